@@ -1,0 +1,35 @@
+# fdkernel: see README.md.  `make` builds build/fdkernel.iso; `make run` boots
+# it; `make test` runs every test leg and ends with "N passed, N failed".
+#
+# Each part of the tree has its own fragment; a test leg is a target that
+# writes "P passed, F failed[, S skipped]" to $(BUILD)/results/<leg>.
+
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+include mk/config.mk
+include mk/deps.mk
+include kernel/kernel.mk
+include libc/libc.mk
+include user/user.mk
+include iso/iso.mk
+include tests/host/host.mk
+include tests/tests.mk
+
+.PHONY: all run test clean
+all: $(ISO)
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	tests/qemu-run --interactive $(ISO)
+
+# Legs run in order; a failing leg does not stop the others.
+test: deps
+	@rm -rf $(BUILD)/results && mkdir -p $(BUILD)/results
+	@for leg in $(TEST_LEGS); do \
+		echo "== $$leg"; $(MAKE) --no-print-directory $$leg || true; \
+	done; tests/summary $(BUILD)/results $(TEST_LEGS)
+
+clean:
+	rm -rf $(BUILD)

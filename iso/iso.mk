@@ -1,0 +1,1 @@
+ISO := $(BUILD)/fdkernel.iso

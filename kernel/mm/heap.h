@@ -1,0 +1,19 @@
+/*
+ * Kernel heap.  kmalloc returns memory aligned to 16 bytes, or NULL when
+ * memory runs out; any size works (large requests are page-backed and need
+ * not be physically contiguous).  kfree(NULL) does nothing.
+ */
+#ifndef MM_HEAP_H
+#define MM_HEAP_H
+
+#include <stddef.h>
+
+void heap_init(void);
+void *kmalloc(size_t size);
+void *kzalloc(size_t size);
+void kfree(void *ptr);
+/* Bytes currently handed out by kmalloc (for leak accounting). */
+size_t heap_bytes_in_use(void);
+void heap_selftest(void);
+
+#endif

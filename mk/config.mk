@@ -1,0 +1,19 @@
+# Tools and flags shared by every part of the build.
+
+BUILD ?= build
+CC := gcc
+LD := ld
+NASM := nasm
+HOSTCC := gcc
+
+# The kernel: freestanding, higher half, no SSE until it saves FPU state.
+KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -D__KERNEL__ \
+	-ffreestanding -fno-builtin -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
+	-mno-red-zone -mcmodel=kernel -fno-pic -fno-pie -mgeneral-regs-only \
+	-fno-stack-protector -fcf-protection=none -fno-omit-frame-pointer \
+	-fno-asynchronous-unwind-tables -Ikernel -MMD -MP
+KLDFLAGS := -nostdlib -z max-page-size=0x1000 --no-warn-rwx-segments -z noexecstack
+
+# QEMU machine shared by run, test and bench (docs/architecture.md).
+QEMU := qemu-system-x86_64
+QEMU_MEM ?= 512M
