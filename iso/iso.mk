@@ -1,1 +1,27 @@
+# Bootable ISOs.  One kernel and initrd, several GRUB command lines:
+#   fdkernel.iso       interactive (make run)
+#   fdkernel-test.iso  `test`: self-tests and the in-guest suite, then exit
 ISO := $(BUILD)/fdkernel.iso
+ISO_TEST := $(BUILD)/fdkernel-test.iso
+INITRD := $(BUILD)/initrd.cpio
+GRUB_MODULES := multiboot2 normal iso9660 biosdisk part_msdos serial terminal
+
+# The ramfs archive (newc cpio); filled by the user-space issues.
+$(INITRD): $(INITRD_FILES) iso/iso.mk
+	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/tmp
+	cd $(BUILD)/initrd && find . | LC_ALL=C sort | cpio -o -H newc --quiet > ../initrd.cpio
+
+define make_iso
+	@rm -rf $(BUILD)/iso-$(2) && mkdir -p $(BUILD)/iso-$(2)/boot/grub
+	cp $(KERNEL) $(INITRD) $(BUILD)/iso-$(2)/boot/
+	sed 's|@CMDLINE@|$(3)|' iso/boot/grub/grub.cfg.in > $(BUILD)/iso-$(2)/boot/grub/grub.cfg
+	grub-mkrescue --install-modules="$(GRUB_MODULES)" --locales= --fonts= --themes= \
+		-o $(1) $(BUILD)/iso-$(2) 2>$(BUILD)/grub-mkrescue-$(2).log || \
+		{ cat $(BUILD)/grub-mkrescue-$(2).log; exit 1; }
+endef
+
+$(ISO): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,run,)
+
+$(ISO_TEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,test,test quiet)

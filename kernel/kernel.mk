@@ -1,2 +1,42 @@
-# The kernel ELF: boot/*.asm and kernel/**/*.c, linked by linker.ld.
+# The kernel ELF: boot/*.asm, kernel/**/*.c and kernel/**/*.asm, linked by
+# linker.ld in two passes so the image carries its own symbol table
+# (mk/gensyms.sh): pass 1 links with an empty table, pass 2 with the symbols
+# of pass 1.  The table sits at the end of .rodata, after all code, so its
+# size cannot move a function; the build checks that it did not.
+
 KERNEL := $(BUILD)/kernel.elf
+KERNEL_C := $(filter-out kernel/fs/%,$(shell find kernel -name '*.c'))
+KERNEL_ASM := $(wildcard boot/*.asm) $(shell find kernel -name '*.asm')
+KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) \
+	$(patsubst %.asm,$(BUILD)/%.asm.o,$(KERNEL_ASM))
+
+$(BUILD)/kernel/%.o: kernel/%.c
+	@mkdir -p $(@D)
+	$(CC) $(KCFLAGS) -c $< -o $@
+
+$(BUILD)/%.asm.o: %.asm
+	@mkdir -p $(@D)
+	$(NASM) -f elf64 -MD $(@:.o=.d) -MP $< -o $@
+
+$(BUILD)/ksyms-empty.o: mk/gensyms.sh
+	@mkdir -p $(@D)
+	mk/gensyms.sh | $(CC) -c -x assembler - -o $@
+
+$(BUILD)/kernel-pass1.elf: $(KERNEL_OBJS) $(BUILD)/ksyms-empty.o linker.ld
+	$(LD) $(KLDFLAGS) -T linker.ld -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms-empty.o
+
+$(BUILD)/ksyms.o: $(BUILD)/kernel-pass1.elf mk/gensyms.sh
+	mk/gensyms.sh $< | $(CC) -c -x assembler - -o $@
+
+$(KERNEL): $(BUILD)/kernel-pass1.elf $(BUILD)/ksyms.o
+	$(LD) $(KLDFLAGS) -T linker.ld -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o
+	@nm -n $< | awk '$$2 ~ /^[tT]$$/' > $(BUILD)/syms1.txt
+	@nm -n $@ | awk '$$2 ~ /^[tT]$$/' > $(BUILD)/syms2.txt
+	@cmp -s $(BUILD)/syms1.txt $(BUILD)/syms2.txt || \
+		{ echo "kernel.mk: code moved between link passes"; rm -f $@; exit 1; }
+	@grub-file --is-x86-multiboot2 $@ || { echo "no Multiboot2 header"; rm -f $@; exit 1; }
+
+.PHONY: kernel
+kernel: $(KERNEL)
+
+-include $(KERNEL_OBJS:.o=.d)

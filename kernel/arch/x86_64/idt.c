@@ -1,0 +1,49 @@
+/*
+ * The interrupt descriptor table: every vector points at its stub in
+ * isr.asm.  Double fault and NMI run on their own IST stacks so a blown
+ * kernel stack still produces a readable report.
+ */
+#include <stdint.h>
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/idt.h"
+
+struct idt_gate {
+	uint16_t offset_lo;
+	uint16_t selector;
+	uint8_t ist;
+	uint8_t type_attr;
+	uint16_t offset_mid;
+	uint32_t offset_hi;
+	uint32_t zero;
+} __attribute__((packed));
+
+#define GATE_INTERRUPT 0x8e /* present, DPL 0, 64-bit interrupt gate (IF cleared) */
+
+extern const uint64_t isr_stub_table[256];
+static struct idt_gate idt[256];
+
+static void set_gate(int vec, uint64_t handler, uint8_t ist)
+{
+	idt[vec] = (struct idt_gate){
+		.offset_lo = handler & 0xffff,
+		.selector = KERNEL_CS,
+		.ist = ist,
+		.type_attr = GATE_INTERRUPT,
+		.offset_mid = (handler >> 16) & 0xffff,
+		.offset_hi = handler >> 32,
+	};
+}
+
+void idt_init(void)
+{
+	struct {
+		uint16_t limit;
+		uint64_t base;
+	} __attribute__((packed)) ptr = {sizeof(idt) - 1, (uint64_t)idt};
+
+	for (int v = 0; v < 256; v++)
+		set_gate(v, isr_stub_table[v], 0);
+	set_gate(VEC_DOUBLE_FAULT, isr_stub_table[VEC_DOUBLE_FAULT], IST_DOUBLE_FAULT);
+	set_gate(VEC_NMI, isr_stub_table[VEC_NMI], IST_NMI);
+	asm volatile("lidt %0" : : "m"(ptr));
+}

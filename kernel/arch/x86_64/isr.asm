@@ -1,0 +1,94 @@
+; Interrupt and exception entry stubs.  Each vector pushes a dummy error code
+; if the CPU does not, then its number, and joins isr_common, which saves the
+; registers as struct trapframe (trapframe.h) and calls trap_dispatch().
+
+extern trap_dispatch
+global isr_stub_table
+
+%macro PUSH_REGS 0
+	push rax
+	push rbx
+	push rcx
+	push rdx
+	push rsi
+	push rdi
+	push rbp
+	push r8
+	push r9
+	push r10
+	push r11
+	push r12
+	push r13
+	push r14
+	push r15
+%endmacro
+
+%macro POP_REGS 0
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rbp
+	pop rdi
+	pop rsi
+	pop rdx
+	pop rcx
+	pop rbx
+	pop rax
+%endmacro
+
+; Vectors for which the CPU pushes an error code.
+%define HAS_ERROR(n) (n == 8 || (n >= 10 && n <= 14) || n == 17 || n == 21 || n == 29 || n == 30)
+
+section .text
+%assign i 0
+%rep 256
+isr_stub_ %+ i:
+%if !HAS_ERROR(i)
+	push 0
+%endif
+	push i
+	jmp isr_common
+	align 16
+%assign i i + 1
+%endrep
+
+isr_common:
+	PUSH_REGS
+	; Came from user mode: switch to the kernel GS base.
+	test qword [rsp + 18 * 8], 3
+	jz .kernel_entry
+	swapgs
+.kernel_entry:
+	cld
+	mov rdi, rsp
+	; Link a frame so backtraces continue through the interrupted code.
+	push qword [rsp + 17 * 8]       ; interrupted rip
+	push rbp
+	mov rbp, rsp
+	call trap_dispatch
+	add rsp, 16
+	global trap_return
+trap_return:
+	test qword [rsp + 18 * 8], 3
+	jz .kernel_exit
+	swapgs
+.kernel_exit:
+	POP_REGS
+	add rsp, 16                     ; vector and error code
+	iretq
+
+section .rodata
+align 8
+isr_stub_table:
+%assign i 0
+%rep 256
+	dq isr_stub_ %+ i
+%assign i i + 1
+%endrep
+
+section .note.GNU-stack noalloc noexec nowrite progbits

@@ -1,0 +1,127 @@
+/*
+ * Multiboot2 information → struct boot_info.  Everything is copied out, so
+ * the frame allocator may later reuse the information structure's memory...
+ * though we still reserve it, in case a caller kept a pointer.
+ */
+#include <stdint.h>
+#include "arch/x86_64/bootinfo.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/layout.h"
+
+#define MB2_TAG_END 0
+#define MB2_TAG_CMDLINE 1
+#define MB2_TAG_MODULE 3
+#define MB2_TAG_MMAP 6
+#define MB2_MMAP_AVAILABLE 1
+
+struct mb2_tag {
+	uint32_t type;
+	uint32_t size;
+};
+
+struct mb2_module {
+	struct mb2_tag tag;
+	uint32_t start;
+	uint32_t end;
+	char cmdline[];
+};
+
+struct mb2_mmap {
+	struct mb2_tag tag;
+	uint32_t entry_size;
+	uint32_t entry_version;
+};
+
+struct mb2_mmap_entry {
+	uint64_t base;
+	uint64_t len;
+	uint32_t type;
+	uint32_t reserved;
+};
+
+struct boot_info boot_info;
+
+static void add_range(struct mem_range *ranges, int *n, uint64_t base, uint64_t len)
+{
+	if (*n == BOOT_MAX_RANGES) {
+		printk("boot: too many memory ranges, ignoring %lx+%lx\n", base, len);
+		return;
+	}
+	ranges[*n].base = base;
+	ranges[*n].len = len;
+	(*n)++;
+}
+
+static void parse_mmap(const struct mb2_mmap *m)
+{
+	const uint8_t *p = (const uint8_t *)(m + 1);
+	const uint8_t *end = (const uint8_t *)m + m->tag.size;
+
+	for (; p + sizeof(struct mb2_mmap_entry) <= end; p += m->entry_size) {
+		const struct mb2_mmap_entry *e = (const void *)p;
+		if (e->type != MB2_MMAP_AVAILABLE || !e->len)
+			continue;
+		add_range(boot_info.usable, &boot_info.nusable, e->base, e->len);
+		if (e->base + e->len > boot_info.phys_top)
+			boot_info.phys_top = e->base + e->len;
+	}
+}
+
+static void parse_module(const struct mb2_module *m)
+{
+	struct boot_module *bm;
+
+	if (boot_info.nmodules == BOOT_MAX_MODULES) {
+		printk("boot: too many modules, ignoring one\n");
+		return;
+	}
+	bm = &boot_info.modules[boot_info.nmodules++];
+	bm->start = m->start;
+	bm->end = m->end;
+	strlcpy(bm->cmdline, m->cmdline, sizeof(bm->cmdline));
+	add_range(boot_info.reserved, &boot_info.nreserved, m->start, m->end - m->start);
+}
+
+/* Parses the information at physical address info_pa. */
+void multiboot_parse(uint64_t info_pa)
+{
+	const uint8_t *info = P2V(info_pa);
+	uint32_t total = *(const uint32_t *)info;
+	const uint8_t *p = info + 8;
+
+	add_range(boot_info.reserved, &boot_info.nreserved, (uint64_t)_kernel_phys_start,
+		  (uint64_t)_kernel_phys_end - (uint64_t)_kernel_phys_start);
+	add_range(boot_info.reserved, &boot_info.nreserved, info_pa, total);
+	while (p < info + total) {
+		const struct mb2_tag *tag = (const void *)p;
+		if (tag->type == MB2_TAG_END)
+			break;
+		if (tag->type == MB2_TAG_CMDLINE)
+			strlcpy(boot_info.cmdline, (const char *)(tag + 1), BOOT_CMDLINE_MAX);
+		else if (tag->type == MB2_TAG_MODULE)
+			parse_module((const void *)tag);
+		else if (tag->type == MB2_TAG_MMAP)
+			parse_mmap((const void *)tag);
+		p += (tag->size + 7) & ~7u;
+	}
+}
+
+void multiboot_print_summary(void)
+{
+	uint64_t total = 0;
+
+	for (int i = 0; i < boot_info.nusable; i++) {
+		const struct mem_range *r = &boot_info.usable[i];
+		printk_info("  usable  %016lx-%016lx %6lu KiB\n", r->base, r->base + r->len,
+			    r->len >> 10);
+		total += r->len;
+	}
+	for (int i = 0; i < boot_info.nreserved; i++) {
+		const struct mem_range *r = &boot_info.reserved[i];
+		printk_info("  in use  %016lx-%016lx %6lu KiB\n", r->base, r->base + r->len,
+			    r->len >> 10);
+	}
+	printk_info("memory: %lu MiB usable in %d ranges, %d module(s)\n", total >> 20,
+		    boot_info.nusable, boot_info.nmodules);
+}

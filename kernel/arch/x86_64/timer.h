@@ -1,0 +1,14 @@
+/* The periodic timer and the TSC clock. */
+#ifndef ARCH_TIMER_H
+#define ARCH_TIMER_H
+
+#include <stdint.h>
+
+#define TIMER_HZ 100
+
+void timer_init(void);
+/* Nanoseconds since boot, from the TSC calibrated against the PIT. */
+uint64_t clock_monotonic_ns(void);
+uint64_t timer_ticks(void);
+
+#endif

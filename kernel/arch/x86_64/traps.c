@@ -1,0 +1,99 @@
+/*
+ * Exceptions and hardware interrupts.  A fault in kernel code either has
+ * a fixup in the exception table (copy_from_user and the probes) or is a
+ * kernel bug and panics with the full frame and a backtrace.
+ */
+#include "arch/x86_64/traps.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/extable.h"
+#include "arch/x86_64/idt.h"
+#include "arch/x86_64/pic.h"
+#include "lib/backtrace.h"
+#include "lib/printk.h"
+#include <uapi/errno.h>
+
+static const char *const exception_names[32] = {
+	"divide error", "debug", "NMI", "breakpoint", "overflow", "bound range exceeded",
+	"invalid opcode", "device not available", "double fault", "coprocessor overrun",
+	"invalid TSS", "segment not present", "stack-segment fault", "general protection",
+	"page fault", "reserved", "x87 floating point", "alignment check", "machine check",
+	"SIMD floating point", "virtualization", "control protection", "reserved", "reserved",
+	"reserved", "reserved", "reserved", "reserved", "hypervisor injection",
+	"VMM communication", "security", "reserved"};
+
+static irq_handler_t irq_handlers[16];
+
+void irq_register(int irq, irq_handler_t handler)
+{
+	irq_handlers[irq] = handler;
+	pic_unmask(irq);
+}
+
+void trapframe_dump(const struct trapframe *tf)
+{
+	printk("RIP %04lx:%016lx RFLAGS %016lx  vector %lu error 0x%lx\n", tf->cs, tf->rip,
+	       tf->rflags, tf->vector, tf->error);
+	printk("RSP %04lx:%016lx CR2 %016lx CR3 %016lx\n", tf->ss, tf->rsp, read_cr2(),
+	       read_cr3());
+	printk("RAX %016lx RBX %016lx RCX %016lx RDX %016lx\n", tf->rax, tf->rbx, tf->rcx,
+	       tf->rdx);
+	printk("RSI %016lx RDI %016lx RBP %016lx R8  %016lx\n", tf->rsi, tf->rdi, tf->rbp,
+	       tf->r8);
+	printk("R9  %016lx R10 %016lx R11 %016lx R12 %016lx\n", tf->r9, tf->r10, tf->r11,
+	       tf->r12);
+	printk("R13 %016lx R14 %016lx R15 %016lx\n", tf->r13, tf->r14, tf->r15);
+}
+
+/* "page fault at ... (write, user, not present)" from the error code bits. */
+static void describe_page_fault(const struct trapframe *tf)
+{
+	uint64_t e = tf->error;
+
+	printk("page fault at %016lx: %s, %s mode, %s%s%s\n", read_cr2(),
+	       e & 2 ? "write" : (e & 16 ? "instruction fetch" : "read"), e & 4 ? "user" : "kernel",
+	       e & 1 ? "protection violation" : "page not present", e & 8 ? ", reserved bit" : "",
+	       e & 32 ? ", protection key" : "");
+}
+
+static __attribute__((noreturn)) void kernel_fault(struct trapframe *tf)
+{
+	irq_disable();
+	printk("\n*** kernel exception %lu (%s)\n", tf->vector,
+	       tf->vector < 32 ? exception_names[tf->vector] : "?");
+	if (tf->vector == VEC_PAGE_FAULT)
+		describe_page_fault(tf);
+	trapframe_dump(tf);
+	backtrace_from(tf->rip, tf->rbp);
+	panic("unhandled %s in kernel mode", exception_names[tf->vector]);
+}
+
+static void handle_exception(struct trapframe *tf)
+{
+	uint64_t fixup;
+
+	if (!trapframe_from_user(tf) && (fixup = extable_fixup(tf->rip))) {
+		/* A probe or user copy faulted: resume at its fixup with -EFAULT. */
+		tf->rip = fixup;
+		tf->rax = (uint64_t)-EFAULT;
+		return;
+	}
+	/* User-mode faults are delivered to the process once processes exist. */
+	kernel_fault(tf);
+}
+
+void trap_dispatch(struct trapframe *tf)
+{
+	uint64_t v = tf->vector;
+
+	if (v < 32) {
+		handle_exception(tf);
+	} else if (v >= VEC_IRQ_BASE && v < VEC_IRQ_BASE + 16) {
+		int irq = (int)(v - VEC_IRQ_BASE);
+		if (pic_is_spurious(irq))
+			return;
+		pic_eoi(irq);
+		if (irq_handlers[irq])
+			irq_handlers[irq](tf);
+	}
+	/* Other vectors are unused; ignore them. */
+}

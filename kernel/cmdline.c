@@ -1,0 +1,44 @@
+/*
+ * Kernel command-line parsing.  Words are separated by spaces; `key=value`
+ * words set options.  Unknown words are reported and ignored, so a typo never
+ * stops a boot.
+ */
+#include "cmdline.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+
+struct kernel_options kopts = {.init = "/bin/init"};
+
+static void apply_word(const char *w, size_t len)
+{
+	char word[96];
+
+	if (len >= sizeof(word)) {
+		printk("cmdline: word too long, ignored\n");
+		return;
+	}
+	memcpy(word, w, len);
+	word[len] = '\0';
+	if (!strcmp(word, "test"))
+		kopts.test = true;
+	else if (!strcmp(word, "quiet"))
+		kopts.quiet = true;
+	else if (!strncmp(word, "init=", 5) && word[5] == '/')
+		strlcpy(kopts.init, word + 5, sizeof(kopts.init));
+	else
+		printk("cmdline: unknown word '%s' ignored\n", word);
+}
+
+void cmdline_parse(const char *s)
+{
+	while (*s) {
+		while (*s == ' ')
+			s++;
+		const char *start = s;
+		while (*s && *s != ' ')
+			s++;
+		if (s > start)
+			apply_word(start, (size_t)(s - start));
+	}
+	printk_quiet = kopts.quiet;
+}

@@ -1,0 +1,18 @@
+/* Kernel command line: the words GRUB passes (see docs/architecture.md). */
+#ifndef CMDLINE_H
+#define CMDLINE_H
+
+#include <stdbool.h>
+
+struct kernel_options {
+	bool test;           /* run self-tests and the test suite, then exit QEMU */
+	bool quiet;          /* fewer boot messages */
+	char init[64];       /* path of the first user program */
+};
+
+extern struct kernel_options kopts;
+
+/* Parses boot_info.cmdline into kopts; unknown words are warned about. */
+void cmdline_parse(const char *cmdline);
+
+#endif

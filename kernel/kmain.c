@@ -1,0 +1,54 @@
+/*
+ * kmain: the first C code.  Brings the machine up in dependency order
+ * (console, boot information, CPU tables, memory, interrupts) and then runs
+ * what the command line asks for.
+ */
+#include <stdint.h>
+#include "arch/x86_64/bootinfo.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/idt.h"
+#include "arch/x86_64/multiboot.h"
+#include "arch/x86_64/pic.h"
+#include "arch/x86_64/qemu.h"
+#include "arch/x86_64/serial.h"
+#include "arch/x86_64/timer.h"
+#include "cmdline.h"
+#include "lib/printk.h"
+#include "mm/mm.h"
+#include "selftest.h"
+
+struct cpu cpu0;
+
+/* The boot stack (boot/entry.asm switches to it before calling kmain). */
+__attribute__((aligned(16))) uint8_t boot_stack[16384];
+extern uint8_t boot_stack_top[];
+asm(".globl boot_stack_top; .set boot_stack_top, boot_stack + 16384");
+
+void kmain(uint32_t magic, uint64_t info_pa)
+{
+	serial_init();
+	if (magic != MULTIBOOT2_BOOTLOADER_MAGIC)
+		panic("bad Multiboot2 magic %x", magic);
+	multiboot_parse(info_pa);
+	cmdline_parse(boot_info.cmdline);
+	printk("fdkernel: booting, command line '%s'\n", boot_info.cmdline);
+	multiboot_print_summary();
+
+	gdt_init();
+	idt_init();
+	pic_init();
+	mm_init();
+	timer_init();
+	irq_enable();
+	printk("fdkernel: up (%lu ms since boot)\n", clock_monotonic_ns() / 1000000);
+
+	if (kopts.test) {
+		int failed = selftest_run();
+		qemu_exit(failed ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
+	}
+	printk("fdkernel: no user space yet (init=%s); idling\n", kopts.init);
+	for (;;)
+		asm volatile("hlt");
+}

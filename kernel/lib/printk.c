@@ -1,0 +1,34 @@
+/*
+ * printk: formatted output to the console.  Lines are formatted into a
+ * buffer first so concurrent printers never interleave inside a line.
+ */
+#include "lib/printk.h"
+#include "arch/x86_64/serial.h"
+#include "lib/spinlock.h"
+
+int printk_quiet;
+
+/* Serialises output on the console; panic() writes without it. */
+static struct spinlock console_lock = SPINLOCK_INIT("console");
+
+int vprintk(const char *fmt, va_list ap)
+{
+	char buf[512];
+	int n = vsnprintk(buf, sizeof(buf), fmt, ap);
+	size_t len = (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
+
+	spin_lock(&console_lock);
+	serial_write(buf, len);
+	spin_unlock(&console_lock);
+	return n;
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = vprintk(fmt, ap);
+	va_end(ap);
+	return n;
+}

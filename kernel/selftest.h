@@ -1,0 +1,8 @@
+/* The in-kernel self-tests run by the `test` command-line word. */
+#ifndef SELFTEST_H
+#define SELFTEST_H
+
+/* Runs every self-test, prints "N passed, N failed"; returns the failures. */
+int selftest_run(void);
+
+#endif
