@@ -1,0 +1,113 @@
+/*
+ * fdmap: one area of file descriptors [base, base + size), after Davide
+ * Libenzi's fdmap v2.  O(1) free-list, exact and lookup; bitmap lowest-free.
+ *
+ * Every slot is free (on the free list) or busy (carries flags and a file
+ * pointer, NULL while the fd is reserved but not installed).  Writers hold the
+ * owner's lock (files.c); fdmap_file() alone is safe without it.  See
+ * docs/fdmap.md for the invariants.
+ */
+#ifndef FS_FDMAP_H
+#define FS_FDMAP_H
+
+#include "fdmap_port.h"
+
+/*
+ * struct file is opaque here.  Its reference count is kernel/fs/file.c's (a
+ * fake in tests/host): take a reference; drop one (the last frees the file,
+ * after a grace period, since lock-free readers may still hold the pointer);
+ * take one unless the count already reached zero (true on success; it must
+ * act as an acquire barrier).
+ */
+struct file;
+void file_get(struct file *f);
+void file_put(struct file *f);
+bool file_tryget(struct file *f);
+
+/* Per-slot flags (internal bits; files.c maps FD_CLOEXEC/FD_CLOFORK to them). */
+#define FDMAP_F_BUSY	(1u << 0) /* slot allocated; never cleared by set_flags */
+#define FDMAP_F_CLOEXEC (1u << 1) /* close on execve */
+#define FDMAP_F_CLOFORK (1u << 2) /* not copied into a forked child */
+#define FDMAP_F_USER	(FDMAP_F_CLOEXEC | FDMAP_F_CLOFORK)
+
+/* fdmap_copy() modes. */
+#define FDMAP_COPY_GROW 0 /* same table, bigger map: copy every busy slot as is */
+#define FDMAP_COPY_FORK 1 /* child: skip CLOFORK and reserved fds, file_get() the rest */
+
+/* Largest map: enough for NR_OPEN_MAX and NONSEQ_FD_MAX with room to spare. */
+#define FDMAP_MAX_SIZE (1u << 24)
+
+#define FDMAP_NIL UINT32_MAX /* end of the free list */
+
+/*
+ * One fd.  16 bytes: lock-free readers look only at @file, so the free-list
+ * links never alias a pointer a reader could dereference.
+ */
+struct fdmap_slot {
+	struct file *file; /* busy: installed file or NULL (reserved); free: NULL */
+	union {
+		uint32_t flags; /* busy: FDMAP_F_BUSY | FDMAP_F_CLOEXEC | FDMAP_F_CLOFORK */
+		struct {
+			uint32_t next, prev; /* free: neighbours on the free list, or FDMAP_NIL */
+		} link;
+	};
+};
+
+/*
+ * The map.  base and size never change once it is published, so a reader
+ * that loaded the map pointer may use them freely.  Everything else is
+ * written only under the owner's lock.
+ */
+struct fdmap {
+	unsigned int base;	  /* first fd of the area */
+	unsigned int size;	  /* number of slots */
+	unsigned int busy;	  /* busy slots (reserved ones included) */
+	unsigned int lowest;	  /* no free slot below this index (a hint for lowest-free) */
+	uint32_t free_head;	  /* allocated first (FDMAP_NIL when the list is empty) */
+	uint32_t free_tail;	  /* released slots go here: reused last */
+	unsigned long *bits;	  /* bit i set iff slot i is busy */
+	unsigned long *full;	  /* bit w set iff bits[w] is all ones (lowest-free summary) */
+	struct fdmap_slot *slots; /* size slots */
+	struct fdmap *defer_next; /* on the deferred-free list */
+};
+
+/* Allocate a map covering [base, base + size) with every slot free in index order. */
+struct fdmap *fdmap_alloc(unsigned int base, unsigned int size);
+/* Free a map no reader can hold any more. */
+void fdmap_free(struct fdmap *map);
+/* Free a map after a grace period: queued until fdmap_reclaim_deferred(). */
+void fdmap_free_deferred(struct fdmap *map);
+/* Free every queued map; the kernel calls it once every CPU passed a quiescent state. */
+void fdmap_reclaim_deferred(void);
+
+int fdmap_alloc_free(struct fdmap *map, unsigned int flags);
+int fdmap_alloc_exact(struct fdmap *map, unsigned int fd, unsigned int flags);
+int fdmap_alloc_lowest(struct fdmap *map, unsigned int start, unsigned int limit,
+		       unsigned int flags);
+void fdmap_install(struct fdmap *map, unsigned int fd, struct file *file);
+struct file *fdmap_release(struct fdmap *map, unsigned int fd);
+unsigned int fdmap_get_flags(const struct fdmap *map, unsigned int fd);
+int fdmap_set_flags(struct fdmap *map, unsigned int fd, unsigned int clear, unsigned int set);
+struct file *fdmap_file(const struct fdmap *map, unsigned int fd);
+void fdmap_for_each_file(struct fdmap *map, bool take,
+			 int (*fn)(void *arg, struct file *file, unsigned int fd), void *arg);
+bool fdmap_next_flag_set(struct fdmap *map, unsigned int flag, bool clear, unsigned int *pos,
+			 unsigned int *base, unsigned long *set);
+int fdmap_top_open_fd(const struct fdmap *map);
+int fdmap_copy(struct fdmap *dst, const struct fdmap *src, int mode);
+
+/* Does @fd fall inside the area @map covers? */
+static inline bool fdmap_covers(const struct fdmap *map, unsigned int fd)
+{
+	return fd - map->base < map->size;
+}
+
+/* Is @fd (inside the area) allocated? */
+static inline bool fdmap_busy(const struct fdmap *map, unsigned int fd)
+{
+	unsigned int i = fd - map->base;
+
+	return (map->bits[i / (8 * sizeof(long))] >> (i % (8 * sizeof(long)))) & 1;
+}
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * Portability header for fdmap.c and files.c: the only thing they include,
+ * so the same sources build into the kernel and, unchanged, into host tests.
+ */
+#ifndef FS_FDMAP_PORT_H
+#define FS_FDMAP_PORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __KERNEL__
+
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "lib/spinlock.h"
+#include <uapi/errno.h>
+
+#else /* host: libc, and a spinlock good enough for tests and benchmarks */
+
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+/* The host heap is tests/host's injectable allocator (fails on request). */
+void *kmalloc(size_t size);
+void *kzalloc(size_t size);
+void kfree(void *ptr);
+
+struct spinlock {
+	int locked;
+	const char *name;
+};
+
+#define SPINLOCK_INIT(n)                                                                           \
+	{                                                                                          \
+		.locked = 0, .name = (n)                                                           \
+	}
+
+static inline void spin_init(struct spinlock *lock, const char *name)
+{
+	lock->locked = 0;
+	lock->name = name;
+}
+
+static inline void spin_lock(struct spinlock *lock)
+{
+	while (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&lock->locked, __ATOMIC_RELAXED))
+			;
+}
+
+static inline void spin_unlock(struct spinlock *lock)
+{
+	__atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE);
+}
+
+static inline bool spin_held(const struct spinlock *lock)
+{
+	return __atomic_load_n(&lock->locked, __ATOMIC_RELAXED) != 0;
+}
+
+#endif /* __KERNEL__ */
+
+#include <uapi/fcntl.h>
+
+#endif

@@ -1,0 +1,606 @@
+/*
+ * Files table: a process's two fd areas over fdmap, and the operations the
+ * syscall layer needs (open/dup/close/fcntl/fork/exec/close_range/rlimit).
+ */
+#include "files.h"
+
+#define OPEN_FD_FLAGS (O_NONSEQFD | O_CLOEXEC | O_CLOFORK)
+#define FD_FLAGS      (FD_CLOEXEC | FD_CLOFORK)
+#define BATCH	      (8 * sizeof(long)) /* files put per lock drop: one bitmap word */
+
+static unsigned int open_to_map_flags(unsigned int oflags)
+{
+	return (oflags & O_CLOEXEC ? FDMAP_F_CLOEXEC : 0) |
+	       (oflags & O_CLOFORK ? FDMAP_F_CLOFORK : 0);
+}
+
+static unsigned int fd_to_map_flags(unsigned int fdflags)
+{
+	return (fdflags & FD_CLOEXEC ? FDMAP_F_CLOEXEC : 0) |
+	       (fdflags & FD_CLOFORK ? FDMAP_F_CLOFORK : 0);
+}
+
+static int map_to_fd_flags(unsigned int mflags)
+{
+	return (mflags & FDMAP_F_CLOEXEC ? FD_CLOEXEC : 0) |
+	       (mflags & FDMAP_F_CLOFORK ? FD_CLOFORK : 0);
+}
+
+/* The area pointer (&files->seq or &files->nonseq) where @fd would live. */
+static struct fdmap **files_area(struct files_table *files, int fd)
+{
+	return fd >= NONSEQ_FD_BASE ? &files->nonseq : &files->seq;
+}
+
+/* The map covering @fd now, or NULL (negative, in the gap, past the end). */
+static struct fdmap *files_map_of(struct files_table *files, int fd)
+{
+	struct fdmap *map;
+
+	if (fd < 0)
+		return NULL;
+	/* Acquire pairs with the release in files_grow(): the copied slots are visible. */
+	map = __atomic_load_n(files_area(files, fd), __ATOMIC_ACQUIRE);
+	return fdmap_covers(map, (unsigned int)fd) ? map : NULL;
+}
+
+/* Under the lock: the file installed on @fd, or NULL (also for reserved fds). */
+static struct file *files_installed(struct files_table *files, int fd)
+{
+	struct fdmap *map = files_map_of(files, fd);
+
+	return map ? fdmap_file(map, (unsigned int)fd) : NULL;
+}
+
+/* Smallest doubling of @size past index @idx, at most @cap. */
+static unsigned int grown_size(unsigned int size, unsigned int idx, unsigned int cap)
+{
+	while (size <= idx)
+		size *= 2;
+	return size < cap ? size : cap;
+}
+
+/*
+ * Under the lock: replace *@area by a copy of @size slots.  The old map stays
+ * readable until a grace period has passed, for lookups that loaded it.
+ * Returns 0 or -ENOMEM (nothing changed).
+ */
+static int files_grow(struct fdmap **area, unsigned int size)
+{
+	struct fdmap *old = *area, *map = fdmap_alloc(old->base, size);
+
+	if (!map)
+		return -ENOMEM;
+	fdmap_copy(map, old, FDMAP_COPY_GROW);
+	/* Release: a lookup that loads the new pointer must see every copied slot. */
+	__atomic_store_n(area, map, __ATOMIC_RELEASE);
+	fdmap_free_deferred(old);
+	return 0;
+}
+
+/* Under the lock: the map covering @fd, grown if needed; -EBADF outside the areas or limit. */
+static int files_reach(struct files_table *files, int fd, struct fdmap **mapp)
+{
+	struct fdmap **area = files_area(files, fd);
+	unsigned int idx, cap;
+	int err = 0;
+
+	if (fd < 0 || (fd < NONSEQ_FD_BASE && (unsigned int)fd >= files->nofile))
+		return -EBADF;
+	idx = (unsigned int)fd - (*area)->base;
+	cap = area == &files->seq ? NR_OPEN_MAX : NONSEQ_FD_MAX;
+	if (idx >= cap)
+		return -EBADF;
+	if (idx >= (*area)->size)
+		err = files_grow(area, grown_size((*area)->size, idx, cap));
+	*mapp = *area;
+	return err;
+}
+
+/* Under the lock: lowest free fd in [minfd, nofile), growing the area as needed. */
+static int files_alloc_seq(struct files_table *files, unsigned int minfd, unsigned int mflags)
+{
+	for (;;) {
+		struct fdmap *map = files->seq;
+		int fd = fdmap_alloc_lowest(map, minfd, files->nofile, mflags);
+		unsigned int idx = minfd > map->size ? minfd : map->size;
+		int err;
+
+		if (fd != -ENOSPC)
+			return fd;
+		err = files_grow(&files->seq, grown_size(map->size, idx, NR_OPEN_MAX));
+		if (err)
+			return err;
+	}
+}
+
+/* Under the lock: the head of the non-sequential free list, growing the area as needed. */
+static int files_alloc_nonseq(struct files_table *files, unsigned int mflags)
+{
+	for (;;) {
+		struct fdmap *map = files->nonseq;
+		int fd = fdmap_alloc_free(map, mflags);
+		int err;
+
+		if (fd != -ENOSPC)
+			return fd;
+		if (map->size >= NONSEQ_FD_MAX)
+			return -EMFILE;
+		err = files_grow(&files->nonseq, grown_size(map->size, map->size, NONSEQ_FD_MAX));
+		if (err)
+			return err;
+	}
+}
+
+/**
+ * files_create - a new, empty files table
+ *
+ * Returns the table (RLIMIT_NOFILE FILES_DEFAULT_NOFILE), or NULL when memory runs out.
+ */
+struct files_table *files_create(void)
+{
+	struct files_table *files = kzalloc(sizeof(*files));
+
+	if (!files)
+		return NULL;
+	spin_init(&files->lock, "files");
+	files->nofile = FILES_DEFAULT_NOFILE;
+	files->seq = fdmap_alloc(0, FILES_MIN_MAP);
+	files->nonseq = fdmap_alloc(NONSEQ_FD_BASE, FILES_MIN_MAP);
+	if (files->seq && files->nonseq)
+		return files;
+	fdmap_free(files->seq);
+	fdmap_free(files->nonseq);
+	kfree(files);
+	return NULL;
+}
+
+static int put_file(void *arg, struct file *file, unsigned int fd)
+{
+	(void)arg;
+	(void)fd;
+	file_put(file);
+	return 0;
+}
+
+/**
+ * files_destroy - close every fd and free the table
+ * @files: [in] table no one else can reach any more (the last user's exit)
+ */
+void files_destroy(struct files_table *files)
+{
+	fdmap_for_each_file(files->seq, true, put_file, NULL);
+	fdmap_for_each_file(files->nonseq, true, put_file, NULL);
+	fdmap_free(files->seq);
+	fdmap_free(files->nonseq);
+	kfree(files);
+}
+
+/**
+ * files_fork - the child's copy of a table
+ * @files: [in] parent table
+ *
+ * The child gets every installed fd without FD_CLOFORK, same flags, and a
+ * reference on each file; same RLIMIT_NOFILE.  Returns it, or NULL (ENOMEM:
+ * nothing taken, nothing leaked).
+ */
+struct files_table *files_fork(struct files_table *files)
+{
+	struct files_table *child = kzalloc(sizeof(*child));
+
+	if (!child)
+		return NULL;
+	spin_init(&child->lock, "files");
+	spin_lock(&files->lock);
+	child->seq = fdmap_alloc(0, files->seq->size);
+	child->nonseq = fdmap_alloc(NONSEQ_FD_BASE, files->nonseq->size);
+	if (child->seq && child->nonseq) {
+		fdmap_copy(child->seq, files->seq, FDMAP_COPY_FORK);
+		fdmap_copy(child->nonseq, files->nonseq, FDMAP_COPY_FORK);
+		child->nofile = files->nofile;
+		spin_unlock(&files->lock);
+		return child;
+	}
+	spin_unlock(&files->lock);
+	fdmap_free(child->seq);
+	fdmap_free(child->nonseq);
+	kfree(child);
+	return NULL;
+}
+
+/*
+ * Under the lock: detach the installed fds of @set (fds @base + j) whose
+ * index in @map lies in [first, last] into @out.  Returns how many.
+ */
+static unsigned int take_set(struct fdmap *map, unsigned int base, unsigned long set,
+			     unsigned int first, unsigned int last, struct file **out)
+{
+	unsigned int n = 0;
+
+	for (; set; set &= set - 1) {
+		unsigned int fd = base + (unsigned int)__builtin_ctzl(set);
+		unsigned int idx = fd - map->base;
+
+		if (idx >= first && idx <= last && fdmap_file(map, fd))
+			out[n++] = fdmap_release(map, fd);
+	}
+	return n;
+}
+
+/*
+ * Close the installed fds of one area with index in [first, last] and @flag
+ * (FDMAP_F_BUSY: all).  Files are put with the lock dropped, a word at a
+ * time; the map may grow meanwhile but indices stay valid.
+ */
+static void files_close_matching(struct files_table *files, struct fdmap **area, unsigned int first,
+				 unsigned int last, unsigned int flag)
+{
+	struct file *batch[BATCH];
+	unsigned int pos = first, base, n, i;
+	unsigned long set;
+
+	do {
+		n = 0;
+		spin_lock(&files->lock);
+		while (!n && pos <= last &&
+		       fdmap_next_flag_set(*area, flag, false, &pos, &base, &set))
+			n = take_set(*area, base, set, first, last, batch);
+		spin_unlock(&files->lock);
+		for (i = 0; i < n; i++)
+			file_put(batch[i]);
+	} while (n);
+}
+
+/* Under the lock: set @mflags on the busy fds of one area with index in [first, last]. */
+static void files_flag_range(struct fdmap *map, unsigned int first, unsigned int last,
+			     unsigned int mflags)
+{
+	unsigned int pos = first, base;
+	unsigned long set;
+
+	while (pos <= last && fdmap_next_flag_set(map, FDMAP_F_BUSY, false, &pos, &base, &set)) {
+		for (; set; set &= set - 1) {
+			unsigned int fd = base + (unsigned int)__builtin_ctzl(set);
+
+			if (fd - map->base >= first && fd - map->base <= last)
+				fdmap_set_flags(map, fd, 0, mflags);
+		}
+	}
+}
+
+/* Under the lock: clear @flag on every busy fd of @map. */
+static void files_clear_flag(struct fdmap *map, unsigned int flag)
+{
+	unsigned int pos = 0, base;
+	unsigned long set;
+
+	while (fdmap_next_flag_set(map, flag, true, &pos, &base, &set))
+		;
+}
+
+/**
+ * files_exec - the execve step: close FD_CLOEXEC fds, clear FD_CLOFORK on the rest
+ * @files: [in] the table (POSIX.1-2024: FD_CLOFORK does not survive exec)
+ *
+ * Reserved-but-not-installed fds are left alone, as Linux does.
+ */
+void files_exec(struct files_table *files)
+{
+	files_close_matching(files, &files->seq, 0, ~0u, FDMAP_F_CLOEXEC);
+	files_close_matching(files, &files->nonseq, 0, ~0u, FDMAP_F_CLOEXEC);
+	spin_lock(&files->lock);
+	files_clear_flag(files->seq, FDMAP_F_CLOFORK);
+	files_clear_flag(files->nonseq, FDMAP_F_CLOFORK);
+	spin_unlock(&files->lock);
+}
+
+/**
+ * files_alloc_fd - reserve a new fd (install a file on it next, or unreserve it)
+ * @files: [in] the table
+ * @minfd: [in] smallest acceptable fd (sequential area only; F_DUPFD's argument)
+ * @flags: [in] O_NONSEQFD | O_CLOEXEC | O_CLOFORK
+ *
+ * Returns the fd, -EINVAL for unknown flags or a negative @minfd, -EMFILE
+ * when no fd >= @minfd is free below RLIMIT_NOFILE (sequential) or the
+ * non-sequential area is full, -ENOMEM if growing the area failed.
+ */
+int files_alloc_fd(struct files_table *files, int minfd, unsigned int flags)
+{
+	int fd;
+
+	if ((flags & ~OPEN_FD_FLAGS) || minfd < 0)
+		return -EINVAL;
+	spin_lock(&files->lock);
+	if (flags & O_NONSEQFD)
+		fd = files_alloc_nonseq(files, open_to_map_flags(flags));
+	else if ((unsigned int)minfd >= files->nofile)
+		fd = -EMFILE;
+	else
+		fd = files_alloc_seq(files, (unsigned int)minfd, open_to_map_flags(flags));
+	spin_unlock(&files->lock);
+	return fd;
+}
+
+/**
+ * files_install - put a file on a reserved fd
+ * @files: [in] the table
+ * @fd:    [in] fd from files_alloc_fd() with no file yet
+ * @file:  [in] the file; the table takes over the caller's reference on success
+ *
+ * Returns 0, or -EBADF if @fd is not reserved (the reference stays the caller's).
+ */
+int files_install(struct files_table *files, int fd, struct file *file)
+{
+	struct fdmap *map;
+	int err = -EBADF;
+
+	spin_lock(&files->lock);
+	map = files_map_of(files, fd);
+	if (map && fdmap_busy(map, (unsigned int)fd) && !fdmap_file(map, (unsigned int)fd)) {
+		fdmap_install(map, (unsigned int)fd, file);
+		err = 0;
+	}
+	spin_unlock(&files->lock);
+	return err;
+}
+
+/**
+ * files_unreserve_fd - give back a reserved fd no file was installed on
+ * @files: [in] the table
+ * @fd:    [in] fd from files_alloc_fd()
+ *
+ * Returns 0, or -EBADF if @fd is not reserved.
+ */
+int files_unreserve_fd(struct files_table *files, int fd)
+{
+	struct fdmap *map;
+	int err = -EBADF;
+
+	spin_lock(&files->lock);
+	map = files_map_of(files, fd);
+	if (map && fdmap_busy(map, (unsigned int)fd) && !fdmap_file(map, (unsigned int)fd)) {
+		fdmap_release(map, (unsigned int)fd);
+		err = 0;
+	}
+	spin_unlock(&files->lock);
+	return err;
+}
+
+/**
+ * files_lookup - the file on @fd, with a reference; lock-free
+ * @files: [in] the table
+ * @fd:    [in] any fd
+ *
+ * Returns the file (drop it with file_put()), or NULL if @fd has no file.
+ */
+struct file *files_lookup(struct files_table *files, int fd)
+{
+	for (;;) {
+		struct fdmap *map = files_map_of(files, fd);
+		struct file *file = map ? fdmap_file(map, (unsigned int)fd) : NULL;
+
+		if (!file)
+			return NULL;
+		if (!file_tryget(file))
+			continue; /* being closed: the slot has changed, look again */
+		/*
+		 * The fd may have been closed or the map replaced between the
+		 * load and the reference.  file_tryget() orders this re-check
+		 * after it; if the same file is still there, it was installed
+		 * on @fd while we held a reference.
+		 */
+		if (files_map_of(files, fd) == map && fdmap_file(map, (unsigned int)fd) == file)
+			return file;
+		file_put(file);
+	}
+}
+
+/**
+ * files_close - close an fd
+ * @files: [in] the table
+ * @fd:    [in] the fd
+ *
+ * Returns 0, or -EBADF if @fd has no file (free, reserved, out of range).
+ */
+int files_close(struct files_table *files, int fd)
+{
+	struct file *file;
+
+	spin_lock(&files->lock);
+	file = files_installed(files, fd);
+	if (file)
+		fdmap_release(files_map_of(files, fd), (unsigned int)fd);
+	spin_unlock(&files->lock);
+	if (!file)
+		return -EBADF;
+	file_put(file);
+	return 0;
+}
+
+/* Under the lock: make @newfd (covered by @map) carry @file with @mflags; returns what it replaced.
+ */
+static int files_put_on(struct fdmap *map, int newfd, struct file *file, unsigned int mflags,
+			struct file **replaced)
+{
+	unsigned int fd = (unsigned int)newfd;
+
+	*replaced = NULL;
+	if (fdmap_busy(map, fd)) {
+		*replaced = fdmap_file(map, fd);
+		if (!*replaced)
+			return -EBUSY; /* an open in progress owns it, as Linux says */
+		fdmap_set_flags(map, fd, FDMAP_F_USER, mflags);
+	} else {
+		fdmap_alloc_exact(map, fd, mflags);
+	}
+	file_get(file);
+	fdmap_install(map, fd, file); /* readers see the old file or the new one */
+	return newfd;
+}
+
+/**
+ * files_dup_to - dup2/dup3: make @newfd refer to @oldfd's file
+ * @files:   [in] the table
+ * @oldfd:   [in] open fd
+ * @newfd:   [in] target fd, in the sequential area below RLIMIT_NOFILE or
+ *                anywhere in the non-sequential area; what it held is closed
+ * @fdflags: [in] FD_CLOEXEC | FD_CLOFORK for @newfd
+ *
+ * @oldfd == @newfd returns @newfd and changes nothing (dup2; dup3 rejects it
+ * before calling).  Returns @newfd, -EINVAL for unknown flags, -EBADF for a
+ * bad @oldfd or @newfd, -EBUSY if @newfd is reserved, -ENOMEM if growing failed.
+ */
+int files_dup_to(struct files_table *files, int oldfd, int newfd, unsigned int fdflags)
+{
+	struct file *file, *replaced = NULL;
+	struct fdmap *map;
+	int ret;
+
+	if (fdflags & ~FD_FLAGS)
+		return -EINVAL;
+	spin_lock(&files->lock);
+	file = files_installed(files, oldfd);
+	if (!file)
+		ret = -EBADF;
+	else if (oldfd == newfd)
+		ret = newfd;
+	else if (!(ret = files_reach(files, newfd, &map)))
+		ret = files_put_on(map, newfd, file, fd_to_map_flags(fdflags), &replaced);
+	spin_unlock(&files->lock);
+	if (replaced)
+		file_put(replaced);
+	return ret;
+}
+
+/**
+ * files_get_fdflags - F_GETFD
+ * @files: [in] the table
+ * @fd:    [in] the fd
+ *
+ * Returns FD_CLOEXEC | FD_CLOFORK bits, or -EBADF if @fd has no file.
+ */
+int files_get_fdflags(struct files_table *files, int fd)
+{
+	int ret = -EBADF;
+
+	spin_lock(&files->lock);
+	if (files_installed(files, fd))
+		ret = map_to_fd_flags(fdmap_get_flags(files_map_of(files, fd), (unsigned int)fd));
+	spin_unlock(&files->lock);
+	return ret;
+}
+
+/**
+ * files_set_fdflags - F_SETFD: replace both flags
+ * @files:   [in] the table
+ * @fd:      [in] the fd
+ * @fdflags: [in] FD_CLOEXEC | FD_CLOFORK
+ *
+ * Returns 0, -EINVAL for unknown bits, -EBADF if @fd has no file.
+ */
+int files_set_fdflags(struct files_table *files, int fd, unsigned int fdflags)
+{
+	int ret = -EBADF;
+
+	if (fdflags & ~FD_FLAGS)
+		return -EINVAL;
+	spin_lock(&files->lock);
+	if (files_installed(files, fd))
+		ret = fdmap_set_flags(files_map_of(files, fd), (unsigned int)fd, FDMAP_F_USER,
+				      fd_to_map_flags(fdflags));
+	spin_unlock(&files->lock);
+	return ret;
+}
+
+/* Indices [*lo, *hi] of an area starting at @base that fds [first, last] cover; false if none. */
+static bool area_range(unsigned int base, unsigned int first, unsigned int last, unsigned int *lo,
+		       unsigned int *hi)
+{
+	if (last < base)
+		return false;
+	*lo = first > base ? first - base : 0;
+	*hi = last - base;
+	return true;
+}
+
+/* close_range() on one area. */
+static void files_range_area(struct files_table *files, struct fdmap **area, unsigned int first,
+			     unsigned int last, unsigned int mflags)
+{
+	unsigned int lo, hi;
+
+	if (!area_range((*area)->base, first, last, &lo, &hi))
+		return;
+	if (!mflags) {
+		files_close_matching(files, area, lo, hi, FDMAP_F_BUSY);
+		return;
+	}
+	spin_lock(&files->lock);
+	files_flag_range(*area, lo, hi, mflags);
+	spin_unlock(&files->lock);
+}
+
+/**
+ * files_close_range - close_range(2) over both areas
+ * @files: [in] the table
+ * @first: [in] first fd
+ * @last:  [in] last fd (included; ~0u for "all")
+ * @flags: [in] 0 closes; CLOSE_RANGE_CLOEXEC / CLOSE_RANGE_CLOFORK set the
+ *              flag instead; CLOSE_RANGE_UNSHARE is accepted (the caller
+ *              unshares the table before calling)
+ *
+ * Returns 0, or -EINVAL for unknown flags or @first > @last.
+ */
+int files_close_range(struct files_table *files, unsigned int first, unsigned int last,
+		      unsigned int flags)
+{
+	unsigned int mflags = (flags & CLOSE_RANGE_CLOEXEC ? FDMAP_F_CLOEXEC : 0) |
+			      (flags & CLOSE_RANGE_CLOFORK ? FDMAP_F_CLOFORK : 0);
+
+	if (flags & ~(CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC | CLOSE_RANGE_CLOFORK))
+		return -EINVAL;
+	if (first > last)
+		return -EINVAL;
+	files_range_area(files, &files->seq, first, last, mflags);
+	files_range_area(files, &files->nonseq, first, last, mflags);
+	return 0;
+}
+
+/* Number of busy fds in both areas (reserved ones included). */
+unsigned int files_count(struct files_table *files)
+{
+	unsigned int n;
+
+	spin_lock(&files->lock);
+	n = files->seq->busy + files->nonseq->busy;
+	spin_unlock(&files->lock);
+	return n;
+}
+
+/**
+ * files_set_nofile - set RLIMIT_NOFILE (soft)
+ * @files: [in] the table
+ * @soft:  [in] new limit; may be below open fds (they stay open, as on Linux)
+ *
+ * Returns 0, or -EPERM above NR_OPEN_MAX (Linux's answer above nr_open).
+ */
+int files_set_nofile(struct files_table *files, unsigned long soft)
+{
+	if (soft > NR_OPEN_MAX)
+		return -EPERM;
+	spin_lock(&files->lock);
+	files->nofile = (unsigned int)soft;
+	spin_unlock(&files->lock);
+	return 0;
+}
+
+/* The current RLIMIT_NOFILE. */
+unsigned int files_get_nofile(struct files_table *files)
+{
+	unsigned int n;
+
+	spin_lock(&files->lock);
+	n = files->nofile;
+	spin_unlock(&files->lock);
+	return n;
+}

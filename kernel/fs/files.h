@@ -1,0 +1,53 @@
+/*
+ * A process's files table: the fds it has open, in two fdmaps (sequential and
+ * non-sequential areas).  The syscall layer's only way to create, find and close fds.
+ *
+ * Areas: [0, RLIMIT_NOFILE) is sequential (POSIX lowest-free rule; the map
+ * doubles on demand up to NR_OPEN_MAX); [NONSEQ_FD_BASE, NONSEQ_FD_BASE +
+ * NONSEQ_FD_MAX) is non-sequential (free-list order, released fds reused
+ * last; grows on demand).  Fds in neither area are EBADF.  docs/fdmap.md.
+ *
+ * The file refcount contract (file_get, file_put, file_tryget) is in fdmap.h.
+ * Flags at this API are FD_CLOEXEC / FD_CLOFORK (fcntl's), or O_* where
+ * noted; never fdmap's own bits.
+ */
+#ifndef FS_FILES_H
+#define FS_FILES_H
+
+#include "fdmap.h"
+
+#define FILES_DEFAULT_NOFILE 1024 /* RLIMIT_NOFILE soft limit of a new table */
+#define FILES_MIN_MAP	     64	  /* slots each area starts with */
+
+struct files_table {
+	/*
+	 * Protects every change to both maps (allocation, install, release,
+	 * flags, replacement by a bigger map) and nofile.  files_lookup()
+	 * does not take it.
+	 */
+	struct spinlock lock;
+	struct fdmap *seq;    /* sequential area; replaced on growth, loaded with acquire */
+	struct fdmap *nonseq; /* non-sequential area; same rules */
+	unsigned int nofile;  /* RLIMIT_NOFILE: sequential allocations stay below it */
+};
+
+struct files_table *files_create(void);
+void files_destroy(struct files_table *files);
+struct files_table *files_fork(struct files_table *files);
+void files_exec(struct files_table *files);
+
+int files_alloc_fd(struct files_table *files, int minfd, unsigned int flags);
+int files_install(struct files_table *files, int fd, struct file *file);
+int files_unreserve_fd(struct files_table *files, int fd);
+struct file *files_lookup(struct files_table *files, int fd);
+int files_close(struct files_table *files, int fd);
+int files_dup_to(struct files_table *files, int oldfd, int newfd, unsigned int fdflags);
+int files_get_fdflags(struct files_table *files, int fd);
+int files_set_fdflags(struct files_table *files, int fd, unsigned int fdflags);
+int files_close_range(struct files_table *files, unsigned int first, unsigned int last,
+		      unsigned int flags);
+unsigned int files_count(struct files_table *files);
+int files_set_nofile(struct files_table *files, unsigned long soft);
+unsigned int files_get_nofile(struct files_table *files);
+
+#endif
