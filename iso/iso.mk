@@ -1,6 +1,7 @@
 # Bootable ISOs.  One kernel and initrd, several GRUB command lines:
 #   fdkernel.iso       interactive (make run)
 #   fdkernel-test.iso  `test`: self-tests and the in-guest suite, then exit
+#   fdkernel-crash.iso `crashtest`: a deliberate kernel fault (tests/boot-checks)
 ISO := $(BUILD)/fdkernel.iso
 ISO_TEST := $(BUILD)/fdkernel-test.iso
 INITRD := $(BUILD)/initrd.cpio
@@ -25,3 +26,8 @@ $(ISO): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 
 $(ISO_TEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,test,test quiet)
+
+# `crashtest`: faults on purpose; tests/boot-checks reads the panic report.
+ISO_CRASH := $(BUILD)/fdkernel-crash.iso
+$(ISO_CRASH): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,crash,test crashtest)

@@ -26,6 +26,16 @@ __attribute__((aligned(16))) uint8_t boot_stack[16384];
 extern uint8_t boot_stack_top[];
 asm(".globl boot_stack_top; .set boot_stack_top, boot_stack + 16384");
 
+/* `crashtest`: a kernel NULL write, so tests can check the panic report. */
+static __attribute__((noinline)) void crashtest_fault(void)
+{
+	volatile uint64_t *p = (volatile uint64_t *)0x10;
+
+	/* Launder the address so gcc cannot prove it invalid at compile time. */
+	asm("" : "+r"(p));
+	*p = 0xdead;
+}
+
 void kmain(uint32_t magic, uint64_t info_pa)
 {
 	serial_init();
@@ -44,6 +54,8 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	irq_enable();
 	printk("fdkernel: up (%lu ms since boot)\n", clock_monotonic_ns() / 1000000);
 
+	if (kopts.crashtest)
+		crashtest_fault();
 	if (kopts.test) {
 		int failed = selftest_run();
 		qemu_exit(failed ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
