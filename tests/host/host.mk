@@ -1,1 +1,61 @@
-# (being written)
+# Host tests of the pure C parts of the kernel (fdmap first): cmocka unit
+# tests and a libFuzzer target under ASan+UBSan, and a native micro-benchmark.
+#   make test-unit     unit tests + a short fixed-seed fuzz pass -> $(BUILD)/results/test-unit
+#   make fuzz          fuzz for FUZZ_SECONDS (default 60)
+#   make bench-fdmap   ns per alloc+close, fdmap vs the host's own syscalls
+
+HOST_DIR := $(BUILD)/host
+HOST_CODE := kernel/fs/fdmap.c kernel/fs/files.c
+HOST_SUPPORT := tests/host/host_heap.c tests/host/fake_file.c
+HOST_CFLAGS := -std=gnu11 -g -Wall -Wextra -Werror -Ikernel -Itests/host -MMD -MP
+HOST_SAN := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+HOST_UNIT_TESTS := $(HOST_DIR)/test_fdmap $(HOST_DIR)/test_files
+HOST_FUZZER := $(HOST_DIR)/fuzz_files
+HOST_BENCH := $(HOST_DIR)/bench_fdmap
+FUZZ_CC := clang-14
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_RUNS ?= 40000
+
+# Object variants: asan/ (unit tests, gcc), fuzz/ (clang + libFuzzer), bench/ (-O2).
+$(HOST_DIR)/asan/%.o: %.c
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -c $< -o $@
+
+$(HOST_DIR)/fuzz/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(HOST_CFLAGS) -O1 -fsanitize=fuzzer-no-link,address,undefined \
+		-fno-sanitize-recover=all -c $< -o $@
+
+$(HOST_DIR)/bench/%.o: %.c
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) -O2 -DNDEBUG -c $< -o $@
+
+host_objs = $(patsubst %.c,$(HOST_DIR)/$(1)/%.o,$(2) $(HOST_CODE) $(HOST_SUPPORT))
+
+$(HOST_DIR)/test_%: $(call host_objs,asan,tests/host/test_%.c)
+	$(HOSTCC) $(HOST_SAN) $^ -lcmocka -lpthread -o $@
+
+$(HOST_FUZZER): $(call host_objs,fuzz,tests/host/fuzz_files.c)
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined $^ -o $@
+
+$(HOST_BENCH): $(call host_objs,bench,tests/host/bench_fdmap.c)
+	$(HOSTCC) $^ -o $@
+
+# Objects are built by pattern; keep them so rebuilds stay incremental.
+.SECONDARY: $(call host_objs,asan,tests/host/test_fdmap.c tests/host/test_files.c) \
+	$(call host_objs,fuzz,tests/host/fuzz_files.c) $(call host_objs,bench,tests/host/bench_fdmap.c)
+
+-include $(wildcard $(HOST_DIR)/*/kernel/fs/*.d $(HOST_DIR)/*/tests/host/*.d)
+
+.PHONY: test-unit fuzz bench-fdmap
+test-unit: $(HOST_UNIT_TESTS) $(HOST_FUZZER)
+	@mkdir -p $(BUILD)/results $(HOST_DIR)/fuzz-smoke
+	@tests/host/run-unit $(BUILD)/results/test-unit $(HOST_DIR)/fuzz-smoke.log $(HOST_UNIT_TESTS) -- \
+		$(HOST_FUZZER) -seed=1 -runs=$(FUZZ_SMOKE_RUNS) $(HOST_DIR)/fuzz-smoke
+
+fuzz: $(HOST_FUZZER)
+	@mkdir -p $(HOST_DIR)/corpus
+	$(HOST_FUZZER) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(HOST_DIR)/corpus
+
+bench-fdmap: $(HOST_BENCH)
+	$(HOST_BENCH)

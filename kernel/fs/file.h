@@ -1,0 +1,57 @@
+/*
+ * Open files: what an fd refers to.  A struct file has a reference count
+ * (fds, fork copies, in-flight syscalls each hold one), status flags, a
+ * position, and an operations table supplied by what it is (a ramfs file,
+ * a device, a pipe end, a socket).
+ */
+#ifndef FS_FILE_H
+#define FS_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/spinlock.h"
+
+struct file;
+struct inode;
+struct kstat;
+struct poll_table;
+
+/*
+ * Buffers passed to read/write/getdents are user addresses: the operation
+ * copies with copy_to_user/copy_from_user.  pos is the position to use and
+ * update (&file->pos for read/write, a local for pread/pwrite); operations
+ * on unseekable files ignore it.  Each returns a count or -errno.
+ */
+struct file_ops {
+	long (*read)(struct file *f, void *ubuf, size_t len, uint64_t *pos);
+	long (*write)(struct file *f, const void *ubuf, size_t len, uint64_t *pos);
+	long (*getdents)(struct file *f, void *ubuf, size_t len);
+	/* Readiness mask (POLLIN, POLLOUT, POLLHUP...); registers on pt's queues. */
+	unsigned (*poll)(struct file *f, struct poll_table *pt);
+	long (*ioctl)(struct file *f, unsigned long cmd, unsigned long arg);
+	/* Last reference gone. */
+	void (*release)(struct file *f);
+};
+
+struct file {
+	uint32_t refcount;          /* atomic */
+	unsigned int flags;         /* O_ACCMODE | O_APPEND | O_NONBLOCK (F_GETFL) */
+	const struct file_ops *ops;
+	struct inode *inode;        /* NULL for pipes and sockets */
+	struct spinlock pos_lock;   /* protects pos */
+	uint64_t pos;
+	void *priv;                 /* the implementation's state */
+};
+
+/* A new file with one reference, or NULL when memory runs out. */
+struct file *file_alloc(const struct file_ops *ops, unsigned int flags, void *priv);
+void file_get(struct file *f);
+/* Takes a reference unless the count already reached zero (lock-free lookup). */
+bool file_tryget(struct file *f);
+/* Drops a reference; the last one calls ops->release and frees the file. */
+void file_put(struct file *f);
+/* Open files in the system (leak accounting). */
+unsigned long file_count(void);
+
+#endif

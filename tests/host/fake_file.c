@@ -1,0 +1,87 @@
+/*
+ * The file refcount contract of kernel/fs/fdmap.h, for host tests: atomic
+ * counts, and dead files kept readable until fake_file_reclaim().
+ */
+#include <assert.h>
+#include <stdlib.h>
+
+#include "fake_file.h"
+#include "fs/fdmap.h"
+
+static long live;
+static struct file *dead;
+static int dead_lock; /* protects dead */
+
+static void dead_list_lock(void)
+{
+	while (__atomic_exchange_n(&dead_lock, 1, __ATOMIC_ACQUIRE))
+		;
+}
+
+static void dead_list_unlock(void)
+{
+	__atomic_store_n(&dead_lock, 0, __ATOMIC_RELEASE);
+}
+
+struct file *fake_file_new(int id)
+{
+	struct file *f = calloc(1, sizeof(*f));
+
+	assert(f);
+	f->refs = 1;
+	f->id = id;
+	__atomic_add_fetch(&live, 1, __ATOMIC_RELAXED);
+	return f;
+}
+
+long fake_files_live(void)
+{
+	return __atomic_load_n(&live, __ATOMIC_RELAXED);
+}
+
+void file_get(struct file *f)
+{
+	int old = __atomic_fetch_add(&f->refs, 1, __ATOMIC_RELAXED);
+
+	assert(old > 0);
+}
+
+bool file_tryget(struct file *f)
+{
+	int old = __atomic_load_n(&f->refs, __ATOMIC_RELAXED);
+
+	do {
+		if (old == 0)
+			return false;
+	} while (!__atomic_compare_exchange_n(&f->refs, &old, old + 1, true, __ATOMIC_SEQ_CST,
+					      __ATOMIC_RELAXED));
+	return true;
+}
+
+void file_put(struct file *f)
+{
+	int old = __atomic_fetch_sub(&f->refs, 1, __ATOMIC_ACQ_REL);
+
+	assert(old > 0);
+	if (old != 1)
+		return;
+	__atomic_sub_fetch(&live, 1, __ATOMIC_RELAXED);
+	dead_list_lock();
+	f->dead_next = dead;
+	dead = f;
+	dead_list_unlock();
+}
+
+void fake_file_reclaim(void)
+{
+	struct file *f, *next;
+
+	dead_list_lock();
+	f = dead;
+	dead = NULL;
+	dead_list_unlock();
+	for (; f; f = next) {
+		next = f->dead_next;
+		free(f);
+	}
+}

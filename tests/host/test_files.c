@@ -1,0 +1,549 @@
+/*
+ * Unit tests of kernel/fs/files.c (cmocka): the files table API the syscall
+ * layer uses, its errors, growth under readers, ENOMEM and leak checks.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <pthread.h>
+
+#include "fs/files.h"
+#include "host_heap.h"
+#include "fake_file.h"
+
+#define NS NONSEQ_FD_BASE
+
+static int setup(void **state)
+{
+	heap_fail_nth(0);
+	*state = files_create();
+	return *state == NULL;
+}
+
+/* Every test ends with the table destroyed and nothing left: memory or references. */
+static int teardown(void **state)
+{
+	files_destroy(*state);
+	fdmap_reclaim_deferred();
+	fake_file_reclaim();
+	assert_int_equal(heap_live_blocks(), 0);
+	assert_int_equal(fake_files_live(), 0);
+	return 0;
+}
+
+/* Open a new file (id @id) on a new fd allocated with @flags; returns the fd. */
+static int open_file(struct files_table *t, int minfd, unsigned int flags, int id)
+{
+	int fd = files_alloc_fd(t, minfd, flags);
+
+	assert_true(fd >= 0);
+	assert_int_equal(files_install(t, fd, fake_file_new(id)), 0);
+	return fd;
+}
+
+/* The id of the file on @fd, or -1 if none; checks lookup takes a reference. */
+static int id_at(struct files_table *t, int fd)
+{
+	struct file *f = files_lookup(t, fd);
+	int id;
+
+	if (!f)
+		return -1;
+	id = f->id;
+	assert_true(f->refs >= 2);
+	file_put(f);
+	return id;
+}
+
+/* A snapshot of what a table looks like from outside, to check "unchanged". */
+struct snapshot {
+	unsigned int count, nofile;
+	struct fdmap *seq, *nonseq;
+	size_t blocks;
+	long files;
+};
+
+static struct snapshot snap(struct files_table *t)
+{
+	return (struct snapshot){files_count(t), files_get_nofile(t), t->seq,
+				 t->nonseq,	 heap_live_blocks(),  fake_files_live()};
+}
+
+static void assert_unchanged(struct files_table *t, struct snapshot before)
+{
+	struct snapshot now = snap(t);
+
+	assert_memory_equal(&now, &before, sizeof(now));
+}
+
+static void test_alloc_seq(void **state)
+{
+	struct files_table *t = *state;
+
+	assert_int_equal(open_file(t, 0, 0, 0), 0);
+	assert_int_equal(open_file(t, 0, 0, 1), 1);
+	assert_int_equal(open_file(t, 10, O_CLOEXEC, 10), 10);
+	assert_int_equal(open_file(t, 0, 0, 2), 2);
+	assert_int_equal(files_close(t, 1), 0);
+	assert_int_equal(open_file(t, 0, 0, 1), 1);
+	assert_int_equal(files_alloc_fd(t, 0, 0), 3);
+	assert_int_equal(files_count(t), 5);
+	assert_int_equal(files_get_fdflags(t, 10), FD_CLOEXEC);
+}
+
+static void test_alloc_bad(void **state)
+{
+	struct files_table *t = *state;
+	struct snapshot before = snap(t);
+
+	assert_int_equal(files_alloc_fd(t, 0, O_APPEND), -EINVAL);
+	assert_int_equal(files_alloc_fd(t, 0, 1u << 31), -EINVAL);
+	assert_int_equal(files_alloc_fd(t, -1, 0), -EINVAL);
+	assert_int_equal(files_alloc_fd(t, FILES_DEFAULT_NOFILE, 0), -EMFILE);
+	assert_int_equal(files_alloc_fd(t, NS, 0), -EMFILE);
+	assert_unchanged(t, before);
+}
+
+static void test_limit(void **state)
+{
+	struct files_table *t = *state;
+	int i;
+
+	assert_int_equal(files_set_nofile(t, 100), 0);
+	for (i = 0; i < 100; i++)
+		assert_int_equal(files_alloc_fd(t, 0, 0), i);
+	assert_int_equal(files_alloc_fd(t, 0, 0), -EMFILE);
+	assert_int_equal(files_alloc_fd(t, 50, 0), -EMFILE);
+	/* Lowering below open fds: they stay, new ones obey the limit. */
+	assert_int_equal(files_set_nofile(t, 10), 0);
+	assert_int_equal(files_count(t), 100);
+	assert_int_equal(files_unreserve_fd(t, 5), 0);
+	assert_int_equal(files_unreserve_fd(t, 50), 0);
+	assert_int_equal(files_alloc_fd(t, 6, 0), -EMFILE);
+	assert_int_equal(files_alloc_fd(t, 0, 0), 5);
+	assert_int_equal(files_set_nofile(t, NR_OPEN_MAX + 1UL), -EPERM);
+	assert_int_equal(files_set_nofile(t, ~0UL), -EPERM);
+	assert_int_equal(files_get_nofile(t), 10);
+	assert_int_equal(files_set_nofile(t, NR_OPEN_MAX), 0);
+	assert_int_equal(files_alloc_fd(t, 0, 0), 50);
+	assert_int_equal(files_alloc_fd(t, NR_OPEN_MAX - 1, 0), NR_OPEN_MAX - 1);
+	assert_int_equal(files_alloc_fd(t, NR_OPEN_MAX - 1, 0), -EMFILE);
+	assert_int_equal(t->seq->size, NR_OPEN_MAX);
+}
+
+static void test_growth_keeps_readers(void **state)
+{
+	struct files_table *t = *state;
+	struct fdmap *old = t->seq;
+	struct file *f;
+	size_t blocks;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		open_file(t, 0, 0, i);
+	f = fdmap_file(old, 7); /* what a lock-free reader loaded before growth */
+	assert_int_equal(open_file(t, 0, 0, 64), 64);
+	assert_ptr_not_equal(t->seq, old);
+	assert_int_equal(t->seq->size, 128);
+	/* The old map is queued, not freed: the reader can still use it. */
+	assert_int_equal(files_close(t, 7), 0);
+	assert_ptr_equal(fdmap_file(old, 7), f);
+	assert_int_equal(id_at(t, 7), -1);
+	blocks = heap_live_blocks();
+	fdmap_reclaim_deferred();
+	assert_int_equal(heap_live_blocks(), blocks - 1);
+	for (i = 0; i < 65; i++)
+		assert_int_equal(id_at(t, i), i == 7 ? -1 : i);
+	assert_int_equal(files_alloc_fd(t, 0, 0), 7);
+	/* A minfd far past the map grows it to cover minfd at once. */
+	assert_int_equal(files_alloc_fd(t, 1000, 0), 1000);
+	assert_int_equal(t->seq->size, 1024);
+}
+
+static void test_install_and_lookup(void **state)
+{
+	struct files_table *t = *state;
+	struct file *f = fake_file_new(42);
+	int fd = files_alloc_fd(t, 0, 0);
+	int ns = files_alloc_fd(t, 0, O_NONSEQFD);
+
+	assert_null(files_lookup(t, fd)); /* reserved */
+	assert_int_equal(files_install(t, 1, f), -EBADF);
+	assert_int_equal(files_install(t, -1, f), -EBADF);
+	assert_int_equal(files_install(t, fd, f), 0);
+	assert_int_equal(files_install(t, fd, f), -EBADF);
+	assert_int_equal(files_install(t, ns, fake_file_new(43)), 0);
+	assert_int_equal(id_at(t, fd), 42);
+	assert_int_equal(id_at(t, ns), 43);
+	assert_int_equal(f->refs, 1);
+	assert_null(files_lookup(t, -1));
+	assert_null(files_lookup(t, 1));
+	assert_null(files_lookup(t, 5000));
+	assert_null(files_lookup(t, NS - 1));
+	assert_null(files_lookup(t, NS + NONSEQ_FD_MAX));
+	assert_null(files_lookup(t, 0x7fffffff));
+}
+
+static void test_close_bad(void **state)
+{
+	struct files_table *t = *state;
+	struct snapshot before;
+	int reserved;
+
+	open_file(t, 0, 0, 0);
+	open_file(t, 0, O_NONSEQFD, 1);
+	reserved = files_alloc_fd(t, 0, 0);
+	before = snap(t);
+	assert_int_equal(files_close(t, -1), -EBADF);
+	assert_int_equal(files_close(t, -NS), -EBADF);
+	assert_int_equal(files_close(t, 2), -EBADF);
+	assert_int_equal(files_close(t, 63), -EBADF);
+	assert_int_equal(files_close(t, 64), -EBADF);
+	assert_int_equal(files_close(t, 5000000), -EBADF);
+	assert_int_equal(files_close(t, NS - 1), -EBADF);
+	assert_int_equal(files_close(t, NS + 1), -EBADF);
+	assert_int_equal(files_close(t, NS + NONSEQ_FD_MAX), -EBADF);
+	assert_int_equal(files_close(t, reserved), -EBADF);
+	assert_int_equal(files_unreserve_fd(t, 0), -EBADF);
+	assert_int_equal(files_unreserve_fd(t, 7), -EBADF);
+	assert_int_equal(files_unreserve_fd(t, -7), -EBADF);
+	assert_unchanged(t, before);
+	assert_int_equal(files_unreserve_fd(t, reserved), 0);
+	assert_int_equal(files_close(t, NS), 0);
+	assert_int_equal(files_close(t, NS), -EBADF);
+	assert_int_equal(files_count(t), 1);
+}
+
+static void test_nonseq_order_and_growth(void **state)
+{
+	struct files_table *t = *state;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		assert_int_equal(open_file(t, 0, O_NONSEQFD, i), NS + i);
+	assert_int_equal(files_close(t, NS + 10), 0);
+	assert_int_equal(files_close(t, NS + 3), 0);
+	/* Released fds wait behind the free ones: growth appends, they stay first. */
+	assert_int_equal(open_file(t, 0, O_NONSEQFD, 10), NS + 10);
+	assert_int_equal(open_file(t, 0, O_NONSEQFD, 3), NS + 3);
+	assert_int_equal(open_file(t, 0, O_NONSEQFD, 64), NS + 64);
+	assert_int_equal(t->nonseq->size, 128);
+	assert_int_equal(files_close(t, NS + 5), 0);
+	for (i = 65; i < 128; i++)
+		assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), NS + i);
+	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), NS + 5);
+	assert_int_equal(id_at(t, NS + 64), 64);
+	assert_int_equal(files_count(t), 128);
+	assert_int_equal(t->seq->busy, 0);
+}
+
+static void test_nonseq_max(void **state)
+{
+	struct files_table *t = *state;
+	int i;
+
+	for (i = 0; i < NONSEQ_FD_MAX; i++)
+		files_alloc_fd(t, 0, O_NONSEQFD);
+	assert_int_equal(files_count(t), NONSEQ_FD_MAX);
+	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), -EMFILE);
+	assert_int_equal(files_unreserve_fd(t, NS + 77), 0);
+	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD | O_CLOFORK), NS + 77);
+}
+
+static void test_dup_to(void **state)
+{
+	struct files_table *t = *state;
+	struct file *f;
+
+	open_file(t, 0, 0, 0);
+	open_file(t, 0, O_CLOEXEC, 1);
+	f = files_lookup(t, 0);
+	assert_int_equal(files_dup_to(t, 0, 5, FD_CLOFORK), 5);
+	assert_int_equal(f->refs, 3);
+	assert_int_equal(files_get_fdflags(t, 5), FD_CLOFORK);
+	/* Onto itself: nothing changes, flags included. */
+	assert_int_equal(files_dup_to(t, 1, 1, 0), 1);
+	assert_int_equal(files_get_fdflags(t, 1), FD_CLOEXEC);
+	/* Onto a busy fd: the old file is closed, the new one is there. */
+	assert_int_equal(files_dup_to(t, 0, 1, 0), 1);
+	assert_int_equal(id_at(t, 1), 0);
+	assert_int_equal(files_get_fdflags(t, 1), 0);
+	assert_int_equal(f->refs, 4);
+	assert_int_equal(fake_files_live(), 1);
+	/* Into the non-sequential area, past its current size: it grows. */
+	assert_int_equal(files_dup_to(t, 0, NS + 1000, FD_CLOEXEC), NS + 1000);
+	assert_int_equal(t->nonseq->size, 1024);
+	assert_int_equal(id_at(t, NS + 1000), 0);
+	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), NS);
+	/* Seq area past the map but below the limit: grows too. */
+	assert_int_equal(files_dup_to(t, NS + 1000, 900, 0), 900);
+	assert_int_equal(files_count(t), 6);
+	file_put(f);
+}
+
+static void test_dup_to_bad(void **state)
+{
+	struct files_table *t = *state;
+	struct snapshot before;
+	int reserved;
+
+	open_file(t, 0, 0, 0);
+	reserved = files_alloc_fd(t, 0, 0);
+	before = snap(t);
+	assert_int_equal(files_dup_to(t, 0, reserved, 0), -EBUSY);
+	assert_int_equal(files_dup_to(t, reserved, 3, 0), -EBADF);
+	assert_int_equal(files_dup_to(t, reserved, reserved, 0), -EBADF);
+	assert_int_equal(files_dup_to(t, 2, 3, 0), -EBADF);
+	assert_int_equal(files_dup_to(t, -1, 3, 0), -EBADF);
+	assert_int_equal(files_dup_to(t, 0, -1, 0), -EBADF);
+	assert_int_equal(files_dup_to(t, 0, FILES_DEFAULT_NOFILE, 0), -EBADF);
+	assert_int_equal(files_dup_to(t, 0, NS - 1, 0), -EBADF);
+	assert_int_equal(files_dup_to(t, 0, NS + NONSEQ_FD_MAX, 0), -EBADF);
+	assert_int_equal(files_dup_to(t, 0, 3, O_CLOEXEC), -EINVAL);
+	assert_int_equal(files_dup_to(t, 0, 3, 4), -EINVAL);
+	assert_unchanged(t, before);
+}
+
+static void test_fdflags(void **state)
+{
+	struct files_table *t = *state;
+	int fd = open_file(t, 0, O_CLOEXEC | O_CLOFORK, 0);
+	int reserved = files_alloc_fd(t, 0, O_CLOEXEC);
+
+	assert_int_equal(files_get_fdflags(t, fd), FD_CLOEXEC | FD_CLOFORK);
+	assert_int_equal(files_set_fdflags(t, fd, FD_CLOFORK), 0);
+	assert_int_equal(files_get_fdflags(t, fd), FD_CLOFORK);
+	assert_int_equal(files_set_fdflags(t, fd, 0), 0);
+	assert_int_equal(files_get_fdflags(t, fd), 0);
+	assert_int_equal(files_set_fdflags(t, fd, 4), -EINVAL);
+	assert_int_equal(files_set_fdflags(t, fd, FD_CLOEXEC | 8), -EINVAL);
+	assert_int_equal(files_get_fdflags(t, fd), 0);
+	assert_int_equal(files_get_fdflags(t, reserved), -EBADF);
+	assert_int_equal(files_set_fdflags(t, reserved, 0), -EBADF);
+	assert_int_equal(files_get_fdflags(t, 9), -EBADF);
+	assert_int_equal(files_get_fdflags(t, -9), -EBADF);
+	assert_int_equal(files_set_fdflags(t, NS - 9, 0), -EBADF);
+}
+
+static void test_fork(void **state)
+{
+	struct files_table *t = *state, *child;
+	struct file *shared;
+
+	open_file(t, 0, 0, 0);
+	open_file(t, 0, O_CLOFORK, 1);
+	open_file(t, 0, O_CLOEXEC, 2);
+	open_file(t, 0, O_NONSEQFD, 3);
+	open_file(t, 0, O_NONSEQFD | O_CLOFORK, 4);
+	files_alloc_fd(t, 0, 0); /* reserved fd 3: not the child's */
+	files_set_nofile(t, 500);
+	child = files_fork(t);
+	assert_non_null(child);
+	assert_int_equal(files_count(child), 3);
+	assert_int_equal(id_at(child, 0), 0);
+	assert_int_equal(id_at(child, 1), -1);
+	assert_int_equal(id_at(child, 2), 2);
+	assert_int_equal(id_at(child, NS), 3);
+	assert_int_equal(id_at(child, NS + 1), -1);
+	assert_int_equal(files_get_fdflags(child, 2), FD_CLOEXEC);
+	assert_int_equal(files_get_nofile(child), 500);
+	shared = files_lookup(t, 0);
+	assert_int_equal(shared->refs, 3);
+	/* The child's table is its own. */
+	assert_int_equal(files_close(child, 0), 0);
+	assert_int_equal(shared->refs, 2);
+	assert_int_equal(files_alloc_fd(child, 0, 0), 0);
+	assert_int_equal(files_alloc_fd(child, 0, 0), 1);
+	assert_int_equal(files_alloc_fd(child, 0, 0), 3);
+	assert_int_equal(files_alloc_fd(child, 0, O_NONSEQFD), NS + 2);
+	files_destroy(child);
+	assert_int_equal(shared->refs, 2);
+	assert_int_equal(fake_files_live(), 5);
+	file_put(shared);
+}
+
+static void test_fork_enomem(void **state)
+{
+	struct files_table *t = *state;
+	struct snapshot before;
+	unsigned long nth;
+
+	open_file(t, 0, 0, 0);
+	open_file(t, 0, O_NONSEQFD, 1);
+	before = snap(t);
+	for (nth = 1; nth <= 3; nth++) {
+		heap_fail_nth(nth);
+		assert_null(files_fork(t));
+		assert_unchanged(t, before);
+		assert_int_equal(fdmap_file(t->seq, 0)->refs, 1);
+	}
+	heap_fail_nth(0);
+}
+
+static void test_exec(void **state)
+{
+	struct files_table *t = *state;
+	int i;
+
+	for (i = 0; i < 200; i++)
+		open_file(t, 0, i % 3 == 0 ? O_CLOEXEC : i % 3 == 1 ? O_CLOFORK : 0, i);
+	open_file(t, 0, O_NONSEQFD | O_CLOEXEC, 1000);
+	open_file(t, 0, O_NONSEQFD | O_CLOFORK, 1001);
+	files_alloc_fd(t, 0, O_CLOEXEC); /* reserved: left alone */
+	files_exec(t);
+	for (i = 0; i < 200; i++) {
+		assert_int_equal(id_at(t, i), i % 3 == 0 ? -1 : i);
+		if (i % 3)
+			assert_int_equal(files_get_fdflags(t, i), 0);
+	}
+	assert_int_equal(id_at(t, NS), -1);
+	assert_int_equal(files_get_fdflags(t, NS + 1), 0);
+	assert_int_equal(files_count(t), 133 + 1 + 1);
+	assert_int_equal(files_unreserve_fd(t, 200), 0);
+}
+
+static void test_close_range(void **state)
+{
+	struct files_table *t = *state;
+	int i;
+
+	for (i = 0; i < 150; i++)
+		open_file(t, 0, 0, i);
+	for (i = 0; i < 10; i++)
+		open_file(t, 0, O_NONSEQFD, 1000 + i);
+	files_alloc_fd(t, 0, 0); /* reserved 150: close_range skips it */
+	assert_int_equal(files_close_range(t, 5, 4, 0), -EINVAL);
+	assert_int_equal(files_close_range(t, 0, ~0u, 1u << 0), -EINVAL);
+	assert_int_equal(files_close_range(t, 0, ~0u, 1u << 4), -EINVAL);
+	assert_int_equal(files_count(t), 161);
+	assert_int_equal(files_close_range(t, 60, 129, 0), 0);
+	assert_int_equal(id_at(t, 59), 59);
+	assert_int_equal(id_at(t, 60), -1);
+	assert_int_equal(id_at(t, 129), -1);
+	assert_int_equal(id_at(t, 130), 130);
+	assert_int_equal(files_close_range(t, 140, ~0u, CLOSE_RANGE_CLOEXEC), 0);
+	assert_int_equal(files_get_fdflags(t, 139), 0);
+	assert_int_equal(files_get_fdflags(t, 140), FD_CLOEXEC);
+	assert_int_equal(files_get_fdflags(t, NS + 9), FD_CLOEXEC);
+	assert_int_equal(files_close_range(t, NS + 2, NS + 3, CLOSE_RANGE_CLOFORK), 0);
+	assert_int_equal(files_get_fdflags(t, NS + 2), FD_CLOEXEC | FD_CLOFORK);
+	assert_int_equal(files_get_fdflags(t, NS + 4), FD_CLOEXEC);
+	assert_int_equal(files_close_range(t, 145, NS + 4, CLOSE_RANGE_UNSHARE), 0);
+	assert_int_equal(id_at(t, 144), 144);
+	assert_int_equal(id_at(t, NS + 4), -1);
+	assert_int_equal(id_at(t, NS + 5), 1005);
+	assert_int_equal(files_close_range(t, NS + 9, ~0u, 0), 0);
+	assert_int_equal(files_count(t), 150 - 70 - 5 + 4 + 1);
+	assert_int_equal(files_close_range(t, 0, ~0u, 0), 0);
+	assert_int_equal(files_count(t), 1);
+}
+
+/* Growth and dup_to fail cleanly when memory runs out. */
+static void test_growth_enomem(void **state)
+{
+	struct files_table *t = *state;
+	struct snapshot before;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		open_file(t, 0, 0, i);
+	for (i = 0; i < 64; i++)
+		open_file(t, 0, O_NONSEQFD, i);
+	before = snap(t);
+	heap_fail_nth(1);
+	assert_int_equal(files_alloc_fd(t, 0, 0), -ENOMEM);
+	heap_fail_nth(1);
+	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), -ENOMEM);
+	heap_fail_nth(1);
+	assert_int_equal(files_dup_to(t, 0, 500, 0), -ENOMEM);
+	heap_fail_nth(1);
+	assert_int_equal(files_dup_to(t, 0, NS + 500, 0), -ENOMEM);
+	assert_unchanged(t, before);
+	heap_fail_nth(1);
+	assert_null(files_create());
+	heap_fail_nth(2);
+	assert_null(files_create());
+	heap_fail_nth(3);
+	assert_null(files_create());
+	assert_unchanged(t, before);
+	heap_fail_nth(0);
+	assert_int_equal(files_alloc_fd(t, 0, 0), 64);
+}
+
+struct reader {
+	struct files_table *t;
+	int fds, stop, errors;
+};
+
+enum { CHURN_FDS = 4000 };
+
+/*
+ * Fds below r->fds stay open: they must always be found.  Fds above come and
+ * go (and the map grows under them): if found, it must be the right file.
+ */
+static void *reader_thread(void *arg)
+{
+	struct reader *r = arg;
+	int fd;
+
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
+		for (fd = 0; fd < CHURN_FDS; fd++) {
+			struct file *f = files_lookup(r->t, fd);
+
+			if ((!f && fd < r->fds) || (f && f->id != fd))
+				r->errors++;
+			if (f)
+				file_put(f);
+		}
+	return NULL;
+}
+
+static void test_concurrent_lookup(void **state)
+{
+	struct files_table *t = *state;
+	struct reader r = {t, 32, 0, 0};
+	pthread_t th;
+	int round, i;
+
+	for (i = 0; i < r.fds; i++)
+		open_file(t, 0, 0, i);
+	files_set_nofile(t, 1 << 16);
+	assert_int_equal(pthread_create(&th, NULL, reader_thread, &r), 0);
+	for (round = 0; round < 20; round++) {
+		for (i = r.fds; i < CHURN_FDS; i++)
+			open_file(t, 0, 0, i);
+		files_close_range(t, r.fds, ~0u, 0);
+	}
+	__atomic_store_n(&r.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	assert_int_equal(r.errors, 0);
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    T(test_alloc_seq),
+	    T(test_alloc_bad),
+	    T(test_limit),
+	    T(test_growth_keeps_readers),
+	    T(test_install_and_lookup),
+	    T(test_close_bad),
+	    T(test_nonseq_order_and_growth),
+	    T(test_nonseq_max),
+	    T(test_dup_to),
+	    T(test_dup_to_bad),
+	    T(test_fdflags),
+	    T(test_fork),
+	    T(test_fork_enomem),
+	    T(test_exec),
+	    T(test_close_range),
+	    T(test_growth_enomem),
+	    T(test_concurrent_lookup),
+	};
+
+	return cmocka_run_group_tests_name("files", tests, NULL, NULL);
+}
