@@ -14,6 +14,9 @@ void *kzalloc(size_t size);
 void kfree(void *ptr);
 /* Bytes currently handed out by kmalloc (for leak accounting). */
 size_t heap_bytes_in_use(void);
+/* Why kfree(ptr) would panic ("double free", "not a heap pointer" ...), or
+ * NULL if ptr is a live allocation. */
+const char *heap_free_problem(const void *ptr);
 void heap_selftest(void);
 
 #endif

@@ -1,0 +1,38 @@
+/*
+ * Physical frame allocator: hands out 4 KiB frames of usable RAM in O(1) and
+ * keeps a reference count per frame so copy-on-write can share them.
+ */
+#ifndef MM_FRAME_H
+#define MM_FRAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Builds the free list from boot_info: usable RAM minus reserved ranges, the
+ * kernel image, frame 0 and the first MiB.  Runs once, before paging_init. */
+void frame_init(void);
+
+/* A free frame with reference count 1 (contents undefined), or 0 when no
+ * memory is left. */
+uint64_t frame_alloc(void);
+/* Same, filled with zeroes. */
+uint64_t frame_zalloc(void);
+
+/* Adds a reference to an allocated frame (a second mapping of it). */
+void frame_ref(uint64_t pa);
+/* Drops a reference; the frame returns to the free list at zero.  Panics on
+ * a frame that is already free.  Frames the allocator does not manage (MMIO,
+ * reserved RAM) are ignored by both calls, so any mapping can be dropped. */
+void frame_unref(uint64_t pa);
+/* References held on the frame: 0 if free or not managed. */
+uint32_t frame_refcount(uint64_t pa);
+
+/* Free frames now, and frames the allocator manages in all (leak checks). */
+size_t frame_free_count(void);
+size_t frame_total_count(void);
+
+/* True if the allocator may hand out this frame (usable, not reserved). */
+bool frame_is_managed(uint64_t pa);
+
+#endif

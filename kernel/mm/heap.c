@@ -1,0 +1,370 @@
+/*
+ * Kernel heap.  Requests up to SMALL_MAX come from size classes carved out of
+ * single-page slabs; larger ones get their own pages in the large region,
+ * followed by an unmapped guard page.  Freed memory is poisoned and checked.
+ */
+#include "mm/heap.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/printk.h"
+#include "lib/spinlock.h"
+#include "lib/string.h"
+#include "mm/frame.h"
+#include "mm/layout.h"
+#include "mm/paging.h"
+
+#define SLAB_MAGIC  0x51ab0b1eu
+#define LARGE_MAGIC 0x1a46eb10c0ffee00UL
+#define FREE_MARK   0xf7eef7eef7eef7eeUL /* second word of a free object */
+#define POISON_FREE 0x6b		 /* the rest of a free object */
+#define HEAP_ALIGN  16UL
+#define NCLASSES    8
+#define SMALL_MAX   2032
+#define LARGE_LIMIT ((HEAP_LARGE_END - HEAP_LARGE_BASE) / 2)
+
+/* Object sizes: multiples of 16 that fill a page after the 32-byte header. */
+static const uint32_t class_size[NCLASSES] = {16, 32, 64, 128, 256, 512, 1008, 2032};
+
+/* The first 32 bytes of each slab page. */
+struct slab {
+	uint32_t magic;
+	uint16_t cls;
+	uint16_t inuse;
+	struct free_obj *free;
+	struct slab *prev, *next; /* on partial[cls] while it has free objects */
+};
+#define SLAB_OBJS(cls) ((PAGE_SIZE - sizeof(struct slab)) / class_size[cls])
+
+struct free_obj {
+	struct free_obj *next;
+	uint64_t mark; /* FREE_MARK; bytes after it hold POISON_FREE */
+};
+
+/* Just before a large allocation's data, which ends at its last page's end. */
+struct large_hdr {
+	uint64_t magic;
+	uint64_t size; /* rounded to HEAP_ALIGN */
+};
+
+/* A free run of the large region's address space, [base, end). */
+struct va_extent {
+	uint64_t base, end;
+	struct va_extent *next; /* sorted by base */
+};
+
+/*
+ * heap_lock protects partial[], every slab's header and free objects, the
+ * va_free list and bytes_in_use.  Lock order: heap_lock, then the kernel
+ * vm_space lock, then frame_lock.  Large pages are mapped and unmapped with
+ * heap_lock released.
+ */
+static struct spinlock heap_lock = SPINLOCK_INIT("heap_lock");
+static struct slab *partial[NCLASSES];
+static struct va_extent *va_free;
+static size_t bytes_in_use;
+
+static int class_of(size_t size)
+{
+	int cls = 0;
+	while (class_size[cls] < size)
+		cls++;
+	return cls;
+}
+
+static void partial_link(struct slab *s)
+{
+	s->prev = NULL;
+	s->next = partial[s->cls];
+	if (s->next)
+		s->next->prev = s;
+	partial[s->cls] = s;
+}
+
+static void partial_unlink(struct slab *s)
+{
+	if (s->prev)
+		s->prev->next = s->next;
+	else
+		partial[s->cls] = s->next;
+	if (s->next)
+		s->next->prev = s->prev;
+}
+
+/* Turns the object at o into a free one: mark, poison, onto s's list. */
+static void poison_and_push(struct slab *s, struct free_obj *o)
+{
+	memset(o, POISON_FREE, class_size[s->cls]);
+	o->mark = FREE_MARK;
+	o->next = s->free;
+	s->free = o;
+}
+
+static struct slab *slab_new(int cls)
+{
+	uint64_t pa = frame_alloc();
+	if (!pa)
+		return NULL;
+	struct slab *s = P2V(pa);
+	*s = (struct slab){.magic = SLAB_MAGIC, .cls = cls};
+	for (size_t i = SLAB_OBJS(cls); i-- > 0;)
+		poison_and_push(s, (void *)((char *)(s + 1) + i * class_size[cls]));
+	partial_link(s);
+	return s;
+}
+
+/* Panics if a free object was written to since it was freed. */
+static void check_poison(const struct free_obj *o, size_t size)
+{
+	const uint8_t *p = (const uint8_t *)(o + 1);
+	bool ok = o->mark == FREE_MARK;
+	for (size_t i = 0; ok && i < size - sizeof(*o); i++)
+		ok = p[i] == POISON_FREE;
+	if (!ok)
+		panic("heap: free object %p (size %zu) was written after kfree", (void *)o, size);
+}
+
+/* An object of class cls, or NULL.  Caller holds heap_lock. */
+static void *slab_alloc(int cls)
+{
+	struct slab *s = partial[cls];
+	if (!s && !(s = slab_new(cls)))
+		return NULL;
+	struct free_obj *o = s->free;
+	check_poison(o, class_size[cls]);
+	s->free = o->next;
+	if (!s->free)
+		partial_unlink(s);
+	s->inuse++;
+	return o;
+}
+
+/* Caller holds heap_lock and has checked ptr with slab_problem(). */
+static void slab_free(struct slab *s, void *ptr)
+{
+	if (!s->free)
+		partial_link(s);
+	poison_and_push(s, ptr);
+	if (--s->inuse == 0) { /* give the page back: frame counts stay exact */
+		partial_unlink(s);
+		s->magic = 0;
+		frame_unref(V2P(s));
+	}
+}
+
+static struct slab *slab_of(const void *ptr)
+{
+	return (struct slab *)PAGE_ALIGN_DOWN(ptr);
+}
+
+/* Why ptr cannot be a live small object, or NULL.  Caller holds heap_lock. */
+static const char *slab_problem(const void *ptr)
+{
+	struct slab *s = slab_of(ptr);
+	uint64_t pa = V2P(s);
+	if (!frame_refcount(pa) || s->magic != SLAB_MAGIC)
+		return "not a heap pointer (or its page was already freed)";
+	uint64_t off = (uint64_t)ptr - (uint64_t)(s + 1);
+	if ((uint64_t)ptr < (uint64_t)(s + 1) || off % class_size[s->cls])
+		return "not the start of a heap object";
+	if (((const struct free_obj *)ptr)->mark == FREE_MARK)
+		for (const struct free_obj *o = s->free; o; o = o->next)
+			if (o == ptr)
+				return "double free";
+	return NULL;
+}
+
+static struct va_extent *extent_new(uint64_t base, uint64_t end, struct va_extent *next)
+{
+	struct va_extent *x = slab_alloc(class_of(sizeof(*x)));
+	if (x)
+		*x = (struct va_extent){.base = base, .end = end, .next = next};
+	return x;
+}
+
+/* First fit: the base of len free bytes of the large region, or 0. */
+static uint64_t va_take(uint64_t len)
+{
+	for (struct va_extent **pp = &va_free; *pp; pp = &(*pp)->next) {
+		struct va_extent *x = *pp;
+		if (x->end - x->base < len)
+			continue;
+		uint64_t va = x->base;
+		x->base += len;
+		if (x->base == x->end) {
+			*pp = x->next;
+			slab_free(slab_of(x), x);
+		}
+		return va;
+	}
+	return 0;
+}
+
+/* Returns [va, va+len) to the free extents, merging neighbours.  A merge
+ * keeps the higher node, so the first node (the region's tail) lives for
+ * ever and the heap's frame count returns exactly when all is freed. */
+static void va_give(uint64_t va, uint64_t len)
+{
+	struct va_extent **pp = &va_free, **prev_pp = NULL;
+	while (*pp && (*pp)->base < va) {
+		prev_pp = pp;
+		pp = &(*pp)->next;
+	}
+	struct va_extent *prev = prev_pp ? *prev_pp : NULL, *next = *pp;
+	bool join_prev = prev && prev->end == va, join_next = next && next->base == va + len;
+	if (join_prev && join_next) {
+		next->base = prev->base;
+		*prev_pp = next;
+		slab_free(slab_of(prev), prev);
+	} else if (join_prev) {
+		prev->end += len;
+	} else if (join_next) {
+		next->base = va;
+	} else if (!(*pp = extent_new(va, va + len, next))) {
+		*pp = next;
+		printk("heap: out of memory, %lu bytes of large-region address space lost\n", len);
+	}
+}
+
+static uint64_t large_pages(size_t rsize)
+{
+	return (rsize + sizeof(struct large_hdr) + PAGE_MASK) >> PAGE_SHIFT;
+}
+
+static void *large_alloc(size_t size)
+{
+	if (size > LARGE_LIMIT)
+		return NULL;
+	size_t rsize = (size + HEAP_ALIGN - 1) & ~(HEAP_ALIGN - 1);
+	uint64_t npages = large_pages(rsize);
+	spin_lock(&heap_lock);
+	uint64_t va = va_take((npages + 1) * PAGE_SIZE); /* + guard page */
+	spin_unlock(&heap_lock);
+	if (!va)
+		return NULL;
+	if (vm_map_anon(vm_kernel(), va, npages * PAGE_SIZE, PTE_WRITE | PTE_NX)) {
+		spin_lock(&heap_lock);
+		va_give(va, (npages + 1) * PAGE_SIZE);
+		spin_unlock(&heap_lock);
+		return NULL;
+	}
+	char *data = (char *)va + npages * PAGE_SIZE - rsize;
+	struct large_hdr *h = (struct large_hdr *)data - 1;
+	*h = (struct large_hdr){.magic = LARGE_MAGIC, .size = rsize};
+	spin_lock(&heap_lock);
+	bytes_in_use += rsize;
+	spin_unlock(&heap_lock);
+	return data;
+}
+
+static bool is_large(const void *ptr)
+{
+	return (uint64_t)ptr >= HEAP_LARGE_BASE && (uint64_t)ptr < HEAP_LARGE_END;
+}
+
+/* Why ptr cannot be a live large allocation, or NULL.  Caller holds heap_lock,
+ * under which kfree clears the magic, so a second kfree of ptr fails here. */
+static const char *large_problem(const void *ptr)
+{
+	const struct large_hdr *h = (const struct large_hdr *)ptr - 1;
+	if ((uint64_t)ptr % HEAP_ALIGN)
+		return "not the start of a heap allocation";
+	if (translate(vm_kernel(), (uint64_t)h, NULL, NULL))
+		return "double free (or not a heap pointer)";
+	if (h->magic != LARGE_MAGIC || ((uint64_t)ptr + h->size) & PAGE_MASK)
+		return "double free, or not the start of a heap allocation";
+	return NULL;
+}
+
+static void large_free(void *ptr)
+{
+	struct large_hdr *h = (struct large_hdr *)ptr - 1;
+	uint64_t va = PAGE_ALIGN_DOWN(h), size = h->size;
+	uint64_t npages = large_pages(size);
+	vm_unmap_range(vm_kernel(), va, npages * PAGE_SIZE);
+	spin_lock(&heap_lock);
+	va_give(va, (npages + 1) * PAGE_SIZE);
+	bytes_in_use -= size;
+	spin_unlock(&heap_lock);
+}
+
+void heap_init(void)
+{
+	spin_lock(&heap_lock);
+	va_free = extent_new(HEAP_LARGE_BASE, HEAP_LARGE_END, NULL);
+	spin_unlock(&heap_lock);
+	kassert(va_free);
+}
+
+void *kmalloc(size_t size)
+{
+	if (size > SMALL_MAX)
+		return large_alloc(size);
+	int cls = class_of(size ? size : 1);
+	spin_lock(&heap_lock);
+	void *p = slab_alloc(cls);
+	if (p)
+		bytes_in_use += class_size[cls];
+	spin_unlock(&heap_lock);
+	return p;
+}
+
+void *kzalloc(size_t size)
+{
+	void *p = kmalloc(size);
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
+static bool in_direct_map(const void *ptr)
+{
+	return (uint64_t)ptr >= PHYS_MAP_BASE && (uint64_t)ptr < HEAP_LARGE_BASE;
+}
+
+/* Why ptr cannot be freed, or NULL.  Caller holds heap_lock. */
+static const char *free_problem(const void *ptr)
+{
+	if (is_large(ptr))
+		return large_problem(ptr);
+	if (!in_direct_map(ptr))
+		return "not a heap pointer";
+	return slab_problem(ptr);
+}
+
+const char *heap_free_problem(const void *ptr)
+{
+	spin_lock(&heap_lock);
+	const char *why = free_problem(ptr);
+	spin_unlock(&heap_lock);
+	return why;
+}
+
+void kfree(void *ptr)
+{
+	if (!ptr)
+		return;
+	spin_lock(&heap_lock);
+	const char *why = free_problem(ptr);
+	if (!why && is_large(ptr)) {
+		((struct large_hdr *)ptr - 1)->magic = 0; /* a second kfree now fails */
+	} else if (!why) {
+		struct slab *s = slab_of(ptr);
+		bytes_in_use -= class_size[s->cls];
+		slab_free(s, ptr);
+	}
+	spin_unlock(&heap_lock);
+	if (why)
+		panic("kfree(%p): %s", ptr, why);
+	if (is_large(ptr))
+		large_free(ptr);
+}
+
+size_t heap_bytes_in_use(void)
+{
+	spin_lock(&heap_lock);
+	size_t n = bytes_in_use;
+	spin_unlock(&heap_lock);
+	return n;
+}

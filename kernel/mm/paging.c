@@ -1,0 +1,415 @@
+/*
+ * Paging: builds the kernel's final 4-level tables and manages address
+ * spaces.  Every table is reached through the direct map (P2V).
+ */
+#include "mm/paging.h"
+
+#include <stdbool.h>
+
+#include "arch/x86_64/bootinfo.h"
+#include "arch/x86_64/cpu.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/frame.h"
+#include "mm/heap.h"
+#include "mm/layout.h"
+#include "uapi/errno.h"
+
+#define CR4_PGE	       (1UL << 7)
+#define CPUID_EXT_NX   (1u << 20) /* cpuid 0x80000001 edx */
+#define KERNEL_PML4_LO 256	  /* first kernel-half PML4 entry */
+#define TABLE_ENTRIES  512
+
+/* The kernel's space; its lock also guards the kernel half of every space. */
+static struct vm_space kernel_space = {.lock = SPINLOCK_INIT("kernel_vm")};
+/* PTE bits this CPU accepts: PTE_NX is dropped if it has no NX. */
+static uint64_t pte_supported = ~0UL;
+
+static unsigned index_at(uint64_t va, int level)
+{
+	return (va >> (PAGE_SHIFT + 9 * (level - 1))) % TABLE_ENTRIES;
+}
+
+static uint64_t *table(uint64_t entry)
+{
+	return P2V(entry & PTE_ADDR);
+}
+
+static bool in_kernel_half(uint64_t va)
+{
+	return va >= KERNEL_HALF_BASE;
+}
+
+static bool canonical(uint64_t va)
+{
+	return va < USER_END || in_kernel_half(va);
+}
+
+static struct spinlock *lock_for(struct vm_space *as, uint64_t va)
+{
+	return in_kernel_half(va) ? &kernel_space.lock : &as->lock;
+}
+
+static bool loaded(const struct vm_space *as)
+{
+	return (read_cr3() & PTE_ADDR) == as->pml4;
+}
+
+/* Drops a changed entry from the TLB.  Kernel-half and global entries may be
+ * cached whichever space is loaded.  (SMP: a shootdown goes here.) */
+static void flush(struct vm_space *as, uint64_t va)
+{
+	if (in_kernel_half(va) || loaded(as))
+		invlpg(va);
+}
+
+/*
+ * Finds the entry mapping va at level leaf (1: 4 KiB page, 2: 2 MiB page),
+ * allocating missing tables if create is set.  Returns 0, -EFAULT (missing,
+ * !create), -EEXIST (a huge page covers va) or -ENOMEM.  Caller holds the lock.
+ */
+static int walk(uint64_t pml4, uint64_t va, int leaf, bool create, uint64_t **out)
+{
+	uint64_t up = PTE_PRESENT | PTE_WRITE | (in_kernel_half(va) ? 0 : PTE_USER);
+	uint64_t *t = table(pml4);
+	for (int level = 4; level > leaf; level--) {
+		uint64_t *e = &t[index_at(va, level)];
+		if (!(*e & PTE_PRESENT)) {
+			/* Kernel PML4 entries are made once, at init, and shared. */
+			kassert(level < 4 || !in_kernel_half(va));
+			uint64_t pa = create ? frame_zalloc() : 0;
+			if (!pa)
+				return create ? -ENOMEM : -EFAULT;
+			*e = pa | up;
+		} else if (*e & PTE_HUGE) {
+			return -EEXIST;
+		}
+		t = table(*e);
+	}
+	*out = &t[index_at(va, leaf)];
+	return 0;
+}
+
+static uint64_t make_entry(uint64_t va, uint64_t pa, uint64_t flags)
+{
+	flags = (flags & PTE_FLAGS & pte_supported) | PTE_PRESENT;
+	if (in_kernel_half(va))
+		flags |= PTE_GLOBAL;
+	return pa | flags;
+}
+
+int map_page(struct vm_space *as, uint64_t va, uint64_t pa, uint64_t flags)
+{
+	if (((va | pa) & PAGE_MASK) || !canonical(va) || (pa & ~PTE_ADDR))
+		return -EINVAL;
+	if (in_kernel_half(va) && (flags & PTE_USER))
+		return -EINVAL;
+	struct spinlock *lock = lock_for(as, va);
+	uint64_t *e;
+	spin_lock(lock);
+	int err = walk(as->pml4, va, 1, true, &e);
+	if (!err && (*e & PTE_PRESENT))
+		err = -EEXIST;
+	if (!err) /* was not present, so not in any TLB */
+		*e = make_entry(va, pa, flags & ~PTE_HUGE);
+	spin_unlock(lock);
+	return err;
+}
+
+uint64_t unmap_page(struct vm_space *as, uint64_t va)
+{
+	if ((va & PAGE_MASK) || !canonical(va))
+		return 0;
+	struct spinlock *lock = lock_for(as, va);
+	uint64_t *e, pa = 0;
+	spin_lock(lock);
+	if (!walk(as->pml4, va, 1, false, &e) && (*e & PTE_PRESENT)) {
+		pa = *e & PTE_ADDR;
+		*e = 0;
+		flush(as, va);
+	}
+	spin_unlock(lock);
+	return pa;
+}
+
+int translate(struct vm_space *as, uint64_t va, uint64_t *pa, uint64_t *flags)
+{
+	if (!canonical(va))
+		return -EFAULT;
+	struct spinlock *lock = lock_for(as, va);
+	uint64_t *t = table(as->pml4), e = 0;
+	int level;
+	spin_lock(lock);
+	for (level = 4; level >= 1; level--) {
+		e = t[index_at(va, level)];
+		if (!(e & PTE_PRESENT) || level == 1 || (level <= 3 && (e & PTE_HUGE)))
+			break;
+		t = table(e);
+	}
+	spin_unlock(lock);
+	if (!(e & PTE_PRESENT))
+		return -EFAULT;
+	uint64_t span = 1UL << (PAGE_SHIFT + 9 * (level - 1));
+	if (pa)
+		*pa = (e & PTE_ADDR & ~(span - 1)) | (va & (span - 1));
+	if (flags)
+		*flags = e & PTE_FLAGS;
+	return 0;
+}
+
+static bool table_empty(const uint64_t *t)
+{
+	for (int i = 0; i < TABLE_ENTRIES; i++)
+		if (t[i])
+			return false;
+	return true;
+}
+
+/* Frees the PTs, then PDs, left empty under [va, va+len), so unmapping gives
+ * back every frame mapping took.  PDPTs stay: the kernel half's are shared,
+ * the user half's go with the space.  Clearing the entry and an invlpg also
+ * drop the paging-structure caches (Intel SDM 4.10.4.1). */
+static void prune_tables(struct vm_space *as, uint64_t va, uint64_t len)
+{
+	struct spinlock *lock = lock_for(as, va);
+	spin_lock(lock);
+	for (int level = 2; level <= 3; level++) {
+		int shift = PAGE_SHIFT + 9 * (level - 1);
+		for (uint64_t n = va >> shift; n <= (va + len - 1) >> shift; n++) {
+			uint64_t *e, a = n << shift;
+			if (walk(as->pml4, a, level, false, &e) || !(*e & PTE_PRESENT) ||
+			    (*e & PTE_HUGE) || !table_empty(table(*e)))
+				continue;
+			uint64_t pa = *e & PTE_ADDR;
+			*e = 0;
+			flush(as, a);
+			frame_unref(pa);
+		}
+	}
+	spin_unlock(lock);
+}
+
+void vm_unmap_range(struct vm_space *as, uint64_t va, uint64_t len)
+{
+	if (!len)
+		return;
+	for (uint64_t off = 0; off < len; off += PAGE_SIZE) {
+		uint64_t pa = unmap_page(as, va + off);
+		if (pa)
+			frame_unref(pa);
+	}
+	prune_tables(as, va, len);
+}
+
+int vm_map_anon(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags)
+{
+	if ((va | len) & PAGE_MASK)
+		return -EINVAL;
+	for (uint64_t off = 0; off < len; off += PAGE_SIZE) {
+		uint64_t pa = frame_zalloc();
+		int err = pa ? map_page(as, va + off, pa, flags) : -ENOMEM;
+		if (err) {
+			if (pa)
+				frame_unref(pa);
+			vm_unmap_range(as, va, off);
+			return err;
+		}
+	}
+	return 0;
+}
+
+struct vm_space *vm_kernel(void)
+{
+	return &kernel_space;
+}
+
+void vm_switch(struct vm_space *as)
+{
+	if (!loaded(as))
+		write_cr3(as->pml4);
+}
+
+struct vm_space *vm_create(void)
+{
+	struct vm_space *as = kmalloc(sizeof(*as));
+	if (!as)
+		return NULL;
+	as->pml4 = frame_zalloc();
+	if (!as->pml4) {
+		kfree(as);
+		return NULL;
+	}
+	spin_init(&as->lock, "vm_space");
+	memcpy(table(as->pml4) + KERNEL_PML4_LO, table(kernel_space.pml4) + KERNEL_PML4_LO,
+	       (TABLE_ENTRIES - KERNEL_PML4_LO) * sizeof(uint64_t));
+	return as;
+}
+
+/* Drops the frames mapped through the n first entries of table t (at the
+ * given level) and frees the tables below it. */
+static void free_tree(uint64_t *t, int level, int n)
+{
+	for (int i = 0; i < n; i++) {
+		uint64_t e = t[i];
+		if (!(e & PTE_PRESENT))
+			continue;
+		kassert(level == 1 || !(e & PTE_HUGE)); /* no huge user pages */
+		if (level > 1)
+			free_tree(table(e), level - 1, TABLE_ENTRIES);
+		frame_unref(e & PTE_ADDR);
+	}
+}
+
+void vm_destroy(struct vm_space *as)
+{
+	kassert(as != &kernel_space && !loaded(as));
+	free_tree(table(as->pml4), 4, KERNEL_PML4_LO);
+	frame_unref(as->pml4);
+	kfree(as);
+}
+
+/* Copies the n first entries of table from (at level) into to, sharing the
+ * leaf frames copy-on-write.  Caller holds from's space lock. */
+static int fork_tree(uint64_t *from, uint64_t *to, int level, int n)
+{
+	for (int i = 0; i < n; i++) {
+		uint64_t e = from[i];
+		if (!(e & PTE_PRESENT))
+			continue;
+		if (level == 1) {
+			if (e & (PTE_WRITE | PTE_COW))
+				e = from[i] = (e & ~PTE_WRITE) | PTE_COW;
+			frame_ref(e & PTE_ADDR);
+			to[i] = e;
+			continue;
+		}
+		uint64_t t = frame_zalloc();
+		if (!t)
+			return -ENOMEM;
+		to[i] = t | (e & PTE_FLAGS);
+		int err = fork_tree(table(e), table(t), level - 1, TABLE_ENTRIES);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+struct vm_space *vm_fork(struct vm_space *src)
+{
+	struct vm_space *child = vm_create();
+	if (!child)
+		return NULL;
+	spin_lock(&src->lock);
+	int err = fork_tree(table(src->pml4), table(child->pml4), 4, KERNEL_PML4_LO);
+	if (loaded(src)) /* forget the writable user entries just downgraded */
+		write_cr3(src->pml4);
+	spin_unlock(&src->lock);
+	if (err) {
+		vm_destroy(child);
+		return NULL;
+	}
+	return child;
+}
+
+/* Makes the COW entry *e writable, on a private copy unless it is the frame's
+ * last owner.  Caller holds the space lock. */
+static int break_cow(uint64_t *e)
+{
+	uint64_t old = *e & PTE_ADDR;
+	uint64_t flags = (*e & PTE_FLAGS & ~PTE_COW) | PTE_WRITE;
+	if (frame_refcount(old) == 1) {
+		*e = old | flags;
+		return 0;
+	}
+	uint64_t copy = frame_alloc();
+	if (!copy)
+		return -ENOMEM;
+	memcpy(P2V(copy), P2V(old), PAGE_SIZE);
+	*e = copy | flags;
+	frame_unref(old);
+	return 0;
+}
+
+int vm_resolve_cow(struct vm_space *as, uint64_t va)
+{
+	va = PAGE_ALIGN_DOWN(va);
+	if (in_kernel_half(va) || !canonical(va))
+		return -EFAULT;
+	uint64_t *e;
+	spin_lock(&as->lock);
+	int err = walk(as->pml4, va, 1, false, &e);
+	if (!err && (*e & (PTE_PRESENT | PTE_COW)) != (PTE_PRESENT | PTE_COW))
+		err = -EFAULT;
+	if (!err)
+		err = break_cow(e);
+	if (!err)
+		flush(as, va);
+	spin_unlock(&as->lock);
+	return err;
+}
+
+/* Maps [start, end) of the kernel image, 4 KiB pages, with flags. */
+static void map_image_section(const char *start, const char *end, uint64_t flags)
+{
+	for (uint64_t va = (uint64_t)start; va < (uint64_t)end; va += PAGE_SIZE)
+		if (map_page(&kernel_space, va, KIMG_V2P(va), flags))
+			panic("paging_init: cannot map kernel image at 0x%lx", va);
+}
+
+/* The direct map: 2 MiB pages over [0, top). */
+static void map_direct(uint64_t top)
+{
+	uint64_t *e;
+	for (uint64_t pa = 0; pa < top; pa += HUGE_SIZE) {
+		if (walk(kernel_space.pml4, PHYS_MAP_BASE + pa, 2, true, &e))
+			panic("paging_init: out of memory for the direct map");
+		*e = make_entry(PHYS_MAP_BASE + pa, pa, PTE_HUGE | PTE_WRITE | PTE_NX);
+	}
+}
+
+/* End of the direct map: all RAM, and at least the low 4 GiB for MMIO. */
+static uint64_t direct_map_top(void)
+{
+	uint64_t top = (boot_info.phys_top + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1);
+	return top > (4UL << 30) ? top : 4UL << 30;
+}
+
+/* NX (else PTE_NX is dropped from every entry) and global pages. */
+static void enable_cpu_features(void)
+{
+	uint32_t a, b, c, d = 0;
+	cpuid(0x80000000, 0, &a, &b, &c, &d);
+	if (a >= 0x80000001)
+		cpuid(0x80000001, 0, &a, &b, &c, &d);
+	else
+		d = 0;
+	if (d & CPUID_EXT_NX)
+		wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_NXE);
+	else
+		pte_supported = ~PTE_NX;
+	write_cr4(read_cr4() | CR4_PGE);
+	kassert(read_cr0() & CR0_WP); /* boot.asm sets it; COW depends on it */
+}
+
+void paging_init(void)
+{
+	enable_cpu_features();
+	kernel_space.pml4 = frame_zalloc();
+	kassert(kernel_space.pml4);
+	uint64_t *pml4 = table(kernel_space.pml4);
+	/* Every kernel-half PDPT now, so spaces copied later see all kernel
+	 * mappings ever made. */
+	for (int i = KERNEL_PML4_LO; i < TABLE_ENTRIES; i++) {
+		uint64_t pdpt = frame_zalloc();
+		kassert(pdpt);
+		pml4[i] = pdpt | PTE_PRESENT | PTE_WRITE;
+	}
+	uint64_t top = direct_map_top();
+	map_direct(top);
+	map_image_section(_text_start, _text_end, 0);
+	map_image_section(_rodata_start, _rodata_end, PTE_NX);
+	map_image_section(_data_start, _kernel_end, PTE_WRITE | PTE_NX);
+	write_cr3(kernel_space.pml4);
+	printk_info("mm: kernel page tables at 0x%lx, direct map of %lu MiB%s\n", kernel_space.pml4,
+		    top >> 20, pte_supported & PTE_NX ? ", NX" : ", no NX");
+}

@@ -1,0 +1,89 @@
+/*
+ * Paging: the kernel's final page tables and address spaces (struct
+ * vm_space) with map, unmap, translate, copy-on-write fork and switch.
+ */
+#ifndef MM_PAGING_H
+#define MM_PAGING_H
+
+#include <stdint.h>
+
+#include "lib/spinlock.h"
+
+/* Page-table entry bits (Intel SDM vol. 3, 4.5). */
+#define PTE_PRESENT  (1UL << 0)
+#define PTE_WRITE    (1UL << 1)
+#define PTE_USER     (1UL << 2)
+#define PTE_PWT	     (1UL << 3)
+#define PTE_PCD	     (1UL << 4) /* cache disable: MMIO */
+#define PTE_ACCESSED (1UL << 5)
+#define PTE_DIRTY    (1UL << 6)
+#define PTE_HUGE     (1UL << 7) /* 2 MiB / 1 GiB page in a PD / PDPT entry */
+#define PTE_GLOBAL   (1UL << 8)
+#define PTE_COW	     (1UL << 9) /* software: read-only until a write copies it */
+#define PTE_NX	     (1UL << 63)
+#define PTE_ADDR     0x000ffffffffff000UL
+#define PTE_FLAGS    (~PTE_ADDR)
+
+/*
+ * An address space: a PML4 whose kernel half (entries 256..511) points at the
+ * same page-directory-pointer tables as every other space, so kernel mappings
+ * appear everywhere at once.  Each user mapping owns one reference to its
+ * frame (see frame_ref); vm_destroy drops them.
+ *
+ * lock protects the user half of this space's page tables.  The kernel half
+ * is protected by the kernel space's lock, whichever space it is reached
+ * through.  Lock order: vm_space lock, then frame_lock.
+ */
+struct vm_space {
+	uint64_t pml4; /* physical address */
+	struct spinlock lock;
+};
+
+/* Enables NX and global pages, builds the kernel tables (text R+X, rodata R,
+ * data RW+NX, direct map RW+NX) and switches to them.  After frame_init. */
+void paging_init(void);
+
+/* The kernel's own space: no user half; kernel threads run in it. */
+struct vm_space *vm_kernel(void);
+/* A new space with an empty user half, or NULL when memory runs out. */
+struct vm_space *vm_create(void);
+/* Frees the user half's tables and drops the references its mappings hold.
+ * The space must not be loaded on any CPU. */
+void vm_destroy(struct vm_space *as);
+/* Loads the space into CR3 (flushes the user half of the TLB). */
+void vm_switch(struct vm_space *as);
+
+/*
+ * Maps the 4 KiB page at va to frame pa with flags (PTE_WRITE, PTE_USER,
+ * PTE_NX, PTE_COW, PTE_PCD ...; PTE_PRESENT is implied, PTE_GLOBAL added in
+ * the kernel half).  Takes over one reference to pa.  Returns 0, -EINVAL
+ * (unaligned, non-canonical, PTE_USER in the kernel half), -EEXIST (already
+ * mapped, also by a huge page) or -ENOMEM (no frame for a table; nothing
+ * changed).
+ */
+int map_page(struct vm_space *as, uint64_t va, uint64_t pa, uint64_t flags);
+/* Removes the 4 KiB mapping at va and flushes it from the TLB.  Returns the
+ * frame it mapped, whose reference passes to the caller, or 0 if none. */
+uint64_t unmap_page(struct vm_space *as, uint64_t va);
+/* Looks va up: 0 and the physical address (with va's page offset) in *pa and
+ * the entry's flags in *flags (either may be NULL), or -EFAULT if unmapped. */
+int translate(struct vm_space *as, uint64_t va, uint64_t *pa, uint64_t *flags);
+
+/* Maps [va, va+len) to fresh zeroed frames; on -ENOMEM (or any error) maps
+ * nothing.  The range must be page aligned and unmapped. */
+int vm_map_anon(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags);
+/* Unmaps every 4 KiB page in [va, va+len) and drops its frame reference. */
+void vm_unmap_range(struct vm_space *as, uint64_t va, uint64_t len);
+
+/*
+ * fork: a new space whose user half maps the same frames as src; writable
+ * pages become read-only PTE_COW in both and each shared frame gains a
+ * reference.  NULL on -ENOMEM (src stays valid: its COW pages resolve on the
+ * next write).
+ */
+struct vm_space *vm_fork(struct vm_space *src);
+/* Resolves a write fault at va on a PTE_COW page: the last owner keeps the
+ * frame, others get a private copy.  0, -EFAULT (not a COW page) or -ENOMEM. */
+int vm_resolve_cow(struct vm_space *as, uint64_t va);
+
+#endif
