@@ -313,7 +313,7 @@ void *kmalloc(size_t size)
 void *kzalloc(size_t size)
 {
 	void *p = kmalloc(size);
-	if (p)
+	if (p && size <= SMALL_MAX) /* large ones come from zeroed frames */
 		memset(p, 0, size);
 	return p;
 }
