@@ -14,7 +14,7 @@ HOST_FUZZER := $(HOST_DIR)/fuzz_files
 HOST_BENCH := $(HOST_DIR)/bench_fdmap
 FUZZ_CC := clang-14
 FUZZ_SECONDS ?= 60
-FUZZ_SMOKE_RUNS ?= 40000
+FUZZ_SMOKE_RUNS ?= 25000
 
 # Object variants: asan/ (unit tests, gcc), fuzz/ (clang + libFuzzer), bench/ (-O2).
 $(HOST_DIR)/asan/%.o: %.c
@@ -49,13 +49,13 @@ $(HOST_BENCH): $(call host_objs,bench,tests/host/bench_fdmap.c)
 
 .PHONY: test-unit fuzz bench-fdmap
 test-unit: $(HOST_UNIT_TESTS) $(HOST_FUZZER)
-	@mkdir -p $(BUILD)/results $(HOST_DIR)/fuzz-smoke
+	@mkdir -p $(BUILD)/results
 	@tests/host/run-unit $(BUILD)/results/test-unit $(HOST_DIR)/fuzz-smoke.log $(HOST_UNIT_TESTS) -- \
-		$(HOST_FUZZER) -seed=1 -runs=$(FUZZ_SMOKE_RUNS) $(HOST_DIR)/fuzz-smoke
+		$(HOST_FUZZER) -seed=1 -max_len=4096 -runs=$(FUZZ_SMOKE_RUNS)
 
 fuzz: $(HOST_FUZZER)
 	@mkdir -p $(HOST_DIR)/corpus
-	$(HOST_FUZZER) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(HOST_DIR)/corpus
+	$(HOST_FUZZER) -max_len=4096 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(HOST_DIR)/corpus
 
 bench-fdmap: $(HOST_BENCH)
 	$(HOST_BENCH)
