@@ -29,7 +29,7 @@ test: deps
 	@rm -rf $(BUILD)/results && mkdir -p $(BUILD)/results
 	@for leg in $(TEST_LEGS); do \
 		echo "== $$leg"; $(MAKE) --no-print-directory $$leg || true; \
-	done; tests/summary $(BUILD)/results $(TEST_LEGS)
+	done; tests/summary $(BUILD)/results $(TEST_RESULTS)
 
 clean:
 	rm -rf $(BUILD)

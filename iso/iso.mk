@@ -7,10 +7,18 @@ ISO_TEST := $(BUILD)/fdkernel-test.iso
 INITRD := $(BUILD)/initrd.cpio
 GRUB_MODULES := multiboot2 normal iso9660 biosdisk part_msdos serial terminal
 
-# The ramfs archive (newc cpio); filled by the user-space issues.
-$(INITRD): $(INITRD_FILES) iso/iso.mk
-	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/tmp
-	cd $(BUILD)/initrd && find . | LC_ALL=C sort | cpio -o -H newc --quiet > ../initrd.cpio
+# The ramfs archive (newc cpio) unpacked at / by the kernel: the static
+# files of iso/rootfs, user/bin programs in /bin, user/tests in /tests,
+# an empty /tmp and /dev (the kernel adds the device nodes).
+ROOTFS_FILES := $(shell find iso/rootfs -type f)
+$(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) iso/iso.mk
+	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/tests \
+		$(BUILD)/initrd/tmp $(BUILD)/initrd/dev
+	cp -r iso/rootfs/. $(BUILD)/initrd/
+	$(if $(USER_BIN_PROGS),cp $(USER_BIN_PROGS) $(BUILD)/initrd/bin/)
+	$(if $(USER_TEST_PROGS),cp $(USER_TEST_PROGS) $(BUILD)/initrd/tests/)
+	cd $(BUILD)/initrd && find . -mindepth 1 | LC_ALL=C sort | \
+		cpio -o -H newc --quiet --owner=0:0 > ../initrd.cpio
 
 define make_iso
 	@rm -rf $(BUILD)/iso-$(2) && mkdir -p $(BUILD)/iso-$(2)/boot/grub

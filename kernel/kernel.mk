@@ -5,31 +5,31 @@
 # size cannot move a function; the build checks that it did not.
 
 KERNEL := $(BUILD)/kernel.elf
-KERNEL_C := $(filter-out kernel/fs/%,$(shell find kernel -name '*.c'))
+KERNEL_C := $(shell find kernel -name '*.c')
 KERNEL_ASM := $(wildcard boot/*.asm) $(shell find kernel -name '*.asm')
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) \
 	$(patsubst %.asm,$(BUILD)/%.asm.o,$(KERNEL_ASM))
 
 $(BUILD)/kernel/%.o: kernel/%.c
 	@mkdir -p $(@D)
-	$(CC) $(KCFLAGS) -c $< -o $@
+	$(call quiet,CC,$@) $(CC) $(KCFLAGS) -c $< -o $@
 
 $(BUILD)/%.asm.o: %.asm
 	@mkdir -p $(@D)
-	$(NASM) -f elf64 -MD $(@:.o=.d) -MP $< -o $@
+	$(call quiet,AS,$@) $(NASM) -f elf64 -MD $(@:.o=.d) -MP $< -o $@
 
 $(BUILD)/ksyms-empty.o: mk/gensyms.sh
 	@mkdir -p $(@D)
 	mk/gensyms.sh | $(CC) -c -x assembler - -o $@
 
 $(BUILD)/kernel-pass1.elf: $(KERNEL_OBJS) $(BUILD)/ksyms-empty.o linker.ld
-	$(LD) $(KLDFLAGS) -T linker.ld -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms-empty.o
+	$(call quiet,LD,$@) $(LD) $(KLDFLAGS) -T linker.ld -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms-empty.o
 
 $(BUILD)/ksyms.o: $(BUILD)/kernel-pass1.elf mk/gensyms.sh
 	mk/gensyms.sh $< | $(CC) -c -x assembler - -o $@
 
 $(KERNEL): $(BUILD)/kernel-pass1.elf $(BUILD)/ksyms.o
-	$(LD) $(KLDFLAGS) -T linker.ld -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o
+	$(call quiet,LD,$@) $(LD) $(KLDFLAGS) -T linker.ld -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o
 	@nm -n $< | awk '$$2 ~ /^[tT]$$/' > $(BUILD)/syms1.txt
 	@nm -n $@ | awk '$$2 ~ /^[tT]$$/' > $(BUILD)/syms2.txt
 	@cmp -s $(BUILD)/syms1.txt $(BUILD)/syms2.txt || \

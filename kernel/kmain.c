@@ -16,8 +16,12 @@
 #include "arch/x86_64/timer.h"
 #include "cmdline.h"
 #include "lib/printk.h"
+#include "fs/vfs.h"
 #include "mm/mm.h"
+#include "proc/proc.h"
+#include "proc/sched.h"
 #include "selftest.h"
+#include "sys/syscall.h"
 
 struct cpu cpu0;
 
@@ -50,17 +54,20 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	idt_init();
 	pic_init();
 	mm_init();
+	sched_init();
+	syscall_init();
+	proc_time_init();
+	vfs_init();
 	timer_init();
 	irq_enable();
 	printk("fdkernel: up (%lu ms since boot)\n", clock_monotonic_ns() / 1000000);
 
 	if (kopts.crashtest)
 		crashtest_fault();
-	if (kopts.test) {
-		int failed = selftest_run();
-		qemu_exit(failed ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
-	}
-	printk("fdkernel: no user space yet (init=%s); idling\n", kopts.init);
-	for (;;)
-		asm volatile("hlt");
+	/* In test mode the kernel's own tests run before user space starts;
+	 * a failure there still lets the user suite run and report. */
+	if (kopts.test)
+		selftest_run();
+	proc_start_init(kopts.init, kopts.test ? "test" : NULL);
+	sched_idle_loop();
 }

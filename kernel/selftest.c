@@ -84,6 +84,6 @@ int selftest_run(void)
 	timer_selftest();
 	cmdline_selftest();
 	mm_selftest();
-	printk("%d passed, %d failed\n", ktest_counts.passed, ktest_counts.failed);
+	printk("kernel: %d passed, %d failed\n", ktest_counts.passed, ktest_counts.failed);
 	return ktest_counts.failed;
 }

@@ -10,10 +10,17 @@ HOSTCC := gcc
 KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -D__KERNEL__ \
 	-ffreestanding -fno-builtin -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
 	-mno-red-zone -mcmodel=kernel -fno-pic -fno-pie -mgeneral-regs-only \
-	-fno-stack-protector -fcf-protection=none -fno-omit-frame-pointer \
+	-fno-stack-protector -fcf-protection=none -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 	-fno-asynchronous-unwind-tables -Ikernel -MMD -MP
 KLDFLAGS := -nostdlib -z max-page-size=0x1000 --no-warn-rwx-segments -z noexecstack
 
 # QEMU machine shared by run, test and bench (docs/architecture.md).
 QEMU := qemu-system-x86_64
 QEMU_MEM ?= 512M
+
+# Short build lines ("  CC  build/kernel/kmain.o"); `make V=1` shows commands.
+ifeq ($(V),1)
+quiet =
+else
+quiet = @printf '  %-4s %s\n' $(1) $(2);
+endif

@@ -1,17 +1,24 @@
 # Test legs of `make test`, in the order they run, and `make debug`.
 # Fragments add their own legs (test-unit: tests/host, test-host: user/).
 
-TEST_LEGS := test-unit test-host test-kernel test-boot test-gdb
+TEST_LEGS := test-unit test-host test-guest test-boot test-gdb
+# Result files: test-guest writes two (the kernel's self-tests, the user suite).
+TEST_RESULTS := test-unit test-host test-kernel test-guest test-boot test-gdb
 RESULTS := $(BUILD)/results
 
-.PHONY: test-kernel test-boot test-gdb debug
+.PHONY: test-guest test-kernel test-boot test-gdb debug
 
-# Boots the test ISO: kernel self-tests (later also the in-guest suite).
-test-kernel: $(ISO_TEST)
+# One boot of the test ISO: the kernel's self-tests, then init runs
+# /bin/runtests over /tests and its exit status ends QEMU.
+test-guest: $(ISO_TEST)
 	@mkdir -p $(RESULTS)
-	@tests/qemu-run --timeout 120 --log $(BUILD)/serial-test.log $(ISO_TEST); \
-	status=$$?; tests/tap-result $(BUILD)/serial-test.log $$status > $(RESULTS)/$@; \
-	cat $(RESULTS)/$@; exit $$status
+	@tests/qemu-run --timeout 600 --log $(BUILD)/serial-test.log $(ISO_TEST); \
+	status=$$?; \
+	tests/tap-result $(BUILD)/serial-test.log 0 "kernel: " > $(RESULTS)/test-kernel; \
+	tests/tap-result $(BUILD)/serial-test.log $$status > $(RESULTS)/test-guest; \
+	echo "kernel self-tests: $$(cat $(RESULTS)/test-kernel)"; \
+	echo "user tests in fdkernel: $$(cat $(RESULTS)/test-guest)"; exit $$status
+test-kernel: test-guest
 
 # Boot-path failures: no long mode, a kernel fault's report, odd memory maps.
 test-boot: $(ISO) $(ISO_TEST) $(ISO_CRASH)

@@ -42,6 +42,7 @@ struct file {
 	struct spinlock pos_lock;   /* protects pos */
 	uint64_t pos;
 	void *priv;                 /* the implementation's state */
+	struct file *dead_next;     /* released, awaiting a grace period (file.c) */
 };
 
 /* A new file with one reference, or NULL when memory runs out. */
@@ -53,5 +54,11 @@ bool file_tryget(struct file *f);
 void file_put(struct file *f);
 /* Open files in the system (leak accounting). */
 unsigned long file_count(void);
+/*
+ * Frees the memory of files released so far.  Call at a quiescent point,
+ * when no CPU can be inside a lock-free fd lookup that started before
+ * (where fdmap_reclaim_deferred() runs).
+ */
+void file_reclaim_deferred(void);
 
 #endif

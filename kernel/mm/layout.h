@@ -25,6 +25,8 @@
 /* Large kmalloc allocations: page-backed, not physically contiguous. */
 #define HEAP_LARGE_BASE 0xffffc00000000000UL
 #define HEAP_LARGE_END	0xffffc08000000000UL /* 512 GiB */
+/* Kernel stacks, one 32 KiB slot per task: an unmapped guard, then the stack. */
+#define KSTACK_REGION 0xffffff0000000000UL
 /* One page the mm self-test maps and unmaps; nothing else lives here. */
 #define MM_SELFTEST_VA 0xffffc10000000000UL
 /* Kernel image: linked here, loaded at physical 1 MiB. */

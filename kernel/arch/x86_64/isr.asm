@@ -5,41 +5,7 @@
 extern trap_dispatch
 global isr_stub_table
 
-%macro PUSH_REGS 0
-	push rax
-	push rbx
-	push rcx
-	push rdx
-	push rsi
-	push rdi
-	push rbp
-	push r8
-	push r9
-	push r10
-	push r11
-	push r12
-	push r13
-	push r14
-	push r15
-%endmacro
-
-%macro POP_REGS 0
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rbp
-	pop rdi
-	pop rsi
-	pop rdx
-	pop rcx
-	pop rbx
-	pop rax
-%endmacro
+%include "kernel/arch/x86_64/regs.inc"
 
 ; Vectors for which the CPU pushes an error code.
 %define HAS_ERROR(n) (n == 8 || (n >= 10 && n <= 14) || n == 17 || n == 21 || n == 29 || n == 30)
@@ -60,21 +26,21 @@ isr_stub_ %+ i:
 isr_common:
 	PUSH_REGS
 	; Came from user mode: switch to the kernel GS base.
-	test qword [rsp + 18 * 8], 3
+	test qword [rsp + TF_CS], 3
 	jz .kernel_entry
 	swapgs
 .kernel_entry:
 	cld
 	mov rdi, rsp
 	; Link a frame so backtraces continue through the interrupted code.
-	push qword [rsp + 17 * 8]       ; interrupted rip
+	push qword [rsp + TF_RIP]          ; interrupted rip
 	push rbp
 	mov rbp, rsp
 	call trap_dispatch
 	add rsp, 16
 	global trap_return
 trap_return:
-	test qword [rsp + 18 * 8], 3
+	test qword [rsp + TF_CS], 3
 	jz .kernel_exit
 	swapgs
 .kernel_exit:

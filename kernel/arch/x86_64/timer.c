@@ -8,6 +8,7 @@
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/traps.h"
 #include "lib/printk.h"
+#include "proc/sched.h"
 
 #define PIT_HZ 1193182
 #define PIT_CH0 0x40
@@ -21,8 +22,8 @@ static uint64_t tsc_at_boot;
 
 static void timer_tick(struct trapframe *tf)
 {
-	(void)tf;
 	this_cpu()->ticks++;
+	sched_tick(tf);
 }
 
 /* Counts TSC ticks across CALIBRATE_MS measured by PIT channel 2. */

@@ -10,7 +10,11 @@
 #include "arch/x86_64/pic.h"
 #include "lib/backtrace.h"
 #include "lib/printk.h"
+#include "proc/sched.h"
+#include "proc/signal.h"
+#include "proc/uvm.h"
 #include <uapi/errno.h>
+#include <uapi/signal.h>
 
 static const char *const exception_names[32] = {
 	"divide error", "debug", "NMI", "breakpoint", "overflow", "bound range exceeded",
@@ -67,17 +71,46 @@ static __attribute__((noreturn)) void kernel_fault(struct trapframe *tf)
 	panic("unhandled %s in kernel mode", exception_names[tf->vector]);
 }
 
+/* The signal a user-mode exception raises, as Linux maps them. */
+static int exception_signal(uint64_t vector)
+{
+	switch (vector) {
+	case VEC_DIVIDE:
+		return SIGFPE;
+	case VEC_DEBUG:
+	case VEC_BREAKPOINT:
+		return SIGTRAP;
+	case VEC_INVALID_OPCODE:
+		return SIGILL;
+	case 16: /* x87 */
+	case 19: /* SIMD */
+		return SIGFPE;
+	case 17: /* alignment check */
+		return SIGBUS;
+	default:
+		return SIGSEGV;
+	}
+}
+
 static void handle_exception(struct trapframe *tf)
 {
 	uint64_t fixup;
+	struct task *t = current();
 
+	/* Copy-on-write and stack growth, whoever touched the user page. */
+	if (tf->vector == VEC_PAGE_FAULT && t->pid &&
+	    uvm_handle_fault(t, read_cr2(), tf->error))
+		return;
 	if (!trapframe_from_user(tf) && (fixup = extable_fixup(tf->rip))) {
 		/* A probe or user copy faulted: resume at its fixup with -EFAULT. */
 		tf->rip = fixup;
 		tf->rax = (uint64_t)-EFAULT;
 		return;
 	}
-	/* User-mode faults are delivered to the process once processes exist. */
+	if (trapframe_from_user(tf)) {
+		signal_force_fault(tf, exception_signal(tf->vector));
+		return;
+	}
 	kernel_fault(tf);
 }
 
@@ -95,5 +128,7 @@ void trap_dispatch(struct trapframe *tf)
 		if (irq_handlers[irq])
 			irq_handlers[irq](tf);
 	}
-	/* Other vectors are unused; ignore them. */
+	/* Other vectors are unused.  Leaving for user mode: preemption, signals. */
+	if (trapframe_from_user(tf))
+		return_to_user_work(tf);
 }

@@ -1,0 +1,38 @@
+/*
+ * System-call plumbing on the CPU side: the MSRs that make SYSCALL enter
+ * syscall_entry, the GS base that lets the entry find this CPU's data, and
+ * the C half of the entry, which decodes the registers per the Linux x86_64
+ * convention (rax = number; rdi, rsi, rdx, r10, r8, r9 = arguments).
+ */
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/percpu.h"
+#include "proc/sched.h"
+#include "sys/syscall.h"
+
+/* RFLAGS bits cleared on entry: TF, IF, DF, IOPL, NT, AC. */
+#define SYSCALL_FMASK 0x47700
+
+void syscall_entry(void);
+
+void syscall_init(void)
+{
+	struct cpu *c = this_cpu();
+
+	c->self = c;
+	wrmsr(MSR_GS_BASE, (uint64_t)c);
+	wrmsr(MSR_KERNEL_GS_BASE, 0);
+	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
+	/* SYSRET loads CS = base + 16 and SS = base + 8 from STAR[63:48]. */
+	wrmsr(MSR_STAR, ((uint64_t)(USER_CS32 & ~3) << 48) | ((uint64_t)KERNEL_CS << 32));
+	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
+	wrmsr(MSR_FMASK, SYSCALL_FMASK);
+}
+
+void syscall_dispatch(struct trapframe *tf)
+{
+	const uint64_t args[6] = {tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9};
+
+	tf->rax = (uint64_t)syscall_invoke(tf->rax, args);
+	return_to_user_work(tf);
+}

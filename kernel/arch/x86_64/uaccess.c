@@ -1,0 +1,54 @@
+/*
+ * Range checks around the fault-recovering copies of usercopy.asm.  The
+ * checks keep user pointers out of the kernel half; the exception table
+ * handles unmapped and protected user pages.
+ */
+#include "arch/x86_64/uaccess.h"
+#include <uapi/errno.h>
+
+long __user_copy(void *dst, const void *src, size_t len);
+long __user_clear(void *dst, size_t len);
+long __user_strncpy(char *dst, const char *src, size_t max);
+
+int copy_from_user(void *dst, const void *usrc, size_t len)
+{
+	if (!user_range_ok((uint64_t)usrc, len))
+		return -EFAULT;
+	return (int)__user_copy(dst, usrc, len);
+}
+
+int copy_to_user(void *udst, const void *src, size_t len)
+{
+	if (!user_range_ok((uint64_t)udst, len))
+		return -EFAULT;
+	return (int)__user_copy(udst, src, len);
+}
+
+int clear_user(void *udst, size_t len)
+{
+	if (!user_range_ok((uint64_t)udst, len))
+		return -EFAULT;
+	return (int)__user_clear(udst, len);
+}
+
+long strncpy_from_user(char *dst, const char *usrc, size_t max)
+{
+	uint64_t u = (uint64_t)usrc;
+	size_t span;
+	long n;
+
+	if (!max || u >= USER_END)
+		return -EFAULT;
+	/* Never read past the user half, even looking for the NUL. */
+	span = USER_END - u < max ? USER_END - u : max;
+	n = __user_strncpy(dst, usrc, span);
+	if (n < 0)
+		return n;
+	if ((size_t)n == span) {
+		if (span < max)
+			return -EFAULT; /* ran into the kernel half */
+		dst[max - 1] = '\0';
+		return -ENAMETOOLONG;
+	}
+	return n;
+}

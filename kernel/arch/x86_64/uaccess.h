@@ -1,0 +1,33 @@
+/*
+ * The only way the kernel touches user memory.  Each call checks that the
+ * whole range lies in the user half, then copies with instructions covered
+ * by the exception table: an unmapped or protected user page gives -EFAULT,
+ * never a kernel fault.
+ */
+#ifndef ARCH_UACCESS_H
+#define ARCH_UACCESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "mm/layout.h"
+
+/* True if [uaddr, uaddr+len) lies entirely in the user half. */
+static inline bool user_range_ok(uint64_t uaddr, size_t len)
+{
+	return uaddr < USER_END && len <= USER_END - uaddr;
+}
+
+/* 0 on success, -EFAULT if any byte could not be copied. */
+int copy_from_user(void *dst, const void *usrc, size_t len);
+int copy_to_user(void *udst, const void *src, size_t len);
+/* Zeroes user memory; 0 or -EFAULT. */
+int clear_user(void *udst, size_t len);
+/*
+ * Copies a NUL-terminated string of at most max-1 characters.  Returns its
+ * length, -EFAULT on a bad address, or -ENAMETOOLONG if no NUL was found in
+ * max bytes (the caller picks E2BIG or ENAMETOOLONG as fits).
+ */
+long strncpy_from_user(char *dst, const char *usrc, size_t max);
+
+#endif

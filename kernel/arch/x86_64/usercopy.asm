@@ -1,0 +1,53 @@
+; User-memory copies with exception-table fixups (uaccess.h).  The range
+; checks are in C (uaccess.c); these only move bytes.  On a fault the trap
+; handler resumes at the fixup with rax = -EFAULT.
+
+global __user_copy
+global __user_clear
+global __user_strncpy
+
+section .text
+; long __user_copy(void *dst [rdi], const void *src [rsi], size_t len [rdx])
+__user_copy:
+	xor eax, eax
+	mov rcx, rdx
+.access:
+	rep movsb
+.fixup:
+	ret
+
+; long __user_clear(void *dst [rdi], size_t len [rsi])
+__user_clear:
+	xor eax, eax
+	mov rcx, rsi
+.access:
+	rep stosb
+.fixup:
+	ret
+
+; long __user_strncpy(char *dst [rdi], const char *src [rsi], size_t max [rdx])
+; Returns the length copied without the NUL, or max if none was found.
+__user_strncpy:
+	xor ecx, ecx
+.loop:
+	cmp rcx, rdx
+	je .done
+.access:
+	movzx r8d, byte [rsi + rcx]
+	mov [rdi + rcx], r8b
+	test r8d, r8d
+	jz .done
+	inc rcx
+	jmp .loop
+.done:
+	mov rax, rcx
+.fixup:
+	ret
+
+section __ex_table alloc noexec nowrite
+align 8
+	dq __user_copy.access, __user_copy.fixup
+	dq __user_clear.access, __user_clear.fixup
+	dq __user_strncpy.access, __user_strncpy.fixup
+
+section .note.GNU-stack noalloc noexec nowrite progbits

@@ -1,0 +1,157 @@
+/*
+ * ELF64 loader (see elf.h).  Segments are mapped with fresh zeroed frames
+ * and filled through the kernel's direct map, so no page is ever user
+ * writable and executable at once: a W+X segment is refused.
+ */
+#include "proc/elf.h"
+#include "fs/inode.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "mm/paging.h"
+#include "proc/uvm.h"
+#include <uapi/errno.h>
+
+#define EI_NIDENT 16
+#define ET_EXEC 2
+#define EM_X86_64 62
+#define PT_LOAD 1
+#define PF_X 1
+#define PF_W 2
+#define MAX_PHNUM 64
+
+struct elf64_ehdr {
+	uint8_t ident[EI_NIDENT];
+	uint16_t type, machine;
+	uint32_t version;
+	uint64_t entry, phoff, shoff;
+	uint32_t flags;
+	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
+};
+
+struct elf64_phdr {
+	uint32_t type, flags;
+	uint64_t offset, vaddr, paddr, filesz, memsz, align;
+};
+
+static int check_header(const struct elf64_ehdr *eh, uint64_t fsize)
+{
+	static const uint8_t magic[] = {0x7f, 'E', 'L', 'F', 2 /* 64-bit */, 1 /* LE */, 1};
+
+	if (memcmp(eh->ident, magic, sizeof(magic)) || eh->type != ET_EXEC ||
+	    eh->machine != EM_X86_64 || eh->version != 1 ||
+	    eh->phentsize != sizeof(struct elf64_phdr) || !eh->phnum || eh->phnum > MAX_PHNUM)
+		return -ENOEXEC;
+	if (eh->phoff > fsize || (uint64_t)eh->phnum * eh->phentsize > fsize - eh->phoff)
+		return -ENOEXEC;
+	return 0;
+}
+
+/* A loadable segment must lie in the image area and be internally sane. */
+static int check_segment(const struct elf64_phdr *ph, uint64_t fsize)
+{
+	if ((ph->flags & PF_W) && (ph->flags & PF_X))
+		return -ENOEXEC;
+	if (ph->filesz > ph->memsz || ph->offset > fsize || ph->filesz > fsize - ph->offset)
+		return -ENOEXEC;
+	if (ph->vaddr < USER_IMAGE_MIN || ph->memsz > USER_MMAP_TOP ||
+	    ph->vaddr > USER_MMAP_TOP - ph->memsz)
+		return -ENOEXEC;
+	if ((ph->vaddr & PAGE_MASK) != (ph->offset & PAGE_MASK))
+		return -ENOEXEC;
+	return 0;
+}
+
+static uint64_t segment_pte_flags(const struct elf64_phdr *ph)
+{
+	uint64_t f = PTE_USER;
+
+	if (ph->flags & PF_W)
+		f |= PTE_WRITE;
+	if (!(ph->flags & PF_X))
+		f |= PTE_NX;
+	return f;
+}
+
+/* Maps every page of [start, end) not mapped yet (segments may share a page). */
+static int map_range(struct vm_space *vm, uint64_t start, uint64_t end, uint64_t flags)
+{
+	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
+		if (translate(vm, va, NULL, NULL) == 0)
+			continue;
+		int err = vm_map_anon(vm, va, PAGE_SIZE, flags);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Copies len bytes of the file at off to user address va of vm. */
+static int fill_from_file(struct inode *ip, struct vm_space *vm, uint64_t va, uint64_t off,
+			  uint64_t len)
+{
+	while (len) {
+		uint64_t pa, chunk = PAGE_SIZE - (va & PAGE_MASK);
+		if (chunk > len)
+			chunk = len;
+		if (translate(vm, va, &pa, NULL))
+			return -ENOEXEC;
+		if (inode_read(ip, P2V(pa), chunk, off) != (long)chunk)
+			return -EIO;
+		va += chunk, off += chunk, len -= chunk;
+	}
+	return 0;
+}
+
+static int load_segment(struct inode *ip, struct vm_space *vm, const struct elf64_phdr *ph)
+{
+	uint64_t start = PAGE_ALIGN_DOWN(ph->vaddr), end = PAGE_ALIGN_UP(ph->vaddr + ph->memsz);
+	int err = map_range(vm, start, end, segment_pte_flags(ph));
+
+	if (err)
+		return err;
+	return fill_from_file(ip, vm, ph->vaddr, ph->offset, ph->filesz);
+}
+
+/* Records where the program headers land in memory (for AT_PHDR). */
+static void note_phdr(struct elf_image *img, const struct elf64_ehdr *eh,
+		      const struct elf64_phdr *ph)
+{
+	if (eh->phoff >= ph->offset && eh->phoff < ph->offset + ph->filesz)
+		img->phdr_va = ph->vaddr + (eh->phoff - ph->offset);
+}
+
+int elf_load(struct inode *ip, struct vm_space *vm, struct elf_image *img)
+{
+	struct elf64_ehdr eh;
+	struct elf64_phdr *ph;
+	uint64_t fsize = inode_size(ip);
+	size_t phsize;
+	int err, nload = 0;
+
+	if (inode_read(ip, &eh, sizeof(eh), 0) != (long)sizeof(eh))
+		return -ENOEXEC;
+	if ((err = check_header(&eh, fsize)))
+		return err;
+	phsize = (size_t)eh.phnum * sizeof(*ph);
+	if (!(ph = kmalloc(phsize)))
+		return -ENOMEM;
+	err = inode_read(ip, ph, phsize, eh.phoff) == (long)phsize ? 0 : -ENOEXEC;
+	memset(img, 0, sizeof(*img));
+	for (int i = 0; !err && i < eh.phnum; i++) {
+		if (ph[i].type != PT_LOAD)
+			continue;
+		if (!(err = check_segment(&ph[i], fsize)))
+			err = load_segment(ip, vm, &ph[i]);
+		note_phdr(img, &eh, &ph[i]);
+		if (ph[i].vaddr + ph[i].memsz > img->end)
+			img->end = ph[i].vaddr + ph[i].memsz;
+		nload++;
+	}
+	kfree(ph);
+	if (!err && (!nload || eh.entry < USER_IMAGE_MIN || eh.entry >= img->end))
+		err = -ENOEXEC;
+	img->entry = eh.entry;
+	img->phnum = eh.phnum;
+	img->phentsize = eh.phentsize;
+	return err;
+}

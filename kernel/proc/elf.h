@@ -1,0 +1,26 @@
+/*
+ * Loading static ELF64 executables into a fresh address space.  Everything
+ * in the file is checked before it is trusted: a malformed image gives
+ * -ENOEXEC and leaves nothing mapped that the caller must undo beyond
+ * destroying the space.
+ */
+#ifndef PROC_ELF_H
+#define PROC_ELF_H
+
+#include <stdint.h>
+
+struct inode;
+struct vm_space;
+
+struct elf_image {
+	uint64_t entry;
+	uint64_t phdr_va; /* where the program headers are mapped, 0 if not */
+	uint16_t phnum;
+	uint16_t phentsize;
+	uint64_t end;     /* highest address of any segment: brk starts above */
+};
+
+/* Maps the PT_LOAD segments of ip into vm.  0, -ENOEXEC, -ENOMEM or -EIO. */
+int elf_load(struct inode *ip, struct vm_space *vm, struct elf_image *img);
+
+#endif

@@ -1,0 +1,231 @@
+/*
+ * execve.  The new image is built in a fresh address space, arguments and
+ * all; only when nothing can fail any more does the task switch to it and
+ * drop the old one, so a failed execve returns to an intact caller.
+ */
+#include "proc/exec.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/timer.h"
+#include "arch/x86_64/uaccess.h"
+#include "fs/files.h"
+#include "fs/inode.h"
+#include "fs/vfs.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "mm/paging.h"
+#include "proc/elf.h"
+#include "proc/task.h"
+#include "proc/uvm.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+
+#define AT_NULL 0
+#define AT_PHDR 3
+#define AT_PHENT 4
+#define AT_PHNUM 5
+#define AT_PAGESZ 6
+#define AT_ENTRY 9
+#define AT_UID 11
+#define AT_EUID 12
+#define AT_GID 13
+#define AT_EGID 14
+#define AT_HWCAP 16
+#define AT_CLKTCK 17
+#define AT_SECURE 23
+#define AT_RANDOM 25
+#define AT_EXECFN 31
+#define NAUXV 15
+
+void exec_strings_free(struct exec_strings *s)
+{
+	kfree(s->buf);
+	s->buf = NULL;
+	s->len = 0;
+}
+
+int exec_strings_add(struct exec_strings *s, const char *str, size_t len)
+{
+	if (len + 1 > EXEC_ARG_STRLEN_MAX || s->len + len + 1 > EXEC_ARG_MAX)
+		return -E2BIG;
+	if (!s->buf && !(s->buf = kmalloc(EXEC_ARG_MAX)))
+		return -ENOMEM;
+	memcpy(s->buf + s->len, str, len);
+	s->buf[s->len + len] = '\0';
+	s->len += len + 1;
+	return 0;
+}
+
+/* Copies a NULL-terminated user array of strings; returns the count. */
+static long copy_user_strings(struct exec_strings *s, char *const *uvec)
+{
+	long n = 0;
+	char *tmp;
+
+	if (!uvec)
+		return 0; /* Linux accepts NULL argv/envp as empty */
+	if (!(tmp = kmalloc(EXEC_ARG_STRLEN_MAX)))
+		return -ENOMEM;
+	for (;; n++) {
+		char *uptr;
+		long len, err;
+		if (copy_from_user(&uptr, &uvec[n], sizeof(uptr))) {
+			n = -EFAULT;
+			break;
+		}
+		if (!uptr)
+			break;
+		len = strncpy_from_user(tmp, uptr, EXEC_ARG_STRLEN_MAX);
+		err = len == -ENAMETOOLONG ? -E2BIG : len;
+		if (err >= 0)
+			err = exec_strings_add(s, tmp, (size_t)len);
+		if (err < 0) {
+			n = err;
+			break;
+		}
+	}
+	kfree(tmp);
+	return n;
+}
+
+/* Writes len bytes at user address va of vm (its pages are mapped). */
+static void poke_vm(struct vm_space *vm, uint64_t va, const void *src, size_t len)
+{
+	const char *p = src;
+
+	while (len) {
+		uint64_t pa, chunk = PAGE_SIZE - (va & PAGE_MASK);
+		if (chunk > len)
+			chunk = len;
+		translate(vm, va, &pa, NULL);
+		memcpy(P2V(pa), p, chunk);
+		va += chunk, p += chunk, len -= chunk;
+	}
+}
+
+/* Fills an auxiliary vector; returns its length in entries (pairs). */
+static int build_auxv(uint64_t *auxv, const struct elf_image *img, uint64_t random_va,
+		      uint64_t execfn_va)
+{
+	uint64_t pairs[][2] = {
+		{AT_PHDR, img->phdr_va}, {AT_PHENT, img->phentsize}, {AT_PHNUM, img->phnum},
+		{AT_PAGESZ, PAGE_SIZE},  {AT_ENTRY, img->entry},     {AT_UID, 0},
+		{AT_EUID, 0},            {AT_GID, 0},                {AT_EGID, 0},
+		{AT_HWCAP, 0},           {AT_CLKTCK, TIMER_HZ},      {AT_SECURE, 0},
+		{AT_RANDOM, random_va},  {AT_EXECFN, execfn_va},     {AT_NULL, 0},
+	};
+	memcpy(auxv, pairs, sizeof(pairs));
+	return NAUXV;
+}
+
+/*
+ * Lays out the initial stack (SysV ABI): strings at the top, 16 random
+ * bytes, then argc, argv[], NULL, envp[], NULL, auxv, with rsp 16-aligned
+ * at argc.  Returns the initial rsp, or 0 if memory ran out.
+ */
+static uint64_t build_stack(struct vm_space *vm, const struct exec_strings *s,
+			    const struct elf_image *img)
+{
+	int nptr = 1 + s->argc + 1 + s->envc + 1;
+	uint64_t strings = USER_STACK_TOP - PAGE_ALIGN_UP(s->len + 1) , random = strings - 16;
+	uint64_t vecsz = (uint64_t)nptr * 8 + NAUXV * 16;
+	uint64_t sp = (random - vecsz) & ~15UL, *vec;
+	uint64_t rnd[2] = {rdtsc() * 0x9e3779b97f4a7c15UL, clock_monotonic_ns() ^ 0xa5a5a5a5UL};
+	uint64_t va = strings;
+
+	if (vm_map_anon(vm, PAGE_ALIGN_DOWN(sp), USER_STACK_TOP - PAGE_ALIGN_DOWN(sp),
+			PTE_USER | PTE_WRITE | PTE_NX))
+		return 0;
+	if (!(vec = kmalloc(vecsz)))
+		return 0;
+	vec[0] = (uint64_t)s->argc;
+	for (int i = 0; i < s->argc + s->envc; i++) {
+		vec[1 + i + (i >= s->argc)] = va;
+		va += strlen(s->buf + (va - strings)) + 1;
+	}
+	vec[1 + s->argc] = 0;
+	vec[2 + s->argc + s->envc] = 0;
+	build_auxv(vec + nptr, img, random, strings);
+	poke_vm(vm, strings, s->buf ? s->buf : "", s->len);
+	poke_vm(vm, random, rnd, sizeof(rnd));
+	poke_vm(vm, sp, vec, vecsz);
+	kfree(vec);
+	return sp;
+}
+
+/* Point of no return: the task takes the new space and program. */
+static void commit_exec(struct task *t, struct vm_space *vm, const struct elf_image *img,
+			uint64_t sp, const char *path)
+{
+	struct vm_space *old = t->vm;
+	const char *base = path;
+
+	t->vm = vm;
+	if (t == current())
+		vm_switch(vm);
+	if (old && old != vm_kernel())
+		vm_destroy(old);
+	files_exec(t->files);
+	for (const char *p = path; *p; p++)
+		if (*p == '/' && p[1])
+			base = p + 1;
+	strlcpy(t->name, base, sizeof(t->name));
+	t->brk_start = t->brk = PAGE_ALIGN_UP(img->end);
+	t->mmap_next = USER_MMAP_TOP;
+	memset(t->tf, 0, sizeof(*t->tf));
+	t->tf->rip = img->entry;
+	t->tf->rsp = sp;
+	t->tf->cs = USER_CS;
+	t->tf->ss = USER_DS;
+	t->tf->rflags = 0x202; /* IF */
+}
+
+int exec_program(struct task *t, const char *path, struct exec_strings *strs)
+{
+	struct elf_image img;
+	struct vm_space *vm;
+	struct inode *ip;
+	uint64_t sp;
+	int err = vfs_lookup_exec(NULL, path, &ip);
+
+	if (err)
+		return err;
+	if (!(vm = vm_create())) {
+		inode_put(ip);
+		return -ENOMEM;
+	}
+	err = elf_load(ip, vm, &img);
+	inode_put(ip);
+	if (!err && !(sp = build_stack(vm, strs, &img)))
+		err = -ENOMEM;
+	if (err) {
+		vm_destroy(vm);
+		return err;
+	}
+	commit_exec(t, vm, &img, sp, path);
+	return 0;
+}
+
+SYSCALL_DEFINE3(execve, const char *, upath, char *const *, uargv, char *const *, uenvp)
+{
+	struct exec_strings strs = {0};
+	char *path = kmalloc(PATH_MAX);
+	long n, err;
+
+	if (!path)
+		return -ENOMEM;
+	err = strncpy_from_user(path, upath, PATH_MAX);
+	if (err >= 0 && (n = copy_user_strings(&strs, uargv)) >= 0) {
+		strs.argc = (int)n;
+		if ((n = copy_user_strings(&strs, uenvp)) >= 0)
+			strs.envc = (int)n;
+	}
+	if (err >= 0 && n < 0)
+		err = n;
+	if (err >= 0)
+		err = exec_program(current(), path, &strs);
+	exec_strings_free(&strs);
+	kfree(path);
+	/* On success the return value lands in the new image's rax: 0. */
+	return err < 0 ? err : 0;
+}

@@ -1,0 +1,61 @@
+/*
+ * The first process.  pid 1 starts with the console as fds 0, 1 and 2,
+ * the root as its working directory, and the program named on the kernel
+ * command line (init=, default /bin/init) with the mode word as argv[1].
+ */
+#include "fs/file.h"
+#include "fs/files.h"
+#include "fs/inode.h"
+#include "fs/vfs.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/paging.h"
+#include "proc/exec.h"
+#include "proc/proc.h"
+#include "proc/sched.h"
+#include <uapi/fcntl.h>
+
+static void open_console(struct files_table *files)
+{
+	struct file *f;
+	int err = vfs_open(NULL, "/dev/console", O_RDWR, 0, &f);
+
+	if (err)
+		panic("init: cannot open /dev/console (%d)", err);
+	for (int fd = 0; fd < 3; fd++) {
+		file_get(f);
+		if (files_alloc_fd(files, 0, 0) != fd || files_install(files, fd, f))
+			panic("init: cannot set up fd %d", fd);
+	}
+	file_put(f);
+}
+
+static void exec_init(struct task *t, const char *path, const char *arg)
+{
+	struct exec_strings strs = {0};
+	int err = exec_strings_add(&strs, path, strlen(path));
+
+	strs.argc = 1;
+	if (!err && arg) {
+		err = exec_strings_add(&strs, arg, strlen(arg));
+		strs.argc++;
+	}
+	if (!err)
+		err = exec_program(t, path, &strs);
+	exec_strings_free(&strs);
+	if (err)
+		panic("init: cannot execute %s (error %d)", path, err);
+}
+
+void proc_start_init(const char *path, const char *arg)
+{
+	struct task *t = task_alloc("init");
+
+	if (!t || !(t->files = files_create()))
+		panic("init: out of memory");
+	t->cwd = vfs_root();
+	t->vm = vm_kernel();
+	open_console(t->files);
+	exec_init(t, path, arg);
+	sched_make_runnable(t);
+}

@@ -1,0 +1,31 @@
+/*
+ * Process life cycle: creation (task_alloc, fork), the first process, and
+ * lookup.  Exit and wait are in exit.h.
+ */
+#ifndef PROC_PROC_H
+#define PROC_PROC_H
+
+#include "lib/spinlock.h"
+#include "proc/task.h"
+
+extern struct spinlock proc_lock;
+
+/* A task with a pid, a mapped kernel stack and an empty trapframe; not yet
+ * runnable and not linked to a parent.  NULL if out of memory or tasks. */
+struct task *task_alloc(const char *name);
+/* Frees a task that never ran or was reaped. */
+void task_free(struct task *t);
+struct task *task_find(int pid);
+int task_count(void);
+
+/* Reads the wall clock once for CLOCK_REALTIME (boot). */
+void proc_time_init(void);
+
+/* Calls fn on every task until it returns false (proc_lock held: fn must
+ * not sleep or take proc_lock). */
+void task_for_each(bool (*fn)(struct task *t, void *arg), void *arg);
+
+/* Starts pid 1 from path with the console as fds 0, 1 and 2. */
+void proc_start_init(const char *path, const char *arg);
+
+#endif

@@ -1,0 +1,180 @@
+/*
+ * Round-robin scheduler (see sched.h).  A running task is never on the run
+ * queue; schedule() puts it back at the tail if it is still runnable and
+ * switches to the head.  The boot context is the idle task: it runs only
+ * when nothing else can.
+ */
+#include "proc/sched.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/timer.h"
+#include "lib/printk.h"
+#include "mm/paging.h"
+#include "proc/signal.h"
+#include <uapi/errno.h>
+
+/*
+ * Protects the run queue, every task's state and run_link, and the switch
+ * itself: it is held across switch_to and released by the task that wakes
+ * up on the other side (in schedule() or, for a new task, sched_tail()).
+ */
+static struct spinlock sched_lock = SPINLOCK_INIT("sched");
+static struct list_head run_queue = LIST_HEAD_INIT(run_queue);
+static struct task idle_task = {.pid = 0, .state = TASK_RUNNABLE, .name = "idle"};
+
+/* nanosleep sleepers wait here; the tick wakes them once the earliest
+ * deadline has passed and each re-checks its own. */
+static struct wait_queue sleep_wq;
+static uint64_t next_deadline = UINT64_MAX;
+
+void switch_to(uint64_t *save_rsp, uint64_t next_rsp);
+
+void sched_init(void)
+{
+	list_init(&idle_task.run_link);
+	idle_task.vm = vm_kernel();
+	wait_queue_init(&sleep_wq, "sleep");
+	this_cpu()->current = &idle_task;
+}
+
+/* Caller holds sched_lock. */
+static void enqueue(struct task *t)
+{
+	if (t != &idle_task && list_empty(&t->run_link))
+		list_add_tail(&t->run_link, &run_queue);
+}
+
+void sched_make_runnable(struct task *t)
+{
+	spin_lock(&sched_lock);
+	t->state = TASK_RUNNABLE;
+	enqueue(t);
+	spin_unlock(&sched_lock);
+}
+
+void sched_wake(struct task *t)
+{
+	spin_lock(&sched_lock);
+	if (t->state == TASK_SLEEPING) {
+		t->state = TASK_RUNNABLE;
+		enqueue(t);
+	}
+	spin_unlock(&sched_lock);
+}
+
+void sched_set_state(struct task *t, enum task_state state)
+{
+	spin_lock(&sched_lock);
+	t->state = state;
+	spin_unlock(&sched_lock);
+}
+
+/* Caller holds sched_lock. */
+static struct task *pick_next(void)
+{
+	struct task *t;
+
+	if (list_empty(&run_queue))
+		return &idle_task;
+	t = list_first_entry(&run_queue, struct task, run_link);
+	list_del(&t->run_link);
+	return t;
+}
+
+/* Loads next's address space and kernel stack into this CPU. */
+static void switch_cpu_state(struct task *next)
+{
+	uint64_t kstack_top = (uint64_t)next->kstack + KSTACK_SIZE;
+
+	if (next->vm && next->vm != current()->vm)
+		vm_switch(next->vm);
+	if (next != &idle_task) {
+		tss_set_kernel_stack(kstack_top);
+		this_cpu()->kstack_top = kstack_top;
+	}
+	this_cpu()->current = next;
+}
+
+void schedule(void)
+{
+	struct task *prev = current(), *next;
+
+	spin_lock(&sched_lock);
+	this_cpu()->need_resched = false;
+	if (prev->state == TASK_RUNNABLE)
+		enqueue(prev);
+	next = pick_next();
+	if (next != prev) {
+		/* The interrupt state to restore belongs to this task, not the CPU. */
+		bool irq_were_on = this_cpu()->irq_were_on;
+		switch_cpu_state(next);
+		switch_to(&prev->ctx_rsp, next->ctx_rsp);
+		this_cpu()->irq_were_on = irq_were_on;
+	}
+	spin_unlock(&sched_lock);
+}
+
+/* First code a new task runs (from task_first_run): finish schedule(). */
+void sched_tail(void)
+{
+	this_cpu()->irq_were_on = false; /* returns to user with IRET/SYSRET flags */
+	spin_unlock(&sched_lock);
+}
+
+void sched_yield(void)
+{
+	schedule();
+}
+
+void sched_tick(struct trapframe *tf)
+{
+	struct task *t = current();
+
+	if (trapframe_from_user(tf))
+		t->utime_ticks++;
+	else
+		t->stime_ticks++;
+	if (clock_monotonic_ns() >= next_deadline) {
+		next_deadline = UINT64_MAX;
+		wake_up(&sleep_wq);
+	}
+	this_cpu()->need_resched = true;
+}
+
+int sched_sleep_until(uint64_t deadline_ns)
+{
+	int ret = 0;
+	DEFINE_WAIT(we);
+
+	for (;;) {
+		prepare_to_wait(&sleep_wq, &we);
+		if (clock_monotonic_ns() >= deadline_ns)
+			break;
+		if (deadline_ns < next_deadline)
+			next_deadline = deadline_ns;
+		if (signal_pending()) {
+			ret = -EINTR;
+			break;
+		}
+		schedule();
+	}
+	finish_wait(&sleep_wq, &we);
+	return ret;
+}
+
+void return_to_user_work(struct trapframe *tf)
+{
+	if (this_cpu()->need_resched)
+		schedule();
+	signal_deliver(tf);
+}
+
+__attribute__((noreturn)) void sched_idle_loop(void)
+{
+	for (;;) {
+		/* sti; hlt is atomic: no wake-up slips in between. */
+		asm volatile("sti; hlt" ::: "memory");
+		if (!list_empty(&run_queue))
+			schedule();
+	}
+}

@@ -1,0 +1,33 @@
+/*
+ * The scheduler: preemptive round robin over runnable tasks, one CPU.  The
+ * timer asks for a reschedule every tick; the switch happens on the way
+ * back to user mode or when a task sleeps.  The kernel itself is not
+ * preempted.
+ */
+#ifndef PROC_SCHED_H
+#define PROC_SCHED_H
+
+#include <stdint.h>
+#include "arch/x86_64/trapframe.h"
+#include "proc/task.h"
+
+void sched_init(void);
+/* Makes t runnable and queues it (t must not be queued already). */
+void sched_make_runnable(struct task *t);
+/* Gives up the CPU; returns when the current task is chosen again. */
+void schedule(void);
+void sched_yield(void);
+/* Timer interrupt: accounting, sleep deadlines, preemption request. */
+void sched_tick(struct trapframe *tf);
+/* Sleeps until the monotonic clock reaches deadline_ns: 0 or -EINTR. */
+int sched_sleep_until(uint64_t deadline_ns);
+/* Runs before every return to user mode: reschedule, pending signals. */
+void return_to_user_work(struct trapframe *tf);
+/* The boot context becomes the idle task: never returns. */
+__attribute__((noreturn)) void sched_idle_loop(void);
+/* Wakes t if it sleeps (wait queues, signals). */
+void sched_wake(struct task *t);
+/* Sets t's state under the scheduler lock (wait queues, exit). */
+void sched_set_state(struct task *t, enum task_state state);
+
+#endif

@@ -1,0 +1,194 @@
+/*
+ * Process-information and time system calls.  Argument checking and
+ * translation only; the work is in sched.c, signal.c and the clock.
+ */
+#include "arch/x86_64/rtc.h"
+#include "arch/x86_64/timer.h"
+#include "arch/x86_64/uaccess.h"
+#include "lib/string.h"
+#include "proc/proc.h"
+#include "proc/sched.h"
+#include "proc/signal.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/signal.h>
+
+#define CLOCK_REALTIME 0
+#define CLOCK_MONOTONIC 1
+#define CLOCK_MONOTONIC_RAW 4
+#define CLOCK_REALTIME_COARSE 5
+#define CLOCK_MONOTONIC_COARSE 6
+#define CLOCK_BOOTTIME 7
+#define NSEC_PER_SEC 1000000000L
+
+struct timespec_k {
+	int64_t tv_sec;
+	int64_t tv_nsec;
+};
+
+struct timeval_k {
+	int64_t tv_sec;
+	int64_t tv_usec;
+};
+
+struct utsname_k {
+	char sysname[65], nodename[65], release[65], version[65], machine[65], domainname[65];
+};
+
+struct tms_k {
+	int64_t utime, stime, cutime, cstime;
+};
+
+static int64_t boot_epoch;
+
+void proc_time_init(void)
+{
+	boot_epoch = rtc_read_epoch();
+}
+
+SYSCALL_DEFINE0(getpid)
+{
+	return current()->pid;
+}
+
+SYSCALL_DEFINE0(getppid)
+{
+	struct task *p = current()->parent;
+
+	return p ? p->pid : 0;
+}
+
+SYSCALL_DEFINE0(gettid)
+{
+	return current()->pid;
+}
+
+SYSCALL_DEFINE0(sched_yield)
+{
+	sched_yield();
+	return 0;
+}
+
+/* Everyone is root in fdkernel: one user, no permission checks. */
+SYSCALL_DEFINE0(getuid)
+{
+	return 0;
+}
+
+static int64_t clock_now_ns(int clk)
+{
+	switch (clk) {
+	case CLOCK_REALTIME:
+	case CLOCK_REALTIME_COARSE:
+		return boot_epoch * NSEC_PER_SEC + (int64_t)clock_monotonic_ns();
+	case CLOCK_MONOTONIC:
+	case CLOCK_MONOTONIC_RAW:
+	case CLOCK_MONOTONIC_COARSE:
+	case CLOCK_BOOTTIME:
+		return (int64_t)clock_monotonic_ns();
+	default:
+		return -EINVAL;
+	}
+}
+
+SYSCALL_DEFINE2(clock_gettime, int, clk, struct timespec_k *, uts)
+{
+	int64_t ns = clock_now_ns(clk);
+	struct timespec_k ts;
+
+	if (ns < 0)
+		return ns;
+	ts.tv_sec = ns / NSEC_PER_SEC;
+	ts.tv_nsec = ns % NSEC_PER_SEC;
+	return copy_to_user(uts, &ts, sizeof(ts));
+}
+
+SYSCALL_DEFINE2(clock_getres, int, clk, struct timespec_k *, uts)
+{
+	struct timespec_k ts = {0, 1};
+
+	if (clock_now_ns(clk) < 0)
+		return -EINVAL;
+	return uts ? copy_to_user(uts, &ts, sizeof(ts)) : 0;
+}
+
+SYSCALL_DEFINE2(gettimeofday, struct timeval_k *, utv, void *, utz)
+{
+	int64_t ns = clock_now_ns(CLOCK_REALTIME);
+	struct timeval_k tv = {ns / NSEC_PER_SEC, ns % NSEC_PER_SEC / 1000};
+
+	(void)utz; /* the timezone argument is obsolete; Linux ignores it too */
+	return utv ? copy_to_user(utv, &tv, sizeof(tv)) : 0;
+}
+
+SYSCALL_DEFINE2(nanosleep, const struct timespec_k *, ureq, struct timespec_k *, urem)
+{
+	struct timespec_k req;
+	uint64_t deadline;
+	int ret;
+
+	if (copy_from_user(&req, ureq, sizeof(req)))
+		return -EFAULT;
+	if (req.tv_sec < 0 || req.tv_nsec < 0 || req.tv_nsec >= NSEC_PER_SEC)
+		return -EINVAL;
+	deadline = clock_monotonic_ns() + (uint64_t)req.tv_sec * NSEC_PER_SEC + req.tv_nsec;
+	ret = sched_sleep_until(deadline);
+	if (ret == -EINTR && urem) {
+		uint64_t now = clock_monotonic_ns(), left = deadline > now ? deadline - now : 0;
+		struct timespec_k rem = {left / NSEC_PER_SEC, left % NSEC_PER_SEC};
+		if (copy_to_user(urem, &rem, sizeof(rem)))
+			return -EFAULT;
+	}
+	return ret;
+}
+
+SYSCALL_DEFINE1(uname, struct utsname_k *, ubuf)
+{
+	struct utsname_k u;
+
+	memset(&u, 0, sizeof(u));
+	strlcpy(u.sysname, "fdkernel", sizeof(u.sysname));
+	strlcpy(u.nodename, "fdkernel", sizeof(u.nodename));
+	strlcpy(u.release, "0.1.0", sizeof(u.release));
+	strlcpy(u.version, "#1 " __DATE__, sizeof(u.version));
+	strlcpy(u.machine, "x86_64", sizeof(u.machine));
+	strlcpy(u.domainname, "(none)", sizeof(u.domainname));
+	return copy_to_user(ubuf, &u, sizeof(u));
+}
+
+SYSCALL_DEFINE1(times, struct tms_k *, ubuf)
+{
+	struct task *t = current();
+	struct tms_k tms = {(int64_t)t->utime_ticks, (int64_t)t->stime_ticks, 0, 0};
+
+	if (ubuf && copy_to_user(ubuf, &tms, sizeof(tms)))
+		return -EFAULT;
+	return (long)timer_ticks();
+}
+
+/* Sends sig to one task; sig 0 only checks that it exists. */
+static int kill_one(struct task *t, int sig)
+{
+	if (sig)
+		signal_send(t, sig);
+	return 0;
+}
+
+SYSCALL_DEFINE2(kill, int, pid, int, sig)
+{
+	struct task *t;
+
+	if (sig < 0 || sig > UAPI_NSIG)
+		return -EINVAL;
+	if (pid > 0) {
+		t = task_find(pid);
+		return t ? kill_one(t, sig) : -ESRCH;
+	}
+	if (pid == -1)
+		return signal_broadcast(sig);
+	/* No process groups yet: 0 and -pgid address the caller's group, which
+	 * is the caller alone. */
+	if (pid == 0 || -pid == current()->pid)
+		return kill_one(current(), sig);
+	return -ESRCH;
+}

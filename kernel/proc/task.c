@@ -1,0 +1,161 @@
+/*
+ * Task creation and lookup: pids, kernel stacks with guard pages, the
+ * process tree.  A kernel stack is 16 KiB mapped in its own 32 KiB slot of
+ * the kernel-stack region, so an overflow hits an unmapped page (a double
+ * fault on the IST stack reports it) instead of the neighbour's stack.
+ */
+#include "proc/task.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/frame.h"
+#include "mm/heap.h"
+#include "mm/layout.h"
+#include "mm/paging.h"
+#include "proc/proc.h"
+#include <uapi/errno.h>
+
+#define KSTACK_SLOT (2 * KSTACK_SIZE)
+
+/* Protects the task list, pid allocation, kernel-stack slots, and every
+ * task's parent/children/sibling links. */
+struct spinlock proc_lock = SPINLOCK_INIT("proc");
+static struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
+static int ntasks;
+static int next_pid = 1;
+static int free_slots[TASK_MAX];
+static int nfree_slots, next_slot;
+
+void task_first_run(void);
+
+/* Caller holds proc_lock. */
+static struct task *find_pid_locked(int pid)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &all_tasks, all_link)
+		if (t->pid == pid)
+			return t;
+	return NULL;
+}
+
+struct task *task_find(int pid)
+{
+	spin_lock(&proc_lock);
+	struct task *t = find_pid_locked(pid);
+	spin_unlock(&proc_lock);
+	return t;
+}
+
+/* Caller holds proc_lock.  Pids count up and wrap, skipping live ones. */
+static int alloc_pid_locked(void)
+{
+	for (;;) {
+		int pid = next_pid++;
+		if (next_pid > PID_MAX)
+			next_pid = 2;
+		if (!find_pid_locked(pid))
+			return pid;
+	}
+}
+
+static void unmap_stack(uint64_t base, int npages)
+{
+	for (int i = 0; i < npages; i++)
+		frame_unref(unmap_page(vm_kernel(), base + i * PAGE_SIZE));
+}
+
+/* Maps a fresh stack in slot; the slot's first half stays unmapped (guard). */
+static void *map_stack(int slot)
+{
+	uint64_t base = KSTACK_REGION + (uint64_t)slot * KSTACK_SLOT + KSTACK_SLOT - KSTACK_SIZE;
+	int n;
+
+	for (n = 0; n < (int)(KSTACK_SIZE / PAGE_SIZE); n++) {
+		uint64_t pa = frame_alloc();
+		if (!pa || map_page(vm_kernel(), base + n * PAGE_SIZE, pa, PTE_WRITE | PTE_NX)) {
+			if (pa)
+				frame_unref(pa);
+			unmap_stack(base, n);
+			return NULL;
+		}
+	}
+	return (void *)base;
+}
+
+/* Places the user trapframe at the stack top and, below it, the frame
+ * switch_to pops so the task's first run enters task_first_run. */
+static void prepare_stack(struct task *t)
+{
+	uint64_t *sp;
+
+	t->tf = (struct trapframe *)((char *)t->kstack + KSTACK_SIZE) - 1;
+	memset(t->tf, 0, sizeof(*t->tf));
+	sp = (uint64_t *)t->tf;
+	*--sp = (uint64_t)task_first_run;
+	for (int i = 0; i < 6; i++) /* rbp rbx r12 r13 r14 r15 */
+		*--sp = 0;
+	t->ctx_rsp = (uint64_t)sp;
+}
+
+struct task *task_alloc(const char *name)
+{
+	struct task *t = kzalloc(sizeof(*t));
+	int slot;
+
+	if (!t)
+		return NULL;
+	spin_lock(&proc_lock);
+	if (ntasks == TASK_MAX || (!nfree_slots && next_slot == TASK_MAX)) {
+		spin_unlock(&proc_lock);
+		kfree(t);
+		return NULL;
+	}
+	slot = nfree_slots ? free_slots[--nfree_slots] : next_slot++;
+	ntasks++;
+	t->pid = alloc_pid_locked();
+	list_add_tail(&t->all_link, &all_tasks);
+	spin_unlock(&proc_lock);
+
+	strlcpy(t->name, name, sizeof(t->name));
+	list_init(&t->run_link);
+	list_init(&t->children);
+	list_init(&t->sibling);
+	wait_queue_init(&t->child_exit, "child_exit");
+	t->state = TASK_SLEEPING; /* not runnable until sched_make_runnable */
+	t->kslot = slot;
+	t->kstack = map_stack(slot);
+	if (!t->kstack) {
+		task_free(t);
+		return NULL;
+	}
+	prepare_stack(t);
+	return t;
+}
+
+void task_free(struct task *t)
+{
+	if (t->kstack)
+		unmap_stack((uint64_t)t->kstack, KSTACK_SIZE / PAGE_SIZE);
+	spin_lock(&proc_lock);
+	list_del(&t->all_link);
+	free_slots[nfree_slots++] = t->kslot;
+	ntasks--;
+	spin_unlock(&proc_lock);
+	kfree(t);
+}
+
+int task_count(void)
+{
+	return ntasks;
+}
+
+void task_for_each(bool (*fn)(struct task *t, void *arg), void *arg)
+{
+	struct task *t;
+
+	spin_lock(&proc_lock);
+	list_for_each_entry(t, &all_tasks, all_link)
+		if (!fn(t, arg))
+			break;
+	spin_unlock(&proc_lock);
+}

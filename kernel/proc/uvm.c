@@ -1,0 +1,124 @@
+/*
+ * User memory: demand faults (copy-on-write, stack growth), brk and
+ * anonymous mmap/munmap.  Page tables and frames are mm/'s; this file only
+ * decides what a process may have where.
+ */
+#include "proc/uvm.h"
+#include "mm/paging.h"
+#include "proc/task.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+
+#define PF_PRESENT 1
+#define PF_WRITE 2
+
+#define PROT_READ 1
+#define PROT_WRITE 2
+#define PROT_EXEC 4
+#define MAP_SHARED 0x01
+#define MAP_PRIVATE 0x02
+#define MAP_FIXED 0x10
+#define MAP_ANONYMOUS 0x20
+#define MAP_NORESERVE 0x4000
+#define MAP_KNOWN (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_NORESERVE)
+
+bool uvm_handle_fault(struct task *t, uint64_t va, uint64_t error)
+{
+	uint64_t flags;
+
+	if (va >= USER_END)
+		return false;
+	if ((error & PF_PRESENT) && (error & PF_WRITE)) {
+		if (translate(t->vm, va, NULL, &flags) == 0 && (flags & PTE_COW))
+			return vm_resolve_cow(t->vm, PAGE_ALIGN_DOWN(va)) == 0;
+		return false;
+	}
+	if (!(error & PF_PRESENT) && va >= USER_STACK_BOTTOM && va < USER_STACK_TOP)
+		return vm_map_anon(t->vm, PAGE_ALIGN_DOWN(va), PAGE_SIZE,
+				   PTE_USER | PTE_WRITE | PTE_NX) == 0;
+	return false;
+}
+
+static uint64_t prot_to_pte(int prot)
+{
+	uint64_t f = PTE_USER;
+
+	if (prot & PROT_WRITE)
+		f |= PTE_WRITE;
+	if (!(prot & PROT_EXEC))
+		f |= PTE_NX;
+	return f;
+}
+
+SYSCALL_DEFINE1(brk, uint64_t, addr)
+{
+	struct task *t = current();
+	uint64_t old_end = PAGE_ALIGN_UP(t->brk), new_end = PAGE_ALIGN_UP(addr);
+
+	/* Linux returns the current break for any request it refuses. */
+	if (addr < t->brk_start || new_end > t->mmap_next || new_end < addr)
+		return (long)t->brk;
+	if (new_end > old_end &&
+	    vm_map_anon(t->vm, old_end, new_end - old_end, PTE_USER | PTE_WRITE | PTE_NX))
+		return (long)t->brk;
+	if (new_end < old_end)
+		vm_unmap_range(t->vm, new_end, old_end - new_end);
+	t->brk = addr;
+	return (long)addr;
+}
+
+/* Picks where a non-fixed mapping of len bytes goes, or 0. */
+static uint64_t mmap_place(struct task *t, uint64_t len)
+{
+	uint64_t start;
+
+	if (len > t->mmap_next || t->mmap_next - len < PAGE_ALIGN_UP(t->brk))
+		return 0;
+	start = t->mmap_next - len;
+	t->mmap_next = start;
+	return start;
+}
+
+static bool range_in_user(uint64_t addr, uint64_t len)
+{
+	return addr >= USER_IMAGE_MIN && addr < USER_STACK_BOTTOM &&
+	       len <= USER_STACK_BOTTOM - addr;
+}
+
+SYSCALL_DEFINE6(mmap, uint64_t, addr, uint64_t, len, int, prot, int, flags, int, fd,
+		int64_t, off)
+{
+	struct task *t = current();
+	uint64_t start;
+
+	(void)fd;
+	if (!len || (flags & ~MAP_KNOWN) || (off & (int64_t)PAGE_MASK))
+		return -EINVAL;
+	if (!!(flags & MAP_SHARED) == !!(flags & MAP_PRIVATE))
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS))
+		return -ENODEV; /* no file-backed mappings in fdkernel */
+	if (len > USER_END)
+		return -ENOMEM;
+	len = PAGE_ALIGN_UP(len);
+	if (flags & MAP_FIXED) {
+		if ((addr & PAGE_MASK) || !range_in_user(addr, len))
+			return -EINVAL;
+		vm_unmap_range(t->vm, addr, len);
+		start = addr;
+	} else if (!(start = mmap_place(t, len))) {
+		return -ENOMEM;
+	}
+	if (vm_map_anon(t->vm, start, len, prot_to_pte(prot)))
+		return -ENOMEM;
+	return (long)start;
+}
+
+SYSCALL_DEFINE2(munmap, uint64_t, addr, uint64_t, len)
+{
+	if ((addr & PAGE_MASK) || !len || len > USER_END || addr >= USER_END ||
+	    PAGE_ALIGN_UP(len) > USER_END - addr)
+		return -EINVAL;
+	vm_unmap_range(current()->vm, addr, PAGE_ALIGN_UP(len));
+	return 0;
+}

@@ -1,0 +1,46 @@
+/*
+ * Wait queues (see wait.h).  A sleeper's state changes under the scheduler
+ * lock (sched_set_state / sched_wake); the queue's own lock only guards
+ * its list.
+ */
+#include "proc/wait.h"
+#include "proc/sched.h"
+#include "proc/signal.h"
+
+void wait_queue_init(struct wait_queue *wq, const char *name)
+{
+	spin_init(&wq->lock, name);
+	list_init(&wq->sleepers);
+}
+
+void prepare_to_wait(struct wait_queue *wq, struct wait_entry *we)
+{
+	spin_lock(&wq->lock);
+	if (list_empty(&we->link))
+		list_add_tail(&we->link, &wq->sleepers);
+	spin_unlock(&wq->lock);
+	sched_set_state(we->task, TASK_SLEEPING);
+}
+
+void finish_wait(struct wait_queue *wq, struct wait_entry *we)
+{
+	sched_set_state(we->task, TASK_RUNNABLE);
+	spin_lock(&wq->lock);
+	list_del(&we->link);
+	spin_unlock(&wq->lock);
+}
+
+void wake_up(struct wait_queue *wq)
+{
+	struct wait_entry *we;
+
+	spin_lock(&wq->lock);
+	list_for_each_entry(we, &wq->sleepers, link)
+		sched_wake(we->task);
+	spin_unlock(&wq->lock);
+}
+
+bool signal_pending(void)
+{
+	return signal_is_pending(current());
+}

@@ -1,0 +1,64 @@
+/*
+ * Wait queues: a task sleeps on a queue until someone wakes it.  The
+ * standard loop avoids lost wake-ups: the sleeper queues itself and marks
+ * itself sleeping *before* testing the condition, so a wake-up that comes
+ * between the test and schedule() just makes it runnable again.
+ */
+#ifndef PROC_WAIT_H
+#define PROC_WAIT_H
+
+#include <stdbool.h>
+#include "lib/list.h"
+#include "lib/spinlock.h"
+
+struct wait_queue {
+	struct spinlock lock; /* protects sleepers */
+	struct list_head sleepers;
+};
+
+struct wait_entry {
+	struct task *task;
+	struct list_head link;
+};
+
+/* A wait entry for the current task, ready for prepare_to_wait. */
+#define DEFINE_WAIT(name)                                                                          \
+	struct wait_entry name = {.task = current(), .link = LIST_HEAD_INIT(name.link)}
+
+void wait_queue_init(struct wait_queue *wq, const char *name);
+/* Queues the current task on wq and marks it sleeping (interruptible). */
+void prepare_to_wait(struct wait_queue *wq, struct wait_entry *we);
+/* Marks the current task runnable and takes it off wq. */
+void finish_wait(struct wait_queue *wq, struct wait_entry *we);
+/* Makes every sleeper on wq runnable. */
+void wake_up(struct wait_queue *wq);
+/* True if the current task has a signal that should end a wait (-EINTR). */
+bool signal_pending(void);
+void schedule(void);
+
+/*
+ * Sleeps until cond holds: 0, or -EINTR if a signal arrives first.  cond is
+ * evaluated with no lock held; callers that need one re-check under it.
+ */
+#define wait_event_interruptible(wq, cond)                                                         \
+	({                                                                                         \
+		DEFINE_WAIT(__we);                                                                 \
+		int __ret = 0;                                                                     \
+		for (;;) {                                                                         \
+			prepare_to_wait((wq), &__we);                                              \
+			if (cond)                                                                  \
+				break;                                                             \
+			if (signal_pending()) {                                                    \
+				__ret = -EINTR;                                                    \
+				break;                                                             \
+			}                                                                          \
+			schedule();                                                                \
+		}                                                                                  \
+		finish_wait((wq), &__we);                                                          \
+		__ret;                                                                             \
+	})
+
+/* Last: the DEFINE_WAIT macro uses current() (task.h includes this file). */
+#include "proc/task.h"
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * System-call handlers.  Each is defined with SYSCALL_DEFINEn, which gives
+ * it typed parameters and a uniform entry `long sys_NAME(const uint64_t
+ * args[6])` for the one table in sys/syscall_table.c.  A handler returns
+ * its result or -errno, as Linux does; it must validate every argument.
+ */
+#ifndef SYS_SYSCALL_H
+#define SYS_SYSCALL_H
+
+#include <stdint.h>
+#include "arch/x86_64/trapframe.h"
+
+#define NR_SYSCALLS 1002
+
+typedef long (*syscall_fn)(const uint64_t args[6]);
+
+#define SYSCALL_DEFINE0(name)                                                                      \
+	static long do_sys_##name(void);                                                           \
+	long sys_##name(const uint64_t args[6])                                                    \
+	{                                                                                          \
+		(void)args;                                                                        \
+		return do_sys_##name();                                                            \
+	}                                                                                          \
+	static long do_sys_##name(void)
+
+#define SYSCALL_DEFINE1(name, t1, a1)                                                              \
+	static long do_sys_##name(t1 a1);                                                          \
+	long sys_##name(const uint64_t args[6])                                                    \
+	{                                                                                          \
+		return do_sys_##name((t1)args[0]);                                                 \
+	}                                                                                          \
+	static long do_sys_##name(t1 a1)
+
+#define SYSCALL_DEFINE2(name, t1, a1, t2, a2)                                                      \
+	static long do_sys_##name(t1 a1, t2 a2);                                                   \
+	long sys_##name(const uint64_t args[6])                                                    \
+	{                                                                                          \
+		return do_sys_##name((t1)args[0], (t2)args[1]);                                    \
+	}                                                                                          \
+	static long do_sys_##name(t1 a1, t2 a2)
+
+#define SYSCALL_DEFINE3(name, t1, a1, t2, a2, t3, a3)                                              \
+	static long do_sys_##name(t1 a1, t2 a2, t3 a3);                                            \
+	long sys_##name(const uint64_t args[6])                                                    \
+	{                                                                                          \
+		return do_sys_##name((t1)args[0], (t2)args[1], (t3)args[2]);                       \
+	}                                                                                          \
+	static long do_sys_##name(t1 a1, t2 a2, t3 a3)
+
+#define SYSCALL_DEFINE4(name, t1, a1, t2, a2, t3, a3, t4, a4)                                      \
+	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4);                                     \
+	long sys_##name(const uint64_t args[6])                                                    \
+	{                                                                                          \
+		return do_sys_##name((t1)args[0], (t2)args[1], (t3)args[2], (t4)args[3]);         \
+	}                                                                                          \
+	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4)
+
+#define SYSCALL_DEFINE5(name, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5)                              \
+	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5);                              \
+	long sys_##name(const uint64_t args[6])                                                    \
+	{                                                                                          \
+		return do_sys_##name((t1)args[0], (t2)args[1], (t3)args[2], (t4)args[3],           \
+				     (t5)args[4]);                                                 \
+	}                                                                                          \
+	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5)
+
+#define SYSCALL_DEFINE6(name, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5, t6, a6)                      \
+	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6);                       \
+	long sys_##name(const uint64_t args[6])                                                    \
+	{                                                                                          \
+		return do_sys_##name((t1)args[0], (t2)args[1], (t3)args[2], (t4)args[3],           \
+				     (t5)args[4], (t6)args[5]);                                    \
+	}                                                                                          \
+	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6)
+
+/* Runs syscall nr with args: the handler's result, or -ENOSYS. */
+long syscall_invoke(uint64_t nr, const uint64_t args[6]);
+
+/* Points the SYSCALL instruction at syscall_entry (boot, per CPU). */
+void syscall_init(void);
+
+/* Entry from syscall_entry (arch/x86_64/syscall.asm). */
+void syscall_dispatch(struct trapframe *tf);
+
+#endif

@@ -1,0 +1,20 @@
+/*
+ * The system-call table: one array from number to handler, built from
+ * sys/syscall_list.h, and the dispatcher the entry code calls.
+ */
+#include "sys/syscall.h"
+#include "sys/syscall_list.h"
+#include <uapi/errno.h>
+
+#define DECLARE_HANDLER(nr, name) long sys_##name(const uint64_t args[6]);
+SYSCALL_LIST(DECLARE_HANDLER)
+
+#define TABLE_ENTRY(nr, name) [nr] = sys_##name,
+static const syscall_fn syscall_table[NR_SYSCALLS] = {SYSCALL_LIST(TABLE_ENTRY)};
+
+long syscall_invoke(uint64_t nr, const uint64_t args[6])
+{
+	if (nr >= NR_SYSCALLS || !syscall_table[nr])
+		return -ENOSYS;
+	return syscall_table[nr](args);
+}
