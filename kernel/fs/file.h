@@ -15,6 +15,7 @@
 struct file;
 struct inode;
 struct kstat;
+struct uapi_stat;
 struct poll_table;
 
 /*
@@ -30,6 +31,8 @@ struct file_ops {
 	/* Readiness mask (POLLIN, POLLOUT, POLLHUP...); registers on pt's queues. */
 	unsigned (*poll)(struct file *f, struct poll_table *pt);
 	long (*ioctl)(struct file *f, unsigned long cmd, unsigned long arg);
+	/* fstat of a file without an inode (pipes, sockets); optional. */
+	int (*stat)(struct file *f, struct uapi_stat *st);
 	/* Last reference gone. */
 	void (*release)(struct file *f);
 };

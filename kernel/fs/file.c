@@ -1,0 +1,92 @@
+/*
+ * Open files: allocation and the reference count that fds, fork copies and
+ * in-flight syscalls share.  The last put releases the file at once; its
+ * memory waits for a grace period because lock-free fd lookups may still hold
+ * the pointer and try (and fail) to take a reference.
+ */
+#include "fs/file.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+
+static struct spinlock dead_lock = SPINLOCK_INIT("file_dead"); /* protects dead_files */
+static struct file *dead_files;	 /* released files, linked by dead_next */
+static unsigned long live_files; /* atomic */
+
+/**
+ * file_alloc - a new open file
+ * @ops:   [in] what the file is (its operations table)
+ * @flags: [in] O_ACCMODE | O_APPEND | O_NONBLOCK status flags
+ * @priv:  [in] the implementation's state
+ *
+ * Returns the file with one reference, or NULL when memory runs out.
+ */
+struct file *file_alloc(const struct file_ops *ops, unsigned int flags, void *priv)
+{
+	struct file *f = kzalloc(sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->refcount = 1;
+	f->flags = flags;
+	f->ops = ops;
+	f->priv = priv;
+	spin_init(&f->pos_lock, "file_pos");
+	__atomic_add_fetch(&live_files, 1, __ATOMIC_RELAXED);
+	return f;
+}
+
+/* The caller already holds a reference, so relaxed ordering is enough. */
+void file_get(struct file *f)
+{
+	__atomic_add_fetch(&f->refcount, 1, __ATOMIC_RELAXED);
+}
+
+/* Acquire on success: the file's fields are read after the slot re-check. */
+bool file_tryget(struct file *f)
+{
+	uint32_t old = __atomic_load_n(&f->refcount, __ATOMIC_RELAXED);
+
+	do {
+		if (old == 0)
+			return false;
+	} while (!__atomic_compare_exchange_n(&f->refcount, &old, old + 1, true, __ATOMIC_ACQUIRE,
+					      __ATOMIC_RELAXED));
+	return true;
+}
+
+/*
+ * Acq-rel: every use of the file by other holders happens before release.
+ * The struct itself is queued, not freed: see file_reclaim_deferred().
+ */
+void file_put(struct file *f)
+{
+	if (__atomic_sub_fetch(&f->refcount, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	if (f->ops && f->ops->release)
+		f->ops->release(f);
+	__atomic_sub_fetch(&live_files, 1, __ATOMIC_RELAXED);
+	spin_lock(&dead_lock);
+	f->dead_next = dead_files;
+	dead_files = f;
+	spin_unlock(&dead_lock);
+}
+
+/* Every file released so far has outlived its lock-free readers. */
+void file_reclaim_deferred(void)
+{
+	struct file *f, *next;
+
+	spin_lock(&dead_lock);
+	f = dead_files;
+	dead_files = NULL;
+	spin_unlock(&dead_lock);
+	for (; f; f = next) {
+		next = f->dead_next;
+		kfree(f);
+	}
+}
+
+unsigned long file_count(void)
+{
+	return __atomic_load_n(&live_files, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,129 @@
+/*
+ * Inodes of the ramfs, fdkernel's only file system: regular files backed by
+ * page frames, directories as lists of (name, inode), character devices.
+ * ramfs.c implements this layer; the VFS (vfs.h) and execve sit on it.
+ */
+#ifndef FS_INODE_H
+#define FS_INODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/list.h"
+#include "lib/spinlock.h"
+#include <uapi/stat.h>
+
+/* File types and permission bits of i_mode / st_mode (the values every Unix uses). */
+#define S_IFMT	   0170000
+#define S_IFSOCK   0140000
+#define S_IFLNK	   0120000
+#define S_IFREG	   0100000
+#define S_IFBLK	   0060000
+#define S_IFDIR	   0040000
+#define S_IFCHR	   0020000
+#define S_IFIFO	   0010000
+#define S_ISREG(m) (((m)&S_IFMT) == S_IFREG)
+#define S_ISDIR(m) (((m)&S_IFMT) == S_IFDIR)
+#define S_ISCHR(m) (((m)&S_IFMT) == S_IFCHR)
+/* Device numbers in st_rdev (Linux's old 8:8 encoding). */
+#define MKDEV(major, minor) (((major) << 8) | (minor))
+
+#define NAME_MAX 255
+#define PATH_MAX 4096
+/* Largest regular file (EFBIG beyond): bounds the page index. */
+#define RAMFS_MAX_FILE (1UL << 32)
+
+struct inode {
+	/*
+	 * Atomic.  Held by each directory entry naming the inode, open files,
+	 * working directories, a child directory (on its parent, for ".."),
+	 * and walks in progress.  The last put frees the inode and its data.
+	 */
+	uint32_t refcount;
+	uint64_t ino;  /* constant */
+	uint32_t mode; /* type bits constant; permission bits under lock */
+	uint32_t rdev; /* character devices: MKDEV(major, minor); constant */
+
+	struct spinlock lock; /* protects every field below */
+	uint32_t nlink;	      /* directory entries naming it (+1 for a directory's ".") */
+	uint64_t size;	      /* bytes (regular); entries (directory) */
+	uint64_t mtime_ns, ctime_ns, atime_ns;
+	union {
+		struct {
+			uint64_t *pages; /* physical frame per page, 0 for a hole */
+			size_t npages;	 /* slots in pages[] */
+		} file;
+		struct {
+			struct list_head entries; /* struct ramfs_dirent, in creation order */
+			struct inode *parent;	  /* "..": referenced; itself for the root */
+			uint64_t next_pos;	  /* getdents cookie of the next new entry */
+		} dir;
+	};
+};
+
+/* A new inode with one reference (the caller's) and nlink 0, or NULL. */
+struct inode *inode_alloc(uint32_t mode, uint32_t rdev);
+void inode_get(struct inode *ip);
+void inode_put(struct inode *ip);
+/* Inodes alive (leak accounting). */
+unsigned long inode_count(void);
+
+static inline bool inode_is_dir(const struct inode *ip)
+{
+	return S_ISDIR(ip->mode);
+}
+
+static inline bool inode_is_reg(const struct inode *ip)
+{
+	return S_ISREG(ip->mode);
+}
+
+/*
+ * Regular-file data.  Reads stop at the size (holes read as zeroes); writes
+ * grow the file.  Each returns bytes moved (short only on a fault or when
+ * memory runs out after some progress), or -EFAULT, -ENOSPC, -EFBIG.  The
+ * _user variants take user buffers; a fault part-way returns what was done.
+ */
+long inode_read(struct inode *ip, void *kbuf, size_t len, uint64_t off);
+long inode_write(struct inode *ip, const void *kbuf, size_t len, uint64_t off);
+long inode_read_user(struct inode *ip, void *ubuf, size_t len, uint64_t off);
+/* Writes at *pos (at the end of file if append) and advances *pos. */
+long inode_write_user(struct inode *ip, const void *ubuf, size_t len, uint64_t *pos, bool append);
+/* Sets the size: frees pages past it, zero-fills growth.  0, -EFBIG, -ENOSPC. */
+int inode_truncate(struct inode *ip, uint64_t size);
+uint64_t inode_size(struct inode *ip);
+void inode_stat(struct inode *ip, struct uapi_stat *st);
+
+/*
+ * Directories.  Names are (pointer, length), not NUL-terminated, never "."
+ * or ".." (path lookup handles those) and at most NAME_MAX bytes.
+ */
+/* The child named, with a reference, or NULL. */
+struct inode *dir_lookup(struct inode *dir, const char *name, size_t len);
+/*
+ * Creates a child of the given mode (S_IFREG, S_IFDIR or S_IFCHR type) and
+ * returns it referenced in *out.  If the name exists: -EEXIST, with the
+ * existing inode referenced in *out.  -ENOENT if dir was removed, -ENOMEM.
+ */
+int dir_create(struct inode *dir, const char *name, size_t len, uint32_t mode, uint32_t rdev,
+	       struct inode **out);
+/*
+ * Removes an entry: rmdir when want_dir (-ENOTDIR, -ENOTEMPTY), unlink
+ * otherwise (-EISDIR).  -ENOENT if missing.
+ */
+int dir_remove(struct inode *dir, const char *name, size_t len, bool want_dir);
+/* The parent directory, referenced (the root is its own parent). */
+struct inode *dir_parent(struct inode *dir);
+/* Copies the name child has in dir into buf (NUL-terminated): length or -ENOENT. */
+long dir_name_of(struct inode *dir, struct inode *child, char *buf, size_t size);
+
+/*
+ * One getdents record: return false to stop (no room).  Called under the
+ * directory lock: must not sleep or touch user memory.
+ */
+typedef bool (*dir_emit_fn)(void *ctx, const char *name, size_t len, uint64_t ino,
+			    unsigned int dtype, uint64_t next_pos);
+/* Emits entries from *pos on ("." is 0, ".." is 1), advancing *pos past each. */
+void dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx);
+
+#endif

@@ -1,0 +1,506 @@
+/*
+ * ramfs: the in-memory file system behind every path.  File data lives in
+ * page frames listed in a growable index, so large files (binaries that
+ * execve reads) cost one page lookup per 4 KiB; directories are lists.
+ */
+#include "fs/inode.h"
+#include "arch/x86_64/timer.h"
+#include "arch/x86_64/uaccess.h"
+#include "lib/string.h"
+#include "mm/frame.h"
+#include "mm/heap.h"
+#include "mm/layout.h"
+#include <uapi/dirent.h>
+#include <uapi/errno.h>
+
+#define RAMFS_DEV	0x10 /* st_dev of every ramfs inode */
+#define RAMFS_MAX_PAGES (RAMFS_MAX_FILE >> PAGE_SHIFT)
+#define RAMFS_MIN_INDEX 16
+
+/* One name in a directory; owned by the directory, under its lock. */
+struct ramfs_dirent {
+	struct list_head link;
+	struct inode *ip; /* referenced by the entry */
+	uint64_t pos;	  /* getdents cookie: unique, increasing within the directory */
+	size_t len;
+	char name[]; /* NUL-terminated */
+};
+
+static uint64_t next_ino = 1;	  /* atomic */
+static unsigned long live_inodes; /* atomic */
+
+static uint64_t now_ns(void)
+{
+	return clock_monotonic_ns();
+}
+
+struct inode *inode_alloc(uint32_t mode, uint32_t rdev)
+{
+	struct inode *ip = kzalloc(sizeof(*ip));
+
+	if (!ip)
+		return NULL;
+	ip->refcount = 1;
+	ip->ino = __atomic_fetch_add(&next_ino, 1, __ATOMIC_RELAXED);
+	ip->mode = mode;
+	ip->rdev = rdev;
+	spin_init(&ip->lock, "inode");
+	ip->mtime_ns = ip->ctime_ns = ip->atime_ns = now_ns();
+	if (S_ISDIR(mode)) {
+		list_init(&ip->dir.entries);
+		ip->dir.next_pos = 2; /* 0 and 1 are "." and ".." */
+	}
+	__atomic_add_fetch(&live_inodes, 1, __ATOMIC_RELAXED);
+	return ip;
+}
+
+void inode_get(struct inode *ip)
+{
+	__atomic_add_fetch(&ip->refcount, 1, __ATOMIC_RELAXED);
+}
+
+static void free_dir(struct inode *dir)
+{
+	struct ramfs_dirent *e, *n;
+
+	list_for_each_entry_safe(e, n, &dir->dir.entries, link)
+	{
+		inode_put(e->ip);
+		kfree(e);
+	}
+	if (dir->dir.parent && dir->dir.parent != dir)
+		inode_put(dir->dir.parent);
+}
+
+static void free_data(struct inode *ip)
+{
+	for (size_t i = 0; i < ip->file.npages; i++)
+		if (ip->file.pages[i])
+			frame_unref(ip->file.pages[i]);
+	kfree(ip->file.pages);
+}
+
+/* The last reference frees the inode: no entry names it and nothing has it open. */
+void inode_put(struct inode *ip)
+{
+	if (__atomic_sub_fetch(&ip->refcount, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	if (S_ISDIR(ip->mode))
+		free_dir(ip);
+	else if (S_ISREG(ip->mode))
+		free_data(ip);
+	__atomic_sub_fetch(&live_inodes, 1, __ATOMIC_RELAXED);
+	kfree(ip);
+}
+
+unsigned long inode_count(void)
+{
+	return __atomic_load_n(&live_inodes, __ATOMIC_RELAXED);
+}
+
+/* ---- Regular-file data ---- */
+
+/* Under ip->lock: makes pages[] hold index idx.  False when memory runs out. */
+static bool index_reach(struct inode *ip, size_t idx)
+{
+	size_t n = ip->file.npages ? ip->file.npages : RAMFS_MIN_INDEX;
+	uint64_t *pages;
+
+	if (idx < ip->file.npages)
+		return true;
+	while (n <= idx)
+		n *= 2;
+	if (n > RAMFS_MAX_PAGES)
+		n = RAMFS_MAX_PAGES;
+	pages = kzalloc(n * sizeof(*pages));
+	if (!pages)
+		return false;
+	if (ip->file.npages)
+		memcpy(pages, ip->file.pages, ip->file.npages * sizeof(*pages));
+	kfree(ip->file.pages);
+	ip->file.pages = pages;
+	ip->file.npages = n;
+	return true;
+}
+
+/* Under ip->lock: the frame of page idx, or 0 for a hole. */
+static uint64_t page_at(struct inode *ip, size_t idx)
+{
+	return idx < ip->file.npages ? ip->file.pages[idx] : 0;
+}
+
+/* Under ip->lock: the frame of page idx, allocated (zeroed) if missing; 0 on ENOSPC. */
+static uint64_t page_fill(struct inode *ip, size_t idx)
+{
+	if (!index_reach(ip, idx))
+		return 0;
+	if (!ip->file.pages[idx])
+		ip->file.pages[idx] = frame_zalloc();
+	return ip->file.pages[idx];
+}
+
+enum io_kind { IO_KREAD, IO_UREAD, IO_KWRITE, IO_UWRITE };
+
+/* Moves n bytes between buf and page (NULL: a hole, reads as zeroes); 0 or -EFAULT. */
+static int copy_chunk(enum io_kind kind, void *buf, void *page, size_t n)
+{
+	switch (kind) {
+	case IO_KREAD:
+		if (page)
+			memcpy(buf, page, n);
+		else
+			memset(buf, 0, n);
+		return 0;
+	case IO_UREAD:
+		return page ? copy_to_user(buf, page, n) : clear_user(buf, n);
+	case IO_KWRITE:
+		memcpy(page, buf, n);
+		return 0;
+	case IO_UWRITE:
+		return copy_from_user(page, buf, n);
+	}
+	return -EFAULT;
+}
+
+static void *page_ptr(uint64_t pa, uint64_t off)
+{
+	return pa ? (char *)P2V(pa) + (off & PAGE_MASK) : NULL;
+}
+
+/*
+ * The copy runs without the lock, so a fault on a user page never happens
+ * under a spinlock; the frame reference keeps the page alive if a truncate
+ * drops it meanwhile.
+ */
+static long data_read(struct inode *ip, void *buf, size_t len, uint64_t off, enum io_kind kind)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		spin_lock(&ip->lock);
+		if (off >= ip->size) {
+			spin_unlock(&ip->lock);
+			break;
+		}
+		size_t n = PAGE_SIZE - (off & PAGE_MASK);
+		if (n > len - done)
+			n = len - done;
+		if (n > ip->size - off)
+			n = ip->size - off;
+		uint64_t pa = page_at(ip, off >> PAGE_SHIFT);
+		if (pa)
+			frame_ref(pa);
+		spin_unlock(&ip->lock);
+		int err = copy_chunk(kind, (char *)buf + done, page_ptr(pa, off), n);
+		if (pa)
+			frame_unref(pa);
+		if (err)
+			return done ? (long)done : err;
+		done += n;
+		off += n;
+	}
+	return done;
+}
+
+/* Under no lock; returns bytes written or -errno (see data_read for the copy). */
+static long data_write(struct inode *ip, const void *buf, size_t len, uint64_t off,
+		       enum io_kind kind)
+{
+	size_t done = 0;
+	int err = 0;
+
+	if (off >= RAMFS_MAX_FILE)
+		return len ? -EFBIG : 0;
+	if (len > RAMFS_MAX_FILE - off)
+		len = RAMFS_MAX_FILE - off;
+	while (done < len) {
+		size_t n = PAGE_SIZE - (off & PAGE_MASK);
+		if (n > len - done)
+			n = len - done;
+		spin_lock(&ip->lock);
+		uint64_t pa = page_fill(ip, off >> PAGE_SHIFT);
+		if (pa)
+			frame_ref(pa);
+		spin_unlock(&ip->lock);
+		if (!pa) {
+			err = -ENOSPC;
+			break;
+		}
+		err = copy_chunk(kind, (char *)buf + done, page_ptr(pa, off), n);
+		frame_unref(pa);
+		if (err)
+			break;
+		done += n;
+		off += n;
+		spin_lock(&ip->lock);
+		if (off > ip->size)
+			ip->size = off;
+		ip->mtime_ns = ip->ctime_ns = now_ns();
+		spin_unlock(&ip->lock);
+	}
+	return done ? (long)done : err;
+}
+
+long inode_read(struct inode *ip, void *kbuf, size_t len, uint64_t off)
+{
+	return data_read(ip, kbuf, len, off, IO_KREAD);
+}
+
+long inode_write(struct inode *ip, const void *kbuf, size_t len, uint64_t off)
+{
+	return data_write(ip, kbuf, len, off, IO_KWRITE);
+}
+
+long inode_read_user(struct inode *ip, void *ubuf, size_t len, uint64_t off)
+{
+	return data_read(ip, ubuf, len, off, IO_UREAD);
+}
+
+/* Appends start at the size seen when the write begins (no reservation). */
+long inode_write_user(struct inode *ip, const void *ubuf, size_t len, uint64_t *pos, bool append)
+{
+	long n;
+
+	if (append)
+		*pos = inode_size(ip);
+	n = data_write(ip, ubuf, len, *pos, IO_UWRITE);
+	if (n > 0)
+		*pos += n;
+	return n;
+}
+
+/* Shrinking frees whole pages and zeroes the tail of the last one, so growth reads zeroes. */
+int inode_truncate(struct inode *ip, uint64_t size)
+{
+	if (size > RAMFS_MAX_FILE)
+		return -EFBIG;
+	spin_lock(&ip->lock);
+	if (size < ip->size) {
+		for (size_t i = PAGE_ALIGN_UP(size) >> PAGE_SHIFT; i < ip->file.npages; i++) {
+			if (ip->file.pages[i])
+				frame_unref(ip->file.pages[i]);
+			ip->file.pages[i] = 0;
+		}
+		uint64_t pa = page_at(ip, size >> PAGE_SHIFT);
+		if (pa && (size & PAGE_MASK))
+			memset(page_ptr(pa, size), 0, PAGE_SIZE - (size & PAGE_MASK));
+	}
+	ip->size = size;
+	ip->mtime_ns = ip->ctime_ns = now_ns();
+	spin_unlock(&ip->lock);
+	return 0;
+}
+
+uint64_t inode_size(struct inode *ip)
+{
+	spin_lock(&ip->lock);
+	uint64_t size = ip->size;
+	spin_unlock(&ip->lock);
+	return size;
+}
+
+static void set_time(uint64_t *sec, uint64_t *nsec, uint64_t ns)
+{
+	*sec = ns / 1000000000UL;
+	*nsec = ns % 1000000000UL;
+}
+
+void inode_stat(struct inode *ip, struct uapi_stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_dev = RAMFS_DEV;
+	st->st_ino = ip->ino;
+	st->st_rdev = ip->rdev;
+	st->st_blksize = PAGE_SIZE;
+	spin_lock(&ip->lock);
+	st->st_mode = ip->mode;
+	st->st_nlink = ip->nlink;
+	st->st_size = S_ISREG(ip->mode) ? ip->size : S_ISDIR(ip->mode) ? PAGE_SIZE : 0;
+	st->st_blocks = S_ISREG(ip->mode) ? PAGE_ALIGN_UP(ip->size) / 512 : 0;
+	set_time(&st->atime_sec, &st->atime_nsec, ip->atime_ns);
+	set_time(&st->mtime_sec, &st->mtime_nsec, ip->mtime_ns);
+	set_time(&st->ctime_sec, &st->ctime_nsec, ip->ctime_ns);
+	spin_unlock(&ip->lock);
+}
+
+/* ---- Directories ---- */
+
+/* Under dir->lock. */
+static struct ramfs_dirent *find_entry(struct inode *dir, const char *name, size_t len)
+{
+	struct ramfs_dirent *e;
+
+	list_for_each_entry(e, &dir->dir.entries,
+			    link) if (e->len == len && !memcmp(e->name, name, len)) return e;
+	return NULL;
+}
+
+struct inode *dir_lookup(struct inode *dir, const char *name, size_t len)
+{
+	struct inode *ip = NULL;
+
+	spin_lock(&dir->lock);
+	struct ramfs_dirent *e = find_entry(dir, name, len);
+	if (e) {
+		ip = e->ip;
+		inode_get(ip);
+	}
+	spin_unlock(&dir->lock);
+	return ip;
+}
+
+/* Under dir->lock: links the new inode ip (no one else sees it yet) as e. */
+static void link_entry(struct inode *dir, struct ramfs_dirent *e, struct inode *ip)
+{
+	e->ip = ip;
+	e->pos = dir->dir.next_pos++;
+	inode_get(ip); /* the entry's reference */
+	ip->nlink = 1;
+	if (S_ISDIR(ip->mode)) {
+		ip->nlink = 2; /* its own "." */
+		ip->dir.parent = dir;
+		inode_get(dir);
+		dir->nlink++; /* the child's ".." */
+	}
+	list_add_tail(&e->link, &dir->dir.entries);
+	dir->size++;
+	dir->mtime_ns = dir->ctime_ns = now_ns();
+}
+
+int dir_create(struct inode *dir, const char *name, size_t len, uint32_t mode, uint32_t rdev,
+	       struct inode **out)
+{
+	struct inode *ip = inode_alloc(mode, rdev);
+	struct ramfs_dirent *e = kmalloc(sizeof(*e) + len + 1), *old;
+	int err = 0;
+
+	*out = NULL;
+	if (!ip || !e) {
+		err = -ENOMEM;
+		goto bad;
+	}
+	memcpy(e->name, name, len);
+	e->name[len] = '\0';
+	e->len = len;
+	spin_lock(&dir->lock);
+	if (dir->nlink == 0) {
+		err = -ENOENT; /* removed while we walked to it */
+	} else if ((old = find_entry(dir, name, len))) {
+		inode_get(old->ip);
+		*out = old->ip;
+		err = -EEXIST;
+	} else {
+		link_entry(dir, e, ip);
+		*out = ip;
+	}
+	spin_unlock(&dir->lock);
+	if (!err)
+		return 0;
+bad:
+	if (ip)
+		inode_put(ip);
+	kfree(e);
+	return err;
+}
+
+/* Under dir->lock and child's: may e's inode go?  rmdir needs an empty directory. */
+static int removable(struct ramfs_dirent *e, bool want_dir)
+{
+	bool is_dir = S_ISDIR(e->ip->mode);
+
+	if (want_dir && !is_dir)
+		return -ENOTDIR;
+	if (!want_dir && is_dir)
+		return -EISDIR;
+	if (is_dir && !list_empty(&e->ip->dir.entries))
+		return -ENOTEMPTY;
+	return 0;
+}
+
+/* Lock order: a directory before its children (the tree has no cycles). */
+int dir_remove(struct inode *dir, const char *name, size_t len, bool want_dir)
+{
+	struct ramfs_dirent *e;
+	int err = -ENOENT;
+
+	spin_lock(&dir->lock);
+	e = find_entry(dir, name, len);
+	if (e) {
+		struct inode *ip = e->ip;
+		spin_lock(&ip->lock);
+		err = removable(e, want_dir);
+		if (!err) {
+			ip->nlink = S_ISDIR(ip->mode) ? 0 : ip->nlink - 1;
+			ip->ctime_ns = now_ns();
+		}
+		spin_unlock(&ip->lock);
+	}
+	if (!err) {
+		list_del(&e->link);
+		dir->size--;
+		if (want_dir)
+			dir->nlink--;
+		dir->mtime_ns = dir->ctime_ns = now_ns();
+	}
+	spin_unlock(&dir->lock);
+	if (err)
+		return err;
+	inode_put(e->ip);
+	kfree(e);
+	return 0;
+}
+
+struct inode *dir_parent(struct inode *dir)
+{
+	spin_lock(&dir->lock);
+	struct inode *p = dir->dir.parent ? dir->dir.parent : dir;
+	inode_get(p);
+	spin_unlock(&dir->lock);
+	return p;
+}
+
+long dir_name_of(struct inode *dir, struct inode *child, char *buf, size_t size)
+{
+	struct ramfs_dirent *e;
+	long len = -ENOENT;
+
+	spin_lock(&dir->lock);
+	list_for_each_entry(e, &dir->dir.entries, link)
+	{
+		if (e->ip == child) {
+			len = e->len;
+			strlcpy(buf, e->name, size);
+			break;
+		}
+	}
+	spin_unlock(&dir->lock);
+	return len;
+}
+
+void dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx)
+{
+	struct ramfs_dirent *e;
+
+	spin_lock(&dir->lock);
+	if (*pos == 0 && emit(ctx, ".", 1, dir->ino, DT_DIR, 1))
+		*pos = 1;
+	if (*pos == 1) {
+		struct inode *p = dir->dir.parent ? dir->dir.parent : dir;
+		if (emit(ctx, "..", 2, p->ino, DT_DIR, 2))
+			*pos = 2;
+	}
+	if (*pos < 2)
+		goto out;
+	list_for_each_entry(e, &dir->dir.entries, link)
+	{
+		if (e->pos < *pos)
+			continue;
+		/* S_IFMT >> 12 is the d_type, as in Linux. */
+		if (!emit(ctx, e->name, e->len, e->ip->ino, (e->ip->mode & S_IFMT) >> 12,
+			  e->pos + 1))
+			break;
+		*pos = e->pos + 1;
+	}
+out:
+	spin_unlock(&dir->lock);
+}

@@ -1,0 +1,272 @@
+/*
+ * The VFS's open-file layer: opening a path as a struct file, the file
+ * operations of ramfs regular files and directories, and bring-up
+ * (root, initrd, /dev, /tmp).
+ */
+#include "fs/vfs.h"
+#include "arch/x86_64/bootinfo.h"
+#include "arch/x86_64/uaccess.h"
+#include "fs/file.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "mm/layout.h"
+#include <uapi/dirent.h>
+#include <uapi/errno.h>
+#include <uapi/fcntl.h>
+#include <uapi/poll.h>
+
+#define GETDENTS_BOUNCE (16 * 1024) /* most getdents64 output built per call */
+
+static struct inode *root; /* set once by vfs_init, never freed */
+
+struct inode *vfs_root(void)
+{
+	inode_get(root);
+	return root;
+}
+
+void vfs_release_inode(struct file *f)
+{
+	inode_put(f->inode);
+}
+
+/* ---- Regular files ---- */
+
+static long reg_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
+{
+	long n = inode_read_user(f->inode, ubuf, len, *pos);
+
+	if (n > 0)
+		*pos += n;
+	return n;
+}
+
+static long reg_write(struct file *f, const void *ubuf, size_t len, uint64_t *pos)
+{
+	return inode_write_user(f->inode, ubuf, len, pos, f->flags & O_APPEND);
+}
+
+/* Regular files never block. */
+static unsigned reg_poll(struct file *f, struct poll_table *pt)
+{
+	(void)f;
+	(void)pt;
+	return POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM;
+}
+
+static const struct file_ops reg_ops = {
+    .read = reg_read,
+    .write = reg_write,
+    .poll = reg_poll,
+    .release = vfs_release_inode,
+};
+
+/* ---- Directories ---- */
+
+static long dir_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
+{
+	(void)f, (void)ubuf, (void)len, (void)pos;
+	return -EISDIR;
+}
+
+/* Unreachable through open (directories open read-only); here for completeness of the table. */
+static long dir_write(struct file *f, const void *ubuf, size_t len, uint64_t *pos)
+{
+	(void)f, (void)ubuf, (void)len, (void)pos;
+	return -EISDIR;
+}
+
+/* getdents64 output being built in a kernel buffer (no user access under the dir lock). */
+struct dirent_buf {
+	char *buf;
+	size_t used, cap;
+	bool full;
+};
+
+static bool emit_dirent(void *ctx, const char *name, size_t len, uint64_t ino, unsigned int dtype,
+			uint64_t next_pos)
+{
+	struct dirent_buf *b = ctx;
+	size_t reclen = (offsetof(struct uapi_dirent64, d_name) + len + 1 + 7) & ~7UL;
+	struct uapi_dirent64 *d = (struct uapi_dirent64 *)(b->buf + b->used);
+
+	if (b->used + reclen > b->cap) {
+		b->full = true;
+		return false;
+	}
+	memset(d, 0, reclen);
+	d->d_ino = ino;
+	d->d_off = next_pos;
+	d->d_reclen = reclen;
+	d->d_type = dtype;
+	memcpy(d->d_name, name, len);
+	b->used += reclen;
+	return true;
+}
+
+/* Bytes stored, 0 at the end, -EINVAL if not even one entry fits, -EFAULT. */
+static long dir_getdents(struct file *f, void *ubuf, size_t len)
+{
+	struct dirent_buf b = {.cap = len < GETDENTS_BOUNCE ? len : GETDENTS_BOUNCE};
+	uint64_t pos;
+	long ret;
+
+	b.buf = kmalloc(b.cap ? b.cap : 1);
+	if (!b.buf)
+		return -ENOMEM;
+	spin_lock(&f->pos_lock);
+	pos = f->pos;
+	spin_unlock(&f->pos_lock);
+	dir_iterate(f->inode, &pos, emit_dirent, &b);
+	ret = b.used;
+	if (!b.used && b.full)
+		ret = -EINVAL;
+	else if (b.used && copy_to_user(ubuf, b.buf, b.used))
+		ret = -EFAULT;
+	if (ret > 0) {
+		spin_lock(&f->pos_lock);
+		f->pos = pos;
+		spin_unlock(&f->pos_lock);
+	}
+	kfree(b.buf);
+	return ret;
+}
+
+static const struct file_ops dir_ops = {
+    .read = dir_read,
+    .write = dir_write,
+    .getdents = dir_getdents,
+    .poll = reg_poll,
+    .release = vfs_release_inode,
+};
+
+/* ---- Opening ---- */
+
+int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out)
+{
+	const struct file_ops *ops = &reg_ops;
+	struct file *f;
+
+	if (inode_is_dir(ip))
+		ops = &dir_ops;
+	else if (S_ISCHR(ip->mode))
+		ops = chrdev_ops(ip->rdev);
+	if (!ops)
+		return -ENXIO;
+	f = file_alloc(ops, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), NULL);
+	if (!f)
+		return -ENOMEM;
+	f->inode = ip;
+	*out = f;
+	return 0;
+}
+
+/* O_CREAT: the existing inode or a new regular file (*created). */
+static int open_create(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
+		       struct inode **ip, bool *created)
+{
+	struct path_last last;
+	int err = path_lookup_parent(start, path, &last);
+
+	if (err)
+		return err;
+	bool special = !last.len || (last.len <= 2 && !memcmp(last.name, "..", last.len));
+	if (special) {
+		err = path_lookup(last.dir, last.len ? last.name : "/", ip);
+	} else if (last.trailing_slash) {
+		err = -EISDIR; /* Linux: O_CREAT never makes a directory */
+	} else {
+		*ip = dir_lookup(last.dir, last.name, last.len);
+		if (!*ip) {
+			err = dir_create(last.dir, last.name, last.len, S_IFREG | (mode & 07777), 0,
+					 ip);
+			*created = !err;
+			if (err == -EEXIST)
+				err = 0; /* lost a race: it exists now */
+		}
+	}
+	inode_put(last.dir);
+	if (!err && !*created && (flags & O_EXCL)) {
+		inode_put(*ip);
+		err = -EEXIST;
+	}
+	return err;
+}
+
+/* Linux's rules: directories open read-only, without O_CREAT or O_TRUNC. */
+static int open_check(struct inode *ip, unsigned int flags)
+{
+	if ((flags & O_DIRECTORY) && !inode_is_dir(ip))
+		return -ENOTDIR;
+	if (inode_is_dir(ip) && ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC))))
+		return -EISDIR;
+	return 0;
+}
+
+int vfs_open(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
+	     struct file **out)
+{
+	struct inode *ip;
+	bool created = false;
+	int err;
+
+	if (flags & O_CREAT)
+		err = open_create(start, path, flags, mode, &ip, &created);
+	else
+		err = path_lookup(start, path, &ip);
+	if (err)
+		return err;
+	err = open_check(ip, flags);
+	if (!err && (flags & O_TRUNC) && inode_is_reg(ip) && !created)
+		err = inode_truncate(ip, 0);
+	if (!err)
+		err = vfs_open_inode(ip, flags, out);
+	if (err)
+		inode_put(ip);
+	return err;
+}
+
+/* ---- Bring-up ---- */
+
+static void unpack_initrd(void)
+{
+	for (int i = 0; i < boot_info.nmodules; i++) {
+		struct boot_module *m = &boot_info.modules[i];
+		if (strcmp(m->cmdline, "initrd"))
+			continue;
+		long n = cpio_unpack(P2V(m->start), m->end - m->start, root);
+		if (n < 0)
+			printk("vfs: initrd malformed (%ld); kept what came before\n", n);
+		else
+			printk("vfs: initrd unpacked: %ld entries, %lu KiB\n", n,
+			       (m->end - m->start) / 1024);
+		return;
+	}
+	printk("vfs: no initrd module; empty root\n");
+}
+
+/* A directory at path, created if missing (cpio may have made it). */
+static struct inode *ensure_dir(const char *path, uint32_t mode)
+{
+	struct inode *ip;
+
+	vfs_mkdir(root, path, mode);
+	if (path_lookup(root, path, &ip))
+		panic("vfs: cannot create %s", path);
+	return ip;
+}
+
+void vfs_init(void)
+{
+	root = inode_alloc(S_IFDIR | 0755, 0);
+	if (!root)
+		panic("vfs: no memory for the root");
+	root->nlink = 2;
+	root->dir.parent = root;
+	unpack_initrd();
+	inode_put(ensure_dir("/tmp", 01777));
+	struct inode *dev = ensure_dir("/dev", 0755);
+	devices_init(dev);
+	inode_put(dev);
+}

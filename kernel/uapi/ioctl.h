@@ -1,0 +1,13 @@
+/* ioctl request numbers fdkernel understands: Linux x86_64 values. */
+#ifndef UAPI_IOCTL_H
+#define UAPI_IOCTL_H
+
+#define TCGETS 0x5401
+#define TCSETS 0x5402
+#define TCSETSW 0x5403
+#define TCSETSF 0x5404
+#define TIOCGWINSZ 0x5413
+#define FIONREAD 0x541B
+#define FIONBIO 0x5421
+
+#endif
