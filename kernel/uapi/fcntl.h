@@ -4,7 +4,9 @@
  * proposal) taken from bits Linux leaves free.  Shared by kernel and libc/.
  *
  * Open flags are an X-macro list so libc/ can translate newlib's values by
- * name in one place; the kernel sees plain constants.
+ * name in one place; the kernel sees plain constants.  User space defines
+ * UAPI_NO_FLAG_NAMES: it keeps newlib's names and gets only what newlib
+ * lacks (O_CLOFORK and O_NONSEQFD have the same value on both sides).
  */
 #ifndef UAPI_FCNTL_H
 #define UAPI_FCNTL_H
@@ -50,21 +52,26 @@
 #define O_NONSEQFD 0100000000   /* allocate from the non-sequential area */
 
 /* Descriptor flags (F_GETFD / F_SETFD).  FD_CLOFORK as in illumos. */
-#define FD_CLOEXEC 1
 #define FD_CLOFORK 2
 
 /* fcntl commands: Linux values; F_DUPFD_CLOFORK is fdkernel's. */
+#define F_DUPFD_CLOFORK 1124
+#define UAPI_F_DUPFD_CLOEXEC 1030 /* newlib's F_DUPFD_CLOEXEC is 14 */
+
+#ifndef UAPI_NO_FLAG_NAMES
+#define FD_CLOEXEC 1
 #define F_DUPFD 0
 #define F_GETFD 1
 #define F_SETFD 2
 #define F_GETFL 3
 #define F_SETFL 4
-#define F_DUPFD_CLOEXEC 1030
-#define F_DUPFD_CLOFORK 1124
+#define F_DUPFD_CLOEXEC UAPI_F_DUPFD_CLOEXEC
+#endif
 
-/* Socket type flags share the open-flag bits, as on Linux. */
-#define SOCK_NONBLOCK O_NONBLOCK
-#define SOCK_CLOEXEC O_CLOEXEC
+/* Socket type flags share the open-flag bits, as on Linux.  Numeric, since
+ * user space sees newlib's O_NONBLOCK and O_CLOEXEC (other values). */
+#define SOCK_NONBLOCK 00004000
+#define SOCK_CLOEXEC 02000000
 #define SOCK_CLOFORK O_CLOFORK
 
 /* close_range(2) flags: Linux values; CLOSE_RANGE_CLOFORK is fdkernel's. */
@@ -72,7 +79,10 @@
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
 #define CLOSE_RANGE_CLOFORK (1U << 3)
 
-#define AT_FDCWD (-100)
+#define UAPI_AT_FDCWD (-100) /* newlib's AT_FDCWD is -2 */
+#ifndef UAPI_NO_FLAG_NAMES
+#define AT_FDCWD UAPI_AT_FDCWD
+#endif
 
 /*
  * The two fd areas (docs/fds.md).  The sequential area is [0, RLIMIT_NOFILE)

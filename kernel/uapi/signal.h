@@ -5,6 +5,8 @@
 #ifndef UAPI_SIGNAL_H
 #define UAPI_SIGNAL_H
 
+#include <stdint.h>
+
 /* X(name, Linux value) */
 #define UAPI_SIGNAL_LIST(X) \
 	X(SIGHUP, 1) \
@@ -48,5 +50,32 @@ enum uapi_signal {
 #undef UAPI_SIGNAL_ENUM
 };
 #endif
+
+/* rt_sigprocmask() `how` (newlib numbers them differently: libc/ maps). */
+#define UAPI_SIG_BLOCK 0
+#define UAPI_SIG_UNBLOCK 1
+#define UAPI_SIG_SETMASK 2
+
+#define UAPI_SIG_DFL 0UL
+#define UAPI_SIG_IGN 1UL
+
+/* sa_flags.  x86_64 requires SA_RESTORER: a handler returns into
+ * sa_restorer, which calls rt_sigreturn. */
+#define UAPI_SA_NOCLDSTOP 0x00000001UL
+#define UAPI_SA_NOCLDWAIT 0x00000002UL
+#define UAPI_SA_SIGINFO 0x00000004UL
+#define UAPI_SA_RESTORER 0x04000000UL
+#define UAPI_SA_ONSTACK 0x08000000UL
+#define UAPI_SA_RESTART 0x10000000UL
+#define UAPI_SA_NODEFER 0x40000000UL
+#define UAPI_SA_RESETHAND 0x80000000UL
+
+/* The rt_sigaction() argument (sigsetsize 8); sigset bit n-1 is signal n. */
+struct uapi_sigaction {
+	uint64_t handler;  /* UAPI_SIG_DFL, UAPI_SIG_IGN or a function address */
+	uint64_t flags;    /* UAPI_SA_* */
+	uint64_t restorer; /* where the handler returns to */
+	uint64_t mask;     /* blocked while the handler runs */
+};
 
 #endif
