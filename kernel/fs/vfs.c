@@ -266,7 +266,6 @@ void vfs_init(void)
 	root->dir.parent = root;
 	unpack_initrd();
 	inode_put(ensure_dir("/tmp", 01777));
-	struct inode *dev = ensure_dir("/dev", 0755);
-	devices_init(dev);
-	inode_put(dev);
+	inode_put(ensure_dir("/dev", 0755));
+	devices_init();
 }

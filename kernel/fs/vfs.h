@@ -65,8 +65,8 @@ long cpio_unpack(const void *archive, size_t len, struct inode *root);
 
 /* Character devices (devices.c): the operations for rdev, or NULL (ENXIO). */
 const struct file_ops *chrdev_ops(uint32_t rdev);
-/* Creates the device nodes under dev that are missing. */
-void devices_init(struct inode *dev);
+/* Starts the drivers and creates the missing /dev nodes (/dev must exist). */
+void devices_init(void);
 
 /* The in-kernel test suite (vfs_selftest.c). */
 void vfs_selftest(void);

@@ -11,9 +11,23 @@
 #include <uapi/syscall_indirect.h>
 
 #define SYSCALL_LIST(X)                                                                            \
+	X(__NR_read, read)                                                                         \
+	X(__NR_write, write)                                                                       \
+	X(__NR_open, open)                                                                         \
+	X(__NR_close, close)                                                                       \
+	X(__NR_stat, stat)                                                                         \
+	X(__NR_fstat, fstat)                                                                       \
+	X(__NR_lstat, lstat)                                                                       \
+	X(__NR_lseek, lseek)                                                                       \
 	X(__NR_mmap, mmap)                                                                         \
 	X(__NR_munmap, munmap)                                                                     \
 	X(__NR_brk, brk)                                                                           \
+	X(__NR_ioctl, ioctl)                                                                       \
+	X(__NR_pread64, pread64)                                                                   \
+	X(__NR_pwrite64, pwrite64)                                                                 \
+	X(__NR_readv, readv)                                                                       \
+	X(__NR_writev, writev)                                                                     \
+	X(__NR_access, access)                                                                     \
 	X(__NR_sched_yield, sched_yield)                                                           \
 	X(__NR_nanosleep, nanosleep)                                                               \
 	X(__NR_getpid, getpid)                                                                     \
@@ -23,13 +37,27 @@
 	X(__NR_wait4, wait4)                                                                       \
 	X(__NR_kill, kill)                                                                         \
 	X(__NR_uname, uname)                                                                       \
+	X(__NR_truncate, truncate)                                                                 \
+	X(__NR_ftruncate, ftruncate)                                                               \
+	X(__NR_getcwd, getcwd)                                                                     \
+	X(__NR_chdir, chdir)                                                                       \
+	X(__NR_fchdir, fchdir)                                                                     \
+	X(__NR_mkdir, mkdir)                                                                       \
+	X(__NR_rmdir, rmdir)                                                                       \
+	X(__NR_unlink, unlink)                                                                     \
 	X(__NR_gettimeofday, gettimeofday)                                                         \
 	X(__NR_times, times)                                                                       \
 	X(__NR_getuid, getuid)                                                                     \
 	X(__NR_getppid, getppid)                                                                   \
 	X(__NR_gettid, gettid)                                                                     \
+	X(__NR_getdents64, getdents64)                                                             \
 	X(__NR_clock_gettime, clock_gettime)                                                       \
 	X(__NR_clock_getres, clock_getres)                                                         \
-	X(__NR_exit_group, exit_group)
+	X(__NR_exit_group, exit_group)                                                             \
+	X(__NR_openat, openat)                                                                     \
+	X(__NR_mkdirat, mkdirat)                                                                   \
+	X(__NR_newfstatat, newfstatat)                                                             \
+	X(__NR_unlinkat, unlinkat)                                                                 \
+	X(__NR_faccessat, faccessat)
 
 #endif

@@ -62,6 +62,7 @@
 #define __NR_uname 63
 #define __NR_fcntl 72
 #define __NR_fsync 74
+#define __NR_truncate 76
 #define __NR_ftruncate 77
 #define __NR_getdents 78
 #define __NR_getcwd 79
@@ -109,6 +110,7 @@
 #define __NR_mkdirat 258
 #define __NR_newfstatat 262
 #define __NR_unlinkat 263
+#define __NR_faccessat 269
 #define __NR_pselect6 270
 #define __NR_ppoll 271
 #define __NR_accept4 288

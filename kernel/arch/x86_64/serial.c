@@ -12,7 +12,9 @@
 #define REG_LCR 3
 #define REG_MCR 4
 #define REG_LSR 5
+#define LSR_DATA_READY 0x01
 #define LSR_THR_EMPTY 0x20
+#define IER_RX_DATA 0x01
 #define LCR_DLAB 0x80
 #define LCR_8N1 0x03
 #define BAUD_DIVISOR 1 /* 115200 / 115200 */
@@ -42,4 +44,16 @@ void serial_write(const char *s, size_t n)
 			serial_putc('\r');
 		serial_putc(s[i]);
 	}
+}
+
+void serial_enable_rx_irq(void)
+{
+	outb(COM1 + REG_IER, IER_RX_DATA);
+}
+
+int serial_getc(void)
+{
+	if (!(inb(COM1 + REG_LSR) & LSR_DATA_READY))
+		return -1;
+	return inb(COM1 + REG_DATA);
 }

@@ -1,0 +1,282 @@
+/*
+ * /dev/console: output goes straight to the UART; input arrives by
+ * interrupt into a ring where the line discipline edits the current line
+ * and readers sleep until a complete one is there.
+ */
+#include "fs/console.h"
+#include "arch/x86_64/serial.h"
+#include "arch/x86_64/traps.h"
+#include "arch/x86_64/uaccess.h"
+#include "fs/file.h"
+#include "fs/vfs.h"
+#include "proc/wait.h"
+#include <uapi/errno.h>
+#include <uapi/fcntl.h>
+#include <uapi/ioctl.h>
+#include <uapi/poll.h>
+#include <uapi/termios.h>
+
+#define COM1_IRQ      4
+#define CON_BUF	      1024 /* a power of two: indices run free and wrap */
+#define CON_WRITE_BUF 256  /* bytes copied from the user per serial_write */
+#define CHAR_INTR     0x03 /* ^C */
+#define CHAR_EOF      0x04 /* ^D, stored in the ring as a line end */
+#define CHAR_BS	      0x08
+#define CHAR_KILL     0x15 /* ^U */
+#define CHAR_DEL      0x7f
+
+/*
+ * The ring holds complete lines [rd, committed) that readers may take and
+ * the line being edited [committed, wr).  Non-canonical mode commits each
+ * byte as it comes.
+ */
+static struct {
+	struct spinlock lock; /* protects all below; the IRQ handler takes it too */
+	char buf[CON_BUF];
+	unsigned int rd, committed, wr;
+	struct linux_termios tio;
+	struct wait_queue readers; /* tasks waiting for a committed line */
+} con = {.lock = SPINLOCK_INIT("console")};
+
+static const struct linux_termios default_termios = {
+    .c_iflag = LINUX_ICRNL,
+    .c_oflag = LINUX_OPOST | LINUX_ONLCR,
+    .c_cflag = LINUX_B115200 | LINUX_CS8 | LINUX_CREAD,
+    .c_lflag = LINUX_ISIG | LINUX_ICANON | LINUX_ECHO | LINUX_ECHOE | LINUX_ECHOK,
+    .c_cc = {[LINUX_VINTR] = CHAR_INTR,
+	     [LINUX_VERASE] = CHAR_DEL,
+	     [LINUX_VKILL] = CHAR_KILL,
+	     [LINUX_VEOF] = CHAR_EOF,
+	     [LINUX_VMIN] = 1},
+};
+
+static bool canonical(void)
+{
+	return con.tio.c_lflag & LINUX_ICANON;
+}
+
+/* Under con.lock. */
+static void echo(const char *s, size_t n)
+{
+	if (con.tio.c_lflag & LINUX_ECHO)
+		serial_write(s, n);
+}
+
+/* Under con.lock: appends c; one slot stays free for a line end, as in Linux. */
+static bool put(char c, bool line_end)
+{
+	unsigned int room = CON_BUF - (con.wr - con.rd);
+
+	if (room == 0 || (room == 1 && !line_end))
+		return false;
+	con.buf[con.wr++ % CON_BUF] = c;
+	return true;
+}
+
+static void erase_one(void)
+{
+	if (con.wr == con.committed)
+		return;
+	con.wr--;
+	echo("\b \b", 3);
+}
+
+/* Under con.lock: the canonical editing rules for one byte. */
+static void discipline(char c)
+{
+	switch (c) {
+	case CHAR_DEL:
+	case CHAR_BS:
+		erase_one();
+		break;
+	case CHAR_KILL:
+		while (con.wr != con.committed)
+			erase_one();
+		break;
+	case CHAR_INTR:
+		/* No job control yet: ^C only abandons the line being typed. */
+		echo("^C\n", 3);
+		con.wr = con.committed;
+		break;
+	case CHAR_EOF:
+		if (put(CHAR_EOF, true))
+			con.committed = con.wr;
+		break;
+	case '\n':
+		if (put('\n', true)) {
+			echo("\n", 1);
+			con.committed = con.wr;
+		}
+		break;
+	default:
+		if (put(c, false))
+			echo(&c, 1);
+	}
+}
+
+void console_input(char c)
+{
+	spin_lock(&con.lock);
+	if (c == '\r' && (con.tio.c_iflag & LINUX_ICRNL))
+		c = '\n';
+	if (canonical()) {
+		discipline(c);
+	} else if (put(c, true)) {
+		echo(&c, 1);
+		con.committed = con.wr;
+	}
+	bool ready = con.rd != con.committed;
+	spin_unlock(&con.lock);
+	if (ready)
+		wake_up(&con.readers);
+}
+
+static void console_irq(struct trapframe *tf)
+{
+	int c;
+
+	(void)tf;
+	while ((c = serial_getc()) >= 0)
+		console_input((char)c);
+}
+
+static bool readable(void)
+{
+	return __atomic_load_n(&con.rd, __ATOMIC_RELAXED) !=
+	       __atomic_load_n(&con.committed, __ATOMIC_RELAXED);
+}
+
+long console_take(char *kbuf, size_t len)
+{
+	size_t n = 0;
+
+	spin_lock(&con.lock);
+	if (con.rd == con.committed) {
+		spin_unlock(&con.lock);
+		return -EAGAIN;
+	}
+	while (n < len && con.rd != con.committed) {
+		char c = con.buf[con.rd % CON_BUF];
+		if (canonical() && c == CHAR_EOF) {
+			con.rd++; /* ends the read; alone on its line it reads as 0 */
+			break;
+		}
+		con.rd++;
+		kbuf[n++] = c;
+		if (canonical() && c == '\n')
+			break;
+	}
+	spin_unlock(&con.lock);
+	return n;
+}
+
+static long console_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
+{
+	char kbuf[CON_BUF];
+	long n;
+
+	(void)pos;
+	if (len == 0)
+		return 0;
+	while ((n = console_take(kbuf, len < CON_BUF ? len : CON_BUF)) == -EAGAIN) {
+		if (f->flags & O_NONBLOCK)
+			return -EAGAIN;
+		int err = wait_event_interruptible(&con.readers, readable());
+		if (err)
+			return err;
+	}
+	if (n > 0 && copy_to_user(ubuf, kbuf, n))
+		return -EFAULT;
+	return n;
+}
+
+/* Output is not buffered: the UART takes it as fast as the emulator can. */
+static long console_write(struct file *f, const void *ubuf, size_t len, uint64_t *pos)
+{
+	char kbuf[CON_WRITE_BUF];
+	size_t done = 0;
+
+	(void)f, (void)pos;
+	while (done < len) {
+		size_t n = len - done < sizeof(kbuf) ? len - done : sizeof(kbuf);
+		if (copy_from_user(kbuf, (const char *)ubuf + done, n))
+			return done ? (long)done : -EFAULT;
+		serial_write(kbuf, n);
+		done += n;
+	}
+	return done;
+}
+
+static unsigned console_poll(struct file *f, struct poll_table *pt)
+{
+	(void)f, (void)pt;
+	return POLLOUT | POLLWRNORM | (readable() ? POLLIN | POLLRDNORM : 0);
+}
+
+/* TCSETS: ECHO and ICANON (and ICRNL) take effect; the rest is stored only. */
+static long set_termios(unsigned long uarg)
+{
+	struct linux_termios t;
+
+	if (copy_from_user(&t, (const void *)uarg, sizeof(t)))
+		return -EFAULT;
+	spin_lock(&con.lock);
+	con.tio = t;
+	if (!canonical())
+		con.committed = con.wr; /* a half-typed line becomes readable */
+	spin_unlock(&con.lock);
+	return 0;
+}
+
+static long console_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
+{
+	static const struct linux_winsize ws = {.ws_row = 24, .ws_col = 80};
+	struct linux_termios t;
+	int avail;
+
+	(void)f;
+	switch (cmd) {
+	case TCGETS:
+		spin_lock(&con.lock);
+		t = con.tio;
+		spin_unlock(&con.lock);
+		return copy_to_user((void *)arg, &t, sizeof(t));
+	case TCSETS:
+	case TCSETSW:
+	case TCSETSF:
+		return set_termios(arg);
+	case TIOCGWINSZ:
+		return copy_to_user((void *)arg, &ws, sizeof(ws));
+	case FIONREAD:
+		spin_lock(&con.lock);
+		avail = con.committed - con.rd;
+		spin_unlock(&con.lock);
+		return copy_to_user((void *)arg, &avail, sizeof(avail));
+	}
+	return -ENOTTY;
+}
+
+const struct file_ops console_ops = {
+    .read = console_read,
+    .write = console_write,
+    .poll = console_poll,
+    .ioctl = console_ioctl,
+    .release = vfs_release_inode,
+};
+
+int console_set_echo(int on)
+{
+	spin_lock(&con.lock);
+	int old = !!(con.tio.c_lflag & LINUX_ECHO);
+	con.tio.c_lflag = on ? con.tio.c_lflag | LINUX_ECHO : con.tio.c_lflag & ~LINUX_ECHO;
+	spin_unlock(&con.lock);
+	return old;
+}
+
+void console_init(void)
+{
+	con.tio = default_termios;
+	wait_queue_init(&con.readers, "console_readers");
+	irq_register(COM1_IRQ, console_irq);
+	serial_enable_rx_irq();
+}

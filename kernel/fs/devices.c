@@ -1,0 +1,83 @@
+/*
+ * Character devices: the table from device number to operations, the
+ * /dev nodes made at boot, and the two trivial devices, null and zero.
+ */
+#include "arch/x86_64/uaccess.h"
+#include "fs/console.h"
+#include "fs/file.h"
+#include "fs/vfs.h"
+#include "lib/printk.h"
+#include <uapi/errno.h>
+#include <uapi/poll.h>
+
+static long null_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
+{
+	(void)f, (void)ubuf, (void)len, (void)pos;
+	return 0;
+}
+
+/* null and zero swallow writes whole, as on Linux (no user access at all). */
+static long sink_write(struct file *f, const void *ubuf, size_t len, uint64_t *pos)
+{
+	(void)f, (void)ubuf, (void)pos;
+	return len;
+}
+
+static long zero_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
+{
+	(void)f, (void)pos;
+	return clear_user(ubuf, len) ? -EFAULT : (long)len;
+}
+
+static unsigned always_ready(struct file *f, struct poll_table *pt)
+{
+	(void)f, (void)pt;
+	return POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM;
+}
+
+static const struct file_ops null_ops = {
+    .read = null_read,
+    .write = sink_write,
+    .poll = always_ready,
+    .release = vfs_release_inode,
+};
+
+static const struct file_ops zero_ops = {
+    .read = zero_read,
+    .write = sink_write,
+    .poll = always_ready,
+    .release = vfs_release_inode,
+};
+
+/* Linux's numbers, so stat() shows what tools expect. */
+static const struct chrdev {
+	const char *path;
+	uint32_t rdev;
+	uint32_t perm;
+	const struct file_ops *ops;
+} chrdevs[] = {
+    {"/dev/null", MKDEV(1, 3), 0666, &null_ops},
+    {"/dev/zero", MKDEV(1, 5), 0666, &zero_ops},
+    {"/dev/console", MKDEV(5, 1), 0600, &console_ops},
+};
+
+#define NCHRDEVS (sizeof(chrdevs) / sizeof(chrdevs[0]))
+
+const struct file_ops *chrdev_ops(uint32_t rdev)
+{
+	for (size_t i = 0; i < NCHRDEVS; i++)
+		if (chrdevs[i].rdev == rdev)
+			return chrdevs[i].ops;
+	return NULL;
+}
+
+void devices_init(void)
+{
+	console_init();
+	for (size_t i = 0; i < NCHRDEVS; i++) {
+		int err =
+		    vfs_mknod(NULL, chrdevs[i].path, S_IFCHR | chrdevs[i].perm, chrdevs[i].rdev);
+		if (err && err != -EEXIST)
+			printk("vfs: cannot create %s (%d)\n", chrdevs[i].path, err);
+	}
+}

@@ -1,0 +1,581 @@
+/*
+ * File-system system calls.  Mostly argument checking, since we don't trust
+ * user code, and calls into the VFS (vfs.h), the files table and file ops.
+ */
+#include "arch/x86_64/uaccess.h"
+#include "fs/file.h"
+#include "fs/files.h"
+#include "fs/vfs.h"
+#include "mm/heap.h"
+#include "mm/layout.h"
+#include "proc/task.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/fcntl.h>
+#include <uapi/ioctl.h>
+#include <uapi/stat.h>
+#include <uapi/uio.h>
+
+/* Largest single transfer, as Linux's MAX_RW_COUNT: longer ones are short. */
+#define MAX_RW_COUNT (0x7fffffffUL & ~PAGE_MASK)
+
+/* *at() flags and access() modes: Linux values. */
+#define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_REMOVEDIR	    0x200
+#define AT_NO_AUTOMOUNT	    0x800
+#define AT_EMPTY_PATH	    0x1000
+#define ACCESS_X	    1
+#define ACCESS_MODES	    7 /* R_OK | W_OK | X_OK */
+
+#define SEEK_SET 0
+#define SEEK_CUR 1
+#define SEEK_END 2
+
+static struct files_table *files(void)
+{
+	return current()->files;
+}
+
+/* A path from user space and the directory it is relative to. */
+struct upath {
+	char *path;	   /* kmalloc'd copy */
+	struct inode *dir; /* referenced, or NULL for the cwd */
+};
+
+static void upath_put(struct upath *p)
+{
+	kfree(p->path);
+	if (p->dir)
+		inode_put(p->dir);
+}
+
+/*
+ * Copies the path in and resolves dirfd (AT_FDCWD, or an open directory;
+ * ignored for absolute paths).  0, -EFAULT, -ENAMETOOLONG, -EBADF, -ENOTDIR.
+ */
+static int upath_get(int dirfd, const char *upath, struct upath *p)
+{
+	struct file *f;
+	long n;
+
+	*p = (struct upath){.path = kmalloc(PATH_MAX)};
+	if (!p->path)
+		return -ENOMEM;
+	n = strncpy_from_user(p->path, upath, PATH_MAX);
+	if (n >= 0 && p->path[0] != '/' && dirfd != AT_FDCWD) {
+		f = files_lookup(files(), dirfd);
+		n = !f ? -EBADF : !f->inode || !inode_is_dir(f->inode) ? -ENOTDIR : 0;
+		if (!n) {
+			p->dir = f->inode;
+			inode_get(p->dir);
+		}
+		if (f)
+			file_put(f);
+	}
+	if (n < 0)
+		upath_put(p);
+	return n < 0 ? n : 0;
+}
+
+static bool can_read(struct file *f)
+{
+	return (f->flags & O_ACCMODE) == O_RDONLY || (f->flags & O_ACCMODE) == O_RDWR;
+}
+
+static bool can_write(struct file *f)
+{
+	return (f->flags & O_ACCMODE) == O_WRONLY || (f->flags & O_ACCMODE) == O_RDWR;
+}
+
+/* Regular files and directories have positions; devices, pipes, sockets do not. */
+static bool seekable(struct file *f)
+{
+	return f->inode && (inode_is_reg(f->inode) || inode_is_dir(f->inode));
+}
+
+/* One read or write at the file position, or at *at (pread/pwrite). */
+static long file_rw(struct file *f, void *ubuf, size_t len, uint64_t *at, bool write)
+{
+	uint64_t pos;
+	long n;
+
+	if (write ? !can_write(f) : !can_read(f))
+		return -EBADF;
+	if (write ? !f->ops->write : !f->ops->read)
+		return -EINVAL;
+	if (!user_range_ok((uint64_t)ubuf, len))
+		return -EFAULT;
+	if (len > MAX_RW_COUNT)
+		len = MAX_RW_COUNT;
+	if (at) {
+		pos = *at;
+	} else {
+		spin_lock(&f->pos_lock);
+		pos = f->pos;
+		spin_unlock(&f->pos_lock);
+	}
+	n = write ? f->ops->write(f, ubuf, len, &pos) : f->ops->read(f, ubuf, len, &pos);
+	if (!at && n > 0) {
+		spin_lock(&f->pos_lock);
+		f->pos = pos;
+		spin_unlock(&f->pos_lock);
+	}
+	return n;
+}
+
+static long fd_rw(int fd, void *ubuf, size_t len, bool write)
+{
+	struct file *f = files_lookup(files(), fd);
+	long n;
+
+	if (!f)
+		return -EBADF;
+	n = file_rw(f, ubuf, len, NULL, write);
+	file_put(f);
+	return n;
+}
+
+SYSCALL_DEFINE3(read, int, fd, void *, buf, size_t, count)
+{
+	return fd_rw(fd, buf, count, false);
+}
+
+SYSCALL_DEFINE3(write, int, fd, const void *, buf, size_t, count)
+{
+	return fd_rw(fd, (void *)buf, count, true);
+}
+
+static long fd_prw(int fd, void *ubuf, size_t len, long off, bool write)
+{
+	struct file *f = files_lookup(files(), fd);
+	uint64_t pos = off;
+	long n = -EBADF;
+
+	if (!f)
+		return n;
+	n = off < 0 ? -EINVAL : !seekable(f) ? -ESPIPE : file_rw(f, ubuf, len, &pos, write);
+	file_put(f);
+	return n;
+}
+
+SYSCALL_DEFINE4(pread64, int, fd, void *, buf, size_t, count, long, off)
+{
+	return fd_prw(fd, buf, count, off, false);
+}
+
+SYSCALL_DEFINE4(pwrite64, int, fd, const void *, buf, size_t, count, long, off)
+{
+	return fd_prw(fd, (void *)buf, count, off, true);
+}
+
+/* readv/writev: segment by segment; stops at the first short transfer. */
+static long fd_rwv(int fd, const struct iovec *uiov, int iovcnt, bool write)
+{
+	struct file *f = files_lookup(files(), fd);
+	struct iovec *iov = NULL;
+	long total = 0, n = 0;
+	size_t sum = 0;
+
+	if (!f)
+		return -EBADF;
+	if (iovcnt < 0 || iovcnt > UIO_MAXIOV) {
+		n = -EINVAL;
+		goto out;
+	}
+	iov = kmalloc(iovcnt * sizeof(*iov) + 1);
+	if (!iov || copy_from_user(iov, uiov, iovcnt * sizeof(*iov))) {
+		n = iov ? -EFAULT : -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < iovcnt; i++) {
+		sum += iov[i].iov_len;
+		if (iov[i].iov_len > (size_t)__LONG_MAX__ || sum > (size_t)__LONG_MAX__) {
+			n = -EINVAL;
+			goto out;
+		}
+	}
+	for (int i = 0; i < iovcnt; i++) {
+		n = file_rw(f, iov[i].iov_base, iov[i].iov_len, NULL, write);
+		if (n < 0)
+			break;
+		total += n;
+		if ((size_t)n < iov[i].iov_len)
+			break;
+	}
+out:
+	kfree(iov);
+	file_put(f);
+	return total ? total : n;
+}
+
+SYSCALL_DEFINE3(readv, int, fd, const struct iovec *, iov, int, iovcnt)
+{
+	return fd_rwv(fd, iov, iovcnt, false);
+}
+
+SYSCALL_DEFINE3(writev, int, fd, const struct iovec *, iov, int, iovcnt)
+{
+	return fd_rwv(fd, iov, iovcnt, true);
+}
+
+/* Under f->pos_lock: the new position for lseek, or -EINVAL. */
+static long seek_target(struct file *f, long off, unsigned int whence)
+{
+	long base;
+
+	if (whence == SEEK_SET)
+		base = 0;
+	else if (whence == SEEK_CUR)
+		base = f->pos;
+	else if (whence == SEEK_END && inode_is_reg(f->inode))
+		base = inode_size(f->inode);
+	else
+		return -EINVAL;
+	if (__builtin_add_overflow(base, off, &base) || base < 0)
+		return -EINVAL;
+	return base;
+}
+
+SYSCALL_DEFINE3(lseek, int, fd, long, off, unsigned int, whence)
+{
+	struct file *f = files_lookup(files(), fd);
+	long pos = -ESPIPE;
+
+	if (!f)
+		return -EBADF;
+	if (seekable(f)) {
+		spin_lock(&f->pos_lock);
+		pos = seek_target(f, off, whence);
+		if (pos >= 0)
+			f->pos = pos;
+		spin_unlock(&f->pos_lock);
+	}
+	file_put(f);
+	return pos;
+}
+
+static long do_open(int dirfd, const char *upath, unsigned int flags, uint32_t mode)
+{
+	struct upath p;
+	struct file *f;
+	int fd, err = upath_get(dirfd, upath, &p);
+
+	if (err)
+		return err;
+	fd = files_alloc_fd(files(), 0, flags & (O_NONSEQFD | O_CLOEXEC | O_CLOFORK));
+	if (fd < 0) {
+		upath_put(&p);
+		return fd;
+	}
+	err = vfs_open(p.dir, p.path, flags, mode, &f);
+	upath_put(&p);
+	if (err) {
+		files_unreserve_fd(files(), fd);
+		return err;
+	}
+	files_install(files(), fd, f);
+	return fd;
+}
+
+/* Unknown flag bits are ignored, as Linux does. */
+SYSCALL_DEFINE3(open, const char *, path, unsigned int, flags, unsigned int, mode)
+{
+	return do_open(AT_FDCWD, path, flags, mode);
+}
+
+SYSCALL_DEFINE4(openat, int, dirfd, const char *, path, unsigned int, flags, unsigned int, mode)
+{
+	return do_open(dirfd, path, flags, mode);
+}
+
+SYSCALL_DEFINE1(close, int, fd)
+{
+	return files_close(files(), fd);
+}
+
+static long stat_to_user(struct inode *ip, struct uapi_stat *ust)
+{
+	struct uapi_stat st;
+
+	inode_stat(ip, &st);
+	return copy_to_user(ust, &st, sizeof(st));
+}
+
+static long fd_stat(int fd, struct uapi_stat *ust)
+{
+	struct file *f = files_lookup(files(), fd);
+	struct uapi_stat st = {0};
+	long err = 0;
+
+	if (!f)
+		return -EBADF;
+	if (f->inode)
+		inode_stat(f->inode, &st);
+	else if (f->ops->stat)
+		err = f->ops->stat(f, &st);
+	file_put(f);
+	return err ? err : copy_to_user(ust, &st, sizeof(st));
+}
+
+SYSCALL_DEFINE2(fstat, int, fd, struct uapi_stat *, st)
+{
+	return fd_stat(fd, st);
+}
+
+/* stat/lstat/newfstatat (no symbolic links, so NOFOLLOW changes nothing). */
+static long do_stat(int dirfd, const char *upath, struct uapi_stat *ust, int flags)
+{
+	struct upath p;
+	struct inode *ip;
+	long err;
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH))
+		return -EINVAL;
+	err = upath_get(dirfd, upath, &p);
+	if (err)
+		return err;
+	if (!p.path[0] && (flags & AT_EMPTY_PATH) && dirfd != AT_FDCWD) {
+		upath_put(&p);
+		return fd_stat(dirfd, ust);
+	}
+	err = path_lookup(p.dir, p.path[0] || !(flags & AT_EMPTY_PATH) ? p.path : ".", &ip);
+	upath_put(&p);
+	if (err)
+		return err;
+	err = stat_to_user(ip, ust);
+	inode_put(ip);
+	return err;
+}
+
+SYSCALL_DEFINE2(stat, const char *, path, struct uapi_stat *, st)
+{
+	return do_stat(AT_FDCWD, path, st, 0);
+}
+
+SYSCALL_DEFINE2(lstat, const char *, path, struct uapi_stat *, st)
+{
+	return do_stat(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
+}
+
+SYSCALL_DEFINE4(newfstatat, int, dirfd, const char *, path, struct uapi_stat *, st, int, flags)
+{
+	return do_stat(dirfd, path, st, flags);
+}
+
+SYSCALL_DEFINE3(getdents64, int, fd, void *, buf, unsigned int, count)
+{
+	struct file *f = files_lookup(files(), fd);
+	long n;
+
+	if (!f)
+		return -EBADF;
+	if (!f->ops->getdents)
+		n = -ENOTDIR;
+	else if (!user_range_ok((uint64_t)buf, count))
+		n = -EFAULT;
+	else
+		n = f->ops->getdents(f, buf, count);
+	file_put(f);
+	return n;
+}
+
+/* mkdir, unlink and rmdir: one path operation on a resolved user path. */
+static long path_op(int dirfd, const char *upath, int (*op)(struct inode *, const char *))
+{
+	struct upath p;
+	long err = upath_get(dirfd, upath, &p);
+
+	if (err)
+		return err;
+	err = op(p.dir, p.path);
+	upath_put(&p);
+	return err;
+}
+
+static long do_mkdir(int dirfd, const char *upath, unsigned int mode)
+{
+	struct upath p;
+	long err = upath_get(dirfd, upath, &p);
+
+	if (err)
+		return err;
+	err = vfs_mkdir(p.dir, p.path, mode);
+	upath_put(&p);
+	return err;
+}
+
+SYSCALL_DEFINE2(mkdir, const char *, path, unsigned int, mode)
+{
+	return do_mkdir(AT_FDCWD, path, mode);
+}
+
+SYSCALL_DEFINE3(mkdirat, int, dirfd, const char *, path, unsigned int, mode)
+{
+	return do_mkdir(dirfd, path, mode);
+}
+
+SYSCALL_DEFINE1(unlink, const char *, path)
+{
+	return path_op(AT_FDCWD, path, vfs_unlink);
+}
+
+SYSCALL_DEFINE1(rmdir, const char *, path)
+{
+	return path_op(AT_FDCWD, path, vfs_rmdir);
+}
+
+SYSCALL_DEFINE3(unlinkat, int, dirfd, const char *, path, int, flags)
+{
+	if (flags & ~AT_REMOVEDIR)
+		return -EINVAL;
+	return path_op(dirfd, path, flags ? vfs_rmdir : vfs_unlink);
+}
+
+/* Everyone is root: only X_OK can fail, on a file with no execute bit. */
+static long do_access(int dirfd, const char *upath, int mode)
+{
+	struct upath p;
+	struct inode *ip;
+	long err;
+
+	if (mode & ~ACCESS_MODES)
+		return -EINVAL;
+	err = upath_get(dirfd, upath, &p);
+	if (err)
+		return err;
+	err = path_lookup(p.dir, p.path, &ip);
+	upath_put(&p);
+	if (err)
+		return err;
+	if ((mode & ACCESS_X) && !inode_is_dir(ip) && !(ip->mode & 0111))
+		err = -EACCES;
+	inode_put(ip);
+	return err;
+}
+
+SYSCALL_DEFINE2(access, const char *, path, int, mode)
+{
+	return do_access(AT_FDCWD, path, mode);
+}
+
+SYSCALL_DEFINE3(faccessat, int, dirfd, const char *, path, int, mode)
+{
+	return do_access(dirfd, path, mode);
+}
+
+SYSCALL_DEFINE2(getcwd, char *, buf, size_t, size)
+{
+	char *kbuf = kmalloc(PATH_MAX);
+	long n;
+
+	if (!kbuf)
+		return -ENOMEM;
+	n = vfs_getcwd(current()->cwd, kbuf, size < PATH_MAX ? size : PATH_MAX);
+	if (n == -ERANGE && size >= PATH_MAX)
+		n = -ENAMETOOLONG;
+	if (n > 0 && copy_to_user(buf, kbuf, n))
+		n = -EFAULT;
+	kfree(kbuf);
+	return n;
+}
+
+/* The task alone changes its cwd (no threads), so swapping needs no lock. */
+static long set_cwd(struct inode *ip)
+{
+	struct task *t = current();
+	struct inode *old = t->cwd;
+
+	if (!inode_is_dir(ip)) {
+		inode_put(ip);
+		return -ENOTDIR;
+	}
+	t->cwd = ip;
+	inode_put(old);
+	return 0;
+}
+
+SYSCALL_DEFINE1(chdir, const char *, upath)
+{
+	struct upath p;
+	struct inode *ip;
+	long err = upath_get(AT_FDCWD, upath, &p);
+
+	if (err)
+		return err;
+	err = path_lookup(NULL, p.path, &ip);
+	upath_put(&p);
+	return err ? err : set_cwd(ip);
+}
+
+SYSCALL_DEFINE1(fchdir, int, fd)
+{
+	struct file *f = files_lookup(files(), fd);
+	long err = -ENOTDIR;
+
+	if (!f)
+		return -EBADF;
+	if (f->inode) {
+		inode_get(f->inode);
+		err = set_cwd(f->inode);
+	}
+	file_put(f);
+	return err;
+}
+
+/* FIONBIO is generic (it sets O_NONBLOCK); everything else is the file's. */
+SYSCALL_DEFINE3(ioctl, int, fd, unsigned long, cmd, unsigned long, arg)
+{
+	struct file *f = files_lookup(files(), fd);
+	long err;
+	int on;
+
+	if (!f)
+		return -EBADF;
+	if (cmd == FIONBIO) {
+		err = copy_from_user(&on, (const void *)arg, sizeof(on));
+		if (!err && on)
+			__atomic_or_fetch(&f->flags, O_NONBLOCK, __ATOMIC_RELAXED);
+		else if (!err)
+			__atomic_and_fetch(&f->flags, ~O_NONBLOCK, __ATOMIC_RELAXED);
+	} else {
+		err = f->ops->ioctl ? f->ops->ioctl(f, cmd, arg) : -ENOTTY;
+	}
+	file_put(f);
+	return err;
+}
+
+SYSCALL_DEFINE2(ftruncate, int, fd, long, length)
+{
+	struct file *f;
+	long err = -EINVAL;
+
+	if (length < 0)
+		return -EINVAL;
+	f = files_lookup(files(), fd);
+	if (!f)
+		return -EBADF;
+	if (f->inode && inode_is_reg(f->inode) && can_write(f))
+		err = inode_truncate(f->inode, length);
+	file_put(f);
+	return err;
+}
+
+SYSCALL_DEFINE2(truncate, const char *, upath, long, length)
+{
+	struct upath p;
+	struct inode *ip;
+	long err;
+
+	if (length < 0)
+		return -EINVAL;
+	err = upath_get(AT_FDCWD, upath, &p);
+	if (err)
+		return err;
+	err = path_lookup(NULL, p.path, &ip);
+	upath_put(&p);
+	if (err)
+		return err;
+	err = inode_is_dir(ip) ? -EISDIR : !inode_is_reg(ip) ? -EINVAL : inode_truncate(ip, length);
+	inode_put(ip);
+	return err;
+}
