@@ -51,11 +51,11 @@ $(HOST_BENCH): $(call host_objs,bench,tests/host/bench_fdmap.c)
 test-unit: $(HOST_UNIT_TESTS) $(HOST_FUZZER)
 	@mkdir -p $(BUILD)/results
 	@tests/host/run-unit $(BUILD)/results/test-unit $(HOST_DIR)/fuzz-smoke.log $(HOST_UNIT_TESTS) -- \
-		$(HOST_FUZZER) -seed=1 -max_len=4096 -runs=$(FUZZ_SMOKE_RUNS)
+		$(HOST_FUZZER) -artifact_prefix=$(HOST_DIR)/ -seed=1 -max_len=4096 -runs=$(FUZZ_SMOKE_RUNS)
 
 fuzz: $(HOST_FUZZER)
 	@mkdir -p $(HOST_DIR)/corpus
-	$(HOST_FUZZER) -max_len=4096 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(HOST_DIR)/corpus
+	$(HOST_FUZZER) -artifact_prefix=$(HOST_DIR)/ -max_len=4096 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(HOST_DIR)/corpus
 
 bench-fdmap: $(HOST_BENCH)
 	$(HOST_BENCH)

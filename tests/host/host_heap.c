@@ -21,11 +21,6 @@ void heap_fail_nth(unsigned long nth)
 	fail_countdown = nth;
 }
 
-int heap_fail_armed(void)
-{
-	return fail_countdown != 0;
-}
-
 size_t heap_live_blocks(void)
 {
 	return live_blocks;

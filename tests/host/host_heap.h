@@ -9,8 +9,6 @@
 
 /* Make the @nth allocation from now fail (1 = the next one); 0 disarms. */
 void heap_fail_nth(unsigned long nth);
-/* Is a failure still armed (the Nth allocation not reached yet)? */
-int heap_fail_armed(void);
 /* Blocks and bytes currently handed out. */
 size_t heap_live_blocks(void);
 size_t heap_live_bytes(void);
