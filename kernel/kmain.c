@@ -57,8 +57,8 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	sched_init();
 	syscall_init();
 	proc_time_init();
-	vfs_init();
 	timer_init();
+	vfs_init(); /* after timer_init: file times read the clock */
 	irq_enable();
 	printk("fdkernel: up (%lu ms since boot)\n", clock_monotonic_ns() / 1000000);
 

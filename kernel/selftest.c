@@ -13,6 +13,7 @@
 #include "lib/string.h"
 #include "mm/layout.h"
 #include "mm/mm.h"
+#include "fs/vfs.h"
 #include <uapi/errno.h>
 
 static void format_selftest(void)
@@ -84,6 +85,7 @@ int selftest_run(void)
 	timer_selftest();
 	cmdline_selftest();
 	mm_selftest();
+	vfs_selftest();
 	printk("kernel: %d passed, %d failed\n", ktest_counts.passed, ktest_counts.failed);
 	return ktest_counts.failed;
 }

@@ -136,8 +136,8 @@ static int unpack_entry(struct inode *root, const struct newc_entry *e)
 	uint32_t mode = e->f[F_MODE];
 	int err;
 
-	while (path[0] == '.' && path[1] == '/')
-		path += 2;
+	while ((path[0] == '.' && path[1] == '/') || path[0] == '/')
+		path += path[0] == '/' ? 1 : 2;
 	if (!strcmp(path, ".") || !*path)
 		return 0; /* the root itself */
 	if (S_ISREG(mode))

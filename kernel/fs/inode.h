@@ -61,6 +61,8 @@ struct inode {
 	};
 };
 
+/* Reads the real-time clock once; file times need it (and timer_init). */
+void ramfs_clock_init(void);
 /* A new inode with one reference (the caller's) and nlink 0, or NULL. */
 struct inode *inode_alloc(uint32_t mode, uint32_t rdev);
 void inode_get(struct inode *ip);

@@ -4,6 +4,7 @@
  * execve reads) cost one page lookup per 4 KiB; directories are lists.
  */
 #include "fs/inode.h"
+#include "arch/x86_64/rtc.h"
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/string.h"
@@ -28,10 +29,17 @@ struct ramfs_dirent {
 
 static uint64_t next_ino = 1;	  /* atomic */
 static unsigned long live_inodes; /* atomic */
+static uint64_t boot_epoch_ns;	  /* real time at boot; set once by ramfs_clock_init */
+
+/* File times are real time: the RTC at boot plus the monotonic clock. */
+void ramfs_clock_init(void)
+{
+	boot_epoch_ns = (uint64_t)rtc_read_epoch() * 1000000000UL;
+}
 
 static uint64_t now_ns(void)
 {
-	return clock_monotonic_ns();
+	return boot_epoch_ns + clock_monotonic_ns();
 }
 
 struct inode *inode_alloc(uint32_t mode, uint32_t rdev)

@@ -259,6 +259,7 @@ static struct inode *ensure_dir(const char *path, uint32_t mode)
 
 void vfs_init(void)
 {
+	ramfs_clock_init();
 	root = inode_alloc(S_IFDIR | 0755, 0);
 	if (!root)
 		panic("vfs: no memory for the root");
