@@ -1,0 +1,122 @@
+/* PID 1 of fdkernel: runs the shell on the console and respawns it, or with
+ * argv[1] "test" the in-guest test suite, or with "bench" the benchmarks. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define RUNTESTS "/bin/runtests"
+#define SHELL	 "/bin/sh"
+#define MOTD	 "/etc/motd"
+#define BENCHDIR "/bench"
+
+/* Start PATH with ARGV in a child; -1 if fork failed.  The child exits 127
+ * after reporting a failed execve. */
+static pid_t spawn(const char *path, char *const argv[])
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		execve(path, argv, environ);
+		fprintf(stderr, "init: %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0)
+		fprintf(stderr, "init: fork: %s\n", strerror(errno));
+	return pid;
+}
+
+/* Wait for PID, reaping every other child (orphans included) meanwhile.
+ * Returns PID's exit code, or 128 + signal number if a signal killed it. */
+static int wait_for(pid_t pid)
+{
+	int status;
+	pid_t got;
+	do {
+		got = waitpid(-1, &status, 0);
+	} while (got != pid && !(got < 0 && errno == ECHILD));
+	if (got < 0)
+		return 127;
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+static int run(const char *path, char *const argv[])
+{
+	pid_t pid = spawn(path, argv);
+	return pid < 0 ? 127 : wait_for(pid);
+}
+
+static void print_motd(void)
+{
+	FILE *f = fopen(MOTD, "r");
+	char line[256];
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f))
+		fputs(line, stdout);
+	fclose(f);
+	fflush(stdout);
+}
+
+/* The console session: the shell forever, respawned whenever it exits. */
+static _Noreturn void run_console(void)
+{
+	char *argv[] = {SHELL, NULL};
+	print_motd();
+	for (;;) {
+		if (run(SHELL, argv) == 127)
+			sleep(1); /* maybe no shell to run: do not spin */
+	}
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every program of BENCHDIR in name order; a missing directory is no error. */
+static int run_benchmarks(void)
+{
+	char *names[256], path[512];
+	size_t n = 0;
+	DIR *dir = opendir(BENCHDIR);
+	struct dirent *de;
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir)) && n < sizeof names / sizeof names[0])
+		if (de->d_name[0] != '.')
+			names[n++] = strdup(de->d_name);
+	closedir(dir);
+	qsort(names, n, sizeof names[0], compare_names);
+	for (size_t i = 0; i < n; i++) {
+		char *argv[] = {path, NULL};
+		snprintf(path, sizeof path, "%s/%s", BENCHDIR, names[i]);
+		run(path, argv);
+		free(names[i]);
+	}
+	return 0;
+}
+
+/* The environment programs see unless the kernel passed one. */
+static void default_environment(void)
+{
+	setenv("PATH", "/bin", 0);
+	setenv("HOME", "/", 0);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	default_environment();
+	if (strcmp(mode, "test") == 0) {
+		char *args[] = {RUNTESTS, "/tests", NULL};
+		return run(RUNTESTS, args);
+	}
+	if (strcmp(mode, "bench") == 0)
+		return run_benchmarks();
+	run_console();
+}

@@ -1,0 +1,156 @@
+/* Helpers shared by the process and shell tests: where the user programs
+ * live (fdkernel's /bin or the host build tree) and running code in a child. */
+#ifndef USER_TESTUTIL_H
+#define USER_TESTUTIL_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tap.h"
+
+/* True inside fdkernel, false on the host Linux. */
+static inline bool on_fdkernel(void)
+{
+	struct utsname u;
+	return uname(&u) == 0 && strcmp(u.sysname, "fdkernel") == 0;
+}
+
+/* The directory of the user programs in BUF: /bin on fdkernel; on the host
+ * the bin directory beside the tests' one (ARGV0 is the running test's). */
+static inline const char *test_bin_dir(const char *argv0, char *buf, size_t size)
+{
+	const char *slash = strrchr(argv0, '/');
+	if (on_fdkernel())
+		snprintf(buf, size, "/bin");
+	else if (slash)
+		snprintf(buf, size, "%.*s/../bin", (int)(slash - argv0), argv0);
+	else
+		snprintf(buf, size, "../bin");
+	return buf;
+}
+
+/* The path of user program NAME in BUF (see test_bin_dir). */
+static inline const char *test_bin_path(const char *argv0, const char *name, char *buf, size_t size)
+{
+	char dir[256];
+	snprintf(buf, size, "%s/%s", test_bin_dir(argv0, dir, sizeof dir), name);
+	return buf;
+}
+
+static inline void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, ms % 1000 * 1000000L};
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* Run FN in a child that exits 0 if FN returns.  Returns the child's wait
+ * status, or -1 if fork or waitpid failed. */
+static inline int child_status(void (*fn)(void))
+{
+	int status;
+	pid_t pid;
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		fn();
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return status;
+}
+
+static inline bool exited_with(int status, int code)
+{
+	return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == code;
+}
+
+static inline bool killed_by(int status, int sig)
+{
+	return status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == sig;
+}
+
+/* Run PATH with ARGV and ENVP, its stdout and stderr read into OUT (at most
+ * SIZE - 1 bytes, NUL-terminated; more output gets the child EPIPE/SIGPIPE).
+ * Returns its wait status, or -1 if it could not be started or waited for. */
+static inline int run_capture(const char *path, char *const argv[], char *const envp[], char *out,
+			      size_t size)
+{
+	int fds[2], status;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+	if (pipe(fds) < 0)
+		return -1;
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		execve(path, argv, envp);
+		_exit(127);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], out + len, size - 1 - len)) > 0)
+		len += n;
+	out[len] = '\0';
+	close(fds[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return status;
+}
+
+/* Run `sh -c CMD` with PATH set to the user programs' directory, output
+ * captured into OUT as run_capture does.  Returns the shell's wait status. */
+static inline int run_shell(const char *argv0, const char *cmd, char *out, size_t size)
+{
+	char sh[300], path[270] = "PATH=";
+	char *argv[] = {"sh", "-c", (char *)cmd, NULL}, *envp[] = {path, NULL};
+	test_bin_dir(argv0, path + 5, sizeof path - 5);
+	return run_capture(test_bin_path(argv0, "sh", sh, sizeof sh), argv, envp, out, size);
+}
+
+/* S with its newlines shown as '|', to fit on a TAP diagnostic line. */
+static inline char *one_line(char *s)
+{
+	for (char *p = s; (p = strchr(p, '\n'));)
+		*p = '|';
+	return s;
+}
+
+/* TEMPLATE into BUF with each '@' replaced by a scratch file name unique to
+ * this process, /tmp/sh-PID. */
+static inline const char *expand_scratch(const char *template, char *buf, size_t size)
+{
+	char file[32];
+	size_t len = 0;
+	snprintf(file, sizeof file, "/tmp/sh-%d", (int)getpid());
+	buf[0] = '\0';
+	for (const char *p = template; *p && len < size - 1; p++)
+		len += snprintf(buf + len, size - len, *p == '@' ? "%s" : "%.1s",
+				*p == '@' ? file : p);
+	return buf;
+}
+
+/* One TAP assertion: `sh -c CMD` prints EXPECTED (stdout and stderr) and
+ * exits with STATUS; '@' in both stands for the scratch file. */
+static inline int check_shell(const char *argv0, const char *cmd, const char *expected, int status)
+{
+	char cmdbuf[512], want[1024], out[4096];
+	int got = run_shell(argv0, expand_scratch(cmd, cmdbuf, sizeof cmdbuf), out, sizeof out);
+	expand_scratch(expected, want, sizeof want);
+	if (ok(exited_with(got, status) && strcmp(out, want) == 0, "sh -c '%s'", cmdbuf))
+		return 1;
+	diag("exit status %d (wait status %#x), output \"%s\"", WEXITSTATUS(got), got,
+	     one_line(out));
+	return 0;
+}
+
+#endif
