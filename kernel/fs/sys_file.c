@@ -51,9 +51,10 @@ static void upath_put(struct upath *p)
 
 /*
  * Copies the path in and resolves dirfd (AT_FDCWD, or an open directory;
- * ignored for absolute paths).  0, -EFAULT, -ENAMETOOLONG, -EBADF, -ENOTDIR.
+ * ignored for absolute paths and, with AT_EMPTY_PATH, for an empty one).
+ * 0, -EFAULT, -ENAMETOOLONG, -EBADF, -ENOTDIR.
  */
-static int upath_get(int dirfd, const char *upath, struct upath *p)
+static int upath_get_flags(int dirfd, const char *upath, int flags, struct upath *p)
 {
 	struct file *f;
 	long n;
@@ -62,6 +63,8 @@ static int upath_get(int dirfd, const char *upath, struct upath *p)
 	if (!p->path)
 		return -ENOMEM;
 	n = strncpy_from_user(p->path, upath, PATH_MAX);
+	if (n == 0 && (flags & AT_EMPTY_PATH))
+		return 0;
 	if (n >= 0 && p->path[0] != '/' && dirfd != AT_FDCWD) {
 		f = files_lookup(files(), dirfd);
 		n = !f ? -EBADF : !f->inode || !inode_is_dir(f->inode) ? -ENOTDIR : 0;
@@ -75,6 +78,11 @@ static int upath_get(int dirfd, const char *upath, struct upath *p)
 	if (n < 0)
 		upath_put(p);
 	return n < 0 ? n : 0;
+}
+
+static int upath_get(int dirfd, const char *upath, struct upath *p)
+{
+	return upath_get_flags(dirfd, upath, 0, p);
 }
 
 static bool can_read(struct file *f)
@@ -331,14 +339,15 @@ static long do_stat(int dirfd, const char *upath, struct uapi_stat *ust, int fla
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH))
 		return -EINVAL;
-	err = upath_get(dirfd, upath, &p);
+	err = upath_get_flags(dirfd, upath, flags, &p);
 	if (err)
 		return err;
-	if (!p.path[0] && (flags & AT_EMPTY_PATH) && dirfd != AT_FDCWD) {
+	bool fd_itself = !p.path[0] && (flags & AT_EMPTY_PATH);
+	if (fd_itself && dirfd != AT_FDCWD) {
 		upath_put(&p);
 		return fd_stat(dirfd, ust);
 	}
-	err = path_lookup(p.dir, p.path[0] || !(flags & AT_EMPTY_PATH) ? p.path : ".", &ip);
+	err = path_lookup(p.dir, fd_itself ? "." : p.path, &ip);
 	upath_put(&p);
 	if (err)
 		return err;
