@@ -7,6 +7,7 @@
 #include "arch/x86_64/bootinfo.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
+#include "arch/x86_64/fpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/multiboot.h"
@@ -54,6 +55,7 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	idt_init();
 	pic_init();
 	mm_init();
+	fpu_init();
 	sched_init();
 	syscall_init();
 	proc_time_init();

@@ -2,8 +2,8 @@
 # Fragments add their own legs (test-unit: tests/host, test-host: user/).
 
 TEST_LEGS := test-unit test-host test-guest test-boot test-gdb
-# Result files: test-guest writes two (the kernel's self-tests, the user suite).
-TEST_RESULTS := test-unit test-host test-kernel test-guest test-boot test-gdb
+# Result files: test-guest writes three (kernel self-tests, user suite, leaks).
+TEST_RESULTS := test-unit test-host test-kernel test-guest test-leaks test-boot test-gdb
 RESULTS := $(BUILD)/results
 
 .PHONY: test-guest test-kernel test-boot test-gdb debug
@@ -16,8 +16,10 @@ test-guest: $(ISO_TEST)
 	status=$$?; \
 	tests/tap-result $(BUILD)/serial-test.log 0 "kernel: " > $(RESULTS)/test-kernel; \
 	tests/tap-result $(BUILD)/serial-test.log $$status > $(RESULTS)/test-guest; \
+	tests/tap-result $(BUILD)/serial-test.log 0 "leaks: " > $(RESULTS)/test-leaks; \
 	echo "kernel self-tests: $$(cat $(RESULTS)/test-kernel)"; \
-	echo "user tests in fdkernel: $$(cat $(RESULTS)/test-guest)"; exit $$status
+	echo "user tests in fdkernel: $$(cat $(RESULTS)/test-guest)"; \
+	echo "leak check after the suite: $$(cat $(RESULTS)/test-leaks)"; exit $$status
 test-kernel: test-guest
 
 # Boot-path failures: no long mode, a kernel fault's report, odd memory maps.

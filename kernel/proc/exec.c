@@ -173,6 +173,9 @@ static void commit_exec(struct task *t, struct vm_space *vm, const struct elf_im
 	t->brk_start = t->brk = PAGE_ALIGN_UP(img->end);
 	t->mmap_next = USER_MMAP_TOP;
 	memset(t->tf, 0, sizeof(*t->tf));
+	fpu_reset(&t->fpu);
+	if (t == current())
+		fpu_restore(&t->fpu);
 	t->tf->rip = img->entry;
 	t->tf->rsp = sp;
 	t->tf->cs = USER_CS;

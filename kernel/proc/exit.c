@@ -12,6 +12,7 @@
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/paging.h"
+#include "proc/leakcheck.h"
 #include "proc/proc.h"
 #include "proc/sched.h"
 #include "proc/signal.h"
@@ -25,13 +26,26 @@
 #define WAIT_OPTIONS (WNOHANG | WUNTRACED | WCONTINUED | 0x40000000 /* __WALL */)
 #define RUSAGE_SIZE 144 /* struct rusage on x86_64; we report zeroes */
 
-/* Init's exit ends the system: in test mode QEMU exits with its status. */
+static void release_resources(struct task *t);
+
+/*
+ * Init's exit ends the system.  In test mode its resources are released
+ * and the kernel's counters compared with their values when init started
+ * (nothing the tests did may leak), then QEMU exits with init's status.
+ */
 static __attribute__((noreturn)) void init_exited(int status)
 {
+	struct kcounters now;
+
 	printk("init exited with status 0x%x\n", status);
-	if (kopts.test)
-		qemu_exit(status == 0 ? QEMU_EXIT_PASS : QEMU_EXIT_FAIL);
-	panic("init exited");
+	if (!kopts.test)
+		panic("init exited");
+	release_resources(current());
+	sched_quiescent();
+	kcounters_read(&now);
+	if (leakcheck_report(&counters_at_init, &now))
+		status = status ? status : 1;
+	qemu_exit(status == 0 ? QEMU_EXIT_PASS : QEMU_EXIT_FAIL);
 }
 
 static void release_resources(struct task *t)

@@ -39,6 +39,7 @@ SYSCALL_DEFINE0(fork)
 	child->brk = parent->brk;
 	child->mmap_next = parent->mmap_next;
 	*child->tf = *parent->tf;
+	fpu_save(&child->fpu); /* the parent's live registers */
 	child->tf->rax = 0;
 	adopt(parent, child);
 	sched_make_runnable(child);

@@ -11,6 +11,7 @@
 #include "lib/string.h"
 #include "mm/paging.h"
 #include "proc/exec.h"
+#include "proc/leakcheck.h"
 #include "proc/proc.h"
 #include "proc/sched.h"
 #include <uapi/fcntl.h>
@@ -47,10 +48,14 @@ static void exec_init(struct task *t, const char *path, const char *arg)
 		panic("init: cannot execute %s (error %d)", path, err);
 }
 
+/* Counters as init starts (test mode compares them when it exits). */
+struct kcounters counters_at_init;
+
 void proc_start_init(const char *path, const char *arg)
 {
 	struct task *t = task_alloc("init");
 
+	kcounters_read(&counters_at_init);
 	if (!t || !(t->files = files_create()))
 		panic("init: out of memory");
 	t->cwd = vfs_root();

@@ -8,6 +8,8 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/timer.h"
+#include "fs/fdmap.h"
+#include "fs/file.h"
 #include "lib/printk.h"
 #include "mm/paging.h"
 #include "proc/signal.h"
@@ -95,10 +97,23 @@ static void switch_cpu_state(struct task *next)
 	this_cpu()->current = next;
 }
 
+/*
+ * A context switch is a quiescent state: lock-free fd lookups never sleep
+ * holding a map or file pointer, so nothing retired before now can still
+ * be in use on this CPU, and with one CPU it may be freed.  (With SMP:
+ * once every CPU has passed such a point.)
+ */
+void sched_quiescent(void)
+{
+	fdmap_reclaim_deferred();
+	file_reclaim_deferred();
+}
+
 void schedule(void)
 {
 	struct task *prev = current(), *next;
 
+	sched_quiescent();
 	spin_lock(&sched_lock);
 	this_cpu()->need_resched = false;
 	if (prev->state == TASK_RUNNABLE)
@@ -107,6 +122,8 @@ void schedule(void)
 	if (next != prev) {
 		/* The interrupt state to restore belongs to this task, not the CPU. */
 		bool irq_were_on = this_cpu()->irq_were_on;
+		fpu_save(&prev->fpu);
+		fpu_restore(&next->fpu);
 		switch_cpu_state(next);
 		switch_to(&prev->ctx_rsp, next->ctx_rsp);
 		this_cpu()->irq_were_on = irq_were_on;

@@ -129,6 +129,7 @@ struct task *task_alloc(const char *name)
 		return NULL;
 	}
 	prepare_stack(t);
+	fpu_reset(&t->fpu);
 	return t;
 }
 

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "arch/x86_64/fpu.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/trapframe.h"
 #include "lib/list.h"
@@ -58,6 +59,8 @@ struct task {
 	struct list_head sibling;
 	struct wait_queue child_exit; /* the parent sleeps here in wait4 */
 	int exit_status;              /* wait status encoding */
+
+	struct fpu_state fpu;         /* user FPU/SSE registers while switched out */
 
 	uint64_t pending_signals;     /* bit (sig-1); SIGKILL/SIGTERM until signals land */
 	uint64_t utime_ticks, stime_ticks;

@@ -1,0 +1,39 @@
+/* Resource counters and the end-of-test leak report (see leakcheck.h). */
+#include "proc/leakcheck.h"
+#include "fs/file.h"
+#include "fs/inode.h"
+#include "lib/printk.h"
+#include "mm/frame.h"
+#include "mm/heap.h"
+#include "proc/proc.h"
+
+void kcounters_read(struct kcounters *c)
+{
+	c->free_frames = frame_free_count();
+	c->heap_bytes = heap_bytes_in_use();
+	c->tasks = task_count();
+	c->files = file_count();
+	c->inodes = inode_count();
+}
+
+static int check(int n, const char *what, long before, long after)
+{
+	bool ok = before == after;
+
+	printk("%sok %d - leak check: %s %ld before, %ld after\n", ok ? "" : "not ", n, what,
+	       before, after);
+	return ok;
+}
+
+int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
+{
+	int passed = 0;
+
+	passed += check(1, "free frames", (long)b->free_frames, (long)a->free_frames);
+	passed += check(2, "heap bytes", (long)b->heap_bytes, (long)a->heap_bytes);
+	passed += check(3, "tasks", b->tasks, a->tasks);
+	passed += check(4, "open files", (long)b->files, (long)a->files);
+	passed += check(5, "inodes", (long)b->inodes, (long)a->inodes);
+	printk("leaks: %d passed, %d failed\n", passed, 5 - passed);
+	return 5 - passed;
+}

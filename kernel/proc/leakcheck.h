@@ -1,0 +1,27 @@
+/*
+ * Resource accounting for tests: the kernel's counts of free frames, heap
+ * bytes, tasks, open files and inodes, compared when init exits in test
+ * mode with what they were when it started.
+ */
+#ifndef PROC_LEAKCHECK_H
+#define PROC_LEAKCHECK_H
+
+#include <stddef.h>
+
+struct kcounters {
+	size_t free_frames;
+	size_t heap_bytes;
+	int tasks;
+	unsigned long files;
+	unsigned long inodes;
+};
+
+/* The counters when init started (proc/init.c). */
+extern struct kcounters counters_at_init;
+
+void kcounters_read(struct kcounters *c);
+/* Prints one TAP line per counter and "leaks: N passed, N failed";
+ * returns the number of counters that differ. */
+int leakcheck_report(const struct kcounters *before, const struct kcounters *after);
+
+#endif
