@@ -23,6 +23,8 @@ static void apply_word(const char *w, size_t len)
 		kopts.test = true;
 	else if (!strcmp(word, "quiet"))
 		kopts.quiet = true;
+	else if (!strcmp(word, "profile"))
+		kopts.profile = true;
 	else if (!strcmp(word, "crashtest"))
 		kopts.crashtest = true;
 	else if (!strncmp(word, "init=", 5) && word[5] == '/')

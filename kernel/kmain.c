@@ -17,6 +17,7 @@
 #include "arch/x86_64/timer.h"
 #include "cmdline.h"
 #include "lib/printk.h"
+#include "lib/profile.h"
 #include "fs/vfs.h"
 #include "mm/mm.h"
 #include "proc/proc.h"
@@ -59,6 +60,7 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	sched_init();
 	syscall_init();
 	proc_time_init();
+	profile_init(kopts.profile);
 	timer_init();
 	vfs_init(); /* after timer_init: file times read the clock */
 	irq_enable();

@@ -6,6 +6,7 @@
 #include "fs/console.h"
 #include "fs/file.h"
 #include "fs/vfs.h"
+#include "lib/profile.h"
 #include "lib/printk.h"
 #include <uapi/errno.h>
 #include <uapi/poll.h>
@@ -59,6 +60,7 @@ static const struct chrdev {
     {"/dev/null", MKDEV(1, 3), 0666, &null_ops},
     {"/dev/zero", MKDEV(1, 5), 0666, &zero_ops},
     {"/dev/console", MKDEV(5, 1), 0600, &console_ops},
+    {"/dev/profile", MKDEV(10, 240), 0666, &profile_ops}, /* misc major, a free minor */
 };
 
 #define NCHRDEVS (sizeof(chrdevs) / sizeof(chrdevs[0]))

@@ -17,12 +17,12 @@ extern const uint64_t ksyms_addr[];
 extern const uint32_t ksyms_name[];
 extern const char ksyms_strings[];
 
-const char *ksym_lookup(uint64_t addr, uint64_t *offset)
+long ksym_index(uint64_t addr)
 {
 	uint64_t lo = 0, hi = ksyms_count;
 
 	if (!ksyms_count || addr < ksyms_addr[0] || addr >= (uint64_t)_text_end)
-		return NULL;
+		return -1;
 	/* Binary search for the last symbol at or below addr. */
 	while (hi - lo > 1) {
 		uint64_t mid = (lo + hi) / 2;
@@ -31,8 +31,27 @@ const char *ksym_lookup(uint64_t addr, uint64_t *offset)
 		else
 			hi = mid;
 	}
-	*offset = addr - ksyms_addr[lo];
-	return ksyms_strings + ksyms_name[lo];
+	return (long)lo;
+}
+
+size_t ksym_total(void)
+{
+	return ksyms_count;
+}
+
+const char *ksym_name(size_t i)
+{
+	return ksyms_strings + ksyms_name[i];
+}
+
+const char *ksym_lookup(uint64_t addr, uint64_t *offset)
+{
+	long i = ksym_index(addr);
+
+	if (i < 0)
+		return NULL;
+	*offset = addr - ksyms_addr[i];
+	return ksym_name((size_t)i);
 }
 
 static void print_frame(int n, uint64_t addr)

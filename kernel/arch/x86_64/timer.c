@@ -8,6 +8,7 @@
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/traps.h"
 #include "lib/printk.h"
+#include "lib/profile.h"
 #include "proc/sched.h"
 
 #define PIT_HZ 1193182
@@ -23,6 +24,7 @@ static uint64_t tsc_at_boot;
 static void timer_tick(struct trapframe *tf)
 {
 	this_cpu()->ticks++;
+	profile_sample(tf);
 	sched_tick(tf);
 }
 
