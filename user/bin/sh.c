@@ -17,6 +17,7 @@ extern char **environ;
 #define MAX_TOKENS 128
 #define MAX_CMDS   16
 #define MAX_ARGS   64
+#define MAX_LINE   4096
 
 enum kind { WORD, PIPE, IN, OUT, APPEND, SEMI };
 
@@ -371,25 +372,22 @@ static void run_line(const char *line)
 	free(arena);
 }
 
+/* Run each line of F (lines longer than MAX_LINE - 1 are cut in pieces). */
 static int run_stream(FILE *f, bool prompt)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	char line[MAX_LINE];
 	for (;;) {
 		if (prompt) {
 			fputs("fdk$ ", stdout);
 			fflush(stdout);
 		}
-		if ((len = getline(&line, &cap, f)) < 0)
+		if (!fgets(line, sizeof line, f))
 			break;
-		if (len > 0 && line[len - 1] == '\n')
-			line[len - 1] = '\0';
+		line[strcspn(line, "\n")] = '\0';
 		run_line(line);
 	}
 	if (prompt)
 		putchar('\n');
-	free(line);
 	return last_status;
 }
 

@@ -8,6 +8,9 @@
 #include "tap.h"
 #include "testutil.h"
 
+/* In the libc glue; newlib's <sys/wait.h> does not declare it. */
+pid_t wait4(pid_t pid, int *status, int options, struct rusage *usage);
+
 /* Fork a child that sleeps DELAY_MS and exits with CODE. */
 static pid_t fork_exit(int code, long delay_ms)
 {
