@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -62,14 +63,24 @@ static void print_motd(void)
 	fflush(stdout);
 }
 
-/* The console session: the shell forever, respawned whenever it exits. */
+static time_t monotonic_seconds(void)
+{
+	struct timespec ts = {0, 0};
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/* The console session: the shell forever, respawned whenever it exits; one
+ * that ends at once (no shell, a console at EOF) is restarted after 1 s. */
 static _Noreturn void run_console(void)
 {
 	char *argv[] = {SHELL, NULL};
 	print_motd();
 	for (;;) {
-		if (run(SHELL, argv) == 127)
-			sleep(1); /* maybe no shell to run: do not spin */
+		time_t start = monotonic_seconds();
+		run(SHELL, argv);
+		if (monotonic_seconds() - start < 1)
+			sleep(1);
 	}
 }
 
