@@ -15,6 +15,7 @@
 #include "mm/heap.h"
 #include "mm/paging.h"
 #include "proc/elf.h"
+#include "proc/signal.h"
 #include "proc/task.h"
 #include "proc/uvm.h"
 #include "sys/syscall.h"
@@ -166,6 +167,7 @@ static void commit_exec(struct task *t, struct vm_space *vm, const struct elf_im
 	if (old && old != vm_kernel())
 		vm_destroy(old);
 	files_exec(t->files);
+	signal_exec(t);
 	for (const char *p = path; *p; p++)
 		if (*p == '/' && p[1])
 			base = p + 1;

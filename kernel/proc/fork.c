@@ -8,6 +8,7 @@
 #include "mm/paging.h"
 #include "proc/proc.h"
 #include "proc/sched.h"
+#include "proc/signal.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
@@ -38,6 +39,7 @@ SYSCALL_DEFINE0(fork)
 	child->brk_start = parent->brk_start;
 	child->brk = parent->brk;
 	child->mmap_next = parent->mmap_next;
+	signal_fork(child, parent);
 	*child->tf = *parent->tf;
 	fpu_save(&child->fpu); /* the parent's live registers */
 	child->tf->rax = 0;

@@ -1,52 +1,194 @@
 /*
- * Signal sending and default actions.  Until handlers exist every signal
- * either terminates the process (the Linux default for most) or is
- * ignored (SIGCHLD, SIGURG, SIGWINCH, SIGCONT).
+ * Signal sending, default actions and delivery (see signal.h).  Senders
+ * only set a pending bit and wake the target; everything else happens in
+ * the target itself on its way back to user mode, so no lock is needed
+ * beyond atomic updates of the pending set.
  */
 #include "proc/signal.h"
+#include "arch/x86_64/sigframe.h"
 #include "lib/printk.h"
+#include "lib/string.h"
 #include "proc/exit.h"
 #include "proc/proc.h"
 #include "proc/sched.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
-#include <uapi/signal.h>
 
-#define SIGBIT(sig) (1UL << ((sig) - 1))
-#define IGNORED_BY_DEFAULT (SIGBIT(SIGCHLD) | SIGBIT(SIGURG) | SIGBIT(SIGWINCH) | SIGBIT(SIGCONT))
+#define DEFAULT_IGNORE (SIGBIT(SIGCHLD) | SIGBIT(SIGURG) | SIGBIT(SIGWINCH) | SIGBIT(SIGCONT))
+/* No job control: stop signals are accepted and have no effect. */
+#define DEFAULT_STOP (SIGBIT(SIGSTOP) | SIGBIT(SIGTSTP) | SIGBIT(SIGTTIN) | SIGBIT(SIGTTOU))
+
+static bool ignored(const struct task *t, int sig)
+{
+	uint64_t h = t->sig.action[sig - 1].handler;
+
+	if (sig == SIGKILL)
+		return false;
+	return h == UAPI_SIG_IGN ||
+	       (h == UAPI_SIG_DFL && (SIGBIT(sig) & (DEFAULT_IGNORE | DEFAULT_STOP)));
+}
+
+static void post(struct task *t, int sig, const struct sig_info *info)
+{
+	if (ignored(t, sig))
+		return;
+	t->sig.info[sig - 1] = *info;
+	__atomic_or_fetch(&t->sig.pending, SIGBIT(sig), __ATOMIC_RELEASE);
+	if (signal_is_pending(t))
+		sched_wake(t);
+}
+
+void signal_send_from(struct task *t, int sig, int from)
+{
+	struct sig_info info = {from ? SI_USER : SI_KERNEL, from, 0};
+
+	post(t, sig, &info);
+}
 
 void signal_send(struct task *t, int sig)
 {
-	if (SIGBIT(sig) & IGNORED_BY_DEFAULT)
-		return;
-	__atomic_or_fetch(&t->pending_signals, SIGBIT(sig), __ATOMIC_RELEASE);
-	sched_wake(t);
+	signal_send_from(t, sig, 0);
 }
 
 bool signal_is_pending(struct task *t)
 {
-	return __atomic_load_n(&t->pending_signals, __ATOMIC_ACQUIRE) != 0;
+	return __atomic_load_n(&t->sig.pending, __ATOMIC_ACQUIRE) & ~t->sig.blocked;
+}
+
+void signal_force_fault(struct trapframe *tf, int sig, uint64_t addr)
+{
+	struct task *t = current();
+	struct sig_info info = {sig == SIGSEGV ? SEGV_MAPERR : SI_KERNEL, 0, addr};
+
+	printk_info("%s[%d]: signal %d at rip %lx addr %lx\n", t->name, t->pid, sig, tf->rip,
+		    addr);
+	/* A fault cannot be blocked or ignored away: the program would just
+	 * fault again.  Linux resets the action to default in that case. */
+	if ((t->sig.blocked & SIGBIT(sig)) || t->sig.action[sig - 1].handler == UAPI_SIG_IGN) {
+		t->sig.blocked &= ~SIGBIT(sig);
+		t->sig.action[sig - 1].handler = UAPI_SIG_DFL;
+	}
+	post(t, sig, &info);
+}
+
+void signal_set_temporary_mask(uint64_t mask)
+{
+	struct task *t = current();
+
+	if (!t->sig.restore_blocked) {
+		t->sig.saved_blocked = t->sig.blocked;
+		t->sig.restore_blocked = true;
+	}
+	t->sig.blocked = mask & ~SIG_UNBLOCKABLE;
+}
+
+/* Takes the lowest deliverable signal off the pending set, or returns 0. */
+static int dequeue(struct task *t, struct sig_info *info)
+{
+	uint64_t ready = __atomic_load_n(&t->sig.pending, __ATOMIC_ACQUIRE) & ~t->sig.blocked;
+	int sig;
+
+	if (!ready)
+		return 0;
+	sig = __builtin_ctzl(ready) + 1;
+	*info = t->sig.info[sig - 1];
+	__atomic_and_fetch(&t->sig.pending, ~SIGBIT(sig), __ATOMIC_RELEASE);
+	return sig;
+}
+
+static bool is_restart(const struct trapframe *tf)
+{
+	long ret = (long)tf->rax;
+
+	return tf->vector == SYSCALL_VECTOR && tf->error != (uint64_t)-1 &&
+	       (ret == -ERESTARTSYS || ret == -ERESTARTNOHAND);
+}
+
+/* Re-executes the interrupted system call (syscall is 2 bytes long). */
+static void restart_syscall(struct trapframe *tf)
+{
+	tf->rax = tf->error;
+	tf->rip -= 2;
+}
+
+/* A handler is about to run: does the interrupted call restart after it? */
+static void restart_or_eintr(struct trapframe *tf, const struct uapi_sigaction *act)
+{
+	if (!is_restart(tf))
+		return;
+	if ((long)tf->rax == -ERESTARTSYS && (act->flags & UAPI_SA_RESTART))
+		restart_syscall(tf);
+	else
+		tf->rax = (uint64_t)-EINTR;
+}
+
+/* Runs the handler for sig; false if its frame could not be written. */
+static bool run_handler(struct task *t, struct trapframe *tf, int sig, const struct sig_info *info)
+{
+	struct uapi_sigaction *act = &t->sig.action[sig - 1];
+	uint64_t old_mask = t->sig.restore_blocked ? t->sig.saved_blocked : t->sig.blocked;
+
+	restart_or_eintr(tf, act);
+	if (sigframe_setup(tf, sig, act, info, old_mask))
+		return false;
+	t->sig.restore_blocked = false;
+	t->sig.blocked |= act->mask | ((act->flags & UAPI_SA_NODEFER) ? 0 : SIGBIT(sig));
+	t->sig.blocked &= ~SIG_UNBLOCKABLE;
+	if (act->flags & UAPI_SA_RESETHAND)
+		act->handler = UAPI_SIG_DFL;
+	return true;
+}
+
+/* Acts on one signal; true if a handler frame was set up. */
+static bool handle_one(struct task *t, struct trapframe *tf, int sig, const struct sig_info *info)
+{
+	uint64_t h = t->sig.action[sig - 1].handler;
+
+	if (ignored(t, sig))
+		return false;
+	if (h == UAPI_SIG_DFL)
+		task_exit(W_SIGNALED(sig));
+	if (!run_handler(t, tf, sig, info))
+		task_exit(W_SIGNALED(SIGSEGV)); /* unusable stack: as Linux */
+	return true;
 }
 
 void signal_deliver(struct trapframe *tf)
 {
 	struct task *t = current();
-	uint64_t pending = __atomic_load_n(&t->pending_signals, __ATOMIC_ACQUIRE);
+	struct sig_info info;
+	int sig;
 
-	(void)tf;
-	if (!pending)
-		return;
-	/* Lowest-numbered first, as Linux delivers synchronous signals. */
-	task_exit(W_SIGNALED(__builtin_ctzl(pending) + 1));
+	for (;;) {
+		while ((sig = dequeue(t, &info)))
+			if (handle_one(t, tf, sig, &info))
+				return;
+		if (is_restart(tf))
+			restart_syscall(tf); /* no handler ran */
+		if (!t->sig.restore_blocked)
+			return;
+		/* Back to the caller's mask; what it unblocks is delivered now. */
+		t->sig.blocked = t->sig.saved_blocked;
+		t->sig.restore_blocked = false;
+	}
 }
 
-void signal_force_fault(struct trapframe *tf, int sig)
+void signal_fork(struct task *child, const struct task *parent)
 {
-	struct task *t = current();
+	memcpy(child->sig.action, parent->sig.action, sizeof(child->sig.action));
+	child->sig.blocked = parent->sig.restore_blocked ? parent->sig.saved_blocked
+							 : parent->sig.blocked;
+	child->sig.pending = 0;
+}
 
-	printk_info("%s[%d]: %s at rip %lx, killed by signal %d\n", t->name, t->pid,
-		    sig == SIGSEGV ? "segfault" : "fault", tf->rip, sig);
-	signal_send(t, sig);
+void signal_exec(struct task *t)
+{
+	for (int i = 0; i < UAPI_NSIG; i++) {
+		struct uapi_sigaction *a = &t->sig.action[i];
+		uint64_t keep = a->handler == UAPI_SIG_IGN ? UAPI_SIG_IGN : UAPI_SIG_DFL;
+		memset(a, 0, sizeof(*a));
+		a->handler = keep; /* ignored stays ignored across exec (POSIX) */
+	}
 }
 
 struct broadcast {
@@ -61,7 +203,7 @@ static bool broadcast_one(struct task *t, void *arg)
 	if (t->pid > 1 && t != current() && t->state != TASK_ZOMBIE) {
 		b->hit++;
 		if (b->sig)
-			signal_send(t, b->sig);
+			signal_send_from(t, b->sig, current()->pid);
 	}
 	return true;
 }

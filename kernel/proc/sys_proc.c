@@ -8,10 +8,8 @@
 #include "lib/string.h"
 #include "proc/proc.h"
 #include "proc/sched.h"
-#include "proc/signal.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
-#include <uapi/signal.h>
 
 #define CLOCK_REALTIME 0
 #define CLOCK_MONOTONIC 1
@@ -164,31 +162,4 @@ SYSCALL_DEFINE1(times, struct tms_k *, ubuf)
 	if (ubuf && copy_to_user(ubuf, &tms, sizeof(tms)))
 		return -EFAULT;
 	return (long)timer_ticks();
-}
-
-/* Sends sig to one task; sig 0 only checks that it exists. */
-static int kill_one(struct task *t, int sig)
-{
-	if (sig)
-		signal_send(t, sig);
-	return 0;
-}
-
-SYSCALL_DEFINE2(kill, int, pid, int, sig)
-{
-	struct task *t;
-
-	if (sig < 0 || sig > UAPI_NSIG)
-		return -EINVAL;
-	if (pid > 0) {
-		t = task_find(pid);
-		return t ? kill_one(t, sig) : -ESRCH;
-	}
-	if (pid == -1)
-		return signal_broadcast(sig);
-	/* No process groups yet: 0 and -pgid address the caller's group, which
-	 * is the caller alone. */
-	if (pid == 0 || -pid == current()->pid)
-		return kill_one(current(), sig);
-	return -ESRCH;
 }

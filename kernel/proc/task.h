@@ -12,6 +12,7 @@
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/trapframe.h"
 #include "lib/list.h"
+#include "proc/signal.h"
 #include "proc/wait.h"
 
 struct vm_space;
@@ -62,7 +63,7 @@ struct task {
 
 	struct fpu_state fpu;         /* user FPU/SSE registers while switched out */
 
-	uint64_t pending_signals;     /* bit (sig-1); SIGKILL/SIGTERM until signals land */
+	struct signal_state sig;
 	uint64_t utime_ticks, stime_ticks;
 };
 

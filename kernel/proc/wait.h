@@ -37,8 +37,10 @@ bool signal_pending(void);
 void schedule(void);
 
 /*
- * Sleeps until cond holds: 0, or -EINTR if a signal arrives first.  cond is
- * evaluated with no lock held; callers that need one re-check under it.
+ * Sleeps until cond holds: 0, or -ERESTARTSYS if a signal arrives first
+ * (the call restarts after an SA_RESTART handler, else fails with EINTR;
+ * see proc/signal.h).  cond is evaluated with no lock held; callers that
+ * need one re-check under it.
  */
 #define wait_event_interruptible(wq, cond)                                                         \
 	({                                                                                         \
@@ -49,7 +51,7 @@ void schedule(void);
 			if (cond)                                                                  \
 				break;                                                             \
 			if (signal_pending()) {                                                    \
-				__ret = -EINTR;                                                    \
+				__ret = -ERESTARTSYS;                                              \
 				break;                                                             \
 			}                                                                          \
 			schedule();                                                                \

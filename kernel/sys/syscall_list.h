@@ -22,6 +22,9 @@
 	X(__NR_mmap, mmap)                                                                         \
 	X(__NR_munmap, munmap)                                                                     \
 	X(__NR_brk, brk)                                                                           \
+	X(__NR_rt_sigaction, rt_sigaction)                                                         \
+	X(__NR_rt_sigprocmask, rt_sigprocmask)                                                     \
+	X(__NR_rt_sigreturn, rt_sigreturn)                                                         \
 	X(__NR_ioctl, ioctl)                                                                       \
 	X(__NR_pread64, pread64)                                                                   \
 	X(__NR_pwrite64, pwrite64)                                                                 \
@@ -29,6 +32,7 @@
 	X(__NR_writev, writev)                                                                     \
 	X(__NR_access, access)                                                                     \
 	X(__NR_sched_yield, sched_yield)                                                           \
+	X(__NR_pause, pause)                                                                       \
 	X(__NR_nanosleep, nanosleep)                                                               \
 	X(__NR_getpid, getpid)                                                                     \
 	X(__NR_fork, fork)                                                                         \
@@ -49,6 +53,8 @@
 	X(__NR_times, times)                                                                       \
 	X(__NR_getuid, getuid)                                                                     \
 	X(__NR_getppid, getppid)                                                                   \
+	X(__NR_rt_sigpending, rt_sigpending)                                                       \
+	X(__NR_rt_sigsuspend, rt_sigsuspend)                                                       \
 	X(__NR_gettid, gettid)                                                                     \
 	X(__NR_getdents64, getdents64)                                                             \
 	X(__NR_clock_gettime, clock_gettime)                                                       \

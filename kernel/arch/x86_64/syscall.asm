@@ -29,7 +29,7 @@ syscall_entry:
 	push r11                        ; rflags
 	push USER_CS                    ; cs
 	push rcx                        ; rip
-	push 0                          ; error code
+	push rax                        ; error slot: the syscall number (restarts)
 	push SYSCALL_VECTOR
 	PUSH_REGS
 	sti

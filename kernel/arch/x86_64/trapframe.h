@@ -10,11 +10,15 @@
 struct trapframe {
 	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
 	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
-	uint64_t vector;
-	uint64_t error; /* pushed by the CPU for some exceptions, else 0 */
+	uint64_t vector; /* SYSCALL_VECTOR for a system-call frame */
+	/* Exceptions: the CPU's error code (0 if none).  System calls: the
+	 * call's number, kept for restarts (-1 once nothing may restart). */
+	uint64_t error;
 	/* Pushed by the CPU. */
 	uint64_t rip, cs, rflags, rsp, ss;
 };
+
+#define SYSCALL_VECTOR 0x100 /* not a hardware vector (syscall.asm) */
 
 static inline int trapframe_from_user(const struct trapframe *tf)
 {

@@ -108,7 +108,8 @@ static void handle_exception(struct trapframe *tf)
 		return;
 	}
 	if (trapframe_from_user(tf)) {
-		signal_force_fault(tf, exception_signal(tf->vector));
+		signal_force_fault(tf, exception_signal(tf->vector),
+				   tf->vector == VEC_PAGE_FAULT ? read_cr2() : tf->rip);
 		return;
 	}
 	kernel_fault(tf);

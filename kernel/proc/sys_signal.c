@@ -1,0 +1,138 @@
+/*
+ * Signal system calls: argument checking and translation; the work is in
+ * signal.c and arch/x86_64/sigframe.c.
+ */
+#include "arch/x86_64/sigframe.h"
+#include "arch/x86_64/uaccess.h"
+#include "proc/exit.h"
+#include "proc/proc.h"
+#include "proc/sched.h"
+#include "proc/signal.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+
+#define SIGSET_SIZE 8
+
+static bool valid_signal(int sig)
+{
+	return sig >= 1 && sig <= UAPI_NSIG;
+}
+
+SYSCALL_DEFINE4(rt_sigaction, int, sig, const struct uapi_sigaction *, uact,
+		struct uapi_sigaction *, uoact, size_t, setsize)
+{
+	struct task *t = current();
+	struct uapi_sigaction act, old;
+
+	if (setsize != SIGSET_SIZE || !valid_signal(sig))
+		return -EINVAL;
+	if (uact && copy_from_user(&act, uact, sizeof(act)))
+		return -EFAULT;
+	if (uact && (sig == SIGKILL || sig == SIGSTOP))
+		return -EINVAL;
+	old = t->sig.action[sig - 1];
+	if (uoact && copy_to_user(uoact, &old, sizeof(old)))
+		return -EFAULT;
+	if (uact) {
+		act.mask &= ~SIG_UNBLOCKABLE;
+		t->sig.action[sig - 1] = act;
+		/* POSIX: setting SIG_IGN discards a pending instance. */
+		if (act.handler == UAPI_SIG_IGN)
+			__atomic_and_fetch(&t->sig.pending, ~SIGBIT(sig), __ATOMIC_RELEASE);
+	}
+	return 0;
+}
+
+SYSCALL_DEFINE4(rt_sigprocmask, int, how, const uint64_t *, uset, uint64_t *, uold, size_t,
+		setsize)
+{
+	struct task *t = current();
+	uint64_t set, old = t->sig.blocked;
+
+	if (setsize != SIGSET_SIZE)
+		return -EINVAL;
+	if (uset && copy_from_user(&set, uset, sizeof(set)))
+		return -EFAULT;
+	if (uset) {
+		if (how == UAPI_SIG_BLOCK)
+			set |= old;
+		else if (how == UAPI_SIG_UNBLOCK)
+			set = old & ~set;
+		else if (how != UAPI_SIG_SETMASK)
+			return -EINVAL;
+	}
+	if (uold && copy_to_user(uold, &old, sizeof(old)))
+		return -EFAULT;
+	if (uset)
+		t->sig.blocked = set & ~SIG_UNBLOCKABLE;
+	return 0;
+}
+
+SYSCALL_DEFINE2(rt_sigpending, uint64_t *, uset, size_t, setsize)
+{
+	struct task *t = current();
+	uint64_t pending = __atomic_load_n(&t->sig.pending, __ATOMIC_ACQUIRE) & t->sig.blocked;
+
+	if (setsize > SIGSET_SIZE)
+		return -EINVAL;
+	return copy_to_user(uset, &pending, setsize) ? -EFAULT : 0;
+}
+
+SYSCALL_DEFINE2(rt_sigsuspend, const uint64_t *, umask, size_t, setsize)
+{
+	uint64_t mask;
+
+	if (setsize != SIGSET_SIZE)
+		return -EINVAL;
+	if (copy_from_user(&mask, umask, sizeof(mask)))
+		return -EFAULT;
+	signal_set_temporary_mask(mask);
+	while (!signal_is_pending(current()))
+		sched_sleep_until(UINT64_MAX);
+	return -ERESTARTNOHAND; /* EINTR once the handler ran */
+}
+
+SYSCALL_DEFINE0(pause)
+{
+	while (!signal_is_pending(current()))
+		sched_sleep_until(UINT64_MAX);
+	return -ERESTARTNOHAND;
+}
+
+SYSCALL_DEFINE0(rt_sigreturn)
+{
+	struct trapframe *tf = current()->tf;
+	uint64_t mask;
+
+	if (sigframe_restore(tf, &mask))
+		task_exit(W_SIGNALED(SIGSEGV)); /* a forged or lost frame */
+	current()->sig.blocked = mask & ~SIG_UNBLOCKABLE;
+	return (long)tf->rax; /* the dispatcher stores this back in rax */
+}
+
+/* Sends sig to one task; sig 0 only checks that it exists. */
+static int kill_one(struct task *t, int sig)
+{
+	if (sig && t->state != TASK_ZOMBIE)
+		signal_send_from(t, sig, current()->pid);
+	return 0;
+}
+
+SYSCALL_DEFINE2(kill, int, pid, int, sig)
+{
+	struct task *t;
+
+	if (sig < 0 || sig > UAPI_NSIG)
+		return -EINVAL;
+	if (pid > 0) {
+		t = task_find(pid);
+		return t ? kill_one(t, sig) : -ESRCH;
+	}
+	if (pid == -1)
+		return signal_broadcast(sig);
+	/* No process groups yet: 0 and -pgid address the caller's group, which
+	 * is the caller alone. */
+	if (pid == 0 || -pid == current()->pid)
+		return kill_one(current(), sig);
+	return -ESRCH;
+}
