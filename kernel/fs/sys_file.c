@@ -3,6 +3,7 @@
  * user code, and calls into the VFS (vfs.h), the files table and file ops.
  */
 #include "arch/x86_64/uaccess.h"
+#include "fs/fd.h"
 #include "fs/file.h"
 #include "fs/files.h"
 #include "fs/vfs.h"
@@ -270,7 +271,7 @@ static long do_open(int dirfd, const char *upath, unsigned int flags, uint32_t m
 
 	if (err)
 		return err;
-	fd = files_alloc_fd(files(), 0, flags & (O_NONSEQFD | O_CLOEXEC | O_CLOFORK));
+	fd = fd_reserve(flags, 0);
 	if (fd < 0) {
 		upath_put(&p);
 		return fd;
@@ -278,10 +279,10 @@ static long do_open(int dirfd, const char *upath, unsigned int flags, uint32_t m
 	err = vfs_open(p.dir, p.path, flags, mode, &f);
 	upath_put(&p);
 	if (err) {
-		files_unreserve_fd(files(), fd);
+		fd_unreserve(fd);
 		return err;
 	}
-	files_install(files(), fd, f);
+	fd_install(fd, f);
 	return fd;
 }
 

@@ -64,6 +64,8 @@ struct task {
 	struct fpu_state fpu;         /* user FPU/SSE registers while switched out */
 
 	struct signal_state sig;
+	unsigned long indirect_flags; /* SYSIND_* of a syscall_indirect() in progress */
+#define SYSIND_ACTIVE (1UL << 63)     /* ... with no flag at all: still "in progress" */
 	uint64_t utime_ticks, stime_ticks;
 };
 

@@ -7,6 +7,7 @@
 #ifndef SYS_SYSCALL_H
 #define SYS_SYSCALL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "arch/x86_64/trapframe.h"
 
@@ -75,6 +76,8 @@ typedef long (*syscall_fn)(const uint64_t args[6]);
 
 /* Runs syscall nr with args: the handler's result, or -ENOSYS. */
 long syscall_invoke(uint64_t nr, const uint64_t args[6]);
+/* True if nr names an implemented call. */
+bool syscall_exists(uint64_t nr);
 
 /* Points the SYSCALL instruction at syscall_entry (boot, per CPU). */
 void syscall_init(void);

@@ -64,6 +64,7 @@
 	X(__NR_mkdirat, mkdirat)                                                                   \
 	X(__NR_newfstatat, newfstatat)                                                             \
 	X(__NR_unlinkat, unlinkat)                                                                 \
-	X(__NR_faccessat, faccessat)
+	X(__NR_faccessat, faccessat)                                                               \
+	X(__NR_syscall_indirect, syscall_indirect)
 
 #endif

@@ -12,9 +12,14 @@ SYSCALL_LIST(DECLARE_HANDLER)
 #define TABLE_ENTRY(nr, name) [nr] = sys_##name,
 static const syscall_fn syscall_table[NR_SYSCALLS] = {SYSCALL_LIST(TABLE_ENTRY)};
 
+bool syscall_exists(uint64_t nr)
+{
+	return nr < NR_SYSCALLS && syscall_table[nr];
+}
+
 long syscall_invoke(uint64_t nr, const uint64_t args[6])
 {
-	if (nr >= NR_SYSCALLS || !syscall_table[nr])
+	if (!syscall_exists(nr))
 		return -ENOSYS;
 	return syscall_table[nr](args);
 }

@@ -1,0 +1,50 @@
+/* fd creation with per-call flags (see fd.h). */
+#include "fs/fd.h"
+#include "fs/file.h"
+#include "fs/files.h"
+#include "proc/task.h"
+#include <uapi/fcntl.h>
+#include <uapi/syscall_indirect.h>
+
+/* The O_* equivalents of the current syscall_indirect() flags. */
+static unsigned int percall_oflags(void)
+{
+	unsigned long f = current()->indirect_flags;
+
+	return (f & SYSIND_NONSEQFD ? O_NONSEQFD : 0) | (f & SYSIND_CLOEXEC ? O_CLOEXEC : 0) |
+	       (f & SYSIND_CLOFORK ? O_CLOFORK : 0);
+}
+
+unsigned int fd_percall_fdflags(void)
+{
+	unsigned int o = percall_oflags();
+
+	return (o & O_CLOEXEC ? FD_CLOEXEC : 0) | (o & O_CLOFORK ? FD_CLOFORK : 0);
+}
+
+int fd_reserve(unsigned int oflags, int minfd)
+{
+	oflags = (oflags | percall_oflags()) & (O_NONSEQFD | O_CLOEXEC | O_CLOFORK);
+	return files_alloc_fd(current()->files, minfd, oflags);
+}
+
+void fd_install(int fd, struct file *f)
+{
+	if (current()->indirect_flags & SYSIND_NONBLOCK)
+		__atomic_or_fetch(&f->flags, O_NONBLOCK, __ATOMIC_RELAXED);
+	files_install(current()->files, fd, f);
+}
+
+void fd_unreserve(int fd)
+{
+	files_unreserve_fd(current()->files, fd);
+}
+
+int fd_install_new(struct file *f, unsigned int oflags)
+{
+	int fd = fd_reserve(oflags, 0);
+
+	if (fd >= 0)
+		fd_install(fd, f);
+	return fd;
+}

@@ -1,0 +1,27 @@
+/*
+ * Creating fds in the current process: the one place every fd-creating
+ * system call goes through, so the per-call flags of syscall_indirect()
+ * (docs/syscall_indirect.md) apply to all of them alike.
+ */
+#ifndef FS_FD_H
+#define FS_FD_H
+
+struct file;
+
+/*
+ * Reserves an fd: oflags are O_NONSEQFD | O_CLOEXEC | O_CLOFORK, merged with
+ * the per-call flags; the sequential area gives the lowest free fd >= minfd.
+ * Returns the fd or -EMFILE / -EINVAL / -ENOMEM.
+ */
+int fd_reserve(unsigned int oflags, int minfd);
+/* Installs f at a reserved fd (takes over the caller's reference); applies
+ * a per-call O_NONBLOCK to f. */
+void fd_install(int fd, struct file *f);
+/* Gives back a reserved fd nothing was installed on (failure paths). */
+void fd_unreserve(int fd);
+/* fd_reserve + fd_install: the fd, or -errno (f untouched on failure). */
+int fd_install_new(struct file *f, unsigned int oflags);
+/* FD_CLOEXEC | FD_CLOFORK the current call must add (dup2/dup3 and the like). */
+unsigned int fd_percall_fdflags(void);
+
+#endif
