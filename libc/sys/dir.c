@@ -1,0 +1,125 @@
+/*
+ * Directories and names: mkdir/rmdir/chdir/getcwd, link/unlink, and the
+ * <dirent.h> reader on top of getdents64.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "syscall.h"
+
+int mkdir(const char *path, mode_t mode)
+{
+	return sys_call(__NR_mkdir, path, mode);
+}
+
+int rmdir(const char *path)
+{
+	return sys_call(__NR_rmdir, path);
+}
+
+int chdir(const char *path)
+{
+	return sys_call(__NR_chdir, path);
+}
+
+int link(const char *old, const char *new)
+{
+	return sys_call(__NR_link, old, new);
+}
+
+int unlink(const char *path)
+{
+	return sys_call(__NR_unlink, path);
+}
+
+/* With a NULL buf, allocate one as glibc does (size 0: PATH_MAX). */
+char *getcwd(char *buf, size_t size)
+{
+	char *mem = NULL;
+
+	if (!buf) {
+		size = size ? size : 4096;
+		buf = mem = malloc(size);
+		if (!buf)
+			return NULL;
+	}
+	if (sys_call(__NR_getcwd, buf, size) < 0) {
+		free(mem);
+		return NULL;
+	}
+	return buf;
+}
+
+ssize_t getdents(int fd, void *buf, size_t size)
+{
+	return sys_call(__NR_getdents64, fd, buf, size);
+}
+
+/* DIR: an fd and a buffer of getdents64 records, consumed one by one. */
+struct fdk_dir {
+	int fd;
+	size_t pos, end;
+	struct dirent entry;
+	char buf[4096];
+};
+
+DIR *opendir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir;
+
+	if (fd < 0)
+		return NULL;
+	dir = calloc(1, sizeof(*dir));
+	if (!dir) {
+		close(fd);
+		return NULL;
+	}
+	dir->fd = fd;
+	return dir;
+}
+
+struct dirent *readdir(DIR *dir)
+{
+	const struct uapi_dirent64 *rec;
+
+	if (dir->pos >= dir->end) {
+		ssize_t n = getdents(dir->fd, dir->buf, sizeof(dir->buf));
+		if (n <= 0)
+			return NULL; /* end (errno kept) or error (errno set) */
+		dir->pos = 0;
+		dir->end = n;
+	}
+	rec = (const struct uapi_dirent64 *)(dir->buf + dir->pos);
+	dir->pos += rec->d_reclen;
+	dir->entry.d_ino = rec->d_ino;
+	dir->entry.d_off = rec->d_off;
+	dir->entry.d_reclen = rec->d_reclen;
+	dir->entry.d_type = rec->d_type;
+	strncpy(dir->entry.d_name, rec->d_name, sizeof(dir->entry.d_name) - 1);
+	return &dir->entry;
+}
+
+void rewinddir(DIR *dir)
+{
+	lseek(dir->fd, 0, SEEK_SET);
+	dir->pos = dir->end = 0;
+}
+
+int dirfd(DIR *dir)
+{
+	return dir->fd;
+}
+
+int closedir(DIR *dir)
+{
+	int ret = close(dir->fd);
+
+	free(dir);
+	return ret;
+}

@@ -1,0 +1,49 @@
+/*
+ * Memory: sbrk() for newlib's malloc, on the kernel's brk, and anonymous
+ * mmap/munmap.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "syscall.h"
+
+/* The current break; the kernel tells us on the first call. */
+static uintptr_t cur_brk;
+
+void *sbrk(ptrdiff_t incr)
+{
+	uintptr_t old;
+
+	if (!cur_brk)
+		cur_brk = sys_raw(__NR_brk, 0);
+	old = cur_brk;
+	if (incr == 0)
+		return (void *)old;
+	/* brk returns the new break, or the old one when it refuses. */
+	cur_brk = sys_raw(__NR_brk, old + incr);
+	if (cur_brk != old + incr) {
+		cur_brk = old;
+		errno = ENOMEM;
+		return (void *)-1;
+	}
+	return (void *)old;
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
+{
+	long ret = sys_call(__NR_mmap, addr, len, prot, flags, fd, offset);
+
+	return ret == -1 ? MAP_FAILED : (void *)ret;
+}
+
+int munmap(void *addr, size_t len)
+{
+	return sys_call(__NR_munmap, addr, len);
+}
+
+int mprotect(void *addr, size_t len, int prot)
+{
+	return sys_call(__NR_mprotect, addr, len, prot);
+}

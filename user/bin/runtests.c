@@ -1,0 +1,245 @@
+/*
+ * runtests: run every executable in a folder (sorted), each in its own
+ * process with a time limit, read its TAP through a pipe and total it.
+ * usage: runtests [-t SECONDS] DIR [SUMMARY_FILE]
+ */
+#define _GNU_SOURCE /* pipe2 */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_TESTS    512
+#define LINE_MAX_LEN 1024
+
+struct totals {
+	int passed, failed, skipped;
+};
+
+/* What one program reported, parsed from its TAP lines. */
+struct report {
+	int planned; /* -1 until a plan line is seen */
+	int results, passed, failed, skipped;
+	char line[LINE_MAX_LEN];
+	size_t len;
+};
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Names of the executable regular files in dir, sorted; returns the count. */
+static int list_tests(const char *dir, char **names)
+{
+	char path[512];
+	struct dirent *de;
+	struct stat st;
+	int n = 0;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)) && n < MAX_TESTS) {
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (de->d_name[0] != '.' && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (st.st_mode & S_IXUSR))
+			names[n++] = strdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), by_name);
+	return n;
+}
+
+/* Count one TAP line: a plan, or an ok / not ok result (SKIP directive). */
+static void parse_line(struct report *r, const char *line)
+{
+	int n;
+
+	if (sscanf(line, "1..%d", &n) == 1 && r->planned < 0) {
+		r->planned = n;
+		if (n == 0 && strstr(line, "# SKIP"))
+			r->skipped++;
+		return;
+	}
+	int bad = strncmp(line, "not ok", 6) == 0;
+	if (!bad && strncmp(line, "ok", 2) != 0)
+		return;
+	const char *rest = line + (bad ? 6 : 2);
+	if (*rest != ' ' && *rest != '\0')
+		return;
+	r->results++;
+	if (strstr(rest, "# SKIP") || strstr(rest, "# skip"))
+		r->skipped++;
+	else if (bad)
+		r->failed++;
+	else
+		r->passed++;
+}
+
+/* Echo and parse a chunk of output, line by line. */
+static void feed(struct report *r, const char *buf, ssize_t n)
+{
+	for (ssize_t i = 0; i < n; i++) {
+		if (buf[i] != '\n' && r->len < sizeof(r->line) - 1) {
+			r->line[r->len++] = buf[i];
+			continue;
+		}
+		if (buf[i] != '\n')
+			continue; /* overlong line: truncated */
+		r->line[r->len] = '\0';
+		printf("    %s\n", r->line);
+		parse_line(r, r->line);
+		r->len = 0;
+	}
+}
+
+/* Read the child's output until EOF or the deadline; 0 on timeout. */
+static int collect(int fd, struct report *r, long deadline)
+{
+	char buf[4096];
+	struct pollfd pfd = {.fd = fd, .events = POLLIN};
+
+	for (;;) {
+		long left = deadline - now_ms();
+		if (left <= 0 || poll(&pfd, 1, left) == 0)
+			return 0;
+		ssize_t n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return 1;
+		feed(r, buf, n);
+	}
+}
+
+/* Reap pid, killing it at the deadline; returns its wait status. */
+static int reap(pid_t pid, long deadline, int *timed_out)
+{
+	int status;
+
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (now_ms() >= deadline) {
+			*timed_out = 1;
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			break;
+		}
+		usleep(10000);
+	}
+	return status;
+}
+
+static pid_t start(const char *path, int out)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char *argv[] = {(char *)path, NULL};
+		dup2(out, 1);
+		execve(path, argv, environ);
+		fprintf(stderr, "runtests: %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Why a finished program counts as failed, or NULL if it does not. */
+static const char *verdict(const struct report *r, int status, int timed_out, char *why,
+			   size_t size)
+{
+	if (timed_out)
+		return "timed out";
+	if (WIFSIGNALED(status))
+		snprintf(why, size, "killed by signal %d", WTERMSIG(status));
+	else if (WEXITSTATUS(status) != 0)
+		snprintf(why, size, "exit status %d", WEXITSTATUS(status));
+	else if (r->planned < 0)
+		snprintf(why, size, "no TAP plan");
+	else if (r->results != r->planned)
+		snprintf(why, size, "%d results for a plan of %d", r->results, r->planned);
+	else
+		return NULL;
+	return why;
+}
+
+static void run_one(const char *dir, const char *name, int timeout, struct totals *t)
+{
+	char path[512], why[64];
+	struct report r = {.planned = -1};
+	int fds[2], timed_out = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	printf("# %s\n", name);
+	fflush(stdout);
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		printf("not ok %s - pipe: %s\n", name, strerror(errno));
+		t->failed++;
+		return;
+	}
+	long deadline = now_ms() + timeout * 1000L;
+	pid_t pid = start(path, fds[1]);
+	close(fds[1]);
+	if (pid > 0 && !collect(fds[0], &r, deadline))
+		deadline = now_ms(); /* stuck: kill it now */
+	close(fds[0]);
+	int status = pid > 0 ? reap(pid, deadline, &timed_out) : 127 << 8;
+	const char *bad = verdict(&r, status, timed_out, why, sizeof(why));
+
+	t->passed += r.passed;
+	t->failed += r.failed + (bad != NULL);
+	t->skipped += r.skipped;
+	printf("%s %s (%d passed, %d failed, %d skipped)%s%s\n", bad || r.failed ? "FAIL" : "PASS",
+	       name, r.passed, r.failed, r.skipped, bad ? ": " : "", bad ? bad : "");
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	static char *names[MAX_TESTS];
+	struct totals t = {0, 0, 0};
+	int timeout = 60, opt;
+
+	while ((opt = getopt(argc, argv, "t:")) != -1)
+		timeout = opt == 't' ? atoi(optarg) : timeout;
+	if (optind >= argc || timeout <= 0) {
+		fprintf(stderr, "usage: runtests [-t SECONDS] DIR [SUMMARY_FILE]\n");
+		return 2;
+	}
+	const char *dir = argv[optind];
+	int n = list_tests(dir, names);
+	if (n < 0) {
+		fprintf(stderr, "runtests: %s: %s\n", dir, strerror(errno));
+		return 2;
+	}
+	for (int i = 0; i < n; i++)
+		run_one(dir, names[i], timeout, &t);
+	printf("%d passed, %d failed, %d skipped\n", t.passed, t.failed, t.skipped);
+	if (optind + 1 < argc) {
+		FILE *f = fopen(argv[optind + 1], "w");
+		if (!f ||
+		    fprintf(f, "%d passed, %d failed, %d skipped\n", t.passed, t.failed,
+			    t.skipped) < 0 ||
+		    fclose(f) != 0) {
+			fprintf(stderr, "runtests: %s: %s\n", argv[optind + 1], strerror(errno));
+			return 2;
+		}
+	}
+	return t.failed ? 1 : 0;
+}
