@@ -9,6 +9,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
 #include "fs/vfs.h"
+#include "proc/signal.h"
 #include "proc/wait.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
@@ -36,7 +37,9 @@ static struct {
 	unsigned int rd, committed, wr;
 	struct linux_termios tio;
 	struct wait_queue readers; /* tasks waiting for a committed line */
-} con = {.lock = SPINLOCK_INIT("console")};
+	int fg_pgrp;               /* foreground process group (TIOCSPGRP): gets ^C */
+	bool intr_pending;         /* ^C typed: signal fg_pgrp after unlocking */
+} con = {.lock = SPINLOCK_INIT("console"), .fg_pgrp = 1};
 
 static const struct linux_termios default_termios = {
     .c_iflag = LINUX_ICRNL,
@@ -94,9 +97,11 @@ static void discipline(char c)
 			erase_one();
 		break;
 	case CHAR_INTR:
-		/* No job control yet: ^C only abandons the line being typed. */
+		/* ^C abandons the line and interrupts the foreground group.  The
+		 * signal is sent once the console lock is dropped (console_input). */
 		echo("^C\n", 3);
 		con.wr = con.committed;
+		con.intr_pending = true;
 		break;
 	case CHAR_EOF:
 		if (put(CHAR_EOF, true))
@@ -125,10 +130,14 @@ void console_input(char c)
 		echo(&c, 1);
 		con.committed = con.wr;
 	}
-	bool ready = con.rd != con.committed;
+	bool ready = con.rd != con.committed, intr = con.intr_pending;
+	int pgrp = con.fg_pgrp;
+	con.intr_pending = false;
 	spin_unlock(&con.lock);
 	if (ready)
 		wake_up(&con.readers);
+	if (intr && (con.tio.c_lflag & LINUX_ISIG))
+		signal_send_group(pgrp, SIGINT, 0);
 }
 
 static void console_irq(struct trapframe *tf)
@@ -247,6 +256,17 @@ static long console_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
 		return set_termios(arg);
 	case TIOCGWINSZ:
 		return copy_to_user((void *)arg, &ws, sizeof(ws));
+	case TIOCGPGRP:
+		return copy_to_user((void *)arg, &con.fg_pgrp, sizeof(con.fg_pgrp));
+	case TIOCSPGRP: {
+		int pgrp;
+		if (copy_from_user(&pgrp, (const void *)arg, sizeof(pgrp)))
+			return -EFAULT;
+		if (pgrp <= 0)
+			return -EINVAL;
+		con.fg_pgrp = pgrp;
+		return 0;
+	}
 	case FIONREAD:
 		spin_lock(&con.lock);
 		avail = con.committed - con.rd;

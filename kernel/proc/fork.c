@@ -39,6 +39,8 @@ SYSCALL_DEFINE0(fork)
 	child->brk_start = parent->brk_start;
 	child->brk = parent->brk;
 	child->mmap_next = parent->mmap_next;
+	child->pgid = parent->pgid;
+	child->sid = parent->sid;
 	signal_fork(child, parent);
 	*child->tf = *parent->tf;
 	fpu_save(&child->fpu); /* the parent's live registers */

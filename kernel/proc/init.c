@@ -59,6 +59,7 @@ void proc_start_init(const char *path, const char *arg)
 	if (!t || !(t->files = files_create()))
 		panic("init: out of memory");
 	t->cwd = vfs_root();
+	t->pgid = t->sid = t->pid;
 	t->vm = vm_kernel();
 	open_console(t->files);
 	exec_init(t, path, arg);

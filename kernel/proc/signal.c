@@ -30,7 +30,9 @@ static bool ignored(const struct task *t, int sig)
 
 static void post(struct task *t, int sig, const struct sig_info *info)
 {
-	if (ignored(t, sig))
+	/* Init gets only the signals it has handlers for, as on Linux: a
+	 * stray kill must not end the system. */
+	if (ignored(t, sig) || (t->pid == 1 && t->sig.action[sig - 1].handler == UAPI_SIG_DFL))
 		return;
 	t->sig.info[sig - 1] = *info;
 	__atomic_or_fetch(&t->sig.pending, SIGBIT(sig), __ATOMIC_RELEASE);
@@ -193,25 +195,38 @@ void signal_exec(struct task *t)
 
 struct broadcast {
 	int sig;
+	int pgid; /* 0: everyone but init and the sender */
+	int from;
 	int hit;
 };
 
 static bool broadcast_one(struct task *t, void *arg)
 {
 	struct broadcast *b = arg;
+	bool target = b->pgid ? t->pgid == b->pgid : t->pid > 1 && t != current();
 
-	if (t->pid > 1 && t != current() && t->state != TASK_ZOMBIE) {
+	if (target && t->state != TASK_ZOMBIE) {
 		b->hit++;
 		if (b->sig)
-			signal_send_from(t, b->sig, current()->pid);
+			signal_send_from(t, b->sig, b->from);
 	}
 	return true;
 }
 
 int signal_broadcast(int sig)
 {
-	struct broadcast b = {sig, 0};
+	struct broadcast b = {sig, 0, current()->pid, 0};
 
+	task_for_each(broadcast_one, &b);
+	return b.hit ? 0 : -ESRCH;
+}
+
+int signal_send_group(int pgid, int sig, int from)
+{
+	struct broadcast b = {sig, pgid, from, 0};
+
+	if (pgid <= 0)
+		return -ESRCH;
 	task_for_each(broadcast_one, &b);
 	return b.hit ? 0 : -ESRCH;
 }

@@ -55,6 +55,8 @@ void signal_send(struct task *t, int sig);
 bool signal_is_pending(struct task *t);
 /* kill(-1, sig): every process but init and the caller; -ESRCH if none. */
 int signal_broadcast(int sig);
+/* Every process in group pgid (from: sender pid, 0 for the kernel). */
+int signal_send_group(int pgid, int sig, int from);
 /* On the way back to user mode: act on pending signals (may not return). */
 void signal_deliver(struct trapframe *tf);
 /* A user-mode fault: the current task gets sig with the fault address. */

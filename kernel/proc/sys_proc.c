@@ -163,3 +163,52 @@ SYSCALL_DEFINE1(times, struct tms_k *, ubuf)
 		return -EFAULT;
 	return (long)timer_ticks();
 }
+
+/* The task pid names for set/getpgid: 0 is the caller; others must exist. */
+static struct task *pgid_target(int pid)
+{
+	return pid ? task_find(pid) : current();
+}
+
+SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
+{
+	struct task *t = pgid_target(pid);
+
+	if (pgid < 0)
+		return -EINVAL;
+	if (!t || (t != current() && t->parent != current()))
+		return -ESRCH;
+	if (t->sid == t->pid)
+		return -EPERM; /* a session leader keeps its group */
+	t->pgid = pgid ? pgid : t->pid;
+	return 0;
+}
+
+SYSCALL_DEFINE1(getpgid, int, pid)
+{
+	struct task *t = pgid_target(pid);
+
+	return t ? t->pgid : -ESRCH;
+}
+
+SYSCALL_DEFINE0(getpgrp)
+{
+	return current()->pgid;
+}
+
+SYSCALL_DEFINE0(setsid)
+{
+	struct task *t = current();
+
+	if (t->pgid == t->pid)
+		return -EPERM;
+	t->pgid = t->sid = t->pid;
+	return t->sid;
+}
+
+SYSCALL_DEFINE1(getsid, int, pid)
+{
+	struct task *t = pgid_target(pid);
+
+	return t ? t->sid : -ESRCH;
+}

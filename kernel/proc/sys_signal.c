@@ -130,9 +130,7 @@ SYSCALL_DEFINE2(kill, int, pid, int, sig)
 	}
 	if (pid == -1)
 		return signal_broadcast(sig);
-	/* No process groups yet: 0 and -pgid address the caller's group, which
-	 * is the caller alone. */
-	if (pid == 0 || -pid == current()->pid)
-		return kill_one(current(), sig);
-	return -ESRCH;
+	if (pid == INT32_MIN)
+		return -ESRCH;
+	return signal_send_group(pid ? -pid : current()->pgid, sig, current()->pid);
 }

@@ -60,6 +60,7 @@ struct task {
 	struct list_head sibling;
 	struct wait_queue child_exit; /* the parent sleeps here in wait4 */
 	int exit_status;              /* wait status encoding */
+	int pgid, sid;                /* process group and session (inherited) */
 
 	struct fpu_state fpu;         /* user FPU/SSE registers while switched out */
 

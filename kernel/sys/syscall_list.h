@@ -52,7 +52,12 @@
 	X(__NR_gettimeofday, gettimeofday)                                                         \
 	X(__NR_times, times)                                                                       \
 	X(__NR_getuid, getuid)                                                                     \
+	X(__NR_setpgid, setpgid)                                                                   \
 	X(__NR_getppid, getppid)                                                                   \
+	X(__NR_getpgrp, getpgrp)                                                                   \
+	X(__NR_setsid, setsid)                                                                     \
+	X(__NR_getpgid, getpgid)                                                                   \
+	X(__NR_getsid, getsid)                                                                     \
 	X(__NR_rt_sigpending, rt_sigpending)                                                       \
 	X(__NR_rt_sigsuspend, rt_sigsuspend)                                                       \
 	X(__NR_gettid, gettid)                                                                     \
