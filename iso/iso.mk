@@ -17,6 +17,8 @@ $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) iso/iso.mk
 	cp -r iso/rootfs/. $(BUILD)/initrd/
 	$(if $(USER_BIN_PROGS),cp $(USER_BIN_PROGS) $(BUILD)/initrd/bin/)
 	$(if $(USER_TEST_PROGS),cp $(USER_TEST_PROGS) $(BUILD)/initrd/tests/)
+	@# Debug info stays in build/user (for gdb); the guest gets lean copies.
+	find $(BUILD)/initrd/bin $(BUILD)/initrd/tests -type f -exec strip --strip-debug {} +
 	cd $(BUILD)/initrd && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc --quiet --owner=0:0 > ../initrd.cpio
 
@@ -35,7 +37,13 @@ $(ISO): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 $(ISO_TEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,test,test quiet)
 
-# `crashtest`: faults on purpose; tests/boot-checks reads the panic report.
+# Boot checks (tests/boot-checks): `crashtest` faults on purpose so the
+# panic report can be read; the self-test flavour runs the kernel's tests
+# and /bin/true as init (no user suite), for odd memory sizes.
 ISO_CRASH := $(BUILD)/fdkernel-crash.iso
 $(ISO_CRASH): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,crash,test crashtest)
+
+ISO_SELFTEST := $(BUILD)/fdkernel-selftest.iso
+$(ISO_SELFTEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,selftest,test quiet init=/bin/true)

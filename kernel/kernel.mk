@@ -10,6 +10,9 @@ KERNEL_ASM := $(wildcard boot/*.asm) $(shell find kernel -name '*.asm')
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) \
 	$(patsubst %.asm,$(BUILD)/%.asm.o,$(KERNEL_ASM))
 
+# Flags live in mk/config.mk: changing them rebuilds everything.
+$(KERNEL_OBJS): mk/config.mk
+
 $(BUILD)/kernel/%.o: kernel/%.c
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@) $(CC) $(KCFLAGS) -c $< -o $@

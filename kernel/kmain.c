@@ -39,6 +39,7 @@ static __attribute__((noinline)) void crashtest_fault(void)
 
 	/* Launder the address so gcc cannot prove it invalid at compile time. */
 	asm("" : "+r"(p));
+	printk("crashtest: writing to %p\n", (void *)p);
 	*p = 0xdead;
 }
 

@@ -10,7 +10,7 @@ HOSTCC := gcc
 KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -D__KERNEL__ \
 	-ffreestanding -fno-builtin -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
 	-mno-red-zone -mcmodel=kernel -fno-pic -fno-pie -mgeneral-regs-only \
-	-fno-stack-protector -fcf-protection=none -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-fno-stack-protector -fcf-protection=none -fno-omit-frame-pointer \
 	-fno-asynchronous-unwind-tables -Ikernel -MMD -MP
 KLDFLAGS := -nostdlib -z max-page-size=0x1000 --no-warn-rwx-segments -z noexecstack
 

@@ -23,9 +23,9 @@ test-guest: $(ISO_TEST)
 test-kernel: test-guest
 
 # Boot-path failures: no long mode, a kernel fault's report, odd memory maps.
-test-boot: $(ISO) $(ISO_TEST) $(ISO_CRASH)
+test-boot: $(ISO) $(ISO_SELFTEST) $(ISO_CRASH)
 	@mkdir -p $(RESULTS)
-	@tests/boot-checks $(ISO) $(ISO_TEST) $(ISO_CRASH) > $(BUILD)/boot-checks.log; \
+	@tests/boot-checks $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) > $(BUILD)/boot-checks.log; \
 	status=$$?; cat $(BUILD)/boot-checks.log; tail -n 1 $(BUILD)/boot-checks.log > $(RESULTS)/$@; \
 	exit $$status
 
