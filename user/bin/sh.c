@@ -166,17 +166,20 @@ static int parse_pipeline(const struct token *t, int n, struct command *cmds)
 	return c->argc ? nc + 1 : 0;
 }
 
-/* Make FD (just opened for NAME) the descriptor TO. */
+/* Make FD (just opened for NAME) the descriptor TO; -1 after reporting. */
 static int move_fd(int fd, int to, const char *name)
 {
+	if (fd >= 0 && fd != to && dup2(fd, to) < 0) {
+		close(fd);
+		fd = -1;
+		name = "dup2";
+	}
 	if (fd < 0) {
 		fprintf(stderr, "sh: %s: %s\n", name, strerror(errno));
 		return -1;
 	}
-	if (fd != to) {
-		dup2(fd, to);
+	if (fd != to)
 		close(fd);
-	}
 	return 0;
 }
 
@@ -230,16 +233,23 @@ static const struct builtin *find_builtin(const char *name)
 	return NULL;
 }
 
+/* Put back descriptor FD saved as SAVED (-1: it was not redirected). */
+static void restore_fd(int saved, int fd)
+{
+	if (saved >= 0 && dup2(saved, fd) == fd)
+		close(saved);
+}
+
 /* A builtin alone on its line runs in the shell, redirections undone after. */
 static int run_builtin_here(const struct builtin *b, struct command *c)
 {
-	int saved_in = dup(0), saved_out = dup(1), status = 1;
-	if (apply_redirects(c) == 0)
+	int saved_in = c->in ? dup(0) : -1, saved_out = c->out ? dup(1) : -1, status = 1;
+	if ((c->in && saved_in < 0) || (c->out && saved_out < 0))
+		fprintf(stderr, "sh: dup: %s\n", strerror(errno));
+	else if (apply_redirects(c) == 0)
 		status = b->fn(c);
-	dup2(saved_in, 0);
-	dup2(saved_out, 1);
-	close(saved_in);
-	close(saved_out);
+	restore_fd(saved_in, 0);
+	restore_fd(saved_out, 1);
 	return status;
 }
 
@@ -313,12 +323,12 @@ static pid_t start_command(struct command *c, int in, const int pipefd[2])
 	pid_t pid = fork();
 	if (pid != 0)
 		return pid;
+	signal(SIGINT, SIG_DFL); /* the interactive shell ignores ^C; its children do not */
 	if (pipefd[0] >= 0)
 		close(pipefd[0]);
-	if (in >= 0)
-		move_fd(in, 0, "pipe");
-	if (pipefd[1] >= 0)
-		move_fd(pipefd[1], 1, "pipe");
+	if ((in >= 0 && move_fd(in, 0, "pipe") < 0) ||
+	    (pipefd[1] >= 0 && move_fd(pipefd[1], 1, "pipe") < 0))
+		_exit(1);
 	exec_command(c);
 }
 
@@ -417,5 +427,8 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1)
 		return run_file(argv[1]);
+	/* Interactive: ^C interrupts the running command, not the shell. */
+	if (isatty(0))
+		signal(SIGINT, SIG_IGN);
 	return run_stream(stdin, isatty(0));
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -13,6 +14,17 @@
 #include <unistd.h>
 
 #include "tap.h"
+
+/* Stop the test with a TAP "Bail out!" when set-up it relies on failed, so
+ * that it fails at once rather than hanging or testing garbage. */
+static inline void require(bool cond, const char *what)
+{
+	if (cond)
+		return;
+	printf("Bail out! %s: %s\n", what, strerror(errno));
+	fflush(stdout);
+	exit(1);
+}
 
 /* True inside fdkernel, false on the host Linux. */
 static inline bool on_fdkernel(void)

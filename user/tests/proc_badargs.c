@@ -1,6 +1,8 @@
 /* Tests that bad arguments to system calls give the Linux errno and never
  * hurt the caller: bad pointers (EFAULT), bad fds (EBADF), bad times (EINVAL). */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,17 +17,20 @@ static struct timespec *volatile null_timespec;
 
 static void test_efault(void)
 {
-	int fds[2];
-	pipe(fds);
-	write(fds[1], "data", 4);
-	is_errno(read(fds[0], low_address, 4), EFAULT, "read into (void *)1: EFAULT");
-	is_errno(write(fds[1], kernel_half, 4), EFAULT, "write from a kernel-half address: EFAULT");
-	is_errno(write(fds[1], unmapped, 4), EFAULT, "write from an unmapped low address: EFAULT");
+	char file[32];
+	int fd;
+	snprintf(file, sizeof file, "/tmp/badargs-%d", (int)getpid());
+	fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	require(fd >= 0 && write(fd, "data", 4) == 4 && lseek(fd, 0, SEEK_SET) == 0,
+		"a scratch file");
+	is_errno(read(fd, low_address, 4), EFAULT, "read into (void *)1: EFAULT");
+	is_errno(write(fd, kernel_half, 4), EFAULT, "write from a kernel-half address: EFAULT");
+	is_errno(write(fd, unmapped, 4), EFAULT, "write from an unmapped low address: EFAULT");
 	is_errno(clock_gettime(CLOCK_MONOTONIC, null_timespec), EFAULT,
 		 "clock_gettime into NULL: EFAULT");
 	is_errno(nanosleep(low_address, NULL), EFAULT, "nanosleep from (void *)1: EFAULT");
-	close(fds[0]);
-	close(fds[1]);
+	close(fd);
+	unlink(file);
 }
 
 static void test_ebadf(void)

@@ -20,7 +20,7 @@ static void test_fork_ids(void)
 {
 	pid_t self = getpid(), child, seen[2] = {0, 0};
 	int fds[2], status;
-	pipe(fds);
+	require(pipe(fds) == 0, "pipe");
 	fflush(stdout);
 	if ((child = fork()) == 0) {
 		pid_t ids[2] = {getpid(), getppid()};
@@ -71,7 +71,7 @@ static void test_orphan(void)
 {
 	pid_t middle, ids[2] = {0, 0};
 	int fds[2], status;
-	pipe(fds);
+	require(pipe(fds) == 0, "pipe");
 	fflush(stdout);
 	if ((middle = fork()) == 0)
 		orphan_grandchild(fds[1]);
