@@ -1,15 +1,13 @@
 /* Tests of fork, exit and wait: exit statuses, WNOHANG, waiting for one
  * child or any, ECHILD, many children, and zombies that keep their status. */
 #include <errno.h>
+#include <fdkernel.h> /* wait4, which newlib does not declare */
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "tap.h"
 #include "testutil.h"
-
-/* In the libc glue; newlib's <sys/wait.h> does not declare it. */
-pid_t wait4(pid_t pid, int *status, int options, struct rusage *usage);
 
 /* Fork a child that sleeps DELAY_MS and exits with CODE. */
 static pid_t fork_exit(int code, long delay_ms)
