@@ -21,6 +21,8 @@ static void apply_word(const char *w, size_t len)
 	word[len] = '\0';
 	if (!strcmp(word, "test"))
 		kopts.test = true;
+	else if (!strcmp(word, "bench"))
+		kopts.bench = true;
 	else if (!strcmp(word, "quiet"))
 		kopts.quiet = true;
 	else if (!strcmp(word, "profile"))

@@ -6,6 +6,7 @@
 
 struct kernel_options {
 	bool test;           /* run self-tests and the test suite, then exit QEMU */
+	bool bench;          /* run the benchmarks of /bench, then exit QEMU */
 	bool quiet;          /* fewer boot messages */
 	bool profile;        /* sample the CPU at every timer tick (/dev/profile) */
 	bool crashtest;      /* fault on purpose after boot, to check panic reports */

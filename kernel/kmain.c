@@ -73,6 +73,6 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	 * a failure there still lets the user suite run and report. */
 	if (kopts.test)
 		selftest_run();
-	proc_start_init(kopts.init, kopts.test ? "test" : NULL);
+	proc_start_init(kopts.init, kopts.test ? "test" : kopts.bench ? "bench" : NULL);
 	sched_idle_loop();
 }
