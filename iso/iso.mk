@@ -1,6 +1,7 @@
 # Bootable ISOs.  One kernel and initrd, several GRUB command lines:
 #   fdkernel.iso       interactive (make run)
 #   fdkernel-test.iso  `test`: self-tests and the in-guest suite, then exit
+#   fdkernel-bench.iso `bench`: init runs /bench, then exit (make bench)
 #   fdkernel-crash.iso `crashtest`: a deliberate kernel fault (tests/boot-checks)
 ISO := $(BUILD)/fdkernel.iso
 ISO_TEST := $(BUILD)/fdkernel-test.iso
@@ -9,16 +10,18 @@ GRUB_MODULES := multiboot2 normal iso9660 biosdisk part_msdos serial terminal
 
 # The ramfs archive (newc cpio) unpacked at / by the kernel: the static
 # files of iso/rootfs, user/bin programs in /bin, user/tests in /tests,
-# an empty /tmp and /dev (the kernel adds the device nodes).
+# user/bench in /bench, an empty /tmp and /dev (the kernel adds the device nodes).
 ROOTFS_FILES := $(shell find iso/rootfs -type f)
-$(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) iso/iso.mk
+$(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PROGS) iso/iso.mk
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/tests \
-		$(BUILD)/initrd/tmp $(BUILD)/initrd/dev
+		$(BUILD)/initrd/bench $(BUILD)/initrd/tmp $(BUILD)/initrd/dev
 	cp -r iso/rootfs/. $(BUILD)/initrd/
 	$(if $(USER_BIN_PROGS),cp $(USER_BIN_PROGS) $(BUILD)/initrd/bin/)
 	$(if $(USER_TEST_PROGS),cp $(USER_TEST_PROGS) $(BUILD)/initrd/tests/)
+	$(if $(USER_BENCH_PROGS),cp $(USER_BENCH_PROGS) $(BUILD)/initrd/bench/)
 	@# Debug info stays in build/user (for gdb); the guest gets lean copies.
-	find $(BUILD)/initrd/bin $(BUILD)/initrd/tests -type f -exec strip --strip-debug {} +
+	find $(BUILD)/initrd/bin $(BUILD)/initrd/tests $(BUILD)/initrd/bench -type f \
+		-exec strip --strip-debug {} +
 	cd $(BUILD)/initrd && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc --quiet --owner=0:0 > ../initrd.cpio
 
@@ -47,3 +50,7 @@ $(ISO_CRASH): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 ISO_SELFTEST := $(BUILD)/fdkernel-selftest.iso
 $(ISO_SELFTEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,selftest,test quiet init=/bin/true)
+
+ISO_BENCH := $(BUILD)/fdkernel-bench.iso
+$(ISO_BENCH): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,bench,bench quiet)

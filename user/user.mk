@@ -1,7 +1,8 @@
 # User programs: each user/<dir>/<name>.c is one static newlib program,
 # $(BUILD)/user/<dir>/<name>, built by the single pattern rule below.
 # user/bin -> /bin on the ISO (USER_BIN_PROGS), user/tests -> /tests
-# (USER_TEST_PROGS, run by runtests; helpers they exec live in user/bin).
+# (USER_TEST_PROGS, run by runtests; helpers they exec live in user/bin),
+# user/bench -> /bench (USER_BENCH_PROGS, see bench/bench.mk).
 
 USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -nostdinc \
 	-isystem $(GCC_INCLUDE) -isystem $(SYSROOT)/include -Iuser/include \
@@ -13,6 +14,8 @@ USER_SRCS := $(wildcard user/*/*.c)
 USER_PROGS := $(patsubst user/%.c,$(BUILD)/user/%,$(USER_SRCS))
 USER_BIN_PROGS := $(patsubst user/%.c,$(BUILD)/user/%,$(wildcard user/bin/*.c))
 USER_TEST_PROGS := $(patsubst user/%.c,$(BUILD)/user/%,$(wildcard user/tests/*.c))
+# user/bench/bench_* -> /bench on the bench ISO, run in order by init (make bench).
+USER_BENCH_PROGS := $(patsubst user/%.c,$(BUILD)/user/%,$(wildcard user/bench/bench_*.c))
 
 $(BUILD)/user/%: user/%.c $(NEWLIB_STAMP) $(LIBSYS) $(CRT0) | $(LIBC_HEADERS)
 	@mkdir -p $(@D)
