@@ -5,7 +5,7 @@
 
 #include "bench.h"
 
-#define REPS 9
+#define REPS 11
 
 struct pipe_case {
 	size_t chunk;	 /* bytes per write() and per read() */
