@@ -18,7 +18,8 @@
  *   # FAIL name=<id>: <reason>             a row that could not be measured
  *   # end <prog> status=<0|1>              last; missing if the program died
  * bench/run reports planned rows without a BENCH line as failed, crashed or
- * timed out, never as a number.
+ * timed out, never as a number.  Rows fd_seq_<nfds> and fd_nonseq_<nfds>
+ * (ns per alloc+close) are also drawn in docs/bench.png.
  */
 
 #define BENCH_MAX_REPS 64
