@@ -8,6 +8,7 @@
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
+#include "fs/poll.h"
 #include "fs/vfs.h"
 #include "proc/signal.h"
 #include "proc/wait.h"
@@ -218,7 +219,7 @@ static long console_write(struct file *f, const void *ubuf, size_t len, uint64_t
 
 static unsigned console_poll(struct file *f, struct poll_table *pt)
 {
-	(void)f, (void)pt;
+	poll_wait(f, &con.readers, pt);
 	return POLLOUT | POLLWRNORM | (readable() ? POLLIN | POLLRDNORM : 0);
 }
 

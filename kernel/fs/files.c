@@ -145,6 +145,7 @@ struct files_table *files_create(void)
 		return NULL;
 	spin_init(&files->lock, "files");
 	files->nofile = FILES_DEFAULT_NOFILE;
+	files->nofile_max = NR_OPEN_MAX;
 	files->seq = fdmap_alloc(0, FILES_MIN_MAP);
 	files->nonseq = fdmap_alloc(NONSEQ_FD_BASE, FILES_MIN_MAP);
 	if (files->seq && files->nonseq)
@@ -198,6 +199,7 @@ struct files_table *files_fork(struct files_table *files)
 		fdmap_copy(child->seq, files->seq, FDMAP_COPY_FORK);
 		fdmap_copy(child->nonseq, files->nonseq, FDMAP_COPY_FORK);
 		child->nofile = files->nofile;
+		child->nofile_max = files->nofile_max;
 		spin_unlock(&files->lock);
 		return child;
 	}
@@ -603,4 +605,34 @@ unsigned int files_get_nofile(struct files_table *files)
 	n = files->nofile;
 	spin_unlock(&files->lock);
 	return n;
+}
+
+/**
+ * files_set_nofile_limits - setrlimit(RLIMIT_NOFILE): soft and hard together
+ * @files: [in] the table
+ * @soft:  [in] new soft limit; may be below open fds (they stay open)
+ * @hard:  [in] new hard limit (raising it is allowed: everyone is root)
+ *
+ * Returns 0, -EINVAL if @soft > @hard, -EPERM if @hard > NR_OPEN_MAX.
+ */
+int files_set_nofile_limits(struct files_table *files, uint64_t soft, uint64_t hard)
+{
+	if (soft > hard)
+		return -EINVAL;
+	if (hard > NR_OPEN_MAX)
+		return -EPERM;
+	spin_lock(&files->lock);
+	files->nofile = (unsigned int)soft;
+	files->nofile_max = (unsigned int)hard;
+	spin_unlock(&files->lock);
+	return 0;
+}
+
+/* getrlimit(RLIMIT_NOFILE). */
+void files_get_nofile_limits(struct files_table *files, uint64_t *soft, uint64_t *hard)
+{
+	spin_lock(&files->lock);
+	*soft = files->nofile;
+	*hard = files->nofile_max;
+	spin_unlock(&files->lock);
 }

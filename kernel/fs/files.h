@@ -29,6 +29,8 @@ struct files_table {
 	struct fdmap *seq;    /* sequential area; replaced on growth, loaded with acquire */
 	struct fdmap *nonseq; /* non-sequential area; same rules */
 	unsigned int nofile;  /* RLIMIT_NOFILE: sequential allocations stay below it */
+	/* RLIMIT_NOFILE's hard limit (<= NR_OPEN_MAX), kept for getrlimit. */
+	unsigned int nofile_max;
 };
 
 struct files_table *files_create(void);
@@ -49,5 +51,7 @@ int files_close_range(struct files_table *files, unsigned int first, unsigned in
 unsigned int files_count(struct files_table *files);
 int files_set_nofile(struct files_table *files, unsigned long soft);
 unsigned int files_get_nofile(struct files_table *files);
+int files_set_nofile_limits(struct files_table *files, uint64_t soft, uint64_t hard);
+void files_get_nofile_limits(struct files_table *files, uint64_t *soft, uint64_t *hard);
 
 #endif

@@ -8,6 +8,7 @@
 #ifndef FS_POLL_H
 #define FS_POLL_H
 
+#include <stdint.h>
 #include <uapi/poll.h>
 
 struct file;
@@ -15,7 +16,19 @@ struct poll_table;
 struct wait_queue;
 
 /* Registers the caller of poll() on wq; does nothing when pt is NULL
- * (a readiness check that will not sleep). */
+ * (a readiness check that will not sleep).  f, whose life must cover wq's,
+ * stays referenced until the poll ends. */
 void poll_wait(struct file *f, struct wait_queue *wq, struct poll_table *pt);
+
+#define POLL_FOREVER UINT64_MAX /* deadline of a poll without timeout */
+
+/*
+ * poll() on the user array ufds[nfds] until something is ready or the
+ * monotonic clock reaches deadline_ns (0: check once, POLL_FOREVER: no
+ * limit).  Returns how many entries have revents, 0 on timeout, or -EINVAL
+ * (nfds > RLIMIT_NOFILE), -EFAULT, -ENOMEM, -ERESTARTNOHAND (a signal).
+ * ppoll and syscall_indirect's SIGMASK build on it.
+ */
+long poll_user(struct pollfd *ufds, unsigned long nfds, uint64_t deadline_ns);
 
 #endif

@@ -154,15 +154,19 @@ SYSCALL_DEFINE3(write, int, fd, const void *, buf, size_t, count)
 	return fd_rw(fd, (void *)buf, count, true);
 }
 
+/* A negative offset is EINVAL even on a bad fd, as on Linux. */
 static long fd_prw(int fd, void *ubuf, size_t len, long off, bool write)
 {
-	struct file *f = files_lookup(files(), fd);
+	struct file *f;
 	uint64_t pos = off;
-	long n = -EBADF;
+	long n;
 
+	if (off < 0)
+		return -EINVAL;
+	f = files_lookup(files(), fd);
 	if (!f)
-		return n;
-	n = off < 0 ? -EINVAL : !seekable(f) ? -ESPIPE : file_rw(f, ubuf, len, &pos, write);
+		return -EBADF;
+	n = !seekable(f) ? -ESPIPE : file_rw(f, ubuf, len, &pos, write);
 	file_put(f);
 	return n;
 }

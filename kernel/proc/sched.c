@@ -158,24 +158,34 @@ void sched_tick(struct trapframe *tf)
 	this_cpu()->need_resched = true;
 }
 
+void sched_arm_deadline(struct wait_entry *we, uint64_t deadline_ns)
+{
+	prepare_to_wait(&sleep_wq, we);
+	if (deadline_ns < next_deadline)
+		next_deadline = deadline_ns;
+}
+
+void sched_disarm_deadline(struct wait_entry *we)
+{
+	finish_wait(&sleep_wq, we);
+}
+
 int sched_sleep_until(uint64_t deadline_ns)
 {
 	int ret = 0;
 	DEFINE_WAIT(we);
 
 	for (;;) {
-		prepare_to_wait(&sleep_wq, &we);
+		sched_arm_deadline(&we, deadline_ns);
 		if (clock_monotonic_ns() >= deadline_ns)
 			break;
-		if (deadline_ns < next_deadline)
-			next_deadline = deadline_ns;
 		if (signal_pending()) {
 			ret = -EINTR;
 			break;
 		}
 		schedule();
 	}
-	finish_wait(&sleep_wq, &we);
+	sched_disarm_deadline(&we);
 	return ret;
 }
 

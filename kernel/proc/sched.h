@@ -23,6 +23,13 @@ void sched_yield(void);
 void sched_tick(struct trapframe *tf);
 /* Sleeps until the monotonic clock reaches deadline_ns: 0 or -EINTR. */
 int sched_sleep_until(uint64_t deadline_ns);
+/*
+ * A wait with a deadline (poll's timeout): prepare_to_wait() on the timer's
+ * queue, woken once the clock reaches deadline_ns.  Call again before each
+ * sleep of the wait loop; sched_disarm_deadline() (finish_wait) ends it.
+ */
+void sched_arm_deadline(struct wait_entry *we, uint64_t deadline_ns);
+void sched_disarm_deadline(struct wait_entry *we);
 /* Runs before every return to user mode: reschedule, pending signals. */
 void return_to_user_work(struct trapframe *tf);
 /* The boot context becomes the idle task: never returns. */

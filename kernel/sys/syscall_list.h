@@ -18,6 +18,7 @@
 	X(__NR_stat, stat)                                                                         \
 	X(__NR_fstat, fstat)                                                                       \
 	X(__NR_lstat, lstat)                                                                       \
+	X(__NR_poll, poll)                                                                         \
 	X(__NR_lseek, lseek)                                                                       \
 	X(__NR_mmap, mmap)                                                                         \
 	X(__NR_munmap, munmap)                                                                     \
@@ -31,7 +32,10 @@
 	X(__NR_readv, readv)                                                                       \
 	X(__NR_writev, writev)                                                                     \
 	X(__NR_access, access)                                                                     \
+	X(__NR_pipe, pipe)                                                                         \
 	X(__NR_sched_yield, sched_yield)                                                           \
+	X(__NR_dup, dup)                                                                           \
+	X(__NR_dup2, dup2)                                                                         \
 	X(__NR_pause, pause)                                                                       \
 	X(__NR_nanosleep, nanosleep)                                                               \
 	X(__NR_getpid, getpid)                                                                     \
@@ -41,6 +45,7 @@
 	X(__NR_wait4, wait4)                                                                       \
 	X(__NR_kill, kill)                                                                         \
 	X(__NR_uname, uname)                                                                       \
+	X(__NR_fcntl, fcntl)                                                                       \
 	X(__NR_truncate, truncate)                                                                 \
 	X(__NR_ftruncate, ftruncate)                                                               \
 	X(__NR_getcwd, getcwd)                                                                     \
@@ -50,6 +55,7 @@
 	X(__NR_rmdir, rmdir)                                                                       \
 	X(__NR_unlink, unlink)                                                                     \
 	X(__NR_gettimeofday, gettimeofday)                                                         \
+	X(__NR_getrlimit, getrlimit)                                                               \
 	X(__NR_times, times)                                                                       \
 	X(__NR_getuid, getuid)                                                                     \
 	X(__NR_setpgid, setpgid)                                                                   \
@@ -60,6 +66,7 @@
 	X(__NR_getsid, getsid)                                                                     \
 	X(__NR_rt_sigpending, rt_sigpending)                                                       \
 	X(__NR_rt_sigsuspend, rt_sigsuspend)                                                       \
+	X(__NR_setrlimit, setrlimit)                                                               \
 	X(__NR_gettid, gettid)                                                                     \
 	X(__NR_getdents64, getdents64)                                                             \
 	X(__NR_clock_gettime, clock_gettime)                                                       \
@@ -70,6 +77,10 @@
 	X(__NR_newfstatat, newfstatat)                                                             \
 	X(__NR_unlinkat, unlinkat)                                                                 \
 	X(__NR_faccessat, faccessat)                                                               \
+	X(__NR_dup3, dup3)                                                                         \
+	X(__NR_pipe2, pipe2)                                                                       \
+	X(__NR_prlimit64, prlimit64)                                                               \
+	X(__NR_close_range, close_range)                                                           \
 	X(__NR_syscall_indirect, syscall_indirect)
 
 #endif

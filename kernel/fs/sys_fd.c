@@ -1,0 +1,256 @@
+/*
+ * Descriptor system calls: the dup family, fcntl, pipes, close_range and
+ * resource limits.  Argument checking and translation into the files table
+ * (files.c), fd creation (fd.c) and pipes (pipe.c).  docs/fds.md.
+ */
+#include "arch/x86_64/uaccess.h"
+#include "fs/fd.h"
+#include "fs/file.h"
+#include "fs/files.h"
+#include "fs/pipe.h"
+#include "proc/task.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/fcntl.h>
+#include <uapi/resource.h>
+
+#define DUP3_FLAGS  (O_CLOEXEC | O_CLOFORK)
+#define PIPE2_FLAGS (O_CLOEXEC | O_CLOFORK | O_NONBLOCK | O_NONSEQFD)
+#define SETFL_FLAGS (O_APPEND | O_NONBLOCK)
+#define GETFL_FLAGS (O_ACCMODE | SETFL_FLAGS)
+
+static struct files_table *files(void)
+{
+	return current()->files;
+}
+
+/* FD_CLOEXEC | FD_CLOFORK for O_CLOEXEC | O_CLOFORK, plus syscall_indirect's. */
+static unsigned int fdflags_of(unsigned int oflags)
+{
+	return (oflags & O_CLOEXEC ? FD_CLOEXEC : 0) | (oflags & O_CLOFORK ? FD_CLOFORK : 0) |
+	       fd_percall_fdflags();
+}
+
+/* A new fd >= minfd (lowest free) for f, which the caller keeps referenced. */
+static long dup_file(struct file *f, int minfd, unsigned int oflags)
+{
+	int fd = fd_reserve(oflags, minfd);
+
+	if (fd >= 0) {
+		file_get(f);
+		fd_install(fd, f);
+	}
+	return fd;
+}
+
+SYSCALL_DEFINE1(dup, int, fd)
+{
+	struct file *f = files_lookup(files(), fd);
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	ret = dup_file(f, 0, 0);
+	file_put(f);
+	return ret;
+}
+
+/* dup2 clears the new fd's flags; oldfd == newfd checks oldfd and returns it. */
+SYSCALL_DEFINE2(dup2, int, oldfd, int, newfd)
+{
+	return files_dup_to(files(), oldfd, newfd, fdflags_of(0));
+}
+
+SYSCALL_DEFINE3(dup3, int, oldfd, int, newfd, unsigned int, flags)
+{
+	if ((flags & ~DUP3_FLAGS) || oldfd == newfd)
+		return -EINVAL;
+	return files_dup_to(files(), oldfd, newfd, fdflags_of(flags));
+}
+
+/* F_DUPFD*: like Linux, a minimum at or above RLIMIT_NOFILE is EINVAL. */
+static long fcntl_dupfd(struct file *f, unsigned long arg, unsigned int oflags)
+{
+	unsigned int minfd = (unsigned int)arg; /* Linux reads an int */
+
+	if (minfd >= files_get_nofile(files()))
+		return -EINVAL;
+	return dup_file(f, (int)minfd, oflags);
+}
+
+/* F_SETFL: only O_APPEND and O_NONBLOCK change; other bits are ignored. */
+static long fcntl_setfl(struct file *f, unsigned long arg)
+{
+	unsigned int old = __atomic_load_n(&f->flags, __ATOMIC_RELAXED), new;
+
+	do
+		new = (old & ~SETFL_FLAGS) | ((unsigned int)arg & SETFL_FLAGS);
+	while (!__atomic_compare_exchange_n(&f->flags, &old, new, true, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED));
+	return 0;
+}
+
+static long do_fcntl(struct file *f, int fd, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case F_DUPFD:
+		return fcntl_dupfd(f, arg, 0);
+	case F_DUPFD_CLOEXEC:
+		return fcntl_dupfd(f, arg, O_CLOEXEC);
+	case F_DUPFD_CLOFORK:
+		return fcntl_dupfd(f, arg, O_CLOFORK);
+	case F_GETFD:
+		return files_get_fdflags(files(), fd);
+	case F_SETFD: /* replaces both bits; unknown bits are EINVAL (docs/fds.md) */
+		return files_set_fdflags(files(), fd, (unsigned int)arg); /* Linux reads an int */
+	case F_GETFL:
+		return __atomic_load_n(&f->flags, __ATOMIC_RELAXED) & GETFL_FLAGS;
+	case F_SETFL:
+		return fcntl_setfl(f, arg);
+	}
+	return -EINVAL;
+}
+
+/* A bad fd is EBADF whatever cmd is, as on Linux. */
+SYSCALL_DEFINE3(fcntl, int, fd, unsigned int, cmd, unsigned long, arg)
+{
+	struct file *f = files_lookup(files(), fd);
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	ret = do_fcntl(f, fd, cmd, arg);
+	file_put(f);
+	return ret;
+}
+
+/*
+ * Both fds are reserved first, so a full table fails before any work, and
+ * installed only after ufds was written: a fault leaves nothing open.
+ */
+static long do_pipe2(int *ufds, unsigned int flags)
+{
+	struct file *rd, *wr;
+	int fds[2] = {-1, -1};
+	long err;
+
+	fds[0] = fd_reserve(flags, 0);
+	if (fds[0] < 0)
+		return fds[0];
+	fds[1] = fd_reserve(flags, 0);
+	err = fds[1] < 0 ? fds[1] : pipe_create(flags, &rd, &wr);
+	if (err)
+		goto bad;
+	err = copy_to_user(ufds, fds, sizeof(fds));
+	if (err) {
+		file_put(rd);
+		file_put(wr);
+		goto bad;
+	}
+	fd_install(fds[0], rd);
+	fd_install(fds[1], wr);
+	return 0;
+bad:
+	fd_unreserve(fds[0]);
+	if (fds[1] >= 0)
+		fd_unreserve(fds[1]);
+	return err;
+}
+
+SYSCALL_DEFINE1(pipe, int *, ufds)
+{
+	return do_pipe2(ufds, 0);
+}
+
+SYSCALL_DEFINE2(pipe2, int *, ufds, unsigned int, flags)
+{
+	if (flags & ~PIPE2_FLAGS)
+		return -EINVAL;
+	return do_pipe2(ufds, flags);
+}
+
+/* CLOSE_RANGE_UNSHARE needs nothing: a files table is never shared. */
+SYSCALL_DEFINE3(close_range, unsigned int, first, unsigned int, last, unsigned int, flags)
+{
+	return files_close_range(files(), first, last, flags);
+}
+
+/* ---- Resource limits ---- */
+
+#define STACK_SOFT (8UL << 20) /* what Linux reports; the stack may grow that far */
+
+/*
+ * Limits other than RLIMIT_NOFILE are reported, not enforced or stored:
+ * a set within the hard limit succeeds and changes nothing (docs/fds.md).
+ */
+static struct rlimit fixed_rlimit(unsigned int res)
+{
+	switch (res) {
+	case RLIMIT_STACK:
+		return (struct rlimit){STACK_SOFT, RLIM_INFINITY};
+	case RLIMIT_CORE:
+		return (struct rlimit){0, RLIM_INFINITY};
+	case RLIMIT_NPROC:
+		return (struct rlimit){TASK_MAX, TASK_MAX};
+	}
+	return (struct rlimit){RLIM_INFINITY, RLIM_INFINITY};
+}
+
+static void rlimit_get(unsigned int res, struct rlimit *r)
+{
+	if (res == RLIMIT_NOFILE)
+		files_get_nofile_limits(files(), &r->rlim_cur, &r->rlim_max);
+	else
+		*r = fixed_rlimit(res);
+}
+
+/* res < RLIM_NLIMITS.  0, -EINVAL (soft > hard), -EPERM (hard too high). */
+static long rlimit_set(unsigned int res, const struct rlimit *r)
+{
+	if (r->rlim_cur > r->rlim_max)
+		return -EINVAL;
+	if (res == RLIMIT_NOFILE)
+		return files_set_nofile_limits(files(), r->rlim_cur, r->rlim_max);
+	return r->rlim_max > fixed_rlimit(res).rlim_max ? -EPERM : 0;
+}
+
+SYSCALL_DEFINE2(getrlimit, unsigned int, res, struct rlimit *, urlim)
+{
+	struct rlimit r;
+
+	if (res >= RLIM_NLIMITS)
+		return -EINVAL;
+	rlimit_get(res, &r);
+	return copy_to_user(urlim, &r, sizeof(r));
+}
+
+SYSCALL_DEFINE2(setrlimit, unsigned int, res, const struct rlimit *, urlim)
+{
+	struct rlimit r;
+
+	if (copy_from_user(&r, urlim, sizeof(r)))
+		return -EFAULT;
+	if (res >= RLIM_NLIMITS)
+		return -EINVAL;
+	return rlimit_set(res, &r);
+}
+
+/* Only the caller's own limits (pid 0 or its pid): others are ESRCH. */
+SYSCALL_DEFINE4(prlimit64, int, pid, unsigned int, res, const struct rlimit *, unew,
+		struct rlimit *, uold)
+{
+	struct rlimit new, old;
+	long err;
+
+	if (unew && copy_from_user(&new, unew, sizeof(new)))
+		return -EFAULT;
+	if (pid != 0 && pid != current()->pid)
+		return -ESRCH;
+	if (res >= RLIM_NLIMITS)
+		return -EINVAL;
+	rlimit_get(res, &old);
+	err = unew ? rlimit_set(res, &new) : 0;
+	if (!err && uold)
+		err = copy_to_user(uold, &old, sizeof(old));
+	return err;
+}
