@@ -5,6 +5,7 @@
 #include "lib/printk.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
+#include "net/socket.h"
 #include "proc/proc.h"
 
 void kcounters_read(struct kcounters *c)
@@ -14,6 +15,7 @@ void kcounters_read(struct kcounters *c)
 	c->tasks = task_count();
 	c->files = file_count();
 	c->inodes = inode_count();
+	c->sockets = socket_count();
 }
 
 static int check(int n, const char *what, long before, long after)
@@ -34,6 +36,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(3, "tasks", b->tasks, a->tasks);
 	passed += check(4, "open files", (long)b->files, (long)a->files);
 	passed += check(5, "inodes", (long)b->inodes, (long)a->inodes);
-	printk("leaks: %d passed, %d failed\n", passed, 5 - passed);
-	return 5 - passed;
+	passed += check(6, "sockets", (long)b->sockets, (long)a->sockets);
+	printk("leaks: %d passed, %d failed\n", passed, 6 - passed);
+	return 6 - passed;
 }

@@ -1,6 +1,6 @@
 /*
  * Resource accounting for tests: the kernel's counts of free frames, heap
- * bytes, tasks, open files and inodes, compared when init exits in test
+ * bytes, tasks, open files, inodes and sockets, compared when init exits in test
  * mode with what they were when it started.
  */
 #ifndef PROC_LEAKCHECK_H
@@ -14,6 +14,7 @@ struct kcounters {
 	int tasks;
 	unsigned long files;
 	unsigned long inodes;
+	unsigned long sockets;
 };
 
 /* The counters when init started (proc/init.c). */

@@ -39,6 +39,21 @@
 	X(__NR_pause, pause)                                                                       \
 	X(__NR_nanosleep, nanosleep)                                                               \
 	X(__NR_getpid, getpid)                                                                     \
+	X(__NR_socket, socket)                                                                     \
+	X(__NR_connect, connect)                                                                   \
+	X(__NR_accept, accept)                                                                     \
+	X(__NR_sendto, sendto)                                                                     \
+	X(__NR_recvfrom, recvfrom)                                                                 \
+	X(__NR_sendmsg, sendmsg)                                                                   \
+	X(__NR_recvmsg, recvmsg)                                                                   \
+	X(__NR_shutdown, shutdown)                                                                 \
+	X(__NR_bind, bind)                                                                         \
+	X(__NR_listen, listen)                                                                     \
+	X(__NR_getsockname, getsockname)                                                           \
+	X(__NR_getpeername, getpeername)                                                           \
+	X(__NR_socketpair, socketpair)                                                             \
+	X(__NR_setsockopt, setsockopt)                                                             \
+	X(__NR_getsockopt, getsockopt)                                                             \
 	X(__NR_fork, fork)                                                                         \
 	X(__NR_execve, execve)                                                                     \
 	X(__NR_exit, exit)                                                                         \
@@ -77,10 +92,12 @@
 	X(__NR_newfstatat, newfstatat)                                                             \
 	X(__NR_unlinkat, unlinkat)                                                                 \
 	X(__NR_faccessat, faccessat)                                                               \
+	X(__NR_accept4, accept4)                                                                   \
 	X(__NR_dup3, dup3)                                                                         \
 	X(__NR_pipe2, pipe2)                                                                       \
 	X(__NR_prlimit64, prlimit64)                                                               \
 	X(__NR_close_range, close_range)                                                           \
+	X(__NR_socket2, socket2)                                                                   \
 	X(__NR_syscall_indirect, syscall_indirect)
 
 #endif

@@ -1,0 +1,67 @@
+/*
+ * The stream buffer: one direction of a stream connection, a byte ring of
+ * SO_RCVBUF bytes owned by the receiving socket, with SCM_RIGHTS sets
+ * attached to the stream position of the first byte they were sent with.
+ *
+ * Locking: the owning socket's lock protects every field.  Data moves
+ * without it: one writer at a time reserves free space (writing = true)
+ * and fills it, one reader at a time (the socket's rx_busy) drains
+ * committed bytes, so neither touches the other's range and no user-page
+ * fault happens under a spinlock.
+ */
+#ifndef NET_SBUF_H
+#define NET_SBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/list.h"
+
+struct iov_iter;
+struct scm_fds;
+
+struct sbuf {
+	char *data;	       /* cap bytes, allocated at the first write */
+	size_t cap;	       /* ring size; fixed once data exists */
+	uint64_t head;	       /* stream position of the first unread byte */
+	uint64_t tail;	       /* stream position past the last committed byte */
+	bool writing;	       /* a writer is filling [tail, tail + reserved) */
+	struct list_head atts; /* struct sbuf_att, by position */
+};
+
+void sbuf_init(struct sbuf *sb, size_t cap);
+static inline size_t sbuf_used(const struct sbuf *sb)
+{
+	return sb->tail - sb->head;
+}
+static inline size_t sbuf_space(const struct sbuf *sb)
+{
+	return sb->cap - sbuf_used(sb);
+}
+
+/* Under the lock: claims up to want free bytes at tail for one writer:
+ * the count (0 if full or busy), or -ENOMEM. */
+long sbuf_reserve(struct sbuf *sb, size_t want);
+/* Under the lock: ends the reservation, committing n bytes and fds
+ * (taken over; NULL for none).  -ENOMEM leaves fds to the caller. */
+int sbuf_commit(struct sbuf *sb, size_t n, struct scm_fds *fds);
+/*
+ * Under the lock: bytes a read starting at head may take (it stops before
+ * the next attached set) and, in *fds, the set attached at head (stays queued).
+ */
+size_t sbuf_readable(const struct sbuf *sb, struct scm_fds **fds);
+/* Under the lock: drops n read bytes; an attached set they cover goes to
+ * *dead for scm_free outside the lock. */
+void sbuf_consume(struct sbuf *sb, size_t n, struct list_head *dead);
+/* Under the lock: moves every attached set to *dead (the socket closes). */
+void sbuf_purge(struct sbuf *sb, struct list_head *dead);
+/* Outside the lock: frees the sets collected on dead. */
+void sbuf_free_dead(struct list_head *dead);
+/* Frees the ring (the socket is destroyed; no attachments are left). */
+void sbuf_destroy(struct sbuf *sb);
+
+/* Without the lock: fill a reservation / copy out committed bytes at pos. */
+int sbuf_copy_in(struct sbuf *sb, uint64_t pos, struct iov_iter *it, size_t n);
+int sbuf_copy_out(const struct sbuf *sb, uint64_t pos, struct iov_iter *it, size_t n);
+
+#endif

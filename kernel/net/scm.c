@@ -1,0 +1,138 @@
+/*
+ * SCM_RIGHTS fd passing (see scm.h): control-message parsing on send, new
+ * fds and the cmsg header written back on receive.
+ */
+#include "net/scm.h"
+#include "arch/x86_64/uaccess.h"
+#include "fs/fd.h"
+#include "fs/file.h"
+#include "fs/files.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "proc/task.h"
+#include <uapi/errno.h>
+#include <uapi/socket.h>
+
+#define CMSG_ALIGN(len) (((len) + sizeof(size_t) - 1) & ~(sizeof(size_t) - 1))
+#define CMSG_HDRLEN	CMSG_ALIGN(sizeof(struct cmsghdr))
+
+void scm_free(struct scm_fds *fds)
+{
+	if (!fds)
+		return;
+	for (unsigned int i = 0; i < fds->n; i++)
+		file_put(fds->files[i]);
+	kfree(fds);
+}
+
+/* Appends the n fds at ufds (a kernel copy) to *set, growing it. */
+static int scm_add_fds(struct scm_fds **set, const int *fds, unsigned int n)
+{
+	unsigned int have = *set ? (*set)->n : 0;
+	struct scm_fds *s;
+
+	if (have + n > SCM_MAX_FD)
+		return -EINVAL;
+	s = kmalloc(sizeof(*s) + (have + n) * sizeof(s->files[0]));
+	if (!s)
+		return -ENOMEM;
+	s->n = have;
+	if (have)
+		memcpy(s->files, (*set)->files, have * sizeof(s->files[0]));
+	kfree(*set);
+	*set = s;
+	for (unsigned int i = 0; i < n; i++) {
+		struct file *f = files_lookup(current()->files, fds[i]);
+		if (!f)
+			return -EBADF;
+		s->files[s->n++] = f;
+	}
+	return 0;
+}
+
+int scm_parse(const void *ctl, size_t len, bool allow_fds, struct scm_fds **out)
+{
+	size_t off = 0;
+	int err = 0;
+
+	*out = NULL;
+	while (!err && len - off >= sizeof(struct cmsghdr)) {
+		const struct cmsghdr *h = (const void *)((const char *)ctl + off);
+
+		if (h->cmsg_len < sizeof(*h) || h->cmsg_len > len - off)
+			err = -EINVAL;
+		else if (h->cmsg_level != SOL_SOCKET)
+			; /* other levels mean nothing to a loopback socket */
+		else if (h->cmsg_type != SCM_RIGHTS || !allow_fds)
+			err = -EINVAL;
+		else
+			err = scm_add_fds(out, (const int *)((const char *)h + CMSG_HDRLEN),
+					  (h->cmsg_len - CMSG_HDRLEN) / sizeof(int));
+		off += CMSG_ALIGN(h->cmsg_len);
+		if (off > len)
+			off = len;
+	}
+	if (err) {
+		scm_free(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
+/* Reserves up to max fds into fds[]: how many, or -errno if none. */
+static int scm_reserve(int *fds, unsigned int max, unsigned int oflags)
+{
+	unsigned int i;
+
+	for (i = 0; i < max; i++) {
+		int fd = fd_reserve(oflags, 0);
+		if (fd < 0)
+			return i ? (int)i : fd;
+		fds[i] = fd;
+	}
+	return i;
+}
+
+long scm_deliver(const struct scm_fds *fds, void *uctl, size_t room, unsigned int oflags,
+		 int *msg_flags)
+{
+	unsigned int fit = room > CMSG_HDRLEN ? (room - CMSG_HDRLEN) / sizeof(int) : 0;
+	struct {
+		struct cmsghdr h;
+		int fds[SCM_MAX_FD];
+	} * c;
+	long n, used;
+
+	if (fit > fds->n)
+		fit = fds->n;
+	if (fit < fds->n)
+		*msg_flags |= MSG_CTRUNC;
+	if (!fit)
+		return 0;
+	c = kmalloc(sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	n = scm_reserve(c->fds, fit, oflags);
+	if (n < 0)
+		goto out;
+	if (n < fit)
+		*msg_flags |= MSG_CTRUNC;
+	c->h = (struct cmsghdr){.cmsg_len = CMSG_HDRLEN + n * sizeof(int),
+				.cmsg_level = SOL_SOCKET,
+				.cmsg_type = SCM_RIGHTS};
+	used = CMSG_ALIGN(c->h.cmsg_len) < room ? CMSG_ALIGN(c->h.cmsg_len) : room;
+	if (copy_to_user(uctl, c, c->h.cmsg_len)) {
+		for (long i = 0; i < n; i++)
+			fd_unreserve(c->fds[i]);
+		n = -EFAULT;
+		goto out;
+	}
+	for (long i = 0; i < n; i++) {
+		file_get(fds->files[i]);
+		fd_install(c->fds[i], fds->files[i]);
+	}
+	n = used;
+out:
+	kfree(c);
+	return n;
+}

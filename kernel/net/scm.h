@@ -1,0 +1,39 @@
+/*
+ * SCM_RIGHTS: open files in flight inside an AF_UNIX message.  The sender's
+ * fds become file references at send time; the receiver gets new fds for
+ * them.  An undelivered set is dropped with its message.
+ */
+#ifndef NET_SCM_H
+#define NET_SCM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define SCM_MAX_FD 253 /* most fds one message carries (Linux) */
+
+struct file;
+
+/* Immutable once built; owned by whoever holds it (a message, a queue). */
+struct scm_fds {
+	unsigned int n;
+	struct file *files[]; /* one reference each */
+};
+
+/*
+ * Parses a sendmsg control buffer (kernel copy): SCM_RIGHTS fds of the
+ * current process become *out (NULL if none).  0, -EINVAL (malformed,
+ * unknown type, too many fds, or allow_fds false), -EBADF, -ENOMEM.
+ */
+int scm_parse(const void *ctl, size_t len, bool allow_fds, struct scm_fds **out);
+/* Drops every reference and frees the set; NULL is fine. */
+void scm_free(struct scm_fds *fds);
+/*
+ * Delivers fds into a recvmsg control buffer at user address uctl of
+ * room bytes: as many new fds as fit (O_CLOEXEC / O_CLOFORK in oflags),
+ * MSG_CTRUNC added to *msg_flags if some did not.  The set stays the
+ * caller's.  Returns the control bytes used, or -EFAULT / -EMFILE.
+ */
+long scm_deliver(const struct scm_fds *fds, void *uctl, size_t room, unsigned int oflags,
+		 int *msg_flags);
+
+#endif

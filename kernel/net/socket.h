@@ -1,0 +1,178 @@
+/*
+ * The socket layer: the socket object behind a struct file, and the two
+ * tables a socket dispatches to: its protocol (stream.c, dgram.c: how data
+ * and connections behave) and its address family (unix.c, inet.c: names,
+ * binding, finding the socket an address means).  docs/sockets.md.
+ */
+#ifndef NET_SOCKET_H
+#define NET_SOCKET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/list.h"
+#include "lib/spinlock.h"
+#include "net/iov.h"
+#include "net/sbuf.h"
+#include "proc/wait.h"
+#include <uapi/socket.h>
+
+#define SOCK_BUF_DEFAULT (64 * 1024) /* SO_RCVBUF / SO_SNDBUF of a new socket */
+#define SOCK_BUF_MIN	 2048
+#define SOCK_BUF_MAX	 (4 * 1024 * 1024)
+
+struct file;
+struct poll_table;
+struct scm_fds;
+struct sock_family;
+struct sock_proto;
+
+enum sock_state {
+	SS_UNCONNECTED,
+	SS_CONNECTING, /* a connect() is setting it up */
+	SS_LISTENING,
+	SS_CONNECTED,
+};
+
+/* Bits of struct socket.shut. */
+#define SHUT_RX 1 /* receives nothing more (SHUT_RD, or closed) */
+#define SHUT_TX 2 /* sends nothing more (SHUT_WR, or closed) */
+
+/* An address as user space gave it (len bytes of sa are meaningful). */
+struct sock_addr {
+	uint32_t len;
+	struct sockaddr_storage sa;
+};
+
+struct socket {
+	uint32_t refcount; /* atomic: the file, a peer's pointer, an accept queue, lookups */
+	int type;	   /* SOCK_STREAM or SOCK_DGRAM */
+	const struct sock_family *fam;
+	const struct sock_proto *proto;
+	struct wait_queue wq; /* woken on any change of this socket's readiness */
+
+	/*
+	 * Protects every field below (the rx fields too).  Never held with
+	 * another socket's lock; may be taken under the family's table lock.
+	 */
+	struct spinlock lock;
+	enum sock_state state;
+	bool dead;		 /* its file is closed */
+	unsigned int shut;	 /* SHUT_RX | SHUT_TX */
+	int error;		 /* SO_ERROR, cleared when read */
+	bool reuseaddr;		 /* SO_REUSEADDR */
+	bool bound;		 /* local is set (constant from then on) */
+	unsigned int rcvbuf;	 /* SO_RCVBUF */
+	unsigned int sndbuf;	 /* SO_SNDBUF */
+	struct sock_addr local;	 /* its own name */
+	struct sock_addr remote; /* datagram: connect()'s address (len 0: none) */
+	struct socket *peer;	 /* stream: the other end; unix datagram: connect() target */
+
+	/* Listening stream sockets. */
+	struct list_head accq; /* connected sockets awaiting accept(), by acc_link */
+	struct list_head acc_link;
+	unsigned int nacc, backlog;
+
+	/* Receiving: one reader copies out at a time (rx_busy). */
+	bool rx_busy;
+	struct sbuf rx;	      /* stream */
+	struct list_head dgq; /* datagram: struct dgram, oldest first */
+	size_t dgq_bytes;
+
+	struct list_head bind_link; /* the family's table of bound sockets */
+	void *bind_priv;	    /* the family's (unix: the socket inode) */
+};
+
+/* A message on its way through sendmsg/recvmsg. */
+struct kmsg {
+	struct iov_iter it;    /* the data */
+	struct sock_addr name; /* send: target (len 0: none); recv: the source */
+	struct scm_fds *fds;   /* send: the caller's; recv: queued set seen (not owned) */
+	int flags;	       /* MSG_* of the call */
+	int out_flags;	       /* recv: MSG_TRUNC | MSG_CTRUNC for msg_flags */
+	bool nonblock;	       /* O_NONBLOCK or MSG_DONTWAIT */
+	const void *ctl;       /* send: kernel copy of the control buffer */
+	size_t ctl_len;
+	/* recv: the user's control buffer (NULL: received fds are dropped). */
+	void *uctl;
+	size_t ctl_room, ctl_used;
+};
+
+/* How a socket type behaves (stream.c, dgram.c).  -errno on failure. */
+struct sock_proto {
+	int (*connect)(struct socket *sk, const struct sock_addr *addr, bool nonblock);
+	int (*listen)(struct socket *sk, int backlog);
+	/* A connected socket with one reference, in *out. */
+	int (*accept)(struct socket *sk, bool nonblock, struct socket **out);
+	long (*sendmsg)(struct socket *sk, struct kmsg *m);
+	long (*recvmsg)(struct socket *sk, struct kmsg *m);
+	int (*shutdown)(struct socket *sk, int how);
+	unsigned int (*poll)(struct socket *sk, struct file *f, struct poll_table *pt);
+	/* The file is gone: disconnect, drop queued data and fds. */
+	void (*release)(struct socket *sk);
+};
+
+/* What an address family provides (unix.c, inet.c).  -errno on failure. */
+struct sock_family {
+	int family;
+	uint32_t unnamed_len;	       /* getsockname() length of an unbound socket */
+	bool passes_fds;	       /* SCM_RIGHTS allowed */
+	bool connect_inprogress;       /* non-blocking stream connect says EINPROGRESS */
+	bool accept_name_is_dest;      /* accepted socket's name: the address connected to */
+	int stream_unconnected_err;    /* send on an unconnected stream */
+	int dgram_noaddr_err;	       /* send without address on an unconnected datagram */
+	int dgram_dead_err;	       /* datagram to a closed socket (0: dropped silently) */
+	int dgram_foreign_err;	       /* ... to one connected elsewhere (0: dropped silently) */
+	size_t dgram_max;	       /* longest datagram (EMSGSIZE) */
+	bool dgram_connect_holds_peer; /* connect() keeps the target socket, not just its name */
+	/* Checks an address given to connect/sendto (family, length, reach). */
+	int (*check_addr)(const struct sock_addr *a);
+	int (*bind)(struct socket *sk, const struct sock_addr *a);
+	/* Gives an unbound socket a name where the family needs one. */
+	int (*autobind)(struct socket *sk);
+	/* The socket of sk's type at address a, referenced. */
+	int (*lookup)(struct socket *sk, const struct sock_addr *a, struct socket **out);
+	/* The name peers see for a local name (inet: INADDR_ANY is 127.0.0.1). */
+	void (*wire_name)(struct sock_addr *a);
+	/* True if datagrams from addr reach a socket connected to remote. */
+	bool (*same_addr)(const struct sock_addr *remote, const struct sock_addr *addr);
+	/* The file is closing: give the name back. */
+	void (*unbind)(struct socket *sk);
+	/* socketpair(), or NULL (EOPNOTSUPP). */
+	int (*pair)(struct socket *a, struct socket *b);
+};
+
+extern const struct sock_proto stream_proto, dgram_proto;
+extern const struct sock_family unix_family, inet_family;
+
+/* A new unconnected socket with one reference, or NULL. */
+struct socket *sock_alloc(const struct sock_family *fam, int type);
+void sock_get(struct socket *sk);
+void sock_put(struct socket *sk);
+/* Sockets alive (leak accounting). */
+unsigned long socket_count(void);
+/* Wakes everyone waiting on sk or polling it. */
+void sock_wake(struct socket *sk);
+/* Received fds into m's control buffer (dropped, MSG_CTRUNC, if none). */
+long sock_deliver_fds(struct kmsg *m, const struct scm_fds *fds);
+/* Stream send on a broken connection: SIGPIPE unless MSG_NOSIGNAL; -EPIPE. */
+long sock_epipe(int flags);
+
+/*
+ * The calls (socket.c): each validates what is generic and dispatches.
+ * fd arguments are the caller's; addresses already copied in.
+ */
+long sock_create(int family, int type, int protocol, unsigned int oflags);
+long sock_socketpair(int family, int type, int protocol, int kfds[2]);
+long sock_bind(int fd, const struct sock_addr *a);
+long sock_listen(int fd, int backlog);
+long sock_accept(int fd, struct sock_addr *peer, int flags);
+long sock_connect(int fd, const struct sock_addr *a);
+long sock_sendmsg(int fd, struct kmsg *m);
+long sock_recvmsg(int fd, struct kmsg *m);
+long sock_shutdown(int fd, int how);
+long sock_getname(int fd, struct sock_addr *a, bool peer);
+long sock_setsockopt(int fd, int level, int name, int val);
+long sock_getsockopt(int fd, int level, int name, int *val);
+
+#endif

@@ -1,0 +1,454 @@
+/*
+ * SOCK_STREAM for every family: connection set-up through a listener's
+ * accept queue, byte streams through the receiver's sbuf (flow control by
+ * its size), shutdown and close propagated to the peer.  Loopback only, so
+ * a connection is made at once when the listener has backlog room.
+ */
+#include "fs/poll.h"
+#include "net/scm.h"
+#include "net/socket.h"
+#include <uapi/errno.h>
+
+/* Conditions a sleeper re-checks; read without the lock, re-checked under it. */
+static bool can_accept(struct socket *l)
+{
+	return !list_empty(&l->accq) || l->state != SS_LISTENING;
+}
+
+static bool has_backlog_room(struct socket *l)
+{
+	return l->nacc <= l->backlog || l->state != SS_LISTENING;
+}
+
+static bool can_read(struct socket *sk)
+{
+	return !sk->rx_busy && (sbuf_used(&sk->rx) || (sk->shut & SHUT_RX) || sk->error);
+}
+
+static bool can_write(struct socket *p)
+{
+	return !p->rx.writing && (sbuf_space(&p->rx) || p->dead || (p->shut & SHUT_RX));
+}
+
+/* ---- connection set-up ---- */
+
+/*
+ * Puts ns, connected to sk, on listener l's accept queue, waiting for
+ * backlog room unless nonblock.  The queue takes over ns's reference.
+ */
+static int stream_enqueue(struct socket *l, struct socket *ns, bool nonblock)
+{
+	int err;
+
+	for (;;) {
+		spin_lock(&l->lock);
+		if (l->state != SS_LISTENING) {
+			spin_unlock(&l->lock);
+			return -ECONNREFUSED;
+		}
+		if (l->nacc <= l->backlog)
+			break;
+		spin_unlock(&l->lock);
+		if (nonblock)
+			return -EAGAIN;
+		err = wait_event_interruptible(&l->wq, has_backlog_room(l));
+		if (err)
+			return err;
+	}
+	list_add_tail(&ns->acc_link, &l->accq);
+	l->nacc++;
+	spin_unlock(&l->lock);
+	sock_wake(l);
+	return 0;
+}
+
+/* The server end of a connection from sk to listener l, or NULL. */
+static struct socket *stream_server_end(struct socket *sk, struct socket *l,
+					const struct sock_addr *dest)
+{
+	struct socket *ns = sock_alloc(sk->fam, SOCK_STREAM);
+
+	if (!ns)
+		return NULL;
+	spin_lock(&l->lock);
+	ns->local = sk->fam->accept_name_is_dest ? *dest : l->local;
+	sk->fam->wire_name(&ns->local);
+	ns->rcvbuf = ns->rx.cap = l->rcvbuf;
+	ns->sndbuf = l->sndbuf;
+	spin_unlock(&l->lock);
+	ns->bound = true;
+	ns->state = SS_CONNECTED;
+	sock_get(sk);
+	ns->peer = sk;
+	return ns;
+}
+
+/* Drops a server end that never reached a queue. */
+static void stream_discard(struct socket *ns)
+{
+	sock_put(ns->peer);
+	sock_put(ns);
+}
+
+/* Connects sk to the listener at addr; the state is SS_CONNECTING meanwhile. */
+static int stream_link(struct socket *sk, const struct sock_addr *addr, bool nonblock)
+{
+	struct socket *l, *ns;
+	int err = sk->fam->autobind(sk);
+
+	if (!err)
+		err = sk->fam->lookup(sk, addr, &l);
+	if (err)
+		return err;
+	ns = stream_server_end(sk, l, addr);
+	err = ns ? stream_enqueue(l, ns, nonblock) : -ENOMEM;
+	if (err && ns)
+		stream_discard(ns);
+	sock_put(l);
+	if (err)
+		return err;
+	spin_lock(&sk->lock);
+	sock_get(ns);
+	sk->peer = ns;
+	sk->state = SS_CONNECTED;
+	spin_unlock(&sk->lock);
+	return 0;
+}
+
+static int stream_connect(struct socket *sk, const struct sock_addr *addr, bool nonblock)
+{
+	int err = sk->fam->check_addr(addr);
+	bool inprogress = nonblock && sk->fam->connect_inprogress;
+
+	if (err)
+		return err;
+	spin_lock(&sk->lock);
+	err = sk->state == SS_LISTENING	   ? -EINVAL
+	      : sk->state == SS_CONNECTED  ? -EISCONN
+	      : sk->state == SS_CONNECTING ? -EALREADY
+					   : 0;
+	if (!err)
+		sk->state = SS_CONNECTING;
+	spin_unlock(&sk->lock);
+	if (err)
+		return err;
+	err = stream_link(sk, addr, nonblock);
+	if (!err)
+		return inprogress ? -EINPROGRESS : 0;
+	spin_lock(&sk->lock);
+	sk->state = SS_UNCONNECTED;
+	if (inprogress && err == -ECONNREFUSED) {
+		sk->error = ECONNREFUSED; /* reported by SO_ERROR, as a TCP reset */
+		err = -EINPROGRESS;
+	}
+	spin_unlock(&sk->lock);
+	sock_wake(sk);
+	return err;
+}
+
+static int stream_listen(struct socket *sk, int backlog)
+{
+	int err = sk->bound ? 0 : sk->fam->autobind(sk);
+
+	if (err)
+		return err;
+	spin_lock(&sk->lock);
+	if (sk->state == SS_CONNECTED || sk->state == SS_CONNECTING || !sk->bound) {
+		err = -EINVAL;
+	} else {
+		sk->state = SS_LISTENING;
+		sk->backlog = backlog;
+	}
+	spin_unlock(&sk->lock);
+	sock_wake(sk);
+	return err;
+}
+
+static int stream_accept(struct socket *sk, bool nonblock, struct socket **out)
+{
+	int err;
+
+	for (;;) {
+		spin_lock(&sk->lock);
+		if (sk->state != SS_LISTENING) {
+			spin_unlock(&sk->lock);
+			return -EINVAL;
+		}
+		if (!list_empty(&sk->accq))
+			break;
+		spin_unlock(&sk->lock);
+		if (nonblock)
+			return -EAGAIN;
+		err = wait_event_interruptible(&sk->wq, can_accept(sk));
+		if (err)
+			return err;
+	}
+	*out = list_first_entry(&sk->accq, struct socket, acc_link);
+	list_del(&(*out)->acc_link);
+	sk->nacc--;
+	spin_unlock(&sk->lock);
+	sock_wake(sk); /* backlog room for a waiting connect */
+	return 0;
+}
+
+/* ---- data ---- */
+
+/* One chunk into p's ring: bytes queued, 0 to wait, or -errno. */
+static long stream_put_chunk(struct socket *p, struct kmsg *m)
+{
+	long n;
+	uint64_t pos;
+	int err;
+
+	spin_lock(&p->lock);
+	n = p->dead || (p->shut & SHUT_RX) ? -EPIPE : sbuf_reserve(&p->rx, m->it.left);
+	pos = p->rx.tail;
+	spin_unlock(&p->lock);
+	if (n <= 0)
+		return n;
+	err = sbuf_copy_in(&p->rx, pos, &m->it, n);
+	spin_lock(&p->lock);
+	if (!err && p->dead)
+		err = -EPIPE;
+	if (!err)
+		err = sbuf_commit(&p->rx, n, m->fds);
+	else
+		sbuf_commit(&p->rx, 0, NULL);
+	if (!err)
+		m->fds = NULL; /* queued with the first byte */
+	spin_unlock(&p->lock);
+	sock_wake(p);
+	return err ? err : n;
+}
+
+/* The peer a send goes to, or the error of sending on sk now. */
+static long stream_send_target(struct socket *sk, int flags, struct socket **p)
+{
+	long err = 0;
+
+	spin_lock(&sk->lock);
+	if (sk->state != SS_CONNECTED)
+		err = sk->fam->stream_unconnected_err;
+	else if (sk->shut & SHUT_TX)
+		err = -EPIPE;
+	*p = sk->peer;
+	spin_unlock(&sk->lock);
+	return err == -EPIPE ? sock_epipe(flags) : err;
+}
+
+static long stream_sendmsg(struct socket *sk, struct kmsg *m)
+{
+	struct socket *p;
+	long sent = 0, n = stream_send_target(sk, m->flags, &p);
+
+	if (n)
+		return n;
+	while (m->it.left) {
+		n = stream_put_chunk(p, m);
+		if (n == 0 && m->nonblock)
+			n = -EAGAIN;
+		else if (n == 0)
+			n = wait_event_interruptible(&p->wq, can_write(p));
+		if (n < 0)
+			break;
+		sent += n;
+	}
+	if (sent)
+		return sent;
+	return n == -EPIPE ? sock_epipe(m->flags) : n;
+}
+
+/*
+ * Reads once from the ring (called and returning under sk's lock): bytes
+ * read, 0 if nothing can be read now, -errno.  fds attached to the first
+ * byte come with this read (*fds_seen) and end it; a read that already has
+ * data stops before them (-EAGAIN: return what was read).
+ */
+static long stream_get_chunk(struct socket *sk, struct kmsg *m, size_t copied,
+			     struct list_head *dead, bool *fds_seen)
+{
+	struct scm_fds *fds;
+	size_t n = sbuf_readable(&sk->rx, &fds);
+	uint64_t pos = sk->rx.head;
+	long err;
+
+	if (sk->rx_busy || n == 0)
+		return 0;
+	if (fds && copied)
+		return -EAGAIN;
+	if (n > m->it.left)
+		n = m->it.left;
+	sk->rx_busy = true;
+	spin_unlock(&sk->lock);
+	err = sbuf_copy_out(&sk->rx, pos, &m->it, n);
+	if (!err && fds)
+		err = sock_deliver_fds(m, fds);
+	spin_lock(&sk->lock);
+	sk->rx_busy = false;
+	if (!err && !(m->flags & MSG_PEEK))
+		sbuf_consume(&sk->rx, n, dead);
+	sock_wake(sk); /* room for the writer, the ring for other readers */
+	*fds_seen = fds != NULL;
+	return err ? err : (long)n;
+}
+
+/* Nothing to read now (under sk's lock): 0 to try again, 1 at EOF, or -errno. */
+static long stream_recv_wait(struct socket *sk, bool nonblock)
+{
+	long err;
+
+	if (!sk->rx_busy && sk->error) {
+		err = -sk->error;
+		sk->error = 0;
+		return err;
+	}
+	if (!sk->rx_busy && (sk->shut & SHUT_RX))
+		return 1;
+	if (nonblock)
+		return -EAGAIN;
+	spin_unlock(&sk->lock);
+	err = wait_event_interruptible(&sk->wq, can_read(sk));
+	spin_lock(&sk->lock);
+	return err;
+}
+
+static long stream_recvmsg(struct socket *sk, struct kmsg *m)
+{
+	bool peek = m->flags & MSG_PEEK, fds_seen = false;
+	size_t want = (m->flags & MSG_WAITALL) && !peek ? m->it.left : 1, copied = 0;
+	struct list_head dead = LIST_HEAD_INIT(dead);
+	long n;
+
+	spin_lock(&sk->lock);
+	/* A listener: EINVAL for AF_UNIX, ENOTCONN for TCP, as Linux. */
+	n = sk->state == SS_LISTENING && sk->fam->family == AF_UNIX ? -EINVAL
+	    : sk->state != SS_CONNECTED				    ? -ENOTCONN
+								    : 0;
+	while (!n && m->it.left) {
+		n = stream_get_chunk(sk, m, copied, &dead, &fds_seen);
+		if (n > 0) {
+			copied += n;
+			n = copied >= want || fds_seen || peek;
+		} else if (n == 0) {
+			n = stream_recv_wait(sk, m->nonblock);
+		}
+	}
+	spin_unlock(&sk->lock);
+	sbuf_free_dead(&dead);
+	return copied ? (long)copied : n > 0 ? 0 : n;
+}
+
+/* ---- shutdown, close, poll ---- */
+
+/* Shutdown bits seen from the other end: its receiving stops when we stop sending. */
+static unsigned int shut_mirror(unsigned int bits)
+{
+	return (bits & SHUT_RX ? SHUT_TX : 0) | (bits & SHUT_TX ? SHUT_RX : 0);
+}
+
+/* Adds bits to p's shutdown state (and error, if any) and wakes it. */
+static void stream_hangup(struct socket *p, unsigned int bits, int error)
+{
+	spin_lock(&p->lock);
+	p->shut |= bits;
+	if (error && !p->error)
+		p->error = error;
+	spin_unlock(&p->lock);
+	sock_wake(p);
+}
+
+static int stream_shutdown(struct socket *sk, int how)
+{
+	unsigned int bits = how == SHUT_RD ? SHUT_RX : how == SHUT_WR ? SHUT_TX : SHUT_RX | SHUT_TX;
+	struct socket *p;
+	int err = 0;
+
+	spin_lock(&sk->lock);
+	if (sk->state != SS_CONNECTED)
+		err = -ENOTCONN;
+	else
+		sk->shut |= bits;
+	p = sk->peer;
+	spin_unlock(&sk->lock);
+	if (err)
+		return err;
+	stream_hangup(p, shut_mirror(bits), 0);
+	sock_wake(sk);
+	return 0;
+}
+
+static void stream_release(struct socket *sk)
+{
+	struct list_head dead = LIST_HEAD_INIT(dead), accq = LIST_HEAD_INIT(accq);
+	struct socket *p, *ns, *next;
+	bool unread;
+
+	spin_lock(&sk->lock);
+	sk->dead = true;
+	sk->shut = SHUT_RX | SHUT_TX;
+	sk->state = SS_UNCONNECTED;
+	p = sk->peer;
+	sk->peer = NULL;
+	unread = sbuf_used(&sk->rx) != 0;
+	sbuf_purge(&sk->rx, &dead);
+	list_for_each_entry_safe(ns, next, &sk->accq, acc_link)
+	{
+		list_del(&ns->acc_link);
+		list_add_tail(&ns->acc_link, &accq);
+	}
+	sk->nacc = 0;
+	spin_unlock(&sk->lock);
+	sock_wake(sk); /* connects waiting for backlog room give up */
+	if (p) {
+		/* Unread data is lost: the peer hears a reset, as Linux says. */
+		stream_hangup(p, SHUT_RX | SHUT_TX, unread ? ECONNRESET : 0);
+		sock_put(p);
+	}
+	list_for_each_entry_safe(ns, next, &accq, acc_link)
+	{
+		list_del(&ns->acc_link);
+		stream_release(ns);
+		sock_put(ns);
+	}
+	sbuf_free_dead(&dead);
+}
+
+static unsigned int stream_poll(struct socket *sk, struct file *f, struct poll_table *pt)
+{
+	unsigned int mask = 0;
+	struct socket *p;
+
+	poll_wait(f, &sk->wq, pt);
+	spin_lock(&sk->lock);
+	if (sk->error)
+		mask |= POLLERR;
+	if (sk->state == SS_LISTENING && sk->nacc)
+		mask |= POLLIN | POLLRDNORM;
+	if (sbuf_used(&sk->rx) || (sk->shut & SHUT_RX))
+		mask |= POLLIN | POLLRDNORM;
+	if (sk->shut == (SHUT_RX | SHUT_TX) || sk->state == SS_UNCONNECTED)
+		mask |= POLLHUP;
+	if (sk->state == SS_UNCONNECTED || (sk->shut & SHUT_TX))
+		mask |= POLLOUT | POLLWRNORM;
+	p = sk->state == SS_CONNECTED && !(sk->shut & SHUT_TX) ? sk->peer : NULL;
+	spin_unlock(&sk->lock);
+	if (!p)
+		return mask;
+	poll_wait(f, &p->wq, pt);
+	spin_lock(&p->lock);
+	if (sbuf_space(&p->rx) || p->dead || (p->shut & SHUT_RX))
+		mask |= POLLOUT | POLLWRNORM;
+	spin_unlock(&p->lock);
+	return mask;
+}
+
+const struct sock_proto stream_proto = {
+    .connect = stream_connect,
+    .listen = stream_listen,
+    .accept = stream_accept,
+    .sendmsg = stream_sendmsg,
+    .recvmsg = stream_recvmsg,
+    .shutdown = stream_shutdown,
+    .poll = stream_poll,
+    .release = stream_release,
+};
