@@ -474,9 +474,3 @@ long sock_getsockopt(int fd, int level, int name, int *val)
 		return -ENOPROTOOPT;
 	return WITH_SOCKET(fd, sk, f, sock_get_opt(sk, name, val));
 }
-
-/* TEMPORARY until fs/poll.c lands (the fd engineer's): its strong definition wins. */
-__attribute__((weak)) void poll_wait(struct file *f, struct wait_queue *wq, struct poll_table *pt)
-{
-	(void)f, (void)wq, (void)pt;
-}
