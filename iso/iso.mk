@@ -34,8 +34,15 @@ define make_iso
 		{ cat $(BUILD)/grub-mkrescue-$(2).log; exit 1; }
 endef
 
-$(ISO): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
-	$(call make_iso,$@,run,)
+# `make run CMDLINE="profile"` boots with extra kernel words; the file below
+# changes only when they do, so the ISO is rebuilt exactly then.
+CMDLINE ?=
+RUN_CMDLINE_FILE := $(BUILD)/run-cmdline
+$(shell mkdir -p $(BUILD); [ "$$(cat $(RUN_CMDLINE_FILE) 2>/dev/null)" = "$(CMDLINE)" ] || \
+	echo "$(CMDLINE)" > $(RUN_CMDLINE_FILE))
+
+$(ISO): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in $(RUN_CMDLINE_FILE)
+	$(call make_iso,$@,run,$(CMDLINE))
 
 $(ISO_TEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,test,test quiet)

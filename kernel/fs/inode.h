@@ -87,6 +87,13 @@ static inline bool inode_is_reg(const struct inode *ip)
  * _user variants take user buffers; a fault part-way returns what was done.
  */
 long inode_read(struct inode *ip, void *kbuf, size_t len, uint64_t off);
+/*
+ * The frame holding page idx of a regular file, with one more reference
+ * for the caller (execve maps program text straight from the file, as a
+ * page cache would), or 0 for a hole or a page past the end.  Writes to the
+ * file change the frame in place.
+ */
+uint64_t inode_page_ref(struct inode *ip, size_t idx);
 long inode_write(struct inode *ip, const void *kbuf, size_t len, uint64_t off);
 long inode_read_user(struct inode *ip, void *ubuf, size_t len, uint64_t off);
 /* Writes at *pos (at the end of file if append) and advances *pos. */

@@ -249,6 +249,18 @@ static long data_write(struct inode *ip, const void *buf, size_t len, uint64_t o
 	return done ? (long)done : err;
 }
 
+uint64_t inode_page_ref(struct inode *ip, size_t idx)
+{
+	uint64_t pa;
+
+	spin_lock(&ip->lock);
+	pa = page_at(ip, idx);
+	if (pa)
+		frame_ref(pa);
+	spin_unlock(&ip->lock);
+	return pa;
+}
+
 long inode_read(struct inode *ip, void *kbuf, size_t len, uint64_t off)
 {
 	return data_read(ip, kbuf, len, off, IO_KREAD);

@@ -1,20 +1,33 @@
 /*
  * Freestanding memory and string functions.  gcc may emit calls to memset,
  * memcpy, memmove and memcmp on its own, so these four must exist.
+ *
+ * memset and memcpy move 8 bytes per iteration of rep stosq / rep movsq:
+ * under QEMU's TCG a rep-prefixed string instruction costs about the same
+ * per iteration whatever its width, so the byte forms were 8 times slower
+ * at zeroing and copying pages (the profiler showed memset on top of exec).
  */
+#include <stdint.h>
 #include "lib/string.h"
 
 void *memset(void *dst, int c, size_t n)
 {
 	void *ret = dst;
-	asm volatile("rep stosb" : "+D"(dst), "+c"(n) : "a"(c) : "memory");
+	size_t words = n / 8, tail = n % 8;
+	uint64_t pattern = 0x0101010101010101UL * (uint8_t)c;
+
+	asm volatile("rep stosq" : "+D"(dst), "+c"(words) : "a"(pattern) : "memory");
+	asm volatile("rep stosb" : "+D"(dst), "+c"(tail) : "a"(pattern) : "memory");
 	return ret;
 }
 
 void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
 	void *ret = dst;
-	asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+	size_t words = n / 8, tail = n % 8;
+
+	asm volatile("rep movsq" : "+D"(dst), "+S"(src), "+c"(words) : : "memory");
+	asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(tail) : : "memory");
 	return ret;
 }
 

@@ -1,11 +1,14 @@
 /*
- * ELF64 loader (see elf.h).  Segments are mapped with fresh zeroed frames
- * and filled through the kernel's direct map, so no page is ever user
- * writable and executable at once: a W+X segment is refused.
+ * ELF64 loader (see elf.h).  Whole file pages are mapped from the file's
+ * own frames (shared if read-only, copy-on-write if writable); partial
+ * pages and bss get private frames filled through the kernel's direct map.
+ * No page is ever user writable and executable at once: a W+X segment is
+ * refused, and so are segments that share a page.
  */
 #include "proc/elf.h"
 #include "fs/inode.h"
 #include "lib/string.h"
+#include "mm/frame.h"
 #include "mm/heap.h"
 #include "mm/paging.h"
 #include "proc/uvm.h"
@@ -72,44 +75,69 @@ static uint64_t segment_pte_flags(const struct elf64_phdr *ph)
 	return f;
 }
 
-/* Maps every page of [start, end) not mapped yet (segments may share a page). */
-static int map_range(struct vm_space *vm, uint64_t start, uint64_t end, uint64_t flags)
+/*
+ * Maps a page wholly inside the file part of a segment straight from the
+ * file's frame: read-only segments share it, writable ones get it
+ * copy-on-write.  Besides saving a copy, a program's text then sits at the
+ * same physical address in every process (which QEMU's translation cache
+ * rewards).  Returns 1 if it did, 0 if the page needs a private copy.
+ */
+static int map_file_page(struct inode *ip, struct vm_space *vm, uint64_t va, uint64_t off,
+			 uint64_t flags)
 {
-	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
-		if (translate(vm, va, NULL, NULL) == 0)
-			continue;
-		int err = vm_map_anon(vm, va, PAGE_SIZE, flags);
-		if (err)
-			return err;
-	}
-	return 0;
+	uint64_t pa = inode_page_ref(ip, off / PAGE_SIZE);
+	int err;
+
+	if (!pa)
+		return 0; /* a hole: a private zeroed page */
+	if (flags & PTE_WRITE)
+		flags = (flags & ~PTE_WRITE) | PTE_COW;
+	if ((err = map_page(vm, va, pa, flags)))
+		frame_unref(pa);
+	return err ? err : 1;
 }
 
-/* Copies len bytes of the file at off to user address va of vm. */
-static int fill_from_file(struct inode *ip, struct vm_space *vm, uint64_t va, uint64_t off,
-			  uint64_t len)
+/* A private page: zeroed, then the file bytes that fall in it. */
+static int map_private_page(struct inode *ip, struct vm_space *vm,
+			    const struct elf64_phdr *ph, uint64_t va, uint64_t flags)
 {
-	while (len) {
-		uint64_t pa, chunk = PAGE_SIZE - (va & PAGE_MASK);
-		if (chunk > len)
-			chunk = len;
-		if (translate(vm, va, &pa, NULL))
-			return -ENOEXEC;
-		if (inode_read(ip, P2V(pa), chunk, off) != (long)chunk)
-			return -EIO;
-		va += chunk, off += chunk, len -= chunk;
-	}
-	return 0;
+	uint64_t from = va > ph->vaddr ? va : ph->vaddr;
+	uint64_t to = ph->vaddr + ph->filesz, pa;
+	int err;
+
+	if ((err = vm_map_anon(vm, va, PAGE_SIZE, flags)))
+		return err;
+	if (to > va + PAGE_SIZE)
+		to = va + PAGE_SIZE;
+	if (from >= to)
+		return 0; /* all bss */
+	translate(vm, from, &pa, NULL);
+	return inode_read(ip, P2V(pa), to - from, ph->offset + (from - ph->vaddr)) ==
+			       (long)(to - from)
+		       ? 0
+		       : -EIO;
 }
 
 static int load_segment(struct inode *ip, struct vm_space *vm, const struct elf64_phdr *ph)
 {
 	uint64_t start = PAGE_ALIGN_DOWN(ph->vaddr), end = PAGE_ALIGN_UP(ph->vaddr + ph->memsz);
-	int err = map_range(vm, start, end, segment_pte_flags(ph));
+	uint64_t file_end = ph->vaddr + ph->filesz, flags = segment_pte_flags(ph);
 
-	if (err)
-		return err;
-	return fill_from_file(ip, vm, ph->vaddr, ph->offset, ph->filesz);
+	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
+		/* vaddr and offset agree modulo the page size (checked). */
+		uint64_t off = ph->offset - (ph->vaddr - va);
+		int done = 0, err;
+		/* Segments sharing a page would share its frame: refused. */
+		if (translate(vm, va, NULL, NULL) == 0)
+			return -ENOEXEC;
+		if (va + PAGE_SIZE <= file_end)
+			done = map_file_page(ip, vm, va, off, flags);
+		if (done < 0)
+			return done;
+		if (!done && (err = map_private_page(ip, vm, ph, va, flags)))
+			return err;
+	}
+	return 0;
 }
 
 /* Records where the program headers land in memory (for AT_PHDR). */

@@ -42,51 +42,87 @@ void exec_strings_free(struct exec_strings *s)
 {
 	kfree(s->buf);
 	s->buf = NULL;
-	s->len = 0;
+	s->len = s->cap = 0;
+}
+
+/*
+ * Doubles the buffer (from one page, up to EXEC_ARG_MAX).  Most programs
+ * get a few hundred bytes of arguments: allocating the 2 MiB limit up
+ * front cost an exec 10 ms of page mapping and zeroing under QEMU.
+ */
+static int strings_grow(struct exec_strings *s)
+{
+	size_t cap = s->cap ? s->cap * 2 : PAGE_SIZE;
+	char *buf;
+
+	if (s->cap >= EXEC_ARG_MAX)
+		return -E2BIG;
+	if (cap > EXEC_ARG_MAX)
+		cap = EXEC_ARG_MAX;
+	if (!(buf = kmalloc(cap)))
+		return -ENOMEM;
+	if (s->len)
+		memcpy(buf, s->buf, s->len);
+	kfree(s->buf);
+	s->buf = buf;
+	s->cap = cap;
+	return 0;
 }
 
 int exec_strings_add(struct exec_strings *s, const char *str, size_t len)
 {
-	if (len + 1 > EXEC_ARG_STRLEN_MAX || s->len + len + 1 > EXEC_ARG_MAX)
+	int err;
+
+	if (len + 1 > EXEC_ARG_STRLEN_MAX)
 		return -E2BIG;
-	if (!s->buf && !(s->buf = kmalloc(EXEC_ARG_MAX)))
-		return -ENOMEM;
+	while (s->cap - s->len < len + 1)
+		if ((err = strings_grow(s)))
+			return err;
 	memcpy(s->buf + s->len, str, len);
 	s->buf[s->len + len] = '\0';
 	s->len += len + 1;
 	return 0;
 }
 
+/* Appends one user string, growing the buffer until it fits. */
+static long copy_user_string(struct exec_strings *s, const char *uptr)
+{
+	for (;;) {
+		size_t room = s->cap - s->len;
+		size_t max = room < EXEC_ARG_STRLEN_MAX ? room : EXEC_ARG_STRLEN_MAX;
+		long n = max ? strncpy_from_user(s->buf + s->len, uptr, max) : -ENAMETOOLONG;
+		int err;
+
+		if (n >= 0) {
+			s->len += (size_t)n + 1;
+			return 0;
+		}
+		if (n != -ENAMETOOLONG)
+			return n;
+		if (max == EXEC_ARG_STRLEN_MAX)
+			return -E2BIG; /* one string over the limit */
+		if ((err = strings_grow(s)))
+			return err;
+	}
+}
+
 /* Copies a NULL-terminated user array of strings; returns the count. */
 static long copy_user_strings(struct exec_strings *s, char *const *uvec)
 {
-	long n = 0;
-	char *tmp;
+	long n;
 
 	if (!uvec)
 		return 0; /* Linux accepts NULL argv/envp as empty */
-	if (!(tmp = kmalloc(EXEC_ARG_STRLEN_MAX)))
-		return -ENOMEM;
-	for (;; n++) {
+	for (n = 0;; n++) {
 		char *uptr;
-		long len, err;
-		if (copy_from_user(&uptr, &uvec[n], sizeof(uptr))) {
-			n = -EFAULT;
-			break;
-		}
+		long err;
+		if (copy_from_user(&uptr, &uvec[n], sizeof(uptr)))
+			return -EFAULT;
 		if (!uptr)
-			break;
-		len = strncpy_from_user(tmp, uptr, EXEC_ARG_STRLEN_MAX);
-		err = len == -ENAMETOOLONG ? -E2BIG : len;
-		if (err >= 0)
-			err = exec_strings_add(s, tmp, (size_t)len);
-		if (err < 0) {
-			n = err;
-			break;
-		}
+			return n;
+		if ((err = copy_user_string(s, uptr)))
+			return err;
 	}
-	kfree(tmp);
-	return n;
 }
 
 /* Writes len bytes at user address va of vm (its pages are mapped). */

@@ -10,7 +10,7 @@
  */
 struct exec_strings {
 	char *buf;
-	size_t len;
+	size_t len, cap;
 	int argc, envc;
 };
 
