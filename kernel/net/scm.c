@@ -63,9 +63,9 @@ int scm_parse(const void *ctl, size_t len, bool allow_fds, struct scm_fds **out)
 			err = -EINVAL;
 		else if (h->cmsg_level != SOL_SOCKET)
 			; /* other levels mean nothing to a loopback socket */
-		else if (h->cmsg_type != SCM_RIGHTS || !allow_fds)
+		else if (h->cmsg_type != SCM_RIGHTS)
 			err = -EINVAL;
-		else
+		else if (allow_fds) /* AF_INET ignores SCM_RIGHTS, as Linux */
 			err = scm_add_fds(out, (const int *)((const char *)h + CMSG_HDRLEN),
 					  (h->cmsg_len - CMSG_HDRLEN) / sizeof(int));
 		off += CMSG_ALIGN(h->cmsg_len);

@@ -21,8 +21,9 @@ struct scm_fds {
 
 /*
  * Parses a sendmsg control buffer (kernel copy): SCM_RIGHTS fds of the
- * current process become *out (NULL if none).  0, -EINVAL (malformed,
- * unknown type, too many fds, or allow_fds false), -EBADF, -ENOMEM.
+ * current process become *out (NULL if none; SCM_RIGHTS is ignored unless
+ * allow_fds).  0, -EINVAL (malformed, unknown type, too many fds), -EBADF,
+ * -ENOMEM.
  */
 int scm_parse(const void *ctl, size_t len, bool allow_fds, struct scm_fds **out);
 /* Drops every reference and frees the set; NULL is fine. */
