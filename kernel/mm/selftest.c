@@ -343,15 +343,23 @@ static void heap_large_selftest(void)
 
 static void heap_poison_selftest(void)
 {
-	uint8_t *keep = kmalloc(64), *p = NULL;
-	/* Find an object sharing keep's slab, so its page stays allocated. */
-	for (int i = 0; i < 64 && !p; i++) {
-		uint8_t *q = kmalloc(64);
-		if (PAGE_ALIGN_DOWN(q) == PAGE_ALIGN_DOWN(keep))
-			p = q;
-		else
-			kfree(q);
-	}
+	/*
+	 * Two objects of one slab, so its page stays allocated after p is
+	 * freed.  128 objects of 64 bytes span at most a few slabs, so some
+	 * pair shares a page whatever state earlier (random) tests left.
+	 */
+	enum { N = 128 };
+	uint8_t *objs[N], *keep = NULL, *p = NULL;
+	for (int i = 0; i < N; i++)
+		objs[i] = kmalloc(64);
+	for (int i = 0; i < N && !p; i++)
+		for (int j = i + 1; j < N && !p; j++)
+			if (objs[i] && objs[j] &&
+			    PAGE_ALIGN_DOWN(objs[i]) == PAGE_ALIGN_DOWN(objs[j]))
+				keep = objs[i], p = objs[j];
+	for (int i = 0; i < N; i++)
+		if (objs[i] != keep && objs[i] != p)
+			kfree(objs[i]);
 	bool poisoned = p != NULL;
 	if (p) {
 		memset(p, 0, 64);
