@@ -10,15 +10,27 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#define UAPI_NO_FLAG_NAMES
+#include <uapi/fcntl.h>
 #include <uapi/ioctl.h>
 #include <uapi/termios.h>
 
 #include "syscall.h"
 #include "translate.h"
 
-int open(const char *path, int flags, ...)
+/* open and openat: flags translated; newlib's AT_FDCWD (-2) is Linux's -100. */
+static int open_at(int dirfd, const char *path, int flags, mode_t mode)
 {
 	long lflags = open_flags_to_linux(flags);
+
+	if (lflags < 0)
+		return -1;
+	return sys_call(__NR_openat, dirfd == AT_FDCWD ? UAPI_AT_FDCWD : dirfd, path, lflags,
+			mode);
+}
+
+int open(const char *path, int flags, ...)
+{
 	mode_t mode = 0;
 
 	if (flags & O_CREAT) {
@@ -27,9 +39,20 @@ int open(const char *path, int flags, ...)
 		mode = va_arg(ap, int);
 		va_end(ap);
 	}
-	if (lflags < 0)
-		return -1;
-	return sys_call(__NR_open, path, lflags, mode);
+	return open_at(AT_FDCWD, path, flags, mode);
+}
+
+int openat(int dirfd, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	if (flags & O_CREAT) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = va_arg(ap, int);
+		va_end(ap);
+	}
+	return open_at(dirfd, path, flags, mode);
 }
 
 int creat(const char *path, mode_t mode)
