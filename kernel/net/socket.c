@@ -8,7 +8,6 @@
 #include "fs/file.h"
 #include "fs/files.h"
 #include "fs/inode.h"
-#include "fs/poll.h"
 #include "lib/string.h"
 #include "mm/heap.h"
 #include "net/scm.h"

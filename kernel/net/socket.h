@@ -87,7 +87,7 @@ struct socket {
 struct kmsg {
 	struct iov_iter it;    /* the data */
 	struct sock_addr name; /* send: target (len 0: none); recv: the source */
-	struct scm_fds *fds;   /* send: the caller's; recv: queued set seen (not owned) */
+	struct scm_fds *fds;   /* send: SCM_RIGHTS to queue (NULL once a queue took them) */
 	int flags;	       /* MSG_* of the call */
 	int out_flags;	       /* recv: MSG_TRUNC | MSG_CTRUNC for msg_flags */
 	bool nonblock;	       /* O_NONBLOCK or MSG_DONTWAIT */
