@@ -7,6 +7,7 @@
 #include "fs/file.h"
 #include "fs/vfs.h"
 #include "lib/profile.h"
+#include "proc/kstat.h"
 #include "lib/printk.h"
 #include <uapi/errno.h>
 #include <uapi/poll.h>
@@ -61,6 +62,7 @@ static const struct chrdev {
     {"/dev/zero", MKDEV(1, 5), 0666, &zero_ops},
     {"/dev/console", MKDEV(5, 1), 0600, &console_ops},
     {"/dev/profile", MKDEV(10, 240), 0666, &profile_ops}, /* misc major, a free minor */
+    {"/proc/kstat", MKDEV(10, 241), 0444, &kstat_ops},
 };
 
 #define NCHRDEVS (sizeof(chrdevs) / sizeof(chrdevs[0]))

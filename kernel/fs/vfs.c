@@ -1,7 +1,7 @@
 /*
  * The VFS's open-file layer: opening a path as a struct file, the file
  * operations of ramfs regular files and directories, and bring-up
- * (root, initrd, /dev, /tmp).
+ * (root, initrd, /dev, /proc, /tmp).
  */
 #include "fs/vfs.h"
 #include "arch/x86_64/bootinfo.h"
@@ -268,5 +268,6 @@ void vfs_init(void)
 	unpack_initrd();
 	inode_put(ensure_dir("/tmp", 01777));
 	inode_put(ensure_dir("/dev", 0755));
+	inode_put(ensure_dir("/proc", 0555));
 	devices_init();
 }

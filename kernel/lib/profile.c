@@ -4,9 +4,8 @@
  * name.  Reading /dev/profile formats a report: samples, share, where.
  */
 #include "lib/profile.h"
-#include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
-#include "fs/vfs.h"
+#include "fs/snapshot.h"
 #include "lib/backtrace.h"
 #include "lib/printk.h"
 #include "lib/spinlock.h"
@@ -102,15 +101,17 @@ static void sort_descending(struct entry *e, size_t n)
 	}
 }
 
-/* Formats the report into buf; returns its length. */
-static size_t format_report(char *buf, size_t size)
+/* Formats the report into buf. */
+static void format_report(char *buf, size_t size)
 {
 	size_t max = ksym_total() + USER_SLOTS, n, len;
 	struct entry *e = kmalloc(max * sizeof(*e));
 	uint64_t all;
 
-	if (!e)
-		return (size_t)snprintk(buf, size, "profile: out of memory\n");
+	if (!e) {
+		snprintk(buf, size, "profile: out of memory\n");
+		return;
+	}
 	spin_lock(&profile_lock);
 	n = collect(e, max);
 	all = total;
@@ -124,31 +125,11 @@ static size_t format_report(char *buf, size_t size)
 					e[i].count * 1000 / (all ? all : 1) % 10,
 					e[i].user ? "[user] " : "", e[i].what);
 	kfree(e);
-	return len < size ? len : size - 1;
 }
 
-/* The report is built when the file is opened at position 0 and read
- * from that snapshot; priv holds it. */
 static long profile_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
 {
-	char *report = f->priv;
-	size_t rlen;
-
-	if (!report) {
-		if (!(report = kmalloc(REPORT_MAX)))
-			return -ENOMEM;
-		format_report(report, REPORT_MAX);
-		f->priv = report;
-	}
-	rlen = strlen(report);
-	if (*pos >= rlen)
-		return 0;
-	if (len > rlen - *pos)
-		len = rlen - *pos;
-	if (copy_to_user(ubuf, report + *pos, len))
-		return -EFAULT;
-	*pos += len;
-	return (long)len;
+	return snapshot_read(f, ubuf, len, pos, REPORT_MAX, format_report);
 }
 
 /* Any write clears the counters. */
@@ -164,15 +145,8 @@ static long profile_write(struct file *f, const void *ubuf, size_t len, uint64_t
 	return (long)len;
 }
 
-static void profile_release(struct file *f)
-{
-	kfree(f->priv);
-	f->priv = NULL;
-	vfs_release_inode(f);
-}
-
 const struct file_ops profile_ops = {
 	.read = profile_read,
 	.write = profile_write,
-	.release = profile_release,
+	.release = snapshot_release,
 };

@@ -1,0 +1,35 @@
+/*
+ * /proc/kstat: the kernel's resource counters as "name value" lines, the
+ * same ones the end-of-test leak check compares, so a user program can
+ * check for itself that an operation left nothing behind.
+ */
+#include "fs/file.h"
+#include "fs/snapshot.h"
+#include "lib/printk.h"
+#include "mm/frame.h"
+#include "proc/leakcheck.h"
+#include "proc/kstat.h"
+
+#define KSTAT_MAX 512
+
+static void format_kstat(char *buf, size_t size)
+{
+	struct kcounters c;
+
+	kcounters_read(&c);
+	snprintk(buf, size,
+		 "frames_free %zu\nframes_total %zu\nheap_bytes %zu\ntasks %d\nfiles %lu\n"
+		 "inodes %lu\nsockets %lu\n",
+		 c.free_frames, frame_total_count(), c.heap_bytes, c.tasks, c.files, c.inodes,
+		 c.sockets);
+}
+
+static long kstat_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
+{
+	return snapshot_read(f, ubuf, len, pos, KSTAT_MAX, format_kstat);
+}
+
+const struct file_ops kstat_ops = {
+    .read = kstat_read,
+    .release = snapshot_release,
+};
