@@ -258,6 +258,11 @@ static void check_row(const struct creator *c, const struct flagset *fs)
 		return;
 	}
 	n = c->make(fs->oflags, fds);
+	if (n < 0 && errno == ENOSYS) { /* e.g. sockets not in this kernel yet */
+		for (int i = 0; i < 3; i++)
+			skip("ENOSYS", c->name);
+		return;
+	}
 	if (!ok(n > 0 && flags_are(fds, n, want), "%s, %s: F_GETFD is %d", c->name, fs->name, want))
 		diag("made %d fds (%s)", n, n < 0 ? strerror(errno) : "ok");
 	ok(n > 0 && fork_keeps(fds, n, want), "%s, %s: forked child %s", c->name, fs->name,
