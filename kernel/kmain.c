@@ -9,6 +9,7 @@
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/gdt.h"
+#include "arch/x86_64/hardening.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/multiboot.h"
 #include "arch/x86_64/pic.h"
@@ -57,6 +58,7 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	idt_init();
 	pic_init();
 	mm_init();
+	hardening_init();
 	fpu_init();
 	sched_init();
 	syscall_init();

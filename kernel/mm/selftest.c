@@ -8,6 +8,7 @@
 
 #include "arch/x86_64/bootinfo.h"
 #include "arch/x86_64/extable.h"
+#include "arch/x86_64/hardening.h"
 #include "lib/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
@@ -211,11 +212,15 @@ static void vm_space_selftest(void)
 		return;
 	vm_switch(as);
 	volatile uint64_t *u = (volatile uint64_t *)USER_VA;
-	uint64_t pa;
+	uint64_t pa, v;
+	KTEST_OK(!smap_enabled || probe_read_u64(u, &v) == -EFAULT,
+		 "vm: with SMAP, a kernel read of a user page outside user access faults");
+	user_access_begin();
 	KTEST_OK(u[0] == 0 && u[1023] == 0 && !translate(as, (uint64_t)&data_word, &pa, NULL) &&
 		     pa == KIMG_V2P(&data_word),
 		 "vm: user pages start zeroed; the kernel half is shared");
 	cow_selftest(as);
+	user_access_end();
 	KTEST_OK(translate(vm_kernel(), USER_VA, NULL, NULL) == -EFAULT,
 		 "vm: user mappings stay out of the kernel space");
 	vm_destroy(as);

@@ -5,6 +5,24 @@
 global __user_copy
 global __user_clear
 global __user_strncpy
+extern smap_enabled
+
+; With SMAP on, user pages are reachable only while RFLAGS.AC is set:
+; open that window around the copy and close it on every way out (the
+; fixup path included).  stac/clac fault on CPUs without SMAP.
+%macro USER_ACCESS_BEGIN 0
+	cmp byte [rel smap_enabled], 0
+	je %%off
+	stac
+%%off:
+%endmacro
+
+%macro USER_ACCESS_END 0
+	cmp byte [rel smap_enabled], 0
+	je %%off
+	clac
+%%off:
+%endmacro
 
 section .text
 ; Words first, then the tail: under QEMU's TCG each iteration of a rep
@@ -12,6 +30,7 @@ section .text
 
 ; long __user_copy(void *dst [rdi], const void *src [rsi], size_t len [rdx])
 __user_copy:
+	USER_ACCESS_BEGIN
 	xor eax, eax
 	mov rcx, rdx
 	shr rcx, 3
@@ -22,10 +41,12 @@ __user_copy:
 .tail:
 	rep movsb
 .fixup:
+	USER_ACCESS_END
 	ret
 
 ; long __user_clear(void *dst [rdi], size_t len [rsi])
 __user_clear:
+	USER_ACCESS_BEGIN
 	xor eax, eax
 	mov rcx, rsi
 	shr rcx, 3
@@ -36,11 +57,13 @@ __user_clear:
 .tail:
 	rep stosb
 .fixup:
+	USER_ACCESS_END
 	ret
 
 ; long __user_strncpy(char *dst [rdi], const char *src [rsi], size_t max [rdx])
 ; Returns the length copied without the NUL, or max if none was found.
 __user_strncpy:
+	USER_ACCESS_BEGIN
 	xor ecx, ecx
 .loop:
 	cmp rcx, rdx
@@ -55,6 +78,7 @@ __user_strncpy:
 .done:
 	mov rax, rcx
 .fixup:
+	USER_ACCESS_END
 	ret
 
 section __ex_table alloc noexec nowrite
