@@ -38,8 +38,8 @@ endef
 # changes only when they do, so the ISO is rebuilt exactly then.
 CMDLINE ?=
 RUN_CMDLINE_FILE := $(BUILD)/run-cmdline
-$(shell mkdir -p $(BUILD); [ "$$(cat $(RUN_CMDLINE_FILE) 2>/dev/null)" = "$(CMDLINE)" ] || \
-	echo "$(CMDLINE)" > $(RUN_CMDLINE_FILE))
+$(shell mkdir -p $(BUILD); [ -f $(RUN_CMDLINE_FILE) ] && \
+	[ "$$(cat $(RUN_CMDLINE_FILE))" = "$(CMDLINE)" ] || echo "$(CMDLINE)" > $(RUN_CMDLINE_FILE))
 
 $(ISO): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in $(RUN_CMDLINE_FILE)
 	$(call make_iso,$@,run,$(CMDLINE))
