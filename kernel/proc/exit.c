@@ -89,7 +89,7 @@ __attribute__((noreturn)) void task_exit(int status)
 	spin_unlock(&proc_lock);
 	wake_up(&t->parent->child_exit);
 	wake_up(&init->child_exit);
-	signal_send(t->parent, SIGCHLD);
+	signal_child_exited(t, status);
 	schedule();
 	panic("zombie %d ran again", t->pid);
 }

@@ -42,7 +42,7 @@ static void post(struct task *t, int sig, const struct sig_info *info)
 
 void signal_send_from(struct task *t, int sig, int from)
 {
-	struct sig_info info = {from ? SI_USER : SI_KERNEL, from, 0};
+	struct sig_info info = {from ? SI_USER : SI_KERNEL, from, 0, 0};
 
 	post(t, sig, &info);
 }
@@ -50,6 +50,15 @@ void signal_send_from(struct task *t, int sig, int from)
 void signal_send(struct task *t, int sig)
 {
 	signal_send_from(t, sig, 0);
+}
+
+void signal_child_exited(struct task *child, int wait_status)
+{
+	bool killed = (wait_status & 0x7f) != 0;
+	struct sig_info info = {killed ? CLD_KILLED : CLD_EXITED, child->pid,
+				killed ? wait_status & 0x7f : (wait_status >> 8) & 0xff, 0};
+
+	post(child->parent, SIGCHLD, &info);
 }
 
 bool signal_is_pending(struct task *t)
@@ -60,7 +69,7 @@ bool signal_is_pending(struct task *t)
 void signal_force_fault(struct trapframe *tf, int sig, uint64_t addr)
 {
 	struct task *t = current();
-	struct sig_info info = {sig == SIGSEGV ? SEGV_MAPERR : SI_KERNEL, 0, addr};
+	struct sig_info info = {sig == SIGSEGV ? SEGV_MAPERR : SI_KERNEL, 0, 0, addr};
 
 	printk_info("%s[%d]: signal %d at rip %lx addr %lx\n", t->name, t->pid, sig, tf->rip,
 		    addr);

@@ -42,6 +42,11 @@ struct siginfo_k {
 			int32_t pid;
 			uint32_t uid;
 		} kill;
+		struct {
+			int32_t pid;
+			uint32_t uid;
+			int32_t status;
+		} chld;
 		uint64_t addr;
 		uint8_t bytes[112];
 	};
@@ -76,7 +81,9 @@ static void fill_info(struct siginfo_k *si, int sig, const struct sig_info *info
 	memset(si, 0, sizeof(*si));
 	si->si_signo = sig;
 	si->si_code = info->code;
-	if (info->code == SI_USER)
+	if (sig == SIGCHLD && info->code != SI_USER)
+		si->chld = (typeof(si->chld)){.pid = info->pid, .status = info->status};
+	else if (info->code == SI_USER)
 		si->kill.pid = info->pid;
 	else if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE)
 		si->addr = info->addr;
