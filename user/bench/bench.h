@@ -44,6 +44,19 @@ static inline void bench_begin(const char *prog, const char *rows)
 }
 
 /* Reports row NAME as not measured, with a printf-style reason. */
+/* Row NAME cannot be measured on this kernel (not a failure): "n/a" in the table. */
+static inline __attribute__((format(printf, 2, 3))) void bench_skip(const char *name,
+								     const char *fmt, ...)
+{
+	va_list ap;
+	printf("# SKIP name=%s: ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
 static inline __attribute__((format(printf, 2, 3))) void bench_fail(const char *name,
 								     const char *fmt, ...)
 {

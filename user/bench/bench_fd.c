@@ -114,25 +114,29 @@ static void row(const char *what, int n, enum pattern p)
 	bench_row(name, "ns", REPS, pair_rep, &p);
 }
 
-/* Reports rows fd_<what>_<n> for each what (from..to of whats) as not measured. */
-static void fail_rows(int n, int from, int to, const char *why)
+/* Reports rows fd_<what>_<n> for each what (from..to of whats) as not
+ * measured: skipped (not possible here) or failed. */
+static void fail_rows(int n, int from, int to, bool skip, const char *why)
 {
 	static const char *const whats[] = {"seq", "reopen", "hole", "nonseq"};
 	char name[64];
 
 	for (int i = from; i < to; i++) {
 		snprintf(name, sizeof name, "fd_%s_%d", whats[i], n);
-		bench_fail(name, "%s", why);
+		if (skip)
+			bench_skip(name, "%s", why);
+		else
+			bench_fail(name, "%s", why);
 	}
 }
 
 /* Every row of size n: the sequential ones, then the non-sequential one. */
 static void size_rows(int n, rlim_t limit)
 {
-	int nrows = has_nonseq ? 4 : 3;
-
+	if (!has_nonseq)
+		fail_rows(n, 3, 4, true, "no non-sequential fd area");
 	if ((rlim_t)n + SLACK > limit) {
-		fail_rows(n, 0, nrows, "skipped: RLIMIT_NOFILE");
+		fail_rows(n, 0, has_nonseq ? 4 : 3, true, "RLIMIT_NOFILE too low");
 		return;
 	}
 	if (fill(n, false)) {
@@ -140,7 +144,7 @@ static void size_rows(int n, rlim_t limit)
 		row("reopen", n, REOPEN);
 		row("hole", n, HOLE);
 	} else {
-		fail_rows(n, 0, 3, strerror(errno));
+		fail_rows(n, 0, 3, false, strerror(errno));
 	}
 	empty();
 	if (!has_nonseq)
@@ -148,7 +152,7 @@ static void size_rows(int n, rlim_t limit)
 	if (fill(n, true))
 		row("nonseq", n, NONSEQ);
 	else
-		fail_rows(n, 3, 4, strerror(errno));
+		fail_rows(n, 3, 4, false, strerror(errno));
 	empty();
 }
 
@@ -161,13 +165,10 @@ static void plan(void)
 	for (int i = 0; i < NSIZES; i++) {
 		int n = sizes[i];
 		len += snprintf(rows + len, sizeof rows - len,
-				"%sfd_seq_%d,fd_reopen_%d,fd_hole_%d", i ? "," : "", n, n, n);
-		if (has_nonseq)
-			len += snprintf(rows + len, sizeof rows - len, ",fd_nonseq_%d", n);
+				"%sfd_seq_%d,fd_reopen_%d,fd_hole_%d,fd_nonseq_%d", i ? "," : "", n,
+				n, n, n);
 	}
 	bench_begin("bench_fd", rows);
-	if (!has_nonseq)
-		printf("# fd_nonseq_*: n/a here (no O_NONSEQFD / syscall_indirect)\n");
 }
 
 /* Raises RLIMIT_NOFILE as far as needed and allowed; returns the soft limit. */
