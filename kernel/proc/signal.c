@@ -28,16 +28,26 @@ static bool ignored(const struct task *t, int sig)
 	       (h == UAPI_SIG_DFL && (SIGBIT(sig) & (DEFAULT_IGNORE | DEFAULT_STOP)));
 }
 
-static void post(struct task *t, int sig, const struct sig_info *info)
+/* Init gets only the signals it has handlers for, as on Linux: a stray
+ * kill must not end the system.  Its own faults still reach it. */
+static bool dropped(const struct task *t, int sig)
 {
-	/* Init gets only the signals it has handlers for, as on Linux: a
-	 * stray kill must not end the system. */
-	if (ignored(t, sig) || (t->pid == 1 && t->sig.action[sig - 1].handler == UAPI_SIG_DFL))
-		return;
+	return ignored(t, sig) || (t->pid == 1 && t->sig.action[sig - 1].handler == UAPI_SIG_DFL);
+}
+
+static void enqueue_signal(struct task *t, int sig, const struct sig_info *info)
+{
 	t->sig.info[sig - 1] = *info;
 	__atomic_or_fetch(&t->sig.pending, SIGBIT(sig), __ATOMIC_RELEASE);
 	if (signal_is_pending(t))
 		sched_wake(t);
+}
+
+static void post(struct task *t, int sig, const struct sig_info *info)
+{
+	if (dropped(t, sig))
+		return;
+	enqueue_signal(t, sig, info);
 }
 
 void signal_send_from(struct task *t, int sig, int from)
@@ -79,7 +89,8 @@ void signal_force_fault(struct trapframe *tf, int sig, uint64_t addr)
 		t->sig.blocked &= ~SIGBIT(sig);
 		t->sig.action[sig - 1].handler = UAPI_SIG_DFL;
 	}
-	post(t, sig, &info);
+	/* Not even init may ignore its own fault: it would loop on it forever. */
+	enqueue_signal(t, sig, &info);
 }
 
 void signal_set_temporary_mask(uint64_t mask)
