@@ -5,12 +5,12 @@
 #include <stdbool.h>
 
 struct kernel_options {
-	bool test;           /* run self-tests and the test suite, then exit QEMU */
-	bool bench;          /* run the benchmarks of /bench, then exit QEMU */
-	bool quiet;          /* fewer boot messages */
-	bool profile;        /* sample the CPU at every timer tick (/dev/profile) */
-	bool crashtest;      /* fault on purpose after boot, to check panic reports */
-	char init[64];       /* path of the first user program */
+	bool test;	/* run self-tests and the test suite, then exit QEMU */
+	bool bench;	/* run the benchmarks of /bench, then exit QEMU */
+	bool quiet;	/* fewer boot messages */
+	bool profile;	/* sample the CPU at every timer tick (/dev/profile) */
+	bool crashtest; /* fault on purpose after boot, to check panic reports */
+	char init[64];	/* path of the first user program */
 };
 
 extern struct kernel_options kopts;

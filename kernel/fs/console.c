@@ -38,8 +38,8 @@ static struct {
 	unsigned int rd, committed, wr;
 	struct linux_termios tio;
 	struct wait_queue readers; /* tasks waiting for a committed line */
-	int fg_pgrp;               /* foreground process group (TIOCSPGRP): gets ^C */
-	bool intr_pending;         /* ^C typed: signal fg_pgrp after unlocking */
+	int fg_pgrp;		   /* foreground process group (TIOCSPGRP): gets ^C */
+	bool intr_pending;	   /* ^C typed: signal fg_pgrp after unlocking */
 } con = {.lock = SPINLOCK_INIT("console"), .fg_pgrp = 1};
 
 static const struct linux_termios default_termios = {

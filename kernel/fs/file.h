@@ -38,14 +38,14 @@ struct file_ops {
 };
 
 struct file {
-	uint32_t refcount;          /* atomic */
-	unsigned int flags;         /* O_ACCMODE | O_APPEND | O_NONBLOCK (F_GETFL) */
+	uint32_t refcount;  /* atomic */
+	unsigned int flags; /* O_ACCMODE | O_APPEND | O_NONBLOCK (F_GETFL) */
 	const struct file_ops *ops;
-	struct inode *inode;        /* NULL for pipes and sockets */
-	struct spinlock pos_lock;   /* protects pos */
+	struct inode *inode;	  /* NULL for pipes and sockets */
+	struct spinlock pos_lock; /* protects pos */
 	uint64_t pos;
-	void *priv;                 /* the implementation's state */
-	struct file *dead_next;     /* released, awaiting a grace period (file.c) */
+	void *priv;		/* the implementation's state */
+	struct file *dead_next; /* released, awaiting a grace period (file.c) */
 };
 
 /* A new file with one reference, or NULL when memory runs out. */

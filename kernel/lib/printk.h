@@ -12,8 +12,7 @@
  * '0' and '-' flags. */
 int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int vprintk(const char *fmt, va_list ap);
-int snprintk(char *buf, size_t size, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+int snprintk(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int vsnprintk(char *buf, size_t size, const char *fmt, va_list ap);
 
 /* Set by the `quiet` command-line word: printk_info() prints nothing. */
@@ -29,7 +28,7 @@ __attribute__((noreturn, format(printf, 1, 2))) void panic(const char *fmt, ...)
 #define kassert(cond)                                                                              \
 	do {                                                                                       \
 		if (__builtin_expect(!(cond), 0))                                                  \
-			panic("assertion failed: %s at %s:%d", #cond, __FILE__, __LINE__);        \
+			panic("assertion failed: %s at %s:%d", #cond, __FILE__, __LINE__);         \
 	} while (0)
 
 #endif

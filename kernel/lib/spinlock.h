@@ -18,7 +18,10 @@ struct spinlock {
 	const char *name;
 };
 
-#define SPINLOCK_INIT(n) {.locked = 0, .owner = 0, .name = (n)}
+#define SPINLOCK_INIT(n)                                                                           \
+	{                                                                                          \
+		.locked = 0, .owner = 0, .name = (n)                                               \
+	}
 
 void spin_init(struct spinlock *lock, const char *name);
 void spin_lock(struct spinlock *lock);

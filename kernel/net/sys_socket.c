@@ -12,8 +12,9 @@
 #include <uapi/fcntl.h>
 
 #define SOCKET2_FLAGS (O_NONSEQFD | O_CLOEXEC | O_CLOFORK | O_NONBLOCK)
-#define MAX_CONTROL   (64 * 1024) /* longest sendmsg control buffer (ENOBUFS), Linux's optmem scale \
-				   */
+#define MAX_CONTROL                                                                                \
+	(64 * 1024) /* longest sendmsg control buffer (ENOBUFS), Linux's optmem scale              \
+		     */
 
 /* Copies an address argument in: 0, -EINVAL (length), -EFAULT. */
 static long addr_get(struct sock_addr *a, const void *uaddr, int len)

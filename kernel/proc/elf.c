@@ -15,11 +15,11 @@
 #include <uapi/errno.h>
 
 #define EI_NIDENT 16
-#define ET_EXEC 2
+#define ET_EXEC	  2
 #define EM_X86_64 62
-#define PT_LOAD 1
-#define PF_X 1
-#define PF_W 2
+#define PT_LOAD	  1
+#define PF_X	  1
+#define PF_W	  2
 #define MAX_PHNUM 64
 
 struct elf64_ehdr {
@@ -98,8 +98,8 @@ static int map_file_page(struct inode *ip, struct vm_space *vm, uint64_t va, uin
 }
 
 /* A private page: zeroed, then the file bytes that fall in it. */
-static int map_private_page(struct inode *ip, struct vm_space *vm,
-			    const struct elf64_phdr *ph, uint64_t va, uint64_t flags)
+static int map_private_page(struct inode *ip, struct vm_space *vm, const struct elf64_phdr *ph,
+			    uint64_t va, uint64_t flags)
 {
 	uint64_t from = va > ph->vaddr ? va : ph->vaddr;
 	uint64_t to = ph->vaddr + ph->filesz, pa;
@@ -113,9 +113,9 @@ static int map_private_page(struct inode *ip, struct vm_space *vm,
 		return 0; /* all bss */
 	translate(vm, from, &pa, NULL);
 	return inode_read(ip, P2V(pa), to - from, ph->offset + (from - ph->vaddr)) ==
-			       (long)(to - from)
-		       ? 0
-		       : -EIO;
+		       (long)(to - from)
+		   ? 0
+		   : -EIO;
 }
 
 static int load_segment(struct inode *ip, struct vm_space *vm, const struct elf64_phdr *ph)

@@ -17,7 +17,7 @@ struct elf_image {
 	uint64_t phdr_va; /* where the program headers are mapped, 0 if not */
 	uint16_t phnum;
 	uint16_t phentsize;
-	uint64_t end;     /* highest address of any segment: brk starts above */
+	uint64_t end; /* highest address of any segment: brk starts above */
 };
 
 /* Maps the PT_LOAD segments of ip into vm.  0, -ENOEXEC, -ENOMEM or -EIO. */

@@ -21,22 +21,22 @@
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
-#define AT_NULL 0
-#define AT_PHDR 3
-#define AT_PHENT 4
-#define AT_PHNUM 5
+#define AT_NULL	  0
+#define AT_PHDR	  3
+#define AT_PHENT  4
+#define AT_PHNUM  5
 #define AT_PAGESZ 6
-#define AT_ENTRY 9
-#define AT_UID 11
-#define AT_EUID 12
-#define AT_GID 13
-#define AT_EGID 14
-#define AT_HWCAP 16
+#define AT_ENTRY  9
+#define AT_UID	  11
+#define AT_EUID	  12
+#define AT_GID	  13
+#define AT_EGID	  14
+#define AT_HWCAP  16
 #define AT_CLKTCK 17
 #define AT_SECURE 23
 #define AT_RANDOM 25
 #define AT_EXECFN 31
-#define NAUXV 15
+#define NAUXV	  15
 
 void exec_strings_free(struct exec_strings *s)
 {
@@ -145,11 +145,21 @@ static int build_auxv(uint64_t *auxv, const struct elf_image *img, uint64_t rand
 		      uint64_t execfn_va)
 {
 	uint64_t pairs[][2] = {
-		{AT_PHDR, img->phdr_va}, {AT_PHENT, img->phentsize}, {AT_PHNUM, img->phnum},
-		{AT_PAGESZ, PAGE_SIZE},  {AT_ENTRY, img->entry},     {AT_UID, 0},
-		{AT_EUID, 0},            {AT_GID, 0},                {AT_EGID, 0},
-		{AT_HWCAP, 0},           {AT_CLKTCK, TIMER_HZ},      {AT_SECURE, 0},
-		{AT_RANDOM, random_va},  {AT_EXECFN, execfn_va},     {AT_NULL, 0},
+	    {AT_PHDR, img->phdr_va},
+	    {AT_PHENT, img->phentsize},
+	    {AT_PHNUM, img->phnum},
+	    {AT_PAGESZ, PAGE_SIZE},
+	    {AT_ENTRY, img->entry},
+	    {AT_UID, 0},
+	    {AT_EUID, 0},
+	    {AT_GID, 0},
+	    {AT_EGID, 0},
+	    {AT_HWCAP, 0},
+	    {AT_CLKTCK, TIMER_HZ},
+	    {AT_SECURE, 0},
+	    {AT_RANDOM, random_va},
+	    {AT_EXECFN, execfn_va},
+	    {AT_NULL, 0},
 	};
 	memcpy(auxv, pairs, sizeof(pairs));
 	return NAUXV;
@@ -164,7 +174,7 @@ static uint64_t build_stack(struct vm_space *vm, const struct exec_strings *s,
 			    const struct elf_image *img)
 {
 	int nptr = 1 + s->argc + 1 + s->envc + 1;
-	uint64_t strings = USER_STACK_TOP - PAGE_ALIGN_UP(s->len + 1) , random = strings - 16;
+	uint64_t strings = USER_STACK_TOP - PAGE_ALIGN_UP(s->len + 1), random = strings - 16;
 	uint64_t vecsz = (uint64_t)nptr * 8 + NAUXV * 16;
 	uint64_t sp = (random - vecsz) & ~15UL, *vec;
 	uint64_t rnd[2] = {rdtsc() * 0x9e3779b97f4a7c15UL, clock_monotonic_ns() ^ 0xa5a5a5a5UL};

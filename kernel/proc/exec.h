@@ -15,7 +15,7 @@ struct exec_strings {
 };
 
 /* Limits (Linux's defaults): all strings and pointers, one string. */
-#define EXEC_ARG_MAX (2UL << 20)
+#define EXEC_ARG_MAX	    (2UL << 20)
 #define EXEC_ARG_STRLEN_MAX (128UL << 10)
 
 struct task;

@@ -20,11 +20,11 @@
 #include <uapi/errno.h>
 #include <uapi/signal.h>
 
-#define WNOHANG 1
-#define WUNTRACED 2
-#define WCONTINUED 8
+#define WNOHANG	     1
+#define WUNTRACED    2
+#define WCONTINUED   8
 #define WAIT_OPTIONS (WNOHANG | WUNTRACED | WCONTINUED | 0x40000000 /* __WALL */)
-#define RUSAGE_SIZE 144 /* struct rusage on x86_64; we report zeroes */
+#define RUSAGE_SIZE  144 /* struct rusage on x86_64; we report zeroes */
 
 static void release_resources(struct task *t);
 
@@ -68,7 +68,8 @@ static void reparent_children(struct task *t, struct task *init)
 {
 	struct task *c, *n;
 
-	list_for_each_entry_safe(c, n, &t->children, sibling) {
+	list_for_each_entry_safe(c, n, &t->children, sibling)
+	{
 		list_del(&c->sibling);
 		c->parent = init;
 		list_add_tail(&c->sibling, &init->children);
@@ -118,7 +119,8 @@ static struct task *find_zombie_locked(struct task *parent, int pid, bool *any)
 	struct task *c;
 
 	*any = false;
-	list_for_each_entry(c, &parent->children, sibling) {
+	list_for_each_entry(c, &parent->children, sibling)
+	{
 		if (!child_matches(c, pid))
 			continue;
 		*any = true;

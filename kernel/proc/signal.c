@@ -81,8 +81,7 @@ void signal_force_fault(struct trapframe *tf, int sig, uint64_t addr)
 	struct task *t = current();
 	struct sig_info info = {sig == SIGSEGV ? SEGV_MAPERR : SI_KERNEL, 0, 0, addr};
 
-	printk_info("%s[%d]: signal %d at rip %lx addr %lx\n", t->name, t->pid, sig, tf->rip,
-		    addr);
+	printk_info("%s[%d]: signal %d at rip %lx addr %lx\n", t->name, t->pid, sig, tf->rip, addr);
 	/* A fault cannot be blocked or ignored away: the program would just
 	 * fault again.  Linux resets the action to default in that case. */
 	if ((t->sig.blocked & SIGBIT(sig)) || t->sig.action[sig - 1].handler == UAPI_SIG_IGN) {
@@ -198,8 +197,8 @@ void signal_deliver(struct trapframe *tf)
 void signal_fork(struct task *child, const struct task *parent)
 {
 	memcpy(child->sig.action, parent->sig.action, sizeof(child->sig.action));
-	child->sig.blocked = parent->sig.restore_blocked ? parent->sig.saved_blocked
-							 : parent->sig.blocked;
+	child->sig.blocked =
+	    parent->sig.restore_blocked ? parent->sig.saved_blocked : parent->sig.blocked;
 	child->sig.pending = 0;
 }
 

@@ -18,36 +18,36 @@ struct task;
  * a signal.  ERESTARTSYS restarts the call after an SA_RESTART handler (or
  * when no handler ran), else becomes EINTR; ERESTARTNOHAND restarts only
  * if no handler ran. */
-#define ERESTARTSYS 512
+#define ERESTARTSYS    512
 #define ERESTARTNOHAND 514
 
-#define SIGBIT(sig) (1UL << ((sig) - 1))
+#define SIGBIT(sig)	(1UL << ((sig)-1))
 #define SIG_UNBLOCKABLE (SIGBIT(SIGKILL) | SIGBIT(SIGSTOP))
 
 /* si_code values (Linux). */
-#define SI_USER 0
-#define SI_KERNEL 0x80
+#define SI_USER	    0
+#define SI_KERNEL   0x80
 #define SEGV_MAPERR 1
 #define SEGV_ACCERR 2
-#define CLD_EXITED 1
-#define CLD_KILLED 2
+#define CLD_EXITED  1
+#define CLD_KILLED  2
 
 /* What a task knows about one pending signal (for SA_SIGINFO). */
 struct sig_info {
 	int32_t code;
-	int32_t pid;     /* sender (SI_USER) or the child (SIGCHLD) */
-	int32_t status;  /* SIGCHLD: exit code or terminating signal */
-	uint64_t addr;   /* faulting address, for SIGSEGV/SIGBUS */
+	int32_t pid;	/* sender (SI_USER) or the child (SIGCHLD) */
+	int32_t status; /* SIGCHLD: exit code or terminating signal */
+	uint64_t addr;	/* faulting address, for SIGSEGV/SIGBUS */
 };
 
 /* A task's signal state (one per process: fdkernel has no threads). */
 struct signal_state {
 	struct uapi_sigaction action[UAPI_NSIG];
 	uint64_t blocked;
-	uint64_t pending;        /* atomic: senders set bits without a lock */
+	uint64_t pending; /* atomic: senders set bits without a lock */
 	struct sig_info info[UAPI_NSIG];
-	uint64_t saved_blocked;  /* mask to restore after sigsuspend/ppoll/... */
-	bool restore_blocked;    /* saved_blocked is waiting to be restored */
+	uint64_t saved_blocked; /* mask to restore after sigsuspend/ppoll/... */
+	bool restore_blocked;	/* saved_blocked is waiting to be restored */
 };
 
 /* Marks sig pending on t (from pid `from`, 0 for the kernel) and wakes t

@@ -11,13 +11,13 @@
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
-#define CLOCK_REALTIME 0
-#define CLOCK_MONOTONIC 1
-#define CLOCK_MONOTONIC_RAW 4
-#define CLOCK_REALTIME_COARSE 5
+#define CLOCK_REALTIME	       0
+#define CLOCK_MONOTONIC	       1
+#define CLOCK_MONOTONIC_RAW    4
+#define CLOCK_REALTIME_COARSE  5
 #define CLOCK_MONOTONIC_COARSE 6
-#define CLOCK_BOOTTIME 7
-#define NSEC_PER_SEC 1000000000L
+#define CLOCK_BOOTTIME	       7
+#define NSEC_PER_SEC	       1000000000L
 
 struct timespec_k {
 	int64_t tv_sec;

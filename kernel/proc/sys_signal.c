@@ -43,8 +43,7 @@ SYSCALL_DEFINE4(rt_sigaction, int, sig, const struct uapi_sigaction *, uact,
 	return 0;
 }
 
-SYSCALL_DEFINE4(rt_sigprocmask, int, how, const uint64_t *, uset, uint64_t *, uold, size_t,
-		setsize)
+SYSCALL_DEFINE4(rt_sigprocmask, int, how, const uint64_t *, uset, uint64_t *, uold, size_t, setsize)
 {
 	struct task *t = current();
 	uint64_t set, old = t->sig.blocked;

@@ -32,9 +32,7 @@ static struct task *find_pid_locked(int pid)
 {
 	struct task *t;
 
-	list_for_each_entry(t, &all_tasks, all_link)
-		if (t->pid == pid)
-			return t;
+	list_for_each_entry(t, &all_tasks, all_link) if (t->pid == pid) return t;
 	return NULL;
 }
 
@@ -155,8 +153,6 @@ void task_for_each(bool (*fn)(struct task *t, void *arg), void *arg)
 	struct task *t;
 
 	spin_lock(&proc_lock);
-	list_for_each_entry(t, &all_tasks, all_link)
-		if (!fn(t, arg))
-			break;
+	list_for_each_entry(t, &all_tasks, all_link) if (!fn(t, arg)) break;
 	spin_unlock(&proc_lock);
 }

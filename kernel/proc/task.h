@@ -26,9 +26,9 @@ enum task_state {
 };
 
 #define TASK_NAME_MAX 32
-#define TASK_MAX 1024 /* live tasks (zombies included); fork gives EAGAIN past it */
-#define PID_MAX 32768
-#define KSTACK_SIZE (16 * 1024)
+#define TASK_MAX      1024 /* live tasks (zombies included); fork gives EAGAIN past it */
+#define PID_MAX	      32768
+#define KSTACK_SIZE   (16 * 1024)
 
 struct task {
 	int pid;
@@ -36,14 +36,14 @@ struct task {
 	char name[TASK_NAME_MAX];
 
 	/* Scheduling (all protected by the scheduler lock). */
-	uint64_t ctx_rsp;           /* kernel rsp saved by switch_to */
-	struct list_head run_link;  /* run queue membership */
-	uint64_t wake_at_ns;        /* nanosleep deadline, 0 if none */
+	uint64_t ctx_rsp;	   /* kernel rsp saved by switch_to */
+	struct list_head run_link; /* run queue membership */
+	uint64_t wake_at_ns;	   /* nanosleep deadline, 0 if none */
 
 	/* Kernel stack: the user trapframe sits at its top. */
-	void *kstack;               /* NULL until mapped */
-	int kslot;                  /* its slot in the kernel-stack region */
-	struct list_head all_link;  /* on the task list (proc_lock) */
+	void *kstack;		   /* NULL until mapped */
+	int kslot;		   /* its slot in the kernel-stack region */
+	struct list_head all_link; /* on the task list (proc_lock) */
 	struct trapframe *tf;
 
 	struct vm_space *vm;
@@ -52,17 +52,17 @@ struct task {
 
 	/* User memory layout (protected by vm's lock for changes). */
 	uint64_t brk_start, brk;
-	uint64_t mmap_next;         /* where the next anonymous mmap goes */
+	uint64_t mmap_next; /* where the next anonymous mmap goes */
 
 	/* Family (protected by the process-tree lock, proc/task.c). */
 	struct task *parent;
 	struct list_head children;
 	struct list_head sibling;
 	struct wait_queue child_exit; /* the parent sleeps here in wait4 */
-	int exit_status;              /* wait status encoding */
-	int pgid, sid;                /* process group and session (inherited) */
+	int exit_status;	      /* wait status encoding */
+	int pgid, sid;		      /* process group and session (inherited) */
 
-	struct fpu_state fpu;         /* user FPU/SSE registers while switched out */
+	struct fpu_state fpu; /* user FPU/SSE registers while switched out */
 
 	struct signal_state sig;
 	unsigned long indirect_flags; /* SYSIND_* of a syscall_indirect() in progress */

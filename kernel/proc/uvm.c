@@ -10,17 +10,17 @@
 #include <uapi/errno.h>
 
 #define PF_PRESENT 1
-#define PF_WRITE 2
+#define PF_WRITE   2
 
-#define PROT_READ 1
-#define PROT_WRITE 2
-#define PROT_EXEC 4
-#define MAP_SHARED 0x01
-#define MAP_PRIVATE 0x02
-#define MAP_FIXED 0x10
+#define PROT_READ     1
+#define PROT_WRITE    2
+#define PROT_EXEC     4
+#define MAP_SHARED    0x01
+#define MAP_PRIVATE   0x02
+#define MAP_FIXED     0x10
 #define MAP_ANONYMOUS 0x20
 #define MAP_NORESERVE 0x4000
-#define MAP_KNOWN (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_NORESERVE)
+#define MAP_KNOWN     (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_NORESERVE)
 
 bool uvm_handle_fault(struct task *t, uint64_t va, uint64_t error)
 {
@@ -85,8 +85,7 @@ static bool range_in_user(uint64_t addr, uint64_t len)
 	       len <= USER_STACK_BOTTOM - addr;
 }
 
-SYSCALL_DEFINE6(mmap, uint64_t, addr, uint64_t, len, int, prot, int, flags, int, fd,
-		int64_t, off)
+SYSCALL_DEFINE6(mmap, uint64_t, addr, uint64_t, len, int, prot, int, flags, int, fd, int64_t, off)
 {
 	struct task *t = current();
 	uint64_t start;

@@ -14,11 +14,11 @@
 #include <stdint.h>
 #include "mm/layout.h"
 
-#define USER_STACK_TOP (USER_END - PAGE_SIZE)
-#define USER_STACK_MAX (8UL << 20)
+#define USER_STACK_TOP	  (USER_END - PAGE_SIZE)
+#define USER_STACK_MAX	  (8UL << 20)
 #define USER_STACK_BOTTOM (USER_STACK_TOP - USER_STACK_MAX)
-#define USER_MMAP_TOP (USER_STACK_BOTTOM - 16 * PAGE_SIZE) /* gap holds the guard */
-#define USER_IMAGE_MIN 0x10000UL /* nothing below: NULL stays unmapped */
+#define USER_MMAP_TOP	  (USER_STACK_BOTTOM - 16 * PAGE_SIZE) /* gap holds the guard */
+#define USER_IMAGE_MIN	  0x10000UL /* nothing below: NULL stays unmapped */
 
 struct task;
 

@@ -35,8 +35,7 @@ void wake_up(struct wait_queue *wq)
 	struct wait_entry *we;
 
 	spin_lock(&wq->lock);
-	list_for_each_entry(we, &wq->sleepers, link)
-		sched_wake(we->task);
+	list_for_each_entry(we, &wq->sleepers, link) sched_wake(we->task);
 	spin_unlock(&wq->lock);
 }
 

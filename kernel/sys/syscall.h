@@ -52,7 +52,7 @@ typedef long (*syscall_fn)(const uint64_t args[6]);
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4);                                     \
 	long sys_##name(const uint64_t args[6])                                                    \
 	{                                                                                          \
-		return do_sys_##name((t1)args[0], (t2)args[1], (t3)args[2], (t4)args[3]);         \
+		return do_sys_##name((t1)args[0], (t2)args[1], (t3)args[2], (t4)args[3]);          \
 	}                                                                                          \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4)
 

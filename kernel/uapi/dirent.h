@@ -8,13 +8,13 @@
 #include <stdint.h>
 
 #define DT_UNKNOWN 0
-#define DT_FIFO 1
-#define DT_CHR 2
-#define DT_DIR 4
-#define DT_BLK 6
-#define DT_REG 8
-#define DT_LNK 10
-#define DT_SOCK 12
+#define DT_FIFO	   1
+#define DT_CHR	   2
+#define DT_DIR	   4
+#define DT_BLK	   6
+#define DT_REG	   8
+#define DT_LNK	   10
+#define DT_SOCK	   12
 
 /* One record; d_reclen covers the name's NUL and padding to 8 bytes. */
 struct uapi_dirent64 {

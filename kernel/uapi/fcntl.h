@@ -12,67 +12,67 @@
 #define UAPI_FCNTL_H
 
 /* X(name, Linux value) for every flag open(2) understands. */
-#define UAPI_OPEN_FLAGS(X) \
-	X(O_CREAT, 00000100) \
-	X(O_EXCL, 00000200) \
-	X(O_NOCTTY, 00000400) \
-	X(O_TRUNC, 00001000) \
-	X(O_APPEND, 00002000) \
-	X(O_NONBLOCK, 00004000) \
-	X(O_DSYNC, 00010000) \
-	X(O_DIRECTORY, 00200000) \
-	X(O_NOFOLLOW, 00400000) \
-	X(O_CLOEXEC, 02000000) \
-	X(O_SYNC, 04010000) \
-	X(O_CLOFORK, 040000000) \
+#define UAPI_OPEN_FLAGS(X)                                                                         \
+	X(O_CREAT, 00000100)                                                                       \
+	X(O_EXCL, 00000200)                                                                        \
+	X(O_NOCTTY, 00000400)                                                                      \
+	X(O_TRUNC, 00001000)                                                                       \
+	X(O_APPEND, 00002000)                                                                      \
+	X(O_NONBLOCK, 00004000)                                                                    \
+	X(O_DSYNC, 00010000)                                                                       \
+	X(O_DIRECTORY, 00200000)                                                                   \
+	X(O_NOFOLLOW, 00400000)                                                                    \
+	X(O_CLOEXEC, 02000000)                                                                     \
+	X(O_SYNC, 04010000)                                                                        \
+	X(O_CLOFORK, 040000000)                                                                    \
 	X(O_NONSEQFD, 0100000000)
 
 #define UAPI_O_ACCMODE 3 /* O_RDONLY 0, O_WRONLY 1, O_RDWR 2 */
 
 #ifndef UAPI_NO_FLAG_NAMES
-#define O_ACCMODE 00000003
-#define O_RDONLY 00000000
-#define O_WRONLY 00000001
-#define O_RDWR 00000002
-#define O_CREAT 00000100
-#define O_EXCL 00000200
-#define O_NOCTTY 00000400
-#define O_TRUNC 00001000
-#define O_APPEND 00002000
-#define O_NONBLOCK 00004000
-#define O_DSYNC 00010000
+#define O_ACCMODE   00000003
+#define O_RDONLY    00000000
+#define O_WRONLY    00000001
+#define O_RDWR	    00000002
+#define O_CREAT	    00000100
+#define O_EXCL	    00000200
+#define O_NOCTTY    00000400
+#define O_TRUNC	    00001000
+#define O_APPEND    00002000
+#define O_NONBLOCK  00004000
+#define O_DSYNC	    00010000
 #define O_DIRECTORY 00200000
-#define O_NOFOLLOW 00400000
-#define O_CLOEXEC 02000000
-#define O_SYNC 04010000
+#define O_NOFOLLOW  00400000
+#define O_CLOEXEC   02000000
+#define O_SYNC	    04010000
 #endif
 
 /* fdkernel additions (not in Linux): bits 23 and 24 of the open flags. */
-#define O_CLOFORK 040000000     /* close the new fd in a forked child */
-#define O_NONSEQFD 0100000000   /* allocate from the non-sequential area */
+#define O_CLOFORK  040000000  /* close the new fd in a forked child */
+#define O_NONSEQFD 0100000000 /* allocate from the non-sequential area */
 
 /* Descriptor flags (F_GETFD / F_SETFD).  FD_CLOFORK as in illumos. */
 #define FD_CLOFORK 2
 
 /* fcntl commands: Linux values; F_DUPFD_CLOFORK is fdkernel's. */
-#define F_DUPFD_CLOFORK 1124
+#define F_DUPFD_CLOFORK	     1124
 #define UAPI_F_DUPFD_CLOEXEC 1030 /* newlib's F_DUPFD_CLOEXEC is 14 */
 
 #ifndef UAPI_NO_FLAG_NAMES
-#define FD_CLOEXEC 1
-#define F_DUPFD 0
-#define F_GETFD 1
-#define F_SETFD 2
-#define F_GETFL 3
-#define F_SETFL 4
+#define FD_CLOEXEC	1
+#define F_DUPFD		0
+#define F_GETFD		1
+#define F_SETFD		2
+#define F_GETFL		3
+#define F_SETFL		4
 #define F_DUPFD_CLOEXEC UAPI_F_DUPFD_CLOEXEC
 #endif
 
 /* Socket type flags share the open-flag bits, as on Linux.  Numeric, since
  * user space sees newlib's O_NONBLOCK and O_CLOEXEC (other values). */
 #define SOCK_NONBLOCK 00004000
-#define SOCK_CLOEXEC 02000000
-#define SOCK_CLOFORK O_CLOFORK
+#define SOCK_CLOEXEC  02000000
+#define SOCK_CLOFORK  O_CLOFORK
 
 /* close_range(2) flags: Linux values; CLOSE_RANGE_CLOFORK is fdkernel's. */
 #define CLOSE_RANGE_UNSHARE (1U << 1)
@@ -89,8 +89,8 @@
  * and RLIMIT_NOFILE can never exceed NR_OPEN_MAX; the non-sequential area
  * starts at NONSEQ_FD_BASE, above any possible limit.
  */
-#define NR_OPEN_MAX (1 << 20)
+#define NR_OPEN_MAX    (1 << 20)
 #define NONSEQ_FD_BASE (1 << 30)
-#define NONSEQ_FD_MAX (1 << 20)
+#define NONSEQ_FD_MAX  (1 << 20)
 
 #endif

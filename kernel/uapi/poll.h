@@ -5,12 +5,12 @@
 #ifndef UAPI_POLL_H
 #define UAPI_POLL_H
 
-#define POLLIN 0x001
-#define POLLPRI 0x002
-#define POLLOUT 0x004
-#define POLLERR 0x008
-#define POLLHUP 0x010
-#define POLLNVAL 0x020
+#define POLLIN	   0x001
+#define POLLPRI	   0x002
+#define POLLOUT	   0x004
+#define POLLERR	   0x008
+#define POLLHUP	   0x010
+#define POLLNVAL   0x020
 #define POLLRDNORM 0x040
 #define POLLWRNORM 0x100
 

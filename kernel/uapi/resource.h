@@ -7,15 +7,15 @@
 
 #include <stdint.h>
 
-#define RLIMIT_CPU 0
-#define RLIMIT_FSIZE 1
-#define RLIMIT_DATA 2
-#define RLIMIT_STACK 3
-#define RLIMIT_CORE 4
-#define RLIMIT_NPROC 6
+#define RLIMIT_CPU    0
+#define RLIMIT_FSIZE  1
+#define RLIMIT_DATA   2
+#define RLIMIT_STACK  3
+#define RLIMIT_CORE   4
+#define RLIMIT_NPROC  6
 #define RLIMIT_NOFILE 7
-#define RLIMIT_AS 9
-#define RLIM_NLIMITS 16
+#define RLIMIT_AS     9
+#define RLIM_NLIMITS  16
 
 #define RLIM_INFINITY (~0UL)
 

@@ -10,51 +10,51 @@
 #include "uio.h"
 
 #define AF_UNSPEC 0
-#define AF_UNIX 1
-#define AF_LOCAL AF_UNIX
-#define AF_INET 2
+#define AF_UNIX	  1
+#define AF_LOCAL  AF_UNIX
+#define AF_INET	  2
 #define PF_UNSPEC AF_UNSPEC
-#define PF_UNIX AF_UNIX
-#define PF_LOCAL AF_LOCAL
-#define PF_INET AF_INET
+#define PF_UNIX	  AF_UNIX
+#define PF_LOCAL  AF_LOCAL
+#define PF_INET	  AF_INET
 
-#define SOCK_STREAM 1
-#define SOCK_DGRAM 2
+#define SOCK_STREAM    1
+#define SOCK_DGRAM     2
 #define SOCK_SEQPACKET 5
 #define SOCK_TYPE_MASK 0xf /* type bits; the rest of `type` are SOCK_* flags */
 
-#define SOL_SOCKET 1
-#define SO_REUSEADDR 2
-#define SO_TYPE 3
-#define SO_ERROR 4
-#define SO_SNDBUF 7
-#define SO_RCVBUF 8
+#define SOL_SOCKET    1
+#define SO_REUSEADDR  2
+#define SO_TYPE	      3
+#define SO_ERROR      4
+#define SO_SNDBUF     7
+#define SO_RCVBUF     8
 #define SO_ACCEPTCONN 30
 
-#define IPPROTO_IP 0
+#define IPPROTO_IP  0
 #define IPPROTO_TCP 6
 #define IPPROTO_UDP 17
 
-#define MSG_OOB 0x1
-#define MSG_PEEK 0x2
-#define MSG_TRUNC 0x20
-#define MSG_DONTWAIT 0x40
-#define MSG_EOR 0x80
-#define MSG_WAITALL 0x100
-#define MSG_NOSIGNAL 0x4000
+#define MSG_OOB		 0x1
+#define MSG_PEEK	 0x2
+#define MSG_TRUNC	 0x20
+#define MSG_DONTWAIT	 0x40
+#define MSG_EOR		 0x80
+#define MSG_WAITALL	 0x100
+#define MSG_NOSIGNAL	 0x4000
 #define MSG_CMSG_CLOEXEC 0x40000000
 #define MSG_CMSG_CLOFORK 0x20000000 /* fdkernel: received fds get FD_CLOFORK */
-#define MSG_CTRUNC 0x8
+#define MSG_CTRUNC	 0x8
 
-#define SHUT_RD 0
-#define SHUT_WR 1
+#define SHUT_RD	  0
+#define SHUT_WR	  1
 #define SHUT_RDWR 2
 
 #define SCM_RIGHTS 1
-#define SOMAXCONN 4096
+#define SOMAXCONN  4096
 
-#define INADDR_ANY 0x00000000U       /* host byte order */
-#define INADDR_LOOPBACK 0x7f000001U  /* 127.0.0.1, host byte order */
+#define INADDR_ANY	 0x00000000U /* host byte order */
+#define INADDR_LOOPBACK	 0x7f000001U /* 127.0.0.1, host byte order */
 #define INADDR_BROADCAST 0xffffffffU /* host byte order */
 
 struct sockaddr {

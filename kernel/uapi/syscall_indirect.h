@@ -6,15 +6,15 @@
 #ifndef UAPI_SYSCALL_INDIRECT_H
 #define UAPI_SYSCALL_INDIRECT_H
 
-#define __NR_socket2 1000          /* socket2(domain, type, protocol, flags) */
+#define __NR_socket2	      1000 /* socket2(domain, type, protocol, flags) */
 #define __NR_syscall_indirect 1001 /* syscall_indirect(flags, sigmask, nr, args) */
 
 /* syscall_indirect() flags. */
 #define SYSIND_NONSEQFD (1UL << 0) /* fds created by the call: non-sequential area */
-#define SYSIND_CLOEXEC (1UL << 1)  /* ... close-on-exec */
-#define SYSIND_CLOFORK (1UL << 2)  /* ... close-on-fork */
+#define SYSIND_CLOEXEC	(1UL << 1) /* ... close-on-exec */
+#define SYSIND_CLOFORK	(1UL << 2) /* ... close-on-fork */
 #define SYSIND_NONBLOCK (1UL << 3) /* ... O_NONBLOCK */
-#define SYSIND_SIGMASK (1UL << 4)  /* block exactly `sigmask` during the call */
-#define SYSIND_ALL 0x1fUL
+#define SYSIND_SIGMASK	(1UL << 4) /* block exactly `sigmask` during the call */
+#define SYSIND_ALL	0x1fUL
 
 #endif

@@ -24,13 +24,13 @@ struct linux_winsize {
 };
 
 /* c_cc indices. */
-#define LINUX_VINTR 0
-#define LINUX_VQUIT 1
+#define LINUX_VINTR  0
+#define LINUX_VQUIT  1
 #define LINUX_VERASE 2
-#define LINUX_VKILL 3
-#define LINUX_VEOF 4
-#define LINUX_VTIME 5
-#define LINUX_VMIN 6
+#define LINUX_VKILL  3
+#define LINUX_VEOF   4
+#define LINUX_VTIME  5
+#define LINUX_VMIN   6
 
 /* c_iflag */
 #define LINUX_ICRNL 0000400
@@ -39,13 +39,13 @@ struct linux_winsize {
 #define LINUX_ONLCR 0000004
 /* c_cflag */
 #define LINUX_B115200 0010002
-#define LINUX_CS8 0000060
-#define LINUX_CREAD 0000200
+#define LINUX_CS8     0000060
+#define LINUX_CREAD   0000200
 /* c_lflag */
-#define LINUX_ISIG 0000001
+#define LINUX_ISIG   0000001
 #define LINUX_ICANON 0000002
-#define LINUX_ECHO 0000010
-#define LINUX_ECHOE 0000020
-#define LINUX_ECHOK 0000040
+#define LINUX_ECHO   0000010
+#define LINUX_ECHOE  0000020
+#define LINUX_ECHOK  0000040
 
 #endif

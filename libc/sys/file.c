@@ -25,8 +25,7 @@ static int open_at(int dirfd, const char *path, int flags, mode_t mode)
 
 	if (lflags < 0)
 		return -1;
-	return sys_call(__NR_openat, dirfd == AT_FDCWD ? UAPI_AT_FDCWD : dirfd, path, lflags,
-			mode);
+	return sys_call(__NR_openat, dirfd == AT_FDCWD ? UAPI_AT_FDCWD : dirfd, path, lflags, mode);
 }
 
 int open(const char *path, int flags, ...)

@@ -46,7 +46,7 @@ static inline void bench_begin(const char *prog, const char *rows)
 /* Reports row NAME as not measured, with a printf-style reason. */
 /* Row NAME cannot be measured on this kernel (not a failure): "n/a" in the table. */
 static inline __attribute__((format(printf, 2, 3))) void bench_skip(const char *name,
-								     const char *fmt, ...)
+								    const char *fmt, ...)
 {
 	va_list ap;
 	printf("# SKIP name=%s: ", name);
@@ -58,7 +58,7 @@ static inline __attribute__((format(printf, 2, 3))) void bench_skip(const char *
 }
 
 static inline __attribute__((format(printf, 2, 3))) void bench_fail(const char *name,
-								     const char *fmt, ...)
+								    const char *fmt, ...)
 {
 	va_list ap;
 	printf("# FAIL name=%s: ", name);
@@ -95,8 +95,8 @@ static inline void bench_row(const char *name, const char *unit, int reps,
 			return;
 	qsort(v, reps, sizeof v[0], bench_cmp_double);
 	double median = reps % 2 ? v[reps / 2] : (v[reps / 2 - 1] + v[reps / 2]) / 2;
-	printf("BENCH name=%s value=%.6g unit=%s rep=%d min=%.6g max=%.6g\n", name, median,
-	       unit, reps, v[0], v[reps - 1]);
+	printf("BENCH name=%s value=%.6g unit=%s rep=%d min=%.6g max=%.6g\n", name, median, unit,
+	       reps, v[0], v[reps - 1]);
 	fflush(stdout);
 }
 

@@ -8,10 +8,10 @@
 #define REPS 11
 
 struct pipe_case {
-	size_t chunk;	 /* bytes per write() and per read() */
-	size_t total;	 /* bytes per repetition */
-	int data[2];	 /* child -> parent: the stream */
-	int go[2];	 /* parent -> child: one byte starts a repetition */
+	size_t chunk; /* bytes per write() and per read() */
+	size_t total; /* bytes per repetition */
+	int data[2];  /* child -> parent: the stream */
+	int go[2];    /* parent -> child: one byte starts a repetition */
 };
 
 static char buf[64 * 1024];

@@ -12,17 +12,17 @@
 #include <unistd.h>
 
 /* Linux-only calls and values our libc has no names for. */
-#define NR_MOUNT	   165
-#define NR_REBOOT	   169
-#define NR_SYNC		   162
-#define REBOOT_MAGIC1	   0xfee1deadUL
-#define REBOOT_MAGIC2	   672274793UL
+#define NR_MOUNT	    165
+#define NR_REBOOT	    169
+#define NR_SYNC		    162
+#define REBOOT_MAGIC1	    0xfee1deadUL
+#define REBOOT_MAGIC2	    672274793UL
 #define REBOOT_CMD_POWEROFF 0x4321fedcUL
-#define LINUX_AF_INET	   2
-#define LINUX_SOCK_DGRAM   2
-#define SIOCGIFFLAGS	   0x8913
-#define SIOCSIFFLAGS	   0x8914
-#define IFF_UP		   0x1
+#define LINUX_AF_INET	    2
+#define LINUX_SOCK_DGRAM    2
+#define SIOCGIFFLAGS	    0x8913
+#define SIOCSIFFLAGS	    0x8914
+#define IFF_UP		    0x1
 
 #define NOFILE_MAX 1048576 /* Linux's default fs.nr_open */
 
@@ -79,8 +79,8 @@ static void loopback_up(void)
  * docs/bench.md), one comment line each, from /sys. */
 static void print_mitigations(void)
 {
-	static const char *const bugs[] = {"meltdown", "spectre_v1", "spectre_v2",
-					   "spec_store_bypass", "retbleed", "mds"};
+	static const char *const bugs[] = {"meltdown",		"spectre_v1", "spectre_v2",
+					   "spec_store_bypass", "retbleed",   "mds"};
 	char path[96], line[160];
 
 	for (size_t i = 0; i < sizeof bugs / sizeof bugs[0]; i++) {

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#define BOOT_MAX_RANGES 64
+#define BOOT_MAX_RANGES	 64
 #define BOOT_MAX_MODULES 8
 #define BOOT_CMDLINE_MAX 256
 
@@ -19,7 +19,7 @@ struct mem_range {
 
 struct boot_module {
 	uint64_t start; /* physical, inclusive */
-	uint64_t end;   /* physical, exclusive */
+	uint64_t end;	/* physical, exclusive */
 	char cmdline[64];
 };
 

@@ -3,10 +3,10 @@
 #include "arch/x86_64/cpu.h"
 #include "lib/string.h"
 
-#define CR0_MP (1UL << 1)
-#define CR0_EM (1UL << 2)
-#define CR0_TS (1UL << 3)
-#define CR4_OSFXSR (1UL << 9)
+#define CR0_MP	       (1UL << 1)
+#define CR0_EM	       (1UL << 2)
+#define CR0_TS	       (1UL << 3)
+#define CR4_OSFXSR     (1UL << 9)
 #define CR4_OSXMMEXCPT (1UL << 10)
 
 static struct fpu_state clean_state;

@@ -22,9 +22,9 @@ static uint64_t gdt[8];
 static uint8_t ist_stacks[2][8192] __attribute__((aligned(16)));
 
 #define SEG_CODE64 0x00209a0000000000UL /* present, exec/read, L */
-#define SEG_DATA 0x0000920000000000UL   /* present, read/write */
+#define SEG_DATA   0x0000920000000000UL /* present, read/write */
 #define SEG_CODE32 0x00cf9a000000ffffUL
-#define SEG_DPL3 0x0000600000000000UL
+#define SEG_DPL3   0x0000600000000000UL
 
 static void set_tss_descriptor(int idx, uint64_t base, uint32_t limit)
 {

@@ -9,13 +9,13 @@
 #define KERNEL_CS 0x08
 #define KERNEL_DS 0x10
 #define USER_CS32 0x1b
-#define USER_DS 0x23
-#define USER_CS 0x2b
-#define TSS_SEL 0x30
+#define USER_DS	  0x23
+#define USER_CS	  0x2b
+#define TSS_SEL	  0x30
 
 /* Interrupt stack table slots (1-based, as the IDT encodes them). */
 #define IST_DOUBLE_FAULT 1
-#define IST_NMI 2
+#define IST_NMI		 2
 
 void gdt_init(void);
 /* Stack the CPU switches to on an interrupt from user mode. */

@@ -25,12 +25,12 @@ static struct idt_gate idt[256];
 static void set_gate(int vec, uint64_t handler, uint8_t ist)
 {
 	idt[vec] = (struct idt_gate){
-		.offset_lo = handler & 0xffff,
-		.selector = KERNEL_CS,
-		.ist = ist,
-		.type_attr = GATE_INTERRUPT,
-		.offset_mid = (handler >> 16) & 0xffff,
-		.offset_hi = handler >> 32,
+	    .offset_lo = handler & 0xffff,
+	    .selector = KERNEL_CS,
+	    .ist = ist,
+	    .type_attr = GATE_INTERRUPT,
+	    .offset_mid = (handler >> 16) & 0xffff,
+	    .offset_hi = handler >> 32,
 	};
 }
 

@@ -2,18 +2,18 @@
 #ifndef ARCH_IDT_H
 #define ARCH_IDT_H
 
-#define VEC_DIVIDE 0
-#define VEC_DEBUG 1
-#define VEC_NMI 2
-#define VEC_BREAKPOINT 3
+#define VEC_DIVIDE	   0
+#define VEC_DEBUG	   1
+#define VEC_NMI		   2
+#define VEC_BREAKPOINT	   3
 #define VEC_INVALID_OPCODE 6
-#define VEC_DOUBLE_FAULT 8
-#define VEC_GP 13
-#define VEC_PAGE_FAULT 14
-#define VEC_IRQ_BASE 32 /* legacy PIC IRQ 0..15 land at 32..47 */
-#define VEC_TIMER (VEC_IRQ_BASE + 0)
-#define VEC_COM1 (VEC_IRQ_BASE + 4)
-#define VEC_SPURIOUS 0xff
+#define VEC_DOUBLE_FAULT   8
+#define VEC_GP		   13
+#define VEC_PAGE_FAULT	   14
+#define VEC_IRQ_BASE	   32 /* legacy PIC IRQ 0..15 land at 32..47 */
+#define VEC_TIMER	   (VEC_IRQ_BASE + 0)
+#define VEC_COM1	   (VEC_IRQ_BASE + 4)
+#define VEC_SPURIOUS	   0xff
 
 void idt_init(void);
 

@@ -9,10 +9,10 @@
 #include "lib/string.h"
 #include "mm/layout.h"
 
-#define MB2_TAG_END 0
-#define MB2_TAG_CMDLINE 1
-#define MB2_TAG_MODULE 3
-#define MB2_TAG_MMAP 6
+#define MB2_TAG_END	   0
+#define MB2_TAG_CMDLINE	   1
+#define MB2_TAG_MODULE	   3
+#define MB2_TAG_MMAP	   6
 #define MB2_MMAP_AVAILABLE 1
 
 struct mb2_tag {

@@ -21,14 +21,14 @@ struct cpu {
 	uint64_t user_rsp;    /* gs:16, user rsp parked during syscall entry */
 	struct task *current; /* gs:24 */
 	int id;
-	int irq_off_depth;    /* nesting of irq_push_off() */
-	bool irq_were_on;     /* IF before the outermost irq_push_off() */
-	uint64_t ticks;       /* timer interrupts taken on this CPU */
-	bool need_resched;    /* switch tasks before returning to user mode */
+	int irq_off_depth; /* nesting of irq_push_off() */
+	bool irq_were_on;  /* IF before the outermost irq_push_off() */
+	uint64_t ticks;	   /* timer interrupts taken on this CPU */
+	bool need_resched; /* switch tasks before returning to user mode */
 };
 
 #define CPU_KSTACK_TOP 8
-#define CPU_USER_RSP 16
+#define CPU_USER_RSP   16
 
 extern struct cpu cpu0;
 

@@ -6,14 +6,14 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/idt.h"
 
-#define PIC1_CMD 0x20
-#define PIC1_DATA 0x21
-#define PIC2_CMD 0xa0
-#define PIC2_DATA 0xa1
+#define PIC1_CMD       0x20
+#define PIC1_DATA      0x21
+#define PIC2_CMD       0xa0
+#define PIC2_DATA      0xa1
 #define ICW1_INIT_ICW4 0x11
-#define ICW4_8086 0x01
-#define OCW3_READ_ISR 0x0b
-#define PIC_EOI 0x20
+#define ICW4_8086      0x01
+#define OCW3_READ_ISR  0x0b
+#define PIC_EOI	       0x20
 
 static uint16_t irq_mask = 0xffff & ~(1 << 2); /* cascade line stays open */
 

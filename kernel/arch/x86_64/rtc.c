@@ -5,11 +5,11 @@
 #include "arch/x86_64/rtc.h"
 #include "arch/x86_64/cpu.h"
 
-#define CMOS_INDEX 0x70
-#define CMOS_DATA 0x71
-#define RTC_UPDATING 0x80
+#define CMOS_INDEX	    0x70
+#define CMOS_DATA	    0x71
+#define RTC_UPDATING	    0x80
 #define RTC_STATUS_B_BINARY 0x04
-#define RTC_STATUS_B_24H 0x02
+#define RTC_STATUS_B_24H    0x02
 
 static uint8_t cmos_read(uint8_t reg)
 {

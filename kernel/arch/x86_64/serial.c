@@ -5,19 +5,19 @@
 #include "arch/x86_64/serial.h"
 #include "arch/x86_64/cpu.h"
 
-#define COM1 0x3f8
-#define REG_DATA 0
-#define REG_IER 1
-#define REG_FCR 2
-#define REG_LCR 3
-#define REG_MCR 4
-#define REG_LSR 5
+#define COM1	       0x3f8
+#define REG_DATA       0
+#define REG_IER	       1
+#define REG_FCR	       2
+#define REG_LCR	       3
+#define REG_MCR	       4
+#define REG_LSR	       5
 #define LSR_DATA_READY 0x01
-#define LSR_THR_EMPTY 0x20
-#define IER_RX_DATA 0x01
-#define LCR_DLAB 0x80
-#define LCR_8N1 0x03
-#define BAUD_DIVISOR 1 /* 115200 / 115200 */
+#define LSR_THR_EMPTY  0x20
+#define IER_RX_DATA    0x01
+#define LCR_DLAB       0x80
+#define LCR_8N1	       0x03
+#define BAUD_DIVISOR   1 /* 115200 / 115200 */
 
 void serial_init(void)
 {

@@ -60,19 +60,36 @@ struct rt_sigframe {
 
 #define RED_ZONE 128
 /* RFLAGS bits a program may set (Linux's FIX_EFLAGS): CF PF AF ZF SF TF DF OF AC RF. */
-#define USER_RFLAGS 0x50dd5UL
+#define USER_RFLAGS   0x50dd5UL
 #define RFLAGS_IF_BIT 0x200UL
-#define MXCSR_OFFSET 24
-#define MXCSR_SAFE 0xffbfU /* bits FXRSTOR accepts on every x86_64 CPU */
+#define MXCSR_OFFSET  24
+#define MXCSR_SAFE    0xffbfU /* bits FXRSTOR accepts on every x86_64 CPU */
 
 static void save_regs(struct sigcontext_k *sc, const struct trapframe *tf)
 {
 	*sc = (struct sigcontext_k){
-		.r8 = tf->r8, .r9 = tf->r9, .r10 = tf->r10, .r11 = tf->r11, .r12 = tf->r12,
-		.r13 = tf->r13, .r14 = tf->r14, .r15 = tf->r15, .rdi = tf->rdi, .rsi = tf->rsi,
-		.rbp = tf->rbp, .rbx = tf->rbx, .rdx = tf->rdx, .rax = tf->rax, .rcx = tf->rcx,
-		.rsp = tf->rsp, .rip = tf->rip, .eflags = tf->rflags, .cs = USER_CS,
-		.ss = USER_DS, .trapno = tf->vector, .err = tf->error,
+	    .r8 = tf->r8,
+	    .r9 = tf->r9,
+	    .r10 = tf->r10,
+	    .r11 = tf->r11,
+	    .r12 = tf->r12,
+	    .r13 = tf->r13,
+	    .r14 = tf->r14,
+	    .r15 = tf->r15,
+	    .rdi = tf->rdi,
+	    .rsi = tf->rsi,
+	    .rbp = tf->rbp,
+	    .rbx = tf->rbx,
+	    .rdx = tf->rdx,
+	    .rax = tf->rax,
+	    .rcx = tf->rcx,
+	    .rsp = tf->rsp,
+	    .rip = tf->rip,
+	    .eflags = tf->rflags,
+	    .cs = USER_CS,
+	    .ss = USER_DS,
+	    .trapno = tf->vector,
+	    .err = tf->error,
 	};
 }
 

@@ -11,11 +11,11 @@
 #include "lib/profile.h"
 #include "proc/sched.h"
 
-#define PIT_HZ 1193182
-#define PIT_CH0 0x40
-#define PIT_CH2 0x42
-#define PIT_CMD 0x43
-#define PIT_GATE 0x61
+#define PIT_HZ	     1193182
+#define PIT_CH0	     0x40
+#define PIT_CH2	     0x42
+#define PIT_CMD	     0x43
+#define PIT_GATE     0x61
 #define CALIBRATE_MS 20
 
 static uint64_t tsc_per_ms;
@@ -35,7 +35,7 @@ static void calibrate_tsc(void)
 	uint8_t gate = inb(PIT_GATE);
 
 	outb(PIT_GATE, (gate & ~0x02) | 0x01); /* speaker off, gate on */
-	outb(PIT_CMD, 0xb0);                   /* ch2, lo/hi, mode 0 */
+	outb(PIT_CMD, 0xb0);		       /* ch2, lo/hi, mode 0 */
 	outb(PIT_CH2, count & 0xff);
 	outb(PIT_CH2, count >> 8);
 	uint64_t start = rdtsc();

@@ -16,14 +16,38 @@
 #include <uapi/errno.h>
 #include <uapi/signal.h>
 
-static const char *const exception_names[32] = {
-	"divide error", "debug", "NMI", "breakpoint", "overflow", "bound range exceeded",
-	"invalid opcode", "device not available", "double fault", "coprocessor overrun",
-	"invalid TSS", "segment not present", "stack-segment fault", "general protection",
-	"page fault", "reserved", "x87 floating point", "alignment check", "machine check",
-	"SIMD floating point", "virtualization", "control protection", "reserved", "reserved",
-	"reserved", "reserved", "reserved", "reserved", "hypervisor injection",
-	"VMM communication", "security", "reserved"};
+static const char *const exception_names[32] = {"divide error",
+						"debug",
+						"NMI",
+						"breakpoint",
+						"overflow",
+						"bound range exceeded",
+						"invalid opcode",
+						"device not available",
+						"double fault",
+						"coprocessor overrun",
+						"invalid TSS",
+						"segment not present",
+						"stack-segment fault",
+						"general protection",
+						"page fault",
+						"reserved",
+						"x87 floating point",
+						"alignment check",
+						"machine check",
+						"SIMD floating point",
+						"virtualization",
+						"control protection",
+						"reserved",
+						"reserved",
+						"reserved",
+						"reserved",
+						"reserved",
+						"reserved",
+						"hypervisor injection",
+						"VMM communication",
+						"security",
+						"reserved"};
 
 static irq_handler_t irq_handlers[16];
 
@@ -37,14 +61,10 @@ void trapframe_dump(const struct trapframe *tf)
 {
 	printk("RIP %04lx:%016lx RFLAGS %016lx  vector %lu error 0x%lx\n", tf->cs, tf->rip,
 	       tf->rflags, tf->vector, tf->error);
-	printk("RSP %04lx:%016lx CR2 %016lx CR3 %016lx\n", tf->ss, tf->rsp, read_cr2(),
-	       read_cr3());
-	printk("RAX %016lx RBX %016lx RCX %016lx RDX %016lx\n", tf->rax, tf->rbx, tf->rcx,
-	       tf->rdx);
-	printk("RSI %016lx RDI %016lx RBP %016lx R8  %016lx\n", tf->rsi, tf->rdi, tf->rbp,
-	       tf->r8);
-	printk("R9  %016lx R10 %016lx R11 %016lx R12 %016lx\n", tf->r9, tf->r10, tf->r11,
-	       tf->r12);
+	printk("RSP %04lx:%016lx CR2 %016lx CR3 %016lx\n", tf->ss, tf->rsp, read_cr2(), read_cr3());
+	printk("RAX %016lx RBX %016lx RCX %016lx RDX %016lx\n", tf->rax, tf->rbx, tf->rcx, tf->rdx);
+	printk("RSI %016lx RDI %016lx RBP %016lx R8  %016lx\n", tf->rsi, tf->rdi, tf->rbp, tf->r8);
+	printk("R9  %016lx R10 %016lx R11 %016lx R12 %016lx\n", tf->r9, tf->r10, tf->r11, tf->r12);
 	printk("R13 %016lx R14 %016lx R15 %016lx\n", tf->r13, tf->r14, tf->r15);
 }
 
@@ -98,8 +118,7 @@ static void handle_exception(struct trapframe *tf)
 	struct task *t = current();
 
 	/* Copy-on-write and stack growth, whoever touched the user page. */
-	if (tf->vector == VEC_PAGE_FAULT && t->pid &&
-	    uvm_handle_fault(t, read_cr2(), tf->error))
+	if (tf->vector == VEC_PAGE_FAULT && t->pid && uvm_handle_fault(t, read_cr2(), tf->error))
 		return;
 	if (!trapframe_from_user(tf) && (fixup = extable_fixup(tf->rip))) {
 		/* A probe or user copy faulted: resume at its fixup with -EFAULT. */
