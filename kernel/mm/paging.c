@@ -165,6 +165,24 @@ static bool table_empty(const uint64_t *t)
 	return true;
 }
 
+/* The next address after va whose level-leaf entry may exist: past the whole
+ * region of a table missing above it, else the next level-leaf region.  So
+ * unmapping a huge range costs what is mapped in it, not its size (a 1 TiB
+ * munmap once held the CPU for minutes).  Caller holds the lock. */
+static uint64_t next_candidate(struct vm_space *as, uint64_t va, int leaf)
+{
+	uint64_t *t = table(as->pml4);
+	int level = 4;
+	for (; level > leaf; level--) {
+		uint64_t e = t[index_at(va, level)];
+		if (!(e & PTE_PRESENT) || (e & PTE_HUGE))
+			break;
+		t = table(e);
+	}
+	uint64_t span = 1UL << (PAGE_SHIFT + 9 * (level - 1));
+	return (va & ~(span - 1)) + span;
+}
+
 /* Frees the PTs, then PDs, left empty under [va, va+len), so unmapping gives
  * back every frame mapping took.  PDPTs stay: the kernel half's are shared,
  * the user half's go with the space.  Clearing the entry and an invlpg also
@@ -174,9 +192,11 @@ static void prune_tables(struct vm_space *as, uint64_t va, uint64_t len)
 	struct spinlock *lock = lock_for(as, va);
 	spin_lock(lock);
 	for (int level = 2; level <= 3; level++) {
-		int shift = PAGE_SHIFT + 9 * (level - 1);
-		for (uint64_t n = va >> shift; n <= (va + len - 1) >> shift; n++) {
-			uint64_t *e, a = n << shift;
+		uint64_t first = va & ~((1UL << (PAGE_SHIFT + 9 * (level - 1))) - 1);
+		/* a - first, not a: the step after the last region may wrap to 0. */
+		for (uint64_t a = first; a - first <= va + len - 1 - first;
+		     a = next_candidate(as, a, level)) {
+			uint64_t *e;
 			if (walk(as->pml4, a, level, false, &e) || !(*e & PTE_PRESENT) ||
 			    (*e & PTE_HUGE) || !table_empty(table(*e)))
 				continue;
@@ -191,12 +211,16 @@ static void prune_tables(struct vm_space *as, uint64_t va, uint64_t len)
 
 void vm_unmap_range(struct vm_space *as, uint64_t va, uint64_t len)
 {
+	struct spinlock *lock = lock_for(as, va);
 	if (!len)
 		return;
-	for (uint64_t off = 0; off < len; off += PAGE_SIZE) {
-		uint64_t pa = unmap_page(as, va + off);
+	for (uint64_t a = va, next; a - va < len; a = next) {
+		uint64_t pa = unmap_page(as, a);
 		if (pa)
 			frame_unref(pa);
+		spin_lock(lock);
+		next = next_candidate(as, a, 1);
+		spin_unlock(lock);
 	}
 	prune_tables(as, va, len);
 }
@@ -205,6 +229,9 @@ int vm_map_anon(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags)
 {
 	if ((va | len) & PAGE_MASK)
 		return -EINVAL;
+	/* More than is free fails at once, not after zeroing every free frame. */
+	if (len / PAGE_SIZE > frame_free_count())
+		return -ENOMEM;
 	for (uint64_t off = 0; off < len; off += PAGE_SIZE) {
 		uint64_t pa = frame_zalloc();
 		int err = pa ? map_page(as, va + off, pa, flags) : -ENOMEM;

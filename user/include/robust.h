@@ -1,0 +1,147 @@
+/* Helpers shared by the fuzzer and the exhaustion tests: is the system still
+ * usable (fork+exec, a pipe round trip) and did anything leak (/proc/kstat). */
+#ifndef USER_ROBUST_H
+#define USER_ROBUST_H
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "testutil.h"
+
+#define KSTAT_PATH "/proc/kstat"
+
+/* The kernel's resource counters, in the order /proc/kstat prints them. */
+enum { KS_FRAMES_FREE, KS_HEAP_BYTES, KS_TASKS, KS_FILES, KS_INODES, KS_SOCKETS, KS_COUNT };
+
+static const char *const kstat_names[KS_COUNT] = {"frames_free", "heap_bytes", "tasks",
+						  "files",	 "inodes",     "sockets"};
+
+struct kstat {
+	long v[KS_COUNT];
+};
+
+/* Read /proc/kstat into KS; false when the kernel has no such file (the host
+ * Linux, or an fdkernel without it) or a counter is missing. */
+static inline bool kstat_read(struct kstat *ks)
+{
+	static char buf[1024];
+	int fd = open(KSTAT_PATH, O_RDONLY), found = 0;
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	for (char *line = buf, *next; line; line = next) {
+		char name[32];
+		long value;
+		if ((next = strchr(line, '\n')))
+			*next++ = '\0';
+		if (sscanf(line, "%31s %ld", name, &value) != 2)
+			continue;
+		for (int i = 0; i < KS_COUNT; i++)
+			if (strcmp(name, kstat_names[i]) == 0) {
+				ks->v[i] = value;
+				found |= 1 << i;
+			}
+	}
+	return found == (1 << KS_COUNT) - 1;
+}
+
+/* Free frames and heap bytes also move with the test process's own growth
+ * (stack, malloc arena, page tables, slab pages): they may differ by this
+ * much; object counts must be exact.  The exact check of every counter is the
+ * kernel's own when the run ends (kernel/proc/leakcheck.c). */
+static const long kstat_slack[KS_COUNT] = {16, 8192, 0, 0, 0, 0};
+
+/* True if AFTER equals BEFORE (within kstat_slack); else a TAP comment per
+ * counter that differs, after WHO. */
+static inline bool kstat_same(const struct kstat *before, const struct kstat *after,
+			      const char *who)
+{
+	bool same = true;
+	for (int i = 0; i < KS_COUNT; i++)
+		if (labs(before->v[i] - after->v[i]) > kstat_slack[i]) {
+			diag("%s%s: %ld before, %ld after", who, kstat_names[i], before->v[i],
+			     after->v[i]);
+			same = false;
+		}
+	return same;
+}
+
+/* One TAP assertion: every counter now equals BEFORE (WHAT names the
+ * operation); a skip when the counters could not be read. */
+static inline int kstat_unchanged(const struct kstat *before, bool have_before, const char *what)
+{
+	struct kstat after;
+	if (!have_before || !kstat_read(&after)) {
+		skip("no " KSTAT_PATH, what);
+		return 1;
+	}
+	return ok(kstat_same(before, &after, ""), "%s", what);
+}
+
+/* Print the counters as a TAP comment, prefixed with WHEN. */
+static inline void kstat_show(const char *when)
+{
+	struct kstat ks;
+	if (!kstat_read(&ks))
+		return;
+	diag("%s: frames_free %ld heap_bytes %ld tasks %ld files %ld inodes %ld sockets %ld", when,
+	     ks.v[KS_FRAMES_FREE], ks.v[KS_HEAP_BYTES], ks.v[KS_TASKS], ks.v[KS_FILES],
+	     ks.v[KS_INODES], ks.v[KS_SOCKETS]);
+}
+
+/* CLOCK_MONOTONIC in milliseconds. */
+static inline long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* fork + exec of /bin/true, waited for: exit status 0. */
+static inline bool can_run_true(const char *argv0)
+{
+	char path[300];
+	char *argv[] = {"true", NULL}, *envp[] = {NULL};
+	int status;
+	pid_t pid;
+	test_bin_path(argv0, "true", path, sizeof path);
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		execve(path, argv, envp);
+		_exit(127);
+	}
+	return pid > 0 && waitpid(pid, &status, 0) == pid && exited_with(status, 0);
+}
+
+/* A few bytes written to a fresh pipe come back out. */
+static inline bool pipe_round_trip(void)
+{
+	char out[8] = {0};
+	int fds[2];
+	bool good;
+	if (pipe(fds) < 0)
+		return false;
+	good = write(fds[1], "usable", 7) == 7 && read(fds[0], out, sizeof out) == 7 &&
+	       strcmp(out, "usable") == 0;
+	close(fds[0]);
+	close(fds[1]);
+	return good;
+}
+
+/* Two TAP assertions: the system still forks, execs and moves pipe data. */
+static inline void system_usable(const char *argv0, const char *after)
+{
+	ok(can_run_true(argv0), "after %s: fork+exec of /bin/true works", after);
+	ok(pipe_round_trip(), "after %s: a pipe round trip works", after);
+}
+
+#endif
