@@ -81,7 +81,8 @@ static size_t collect(struct entry *e, size_t max)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < ksym_total() && n < max; i++)
+	/* kernel_counts is NULL when booted without `profile`. */
+	for (size_t i = 0; kernel_counts && i < ksym_total() && n < max; i++)
 		if (kernel_counts[i])
 			e[n++] = (struct entry){kernel_counts[i], ksym_name(i), false};
 	for (int i = 0; i < USER_SLOTS && n < max; i++)
