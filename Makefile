@@ -16,6 +16,7 @@ include user/user.mk
 include iso/iso.mk
 include tests/host/host.mk
 include tests/tests.mk
+include tests/fuzz.mk
 include bench/bench.mk
 
 .PHONY: all run test clean

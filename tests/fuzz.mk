@@ -1,0 +1,29 @@
+# `make fuzz-guest [FUZZ_SEED=N] [FUZZ_CALLS=N]`: a long in-guest fuzz run.
+# The ISO boots `test init=/tests/fuzz`; the kernel passes init only "test",
+# so seed and call count travel in /etc/fuzz.conf of a copy of the initrd.
+# The log is build/serial-fuzz.log; docs/robustness.md has the figures.
+FUZZ_SEED ?= 1
+FUZZ_CALLS ?= 1000000
+FUZZ_TIMEOUT ?= 3600
+ISO_FUZZ := $(BUILD)/fdkernel-fuzz.iso
+FUZZ_INITRD := $(BUILD)/fuzz/initrd.cpio
+FUZZ_CONF := $(BUILD)/fuzz.conf
+
+# Rewritten only when the values change, so the ISO is rebuilt exactly then.
+$(shell mkdir -p $(BUILD); [ "$$(cat $(FUZZ_CONF) 2>/dev/null)" = "$(FUZZ_SEED) $(FUZZ_CALLS)" ] || \
+	echo "$(FUZZ_SEED) $(FUZZ_CALLS)" > $(FUZZ_CONF))
+
+$(FUZZ_INITRD): $(INITRD) $(FUZZ_CONF)
+	@rm -rf $(BUILD)/fuzz && mkdir -p $(BUILD)/fuzz && cp -r $(BUILD)/initrd $(BUILD)/fuzz/initrd
+	mkdir -p $(BUILD)/fuzz/initrd/etc && cp $(FUZZ_CONF) $(BUILD)/fuzz/initrd/etc/fuzz.conf
+	cd $(BUILD)/fuzz/initrd && find . -mindepth 1 | LC_ALL=C sort | \
+		cpio -o -H newc --quiet --owner=0:0 > ../initrd.cpio
+
+# make_iso copies $(INITRD): here the fuzz copy (private: not the prerequisites').
+$(ISO_FUZZ): private INITRD := $(FUZZ_INITRD)
+$(ISO_FUZZ): $(KERNEL) $(FUZZ_INITRD) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,fuzz,test quiet init=/tests/fuzz)
+
+.PHONY: fuzz-guest
+fuzz-guest: deps $(ISO_FUZZ)
+	tests/qemu-run --timeout $(FUZZ_TIMEOUT) --log $(BUILD)/serial-fuzz.log $(ISO_FUZZ)
