@@ -137,6 +137,38 @@ static inline bool pipe_round_trip(void)
 	return good;
 }
 
+/* Fork up to MAX children (until fork fails if MAX < 0) that wait for EOF
+ * on RELEASE_FD (closing their copy of HOLD_FD, its write end) and exit 0.
+ * Returns how many were forked; *ERR is fork's errno if it failed. */
+static inline int fork_blocked(int max, int release_fd, int hold_fd, int *err)
+{
+	char c;
+	int n = 0;
+	pid_t pid = 1;
+	fflush(stdout);
+	*err = 0;
+	while ((max < 0 || n < max) && (pid = fork()) > 0)
+		n++;
+	if (pid < 0)
+		*err = errno;
+	if (pid == 0) {
+		close(hold_fd);
+		while (read(release_fd, &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	return n;
+}
+
+/* Wait for every child; returns how many exited with status 0. */
+static inline int reap_all(void)
+{
+	int n = 0, status;
+	while (waitpid(-1, &status, 0) > 0)
+		n += exited_with(status, 0);
+	return n;
+}
+
 /* Two TAP assertions: the system still forks, execs and moves pipe data. */
 static inline void system_usable(const char *argv0, const char *after)
 {

@@ -1,0 +1,34 @@
+/* Regression (found by exhaust_fork and the leak check): the page tables
+ * under kernel stacks stayed when their last stack went, so every new high
+ * of live tasks kept frames (1024 tasks: 16). */
+#include "robust.h"
+
+#define CHILDREN 300 /* stacks over several 2 MiB page tables */
+
+/* N blocked children, released and reaped: true if all went well. */
+static bool fork_round(int n)
+{
+	int fds[2], err;
+	require(pipe(fds) == 0, "a release pipe");
+	int forked = fork_blocked(n, fds[0], fds[1], &err);
+	close(fds[0]);
+	close(fds[1]);
+	return forked == n && reap_all() == n;
+}
+
+int main(void)
+{
+	struct kstat before, after;
+	if (!on_fdkernel())
+		skip_all("kernel stacks are fdkernel's");
+	plan(3);
+	ok(fork_round(1), "one child (warms the parent up: COW, stack)");
+	bool have = kstat_read(&before);
+	ok(fork_round(CHILDREN), "%d children at once", CHILDREN);
+	if (have && kstat_read(&after))
+		is_int(after.v[KS_FRAMES_FREE], before.v[KS_FRAMES_FREE],
+		       "every frame back, page tables included");
+	else
+		skip("no " KSTAT_PATH, "every frame back");
+	return done();
+}
