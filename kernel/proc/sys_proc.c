@@ -8,6 +8,7 @@
 #include "lib/string.h"
 #include "proc/proc.h"
 #include "proc/sched.h"
+#include "proc/signal.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
@@ -180,6 +181,9 @@ SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
 		return -ESRCH;
 	if (t->sid == t->pid)
 		return -EPERM; /* a session leader keeps its group */
+	/* Joining a group needs the group to exist (signal 0 only counts). */
+	if (pgid && pgid != t->pid && signal_send_group(pgid, 0, 0) == -ESRCH)
+		return -EPERM;
 	t->pgid = pgid ? pgid : t->pid;
 	return 0;
 }
