@@ -28,30 +28,34 @@ static int open_at(int dirfd, const char *path, int flags, mode_t mode)
 	return sys_call(__NR_openat, dirfd == AT_FDCWD ? UAPI_AT_FDCWD : dirfd, path, lflags, mode);
 }
 
+/* open and openat take a mode argument only with O_CREAT. */
+static int open_va(int dirfd, const char *path, int flags, va_list ap)
+{
+	mode_t mode = (flags & O_CREAT) ? (mode_t)va_arg(ap, int) : 0;
+
+	return open_at(dirfd, path, flags, mode);
+}
+
 int open(const char *path, int flags, ...)
 {
-	mode_t mode = 0;
+	va_list ap;
+	int ret;
 
-	if (flags & O_CREAT) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, int);
-		va_end(ap);
-	}
-	return open_at(AT_FDCWD, path, flags, mode);
+	va_start(ap, flags);
+	ret = open_va(AT_FDCWD, path, flags, ap);
+	va_end(ap);
+	return ret;
 }
 
 int openat(int dirfd, const char *path, int flags, ...)
 {
-	mode_t mode = 0;
+	va_list ap;
+	int ret;
 
-	if (flags & O_CREAT) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, int);
-		va_end(ap);
-	}
-	return open_at(dirfd, path, flags, mode);
+	va_start(ap, flags);
+	ret = open_va(dirfd, path, flags, ap);
+	va_end(ap);
+	return ret;
 }
 
 int creat(const char *path, mode_t mode)
