@@ -61,3 +61,22 @@ $(ISO_SELFTEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 ISO_BENCH := $(BUILD)/fdkernel-bench.iso
 $(ISO_BENCH): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,bench,bench quiet)
+
+# `make test-some T="sig_regs sock_scm"`: the in-guest suite with only the
+# named test programs in /tests (a development aid; `make test` runs all).
+T ?=
+INITRD_SOME := $(BUILD)/initrd-some.cpio
+ISO_SOME := $(BUILD)/fdkernel-some.iso
+.PHONY: test-some
+test-some: $(KERNEL) $(INITRD)
+	@[ -n "$(T)" ] || { echo 'usage: make test-some T="test names"'; exit 2; }
+	@rm -rf $(BUILD)/initrd-some && cp -r $(BUILD)/initrd $(BUILD)/initrd-some
+	@find $(BUILD)/initrd-some/tests -type f $(foreach t,$(T),! -name $(t)) -delete
+	@cd $(BUILD)/initrd-some && find . -mindepth 1 | LC_ALL=C sort | \
+		cpio -o -H newc --quiet --owner=0:0 > ../initrd-some.cpio
+	@rm -rf $(BUILD)/iso-some && mkdir -p $(BUILD)/iso-some/boot/grub
+	@cp $(KERNEL) $(BUILD)/iso-some/boot/ && cp $(INITRD_SOME) $(BUILD)/iso-some/boot/initrd.cpio
+	@sed 's|@CMDLINE@|test quiet|' iso/boot/grub/grub.cfg.in > $(BUILD)/iso-some/boot/grub/grub.cfg
+	@grub-mkrescue --install-modules="$(GRUB_MODULES)" --locales= --fonts= --themes= \
+		-o $(ISO_SOME) $(BUILD)/iso-some 2>/dev/null
+	@tests/qemu-run --timeout 600 --log $(BUILD)/serial-some.log $(ISO_SOME)
