@@ -30,6 +30,12 @@ static unsigned index_at(uint64_t va, int level)
 	return (va >> (PAGE_SHIFT + 9 * (level - 1))) % TABLE_ENTRIES;
 }
 
+/* A leaf entry that maps a frame: present, or a PROT_NONE page. */
+static bool pte_mapped(uint64_t e)
+{
+	return e & (PTE_PRESENT | PTE_PROTNONE);
+}
+
 static uint64_t *table(uint64_t entry)
 {
 	return P2V(entry & PTE_ADDR);
@@ -92,7 +98,9 @@ static int walk(uint64_t pml4, uint64_t va, int leaf, bool create, uint64_t **ou
 
 static uint64_t make_entry(uint64_t va, uint64_t pa, uint64_t flags)
 {
-	flags = (flags & PTE_FLAGS & pte_supported) | PTE_PRESENT;
+	flags &= PTE_FLAGS & pte_supported;
+	if (!(flags & PTE_PROTNONE))
+		flags |= PTE_PRESENT;
 	if (in_kernel_half(va))
 		flags |= PTE_GLOBAL;
 	return pa | flags;
@@ -108,7 +116,7 @@ int map_page(struct vm_space *as, uint64_t va, uint64_t pa, uint64_t flags)
 	uint64_t *e;
 	spin_lock(lock);
 	int err = walk(as->pml4, va, 1, true, &e);
-	if (!err && (*e & PTE_PRESENT))
+	if (!err && pte_mapped(*e))
 		err = -EEXIST;
 	if (!err) /* was not present, so not in any TLB */
 		*e = make_entry(va, pa, flags & ~PTE_HUGE);
@@ -123,7 +131,7 @@ uint64_t unmap_page(struct vm_space *as, uint64_t va)
 	struct spinlock *lock = lock_for(as, va);
 	uint64_t *e, pa = 0;
 	spin_lock(lock);
-	if (!walk(as->pml4, va, 1, false, &e) && (*e & PTE_PRESENT)) {
+	if (!walk(as->pml4, va, 1, false, &e) && pte_mapped(*e)) {
 		pa = *e & PTE_ADDR;
 		*e = 0;
 		flush(as, va);
@@ -278,7 +286,7 @@ static void free_tree(uint64_t *t, int level, int n)
 {
 	for (int i = 0; i < n; i++) {
 		uint64_t e = t[i];
-		if (!(e & PTE_PRESENT))
+		if (!(level == 1 ? pte_mapped(e) : e & PTE_PRESENT))
 			continue;
 		kassert(level == 1 || !(e & PTE_HUGE)); /* no huge user pages */
 		if (level > 1)
@@ -296,20 +304,20 @@ void vm_destroy(struct vm_space *as)
 }
 
 /* Copies the n first entries of table from (at level) into to, sharing the
- * leaf frames copy-on-write.  Caller holds from's space lock. */
+ * leaf frames: private ones copy-on-write.  Caller holds from's space lock. */
 static int fork_tree(uint64_t *from, uint64_t *to, int level, int n)
 {
 	for (int i = 0; i < n; i++) {
 		uint64_t e = from[i];
-		if (!(e & PTE_PRESENT))
-			continue;
-		if (level == 1) {
-			if (e & (PTE_WRITE | PTE_COW))
+		if (level == 1 && pte_mapped(e)) {
+			if ((e & (PTE_WRITE | PTE_COW)) && !(e & PTE_SHARED))
 				e = from[i] = (e & ~PTE_WRITE) | PTE_COW;
 			frame_ref(e & PTE_ADDR);
 			to[i] = e;
 			continue;
 		}
+		if (level == 1 || !(e & PTE_PRESENT))
+			continue;
 		uint64_t t = frame_zalloc();
 		if (!t)
 			return -ENOMEM;
@@ -319,6 +327,45 @@ static int fork_tree(uint64_t *from, uint64_t *to, int level, int n)
 			return err;
 	}
 	return 0;
+}
+
+/* True if every page of [va, va+len) is mapped.  Caller holds the lock. */
+static bool range_mapped(struct vm_space *as, uint64_t va, uint64_t len)
+{
+	uint64_t *e;
+	for (uint64_t off = 0; off < len; off += PAGE_SIZE)
+		if (walk(as->pml4, va + off, 1, false, &e) || !pte_mapped(*e))
+			return false;
+	return true;
+}
+
+/* The entry *e with protection flags: a private page shared with other
+ * owners must not become writable in place, so it gets PTE_COW. */
+static uint64_t protected_entry(uint64_t va, uint64_t e, uint64_t flags)
+{
+	uint64_t pa = e & PTE_ADDR;
+	flags = (flags & ~(PTE_COW | PTE_SHARED)) | (e & PTE_SHARED);
+	if ((flags & PTE_WRITE) && !(flags & PTE_SHARED) && frame_refcount(pa) > 1)
+		flags = (flags & ~PTE_WRITE) | PTE_COW;
+	return make_entry(va, pa, flags);
+}
+
+int vm_protect(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags)
+{
+	uint64_t *e;
+	int err = 0;
+	if (((va | len) & PAGE_MASK) || va >= USER_END || len > USER_END - va)
+		return -ENOMEM;
+	spin_lock(&as->lock);
+	if (!range_mapped(as, va, len))
+		err = -ENOMEM;
+	for (uint64_t off = 0; !err && off < len; off += PAGE_SIZE) {
+		walk(as->pml4, va + off, 1, false, &e);
+		*e = protected_entry(va + off, *e, flags);
+		flush(as, va + off);
+	}
+	spin_unlock(&as->lock);
+	return err;
 }
 
 struct vm_space *vm_fork(struct vm_space *src)

@@ -19,7 +19,11 @@
 #define PTE_DIRTY    (1UL << 6)
 #define PTE_HUGE     (1UL << 7) /* 2 MiB / 1 GiB page in a PD / PDPT entry */
 #define PTE_GLOBAL   (1UL << 8)
-#define PTE_COW	     (1UL << 9) /* software: read-only until a write copies it */
+#define PTE_COW	     (1UL << 9)	 /* software: read-only until a write copies it */
+#define PTE_SHARED   (1UL << 10) /* software: MAP_SHARED, fork shares it writable */
+/* software: a PROT_NONE user page.  The entry is not present, so every access
+ * faults (the kernel's user copies too), but it keeps its frame and flags. */
+#define PTE_PROTNONE (1UL << 11)
 #define PTE_NX	     (1UL << 63)
 #define PTE_ADDR     0x000ffffffffff000UL
 #define PTE_FLAGS    (~PTE_ADDR)
@@ -55,18 +59,17 @@ void vm_switch(struct vm_space *as);
 
 /*
  * Maps the 4 KiB page at va to frame pa with flags (PTE_WRITE, PTE_USER,
- * PTE_NX, PTE_COW, PTE_PCD ...; PTE_PRESENT is implied, PTE_GLOBAL added in
- * the kernel half).  Takes over one reference to pa.  Returns 0, -EINVAL
- * (unaligned, non-canonical, PTE_USER in the kernel half), -EEXIST (already
- * mapped, also by a huge page) or -ENOMEM (no frame for a table; nothing
- * changed).
+ * PTE_NX, PTE_COW, PTE_SHARED, PTE_PROTNONE, PTE_PCD ...; PTE_PRESENT is
+ * implied unless PTE_PROTNONE is given, PTE_GLOBAL added in the kernel half).  Takes over one
+ * reference to pa.  Returns 0, -EINVAL (unaligned, non-canonical, PTE_USER in the kernel half),
+ * -EEXIST (already mapped, also by a huge page) or -ENOMEM (no frame for a table; nothing changed).
  */
 int map_page(struct vm_space *as, uint64_t va, uint64_t pa, uint64_t flags);
 /* Removes the 4 KiB mapping at va and flushes it from the TLB.  Returns the
  * frame it mapped, whose reference passes to the caller, or 0 if none. */
 uint64_t unmap_page(struct vm_space *as, uint64_t va);
-/* Looks va up: 0 and the physical address (with va's page offset) in *pa and
- * the entry's flags in *flags (either may be NULL), or -EFAULT if unmapped. */
+/* Looks an accessible (present) va up: 0 and the physical address (with va's page offset) in *pa
+ * and the entry's flags in *flags (either may be NULL), or -EFAULT if unmapped. */
 int translate(struct vm_space *as, uint64_t va, uint64_t *pa, uint64_t *flags);
 
 /* Maps [va, va+len) to fresh zeroed frames; on -ENOMEM (or any error) maps
@@ -76,10 +79,19 @@ int vm_map_anon(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags);
 void vm_unmap_range(struct vm_space *as, uint64_t va, uint64_t len);
 
 /*
+ * Gives every page of the user range [va, va+len) the protection flags
+ * (PTE_USER, PTE_WRITE, PTE_NX, PTE_PROTNONE), keeping its frame and whether
+ * it is PTE_SHARED.  A private page whose frame has other owners gets PTE_COW
+ * instead of PTE_WRITE.  0, or -ENOMEM with nothing changed if a page of the
+ * range is not mapped.
+ */
+int vm_protect(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags);
+
+/*
  * fork: a new space whose user half maps the same frames as src; writable
- * pages become read-only PTE_COW in both and each shared frame gains a
- * reference.  NULL on -ENOMEM (src stays valid: its COW pages resolve on the
- * next write).
+ * private pages become read-only PTE_COW in both, PTE_SHARED pages stay as
+ * they are, and each frame gains a reference.  NULL on -ENOMEM (src stays valid: its COW pages
+ * resolve on the next write).
  */
 struct vm_space *vm_fork(struct vm_space *src);
 /* Resolves a write fault at va on a PTE_COW page: the last owner keeps the

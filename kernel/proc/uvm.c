@@ -1,26 +1,22 @@
 /*
  * User memory: demand faults (copy-on-write, stack growth), brk and
- * anonymous mmap/munmap.  Page tables and frames are mm/'s; this file only
- * decides what a process may have where.
+ * anonymous mmap/munmap/mprotect.  Page tables and frames are mm/'s; this
+ * file only decides what a process may have where.  There is no list of
+ * regions: every mapping is populated when it is made, so a page's
+ * protection and whether it is shared live in its page-table entry.
  */
 #include "proc/uvm.h"
 #include "mm/paging.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
+#include <uapi/mman.h>
 
 #define PF_PRESENT 1
 #define PF_WRITE   2
 
-#define PROT_READ     1
-#define PROT_WRITE    2
-#define PROT_EXEC     4
-#define MAP_SHARED    0x01
-#define MAP_PRIVATE   0x02
-#define MAP_FIXED     0x10
-#define MAP_ANONYMOUS 0x20
-#define MAP_NORESERVE 0x4000
-#define MAP_KNOWN     (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_NORESERVE)
+#define MAP_KNOWN  (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_NORESERVE)
+#define PROT_KNOWN (PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM)
 
 bool uvm_handle_fault(struct task *t, uint64_t va, uint64_t error)
 {
@@ -39,10 +35,14 @@ bool uvm_handle_fault(struct task *t, uint64_t va, uint64_t error)
 	return false;
 }
 
+/* Page-table flags for prot.  x86 pages are always readable when present:
+ * write or exec imply read, as on Linux. */
 static uint64_t prot_to_pte(int prot)
 {
 	uint64_t f = PTE_USER;
 
+	if (!(prot & (PROT_READ | PROT_WRITE | PROT_EXEC)))
+		f |= PTE_PROTNONE;
 	if (prot & PROT_WRITE)
 		f |= PTE_WRITE;
 	if (!(prot & PROT_EXEC))
@@ -108,9 +108,24 @@ SYSCALL_DEFINE6(mmap, uint64_t, addr, uint64_t, len, int, prot, int, flags, int,
 	} else if (!(start = mmap_place(t, len))) {
 		return -ENOMEM;
 	}
-	if (vm_map_anon(t->vm, start, len, prot_to_pte(prot)))
+	if (vm_map_anon(t->vm, start, len,
+			prot_to_pte(prot) | (flags & MAP_SHARED ? PTE_SHARED : 0)))
 		return -ENOMEM;
 	return (long)start;
+}
+
+SYSCALL_DEFINE3(mprotect, uint64_t, addr, uint64_t, len, int, prot)
+{
+	/* Linux's order of checks: alignment, empty, wrap-around, prot. */
+	if (addr & PAGE_MASK)
+		return -EINVAL;
+	if (!len)
+		return 0;
+	if (PAGE_ALIGN_UP(len) < len || addr + PAGE_ALIGN_UP(len) <= addr)
+		return -ENOMEM;
+	if (prot & ~PROT_KNOWN)
+		return -EINVAL; /* PROT_GROWSDOWN/UP too: no grows-down regions here */
+	return vm_protect(current()->vm, addr, PAGE_ALIGN_UP(len), prot_to_pte(prot));
 }
 
 SYSCALL_DEFINE2(munmap, uint64_t, addr, uint64_t, len)

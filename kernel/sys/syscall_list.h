@@ -21,6 +21,7 @@
 	X(__NR_poll, poll)                                                                         \
 	X(__NR_lseek, lseek)                                                                       \
 	X(__NR_mmap, mmap)                                                                         \
+	X(__NR_mprotect, mprotect)                                                                 \
 	X(__NR_munmap, munmap)                                                                     \
 	X(__NR_brk, brk)                                                                           \
 	X(__NR_rt_sigaction, rt_sigaction)                                                         \

@@ -181,6 +181,7 @@ static const struct call calls[] = {
     {__NR_poll, "bst", 0},
     {__NR_lseek, "fis", 0},
     {__NR_mmap, "alsFfi", 0},
+    {__NR_mprotect, "als", 0},
     {__NR_munmap, "al", 0},
     {__NR_brk, "a", 0},
     {__NR_rt_sigaction, "Sbbs", 0},
