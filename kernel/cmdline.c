@@ -31,6 +31,8 @@ static void apply_word(const char *w, size_t len)
 		kopts.crashtest = true;
 	else if (!strncmp(word, "init=", 5) && word[5] == '/')
 		strlcpy(kopts.init, word + 5, sizeof(kopts.init));
+	else if (!strncmp(word, "ramfs_size=", 11))
+		strlcpy(kopts.ramfs_size, word + 11, sizeof(kopts.ramfs_size));
 	else
 		printk("cmdline: unknown word '%s' ignored\n", word);
 }

@@ -11,6 +11,8 @@ struct kernel_options {
 	bool profile;	/* sample the CPU at every timer tick (/dev/profile) */
 	bool crashtest; /* fault on purpose after boot, to check panic reports */
 	char init[64];	/* path of the first user program */
+	/* ramfs_size=: the ramfs size limit, parsed by fs/ramfs_space.c */
+	char ramfs_size[24];
 };
 
 extern struct kernel_options kopts;

@@ -4,6 +4,7 @@
  * execve reads) cost one page lookup per 4 KiB; directories are lists.
  */
 #include "fs/inode.h"
+#include "fs/ramfs_space.h"
 #include "arch/x86_64/rtc.h"
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
@@ -80,11 +81,24 @@ static void free_dir(struct inode *dir)
 		inode_put(dir->dir.parent);
 }
 
+/* Under ip->lock (or as its last user): drops the data pages from idx on. */
+static void drop_pages(struct inode *ip, size_t idx)
+{
+	size_t dropped = 0;
+
+	for (size_t i = idx; i < ip->file.npages; i++) {
+		if (!ip->file.pages[i])
+			continue;
+		frame_unref(ip->file.pages[i]);
+		ip->file.pages[i] = 0;
+		dropped++;
+	}
+	ramfs_uncharge_pages(dropped);
+}
+
 static void free_data(struct inode *ip)
 {
-	for (size_t i = 0; i < ip->file.npages; i++)
-		if (ip->file.pages[i])
-			frame_unref(ip->file.pages[i]);
+	drop_pages(ip, 0);
 	kfree(ip->file.pages);
 }
 
@@ -137,13 +151,14 @@ static uint64_t page_at(struct inode *ip, size_t idx)
 	return idx < ip->file.npages ? ip->file.pages[idx] : 0;
 }
 
-/* Under ip->lock: the frame of page idx, allocated (zeroed) if missing; 0 on ENOSPC. */
+/* Under ip->lock: the frame of page idx, allocated (zeroed) and charged to
+ * the size limit if missing; 0 on ENOSPC. */
 static uint64_t page_fill(struct inode *ip, size_t idx)
 {
 	if (!index_reach(ip, idx))
 		return 0;
-	if (!ip->file.pages[idx])
-		ip->file.pages[idx] = frame_zalloc();
+	if (!ip->file.pages[idx] && ramfs_charge_page() && !(ip->file.pages[idx] = frame_zalloc()))
+		ramfs_uncharge_pages(1);
 	return ip->file.pages[idx];
 }
 
@@ -296,11 +311,7 @@ int inode_truncate(struct inode *ip, uint64_t size)
 		return -EFBIG;
 	spin_lock(&ip->lock);
 	if (size < ip->size) {
-		for (size_t i = PAGE_ALIGN_UP(size) >> PAGE_SHIFT; i < ip->file.npages; i++) {
-			if (ip->file.pages[i])
-				frame_unref(ip->file.pages[i]);
-			ip->file.pages[i] = 0;
-		}
+		drop_pages(ip, PAGE_ALIGN_UP(size) >> PAGE_SHIFT);
 		uint64_t pa = page_at(ip, size >> PAGE_SHIFT);
 		if (pa && (size & PAGE_MASK))
 			memset(page_ptr(pa, size), 0, PAGE_SIZE - (size & PAGE_MASK));

@@ -4,6 +4,7 @@
  * (root, initrd, /dev, /proc, /tmp).
  */
 #include "fs/vfs.h"
+#include "fs/ramfs_space.h"
 #include "arch/x86_64/bootinfo.h"
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
@@ -260,6 +261,7 @@ static struct inode *ensure_dir(const char *path, uint32_t mode)
 void vfs_init(void)
 {
 	ramfs_clock_init();
+	ramfs_space_init();
 	root = inode_alloc(S_IFDIR | 0755, 0);
 	if (!root)
 		panic("vfs: no memory for the root");

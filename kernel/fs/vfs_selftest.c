@@ -6,6 +6,7 @@
 #include "fs/console.h"
 #include "fs/file.h"
 #include "fs/vfs.h"
+#include "fs/ramfs_space.h"
 #include "lib/ktest.h"
 #include "lib/string.h"
 #include "mm/frame.h"
@@ -97,6 +98,17 @@ static void file_data_tests(struct inode *ip)
 		 "ramfs: beyond the largest file is EFBIG");
 	kfree(w);
 	kfree(r);
+}
+
+static void space_tests(void)
+{
+	KTEST_OK(ramfs_limit_pages("64M", 1UL << 20) == 16384 &&
+		     ramfs_limit_pages("1G", 1UL << 20) == 262144 &&
+		     ramfs_limit_pages("8192", 1000) == 2 && ramfs_limit_pages("25%", 1000) == 250,
+		 "ramfs: ramfs_size= in bytes, K/M/G or percent");
+	KTEST_OK(ramfs_limit_pages("0", 1000) == SIZE_MAX && ramfs_limit_pages("", 1000) == 500 &&
+		     ramfs_limit_pages("12Q", 1000) == 500 && ramfs_limit_pages("M", 1000) == 500,
+		 "ramfs: ramfs_size=0 is no limit; none or malformed is half of memory");
 }
 
 struct listing {
@@ -222,16 +234,20 @@ void vfs_selftest(void)
 {
 	size_t frames0 = frame_free_count(), heap0 = heap_bytes_in_use();
 	unsigned long inodes0 = inode_count();
+	size_t pages0 = ramfs_pages_used();
 	struct inode *ip, *dir;
 
 	path_tests();
+	space_tests();
 	KTEST_OK(vfs_mkdir(NULL, T_DIR, 0755) == 0 && path_lookup(NULL, T_DIR, &dir) == 0,
 		 "vfs: test directory made");
 	KTEST_OK(dir_create(dir, "data", 4, S_IFREG | 0644, 0, &ip) == 0, "ramfs: create a file");
 	file_data_tests(ip);
+	KTEST_OK(ramfs_pages_used() == pages0 + 3, "ramfs: the file's 3 pages are charged");
 	KTEST_OK(dir_remove(dir, "data", 4, false) == 0 && ip->nlink == 0,
 		 "ramfs: unlink drops nlink to 0");
 	inode_put(ip);
+	KTEST_OK(ramfs_pages_used() == pages0, "ramfs: freeing the file gives its pages back");
 	dir_tests();
 	open_tests();
 	cpio_tests(dir);

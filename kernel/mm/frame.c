@@ -15,6 +15,8 @@
 #define FRAME_UNMANAGED UINT32_MAX  /* refs of a frame we never hand out */
 #define LOW_MEMORY_END	0x100000UL  /* below 1 MiB: BIOS, left alone */
 #define EARLY_MAP_END	(4UL << 30) /* boot.asm's direct map covers this */
+#define RESERVE_MIN	256	    /* frames: 1 MiB, enough to fork and exec a small program */
+#define RESERVE_SHARE	128	    /* else 1/128 of memory (4 MiB of 512 MiB) */
 
 struct frame {
 	uint32_t refs; /* 0 free, FRAME_UNMANAGED, else number of owners */
@@ -200,4 +202,16 @@ size_t frame_free_count(void)
 size_t frame_total_count(void)
 {
 	return total_count;
+}
+
+size_t frame_reserve(void)
+{
+	size_t share = total_count / RESERVE_SHARE;
+	return share > RESERVE_MIN ? share : RESERVE_MIN;
+}
+
+bool frame_spare(size_t n)
+{
+	size_t free = frame_free_count();
+	return free >= frame_reserve() && n <= free - frame_reserve();
 }

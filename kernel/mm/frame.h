@@ -32,6 +32,16 @@ uint32_t frame_refcount(uint64_t pa);
 size_t frame_free_count(void);
 size_t frame_total_count(void);
 
+/*
+ * The reserve: frames that allocations able to fail politely (mmap and brk
+ * with ENOMEM, ramfs file data with ENOSPC) leave free.  Page tables, kernel
+ * stacks, the heap, execve and page faults may use them, so a shell can
+ * still start `rm` when user memory or the ramfs is full.
+ */
+size_t frame_reserve(void);
+/* True if n more frames can be taken without touching the reserve. */
+bool frame_spare(size_t n);
+
 /* True if the allocator may hand out this frame (usable, not reserved). */
 bool frame_is_managed(uint64_t pa);
 

@@ -6,6 +6,7 @@
  * protection and whether it is shared live in its page-table entry.
  */
 #include "proc/uvm.h"
+#include "mm/frame.h"
 #include "mm/paging.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
@@ -59,7 +60,8 @@ SYSCALL_DEFINE1(brk, uint64_t, addr)
 	if (addr < t->brk_start || new_end > t->mmap_next || new_end < addr)
 		return (long)t->brk;
 	if (new_end > old_end &&
-	    vm_map_anon(t->vm, old_end, new_end - old_end, PTE_USER | PTE_WRITE | PTE_NX))
+	    (!frame_spare((new_end - old_end) / PAGE_SIZE) ||
+	     vm_map_anon(t->vm, old_end, new_end - old_end, PTE_USER | PTE_WRITE | PTE_NX)))
 		return (long)t->brk;
 	if (new_end < old_end)
 		vm_unmap_range(t->vm, new_end, old_end - new_end);
@@ -108,7 +110,9 @@ SYSCALL_DEFINE6(mmap, uint64_t, addr, uint64_t, len, int, prot, int, flags, int,
 	} else if (!(start = mmap_place(t, len))) {
 		return -ENOMEM;
 	}
-	if (vm_map_anon(t->vm, start, len,
+	/* The frame reserve is for the kernel, page faults and execve. */
+	if (!frame_spare(len / PAGE_SIZE) ||
+	    vm_map_anon(t->vm, start, len,
 			prot_to_pte(prot) | (flags & MAP_SHARED ? PTE_SHARED : 0)))
 		return -ENOMEM;
 	return (long)start;

@@ -1,12 +1,15 @@
 /* cat: copies each named file, or standard input when there is none or the
  * name is "-", to standard output. */
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmd.h"
 
-/* Copy all of FD to standard output; -1 with errno set on failure. */
+/* Copy all of FD to standard output; -1 with errno set if reading failed.
+ * A failed write ends cat, as GNU cat: the error is standard output's, not
+ * the operand's, and the next operand could not be written either. */
 static int copy_fd(int fd)
 {
 	char buf[4096];
@@ -14,7 +17,7 @@ static int copy_fd(int fd)
 	while ((n = read(fd, buf, sizeof buf)) > 0) {
 		for (ssize_t done = 0, w; done < n; done += w)
 			if ((w = write(1, buf + done, n - done)) < 0)
-				return -1;
+				exit(cmd_error("cat", "write error"));
 	}
 	return n < 0 ? -1 : 0;
 }
