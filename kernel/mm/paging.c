@@ -295,6 +295,27 @@ static void free_tree(uint64_t *t, int level, int n)
 	}
 }
 
+/* Mapped leaf entries under the n first entries of table t (at level). */
+static size_t count_tree(const uint64_t *t, int level, int n)
+{
+	size_t count = 0;
+	for (int i = 0; i < n; i++) {
+		if (level == 1)
+			count += pte_mapped(t[i]);
+		else if (t[i] & PTE_PRESENT)
+			count += count_tree(table(t[i]), level - 1, TABLE_ENTRIES);
+	}
+	return count;
+}
+
+size_t vm_resident_pages(struct vm_space *as)
+{
+	spin_lock(&as->lock);
+	size_t pages = count_tree(table(as->pml4), 4, KERNEL_PML4_LO);
+	spin_unlock(&as->lock);
+	return pages;
+}
+
 void vm_destroy(struct vm_space *as)
 {
 	kassert(as != &kernel_space && !loaded(as));

@@ -5,6 +5,7 @@
 #ifndef MM_PAGING_H
 #define MM_PAGING_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "lib/spinlock.h"
@@ -86,6 +87,10 @@ void vm_unmap_range(struct vm_space *as, uint64_t va, uint64_t len);
  * range is not mapped.
  */
 int vm_protect(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags);
+
+/* User pages mapped in the space (PROT_NONE ones too; a frame shared with
+ * other spaces counts in each): its resident size, for the OOM killer. */
+size_t vm_resident_pages(struct vm_space *as);
 
 /*
  * fork: a new space whose user half maps the same frames as src; writable

@@ -15,6 +15,7 @@
 #include "mm/heap.h"
 #include "mm/paging.h"
 #include "proc/elf.h"
+#include "proc/proc.h"
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "proc/uvm.h"
@@ -204,10 +205,9 @@ static uint64_t build_stack(struct vm_space *vm, const struct exec_strings *s,
 static void commit_exec(struct task *t, struct vm_space *vm, const struct elf_image *img,
 			uint64_t sp, const char *path)
 {
-	struct vm_space *old = t->vm;
+	struct vm_space *old = task_swap_vm(t, vm);
 	const char *base = path;
 
-	t->vm = vm;
 	if (t == current())
 		vm_switch(vm);
 	if (old && old != vm_kernel())

@@ -59,8 +59,7 @@ static void release_resources(struct task *t)
 	t->cwd = NULL;
 	/* Leave the address space before freeing it. */
 	vm_switch(vm_kernel());
-	vm_destroy(t->vm);
-	t->vm = vm_kernel();
+	vm_destroy(task_swap_vm(t, vm_kernel()));
 }
 
 /* Gives t's children to init, which reaps them (caller holds proc_lock). */

@@ -28,7 +28,7 @@ SYSCALL_DEFINE0(fork)
 	child = task_alloc(parent->name);
 	if (!child)
 		return -EAGAIN;
-	child->vm = vm_fork(parent->vm);
+	task_swap_vm(child, vm_fork(parent->vm));
 	if (!child->vm)
 		goto nomem;
 	child->files = files_fork(parent->files);
@@ -51,7 +51,7 @@ SYSCALL_DEFINE0(fork)
 
 nomem:
 	if (child->vm)
-		vm_destroy(child->vm);
+		vm_destroy(task_swap_vm(child, NULL));
 	task_free(child);
 	return -ENOMEM;
 }

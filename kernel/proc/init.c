@@ -60,7 +60,7 @@ void proc_start_init(const char *path, const char *arg)
 		panic("init: out of memory");
 	t->cwd = vfs_root();
 	t->pgid = t->sid = t->pid;
-	t->vm = vm_kernel();
+	task_swap_vm(t, vm_kernel());
 	open_console(t->files);
 	exec_init(t, path, arg);
 	sched_make_runnable(t);

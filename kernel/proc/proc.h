@@ -16,6 +16,9 @@ struct task *task_alloc(const char *name);
 /* Frees a task that never ran or was reaped. */
 void task_free(struct task *t);
 struct task *task_find(int pid);
+/* Gives t the address space vm and returns the one it had (under proc_lock,
+ * so a task reading t->vm under it sees a live space). */
+struct vm_space *task_swap_vm(struct task *t, struct vm_space *vm);
 int task_count(void);
 
 /* Reads the wall clock once for CLOCK_REALTIME (boot). */

@@ -36,6 +36,15 @@ static struct task *find_pid_locked(int pid)
 	return NULL;
 }
 
+struct vm_space *task_swap_vm(struct task *t, struct vm_space *vm)
+{
+	spin_lock(&proc_lock);
+	struct vm_space *old = t->vm;
+	t->vm = vm;
+	spin_unlock(&proc_lock);
+	return old;
+}
+
 struct task *task_find(int pid)
 {
 	spin_lock(&proc_lock);

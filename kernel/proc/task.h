@@ -46,6 +46,8 @@ struct task {
 	struct list_head all_link; /* on the task list (proc_lock) */
 	struct trapframe *tf;
 
+	/* Written only through task_swap_vm (fork, exec, exit: under proc_lock);
+	 * other tasks (the OOM killer) read it under proc_lock. */
 	struct vm_space *vm;
 	struct files_table *files;
 	struct inode *cwd;

@@ -8,6 +8,8 @@
 #include "proc/uvm.h"
 #include "mm/frame.h"
 #include "mm/paging.h"
+#include "proc/oom.h"
+#include "proc/sched.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -15,25 +17,46 @@
 
 #define PF_PRESENT 1
 #define PF_WRITE   2
+#define PF_USER	   4
 
 #define MAP_KNOWN  (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_NORESERVE)
 #define PROT_KNOWN (PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM)
 
-bool uvm_handle_fault(struct task *t, uint64_t va, uint64_t error)
+/* Resolves a fault: 0, -ENOMEM (no frame), or another error if the access
+ * is invalid. */
+static int resolve_fault(struct task *t, uint64_t va, uint64_t error)
 {
 	uint64_t flags;
 
 	if (va >= USER_END)
-		return false;
+		return -EFAULT;
 	if ((error & PF_PRESENT) && (error & PF_WRITE)) {
 		if (translate(t->vm, va, NULL, &flags) == 0 && (flags & PTE_COW))
-			return vm_resolve_cow(t->vm, PAGE_ALIGN_DOWN(va)) == 0;
-		return false;
+			return vm_resolve_cow(t->vm, PAGE_ALIGN_DOWN(va));
+		return -EFAULT;
 	}
 	if (!(error & PF_PRESENT) && va >= USER_STACK_BOTTOM && va < USER_STACK_TOP)
 		return vm_map_anon(t->vm, PAGE_ALIGN_DOWN(va), PAGE_SIZE,
-				   PTE_USER | PTE_WRITE | PTE_NX) == 0;
-	return false;
+				   PTE_USER | PTE_WRITE | PTE_NX);
+	return -EFAULT;
+}
+
+/*
+ * A valid access that finds no frame is not the program's fault: the OOM
+ * killer kills the biggest process and the program retries (SIGSEGV only
+ * for an invalid access, a stack past its 8 MiB included).  A kernel copy
+ * does not wait for the memory: it gets -EFAULT, as on Linux.
+ */
+bool uvm_handle_fault(struct task *t, uint64_t va, uint64_t error)
+{
+	int err = resolve_fault(t, va, error);
+
+	if (err != -ENOMEM)
+		return err == 0;
+	if (!oom_kill() || !(error & PF_USER))
+		return false;
+	sched_yield(); /* let the victim run to its death */
+	return true;
 }
 
 /* Page-table flags for prot.  x86 pages are always readable when present:

@@ -1,0 +1,73 @@
+/*
+ * The OOM killer.  Only page faults get here (copy-on-write, stack growth):
+ * mmap, brk and ramfs writes fail with ENOMEM/ENOSPC before they touch the
+ * frame reserve (mm/frame.h), so when a fault finds no frame at all, memory
+ * is really exhausted.  Killing the task that happened to fault would punish
+ * whoever was unlucky; as Linux, kill the biggest process and let the
+ * faulting task retry once the victim's memory is back.
+ */
+#include "proc/oom.h"
+#include "lib/printk.h"
+#include "mm/layout.h"
+#include "mm/paging.h"
+#include "proc/proc.h"
+#include "proc/signal.h"
+
+struct oom_scan {
+	int victim;	     /* pid of the biggest killable task, 0 if none */
+	size_t pages;	     /* its resident pages */
+	bool victim_pending; /* a task killed earlier still holds its memory */
+};
+
+/* Init is never chosen (its death ends the system), nor a task without
+ * user memory: a kernel thread, a task being created, exiting or a zombie. */
+static bool killable(const struct task *t)
+{
+	return t->pid > 1 && t->state != TASK_ZOMBIE && t->vm && t->vm != vm_kernel();
+}
+
+/* task_for_each callback: finds the victim (proc_lock held, so t->vm is
+ * stable: exec and exit replace it under proc_lock). */
+static bool scan_task(struct task *t, void *arg)
+{
+	struct oom_scan *s = arg;
+
+	if (!killable(t))
+		return true;
+	if (__atomic_load_n(&t->sig.pending, __ATOMIC_ACQUIRE) & SIGBIT(SIGKILL)) {
+		s->victim_pending = true;
+		return false;
+	}
+	size_t pages = vm_resident_pages(t->vm);
+	if (pages > s->pages) {
+		s->victim = t->pid;
+		s->pages = pages;
+	}
+	return true;
+}
+
+/* task_for_each callback: kills the task whose pid is *arg, if still killable. */
+static bool kill_task(struct task *t, void *arg)
+{
+	if (t->pid != *(int *)arg)
+		return true;
+	if (killable(t)) {
+		printk("oom: out of memory, killed %s[%d] (%zu KiB resident)\n", t->name, t->pid,
+		       vm_resident_pages(t->vm) * (PAGE_SIZE >> 10));
+		signal_send(t, SIGKILL);
+	}
+	return false;
+}
+
+bool oom_kill(void)
+{
+	struct oom_scan s = {0};
+
+	task_for_each(scan_task, &s);
+	if (s.victim_pending)
+		return true;
+	if (!s.victim)
+		return false;
+	task_for_each(kill_task, &s.victim);
+	return true;
+}
