@@ -10,6 +10,7 @@
 #include "fs/file.h"
 #include "fs/poll.h"
 #include "fs/vfs.h"
+#include "lib/iov_iter.h"
 #include "proc/signal.h"
 #include "proc/wait.h"
 #include <uapi/errno.h>
@@ -180,9 +181,10 @@ long console_take(char *kbuf, size_t len)
 	return n;
 }
 
-static long console_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
+static long console_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 {
 	char kbuf[CON_BUF];
+	size_t len = iov_iter_count(to);
 	long n;
 
 	(void)pos;
@@ -195,24 +197,26 @@ static long console_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
 		if (err)
 			return err;
 	}
-	if (n > 0 && copy_to_user(ubuf, kbuf, n))
+	if (n > 0 && copy_to_iter_full(kbuf, n, to))
 		return -EFAULT;
 	return n;
 }
 
 /* Output is not buffered: the UART takes it as fast as the emulator can. */
-static long console_write(struct file *f, const void *ubuf, size_t len, uint64_t *pos)
+static long console_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 {
 	char kbuf[CON_WRITE_BUF];
-	size_t done = 0;
+	size_t done = 0, len = iov_iter_count(from);
 
 	(void)f, (void)pos;
 	while (done < len) {
-		size_t n = len - done < sizeof(kbuf) ? len - done : sizeof(kbuf);
-		if (copy_from_user(kbuf, (const char *)ubuf + done, n))
-			return done ? (long)done : -EFAULT;
+		size_t want = len - done < sizeof(kbuf) ? len - done : sizeof(kbuf);
+		size_t n = copy_from_iter(kbuf, want, from);
+
 		serial_write(kbuf, n);
 		done += n;
+		if (n < want)
+			return done ? (long)done : -EFAULT;
 	}
 	return done;
 }
@@ -278,8 +282,8 @@ static long console_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
 }
 
 const struct file_ops console_ops = {
-    .read = console_read,
-    .write = console_write,
+    .read_iter = console_read,
+    .write_iter = console_write,
     .poll = console_poll,
     .ioctl = console_ioctl,
     .release = vfs_release_inode,

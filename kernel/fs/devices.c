@@ -2,33 +2,36 @@
  * Character devices: the table from device number to operations, the
  * /dev nodes made at boot, and the two trivial devices, null and zero.
  */
-#include "arch/x86_64/uaccess.h"
 #include "fs/console.h"
 #include "fs/file.h"
 #include "fs/vfs.h"
+#include "lib/iov_iter.h"
 #include "lib/profile.h"
 #include "proc/kstat.h"
 #include "lib/printk.h"
 #include <uapi/errno.h>
 #include <uapi/poll.h>
 
-static long null_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
+static long null_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 {
-	(void)f, (void)ubuf, (void)len, (void)pos;
+	(void)f, (void)to, (void)pos;
 	return 0;
 }
 
 /* null and zero swallow writes whole, as on Linux (no user access at all). */
-static long sink_write(struct file *f, const void *ubuf, size_t len, uint64_t *pos)
-{
-	(void)f, (void)ubuf, (void)pos;
-	return len;
-}
-
-static long zero_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
+static long sink_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 {
 	(void)f, (void)pos;
-	return clear_user(ubuf, len) ? -EFAULT : (long)len;
+	return iov_iter_count(from);
+}
+
+/* A fault part-way returns the zeroes written, as Linux. */
+static long zero_read(struct file *f, struct iov_iter *to, uint64_t *pos)
+{
+	size_t len = iov_iter_count(to), n = zero_to_iter(len, to);
+
+	(void)f, (void)pos;
+	return n || !len ? (long)n : -EFAULT;
 }
 
 static unsigned always_ready(struct file *f, struct poll_table *pt)
@@ -38,15 +41,15 @@ static unsigned always_ready(struct file *f, struct poll_table *pt)
 }
 
 static const struct file_ops null_ops = {
-    .read = null_read,
-    .write = sink_write,
+    .read_iter = null_read,
+    .write_iter = sink_write,
     .poll = always_ready,
     .release = vfs_release_inode,
 };
 
 static const struct file_ops zero_ops = {
-    .read = zero_read,
-    .write = sink_write,
+    .read_iter = zero_read,
+    .write_iter = sink_write,
     .poll = always_ready,
     .release = vfs_release_inode,
 };

@@ -11,22 +11,29 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/spinlock.h"
+#include <uapi/fcntl.h>
 
 struct file;
 struct inode;
+struct iov_iter;
 struct kstat;
 struct uapi_stat;
 struct poll_table;
 
 /*
- * Buffers passed to read/write/getdents are user addresses: the operation
- * copies with copy_to_user/copy_from_user.  pos is the position to use and
- * update (&file->pos for read/write, a local for pread/pwrite); operations
- * on unseekable files ignore it.  Each returns a count or -errno.
+ * read_iter/write_iter move data between the file and every segment of
+ * the iterator in one call (a readv is one read, a writev one write: a
+ * pipe or datagram socket sees the whole vector), copying through it
+ * (lib/iov_iter.h).  pos is the position to use and update (a copy of
+ * file->pos for read/write, the offset for pread/pwrite); operations on
+ * unseekable files ignore it.  Each returns the bytes moved or -errno; a
+ * fault after some progress returns the progress where the file type can
+ * keep it (regular files, devices), as Linux.  getdents's buffer is a
+ * user address.
  */
 struct file_ops {
-	long (*read)(struct file *f, void *ubuf, size_t len, uint64_t *pos);
-	long (*write)(struct file *f, const void *ubuf, size_t len, uint64_t *pos);
+	long (*read_iter)(struct file *f, struct iov_iter *to, uint64_t *pos);
+	long (*write_iter)(struct file *f, struct iov_iter *from, uint64_t *pos);
 	long (*getdents)(struct file *f, void *ubuf, size_t len);
 	/* Readiness mask (POLLIN, POLLOUT, POLLHUP...); registers on pt's queues. */
 	unsigned (*poll)(struct file *f, struct poll_table *pt);
@@ -47,6 +54,17 @@ struct file {
 	void *priv;		/* the implementation's state */
 	struct file *dead_next; /* released, awaiting a grace period (file.c) */
 };
+
+/* Whether f was opened for reading / writing (its O_ACCMODE). */
+static inline bool file_can_read(const struct file *f)
+{
+	return (f->flags & O_ACCMODE) == O_RDONLY || (f->flags & O_ACCMODE) == O_RDWR;
+}
+
+static inline bool file_can_write(const struct file *f)
+{
+	return (f->flags & O_ACCMODE) == O_WRONLY || (f->flags & O_ACCMODE) == O_RDWR;
+}
 
 /* A new file with one reference, or NULL when memory runs out. */
 struct file *file_alloc(const struct file_ops *ops, unsigned int flags, void *priv);

@@ -52,6 +52,17 @@ static struct file *files_installed(struct files_table *files, int fd)
 	return map ? fdmap_file(map, (unsigned int)fd) : NULL;
 }
 
+/*
+ * Under the lock: whether one more fd may be open.  RLIMIT_NOFILE bounds
+ * how many fds are open in both areas together (reserved ones included);
+ * the sequential area's numbers also stay below it.  O(1): each map
+ * counts its busy slots.
+ */
+static bool files_room(struct files_table *files)
+{
+	return files->seq->busy + files->nonseq->busy < files->nofile;
+}
+
 /* Smallest doubling of @size past index @idx, at most @cap. */
 static unsigned int grown_size(unsigned int size, unsigned int idx, unsigned int cap)
 {
@@ -78,7 +89,11 @@ static int files_grow(struct fdmap **area, unsigned int size)
 	return 0;
 }
 
-/* Under the lock: the map covering @fd, grown if needed; -EBADF outside the areas or limit. */
+/*
+ * Under the lock: the map covering @fd for dup_to, grown if needed.
+ * -EBADF outside the areas or the limit; -EMFILE if @fd is free and no
+ * more fds may be open (checked before growing: a failure changes nothing).
+ */
 static int files_reach(struct files_table *files, int fd, struct fdmap **mapp)
 {
 	struct fdmap **area = files_area(files, fd);
@@ -91,6 +106,8 @@ static int files_reach(struct files_table *files, int fd, struct fdmap **mapp)
 	cap = area == &files->seq ? NR_OPEN_MAX : NONSEQ_FD_MAX;
 	if (idx >= cap)
 		return -EBADF;
+	if ((idx >= (*area)->size || !fdmap_busy(*area, (unsigned int)fd)) && !files_room(files))
+		return -EMFILE;
 	if (idx >= (*area)->size)
 		err = files_grow(area, grown_size((*area)->size, idx, cap));
 	*mapp = *area;
@@ -303,8 +320,9 @@ void files_exec(struct files_table *files)
  * @flags: [in] O_NONSEQFD | O_CLOEXEC | O_CLOFORK
  *
  * Returns the fd, -EINVAL for unknown flags or a negative @minfd, -EMFILE
- * when no fd >= @minfd is free below RLIMIT_NOFILE (sequential) or the
- * non-sequential area is full, -ENOMEM if growing the area failed.
+ * when RLIMIT_NOFILE fds are open (both areas count), no fd >= @minfd is
+ * free below RLIMIT_NOFILE (sequential) or the non-sequential area is
+ * full, -ENOMEM if growing the area failed.
  */
 int files_alloc_fd(struct files_table *files, int minfd, unsigned int flags)
 {
@@ -313,7 +331,9 @@ int files_alloc_fd(struct files_table *files, int minfd, unsigned int flags)
 	if ((flags & ~OPEN_FD_FLAGS) || minfd < 0)
 		return -EINVAL;
 	spin_lock(&files->lock);
-	if (flags & O_NONSEQFD)
+	if (!files_room(files))
+		fd = -EMFILE;
+	else if (flags & O_NONSEQFD)
 		fd = files_alloc_nonseq(files, open_to_map_flags(flags));
 	else if ((unsigned int)minfd >= files->nofile)
 		fd = -EMFILE;
@@ -450,7 +470,9 @@ static int files_put_on(struct fdmap *map, int newfd, struct file *file, unsigne
  *
  * @oldfd == @newfd returns @newfd and changes nothing (dup2; dup3 rejects it
  * before calling).  Returns @newfd, -EINVAL for unknown flags, -EBADF for a
- * bad @oldfd or @newfd, -EBUSY if @newfd is reserved, -ENOMEM if growing failed.
+ * bad @oldfd or @newfd, -EMFILE if @newfd is free and RLIMIT_NOFILE fds are
+ * open (replacing an open fd adds none), -EBUSY if @newfd is reserved,
+ * -ENOMEM if growing failed.
  */
 int files_dup_to(struct files_table *files, int oldfd, int newfd, unsigned int fdflags)
 {
@@ -582,7 +604,8 @@ unsigned int files_count(struct files_table *files)
 /**
  * files_set_nofile - set RLIMIT_NOFILE (soft)
  * @files: [in] the table
- * @soft:  [in] new limit; may be below open fds (they stay open, as on Linux)
+ * @soft:  [in] new limit; may be below open fds (they stay open, as on Linux;
+ *              new fds fail until fewer than @soft are open)
  *
  * Returns 0, or -EPERM above NR_OPEN_MAX (Linux's answer above nr_open).
  */

@@ -5,7 +5,8 @@
  * Areas: [0, RLIMIT_NOFILE) is sequential (POSIX lowest-free rule; the map
  * doubles on demand up to NR_OPEN_MAX); [NONSEQ_FD_BASE, NONSEQ_FD_BASE +
  * NONSEQ_FD_MAX) is non-sequential (free-list order, released fds reused
- * last; grows on demand).  Fds in neither area are EBADF.  docs/fdmap.md.
+ * last; grows on demand).  Fds in neither area are EBADF.  RLIMIT_NOFILE
+ * also bounds how many fds both areas hold together.  docs/fdmap.md.
  *
  * The file refcount contract (file_get, file_put, file_tryget) is in fdmap.h.
  * Flags at this API are FD_CLOEXEC / FD_CLOFORK (fcntl's), or O_* where
@@ -28,7 +29,12 @@ struct files_table {
 	struct spinlock lock;
 	struct fdmap *seq;    /* sequential area; replaced on growth, loaded with acquire */
 	struct fdmap *nonseq; /* non-sequential area; same rules */
-	unsigned int nofile;  /* RLIMIT_NOFILE: sequential allocations stay below it */
+	/*
+	 * RLIMIT_NOFILE: new fds need fewer open than this in both areas
+	 * together (seq->busy + nonseq->busy), and sequential ones a number
+	 * below it.
+	 */
+	unsigned int nofile;
 	/* RLIMIT_NOFILE's hard limit (<= NR_OPEN_MAX), kept for getrlimit. */
 	unsigned int nofile_max;
 };

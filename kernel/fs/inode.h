@@ -13,6 +13,8 @@
 #include "lib/spinlock.h"
 #include <uapi/stat.h>
 
+struct iov_iter;
+
 /* File types and permission bits of i_mode / st_mode (the values every Unix uses). */
 #define S_IFMT	   0170000
 #define S_IFSOCK   0140000
@@ -84,7 +86,8 @@ static inline bool inode_is_reg(const struct inode *ip)
  * Regular-file data.  Reads stop at the size (holes read as zeroes); writes
  * grow the file.  Each returns bytes moved (short only on a fault or when
  * memory runs out after some progress), or -EFAULT, -ENOSPC, -EFBIG.  The
- * _user variants take user buffers; a fault part-way returns what was done.
+ * plain forms take kernel buffers; the _iter forms move data through an
+ * I/O iterator (lib/iov_iter.h), and a fault part-way returns what was done.
  */
 long inode_read(struct inode *ip, void *kbuf, size_t len, uint64_t off);
 /*
@@ -95,9 +98,9 @@ long inode_read(struct inode *ip, void *kbuf, size_t len, uint64_t off);
  */
 uint64_t inode_page_ref(struct inode *ip, size_t idx);
 long inode_write(struct inode *ip, const void *kbuf, size_t len, uint64_t off);
-long inode_read_user(struct inode *ip, void *ubuf, size_t len, uint64_t off);
+long inode_read_iter(struct inode *ip, struct iov_iter *to, uint64_t off);
 /* Writes at *pos (at the end of file if append) and advances *pos. */
-long inode_write_user(struct inode *ip, const void *ubuf, size_t len, uint64_t *pos, bool append);
+long inode_write_iter(struct inode *ip, struct iov_iter *from, uint64_t *pos, bool append);
 /* Sets the size: frees pages past it, zero-fills growth.  0, -EFBIG, -ENOSPC. */
 int inode_truncate(struct inode *ip, uint64_t size);
 uint64_t inode_size(struct inode *ip);

@@ -1,11 +1,13 @@
 /*
  * Pipes (see pipe.h): one struct pipe shared by a read-end and a write-end
- * file.  Bytes are copied straight between user memory and the ring.
+ * file.  Bytes are copied straight between the I/O iterator's buffers and
+ * the ring.
  */
 #include "fs/pipe.h"
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
 #include "fs/poll.h"
+#include "lib/iov_iter.h"
 #include "mm/heap.h"
 #include "proc/signal.h"
 #include "proc/wait.h"
@@ -69,29 +71,29 @@ static bool is_read_end(struct file *f)
 
 /*
  * Under the lock: copies len bytes between the ring at stream position pos
- * and user memory (to_user: ring -> ubuf).  0 or -EFAULT; the caller moves
+ * and the iterator (to_iter: ring -> it).  0 or -EFAULT; the caller moves
  * head or tail only on success, so a fault loses nothing.
  */
-static int ring_copy(struct pipe *p, size_t pos, void *ubuf, size_t len, bool to_user)
+static int ring_copy(struct pipe *p, size_t pos, struct iov_iter *it, size_t len, bool to_iter)
 {
 	size_t off = pos % PIPE_SIZE, first = len < PIPE_SIZE - off ? len : PIPE_SIZE - off;
-	char *u = ubuf;
 	int err;
 
 	if (len == 0)
 		return 0;
-	err =
-	    to_user ? copy_to_user(u, p->buf + off, first) : copy_from_user(p->buf + off, u, first);
+	err = to_iter ? copy_to_iter_full(p->buf + off, first, it)
+		      : copy_from_iter_full(p->buf + off, first, it);
 	if (err || first == len)
 		return err;
-	return to_user ? copy_to_user(u + first, p->buf, len - first)
-		       : copy_from_user(p->buf, u + first, len - first);
+	return to_iter ? copy_to_iter_full(p->buf, len - first, it)
+		       : copy_from_iter_full(p->buf, len - first, it);
 }
 
-static long pipe_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
+/* Takes what is there, up to the whole vector: never waits for more once data came. */
+static long pipe_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 {
 	struct pipe *p = f->priv;
-	size_t n;
+	size_t n, len = iov_iter_count(to);
 	int err;
 
 	(void)pos;
@@ -108,7 +110,7 @@ static long pipe_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
 		spin_lock(&p->lock);
 	}
 	n = p->head - p->tail < len ? p->head - p->tail : len;
-	err = ring_copy(p, p->tail, ubuf, n, true);
+	err = ring_copy(p, p->tail, to, n, true);
 	if (!err && n) {
 		advance(&p->tail, n);
 		wake_up(&p->wr_wait);
@@ -118,27 +120,30 @@ static long pipe_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
 }
 
 /*
- * Under the lock: puts as much of ubuf[0, len) as fits, if at least need
- * bytes fit.  Bytes put, or -EFAULT.
+ * Under the lock: puts as much of the iterator's len bytes as fits, if at
+ * least need bytes fit.  Bytes put, or -EFAULT.
  */
-static long pipe_put(struct pipe *p, const char *ubuf, size_t len, size_t need)
+static long pipe_put(struct pipe *p, struct iov_iter *from, size_t len, size_t need)
 {
 	size_t room = PIPE_SIZE - (p->head - p->tail), n = len < room ? len : room;
 
 	if (room < need)
 		return 0;
-	if (ring_copy(p, p->head, (void *)ubuf, n, false))
+	if (ring_copy(p, p->head, from, n, false))
 		return -EFAULT;
 	advance(&p->head, n);
 	wake_up(&p->rd_wait);
 	return n;
 }
 
-/* Writes up to PIPE_BUF go in whole (need = len); longer ones as room allows. */
-static long pipe_write(struct file *f, const void *ubuf, size_t len, uint64_t *pos)
+/*
+ * Writes of up to PIPE_BUF bytes (a whole writev vector counts as one)
+ * go in whole (need = len); longer ones as room allows.
+ */
+static long pipe_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 {
 	struct pipe *p = f->priv;
-	size_t done = 0, need = len <= PIPE_BUF ? len : 1;
+	size_t done = 0, len = iov_iter_count(from), need = len <= PIPE_BUF ? len : 1;
 	long n = 0;
 
 	(void)pos;
@@ -148,7 +153,7 @@ static long pipe_write(struct file *f, const void *ubuf, size_t len, uint64_t *p
 			n = -EPIPE;
 			break;
 		}
-		n = pipe_put(p, (const char *)ubuf + done, len - done, need);
+		n = pipe_put(p, from, len - done, need);
 		if (n < 0)
 			break;
 		done += n;
@@ -238,8 +243,8 @@ static void pipe_release(struct file *f)
 }
 
 static const struct file_ops pipe_ops = {
-    .read = pipe_read,
-    .write = pipe_write,
+    .read_iter = pipe_read,
+    .write_iter = pipe_write,
     .poll = pipe_poll,
     .ioctl = pipe_ioctl,
     .stat = pipe_stat,

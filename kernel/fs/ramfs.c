@@ -7,7 +7,7 @@
 #include "fs/ramfs_space.h"
 #include "arch/x86_64/rtc.h"
 #include "arch/x86_64/timer.h"
-#include "arch/x86_64/uaccess.h"
+#include "lib/iov_iter.h"
 #include "lib/string.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
@@ -162,42 +162,19 @@ static uint64_t page_fill(struct inode *ip, size_t idx)
 	return ip->file.pages[idx];
 }
 
-enum io_kind { IO_KREAD, IO_UREAD, IO_KWRITE, IO_UWRITE };
-
-/* Moves n bytes between buf and page (NULL: a hole, reads as zeroes); 0 or -EFAULT. */
-static int copy_chunk(enum io_kind kind, void *buf, void *page, size_t n)
-{
-	switch (kind) {
-	case IO_KREAD:
-		if (page)
-			memcpy(buf, page, n);
-		else
-			memset(buf, 0, n);
-		return 0;
-	case IO_UREAD:
-		return page ? copy_to_user(buf, page, n) : clear_user(buf, n);
-	case IO_KWRITE:
-		memcpy(page, buf, n);
-		return 0;
-	case IO_UWRITE:
-		return copy_from_user(page, buf, n);
-	}
-	return -EFAULT;
-}
-
 static void *page_ptr(uint64_t pa, uint64_t off)
 {
-	return pa ? (char *)P2V(pa) + (off & PAGE_MASK) : NULL;
+	return (char *)P2V(pa) + (off & PAGE_MASK);
 }
 
 /*
- * The copy runs without the lock, so a fault on a user page never happens
+ * The copies run without the lock, so a fault on a user page never happens
  * under a spinlock; the frame reference keeps the page alive if a truncate
- * drops it meanwhile.
+ * drops it meanwhile.  A fault part-way returns the bytes done (Linux).
  */
-static long data_read(struct inode *ip, void *buf, size_t len, uint64_t off, enum io_kind kind)
+long inode_read_iter(struct inode *ip, struct iov_iter *to, uint64_t off)
 {
-	size_t done = 0;
+	size_t done = 0, len = iov_iter_count(to);
 
 	while (done < len) {
 		spin_lock(&ip->lock);
@@ -214,22 +191,21 @@ static long data_read(struct inode *ip, void *buf, size_t len, uint64_t off, enu
 		if (pa)
 			frame_ref(pa);
 		spin_unlock(&ip->lock);
-		int err = copy_chunk(kind, (char *)buf + done, page_ptr(pa, off), n);
+		size_t c = pa ? copy_to_iter(page_ptr(pa, off), n, to) : zero_to_iter(n, to);
 		if (pa)
 			frame_unref(pa);
-		if (err)
-			return done ? (long)done : err;
-		done += n;
-		off += n;
+		done += c;
+		off += c;
+		if (c < n)
+			return done ? (long)done : -EFAULT;
 	}
 	return done;
 }
 
-/* Under no lock; returns bytes written or -errno (see data_read for the copy). */
-static long data_write(struct inode *ip, const void *buf, size_t len, uint64_t off,
-		       enum io_kind kind)
+/* Under no lock; returns bytes written or -errno (see inode_read_iter for the copy). */
+static long data_write(struct inode *ip, struct iov_iter *from, uint64_t off)
 {
-	size_t done = 0;
+	size_t done = 0, len = iov_iter_count(from);
 	int err = 0;
 
 	if (off >= RAMFS_MAX_FILE)
@@ -249,17 +225,19 @@ static long data_write(struct inode *ip, const void *buf, size_t len, uint64_t o
 			err = -ENOSPC;
 			break;
 		}
-		err = copy_chunk(kind, (char *)buf + done, page_ptr(pa, off), n);
+		size_t c = copy_from_iter(page_ptr(pa, off), n, from);
 		frame_unref(pa);
-		if (err)
-			break;
-		done += n;
-		off += n;
+		done += c;
+		off += c;
 		spin_lock(&ip->lock);
 		if (off > ip->size)
 			ip->size = off;
 		ip->mtime_ns = ip->ctime_ns = now_ns();
 		spin_unlock(&ip->lock);
+		if (c < n) {
+			err = -EFAULT;
+			break;
+		}
 	}
 	return done ? (long)done : err;
 }
@@ -278,27 +256,30 @@ uint64_t inode_page_ref(struct inode *ip, size_t idx)
 
 long inode_read(struct inode *ip, void *kbuf, size_t len, uint64_t off)
 {
-	return data_read(ip, kbuf, len, off, IO_KREAD);
+	struct iovec v;
+	struct iov_iter it;
+
+	iov_iter_kernel(&it, &v, kbuf, len);
+	return inode_read_iter(ip, &it, off);
 }
 
 long inode_write(struct inode *ip, const void *kbuf, size_t len, uint64_t off)
 {
-	return data_write(ip, kbuf, len, off, IO_KWRITE);
-}
+	struct iovec v;
+	struct iov_iter it;
 
-long inode_read_user(struct inode *ip, void *ubuf, size_t len, uint64_t off)
-{
-	return data_read(ip, ubuf, len, off, IO_UREAD);
+	iov_iter_kernel(&it, &v, (void *)kbuf, len);
+	return data_write(ip, &it, off);
 }
 
 /* Appends start at the size seen when the write begins (no reservation). */
-long inode_write_user(struct inode *ip, const void *ubuf, size_t len, uint64_t *pos, bool append)
+long inode_write_iter(struct inode *ip, struct iov_iter *from, uint64_t *pos, bool append)
 {
 	long n;
 
 	if (append)
 		*pos = inode_size(ip);
-	n = data_write(ip, ubuf, len, *pos, IO_UWRITE);
+	n = data_write(ip, from, *pos);
 	if (n > 0)
 		*pos += n;
 	return n;

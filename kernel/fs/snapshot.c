@@ -1,17 +1,17 @@
 /* Kernel-generated read-only text files (see snapshot.h). */
 #include "fs/snapshot.h"
-#include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
 #include "fs/vfs.h"
+#include "lib/iov_iter.h"
 #include "lib/string.h"
 #include "mm/heap.h"
 #include <uapi/errno.h>
 
-long snapshot_read(struct file *f, void *ubuf, size_t len, uint64_t *pos, size_t size,
+long snapshot_read(struct file *f, struct iov_iter *to, uint64_t *pos, size_t size,
 		   snapshot_fill_fn fill)
 {
 	char *text = f->priv;
-	size_t tlen;
+	size_t tlen, len = iov_iter_count(to), n;
 
 	if (!text) {
 		if (!(text = kmalloc(size)))
@@ -24,10 +24,9 @@ long snapshot_read(struct file *f, void *ubuf, size_t len, uint64_t *pos, size_t
 		return 0;
 	if (len > tlen - *pos)
 		len = tlen - *pos;
-	if (copy_to_user(ubuf, text + *pos, len))
-		return -EFAULT;
-	*pos += len;
-	return (long)len;
+	n = copy_to_iter(text + *pos, len, to);
+	*pos += n;
+	return n || !len ? (long)n : -EFAULT;
 }
 
 void snapshot_release(struct file *f)

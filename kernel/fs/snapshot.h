@@ -10,12 +10,13 @@
 #include <stdint.h>
 
 struct file;
+struct iov_iter;
 
 /* Writes the report into buf (at most size bytes, NUL-terminated). */
 typedef void (*snapshot_fill_fn)(char *buf, size_t size);
 
-/* file_ops.read for such a file: size is the largest report. */
-long snapshot_read(struct file *f, void *ubuf, size_t len, uint64_t *pos, size_t size,
+/* file_ops.read_iter for such a file: size is the largest report. */
+long snapshot_read(struct file *f, struct iov_iter *to, uint64_t *pos, size_t size,
 		   snapshot_fill_fn fill);
 /* file_ops.release: frees the snapshot. */
 void snapshot_release(struct file *f);

@@ -15,10 +15,6 @@
 #include <uapi/fcntl.h>
 #include <uapi/ioctl.h>
 #include <uapi/stat.h>
-#include <uapi/uio.h>
-
-/* Largest single transfer, as Linux's MAX_RW_COUNT: longer ones are short. */
-#define MAX_RW_COUNT (0x7fffffffUL & ~PAGE_MASK)
 
 /* *at() flags and access() modes: Linux values. */
 #define AT_SYMLINK_NOFOLLOW 0x100
@@ -27,10 +23,6 @@
 #define AT_EMPTY_PATH	    0x1000
 #define ACCESS_X	    1
 #define ACCESS_MODES	    7 /* R_OK | W_OK | X_OK */
-
-#define SEEK_SET 0
-#define SEEK_CUR 1
-#define SEEK_END 2
 
 static struct files_table *files(void)
 {
@@ -84,187 +76,6 @@ static int upath_get_flags(int dirfd, const char *upath, int flags, struct upath
 static int upath_get(int dirfd, const char *upath, struct upath *p)
 {
 	return upath_get_flags(dirfd, upath, 0, p);
-}
-
-static bool can_read(struct file *f)
-{
-	return (f->flags & O_ACCMODE) == O_RDONLY || (f->flags & O_ACCMODE) == O_RDWR;
-}
-
-static bool can_write(struct file *f)
-{
-	return (f->flags & O_ACCMODE) == O_WRONLY || (f->flags & O_ACCMODE) == O_RDWR;
-}
-
-/* Regular files and directories have positions; devices, pipes, sockets do not. */
-static bool seekable(struct file *f)
-{
-	return f->inode && (inode_is_reg(f->inode) || inode_is_dir(f->inode));
-}
-
-/* One read or write at the file position, or at *at (pread/pwrite). */
-static long file_rw(struct file *f, void *ubuf, size_t len, uint64_t *at, bool write)
-{
-	uint64_t pos;
-	long n;
-
-	if (write ? !can_write(f) : !can_read(f))
-		return -EBADF;
-	if (write ? !f->ops->write : !f->ops->read)
-		return -EINVAL;
-	if (!user_range_ok((uint64_t)ubuf, len))
-		return -EFAULT;
-	if (len > MAX_RW_COUNT)
-		len = MAX_RW_COUNT;
-	if (at) {
-		pos = *at;
-	} else {
-		spin_lock(&f->pos_lock);
-		pos = f->pos;
-		spin_unlock(&f->pos_lock);
-	}
-	n = write ? f->ops->write(f, ubuf, len, &pos) : f->ops->read(f, ubuf, len, &pos);
-	if (!at && n > 0) {
-		spin_lock(&f->pos_lock);
-		f->pos = pos;
-		spin_unlock(&f->pos_lock);
-	}
-	return n;
-}
-
-static long fd_rw(int fd, void *ubuf, size_t len, bool write)
-{
-	struct file *f = files_lookup(files(), fd);
-	long n;
-
-	if (!f)
-		return -EBADF;
-	n = file_rw(f, ubuf, len, NULL, write);
-	file_put(f);
-	return n;
-}
-
-SYSCALL_DEFINE3(read, int, fd, void *, buf, size_t, count)
-{
-	return fd_rw(fd, buf, count, false);
-}
-
-SYSCALL_DEFINE3(write, int, fd, const void *, buf, size_t, count)
-{
-	return fd_rw(fd, (void *)buf, count, true);
-}
-
-/* A negative offset is EINVAL even on a bad fd, as on Linux. */
-static long fd_prw(int fd, void *ubuf, size_t len, long off, bool write)
-{
-	struct file *f;
-	uint64_t pos = off;
-	long n;
-
-	if (off < 0)
-		return -EINVAL;
-	f = files_lookup(files(), fd);
-	if (!f)
-		return -EBADF;
-	n = !seekable(f) ? -ESPIPE : file_rw(f, ubuf, len, &pos, write);
-	file_put(f);
-	return n;
-}
-
-SYSCALL_DEFINE4(pread64, int, fd, void *, buf, size_t, count, long, off)
-{
-	return fd_prw(fd, buf, count, off, false);
-}
-
-SYSCALL_DEFINE4(pwrite64, int, fd, const void *, buf, size_t, count, long, off)
-{
-	return fd_prw(fd, (void *)buf, count, off, true);
-}
-
-/* readv/writev: segment by segment; stops at the first short transfer. */
-static long fd_rwv(int fd, const struct iovec *uiov, int iovcnt, bool write)
-{
-	struct file *f = files_lookup(files(), fd);
-	struct iovec *iov = NULL;
-	long total = 0, n = 0;
-	size_t sum = 0;
-
-	if (!f)
-		return -EBADF;
-	if (iovcnt < 0 || iovcnt > UIO_MAXIOV) {
-		n = -EINVAL;
-		goto out;
-	}
-	iov = kmalloc(iovcnt * sizeof(*iov) + 1);
-	if (!iov || copy_from_user(iov, uiov, iovcnt * sizeof(*iov))) {
-		n = iov ? -EFAULT : -ENOMEM;
-		goto out;
-	}
-	for (int i = 0; i < iovcnt; i++) {
-		sum += iov[i].iov_len;
-		if (iov[i].iov_len > (size_t)__LONG_MAX__ || sum > (size_t)__LONG_MAX__) {
-			n = -EINVAL;
-			goto out;
-		}
-	}
-	for (int i = 0; i < iovcnt; i++) {
-		n = file_rw(f, iov[i].iov_base, iov[i].iov_len, NULL, write);
-		if (n < 0)
-			break;
-		total += n;
-		if ((size_t)n < iov[i].iov_len)
-			break;
-	}
-out:
-	kfree(iov);
-	file_put(f);
-	return total ? total : n;
-}
-
-SYSCALL_DEFINE3(readv, int, fd, const struct iovec *, iov, int, iovcnt)
-{
-	return fd_rwv(fd, iov, iovcnt, false);
-}
-
-SYSCALL_DEFINE3(writev, int, fd, const struct iovec *, iov, int, iovcnt)
-{
-	return fd_rwv(fd, iov, iovcnt, true);
-}
-
-/* Under f->pos_lock: the new position for lseek, or -EINVAL. */
-static long seek_target(struct file *f, long off, unsigned int whence)
-{
-	long base;
-
-	if (whence == SEEK_SET)
-		base = 0;
-	else if (whence == SEEK_CUR)
-		base = f->pos;
-	else if (whence == SEEK_END && inode_is_reg(f->inode))
-		base = inode_size(f->inode);
-	else
-		return -EINVAL;
-	if (__builtin_add_overflow(base, off, &base) || base < 0)
-		return -EINVAL;
-	return base;
-}
-
-SYSCALL_DEFINE3(lseek, int, fd, long, off, unsigned int, whence)
-{
-	struct file *f = files_lookup(files(), fd);
-	long pos = -ESPIPE;
-
-	if (!f)
-		return -EBADF;
-	if (seekable(f)) {
-		spin_lock(&f->pos_lock);
-		pos = seek_target(f, off, whence);
-		if (pos >= 0)
-			f->pos = pos;
-		spin_unlock(&f->pos_lock);
-	}
-	file_put(f);
-	return pos;
 }
 
 static long do_open(int dirfd, const char *upath, unsigned int flags, uint32_t mode)
@@ -568,7 +379,7 @@ SYSCALL_DEFINE2(ftruncate, int, fd, long, length)
 	f = files_lookup(files(), fd);
 	if (!f)
 		return -EBADF;
-	if (f->inode && inode_is_reg(f->inode) && can_write(f))
+	if (f->inode && inode_is_reg(f->inode) && file_can_write(f))
 		err = inode_truncate(f->inode, length);
 	file_put(f);
 	return err;

@@ -34,18 +34,18 @@ void vfs_release_inode(struct file *f)
 
 /* ---- Regular files ---- */
 
-static long reg_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
+static long reg_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 {
-	long n = inode_read_user(f->inode, ubuf, len, *pos);
+	long n = inode_read_iter(f->inode, to, *pos);
 
 	if (n > 0)
 		*pos += n;
 	return n;
 }
 
-static long reg_write(struct file *f, const void *ubuf, size_t len, uint64_t *pos)
+static long reg_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 {
-	return inode_write_user(f->inode, ubuf, len, pos, f->flags & O_APPEND);
+	return inode_write_iter(f->inode, from, pos, f->flags & O_APPEND);
 }
 
 /* Regular files never block. */
@@ -57,24 +57,24 @@ static unsigned reg_poll(struct file *f, struct poll_table *pt)
 }
 
 static const struct file_ops reg_ops = {
-    .read = reg_read,
-    .write = reg_write,
+    .read_iter = reg_read,
+    .write_iter = reg_write,
     .poll = reg_poll,
     .release = vfs_release_inode,
 };
 
 /* ---- Directories ---- */
 
-static long dir_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
+static long dir_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 {
-	(void)f, (void)ubuf, (void)len, (void)pos;
+	(void)f, (void)to, (void)pos;
 	return -EISDIR;
 }
 
 /* Unreachable through open (directories open read-only); here for completeness of the table. */
-static long dir_write(struct file *f, const void *ubuf, size_t len, uint64_t *pos)
+static long dir_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 {
-	(void)f, (void)ubuf, (void)len, (void)pos;
+	(void)f, (void)from, (void)pos;
 	return -EISDIR;
 }
 
@@ -135,8 +135,8 @@ static long dir_getdents(struct file *f, void *ubuf, size_t len)
 }
 
 static const struct file_ops dir_ops = {
-    .read = dir_read,
-    .write = dir_write,
+    .read_iter = dir_read,
+    .write_iter = dir_write,
     .getdents = dir_getdents,
     .poll = reg_poll,
     .release = vfs_release_inode,

@@ -7,6 +7,7 @@
 #include "fs/file.h"
 #include "fs/snapshot.h"
 #include "lib/backtrace.h"
+#include "lib/iov_iter.h"
 #include "lib/printk.h"
 #include "lib/spinlock.h"
 #include "lib/string.h"
@@ -14,9 +15,9 @@
 #include "proc/task.h"
 #include <uapi/errno.h>
 
-#define USER_SLOTS 32
+#define USER_SLOTS   32
 #define REPORT_LINES 40
-#define REPORT_MAX (REPORT_LINES * 96 + 256)
+#define REPORT_MAX   (REPORT_LINES * 96 + 256)
 
 struct user_slot {
 	char name[TASK_NAME_MAX];
@@ -128,26 +129,26 @@ static void format_report(char *buf, size_t size)
 	kfree(e);
 }
 
-static long profile_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
+static long profile_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 {
-	return snapshot_read(f, ubuf, len, pos, REPORT_MAX, format_report);
+	return snapshot_read(f, to, pos, REPORT_MAX, format_report);
 }
 
 /* Any write clears the counters. */
-static long profile_write(struct file *f, const void *ubuf, size_t len, uint64_t *pos)
+static long profile_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 {
-	(void)f, (void)ubuf, (void)pos;
+	(void)f, (void)pos;
 	spin_lock(&profile_lock);
 	if (kernel_counts)
 		memset(kernel_counts, 0, ksym_total() * sizeof(uint64_t));
 	memset(user_slots, 0, sizeof(user_slots));
 	kernel_other = total = 0;
 	spin_unlock(&profile_lock);
-	return (long)len;
+	return iov_iter_count(from);
 }
 
 const struct file_ops profile_ops = {
-	.read = profile_read,
-	.write = profile_write,
-	.release = snapshot_release,
+    .read_iter = profile_read,
+    .write_iter = profile_write,
+    .release = snapshot_release,
 };

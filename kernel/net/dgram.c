@@ -107,7 +107,7 @@ static struct dgram *dgram_build(struct socket *sk, struct kmsg *m, long *err)
 
 	*err = !d ? -ENOMEM : 0;
 	if (d)
-		*err = iov_copy_from_user(&m->it, d->data, len);
+		*err = copy_from_iter_full(d->data, len, &m->it);
 	if (*err) {
 		kfree(d);
 		return NULL;
@@ -201,7 +201,7 @@ static long dgram_take(struct socket *sk, struct kmsg *m)
 
 	sk->rx_busy = true;
 	spin_unlock(&sk->lock);
-	err = iov_copy_to_user(&m->it, d->data, n);
+	err = copy_to_iter_full(d->data, n, &m->it);
 	if (!err && d->fds)
 		err = sock_deliver_fds(m, d->fds);
 	m->name = d->from;

@@ -3,9 +3,9 @@
  * reservations for the lock-free copy, attached fd sets.
  */
 #include "net/sbuf.h"
+#include "lib/iov_iter.h"
 #include "lib/list.h"
 #include "mm/heap.h"
-#include "net/iov.h"
 #include "net/scm.h"
 #include <uapi/errno.h>
 
@@ -111,13 +111,13 @@ void sbuf_destroy(struct sbuf *sb)
 	sb->data = NULL;
 }
 
-/* Copies n bytes between the ring at stream position pos and the iovec. */
+/* Copies n bytes between the ring at stream position pos and the iterator. */
 static int ring_copy(char *data, size_t cap, uint64_t pos, struct iov_iter *it, size_t n, bool in)
 {
 	while (n) {
 		size_t at = pos % cap, chunk = cap - at < n ? cap - at : n;
-		int err = in ? iov_copy_from_user(it, data + at, chunk)
-			     : iov_copy_to_user(it, data + at, chunk);
+		int err = in ? copy_from_iter_full(data + at, chunk, it)
+			     : copy_to_iter_full(data + at, chunk, it);
 		if (err)
 			return err;
 		pos += chunk;

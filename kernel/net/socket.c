@@ -96,25 +96,25 @@ long sock_deliver_fds(struct kmsg *m, const struct scm_fds *fds)
 
 /* ---- the file behind a socket fd ---- */
 
-static long sock_file_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
+/*
+ * read/write/readv/writev on a socket: one message over the whole vector.
+ * The kmsg walks a copy of the iterator: the caller needs only the count.
+ */
+static long sock_file_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 {
 	struct socket *sk = f->priv;
-	struct iovec v = {ubuf, len};
-	struct kmsg m = {.nonblock = f->flags & O_NONBLOCK};
+	struct kmsg m = {.it = *to, .nonblock = f->flags & O_NONBLOCK};
 
 	(void)pos;
-	iov_iter_init(&m.it, &v, 1, len);
 	return sk->proto->recvmsg(sk, &m);
 }
 
-static long sock_file_write(struct file *f, const void *ubuf, size_t len, uint64_t *pos)
+static long sock_file_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 {
 	struct socket *sk = f->priv;
-	struct iovec v = {(void *)ubuf, len};
-	struct kmsg m = {.nonblock = f->flags & O_NONBLOCK};
+	struct kmsg m = {.it = *from, .nonblock = f->flags & O_NONBLOCK};
 
 	(void)pos;
-	iov_iter_init(&m.it, &v, 1, len);
 	return sk->proto->sendmsg(sk, &m);
 }
 
@@ -145,8 +145,8 @@ static void sock_file_release(struct file *f)
 }
 
 static const struct file_ops sock_file_ops = {
-    .read = sock_file_read,
-    .write = sock_file_write,
+    .read_iter = sock_file_read,
+    .write_iter = sock_file_write,
     .poll = sock_file_poll,
     .stat = sock_file_stat,
     .release = sock_file_release,

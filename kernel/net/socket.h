@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/iov_iter.h"
 #include "lib/list.h"
 #include "lib/spinlock.h"
-#include "net/iov.h"
 #include "net/sbuf.h"
 #include "proc/wait.h"
 #include <uapi/socket.h>

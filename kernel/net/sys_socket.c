@@ -152,9 +152,10 @@ SYSCALL_DEFINE6(recvfrom, int, fd, void *, buf, size_t, len, int, flags, void *,
 
 /* A user msghdr in kernel form. */
 struct umsg {
-	struct msghdr h;   /* the user's header */
-	struct iovec *iov; /* kmalloc'd copy of its iovecs */
-	void *ctl;	   /* sendmsg: kmalloc'd copy of its control buffer */
+	struct msghdr h;		/* the user's header */
+	struct iovec fast[UIO_FASTIOV]; /* copy of its iovecs when they fit */
+	struct iovec *iov;		/* kmalloc'd copy of more, else NULL */
+	void *ctl;			/* sendmsg: kmalloc'd copy of its control buffer */
 	struct kmsg m;
 };
 
@@ -164,25 +165,13 @@ static void umsg_put(struct umsg *u)
 	kfree(u->ctl);
 }
 
-/* The iovec array: copied and summed; EMSGSIZE past UIO_MAXIOV as Linux. */
+/* The iovec array, checked as readv's; EMSGSIZE past UIO_MAXIOV as Linux. */
 static long umsg_iov(struct umsg *u)
 {
-	size_t total = 0;
-
 	if (u->h.msg_iovlen > UIO_MAXIOV)
 		return -EMSGSIZE;
-	u->iov = kmalloc(u->h.msg_iovlen * sizeof(*u->iov) + 1);
-	if (!u->iov)
-		return -ENOMEM;
-	if (copy_from_user(u->iov, u->h.msg_iov, u->h.msg_iovlen * sizeof(*u->iov)))
-		return -EFAULT;
-	for (size_t i = 0; i < u->h.msg_iovlen; i++) {
-		if (u->iov[i].iov_len > (size_t)INT64_MAX - total)
-			return -EINVAL;
-		total += u->iov[i].iov_len;
-	}
-	iov_iter_init(&u->m.it, u->iov, u->h.msg_iovlen, total);
-	return 0;
+	u->iov = u->fast;
+	return iovec_import(u->h.msg_iov, u->h.msg_iovlen, &u->iov, &u->m.it);
 }
 
 /* Copies a msghdr and what it points to (the name and control for a send). */

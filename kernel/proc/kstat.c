@@ -24,12 +24,12 @@ static void format_kstat(char *buf, size_t size)
 		 c.sockets);
 }
 
-static long kstat_read(struct file *f, void *ubuf, size_t len, uint64_t *pos)
+static long kstat_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 {
-	return snapshot_read(f, ubuf, len, pos, KSTAT_MAX, format_kstat);
+	return snapshot_read(f, to, pos, KSTAT_MAX, format_kstat);
 }
 
 const struct file_ops kstat_ops = {
-    .read = kstat_read,
+    .read_iter = kstat_read,
     .release = snapshot_release,
 };

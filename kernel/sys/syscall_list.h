@@ -96,7 +96,11 @@
 	X(__NR_accept4, accept4)                                                                   \
 	X(__NR_dup3, dup3)                                                                         \
 	X(__NR_pipe2, pipe2)                                                                       \
+	X(__NR_preadv, preadv)                                                                     \
+	X(__NR_pwritev, pwritev)                                                                   \
 	X(__NR_prlimit64, prlimit64)                                                               \
+	X(__NR_preadv2, preadv2)                                                                   \
+	X(__NR_pwritev2, pwritev2)                                                                 \
 	X(__NR_close_range, close_range)                                                           \
 	X(__NR_socket2, socket2)                                                                   \
 	X(__NR_syscall_indirect, syscall_indirect)

@@ -121,6 +121,8 @@
 #define __NR_pwritev	     296
 #define __NR_prlimit64	     302
 #define __NR_getrandom	     318
+#define __NR_preadv2	     327
+#define __NR_pwritev2	     328
 #define __NR_close_range     436
 
 #endif

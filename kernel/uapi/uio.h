@@ -1,6 +1,6 @@
 /*
- * struct iovec for readv/writev/sendmsg/recvmsg, Linux x86_64 layout, shared
- * by the kernel and libc/.
+ * struct iovec for readv/writev/sendmsg/recvmsg, Linux x86_64 layout, and
+ * preadv2/pwritev2 flags, shared by the kernel and libc/.
  */
 #ifndef UAPI_UIO_H
 #define UAPI_UIO_H
@@ -14,5 +14,10 @@ struct iovec {
 #endif
 
 #define UIO_MAXIOV 1024 /* most iovecs one call takes (EINVAL beyond) */
+
+/* preadv2/pwritev2 flags fdkernel takes (as no-ops); others EOPNOTSUPP. */
+#define RWF_HIPRI 0x1
+#define RWF_DSYNC 0x2
+#define RWF_SYNC  0x4
 
 #endif

@@ -104,6 +104,28 @@ ssize_t writev(int fd, const struct iovec *iov, int iovcnt)
 	return sys_call(__NR_writev, fd, iov, iovcnt);
 }
 
+/* The offset goes in two registers (low, high); x86_64 uses the low one only. */
+ssize_t preadv(int fd, const struct iovec *iov, int iovcnt, off_t offset)
+{
+	return sys_call(__NR_preadv, fd, iov, iovcnt, offset, 0);
+}
+
+ssize_t pwritev(int fd, const struct iovec *iov, int iovcnt, off_t offset)
+{
+	return sys_call(__NR_pwritev, fd, iov, iovcnt, offset, 0);
+}
+
+/* offset -1: at the file position, as readv/writev. */
+ssize_t preadv2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags)
+{
+	return sys_call(__NR_preadv2, fd, iov, iovcnt, offset, 0, flags);
+}
+
+ssize_t pwritev2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags)
+{
+	return sys_call(__NR_pwritev2, fd, iov, iovcnt, offset, 0, flags);
+}
+
 int poll(struct pollfd *fds, nfds_t nfds, int timeout)
 {
 	return sys_call(__NR_poll, fds, nfds, timeout);

@@ -101,6 +101,18 @@ static void mark_used(struct model *m, long fd)
 		m->ns_hw = (unsigned int)(fd - NS) + 1;
 }
 
+/* Busy fds of both areas: what RLIMIT_NOFILE bounds. */
+static unsigned int model_count(const struct model *m)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < m->seq_hw; i++)
+		n += m->seq[i].state != FREE;
+	for (i = 0; i < m->ns_hw; i++)
+		n += m->ns[i].state != FREE;
+	return n;
+}
+
 static void mfree(struct model *m, long fd)
 {
 	mslot_of(m, fd)->state = FREE;
@@ -149,18 +161,14 @@ static void compare_slot(struct files_table *t, const struct mslot *s, long fd)
 
 static void compare(struct files_table *t, const struct model *m)
 {
-	unsigned int i, count = 0;
+	unsigned int i;
 	uint32_t k;
 
-	for (i = 0; i < m->seq_hw; i++) {
+	for (i = 0; i < m->seq_hw; i++)
 		compare_slot(t, &m->seq[i], i);
-		count += m->seq[i].state != FREE;
-	}
-	for (i = 0; i < m->ns_hw; i++) {
+	for (i = 0; i < m->ns_hw; i++)
 		compare_slot(t, &m->ns[i], NS + (long)i);
-		count += m->ns[i].state != FREE;
-	}
-	CHECK(files_count(t) == count);
+	CHECK(files_count(t) == model_count(m));
 	CHECK(files_get_nofile(t) == m->nofile);
 	CHECK(t->nonseq->size == m->ns_size);
 	for (i = 0, k = t->nonseq->free_head; i < m->queued; i++) {
@@ -260,6 +268,10 @@ static void op_alloc(struct files_table *t, struct model *m, struct input *in, b
 		CHECK(ret == -EINVAL);
 		return;
 	}
+	if (model_count(m) >= m->nofile) {
+		CHECK(ret == -EMFILE);
+		return;
+	}
 	if (nonseq) {
 		if (!m->queued)
 			ns_grow(m, m->ns_size);
@@ -332,6 +344,8 @@ static void op_dup_to(struct files_table *t, struct model *m, struct input *in)
 		CHECK(ret == newfd);
 	else if (newfd_error(m, newfd))
 		CHECK(ret == newfd_error(m, newfd));
+	else if (new->state == FREE && model_count(m) >= m->nofile)
+		CHECK(ret == -EMFILE);
 	else if (new->state == RESERVED)
 		CHECK(ret == -EBUSY);
 	else {

@@ -116,18 +116,19 @@ static void test_limit(void **state)
 		assert_int_equal(files_alloc_fd(t, 0, 0), i);
 	assert_int_equal(files_alloc_fd(t, 0, 0), -EMFILE);
 	assert_int_equal(files_alloc_fd(t, 50, 0), -EMFILE);
-	/* Lowering below open fds: they stay, new ones obey the limit. */
+	/* Lowering below open fds: they stay; no new one while 10 or more are open. */
 	assert_int_equal(files_set_nofile(t, 10), 0);
 	assert_int_equal(files_count(t), 100);
 	assert_int_equal(files_unreserve_fd(t, 5), 0);
 	assert_int_equal(files_unreserve_fd(t, 50), 0);
-	assert_int_equal(files_alloc_fd(t, 6, 0), -EMFILE);
-	assert_int_equal(files_alloc_fd(t, 0, 0), 5);
+	assert_int_equal(files_alloc_fd(t, 0, 0), -EMFILE);
+	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), -EMFILE);
 	assert_int_equal(files_set_nofile(t, NR_OPEN_MAX + 1UL), -EPERM);
 	assert_int_equal(files_set_nofile(t, ~0UL), -EPERM);
 	assert_int_equal(files_get_nofile(t), 10);
 	assert_int_equal(files_set_nofile(t, NR_OPEN_MAX), 0);
-	assert_int_equal(files_alloc_fd(t, 0, 0), 50);
+	assert_int_equal(files_alloc_fd(t, 6, 0), 50);
+	assert_int_equal(files_alloc_fd(t, 0, 0), 5);
 	assert_int_equal(files_alloc_fd(t, NR_OPEN_MAX - 1, 0), NR_OPEN_MAX - 1);
 	assert_int_equal(files_alloc_fd(t, NR_OPEN_MAX - 1, 0), -EMFILE);
 	assert_int_equal(t->seq->size, NR_OPEN_MAX);
@@ -244,12 +245,40 @@ static void test_nonseq_max(void **state)
 	struct files_table *t = *state;
 	int i;
 
+	assert_int_equal(files_set_nofile(t, NR_OPEN_MAX), 0); /* counts them too */
 	for (i = 0; i < NONSEQ_FD_MAX; i++)
 		files_alloc_fd(t, 0, O_NONSEQFD);
 	assert_int_equal(files_count(t), NONSEQ_FD_MAX);
 	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), -EMFILE);
 	assert_int_equal(files_unreserve_fd(t, NS + 77), 0);
 	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD | O_CLOFORK), NS + 77);
+}
+
+/* RLIMIT_NOFILE bounds the open fds of both areas together. */
+static void test_limit_both_areas(void **state)
+{
+	struct files_table *t = *state;
+	struct fdmap *ns = t->nonseq;
+
+	assert_int_equal(files_set_nofile(t, 0), 0);
+	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), -EMFILE);
+	assert_int_equal(files_set_nofile(t, 4), 0);
+	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), NS);
+	assert_int_equal(files_alloc_fd(t, 0, 0), 0);
+	assert_int_equal(open_file(t, 0, O_NONSEQFD, 7), NS + 1);
+	assert_int_equal(open_file(t, 0, 0, 8), 1);
+	assert_int_equal(files_alloc_fd(t, 0, 0), -EMFILE);
+	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), -EMFILE);
+	/* dup_to a free fd adds one: EMFILE, and no growth; onto an open one adds none. */
+	assert_int_equal(files_dup_to(t, NS + 1, NS + 500, 0), -EMFILE);
+	assert_int_equal(files_dup_to(t, NS + 1, 3, 0), -EMFILE);
+	assert_ptr_equal(t->nonseq, ns);
+	assert_int_equal(files_dup_to(t, 1, 9, 0), -EBADF);
+	assert_int_equal(files_dup_to(t, NS + 1, 1, 0), 1);
+	assert_int_equal(id_at(t, 1), 7);
+	assert_int_equal(files_close(t, NS + 1), 0);
+	assert_int_equal(files_dup_to(t, 1, NS + 500, 0), NS + 500);
+	assert_int_equal(files_count(t), 4);
 }
 
 static void test_dup_to(void **state)
@@ -534,6 +563,7 @@ int main(void)
 	    T(test_close_bad),
 	    T(test_nonseq_order_and_growth),
 	    T(test_nonseq_max),
+	    T(test_limit_both_areas),
 	    T(test_dup_to),
 	    T(test_dup_to_bad),
 	    T(test_fdflags),

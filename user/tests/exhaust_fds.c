@@ -1,6 +1,7 @@
 /* Exhaustion of fds: open until EMFILE in the sequential area (at
- * RLIMIT_NOFILE) and in the non-sequential one (its 1<<20 fds, fdkernel
- * only); each in a child, so the parent sees every fd and byte come back. */
+ * RLIMIT_NOFILE) and in the non-sequential one (its 1<<20 fds, which
+ * RLIMIT_NOFILE also counts; fdkernel only); each in a child, so the parent
+ * sees every fd and byte come back. */
 #include <fcntl.h>
 #include <sys/resource.h>
 
@@ -33,13 +34,20 @@ static void fill_sequential(void)
 	_exit(close_range(3, ~0U, 0) == 0 && open("/dev/null", O_RDONLY) == 3 ? GOOD : CLOSE);
 }
 
-/* dup into the non-sequential area until EMFILE: NONSEQ_FD_MAX fds. */
+/* dup into the non-sequential area until EMFILE: NONSEQ_FD_MAX fds, which
+ * RLIMIT_NOFILE at its largest allows when no sequential fd is open. */
 static void fill_nonsequential(void)
 {
+	struct rlimit rl = {NR_OPEN_MAX, NR_OPEN_MAX};
 	unsigned long args[6] = {0};
 	sigset_t none;
-	long fd, n = 0;
+	long fd, n = 1;
 	sigemptyset(&none);
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0 ||
+	    (fd = syscall_indirect(SYSIND_NONSEQFD, none, __NR_dup, args)) < 0 ||
+	    close_range(0, NONSEQ_FD_BASE - 1, 0) < 0)
+		_exit(SETUP);
+	args[0] = (unsigned long)fd; /* the source: the first of them */
 	while ((fd = syscall_indirect(SYSIND_NONSEQFD, none, __NR_dup, args)) >= 0)
 		n++;
 	if (errno != EMFILE)
@@ -69,8 +77,9 @@ int main(int argc, char **argv)
 	check(fill_sequential, "open until EMFILE at RLIMIT_NOFILE 512: every fd below it used, "
 			       "a freed one reused, close_range frees them");
 	if (on_fdkernel())
-		check(fill_nonsequential, "the non-sequential area: 1<<20 fds, then EMFILE; a "
-					  "freed one reused; close_range frees them");
+		check(fill_nonsequential, "the non-sequential area: 1<<20 fds (RLIMIT_NOFILE "
+					  "1<<20), then EMFILE; a freed one reused; close_range "
+					  "frees them");
 	else
 		skip("no non-sequential area on the host", "the non-sequential area");
 	system_usable(argv[0], "running out of fds");

@@ -1,11 +1,14 @@
 /*
  * close_range (closing, CLOSE_RANGE_CLOEXEC, fdkernel's CLOSE_RANGE_CLOFORK,
  * both areas) and RLIMIT_NOFILE through getrlimit, setrlimit and prlimit:
- * the limit bounds new sequential fds, never the ones already open.
+ * the limit bounds new sequential fds, never the ones already open, and
+ * (fdkernel) how many fds of both areas are open.
  */
 #include "fd_util.h"
 
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 
 #define BASE	      100	  /* close_range tests use fds BASE.. */
 #define ABOVE_NR_OPEN (1UL << 31) /* above fdkernel's and any Linux nr_open */
@@ -99,6 +102,73 @@ static void check_lowered(const struct rlimit *cur)
 	close(fd);
 }
 
+/* Sequential fds open now (the test has no non-sequential one open). */
+static int open_fds(rlim_t below)
+{
+	int n = 0;
+
+	for (rlim_t fd = 0; fd < below; fd++)
+		n += fcntl((int)fd, F_GETFD) >= 0;
+	return n;
+}
+
+/* RLIMIT_NOFILE 0 is a sandbox: no fd at all, in either area, by any call. */
+static void check_nofile_zero(const struct rlimit *cur)
+{
+	unsigned long args[6] = {1};
+	sigset_t none;
+	int p[2];
+
+	sigemptyset(&none);
+	require(set_limits(0, cur->rlim_max) == 0, "RLIMIT_NOFILE 0");
+	is_errno(open_null(O_NONSEQFD), EMFILE, "RLIMIT_NOFILE 0: open(O_NONSEQFD) EMFILE");
+	is_errno(pipe2(p, O_NONSEQFD), EMFILE, "... pipe2(O_NONSEQFD) EMFILE");
+	is_errno(socket2(AF_UNIX, SOCK_DGRAM, 0, O_NONSEQFD), EMFILE,
+		 "... socket2(O_NONSEQFD) EMFILE");
+	is_errno(syscall_indirect(SYSIND_NONSEQFD, none, __NR_dup, args), EMFILE,
+		 "... syscall_indirect(NONSEQFD, dup) EMFILE");
+	is_errno(dup2(1, NONSEQ_FD_BASE + 5), EMFILE,
+		 "... dup2 to a free non-sequential fd EMFILE");
+	require(set_limits(cur->rlim_cur, cur->rlim_max) == 0, "limit restored");
+}
+
+/*
+ * Limit N with both kinds open: the N-th open fd is the last, whichever area
+ * it is in; lowering the limit below the count keeps every fd open and
+ * stops new ones until enough are closed.
+ */
+static void check_nofile_count(const struct rlimit *cur)
+{
+	int n = open_fds(cur->rlim_cur), p[2];
+	int a, b, c, d;
+
+	require(set_limits(n + 4, cur->rlim_max) == 0, "RLIMIT_NOFILE = open fds + 4");
+	a = open_null(O_NONSEQFD);
+	b = open_null(0);
+	c = open_null(O_NONSEQFD);
+	d = open_null(0);
+	ok(nonseq(a) && nonseq(c) && b >= 0 && !nonseq(b) && d >= 0 && !nonseq(d),
+	   "limit N: 2 sequential and 2 non-sequential fds fill it");
+	is_errno(open_null(0), EMFILE, "then a sequential open: EMFILE (free numbers below N)");
+	is_errno(open_null(O_NONSEQFD), EMFILE, "a non-sequential open: EMFILE");
+	is_errno(dup(1), EMFILE, "dup: EMFILE");
+	is_errno(fcntl(1, F_DUPFD, 0), EMFILE, "F_DUPFD: EMFILE");
+	is_errno(pipe(p), EMFILE, "pipe: EMFILE");
+	is_int(dup2(b, d), d, "dup2 onto an open fd still works (it adds none)");
+	close(a);
+	a = open_null(0);
+	ok(a >= 0 && !nonseq(a), "a closed non-sequential fd makes room for a sequential one");
+	is_int(set_limits(n, cur->rlim_max), 0, "RLIMIT_NOFILE lowered below the open count");
+	is_int(write(c, "x", 1), 1, "... every fd stays open and usable");
+	close(a);
+	is_errno(open_null(0), EMFILE, "... a new fd fails while the count is above it");
+	close(b);
+	close(c);
+	close(d);
+	is_errno(open_null(O_NONSEQFD), EMFILE, "... and at it");
+	require(set_limits(cur->rlim_cur, cur->rlim_max) == 0, "limit restored");
+}
+
 static void check_prlimit(const struct rlimit *cur)
 {
 	struct rlimit r, now, set = {cur->rlim_cur, cur->rlim_max};
@@ -124,11 +194,18 @@ int main(void)
 	struct rlimit cur;
 	int before = next_fd();
 
-	plan(11 + 9 + 8 + 5 + 2);
+	plan(11 + 9 + 8 + 5 + 12 + 5 + 2);
 	check_close_range();
 	require(getrlimit(RLIMIT_NOFILE, &cur) == 0, "getrlimit");
 	check_rlimit_errors(&cur);
 	check_lowered(&cur);
+	if (on_fdkernel()) {
+		check_nofile_zero(&cur);
+		check_nofile_count(&cur);
+	} else {
+		for (int i = 0; i < 5 + 12; i++)
+			skip(NOT_LINUX, "RLIMIT_NOFILE counts non-sequential fds");
+	}
 	check_prlimit(&cur);
 	is_int(setrlimit(RLIMIT_NOFILE, &cur), 0, "limit restored");
 	is_int(next_fd(), before, "no fd left open");

@@ -30,6 +30,12 @@ static inline int next_fd(void)
 	return fd;
 }
 
+/* A nonseq fd: at or above NONSEQ_FD_BASE. */
+static inline bool nonseq(int fd)
+{
+	return fd >= NONSEQ_FD_BASE;
+}
+
 /* One assertion, or a skip on Linux for checks only fdkernel can pass. */
 static inline bool fdk_only(const char *what)
 {

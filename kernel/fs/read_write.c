@@ -1,0 +1,244 @@
+/*
+ * Data-transfer system calls: read and write, their positioned and vectored
+ * forms, and lseek.  Each checks its arguments, builds one I/O iterator
+ * (lib/iov_iter.h) over the caller's buffers and calls the file's
+ * read_iter or write_iter once, so a vector reaches the file whole.
+ */
+#include "arch/x86_64/uaccess.h"
+#include "fs/file.h"
+#include "fs/files.h"
+#include "fs/inode.h"
+#include "lib/iov_iter.h"
+#include "mm/heap.h"
+#include "proc/task.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/uio.h>
+
+/* preadv2/pwritev2 flags taken as no-ops: a RAM file system has nothing
+ * to sync and nothing to poll for.  Others: EOPNOTSUPP. */
+#define RWF_NOOPS (RWF_HIPRI | RWF_DSYNC | RWF_SYNC)
+
+#define SEEK_SET 0
+#define SEEK_CUR 1
+#define SEEK_END 2
+
+/* Regular files and directories have positions; devices, pipes, sockets do not. */
+static bool seekable(struct file *f)
+{
+	return f->inode && (inode_is_reg(f->inode) || inode_is_dir(f->inode));
+}
+
+/* What every transfer checks first: -EBADF (access mode), -EINVAL (no such operation). */
+static long rw_check(struct file *f, bool write)
+{
+	if (write ? !file_can_write(f) : !file_can_read(f))
+		return -EBADF;
+	if (write ? !f->ops->write_iter : !f->ops->read_iter)
+		return -EINVAL;
+	return 0;
+}
+
+/* One call of the file's operation over the whole iterator, at the file
+ * position or at *at (positioned calls leave the file position alone). */
+static long file_rw_iter(struct file *f, struct iov_iter *it, uint64_t *at, bool write)
+{
+	uint64_t pos;
+	long n;
+
+	if (at) {
+		pos = *at;
+	} else {
+		spin_lock(&f->pos_lock);
+		pos = f->pos;
+		spin_unlock(&f->pos_lock);
+	}
+	n = write ? f->ops->write_iter(f, it, &pos) : f->ops->read_iter(f, it, &pos);
+	if (!at && n > 0) {
+		spin_lock(&f->pos_lock);
+		f->pos = pos;
+		spin_unlock(&f->pos_lock);
+	}
+	return n;
+}
+
+/* read, write, pread64, pwrite64: one user buffer, shortened to MAX_RW_COUNT. */
+static long file_rw(struct file *f, void *ubuf, size_t len, uint64_t *at, bool write)
+{
+	struct iovec v = {ubuf, len < MAX_RW_COUNT ? len : MAX_RW_COUNT};
+	struct iov_iter it;
+	long err = rw_check(f, write);
+
+	if (err)
+		return err;
+	if (!user_range_ok((uint64_t)ubuf, len))
+		return -EFAULT;
+	iov_iter_init(&it, &v, 1, v.iov_len);
+	return file_rw_iter(f, &it, at, write);
+}
+
+/*
+ * The vectored calls.  The vector is checked after the access mode (as
+ * Linux); an empty one (total 0) returns 0 without reaching the file, so
+ * a writev of nothing sends no empty datagram.  rwf: preadv2's flags.
+ */
+static long file_rwv(struct file *f, const struct iovec *uvec, unsigned long nr, uint64_t *at,
+		     int rwf, bool write)
+{
+	struct iovec fast[UIO_FASTIOV], *iov = fast;
+	struct iov_iter it;
+	long n = rw_check(f, write);
+
+	if (n)
+		return n;
+	n = iovec_import(uvec, nr, &iov, &it);
+	if (!n && iov_iter_count(&it))
+		n = rwf & ~RWF_NOOPS ? -EOPNOTSUPP : file_rw_iter(f, &it, at, write);
+	kfree(iov);
+	return n;
+}
+
+/*
+ * The file at fd for a transfer at *off (NULL: at the file position), with
+ * a reference.  -EINVAL for a negative offset, even on a bad fd (as Linux);
+ * -EBADF; -ESPIPE for an offset on a file without positions.
+ */
+static struct file *rw_lookup(int fd, const long *off, long *err)
+{
+	struct file *f = NULL;
+
+	*err = off && *off < 0 ? -EINVAL : 0;
+	if (!*err) {
+		f = files_lookup(current()->files, fd);
+		*err = !f ? -EBADF : off && !seekable(f) ? -ESPIPE : 0;
+	}
+	if (f && *err) {
+		file_put(f);
+		f = NULL;
+	}
+	return f;
+}
+
+static long fd_rw(int fd, void *ubuf, size_t len, const long *off, bool write)
+{
+	long n;
+	struct file *f = rw_lookup(fd, off, &n);
+	uint64_t pos = off ? *off : 0;
+
+	if (!f)
+		return n;
+	n = file_rw(f, ubuf, len, off ? &pos : NULL, write);
+	file_put(f);
+	return n;
+}
+
+static long fd_rwv(int fd, const struct iovec *uvec, unsigned long nr, const long *off, int rwf,
+		   bool write)
+{
+	long n;
+	struct file *f = rw_lookup(fd, off, &n);
+	uint64_t pos = off ? *off : 0;
+
+	if (!f)
+		return n;
+	n = file_rwv(f, uvec, nr, off ? &pos : NULL, rwf, write);
+	file_put(f);
+	return n;
+}
+
+SYSCALL_DEFINE3(read, int, fd, void *, buf, size_t, count)
+{
+	return fd_rw(fd, buf, count, NULL, false);
+}
+
+SYSCALL_DEFINE3(write, int, fd, const void *, buf, size_t, count)
+{
+	return fd_rw(fd, (void *)buf, count, NULL, true);
+}
+
+SYSCALL_DEFINE4(pread64, int, fd, void *, buf, size_t, count, long, off)
+{
+	return fd_rw(fd, buf, count, &off, false);
+}
+
+SYSCALL_DEFINE4(pwrite64, int, fd, const void *, buf, size_t, count, long, off)
+{
+	return fd_rw(fd, (void *)buf, count, &off, true);
+}
+
+SYSCALL_DEFINE3(readv, int, fd, const struct iovec *, vec, unsigned long, vlen)
+{
+	return fd_rwv(fd, vec, vlen, NULL, 0, false);
+}
+
+SYSCALL_DEFINE3(writev, int, fd, const struct iovec *, vec, unsigned long, vlen)
+{
+	return fd_rwv(fd, vec, vlen, NULL, 0, true);
+}
+
+/* The offset comes in two registers, low and high; on x86_64 the low one
+ * holds all 64 bits and the high one is ignored (as Linux). */
+SYSCALL_DEFINE5(preadv, int, fd, const struct iovec *, vec, unsigned long, vlen, long, pos_l,
+		unsigned long, pos_h)
+{
+	(void)pos_h;
+	return fd_rwv(fd, vec, vlen, &pos_l, 0, false);
+}
+
+SYSCALL_DEFINE5(pwritev, int, fd, const struct iovec *, vec, unsigned long, vlen, long, pos_l,
+		unsigned long, pos_h)
+{
+	(void)pos_h;
+	return fd_rwv(fd, vec, vlen, &pos_l, 0, true);
+}
+
+/* Offset -1: at the file position, as readv/writev. */
+SYSCALL_DEFINE6(preadv2, int, fd, const struct iovec *, vec, unsigned long, vlen, long, pos_l,
+		unsigned long, pos_h, int, flags)
+{
+	(void)pos_h;
+	return fd_rwv(fd, vec, vlen, pos_l == -1 ? NULL : &pos_l, flags, false);
+}
+
+SYSCALL_DEFINE6(pwritev2, int, fd, const struct iovec *, vec, unsigned long, vlen, long, pos_l,
+		unsigned long, pos_h, int, flags)
+{
+	(void)pos_h;
+	return fd_rwv(fd, vec, vlen, pos_l == -1 ? NULL : &pos_l, flags, true);
+}
+
+/* Under f->pos_lock: the new position for lseek, or -EINVAL. */
+static long seek_target(struct file *f, long off, unsigned int whence)
+{
+	long base;
+
+	if (whence == SEEK_SET)
+		base = 0;
+	else if (whence == SEEK_CUR)
+		base = f->pos;
+	else if (whence == SEEK_END && inode_is_reg(f->inode))
+		base = inode_size(f->inode);
+	else
+		return -EINVAL;
+	if (__builtin_add_overflow(base, off, &base) || base < 0)
+		return -EINVAL;
+	return base;
+}
+
+SYSCALL_DEFINE3(lseek, int, fd, long, off, unsigned int, whence)
+{
+	struct file *f = files_lookup(current()->files, fd);
+	long pos = -ESPIPE;
+
+	if (!f)
+		return -EBADF;
+	if (seekable(f)) {
+		spin_lock(&f->pos_lock);
+		pos = seek_target(f, off, whence);
+		if (pos >= 0)
+			f->pos = pos;
+		spin_unlock(&f->pos_lock);
+	}
+	file_put(f);
+	return pos;
+}
