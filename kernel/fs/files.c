@@ -53,13 +53,20 @@ static struct file *files_installed(struct files_table *files, int fd)
 }
 
 /*
- * Under the lock: whether one more fd may be open.  RLIMIT_NOFILE bounds
- * how many fds are open in both areas together (reserved ones included);
- * the sequential area's numbers also stay below it.  O(1): each map
- * counts its busy slots.
+ * Under the lock: whether one more fd may be open, in the non-sequential
+ * area if @nonseq.  The sequential area alone keeps Linux's rule (its
+ * numbers stay below RLIMIT_NOFILE, checked by the callers), so a process
+ * that never uses the other area sees exactly Linux, a lowered limit
+ * included.  Non-sequential numbers stay above the limit, so there the
+ * limit bounds how many fds are open in both areas together (reserved ones
+ * included), and while any non-sequential fd is open that count bounds the
+ * sequential area too: O_NONSEQFD never gets a process past the limit.
+ * O(1): each map counts its busy slots.
  */
-static bool files_room(struct files_table *files)
+static bool files_room(struct files_table *files, bool nonseq)
 {
+	if (!nonseq && files->nonseq->busy == 0)
+		return true;
 	return files->seq->busy + files->nonseq->busy < files->nofile;
 }
 
@@ -106,7 +113,8 @@ static int files_reach(struct files_table *files, int fd, struct fdmap **mapp)
 	cap = area == &files->seq ? NR_OPEN_MAX : NONSEQ_FD_MAX;
 	if (idx >= cap)
 		return -EBADF;
-	if ((idx >= (*area)->size || !fdmap_busy(*area, (unsigned int)fd)) && !files_room(files))
+	if ((idx >= (*area)->size || !fdmap_busy(*area, (unsigned int)fd)) &&
+	    !files_room(files, area == &files->nonseq))
 		return -EMFILE;
 	if (idx >= (*area)->size)
 		err = files_grow(area, grown_size((*area)->size, idx, cap));
@@ -320,7 +328,7 @@ void files_exec(struct files_table *files)
  * @flags: [in] O_NONSEQFD | O_CLOEXEC | O_CLOFORK
  *
  * Returns the fd, -EINVAL for unknown flags or a negative @minfd, -EMFILE
- * when RLIMIT_NOFILE fds are open (both areas count), no fd >= @minfd is
+ * when RLIMIT_NOFILE fds are open (both areas count; see files_room), no fd >= @minfd is
  * free below RLIMIT_NOFILE (sequential) or the non-sequential area is
  * full, -ENOMEM if growing the area failed.
  */
@@ -331,7 +339,7 @@ int files_alloc_fd(struct files_table *files, int minfd, unsigned int flags)
 	if ((flags & ~OPEN_FD_FLAGS) || minfd < 0)
 		return -EINVAL;
 	spin_lock(&files->lock);
-	if (!files_room(files))
+	if (!files_room(files, flags & O_NONSEQFD))
 		fd = -EMFILE;
 	else if (flags & O_NONSEQFD)
 		fd = files_alloc_nonseq(files, open_to_map_flags(flags));

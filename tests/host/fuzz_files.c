@@ -113,6 +113,16 @@ static unsigned int model_count(const struct model *m)
 	return n;
 }
 
+/* Out of room by count (files_room): for a non-sequential fd, or while one is open. */
+static bool model_full(const struct model *m, bool nonseq)
+{
+	unsigned int i, ns_open = 0;
+
+	for (i = 0; i < m->ns_hw; i++)
+		ns_open += m->ns[i].state != FREE;
+	return (nonseq || ns_open) && model_count(m) >= m->nofile;
+}
+
 static void mfree(struct model *m, long fd)
 {
 	mslot_of(m, fd)->state = FREE;
@@ -268,7 +278,7 @@ static void op_alloc(struct files_table *t, struct model *m, struct input *in, b
 		CHECK(ret == -EINVAL);
 		return;
 	}
-	if (model_count(m) >= m->nofile) {
+	if (model_full(m, nonseq)) {
 		CHECK(ret == -EMFILE);
 		return;
 	}
@@ -344,7 +354,7 @@ static void op_dup_to(struct files_table *t, struct model *m, struct input *in)
 		CHECK(ret == newfd);
 	else if (newfd_error(m, newfd))
 		CHECK(ret == newfd_error(m, newfd));
-	else if (new->state == FREE && model_count(m) >= m->nofile)
+	else if (new->state == FREE && model_full(m, newfd >= NS))
 		CHECK(ret == -EMFILE);
 	else if (new->state == RESERVED)
 		CHECK(ret == -EBUSY);

@@ -82,6 +82,27 @@ static void check_rlimit_errors(const struct rlimit *cur)
 	ok(getrlimit(RLIMIT_STACK, &r) == 0 && r.rlim_cur > 0, "getrlimit(RLIMIT_STACK)");
 }
 
+/*
+ * Sequential fds only: a limit lowered below how many are open still hands
+ * out a free number below it (Linux bounds numbers, not the count).
+ */
+static void check_lowered_count(int fd, const struct rlimit *cur)
+{
+	int got, low = fd + 1;
+
+	for (int i = low; i < low + 30; i++)
+		dup2(fd, i);
+	is_int(set_limits((rlim_t)low + 10, cur->rlim_max), 0,
+	       "RLIMIT_NOFILE below the number of open fds");
+	close(low + 5);
+	got = dup(fd);
+	is_int(got, low + 5, "a free number below it is still handed out");
+	is_errno(dup(fd), EMFILE, "the next one: EMFILE");
+	for (int i = low; i < low + 30; i++)
+		close(i);
+	is_int(set_limits(50, cur->rlim_max), 0, "limit back to 50");
+}
+
 /* A limit below open fds: they stay usable, new ones stay below it. */
 static void check_lowered(const struct rlimit *cur)
 {
@@ -94,6 +115,7 @@ static void check_lowered(const struct rlimit *cur)
 	is_errno(dup2(fd, 60), EBADF, "dup2 to 60: EBADF");
 	is_errno(fcntl(fd, F_DUPFD, 60), EINVAL, "F_DUPFD from 60: EINVAL");
 	is_int(close(high), 0, "close of the fd above the limit");
+	check_lowered_count(fd, cur);
 	is_int(set_limits(cur->rlim_max < 5000 ? cur->rlim_max : 5000, cur->rlim_max), 0,
 	       "soft limit raised");
 	int top = fcntl(fd, F_DUPFD, (cur->rlim_max < 5000 ? cur->rlim_max : 5000) - 1);
@@ -194,7 +216,7 @@ int main(void)
 	struct rlimit cur;
 	int before = next_fd();
 
-	plan(11 + 9 + 8 + 5 + 12 + 5 + 2);
+	plan(11 + 9 + 12 + 5 + 12 + 5 + 2);
 	check_close_range();
 	require(getrlimit(RLIMIT_NOFILE, &cur) == 0, "getrlimit");
 	check_rlimit_errors(&cur);
