@@ -219,7 +219,7 @@ static long console_write(struct file *f, const void *ubuf, size_t len, uint64_t
 
 static unsigned console_poll(struct file *f, struct poll_table *pt)
 {
-	poll_wait(f, &con.readers, pt);
+	poll_wait(f, &con.readers, pt); /* static: lives forever */
 	return POLLOUT | POLLWRNORM | (readable() ? POLLIN | POLLRDNORM : 0);
 }
 

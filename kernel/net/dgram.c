@@ -34,6 +34,38 @@ static bool has_dgram(struct socket *sk)
 	return !sk->rx_busy && (!list_empty(&sk->dgq) || (sk->shut & SHUT_RX));
 }
 
+/* Wakes sk's readers and pollers, and senders waiting for room in it. */
+static void dgram_wake(struct socket *sk)
+{
+	sock_wake(sk);
+	wake_up(&sk->room_wq);
+}
+
+/* sk's peer has room or died: the relay unqueues itself and wakes sk's
+ * pollers (under the peer's room_wq lock; sk lives, see dgram_unpeer). */
+static void dgram_peer_woken(struct wait_entry *we)
+{
+	struct socket *sk = container_of(we, struct socket, peer_wake);
+
+	list_del(&we->link);
+	sock_wake(sk);
+}
+
+/*
+ * Under sk's lock: clears sk->peer and returns it (the reference is the
+ * caller's).  Takes the relay off the peer's queue first: it is queued
+ * only there, so after this nothing can call it, and sk may be freed.
+ */
+static struct socket *dgram_unpeer(struct socket *sk)
+{
+	struct socket *p = sk->peer;
+
+	if (p)
+		wait_remove(&p->room_wq, &sk->peer_wake);
+	sk->peer = NULL;
+	return p;
+}
+
 static int dgram_connect(struct socket *sk, const struct sock_addr *addr, bool nonblock)
 {
 	struct socket *t = NULL, *old;
@@ -50,7 +82,7 @@ static int dgram_connect(struct socket *sk, const struct sock_addr *addr, bool n
 			return err;
 	}
 	spin_lock(&sk->lock);
-	old = sk->peer;
+	old = dgram_unpeer(sk);
 	sk->peer = t;
 	if (addr->sa.ss_family == AF_UNSPEC)
 		sk->remote.len = 0;
@@ -60,7 +92,7 @@ static int dgram_connect(struct socket *sk, const struct sock_addr *addr, bool n
 	spin_unlock(&sk->lock);
 	if (old)
 		sock_put(old);
-	sock_wake(sk);
+	dgram_wake(sk); /* its senders may now be refused */
 	return 0;
 }
 
@@ -151,7 +183,7 @@ static long dgram_enqueue(struct socket *t, struct dgram *d, bool nonblock)
 		if (v != DG_WAIT)
 			break;
 		spin_unlock(&t->lock);
-		v = wait_event_interruptible(&t->wq, has_room(t, d->len));
+		v = wait_event_interruptible(&t->room_wq, has_room(t, d->len));
 		if (v)
 			return v;
 	}
@@ -242,7 +274,7 @@ static long dgram_recvmsg(struct socket *sk, struct kmsg *m)
 		spin_lock(&sk->lock);
 	}
 	spin_unlock(&sk->lock);
-	sock_wake(sk); /* room for senders, the queue for other readers */
+	dgram_wake(sk); /* room for senders, the queue for other readers */
 	if (n > 0 && !(m->flags & MSG_TRUNC) && (size_t)n > want)
 		n = want; /* the real length only with MSG_TRUNC, as Linux */
 	return n;
@@ -268,8 +300,7 @@ static void dgram_release(struct socket *sk)
 	spin_lock(&sk->lock);
 	sk->dead = true;
 	sk->shut = SHUT_RX | SHUT_TX;
-	p = sk->peer;
-	sk->peer = NULL;
+	p = dgram_unpeer(sk);
 	list_for_each_entry_safe(d, next, &sk->dgq, link)
 	{
 		list_del(&d->link);
@@ -277,10 +308,38 @@ static void dgram_release(struct socket *sk)
 	}
 	sk->dgq_bytes = 0;
 	spin_unlock(&sk->lock);
-	sock_wake(sk); /* senders waiting for room give up */
+	dgram_wake(sk); /* senders waiting for room give up */
 	list_for_each_entry_safe(d, next, &q, link) dgram_free(d);
 	if (p)
 		sock_put(p);
+}
+
+static bool peer_has_room(struct socket *p)
+{
+	bool room;
+
+	spin_lock(&p->lock);
+	room = has_room(p, 1); /* a dead peer has room: sends fail at once */
+	spin_unlock(&p->lock);
+	return room;
+}
+
+/*
+ * Whether a send to p, sk's peer, would find room; if not, queues sk's
+ * relay on p so that sk's pollers hear when it does.  The check after
+ * queuing catches room made in between.
+ */
+static bool dgram_peer_writable(struct socket *sk, struct socket *p)
+{
+	if (peer_has_room(p))
+		return true;
+	spin_lock(&sk->lock);
+	if (sk->peer == p) {
+		sk->peer_wake.func = dgram_peer_woken;
+		wait_add(&p->room_wq, &sk->peer_wake);
+	}
+	spin_unlock(&sk->lock);
+	return peer_has_room(p);
 }
 
 static unsigned int dgram_poll(struct socket *sk, struct file *f, struct poll_table *pt)
@@ -297,16 +356,13 @@ static unsigned int dgram_poll(struct socket *sk, struct file *f, struct poll_ta
 	if (sk->shut == (SHUT_RX | SHUT_TX))
 		mask |= POLLHUP;
 	p = sk->peer;
+	if (p)
+		sock_get(p);
 	spin_unlock(&sk->lock);
-	if (p) {
-		poll_wait(f, &p->wq, pt);
-		spin_lock(&p->lock);
-		if (p->dead || has_room(p, 1))
-			mask |= POLLOUT | POLLWRNORM;
-		spin_unlock(&p->lock);
-	} else {
+	if (!p || dgram_peer_writable(sk, p))
 		mask |= POLLOUT | POLLWRNORM;
-	}
+	if (p)
+		sock_put(p);
 	return mask;
 }
 

@@ -32,6 +32,8 @@ struct socket *sock_alloc(const struct sock_family *fam, int type)
 	sk->fam = fam;
 	sk->proto = type == SOCK_STREAM ? &stream_proto : &dgram_proto;
 	wait_queue_init(&sk->wq, "socket_wq");
+	wait_queue_init(&sk->room_wq, "socket_room_wq");
+	list_init(&sk->peer_wake.link);
 	spin_init(&sk->lock, "socket");
 	sk->rcvbuf = sk->sndbuf = SOCK_BUF_DEFAULT;
 	sk->local.len = fam->unnamed_len;

@@ -50,6 +50,16 @@ struct socket {
 	const struct sock_family *fam;
 	const struct sock_proto *proto;
 	struct wait_queue wq; /* woken on any change of this socket's readiness */
+	/*
+	 * Datagram: room_wq is woken when the queue gains room or the socket
+	 * dies (blocked senders sleep there).  A socket that finds its peer
+	 * full queues its peer_wake on peer->room_wq, under its own lock and
+	 * only while that is its peer; the first wake-up there unqueues it
+	 * and wakes wq, where this socket's pollers sleep (Linux's
+	 * unix_dgram_peer_wake).
+	 */
+	struct wait_queue room_wq;
+	struct wait_entry peer_wake;
 
 	/*
 	 * Protects every field below (the rx fields too).  Never held with
@@ -66,7 +76,16 @@ struct socket {
 	unsigned int sndbuf;	 /* SO_SNDBUF */
 	struct sock_addr local;	 /* its own name */
 	struct sock_addr remote; /* datagram: connect()'s address (len 0: none) */
-	struct socket *peer;	 /* stream: the other end; unix datagram: connect() target */
+	/*
+	 * The socket this one sends to, referenced (put when it changes).
+	 * Stream: the other end, set when the connection is made and cleared
+	 * only by release, so while the file is open it stays valid without
+	 * the lock (a poll may wait on peer->wq).  Unix datagram: connect()'s
+	 * target, which connect() and release replace at any time: use it
+	 * only under the lock or with a reference of one's own, and never
+	 * wait on its queues (a poll relays through peer_wake, dgram.c).
+	 */
+	struct socket *peer;
 
 	/* Listening stream sockets. */
 	struct list_head accq; /* connected sockets awaiting accept(), by acc_link */

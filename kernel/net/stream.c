@@ -434,7 +434,7 @@ static unsigned int stream_poll(struct socket *sk, struct file *f, struct poll_t
 	spin_unlock(&sk->lock);
 	if (!p)
 		return mask;
-	poll_wait(f, &p->wq, pt);
+	poll_wait(f, &p->wq, pt); /* sk holds p until its release, after f's */
 	spin_lock(&p->lock);
 	if (sbuf_space(&p->rx) || p->dead || (p->shut & SHUT_RX))
 		mask |= POLLOUT | POLLWRNORM;
