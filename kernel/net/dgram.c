@@ -1,7 +1,10 @@
 /*
  * SOCK_DGRAM for every family: each send is one message, queued whole on
- * the receiving socket (bounded by its SO_RCVBUF: a full receiver blocks
- * the sender or gives EAGAIN) and read whole; a short read truncates it.
+ * the receiving socket and read whole; a short read truncates it.  A
+ * queue holds messages up to its SO_RCVBUF, each counted at what it
+ * costs the kernel, not only its bytes (a full receiver blocks the
+ * sender or gives EAGAIN): empty messages, which may carry 253 fds, fill
+ * it too.
  */
 #include "fs/poll.h"
 #include "mm/heap.h"
@@ -12,10 +15,21 @@
 struct dgram {
 	struct list_head link; /* in the receiver's dgq */
 	size_t len;
+	size_t truesize; /* charged to the receiver while queued (dgram_truesize) */
 	struct sock_addr from;
 	struct scm_fds *fds;
 	char data[];
 };
+
+/* The cheapest message: an empty one without fds. */
+#define DGRAM_MIN_TRUESIZE sizeof(struct dgram)
+
+/* What d costs the queue it waits in: its bytes and the memory carrying
+ * them (Linux's skb truesize). */
+static size_t dgram_truesize(const struct dgram *d)
+{
+	return sizeof(*d) + d->len + scm_size(d->fds);
+}
 
 static void dgram_free(struct dgram *d)
 {
@@ -24,9 +38,9 @@ static void dgram_free(struct dgram *d)
 }
 
 /* Conditions a sleeper re-checks; read without the lock, re-checked under it. */
-static bool has_room(struct socket *t, size_t len)
+static bool has_room(struct socket *t, size_t truesize)
 {
-	return list_empty(&t->dgq) || t->dgq_bytes + len <= t->rcvbuf || t->dead;
+	return list_empty(&t->dgq) || t->dgq_size + truesize <= t->rcvbuf || t->dead;
 }
 
 static bool has_dgram(struct socket *sk)
@@ -165,7 +179,7 @@ static long dgram_verdict(struct socket *t, const struct dgram *d)
 	else if (t->remote.len && !t->fam->same_addr(&t->remote, &d->from))
 		err = t->fam->dgram_foreign_err;
 	else
-		return has_room(t, d->len) ? DG_QUEUE : DG_WAIT;
+		return has_room(t, d->truesize) ? DG_QUEUE : DG_WAIT;
 	return err ? err : DG_DROP; /* the family drops such messages silently */
 }
 
@@ -183,13 +197,13 @@ static long dgram_enqueue(struct socket *t, struct dgram *d, bool nonblock)
 		if (v != DG_WAIT)
 			break;
 		spin_unlock(&t->lock);
-		v = wait_event_interruptible(&t->room_wq, has_room(t, d->len));
+		v = wait_event_interruptible(&t->room_wq, has_room(t, d->truesize));
 		if (v)
 			return v;
 	}
 	if (v == DG_QUEUE) {
 		list_add_tail(&d->link, &t->dgq);
-		t->dgq_bytes += d->len;
+		t->dgq_size += d->truesize;
 	}
 	spin_unlock(&t->lock);
 	sock_wake(t);
@@ -212,6 +226,7 @@ static long dgram_sendmsg(struct socket *sk, struct kmsg *m)
 	if (d) {
 		d->fds = m->fds;
 		m->fds = NULL;
+		d->truesize = dgram_truesize(d);
 		err = dgram_enqueue(t, d, m->nonblock);
 		if (err) {
 			m->fds = d->fds; /* the caller drops them */
@@ -244,7 +259,7 @@ static long dgram_take(struct socket *sk, struct kmsg *m)
 	if (err || (m->flags & MSG_PEEK))
 		return err ? err : (long)d->len;
 	list_del(&d->link);
-	sk->dgq_bytes -= d->len;
+	sk->dgq_size -= d->truesize;
 	n = d->len;
 	spin_unlock(&sk->lock);
 	dgram_free(d); /* may put files: never under a socket lock */
@@ -306,7 +321,7 @@ static void dgram_release(struct socket *sk)
 		list_del(&d->link);
 		list_add_tail(&d->link, &q);
 	}
-	sk->dgq_bytes = 0;
+	sk->dgq_size = 0;
 	spin_unlock(&sk->lock);
 	dgram_wake(sk); /* senders waiting for room give up */
 	list_for_each_entry_safe(d, next, &q, link) dgram_free(d);
@@ -319,7 +334,7 @@ static bool peer_has_room(struct socket *p)
 	bool room;
 
 	spin_lock(&p->lock);
-	room = has_room(p, 1); /* a dead peer has room: sends fail at once */
+	room = has_room(p, DGRAM_MIN_TRUESIZE); /* dead: sends fail at once */
 	spin_unlock(&p->lock);
 	return room;
 }

@@ -26,6 +26,11 @@ struct scm_fds {
  * -ENOMEM.
  */
 int scm_parse(const void *ctl, size_t len, bool allow_fds, struct scm_fds **out);
+/* Kernel memory the set takes (0 for NULL): a datagram queue is charged it. */
+static inline size_t scm_size(const struct scm_fds *fds)
+{
+	return fds ? sizeof(*fds) + fds->n * sizeof(fds->files[0]) : 0;
+}
 /* Drops every reference and frees the set; NULL is fine. */
 void scm_free(struct scm_fds *fds);
 /*

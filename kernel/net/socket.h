@@ -96,7 +96,7 @@ struct socket {
 	bool rx_busy;
 	struct sbuf rx;	      /* stream */
 	struct list_head dgq; /* datagram: struct dgram, oldest first */
-	size_t dgq_bytes;
+	size_t dgq_size;      /* what the queued messages cost (dgram.c truesize) */
 
 	struct list_head bind_link; /* the family's table of bound sockets */
 	void *bind_priv;	    /* the family's (unix: the socket inode) */

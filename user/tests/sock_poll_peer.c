@@ -66,12 +66,15 @@ static void disconnect(int fd)
 
 static char chunk[512];
 
-/* Sends datagrams (or stream data) until the receiver is full: how many went. */
+/* Sends datagrams (or stream data) until the receiver is full, not even
+ * room for an empty datagram left: how many went. */
 static int fill(int fd)
 {
 	int n = 0;
 
 	while (send(fd, chunk, sizeof(chunk), MSG_DONTWAIT) > 0 && n < 100000)
+		n++;
+	while (send(fd, chunk, 0, MSG_DONTWAIT) == 0 && n < 100000)
 		n++;
 	return n;
 }
