@@ -79,15 +79,15 @@ int scm_parse(const void *ctl, size_t len, bool allow_fds, struct scm_fds **out)
 	return err;
 }
 
-/* Reserves up to max fds into fds[]: how many, or -errno if none. */
-static int scm_reserve(int *fds, unsigned int max, unsigned int oflags)
+/* Reserves up to max fds into fds[]: how many (fewer at the fd limit). */
+static unsigned int scm_reserve(int *fds, unsigned int max, unsigned int oflags)
 {
 	unsigned int i;
 
 	for (i = 0; i < max; i++) {
 		int fd = fd_reserve(oflags, 0);
 		if (fd < 0)
-			return i ? (int)i : fd;
+			break;
 		fds[i] = fd;
 	}
 	return i;
@@ -113,10 +113,10 @@ long scm_deliver(const struct scm_fds *fds, void *uctl, size_t room, unsigned in
 	if (!c)
 		return -ENOMEM;
 	n = scm_reserve(c->fds, fit, oflags);
-	if (n < 0)
-		goto out;
 	if (n < fit)
-		*msg_flags |= MSG_CTRUNC;
+		*msg_flags |= MSG_CTRUNC; /* at the fd limit: Linux drops the rest */
+	if (!n)
+		goto out;
 	c->h = (struct cmsghdr){.cmsg_len = CMSG_HDRLEN + n * sizeof(int),
 				.cmsg_level = SOL_SOCKET,
 				.cmsg_type = SCM_RIGHTS};

@@ -35,9 +35,10 @@ static inline size_t scm_size(const struct scm_fds *fds)
 void scm_free(struct scm_fds *fds);
 /*
  * Delivers fds into a recvmsg control buffer at user address uctl of
- * room bytes: as many new fds as fit (O_CLOEXEC / O_CLOFORK in oflags),
- * MSG_CTRUNC added to *msg_flags if some did not.  The set stays the
- * caller's.  Returns the control bytes used, or -EFAULT / -EMFILE.
+ * room bytes: as many new fds as fit there and under the fd limit
+ * (O_CLOEXEC / O_CLOFORK in oflags), MSG_CTRUNC added to *msg_flags if
+ * some did not; those are dropped with the set, which stays the caller's.
+ * Returns the control bytes used, or -EFAULT / -ENOMEM.
  */
 long scm_deliver(const struct scm_fds *fds, void *uctl, size_t room, unsigned int oflags,
 		 int *msg_flags);
