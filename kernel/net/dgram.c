@@ -381,6 +381,19 @@ static unsigned int dgram_poll(struct socket *sk, struct file *f, struct poll_ta
 	return mask;
 }
 
+static void dgram_gc_fds(struct socket *sk, bool (*fn)(struct scm_fds *fds, void *arg), void *arg)
+{
+	struct dgram *d;
+
+	spin_lock(&sk->lock);
+	list_for_each_entry(d, &sk->dgq, link)
+	{
+		if (d->fds && fn(d->fds, arg))
+			d->fds = NULL; /* its truesize stays charged until it is read */
+	}
+	spin_unlock(&sk->lock);
+}
+
 const struct sock_proto dgram_proto = {
     .connect = dgram_connect,
     .listen = dgram_listen,
@@ -390,4 +403,5 @@ const struct sock_proto dgram_proto = {
     .shutdown = dgram_shutdown,
     .poll = dgram_poll,
     .release = dgram_release,
+    .gc_fds = dgram_gc_fds,
 };

@@ -9,6 +9,7 @@
 #include "fs/files.h"
 #include "lib/string.h"
 #include "mm/heap.h"
+#include "net/unix_gc.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
 #include <uapi/socket.h>
@@ -16,13 +17,33 @@
 #define CMSG_ALIGN(len) (((len) + sizeof(size_t) - 1) & ~(sizeof(size_t) - 1))
 #define CMSG_HDRLEN	CMSG_ALIGN(sizeof(struct cmsghdr))
 
-void scm_free(struct scm_fds *fds)
+/* Drops the references of a set that was never in flight, and frees it. */
+static void scm_drop(struct scm_fds *fds)
 {
 	if (!fds)
 		return;
 	for (unsigned int i = 0; i < fds->n; i++)
 		file_put(fds->files[i]);
 	kfree(fds);
+}
+
+void scm_free(struct scm_fds *fds)
+{
+	if (!fds)
+		return;
+	unix_inflight_uncharge(fds);
+	scm_drop(fds);
+}
+
+void scm_free_list(struct list_head *sets)
+{
+	struct scm_fds *fds, *next;
+
+	list_for_each_entry_safe(fds, next, sets, link)
+	{
+		list_del(&fds->link);
+		scm_free(fds);
+	}
 }
 
 /* Appends the n fds at ufds (a kernel copy) to *set, growing it. */
@@ -33,9 +54,12 @@ static int scm_add_fds(struct scm_fds **set, const int *fds, unsigned int n)
 
 	if (have + n > SCM_MAX_FD)
 		return -EINVAL;
+	if (!n)
+		return 0; /* an empty SCM_RIGHTS passes nothing, as Linux */
 	s = kmalloc(sizeof(*s) + (have + n) * sizeof(s->files[0]));
 	if (!s)
 		return -ENOMEM;
+	list_init(&s->link);
 	s->n = have;
 	if (have)
 		memcpy(s->files, (*set)->files, have * sizeof(s->files[0]));
@@ -72,8 +96,10 @@ int scm_parse(const void *ctl, size_t len, bool allow_fds, struct scm_fds **out)
 		if (off > len)
 			off = len;
 	}
+	if (!err && *out)
+		err = unix_inflight_charge(*out);
 	if (err) {
-		scm_free(*out);
+		scm_drop(*out);
 		*out = NULL;
 	}
 	return err;
@@ -127,10 +153,11 @@ long scm_deliver(const struct scm_fds *fds, void *uctl, size_t room, unsigned in
 		n = -EFAULT;
 		goto out;
 	}
-	for (long i = 0; i < n; i++) {
+	for (long i = 0; i < n; i++)
 		file_get(fds->files[i]);
+	unix_gc_barrier(); /* references first, then fds: unix_gc.c */
+	for (long i = 0; i < n; i++)
 		fd_install(c->fds[i], fds->files[i]);
-	}
 	n = used;
 out:
 	kfree(c);
