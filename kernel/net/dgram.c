@@ -146,7 +146,7 @@ static int dgram_target(struct socket *sk, const struct sock_addr *name, struct 
 }
 
 /* The message m carries, copied in, stamped with sk's name. */
-static struct dgram *dgram_build(struct socket *sk, struct kmsg *m, long *err)
+static struct dgram *dgram_build(struct socket *sk, struct kmsg *m, int *err)
 {
 	size_t len = m->it.left;
 	struct dgram *d = kmalloc(sizeof(*d) + len);
@@ -167,39 +167,43 @@ static struct dgram *dgram_build(struct socket *sk, struct kmsg *m, long *err)
 	return d;
 }
 
-enum { DG_QUEUE, DG_WAIT, DG_DROP };
+/* What becomes of a message at its target. */
+enum dg_verdict {
+	DG_QUEUE, /* there is room: queue it */
+	DG_WAIT,  /* the queue is full: wait for room (or EAGAIN) */
+	DG_DROP,  /* the family drops such messages silently: the send succeeds */
+	DG_FAIL,  /* refused, with an errno */
+};
 
-/* Under t's lock: what becomes of d now (DG_*), or -errno. */
-static long dgram_verdict(struct socket *t, const struct dgram *d)
+/* Under t's lock: what becomes of d now; DG_FAIL's -errno in *err. */
+static enum dg_verdict dgram_verdict(struct socket *t, const struct dgram *d, int *err)
 {
-	int err;
-
 	if (t->dead)
-		err = t->fam->dgram_dead_err;
+		*err = t->fam->dgram_dead_err;
 	else if (t->remote.len && !t->fam->same_addr(&t->remote, &d->from))
-		err = t->fam->dgram_foreign_err;
+		*err = t->fam->dgram_foreign_err;
 	else
 		return has_room(t, d->truesize) ? DG_QUEUE : DG_WAIT;
-	return err ? err : DG_DROP; /* the family drops such messages silently */
+	return *err ? DG_FAIL : DG_DROP; /* a family error of 0 means a silent drop */
 }
 
-/* Queues d on t, waiting for room unless nonblock: 0 when t took d, else
- * DG_DROP or -errno (d stays the caller's). */
-static long dgram_enqueue(struct socket *t, struct dgram *d, bool nonblock)
+/* Queues d on t, waiting for room unless nonblock: true if t took d.  Else
+ * d stays the caller's and *err says why (0: dropped silently). */
+static bool dgram_enqueue(struct socket *t, struct dgram *d, bool nonblock, int *err)
 {
-	long v;
+	enum dg_verdict v;
 
+	*err = 0;
 	for (;;) {
 		spin_lock(&t->lock);
-		v = dgram_verdict(t, d);
-		if (v == DG_WAIT && nonblock)
-			v = -EAGAIN;
+		v = dgram_verdict(t, d, err);
 		if (v != DG_WAIT)
 			break;
 		spin_unlock(&t->lock);
-		v = wait_event_interruptible(&t->room_wq, has_room(t, d->truesize));
-		if (v)
-			return v;
+		*err = nonblock ? -EAGAIN
+				: wait_event_interruptible(&t->room_wq, has_room(t, d->truesize));
+		if (*err)
+			return false;
 	}
 	if (v == DG_QUEUE) {
 		list_add_tail(&d->link, &t->dgq);
@@ -207,7 +211,7 @@ static long dgram_enqueue(struct socket *t, struct dgram *d, bool nonblock)
 	}
 	spin_unlock(&t->lock);
 	sock_wake(t);
-	return v;
+	return v == DG_QUEUE;
 }
 
 static long dgram_sendmsg(struct socket *sk, struct kmsg *m)
@@ -215,7 +219,7 @@ static long dgram_sendmsg(struct socket *sk, struct kmsg *m)
 	size_t len = m->it.left;
 	struct socket *t;
 	struct dgram *d;
-	long err;
+	int err;
 
 	if (len > sk->fam->dgram_max || len > sk->sndbuf)
 		return -EMSGSIZE;
@@ -227,15 +231,14 @@ static long dgram_sendmsg(struct socket *sk, struct kmsg *m)
 		d->fds = m->fds;
 		m->fds = NULL;
 		d->truesize = dgram_truesize(d);
-		err = dgram_enqueue(t, d, m->nonblock);
-		if (err) {
+		if (!dgram_enqueue(t, d, m->nonblock, &err)) {
 			m->fds = d->fds; /* the caller drops them */
 			d->fds = NULL;
 			dgram_free(d);
 		}
 	}
 	sock_put(t);
-	return err < 0 ? err : (long)len;
+	return err ? err : (long)len;
 }
 
 /* Copies the oldest message out (under sk's lock on entry and exit, which
