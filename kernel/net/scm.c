@@ -27,12 +27,35 @@ static void scm_drop(struct scm_fds *fds)
 	kfree(fds);
 }
 
+/*
+ * A set's last file reference may be a socket's, whose release frees the
+ * sets queued on it, which may hold the last reference to another socket:
+ * a chain of sockets each queued in the previous one would recurse once
+ * per link and overflow the kernel stack.  So the outermost scm_free of a
+ * task drops sets one at a time from a list, and nested calls only add
+ * to that list.
+ */
 void scm_free(struct scm_fds *fds)
 {
+	struct task *t = current();
+	struct list_head todo = LIST_HEAD_INIT(todo);
+
 	if (!fds)
 		return;
-	unix_inflight_uncharge(fds);
-	scm_drop(fds);
+	if (t->scm_dropping) {
+		list_add_tail(&fds->link, t->scm_dropping);
+		return;
+	}
+	t->scm_dropping = &todo;
+	for (;;) {
+		unix_inflight_uncharge(fds);
+		scm_drop(fds);
+		if (list_empty(&todo))
+			break;
+		fds = list_first_entry(&todo, struct scm_fds, link);
+		list_del(&fds->link);
+	}
+	t->scm_dropping = NULL;
 }
 
 void scm_free_list(struct list_head *sets)

@@ -35,7 +35,8 @@ static inline size_t scm_size(const struct scm_fds *fds)
 	return fds ? sizeof(*fds) + fds->n * sizeof(fds->files[0]) : 0;
 }
 /* Drops every reference and frees the set; NULL is fine.  Never under a
- * socket lock: the last reference to a socket file releases it. */
+ * socket lock: the last reference to a socket file releases it.  Inside
+ * another scm_free of the same task, only queues the set for that one. */
 void scm_free(struct scm_fds *fds);
 /* scm_free on each set of the list (linked by link). */
 void scm_free_list(struct list_head *sets);

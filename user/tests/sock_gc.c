@@ -55,6 +55,14 @@ static void trigger_gc(void)
 	close(socket(AF_UNIX, SOCK_DGRAM, 0));
 }
 
+/* Collects, then sleeps: the kernel frees a released file's memory only at
+ * a quiescent point (a context switch), after lock-free fd lookups. */
+static void settle(void)
+{
+	trigger_gc();
+	sleep_ms(20);
+}
+
 /* Each end of a pair sent over itself (into the other end's queue). */
 static bool pair_cycle(int type)
 {
@@ -98,7 +106,7 @@ static void test_cycles(void)
 	is_int(good[0], ROUNDS, "stream pairs sent over themselves, %d times", ROUNDS);
 	is_int(good[1], ROUNDS, "datagram pairs sent over themselves, %d times", ROUNDS);
 	is_int(good[2], ROUNDS, "listeners sent into their own connection, %d times", ROUNDS);
-	trigger_gc();
+	settle();
 	kstat_unchanged(&before, have, "every cycle collected: files, sockets, inodes, heap");
 }
 
@@ -147,6 +155,35 @@ static void test_reachable_kept(void)
 	       send(m0, "y", 1, 0) == 1 && recv(m1, &b, 1, 0) == 1 && b == 'y',
 	   "... and its sockets still carry data");
 	close(e0), close(e1), close(m0), close(m1), close(hold[0]), close(hold[1]);
+}
+
+#define CHAIN 400
+
+/* Each pair's ends queued in the previous pair's receiver, then closed:
+ * closing the head drops the whole chain, one release inside the next. */
+static void test_chain(int type)
+{
+	int head[2], prev[2], sv[2], pp[2], good = 1;
+	char b;
+
+	require(socketpair(AF_UNIX, type, 0, head) == 0 && pipe(pp) == 0, "set-up");
+	prev[0] = head[0], prev[1] = head[1];
+	for (int i = 0; i < CHAIN; i++) {
+		require(socketpair(AF_UNIX, type, 0, sv) == 0, "socketpair");
+		good &= send_fd(prev[0], sv[0]) == 1 && send_fd(prev[0], sv[1]) == 1;
+		if (prev[0] != head[0])
+			close(prev[0]), close(prev[1]);
+		prev[0] = sv[0], prev[1] = sv[1];
+	}
+	good &= send_fd(prev[0], pp[1]) == 1; /* the pipe end at the far end */
+	close(prev[0]), close(prev[1]), close(pp[1]);
+	ok(good, "%s: a chain of %d pairs, each in the previous one's queue", type_name(type),
+	   CHAIN);
+	close(head[0]);
+	close(head[1]);
+	is_int(read(pp[0], &b, 1), 0, "%s: closing its head drops the whole chain (EOF at the end)",
+	       type_name(type));
+	close(pp[0]);
 }
 
 /* Sends /dev/null over a fresh pair until sendmsg fails: how many went. */
@@ -219,11 +256,14 @@ int main(void)
 	struct kstat start;
 	bool have = kstat_read(&start);
 
-	plan(4 + 1 + 2 + 2 + 1);
+	plan(4 + 1 + 2 + 4 + 2 + 1);
 	test_cycles();
 	test_cycle_closes_files();
 	test_reachable_kept();
+	test_chain(SOCK_STREAM);
+	test_chain(SOCK_DGRAM);
 	test_limit();
+	settle();
 	kstat_unchanged(&start, have, "nothing left behind at the end");
 	return done();
 }
