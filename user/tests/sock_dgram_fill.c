@@ -11,7 +11,7 @@
 #include "robust.h"
 #include "sock_util.h"
 
-#define CAP	 20000	    /* sends tried before calling the queue unbounded */
+#define CAP	 20000	      /* sends tried before calling the queue unbounded */
 #define HEAP_MAX (512 * 1024) /* kernel heap a full default queue may take */
 
 /* Sends empty datagrams (carrying fd unless -1) until one fails: how many

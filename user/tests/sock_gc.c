@@ -247,7 +247,8 @@ static void test_limit(void)
 		ok(exited_with(child_status(child_gc_at_limit), 0),
 		   "cycles past RLIMIT_NOFILE: collected at the limit, no send refused");
 	else
-		skip("fdkernel-only (when Linux collects differs)", "cycles collected at the limit");
+		skip("fdkernel-only (when Linux collects differs)",
+		     "cycles collected at the limit");
 	trigger_gc();
 }
 
