@@ -17,7 +17,7 @@ struct file;
 
 /* Owned by whoever holds it (a message, a queue); files never change. */
 struct scm_fds {
-	struct list_head link; /* on a list of sets to free (the unix GC's) */
+	struct list_head link; /* on a list of sets to free (unix GC, scm_free) */
 	unsigned int n;	       /* at least 1 */
 	struct file *files[];  /* one reference each */
 };

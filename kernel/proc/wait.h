@@ -37,8 +37,9 @@ void prepare_to_wait(struct wait_queue *wq, struct wait_entry *we);
 void finish_wait(struct wait_queue *wq, struct wait_entry *we);
 /* Makes every sleeper on wq runnable (or calls its func). */
 void wake_up(struct wait_queue *wq);
-/* Queues we on wq unless it is queued already, and unqueues it (harmless if
- * it is not queued): for func entries, which have no task to put to sleep. */
+/* For func entries, which have no task to put to sleep: wait_add queues we
+ * on wq unless it is queued already; wait_remove unqueues it (harmless if
+ * it is not queued). */
 void wait_add(struct wait_queue *wq, struct wait_entry *we);
 void wait_remove(struct wait_queue *wq, struct wait_entry *we);
 /* True if the current task has a signal that should end a wait (-EINTR). */
