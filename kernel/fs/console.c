@@ -223,7 +223,7 @@ static long console_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 
 static unsigned console_poll(struct file *f, struct poll_table *pt)
 {
-	poll_wait(f, &con.readers, pt);
+	poll_wait(f, &con.readers, pt); /* static: lives forever */
 	return POLLOUT | POLLWRNORM | (readable() ? POLLIN | POLLRDNORM : 0);
 }
 

@@ -71,6 +71,11 @@ struct file *file_alloc(const struct file_ops *ops, unsigned int flags, void *pr
 void file_get(struct file *f);
 /* Takes a reference unless the count already reached zero (lock-free lookup). */
 bool file_tryget(struct file *f);
+/* References held now (the unix GC compares it with those it knows of). */
+static inline uint32_t file_refcount(struct file *f)
+{
+	return __atomic_load_n(&f->refcount, __ATOMIC_ACQUIRE);
+}
 /* Drops a reference; the last one calls ops->release and frees the file. */
 void file_put(struct file *f);
 /* Open files in the system (leak accounting). */

@@ -179,7 +179,7 @@ static unsigned pipe_poll(struct file *f, struct poll_table *pt)
 	bool rd = is_read_end(f);
 	unsigned mask = 0;
 
-	poll_wait(f, rd ? &p->rd_wait : &p->wr_wait, pt);
+	poll_wait(f, rd ? &p->rd_wait : &p->wr_wait, pt); /* p outlives both ends' files */
 	spin_lock(&p->lock);
 	if (rd && p->head != p->tail)
 		mask |= POLLIN | POLLRDNORM;

@@ -15,9 +15,16 @@ struct file;
 struct poll_table;
 struct wait_queue;
 
-/* Registers the caller of poll() on wq; does nothing when pt is NULL
- * (a readiness check that will not sleep).  f, whose life must cover wq's,
- * stays referenced until the poll ends. */
+/*
+ * Registers the caller of poll() on wq; does nothing when pt is NULL (a
+ * readiness check that will not sleep).  f stays referenced until the poll
+ * ends, when the entry comes off wq: so wq must live as long as f does.
+ * That holds for a queue of f's own object, or of an object it references
+ * and lets go only when f is released (a stream socket's peer); a static
+ * queue (the console).  A queue whose owner can go while f stays open (a
+ * datagram socket's peer, which connect() replaces) must never be passed
+ * here: relay its wake-ups onto a queue f owns (net/dgram.c peer_wake).
+ */
 void poll_wait(struct file *f, struct wait_queue *wq, struct poll_table *pt);
 
 #define POLL_FOREVER UINT64_MAX /* deadline of a poll without timeout */

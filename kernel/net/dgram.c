@@ -1,7 +1,10 @@
 /*
  * SOCK_DGRAM for every family: each send is one message, queued whole on
- * the receiving socket (bounded by its SO_RCVBUF: a full receiver blocks
- * the sender or gives EAGAIN) and read whole; a short read truncates it.
+ * the receiving socket and read whole; a short read truncates it.  A
+ * queue holds messages up to its SO_RCVBUF, each counted at what it
+ * costs the kernel, not only its bytes (a full receiver blocks the
+ * sender or gives EAGAIN): empty messages, which may carry 253 fds, fill
+ * it too.
  */
 #include "fs/poll.h"
 #include "mm/heap.h"
@@ -12,10 +15,21 @@
 struct dgram {
 	struct list_head link; /* in the receiver's dgq */
 	size_t len;
+	size_t truesize; /* charged to the receiver while queued (dgram_truesize) */
 	struct sock_addr from;
 	struct scm_fds *fds;
 	char data[];
 };
+
+/* The cheapest message: an empty one without fds. */
+#define DGRAM_MIN_TRUESIZE sizeof(struct dgram)
+
+/* What d costs the queue it waits in: its bytes and the memory carrying
+ * them (Linux's skb truesize). */
+static size_t dgram_truesize(const struct dgram *d)
+{
+	return sizeof(*d) + d->len + scm_size(d->fds);
+}
 
 static void dgram_free(struct dgram *d)
 {
@@ -24,14 +38,46 @@ static void dgram_free(struct dgram *d)
 }
 
 /* Conditions a sleeper re-checks; read without the lock, re-checked under it. */
-static bool has_room(struct socket *t, size_t len)
+static bool has_room(struct socket *t, size_t truesize)
 {
-	return list_empty(&t->dgq) || t->dgq_bytes + len <= t->rcvbuf || t->dead;
+	return list_empty(&t->dgq) || t->dgq_size + truesize <= t->rcvbuf || t->dead;
 }
 
 static bool has_dgram(struct socket *sk)
 {
 	return !sk->rx_busy && (!list_empty(&sk->dgq) || (sk->shut & SHUT_RX));
+}
+
+/* Wakes sk's readers and pollers, and senders waiting for room in it. */
+static void dgram_wake(struct socket *sk)
+{
+	sock_wake(sk);
+	wake_up(&sk->room_wq);
+}
+
+/* sk's peer has room or died: the relay unqueues itself and wakes sk's
+ * pollers (under the peer's room_wq lock; sk lives, see dgram_unpeer). */
+static void dgram_peer_woken(struct wait_entry *we)
+{
+	struct socket *sk = container_of(we, struct socket, peer_wake);
+
+	list_del(&we->link);
+	sock_wake(sk);
+}
+
+/*
+ * Under sk's lock: clears sk->peer and returns it (the reference is the
+ * caller's).  Takes the relay off the peer's queue first: it is queued
+ * only there, so after this nothing can call it, and sk may be freed.
+ */
+static struct socket *dgram_unpeer(struct socket *sk)
+{
+	struct socket *p = sk->peer;
+
+	if (p)
+		wait_remove(&p->room_wq, &sk->peer_wake);
+	sk->peer = NULL;
+	return p;
 }
 
 static int dgram_connect(struct socket *sk, const struct sock_addr *addr, bool nonblock)
@@ -50,7 +96,7 @@ static int dgram_connect(struct socket *sk, const struct sock_addr *addr, bool n
 			return err;
 	}
 	spin_lock(&sk->lock);
-	old = sk->peer;
+	old = dgram_unpeer(sk);
 	sk->peer = t;
 	if (addr->sa.ss_family == AF_UNSPEC)
 		sk->remote.len = 0;
@@ -60,7 +106,7 @@ static int dgram_connect(struct socket *sk, const struct sock_addr *addr, bool n
 	spin_unlock(&sk->lock);
 	if (old)
 		sock_put(old);
-	sock_wake(sk);
+	dgram_wake(sk); /* its senders may now be refused */
 	return 0;
 }
 
@@ -100,7 +146,7 @@ static int dgram_target(struct socket *sk, const struct sock_addr *name, struct 
 }
 
 /* The message m carries, copied in, stamped with sk's name. */
-static struct dgram *dgram_build(struct socket *sk, struct kmsg *m, long *err)
+static struct dgram *dgram_build(struct socket *sk, struct kmsg *m, int *err)
 {
 	size_t len = m->it.left;
 	struct dgram *d = kmalloc(sizeof(*d) + len);
@@ -121,47 +167,51 @@ static struct dgram *dgram_build(struct socket *sk, struct kmsg *m, long *err)
 	return d;
 }
 
-enum { DG_QUEUE, DG_WAIT, DG_DROP };
+/* What becomes of a message at its target. */
+enum dg_verdict {
+	DG_QUEUE, /* there is room: queue it */
+	DG_WAIT,  /* the queue is full: wait for room (or EAGAIN) */
+	DG_DROP,  /* the family drops such messages silently: the send succeeds */
+	DG_FAIL,  /* refused, with an errno */
+};
 
-/* Under t's lock: what becomes of d now (DG_*), or -errno. */
-static long dgram_verdict(struct socket *t, const struct dgram *d)
+/* Under t's lock: what becomes of d now; DG_FAIL's -errno in *err. */
+static enum dg_verdict dgram_verdict(struct socket *t, const struct dgram *d, int *err)
 {
-	int err;
-
 	if (t->dead)
-		err = t->fam->dgram_dead_err;
+		*err = t->fam->dgram_dead_err;
 	else if (t->remote.len && !t->fam->same_addr(&t->remote, &d->from))
-		err = t->fam->dgram_foreign_err;
+		*err = t->fam->dgram_foreign_err;
 	else
-		return has_room(t, d->len) ? DG_QUEUE : DG_WAIT;
-	return err ? err : DG_DROP; /* the family drops such messages silently */
+		return has_room(t, d->truesize) ? DG_QUEUE : DG_WAIT;
+	return *err ? DG_FAIL : DG_DROP; /* a family error of 0 means a silent drop */
 }
 
-/* Queues d on t, waiting for room unless nonblock: 0 when t took d, else
- * DG_DROP or -errno (d stays the caller's). */
-static long dgram_enqueue(struct socket *t, struct dgram *d, bool nonblock)
+/* Queues d on t, waiting for room unless nonblock: true if t took d.  Else
+ * d stays the caller's and *err says why (0: dropped silently). */
+static bool dgram_enqueue(struct socket *t, struct dgram *d, bool nonblock, int *err)
 {
-	long v;
+	enum dg_verdict v;
 
+	*err = 0;
 	for (;;) {
 		spin_lock(&t->lock);
-		v = dgram_verdict(t, d);
-		if (v == DG_WAIT && nonblock)
-			v = -EAGAIN;
+		v = dgram_verdict(t, d, err);
 		if (v != DG_WAIT)
 			break;
 		spin_unlock(&t->lock);
-		v = wait_event_interruptible(&t->wq, has_room(t, d->len));
-		if (v)
-			return v;
+		*err = nonblock ? -EAGAIN
+				: wait_event_interruptible(&t->room_wq, has_room(t, d->truesize));
+		if (*err)
+			return false;
 	}
 	if (v == DG_QUEUE) {
 		list_add_tail(&d->link, &t->dgq);
-		t->dgq_bytes += d->len;
+		t->dgq_size += d->truesize;
 	}
 	spin_unlock(&t->lock);
 	sock_wake(t);
-	return v;
+	return v == DG_QUEUE;
 }
 
 static long dgram_sendmsg(struct socket *sk, struct kmsg *m)
@@ -169,7 +219,7 @@ static long dgram_sendmsg(struct socket *sk, struct kmsg *m)
 	size_t len = m->it.left;
 	struct socket *t;
 	struct dgram *d;
-	long err;
+	int err;
 
 	if (len > sk->fam->dgram_max || len > sk->sndbuf)
 		return -EMSGSIZE;
@@ -180,15 +230,15 @@ static long dgram_sendmsg(struct socket *sk, struct kmsg *m)
 	if (d) {
 		d->fds = m->fds;
 		m->fds = NULL;
-		err = dgram_enqueue(t, d, m->nonblock);
-		if (err) {
+		d->truesize = dgram_truesize(d);
+		if (!dgram_enqueue(t, d, m->nonblock, &err)) {
 			m->fds = d->fds; /* the caller drops them */
 			d->fds = NULL;
 			dgram_free(d);
 		}
 	}
 	sock_put(t);
-	return err < 0 ? err : (long)len;
+	return err ? err : (long)len;
 }
 
 /* Copies the oldest message out (under sk's lock on entry and exit, which
@@ -212,7 +262,7 @@ static long dgram_take(struct socket *sk, struct kmsg *m)
 	if (err || (m->flags & MSG_PEEK))
 		return err ? err : (long)d->len;
 	list_del(&d->link);
-	sk->dgq_bytes -= d->len;
+	sk->dgq_size -= d->truesize;
 	n = d->len;
 	spin_unlock(&sk->lock);
 	dgram_free(d); /* may put files: never under a socket lock */
@@ -242,7 +292,7 @@ static long dgram_recvmsg(struct socket *sk, struct kmsg *m)
 		spin_lock(&sk->lock);
 	}
 	spin_unlock(&sk->lock);
-	sock_wake(sk); /* room for senders, the queue for other readers */
+	dgram_wake(sk); /* room for senders, the queue for other readers */
 	if (n > 0 && !(m->flags & MSG_TRUNC) && (size_t)n > want)
 		n = want; /* the real length only with MSG_TRUNC, as Linux */
 	return n;
@@ -268,19 +318,46 @@ static void dgram_release(struct socket *sk)
 	spin_lock(&sk->lock);
 	sk->dead = true;
 	sk->shut = SHUT_RX | SHUT_TX;
-	p = sk->peer;
-	sk->peer = NULL;
+	p = dgram_unpeer(sk);
 	list_for_each_entry_safe(d, next, &sk->dgq, link)
 	{
 		list_del(&d->link);
 		list_add_tail(&d->link, &q);
 	}
-	sk->dgq_bytes = 0;
+	sk->dgq_size = 0;
 	spin_unlock(&sk->lock);
-	sock_wake(sk); /* senders waiting for room give up */
+	dgram_wake(sk); /* senders waiting for room give up */
 	list_for_each_entry_safe(d, next, &q, link) dgram_free(d);
 	if (p)
 		sock_put(p);
+}
+
+static bool peer_has_room(struct socket *p)
+{
+	bool room;
+
+	spin_lock(&p->lock);
+	room = has_room(p, DGRAM_MIN_TRUESIZE); /* dead: sends fail at once */
+	spin_unlock(&p->lock);
+	return room;
+}
+
+/*
+ * Whether a send to p, sk's peer, would find room; if not, queues sk's
+ * relay on p so that sk's pollers hear when it does.  The check after
+ * queuing catches room made in between.
+ */
+static bool dgram_peer_writable(struct socket *sk, struct socket *p)
+{
+	if (peer_has_room(p))
+		return true;
+	spin_lock(&sk->lock);
+	if (sk->peer == p) {
+		sk->peer_wake.func = dgram_peer_woken;
+		wait_add(&p->room_wq, &sk->peer_wake);
+	}
+	spin_unlock(&sk->lock);
+	return peer_has_room(p);
 }
 
 static unsigned int dgram_poll(struct socket *sk, struct file *f, struct poll_table *pt)
@@ -297,17 +374,27 @@ static unsigned int dgram_poll(struct socket *sk, struct file *f, struct poll_ta
 	if (sk->shut == (SHUT_RX | SHUT_TX))
 		mask |= POLLHUP;
 	p = sk->peer;
+	if (p)
+		sock_get(p);
 	spin_unlock(&sk->lock);
-	if (p) {
-		poll_wait(f, &p->wq, pt);
-		spin_lock(&p->lock);
-		if (p->dead || has_room(p, 1))
-			mask |= POLLOUT | POLLWRNORM;
-		spin_unlock(&p->lock);
-	} else {
+	if (!p || dgram_peer_writable(sk, p))
 		mask |= POLLOUT | POLLWRNORM;
-	}
+	if (p)
+		sock_put(p);
 	return mask;
+}
+
+static void dgram_gc_fds(struct socket *sk, bool (*fn)(struct scm_fds *fds, void *arg), void *arg)
+{
+	struct dgram *d;
+
+	spin_lock(&sk->lock);
+	list_for_each_entry(d, &sk->dgq, link)
+	{
+		if (d->fds && fn(d->fds, arg))
+			d->fds = NULL; /* its truesize stays charged until it is read */
+	}
+	spin_unlock(&sk->lock);
 }
 
 const struct sock_proto dgram_proto = {
@@ -319,4 +406,5 @@ const struct sock_proto dgram_proto = {
     .shutdown = dgram_shutdown,
     .poll = dgram_poll,
     .release = dgram_release,
+    .gc_fds = dgram_gc_fds,
 };

@@ -93,6 +93,19 @@ void sbuf_purge(struct sbuf *sb, struct list_head *dead)
 	}
 }
 
+void sbuf_gc_fds(struct sbuf *sb, bool (*fn)(struct scm_fds *fds, void *arg), void *arg)
+{
+	struct sbuf_att *a, *next;
+
+	list_for_each_entry_safe(a, next, &sb->atts, link)
+	{
+		if (fn(a->fds, arg)) {
+			list_del(&a->link);
+			kfree(a);
+		}
+	}
+}
+
 void sbuf_free_dead(struct list_head *dead)
 {
 	struct sbuf_att *a, *next;

@@ -55,6 +55,9 @@ size_t sbuf_readable(const struct sbuf *sb, struct scm_fds **fds);
 void sbuf_consume(struct sbuf *sb, size_t n, struct list_head *dead);
 /* Under the lock: moves every attached set to *dead (the socket closes). */
 void sbuf_purge(struct sbuf *sb, struct list_head *dead);
+/* Under the lock: calls fn on each attached set; a set for which it
+ * returns true is fn's and leaves the buffer (the unix GC). */
+void sbuf_gc_fds(struct sbuf *sb, bool (*fn)(struct scm_fds *fds, void *arg), void *arg);
 /* Outside the lock: frees the sets collected on dead. */
 void sbuf_free_dead(struct list_head *dead);
 /* Frees the ring (the socket is destroyed; no attachments are left). */

@@ -9,6 +9,7 @@
 #include "fs/files.h"
 #include "lib/string.h"
 #include "mm/heap.h"
+#include "net/unix_gc.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
 #include <uapi/socket.h>
@@ -16,13 +17,56 @@
 #define CMSG_ALIGN(len) (((len) + sizeof(size_t) - 1) & ~(sizeof(size_t) - 1))
 #define CMSG_HDRLEN	CMSG_ALIGN(sizeof(struct cmsghdr))
 
-void scm_free(struct scm_fds *fds)
+/* Drops the references of a set that was never in flight, and frees it. */
+static void scm_drop(struct scm_fds *fds)
 {
 	if (!fds)
 		return;
 	for (unsigned int i = 0; i < fds->n; i++)
 		file_put(fds->files[i]);
 	kfree(fds);
+}
+
+/*
+ * A set's last file reference may be a socket's, whose release frees the
+ * sets queued on it, which may hold the last reference to another socket:
+ * a chain of sockets each queued in the previous one would recurse once
+ * per link and overflow the kernel stack.  So the outermost scm_free of a
+ * task drops sets one at a time from a list, and nested calls only add
+ * to that list.
+ */
+void scm_free(struct scm_fds *fds)
+{
+	struct task *t = current();
+	struct list_head todo = LIST_HEAD_INIT(todo);
+
+	if (!fds)
+		return;
+	if (t->scm_dropping) {
+		list_add_tail(&fds->link, t->scm_dropping);
+		return;
+	}
+	t->scm_dropping = &todo;
+	for (;;) {
+		unix_inflight_uncharge(fds);
+		scm_drop(fds);
+		if (list_empty(&todo))
+			break;
+		fds = list_first_entry(&todo, struct scm_fds, link);
+		list_del(&fds->link);
+	}
+	t->scm_dropping = NULL;
+}
+
+void scm_free_list(struct list_head *sets)
+{
+	struct scm_fds *fds, *next;
+
+	list_for_each_entry_safe(fds, next, sets, link)
+	{
+		list_del(&fds->link);
+		scm_free(fds);
+	}
 }
 
 /* Appends the n fds at ufds (a kernel copy) to *set, growing it. */
@@ -33,9 +77,12 @@ static int scm_add_fds(struct scm_fds **set, const int *fds, unsigned int n)
 
 	if (have + n > SCM_MAX_FD)
 		return -EINVAL;
+	if (!n)
+		return 0; /* an empty SCM_RIGHTS passes nothing, as Linux */
 	s = kmalloc(sizeof(*s) + (have + n) * sizeof(s->files[0]));
 	if (!s)
 		return -ENOMEM;
+	list_init(&s->link);
 	s->n = have;
 	if (have)
 		memcpy(s->files, (*set)->files, have * sizeof(s->files[0]));
@@ -72,22 +119,24 @@ int scm_parse(const void *ctl, size_t len, bool allow_fds, struct scm_fds **out)
 		if (off > len)
 			off = len;
 	}
+	if (!err && *out)
+		err = unix_inflight_charge(*out);
 	if (err) {
-		scm_free(*out);
+		scm_drop(*out);
 		*out = NULL;
 	}
 	return err;
 }
 
-/* Reserves up to max fds into fds[]: how many, or -errno if none. */
-static int scm_reserve(int *fds, unsigned int max, unsigned int oflags)
+/* Reserves up to max fds into fds[]: how many (fewer at the fd limit). */
+static unsigned int scm_reserve(int *fds, unsigned int max, unsigned int oflags)
 {
 	unsigned int i;
 
 	for (i = 0; i < max; i++) {
 		int fd = fd_reserve(oflags, 0);
 		if (fd < 0)
-			return i ? (int)i : fd;
+			break;
 		fds[i] = fd;
 	}
 	return i;
@@ -113,10 +162,10 @@ long scm_deliver(const struct scm_fds *fds, void *uctl, size_t room, unsigned in
 	if (!c)
 		return -ENOMEM;
 	n = scm_reserve(c->fds, fit, oflags);
-	if (n < 0)
-		goto out;
 	if (n < fit)
-		*msg_flags |= MSG_CTRUNC;
+		*msg_flags |= MSG_CTRUNC; /* at the fd limit: Linux drops the rest */
+	if (!n)
+		goto out;
 	c->h = (struct cmsghdr){.cmsg_len = CMSG_HDRLEN + n * sizeof(int),
 				.cmsg_level = SOL_SOCKET,
 				.cmsg_type = SCM_RIGHTS};
@@ -127,10 +176,11 @@ long scm_deliver(const struct scm_fds *fds, void *uctl, size_t room, unsigned in
 		n = -EFAULT;
 		goto out;
 	}
-	for (long i = 0; i < n; i++) {
+	for (long i = 0; i < n; i++)
 		file_get(fds->files[i]);
+	unix_gc_barrier(); /* references first, then fds: unix_gc.c */
+	for (long i = 0; i < n; i++)
 		fd_install(c->fds[i], fds->files[i]);
-	}
 	n = used;
 out:
 	kfree(c);

@@ -11,6 +11,7 @@
 #include "lib/string.h"
 #include "mm/heap.h"
 #include "net/scm.h"
+#include "net/unix_gc.h"
 #include "proc/signal.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
@@ -32,6 +33,8 @@ struct socket *sock_alloc(const struct sock_family *fam, int type)
 	sk->fam = fam;
 	sk->proto = type == SOCK_STREAM ? &stream_proto : &dgram_proto;
 	wait_queue_init(&sk->wq, "socket_wq");
+	wait_queue_init(&sk->room_wq, "socket_room_wq");
+	list_init(&sk->peer_wake.link);
 	spin_init(&sk->lock, "socket");
 	sk->rcvbuf = sk->sndbuf = SOCK_BUF_DEFAULT;
 	sk->local.len = fam->unnamed_len;
@@ -40,6 +43,7 @@ struct socket *sock_alloc(const struct sock_family *fam, int type)
 	list_init(&sk->acc_link);
 	list_init(&sk->dgq);
 	list_init(&sk->bind_link);
+	list_init(&sk->gc_link);
 	sbuf_init(&sk->rx, SOCK_BUF_DEFAULT);
 	__atomic_add_fetch(&live_sockets, 1, __ATOMIC_RELAXED);
 	return sk;
@@ -138,10 +142,13 @@ static int sock_file_stat(struct file *f, struct uapi_stat *st)
 static void sock_file_release(struct file *f)
 {
 	struct socket *sk = f->priv;
+	bool is_unix = sk->fam == &unix_family;
 
 	sk->fam->unbind(sk);
 	sk->proto->release(sk);
 	sock_put(sk);
+	if (is_unix)
+		unix_gc(); /* as Linux: cycles form as their fds close */
 }
 
 static const struct file_ops sock_file_ops = {
@@ -152,6 +159,11 @@ static const struct file_ops sock_file_ops = {
     .release = sock_file_release,
 };
 
+struct socket *sock_of_file(struct file *f)
+{
+	return f->ops == &sock_file_ops ? f->priv : NULL;
+}
+
 /* A file for sk, taking over its reference: NULL (sk put) when memory runs out. */
 static struct file *sock_file(struct socket *sk, unsigned int oflags)
 {
@@ -159,6 +171,8 @@ static struct file *sock_file(struct socket *sk, unsigned int oflags)
 
 	if (!f)
 		sock_put(sk);
+	else
+		sk->file = f;
 	return f;
 }
 

@@ -50,10 +50,22 @@ struct socket {
 	const struct sock_family *fam;
 	const struct sock_proto *proto;
 	struct wait_queue wq; /* woken on any change of this socket's readiness */
+	/*
+	 * Datagram: room_wq is woken when the queue gains room or the socket
+	 * dies (blocked senders sleep there).  A socket that finds its peer
+	 * full queues its peer_wake on peer->room_wq, under its own lock and
+	 * only while that is its peer; the first wake-up there unqueues it
+	 * and wakes wq, where this socket's pollers sleep (Linux's
+	 * unix_dgram_peer_wake).
+	 */
+	struct wait_queue room_wq;
+	struct wait_entry peer_wake;
 
 	/*
-	 * Protects every field below (the rx fields too).  Never held with
-	 * another socket's lock; may be taken under the family's table lock.
+	 * Protects every field below (the rx fields too) up to the GC's.
+	 * Never held with another socket's lock, except that the unix GC
+	 * takes a listener's and then its unaccepted connections'; may be
+	 * taken under the family's table lock and under unix_gc_lock.
 	 */
 	struct spinlock lock;
 	enum sock_state state;
@@ -66,7 +78,16 @@ struct socket {
 	unsigned int sndbuf;	 /* SO_SNDBUF */
 	struct sock_addr local;	 /* its own name */
 	struct sock_addr remote; /* datagram: connect()'s address (len 0: none) */
-	struct socket *peer;	 /* stream: the other end; unix datagram: connect() target */
+	/*
+	 * The socket this one sends to, referenced (put when it changes).
+	 * Stream: the other end, set when the connection is made and cleared
+	 * only by release, so while the file is open it stays valid without
+	 * the lock (a poll may wait on peer->wq).  Unix datagram: connect()'s
+	 * target, which connect() and release replace at any time: use it
+	 * only under the lock or with a reference of one's own, and never
+	 * wait on its queues (a poll relays through peer_wake, dgram.c).
+	 */
+	struct socket *peer;
 
 	/* Listening stream sockets. */
 	struct list_head accq; /* connected sockets awaiting accept(), by acc_link */
@@ -77,10 +98,22 @@ struct socket {
 	bool rx_busy;
 	struct sbuf rx;	      /* stream */
 	struct list_head dgq; /* datagram: struct dgram, oldest first */
-	size_t dgq_bytes;
+	size_t dgq_size;      /* what the queued messages cost (dgram.c truesize) */
 
 	struct list_head bind_link; /* the family's table of bound sockets */
 	void *bind_priv;	    /* the family's (unix: the socket inode) */
+
+	/*
+	 * AF_UNIX garbage collection (unix_gc.c), under unix_gc_lock.  file
+	 * is set once when the file is made and holds no reference (the file
+	 * holds the socket); it is used only while inflight > 0, when
+	 * SCM_RIGHTS sets hold the file.
+	 */
+	struct file *file;
+	unsigned long inflight;	  /* references to file held by SCM_RIGHTS sets */
+	struct list_head gc_link; /* on the in-flight list while inflight > 0 */
+	unsigned long gc_refs;	  /* a collection's count of outside references */
+	bool gc_candidate;	  /* a collection may free it */
 };
 
 /* A message on its way through sendmsg/recvmsg. */
@@ -110,6 +143,13 @@ struct sock_proto {
 	unsigned int (*poll)(struct socket *sk, struct file *f, struct poll_table *pt);
 	/* The file is gone: disconnect, drop queued data and fds. */
 	void (*release)(struct socket *sk);
+	/*
+	 * For the unix GC (unix_gc.c, under unix_gc_lock): calls fn on each
+	 * SCM_RIGHTS set queued on sk and, for a listener, on its unaccepted
+	 * connections; a set for which fn returns true is fn's from then on
+	 * and leaves its queue.
+	 */
+	void (*gc_fds)(struct socket *sk, bool (*fn)(struct scm_fds *fds, void *arg), void *arg);
 };
 
 /* What an address family provides (unix.c, inet.c).  -errno on failure. */
@@ -151,6 +191,8 @@ void sock_get(struct socket *sk);
 void sock_put(struct socket *sk);
 /* Sockets alive (leak accounting). */
 unsigned long socket_count(void);
+/* The socket behind file f, or NULL if f is not a socket. */
+struct socket *sock_of_file(struct file *f);
 /* Wakes everyone waiting on sk or polling it. */
 void sock_wake(struct socket *sk);
 /* Received fds into m's control buffer (dropped, MSG_CTRUNC, if none). */

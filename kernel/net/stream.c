@@ -434,12 +434,29 @@ static unsigned int stream_poll(struct socket *sk, struct file *f, struct poll_t
 	spin_unlock(&sk->lock);
 	if (!p)
 		return mask;
-	poll_wait(f, &p->wq, pt);
+	poll_wait(f, &p->wq, pt); /* sk holds p until its release, after f's */
 	spin_lock(&p->lock);
 	if (sbuf_space(&p->rx) || p->dead || (p->shut & SHUT_RX))
 		mask |= POLLOUT | POLLWRNORM;
 	spin_unlock(&p->lock);
 	return mask;
+}
+
+/* A listener's unaccepted connections are read by nobody yet: their locks
+ * nest inside the listener's (only here). */
+static void stream_gc_fds(struct socket *sk, bool (*fn)(struct scm_fds *fds, void *arg), void *arg)
+{
+	struct socket *ns;
+
+	spin_lock(&sk->lock);
+	sbuf_gc_fds(&sk->rx, fn, arg);
+	list_for_each_entry(ns, &sk->accq, acc_link)
+	{
+		spin_lock(&ns->lock);
+		sbuf_gc_fds(&ns->rx, fn, arg);
+		spin_unlock(&ns->lock);
+	}
+	spin_unlock(&sk->lock);
 }
 
 const struct sock_proto stream_proto = {
@@ -451,4 +468,5 @@ const struct sock_proto stream_proto = {
     .shutdown = stream_shutdown,
     .poll = stream_poll,
     .release = stream_release,
+    .gc_fds = stream_gc_fds,
 };

@@ -70,6 +70,12 @@ struct task {
 	unsigned long indirect_flags; /* SYSIND_* of a syscall_indirect() in progress */
 #define SYSIND_ACTIVE (1UL << 63)     /* ... with no flag at all: still "in progress" */
 	uint64_t utime_ticks, stime_ticks;
+	/*
+	 * SCM_RIGHTS sets this task is dropping (net/scm.c), or NULL: a drop
+	 * that releases a socket queues that socket's sets here rather than
+	 * recursing.  Only the task itself touches it.
+	 */
+	struct list_head *scm_dropping;
 };
 
 /* The task running on this CPU. */

@@ -32,10 +32,31 @@ void finish_wait(struct wait_queue *wq, struct wait_entry *we)
 
 void wake_up(struct wait_queue *wq)
 {
-	struct wait_entry *we;
+	struct wait_entry *we, *next;
 
 	spin_lock(&wq->lock);
-	list_for_each_entry(we, &wq->sleepers, link) sched_wake(we->task);
+	list_for_each_entry_safe(we, next, &wq->sleepers, link)
+	{
+		if (we->func)
+			we->func(we);
+		else
+			sched_wake(we->task);
+	}
+	spin_unlock(&wq->lock);
+}
+
+void wait_add(struct wait_queue *wq, struct wait_entry *we)
+{
+	spin_lock(&wq->lock);
+	if (list_empty(&we->link))
+		list_add_tail(&we->link, &wq->sleepers);
+	spin_unlock(&wq->lock);
+}
+
+void wait_remove(struct wait_queue *wq, struct wait_entry *we)
+{
+	spin_lock(&wq->lock);
+	list_del(&we->link);
 	spin_unlock(&wq->lock);
 }
 

@@ -17,8 +17,13 @@ struct wait_queue {
 };
 
 struct wait_entry {
-	struct task *task;
-	struct list_head link;
+	struct task *task; /* made runnable by a wake-up, unless func is set */
+	/*
+	 * Called by wake_up() instead, under the queue's lock (it may unqueue
+	 * we): relays a wake-up to another queue (net/dgram.c peer_wake).
+	 */
+	void (*func)(struct wait_entry *we);
+	struct list_head link; /* in a queue's sleepers, or empty */
 };
 
 /* A wait entry for the current task, ready for prepare_to_wait. */
@@ -30,8 +35,13 @@ void wait_queue_init(struct wait_queue *wq, const char *name);
 void prepare_to_wait(struct wait_queue *wq, struct wait_entry *we);
 /* Marks the current task runnable and takes it off wq. */
 void finish_wait(struct wait_queue *wq, struct wait_entry *we);
-/* Makes every sleeper on wq runnable. */
+/* Makes every sleeper on wq runnable (or calls its func). */
 void wake_up(struct wait_queue *wq);
+/* For func entries, which have no task to put to sleep: wait_add queues we
+ * on wq unless it is queued already; wait_remove unqueues it (harmless if
+ * it is not queued). */
+void wait_add(struct wait_queue *wq, struct wait_entry *we);
+void wait_remove(struct wait_queue *wq, struct wait_entry *we);
 /* True if the current task has a signal that should end a wait (-EINTR). */
 bool signal_pending(void);
 void schedule(void);
