@@ -334,6 +334,8 @@ static long sock_name(struct socket *sk, struct sock_addr *a, bool want_peer)
 /*
  * accept4: the new fd lands in the non-sequential area when the listener's
  * fd is there (the fdmap v2 rule); its fd flags come from flags alone.
+ * The fd is reserved before a connection is taken off the queue, as Linux
+ * does: at EMFILE the connection stays queued for a later accept.
  */
 static long sock_accept_fd(int fd, struct socket *sk, struct file *f, struct sock_addr *peer,
 			   int flags)
@@ -341,19 +343,23 @@ static long sock_accept_fd(int fd, struct socket *sk, struct file *f, struct soc
 	unsigned int oflags = flags | (fd >= NONSEQ_FD_BASE ? O_NONSEQFD : 0);
 	struct socket *ns;
 	struct file *nf;
-	long err = sk->proto->accept(sk, f->flags & O_NONBLOCK, &ns);
+	int nfd = fd_reserve(oflags, 0);
+	long err = nfd < 0 ? nfd : sk->proto->accept(sk, f->flags & O_NONBLOCK, &ns);
 
 	if (err)
-		return err;
+		goto bad;
 	if (sock_name(ns, peer, true) < 0)
 		*peer = (struct sock_addr){.len = sk->fam->unnamed_len,
 					   .sa.ss_family = sk->fam->family};
 	nf = sock_file(ns, oflags);
+	err = -ENOMEM;
 	if (!nf)
-		return -ENOMEM;
-	err = fd_install_new(nf, oflags);
-	if (err < 0)
-		file_put(nf);
+		goto bad;
+	fd_install(nfd, nf);
+	return nfd;
+bad:
+	if (nfd >= 0)
+		fd_unreserve(nfd);
 	return err;
 }
 
