@@ -34,6 +34,14 @@ static bool has_dgram(struct socket *sk)
 	return !sk->rx_busy && (!list_empty(&sk->dgq) || (sk->shut & SHUT_RX));
 }
 
+/* Names sk before it sends; no port left is EAGAIN, as Linux's inet_autobind says. */
+static int dgram_autobind(struct socket *sk)
+{
+	int err = sk->fam->autobind(sk);
+
+	return err == -EADDRINUSE ? -EAGAIN : err;
+}
+
 static int dgram_connect(struct socket *sk, const struct sock_addr *addr, bool nonblock)
 {
 	struct socket *t = NULL, *old;
@@ -43,7 +51,7 @@ static int dgram_connect(struct socket *sk, const struct sock_addr *addr, bool n
 	if (addr->len < sizeof(addr->sa.ss_family) || addr->sa.ss_family != AF_UNSPEC) {
 		err = sk->fam->check_addr(addr);
 		if (!err)
-			err = sk->fam->autobind(sk);
+			err = dgram_autobind(sk);
 		if (!err && sk->fam->dgram_connect_holds_peer)
 			err = sk->fam->lookup(sk, addr, &t);
 		if (err)
@@ -86,7 +94,7 @@ static int dgram_target(struct socket *sk, const struct sock_addr *name, struct 
 	if (name->len) {
 		err = sk->fam->check_addr(name);
 		if (!err)
-			err = sk->fam->autobind(sk);
+			err = dgram_autobind(sk);
 		return err ? err : sk->fam->lookup(sk, name, t);
 	}
 	spin_lock(&sk->lock);

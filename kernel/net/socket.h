@@ -80,7 +80,7 @@ struct socket {
 	size_t dgq_bytes;
 
 	struct list_head bind_link; /* the family's table of bound sockets */
-	void *bind_priv;	    /* the family's (unix: the socket inode) */
+	void *bind_priv;	    /* the family's (unix: the socket inode; inet: its port) */
 };
 
 /* A message on its way through sendmsg/recvmsg. */
@@ -128,7 +128,8 @@ struct sock_family {
 	/* Checks an address given to connect/sendto (family, length, reach). */
 	int (*check_addr)(const struct sock_addr *a);
 	int (*bind)(struct socket *sk, const struct sock_addr *a);
-	/* Gives an unbound socket a name where the family needs one. */
+	/* Gives an unbound socket a name where the family needs one; no name
+	 * left is -EADDRINUSE, which each caller turns into its call's errno. */
 	int (*autobind)(struct socket *sk);
 	/* The socket of sk's type at address a, referenced. */
 	int (*lookup)(struct socket *sk, const struct sock_addr *a, struct socket **out);

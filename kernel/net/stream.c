@@ -96,6 +96,8 @@ static int stream_link(struct socket *sk, const struct sock_addr *addr, bool non
 	struct socket *l, *ns;
 	int err = sk->fam->autobind(sk);
 
+	if (err == -EADDRINUSE)
+		err = -EADDRNOTAVAIL; /* no local port left, as Linux's TCP connect */
 	if (!err)
 		err = sk->fam->lookup(sk, addr, &l);
 	if (err)
