@@ -107,6 +107,17 @@ static int dgram_target(struct socket *sk, const struct sock_addr *name, struct 
 	return sk->fam->dgram_noaddr_err;
 }
 
+/* False once sk is shut down for sending. */
+static bool may_send(struct socket *sk)
+{
+	bool ok;
+
+	spin_lock(&sk->lock);
+	ok = !(sk->shut & SHUT_TX);
+	spin_unlock(&sk->lock);
+	return ok;
+}
+
 /* The message m carries, copied in, stamped with sk's name. */
 static struct dgram *dgram_build(struct socket *sk, struct kmsg *m, long *err)
 {
@@ -182,8 +193,13 @@ static long dgram_sendmsg(struct socket *sk, struct kmsg *m)
 	if (len > sk->fam->dgram_max || len > sk->sndbuf)
 		return -EMSGSIZE;
 	err = dgram_target(sk, &m->name, &t);
-	if (err || !t)
+	if (!err && !may_send(sk))
+		err = -EPIPE; /* shutdown(SHUT_WR): no SIGPIPE for datagrams, as Linux */
+	if (err || !t) {
+		if (t)
+			sock_put(t);
 		return err ? err : (long)len;
+	}
 	d = dgram_build(sk, m, &err);
 	if (d) {
 		d->fds = m->fds;
