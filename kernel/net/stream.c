@@ -359,46 +359,79 @@ static void stream_hangup(struct socket *p, unsigned int bits, int error)
 	sock_wake(p);
 }
 
+static void stream_release(struct socket *sk);
+
+/* Under l's lock: l stops listening (blocked and later accepts get
+ * EINVAL); the connections on its queue move to q, for stream_drop_queue. */
+static void stream_unlisten(struct socket *l, struct list_head *q)
+{
+	struct socket *ns, *next;
+
+	list_for_each_entry_safe(ns, next, &l->accq, acc_link)
+	{
+		list_del(&ns->acc_link);
+		list_add_tail(&ns->acc_link, q);
+	}
+	l->nacc = 0;
+	l->state = SS_UNCONNECTED;
+}
+
+/* Closes the connections taken off a queue that were never accepted. */
+static void stream_drop_queue(struct list_head *q)
+{
+	struct socket *ns, *next;
+
+	list_for_each_entry_safe(ns, next, q, acc_link)
+	{
+		list_del(&ns->acc_link);
+		stream_release(ns);
+		sock_put(ns);
+	}
+}
+
+/* A listener has nothing to send: SHUT_WR changes nothing, and SHUT_RD
+ * stops it listening, as Linux. */
 static int stream_shutdown(struct socket *sk, int how)
 {
 	unsigned int bits = how == SHUT_RD ? SHUT_RX : how == SHUT_WR ? SHUT_TX : SHUT_RX | SHUT_TX;
-	struct socket *p;
+	struct list_head accq = LIST_HEAD_INIT(accq);
+	struct socket *p = NULL;
 	int err = 0;
 
 	spin_lock(&sk->lock);
-	if (sk->state != SS_CONNECTED)
-		err = -ENOTCONN;
-	else
+	if (sk->state == SS_CONNECTED) {
 		sk->shut |= bits;
-	p = sk->peer;
+		p = sk->peer;
+	} else if (sk->state == SS_LISTENING) {
+		if (bits & SHUT_RX)
+			stream_unlisten(sk, &accq);
+	} else {
+		err = -ENOTCONN;
+	}
 	spin_unlock(&sk->lock);
 	if (err)
 		return err;
-	stream_hangup(p, shut_mirror(bits), 0);
-	sock_wake(sk);
+	if (p)
+		stream_hangup(p, shut_mirror(bits), 0);
+	sock_wake(sk); /* accepts and connects waiting on a listener give up */
+	stream_drop_queue(&accq);
 	return 0;
 }
 
 static void stream_release(struct socket *sk)
 {
 	struct list_head dead = LIST_HEAD_INIT(dead), accq = LIST_HEAD_INIT(accq);
-	struct socket *p, *ns, *next;
+	struct socket *p;
 	bool unread;
 
 	spin_lock(&sk->lock);
 	sk->dead = true;
 	sk->shut = SHUT_RX | SHUT_TX;
-	sk->state = SS_UNCONNECTED;
+	stream_unlisten(sk, &accq);
 	p = sk->peer;
 	sk->peer = NULL;
 	unread = sbuf_used(&sk->rx) != 0;
 	sbuf_purge(&sk->rx, &dead);
-	list_for_each_entry_safe(ns, next, &sk->accq, acc_link)
-	{
-		list_del(&ns->acc_link);
-		list_add_tail(&ns->acc_link, &accq);
-	}
-	sk->nacc = 0;
 	spin_unlock(&sk->lock);
 	sock_wake(sk); /* connects waiting for backlog room give up */
 	if (p) {
@@ -406,12 +439,7 @@ static void stream_release(struct socket *sk)
 		stream_hangup(p, SHUT_RX | SHUT_TX, unread ? ECONNRESET : 0);
 		sock_put(p);
 	}
-	list_for_each_entry_safe(ns, next, &accq, acc_link)
-	{
-		list_del(&ns->acc_link);
-		stream_release(ns);
-		sock_put(ns);
-	}
+	stream_drop_queue(&accq);
 	sbuf_free_dead(&dead);
 }
 
