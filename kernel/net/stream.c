@@ -359,7 +359,7 @@ static void stream_hangup(struct socket *p, unsigned int bits, int error)
 	sock_wake(p);
 }
 
-static void stream_release(struct socket *sk);
+static void stream_close(struct socket *sk, bool reset);
 
 /* Under l's lock: l stops listening (blocked and later accepts get
  * EINVAL); the connections on its queue move to q, for stream_drop_queue. */
@@ -376,7 +376,8 @@ static void stream_unlisten(struct socket *l, struct list_head *q)
 	l->state = SS_UNCONNECTED;
 }
 
-/* Closes the connections taken off a queue that were never accepted. */
+/* Closes the connections taken off a queue: never accepted, their clients
+ * hear a reset, as Linux's. */
 static void stream_drop_queue(struct list_head *q)
 {
 	struct socket *ns, *next;
@@ -384,7 +385,7 @@ static void stream_drop_queue(struct list_head *q)
 	list_for_each_entry_safe(ns, next, q, acc_link)
 	{
 		list_del(&ns->acc_link);
-		stream_release(ns);
+		stream_close(ns, true);
 		sock_put(ns);
 	}
 }
@@ -418,7 +419,12 @@ static int stream_shutdown(struct socket *sk, int how)
 	return 0;
 }
 
-static void stream_release(struct socket *sk)
+/*
+ * Disconnects sk for good: drops its data and its accept queue, and tells
+ * the peer, which hears a reset (ECONNRESET) if reset is set or data is
+ * lost unread here, as Linux says.
+ */
+static void stream_close(struct socket *sk, bool reset)
 {
 	struct list_head dead = LIST_HEAD_INIT(dead), accq = LIST_HEAD_INIT(accq);
 	struct socket *p;
@@ -435,12 +441,16 @@ static void stream_release(struct socket *sk)
 	spin_unlock(&sk->lock);
 	sock_wake(sk); /* connects waiting for backlog room give up */
 	if (p) {
-		/* Unread data is lost: the peer hears a reset, as Linux says. */
-		stream_hangup(p, SHUT_RX | SHUT_TX, unread ? ECONNRESET : 0);
+		stream_hangup(p, SHUT_RX | SHUT_TX, reset || unread ? ECONNRESET : 0);
 		sock_put(p);
 	}
 	stream_drop_queue(&accq);
 	sbuf_free_dead(&dead);
+}
+
+static void stream_release(struct socket *sk)
+{
+	stream_close(sk, false);
 }
 
 static unsigned int stream_poll(struct socket *sk, struct file *f, struct poll_table *pt)
