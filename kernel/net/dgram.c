@@ -52,8 +52,8 @@ static int dgram_connect(struct socket *sk, const struct sock_addr *addr, bool n
 		err = sk->fam->check_addr(addr);
 		if (!err)
 			err = dgram_autobind(sk);
-		if (!err && sk->fam->dgram_connect_holds_peer)
-			err = sk->fam->lookup(sk, addr, &t);
+		if (!err)
+			err = sk->fam->dgram_peer(sk, addr, &t);
 		if (err)
 			return err;
 	}
@@ -147,10 +147,8 @@ static long dgram_verdict(struct socket *t, const struct dgram *d)
 {
 	int err;
 
-	if (t->dead)
-		err = t->fam->dgram_dead_err;
-	else if (t->remote.len && !t->fam->same_addr(&t->remote, &d->from))
-		err = t->fam->dgram_foreign_err;
+	if (t->dead || (t->remote.len && !t->fam->same_addr(&t->remote, &d->from)))
+		err = t->fam->dgram_refused(t);
 	else
 		return has_room(t, d->len) ? DG_QUEUE : DG_WAIT;
 	return err ? err : DG_DROP; /* the family drops such messages silently */

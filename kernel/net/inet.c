@@ -73,18 +73,48 @@ static bool inet_same_addr(const struct sock_addr *remote, const struct sock_add
 	return addr_of(remote) == addr_of(addr) && port_of(remote) == port_of(addr);
 }
 
+/* TCP's answers: a non-blocking connect says EINPROGRESS even when it
+ * completed at once, and a refusal is then reported by SO_ERROR, as a reset. */
+static int inet_connect_result(struct socket *sk, int err, bool nonblock)
+{
+	if (!nonblock || (err && err != -ECONNREFUSED))
+		return err;
+	if (err)
+		sk->error = ECONNREFUSED;
+	return -EINPROGRESS;
+}
+
+/* The server end is named as the address the client connected to. */
+static void inet_accepted_name(const struct socket *l, const struct sock_addr *dest,
+			       struct sock_addr *name)
+{
+	(void)l;
+	*name = *dest;
+	inet_wire_name(name);
+}
+
+/* A connected UDP socket keeps only the address. */
+static int inet_dgram_peer(struct socket *sk, const struct sock_addr *a, struct socket **peer)
+{
+	(void)sk, (void)a;
+	*peer = NULL;
+	return 0;
+}
+
+/* No ICMP here: a datagram nobody can take is dropped. */
+static int inet_dgram_refused(const struct socket *t)
+{
+	(void)t;
+	return 0;
+}
+
 const struct sock_family inet_family = {
     .family = AF_INET,
     .unnamed_len = sizeof(struct sockaddr_in),
     .passes_fds = false,
-    .connect_inprogress = true,
-    .accept_name_is_dest = true,
     .stream_unconnected_err = -EPIPE,
     .dgram_noaddr_err = -EDESTADDRREQ,
-    .dgram_dead_err = 0,
-    .dgram_foreign_err = 0,
     .dgram_max = UDP_MAX,
-    .dgram_connect_holds_peer = false,
     .check_addr = inet_check_addr,
     .bind = inet_bind,
     .autobind = inet_autobind,
@@ -93,4 +123,8 @@ const struct sock_family inet_family = {
     .same_addr = inet_same_addr,
     .unbind = inet_port_unbind,
     .pair = NULL,
+    .connect_result = inet_connect_result,
+    .accepted_name = inet_accepted_name,
+    .dgram_peer = inet_dgram_peer,
+    .dgram_refused = inet_dgram_refused,
 };

@@ -71,8 +71,7 @@ static struct socket *stream_server_end(struct socket *sk, struct socket *l,
 	if (!ns)
 		return NULL;
 	spin_lock(&l->lock);
-	ns->local = sk->fam->accept_name_is_dest ? *dest : l->local;
-	sk->fam->wire_name(&ns->local);
+	sk->fam->accepted_name(l, dest, &ns->local);
 	ns->rcvbuf = ns->rx.cap = l->rcvbuf;
 	ns->sndbuf = l->sndbuf;
 	spin_unlock(&l->lock);
@@ -120,7 +119,6 @@ static int stream_link(struct socket *sk, const struct sock_addr *addr, bool non
 static int stream_connect(struct socket *sk, const struct sock_addr *addr, bool nonblock)
 {
 	int err = sk->fam->check_addr(addr);
-	bool inprogress = nonblock && sk->fam->connect_inprogress;
 
 	if (err)
 		return err;
@@ -135,14 +133,10 @@ static int stream_connect(struct socket *sk, const struct sock_addr *addr, bool 
 	if (err)
 		return err;
 	err = stream_link(sk, addr, nonblock);
-	if (!err)
-		return inprogress ? -EINPROGRESS : 0;
 	spin_lock(&sk->lock);
-	sk->state = SS_UNCONNECTED;
-	if (inprogress && err == -ECONNREFUSED) {
-		sk->error = ECONNREFUSED; /* reported by SO_ERROR, as a TCP reset */
-		err = -EINPROGRESS;
-	}
+	if (err)
+		sk->state = SS_UNCONNECTED;
+	err = sk->fam->connect_result(sk, err, nonblock);
 	spin_unlock(&sk->lock);
 	sock_wake(sk);
 	return err;
