@@ -202,11 +202,10 @@ static long sock_check(int family, int type, int protocol, const struct sock_fam
 		return -EINVAL;
 	if (type != SOCK_STREAM && type != SOCK_DGRAM)
 		return -ESOCKTNOSUPPORT;
-	if (protocol == 0)
+	if (protocol == 0 ||
+	    protocol == (type == SOCK_STREAM ? (*fam)->stream_protocol : (*fam)->dgram_protocol))
 		return 0;
-	if (family == AF_UNIX)
-		return protocol == PF_UNIX ? 0 : -EPROTONOSUPPORT;
-	return protocol == (type == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP) ? 0 : -EPROTONOSUPPORT;
+	return -EPROTONOSUPPORT;
 }
 
 long sock_create(int family, int type, int protocol, unsigned int oflags)

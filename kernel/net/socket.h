@@ -115,11 +115,14 @@ struct sock_proto {
 /* What an address family provides (unix.c, inet.c).  -errno on failure. */
 struct sock_family {
 	int family;
-	uint32_t unnamed_len;	    /* getsockname() length of an unbound socket */
-	bool passes_fds;	    /* SCM_RIGHTS allowed */
-	int stream_unconnected_err; /* send on an unconnected stream */
-	int dgram_noaddr_err;	    /* send without address on an unconnected datagram */
-	size_t dgram_max;	    /* longest datagram (EMSGSIZE) */
+	uint32_t unnamed_len;	      /* getsockname() length of an unbound socket */
+	bool passes_fds;	      /* SCM_RIGHTS allowed */
+	int stream_protocol;	      /* the protocol number socket() takes besides 0 ... */
+	int dgram_protocol;	      /* ... for each type */
+	int stream_unconnected_err;   /* send on an unconnected stream */
+	int stream_listener_recv_err; /* receive on a listening stream socket */
+	int dgram_noaddr_err;	      /* send without address on an unconnected datagram */
+	size_t dgram_max;	      /* longest datagram (EMSGSIZE) */
 	/* Checks an address given to connect/sendto (family, length, reach). */
 	int (*check_addr)(const struct sock_addr *a);
 	int (*bind)(struct socket *sk, const struct sock_addr *a);

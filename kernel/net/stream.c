@@ -316,10 +316,9 @@ static long stream_recvmsg(struct socket *sk, struct kmsg *m)
 	long n;
 
 	spin_lock(&sk->lock);
-	/* A listener: EINVAL for AF_UNIX, ENOTCONN for TCP, as Linux. */
-	n = sk->state == SS_LISTENING && sk->fam->family == AF_UNIX ? -EINVAL
-	    : sk->state != SS_CONNECTED				    ? -ENOTCONN
-								    : 0;
+	n = sk->state == SS_LISTENING	? sk->fam->stream_listener_recv_err
+	    : sk->state != SS_CONNECTED ? -ENOTCONN
+					: 0;
 	while (!n && m->it.left) {
 		n = stream_get_chunk(sk, m, copied, &dead, &fds_seen);
 		if (n > 0) {
