@@ -80,6 +80,14 @@ static struct socket *dgram_unpeer(struct socket *sk)
 	return p;
 }
 
+/* Names sk before it sends; no port left is EAGAIN, as Linux's inet_autobind says. */
+static int dgram_autobind(struct socket *sk)
+{
+	int err = sk->fam->autobind(sk);
+
+	return err == -EADDRINUSE ? -EAGAIN : err;
+}
+
 static int dgram_connect(struct socket *sk, const struct sock_addr *addr, bool nonblock)
 {
 	struct socket *t = NULL, *old;
@@ -89,9 +97,9 @@ static int dgram_connect(struct socket *sk, const struct sock_addr *addr, bool n
 	if (addr->len < sizeof(addr->sa.ss_family) || addr->sa.ss_family != AF_UNSPEC) {
 		err = sk->fam->check_addr(addr);
 		if (!err)
-			err = sk->fam->autobind(sk);
-		if (!err && sk->fam->dgram_connect_holds_peer)
-			err = sk->fam->lookup(sk, addr, &t);
+			err = dgram_autobind(sk);
+		if (!err)
+			err = sk->fam->dgram_peer(sk, addr, &t);
 		if (err)
 			return err;
 	}
@@ -132,7 +140,7 @@ static int dgram_target(struct socket *sk, const struct sock_addr *name, struct 
 	if (name->len) {
 		err = sk->fam->check_addr(name);
 		if (!err)
-			err = sk->fam->autobind(sk);
+			err = dgram_autobind(sk);
 		return err ? err : sk->fam->lookup(sk, name, t);
 	}
 	spin_lock(&sk->lock);
@@ -143,6 +151,17 @@ static int dgram_target(struct socket *sk, const struct sock_addr *name, struct 
 	if (*t || remote.len)
 		return *t ? 0 : sk->fam->lookup(sk, &remote, t);
 	return sk->fam->dgram_noaddr_err;
+}
+
+/* False once sk is shut down for sending. */
+static bool may_send(struct socket *sk)
+{
+	bool ok;
+
+	spin_lock(&sk->lock);
+	ok = !(sk->shut & SHUT_TX);
+	spin_unlock(&sk->lock);
+	return ok;
 }
 
 /* The message m carries, copied in, stamped with sk's name. */
@@ -178,10 +197,8 @@ enum dg_verdict {
 /* Under t's lock: what becomes of d now; DG_FAIL's -errno in *err. */
 static enum dg_verdict dgram_verdict(struct socket *t, const struct dgram *d, int *err)
 {
-	if (t->dead)
-		*err = t->fam->dgram_dead_err;
-	else if (t->remote.len && !t->fam->same_addr(&t->remote, &d->from))
-		*err = t->fam->dgram_foreign_err;
+	if (t->dead || (t->remote.len && !t->fam->same_addr(&t->remote, &d->from)))
+		*err = t->fam->dgram_refused(t);
 	else
 		return has_room(t, d->truesize) ? DG_QUEUE : DG_WAIT;
 	return *err ? DG_FAIL : DG_DROP; /* a family error of 0 means a silent drop */
@@ -224,8 +241,13 @@ static long dgram_sendmsg(struct socket *sk, struct kmsg *m)
 	if (len > sk->fam->dgram_max || len > sk->sndbuf)
 		return -EMSGSIZE;
 	err = dgram_target(sk, &m->name, &t);
-	if (err || !t)
+	if (!err && !may_send(sk))
+		err = -EPIPE; /* shutdown(SHUT_WR): no SIGPIPE for datagrams, as Linux */
+	if (err || !t) {
+		if (t)
+			sock_put(t);
 		return err ? err : (long)len;
+	}
 	d = dgram_build(sk, m, &err);
 	if (d) {
 		d->fds = m->fds;

@@ -176,7 +176,10 @@ static struct file *sock_file(struct socket *sk, unsigned int oflags)
 	return f;
 }
 
-/* The socket at fd, with a reference on its file in *fp: -EBADF, -ENOTSOCK. */
+/*
+ * The socket at fd, its file referenced in *fp (the caller puts it with
+ * file_put when done), or NULL with *err -EBADF or -ENOTSOCK.
+ */
 static struct socket *sock_lookup(int fd, struct file **fp, long *err)
 {
 	struct file *f = files_lookup(current()->files, fd);
@@ -190,19 +193,6 @@ static struct socket *sock_lookup(int fd, struct file **fp, long *err)
 	*fp = f;
 	return f->priv;
 }
-
-/* Runs `body` with sk, the socket at fd; evaluates to its result or -errno. */
-#define WITH_SOCKET(fd, sk, f, body)                                                               \
-	({                                                                                         \
-		struct file *f;                                                                    \
-		long __err;                                                                        \
-		struct socket *sk = sock_lookup((fd), &f, &__err);                                 \
-		if (sk) {                                                                          \
-			__err = (body);                                                            \
-			file_put(f);                                                               \
-		}                                                                                  \
-		__err;                                                                             \
-	})
 
 /* ---- creation ---- */
 
@@ -226,11 +216,10 @@ static long sock_check(int family, int type, int protocol, const struct sock_fam
 		return -EINVAL;
 	if (type != SOCK_STREAM && type != SOCK_DGRAM)
 		return -ESOCKTNOSUPPORT;
-	if (protocol == 0)
+	if (protocol == 0 ||
+	    protocol == (type == SOCK_STREAM ? (*fam)->stream_protocol : (*fam)->dgram_protocol))
 		return 0;
-	if (family == AF_UNIX)
-		return protocol == PF_UNIX ? 0 : -EPROTONOSUPPORT;
-	return protocol == (type == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP) ? 0 : -EPROTONOSUPPORT;
+	return -EPROTONOSUPPORT;
 }
 
 long sock_create(int family, int type, int protocol, unsigned int oflags)
@@ -303,19 +292,43 @@ long sock_socketpair(int family, int type, int protocol, int kfds[2])
 
 long sock_bind(int fd, const struct sock_addr *a)
 {
-	return WITH_SOCKET(fd, sk, f, sk->fam->bind(sk, a));
+	struct file *f;
+	long err;
+	struct socket *sk = sock_lookup(fd, &f, &err);
+
+	if (!sk)
+		return err;
+	err = sk->fam->bind(sk, a);
+	file_put(f);
+	return err;
 }
 
 long sock_listen(int fd, int backlog)
 {
+	struct file *f;
+	long err;
+	struct socket *sk = sock_lookup(fd, &f, &err);
+
+	if (!sk)
+		return err;
 	if ((unsigned int)backlog > SOMAXCONN)
 		backlog = SOMAXCONN;
-	return WITH_SOCKET(fd, sk, f, sk->proto->listen(sk, backlog));
+	err = sk->proto->listen(sk, backlog);
+	file_put(f);
+	return err;
 }
 
 long sock_connect(int fd, const struct sock_addr *a)
 {
-	return WITH_SOCKET(fd, sk, f, sk->proto->connect(sk, a, f->flags & O_NONBLOCK));
+	struct file *f;
+	long err;
+	struct socket *sk = sock_lookup(fd, &f, &err);
+
+	if (!sk)
+		return err;
+	err = sk->proto->connect(sk, a, f->flags & O_NONBLOCK);
+	file_put(f);
+	return err;
 }
 
 /* The name of sk or of its peer into *a. */
@@ -348,6 +361,8 @@ static long sock_name(struct socket *sk, struct sock_addr *a, bool want_peer)
 /*
  * accept4: the new fd lands in the non-sequential area when the listener's
  * fd is there (the fdmap v2 rule); its fd flags come from flags alone.
+ * The fd is reserved before a connection is taken off the queue, as Linux
+ * does: at EMFILE the connection stays queued for a later accept.
  */
 static long sock_accept_fd(int fd, struct socket *sk, struct file *f, struct sock_addr *peer,
 			   int flags)
@@ -355,64 +370,102 @@ static long sock_accept_fd(int fd, struct socket *sk, struct file *f, struct soc
 	unsigned int oflags = flags | (fd >= NONSEQ_FD_BASE ? O_NONSEQFD : 0);
 	struct socket *ns;
 	struct file *nf;
-	long err = sk->proto->accept(sk, f->flags & O_NONBLOCK, &ns);
+	int nfd = fd_reserve(oflags, 0);
+	long err = nfd < 0 ? nfd : sk->proto->accept(sk, f->flags & O_NONBLOCK, &ns);
 
 	if (err)
-		return err;
+		goto bad;
 	if (sock_name(ns, peer, true) < 0)
 		*peer = (struct sock_addr){.len = sk->fam->unnamed_len,
 					   .sa.ss_family = sk->fam->family};
 	nf = sock_file(ns, oflags);
+	err = -ENOMEM;
 	if (!nf)
-		return -ENOMEM;
-	err = fd_install_new(nf, oflags);
-	if (err < 0)
-		file_put(nf);
+		goto bad;
+	fd_install(nfd, nf);
+	return nfd;
+bad:
+	if (nfd >= 0)
+		fd_unreserve(nfd);
 	return err;
 }
 
 long sock_accept(int fd, struct sock_addr *peer, int flags)
 {
+	struct file *f;
+	long err;
+	struct socket *sk;
+
 	if (flags & ~SOCK_TYPE_FLAGS)
 		return -EINVAL;
-	return WITH_SOCKET(fd, sk, f, sock_accept_fd(fd, sk, f, peer, flags));
-}
-
-static long sock_do_sendmsg(struct socket *sk, struct file *f, struct kmsg *m)
-{
-	long n = scm_parse(m->ctl, m->ctl_len, sk->fam->passes_fds, &m->fds);
-
-	if (n)
-		return n;
-	m->nonblock = (f->flags & O_NONBLOCK) || (m->flags & MSG_DONTWAIT);
-	n = sk->proto->sendmsg(sk, m);
-	scm_free(m->fds); /* what the protocol did not queue */
-	m->fds = NULL;
-	return n;
+	sk = sock_lookup(fd, &f, &err);
+	if (!sk)
+		return err;
+	err = sock_accept_fd(fd, sk, f, peer, flags);
+	file_put(f);
+	return err;
 }
 
 long sock_sendmsg(int fd, struct kmsg *m)
 {
-	return WITH_SOCKET(fd, sk, f, sock_do_sendmsg(sk, f, m));
+	struct file *f;
+	long n;
+	struct socket *sk = sock_lookup(fd, &f, &n);
+
+	if (!sk)
+		return n;
+	n = scm_parse(m->ctl, m->ctl_len, sk->fam->passes_fds, &m->fds);
+	if (!n) {
+		m->nonblock = (f->flags & O_NONBLOCK) || (m->flags & MSG_DONTWAIT);
+		n = sk->proto->sendmsg(sk, m);
+		scm_free(m->fds); /* what the protocol did not queue */
+		m->fds = NULL;
+	}
+	file_put(f);
+	return n;
 }
 
 long sock_recvmsg(int fd, struct kmsg *m)
 {
-	return WITH_SOCKET(fd, sk, f,
-			   (m->nonblock = (f->flags & O_NONBLOCK) || (m->flags & MSG_DONTWAIT),
-			    sk->proto->recvmsg(sk, m)));
+	struct file *f;
+	long n;
+	struct socket *sk = sock_lookup(fd, &f, &n);
+
+	if (!sk)
+		return n;
+	m->nonblock = (f->flags & O_NONBLOCK) || (m->flags & MSG_DONTWAIT);
+	n = sk->proto->recvmsg(sk, m);
+	file_put(f);
+	return n;
 }
 
 long sock_shutdown(int fd, int how)
 {
+	struct file *f;
+	long err;
+	struct socket *sk;
+
 	if (how < SHUT_RD || how > SHUT_RDWR)
 		return -EINVAL;
-	return WITH_SOCKET(fd, sk, f, sk->proto->shutdown(sk, how));
+	sk = sock_lookup(fd, &f, &err);
+	if (!sk)
+		return err;
+	err = sk->proto->shutdown(sk, how);
+	file_put(f);
+	return err;
 }
 
 long sock_getname(int fd, struct sock_addr *a, bool peer)
 {
-	return WITH_SOCKET(fd, sk, f, sock_name(sk, a, peer));
+	struct file *f;
+	long err;
+	struct socket *sk = sock_lookup(fd, &f, &err);
+
+	if (!sk)
+		return err;
+	err = sock_name(sk, a, peer);
+	file_put(f);
+	return err;
 }
 
 /* SO_RCVBUF / SO_SNDBUF: doubled for bookkeeping and clamped, as Linux. */
@@ -444,9 +497,18 @@ static long sock_set(struct socket *sk, int name, int val)
 
 long sock_setsockopt(int fd, int level, int name, int val)
 {
+	struct file *f;
+	long err;
+	struct socket *sk;
+
 	if (level != SOL_SOCKET)
 		return -ENOPROTOOPT;
-	return WITH_SOCKET(fd, sk, f, sock_set(sk, name, val));
+	sk = sock_lookup(fd, &f, &err);
+	if (!sk)
+		return err;
+	err = sock_set(sk, name, val);
+	file_put(f);
+	return err;
 }
 
 static long sock_get_opt(struct socket *sk, int name, int *val)
@@ -483,7 +545,16 @@ static long sock_get_opt(struct socket *sk, int name, int *val)
 
 long sock_getsockopt(int fd, int level, int name, int *val)
 {
+	struct file *f;
+	long err;
+	struct socket *sk;
+
 	if (level != SOL_SOCKET)
 		return -ENOPROTOOPT;
-	return WITH_SOCKET(fd, sk, f, sock_get_opt(sk, name, val));
+	sk = sock_lookup(fd, &f, &err);
+	if (!sk)
+		return err;
+	err = sock_get_opt(sk, name, val);
+	file_put(f);
+	return err;
 }

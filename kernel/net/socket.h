@@ -101,7 +101,7 @@ struct socket {
 	size_t dgq_size;      /* what the queued messages cost (dgram.c truesize) */
 
 	struct list_head bind_link; /* the family's table of bound sockets */
-	void *bind_priv;	    /* the family's (unix: the socket inode) */
+	void *bind_priv;	    /* the family's (unix: the socket inode; inet: its port) */
 
 	/*
 	 * AF_UNIX garbage collection (unix_gc.c), under unix_gc_lock.  file
@@ -155,20 +155,19 @@ struct sock_proto {
 /* What an address family provides (unix.c, inet.c).  -errno on failure. */
 struct sock_family {
 	int family;
-	uint32_t unnamed_len;	       /* getsockname() length of an unbound socket */
-	bool passes_fds;	       /* SCM_RIGHTS allowed */
-	bool connect_inprogress;       /* non-blocking stream connect says EINPROGRESS */
-	bool accept_name_is_dest;      /* accepted socket's name: the address connected to */
-	int stream_unconnected_err;    /* send on an unconnected stream */
-	int dgram_noaddr_err;	       /* send without address on an unconnected datagram */
-	int dgram_dead_err;	       /* datagram to a closed socket (0: dropped silently) */
-	int dgram_foreign_err;	       /* ... to one connected elsewhere (0: dropped silently) */
-	size_t dgram_max;	       /* longest datagram (EMSGSIZE) */
-	bool dgram_connect_holds_peer; /* connect() keeps the target socket, not just its name */
+	uint32_t unnamed_len;	      /* getsockname() length of an unbound socket */
+	bool passes_fds;	      /* SCM_RIGHTS allowed */
+	int stream_protocol;	      /* the protocol number socket() takes besides 0 ... */
+	int dgram_protocol;	      /* ... for each type */
+	int stream_unconnected_err;   /* send on an unconnected stream */
+	int stream_listener_recv_err; /* receive on a listening stream socket */
+	int dgram_noaddr_err;	      /* send without address on an unconnected datagram */
+	size_t dgram_max;	      /* longest datagram (EMSGSIZE) */
 	/* Checks an address given to connect/sendto (family, length, reach). */
 	int (*check_addr)(const struct sock_addr *a);
 	int (*bind)(struct socket *sk, const struct sock_addr *a);
-	/* Gives an unbound socket a name where the family needs one. */
+	/* Gives an unbound socket a name where the family needs one; no name
+	 * left is -EADDRINUSE, which each caller turns into its call's errno. */
 	int (*autobind)(struct socket *sk);
 	/* The socket of sk's type at address a, referenced. */
 	int (*lookup)(struct socket *sk, const struct sock_addr *a, struct socket **out);
@@ -180,6 +179,19 @@ struct sock_family {
 	void (*unbind)(struct socket *sk);
 	/* socketpair(), or NULL (EOPNOTSUPP). */
 	int (*pair)(struct socket *a, struct socket *b);
+	/* Under sk's lock: what a stream connect that ended with err (0:
+	 * connected) returns; it may report err by SO_ERROR instead. */
+	int (*connect_result)(struct socket *sk, int err, bool nonblock);
+	/* Under l's lock: the name of the server end of a connection made to
+	 * dest through listener l. */
+	void (*accepted_name)(const struct socket *l, const struct sock_addr *dest,
+			      struct sock_addr *name);
+	/* Datagram connect() to a: the socket to keep as peer, referenced, or
+	 * NULL when only the address is kept. */
+	int (*dgram_peer)(struct socket *sk, const struct sock_addr *a, struct socket **peer);
+	/* Under t's lock: a datagram t cannot take (t is closed, or connected
+	 * to another address): the sender's -errno, or 0 to drop it silently. */
+	int (*dgram_refused)(const struct socket *t);
 };
 
 extern const struct sock_proto stream_proto, dgram_proto;

@@ -71,8 +71,7 @@ static struct socket *stream_server_end(struct socket *sk, struct socket *l,
 	if (!ns)
 		return NULL;
 	spin_lock(&l->lock);
-	ns->local = sk->fam->accept_name_is_dest ? *dest : l->local;
-	sk->fam->wire_name(&ns->local);
+	sk->fam->accepted_name(l, dest, &ns->local);
 	ns->rcvbuf = ns->rx.cap = l->rcvbuf;
 	ns->sndbuf = l->sndbuf;
 	spin_unlock(&l->lock);
@@ -96,6 +95,8 @@ static int stream_link(struct socket *sk, const struct sock_addr *addr, bool non
 	struct socket *l, *ns;
 	int err = sk->fam->autobind(sk);
 
+	if (err == -EADDRINUSE)
+		err = -EADDRNOTAVAIL; /* no local port left, as Linux's TCP connect */
 	if (!err)
 		err = sk->fam->lookup(sk, addr, &l);
 	if (err)
@@ -118,7 +119,6 @@ static int stream_link(struct socket *sk, const struct sock_addr *addr, bool non
 static int stream_connect(struct socket *sk, const struct sock_addr *addr, bool nonblock)
 {
 	int err = sk->fam->check_addr(addr);
-	bool inprogress = nonblock && sk->fam->connect_inprogress;
 
 	if (err)
 		return err;
@@ -133,14 +133,10 @@ static int stream_connect(struct socket *sk, const struct sock_addr *addr, bool 
 	if (err)
 		return err;
 	err = stream_link(sk, addr, nonblock);
-	if (!err)
-		return inprogress ? -EINPROGRESS : 0;
 	spin_lock(&sk->lock);
-	sk->state = SS_UNCONNECTED;
-	if (inprogress && err == -ECONNREFUSED) {
-		sk->error = ECONNREFUSED; /* reported by SO_ERROR, as a TCP reset */
-		err = -EINPROGRESS;
-	}
+	if (err)
+		sk->state = SS_UNCONNECTED;
+	err = sk->fam->connect_result(sk, err, nonblock);
 	spin_unlock(&sk->lock);
 	sock_wake(sk);
 	return err;
@@ -320,10 +316,9 @@ static long stream_recvmsg(struct socket *sk, struct kmsg *m)
 	long n;
 
 	spin_lock(&sk->lock);
-	/* A listener: EINVAL for AF_UNIX, ENOTCONN for TCP, as Linux. */
-	n = sk->state == SS_LISTENING && sk->fam->family == AF_UNIX ? -EINVAL
-	    : sk->state != SS_CONNECTED				    ? -ENOTCONN
-								    : 0;
+	n = sk->state == SS_LISTENING	? sk->fam->stream_listener_recv_err
+	    : sk->state != SS_CONNECTED ? -ENOTCONN
+					: 0;
 	while (!n && m->it.left) {
 		n = stream_get_chunk(sk, m, copied, &dead, &fds_seen);
 		if (n > 0) {
@@ -357,60 +352,98 @@ static void stream_hangup(struct socket *p, unsigned int bits, int error)
 	sock_wake(p);
 }
 
+static void stream_close(struct socket *sk, bool reset);
+
+/* Under l's lock: l stops listening (blocked and later accepts get
+ * EINVAL); the connections on its queue move to q, for stream_drop_queue. */
+static void stream_unlisten(struct socket *l, struct list_head *q)
+{
+	struct socket *ns, *next;
+
+	list_for_each_entry_safe(ns, next, &l->accq, acc_link)
+	{
+		list_del(&ns->acc_link);
+		list_add_tail(&ns->acc_link, q);
+	}
+	l->nacc = 0;
+	l->state = SS_UNCONNECTED;
+}
+
+/* Closes the connections taken off a queue: never accepted, their clients
+ * hear a reset, as Linux's. */
+static void stream_drop_queue(struct list_head *q)
+{
+	struct socket *ns, *next;
+
+	list_for_each_entry_safe(ns, next, q, acc_link)
+	{
+		list_del(&ns->acc_link);
+		stream_close(ns, true);
+		sock_put(ns);
+	}
+}
+
+/* A listener has nothing to send: SHUT_WR changes nothing, and SHUT_RD
+ * stops it listening, as Linux. */
 static int stream_shutdown(struct socket *sk, int how)
 {
 	unsigned int bits = how == SHUT_RD ? SHUT_RX : how == SHUT_WR ? SHUT_TX : SHUT_RX | SHUT_TX;
-	struct socket *p;
+	struct list_head accq = LIST_HEAD_INIT(accq);
+	struct socket *p = NULL;
 	int err = 0;
 
 	spin_lock(&sk->lock);
-	if (sk->state != SS_CONNECTED)
-		err = -ENOTCONN;
-	else
+	if (sk->state == SS_CONNECTED) {
 		sk->shut |= bits;
-	p = sk->peer;
+		p = sk->peer;
+	} else if (sk->state == SS_LISTENING) {
+		if (bits & SHUT_RX)
+			stream_unlisten(sk, &accq);
+	} else {
+		err = -ENOTCONN;
+	}
 	spin_unlock(&sk->lock);
 	if (err)
 		return err;
-	stream_hangup(p, shut_mirror(bits), 0);
-	sock_wake(sk);
+	if (p)
+		stream_hangup(p, shut_mirror(bits), 0);
+	sock_wake(sk); /* accepts and connects waiting on a listener give up */
+	stream_drop_queue(&accq);
 	return 0;
 }
 
-static void stream_release(struct socket *sk)
+/*
+ * Disconnects sk for good: drops its data and its accept queue, and tells
+ * the peer, which hears a reset (ECONNRESET) if reset is set or data is
+ * lost unread here, as Linux says.
+ */
+static void stream_close(struct socket *sk, bool reset)
 {
 	struct list_head dead = LIST_HEAD_INIT(dead), accq = LIST_HEAD_INIT(accq);
-	struct socket *p, *ns, *next;
+	struct socket *p;
 	bool unread;
 
 	spin_lock(&sk->lock);
 	sk->dead = true;
 	sk->shut = SHUT_RX | SHUT_TX;
-	sk->state = SS_UNCONNECTED;
+	stream_unlisten(sk, &accq);
 	p = sk->peer;
 	sk->peer = NULL;
 	unread = sbuf_used(&sk->rx) != 0;
 	sbuf_purge(&sk->rx, &dead);
-	list_for_each_entry_safe(ns, next, &sk->accq, acc_link)
-	{
-		list_del(&ns->acc_link);
-		list_add_tail(&ns->acc_link, &accq);
-	}
-	sk->nacc = 0;
 	spin_unlock(&sk->lock);
 	sock_wake(sk); /* connects waiting for backlog room give up */
 	if (p) {
-		/* Unread data is lost: the peer hears a reset, as Linux says. */
-		stream_hangup(p, SHUT_RX | SHUT_TX, unread ? ECONNRESET : 0);
+		stream_hangup(p, SHUT_RX | SHUT_TX, reset || unread ? ECONNRESET : 0);
 		sock_put(p);
 	}
-	list_for_each_entry_safe(ns, next, &accq, acc_link)
-	{
-		list_del(&ns->acc_link);
-		stream_release(ns);
-		sock_put(ns);
-	}
+	stream_drop_queue(&accq);
 	sbuf_free_dead(&dead);
+}
+
+static void stream_release(struct socket *sk)
+{
+	stream_close(sk, false);
 }
 
 static unsigned int stream_poll(struct socket *sk, struct file *f, struct poll_table *pt)

@@ -156,6 +156,26 @@ static void unix_unbind(struct socket *sk)
 		inode_put(ip);
 }
 
+static int unix_connect_result(struct socket *sk, int err, bool nonblock)
+{
+	(void)sk, (void)nonblock;
+	return err; /* a connect completes or fails at once */
+}
+
+/* The server end is named as the listener. */
+static void unix_accepted_name(const struct socket *l, const struct sock_addr *dest,
+			       struct sock_addr *name)
+{
+	(void)dest;
+	*name = l->local;
+}
+
+/* A datagram to a closed socket, or to one connected elsewhere, fails. */
+static int unix_dgram_refused(const struct socket *t)
+{
+	return t->dead ? -ECONNREFUSED : -EPERM;
+}
+
 /* socketpair(): a and b (new, unshared) become each other's peer. */
 static int unix_pair(struct socket *a, struct socket *b)
 {
@@ -176,14 +196,12 @@ const struct sock_family unix_family = {
     .family = AF_UNIX,
     .unnamed_len = UNIX_NAME_OFF,
     .passes_fds = true,
-    .connect_inprogress = false,
-    .accept_name_is_dest = false,
+    .stream_protocol = PF_UNIX,
+    .dgram_protocol = PF_UNIX,
     .stream_unconnected_err = -ENOTCONN,
+    .stream_listener_recv_err = -EINVAL,
     .dgram_noaddr_err = -ENOTCONN,
-    .dgram_dead_err = -ECONNREFUSED,
-    .dgram_foreign_err = -EPERM,
     .dgram_max = SOCK_BUF_MAX,
-    .dgram_connect_holds_peer = true,
     .check_addr = unix_check_addr,
     .bind = unix_bind,
     .autobind = unix_autobind,
@@ -192,4 +210,8 @@ const struct sock_family unix_family = {
     .same_addr = unix_same_addr,
     .unbind = unix_unbind,
     .pair = unix_pair,
+    .connect_result = unix_connect_result,
+    .accepted_name = unix_accepted_name,
+    .dgram_peer = unix_lookup, /* a connected datagram socket keeps its peer */
+    .dgram_refused = unix_dgram_refused,
 };

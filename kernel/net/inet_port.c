@@ -1,0 +1,201 @@
+/*
+ * The AF_INET port table: the sockets bound to each (type, port), found by
+ * hash, and per type a bitmap of the ports in use for the ephemeral search.
+ * A bind, a lookup or a search for a free port costs the sockets sharing
+ * one port and a walk of a 28,232-bit bitmap, never a walk of every bound
+ * socket: no call's time grows with what others have bound.
+ */
+#include "mm/heap.h"
+#include "net/inet.h"
+#include <uapi/errno.h>
+
+#define NPORTS	  65536
+#define PORT_HASH 1024 /* chains: at most 2 types * NPORTS / PORT_HASH ports */
+#define WORD_BITS 64
+
+/* One (type, port) sockets are bound to; freed with its last owner. */
+struct inet_port {
+	struct inet_port *next; /* in its port_hash chain */
+	int type;
+	unsigned int port;
+	struct list_head owners; /* the bound sockets, by bind_link */
+};
+
+/*
+ * port_lock protects port_hash, port_used, next_ephemeral, every inet_port
+ * and, for each bound inet socket, bind_link and bind_priv (its
+ * inet_port).  Taken before a socket lock; kmalloc and kfree nest inside.
+ */
+static struct spinlock port_lock = SPINLOCK_INIT("inet_ports");
+static struct inet_port *port_hash[PORT_HASH];
+static uint64_t port_used[2][NPORTS / WORD_BITS];     /* bit set: an inet_port exists */
+static unsigned int next_ephemeral = EPHEMERAL_FIRST; /* where the next search starts */
+
+static uint64_t *used_map(int type)
+{
+	return port_used[type == SOCK_STREAM ? 0 : 1];
+}
+
+static struct inet_port **chain_of(int type, unsigned int port)
+{
+	return &port_hash[(port * 2 + (type == SOCK_STREAM)) % PORT_HASH];
+}
+
+/* Under port_lock: the entry of (type, port), or NULL. */
+static struct inet_port *port_lookup(int type, unsigned int port)
+{
+	struct inet_port *pp = *chain_of(type, port);
+
+	while (pp && (pp->type != type || pp->port != port))
+		pp = pp->next;
+	return pp;
+}
+
+/* Under port_lock: a new, empty entry for (type, port), or NULL. */
+static struct inet_port *port_new(int type, unsigned int port)
+{
+	struct inet_port *pp = kmalloc(sizeof(*pp)), **chain = chain_of(type, port);
+
+	if (!pp)
+		return NULL;
+	pp->type = type;
+	pp->port = port;
+	list_init(&pp->owners);
+	pp->next = *chain;
+	*chain = pp;
+	used_map(type)[port / WORD_BITS] |= 1ull << (port % WORD_BITS);
+	return pp;
+}
+
+/* Under port_lock: removes an entry without owners and frees it. */
+static void port_free(struct inet_port *pp)
+{
+	struct inet_port **link = chain_of(pp->type, pp->port);
+
+	while (*link != pp)
+		link = &(*link)->next;
+	*link = pp->next;
+	used_map(pp->type)[pp->port / WORD_BITS] &= ~(1ull << (pp->port % WORD_BITS));
+	kfree(pp);
+}
+
+/* The first clear bit of map in [from, to], or 0 if none. */
+static unsigned int first_clear(const uint64_t *map, unsigned int from, unsigned int to)
+{
+	for (unsigned int w = from / WORD_BITS; w <= to / WORD_BITS; w++) {
+		uint64_t free = ~map[w];
+		if (w == from / WORD_BITS)
+			free &= ~0ull << (from % WORD_BITS);
+		if (free) {
+			unsigned int bit = w * WORD_BITS + __builtin_ctzll(free);
+			return bit <= to ? bit : 0;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Under port_lock: an ephemeral port nothing of type is bound to, or 0.
+ * The search starts after the last one handed out, so ports cycle through
+ * the range; it reads at most the range's bitmap words.
+ */
+static unsigned int port_ephemeral(int type)
+{
+	const uint64_t *map = used_map(type);
+	unsigned int port = first_clear(map, next_ephemeral, EPHEMERAL_LAST);
+
+	if (!port)
+		port = first_clear(map, EPHEMERAL_FIRST, EPHEMERAL_LAST);
+	if (port)
+		next_ephemeral = port == EPHEMERAL_LAST ? EPHEMERAL_FIRST : port + 1;
+	return port;
+}
+
+static bool is_listening(struct socket *s)
+{
+	bool listening;
+
+	spin_lock(&s->lock);
+	listening = s->state == SS_LISTENING;
+	spin_unlock(&s->lock);
+	return listening;
+}
+
+/* Under port_lock: may sk take ip on port pp, next to its owners?  Their
+ * addresses overlap when equal or one is INADDR_ANY; SO_REUSEADDR on both
+ * shares a port, except with a listening stream socket. */
+static bool port_clash(struct socket *sk, struct inet_port *pp, uint32_t ip)
+{
+	struct socket *s;
+
+	list_for_each_entry(s, &pp->owners, bind_link)
+	{
+		uint32_t sip = addr_of(&s->local);
+		if (sip != ip && sip != INADDR_ANY && ip != INADDR_ANY)
+			continue;
+		if (!(sk->reuseaddr && s->reuseaddr && !is_listening(s)))
+			return true;
+	}
+	return false;
+}
+
+int inet_port_bind(struct socket *sk, uint32_t ip, unsigned int port)
+{
+	struct inet_port *pp = NULL;
+	int err = 0;
+
+	spin_lock(&port_lock);
+	if (sk->bound)
+		err = -EINVAL;
+	else if (port == 0 && !(port = port_ephemeral(sk->type)))
+		err = -EADDRINUSE;
+	else if ((pp = port_lookup(sk->type, port)) && port_clash(sk, pp, ip))
+		err = -EADDRINUSE;
+	else if (!pp && !(pp = port_new(sk->type, port)))
+		err = -ENOMEM;
+	if (!err) {
+		list_add_tail(&sk->bind_link, &pp->owners);
+		sk->bind_priv = pp;
+		spin_lock(&sk->lock);
+		make_name(&sk->local, ip, port);
+		sk->bound = true;
+		spin_unlock(&sk->lock);
+	}
+	spin_unlock(&port_lock);
+	return err;
+}
+
+struct socket *inet_port_find(int type, uint32_t ip, unsigned int port)
+{
+	struct socket *s, *found = NULL;
+	struct inet_port *pp;
+
+	spin_lock(&port_lock);
+	pp = port_lookup(type, port);
+	if (pp) {
+		list_for_each_entry(s, &pp->owners, bind_link)
+		{
+			uint32_t sip = addr_of(&s->local);
+			if ((sip == INADDR_ANY || sip == ip) &&
+			    (type != SOCK_STREAM || is_listening(s))) {
+				sock_get(found = s);
+				break;
+			}
+		}
+	}
+	spin_unlock(&port_lock);
+	return found;
+}
+
+void inet_port_unbind(struct socket *sk)
+{
+	struct inet_port *pp;
+
+	spin_lock(&port_lock);
+	pp = sk->bind_priv;
+	sk->bind_priv = NULL;
+	list_del(&sk->bind_link);
+	if (pp && list_empty(&pp->owners))
+		port_free(pp);
+	spin_unlock(&port_lock);
+}
