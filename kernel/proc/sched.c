@@ -113,6 +113,10 @@ void schedule(void)
 {
 	struct task *prev = current(), *next;
 
+	/* switch_to keeps RFLAGS: AC set here would open the SMAP window in
+	 * the next task's kernel code.  Only user copies set it, and every
+	 * kernel entry clears it (isr.asm, syscall FMASK). */
+	kassert(!(read_rflags() & RFLAGS_AC));
 	sched_quiescent();
 	spin_lock(&sched_lock);
 	this_cpu()->need_resched = false;
