@@ -75,9 +75,19 @@ static void reparent_children(struct task *t, struct task *init)
 	}
 }
 
+/* A parent that ignores SIGCHLD or set SA_NOCLDWAIT leaves no zombies
+ * (POSIX, Linux): its children are reaped as they exit. */
+static bool reaps_children_at_exit(const struct task *parent)
+{
+	const struct uapi_sigaction *a = &parent->sig.action[SIGCHLD - 1];
+
+	return a->handler == UAPI_SIG_IGN || (a->flags & UAPI_SA_NOCLDWAIT);
+}
+
 __attribute__((noreturn)) void task_exit(int status)
 {
-	struct task *t = current(), *init = task_find(1);
+	struct task *t = current(), *init = task_find(1), *parent;
+	bool autoreap;
 
 	if (t->pid == 1)
 		init_exited(status);
@@ -85,13 +95,18 @@ __attribute__((noreturn)) void task_exit(int status)
 	spin_lock(&proc_lock);
 	reparent_children(t, init);
 	t->exit_status = status;
-	sched_set_state(t, TASK_ZOMBIE);
+	parent = t->parent;
+	autoreap = reaps_children_at_exit(parent);
+	if (autoreap)
+		list_del(&t->sibling); /* wait4 no longer sees it: ECHILD */
+	sched_set_state(t, autoreap ? TASK_DEAD : TASK_ZOMBIE);
 	spin_unlock(&proc_lock);
-	wake_up(&t->parent->child_exit);
+	/* Wakes a waiter that may now have a zombie, or no child left. */
+	wake_up(&parent->child_exit);
 	wake_up(&init->child_exit);
 	signal_child_exited(t, status);
 	schedule();
-	panic("zombie %d ran again", t->pid);
+	panic("exited task %d ran again", t->pid);
 }
 
 SYSCALL_DEFINE1(exit, int, code)

@@ -12,6 +12,7 @@
 #include "fs/file.h"
 #include "lib/printk.h"
 #include "mm/paging.h"
+#include "proc/proc.h"
 #include "proc/signal.h"
 #include <uapi/errno.h>
 
@@ -109,6 +110,17 @@ void sched_quiescent(void)
 	file_reclaim_deferred();
 }
 
+/* Frees the TASK_DEAD task this CPU just left, now that its stack is free. */
+static void free_dead_task(void)
+{
+	struct task *dead = this_cpu()->dead;
+
+	if (dead) {
+		this_cpu()->dead = NULL;
+		task_free(dead);
+	}
+}
+
 void schedule(void)
 {
 	struct task *prev = current(), *next;
@@ -124,6 +136,9 @@ void schedule(void)
 		enqueue(prev);
 	next = pick_next();
 	if (next != prev) {
+		/* A dead task cannot free the stack it runs on: the next one does. */
+		if (prev->state == TASK_DEAD)
+			this_cpu()->dead = prev;
 		/* The interrupt state to restore belongs to this task, not the CPU. */
 		bool irq_were_on = this_cpu()->irq_were_on;
 		fpu_save(&prev->fpu);
@@ -133,6 +148,7 @@ void schedule(void)
 		this_cpu()->irq_were_on = irq_were_on;
 	}
 	spin_unlock(&sched_lock);
+	free_dead_task();
 }
 
 /* First code a new task runs (from task_first_run): finish schedule(). */
@@ -140,6 +156,7 @@ void sched_tail(void)
 {
 	this_cpu()->irq_were_on = false; /* returns to user with IRET/SYSRET flags */
 	spin_unlock(&sched_lock);
+	free_dead_task();
 }
 
 void sched_yield(void)

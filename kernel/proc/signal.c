@@ -224,7 +224,7 @@ static bool broadcast_one(struct task *t, void *arg)
 	struct broadcast *b = arg;
 	bool target = b->pgid ? t->pgid == b->pgid : t->pid > 1 && t != current();
 
-	if (target && t->state != TASK_ZOMBIE) {
+	if (target && !task_exited(t)) {
 		b->hit++;
 		if (b->sig)
 			signal_send_from(t, b->sig, b->from);

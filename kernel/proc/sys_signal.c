@@ -112,7 +112,7 @@ SYSCALL_DEFINE0(rt_sigreturn)
 /* Sends sig to one task; sig 0 only checks that it exists. */
 static int kill_one(struct task *t, int sig)
 {
-	if (sig && t->state != TASK_ZOMBIE)
+	if (sig && !task_exited(t))
 		signal_send_from(t, sig, current()->pid);
 	return 0;
 }

@@ -23,6 +23,7 @@ enum task_state {
 	TASK_RUNNABLE, /* on the run queue or running */
 	TASK_SLEEPING, /* on a wait queue, woken by wake_up or a signal */
 	TASK_ZOMBIE,   /* exited; waiting for its parent's wait4 */
+	TASK_DEAD,     /* exited, nobody waits: freed once switched away from */
 };
 
 #define TASK_NAME_MAX 32
@@ -77,6 +78,12 @@ struct task {
 	 */
 	struct list_head *scm_dropping;
 };
+
+/* True once t has exited (a zombie, or dead and about to be freed). */
+static inline bool task_exited(const struct task *t)
+{
+	return t->state == TASK_ZOMBIE || t->state == TASK_DEAD;
+}
 
 /* The task running on this CPU. */
 static inline struct task *current(void)
