@@ -64,9 +64,8 @@ void signal_send(struct task *t, int sig)
 
 void signal_child_exited(struct task *child, int wait_status)
 {
-	bool killed = (wait_status & 0x7f) != 0;
-	struct sig_info info = {killed ? CLD_KILLED : CLD_EXITED, child->pid,
-				killed ? wait_status & 0x7f : (wait_status >> 8) & 0xff, 0};
+	struct sig_info info = {wait_status_code(wait_status), child->pid,
+				wait_status_value(wait_status), 0};
 
 	post(child->parent, SIGCHLD, &info);
 }

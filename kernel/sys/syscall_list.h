@@ -88,6 +88,7 @@
 	X(__NR_clock_gettime, clock_gettime)                                                       \
 	X(__NR_clock_getres, clock_getres)                                                         \
 	X(__NR_exit_group, exit_group)                                                             \
+	X(__NR_waitid, waitid)                                                                     \
 	X(__NR_openat, openat)                                                                     \
 	X(__NR_mkdirat, mkdirat)                                                                   \
 	X(__NR_newfstatat, newfstatat)                                                             \

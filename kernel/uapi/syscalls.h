@@ -107,6 +107,7 @@
 #define __NR_clock_nanosleep 230
 #define __NR_exit_group	     231
 #define __NR_tgkill	     234
+#define __NR_waitid	     247
 #define __NR_openat	     257
 #define __NR_mkdirat	     258
 #define __NR_newfstatat	     262
