@@ -120,18 +120,38 @@ SYSCALL_DEFINE2(gettimeofday, struct timeval_k *, utv, void *, utz)
 	return utv ? copy_to_user(utv, &tv, sizeof(tv)) : 0;
 }
 
-SYSCALL_DEFINE2(nanosleep, const struct timespec_k *, ureq, struct timespec_k *, urem)
+/* Linux caps every sleep at this many nanoseconds (292 years): "forever",
+ * and the deadline now + KTIME_MAX cannot overflow 64 bits. */
+#define KTIME_MAX     INT64_MAX
+#define TIMER_ABSTIME 1
+
+/* A timespec in nanoseconds, saturated at KTIME_MAX as Linux does, or
+ * -EINVAL for a negative one or tv_nsec out of [0, 1e9). */
+static int64_t timespec_to_ns(const struct timespec_k *ts)
+{
+	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= NSEC_PER_SEC)
+		return -EINVAL;
+	if (ts->tv_sec >= KTIME_MAX / NSEC_PER_SEC)
+		return KTIME_MAX;
+	return ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
+}
+
+/* Reads a sleep request from user memory: its nanoseconds or -errno. */
+static int64_t get_sleep_request(const struct timespec_k *ureq)
 {
 	struct timespec_k req;
-	uint64_t deadline;
-	int ret;
 
 	if (copy_from_user(&req, ureq, sizeof(req)))
 		return -EFAULT;
-	if (req.tv_sec < 0 || req.tv_nsec < 0 || req.tv_nsec >= NSEC_PER_SEC)
-		return -EINVAL;
-	deadline = clock_monotonic_ns() + (uint64_t)req.tv_sec * NSEC_PER_SEC + req.tv_nsec;
-	ret = sched_sleep_until(deadline);
+	return timespec_to_ns(&req);
+}
+
+/* Sleeps until the monotonic deadline.  Cut short by a signal: -EINTR,
+ * and the time left goes to urem if given. */
+static long sleep_until(uint64_t deadline, struct timespec_k *urem)
+{
+	int ret = sched_sleep_until(deadline);
+
 	if (ret == -EINTR && urem) {
 		uint64_t now = clock_monotonic_ns(), left = deadline > now ? deadline - now : 0;
 		struct timespec_k rem = {left / NSEC_PER_SEC, left % NSEC_PER_SEC};
@@ -139,6 +159,49 @@ SYSCALL_DEFINE2(nanosleep, const struct timespec_k *, ureq, struct timespec_k *,
 			return -EFAULT;
 	}
 	return ret;
+}
+
+SYSCALL_DEFINE2(nanosleep, const struct timespec_k *, ureq, struct timespec_k *, urem)
+{
+	int64_t ns = get_sleep_request(ureq);
+
+	if (ns < 0)
+		return ns;
+	return sleep_until(clock_monotonic_ns() + (uint64_t)ns, urem);
+}
+
+/* How far clk runs ahead of the monotonic clock (ns), or -errno: the
+ * clocks with no sleep of their own on Linux give EOPNOTSUPP. */
+static int64_t sleep_clock_offset(int clk)
+{
+	switch (clk) {
+	case CLOCK_REALTIME:
+		return boot_epoch * NSEC_PER_SEC;
+	case CLOCK_MONOTONIC:
+	case CLOCK_BOOTTIME:
+		return 0;
+	case CLOCK_MONOTONIC_RAW:
+	case CLOCK_REALTIME_COARSE:
+	case CLOCK_MONOTONIC_COARSE:
+		return -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
+}
+
+SYSCALL_DEFINE4(clock_nanosleep, int, clk, int, flags, const struct timespec_k *, ureq,
+		struct timespec_k *, urem)
+{
+	int64_t offset = sleep_clock_offset(clk), ns;
+
+	if (offset < 0)
+		return offset;
+	if ((ns = get_sleep_request(ureq)) < 0)
+		return ns;
+	if (!(flags & TIMER_ABSTIME))
+		return sleep_until(clock_monotonic_ns() + (uint64_t)ns, urem);
+	/* An absolute time, on clk's scale; one already past returns at once. */
+	return sleep_until(ns > offset ? (uint64_t)(ns - offset) : 0, NULL);
 }
 
 SYSCALL_DEFINE1(uname, struct utsname_k *, ubuf)
