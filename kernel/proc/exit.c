@@ -85,6 +85,7 @@ __attribute__((noreturn)) void task_exit(int status)
 	if (t->pid == 1)
 		init_exited(status);
 	release_resources(t);
+	itimer_exit(t);
 	spin_lock(&proc_lock);
 	reparent_children(t, init);
 	t->exit_status = status;

@@ -25,18 +25,12 @@ static struct spinlock sched_lock = SPINLOCK_INIT("sched");
 static struct list_head run_queue = LIST_HEAD_INIT(run_queue);
 static struct task idle_task = {.pid = 0, .state = TASK_RUNNABLE, .name = "idle"};
 
-/* nanosleep sleepers wait here; the tick wakes them once the earliest
- * deadline has passed and each re-checks its own. */
-static struct wait_queue sleep_wq;
-static uint64_t next_deadline = UINT64_MAX;
-
 void switch_to(uint64_t *save_rsp, uint64_t next_rsp);
 
 void sched_init(void)
 {
 	list_init(&idle_task.run_link);
 	idle_task.vm = vm_kernel();
-	wait_queue_init(&sleep_wq, "sleep");
 	this_cpu()->current = &idle_task;
 }
 
@@ -172,32 +166,44 @@ void sched_tick(struct trapframe *tf)
 		t->utime_ticks++;
 	else
 		t->stime_ticks++;
-	if (clock_monotonic_ns() >= next_deadline) {
-		next_deadline = UINT64_MAX;
-		wake_up(&sleep_wq);
-	}
 	this_cpu()->need_resched = true;
 }
 
-void sched_arm_deadline(struct wait_entry *we, uint64_t deadline_ns)
+/* A task's sleep timer: its deadline passed. */
+static void sleep_timer_fired(struct ktimer *k)
 {
-	prepare_to_wait(&sleep_wq, we);
-	if (deadline_ns < next_deadline)
-		next_deadline = deadline_ns;
+	sched_wake(container_of(k, struct task, sleep_timer));
 }
 
-void sched_disarm_deadline(struct wait_entry *we)
+void sched_task_init(struct task *t)
 {
-	finish_wait(&sleep_wq, we);
+	list_init(&t->run_link);
+	ktimer_init(&t->sleep_timer, sleep_timer_fired);
+}
+
+void sched_arm_deadline(uint64_t deadline_ns)
+{
+	struct task *t = current();
+
+	/* Sleeping first: a timer that fires before schedule() is not lost. */
+	sched_set_state(t, TASK_SLEEPING);
+	ktimer_arm(&t->sleep_timer, deadline_ns);
+}
+
+void sched_disarm_deadline(void)
+{
+	struct task *t = current();
+
+	ktimer_cancel(&t->sleep_timer);
+	sched_set_state(t, TASK_RUNNABLE);
 }
 
 int sched_sleep_until(uint64_t deadline_ns)
 {
 	int ret = 0;
-	DEFINE_WAIT(we);
 
 	for (;;) {
-		sched_arm_deadline(&we, deadline_ns);
+		sched_arm_deadline(deadline_ns);
 		if (clock_monotonic_ns() >= deadline_ns)
 			break;
 		if (signal_pending()) {
@@ -206,7 +212,7 @@ int sched_sleep_until(uint64_t deadline_ns)
 		}
 		schedule();
 	}
-	sched_disarm_deadline(&we);
+	sched_disarm_deadline();
 	return ret;
 }
 

@@ -6,6 +6,7 @@
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/string.h"
+#include "proc/ktimer.h"
 #include "proc/proc.h"
 #include "proc/sched.h"
 #include "proc/signal.h"
@@ -18,7 +19,6 @@
 #define CLOCK_REALTIME_COARSE  5
 #define CLOCK_MONOTONIC_COARSE 6
 #define CLOCK_BOOTTIME	       7
-#define NSEC_PER_SEC	       1000000000L
 
 struct timespec_k {
 	int64_t tv_sec;
@@ -120,20 +120,16 @@ SYSCALL_DEFINE2(gettimeofday, struct timeval_k *, utv, void *, utz)
 	return utv ? copy_to_user(utv, &tv, sizeof(tv)) : 0;
 }
 
-/* Linux caps every sleep at this many nanoseconds (292 years): "forever",
- * and the deadline now + KTIME_MAX cannot overflow 64 bits. */
-#define KTIME_MAX     INT64_MAX
 #define TIMER_ABSTIME 1
 
-/* A timespec in nanoseconds, saturated at KTIME_MAX as Linux does, or
- * -EINVAL for a negative one or tv_nsec out of [0, 1e9). */
+/* A timespec in nanoseconds, saturated at KTIME_MAX (292 years) as Linux
+ * does, so that now + a sleep cannot overflow; or -EINVAL for a negative
+ * one or tv_nsec out of [0, 1e9). */
 static int64_t timespec_to_ns(const struct timespec_k *ts)
 {
 	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= NSEC_PER_SEC)
 		return -EINVAL;
-	if (ts->tv_sec >= KTIME_MAX / NSEC_PER_SEC)
-		return KTIME_MAX;
-	return ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
+	return ktime_from(ts->tv_sec, ts->tv_nsec);
 }
 
 /* Reads a sleep request from user memory: its nanoseconds or -errno. */

@@ -12,6 +12,7 @@
 #include "mm/layout.h"
 #include "mm/paging.h"
 #include "proc/proc.h"
+#include "proc/sched.h"
 #include <uapi/errno.h>
 
 #define KSTACK_SLOT (2 * KSTACK_SIZE)
@@ -125,7 +126,8 @@ struct task *task_alloc(const char *name)
 	spin_unlock(&proc_lock);
 
 	strlcpy(t->name, name, sizeof(t->name));
-	list_init(&t->run_link);
+	sched_task_init(t);
+	itimer_init(t);
 	list_init(&t->children);
 	list_init(&t->sibling);
 	wait_queue_init(&t->child_exit, "child_exit");

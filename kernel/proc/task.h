@@ -12,6 +12,8 @@
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/trapframe.h"
 #include "lib/list.h"
+#include "proc/itimer.h"
+#include "proc/ktimer.h"
 #include "proc/signal.h"
 #include "proc/wait.h"
 
@@ -39,7 +41,7 @@ struct task {
 	/* Scheduling (all protected by the scheduler lock). */
 	uint64_t ctx_rsp;	   /* kernel rsp saved by switch_to */
 	struct list_head run_link; /* run queue membership */
-	uint64_t wake_at_ns;	   /* nanosleep deadline, 0 if none */
+	struct ktimer sleep_timer; /* ends a deadline sleep (ktimer_lock) */
 
 	/* Kernel stack: the user trapframe sits at its top. */
 	void *kstack;		   /* NULL until mapped */
@@ -77,6 +79,7 @@ struct task {
 	 * recursing.  Only the task itself touches it.
 	 */
 	struct list_head *scm_dropping;
+	struct itimer itimer; /* ITIMER_REAL: alarm, setitimer (proc/itimer.c) */
 };
 
 /* True once t has exited (a zombie, or dead and about to be freed). */

@@ -39,6 +39,9 @@
 	X(__NR_dup2, dup2)                                                                         \
 	X(__NR_pause, pause)                                                                       \
 	X(__NR_nanosleep, nanosleep)                                                               \
+	X(__NR_getitimer, getitimer)                                                               \
+	X(__NR_alarm, alarm)                                                                       \
+	X(__NR_setitimer, setitimer)                                                               \
 	X(__NR_getpid, getpid)                                                                     \
 	X(__NR_socket, socket)                                                                     \
 	X(__NR_connect, connect)                                                                   \
