@@ -94,11 +94,12 @@ __attribute__((noreturn)) void task_exit(int status)
 	if (autoreap)
 		list_del(&t->sibling); /* wait4 no longer sees it: ECHILD */
 	sched_set_state(t, autoreap ? TASK_DEAD : TASK_ZOMBIE);
-	spin_unlock(&proc_lock);
-	/* Wakes a waiter that may now have a zombie, or no child left. */
+	/* Wakes a waiter that may now have a zombie, or no child left.  Still
+	 * under proc_lock: the parent cannot exit and be reaped meanwhile. */
 	wake_up(&parent->child_exit);
 	wake_up(&init->child_exit);
 	signal_child_exited(t, status);
+	spin_unlock(&proc_lock);
 	schedule();
 	panic("exited task %d ran again", t->pid);
 }

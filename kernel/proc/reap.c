@@ -122,7 +122,7 @@ static struct wait_opts wait4_opts(int pid, int options)
 	if (pid == -1)
 		w.type = P_ALL;
 	else if (pid <= 0)
-		w = (struct wait_opts){P_PGID, pid ? -pid : current()->pgid, w.options};
+		w = (struct wait_opts){P_PGID, pid ? -pid : current_pgid(), w.options};
 	return w;
 }
 
@@ -163,7 +163,7 @@ static int waitid_opts(int idtype, int id, int options, struct wait_opts *w)
 		return id > 0 ? 0 : -EINVAL;
 	case P_PGID:
 		if (!id)
-			w->id = current()->pgid;
+			w->id = current_pgid();
 		return id >= 0 ? 0 : -EINVAL;
 	default: /* P_PIDFD included: fdkernel has no pidfds */
 		return -EINVAL;

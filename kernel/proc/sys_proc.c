@@ -50,13 +50,6 @@ SYSCALL_DEFINE0(getpid)
 	return current()->pid;
 }
 
-SYSCALL_DEFINE0(getppid)
-{
-	struct task *p = current()->parent;
-
-	return p ? p->pid : 0;
-}
-
 SYSCALL_DEFINE0(gettid)
 {
 	return current()->pid;
@@ -222,56 +215,4 @@ SYSCALL_DEFINE1(times, struct tms_k *, ubuf)
 	if (ubuf && copy_to_user(ubuf, &tms, sizeof(tms)))
 		return -EFAULT;
 	return (long)timer_ticks();
-}
-
-/* The task pid names for set/getpgid: 0 is the caller; others must exist. */
-static struct task *pgid_target(int pid)
-{
-	return pid ? task_find(pid) : current();
-}
-
-SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
-{
-	struct task *t = pgid_target(pid);
-
-	if (pgid < 0)
-		return -EINVAL;
-	if (!t || (t != current() && t->parent != current()))
-		return -ESRCH;
-	if (t->sid == t->pid)
-		return -EPERM; /* a session leader keeps its group */
-	/* Joining a group needs the group to exist (signal 0 only counts). */
-	if (pgid && pgid != t->pid && signal_send_group(pgid, 0, 0) == -ESRCH)
-		return -EPERM;
-	t->pgid = pgid ? pgid : t->pid;
-	return 0;
-}
-
-SYSCALL_DEFINE1(getpgid, int, pid)
-{
-	struct task *t = pgid_target(pid);
-
-	return t ? t->pgid : -ESRCH;
-}
-
-SYSCALL_DEFINE0(getpgrp)
-{
-	return current()->pgid;
-}
-
-SYSCALL_DEFINE0(setsid)
-{
-	struct task *t = current();
-
-	if (t->pgid == t->pid)
-		return -EPERM;
-	t->pgid = t->sid = t->pid;
-	return t->sid;
-}
-
-SYSCALL_DEFINE1(getsid, int, pid)
-{
-	struct task *t = pgid_target(pid);
-
-	return t ? t->sid : -ESRCH;
 }
