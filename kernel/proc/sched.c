@@ -161,11 +161,13 @@ void sched_yield(void)
 void sched_tick(struct trapframe *tf)
 {
 	struct task *t = current();
+	bool user = trapframe_from_user(tf);
 
-	if (trapframe_from_user(tf))
+	if (user)
 		t->utime_ticks++;
 	else
 		t->stime_ticks++;
+	itimer_tick(t, user);
 	this_cpu()->need_resched = true;
 }
 

@@ -90,7 +90,7 @@ struct task {
 	 * recursing.  Only the task itself touches it.
 	 */
 	struct list_head *scm_dropping;
-	struct itimer itimer; /* ITIMER_REAL: alarm, setitimer (itimer_lock, proc/itimer.c) */
+	struct itimers itimers; /* alarm, setitimer (itimer_lock, proc/itimer.c) */
 };
 
 /* True once t has exited (a zombie, or dead and about to be freed). */
