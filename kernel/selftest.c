@@ -85,6 +85,7 @@ int selftest_run(void)
 	timer_selftest();
 	cmdline_selftest();
 	mm_selftest();
+	entry_selftest();
 	vfs_selftest();
 	printk("kernel: %d passed, %d failed\n", ktest_counts.passed, ktest_counts.failed);
 	return ktest_counts.failed;

@@ -5,4 +5,7 @@
 /* Runs every self-test, prints "N passed, N failed"; returns the failures. */
 int selftest_run(void);
 
+/* Interrupt entry clears RFLAGS.AC (arch/x86_64/entry_selftest.c). */
+void entry_selftest(void);
+
 #endif

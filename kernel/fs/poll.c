@@ -124,32 +124,31 @@ static int poll_scan(struct pollfd *fds, unsigned long nfds, struct poll_table *
 }
 
 /* Marks the task sleeping before a scan, so a wake-up during it is not lost. */
-static void poll_prepare(struct wait_entry *timer, uint64_t deadline_ns)
+static void poll_prepare(uint64_t deadline_ns)
 {
 	if (deadline_ns == POLL_FOREVER)
 		sched_set_state(current(), TASK_SLEEPING);
 	else if (deadline_ns)
-		sched_arm_deadline(timer, deadline_ns);
+		sched_arm_deadline(deadline_ns);
 }
 
-/* Undoes poll_prepare(): running again, off the timer's queue. */
-static void poll_finish(struct wait_entry *timer, uint64_t deadline_ns)
+/* Undoes poll_prepare(): running again, the sleep timer disarmed. */
+static void poll_finish(uint64_t deadline_ns)
 {
 	if (deadline_ns == POLL_FOREVER)
 		sched_set_state(current(), TASK_RUNNABLE);
 	else if (deadline_ns)
-		sched_disarm_deadline(timer);
+		sched_disarm_deadline();
 }
 
 /* Scans until something is ready, the deadline passes or a signal comes. */
 static int poll_kernel(struct pollfd *fds, unsigned long nfds, uint64_t deadline_ns)
 {
 	struct poll_table table = {0}, *pt = deadline_ns ? &table : NULL;
-	DEFINE_WAIT(timer);
 	int count;
 
 	for (;;) {
-		poll_prepare(&timer, deadline_ns);
+		poll_prepare(deadline_ns);
 		count = poll_scan(fds, nfds, pt);
 		pt = NULL; /* queued once, on the first pass */
 		if (count || table.error || clock_monotonic_ns() >= deadline_ns)
@@ -160,7 +159,7 @@ static int poll_kernel(struct pollfd *fds, unsigned long nfds, uint64_t deadline
 		}
 		schedule();
 	}
-	poll_finish(&timer, deadline_ns);
+	poll_finish(deadline_ns);
 	poll_table_free(&table);
 	return count ? count : table.error;
 }

@@ -107,22 +107,35 @@ static long copy_user_string(struct exec_strings *s, const char *uptr)
 	}
 }
 
-/* Copies a NULL-terminated user array of strings; returns the count. */
-static long copy_user_strings(struct exec_strings *s, char *const *uvec)
+/*
+ * True while the strings and the argv[]/envp[] pointers they will need on
+ * the new stack fit EXEC_ARG_MAX.  Counting the pointers bounds the number
+ * of strings too (Linux's MAX_ARG_STRINGS is never reached): without them
+ * a million empty strings took 8 MiB of stack, past its region.
+ */
+static bool strings_fit(const struct exec_strings *s)
 {
-	long n;
+	return s->len + (size_t)(s->argc + s->envc) * sizeof(char *) <= EXEC_ARG_MAX;
+}
 
+/* Copies a NULL-terminated user array of strings, counting them in *count
+ * (s->argc or s->envc).  0 or -errno. */
+static long copy_user_strings(struct exec_strings *s, char *const *uvec, int *count)
+{
 	if (!uvec)
 		return 0; /* Linux accepts NULL argv/envp as empty */
-	for (n = 0;; n++) {
+	for (;;) {
 		char *uptr;
 		long err;
-		if (copy_from_user(&uptr, &uvec[n], sizeof(uptr)))
+		if (copy_from_user(&uptr, &uvec[*count], sizeof(uptr)))
 			return -EFAULT;
 		if (!uptr)
-			return n;
+			return 0;
 		if ((err = copy_user_string(s, uptr)))
 			return err;
+		++*count;
+		if (!strings_fit(s))
+			return -E2BIG;
 	}
 }
 
@@ -261,19 +274,16 @@ SYSCALL_DEFINE3(execve, const char *, upath, char *const *, uargv, char *const *
 {
 	struct exec_strings strs = {0};
 	char *path = kmalloc(PATH_MAX);
-	long n, err;
+	long err;
 
 	if (!path)
 		return -ENOMEM;
 	err = strncpy_from_user(path, upath, PATH_MAX);
-	if (err >= 0 && (n = copy_user_strings(&strs, uargv)) >= 0) {
-		strs.argc = (int)n;
-		if ((n = copy_user_strings(&strs, uenvp)) >= 0)
-			strs.envc = (int)n;
-	}
-	if (err >= 0 && n < 0)
-		err = n;
 	if (err >= 0)
+		err = copy_user_strings(&strs, uargv, &strs.argc);
+	if (!err)
+		err = copy_user_strings(&strs, uenvp, &strs.envc);
+	if (!err)
 		err = exec_program(current(), path, &strs);
 	exec_strings_free(&strs);
 	kfree(path);

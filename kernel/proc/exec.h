@@ -14,7 +14,9 @@ struct exec_strings {
 	int argc, envc;
 };
 
-/* Limits (Linux's defaults): all strings and pointers, one string. */
+/* Limits (Linux's defaults for an 8 MiB stack, whose rlimit is fixed):
+ * all strings plus their argv[]/envp[] pointers (a quarter of the stack),
+ * one string. */
 #define EXEC_ARG_MAX	    (2UL << 20)
 #define EXEC_ARG_STRLEN_MAX (128UL << 10)
 

@@ -1,11 +1,10 @@
 /*
- * exit and wait4.  An exiting task releases its files, address space and
- * directory at once, hands its children to init, and stays a zombie
- * holding only its kernel stack and status until its parent reaps it.
+ * exit.  An exiting task releases its files, address space and directory
+ * at once, hands its children to init, and stays a zombie holding only
+ * its kernel stack and status until its parent reaps it (reap.c).
  */
 #include "proc/exit.h"
 #include "arch/x86_64/qemu.h"
-#include "arch/x86_64/uaccess.h"
 #include "cmdline.h"
 #include "fs/files.h"
 #include "fs/inode.h"
@@ -19,12 +18,6 @@
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 #include <uapi/signal.h>
-
-#define WNOHANG	     1
-#define WUNTRACED    2
-#define WCONTINUED   8
-#define WAIT_OPTIONS (WNOHANG | WUNTRACED | WCONTINUED | 0x40000000 /* __WALL */)
-#define RUSAGE_SIZE  144 /* struct rusage on x86_64; we report zeroes */
 
 static void release_resources(struct task *t);
 
@@ -75,23 +68,40 @@ static void reparent_children(struct task *t, struct task *init)
 	}
 }
 
+/* A parent that ignores SIGCHLD or set SA_NOCLDWAIT leaves no zombies
+ * (POSIX, Linux): its children are reaped as they exit. */
+static bool reaps_children_at_exit(const struct task *parent)
+{
+	const struct uapi_sigaction *a = &parent->sig.action[SIGCHLD - 1];
+
+	return a->handler == UAPI_SIG_IGN || (a->flags & UAPI_SA_NOCLDWAIT);
+}
+
 __attribute__((noreturn)) void task_exit(int status)
 {
-	struct task *t = current(), *init = task_find(1);
+	struct task *t = current(), *init = task_find(1), *parent;
+	bool autoreap;
 
 	if (t->pid == 1)
 		init_exited(status);
 	release_resources(t);
+	itimer_exit(t);
 	spin_lock(&proc_lock);
 	reparent_children(t, init);
 	t->exit_status = status;
-	sched_set_state(t, TASK_ZOMBIE);
-	spin_unlock(&proc_lock);
-	wake_up(&t->parent->child_exit);
+	parent = t->parent;
+	autoreap = reaps_children_at_exit(parent);
+	if (autoreap)
+		list_del(&t->sibling); /* wait4 no longer sees it: ECHILD */
+	sched_set_state(t, autoreap ? TASK_DEAD : TASK_ZOMBIE);
+	/* Wakes a waiter that may now have a zombie, or no child left.  Still
+	 * under proc_lock: the parent cannot exit and be reaped meanwhile. */
+	wake_up(&parent->child_exit);
 	wake_up(&init->child_exit);
 	signal_child_exited(t, status);
+	spin_unlock(&proc_lock);
 	schedule();
-	panic("zombie %d ran again", t->pid);
+	panic("exited task %d ran again", t->pid);
 }
 
 SYSCALL_DEFINE1(exit, int, code)
@@ -102,85 +112,4 @@ SYSCALL_DEFINE1(exit, int, code)
 SYSCALL_DEFINE1(exit_group, int, code)
 {
 	task_exit(W_EXITED(code));
-}
-
-static bool child_matches(struct task *c, int pid)
-{
-	return pid <= 0 || c->pid == pid; /* no process groups yet: 0, < -1 mean any */
-}
-
-/*
- * Looks for a child matching pid (proc_lock held).  Returns a zombie to
- * reap, or NULL with *any set if a matching child lives.
- */
-static struct task *find_zombie_locked(struct task *parent, int pid, bool *any)
-{
-	struct task *c;
-
-	*any = false;
-	list_for_each_entry(c, &parent->children, sibling)
-	{
-		if (!child_matches(c, pid))
-			continue;
-		*any = true;
-		if (c->state == TASK_ZOMBIE)
-			return c;
-	}
-	return NULL;
-}
-
-/* True when wait4 has something to report: a zombie, or no such child. */
-static bool reap_ready(int pid)
-{
-	struct task *z;
-	bool any;
-
-	spin_lock(&proc_lock);
-	z = find_zombie_locked(current(), pid, &any);
-	spin_unlock(&proc_lock);
-	return z || !any;
-}
-
-/* One pass of wait4: a reaped pid, 0 (none ready), or -ECHILD. */
-static int try_reap(int pid, int *status)
-{
-	struct task *z;
-	bool any;
-
-	spin_lock(&proc_lock);
-	z = find_zombie_locked(current(), pid, &any);
-	if (z)
-		list_del(&z->sibling);
-	spin_unlock(&proc_lock);
-	if (!z)
-		return any ? 0 : -ECHILD;
-	*status = z->exit_status;
-	pid = z->pid;
-	task_free(z);
-	return pid;
-}
-
-SYSCALL_DEFINE4(wait4, int, pid, int *, ustatus, int, options, void *, urusage)
-{
-	int status = 0, ret;
-
-	if (options & ~WAIT_OPTIONS)
-		return -EINVAL;
-	if (pid == INT32_MIN)
-		return -ESRCH;
-	if (ustatus && !user_range_ok((uint64_t)ustatus, sizeof(int)))
-		return -EFAULT;
-	for (;;) {
-		ret = try_reap(pid, &status);
-		if (ret != 0 || (options & WNOHANG))
-			break;
-		ret = wait_event_interruptible(&current()->child_exit, reap_ready(pid));
-		if (ret)
-			return ret;
-	}
-	if (ret > 0 && ustatus && copy_to_user(ustatus, &status, sizeof(status)))
-		return -EFAULT;
-	if (ret > 0 && urusage && clear_user(urusage, RUSAGE_SIZE))
-		return -EFAULT;
-	return ret;
 }

@@ -2,9 +2,26 @@
 #ifndef PROC_EXIT_H
 #define PROC_EXIT_H
 
+#include <uapi/wait.h>
+
 /* wait(2) status words, as Linux encodes them. */
 #define W_EXITED(code)	(((code)&0xff) << 8)
 #define W_SIGNALED(sig) ((sig)&0x7f)
+#define W_CORE		0x80 /* with W_SIGNALED: a core was dumped */
+
+/* The si_code (CLD_*) of SIGCHLD and waitid for a wait status. */
+static inline int wait_status_code(int status)
+{
+	if (!(status & 0x7f))
+		return CLD_EXITED;
+	return status & W_CORE ? CLD_DUMPED : CLD_KILLED;
+}
+
+/* Their si_status: the exit code, or the terminating signal. */
+static inline int wait_status_value(int status)
+{
+	return status & 0x7f ? status & 0x7f : (status >> 8) & 0xff;
+}
 
 /* Ends the current task with a wait status; never returns. */
 __attribute__((noreturn)) void task_exit(int status);

@@ -15,6 +15,11 @@ extern struct spinlock proc_lock;
 struct task *task_alloc(const char *name);
 /* Frees a task that never ran or was reaped. */
 void task_free(struct task *t);
+/* The task with pid, or NULL (proc_lock held: the task cannot be reaped
+ * and freed while it is). */
+struct task *task_find_locked(int pid);
+/* The same, taking proc_lock: the pointer outlives the lock only for a
+ * task that cannot be reaped under the caller (itself, init). */
 struct task *task_find(int pid);
 /* Gives t the address space vm and returns the one it had (under proc_lock,
  * so a task reading t->vm under it sees a live space). */
@@ -25,8 +30,12 @@ int task_count(void);
 void proc_time_init(void);
 
 /* Calls fn on every task until it returns false (proc_lock held: fn must
- * not sleep or take proc_lock). */
+ * not sleep or take proc_lock).  _locked: the caller holds proc_lock. */
 void task_for_each(bool (*fn)(struct task *t, void *arg), void *arg);
+void task_for_each_locked(bool (*fn)(struct task *t, void *arg), void *arg);
+
+/* The caller's process group (pgrp.c). */
+int current_pgid(void);
 
 /* Starts pid 1 from path with the console as fds 0, 1 and 2. */
 void proc_start_init(const char *path, const char *arg);

@@ -12,6 +12,7 @@
 #include "fs/file.h"
 #include "lib/printk.h"
 #include "mm/paging.h"
+#include "proc/proc.h"
 #include "proc/signal.h"
 #include <uapi/errno.h>
 
@@ -24,18 +25,12 @@ static struct spinlock sched_lock = SPINLOCK_INIT("sched");
 static struct list_head run_queue = LIST_HEAD_INIT(run_queue);
 static struct task idle_task = {.pid = 0, .state = TASK_RUNNABLE, .name = "idle"};
 
-/* nanosleep sleepers wait here; the tick wakes them once the earliest
- * deadline has passed and each re-checks its own. */
-static struct wait_queue sleep_wq;
-static uint64_t next_deadline = UINT64_MAX;
-
 void switch_to(uint64_t *save_rsp, uint64_t next_rsp);
 
 void sched_init(void)
 {
 	list_init(&idle_task.run_link);
 	idle_task.vm = vm_kernel();
-	wait_queue_init(&sleep_wq, "sleep");
 	this_cpu()->current = &idle_task;
 }
 
@@ -109,10 +104,25 @@ void sched_quiescent(void)
 	file_reclaim_deferred();
 }
 
+/* Frees the TASK_DEAD task this CPU just left, now that its stack is free. */
+static void free_dead_task(void)
+{
+	struct task *dead = this_cpu()->dead;
+
+	if (dead) {
+		this_cpu()->dead = NULL;
+		task_free(dead);
+	}
+}
+
 void schedule(void)
 {
 	struct task *prev = current(), *next;
 
+	/* switch_to keeps RFLAGS: AC set here would open the SMAP window in
+	 * the next task's kernel code.  Only user copies set it, and every
+	 * kernel entry clears it (isr.asm, syscall FMASK). */
+	kassert(!(read_rflags() & RFLAGS_AC));
 	sched_quiescent();
 	spin_lock(&sched_lock);
 	this_cpu()->need_resched = false;
@@ -120,6 +130,9 @@ void schedule(void)
 		enqueue(prev);
 	next = pick_next();
 	if (next != prev) {
+		/* A dead task cannot free the stack it runs on: the next one does. */
+		if (prev->state == TASK_DEAD)
+			this_cpu()->dead = prev;
 		/* The interrupt state to restore belongs to this task, not the CPU. */
 		bool irq_were_on = this_cpu()->irq_were_on;
 		fpu_save(&prev->fpu);
@@ -129,6 +142,7 @@ void schedule(void)
 		this_cpu()->irq_were_on = irq_were_on;
 	}
 	spin_unlock(&sched_lock);
+	free_dead_task();
 }
 
 /* First code a new task runs (from task_first_run): finish schedule(). */
@@ -136,6 +150,7 @@ void sched_tail(void)
 {
 	this_cpu()->irq_were_on = false; /* returns to user with IRET/SYSRET flags */
 	spin_unlock(&sched_lock);
+	free_dead_task();
 }
 
 void sched_yield(void)
@@ -146,37 +161,51 @@ void sched_yield(void)
 void sched_tick(struct trapframe *tf)
 {
 	struct task *t = current();
+	bool user = trapframe_from_user(tf);
 
-	if (trapframe_from_user(tf))
+	if (user)
 		t->utime_ticks++;
 	else
 		t->stime_ticks++;
-	if (clock_monotonic_ns() >= next_deadline) {
-		next_deadline = UINT64_MAX;
-		wake_up(&sleep_wq);
-	}
+	itimer_tick(t, user);
 	this_cpu()->need_resched = true;
 }
 
-void sched_arm_deadline(struct wait_entry *we, uint64_t deadline_ns)
+/* A task's sleep timer: its deadline passed. */
+static void sleep_timer_fired(struct ktimer *k)
 {
-	prepare_to_wait(&sleep_wq, we);
-	if (deadline_ns < next_deadline)
-		next_deadline = deadline_ns;
+	sched_wake(container_of(k, struct task, sleep_timer));
 }
 
-void sched_disarm_deadline(struct wait_entry *we)
+void sched_task_init(struct task *t)
 {
-	finish_wait(&sleep_wq, we);
+	list_init(&t->run_link);
+	ktimer_init(&t->sleep_timer, sleep_timer_fired);
+}
+
+void sched_arm_deadline(uint64_t deadline_ns)
+{
+	struct task *t = current();
+
+	/* Sleeping first: a timer that fires before schedule() is not lost. */
+	sched_set_state(t, TASK_SLEEPING);
+	ktimer_arm(&t->sleep_timer, deadline_ns);
+}
+
+void sched_disarm_deadline(void)
+{
+	struct task *t = current();
+
+	ktimer_cancel(&t->sleep_timer);
+	sched_set_state(t, TASK_RUNNABLE);
 }
 
 int sched_sleep_until(uint64_t deadline_ns)
 {
 	int ret = 0;
-	DEFINE_WAIT(we);
 
 	for (;;) {
-		sched_arm_deadline(&we, deadline_ns);
+		sched_arm_deadline(deadline_ns);
 		if (clock_monotonic_ns() >= deadline_ns)
 			break;
 		if (signal_pending()) {
@@ -185,7 +214,7 @@ int sched_sleep_until(uint64_t deadline_ns)
 		}
 		schedule();
 	}
-	sched_disarm_deadline(&we);
+	sched_disarm_deadline();
 	return ret;
 }
 

@@ -19,17 +19,21 @@ void sched_quiescent(void);
 /* Gives up the CPU; returns when the current task is chosen again. */
 void schedule(void);
 void sched_yield(void);
-/* Timer interrupt: accounting, sleep deadlines, preemption request. */
+/* Timer interrupt: accounting, preemption request. */
 void sched_tick(struct trapframe *tf);
+/* A new task's scheduler state: off the run queue, no sleep timer armed. */
+void sched_task_init(struct task *t);
 /* Sleeps until the monotonic clock reaches deadline_ns: 0 or -EINTR. */
 int sched_sleep_until(uint64_t deadline_ns);
 /*
- * A wait with a deadline (poll's timeout): prepare_to_wait() on the timer's
- * queue, woken once the clock reaches deadline_ns.  Call again before each
- * sleep of the wait loop; sched_disarm_deadline() (finish_wait) ends it.
+ * A wait with a deadline (poll's timeout): marks the current task sleeping
+ * and arms its sleep timer (a ktimer), which wakes it once the clock
+ * reaches deadline_ns.  Call again before each sleep of the wait loop
+ * (after any prepare_to_wait); sched_disarm_deadline() ends it and makes
+ * the task runnable.
  */
-void sched_arm_deadline(struct wait_entry *we, uint64_t deadline_ns);
-void sched_disarm_deadline(struct wait_entry *we);
+void sched_arm_deadline(uint64_t deadline_ns);
+void sched_disarm_deadline(void);
 /* Runs before every return to user mode: reschedule, pending signals. */
 void return_to_user_work(struct trapframe *tf);
 /* The boot context becomes the idle task: never returns. */

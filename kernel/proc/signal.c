@@ -64,9 +64,8 @@ void signal_send(struct task *t, int sig)
 
 void signal_child_exited(struct task *child, int wait_status)
 {
-	bool killed = (wait_status & 0x7f) != 0;
-	struct sig_info info = {killed ? CLD_KILLED : CLD_EXITED, child->pid,
-				killed ? wait_status & 0x7f : (wait_status >> 8) & 0xff, 0};
+	struct sig_info info = {wait_status_code(wait_status), child->pid,
+				wait_status_value(wait_status), 0};
 
 	post(child->parent, SIGCHLD, &info);
 }
@@ -224,7 +223,7 @@ static bool broadcast_one(struct task *t, void *arg)
 	struct broadcast *b = arg;
 	bool target = b->pgid ? t->pgid == b->pgid : t->pid > 1 && t != current();
 
-	if (target && t->state != TASK_ZOMBIE) {
+	if (target && !task_exited(t)) {
 		b->hit++;
 		if (b->sig)
 			signal_send_from(t, b->sig, b->from);

@@ -29,8 +29,6 @@ struct task;
 #define SI_KERNEL   0x80
 #define SEGV_MAPERR 1
 #define SEGV_ACCERR 2
-#define CLD_EXITED  1
-#define CLD_KILLED  2
 
 /* What a task knows about one pending signal (for SA_SIGINFO). */
 struct sig_info {
@@ -54,7 +52,7 @@ struct signal_state {
  * if the signal can be delivered.  Ignored signals are dropped. */
 void signal_send_from(struct task *t, int sig, int from);
 void signal_send(struct task *t, int sig);
-/* SIGCHLD to child's parent, with CLD_EXITED/CLD_KILLED, pid and status. */
+/* SIGCHLD to child's parent, with its CLD_* code, pid and status. */
 void signal_child_exited(struct task *child, int wait_status);
 /* True if t has a pending signal it does not block. */
 bool signal_is_pending(struct task *t);

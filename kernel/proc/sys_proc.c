@@ -6,6 +6,7 @@
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/string.h"
+#include "proc/ktimer.h"
 #include "proc/proc.h"
 #include "proc/sched.h"
 #include "proc/signal.h"
@@ -18,7 +19,6 @@
 #define CLOCK_REALTIME_COARSE  5
 #define CLOCK_MONOTONIC_COARSE 6
 #define CLOCK_BOOTTIME	       7
-#define NSEC_PER_SEC	       1000000000L
 
 struct timespec_k {
 	int64_t tv_sec;
@@ -48,13 +48,6 @@ void proc_time_init(void)
 SYSCALL_DEFINE0(getpid)
 {
 	return current()->pid;
-}
-
-SYSCALL_DEFINE0(getppid)
-{
-	struct task *p = current()->parent;
-
-	return p ? p->pid : 0;
 }
 
 SYSCALL_DEFINE0(gettid)
@@ -120,18 +113,34 @@ SYSCALL_DEFINE2(gettimeofday, struct timeval_k *, utv, void *, utz)
 	return utv ? copy_to_user(utv, &tv, sizeof(tv)) : 0;
 }
 
-SYSCALL_DEFINE2(nanosleep, const struct timespec_k *, ureq, struct timespec_k *, urem)
+#define TIMER_ABSTIME 1
+
+/* A timespec in nanoseconds, saturated at KTIME_MAX (292 years) as Linux
+ * does, so that now + a sleep cannot overflow; or -EINVAL for a negative
+ * one or tv_nsec out of [0, 1e9). */
+static int64_t timespec_to_ns(const struct timespec_k *ts)
+{
+	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= NSEC_PER_SEC)
+		return -EINVAL;
+	return ktime_from(ts->tv_sec, ts->tv_nsec);
+}
+
+/* Reads a sleep request from user memory: its nanoseconds or -errno. */
+static int64_t get_sleep_request(const struct timespec_k *ureq)
 {
 	struct timespec_k req;
-	uint64_t deadline;
-	int ret;
 
 	if (copy_from_user(&req, ureq, sizeof(req)))
 		return -EFAULT;
-	if (req.tv_sec < 0 || req.tv_nsec < 0 || req.tv_nsec >= NSEC_PER_SEC)
-		return -EINVAL;
-	deadline = clock_monotonic_ns() + (uint64_t)req.tv_sec * NSEC_PER_SEC + req.tv_nsec;
-	ret = sched_sleep_until(deadline);
+	return timespec_to_ns(&req);
+}
+
+/* Sleeps until the monotonic deadline.  Cut short by a signal: -EINTR,
+ * and the time left goes to urem if given. */
+static long sleep_until(uint64_t deadline, struct timespec_k *urem)
+{
+	int ret = sched_sleep_until(deadline);
+
 	if (ret == -EINTR && urem) {
 		uint64_t now = clock_monotonic_ns(), left = deadline > now ? deadline - now : 0;
 		struct timespec_k rem = {left / NSEC_PER_SEC, left % NSEC_PER_SEC};
@@ -139,6 +148,49 @@ SYSCALL_DEFINE2(nanosleep, const struct timespec_k *, ureq, struct timespec_k *,
 			return -EFAULT;
 	}
 	return ret;
+}
+
+SYSCALL_DEFINE2(nanosleep, const struct timespec_k *, ureq, struct timespec_k *, urem)
+{
+	int64_t ns = get_sleep_request(ureq);
+
+	if (ns < 0)
+		return ns;
+	return sleep_until(clock_monotonic_ns() + (uint64_t)ns, urem);
+}
+
+/* How far clk runs ahead of the monotonic clock (ns), or -errno: the
+ * clocks with no sleep of their own on Linux give EOPNOTSUPP. */
+static int64_t sleep_clock_offset(int clk)
+{
+	switch (clk) {
+	case CLOCK_REALTIME:
+		return boot_epoch * NSEC_PER_SEC;
+	case CLOCK_MONOTONIC:
+	case CLOCK_BOOTTIME:
+		return 0;
+	case CLOCK_MONOTONIC_RAW:
+	case CLOCK_REALTIME_COARSE:
+	case CLOCK_MONOTONIC_COARSE:
+		return -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
+}
+
+SYSCALL_DEFINE4(clock_nanosleep, int, clk, int, flags, const struct timespec_k *, ureq,
+		struct timespec_k *, urem)
+{
+	int64_t offset = sleep_clock_offset(clk), ns;
+
+	if (offset < 0)
+		return offset;
+	if ((ns = get_sleep_request(ureq)) < 0)
+		return ns;
+	if (!(flags & TIMER_ABSTIME))
+		return sleep_until(clock_monotonic_ns() + (uint64_t)ns, urem);
+	/* An absolute time, on clk's scale; one already past returns at once. */
+	return sleep_until(ns > offset ? (uint64_t)(ns - offset) : 0, NULL);
 }
 
 SYSCALL_DEFINE1(uname, struct utsname_k *, ubuf)
@@ -163,56 +215,4 @@ SYSCALL_DEFINE1(times, struct tms_k *, ubuf)
 	if (ubuf && copy_to_user(ubuf, &tms, sizeof(tms)))
 		return -EFAULT;
 	return (long)timer_ticks();
-}
-
-/* The task pid names for set/getpgid: 0 is the caller; others must exist. */
-static struct task *pgid_target(int pid)
-{
-	return pid ? task_find(pid) : current();
-}
-
-SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
-{
-	struct task *t = pgid_target(pid);
-
-	if (pgid < 0)
-		return -EINVAL;
-	if (!t || (t != current() && t->parent != current()))
-		return -ESRCH;
-	if (t->sid == t->pid)
-		return -EPERM; /* a session leader keeps its group */
-	/* Joining a group needs the group to exist (signal 0 only counts). */
-	if (pgid && pgid != t->pid && signal_send_group(pgid, 0, 0) == -ESRCH)
-		return -EPERM;
-	t->pgid = pgid ? pgid : t->pid;
-	return 0;
-}
-
-SYSCALL_DEFINE1(getpgid, int, pid)
-{
-	struct task *t = pgid_target(pid);
-
-	return t ? t->pgid : -ESRCH;
-}
-
-SYSCALL_DEFINE0(getpgrp)
-{
-	return current()->pgid;
-}
-
-SYSCALL_DEFINE0(setsid)
-{
-	struct task *t = current();
-
-	if (t->pgid == t->pid)
-		return -EPERM;
-	t->pgid = t->sid = t->pid;
-	return t->sid;
-}
-
-SYSCALL_DEFINE1(getsid, int, pid)
-{
-	struct task *t = pgid_target(pid);
-
-	return t ? t->sid : -ESRCH;
 }

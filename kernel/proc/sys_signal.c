@@ -112,7 +112,7 @@ SYSCALL_DEFINE0(rt_sigreturn)
 /* Sends sig to one task; sig 0 only checks that it exists. */
 static int kill_one(struct task *t, int sig)
 {
-	if (sig && t->state != TASK_ZOMBIE)
+	if (sig && !task_exited(t))
 		signal_send_from(t, sig, current()->pid);
 	return 0;
 }
@@ -120,16 +120,20 @@ static int kill_one(struct task *t, int sig)
 SYSCALL_DEFINE2(kill, int, pid, int, sig)
 {
 	struct task *t;
+	int ret;
 
 	if (sig < 0 || sig > UAPI_NSIG)
 		return -EINVAL;
 	if (pid > 0) {
-		t = task_find(pid);
-		return t ? kill_one(t, sig) : -ESRCH;
+		spin_lock(&proc_lock); /* t cannot be reaped meanwhile */
+		t = task_find_locked(pid);
+		ret = t ? kill_one(t, sig) : -ESRCH;
+		spin_unlock(&proc_lock);
+		return ret;
 	}
 	if (pid == -1)
 		return signal_broadcast(sig);
 	if (pid == INT32_MIN)
 		return -ESRCH;
-	return signal_send_group(pid ? -pid : current()->pgid, sig, current()->pid);
+	return signal_send_group(pid ? -pid : current_pgid(), sig, current()->pid);
 }

@@ -12,6 +12,7 @@
 #include "mm/layout.h"
 #include "mm/paging.h"
 #include "proc/proc.h"
+#include "proc/sched.h"
 #include <uapi/errno.h>
 
 #define KSTACK_SLOT (2 * KSTACK_SIZE)
@@ -27,8 +28,7 @@ static int nfree_slots, next_slot;
 
 void task_first_run(void);
 
-/* Caller holds proc_lock. */
-static struct task *find_pid_locked(int pid)
+struct task *task_find_locked(int pid)
 {
 	struct task *t;
 
@@ -48,7 +48,7 @@ struct vm_space *task_swap_vm(struct task *t, struct vm_space *vm)
 struct task *task_find(int pid)
 {
 	spin_lock(&proc_lock);
-	struct task *t = find_pid_locked(pid);
+	struct task *t = task_find_locked(pid);
 	spin_unlock(&proc_lock);
 	return t;
 }
@@ -60,7 +60,7 @@ static int alloc_pid_locked(void)
 		int pid = next_pid++;
 		if (next_pid > PID_MAX)
 			next_pid = 2;
-		if (!find_pid_locked(pid))
+		if (!task_find_locked(pid))
 			return pid;
 	}
 }
@@ -112,6 +112,14 @@ struct task *task_alloc(const char *name)
 
 	if (!t)
 		return NULL;
+	/* Complete before the task is on the list, where others look. */
+	strlcpy(t->name, name, sizeof(t->name));
+	t->state = TASK_NEW;
+	sched_task_init(t);
+	itimer_init(t);
+	list_init(&t->children);
+	list_init(&t->sibling);
+	wait_queue_init(&t->child_exit, "child_exit");
 	spin_lock(&proc_lock);
 	if (ntasks == TASK_MAX || (!nfree_slots && next_slot == TASK_MAX)) {
 		spin_unlock(&proc_lock);
@@ -124,12 +132,6 @@ struct task *task_alloc(const char *name)
 	list_add_tail(&t->all_link, &all_tasks);
 	spin_unlock(&proc_lock);
 
-	strlcpy(t->name, name, sizeof(t->name));
-	list_init(&t->run_link);
-	list_init(&t->children);
-	list_init(&t->sibling);
-	wait_queue_init(&t->child_exit, "child_exit");
-	t->state = TASK_SLEEPING; /* not runnable until sched_make_runnable */
 	t->kslot = slot;
 	t->kstack = map_stack(slot);
 	if (!t->kstack) {
@@ -158,11 +160,16 @@ int task_count(void)
 	return ntasks;
 }
 
-void task_for_each(bool (*fn)(struct task *t, void *arg), void *arg)
+void task_for_each_locked(bool (*fn)(struct task *t, void *arg), void *arg)
 {
 	struct task *t;
 
-	spin_lock(&proc_lock);
 	list_for_each_entry(t, &all_tasks, all_link) if (!fn(t, arg)) break;
+}
+
+void task_for_each(bool (*fn)(struct task *t, void *arg), void *arg)
+{
+	spin_lock(&proc_lock);
+	task_for_each_locked(fn, arg);
 	spin_unlock(&proc_lock);
 }

@@ -12,6 +12,8 @@
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/trapframe.h"
 #include "lib/list.h"
+#include "proc/itimer.h"
+#include "proc/ktimer.h"
 #include "proc/signal.h"
 #include "proc/wait.h"
 
@@ -21,8 +23,11 @@ struct inode;
 
 enum task_state {
 	TASK_RUNNABLE, /* on the run queue or running */
-	TASK_SLEEPING, /* on a wait queue, woken by wake_up or a signal */
+	TASK_SLEEPING, /* waiting (wait queue, sleep timer), woken by them or a signal */
 	TASK_ZOMBIE,   /* exited; waiting for its parent's wait4 */
+	TASK_DEAD,     /* exited, nobody waits: freed once switched away from */
+	TASK_NEW,      /* being built (task_alloc): no wake-up starts it, only
+			* sched_make_runnable */
 };
 
 #define TASK_NAME_MAX 32
@@ -30,17 +35,25 @@ enum task_state {
 #define PID_MAX	      32768
 #define KSTACK_SIZE   (16 * 1024)
 
+/*
+ * Who may touch what.  "Own" fields are used only by the task itself, or
+ * by fork, exec and exit on its behalf while no one else can reach them;
+ * one task is one thread, so they need no lock.
+ */
 struct task {
-	int pid;
+	int pid; /* set under proc_lock in task_alloc, then constant */
+	/* Changed under sched_lock (sched.c); the exits (ZOMBIE, DEAD) also
+	 * under proc_lock, so wait4 and kill read it under proc_lock. */
 	enum task_state state;
-	char name[TASK_NAME_MAX];
+	char name[TASK_NAME_MAX]; /* own (exec renames); others only print it */
 
-	/* Scheduling (all protected by the scheduler lock). */
+	/* Scheduling (sched_lock). */
 	uint64_t ctx_rsp;	   /* kernel rsp saved by switch_to */
 	struct list_head run_link; /* run queue membership */
-	uint64_t wake_at_ns;	   /* nanosleep deadline, 0 if none */
+	struct ktimer sleep_timer; /* ends a deadline sleep (ktimer_lock) */
 
-	/* Kernel stack: the user trapframe sits at its top. */
+	/* Kernel stack: the user trapframe sits at its top.  kstack, kslot
+	 * and tf are set by task_alloc, then constant until task_free. */
 	void *kstack;		   /* NULL until mapped */
 	int kslot;		   /* its slot in the kernel-stack region */
 	struct list_head all_link; /* on the task list (proc_lock) */
@@ -49,14 +62,15 @@ struct task {
 	/* Written only through task_swap_vm (fork, exec, exit: under proc_lock);
 	 * other tasks (the OOM killer) read it under proc_lock. */
 	struct vm_space *vm;
-	struct files_table *files;
-	struct inode *cwd;
+	struct files_table *files; /* own (the table has its own lock) */
+	struct inode *cwd;	   /* own */
 
-	/* User memory layout (protected by vm's lock for changes). */
+	/* User memory layout: own (brk, mmap; exec sets, fork copies them). */
 	uint64_t brk_start, brk;
 	uint64_t mmap_next; /* where the next anonymous mmap goes */
 
-	/* Family (protected by the process-tree lock, proc/task.c). */
+	/* Family: read and written under proc_lock (task.c, exit.c, reap.c,
+	 * pgrp.c), exit_status included; child_exit has its own lock. */
 	struct task *parent;
 	struct list_head children;
 	struct list_head sibling;
@@ -64,19 +78,26 @@ struct task {
 	int exit_status;	      /* wait status encoding */
 	int pgid, sid;		      /* process group and session (inherited) */
 
-	struct fpu_state fpu; /* user FPU/SSE registers while switched out */
+	struct fpu_state fpu; /* own: user FPU/SSE registers while switched out */
 
-	struct signal_state sig;
-	unsigned long indirect_flags; /* SYSIND_* of a syscall_indirect() in progress */
-#define SYSIND_ACTIVE (1UL << 63)     /* ... with no flag at all: still "in progress" */
-	uint64_t utime_ticks, stime_ticks;
+	struct signal_state sig;	   /* its rules are in proc/signal.h */
+	unsigned long indirect_flags;	   /* own: SYSIND_* of a syscall_indirect() in progress */
+#define SYSIND_ACTIVE (1UL << 63)	   /* ... with no flag at all: still "in progress" */
+	uint64_t utime_ticks, stime_ticks; /* counted by the tick of the CPU running it */
 	/*
 	 * SCM_RIGHTS sets this task is dropping (net/scm.c), or NULL: a drop
 	 * that releases a socket queues that socket's sets here rather than
 	 * recursing.  Only the task itself touches it.
 	 */
 	struct list_head *scm_dropping;
+	struct itimers itimers; /* alarm, setitimer (itimer_lock, proc/itimer.c) */
 };
+
+/* True once t has exited (a zombie, or dead and about to be freed). */
+static inline bool task_exited(const struct task *t)
+{
+	return t->state == TASK_ZOMBIE || t->state == TASK_DEAD;
+}
 
 /* The task running on this CPU. */
 static inline struct task *current(void)

@@ -39,6 +39,9 @@
 	X(__NR_dup2, dup2)                                                                         \
 	X(__NR_pause, pause)                                                                       \
 	X(__NR_nanosleep, nanosleep)                                                               \
+	X(__NR_getitimer, getitimer)                                                               \
+	X(__NR_alarm, alarm)                                                                       \
+	X(__NR_setitimer, setitimer)                                                               \
 	X(__NR_getpid, getpid)                                                                     \
 	X(__NR_socket, socket)                                                                     \
 	X(__NR_connect, connect)                                                                   \
@@ -87,7 +90,9 @@
 	X(__NR_getdents64, getdents64)                                                             \
 	X(__NR_clock_gettime, clock_gettime)                                                       \
 	X(__NR_clock_getres, clock_getres)                                                         \
+	X(__NR_clock_nanosleep, clock_nanosleep)                                                   \
 	X(__NR_exit_group, exit_group)                                                             \
+	X(__NR_waitid, waitid)                                                                     \
 	X(__NR_openat, openat)                                                                     \
 	X(__NR_mkdirat, mkdirat)                                                                   \
 	X(__NR_newfstatat, newfstatat)                                                             \

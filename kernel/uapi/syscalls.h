@@ -34,7 +34,9 @@
 #define __NR_dup2	     33
 #define __NR_pause	     34
 #define __NR_nanosleep	     35
+#define __NR_getitimer	     36
 #define __NR_alarm	     37
+#define __NR_setitimer	     38
 #define __NR_getpid	     39
 #define __NR_sendfile	     40
 #define __NR_socket	     41
@@ -107,6 +109,7 @@
 #define __NR_clock_nanosleep 230
 #define __NR_exit_group	     231
 #define __NR_tgkill	     234
+#define __NR_waitid	     247
 #define __NR_openat	     257
 #define __NR_mkdirat	     258
 #define __NR_newfstatat	     262

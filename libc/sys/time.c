@@ -1,6 +1,7 @@
 /*
- * Time: clocks (clock ids translated), sleeping, alarm and times().
- * struct timespec, timeval and tms have Linux's layout in newlib.
+ * Time: clocks (clock ids translated), sleeping, alarm, the interval
+ * timers and times().  struct timespec, timeval, itimerval and tms have
+ * Linux's layout in newlib, and ITIMER_* Linux's values.
  */
 #include <errno.h>
 #include <sys/time.h>
@@ -57,4 +58,14 @@ int usleep(useconds_t usec)
 unsigned alarm(unsigned seconds)
 {
 	return sys_raw(__NR_alarm, seconds);
+}
+
+int getitimer(int which, struct itimerval *value)
+{
+	return sys_call(__NR_getitimer, which, value);
+}
+
+int setitimer(int which, const struct itimerval *value, struct itimerval *old)
+{
+	return sys_call(__NR_setitimer, which, value, old);
 }

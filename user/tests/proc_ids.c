@@ -1,6 +1,8 @@
-/* Tests of process identity: getpid/getppid across fork, and orphans that
- * are reparented away from their dead parent (to init, PID 1, on fdkernel). */
+/* Tests of process identity: getpid/getppid across fork, orphans that are
+ * reparented away from their dead parent (to init, PID 1, on fdkernel), and
+ * setpgid's session rule.  newlib has no setsid/setpgid: raw calls. */
 #include <errno.h>
+#include <fdkernel.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -90,10 +92,55 @@ static void test_orphan(void)
 	check_reaped_by_init(ids[0]);
 }
 
+/* A child that, in a session of its own if NEW_SESSION, waits for EOF on
+ * the pipe FDS. */
+static pid_t spawn_waiter(const int *fds, bool new_session)
+{
+	char c;
+	pid_t pid;
+
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		close(fds[1]);
+		if (new_session)
+			syscall(__NR_setsid);
+		while (read(fds[0], &c, 1) != 0)
+			;
+		_exit(0);
+	}
+	return pid;
+}
+
+/* setpgid may join a group of the caller's session only (Linux: EPERM). */
+static void test_session_groups(void)
+{
+	int fds[2], tries = 0;
+	pid_t leader, child;
+
+	require(pipe(fds) == 0, "pipe");
+	leader = spawn_waiter(fds, true);
+	child = spawn_waiter(fds, false);
+	require(leader > 0 && child > 0, "fork");
+	while (syscall(__NR_getsid, leader) != leader && tries++ < 10000)
+		syscall(__NR_sched_yield);
+	is_errno(syscall(__NR_setpgid, child, leader), EPERM,
+		 "setpgid into another session's group: EPERM");
+	ok(syscall(__NR_setpgid, child, child) == 0 && syscall(__NR_getpgid, child) == child,
+	   "setpgid(child, child) makes a new group");
+	ok(syscall(__NR_setpgid, child, syscall(__NR_getpgrp)) == 0 &&
+	       syscall(__NR_getpgid, child) == syscall(__NR_getpgrp),
+	   "and setpgid back into the caller's group works");
+	close(fds[0]);
+	close(fds[1]);
+	waitpid(leader, NULL, 0);
+	waitpid(child, NULL, 0);
+}
+
 int main(void)
 {
-	plan(8);
+	plan(11);
 	test_fork_ids();
 	test_orphan();
+	test_session_groups();
 	return done();
 }

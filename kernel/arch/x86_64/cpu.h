@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #define RFLAGS_IF (1UL << 9)
+#define RFLAGS_AC (1UL << 18)
 
 #define MSR_EFER	   0xc0000080
 #define MSR_STAR	   0xc0000081

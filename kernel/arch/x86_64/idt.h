@@ -13,6 +13,7 @@
 #define VEC_IRQ_BASE	   32 /* legacy PIC IRQ 0..15 land at 32..47 */
 #define VEC_TIMER	   (VEC_IRQ_BASE + 0)
 #define VEC_COM1	   (VEC_IRQ_BASE + 4)
+#define VEC_SELFTEST	   0xf0 /* software interrupt for self-tests (traps.h) */
 #define VEC_SPURIOUS	   0xff
 
 void idt_init(void);

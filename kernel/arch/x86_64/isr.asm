@@ -6,6 +6,7 @@ extern trap_dispatch
 global isr_stub_table
 
 %include "kernel/arch/x86_64/regs.inc"
+%include "kernel/arch/x86_64/smap.inc"
 
 ; Vectors for which the CPU pushes an error code.
 %define HAS_ERROR(n) (n == 8 || (n >= 10 && n <= 14) || n == 17 || n == 21 || n == 29 || n == 30)
@@ -24,6 +25,11 @@ isr_stub_ %+ i:
 %endrep
 
 isr_common:
+	; Close the SMAP window first: user code may have set RFLAGS.AC (popf,
+	; a signal frame), and an interrupted user copy has it set.  The saved
+	; rflags keep it for IRETQ; no kernel code outside the copies runs
+	; with it.  (SYSCALL clears AC through FMASK, syscall.c.)
+	USER_ACCESS_END
 	PUSH_REGS
 	; Came from user mode: switch to the kernel GS base.
 	test qword [rsp + TF_CS], 3

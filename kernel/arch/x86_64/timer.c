@@ -9,6 +9,7 @@
 #include "arch/x86_64/traps.h"
 #include "lib/printk.h"
 #include "lib/profile.h"
+#include "proc/ktimer.h"
 #include "proc/sched.h"
 
 #define PIT_HZ	     1193182
@@ -25,6 +26,7 @@ static void timer_tick(struct trapframe *tf)
 {
 	this_cpu()->ticks++;
 	profile_sample(tf);
+	ktimer_run_expired();
 	sched_tick(tf);
 }
 

@@ -50,11 +50,17 @@ static const char *const exception_names[32] = {"divide error",
 						"reserved"};
 
 static irq_handler_t irq_handlers[16];
+static irq_handler_t selftest_handler; /* VEC_SELFTEST; set by self-tests only */
 
 void irq_register(int irq, irq_handler_t handler)
 {
 	irq_handlers[irq] = handler;
 	pic_unmask(irq);
+}
+
+void trap_register_selftest(irq_handler_t handler)
+{
+	selftest_handler = handler;
 }
 
 void trapframe_dump(const struct trapframe *tf)
@@ -147,6 +153,8 @@ void trap_dispatch(struct trapframe *tf)
 		pic_eoi(irq);
 		if (irq_handlers[irq])
 			irq_handlers[irq](tf);
+	} else if (v == VEC_SELFTEST && selftest_handler) {
+		selftest_handler(tf);
 	}
 	/* Other vectors are unused.  Leaving for user mode: preemption, signals. */
 	if (trapframe_from_user(tf))

@@ -5,24 +5,12 @@
 global __user_copy
 global __user_clear
 global __user_strncpy
-extern smap_enabled
+%include "kernel/arch/x86_64/smap.inc"
 
-; With SMAP on, user pages are reachable only while RFLAGS.AC is set:
-; open that window around the copy and close it on every way out (the
-; fixup path included).  stac/clac fault on CPUs without SMAP.
-%macro USER_ACCESS_BEGIN 0
-	cmp byte [rel smap_enabled], 0
-	je %%off
-	stac
-%%off:
-%endmacro
-
-%macro USER_ACCESS_END 0
-	cmp byte [rel smap_enabled], 0
-	je %%off
-	clac
-%%off:
-%endmacro
+; User pages are reachable only between USER_ACCESS_BEGIN and _END: each
+; copy opens that window and closes it on every way out (the fixup path
+; included).  Kernel entry closes it too (isr.asm, FMASK for SYSCALL), so
+; an interrupt or fault taken inside a copy runs without it.
 
 section .text
 ; Words first, then the tail: under QEMU's TCG each iteration of a rep

@@ -1,0 +1,37 @@
+/*
+ * A process's interval timers: alarm, setitimer and getitimer.
+ * ITIMER_REAL counts wall-clock time on a kernel timer and sends SIGALRM;
+ * ITIMER_VIRTUAL (user CPU time, SIGVTALRM) and ITIMER_PROF (user and
+ * kernel CPU time, SIGPROF) are counted down by the tick that charges the
+ * running task.  Each reloads from its interval when it expires.  They
+ * survive execve and are not inherited by fork (Linux, POSIX).
+ */
+#ifndef PROC_ITIMER_H
+#define PROC_ITIMER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "proc/ktimer.h"
+
+struct task;
+
+/* A CPU-time timer: 0 left means disarmed. */
+struct cpu_itimer {
+	uint64_t left_ns, interval_ns;
+};
+
+/* All under itimer_lock (itimer.c), the ktimer also under ktimer_lock. */
+struct itimers {
+	struct ktimer real; /* ITIMER_REAL, armed while it runs */
+	uint64_t real_interval_ns;
+	struct cpu_itimer virt, prof;
+};
+
+/* A new task's timers, disarmed (task_alloc: fork children start so). */
+void itimer_init(struct task *t);
+/* Disarms t's timers for good (exit: the task is about to go away). */
+void itimer_exit(struct task *t);
+/* The tick charged t (running, in user mode if user) with one tick. */
+void itimer_tick(struct task *t, bool user);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * Kernel timers: a callback run from the timer tick once the monotonic
+ * clock reaches a deadline.  The kernel's one timer mechanism: deadline
+ * sleeps (nanosleep, poll, through sched.h), the interval timers (alarm,
+ * setitimer: proc/itimer.c) and, later, timerfd are built on it.
+ *
+ * Armed timers sit on one list sorted by deadline (ktimer_lock): arming
+ * costs O(armed timers), the tick's check O(1) plus O(1) per expiry.
+ * Resolution is the tick (TIMER_HZ): a timer fires at the first tick at or
+ * after its deadline.
+ */
+#ifndef PROC_KTIMER_H
+#define PROC_KTIMER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "lib/list.h"
+
+#define NSEC_PER_SEC  1000000000L
+#define NSEC_PER_USEC 1000L
+/* Linux's longest time (ktime_t): INT64_MAX ns, 292 years, "forever".
+ * now + KTIME_MAX cannot overflow a 64-bit deadline. */
+#define KTIME_MAX INT64_MAX
+
+struct ktimer {
+	uint64_t expires; /* monotonic ns; meaningful while armed */
+	/* Runs from the tick with interrupts off and the timer disarmed: it
+	 * must not sleep, and may re-arm it for a deadline after now. */
+	void (*fn)(struct ktimer *t);
+	struct list_head link; /* on the sorted list while armed (ktimer_lock) */
+};
+
+void ktimer_init(struct ktimer *t, void (*fn)(struct ktimer *t));
+/* Arms t for expires (monotonic ns), moving it if it was armed. */
+void ktimer_arm(struct ktimer *t, uint64_t expires);
+/* Disarms t; true if it was armed.  With one CPU its callback is not
+ * running once this returns (SMP will need to wait for it). */
+bool ktimer_cancel(struct ktimer *t);
+/* t's deadline, or 0 if it is not armed. */
+uint64_t ktimer_expires(struct ktimer *t);
+/* The tick: runs the callback of every timer whose deadline has passed. */
+void ktimer_run_expired(void);
+
+/* sec seconds and nsec nanoseconds (both >= 0, nsec < 1e9) in ns,
+ * saturated at KTIME_MAX as Linux's ktime_set does. */
+static inline int64_t ktime_from(int64_t sec, int64_t nsec)
+{
+	if (sec >= KTIME_MAX / NSEC_PER_SEC)
+		return KTIME_MAX;
+	return sec * NSEC_PER_SEC + nsec;
+}
+
+#endif

@@ -1,0 +1,216 @@
+/*
+ * wait4 and waitid: finding a parent's exited children and reaping them.
+ * A child's sibling link, state and status are read under proc_lock; a
+ * reaped zombie leaves its parent's list under it and is then freed by
+ * the reaper alone.
+ */
+#include "arch/x86_64/uaccess.h"
+#include "proc/exit.h"
+#include "proc/proc.h"
+#include "proc/sched.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/signal.h>
+#include <uapi/wait.h>
+
+#define WAIT4_OPTIONS  (WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WALL)
+#define WAITID_OPTIONS (WNOHANG | WNOWAIT | WEXITED | WSTOPPED | WCONTINUED | __WNOTHREAD | __WALL)
+#define RUSAGE_SIZE    144 /* struct rusage on x86_64; we report zeroes */
+
+/* Which children a wait is for, and how. */
+struct wait_opts {
+	int type;    /* P_ALL, P_PID or P_PGID */
+	int id;	     /* the pid or the process group */
+	int options; /* W* bits: WEXITED makes zombies reportable */
+};
+
+/* What a wait found. */
+struct wait_found {
+	int pid;
+	int status; /* wait status encoding (exit.h) */
+};
+
+static bool child_matches(const struct task *c, const struct wait_opts *w)
+{
+	switch (w->type) {
+	case P_PID:
+		return c->pid == w->id;
+	case P_PGID:
+		return c->pgid == w->id;
+	default:
+		return true;
+	}
+}
+
+/*
+ * A child of parent that w may report, or NULL with *any set if some child
+ * matches but has nothing to report yet (proc_lock held).  Only exits are
+ * reported: without job control no child ever stops or continues.
+ */
+static struct task *find_reportable_locked(struct task *parent, const struct wait_opts *w,
+					   bool *any)
+{
+	struct task *c;
+
+	*any = false;
+	list_for_each_entry(c, &parent->children, sibling)
+	{
+		if (!child_matches(c, w))
+			continue;
+		*any = true;
+		if (c->state == TASK_ZOMBIE && (w->options & WEXITED))
+			return c;
+	}
+	return NULL;
+}
+
+/* The wake-up condition: something to report, or no such child at all. */
+static bool wait_ready(const struct wait_opts *w)
+{
+	struct task *z;
+	bool any;
+
+	spin_lock(&proc_lock);
+	z = find_reportable_locked(current(), w, &any);
+	spin_unlock(&proc_lock);
+	return z || !any;
+}
+
+/* One pass: 1 with *found filled (the zombie reaped unless WNOWAIT), 0 if
+ * nothing is ready, or -ECHILD. */
+static int try_wait(const struct wait_opts *w, struct wait_found *found)
+{
+	struct task *z;
+	bool any, reap;
+
+	spin_lock(&proc_lock);
+	z = find_reportable_locked(current(), w, &any);
+	reap = z && !(w->options & WNOWAIT);
+	if (z)
+		*found = (struct wait_found){z->pid, z->exit_status};
+	if (reap)
+		list_del(&z->sibling);
+	spin_unlock(&proc_lock);
+	if (reap)
+		task_free(z);
+	if (z)
+		return 1;
+	return any ? 0 : -ECHILD;
+}
+
+/* Waits as w says: 1 (found), 0 (WNOHANG and nothing yet), -ECHILD, or
+ * -ERESTARTSYS if a signal came first. */
+static int do_wait(const struct wait_opts *w, struct wait_found *found)
+{
+	int ret;
+
+	for (;;) {
+		ret = try_wait(w, found);
+		if (ret || (w->options & WNOHANG))
+			return ret;
+		ret = wait_event_interruptible(&current()->child_exit, wait_ready(w));
+		if (ret)
+			return ret;
+	}
+}
+
+/* wait4's pid: > 0 that child, -1 any, 0 the caller's group, < -1 group -pid. */
+static struct wait_opts wait4_opts(int pid, int options)
+{
+	struct wait_opts w = {P_PID, pid, options | WEXITED};
+
+	if (pid == -1)
+		w.type = P_ALL;
+	else if (pid <= 0)
+		w = (struct wait_opts){P_PGID, pid ? -pid : current_pgid(), w.options};
+	return w;
+}
+
+SYSCALL_DEFINE4(wait4, int, pid, int *, ustatus, int, options, void *, urusage)
+{
+	struct wait_opts w = wait4_opts(pid, options);
+	struct wait_found found;
+	int ret;
+
+	if (options & ~WAIT4_OPTIONS)
+		return -EINVAL;
+	if (pid == INT32_MIN)
+		return -ESRCH; /* -pid does not exist (Linux) */
+	if (ustatus && !user_range_ok((uint64_t)ustatus, sizeof(int)))
+		return -EFAULT;
+	ret = do_wait(&w, &found);
+	if (ret <= 0)
+		return ret;
+	if (ustatus && copy_to_user(ustatus, &found.status, sizeof(found.status)))
+		return -EFAULT;
+	if (urusage && clear_user(urusage, RUSAGE_SIZE))
+		return -EFAULT;
+	return found.pid;
+}
+
+/* Checks waitid's arguments into *w: 0 or -EINVAL. */
+static int waitid_opts(int idtype, int id, int options, struct wait_opts *w)
+{
+	if (options & ~WAITID_OPTIONS)
+		return -EINVAL;
+	if (!(options & (WEXITED | WSTOPPED | WCONTINUED)))
+		return -EINVAL;
+	*w = (struct wait_opts){idtype, id, options};
+	switch (idtype) {
+	case P_ALL:
+		return 0;
+	case P_PID:
+		return id > 0 ? 0 : -EINVAL;
+	case P_PGID:
+		if (!id)
+			w->id = current_pgid();
+		return id >= 0 ? 0 : -EINVAL;
+	default: /* P_PIDFD included: fdkernel has no pidfds */
+		return -EINVAL;
+	}
+}
+
+/* The siginfo fields waitid writes, at their Linux offsets; the rest of
+ * the user's siginfo_t is left alone, as Linux does. */
+struct waitid_head {
+	int32_t signo, errnum, code;
+};
+struct waitid_tail {
+	int32_t pid;
+	uint32_t uid;
+	int32_t status;
+};
+#define WAITID_TAIL_OFFSET 16
+
+/* Writes waitid's siginfo: the child found, or zeroes (Linux writes them
+ * whatever the result). */
+static int put_waitid_info(char *uinfo, bool found, const struct wait_found *f)
+{
+	struct waitid_head head = {0, 0, 0};
+	struct waitid_tail tail = {0, 0, 0};
+
+	if (found) {
+		head = (struct waitid_head){SIGCHLD, 0, wait_status_code(f->status)};
+		/* si_uid 0: everyone is root in fdkernel. */
+		tail = (struct waitid_tail){f->pid, 0, wait_status_value(f->status)};
+	}
+	if (copy_to_user(uinfo, &head, sizeof(head)) ||
+	    copy_to_user(uinfo + WAITID_TAIL_OFFSET, &tail, sizeof(tail)))
+		return -EFAULT;
+	return 0;
+}
+
+SYSCALL_DEFINE5(waitid, int, idtype, int, id, char *, uinfo, int, options, void *, urusage)
+{
+	struct wait_opts w;
+	struct wait_found found;
+	int ret = waitid_opts(idtype, id, options, &w);
+
+	if (!ret)
+		ret = do_wait(&w, &found);
+	if (ret > 0 && urusage && clear_user(urusage, RUSAGE_SIZE))
+		return -EFAULT;
+	if (uinfo && put_waitid_info(uinfo, ret > 0, &found))
+		return -EFAULT;
+	return ret > 0 ? 0 : ret;
+}

@@ -1,0 +1,178 @@
+/* alarm, setitimer and getitimer (ITIMER_REAL): SIGALRM on time, the
+ * interval reload, the time left, alarm's rounding, the default action,
+ * cleared in a fork child, kept across execve, errors as Linux. */
+#include <signal.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "sigutil.h"
+
+#define MS 1000000L /* ns */
+
+static volatile sig_atomic_t alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+static long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+static int set_real(long value_us, long interval_us, struct itimerval *old)
+{
+	struct itimerval it = {{interval_us / 1000000, interval_us % 1000000},
+			       {value_us / 1000000, value_us % 1000000}};
+
+	return setitimer(ITIMER_REAL, &it, old);
+}
+
+static long tv_us(const struct timeval *tv)
+{
+	return tv->tv_sec * 1000000L + tv->tv_usec;
+}
+
+/* Waits (pause) until `count` SIGALRMs have come: the ns it took. */
+static long wait_alarms(int count)
+{
+	long start = now_ns();
+
+	while (alarms < count)
+		pause();
+	return now_ns() - start;
+}
+
+static void test_alarm_calls(void)
+{
+	is_int(alarm(0), 0, "alarm(0) with none pending returns 0");
+	alarm(5);
+	is_int(alarm(0), 5, "alarm(0) returns the 5 s left of alarm(5), rounded");
+	set_real(300000, 0, NULL);
+	is_int(alarm(0), 1, "an alarm under a second away counts as 1");
+}
+
+static void test_one_shot(void)
+{
+	long took;
+
+	alarms = 0;
+	ok(set_real(100000, 0, NULL) == 0, "setitimer(ITIMER_REAL, 100 ms)");
+	took = wait_alarms(1);
+	ok(took >= 90 * MS && took < 2000 * MS, "SIGALRM came after %ld ms", took / MS);
+}
+
+static void test_interval(void)
+{
+	struct itimerval it;
+	long took;
+
+	alarms = 0;
+	set_real(50000, 50000, NULL);
+	took = wait_alarms(4);
+	set_real(0, 0, &it);
+	ok(took >= 180 * MS && took < 4000 * MS, "an interval of 50 ms: 4 SIGALRMs in %ld ms",
+	   took / MS);
+	is_int(tv_us(&it.it_interval), 50000, "setitimer's old value shows the 50 ms interval");
+	getitimer(ITIMER_REAL, &it);
+	ok(tv_us(&it.it_value) == 0 && tv_us(&it.it_interval) == 0,
+	   "a zero it_value disarms it (getitimer shows zeroes)");
+}
+
+static void test_remaining(void)
+{
+	struct itimerval it, old;
+
+	set_real(10000000, 2500000, NULL);
+	memset(&it, 0xff, sizeof it);
+	getitimer(ITIMER_REAL, &it);
+	ok(tv_us(&it.it_value) > 9000000 && tv_us(&it.it_value) <= 10000000 &&
+	       tv_us(&it.it_interval) == 2500000,
+	   "getitimer: %ld us left of 10 s, interval 2.5 s", tv_us(&it.it_value));
+	set_real(0, 0, &old);
+	ok(tv_us(&old.it_value) > 9000000 && tv_us(&old.it_value) <= tv_us(&it.it_value),
+	   "setitimer returns the old value");
+}
+
+static void child_pauses(void)
+{
+	alarm(0);
+	set_real(50000, 0, NULL);
+	pause();
+}
+
+/* A fork child starts without its parent's timer. */
+static void child_checks_timer(void)
+{
+	struct itimerval it;
+
+	getitimer(ITIMER_REAL, &it);
+	if (tv_us(&it.it_value) || alarm(0))
+		_exit(1);
+}
+
+static void test_fork_and_default(void)
+{
+	lsig_handle(LSIGALRM, NULL, 0); /* SIG_DFL in the children */
+	ok(killed_by(child_status(child_pauses), SIGALRM),
+	   "SIGALRM's default action ends the process");
+	set_real(10000000, 0, NULL);
+	ok(exited_with(child_status(child_checks_timer), 0), "a fork child has no timer");
+	set_real(0, 0, NULL);
+	lsig_handle(LSIGALRM, on_alarm, 0);
+}
+
+static void test_exec(const char *argv0)
+{
+	char path[300];
+	char *argv[] = {"sleep", "5", NULL}, *envp[] = {NULL};
+	int status = -1;
+	pid_t pid;
+
+	test_bin_path(argv0, "sleep", path, sizeof path);
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		lsig_handle(LSIGALRM, NULL, 0);
+		set_real(200000, 0, NULL);
+		execve(path, argv, envp);
+		_exit(100);
+	}
+	waitpid(pid, &status, 0);
+	ok(killed_by(status, SIGALRM), "the timer survives execve: 'sleep 5' ends by SIGALRM");
+}
+
+static void test_errors(void)
+{
+	struct itimerval it = {{0, 0}, {0, 1000000}};
+
+	is_errno(setitimer(ITIMER_REAL, &it, NULL), EINVAL, "tv_usec of 1000000: EINVAL");
+	it.it_value = (struct timeval){-1, 0};
+	is_errno(setitimer(ITIMER_REAL, &it, NULL), EINVAL, "a negative tv_sec: EINVAL");
+	it.it_value = (struct timeval){0, 0};
+	is_errno(setitimer(99, &it, NULL), EINVAL, "an unknown timer: EINVAL");
+	is_errno(getitimer(99, &it), EINVAL, "getitimer of an unknown timer: EINVAL");
+	is_errno(getitimer(ITIMER_REAL, (struct itimerval *)8), EFAULT,
+		 "getitimer to an unwritable address: EFAULT");
+	is_errno(setitimer(ITIMER_REAL, (struct itimerval *)8, NULL), EFAULT,
+		 "setitimer from an unreadable address: EFAULT");
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	plan(19);
+	require(lsig_handle(LSIGALRM, on_alarm, 0) == 0, "sigaction");
+	test_alarm_calls();
+	test_one_shot();
+	test_interval();
+	test_remaining();
+	test_fork_and_default();
+	test_exec(argv[0]);
+	test_errors();
+	return tap_failed != 0;
+}
