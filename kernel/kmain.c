@@ -22,7 +22,7 @@
 #include "fs/vfs.h"
 #include "mm/mm.h"
 #include "proc/proc.h"
-#include "proc/sched.h"
+#include "sched/sched.h"
 #include "selftest.h"
 #include "sys/syscall.h"
 

@@ -12,7 +12,7 @@
 #include "fs/vfs.h"
 #include "lib/iov_iter.h"
 #include "proc/signal.h"
-#include "proc/wait.h"
+#include "sched/wait.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
 #include <uapi/ioctl.h>

@@ -10,7 +10,8 @@
 #include "lib/iov_iter.h"
 #include "mm/heap.h"
 #include "proc/signal.h"
-#include "proc/wait.h"
+#include "proc/task.h"
+#include "sched/wait.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
 #include <uapi/ioctl.h>

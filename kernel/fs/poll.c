@@ -9,9 +9,8 @@
 #include "fs/files.h"
 #include "fs/poll.h"
 #include "mm/heap.h"
-#include "proc/sched.h"
-#include "proc/signal.h"
-#include "proc/wait.h"
+#include "sched/sched.h"
+#include "sched/wait.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 

@@ -14,7 +14,7 @@
 #include "lib/list.h"
 #include "lib/spinlock.h"
 #include "net/sbuf.h"
-#include "proc/wait.h"
+#include "sched/wait.h"
 #include <uapi/socket.h>
 
 #define SOCK_BUF_DEFAULT (64 * 1024) /* SO_RCVBUF / SO_SNDBUF of a new socket */

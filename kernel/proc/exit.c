@@ -13,7 +13,7 @@
 #include "mm/paging.h"
 #include "proc/leakcheck.h"
 #include "proc/proc.h"
-#include "proc/sched.h"
+#include "sched/sched.h"
 #include "proc/signal.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>

@@ -7,7 +7,7 @@
 #include "fs/inode.h"
 #include "mm/paging.h"
 #include "proc/proc.h"
-#include "proc/sched.h"
+#include "sched/sched.h"
 #include "proc/signal.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>

@@ -13,7 +13,7 @@
 #include "proc/exec.h"
 #include "proc/leakcheck.h"
 #include "proc/proc.h"
-#include "proc/sched.h"
+#include "sched/sched.h"
 #include <uapi/fcntl.h>
 
 static void open_console(struct files_table *files)

@@ -7,7 +7,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "proc/exit.h"
 #include "proc/proc.h"
-#include "proc/sched.h"
+#include "sched/sched.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 #include <uapi/signal.h>

@@ -10,7 +10,7 @@
 #include "lib/string.h"
 #include "proc/exit.h"
 #include "proc/proc.h"
-#include "proc/sched.h"
+#include "sched/sched.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
 

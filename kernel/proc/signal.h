@@ -14,12 +14,8 @@
 
 struct task;
 
-/* Kernel-internal results that never reach user space: a wait cut short by
- * a signal.  ERESTARTSYS restarts the call after an SA_RESTART handler (or
- * when no handler ran), else becomes EINTR; ERESTARTNOHAND restarts only
- * if no handler ran. */
-#define ERESTARTSYS    512
-#define ERESTARTNOHAND 514
+/* ERESTARTSYS, ERESTARTNOHAND: what a wait cut short returns. */
+#include "sched/wait.h"
 
 #define SIGBIT(sig)	(1UL << ((sig)-1))
 #define SIG_UNBLOCKABLE (SIGBIT(SIGKILL) | SIGBIT(SIGSTOP))

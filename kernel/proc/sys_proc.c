@@ -1,6 +1,6 @@
 /*
  * Process-information and time system calls.  Argument checking and
- * translation only; the work is in sched.c, signal.c and the clock.
+ * translation only; the work is in sched/sched.c, signal.c and the clock.
  */
 #include "arch/x86_64/rtc.h"
 #include "arch/x86_64/timer.h"
@@ -8,7 +8,7 @@
 #include "lib/string.h"
 #include "proc/ktimer.h"
 #include "proc/proc.h"
-#include "proc/sched.h"
+#include "sched/sched.h"
 #include "proc/signal.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>

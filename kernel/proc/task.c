@@ -12,7 +12,7 @@
 #include "mm/layout.h"
 #include "mm/paging.h"
 #include "proc/proc.h"
-#include "proc/sched.h"
+#include "sched/sched.h"
 #include <uapi/errno.h>
 
 #define KSTACK_SLOT (2 * KSTACK_SIZE)

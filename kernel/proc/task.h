@@ -15,7 +15,7 @@
 #include "proc/itimer.h"
 #include "proc/ktimer.h"
 #include "proc/signal.h"
-#include "proc/wait.h"
+#include "sched/wait.h"
 
 struct vm_space;
 struct files_table;
@@ -42,7 +42,7 @@ enum task_state {
  */
 struct task {
 	int pid; /* set under proc_lock in task_alloc, then constant */
-	/* Changed under sched_lock (sched.c); the exits (ZOMBIE, DEAD) also
+	/* Changed under sched_lock (sched/sched.c); the exits (ZOMBIE, DEAD) also
 	 * under proc_lock, so wait4 and kill read it under proc_lock. */
 	enum task_state state;
 	char name[TASK_NAME_MAX]; /* own (exec renames); others only print it */

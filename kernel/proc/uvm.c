@@ -9,7 +9,7 @@
 #include "mm/frame.h"
 #include "mm/paging.h"
 #include "proc/oom.h"
-#include "proc/sched.h"
+#include "sched/sched.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>

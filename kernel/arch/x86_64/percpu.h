@@ -25,7 +25,7 @@ struct cpu {
 	bool irq_were_on;  /* IF before the outermost irq_push_off() */
 	uint64_t ticks;	   /* timer interrupts taken on this CPU */
 	bool need_resched; /* switch tasks before returning to user mode */
-	struct task *dead; /* TASK_DEAD task just switched away from (sched.c) */
+	struct task *dead; /* TASK_DEAD task just switched away from (sched/sched.c) */
 };
 
 #define CPU_KSTACK_TOP 8

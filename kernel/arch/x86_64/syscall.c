@@ -7,7 +7,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/percpu.h"
-#include "proc/sched.h"
+#include "sched/sched.h"
 #include "sys/syscall.h"
 
 /* RFLAGS bits cleared on entry: TF, IF, DF, IOPL, NT, AC. */

@@ -10,7 +10,7 @@
 #include "lib/printk.h"
 #include "lib/profile.h"
 #include "proc/ktimer.h"
-#include "proc/sched.h"
+#include "sched/sched.h"
 
 #define PIT_HZ	     1193182
 #define PIT_CH0	     0x40

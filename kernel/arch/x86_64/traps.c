@@ -10,7 +10,7 @@
 #include "arch/x86_64/pic.h"
 #include "lib/backtrace.h"
 #include "lib/printk.h"
-#include "proc/sched.h"
+#include "sched/sched.h"
 #include "proc/signal.h"
 #include "proc/uvm.h"
 #include <uapi/errno.h>

@@ -4,7 +4,7 @@
  * switches to the head.  The boot context is the idle task: it runs only
  * when nothing else can.
  */
-#include "proc/sched.h"
+#include "sched/sched.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/timer.h"

@@ -4,12 +4,20 @@
  * itself sleeping *before* testing the condition, so a wake-up that comes
  * between the test and schedule() just makes it runnable again.
  */
-#ifndef PROC_WAIT_H
-#define PROC_WAIT_H
+#ifndef SCHED_WAIT_H
+#define SCHED_WAIT_H
 
 #include <stdbool.h>
+#include "arch/x86_64/percpu.h"
 #include "lib/list.h"
 #include "lib/spinlock.h"
+
+/* Kernel-internal results that never reach user space: a wait cut short by
+ * a signal.  ERESTARTSYS restarts the call after an SA_RESTART handler (or
+ * when no handler ran), else becomes EINTR; ERESTARTNOHAND restarts only
+ * if no handler ran (proc/signal.c). */
+#define ERESTARTSYS    512
+#define ERESTARTNOHAND 514
 
 struct wait_queue {
 	struct spinlock lock; /* protects sleepers */
@@ -28,7 +36,7 @@ struct wait_entry {
 
 /* A wait entry for the current task, ready for prepare_to_wait. */
 #define DEFINE_WAIT(name)                                                                          \
-	struct wait_entry name = {.task = current(), .link = LIST_HEAD_INIT(name.link)}
+	struct wait_entry name = {.task = this_cpu()->current, .link = LIST_HEAD_INIT(name.link)}
 
 void wait_queue_init(struct wait_queue *wq, const char *name);
 /* Queues the current task on wq and marks it sleeping (interruptible). */
@@ -49,7 +57,7 @@ void schedule(void);
 /*
  * Sleeps until cond holds: 0, or -ERESTARTSYS if a signal arrives first
  * (the call restarts after an SA_RESTART handler, else fails with EINTR;
- * see proc/signal.h).  cond is evaluated with no lock held; callers that
+ * see ERESTARTSYS above).  cond is evaluated with no lock held; callers that
  * need one re-check under it.
  */
 #define wait_event_interruptible(wq, cond)                                                         \
@@ -69,8 +77,5 @@ void schedule(void);
 		finish_wait((wq), &__we);                                                          \
 		__ret;                                                                             \
 	})
-
-/* Last: the DEFINE_WAIT macro uses current() (task.h includes this file). */
-#include "proc/task.h"
 
 #endif

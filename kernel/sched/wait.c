@@ -3,8 +3,8 @@
  * lock (sched_set_state / sched_wake); the queue's own lock only guards
  * its list.
  */
-#include "proc/wait.h"
-#include "proc/sched.h"
+#include "sched/wait.h"
+#include "sched/sched.h"
 #include "proc/signal.h"
 
 void wait_queue_init(struct wait_queue *wq, const char *name)

@@ -4,8 +4,8 @@
  * back to user mode or when a task sleeps.  The kernel itself is not
  * preempted.
  */
-#ifndef PROC_SCHED_H
-#define PROC_SCHED_H
+#ifndef SCHED_SCHED_H
+#define SCHED_SCHED_H
 
 #include <stdint.h>
 #include "arch/x86_64/trapframe.h"
