@@ -12,26 +12,13 @@
 #include "robust.h"
 #include "sock_util.h"
 
-#define ROUNDS 1000
-
 /* Sends one byte with fd attached: sendmsg's result. */
 static ssize_t send_fd(int sock, int fd)
 {
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} ctl;
-	struct iovec v = {"F", 1};
-	struct msghdr m = {
-	    .msg_iov = &v, .msg_iovlen = 1, .msg_control = &ctl, .msg_controllen = sizeof(ctl.buf)};
-
-	memset(&ctl, 0, sizeof(ctl));
-	ctl.h.cmsg_len = CMSG_LEN(sizeof(int));
-	ctl.h.cmsg_level = SOL_SOCKET;
-	ctl.h.cmsg_type = SCM_RIGHTS;
-	memcpy(CMSG_DATA(&ctl.h), &fd, sizeof(int));
-	return sendmsg(sock, &m, 0);
+	return send_fds(sock, "F", 1, &fd, 1);
 }
+
+#define ROUNDS 1000
 
 /* Receives one byte and the fd it carries: the new fd, or -1. */
 static int recv_fd(int sock)

@@ -10,27 +10,6 @@
 
 #define MAXFDS 4
 
-/* Sends one byte with n fds attached: sendmsg's result. */
-static ssize_t send_fds(int sock, const int *fds, int n)
-{
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(MAXFDS * sizeof(int))];
-	} ctl;
-	struct iovec v = {"F", 1};
-	struct msghdr m = {.msg_iov = &v,
-			   .msg_iovlen = 1,
-			   .msg_control = &ctl,
-			   .msg_controllen = CMSG_SPACE(n * sizeof(int))};
-
-	memset(&ctl, 0, sizeof(ctl));
-	ctl.h.cmsg_len = CMSG_LEN(n * sizeof(int));
-	ctl.h.cmsg_level = SOL_SOCKET;
-	ctl.h.cmsg_type = SCM_RIGHTS;
-	memcpy(CMSG_DATA(&ctl.h), fds, n * sizeof(int));
-	return sendmsg(sock, &m, 0);
-}
-
 /* Receives one byte and up to room fds (control room for that many): how
  * many fds came (into fds), or -1; msg_flags into *mflags. */
 static int recv_fds(int sock, int *fds, int room, int flags, int *mflags)
@@ -72,7 +51,8 @@ static void test_pass_pipe(int type)
 	}
 	close(sv[1]);
 	require(pipe(pp) == 0, "pipe");
-	ok(send_fds(sv[0], &pp[0], 1) == 1, "%s: sendmsg with a pipe's read end", type_name(type));
+	ok(send_fds(sv[0], "F", 1, &pp[0], 1) == 1, "%s: sendmsg with a pipe's read end",
+	   type_name(type));
 	close(pp[0]);
 	write(pp[1], "through pipe", 12);
 	ok(child_ok(pid), "%s: the receiving process reads the pipe through its new fd",
@@ -88,16 +68,16 @@ static void test_cmsg_flags(void)
 	int null = open("/dev/null", O_RDONLY);
 
 	require(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) == 0, "socketpair");
-	send_fds(sv[0], &null, 1);
+	send_fds(sv[0], "F", 1, &null, 1);
 	ok(recv_fds(sv[1], &fd, 1, 0, &fl) == 1 && fcntl(fd, F_GETFD) == 0,
 	   "received fd: no fd flags by default");
 	close(fd);
-	send_fds(sv[0], &null, 1);
+	send_fds(sv[0], "F", 1, &null, 1);
 	ok(recv_fds(sv[1], &fd, 1, MSG_CMSG_CLOEXEC, &fl) == 1 && fcntl(fd, F_GETFD) == FD_CLOEXEC,
 	   "MSG_CMSG_CLOEXEC: FD_CLOEXEC");
 	close(fd);
 	if (on_fdkernel()) {
-		send_fds(sv[0], &null, 1);
+		send_fds(sv[0], "F", 1, &null, 1);
 		ok(recv_fds(sv[1], &fd, 1, MSG_CMSG_CLOFORK, &fl) == 1 &&
 		       fcntl(fd, F_GETFD) == FD_CLOFORK,
 		   "MSG_CMSG_CLOFORK: FD_CLOFORK");
@@ -117,13 +97,13 @@ static void test_ctrunc(void)
 	require(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0, "socketpair");
 	for (int i = 0; i < 3; i++)
 		fds[i] = open("/dev/null", O_RDONLY);
-	send_fds(sv[0], fds, 3);
+	send_fds(sv[0], "F", 1, fds, 3);
 	int n = recv_fds(sv[1], got, 1, 0, &fl);
 	ok(n >= 1 && n < 3 && (fl & MSG_CTRUNC),
 	   "room for fewer than 3 fds: some arrive, MSG_CTRUNC");
 	for (int i = 0; i < n; i++)
 		close(got[i]);
-	send_fds(sv[0], fds, 3);
+	send_fds(sv[0], "F", 1, fds, 3);
 	fl = 0;
 	ok(recv_fds(sv[1], got, 0, 0, &fl) == 0 && (fl & MSG_CTRUNC),
 	   "no control buffer: the fds are dropped, MSG_CTRUNC");
@@ -140,7 +120,7 @@ static void test_unread(void)
 	char b;
 
 	require(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0 && pipe(pp) == 0, "set-up");
-	send_fds(sv[0], &pp[1], 1);
+	send_fds(sv[0], "F", 1, &pp[1], 1);
 	close(pp[1]);
 	close(sv[1]);
 	close(sv[0]);
@@ -157,7 +137,7 @@ static void test_bad(void)
 	int r = sock_server(AF_INET, SOCK_DGRAM, "", &a);
 
 	require(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) == 0, "socketpair");
-	is_errno(send_fds(sv[0], &bad, 1), EBADF, "SCM_RIGHTS with a closed fd: EBADF");
+	is_errno(send_fds(sv[0], "F", 1, &bad, 1), EBADF, "SCM_RIGHTS with a closed fd: EBADF");
 	struct cmsghdr h = {.cmsg_len = 64, .cmsg_level = SOL_SOCKET, .cmsg_type = SCM_RIGHTS};
 	struct iovec v = {"x", 1};
 	struct msghdr m = {
@@ -167,7 +147,7 @@ static void test_bad(void)
 	h.cmsg_type = 77;
 	is_errno(sendmsg(sv[0], &m, 0), EINVAL, "unknown SOL_SOCKET control message: EINVAL");
 	connect(u, (struct sockaddr *)&a.ss, a.len);
-	is_int(send_fds(u, &null, 1), 1, "SCM_RIGHTS over AF_INET: ignored, as Linux");
+	is_int(send_fds(u, "F", 1, &null, 1), 1, "SCM_RIGHTS over AF_INET: ignored, as Linux");
 	close(u);
 	close(r);
 	close(null);

@@ -12,27 +12,6 @@
 
 #define LIMIT 16
 
-/* Sends the 3 bytes of msg with the n fds attached: sendmsg's result. */
-static ssize_t send_fds(int sock, const char *msg, const int *fds, int n)
-{
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(2 * sizeof(int))];
-	} ctl;
-	struct iovec v = {(void *)msg, 3};
-	struct msghdr m = {.msg_iov = &v,
-			   .msg_iovlen = 1,
-			   .msg_control = &ctl,
-			   .msg_controllen = CMSG_SPACE(n * sizeof(int))};
-
-	memset(&ctl, 0, sizeof(ctl));
-	ctl.h.cmsg_len = CMSG_LEN(n * sizeof(int));
-	ctl.h.cmsg_level = SOL_SOCKET;
-	ctl.h.cmsg_type = SCM_RIGHTS;
-	memcpy(CMSG_DATA(&ctl.h), fds, n * sizeof(int));
-	return sendmsg(sock, &m, 0);
-}
-
 /* Receives up to 3 bytes (into got) with room for 2 fds: recvmsg's result;
  * the fds that arrived in *nfds, and closed; msg_flags in *flags. */
 static ssize_t recv_fds(int sock, char *got, int *nfds, int *flags)
@@ -85,7 +64,7 @@ static void test_limit(int type, int room)
 	require(socketpair(AF_UNIX, type, 0, sv) == 0 && pipe(pp) == 0, "set-up");
 	ends[0] = pp[1];
 	ends[1] = dup(pp[1]);
-	require(send_fds(sv[0], "one", ends, 2) == 3 && send_fds(sv[0], "two", ends, 0) == 3,
+	require(send_fds(sv[0], "one", 3, ends, 2) == 3 && send_fds(sv[0], "two", 3, ends, 0) == 3,
 		"sendmsg");
 	close(pp[1]);
 	close(ends[1]);

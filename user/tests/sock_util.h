@@ -116,6 +116,30 @@ static inline size_t read_all(int fd, void *buf, size_t len)
 	return done;
 }
 
+#define SEND_FDS_MAX 16
+
+/* Sends len bytes of data with n (<= SEND_FDS_MAX) fds attached in one
+ * SCM_RIGHTS message: sendmsg's result. */
+static inline ssize_t send_fds(int sock, const void *data, size_t len, const int *fds, int n)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(SEND_FDS_MAX * sizeof(int))];
+	} ctl;
+	struct iovec v = {(void *)data, len};
+	struct msghdr m = {.msg_iov = &v,
+			   .msg_iovlen = 1,
+			   .msg_control = &ctl,
+			   .msg_controllen = CMSG_SPACE(n * sizeof(int))};
+
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.h.cmsg_len = CMSG_LEN(n * sizeof(int));
+	ctl.h.cmsg_level = SOL_SOCKET;
+	ctl.h.cmsg_type = SCM_RIGHTS;
+	memcpy(CMSG_DATA(&ctl.h), fds, n * sizeof(int));
+	return sendmsg(sock, &m, 0);
+}
+
 /* Waits for a child and says whether it exited 0. */
 static inline bool child_ok(pid_t pid)
 {
