@@ -6,7 +6,11 @@
 ISO := $(BUILD)/fdkernel.iso
 ISO_TEST := $(BUILD)/fdkernel-test.iso
 INITRD := $(BUILD)/initrd.cpio
-GRUB_MODULES := multiboot2 normal iso9660 biosdisk part_msdos serial terminal
+# grub-mkrescue makes a hybrid ISO, one GRUB per firmware it finds installed
+# (grub-pc-bin: BIOS; grub-efi-amd64-bin: UEFI).  The same module list is
+# copied for each, so it names only modules both have (the BIOS El Torito
+# image gets biosdisk by itself).
+GRUB_MODULES := multiboot2 normal iso9660 part_msdos serial terminal
 
 # The ramfs archive (newc cpio) unpacked at / by the kernel: the static
 # files of iso/rootfs, user/bin programs in /bin, user/tests in /tests,

@@ -3,6 +3,7 @@
  * the frame allocator may later reuse the information structure's memory...
  * though we still reserve it, in case a caller kept a pointer.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include "arch/x86_64/bootinfo.h"
 #include "lib/printk.h"
@@ -13,6 +14,8 @@
 #define MB2_TAG_CMDLINE	   1
 #define MB2_TAG_MODULE	   3
 #define MB2_TAG_MMAP	   6
+#define MB2_TAG_EFI64	   12 /* EFI system table: we were booted by UEFI */
+#define MB2_TAG_EFI_MMAP   17 /* the firmware's own memory map */
 #define MB2_MMAP_AVAILABLE 1
 
 struct mb2_tag {
@@ -40,6 +43,21 @@ struct mb2_mmap_entry {
 	uint32_t reserved;
 };
 
+/* An EFI_MEMORY_DESCRIPTOR (UEFI spec 7.2); the tag gives its stride. */
+struct efi_mmap_entry {
+	uint32_t type;
+	uint32_t pad;
+	uint64_t phys;
+	uint64_t virt;
+	uint64_t pages; /* 4 KiB each */
+	uint64_t attr;
+};
+
+/* EFI memory types that are free RAM once boot services have exited (GRUB
+ * exits them before entering us): loader and boot-services code and data,
+ * conventional memory. */
+#define EFI_TYPES_USABLE ((1u << 1) | (1u << 2) | (1u << 3) | (1u << 4) | (1u << 7))
+
 struct boot_info boot_info;
 
 static void add_range(struct mem_range *ranges, int *n, uint64_t base, uint64_t len)
@@ -53,6 +71,13 @@ static void add_range(struct mem_range *ranges, int *n, uint64_t base, uint64_t 
 	(*n)++;
 }
 
+static void add_usable(uint64_t base, uint64_t len)
+{
+	add_range(boot_info.usable, &boot_info.nusable, base, len);
+	if (base + len > boot_info.phys_top)
+		boot_info.phys_top = base + len;
+}
+
 static void parse_mmap(const struct mb2_mmap *m)
 {
 	const uint8_t *p = (const uint8_t *)(m + 1);
@@ -60,11 +85,25 @@ static void parse_mmap(const struct mb2_mmap *m)
 
 	for (; p + sizeof(struct mb2_mmap_entry) <= end; p += m->entry_size) {
 		const struct mb2_mmap_entry *e = (const void *)p;
-		if (e->type != MB2_MMAP_AVAILABLE || !e->len)
-			continue;
-		add_range(boot_info.usable, &boot_info.nusable, e->base, e->len);
-		if (e->base + e->len > boot_info.phys_top)
-			boot_info.phys_top = e->base + e->len;
+		if (e->type == MB2_MMAP_AVAILABLE && e->len)
+			add_usable(e->base, e->len);
+	}
+}
+
+/* The EFI memory map tag: descriptor size, then version, then descriptors. */
+static void parse_efi_mmap(const struct mb2_tag *t)
+{
+	const uint32_t *hdr = (const uint32_t *)(t + 1);
+	uint32_t stride = hdr[0];
+	const uint8_t *p = (const uint8_t *)(hdr + 2);
+	const uint8_t *end = (const uint8_t *)t + t->size;
+
+	if (stride < sizeof(struct efi_mmap_entry))
+		return;
+	for (; p + stride <= end; p += stride) {
+		const struct efi_mmap_entry *e = (const void *)p;
+		if (e->type < 32 && (EFI_TYPES_USABLE >> e->type & 1) && e->pages)
+			add_usable(e->phys, e->pages << 12);
 	}
 }
 
@@ -83,12 +122,19 @@ static void parse_module(const struct mb2_module *m)
 	add_range(boot_info.reserved, &boot_info.nreserved, m->start, m->end - m->start);
 }
 
-/* Parses the information at physical address info_pa. */
+/*
+ * Parses the information at physical address info_pa.  The memory map comes
+ * from the Multiboot2 map (type 6), which GRUB gives under BIOS and UEFI;
+ * the EFI map (type 17) is used only when there is no type 6 tag, so that
+ * no range is counted twice.
+ */
 void multiboot_parse(uint64_t info_pa)
 {
 	const uint8_t *info = P2V(info_pa);
 	uint32_t total = *(const uint32_t *)info;
 	const uint8_t *p = info + 8;
+	const struct mb2_tag *efi_mmap = NULL;
+	bool have_mmap = false;
 
 	add_range(boot_info.reserved, &boot_info.nreserved, (uint64_t)_kernel_phys_start,
 		  (uint64_t)_kernel_phys_end - (uint64_t)_kernel_phys_start);
@@ -101,10 +147,17 @@ void multiboot_parse(uint64_t info_pa)
 			strlcpy(boot_info.cmdline, (const char *)(tag + 1), BOOT_CMDLINE_MAX);
 		else if (tag->type == MB2_TAG_MODULE)
 			parse_module((const void *)tag);
-		else if (tag->type == MB2_TAG_MMAP)
+		else if (tag->type == MB2_TAG_MMAP) {
 			parse_mmap((const void *)tag);
+			have_mmap = true;
+		} else if (tag->type == MB2_TAG_EFI_MMAP)
+			efi_mmap = tag;
+		else if (tag->type == MB2_TAG_EFI64)
+			boot_info.uefi = true;
 		p += (tag->size + 7) & ~7u;
 	}
+	if (!have_mmap && efi_mmap)
+		parse_efi_mmap(efi_mmap);
 }
 
 void multiboot_print_summary(void)
