@@ -33,6 +33,13 @@ __attribute__((aligned(16))) uint8_t boot_stack[16384];
 extern uint8_t boot_stack_top[];
 asm(".globl boot_stack_top; .set boot_stack_top, boot_stack + 16384");
 
+/* The faulting write of `crashtest`: a leaf, so gcc gives it no frame and
+ * the backtrace must still name its caller. */
+static __attribute__((noinline)) void crashtest_write(volatile uint64_t *p)
+{
+	*p = 0xdead;
+}
+
 /* `crashtest`: a kernel NULL write, so tests can check the panic report. */
 static __attribute__((noinline)) void crashtest_fault(void)
 {
@@ -41,7 +48,8 @@ static __attribute__((noinline)) void crashtest_fault(void)
 	/* Launder the address so gcc cannot prove it invalid at compile time. */
 	asm("" : "+r"(p));
 	printk("crashtest: writing to %p\n", (void *)p);
-	*p = 0xdead;
+	crashtest_write(p);
+	asm(""); /* not a tail call: crashtest_fault stays on the stack */
 }
 
 void kmain(uint32_t magic, uint64_t info_pa)
