@@ -24,6 +24,7 @@
 #include "proc/proc.h"
 #include "proc/sched.h"
 #include "selftest.h"
+#include "sys/strace.h"
 #include "sys/syscall.h"
 
 struct cpu cpu0;
@@ -74,7 +75,8 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	proc_time_init();
 	profile_init(kopts.profile);
 	timer_init();
-	vfs_init(); /* after timer_init: file times read the clock */
+	vfs_init();    /* after timer_init: file times read the clock */
+	strace_init(); /* after vfs_init: it looks for the program */
 	irq_enable();
 	printk("fdkernel: up (%lu ms since boot)\n", clock_monotonic_ns() / 1000000);
 

@@ -19,6 +19,7 @@
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "proc/uvm.h"
+#include "sys/strace.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
@@ -218,6 +219,7 @@ static void commit_exec(struct task *t, struct vm_space *vm, const struct elf_im
 		if (*p == '/' && p[1])
 			base = p + 1;
 	strlcpy(t->name, base, sizeof(t->name));
+	strace_exec(t);
 	t->brk_start = t->brk = PAGE_ALIGN_UP(img->end);
 	t->mmap_next = USER_MMAP_TOP;
 	memset(t->tf, 0, sizeof(*t->tf));

@@ -9,6 +9,7 @@
 #include "proc/proc.h"
 #include "proc/sched.h"
 #include "proc/signal.h"
+#include "sys/strace.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
@@ -42,6 +43,7 @@ SYSCALL_DEFINE0(fork)
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
 	signal_fork(child, parent);
+	strace_fork(child, parent);
 	*child->tf = *parent->tf;
 	fpu_save(&child->fpu); /* the parent's live registers */
 	child->tf->rax = 0;

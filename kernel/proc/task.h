@@ -69,6 +69,7 @@ struct task {
 	struct signal_state sig;
 	unsigned long indirect_flags; /* SYSIND_* of a syscall_indirect() in progress */
 #define SYSIND_ACTIVE (1UL << 63)     /* ... with no flag at all: still "in progress" */
+	unsigned strace_session;      /* traced while it equals the trace session (sys/strace.c) */
 	uint64_t utime_ticks, stime_ticks;
 	/*
 	 * SCM_RIGHTS sets this task is dropping (net/scm.c), or NULL: a drop
