@@ -37,6 +37,8 @@ SYSCALL_DEFINE0(fork)
 		goto nomem;
 	inode_get(parent->cwd);
 	child->cwd = parent->cwd;
+	if ((child->exe = parent->exe))
+		inode_get(child->exe);
 	child->brk_start = parent->brk_start;
 	child->brk = parent->brk;
 	child->mmap_next = parent->mmap_next;

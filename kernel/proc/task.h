@@ -51,6 +51,9 @@ struct task {
 	struct vm_space *vm;
 	struct files_table *files;
 	struct inode *cwd;
+	/* The program file (referenced; fork shares it, execve replaces it,
+	 * exit drops it), read for fault reports; NULL before the first exec. */
+	struct inode *exe;
 
 	/* User memory layout (protected by vm's lock for changes). */
 	uint64_t brk_start, brk;

@@ -3,7 +3,8 @@
  * must decode.  In the suite it checks its own results like any test (and
  * on the host Linux); tests/boot-checks also boots it as init with
  * strace=strace_calls and checks the trace lines (docs/debugging.md), which
- * cover a forked child and its execve too.
+ * cover a forked child and its execve too, and the kernel's report of a
+ * second child killed by a fault (its rip named crash_child+0x...).
  */
 #define _GNU_SOURCE /* pipe2 */
 #include "indirect.h"
@@ -11,6 +12,7 @@
 #include "testutil.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,6 +31,28 @@ static int fork_exec_true(const char *argv0)
 	}
 	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 	       WEXITSTATUS(status) == 0;
+}
+
+/* Writes to NULL: the kernel's fault report names this function. */
+static __attribute__((noinline)) void crash_child(void)
+{
+	volatile int *p = NULL;
+
+	asm("" : "+r"(p)); /* a real store, not a compile-time trap */
+	*p = 1;
+}
+
+static int fork_crash(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		crash_child();
+		_exit(0);
+	}
+	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) &&
+	       WTERMSIG(status) == SIGSEGV;
 }
 
 /* /proc/strace refuses a target with a '/' and keeps the old one. */
@@ -55,7 +79,7 @@ int main(int argc, char **argv)
 	int p[2], s, d;
 
 	(void)argc;
-	plan(9);
+	plan(10);
 	is_errno(open("/nonexistent/strace", O_RDONLY), ENOENT, "open of a missing path: ENOENT");
 	ok(pipe2(p, O_CLOEXEC | O_NONBLOCK) == 0, "pipe2(O_CLOEXEC|O_NONBLOCK)");
 	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -71,6 +95,7 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 4; i++)
 			skip("fdkernel only", "syscall_indirect and /proc/strace");
 	}
+	ok(fork_crash(), "a child writing to NULL is killed by SIGSEGV");
 	close(s);
 	close(p[0]);
 	close(p[1]);
