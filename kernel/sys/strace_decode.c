@@ -8,6 +8,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "lib/printk.h"
 #include "lib/string.h"
+#include "proc/signal.h"
 #include "sys/strace.h"
 #include "sys/syscall.h"
 #include "sys/syscall_list.h"
@@ -113,8 +114,12 @@ static void put_flags(struct out *o, const struct flag_name *t, unsigned long v,
 		v &= ~t->value;
 		first = false;
 	}
-	if (v || first)
-		put(o, first ? "0x%lx" : "|0x%lx", v);
+	if (v && first)
+		put(o, "0x%lx", v);
+	else if (v)
+		put(o, "|0x%lx", v);
+	else if (first)
+		put(o, "0");
 }
 
 static void put_named(struct out *o, const struct flag_name *t, unsigned long v)
@@ -292,7 +297,11 @@ void strace_format_result(char *buf, size_t size, uint64_t nr, long ret)
 {
 	long e = -ret;
 
-	if (ret < 0 && e < (long)(sizeof(errnos) / sizeof(errnos[0])) && errnos[e].name)
+	if (ret == -ERESTARTSYS)
+		snprintk(buf, size, ") = ? ERESTARTSYS (restarted, or EINTR after a handler)");
+	else if (ret == -ERESTARTNOHAND)
+		snprintk(buf, size, ") = ? ERESTARTNOHAND (restarted if no handler runs)");
+	else if (ret < 0 && e < (long)(sizeof(errnos) / sizeof(errnos[0])) && errnos[e].name)
 		snprintk(buf, size, ") = -1 %s (%s)", errnos[e].name, errnos[e].msg);
 	else if (nr == __NR_brk || nr == __NR_mmap)
 		snprintk(buf, size, ") = 0x%lx", (unsigned long)ret);
