@@ -9,10 +9,12 @@
  * fault in a prologue have none either: rbp then is the caller's frame, and
  * following it would skip the caller.  So for the faulting instruction the
  * return address is found on the stack, checked against the call that
- * pushed it (see find_return).
+ * pushed it (see find_return).  The same goes for the instruction a trap
+ * interrupted, when the chain passes through the trap stub (walk_chain).
  */
 #include "lib/backtrace.h"
 #include "arch/x86_64/extable.h"
+#include "arch/x86_64/trapframe.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/layout.h"
@@ -128,17 +130,20 @@ static void print_frame(int n, uint64_t addr)
 		printk("  #%-2d %016lx ?\n", n, addr);
 }
 
-void backtrace_from(uint64_t rip, uint64_t rsp, uint64_t rbp)
-{
-	int n = 1;
+/*
+ * Where the trap stub's call to trap_dispatch returns (isr.asm).  The stub
+ * links a frame [interrupted rbp, interrupted rip] right below the
+ * trapframe, so the frame a return there leads to is followed by the
+ * trapframe, whose registers restart the trace exactly (no -1: rip is the
+ * interrupted instruction, not a return address).
+ */
+extern const char trap_dispatch_return[];
 
-	printk("backtrace:\n");
-	print_frame(0, rip);
-	if (rsp && !frame_is_set_up(rip)) {
-		uint64_t ret = find_return(rip, rsp);
-		if (ret)
-			print_frame(n++, ret - 1);
-	}
+/* Follows the rbp chain from frame n; returns the next frame number, and in
+ * *trap_rbp the stub's frame if the chain reached a trap (else 0). */
+static int walk_chain(int n, uint64_t rbp, uint64_t *trap_rbp)
+{
+	*trap_rbp = 0;
 	for (; n < MAX_FRAMES && rbp >= KERNEL_VMA && !(rbp & 7); n++) {
 		uint64_t next, ret;
 		if (probe_read_u64((void *)rbp, &next) || probe_read_u64((void *)(rbp + 8), &ret))
@@ -148,5 +153,34 @@ void backtrace_from(uint64_t rip, uint64_t rsp, uint64_t rbp)
 		/* Return addresses point after the call; -1 names the caller's line. */
 		print_frame(n, ret - 1);
 		rbp = next;
+		if (ret == (uint64_t)trap_dispatch_return) {
+			*trap_rbp = rbp;
+			return n + 1;
+		}
+	}
+	return n;
+}
+
+void backtrace_from(uint64_t rip, uint64_t rsp, uint64_t rbp)
+{
+	struct trapframe *tf;
+	uint64_t trap_rbp, cs;
+	int n = 0;
+
+	printk("backtrace:\n");
+	for (;;) {
+		print_frame(n++, rip);
+		if (rsp && !frame_is_set_up(rip)) {
+			uint64_t ret = find_return(rip, rsp);
+			if (ret)
+				print_frame(n++, ret - 1);
+		}
+		n = walk_chain(n, rbp, &trap_rbp);
+		if (!trap_rbp || n >= MAX_FRAMES)
+			return;
+		tf = (struct trapframe *)(trap_rbp + 16);
+		if (probe_read_u64(&tf->cs, &cs) || (cs & 3) || probe_read_u64(&tf->rip, &rip) ||
+		    probe_read_u64(&tf->rsp, &rsp) || probe_read_u64(&tf->rbp, &rbp))
+			return; /* user mode below: the kernel trace ends */
 	}
 }
