@@ -25,7 +25,9 @@
 
 bool strace_on;
 
-/* The target and its session; strace_lock protects both and strace_on. */
+/* The target and its session.  Writers take strace_lock; the syscall path
+ * reads without it, so a call racing a change of target may be traced by
+ * either rule (a debugging aid: no lock on the hot path). */
 static struct spinlock strace_lock = SPINLOCK_INIT("strace");
 static char target[TASK_NAME_MAX];
 static unsigned session;
