@@ -22,9 +22,10 @@ include bench/bench.mk
 .PHONY: all run test clean
 all: $(ISO)
 
+# `make run UEFI=1` boots the same ISO through OVMF instead of SeaBIOS.
 run: deps
 	@$(MAKE) --no-print-directory all
-	tests/qemu-run --interactive $(ISO)
+	tests/qemu-run --interactive $(if $(UEFI),--uefi) $(ISO)
 
 # Legs run in order; a failing leg does not stop the others.
 test: deps

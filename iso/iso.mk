@@ -6,7 +6,11 @@
 ISO := $(BUILD)/fdkernel.iso
 ISO_TEST := $(BUILD)/fdkernel-test.iso
 INITRD := $(BUILD)/initrd.cpio
-GRUB_MODULES := multiboot2 normal iso9660 biosdisk part_msdos serial terminal
+# grub-mkrescue makes a hybrid ISO, one GRUB per firmware it finds installed
+# (grub-pc-bin: BIOS; grub-efi-amd64-bin: UEFI).  The same module list is
+# copied for each, so it names only modules both have (the BIOS El Torito
+# image gets biosdisk by itself).
+GRUB_MODULES := multiboot2 normal iso9660 part_msdos serial terminal
 
 # The ramfs archive (newc cpio) unpacked at / by the kernel: the static
 # files of iso/rootfs, user/bin programs in /bin, user/tests in /tests,
@@ -49,14 +53,20 @@ $(ISO_TEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 
 # Boot checks (tests/boot-checks): `crashtest` faults on purpose so the
 # panic report can be read; the self-test flavour runs the kernel's tests
-# and /bin/true as init (no user suite), for odd memory sizes.
+# and /bin/true as init (no user suite), for odd memory sizes and UEFI; the
+# strace flavour traces one test program.
 ISO_CRASH := $(BUILD)/fdkernel-crash.iso
 $(ISO_CRASH): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,crash,test crashtest)
 
 ISO_SELFTEST := $(BUILD)/fdkernel-selftest.iso
 $(ISO_SELFTEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
-	$(call make_iso,$@,selftest,test quiet init=/bin/true)
+	$(call make_iso,$@,selftest,test quiet init=/bin/true strace=nosuchprog)
+
+# The syscall trace of one test program, run as init (a bad target first).
+ISO_STRACE := $(BUILD)/fdkernel-strace.iso
+$(ISO_STRACE): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,strace,test quiet strace=bad/name strace=strace_calls init=/tests/strace_calls)
 
 ISO_BENCH := $(BUILD)/fdkernel-bench.iso
 $(ISO_BENCH): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in

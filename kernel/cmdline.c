@@ -6,6 +6,7 @@
 #include "cmdline.h"
 #include "lib/printk.h"
 #include "lib/string.h"
+#include "sys/strace.h"
 
 struct kernel_options kopts = {.init = "/bin/init"};
 
@@ -31,6 +32,11 @@ static void apply_word(const char *w, size_t len)
 		kopts.crashtest = true;
 	else if (!strncmp(word, "init=", 5) && word[5] == '/')
 		strlcpy(kopts.init, word + 5, sizeof(kopts.init));
+	else if (!strncmp(word, "strace=", 7) && strace_target_ok(word + 7))
+		strlcpy(kopts.strace, word + 7, sizeof(kopts.strace));
+	else if (!strncmp(word, "strace=", 7))
+		printk("cmdline: bad strace target '%s' ignored (a program name, all or off)\n",
+		       word + 7);
 	else if (!strncmp(word, "ramfs_size=", 11))
 		strlcpy(kopts.ramfs_size, word + 11, sizeof(kopts.ramfs_size));
 	else

@@ -13,6 +13,8 @@ struct kernel_options {
 	char init[64];	/* path of the first user program */
 	/* ramfs_size=: the ramfs size limit, parsed by fs/ramfs_space.c */
 	char ramfs_size[24];
+	/* strace=: the syscall trace's target, applied by sys/strace.c */
+	char strace[32]; /* TASK_NAME_MAX */
 };
 
 extern struct kernel_options kopts;

@@ -21,6 +21,14 @@ $(BUILD)/%.asm.o: %.asm
 	@mkdir -p $(@D)
 	$(call quiet,AS,$@) $(NASM) -f elf64 -MD $(@:.o=.d) -MP $< -o $@
 
+# The syscall trace's flag-name tables, generated from the uapi headers.
+STRACE_FLAGS := $(BUILD)/gen/strace_flags.h
+$(STRACE_FLAGS): mk/genflags.sh $(wildcard kernel/uapi/*.h)
+	@mkdir -p $(@D)
+	mk/genflags.sh > $@
+$(BUILD)/kernel/sys/strace_decode.o: $(STRACE_FLAGS)
+$(BUILD)/kernel/sys/strace_decode.o: KCFLAGS += -I$(BUILD)/gen
+
 $(BUILD)/ksyms-empty.o: mk/gensyms.sh
 	@mkdir -p $(@D)
 	mk/gensyms.sh | $(CC) -c -x assembler - -o $@

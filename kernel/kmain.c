@@ -24,6 +24,7 @@
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "selftest.h"
+#include "sys/strace.h"
 #include "sys/syscall.h"
 
 struct cpu cpu0;
@@ -33,6 +34,13 @@ __attribute__((aligned(16))) uint8_t boot_stack[16384];
 extern uint8_t boot_stack_top[];
 asm(".globl boot_stack_top; .set boot_stack_top, boot_stack + 16384");
 
+/* The faulting write of `crashtest`: a leaf, so gcc gives it no frame and
+ * the backtrace must still name its caller. */
+static __attribute__((noinline)) void crashtest_write(volatile uint64_t *p)
+{
+	*p = 0xdead;
+}
+
 /* `crashtest`: a kernel NULL write, so tests can check the panic report. */
 static __attribute__((noinline)) void crashtest_fault(void)
 {
@@ -41,7 +49,8 @@ static __attribute__((noinline)) void crashtest_fault(void)
 	/* Launder the address so gcc cannot prove it invalid at compile time. */
 	asm("" : "+r"(p));
 	printk("crashtest: writing to %p\n", (void *)p);
-	*p = 0xdead;
+	crashtest_write(p);
+	asm(""); /* not a tail call: crashtest_fault stays on the stack */
 }
 
 void kmain(uint32_t magic, uint64_t info_pa)
@@ -51,7 +60,8 @@ void kmain(uint32_t magic, uint64_t info_pa)
 		panic("bad Multiboot2 magic %x", magic);
 	multiboot_parse(info_pa);
 	cmdline_parse(boot_info.cmdline);
-	printk("fdkernel: booting, command line '%s'\n", boot_info.cmdline);
+	printk("fdkernel: booting (%s), command line '%s'\n", boot_info.uefi ? "UEFI" : "BIOS",
+	       boot_info.cmdline);
 	multiboot_print_summary();
 
 	gdt_init();
@@ -65,7 +75,8 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	proc_time_init();
 	profile_init(kopts.profile);
 	timer_init();
-	vfs_init(); /* after timer_init: file times read the clock */
+	vfs_init();    /* after timer_init: file times read the clock */
+	strace_init(); /* after vfs_init: it looks for the program */
 	irq_enable();
 	printk("fdkernel: up (%lu ms since boot)\n", clock_monotonic_ns() / 1000000);
 

@@ -5,6 +5,7 @@
  */
 #include "selftest.h"
 #include "arch/x86_64/extable.h"
+#include "arch/x86_64/multiboot.h"
 #include "arch/x86_64/timer.h"
 #include "cmdline.h"
 #include "lib/backtrace.h"
@@ -69,9 +70,11 @@ static void cmdline_selftest(void)
 {
 	struct kernel_options saved = kopts;
 
-	cmdline_parse("  quiet  init=/bin/sh bogus test ");
-	KTEST_OK(kopts.quiet && kopts.test && !strcmp(kopts.init, "/bin/sh"),
-		 "command line: test, quiet, init= parsed; unknown word ignored");
+	cmdline_parse("  quiet  init=/bin/sh bogus test strace=cat strace=a/b");
+	KTEST_OK(kopts.quiet && kopts.test && !strcmp(kopts.init, "/bin/sh") &&
+		     !strcmp(kopts.strace, "cat"),
+		 "command line: test, quiet, init=, strace= parsed; unknown word and bad "
+		 "strace= ignored");
 	kopts = saved;
 	printk_quiet = kopts.quiet;
 }
@@ -84,6 +87,7 @@ int selftest_run(void)
 	symbols_selftest();
 	timer_selftest();
 	cmdline_selftest();
+	multiboot_selftest();
 	mm_selftest();
 	entry_selftest();
 	vfs_selftest();

@@ -22,10 +22,12 @@ test-guest: $(ISO_TEST)
 	echo "leak check after the suite: $$(cat $(RESULTS)/test-leaks)"; exit $$status
 test-kernel: test-guest
 
-# Boot-path failures: no long mode, a kernel fault's report, odd memory maps.
-test-boot: $(ISO) $(ISO_SELFTEST) $(ISO_CRASH)
+# Boot-path failures: no long mode, a kernel fault's report, odd memory maps,
+# UEFI; and the syscall trace of a test program.
+test-boot: $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE)
 	@mkdir -p $(RESULTS)
-	@tests/boot-checks $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) > $(BUILD)/boot-checks.log; \
+	@tests/boot-checks $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) \
+		> $(BUILD)/boot-checks.log; \
 	status=$$?; cat $(BUILD)/boot-checks.log; tail -n 1 $(BUILD)/boot-checks.log > $(RESULTS)/$@; \
 	exit $$status
 

@@ -8,6 +8,7 @@
 #include "lib/iov_iter.h"
 #include "lib/profile.h"
 #include "proc/kstat.h"
+#include "sys/strace.h"
 #include "lib/printk.h"
 #include <uapi/errno.h>
 #include <uapi/poll.h>
@@ -66,6 +67,7 @@ static const struct chrdev {
     {"/dev/console", MKDEV(5, 1), 0600, &console_ops},
     {"/dev/profile", MKDEV(10, 240), 0666, &profile_ops}, /* misc major, a free minor */
     {"/proc/kstat", MKDEV(10, 241), 0444, &kstat_ops},
+    {"/proc/strace", MKDEV(10, 242), 0600, &strace_ops},
 };
 
 #define NCHRDEVS (sizeof(chrdevs) / sizeof(chrdevs[0]))

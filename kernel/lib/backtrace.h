@@ -2,11 +2,17 @@
 #ifndef LIB_BACKTRACE_H
 #define LIB_BACKTRACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* Prints "#n 0xaddr function+0xoff" for rip, then walks the rbp chain. */
-void backtrace_from(uint64_t rip, uint64_t rbp);
+/*
+ * Prints "#n 0xaddr function+0xoff" for rip, then walks the rbp chain.
+ * rsp is the stack pointer at rip, used to find the caller when rip's
+ * function keeps no frame (a leaf, assembly, a prologue); 0 when rip is a
+ * return address, whose function made a call and so has its frame.
+ */
+void backtrace_from(uint64_t rip, uint64_t rsp, uint64_t rbp);
 
 /* The function containing addr and addr's offset in it, or NULL. */
 const char *ksym_lookup(uint64_t addr, uint64_t *offset);

@@ -29,7 +29,7 @@ __attribute__((noreturn)) void panic(const char *fmt, ...)
 	printk("\nKERNEL PANIC: %s\n", msg);
 	printk("RSP %016lx RBP %016lx CR2 %016lx CR3 %016lx RFLAGS %016lx\n", rsp, rbp, read_cr2(),
 	       read_cr3(), read_rflags());
-	backtrace_from((uint64_t)__builtin_return_address(0), *(uint64_t *)rbp);
+	backtrace_from((uint64_t)__builtin_return_address(0), 0, *(uint64_t *)rbp);
 	if (kopts.test)
 		qemu_exit(QEMU_EXIT_PANIC);
 	printk("system halted\n");

@@ -22,15 +22,6 @@
 #define PF_W	  2
 #define MAX_PHNUM 64
 
-struct elf64_ehdr {
-	uint8_t ident[EI_NIDENT];
-	uint16_t type, machine;
-	uint32_t version;
-	uint64_t entry, phoff, shoff;
-	uint32_t flags;
-	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
-
 struct elf64_phdr {
 	uint32_t type, flags;
 	uint64_t offset, vaddr, paddr, filesz, memsz, align;

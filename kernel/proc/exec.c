@@ -19,6 +19,7 @@
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "proc/uvm.h"
+#include "sys/strace.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
@@ -214,9 +215,10 @@ static uint64_t build_stack(struct vm_space *vm, const struct exec_strings *s,
 	return sp;
 }
 
-/* Point of no return: the task takes the new space and program. */
+/* Point of no return: the task takes the new space and program (and the
+ * caller's reference to its file). */
 static void commit_exec(struct task *t, struct vm_space *vm, const struct elf_image *img,
-			uint64_t sp, const char *path)
+			uint64_t sp, const char *path, struct inode *exe)
 {
 	struct vm_space *old = task_swap_vm(t, vm);
 	const char *base = path;
@@ -231,6 +233,10 @@ static void commit_exec(struct task *t, struct vm_space *vm, const struct elf_im
 		if (*p == '/' && p[1])
 			base = p + 1;
 	strlcpy(t->name, base, sizeof(t->name));
+	strace_exec(t);
+	if (t->exe)
+		inode_put(t->exe);
+	t->exe = exe;
 	t->brk_start = t->brk = PAGE_ALIGN_UP(img->end);
 	t->mmap_next = USER_MMAP_TOP;
 	memset(t->tf, 0, sizeof(*t->tf));
@@ -259,14 +265,14 @@ int exec_program(struct task *t, const char *path, struct exec_strings *strs)
 		return -ENOMEM;
 	}
 	err = elf_load(ip, vm, &img);
-	inode_put(ip);
 	if (!err && !(sp = build_stack(vm, strs, &img)))
 		err = -ENOMEM;
 	if (err) {
+		inode_put(ip);
 		vm_destroy(vm);
 		return err;
 	}
-	commit_exec(t, vm, &img, sp, path);
+	commit_exec(t, vm, &img, sp, path, ip);
 	return 0;
 }
 

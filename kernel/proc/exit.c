@@ -50,6 +50,9 @@ static void release_resources(struct task *t)
 	t->files = NULL;
 	inode_put(t->cwd);
 	t->cwd = NULL;
+	if (t->exe)
+		inode_put(t->exe);
+	t->exe = NULL;
 	/* Leave the address space before freeing it. */
 	vm_switch(vm_kernel());
 	vm_destroy(task_swap_vm(t, vm_kernel()));

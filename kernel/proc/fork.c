@@ -9,6 +9,7 @@
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "proc/signal.h"
+#include "sys/strace.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
@@ -36,12 +37,15 @@ SYSCALL_DEFINE0(fork)
 		goto nomem;
 	inode_get(parent->cwd);
 	child->cwd = parent->cwd;
+	if ((child->exe = parent->exe))
+		inode_get(child->exe);
 	child->brk_start = parent->brk_start;
 	child->brk = parent->brk;
 	child->mmap_next = parent->mmap_next;
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
 	signal_fork(child, parent);
+	strace_fork(child, parent);
 	*child->tf = *parent->tf;
 	fpu_save(&child->fpu); /* the parent's live registers */
 	child->tf->rax = 0;

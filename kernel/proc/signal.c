@@ -9,6 +9,7 @@
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "proc/exit.h"
+#include "proc/fault_report.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "proc/task.h"
@@ -80,13 +81,14 @@ void signal_force_fault(struct trapframe *tf, int sig, uint64_t addr)
 	struct task *t = current();
 	struct sig_info info = {sig == SIGSEGV ? SEGV_MAPERR : SI_KERNEL, 0, 0, addr};
 
-	printk_info("%s[%d]: signal %d at rip %lx addr %lx\n", t->name, t->pid, sig, tf->rip, addr);
 	/* A fault cannot be blocked or ignored away: the program would just
 	 * fault again.  Linux resets the action to default in that case. */
 	if ((t->sig.blocked & SIGBIT(sig)) || t->sig.action[sig - 1].handler == UAPI_SIG_IGN) {
 		t->sig.blocked &= ~SIGBIT(sig);
 		t->sig.action[sig - 1].handler = UAPI_SIG_DFL;
 	}
+	/* Every fault signal's default action kills. */
+	fault_report(t, sig, tf->rip, addr, t->sig.action[sig - 1].handler == UAPI_SIG_DFL);
 	/* Not even init may ignore its own fault: it would loop on it forever. */
 	enqueue_signal(t, sig, &info);
 }

@@ -64,6 +64,9 @@ struct task {
 	struct vm_space *vm;
 	struct files_table *files; /* own (the table has its own lock) */
 	struct inode *cwd;	   /* own */
+	/* own: the program file (referenced; fork shares it, execve replaces
+	 * it, exit drops it), read for fault reports; NULL before the first exec. */
+	struct inode *exe;
 
 	/* User memory layout: own (brk, mmap; exec sets, fork copies them). */
 	uint64_t brk_start, brk;
@@ -80,9 +83,10 @@ struct task {
 
 	struct fpu_state fpu; /* own: user FPU/SSE registers while switched out */
 
-	struct signal_state sig;	   /* its rules are in proc/signal.h */
-	unsigned long indirect_flags;	   /* own: SYSIND_* of a syscall_indirect() in progress */
-#define SYSIND_ACTIVE (1UL << 63)	   /* ... with no flag at all: still "in progress" */
+	struct signal_state sig;      /* its rules are in proc/signal.h */
+	unsigned long indirect_flags; /* own: SYSIND_* of a syscall_indirect() in progress */
+#define SYSIND_ACTIVE (1UL << 63)     /* ... with no flag at all: still "in progress" */
+	unsigned strace_session; /* own: traced while it equals the trace session (sys/strace.c) */
 	uint64_t utime_ticks, stime_ticks; /* counted by the tick of the CPU running it */
 	/*
 	 * SCM_RIGHTS sets this task is dropping (net/scm.c), or NULL: a drop

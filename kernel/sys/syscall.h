@@ -15,7 +15,20 @@
 
 typedef long (*syscall_fn)(const uint64_t args[6]);
 
+/* A handler's parameters as written in its SYSCALL_DEFINEn, kept so the
+ * syscall trace (sys/strace.c) decodes arguments from the definitions. */
+struct syscall_param {
+	const char *type, *name;
+};
+struct syscall_params {
+	int n;
+	struct syscall_param p[6];
+};
+#define SYSCALL_PARAMS(name, n, ...)                                                               \
+	const struct syscall_params sysparams_##name = {n, {__VA_ARGS__}};
+
 #define SYSCALL_DEFINE0(name)                                                                      \
+	SYSCALL_PARAMS(name, 0)                                                                    \
 	static long do_sys_##name(void);                                                           \
 	long sys_##name(const uint64_t args[6])                                                    \
 	{                                                                                          \
@@ -25,6 +38,7 @@ typedef long (*syscall_fn)(const uint64_t args[6]);
 	static long do_sys_##name(void)
 
 #define SYSCALL_DEFINE1(name, t1, a1)                                                              \
+	SYSCALL_PARAMS(name, 1, {#t1, #a1})                                                        \
 	static long do_sys_##name(t1 a1);                                                          \
 	long sys_##name(const uint64_t args[6])                                                    \
 	{                                                                                          \
@@ -33,6 +47,7 @@ typedef long (*syscall_fn)(const uint64_t args[6]);
 	static long do_sys_##name(t1 a1)
 
 #define SYSCALL_DEFINE2(name, t1, a1, t2, a2)                                                      \
+	SYSCALL_PARAMS(name, 2, {#t1, #a1}, {#t2, #a2})                                            \
 	static long do_sys_##name(t1 a1, t2 a2);                                                   \
 	long sys_##name(const uint64_t args[6])                                                    \
 	{                                                                                          \
@@ -41,6 +56,7 @@ typedef long (*syscall_fn)(const uint64_t args[6]);
 	static long do_sys_##name(t1 a1, t2 a2)
 
 #define SYSCALL_DEFINE3(name, t1, a1, t2, a2, t3, a3)                                              \
+	SYSCALL_PARAMS(name, 3, {#t1, #a1}, {#t2, #a2}, {#t3, #a3})                                \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3);                                            \
 	long sys_##name(const uint64_t args[6])                                                    \
 	{                                                                                          \
@@ -49,6 +65,7 @@ typedef long (*syscall_fn)(const uint64_t args[6]);
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3)
 
 #define SYSCALL_DEFINE4(name, t1, a1, t2, a2, t3, a3, t4, a4)                                      \
+	SYSCALL_PARAMS(name, 4, {#t1, #a1}, {#t2, #a2}, {#t3, #a3}, {#t4, #a4})                    \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4);                                     \
 	long sys_##name(const uint64_t args[6])                                                    \
 	{                                                                                          \
@@ -57,6 +74,7 @@ typedef long (*syscall_fn)(const uint64_t args[6]);
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4)
 
 #define SYSCALL_DEFINE5(name, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5)                              \
+	SYSCALL_PARAMS(name, 5, {#t1, #a1}, {#t2, #a2}, {#t3, #a3}, {#t4, #a4}, {#t5, #a5})        \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5);                              \
 	long sys_##name(const uint64_t args[6])                                                    \
 	{                                                                                          \
@@ -66,6 +84,8 @@ typedef long (*syscall_fn)(const uint64_t args[6]);
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5)
 
 #define SYSCALL_DEFINE6(name, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5, t6, a6)                      \
+	SYSCALL_PARAMS(name, 6, {#t1, #a1}, {#t2, #a2}, {#t3, #a3}, {#t4, #a4}, {#t5, #a5},        \
+		       {#t6, #a6})                                                                 \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6);                       \
 	long sys_##name(const uint64_t args[6])                                                    \
 	{                                                                                          \
@@ -76,6 +96,8 @@ typedef long (*syscall_fn)(const uint64_t args[6]);
 
 /* Runs syscall nr with args: the handler's result, or -ENOSYS. */
 long syscall_invoke(uint64_t nr, const uint64_t args[6]);
+/* The same, never traced (for the trace itself). */
+long syscall_call(uint64_t nr, const uint64_t args[6]);
 /* True if nr names an implemented call. */
 bool syscall_exists(uint64_t nr);
 

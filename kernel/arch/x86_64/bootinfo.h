@@ -6,6 +6,7 @@
 #ifndef ARCH_BOOTINFO_H
 #define ARCH_BOOTINFO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define BOOT_MAX_RANGES	 64
@@ -35,6 +36,7 @@ struct boot_info {
 	int nmodules;
 	char cmdline[BOOT_CMDLINE_MAX];
 	uint64_t phys_top; /* end of the highest usable range */
+	bool uefi;	   /* booted by UEFI firmware (an EFI system table tag) */
 };
 
 extern struct boot_info boot_info;

@@ -43,6 +43,8 @@ isr_common:
 	push rbp
 	mov rbp, rsp
 	call trap_dispatch
+	global trap_dispatch_return
+trap_dispatch_return:                   ; backtraces know the trap frame by it
 	add rsp, 16
 	global trap_return
 trap_return:

@@ -93,7 +93,7 @@ static __attribute__((noreturn)) void kernel_fault(struct trapframe *tf)
 	if (tf->vector == VEC_PAGE_FAULT)
 		describe_page_fault(tf);
 	trapframe_dump(tf);
-	backtrace_from(tf->rip, tf->rbp);
+	backtrace_from(tf->rip, tf->rsp, tf->rbp);
 	panic("unhandled %s in kernel mode", exception_names[tf->vector]);
 }
 

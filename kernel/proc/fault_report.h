@@ -1,0 +1,14 @@
+/* The console report of a user-mode fault (proc/fault_report.c). */
+#ifndef PROC_FAULT_REPORT_H
+#define PROC_FAULT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct task;
+
+/* Prints "prog[pid]: killed by SIGSEGV at rip 0x... (func+0x..), address
+ * 0x..." (or "handles" when a handler takes it: only without `quiet`). */
+void fault_report(struct task *t, int sig, uint64_t rip, uint64_t addr, bool kills);
+
+#endif
