@@ -1,17 +1,21 @@
-# `make fuzz-guest [FUZZ_SEED=N] [FUZZ_CALLS=N]`: a long in-guest fuzz run.
+# `make fuzz-guest [FUZZ_SEED=N] [FUZZ_CALLS=N] [FUZZ_WORKERS=N]
+# [FUZZ_CLASSES=a,b]`: a long in-guest fuzz run (classes: docs/robustness.md).
 # The ISO boots `test init=/tests/fuzz`; the kernel passes init only "test",
-# so seed and call count travel in /etc/fuzz.conf of a copy of the initrd.
+# so the settings travel in /etc/fuzz.conf of a copy of the initrd.
 # The log is build/serial-fuzz.log; docs/robustness.md has the figures.
 FUZZ_SEED ?= 1
 FUZZ_CALLS ?= 1000000
+FUZZ_WORKERS ?= 8
+FUZZ_CLASSES ?= all
 FUZZ_TIMEOUT ?= 3600
 ISO_FUZZ := $(BUILD)/fdkernel-fuzz.iso
 FUZZ_INITRD := $(BUILD)/fuzz/initrd.cpio
 FUZZ_CONF := $(BUILD)/fuzz.conf
 
 # Rewritten only when the values change, so the ISO is rebuilt exactly then.
-$(shell mkdir -p $(BUILD); [ "$$(cat $(FUZZ_CONF) 2>/dev/null)" = "$(FUZZ_SEED) $(FUZZ_CALLS)" ] || \
-	echo "$(FUZZ_SEED) $(FUZZ_CALLS)" > $(FUZZ_CONF))
+FUZZ_SETTINGS := $(FUZZ_SEED) $(FUZZ_CALLS) $(FUZZ_WORKERS) $(FUZZ_CLASSES)
+$(shell mkdir -p $(BUILD); [ "$$(cat $(FUZZ_CONF) 2>/dev/null)" = "$(FUZZ_SETTINGS)" ] || \
+	echo "$(FUZZ_SETTINGS)" > $(FUZZ_CONF))
 
 $(FUZZ_INITRD): $(INITRD) $(FUZZ_CONF)
 	@rm -rf $(BUILD)/fuzz && mkdir -p $(BUILD)/fuzz && cp -r $(BUILD)/initrd $(BUILD)/fuzz/initrd

@@ -1,6 +1,7 @@
 /* The in-guest syscall fuzzer: worker processes issue random system calls with
  * hostile arguments; the kernel must not panic, hang or leak.  docs/robustness.md
  * usage: fuzz [SEED [CALLS [WORKERS]]]; as init, the same from /etc/fuzz.conf. */
+#define _GNU_SOURCE /* pipe2 */
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -34,315 +35,14 @@
 #define SETUP_FAILED	200		 /* worker exit codes from here: its set-up failed */
 #define SETUP_RETRIES	20		 /* set-up failures in a row that end the run */
 #define PROGRESS_MS	1000		 /* progress line interval */
+#define SCENARIO_CALLS	16		 /* a scenario counts as this many calls */
+#define HOST_ROUNDS	8		 /* plays of each scenario on the host */
 
 #include "fuzz_values.h"
-
-/* --- Progress reports and the end of a fuzzing process. --- */
-
-struct report {
-	int worker, calls;
-};
-
-static void report(void)
-{
-	struct report r = {fz.worker, (int)fz.unreported};
-	if (fz.unreported)
-		raw_call(__NR_write, REPORT_FD, (long)&r, sizeof r);
-	fz.unreported = 0;
-}
-
-static void forget_child(long pid)
-{
-	for (int i = 0; i < fz.nchildren; i++)
-		if (fz.children[i] == pid)
-			fz.children[i] = fz.children[--fz.nchildren];
-}
-
-static _Noreturn void finish(int code)
-{
-	report();
-	for (int i = 0; i < fz.nchildren; i++)
-		raw_call(__NR_kill, fz.children[i], SIGKILL, 0);
-	while (raw_call(__NR_wait4, -1, 0, 0) != -ECHILD)
-		;
-	for (;;)
-		raw_call(__NR_exit_group, code, 0, 0);
-}
-
-/* --- Calls that get their own treatment. --- */
-
-static void fuzz_fork(void)
-{
-	long pid;
-	if (fz.depth >= MAX_DEPTH || fz.nchildren >= MAX_CHILDREN || !one_in(4))
-		return;
-	report();
-	pid = raw_call(__NR_fork, 0, 0, 0);
-	if (pid == 0) {
-		fz.depth++;
-		fz.nchildren = 0;
-		fz.budget = fz.budget < CHILD_CALLS ? fz.budget : CHILD_CALLS;
-		fz.rng ^= (uint64_t)raw_call(__NR_getpid, 0, 0, 0) << 32;
-	} else if (pid > 0) {
-		fz.children[fz.nchildren++] = pid;
-	}
-}
-
-static void fuzz_exit(void)
-{
-	if (one_in(TERMINAL_ODDS))
-		finish((int)below(SETUP_FAILED));
-}
-
-/* A bad execve: bad pointers, a directory, a non-ELF file; in a forked child
- * now and then a real one (/bin/true ends it). */
-static void fuzz_execve(void)
-{
-	char *argv[] = {"true", NULL};
-	long path = arg_value('o');
-	if (fz.depth > 0 && one_in(TERMINAL_ODDS)) {
-		report();
-		path = (long)"/bin/true";
-	}
-	long r = raw_call(__NR_execve, path, one_in(2) ? (long)argv : any_pointer(), any_pointer());
-	remember(r);
-}
-
-static void fuzz_sigreturn(void)
-{
-	if (one_in(TERMINAL_ODDS)) {
-		report();
-		raw_call(__NR_rt_sigreturn, 0, 0, 0);
-	}
-}
-
-/* kill: own children, a pid that does not exist, rarely itself. */
-static void fuzz_kill(void)
-{
-	long sig = arg_value('S'), pid = fz.nchildren ? fz.children[below(fz.nchildren)] : 99999;
-	if (one_in(TERMINAL_ODDS)) {
-		report();
-		pid = raw_call(__NR_getpid, 0, 0, 0);
-	}
-	if (raw_call(__NR_kill, pid, sig, 0) == 0 && (sig == SIGKILL || sig == SIGTERM))
-		forget_child(pid);
-}
-
-/* setpgid/setsid would let a process leave its worker's group, which the
- * parent kills as a whole: only calls that must fail (not a child, not self;
- * setsid in a group leader). */
-static void fuzz_setpgid(void)
-{
-	static const long others[] = {1, 99999, INT_MAX, -1};
-	raw_call(__NR_setpgid, PICK(others), arg_value('P'), 0);
-}
-
-static void fuzz_setsid(void)
-{
-	if (fz.depth == 0)
-		raw_call(__NR_setsid, 0, 0, 0);
-}
-
-/* pause and sigsuspend sleep until a signal: the stall watchdog ends them. */
-static void fuzz_sleep_for_signal(void)
-{
-	if (!one_in(TERMINAL_ODDS))
-		return;
-	report();
-	if (one_in(2))
-		raw_call(__NR_pause, 0, 0, 0);
-	else
-		raw_call(__NR_rt_sigsuspend, any_pointer(), 8, 0);
-}
-
-static void fuzz_indirect(void);
-
-/* Calls that would end the whole system if fdkernel ever implements them. */
-static void never(void)
-{
-}
-
-struct call {
-	long nr;
-	const char *kinds; /* one letter per argument, see arg_value */
-	void (*special)(void);
-};
-
-/* Every call fdkernel implements (kernel/sys/syscall_list.h) and the
- * dangerous ones it may implement later. */
-static const struct call calls[] = {
-    {__NR_read, "fbl", 0},
-    {__NR_write, "fbl", 0},
-    {__NR_open, "oFm", 0},
-    {__NR_close, "f", 0},
-    {__NR_stat, "ob", 0},
-    {__NR_fstat, "fb", 0},
-    {__NR_lstat, "ob", 0},
-    {__NR_poll, "bst", 0},
-    {__NR_lseek, "fis", 0},
-    {__NR_mmap, "alsFfi", 0},
-    {__NR_mprotect, "als", 0},
-    {__NR_munmap, "al", 0},
-    {__NR_brk, "a", 0},
-    {__NR_rt_sigaction, "Sbbs", 0},
-    {__NR_rt_sigprocmask, "sbbs", 0},
-    {__NR_rt_sigreturn, "", fuzz_sigreturn},
-    {__NR_ioctl, "fib", 0},
-    {__NR_pread64, "fbli", 0},
-    {__NR_pwrite64, "fbli", 0},
-    {__NR_readv, "fbs", 0},
-    {__NR_writev, "fbs", 0},
-    {__NR_access, "os", 0},
-    {__NR_pipe, "b", 0},
-    {__NR_sched_yield, "", 0},
-    {__NR_dup, "f", 0},
-    {__NR_dup2, "ff", 0},
-    {__NR_pause, "", fuzz_sleep_for_signal},
-    {__NR_nanosleep, "bb", 0},
-    {__NR_getpid, "", 0},
-    {__NR_socket, "sFs", 0},
-    {__NR_connect, "fbl", 0},
-    {__NR_accept, "fbb", 0},
-    {__NR_sendto, "fblFbl", 0},
-    {__NR_recvfrom, "fblFbb", 0},
-    {__NR_sendmsg, "fbF", 0},
-    {__NR_recvmsg, "fbF", 0},
-    {__NR_shutdown, "fs", 0},
-    {__NR_bind, "fbl", 0},
-    {__NR_listen, "fi", 0},
-    {__NR_getsockname, "fbb", 0},
-    {__NR_getpeername, "fbb", 0},
-    {__NR_socketpair, "sFsb", 0},
-    {__NR_setsockopt, "fssbl", 0},
-    {__NR_getsockopt, "fssbb", 0},
-    {__NR_clone, "", fuzz_fork},
-    {__NR_fork, "", fuzz_fork},
-    {__NR_vfork, "", fuzz_fork},
-    {__NR_execve, "", fuzz_execve},
-    {__NR_exit, "", fuzz_exit},
-    {__NR_wait4, "PbFb", 0},
-    {__NR_kill, "", fuzz_kill},
-    {__NR_uname, "b", 0},
-    {__NR_fcntl, "fsi", 0},
-    {__NR_truncate, "pl", 0},
-    {__NR_ftruncate, "fl", 0},
-    {__NR_getcwd, "bl", 0},
-    {__NR_chdir, "p", 0},
-    {__NR_fchdir, "f", 0},
-    {__NR_mkdir, "pm", 0},
-    {__NR_rmdir, "p", 0},
-    {__NR_unlink, "p", 0},
-    {__NR_gettimeofday, "bb", 0},
-    {__NR_getrlimit, "sb", 0},
-    {__NR_times, "b", 0},
-    {__NR_getuid, "", 0},
-    {__NR_setpgid, "", fuzz_setpgid},
-    {__NR_getppid, "", 0},
-    {__NR_getpgrp, "", 0},
-    {__NR_setsid, "", fuzz_setsid},
-    {__NR_getpgid, "P", 0},
-    {__NR_getsid, "P", 0},
-    {__NR_rt_sigpending, "bs", 0},
-    {__NR_rt_sigsuspend, "", fuzz_sleep_for_signal},
-    {__NR_setrlimit, "sb", 0},
-    {169 /* reboot */, "", never},
-    {__NR_gettid, "", 0},
-    {__NR_tkill, "", fuzz_kill},
-    {__NR_getdents64, "fbl", 0},
-    {__NR_clock_gettime, "sb", 0},
-    {__NR_clock_getres, "sb", 0},
-    {__NR_exit_group, "", fuzz_exit},
-    {__NR_tgkill, "", fuzz_kill},
-    {246 /* kexec_load */, "", never},
-    {__NR_openat, "foFm", 0},
-    {__NR_mkdirat, "fpm", 0},
-    {__NR_newfstatat, "fobF", 0},
-    {__NR_unlinkat, "fpF", 0},
-    {__NR_faccessat, "fosF", 0},
-    {320 /* kexec_file_load */, "", never},
-    {322 /* execveat */, "", fuzz_execve},
-    {__NR_accept4, "fbbF", 0},
-    {__NR_dup3, "ffF", 0},
-    {__NR_pipe2, "bF", 0},
-    {__NR_preadv, "fbsis", 0},
-    {__NR_pwritev, "fbsis", 0},
-    {__NR_prlimit64, "Psbb", 0},
-    {__NR_preadv2, "fbsisF", 0},
-    {__NR_pwritev2, "fbsisF", 0},
-    {435 /* clone3 */, "", fuzz_fork},
-    {__NR_close_range, "ffF", 0},
-    {__NR_socket2, "sFsF", 0},
-    {__NR_syscall_indirect, "", fuzz_indirect},
-};
-
-#define NCALLS (sizeof(calls) / sizeof(calls[0]))
-
-static const struct call *lookup(long nr)
-{
-	for (size_t i = 0; i < NCALLS; i++)
-		if (calls[i].nr == nr)
-			return &calls[i];
-	return NULL;
-}
-
-/* A call number: mostly from the table, else anything from Linux's range,
- * fdkernel's, x32-flagged, negative or huge. */
-static long pick_number(void)
-{
-	switch (below(16)) {
-	case 0:
-	case 1:
-		return (long)below(341);
-	case 2:
-		return (long)(1000 + below(4));
-	case 3:
-		return one_in(2) ? (long)(below(341) | 0x40000000) : (long)(rnd() >> below(64));
-	default:
-		return calls[below(NCALLS)].nr;
-	}
-}
-
-/* A call with generated arguments, NR and A; NULL kinds: all arguments any. */
-static long typed_call(long *nr, long a[6])
-{
-	const struct call *c;
-	do {
-		*nr = pick_number();
-		c = lookup(*nr);
-	} while (c && c->special);
-	const char *k = c ? c->kinds : "iiiiii";
-	for (int i = 0; i < 6; i++, k += !!*k)
-		a[i] = *k ? arg_value(*k) : (long)(one_in(8) ? rnd() : 0);
-	return *nr;
-}
-
-/* syscall_indirect of a generated call (never a special one, never nested). */
-static void fuzz_indirect(void)
-{
-	long nr, *args = (long *)(fz.buf + STRUCT_WORDS * sizeof(long));
-	long flags = one_in(4) ? flags_value() : (long)below(SYSIND_ALL + 1);
-	typed_call(&nr, args);
-	const long a[6] = {flags, (long)rnd(), nr, one_in(8) ? any_pointer() : (long)args, 0, 0};
-	remember(raw_syscall(__NR_syscall_indirect, a));
-}
-
-static void one_call(void)
-{
-	long nr, a[6], ret;
-	const struct call *c;
-	refill_struct_area();
-	nr = pick_number();
-	c = lookup(nr);
-	if (c && c->special) {
-		c->special();
-		return;
-	}
-	typed_call(&nr, a);
-	ret = raw_syscall(nr, a);
-	remember(ret);
-	if (nr == __NR_wait4 && ret > 0)
-		forget_child(ret);
-}
+#include "fuzz_scenario.h"
+#include "fuzz_graph.h"
+#include "fuzz_cases.h"
+#include "fuzz_calls.h"
 
 /* --- A worker: set-up, then the calls. --- */
 
@@ -396,6 +96,103 @@ static void make_long_paths(void)
 		long_path[i] = i % 100 == 99 ? '/' : 'p';
 }
 
+/* --- Scenarios: the classes, and a scenario process's life. --- */
+
+struct fuzz_class {
+	const char *name;
+	void (*run)(void); /* NULL: the call-by-call fuzzing above */
+	long ms;	   /* the scenario process must be done by then */
+	int odds;	   /* picked 1 time in this when drawn (costly ones) */
+};
+
+/* What a class provokes (issue 13 names the bugs) is in docs/robustness.md. */
+static const struct fuzz_class classes[] = {
+    {"args", NULL, 0, 1},
+    {"graph", scenario_graph, 300, 1},
+    {"cycle", scenario_cycle, 100, 1},
+    {"peerpoll", scenario_peer_poll, 100, 1},
+    {"dgramq", scenario_dgram_queue, 1000, 1},
+    {"signals", scenario_signals, SPIN_MS + 200, 1},
+    {"ac", scenario_ac, 100, 1},
+    {"iov", scenario_iov, 300, 1},
+    {"ports", scenario_ports, PORT_MS + 5000, 32},
+    {"listener", scenario_listener, 300, 1},
+    {"scmlimit", scenario_scm_limit, 100, 1},
+    {"wait", scenario_wait, 300, 1},
+    {"mem", scenario_mem, 400, 1},
+    {"tmpfs", scenario_tmpfs, 1000, 1},
+    {"nonseq", scenario_nonseq, 100, 1},
+    {"timers", scenario_timers, 200, 1},
+};
+
+#define NCLASSES      (sizeof classes / sizeof classes[0])
+#define ALL_CLASSES   ((1U << NCLASSES) - 1)
+#define ARGS_CLASS    1U /* classes[0] */
+#define SCENARIO_ODDS 8	 /* with args on: a scenario instead of a call */
+
+static unsigned enabled = ALL_CLASSES; /* bit i: classes[i]; inherited by the workers */
+
+/* A class to play, by its odds; only one class on: always that one. */
+static const struct fuzz_class *pick_class(void)
+{
+	unsigned scenarios = enabled & ~ARGS_CLASS;
+	for (;;) {
+		size_t i = 1 + below(NCLASSES - 1);
+		if (scenarios & (1U << i) &&
+		    (scenarios == 1U << i || one_in((uint64_t)classes[i].odds)))
+			return &classes[i];
+	}
+}
+
+/* Play scenario C in a process of its own (whatever it changes, fds, limits,
+ * signal dispositions, dies with it); while waiting, tell the watchdog we
+ * are alive.  False if it overran its time: it is killed, its helpers are
+ * left to the caller. */
+static bool play(const struct fuzz_class *c)
+{
+	int status;
+	pid_t pid = fork();
+	if (pid == 0) {
+		scenario_reset();
+		c->run();
+		kill_helpers();
+		_exit(0);
+	}
+	for (long end = now_ms() + c->ms; pid > 0; sleep_ms(2)) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return true;
+		send_report(0, F_NONE);
+		if (now_ms() > end) {
+			finding(F_OVERRUN);
+			kill(pid, SIGKILL);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A worker that saw a scenario overrun ends: the parent kills its group,
+ * orphaned helpers included. */
+static void run_scenario(void)
+{
+	report();
+	if (!play(pick_class()))
+		finish(0);
+}
+
+/* Calls from the table, or (SCENARIO_ODDS) a scenario worth SCENARIO_CALLS. */
+static void one_step(void)
+{
+	if (enabled == ARGS_CLASS || ((enabled & ARGS_CLASS) && !one_in(SCENARIO_ODDS))) {
+		one_call();
+		fz.budget--, fz.unreported++;
+		return;
+	}
+	run_scenario();
+	long n = fz.budget < SCENARIO_CALLS ? fz.budget : SCENARIO_CALLS;
+	fz.budget -= n, fz.unreported += n;
+}
+
 static _Noreturn void run_worker(int index, uint64_t seed, long budget)
 {
 	fz = (struct fuzzer){.rng = seed, .worker = index, .budget = budget};
@@ -407,9 +204,9 @@ static _Noreturn void run_worker(int index, uint64_t seed, long budget)
 	if (!(fz.buf = map_buffer()))
 		finish(SETUP_FAILED + 1);
 	open_playthings();
-	while (fz.budget-- > 0) {
-		one_call();
-		if (++fz.unreported == REPORT_EVERY)
+	while (fz.budget > 0) {
+		one_step();
+		if (fz.unreported >= REPORT_EVERY)
 			report();
 	}
 	finish(0);
@@ -429,9 +226,11 @@ struct slot {
 static struct run {
 	uint64_t seed;
 	long calls, done, workers, killed, lost_groups;
+	long findings[NFINDINGS];
 	int setup_failures; /* in a row */
 	int report_fd, report_read_fd;
 	int nworkers;
+	char classes[256]; /* as given: "all" or names */
 	bool have_before;
 	struct kstat before, last; /* at the start; after the last worker */
 	struct slot slot[MAX_WORKERS];
@@ -470,18 +269,32 @@ static void start_worker(int i)
 	run.workers++;
 }
 
+/* A finding is named once, with the seed that replays it; all are counted. */
+static void count_finding(enum finding f, const struct slot *s)
+{
+	if (run.findings[f]++ == 0)
+		diag("finding: %s (worker seed %llu)", finding_text[f],
+		     (unsigned long long)s->seed);
+}
+
+/* Calls made, findings, and (calls 0) a scenario's keep-alive. */
 static void read_reports(void)
 {
 	struct report r[64];
 	ssize_t n;
 	while ((n = read(run.report_read_fd, r, sizeof r)) > 0)
-		for (size_t i = 0; i < (size_t)n / sizeof r[0]; i++)
-			if (r[i].worker >= 0 && r[i].worker < run.nworkers && r[i].calls > 0 &&
-			    r[i].calls <= REPORT_EVERY) {
-				run.done += r[i].calls;
-				run.slot[r[i].worker].reported += r[i].calls;
-				run.slot[r[i].worker].progress_ms = now_ms();
-			}
+		for (size_t i = 0; i < (size_t)n / sizeof r[0]; i++) {
+			struct slot *s = &run.slot[r[i].worker];
+			if (r[i].worker < 0 || r[i].worker >= run.nworkers || r[i].calls < 0 ||
+			    r[i].calls > REPORT_EVERY || r[i].finding < 0 ||
+			    r[i].finding >= NFINDINGS)
+				continue;
+			run.done += r[i].calls;
+			s->reported += r[i].calls;
+			s->progress_ms = now_ms();
+			if (r[i].finding != F_NONE)
+				count_finding(r[i].finding, s);
+		}
 }
 
 /* Workers that cannot even set up mean the system is broken: the run ends
@@ -614,26 +427,64 @@ static void fuzz_all(void)
 	close(fds[1]);
 }
 
-/* Seed, call count and workers at once: from argv, or from CONFIG_FILE when
- * started as init (the kernel passes only "test"); defaults for the rest. */
+/* CLASSES: "all" or names separated by commas; unknown names are skipped. */
+static void select_classes(const char *list)
+{
+	char buf[256], *save, *name;
+	if (strcmp(list, "all") == 0)
+		return;
+	snprintf(buf, sizeof buf, "%s", list);
+	enabled = 0;
+	for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save))
+		for (size_t i = 0; i < NCLASSES; i++)
+			if (strcmp(name, classes[i].name) == 0)
+				enabled |= 1U << i;
+	if (enabled == 0) {
+		diag("no known class in '%s': all of them", list);
+		enabled = ALL_CLASSES;
+	}
+}
+
+/* Seed, call count, workers and classes at once: from argv, or from
+ * CONFIG_FILE when started as init (the kernel passes only "test"); defaults
+ * for the rest. */
 static void configure(int argc, char **argv)
 {
 	unsigned long long seed = DEFAULT_SEED;
+	char list[256] = "all";
 	FILE *f;
 	run.calls = DEFAULT_CALLS;
 	run.nworkers = DEFAULT_WORKERS;
 	if (argc > 1 && strcmp(argv[1], "test") == 0 && (f = fopen(CONFIG_FILE, "r"))) {
-		if (fscanf(f, "%llu %ld %d", &seed, &run.calls, &run.nworkers) < 1)
-			diag("%s: expected 'SEED [CALLS [WORKERS]]'", CONFIG_FILE);
+		if (fscanf(f, "%llu %ld %d %255s", &seed, &run.calls, &run.nworkers, list) < 1)
+			diag("%s: expected 'SEED [CALLS [WORKERS [CLASSES]]]'", CONFIG_FILE);
 		fclose(f);
 	} else if (argc > 1) {
 		seed = strtoull(argv[1], NULL, 0);
 		run.calls = argc > 2 ? strtol(argv[2], NULL, 0) : run.calls;
 		run.nworkers = argc > 3 ? atoi(argv[3]) : run.nworkers;
+		snprintf(list, sizeof list, "%s", argc > 4 ? argv[4] : "all");
 	}
 	if (run.nworkers < 1 || run.nworkers > MAX_WORKERS)
 		run.nworkers = DEFAULT_WORKERS;
 	run.seed = seed;
+	select_classes(list);
+	snprintf(run.classes, sizeof run.classes, "%s", list);
+}
+
+static long total_findings(void)
+{
+	long n = 0;
+	for (int f = F_NONE + 1; f < NFINDINGS; f++)
+		n += run.findings[f];
+	return n;
+}
+
+static void show_findings(void)
+{
+	for (int f = F_NONE + 1; f < NFINDINGS; f++)
+		if (run.findings[f])
+			diag("%ld x %s", run.findings[f], finding_text[f]);
 }
 
 /* The parent's heap and stack grow to what the run will need, so the kernel's
@@ -649,15 +500,44 @@ static void warm_up(const char *argv0)
 	kstat_show("warm-up");
 }
 
+/* On Linux the scenarios (not the call fuzzing, not the port range) play a
+ * few times each and must see nothing wrong: what they expect is Linux's
+ * behaviour, and this checks it. */
+static int check_scenarios_on_host(void)
+{
+	int fds[2];
+	struct report r;
+	plan(1);
+	require(pipe(fds) == 0 && dup2(fds[1], REPORT_FD) == REPORT_FD, "the report pipe");
+	require(fcntl(fds[0], F_SETFL, O_NONBLOCK) == 0, "a non-blocking report pipe");
+	require(mkdir("fuzz-host", 0700) == 0 && chdir("fuzz-host") == 0, "a scenario directory");
+	require((fz.buf = map_buffer()) != NULL, "the buffer");
+	for (size_t i = 1; i < NCLASSES; i++)
+		for (int k = 0; k < HOST_ROUNDS && classes[i].run != scenario_ports; k++) {
+			fz.rng = run.seed + (uint64_t)k;
+			play(&classes[i]);
+			while (read(fds[0], &r, sizeof r) == sizeof r)
+				if (r.finding > F_NONE && r.finding < NFINDINGS &&
+				    !run.findings[r.finding]++)
+					diag("class %s: %s", classes[i].name,
+					     finding_text[r.finding]);
+		}
+	require(chdir("..") == 0, "back from the scenario directory");
+	remove_tree("fuzz-host");
+	close(REPORT_FD), close(fds[0]), close(fds[1]);
+	ok(total_findings() == 0, "the scenarios see Linux's results on Linux");
+	return done();
+}
+
 int main(int argc, char **argv)
 {
-	if (!on_fdkernel())
-		skip_all("fuzzing the host kernel could damage it");
 	configure(argc, argv);
-	plan(6);
-	diag("seed %llu, %ld calls, %d workers (replay: fuzz %llu %ld %d)",
-	     (unsigned long long)run.seed, run.calls, run.nworkers, (unsigned long long)run.seed,
-	     run.calls, run.nworkers);
+	if (!on_fdkernel()) /* fuzzing the host's kernel could damage it */
+		return check_scenarios_on_host();
+	plan(7);
+	diag("seed %llu, %ld calls, %d workers, classes %s (replay: fuzz %llu %ld %d %s)",
+	     (unsigned long long)run.seed, run.calls, run.nworkers, run.classes,
+	     (unsigned long long)run.seed, run.calls, run.nworkers, run.classes);
 	warm_up(argv[0]);
 	run.have_before = kstat_read(&run.before);
 	kstat_show("counters before");
@@ -668,6 +548,8 @@ int main(int argc, char **argv)
 	     ms / 1000, ms % 1000, run.workers, run.killed);
 	ok(run.done >= run.calls, "%ld calls made", run.calls);
 	ok(run.lost_groups == 0, "every worker's process group ended");
+	show_findings();
+	ok(total_findings() == 0, "no scenario saw a wrong result");
 	ok(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD, "all children reaped");
 	system_usable(argv[0], "fuzzing");
 	kstat_show("counters after");

@@ -1,0 +1,314 @@
+/* The fuzzer's calls: the table of every call fdkernel implements with the
+ * kind of each argument, the calls that get their own treatment, and the
+ * end of a fuzzing process.  Included by fuzz.c only, after fuzz_scenario.h. */
+#ifndef FUZZ_CALLS_H
+#define FUZZ_CALLS_H
+
+/* --- Progress reports and the end of a fuzzing process. --- */
+
+static void report(void)
+{
+	if (fz.unreported)
+		send_report((int)fz.unreported, F_NONE);
+	fz.unreported = 0;
+}
+
+static void forget_child(long pid)
+{
+	for (int i = 0; i < fz.nchildren; i++)
+		if (fz.children[i] == pid)
+			fz.children[i] = fz.children[--fz.nchildren];
+}
+
+static _Noreturn void finish(int code)
+{
+	report();
+	for (int i = 0; i < fz.nchildren; i++)
+		raw_call(__NR_kill, fz.children[i], SIGKILL, 0);
+	while (raw_call(__NR_wait4, -1, 0, 0) != -ECHILD)
+		;
+	for (;;)
+		raw_call(__NR_exit_group, code, 0, 0);
+}
+
+/* --- Calls that get their own treatment. --- */
+
+static void fuzz_fork(void)
+{
+	long pid;
+	if (fz.depth >= MAX_DEPTH || fz.nchildren >= MAX_CHILDREN || !one_in(4))
+		return;
+	report();
+	pid = raw_call(__NR_fork, 0, 0, 0);
+	if (pid == 0) {
+		fz.depth++;
+		fz.nchildren = 0;
+		fz.budget = fz.budget < CHILD_CALLS ? fz.budget : CHILD_CALLS;
+		fz.rng ^= (uint64_t)raw_call(__NR_getpid, 0, 0, 0) << 32;
+	} else if (pid > 0) {
+		fz.children[fz.nchildren++] = pid;
+	}
+}
+
+static void fuzz_exit(void)
+{
+	if (one_in(TERMINAL_ODDS))
+		finish((int)below(SETUP_FAILED));
+}
+
+/* A bad execve: bad pointers, a directory, a non-ELF file; in a forked child
+ * now and then a real one (/bin/true ends it). */
+static void fuzz_execve(void)
+{
+	char *argv[] = {"true", NULL};
+	long path = arg_value('o');
+	if (fz.depth > 0 && one_in(TERMINAL_ODDS)) {
+		report();
+		path = (long)"/bin/true";
+	}
+	long r = raw_call(__NR_execve, path, one_in(2) ? (long)argv : any_pointer(), any_pointer());
+	remember(r);
+}
+
+static void fuzz_sigreturn(void)
+{
+	if (one_in(TERMINAL_ODDS)) {
+		report();
+		raw_call(__NR_rt_sigreturn, 0, 0, 0);
+	}
+}
+
+/* kill: own children, a pid that does not exist, rarely itself. */
+static void fuzz_kill(void)
+{
+	long sig = arg_value('S'), pid = fz.nchildren ? fz.children[below(fz.nchildren)] : 99999;
+	if (one_in(TERMINAL_ODDS)) {
+		report();
+		pid = raw_call(__NR_getpid, 0, 0, 0);
+	}
+	if (raw_call(__NR_kill, pid, sig, 0) == 0 && (sig == SIGKILL || sig == SIGTERM))
+		forget_child(pid);
+}
+
+/* setpgid/setsid would let a process leave its worker's group, which the
+ * parent kills as a whole: only calls that must fail (not a child, not self;
+ * setsid in a group leader). */
+static void fuzz_setpgid(void)
+{
+	static const long others[] = {1, 99999, INT_MAX, -1};
+	raw_call(__NR_setpgid, PICK(others), arg_value('P'), 0);
+}
+
+static void fuzz_setsid(void)
+{
+	if (fz.depth == 0)
+		raw_call(__NR_setsid, 0, 0, 0);
+}
+
+/* pause and sigsuspend sleep until a signal: the stall watchdog ends them. */
+static void fuzz_sleep_for_signal(void)
+{
+	if (!one_in(TERMINAL_ODDS))
+		return;
+	report();
+	if (one_in(2))
+		raw_call(__NR_pause, 0, 0, 0);
+	else
+		raw_call(__NR_rt_sigsuspend, any_pointer(), 8, 0);
+}
+
+static void fuzz_indirect(void);
+
+/* Calls that would end the whole system if fdkernel ever implements them. */
+static void never(void)
+{
+}
+
+struct call {
+	long nr;
+	const char *kinds; /* one letter per argument, see arg_value */
+	void (*special)(void);
+};
+
+/* Every call fdkernel implements (kernel/sys/syscall_list.h) and the
+ * dangerous ones it may implement later (mprotect, the timers and waitid
+ * are being added: ENOSYS until then). */
+static const struct call calls[] = {
+    {__NR_read, "fbl", 0},
+    {__NR_write, "fbl", 0},
+    {__NR_open, "oFm", 0},
+    {__NR_close, "f", 0},
+    {__NR_stat, "ob", 0},
+    {__NR_fstat, "fb", 0},
+    {__NR_lstat, "ob", 0},
+    {__NR_poll, "bst", 0},
+    {__NR_lseek, "fis", 0},
+    {__NR_mmap, "alsFfi", 0},
+    {__NR_mprotect, "als", 0},
+    {__NR_munmap, "al", 0},
+    {__NR_brk, "a", 0},
+    {__NR_rt_sigaction, "Sbbs", 0},
+    {__NR_rt_sigprocmask, "sbbs", 0},
+    {__NR_rt_sigreturn, "", fuzz_sigreturn},
+    {__NR_ioctl, "fib", 0},
+    {__NR_pread64, "fbli", 0},
+    {__NR_pwrite64, "fbli", 0},
+    {__NR_readv, "fbs", 0},
+    {__NR_writev, "fbs", 0},
+    {__NR_access, "os", 0},
+    {__NR_pipe, "b", 0},
+    {__NR_sched_yield, "", 0},
+    {__NR_dup, "f", 0},
+    {__NR_dup2, "ff", 0},
+    {__NR_pause, "", fuzz_sleep_for_signal},
+    {__NR_nanosleep, "bb", 0},
+    {NR_GETITIMER, "sb", 0},
+    {__NR_alarm, "t", 0},
+    {NR_SETITIMER, "sbb", 0},
+    {__NR_getpid, "", 0},
+    {__NR_socket, "sFs", 0},
+    {__NR_connect, "fbl", 0},
+    {__NR_accept, "fbb", 0},
+    {__NR_sendto, "fblFbl", 0},
+    {__NR_recvfrom, "fblFbb", 0},
+    {__NR_sendmsg, "fbF", 0},
+    {__NR_recvmsg, "fbF", 0},
+    {__NR_shutdown, "fs", 0},
+    {__NR_bind, "fbl", 0},
+    {__NR_listen, "fi", 0},
+    {__NR_getsockname, "fbb", 0},
+    {__NR_getpeername, "fbb", 0},
+    {__NR_socketpair, "sFsb", 0},
+    {__NR_setsockopt, "fssbl", 0},
+    {__NR_getsockopt, "fssbb", 0},
+    {__NR_clone, "", fuzz_fork},
+    {__NR_fork, "", fuzz_fork},
+    {__NR_vfork, "", fuzz_fork},
+    {__NR_execve, "", fuzz_execve},
+    {__NR_exit, "", fuzz_exit},
+    {__NR_wait4, "PbFb", 0},
+    {__NR_kill, "", fuzz_kill},
+    {__NR_uname, "b", 0},
+    {__NR_fcntl, "fsi", 0},
+    {__NR_truncate, "pl", 0},
+    {__NR_ftruncate, "fl", 0},
+    {__NR_getcwd, "bl", 0},
+    {__NR_chdir, "p", 0},
+    {__NR_fchdir, "f", 0},
+    {__NR_mkdir, "pm", 0},
+    {__NR_rmdir, "p", 0},
+    {__NR_unlink, "p", 0},
+    {__NR_gettimeofday, "bb", 0},
+    {__NR_getrlimit, "sb", 0},
+    {__NR_times, "b", 0},
+    {__NR_getuid, "", 0},
+    {__NR_setpgid, "", fuzz_setpgid},
+    {__NR_getppid, "", 0},
+    {__NR_getpgrp, "", 0},
+    {__NR_setsid, "", fuzz_setsid},
+    {__NR_getpgid, "P", 0},
+    {__NR_getsid, "P", 0},
+    {__NR_rt_sigpending, "bs", 0},
+    {__NR_rt_sigsuspend, "", fuzz_sleep_for_signal},
+    {__NR_setrlimit, "sb", 0},
+    {169 /* reboot */, "", never},
+    {__NR_gettid, "", 0},
+    {__NR_tkill, "", fuzz_kill},
+    {__NR_getdents64, "fbl", 0},
+    {__NR_clock_gettime, "sb", 0},
+    {__NR_clock_getres, "sb", 0},
+    {__NR_exit_group, "", fuzz_exit},
+    {__NR_tgkill, "", fuzz_kill},
+    {246 /* kexec_load */, "", never},
+    {NR_WAITID, "sPbFb", 0},
+    {__NR_openat, "foFm", 0},
+    {__NR_mkdirat, "fpm", 0},
+    {__NR_newfstatat, "fobF", 0},
+    {__NR_unlinkat, "fpF", 0},
+    {__NR_faccessat, "fosF", 0},
+    {320 /* kexec_file_load */, "", never},
+    {322 /* execveat */, "", fuzz_execve},
+    {__NR_accept4, "fbbF", 0},
+    {__NR_dup3, "ffF", 0},
+    {__NR_pipe2, "bF", 0},
+    {__NR_preadv, "fbsis", 0},
+    {__NR_pwritev, "fbsis", 0},
+    {__NR_prlimit64, "Psbb", 0},
+    {__NR_preadv2, "fbsisF", 0},
+    {__NR_pwritev2, "fbsisF", 0},
+    {435 /* clone3 */, "", fuzz_fork},
+    {__NR_close_range, "ffF", 0},
+    {__NR_socket2, "sFsF", 0},
+    {__NR_syscall_indirect, "", fuzz_indirect},
+};
+
+#define NCALLS (sizeof(calls) / sizeof(calls[0]))
+
+static const struct call *lookup(long nr)
+{
+	for (size_t i = 0; i < NCALLS; i++)
+		if (calls[i].nr == nr)
+			return &calls[i];
+	return NULL;
+}
+
+/* A call number: mostly from the table, else anything from Linux's range,
+ * fdkernel's, x32-flagged, negative or huge. */
+static long pick_number(void)
+{
+	switch (below(16)) {
+	case 0:
+	case 1:
+		return (long)below(341);
+	case 2:
+		return (long)(1000 + below(4));
+	case 3:
+		return one_in(2) ? (long)(below(341) | 0x40000000) : (long)(rnd() >> below(64));
+	default:
+		return calls[below(NCALLS)].nr;
+	}
+}
+
+/* A call with generated arguments, NR and A; NULL kinds: all arguments any. */
+static long typed_call(long *nr, long a[6])
+{
+	const struct call *c;
+	do {
+		*nr = pick_number();
+		c = lookup(*nr);
+	} while (c && c->special);
+	const char *k = c ? c->kinds : "iiiiii";
+	for (int i = 0; i < 6; i++, k += !!*k)
+		a[i] = *k ? arg_value(*k) : (long)(one_in(8) ? rnd() : 0);
+	return *nr;
+}
+
+/* syscall_indirect of a generated call (never a special one, never nested). */
+static void fuzz_indirect(void)
+{
+	long nr, *args = (long *)(fz.buf + STRUCT_WORDS * sizeof(long));
+	long flags = one_in(4) ? flags_value() : (long)below(SYSIND_ALL + 1);
+	typed_call(&nr, args);
+	const long a[6] = {flags, (long)rnd(), nr, one_in(8) ? any_pointer() : (long)args, 0, 0};
+	remember(raw_syscall(__NR_syscall_indirect, a));
+}
+
+static void one_call(void)
+{
+	long nr, a[6], ret;
+	const struct call *c;
+	refill_struct_area();
+	nr = pick_number();
+	c = lookup(nr);
+	if (c && c->special) {
+		c->special();
+		return;
+	}
+	typed_call(&nr, a);
+	ret = raw_syscall(nr, a);
+	remember(ret);
+	if (nr == __NR_wait4 && ret > 0)
+		forget_child(ret);
+}
+
+#endif
