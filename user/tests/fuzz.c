@@ -37,6 +37,7 @@
 #define PROGRESS_MS	1000		 /* progress line interval */
 #define SCENARIO_CALLS	16		 /* a scenario counts as this many calls */
 #define HOST_ROUNDS	8		 /* plays of each scenario on the host */
+#define SCENARIO_MS	3000		 /* a scenario's time (all its waits are shorter) */
 
 #include "fuzz_values.h"
 #include "fuzz_scenario.h"
@@ -101,28 +102,28 @@ static void make_long_paths(void)
 struct fuzz_class {
 	const char *name;
 	void (*run)(void); /* NULL: the call-by-call fuzzing above */
-	long ms;	   /* the scenario process must be done by then */
+	long ms;	   /* the scenario process must be done by then: else it hung */
 	int odds;	   /* picked 1 time in this when drawn (costly ones) */
 };
 
 /* What a class provokes (issue 13 names the bugs) is in docs/robustness.md. */
 static const struct fuzz_class classes[] = {
     {"args", NULL, 0, 1},
-    {"graph", scenario_graph, 300, 1},
-    {"cycle", scenario_cycle, 100, 1},
-    {"peerpoll", scenario_peer_poll, 100, 1},
-    {"dgramq", scenario_dgram_queue, 1000, 1},
-    {"signals", scenario_signals, SPIN_MS + 200, 1},
-    {"ac", scenario_ac, 100, 1},
-    {"iov", scenario_iov, 300, 1},
-    {"ports", scenario_ports, PORT_MS + 5000, 32},
-    {"listener", scenario_listener, 300, 1},
-    {"scmlimit", scenario_scm_limit, 100, 1},
-    {"wait", scenario_wait, 300, 1},
-    {"mem", scenario_mem, 400, 1},
-    {"tmpfs", scenario_tmpfs, 1000, 1},
-    {"nonseq", scenario_nonseq, 100, 1},
-    {"timers", scenario_timers, 200, 1},
+    {"graph", scenario_graph, SCENARIO_MS, 1},
+    {"cycle", scenario_cycle, SCENARIO_MS, 1},
+    {"peerpoll", scenario_peer_poll, SCENARIO_MS, 1},
+    {"dgramq", scenario_dgram_queue, SCENARIO_MS, 1},
+    {"signals", scenario_signals, SCENARIO_MS, 1},
+    {"ac", scenario_ac, SCENARIO_MS, 1},
+    {"iov", scenario_iov, SCENARIO_MS, 1},
+    {"ports", scenario_ports, PORT_MS + SCENARIO_MS, 32},
+    {"listener", scenario_listener, SCENARIO_MS, 1},
+    {"scmlimit", scenario_scm_limit, SCENARIO_MS, 1},
+    {"wait", scenario_wait, SCENARIO_MS, 1},
+    {"mem", scenario_mem, SCENARIO_MS, 1},
+    {"tmpfs", scenario_tmpfs, SCENARIO_MS, 1},
+    {"nonseq", scenario_nonseq, SCENARIO_MS, 1},
+    {"timers", scenario_timers, SCENARIO_MS, 1},
 };
 
 #define NCLASSES      (sizeof classes / sizeof classes[0])
@@ -151,6 +152,7 @@ static const struct fuzz_class *pick_class(void)
 static bool play(const struct fuzz_class *c)
 {
 	int status;
+	fz.playing = (int)(c - classes);
 	pid_t pid = fork();
 	if (pid == 0) {
 		scenario_reset();
@@ -160,7 +162,7 @@ static bool play(const struct fuzz_class *c)
 	}
 	for (long end = now_ms() + c->ms; pid > 0; sleep_ms(2)) {
 		if (waitpid(pid, &status, WNOHANG) == pid)
-			return true;
+			break;
 		send_report(0, F_NONE);
 		if (now_ms() > end) {
 			finding(F_OVERRUN);
@@ -168,6 +170,7 @@ static bool play(const struct fuzz_class *c)
 			return false;
 		}
 	}
+	fz.playing = 0;
 	return true;
 }
 
@@ -269,12 +272,13 @@ static void start_worker(int i)
 	run.workers++;
 }
 
-/* A finding is named once, with the seed that replays it; all are counted. */
-static void count_finding(enum finding f, const struct slot *s)
+/* A finding is named once, with its class and the seed that replays it;
+ * all are counted. */
+static void count_finding(const struct report *r, const struct slot *s)
 {
-	if (run.findings[f]++ == 0)
-		diag("finding: %s (worker seed %llu)", finding_text[f],
-		     (unsigned long long)s->seed);
+	if (run.findings[r->finding]++ == 0)
+		diag("finding: %s (class %s, worker seed %llu)", finding_text[r->finding],
+		     classes[r->playing].name, (unsigned long long)s->seed);
 }
 
 /* Calls made, findings, and (calls 0) a scenario's keep-alive. */
@@ -293,7 +297,7 @@ static void read_reports(void)
 			s->reported += r[i].calls;
 			s->progress_ms = now_ms();
 			if (r[i].finding != F_NONE)
-				count_finding(r[i].finding, s);
+				count_finding(&r[i], s);
 		}
 }
 

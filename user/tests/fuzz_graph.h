@@ -133,7 +133,8 @@ static void graph_build(void)
 		PICK(builders)();
 }
 
-/* --- What a helper does with its copy of the graph: block on something. */
+/* --- What a helper does with its copy of the graph: block on something
+ * (killed there, or woken by the teardown). --- */
 
 static void helper_block(void)
 {
@@ -147,7 +148,7 @@ static void helper_block(void)
 		int k = graph_pick();
 		p[j].fd = k < 0 ? fd : g.o[k].fd;
 	}
-	switch (below(6)) {
+	switch (below(7)) {
 	case 0:
 		poll(p, 1 + below(3), one_in(4) ? (int)below(5) : -1);
 		break;
@@ -164,6 +165,13 @@ static void helper_block(void)
 	case 4:
 		for (int n = recv_fds(fd, fds, 0, &flags); n > 0;)
 			close(fds[--n]);
+		break;
+	case 5: /* blocked in wait4 on a child that outlives nothing */
+		if (fork() == 0) {
+			sleep_ms(20);
+			_exit(0);
+		}
+		wait4(-1, NULL, 0, NULL);
 		break;
 	default: /* dup, dup2 and close of the shared fds, then exit */
 		for (int n = 0; n < 4; n++) {

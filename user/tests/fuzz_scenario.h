@@ -54,12 +54,12 @@ static const char *const finding_text[] = {
 /* What goes up the report pipe: calls made, or a finding (one write, so
  * reports from many processes never interleave). */
 struct report {
-	int worker, calls, finding;
+	int worker, calls, finding, playing;
 };
 
 static void send_report(int calls, enum finding f)
 {
-	struct report r = {fz.worker, calls, f};
+	struct report r = {fz.worker, calls, f, fz.playing};
 	raw_call(__NR_write, REPORT_FD, (long)&r, sizeof r);
 }
 

@@ -10,6 +10,7 @@
 static struct fuzzer {
 	uint64_t rng;
 	int worker, depth;
+	int playing; /* the scenario class being played (its index), 0: none */
 	long budget, unreported;
 	pid_t children[MAX_CHILDREN];
 	int nchildren;
