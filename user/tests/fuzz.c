@@ -161,8 +161,10 @@ static bool play(const struct fuzz_class *c)
 		_exit(0);
 	}
 	for (long end = now_ms() + c->ms; pid > 0; sleep_ms(2)) {
-		if (waitpid(pid, &status, WNOHANG) == pid)
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			send_report_of(0, F_NONE, 1);
 			break;
+		}
 		send_report(0, F_NONE);
 		if (now_ms() > end) {
 			finding(F_OVERRUN);
@@ -230,7 +232,8 @@ static struct run {
 	uint64_t seed;
 	long calls, done, workers, killed, lost_groups;
 	long findings[NFINDINGS];
-	int setup_failures; /* in a row */
+	long played[NCLASSES]; /* scenarios that ended, by class */
+	int setup_failures;    /* in a row */
 	int report_fd, report_read_fd;
 	int nworkers;
 	char classes[256]; /* as given: "all" or names */
@@ -298,6 +301,7 @@ static void read_reports(void)
 			s->progress_ms = now_ms();
 			if (r[i].finding != F_NONE)
 				count_finding(&r[i], s);
+			run.played[r[i].playing] += r[i].played == 1;
 		}
 }
 
@@ -484,6 +488,19 @@ static long total_findings(void)
 	return n;
 }
 
+/* How often each class played, so a short run shows it covered them. */
+static void show_played(void)
+{
+	char line[512] = "";
+	size_t n = 0;
+	for (size_t i = 1; i < NCLASSES && n < sizeof line; i++)
+		if (enabled & (1U << i))
+			n += (size_t)snprintf(line + n, sizeof line - n, " %s %ld", classes[i].name,
+					      run.played[i]);
+	if (n)
+		diag("scenarios played:%s", line);
+}
+
 static void show_findings(void)
 {
 	for (int f = F_NONE + 1; f < NFINDINGS; f++)
@@ -552,6 +569,7 @@ int main(int argc, char **argv)
 	     ms / 1000, ms % 1000, run.workers, run.killed);
 	ok(run.done >= run.calls, "%ld calls made", run.calls);
 	ok(run.lost_groups == 0, "every worker's process group ended");
+	show_played();
 	show_findings();
 	ok(total_findings() == 0, "no scenario saw a wrong result");
 	ok(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD, "all children reaped");

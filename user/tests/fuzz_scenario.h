@@ -51,16 +51,21 @@ static const char *const finding_text[] = {
 #undef FINDING_TEXT
 };
 
-/* What goes up the report pipe: calls made, or a finding (one write, so
- * reports from many processes never interleave). */
+/* What goes up the report pipe: calls made, a finding, a scenario played
+ * (one write, so reports from many processes never interleave). */
 struct report {
-	int worker, calls, finding, playing;
+	int worker, calls, finding, playing, played; /* played: a scenario ended */
 };
+
+static void send_report_of(int calls, enum finding f, int played)
+{
+	struct report r = {fz.worker, calls, f, fz.playing, played};
+	raw_call(__NR_write, REPORT_FD, (long)&r, sizeof r);
+}
 
 static void send_report(int calls, enum finding f)
 {
-	struct report r = {fz.worker, calls, f, fz.playing};
-	raw_call(__NR_write, REPORT_FD, (long)&r, sizeof r);
+	send_report_of(calls, f, 0);
 }
 
 static void finding(enum finding f)
