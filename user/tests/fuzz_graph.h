@@ -12,28 +12,26 @@
 #define DGRAM_CAP  4096 /* empty datagrams: Linux stops a few hundred in */
 #define CYCLE_REPS 4	/* cycles built per cycle scenario */
 
-enum kind { K_STREAM, K_DGRAM, K_LISTEN, K_PIPE_R, K_PIPE_W, K_OTHER };
-
 /* One graph, in the scenario process; helpers get a copy when forked.  A
- * free slot has fd -1.  NB: the file is non-blocking (shared with every
- * process holding it, so set once, at creation). */
+ * closed slot has fd -1.  nb: the file is non-blocking (the flag is shared
+ * by every process holding the file, so it is set once, at creation);
+ * only a non-blocking listener may be accepted from in the scenario. */
 static struct graph {
 	struct {
 		int fd;
-		enum kind kind;
-		bool nb;
+		bool listener, nb;
 	} o[GRAPH_MAX];
 	int n, names; /* slots used; AF_UNIX names made */
 } g;
 
-static int graph_add(int fd, enum kind kind, bool nb)
+static int graph_add(int fd, bool listener, bool nb)
 {
 	if (fd < 0 || g.n == GRAPH_MAX) {
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
-	g.o[g.n].fd = fd, g.o[g.n].kind = kind, g.o[g.n].nb = nb;
+	g.o[g.n].fd = fd, g.o[g.n].listener = listener, g.o[g.n].nb = nb;
 	return g.n++;
 }
 
@@ -58,17 +56,15 @@ static void add_pair(void)
 	static const int types[] = {SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET};
 	int sv[2], type = PICK(types);
 	bool nb = one_in(2);
-	if (socketpair(AF_UNIX, type | sock_flags(nb), 0, sv) == 0) {
-		graph_add(sv[0], type == SOCK_DGRAM ? K_DGRAM : K_STREAM, nb);
-		graph_add(sv[1], type == SOCK_DGRAM ? K_DGRAM : K_STREAM, nb);
-	}
+	if (socketpair(AF_UNIX, type | sock_flags(nb), 0, sv) == 0)
+		graph_add(sv[0], false, nb), graph_add(sv[1], false, nb);
 }
 
 static void add_pipe(void)
 {
 	int p[2];
 	if (pipe(p) == 0)
-		graph_add(p[0], K_PIPE_R, false), graph_add(p[1], K_PIPE_W, false);
+		graph_add(p[0], false, false), graph_add(p[1], false, false);
 }
 
 /* A listener (AF_UNIX or TCP on loopback) with clients it never accepts. */
@@ -87,11 +83,11 @@ static void add_listener(void)
 		close(l);
 		return;
 	}
-	graph_add(l, K_LISTEN, nb);
+	graph_add(l, true, nb);
 	for (int n = (int)below(4); n > 0; n--) {
 		int c = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK, 0);
 		connect(c, (struct sockaddr *)&ss, len);
-		graph_add(c, K_STREAM, true);
+		graph_add(c, false, true);
 	}
 	if (unix_family && one_in(2))
 		unlink(((struct sockaddr_un *)&ss)->sun_path);
@@ -114,13 +110,13 @@ static void add_dgram_peers(void)
 		close(b);
 		return;
 	}
-	graph_add(b, K_DGRAM, true);
+	graph_add(b, false, true);
 	for (int n = 1 + (int)below(2); n > 0; n--) {
 		bool nb = one_in(2);
 		int c = socket(ss.ss_family, SOCK_DGRAM | sock_flags(nb), 0);
 		if (connect(c, (struct sockaddr *)&ss, len) == 0 && one_in(2))
 			connect(b, (struct sockaddr *)&ss, len); /* b to itself, now and then */
-		graph_add(c, K_DGRAM, nb);
+		graph_add(c, false, nb);
 	}
 }
 
@@ -227,7 +223,7 @@ static void step_recv(int i)
 	int fds[SCM_MAX], flags, n = recv_fds(g.o[i].fd, fds, MSG_DONTWAIT, &flags);
 	while (n > 0)
 		if (one_in(2))
-			graph_add(fds[--n], K_OTHER, true);
+			graph_add(fds[--n], false, false);
 		else
 			close(fds[--n]);
 }
@@ -256,13 +252,13 @@ static void step(void)
 		step_recv(i);
 		break;
 	case 7:
-		if (g.o[i].kind == K_LISTEN && g.o[i].nb)
-			graph_add(accept4(g.o[i].fd, NULL, NULL, SOCK_NONBLOCK), K_STREAM, true);
+		if (g.o[i].listener && g.o[i].nb)
+			graph_add(accept4(g.o[i].fd, NULL, NULL, SOCK_NONBLOCK), false, true);
 		break;
 	case 8:
 		if (j >= 0 && j != i &&
 		    dup2(g.o[i].fd, g.o[j].fd) >= 0) { /* j's old file: one ref less */
-			g.o[j].kind = g.o[i].kind;
+			g.o[j].listener = g.o[i].listener;
 			g.o[j].nb = g.o[i].nb;
 		}
 		break;
@@ -359,9 +355,9 @@ static void scenario_cycle(void)
 
 /* --- A poller on a datagram peer that goes away under it. --- */
 
-/* A is connected to B; a helper holding only A blocks in poll on it (which
- * also waits on B's queue); B is disconnected and closed, then the poller
- * is woken or killed. */
+/* A is connected to B; helpers holding only A block in poll on it (for
+ * POLLOUT with B's queue full, which waits on B's queue too); B is
+ * disconnected and closed, then the pollers are woken or killed. */
 static void scenario_peer_poll(void)
 {
 	struct sockaddr_un u;
@@ -370,9 +366,12 @@ static void scenario_peer_poll(void)
 	if (bind(b, (struct sockaddr *)&u, len) < 0 || connect(a, (struct sockaddr *)&u, len) < 0)
 		goto out;
 	unlink(u.sun_path);
+	bool full = one_in(2); /* B's queue full: A is not writable, POLLOUT waits */
+	while (full && send(a, "x", 1, MSG_DONTWAIT) == 1)
+		;
 	for (int n = 1 + (int)below(2); n > 0; n--)
 		if (helper() == 0) {
-			struct pollfd p = {a, one_in(2) ? POLLIN : POLLIN | POLLOUT, 0};
+			struct pollfd p = {a, full ? POLLOUT : POLLIN, 0};
 			close(b);
 			poll(&p, 1, -1);
 			_exit(0);
