@@ -21,7 +21,8 @@
 #define PORT_MS	       15000	  /* binding the whole range */
 #define TMP_CAP	       (8L << 20) /* bytes written to /tmp: bounded, then removed */
 #define NONSEQ_TRIES   64
-#define ATOMIC_RECORDS 32
+#define ATOMIC_RECORDS 32  /* records the two writers write */
+#define ATOMIC_HALF    256 /* a record's segment; the reader frees this much */
 #define LINUX_P_ALL    0
 #define LINUX_P_PID    1
 #define LINUX_P_PGID   2
@@ -193,24 +194,42 @@ static void iov_odd(void)
 		close(fds[i]);
 }
 
-/* Two writers writev 512-byte records of two segments into one pipe; the
- * reader must get every record whole. */
+/* Read exactly N bytes (a pipe may return less); false at EOF or error. */
+static bool read_full(int fd, char *buf, size_t n)
+{
+	for (ssize_t r; n; buf += r, n -= (size_t)r)
+		if ((r = read(fd, buf, n)) <= 0)
+			return false;
+	return true;
+}
+
+/* Two writers writev 512-byte records of two 256-byte segments into a full
+ * pipe, the reader frees 256 bytes at a time: a writer that wrote its first
+ * segment and waits for room for the second must not let the other in. */
 static void iov_atomic(void)
 {
-	static char rec[512];
-	int p[2];
-	if (pipe(p) < 0)
+	static char half[ATOMIC_HALF], rec[2 * ATOMIC_HALF];
+	int p[2], filler = 0;
+	if (pipe2(p, O_NONBLOCK) < 0)
 		return;
+	memset(half, 'f', sizeof half);
+	while (write(p[1], half, sizeof half) == sizeof half)
+		filler++;
+	fcntl(p[1], F_SETFL, 0), fcntl(p[0], F_SETFL, 0);
 	for (int w = 0; w < 2; w++)
 		if (helper() == 0) {
-			char s1[256], s2[256];
-			struct iovec v[2] = {{s1, 256}, {s2, 256}};
-			memset(s1, 'a' + w, 256), memset(s2, 'a' + w, 256);
+			char s[ATOMIC_HALF];
+			struct iovec v[2] = {{s, sizeof s}, {s, sizeof s}};
+			memset(s, 'a' + w, sizeof s);
 			for (int i = 0; i < ATOMIC_RECORDS / 2; i++)
 				writev(p[1], v, 2);
 			_exit(0);
 		}
-	for (int i = 0; i < ATOMIC_RECORDS && read(p[0], rec, sizeof rec) == sizeof rec; i++)
+	while (filler-- > 0 && read_full(p[0], half, sizeof half))
+		raw_call(__NR_sched_yield, 0, 0, 0); /* the writers run with 256 bytes free */
+	for (int i = 0; i < ATOMIC_RECORDS && read_full(p[0], rec, sizeof half) &&
+			read_full(p[0], rec + sizeof half, sizeof half);
+	     i++)
 		if (memchr(rec, rec[0] == 'a' ? 'b' : 'a', sizeof rec)) {
 			finding(F_WRITEV_TORN);
 			break;
