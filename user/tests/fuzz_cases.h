@@ -13,8 +13,8 @@
 #define NR_GETITIMER   36
 #define NR_SETITIMER   38
 #define NR_WAITID      247
-#define SPIN_SIGNALS   20	  /* handler runs the spinner waits for */
-#define SPIN_MS	       150	  /* the signaller gives up after this */
+#define SPIN_SIGNALS   8	  /* handler runs the spinner waits for */
+#define SPIN_MS	       100	  /* the signaller gives up after this */
 #define RFLAGS_AC      0x40000L	  /* alignment check, also SMAP's override */
 #define PORT_SOCKETS   29000	  /* more than the ephemeral range */
 #define PORT_SLOW_MS   1000	  /* one bind with the range used up */
