@@ -131,8 +131,8 @@ struct call {
 };
 
 /* Every call fdkernel implements (kernel/sys/syscall_list.h) and the
- * dangerous ones it may implement later (mprotect, the timers and waitid
- * are being added: ENOSYS until then). */
+ * dangerous ones it may implement later; waitid and the timers too (issue
+ * 13 adds them: ENOSYS before). */
 static const struct call calls[] = {
     {__NR_read, "fbl", 0},
     {__NR_write, "fbl", 0},

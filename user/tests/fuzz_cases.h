@@ -1,6 +1,6 @@
 /* Adversarial scenarios, one per class of kernel bug the outside review found
  * (issue 13): each provokes its bug and, where a program can tell, reports
- * the wrong result as a finding (fuzz_scenario.h).  Calls the kernel may
+ * the wrong result as a finding (fuzz_scenario.h).  Calls a kernel may
  * lack (waitid, mprotect, setitimer) are issued anyway: ENOSYS is fine.
  * Included by fuzz.c only, after fuzz_scenario.h. */
 #ifndef FUZZ_CASES_H
