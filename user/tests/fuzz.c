@@ -1,6 +1,8 @@
 /* The in-guest syscall fuzzer: worker processes issue random system calls with
- * hostile arguments; the kernel must not panic, hang or leak.  docs/robustness.md
- * usage: fuzz [SEED [CALLS [WORKERS]]]; as init, the same from /etc/fuzz.conf. */
+ * hostile arguments and play scenarios that build object graphs and tear them
+ * down (fuzz_scenario.h); the kernel must not panic, hang or leak.
+ * docs/robustness.md.  usage: fuzz [SEED [CALLS [WORKERS [CLASSES]]]]; as
+ * init, the same from /etc/fuzz.conf.  On Linux only the scenarios play. */
 #define _GNU_SOURCE /* pipe2 */
 #include <dirent.h>
 #include <fcntl.h>
