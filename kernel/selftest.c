@@ -14,6 +14,7 @@
 #include "lib/string.h"
 #include "mm/layout.h"
 #include "mm/mm.h"
+#include "proc/fault_report.h"
 #include "fs/vfs.h"
 #include <uapi/errno.h>
 
@@ -79,6 +80,20 @@ static void cmdline_selftest(void)
 	printk_quiet = kopts.quiet;
 }
 
+/* Fault reports: a burst of 10 per 5 s window, then the count of the dropped. */
+static void fault_report_selftest(void)
+{
+	uint64_t t = clock_monotonic_ns() + 3 * FAULT_REPORT_WINDOW_NS;
+	unsigned int missed, allowed = 0;
+
+	for (int i = 0; i < 15; i++)
+		allowed += fault_report_allowed(t + (uint64_t)i, &missed);
+	KTEST_OK(allowed == 10, "fault reports: 10 of a burst of 15 print (%u)", allowed);
+	allowed = fault_report_allowed(t + FAULT_REPORT_WINDOW_NS, &missed);
+	KTEST_OK(allowed && missed == 5,
+		 "fault reports: the next window prints and counts 5 dropped (%u)", missed);
+}
+
 int selftest_run(void)
 {
 	printk("# kernel self-tests\n");
@@ -87,6 +102,7 @@ int selftest_run(void)
 	symbols_selftest();
 	timer_selftest();
 	cmdline_selftest();
+	fault_report_selftest();
 	multiboot_selftest();
 	mm_selftest();
 	entry_selftest();

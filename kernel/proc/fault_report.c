@@ -2,11 +2,15 @@
  * The console line of a user-mode fault: program, pid, signal, rip with the
  * program's own symbol when its file has a symbol table (the initrd's
  * copies keep .symtab; only debug info is stripped), and the faulting
- * address.  A fault that kills (the signal's default action) is always
- * reported; one a handler will take only without `quiet`.
+ * address.  A fault that kills (the signal's default action) is reported;
+ * one a handler will take only without `quiet`.  Reports are rate-limited
+ * as Linux's printk_ratelimit: a program that faults in a loop (a fuzzer,
+ * a test) cannot flood the serial console, whose every byte is a port write.
  */
+#include "arch/x86_64/timer.h"
 #include "fs/inode.h"
 #include "lib/printk.h"
+#include "lib/spinlock.h"
 #include "proc/elf.h"
 #include "proc/fault_report.h"
 #include "proc/task.h"
@@ -17,6 +21,14 @@
 #define MAX_SHNUM  256
 #define SYM_CHUNK  32 /* symbols read at a time */
 #define SYM_NAME   48
+
+#define REPORT_BURST 10 /* reports at most per window (Linux's defaults) */
+
+static struct {
+	struct spinlock lock; /* protects the fields below */
+	uint64_t start;	      /* when the current window opened */
+	unsigned int printed, suppressed;
+} limit = {.lock = SPINLOCK_INIT("fault_report")};
 
 struct elf64_shdr {
 	uint32_t name, type;
@@ -94,8 +106,31 @@ static bool user_symbol(struct inode *exe, uint64_t addr, char *name, size_t siz
 	return true;
 }
 
+bool fault_report_allowed(uint64_t now, unsigned int *missed)
+{
+	bool ok;
+
+	spin_lock(&limit.lock);
+	if (now - limit.start >= FAULT_REPORT_WINDOW_NS) {
+		limit.start = now;
+		limit.printed = 0;
+	}
+	ok = limit.printed < REPORT_BURST;
+	*missed = 0;
+	if (ok) {
+		limit.printed++;
+		*missed = limit.suppressed;
+		limit.suppressed = 0;
+	} else {
+		limit.suppressed++;
+	}
+	spin_unlock(&limit.lock);
+	return ok;
+}
+
 void fault_report(struct task *t, int sig, uint64_t rip, uint64_t addr, bool kills)
 {
+	unsigned int missed;
 	char sym[SYM_NAME] = "?";
 	uint64_t off = 0;
 	const char *sname =
@@ -103,8 +138,10 @@ void fault_report(struct task *t, int sig, uint64_t rip, uint64_t addr, bool kil
 		? sig_names[sig]
 		: "signal";
 
-	if (!kills && printk_quiet)
+	if ((!kills && printk_quiet) || !fault_report_allowed(clock_monotonic_ns(), &missed))
 		return;
+	if (missed)
+		printk("(%u fault reports suppressed)\n", missed);
 	user_symbol(t->exe, rip, sym, sizeof(sym), &off);
 	printk("%s[%d]: %s %s at rip 0x%lx (%s+0x%lx), address 0x%lx\n", t->name, t->pid,
 	       kills ? "killed by" : "handles", sname, rip, sym, off, addr);
