@@ -11,6 +11,7 @@ set format x "%.0f"
 set yrange [0:*]
 set key below maxrows 2
 set grid
+set rmargin 6
 set datafile missing "NaN"
 plot data using 1:2 with linespoints lw 2 lc 1 pt 7 title "fdkernel seq (dup+close)", \
      data using 1:3 with linespoints lw 2 lc 2 pt 7 title "fdkernel reopen", \
