@@ -29,9 +29,11 @@ $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PRO
 	cd $(BUILD)/initrd && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc --quiet --owner=0:0 > ../initrd.cpio
 
+# make_iso ISO,FLAVOUR,CMDLINE[,INITRD]: the initrd is $(INITRD) unless given.
 define make_iso
 	@rm -rf $(BUILD)/iso-$(2) && mkdir -p $(BUILD)/iso-$(2)/boot/grub
-	cp $(KERNEL) $(INITRD) $(BUILD)/iso-$(2)/boot/
+	cp $(KERNEL) $(BUILD)/iso-$(2)/boot/
+	cp $(or $(4),$(INITRD)) $(BUILD)/iso-$(2)/boot/initrd.cpio
 	sed 's|@CMDLINE@|$(3)|' iso/boot/grub/grub.cfg.in > $(BUILD)/iso-$(2)/boot/grub/grub.cfg
 	grub-mkrescue --install-modules="$(GRUB_MODULES)" --locales= --fonts= --themes= \
 		-o $(1) $(BUILD)/iso-$(2) 2>$(BUILD)/grub-mkrescue-$(2).log || \
@@ -68,9 +70,7 @@ ISO_STRACE := $(BUILD)/fdkernel-strace.iso
 $(ISO_STRACE): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,strace,test quiet strace=bad/name strace=strace_calls init=/tests/strace_calls)
 
-ISO_BENCH := $(BUILD)/fdkernel-bench.iso
-$(ISO_BENCH): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
-	$(call make_iso,$@,bench,bench quiet)
+# fdkernel-bench.iso (its own initrd, for BENCH_ROWS): see bench/bench.mk.
 
 # `make test-some T="sig_regs sock_scm"`: the in-guest suite with only the
 # named test programs in /tests (a development aid; `make test` runs all).

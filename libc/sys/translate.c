@@ -136,14 +136,20 @@ int signal_to_linux(int sig)
 	return 0;
 }
 
-/* newlib's sigaddset() sets bit `sig`; Linux's sigset has bit `sig - 1`. */
+/*
+ * newlib's sigaddset() sets bit `sig`; Linux's sigset has bit `sig - 1`.
+ * Only the signals in the set are looked up: every syscall_indirect() call
+ * translates a mask, usually empty, and looking up all NSIG signals (a table
+ * scan each) cost it ~3,600 instructions (docs/bench.md, fd_nonseq_*).
+ */
 unsigned long sigset_to_linux(const sigset_t *set)
 {
 	unsigned long lset = 0;
+	unsigned long sigs = *set & ((1UL << NSIG) - 2); /* signals 1 .. NSIG-1 */
 
-	for (int sig = 1; sig < NSIG; sig++) {
-		int lsig = signal_to_linux(sig);
-		if (lsig && (*set & (1UL << sig)))
+	for (; sigs; sigs &= sigs - 1) {
+		int lsig = signal_to_linux(__builtin_ctzl(sigs));
+		if (lsig)
 			lset |= 1UL << (lsig - 1);
 	}
 	return lset;

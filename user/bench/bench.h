@@ -18,14 +18,55 @@
  *   # FAIL name=<id>: <reason>             a row that could not be measured
  *   # end <prog> status=<0|1>              last; missing if the program died
  * bench/run reports planned rows without a BENCH line as failed, crashed or
- * timed out, never as a number.  Rows fd_seq_<nfds> and fd_nonseq_<nfds>
- * (ns per alloc+close) are also drawn in docs/bench.png.
+ * timed out, never as a number.  Rows fd_<pattern>_<nfds> (ns per
+ * alloc+close) are also drawn in docs/bench-fd.png.
+ *
+ * BENCH_ROWS (make bench) reaches the guest as the file BENCH_ROWS_FILE: a
+ * list of row names, a trailing '*' matching any suffix.  Rows it does not
+ * name are left out of the plan and not run; no file runs every row.
  */
 
 #define BENCH_MAX_REPS 64
 
+#define BENCH_ROWS_FILE "/etc/bench-rows"
+
 static const char *bench_prog;
 static int bench_status;
+
+/* Whether PATTERN (one word of BENCH_ROWS_FILE, LEN bytes) names row NAME. */
+static inline int bench_row_matches(const char *pattern, size_t len, const char *name)
+{
+	if (len > 0 && pattern[len - 1] == '*')
+		return strncmp(pattern, name, len - 1) == 0;
+	return strlen(name) == len && strncmp(pattern, name, len) == 0;
+}
+
+/* Whether row NAME is to be run: named in BENCH_ROWS_FILE, or no such file.
+ * The file is read once, at the first call. */
+static inline int bench_wanted(const char *name)
+{
+	static char rows[1024];
+	static int state; /* 0: not read yet, 1: every row, 2: the rows listed */
+	const char *sep = ", \t\n";
+
+	if (state == 0) {
+		FILE *f = fopen(BENCH_ROWS_FILE, "r");
+		size_t n = f ? fread(rows, 1, sizeof rows - 1, f) : 0;
+		rows[n] = '\0';
+		state = n > strspn(rows, sep) ? 2 : 1;
+		if (f)
+			fclose(f);
+	}
+	if (state == 1)
+		return 1;
+	for (const char *w = rows + strspn(rows, sep); *w; w += strspn(w, sep)) {
+		size_t len = strcspn(w, sep);
+		if (bench_row_matches(w, len, name))
+			return 1;
+		w += len;
+	}
+	return 0;
+}
 
 /* Monotonic time in nanoseconds. */
 static inline uint64_t bench_now_ns(void)
@@ -35,20 +76,36 @@ static inline uint64_t bench_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Prints the plan: PROG's name and the comma-separated ids of its ROWS. */
+/* Prints the plan: PROG's name and those of its comma-separated ROWS that
+ * are wanted. */
 static inline void bench_begin(const char *prog, const char *rows)
 {
+	const char *comma = "";
+
 	bench_prog = prog;
-	printf("# bench %s rows=%s\n", prog, rows);
+	printf("# bench %s rows=", prog);
+	for (const char *r = rows; *r; r += *r == ',') {
+		size_t len = strcspn(r, ",");
+		char name[64];
+
+		snprintf(name, sizeof name, "%.*s", (int)len, r);
+		if (bench_wanted(name)) {
+			printf("%s%s", comma, name);
+			comma = ",";
+		}
+		r += len;
+	}
+	printf("\n");
 	fflush(stdout);
 }
 
-/* Reports row NAME as not measured, with a printf-style reason. */
 /* Row NAME cannot be measured on this kernel (not a failure): "n/a" in the table. */
 static inline __attribute__((format(printf, 2, 3))) void bench_skip(const char *name,
 								    const char *fmt, ...)
 {
 	va_list ap;
+	if (!bench_wanted(name))
+		return;
 	printf("# SKIP name=%s: ", name);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
@@ -57,10 +114,13 @@ static inline __attribute__((format(printf, 2, 3))) void bench_skip(const char *
 	fflush(stdout);
 }
 
+/* Reports row NAME as not measured, with a printf-style reason. */
 static inline __attribute__((format(printf, 2, 3))) void bench_fail(const char *name,
 								    const char *fmt, ...)
 {
 	va_list ap;
+	if (!bench_wanted(name))
+		return;
 	printf("# FAIL name=%s: ", name);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
@@ -79,12 +139,16 @@ static inline int bench_cmp_double(const void *a, const void *b)
 /*
  * Runs ONE_REP (which returns one repetition's figure in UNIT, or a negative
  * number after calling bench_fail) once to warm up, then REPS times, and
- * prints row NAME's median and spread.  ARG is passed through.
+ * prints row NAME's median and spread.  ARG is passed through.  Does nothing
+ * for a row that is not wanted.
  */
 static inline void bench_row(const char *name, const char *unit, int reps,
 			     double (*one_rep)(const char *name, void *arg), void *arg)
 {
 	double v[BENCH_MAX_REPS];
+
+	if (!bench_wanted(name))
+		return;
 
 	if (reps > BENCH_MAX_REPS)
 		reps = BENCH_MAX_REPS;
