@@ -19,6 +19,7 @@
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "proc/uvm.h"
+#include "sched/sched.h"
 #include "sys/strace.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -243,6 +244,9 @@ static void commit_exec(struct task *t, struct vm_space *vm, const struct elf_im
 	fpu_reset(&t->fpu);
 	if (t == current())
 		fpu_restore(&t->fpu);
+	t->fsbase = t->gsbase = 0; /* a new program sets up its own TLS */
+	if (t == current())
+		user_bases_load(t);
 	t->tf->rip = img->entry;
 	t->tf->rsp = sp;
 	t->tf->cs = USER_CS;

@@ -42,6 +42,8 @@ SYSCALL_DEFINE0(fork)
 	child->brk_start = parent->brk_start;
 	child->brk = parent->brk;
 	child->mmap_next = parent->mmap_next;
+	child->fsbase = parent->fsbase;
+	child->gsbase = parent->gsbase;
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
 	signal_fork(child, parent);

@@ -55,6 +55,13 @@ SYSCALL_DEFINE0(gettid)
 	return current()->pid;
 }
 
+/* Where the thread's exit zeroes its tid (glibc and musl pass it at start-up). */
+SYSCALL_DEFINE1(set_tid_address, uint64_t, tidptr)
+{
+	current()->clear_child_tid = tidptr;
+	return current()->pid;
+}
+
 SYSCALL_DEFINE0(sched_yield)
 {
 	sched_yield();

@@ -82,6 +82,13 @@ struct task {
 	int pgid, sid;		      /* process group and session (inherited) */
 
 	struct fpu_state fpu; /* own: user FPU/SSE registers while switched out */
+	/* own: user FS and GS bases (arch_prctl, CLONE_SETTLS), loaded into
+	 * the MSRs when the task is switched in; user mode cannot change them
+	 * (CR4.FSGSBASE stays off), so these copies are always current. */
+	uint64_t fsbase, gsbase;
+	/* own: set_tid_address / CLONE_CHILD_CLEARTID: the user word zeroed
+	 * (and its futex waiters woken) when this thread exits; 0 if none. */
+	uint64_t clear_child_tid;
 
 	struct signal_state sig;      /* its rules are in proc/signal.h */
 	unsigned long indirect_flags; /* own: SYSIND_* of a syscall_indirect() in progress */

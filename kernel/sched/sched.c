@@ -78,6 +78,19 @@ static struct task *pick_next(void)
 	return t;
 }
 
+/* The user GS base waits in KERNEL_GS_BASE while the kernel runs (swapgs
+ * exchanges them on the way out).  Written only when they change: a WRMSR
+ * is not free, and most tasks leave both at 0. */
+void user_bases_load(const struct task *t)
+{
+	struct cpu *c = this_cpu();
+
+	if (t->fsbase != c->user_fsbase)
+		wrmsr(MSR_FS_BASE, c->user_fsbase = t->fsbase);
+	if (t->gsbase != c->user_gsbase)
+		wrmsr(MSR_KERNEL_GS_BASE, c->user_gsbase = t->gsbase);
+}
+
 /* Loads next's address space and kernel stack into this CPU. */
 static void switch_cpu_state(struct task *next)
 {
@@ -88,6 +101,7 @@ static void switch_cpu_state(struct task *next)
 	if (next != &idle_task) {
 		tss_set_kernel_stack(kstack_top);
 		this_cpu()->kstack_top = kstack_top;
+		user_bases_load(next);
 	}
 	this_cpu()->current = next;
 }

@@ -42,5 +42,7 @@ __attribute__((noreturn)) void sched_idle_loop(void);
 void sched_wake(struct task *t);
 /* Sets t's state under the scheduler lock (wait queues, exit). */
 void sched_set_state(struct task *t, enum task_state state);
+/* Loads t's user FS and GS bases into this CPU (switch, exec, arch_prctl). */
+void user_bases_load(const struct task *t);
 
 #endif
