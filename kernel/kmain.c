@@ -21,6 +21,7 @@
 #include "lib/profile.h"
 #include "fs/vfs.h"
 #include "mm/mm.h"
+#include "proc/futex.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "selftest.h"
@@ -71,6 +72,7 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	hardening_init();
 	fpu_init();
 	sched_init();
+	futex_init();
 	syscall_init();
 	proc_time_init();
 	profile_init(kopts.profile);

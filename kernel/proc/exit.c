@@ -11,6 +11,7 @@
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/paging.h"
+#include "proc/futex.h"
 #include "proc/leakcheck.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
@@ -85,6 +86,9 @@ __attribute__((noreturn)) void task_exit(int status)
 	struct task *t = current(), *init = task_find(1), *parent;
 	bool autoreap;
 
+	/* While t's address space is still its own: the words to release
+	 * are in it. */
+	futex_exit_release(t);
 	if (t->pid == 1)
 		init_exited(status);
 	release_resources(t);

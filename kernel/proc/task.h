@@ -89,6 +89,10 @@ struct task {
 	/* own: set_tid_address / CLONE_CHILD_CLEARTID: the user word zeroed
 	 * (and its futex waiters woken) when this thread exits; 0 if none. */
 	uint64_t clear_child_tid;
+	/* own: set_robust_list's head (user address), walked when the thread
+	 * exits or execs (proc/futex_exit.c); 0 if none, and for a new task.
+	 * get_robust_list reads another task's under proc_lock. */
+	uint64_t robust_list;
 
 	struct signal_state sig;      /* its rules are in proc/signal.h */
 	unsigned long indirect_flags; /* own: SYSIND_* of a syscall_indirect() in progress */

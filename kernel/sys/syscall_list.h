@@ -88,6 +88,7 @@
 	X(__NR_arch_prctl, arch_prctl)                                                             \
 	X(__NR_setrlimit, setrlimit)                                                               \
 	X(__NR_gettid, gettid)                                                                     \
+	X(__NR_futex, futex)                                                                       \
 	X(__NR_getdents64, getdents64)                                                             \
 	X(__NR_set_tid_address, set_tid_address)                                                   \
 	X(__NR_clock_gettime, clock_gettime)                                                       \
@@ -100,6 +101,8 @@
 	X(__NR_newfstatat, newfstatat)                                                             \
 	X(__NR_unlinkat, unlinkat)                                                                 \
 	X(__NR_faccessat, faccessat)                                                               \
+	X(__NR_set_robust_list, set_robust_list)                                                   \
+	X(__NR_get_robust_list, get_robust_list)                                                   \
 	X(__NR_accept4, accept4)                                                                   \
 	X(__NR_dup3, dup3)                                                                         \
 	X(__NR_pipe2, pipe2)                                                                       \

@@ -102,6 +102,7 @@
 #define __NR_gettid	     186
 #define __NR_tkill	     200
 #define __NR_time	     201
+#define __NR_futex	     202
 #define __NR_getdents64	     217
 #define __NR_set_tid_address 218
 #define __NR_clock_gettime   228
@@ -115,6 +116,8 @@
 #define __NR_newfstatat	     262
 #define __NR_unlinkat	     263
 #define __NR_faccessat	     269
+#define __NR_set_robust_list 273
+#define __NR_get_robust_list 274
 #define __NR_pselect6	     270
 #define __NR_ppoll	     271
 #define __NR_accept4	     288

@@ -1,0 +1,37 @@
+/*
+ * Futexes: user-space words a task can sleep on until another task wakes
+ * it, the kernel half of every user-space lock, condition variable and
+ * thread join.  Linux's futex(2), set_robust_list and get_robust_list.
+ */
+#ifndef PROC_FUTEX_H
+#define PROC_FUTEX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct task;
+
+/* Empties the hash of waiters (boot, before any task). */
+void futex_init(void);
+
+/* Wakes up to nr (at least one, as Linux) waiters on the word at uaddr
+ * whose bitset meets bitset: their count, or -errno.  shared: the key is
+ * the page's frame on MAP_SHARED memory (FUTEX_WAKE without
+ * FUTEX_PRIVATE_FLAG), else the caller's address space. */
+long futex_wake(uint64_t uaddr, bool shared, int nr, uint32_t bitset);
+
+/* Compares the word at uaddr (4-byte aligned) with old and stores new if
+ * equal, atomically, faulting the page in as a user write would: 0 with
+ * the value found in *cur, or -EFAULT. */
+int futex_cmpxchg_user(uint64_t uaddr, uint32_t old, uint32_t new, uint32_t *cur);
+
+/*
+ * t is exiting (or its thread is): walks its robust list, marking the
+ * locks it still holds FUTEX_OWNER_DIED and waking a waiter of each, then
+ * zeroes its clear_child_tid word and wakes one waiter there if another
+ * task shares its address space.  Runs while t's address space is still
+ * its own (before exit releases it); user faults are ignored.
+ */
+void futex_exit_release(struct task *t);
+
+#endif
