@@ -15,6 +15,7 @@
 #include "mm/heap.h"
 #include "mm/paging.h"
 #include "proc/elf.h"
+#include "proc/futex.h"
 #include "proc/proc.h"
 #include "proc/signal.h"
 #include "proc/task.h"
@@ -221,9 +222,14 @@ static uint64_t build_stack(struct vm_space *vm, const struct exec_strings *s,
 static void commit_exec(struct task *t, struct vm_space *vm, const struct elf_image *img,
 			uint64_t sp, const char *path, struct inode *exe)
 {
-	struct vm_space *old = task_swap_vm(t, vm);
 	const char *base = path;
+	struct vm_space *old;
 
+	/* The old image's robust locks and tid word are released while it is
+	 * still mapped, and forgotten (Linux's exec_mm_release). */
+	if (t == current())
+		futex_exit_release(t);
+	old = task_swap_vm(t, vm);
 	if (t == current())
 		vm_switch(vm);
 	if (old && old != vm_kernel())

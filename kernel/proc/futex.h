@@ -26,11 +26,12 @@ long futex_wake(uint64_t uaddr, bool shared, int nr, uint32_t bitset);
 int futex_cmpxchg_user(uint64_t uaddr, uint32_t old, uint32_t new, uint32_t *cur);
 
 /*
- * t is exiting (or its thread is): walks its robust list, marking the
- * locks it still holds FUTEX_OWNER_DIED and waking a waiter of each, then
- * zeroes its clear_child_tid word and wakes one waiter there if another
- * task shares its address space.  Runs while t's address space is still
- * its own (before exit releases it); user faults are ignored.
+ * t, the current task, exits or execs (Linux's exit and exec_mm_release):
+ * walks its robust list, marking the locks it still holds FUTEX_OWNER_DIED
+ * and waking a waiter of each, then, if another task shares its address
+ * space, zeroes its clear_child_tid word and wakes one waiter there; both
+ * are forgotten.  Runs while the old address space is still loaded; user
+ * faults are ignored.
  */
 void futex_exit_release(struct task *t);
 
