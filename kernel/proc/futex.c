@@ -73,6 +73,14 @@ struct futex_waiter {
 };
 
 static struct futex_bucket buckets[FUTEX_BUCKETS];
+/* Waiters queued now, for /proc/kstat and the leak check (atomic: each
+ * bucket's lock covers only its own). */
+static unsigned long nwaiters;
+
+unsigned long futex_waiter_count(void)
+{
+	return __atomic_load_n(&nwaiters, __ATOMIC_RELAXED);
+}
 
 void futex_init(void)
 {
@@ -230,6 +238,7 @@ static bool unqueue(struct futex_waiter *w)
 	list_del(&w->link);
 	woken = w->woken;
 	spin_unlock(&b->lock);
+	__atomic_fetch_sub(&nwaiters, 1, __ATOMIC_RELAXED);
 	return woken;
 }
 
@@ -301,6 +310,7 @@ static long futex_wait(uint64_t uaddr, bool shared, uint32_t val, uint64_t deadl
 	}
 	w.bucket = b;
 	list_add_tail(&w.link, &b->waiters);
+	__atomic_fetch_add(&nwaiters, 1, __ATOMIC_RELAXED);
 	spin_unlock(&b->lock);
 	ret = sleep_queued(&w, deadline);
 out:

@@ -13,6 +13,8 @@ struct task;
 
 /* Empties the hash of waiters (boot, before any task). */
 void futex_init(void);
+/* Tasks sleeping in a futex wait now (/proc/kstat, leak check). */
+unsigned long futex_waiter_count(void);
 
 /* Wakes up to nr (at least one, as Linux) waiters on the word at uaddr
  * whose bitset meets bitset: their count, or -errno.  shared: the key is

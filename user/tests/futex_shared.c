@@ -20,6 +20,8 @@ static int reap(const pid_t *pids, int count, int code)
 
 static void test_wake_counts(volatile uint32_t *w)
 {
+	struct kstat idle, busy;
+	bool have_idle;
 	pid_t pids[3];
 
 	*w = 0;
@@ -28,9 +30,15 @@ static void test_wake_counts(volatile uint32_t *w)
 	ok(futex(w, FUTEX_WAKE, 1, NULL, NULL, 0) == 1, "FUTEX_WAKE from the parent wakes it: 1");
 	ok(child_code(pids[0]) == 0, "the child's FUTEX_WAIT returned 0");
 
+	have_idle = kstat_read(&idle);
 	for (int i = 0; i < 3; i++)
 		pids[i] = spawn_waiter(w, 0, 0, FUTEX_BITSET_MATCH_ANY, 0);
 	ok(await_waiters(w, 0, 3), "three children sleep on it");
+	if (have_idle && kstat_read(&busy))
+		ok(busy.v[KS_FUTEX_WAITERS] - idle.v[KS_FUTEX_WAITERS] == 3,
+		   "/proc/kstat counts them in futex_waiters");
+	else
+		skip("no " KSTAT_PATH, "/proc/kstat counts them in futex_waiters");
 	ok(futex(w, FUTEX_WAKE, 2, NULL, NULL, 0) == 2, "FUTEX_WAKE 2: 2 woken");
 	ok(futex_waiters(w, 0) == 1, "one left");
 	ok(futex(w, FUTEX_WAKE, 0, NULL, NULL, 0) == 1, "FUTEX_WAKE 0 still wakes one (Linux)");
@@ -274,7 +282,7 @@ int main(void)
 	bool have_before = kstat_read(&before);
 	volatile uint32_t *page = shared_page();
 
-	plan(61);
+	plan(62);
 	test_wake_counts(page);
 	test_private(page);
 	test_bitsets(page);
@@ -285,6 +293,7 @@ int main(void)
 	test_killed_waiter();
 	test_stress();
 	munmap((void *)page, 4096);
-	kstat_unchanged(&before, have_before, "nothing leaked (frames, heap, tasks)");
+	kstat_unchanged(&before, have_before,
+			"nothing leaked (frames, heap, tasks, futex waiters)");
 	return done();
 }
