@@ -276,13 +276,51 @@ static void test_stress(void)
 	munmap((void *)page, 4096);
 }
 
+#define RACE_PROCS 4
+#define RACE_WAITS 50
+
+/* Short timed waits racing with a stream of wake-ups: every wait ends in 0
+ * or ETIMEDOUT, and none stays queued. */
+static void test_timeout_races(void)
+{
+	volatile uint32_t *w = shared_page();
+	struct timespec ts = {0, 1000000};
+	pid_t pids[RACE_PROCS];
+	int left = RACE_PROCS, good = 0, status;
+
+	for (int i = 0; i < RACE_PROCS; i++) {
+		fflush(stdout);
+		if ((pids[i] = fork()) == 0) {
+			int bad = 0;
+			for (int n = 0; n < RACE_WAITS; n++)
+				if (futex(w, FUTEX_WAIT, 0, &ts, NULL, 0) != 0 &&
+				    errno != ETIMEDOUT)
+					bad++;
+			_exit(bad ? 1 : 0);
+		}
+	}
+	while (left > 0) {
+		futex(w, FUTEX_WAKE, 1, NULL, NULL, 0);
+		for (int i = 0; i < RACE_PROCS; i++)
+			if (pids[i] > 0 && waitpid(pids[i], &status, WNOHANG) == pids[i]) {
+				good += exited_with(status, 0);
+				pids[i] = 0;
+				left--;
+			}
+	}
+	ok(good == RACE_PROCS, "%d x %d 1 ms waits against wake-ups: each ends in 0 or ETIMEDOUT",
+	   RACE_PROCS, RACE_WAITS);
+	ok(futex_waiters(w, 0) == 0, "no waiter is left queued");
+	munmap((void *)w, 4096);
+}
+
 int main(void)
 {
 	struct kstat before;
 	bool have_before = kstat_read(&before);
 	volatile uint32_t *page = shared_page();
 
-	plan(62);
+	plan(64);
 	test_wake_counts(page);
 	test_private(page);
 	test_bitsets(page);
@@ -292,6 +330,7 @@ int main(void)
 	test_wake_op_waiters(page, page + 16);
 	test_killed_waiter();
 	test_stress();
+	test_timeout_races();
 	munmap((void *)page, 4096);
 	kstat_unchanged(&before, have_before,
 			"nothing leaked (frames, heap, tasks, futex waiters)");
