@@ -562,11 +562,12 @@ SYSCALL_DEFINE6(futex, uint64_t, uaddr, int, op, uint32_t, val, uint64_t, utimeo
 	uint64_t deadline = NO_DEADLINE;
 	int val2 = (int)(uint32_t)utimeout, err;
 
-	if (realtime && cmd != FUTEX_WAIT_BITSET)
-		return -ENOSYS;
+	/* Linux's order: the timeout first, then the clock flag. */
 	if (utimeout && (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET) &&
 	    (err = wait_deadline(utimeout, cmd, realtime, &deadline)))
 		return err;
+	if (realtime && cmd != FUTEX_WAIT_BITSET)
+		return -ENOSYS;
 	switch (cmd) {
 	case FUTEX_WAIT:
 		return futex_wait(uaddr, shared, val, deadline, FUTEX_BITSET_MATCH_ANY);

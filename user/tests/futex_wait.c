@@ -135,6 +135,8 @@ static void test_bad_args(void)
 		 "FUTEX_CLOCK_REALTIME with FUTEX_WAIT: ENOSYS");
 	is_errno(futex(words, FUTEX_WAKE | FUTEX_CLOCK_REALTIME, 1, NULL, NULL, 0), ENOSYS,
 		 "FUTEX_CLOCK_REALTIME with FUTEX_WAKE: ENOSYS");
+	is_errno(futex(words, FUTEX_WAIT | FUTEX_CLOCK_REALTIME, 0, &bad_ns, NULL, 0), EINVAL,
+		 "... but a bad timeout is reported first: EINVAL");
 	is_errno(futex(words, FUTEX_FD, 0, NULL, NULL, 0), ENOSYS, "FUTEX_FD: ENOSYS");
 	is_errno(futex(words, 14, 0, NULL, NULL, 0), ENOSYS, "operation 14: ENOSYS");
 	is_errno(futex(words, 0x7f | PRIV, 0, NULL, NULL, 0), ENOSYS, "operation 127: ENOSYS");
@@ -205,7 +207,7 @@ static void test_signals(void)
 
 int main(void)
 {
-	plan(48);
+	plan(49);
 	test_values();
 	test_timeouts();
 	test_bad_args();
