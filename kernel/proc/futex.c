@@ -21,8 +21,9 @@
 #include <uapi/errno.h>
 #include <uapi/futex.h>
 
-#define FUTEX_BUCKETS 64	 /* a power of two */
-#define NO_DEADLINE   UINT64_MAX /* an untimed wait */
+#define FUTEX_HASH_BITS 6
+#define FUTEX_BUCKETS	(1 << FUTEX_HASH_BITS)
+#define NO_DEADLINE	UINT64_MAX /* an untimed wait */
 
 /*
  * What identifies a futex word (Linux's futex_key).  A private word (an op
@@ -94,7 +95,7 @@ static struct futex_bucket *bucket_of(const struct futex_key *k)
 {
 	uint64_t h = ((uint64_t)k->vm ^ k->frame ^ k->offset) * 0x9e3779b97f4a7c15UL;
 
-	return &buckets[h >> (64 - 6)];
+	return &buckets[h >> (64 - FUTEX_HASH_BITS)];
 }
 
 static bool key_equal(const struct futex_key *a, const struct futex_key *b)
@@ -106,9 +107,10 @@ static bool key_equal(const struct futex_key *a, const struct futex_key *b)
 /*
  * The word at uaddr through the kernel's direct map, or NULL if its page is
  * not present (or, for a write, not writable) in the caller's space.  The
- * pointer is used at once, under a bucket lock: with one CPU and a kernel
- * that is not preempted nothing can unmap the page in between.  (SMP will
- * need translate to take a frame reference under the space's lock.)
+ * pointer is used at once, before anything can sleep: with one CPU and a
+ * kernel that is not preempted nothing can unmap the page in between.
+ * (SMP will need translate to take a frame reference under the space's
+ * lock.)
  */
 static uint32_t *user_word(uint64_t uaddr, bool write)
 {
@@ -197,7 +199,7 @@ static void unlock_pair(struct futex_bucket *a, struct futex_bucket *b)
 static void wake_waiter(struct futex_waiter *w)
 {
 	list_del(&w->link);
-	w->woken = true;
+	__atomic_store_n(&w->woken, true, __ATOMIC_RELEASE);
 	sched_wake(w->task);
 }
 

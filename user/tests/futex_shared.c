@@ -221,6 +221,27 @@ static void test_killed_waiter(void)
 	ok(waitpid(pid, &status, 0) == pid && killed_by(status, SIGKILL), "SIGKILL ends its wait");
 }
 
+/* Waiters requeued to a second page, both pages unmapped by the parent,
+ * then killed: the frames go with the last reference (the leak check). */
+static void test_killed_requeued(void)
+{
+	volatile uint32_t *a = shared_page(), *b = shared_page();
+	pid_t pids[2];
+	int status, killed = 0;
+
+	for (int i = 0; i < 2; i++)
+		pids[i] = spawn_waiter(a, 0, 0, FUTEX_BITSET_MATCH_ANY, 0);
+	ok(await_waiters(a, 0, 2) && futex(a, FUTEX_REQUEUE, 0, VAL2(2), b, 0) == 2,
+	   "two waiters requeued to another page");
+	munmap((void *)a, 4096);
+	munmap((void *)b, 4096);
+	for (int i = 0; i < 2; i++) {
+		kill(pids[i], SIGKILL);
+		killed += waitpid(pids[i], &status, 0) == pids[i] && killed_by(status, SIGKILL);
+	}
+	ok(killed == 2, "both killed in their requeued wait");
+}
+
 /* Drepper's mutex ("Futexes are tricky", mutex2): 0 free, 1 locked, 2 locked
  * with waiters. */
 static void mutex_lock(volatile uint32_t *m)
@@ -320,7 +341,7 @@ int main(void)
 	bool have_before = kstat_read(&before);
 	volatile uint32_t *page = shared_page();
 
-	plan(64);
+	plan(66);
 	test_wake_counts(page);
 	test_private(page);
 	test_bitsets(page);
@@ -329,6 +350,7 @@ int main(void)
 	test_wake_op_cow();
 	test_wake_op_waiters(page, page + 16);
 	test_killed_waiter();
+	test_killed_requeued();
 	test_stress();
 	test_timeout_races();
 	munmap((void *)page, 4096);
