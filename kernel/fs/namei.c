@@ -2,22 +2,26 @@
  * The operations that change the name space (mkdir, mknod, unlink, rmdir)
  * and getcwd, on top of path lookup (lookup.c).
  */
-#include "fs/vfs.h"
+#include "fs/upath.h"
 #include "lib/string.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
 
+/* Under syscall_indirect(SYSIND_NOFOLLOW) a final link is ELOOP, as
+ * Linux's execveat(AT_SYMLINK_NOFOLLOW). */
 int vfs_lookup_exec(struct inode *start, const char *path, struct inode **out)
 {
-	int err = path_lookup(start, path, out);
+	int err = path_lookup_flags(start, path, lookup_follow_flags(false), out);
 
 	if (err)
 		return err;
-	if (!inode_is_reg(*out) || !((*out)->mode & 0111)) {
+	if (inode_is_link(*out))
+		err = -ELOOP;
+	else if (!inode_is_reg(*out) || !((*out)->mode & 0111))
+		err = -EACCES;
+	if (err)
 		inode_put(*out);
-		return -EACCES;
-	}
-	return 0;
+	return err;
 }
 
 /* Creates the last component; "/", "." and ".." always exist. */
