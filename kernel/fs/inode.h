@@ -79,8 +79,11 @@ void ramfs_clock_init(void);
 uint64_t ramfs_now_ns(void);
 /* A new inode with one reference (the caller's) and nlink 0, or NULL. */
 struct inode *inode_alloc(uint32_t mode, uint32_t rdev);
-/* A new symbolic link to target (len bytes, 1..PATH_MAX-1), as inode_alloc. */
-struct inode *inode_alloc_symlink(const char *target, size_t len);
+/*
+ * A new symbolic link to target (len bytes, 1..PATH_MAX-1), as inode_alloc,
+ * in *out.  It counts as one page against the size limit: -ENOSPC, -ENOMEM.
+ */
+int inode_alloc_symlink(const char *target, size_t len, struct inode **out);
 void inode_get(struct inode *ip);
 void inode_put(struct inode *ip);
 /* Inodes alive (leak accounting). */

@@ -52,10 +52,11 @@ int vfs_symlink(struct inode *start, const char *path, const char *target)
 	err = new_name(start, path, &last);
 	if (err)
 		return err;
-	ip = inode_alloc_symlink(target, len);
-	err = ip ? dir_add_new(last.dir, last.name, last.len, ip) : -ENOMEM;
-	if (ip)
+	err = inode_alloc_symlink(target, len, &ip);
+	if (!err) {
+		err = dir_add_new(last.dir, last.name, last.len, ip);
 		inode_put(ip); /* the entry holds it now, or nothing does */
+	}
 	inode_put(last.dir);
 	return err;
 }

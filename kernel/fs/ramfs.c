@@ -56,21 +56,29 @@ struct inode *inode_alloc(uint32_t mode, uint32_t rdev)
 	return ip;
 }
 
-struct inode *inode_alloc_symlink(const char *target, size_t len)
+/* The target is charged as one page of the size limit, as tmpfs charges a
+ * long symlink's page: links cannot take the heap without bound. */
+int inode_alloc_symlink(const char *target, size_t len, struct inode **out)
 {
-	struct inode *ip = inode_alloc(S_IFLNK | 0777, 0);
+	struct inode *ip;
 
-	if (!ip)
-		return NULL;
-	ip->link.target = kmalloc(len + 1);
-	if (!ip->link.target) {
-		inode_put(ip);
-		return NULL;
+	if (!ramfs_charge_page())
+		return -ENOSPC;
+	ip = inode_alloc(S_IFLNK | 0777, 0);
+	if (ip)
+		ip->link.target = kmalloc(len + 1);
+	if (!ip || !ip->link.target) {
+		if (ip)
+			inode_put(ip); /* uncharges */
+		else
+			ramfs_uncharge_pages(1);
+		return -ENOMEM;
 	}
 	memcpy(ip->link.target, target, len);
 	ip->link.target[len] = '\0';
 	ip->size = len;
-	return ip;
+	*out = ip;
+	return 0;
 }
 
 void inode_get(struct inode *ip)
@@ -121,8 +129,10 @@ void inode_put(struct inode *ip)
 		free_dir(ip);
 	else if (S_ISREG(ip->mode))
 		free_data(ip);
-	else if (S_ISLNK(ip->mode))
+	else if (S_ISLNK(ip->mode)) {
 		kfree(ip->link.target);
+		ramfs_uncharge_pages(1);
+	}
 	__atomic_sub_fetch(&live_inodes, 1, __ATOMIC_RELAXED);
 	kfree(ip);
 }
