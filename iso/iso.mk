@@ -14,7 +14,8 @@ GRUB_MODULES := multiboot2 normal iso9660 part_msdos serial terminal
 
 # The ramfs archive (newc cpio) unpacked at / by the kernel: the static
 # files of iso/rootfs, user/bin programs in /bin, user/tests in /tests,
-# user/bench in /bench, an empty /tmp and /dev (the kernel adds the device nodes).
+# user/bench in /bench, two symbolic links, an empty /tmp and /dev (the
+# kernel adds the device nodes).
 ROOTFS_FILES := $(shell find iso/rootfs -type f)
 $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PROGS) iso/iso.mk
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/tests \
@@ -23,6 +24,9 @@ $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PRO
 	$(if $(USER_BIN_PROGS),cp $(USER_BIN_PROGS) $(BUILD)/initrd/bin/)
 	$(if $(USER_TEST_PROGS),cp $(USER_TEST_PROGS) $(BUILD)/initrd/tests/)
 	$(if $(USER_BENCH_PROGS),cp $(USER_BENCH_PROGS) $(BUILD)/initrd/bench/)
+	@# Symbolic links the cpio loader recreates (test vfs_initrd).
+	ln -s motd $(BUILD)/initrd/etc/motd.link
+	ln -s /bin/sh $(BUILD)/initrd/bin/sh-link
 	@# Debug info stays in build/user (for gdb); the guest gets lean copies.
 	find $(BUILD)/initrd/bin $(BUILD)/initrd/tests $(BUILD)/initrd/bench -type f \
 		-exec strip --strip-debug {} +

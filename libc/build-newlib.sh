@@ -46,10 +46,11 @@ done
 gccinc=$(gcc -print-file-name=include)
 # SIGNAL_PROVIDED: signal() and raise() come from the glue, on real kernel
 # signals, instead of newlib's in-process emulation.  HAVE_FCNTL: fdopen()
-# checks the descriptor's mode with fcntl(F_GETFL).
+# checks the descriptor's mode with fcntl(F_GETFL).  HAVE_RENAME: rename()
+# calls the glue's _rename (the kernel's atomic rename), not link + unlink.
 cflags="-O2 -g -nostdinc -isystem $gccinc -fno-pic -fno-pie -fno-stack-protector"
 cflags+=" -fcf-protection=none -ffunction-sections -fdata-sections -Wa,--noexecstack"
-cflags+=" -DSIGNAL_PROVIDED -DHAVE_FCNTL"
+cflags+=" -DSIGNAL_PROVIDED -DHAVE_FCNTL -DHAVE_RENAME"
 
 start=$SECONDS
 (

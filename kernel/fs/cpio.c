@@ -2,10 +2,12 @@
  * The initrd loader: unpacks a cpio "newc" archive (what `cpio -H newc`
  * writes) into the ramfs.  Every header field is checked against the archive
  * bounds first, so a malformed archive stops the unpacking with a message.
+ * Directories, regular files, symbolic links and character devices.
  */
 #include "fs/vfs.h"
 #include "lib/printk.h"
 #include "lib/string.h"
+#include "mm/heap.h"
 #include <uapi/errno.h>
 
 #define NEWC_MAGIC     "070701"
@@ -129,7 +131,28 @@ static int unpack_file(struct inode *root, const char *path, const struct newc_e
 	return err;
 }
 
-/* Creates one entry; unsupported types (symlinks, fifos...) are skipped. */
+/* A symbolic link: the data is the target (no NUL).  An existing
+ * non-directory of that name is replaced, as for files. */
+static int unpack_symlink(struct inode *root, const char *path, const struct newc_entry *e)
+{
+	char *target;
+	int err;
+
+	if (e->size == 0 || e->size >= PATH_MAX)
+		return -EINVAL;
+	target = kmalloc(e->size + 1);
+	if (!target)
+		return -ENOMEM;
+	memcpy(target, e->data, e->size);
+	target[e->size] = '\0';
+	err = vfs_symlink(root, path, target);
+	if (err == -EEXIST && !vfs_unlink(root, path))
+		err = vfs_symlink(root, path, target);
+	kfree(target);
+	return err;
+}
+
+/* Creates one entry; unsupported types (fifos, sockets, block devices) are skipped. */
 static int unpack_entry(struct inode *root, const struct newc_entry *e)
 {
 	const char *path = e->name;
@@ -142,6 +165,8 @@ static int unpack_entry(struct inode *root, const struct newc_entry *e)
 		return 0; /* the root itself */
 	if (S_ISREG(mode))
 		return unpack_file(root, path, e);
+	if (S_ISLNK(mode))
+		return unpack_symlink(root, path, e);
 	if (S_ISDIR(mode)) {
 		err = vfs_mkdir(root, path, mode);
 		return err == -EEXIST ? 0 : err;

@@ -27,6 +27,7 @@ struct iov_iter;
 #define S_ISREG(m) (((m)&S_IFMT) == S_IFREG)
 #define S_ISDIR(m) (((m)&S_IFMT) == S_IFDIR)
 #define S_ISCHR(m) (((m)&S_IFMT) == S_IFCHR)
+#define S_ISLNK(m) (((m)&S_IFMT) == S_IFLNK)
 /* Device numbers in st_rdev (Linux's old 8:8 encoding). */
 #define MKDEV(major, minor) (((major) << 8) | (minor))
 
@@ -48,6 +49,7 @@ struct inode {
 
 	struct spinlock lock; /* protects every field below */
 	uint32_t nlink;	      /* directory entries naming it (+1 for a directory's ".") */
+	uint32_t uid, gid;    /* stored and reported; one root user, nothing enforced */
 	uint64_t size;	      /* bytes (regular); entries (directory) */
 	uint64_t mtime_ns, ctime_ns, atime_ns;
 	union {
@@ -57,16 +59,31 @@ struct inode {
 		} file;
 		struct {
 			struct list_head entries; /* struct ramfs_dirent, in creation order */
-			struct inode *parent;	  /* "..": referenced; itself for the root */
-			uint64_t next_pos;	  /* getdents cookie of the next new entry */
+			/* "..": referenced; itself for the root.  Set when
+			 * linked, changed only by rename under rename_lock()
+			 * and the inode lock: either lock keeps it still. */
+			struct inode *parent;
+			uint64_t next_pos; /* getdents cookie of the next new entry */
 		} dir;
+		struct {
+			/* kmalloc'd, NUL-terminated, never empty; constant, freed
+			 * with the inode (so any holder of a reference may read it) */
+			char *target;
+		} link;
 	};
 };
 
 /* Reads the real-time clock once; file times need it (and timer_init). */
 void ramfs_clock_init(void);
+/* The current real time in ns, as file times take it. */
+uint64_t ramfs_now_ns(void);
 /* A new inode with one reference (the caller's) and nlink 0, or NULL. */
 struct inode *inode_alloc(uint32_t mode, uint32_t rdev);
+/*
+ * A new symbolic link to target (len bytes, 1..PATH_MAX-1), as inode_alloc,
+ * in *out.  It counts as one page against the size limit: -ENOSPC, -ENOMEM.
+ */
+int inode_alloc_symlink(const char *target, size_t len, struct inode **out);
 void inode_get(struct inode *ip);
 void inode_put(struct inode *ip);
 /* Inodes alive (leak accounting). */
@@ -80,6 +97,11 @@ static inline bool inode_is_dir(const struct inode *ip)
 static inline bool inode_is_reg(const struct inode *ip)
 {
 	return S_ISREG(ip->mode);
+}
+
+static inline bool inode_is_link(const struct inode *ip)
+{
+	return S_ISLNK(ip->mode);
 }
 
 /*
@@ -107,6 +129,17 @@ uint64_t inode_size(struct inode *ip);
 void inode_stat(struct inode *ip, struct uapi_stat *st);
 
 /*
+ * Metadata (ramfs_attr.c), each under the inode lock and setting ctime as
+ * Linux does.  chmod keeps the type bits; chown takes (uint32_t)-1 for
+ * "unchanged" and clears set-user-ID (and set-group-ID with group execute)
+ * on a non-directory; times are ns since the epoch, or one of these: */
+#define INODE_TIME_NOW	(~0ULL)
+#define INODE_TIME_OMIT (~1ULL)
+void inode_chmod(struct inode *ip, uint32_t mode);
+void inode_chown(struct inode *ip, uint32_t uid, uint32_t gid);
+void inode_set_times(struct inode *ip, uint64_t atime_ns, uint64_t mtime_ns);
+
+/*
  * Directories.  Names are (pointer, length), not NUL-terminated, never "."
  * or ".." (path lookup handles those) and at most NAME_MAX bytes.
  */
@@ -124,6 +157,26 @@ int dir_create(struct inode *dir, const char *name, size_t len, uint32_t mode, u
  * otherwise (-EISDIR).  -ENOENT if missing.
  */
 int dir_remove(struct inode *dir, const char *name, size_t len, bool want_dir);
+/*
+ * Adds a name for the existing non-directory ip (a hard link): nlink
+ * grows, the entry takes a reference.  -EEXIST, -ENOENT if dir was removed
+ * or ip has no name left (Linux's linkat rule), -ENOMEM.
+ */
+int dir_link(struct inode *dir, const char *name, size_t len, struct inode *ip);
+/* The same for a new inode from inode_alloc*, which has no name yet. */
+int dir_add_new(struct inode *dir, const char *name, size_t len, struct inode *ip);
+/*
+ * rename(2) on two resolved parents (ramfs_rename.c): moves the entry
+ * oldname of olddir to newname in newdir, replacing what is there
+ * atomically, or with RENAME_EXCHANGE swaps the two.  flags: RENAME_*
+ * plus RENAME_OLD_SLASH / RENAME_NEW_SLASH when the name had a trailing
+ * slash.  Errors as Linux orders them: -ENOENT, -ENOTDIR, -EEXIST
+ * (NOREPLACE), -EINVAL (a directory into itself), -ENOTEMPTY, -EISDIR, -ENOMEM.
+ */
+#define RENAME_OLD_SLASH (1U << 30)
+#define RENAME_NEW_SLASH (1U << 31)
+int dir_rename(struct inode *olddir, const char *oldname, size_t oldlen, struct inode *newdir,
+	       const char *newname, size_t newlen, unsigned int flags);
 /* The parent directory, referenced (the root is its own parent). */
 struct inode *dir_parent(struct inode *dir);
 /* Copies the name child has in dir into buf (NUL-terminated): length or -ENOENT. */

@@ -1,144 +1,27 @@
 /*
- * Path lookup and the operations that change the name space (mkdir, mknod,
- * unlink, rmdir, getcwd).  The walk holds one reference at a time and takes
- * each directory's lock only inside dir_lookup, so it never nests locks.
+ * The operations that change the name space (mkdir, mknod, unlink, rmdir)
+ * and getcwd, on top of path lookup (lookup.c).
  */
-#include "fs/vfs.h"
+#include "fs/upath.h"
 #include "lib/string.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
 
-static bool is_dot(const char *name, size_t len)
-{
-	return len == 1 && name[0] == '.';
-}
-
-static bool is_dotdot(const char *name, size_t len)
-{
-	return len == 2 && name[0] == '.' && name[1] == '.';
-}
-
-/* The referenced directory a path starts from. */
-static struct inode *start_dir(struct inode *start, const char *path)
-{
-	struct task *t = current();
-
-	if (path[0] != '/') {
-		if (!start && t && t->cwd)
-			start = t->cwd;
-		if (start) {
-			inode_get(start);
-			return start;
-		}
-	}
-	return vfs_root();
-}
-
-/* Next component after *p (slashes skipped): false at the end of the path. */
-static bool next_component(const char **p, const char **name, size_t *len)
-{
-	const char *s = *p;
-
-	while (*s == '/')
-		s++;
-	if (!*s)
-		return false;
-	*name = s;
-	while (*s && *s != '/')
-		s++;
-	*len = s - *name;
-	*p = s;
-	return true;
-}
-
-/* Moves *cur (referenced) to its child name; on error *cur is unchanged. */
-static int step(struct inode **cur, const char *name, size_t len)
-{
-	struct inode *dir = *cur, *next;
-
-	if (!inode_is_dir(dir))
-		return -ENOTDIR;
-	if (len > NAME_MAX)
-		return -ENAMETOOLONG;
-	if (is_dot(name, len))
-		return 0;
-	next = is_dotdot(name, len) ? dir_parent(dir) : dir_lookup(dir, name, len);
-	if (!next)
-		return -ENOENT;
-	inode_put(dir);
-	*cur = next;
-	return 0;
-}
-
-int path_lookup_parent(struct inode *start, const char *path, struct path_last *last)
-{
-	const char *p = path, *name, *next_name;
-	size_t len, next_len;
-	struct inode *cur;
-	int err = 0;
-
-	if (!*path)
-		return -ENOENT;
-	if (strnlen(path, PATH_MAX) >= PATH_MAX)
-		return -ENAMETOOLONG;
-	cur = start_dir(start, path);
-	*last = (struct path_last){.name = "", .len = 0, .trailing_slash = true};
-	if (next_component(&p, &name, &len)) {
-		for (const char *q = p; next_component(&q, &next_name, &next_len); q = p) {
-			err = step(&cur, name, len);
-			if (err)
-				goto bad;
-			p = q;
-			name = next_name;
-			len = next_len;
-		}
-		last->name = name;
-		last->len = len;
-		last->trailing_slash = *p == '/';
-	}
-	if (!inode_is_dir(cur))
-		err = -ENOTDIR;
-	else if (last->len > NAME_MAX)
-		err = -ENAMETOOLONG;
-	if (err)
-		goto bad;
-	last->dir = cur;
-	return 0;
-bad:
-	inode_put(cur);
-	return err;
-}
-
-int path_lookup(struct inode *start, const char *path, struct inode **out)
-{
-	struct path_last last;
-	int err = path_lookup_parent(start, path, &last);
-
-	if (err)
-		return err;
-	if (last.len)
-		err = step(&last.dir, last.name, last.len);
-	if (!err && last.trailing_slash && !inode_is_dir(last.dir))
-		err = -ENOTDIR;
-	if (err) {
-		inode_put(last.dir);
-		return err;
-	}
-	*out = last.dir;
-	return 0;
-}
-
+/* Under syscall_indirect(SYSIND_NOFOLLOW) a final link is ELOOP, as
+ * Linux's execveat(AT_SYMLINK_NOFOLLOW). */
 int vfs_lookup_exec(struct inode *start, const char *path, struct inode **out)
 {
-	int err = path_lookup(start, path, out);
+	int err = path_lookup_flags(start, path, lookup_follow_flags(false), out);
 
 	if (err)
 		return err;
-	if (!inode_is_reg(*out) || !((*out)->mode & 0111)) {
+	if (inode_is_link(*out))
+		err = -ELOOP;
+	else if (!inode_is_reg(*out) || !((*out)->mode & 0111))
+		err = -EACCES;
+	if (err)
 		inode_put(*out);
-		return -EACCES;
-	}
-	return 0;
+	return err;
 }
 
 /* Creates the last component; "/", "." and ".." always exist. */

@@ -1,9 +1,11 @@
 /*
  * ramfs: the in-memory file system behind every path.  File data lives in
  * page frames listed in a growable index, so large files (binaries that
- * execve reads) cost one page lookup per 4 KiB; directories are lists.
+ * execve reads) cost one page lookup per 4 KiB; directories are lists;
+ * a symbolic link holds its target string.
  */
 #include "fs/inode.h"
+#include "fs/ramfs_priv.h"
 #include "fs/ramfs_space.h"
 #include "arch/x86_64/rtc.h"
 #include "arch/x86_64/timer.h"
@@ -19,15 +21,6 @@
 #define RAMFS_MAX_PAGES (RAMFS_MAX_FILE >> PAGE_SHIFT)
 #define RAMFS_MIN_INDEX 16
 
-/* One name in a directory; owned by the directory, under its lock. */
-struct ramfs_dirent {
-	struct list_head link;
-	struct inode *ip; /* referenced by the entry */
-	uint64_t pos;	  /* getdents cookie: unique, increasing within the directory */
-	size_t len;
-	char name[]; /* NUL-terminated */
-};
-
 static uint64_t next_ino = 1;	  /* atomic */
 static unsigned long live_inodes; /* atomic */
 static uint64_t boot_epoch_ns;	  /* real time at boot; set once by ramfs_clock_init */
@@ -38,7 +31,7 @@ void ramfs_clock_init(void)
 	boot_epoch_ns = (uint64_t)rtc_read_epoch() * 1000000000UL;
 }
 
-static uint64_t now_ns(void)
+uint64_t ramfs_now_ns(void)
 {
 	return boot_epoch_ns + clock_monotonic_ns();
 }
@@ -54,13 +47,38 @@ struct inode *inode_alloc(uint32_t mode, uint32_t rdev)
 	ip->mode = mode;
 	ip->rdev = rdev;
 	spin_init(&ip->lock, "inode");
-	ip->mtime_ns = ip->ctime_ns = ip->atime_ns = now_ns();
+	ip->mtime_ns = ip->ctime_ns = ip->atime_ns = ramfs_now_ns();
 	if (S_ISDIR(mode)) {
 		list_init(&ip->dir.entries);
 		ip->dir.next_pos = 2; /* 0 and 1 are "." and ".." */
 	}
 	__atomic_add_fetch(&live_inodes, 1, __ATOMIC_RELAXED);
 	return ip;
+}
+
+/* The target is charged as one page of the size limit, as tmpfs charges a
+ * long symlink's page: links cannot take the heap without bound. */
+int inode_alloc_symlink(const char *target, size_t len, struct inode **out)
+{
+	struct inode *ip;
+
+	if (!ramfs_charge_page())
+		return -ENOSPC;
+	ip = inode_alloc(S_IFLNK | 0777, 0);
+	if (ip)
+		ip->link.target = kmalloc(len + 1);
+	if (!ip || !ip->link.target) {
+		if (ip)
+			inode_put(ip); /* uncharges */
+		else
+			ramfs_uncharge_pages(1);
+		return -ENOMEM;
+	}
+	memcpy(ip->link.target, target, len);
+	ip->link.target[len] = '\0';
+	ip->size = len;
+	*out = ip;
+	return 0;
 }
 
 void inode_get(struct inode *ip)
@@ -111,6 +129,10 @@ void inode_put(struct inode *ip)
 		free_dir(ip);
 	else if (S_ISREG(ip->mode))
 		free_data(ip);
+	else if (S_ISLNK(ip->mode)) {
+		kfree(ip->link.target);
+		ramfs_uncharge_pages(1);
+	}
 	__atomic_sub_fetch(&live_inodes, 1, __ATOMIC_RELAXED);
 	kfree(ip);
 }
@@ -232,7 +254,7 @@ static long data_write(struct inode *ip, struct iov_iter *from, uint64_t off)
 		spin_lock(&ip->lock);
 		if (off > ip->size)
 			ip->size = off;
-		ip->mtime_ns = ip->ctime_ns = now_ns();
+		ip->mtime_ns = ip->ctime_ns = ramfs_now_ns();
 		spin_unlock(&ip->lock);
 		if (c < n) {
 			err = -EFAULT;
@@ -298,7 +320,7 @@ int inode_truncate(struct inode *ip, uint64_t size)
 			memset(page_ptr(pa, size), 0, PAGE_SIZE - (size & PAGE_MASK));
 	}
 	ip->size = size;
-	ip->mtime_ns = ip->ctime_ns = now_ns();
+	ip->mtime_ns = ip->ctime_ns = ramfs_now_ns();
 	spin_unlock(&ip->lock);
 	return 0;
 }
@@ -327,7 +349,11 @@ void inode_stat(struct inode *ip, struct uapi_stat *st)
 	spin_lock(&ip->lock);
 	st->st_mode = ip->mode;
 	st->st_nlink = ip->nlink;
-	st->st_size = S_ISREG(ip->mode) ? ip->size : S_ISDIR(ip->mode) ? PAGE_SIZE : 0;
+	st->st_uid = ip->uid;
+	st->st_gid = ip->gid;
+	st->st_size = S_ISREG(ip->mode) || S_ISLNK(ip->mode) ? ip->size
+		      : S_ISDIR(ip->mode)		     ? PAGE_SIZE
+							     : 0;
 	st->st_blocks = S_ISREG(ip->mode) ? PAGE_ALIGN_UP(ip->size) / 512 : 0;
 	set_time(&st->atime_sec, &st->atime_nsec, ip->atime_ns);
 	set_time(&st->mtime_sec, &st->mtime_nsec, ip->mtime_ns);
@@ -337,8 +363,7 @@ void inode_stat(struct inode *ip, struct uapi_stat *st)
 
 /* ---- Directories ---- */
 
-/* Under dir->lock. */
-static struct ramfs_dirent *find_entry(struct inode *dir, const char *name, size_t len)
+struct ramfs_dirent *find_entry(struct inode *dir, const char *name, size_t len)
 {
 	struct ramfs_dirent *e;
 
@@ -361,49 +386,103 @@ struct inode *dir_lookup(struct inode *dir, const char *name, size_t len)
 	return ip;
 }
 
-/* Under dir->lock: links the new inode ip (no one else sees it yet) as e. */
-static void link_entry(struct inode *dir, struct ramfs_dirent *e, struct inode *ip)
+/*
+ * Under dir->lock: e (name filled in) names ip in dir from now on.  A new
+ * inode (fresh) gets its first name; an existing one must still have one,
+ * or it could come back from an unlink (Linux's linkat: ENOENT).
+ */
+static int link_entry(struct inode *dir, struct ramfs_dirent *e, struct inode *ip, bool fresh)
 {
-	e->ip = ip;
-	e->pos = dir->dir.next_pos++;
-	inode_get(ip); /* the entry's reference */
-	ip->nlink = 1;
+	spin_lock(&ip->lock); /* a leaf or a new directory: nothing below it is locked */
+	if (!fresh && ip->nlink == 0) {
+		spin_unlock(&ip->lock);
+		return -ENOENT;
+	}
+	ip->nlink++;
 	if (S_ISDIR(ip->mode)) {
 		ip->nlink = 2; /* its own "." */
 		ip->dir.parent = dir;
 		inode_get(dir);
 		dir->nlink++; /* the child's ".." */
 	}
+	ip->ctime_ns = ramfs_now_ns();
+	spin_unlock(&ip->lock);
+	e->ip = ip;
+	e->pos = dir->dir.next_pos++;
+	inode_get(ip); /* the entry's reference */
 	list_add_tail(&e->link, &dir->dir.entries);
 	dir->size++;
-	dir->mtime_ns = dir->ctime_ns = now_ns();
+	dir->mtime_ns = dir->ctime_ns = ramfs_now_ns();
+	return 0;
+}
+
+struct ramfs_dirent *dirent_alloc(const char *name, size_t len)
+{
+	struct ramfs_dirent *e = kmalloc(sizeof(*e) + len + 1);
+
+	if (!e)
+		return NULL;
+	memcpy(e->name, name, len);
+	e->name[len] = '\0';
+	e->len = len;
+	return e;
+}
+
+/* Under dir->lock: can dir take a new entry name?  *old is set on EEXIST. */
+static int can_add(struct inode *dir, const char *name, size_t len, struct ramfs_dirent **old)
+{
+	if (dir->nlink == 0)
+		return -ENOENT; /* removed while we walked to it */
+	if ((*old = find_entry(dir, name, len)))
+		return -EEXIST;
+	return 0;
+}
+
+static int add_entry(struct inode *dir, const char *name, size_t len, struct inode *ip, bool fresh)
+{
+	struct ramfs_dirent *e = dirent_alloc(name, len), *old;
+	int err;
+
+	if (!e)
+		return -ENOMEM;
+	spin_lock(&dir->lock);
+	err = can_add(dir, name, len, &old);
+	if (!err)
+		err = link_entry(dir, e, ip, fresh);
+	spin_unlock(&dir->lock);
+	if (err)
+		kfree(e);
+	return err;
+}
+
+int dir_link(struct inode *dir, const char *name, size_t len, struct inode *ip)
+{
+	return add_entry(dir, name, len, ip, false);
+}
+
+int dir_add_new(struct inode *dir, const char *name, size_t len, struct inode *ip)
+{
+	return add_entry(dir, name, len, ip, true);
 }
 
 int dir_create(struct inode *dir, const char *name, size_t len, uint32_t mode, uint32_t rdev,
 	       struct inode **out)
 {
 	struct inode *ip = inode_alloc(mode, rdev);
-	struct ramfs_dirent *e = kmalloc(sizeof(*e) + len + 1), *old;
-	int err = 0;
+	struct ramfs_dirent *e = dirent_alloc(name, len), *old;
+	int err = -ENOMEM;
 
 	*out = NULL;
-	if (!ip || !e) {
-		err = -ENOMEM;
+	if (!ip || !e)
 		goto bad;
-	}
-	memcpy(e->name, name, len);
-	e->name[len] = '\0';
-	e->len = len;
 	spin_lock(&dir->lock);
-	if (dir->nlink == 0) {
-		err = -ENOENT; /* removed while we walked to it */
-	} else if ((old = find_entry(dir, name, len))) {
+	err = can_add(dir, name, len, &old);
+	if (!err) {
+		link_entry(dir, e, ip, true);
+		*out = ip;
+	} else if (err == -EEXIST) {
 		inode_get(old->ip);
 		*out = old->ip;
-		err = -EEXIST;
-	} else {
-		link_entry(dir, e, ip);
-		*out = ip;
 	}
 	spin_unlock(&dir->lock);
 	if (!err)
@@ -443,7 +522,7 @@ int dir_remove(struct inode *dir, const char *name, size_t len, bool want_dir)
 		err = removable(e, want_dir);
 		if (!err) {
 			ip->nlink = S_ISDIR(ip->mode) ? 0 : ip->nlink - 1;
-			ip->ctime_ns = now_ns();
+			ip->ctime_ns = ramfs_now_ns();
 		}
 		spin_unlock(&ip->lock);
 	}
@@ -452,7 +531,7 @@ int dir_remove(struct inode *dir, const char *name, size_t len, bool want_dir)
 		dir->size--;
 		if (want_dir)
 			dir->nlink--;
-		dir->mtime_ns = dir->ctime_ns = now_ns();
+		dir->mtime_ns = dir->ctime_ns = ramfs_now_ns();
 	}
 	spin_unlock(&dir->lock);
 	if (err)

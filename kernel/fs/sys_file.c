@@ -6,7 +6,7 @@
 #include "fs/fd.h"
 #include "fs/file.h"
 #include "fs/files.h"
-#include "fs/vfs.h"
+#include "fs/upath.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
 #include "proc/task.h"
@@ -16,38 +16,23 @@
 #include <uapi/ioctl.h>
 #include <uapi/stat.h>
 
-/* *at() flags and access() modes: Linux values. */
-#define AT_SYMLINK_NOFOLLOW 0x100
-#define AT_REMOVEDIR	    0x200
-#define AT_NO_AUTOMOUNT	    0x800
-#define AT_EMPTY_PATH	    0x1000
-#define ACCESS_X	    1
-#define ACCESS_MODES	    7 /* R_OK | W_OK | X_OK */
+/* access() modes: Linux values. */
+#define ACCESS_X     1
+#define ACCESS_MODES 7 /* R_OK | W_OK | X_OK */
 
 static struct files_table *files(void)
 {
 	return current()->files;
 }
 
-/* A path from user space and the directory it is relative to. */
-struct upath {
-	char *path;	   /* kmalloc'd copy */
-	struct inode *dir; /* referenced, or NULL for the cwd */
-};
-
-static void upath_put(struct upath *p)
+void upath_put(struct upath *p)
 {
 	kfree(p->path);
 	if (p->dir)
 		inode_put(p->dir);
 }
 
-/*
- * Copies the path in and resolves dirfd (AT_FDCWD, or an open directory;
- * ignored for absolute paths and, with AT_EMPTY_PATH, for an empty one).
- * 0, -EFAULT, -ENAMETOOLONG, -EBADF, -ENOTDIR.
- */
-static int upath_get_flags(int dirfd, const char *upath, int flags, struct upath *p)
+int upath_get_flags(int dirfd, const char *upath, int flags, struct upath *p)
 {
 	struct file *f;
 	long n;
@@ -73,9 +58,21 @@ static int upath_get_flags(int dirfd, const char *upath, int flags, struct upath
 	return n < 0 ? n : 0;
 }
 
-static int upath_get(int dirfd, const char *upath, struct upath *p)
+int upath_get(int dirfd, const char *upath, struct upath *p)
 {
 	return upath_get_flags(dirfd, upath, 0, p);
+}
+
+int upath_lookup(int dirfd, const char *upath, bool nofollow, struct inode **out)
+{
+	struct upath p;
+	int err = upath_get(dirfd, upath, &p);
+
+	if (err)
+		return err;
+	err = path_lookup_flags(p.dir, p.path, lookup_follow_flags(nofollow), out);
+	upath_put(&p);
+	return err;
 }
 
 static long do_open(int dirfd, const char *upath, unsigned int flags, uint32_t mode)
@@ -91,7 +88,9 @@ static long do_open(int dirfd, const char *upath, unsigned int flags, uint32_t m
 		upath_put(&p);
 		return fd;
 	}
-	err = vfs_open(p.dir, p.path, flags, mode, &f);
+	if (sysind_nofollow())
+		flags |= O_NOFOLLOW;
+	err = vfs_open(p.dir, p.path, flags, mode & ~current()->umask, &f);
 	upath_put(&p);
 	if (err) {
 		fd_unreserve(fd);
@@ -146,7 +145,7 @@ SYSCALL_DEFINE2(fstat, int, fd, struct uapi_stat *, st)
 	return fd_stat(fd, st);
 }
 
-/* stat/lstat/newfstatat (no symbolic links, so NOFOLLOW changes nothing). */
+/* stat/lstat/newfstatat. */
 static long do_stat(int dirfd, const char *upath, struct uapi_stat *ust, int flags)
 {
 	struct upath p;
@@ -163,7 +162,8 @@ static long do_stat(int dirfd, const char *upath, struct uapi_stat *ust, int fla
 		upath_put(&p);
 		return fd_stat(dirfd, ust);
 	}
-	err = path_lookup(p.dir, fd_itself ? "." : p.path, &ip);
+	err = path_lookup_flags(p.dir, fd_itself ? "." : p.path,
+				lookup_follow_flags(flags & AT_SYMLINK_NOFOLLOW), &ip);
 	upath_put(&p);
 	if (err)
 		return err;
@@ -224,7 +224,7 @@ static long do_mkdir(int dirfd, const char *upath, unsigned int mode)
 
 	if (err)
 		return err;
-	err = vfs_mkdir(p.dir, p.path, mode);
+	err = vfs_mkdir(p.dir, p.path, mode & ~current()->umask);
 	upath_put(&p);
 	return err;
 }
@@ -259,17 +259,12 @@ SYSCALL_DEFINE3(unlinkat, int, dirfd, const char *, path, int, flags)
 /* Everyone is root: only X_OK can fail, on a file with no execute bit. */
 static long do_access(int dirfd, const char *upath, int mode)
 {
-	struct upath p;
 	struct inode *ip;
 	long err;
 
 	if (mode & ~ACCESS_MODES)
 		return -EINVAL;
-	err = upath_get(dirfd, upath, &p);
-	if (err)
-		return err;
-	err = path_lookup(p.dir, p.path, &ip);
-	upath_put(&p);
+	err = upath_lookup(dirfd, upath, false, &ip);
 	if (err)
 		return err;
 	if ((mode & ACCESS_X) && !inode_is_dir(ip) && !(ip->mode & 0111))
@@ -319,16 +314,13 @@ static long set_cwd(struct inode *ip)
 	return 0;
 }
 
+/* With SYSIND_NOFOLLOW a final link is not a directory: ENOTDIR, as
+ * open(O_DIRECTORY | O_NOFOLLOW). */
 SYSCALL_DEFINE1(chdir, const char *, upath)
 {
-	struct upath p;
 	struct inode *ip;
-	long err = upath_get(AT_FDCWD, upath, &p);
+	long err = upath_lookup(AT_FDCWD, upath, false, &ip);
 
-	if (err)
-		return err;
-	err = path_lookup(NULL, p.path, &ip);
-	upath_put(&p);
 	return err ? err : set_cwd(ip);
 }
 
@@ -385,22 +377,21 @@ SYSCALL_DEFINE2(ftruncate, int, fd, long, length)
 	return err;
 }
 
+/* With SYSIND_NOFOLLOW a final link is ELOOP, as open(O_NOFOLLOW). */
 SYSCALL_DEFINE2(truncate, const char *, upath, long, length)
 {
-	struct upath p;
 	struct inode *ip;
 	long err;
 
 	if (length < 0)
 		return -EINVAL;
-	err = upath_get(AT_FDCWD, upath, &p);
+	err = upath_lookup(AT_FDCWD, upath, false, &ip);
 	if (err)
 		return err;
-	err = path_lookup(NULL, p.path, &ip);
-	upath_put(&p);
-	if (err)
-		return err;
-	err = inode_is_dir(ip) ? -EISDIR : !inode_is_reg(ip) ? -EINVAL : inode_truncate(ip, length);
+	err = inode_is_dir(ip)	  ? -EISDIR
+	      : inode_is_link(ip) ? -ELOOP
+	      : !inode_is_reg(ip) ? -EINVAL
+				  : inode_truncate(ip, length);
 	inode_put(ip);
 	return err;
 }

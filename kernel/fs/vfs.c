@@ -163,43 +163,14 @@ int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out)
 	return 0;
 }
 
-/* O_CREAT: the existing inode or a new regular file (*created). */
-static int open_create(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
-		       struct inode **ip, bool *created)
-{
-	struct path_last last;
-	int err = path_lookup_parent(start, path, &last);
-
-	if (err)
-		return err;
-	bool special = !last.len || (last.len <= 2 && !memcmp(last.name, "..", last.len));
-	if (special) {
-		err = path_lookup(last.dir, last.len ? last.name : "/", ip);
-	} else if (last.trailing_slash) {
-		err = -EISDIR; /* Linux: O_CREAT never makes a directory */
-	} else {
-		*ip = dir_lookup(last.dir, last.name, last.len);
-		if (!*ip) {
-			err = dir_create(last.dir, last.name, last.len, S_IFREG | (mode & 07777), 0,
-					 ip);
-			*created = !err;
-			if (err == -EEXIST)
-				err = 0; /* lost a race: it exists now */
-		}
-	}
-	inode_put(last.dir);
-	if (!err && !*created && (flags & O_EXCL)) {
-		inode_put(*ip);
-		err = -EEXIST;
-	}
-	return err;
-}
-
-/* Linux's rules: directories open read-only, without O_CREAT or O_TRUNC. */
+/* Linux's rules: directories open read-only, without O_CREAT or O_TRUNC;
+ * a link (not followed: O_NOFOLLOW) cannot be opened. */
 static int open_check(struct inode *ip, unsigned int flags)
 {
 	if ((flags & O_DIRECTORY) && !inode_is_dir(ip))
 		return -ENOTDIR;
+	if (inode_is_link(ip))
+		return -ELOOP;
 	if (inode_is_dir(ip) && ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC))))
 		return -EISDIR;
 	return 0;
@@ -208,14 +179,16 @@ static int open_check(struct inode *ip, unsigned int flags)
 int vfs_open(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
 	     struct file **out)
 {
+	unsigned int lookup = (flags & O_NOFOLLOW) ? LOOKUP_NOFOLLOW : 0;
 	struct inode *ip;
 	bool created = false;
 	int err;
 
 	if (flags & O_CREAT)
-		err = open_create(start, path, flags, mode, &ip, &created);
+		err = path_create(start, path, lookup | ((flags & O_EXCL) ? LOOKUP_EXCL : 0), mode,
+				  &ip, &created);
 	else
-		err = path_lookup(start, path, &ip);
+		err = path_lookup_flags(start, path, lookup, &ip);
 	if (err)
 		return err;
 	err = open_check(ip, flags);

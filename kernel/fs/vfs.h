@@ -20,30 +20,58 @@ void vfs_init(void);
 struct inode *vfs_root(void);
 
 /*
- * Path lookup.  start is where a relative path begins (a referenced
- * directory the caller keeps); NULL means the current task's cwd, or the
- * root before any task exists.  "." and ".." (the root is its own parent),
- * repeated and trailing slashes as POSIX: a trailing slash demands a
- * directory.  Errors: -ENOENT (missing, or empty path), -ENOTDIR, -ENAMETOOLONG.
+ * Path lookup (lookup.c).  start is where a relative path begins (a
+ * referenced directory the caller keeps); NULL means the current task's
+ * cwd, or the root before any task exists.  "." and ".." (the root is its
+ * own parent), repeated and trailing slashes as POSIX: a trailing slash
+ * demands a directory.  Symbolic links are followed, in the middle and at
+ * the end, MAXSYMLINKS in one lookup at most.  Errors: -ENOENT (missing,
+ * or empty path), -ENOTDIR, -ENAMETOOLONG, -ELOOP.
  */
+#define MAXSYMLINKS 40
 int path_lookup(struct inode *start, const char *path, struct inode **out);
+/* Lookup flags: a final link is not followed (lstat); O_EXCL (path_create). */
+#define LOOKUP_NOFOLLOW 1U
+#define LOOKUP_EXCL	2U
+int path_lookup_flags(struct inode *start, const char *path, unsigned int flags,
+		      struct inode **out);
+/*
+ * open(O_CREAT)'s lookup: the inode path names (a final link followed
+ * unless LOOKUP_NOFOLLOW, so a dangling one creates its target), or a new
+ * regular file of mode made there (*created).  LOOKUP_EXCL: -EEXIST if
+ * the name exists, a link included.  -EISDIR for "name/".
+ */
+int path_create(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
+		struct inode **out, bool *created);
 
 /* The last component of a path and the directory it lives in. */
 struct path_last {
 	struct inode *dir; /* referenced: inode_put it */
-	const char *name;  /* inside the path string, not NUL-terminated */
+	const char *name;  /* name_buf, or "" when len is 0 */
 	size_t len;	   /* 0 when the path is "/" (name is the root itself) */
 	bool trailing_slash;
+	char name_buf[NAME_MAX + 1]; /* the name, NUL-terminated (it may come from a link) */
 };
-/* Resolves all but the last component (same errors as path_lookup). */
+/* Resolves all but the last component, following links (same errors). */
 int path_lookup_parent(struct inode *start, const char *path, struct path_last *last);
+
+static inline bool is_dot(const char *name, size_t len)
+{
+	return len == 1 && name[0] == '.';
+}
+
+static inline bool is_dotdot(const char *name, size_t len)
+{
+	return len == 2 && name[0] == '.' && name[1] == '.';
+}
 
 /* A regular file to execute: -ENOENT/-ENOTDIR..., -EACCES for non-regular or no x bit. */
 int vfs_lookup_exec(struct inode *start, const char *path, struct inode **out);
 
 /*
  * Opens a path: flags are open(2)'s (O_ACCMODE, O_CREAT, O_EXCL, O_TRUNC,
- * O_APPEND, O_NONBLOCK, O_DIRECTORY; fd flags are the caller's business),
+ * O_APPEND, O_NONBLOCK, O_DIRECTORY, O_NOFOLLOW (ELOOP on a final link);
+ * fd flags are the caller's business),
  * mode the permissions of a new file.  0 with *out holding one reference.
  */
 int vfs_open(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
@@ -57,6 +85,15 @@ int vfs_mkdir(struct inode *start, const char *path, uint32_t mode);
 int vfs_mknod(struct inode *start, const char *path, uint32_t mode, uint32_t rdev);
 int vfs_unlink(struct inode *start, const char *path);
 int vfs_rmdir(struct inode *start, const char *path);
+
+/* Links and renames (link.c); errors as Linux's. */
+/* A symbolic link at path holding target (1..PATH_MAX-1 bytes). */
+int vfs_symlink(struct inode *start, const char *path, const char *target);
+/* A new name newpath for oldpath (follow: a final link of oldpath followed). */
+int vfs_link(struct inode *oldstart, const char *oldpath, struct inode *newstart,
+	     const char *newpath, bool follow);
+int vfs_rename(struct inode *oldstart, const char *oldpath, struct inode *newstart,
+	       const char *newpath, unsigned int flags);
 /* Absolute path of directory dir into buf: length with the NUL, -ERANGE, -ENOENT. */
 long vfs_getcwd(struct inode *dir, char *buf, size_t size);
 

@@ -289,12 +289,25 @@ static void cpio_tests(struct inode *root)
 	newc_put(ar, &len, ".", S_IFDIR | 0755, NULL);
 	newc_put(ar, &len, "./bin", S_IFDIR | 0755, NULL);
 	newc_put(ar, &len, "./bin/hi", S_IFREG | 0755, "hello!");
+	newc_put(ar, &len, "./bin/link", S_IFLNK | 0777, "hi");
+	newc_put(ar, &len, "./bin/empty", S_IFLNK | 0777, NULL);
 	newc_put(ar, &len, "TRAILER!!!", 0, NULL);
 	good = len;
-	KTEST_OK(cpio_unpack(ar, len, root) == 3, "cpio: unpack a small archive");
+	KTEST_OK(cpio_unpack(ar, len, root) == 4,
+		 "cpio: unpack a small archive (empty link skipped)");
 	KTEST_OK(path_lookup(root, "bin/hi", &ip) == 0 && inode_read(ip, buf, 8, 0) == 6 &&
 		     !memcmp(buf, "hello!", 6) && (ip->mode & 0777) == 0755,
 		 "cpio: file content and mode");
+	inode_put(ip);
+	KTEST_OK(path_lookup_flags(root, "bin/link", LOOKUP_NOFOLLOW, &ip) == 0 &&
+		     inode_is_link(ip) && !strcmp(ip->link.target, "hi"),
+		 "cpio: a symbolic link with its target");
+	inode_put(ip);
+	KTEST_OK(path_lookup_flags(root, "bin/empty", LOOKUP_NOFOLLOW, &ip) == -ENOENT,
+		 "cpio: a link without a target is skipped");
+	KTEST_OK(cpio_unpack(ar, len, root) == 4, "cpio: a second unpack replaces the link");
+	KTEST_OK(path_lookup(root, "bin/link", &ip) == 0 && inode_is_reg(ip),
+		 "cpio: the link resolves to the file");
 	inode_put(ip);
 	KTEST_OK(cpio_unpack(ar, good - 50, root) == -EINVAL, "cpio: truncated archive rejected");
 	ar[110 + 2 + 2] = 'X'; /* inside the second header's magic */
@@ -306,7 +319,8 @@ static void cpio_tests(struct inode *root)
 	KTEST_OK(cpio_unpack(ar, good, root) == -EINVAL, "cpio: name past the end rejected");
 	KTEST_OK(cpio_unpack(ar, 60, root) == -EINVAL && cpio_unpack(ar, 0, root) == -EINVAL,
 		 "cpio: short and empty archives rejected");
-	KTEST_OK(vfs_unlink(root, "bin/hi") == 0 && vfs_rmdir(root, "bin") == 0,
+	KTEST_OK(vfs_unlink(root, "bin/hi") == 0 && vfs_unlink(root, "bin/link") == 0 &&
+		     vfs_rmdir(root, "bin") == 0,
 		 "cpio: unpacked tree removed");
 	kfree(ar);
 }

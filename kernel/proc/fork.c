@@ -37,6 +37,7 @@ SYSCALL_DEFINE0(fork)
 		goto nomem;
 	inode_get(parent->cwd);
 	child->cwd = parent->cwd;
+	child->umask = parent->umask;
 	if ((child->exe = parent->exe))
 		inode_get(child->exe);
 	child->brk_start = parent->brk_start;

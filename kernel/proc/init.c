@@ -59,6 +59,7 @@ void proc_start_init(const char *path, const char *arg)
 	if (!t || !(t->files = files_create()))
 		panic("init: out of memory");
 	t->cwd = vfs_root();
+	t->umask = 022; /* Linux's init starts with 022 */
 	t->pgid = t->sid = t->pid;
 	task_swap_vm(t, vm_kernel());
 	open_console(t->files);

@@ -64,6 +64,7 @@ struct task {
 	struct vm_space *vm;
 	struct files_table *files; /* own (the table has its own lock) */
 	struct inode *cwd;	   /* own */
+	unsigned int umask;	   /* own: creation mode mask (umask(2)); fork copies it */
 	/* own: the program file (referenced; fork shares it, execve replaces
 	 * it, exit drops it), read for fault reports; NULL before the first exec. */
 	struct inode *exe;

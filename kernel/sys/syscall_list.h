@@ -70,18 +70,43 @@
 	X(__NR_getcwd, getcwd)                                                                     \
 	X(__NR_chdir, chdir)                                                                       \
 	X(__NR_fchdir, fchdir)                                                                     \
+	X(__NR_rename, rename)                                                                     \
 	X(__NR_mkdir, mkdir)                                                                       \
 	X(__NR_rmdir, rmdir)                                                                       \
+	X(__NR_link, link)                                                                         \
 	X(__NR_unlink, unlink)                                                                     \
+	X(__NR_symlink, symlink)                                                                   \
+	X(__NR_readlink, readlink)                                                                 \
+	X(__NR_chmod, chmod)                                                                       \
+	X(__NR_fchmod, fchmod)                                                                     \
+	X(__NR_chown, chown)                                                                       \
+	X(__NR_fchown, fchown)                                                                     \
+	X(__NR_lchown, lchown)                                                                     \
+	X(__NR_umask, umask)                                                                       \
 	X(__NR_gettimeofday, gettimeofday)                                                         \
 	X(__NR_getrlimit, getrlimit)                                                               \
 	X(__NR_times, times)                                                                       \
 	X(__NR_getuid, getuid)                                                                     \
+	X(__NR_getgid, getgid)                                                                     \
+	X(__NR_setuid, setuid)                                                                     \
+	X(__NR_setgid, setgid)                                                                     \
+	X(__NR_geteuid, geteuid)                                                                   \
+	X(__NR_getegid, getegid)                                                                   \
 	X(__NR_setpgid, setpgid)                                                                   \
 	X(__NR_getppid, getppid)                                                                   \
 	X(__NR_getpgrp, getpgrp)                                                                   \
 	X(__NR_setsid, setsid)                                                                     \
+	X(__NR_setreuid, setreuid)                                                                 \
+	X(__NR_setregid, setregid)                                                                 \
+	X(__NR_getgroups, getgroups)                                                               \
+	X(__NR_setgroups, setgroups)                                                               \
+	X(__NR_setresuid, setresuid)                                                               \
+	X(__NR_getresuid, getresuid)                                                               \
+	X(__NR_setresgid, setresgid)                                                               \
+	X(__NR_getresgid, getresgid)                                                               \
 	X(__NR_getpgid, getpgid)                                                                   \
+	X(__NR_setfsuid, setfsuid)                                                                 \
+	X(__NR_setfsgid, setfsgid)                                                                 \
 	X(__NR_getsid, getsid)                                                                     \
 	X(__NR_rt_sigpending, rt_sigpending)                                                       \
 	X(__NR_rt_sigsuspend, rt_sigsuspend)                                                       \
@@ -95,23 +120,34 @@
 	X(__NR_clock_getres, clock_getres)                                                         \
 	X(__NR_clock_nanosleep, clock_nanosleep)                                                   \
 	X(__NR_exit_group, exit_group)                                                             \
+	X(__NR_utimes, utimes)                                                                     \
 	X(__NR_waitid, waitid)                                                                     \
 	X(__NR_openat, openat)                                                                     \
 	X(__NR_mkdirat, mkdirat)                                                                   \
+	X(__NR_fchownat, fchownat)                                                                 \
+	X(__NR_futimesat, futimesat)                                                               \
 	X(__NR_newfstatat, newfstatat)                                                             \
 	X(__NR_unlinkat, unlinkat)                                                                 \
+	X(__NR_renameat, renameat)                                                                 \
+	X(__NR_linkat, linkat)                                                                     \
+	X(__NR_symlinkat, symlinkat)                                                               \
+	X(__NR_readlinkat, readlinkat)                                                             \
+	X(__NR_fchmodat, fchmodat)                                                                 \
 	X(__NR_faccessat, faccessat)                                                               \
 	X(__NR_set_robust_list, set_robust_list)                                                   \
 	X(__NR_get_robust_list, get_robust_list)                                                   \
+	X(__NR_utimensat, utimensat)                                                               \
 	X(__NR_accept4, accept4)                                                                   \
 	X(__NR_dup3, dup3)                                                                         \
 	X(__NR_pipe2, pipe2)                                                                       \
 	X(__NR_preadv, preadv)                                                                     \
 	X(__NR_pwritev, pwritev)                                                                   \
 	X(__NR_prlimit64, prlimit64)                                                               \
+	X(__NR_renameat2, renameat2)                                                               \
 	X(__NR_preadv2, preadv2)                                                                   \
 	X(__NR_pwritev2, pwritev2)                                                                 \
 	X(__NR_close_range, close_range)                                                           \
+	X(__NR_fchmodat2, fchmodat2)                                                               \
 	X(__NR_socket2, socket2)                                                                   \
 	X(__NR_syscall_indirect, syscall_indirect)
 

@@ -84,6 +84,29 @@
 #define AT_FDCWD UAPI_AT_FDCWD
 #endif
 
+/* *at() flags: Linux values (newlib's differ; libc/ translates them). */
+#define UAPI_AT_SYMLINK_NOFOLLOW 0x100
+#define UAPI_AT_REMOVEDIR	 0x200
+#define UAPI_AT_SYMLINK_FOLLOW	 0x400
+#define UAPI_AT_NO_AUTOMOUNT	 0x800
+#define UAPI_AT_EMPTY_PATH	 0x1000
+#ifndef UAPI_NO_FLAG_NAMES
+#define AT_SYMLINK_NOFOLLOW UAPI_AT_SYMLINK_NOFOLLOW
+#define AT_REMOVEDIR	    UAPI_AT_REMOVEDIR
+#define AT_SYMLINK_FOLLOW   UAPI_AT_SYMLINK_FOLLOW
+#define AT_NO_AUTOMOUNT	    UAPI_AT_NO_AUTOMOUNT
+#define AT_EMPTY_PATH	    UAPI_AT_EMPTY_PATH
+#endif
+
+/* renameat2(2) flags: Linux values (newlib has none). */
+#define RENAME_NOREPLACE (1U << 0)
+#define RENAME_EXCHANGE	 (1U << 1)
+#define RENAME_WHITEOUT	 (1U << 2)
+
+/* utimensat(2) special tv_nsec values: Linux's (newlib's differ). */
+#define UAPI_UTIME_NOW	((1L << 30) - 1)
+#define UAPI_UTIME_OMIT ((1L << 30) - 2)
+
 /*
  * The two fd areas (docs/fds.md).  The sequential area is [0, RLIMIT_NOFILE)
  * and RLIMIT_NOFILE can never exceed NR_OPEN_MAX; the non-sequential area

@@ -15,6 +15,7 @@
 #define SYSIND_CLOFORK	(1UL << 2) /* ... close-on-fork */
 #define SYSIND_NONBLOCK (1UL << 3) /* ... O_NONBLOCK */
 #define SYSIND_SIGMASK	(1UL << 4) /* block exactly `sigmask` during the call */
-#define SYSIND_ALL	0x1fUL
+#define SYSIND_NOFOLLOW (1UL << 5) /* a final symbolic link in a path is not followed */
+#define SYSIND_ALL	0x3fUL
 
 #endif

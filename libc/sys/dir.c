@@ -1,6 +1,6 @@
 /*
- * Directories and names: mkdir/rmdir/chdir/getcwd, link/unlink, and the
- * <dirent.h> reader on top of getdents64.
+ * Directories and names: mkdir/rmdir/chdir/getcwd, link/unlink, symlinks,
+ * rename, and the <dirent.h> reader on top of getdents64.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -11,6 +11,15 @@
 #include <unistd.h>
 
 #include "syscall.h"
+#include "translate.h"
+#define UAPI_NO_FLAG_NAMES
+#include <uapi/fcntl.h>
+
+/* newlib's AT_FDCWD (-2) is Linux's -100. */
+static long at_dirfd(int dirfd)
+{
+	return dirfd == AT_FDCWD ? UAPI_AT_FDCWD : dirfd;
+}
 
 int mkdir(const char *path, mode_t mode)
 {
@@ -32,9 +41,57 @@ int link(const char *old, const char *new)
 	return sys_call(__NR_link, old, new);
 }
 
+int linkat(int olddirfd, const char *old, int newdirfd, const char *new, int flags)
+{
+	return sys_call(__NR_linkat, at_dirfd(olddirfd), old, at_dirfd(newdirfd), new,
+			at_flags_to_linux(flags));
+}
+
 int unlink(const char *path)
 {
 	return sys_call(__NR_unlink, path);
+}
+
+int symlink(const char *target, const char *path)
+{
+	return sys_call(__NR_symlink, target, path);
+}
+
+int symlinkat(const char *target, int dirfd, const char *path)
+{
+	return sys_call(__NR_symlinkat, target, at_dirfd(dirfd), path);
+}
+
+ssize_t readlink(const char *path, char *buf, size_t size)
+{
+	return sys_call(__NR_readlink, path, buf, size);
+}
+
+ssize_t readlinkat(int dirfd, const char *path, char *buf, size_t size)
+{
+	return sys_call(__NR_readlinkat, at_dirfd(dirfd), path, buf, size);
+}
+
+/* newlib's rename() calls this (built with HAVE_RENAME): the atomic one. */
+int _rename(const char *old, const char *new)
+{
+	return sys_call(__NR_rename, old, new);
+}
+
+int renameat(int olddirfd, const char *old, int newdirfd, const char *new)
+{
+	return sys_call(__NR_renameat, at_dirfd(olddirfd), old, at_dirfd(newdirfd), new);
+}
+
+/* flags: Linux's RENAME_* (<uapi/fcntl.h>; newlib has none). */
+int renameat2(int olddirfd, const char *old, int newdirfd, const char *new, unsigned int flags)
+{
+	return sys_call(__NR_renameat2, at_dirfd(olddirfd), old, at_dirfd(newdirfd), new, flags);
+}
+
+int unlinkat(int dirfd, const char *path, int flags)
+{
+	return sys_call(__NR_unlinkat, at_dirfd(dirfd), path, at_flags_to_linux(flags));
 }
 
 /* With a NULL buf, allocate one as glibc does (size 0: PATH_MAX). */

@@ -69,6 +69,30 @@ int open_flags_from_linux(long lflags)
 	return flags;
 }
 
+int at_flags_to_linux(int flags)
+{
+	static const struct {
+		int newlib, kernel;
+	} table[] = {
+	    {AT_EACCESS, UAPI_AT_REMOVEDIR}, /* Linux gives AT_EACCESS AT_REMOVEDIR's bit */
+	    {AT_SYMLINK_NOFOLLOW, UAPI_AT_SYMLINK_NOFOLLOW},
+	    {AT_SYMLINK_FOLLOW, UAPI_AT_SYMLINK_FOLLOW},
+	    {AT_REMOVEDIR, UAPI_AT_REMOVEDIR},
+#ifdef AT_EMPTY_PATH /* newlib has it only for GNU code */
+	    {AT_EMPTY_PATH, UAPI_AT_EMPTY_PATH},
+#endif
+	};
+	int out = 0;
+
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		if (flags & table[i].newlib) {
+			flags &= ~table[i].newlib;
+			out |= table[i].kernel;
+		}
+	}
+	return out | flags;
+}
+
 int fcntl_cmd_to_linux(int cmd)
 {
 	switch (cmd) {

@@ -20,6 +20,10 @@ long open_flags_to_linux(int flags);
 /* Linux O_* (as F_GETFL reports them) -> newlib O_*; unknown bits dropped. */
 int open_flags_from_linux(long lflags);
 
+/* newlib AT_* flags -> Linux's; unknown bits pass through (the kernel
+ * answers EINVAL for them). */
+int at_flags_to_linux(int flags);
+
 /* newlib fcntl command -> Linux's (F_DUPFD_CLOEXEC differs). */
 int fcntl_cmd_to_linux(int cmd);
 /* newlib clockid_t -> Linux clock id; -1 if unknown. */

@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 	require(buf != NULL, "malloc");
 	memset(buf, 'z', CHUNK);
 	bool have_before = kstat_read(&before);
-	plan(11);
+	plan(12);
 	snprintf(path, sizeof path, "/tmp/ramfs-full-%d", (int)getpid());
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	require(fd >= 0, "open");
@@ -56,6 +56,8 @@ int main(int argc, char **argv)
 	ok(err == ENOSPC, "writing until the ramfs is full ends in ENOSPC (errno %d)", err);
 	ok(size > (64L << 20), "a file can hold more than 64 MiB (%ld)", size);
 	ok(pwrite(fd, "y", 1, 0) == 1, "overwriting a page the file has still works");
+	snprintf(out, sizeof out, "%s.link", path);
+	is_errno(symlink(path, out), ENOSPC, "a symlink counts one page: ENOSPC when full");
 	partial_write(fd, buf, size);
 	system_usable(argv[0], "the ramfs full");
 	close(fd);

@@ -1,0 +1,310 @@
+/*
+ * Path lookup with symbolic links.  The walk holds one inode reference at a
+ * time and takes each directory's lock only inside dir_lookup, so it never
+ * nests locks.  A link met on the way is spliced into the path (see struct
+ * walk); MAXSYMLINKS links per lookup at most, then ELOOP, as Linux.
+ */
+#include "fs/vfs.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "proc/task.h"
+#include <uapi/errno.h>
+
+/* The referenced directory a path starts from. */
+static struct inode *start_dir(struct inode *start, const char *path)
+{
+	struct task *t = current();
+
+	if (path[0] != '/') {
+		if (!start && t && t->cwd)
+			start = t->cwd;
+		if (start) {
+			inode_get(start);
+			return start;
+		}
+	}
+	return vfs_root();
+}
+
+/* Next component after *p (slashes skipped): false at the end of the path. */
+static bool next_component(const char **p, const char **name, size_t *len)
+{
+	const char *s = *p;
+
+	while (*s == '/')
+		s++;
+	if (!*s)
+		return false;
+	*name = s;
+	while (*s && *s != '/')
+		s++;
+	*len = s - *name;
+	*p = s;
+	return true;
+}
+
+/* Only slashes left from p on? */
+static bool at_end(const char *p)
+{
+	while (*p == '/')
+		p++;
+	return !*p;
+}
+
+/*
+ * A walk in progress.  Following a link replaces what remains of the path
+ * by the link's target followed by that remainder, in buf, so the walk
+ * stays a loop (no recursion, one buffer) and `..` after a link goes up
+ * from where the link pointed, as in Linux.
+ */
+struct walk {
+	struct inode *cur; /* referenced directory where rest starts */
+	const char *rest;  /* what remains: in the caller's path or in buf */
+	char *buf;	   /* kmalloc'd PATH_MAX once a link was followed, else NULL */
+	int links;	   /* links followed so far */
+};
+
+static void walk_init(struct walk *w, struct inode *start, const char *path)
+{
+	*w = (struct walk){.cur = start_dir(start, path), .rest = path};
+}
+
+static void walk_done(struct walk *w)
+{
+	if (w->cur)
+		inode_put(w->cur);
+	kfree(w->buf);
+}
+
+/*
+ * The link ip (referenced by the caller; its target is constant) stands
+ * where the walk is, and tail follows it.  The walk goes on with target +
+ * tail: from the root if the target is absolute, else from w->cur, the
+ * link's directory.
+ */
+static int follow_link(struct walk *w, struct inode *ip, const char *tail)
+{
+	const char *target = ip->link.target;
+	size_t tlen = strlen(target), rlen = strlen(tail);
+	char *buf;
+
+	if (++w->links > MAXSYMLINKS)
+		return -ELOOP;
+	if (tlen + rlen >= PATH_MAX)
+		return -ENAMETOOLONG;
+	buf = kmalloc(PATH_MAX);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, target, tlen);
+	memcpy(buf + tlen, tail, rlen + 1);
+	kfree(w->buf);
+	w->buf = buf;
+	w->rest = buf;
+	if (target[0] == '/') {
+		inode_put(w->cur);
+		w->cur = vfs_root();
+	}
+	return 0;
+}
+
+/*
+ * What name names in the directory w->cur ("." and ".." included),
+ * referenced, a link not followed.  -ENOTDIR, -ENAMETOOLONG, -ENOENT.
+ */
+static int child_of(struct walk *w, const char *name, size_t len, struct inode **out)
+{
+	struct inode *dir = w->cur;
+
+	if (!inode_is_dir(dir))
+		return -ENOTDIR;
+	if (len > NAME_MAX)
+		return -ENAMETOOLONG;
+	if (is_dot(name, len)) {
+		inode_get(dir);
+		*out = dir;
+		return 0;
+	}
+	*out = is_dotdot(name, len) ? dir_parent(dir) : dir_lookup(dir, name, len);
+	return *out ? 0 : -ENOENT;
+}
+
+/*
+ * Walks every component but the last, following the links met.  Then
+ * w->cur is the last component's directory and *last names the component
+ * (pointing into w->rest: valid while the walk is; len 0 for "/").
+ */
+static int walk_to_last(struct walk *w, struct path_last *last)
+{
+	const char *name;
+	size_t len;
+	struct inode *next;
+	int err;
+
+	*last = (struct path_last){.name = "", .len = 0, .trailing_slash = true};
+	while (next_component(&w->rest, &name, &len)) {
+		if (at_end(w->rest)) {
+			last->name = name;
+			last->len = len;
+			last->trailing_slash = *w->rest == '/';
+			break;
+		}
+		err = child_of(w, name, len, &next);
+		if (err)
+			return err;
+		if (inode_is_link(next)) {
+			err = follow_link(w, next, w->rest);
+			inode_put(next);
+			if (err)
+				return err;
+			continue;
+		}
+		inode_put(w->cur);
+		w->cur = next;
+	}
+	if (!inode_is_dir(w->cur))
+		return -ENOTDIR;
+	return last->len > NAME_MAX ? -ENAMETOOLONG : 0;
+}
+
+static int check_path(const char *path)
+{
+	if (!*path)
+		return -ENOENT;
+	return strnlen(path, PATH_MAX) >= PATH_MAX ? -ENAMETOOLONG : 0;
+}
+
+int path_lookup_parent(struct inode *start, const char *path, struct path_last *last)
+{
+	struct walk w;
+	int err = check_path(path);
+
+	if (err)
+		return err;
+	walk_init(&w, start, path);
+	err = walk_to_last(&w, last);
+	if (!err) {
+		/* The name may be in w.buf: keep a copy that outlives the walk. */
+		memcpy(last->name_buf, last->name, last->len);
+		last->name_buf[last->len] = '\0';
+		last->name = last->name_buf;
+		last->dir = w.cur;
+		w.cur = NULL;
+	}
+	walk_done(&w);
+	return err;
+}
+
+/*
+ * The last step of a walk: *out is what the last component names or, for
+ * a link to follow, NULL with the walk continuing at the link's target.
+ * A trailing slash always follows (Linux: "link/" means the directory).
+ */
+static int walk_last(struct walk *w, const struct path_last *last, unsigned int flags,
+		     struct inode **out)
+{
+	struct inode *ip;
+	int err;
+
+	*out = NULL;
+	if (!last->len) {
+		inode_get(w->cur);
+		*out = w->cur;
+		return 0;
+	}
+	err = child_of(w, last->name, last->len, &ip);
+	if (err)
+		return err;
+	if (inode_is_link(ip) && (!(flags & LOOKUP_NOFOLLOW) || last->trailing_slash)) {
+		err = follow_link(w, ip, last->trailing_slash ? "/" : "");
+		inode_put(ip);
+		return err;
+	}
+	*out = ip;
+	return 0;
+}
+
+int path_lookup_flags(struct inode *start, const char *path, unsigned int flags, struct inode **out)
+{
+	struct path_last last;
+	struct walk w;
+	struct inode *ip = NULL;
+	int err = check_path(path);
+
+	if (err)
+		return err;
+	walk_init(&w, start, path);
+	while (!err && !ip) {
+		err = walk_to_last(&w, &last);
+		if (!err)
+			err = walk_last(&w, &last, flags, &ip);
+	}
+	if (!err && last.trailing_slash && !inode_is_dir(ip))
+		err = -ENOTDIR;
+	walk_done(&w);
+	if (err && ip)
+		inode_put(ip);
+	if (!err)
+		*out = ip;
+	return err;
+}
+
+int path_lookup(struct inode *start, const char *path, struct inode **out)
+{
+	return path_lookup_flags(start, path, 0, out);
+}
+
+/*
+ * One round of path_create on the last component: *ip is set when done
+ * (found or created); left NULL when the walk follows a link.
+ */
+static int create_last(struct walk *w, const struct path_last *last, unsigned int flags,
+		       uint32_t mode, struct inode **ip, bool *created)
+{
+	bool special =
+	    !last->len || is_dot(last->name, last->len) || is_dotdot(last->name, last->len);
+	int err;
+
+	if (special)
+		return walk_last(w, last, 0, ip);
+	if (last->trailing_slash)
+		return -EISDIR; /* Linux: O_CREAT never makes a directory */
+	*ip = dir_lookup(w->cur, last->name, last->len);
+	if (!*ip) {
+		err = dir_create(w->cur, last->name, last->len, S_IFREG | (mode & 07777), 0, ip);
+		*created = !err;
+		return err == -EEXIST ? 0 : err; /* lost a race: it exists now */
+	}
+	if (!inode_is_link(*ip) || (flags & (LOOKUP_EXCL | LOOKUP_NOFOLLOW)))
+		return 0;
+	err = follow_link(w, *ip, "");
+	inode_put(*ip);
+	*ip = NULL;
+	return err;
+}
+
+int path_create(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
+		struct inode **out, bool *created)
+{
+	struct path_last last;
+	struct walk w;
+	struct inode *ip = NULL;
+	int err = check_path(path);
+
+	*created = false;
+	if (err)
+		return err;
+	walk_init(&w, start, path);
+	while (!err && !ip) {
+		err = walk_to_last(&w, &last);
+		if (!err)
+			err = create_last(&w, &last, flags, mode, &ip, created);
+	}
+	walk_done(&w);
+	if (!err && !*created && (flags & LOOKUP_EXCL))
+		err = -EEXIST;
+	if (err && ip)
+		inode_put(ip);
+	if (!err)
+		*out = ip;
+	return err;
+}

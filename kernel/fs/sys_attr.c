@@ -1,0 +1,230 @@
+/*
+ * Metadata system calls: umask, the chmod, chown and utimes families.
+ * Argument checking and lookup only; the inode changes are ramfs_attr.c's.
+ * Everyone is root, so no permission is ever refused.
+ */
+#include "arch/x86_64/uaccess.h"
+#include "fs/file.h"
+#include "fs/files.h"
+#include "fs/upath.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/fcntl.h>
+
+#define NSEC_PER_SEC  1000000000L
+#define NSEC_PER_USEC 1000L
+/* Latest time stored (2262): ns since the epoch must fit in 63 bits. */
+#define TIME_SEC_MAX (INT64_MAX / NSEC_PER_SEC - 1)
+
+struct timespec_u {
+	int64_t tv_sec, tv_nsec;
+};
+struct timeval_u {
+	int64_t tv_sec, tv_usec;
+};
+
+SYSCALL_DEFINE1(umask, unsigned int, mask)
+{
+	struct task *t = current();
+	unsigned int old = t->umask;
+
+	t->umask = mask & 0777;
+	return old;
+}
+
+/*
+ * The inode a call acts on: path relative to dirfd or, with a NULL path or
+ * AT_EMPTY_PATH and an empty one, the open file dirfd itself (fchmod,
+ * futimens).  nofollow: a final link is the object.  *out is NULL for a
+ * pipe or socket: Linux changes their pseudo inode, fdkernel has none, so
+ * the change succeeds and has no effect.
+ */
+static long attr_target(int dirfd, const char *upath, int flags, bool nofollow, struct inode **out)
+{
+	struct file *f;
+	struct upath p;
+	long err;
+
+	if (upath) {
+		err = upath_get_flags(dirfd, upath, flags, &p);
+		if (err)
+			return err;
+		if (p.path[0] || !(flags & AT_EMPTY_PATH)) {
+			err = path_lookup_flags(p.dir, p.path, lookup_follow_flags(nofollow), out);
+			upath_put(&p);
+			return err;
+		}
+		upath_put(&p);
+		if (dirfd == AT_FDCWD)
+			return path_lookup(NULL, ".", out);
+	}
+	f = files_lookup(current()->files, dirfd);
+	if (!f)
+		return -EBADF;
+	if (f->inode)
+		inode_get(f->inode);
+	*out = f->inode;
+	file_put(f);
+	return 0;
+}
+
+/* Linux: a link's own mode cannot change (fchmodat2 with AT_SYMLINK_NOFOLLOW). */
+static long do_chmod(int dirfd, const char *upath, unsigned int mode, int flags)
+{
+	struct inode *ip;
+	long err;
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	err = attr_target(dirfd, upath, flags, flags & AT_SYMLINK_NOFOLLOW, &ip);
+	if (err || !ip)
+		return err;
+	if (inode_is_link(ip))
+		err = -EOPNOTSUPP;
+	else
+		inode_chmod(ip, mode);
+	inode_put(ip);
+	return err;
+}
+
+SYSCALL_DEFINE2(chmod, const char *, path, unsigned int, mode)
+{
+	return path ? do_chmod(AT_FDCWD, path, mode, 0) : -EFAULT;
+}
+
+SYSCALL_DEFINE2(fchmod, int, fd, unsigned int, mode)
+{
+	return do_chmod(fd, NULL, mode, 0);
+}
+
+SYSCALL_DEFINE3(fchmodat, int, dirfd, const char *, path, unsigned int, mode)
+{
+	return path ? do_chmod(dirfd, path, mode, 0) : -EFAULT;
+}
+
+SYSCALL_DEFINE4(fchmodat2, int, dirfd, const char *, path, unsigned int, mode, int, flags)
+{
+	return path ? do_chmod(dirfd, path, mode, flags) : -EFAULT;
+}
+
+/* uid/gid (uint32_t)-1: unchanged.  Any id is stored: there is one user, root. */
+static long do_chown(int dirfd, const char *upath, uint32_t uid, uint32_t gid, int flags)
+{
+	struct inode *ip;
+	long err;
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	err = attr_target(dirfd, upath, flags, flags & AT_SYMLINK_NOFOLLOW, &ip);
+	if (err || !ip)
+		return err;
+	inode_chown(ip, uid, gid);
+	inode_put(ip);
+	return 0;
+}
+
+SYSCALL_DEFINE3(chown, const char *, path, uint32_t, uid, uint32_t, gid)
+{
+	return path ? do_chown(AT_FDCWD, path, uid, gid, 0) : -EFAULT;
+}
+
+SYSCALL_DEFINE3(lchown, const char *, path, uint32_t, uid, uint32_t, gid)
+{
+	return path ? do_chown(AT_FDCWD, path, uid, gid, AT_SYMLINK_NOFOLLOW) : -EFAULT;
+}
+
+SYSCALL_DEFINE3(fchown, int, fd, uint32_t, uid, uint32_t, gid)
+{
+	return do_chown(fd, NULL, uid, gid, 0);
+}
+
+SYSCALL_DEFINE5(fchownat, int, dirfd, const char *, path, uint32_t, uid, uint32_t, gid, int, flags)
+{
+	return path ? do_chown(dirfd, path, uid, gid, flags) : -EFAULT;
+}
+
+/* One utimensat time as the inode takes it: -EINVAL for a bad tv_nsec. */
+static long time_from_user(const struct timespec_u *ts, uint64_t *ns)
+{
+	if (ts->tv_nsec == UAPI_UTIME_NOW)
+		*ns = INODE_TIME_NOW;
+	else if (ts->tv_nsec == UAPI_UTIME_OMIT)
+		*ns = INODE_TIME_OMIT;
+	else if (ts->tv_nsec < 0 || ts->tv_nsec >= NSEC_PER_SEC)
+		return -EINVAL;
+	else if (ts->tv_sec < 0)
+		*ns = 0; /* before 1970: not representable here, clamped */
+	else
+		*ns = (ts->tv_sec > TIME_SEC_MAX ? TIME_SEC_MAX : ts->tv_sec) * NSEC_PER_SEC +
+		      ts->tv_nsec;
+	return 0;
+}
+
+/*
+ * times: kernel copy of the two timespecs, or NULL for "now".  A NULL path
+ * with a dirfd is the file itself (futimens).  Linux's do_utimes order:
+ * flags, the lookup, then the times' validity.
+ */
+static long do_utimes(int dirfd, const char *upath, const struct timespec_u *times, int flags)
+{
+	uint64_t atime = INODE_TIME_NOW, mtime = INODE_TIME_NOW;
+	struct inode *ip;
+	long err;
+
+	if (!upath && dirfd != AT_FDCWD ? flags : flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if (!upath && dirfd == AT_FDCWD)
+		return -EFAULT;
+	err = attr_target(dirfd, upath, flags, flags & AT_SYMLINK_NOFOLLOW, &ip);
+	if (err || !ip)
+		return err;
+	if (times && ((err = time_from_user(&times[0], &atime)) ||
+		      (err = time_from_user(&times[1], &mtime)))) {
+		inode_put(ip);
+		return err;
+	}
+	inode_set_times(ip, atime, mtime);
+	inode_put(ip);
+	return 0;
+}
+
+/* Both times UTIME_OMIT: nothing to do, and Linux does not even look the path up. */
+SYSCALL_DEFINE4(utimensat, int, dirfd, const char *, path, const struct timespec_u *, utimes, int,
+		flags)
+{
+	struct timespec_u ts[2];
+
+	if (utimes && copy_from_user(ts, utimes, sizeof(ts)))
+		return -EFAULT;
+	if (utimes && ts[0].tv_nsec == UAPI_UTIME_OMIT && ts[1].tv_nsec == UAPI_UTIME_OMIT)
+		return 0;
+	return do_utimes(dirfd, path, utimes ? ts : NULL, flags);
+}
+
+/* utimes/futimesat: microseconds, no UTIME_NOW or UTIME_OMIT (EINVAL out of range). */
+static long do_futimesat(int dirfd, const char *path, const struct timeval_u *utv)
+{
+	struct timeval_u tv[2];
+	struct timespec_u ts[2];
+
+	if (!utv)
+		return do_utimes(dirfd, path, NULL, 0);
+	if (copy_from_user(tv, utv, sizeof(tv)))
+		return -EFAULT;
+	for (int i = 0; i < 2; i++) {
+		if (tv[i].tv_usec < 0 || tv[i].tv_usec >= NSEC_PER_SEC / NSEC_PER_USEC)
+			return -EINVAL;
+		ts[i] = (struct timespec_u){tv[i].tv_sec, tv[i].tv_usec * NSEC_PER_USEC};
+	}
+	return do_utimes(dirfd, path, ts, 0);
+}
+
+SYSCALL_DEFINE2(utimes, const char *, path, const struct timeval_u *, tv)
+{
+	return path ? do_futimesat(AT_FDCWD, path, tv) : -EFAULT;
+}
+
+SYSCALL_DEFINE3(futimesat, int, dirfd, const char *, path, const struct timeval_u *, tv)
+{
+	return do_futimesat(dirfd, path, tv);
+}

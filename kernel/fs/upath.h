@@ -1,0 +1,47 @@
+/*
+ * What the file-system system calls share (sys_file.c, sys_attr.c,
+ * sys_link.c): a user path copied in with the directory it is relative
+ * to, and the per-call "don't follow" of syscall_indirect.
+ */
+#ifndef FS_UPATH_H
+#define FS_UPATH_H
+
+#include "fs/vfs.h"
+#include "proc/task.h"
+#include <uapi/syscall_indirect.h>
+
+/* A path from user space and the directory it is relative to. */
+struct upath {
+	char *path;	   /* kmalloc'd copy */
+	struct inode *dir; /* referenced, or NULL for the cwd */
+};
+
+/*
+ * Copies the path in and resolves dirfd (AT_FDCWD, or an open directory;
+ * ignored for absolute paths and, with AT_EMPTY_PATH, for an empty one).
+ * 0, -EFAULT, -ENAMETOOLONG, -EBADF, -ENOTDIR, -ENOMEM.
+ */
+int upath_get_flags(int dirfd, const char *upath, int flags, struct upath *p);
+int upath_get(int dirfd, const char *upath, struct upath *p);
+void upath_put(struct upath *p);
+
+/*
+ * True inside syscall_indirect(SYSIND_NOFOLLOW, ...): the call must not
+ * follow a symbolic link in the last component of its paths
+ * (docs/syscall_indirect.md says how each call applies it).
+ */
+static inline bool sysind_nofollow(void)
+{
+	return current()->indirect_flags & SYSIND_NOFOLLOW;
+}
+
+/* LOOKUP_NOFOLLOW when the call's flags or syscall_indirect ask for it. */
+static inline unsigned int lookup_follow_flags(bool nofollow)
+{
+	return nofollow || sysind_nofollow() ? LOOKUP_NOFOLLOW : 0;
+}
+
+/* The inode a user path (dirfd-relative) names: lookup flags as above. */
+int upath_lookup(int dirfd, const char *upath, bool nofollow, struct inode **out);
+
+#endif
