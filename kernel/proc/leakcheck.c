@@ -1,5 +1,6 @@
 /* Resource counters and the end-of-test leak report (see leakcheck.h). */
 #include "proc/leakcheck.h"
+#include "fs/eventpoll.h"
 #include "fs/file.h"
 #include "fs/inode.h"
 #include "lib/printk.h"
@@ -16,6 +17,7 @@ void kcounters_read(struct kcounters *c)
 	c->files = file_count();
 	c->inodes = inode_count();
 	c->sockets = socket_count();
+	c->epoll_watches = eventpoll_watch_count();
 }
 
 static int check(int n, const char *what, long before, long after)
@@ -37,6 +39,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(4, "open files", (long)b->files, (long)a->files);
 	passed += check(5, "inodes", (long)b->inodes, (long)a->inodes);
 	passed += check(6, "sockets", (long)b->sockets, (long)a->sockets);
-	printk("leaks: %d passed, %d failed\n", passed, 6 - passed);
-	return 6 - passed;
+	passed += check(7, "epoll watches", (long)b->epoll_watches, (long)a->epoll_watches);
+	printk("leaks: %d passed, %d failed\n", passed, 7 - passed);
+	return 7 - passed;
 }

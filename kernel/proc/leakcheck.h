@@ -1,6 +1,6 @@
 /*
  * Resource accounting for tests: the kernel's counts of free frames, heap
- * bytes, tasks, open files, inodes and sockets, compared when init exits in test
+ * bytes, tasks, open files, inodes, sockets and epoll watches, compared when init exits in test
  * mode with what they were when it started.
  */
 #ifndef PROC_LEAKCHECK_H
@@ -15,6 +15,7 @@ struct kcounters {
 	unsigned long files;
 	unsigned long inodes;
 	unsigned long sockets;
+	unsigned long epoll_watches;
 };
 
 /* The counters when init started (proc/init.c). */

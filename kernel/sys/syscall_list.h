@@ -88,19 +88,24 @@
 	X(__NR_arch_prctl, arch_prctl)                                                             \
 	X(__NR_setrlimit, setrlimit)                                                               \
 	X(__NR_gettid, gettid)                                                                     \
+	X(__NR_epoll_create, epoll_create)                                                         \
 	X(__NR_getdents64, getdents64)                                                             \
 	X(__NR_set_tid_address, set_tid_address)                                                   \
 	X(__NR_clock_gettime, clock_gettime)                                                       \
 	X(__NR_clock_getres, clock_getres)                                                         \
 	X(__NR_clock_nanosleep, clock_nanosleep)                                                   \
 	X(__NR_exit_group, exit_group)                                                             \
+	X(__NR_epoll_wait, epoll_wait)                                                             \
+	X(__NR_epoll_ctl, epoll_ctl)                                                               \
 	X(__NR_waitid, waitid)                                                                     \
 	X(__NR_openat, openat)                                                                     \
 	X(__NR_mkdirat, mkdirat)                                                                   \
 	X(__NR_newfstatat, newfstatat)                                                             \
 	X(__NR_unlinkat, unlinkat)                                                                 \
 	X(__NR_faccessat, faccessat)                                                               \
+	X(__NR_epoll_pwait, epoll_pwait)                                                           \
 	X(__NR_accept4, accept4)                                                                   \
+	X(__NR_epoll_create1, epoll_create1)                                                       \
 	X(__NR_dup3, dup3)                                                                         \
 	X(__NR_pipe2, pipe2)                                                                       \
 	X(__NR_preadv, preadv)                                                                     \

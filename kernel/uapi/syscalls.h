@@ -102,12 +102,15 @@
 #define __NR_gettid	     186
 #define __NR_tkill	     200
 #define __NR_time	     201
+#define __NR_epoll_create    213
 #define __NR_getdents64	     217
 #define __NR_set_tid_address 218
 #define __NR_clock_gettime   228
 #define __NR_clock_getres    229
 #define __NR_clock_nanosleep 230
 #define __NR_exit_group	     231
+#define __NR_epoll_wait	     232
+#define __NR_epoll_ctl	     233
 #define __NR_tgkill	     234
 #define __NR_waitid	     247
 #define __NR_openat	     257
@@ -117,7 +120,9 @@
 #define __NR_faccessat	     269
 #define __NR_pselect6	     270
 #define __NR_ppoll	     271
+#define __NR_epoll_pwait     281
 #define __NR_accept4	     288
+#define __NR_epoll_create1   291
 #define __NR_dup3	     292
 #define __NR_pipe2	     293
 #define __NR_preadv	     295
