@@ -47,11 +47,13 @@ static void check_ctl(void)
 	is_errno(epoll_ctl(ep, EPOLL_CTL_ADD, closed, &ev), EBADF, "ctl: closed fd: EBADF");
 	is_errno(epoll_ctl(-1, EPOLL_CTL_ADD, p[0], &ev), EBADF, "ctl: epfd -1: EBADF");
 	is_errno(epoll_ctl(ep, EPOLL_CTL_ADD, file, &ev), EPERM, "ctl: a regular file: EPERM");
-	is_errno(epoll_ctl(p[0], EPOLL_CTL_ADD, p[1], &ev), EINVAL, "ctl: epfd not an epoll: EINVAL");
+	is_errno(epoll_ctl(p[0], EPOLL_CTL_ADD, p[1], &ev), EINVAL,
+		 "ctl: epfd not an epoll: EINVAL");
 	is_errno(epoll_ctl(ep, EPOLL_CTL_ADD, ep, &ev), EINVAL, "ctl: epfd == fd: EINVAL");
 	is_errno(epoll_ctl(ep, 0, p[0], &ev), EINVAL, "ctl: op 0: EINVAL");
 	is_errno(epoll_ctl(ep, 4, p[0], &ev), EINVAL, "ctl: op 4: EINVAL");
-	is_errno(epoll_ctl(ep, 99, p[0], NULL), EFAULT, "ctl: bad op with NULL event: EFAULT first");
+	is_errno(epoll_ctl(ep, 99, p[0], NULL), EFAULT,
+		 "ctl: bad op with NULL event: EFAULT first");
 	is_errno(epoll_ctl(ep, 99, file, &ev), EPERM, "ctl: bad op on a regular file: EPERM first");
 	is_errno(epoll_ctl(ep, EPOLL_CTL_ADD, p[0], NULL), EFAULT, "ctl: ADD NULL event: EFAULT");
 	is_errno(epoll_ctl(ep, EPOLL_CTL_ADD, p[0], KERNEL_PTR), EFAULT,
@@ -100,8 +102,10 @@ static void check_wait(void)
 	is_errno(epoll_wait(closed, evs, 1, 0), EBADF, "wait: closed epfd: EBADF");
 	is_errno(epoll_wait(p[0], evs, 1, 0), EINVAL, "wait: not an epoll: EINVAL");
 	is_errno(epoll_wait(closed, evs, 0, 0), EBADF, "wait: EBADF before EINVAL (maxevents)");
-	is_errno(epoll_wait(p[0], KERNEL_PTR, 1, 0), EFAULT, "wait: EFAULT before EINVAL (not epoll)");
-	is_errno(epoll_wait(ep, KERNEL_PTR, 0, 0), EINVAL, "wait: EINVAL (maxevents) before EFAULT");
+	is_errno(epoll_wait(p[0], KERNEL_PTR, 1, 0), EFAULT,
+		 "wait: EFAULT before EINVAL (not epoll)");
+	is_errno(epoll_wait(ep, KERNEL_PTR, 0, 0), EINVAL,
+		 "wait: EINVAL (maxevents) before EFAULT");
 	is_int(epoll_wait(ep, NULL, 1, 0), 0, "wait: NULL events, nothing ready: 0");
 	ok(ep_ctl(ep, EPOLL_CTL_ADD, p[1], EPOLLOUT) == 0, "ADD a ready write end");
 	is_errno(epoll_wait(ep, NULL, 1, 0), EFAULT, "wait: NULL events, one ready: EFAULT");
@@ -114,7 +118,7 @@ static void check_wait(void)
 	is_errno(syscall(__NR_epoll_pwait, ep, evs, 0, 0, KERNEL_PTR, 8), EFAULT,
 		 "pwait: the mask is read before maxevents is checked");
 	is_int(syscall(__NR_epoll_pwait, ep, evs, 1, 0, NULL, 4), 1,
-		 "pwait: sigsetsize unchecked without a mask");
+	       "pwait: sigsetsize unchecked without a mask");
 	is_int(epoll_pwait(ep, evs, 4, 0, NULL), 1, "pwait: NULL mask is epoll_wait");
 	is_errno(read(ep, evs, 1), EINVAL, "read on an epoll: EINVAL");
 	is_errno(write(ep, "x", 1), EINVAL, "write on an epoll: EINVAL");

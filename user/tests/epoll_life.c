@@ -22,8 +22,8 @@ static int recv_fd(int sock)
 	} ctl;
 	char c;
 	struct iovec v = {&c, 1};
-	struct msghdr m = {.msg_iov = &v, .msg_iovlen = 1, .msg_control = &ctl,
-			   .msg_controllen = sizeof(ctl)};
+	struct msghdr m = {
+	    .msg_iov = &v, .msg_iovlen = 1, .msg_control = &ctl, .msg_controllen = sizeof(ctl)};
 	int fd;
 
 	if (recvmsg(sock, &m, 0) != 1 || m.msg_controllen < CMSG_LEN(sizeof(int)))
@@ -43,10 +43,12 @@ static void check_dup(void)
 	close(p[0]);
 	is_int(ep_wait1(ep, 0, &fd), EPOLLIN, "dup: closing the registered fd keeps the item");
 	is_int(fd, p[0], "dup: the event still carries the closed fd's data");
-	is_errno(epoll_ctl(ep, EPOLL_CTL_DEL, p[0], NULL), EBADF, "dup: DEL by the closed fd: EBADF");
+	is_errno(epoll_ctl(ep, EPOLL_CTL_DEL, p[0], NULL), EBADF,
+		 "dup: DEL by the closed fd: EBADF");
 	is_errno(epoll_ctl(ep, EPOLL_CTL_DEL, d, NULL), ENOENT,
 		 "dup: DEL by the dup: ENOENT (the key is the file and the fd)");
-	ok(ep_ctl(ep, EPOLL_CTL_ADD, d, EPOLLIN) == 0, "dup: the same file under the dup is a new item");
+	ok(ep_ctl(ep, EPOLL_CTL_ADD, d, EPOLLIN) == 0,
+	   "dup: the same file under the dup is a new item");
 	is_int(ep_count(ep), 2, "dup: both items report");
 	close(d);
 	is_int(ep_count(ep), 0, "dup: the last close removed both");
