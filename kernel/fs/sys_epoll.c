@@ -19,8 +19,9 @@
 #define EP_MAX_EVENTS (0x7fffffff / (int)sizeof(struct epoll_event)) /* Linux's */
 #define EXCLUSIVE_OK                                                                               \
 	(EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP | EPOLLWAKEUP | EPOLLET | EPOLLEXCLUSIVE)
-#define NSEC_PER_MS  1000000ULL
-#define SIGSET_BYTES 8
+#define NSEC_PER_MS	1000000ULL
+#define SIGSET_BYTES	8
+#define EP_STACK_EVENTS 16 /* 192 bytes of kernel stack */
 
 static long do_epoll_create(unsigned int flags)
 {
@@ -93,26 +94,27 @@ SYSCALL_DEFINE4(epoll_ctl, int, epfd, int, op, int, fd, const struct epoll_event
 /*
  * Moves what is ready to the user's array: how many, or -EFAULT before
  * anything is consumed (the array is cleared first, as far as the ready
- * list goes, so only a racing munmap can lose events).
+ * list goes, so only a racing munmap can lose events).  Up to
+ * EP_STACK_EVENTS go through the stack, more through the heap.
  */
 static long ep_copy_events(struct eventpoll *ep, struct epoll_event *uevents, int maxevents)
 {
 	unsigned int nready = eventpoll_nready(ep);
 	int max = nready < (unsigned int)maxevents ? (int)nready : maxevents;
-	struct epoll_event *buf;
+	struct epoll_event stack_buf[EP_STACK_EVENTS], *buf = stack_buf;
 	long n;
 
 	if (max == 0)
 		return 0;
 	if (clear_user(uevents, (size_t)max * sizeof(*buf)))
 		return -EFAULT;
-	buf = kmalloc((size_t)max * sizeof(*buf));
-	if (!buf)
+	if (max > EP_STACK_EVENTS && !(buf = kmalloc((size_t)max * sizeof(*buf))))
 		return -ENOMEM;
 	n = eventpoll_collect(ep, buf, max);
 	if (n && copy_to_user(uevents, buf, (size_t)n * sizeof(*buf)))
 		n = -EFAULT;
-	kfree(buf);
+	if (buf != stack_buf)
+		kfree(buf);
 	return n;
 }
 
