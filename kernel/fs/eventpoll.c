@@ -110,15 +110,9 @@ static void ep_notify(struct eventpoll *ep)
 	wake_up(&ep->poll_wq);
 }
 
-/*
- * The wake-up callback, under the watched queue's lock: the item goes on
- * the ready list unless disarmed (one-shot); epoll_wait polls it again to
- * learn what is ready, since wake_up carries no event mask.
- */
-static void ep_wake(struct wait_entry *we)
+/* Queues epi as ready unless it is disarmed (one-shot) or queued already. */
+static void ep_make_ready(struct eventpoll *ep, struct epitem *epi)
 {
-	struct epitem *epi = container_of(we, struct ep_hook, we)->epi;
-	struct eventpoll *ep = epi->ep;
 	bool queued = false;
 
 	spin_lock(&ep->lock);
@@ -129,15 +123,15 @@ static void ep_wake(struct wait_entry *we)
 		ep_notify(ep);
 }
 
-static void ep_make_ready(struct eventpoll *ep, struct epitem *epi)
+/*
+ * The wake-up callback, under the watched queue's lock: epoll_wait polls
+ * the item again to learn what is ready, since wake_up carries no mask.
+ */
+static void ep_wake(struct wait_entry *we)
 {
-	bool queued;
+	struct epitem *epi = container_of(we, struct ep_hook, we)->epi;
 
-	spin_lock(&ep->lock);
-	queued = ep_mark_ready(ep, epi);
-	spin_unlock(&ep->lock);
-	if (queued)
-		ep_notify(ep);
+	ep_make_ready(epi->ep, epi);
 }
 
 /* ---- Polling a watched file ---- */
@@ -194,8 +188,11 @@ static struct epitem *ep_find(struct eventpoll *ep, struct file *f, int fd)
 {
 	struct epitem *epi;
 
-	list_for_each_entry(epi, &ep->buckets[ep_hash(ep, f, fd)],
-			    hlink) if (epi->file == f && epi->fd == fd) return epi;
+	list_for_each_entry(epi, &ep->buckets[ep_hash(ep, f, fd)], hlink)
+	{
+		if (epi->file == f && epi->fd == fd)
+			return epi;
+	}
 	return NULL;
 }
 
@@ -370,7 +367,8 @@ int eventpoll_ctl(struct eventpoll *ep, int op, int fd, struct file *tf,
 	int err = -EINVAL;
 
 	if (ev)
-		e = (struct epoll_event){.events = ev->events | EPOLLERR | EPOLLHUP, .data = ev->data};
+		e = (struct epoll_event){.events = ev->events | EPOLLERR | EPOLLHUP,
+					 .data = ev->data};
 	spin_lock(&epoll_lock);
 	if (op == EPOLL_CTL_ADD && tep && ep_loop_check(ep, tep)) {
 		err = -ELOOP;
