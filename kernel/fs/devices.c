@@ -11,7 +11,6 @@
 #include "sys/strace.h"
 #include "lib/printk.h"
 #include <uapi/errno.h>
-#include <uapi/poll.h>
 
 static long null_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 {
@@ -35,23 +34,15 @@ static long zero_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 	return n || !len ? (long)n : -EFAULT;
 }
 
-static unsigned always_ready(struct file *f, struct poll_table *pt)
-{
-	(void)f, (void)pt;
-	return POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM;
-}
-
 static const struct file_ops null_ops = {
     .read_iter = null_read,
     .write_iter = sink_write,
-    .poll = always_ready,
     .release = vfs_release_inode,
 };
 
 static const struct file_ops zero_ops = {
     .read_iter = zero_read,
     .write_iter = sink_write,
-    .poll = always_ready,
     .release = vfs_release_inode,
 };
 

@@ -5,6 +5,7 @@
  * the pointer and try (and fail) to take a reference.
  */
 #include "fs/file.h"
+#include "fs/eventpoll.h"
 #include "lib/string.h"
 #include "mm/heap.h"
 
@@ -31,6 +32,7 @@ struct file *file_alloc(const struct file_ops *ops, unsigned int flags, void *pr
 	f->ops = ops;
 	f->priv = priv;
 	spin_init(&f->pos_lock, "file_pos");
+	list_init(&f->ep_links);
 	__atomic_add_fetch(&live_files, 1, __ATOMIC_RELAXED);
 	return f;
 }
@@ -62,6 +64,7 @@ void file_put(struct file *f)
 {
 	if (__atomic_sub_fetch(&f->refcount, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
+	eventpoll_release(f); /* off every epoll first: they poll f's state */
 	if (f->ops && f->ops->release)
 		f->ops->release(f);
 	__atomic_sub_fetch(&live_files, 1, __ATOMIC_RELAXED);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/list.h"
 #include "lib/spinlock.h"
 #include <uapi/fcntl.h>
 
@@ -35,7 +36,11 @@ struct file_ops {
 	long (*read_iter)(struct file *f, struct iov_iter *to, uint64_t *pos);
 	long (*write_iter)(struct file *f, struct iov_iter *from, uint64_t *pos);
 	long (*getdents)(struct file *f, void *ubuf, size_t len);
-	/* Readiness mask (POLLIN, POLLOUT, POLLHUP...); registers on pt's queues. */
+	/*
+	 * Readiness mask (POLLIN, POLLOUT, POLLHUP...); registers on pt's
+	 * queues (poll.h).  Files without it are always ready for poll() and
+	 * cannot be watched by epoll (EPERM), as Linux's regular files.
+	 */
 	unsigned (*poll)(struct file *f, struct poll_table *pt);
 	long (*ioctl)(struct file *f, unsigned long cmd, unsigned long arg);
 	/* fstat of a file without an inode (pipes, sockets); optional. */
@@ -51,7 +56,10 @@ struct file {
 	struct inode *inode;	  /* NULL for pipes and sockets */
 	struct spinlock pos_lock; /* protects pos */
 	uint64_t pos;
-	void *priv;		/* the implementation's state */
+	void *priv; /* the implementation's state */
+	/* epoll items watching this file (fs/eventpoll.c), under its
+	 * epoll_lock; they hold no reference: the last put removes them. */
+	struct list_head ep_links;
 	struct file *dead_next; /* released, awaiting a grace period (file.c) */
 };
 

@@ -35,13 +35,14 @@ struct poll_chunk {
  * (it lives on that task's stack), so it needs no lock; each wait queue's
  * own lock covers the entry's link.
  */
-struct poll_table {
+struct poll_wqueues {
+	struct poll_table pt; /* queue = poll_queue */
 	struct poll_chunk *chunks;
 	int error; /* -ENOMEM if a registration could not be recorded */
 };
 
 /* A free entry in pt, or NULL when memory runs out. */
-static struct poll_entry *poll_entry_new(struct poll_table *pt)
+static struct poll_entry *poll_entry_new(struct poll_wqueues *pt)
 {
 	struct poll_chunk *c = pt->chunks;
 
@@ -58,9 +59,17 @@ static struct poll_entry *poll_entry_new(struct poll_table *pt)
 
 void poll_wait(struct file *f, struct wait_queue *wq, struct poll_table *pt)
 {
+	if (pt)
+		pt->queue(f, wq, pt);
+}
+
+/* poll()'s registration: the task itself sleeps on wq, f referenced. */
+static void poll_queue(struct file *f, struct wait_queue *wq, struct poll_table *table)
+{
+	struct poll_wqueues *pt = container_of(table, struct poll_wqueues, pt);
 	struct poll_entry *e;
 
-	if (!pt || pt->error)
+	if (pt->error)
 		return;
 	e = poll_entry_new(pt);
 	if (!e) {
@@ -75,7 +84,7 @@ void poll_wait(struct file *f, struct wait_queue *wq, struct poll_table *pt)
 }
 
 /* Takes the task off every queue it joined and drops the files. */
-static void poll_table_free(struct poll_table *pt)
+static void poll_table_free(struct poll_wqueues *pt)
 {
 	struct poll_chunk *c, *next;
 
@@ -143,7 +152,8 @@ static void poll_finish(uint64_t deadline_ns)
 /* Scans until something is ready, the deadline passes or a signal comes. */
 static int poll_kernel(struct pollfd *fds, unsigned long nfds, uint64_t deadline_ns)
 {
-	struct poll_table table = {0}, *pt = deadline_ns ? &table : NULL;
+	struct poll_wqueues table = {.pt.queue = poll_queue};
+	struct poll_table *pt = deadline_ns ? &table.pt : NULL;
 	int count;
 
 	for (;;) {

@@ -2,8 +2,10 @@
  * Polling: how a file tells poll() it may become ready.  A file's .poll
  * operation calls poll_wait() on each wait queue whose wake_up() can change
  * its readiness, then returns its current mask (POLLIN, POLLOUT, POLLHUP,
- * ...).  poll.c owns struct poll_table: it queues the polling task on those
- * queues so a sleeping poll() wakes when any of them is woken.
+ * ...).  The poll_table says what registering means: poll() (poll.c)
+ * queues the polling task so a sleeping poll() wakes when any of the queues
+ * is woken; epoll (eventpoll.c) hooks a wake-up callback of its interest
+ * entry on them.
  */
 #ifndef FS_POLL_H
 #define FS_POLL_H
@@ -12,13 +14,18 @@
 #include <uapi/poll.h>
 
 struct file;
-struct poll_table;
 struct wait_queue;
 
+/* How poll_wait registers: embedded in the poller's own state (container_of). */
+struct poll_table {
+	void (*queue)(struct file *f, struct wait_queue *wq, struct poll_table *pt);
+};
+
 /*
- * Registers the caller of poll() on wq; does nothing when pt is NULL (a
- * readiness check that will not sleep).  f stays referenced until the poll
- * ends, when the entry comes off wq: so wq must live as long as f does.
+ * Registers the poller on wq; does nothing when pt is NULL (a readiness
+ * check that will not sleep).  The entry stays on wq until the poll ends
+ * (poll() keeps f referenced until then) or, for epoll, until f's release
+ * (eventpoll_release, before f's own release): so wq must live as long as f.
  * That holds for a queue of f's own object, or of an object it references
  * and lets go only when f is released (a stream socket's peer); a static
  * queue (the console).  A queue whose owner can go while f stays open (a

@@ -15,7 +15,6 @@
 #include <uapi/dirent.h>
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
-#include <uapi/poll.h>
 
 #define GETDENTS_BOUNCE (16 * 1024) /* most getdents64 output built per call */
 
@@ -48,18 +47,9 @@ static long reg_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 	return inode_write_iter(f->inode, from, pos, f->flags & O_APPEND);
 }
 
-/* Regular files never block. */
-static unsigned reg_poll(struct file *f, struct poll_table *pt)
-{
-	(void)f;
-	(void)pt;
-	return POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM;
-}
-
 static const struct file_ops reg_ops = {
     .read_iter = reg_read,
     .write_iter = reg_write,
-    .poll = reg_poll,
     .release = vfs_release_inode,
 };
 
@@ -138,7 +128,6 @@ static const struct file_ops dir_ops = {
     .read_iter = dir_read,
     .write_iter = dir_write,
     .getdents = dir_getdents,
-    .poll = reg_poll,
     .release = vfs_release_inode,
 };
 

@@ -67,4 +67,16 @@ static inline void list_del(struct list_head *n)
 	list_init(n);
 }
 
+/* Moves every entry of from to the front of to; from ends empty. */
+static inline void list_splice_init(struct list_head *from, struct list_head *to)
+{
+	if (list_empty(from))
+		return;
+	from->prev->next = to->next;
+	to->next->prev = from->prev;
+	to->next = from->next;
+	from->next->prev = to;
+	list_init(from);
+}
+
 #endif

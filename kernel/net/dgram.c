@@ -393,6 +393,8 @@ static unsigned int dgram_poll(struct socket *sk, struct file *f, struct poll_ta
 		mask |= POLLERR;
 	if (!list_empty(&sk->dgq) || (sk->shut & SHUT_RX))
 		mask |= POLLIN | POLLRDNORM;
+	if (sk->shut & SHUT_RX)
+		mask |= POLLRDHUP;
 	if (sk->shut == (SHUT_RX | SHUT_TX))
 		mask |= POLLHUP;
 	p = sk->peer;

@@ -459,6 +459,8 @@ static unsigned int stream_poll(struct socket *sk, struct file *f, struct poll_t
 		mask |= POLLIN | POLLRDNORM;
 	if (sbuf_used(&sk->rx) || (sk->shut & SHUT_RX))
 		mask |= POLLIN | POLLRDNORM;
+	if (sk->shut & SHUT_RX)
+		mask |= POLLRDHUP;
 	if (sk->shut == (SHUT_RX | SHUT_TX) || sk->state == SS_UNCONNECTED)
 		mask |= POLLHUP;
 	if (sk->state == SS_UNCONNECTED || (sk->shut & SHUT_TX))

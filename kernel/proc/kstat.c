@@ -19,9 +19,9 @@ static void format_kstat(char *buf, size_t size)
 	kcounters_read(&c);
 	snprintk(buf, size,
 		 "frames_free %zu\nframes_total %zu\nheap_bytes %zu\ntasks %d\nfiles %lu\n"
-		 "inodes %lu\nsockets %lu\nfutex_waiters %lu\n",
+		 "inodes %lu\nsockets %lu\nfutex_waiters %lu\nepoll_watches %lu\n",
 		 c.free_frames, frame_total_count(), c.heap_bytes, c.tasks, c.files, c.inodes,
-		 c.sockets, c.futex_waiters);
+		 c.sockets, c.futex_waiters, c.epoll_watches);
 }
 
 static long kstat_read(struct file *f, struct iov_iter *to, uint64_t *pos)

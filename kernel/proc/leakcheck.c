@@ -1,5 +1,6 @@
 /* Resource counters and the end-of-test leak report (see leakcheck.h). */
 #include "proc/leakcheck.h"
+#include "fs/eventpoll.h"
 #include "fs/file.h"
 #include "fs/inode.h"
 #include "lib/printk.h"
@@ -18,6 +19,7 @@ void kcounters_read(struct kcounters *c)
 	c->inodes = inode_count();
 	c->sockets = socket_count();
 	c->futex_waiters = futex_waiter_count();
+	c->epoll_watches = eventpoll_watch_count();
 }
 
 static int check(int n, const char *what, long before, long after)
@@ -40,6 +42,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(5, "inodes", (long)b->inodes, (long)a->inodes);
 	passed += check(6, "sockets", (long)b->sockets, (long)a->sockets);
 	passed += check(7, "futex waiters", (long)b->futex_waiters, (long)a->futex_waiters);
-	printk("leaks: %d passed, %d failed\n", passed, 7 - passed);
-	return 7 - passed;
+	passed += check(8, "epoll watches", (long)b->epoll_watches, (long)a->epoll_watches);
+	printk("leaks: %d passed, %d failed\n", passed, 8 - passed);
+	return 8 - passed;
 }

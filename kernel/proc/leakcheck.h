@@ -1,6 +1,7 @@
 /*
  * Resource accounting for tests: the kernel's counts of free frames, heap
- * bytes, tasks, open files, inodes, sockets and futex waiters, compared when init exits in test
+ * bytes, tasks, open files, inodes, sockets, futex waiters and epoll watches,
+ * compared when init exits in test
  * mode with what they were when it started.
  */
 #ifndef PROC_LEAKCHECK_H
@@ -16,6 +17,7 @@ struct kcounters {
 	unsigned long inodes;
 	unsigned long sockets;
 	unsigned long futex_waiters;
+	unsigned long epoll_watches;
 };
 
 /* The counters when init started (proc/init.c). */

@@ -13,6 +13,7 @@
 #include "sys/syscall.h"
 #include "sys/syscall_list.h"
 #include <uapi/errno.h>
+#include <uapi/eventpoll.h>
 #include <uapi/fcntl.h>
 #include <uapi/socket.h>
 #include <uapi/syscall_indirect.h>
@@ -45,6 +46,8 @@ enum kind {
 	K_AF,
 	K_MSG,
 	K_FCNTL,
+	K_EPOLL_FLAGS,
+	K_EPOLL_OP,
 	K_SYSIND,
 	K_CALL,
 	K_DIRFD,
@@ -73,7 +76,8 @@ static const struct {
     {__NR_sendto, "flags", K_MSG},	   {__NR_recvfrom, "flags", K_MSG},
     {__NR_sendmsg, "flags", K_MSG},	   {__NR_recvmsg, "flags", K_MSG},
     {__NR_fcntl, "cmd", K_FCNTL},	   {__NR_syscall_indirect, "flags", K_SYSIND},
-    {__NR_syscall_indirect, "nr", K_CALL},
+    {__NR_syscall_indirect, "nr", K_CALL}, {__NR_epoll_create1, "flags", K_EPOLL_FLAGS},
+    {__NR_epoll_ctl, "op", K_EPOLL_OP},
 };
 
 /* A bounded appender: out of room, the line is cut, never overrun. */
@@ -243,6 +247,12 @@ static void put_arg(struct out *o, uint64_t nr, const struct syscall_param *p, u
 		break;
 	case K_FCNTL:
 		put_named(o, fcntl_cmds, v);
+		break;
+	case K_EPOLL_FLAGS:
+		put_flags(o, epoll_create_flags, v, true);
+		break;
+	case K_EPOLL_OP:
+		put_named(o, epoll_ops, v);
 		break;
 	case K_SYSIND:
 		put_flags(o, sysind_flags, v, true);

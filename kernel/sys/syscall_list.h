@@ -114,12 +114,15 @@
 	X(__NR_setrlimit, setrlimit)                                                               \
 	X(__NR_gettid, gettid)                                                                     \
 	X(__NR_futex, futex)                                                                       \
+	X(__NR_epoll_create, epoll_create)                                                         \
 	X(__NR_getdents64, getdents64)                                                             \
 	X(__NR_set_tid_address, set_tid_address)                                                   \
 	X(__NR_clock_gettime, clock_gettime)                                                       \
 	X(__NR_clock_getres, clock_getres)                                                         \
 	X(__NR_clock_nanosleep, clock_nanosleep)                                                   \
 	X(__NR_exit_group, exit_group)                                                             \
+	X(__NR_epoll_wait, epoll_wait)                                                             \
+	X(__NR_epoll_ctl, epoll_ctl)                                                               \
 	X(__NR_utimes, utimes)                                                                     \
 	X(__NR_waitid, waitid)                                                                     \
 	X(__NR_openat, openat)                                                                     \
@@ -137,7 +140,9 @@
 	X(__NR_set_robust_list, set_robust_list)                                                   \
 	X(__NR_get_robust_list, get_robust_list)                                                   \
 	X(__NR_utimensat, utimensat)                                                               \
+	X(__NR_epoll_pwait, epoll_pwait)                                                           \
 	X(__NR_accept4, accept4)                                                                   \
+	X(__NR_epoll_create1, epoll_create1)                                                       \
 	X(__NR_dup3, dup3)                                                                         \
 	X(__NR_pipe2, pipe2)                                                                       \
 	X(__NR_preadv, preadv)                                                                     \

@@ -13,6 +13,7 @@
 #define POLLNVAL   0x020
 #define POLLRDNORM 0x040
 #define POLLWRNORM 0x100
+#define POLLRDHUP  0x2000 /* the peer shut down writing (or we reading) */
 
 struct pollfd {
 	int fd;

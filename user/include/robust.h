@@ -25,11 +25,13 @@ enum {
 	KS_INODES,
 	KS_SOCKETS,
 	KS_FUTEX_WAITERS,
+	KS_EPOLL_WATCHES,
 	KS_COUNT
 };
 
 static const char *const kstat_names[KS_COUNT] = {
-    "frames_free", "heap_bytes", "tasks", "files", "inodes", "sockets", "futex_waiters"};
+    "frames_free", "heap_bytes", "tasks", "files", "inodes", "sockets", "futex_waiters",
+    "epoll_watches"};
 
 struct kstat {
 	long v[KS_COUNT];
@@ -67,7 +69,7 @@ static inline bool kstat_read(struct kstat *ks)
  * (stack, malloc arena, page tables, slab pages): they may differ by this
  * much; object counts must be exact.  The exact check of every counter is the
  * kernel's own when the run ends (kernel/proc/leakcheck.c). */
-static const long kstat_slack[KS_COUNT] = {16, 8192, 0, 0, 0, 0, 0};
+static const long kstat_slack[KS_COUNT] = {16, 8192, 0, 0, 0, 0, 0, 0};
 
 /* True if AFTER equals BEFORE (within kstat_slack); else a TAP comment per
  * counter that differs, after WHO. */
@@ -102,9 +104,10 @@ static inline void kstat_show(const char *when)
 	struct kstat ks;
 	if (!kstat_read(&ks))
 		return;
-	diag("%s: frames_free %ld heap_bytes %ld tasks %ld files %ld inodes %ld sockets %ld", when,
-	     ks.v[KS_FRAMES_FREE], ks.v[KS_HEAP_BYTES], ks.v[KS_TASKS], ks.v[KS_FILES],
-	     ks.v[KS_INODES], ks.v[KS_SOCKETS]);
+	diag("%s: frames_free %ld heap_bytes %ld tasks %ld files %ld inodes %ld sockets %ld "
+	     "epoll_watches %ld",
+	     when, ks.v[KS_FRAMES_FREE], ks.v[KS_HEAP_BYTES], ks.v[KS_TASKS], ks.v[KS_FILES],
+	     ks.v[KS_INODES], ks.v[KS_SOCKETS], ks.v[KS_EPOLL_WATCHES]);
 }
 
 /* CLOCK_MONOTONIC in milliseconds. */

@@ -5,6 +5,7 @@
  */
 #include "fd_util.h"
 
+#include <sys/epoll.h>
 #include <sys/socket.h>
 
 #define TARGET 40 /* where dup2/dup3 put their copy */
@@ -157,6 +158,21 @@ static int make_socketpair(int oflags, int fds[2])
 	return socketpair(AF_UNIX, SOCK_STREAM | sock_flags(oflags), 0, fds) < 0 ? -1 : 2;
 }
 
+static int make_epoll_create(int oflags, int fds[2])
+{
+	(void)oflags;
+	fds[0] = epoll_create(1);
+	return fds[0] < 0 ? -1 : 1;
+}
+
+/* EPOLL_CLOEXEC is Linux's O_CLOEXEC, not newlib's: translate. */
+static int make_epoll_create1(int oflags, int fds[2])
+{
+	fds[0] = epoll_create1((oflags & O_CLOEXEC ? EPOLL_CLOEXEC : 0) |
+			       (oflags & O_CLOFORK ? EPOLL_CLOFORK : 0));
+	return fds[0] < 0 ? -1 : 1;
+}
+
 static const struct creator creators[] = {
     {"open", TAKES_FLAGS, 0, false, make_open},
     {"openat", TAKES_FLAGS, 0, false, make_openat},
@@ -170,6 +186,8 @@ static const struct creator creators[] = {
     {"pipe2", TAKES_FLAGS, 0, false, make_pipe2},
     {"socket", TAKES_FLAGS, 0, false, make_socket},
     {"socketpair", TAKES_FLAGS, 0, false, make_socketpair},
+    {"epoll_create", FLAGLESS, 0, false, make_epoll_create},
+    {"epoll_create1", TAKES_FLAGS, 0, false, make_epoll_create1},
 };
 
 #define NCREATORS (sizeof(creators) / sizeof(creators[0]))

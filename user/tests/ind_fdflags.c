@@ -104,6 +104,16 @@ static int make_socketpair(unsigned long flags, int fds[2])
 											    : 2;
 }
 
+static int make_epoll_create(unsigned long flags, int fds[2])
+{
+	return one(IND(flags, __NR_epoll_create, 1), fds);
+}
+
+static int make_epoll_create1(unsigned long flags, int fds[2])
+{
+	return one(IND(flags, __NR_epoll_create1, 0), fds);
+}
+
 /* accept (NR) of a connection queued on a fresh AF_UNIX listener. */
 static int accept_queued(unsigned long flags, int nr, int fds[2])
 {
@@ -181,6 +191,8 @@ static const struct maker makers[] = {
     {"socketpair", make_socketpair, 0, false},
     {"accept", make_accept, 0, false},
     {"accept4", make_accept4, 0, false},
+    {"epoll_create", make_epoll_create, 0, false},
+    {"epoll_create1", make_epoll_create1, 0, false},
     {"recvmsg SCM_RIGHTS", make_recvmsg, 0, false},
 };
 

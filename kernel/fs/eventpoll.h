@@ -1,0 +1,54 @@
+/*
+ * epoll: an interest list of (file, fd) items whose wake-up callbacks feed
+ * a ready list, so epoll_wait costs O(ready).  An item lives as long as the
+ * open file description it watches (not the fd number): the file's last
+ * put removes it.  docs/epoll.md has the lifetime and wake-up rules.
+ */
+#ifndef FS_EVENTPOLL_H
+#define FS_EVENTPOLL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "fs/file.h"
+#include <uapi/eventpoll.h>
+
+struct eventpoll;
+
+/* A new epoll file (one reference), or NULL when memory runs out. */
+struct file *eventpoll_file_new(void);
+/* The epoll behind f, or NULL if f is not an epoll file. */
+struct eventpoll *eventpoll_of(struct file *f);
+/*
+ * EPOLL_CTL_ADD / MOD / DEL of (tf, fd) on ep, the arguments checked
+ * already (sys_epoll.c); ev is the user's event for ADD and MOD.  0, or
+ * -EEXIST, -ENOENT, -EINVAL, -ELOOP, -ENOSPC, -ENOMEM.
+ */
+int eventpoll_ctl(struct eventpoll *ep, int op, int fd, struct file *tf,
+		  const struct epoll_event *ev);
+/*
+ * Moves up to max ready events into the kernel buffer out: how many.
+ * Level-triggered items stay ready, edge-triggered ones wait for the next
+ * wake-up, one-shot ones are disarmed.
+ */
+int eventpoll_collect(struct eventpoll *ep, struct epoll_event *out, int max);
+/* Items on the ready list now (a bound for the next collect). */
+unsigned int eventpoll_nready(struct eventpoll *ep);
+/* The queue epoll_wait sleeps on: woken when an item gets ready. */
+struct wait_queue *eventpoll_waitq(struct eventpoll *ep);
+
+void eventpoll_release_file(struct file *f);
+/* Takes f off every epoll watching it: called by the last file_put. */
+static inline void eventpoll_release(struct file *f)
+{
+	/*
+	 * Unlocked: items are added only through a reference to f, which
+	 * the acquire-release of the last put orders before this test.
+	 */
+	if (!list_empty(&f->ep_links))
+		eventpoll_release_file(f);
+}
+
+/* Items registered in every epoll (leak accounting). */
+unsigned long eventpoll_watch_count(void);
+
+#endif
