@@ -51,3 +51,8 @@ $(KERNEL): $(BUILD)/kernel-pass1.elf $(BUILD)/ksyms.o
 kernel: $(KERNEL)
 
 -include $(KERNEL_OBJS:.o=.d)
+
+# docs/abi.md: the table of system calls, generated from syscall_list.h.
+.PHONY: abi-doc
+abi-doc:
+	mk/genabi.sh > docs/abi.md
