@@ -168,6 +168,7 @@ struct files_table *files_create(void)
 
 	if (!files)
 		return NULL;
+	files->refs = 1;
 	spin_init(&files->lock, "files");
 	files->nofile = FILES_DEFAULT_NOFILE;
 	files->nofile_max = NR_OPEN_MAX;
@@ -191,7 +192,7 @@ static int put_file(void *arg, struct file *file, unsigned int fd)
 
 /**
  * files_destroy - close every fd and free the table
- * @files: [in] table no one else can reach any more (the last user's exit)
+ * @files: [in] table no one else can reach any more (files_put: the last user)
  */
 void files_destroy(struct files_table *files)
 {
@@ -216,6 +217,7 @@ struct files_table *files_fork(struct files_table *files)
 
 	if (!child)
 		return NULL;
+	child->refs = 1;
 	spin_init(&child->lock, "files");
 	spin_lock(&files->lock);
 	child->seq = fdmap_alloc(0, files->seq->size);

@@ -22,6 +22,13 @@
 
 struct files_table {
 	/*
+	 * The tasks whose ->files point here (CLONE_FILES shares a table;
+	 * atomic).  The last files_put() destroys it.  A file found by
+	 * files_lookup() holds its own reference, so a thread sleeping in a
+	 * call on a file keeps it alive when another thread closes the fd.
+	 */
+	int refs;
+	/*
 	 * Protects every change to both maps (allocation, install, release,
 	 * flags, replacement by a bigger map) and nofile.  files_lookup()
 	 * does not take it.
@@ -41,6 +48,12 @@ struct files_table {
 
 struct files_table *files_create(void);
 void files_destroy(struct files_table *files);
+/* Sharing (files_share.c): CLONE_FILES, the last user's exit, and the
+ * private table execve needs: files_unshare() replaces *filesp by a copy
+ * if others share it (0, or -ENOMEM with nothing changed). */
+struct files_table *files_share(struct files_table *files);
+void files_put(struct files_table *files);
+int files_unshare(struct files_table **filesp);
 struct files_table *files_fork(struct files_table *files);
 void files_exec(struct files_table *files);
 

@@ -4,6 +4,7 @@
  * each directory's lock only inside dir_lookup, so it never nests locks.
  */
 #include "fs/vfs.h"
+#include "fs/fs_struct.h"
 #include "lib/string.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
@@ -24,12 +25,12 @@ static struct inode *start_dir(struct inode *start, const char *path)
 	struct task *t = current();
 
 	if (path[0] != '/') {
-		if (!start && t && t->cwd)
-			start = t->cwd;
 		if (start) {
 			inode_get(start);
 			return start;
 		}
+		if (t && t->fs)
+			return fs_get_cwd(t->fs);
 	}
 	return vfs_root();
 }

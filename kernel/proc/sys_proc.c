@@ -7,6 +7,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "lib/string.h"
 #include "proc/ktimer.h"
+#include "proc/group.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "proc/signal.h"
@@ -47,7 +48,7 @@ void proc_time_init(void)
 
 SYSCALL_DEFINE0(getpid)
 {
-	return current()->pid;
+	return current()->group->tgid;
 }
 
 SYSCALL_DEFINE0(gettid)

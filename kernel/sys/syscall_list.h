@@ -58,7 +58,9 @@
 	X(__NR_socketpair, socketpair)                                                             \
 	X(__NR_setsockopt, setsockopt)                                                             \
 	X(__NR_getsockopt, getsockopt)                                                             \
+	X(__NR_clone, clone)                                                                       \
 	X(__NR_fork, fork)                                                                         \
+	X(__NR_vfork, vfork)                                                                       \
 	X(__NR_execve, execve)                                                                     \
 	X(__NR_exit, exit)                                                                         \
 	X(__NR_wait4, wait4)                                                                       \
@@ -88,12 +90,14 @@
 	X(__NR_arch_prctl, arch_prctl)                                                             \
 	X(__NR_setrlimit, setrlimit)                                                               \
 	X(__NR_gettid, gettid)                                                                     \
+	X(__NR_tkill, tkill)                                                                       \
 	X(__NR_getdents64, getdents64)                                                             \
 	X(__NR_set_tid_address, set_tid_address)                                                   \
 	X(__NR_clock_gettime, clock_gettime)                                                       \
 	X(__NR_clock_getres, clock_getres)                                                         \
 	X(__NR_clock_nanosleep, clock_nanosleep)                                                   \
 	X(__NR_exit_group, exit_group)                                                             \
+	X(__NR_tgkill, tgkill)                                                                     \
 	X(__NR_waitid, waitid)                                                                     \
 	X(__NR_openat, openat)                                                                     \
 	X(__NR_mkdirat, mkdirat)                                                                   \
