@@ -83,12 +83,12 @@ static bool reaps_children_at_exit(struct thread_group *parent)
 }
 
 /*
- * The last thread of g exited (proc_lock held): the process is a zombie
- * for its parent, or dead at once if the parent reaps at exit.  Its wait
- * status is the group's if it died as a whole, else its leader's (Linux:
- * a leader's exit(3) is what the parent sees, whoever exits last).
+ * The last thread of g exited with status (proc_lock held): the process
+ * is a zombie for its parent, or dead at once if the parent reaps at
+ * exit.  Its wait status is the group's if it died as a whole, else the
+ * last thread's (Linux: a leader's earlier exit(3) does not count).
  */
-static void group_dies_locked(struct thread_group *g)
+static void group_dies_locked(struct thread_group *g, int status)
 {
 	struct thread_group *init = task_find_locked(1)->group;
 	bool autoreap = reaps_children_at_exit(g->parent);
@@ -96,7 +96,7 @@ static void group_dies_locked(struct thread_group *g)
 	itimer_exit(g);
 	reparent_children(g, init);
 	if (!g->exiting)
-		g->exit_status = g->leader->exit_code;
+		g->exit_status = status;
 	g->state = autoreap ? GROUP_DEAD : GROUP_ZOMBIE;
 	if (autoreap)
 		list_del(&g->sibling); /* wait4 no longer sees it: ECHILD */
@@ -133,12 +133,11 @@ __attribute__((noreturn)) void task_exit(int status)
 	vfork_done(t);
 	task_release_resources(t);
 	spin_lock(&proc_lock);
-	t->exit_code = status;
 	list_del(&t->group_link);
 	list_init(&t->group_link);
 	wake_up(&g->thread_exit); /* de_thread counts the threads left */
 	if (--g->live == 0)
-		group_dies_locked(g);
+		group_dies_locked(g, status);
 	/* A leader stays, holding the pid, until its process is reaped. */
 	if (!task_is_leader(t) && g->state == GROUP_DEAD)
 		free_leader = g->leader; /* exited before us, and nobody reaps it */

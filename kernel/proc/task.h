@@ -57,7 +57,6 @@ struct task {
 	 * exited (proc_lock). */
 	struct thread_group *group;
 	struct list_head group_link;
-	int exit_code; /* wait status this thread exited with (proc_lock) */
 	/* Changed under sched_lock (sched/sched.c); the exits (ZOMBIE, DEAD) also
 	 * under proc_lock, so wait4 and kill read it under proc_lock. */
 	enum task_state state;
