@@ -54,6 +54,7 @@ void files_destroy(struct files_table *files);
 struct files_table *files_share(struct files_table *files);
 void files_put(struct files_table *files);
 int files_unshare(struct files_table **filesp);
+struct files_table *files_copy(struct files_table *files, int mode);
 struct files_table *files_fork(struct files_table *files);
 void files_exec(struct files_table *files);
 
@@ -65,6 +66,7 @@ int files_close(struct files_table *files, int fd);
 int files_dup_to(struct files_table *files, int oldfd, int newfd, unsigned int fdflags);
 int files_get_fdflags(struct files_table *files, int fd);
 int files_set_fdflags(struct files_table *files, int fd, unsigned int fdflags);
+int files_close_range_check(unsigned int first, unsigned int last, unsigned int flags);
 int files_close_range(struct files_table *files, unsigned int first, unsigned int last,
 		      unsigned int flags);
 unsigned int files_count(struct files_table *files);

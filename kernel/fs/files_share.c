@@ -34,10 +34,9 @@ void files_put(struct files_table *files)
  * files_unshare - make *@filesp private to the caller
  * @filesp: [in/out] the caller's table pointer
  *
- * A shared table is replaced by a copy (fork's: close-on-fork and reserved
- * fds are not copied; only a process sharing its table without being a
- * thread of the caller can tell) and the caller's reference on the shared
- * one dropped.  Returns 0, or -ENOMEM (nothing changed).
+ * A shared table is replaced by a copy of its installed fds, flags and all
+ * (Linux's unshare_files), and the caller's reference on the shared one
+ * dropped.  Returns 0, or -ENOMEM (nothing changed).
  */
 int files_unshare(struct files_table **filesp)
 {
@@ -45,7 +44,7 @@ int files_unshare(struct files_table **filesp)
 
 	if (__atomic_load_n(&(*filesp)->refs, __ATOMIC_ACQUIRE) == 1)
 		return 0;
-	if (!(copy = files_fork(*filesp)))
+	if (!(copy = files_copy(*filesp, FDMAP_COPY_UNSHARE)))
 		return -ENOMEM;
 	files_put(*filesp);
 	*filesp = copy;

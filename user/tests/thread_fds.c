@@ -1,6 +1,7 @@
 /* One files table shared by threads: a read sleeping on a pipe keeps its
  * file when another thread closes or replaces the fd (the number is free
- * at once, the read goes on, as Linux); four threads opening, duping,
+ * at once, the read goes on, as Linux); close_range(CLOSE_RANGE_UNSHARE)
+ * gives a thread a private copy; four threads opening, duping,
  * fstat'ing and closing on one table leave nothing behind. */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,6 +53,31 @@ static void test_close_under_reader(bool replace)
 	close(pipefd[1]);
 }
 
+static volatile long unshare_ret = -1000, private_fd = -1;
+
+/* close_range(fd, fd, CLOSE_RANGE_UNSHARE), then an open of its own. */
+static int unsharer(void *arg)
+{
+	long fd = (long)arg;
+
+	unshare_ret = thread_sys(__NR_close_range, fd, fd, 2 /* CLOSE_RANGE_UNSHARE */);
+	private_fd = thread_sys(__NR_open, "/dev/null", 0, 0);
+	return 0;
+}
+
+static void test_close_range_unshare(void)
+{
+	int fd = open("/dev/null", O_RDONLY);
+	struct thread t;
+
+	require(fd >= 0 && thread_start(&t, unsharer, (void *)(long)fd) > 0, "thread_start");
+	thread_join(&t);
+	is_int(unshare_ret, 0, "close_range(CLOSE_RANGE_UNSHARE) in a thread");
+	is_int(fcntl(fd, F_GETFD), 0, "the fd it closed stays open in the shared table");
+	is_int(private_fd, fd, "its table is its own: its next open reuses that number");
+	close(fd);
+}
+
 #define WORKERS	   4
 #define ITERATIONS 2000
 
@@ -101,9 +127,10 @@ static void test_churn(void)
 
 int main(void)
 {
-	plan(12);
+	plan(15);
 	test_close_under_reader(false);
 	test_close_under_reader(true);
+	test_close_range_unshare();
 	test_churn();
 	return done();
 }
