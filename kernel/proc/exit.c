@@ -60,7 +60,9 @@ void task_release_resources(struct task *t)
 	uvm_put(task_swap_uvm(t, NULL));
 }
 
-/* Gives g's children to init's process, which reaps them (proc_lock held). */
+/* Gives g's children to init's process, which reaps them (proc_lock held).
+ * Each will signal its exit with SIGCHLD, as Linux's reparent_leader: init
+ * waits without __WCLONE. */
 static void reparent_children(struct thread_group *g, struct thread_group *init)
 {
 	struct thread_group *c, *n;
@@ -69,6 +71,7 @@ static void reparent_children(struct thread_group *g, struct thread_group *init)
 	{
 		list_del(&c->sibling);
 		c->parent = init;
+		c->exit_signal = SIGCHLD;
 		list_add_tail(&c->sibling, &init->children);
 	}
 }
