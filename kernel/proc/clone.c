@@ -210,6 +210,58 @@ SYSCALL_DEFINE5(clone, unsigned long, flags, uint64_t, stack, uint64_t, parent_t
 	return do_clone(&r);
 }
 
+/* Flags unshare takes (Linux's list); the namespaces among them give EINVAL
+ * below, as in a Linux built without them. */
+#define UNSHARE_KNOWN                                                                              \
+	(CLONE_THREAD | CLONE_FS | CLONE_SIGHAND | CLONE_VM | CLONE_FILES | CLONE_SYSVSEM |        \
+	 CLONE_NAMESPACES)
+
+/* unshare's flags that ask to leave something the caller cannot leave
+ * alone: the thread group, or handlers or memory shared with others
+ * (Linux: CLONE_VM implies CLONE_SIGHAND, which implies CLONE_THREAD). */
+static bool unshare_refused(struct task *t, unsigned long flags)
+{
+	if ((flags & (CLONE_THREAD | CLONE_SIGHAND | CLONE_VM)) &&
+	    __atomic_load_n(&t->group->live, __ATOMIC_ACQUIRE) > 1)
+		return true;
+	if ((flags & (CLONE_SIGHAND | CLONE_VM)) &&
+	    __atomic_load_n(&t->sighand->refs, __ATOMIC_ACQUIRE) > 1)
+		return true;
+	return (flags & CLONE_VM) && __atomic_load_n(&t->uvm->users, __ATOMIC_ACQUIRE) > 1;
+}
+
+/* A private fs context for t: 0 or -ENOMEM. */
+static int fs_unshare(struct task *t)
+{
+	struct fs_struct *copy;
+
+	if (__atomic_load_n(&t->fs->refs, __ATOMIC_ACQUIRE) == 1)
+		return 0;
+	if (!(copy = fs_copy(t->fs)))
+		return -ENOMEM;
+	fs_put(t->fs);
+	t->fs = copy;
+	return 0;
+}
+
+/* unshare(CLONE_FILES | CLONE_FS): the caller gets its own copies (of every
+ * fd, flags included; of the working directory).  Leaving a thread group,
+ * shared handlers or shared memory is EINVAL, as Linux; alone in them, the
+ * call succeeds and changes nothing. */
+SYSCALL_DEFINE1(unshare, unsigned long, flags)
+{
+	struct task *t = current();
+	int err = 0;
+
+	if ((flags & ~UNSHARE_KNOWN) || (flags & CLONE_NAMESPACES) || unshare_refused(t, flags))
+		return -EINVAL;
+	if (flags & CLONE_FS)
+		err = fs_unshare(t);
+	if (!err && (flags & CLONE_FILES))
+		err = files_unshare(&t->files);
+	return err;
+}
+
 SYSCALL_DEFINE0(fork)
 {
 	struct clone_req r = {SIGCHLD, 0, 0, 0, 0};

@@ -104,6 +104,7 @@
 	X(__NR_newfstatat, newfstatat)                                                             \
 	X(__NR_unlinkat, unlinkat)                                                                 \
 	X(__NR_faccessat, faccessat)                                                               \
+	X(__NR_unshare, unshare)                                                                    \
 	X(__NR_accept4, accept4)                                                                   \
 	X(__NR_dup3, dup3)                                                                         \
 	X(__NR_pipe2, pipe2)                                                                       \

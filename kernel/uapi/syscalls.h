@@ -117,6 +117,7 @@
 #define __NR_faccessat	     269
 #define __NR_pselect6	     270
 #define __NR_ppoll	     271
+#define __NR_unshare	     272
 #define __NR_accept4	     288
 #define __NR_dup3	     292
 #define __NR_pipe2	     293

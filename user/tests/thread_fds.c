@@ -5,6 +5,8 @@
  * fstat'ing and closing on one table leave nothing behind. */
 #include <errno.h>
 #include <fcntl.h>
+#include <fdkernel.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "robust.h"
@@ -78,6 +80,42 @@ static void test_close_range_unshare(void)
 	close(fd);
 }
 
+static volatile long unshare_files_ret = -1000, unshare_fs_ret = -1000, unshare_vm_ret;
+
+/* unshare(CLONE_FILES | CLONE_FS), then close fd and chdir("/"): neither
+ * reaches the other thread. */
+static int unshare_both(void *arg)
+{
+	unshare_vm_ret = thread_sys(__NR_unshare, CLONE_VM, 0, 0);
+	unshare_files_ret = thread_sys(__NR_unshare, CLONE_FILES, 0, 0);
+	unshare_fs_ret = thread_sys(__NR_unshare, CLONE_FS, 0, 0);
+	thread_sys(__NR_close, (long)arg, 0, 0);
+	thread_sys(__NR_chdir, "/", 0, 0);
+	return 0;
+}
+
+static void test_unshare(void)
+{
+	int fd = open("/dev/null", O_RDONLY);
+	char cwd[64] = "";
+	struct thread t;
+
+	require(fd >= 0 && chdir("/tmp") == 0, "set-up");
+	require(thread_start(&t, unshare_both, (void *)(long)fd) > 0, "thread_start");
+	thread_join(&t);
+	is_int(unshare_vm_ret, -EINVAL, "unshare(CLONE_VM) in a threaded process: EINVAL");
+	is_int(unshare_files_ret, 0, "unshare(CLONE_FILES) in a thread");
+	is_int(unshare_fs_ret, 0, "unshare(CLONE_FS) in a thread");
+	is_int(fcntl(fd, F_GETFD), 0, "its close after that leaves our fd open");
+	ok(getcwd(cwd, sizeof cwd) && strcmp(cwd, "/tmp") == 0,
+	   "its chdir after that leaves our cwd (%s)", cwd);
+	is_errno(syscall(__NR_unshare, 0x1), EINVAL, "unshare with a CSIGNAL bit: EINVAL");
+	is_int(syscall(__NR_unshare, CLONE_FILES | CLONE_FS | CLONE_THREAD | CLONE_VM), 0,
+	       "alone, unshare(CLONE_FILES|FS|THREAD|VM) succeeds");
+	close(fd);
+	chdir("/");
+}
+
 #define WORKERS	   4
 #define ITERATIONS 2000
 
@@ -127,10 +165,11 @@ static void test_churn(void)
 
 int main(void)
 {
-	plan(15);
+	plan(22);
 	test_close_under_reader(false);
 	test_close_under_reader(true);
 	test_close_range_unshare();
+	test_unshare();
 	test_churn();
 	return done();
 }
