@@ -132,9 +132,18 @@ static int clone_join(struct task *child, const struct clone_req *r)
 	return err;
 }
 
-/* vfork: the parent sleeps until the child execs or exits (not even a
- * signal ends the wait: the child is using its memory). */
-static void vfork_wait(struct task *parent)
+/* The parent stops waiting for child (proc_lock held): the child's pointer
+ * to it goes, so the parent may exit and be freed before the child. */
+static void vfork_detach_locked(struct task *parent, struct task *child)
+{
+	child->vfork_parent = NULL;
+	__atomic_store_n(&parent->vfork_pending, false, __ATOMIC_RELEASE);
+}
+
+/* vfork: the parent sleeps until the child execs or exits; only SIGKILL
+ * ends the wait early (Linux's killable wait), other signals wait for
+ * it.  child stays allocated while vfork_pending: its exit clears it. */
+static void vfork_wait(struct task *parent, struct task *child)
 {
 	DEFINE_WAIT(we);
 
@@ -142,6 +151,13 @@ static void vfork_wait(struct task *parent)
 		prepare_to_wait(&parent->vfork_wait, &we);
 		if (!__atomic_load_n(&parent->vfork_pending, __ATOMIC_ACQUIRE))
 			break;
+		if (signal_pending_set(parent) & SIGBIT(SIGKILL)) {
+			spin_lock(&proc_lock);
+			if (parent->vfork_pending)
+				vfork_detach_locked(parent, child);
+			spin_unlock(&proc_lock);
+			break;
+		}
 		schedule();
 	}
 	finish_wait(&parent->vfork_wait, &we);
@@ -153,8 +169,7 @@ void vfork_done(struct task *child)
 
 	spin_lock(&proc_lock);
 	if ((p = child->vfork_parent)) {
-		child->vfork_parent = NULL;
-		__atomic_store_n(&p->vfork_pending, false, __ATOMIC_RELEASE);
+		vfork_detach_locked(p, child);
 		wake_up(&p->vfork_wait);
 	}
 	spin_unlock(&proc_lock);
@@ -193,7 +208,7 @@ static long do_clone(const struct clone_req *r)
 	}
 	sched_make_runnable(child); /* from here on the child may exit and be freed */
 	if (r->flags & CLONE_VFORK)
-		vfork_wait(parent);
+		vfork_wait(parent, child);
 	return tid;
 
 fail:

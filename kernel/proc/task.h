@@ -92,7 +92,8 @@ struct task {
 	struct sighand *sighand;
 	/* vfork: the parent sleeps on its vfork_wait while vfork_pending;
 	 * the child's vfork_parent points at it until the child execs or
-	 * exits (the sleeping parent cannot go away meanwhile).  proc_lock. */
+	 * exits, or the parent, killed, stops waiting: both clear the two
+	 * together under proc_lock, so neither outlives the other's task. */
 	struct task *vfork_parent;
 	bool vfork_pending;
 	struct wait_queue vfork_wait;

@@ -58,6 +58,53 @@ static void test_vfork(void)
 	   status);
 }
 
+static int vfork_pipe[2];
+
+/* A vfork child that never execs nor exits: it reports its pid and waits. */
+static int stuck_child(void *arg)
+{
+	long pid = thread_sys(__NR_getpid, 0, 0, 0);
+
+	(void)arg;
+	thread_sys(__NR_write, vfork_pipe[1], &pid, sizeof pid);
+	for (;;)
+		thread_sys(__NR_pause, 0, 0, 0);
+	return 0;
+}
+
+/* The vfork parent: its child is our sibling (CLONE_PARENT), so the test
+ * can reap both. */
+static void vfork_parent_of_stuck(void)
+{
+	thread_clone(CLONE_VFORK | CLONE_VM | CLONE_PARENT | LSIGCHLD, stack + sizeof stack, NULL,
+		     NULL, 0, stuck_child, NULL);
+	_exit(1); /* never reached: killed while waiting */
+}
+
+/* SIGKILL ends a vfork parent's wait; the child goes on, killed later. */
+static void test_vfork_killed(void)
+{
+	int status = -1, cstatus = -1;
+	long child = 0;
+	pid_t parent;
+
+	require(pipe(vfork_pipe) == 0, "pipe");
+	fflush(stdout);
+	if ((parent = fork()) == 0)
+		vfork_parent_of_stuck();
+	read(vfork_pipe[0], &child, sizeof child);
+	sleep_ms(20);
+	kill(parent, SIGKILL);
+	waitpid(parent, &status, 0);
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+	   "SIGKILL ends a parent waiting for its stuck vfork child (%#x)", status);
+	kill((pid_t)child, SIGKILL);
+	ok(waitpid((pid_t)child, &cstatus, 0) == child && WIFSIGNALED(cstatus),
+	   "the child outlived it and dies of its own SIGKILL");
+	close(vfork_pipe[0]);
+	close(vfork_pipe[1]);
+}
+
 static uint64_t tcb[2];
 static volatile uint64_t fs_seen;
 static volatile int settid_seen;
@@ -187,8 +234,9 @@ static void test_task_limit(void)
 
 int main(void)
 {
-	plan(17);
+	plan(19);
 	test_vfork();
+	test_vfork_killed();
 	test_tls_settid();
 	test_no_exit_signal();
 	test_clone_parent();
