@@ -9,6 +9,7 @@
 
 #include "tap.h"
 #include "testutil.h"
+#include "sock_util.h"
 #include "thread.h"
 
 static int pipe_a[2], pipe_b[2];
@@ -97,6 +98,14 @@ static void child_fault_in_thread(void)
 		pause();
 }
 
+static int spin(void *arg)
+{
+	(void)arg;
+	for (;;)
+		thread_sys(__NR_sched_yield, 0, 0, 0);
+	return 0;
+}
+
 static int block_in_read(void *arg)
 {
 	char c;
@@ -106,21 +115,45 @@ static int block_in_read(void *arg)
 	return 0;
 }
 
+static int block_in_accept(void *arg)
+{
+	thread_sys(__NR_accept, (long)arg, 0, 0);
+	return 0;
+}
+
 static void child_exit_group_while_reading(void)
 {
-	require(pipe(pipe_a) == 0, "pipe");
+	struct saddr a;
+	int listener = sock_server(AF_INET, SOCK_STREAM, "thr", &a);
+
+	require(pipe(pipe_a) == 0 && listener >= 0, "pipe, listener");
 	require(thread_start(&thr[0], block_in_read, NULL) > 0, "thread_start");
 	require(thread_start(&thr[1], block_in_read, NULL) > 0, "thread_start");
+	require(thread_start(&thr[2], block_in_accept, (void *)(long)listener) > 0, "thread_start");
 	sleep_ms(30);
 	thread_sys(__NR_exit_group, 9, 0, 0);
 }
 
-static int spin(void *arg)
+/* The leader exits; a signal to the process then finds its live thread. */
+static void child_signal_after_leader(void)
 {
-	(void)arg;
-	for (;;)
-		thread_sys(__NR_sched_yield, 0, 0, 0);
-	return 0;
+	require(thread_start(&thr[0], spin, NULL) > 0, "thread_start");
+	thread_sys(__NR_exit, 0, 0, 0);
+}
+
+static void test_signal_zombie_leader(void)
+{
+	int status = -1;
+	pid_t pid;
+
+	fflush(stdout);
+	if ((pid = fork()) == 0)
+		child_signal_after_leader();
+	sleep_ms(50);
+	is_int(kill(pid, SIGTERM), 0, "kill(SIGTERM) to a process whose leader is a zombie");
+	waitpid(pid, &status, 0);
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM,
+	   "its live thread takes it and the process dies of it (%#x)", status);
 }
 
 static void test_sigkill(void)
@@ -186,7 +219,7 @@ int main(void)
 {
 	int status;
 
-	plan(13);
+	plan(15);
 	status = child_status(child_exit_group_from_thread);
 	ok(WIFEXITED(status) && WEXITSTATUS(status) == 7,
 	   "exit_group(7) in a thread ends the process with 7 (%#x)", status);
@@ -196,7 +229,8 @@ int main(void)
 	   "a fault in a thread kills the whole process with SIGSEGV (%#x)", status);
 	status = child_status(child_exit_group_while_reading);
 	ok(WIFEXITED(status) && WEXITSTATUS(status) == 9,
-	   "exit_group(9) ends threads blocked in read (%#x)", status);
+	   "exit_group(9) ends threads blocked in read and accept (%#x)", status);
+	test_signal_zombie_leader();
 	test_sigkill();
 	test_wait_sees_processes();
 	return done();
