@@ -187,6 +187,37 @@ static void test_clone_parent(void)
 	close(pipefd[1]);
 }
 
+/* A thread on an unmapped stack faults at its first push: the process dies. */
+static void child_thread_bad_stack(void)
+{
+	thread_clone(THREAD_FLAGS & ~(CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID), (void *)0x10000,
+		     NULL, NULL, 0, quiet, NULL);
+	for (;;)
+		pause();
+}
+
+/* Unmapped tid words: clone succeeds, the writes are dropped (Linux). */
+static void child_thread_bad_tid_words(void)
+{
+	long tid = thread_clone(THREAD_FLAGS | CLONE_CHILD_SETTID, stack + sizeof stack,
+				(int *)0x10000, (int *)0x10000, 0, quiet, NULL);
+
+	sleep_ms(50);
+	thread_sys(__NR_exit_group, tid > 0 ? 0 : 1, 0, 0);
+}
+
+static void test_bad_pointers(void)
+{
+	int status = child_status(child_thread_bad_stack);
+
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV,
+	   "a thread started on an unmapped stack kills its process with SIGSEGV (%#x)", status);
+	status = child_status(child_thread_bad_tid_words);
+	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	   "unmapped parent/child tid words: clone succeeds, the thread runs and exits (%#x)",
+	   status);
+}
+
 static int pauser(void *arg)
 {
 	(void)arg;
@@ -234,12 +265,13 @@ static void test_task_limit(void)
 
 int main(void)
 {
-	plan(19);
+	plan(21);
 	test_vfork();
 	test_vfork_killed();
 	test_tls_settid();
 	test_no_exit_signal();
 	test_clone_parent();
+	test_bad_pointers();
 	test_task_limit();
 	return done();
 }
