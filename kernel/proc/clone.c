@@ -9,6 +9,7 @@
 #include "fs/files.h"
 #include "fs/fs_struct.h"
 #include "mm/paging.h"
+#include "proc/clone.h"
 #include "proc/exit.h"
 #include "proc/group.h"
 #include "proc/proc.h"
@@ -29,11 +30,6 @@
 #define CLONE_NAMESPACES                                                                           \
 	(CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |             \
 	 CLONE_NEWPID | CLONE_NEWNET)
-
-struct clone_req {
-	unsigned long flags;
-	uint64_t stack, parent_tid, child_tid, tls;
-};
 
 /* Linux's copy_process checks, in its order: 0 or -EINVAL. */
 static int clone_check(unsigned long flags, uint64_t tls)
@@ -61,8 +57,11 @@ static int clone_check(unsigned long flags, uint64_t tls)
 
 /* The child's shares and copies of the parent's resources: 0 or -ENOMEM
  * (the caller releases what was taken). */
-static int clone_resources(struct task *child, struct task *parent, unsigned long flags)
+static int clone_resources(struct task *child, struct task *parent, const struct clone_req *r)
 {
+	unsigned long flags = r->flags;
+	int err;
+
 	struct uvm *u = flags & CLONE_VM ? uvm_share(parent->uvm) : uvm_fork(parent->uvm);
 
 	task_swap_uvm(child, u);
@@ -74,7 +73,10 @@ static int clone_resources(struct task *child, struct task *parent, unsigned lon
 	child->fs = flags & CLONE_FS ? fs_share(parent->fs) : fs_copy(parent->fs);
 	if (!child->fs)
 		return -ENOMEM;
-	return signal_clone(child, parent, flags & CLONE_SIGHAND);
+	err = signal_clone(child, parent, flags & CLONE_SIGHAND);
+	if (!err && r->clear_sighand)
+		signal_exec(child); /* what exec does: all but SIG_IGN to default */
+	return err;
 }
 
 /* The caller's user registers, but rax = 0, and the new stack and TLS. */
@@ -184,7 +186,7 @@ void clone_child_start(struct task *t)
 	t->set_child_tid = 0;
 }
 
-static long do_clone(const struct clone_req *r)
+long do_clone(const struct clone_req *r)
 {
 	struct task *parent = current(), *child;
 	int err = clone_check(r->flags, r->tls), tid;
@@ -193,7 +195,7 @@ static long do_clone(const struct clone_req *r)
 		return err;
 	if (!(child = task_alloc(parent->name)))
 		return -EAGAIN; /* TASK_MAX tasks, threads included */
-	if ((err = clone_resources(child, parent, r->flags)))
+	if ((err = clone_resources(child, parent, r)))
 		goto fail;
 	clone_registers(child, parent, r);
 	if ((err = clone_join(child, r)))
@@ -220,7 +222,7 @@ fail:
 SYSCALL_DEFINE5(clone, unsigned long, flags, uint64_t, stack, uint64_t, parent_tid, uint64_t,
 		child_tid, uint64_t, tls)
 {
-	struct clone_req r = {flags, stack, parent_tid, child_tid, tls};
+	struct clone_req r = {flags, stack, parent_tid, child_tid, tls, false};
 
 	return do_clone(&r);
 }
@@ -279,14 +281,14 @@ SYSCALL_DEFINE1(unshare, unsigned long, flags)
 
 SYSCALL_DEFINE0(fork)
 {
-	struct clone_req r = {SIGCHLD, 0, 0, 0, 0};
+	struct clone_req r = {SIGCHLD, 0, 0, 0, 0, false};
 
 	return do_clone(&r);
 }
 
 SYSCALL_DEFINE0(vfork)
 {
-	struct clone_req r = {CLONE_VFORK | CLONE_VM | SIGCHLD, 0, 0, 0, 0};
+	struct clone_req r = {CLONE_VFORK | CLONE_VM | SIGCHLD, 0, 0, 0, 0, false};
 
 	return do_clone(&r);
 }

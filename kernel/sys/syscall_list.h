@@ -113,6 +113,7 @@
 	X(__NR_prlimit64, prlimit64)                                                               \
 	X(__NR_preadv2, preadv2)                                                                   \
 	X(__NR_pwritev2, pwritev2)                                                                 \
+	X(__NR_clone3, clone3)                                                                      \
 	X(__NR_close_range, close_range)                                                           \
 	X(__NR_socket2, socket2)                                                                   \
 	X(__NR_syscall_indirect, syscall_indirect)
