@@ -242,8 +242,7 @@ static int de_thread(struct task *t)
 		spin_unlock(&proc_lock);
 		return -EINTR;
 	}
-	g->exiting = true;
-	g->exec_task = t;
+	g->exiting = true; /* an exit_group meanwhile only ends its own thread */
 	group_kill_others_locked(g, t);
 	spin_unlock(&proc_lock);
 	for (;;) { /* not interruptible: they are dying anyway */
@@ -261,7 +260,6 @@ static int de_thread(struct task *t)
 		g->leader = t;
 	}
 	g->exiting = false;
-	g->exec_task = NULL;
 	spin_unlock(&proc_lock);
 	if (old)
 		task_free(old);

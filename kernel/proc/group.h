@@ -35,17 +35,19 @@ struct thread_group {
 	struct list_head threads; /* tasks not yet exited, via task->group_link */
 	int live;		  /* how many are on threads */
 	/*
-	 * The whole group is dying (exit_group, a fatal signal) or a thread
-	 * is exec'ing (exec_task, de_thread): the other threads got SIGKILL.
-	 * exit_status is then the group's wait status, else the leader's.
+	 * The whole group is dying (exit_group, a fatal signal: exit_status
+	 * is its wait status from then on) or a thread is exec'ing
+	 * (de_thread, which clears it again): every other thread got
+	 * SIGKILL.  A zombie's exit_status is its wait status.
 	 */
 	bool exiting;
 	int exit_status;
-	struct task *exec_task;
 	struct wait_queue thread_exit; /* de_thread waits here for the others to go */
 	enum group_state state;
 
-	/* Family: the parent process, its children list, our link in it. */
+	/* Family: the parent process (alive while we are on its children
+	 * list: a dying parent hands its children to init first), its
+	 * children list, our link in it. */
 	struct thread_group *parent;
 	struct list_head children;
 	struct list_head sibling;

@@ -17,8 +17,8 @@ struct task *task_alloc(const char *name);
  * handlers.  Its other resources were released before (exit) or never
  * taken. */
 void task_free(struct task *t);
-/* The task with pid, or NULL (proc_lock held: the task cannot be reaped
- * and freed while it is). */
+/* The task (thread) with pid, or NULL (also while clone is still building
+ * it) (proc_lock held: the task cannot be reaped and freed while it is). */
 struct task *task_find_locked(int pid);
 /* The same, taking proc_lock: the pointer outlives the lock only for a
  * task that cannot be reaped under the caller (itself, init). */
@@ -32,8 +32,9 @@ int task_count(void);
 /* Reads the wall clock once for CLOCK_REALTIME (boot). */
 void proc_time_init(void);
 
-/* Calls fn on every task until it returns false (proc_lock held: fn must
- * not sleep or take proc_lock).  _locked: the caller holds proc_lock. */
+/* Calls fn on every task (thread) until it returns false; tasks clone is
+ * still building are skipped (proc_lock held: fn must not sleep or take
+ * proc_lock).  _locked: the caller holds proc_lock. */
 void task_for_each(bool (*fn)(struct task *t, void *arg), void *arg);
 void task_for_each_locked(bool (*fn)(struct task *t, void *arg), void *arg);
 
