@@ -138,6 +138,8 @@ __attribute__((noreturn)) void task_exit(int status)
 	spin_lock(&proc_lock);
 	list_del(&t->group_link);
 	list_init(&t->group_link);
+	g->exited_utime += t->utime_ticks; /* times() counts the whole process */
+	g->exited_stime += t->stime_ticks;
 	wake_up(&g->thread_exit); /* de_thread counts the threads left */
 	if (--g->live == 0)
 		group_dies_locked(g, status);

@@ -59,7 +59,8 @@ struct thread_group {
 	 * thread that delivers them; info[] like struct signal_state's. */
 	uint64_t shared_pending;
 	struct sig_info shared_info[UAPI_NSIG];
-	struct itimers itimers; /* alarm, setitimer (itimer_lock, proc/itimer.c) */
+	struct itimers itimers;		     /* alarm, setitimer (itimer_lock, proc/itimer.c) */
+	uint64_t exited_utime, exited_stime; /* CPU ticks of its threads that exited */
 };
 
 /* A new group for leader, not joined yet (group_add_thread_locked does,

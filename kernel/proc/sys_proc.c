@@ -215,10 +215,27 @@ SYSCALL_DEFINE1(uname, struct utsname_k *, ubuf)
 	return copy_to_user(ubuf, &u, sizeof(u));
 }
 
+/* The CPU ticks of g's threads, exited and live. */
+static struct tms_k process_times(struct thread_group *g)
+{
+	struct tms_k tms = {0, 0, 0, 0};
+	struct task *t;
+
+	spin_lock(&proc_lock);
+	tms.utime = (int64_t)g->exited_utime;
+	tms.stime = (int64_t)g->exited_stime;
+	list_for_each_entry(t, &g->threads, group_link)
+	{
+		tms.utime += (int64_t)t->utime_ticks;
+		tms.stime += (int64_t)t->stime_ticks;
+	}
+	spin_unlock(&proc_lock);
+	return tms;
+}
+
 SYSCALL_DEFINE1(times, struct tms_k *, ubuf)
 {
-	struct task *t = current();
-	struct tms_k tms = {(int64_t)t->utime_ticks, (int64_t)t->stime_ticks, 0, 0};
+	struct tms_k tms = process_times(current()->group);
 
 	if (ubuf && copy_to_user(ubuf, &tms, sizeof(tms)))
 		return -EFAULT;

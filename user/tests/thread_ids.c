@@ -1,12 +1,13 @@
 /* Threads share a process: one pid, distinct tids, tgkill addressing one
  * thread; memory, files and the working directory are shared; clone's
- * flag rules give Linux's EINVAL. */
+ * flag rules give Linux's EINVAL; times() counts every thread. */
 #include <errno.h>
 #include <fcntl.h>
 #include <fdkernel.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -88,6 +89,33 @@ static void test_tgkill_errors(void)
 	is_errno(syscall(__NR_tkill, -5, 0), EINVAL, "tkill tid -5: EINVAL");
 }
 
+/* Burns about 300 ms of CPU time in user mode. */
+static int burn(void *arg)
+{
+	struct timespec start, now;
+
+	(void)arg;
+	thread_sys(__NR_clock_gettime, CLOCK_MONOTONIC, &start, 0);
+	do
+		thread_sys(__NR_clock_gettime, CLOCK_MONOTONIC, &now, 0);
+	while ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 < 300);
+	return 0;
+}
+
+/* times() is the process's: an exited thread's CPU time counts. */
+static void test_times(void)
+{
+	long t[4] = {0};
+	struct thread thr;
+
+	require(thread_start(&thr, burn, NULL) > 0, "thread_start");
+	sleep_ms(400); /* the main thread itself uses almost nothing */
+	thread_join(&thr);
+	syscall(__NR_times, t);
+	ok(t[0] + t[1] >= 10, "times() counts the 300 ms a joined thread ran (%ld ticks)",
+	   t[0] + t[1]);
+}
+
 static int never(void *arg)
 {
 	(void)arg;
@@ -116,9 +144,10 @@ static void test_clone_flags(void)
 
 int main(void)
 {
-	plan(24);
+	plan(25);
 	test_ids();
 	test_tgkill_errors();
 	test_clone_flags();
+	test_times();
 	return done();
 }
