@@ -116,6 +116,26 @@ static void test_unshare(void)
 	chdir("/");
 }
 
+static int open_and_exit(void *arg)
+{
+	(void)arg;
+	return (int)thread_sys(__NR_open, "/dev/null", 0, 0);
+}
+
+/* CLONE_FILES without CLONE_VM: another process shares the table; what it
+ * opens is ours, and its exit leaves the table to us. */
+static void test_files_shared_by_processes(void)
+{
+	int status = -1, fd;
+	long pid =
+	    thread_clone(CLONE_FILES | 17 /* SIGCHLD */, NULL, NULL, NULL, 0, open_and_exit, NULL);
+
+	require(pid > 0 && waitpid((pid_t)pid, &status, 0) == pid && WIFEXITED(status), "clone");
+	fd = WEXITSTATUS(status);
+	is_int(fcntl(fd, F_GETFD), 0, "a CLONE_FILES child's open is in our table after its exit");
+	close(fd);
+}
+
 #define WORKERS	   4
 #define ITERATIONS 2000
 
@@ -165,11 +185,12 @@ static void test_churn(void)
 
 int main(void)
 {
-	plan(22);
+	plan(23);
 	test_close_under_reader(false);
 	test_close_under_reader(true);
 	test_close_range_unshare();
 	test_unshare();
+	test_files_shared_by_processes();
 	test_churn();
 	return done();
 }
