@@ -1,8 +1,10 @@
 /*
  * Signal sending, default actions and delivery (see signal.h).  Senders
- * only set a pending bit and wake the target; everything else happens in
- * the target itself on its way back to user mode, so no lock is needed
- * beyond atomic updates of the pending set.
+ * only set a pending bit and wake a target thread; everything else happens
+ * in the thread itself on its way back to user mode.  A thread's own set
+ * needs only atomic updates; a process's set, its info and the choice of
+ * a thread are under proc_lock (the thread list); actions under their
+ * sighand's lock.
  */
 #include "proc/signal.h"
 #include "arch/x86_64/sigframe.h"
