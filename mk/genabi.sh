@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 
 page_of() { # call file
 	case "$1:$2" in
+	clone*:* | vfork:* | unshare:* | tkill:* | tgkill:*) echo threads.md ;;
 	*:kernel/fs/*epoll*) echo epoll.md ;;
 	*:kernel/fs/eventfd.c | *:kernel/fs/timerfd.c | *:kernel/fs/signalfd.c | *:kernel/fs/select.c) echo events.md ;;
 	dup*:kernel/fs/sys_fd.c | fcntl:kernel/fs/sys_fd.c | close_range:*) echo fds.md ;;

@@ -456,7 +456,9 @@ static bool copy_wanted(const struct fdmap *src, unsigned int i, int mode)
 {
 	const struct fdmap_slot *slot = &src->slots[i];
 
-	return mode == FDMAP_COPY_GROW || (slot->file && !(slot->flags & FDMAP_F_CLOFORK));
+	if (mode == FDMAP_COPY_GROW)
+		return true;
+	return slot->file && (mode == FDMAP_COPY_UNSHARE || !(slot->flags & FDMAP_F_CLOFORK));
 }
 
 /* Copy the wanted busy slots of @src into the fresh @dst; returns how many. */
@@ -472,7 +474,7 @@ static int copy_busy(struct fdmap *dst, const struct fdmap *src, int mode)
 			if (!copy_wanted(src, i, mode))
 				continue;
 			dst->slots[i] = src->slots[i];
-			if (mode == FDMAP_COPY_FORK)
+			if (mode != FDMAP_COPY_GROW)
 				file_get(dst->slots[i].file);
 			bit_set_busy(dst, i);
 			count++;
@@ -501,10 +503,11 @@ static void copy_dropped(struct fdmap *dst, const struct fdmap *src)
  * fdmap_copy - copy a map into a fresh one (grow, or fork a child)
  * @dst:  [in/out] map from fdmap_alloc() with the same base; may be larger or smaller
  * @src:  [in]     map to copy (read under its owner's lock)
- * @mode: [in]     FDMAP_COPY_GROW, or FDMAP_COPY_FORK (skip CLOFORK and
- *                 reserved fds, file_get() each copied file)
+ * @mode: [in]     FDMAP_COPY_GROW, FDMAP_COPY_FORK (skip CLOFORK and
+ *                 reserved fds, file_get() each copied file), or
+ *                 FDMAP_COPY_UNSHARE (the same, CLOFORK fds copied too)
  *
- * The free list of @dst keeps @src's order, then the fds fork skipped, then
+ * The free list of @dst keeps @src's order, then the fds the copy skipped, then
  * slots past @src's size: fds released long ago are still reused first.
  * Returns the number of busy fds copied, or -ENOSPC (nothing changed) when a
  * busy fd of @src lies past @dst's size, -EINVAL when the bases differ.

@@ -33,6 +33,8 @@ bool file_tryget(struct file *f);
 /* fdmap_copy() modes. */
 #define FDMAP_COPY_GROW 0 /* same table, bigger map: copy every busy slot as is */
 #define FDMAP_COPY_FORK 1 /* child: skip CLOFORK and reserved fds, file_get() the rest */
+#define FDMAP_COPY_UNSHARE                                                                         \
+	2 /* private copy of a shared table: skip reserved fds, file_get() the rest */
 
 /* Largest map: enough for NR_OPEN_MAX and NONSEQ_FD_MAX with room to spare. */
 #define FDMAP_MAX_SIZE (1u << 24)

@@ -168,6 +168,7 @@ struct files_table *files_create(void)
 
 	if (!files)
 		return NULL;
+	files->refs = 1;
 	spin_init(&files->lock, "files");
 	files->nofile = FILES_DEFAULT_NOFILE;
 	files->nofile_max = NR_OPEN_MAX;
@@ -191,7 +192,7 @@ static int put_file(void *arg, struct file *file, unsigned int fd)
 
 /**
  * files_destroy - close every fd and free the table
- * @files: [in] table no one else can reach any more (the last user's exit)
+ * @files: [in] table no one else can reach any more (files_put: the last user)
  */
 void files_destroy(struct files_table *files)
 {
@@ -203,26 +204,29 @@ void files_destroy(struct files_table *files)
 }
 
 /**
- * files_fork - the child's copy of a table
- * @files: [in] parent table
+ * files_copy - a new table with @files's installed fds
+ * @files: [in] the table
+ * @mode:  [in] FDMAP_COPY_FORK (close-on-fork fds left out) or
+ *              FDMAP_COPY_UNSHARE (all of them)
  *
- * The child gets every installed fd without FD_CLOFORK, same flags, and a
- * reference on each file; same RLIMIT_NOFILE.  Returns it, or NULL (ENOMEM:
- * nothing taken, nothing leaked).
+ * Each copied fd keeps its flags and takes a reference on its file;
+ * reserved fds are not copied; same RLIMIT_NOFILE.  Returns the copy, or
+ * NULL (ENOMEM: nothing taken, nothing leaked).
  */
-struct files_table *files_fork(struct files_table *files)
+struct files_table *files_copy(struct files_table *files, int mode)
 {
 	struct files_table *child = kzalloc(sizeof(*child));
 
 	if (!child)
 		return NULL;
+	child->refs = 1;
 	spin_init(&child->lock, "files");
 	spin_lock(&files->lock);
 	child->seq = fdmap_alloc(0, files->seq->size);
 	child->nonseq = fdmap_alloc(NONSEQ_FD_BASE, files->nonseq->size);
 	if (child->seq && child->nonseq) {
-		fdmap_copy(child->seq, files->seq, FDMAP_COPY_FORK);
-		fdmap_copy(child->nonseq, files->nonseq, FDMAP_COPY_FORK);
+		fdmap_copy(child->seq, files->seq, mode);
+		fdmap_copy(child->nonseq, files->nonseq, mode);
 		child->nofile = files->nofile;
 		child->nofile_max = files->nofile_max;
 		spin_unlock(&files->lock);
@@ -233,6 +237,17 @@ struct files_table *files_fork(struct files_table *files)
 	fdmap_free(child->nonseq);
 	kfree(child);
 	return NULL;
+}
+
+/**
+ * files_fork - the child's copy of a table
+ * @files: [in] parent table
+ *
+ * files_copy() without the FD_CLOFORK fds.
+ */
+struct files_table *files_fork(struct files_table *files)
+{
+	return files_copy(files, FDMAP_COPY_FORK);
 }
 
 /*
@@ -572,6 +587,14 @@ static void files_range_area(struct files_table *files, struct fdmap **area, uns
 	spin_unlock(&files->lock);
 }
 
+/* close_range(2)'s arguments: 0, or -EINVAL for unknown flags or @first > @last. */
+int files_close_range_check(unsigned int first, unsigned int last, unsigned int flags)
+{
+	if (flags & ~(CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC | CLOSE_RANGE_CLOFORK))
+		return -EINVAL;
+	return first > last ? -EINVAL : 0;
+}
+
 /**
  * files_close_range - close_range(2) over both areas
  * @files: [in] the table
@@ -579,7 +602,7 @@ static void files_range_area(struct files_table *files, struct fdmap **area, uns
  * @last:  [in] last fd (included; ~0u for "all")
  * @flags: [in] 0 closes; CLOSE_RANGE_CLOEXEC / CLOSE_RANGE_CLOFORK set the
  *              flag instead; CLOSE_RANGE_UNSHARE is accepted (the caller
- *              unshares the table before calling)
+ *              unshares the table before calling: files_unshare)
  *
  * Returns 0, or -EINVAL for unknown flags or @first > @last.
  */
@@ -588,11 +611,10 @@ int files_close_range(struct files_table *files, unsigned int first, unsigned in
 {
 	unsigned int mflags = (flags & CLOSE_RANGE_CLOEXEC ? FDMAP_F_CLOEXEC : 0) |
 			      (flags & CLOSE_RANGE_CLOFORK ? FDMAP_F_CLOFORK : 0);
+	int err = files_close_range_check(first, last, flags);
 
-	if (flags & ~(CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC | CLOSE_RANGE_CLOFORK))
-		return -EINVAL;
-	if (first > last)
-		return -EINVAL;
+	if (err)
+		return err;
 	files_range_area(files, &files->seq, first, last, mflags);
 	files_range_area(files, &files->nonseq, first, last, mflags);
 	return 0;

@@ -22,6 +22,13 @@
 
 struct files_table {
 	/*
+	 * The tasks whose ->files point here (CLONE_FILES shares a table;
+	 * atomic).  The last files_put() destroys it.  A file found by
+	 * files_lookup() holds its own reference, so a thread sleeping in a
+	 * call on a file keeps it alive when another thread closes the fd.
+	 */
+	int refs;
+	/*
 	 * Protects every change to both maps (allocation, install, release,
 	 * flags, replacement by a bigger map) and nofile.  files_lookup()
 	 * does not take it.
@@ -41,6 +48,13 @@ struct files_table {
 
 struct files_table *files_create(void);
 void files_destroy(struct files_table *files);
+/* Sharing (files_share.c): CLONE_FILES, the last user's exit, and the
+ * private table execve needs: files_unshare() replaces *filesp by a copy
+ * if others share it (0, or -ENOMEM with nothing changed). */
+struct files_table *files_share(struct files_table *files);
+void files_put(struct files_table *files);
+int files_unshare(struct files_table **filesp);
+struct files_table *files_copy(struct files_table *files, int mode);
 struct files_table *files_fork(struct files_table *files);
 void files_exec(struct files_table *files);
 
@@ -52,6 +66,7 @@ int files_close(struct files_table *files, int fd);
 int files_dup_to(struct files_table *files, int oldfd, int newfd, unsigned int fdflags);
 int files_get_fdflags(struct files_table *files, int fd);
 int files_set_fdflags(struct files_table *files, int fd, unsigned int fdflags);
+int files_close_range_check(unsigned int first, unsigned int last, unsigned int flags);
 int files_close_range(struct files_table *files, unsigned int first, unsigned int last,
 		      unsigned int flags);
 unsigned int files_count(struct files_table *files);

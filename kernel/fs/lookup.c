@@ -4,6 +4,7 @@
  * nests locks.  A link met on the way is spliced into the path (see struct
  * walk); MAXSYMLINKS links per lookup at most, then ELOOP, as Linux.
  */
+#include "fs/fs_struct.h"
 #include "fs/vfs.h"
 #include "lib/string.h"
 #include "mm/heap.h"
@@ -16,12 +17,12 @@ static struct inode *start_dir(struct inode *start, const char *path)
 	struct task *t = current();
 
 	if (path[0] != '/') {
-		if (!start && t && t->cwd)
-			start = t->cwd;
 		if (start) {
 			inode_get(start);
 			return start;
 		}
+		if (t && t->fs)
+			return fs_get_cwd(t->fs);
 	}
 	return vfs_root();
 }

@@ -4,6 +4,7 @@
  * Everyone is root, so no permission is ever refused.
  */
 #include "arch/x86_64/uaccess.h"
+#include "fs/fs_struct.h"
 #include "fs/file.h"
 #include "fs/files.h"
 #include "fs/upath.h"
@@ -25,11 +26,7 @@ struct timeval_u {
 
 SYSCALL_DEFINE1(umask, unsigned int, mask)
 {
-	struct task *t = current();
-	unsigned int old = t->umask;
-
-	t->umask = mask & 0777;
-	return old;
+	return fs_set_umask(current()->fs, mask);
 }
 
 /*

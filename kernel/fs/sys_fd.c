@@ -169,10 +169,15 @@ SYSCALL_DEFINE2(pipe2, int *, ufds, unsigned int, flags)
 	return do_pipe2(ufds, flags);
 }
 
-/* CLOSE_RANGE_UNSHARE needs nothing: a files table is never shared. */
+/* CLOSE_RANGE_UNSHARE: the caller gets a table of its own first, so the
+ * range closes only there (the flags are checked before, as Linux). */
 SYSCALL_DEFINE3(close_range, unsigned int, first, unsigned int, last, unsigned int, flags)
 {
-	return files_close_range(files(), first, last, flags);
+	int err = files_close_range_check(first, last, flags);
+
+	if (!err && (flags & CLOSE_RANGE_UNSHARE))
+		err = files_unshare(&current()->files);
+	return err ? err : files_close_range(files(), first, last, flags);
 }
 
 /* ---- Resource limits ---- */

@@ -7,6 +7,9 @@
 #include "fs/file.h"
 #include "fs/files.h"
 #include "fs/upath.h"
+#include "fs/fs_struct.h"
+#include "fs/inode.h"
+#include "fs/vfs.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
 #include "proc/task.h"
@@ -90,7 +93,7 @@ static long do_open(int dirfd, const char *upath, unsigned int flags, uint32_t m
 	}
 	if (sysind_nofollow())
 		flags |= O_NOFOLLOW;
-	err = vfs_open(p.dir, p.path, flags, mode & ~current()->umask, &f);
+	err = vfs_open(p.dir, p.path, flags, mode & ~fs_umask(current()->fs), &f);
 	upath_put(&p);
 	if (err) {
 		fd_unreserve(fd);
@@ -224,7 +227,7 @@ static long do_mkdir(int dirfd, const char *upath, unsigned int mode)
 
 	if (err)
 		return err;
-	err = vfs_mkdir(p.dir, p.path, mode & ~current()->umask);
+	err = vfs_mkdir(p.dir, p.path, mode & ~fs_umask(current()->fs));
 	upath_put(&p);
 	return err;
 }
@@ -286,11 +289,14 @@ SYSCALL_DEFINE3(faccessat, int, dirfd, const char *, path, int, mode)
 SYSCALL_DEFINE2(getcwd, char *, buf, size_t, size)
 {
 	char *kbuf = kmalloc(PATH_MAX);
+	struct inode *cwd;
 	long n;
 
 	if (!kbuf)
 		return -ENOMEM;
-	n = vfs_getcwd(current()->cwd, kbuf, size < PATH_MAX ? size : PATH_MAX);
+	cwd = fs_get_cwd(current()->fs);
+	n = vfs_getcwd(cwd, kbuf, size < PATH_MAX ? size : PATH_MAX);
+	inode_put(cwd);
 	if (n == -ERANGE && size >= PATH_MAX)
 		n = -ENAMETOOLONG;
 	if (n > 0 && copy_to_user(buf, kbuf, n))
@@ -299,18 +305,14 @@ SYSCALL_DEFINE2(getcwd, char *, buf, size_t, size)
 	return n;
 }
 
-/* The task alone changes its cwd (no threads), so swapping needs no lock. */
+/* Takes over ip's reference (CLONE_FS threads see the change). */
 static long set_cwd(struct inode *ip)
 {
-	struct task *t = current();
-	struct inode *old = t->cwd;
-
 	if (!inode_is_dir(ip)) {
 		inode_put(ip);
 		return -ENOTDIR;
 	}
-	t->cwd = ip;
-	inode_put(old);
+	fs_set_cwd(current()->fs, ip);
 	return 0;
 }
 

@@ -1,7 +1,9 @@
 /*
  * execve.  The new image is built in a fresh address space, arguments and
  * all; only when nothing can fail any more does the task switch to it and
- * drop the old one, so a failed execve returns to an intact caller.
+ * drop the old one, so a failed execve returns to an intact caller.  In a
+ * threaded process the other threads are killed first (de_thread); an
+ * execve failing after that leaves the caller alone with the old image.
  */
 #include "proc/exec.h"
 #include "arch/x86_64/cpu.h"
@@ -16,6 +18,8 @@
 #include "mm/paging.h"
 #include "proc/elf.h"
 #include "proc/futex.h"
+#include "proc/exit.h"
+#include "proc/group.h"
 #include "proc/proc.h"
 #include "proc/signal.h"
 #include "proc/task.h"
@@ -217,23 +221,85 @@ static uint64_t build_stack(struct vm_space *vm, const struct exec_strings *s,
 	return sp;
 }
 
-/* Point of no return: the task takes the new space and program (and the
+/*
+ * Linux's de_thread: the other threads of t's process are killed and
+ * waited for; a thread other than the leader then takes the leader's
+ * place and pid, and the old leader (a zombie by now) is freed.  0, or
+ * -EINTR if the process is dying already (exit_group, another exec):
+ * t's own SIGKILL is on its way.
+ */
+static int de_thread(struct task *t)
+{
+	struct thread_group *g = t->group;
+	struct task *old = NULL;
+	DEFINE_WAIT(we);
+
+	spin_lock(&proc_lock);
+	if (g->live == 1 && task_is_leader(t)) {
+		spin_unlock(&proc_lock);
+		return 0;
+	}
+	if (g->exiting) {
+		spin_unlock(&proc_lock);
+		return -EINTR;
+	}
+	g->exiting = true; /* an exit_group meanwhile only ends its own thread */
+	group_kill_others_locked(g, t);
+	spin_unlock(&proc_lock);
+	for (;;) { /* not interruptible: they are dying anyway */
+		prepare_to_wait(&g->thread_exit, &we);
+		if (__atomic_load_n(&g->live, __ATOMIC_ACQUIRE) == 1)
+			break;
+		schedule();
+	}
+	finish_wait(&g->thread_exit, &we);
+	spin_lock(&proc_lock);
+	if (!task_is_leader(t)) {
+		old = g->leader;
+		old->pid = t->pid;
+		t->pid = g->tgid;
+		g->leader = t;
+	}
+	g->exiting = false;
+	spin_unlock(&proc_lock);
+	if (old)
+		task_free(old);
+	return 0;
+}
+
+/*
+ * The process becomes t alone, with a files table and handlers of its
+ * own (close-on-exec must not close fds under another process sharing
+ * the table): 0 or -errno, the old image intact.
+ */
+static int exec_take_over(struct task *t)
+{
+	int err = de_thread(t);
+
+	if (!err)
+		err = files_unshare(&t->files);
+	if (!err)
+		err = signal_unshare(t);
+	return err;
+}
+
+/* Point of no return: the task takes the new memory and program (and the
  * caller's reference to its file). */
-static void commit_exec(struct task *t, struct vm_space *vm, const struct elf_image *img,
-			uint64_t sp, const char *path, struct inode *exe)
+static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *img, uint64_t sp,
+			const char *path, struct inode *exe)
 {
 	const char *base = path;
-	struct vm_space *old;
+	struct uvm *old;
 
 	/* The old image's robust locks and tid word are released while it is
 	 * still mapped, and forgotten (Linux's exec_mm_release). */
 	if (t == current())
 		futex_exit_release(t);
-	old = task_swap_vm(t, vm);
+	old = task_swap_uvm(t, u);
 	if (t == current())
-		vm_switch(vm);
-	if (old && old != vm_kernel())
-		vm_destroy(old);
+		vm_switch(u->space);
+	uvm_put(old);
+	vfork_done(t); /* a vfork parent has its memory back */
 	files_exec(t->files);
 	signal_exec(t);
 	for (const char *p = path; *p; p++)
@@ -241,11 +307,8 @@ static void commit_exec(struct task *t, struct vm_space *vm, const struct elf_im
 			base = p + 1;
 	strlcpy(t->name, base, sizeof(t->name));
 	strace_exec(t);
-	if (t->exe)
-		inode_put(t->exe);
-	t->exe = exe;
-	t->brk_start = t->brk = PAGE_ALIGN_UP(img->end);
-	t->mmap_next = USER_MMAP_TOP;
+	u->exe = exe;
+	u->brk_start = u->brk = PAGE_ALIGN_UP(img->end);
 	memset(t->tf, 0, sizeof(*t->tf));
 	fpu_reset(&t->fpu);
 	if (t == current())
@@ -264,6 +327,7 @@ int exec_program(struct task *t, const char *path, struct exec_strings *strs)
 {
 	struct elf_image img;
 	struct vm_space *vm;
+	struct uvm *u = NULL;
 	struct inode *ip;
 	uint64_t sp;
 	int err = vfs_lookup_exec(NULL, path, &ip);
@@ -277,12 +341,19 @@ int exec_program(struct task *t, const char *path, struct exec_strings *strs)
 	err = elf_load(ip, vm, &img);
 	if (!err && !(sp = build_stack(vm, strs, &img)))
 		err = -ENOMEM;
+	if (!err && !(u = uvm_create(vm)))
+		err = -ENOMEM;
+	if (!err)
+		err = exec_take_over(t);
 	if (err) {
 		inode_put(ip);
-		vm_destroy(vm);
+		if (u)
+			uvm_put(u);
+		else
+			vm_destroy(vm);
 		return err;
 	}
-	commit_exec(t, vm, &img, sp, path, ip);
+	commit_exec(t, u, &img, sp, path, ip);
 	return 0;
 }
 

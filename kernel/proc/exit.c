@@ -1,26 +1,30 @@
 /*
- * exit.  An exiting task releases its files, address space and directory
- * at once, hands its children to init, and stays a zombie holding only
- * its kernel stack and status until its parent reaps it (reap.c).
+ * exit and exit_group.  An exiting thread releases its files, address
+ * space and directory at once.  The last thread of a process hands its
+ * children to init; the process then stays a zombie (its leader task,
+ * holding only its kernel stack, and its thread group) until its parent
+ * reaps it (reap.c).
  */
 #include "proc/exit.h"
 #include "arch/x86_64/qemu.h"
+#include "arch/x86_64/uaccess.h"
 #include "cmdline.h"
 #include "fs/files.h"
+#include "fs/fs_struct.h"
 #include "fs/inode.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/paging.h"
 #include "proc/futex.h"
 #include "proc/leakcheck.h"
+#include "proc/group.h"
 #include "proc/proc.h"
+#include "proc/uvm.h"
 #include "sched/sched.h"
 #include "proc/signal.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 #include <uapi/signal.h>
-
-static void release_resources(struct task *t);
 
 /*
  * Init's exit ends the system.  In test mode its resources are released
@@ -37,7 +41,7 @@ static __attribute__((noreturn)) void init_exited(int status)
 		qemu_exit(status == 0 ? QEMU_EXIT_PASS : QEMU_EXIT_FAIL);
 	if (!kopts.test)
 		panic("init exited");
-	release_resources(current());
+	task_release_resources(current());
 	sched_quiescent();
 	kcounters_read(&now);
 	if (leakcheck_report(&counters_at_init, &now))
@@ -45,70 +49,120 @@ static __attribute__((noreturn)) void init_exited(int status)
 	qemu_exit(status == 0 ? QEMU_EXIT_PASS : QEMU_EXIT_FAIL);
 }
 
-static void release_resources(struct task *t)
+void task_release_resources(struct task *t)
 {
-	files_destroy(t->files);
+	files_put(t->files);
 	t->files = NULL;
-	inode_put(t->cwd);
-	t->cwd = NULL;
-	if (t->exe)
-		inode_put(t->exe);
-	t->exe = NULL;
-	/* Leave the address space before freeing it. */
-	vm_switch(vm_kernel());
-	vm_destroy(task_swap_vm(t, vm_kernel()));
+	fs_put(t->fs);
+	t->fs = NULL;
+	/* Leave the address space before dropping it. */
+	if (t == current())
+		vm_switch(vm_kernel());
+	uvm_put(task_swap_uvm(t, NULL));
 }
 
-/* Gives t's children to init, which reaps them (caller holds proc_lock). */
-static void reparent_children(struct task *t, struct task *init)
+/* Gives g's children to init's process, which reaps them (proc_lock held).
+ * Each will signal its exit with SIGCHLD, as Linux's reparent_leader: init
+ * waits without __WCLONE. */
+static void reparent_children(struct thread_group *g, struct thread_group *init)
 {
-	struct task *c, *n;
+	struct thread_group *c, *n;
 
-	list_for_each_entry_safe(c, n, &t->children, sibling)
+	list_for_each_entry_safe(c, n, &g->children, sibling)
 	{
 		list_del(&c->sibling);
 		c->parent = init;
+		c->exit_signal = SIGCHLD;
 		list_add_tail(&c->sibling, &init->children);
 	}
 }
 
 /* A parent that ignores SIGCHLD or set SA_NOCLDWAIT leaves no zombies
  * (POSIX, Linux): its children are reaped as they exit. */
-static bool reaps_children_at_exit(const struct task *parent)
+static bool reaps_children_at_exit(struct thread_group *parent)
 {
-	const struct uapi_sigaction *a = &parent->sig.action[SIGCHLD - 1];
+	struct uapi_sigaction a = signal_action(parent->leader, SIGCHLD);
 
-	return a->handler == UAPI_SIG_IGN || (a->flags & UAPI_SA_NOCLDWAIT);
+	return a.handler == UAPI_SIG_IGN || (a.flags & UAPI_SA_NOCLDWAIT);
+}
+
+/*
+ * The last thread of g exited with status (proc_lock held): the process
+ * is a zombie for its parent, or dead at once if the parent reaps at
+ * exit.  Its wait status is the group's if it died as a whole, else the
+ * last thread's (Linux: a leader's earlier exit(3) does not count).
+ */
+static void group_dies_locked(struct thread_group *g, int status)
+{
+	struct thread_group *init = task_find_locked(1)->group;
+	bool autoreap = reaps_children_at_exit(g->parent);
+
+	itimer_exit(g);
+	reparent_children(g, init);
+	if (!g->exiting)
+		g->exit_status = status;
+	g->state = autoreap ? GROUP_DEAD : GROUP_ZOMBIE;
+	if (autoreap)
+		list_del(&g->sibling); /* wait4 no longer sees it: ECHILD */
+	/* Wakes a waiter that may now have a zombie, or no child left.  Still
+	 * under proc_lock: the parent cannot exit and be reaped meanwhile. */
+	wake_up(&g->parent->child_exit);
+	wake_up(&init->child_exit);
+	signal_child_exited(g, g->exit_status);
 }
 
 __attribute__((noreturn)) void task_exit(int status)
 {
-	struct task *t = current(), *init = task_find(1), *parent;
-	bool autoreap;
+	struct task *t = current(), *free_leader = NULL;
+	struct thread_group *g = t->group;
 
-	/* While t's address space is still its own: the words to release
-	 * are in it. */
-	futex_exit_release(t);
-	if (t->pid == 1)
+	if (g->tgid == 1 && g->live == 1)
 		init_exited(status);
-	release_resources(t);
-	itimer_exit(t);
+	/* While t's memory is still its own: the words to release are in it. */
+	futex_exit_release(t);
+	vfork_done(t);
+	task_release_resources(t);
 	spin_lock(&proc_lock);
-	reparent_children(t, init);
-	t->exit_status = status;
-	parent = t->parent;
-	autoreap = reaps_children_at_exit(parent);
-	if (autoreap)
-		list_del(&t->sibling); /* wait4 no longer sees it: ECHILD */
-	sched_set_state(t, autoreap ? TASK_DEAD : TASK_ZOMBIE);
-	/* Wakes a waiter that may now have a zombie, or no child left.  Still
-	 * under proc_lock: the parent cannot exit and be reaped meanwhile. */
-	wake_up(&parent->child_exit);
-	wake_up(&init->child_exit);
-	signal_child_exited(t, status);
+	list_del(&t->group_link);
+	list_init(&t->group_link);
+	g->exited_utime += t->utime_ticks; /* times() counts the whole process */
+	g->exited_stime += t->stime_ticks;
+	wake_up(&g->thread_exit); /* de_thread counts the threads left */
+	if (--g->live == 0)
+		group_dies_locked(g, status);
+	/* A leader stays, holding the pid, until its process is reaped. */
+	if (!task_is_leader(t) && g->state == GROUP_DEAD)
+		free_leader = g->leader; /* exited before us, and nobody reaps it */
+	sched_set_state(t, task_is_leader(t) && g->state != GROUP_DEAD ? TASK_ZOMBIE : TASK_DEAD);
 	spin_unlock(&proc_lock);
+	if (free_leader)
+		task_free(free_leader);
 	schedule();
 	panic("exited task %d ran again", t->pid);
+}
+
+/* Kills every thread of g but keep (proc_lock held): each takes its
+ * SIGKILL on its way back to user mode and exits. */
+void group_kill_others_locked(struct thread_group *g, struct task *keep)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &g->threads, group_link) if (t != keep) signal_kill_thread(t);
+}
+
+__attribute__((noreturn)) void group_exit(int status)
+{
+	struct task *t = current();
+	struct thread_group *g = t->group;
+
+	spin_lock(&proc_lock);
+	if (!g->exiting) {
+		g->exiting = true;
+		g->exit_status = status;
+		group_kill_others_locked(g, t);
+	}
+	spin_unlock(&proc_lock);
+	task_exit(status);
 }
 
 SYSCALL_DEFINE1(exit, int, code)
@@ -118,5 +172,5 @@ SYSCALL_DEFINE1(exit, int, code)
 
 SYSCALL_DEFINE1(exit_group, int, code)
 {
-	task_exit(W_EXITED(code));
+	group_exit(W_EXITED(code));
 }

@@ -23,7 +23,18 @@ static inline int wait_status_value(int status)
 	return status & 0x7f ? status & 0x7f : (status >> 8) & 0xff;
 }
 
-/* Ends the current task with a wait status; never returns. */
+struct task;
+struct thread_group;
+
+/* Ends the calling thread with a wait status (the process's if it is the
+ * leader, or the last thread and the group was not killed); never returns. */
 __attribute__((noreturn)) void task_exit(int status);
+/* Ends every thread of the calling process; the status is the process's
+ * unless another exit_group or fatal signal came first. */
+__attribute__((noreturn)) void group_exit(int status);
+/* SIGKILL to every thread of g but keep (proc_lock held). */
+void group_kill_others_locked(struct thread_group *g, struct task *keep);
+/* Drops t's files, fs context and user memory (exit; clone's failures). */
+void task_release_resources(struct task *t);
 
 #endif

@@ -13,6 +13,7 @@
 #include "lib/spinlock.h"
 #include "proc/elf.h"
 #include "proc/fault_report.h"
+#include "proc/uvm.h"
 #include "proc/task.h"
 #include <uapi/signal.h>
 
@@ -142,7 +143,7 @@ void fault_report(struct task *t, int sig, uint64_t rip, uint64_t addr, bool kil
 		return;
 	if (missed)
 		printk("(%u fault reports suppressed)\n", missed);
-	user_symbol(t->exe, rip, sym, sizeof(sym), &off);
+	user_symbol(t->uvm ? t->uvm->exe : NULL, rip, sym, sizeof(sym), &off);
 	printk("%s[%d]: %s %s at rip 0x%lx (%s+0x%lx), address 0x%lx\n", t->name, t->pid,
 	       kills ? "killed by" : "handles", sname, rip, sym, off, addr);
 }

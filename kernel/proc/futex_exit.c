@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include "arch/x86_64/uaccess.h"
 #include "proc/futex.h"
+#include "proc/uvm.h"
 #include "proc/proc.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -93,27 +94,10 @@ static void exit_robust_list(uint64_t head, int tid)
 		owner_died(pending + (uint64_t)offset, tid, pending_pi, true);
 }
 
-struct vm_users {
-	const struct task *self;
-	bool others;
-};
-
-static bool uses_vm(struct task *t, void *arg)
+/* True if a task other than t uses t's memory (a thread, a vfork parent). */
+static bool uvm_shared(const struct task *t)
 {
-	struct vm_users *u = arg;
-
-	if (t != u->self && t->vm == u->self->vm && !task_exited(t))
-		u->others = true;
-	return !u->others;
-}
-
-/* True if a live task other than t runs in t's address space (a thread). */
-static bool vm_shared(const struct task *t)
-{
-	struct vm_users u = {.self = t};
-
-	task_for_each(uses_vm, &u);
-	return u.others;
+	return t->uvm && __atomic_load_n(&t->uvm->users, __ATOMIC_ACQUIRE) > 1;
 }
 
 void futex_exit_release(struct task *t)
@@ -121,14 +105,14 @@ void futex_exit_release(struct task *t)
 	uint32_t zero = 0;
 
 	if (t->robust_list)
-		exit_robust_list(t->robust_list, t->pid); /* the tid: one task is one thread */
+		exit_robust_list(t->robust_list, t->pid); /* t->pid is the thread's tid */
 	t->robust_list = 0;
 	/*
 	 * As Linux's mm_release: only when someone else still uses the space
 	 * (the thread's joiner); a process's last thread leaves the word as it
 	 * is.  Faults are ignored: a bad pointer is the program's problem.
 	 */
-	if (t->clear_child_tid && vm_shared(t)) {
+	if (t->clear_child_tid && uvm_shared(t)) {
 		copy_to_user((void *)t->clear_child_tid, &zero, sizeof(zero));
 		futex_wake(t->clear_child_tid, true, 1, FUTEX_BITSET_MATCH_ANY);
 	}

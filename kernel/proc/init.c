@@ -12,6 +12,8 @@
 #include "mm/paging.h"
 #include "proc/exec.h"
 #include "proc/leakcheck.h"
+#include "fs/fs_struct.h"
+#include "proc/group.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include <uapi/fcntl.h>
@@ -54,14 +56,18 @@ struct kcounters counters_at_init;
 void proc_start_init(const char *path, const char *arg)
 {
 	struct task *t = task_alloc("init");
+	struct thread_group *g = t ? group_create(t) : NULL;
 
-	kcounters_read(&counters_at_init);
-	if (!t || !(t->files = files_create()))
+	/* What init keeps to the end (task, group, handlers) is counted in. */
+	if (!g || signal_create(t))
 		panic("init: out of memory");
-	t->cwd = vfs_root();
-	t->umask = 022; /* Linux's init starts with 022 */
-	t->pgid = t->sid = t->pid;
-	task_swap_vm(t, vm_kernel());
+	kcounters_read(&counters_at_init);
+	if (!(t->files = files_create()) || !(t->fs = fs_create(vfs_root())))
+		panic("init: out of memory");
+	spin_lock(&proc_lock);
+	group_add_thread_locked(g, t);
+	g->pgid = g->sid = g->tgid;
+	spin_unlock(&proc_lock);
 	open_console(t->files);
 	exec_init(t, path, arg);
 	sched_make_runnable(t);

@@ -10,6 +10,7 @@
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/spinlock.h"
+#include "proc/group.h"
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
@@ -46,29 +47,29 @@ static uint64_t next_period(uint64_t expired, uint64_t interval, uint64_t now)
 /* ITIMER_REAL's ktimer callback, from the tick. */
 static void real_fired(struct ktimer *k)
 {
-	struct task *t = container_of(k, struct task, itimers.real);
+	struct thread_group *g = container_of(k, struct thread_group, itimers.real);
 	uint64_t interval;
 
 	spin_lock(&itimer_lock);
-	interval = t->itimers.real_interval_ns;
+	interval = g->itimers.real_interval_ns;
 	if (interval)
 		ktimer_arm(k, next_period(k->expires, interval, clock_monotonic_ns()));
 	spin_unlock(&itimer_lock);
-	signal_send(t, SIGALRM);
+	signal_send_process(g, SIGALRM);
 }
 
-void itimer_init(struct task *t)
+void itimer_init(struct thread_group *g)
 {
-	t->itimers = (struct itimers){0};
-	ktimer_init(&t->itimers.real, real_fired);
+	g->itimers = (struct itimers){0};
+	ktimer_init(&g->itimers.real, real_fired);
 }
 
-void itimer_exit(struct task *t)
+void itimer_exit(struct thread_group *g)
 {
 	spin_lock(&itimer_lock);
-	ktimer_cancel(&t->itimers.real);
-	t->itimers.real_interval_ns = 0;
-	t->itimers.virt = t->itimers.prof = (struct cpu_itimer){0, 0};
+	ktimer_cancel(&g->itimers.real);
+	g->itimers.real_interval_ns = 0;
+	g->itimers.virt = g->itimers.prof = (struct cpu_itimer){0, 0};
 	spin_unlock(&itimer_lock);
 }
 
@@ -88,16 +89,19 @@ static bool charge_locked(struct cpu_itimer *c)
 
 void itimer_tick(struct task *t, bool user)
 {
+	struct thread_group *g = t->group;
 	bool virt, prof;
 
+	if (!g || task_exited(t))
+		return; /* the idle task; an exiting thread */
 	spin_lock(&itimer_lock);
-	virt = user && charge_locked(&t->itimers.virt);
-	prof = charge_locked(&t->itimers.prof);
+	virt = user && charge_locked(&g->itimers.virt);
+	prof = charge_locked(&g->itimers.prof);
 	spin_unlock(&itimer_lock);
 	if (virt)
-		signal_send(t, SIGVTALRM);
+		signal_send_process(g, SIGVTALRM);
 	if (prof)
-		signal_send(t, SIGPROF);
+		signal_send_process(g, SIGPROF);
 }
 
 static struct cpu_itimer *cpu_timer(struct itimers *its, int which)
@@ -127,7 +131,7 @@ static void itimer_read_locked(struct itimers *its, int which, uint64_t now, uin
 static void itimer_set(int which, uint64_t value, uint64_t interval, uint64_t *old_left,
 		       uint64_t *old_interval)
 {
-	struct itimers *its = &current()->itimers;
+	struct itimers *its = &current()->group->itimers;
 	uint64_t now;
 
 	spin_lock(&itimer_lock);
@@ -172,7 +176,8 @@ SYSCALL_DEFINE2(getitimer, int, which, struct itimerval_k *, ucur)
 	if (err)
 		return err;
 	spin_lock(&itimer_lock);
-	itimer_read_locked(&current()->itimers, which, clock_monotonic_ns(), &value, &interval);
+	itimer_read_locked(&current()->group->itimers, which, clock_monotonic_ns(), &value,
+			   &interval);
 	spin_unlock(&itimer_lock);
 	cur = (struct itimerval_k){ns_to_timeval(interval), ns_to_timeval(value)};
 	return copy_to_user(ucur, &cur, sizeof(cur));

@@ -14,6 +14,7 @@
 #include "proc/ktimer.h"
 
 struct task;
+struct thread_group;
 
 /* A CPU-time timer: 0 left means disarmed. */
 struct cpu_itimer {
@@ -27,11 +28,12 @@ struct itimers {
 	struct cpu_itimer virt, prof;
 };
 
-/* A new task's timers, disarmed (task_alloc: fork children start so). */
-void itimer_init(struct task *t);
-/* Disarms t's timers for good (exit: the task is about to go away). */
-void itimer_exit(struct task *t);
-/* The tick charged t (running, in user mode if user) with one tick. */
+/* A new process's timers, disarmed (fork children start so). */
+void itimer_init(struct thread_group *g);
+/* Disarms g's timers for good (its last thread exits). */
+void itimer_exit(struct thread_group *g);
+/* The tick charged t (running, in user mode if user) with one tick: its
+ * process's CPU-time timers count it. */
 void itimer_tick(struct task *t, bool user);
 
 #endif

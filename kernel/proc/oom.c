@@ -10,6 +10,7 @@
 #include "lib/printk.h"
 #include "mm/layout.h"
 #include "mm/paging.h"
+#include "proc/group.h"
 #include "proc/proc.h"
 #include "proc/signal.h"
 
@@ -23,7 +24,7 @@ struct oom_scan {
  * user memory: a kernel thread, a task being created, exiting or a zombie. */
 static bool killable(const struct task *t)
 {
-	return t->pid > 1 && t->state != TASK_ZOMBIE && t->vm && t->vm != vm_kernel();
+	return t->group->tgid > 1 && !task_exited(t) && t->vm != vm_kernel();
 }
 
 /* task_for_each callback: finds the victim (proc_lock held, so t->vm is
@@ -34,28 +35,27 @@ static bool scan_task(struct task *t, void *arg)
 
 	if (!killable(t))
 		return true;
-	if (__atomic_load_n(&t->sig.pending, __ATOMIC_ACQUIRE) & SIGBIT(SIGKILL)) {
+	if ((signal_pending_set(t) & SIGBIT(SIGKILL)) || t->group->exiting) {
 		s->victim_pending = true;
 		return false;
 	}
 	size_t pages = vm_resident_pages(t->vm);
 	if (pages > s->pages) {
-		s->victim = t->pid;
+		s->victim = t->group->tgid;
 		s->pages = pages;
 	}
 	return true;
 }
 
-/* task_for_each callback: kills the task whose pid is *arg, if still killable. */
+/* task_for_each callback: kills the process whose pid is *arg (all its
+ * threads) through its first killable thread. */
 static bool kill_task(struct task *t, void *arg)
 {
-	if (t->pid != *(int *)arg)
+	if (t->group->tgid != *(int *)arg || !killable(t))
 		return true;
-	if (killable(t)) {
-		printk("oom: out of memory, killed %s[%d] (%zu KiB resident)\n", t->name, t->pid,
-		       vm_resident_pages(t->vm) * (PAGE_SIZE >> 10));
-		signal_send(t, SIGKILL);
-	}
+	printk("oom: out of memory, killed %s[%d] (%zu KiB resident)\n", t->name, t->group->tgid,
+	       vm_resident_pages(t->vm) * (PAGE_SIZE >> 10));
+	signal_send_process_locked(t->group, SIGKILL, 0);
 	return false;
 }
 

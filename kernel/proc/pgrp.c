@@ -1,17 +1,21 @@
 /*
  * Process groups and sessions: setpgid, getpgid, getpgrp, setsid, getsid,
- * and getppid.  A task's pgid, sid and parent are read and written under
- * proc_lock (task.h), and so is every lookup by pid here: the task found
- * cannot be reaped while it is held.
+ * and getppid.  A process's pgid, sid and parent are read and written
+ * under proc_lock (group.h), and so is every lookup by pid here: the
+ * process found cannot be reaped while it is held.
  */
+#include "proc/group.h"
 #include "proc/proc.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
-/* The task pid names, 0 being the caller; NULL if none (proc_lock held). */
-static struct task *target_locked(int pid)
+/* The process of the thread pid names, 0 being the caller; NULL if none
+ * (proc_lock held). */
+static struct thread_group *target_locked(int pid)
 {
-	return pid ? task_find_locked(pid) : current();
+	struct task *t = pid ? task_find_locked(pid) : current();
+
+	return t ? t->group : NULL;
 }
 
 int current_pgid(void)
@@ -19,7 +23,7 @@ int current_pgid(void)
 	int pgid;
 
 	spin_lock(&proc_lock);
-	pgid = current()->pgid;
+	pgid = current()->group->pgid;
 	spin_unlock(&proc_lock);
 	return pgid;
 }
@@ -33,51 +37,54 @@ static bool probe_group(struct task *t, void *arg)
 {
 	struct group_probe *g = arg;
 
-	g->found = t->pgid == g->pgid && t->sid == g->sid; /* zombies count, as on Linux */
+	g->found =
+	    t->group->pgid == g->pgid && t->group->sid == g->sid; /* zombies count, as on Linux */
 	return !g->found;
 }
 
-/* Moves t (the caller or its child) to group pgid (proc_lock held): a new
- * group named after t, or one that exists in t's session.  0 or -errno. */
-static int setpgid_locked(struct task *t, int pgid)
+/* Moves p (the caller's process or its child) to group pgid (proc_lock
+ * held): a new group named after p, or one that exists in p's session.
+ * 0 or -errno. */
+static int setpgid_locked(struct thread_group *p, int pgid)
 {
-	struct group_probe g = {pgid, t->sid, false};
+	struct thread_group *self = current()->group;
+	struct group_probe g = {pgid, p->sid, false};
 
-	if (t != current() && t->parent != current())
+	if (p != self && p->parent != self)
 		return -ESRCH;
-	if (t->sid == t->pid)
+	if (p->sid == p->tgid)
 		return -EPERM; /* a session leader keeps its group */
-	if (pgid != t->pid) {
+	if (pgid != p->tgid) {
 		task_for_each_locked(probe_group, &g);
 		if (!g.found)
 			return -EPERM;
 	}
-	t->pgid = pgid;
+	p->pgid = pgid;
 	return 0;
 }
 
 SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
 {
-	struct task *t;
+	struct thread_group *p;
 	int ret;
 
 	if (pgid < 0)
 		return -EINVAL;
 	spin_lock(&proc_lock);
-	t = target_locked(pid);
-	ret = t ? setpgid_locked(t, pgid ? pgid : t->pid) : -ESRCH;
+	p = target_locked(pid);
+	ret = p ? setpgid_locked(p, pgid ? pgid : p->tgid) : -ESRCH;
 	spin_unlock(&proc_lock);
 	return ret;
 }
 
 SYSCALL_DEFINE1(getpgid, int, pid)
 {
-	struct task *t;
+	struct thread_group *p;
 	int ret;
 
 	spin_lock(&proc_lock);
-	t = target_locked(pid);
-	ret = t ? t->pgid : -ESRCH;
+	p = target_locked(pid);
+	ret = p ? p->pgid : -ESRCH;
 	spin_unlock(&proc_lock);
 	return ret;
 }
@@ -89,15 +96,15 @@ SYSCALL_DEFINE0(getpgrp)
 
 SYSCALL_DEFINE0(setsid)
 {
-	struct task *t = current();
+	struct thread_group *p = current()->group;
 	int ret;
 
 	spin_lock(&proc_lock);
-	if (t->pgid == t->pid) {
+	if (p->pgid == p->tgid) {
 		ret = -EPERM; /* a group leader cannot leave its group */
 	} else {
-		t->pgid = t->sid = t->pid;
-		ret = t->sid;
+		p->pgid = p->sid = p->tgid;
+		ret = p->sid;
 	}
 	spin_unlock(&proc_lock);
 	return ret;
@@ -105,24 +112,24 @@ SYSCALL_DEFINE0(setsid)
 
 SYSCALL_DEFINE1(getsid, int, pid)
 {
-	struct task *t;
+	struct thread_group *p;
 	int ret;
 
 	spin_lock(&proc_lock);
-	t = target_locked(pid);
-	ret = t ? t->sid : -ESRCH;
+	p = target_locked(pid);
+	ret = p ? p->sid : -ESRCH;
 	spin_unlock(&proc_lock);
 	return ret;
 }
 
 SYSCALL_DEFINE0(getppid)
 {
-	struct task *p;
+	struct thread_group *p;
 	int ret;
 
 	spin_lock(&proc_lock);
-	p = current()->parent;
-	ret = p ? p->pid : 0;
+	p = current()->group->parent;
+	ret = p ? p->tgid : 0;
 	spin_unlock(&proc_lock);
 	return ret;
 }

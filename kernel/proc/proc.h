@@ -13,17 +13,20 @@ extern struct spinlock proc_lock;
 /* A task with a pid, a mapped kernel stack and an empty trapframe; not yet
  * runnable and not linked to a parent.  NULL if out of memory or tasks. */
 struct task *task_alloc(const char *name);
-/* Frees a task that never ran or was reaped. */
+/* Frees a task that never ran or was reaped, dropping its group and
+ * handlers.  Its other resources were released before (exit) or never
+ * taken. */
 void task_free(struct task *t);
-/* The task with pid, or NULL (proc_lock held: the task cannot be reaped
- * and freed while it is). */
+/* The task (thread) with pid, or NULL (also while clone is still building
+ * it) (proc_lock held: the task cannot be reaped and freed while it is). */
 struct task *task_find_locked(int pid);
 /* The same, taking proc_lock: the pointer outlives the lock only for a
  * task that cannot be reaped under the caller (itself, init). */
 struct task *task_find(int pid);
-/* Gives t the address space vm and returns the one it had (under proc_lock,
- * so a task reading t->vm under it sees a live space). */
-struct vm_space *task_swap_vm(struct task *t, struct vm_space *vm);
+/* Gives t the user memory u (NULL: none, vm_kernel() loaded) and returns
+ * the uvm it had, its reference now the caller's (under proc_lock, so a
+ * task reading t->vm under it sees a live space). */
+struct uvm *task_swap_uvm(struct task *t, struct uvm *u);
 int task_count(void);
 
 /* Reads the wall clock once for CLOCK_REALTIME (boot). */
@@ -32,10 +35,16 @@ void proc_time_init(void);
  * since nothing sets the wall clock after boot. */
 int64_t clock_realtime_offset_ns(void);
 
-/* Calls fn on every task until it returns false (proc_lock held: fn must
- * not sleep or take proc_lock).  _locked: the caller holds proc_lock. */
+/* Calls fn on every task (thread) until it returns false; tasks clone is
+ * still building are skipped (proc_lock held: fn must not sleep or take
+ * proc_lock).  _locked: the caller holds proc_lock. */
 void task_for_each(bool (*fn)(struct task *t, void *arg), void *arg);
 void task_for_each_locked(bool (*fn)(struct task *t, void *arg), void *arg);
+
+/* A vfork child execs or exits: its parent stops waiting (clone.c). */
+void vfork_done(struct task *child);
+/* A CLONE_CHILD_SETTID child's first step: its tid to its memory. */
+void clone_child_start(struct task *t);
 
 /* The caller's process group (pgrp.c). */
 int current_pgid(void);

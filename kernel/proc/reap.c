@@ -1,11 +1,14 @@
 /*
- * wait4 and waitid: finding a parent's exited children and reaping them.
- * A child's sibling link, state and status are read under proc_lock; a
- * reaped zombie leaves its parent's list under it and is then freed by
- * the reaper alone.
+ * wait4 and waitid: finding a process's exited children and reaping them.
+ * Children are processes (thread groups), never threads: any thread of
+ * the parent may wait for any child of its process.  A child's sibling
+ * link, state and status are read under proc_lock; a reaped zombie leaves
+ * its parent's list under it and its leader task (which frees the group
+ * with the last reference) is then freed by the reaper alone.
  */
 #include "arch/x86_64/uaccess.h"
 #include "proc/exit.h"
+#include "proc/group.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "sys/syscall.h"
@@ -13,15 +16,16 @@
 #include <uapi/signal.h>
 #include <uapi/wait.h>
 
-#define WAIT4_OPTIONS  (WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WALL)
-#define WAITID_OPTIONS (WNOHANG | WNOWAIT | WEXITED | WSTOPPED | WCONTINUED | __WNOTHREAD | __WALL)
-#define RUSAGE_SIZE    144 /* struct rusage on x86_64; we report zeroes */
+#define WAIT4_OPTIONS (WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL)
+#define WAITID_OPTIONS                                                                             \
+	(WNOHANG | WNOWAIT | WEXITED | WSTOPPED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL)
+#define RUSAGE_SIZE 144 /* struct rusage on x86_64; we report zeroes */
 
 /* Which children a wait is for, and how. */
 struct wait_opts {
-	int type;    /* P_ALL, P_PID or P_PGID */
-	int id;	     /* the pid or the process group */
-	int options; /* W* bits: WEXITED makes zombies reportable */
+	int type;	  /* P_ALL, P_PID or P_PGID */
+	int id;		  /* the pid or the process group */
+	unsigned options; /* W* bits: WEXITED makes zombies reportable */
 };
 
 /* What a wait found. */
@@ -30,11 +34,15 @@ struct wait_found {
 	int status; /* wait status encoding (exit.h) */
 };
 
-static bool child_matches(const struct task *c, const struct wait_opts *w)
+static bool child_matches(const struct thread_group *c, const struct wait_opts *w)
 {
+	/* Linux: a child that signals its exit with anything but SIGCHLD is
+	 * a "clone" child, seen only with __WCLONE; __WALL sees both kinds. */
+	if (!(w->options & __WALL) && (c->exit_signal != SIGCHLD) != !!(w->options & __WCLONE))
+		return false;
 	switch (w->type) {
 	case P_PID:
-		return c->pid == w->id;
+		return c->tgid == w->id;
 	case P_PGID:
 		return c->pgid == w->id;
 	default:
@@ -47,10 +55,10 @@ static bool child_matches(const struct task *c, const struct wait_opts *w)
  * matches but has nothing to report yet (proc_lock held).  Only exits are
  * reported: without job control no child ever stops or continues.
  */
-static struct task *find_reportable_locked(struct task *parent, const struct wait_opts *w,
-					   bool *any)
+static struct thread_group *find_reportable_locked(struct thread_group *parent,
+						   const struct wait_opts *w, bool *any)
 {
-	struct task *c;
+	struct thread_group *c;
 
 	*any = false;
 	list_for_each_entry(c, &parent->children, sibling)
@@ -58,7 +66,7 @@ static struct task *find_reportable_locked(struct task *parent, const struct wai
 		if (!child_matches(c, w))
 			continue;
 		*any = true;
-		if (c->state == TASK_ZOMBIE && (w->options & WEXITED))
+		if (c->state == GROUP_ZOMBIE && (w->options & WEXITED))
 			return c;
 	}
 	return NULL;
@@ -67,11 +75,11 @@ static struct task *find_reportable_locked(struct task *parent, const struct wai
 /* The wake-up condition: something to report, or no such child at all. */
 static bool wait_ready(const struct wait_opts *w)
 {
-	struct task *z;
+	struct thread_group *z;
 	bool any;
 
 	spin_lock(&proc_lock);
-	z = find_reportable_locked(current(), w, &any);
+	z = find_reportable_locked(current()->group, w, &any);
 	spin_unlock(&proc_lock);
 	return z || !any;
 }
@@ -80,19 +88,22 @@ static bool wait_ready(const struct wait_opts *w)
  * nothing is ready, or -ECHILD. */
 static int try_wait(const struct wait_opts *w, struct wait_found *found)
 {
-	struct task *z;
-	bool any, reap;
+	struct thread_group *z;
+	struct task *leader = NULL;
+	bool any;
 
 	spin_lock(&proc_lock);
-	z = find_reportable_locked(current(), w, &any);
-	reap = z && !(w->options & WNOWAIT);
+	z = find_reportable_locked(current()->group, w, &any);
 	if (z)
-		*found = (struct wait_found){z->pid, z->exit_status};
-	if (reap)
+		*found = (struct wait_found){z->tgid, z->exit_status};
+	if (z && !(w->options & WNOWAIT)) {
 		list_del(&z->sibling);
+		z->state = GROUP_DEAD;
+		leader = z->leader;
+	}
 	spin_unlock(&proc_lock);
-	if (reap)
-		task_free(z);
+	if (leader)
+		task_free(leader);
 	if (z)
 		return 1;
 	return any ? 0 : -ECHILD;
@@ -108,7 +119,7 @@ static int do_wait(const struct wait_opts *w, struct wait_found *found)
 		ret = try_wait(w, found);
 		if (ret || (w->options & WNOHANG))
 			return ret;
-		ret = wait_event_interruptible(&current()->child_exit, wait_ready(w));
+		ret = wait_event_interruptible(&current()->group->child_exit, wait_ready(w));
 		if (ret)
 			return ret;
 	}

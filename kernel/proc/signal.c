@@ -1,8 +1,10 @@
 /*
  * Signal sending, default actions and delivery (see signal.h).  Senders
- * only set a pending bit and wake the target; everything else happens in
- * the target itself on its way back to user mode, so no lock is needed
- * beyond atomic updates of the pending set.
+ * only set a pending bit and wake a target thread; everything else happens
+ * in the thread itself on its way back to user mode.  A thread's own set
+ * needs only atomic updates; a process's set, its info and the choice of
+ * a thread are under proc_lock (the thread list); actions under their
+ * sighand's lock.
  */
 #include "proc/signal.h"
 #include "arch/x86_64/sigframe.h"
@@ -10,6 +12,8 @@
 #include "lib/string.h"
 #include "proc/exit.h"
 #include "proc/fault_report.h"
+#include "proc/group.h"
+#include "mm/heap.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "proc/task.h"
@@ -19,21 +23,52 @@
 /* No job control: stop signals are accepted and have no effect. */
 #define DEFAULT_STOP (SIGBIT(SIGSTOP) | SIGBIT(SIGTSTP) | SIGBIT(SIGTTIN) | SIGBIT(SIGTTOU))
 
+bool signal_default_kills(int sig)
+{
+	return !(SIGBIT(sig) & (DEFAULT_IGNORE | DEFAULT_STOP));
+}
+
+static uint64_t handler_of(const struct task *t, int sig)
+{
+	return __atomic_load_n(&t->sighand->action[sig - 1].handler, __ATOMIC_RELAXED);
+}
+
+struct uapi_sigaction signal_action(struct task *t, int sig)
+{
+	struct uapi_sigaction a;
+
+	spin_lock(&t->sighand->lock);
+	a = t->sighand->action[sig - 1];
+	spin_unlock(&t->sighand->lock);
+	return a;
+}
+
+/* t's handlers say sig is ignored (t: any thread of the receiving group). */
 static bool ignored(const struct task *t, int sig)
 {
-	uint64_t h = t->sig.action[sig - 1].handler;
+	uint64_t h = handler_of(t, sig);
 
 	if (sig == SIGKILL)
 		return false;
-	return h == UAPI_SIG_IGN ||
-	       (h == UAPI_SIG_DFL && (SIGBIT(sig) & (DEFAULT_IGNORE | DEFAULT_STOP)));
+	return h == UAPI_SIG_IGN || (h == UAPI_SIG_DFL && !signal_default_kills(sig));
 }
 
 /* Init gets only the signals it has handlers for, as on Linux: a stray
  * kill must not end the system.  Its own faults still reach it. */
 static bool dropped(const struct task *t, int sig)
 {
-	return ignored(t, sig) || (t->pid == 1 && t->sig.action[sig - 1].handler == UAPI_SIG_DFL);
+	return ignored(t, sig) || (t->group->tgid == 1 && handler_of(t, sig) == UAPI_SIG_DFL);
+}
+
+uint64_t signal_pending_set(struct task *t)
+{
+	return __atomic_load_n(&t->sig.pending, __ATOMIC_ACQUIRE) |
+	       __atomic_load_n(&t->group->shared_pending, __ATOMIC_ACQUIRE);
+}
+
+bool signal_is_pending(struct task *t)
+{
+	return t->group && (signal_pending_set(t) & ~t->sig.blocked);
 }
 
 static void enqueue_signal(struct task *t, int sig, const struct sig_info *info)
@@ -44,18 +79,12 @@ static void enqueue_signal(struct task *t, int sig, const struct sig_info *info)
 		sched_wake(t);
 }
 
-static void post(struct task *t, int sig, const struct sig_info *info)
-{
-	if (dropped(t, sig))
-		return;
-	enqueue_signal(t, sig, info);
-}
-
 void signal_send_from(struct task *t, int sig, int from)
 {
 	struct sig_info info = {from ? SI_USER : SI_KERNEL, from, 0, 0};
 
-	post(t, sig, &info);
+	if (!dropped(t, sig))
+		enqueue_signal(t, sig, &info);
 }
 
 void signal_send(struct task *t, int sig)
@@ -63,32 +92,79 @@ void signal_send(struct task *t, int sig)
 	signal_send_from(t, sig, 0);
 }
 
-void signal_child_exited(struct task *child, int wait_status)
+void signal_kill_thread(struct task *t)
 {
-	struct sig_info info = {wait_status_code(wait_status), child->pid,
-				wait_status_value(wait_status), 0};
+	struct sig_info info = {SI_KERNEL, 0, 0, 0};
 
-	post(child->parent, SIGCHLD, &info);
+	enqueue_signal(t, SIGKILL, &info);
 }
 
-bool signal_is_pending(struct task *t)
+/*
+ * A thread of g to take sig (proc_lock held): the first that does not
+ * block it, as Linux's complete_signal starts with the leader; NULL if
+ * all block it (the first to unblock it takes it).  A fatal signal needs
+ * no choice: whoever takes it kills the group.
+ */
+static struct task *pick_thread_locked(struct thread_group *g, int sig)
 {
-	return __atomic_load_n(&t->sig.pending, __ATOMIC_ACQUIRE) & ~t->sig.blocked;
+	struct task *t;
+
+	list_for_each_entry(t, &g->threads,
+			    group_link) if (!(t->sig.blocked & SIGBIT(sig))) return t;
+	return NULL;
+}
+
+static void post_process_locked(struct thread_group *g, int sig, const struct sig_info *info)
+{
+	struct task *t;
+
+	if (g->state != GROUP_LIVE || dropped(g->leader, sig))
+		return;
+	g->shared_info[sig - 1] = *info;
+	__atomic_or_fetch(&g->shared_pending, SIGBIT(sig), __ATOMIC_RELEASE);
+	if ((t = pick_thread_locked(g, sig)))
+		sched_wake(t);
+}
+
+void signal_send_process_locked(struct thread_group *g, int sig, int from)
+{
+	struct sig_info info = {from ? SI_USER : SI_KERNEL, from, 0, 0};
+
+	post_process_locked(g, sig, &info);
+}
+
+void signal_send_process(struct thread_group *g, int sig)
+{
+	spin_lock(&proc_lock);
+	signal_send_process_locked(g, sig, 0);
+	spin_unlock(&proc_lock);
+}
+
+void signal_child_exited(struct thread_group *child, int wait_status)
+{
+	struct sig_info info = {wait_status_code(wait_status), child->tgid,
+				wait_status_value(wait_status), 0};
+
+	if (child->exit_signal)
+		post_process_locked(child->parent, child->exit_signal, &info);
 }
 
 void signal_force_fault(struct trapframe *tf, int sig, uint64_t addr)
 {
 	struct task *t = current();
+	struct sighand *sh = t->sighand;
 	struct sig_info info = {sig == SIGSEGV ? SEGV_MAPERR : SI_KERNEL, 0, 0, addr};
 
 	/* A fault cannot be blocked or ignored away: the program would just
 	 * fault again.  Linux resets the action to default in that case. */
-	if ((t->sig.blocked & SIGBIT(sig)) || t->sig.action[sig - 1].handler == UAPI_SIG_IGN) {
+	spin_lock(&sh->lock);
+	if ((t->sig.blocked & SIGBIT(sig)) || sh->action[sig - 1].handler == UAPI_SIG_IGN) {
 		t->sig.blocked &= ~SIGBIT(sig);
-		t->sig.action[sig - 1].handler = UAPI_SIG_DFL;
+		sh->action[sig - 1].handler = UAPI_SIG_DFL;
 	}
+	spin_unlock(&sh->lock);
 	/* Every fault signal's default action kills. */
-	fault_report(t, sig, tf->rip, addr, t->sig.action[sig - 1].handler == UAPI_SIG_DFL);
+	fault_report(t, sig, tf->rip, addr, handler_of(t, sig) == UAPI_SIG_DFL);
 	/* Not even init may ignore its own fault: it would loop on it forever. */
 	enqueue_signal(t, sig, &info);
 }
@@ -104,17 +180,32 @@ void signal_set_temporary_mask(uint64_t mask)
 	t->sig.blocked = mask & ~SIG_UNBLOCKABLE;
 }
 
-/* Takes the lowest deliverable signal off the pending set, or returns 0. */
-static int dequeue(struct task *t, struct sig_info *info)
+/* Takes the lowest signal of mask off *set (with its info), or returns 0. */
+static int take_lowest(uint64_t *set, struct sig_info *infos, uint64_t mask, struct sig_info *info)
 {
-	uint64_t ready = __atomic_load_n(&t->sig.pending, __ATOMIC_ACQUIRE) & ~t->sig.blocked;
+	uint64_t ready = __atomic_load_n(set, __ATOMIC_ACQUIRE) & mask;
 	int sig;
 
 	if (!ready)
 		return 0;
 	sig = __builtin_ctzl(ready) + 1;
-	*info = t->sig.info[sig - 1];
-	__atomic_and_fetch(&t->sig.pending, ~SIGBIT(sig), __ATOMIC_RELEASE);
+	*info = infos[sig - 1];
+	__atomic_and_fetch(set, ~SIGBIT(sig), __ATOMIC_RELEASE);
+	return sig;
+}
+
+/* Takes the next deliverable signal: the thread's own first, then the
+ * group's (as Linux's dequeue_signal); 0 if none. */
+static int dequeue(struct task *t, struct sig_info *info)
+{
+	struct thread_group *g = t->group;
+	int sig = take_lowest(&t->sig.pending, t->sig.info, ~t->sig.blocked, info);
+
+	if (!sig && (__atomic_load_n(&g->shared_pending, __ATOMIC_ACQUIRE) & ~t->sig.blocked)) {
+		spin_lock(&proc_lock); /* shared_info[] against a concurrent sender */
+		sig = take_lowest(&g->shared_pending, g->shared_info, ~t->sig.blocked, info);
+		spin_unlock(&proc_lock);
+	}
 	return sig;
 }
 
@@ -144,10 +235,10 @@ static void restart_or_eintr(struct trapframe *tf, const struct uapi_sigaction *
 		tf->rax = (uint64_t)-EINTR;
 }
 
-/* Runs the handler for sig; false if its frame could not be written. */
-static bool run_handler(struct task *t, struct trapframe *tf, int sig, const struct sig_info *info)
+/* Runs the handler act for sig; false if its frame could not be written. */
+static bool run_handler(struct task *t, struct trapframe *tf, int sig,
+			const struct uapi_sigaction *act, const struct sig_info *info)
 {
-	struct uapi_sigaction *act = &t->sig.action[sig - 1];
 	uint64_t old_mask = t->sig.restore_blocked ? t->sig.saved_blocked : t->sig.blocked;
 
 	restart_or_eintr(tf, act);
@@ -156,22 +247,26 @@ static bool run_handler(struct task *t, struct trapframe *tf, int sig, const str
 	t->sig.restore_blocked = false;
 	t->sig.blocked |= act->mask | ((act->flags & UAPI_SA_NODEFER) ? 0 : SIGBIT(sig));
 	t->sig.blocked &= ~SIG_UNBLOCKABLE;
-	if (act->flags & UAPI_SA_RESETHAND)
-		act->handler = UAPI_SIG_DFL;
+	if (act->flags & UAPI_SA_RESETHAND) {
+		spin_lock(&t->sighand->lock);
+		t->sighand->action[sig - 1].handler = UAPI_SIG_DFL;
+		spin_unlock(&t->sighand->lock);
+	}
 	return true;
 }
 
-/* Acts on one signal; true if a handler frame was set up. */
+/* Acts on one signal; true if a handler frame was set up.  A default
+ * action kills the whole process, whichever thread took the signal. */
 static bool handle_one(struct task *t, struct trapframe *tf, int sig, const struct sig_info *info)
 {
-	uint64_t h = t->sig.action[sig - 1].handler;
+	struct uapi_sigaction act = signal_action(t, sig);
 
 	if (ignored(t, sig))
 		return false;
-	if (h == UAPI_SIG_DFL)
-		task_exit(W_SIGNALED(sig));
-	if (!run_handler(t, tf, sig, info))
-		task_exit(W_SIGNALED(SIGSEGV)); /* unusable stack: as Linux */
+	if (act.handler == UAPI_SIG_DFL)
+		group_exit(W_SIGNALED(sig));
+	if (!run_handler(t, tf, sig, &act, info))
+		group_exit(W_SIGNALED(SIGSEGV)); /* unusable stack: as Linux */
 	return true;
 }
 
@@ -195,47 +290,112 @@ void signal_deliver(struct trapframe *tf)
 	}
 }
 
-void signal_fork(struct task *child, const struct task *parent)
+static struct sighand *sighand_alloc(void)
 {
-	memcpy(child->sig.action, parent->sig.action, sizeof(child->sig.action));
+	struct sighand *sh = kzalloc(sizeof(*sh));
+
+	if (sh) {
+		sh->refs = 1;
+		spin_init(&sh->lock, "sighand");
+	}
+	return sh;
+}
+
+/* A private copy of sh's actions, or NULL. */
+static struct sighand *sighand_copy(struct sighand *sh)
+{
+	struct sighand *copy = sighand_alloc();
+
+	if (copy) {
+		spin_lock(&sh->lock);
+		memcpy(copy->action, sh->action, sizeof(copy->action));
+		spin_unlock(&sh->lock);
+	}
+	return copy;
+}
+
+int signal_clone(struct task *child, struct task *parent, bool share)
+{
+	if (share) {
+		__atomic_add_fetch(&parent->sighand->refs, 1, __ATOMIC_RELAXED);
+		child->sighand = parent->sighand;
+	} else {
+		child->sighand = sighand_copy(parent->sighand);
+	}
+	if (!child->sighand)
+		return -ENOMEM;
 	child->sig.blocked =
 	    parent->sig.restore_blocked ? parent->sig.saved_blocked : parent->sig.blocked;
 	child->sig.pending = 0;
+	return 0;
+}
+
+int signal_create(struct task *t)
+{
+	return (t->sighand = sighand_alloc()) ? 0 : -ENOMEM;
+}
+
+void signal_release(struct task *t)
+{
+	struct sighand *sh = t->sighand;
+
+	t->sighand = NULL;
+	if (sh && __atomic_sub_fetch(&sh->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		kfree(sh);
+}
+
+int signal_unshare(struct task *t)
+{
+	struct sighand *copy;
+
+	if (__atomic_load_n(&t->sighand->refs, __ATOMIC_ACQUIRE) == 1)
+		return 0;
+	if (!(copy = sighand_copy(t->sighand)))
+		return -ENOMEM;
+	signal_release(t);
+	t->sighand = copy;
+	return 0;
 }
 
 void signal_exec(struct task *t)
 {
+	struct sighand *sh = t->sighand;
+
+	spin_lock(&sh->lock);
 	for (int i = 0; i < UAPI_NSIG; i++) {
-		struct uapi_sigaction *a = &t->sig.action[i];
+		struct uapi_sigaction *a = &sh->action[i];
 		uint64_t keep = a->handler == UAPI_SIG_IGN ? UAPI_SIG_IGN : UAPI_SIG_DFL;
 		memset(a, 0, sizeof(*a));
 		a->handler = keep; /* ignored stays ignored across exec (POSIX) */
 	}
+	spin_unlock(&sh->lock);
 }
 
 struct broadcast {
 	int sig;
-	int pgid; /* 0: everyone but init and the sender */
+	int pgid; /* 0: every process but init and the sender's */
 	int from;
 	int hit;
 };
 
+/* One process per group: its leader stands for it (proc_lock held). */
 static bool broadcast_one(struct task *t, void *arg)
 {
 	struct broadcast *b = arg;
-	bool target = b->pgid ? t->pgid == b->pgid : t->pid > 1 && t != current();
+	struct thread_group *g = t->group;
+	bool target = b->pgid ? g->pgid == b->pgid : g->tgid > 1 && g != current()->group;
 
-	if (target && !task_exited(t)) {
+	if (task_is_leader(t) && target && g->state == GROUP_LIVE) {
 		b->hit++;
 		if (b->sig)
-			signal_send_from(t, b->sig, b->from);
+			signal_send_process_locked(g, b->sig, b->from);
 	}
 	return true;
 }
 
 int signal_broadcast(int sig)
 {
-	struct broadcast b = {sig, 0, current()->pid, 0};
+	struct broadcast b = {sig, 0, current()->group->tgid, 0};
 
 	task_for_each(broadcast_one, &b);
 	return b.hit ? 0 : -ESRCH;

@@ -1,8 +1,9 @@
 /*
- * Signals: per-process actions and blocked mask, pending set with the
- * sender's details, delivery on the way back to user mode (default
- * actions or a handler frame, arch/x86_64/sigframe.c), and system-call
- * restart.  Linux x86_64 semantics and layouts.
+ * Signals: actions shared by CLONE_SIGHAND (struct sighand), per-thread
+ * blocked masks and pending sets, a process-wide pending set in the
+ * thread group (proc/group.h), each with the sender's details, delivery on the way back to user
+ * mode (default actions or a handler frame, arch/x86_64/sigframe.c), and system-call restart. Linux
+ * x86_64 semantics and layouts.
  */
 #ifndef PROC_SIGNAL_H
 #define PROC_SIGNAL_H
@@ -10,9 +11,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "arch/x86_64/trapframe.h"
+#include "lib/spinlock.h"
 #include <uapi/signal.h>
 
 struct task;
+struct thread_group;
 
 /* ERESTARTSYS, ERESTARTNOHAND: what a wait cut short returns. */
 #include "sched/wait.h"
@@ -34,9 +37,21 @@ struct sig_info {
 	uint64_t addr;	/* faulting address, for SIGSEGV/SIGBUS */
 };
 
-/* A task's signal state (one per process: fdkernel has no threads). */
-struct signal_state {
+/*
+ * Signal dispositions, shared by the tasks cloned with CLONE_SIGHAND (all
+ * threads of a group).  Lifetime: one reference (refs, atomic) per task,
+ * dropped by task_free.  action[] is written under lock; a lone handler
+ * word may be read without it.
+ */
+struct sighand {
+	int refs;
+	struct spinlock lock;
 	struct uapi_sigaction action[UAPI_NSIG];
+};
+
+/* A thread's signal state: own, but for pending, which senders set
+ * atomically. */
+struct signal_state {
 	uint64_t blocked;
 	uint64_t pending; /* atomic: senders set bits without a lock */
 	struct sig_info info[UAPI_NSIG];
@@ -44,14 +59,23 @@ struct signal_state {
 	bool restore_blocked;	/* saved_blocked is waiting to be restored */
 };
 
-/* Marks sig pending on t (from pid `from`, 0 for the kernel) and wakes t
- * if the signal can be delivered.  Ignored signals are dropped. */
+/* Thread-directed: marks sig pending on thread t (from pid `from`, 0 for
+ * the kernel) and wakes t if it can take it.  Ignored signals are dropped. */
 void signal_send_from(struct task *t, int sig, int from);
 void signal_send(struct task *t, int sig);
-/* SIGCHLD to child's parent, with its CLD_* code, pid and status. */
-void signal_child_exited(struct task *child, int wait_status);
-/* True if t has a pending signal it does not block. */
+/* SIGKILL to thread t, whatever its process (exit_group, de_thread). */
+void signal_kill_thread(struct task *t);
+/* Process-directed: sig pending on group g, one thread not blocking it is
+ * woken to take it.  _locked: the caller holds proc_lock. */
+void signal_send_process_locked(struct thread_group *g, int sig, int from);
+void signal_send_process(struct thread_group *g, int sig);
+/* SIGCHLD to child's parent, with its CLD_* code, pid and status
+ * (proc_lock held). */
+void signal_child_exited(struct thread_group *child, int wait_status);
+/* True if t has a pending signal it does not block (its own or its group's). */
 bool signal_is_pending(struct task *t);
+/* t's pending set: its own and its group's. */
+uint64_t signal_pending_set(struct task *t);
 /* kill(-1, sig): every process but init and the caller; -ESRCH if none. */
 int signal_broadcast(int sig);
 /* Every process in group pgid (from: sender pid, 0 for the kernel). */
@@ -69,8 +93,20 @@ void signal_force_fault(struct trapframe *tf, int sig, uint64_t addr);
  */
 void signal_set_temporary_mask(uint64_t mask);
 
-/* fork: the child's copy; execve: handlers back to default. */
-void signal_fork(struct task *child, const struct task *parent);
+/* clone: the child's mask (the parent thread's) and handlers (shared
+ * with CLONE_SIGHAND, else copied): 0 or -ENOMEM. */
+int signal_clone(struct task *child, struct task *parent, bool share);
+/* execve, before its point of no return: t gets handlers of its own (a
+ * copy if shared): 0 or -ENOMEM.  After it: handlers back to default. */
+int signal_unshare(struct task *t);
 void signal_exec(struct task *t);
+/* The first task's handlers, every action default: 0 or -ENOMEM. */
+int signal_create(struct task *t);
+/* Drops t's handlers (task_free). */
+void signal_release(struct task *t);
+/* The action of sig as t's group sees it (a copy taken under the lock). */
+struct uapi_sigaction signal_action(struct task *t, int sig);
+/* The default action of sig kills (not ignored, not a stop signal). */
+bool signal_default_kills(int sig);
 
 #endif

@@ -7,6 +7,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "lib/string.h"
 #include "proc/ktimer.h"
+#include "proc/group.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "proc/signal.h"
@@ -52,7 +53,7 @@ int64_t clock_realtime_offset_ns(void)
 
 SYSCALL_DEFINE0(getpid)
 {
-	return current()->pid;
+	return current()->group->tgid;
 }
 
 SYSCALL_DEFINE0(gettid)
@@ -219,10 +220,27 @@ SYSCALL_DEFINE1(uname, struct utsname_k *, ubuf)
 	return copy_to_user(ubuf, &u, sizeof(u));
 }
 
+/* The CPU ticks of g's threads, exited and live. */
+static struct tms_k process_times(struct thread_group *g)
+{
+	struct tms_k tms = {0, 0, 0, 0};
+	struct task *t;
+
+	spin_lock(&proc_lock);
+	tms.utime = (int64_t)g->exited_utime;
+	tms.stime = (int64_t)g->exited_stime;
+	list_for_each_entry(t, &g->threads, group_link)
+	{
+		tms.utime += (int64_t)t->utime_ticks;
+		tms.stime += (int64_t)t->stime_ticks;
+	}
+	spin_unlock(&proc_lock);
+	return tms;
+}
+
 SYSCALL_DEFINE1(times, struct tms_k *, ubuf)
 {
-	struct task *t = current();
-	struct tms_k tms = {(int64_t)t->utime_ticks, (int64_t)t->stime_ticks, 0, 0};
+	struct tms_k tms = process_times(current()->group);
 
 	if (ubuf && copy_to_user(ubuf, &tms, sizeof(tms)))
 		return -EFAULT;

@@ -5,6 +5,7 @@
 #include "arch/x86_64/sigframe.h"
 #include "arch/x86_64/uaccess.h"
 #include "proc/exit.h"
+#include "proc/group.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "proc/signal.h"
@@ -16,6 +17,26 @@
 static bool valid_signal(int sig)
 {
 	return sig >= 1 && sig <= UAPI_NSIG;
+}
+
+/* Installs act for every thread sharing t's handlers. */
+static void set_action(struct task *t, int sig, struct uapi_sigaction *act)
+{
+	struct task *o;
+
+	act->mask &= ~SIG_UNBLOCKABLE;
+	spin_lock(&t->sighand->lock);
+	t->sighand->action[sig - 1] = *act;
+	spin_unlock(&t->sighand->lock);
+	if (act->handler != UAPI_SIG_IGN)
+		return;
+	/* POSIX: setting SIG_IGN discards a pending instance, the process's
+	 * and every thread's. */
+	spin_lock(&proc_lock);
+	__atomic_and_fetch(&t->group->shared_pending, ~SIGBIT(sig), __ATOMIC_RELEASE);
+	list_for_each_entry(o, &t->group->threads, group_link)
+	    __atomic_and_fetch(&o->sig.pending, ~SIGBIT(sig), __ATOMIC_RELEASE);
+	spin_unlock(&proc_lock);
 }
 
 SYSCALL_DEFINE4(rt_sigaction, int, sig, const struct uapi_sigaction *, uact,
@@ -30,16 +51,11 @@ SYSCALL_DEFINE4(rt_sigaction, int, sig, const struct uapi_sigaction *, uact,
 		return -EFAULT;
 	if (uact && (sig == SIGKILL || sig == SIGSTOP))
 		return -EINVAL;
-	old = t->sig.action[sig - 1];
+	old = signal_action(t, sig);
 	if (uoact && copy_to_user(uoact, &old, sizeof(old)))
 		return -EFAULT;
-	if (uact) {
-		act.mask &= ~SIG_UNBLOCKABLE;
-		t->sig.action[sig - 1] = act;
-		/* POSIX: setting SIG_IGN discards a pending instance. */
-		if (act.handler == UAPI_SIG_IGN)
-			__atomic_and_fetch(&t->sig.pending, ~SIGBIT(sig), __ATOMIC_RELEASE);
-	}
+	if (uact)
+		set_action(t, sig, &act);
 	return 0;
 }
 
@@ -70,7 +86,7 @@ SYSCALL_DEFINE4(rt_sigprocmask, int, how, const uint64_t *, uset, uint64_t *, uo
 SYSCALL_DEFINE2(rt_sigpending, uint64_t *, uset, size_t, setsize)
 {
 	struct task *t = current();
-	uint64_t pending = __atomic_load_n(&t->sig.pending, __ATOMIC_ACQUIRE) & t->sig.blocked;
+	uint64_t pending = signal_pending_set(t) & t->sig.blocked;
 
 	if (setsize > SIGSET_SIZE)
 		return -EINVAL;
@@ -104,36 +120,69 @@ SYSCALL_DEFINE0(rt_sigreturn)
 	uint64_t mask;
 
 	if (sigframe_restore(tf, &mask))
-		task_exit(W_SIGNALED(SIGSEGV)); /* a forged or lost frame */
+		group_exit(W_SIGNALED(SIGSEGV)); /* a forged or lost frame */
 	current()->sig.blocked = mask & ~SIG_UNBLOCKABLE;
 	return (long)tf->rax; /* the dispatcher stores this back in rax */
 }
 
-/* Sends sig to one task; sig 0 only checks that it exists. */
-static int kill_one(struct task *t, int sig)
+/* kill(pid > 0): the process of thread pid (any of its threads' ids
+ * names it, as on Linux); sig 0 only checks that it exists. */
+static int kill_process(int pid, int sig)
 {
-	if (sig && !task_exited(t))
-		signal_send_from(t, sig, current()->pid);
-	return 0;
+	struct task *t;
+	int ret = -ESRCH;
+
+	spin_lock(&proc_lock); /* t cannot be reaped meanwhile */
+	if ((t = task_find_locked(pid))) {
+		ret = 0;
+		if (sig)
+			signal_send_process_locked(t->group, sig, current()->group->tgid);
+	}
+	spin_unlock(&proc_lock);
+	return ret;
 }
 
 SYSCALL_DEFINE2(kill, int, pid, int, sig)
 {
-	struct task *t;
-	int ret;
-
 	if (sig < 0 || sig > UAPI_NSIG)
 		return -EINVAL;
-	if (pid > 0) {
-		spin_lock(&proc_lock); /* t cannot be reaped meanwhile */
-		t = task_find_locked(pid);
-		ret = t ? kill_one(t, sig) : -ESRCH;
-		spin_unlock(&proc_lock);
-		return ret;
-	}
+	if (pid > 0)
+		return kill_process(pid, sig);
 	if (pid == -1)
 		return signal_broadcast(sig);
 	if (pid == INT32_MIN)
 		return -ESRCH;
-	return signal_send_group(pid ? -pid : current_pgid(), sig, current()->pid);
+	return signal_send_group(pid ? -pid : current_pgid(), sig, current()->group->tgid);
+}
+
+/* tgkill / tkill: sig to thread tid, of process tgid unless tgid is 0.
+ * Linux's order: no such thread is ESRCH before a bad signal's EINVAL. */
+static int kill_thread(int tgid, int tid, int sig)
+{
+	struct task *t;
+	int ret = -ESRCH;
+
+	spin_lock(&proc_lock);
+	t = task_find_locked(tid);
+	if (t && (!tgid || t->group->tgid == tgid)) {
+		ret = sig < 0 || sig > UAPI_NSIG ? -EINVAL : 0;
+		if (!ret && sig && !task_exited(t))
+			signal_send_from(t, sig, current()->group->tgid);
+	}
+	spin_unlock(&proc_lock);
+	return ret;
+}
+
+SYSCALL_DEFINE3(tgkill, int, tgid, int, tid, int, sig)
+{
+	if (tgid <= 0 || tid <= 0)
+		return -EINVAL;
+	return kill_thread(tgid, tid, sig);
+}
+
+SYSCALL_DEFINE2(tkill, int, tid, int, sig)
+{
+	if (tid <= 0)
+		return -EINVAL;
+	return kill_thread(0, tid, sig);
 }

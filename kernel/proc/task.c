@@ -11,7 +11,9 @@
 #include "mm/heap.h"
 #include "mm/layout.h"
 #include "mm/paging.h"
+#include "proc/group.h"
 #include "proc/proc.h"
+#include "proc/uvm.h"
 #include "sched/sched.h"
 #include <uapi/errno.h>
 
@@ -28,7 +30,8 @@ static int nfree_slots, next_slot;
 
 void task_first_run(void);
 
-struct task *task_find_locked(int pid)
+/* Any task with pid, finished or not (proc_lock held). */
+static struct task *task_with_pid_locked(int pid)
 {
 	struct task *t;
 
@@ -36,11 +39,20 @@ struct task *task_find_locked(int pid)
 	return NULL;
 }
 
-struct vm_space *task_swap_vm(struct task *t, struct vm_space *vm)
+/* Tasks without a group are still being built by clone: nobody sees them. */
+struct task *task_find_locked(int pid)
+{
+	struct task *t = task_with_pid_locked(pid);
+
+	return t && t->group ? t : NULL;
+}
+
+struct uvm *task_swap_uvm(struct task *t, struct uvm *u)
 {
 	spin_lock(&proc_lock);
-	struct vm_space *old = t->vm;
-	t->vm = vm;
+	struct uvm *old = t->uvm;
+	t->uvm = u;
+	t->vm = u ? u->space : vm_kernel();
 	spin_unlock(&proc_lock);
 	return old;
 }
@@ -60,7 +72,7 @@ static int alloc_pid_locked(void)
 		int pid = next_pid++;
 		if (next_pid > PID_MAX)
 			next_pid = 2;
-		if (!task_find_locked(pid))
+		if (!task_with_pid_locked(pid))
 			return pid;
 	}
 }
@@ -116,10 +128,9 @@ struct task *task_alloc(const char *name)
 	strlcpy(t->name, name, sizeof(t->name));
 	t->state = TASK_NEW;
 	sched_task_init(t);
-	itimer_init(t);
-	list_init(&t->children);
-	list_init(&t->sibling);
-	wait_queue_init(&t->child_exit, "child_exit");
+	list_init(&t->group_link);
+	wait_queue_init(&t->vfork_wait, "vfork");
+	t->vm = vm_kernel();
 	spin_lock(&proc_lock);
 	if (ntasks == TASK_MAX || (!nfree_slots && next_slot == TASK_MAX)) {
 		spin_unlock(&proc_lock);
@@ -147,7 +158,10 @@ void task_free(struct task *t)
 {
 	if (t->kstack)
 		unmap_stack((uint64_t)t->kstack, KSTACK_SIZE / PAGE_SIZE);
+	signal_release(t);
 	spin_lock(&proc_lock);
+	if (t->group)
+		group_put_locked(t->group);
 	list_del(&t->all_link);
 	free_slots[nfree_slots++] = t->kslot;
 	ntasks--;
@@ -164,7 +178,11 @@ void task_for_each_locked(bool (*fn)(struct task *t, void *arg), void *arg)
 {
 	struct task *t;
 
-	list_for_each_entry(t, &all_tasks, all_link) if (!fn(t, arg)) break;
+	list_for_each_entry(t, &all_tasks, all_link)
+	{
+		if (t->group && !fn(t, arg))
+			break;
+	}
 }
 
 void task_for_each(bool (*fn)(struct task *t, void *arg), void *arg)

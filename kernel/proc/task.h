@@ -1,7 +1,10 @@
 /*
- * Tasks: one per process (fdkernel has no threads).  A task owns a kernel
- * stack, an address space, a files table and a working directory; the
- * parent/child links support wait4 and reparenting to init.
+ * Tasks: one per thread.  A task owns its kernel stack, registers, FPU
+ * state, TLS bases, blocked mask and private pending signals; what a
+ * process shares is referenced: its thread group (proc/group.h: ids,
+ * family, exit state, shared signals, itimers), signal handlers
+ * (struct sighand), files table, fs context (cwd) and user memory
+ * (struct uvm).  docs/processes.md, "Threads".
  */
 #ifndef PROC_TASK_H
 #define PROC_TASK_H
@@ -19,29 +22,41 @@
 
 struct vm_space;
 struct files_table;
+struct fs_struct;
 struct inode;
+struct sighand;
+struct thread_group;
+struct uvm;
 
 enum task_state {
 	TASK_RUNNABLE, /* on the run queue or running */
 	TASK_SLEEPING, /* waiting (wait queue, sleep timer), woken by them or a signal */
-	TASK_ZOMBIE,   /* exited; waiting for its parent's wait4 */
+	TASK_ZOMBIE,   /* exited group leader: kept until its group is reaped */
 	TASK_DEAD,     /* exited, nobody waits: freed once switched away from */
 	TASK_NEW,      /* being built (task_alloc): no wake-up starts it, only
 			* sched_make_runnable */
 };
 
 #define TASK_NAME_MAX 32
-#define TASK_MAX      1024 /* live tasks (zombies included); fork gives EAGAIN past it */
+#define TASK_MAX      1024 /* tasks (threads and zombies); fork/clone give EAGAIN past it */
 #define PID_MAX	      32768
 #define KSTACK_SIZE   (16 * 1024)
 
 /*
  * Who may touch what.  "Own" fields are used only by the task itself, or
- * by fork, exec and exit on its behalf while no one else can reach them;
- * one task is one thread, so they need no lock.
+ * by clone, exec and exit on its behalf while no one else can reach them;
+ * they need no lock.
  */
 struct task {
-	int pid; /* set under proc_lock in task_alloc, then constant */
+	/* The thread id (gettid); the process id is group->tgid.  Set under
+	 * proc_lock in task_alloc; changed only by de_thread (exec.c, under
+	 * proc_lock), which gives the exec'ing thread its leader's. */
+	int pid;
+	/* Referenced (group->refs): set before the task is visible, dropped by
+	 * task_free.  group_link is on group->threads while the task has not
+	 * exited (proc_lock). */
+	struct thread_group *group;
+	struct list_head group_link;
 	/* Changed under sched_lock (sched/sched.c); the exits (ZOMBIE, DEAD) also
 	 * under proc_lock, so wait4 and kill read it under proc_lock. */
 	enum task_state state;
@@ -59,28 +74,29 @@ struct task {
 	struct list_head all_link; /* on the task list (proc_lock) */
 	struct trapframe *tf;
 
-	/* Written only through task_swap_vm (fork, exec, exit: under proc_lock);
-	 * other tasks (the OOM killer) read it under proc_lock. */
+	/*
+	 * User memory (referenced: uvm->users) and the space the CPU loads for
+	 * the task: uvm->space, or vm_kernel() without user memory (before
+	 * the first exec, after exit).  Both written only through
+	 * task_swap_uvm (clone, exec, exit: under proc_lock); other tasks
+	 * (the OOM killer) read them under proc_lock.
+	 */
+	struct uvm *uvm;
 	struct vm_space *vm;
-	struct files_table *files; /* own (the table has its own lock) */
-	struct inode *cwd;	   /* own */
-	unsigned int umask;	   /* own: creation mode mask (umask(2)); fork copies it */
-	/* own: the program file (referenced; fork shares it, execve replaces
-	 * it, exit drops it), read for fault reports; NULL before the first exec. */
-	struct inode *exe;
-
-	/* User memory layout: own (brk, mmap; exec sets, fork copies them). */
-	uint64_t brk_start, brk;
-	uint64_t mmap_next; /* where the next anonymous mmap goes */
-
-	/* Family: read and written under proc_lock (task.c, exit.c, reap.c,
-	 * pgrp.c), exit_status included; child_exit has its own lock. */
-	struct task *parent;
-	struct list_head children;
-	struct list_head sibling;
-	struct wait_queue child_exit; /* the parent sleeps here in wait4 */
-	int exit_status;	      /* wait status encoding */
-	int pgid, sid;		      /* process group and session (inherited) */
+	/* Referenced (CLONE_FILES / CLONE_FS share them), NULL once exited;
+	 * own: only the task replaces its pointer (exec unshares). */
+	struct files_table *files;
+	struct fs_struct *fs;
+	/* Referenced (CLONE_SIGHAND shares it) until task_free, so a zombie
+	 * leader still answers for its group's dispositions. */
+	struct sighand *sighand;
+	/* vfork: the parent sleeps on its vfork_wait while vfork_pending;
+	 * the child's vfork_parent points at it until the child execs or
+	 * exits, or the parent, killed, stops waiting: both clear the two
+	 * together under proc_lock, so neither outlives the other's task. */
+	struct task *vfork_parent;
+	bool vfork_pending;
+	struct wait_queue vfork_wait;
 
 	struct fpu_state fpu; /* own: user FPU/SSE registers while switched out */
 	/* own: user FS and GS bases (arch_prctl, CLONE_SETTLS), loaded into
@@ -94,8 +110,11 @@ struct task {
 	 * exits or execs (proc/futex_exit.c); 0 if none, and for a new task.
 	 * get_robust_list reads another task's under proc_lock. */
 	uint64_t robust_list;
+	/* own: CLONE_CHILD_SETTID: where the child writes its tid as it
+	 * first runs (sched_tail), then 0. */
+	uint64_t set_child_tid;
 
-	struct signal_state sig;      /* its rules are in proc/signal.h */
+	struct signal_state sig;      /* per thread; its rules are in proc/signal.h */
 	unsigned long indirect_flags; /* own: SYSIND_* of a syscall_indirect() in progress */
 #define SYSIND_ACTIVE (1UL << 63)     /* ... with no flag at all: still "in progress" */
 	unsigned strace_session; /* own: traced while it equals the trace session (sys/strace.c) */
@@ -106,7 +125,6 @@ struct task {
 	 * recursing.  Only the task itself touches it.
 	 */
 	struct list_head *scm_dropping;
-	struct itimers itimers; /* alarm, setitimer (itimer_lock, proc/itimer.c) */
 };
 
 /* True once t has exited (a zombie, or dead and about to be freed). */

@@ -6,6 +6,8 @@
  * protection and whether it is shared live in its page-table entry.
  */
 #include "proc/uvm.h"
+#include "fs/inode.h"
+#include "mm/heap.h"
 #include "mm/frame.h"
 #include "mm/paging.h"
 #include "proc/oom.h"
@@ -74,33 +76,95 @@ static uint64_t prot_to_pte(int prot)
 	return f;
 }
 
-SYSCALL_DEFINE1(brk, uint64_t, addr)
+struct uvm *uvm_create(struct vm_space *space)
 {
-	struct task *t = current();
-	uint64_t old_end = PAGE_ALIGN_UP(t->brk), new_end = PAGE_ALIGN_UP(addr);
+	struct uvm *u = kzalloc(sizeof(*u));
+
+	if (!u)
+		return NULL;
+	u->users = 1;
+	spin_init(&u->lock, "uvm");
+	u->space = space;
+	u->mmap_next = USER_MMAP_TOP;
+	return u;
+}
+
+struct uvm *uvm_fork(struct uvm *u)
+{
+	struct vm_space *space = vm_fork(u->space);
+	struct uvm *copy = space ? uvm_create(space) : NULL;
+
+	if (!copy) {
+		if (space)
+			vm_destroy(space);
+		return NULL;
+	}
+	spin_lock(&u->lock);
+	copy->brk_start = u->brk_start;
+	copy->brk = u->brk;
+	copy->mmap_next = u->mmap_next;
+	spin_unlock(&u->lock);
+	if ((copy->exe = u->exe))
+		inode_get(copy->exe);
+	return copy;
+}
+
+struct uvm *uvm_share(struct uvm *u)
+{
+	__atomic_add_fetch(&u->users, 1, __ATOMIC_RELAXED);
+	return u;
+}
+
+void uvm_put(struct uvm *u)
+{
+	if (!u || __atomic_sub_fetch(&u->users, 1, __ATOMIC_ACQ_REL))
+		return;
+	vm_destroy(u->space);
+	if (u->exe)
+		inode_put(u->exe);
+	kfree(u);
+}
+
+/* brk under u->lock: threads move one break. */
+static long brk_locked(struct uvm *u, uint64_t addr)
+{
+	uint64_t old_end = PAGE_ALIGN_UP(u->brk), new_end = PAGE_ALIGN_UP(addr);
 
 	/* Linux returns the current break for any request it refuses. */
-	if (addr < t->brk_start || new_end > t->mmap_next || new_end < addr)
-		return (long)t->brk;
+	if (addr < u->brk_start || new_end > u->mmap_next || new_end < addr)
+		return (long)u->brk;
 	if (new_end > old_end &&
 	    (!frame_spare((new_end - old_end) / PAGE_SIZE) ||
-	     vm_map_anon(t->vm, old_end, new_end - old_end, PTE_USER | PTE_WRITE | PTE_NX)))
-		return (long)t->brk;
+	     vm_map_anon(u->space, old_end, new_end - old_end, PTE_USER | PTE_WRITE | PTE_NX)))
+		return (long)u->brk;
 	if (new_end < old_end)
-		vm_unmap_range(t->vm, new_end, old_end - new_end);
-	t->brk = addr;
+		vm_unmap_range(u->space, new_end, old_end - new_end);
+	u->brk = addr;
 	return (long)addr;
 }
 
-/* Picks where a non-fixed mapping of len bytes goes, or 0. */
-static uint64_t mmap_place(struct task *t, uint64_t len)
+SYSCALL_DEFINE1(brk, uint64_t, addr)
 {
-	uint64_t start;
+	struct uvm *u = current()->uvm;
+	long ret;
 
-	if (len > t->mmap_next || t->mmap_next - len < PAGE_ALIGN_UP(t->brk))
-		return 0;
-	start = t->mmap_next - len;
-	t->mmap_next = start;
+	spin_lock(&u->lock);
+	ret = brk_locked(u, addr);
+	spin_unlock(&u->lock);
+	return ret;
+}
+
+/* Picks where a non-fixed mapping of len bytes goes, or 0. */
+static uint64_t mmap_place(struct uvm *u, uint64_t len)
+{
+	uint64_t start = 0;
+
+	spin_lock(&u->lock);
+	if (len <= u->mmap_next && u->mmap_next - len >= PAGE_ALIGN_UP(u->brk)) {
+		start = u->mmap_next - len;
+		u->mmap_next = start;
+	}
+	spin_unlock(&u->lock);
 	return start;
 }
 
@@ -130,7 +194,7 @@ SYSCALL_DEFINE6(mmap, uint64_t, addr, uint64_t, len, int, prot, int, flags, int,
 			return -EINVAL;
 		vm_unmap_range(t->vm, addr, len);
 		start = addr;
-	} else if (!(start = mmap_place(t, len))) {
+	} else if (!(start = mmap_place(t->uvm, len))) {
 		return -ENOMEM;
 	}
 	/* The frame reserve is for the kernel, page faults and execve. */

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "lib/spinlock.h"
 #include "mm/layout.h"
 
 #define USER_STACK_TOP	  (USER_END - PAGE_SIZE)
@@ -28,6 +29,35 @@
 #define USER_IMAGE_MIN	  0x10000UL /* nothing below: NULL stays unmapped */
 
 struct task;
+struct vm_space;
+struct inode;
+
+/*
+ * A process's user memory: its address space and layout, shared by the
+ * tasks cloned with CLONE_VM (threads, vfork).  Lifetime: users counts
+ * the tasks whose ->uvm points here (atomic); the last uvm_put destroys
+ * the space, which by then no CPU has loaded.  lock protects brk and
+ * mmap_next; space and brk_start are set before the uvm is shared.
+ */
+struct uvm {
+	int users;
+	struct spinlock lock;
+	struct vm_space *space;
+	uint64_t brk_start, brk;
+	uint64_t mmap_next; /* where the next anonymous mmap goes */
+	/* The program file (referenced), read for fault reports; NULL for a
+	 * space no exec built. */
+	struct inode *exe;
+};
+
+/* A uvm around space (taking it over) with an empty layout, or NULL. */
+struct uvm *uvm_create(struct vm_space *space);
+/* fork: a copy-on-write copy of u, or NULL (ENOMEM). */
+struct uvm *uvm_fork(struct uvm *u);
+/* CLONE_VM: one more user of u. */
+struct uvm *uvm_share(struct uvm *u);
+/* Drops a user; the last destroys the space (not loaded anywhere). */
+void uvm_put(struct uvm *u);
 
 /*
  * A fault at user address va with the page-fault error code: resolves it

@@ -165,6 +165,8 @@ void sched_tail(void)
 	this_cpu()->irq_were_on = false; /* returns to user with IRET/SYSRET flags */
 	spin_unlock(&sched_lock);
 	free_dead_task();
+	if (current()->set_child_tid)
+		clone_child_start(current());
 }
 
 void sched_yield(void)

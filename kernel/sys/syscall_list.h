@@ -58,7 +58,9 @@
 	X(__NR_socketpair, socketpair)                                                             \
 	X(__NR_setsockopt, setsockopt)                                                             \
 	X(__NR_getsockopt, getsockopt)                                                             \
+	X(__NR_clone, clone)                                                                       \
 	X(__NR_fork, fork)                                                                         \
+	X(__NR_vfork, vfork)                                                                       \
 	X(__NR_execve, execve)                                                                     \
 	X(__NR_exit, exit)                                                                         \
 	X(__NR_wait4, wait4)                                                                       \
@@ -113,6 +115,7 @@
 	X(__NR_arch_prctl, arch_prctl)                                                             \
 	X(__NR_setrlimit, setrlimit)                                                               \
 	X(__NR_gettid, gettid)                                                                     \
+	X(__NR_tkill, tkill)                                                                       \
 	X(__NR_futex, futex)                                                                       \
 	X(__NR_epoll_create, epoll_create)                                                         \
 	X(__NR_getdents64, getdents64)                                                             \
@@ -123,6 +126,7 @@
 	X(__NR_exit_group, exit_group)                                                             \
 	X(__NR_epoll_wait, epoll_wait)                                                             \
 	X(__NR_epoll_ctl, epoll_ctl)                                                               \
+	X(__NR_tgkill, tgkill)                                                                     \
 	X(__NR_utimes, utimes)                                                                     \
 	X(__NR_waitid, waitid)                                                                     \
 	X(__NR_openat, openat)                                                                     \
@@ -137,6 +141,7 @@
 	X(__NR_readlinkat, readlinkat)                                                             \
 	X(__NR_fchmodat, fchmodat)                                                                 \
 	X(__NR_faccessat, faccessat)                                                               \
+	X(__NR_unshare, unshare)                                                                   \
 	X(__NR_set_robust_list, set_robust_list)                                                   \
 	X(__NR_get_robust_list, get_robust_list)                                                   \
 	X(__NR_utimensat, utimensat)                                                               \
@@ -151,6 +156,7 @@
 	X(__NR_renameat2, renameat2)                                                               \
 	X(__NR_preadv2, preadv2)                                                                   \
 	X(__NR_pwritev2, pwritev2)                                                                 \
+	X(__NR_clone3, clone3)                                                                     \
 	X(__NR_close_range, close_range)                                                           \
 	X(__NR_fchmodat2, fchmodat2)                                                               \
 	X(__NR_socket2, socket2)                                                                   \

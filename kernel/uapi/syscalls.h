@@ -150,6 +150,7 @@
 #define __NR_get_robust_list 274
 #define __NR_utimensat	     280
 #define __NR_epoll_pwait     281
+#define __NR_unshare	     272
 #define __NR_accept4	     288
 #define __NR_epoll_create1   291
 #define __NR_dup3	     292
@@ -161,6 +162,7 @@
 #define __NR_getrandom	     318
 #define __NR_preadv2	     327
 #define __NR_pwritev2	     328
+#define __NR_clone3	     435
 #define __NR_close_range     436
 #define __NR_fchmodat2	     452
 

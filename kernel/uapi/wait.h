@@ -13,6 +13,7 @@
 #define WNOWAIT	    0x01000000 /* waitid only: leave the child waitable */
 #define __WNOTHREAD 0x20000000
 #define __WALL	    0x40000000
+#define __WCLONE    0x80000000 /* only children whose exit signal is not SIGCHLD */
 
 /* waitid id types. */
 #define P_ALL	0

@@ -323,6 +323,24 @@ static void test_copy_fork(void **state)
 	map_destroy(src);
 }
 
+/* A shared table's private copy keeps CLOFORK fds; reserved ones still go. */
+static void test_copy_unshare(void **state)
+{
+	struct fdmap *src = fdmap_alloc(BASE, 8), *dst = fdmap_alloc(BASE, 8);
+
+	(void)state;
+	fill(src, 3);
+	fdmap_set_flags(src, BASE + 1, 0, FDMAP_F_CLOFORK);
+	fdmap_alloc_free(src, 0); /* reserved BASE + 3 */
+	assert_int_equal(fdmap_copy(dst, src, FDMAP_COPY_UNSHARE), 3);
+	assert_int_equal(fdmap_file(src, BASE + 1)->refs, 2);
+	assert_int_equal(fdmap_get_flags(dst, BASE + 1), FDMAP_F_BUSY | FDMAP_F_CLOFORK);
+	assert_int_equal(fdmap_get_flags(dst, BASE + 3), 0);
+	map_destroy(dst);
+	assert_int_equal(fdmap_file(src, BASE + 1)->refs, 1);
+	map_destroy(src);
+}
+
 struct walk {
 	unsigned int seen, stop_after;
 	unsigned int last_fd;
@@ -384,11 +402,11 @@ static void test_deferred_free(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    T(test_alloc_free_order),	 T(test_alloc_exact),	T(test_alloc_lowest),
-	    T(test_alloc_lowest_random), T(test_flags),		T(test_install_lookup),
-	    T(test_next_flag_set),	 T(test_top_open_fd),	T(test_copy_grow),
-	    T(test_copy_sizes),		 T(test_copy_fork),	T(test_for_each_file),
-	    T(test_alloc_bad_sizes),	 T(test_deferred_free),
+	    T(test_alloc_free_order),	 T(test_alloc_exact),	  T(test_alloc_lowest),
+	    T(test_alloc_lowest_random), T(test_flags),		  T(test_install_lookup),
+	    T(test_next_flag_set),	 T(test_top_open_fd),	  T(test_copy_grow),
+	    T(test_copy_sizes),		 T(test_copy_fork),	  T(test_copy_unshare),
+	    T(test_for_each_file),	 T(test_alloc_bad_sizes), T(test_deferred_free),
 	};
 
 	return cmocka_run_group_tests_name("fdmap", tests, NULL, NULL);

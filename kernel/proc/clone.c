@@ -1,0 +1,294 @@
+/*
+ * clone, fork and vfork.  A clone shares with its parent what the flags
+ * say (memory, files table, fs context, handlers, thread group) and copies
+ * the rest: a copy-on-write address space, the files table without its
+ * close-on-fork fds, the working directory, the handlers.  The child
+ * starts from the calling thread's user registers with rax = 0.
+ */
+#include "arch/x86_64/uaccess.h"
+#include "fs/files.h"
+#include "fs/fs_struct.h"
+#include "mm/paging.h"
+#include "proc/clone.h"
+#include "proc/exit.h"
+#include "proc/group.h"
+#include "proc/proc.h"
+#include "proc/uvm.h"
+#include "sched/sched.h"
+#include "sys/strace.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/sched.h>
+
+/* Flags fdkernel acts on, or accepts as Linux ignores them
+ * (CLONE_DETACHED, CLONE_SYSVSEM: no System V semaphores; CLONE_UNTRACED,
+ * CLONE_IO: no tracing, one I/O context). */
+#define CLONE_KNOWN                                                                                \
+	(CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK |               \
+	 CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID |        \
+	 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_IO)
+#define CLONE_NAMESPACES                                                                           \
+	(CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |             \
+	 CLONE_NEWPID | CLONE_NEWNET)
+
+/* Linux's copy_process checks, in its order: 0 or -EINVAL. */
+static int clone_check(unsigned long flags, uint64_t tls)
+{
+	if ((flags & (CLONE_NEWNS | CLONE_FS)) == (CLONE_NEWNS | CLONE_FS) ||
+	    (flags & (CLONE_NEWUSER | CLONE_FS)) == (CLONE_NEWUSER | CLONE_FS))
+		return -EINVAL;
+	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return -EINVAL;
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	if ((flags & CLONE_PARENT) && current()->group->tgid == 1)
+		return -EINVAL; /* init has no parent to share */
+	if ((flags & CLONE_PIDFD) &&
+	    (flags & (CLONE_DETACHED | CLONE_THREAD | CLONE_PARENT_SETTID)))
+		return -EINVAL;
+	/* No namespaces and no pidfds in fdkernel: Linux built without them
+	 * answers EINVAL too. */
+	if (flags & ~CLONE_KNOWN)
+		return -EINVAL;
+	if ((flags & CLONE_SETTLS) && tls >= USER_END)
+		return -EPERM; /* as ARCH_SET_FS */
+	return 0;
+}
+
+/* The child's shares and copies of the parent's resources: 0 or -ENOMEM
+ * (the caller releases what was taken). */
+static int clone_resources(struct task *child, struct task *parent, const struct clone_req *r)
+{
+	unsigned long flags = r->flags;
+	int err;
+
+	struct uvm *u = flags & CLONE_VM ? uvm_share(parent->uvm) : uvm_fork(parent->uvm);
+
+	task_swap_uvm(child, u);
+	if (!u)
+		return -ENOMEM;
+	child->files = flags & CLONE_FILES ? files_share(parent->files) : files_fork(parent->files);
+	if (!child->files)
+		return -ENOMEM;
+	child->fs = flags & CLONE_FS ? fs_share(parent->fs) : fs_copy(parent->fs);
+	if (!child->fs)
+		return -ENOMEM;
+	err = signal_clone(child, parent, flags & CLONE_SIGHAND);
+	if (!err && r->clear_sighand)
+		signal_exec(child); /* what exec does: all but SIG_IGN to default */
+	return err;
+}
+
+/* The caller's user registers, but rax = 0, and the new stack and TLS. */
+static void clone_registers(struct task *child, struct task *parent, const struct clone_req *r)
+{
+	*child->tf = *parent->tf;
+	fpu_save(&child->fpu); /* the parent's live registers */
+	child->tf->rax = 0;
+	if (r->stack)
+		child->tf->rsp = r->stack;
+	child->fsbase = r->flags & CLONE_SETTLS ? r->tls : parent->fsbase;
+	child->gsbase = parent->gsbase;
+	if (r->flags & CLONE_CHILD_CLEARTID)
+		child->clear_child_tid = r->child_tid;
+	if (r->flags & CLONE_CHILD_SETTID)
+		child->set_child_tid = r->child_tid;
+}
+
+/* A new process for child: parent process, groups, exit signal (proc_lock held). */
+static void join_new_process_locked(struct thread_group *g, struct task *child,
+				    const struct clone_req *r)
+{
+	struct thread_group *self = current()->group;
+
+	group_add_thread_locked(g, child);
+	g->parent = r->flags & CLONE_PARENT ? self->parent : self;
+	g->exit_signal = r->flags & CLONE_PARENT ? self->exit_signal : (int)(r->flags & CSIGNAL);
+	g->pgid = self->pgid;
+	g->sid = self->sid;
+	list_add_tail(&g->sibling, &g->parent->children);
+}
+
+/*
+ * Makes child visible in its thread group: a new one, or the caller's
+ * with CLONE_THREAD.  0, -ENOMEM, or -EINTR if the caller's process is
+ * dying (exit_group or exec in progress: the caller is being killed too).
+ */
+static int clone_join(struct task *child, const struct clone_req *r)
+{
+	struct thread_group *self = current()->group, *g = NULL;
+	int err = 0;
+
+	if (!(r->flags & CLONE_THREAD) && !(g = group_create(child)))
+		return -ENOMEM;
+	spin_lock(&proc_lock);
+	if (self->exiting)
+		err = -EINTR;
+	else if (g)
+		join_new_process_locked(g, child, r);
+	else
+		group_add_thread_locked(self, child);
+	spin_unlock(&proc_lock);
+	if (err && g)
+		group_free_unused(g);
+	return err;
+}
+
+/* The parent stops waiting for child (proc_lock held): the child's pointer
+ * to it goes, so the parent may exit and be freed before the child. */
+static void vfork_detach_locked(struct task *parent, struct task *child)
+{
+	child->vfork_parent = NULL;
+	__atomic_store_n(&parent->vfork_pending, false, __ATOMIC_RELEASE);
+}
+
+/* vfork: the parent sleeps until the child execs or exits; only SIGKILL
+ * ends the wait early (Linux's killable wait), other signals wait for
+ * it.  child stays allocated while vfork_pending: its exit clears it. */
+static void vfork_wait(struct task *parent, struct task *child)
+{
+	DEFINE_WAIT(we);
+
+	for (;;) {
+		prepare_to_wait(&parent->vfork_wait, &we);
+		if (!__atomic_load_n(&parent->vfork_pending, __ATOMIC_ACQUIRE))
+			break;
+		if (signal_pending_set(parent) & SIGBIT(SIGKILL)) {
+			spin_lock(&proc_lock);
+			if (parent->vfork_pending)
+				vfork_detach_locked(parent, child);
+			spin_unlock(&proc_lock);
+			break;
+		}
+		schedule();
+	}
+	finish_wait(&parent->vfork_wait, &we);
+}
+
+void vfork_done(struct task *child)
+{
+	struct task *p;
+
+	spin_lock(&proc_lock);
+	if ((p = child->vfork_parent)) {
+		vfork_detach_locked(p, child);
+		wake_up(&p->vfork_wait);
+	}
+	spin_unlock(&proc_lock);
+}
+
+void clone_child_start(struct task *t)
+{
+	int tid = t->pid;
+
+	/* Linux ignores a fault here, as for CLONE_PARENT_SETTID. */
+	(void)copy_to_user((void *)t->set_child_tid, &tid, sizeof(tid));
+	t->set_child_tid = 0;
+}
+
+long do_clone(const struct clone_req *r)
+{
+	struct task *parent = current(), *child;
+	int err = clone_check(r->flags, r->tls), tid;
+
+	if (err)
+		return err;
+	if (!(child = task_alloc(parent->name)))
+		return -EAGAIN; /* TASK_MAX tasks, threads included */
+	if ((err = clone_resources(child, parent, r)))
+		goto fail;
+	clone_registers(child, parent, r);
+	if ((err = clone_join(child, r)))
+		goto fail;
+	tid = child->pid;
+	strace_fork(child, parent);
+	if (r->flags & CLONE_PARENT_SETTID)
+		(void)copy_to_user((void *)r->parent_tid, &tid, sizeof(tid)); /* faults ignored */
+	if (r->flags & CLONE_VFORK) {
+		parent->vfork_pending = true;
+		child->vfork_parent = parent;
+	}
+	sched_make_runnable(child); /* from here on the child may exit and be freed */
+	if (r->flags & CLONE_VFORK)
+		vfork_wait(parent, child);
+	return tid;
+
+fail:
+	task_release_resources(child);
+	task_free(child);
+	return err;
+}
+
+SYSCALL_DEFINE5(clone, unsigned long, flags, uint64_t, stack, uint64_t, parent_tid, uint64_t,
+		child_tid, uint64_t, tls)
+{
+	struct clone_req r = {flags, stack, parent_tid, child_tid, tls, false};
+
+	return do_clone(&r);
+}
+
+/* Flags unshare takes (Linux's list); the namespaces among them give EINVAL
+ * below, as in a Linux built without them. */
+#define UNSHARE_KNOWN                                                                              \
+	(CLONE_THREAD | CLONE_FS | CLONE_SIGHAND | CLONE_VM | CLONE_FILES | CLONE_SYSVSEM |        \
+	 CLONE_NAMESPACES)
+
+/* unshare's flags that ask to leave something the caller cannot leave
+ * alone: the thread group, or handlers or memory shared with others
+ * (Linux: CLONE_VM implies CLONE_SIGHAND, which implies CLONE_THREAD). */
+static bool unshare_refused(struct task *t, unsigned long flags)
+{
+	if ((flags & (CLONE_THREAD | CLONE_SIGHAND | CLONE_VM)) &&
+	    __atomic_load_n(&t->group->live, __ATOMIC_ACQUIRE) > 1)
+		return true;
+	if ((flags & (CLONE_SIGHAND | CLONE_VM)) &&
+	    __atomic_load_n(&t->sighand->refs, __ATOMIC_ACQUIRE) > 1)
+		return true;
+	return (flags & CLONE_VM) && __atomic_load_n(&t->uvm->users, __ATOMIC_ACQUIRE) > 1;
+}
+
+/* A private fs context for t: 0 or -ENOMEM. */
+static int fs_unshare(struct task *t)
+{
+	struct fs_struct *copy;
+
+	if (__atomic_load_n(&t->fs->refs, __ATOMIC_ACQUIRE) == 1)
+		return 0;
+	if (!(copy = fs_copy(t->fs)))
+		return -ENOMEM;
+	fs_put(t->fs);
+	t->fs = copy;
+	return 0;
+}
+
+/* unshare(CLONE_FILES | CLONE_FS): the caller gets its own copies (of every
+ * fd, flags included; of the working directory).  Leaving a thread group,
+ * shared handlers or shared memory is EINVAL, as Linux; alone in them, the
+ * call succeeds and changes nothing. */
+SYSCALL_DEFINE1(unshare, unsigned long, flags)
+{
+	struct task *t = current();
+	int err = 0;
+
+	if ((flags & ~UNSHARE_KNOWN) || (flags & CLONE_NAMESPACES) || unshare_refused(t, flags))
+		return -EINVAL;
+	if (flags & CLONE_FS)
+		err = fs_unshare(t);
+	if (!err && (flags & CLONE_FILES))
+		err = files_unshare(&t->files);
+	return err;
+}
+
+SYSCALL_DEFINE0(fork)
+{
+	struct clone_req r = {SIGCHLD, 0, 0, 0, 0, false};
+
+	return do_clone(&r);
+}
+
+SYSCALL_DEFINE0(vfork)
+{
+	struct clone_req r = {CLONE_VFORK | CLONE_VM | SIGCHLD, 0, 0, 0, 0, false};
+
+	return do_clone(&r);
+}

@@ -1,0 +1,96 @@
+/*
+ * clone3: clone's arguments in a versioned structure (Linux 5.3+).  This
+ * file reads and checks the structure as Linux does, then hands the
+ * request to do_clone (clone.c).
+ */
+#include "arch/x86_64/uaccess.h"
+#include "lib/string.h"
+#include "mm/layout.h"
+#include "proc/clone.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/sched.h>
+#include <uapi/signal.h>
+
+#define CLONE_ARGS_SIZE_VER0 64 /* up to tls */
+#define CLONE_LEGACY_FLAGS   0xffffffffULL
+#define CLONE_CLEAR_SIGHAND  0x100000000ULL
+#define CLONE_INTO_CGROUP    0x200000000ULL
+#define MAX_PID_NS_LEVEL     32
+
+/* struct clone_args (Linux's VER2 layout, 88 bytes). */
+struct clone_args_k {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	uint64_t set_tid, set_tid_size, cgroup;
+};
+
+/*
+ * Copies size bytes of a structure whose newer versions may be larger
+ * (Linux's copy_struct_from_user): bytes past what fdkernel knows must be
+ * zero.  0, -EINVAL (older than version 0), -E2BIG or -EFAULT.
+ */
+static int copy_clone_args(struct clone_args_k *a, const char *uargs, size_t size)
+{
+	size_t known = size < sizeof(*a) ? size : sizeof(*a);
+
+	if (size < CLONE_ARGS_SIZE_VER0)
+		return -EINVAL;
+	if (size > PAGE_SIZE)
+		return -E2BIG;
+	memset(a, 0, sizeof(*a));
+	if (copy_from_user(a, uargs, known))
+		return -EFAULT;
+	for (size_t off = known; off < size; off++) {
+		char c;
+		if (copy_from_user(&c, uargs + off, 1))
+			return -EFAULT;
+		if (c)
+			return -E2BIG;
+	}
+	return 0;
+}
+
+/* Linux's checks of the structure, in its order: 0 or -EINVAL.  No pid
+ * namespaces (set_tid) and no cgroups here: asking for them is EINVAL. */
+static int check_clone_args(const struct clone_args_k *a)
+{
+	if (a->set_tid_size > MAX_PID_NS_LEVEL || (!a->set_tid && a->set_tid_size) ||
+	    (a->set_tid && !a->set_tid_size))
+		return -EINVAL;
+	if ((a->exit_signal & ~CSIGNAL) || a->exit_signal > UAPI_NSIG)
+		return -EINVAL;
+	if (a->flags & ~(CLONE_LEGACY_FLAGS | CLONE_CLEAR_SIGHAND | CLONE_INTO_CGROUP))
+		return -EINVAL;
+	if (a->flags & (CLONE_DETACHED | CSIGNAL))
+		return -EINVAL; /* bits clone3 keeps for later */
+	if ((a->flags & CLONE_SIGHAND) && (a->flags & CLONE_CLEAR_SIGHAND))
+		return -EINVAL;
+	if ((a->flags & (CLONE_THREAD | CLONE_PARENT)) && a->exit_signal)
+		return -EINVAL;
+	if (a->stack ? !a->stack_size || !user_range_ok(a->stack, a->stack_size) : a->stack_size)
+		return -EINVAL;
+	if (a->set_tid_size || (a->flags & CLONE_INTO_CGROUP))
+		return -EINVAL;
+	return 0;
+}
+
+SYSCALL_DEFINE2(clone3, const char *, uargs, size_t, size)
+{
+	struct clone_args_k a;
+	struct clone_req r;
+	int err = copy_clone_args(&a, uargs, size);
+
+	if (!err)
+		err = check_clone_args(&a);
+	if (err)
+		return err;
+	r = (struct clone_req){
+	    .flags = (unsigned long)(a.flags & CLONE_LEGACY_FLAGS) | (unsigned long)a.exit_signal,
+	    .stack = a.stack ? a.stack + a.stack_size : 0, /* the top: stacks grow down */
+	    .parent_tid = a.parent_tid,
+	    .child_tid = a.child_tid,
+	    .tls = a.tls,
+	    .clear_sighand = a.flags & CLONE_CLEAR_SIGHAND,
+	};
+	return do_clone(&r);
+}

@@ -1,0 +1,44 @@
+/*
+ * Thread groups (see group.h): creation, joining, and the reference count
+ * that frees one after its last task.
+ */
+#include "proc/group.h"
+#include "mm/heap.h"
+#include "proc/proc.h"
+
+struct thread_group *group_create(struct task *leader)
+{
+	struct thread_group *g = kzalloc(sizeof(*g));
+
+	if (!g)
+		return NULL;
+	g->tgid = leader->pid;
+	g->leader = leader;
+	list_init(&g->threads);
+	list_init(&g->children);
+	list_init(&g->sibling);
+	wait_queue_init(&g->thread_exit, "thread_exit");
+	wait_queue_init(&g->child_exit, "child_exit");
+	itimer_init(g);
+	g->exit_signal = SIGCHLD;
+	return g;
+}
+
+void group_free_unused(struct thread_group *g)
+{
+	kfree(g);
+}
+
+void group_add_thread_locked(struct thread_group *g, struct task *t)
+{
+	g->refs++;
+	g->live++;
+	t->group = g;
+	list_add_tail(&t->group_link, &g->threads);
+}
+
+void group_put_locked(struct thread_group *g)
+{
+	if (--g->refs == 0)
+		kfree(g);
+}

@@ -1,0 +1,85 @@
+/*
+ * Thread groups: what the threads of one process share beyond memory,
+ * files and handlers (Linux's signal_struct plus the process's place in
+ * the process tree).  wait4, kill, process groups and itimers deal in
+ * groups; the scheduler in tasks.  docs/processes.md, "Threads".
+ */
+#ifndef PROC_GROUP_H
+#define PROC_GROUP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "lib/list.h"
+#include "proc/itimer.h"
+#include "proc/signal.h"
+#include "sched/wait.h"
+
+struct task;
+
+enum group_state {
+	GROUP_LIVE,   /* some thread has not exited */
+	GROUP_ZOMBIE, /* every thread exited; waiting for the parent's wait4 */
+	GROUP_DEAD,   /* reaped, or never to be (autoreap): off the parent's list */
+};
+
+/*
+ * Everything here is read and written under proc_lock unless noted.
+ * Lifetime: one reference (refs) per task whose ->group points here,
+ * dropped by task_free; the leader task stays allocated until the group
+ * is reaped, so every thread, the parent and kill can use ->leader.
+ */
+struct thread_group {
+	int refs;
+	int tgid;		  /* the process id: the first thread's tid, constant */
+	struct task *leader;	  /* the task whose tid is tgid (de_thread changes it) */
+	struct list_head threads; /* tasks not yet exited, via task->group_link */
+	int live;		  /* how many are on threads */
+	/*
+	 * The whole group is dying (exit_group, a fatal signal: exit_status
+	 * is its wait status from then on) or a thread is exec'ing
+	 * (de_thread, which clears it again): every other thread got
+	 * SIGKILL.  A zombie's exit_status is its wait status.
+	 */
+	bool exiting;
+	int exit_status;
+	struct wait_queue thread_exit; /* de_thread waits here for the others to go */
+	enum group_state state;
+
+	/* Family: the parent process (alive while we are on its children
+	 * list: a dying parent hands its children to init first), its
+	 * children list, our link in it. */
+	struct thread_group *parent;
+	struct list_head children;
+	struct list_head sibling;
+	struct wait_queue child_exit; /* wait4 sleeps here (any thread may wait) */
+	int pgid, sid;		      /* process group and session (inherited) */
+	int exit_signal;	      /* sent to the parent at exit (clone's low byte; 0: none) */
+
+	/* Process-directed signals: set atomically (any sender), taken by the
+	 * thread that delivers them; info[] like struct signal_state's. */
+	uint64_t shared_pending;
+	struct sig_info shared_info[UAPI_NSIG];
+	struct itimers itimers;		     /* alarm, setitimer (itimer_lock, proc/itimer.c) */
+	uint64_t exited_utime, exited_stime; /* CPU ticks of its threads that exited */
+};
+
+/* A new group for leader, not joined yet (group_add_thread_locked does,
+ * or group_free_unused gives it back): NULL on ENOMEM. */
+struct thread_group *group_create(struct task *leader);
+void group_free_unused(struct thread_group *g);
+/* Adds t, a new task, to g: sets t->group, takes a reference (proc_lock held). */
+void group_add_thread_locked(struct thread_group *g, struct task *t);
+/* Drops t's reference (task_free, proc_lock held): frees the group after
+ * its last task. */
+void group_put_locked(struct thread_group *g);
+/* True if t leads its group (its tid is the process id). */
+static inline bool task_is_leader(const struct task *t);
+
+#include "proc/task.h"
+
+static inline bool task_is_leader(const struct task *t)
+{
+	return t->group->leader == t;
+}
+
+#endif
