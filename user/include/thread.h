@@ -46,16 +46,15 @@ static inline long thread_sys6(long n, long a, long b, long c, long d, long e, l
 #define thread_sys(n, a, b, c) thread_sys6((n), (long)(a), (long)(b), (long)(c), 0, 0, 0)
 
 /*
- * clone(flags, stack_top, ptid, ctid, tls); the child calls fn(arg) on
- * stack_top (0: a copy of the caller's stack, for fork-style clones) and
- * ends its thread with fn's result (SYS_exit).  Returns the child's tid
- * in the caller, or -errno.
+ * System call nr (clone or clone3) with up to five arguments; in the child
+ * (rax 0) fn(arg) runs on the new stack and its result ends the thread
+ * (SYS_exit).  Returns the child's tid in the caller, or -errno.
  */
-static inline long thread_clone(unsigned long flags, void *stack_top, int *ptid, int *ctid,
-				unsigned long tls, int (*fn)(void *), void *arg)
+static inline long thread_clone_call(long nr, long a1, long a2, long a3, long a4, long a5,
+				     int (*fn)(void *), void *arg)
 {
-	register long r10 __asm__("r10") = (long)ctid;
-	register long r8 __asm__("r8") = (long)tls;
+	register long r10 __asm__("r10") = a4;
+	register long r8 __asm__("r8") = a5;
 	register void *r9 __asm__("r9") = (void *)fn;
 	register void *r12 __asm__("r12") = arg;
 	long ret;
@@ -72,10 +71,21 @@ static inline long thread_clone(unsigned long flags, void *stack_top, int *ptid,
 			 "ud2\n"
 			 "1:"
 			 : "=a"(ret)
-			 : "a"((long)__NR_clone), "D"(flags), "S"(stack_top), "d"(ptid), "r"(r10),
-			   "r"(r8), "r"(r9), "r"(r12), [exit] "i"(__NR_exit)
+			 : "a"(nr), "D"(a1), "S"(a2), "d"(a3), "r"(r10), "r"(r8), "r"(r9),
+			   "r"(r12), [exit] "i"(__NR_exit)
 			 : "rcx", "r11", "memory");
 	return ret;
+}
+
+/*
+ * clone(flags, stack_top, ptid, ctid, tls); the child calls fn(arg) on
+ * stack_top (0: a copy of the caller's stack, for fork-style clones).
+ */
+static inline long thread_clone(unsigned long flags, void *stack_top, int *ptid, int *ctid,
+				unsigned long tls, int (*fn)(void *), void *arg)
+{
+	return thread_clone_call(__NR_clone, (long)flags, (long)stack_top, (long)ptid, (long)ctid,
+				 (long)tls, fn, arg);
 }
 
 /* Starts fn(arg) in a new thread of this process: its tid, or -errno. */

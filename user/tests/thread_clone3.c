@@ -22,26 +22,7 @@ struct clone_args {
 /* clone3(args, size); the child runs fn(arg) and exits with its result. */
 static long clone3_run(const void *args, size_t size, int (*fn)(void *), void *arg)
 {
-	register void *r9 __asm__("r9") = (void *)fn;
-	register void *r12 __asm__("r12") = arg;
-	long ret;
-
-	__asm__ volatile("syscall\n\t"
-			 "test %%rax, %%rax\n\t"
-			 "jnz 1f\n\t"
-			 "xor %%ebp, %%ebp\n\t"
-			 "mov %%r12, %%rdi\n\t"
-			 "call *%%r9\n\t"
-			 "mov %%eax, %%edi\n\t"
-			 "mov %[exit], %%eax\n\t"
-			 "syscall\n\t"
-			 "ud2\n"
-			 "1:"
-			 : "=a"(ret)
-			 : "a"((long)__NR_clone3), "D"(args), "S"(size), "r"(r9),
-			   "r"(r12), [exit] "i"(__NR_exit)
-			 : "rcx", "r11", "memory");
-	return ret;
+	return thread_clone_call(__NR_clone3, (long)args, (long)size, 0, 0, 0, fn, arg);
 }
 
 static char stack[65536] __attribute__((aligned(16)));
