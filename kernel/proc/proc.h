@@ -28,6 +28,9 @@ int task_count(void);
 
 /* Reads the wall clock once for CLOCK_REALTIME (boot). */
 void proc_time_init(void);
+/* How far CLOCK_REALTIME runs ahead of CLOCK_MONOTONIC, in ns: fixed, since
+ * nothing sets the clock (timerfd's absolute real-time deadlines). */
+int64_t clock_realtime_offset_ns(void);
 
 /* Calls fn on every task until it returns false (proc_lock held: fn must
  * not sleep or take proc_lock).  _locked: the caller holds proc_lock. */

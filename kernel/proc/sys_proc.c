@@ -45,6 +45,11 @@ void proc_time_init(void)
 	boot_epoch = rtc_read_epoch();
 }
 
+int64_t clock_realtime_offset_ns(void)
+{
+	return boot_epoch * NSEC_PER_SEC;
+}
+
 SYSCALL_DEFINE0(getpid)
 {
 	return current()->pid;
@@ -172,7 +177,7 @@ static int64_t sleep_clock_offset(int clk)
 {
 	switch (clk) {
 	case CLOCK_REALTIME:
-		return boot_epoch * NSEC_PER_SEC;
+		return clock_realtime_offset_ns();
 	case CLOCK_MONOTONIC:
 	case CLOCK_BOOTTIME:
 		return 0;

@@ -117,7 +117,12 @@
 #define __NR_faccessat	     269
 #define __NR_pselect6	     270
 #define __NR_ppoll	     271
+#define __NR_timerfd_create  283
+#define __NR_eventfd	     284
+#define __NR_timerfd_settime 286
+#define __NR_timerfd_gettime 287
 #define __NR_accept4	     288
+#define __NR_eventfd2	     290
 #define __NR_dup3	     292
 #define __NR_pipe2	     293
 #define __NR_preadv	     295
