@@ -5,7 +5,9 @@
  */
 #include "fd_util.h"
 
+#include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 
 #define TARGET 40 /* where dup2/dup3 put their copy */
 #define MINFD  20 /* F_DUPFD's lower bound */
@@ -157,6 +159,26 @@ static int make_socketpair(int oflags, int fds[2])
 	return socketpair(AF_UNIX, SOCK_STREAM | sock_flags(oflags), 0, fds) < 0 ? -1 : 2;
 }
 
+static int make_eventfd(int oflags, int fds[2])
+{
+	(void)oflags;
+	fds[0] = syscall(__NR_eventfd, 0);
+	return fds[0] < 0 ? -1 : 1;
+}
+
+/* EFD_ and TFD_ CLOEXEC/CLOFORK are SOCK_'s values: the same translation. */
+static int make_eventfd2(int oflags, int fds[2])
+{
+	fds[0] = eventfd(0, sock_flags(oflags));
+	return fds[0] < 0 ? -1 : 1;
+}
+
+static int make_timerfd(int oflags, int fds[2])
+{
+	fds[0] = timerfd_create(CLOCK_MONOTONIC, sock_flags(oflags));
+	return fds[0] < 0 ? -1 : 1;
+}
+
 static const struct creator creators[] = {
     {"open", TAKES_FLAGS, 0, false, make_open},
     {"openat", TAKES_FLAGS, 0, false, make_openat},
@@ -170,6 +192,9 @@ static const struct creator creators[] = {
     {"pipe2", TAKES_FLAGS, 0, false, make_pipe2},
     {"socket", TAKES_FLAGS, 0, false, make_socket},
     {"socketpair", TAKES_FLAGS, 0, false, make_socketpair},
+    {"eventfd", FLAGLESS, 0, false, make_eventfd},
+    {"eventfd2", TAKES_FLAGS, 0, false, make_eventfd2},
+    {"timerfd_create", TAKES_FLAGS, 0, false, make_timerfd},
 };
 
 #define NCREATORS (sizeof(creators) / sizeof(creators[0]))
