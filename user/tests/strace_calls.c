@@ -13,6 +13,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -76,10 +77,10 @@ static void check_proc_strace(void)
 
 int main(int argc, char **argv)
 {
-	int p[2], s, d;
+	int p[2], s, d, e;
 
 	(void)argc;
-	plan(10);
+	plan(11);
 	is_errno(open("/nonexistent/strace", O_RDONLY), ENOENT, "open of a missing path: ENOENT");
 	ok(pipe2(p, O_CLOEXEC | O_NONBLOCK) == 0, "pipe2(O_CLOEXEC|O_NONBLOCK)");
 	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -96,6 +97,9 @@ int main(int argc, char **argv)
 			skip("fdkernel only", "syscall_indirect and /proc/strace");
 	}
 	ok(fork_crash(), "a child writing to NULL is killed by SIGSEGV");
+	e = eventfd(0, EFD_SEMAPHORE | EFD_CLOEXEC);
+	ok(e >= 0, "eventfd(0, EFD_SEMAPHORE|EFD_CLOEXEC)");
+	close(e);
 	close(s);
 	close(p[0]);
 	close(p[1]);
