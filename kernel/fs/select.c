@@ -142,6 +142,12 @@ static long sets_read(struct fd_sets *s, uint64_t *const usets[3], int n)
 	return 0;
 }
 
+/* The fds of word w in any set, as bits. */
+static uint64_t word_any(const struct fd_sets *s, size_t w)
+{
+	return s->in[0][w] | s->in[1][w] | s->in[2][w];
+}
+
 /* The poll events of fd: what its sets ask for. */
 static short fd_events(const struct fd_sets *s, int fd)
 {
@@ -153,20 +159,26 @@ static short fd_events(const struct fd_sets *s, int fd)
 	return ev;
 }
 
-/* Fills pfds (NULL: only counts) with every fd in a set; returns the count. */
-static unsigned long sets_to_poll(const struct fd_sets *s, int n, struct pollfd *pfds)
+/* How many fds are in any set (bits >= n are already cleared). */
+static unsigned long sets_count(const struct fd_sets *s)
 {
 	unsigned long count = 0;
 
-	for (int fd = 0; fd < n; fd++) {
-		short ev = fd_events(s, fd);
-		if (!ev)
-			continue;
-		if (pfds)
-			pfds[count] = (struct pollfd){.fd = fd, .events = ev};
-		count++;
-	}
+	for (size_t w = 0; w < s->words; w++)
+		for (uint64_t any = word_any(s, w); any; any &= any - 1) /* no libgcc popcount */
+			count++;
 	return count;
+}
+
+/* Fills pfds with every fd in a set, a word at a time. */
+static void sets_to_poll(const struct fd_sets *s, struct pollfd *pfds)
+{
+	for (size_t w = 0; w < s->words; w++) {
+		for (uint64_t any = word_any(s, w); any; any &= any - 1) {
+			int fd = (int)(w * WORD_BITS) + __builtin_ctzll(any);
+			*pfds++ = (struct pollfd){.fd = fd, .events = fd_events(s, fd)};
+		}
+	}
 }
 
 /* Marks the ready fds in the out sets: the number of bits set, or -EBADF
@@ -177,6 +189,8 @@ static long poll_to_sets(struct fd_sets *s, const struct pollfd *pfds, unsigned 
 	long bits = 0;
 
 	for (unsigned long i = 0; i < count; i++) {
+		if (!pfds[i].revents) /* most of them */
+			continue;
 		if (pfds[i].revents & POLLNVAL)
 			return -EBADF;
 		for (int j = 0; j < 3; j++) {
@@ -198,15 +212,15 @@ static long sets_write(const struct fd_sets *s, uint64_t *const usets[3])
 }
 
 /* Polls the sets' fds: the ready bit count, or -errno (the sets untouched). */
-static long select_poll(struct fd_sets *s, uint64_t *const usets[3], int n, uint64_t deadline)
+static long select_poll(struct fd_sets *s, uint64_t *const usets[3], uint64_t deadline)
 {
-	unsigned long count = sets_to_poll(s, n, NULL);
+	unsigned long count = sets_count(s);
 	struct pollfd *pfds = kmalloc(count * sizeof(*pfds) + 1);
 	long ret;
 
 	if (!pfds)
 		return -ENOMEM;
-	sets_to_poll(s, n, pfds);
+	sets_to_poll(s, pfds);
 	ret = poll_kernel(pfds, count, 0, deadline);
 	if (ret >= 0)
 		ret = poll_to_sets(s, pfds, count);
@@ -241,7 +255,7 @@ static long select_core(int n, uint64_t *const usets[3], uint64_t deadline)
 	}
 	ret = sets_read(&s, usets, n);
 	if (!ret)
-		ret = select_poll(&s, usets, n, deadline);
+		ret = select_poll(&s, usets, deadline);
 	kfree(bits);
 	return ret;
 }
