@@ -59,6 +59,63 @@ static void check_bits(void)
 	close(e);
 }
 
+/* More fds than newlib's 64-bit fd_set: a set of WIDE_WORDS words. */
+#define WIDE_FDS   100
+#define WIDE_WORDS 4
+
+static bool bit(const uint64_t *set, int fd)
+{
+	return set[fd / 64] >> (fd % 64) & 1;
+}
+
+static void check_wide(void)
+{
+	int idle = eventfd(0, 0), fds[WIDE_FDS], ready = -1, bits = 0;
+	uint64_t set[WIDE_WORDS] = {0};
+	struct timeval zero = {0, 0};
+
+	for (int i = 0; i < WIDE_FDS; i++) {
+		fds[i] = i == WIDE_FDS / 2 ? (ready = eventfd(1, 0)) : dup(idle);
+		require(fds[i] >= 0 && fds[i] < WIDE_WORDS * 64 - 1, "fds for a wide set");
+		set[fds[i] / 64] |= 1ULL << (fds[i] % 64);
+	}
+	is_int(select(fds[WIDE_FDS - 1] + 1, (fd_set *)set, NULL, NULL, &zero), 1,
+	       "%d fds over %d words, one ready: 1", WIDE_FDS, (fds[WIDE_FDS - 1] + 64) / 64);
+	for (int fd = 0; fd < WIDE_WORDS * 64; fd++)
+		bits += bit(set, fd);
+	ok(bits == 1 && bit(set, ready), "... only its bit (fd %d) is left", ready);
+	close(fds[WIDE_FDS - 1]);
+	set[fds[WIDE_FDS - 1] / 64] |= 1ULL << (fds[WIDE_FDS - 1] % 64);
+	is_errno(select(fds[WIDE_FDS - 1] + 1, (fd_set *)set, NULL, NULL, &zero), EBADF,
+		 "a closed fd in a later word: EBADF");
+	for (int i = 0; i < WIDE_FDS - 1; i++)
+		close(fds[i]);
+	close(idle);
+}
+
+/* The raw ppoll (or pselect6) writes the time left to its timespec too;
+ * p[0] has the 8 bytes of the last writer still unread. */
+static void check_timespec_left(int p[2], bool pselect)
+{
+	struct timespec ts = {5, 0};
+	struct pollfd pfd = {p[0], POLLIN, 0};
+	fd_set r;
+	uint64_t drain;
+	long ret, left;
+	pid_t pid;
+
+	read(p[0], &drain, sizeof drain);
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	pid = later8(p[1], 50, 0);
+	ret = pselect ? syscall(__NR_pselect6, p[0] + 1, &r, NULL, NULL, &ts, NULL)
+		      : syscall(__NR_ppoll, &pfd, 1, &ts, NULL, 8);
+	left = ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	is_int(ret, 1, "%s sleeps until another process writes", pselect ? "pselect6" : "ppoll");
+	ok(left > 3000 && left < 5000, "... its timespec shows the time left (%ld ms)", left);
+	waitpid(pid, NULL, 0);
+}
+
 static void check_timeouts(void)
 {
 	int p[2];
@@ -92,6 +149,8 @@ static void check_timeouts(void)
 	ok(tv_ms(&tv) > 3000 && tv_ms(&tv) < 5000, "... the timeout shows the time left (%ld ms)",
 	   tv_ms(&tv));
 	waitpid(pid, NULL, 0);
+	check_timespec_left(p, false);
+	check_timespec_left(p, true);
 	close(p[0]);
 	close(p[1]);
 }
@@ -151,8 +210,9 @@ int main(void)
 {
 	int before = next_fd();
 
-	plan(9 + 9 + 2 + 13 + 1);
+	plan(9 + 3 + 13 + 2 + 13 + 1);
 	check_bits();
+	check_wide();
 	check_timeouts();
 	check_eintr();
 	check_errors();
