@@ -53,6 +53,15 @@ struct timerfd {
 	int clockid;
 	uint64_t ticks;	      /* expirations not read yet */
 	uint64_t interval_ns; /* reload period, 0: one-shot */
+	/*
+	 * An interval timer that fired is not re-armed from the tick, as on
+	 * Linux: it waits, expired, until a read, gettime or settime counts the
+	 * periods missed since expired_at and re-arms it (forward_locked).  So
+	 * the tick does one callback per timer per read however short the
+	 * interval, and a timer nobody reads stops costing anything.
+	 */
+	bool expired;
+	int64_t expired_at;   /* monotonic ns; negative: a real-time deadline before boot */
 	struct wait_queue wq; /* readers and pollers: ticks became non-zero */
 };
 
@@ -61,23 +70,29 @@ static uint64_t ticks_now(struct timerfd *t)
 	return __atomic_load_n(&t->ticks, __ATOMIC_RELAXED);
 }
 
-/*
- * Under the lock: the timer, due at expired (monotonic ns; negative for a
- * real-time deadline before boot), has expired at now.  Counts that
- * expiration and the periods that passed since (as hrtimer_forward) and
- * re-arms an interval timer for its first deadline after now.
- */
-static void expire_locked(struct timerfd *t, int64_t expired, uint64_t now)
+/* Under the lock: the timer, due at expired (see expired_at), has expired:
+ * one more expiration; an interval timer waits for forward_locked. */
+static void expire_locked(struct timerfd *t, int64_t expired)
 {
-	uint64_t late = (uint64_t)((int64_t)now - expired), n = 1;
-
-	if (t->interval_ns) {
-		n += late / t->interval_ns;
-		/* now + a KTIME_MAX interval cannot overflow (ktimer.h) */
-		ktimer_arm(&t->timer, now + t->interval_ns - late % t->interval_ns);
-	}
-	__atomic_store_n(&t->ticks, t->ticks + n, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->ticks, t->ticks + 1, __ATOMIC_RELAXED);
+	t->expired = t->interval_ns != 0;
+	t->expired_at = expired;
 	wake_up(&t->wq);
+}
+
+/* Under the lock: an expired interval timer counts the periods that passed
+ * since (hrtimer_forward_now) and is re-armed for its first deadline after
+ * now. */
+static void forward_locked(struct timerfd *t, uint64_t now)
+{
+	uint64_t late = (uint64_t)((int64_t)now - t->expired_at);
+
+	if (!t->expired)
+		return;
+	t->expired = false;
+	__atomic_store_n(&t->ticks, t->ticks + late / t->interval_ns, __ATOMIC_RELAXED);
+	/* now + a KTIME_MAX interval cannot overflow (ktimer.h) */
+	ktimer_arm(&t->timer, now + t->interval_ns - late % t->interval_ns);
 }
 
 /* The ktimer callback, from the tick (see the lifetime rule at timer). */
@@ -86,7 +101,7 @@ static void timerfd_fired(struct ktimer *k)
 	struct timerfd *t = container_of(k, struct timerfd, timer);
 
 	spin_lock(&t->lock);
-	expire_locked(t, (int64_t)k->expires, clock_monotonic_ns());
+	expire_locked(t, (int64_t)k->expires);
 	spin_unlock(&t->lock);
 }
 
@@ -109,6 +124,7 @@ static long timerfd_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 			return err;
 		spin_lock(&t->lock);
 	}
+	forward_locked(t, clock_monotonic_ns());
 	n = t->ticks;
 	__atomic_store_n(&t->ticks, 0, __ATOMIC_RELAXED);
 	spin_unlock(&t->lock);
@@ -192,11 +208,15 @@ static int64_t timespec_to_ns(const struct timespec_k *ts)
 	return ktime_from(ts->tv_sec, ts->tv_nsec);
 }
 
-/* Under the lock: the time left and the interval.  A timer due but not
- * fired yet (up to a tick) shows 1 ns: 0 would read as disarmed. */
+/* Under the lock: the time left (an expired interval timer forwarded
+ * first, as Linux) and the interval.  A timer due but not fired yet (up to
+ * a tick) shows 1 ns: 0 would read as disarmed. */
 static struct itimerspec_k gettime_locked(struct timerfd *t, uint64_t now)
 {
-	uint64_t expires = ktimer_expires(&t->timer);
+	uint64_t expires;
+
+	forward_locked(t, now);
+	expires = ktimer_expires(&t->timer);
 	uint64_t left = !expires ? 0 : expires > now ? expires - now : 1;
 
 	return (struct itimerspec_k){ns_to_timespec(t->interval_ns), ns_to_timespec(left)};
@@ -230,10 +250,11 @@ static struct itimerspec_k timerfd_set(struct timerfd *t, int flags, int64_t val
 	ktimer_cancel(&t->timer);
 	__atomic_store_n(&t->ticks, 0, __ATOMIC_RELAXED);
 	t->interval_ns = (uint64_t)interval;
+	t->expired = false;
 	if (value) {
 		deadline = deadline_of(t, value, flags, now);
 		if (deadline <= (int64_t)now)
-			expire_locked(t, deadline, now);
+			expire_locked(t, deadline);
 		else
 			ktimer_arm(&t->timer, (uint64_t)deadline);
 	}

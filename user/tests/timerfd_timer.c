@@ -148,6 +148,11 @@ static void check_interval(void)
 	is_int(poll(&p, 1, 2000), 1, "poll sleeps until the next expiration");
 	arm(fd, 10000 * MS, 0);
 	is_errno(read8(fd), EAGAIN, "settime drops expirations not read yet");
+	arm(fd, 1 * MS, 1);
+	sleep_ms(50);
+	n = read8(fd);
+	ok(n >= 40000000, "a 1 ns interval: the read counts every period (%lld in 50 ms)",
+	   (long long)n);
 	close(fd);
 }
 
@@ -225,7 +230,7 @@ int main(void)
 {
 	int before = next_fd();
 
-	plan(8 + 21 + 8 + 5 + 6 + 5 + 1);
+	plan(8 + 21 + 8 + 6 + 6 + 5 + 1);
 	check_create();
 	check_errors();
 	check_oneshot();
