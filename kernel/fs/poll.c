@@ -99,8 +99,9 @@ static void poll_table_free(struct poll_wqueues *pt)
 	pt->chunks = NULL;
 }
 
-/* revents for one pollfd; registers on the file's queues when pt is set. */
-static short poll_one(const struct pollfd *pfd, struct poll_table *pt)
+/* revents for one pollfd (its events and always, plus POLLNVAL); registers
+ * on the file's queues when pt is set. */
+static short poll_one(const struct pollfd *pfd, short always, struct poll_table *pt)
 {
 	struct file *f;
 	unsigned int mask = POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM;
@@ -113,16 +114,16 @@ static short poll_one(const struct pollfd *pfd, struct poll_table *pt)
 	if (f->ops->poll)
 		mask = f->ops->poll(f, pt);
 	file_put(f);
-	return (short)(mask & ((unsigned short)pfd->events | POLLERR | POLLHUP));
+	return (short)(mask & (unsigned short)(pfd->events | always));
 }
 
 /* One pass over fds: how many have revents. */
-static int poll_scan(struct pollfd *fds, unsigned long nfds, struct poll_table *pt)
+static int poll_scan(struct pollfd *fds, unsigned long nfds, short always, struct poll_table *pt)
 {
 	int count = 0;
 
 	for (unsigned long i = 0; i < nfds; i++) {
-		fds[i].revents = poll_one(&fds[i], pt);
+		fds[i].revents = poll_one(&fds[i], always, pt);
 		if (fds[i].revents) {
 			count++;
 			pt = NULL; /* something is ready: no sleep, no more queues */
@@ -149,28 +150,32 @@ static void poll_finish(uint64_t deadline_ns)
 		sched_disarm_deadline();
 }
 
-/* Scans until something is ready, the deadline passes or a signal comes. */
-static int poll_kernel(struct pollfd *fds, unsigned long nfds, uint64_t deadline_ns)
+/*
+ * Scans until something is ready, the deadline passes or a signal comes.
+ * As Linux's do_poll, a pending signal wins over a timeout: even a poll that
+ * only checks (deadline 0) and finds nothing ready is interrupted.
+ */
+long poll_kernel(struct pollfd *fds, unsigned long nfds, short always, uint64_t deadline_ns)
 {
 	struct poll_wqueues table = {.pt.queue = poll_queue};
 	struct poll_table *pt = deadline_ns ? &table.pt : NULL;
-	int count;
+	long count;
 
 	for (;;) {
 		poll_prepare(deadline_ns);
-		count = poll_scan(fds, nfds, pt);
+		count = poll_scan(fds, nfds, always, pt);
 		pt = NULL; /* queued once, on the first pass */
-		if (count || table.error || clock_monotonic_ns() >= deadline_ns)
-			break;
-		if (signal_pending()) {
+		if (!count)
+			count = table.error;
+		if (!count && signal_pending())
 			count = -ERESTARTNOHAND;
+		if (count || clock_monotonic_ns() >= deadline_ns)
 			break;
-		}
 		schedule();
 	}
 	poll_finish(deadline_ns);
 	poll_table_free(&table);
-	return count ? count : table.error;
+	return count;
 }
 
 long poll_user(struct pollfd *ufds, unsigned long nfds, uint64_t deadline_ns)
@@ -186,7 +191,7 @@ long poll_user(struct pollfd *ufds, unsigned long nfds, uint64_t deadline_ns)
 		return -ENOMEM;
 	ret = size ? copy_from_user(fds, ufds, size) : 0;
 	if (!ret) {
-		ret = poll_kernel(fds, nfds, deadline_ns);
+		ret = poll_kernel(fds, nfds, POLLERR | POLLHUP, deadline_ns);
 		if (size && copy_to_user(ufds, fds, size)) /* revents, even when interrupted */
 			ret = -EFAULT;
 	}

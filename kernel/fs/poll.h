@@ -37,11 +37,21 @@ void poll_wait(struct file *f, struct wait_queue *wq, struct poll_table *pt);
 #define POLL_FOREVER UINT64_MAX /* deadline of a poll without timeout */
 
 /*
+ * The poll core, on a kernel array: fills each entry's revents with what of
+ * its events | always is ready (POLLNVAL for a closed fd) until something
+ * is, the monotonic clock reaches deadline_ns (0: check once,
+ * POLL_FOREVER: no limit) or a signal comes.  Returns how many entries have
+ * revents, 0 on timeout, -ENOMEM, -ERESTARTNOHAND.  poll passes always =
+ * POLLERR | POLLHUP (reported unasked); select 0.
+ */
+long poll_kernel(struct pollfd *fds, unsigned long nfds, short always, uint64_t deadline_ns);
+
+/*
  * poll() on the user array ufds[nfds] until something is ready or the
  * monotonic clock reaches deadline_ns (0: check once, POLL_FOREVER: no
  * limit).  Returns how many entries have revents, 0 on timeout, or -EINVAL
  * (nfds > RLIMIT_NOFILE), -EFAULT, -ENOMEM, -ERESTARTNOHAND (a signal).
- * ppoll and syscall_indirect's SIGMASK build on it.
+ * ppoll (fs/select.c) and syscall_indirect's SIGMASK build on it.
  */
 long poll_user(struct pollfd *ufds, unsigned long nfds, uint64_t deadline_ns);
 

@@ -42,6 +42,13 @@ static inline size_t iov_iter_count(const struct iov_iter *it)
 	return it->left;
 }
 
+/* Bytes left in the current segment: what a Linux file with only a .write
+ * operation sees of each write of a writev (eventfd). */
+static inline size_t iov_iter_segment_count(const struct iov_iter *it)
+{
+	return it->left ? it->iov[it->idx].iov_len - it->off : 0;
+}
+
 /*
  * Copy n bytes (n <= iov_iter_count) to or from the segments and move the
  * cursor past what was copied.  Return the bytes copied: fewer than n only

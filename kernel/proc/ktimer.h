@@ -2,7 +2,7 @@
  * Kernel timers: a callback run from the timer tick once the monotonic
  * clock reaches a deadline.  The kernel's one timer mechanism: deadline
  * sleeps (nanosleep, poll, through sched.h), the interval timers (alarm,
- * setitimer: proc/itimer.c) and, later, timerfd are built on it.
+ * setitimer: proc/itimer.c) and timerfd (fs/timerfd.c) are built on it.
  *
  * Armed timers sit on one list sorted by deadline (ktimer_lock): arming
  * costs O(armed timers), the tick's check O(1) plus O(1) per expiry.

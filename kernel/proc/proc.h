@@ -31,8 +31,8 @@ int task_count(void);
 
 /* Reads the wall clock once for CLOCK_REALTIME (boot). */
 void proc_time_init(void);
-/* How far CLOCK_REALTIME runs ahead of CLOCK_MONOTONIC (ns): a constant,
- * since nothing sets the wall clock after boot. */
+/* How far CLOCK_REALTIME runs ahead of CLOCK_MONOTONIC, in ns: fixed, since
+ * nothing sets the clock (timerfd's absolute real-time deadlines). */
 int64_t clock_realtime_offset_ns(void);
 
 /* Calls fn on every task (thread) until it returns false; tasks clone is

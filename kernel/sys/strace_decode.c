@@ -14,9 +14,11 @@
 #include "sys/syscall_list.h"
 #include <uapi/errno.h>
 #include <uapi/eventpoll.h>
+#include <uapi/eventfd.h>
 #include <uapi/fcntl.h>
 #include <uapi/socket.h>
 #include <uapi/syscall_indirect.h>
+#include <uapi/timerfd.h>
 
 #define STR_MAX 48 /* longest string shown; longer ones end in "..." */
 
@@ -45,6 +47,8 @@ enum kind {
 	K_SOCK_TYPE,
 	K_AF,
 	K_MSG,
+	K_EFD,
+	K_TFD,
 	K_FCNTL,
 	K_EPOLL_FLAGS,
 	K_EPOLL_OP,
@@ -78,6 +82,8 @@ static const struct {
     {__NR_fcntl, "cmd", K_FCNTL},	   {__NR_syscall_indirect, "flags", K_SYSIND},
     {__NR_syscall_indirect, "nr", K_CALL}, {__NR_epoll_create1, "flags", K_EPOLL_FLAGS},
     {__NR_epoll_ctl, "op", K_EPOLL_OP},
+    {__NR_syscall_indirect, "nr", K_CALL}, {__NR_eventfd2, "flags", K_EFD},
+    {__NR_timerfd_create, "flags", K_TFD}, {__NR_timerfd_settime, "flags", K_TFD},
 };
 
 /* A bounded appender: out of room, the line is cut, never overrun. */
@@ -244,6 +250,12 @@ static void put_arg(struct out *o, uint64_t nr, const struct syscall_param *p, u
 		break;
 	case K_MSG:
 		put_flags(o, msg_flags, v, true);
+		break;
+	case K_EFD:
+		put_flags(o, efd_flags, v, true);
+		break;
+	case K_TFD:
+		put_flags(o, tfd_flags, v, true);
 		break;
 	case K_FCNTL:
 		put_named(o, fcntl_cmds, v);

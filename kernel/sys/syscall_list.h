@@ -34,6 +34,7 @@
 	X(__NR_writev, writev)                                                                     \
 	X(__NR_access, access)                                                                     \
 	X(__NR_pipe, pipe)                                                                         \
+	X(__NR_select, select)                                                                     \
 	X(__NR_sched_yield, sched_yield)                                                           \
 	X(__NR_dup, dup)                                                                           \
 	X(__NR_dup2, dup2)                                                                         \
@@ -141,12 +142,19 @@
 	X(__NR_readlinkat, readlinkat)                                                             \
 	X(__NR_fchmodat, fchmodat)                                                                 \
 	X(__NR_faccessat, faccessat)                                                               \
+	X(__NR_pselect6, pselect6)                                                                 \
+	X(__NR_ppoll, ppoll)                                                                       \
 	X(__NR_unshare, unshare)                                                                   \
 	X(__NR_set_robust_list, set_robust_list)                                                   \
 	X(__NR_get_robust_list, get_robust_list)                                                   \
 	X(__NR_utimensat, utimensat)                                                               \
 	X(__NR_epoll_pwait, epoll_pwait)                                                           \
+	X(__NR_timerfd_create, timerfd_create)                                                     \
+	X(__NR_eventfd, eventfd)                                                                   \
+	X(__NR_timerfd_settime, timerfd_settime)                                                   \
+	X(__NR_timerfd_gettime, timerfd_gettime)                                                   \
 	X(__NR_accept4, accept4)                                                                   \
+	X(__NR_eventfd2, eventfd2)                                                                 \
 	X(__NR_epoll_create1, epoll_create1)                                                       \
 	X(__NR_dup3, dup3)                                                                         \
 	X(__NR_pipe2, pipe2)                                                                       \

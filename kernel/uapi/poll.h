@@ -12,8 +12,10 @@
 #define POLLHUP	   0x010
 #define POLLNVAL   0x020
 #define POLLRDNORM 0x040
+#define POLLRDBAND 0x080
 #define POLLWRNORM 0x100
 #define POLLRDHUP  0x2000 /* the peer shut down writing (or we reading) */
+#define POLLWRBAND 0x200
 
 struct pollfd {
 	int fd;

@@ -4,6 +4,8 @@
 #ifndef _POLL_H
 #define _POLL_H
 
+#include <signal.h>
+#include <time.h>
 #include <uapi/poll.h>
 
 #ifdef __cplusplus
@@ -13,6 +15,9 @@ extern "C" {
 typedef unsigned long nfds_t;
 
 int poll(struct pollfd *fds, nfds_t nfds, int timeout);
+/* poll with a timespec timeout (NULL: none; updated by the kernel only in
+ * the library's copy, as glibc) and SIGMASK blocked while it waits. */
+int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *sigmask);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,7 @@
  */
 /* newlib hides some Linux errno names behind this; the table needs them. */
 #define __LINUX_ERRNO_EXTENSIONS__
+#define _GNU_SOURCE /* CLOCK_BOOTTIME */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -117,6 +118,8 @@ long clock_to_linux(clockid_t clock)
 		return 0;
 	case CLOCK_MONOTONIC:
 		return 1;
+	case CLOCK_BOOTTIME:
+		return 7;
 	default:
 		return -1;
 	}

@@ -6,7 +6,9 @@
 #include "fd_util.h"
 
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 
 #define TARGET 40 /* where dup2/dup3 put their copy */
 #define MINFD  20 /* F_DUPFD's lower bound */
@@ -173,6 +175,26 @@ static int make_epoll_create1(int oflags, int fds[2])
 	return fds[0] < 0 ? -1 : 1;
 }
 
+static int make_eventfd(int oflags, int fds[2])
+{
+	(void)oflags;
+	fds[0] = syscall(__NR_eventfd, 0);
+	return fds[0] < 0 ? -1 : 1;
+}
+
+/* EFD_ and TFD_ CLOEXEC/CLOFORK are SOCK_'s values: the same translation. */
+static int make_eventfd2(int oflags, int fds[2])
+{
+	fds[0] = eventfd(0, sock_flags(oflags));
+	return fds[0] < 0 ? -1 : 1;
+}
+
+static int make_timerfd(int oflags, int fds[2])
+{
+	fds[0] = timerfd_create(CLOCK_MONOTONIC, sock_flags(oflags));
+	return fds[0] < 0 ? -1 : 1;
+}
+
 static const struct creator creators[] = {
     {"open", TAKES_FLAGS, 0, false, make_open},
     {"openat", TAKES_FLAGS, 0, false, make_openat},
@@ -188,6 +210,9 @@ static const struct creator creators[] = {
     {"socketpair", TAKES_FLAGS, 0, false, make_socketpair},
     {"epoll_create", FLAGLESS, 0, false, make_epoll_create},
     {"epoll_create1", TAKES_FLAGS, 0, false, make_epoll_create1},
+    {"eventfd", FLAGLESS, 0, false, make_eventfd},
+    {"eventfd2", TAKES_FLAGS, 0, false, make_eventfd2},
+    {"timerfd_create", TAKES_FLAGS, 0, false, make_timerfd},
 };
 
 #define NCREATORS (sizeof(creators) / sizeof(creators[0]))

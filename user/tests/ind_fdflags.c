@@ -176,6 +176,21 @@ static int make_recvmsg(unsigned long flags, int fds[2])
 	return n;
 }
 
+static int make_eventfd(unsigned long flags, int fds[2])
+{
+	return one(IND(flags, __NR_eventfd, 0), fds);
+}
+
+static int make_eventfd2(unsigned long flags, int fds[2])
+{
+	return one(IND(flags, __NR_eventfd2, 0, 0), fds);
+}
+
+static int make_timerfd(unsigned long flags, int fds[2])
+{
+	return one(IND(flags, __NR_timerfd_create, 1 /* CLOCK_MONOTONIC */, 0), fds);
+}
+
 static const struct maker makers[] = {
     {"open", make_open, 0, false},
     {"openat", make_openat, 0, false},
@@ -194,6 +209,9 @@ static const struct maker makers[] = {
     {"epoll_create", make_epoll_create, 0, false},
     {"epoll_create1", make_epoll_create1, 0, false},
     {"recvmsg SCM_RIGHTS", make_recvmsg, 0, false},
+    {"eventfd", make_eventfd, 0, false},
+    {"eventfd2", make_eventfd2, 0, false},
+    {"timerfd_create", make_timerfd, 0, false},
 };
 
 static const struct {

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -81,7 +82,7 @@ int main(int argc, char **argv)
 	int p[2], s, d, e;
 
 	(void)argc;
-	plan(12);
+	plan(13);
 	is_errno(open("/nonexistent/strace", O_RDONLY), ENOENT, "open of a missing path: ENOENT");
 	ok(pipe2(p, O_CLOEXEC | O_NONBLOCK) == 0, "pipe2(O_CLOEXEC|O_NONBLOCK)");
 	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -101,6 +102,9 @@ int main(int argc, char **argv)
 	e = epoll_create1(EPOLL_CLOEXEC);
 	ok(e >= 0, "epoll_create1(EPOLL_CLOEXEC)");
 	ok(epoll_ctl(e, EPOLL_CTL_ADD, p[0], &ev) == 0, "epoll_ctl(EPOLL_CTL_ADD) of the pipe");
+	close(e);
+	e = eventfd(0, EFD_SEMAPHORE | EFD_CLOEXEC);
+	ok(e >= 0, "eventfd(0, EFD_SEMAPHORE|EFD_CLOEXEC)");
 	close(e);
 	close(s);
 	close(p[0]);
