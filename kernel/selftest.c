@@ -101,6 +101,7 @@ int selftest_run(void)
 	extable_selftest();
 	symbols_selftest();
 	timer_selftest();
+	ktimer_selftest();
 	cmdline_selftest();
 	fault_report_selftest();
 	multiboot_selftest();

@@ -8,4 +8,7 @@ int selftest_run(void);
 /* Interrupt entry clears RFLAGS.AC (arch/x86_64/entry_selftest.c). */
 void entry_selftest(void);
 
+/* The timer heap's order, re-arming and cancel (proc/ktimer_selftest.c). */
+void ktimer_selftest(void);
+
 #endif

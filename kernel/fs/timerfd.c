@@ -1,7 +1,7 @@
 /*
  * timerfd: a timer whose expirations are read from an fd (docs/events.md).
- * Built on the kernel timer list (proc/ktimer.h): an unarmed timerfd costs
- * nothing, an armed one is one entry on the sorted list.  A read returns
+ * Built on the kernel timers (proc/ktimer.h): an unarmed timerfd costs
+ * nothing, an armed one is one node of their heap.  A read returns
  * the 8-byte count of expirations since the last read or settime, waiting
  * while it is 0.
  */

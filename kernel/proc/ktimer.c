@@ -1,36 +1,110 @@
-/* Kernel timers: the sorted list of armed timers and the tick's run of it
- * (see ktimer.h). */
+/* Kernel timers: the heap of armed timers and the tick's run of it (see
+ * ktimer.h). */
 #include "proc/ktimer.h"
+#include <stddef.h>
 #include "arch/x86_64/timer.h"
 #include "lib/spinlock.h"
 
-/* Protects the armed list and every armed timer's link and expires.  Also
+/* Protects the heap and every armed timer's links, expires and seq.  Also
  * taken from the tick: spinlocks keep interrupts off while held. */
 static struct spinlock ktimer_lock = SPINLOCK_INIT("ktimer");
-/* Armed timers, earliest deadline first. */
-static struct list_head armed = LIST_HEAD_INIT(armed);
+/*
+ * Armed timers as a pairing heap, earliest deadline at the root.  Each
+ * timer links to its first child and to its next sibling; prev is the left
+ * sibling, or the parent for a first child (NULL for the root), so any
+ * timer can be cut out in O(1) before its children are merged back.
+ */
+static struct ktimer *root;
+/* Arming order: equal deadlines fire first-armed first. */
+static uint64_t arm_seq;
 
 void ktimer_init(struct ktimer *t, void (*fn)(struct ktimer *t))
 {
-	t->expires = 0;
-	t->fn = fn;
-	list_init(&t->link);
+	*t = (struct ktimer){.fn = fn};
+}
+
+static bool earlier(const struct ktimer *a, const struct ktimer *b)
+{
+	return a->expires < b->expires || (a->expires == b->expires && a->seq < b->seq);
+}
+
+/* Two heaps (roots, no siblings) into one: the later root becomes the
+ * first child of the earlier. */
+static struct ktimer *meld(struct ktimer *a, struct ktimer *b)
+{
+	if (!a || !b)
+		return a ? a : b;
+	if (earlier(b, a)) {
+		struct ktimer *tmp = a;
+		a = b;
+		b = tmp;
+	}
+	b->prev = a;
+	b->next = a->child;
+	if (a->child)
+		a->child->prev = b;
+	a->child = b;
+	a->next = a->prev = NULL;
+	return a;
+}
+
+/*
+ * A sibling list into one heap, the classic two passes: meld neighbours
+ * left to right (the pairs are kept on a stack through next), then meld
+ * the pairs right to left.  Amortised O(log n).
+ */
+static struct ktimer *merge_pairs(struct ktimer *first)
+{
+	struct ktimer *pairs = NULL, *heap = NULL;
+
+	while (first) {
+		struct ktimer *a = first, *b = a->next;
+		first = b ? b->next : NULL;
+		a->next = a->prev = NULL;
+		if (b)
+			b->next = b->prev = NULL;
+		a = meld(a, b);
+		a->next = pairs;
+		pairs = a;
+	}
+	while (pairs) {
+		struct ktimer *p = pairs;
+		pairs = p->next;
+		p->next = NULL;
+		heap = meld(heap, p);
+	}
+	return heap;
+}
+
+/* Takes armed t out of the heap (ktimer_lock held). */
+static void unlink_timer(struct ktimer *t)
+{
+	struct ktimer *children = t->child;
+
+	if (t == root) {
+		root = NULL;
+	} else {
+		if (t->prev->child == t)
+			t->prev->child = t->next;
+		else
+			t->prev->next = t->next;
+		if (t->next)
+			t->next->prev = t->prev;
+	}
+	t->child = t->next = t->prev = NULL;
+	t->armed = false;
+	root = meld(root, merge_pairs(children));
 }
 
 void ktimer_arm(struct ktimer *t, uint64_t expires)
 {
-	struct ktimer *pos;
-
 	spin_lock(&ktimer_lock);
-	list_del(&t->link);
+	if (t->armed)
+		unlink_timer(t);
 	t->expires = expires;
-	/* After every timer due no later: equal deadlines fire in arming order. */
-	list_for_each_entry(pos, &armed, link)
-	{
-		if (pos->expires > expires)
-			break;
-	}
-	list_add_tail(&t->link, &pos->link); /* before pos, or last */
+	t->seq = arm_seq++;
+	t->armed = true;
+	root = meld(root, t);
 	spin_unlock(&ktimer_lock);
 }
 
@@ -39,8 +113,9 @@ bool ktimer_cancel(struct ktimer *t)
 	bool was_armed;
 
 	spin_lock(&ktimer_lock);
-	was_armed = !list_empty(&t->link);
-	list_del(&t->link);
+	was_armed = t->armed;
+	if (was_armed)
+		unlink_timer(t);
 	spin_unlock(&ktimer_lock);
 	return was_armed;
 }
@@ -50,7 +125,7 @@ uint64_t ktimer_expires(struct ktimer *t)
 	uint64_t expires;
 
 	spin_lock(&ktimer_lock);
-	expires = list_empty(&t->link) ? 0 : t->expires;
+	expires = t->armed ? t->expires : 0;
 	spin_unlock(&ktimer_lock);
 	return expires;
 }
@@ -60,11 +135,9 @@ void ktimer_run_expired(void)
 	uint64_t now = clock_monotonic_ns();
 
 	spin_lock(&ktimer_lock);
-	while (!list_empty(&armed)) {
-		struct ktimer *t = list_first_entry(&armed, struct ktimer, link);
-		if (t->expires > now)
-			break;
-		list_del(&t->link);
+	while (root && root->expires <= now) {
+		struct ktimer *t = root;
+		unlink_timer(t);
 		/* Unlocked: the callback may arm timers, this one included. */
 		spin_unlock(&ktimer_lock);
 		t->fn(t);

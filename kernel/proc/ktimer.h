@@ -4,8 +4,9 @@
  * sleeps (nanosleep, poll, through sched.h), the interval timers (alarm,
  * setitimer: proc/itimer.c) and timerfd (fs/timerfd.c) are built on it.
  *
- * Armed timers sit on one list sorted by deadline (ktimer_lock): arming
- * costs O(armed timers), the tick's check O(1) plus O(1) per expiry.
+ * Armed timers sit in one pairing heap ordered by deadline (ktimer_lock):
+ * arming costs O(1), cancelling and each expiry O(log armed timers)
+ * amortised, the tick's check O(1); an unarmed timer costs nothing.
  * Resolution is the tick (TIMER_HZ): a timer fires at the first tick at or
  * after its deadline.
  */
@@ -14,7 +15,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "lib/list.h"
 
 #define NSEC_PER_SEC  1000000000L
 #define NSEC_PER_USEC 1000L
@@ -27,7 +27,11 @@ struct ktimer {
 	/* Runs from the tick with interrupts off and the timer disarmed: it
 	 * must not sleep, and may re-arm it for a deadline after now. */
 	void (*fn)(struct ktimer *t);
-	struct list_head link; /* on the sorted list while armed (ktimer_lock) */
+	/* The heap (ktimer.c), all under ktimer_lock: the order among equal
+	 * deadlines, the links, and whether the timer is in the heap. */
+	uint64_t seq;
+	struct ktimer *child, *next, *prev;
+	bool armed;
 };
 
 void ktimer_init(struct ktimer *t, void (*fn)(struct ktimer *t));
