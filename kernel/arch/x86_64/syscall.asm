@@ -34,8 +34,7 @@ syscall_entry:
 	push rax                        ; error slot: the syscall number (restarts)
 	push SYSCALL_VECTOR
 	PUSH_REGS
-	sti
-	cld
+	sti                             ; DF is already clear: SYSCALL_FMASK clears it
 	mov rdi, rsp
 	push qword [rsp + TF_RIP]       ; frame link for backtraces
 	push rbp

@@ -31,8 +31,8 @@ void syscall_init(void)
 
 void syscall_dispatch(struct trapframe *tf)
 {
-	const uint64_t args[6] = {tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9};
-
-	tf->rax = (uint64_t)syscall_invoke(tf->rax, args);
+	/* Handlers read their arguments before any of them rewrites the frame
+	 * (execve, rt_sigreturn): SYSCALL_DEFINEn converts them all first. */
+	tf->rax = (uint64_t)syscall_invoke(tf->rax, tf->args);
 	return_to_user_work(tf);
 }
