@@ -40,6 +40,36 @@ void fd_unreserve(int fd)
 	files_unreserve_fd(current()->files, fd);
 }
 
+int fd_dup_file(struct file *f, unsigned int oflags, int minfd)
+{
+	int fd = fd_reserve(oflags, minfd);
+
+	if (fd >= 0) {
+		file_get(f);
+		fd_install(fd, f);
+	}
+	return fd;
+}
+
+int fd_dup(int oldfd, unsigned int oflags, int minfd)
+{
+	struct file *f;
+	int fd;
+
+	/* Common case: one pass under the files lock. */
+	if (!(current()->indirect_flags & SYSIND_NONBLOCK))
+		return files_dup(current()->files, oldfd, minfd,
+				 (oflags | percall_oflags()) &
+				     (O_NONSEQFD | O_CLOEXEC | O_CLOFORK));
+	/* A per-call O_NONBLOCK changes the file before its new fd shows it. */
+	f = files_lookup(current()->files, oldfd);
+	if (!f)
+		return -EBADF;
+	fd = fd_dup_file(f, oflags, minfd);
+	file_put(f);
+	return fd;
+}
+
 int fd_install_new(struct file *f, unsigned int oflags)
 {
 	int fd = fd_reserve(oflags, 0);

@@ -9,13 +9,9 @@
 #include "syscall.h"
 #include "translate.h"
 
-long sys_result(long ret)
+long sys_fail(long ret)
 {
-	int lerr = sys_error(ret);
-
-	if (!lerr)
-		return ret;
-	errno = errno_from_linux(lerr);
+	errno = errno_from_linux(sys_error(ret));
 	return -1;
 }
 
