@@ -337,24 +337,6 @@ int fdmap_set_flags(struct fdmap *map, unsigned int fd, unsigned int clear, unsi
 }
 
 /**
- * fdmap_file - the file installed on @fd; safe without the lock
- * @map: [in] the map, loaded with acquire (or under the lock)
- * @fd:  [in] any fd
- *
- * Returns the file (no reference taken), or NULL if @fd is outside the area,
- * free, or reserved but not installed.
- */
-struct file *fdmap_file(const struct fdmap *map, unsigned int fd)
-{
-	unsigned int i = fd - map->base;
-
-	if (i >= map->size)
-		return NULL;
-	/* Acquire pairs with the release in fdmap_install(): the file's fields are visible. */
-	return __atomic_load_n(&map->slots[i].file, __ATOMIC_ACQUIRE);
-}
-
-/**
  * fdmap_for_each_file - call @fn on every installed file, in fd order
  * @map:  [in] the map
  * @take: [in] clear each slot's file pointer (the slot stays busy) before the call
