@@ -60,21 +60,26 @@ int fd_dup_file(struct file *f, unsigned int oflags, int minfd)
 	return fd;
 }
 
-int fd_dup(int oldfd, unsigned int oflags, int minfd)
+/* fd_dup with a per-call O_NONBLOCK, which changes the file before its new
+ * fd shows it.  Out of line, so the common path saves no registers. */
+static __attribute__((noinline)) int fd_dup_nonblock(int oldfd, unsigned int oflags, int minfd)
 {
-	struct file *f;
+	struct file *f = files_lookup(current()->files, oldfd);
 	int fd;
 
-	/* Common case: one pass under the files lock. */
-	if (!(current()->indirect_flags & SYSIND_NONBLOCK))
-		return files_dup(current()->files, oldfd, minfd, with_percall(oflags));
-	/* A per-call O_NONBLOCK changes the file before its new fd shows it. */
-	f = files_lookup(current()->files, oldfd);
 	if (!f)
 		return -EBADF;
 	fd = fd_dup_file(f, oflags, minfd);
 	file_put(f);
 	return fd;
+}
+
+int fd_dup(int oldfd, unsigned int oflags, int minfd)
+{
+	if (__builtin_expect(current()->indirect_flags & SYSIND_NONBLOCK, 0))
+		return fd_dup_nonblock(oldfd, oflags, minfd);
+	/* Common case: one pass under the files lock. */
+	return files_dup(current()->files, oldfd, minfd, with_percall(oflags));
 }
 
 int fd_install_new(struct file *f, unsigned int oflags)

@@ -122,39 +122,60 @@ static int files_reach(struct files_table *files, int fd, struct fdmap **mapp)
 	return err;
 }
 
-/* Under the lock: lowest free fd in [minfd, nofile), growing the area as needed. */
-static int files_alloc_seq(struct files_table *files, unsigned int minfd, unsigned int mflags)
+/* Under the lock: files_alloc_seq() once the area is full from @minfd up. */
+static __attribute__((noinline)) int files_alloc_seq_grow(struct files_table *files,
+							  unsigned int minfd, unsigned int mflags)
 {
 	for (;;) {
 		struct fdmap *map = files->seq;
-		int fd = fdmap_alloc_lowest(map, minfd, files->nofile, mflags);
 		unsigned int idx = minfd > map->size ? minfd : map->size;
-		int err;
+		int err = files_grow(&files->seq, grown_size(map->size, idx, NR_OPEN_MAX));
+		int fd;
 
-		if (fd != -ENOSPC)
-			return fd;
-		err = files_grow(&files->seq, grown_size(map->size, idx, NR_OPEN_MAX));
 		if (err)
 			return err;
+		fd = fdmap_alloc_lowest(files->seq, minfd, files->nofile, mflags);
+		if (fd != -ENOSPC)
+			return fd;
+	}
+}
+
+/*
+ * Under the lock: lowest free fd in [minfd, nofile), growing the area as
+ * needed.  The growth is out of line: the common path saves no registers.
+ */
+static int files_alloc_seq(struct files_table *files, unsigned int minfd, unsigned int mflags)
+{
+	int fd = fdmap_alloc_lowest(files->seq, minfd, files->nofile, mflags);
+
+	return fd != -ENOSPC ? fd : files_alloc_seq_grow(files, minfd, mflags);
+}
+
+/* Under the lock: files_alloc_nonseq() once the free list is empty. */
+static __attribute__((noinline)) int files_alloc_nonseq_grow(struct files_table *files,
+							     unsigned int mflags)
+{
+	for (;;) {
+		struct fdmap *map = files->nonseq;
+		int err, fd;
+
+		if (map->size >= NONSEQ_FD_MAX)
+			return -EMFILE;
+		err = files_grow(&files->nonseq, grown_size(map->size, map->size, NONSEQ_FD_MAX));
+		if (err)
+			return err;
+		fd = fdmap_alloc_free(files->nonseq, mflags);
+		if (fd != -ENOSPC)
+			return fd;
 	}
 }
 
 /* Under the lock: the head of the non-sequential free list, growing the area as needed. */
 static int files_alloc_nonseq(struct files_table *files, unsigned int mflags)
 {
-	for (;;) {
-		struct fdmap *map = files->nonseq;
-		int fd = fdmap_alloc_free(map, mflags);
-		int err;
+	int fd = fdmap_alloc_free(files->nonseq, mflags);
 
-		if (fd != -ENOSPC)
-			return fd;
-		if (map->size >= NONSEQ_FD_MAX)
-			return -EMFILE;
-		err = files_grow(&files->nonseq, grown_size(map->size, map->size, NONSEQ_FD_MAX));
-		if (err)
-			return err;
-	}
+	return fd != -ENOSPC ? fd : files_alloc_nonseq_grow(files, mflags);
 }
 
 /* Under the lock: files_alloc_fd() once its arguments are checked. */
