@@ -159,6 +159,20 @@ struct fdmap *fdmap_alloc(unsigned int base, unsigned int size)
 	return map;
 }
 
+/**
+ * fdmap_alloc_for_copy - allocate a map that fdmap_copy() will fill
+ * @base: [in] first fd of the area (the source's)
+ * @size: [in] number of slots, as fdmap_alloc()
+ *
+ * The slots and free list are left for fdmap_copy(), which sets every one:
+ * fork and growth would otherwise build a free list only to rebuild it.
+ * Until the copy succeeded the map may only be freed.  Returns the map or NULL.
+ */
+struct fdmap *fdmap_alloc_for_copy(unsigned int base, unsigned int size)
+{
+	return fdmap_new(base, size);
+}
+
 /* The map is one allocation: header, slots, then both bitmaps. */
 void fdmap_free(struct fdmap *map)
 {
@@ -481,7 +495,8 @@ static void copy_dropped(struct fdmap *dst, const struct fdmap *src)
 
 /**
  * fdmap_copy - copy a map into a fresh one (grow, or fork a child)
- * @dst:  [in/out] map from fdmap_alloc() with the same base; may be larger or smaller
+ * @dst:  [in/out] map from fdmap_alloc() or fdmap_alloc_for_copy() with the
+ *                 same base; may be larger or smaller
  * @src:  [in]     map to copy (read under its owner's lock)
  * @mode: [in]     FDMAP_COPY_GROW, or FDMAP_COPY_FORK (skip CLOFORK and
  *                 reserved fds, file_get() each copied file)

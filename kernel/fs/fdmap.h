@@ -73,6 +73,8 @@ struct fdmap {
 
 /* Allocate a map covering [base, base + size) with every slot free in index order. */
 struct fdmap *fdmap_alloc(unsigned int base, unsigned int size);
+/* A map for fdmap_copy() to fill (its slots uninitialised until then). */
+struct fdmap *fdmap_alloc_for_copy(unsigned int base, unsigned int size);
 /* Free a map no reader can hold any more. */
 void fdmap_free(struct fdmap *map);
 /* Free a map after a grace period: queued until fdmap_reclaim_deferred(). */

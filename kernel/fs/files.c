@@ -85,7 +85,7 @@ static unsigned int grown_size(unsigned int size, unsigned int idx, unsigned int
  */
 static int files_grow(struct fdmap **area, unsigned int size)
 {
-	struct fdmap *old = *area, *map = fdmap_alloc(old->base, size);
+	struct fdmap *old = *area, *map = fdmap_alloc_for_copy(old->base, size);
 
 	if (!map)
 		return -ENOMEM;
@@ -251,8 +251,8 @@ struct files_table *files_fork(struct files_table *files)
 		return NULL;
 	spin_init(&child->lock, "files");
 	spin_lock(&files->lock);
-	child->seq = fdmap_alloc(0, files->seq->size);
-	child->nonseq = fdmap_alloc(NONSEQ_FD_BASE, files->nonseq->size);
+	child->seq = fdmap_alloc_for_copy(0, files->seq->size);
+	child->nonseq = fdmap_alloc_for_copy(NONSEQ_FD_BASE, files->nonseq->size);
 	if (child->seq && child->nonseq) {
 		fdmap_copy(child->seq, files->seq, FDMAP_COPY_FORK);
 		fdmap_copy(child->nonseq, files->nonseq, FDMAP_COPY_FORK);
