@@ -193,6 +193,10 @@ void fdmap_reclaim_deferred(void)
 {
 	struct fdmap *map, *next;
 
+	/* Nothing queued, the common case on every task switch: no lock.  A
+	 * map queued meanwhile on another CPU waits for the next call. */
+	if (!__atomic_load_n(&deferred, __ATOMIC_RELAXED))
+		return;
 	spin_lock(&deferred_lock);
 	map = deferred;
 	deferred = NULL;
