@@ -17,9 +17,12 @@ $(BUILD)/kernel/%.o: kernel/%.c
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@) $(CC) $(KCFLAGS) -c $< -o $@
 
+# Dependencies in a pass of their own: NASM 2.16's -MD leaves out the
+# %include'd files (regs.inc), so a changed frame layout rebuilt nothing.
 $(BUILD)/%.asm.o: %.asm
 	@mkdir -p $(@D)
-	$(call quiet,AS,$@) $(NASM) -f elf64 -MD $(@:.o=.d) -MP $< -o $@
+	@$(NASM) -f elf64 -M -MT $@ -MF $(@:.o=.d) -MP $<
+	$(call quiet,AS,$@) $(NASM) -f elf64 $< -o $@
 
 # The syscall trace's flag-name tables, generated from the uapi headers.
 STRACE_FLAGS := $(BUILD)/gen/strace_flags.h

@@ -6,6 +6,8 @@
 #include <uapi/fcntl.h>
 #include <uapi/syscall_indirect.h>
 
+#define FD_OFLAGS (O_NONSEQFD | O_CLOEXEC | O_CLOFORK) /* the O_* flags an fd carries */
+
 /* The O_* equivalents of the current syscall_indirect() flags. */
 static unsigned int percall_oflags(void)
 {
@@ -13,6 +15,14 @@ static unsigned int percall_oflags(void)
 
 	return (f & SYSIND_NONSEQFD ? O_NONSEQFD : 0) | (f & SYSIND_CLOEXEC ? O_CLOEXEC : 0) |
 	       (f & SYSIND_CLOFORK ? O_CLOFORK : 0);
+}
+
+/* oflags' fd flags merged with the per-call ones (none, nearly always). */
+static unsigned int with_percall(unsigned int oflags)
+{
+	if (__builtin_expect(!current()->indirect_flags, 1))
+		return oflags & FD_OFLAGS;
+	return (oflags | percall_oflags()) & FD_OFLAGS;
 }
 
 unsigned int fd_percall_fdflags(void)
@@ -24,8 +34,7 @@ unsigned int fd_percall_fdflags(void)
 
 int fd_reserve(unsigned int oflags, int minfd)
 {
-	oflags = (oflags | percall_oflags()) & (O_NONSEQFD | O_CLOEXEC | O_CLOFORK);
-	return files_alloc_fd(current()->files, minfd, oflags);
+	return files_alloc_fd(current()->files, minfd, with_percall(oflags));
 }
 
 void fd_install(int fd, struct file *f)
@@ -38,6 +47,39 @@ void fd_install(int fd, struct file *f)
 void fd_unreserve(int fd)
 {
 	files_unreserve_fd(current()->files, fd);
+}
+
+int fd_dup_file(struct file *f, unsigned int oflags, int minfd)
+{
+	int fd = fd_reserve(oflags, minfd);
+
+	if (fd >= 0) {
+		file_get(f);
+		fd_install(fd, f);
+	}
+	return fd;
+}
+
+/* fd_dup with a per-call O_NONBLOCK, which changes the file before its new
+ * fd shows it.  Out of line, so the common path saves no registers. */
+static __attribute__((noinline)) int fd_dup_nonblock(int oldfd, unsigned int oflags, int minfd)
+{
+	struct file *f = files_lookup(current()->files, oldfd);
+	int fd;
+
+	if (!f)
+		return -EBADF;
+	fd = fd_dup_file(f, oflags, minfd);
+	file_put(f);
+	return fd;
+}
+
+int fd_dup(int oldfd, unsigned int oflags, int minfd)
+{
+	if (__builtin_expect(current()->indirect_flags & SYSIND_NONBLOCK, 0))
+		return fd_dup_nonblock(oldfd, oflags, minfd);
+	/* Common case: one pass under the files lock. */
+	return files_dup(current()->files, oldfd, minfd, with_percall(oflags));
 }
 
 int fd_install_new(struct file *f, unsigned int oflags)

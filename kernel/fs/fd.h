@@ -21,6 +21,12 @@ void fd_install(int fd, struct file *f);
 void fd_unreserve(int fd);
 /* fd_reserve + fd_install: the fd, or -errno (f untouched on failure). */
 int fd_install_new(struct file *f, unsigned int oflags);
+/* A new fd as fd_reserve() gives for f, which the caller keeps referenced. */
+int fd_dup_file(struct file *f, unsigned int oflags, int minfd);
+/* dup and F_DUPFD*: a new fd >= minfd (sequential area) or in the
+ * non-sequential area (O_NONSEQFD, also per call) for oldfd's file, with
+ * the per-call flags.  The fd, or -EBADF (oldfd) or fd_reserve's errors. */
+int fd_dup(int oldfd, unsigned int oflags, int minfd);
 /* FD_CLOEXEC | FD_CLOFORK the current call must add (dup2/dup3 and the like). */
 unsigned int fd_percall_fdflags(void);
 

@@ -159,6 +159,20 @@ struct fdmap *fdmap_alloc(unsigned int base, unsigned int size)
 	return map;
 }
 
+/**
+ * fdmap_alloc_for_copy - allocate a map that fdmap_copy() will fill
+ * @base: [in] first fd of the area (the source's)
+ * @size: [in] number of slots, as fdmap_alloc()
+ *
+ * The slots and free list are left for fdmap_copy(), which sets every one:
+ * fork and growth would otherwise build a free list only to rebuild it.
+ * Until the copy succeeded the map may only be freed.  Returns the map or NULL.
+ */
+struct fdmap *fdmap_alloc_for_copy(unsigned int base, unsigned int size)
+{
+	return fdmap_new(base, size);
+}
+
 /* The map is one allocation: header, slots, then both bitmaps. */
 void fdmap_free(struct fdmap *map)
 {
@@ -179,6 +193,10 @@ void fdmap_reclaim_deferred(void)
 {
 	struct fdmap *map, *next;
 
+	/* Nothing queued, the common case on every task switch: no lock.  A
+	 * map queued meanwhile on another CPU waits for the next call. */
+	if (!__atomic_load_n(&deferred, __ATOMIC_RELAXED))
+		return;
 	spin_lock(&deferred_lock);
 	map = deferred;
 	deferred = NULL;
@@ -337,24 +355,6 @@ int fdmap_set_flags(struct fdmap *map, unsigned int fd, unsigned int clear, unsi
 }
 
 /**
- * fdmap_file - the file installed on @fd; safe without the lock
- * @map: [in] the map, loaded with acquire (or under the lock)
- * @fd:  [in] any fd
- *
- * Returns the file (no reference taken), or NULL if @fd is outside the area,
- * free, or reserved but not installed.
- */
-struct file *fdmap_file(const struct fdmap *map, unsigned int fd)
-{
-	unsigned int i = fd - map->base;
-
-	if (i >= map->size)
-		return NULL;
-	/* Acquire pairs with the release in fdmap_install(): the file's fields are visible. */
-	return __atomic_load_n(&map->slots[i].file, __ATOMIC_ACQUIRE);
-}
-
-/**
  * fdmap_for_each_file - call @fn on every installed file, in fd order
  * @map:  [in] the map
  * @take: [in] clear each slot's file pointer (the slot stays busy) before the call
@@ -501,7 +501,8 @@ static void copy_dropped(struct fdmap *dst, const struct fdmap *src)
 
 /**
  * fdmap_copy - copy a map into a fresh one (grow, or fork a child)
- * @dst:  [in/out] map from fdmap_alloc() with the same base; may be larger or smaller
+ * @dst:  [in/out] map from fdmap_alloc() or fdmap_alloc_for_copy() with the
+ *                 same base; may be larger or smaller
  * @src:  [in]     map to copy (read under its owner's lock)
  * @mode: [in]     FDMAP_COPY_GROW, FDMAP_COPY_FORK (skip CLOFORK and
  *                 reserved fds, file_get() each copied file), or

@@ -75,6 +75,8 @@ struct fdmap {
 
 /* Allocate a map covering [base, base + size) with every slot free in index order. */
 struct fdmap *fdmap_alloc(unsigned int base, unsigned int size);
+/* A map for fdmap_copy() to fill (its slots uninitialised until then). */
+struct fdmap *fdmap_alloc_for_copy(unsigned int base, unsigned int size);
 /* Free a map no reader can hold any more. */
 void fdmap_free(struct fdmap *map);
 /* Free a map after a grace period: queued until fdmap_reclaim_deferred(). */
@@ -90,13 +92,30 @@ void fdmap_install(struct fdmap *map, unsigned int fd, struct file *file);
 struct file *fdmap_release(struct fdmap *map, unsigned int fd);
 unsigned int fdmap_get_flags(const struct fdmap *map, unsigned int fd);
 int fdmap_set_flags(struct fdmap *map, unsigned int fd, unsigned int clear, unsigned int set);
-struct file *fdmap_file(const struct fdmap *map, unsigned int fd);
 void fdmap_for_each_file(struct fdmap *map, bool take,
 			 int (*fn)(void *arg, struct file *file, unsigned int fd), void *arg);
 bool fdmap_next_flag_set(struct fdmap *map, unsigned int flag, bool clear, unsigned int *pos,
 			 unsigned int *base, unsigned long *set);
 int fdmap_top_open_fd(const struct fdmap *map);
 int fdmap_copy(struct fdmap *dst, const struct fdmap *src, int mode);
+
+/**
+ * fdmap_file - the file installed on @fd; safe without the lock
+ * @map: [in] the map, loaded with acquire (or under the lock)
+ * @fd:  [in] any fd
+ *
+ * Returns the file (no reference taken), or NULL if @fd is outside the area,
+ * free, or reserved but not installed.  Inline: every fd lookup runs it.
+ */
+static inline struct file *fdmap_file(const struct fdmap *map, unsigned int fd)
+{
+	unsigned int i = fd - map->base;
+
+	if (i >= map->size)
+		return NULL;
+	/* Acquire pairs with the release in fdmap_install(): the file's fields are visible. */
+	return __atomic_load_n(&map->slots[i].file, __ATOMIC_ACQUIRE);
+}
 
 /* Does @fd fall inside the area @map covers? */
 static inline bool fdmap_covers(const struct fdmap *map, unsigned int fd)

@@ -79,6 +79,10 @@ void file_reclaim_deferred(void)
 {
 	struct file *f, *next;
 
+	/* Nothing queued, the common case on every task switch: no lock.  A
+	 * file queued meanwhile on another CPU waits for the next call. */
+	if (!__atomic_load_n(&dead_files, __ATOMIC_RELAXED))
+		return;
 	spin_lock(&dead_lock);
 	f = dead_files;
 	dead_files = NULL;

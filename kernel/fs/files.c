@@ -85,7 +85,7 @@ static unsigned int grown_size(unsigned int size, unsigned int idx, unsigned int
  */
 static int files_grow(struct fdmap **area, unsigned int size)
 {
-	struct fdmap *old = *area, *map = fdmap_alloc(old->base, size);
+	struct fdmap *old = *area, *map = fdmap_alloc_for_copy(old->base, size);
 
 	if (!map)
 		return -ENOMEM;
@@ -122,39 +122,72 @@ static int files_reach(struct files_table *files, int fd, struct fdmap **mapp)
 	return err;
 }
 
-/* Under the lock: lowest free fd in [minfd, nofile), growing the area as needed. */
-static int files_alloc_seq(struct files_table *files, unsigned int minfd, unsigned int mflags)
+/* Under the lock: files_alloc_seq() once the area is full from @minfd up. */
+static __attribute__((noinline)) int files_alloc_seq_grow(struct files_table *files,
+							  unsigned int minfd, unsigned int mflags)
 {
 	for (;;) {
 		struct fdmap *map = files->seq;
-		int fd = fdmap_alloc_lowest(map, minfd, files->nofile, mflags);
 		unsigned int idx = minfd > map->size ? minfd : map->size;
-		int err;
+		int err = files_grow(&files->seq, grown_size(map->size, idx, NR_OPEN_MAX));
+		int fd;
 
-		if (fd != -ENOSPC)
-			return fd;
-		err = files_grow(&files->seq, grown_size(map->size, idx, NR_OPEN_MAX));
 		if (err)
 			return err;
+		fd = fdmap_alloc_lowest(files->seq, minfd, files->nofile, mflags);
+		if (fd != -ENOSPC)
+			return fd;
+	}
+}
+
+/*
+ * Under the lock: lowest free fd in [minfd, nofile), growing the area as
+ * needed.  The growth is out of line: the common path saves no registers.
+ */
+static int files_alloc_seq(struct files_table *files, unsigned int minfd, unsigned int mflags)
+{
+	int fd = fdmap_alloc_lowest(files->seq, minfd, files->nofile, mflags);
+
+	return fd != -ENOSPC ? fd : files_alloc_seq_grow(files, minfd, mflags);
+}
+
+/* Under the lock: files_alloc_nonseq() once the free list is empty. */
+static __attribute__((noinline)) int files_alloc_nonseq_grow(struct files_table *files,
+							     unsigned int mflags)
+{
+	for (;;) {
+		struct fdmap *map = files->nonseq;
+		int err, fd;
+
+		if (map->size >= NONSEQ_FD_MAX)
+			return -EMFILE;
+		err = files_grow(&files->nonseq, grown_size(map->size, map->size, NONSEQ_FD_MAX));
+		if (err)
+			return err;
+		fd = fdmap_alloc_free(files->nonseq, mflags);
+		if (fd != -ENOSPC)
+			return fd;
 	}
 }
 
 /* Under the lock: the head of the non-sequential free list, growing the area as needed. */
 static int files_alloc_nonseq(struct files_table *files, unsigned int mflags)
 {
-	for (;;) {
-		struct fdmap *map = files->nonseq;
-		int fd = fdmap_alloc_free(map, mflags);
-		int err;
+	int fd = fdmap_alloc_free(files->nonseq, mflags);
 
-		if (fd != -ENOSPC)
-			return fd;
-		if (map->size >= NONSEQ_FD_MAX)
-			return -EMFILE;
-		err = files_grow(&files->nonseq, grown_size(map->size, map->size, NONSEQ_FD_MAX));
-		if (err)
-			return err;
-	}
+	return fd != -ENOSPC ? fd : files_alloc_nonseq_grow(files, mflags);
+}
+
+/* Under the lock: files_alloc_fd() once its arguments are checked. */
+static int files_alloc_locked(struct files_table *files, unsigned int minfd, unsigned int flags)
+{
+	if (!files_room(files, flags & O_NONSEQFD))
+		return -EMFILE;
+	if (flags & O_NONSEQFD)
+		return files_alloc_nonseq(files, open_to_map_flags(flags));
+	if (minfd >= files->nofile)
+		return -EMFILE;
+	return files_alloc_seq(files, minfd, open_to_map_flags(flags));
 }
 
 /**
@@ -222,8 +255,8 @@ struct files_table *files_copy(struct files_table *files, int mode)
 	child->refs = 1;
 	spin_init(&child->lock, "files");
 	spin_lock(&files->lock);
-	child->seq = fdmap_alloc(0, files->seq->size);
-	child->nonseq = fdmap_alloc(NONSEQ_FD_BASE, files->nonseq->size);
+	child->seq = fdmap_alloc_for_copy(0, files->seq->size);
+	child->nonseq = fdmap_alloc_for_copy(NONSEQ_FD_BASE, files->nonseq->size);
 	if (child->seq && child->nonseq) {
 		fdmap_copy(child->seq, files->seq, mode);
 		fdmap_copy(child->nonseq, files->nonseq, mode);
@@ -354,14 +387,36 @@ int files_alloc_fd(struct files_table *files, int minfd, unsigned int flags)
 	if ((flags & ~OPEN_FD_FLAGS) || minfd < 0)
 		return -EINVAL;
 	spin_lock(&files->lock);
-	if (!files_room(files, flags & O_NONSEQFD))
-		fd = -EMFILE;
-	else if (flags & O_NONSEQFD)
-		fd = files_alloc_nonseq(files, open_to_map_flags(flags));
-	else if ((unsigned int)minfd >= files->nofile)
-		fd = -EMFILE;
-	else
-		fd = files_alloc_seq(files, (unsigned int)minfd, open_to_map_flags(flags));
+	fd = files_alloc_locked(files, (unsigned int)minfd, flags);
+	spin_unlock(&files->lock);
+	return fd;
+}
+
+/**
+ * files_dup - dup/F_DUPFD: a new fd for @oldfd's file, in one pass under the lock
+ * @files: [in] the table
+ * @oldfd: [in] open fd
+ * @minfd: [in] as files_alloc_fd()
+ * @flags: [in] as files_alloc_fd()
+ *
+ * The lookup, the allocation and the install happen under one lock, so the
+ * new fd carries the file @oldfd had at that moment.  Returns the new fd,
+ * -EBADF if @oldfd has no file, or files_alloc_fd()'s errors.
+ */
+int files_dup(struct files_table *files, int oldfd, int minfd, unsigned int flags)
+{
+	struct file *file;
+	int fd;
+
+	if ((flags & ~OPEN_FD_FLAGS) || minfd < 0)
+		return -EINVAL;
+	spin_lock(&files->lock);
+	file = files_installed(files, oldfd);
+	fd = file ? files_alloc_locked(files, (unsigned int)minfd, flags) : -EBADF;
+	if (fd >= 0) {
+		file_get(file); /* the new fd's reference */
+		fdmap_install(*files_area(files, fd), (unsigned int)fd, file);
+	}
 	spin_unlock(&files->lock);
 	return fd;
 }
@@ -629,63 +684,4 @@ unsigned int files_count(struct files_table *files)
 	n = files->seq->busy + files->nonseq->busy;
 	spin_unlock(&files->lock);
 	return n;
-}
-
-/**
- * files_set_nofile - set RLIMIT_NOFILE (soft)
- * @files: [in] the table
- * @soft:  [in] new limit; may be below open fds (they stay open, as on Linux;
- *              new fds fail until fewer than @soft are open)
- *
- * Returns 0, or -EPERM above NR_OPEN_MAX (Linux's answer above nr_open).
- */
-int files_set_nofile(struct files_table *files, unsigned long soft)
-{
-	if (soft > NR_OPEN_MAX)
-		return -EPERM;
-	spin_lock(&files->lock);
-	files->nofile = (unsigned int)soft;
-	spin_unlock(&files->lock);
-	return 0;
-}
-
-/* The current RLIMIT_NOFILE. */
-unsigned int files_get_nofile(struct files_table *files)
-{
-	unsigned int n;
-
-	spin_lock(&files->lock);
-	n = files->nofile;
-	spin_unlock(&files->lock);
-	return n;
-}
-
-/**
- * files_set_nofile_limits - setrlimit(RLIMIT_NOFILE): soft and hard together
- * @files: [in] the table
- * @soft:  [in] new soft limit; may be below open fds (they stay open)
- * @hard:  [in] new hard limit (raising it is allowed: everyone is root)
- *
- * Returns 0, -EINVAL if @soft > @hard, -EPERM if @hard > NR_OPEN_MAX.
- */
-int files_set_nofile_limits(struct files_table *files, uint64_t soft, uint64_t hard)
-{
-	if (soft > hard)
-		return -EINVAL;
-	if (hard > NR_OPEN_MAX)
-		return -EPERM;
-	spin_lock(&files->lock);
-	files->nofile = (unsigned int)soft;
-	files->nofile_max = (unsigned int)hard;
-	spin_unlock(&files->lock);
-	return 0;
-}
-
-/* getrlimit(RLIMIT_NOFILE). */
-void files_get_nofile_limits(struct files_table *files, uint64_t *soft, uint64_t *hard)
-{
-	spin_lock(&files->lock);
-	*soft = files->nofile;
-	*hard = files->nofile_max;
-	spin_unlock(&files->lock);
 }

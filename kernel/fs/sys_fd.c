@@ -31,28 +31,9 @@ static unsigned int fdflags_of(unsigned int oflags)
 	       fd_percall_fdflags();
 }
 
-/* A new fd >= minfd (lowest free) for f, which the caller keeps referenced. */
-static long dup_file(struct file *f, int minfd, unsigned int oflags)
-{
-	int fd = fd_reserve(oflags, minfd);
-
-	if (fd >= 0) {
-		file_get(f);
-		fd_install(fd, f);
-	}
-	return fd;
-}
-
 SYSCALL_DEFINE1(dup, int, fd)
 {
-	struct file *f = files_lookup(files(), fd);
-	long ret;
-
-	if (!f)
-		return -EBADF;
-	ret = dup_file(f, 0, 0);
-	file_put(f);
-	return ret;
+	return fd_dup(fd, 0, 0);
 }
 
 /* dup2 clears the new fd's flags; oldfd == newfd checks oldfd and returns it. */
@@ -61,11 +42,27 @@ SYSCALL_DEFINE2(dup2, int, oldfd, int, newfd)
 	return files_dup_to(files(), oldfd, newfd, fdflags_of(0));
 }
 
-SYSCALL_DEFINE3(dup3, int, oldfd, int, newfd, unsigned int, flags)
+/* dup3 onto newfd; out of line, so the non-sequential route saves no registers. */
+static __attribute__((noinline)) long dup3_to(int oldfd, int newfd, unsigned int flags)
 {
-	if ((flags & ~DUP3_FLAGS) || oldfd == newfd)
+	if (oldfd == newfd)
 		return -EINVAL;
 	return files_dup_to(files(), oldfd, newfd, fdflags_of(flags));
+}
+
+/*
+ * dup3(oldfd, -1, O_NONSEQFD | ...) is fdkernel's direct route to a dup in
+ * the non-sequential area (docs/fds.md); O_NONSEQFD with any other newfd is
+ * EINVAL.  Linux rejects the flag with EINVAL, so nothing that works there
+ * changes meaning here.
+ */
+SYSCALL_DEFINE3(dup3, int, oldfd, int, newfd, unsigned int, flags)
+{
+	if (flags & ~(DUP3_FLAGS | O_NONSEQFD))
+		return -EINVAL;
+	if (flags & O_NONSEQFD)
+		return newfd == -1 ? fd_dup(oldfd, flags, 0) : -EINVAL;
+	return dup3_to(oldfd, newfd, flags);
 }
 
 /* F_DUPFD*: like Linux, a minimum at or above RLIMIT_NOFILE is EINVAL. */
@@ -75,7 +72,7 @@ static long fcntl_dupfd(struct file *f, unsigned long arg, unsigned int oflags)
 
 	if (minfd >= files_get_nofile(files()))
 		return -EINVAL;
-	return dup_file(f, (int)minfd, oflags);
+	return fd_dup_file(f, oflags, (int)minfd);
 }
 
 /* F_SETFL: only O_APPEND and O_NONBLOCK change; other bits are ignored. */

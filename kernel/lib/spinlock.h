@@ -3,14 +3,18 @@
  * named lock so SMP needs no audit.  Holding a spinlock disables interrupts on
  * this CPU (irq_push_off/irq_pop_off nest, xv6 style), so a lock also taken by
  * an interrupt handler cannot deadlock against the code it interrupted.
+ *
+ * The lock and unlock paths are inline: every system call that touches a
+ * files table or a socket takes one, and a call costs more than the work.
+ * The misuse checks stay on them; only the reports are out of line.
  */
 #ifndef LIB_SPINLOCK_H
 #define LIB_SPINLOCK_H
 
 #include <stdbool.h>
 #include <stdint.h>
-
-struct cpu;
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/percpu.h"
 
 struct spinlock {
 	volatile uint32_t locked;
@@ -24,13 +28,57 @@ struct spinlock {
 	}
 
 void spin_init(struct spinlock *lock, const char *name);
-void spin_lock(struct spinlock *lock);
-void spin_unlock(struct spinlock *lock);
-/* True if this CPU holds the lock. */
-bool spin_held(const struct spinlock *lock);
+
+/* Panics with "what" and the lock's name (NULL: none): a lock misused. */
+__attribute__((noreturn, cold)) void spin_misuse(const char *what, const struct spinlock *lock);
 
 /* Interrupt disabling that nests; the outermost pop restores the old state. */
-void irq_push_off(void);
-void irq_pop_off(void);
+static inline void irq_push_off(void)
+{
+	bool on = read_rflags() & RFLAGS_IF;
+	struct cpu *c;
+
+	irq_disable();
+	c = this_cpu();
+	if (c->irq_off_depth++ == 0)
+		c->irq_were_on = on;
+}
+
+static inline void irq_pop_off(void)
+{
+	struct cpu *c = this_cpu();
+
+	if (read_rflags() & RFLAGS_IF)
+		spin_misuse("irq_pop_off: interrupts are on", 0);
+	if (c->irq_off_depth < 1)
+		spin_misuse("irq_pop_off: unbalanced", 0);
+	if (--c->irq_off_depth == 0 && c->irq_were_on)
+		irq_enable();
+}
+
+/* True if this CPU holds the lock. */
+static inline bool spin_held(const struct spinlock *lock)
+{
+	return lock->locked && lock->owner == this_cpu();
+}
+
+static inline void spin_lock(struct spinlock *lock)
+{
+	irq_push_off();
+	if (spin_held(lock))
+		spin_misuse("spin_lock: already held by this CPU", lock);
+	while (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	lock->owner = this_cpu();
+}
+
+static inline void spin_unlock(struct spinlock *lock)
+{
+	if (!spin_held(lock))
+		spin_misuse("spin_unlock: not held", lock);
+	lock->owner = 0;
+	__atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE);
+	irq_pop_off();
+}
 
 #endif

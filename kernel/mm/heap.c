@@ -114,14 +114,33 @@ static struct slab *slab_new(int cls)
 	return s;
 }
 
+/*
+ * True if all words at p hold the poison.  Eight bytes per step, with one
+ * repe scasq: the byte loop this replaced was 5,700 of the 8,900
+ * instructions of socket + fcntl + close (make bench; docs/bench.md).
+ */
+static bool poisoned(const uint64_t *p, size_t words)
+{
+	bool equal = true;
+
+	if (words)
+		asm("repe scasq"
+		    : "+D"(p), "+c"(words), "=@ccz"(equal)
+		    : "a"(0x0101010101010101UL * POISON_FREE), "m"(*(const char(*)[words * 8]) p));
+	return equal;
+}
+
+/* Whether free object o is as kfree left it.  Class sizes are multiples of
+ * 16 and objects 16-aligned: the poison is whole words. */
+static bool poison_intact(const struct free_obj *o, size_t size)
+{
+	return o->mark == FREE_MARK && poisoned((const uint64_t *)(o + 1), (size - sizeof(*o)) / 8);
+}
+
 /* Panics if a free object was written to since it was freed. */
 static void check_poison(const struct free_obj *o, size_t size)
 {
-	const uint8_t *p = (const uint8_t *)(o + 1);
-	bool ok = o->mark == FREE_MARK;
-	for (size_t i = 0; ok && i < size - sizeof(*o); i++)
-		ok = p[i] == POISON_FREE;
-	if (!ok)
+	if (!poison_intact(o, size))
 		panic("heap: free object %p (size %zu) was written after kfree", (void *)o, size);
 }
 
@@ -339,6 +358,14 @@ const char *heap_free_problem(const void *ptr)
 	const char *why = free_problem(ptr);
 	spin_unlock(&heap_lock);
 	return why;
+}
+
+bool heap_poison_intact(const void *freed)
+{
+	spin_lock(&heap_lock);
+	bool ok = poison_intact(freed, class_size[slab_of(freed)->cls]);
+	spin_unlock(&heap_lock);
+	return ok;
 }
 
 void kfree(void *ptr)

@@ -6,6 +6,7 @@
 #ifndef MM_HEAP_H
 #define MM_HEAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 void heap_init(void);
@@ -17,6 +18,9 @@ size_t heap_bytes_in_use(void);
 /* Why kfree(ptr) would panic ("double free", "not a heap pointer" ...), or
  * NULL if ptr is a live allocation. */
 const char *heap_free_problem(const void *ptr);
+/* For the self-test: whether a freed small object, whose slab page is still
+ * in use, is as kfree left it (what kmalloc checks before reusing it). */
+bool heap_poison_intact(const void *freed);
 void heap_selftest(void);
 
 #endif

@@ -280,11 +280,37 @@ struct vm_space *vm_create(void)
 	return as;
 }
 
+/*
+ * Index of the first non-zero entry of t[i..n), or n.  Most entries of a
+ * user page table are empty (a small process has a few thousand, a few
+ * dozen in use), and fork and exit walk them all: repe scasq steps over
+ * one empty entry per iteration where the C loop took six instructions
+ * (make bench: fork+exit+wait 82.6k -> 34.9k instructions).
+ */
+static int next_used(const uint64_t *t, int i, int n)
+{
+	const uint64_t *p = t + i;
+	uint64_t left = (uint64_t)(n - i);
+	bool all_zero;
+
+	if (i >= n)
+		return n;
+	asm("repe scasq"
+	    : "+D"(p), "+c"(left), "=@ccz"(all_zero)
+	    : "a"(0UL), "m"(*(const uint64_t(*)[n - i])(t + i)));
+	/* p is one past the entry that stopped the scan (or past the end). */
+	return all_zero ? n : (int)(p - t) - 1;
+}
+
+/* for each non-zero entry i of t[0..n). */
+#define for_each_used(i, t, n) for (int i = next_used(t, 0, n); i < (n); i = next_used(t, i + 1, n))
+
 /* Drops the frames mapped through the n first entries of table t (at the
  * given level) and frees the tables below it. */
 static void free_tree(uint64_t *t, int level, int n)
 {
-	for (int i = 0; i < n; i++) {
+	for_each_used(i, t, n)
+	{
 		uint64_t e = t[i];
 		if (!(level == 1 ? pte_mapped(e) : e & PTE_PRESENT))
 			continue;
@@ -328,7 +354,8 @@ void vm_destroy(struct vm_space *as)
  * leaf frames: private ones copy-on-write.  Caller holds from's space lock. */
 static int fork_tree(uint64_t *from, uint64_t *to, int level, int n)
 {
-	for (int i = 0; i < n; i++) {
+	for_each_used(i, from, n)
+	{
 		uint64_t e = from[i];
 		if (level == 1 && pte_mapped(e)) {
 			if ((e & (PTE_WRITE | PTE_COW)) && !(e & PTE_SHARED))

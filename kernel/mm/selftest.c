@@ -373,6 +373,15 @@ static void heap_poison_selftest(void)
 	for (int i = 16; poisoned && i < 64; i++)
 		poisoned = p[i] == 0x6b;
 	KTEST_OK(poisoned, "heap: freed memory is poisoned (0x6b)");
+	/* The write-after-free check kmalloc makes, on each word of p's poison. */
+	bool spotted = p && heap_poison_intact(p);
+	for (int i = 16; spotted && i < 64; i += 7) {
+		p[i] ^= 0xff;
+		spotted = !heap_poison_intact(p);
+		p[i] ^= 0xff;
+	}
+	KTEST_OK(spotted && heap_poison_intact(p),
+		 "heap: a byte written anywhere in a freed object is spotted");
 	const char *dbl = heap_free_problem(p), *mid = heap_free_problem(keep + 16);
 	KTEST_OK(dbl && !strcmp(dbl, "double free") && mid && !heap_free_problem(keep),
 		 "heap: double free and interior pointers are caught (%s; %s)", dbl, mid);

@@ -238,7 +238,8 @@ void return_to_user_work(struct trapframe *tf)
 {
 	if (this_cpu()->need_resched)
 		schedule();
-	signal_deliver(tf);
+	if (signal_work(&current()->sig, tf))
+		signal_deliver(tf);
 }
 
 __attribute__((noreturn)) void sched_idle_loop(void)

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "arch/x86_64/trapframe.h"
+#include "sys/strace.h"
+#include <uapi/errno.h>
 
 #define NR_SYSCALLS 1002
 
@@ -94,12 +96,35 @@ struct syscall_params {
 	}                                                                                          \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6)
 
-/* Runs syscall nr with args: the handler's result, or -ENOSYS. */
-long syscall_invoke(uint64_t nr, const uint64_t args[6]);
-/* The same, never traced (for the trace itself). */
-long syscall_call(uint64_t nr, const uint64_t args[6]);
+/* Number to handler (sys/syscall_table.c); NULL where none is implemented. */
+extern const syscall_fn syscall_table[NR_SYSCALLS];
+
 /* True if nr names an implemented call. */
-bool syscall_exists(uint64_t nr);
+static inline bool syscall_exists(uint64_t nr)
+{
+	return nr < NR_SYSCALLS && syscall_table[nr];
+}
+
+/* Runs syscall nr with args, never traced (for the trace itself): the
+ * handler's result, or -ENOSYS. */
+static inline long syscall_call(uint64_t nr, const uint64_t args[6])
+{
+	if (!syscall_exists(nr))
+		return -ENOSYS;
+	return syscall_table[nr](args);
+}
+
+/*
+ * The same, traced when the trace is on: every call, syscall_indirect's
+ * inner one included, goes through here.  Inline, as it runs on every
+ * system call: the trace costs one predictable branch when off.
+ */
+static inline long syscall_invoke(uint64_t nr, const uint64_t args[6])
+{
+	if (__builtin_expect(strace_on, 0))
+		return strace_invoke(nr, args);
+	return syscall_call(nr, args);
+}
 
 /* Points the SYSCALL instruction at syscall_entry (boot, per CPU). */
 void syscall_init(void);

@@ -23,7 +23,7 @@ int dup2(int fd, int fd2)
 
 int dup3(int fd, int fd2, int flags)
 {
-	long lflags = open_flags_to_linux(flags);
+	long lflags = fd_flags_to_linux(flags);
 
 	if (lflags < 0)
 		return -1;

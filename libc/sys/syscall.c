@@ -4,31 +4,37 @@
  */
 #include <errno.h>
 #include <fdkernel.h>
-#include <stdarg.h>
 
 #include "syscall.h"
 #include "translate.h"
 
-long sys_result(long ret)
+long sys_fail(long ret)
 {
-	int lerr = sys_error(ret);
-
-	if (!lerr)
-		return ret;
-	errno = errno_from_linux(lerr);
+	errno = errno_from_linux(sys_error(ret));
 	return -1;
 }
 
-long syscall(long nr, ...)
+/*
+ * syscall(nr, a1..a6): moves each argument one register down (a6 from the
+ * stack) and enters the kernel, as glibc's syscall.S does; in C the six
+ * va_arg reads cost more than the kernel's getpid.  A failure goes on to
+ * sys_fail, which sets errno and returns -1.
+ */
+__attribute__((naked)) long syscall(long nr __attribute__((unused)), ...)
 {
-	long a[6];
-	va_list ap;
-
-	va_start(ap, nr);
-	for (int i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
-	va_end(ap);
-	return sys_result(syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]));
+	__asm__("mov %rdi, %rax\n\t"
+		"mov %rsi, %rdi\n\t"
+		"mov %rdx, %rsi\n\t"
+		"mov %rcx, %rdx\n\t"
+		"mov %r8, %r10\n\t"
+		"mov %r9, %r8\n\t"
+		"mov 8(%rsp), %r9\n\t"
+		"syscall\n\t"
+		"cmp $-4095, %rax\n\t"
+		"jae 1f\n\t"
+		"ret\n"
+		"1:\tmov %rax, %rdi\n\t"
+		"jmp sys_fail");
 }
 
 long syscall_indirect(unsigned long flags, sigset_t sigmask, int nr, const unsigned long args[6])

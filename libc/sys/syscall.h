@@ -23,13 +23,20 @@ static inline long syscall6(long nr, long a1, long a2, long a3, long a4, long a5
 	return ret;
 }
 
-/* A kernel result as libc returns it: -1 with errno set (translated). */
-long sys_result(long ret);
-
 /* The kernel's own errno value of a raw result, 0 if it is no error. */
 static inline int sys_error(long ret)
 {
 	return ret < 0 && ret > -4096 ? (int)-ret : 0;
+}
+
+/* Sets errno from a failed raw result (translated); returns -1. */
+long sys_fail(long ret);
+
+/* A kernel result as libc returns it: -1 with errno set (translated).
+ * Inline: success, the common case, costs a compare. */
+static inline long sys_result(long ret)
+{
+	return sys_error(ret) ? sys_fail(ret) : ret;
 }
 
 #define SYS_PAD6(a, b, c, d, e, f, ...)                                                            \

@@ -58,6 +58,22 @@ long open_flags_to_linux(int flags)
 	return lflags;
 }
 
+long fd_flags_to_linux(int flags)
+{
+	long lflags = 0;
+
+	if (flags & ~(O_CLOEXEC | O_CLOFORK | O_NONSEQFD))
+		return open_flags_to_linux(flags);
+		/* Only the three names match: the compiler keeps three tests. */
+#define X(name, value)                                                                             \
+	if (((name) == O_CLOEXEC || (name) == O_CLOFORK || (name) == O_NONSEQFD) &&                \
+	    (flags & (name)))                                                                      \
+		lflags |= (value);
+	UAPI_OPEN_FLAGS(X)
+#undef X
+	return lflags;
+}
+
 int open_flags_from_linux(long lflags)
 {
 	int flags = lflags & UAPI_O_ACCMODE;

@@ -17,6 +17,9 @@ int errno_from_linux(int lerr);
 /* newlib O_* -> Linux O_*; -1 with errno EINVAL if a bit has no Linux
  * equivalent. */
 long open_flags_to_linux(int flags);
+/* The same, quicker for dup3's flags (O_CLOEXEC, O_CLOFORK, O_NONSEQFD);
+ * other bits go the long way. */
+long fd_flags_to_linux(int flags);
 /* Linux O_* (as F_GETFL reports them) -> newlib O_*; unknown bits dropped. */
 int open_flags_from_linux(long lflags);
 

@@ -1,7 +1,8 @@
 /*
  * dup, dup2, dup3 and fcntl: what they share (the open file description,
  * so F_SETFL is seen by every copy) and what they do not (F_GETFD flags),
- * and their bad input.  Raw syscall() passes values libc would refuse.
+ * and their bad input; fdkernel's dup3(fd, -1, O_NONSEQFD).  Raw syscall() passes values libc would
+ * refuse.
  */
 #include "fd_util.h"
 
@@ -56,6 +57,53 @@ static void check_dup3(void)
 	is_errno(dup3(fd, nofile(), 0), EBADF, "dup3 to RLIMIT_NOFILE: EBADF");
 	is_errno(dup3(fd, -1, 0), EBADF, "dup3 to -1: EBADF");
 	close(t);
+	close(fd);
+}
+
+/* fdkernel's direct route into the non-sequential area (docs/fds.md). */
+static void check_dup3_nonseq_fdk(int fd)
+{
+	int a = dup3(fd, -1, O_NONSEQFD), b = dup3(fd, -1, O_NONSEQFD), c;
+	struct rlimit r;
+
+	ok(a >= NONSEQ_FD_BASE && b >= NONSEQ_FD_BASE && a != b,
+	   "dup3(fd, -1, O_NONSEQFD): fds in the non-sequential area");
+	is_int(fcntl(a, F_GETFD), 0, "... with no fd flags");
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	ok(fcntl(a, F_GETFL) & O_NONBLOCK, "... on the same open file");
+	fcntl(fd, F_SETFL, 0);
+	close(a);
+	c = dup3(fd, -1, O_NONSEQFD | O_CLOEXEC | O_CLOFORK);
+	ok(c >= NONSEQ_FD_BASE && c != a, "a released non-sequential fd is not reused first");
+	is_int(fcntl(c, F_GETFD), FD_CLOEXEC | FD_CLOFORK, "O_CLOEXEC | O_CLOFORK set both flags");
+	is_errno(dup3(fd, 5, O_NONSEQFD), EINVAL, "O_NONSEQFD with a target fd: EINVAL");
+	is_errno(dup3(fd, b, O_NONSEQFD), EINVAL, "... in the non-sequential area too");
+	is_errno(syscall(__NR_dup3, fd, -1, O_NONSEQFD | L_O_NONBLOCK), EINVAL,
+		 "O_NONSEQFD with O_NONBLOCK: EINVAL");
+	is_errno(dup3(a, -1, O_NONSEQFD), EBADF, "a closed oldfd: EBADF");
+	is_errno(dup3(-1, -1, O_NONSEQFD), EBADF, "oldfd -1: EBADF");
+	getrlimit(RLIMIT_NOFILE, &r);
+	struct rlimit low = {(rlim_t)next_fd() + 2, r.rlim_max}; /* b and c count too */
+	setrlimit(RLIMIT_NOFILE, &low);
+	is_errno(dup3(fd, -1, O_NONSEQFD), EMFILE, "RLIMIT_NOFILE fds open: EMFILE");
+	setrlimit(RLIMIT_NOFILE, &r);
+	close(b);
+	close(c);
+}
+
+static void check_dup3_nonseq(void)
+{
+	int fd = open_null(0), before = next_fd();
+
+	if (on_fdkernel()) {
+		check_dup3_nonseq_fdk(fd);
+	} else {
+		is_errno(dup3(fd, -1, O_NONSEQFD), EINVAL,
+			 "dup3(fd, -1, O_NONSEQFD): EINVAL (Linux)");
+		for (int i = 0; i < 10; i++)
+			skip(NOT_LINUX, "dup3(O_NONSEQFD)");
+	}
+	is_int(next_fd(), before, "dup3(O_NONSEQFD) left no sequential fd behind");
 	close(fd);
 }
 
@@ -123,10 +171,11 @@ int main(void)
 {
 	int before;
 
-	plan(8 + 11 + 6 + 6 + 6 + 1);
+	plan(8 + 11 + 12 + 6 + 6 + 6 + 1);
 	before = next_fd();
 	check_dup2();
 	check_dup3();
+	check_dup3_nonseq();
 	check_dupfd();
 	check_fdflags();
 	check_fl();

@@ -4,6 +4,7 @@
  * touch user pages.  Every entry must clear it, so a kernel access to user
  * memory outside copy_*_user still faults, and the interrupted code must
  * get it back (a user copy interrupted by the timer goes on copying).
+ * Also: the assembler's frame offsets name the fields they mean.
  */
 #include <stddef.h>
 #include "arch/x86_64/cpu.h"
@@ -44,10 +45,28 @@ static void interrupt_with_ac(void)
 	trap_register_selftest(NULL);
 }
 
+/* The assembler's frame offsets (regs.inc, exported by syscall.asm). */
+extern const char tf_offset_r11[], tf_offset_rcx[], tf_offset_rax[], tf_offset_vector[],
+    tf_offset_rip[], tf_offset_cs[], tf_offset_rflags[], tf_offset_rsp[], tf_offset_ss[],
+    tf_offset_size[];
+#define ASM_OFFSET_IS(sym, field) ((uintptr_t)(sym) == offsetof(struct trapframe, field))
+
+/* Whether every offset the entry code uses names the field it means. */
+static bool asm_offsets_match(void)
+{
+	return ASM_OFFSET_IS(tf_offset_r11, r11) && ASM_OFFSET_IS(tf_offset_rcx, rcx) &&
+	       ASM_OFFSET_IS(tf_offset_rax, rax) && ASM_OFFSET_IS(tf_offset_vector, vector) &&
+	       ASM_OFFSET_IS(tf_offset_rip, rip) && ASM_OFFSET_IS(tf_offset_cs, cs) &&
+	       ASM_OFFSET_IS(tf_offset_rflags, rflags) && ASM_OFFSET_IS(tf_offset_rsp, rsp) &&
+	       ASM_OFFSET_IS(tf_offset_ss, ss) &&
+	       (uintptr_t)tf_offset_size == sizeof(struct trapframe);
+}
+
 void entry_selftest(void)
 {
 	struct vm_space *as;
 
+	KTEST_OK(asm_offsets_match(), "entry: regs.inc's frame offsets match struct trapframe");
 	KTEST_OK(rdmsr(MSR_FMASK) & RFLAGS_AC, "entry: SYSCALL clears AC (FMASK)");
 	if (!smap_enabled) {
 		KTEST_OK(true, "entry: # SKIP no SMAP on this CPU");

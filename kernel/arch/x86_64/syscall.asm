@@ -16,6 +16,22 @@ USER_TOP       equ 0x00007ffffffff000   ; highest rip SYSRET may return to (see 
 RFLAGS_TF      equ 1 << 8
 RFLAGS_RF      equ 1 << 16
 
+; The frame offsets this file uses, as absolute symbols: entry_selftest
+; compares them with struct trapframe (a wrong TF_RCX once sent every call
+; through IRETQ without any test noticing).
+global tf_offset_r11, tf_offset_rcx, tf_offset_rax, tf_offset_vector, tf_offset_rip
+global tf_offset_cs, tf_offset_rflags, tf_offset_rsp, tf_offset_ss, tf_offset_size
+tf_offset_r11    equ TF_R11
+tf_offset_rcx    equ TF_RCX
+tf_offset_rax    equ TF_RAX
+tf_offset_vector equ TF_VECTOR
+tf_offset_rip    equ TF_RIP
+tf_offset_cs     equ TF_CS
+tf_offset_rflags equ TF_RFLAGS
+tf_offset_rsp    equ TF_RSP
+tf_offset_ss     equ TF_SS
+tf_offset_size   equ TF_SIZE
+
 extern syscall_dispatch
 extern trap_return
 global syscall_entry
@@ -34,8 +50,7 @@ syscall_entry:
 	push rax                        ; error slot: the syscall number (restarts)
 	push SYSCALL_VECTOR
 	PUSH_REGS
-	sti
-	cld
+	sti                             ; DF is already clear: SYSCALL_FMASK clears it
 	mov rdi, rsp
 	push qword [rsp + TF_RIP]       ; frame link for backtraces
 	push rbp

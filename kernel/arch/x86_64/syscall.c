@@ -7,6 +7,8 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/percpu.h"
+#include "proc/signal.h"
+#include "proc/task.h"
 #include "sched/sched.h"
 #include "sys/syscall.h"
 
@@ -31,8 +33,11 @@ void syscall_init(void)
 
 void syscall_dispatch(struct trapframe *tf)
 {
-	const uint64_t args[6] = {tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9};
-
-	tf->rax = (uint64_t)syscall_invoke(tf->rax, args);
-	return_to_user_work(tf);
+	/* Handlers read their arguments before any of them rewrites the frame
+	 * (execve, rt_sigreturn): SYSCALL_DEFINEn converts them all first. */
+	tf->rax = (uint64_t)syscall_invoke(tf->rax, tf->args);
+	/* The work return_to_user_work does, tested here first: nearly every
+	 * call has none, and then the call and its frame are saved. */
+	if (this_cpu()->need_resched || signal_work(&current()->sig, tf))
+		return_to_user_work(tf);
 }

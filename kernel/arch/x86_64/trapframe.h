@@ -8,8 +8,15 @@
 #include <stdint.h>
 
 struct trapframe {
-	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
-	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	union {
+		struct {
+			uint64_t rdi, rsi, rdx, r10, r8, r9;
+		};
+		/* The same registers as a system call's arguments, in Linux's
+		 * order: its handler reads them in place (syscall_dispatch). */
+		uint64_t args[6];
+	};
+	uint64_t r15, r14, r13, r12, r11, rbp, rcx, rbx, rax;
 	uint64_t vector; /* SYSCALL_VECTOR for a system-call frame */
 	/* Exceptions: the CPU's error code (0 if none).  System calls: the
 	 * call's number, kept for restarts (-1 once nothing may restart). */

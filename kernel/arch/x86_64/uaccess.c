@@ -6,23 +6,8 @@
 #include "arch/x86_64/uaccess.h"
 #include <uapi/errno.h>
 
-long __user_copy(void *dst, const void *src, size_t len);
 long __user_clear(void *dst, size_t len);
 long __user_strncpy(char *dst, const char *src, size_t max);
-
-int copy_from_user(void *dst, const void *usrc, size_t len)
-{
-	if (!user_range_ok((uint64_t)usrc, len))
-		return -EFAULT;
-	return (int)__user_copy(dst, usrc, len);
-}
-
-int copy_to_user(void *udst, const void *src, size_t len)
-{
-	if (!user_range_ok((uint64_t)udst, len))
-		return -EFAULT;
-	return (int)__user_copy(udst, src, len);
-}
 
 int clear_user(void *udst, size_t len)
 {

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "mm/layout.h"
+#include <uapi/errno.h>
 
 /* True if [uaddr, uaddr+len) lies entirely in the user half. */
 static inline bool user_range_ok(uint64_t uaddr, size_t len)
@@ -18,9 +19,24 @@ static inline bool user_range_ok(uint64_t uaddr, size_t len)
 	return uaddr < USER_END && len <= USER_END - uaddr;
 }
 
-/* 0 on success, -EFAULT if any byte could not be copied. */
-int copy_from_user(void *dst, const void *usrc, size_t len);
-int copy_to_user(void *udst, const void *src, size_t len);
+/* The copy itself (usercopy.asm): 0, or -EFAULT at the first fault. */
+long __user_copy(void *dst, const void *src, size_t len);
+
+/* 0 on success, -EFAULT if any byte could not be copied.  Inline: most
+ * system calls copy something, and the check is two compares. */
+static inline int copy_from_user(void *dst, const void *usrc, size_t len)
+{
+	if (!user_range_ok((uint64_t)usrc, len))
+		return -EFAULT;
+	return (int)__user_copy(dst, usrc, len);
+}
+
+static inline int copy_to_user(void *udst, const void *src, size_t len)
+{
+	if (!user_range_ok((uint64_t)udst, len))
+		return -EFAULT;
+	return (int)__user_copy(udst, src, len);
+}
 /* Zeroes user memory; 0 or -EFAULT. */
 int clear_user(void *udst, size_t len);
 /*
