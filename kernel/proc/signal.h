@@ -84,17 +84,22 @@ int signal_send_group(int pgid, int sig, int from);
 void signal_deliver(struct trapframe *tf);
 
 /*
- * Whether signal_deliver() has anything to do for a task with signal state
- * s returning through tf: a signal it does not block, a temporary mask to
- * restore, or a result that may ask for a restart.  Tested inline on every
- * return to user mode, so the common case costs no call.
+ * Whether signal_deliver() has anything to do for a thread with signal
+ * state s, in a process whose shared pending set is *shared, returning
+ * through tf: a signal it does not block (its own or the process's), a
+ * temporary mask to restore, or a result that may ask for a restart.
+ * Tested inline on every return to user mode, so the common case costs no
+ * call.
  */
-static inline bool signal_work(const struct signal_state *s, const struct trapframe *tf)
+static inline bool signal_work(const struct signal_state *s, const uint64_t *shared,
+			       const struct trapframe *tf)
 {
 	long ret = (long)tf->rax; /* only a system call's result matters */
+	uint64_t pending = __atomic_load_n(&s->pending, __ATOMIC_ACQUIRE) |
+			   __atomic_load_n(shared, __ATOMIC_ACQUIRE);
 
-	return (__atomic_load_n(&s->pending, __ATOMIC_ACQUIRE) & ~s->blocked) ||
-	       s->restore_blocked || (ret >= -ERESTARTNOHAND && ret <= -ERESTARTSYS);
+	return (pending & ~s->blocked) || s->restore_blocked ||
+	       (ret >= -ERESTARTNOHAND && ret <= -ERESTARTSYS);
 }
 /* A user-mode fault: the current task gets sig with the fault address. */
 void signal_force_fault(struct trapframe *tf, int sig, uint64_t addr);

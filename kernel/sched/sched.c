@@ -13,6 +13,7 @@
 #include "lib/printk.h"
 #include "mm/paging.h"
 #include "proc/proc.h"
+#include "proc/group.h"
 #include "proc/signal.h"
 #include <uapi/errno.h>
 
@@ -238,7 +239,7 @@ void return_to_user_work(struct trapframe *tf)
 {
 	if (this_cpu()->need_resched)
 		schedule();
-	if (signal_work(&current()->sig, tf))
+	if (signal_work(&current()->sig, &current()->group->shared_pending, tf))
 		signal_deliver(tf);
 }
 

@@ -7,6 +7,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/percpu.h"
+#include "proc/group.h"
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "sched/sched.h"
@@ -38,6 +39,7 @@ void syscall_dispatch(struct trapframe *tf)
 	tf->rax = (uint64_t)syscall_invoke(tf->rax, tf->args);
 	/* The work return_to_user_work does, tested here first: nearly every
 	 * call has none, and then the call and its frame are saved. */
-	if (this_cpu()->need_resched || signal_work(&current()->sig, tf))
+	if (this_cpu()->need_resched ||
+	    signal_work(&current()->sig, &current()->group->shared_pending, tf))
 		return_to_user_work(tf);
 }
