@@ -14,18 +14,25 @@ GRUB_MODULES := multiboot2 normal iso9660 part_msdos serial terminal
 
 # The ramfs archive (newc cpio) unpacked at / by the kernel: the static
 # files of iso/rootfs, user/bin programs in /bin, user/tests in /tests,
-# user/bench in /bench, an empty /tmp and /dev (the kernel adds the device nodes).
+# user/bench in /bench, the musl programs of user/linux in /linux (those of
+# LINUX_GUEST_SKIP in /linux/pending), an empty /tmp and /dev (the kernel
+# adds the device nodes).
 ROOTFS_FILES := $(shell find iso/rootfs -type f)
-$(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PROGS) iso/iso.mk
+$(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PROGS) \
+		$(LINUX_PROGS) iso/iso.mk user/linux/linux.mk
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/tests \
-		$(BUILD)/initrd/bench $(BUILD)/initrd/tmp $(BUILD)/initrd/dev
+		$(BUILD)/initrd/bench $(BUILD)/initrd/linux/pending $(BUILD)/initrd/tmp \
+		$(BUILD)/initrd/dev
 	cp -r iso/rootfs/. $(BUILD)/initrd/
 	$(if $(USER_BIN_PROGS),cp $(USER_BIN_PROGS) $(BUILD)/initrd/bin/)
 	$(if $(USER_TEST_PROGS),cp $(USER_TEST_PROGS) $(BUILD)/initrd/tests/)
 	$(if $(USER_BENCH_PROGS),cp $(USER_BENCH_PROGS) $(BUILD)/initrd/bench/)
-	@# Debug info stays in build/user (for gdb); the guest gets lean copies.
-	find $(BUILD)/initrd/bin $(BUILD)/initrd/tests $(BUILD)/initrd/bench -type f \
-		-exec strip --strip-debug {} +
+	$(if $(LINUX_GUEST_PROGS),cp $(LINUX_GUEST_PROGS) $(BUILD)/initrd/linux/)
+	$(if $(LINUX_PENDING_PROGS),cp $(LINUX_PENDING_PROGS) $(BUILD)/initrd/linux/pending/)
+	@# Debug info stays in build/user and build/linux (for gdb); the guest
+	@# gets lean copies.
+	find $(BUILD)/initrd/bin $(BUILD)/initrd/tests $(BUILD)/initrd/bench \
+		$(BUILD)/initrd/linux -type f -exec strip --strip-debug {} +
 	cd $(BUILD)/initrd && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc --quiet --owner=0:0 > ../initrd.cpio
 
@@ -73,7 +80,8 @@ $(ISO_STRACE): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 # fdkernel-bench.iso (its own initrd, for BENCH_ROWS): see bench/bench.mk.
 
 # `make test-some T="sig_regs sock_scm"`: the in-guest suite with only the
-# named test programs in /tests (a development aid; `make test` runs all).
+# named test programs in /tests and /linux (a development aid; `make test`
+# runs all).
 T ?=
 INITRD_SOME := $(BUILD)/initrd-some.cpio
 ISO_SOME := $(BUILD)/fdkernel-some.iso
@@ -81,7 +89,8 @@ ISO_SOME := $(BUILD)/fdkernel-some.iso
 test-some: $(KERNEL) $(INITRD)
 	@[ -n "$(T)" ] || { echo 'usage: make test-some T="test names"'; exit 2; }
 	@rm -rf $(BUILD)/initrd-some && cp -r $(BUILD)/initrd $(BUILD)/initrd-some
-	@find $(BUILD)/initrd-some/tests -type f $(foreach t,$(T),! -name $(t)) -delete
+	@find $(BUILD)/initrd-some/tests $(BUILD)/initrd-some/linux -maxdepth 1 -type f \
+		$(foreach t,$(T),! -name $(t)) -delete
 	@cd $(BUILD)/initrd-some && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc --quiet --owner=0:0 > ../initrd-some.cpio
 	@rm -rf $(BUILD)/iso-some && mkdir -p $(BUILD)/iso-some/boot/grub
