@@ -19,7 +19,7 @@ GRUB_MODULES := multiboot2 normal iso9660 part_msdos serial terminal
 # adds the device nodes).
 ROOTFS_FILES := $(shell find iso/rootfs -type f)
 $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PROGS) \
-		$(LINUX_PROGS) iso/iso.mk user/linux/linux.mk
+		$(LINUX_PROGS) iso/iso.mk $(LINUX_SKIP_FILE)
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/tests \
 		$(BUILD)/initrd/bench $(BUILD)/initrd/linux/pending $(BUILD)/initrd/tmp \
 		$(BUILD)/initrd/dev
@@ -81,7 +81,7 @@ $(ISO_STRACE): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 
 # `make test-some T="sig_regs sock_scm"`: the in-guest suite with only the
 # named test programs in /tests and /linux (a development aid; `make test`
-# runs all).
+# runs all).  TRACE=NAME adds the kernel word strace=NAME.
 T ?=
 INITRD_SOME := $(BUILD)/initrd-some.cpio
 ISO_SOME := $(BUILD)/fdkernel-some.iso
@@ -95,7 +95,8 @@ test-some: $(KERNEL) $(INITRD)
 		cpio -o -H newc --quiet --owner=0:0 > ../initrd-some.cpio
 	@rm -rf $(BUILD)/iso-some && mkdir -p $(BUILD)/iso-some/boot/grub
 	@cp $(KERNEL) $(BUILD)/iso-some/boot/ && cp $(INITRD_SOME) $(BUILD)/iso-some/boot/initrd.cpio
-	@sed 's|@CMDLINE@|test quiet|' iso/boot/grub/grub.cfg.in > $(BUILD)/iso-some/boot/grub/grub.cfg
+	@sed 's|@CMDLINE@|test quiet$(if $(TRACE), strace=$(TRACE))|' iso/boot/grub/grub.cfg.in \
+		> $(BUILD)/iso-some/boot/grub/grub.cfg
 	@grub-mkrescue --install-modules="$(GRUB_MODULES)" --locales= --fonts= --themes= \
 		-o $(ISO_SOME) $(BUILD)/iso-some 2>/dev/null
 	@tests/qemu-run --timeout 600 --log $(BUILD)/serial-some.log $(ISO_SOME)
