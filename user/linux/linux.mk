@@ -2,7 +2,8 @@
 # against Debian's musl (musl-gcc, package musl-tools), built to
 # $(BUILD)/linux/<name>.  They run natively in test-host and inside fdkernel
 # from /linux, so every one compares fdkernel with Linux (docs/linux-abi.md).
-# Only tap.h and testutil.h of user/include are used: both are plain C.
+# Only tap.h and testutil.h of user/include are used (both are plain C), and
+# kernel/uapi for fdkernel's own flags and calls (through user/linux/fdkernel_abi.h).
 
 LINUX_CC := musl-gcc
 LINUX_CFLAGS := -std=gnu11 -static -O2 -g -Wall -Wextra -Werror -pthread -Iuser/include -MMD -MP
@@ -15,8 +16,8 @@ LINUX_PROGS := $(patsubst user/linux/%.c,$(BUILD)/linux/%,$(LINUX_SRCS))
 # developer can run them by hand; the host runs them all.  Today: clone (56)
 # is ENOSYS, so pthread_create fails with EAGAIN and posix_spawn, popen and
 # system fail; tkill (200) is ENOSYS, so raise and abort do not signal.
-LINUX_GUEST_SKIP := raise spawn thread_cancel thread_cloexec thread_cond thread_fds thread_fork \
-	thread_join thread_mutex thread_signal thread_sync thread_tls
+LINUX_GUEST_SKIP := raise spawn thread_cancel thread_cloexec thread_clofork thread_cond thread_fds \
+	thread_fork thread_join thread_mutex thread_nonseq thread_signal thread_sync thread_tls
 
 # The list as last built, so that the initrd follows a change made on the
 # command line: `make test-some T=thread_join LINUX_GUEST_SKIP=` runs a
