@@ -77,7 +77,7 @@ static void test_broadcast(void)
 
 	for (int i = 0; i < 4; i++)
 		t[i] = start_thread(wait_gate, NULL);
-	for (int i = 0; i < 1000 && __atomic_load_n(&waiting, __ATOMIC_SEQ_CST) < 4; i++)
+	for (int i = 0; i < 5000 && __atomic_load_n(&waiting, __ATOMIC_SEQ_CST) < 4; i++)
 		usleep(1000);
 	pthread_mutex_lock(&lock);
 	ok(waiting == 4, "4 threads wait on the condition");

@@ -91,7 +91,8 @@ int main(int argc, char **argv)
 	   "pthread_create work (status %#x)",
 	   status);
 	long before = spins;
-	usleep(30000);
+	for (int i = 0; i < 2000 && spins == before; i++)
+		usleep(1000);
 	ok(spins > before, "the parent's other thread still runs");
 	stop = 1;
 	pthread_join(spin, NULL);

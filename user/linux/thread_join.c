@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	ok(pthread_create(&t, &attr, detached, NULL) == 0, "a detached thread starts");
-	for (int i = 0; i < 500 && !__atomic_load_n(&detached_done, __ATOMIC_SEQ_CST); i++)
+	for (int i = 0; i < 2500 && !__atomic_load_n(&detached_done, __ATOMIC_SEQ_CST); i++)
 		usleep(2000);
 	ok(detached_done, "and runs to its end");
 	pthread_attr_destroy(&attr);
