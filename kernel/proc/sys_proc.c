@@ -68,24 +68,8 @@ SYSCALL_DEFINE0(sched_yield)
 	return 0;
 }
 
-/* Everyone is root in fdkernel: one user and one group, real and effective
- * ids the same, no permission checks. */
+/* Everyone is root in fdkernel: one user, no permission checks. */
 SYSCALL_DEFINE0(getuid)
-{
-	return 0;
-}
-
-SYSCALL_DEFINE0(getgid)
-{
-	return 0;
-}
-
-SYSCALL_DEFINE0(geteuid)
-{
-	return 0;
-}
-
-SYSCALL_DEFINE0(getegid)
 {
 	return 0;
 }

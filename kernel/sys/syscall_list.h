@@ -77,9 +77,6 @@
 	X(__NR_getrlimit, getrlimit)                                                               \
 	X(__NR_times, times)                                                                       \
 	X(__NR_getuid, getuid)                                                                     \
-	X(__NR_getgid, getgid)                                                                     \
-	X(__NR_geteuid, geteuid)                                                                   \
-	X(__NR_getegid, getegid)                                                                   \
 	X(__NR_setpgid, setpgid)                                                                   \
 	X(__NR_getppid, getppid)                                                                   \
 	X(__NR_getpgrp, getpgrp)                                                                   \
