@@ -1,4 +1,4 @@
-/* The harness of the fd-flag race tests (thread_cloexec, thread_clofork):
+/* The harness of the fd-flag race tests (pthread_cloexec, pthread_clofork):
  * opener threads create and close fds in a loop while the main thread
  * starts children that report how many fds they got. */
 #ifndef LINUX_FD_RACE_H

@@ -1,4 +1,4 @@
-/* fdkernel's close-on-fork against the same race as thread_cloexec, with a
+/* fdkernel's close-on-fork against the same race as pthread_cloexec, with a
  * plain fork: threads create fds with FD_CLOFORK set atomically (O_CLOFORK,
  * pipe2, SOCK_CLOFORK, F_DUPFD_CLOFORK, socket2, syscall_indirect) while
  * the main thread forks children that count their fds: none may leak.
