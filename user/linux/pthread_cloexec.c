@@ -47,7 +47,7 @@ static void *atomic_opener(void *arg)
 	int fds[2];
 
 	(void)arg;
-	for (int i = 0; !race_stop; i++) {
+	for (int i = 0; race_go_on(); i++) {
 		create_cloexec(i, fds);
 		close(fds[0]);
 		close(fds[1]);
@@ -59,7 +59,7 @@ static void *atomic_opener(void *arg)
 static void *racy_opener(void *arg)
 {
 	(void)arg;
-	while (!race_stop) {
+	while (race_go_on()) {
 		int fd = open("/dev/null", O_RDONLY);
 		fcntl(fd, F_SETFD, FD_CLOEXEC);
 		close(fd);
