@@ -19,7 +19,7 @@ LINUX_PROGS := $(patsubst user/linux/%.c,$(BUILD)/linux/%,$(LINUX_SRCS))
 # geteuid, getgid and getegid are ENOSYS (identity).
 LINUX_GUEST_SKIP := identity raise spawn pthread_cancel pthread_cloexec pthread_clofork \
 	pthread_cond pthread_fds pthread_fork pthread_join pthread_mutex pthread_nonseq \
-	pthread_signal pthread_sync pthread_tls
+	pthread_signal pthread_sync pthread_teardown pthread_tls
 
 # The list as last built, so that the initrd follows a change made on the
 # command line: `make test-some T=pthread_join LINUX_GUEST_SKIP=` runs a
