@@ -6,8 +6,9 @@
  * nothing of the threads stayed behind). */
 #define _GNU_SOURCE
 #include <signal.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "threads.h"
@@ -52,15 +53,12 @@ static void *block_sleep(void *arg)
 /* Starts one thread blocked in each way, gives them time to block. */
 static void start_blockers(void)
 {
-	int sv[2];
-
 	require(pipe(pipe_fds) == 0, "pipe");
-	require(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0, "socketpair");
-	listener = socket(AF_UNIX, SOCK_STREAM, 0);
-	struct sockaddr_un a = {.sun_family = AF_UNIX};
-	require(listener >= 0 && bind(listener, (struct sockaddr *)&a, sizeof(sa_family_t)) == 0 &&
+	listener = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	require(listener >= 0 && bind(listener, (struct sockaddr *)&a, sizeof a) == 0 &&
 		    listen(listener, 1) == 0,
-		"autobound listener");
+		"listener on 127.0.0.1, any port");
 	start_thread(block_read, NULL);
 	start_thread(block_accept, NULL);
 	start_thread(block_cond, NULL);
