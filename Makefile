@@ -12,6 +12,7 @@ include mk/config.mk
 include mk/deps.mk
 include kernel/kernel.mk
 include libc/libc.mk
+include user/linux/linux.mk
 include user/user.mk
 include iso/iso.mk
 include tests/host/host.mk

@@ -14,22 +14,28 @@ GRUB_MODULES := multiboot2 normal iso9660 part_msdos serial terminal
 
 # The ramfs archive (newc cpio) unpacked at / by the kernel: the static
 # files of iso/rootfs, user/bin programs in /bin, user/tests in /tests,
-# user/bench in /bench, two symbolic links, an empty /tmp and /dev (the
-# kernel adds the device nodes).
+# user/bench in /bench, the musl programs of user/linux in /linux (those of
+# LINUX_GUEST_SKIP in /linux/pending), two symbolic links, an empty /tmp and
+# /dev (the kernel adds the device nodes).
 ROOTFS_FILES := $(shell find iso/rootfs -type f)
-$(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PROGS) iso/iso.mk
+$(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PROGS) \
+		$(LINUX_PROGS) iso/iso.mk $(LINUX_SKIP_FILE)
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/tests \
-		$(BUILD)/initrd/bench $(BUILD)/initrd/tmp $(BUILD)/initrd/dev
+		$(BUILD)/initrd/bench $(BUILD)/initrd/linux/pending $(BUILD)/initrd/tmp \
+		$(BUILD)/initrd/dev
 	cp -r iso/rootfs/. $(BUILD)/initrd/
 	$(if $(USER_BIN_PROGS),cp $(USER_BIN_PROGS) $(BUILD)/initrd/bin/)
 	$(if $(USER_TEST_PROGS),cp $(USER_TEST_PROGS) $(BUILD)/initrd/tests/)
 	$(if $(USER_BENCH_PROGS),cp $(USER_BENCH_PROGS) $(BUILD)/initrd/bench/)
+	$(if $(LINUX_GUEST_PROGS),cp $(LINUX_GUEST_PROGS) $(BUILD)/initrd/linux/)
+	$(if $(LINUX_PENDING_PROGS),cp $(LINUX_PENDING_PROGS) $(BUILD)/initrd/linux/pending/)
 	@# Symbolic links the cpio loader recreates (test vfs_initrd).
 	ln -s motd $(BUILD)/initrd/etc/motd.link
 	ln -s /bin/sh $(BUILD)/initrd/bin/sh-link
-	@# Debug info stays in build/user (for gdb); the guest gets lean copies.
-	find $(BUILD)/initrd/bin $(BUILD)/initrd/tests $(BUILD)/initrd/bench -type f \
-		-exec strip --strip-debug {} +
+	@# Debug info stays in build/user and build/linux (for gdb); the guest
+	@# gets lean copies.
+	find $(BUILD)/initrd/bin $(BUILD)/initrd/tests $(BUILD)/initrd/bench \
+		$(BUILD)/initrd/linux -type f -exec strip --strip-debug {} +
 	cd $(BUILD)/initrd && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc --quiet --owner=0:0 > ../initrd.cpio
 
@@ -77,7 +83,8 @@ $(ISO_STRACE): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 # fdkernel-bench.iso (its own initrd, for BENCH_ROWS): see bench/bench.mk.
 
 # `make test-some T="sig_regs sock_scm"`: the in-guest suite with only the
-# named test programs in /tests (a development aid; `make test` runs all).
+# named test programs in /tests and /linux (a development aid; `make test`
+# runs all).  TRACE=NAME adds the kernel word strace=NAME.
 T ?=
 INITRD_SOME := $(BUILD)/initrd-some.cpio
 ISO_SOME := $(BUILD)/fdkernel-some.iso
@@ -85,12 +92,14 @@ ISO_SOME := $(BUILD)/fdkernel-some.iso
 test-some: $(KERNEL) $(INITRD)
 	@[ -n "$(T)" ] || { echo 'usage: make test-some T="test names"'; exit 2; }
 	@rm -rf $(BUILD)/initrd-some && cp -r $(BUILD)/initrd $(BUILD)/initrd-some
-	@find $(BUILD)/initrd-some/tests -type f $(foreach t,$(T),! -name $(t)) -delete
+	@find $(BUILD)/initrd-some/tests $(BUILD)/initrd-some/linux -maxdepth 1 -type f \
+		$(foreach t,$(T),! -name $(t)) -delete
 	@cd $(BUILD)/initrd-some && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc --quiet --owner=0:0 > ../initrd-some.cpio
 	@rm -rf $(BUILD)/iso-some && mkdir -p $(BUILD)/iso-some/boot/grub
 	@cp $(KERNEL) $(BUILD)/iso-some/boot/ && cp $(INITRD_SOME) $(BUILD)/iso-some/boot/initrd.cpio
-	@sed 's|@CMDLINE@|test quiet|' iso/boot/grub/grub.cfg.in > $(BUILD)/iso-some/boot/grub/grub.cfg
+	@sed 's|@CMDLINE@|test quiet$(if $(TRACE), strace=$(TRACE))|' iso/boot/grub/grub.cfg.in \
+		> $(BUILD)/iso-some/boot/grub/grub.cfg
 	@grub-mkrescue --install-modules="$(GRUB_MODULES)" --locales= --fonts= --themes= \
 		-o $(ISO_SOME) $(BUILD)/iso-some 2>/dev/null
 	@tests/qemu-run --timeout 600 --log $(BUILD)/serial-some.log $(ISO_SOME)

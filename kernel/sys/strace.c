@@ -66,7 +66,8 @@ void strace_init(void)
 		return;
 	if (!strcmp(kopts.strace, "all") || !strcmp(kopts.strace, "off"))
 		return;
-	for (const char *const *d = (const char *const[]){"/bin/", "/tests/", "/bench/", NULL};
+	for (const char *const *d = (const char *const[]){"/bin/", "/tests/", "/bench/", "/linux/",
+							  "/linux/pending/", NULL};
 	     *d && !found; d++) {
 		snprintk(path, sizeof(path), "%s%s", *d, kopts.strace);
 		if (!path_lookup(NULL, path, &ip)) {
@@ -75,7 +76,8 @@ void strace_init(void)
 		}
 	}
 	if (!found)
-		printk("strace: no program '%s' in /bin, /tests or /bench (traced if one runs)\n",
+		printk("strace: no program '%s' in /bin, /tests, /bench or /linux (traced if one "
+		       "runs)\n",
 		       kopts.strace);
 }
 

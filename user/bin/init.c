@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 	default_environment();
 	if (strcmp(mode, "test") == 0) {
-		char *args[] = {RUNTESTS, "/tests", NULL};
+		char *args[] = {RUNTESTS, "/tests", "/linux", NULL};
 		return run(RUNTESTS, args);
 	}
 	if (strcmp(mode, "bench") == 0)

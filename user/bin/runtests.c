@@ -1,7 +1,8 @@
 /*
- * runtests: run every executable in a folder (sorted), each in its own
- * process with a time limit, read its TAP through a pipe and total it.
- * usage: runtests [-t SECONDS] DIR [SUMMARY_FILE]
+ * runtests: run every executable of each folder (sorted), each in its own
+ * process with a time limit, read its TAP through a pipe and total it: one
+ * line per folder ("/linux: N passed, ..."), then the grand total.
+ * usage: runtests [-t SECONDS] [-s SUMMARY_FILE] DIR...
  */
 #define _GNU_SOURCE /* pipe2 */
 #include <dirent.h>
@@ -210,36 +211,66 @@ static void run_one(const char *dir, const char *name, int timeout, struct total
 	fflush(stdout);
 }
 
-int main(int argc, char **argv)
+/* Run every test of DIR, adding to T; -1 if DIR cannot be read. */
+static int run_dir(const char *dir, int timeout, struct totals *t)
 {
 	static char *names[MAX_TESTS];
-	struct totals t = {0, 0, 0};
-	int timeout = 60, opt;
-
-	while ((opt = getopt(argc, argv, "t:")) != -1)
-		timeout = opt == 't' ? atoi(optarg) : timeout;
-	if (optind >= argc || timeout <= 0) {
-		fprintf(stderr, "usage: runtests [-t SECONDS] DIR [SUMMARY_FILE]\n");
-		return 2;
-	}
-	const char *dir = argv[optind];
+	struct totals mine = {0, 0, 0};
 	int n = list_tests(dir, names);
+
 	if (n < 0) {
 		fprintf(stderr, "runtests: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		run_one(dir, names[i], timeout, &mine);
+		free(names[i]);
+	}
+	printf("%s: %d passed, %d failed, %d skipped\n", dir, mine.passed, mine.failed,
+	       mine.skipped);
+	t->passed += mine.passed;
+	t->failed += mine.failed;
+	t->skipped += mine.skipped;
+	return 0;
+}
+
+static int write_summary(const char *path, const struct totals *t)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f ||
+	    fprintf(f, "%d passed, %d failed, %d skipped\n", t->passed, t->failed, t->skipped) <
+		0 ||
+	    fclose(f) != 0) {
+		fprintf(stderr, "runtests: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct totals t = {0, 0, 0};
+	const char *summary = NULL;
+	int timeout = 60, opt;
+
+	while ((opt = getopt(argc, argv, "t:s:")) != -1) {
+		if (opt == 't')
+			timeout = atoi(optarg);
+		else if (opt == 's')
+			summary = optarg;
+		else
+			timeout = 0; /* unknown option: usage */
+	}
+	if (optind >= argc || timeout <= 0) {
+		fprintf(stderr, "usage: runtests [-t SECONDS] [-s SUMMARY_FILE] DIR...\n");
 		return 2;
 	}
-	for (int i = 0; i < n; i++)
-		run_one(dir, names[i], timeout, &t);
-	printf("%d passed, %d failed, %d skipped\n", t.passed, t.failed, t.skipped);
-	if (optind + 1 < argc) {
-		FILE *f = fopen(argv[optind + 1], "w");
-		if (!f ||
-		    fprintf(f, "%d passed, %d failed, %d skipped\n", t.passed, t.failed,
-			    t.skipped) < 0 ||
-		    fclose(f) != 0) {
-			fprintf(stderr, "runtests: %s: %s\n", argv[optind + 1], strerror(errno));
+	for (int i = optind; i < argc; i++)
+		if (run_dir(argv[i], timeout, &t) < 0)
 			return 2;
-		}
-	}
+	printf("%d passed, %d failed, %d skipped\n", t.passed, t.failed, t.skipped);
+	if (summary && write_summary(summary, &t) < 0)
+		return 2;
 	return t.failed ? 1 : 0;
 }

@@ -96,8 +96,9 @@ static void test_accept_blocked(void)
 	lsig_handle(LSIGUSR1, accept_handler, 0);
 	fflush(stdout);
 	if ((child = fork()) == 0) {
+		sleep_ms(50); /* the parent is blocked in accept by now, SIGUSR1 masked */
 		int ok = lsig_kill(parent, LSIGUSR1) == 0;
-		sleep_ms(100);
+		sleep_ms(50);
 		_exit(ok && sock_client(AF_UNIX, SOCK_STREAM, &a) >= 0 ? 0 : 1);
 	}
 	fd = IND_CALL(SYSIND_SIGMASK, LBIT(LSIGUSR1), __NR_accept, (unsigned long)lfd, 0, 0);
