@@ -26,10 +26,6 @@
 #define SIGSET_SIZE  sizeof(uint64_t)
 #define WORD_BITS    64
 
-struct timespec_k {
-	int64_t tv_sec, tv_nsec;
-};
-
 struct timeval_k {
 	int64_t tv_sec, tv_usec;
 };

@@ -28,10 +28,6 @@
 
 #define TICKS_SIZE sizeof(uint64_t)
 
-struct timespec_k {
-	int64_t tv_sec, tv_nsec;
-};
-
 struct itimerspec_k {
 	struct timespec_k interval, value;
 };
@@ -197,15 +193,6 @@ static struct file *timerfd_get(int fd, long *err)
 static struct timespec_k ns_to_timespec(uint64_t ns)
 {
 	return (struct timespec_k){ns / NSEC_PER_SEC, ns % NSEC_PER_SEC};
-}
-
-/* A timespec in ns (saturated at KTIME_MAX), or -EINVAL if negative or
- * unnormalised. */
-static int64_t timespec_to_ns(const struct timespec_k *ts)
-{
-	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= NSEC_PER_SEC)
-		return -EINVAL;
-	return ktime_from(ts->tv_sec, ts->tv_nsec);
 }
 
 /* Under the lock: the time left (an expired interval timer forwarded

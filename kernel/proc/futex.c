@@ -524,10 +524,6 @@ int futex_cmpxchg_user(uint64_t uaddr, uint32_t old, uint32_t new, uint32_t *cur
 	return 0;
 }
 
-struct timespec_k {
-	int64_t tv_sec, tv_nsec;
-};
-
 /*
  * The monotonic deadline of a wait's timeout at utimeout: FUTEX_WAIT's is
  * relative, WAIT_BITSET's absolute on CLOCK_MONOTONIC or, with
@@ -540,9 +536,8 @@ static int wait_deadline(uint64_t utimeout, int cmd, bool realtime, uint64_t *de
 
 	if (copy_from_user(&ts, (const void *)utimeout, sizeof(ts)))
 		return -EFAULT;
-	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
-		return -EINVAL;
-	ns = ktime_from(ts.tv_sec, ts.tv_nsec);
+	if ((ns = timespec_to_ns(&ts)) < 0)
+		return (int)ns;
 	if (cmd == FUTEX_WAIT)
 		*deadline = clock_monotonic_ns() + (uint64_t)ns; /* ns <= KTIME_MAX: no wrap */
 	else

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <uapi/errno.h>
 
 #define NSEC_PER_SEC  1000000000L
 #define NSEC_PER_USEC 1000L
@@ -52,6 +53,20 @@ static inline int64_t ktime_from(int64_t sec, int64_t nsec)
 	if (sec >= KTIME_MAX / NSEC_PER_SEC)
 		return KTIME_MAX;
 	return sec * NSEC_PER_SEC + nsec;
+}
+
+/* struct timespec as the x86_64 ABI lays it out. */
+struct timespec_k {
+	int64_t tv_sec, tv_nsec;
+};
+
+/* A timespec in ns, saturated at KTIME_MAX (292 years) as Linux does, so
+ * that now + a timeout cannot overflow; or -EINVAL for a negative one or tv_nsec out of [0, 1e9). */
+static inline int64_t timespec_to_ns(const struct timespec_k *ts)
+{
+	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= NSEC_PER_SEC)
+		return -EINVAL;
+	return ktime_from(ts->tv_sec, ts->tv_nsec);
 }
 
 #endif

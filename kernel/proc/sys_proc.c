@@ -21,11 +21,6 @@
 #define CLOCK_MONOTONIC_COARSE 6
 #define CLOCK_BOOTTIME	       7
 
-struct timespec_k {
-	int64_t tv_sec;
-	int64_t tv_nsec;
-};
-
 struct timeval_k {
 	int64_t tv_sec;
 	int64_t tv_usec;
@@ -127,16 +122,6 @@ SYSCALL_DEFINE2(gettimeofday, struct timeval_k *, utv, void *, utz)
 }
 
 #define TIMER_ABSTIME 1
-
-/* A timespec in nanoseconds, saturated at KTIME_MAX (292 years) as Linux
- * does, so that now + a sleep cannot overflow; or -EINVAL for a negative
- * one or tv_nsec out of [0, 1e9). */
-static int64_t timespec_to_ns(const struct timespec_k *ts)
-{
-	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= NSEC_PER_SEC)
-		return -EINVAL;
-	return ktime_from(ts->tv_sec, ts->tv_nsec);
-}
 
 /* Reads a sleep request from user memory: its nanoseconds or -errno. */
 static int64_t get_sleep_request(const struct timespec_k *ureq)
