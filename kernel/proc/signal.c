@@ -194,16 +194,14 @@ static int take_lowest(uint64_t *set, struct sig_info *infos, uint64_t mask, str
 	return sig;
 }
 
-/* Takes the next deliverable signal: the thread's own first, then the
- * group's (as Linux's dequeue_signal); 0 if none. */
-static int dequeue(struct task *t, struct sig_info *info)
+int signal_dequeue(struct task *t, uint64_t mask, struct sig_info *info)
 {
 	struct thread_group *g = t->group;
-	int sig = take_lowest(&t->sig.pending, t->sig.info, ~t->sig.blocked, info);
+	int sig = take_lowest(&t->sig.pending, t->sig.info, mask, info);
 
-	if (!sig && (__atomic_load_n(&g->shared_pending, __ATOMIC_ACQUIRE) & ~t->sig.blocked)) {
+	if (!sig && (__atomic_load_n(&g->shared_pending, __ATOMIC_ACQUIRE) & mask)) {
 		spin_lock(&proc_lock); /* shared_info[] against a concurrent sender */
-		sig = take_lowest(&g->shared_pending, g->shared_info, ~t->sig.blocked, info);
+		sig = take_lowest(&g->shared_pending, g->shared_info, mask, info);
 		spin_unlock(&proc_lock);
 	}
 	return sig;
@@ -277,7 +275,7 @@ void signal_deliver(struct trapframe *tf)
 	int sig;
 
 	for (;;) {
-		while ((sig = dequeue(t, &info)))
+		while ((sig = signal_dequeue(t, ~t->sig.blocked, &info)))
 			if (handle_one(t, tf, sig, &info))
 				return;
 		if (is_restart(tf))

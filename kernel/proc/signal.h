@@ -80,6 +80,9 @@ uint64_t signal_pending_set(struct task *t);
 int signal_broadcast(int sig);
 /* Every process in group pgid (from: sender pid, 0 for the kernel). */
 int signal_send_group(int pgid, int sig, int from);
+/* Takes the lowest pending signal of mask, the thread's own first, then
+ * its process's (as Linux's dequeue_signal), with its details; 0 if none. */
+int signal_dequeue(struct task *t, uint64_t mask, struct sig_info *info);
 /* On the way back to user mode: act on pending signals (may not return). */
 void signal_deliver(struct trapframe *tf);
 

@@ -3,9 +3,11 @@
  * signal.c and arch/x86_64/sigframe.c.
  */
 #include "arch/x86_64/sigframe.h"
+#include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
 #include "proc/exit.h"
 #include "proc/group.h"
+#include "proc/ktimer.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "proc/signal.h"
@@ -105,6 +107,51 @@ SYSCALL_DEFINE2(rt_sigsuspend, const uint64_t *, umask, size_t, setsize)
 	while (!signal_is_pending(current()))
 		sched_sleep_until(UINT64_MAX);
 	return -ERESTARTNOHAND; /* EINTR once the handler ran */
+}
+
+/*
+ * rt_sigtimedwait (sigwaitinfo, sigtimedwait, sigwait): takes a pending
+ * signal of set, blocked or not, without running its handler.  While it
+ * sleeps the set is unblocked for this thread, as on Linux, so that a
+ * process-directed signal of the set may pick it and wake it; the old
+ * mask is back before it returns.  Another signal ends the wait with EINTR
+ * (its handler runs); the timeout with EAGAIN.
+ */
+SYSCALL_DEFINE4(rt_sigtimedwait, const uint64_t *, uset, void *, uinfo, const struct timespec_k *,
+		uts, size_t, setsize)
+{
+	struct task *t = current();
+	uint64_t set, saved, deadline = UINT64_MAX;
+	struct sig_info info;
+	int sig, err = 0;
+
+	if (setsize != SIGSET_SIZE)
+		return -EINVAL;
+	if (copy_from_user(&set, uset, sizeof(set)))
+		return -EFAULT;
+	set &= ~SIG_UNBLOCKABLE;
+	if (uts) {
+		struct timespec_k ts;
+		int64_t ns;
+		if (copy_from_user(&ts, uts, sizeof(ts)))
+			return -EFAULT;
+		if ((ns = timespec_to_ns(&ts)) < 0)
+			return ns;
+		deadline = clock_monotonic_ns() + (uint64_t)ns; /* ns <= KTIME_MAX */
+	}
+	sig = signal_dequeue(t, set, &info);
+	if (!sig) {
+		saved = t->sig.blocked;
+		t->sig.blocked &= ~set;
+		err = sched_sleep_until(deadline);
+		t->sig.blocked = saved;
+		sig = signal_dequeue(t, set, &info);
+	}
+	if (!sig)
+		return err ? -EINTR : -EAGAIN;
+	if (uinfo && siginfo_to_user(uinfo, sig, &info))
+		return -EFAULT;
+	return sig;
 }
 
 SYSCALL_DEFINE0(pause)

@@ -112,6 +112,7 @@
 	X(__NR_setfsgid, setfsgid)                                                                 \
 	X(__NR_getsid, getsid)                                                                     \
 	X(__NR_rt_sigpending, rt_sigpending)                                                       \
+	X(__NR_rt_sigtimedwait, rt_sigtimedwait)                                                   \
 	X(__NR_rt_sigsuspend, rt_sigsuspend)                                                       \
 	X(__NR_arch_prctl, arch_prctl)                                                             \
 	X(__NR_setrlimit, setrlimit)                                                               \

@@ -13,9 +13,8 @@ LINUX_PROGS := $(patsubst user/linux/%.c,$(BUILD)/linux/%,$(LINUX_SRCS))
 
 # Programs known to fail inside fdkernel today (docs/linux-abi.md says why).
 # The ISO puts them in /linux/pending, where runtests does not look but a
-# developer can run them by hand; the host runs them all.  Today:
-# rt_sigtimedwait (128) is ENOSYS, so sigwait fails (pthread_signal).
-LINUX_GUEST_SKIP := pthread_signal
+# developer can run them by hand; the host runs them all.  Today: none.
+LINUX_GUEST_SKIP :=
 
 # The list as last built, so that the initrd follows a change made on the
 # command line: `make test-some T=pthread_join LINUX_GUEST_SKIP=` runs a

@@ -106,6 +106,14 @@ static void fill_info(struct siginfo_k *si, int sig, const struct sig_info *info
 		si->addr = info->addr;
 }
 
+int siginfo_to_user(void *uinfo, int sig, const struct sig_info *info)
+{
+	struct siginfo_k si;
+
+	fill_info(&si, sig, info);
+	return copy_to_user(uinfo, &si, sizeof(si)) ? -EFAULT : 0;
+}
+
 int sigframe_setup(struct trapframe *tf, int sig, const struct uapi_sigaction *act,
 		   const struct sig_info *info, uint64_t old_mask)
 {

@@ -20,4 +20,8 @@ int sigframe_setup(struct trapframe *tf, int sig, const struct uapi_sigaction *a
  * frame at tf->rsp.  0, or -EFAULT for an unreadable frame. */
 int sigframe_restore(struct trapframe *tf, uint64_t *mask);
 
+/* Writes sig's 128-byte siginfo_t (what a SA_SIGINFO handler gets) to
+ * uinfo: 0 or -EFAULT.  rt_sigtimedwait, signalfd. */
+int siginfo_to_user(void *uinfo, int sig, const struct sig_info *info);
+
 #endif
