@@ -4,6 +4,7 @@
  * what the command line asks for.
  */
 #include <stdint.h>
+#include "arch/x86_64/acpi.h"
 #include "arch/x86_64/bootinfo.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
@@ -69,6 +70,7 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	idt_init();
 	pic_init();
 	mm_init();
+	acpi_init();
 	hardening_init();
 	fpu_init();
 	sched_init();

@@ -4,6 +4,7 @@
  * tests/qemu-run and humans read the same lines.
  */
 #include "selftest.h"
+#include "arch/x86_64/acpi.h"
 #include "arch/x86_64/extable.h"
 #include "arch/x86_64/multiboot.h"
 #include "arch/x86_64/timer.h"
@@ -104,6 +105,7 @@ int selftest_run(void)
 	cmdline_selftest();
 	fault_report_selftest();
 	multiboot_selftest();
+	acpi_selftest();
 	mm_selftest();
 	entry_selftest();
 	vfs_selftest();
