@@ -12,6 +12,8 @@
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/hardening.h"
 #include "arch/x86_64/idt.h"
+#include "arch/x86_64/ioapic.h"
+#include "arch/x86_64/lapic.h"
 #include "arch/x86_64/multiboot.h"
 #include "arch/x86_64/pic.h"
 #include "arch/x86_64/qemu.h"
@@ -71,6 +73,10 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	pic_init();
 	mm_init();
 	acpi_init();
+	if (ioapic_init()) { /* the APICs take over; the 8259s stay masked */
+		pic_disable();
+		lapic_init();
+	}
 	hardening_init();
 	fpu_init();
 	sched_init();

@@ -1,10 +1,12 @@
 /*
- * ACPI self-tests: what QEMU's q35 firmware reports (any -smp count), and
+ * ACPI self-tests: what QEMU's q35 firmware reports (any -smp count) and
+ * that the APICs it names are in use, and
  * a hand-made MADT with the entries and the malformations parsing must
  * survive.
  */
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/lapic.h"
 #include "lib/ktest.h"
 #include "lib/string.h"
 
@@ -30,6 +32,9 @@ static void acpi_qemu_selftest(void)
 		     acpi_info.ioapic_gsi_base == 0,
 		 "acpi: LAPIC at %lx, I/O APIC at %lx GSI base %u", acpi_info.lapic_pa,
 		 acpi_info.ioapic_pa, acpi_info.ioapic_gsi_base);
+	KTEST_OK(lapic_enabled() && lapic_id() == b >> 24,
+		 "apic: the I/O APIC took over, this CPU's local APIC is on (id %u)",
+		 lapic_enabled() ? lapic_id() : ~0u);
 	KTEST_OK(acpi_info.isa_gsi[0] == 2 && acpi_info.isa_gsi[4] == 4 && !acpi_info.isa_flags[4],
 		 "acpi: ISA IRQ 0 on GSI %u, IRQ 4 on GSI %u edge/high", acpi_info.isa_gsi[0],
 		 acpi_info.isa_gsi[4]);

@@ -10,9 +10,10 @@
 #define VEC_DOUBLE_FAULT   8
 #define VEC_GP		   13
 #define VEC_PAGE_FAULT	   14
-#define VEC_IRQ_BASE	   32 /* legacy PIC IRQ 0..15 land at 32..47 */
+#define VEC_IRQ_BASE	   32 /* ISA IRQ 0..15 land at 32..47 (PIC or I/O APIC) */
 #define VEC_TIMER	   (VEC_IRQ_BASE + 0)
 #define VEC_COM1	   (VEC_IRQ_BASE + 4)
+#define VEC_LAPIC_TIMER	   0xec /* each CPU's local APIC timer */
 #define VEC_SELFTEST	   0xf0 /* software interrupt for self-tests (traps.h) */
 #define VEC_SPURIOUS	   0xff
 

@@ -4,11 +4,15 @@
 
 #include <stdint.h>
 
+struct trapframe;
+
 #define TIMER_HZ 100
 
 void timer_init(void);
 /* Nanoseconds since boot, from the TSC calibrated against the PIT. */
 uint64_t clock_monotonic_ns(void);
 uint64_t timer_ticks(void);
+/* The tick: the PIT's IRQ 0 or the local APIC timer's vector (traps.c). */
+void timer_interrupt(struct trapframe *tf);
 
 #endif

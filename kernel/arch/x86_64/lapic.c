@@ -1,0 +1,87 @@
+/*
+ * Local APIC, xAPIC mode: 32-bit registers at 16-byte strides in the page
+ * acpi_info.lapic_pa names, read and written through the direct map.
+ * (Under QEMU the map's write-back type is harmless; real hardware wants
+ * the page uncached, docs/smp.md.)
+ */
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/idt.h"
+#include "lib/printk.h"
+#include "mm/layout.h"
+
+#define LAPIC_ID	0x020
+#define LAPIC_TPR	0x080
+#define LAPIC_EOI	0x0b0
+#define LAPIC_SVR	0x0f0
+#define LAPIC_LVT_TIMER 0x320
+#define LAPIC_TIMER_ICR 0x380 /* initial count */
+#define LAPIC_TIMER_CCR 0x390 /* current count */
+#define LAPIC_TIMER_DCR 0x3e0 /* divide configuration */
+
+#define SVR_ENABLE	   (1u << 8)
+#define LVT_MASKED	   (1u << 16)
+#define LVT_TIMER_PERIODIC (1u << 17)
+#define DCR_DIVIDE_16	   0x3
+#define CALIBRATE_MS	   10
+
+/* Set once by the boot CPU before any other CPU runs; read-only after. */
+static volatile uint32_t *lapic;
+
+static uint32_t lapic_read(uint32_t reg)
+{
+	return lapic[reg / 4];
+}
+
+static void lapic_write(uint32_t reg, uint32_t v)
+{
+	lapic[reg / 4] = v;
+}
+
+void lapic_init(void)
+{
+	lapic = P2V(acpi_info.lapic_pa);
+	lapic_write(LAPIC_TPR, 0);
+	lapic_write(LAPIC_SVR, SVR_ENABLE | VEC_SPURIOUS);
+	lapic_write(LAPIC_EOI, 0); /* nothing left in service from the firmware */
+}
+
+bool lapic_enabled(void)
+{
+	return lapic != NULL;
+}
+
+uint32_t lapic_id(void)
+{
+	return lapic_read(LAPIC_ID) >> 24;
+}
+
+void lapic_eoi(void)
+{
+	lapic_write(LAPIC_EOI, 0);
+}
+
+uint32_t lapic_timer_calibrate(uint64_t tsc_per_ms)
+{
+	uint64_t end = rdtsc() + tsc_per_ms * CALIBRATE_MS;
+	uint32_t per_ms;
+
+	lapic_write(LAPIC_TIMER_DCR, DCR_DIVIDE_16);
+	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED | VEC_LAPIC_TIMER);
+	lapic_write(LAPIC_TIMER_ICR, 0xffffffff);
+	while (rdtsc() < end)
+		cpu_relax();
+	per_ms = (0xffffffff - lapic_read(LAPIC_TIMER_CCR)) / CALIBRATE_MS;
+	lapic_write(LAPIC_TIMER_ICR, 0);
+	if (!per_ms)
+		panic("LAPIC timer calibration failed");
+	return per_ms;
+}
+
+void lapic_timer_start(uint32_t count)
+{
+	lapic_write(LAPIC_TIMER_DCR, DCR_DIVIDE_16);
+	lapic_write(LAPIC_LVT_TIMER, LVT_TIMER_PERIODIC | VEC_LAPIC_TIMER);
+	lapic_write(LAPIC_TIMER_ICR, count);
+}
