@@ -18,6 +18,7 @@
 #include "arch/x86_64/pic.h"
 #include "arch/x86_64/qemu.h"
 #include "arch/x86_64/serial.h"
+#include "arch/x86_64/smp.h"
 #include "arch/x86_64/timer.h"
 #include "cmdline.h"
 #include "lib/printk.h"
@@ -59,6 +60,8 @@ static __attribute__((noinline)) void crashtest_fault(void)
 
 void kmain(uint32_t magic, uint64_t info_pa)
 {
+	cpu0.self = &cpu0;
+	wrmsr(MSR_GS_BASE, (uint64_t)&cpu0); /* this_cpu() works from here on */
 	serial_init();
 	if (magic != MULTIBOOT2_BOOTLOADER_MAGIC)
 		panic("bad Multiboot2 magic %x", magic);
@@ -88,6 +91,7 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	vfs_init();    /* after timer_init: file times read the clock */
 	strace_init(); /* after vfs_init: it looks for the program */
 	irq_enable();
+	smp_boot(); /* after timer_init: the APs' timers use its calibration */
 	printk("fdkernel: up (%lu ms since boot)\n", clock_monotonic_ns() / 1000000);
 
 	if (kopts.crashtest)

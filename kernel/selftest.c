@@ -7,6 +7,7 @@
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/extable.h"
 #include "arch/x86_64/multiboot.h"
+#include "arch/x86_64/smp.h"
 #include "arch/x86_64/timer.h"
 #include "cmdline.h"
 #include "lib/backtrace.h"
@@ -106,6 +107,7 @@ int selftest_run(void)
 	fault_report_selftest();
 	multiboot_selftest();
 	acpi_selftest();
+	smp_selftest();
 	mm_selftest();
 	entry_selftest();
 	vfs_selftest();

@@ -9,8 +9,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "arch/x86_64/percpu.h"
 
-#define ACPI_MAX_CPUS 16
+#define ACPI_MAX_CPUS MAX_CPUS
 
 /* MADT interrupt source override flags (ACPI 6.5, 5.2.12.5). */
 #define ACPI_IRQ_POLARITY_LOW  (3u << 0) /* both bits set: active low */

@@ -18,5 +18,7 @@
 #define VEC_SPURIOUS	   0xff
 
 void idt_init(void);
+/* Loads the IDT into this CPU (the APs; idt_init loads it on CPU 0). */
+void idt_load(void);
 
 #endif

@@ -15,6 +15,8 @@
 #define LAPIC_TPR	0x080
 #define LAPIC_EOI	0x0b0
 #define LAPIC_SVR	0x0f0
+#define LAPIC_ICR_LO	0x300
+#define LAPIC_ICR_HI	0x310
 #define LAPIC_LVT_TIMER 0x320
 #define LAPIC_TIMER_ICR 0x380 /* initial count */
 #define LAPIC_TIMER_CCR 0x390 /* current count */
@@ -25,6 +27,9 @@
 #define LVT_TIMER_PERIODIC (1u << 17)
 #define DCR_DIVIDE_16	   0x3
 #define CALIBRATE_MS	   10
+#define ICR_INIT	   0x4500 /* INIT, level assert */
+#define ICR_STARTUP	   0x4600 /* STARTUP; the vector is the start page */
+#define ICR_PENDING	   (1u << 12)
 
 /* Set once by the boot CPU before any other CPU runs; read-only after. */
 static volatile uint32_t *lapic;
@@ -42,6 +47,11 @@ static void lapic_write(uint32_t reg, uint32_t v)
 void lapic_init(void)
 {
 	lapic = P2V(acpi_info.lapic_pa);
+	lapic_init_cpu();
+}
+
+void lapic_init_cpu(void)
+{
 	lapic_write(LAPIC_TPR, 0);
 	lapic_write(LAPIC_SVR, SVR_ENABLE | VEC_SPURIOUS);
 	lapic_write(LAPIC_EOI, 0); /* nothing left in service from the firmware */
@@ -84,4 +94,23 @@ void lapic_timer_start(uint32_t count)
 	lapic_write(LAPIC_TIMER_DCR, DCR_DIVIDE_16);
 	lapic_write(LAPIC_LVT_TIMER, LVT_TIMER_PERIODIC | VEC_LAPIC_TIMER);
 	lapic_write(LAPIC_TIMER_ICR, count);
+}
+
+/* Sends one IPI and waits until the LAPIC has accepted it. */
+static void lapic_send_ipi(uint32_t apic_id, uint32_t icr_lo)
+{
+	lapic_write(LAPIC_ICR_HI, apic_id << 24);
+	lapic_write(LAPIC_ICR_LO, icr_lo);
+	while (lapic_read(LAPIC_ICR_LO) & ICR_PENDING)
+		cpu_relax();
+}
+
+void lapic_send_init(uint32_t apic_id)
+{
+	lapic_send_ipi(apic_id, ICR_INIT);
+}
+
+void lapic_send_startup(uint32_t apic_id, uint64_t start_pa)
+{
+	lapic_send_ipi(apic_id, ICR_STARTUP | (uint32_t)(start_pa >> 12));
 }

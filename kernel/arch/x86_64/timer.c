@@ -29,6 +29,8 @@ static uint32_t lapic_per_tick; /* LAPIC timer count per tick, for every CPU */
 void timer_interrupt(struct trapframe *tf)
 {
 	this_cpu()->ticks++;
+	if (this_cpu()->id)
+		return; /* the other CPUs idle: time, timers and tasks are CPU 0's */
 	profile_sample(tf);
 	ktimer_run_expired();
 	sched_tick(tf);
@@ -76,6 +78,11 @@ void timer_init(void)
 	}
 	printk_info("timer: %d Hz tick from the %s, TSC %lu.%03lu MHz\n", TIMER_HZ,
 		    lapic_enabled() ? "local APIC" : "PIT", tsc_per_ms / 1000, tsc_per_ms % 1000);
+}
+
+void timer_start_cpu(void)
+{
+	lapic_timer_start(lapic_per_tick);
 }
 
 uint64_t clock_monotonic_ns(void)
