@@ -9,12 +9,25 @@
 #include "arch/x86_64/lapic.h"
 #include "lib/ktest.h"
 #include "lib/string.h"
+#include "mm/layout.h"
+#include "mm/paging.h"
 
 static bool has_lapic_id(const struct acpi_info *a, uint32_t id)
 {
 	for (int i = 0; i < a->ncpus; i++)
 		if (a->lapic_ids[i] == id)
 			return true;
+	return false;
+}
+
+/* True if one of the first register pages mmio_map gave maps pa uncached. */
+static bool uncached_at(uint64_t pa)
+{
+	for (uint64_t va = MMIO_BASE; va < MMIO_BASE + 4 * PAGE_SIZE; va += PAGE_SIZE) {
+		uint64_t got, flags;
+		if (!translate(vm_kernel(), va, &got, &flags) && got == pa)
+			return (flags & (PTE_PCD | PTE_PWT)) == (PTE_PCD | PTE_PWT);
+	}
 	return false;
 }
 
@@ -35,6 +48,8 @@ static void acpi_qemu_selftest(void)
 	KTEST_OK(lapic_enabled() && lapic_id() == b >> 24,
 		 "apic: the I/O APIC took over, this CPU's local APIC is on (id %u)",
 		 lapic_enabled() ? lapic_id() : ~0u);
+	KTEST_OK(uncached_at(acpi_info.lapic_pa) && uncached_at(acpi_info.ioapic_pa),
+		 "apic: the local and I/O APIC registers are mapped uncached");
 	KTEST_OK(acpi_info.isa_gsi[0] == 2 && acpi_info.isa_gsi[4] == 4 && !acpi_info.isa_flags[4],
 		 "acpi: ISA IRQ 0 on GSI %u, IRQ 4 on GSI %u edge/high", acpi_info.isa_gsi[0],
 		 acpi_info.isa_gsi[4]);

@@ -8,7 +8,7 @@
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/lapic.h"
 #include "lib/printk.h"
-#include "mm/layout.h"
+#include "arch/x86_64/mmio.h"
 
 #define IOREGSEL     0x00
 #define IOWIN	     0x10
@@ -38,7 +38,7 @@ bool ioapic_init(void)
 {
 	if (!acpi_info.ioapic_pa)
 		return false;
-	ioapic = P2V(acpi_info.ioapic_pa);
+	ioapic = mmio_map(acpi_info.ioapic_pa);
 	ninputs = (ioapic_read(IOAPIC_VER) >> 16 & 0xff) + 1;
 	for (uint32_t i = 0; i < ninputs; i++) {
 		ioapic_write(IOAPIC_REDIR + 2 * i, REDIR_MASKED);

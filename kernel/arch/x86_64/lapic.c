@@ -1,15 +1,14 @@
 /*
  * Local APIC, xAPIC mode: 32-bit registers at 16-byte strides in the page
- * acpi_info.lapic_pa names, read and written through the direct map.
- * (Under QEMU the map's write-back type is harmless; real hardware wants
- * the page uncached, docs/smp.md.)
+ * acpi_info.lapic_pa names, mapped uncached.  Every CPU sees its own LAPIC
+ * at that one address.
  */
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/idt.h"
 #include "lib/printk.h"
-#include "mm/layout.h"
+#include "arch/x86_64/mmio.h"
 
 #define LAPIC_ID	0x020
 #define LAPIC_TPR	0x080
@@ -46,7 +45,7 @@ static void lapic_write(uint32_t reg, uint32_t v)
 
 void lapic_init(void)
 {
-	lapic = P2V(acpi_info.lapic_pa);
+	lapic = mmio_map(acpi_info.lapic_pa);
 	lapic_init_cpu();
 }
 
