@@ -108,6 +108,7 @@ int selftest_run(void)
 	multiboot_selftest();
 	acpi_selftest();
 	smp_selftest();
+	smp_call_selftest();
 	mm_selftest();
 	entry_selftest();
 	vfs_selftest();

@@ -28,6 +28,7 @@
 #define CALIBRATE_MS	   10
 #define ICR_INIT	   0x4500 /* INIT, level assert */
 #define ICR_STARTUP	   0x4600 /* STARTUP; the vector is the start page */
+#define ICR_FIXED	   0x4000 /* fixed delivery, level assert */
 #define ICR_PENDING	   (1u << 12)
 
 /* Set once by the boot CPU before any other CPU runs; read-only after. */
@@ -102,6 +103,11 @@ static void lapic_send_ipi(uint32_t apic_id, uint32_t icr_lo)
 	lapic_write(LAPIC_ICR_LO, icr_lo);
 	while (lapic_read(LAPIC_ICR_LO) & ICR_PENDING)
 		cpu_relax();
+}
+
+void lapic_send_fixed(uint32_t apic_id, uint8_t vector)
+{
+	lapic_send_ipi(apic_id, ICR_FIXED | vector);
 }
 
 void lapic_send_init(uint32_t apic_id)

@@ -22,6 +22,8 @@ uint32_t lapic_timer_calibrate(uint64_t tsc_per_ms);
 /* Starts the periodic timer on VEC_LAPIC_TIMER, one interrupt per count
  * ticks. */
 void lapic_timer_start(uint32_t count);
+/* An interrupt on vector at the CPU whose LAPIC id is apic_id. */
+void lapic_send_fixed(uint32_t apic_id, uint8_t vector);
 /* Start-up IPIs: INIT, then STARTUP at start_pa (page aligned, < 1 MiB). */
 void lapic_send_init(uint32_t apic_id);
 void lapic_send_startup(uint32_t apic_id, uint64_t start_pa);

@@ -25,11 +25,16 @@ struct cpu {
 	struct task *current; /* gs:24 */
 	int id;		      /* 0: the boot CPU; the others in start-up order */
 	bool online;	      /* set by the CPU itself once it runs its idle loop */
-	int irq_off_depth;    /* nesting of irq_push_off() */
-	bool irq_were_on;     /* IF before the outermost irq_push_off() */
-	uint64_t ticks;	      /* timer interrupts taken on this CPU */
-	bool need_resched;    /* switch tasks before returning to user mode */
-	struct task *dead;    /* TASK_DEAD task just switched away from (sched/sched.c) */
+	uint32_t apic_id;     /* its local APIC's id, set before it starts */
+	/* A cross-CPU call for this CPU (smp.c): set by the caller under
+	 * call_lock, cleared by this CPU when fn has returned. */
+	void (*call_fn)(void *arg);
+	void *call_arg;
+	int irq_off_depth; /* nesting of irq_push_off() */
+	bool irq_were_on;  /* IF before the outermost irq_push_off() */
+	uint64_t ticks;	   /* timer interrupts taken on this CPU */
+	bool need_resched; /* switch tasks before returning to user mode */
+	struct task *dead; /* TASK_DEAD task just switched away from (sched/sched.c) */
 	/* The user FS and GS bases in this CPU's MSRs (sched.c: user_bases_load). */
 	uint64_t user_fsbase, user_gsbase;
 };

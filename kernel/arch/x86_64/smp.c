@@ -16,6 +16,7 @@
 #include "arch/x86_64/timer.h"
 #include "lib/ktest.h"
 #include "lib/printk.h"
+#include "lib/spinlock.h"
 #include "lib/string.h"
 #include "mm/layout.h"
 #include "mm/paging.h"
@@ -45,6 +46,39 @@ static uint8_t ap_stacks[MAX_CPUS - 1][AP_STACK_SIZE] __attribute__((aligned(16)
 static uint64_t bsp_cr0, bsp_cr4;
 
 int smp_cpus_online = 1;
+
+/* Serializes cross-CPU calls: one caller at a time owns every call slot. */
+static struct spinlock call_lock = SPINLOCK_INIT("smp_call");
+
+static struct cpu *cpu_get(int id)
+{
+	return id ? &ap_cpus[id - 1] : &cpu0;
+}
+
+void smp_call(int cpu, void (*fn)(void *arg), void *arg)
+{
+	struct cpu *c = cpu_get(cpu);
+
+	kassert(cpu >= 0 && cpu < smp_cpus_online && c != this_cpu());
+	spin_lock(&call_lock);
+	c->call_arg = arg;
+	__atomic_store_n(&c->call_fn, fn, __ATOMIC_RELEASE); /* publishes call_arg */
+	lapic_send_fixed(c->apic_id, VEC_IPI_CALL);
+	while (__atomic_load_n(&c->call_fn, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	spin_unlock(&call_lock);
+}
+
+void smp_call_handle(void)
+{
+	struct cpu *c = this_cpu();
+	void (*fn)(void *) = __atomic_load_n(&c->call_fn, __ATOMIC_ACQUIRE);
+
+	if (!fn)
+		return;
+	fn(c->call_arg);
+	__atomic_store_n(&c->call_fn, NULL, __ATOMIC_RELEASE); /* the caller may go on */
+}
 
 static __attribute__((noreturn)) void ap_entry(struct cpu *c)
 {
@@ -107,6 +141,7 @@ void smp_boot(void)
 
 	if (!lapic_enabled() || acpi_info.ncpus < 2)
 		return;
+	cpu0.apic_id = self;
 	bsp_cr0 = read_cr0();
 	bsp_cr4 = read_cr4();
 	memcpy(P2V(TRAMPOLINE_PA), trampoline_start, (size_t)(trampoline_end - trampoline_start));
@@ -119,6 +154,7 @@ void smp_boot(void)
 		if (n == MAX_CPUS)
 			break; /* the boot CPU was not in the MADT's list */
 		ap_cpus[n - 1].id = n;
+		ap_cpus[n - 1].apic_id = id;
 		/* A CPU that never answered might still start later and read
 		 * the trampoline: start no other after it. */
 		if (!ap_start(id, &ap_cpus[n - 1], (uint64_t)ap_stacks[n - 1] + AP_STACK_SIZE)) {
@@ -152,4 +188,28 @@ void smp_selftest(void)
 		 smp_cpus_online, acpi_info.ncpus);
 	KTEST_OK(ticking == aps, "smp: %d of the %d other CPUs idle with their timer ticking",
 		 ticking, aps);
+}
+
+/* Runs on the called CPU: who am I, by struct cpu and by LAPIC. */
+static void whoami(void *arg)
+{
+	uint32_t *out = arg;
+
+	out[0] = (uint32_t)this_cpu()->id;
+	out[1] = lapic_id();
+}
+
+/* CPU 0 calls every other CPU, twice, and each answers as itself. */
+void smp_call_selftest(void)
+{
+	int right = 0, aps = smp_cpus_online - 1;
+
+	for (int round = 0; round < 2; round++)
+		for (int n = 1; n <= aps; n++) {
+			uint32_t out[2] = {~0u, ~0u};
+			smp_call(n, whoami, out);
+			right += out[0] == (uint32_t)n && out[1] == cpu_get(n)->apic_id;
+		}
+	KTEST_OK(right == 2 * aps, "smp: cross-CPU calls: %d of %d answered by the right CPU",
+		 right, 2 * aps);
 }

@@ -10,6 +10,7 @@
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/pic.h"
+#include "arch/x86_64/smp.h"
 #include "arch/x86_64/timer.h"
 #include "lib/backtrace.h"
 #include "lib/printk.h"
@@ -171,6 +172,9 @@ void trap_dispatch(struct trapframe *tf)
 	} else if (v == VEC_LAPIC_TIMER) {
 		lapic_eoi();
 		timer_interrupt(tf);
+	} else if (v == VEC_IPI_CALL) {
+		lapic_eoi();
+		smp_call_handle();
 	} else if (v == VEC_SELFTEST && selftest_handler) {
 		selftest_handler(tf);
 	}
