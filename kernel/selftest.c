@@ -106,6 +106,7 @@ int selftest_run(void)
 	cmdline_selftest();
 	fault_report_selftest();
 	multiboot_selftest();
+	multiboot_rsdp_selftest();
 	acpi_selftest();
 	smp_selftest();
 	smp_call_selftest();

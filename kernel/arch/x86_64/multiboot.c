@@ -257,3 +257,29 @@ void multiboot_selftest(void)
 		 "multiboot: with both maps, only the Multiboot2 one counts (%d ranges)",
 		 bi.nusable);
 }
+
+/* The ACPI tags: the 2.0+ RSDP copy wins over the 1.0 one in either order. */
+void multiboot_rsdp_selftest(void)
+{
+	static uint8_t info[256];
+	static struct boot_info bi;
+	uint8_t v1[20] = "RSD PTR 1", v2[36] = "RSD PTR 2";
+	uint32_t len = 8;
+
+	put_tag(info, &len, MB2_TAG_ACPI_NEW, v2, sizeof(v2));
+	put_tag(info, &len, MB2_TAG_ACPI_OLD, v1, sizeof(v1));
+	put_tag(info, &len, MB2_TAG_END, NULL, 0);
+	memcpy(info, &len, sizeof(len));
+	memset(&bi, 0, sizeof(bi));
+	multiboot_parse_tags(info, &bi);
+	KTEST_OK(bi.rsdp_len == 36 && bi.rsdp[8] == '2',
+		 "multiboot: the ACPI 2.0 RSDP tag wins over a later 1.0 one");
+	len = 8;
+	put_tag(info, &len, MB2_TAG_ACPI_OLD, v1, sizeof(v1));
+	put_tag(info, &len, MB2_TAG_END, NULL, 0);
+	memcpy(info, &len, sizeof(len));
+	memset(&bi, 0, sizeof(bi));
+	multiboot_parse_tags(info, &bi);
+	KTEST_OK(bi.rsdp_len == 20 && bi.rsdp[8] == '1',
+		 "multiboot: a lone ACPI 1.0 RSDP tag is kept");
+}

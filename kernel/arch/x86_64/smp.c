@@ -151,6 +151,10 @@ void smp_boot(void)
 
 		if (id == self)
 			continue;
+		if (id > 0xfe) { /* xAPIC IPIs carry 8-bit ids; 0xff broadcasts */
+			printk("smp: LAPIC id %u needs x2APIC, not started\n", id);
+			continue;
+		}
 		if (n == MAX_CPUS)
 			break; /* the boot CPU was not in the MADT's list */
 		ap_cpus[n - 1].id = n;
