@@ -196,6 +196,8 @@ msg_no_lm:
 
 section .boot.bss nobits alloc noexec write
 alignb 4096
+global boot_pml4                        ; the APs' trampoline enters through it too
+boot_pml4:
 pml4:        resb 4096
 pdpt_low:    resb 4096
 pdpt_high:   resb 4096

@@ -4,6 +4,7 @@
  * what the command line asks for.
  */
 #include <stdint.h>
+#include "arch/x86_64/acpi.h"
 #include "arch/x86_64/bootinfo.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
@@ -11,10 +12,13 @@
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/hardening.h"
 #include "arch/x86_64/idt.h"
+#include "arch/x86_64/ioapic.h"
+#include "arch/x86_64/lapic.h"
 #include "arch/x86_64/multiboot.h"
 #include "arch/x86_64/pic.h"
 #include "arch/x86_64/qemu.h"
 #include "arch/x86_64/serial.h"
+#include "arch/x86_64/smp.h"
 #include "arch/x86_64/timer.h"
 #include "cmdline.h"
 #include "lib/printk.h"
@@ -56,6 +60,8 @@ static __attribute__((noinline)) void crashtest_fault(void)
 
 void kmain(uint32_t magic, uint64_t info_pa)
 {
+	cpu0.self = &cpu0;
+	wrmsr(MSR_GS_BASE, (uint64_t)&cpu0); /* this_cpu() works from here on */
 	serial_init();
 	if (magic != MULTIBOOT2_BOOTLOADER_MAGIC)
 		panic("bad Multiboot2 magic %x", magic);
@@ -69,6 +75,11 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	idt_init();
 	pic_init();
 	mm_init();
+	acpi_init();
+	if (ioapic_init()) { /* the APICs take over; the 8259s stay masked */
+		pic_disable();
+		lapic_init();
+	}
 	hardening_init();
 	fpu_init();
 	sched_init();
@@ -80,6 +91,7 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	vfs_init();    /* after timer_init: file times read the clock */
 	strace_init(); /* after vfs_init: it looks for the program */
 	irq_enable();
+	smp_boot(); /* after timer_init: the APs' timers use its calibration */
 	printk("fdkernel: up (%lu ms since boot)\n", clock_monotonic_ns() / 1000000);
 
 	if (kopts.crashtest)

@@ -4,8 +4,10 @@
  * tests/qemu-run and humans read the same lines.
  */
 #include "selftest.h"
+#include "arch/x86_64/acpi.h"
 #include "arch/x86_64/extable.h"
 #include "arch/x86_64/multiboot.h"
+#include "arch/x86_64/smp.h"
 #include "arch/x86_64/timer.h"
 #include "cmdline.h"
 #include "lib/backtrace.h"
@@ -105,6 +107,10 @@ int selftest_run(void)
 	cmdline_selftest();
 	fault_report_selftest();
 	multiboot_selftest();
+	multiboot_rsdp_selftest();
+	acpi_selftest();
+	smp_selftest();
+	smp_call_selftest();
 	mm_selftest();
 	entry_selftest();
 	vfs_selftest();

@@ -23,10 +23,11 @@ test-guest: $(ISO_TEST)
 test-kernel: test-guest
 
 # Boot-path failures: no long mode, a kernel fault's report, odd memory maps,
-# UEFI; and the syscall trace of a test program.
-test-boot: $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE)
+# UEFI, several CPUs (the user suite on two); and the syscall trace of a
+# test program.
+test-boot: $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST)
 	@mkdir -p $(RESULTS)
-	@tests/boot-checks $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) \
+	@tests/boot-checks $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST) \
 		> $(BUILD)/boot-checks.log; \
 	status=$$?; cat $(BUILD)/boot-checks.log; tail -n 1 $(BUILD)/boot-checks.log > $(RESULTS)/$@; \
 	exit $$status

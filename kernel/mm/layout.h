@@ -27,6 +27,8 @@
 #define HEAP_LARGE_END	0xffffc08000000000UL /* 512 GiB */
 /* Kernel stacks, one 32 KiB slot per task: an unmapped guard, then the stack. */
 #define KSTACK_REGION 0xffffff0000000000UL
+/* Device registers, 4 KiB uncached pages (arch/x86_64/mmio.c). */
+#define MMIO_BASE 0xffffc20000000000UL
 /* One page the mm self-test maps and unmaps; nothing else lives here. */
 #define MM_SELFTEST_VA 0xffffc10000000000UL
 /* Kernel image: linked here, loaded at physical 1 MiB. */

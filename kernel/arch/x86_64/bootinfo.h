@@ -37,6 +37,10 @@ struct boot_info {
 	char cmdline[BOOT_CMDLINE_MAX];
 	uint64_t phys_top; /* end of the highest usable range */
 	bool uefi;	   /* booted by UEFI firmware (an EFI system table tag) */
+	/* A copy of the ACPI RSDP the boot loader found (tag 15 over tag 14);
+	 * rsdp_len 0: none given, acpi.c scans the BIOS area. */
+	uint8_t rsdp[36];
+	uint32_t rsdp_len;
 };
 
 extern struct boot_info boot_info;

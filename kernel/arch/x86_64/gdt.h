@@ -17,6 +17,7 @@
 #define IST_DOUBLE_FAULT 1
 #define IST_NMI		 2
 
+/* Builds and loads this CPU's GDT and TSS (this_cpu()->id picks them). */
 void gdt_init(void);
 /* Stack the CPU switches to on an interrupt from user mode. */
 void tss_set_kernel_stack(uint64_t rsp0);

@@ -34,16 +34,22 @@ static void set_gate(int vec, uint64_t handler, uint8_t ist)
 	};
 }
 
-void idt_init(void)
+void idt_load(void)
 {
 	struct {
 		uint16_t limit;
 		uint64_t base;
 	} __attribute__((packed)) ptr = {sizeof(idt) - 1, (uint64_t)idt};
 
+	asm volatile("lidt %0" : : "m"(ptr));
+}
+
+/* The table is shared by every CPU and never changes after idt_init. */
+void idt_init(void)
+{
 	for (int v = 0; v < 256; v++)
 		set_gate(v, isr_stub_table[v], 0);
 	set_gate(VEC_DOUBLE_FAULT, isr_stub_table[VEC_DOUBLE_FAULT], IST_DOUBLE_FAULT);
 	set_gate(VEC_NMI, isr_stub_table[VEC_NMI], IST_NMI);
-	asm volatile("lidt %0" : : "m"(ptr));
+	idt_load();
 }

@@ -10,12 +10,16 @@
 #define VEC_DOUBLE_FAULT   8
 #define VEC_GP		   13
 #define VEC_PAGE_FAULT	   14
-#define VEC_IRQ_BASE	   32 /* legacy PIC IRQ 0..15 land at 32..47 */
+#define VEC_IRQ_BASE	   32 /* ISA IRQ 0..15 land at 32..47 (PIC or I/O APIC) */
 #define VEC_TIMER	   (VEC_IRQ_BASE + 0)
 #define VEC_COM1	   (VEC_IRQ_BASE + 4)
+#define VEC_LAPIC_TIMER	   0xec /* each CPU's local APIC timer */
+#define VEC_IPI_CALL	   0xeb /* run a function on another CPU (smp.c) */
 #define VEC_SELFTEST	   0xf0 /* software interrupt for self-tests (traps.h) */
 #define VEC_SPURIOUS	   0xff
 
 void idt_init(void);
+/* Loads the IDT into this CPU (the APs; idt_init loads it on CPU 0). */
+void idt_load(void);
 
 #endif

@@ -16,6 +16,8 @@
 #define MB2_TAG_MODULE	   3
 #define MB2_TAG_MMAP	   6
 #define MB2_TAG_EFI64	   12 /* EFI system table: we were booted by UEFI */
+#define MB2_TAG_ACPI_OLD   14 /* a copy of the ACPI 1.0 RSDP */
+#define MB2_TAG_ACPI_NEW   15 /* a copy of the ACPI 2.0+ RSDP */
 #define MB2_TAG_EFI_MMAP   17 /* the firmware's own memory map */
 #define MB2_MMAP_AVAILABLE 1
 
@@ -123,6 +125,19 @@ static void parse_module(struct boot_info *bi, const struct mb2_module *m)
 	add_range(bi->reserved, &bi->nreserved, m->start, m->end - m->start);
 }
 
+/* Keeps the RSDP copy; the 2.0+ one wins over the 1.0 one whatever the order. */
+static void parse_rsdp(struct boot_info *bi, const struct mb2_tag *t)
+{
+	uint32_t len = t->size - sizeof(*t);
+
+	if (t->type == MB2_TAG_ACPI_OLD && bi->rsdp_len > 20)
+		return;
+	if (len > sizeof(bi->rsdp))
+		len = sizeof(bi->rsdp);
+	memcpy(bi->rsdp, t + 1, len);
+	bi->rsdp_len = len;
+}
+
 /*
  * The memory map comes from the Multiboot2 map (type 6), which GRUB gives
  * under BIOS and UEFI; the EFI map (type 17) is used only when there is no
@@ -150,6 +165,9 @@ void multiboot_parse_tags(const uint8_t *info, struct boot_info *bi)
 			efi_mmap = tag;
 		else if (tag->type == MB2_TAG_EFI64)
 			bi->uefi = true;
+		else if ((tag->type == MB2_TAG_ACPI_OLD || tag->type == MB2_TAG_ACPI_NEW) &&
+			 tag->size > sizeof(*tag))
+			parse_rsdp(bi, tag);
 		p += (tag->size + 7) & ~7u;
 	}
 	if (!have_mmap && efi_mmap)
@@ -238,4 +256,30 @@ void multiboot_selftest(void)
 	KTEST_OK(bi.nusable == 1 && bi.usable[0].len == 0x400000,
 		 "multiboot: with both maps, only the Multiboot2 one counts (%d ranges)",
 		 bi.nusable);
+}
+
+/* The ACPI tags: the 2.0+ RSDP copy wins over the 1.0 one in either order. */
+void multiboot_rsdp_selftest(void)
+{
+	static uint8_t info[256];
+	static struct boot_info bi;
+	uint8_t v1[20] = "RSD PTR 1", v2[36] = "RSD PTR 2";
+	uint32_t len = 8;
+
+	put_tag(info, &len, MB2_TAG_ACPI_NEW, v2, sizeof(v2));
+	put_tag(info, &len, MB2_TAG_ACPI_OLD, v1, sizeof(v1));
+	put_tag(info, &len, MB2_TAG_END, NULL, 0);
+	memcpy(info, &len, sizeof(len));
+	memset(&bi, 0, sizeof(bi));
+	multiboot_parse_tags(info, &bi);
+	KTEST_OK(bi.rsdp_len == 36 && bi.rsdp[8] == '2',
+		 "multiboot: the ACPI 2.0 RSDP tag wins over a later 1.0 one");
+	len = 8;
+	put_tag(info, &len, MB2_TAG_ACPI_OLD, v1, sizeof(v1));
+	put_tag(info, &len, MB2_TAG_END, NULL, 0);
+	memcpy(info, &len, sizeof(len));
+	memset(&bi, 0, sizeof(bi));
+	multiboot_parse_tags(info, &bi);
+	KTEST_OK(bi.rsdp_len == 20 && bi.rsdp[8] == '1',
+		 "multiboot: a lone ACPI 1.0 RSDP tag is kept");
 }

@@ -14,6 +14,7 @@ void multiboot_parse(uint64_t info_pa);
 void multiboot_parse_tags(const uint8_t *info, struct boot_info *bi);
 /* Kernel self-test: the EFI memory map is read when there is no other. */
 void multiboot_selftest(void);
+void multiboot_rsdp_selftest(void);
 void multiboot_print_summary(void);
 
 #endif

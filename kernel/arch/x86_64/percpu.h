@@ -1,7 +1,8 @@
 /*
  * Per-CPU data.  Everything that belongs to one CPU sits in struct cpu and
- * is reached only through this_cpu(), so moving to SMP (one struct per CPU,
- * found through GS) changes this file alone.
+ * is reached only through this_cpu(), which reads the self pointer at gs:0:
+ * in the kernel GS's base is this CPU's struct cpu (kmain for CPU 0, smp.c
+ * for the others; entries from user mode swapgs).
  */
 #ifndef ARCH_PERCPU_H
 #define ARCH_PERCPU_H
@@ -10,6 +11,8 @@
 #include <stdint.h>
 
 struct task;
+
+#define MAX_CPUS 8 /* CPUs started; more in the MADT are ignored */
 
 /*
  * The first fields are read by assembly through GS (syscall.asm): keep
@@ -20,7 +23,13 @@ struct cpu {
 	uint64_t kstack_top;  /* gs:8, rsp for syscall entry (current's stack) */
 	uint64_t user_rsp;    /* gs:16, user rsp parked during syscall entry */
 	struct task *current; /* gs:24 */
-	int id;
+	int id;		      /* 0: the boot CPU; the others in start-up order */
+	bool online;	      /* set by the CPU itself once it runs its idle loop */
+	uint32_t apic_id;     /* its local APIC's id, set before it starts */
+	/* A cross-CPU call for this CPU (smp.c): set by the caller under
+	 * call_lock, cleared by this CPU when fn has returned. */
+	void (*call_fn)(void *arg);
+	void *call_arg;
 	int irq_off_depth; /* nesting of irq_push_off() */
 	bool irq_were_on;  /* IF before the outermost irq_push_off() */
 	uint64_t ticks;	   /* timer interrupts taken on this CPU */
@@ -35,9 +44,14 @@ struct cpu {
 
 extern struct cpu cpu0;
 
+/* volatile: with tasks migrating one day, a value read before a switch
+ * must not be reused after it. */
 static inline struct cpu *this_cpu(void)
 {
-	return &cpu0;
+	struct cpu *c;
+
+	asm volatile("movq %%gs:0, %0" : "=r"(c));
+	return c;
 }
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * 8259A PIC pair.  Remapped above the exceptions, everything masked until a
- * driver registers a handler.  (The local APIC replaces this with SMP.)
+ * driver registers a handler.  With an I/O APIC (kmain) they stay masked.
  */
 #include "arch/x86_64/pic.h"
 #include "arch/x86_64/cpu.h"
@@ -39,6 +39,12 @@ void pic_init(void)
 void pic_unmask(int irq)
 {
 	irq_mask &= ~(1u << irq);
+	write_mask();
+}
+
+void pic_disable(void)
+{
+	irq_mask = 0xffff;
 	write_mask();
 }
 

@@ -20,11 +20,7 @@ void syscall_entry(void);
 
 void syscall_init(void)
 {
-	struct cpu *c = this_cpu();
-
-	c->self = c;
-	wrmsr(MSR_GS_BASE, (uint64_t)c);
-	wrmsr(MSR_KERNEL_GS_BASE, 0);
+	wrmsr(MSR_KERNEL_GS_BASE, 0); /* the user's GS while in the kernel */
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
 	/* SYSRET loads CS = base + 16 and SS = base + 8 from STAR[63:48]. */
 	wrmsr(MSR_STAR, ((uint64_t)(USER_CS32 & ~3) << 48) | ((uint64_t)KERNEL_CS << 32));

@@ -1,10 +1,13 @@
 /*
- * PIT channel 0 as the periodic tick (TIMER_HZ, kept low: each tick is an
- * emulated device access under QEMU) and the TSC as the clock, calibrated
- * against the PIT once at boot so reading time never touches a port.
+ * The periodic tick (TIMER_HZ, kept low: each tick is an emulated device
+ * access under QEMU) from the local APIC timer, or PIT channel 0 on a
+ * machine without an I/O APIC; the TSC as the clock, calibrated against
+ * the PIT once at boot so reading time never touches a port.  The LAPIC
+ * timer is calibrated against the TSC.
  */
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/lapic.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/traps.h"
 #include "lib/printk.h"
@@ -21,10 +24,13 @@
 
 static uint64_t tsc_per_ms;
 static uint64_t tsc_at_boot;
+static uint32_t lapic_per_tick; /* LAPIC timer count per tick, for every CPU */
 
-static void timer_tick(struct trapframe *tf)
+void timer_interrupt(struct trapframe *tf)
 {
 	this_cpu()->ticks++;
+	if (this_cpu()->id)
+		return; /* the other CPUs idle: time, timers and tasks are CPU 0's */
 	profile_sample(tf);
 	ktimer_run_expired();
 	sched_tick(tf);
@@ -49,18 +55,34 @@ static void calibrate_tsc(void)
 		panic("TSC calibration failed");
 }
 
-void timer_init(void)
+/* PIT channel 0 as a rate generator on IRQ 0: the tick without a LAPIC. */
+static void pit_tick_start(void)
 {
 	uint16_t divisor = PIT_HZ / TIMER_HZ;
 
-	tsc_at_boot = rdtsc();
-	calibrate_tsc();
 	outb(PIT_CMD, 0x34); /* ch0, lo/hi, rate generator */
 	outb(PIT_CH0, divisor & 0xff);
 	outb(PIT_CH0, divisor >> 8);
-	irq_register(0, timer_tick);
-	printk_info("timer: %d Hz tick, TSC %lu.%03lu MHz\n", TIMER_HZ, tsc_per_ms / 1000,
-		    tsc_per_ms % 1000);
+	irq_register(0, timer_interrupt);
+}
+
+void timer_init(void)
+{
+	tsc_at_boot = rdtsc();
+	calibrate_tsc();
+	if (lapic_enabled()) {
+		lapic_per_tick = lapic_timer_calibrate(tsc_per_ms) * 1000 / TIMER_HZ;
+		lapic_timer_start(lapic_per_tick);
+	} else {
+		pit_tick_start();
+	}
+	printk_info("timer: %d Hz tick from the %s, TSC %lu.%03lu MHz\n", TIMER_HZ,
+		    lapic_enabled() ? "local APIC" : "PIT", tsc_per_ms / 1000, tsc_per_ms % 1000);
+}
+
+void timer_start_cpu(void)
+{
+	lapic_timer_start(lapic_per_tick);
 }
 
 uint64_t clock_monotonic_ns(void)

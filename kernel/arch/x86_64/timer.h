@@ -4,11 +4,18 @@
 
 #include <stdint.h>
 
+struct trapframe;
+
 #define TIMER_HZ 100
 
 void timer_init(void);
 /* Nanoseconds since boot, from the TSC calibrated against the PIT. */
 uint64_t clock_monotonic_ns(void);
+/* Ticks taken by this CPU (CPU 0's count is the system's). */
 uint64_t timer_ticks(void);
+/* Starts this CPU's LAPIC timer with CPU 0's calibration (an AP). */
+void timer_start_cpu(void);
+/* The tick: the PIT's IRQ 0 or the local APIC timer's vector (traps.c). */
+void timer_interrupt(struct trapframe *tf);
 
 #endif

@@ -7,7 +7,11 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/extable.h"
 #include "arch/x86_64/idt.h"
+#include "arch/x86_64/ioapic.h"
+#include "arch/x86_64/lapic.h"
 #include "arch/x86_64/pic.h"
+#include "arch/x86_64/smp.h"
+#include "arch/x86_64/timer.h"
 #include "lib/backtrace.h"
 #include "lib/printk.h"
 #include "sched/sched.h"
@@ -55,7 +59,24 @@ static irq_handler_t selftest_handler; /* VEC_SELFTEST; set by self-tests only *
 void irq_register(int irq, irq_handler_t handler)
 {
 	irq_handlers[irq] = handler;
-	pic_unmask(irq);
+	if (lapic_enabled())
+		ioapic_route_isa(irq);
+	else
+		pic_unmask(irq);
+}
+
+/* An ISA IRQ: acknowledged first, since the handler may switch tasks. */
+static void isa_irq(struct trapframe *tf, int irq)
+{
+	if (lapic_enabled()) {
+		lapic_eoi();
+	} else {
+		if (pic_is_spurious(irq))
+			return;
+		pic_eoi(irq);
+	}
+	if (irq_handlers[irq])
+		irq_handlers[irq](tf);
 }
 
 void trap_register_selftest(irq_handler_t handler)
@@ -147,12 +168,13 @@ void trap_dispatch(struct trapframe *tf)
 	if (v < 32) {
 		handle_exception(tf);
 	} else if (v >= VEC_IRQ_BASE && v < VEC_IRQ_BASE + 16) {
-		int irq = (int)(v - VEC_IRQ_BASE);
-		if (pic_is_spurious(irq))
-			return;
-		pic_eoi(irq);
-		if (irq_handlers[irq])
-			irq_handlers[irq](tf);
+		isa_irq(tf, (int)(v - VEC_IRQ_BASE));
+	} else if (v == VEC_LAPIC_TIMER) {
+		lapic_eoi();
+		timer_interrupt(tf);
+	} else if (v == VEC_IPI_CALL) {
+		lapic_eoi();
+		smp_call_handle();
 	} else if (v == VEC_SELFTEST && selftest_handler) {
 		selftest_handler(tf);
 	}

@@ -1,0 +1,219 @@
+/*
+ * Application processor start-up: the trampoline (trampoline.asm) is
+ * copied to TRAMPOLINE_PA, then each AP gets INIT, STARTUP, STARTUP (the
+ * second only if the first did not take, as the MP specification allows),
+ * and runs ap_entry on its own stack with its own struct cpu, GDT, TSS and
+ * LAPIC timer.  It then idles: no task runs anywhere but on CPU 0 until
+ * the scheduler and the rest of the kernel are SMP-safe (docs/smp.md).
+ */
+#include "arch/x86_64/smp.h"
+#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/idt.h"
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/timer.h"
+#include "lib/ktest.h"
+#include "lib/printk.h"
+#include "lib/spinlock.h"
+#include "lib/string.h"
+#include "mm/layout.h"
+#include "mm/paging.h"
+
+/* Below 1 MiB, page aligned, and never handed out: the frame allocator
+ * starts at 1 MiB (frame.c), so this page needs no reservation of its own. */
+#define TRAMPOLINE_PA 0x8000 /* trampoline.asm */
+#define AP_STACK_SIZE 16384
+#define EFER_LMA      (1UL << 10) /* read-only status bit: not written back */
+
+/* The block at the end of the trampoline, filled before each start. */
+struct trampoline_data {
+	uint64_t cr3; /* the boot page tables (boot/entry.asm), below 4 GiB */
+	uint64_t efer;
+	uint64_t stack;
+	uint64_t cpu;
+	uint64_t entry;
+};
+
+extern const uint8_t trampoline_start[], trampoline_end[], trampoline_data[];
+extern uint8_t boot_pml4[]; /* linked at its physical address */
+
+/* The APs' per-CPU data and boot stacks: static, they live forever. */
+static struct cpu ap_cpus[MAX_CPUS - 1];
+static uint8_t ap_stacks[MAX_CPUS - 1][AP_STACK_SIZE] __attribute__((aligned(16)));
+/* CPU 0's control registers, copied by each AP; written before any start. */
+static uint64_t bsp_cr0, bsp_cr4;
+
+int smp_cpus_online = 1;
+
+/* Serializes cross-CPU calls: one caller at a time owns every call slot. */
+static struct spinlock call_lock = SPINLOCK_INIT("smp_call");
+
+static struct cpu *cpu_get(int id)
+{
+	return id ? &ap_cpus[id - 1] : &cpu0;
+}
+
+void smp_call(int cpu, void (*fn)(void *arg), void *arg)
+{
+	struct cpu *c = cpu_get(cpu);
+
+	kassert(cpu >= 0 && cpu < smp_cpus_online && c != this_cpu());
+	spin_lock(&call_lock);
+	c->call_arg = arg;
+	__atomic_store_n(&c->call_fn, fn, __ATOMIC_RELEASE); /* publishes call_arg */
+	lapic_send_fixed(c->apic_id, VEC_IPI_CALL);
+	while (__atomic_load_n(&c->call_fn, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	spin_unlock(&call_lock);
+}
+
+void smp_call_handle(void)
+{
+	struct cpu *c = this_cpu();
+	void (*fn)(void *) = __atomic_load_n(&c->call_fn, __ATOMIC_ACQUIRE);
+
+	if (!fn)
+		return;
+	fn(c->call_arg);
+	__atomic_store_n(&c->call_fn, NULL, __ATOMIC_RELEASE); /* the caller may go on */
+}
+
+static __attribute__((noreturn)) void ap_entry(struct cpu *c)
+{
+	write_cr3(vm_kernel()->pml4);
+	write_cr4(bsp_cr4);
+	asm volatile("mov %0, %%cr0" : : "r"(bsp_cr0));
+	c->self = c;
+	wrmsr(MSR_GS_BASE, (uint64_t)c);
+	gdt_init();
+	idt_load();
+	lapic_init_cpu();
+	timer_start_cpu();
+	printk("cpu %d online (LAPIC id %u)\n", c->id, lapic_id());
+	__atomic_store_n(&c->online, true, __ATOMIC_RELEASE);
+	for (;;)
+		asm volatile("sti; hlt");
+}
+
+static void delay_us(uint64_t us)
+{
+	uint64_t end = clock_monotonic_ns() + us * 1000;
+
+	while (clock_monotonic_ns() < end)
+		cpu_relax();
+}
+
+/* True once the CPU says it is online, polling for up to ms milliseconds. */
+static bool wait_online(const struct cpu *c, uint64_t ms)
+{
+	uint64_t end = clock_monotonic_ns() + ms * 1000000;
+
+	while (!__atomic_load_n(&c->online, __ATOMIC_ACQUIRE))
+		if (clock_monotonic_ns() >= end)
+			return false;
+	return true;
+}
+
+/* Starts the CPU with LAPIC id apic_id as c, on stack top. */
+static bool ap_start(uint32_t apic_id, struct cpu *c, uint64_t stack_top)
+{
+	struct trampoline_data *d = P2V(TRAMPOLINE_PA + (trampoline_data - trampoline_start));
+
+	d->cr3 = (uint64_t)boot_pml4;
+	d->efer = rdmsr(MSR_EFER) & ~EFER_LMA;
+	d->stack = stack_top;
+	d->cpu = (uint64_t)c;
+	d->entry = (uint64_t)ap_entry;
+	lapic_send_init(apic_id);
+	delay_us(10000);
+	lapic_send_startup(apic_id, TRAMPOLINE_PA);
+	if (wait_online(c, 1))
+		return true;
+	lapic_send_startup(apic_id, TRAMPOLINE_PA);
+	return wait_online(c, 200);
+}
+
+void smp_boot(void)
+{
+	uint32_t self = lapic_id();
+
+	if (!lapic_enabled() || acpi_info.ncpus < 2)
+		return;
+	cpu0.apic_id = self;
+	bsp_cr0 = read_cr0();
+	bsp_cr4 = read_cr4();
+	memcpy(P2V(TRAMPOLINE_PA), trampoline_start, (size_t)(trampoline_end - trampoline_start));
+	for (int i = 0; i < acpi_info.ncpus; i++) {
+		int n = smp_cpus_online;
+		uint32_t id = acpi_info.lapic_ids[i];
+
+		if (id == self)
+			continue;
+		if (id > 0xfe) { /* xAPIC IPIs carry 8-bit ids; 0xff broadcasts */
+			printk("smp: LAPIC id %u needs x2APIC, not started\n", id);
+			continue;
+		}
+		if (n == MAX_CPUS)
+			break; /* the boot CPU was not in the MADT's list */
+		ap_cpus[n - 1].id = n;
+		ap_cpus[n - 1].apic_id = id;
+		/* A CPU that never answered might still start later and read
+		 * the trampoline: start no other after it. */
+		if (!ap_start(id, &ap_cpus[n - 1], (uint64_t)ap_stacks[n - 1] + AP_STACK_SIZE)) {
+			printk("smp: the CPU with LAPIC id %u did not start; no more started\n",
+			       id);
+			break;
+		}
+		smp_cpus_online++;
+	}
+	printk("smp: %d CPUs online; tasks run on CPU 0 only\n", smp_cpus_online);
+}
+
+/* Every CPU of the MADT is up, each with its own struct cpu behind GS, and
+ * idles with its LAPIC timer ticking. */
+void smp_selftest(void)
+{
+	uint64_t before[MAX_CPUS - 1], t0 = timer_ticks();
+	int aps = smp_cpus_online - 1, ticking = 0, own = 0;
+
+	for (int i = 0; i < aps; i++)
+		before[i] = __atomic_load_n(&ap_cpus[i].ticks, __ATOMIC_RELAXED);
+	while (timer_ticks() < t0 + 3)
+		asm volatile("hlt");
+	for (int i = 0; i < aps; i++) {
+		ticking += __atomic_load_n(&ap_cpus[i].ticks, __ATOMIC_RELAXED) > before[i];
+		own += ap_cpus[i].self == &ap_cpus[i] && ap_cpus[i].id == i + 1 &&
+		       __atomic_load_n(&ap_cpus[i].online, __ATOMIC_ACQUIRE);
+	}
+	KTEST_OK(smp_cpus_online == acpi_info.ncpus && this_cpu() == &cpu0 && own == aps,
+		 "smp: %d of the MADT's %d CPUs online, each with its own struct cpu",
+		 smp_cpus_online, acpi_info.ncpus);
+	KTEST_OK(ticking == aps, "smp: %d of the %d other CPUs idle with their timer ticking",
+		 ticking, aps);
+}
+
+/* Runs on the called CPU: who am I, by struct cpu and by LAPIC. */
+static void whoami(void *arg)
+{
+	uint32_t *out = arg;
+
+	out[0] = (uint32_t)this_cpu()->id;
+	out[1] = lapic_id();
+}
+
+/* CPU 0 calls every other CPU, twice, and each answers as itself. */
+void smp_call_selftest(void)
+{
+	int right = 0, aps = smp_cpus_online - 1;
+
+	for (int round = 0; round < 2; round++)
+		for (int n = 1; n <= aps; n++) {
+			uint32_t out[2] = {~0u, ~0u};
+			smp_call(n, whoami, out);
+			right += out[0] == (uint32_t)n && out[1] == cpu_get(n)->apic_id;
+		}
+	KTEST_OK(right == 2 * aps, "smp: cross-CPU calls: %d of %d answered by the right CPU",
+		 right, 2 * aps);
+}
