@@ -13,6 +13,7 @@ include mk/deps.mk
 include kernel/kernel.mk
 include libc/libc.mk
 include user/user.mk
+include iso/busybox.mk
 include iso/iso.mk
 include tests/host/host.mk
 include tests/tests.mk

@@ -17,7 +17,8 @@ GRUB_MODULES := multiboot2 normal iso9660 part_msdos serial terminal
 # user/bench in /bench, two symbolic links, an empty /tmp and /dev (the
 # kernel adds the device nodes).
 ROOTFS_FILES := $(shell find iso/rootfs -type f)
-$(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PROGS) iso/iso.mk
+$(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PROGS) iso/iso.mk \
+		$(BUSYBOX_FILES)
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/tests \
 		$(BUILD)/initrd/bench $(BUILD)/initrd/tmp $(BUILD)/initrd/dev
 	cp -r iso/rootfs/. $(BUILD)/initrd/
@@ -27,6 +28,7 @@ $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PRO
 	@# Symbolic links the cpio loader recreates (test vfs_initrd).
 	ln -s motd $(BUILD)/initrd/etc/motd.link
 	ln -s /bin/sh $(BUILD)/initrd/bin/sh-link
+	$(call install_busybox,$(BUILD)/initrd)
 	@# Debug info stays in build/user (for gdb); the guest gets lean copies.
 	find $(BUILD)/initrd/bin $(BUILD)/initrd/tests $(BUILD)/initrd/bench -type f \
 		-exec strip --strip-debug {} +

@@ -67,8 +67,13 @@ struct inode {
 		} dir;
 		struct {
 			/* kmalloc'd, NUL-terminated, never empty; constant, freed
-			 * with the inode (so any holder of a reference may read it) */
+			 * with the inode (so any holder of a reference may read it);
+			 * NULL for a generated link */
 			char *target;
+			/* A generated link (/proc/self/exe, proc_self.c): its
+			 * target for the calling task, valid until the call
+			 * returns, or NULL (-ENOENT); constant */
+			const char *(*generate)(void);
 		} link;
 	};
 };
@@ -102,6 +107,13 @@ static inline bool inode_is_reg(const struct inode *ip)
 static inline bool inode_is_link(const struct inode *ip)
 {
 	return S_ISLNK(ip->mode);
+}
+
+/* What the link ip (referenced) points at for the calling task, or NULL
+ * when a generated link has no target for it. */
+static inline const char *link_target(const struct inode *ip)
+{
+	return ip->link.target ? ip->link.target : ip->link.generate();
 }
 
 /*

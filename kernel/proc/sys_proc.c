@@ -126,6 +126,17 @@ SYSCALL_DEFINE2(gettimeofday, struct timeval_k *, utv, void *, utz)
 	return utv ? copy_to_user(utv, &tv, sizeof(tv)) : 0;
 }
 
+/* Seconds since the epoch, also stored at tloc if not NULL (-EFAULT if it
+ * cannot be); glibc calls it for time() when there is no vDSO. */
+SYSCALL_DEFINE1(time, int64_t *, tloc)
+{
+	int64_t secs = clock_now_ns(CLOCK_REALTIME) / NSEC_PER_SEC;
+
+	if (tloc && copy_to_user(tloc, &secs, sizeof(secs)))
+		return -EFAULT;
+	return secs;
+}
+
 #define TIMER_ABSTIME 1
 
 /* A timespec in nanoseconds, saturated at KTIME_MAX (292 years) as Linux

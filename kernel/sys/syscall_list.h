@@ -116,6 +116,7 @@
 	X(__NR_setrlimit, setrlimit)                                                               \
 	X(__NR_gettid, gettid)                                                                     \
 	X(__NR_tkill, tkill)                                                                       \
+	X(__NR_time, time)                                                                         \
 	X(__NR_futex, futex)                                                                       \
 	X(__NR_epoll_create, epoll_create)                                                         \
 	X(__NR_getdents64, getdents64)                                                             \
