@@ -11,6 +11,7 @@
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "proc/signal.h"
+#include "proc/sysinfo.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
@@ -222,10 +223,10 @@ SYSCALL_DEFINE1(uname, struct utsname_k *, ubuf)
 	struct utsname_k u;
 
 	memset(&u, 0, sizeof(u));
-	strlcpy(u.sysname, "fdkernel", sizeof(u.sysname));
+	strlcpy(u.sysname, UTS_SYSNAME, sizeof(u.sysname));
 	strlcpy(u.nodename, "fdkernel", sizeof(u.nodename));
-	strlcpy(u.release, "0.1.0", sizeof(u.release));
-	strlcpy(u.version, "#1 " __DATE__, sizeof(u.version));
+	strlcpy(u.release, UTS_RELEASE, sizeof(u.release));
+	strlcpy(u.version, UTS_VERSION, sizeof(u.version));
 	strlcpy(u.machine, "x86_64", sizeof(u.machine));
 	strlcpy(u.domainname, "(none)", sizeof(u.domainname));
 	return copy_to_user(ubuf, &u, sizeof(u));

@@ -82,5 +82,32 @@ tar cf a.tar d; rm -r d; tar xf a.tar; find d | sort
 gzip a.tar; ls a.tar.gz; gunzip a.tar.gz; tar tf a.tar | sort
 rm a.tar t
 
+echo "== here-documents, read, IFS"
+cat <<END
+line $((2*3))
+END
+printf 'a:b:c\n' | { IFS=: read x y z; echo "$z$y$x"; }
+while read -r w n; do echo "$n=$w"; done <<END
+apple 1
+pear 2
+END
+echo "== cmp, diff, od, md5sum, sha256sum"
+printf 'abc\n' > p; printf 'abd\n' > q
+cmp p q; echo "cmp $?"
+diff p q | tail -2
+od -c p | head -1
+md5sum p; sha256sum q
+rm p q
+echo "== TCP loopback with nc"
+nc -l -p 23456 > got & sleep 0.3
+echo "over tcp" | nc -w 1 127.0.0.1 23456
+wait; cat got; rm got
+echo "== uname -a"
+[ "$(uname -a)" = "$(uname -s) $(uname -n) $(uname -r) $(uname -v) $(uname -m) $(uname -o)" ] && echo consistent
+
+echo "== free, uptime (figures differ: shapes only)"
+free | awk 'NR == 1 {print $1, $2, $3} NR == 2 {print $1, ($2 > 0 && $3 >= 0)}'
+uptime | grep -c 'load average'
+
 echo "== cleanup"
 rm -r d; ls
