@@ -65,6 +65,7 @@ static const struct chrdev {
     {"/proc/uptime", MKDEV(10, 244), 0444, &uptime_ops},
     {"/proc/loadavg", MKDEV(10, 245), 0444, &loadavg_ops},
     {"/proc/version", MKDEV(10, 246), 0444, &version_ops},
+    {"/proc/mounts", MKDEV(10, 247), 0444, &mounts_ops}, /* fs/sys_statfs.c */
 };
 
 #define NCHRDEVS (sizeof(chrdevs) / sizeof(chrdevs[0]))

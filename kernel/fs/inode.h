@@ -16,18 +16,20 @@
 struct iov_iter;
 
 /* File types and permission bits of i_mode / st_mode (the values every Unix uses). */
-#define S_IFMT	   0170000
-#define S_IFSOCK   0140000
-#define S_IFLNK	   0120000
-#define S_IFREG	   0100000
-#define S_IFBLK	   0060000
-#define S_IFDIR	   0040000
-#define S_IFCHR	   0020000
-#define S_IFIFO	   0010000
-#define S_ISREG(m) (((m)&S_IFMT) == S_IFREG)
-#define S_ISDIR(m) (((m)&S_IFMT) == S_IFDIR)
-#define S_ISCHR(m) (((m)&S_IFMT) == S_IFCHR)
-#define S_ISLNK(m) (((m)&S_IFMT) == S_IFLNK)
+#define S_IFMT	    0170000
+#define S_IFSOCK    0140000
+#define S_IFLNK	    0120000
+#define S_IFREG	    0100000
+#define S_IFBLK	    0060000
+#define S_IFDIR	    0040000
+#define S_IFCHR	    0020000
+#define S_IFIFO	    0010000
+#define S_ISREG(m)  (((m)&S_IFMT) == S_IFREG)
+#define S_ISDIR(m)  (((m)&S_IFMT) == S_IFDIR)
+#define S_ISCHR(m)  (((m)&S_IFMT) == S_IFCHR)
+#define S_ISLNK(m)  (((m)&S_IFMT) == S_IFLNK)
+#define S_ISFIFO(m) (((m)&S_IFMT) == S_IFIFO)
+#define S_ISSOCK(m) (((m)&S_IFMT) == S_IFSOCK)
 /* Device numbers in st_rdev (Linux's old 8:8 encoding). */
 #define MKDEV(major, minor) (((major) << 8) | (minor))
 

@@ -110,6 +110,8 @@ long cpio_unpack(const void *archive, size_t len, struct inode *root);
 const struct file_ops *chrdev_ops(uint32_t rdev);
 /* Starts the drivers and creates the missing /dev nodes (/dev must exist). */
 void devices_init(void);
+/* /proc/mounts (sys_statfs.c). */
+extern const struct file_ops mounts_ops;
 /* /proc/self and its generated links (proc_self.c). */
 void proc_self_init(void);
 

@@ -113,12 +113,15 @@
 	X(__NR_getsid, getsid)                                                                     \
 	X(__NR_rt_sigpending, rt_sigpending)                                                       \
 	X(__NR_rt_sigsuspend, rt_sigsuspend)                                                       \
+	X(__NR_statfs, statfs)                                                                     \
+	X(__NR_fstatfs, fstatfs)                                                                   \
 	X(__NR_arch_prctl, arch_prctl)                                                             \
 	X(__NR_setrlimit, setrlimit)                                                               \
 	X(__NR_gettid, gettid)                                                                     \
 	X(__NR_tkill, tkill)                                                                       \
 	X(__NR_time, time)                                                                         \
 	X(__NR_futex, futex)                                                                       \
+	X(__NR_sched_getaffinity, sched_getaffinity)                                               \
 	X(__NR_epoll_create, epoll_create)                                                         \
 	X(__NR_getdents64, getdents64)                                                             \
 	X(__NR_set_tid_address, set_tid_address)                                                   \

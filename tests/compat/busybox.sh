@@ -109,5 +109,11 @@ echo "== free, uptime (figures differ: shapes only)"
 free | awk 'NR == 1 {print $1, $2, $3} NR == 2 {print $1, ($2 > 0 && $3 >= 0)}'
 uptime | grep -c 'load average'
 
+echo "== df, mount, stat -f, nproc (shapes only)"
+df -P / | awk 'NR == 1 {print $1, $2} NR == 2 {print ($2 > 0), ($4 <= $2)}'
+mount | awk 'NR == 1 {print $2, $4 ~ /^\//, NF}'
+stat -f -c '%l' .
+[ "$(nproc)" -ge 1 ] && echo nproc ok
+
 echo "== cleanup"
 rm -r d; ls
