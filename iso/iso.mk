@@ -76,6 +76,12 @@ ISO_STRACE := $(BUILD)/fdkernel-strace.iso
 $(ISO_STRACE): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,strace,test quiet strace=bad/name strace=strace_calls init=/tests/strace_calls)
 
+# test-gdb stops in the project's shell: the console shell is busybox's ash
+# now, so this ISO starts /bin/sh as init (tests/gdb-check).
+ISO_GDB := $(BUILD)/fdkernel-gdb.iso
+$(ISO_GDB): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,gdb,init=/bin/sh)
+
 # fdkernel-bench.iso (its own initrd, for BENCH_ROWS): see bench/bench.mk.
 
 # `make test-some T="sig_regs sock_scm"`: the in-guest suite with only the

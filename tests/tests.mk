@@ -32,9 +32,9 @@ test-boot: $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE)
 	exit $$status
 
 # gdb attaches to QEMU's stub, stops at kmain and shows a backtrace.
-test-gdb: $(ISO) $(KERNEL)
+test-gdb: $(ISO_GDB) $(KERNEL)
 	@mkdir -p $(RESULTS)
-	@tests/gdb-check $(ISO) $(KERNEL) > $(RESULTS)/$@; status=$$?; cat $(RESULTS)/$@; exit $$status
+	@tests/gdb-check $(ISO_GDB) $(KERNEL) > $(RESULTS)/$@; status=$$?; cat $(RESULTS)/$@; exit $$status
 
 # QEMU halted at the first instruction with its gdb stub, gdb attached.
 debug: deps $(ISO) $(KERNEL)

@@ -115,6 +115,7 @@
 	X(__NR_rt_sigsuspend, rt_sigsuspend)                                                       \
 	X(__NR_statfs, statfs)                                                                     \
 	X(__NR_fstatfs, fstatfs)                                                                   \
+	X(__NR_prctl, prctl)                                                                       \
 	X(__NR_arch_prctl, arch_prctl)                                                             \
 	X(__NR_setrlimit, setrlimit)                                                               \
 	X(__NR_gettid, gettid)                                                                     \
@@ -159,6 +160,7 @@
 	X(__NR_pwritev, pwritev)                                                                   \
 	X(__NR_prlimit64, prlimit64)                                                               \
 	X(__NR_renameat2, renameat2)                                                               \
+	X(__NR_getrandom, getrandom)                                                               \
 	X(__NR_preadv2, preadv2)                                                                   \
 	X(__NR_pwritev2, pwritev2)                                                                 \
 	X(__NR_clone3, clone3)                                                                     \

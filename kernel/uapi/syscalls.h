@@ -117,6 +117,7 @@
 #define __NR_utime	     132
 #define __NR_statfs	     137
 #define __NR_fstatfs	     138
+#define __NR_prctl	     157
 #define __NR_arch_prctl	     158
 #define __NR_setrlimit	     160
 #define __NR_gettid	     186
