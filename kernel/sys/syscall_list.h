@@ -90,6 +90,7 @@
 	X(__NR_sysinfo, sysinfo)                                                                   \
 	X(__NR_times, times)                                                                       \
 	X(__NR_getuid, getuid)                                                                     \
+	X(__NR_syslog, syslog)                                                                     \
 	X(__NR_getgid, getgid)                                                                     \
 	X(__NR_setuid, setuid)                                                                     \
 	X(__NR_setgid, setgid)                                                                     \
