@@ -1,7 +1,7 @@
 /*
- * The kernel log ring (lib/klog.h).  klog_lock guards the ring; it is
- * taken with interrupts off (spin_lock), so printk may log from anywhere
- * but panic, which writes the console without locks and skips the log.
+ * The kernel log ring (lib/klog.h).  klog_lock guards the ring and is a
+ * leaf: taken with interrupts off (spin_lock) and nothing else taken
+ * inside, so printk can log from any context that may print.
  */
 #include "lib/klog.h"
 #include "lib/spinlock.h"
