@@ -10,6 +10,7 @@
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
+#include "proc/rusage.h"
 #include "proc/signal.h"
 #include "proc/sysinfo.h"
 #include "sys/syscall.h"
@@ -232,20 +233,17 @@ SYSCALL_DEFINE1(uname, struct utsname_k *, ubuf)
 	return copy_to_user(ubuf, &u, sizeof(u));
 }
 
-/* The CPU ticks of g's threads, exited and live. */
+/* The CPU ticks of g's threads, exited and live, and of its reaped
+ * children. */
 static struct tms_k process_times(struct thread_group *g)
 {
-	struct tms_k tms = {0, 0, 0, 0};
-	struct task *t;
+	uint64_t u, s;
+	struct tms_k tms;
 
 	spin_lock(&proc_lock);
-	tms.utime = (int64_t)g->exited_utime;
-	tms.stime = (int64_t)g->exited_stime;
-	list_for_each_entry(t, &g->threads, group_link)
-	{
-		tms.utime += (int64_t)t->utime_ticks;
-		tms.stime += (int64_t)t->stime_ticks;
-	}
+	group_cpu_ticks_locked(g, &u, &s);
+	tms = (struct tms_k){(int64_t)u, (int64_t)s, (int64_t)g->children_utime,
+			     (int64_t)g->children_stime};
 	spin_unlock(&proc_lock);
 	return tms;
 }

@@ -87,6 +87,7 @@
 	X(__NR_umask, umask)                                                                       \
 	X(__NR_gettimeofday, gettimeofday)                                                         \
 	X(__NR_getrlimit, getrlimit)                                                               \
+	X(__NR_getrusage, getrusage)                                                               \
 	X(__NR_sysinfo, sysinfo)                                                                   \
 	X(__NR_times, times)                                                                       \
 	X(__NR_getuid, getuid)                                                                     \
