@@ -57,7 +57,7 @@ $(ISO): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in $(RUN_CMDLINE_FILE)
 	$(call make_iso,$@,run,$(CMDLINE))
 
 $(ISO_TEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
-	$(call make_iso,$@,test,test quiet)
+	$(call make_iso,$@,test,test quiet enosys=log)
 
 # Boot checks (tests/boot-checks): `crashtest` faults on purpose so the
 # panic report can be read; the self-test flavour runs the kernel's tests
@@ -98,7 +98,7 @@ test-some: $(KERNEL) $(INITRD)
 		cpio -o -H newc --quiet --owner=0:0 > ../initrd-some.cpio
 	@rm -rf $(BUILD)/iso-some && mkdir -p $(BUILD)/iso-some/boot/grub
 	@cp $(KERNEL) $(BUILD)/iso-some/boot/ && cp $(INITRD_SOME) $(BUILD)/iso-some/boot/initrd.cpio
-	@sed 's|@CMDLINE@|test quiet|' iso/boot/grub/grub.cfg.in > $(BUILD)/iso-some/boot/grub/grub.cfg
+	@sed 's|@CMDLINE@|test quiet enosys=log|' iso/boot/grub/grub.cfg.in > $(BUILD)/iso-some/boot/grub/grub.cfg
 	@grub-mkrescue --install-modules="$(GRUB_MODULES)" --locales= --fonts= --themes= \
 		-o $(ISO_SOME) $(BUILD)/iso-some 2>/dev/null
 	@tests/qemu-run --timeout 600 --log $(BUILD)/serial-some.log $(ISO_SOME)

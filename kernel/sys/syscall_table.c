@@ -4,6 +4,7 @@
  * syscall_indirect's inner one included, goes through syscall_invoke: the
  * one place the syscall trace hooks in.
  */
+#include "sys/enosys.h"
 #include "sys/strace.h"
 #include "sys/syscall.h"
 #include "sys/syscall_list.h"
@@ -23,7 +24,7 @@ bool syscall_exists(uint64_t nr)
 long syscall_call(uint64_t nr, const uint64_t args[6])
 {
 	if (!syscall_exists(nr))
-		return -ENOSYS;
+		return syscall_enosys(nr);
 	return syscall_table[nr](args);
 }
 

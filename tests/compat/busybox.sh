@@ -99,8 +99,12 @@ od -c p | head -1
 md5sum p; sha256sum q
 rm p q
 echo "== TCP loopback with nc"
-nc -l -p 23456 > got & sleep 0.3
-echo "over tcp" | nc -w 1 127.0.0.1 23456
+# The listener may take a moment to start: retry a refused connection.
+nc -l -p 23456 > got &
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	echo "over tcp" | nc -w 1 127.0.0.1 23456 2>/dev/null && break
+	sleep 0.2
+done
 wait; cat got; rm got
 echo "== uname -a"
 [ "$(uname -a)" = "$(uname -s) $(uname -n) $(uname -r) $(uname -v) $(uname -m) $(uname -o)" ] && echo consistent
