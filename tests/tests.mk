@@ -31,6 +31,12 @@ test-boot: $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE)
 	status=$$?; cat $(BUILD)/boot-checks.log; tail -n 1 $(BUILD)/boot-checks.log > $(RESULTS)/$@; \
 	exit $$status
 
+# The busybox compatibility test alone (it is also part of test-guest):
+# docs/linux-abi.md.
+.PHONY: test-compat
+test-compat:
+	@$(MAKE) --no-print-directory test-some T=compat_busybox
+
 # gdb attaches to QEMU's stub, stops at kmain and shows a backtrace.
 test-gdb: $(ISO_GDB) $(KERNEL)
 	@mkdir -p $(RESULTS)
