@@ -14,6 +14,7 @@ include kernel/kernel.mk
 include libc/libc.mk
 include user/linux/linux.mk
 include user/user.mk
+include iso/busybox.mk
 include iso/iso.mk
 include tests/host/host.mk
 include tests/tests.mk

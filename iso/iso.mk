@@ -19,7 +19,8 @@ GRUB_MODULES := multiboot2 normal iso9660 part_msdos serial terminal
 # /dev (the kernel adds the device nodes).
 ROOTFS_FILES := $(shell find iso/rootfs -type f)
 $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PROGS) \
-		$(LINUX_PROGS) iso/iso.mk $(LINUX_SKIP_FILE)
+		$(LINUX_PROGS) iso/iso.mk $(LINUX_SKIP_FILE) \
+		$(BUSYBOX_FILES)
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/tests \
 		$(BUILD)/initrd/bench $(BUILD)/initrd/linux/pending $(BUILD)/initrd/tmp \
 		$(BUILD)/initrd/dev
@@ -32,6 +33,7 @@ $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PRO
 	@# Symbolic links the cpio loader recreates (test vfs_initrd).
 	ln -s motd $(BUILD)/initrd/etc/motd.link
 	ln -s /bin/sh $(BUILD)/initrd/bin/sh-link
+	$(call install_busybox,$(BUILD)/initrd)
 	@# Debug info stays in build/user and build/linux (for gdb); the guest
 	@# gets lean copies.
 	find $(BUILD)/initrd/bin $(BUILD)/initrd/tests $(BUILD)/initrd/bench \
@@ -61,7 +63,7 @@ $(ISO): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in $(RUN_CMDLINE_FILE)
 	$(call make_iso,$@,run,$(CMDLINE))
 
 $(ISO_TEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
-	$(call make_iso,$@,test,test quiet)
+	$(call make_iso,$@,test,test quiet enosys=log)
 
 # Boot checks (tests/boot-checks): `crashtest` faults on purpose so the
 # panic report can be read; the self-test flavour runs the kernel's tests
@@ -79,6 +81,12 @@ $(ISO_SELFTEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 ISO_STRACE := $(BUILD)/fdkernel-strace.iso
 $(ISO_STRACE): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,strace,test quiet strace=bad/name strace=strace_calls init=/tests/strace_calls)
+
+# test-gdb stops in the project's shell: the console shell is busybox's ash
+# now, so this ISO starts /bin/sh as init (tests/gdb-check).
+ISO_GDB := $(BUILD)/fdkernel-gdb.iso
+$(ISO_GDB): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,gdb,init=/bin/sh)
 
 # fdkernel-bench.iso (its own initrd, for BENCH_ROWS): see bench/bench.mk.
 
@@ -98,7 +106,7 @@ test-some: $(KERNEL) $(INITRD)
 		cpio -o -H newc --quiet --owner=0:0 > ../initrd-some.cpio
 	@rm -rf $(BUILD)/iso-some && mkdir -p $(BUILD)/iso-some/boot/grub
 	@cp $(KERNEL) $(BUILD)/iso-some/boot/ && cp $(INITRD_SOME) $(BUILD)/iso-some/boot/initrd.cpio
-	@sed 's|@CMDLINE@|test quiet$(if $(TRACE), strace=$(TRACE))|' iso/boot/grub/grub.cfg.in \
+	@sed 's|@CMDLINE@|test quiet enosys=log$(if $(TRACE), strace=$(TRACE))|' iso/boot/grub/grub.cfg.in \
 		> $(BUILD)/iso-some/boot/grub/grub.cfg
 	@grub-mkrescue --install-modules="$(GRUB_MODULES)" --locales= --fonts= --themes= \
 		-o $(ISO_SOME) $(BUILD)/iso-some 2>/dev/null

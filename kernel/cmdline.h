@@ -15,6 +15,8 @@ struct kernel_options {
 	char ramfs_size[24];
 	/* strace=: the syscall trace's target, applied by sys/strace.c */
 	char strace[32]; /* TASK_NAME_MAX */
+	/* enosys=log: log the first call of each unimplemented number */
+	bool enosys_log;
 };
 
 extern struct kernel_options kopts;

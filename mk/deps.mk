@@ -2,7 +2,8 @@
 # As root, missing packages are installed; otherwise the apt-get line is shown.
 
 DEB_PACKAGES := nasm qemu-system-x86 grub-pc-bin grub-efi-amd64-bin ovmf grub-common xorriso mtools \
-	newlib-source gdb cpio libcmocka-dev clang libclang-rt-14-dev gnuplot-nox musl-tools
+	newlib-source gdb cpio libcmocka-dev clang libclang-rt-14-dev gnuplot-nox musl-tools \
+	busybox-static
 
 .PHONY: deps
 deps:

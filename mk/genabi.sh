@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 page_of() { # call file
 	case "$1:$2" in
 	clone*:* | vfork:* | unshare:* | tkill:* | tgkill:*) echo threads.md ;;
+	time:* | sysinfo:* | statfs:* | fstatfs:* | sched_getaffinity:* | prctl:* | getrandom:* | syslog:* | getrusage:*)
+		echo linux-abi.md ;;
 	*:kernel/fs/*epoll*) echo epoll.md ;;
 	*:kernel/fs/eventfd.c | *:kernel/fs/timerfd.c | *:kernel/fs/signalfd.c | *:kernel/fs/select.c) echo events.md ;;
 	dup*:kernel/fs/sys_fd.c | fcntl:kernel/fs/sys_fd.c | close_range:*) echo fds.md ;;

@@ -32,10 +32,16 @@ test-boot: $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST)
 	status=$$?; cat $(BUILD)/boot-checks.log; tail -n 1 $(BUILD)/boot-checks.log > $(RESULTS)/$@; \
 	exit $$status
 
+# The busybox compatibility test alone (it is also part of test-guest):
+# docs/linux-abi.md.
+.PHONY: test-compat
+test-compat:
+	@$(MAKE) --no-print-directory test-some T=compat_busybox
+
 # gdb attaches to QEMU's stub, stops at kmain and shows a backtrace.
-test-gdb: $(ISO) $(KERNEL)
+test-gdb: $(ISO_GDB) $(KERNEL)
 	@mkdir -p $(RESULTS)
-	@tests/gdb-check $(ISO) $(KERNEL) > $(RESULTS)/$@; status=$$?; cat $(RESULTS)/$@; exit $$status
+	@tests/gdb-check $(ISO_GDB) $(KERNEL) > $(RESULTS)/$@; status=$$?; cat $(RESULTS)/$@; exit $$status
 
 # QEMU halted at the first instruction with its gdb stub, gdb attached.
 debug: deps $(ISO) $(KERNEL)

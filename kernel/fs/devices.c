@@ -8,6 +8,7 @@
 #include "lib/iov_iter.h"
 #include "lib/profile.h"
 #include "proc/kstat.h"
+#include "proc/sysinfo.h"
 #include "sys/strace.h"
 #include "lib/printk.h"
 #include <uapi/errno.h>
@@ -59,6 +60,12 @@ static const struct chrdev {
     {"/dev/profile", MKDEV(10, 240), 0666, &profile_ops}, /* misc major, a free minor */
     {"/proc/kstat", MKDEV(10, 241), 0444, &kstat_ops},
     {"/proc/strace", MKDEV(10, 242), 0600, &strace_ops},
+    /* Text files of proc/sysinfo.c (regular files on Linux). */
+    {"/proc/meminfo", MKDEV(10, 243), 0444, &meminfo_ops},
+    {"/proc/uptime", MKDEV(10, 244), 0444, &uptime_ops},
+    {"/proc/loadavg", MKDEV(10, 245), 0444, &loadavg_ops},
+    {"/proc/version", MKDEV(10, 246), 0444, &version_ops},
+    {"/proc/mounts", MKDEV(10, 247), 0444, &mounts_ops}, /* fs/sys_statfs.c */
 };
 
 #define NCHRDEVS (sizeof(chrdevs) / sizeof(chrdevs[0]))

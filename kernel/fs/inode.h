@@ -16,18 +16,20 @@
 struct iov_iter;
 
 /* File types and permission bits of i_mode / st_mode (the values every Unix uses). */
-#define S_IFMT	   0170000
-#define S_IFSOCK   0140000
-#define S_IFLNK	   0120000
-#define S_IFREG	   0100000
-#define S_IFBLK	   0060000
-#define S_IFDIR	   0040000
-#define S_IFCHR	   0020000
-#define S_IFIFO	   0010000
-#define S_ISREG(m) (((m)&S_IFMT) == S_IFREG)
-#define S_ISDIR(m) (((m)&S_IFMT) == S_IFDIR)
-#define S_ISCHR(m) (((m)&S_IFMT) == S_IFCHR)
-#define S_ISLNK(m) (((m)&S_IFMT) == S_IFLNK)
+#define S_IFMT	    0170000
+#define S_IFSOCK    0140000
+#define S_IFLNK	    0120000
+#define S_IFREG	    0100000
+#define S_IFBLK	    0060000
+#define S_IFDIR	    0040000
+#define S_IFCHR	    0020000
+#define S_IFIFO	    0010000
+#define S_ISREG(m)  (((m)&S_IFMT) == S_IFREG)
+#define S_ISDIR(m)  (((m)&S_IFMT) == S_IFDIR)
+#define S_ISCHR(m)  (((m)&S_IFMT) == S_IFCHR)
+#define S_ISLNK(m)  (((m)&S_IFMT) == S_IFLNK)
+#define S_ISFIFO(m) (((m)&S_IFMT) == S_IFIFO)
+#define S_ISSOCK(m) (((m)&S_IFMT) == S_IFSOCK)
 /* Device numbers in st_rdev (Linux's old 8:8 encoding). */
 #define MKDEV(major, minor) (((major) << 8) | (minor))
 
@@ -67,8 +69,13 @@ struct inode {
 		} dir;
 		struct {
 			/* kmalloc'd, NUL-terminated, never empty; constant, freed
-			 * with the inode (so any holder of a reference may read it) */
+			 * with the inode (so any holder of a reference may read it);
+			 * NULL for a generated link */
 			char *target;
+			/* A generated link (/proc/self/exe, proc_self.c): its
+			 * target for the calling task, valid until the call
+			 * returns, or NULL (-ENOENT); constant */
+			const char *(*generate)(void);
 		} link;
 	};
 };
@@ -102,6 +109,13 @@ static inline bool inode_is_reg(const struct inode *ip)
 static inline bool inode_is_link(const struct inode *ip)
 {
 	return S_ISLNK(ip->mode);
+}
+
+/* What the link ip (referenced) points at for the calling task, or NULL
+ * when a generated link has no target for it. */
+static inline const char *link_target(const struct inode *ip)
+{
+	return ip->link.target ? ip->link.target : ip->link.generate();
 }
 
 /*

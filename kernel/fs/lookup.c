@@ -85,10 +85,13 @@ static void walk_done(struct walk *w)
  */
 static int follow_link(struct walk *w, struct inode *ip, const char *tail)
 {
-	const char *target = ip->link.target;
-	size_t tlen = strlen(target), rlen = strlen(tail);
+	const char *target = link_target(ip);
+	size_t tlen, rlen = strlen(tail);
 	char *buf;
 
+	if (!target)
+		return -ENOENT;
+	tlen = strlen(target);
 	if (++w->links > MAXSYMLINKS)
 		return -ELOOP;
 	if (tlen + rlen >= PATH_MAX)

@@ -147,3 +147,56 @@ long vfs_getcwd(struct inode *dir, char *buf, size_t size)
 	memmove(buf, buf + at, size - at);
 	return size - at;
 }
+
+/*
+ * buf (PATH_MAX bytes) = dir's path + "/" + name (len bytes, not in buf).
+ * -ENAMETOOLONG, or vfs_getcwd's error.
+ */
+static long join_dir_name(struct inode *dir, const char *name, size_t len, char *buf)
+{
+	long n = vfs_getcwd(dir, buf, PATH_MAX);
+	if (n < 0)
+		return n;
+	n = strlen(buf);
+	if (n > 1)
+		buf[n++] = '/';
+	if (n + len >= PATH_MAX)
+		return -ENAMETOOLONG;
+	memcpy(buf + n, name, len);
+	buf[n + len] = '\0';
+	return 0;
+}
+
+long vfs_real_path(const char *path, char *buf)
+{
+	struct path_last last;
+	struct inode *ip;
+	const char *target;
+	long err = -ELOOP;
+
+	if (strlcpy(buf, path, PATH_MAX) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	for (int links = 0; links <= MAXSYMLINKS; links++) {
+		if ((err = path_lookup_parent(NULL, buf, &last)))
+			return err;
+		ip = last.len ? dir_lookup(last.dir, last.name, last.len) : NULL;
+		if (!ip || !inode_is_link(ip)) {
+			err = join_dir_name(last.dir, last.name, last.len, buf);
+		} else if (!(target = link_target(ip))) {
+			err = -ENOENT;
+		} else if (target[0] == '/') {
+			err = strlcpy(buf, target, PATH_MAX) >= PATH_MAX ? -ENAMETOOLONG : 0;
+		} else {
+			err = join_dir_name(last.dir, target, strlen(target), buf);
+		}
+		inode_put(last.dir);
+		if (!ip || !inode_is_link(ip) || err) {
+			if (ip)
+				inode_put(ip);
+			return err;
+		}
+		inode_put(ip);
+		err = -ELOOP;
+	}
+	return err;
+}

@@ -4,6 +4,7 @@
  */
 #include "arch/x86_64/uaccess.h"
 #include "fs/upath.h"
+#include "lib/string.h"
 #include "mm/heap.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -40,6 +41,7 @@ SYSCALL_DEFINE3(symlinkat, const char *, target, int, dirfd, const char *, path)
 static long do_readlink(int dirfd, const char *upath, char *ubuf, int size)
 {
 	struct inode *ip;
+	const char *target;
 	long err;
 
 	if (size <= 0)
@@ -49,10 +51,15 @@ static long do_readlink(int dirfd, const char *upath, char *ubuf, int size)
 		return err;
 	if (!inode_is_link(ip)) {
 		err = -EINVAL;
+	} else if (!(target = link_target(ip))) {
+		err = -ENOENT;
 	} else {
-		/* The target is constant while we hold the inode. */
-		size_t len = ip->size < (size_t)size ? ip->size : (size_t)size;
-		err = copy_to_user(ubuf, ip->link.target, len) ? -EFAULT : (long)len;
+		/* The target stays while we hold the inode (a generated one
+		 * while this call runs). */
+		size_t len = strlen(target);
+		if (len > (size_t)size)
+			len = size;
+		err = copy_to_user(ubuf, target, len) ? -EFAULT : (long)len;
 	}
 	inode_put(ip);
 	return err;

@@ -96,6 +96,12 @@ int vfs_rename(struct inode *oldstart, const char *oldpath, struct inode *newsta
 	       const char *newpath, unsigned int flags);
 /* Absolute path of directory dir into buf: length with the NUL, -ERANGE, -ENOENT. */
 long vfs_getcwd(struct inode *dir, char *buf, size_t size);
+/*
+ * The absolute path of the file path names (from the caller's working
+ * directory), every link resolved, into buf (PATH_MAX bytes): what
+ * /proc/self/exe shows.  0 or the lookup's errors.
+ */
+long vfs_real_path(const char *path, char *buf);
 
 /* Unpacks a newc cpio archive under root: entries created, or -EINVAL if malformed. */
 long cpio_unpack(const void *archive, size_t len, struct inode *root);
@@ -104,6 +110,10 @@ long cpio_unpack(const void *archive, size_t len, struct inode *root);
 const struct file_ops *chrdev_ops(uint32_t rdev);
 /* Starts the drivers and creates the missing /dev nodes (/dev must exist). */
 void devices_init(void);
+/* /proc/mounts (sys_statfs.c). */
+extern const struct file_ops mounts_ops;
+/* /proc/self and its generated links (proc_self.c). */
+void proc_self_init(void);
 
 /* The in-kernel test suite (vfs_selftest.c). */
 void vfs_selftest(void);

@@ -1,9 +1,11 @@
 /*
  * printk: formatted output to the console.  Lines are formatted into a
- * buffer first so concurrent printers never interleave inside a line.
+ * buffer first so concurrent printers never interleave inside a line, then
+ * kept in the kernel log (lib/klog.h) for syslog(2).
  */
 #include "lib/printk.h"
 #include "arch/x86_64/serial.h"
+#include "lib/klog.h"
 #include "lib/spinlock.h"
 
 int printk_quiet;
@@ -20,6 +22,7 @@ int vprintk(const char *fmt, va_list ap)
 	spin_lock(&console_lock);
 	serial_write(buf, len);
 	spin_unlock(&console_lock);
+	klog_append(buf, len);
 	return n;
 }
 

@@ -395,3 +395,13 @@ size_t heap_bytes_in_use(void)
 	spin_unlock(&heap_lock);
 	return n;
 }
+
+char *kstrdup(const char *s)
+{
+	size_t len = strlen(s) + 1;
+	char *copy = kmalloc(len);
+
+	if (copy)
+		memcpy(copy, s, len);
+	return copy;
+}

@@ -13,6 +13,8 @@ void heap_init(void);
 void *kmalloc(size_t size);
 void *kzalloc(size_t size);
 void kfree(void *ptr);
+/* A kmalloc'd copy of the string s, or NULL. */
+char *kstrdup(const char *s);
 /* Bytes currently handed out by kmalloc (for leak accounting). */
 size_t heap_bytes_in_use(void);
 /* Why kfree(ptr) would panic ("double free", "not a heap pointer" ...), or

@@ -286,7 +286,7 @@ static int exec_take_over(struct task *t)
 /* Point of no return: the task takes the new memory and program (and the
  * caller's reference to its file). */
 static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *img, uint64_t sp,
-			const char *path, struct inode *exe)
+			const char *path, struct inode *exe, char *exe_path)
 {
 	const char *base = path;
 	struct uvm *old;
@@ -308,6 +308,7 @@ static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *i
 	strlcpy(t->name, base, sizeof(t->name));
 	strace_exec(t);
 	u->exe = exe;
+	u->exe_path = exe_path;
 	u->brk_start = u->brk = PAGE_ALIGN_UP(img->end);
 	memset(t->tf, 0, sizeof(*t->tf));
 	fpu_reset(&t->fpu);
@@ -323,8 +324,21 @@ static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *i
 	t->tf->rflags = 0x202; /* IF */
 }
 
+/* The absolute path of the program at PATH, links resolved (kmalloc'd), or
+ * NULL when memory runs out or it cannot be named. */
+static char *program_path(const char *path)
+{
+	char *buf = kmalloc(PATH_MAX), *abs = NULL;
+
+	if (buf && !vfs_real_path(path, buf))
+		abs = kstrdup(buf);
+	kfree(buf);
+	return abs;
+}
+
 int exec_program(struct task *t, const char *path, struct exec_strings *strs)
 {
+	char *exe_path;
 	struct elf_image img;
 	struct vm_space *vm;
 	struct uvm *u = NULL;
@@ -343,8 +357,10 @@ int exec_program(struct task *t, const char *path, struct exec_strings *strs)
 		err = -ENOMEM;
 	if (!err && !(u = uvm_create(vm)))
 		err = -ENOMEM;
-	if (!err)
-		err = exec_take_over(t);
+	if (!err && !(exe_path = program_path(path)))
+		err = -ENOMEM;
+	if (!err && (err = exec_take_over(t)))
+		kfree(exe_path);
 	if (err) {
 		inode_put(ip);
 		if (u)
@@ -353,7 +369,7 @@ int exec_program(struct task *t, const char *path, struct exec_strings *strs)
 			vm_destroy(vm);
 		return err;
 	}
-	commit_exec(t, u, &img, sp, path, ip);
+	commit_exec(t, u, &img, sp, path, ip, exe_path);
 	return 0;
 }
 

@@ -61,6 +61,9 @@ struct thread_group {
 	struct sig_info shared_info[UAPI_NSIG];
 	struct itimers itimers;		     /* alarm, setitimer (itimer_lock, proc/itimer.c) */
 	uint64_t exited_utime, exited_stime; /* CPU ticks of its threads that exited */
+	/* CPU ticks of the children it reaped, theirs included (proc_lock:
+	 * added by reap.c, read by times and getrusage). */
+	uint64_t children_utime, children_stime;
 };
 
 /* A new group for leader, not joined yet (group_add_thread_locked does,

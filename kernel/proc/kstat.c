@@ -9,6 +9,7 @@
 #include "mm/frame.h"
 #include "proc/leakcheck.h"
 #include "proc/kstat.h"
+#include "sys/enosys.h"
 
 #define KSTAT_MAX 512
 
@@ -17,11 +18,12 @@ static void format_kstat(char *buf, size_t size)
 	struct kcounters c;
 
 	kcounters_read(&c);
-	snprintk(buf, size,
-		 "frames_free %zu\nframes_total %zu\nheap_bytes %zu\ntasks %d\nfiles %lu\n"
-		 "inodes %lu\nsockets %lu\nfutex_waiters %lu\nepoll_watches %lu\n",
-		 c.free_frames, frame_total_count(), c.heap_bytes, c.tasks, c.files, c.inodes,
-		 c.sockets, c.futex_waiters, c.epoll_watches);
+	snprintk(
+	    buf, size,
+	    "frames_free %zu\nframes_total %zu\nheap_bytes %zu\ntasks %d\nfiles %lu\n"
+	    "inodes %lu\nsockets %lu\nfutex_waiters %lu\nepoll_watches %lu\nenosys_calls %lu\n",
+	    c.free_frames, frame_total_count(), c.heap_bytes, c.tasks, c.files, c.inodes, c.sockets,
+	    c.futex_waiters, c.epoll_watches, enosys_count());
 }
 
 static long kstat_read(struct file *f, struct iov_iter *to, uint64_t *pos)

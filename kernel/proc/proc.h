@@ -28,6 +28,8 @@ struct task *task_find(int pid);
  * task reading t->vm under it sees a live space). */
 struct uvm *task_swap_uvm(struct task *t, struct uvm *u);
 int task_count(void);
+/* The pid given out last (a snapshot: /proc/loadavg). */
+int last_pid(void);
 
 /* Reads the wall clock once for CLOCK_REALTIME (boot). */
 void proc_time_init(void);

@@ -12,6 +12,7 @@
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "sys/syscall.h"
+#include "proc/rusage.h"
 #include <uapi/errno.h>
 #include <uapi/signal.h>
 #include <uapi/wait.h>
@@ -19,7 +20,6 @@
 #define WAIT4_OPTIONS (WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL)
 #define WAITID_OPTIONS                                                                             \
 	(WNOHANG | WNOWAIT | WEXITED | WSTOPPED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL)
-#define RUSAGE_SIZE 144 /* struct rusage on x86_64; we report zeroes */
 
 /* Which children a wait is for, and how. */
 struct wait_opts {
@@ -31,7 +31,8 @@ struct wait_opts {
 /* What a wait found. */
 struct wait_found {
 	int pid;
-	int status; /* wait status encoding (exit.h) */
+	int status;	       /* wait status encoding (exit.h) */
+	uint64_t utime, stime; /* CPU ticks of the child and its reaped children */
 };
 
 static bool child_matches(const struct thread_group *c, const struct wait_opts *w)
@@ -94,9 +95,16 @@ static int try_wait(const struct wait_opts *w, struct wait_found *found)
 
 	spin_lock(&proc_lock);
 	z = find_reportable_locked(current()->group, w, &any);
-	if (z)
-		*found = (struct wait_found){z->tgid, z->exit_status};
+	if (z) {
+		*found = (struct wait_found){.pid = z->tgid, .status = z->exit_status};
+		group_cpu_ticks_locked(z, &found->utime, &found->stime);
+		found->utime += z->children_utime;
+		found->stime += z->children_stime;
+	}
 	if (z && !(w->options & WNOWAIT)) {
+		/* Reaping hands the child's time to us (Linux's cutime). */
+		current()->group->children_utime += found->utime;
+		current()->group->children_stime += found->stime;
 		list_del(&z->sibling);
 		z->state = GROUP_DEAD;
 		leader = z->leader;
@@ -154,7 +162,7 @@ SYSCALL_DEFINE4(wait4, int, pid, int *, ustatus, int, options, void *, urusage)
 		return ret;
 	if (ustatus && copy_to_user(ustatus, &found.status, sizeof(found.status)))
 		return -EFAULT;
-	if (urusage && clear_user(urusage, RUSAGE_SIZE))
+	if (urusage && put_rusage(urusage, found.utime, found.stime))
 		return -EFAULT;
 	return found.pid;
 }
@@ -219,7 +227,7 @@ SYSCALL_DEFINE5(waitid, int, idtype, int, id, char *, uinfo, int, options, void 
 
 	if (!ret)
 		ret = do_wait(&w, &found);
-	if (ret > 0 && urusage && clear_user(urusage, RUSAGE_SIZE))
+	if (ret > 0 && urusage && put_rusage(urusage, found.utime, found.stime))
 		return -EFAULT;
 	if (uinfo && put_waitid_info(uinfo, ret > 0, &found))
 		return -EFAULT;

@@ -10,7 +10,9 @@
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
+#include "proc/rusage.h"
 #include "proc/signal.h"
+#include "proc/sysinfo.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
@@ -121,6 +123,17 @@ SYSCALL_DEFINE2(gettimeofday, struct timeval_k *, utv, void *, utz)
 	return utv ? copy_to_user(utv, &tv, sizeof(tv)) : 0;
 }
 
+/* Seconds since the epoch, also stored at tloc if not NULL (-EFAULT if it
+ * cannot be); glibc calls it for time() when there is no vDSO. */
+SYSCALL_DEFINE1(time, int64_t *, tloc)
+{
+	int64_t secs = clock_now_ns(CLOCK_REALTIME) / NSEC_PER_SEC;
+
+	if (tloc && copy_to_user(tloc, &secs, sizeof(secs)))
+		return -EFAULT;
+	return secs;
+}
+
 #define TIMER_ABSTIME 1
 
 /* Reads a sleep request from user memory: its nanoseconds or -errno. */
@@ -196,29 +209,26 @@ SYSCALL_DEFINE1(uname, struct utsname_k *, ubuf)
 	struct utsname_k u;
 
 	memset(&u, 0, sizeof(u));
-	strlcpy(u.sysname, "fdkernel", sizeof(u.sysname));
+	strlcpy(u.sysname, UTS_SYSNAME, sizeof(u.sysname));
 	strlcpy(u.nodename, "fdkernel", sizeof(u.nodename));
-	strlcpy(u.release, "0.1.0", sizeof(u.release));
-	strlcpy(u.version, "#1 " __DATE__, sizeof(u.version));
+	strlcpy(u.release, UTS_RELEASE, sizeof(u.release));
+	strlcpy(u.version, UTS_VERSION, sizeof(u.version));
 	strlcpy(u.machine, "x86_64", sizeof(u.machine));
 	strlcpy(u.domainname, "(none)", sizeof(u.domainname));
 	return copy_to_user(ubuf, &u, sizeof(u));
 }
 
-/* The CPU ticks of g's threads, exited and live. */
+/* The CPU ticks of g's threads, exited and live, and of its reaped
+ * children. */
 static struct tms_k process_times(struct thread_group *g)
 {
-	struct tms_k tms = {0, 0, 0, 0};
-	struct task *t;
+	uint64_t u, s;
+	struct tms_k tms;
 
 	spin_lock(&proc_lock);
-	tms.utime = (int64_t)g->exited_utime;
-	tms.stime = (int64_t)g->exited_stime;
-	list_for_each_entry(t, &g->threads, group_link)
-	{
-		tms.utime += (int64_t)t->utime_ticks;
-		tms.stime += (int64_t)t->stime_ticks;
-	}
+	group_cpu_ticks_locked(g, &u, &s);
+	tms = (struct tms_k){(int64_t)u, (int64_t)s, (int64_t)g->children_utime,
+			     (int64_t)g->children_stime};
 	spin_unlock(&proc_lock);
 	return tms;
 }

@@ -174,6 +174,11 @@ int task_count(void)
 	return ntasks;
 }
 
+int last_pid(void)
+{
+	return __atomic_load_n(&next_pid, __ATOMIC_RELAXED) - 1;
+}
+
 void task_for_each_locked(bool (*fn)(struct task *t, void *arg), void *arg)
 {
 	struct task *t;

@@ -106,6 +106,10 @@ struct uvm *uvm_fork(struct uvm *u)
 	spin_unlock(&u->lock);
 	if ((copy->exe = u->exe))
 		inode_get(copy->exe);
+	if (u->exe_path && !(copy->exe_path = kstrdup(u->exe_path))) {
+		uvm_put(copy);
+		return NULL;
+	}
 	return copy;
 }
 
@@ -122,6 +126,7 @@ void uvm_put(struct uvm *u)
 	vm_destroy(u->space);
 	if (u->exe)
 		inode_put(u->exe);
+	kfree(u->exe_path);
 	kfree(u);
 }
 

@@ -48,6 +48,9 @@ struct uvm {
 	/* The program file (referenced), read for fault reports; NULL for a
 	 * space no exec built. */
 	struct inode *exe;
+	/* The absolute path execve was given for exe (kmalloc'd, constant,
+	 * freed with the uvm), what /proc/self/exe reads; NULL with exe. */
+	char *exe_path;
 };
 
 /* A uvm around space (taking it over) with an empty layout, or NULL. */

@@ -7,6 +7,8 @@
 #ifndef SYS_SYSCALL_H
 #define SYS_SYSCALL_H
 
+#include "sys/enosys.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include "arch/x86_64/trapframe.h"
@@ -106,11 +108,12 @@ static inline bool syscall_exists(uint64_t nr)
 }
 
 /* Runs syscall nr with args, never traced (for the trace itself): the
- * handler's result, or -ENOSYS. */
+ * handler's result, or -ENOSYS (counted, and logged with enosys=log:
+ * sys/enosys.c). */
 static inline long syscall_call(uint64_t nr, const uint64_t args[6])
 {
-	if (!syscall_exists(nr))
-		return -ENOSYS;
+	if (__builtin_expect(!syscall_exists(nr), 0))
+		return syscall_enosys(nr);
 	return syscall_table[nr](args);
 }
 

@@ -88,8 +88,11 @@
 	X(__NR_umask, umask)                                                                       \
 	X(__NR_gettimeofday, gettimeofday)                                                         \
 	X(__NR_getrlimit, getrlimit)                                                               \
+	X(__NR_getrusage, getrusage)                                                               \
+	X(__NR_sysinfo, sysinfo)                                                                   \
 	X(__NR_times, times)                                                                       \
 	X(__NR_getuid, getuid)                                                                     \
+	X(__NR_syslog, syslog)                                                                     \
 	X(__NR_getgid, getgid)                                                                     \
 	X(__NR_setuid, setuid)                                                                     \
 	X(__NR_setgid, setgid)                                                                     \
@@ -114,11 +117,16 @@
 	X(__NR_rt_sigpending, rt_sigpending)                                                       \
 	X(__NR_rt_sigtimedwait, rt_sigtimedwait)                                                   \
 	X(__NR_rt_sigsuspend, rt_sigsuspend)                                                       \
+	X(__NR_statfs, statfs)                                                                     \
+	X(__NR_fstatfs, fstatfs)                                                                   \
+	X(__NR_prctl, prctl)                                                                       \
 	X(__NR_arch_prctl, arch_prctl)                                                             \
 	X(__NR_setrlimit, setrlimit)                                                               \
 	X(__NR_gettid, gettid)                                                                     \
 	X(__NR_tkill, tkill)                                                                       \
+	X(__NR_time, time)                                                                         \
 	X(__NR_futex, futex)                                                                       \
+	X(__NR_sched_getaffinity, sched_getaffinity)                                               \
 	X(__NR_epoll_create, epoll_create)                                                         \
 	X(__NR_getdents64, getdents64)                                                             \
 	X(__NR_set_tid_address, set_tid_address)                                                   \
@@ -163,6 +171,7 @@
 	X(__NR_pwritev, pwritev)                                                                   \
 	X(__NR_prlimit64, prlimit64)                                                               \
 	X(__NR_renameat2, renameat2)                                                               \
+	X(__NR_getrandom, getrandom)                                                               \
 	X(__NR_preadv2, preadv2)                                                                   \
 	X(__NR_pwritev2, pwritev2)                                                                 \
 	X(__NR_clone3, clone3)                                                                     \

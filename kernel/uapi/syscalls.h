@@ -86,8 +86,10 @@
 #define __NR_gettimeofday    96
 #define __NR_getrlimit	     97
 #define __NR_getrusage	     98
+#define __NR_sysinfo	     99
 #define __NR_times	     100
 #define __NR_getuid	     102
+#define __NR_syslog	     103
 #define __NR_getgid	     104
 #define __NR_setuid	     105
 #define __NR_setgid	     106
@@ -114,12 +116,16 @@
 #define __NR_rt_sigsuspend   130
 #define __NR_sigaltstack     131
 #define __NR_utime	     132
+#define __NR_statfs	     137
+#define __NR_fstatfs	     138
+#define __NR_prctl	     157
 #define __NR_arch_prctl	     158
 #define __NR_setrlimit	     160
 #define __NR_gettid	     186
 #define __NR_tkill	     200
 #define __NR_time	     201
 #define __NR_futex	     202
+#define __NR_sched_getaffinity 204
 #define __NR_epoll_create    213
 #define __NR_getdents64	     217
 #define __NR_set_tid_address 218

@@ -1,7 +1,10 @@
 /* PID 1 of fdkernel: runs the shell on the console and respawns it, or with
- * argv[1] "test" the in-guest test suite, or with "bench" the benchmarks. */
+ * argv[1] "test" the in-guest test suite, or with "bench" the benchmarks.
+ * The console shell is busybox's ash as a login shell (it reads
+ * /etc/profile) when /bin/busybox is there, else the project's /bin/sh. */
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +16,7 @@ extern char **environ;
 
 #define RUNTESTS "/bin/runtests"
 #define SHELL	 "/bin/sh"
+#define BUSYBOX	 "/bin/busybox"
 #define MOTD	 "/etc/motd"
 #define BENCHDIR "/bench"
 
@@ -74,11 +78,14 @@ static time_t monotonic_seconds(void)
  * that ends at once (no shell, a console at EOF) is restarted after 1 s. */
 static _Noreturn void run_console(void)
 {
-	char *argv[] = {SHELL, NULL};
+	/* busybox runs the applet its argv[0] names; a leading '-' makes a
+	 * login shell. */
+	char *ash[] = {"-sh", NULL}, *sh[] = {SHELL, NULL};
+	bool busybox = access(BUSYBOX, X_OK) == 0;
 	print_motd();
 	for (;;) {
 		time_t start = monotonic_seconds();
-		run(SHELL, argv);
+		run(busybox ? BUSYBOX : SHELL, busybox ? ash : sh);
 		if (monotonic_seconds() - start < 1)
 			sleep(1);
 	}

@@ -1,6 +1,10 @@
 /* Tests of time and system identity: the monotonic clock moves forward,
- * nanosleep sleeps at least as asked, the real-time clock and uname are sane. */
+ * nanosleep sleeps at least as asked, the real-time clock, time(2) and
+ * uname are sane. */
+#include <errno.h>
 #include <string.h>
+#include <fdkernel.h>
+#include <unistd.h>
 #include <sys/utsname.h>
 #include <time.h>
 
@@ -53,11 +57,26 @@ static void test_realtime_and_uname(void)
 	   "uname: sysname \"%s\", machine \"%s\"", u.sysname, u.machine);
 }
 
+/* time(2) by the raw call (glibc's time() would use the vDSO). */
+static void test_time_call(void)
+{
+	struct timespec ts;
+	long t1, t2 = 0, t0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	t0 = ts.tv_sec;
+	t1 = syscall(__NR_time, NULL);
+	ok(t1 >= t0 && t1 <= t0 + 2, "time(NULL) %ld is CLOCK_REALTIME's second %ld", t1, t0);
+	ok(syscall(__NR_time, &t2) >= t1 && t2 >= t1 && t2 <= t1 + 2, "time(&t) stores it (%ld)",
+	   t2);
+	is_errno(syscall(__NR_time, (void *)1), EFAULT, "time((void *)1): EFAULT");
+}
+
 int main(void)
 {
-	plan(6);
+	plan(9);
 	test_monotonic();
 	test_nanosleep();
 	test_realtime_and_uname();
+	test_time_call();
 	return done();
 }

@@ -1,0 +1,28 @@
+# Debian's busybox-static (a static glibc binary, installed by make deps) on
+# the ISO: /bin/busybox, one symbolic link to it per applet at the place
+# `busybox --list-full` names (bin/, sbin/, usr/bin/, usr/sbin/), except
+# where a project program already stands (/bin/sh, /bin/ls, ...: those stay
+# the project's own, see docs/userland.md), and the compatibility script
+# with the output the same binary gives on the host (test compat_busybox).
+BUSYBOX := /bin/busybox
+COMPAT_DIR := $(BUILD)/compat
+BUSYBOX_FILES := $(BUSYBOX) $(COMPAT_DIR)/busybox.expected tests/compat/busybox.sh
+
+# The expected output: the script run by the host's busybox in a scratch
+# directory (the guest test runs it the same way, in /tmp); the script is
+# copied beside it for the host run of the test (make test-host).
+$(COMPAT_DIR)/busybox.expected: tests/compat/busybox.sh $(BUSYBOX)
+	@mkdir -p $(@D) && cp $< $(@D)/busybox.sh
+	@tmp=$$(mktemp -d) && cd $$tmp && \
+		env -i PATH=/usr/bin:/bin HOME=/ $(BUSYBOX) sh $(abspath $<) > $(abspath $@).tmp 2>&1; \
+		status=$$?; cd / && rm -rf $$tmp; echo "exit $$status" >> $(abspath $@).tmp
+	@mv $@.tmp $@
+
+# install_busybox ROOT: the binary, its applet links, the compat files.
+define install_busybox
+	cp $(BUSYBOX) $(1)/bin/busybox
+	mkdir -p $(1)/sbin $(1)/usr/bin $(1)/usr/sbin $(1)/usr/share/compat
+	$(BUSYBOX) --list-full | while read -r link; do \
+		[ -e $(1)/$$link ] || [ -L $(1)/$$link ] || ln -s /bin/busybox $(1)/$$link; done
+	cp tests/compat/busybox.sh $(COMPAT_DIR)/busybox.expected $(1)/usr/share/compat/
+endef

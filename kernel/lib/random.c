@@ -1,0 +1,89 @@
+/*
+ * getrandom(2) and the kernel's random bytes: xoshiro256** seeded from the
+ * time-stamp counter at the first use, with the TSC mixed in again at every
+ * request, so two boots or two requests differ.  Not cryptographically
+ * strong (no entropy pool, no RDRAND): enough for glibc's malloc and
+ * hash-table seeds, not for keys.
+ */
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/uaccess.h"
+#include "lib/spinlock.h"
+#include "lib/string.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+
+#define GRND_NONBLOCK 0x1
+#define GRND_RANDOM   0x2
+#define GRND_INSECURE 0x4
+#define CHUNK	      256	/* bytes made per lock hold */
+#define COUNT_MAX     0x1ffffff /* Linux's most bytes per call (32 MiB - 1) */
+
+static struct spinlock random_lock = SPINLOCK_INIT("random");
+static uint64_t state[4]; /* random_lock */
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t next_locked(void)
+{
+	uint64_t result = rotl(state[1] * 5, 7) * 9, t = state[1] << 17;
+
+	state[2] ^= state[0];
+	state[3] ^= state[1];
+	state[1] ^= state[2];
+	state[0] ^= state[3];
+	state[2] ^= t;
+	state[3] = rotl(state[3], 45);
+	return result;
+}
+
+/* splitmix64: spreads one TSC reading over the whole state. */
+static void mix_locked(uint64_t seed)
+{
+	for (int i = 0; i < 4; i++) {
+		uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		state[i] ^= z ^ (z >> 31);
+	}
+}
+
+/* Fills buf with len bytes (len <= CHUNK). */
+static void random_chunk(uint8_t *buf, size_t len)
+{
+	spin_lock(&random_lock);
+	mix_locked(rdtsc());
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t r = next_locked();
+		memcpy(buf + i, &r, len - i < 8 ? len - i : 8);
+	}
+	spin_unlock(&random_lock);
+}
+
+/* Returns count bytes (at most COUNT_MAX) at ubuf, or what was copied
+ * before a fault (-EFAULT if nothing).  EINVAL for unknown flags and for
+ * GRND_INSECURE with GRND_RANDOM.  Never blocks: the generator is always
+ * ready, so GRND_NONBLOCK changes nothing. */
+SYSCALL_DEFINE3(getrandom, uint8_t *, ubuf, size_t, count, unsigned int, flags)
+{
+	uint8_t chunk[CHUNK];
+	size_t done = 0;
+
+	if (flags & ~(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE))
+		return -EINVAL;
+	if ((flags & GRND_INSECURE) && (flags & GRND_RANDOM))
+		return -EINVAL;
+	if (count > COUNT_MAX)
+		count = COUNT_MAX;
+	while (done < count) {
+		size_t n = count - done < CHUNK ? count - done : CHUNK;
+		random_chunk(chunk, n);
+		if (copy_to_user(ubuf + done, chunk, n))
+			return done ? (long)done : -EFAULT;
+		done += n;
+	}
+	memset(chunk, 0, sizeof(chunk));
+	return done;
+}

@@ -1,0 +1,34 @@
+/*
+ * Scheduler calls about CPUs.  fdkernel runs on one CPU, so every task's
+ * affinity mask is {CPU 0}; the call exists because glibc's nproc and
+ * busybox's taskset read it.
+ */
+#include "arch/x86_64/uaccess.h"
+#include "lib/spinlock.h"
+#include "proc/proc.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+
+/* Linux's cpumask_size() for a kernel with up to 64 CPUs. */
+#define CPUMASK_BYTES 8
+
+/* Copies the mask of pid (0: the caller) into umask: CPUMASK_BYTES bytes
+ * (the rest of the buffer untouched), returned as the size, as Linux.
+ * EINVAL: len too short for the mask or not a multiple of a long;
+ * ESRCH: no such task; EFAULT. */
+SYSCALL_DEFINE3(sched_getaffinity, int, pid, unsigned int, len, uint64_t *, umask)
+{
+	uint64_t mask = 1;
+	bool found;
+
+	if (len * 8 < 1 || (len & (sizeof(long) - 1)))
+		return -EINVAL;
+	if (pid < 0)
+		return -ESRCH;
+	spin_lock(&proc_lock);
+	found = !pid || task_find_locked(pid);
+	spin_unlock(&proc_lock);
+	if (!found)
+		return -ESRCH;
+	return copy_to_user(umask, &mask, CPUMASK_BYTES) ? -EFAULT : CPUMASK_BYTES;
+}

@@ -1,0 +1,123 @@
+# The busybox compatibility script (test compat_busybox): run by
+# /bin/busybox sh in an empty scratch directory, on the host at build time
+# and inside fdkernel; the outputs must be equal.  Print only what is the
+# same on both: no times, pids or kernel names.  Each "== NAME" line starts
+# a section, compared on its own.
+echo "== shell arithmetic, test, expr, true/false"
+echo $((1+2)) $((7*6)) $((1<<10))
+test 3 -gt 2 && echo gt; [ a = b ] || echo ne
+expr 6 \* 7; expr length hello
+true; echo "true $?"; false; echo "false $?"
+sh -c 'exit 7'; echo "exit $?"
+
+echo "== printf, seq, basename, dirname"
+printf '%s-%d-%x\n' a 42 255
+seq 3; seq 2 2 8 | tr '\n' ' '; echo
+basename /a/b/c.txt .txt; dirname /a/b/c.txt
+
+echo "== files: mkdir -p, echo >, cat, wc, ls"
+mkdir -p d/e/f
+echo one > d/a; echo two >> d/a; printf 'x\ny\nz\n' > d/e/b
+cat d/a d/e/b
+wc -l d/a; wc -c < d/e/b
+ls d; ls -R d | head -20
+
+echo "== ls -l, stat, chmod, touch"
+chmod 640 d/a; touch -d '2020-01-02 03:04:05' d/a
+ls -l d/a | awk '{print $1, $2, $5, $6, $7, $8, $9}'
+stat -c '%a %s %F %n' d/a; stat -c '%a %F %n' d/e
+touch d/new; stat -c '%s %F' d/new
+
+echo "== cp -r, mv, rm -r, ln -s, readlink"
+cp -r d d2; ls d2 d2/e
+mv d2/a d2/moved; ls d2
+ln -s ../d/a d2/link; readlink d2/link; cat d2/link
+ls -l d2/link | awk '{print $1, $9, $10, $11}'
+rm -r d2; ls
+
+echo "== text tools: grep, head, tail, sort, uniq, cut, tr, sed, awk"
+printf 'banana 3\napple 1\ncherry 2\napple 1\n' > t
+grep an t; grep -c apple t; grep -v apple t
+head -n 2 t; tail -n 1 t
+sort t | uniq; sort -k2 -n t | uniq -c
+cut -d' ' -f1 t | tr a-z A-Z
+sed 's/apple/APPLE/; /cherry/d' t
+awk '{s += $2} END {print NR, s}' t
+
+echo "== find, xargs"
+find d -type f | sort
+find d -name b -exec cat {} \;
+find d -type f | sort | xargs wc -l
+echo a b c | xargs -n 1 echo item
+
+echo "== pipes and redirections"
+seq 1 1000 | grep 7 | wc -l
+seq 5 | sort -r | head -2
+{ echo out; echo err >&2; } 2>&1 | sort
+cat < t | wc -w
+
+echo "== env, id, uname, date, sleep"
+env -i A=1 B=2 env | sort
+id; id -u; id -gn
+uname -m
+[ "$(date +%s)" -gt 1600000000 ] && echo date ok
+date -u -d @0 '+%Y-%m-%d %H:%M:%S'
+sleep 0.1 && echo slept
+
+echo "== functions, loops, case, traps"
+f() { local x=$1; echo "f($x)"; return $((x % 2)); }
+for i in 1 2 3; do f $i && echo even || echo odd; done
+n=0; while [ $n -lt 3 ]; do n=$((n+1)); done; echo "n=$n"
+case hello in h*) echo matched;; *) echo no;; esac
+trap 'echo trapped USR1' USR1; kill -USR1 $$
+(trap 'echo exiting' EXIT; echo sub)
+
+echo "== background jobs and wait"
+(sleep 0.2; echo late) & (echo early) & wait
+sleep 5 & pid=$!; kill $pid; wait $pid; echo "killed $?"
+sh -c 'kill -9 $$'; echo "self-killed $?"
+
+echo "== archives: tar, gzip"
+tar cf a.tar d; rm -r d; tar xf a.tar; find d | sort
+gzip a.tar; ls a.tar.gz; gunzip a.tar.gz; tar tf a.tar | sort
+rm a.tar t
+
+echo "== here-documents, read, IFS"
+cat <<END
+line $((2*3))
+END
+printf 'a:b:c\n' | { IFS=: read x y z; echo "$z$y$x"; }
+while read -r w n; do echo "$n=$w"; done <<END
+apple 1
+pear 2
+END
+echo "== cmp, diff, od, md5sum, sha256sum"
+printf 'abc\n' > p; printf 'abd\n' > q
+cmp p q; echo "cmp $?"
+diff p q | tail -2
+od -c p | head -1
+md5sum p; sha256sum q
+rm p q
+echo "== TCP loopback with nc"
+# The listener may take a moment to start: retry a refused connection.
+nc -l -p 23456 > got &
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	echo "over tcp" | nc -w 1 127.0.0.1 23456 2>/dev/null && break
+	sleep 0.2
+done
+wait; cat got; rm got
+echo "== uname -a"
+[ "$(uname -a)" = "$(uname -s) $(uname -n) $(uname -r) $(uname -v) $(uname -m) $(uname -o)" ] && echo consistent
+
+echo "== free, uptime (figures differ: shapes only)"
+free | awk 'NR == 1 {print $1, $2, $3} NR == 2 {print $1, ($2 > 0 && $3 >= 0)}'
+uptime | grep -c 'load average'
+
+echo "== df, mount, stat -f, nproc (shapes only)"
+df -P / | awk 'NR == 1 {print $1, $2} NR == 2 {print ($2 > 0), ($4 <= $2)}'
+mount | awk 'NR == 1 {print $2, $4 ~ /^\//, NF}'
+stat -f -c '%l' .
+[ "$(nproc)" -ge 1 ] && echo nproc ok
+
+echo "== cleanup"
+rm -r d; ls
