@@ -150,8 +150,10 @@
 #define __NR_get_robust_list 274
 #define __NR_utimensat	     280
 #define __NR_epoll_pwait     281
+#define __NR_signalfd	     282
 #define __NR_unshare	     272
 #define __NR_accept4	     288
+#define __NR_signalfd4	     289
 #define __NR_epoll_create1   291
 #define __NR_dup3	     292
 #define __NR_pipe2	     293
