@@ -15,6 +15,7 @@
 #include <uapi/errno.h>
 #include <uapi/eventpoll.h>
 #include <uapi/fcntl.h>
+#include <uapi/signalfd.h>
 #include <uapi/socket.h>
 #include <uapi/syscall_indirect.h>
 
@@ -47,6 +48,7 @@ enum kind {
 	K_MSG,
 	K_FCNTL,
 	K_EPOLL_FLAGS,
+	K_SFD_FLAGS,
 	K_EPOLL_OP,
 	K_SYSIND,
 	K_CALL,
@@ -77,7 +79,7 @@ static const struct {
     {__NR_sendmsg, "flags", K_MSG},	   {__NR_recvmsg, "flags", K_MSG},
     {__NR_fcntl, "cmd", K_FCNTL},	   {__NR_syscall_indirect, "flags", K_SYSIND},
     {__NR_syscall_indirect, "nr", K_CALL}, {__NR_epoll_create1, "flags", K_EPOLL_FLAGS},
-    {__NR_epoll_ctl, "op", K_EPOLL_OP},
+    {__NR_epoll_ctl, "op", K_EPOLL_OP},	   {__NR_signalfd4, "flags", K_SFD_FLAGS},
 };
 
 /* A bounded appender: out of room, the line is cut, never overrun. */
@@ -250,6 +252,9 @@ static void put_arg(struct out *o, uint64_t nr, const struct syscall_param *p, u
 		break;
 	case K_EPOLL_FLAGS:
 		put_flags(o, epoll_create_flags, v, true);
+		break;
+	case K_SFD_FLAGS:
+		put_flags(o, signalfd_flags, v, true);
 		break;
 	case K_EPOLL_OP:
 		put_named(o, epoll_ops, v);
