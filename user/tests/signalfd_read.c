@@ -10,6 +10,8 @@
 #include "robust.h"
 #include "signalfd_util.h"
 
+#include <sys/signalfd.h>
+
 static volatile int handled;
 
 static void on_usr2(int sig)
@@ -165,6 +167,22 @@ static void check_polling(int fd)
 	close(ep);
 }
 
+/* libc's signalfd() takes newlib's sigset; signalfd_signo() maps back. */
+static void check_libc(void)
+{
+	struct signalfd_siginfo ssi;
+	sigset_t set;
+	int fd;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	fd = signalfd(-1, &set, SFD_NONBLOCK);
+	lsig_kill(getpid(), LSIGUSR2);
+	ok(fd >= 0 && sfd_read1(fd, &ssi) == LSIGUSR2 && signalfd_signo(&ssi) == SIGUSR2,
+	   "libc signalfd(): newlib's SIGUSR2 in, signalfd_signo() gives it back");
+	close(fd);
+}
+
 /* The child reads its own signals: none of its parent's. */
 static void check_fork(int fd)
 {
@@ -194,7 +212,7 @@ int main(int argc, char **argv)
 	int fd;
 
 	(void)argc;
-	plan(33);
+	plan(34);
 	require(lsig_procmask(UAPI_SIG_BLOCK, mask, NULL) == 0, "block");
 	fd = sfd(-1, mask, SFD_NONBLOCK);
 	require(fd >= 0, "signalfd");
@@ -203,6 +221,7 @@ int main(int argc, char **argv)
 	check_mask_update(fd);
 	check_polling(fd);
 	check_fork(fd);
+	check_libc();
 	close(fd);
 	lsig_procmask(UAPI_SIG_UNBLOCK, mask, NULL);
 	check_blocking();
