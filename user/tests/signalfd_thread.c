@@ -1,7 +1,9 @@
 /*
  * signalfd and threads, and teardown in hostile orders: a thread reads a
  * signal that every thread blocks, sent by kill() from another process; a
- * tgkill'd signal is seen only by its thread's reads and polls; a signalfd
+ * tgkill'd signal is seen only by its thread's reads and polls; two
+ * sleeping readers share two signals; a signalfd passed by SCM_RIGHTS
+ * reads the receiver's signals; a signalfd
  * closed while another thread sleeps reading it; an epoll of a signalfd
  * closed in both orders; an epoll item registered by a process that has
  * exited since (its signal queue is gone, the item stays).  Nothing leaks.
@@ -9,6 +11,7 @@
 #include "epoll_util.h"
 #include "robust.h"
 #include "signalfd_util.h"
+#include "sock_util.h"
 #include "thread.h"
 
 static int shared_fd;
@@ -41,6 +44,84 @@ static void check_kill_from_another_process(void)
 	   "a thread's blocking read takes a kill() from another process, blocked everywhere");
 	waitpid(pid, &status, 0);
 	close(shared_fd);
+}
+
+struct sfd_reader {
+	struct thread t;
+	long ret, signo;
+};
+
+static int reader_into(void *arg)
+{
+	struct sfd_reader *r = arg;
+	struct signalfd_siginfo ssi = {0};
+
+	r->ret = thread_sys(__NR_read, shared_fd, &ssi, sizeof(ssi));
+	r->signo = ssi.ssi_signo;
+	return 0;
+}
+
+/* Two threads asleep reading one signalfd, two signals: each taken once. */
+static void check_two_readers(void)
+{
+	struct sfd_reader a = {0}, b = {0};
+	int status;
+	pid_t p1, p2;
+
+	shared_fd = sfd(-1, USR12, 0);
+	require(thread_start(&a.t, reader_into, &a) > 0 && thread_start(&b.t, reader_into, &b) > 0,
+		"threads");
+	p1 = sfd_signal_later(LSIGUSR1, 50);
+	p2 = sfd_signal_later(LSIGUSR2, 100);
+	thread_join(&a.t);
+	thread_join(&b.t);
+	ok(a.ret == SSI_SIZE && b.ret == SSI_SIZE && a.signo + b.signo == LSIGUSR1 + LSIGUSR2 &&
+	       a.signo != b.signo,
+	   "two sleeping readers, two signals: each read once, by one of them");
+	waitpid(p1, &status, 0);
+	waitpid(p2, &status, 0);
+	close(shared_fd);
+}
+
+/* A signalfd received over SCM_RIGHTS reads the receiver's signals. */
+static void check_passed_fd(void)
+{
+	struct signalfd_siginfo ssi;
+	int sv[2], fd;
+	pid_t pid;
+
+	require(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0, "socketpair");
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		char c;
+		struct msghdr m = {0};
+		union {
+			struct cmsghdr h;
+			char buf[CMSG_SPACE(sizeof(int))];
+		} ctl;
+		struct iovec v = {&c, 1};
+		int got = -1, none;
+
+		m.msg_iov = &v;
+		m.msg_iovlen = 1;
+		m.msg_control = &ctl;
+		m.msg_controllen = sizeof(ctl);
+		if (recvmsg(sv[1], &m, 0) == 1 && m.msg_controllen >= CMSG_LEN(sizeof(int)))
+			memcpy(&got, CMSG_DATA(&ctl.h), sizeof(got));
+		none = sfd_read1(got, &ssi) == 0;
+		lsig_kill(getpid(), LSIGUSR2);
+		_exit(none && sfd_read1(got, &ssi) == LSIGUSR2 && ssi.ssi_pid == (uint32_t)getpid()
+			  ? 0
+			  : 1);
+	}
+	fd = sfd(-1, USR12, SFD_NONBLOCK);
+	lsig_kill(getpid(), LSIGUSR1);
+	send_fds(sv[0], "x", 1, &fd, 1);
+	ok(child_ok(pid), "a signalfd passed by SCM_RIGHTS reads the receiver's signals");
+	is_int(sfd_read1(fd, &ssi), LSIGUSR1, "the sender's stays the sender's");
+	close(fd);
+	close(sv[0]);
+	close(sv[1]);
 }
 
 static volatile int phase;
@@ -150,14 +231,16 @@ int main(int argc, char **argv)
 	bool have = kstat_read(&before);
 
 	(void)argc;
-	plan(16);
-	require(lsig_procmask(UAPI_SIG_BLOCK, LBIT(LSIGUSR1), NULL) == 0, "block");
+	plan(19);
+	require(lsig_procmask(UAPI_SIG_BLOCK, USR12, NULL) == 0, "block");
 	check_kill_from_another_process();
 	check_tgkill_is_private();
 	check_close_under_reader();
+	check_two_readers();
+	check_passed_fd();
 	check_epoll_orders();
 	check_registrar_exits();
-	lsig_procmask(UAPI_SIG_UNBLOCK, LBIT(LSIGUSR1), NULL);
+	lsig_procmask(UAPI_SIG_UNBLOCK, USR12, NULL);
 	ok(can_run_true(argv[0]) && pipe_round_trip(), "the system still works");
 	kstat_unchanged(&before, have, "nothing left: files, heap, tasks, epoll watches");
 	return done();
