@@ -223,6 +223,14 @@ static void check_registrar_exits(void)
 	is_int(ep_count(ep), 0, "then not ready");
 	close(fd);
 	close(ep);
+	/* The other order, with the dead hook still on the item. */
+	ep = epoll_create1(0);
+	fd = sfd(-1, LBIT(LSIGUSR1), SFD_NONBLOCK);
+	if ((pid = fork()) == 0)
+		_exit(ep_ctl(ep, EPOLL_CTL_ADD, fd, EPOLLIN) == 0 ? 0 : 1);
+	ok(waitpid(pid, &status, 0) == pid && exited_with(status, 0) && close(ep) == 0 &&
+	       close(fd) == 0,
+	   "the same, then the epoll closed before the signalfd");
 }
 
 int main(int argc, char **argv)
@@ -231,7 +239,7 @@ int main(int argc, char **argv)
 	bool have = kstat_read(&before);
 
 	(void)argc;
-	plan(19);
+	plan(20);
 	require(lsig_procmask(UAPI_SIG_BLOCK, USR12, NULL) == 0, "block");
 	check_kill_from_another_process();
 	check_tgkill_is_private();
