@@ -54,7 +54,9 @@ struct eventpoll {
 struct ep_hook {
 	struct wait_entry we; /* func = ep_wake, no task */
 	/* the watched file's queue: lives as long as the file (poll.h); the
-	 * hook comes off it in ep_remove, before the file's release */
+	 * hook comes off it in ep_remove, before the file's release.  NULL
+	 * once a queue that can die first (a process's signalfd queue) went:
+	 * eventpoll_wq_gone.  Under epoll_lock. */
 	struct wait_queue *wq;
 	struct epitem *epi; /* owns the hook */
 	struct ep_hook *next;
@@ -231,7 +233,8 @@ static void ep_remove(struct epitem *epi)
 
 	for (h = epi->hooks; h; h = next) {
 		next = h->next;
-		wait_remove(h->wq, &h->we); /* no ep_wake of h runs after this */
+		if (h->wq)
+			wait_remove(h->wq, &h->we); /* no ep_wake of h runs after this */
 		kfree(h);
 	}
 	spin_lock(&ep->lock);
@@ -484,6 +487,23 @@ void eventpoll_release_file(struct file *f)
 	spin_lock(&epoll_lock);
 	while (!list_empty(&f->ep_links))
 		ep_remove(list_first_entry(&f->ep_links, struct epitem, flink));
+	spin_unlock(&epoll_lock);
+}
+
+void eventpoll_wq_gone(struct wait_queue *wq)
+{
+	struct wait_entry *we, *next;
+
+	spin_lock(&epoll_lock);
+	spin_lock(&wq->lock);
+	list_for_each_entry_safe(we, next, &wq->sleepers, link)
+	{
+		if (we->func != ep_wake)
+			continue;
+		container_of(we, struct ep_hook, we)->wq = NULL;
+		list_del(&we->link);
+	}
+	spin_unlock(&wq->lock);
 	spin_unlock(&epoll_lock);
 }
 

@@ -48,6 +48,13 @@ static inline void eventpoll_release(struct file *f)
 		eventpoll_release_file(f);
 }
 
+/*
+ * wq is about to be freed while files polled through it may stay open (a
+ * process's signalfd queue, Linux's POLLFREE): every epoll hook on it comes
+ * off, the items stay (they are polled again through another queue).
+ */
+void eventpoll_wq_gone(struct wait_queue *wq);
+
 /* Items registered in every epoll (leak accounting). */
 unsigned long eventpoll_watch_count(void);
 

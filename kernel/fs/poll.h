@@ -31,6 +31,9 @@ struct poll_table {
  * queue (the console).  A queue whose owner can go while f stays open (a
  * datagram socket's peer, which connect() replaces) must never be passed
  * here: relay its wake-ups onto a queue f owns (net/dgram.c peer_wake).
+ * The one exception is a signalfd, whose queue is the polling process's
+ * (signals are the reader's): poll() sleepers keep their process alive,
+ * and the process's end takes epoll's hooks off (eventpoll_wq_gone).
  */
 void poll_wait(struct file *f, struct wait_queue *wq, struct poll_table *pt);
 

@@ -3,6 +3,7 @@
  * that frees one after its last task.
  */
 #include "proc/group.h"
+#include "fs/signalfd.h"
 #include "mm/heap.h"
 #include "proc/proc.h"
 
@@ -19,6 +20,7 @@ struct thread_group *group_create(struct task *leader)
 	list_init(&g->sibling);
 	wait_queue_init(&g->thread_exit, "thread_exit");
 	wait_queue_init(&g->child_exit, "child_exit");
+	wait_queue_init(&g->signalfd_wq, "signalfd");
 	itimer_init(g);
 	g->exit_signal = SIGCHLD;
 	return g;
@@ -37,8 +39,13 @@ void group_add_thread_locked(struct thread_group *g, struct task *t)
 	list_add_tail(&t->group_link, &g->threads);
 }
 
-void group_put_locked(struct thread_group *g)
+bool group_put_locked(struct thread_group *g)
 {
-	if (--g->refs == 0)
-		kfree(g);
+	return --g->refs == 0;
+}
+
+void group_free(struct thread_group *g)
+{
+	signalfd_group_free(g);
+	kfree(g);
 }

@@ -59,6 +59,15 @@ struct thread_group {
 	 * thread that delivers them; info[] like struct signal_state's. */
 	uint64_t shared_pending;
 	struct sig_info shared_info[UAPI_NSIG];
+	/*
+	 * signalfd readers and pollers of this process sleep here (woken by
+	 * every signal queued for the group or one of its threads): a
+	 * signalfd reads its reader's signals, so the queue is the reader's,
+	 * not the file's.  Lives as long as the group; a signalfd file does
+	 * not pin it: poll() and read() sleepers are threads of the group,
+	 * and group_free cuts epoll's hooks off (fs/signalfd.c).
+	 */
+	struct wait_queue signalfd_wq;
 	struct itimers itimers;		     /* alarm, setitimer (itimer_lock, proc/itimer.c) */
 	uint64_t exited_utime, exited_stime; /* CPU ticks of its threads that exited */
 	/* CPU ticks of the children it reaped, theirs included (proc_lock:
@@ -72,9 +81,11 @@ struct thread_group *group_create(struct task *leader);
 void group_free_unused(struct thread_group *g);
 /* Adds t, a new task, to g: sets t->group, takes a reference (proc_lock held). */
 void group_add_thread_locked(struct thread_group *g, struct task *t);
-/* Drops t's reference (task_free, proc_lock held): frees the group after
- * its last task. */
-void group_put_locked(struct thread_group *g);
+/* Drops t's reference (task_free, proc_lock held): true after the last
+ * task's, and then the caller calls group_free once it dropped proc_lock. */
+bool group_put_locked(struct thread_group *g);
+/* Frees a group no task references (epoll locks nest outside proc_lock). */
+void group_free(struct thread_group *g);
 /* True if t leads its group (its tid is the process id). */
 static inline bool task_is_leader(const struct task *t);
 

@@ -53,11 +53,24 @@ static bool ignored(const struct task *t, int sig)
 	return h == UAPI_SIG_IGN || (h == UAPI_SIG_DFL && !signal_default_kills(sig));
 }
 
-/* Init gets only the signals it has handlers for, as on Linux: a stray
- * kill must not end the system.  Its own faults still reach it. */
+/*
+ * Init gets only the signals it has handlers for, as on Linux: a stray
+ * kill must not end the system.  Its own faults still reach it.  A signal
+ * t blocks is never dropped (Linux's sig_ignored): the handler may change
+ * before it is unblocked, and a signalfd may read it (a blocked SIGCHLD).
+ */
 static bool dropped(const struct task *t, int sig)
 {
+	if (t->sig.blocked & SIGBIT(sig))
+		return false;
 	return ignored(t, sig) || (t->group->tgid == 1 && handler_of(t, sig) == UAPI_SIG_DFL);
+}
+
+/* A signal was queued for g: signalfd readers and pollers look again. */
+static void wake_signalfds(struct thread_group *g)
+{
+	if (g)
+		wake_up(&g->signalfd_wq);
 }
 
 uint64_t signal_pending_set(struct task *t)
@@ -77,11 +90,12 @@ static void enqueue_signal(struct task *t, int sig, const struct sig_info *info)
 	__atomic_or_fetch(&t->sig.pending, SIGBIT(sig), __ATOMIC_RELEASE);
 	if (signal_is_pending(t))
 		sched_wake(t);
+	wake_signalfds(t->group);
 }
 
 void signal_send_from(struct task *t, int sig, int from)
 {
-	struct sig_info info = {from ? SI_USER : SI_KERNEL, from, 0, 0};
+	struct sig_info info = {from ? SI_TKILL : SI_KERNEL, from, 0, 0};
 
 	if (!dropped(t, sig))
 		enqueue_signal(t, sig, &info);
@@ -124,6 +138,7 @@ static void post_process_locked(struct thread_group *g, int sig, const struct si
 	__atomic_or_fetch(&g->shared_pending, SIGBIT(sig), __ATOMIC_RELEASE);
 	if ((t = pick_thread_locked(g, sig)))
 		sched_wake(t);
+	wake_signalfds(g);
 }
 
 void signal_send_process_locked(struct thread_group *g, int sig, int from)

@@ -26,6 +26,7 @@ struct thread_group;
 /* si_code values (Linux). */
 #define SI_USER	    0
 #define SI_KERNEL   0x80
+#define SI_TKILL    (-6) /* tkill, tgkill */
 #define SEGV_MAPERR 1
 #define SEGV_ACCERR 2
 
@@ -76,13 +77,17 @@ void signal_child_exited(struct thread_group *child, int wait_status);
 bool signal_is_pending(struct task *t);
 /* t's pending set: its own and its group's. */
 uint64_t signal_pending_set(struct task *t);
+/*
+ * Takes the lowest signal of mask pending for t (t is current): its own
+ * set first, then its group's, as Linux's dequeue_signal; *info gets what
+ * the sender left.  0 if none.  signalfd and rt_sigtimedwait read through
+ * it.
+ */
+int signal_dequeue(struct task *t, uint64_t mask, struct sig_info *info);
 /* kill(-1, sig): every process but init and the caller; -ESRCH if none. */
 int signal_broadcast(int sig);
 /* Every process in group pgid (from: sender pid, 0 for the kernel). */
 int signal_send_group(int pgid, int sig, int from);
-/* Takes the lowest pending signal of mask, the thread's own first, then
- * its process's (as Linux's dequeue_signal), with its details; 0 if none. */
-int signal_dequeue(struct task *t, uint64_t mask, struct sig_info *info);
 /* On the way back to user mode: act on pending signals (may not return). */
 void signal_deliver(struct trapframe *tf);
 

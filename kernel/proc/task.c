@@ -156,16 +156,20 @@ struct task *task_alloc(const char *name)
 
 void task_free(struct task *t)
 {
+	struct thread_group *last = NULL;
+
 	if (t->kstack)
 		unmap_stack((uint64_t)t->kstack, KSTACK_SIZE / PAGE_SIZE);
 	signal_release(t);
 	spin_lock(&proc_lock);
-	if (t->group)
-		group_put_locked(t->group);
+	if (t->group && group_put_locked(t->group))
+		last = t->group;
 	list_del(&t->all_link);
 	free_slots[nfree_slots++] = t->kslot;
 	ntasks--;
 	spin_unlock(&proc_lock);
+	if (last)
+		group_free(last);
 	kfree(t);
 }
 

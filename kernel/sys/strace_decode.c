@@ -16,6 +16,7 @@
 #include <uapi/eventpoll.h>
 #include <uapi/eventfd.h>
 #include <uapi/fcntl.h>
+#include <uapi/signalfd.h>
 #include <uapi/socket.h>
 #include <uapi/syscall_indirect.h>
 #include <uapi/timerfd.h>
@@ -51,6 +52,7 @@ enum kind {
 	K_TFD,
 	K_FCNTL,
 	K_EPOLL_FLAGS,
+	K_SFD_FLAGS,
 	K_EPOLL_OP,
 	K_SYSIND,
 	K_CALL,
@@ -69,21 +71,36 @@ static const struct {
 	const char *param;
 	enum kind kind;
 } decode_rules[] = {
-    {ANY_CALL, "dirfd", K_DIRFD},	   {ANY_CALL, "addr", K_HEX},
-    {__NR_write, "buf", K_DATA},	   {__NR_pwrite64, "buf", K_DATA},
-    {__NR_open, "flags", K_OPEN},	   {__NR_openat, "flags", K_OPEN},
-    {__NR_pipe2, "flags", K_OPEN},	   {__NR_dup3, "flags", K_OPEN},
-    {__NR_socket, "domain", K_AF},	   {__NR_socket, "type", K_SOCK_TYPE},
-    {__NR_socketpair, "domain", K_AF},	   {__NR_socketpair, "type", K_SOCK_TYPE},
-    {__NR_socket2, "domain", K_AF},	   {__NR_socket2, "type", K_SOCK_TYPE},
-    {__NR_socket2, "flags", K_OPEN},	   {__NR_accept4, "flags", K_SOCK_FLAGS},
-    {__NR_sendto, "flags", K_MSG},	   {__NR_recvfrom, "flags", K_MSG},
-    {__NR_sendmsg, "flags", K_MSG},	   {__NR_recvmsg, "flags", K_MSG},
-    {__NR_fcntl, "cmd", K_FCNTL},	   {__NR_syscall_indirect, "flags", K_SYSIND},
-    {__NR_syscall_indirect, "nr", K_CALL}, {__NR_epoll_create1, "flags", K_EPOLL_FLAGS},
+    {ANY_CALL, "dirfd", K_DIRFD},
+    {ANY_CALL, "addr", K_HEX},
+    {__NR_write, "buf", K_DATA},
+    {__NR_pwrite64, "buf", K_DATA},
+    {__NR_open, "flags", K_OPEN},
+    {__NR_openat, "flags", K_OPEN},
+    {__NR_pipe2, "flags", K_OPEN},
+    {__NR_dup3, "flags", K_OPEN},
+    {__NR_socket, "domain", K_AF},
+    {__NR_socket, "type", K_SOCK_TYPE},
+    {__NR_socketpair, "domain", K_AF},
+    {__NR_socketpair, "type", K_SOCK_TYPE},
+    {__NR_socket2, "domain", K_AF},
+    {__NR_socket2, "type", K_SOCK_TYPE},
+    {__NR_socket2, "flags", K_OPEN},
+    {__NR_accept4, "flags", K_SOCK_FLAGS},
+    {__NR_sendto, "flags", K_MSG},
+    {__NR_recvfrom, "flags", K_MSG},
+    {__NR_sendmsg, "flags", K_MSG},
+    {__NR_recvmsg, "flags", K_MSG},
+    {__NR_fcntl, "cmd", K_FCNTL},
+    {__NR_syscall_indirect, "flags", K_SYSIND},
+    {__NR_syscall_indirect, "nr", K_CALL},
+    {__NR_epoll_create1, "flags", K_EPOLL_FLAGS},
     {__NR_epoll_ctl, "op", K_EPOLL_OP},
-    {__NR_syscall_indirect, "nr", K_CALL}, {__NR_eventfd2, "flags", K_EFD},
-    {__NR_timerfd_create, "flags", K_TFD}, {__NR_timerfd_settime, "flags", K_TFD},
+    {__NR_syscall_indirect, "nr", K_CALL},
+    {__NR_eventfd2, "flags", K_EFD},
+    {__NR_timerfd_create, "flags", K_TFD},
+    {__NR_timerfd_settime, "flags", K_TFD},
+    {__NR_signalfd4, "flags", K_SFD_FLAGS},
 };
 
 /* A bounded appender: out of room, the line is cut, never overrun. */
@@ -262,6 +279,9 @@ static void put_arg(struct out *o, uint64_t nr, const struct syscall_param *p, u
 		break;
 	case K_EPOLL_FLAGS:
 		put_flags(o, epoll_create_flags, v, true);
+		break;
+	case K_SFD_FLAGS:
+		put_flags(o, signalfd_flags, v, true);
 		break;
 	case K_EPOLL_OP:
 		put_named(o, epoll_ops, v);

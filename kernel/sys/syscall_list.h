@@ -158,11 +158,13 @@
 	X(__NR_get_robust_list, get_robust_list)                                                   \
 	X(__NR_utimensat, utimensat)                                                               \
 	X(__NR_epoll_pwait, epoll_pwait)                                                           \
+	X(__NR_signalfd, signalfd)                                                                 \
 	X(__NR_timerfd_create, timerfd_create)                                                     \
 	X(__NR_eventfd, eventfd)                                                                   \
 	X(__NR_timerfd_settime, timerfd_settime)                                                   \
 	X(__NR_timerfd_gettime, timerfd_gettime)                                                   \
 	X(__NR_accept4, accept4)                                                                   \
+	X(__NR_signalfd4, signalfd4)                                                               \
 	X(__NR_eventfd2, eventfd2)                                                                 \
 	X(__NR_epoll_create1, epoll_create1)                                                       \
 	X(__NR_dup3, dup3)                                                                         \

@@ -157,11 +157,13 @@
 #define __NR_get_robust_list 274
 #define __NR_utimensat	     280
 #define __NR_epoll_pwait     281
+#define __NR_signalfd	     282
 #define __NR_timerfd_create  283
 #define __NR_eventfd	     284
 #define __NR_timerfd_settime 286
 #define __NR_timerfd_gettime 287
 #define __NR_accept4	     288
+#define __NR_signalfd4	     289
 #define __NR_eventfd2	     290
 #define __NR_epoll_create1   291
 #define __NR_dup3	     292

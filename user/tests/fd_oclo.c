@@ -7,6 +7,7 @@
 
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <uapi/signalfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
 
@@ -160,6 +161,16 @@ static int make_socketpair(int oflags, int fds[2])
 	return socketpair(AF_UNIX, SOCK_STREAM | sock_flags(oflags), 0, fds) < 0 ? -1 : 2;
 }
 
+/* A signalfd for SIGUSR1: signalfd() when flags is 0, else signalfd4(). */
+static int sfd_plain(int flags)
+{
+	uint64_t mask = 1UL << (10 - 1); /* Linux's SIGUSR1 */
+
+	if (!flags)
+		return (int)syscall(__NR_signalfd, -1, &mask, 8);
+	return (int)syscall(__NR_signalfd4, -1, &mask, 8, flags);
+}
+
 static int make_epoll_create(int oflags, int fds[2])
 {
 	(void)oflags;
@@ -195,6 +206,21 @@ static int make_timerfd(int oflags, int fds[2])
 	return fds[0] < 0 ? -1 : 1;
 }
 
+static int make_signalfd(int oflags, int fds[2])
+{
+	(void)oflags;
+	fds[0] = sfd_plain(0);
+	return fds[0] < 0 ? -1 : 1;
+}
+
+/* SFD_CLOEXEC is Linux's O_CLOEXEC, not newlib's: translate. */
+static int make_signalfd4(int oflags, int fds[2])
+{
+	fds[0] = sfd_plain((oflags & O_CLOEXEC ? SFD_CLOEXEC : 0) |
+			   (oflags & O_CLOFORK ? SFD_CLOFORK : 0));
+	return fds[0] < 0 ? -1 : 1;
+}
+
 static const struct creator creators[] = {
     {"open", TAKES_FLAGS, 0, false, make_open},
     {"openat", TAKES_FLAGS, 0, false, make_openat},
@@ -213,6 +239,8 @@ static const struct creator creators[] = {
     {"eventfd", FLAGLESS, 0, false, make_eventfd},
     {"eventfd2", TAKES_FLAGS, 0, false, make_eventfd2},
     {"timerfd_create", TAKES_FLAGS, 0, false, make_timerfd},
+    {"signalfd", FLAGLESS, 0, false, make_signalfd},
+    {"signalfd4", TAKES_FLAGS, 0, false, make_signalfd4},
 };
 
 #define NCREATORS (sizeof(creators) / sizeof(creators[0]))

@@ -114,6 +114,18 @@ static int make_epoll_create1(unsigned long flags, int fds[2])
 	return one(IND(flags, __NR_epoll_create1, 0), fds);
 }
 
+static uint64_t usr1_mask = 1UL << (10 - 1); /* Linux's SIGUSR1 */
+
+static int make_signalfd(unsigned long flags, int fds[2])
+{
+	return one(IND(flags, __NR_signalfd, -1UL, (unsigned long)&usr1_mask, 8), fds);
+}
+
+static int make_signalfd4(unsigned long flags, int fds[2])
+{
+	return one(IND(flags, __NR_signalfd4, -1UL, (unsigned long)&usr1_mask, 8, 0), fds);
+}
+
 /* accept (NR) of a connection queued on a fresh AF_UNIX listener. */
 static int accept_queued(unsigned long flags, int nr, int fds[2])
 {
@@ -208,6 +220,8 @@ static const struct maker makers[] = {
     {"accept4", make_accept4, 0, false},
     {"epoll_create", make_epoll_create, 0, false},
     {"epoll_create1", make_epoll_create1, 0, false},
+    {"signalfd", make_signalfd, 0, false},
+    {"signalfd4", make_signalfd4, 0, false},
     {"recvmsg SCM_RIGHTS", make_recvmsg, 0, false},
     {"eventfd", make_eventfd, 0, false},
     {"eventfd2", make_eventfd2, 0, false},
