@@ -28,7 +28,7 @@ user: $(USER_PROGS)
 
 # Test leg: run the tests natively on the host Linux, from a fresh temp dir:
 # the newlib tests, then every musl program of user/linux.
-test-host: $(USER_PROGS) $(LINUX_PROGS)
+test-host: $(USER_PROGS) $(LINUX_PROGS) $(BUILD)/compat/busybox.expected
 	@mkdir -p $(BUILD)/results
 	@tmp=$$(mktemp -d) && cd $$tmp && \
 	$(abspath $(BUILD)/user/bin/runtests) -s $(abspath $(BUILD)/results/test-host) \
