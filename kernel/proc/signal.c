@@ -377,9 +377,10 @@ void signal_exec(struct task *t)
 	spin_lock(&sh->lock);
 	for (int i = 0; i < UAPI_NSIG; i++) {
 		struct uapi_sigaction *a = &sh->action[i];
-		uint64_t keep = a->handler == UAPI_SIG_IGN ? UAPI_SIG_IGN : UAPI_SIG_DFL;
-		memset(a, 0, sizeof(*a));
-		a->handler = keep; /* ignored stays ignored across exec (POSIX) */
+		/* Ignored stays ignored across exec (POSIX).  Four stores, not a
+		 * memset call per action (500 instructions of every exec). */
+		*a = (struct uapi_sigaction){.handler = a->handler == UAPI_SIG_IGN ? UAPI_SIG_IGN
+										   : UAPI_SIG_DFL};
 	}
 	spin_unlock(&sh->lock);
 }
