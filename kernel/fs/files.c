@@ -504,12 +504,13 @@ struct file *files_lookup(struct files_table *files, int fd)
  */
 int files_close(struct files_table *files, int fd)
 {
-	struct file *file;
+	struct file *file = NULL;
+	struct fdmap *map;
 
 	spin_lock(&files->lock);
-	file = files_installed(files, fd);
-	if (file)
-		fdmap_release(files_map_of(files, fd), (unsigned int)fd);
+	map = files_map_of(files, fd); /* once: the release needs the same map */
+	if (map && (file = fdmap_file(map, (unsigned int)fd)))
+		fdmap_release(map, (unsigned int)fd);
 	spin_unlock(&files->lock);
 	if (!file)
 		return -EBADF;

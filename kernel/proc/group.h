@@ -56,9 +56,9 @@ struct thread_group {
 	int exit_signal;	      /* sent to the parent at exit (clone's low byte; 0: none) */
 
 	/* Process-directed signals: set atomically (any sender), taken by the
-	 * thread that delivers them; info[] like struct signal_state's. */
+	 * thread that delivers them; shared_info[] (below) like struct
+	 * signal_state's info[]. */
 	uint64_t shared_pending;
-	struct sig_info shared_info[UAPI_NSIG];
 	/*
 	 * signalfd readers and pollers of this process sleep here (woken by
 	 * every signal queued for the group or one of its threads): a
@@ -73,6 +73,10 @@ struct thread_group {
 	/* CPU ticks of the children it reaped, theirs included (proc_lock:
 	 * added by reap.c, read by times and getrusage). */
 	uint64_t children_utime, children_stime;
+	/* Last, 1,536 of the 1,864 bytes: an entry is written before its bit
+	 * in shared_pending is set and read only while it is, so group_create
+	 * zeroes everything before it and leaves it as it is. */
+	struct sig_info shared_info[UAPI_NSIG];
 };
 
 /* A new group for leader, not joined yet (group_add_thread_locked does,

@@ -34,8 +34,11 @@ void syscall_dispatch(struct trapframe *tf)
 	 * (execve, rt_sigreturn): SYSCALL_DEFINEn converts them all first. */
 	tf->rax = (uint64_t)syscall_invoke(tf->rax, tf->args);
 	/* The work return_to_user_work does, tested here first: nearly every
-	 * call has none, and then the call and its frame are saved. */
-	if (this_cpu()->need_resched ||
-	    signal_work(&current()->sig, &current()->group->shared_pending, tf))
+	 * call has none, and then the call and its frame are saved.  The CPU
+	 * is read once, after the call (this_cpu() is a volatile gs load). */
+	struct cpu *c = this_cpu();
+	struct task *t = c->current;
+
+	if (c->need_resched || signal_work(&t->sig, &t->group->shared_pending, tf))
 		return_to_user_work(tf);
 }
