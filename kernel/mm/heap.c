@@ -337,19 +337,6 @@ void *kzalloc(size_t size)
 	return p;
 }
 
-void *page_obj_alloc(void)
-{
-	uint64_t pa = frame_alloc();
-
-	return pa ? P2V(pa) : NULL;
-}
-
-void page_obj_free(void *obj)
-{
-	if (obj)
-		frame_unref(V2P(obj));
-}
-
 static bool in_direct_map(const void *ptr)
 {
 	return (uint64_t)ptr >= PHYS_MAP_BASE && (uint64_t)ptr < HEAP_LARGE_BASE;

@@ -13,15 +13,6 @@ void heap_init(void);
 void *kmalloc(size_t size);
 void *kzalloc(size_t size);
 void kfree(void *ptr);
-/*
- * One direct-mapped page for an object of over SMALL_MAX bytes and at most a
- * page that is made on every fork (a task, a sighand): kmalloc would map a
- * large allocation, zero it and give it a guard page, then unmap it on free;
- * this is a frame_alloc.  Not zeroed, not poisoned; the frame is counted
- * (free frames), not heap bytes.  page_obj_free(NULL) does nothing.
- */
-void *page_obj_alloc(void);
-void page_obj_free(void *obj);
 /* A kmalloc'd copy of the string s, or NULL. */
 char *kstrdup(const char *s);
 /* Bytes currently handed out by kmalloc (for leak accounting). */

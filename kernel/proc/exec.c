@@ -324,19 +324,15 @@ static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *i
 	t->tf->rflags = 0x202; /* IF */
 }
 
-/* Path buffers are page objects (mm/heap.h): a PATH_MAX kmalloc is a large
- * allocation, mapped with a guard page and unmapped again, twice per exec. */
-_Static_assert(PATH_MAX <= PAGE_SIZE, "a path fits a page object");
-
 /* The absolute path of the program at PATH, links resolved (kmalloc'd), or
  * NULL when memory runs out or it cannot be named. */
 static char *program_path(const char *path)
 {
-	char *buf = page_obj_alloc(), *abs = NULL;
+	char *buf = kmalloc(PATH_MAX), *abs = NULL;
 
 	if (buf && !vfs_real_path(path, buf))
 		abs = kstrdup(buf);
-	page_obj_free(buf);
+	kfree(buf);
 	return abs;
 }
 
@@ -380,7 +376,7 @@ int exec_program(struct task *t, const char *path, struct exec_strings *strs)
 SYSCALL_DEFINE3(execve, const char *, upath, char *const *, uargv, char *const *, uenvp)
 {
 	struct exec_strings strs = {0};
-	char *path = page_obj_alloc();
+	char *path = kmalloc(PATH_MAX);
 	long err;
 
 	if (!path)
@@ -393,7 +389,7 @@ SYSCALL_DEFINE3(execve, const char *, upath, char *const *, uargv, char *const *
 	if (!err)
 		err = exec_program(current(), path, &strs);
 	exec_strings_free(&strs);
-	page_obj_free(path);
+	kfree(path);
 	/* On success the return value lands in the new image's rax: 0. */
 	return err < 0 ? err : 0;
 }

@@ -10,13 +10,9 @@
 #include <stddef.h>
 #include "proc/proc.h"
 
-/* 1,864 bytes, made on every fork: a page object (mm/heap.h), as the
- * 2,032-byte slab class would check and write its poison on each. */
-_Static_assert(sizeof(struct thread_group) <= PAGE_SIZE, "group fits a page");
-
 struct thread_group *group_create(struct task *leader)
 {
-	struct thread_group *g = page_obj_alloc();
+	struct thread_group *g = kmalloc(sizeof(*g));
 
 	if (!g)
 		return NULL;
@@ -36,7 +32,7 @@ struct thread_group *group_create(struct task *leader)
 
 void group_free_unused(struct thread_group *g)
 {
-	page_obj_free(g);
+	kfree(g);
 }
 
 void group_add_thread_locked(struct thread_group *g, struct task *t)
@@ -55,5 +51,5 @@ bool group_put_locked(struct thread_group *g)
 void group_free(struct thread_group *g)
 {
 	signalfd_group_free(g);
-	page_obj_free(g);
+	kfree(g);
 }

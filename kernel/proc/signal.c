@@ -304,13 +304,10 @@ void signal_deliver(struct trapframe *tf)
 	}
 }
 
-/* 2,080 bytes, one past the slabs' largest class: a page object, as every
- * fork makes one (mm/heap.h).  The actions are left for the caller to set. */
-_Static_assert(sizeof(struct sighand) <= PAGE_SIZE, "sighand fits a page");
-
+/* The actions are left for the caller to set. */
 static struct sighand *sighand_new(void)
 {
-	struct sighand *sh = page_obj_alloc();
+	struct sighand *sh = kmalloc(sizeof(*sh));
 
 	if (sh) {
 		sh->refs = 1;
@@ -369,7 +366,7 @@ void signal_release(struct task *t)
 
 	t->sighand = NULL;
 	if (sh && __atomic_sub_fetch(&sh->refs, 1, __ATOMIC_ACQ_REL) == 0)
-		page_obj_free(sh);
+		kfree(sh);
 }
 
 int signal_unshare(struct task *t)

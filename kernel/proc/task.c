@@ -117,18 +117,13 @@ static void prepare_stack(struct task *t)
 	t->ctx_rsp = (uint64_t)sp;
 }
 
-/* 2,448 bytes, past the slabs' largest class: a page object, as every fork
- * makes one (mm/heap.h). */
-_Static_assert(sizeof(struct task) <= PAGE_SIZE, "task fits a page");
-
 struct task *task_alloc(const char *name)
 {
-	struct task *t = page_obj_alloc();
+	struct task *t = kzalloc(sizeof(*t));
 	int slot;
 
 	if (!t)
 		return NULL;
-	memset(t, 0, sizeof(*t));
 	/* Complete before the task is on the list, where others look. */
 	strlcpy(t->name, name, sizeof(t->name));
 	t->state = TASK_NEW;
@@ -139,7 +134,7 @@ struct task *task_alloc(const char *name)
 	spin_lock(&proc_lock);
 	if (ntasks == TASK_MAX || (!nfree_slots && next_slot == TASK_MAX)) {
 		spin_unlock(&proc_lock);
-		page_obj_free(t);
+		kfree(t);
 		return NULL;
 	}
 	slot = nfree_slots ? free_slots[--nfree_slots] : next_slot++;
@@ -175,7 +170,7 @@ void task_free(struct task *t)
 	spin_unlock(&proc_lock);
 	if (last)
 		group_free(last);
-	page_obj_free(t);
+	kfree(t);
 }
 
 int task_count(void)
