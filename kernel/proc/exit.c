@@ -6,6 +6,7 @@
  * reaps it (reap.c).
  */
 #include "proc/exit.h"
+#include "fs/ctty.h"
 #include "arch/x86_64/qemu.h"
 #include "arch/x86_64/uaccess.h"
 #include "cmdline.h"
@@ -98,6 +99,7 @@ static void group_dies_locked(struct thread_group *g, int status)
 	bool autoreap = reaps_children_at_exit(g->parent);
 
 	itimer_exit(g);
+	ctty_session_ended_locked(g);
 	reparent_children(g, init);
 	if (!g->exiting)
 		g->exit_status = status;

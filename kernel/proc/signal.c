@@ -438,12 +438,22 @@ int signal_broadcast(int sig)
 	return b.hit ? 0 : -ESRCH;
 }
 
-int signal_send_group(int pgid, int sig, int from)
+int signal_send_group_locked(int pgid, int sig, int from)
 {
 	struct broadcast b = {sig, pgid, from, 0};
 
 	if (pgid <= 0)
 		return -ESRCH;
-	task_for_each(broadcast_one, &b);
+	task_for_each_locked(broadcast_one, &b);
 	return b.hit ? 0 : -ESRCH;
+}
+
+int signal_send_group(int pgid, int sig, int from)
+{
+	int ret;
+
+	spin_lock(&proc_lock);
+	ret = signal_send_group_locked(pgid, sig, from);
+	spin_unlock(&proc_lock);
+	return ret;
 }

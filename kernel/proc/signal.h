@@ -94,8 +94,10 @@ uint64_t signal_pending_set(struct task *t);
 int signal_dequeue(struct task *t, uint64_t mask, struct sig_info *info);
 /* kill(-1, sig): every process but init and the caller; -ESRCH if none. */
 int signal_broadcast(int sig);
-/* Every process in group pgid (from: sender pid, 0 for the kernel). */
+/* Every process in group pgid (from: sender pid, 0 for the kernel);
+ * -ESRCH if there is none.  _locked: the caller holds proc_lock. */
 int signal_send_group(int pgid, int sig, int from);
+int signal_send_group_locked(int pgid, int sig, int from);
 /* On the way back to user mode: act on pending signals (may not return). */
 void signal_deliver(struct trapframe *tf);
 
