@@ -6,6 +6,9 @@
  * until SIGCONT clears stopped or SIGKILL is pending for it.  The parent
  * is told when the first thread stops, not when the last one has, which
  * Linux waits for: the others are on their way and run no user code.
+ * A SIGCONT sent between a thread's taking a stop signal and its
+ * stopping does not cancel that stop (Linux decides both under one
+ * lock); it resumes a process stopped before it only.
  */
 #include "proc/jobctl.h"
 #include "proc/exit.h"
@@ -48,7 +51,8 @@ void jobctl_signal_sent(struct thread_group *g, int sig)
 
 struct orphan_probe {
 	int pgid;
-	bool orphaned;
+	const struct thread_group *gone; /* counts neither as member nor as parent */
+	bool orphaned, stopped;
 };
 
 /* Linux's will_become_orphaned_pgrp: a live member whose parent is in
@@ -58,19 +62,31 @@ static bool probe_member(struct task *t, void *arg)
 	struct orphan_probe *o = arg;
 	struct thread_group *g = t->group, *p = g->parent;
 
-	if (!task_is_leader(t) || g->pgid != o->pgid || g->state != GROUP_LIVE || !p)
+	if (!task_is_leader(t) || g->pgid != o->pgid || g->state != GROUP_LIVE || g == o->gone)
 		return true;
-	if (p->pgid != g->pgid && p->sid == g->sid)
+	o->stopped |= g->stopped;
+	if (p && p != o->gone && p->pgid != g->pgid && p->sid == g->sid)
 		o->orphaned = false;
 	return o->orphaned;
 }
 
 bool jobctl_pgrp_orphaned_locked(int pgid)
 {
-	struct orphan_probe o = {pgid, true};
+	struct orphan_probe o = {pgid, NULL, true, false};
 
 	task_for_each_locked(probe_member, &o);
 	return o.orphaned;
+}
+
+void jobctl_orphaned_locked(int pgid, const struct thread_group *gone)
+{
+	struct orphan_probe o = {pgid, gone, true, false};
+
+	task_for_each_locked(probe_member, &o);
+	if (!o.orphaned || !o.stopped)
+		return;
+	signal_send_group_locked(pgid, SIGHUP, 0);
+	signal_send_group_locked(pgid, SIGCONT, 0);
 }
 
 /* Sleeps while t's process is stopped and no SIGKILL is pending for t:

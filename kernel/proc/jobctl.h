@@ -24,5 +24,10 @@ void jobctl_join_stop(struct task *t);
 /* Process group pgid has no member whose parent is in another group of
  * the same session: nobody is left to resume it (proc_lock held). */
 bool jobctl_pgrp_orphaned_locked(int pgid);
+/* gone, exiting, may have orphaned group pgid (its own, or a child's of
+ * its session): if so and a member is stopped, nobody could resume it,
+ * so the group gets SIGHUP and SIGCONT (Linux's kill_orphaned_pgrp;
+ * proc_lock held). */
+void jobctl_orphaned_locked(int pgid, const struct thread_group *gone);
 
 #endif

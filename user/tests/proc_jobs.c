@@ -7,6 +7,7 @@
  * WSTOPPED and WCONTINUED; SIGTSTP is ignored in an orphaned group.  Linux
  * status words and numbers, raw calls: the same binary runs on the host.
  */
+#include <poll.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -271,11 +272,53 @@ static void test_orphaned(void)
 	ok(lwait4(pid, &status, 0) == pid && exited_with(status, 7), "and SIGCONT lets it finish");
 }
 
+/*
+ * A stopped job whose session leader exits: its group is orphaned with a
+ * stopped member, so it gets SIGHUP (which kills it) and SIGCONT.  The
+ * job holds a pipe's write end: its end is the reader's EOF.
+ */
+static void test_orphaned_stopped(void)
+{
+	int fds[2], status;
+	pid_t leader, job = 0;
+	struct pollfd pfd;
+	char c;
+
+	require(pipe(fds) == 0, "pipe");
+	fflush(stdout);
+	if ((leader = fork()) == 0) {
+		close(fds[0]);
+		syscall(__NR_setsid);
+		if ((job = fork()) == 0) {
+			syscall(__NR_setpgid, 0, 0);
+			lsig_kill(getpid(), LSIGSTOP);
+			for (;;)
+				pause();
+		}
+		syscall(__NR_setpgid, job, job);
+		/* Its pid for the reader; leaving once the job is stopped. */
+		if (write(fds[1], &job, sizeof(job)) != sizeof(job) ||
+		    lwait4(job, &status, LWUNTRACED) != job)
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	ok(read(fds[0], &job, sizeof(job)) == sizeof(job) && lwait4(leader, &status, 0) == leader &&
+	       exited_with(status, 0),
+	   "the session leader left with its job stopped");
+	pfd = (struct pollfd){fds[0], POLLIN, 0};
+	ok(poll(&pfd, 1, 5000) == 1 && read(fds[0], &c, 1) == 0,
+	   "the orphaned stopped job got SIGHUP and SIGCONT: it ended");
+	if (job > 0)
+		lsig_kill(job, LSIGKILL); /* if it did not */
+	close(fds[0]);
+}
+
 int main(void)
 {
 	counter = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	require(counter != MAP_FAILED, "mmap");
-	plan(25);
+	plan(27);
 	test_stop_cont();
 	test_sigchld_waitid();
 	test_cont_blocked();
@@ -283,5 +326,6 @@ int main(void)
 	check_discard(LSIGCONT, LSIGTSTP, "SIGTSTP discards a pending SIGCONT");
 	test_threads();
 	test_orphaned();
+	test_orphaned_stopped();
 	return done();
 }
