@@ -86,6 +86,10 @@ static void test_stop_cont(void)
 	is_int(lwait4(pid, &status, LWCONTINUED | LWNOHANG), 0, "the continue is reported once");
 	lsig_kill(pid, LSIGSTOP);
 	lwait4(pid, &status, LWUNTRACED);
+	syscall(__NR_tgkill, pid, pid, LSIGCONT);
+	ok(moves(&counter[0]), "tgkill(SIGCONT) to one thread resumes the process");
+	lsig_kill(pid, LSIGSTOP);
+	lwait4(pid, &status, LWUNTRACED);
 	lsig_kill(pid, LSIGKILL);
 	ok(lwait4(pid, &status, 0) == pid && killed_by(status, LSIGKILL),
 	   "SIGKILL ends a stopped process");
@@ -318,7 +322,7 @@ int main(void)
 {
 	counter = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	require(counter != MAP_FAILED, "mmap");
-	plan(27);
+	plan(28);
 	test_stop_cont();
 	test_sigchld_waitid();
 	test_cont_blocked();
