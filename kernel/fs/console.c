@@ -4,6 +4,7 @@
  * and readers sleep until a complete one is there.
  */
 #include "fs/console.h"
+#include "fs/ctty.h"
 #include "arch/x86_64/serial.h"
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/uaccess.h"
@@ -23,6 +24,8 @@
 #define CON_BUF	      1024 /* a power of two: indices run free and wrap */
 #define CON_WRITE_BUF 256  /* bytes copied from the user per serial_write */
 #define CHAR_INTR     0x03 /* ^C */
+#define CHAR_QUIT     0x1c /* ^\ */
+#define CHAR_SUSP     0x1a /* ^Z */
 #define CHAR_EOF      0x04 /* ^D, stored in the ring as a line end */
 #define CHAR_BS	      0x08
 #define CHAR_KILL     0x15 /* ^U */
@@ -39,9 +42,7 @@ static struct {
 	unsigned int rd, committed, wr;
 	struct linux_termios tio;
 	struct wait_queue readers; /* tasks waiting for a committed line */
-	int fg_pgrp;		   /* foreground process group (TIOCSPGRP): gets ^C */
-	bool intr_pending;	   /* ^C typed: signal fg_pgrp after unlocking */
-} con = {.lock = SPINLOCK_INIT("console"), .fg_pgrp = 1};
+} con = {.lock = SPINLOCK_INIT("console")};
 
 static const struct linux_termios default_termios = {
     .c_iflag = LINUX_ICRNL,
@@ -49,6 +50,8 @@ static const struct linux_termios default_termios = {
     .c_cflag = LINUX_B115200 | LINUX_CS8 | LINUX_CREAD,
     .c_lflag = LINUX_ISIG | LINUX_ICANON | LINUX_ECHO | LINUX_ECHOE | LINUX_ECHOK,
     .c_cc = {[LINUX_VINTR] = CHAR_INTR,
+	     [LINUX_VQUIT] = CHAR_QUIT,
+	     [LINUX_VSUSP] = CHAR_SUSP,
 	     [LINUX_VERASE] = CHAR_DEL,
 	     [LINUX_VKILL] = CHAR_KILL,
 	     [LINUX_VEOF] = CHAR_EOF,
@@ -98,13 +101,6 @@ static void discipline(char c)
 		while (con.wr != con.committed)
 			erase_one();
 		break;
-	case CHAR_INTR:
-		/* ^C abandons the line and interrupts the foreground group.  The
-		 * signal is sent once the console lock is dropped (console_input). */
-		echo("^C\n", 3);
-		con.wr = con.committed;
-		con.intr_pending = true;
-		break;
 	case CHAR_EOF:
 		if (put(CHAR_EOF, true))
 			con.committed = con.wr;
@@ -121,25 +117,52 @@ static void discipline(char c)
 	}
 }
 
+/*
+ * Under con.lock, with ISIG: the signal a typed ^C, ^\ or ^Z (as c_cc
+ * names them) sends the foreground group, or 0.  It abandons the line
+ * being edited; the caller signals once the console lock is dropped.
+ */
+static int signal_char(char c)
+{
+	static const struct {
+		int cc, sig;
+		char echo[4];
+	} keys[] = {{LINUX_VINTR, SIGINT, "^C\n"},
+		    {LINUX_VQUIT, SIGQUIT, "^\\\n"},
+		    {LINUX_VSUSP, SIGTSTP, "^Z\n"}};
+
+	if (!(con.tio.c_lflag & LINUX_ISIG) || !c)
+		return 0;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (con.tio.c_cc[keys[i].cc] != (unsigned char)c)
+			continue;
+		echo(keys[i].echo, 3);
+		con.wr = con.committed;
+		return keys[i].sig;
+	}
+	return 0;
+}
+
 void console_input(char c)
 {
+	int sig;
+
 	spin_lock(&con.lock);
 	if (c == '\r' && (con.tio.c_iflag & LINUX_ICRNL))
 		c = '\n';
-	if (canonical()) {
+	sig = signal_char(c);
+	if (!sig && canonical()) {
 		discipline(c);
-	} else if (put(c, true)) {
+	} else if (!sig && put(c, true)) {
 		echo(&c, 1);
 		con.committed = con.wr;
 	}
-	bool ready = con.rd != con.committed, intr = con.intr_pending;
-	int pgrp = con.fg_pgrp;
-	con.intr_pending = false;
+	bool ready = con.rd != con.committed;
 	spin_unlock(&con.lock);
 	if (ready)
 		wake_up(&con.readers);
-	if (intr && (con.tio.c_lflag & LINUX_ISIG))
-		signal_send_group(pgrp, SIGINT, 0);
+	if (sig)
+		ctty_signal_foreground(sig);
 }
 
 static void console_irq(struct trapframe *tf)
@@ -190,11 +213,16 @@ static long console_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 	(void)pos;
 	if (len == 0)
 		return 0;
-	while ((n = console_take(kbuf, len < CON_BUF ? len : CON_BUF)) == -EAGAIN) {
+	for (;;) {
+		/* A background group of the terminal's session may not read. */
+		int err = ctty_check(SIGTTIN);
+		if (err)
+			return err;
+		if ((n = console_take(kbuf, len < CON_BUF ? len : CON_BUF)) != -EAGAIN)
+			break;
 		if (f->flags & O_NONBLOCK)
 			return -EAGAIN;
-		int err = wait_event_interruptible(&con.readers, readable());
-		if (err)
+		if ((err = wait_event_interruptible(&con.readers, readable())))
 			return err;
 	}
 	if (n > 0 && copy_to_iter_full(kbuf, n, to))
@@ -257,21 +285,18 @@ static long console_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
 		return copy_to_user((void *)arg, &t, sizeof(t));
 	case TCSETS:
 	case TCSETSW:
-	case TCSETSF:
-		return set_termios(arg);
+	case TCSETSF: {
+		/* A background group changing the terminal gets SIGTTOU. */
+		long err = ctty_check(SIGTTOU);
+		return err ? err : set_termios(arg);
+	}
 	case TIOCGWINSZ:
 		return copy_to_user((void *)arg, &ws, sizeof(ws));
 	case TIOCGPGRP:
-		return copy_to_user((void *)arg, &con.fg_pgrp, sizeof(con.fg_pgrp));
-	case TIOCSPGRP: {
-		int pgrp;
-		if (copy_from_user(&pgrp, (const void *)arg, sizeof(pgrp)))
-			return -EFAULT;
-		if (pgrp <= 0)
-			return -EINVAL;
-		con.fg_pgrp = pgrp;
-		return 0;
-	}
+	case TIOCSPGRP:
+	case TIOCSCTTY:
+	case TIOCGSID:
+		return ctty_ioctl(cmd, arg);
 	case FIONREAD:
 		spin_lock(&con.lock);
 		avail = con.committed - con.rd;

@@ -3,6 +3,7 @@
  * /dev nodes made at boot, and the two trivial devices, null and zero.
  */
 #include "fs/console.h"
+#include "fs/ctty.h"
 #include "fs/file.h"
 #include "fs/vfs.h"
 #include "lib/iov_iter.h"
@@ -56,6 +57,7 @@ static const struct chrdev {
 } chrdevs[] = {
     {"/dev/null", MKDEV(1, 3), 0666, &null_ops},
     {"/dev/zero", MKDEV(1, 5), 0666, &zero_ops},
+    {"/dev/tty", MKDEV(5, 0), 0666, &console_ops}, /* the caller's controlling terminal */
     {"/dev/console", MKDEV(5, 1), 0600, &console_ops},
     {"/dev/profile", MKDEV(10, 240), 0666, &profile_ops}, /* misc major, a free minor */
     {"/proc/kstat", MKDEV(10, 241), 0444, &kstat_ops},
@@ -76,6 +78,13 @@ const struct file_ops *chrdev_ops(uint32_t rdev)
 		if (chrdevs[i].rdev == rdev)
 			return chrdevs[i].ops;
 	return NULL;
+}
+
+int chrdev_open(uint32_t rdev, unsigned flags)
+{
+	if (rdev == MKDEV(5, 0) || rdev == MKDEV(5, 1))
+		return ctty_open(rdev == MKDEV(5, 0), flags);
+	return 0;
 }
 
 void devices_init(void)

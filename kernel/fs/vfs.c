@@ -137,6 +137,7 @@ int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out)
 {
 	const struct file_ops *ops = &reg_ops;
 	struct file *f;
+	int err;
 
 	if (inode_is_dir(ip))
 		ops = &dir_ops;
@@ -144,6 +145,8 @@ int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out)
 		ops = chrdev_ops(ip->rdev);
 	if (!ops)
 		return -ENXIO;
+	if (S_ISCHR(ip->mode) && (err = chrdev_open(ip->rdev, flags)))
+		return err;
 	f = file_alloc(ops, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), NULL);
 	if (!f)
 		return -ENOMEM;

@@ -108,6 +108,9 @@ long cpio_unpack(const void *archive, size_t len, struct inode *root);
 
 /* Character devices (devices.c): the operations for rdev, or NULL (ENXIO). */
 const struct file_ops *chrdev_ops(uint32_t rdev);
+/* What opening device rdev does beyond making the file (the terminals:
+ * the controlling terminal, fs/ctty.h): 0 or -errno. */
+int chrdev_open(uint32_t rdev, unsigned flags);
 /* Starts the drivers and creates the missing /dev nodes (/dev must exist). */
 void devices_init(void);
 /* /proc/mounts (sys_statfs.c). */

@@ -6,6 +6,8 @@
  * reaps it (reap.c).
  */
 #include "proc/exit.h"
+#include "fs/ctty.h"
+#include "proc/jobctl.h"
 #include "arch/x86_64/qemu.h"
 #include "arch/x86_64/uaccess.h"
 #include "cmdline.h"
@@ -63,7 +65,8 @@ void task_release_resources(struct task *t)
 
 /* Gives g's children to init's process, which reaps them (proc_lock held).
  * Each will signal its exit with SIGCHLD, as Linux's reparent_leader: init
- * waits without __WCLONE. */
+ * waits without __WCLONE.  A child's group that this orphans, with a
+ * stopped member, is hung up (proc/jobctl.h). */
 static void reparent_children(struct thread_group *g, struct thread_group *init)
 {
 	struct thread_group *c, *n;
@@ -74,6 +77,8 @@ static void reparent_children(struct thread_group *g, struct thread_group *init)
 		c->parent = init;
 		c->exit_signal = SIGCHLD;
 		list_add_tail(&c->sibling, &init->children);
+		if (c->pgid != g->pgid && c->sid == g->sid)
+			jobctl_orphaned_locked(c->pgid, g);
 	}
 }
 
@@ -98,10 +103,13 @@ static void group_dies_locked(struct thread_group *g, int status)
 	bool autoreap = reaps_children_at_exit(g->parent);
 
 	itimer_exit(g);
+	ctty_session_ended_locked(g);
 	reparent_children(g, init);
 	if (!g->exiting)
 		g->exit_status = status;
 	g->state = autoreap ? GROUP_DEAD : GROUP_ZOMBIE;
+	if (g->parent->pgid != g->pgid && g->parent->sid == g->sid)
+		jobctl_orphaned_locked(g->pgid, g); /* our own group, left by us */
 	if (autoreap)
 		list_del(&g->sibling); /* wait4 no longer sees it: ECHILD */
 	/* Wakes a waiter that may now have a zombie, or no child left.  Still

@@ -2,24 +2,36 @@
 #ifndef PROC_EXIT_H
 #define PROC_EXIT_H
 
+#include <uapi/signal.h>
 #include <uapi/wait.h>
 
 /* wait(2) status words, as Linux encodes them. */
 #define W_EXITED(code)	(((code)&0xff) << 8)
 #define W_SIGNALED(sig) ((sig)&0x7f)
 #define W_CORE		0x80 /* with W_SIGNALED: a core was dumped */
+#define W_STOPPED(sig)	(((sig)&0xff) << 8 | 0x7f)
+#define W_CONTINUED	0xffff
 
 /* The si_code (CLD_*) of SIGCHLD and waitid for a wait status. */
 static inline int wait_status_code(int status)
 {
+	if (status == W_CONTINUED)
+		return CLD_CONTINUED;
+	if ((status & 0x7f) == 0x7f)
+		return CLD_STOPPED;
 	if (!(status & 0x7f))
 		return CLD_EXITED;
 	return status & W_CORE ? CLD_DUMPED : CLD_KILLED;
 }
 
-/* Their si_status: the exit code, or the terminating signal. */
+/* Their si_status: the exit code, the terminating or stopping signal, or
+ * SIGCONT for a continued process. */
 static inline int wait_status_value(int status)
 {
+	if (status == W_CONTINUED)
+		return SIGCONT;
+	if ((status & 0x7f) == 0x7f)
+		return (status >> 8) & 0xff;
 	return status & 0x7f ? status & 0x7f : (status >> 8) & 0xff;
 }
 

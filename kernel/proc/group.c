@@ -25,6 +25,7 @@ struct thread_group *group_create(struct task *leader)
 	wait_queue_init(&g->thread_exit, "thread_exit");
 	wait_queue_init(&g->child_exit, "child_exit");
 	wait_queue_init(&g->signalfd_wq, "signalfd");
+	wait_queue_init(&g->stop_wq, "stop");
 	itimer_init(g);
 	g->exit_signal = SIGCHLD;
 	return g;

@@ -68,6 +68,15 @@ struct thread_group {
 	 * and group_free cuts epoll's hooks off (fs/signalfd.c).
 	 */
 	struct wait_queue signalfd_wq;
+	/*
+	 * Job control (proc/jobctl.c): stopped by a stop signal until a
+	 * SIGCONT or SIGKILL; its threads sleep on stop_wq meanwhile.
+	 * report is the stop (W_STOPPED) or continue (W_CONTINUED) wait4
+	 * has yet to report to the parent, or 0.
+	 */
+	bool stopped;
+	int report;
+	struct wait_queue stop_wq;
 	struct itimers itimers;		     /* alarm, setitimer (itimer_lock, proc/itimer.c) */
 	uint64_t exited_utime, exited_stime; /* CPU ticks of its threads that exited */
 	/* CPU ticks of the children it reaped, theirs included (proc_lock:

@@ -21,7 +21,9 @@
 static void open_console(struct files_table *files)
 {
 	struct file *f;
-	int err = vfs_open(NULL, "/dev/console", O_RDWR, 0, &f);
+	/* O_NOCTTY: init has no controlling terminal (as on Linux); a
+	 * session it starts takes the console (user/bin/init.c). */
+	int err = vfs_open(NULL, "/dev/console", O_RDWR | O_NOCTTY, 0, &f);
 
 	if (err)
 		panic("init: cannot open /dev/console (%d)", err);

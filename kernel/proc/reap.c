@@ -51,13 +51,26 @@ static bool child_matches(const struct thread_group *c, const struct wait_opts *
 	}
 }
 
+/* What c has for w to report (a wait status), or -1 (proc_lock held). */
+static int report_of(const struct thread_group *c, const struct wait_opts *w)
+{
+	if (c->state == GROUP_ZOMBIE)
+		return w->options & WEXITED ? c->exit_status : -1;
+	if (!c->report)
+		return -1;
+	if (c->report == W_CONTINUED)
+		return w->options & WCONTINUED ? c->report : -1;
+	return w->options & WSTOPPED ? c->report : -1;
+}
+
 /*
- * A child of parent that w may report, or NULL with *any set if some child
- * matches but has nothing to report yet (proc_lock held).  Only exits are
- * reported: without job control no child ever stops or continues.
+ * A child of parent that w may report, its status in *status, or NULL
+ * with *any set if some child matches but has nothing to report yet
+ * (proc_lock held): an exit, or a stop or continue not yet reported.
  */
 static struct thread_group *find_reportable_locked(struct thread_group *parent,
-						   const struct wait_opts *w, bool *any)
+						   const struct wait_opts *w, bool *any,
+						   int *status)
 {
 	struct thread_group *c;
 
@@ -67,7 +80,7 @@ static struct thread_group *find_reportable_locked(struct thread_group *parent,
 		if (!child_matches(c, w))
 			continue;
 		*any = true;
-		if (c->state == GROUP_ZOMBIE && (w->options & WEXITED))
+		if ((*status = report_of(c, w)) != -1)
 			return c;
 	}
 	return NULL;
@@ -78,30 +91,35 @@ static bool wait_ready(const struct wait_opts *w)
 {
 	struct thread_group *z;
 	bool any;
+	int status;
 
 	spin_lock(&proc_lock);
-	z = find_reportable_locked(current()->group, w, &any);
+	z = find_reportable_locked(current()->group, w, &any, &status);
 	spin_unlock(&proc_lock);
 	return z || !any;
 }
 
-/* One pass: 1 with *found filled (the zombie reaped unless WNOWAIT), 0 if
- * nothing is ready, or -ECHILD. */
+/* One pass: 1 with *found filled (the zombie reaped, the stop or continue
+ * marked reported, unless WNOWAIT), 0 if nothing is ready, or -ECHILD. */
 static int try_wait(const struct wait_opts *w, struct wait_found *found)
 {
 	struct thread_group *z;
 	struct task *leader = NULL;
 	bool any;
+	int status;
 
 	spin_lock(&proc_lock);
-	z = find_reportable_locked(current()->group, w, &any);
+	z = find_reportable_locked(current()->group, w, &any, &status);
 	if (z) {
-		*found = (struct wait_found){.pid = z->tgid, .status = z->exit_status};
+		*found = (struct wait_found){.pid = z->tgid, .status = status};
 		group_cpu_ticks_locked(z, &found->utime, &found->stime);
 		found->utime += z->children_utime;
 		found->stime += z->children_stime;
 	}
-	if (z && !(w->options & WNOWAIT)) {
+	if (z && z->state != GROUP_ZOMBIE) {
+		if (!(w->options & WNOWAIT))
+			z->report = 0; /* a stop or continue is reported once */
+	} else if (z && !(w->options & WNOWAIT)) {
 		/* Reaping hands the child's time to us (Linux's cutime). */
 		current()->group->children_utime += found->utime;
 		current()->group->children_stime += found->stime;

@@ -13,6 +13,7 @@
 #include "proc/exit.h"
 #include "proc/fault_report.h"
 #include "proc/group.h"
+#include "proc/jobctl.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
 #include "proc/proc.h"
@@ -21,12 +22,10 @@
 #include <uapi/errno.h>
 
 #define DEFAULT_IGNORE (SIGBIT(SIGCHLD) | SIGBIT(SIGURG) | SIGBIT(SIGWINCH) | SIGBIT(SIGCONT))
-/* No job control: stop signals are accepted and have no effect. */
-#define DEFAULT_STOP (SIGBIT(SIGSTOP) | SIGBIT(SIGTSTP) | SIGBIT(SIGTTIN) | SIGBIT(SIGTTOU))
 
 bool signal_default_kills(int sig)
 {
-	return !(SIGBIT(sig) & (DEFAULT_IGNORE | DEFAULT_STOP));
+	return !(SIGBIT(sig) & (DEFAULT_IGNORE | SIG_STOPS));
 }
 
 static uint64_t handler_of(const struct task *t, int sig)
@@ -51,7 +50,7 @@ static bool ignored(const struct task *t, int sig)
 
 	if (sig == SIGKILL)
 		return false;
-	return h == UAPI_SIG_IGN || (h == UAPI_SIG_DFL && !signal_default_kills(sig));
+	return h == UAPI_SIG_IGN || (h == UAPI_SIG_DFL && (SIGBIT(sig) & DEFAULT_IGNORE));
 }
 
 /*
@@ -82,7 +81,8 @@ uint64_t signal_pending_set(struct task *t)
 
 bool signal_is_pending(struct task *t)
 {
-	return t->group && (signal_pending_set(t) & ~t->sig.blocked);
+	return t->group && ((signal_pending_set(t) & ~t->sig.blocked) ||
+			    __atomic_load_n(&t->sig.stop_pending, __ATOMIC_ACQUIRE));
 }
 
 static void enqueue_signal(struct task *t, int sig, const struct sig_info *info)
@@ -133,7 +133,10 @@ static void post_process_locked(struct thread_group *g, int sig, const struct si
 {
 	struct task *t;
 
-	if (g->state != GROUP_LIVE || dropped(g->leader, sig))
+	if (g->state != GROUP_LIVE)
+		return;
+	jobctl_signal_sent(g, sig); /* even if blocked or ignored */
+	if (dropped(g->leader, sig))
 		return;
 	g->shared_info[sig - 1] = *info;
 	__atomic_or_fetch(&g->shared_pending, SIGBIT(sig), __ATOMIC_RELEASE);
@@ -163,6 +166,21 @@ void signal_child_exited(struct thread_group *child, int wait_status)
 
 	if (child->exit_signal)
 		post_process_locked(child->parent, child->exit_signal, &info);
+}
+
+void signal_child_stopped(struct thread_group *child, int wait_status)
+{
+	struct thread_group *parent = child->parent;
+	struct sig_info info = {wait_status_code(wait_status), child->tgid,
+				wait_status_value(wait_status), 0};
+
+	if (!parent)
+		return;
+	if (!(__atomic_load_n(&parent->leader->sighand->action[SIGCHLD - 1].flags,
+			      __ATOMIC_RELAXED) &
+	      UAPI_SA_NOCLDSTOP))
+		post_process_locked(parent, SIGCHLD, &info);
+	wake_up(&parent->child_exit);
 }
 
 void signal_force_fault(struct trapframe *tf, int sig, uint64_t addr)
@@ -277,6 +295,10 @@ static bool handle_one(struct task *t, struct trapframe *tf, int sig, const stru
 
 	if (ignored(t, sig))
 		return false;
+	if (act.handler == UAPI_SIG_DFL && (SIGBIT(sig) & SIG_STOPS)) {
+		jobctl_stop(t, sig);
+		return false;
+	}
 	if (act.handler == UAPI_SIG_DFL)
 		group_exit(W_SIGNALED(sig));
 	if (!run_handler(t, tf, sig, &act, info))
@@ -291,6 +313,8 @@ void signal_deliver(struct trapframe *tf)
 	int sig;
 
 	for (;;) {
+		if (__atomic_exchange_n(&t->sig.stop_pending, false, __ATOMIC_ACQ_REL))
+			jobctl_join_stop(t);
 		while ((sig = signal_dequeue(t, ~t->sig.blocked, &info)))
 			if (handle_one(t, tf, sig, &info))
 				return;
@@ -427,12 +451,22 @@ int signal_broadcast(int sig)
 	return b.hit ? 0 : -ESRCH;
 }
 
-int signal_send_group(int pgid, int sig, int from)
+int signal_send_group_locked(int pgid, int sig, int from)
 {
 	struct broadcast b = {sig, pgid, from, 0};
 
 	if (pgid <= 0)
 		return -ESRCH;
-	task_for_each(broadcast_one, &b);
+	task_for_each_locked(broadcast_one, &b);
 	return b.hit ? 0 : -ESRCH;
+}
+
+int signal_send_group(int pgid, int sig, int from)
+{
+	int ret;
+
+	spin_lock(&proc_lock);
+	ret = signal_send_group_locked(pgid, sig, from);
+	spin_unlock(&proc_lock);
+	return ret;
 }

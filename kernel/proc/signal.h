@@ -58,6 +58,10 @@ struct signal_state {
 	struct sig_info info[UAPI_NSIG];
 	uint64_t saved_blocked; /* mask to restore after sigsuspend/ppoll/... */
 	bool restore_blocked;	/* saved_blocked is waiting to be restored */
+	/* Another thread stopped the process: this one must stop too on its
+	 * way back to user mode (atomic; set and cleared under proc_lock by
+	 * proc/jobctl.c, cleared by the thread itself). */
+	bool stop_pending;
 };
 
 /* Thread-directed: marks sig pending on thread t (from pid `from`, 0 for
@@ -73,6 +77,10 @@ void signal_send_process(struct thread_group *g, int sig);
 /* SIGCHLD to child's parent, with its CLD_* code, pid and status
  * (proc_lock held). */
 void signal_child_exited(struct thread_group *child, int wait_status);
+/* The same for a stop or continue (W_STOPPED, W_CONTINUED): always
+ * SIGCHLD, not sent if the parent's action has SA_NOCLDSTOP; a waiting
+ * parent is woken (proc_lock held). */
+void signal_child_stopped(struct thread_group *child, int wait_status);
 /* True if t has a pending signal it does not block (its own or its group's). */
 bool signal_is_pending(struct task *t);
 /* t's pending set: its own and its group's. */
@@ -86,8 +94,10 @@ uint64_t signal_pending_set(struct task *t);
 int signal_dequeue(struct task *t, uint64_t mask, struct sig_info *info);
 /* kill(-1, sig): every process but init and the caller; -ESRCH if none. */
 int signal_broadcast(int sig);
-/* Every process in group pgid (from: sender pid, 0 for the kernel). */
+/* Every process in group pgid (from: sender pid, 0 for the kernel);
+ * -ESRCH if there is none.  _locked: the caller holds proc_lock. */
 int signal_send_group(int pgid, int sig, int from);
+int signal_send_group_locked(int pgid, int sig, int from);
 /* On the way back to user mode: act on pending signals (may not return). */
 void signal_deliver(struct trapframe *tf);
 
@@ -107,6 +117,7 @@ static inline bool signal_work(const struct signal_state *s, const uint64_t *sha
 			   __atomic_load_n(shared, __ATOMIC_ACQUIRE);
 
 	return (pending & ~s->blocked) || s->restore_blocked ||
+	       __atomic_load_n(&s->stop_pending, __ATOMIC_ACQUIRE) ||
 	       (ret >= -ERESTARTNOHAND && ret <= -ERESTARTSYS);
 }
 /* A user-mode fault: the current task gets sig with the fault address. */
@@ -133,6 +144,7 @@ int signal_create(struct task *t);
 void signal_release(struct task *t);
 /* The action of sig as t's group sees it (a copy taken under the lock). */
 struct uapi_sigaction signal_action(struct task *t, int sig);
+#define SIG_STOPS (SIGBIT(SIGSTOP) | SIGBIT(SIGTSTP) | SIGBIT(SIGTTIN) | SIGBIT(SIGTTOU))
 /* The default action of sig kills (not ignored, not a stop signal). */
 bool signal_default_kills(int sig);
 

@@ -7,6 +7,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "proc/exit.h"
 #include "proc/group.h"
+#include "proc/jobctl.h"
 #include "proc/ktimer.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
@@ -213,8 +214,11 @@ static int kill_thread(int tgid, int tid, int sig)
 	t = task_find_locked(tid);
 	if (t && (!tgid || t->group->tgid == tgid)) {
 		ret = sig < 0 || sig > UAPI_NSIG ? -EINVAL : 0;
-		if (!ret && sig && !task_exited(t))
+		if (!ret && sig && !task_exited(t)) {
+			/* A stop or SIGCONT acts on the whole process. */
+			jobctl_signal_sent(t->group, sig);
 			signal_send_from(t, sig, current()->group->tgid);
+		}
 	}
 	spin_unlock(&proc_lock);
 	return ret;

@@ -31,6 +31,7 @@ struct linux_winsize {
 #define LINUX_VEOF   4
 #define LINUX_VTIME  5
 #define LINUX_VMIN   6
+#define LINUX_VSUSP  10
 
 /* c_iflag */
 #define LINUX_ICRNL 0000400

@@ -22,8 +22,10 @@
 #define P_PIDFD 3 /* not supported: EINVAL */
 
 /* si_code of SIGCHLD and of waitid's siginfo. */
-#define CLD_EXITED 1
-#define CLD_KILLED 2
-#define CLD_DUMPED 3
+#define CLD_EXITED    1
+#define CLD_KILLED    2
+#define CLD_DUMPED    3
+#define CLD_STOPPED   5
+#define CLD_CONTINUED 6
 
 #endif

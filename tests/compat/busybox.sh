@@ -77,6 +77,12 @@ echo "== background jobs and wait"
 sleep 5 & pid=$!; kill $pid; wait $pid; echo "killed $?"
 sh -c 'kill -9 $$'; echo "self-killed $?"
 
+echo "== job control: stopped and continued jobs"
+sleep 30 & pid=$!; kill -STOP $pid; kill -KILL $pid; wait $pid; echo "killed while stopped $?"
+sh -c 'kill -STOP $$; echo resumed' & pid=$!
+(while kill -CONT $pid 2>/dev/null; do sleep 0.1; done) &
+wait $pid; echo "continued $?"; wait
+
 echo "== archives: tar, gzip"
 tar cf a.tar d; rm -r d; tar xf a.tar; find d | sort
 gzip a.tar; ls a.tar.gz; gunzip a.tar.gz; tar tf a.tar | sort

@@ -4,6 +4,7 @@
  * /etc/profile) when /bin/busybox is there, else the project's /bin/sh. */
 #include <dirent.h>
 #include <errno.h>
+#include <fdkernel.h> /* syscall: newlib has no setsid or ioctl */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,12 +21,19 @@ extern char **environ;
 #define MOTD	 "/etc/motd"
 #define BENCHDIR "/bench"
 
+#define TIOCSCTTY 0x540E
+
 /* Start PATH with ARGV in a child; -1 if fork failed.  The child exits 127
- * after reporting a failed execve. */
-static pid_t spawn(const char *path, char *const argv[])
+ * after reporting a failed execve.  With SESSION, the child leads a new
+ * session with the console (its stdin) as controlling terminal, as getty
+ * would make it: a shell's job control needs one. */
+static pid_t spawn(const char *path, char *const argv[], bool session)
 {
 	pid_t pid = fork();
 	if (pid == 0) {
+		if (session &&
+		    (syscall(__NR_setsid) < 0 || syscall(__NR_ioctl, 0, TIOCSCTTY, 0) < 0))
+			fprintf(stderr, "init: no controlling terminal: %s\n", strerror(errno));
 		execve(path, argv, environ);
 		fprintf(stderr, "init: %s: %s\n", path, strerror(errno));
 		_exit(127);
@@ -49,9 +57,9 @@ static int wait_for(pid_t pid)
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
-static int run(const char *path, char *const argv[])
+static int run(const char *path, char *const argv[], bool session)
 {
-	pid_t pid = spawn(path, argv);
+	pid_t pid = spawn(path, argv, session);
 	return pid < 0 ? 127 : wait_for(pid);
 }
 
@@ -85,7 +93,7 @@ static _Noreturn void run_console(void)
 	print_motd();
 	for (;;) {
 		time_t start = monotonic_seconds();
-		run(busybox ? BUSYBOX : SHELL, busybox ? ash : sh);
+		run(busybox ? BUSYBOX : SHELL, busybox ? ash : sh, true);
 		if (monotonic_seconds() - start < 1)
 			sleep(1);
 	}
@@ -113,7 +121,7 @@ static int run_benchmarks(void)
 	for (size_t i = 0; i < n; i++) {
 		char *argv[] = {path, NULL};
 		snprintf(path, sizeof path, "%s/%s", BENCHDIR, names[i]);
-		run(path, argv);
+		run(path, argv, false);
 		free(names[i]);
 	}
 	return 0;
@@ -132,7 +140,7 @@ int main(int argc, char **argv)
 	default_environment();
 	if (strcmp(mode, "test") == 0) {
 		char *args[] = {RUNTESTS, "/tests", "/linux", NULL};
-		return run(RUNTESTS, args);
+		return run(RUNTESTS, args, false);
 	}
 	if (strcmp(mode, "bench") == 0)
 		return run_benchmarks();
