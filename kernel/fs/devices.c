@@ -4,6 +4,7 @@
  */
 #include "fs/console.h"
 #include "fs/file.h"
+#include "fs/proc_pid.h"
 #include "fs/vfs.h"
 #include "lib/iov_iter.h"
 #include "lib/profile.h"
@@ -72,6 +73,8 @@ static const struct chrdev {
 
 const struct file_ops *chrdev_ops(uint32_t rdev)
 {
+	if (rdev >> 8 == PROC_PID_MAJOR)
+		return &proc_pid_file_ops;
 	for (size_t i = 0; i < NCHRDEVS; i++)
 		if (chrdevs[i].rdev == rdev)
 			return chrdevs[i].ops;
