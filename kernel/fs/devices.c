@@ -67,6 +67,7 @@ static const struct chrdev {
     {"/proc/loadavg", MKDEV(10, 245), 0444, &loadavg_ops},
     {"/proc/version", MKDEV(10, 246), 0444, &version_ops},
     {"/proc/mounts", MKDEV(10, 247), 0444, &mounts_ops}, /* fs/sys_statfs.c */
+    {"/proc/stat", MKDEV(10, 248), 0444, &stat_ops},
 };
 
 #define NCHRDEVS (sizeof(chrdevs) / sizeof(chrdevs[0]))

@@ -119,5 +119,14 @@ mount | awk 'NR == 1 {print $2, $4 ~ /^\//, NF}'
 stat -f -c '%l' .
 [ "$(nproc)" -ge 1 ] && echo nproc ok
 
+echo "== ps, pidof, top (shapes only)"
+sleep 3 & sp=$!
+ps | awk 'NR == 1 {print $1, $NF}'
+ps | awk -v p=$sp '$1 == p {print "ps:", $(NF-1), $NF}'
+pidof sleep | tr ' ' '\n' | grep -qx $sp && echo pidof ok
+top -bn1 | awk -v p=$sp '$1 == p {print "top:", $2 == '$$', $(NF-1), $NF}'
+kill $sp; wait $sp; echo "killed $?"
+ps | awk -v p=$sp '$1 == p' | wc -l
+
 echo "== cleanup"
 rm -r d; ls

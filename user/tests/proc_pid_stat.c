@@ -126,6 +126,26 @@ static void test_cmdline(pid_t child, const char *self)
 	   "our own cmdline");
 }
 
+/* /proc/self links to our pid; the child's exe is our program too. */
+static void test_links(pid_t child)
+{
+	char path[64], want[64], got[512], mine[512];
+	struct stat st;
+	ssize_t n;
+
+	snprintf(want, sizeof want, "%d", (int)getpid());
+	n = readlink("/proc/self", got, sizeof got - 1);
+	got[n > 0 ? n : 0] = '\0';
+	ok(!strcmp(got, want), "/proc/self -> %s", got);
+	ok(lstat("/proc/self", &st) == 0 && S_ISLNK(st.st_mode), "/proc/self is a link");
+	snprintf(path, sizeof path, "/proc/%d/exe", (int)child);
+	n = readlink(path, got, sizeof got - 1);
+	got[n > 0 ? n : 0] = '\0';
+	n = readlink("/proc/self/exe", mine, sizeof mine - 1);
+	mine[n > 0 ? n : 0] = '\0';
+	ok(n > 0 && !strcmp(got, mine), "/proc/<child>/exe -> %s", got);
+}
+
 /* Whether readdir of /proc lists pid as a directory. */
 static bool listed(pid_t pid)
 {
@@ -194,13 +214,14 @@ int main(int argc, char **argv)
 		return read(0, &c, 1) == 1 ? 0 : 1;
 	}
 	require(argv[0][0] == '/', "an absolute argv[0]");
-	plan(31);
+	plan(34);
 	child = start_waiter(argv[0], &wfd);
 	for (int i = 0; i < 500 && state_of(child) != 'S'; i++)
 		sleep_ms(10); /* until it blocks in read */
 	test_stat(child);
 	test_status(child);
 	test_cmdline(child, argv[0]);
+	test_links(child);
 	test_listing(child);
 	test_exit(child, wfd);
 	return done();
