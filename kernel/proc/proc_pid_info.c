@@ -7,6 +7,7 @@
 #include "fs/inode.h"
 #include "lib/printk.h"
 #include "lib/string.h"
+#include "mm/paging.h"
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "proc/rusage.h"
@@ -20,6 +21,8 @@ struct pid_info {
 	char state; /* R, S or Z */
 	char comm[COMM_LEN];
 	uint64_t utime, stime, cutime, cstime; /* ticks (TIMER_HZ = USER_HZ = 100) */
+	uint64_t rss_pages;		       /* user pages mapped; 0 without user memory */
+	bool has_mm;			       /* the leader has user memory (not a zombie) */
 };
 
 /* proc_lock held: the group whose id is pid, or NULL. */
@@ -56,6 +59,10 @@ static void gather_locked(struct thread_group *g, struct pid_info *in)
 	group_cpu_ticks_locked(g, &in->utime, &in->stime);
 	in->cutime = g->children_utime;
 	in->cstime = g->children_stime;
+	/* t->vm is replaced only under proc_lock (exec, exit): the OOM
+	 * killer's rule */
+	in->has_mm = g->leader->uvm != NULL;
+	in->rss_pages = in->has_mm ? vm_resident_pages(g->leader->vm) : 0;
 }
 
 /* proc_lock held: the leader's argv (nothing for a zombie, as Linux). */
@@ -127,21 +134,29 @@ static const char *state_name(char state)
 static long format_stat(const struct pid_info *in, char *buf, size_t size)
 {
 	snprintk(buf, size,
-		 "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %lu %lu %lu %lu 20 0 %d 0 0 0 0 "
+		 "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %lu %lu %lu %lu 20 0 %d 0 0 0 %lu "
 		 "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 %d 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
 		 in->pid, in->comm, in->state, in->ppid, in->pgid, in->sid, in->utime, in->stime,
-		 in->cutime, in->cstime, in->threads, in->exit_signal);
+		 in->cutime, in->cstime, in->threads, in->rss_pages, in->exit_signal);
 	return strlen(buf);
 }
 
-/* One root user: every id 0. */
+/* One root user: every id 0.  VmRSS for a process with user memory (Linux
+ * leaves the Vm lines out for a zombie); no VmSize: no mapping list. */
 static long format_status(const struct pid_info *in, char *buf, size_t size)
 {
+	size_t len;
+
 	snprintk(buf, size,
 		 "Name:\t%s\nState:\t%c (%s)\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
-		 "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nThreads:\t%d\n",
-		 in->comm, in->state, state_name(in->state), in->pid, in->pid, in->ppid,
-		 in->threads);
+		 "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n",
+		 in->comm, in->state, state_name(in->state), in->pid, in->pid, in->ppid);
+	len = strlen(buf);
+	if (in->has_mm)
+		snprintk(buf + len, size - len, "VmRSS:\t%8lu kB\n",
+			 in->rss_pages * (PAGE_SIZE >> 10));
+	len = strlen(buf);
+	snprintk(buf + len, size - len, "Threads:\t%d\n", in->threads);
 	return strlen(buf);
 }
 

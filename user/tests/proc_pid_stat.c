@@ -76,6 +76,8 @@ static void test_stat(pid_t child)
 {
 	char buf[1024], comm[64], state;
 	int pid = 0, ppid = 0, fields = 0;
+	long rss = 0;
+	int got;
 	char *p;
 
 	ok(pid_file(child, "stat", buf, sizeof buf) > 0, "read /proc/<child>/stat");
@@ -93,11 +95,18 @@ static void test_stat(pid_t child)
 			fields--;
 	}
 	is_int(fields + 2, 52, "stat: Linux's 52 fields");
+	got = sscanf(strrchr(buf, ')') + 2,
+		     "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+		     "%*d %*d %*d %*d %*u %*u %ld",
+		     &rss) == 1;
+	ok(got && rss > 0, "stat: rss %ld pages", rss);
 }
 
 static void test_status(pid_t child)
 {
-	char buf[2048], line[64];
+	char buf[2048], line[64], *p;
+	unsigned long kb = 0;
+	int got;
 
 	ok(pid_file(child, "status", buf, sizeof buf) > 0, "read /proc/<child>/status");
 	ok(strstr(buf, "Name:\tproc_pid_stat\n") != NULL, "status: Name");
@@ -110,6 +119,8 @@ static void test_status(pid_t child)
 	ok(strstr(buf, line) != NULL, "status: PPid");
 	ok(strstr(buf, "\nUid:\t0\t0\t0\t0\n") != NULL || !on_fdkernel(), "status: Uid (root)");
 	ok(strstr(buf, "\nThreads:\t1\n") != NULL, "status: Threads");
+	got = (p = strstr(buf, "\nVmRSS:")) && sscanf(p, "\nVmRSS: %lu kB", &kb) == 1;
+	ok(got && kb > 0, "status: VmRSS %lu kB", kb);
 }
 
 static void test_cmdline(pid_t child, const char *self)
@@ -214,7 +225,7 @@ int main(int argc, char **argv)
 		return read(0, &c, 1) == 1 ? 0 : 1;
 	}
 	require(argv[0][0] == '/', "an absolute argv[0]");
-	plan(34);
+	plan(36);
 	child = start_waiter(argv[0], &wfd);
 	for (int i = 0; i < 500 && state_of(child) != 'S'; i++)
 		sleep_ms(10); /* until it blocks in read */
