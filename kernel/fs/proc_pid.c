@@ -227,9 +227,12 @@ static void proc_root_iterate(struct inode *proc, uint64_t *pos, dir_emit_fn emi
 	}
 }
 
+/* Sealed once its files are made (devices_init), so no name can shadow a
+ * process or self. */
 static const struct dir_gen proc_root_gen = {
     .lookup = proc_root_lookup,
     .iterate = proc_root_iterate,
+    .sealed = true,
 };
 
 void proc_pid_init(void)

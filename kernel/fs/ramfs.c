@@ -444,7 +444,7 @@ static int can_add(struct inode *dir, const char *name, size_t len, struct ramfs
 	if (dir->nlink == 0)
 		return -ENOENT; /* removed while we walked to it */
 	if (dir->dir.gen && dir->dir.gen->sealed)
-		return -ENOENT; /* /proc/<pid>: only generated entries (Linux's answer) */
+		return -ENOENT; /* /proc: only generated entries (Linux's answer) */
 	if ((*old = find_entry(dir, name, len)))
 		return -EEXIST;
 	return 0;

@@ -188,6 +188,9 @@ static void test_listing(pid_t child)
 	is_errno(stat(path, &st), ENOENT, "/proc/<child>/nothing: ENOENT");
 	snprintf(path, sizeof path, "/proc/%d/new", (int)child);
 	is_errno(open(path, O_CREAT | O_WRONLY, 0644), ENOENT, "creating in /proc/<pid>: ENOENT");
+	is_errno(mkdir("/proc/new", 0755), ENOENT, "mkdir in /proc: ENOENT");
+	snprintf(path, sizeof path, "/proc/%d", (int)getpid() + 100000);
+	is_errno(open(path, O_CREAT | O_WRONLY, 0644), ENOENT, "creating /proc/<number>: ENOENT");
 }
 
 /* The child is killed with its directory and stat file open. */
@@ -225,7 +228,7 @@ int main(int argc, char **argv)
 		return read(0, &c, 1) == 1 ? 0 : 1;
 	}
 	require(argv[0][0] == '/', "an absolute argv[0]");
-	plan(36);
+	plan(38);
 	child = start_waiter(argv[0], &wfd);
 	for (int i = 0; i < 500 && state_of(child) != 'S'; i++)
 		sleep_ms(10); /* until it blocks in read */
