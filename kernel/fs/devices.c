@@ -5,6 +5,7 @@
 #include "fs/console.h"
 #include "fs/ctty.h"
 #include "fs/file.h"
+#include "fs/proc_pid.h"
 #include "fs/vfs.h"
 #include "lib/iov_iter.h"
 #include "lib/profile.h"
@@ -68,12 +69,15 @@ static const struct chrdev {
     {"/proc/loadavg", MKDEV(10, 245), 0444, &loadavg_ops},
     {"/proc/version", MKDEV(10, 246), 0444, &version_ops},
     {"/proc/mounts", MKDEV(10, 247), 0444, &mounts_ops}, /* fs/sys_statfs.c */
+    {"/proc/stat", MKDEV(10, 248), 0444, &stat_ops},
 };
 
 #define NCHRDEVS (sizeof(chrdevs) / sizeof(chrdevs[0]))
 
 const struct file_ops *chrdev_ops(uint32_t rdev)
 {
+	if (rdev >> 8 == PROC_PID_MAJOR)
+		return &proc_pid_file_ops;
 	for (size_t i = 0; i < NCHRDEVS; i++)
 		if (chrdevs[i].rdev == rdev)
 			return chrdevs[i].ops;

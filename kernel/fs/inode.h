@@ -66,18 +66,46 @@ struct inode {
 			 * and the inode lock: either lock keeps it still. */
 			struct inode *parent;
 			uint64_t next_pos; /* getdents cookie of the next new entry */
+			/* A generated directory (/proc and /proc/<pid>,
+			 * fs/proc_pid.c): entries made up at each lookup and
+			 * listing, after the ramfs ones; NULL otherwise.
+			 * Constant. */
+			const struct dir_gen *gen;
+			int gen_pid; /* the process /proc/<pid> is about (constant) */
 		} dir;
 		struct {
+			/* A /proc/<pid> file: the process it reports, looked up
+			 * by this number at each read, never by pointer, so a
+			 * file outliving its process holds nothing. Constant. */
+			int pid;
+		} proc;
+		struct {
 			/* kmalloc'd, NUL-terminated, never empty; constant, freed
-			 * with the inode (so any holder of a reference may read it);
-			 * NULL for a generated link */
+			 * with the inode (so any holder of a reference may read it) */
 			char *target;
-			/* A generated link (/proc/self/exe, proc_self.c): its
-			 * target for the calling task, valid until the call
-			 * returns, or NULL (-ENOENT); constant */
-			const char *(*generate)(void);
+			/* A /proc link (fs/proc_pid.c), made at lookup: not
+			 * charged against the ramfs size.  Constant. */
+			bool uncharged;
 		} link;
 	};
+};
+
+/*
+ * Generated entries of a directory (fs/proc_pid.c).  Their cookies are
+ * DIR_GEN_POS and above, past any ramfs cookie.  Neither is called under
+ * a lock.  lookup: the child named, referenced, in *out: 0, -ENOENT, or
+ * another error (-ESRCH: the process is gone).  iterate: emits from *pos
+ * on, as dir_iterate.  sealed: no name can be added (ENOENT).
+ */
+#define DIR_GEN_POS (1ULL << 40)
+/* One getdents record: return false to stop (no room).  Called under a
+ * lock: must not sleep or touch user memory. */
+typedef bool (*dir_emit_fn)(void *ctx, const char *name, size_t len, uint64_t ino,
+			    unsigned int dtype, uint64_t next_pos);
+struct dir_gen {
+	int (*lookup)(struct inode *dir, const char *name, size_t len, struct inode **out);
+	void (*iterate)(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx);
+	bool sealed;
 };
 
 /* Reads the real-time clock once; file times need it (and timer_init). */
@@ -109,13 +137,6 @@ static inline bool inode_is_reg(const struct inode *ip)
 static inline bool inode_is_link(const struct inode *ip)
 {
 	return S_ISLNK(ip->mode);
-}
-
-/* What the link ip (referenced) points at for the calling task, or NULL
- * when a generated link has no target for it. */
-static inline const char *link_target(const struct inode *ip)
-{
-	return ip->link.target ? ip->link.target : ip->link.generate();
 }
 
 /*
@@ -159,6 +180,8 @@ void inode_set_times(struct inode *ip, uint64_t atime_ns, uint64_t mtime_ns);
  */
 /* The child named, with a reference, or NULL. */
 struct inode *dir_lookup(struct inode *dir, const char *name, size_t len);
+/* The same in *out, with the error: -ENOENT, or a generated directory's. */
+int dir_find(struct inode *dir, const char *name, size_t len, struct inode **out);
 /*
  * Creates a child of the given mode (S_IFREG, S_IFDIR or S_IFCHR type) and
  * returns it referenced in *out.  If the name exists: -EEXIST, with the
@@ -196,12 +219,6 @@ struct inode *dir_parent(struct inode *dir);
 /* Copies the name child has in dir into buf (NUL-terminated): length or -ENOENT. */
 long dir_name_of(struct inode *dir, struct inode *child, char *buf, size_t size);
 
-/*
- * One getdents record: return false to stop (no room).  Called under the
- * directory lock: must not sleep or touch user memory.
- */
-typedef bool (*dir_emit_fn)(void *ctx, const char *name, size_t len, uint64_t ino,
-			    unsigned int dtype, uint64_t next_pos);
 /* Emits entries from *pos on ("." is 0, ".." is 1), advancing *pos past each. */
 void dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx);
 

@@ -85,13 +85,10 @@ static void walk_done(struct walk *w)
  */
 static int follow_link(struct walk *w, struct inode *ip, const char *tail)
 {
-	const char *target = link_target(ip);
-	size_t tlen, rlen = strlen(tail);
+	const char *target = ip->link.target;
+	size_t tlen = strlen(target), rlen = strlen(tail);
 	char *buf;
 
-	if (!target)
-		return -ENOENT;
-	tlen = strlen(target);
 	if (++w->links > MAXSYMLINKS)
 		return -ELOOP;
 	if (tlen + rlen >= PATH_MAX)
@@ -128,8 +125,10 @@ static int child_of(struct walk *w, const char *name, size_t len, struct inode *
 		*out = dir;
 		return 0;
 	}
-	*out = is_dotdot(name, len) ? dir_parent(dir) : dir_lookup(dir, name, len);
-	return *out ? 0 : -ENOENT;
+	if (!is_dotdot(name, len))
+		return dir_find(dir, name, len, out);
+	*out = dir_parent(dir);
+	return 0;
 }
 
 /*

@@ -182,9 +182,7 @@ long vfs_real_path(const char *path, char *buf)
 		ip = last.len ? dir_lookup(last.dir, last.name, last.len) : NULL;
 		if (!ip || !inode_is_link(ip)) {
 			err = join_dir_name(last.dir, last.name, last.len, buf);
-		} else if (!(target = link_target(ip))) {
-			err = -ENOENT;
-		} else if (target[0] == '/') {
+		} else if ((target = ip->link.target)[0] == '/') {
 			err = strlcpy(buf, target, PATH_MAX) >= PATH_MAX ? -ENAMETOOLONG : 0;
 		} else {
 			err = join_dir_name(last.dir, target, strlen(target), buf);

@@ -131,7 +131,8 @@ void inode_put(struct inode *ip)
 		free_data(ip);
 	else if (S_ISLNK(ip->mode)) {
 		kfree(ip->link.target);
-		ramfs_uncharge_pages(1);
+		if (!ip->link.uncharged)
+			ramfs_uncharge_pages(1);
 	}
 	__atomic_sub_fetch(&live_inodes, 1, __ATOMIC_RELAXED);
 	kfree(ip);
@@ -372,18 +373,27 @@ struct ramfs_dirent *find_entry(struct inode *dir, const char *name, size_t len)
 	return NULL;
 }
 
-struct inode *dir_lookup(struct inode *dir, const char *name, size_t len)
+int dir_find(struct inode *dir, const char *name, size_t len, struct inode **out)
 {
-	struct inode *ip = NULL;
+	struct ramfs_dirent *e;
 
+	*out = NULL;
 	spin_lock(&dir->lock);
-	struct ramfs_dirent *e = find_entry(dir, name, len);
-	if (e) {
-		ip = e->ip;
-		inode_get(ip);
+	if ((e = find_entry(dir, name, len))) {
+		*out = e->ip;
+		inode_get(*out);
 	}
 	spin_unlock(&dir->lock);
-	return ip;
+	if (*out)
+		return 0;
+	return dir->dir.gen ? dir->dir.gen->lookup(dir, name, len, out) : -ENOENT;
+}
+
+struct inode *dir_lookup(struct inode *dir, const char *name, size_t len)
+{
+	struct inode *ip;
+
+	return dir_find(dir, name, len, &ip) ? NULL : ip;
 }
 
 /*
@@ -433,6 +443,8 @@ static int can_add(struct inode *dir, const char *name, size_t len, struct ramfs
 {
 	if (dir->nlink == 0)
 		return -ENOENT; /* removed while we walked to it */
+	if (dir->dir.gen && dir->dir.gen->sealed)
+		return -ENOENT; /* /proc: only generated entries (Linux's answer) */
 	if ((*old = find_entry(dir, name, len)))
 		return -EEXIST;
 	return 0;
@@ -571,6 +583,7 @@ long dir_name_of(struct inode *dir, struct inode *child, char *buf, size_t size)
 void dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx)
 {
 	struct ramfs_dirent *e;
+	bool full = false;
 
 	spin_lock(&dir->lock);
 	if (*pos == 0 && emit(ctx, ".", 1, dir->ino, DT_DIR, 1))
@@ -588,10 +601,17 @@ void dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx)
 			continue;
 		/* S_IFMT >> 12 is the d_type, as in Linux. */
 		if (!emit(ctx, e->name, e->len, e->ip->ino, (e->ip->mode & S_IFMT) >> 12,
-			  e->pos + 1))
+			  e->pos + 1)) {
+			full = true;
 			break;
+		}
 		*pos = e->pos + 1;
 	}
 out:
 	spin_unlock(&dir->lock);
+	if (*pos >= 2 && !full && dir->dir.gen) {
+		if (*pos < DIR_GEN_POS)
+			*pos = DIR_GEN_POS;
+		dir->dir.gen->iterate(dir, pos, emit, ctx);
+	}
 }

@@ -51,12 +51,9 @@ static long do_readlink(int dirfd, const char *upath, char *ubuf, int size)
 		return err;
 	if (!inode_is_link(ip)) {
 		err = -EINVAL;
-	} else if (!(target = link_target(ip))) {
-		err = -ENOENT;
 	} else {
-		/* The target stays while we hold the inode (a generated one
-		 * while this call runs). */
-		size_t len = strlen(target);
+		/* The target stays while we hold the inode. */
+		size_t len = strlen(target = ip->link.target);
 		if (len > (size_t)size)
 			len = size;
 		err = copy_to_user(ubuf, target, len) ? -EFAULT : (long)len;

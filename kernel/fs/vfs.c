@@ -237,5 +237,5 @@ void vfs_init(void)
 	inode_put(ensure_dir("/dev", 0755));
 	inode_put(ensure_dir("/proc", 0555));
 	devices_init();
-	proc_self_init();
+	proc_pid_init();
 }

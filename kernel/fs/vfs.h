@@ -115,8 +115,8 @@ int chrdev_open(uint32_t rdev, unsigned flags);
 void devices_init(void);
 /* /proc/mounts (sys_statfs.c). */
 extern const struct file_ops mounts_ops;
-/* /proc/self and its generated links (proc_self.c). */
-void proc_self_init(void);
+/* /proc/self and /proc/<pid>, made up at each lookup (proc_pid.c). */
+void proc_pid_init(void);
 
 /* The in-kernel test suite (vfs_selftest.c). */
 void vfs_selftest(void);

@@ -324,6 +324,25 @@ static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *i
 	t->tf->rflags = 0x202; /* IF */
 }
 
+/* The first UVM_CMDLINE_MAX bytes of argv's strings (they lead strs->buf)
+ * into u, for /proc/<pid>/cmdline.  false when memory runs out. */
+static bool keep_cmdline(struct uvm *u, const struct exec_strings *strs)
+{
+	size_t len = 0;
+
+	for (int i = 0; i < strs->argc; i++)
+		len += strlen(strs->buf + len) + 1;
+	if (len > UVM_CMDLINE_MAX)
+		len = UVM_CMDLINE_MAX;
+	if (!len)
+		return true;
+	if (!(u->cmdline = kmalloc(len)))
+		return false;
+	memcpy(u->cmdline, strs->buf, len);
+	u->cmdline_len = len;
+	return true;
+}
+
 /* The absolute path of the program at PATH, links resolved (kmalloc'd), or
  * NULL when memory runs out or it cannot be named. */
 static char *program_path(const char *path)
@@ -356,6 +375,8 @@ int exec_program(struct task *t, const char *path, struct exec_strings *strs)
 	if (!err && !(sp = build_stack(vm, strs, &img)))
 		err = -ENOMEM;
 	if (!err && !(u = uvm_create(vm)))
+		err = -ENOMEM;
+	if (!err && !keep_cmdline(u, strs))
 		err = -ENOMEM;
 	if (!err && !(exe_path = program_path(path)))
 		err = -ENOMEM;

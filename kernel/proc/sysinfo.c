@@ -73,6 +73,38 @@ static void format_version(char *buf, size_t size)
 	snprintk(buf, size, "%s version %s (gcc) %s\n", UTS_SYSNAME, UTS_RELEASE, UTS_VERSION);
 }
 
+struct cpu_ticks {
+	uint64_t user, system;
+	int running;
+};
+
+static bool add_ticks(struct task *t, void *arg)
+{
+	struct cpu_ticks *c = arg;
+
+	c->user += t->utime_ticks;
+	c->system += t->stime_ticks;
+	c->running += t->state == TASK_RUNNABLE;
+	return true;
+}
+
+/* What `top` reads: the one CPU's ticks (USER_HZ = TIMER_HZ = 100).  Only
+ * live tasks are counted, so user and system can go down when a busy
+ * process is reaped; idle is the rest of the time since boot. */
+static void format_stat(char *buf, size_t size)
+{
+	struct cpu_ticks c = {0};
+	uint64_t up = clock_monotonic_ns() / (NSEC_PER_SEC / TIMER_HZ), idle;
+
+	task_for_each(add_ticks, &c);
+	idle = up > c.user + c.system ? up - c.user - c.system : 0;
+	snprintk(buf, size,
+		 "cpu  %lu 0 %lu %lu 0 0 0 0 0 0\ncpu0 %lu 0 %lu %lu 0 0 0 0 0 0\n"
+		 "intr 0\nctxt 0\nbtime %ld\nprocesses %d\nprocs_running %d\nprocs_blocked 0\n",
+		 c.user, c.system, idle, c.user, c.system, idle,
+		 (long)(clock_realtime_offset_ns() / (int64_t)NSEC_PER_SEC), last_pid(), c.running);
+}
+
 #define PROC_TEXT_MAX 512
 
 #define PROC_TEXT_OPS(name)                                                                        \
@@ -86,3 +118,4 @@ PROC_TEXT_OPS(meminfo);
 PROC_TEXT_OPS(uptime);
 PROC_TEXT_OPS(loadavg);
 PROC_TEXT_OPS(version);
+PROC_TEXT_OPS(stat);

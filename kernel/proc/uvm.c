@@ -7,6 +7,7 @@
  */
 #include "proc/uvm.h"
 #include "fs/inode.h"
+#include "lib/string.h"
 #include "mm/heap.h"
 #include "mm/frame.h"
 #include "mm/paging.h"
@@ -106,11 +107,17 @@ struct uvm *uvm_fork(struct uvm *u)
 	spin_unlock(&u->lock);
 	if ((copy->exe = u->exe))
 		inode_get(copy->exe);
-	if (u->exe_path && !(copy->exe_path = kstrdup(u->exe_path))) {
-		uvm_put(copy);
-		return NULL;
-	}
+	if (u->exe_path && !(copy->exe_path = kstrdup(u->exe_path)))
+		goto bad;
+	if (u->cmdline && !(copy->cmdline = kmalloc(u->cmdline_len)))
+		goto bad;
+	if (u->cmdline)
+		memcpy(copy->cmdline, u->cmdline, u->cmdline_len);
+	copy->cmdline_len = u->cmdline_len;
 	return copy;
+bad:
+	uvm_put(copy);
+	return NULL;
 }
 
 struct uvm *uvm_share(struct uvm *u)
@@ -127,6 +134,7 @@ void uvm_put(struct uvm *u)
 	if (u->exe)
 		inode_put(u->exe);
 	kfree(u->exe_path);
+	kfree(u->cmdline);
 	kfree(u);
 }
 

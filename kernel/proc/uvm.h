@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 #include "lib/spinlock.h"
 #include "mm/layout.h"
 
@@ -49,9 +50,16 @@ struct uvm {
 	 * space no exec built. */
 	struct inode *exe;
 	/* The absolute path execve was given for exe (kmalloc'd, constant,
-	 * freed with the uvm), what /proc/self/exe reads; NULL with exe. */
+	 * freed with the uvm), what /proc/<pid>/exe shows; NULL with exe. */
 	char *exe_path;
+	/* argv as exec got it, each string NUL-terminated, cut to
+	 * UVM_CMDLINE_MAX bytes (kmalloc'd, constant, freed with the uvm;
+	 * NULL for none): /proc/<pid>/cmdline. */
+	char *cmdline;
+	size_t cmdline_len;
 };
+
+#define UVM_CMDLINE_MAX 4096
 
 /* A uvm around space (taking it over) with an empty layout, or NULL. */
 struct uvm *uvm_create(struct vm_space *space);

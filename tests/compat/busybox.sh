@@ -125,5 +125,16 @@ mount | awk 'NR == 1 {print $2, $4 ~ /^\//, NF}'
 stat -f -c '%l' .
 [ "$(nproc)" -ge 1 ] && echo nproc ok
 
+echo "== ps, pidof, top (shapes only)"
+# The sleep ends by itself: a killed job's "Terminated" note comes when
+# the shell happens to notice, so its place in the output varies.
+sleep 2 & sp=$!
+ps | awk 'NR == 1 {print $1, $NF}'
+ps | awk -v p=$sp '$1 == p {print "ps:", $(NF-1), $NF}'
+pidof sleep | tr ' ' '\n' | grep -qx $sp && echo pidof ok
+top -bn1 | awk -v p=$sp '$1 == p {print "top:", $2 == '$$', $(NF-1), $NF}'
+wait $sp; echo "waited $?"
+ps | awk -v p=$sp '$1 == p' | wc -l
+
 echo "== cleanup"
 rm -r d; ls

@@ -1,7 +1,7 @@
 /* sysinfo(2) and the /proc text files built from the same figures:
  * memory totals that add up, an uptime that follows CLOCK_MONOTONIC,
  * a task count that sees a new child, EFAULT; /proc/meminfo, /proc/uptime,
- * /proc/loadavg and /proc/version in Linux's formats. */
+ * /proc/loadavg, /proc/version and /proc/stat in Linux's formats. */
 #include <errno.h>
 #include <fcntl.h>
 #include <fdkernel.h>
@@ -74,6 +74,26 @@ static long read_proc(const char *name, char *buf, size_t size)
 	return len;
 }
 
+/* /proc/stat: the cpu line (10 tick counts, some idle time), a btime
+ * within the last day or more, processes, procs_running >= 1 (us). */
+static void test_proc_stat(char *buf, size_t size)
+{
+	unsigned long long t[10] = {0};
+	long btime = 0;
+	int running = 0, good;
+	char *p;
+	good = read_proc("stat", buf, size) > 0 &&
+	       sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &t[0], &t[1],
+		      &t[2], &t[3], &t[4], &t[5], &t[6], &t[7], &t[8], &t[9]) == 10 &&
+	       t[0] + t[2] + t[3] > 0;
+	ok(good, "/proc/stat: cpu line, %llu user, %llu system, %llu idle ticks", t[0], t[2], t[3]);
+	good = (p = strstr(buf, "\nbtime ")) && sscanf(p, "\nbtime %ld", &btime) == 1 &&
+	       btime > 1600000000 && btime <= time(NULL) && strstr(buf, "\nprocesses ") &&
+	       (p = strstr(buf, "\nprocs_running ")) &&
+	       sscanf(p, "\nprocs_running %d", &running) == 1 && running >= 1;
+	ok(good, "/proc/stat: btime %ld, processes, procs_running %d", btime, running);
+}
+
 static void test_proc_files(void)
 {
 	char buf[4096];
@@ -98,11 +118,12 @@ static void test_proc_files(void)
 	   "/proc/loadavg: %d/%d tasks, last pid %d", running, all, last);
 	ok(read_proc("version", buf, sizeof buf) > 0 && strstr(buf, " version "),
 	   "/proc/version: %.40s", buf);
+	test_proc_stat(buf, sizeof buf);
 }
 
 int main(void)
 {
-	plan(12);
+	plan(14);
 	test_sysinfo();
 	test_proc_files();
 	return done();

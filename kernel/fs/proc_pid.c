@@ -1,0 +1,246 @@
+/*
+ * /proc/self and /proc/<pid>: one directory per process, made up at each
+ * lookup and listing of /proc, never stored.  self is a link to the
+ * caller's pid, exe a link to the program (both taken at lookup, as the
+ * walk follows them at once).  Lifetime rule: a /proc/<pid> inode or
+ * an open file in it holds the process's number only (dir.gen_pid,
+ * proc.pid), never a task or group pointer; every lookup, listing and
+ * read asks proc/proc_pid_info.c, which finds the process under
+ * proc_lock.  Once it is reaped they answer ENOENT (lookup, an empty
+ * listing) or ESRCH (read), as Linux, and hold nothing of it.
+ */
+#include "fs/proc_pid.h"
+#include "fs/file.h"
+#include "fs/inode.h"
+#include "fs/vfs.h"
+#include "lib/iov_iter.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "mm/layout.h"
+#include "proc/group.h"
+#include "proc/proc_pid.h"
+#include "proc/task.h"
+#include <uapi/errno.h>
+
+/* The entries of /proc/<pid>: the text files (enum proc_pid_file order),
+ * then exe. */
+#define PID_EXE	    PROC_PID_NFILES
+#define PID_ENTRIES (PROC_PID_NFILES + 1)
+static const char *const entry_names[PID_ENTRIES] = {
+    [PROC_PID_STAT] = "stat",
+    [PROC_PID_STATUS] = "status",
+    [PROC_PID_CMDLINE] = "cmdline",
+    [PID_EXE] = "exe",
+};
+
+/* A decimal pid without sign or leading zero (Linux's name_to_int), or 0. */
+static int name_to_pid(const char *name, size_t len)
+{
+	int pid = 0;
+
+	if (!len || len > 5 || name[0] == '0')
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		if (name[i] < '0' || name[i] > '9')
+			return 0;
+		pid = pid * 10 + (name[i] - '0');
+	}
+	return pid;
+}
+
+/* ---- /proc/<pid>/stat, status, cmdline ---- */
+
+/* The text, taken at the first read and kept for the next ones (a reader
+ * never sees it change mid-way): f->priv, freed at release. */
+struct proc_text {
+	long len;
+	char buf[PAGE_SIZE];
+};
+
+static long pid_file_read(struct file *f, struct iov_iter *to, uint64_t *pos)
+{
+	struct proc_text *t = f->priv;
+	size_t len = iov_iter_count(to), n;
+
+	if (!t) {
+		if (!(t = kmalloc(sizeof(*t))))
+			return -ENOMEM;
+		t->len = proc_pid_text(f->inode->proc.pid, MINOR(f->inode->rdev), t->buf,
+				       sizeof(t->buf));
+		if (t->len < 0) {
+			long err = t->len;
+			kfree(t);
+			return err;
+		}
+		f->priv = t;
+	}
+	if (*pos >= (uint64_t)t->len)
+		return 0;
+	if (len > t->len - *pos)
+		len = t->len - *pos;
+	n = copy_to_iter(t->buf + *pos, len, to);
+	*pos += n;
+	return n || !len ? (long)n : -EFAULT;
+}
+
+static void pid_file_release(struct file *f)
+{
+	kfree(f->priv);
+	f->priv = NULL;
+	vfs_release_inode(f);
+}
+
+const struct file_ops proc_pid_file_ops = {
+    .read_iter = pid_file_read,
+    .release = pid_file_release,
+};
+
+/* ---- the links ---- */
+
+/* A link to a copy of target, made for one lookup (not charged against
+ * the ramfs size, st_size 0 as Linux's /proc links): 0 or -ENOMEM. */
+static int proc_link(const char *target, struct inode **out)
+{
+	struct inode *ip = inode_alloc(S_IFLNK | 0777, 0);
+
+	if (!ip)
+		return -ENOMEM;
+	ip->link.uncharged = true;
+	if (!(ip->link.target = kstrdup(target))) {
+		inode_put(ip);
+		return -ENOMEM;
+	}
+	ip->nlink = 1;
+	*out = ip;
+	return 0;
+}
+
+static int exe_link(int pid, struct inode **out)
+{
+	char *buf = kmalloc(PATH_MAX);
+	int err = buf ? proc_pid_exe(pid, buf) : -ENOMEM;
+
+	if (!err)
+		err = proc_link(buf, out);
+	kfree(buf);
+	return err;
+}
+
+/* ---- the directories ---- */
+
+/* ESRCH once the process is gone, whatever the name (Linux). */
+static int pid_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
+{
+	int pid = dir->dir.gen_pid;
+	struct inode *ip;
+
+	if (!proc_pid_exists(pid))
+		return -ESRCH;
+	for (int i = 0; i < PID_ENTRIES; i++) {
+		if (strlen(entry_names[i]) != len || memcmp(entry_names[i], name, len))
+			continue;
+		if (i == PID_EXE)
+			return exe_link(pid, out);
+		if (!(ip = inode_alloc(S_IFCHR | 0444, MKDEV(PROC_PID_MAJOR, i))))
+			return -ENOMEM;
+		ip->proc.pid = pid;
+		ip->nlink = 1;
+		*out = ip;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* Nothing once the process is gone. */
+static void pid_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx)
+{
+	if (!proc_pid_exists(dir->dir.gen_pid))
+		return;
+	for (uint64_t i = *pos - DIR_GEN_POS; i < PID_ENTRIES; i++) {
+		const char *name = entry_names[i];
+		unsigned int type = i == PID_EXE ? S_IFLNK : S_IFCHR;
+		uint64_t ino = 2 * PROC_PID_INO_BASE + dir->dir.gen_pid * PID_ENTRIES + i;
+		if (!emit(ctx, name, strlen(name), ino, type >> 12, DIR_GEN_POS + i + 1))
+			return;
+		*pos = DIR_GEN_POS + i + 1;
+	}
+}
+
+static const struct dir_gen pid_dir_gen = {
+    .lookup = pid_dir_lookup,
+    .iterate = pid_dir_iterate,
+    .sealed = true,
+};
+
+/* /proc/self, a link to the caller's process id. */
+static int self_link(struct inode **out)
+{
+	char pid[12];
+
+	snprintk(pid, sizeof(pid), "%d", current()->group->tgid);
+	return proc_link(pid, out);
+}
+
+/* /proc/<pid> for a live process; its ".." is /proc (referenced). */
+static int proc_root_lookup(struct inode *proc, const char *name, size_t len, struct inode **out)
+{
+	int pid = name_to_pid(name, len);
+	struct inode *ip;
+
+	if (len == 4 && !memcmp(name, "self", 4))
+		return self_link(out);
+	if (!pid || !proc_pid_exists(pid))
+		return -ENOENT;
+	if (!(ip = inode_alloc(S_IFDIR | 0555, 0)))
+		return -ENOMEM;
+	ip->dir.gen = &pid_dir_gen;
+	ip->dir.gen_pid = pid;
+	ip->nlink = 2;
+	ip->dir.parent = proc;
+	inode_get(proc);
+	*out = ip;
+	return 0;
+}
+
+/* After /proc's own files, self (cookie DIR_GEN_POS), then one directory
+ * per process in pid order: the cookie after pid is DIR_GEN_POS + pid + 1,
+ * valid whoever exits. */
+static void proc_root_iterate(struct inode *proc, uint64_t *pos, dir_emit_fn emit, void *ctx)
+{
+	char name[12];
+	int pid;
+
+	(void)proc;
+	if (*pos == DIR_GEN_POS) {
+		if (!emit(ctx, "self", 4, PROC_PID_INO_BASE, S_IFLNK >> 12, DIR_GEN_POS + 1))
+			return;
+		*pos = DIR_GEN_POS + 1;
+	}
+	while ((pid = proc_pid_next(*pos - DIR_GEN_POS))) {
+		int len = snprintk(name, sizeof(name), "%d", pid);
+		/* no inode exists for it: a number no ramfs inode has */
+		if (!emit(ctx, name, len, PROC_PID_INO_BASE + pid, S_IFDIR >> 12,
+			  DIR_GEN_POS + pid + 1))
+			return;
+		*pos = DIR_GEN_POS + pid + 1;
+	}
+}
+
+/* Sealed once its files are made (devices_init), so no name can shadow a
+ * process or self. */
+static const struct dir_gen proc_root_gen = {
+    .lookup = proc_root_lookup,
+    .iterate = proc_root_iterate,
+    .sealed = true,
+};
+
+void proc_pid_init(void)
+{
+	struct inode *proc;
+
+	if (path_lookup(NULL, "/proc", &proc))
+		panic("vfs: no /proc");
+	proc->dir.gen = &proc_root_gen;
+	inode_put(proc);
+}

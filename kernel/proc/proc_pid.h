@@ -1,0 +1,25 @@
+/*
+ * What /proc/<pid> reports about a process (proc_pid_info.c).  Callers
+ * name the process by its pid, never by pointer: each call looks it up
+ * under proc_lock, so nothing in /proc can outlive the process it shows.
+ */
+#ifndef PROC_PROC_PID_H
+#define PROC_PROC_PID_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum proc_pid_file { PROC_PID_STAT, PROC_PID_STATUS, PROC_PID_CMDLINE, PROC_PID_NFILES };
+
+/* Whether pid is a process (a thread group not yet reaped: zombies too). */
+bool proc_pid_exists(int pid);
+/* The smallest process id >= from, or 0 if there is none. */
+int proc_pid_next(int from);
+/* The text of /proc/<pid>/<which> into buf: its length (cmdline holds
+ * NULs), cut to size, or -ESRCH when pid is no process. */
+long proc_pid_text(int pid, enum proc_pid_file which, char *buf, size_t size);
+/* The path pid's program was executed as, into buf (PATH_MAX bytes):
+ * 0, -ESRCH, or -ENOENT for a zombie (no program left). */
+int proc_pid_exe(int pid, char *buf);
+
+#endif

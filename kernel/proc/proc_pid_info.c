@@ -1,0 +1,180 @@
+/*
+ * The figures of /proc/<pid>/stat, status and cmdline.  Each report is
+ * taken in one proc_lock section (a consistent snapshot of the group),
+ * then formatted outside it.
+ */
+#include "proc/proc_pid.h"
+#include "fs/inode.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/paging.h"
+#include "proc/group.h"
+#include "proc/proc.h"
+#include "proc/rusage.h"
+#include "proc/uvm.h"
+#include <uapi/errno.h>
+
+#define COMM_LEN 16 /* Linux's TASK_COMM_LEN: 15 bytes shown */
+
+struct pid_info {
+	int pid, ppid, pgid, sid, threads, exit_signal;
+	char state; /* R, S or Z */
+	char comm[COMM_LEN];
+	uint64_t utime, stime, cutime, cstime; /* ticks (TIMER_HZ = USER_HZ = 100) */
+	uint64_t rss_pages;		       /* user pages mapped; 0 without user memory */
+	bool has_mm;			       /* the leader has user memory (not a zombie) */
+};
+
+/* proc_lock held: the group whose id is pid, or NULL. */
+static struct thread_group *group_of_locked(int pid)
+{
+	struct task *t = task_find_locked(pid);
+
+	if (!t || t->group->tgid != pid || t->group->state == GROUP_DEAD)
+		return NULL;
+	return t->group;
+}
+
+/* R when a thread may run, S when all sleep, Z for a zombie. */
+static char group_state_locked(struct thread_group *g)
+{
+	struct task *t;
+
+	if (g->state == GROUP_ZOMBIE)
+		return 'Z';
+	list_for_each_entry(t, &g->threads, group_link) if (t->state == TASK_RUNNABLE) return 'R';
+	return 'S';
+}
+
+static void gather_locked(struct thread_group *g, struct pid_info *in)
+{
+	in->pid = g->tgid;
+	in->ppid = g->parent ? g->parent->tgid : 0;
+	in->pgid = g->pgid;
+	in->sid = g->sid;
+	in->threads = g->live ? g->live : 1; /* a zombie counts its leader, as Linux */
+	in->exit_signal = g->exit_signal;
+	in->state = group_state_locked(g);
+	strlcpy(in->comm, g->leader->name, sizeof(in->comm));
+	group_cpu_ticks_locked(g, &in->utime, &in->stime);
+	in->cutime = g->children_utime;
+	in->cstime = g->children_stime;
+	/* t->vm is replaced only under proc_lock (exec, exit): the OOM
+	 * killer's rule */
+	in->has_mm = g->leader->uvm != NULL;
+	in->rss_pages = in->has_mm ? vm_resident_pages(g->leader->vm) : 0;
+}
+
+/* proc_lock held: the leader's argv (nothing for a zombie, as Linux). */
+static long cmdline_locked(struct thread_group *g, char *buf, size_t size)
+{
+	struct uvm *u = g->leader->uvm; /* swapped only under proc_lock */
+	size_t len = u && u->cmdline ? u->cmdline_len : 0;
+
+	if (len > size)
+		len = size;
+	if (len)
+		memcpy(buf, u->cmdline, len);
+	return len;
+}
+
+int proc_pid_exe(int pid, char *buf)
+{
+	struct thread_group *g;
+	int err = 0;
+
+	spin_lock(&proc_lock);
+	if (!(g = group_of_locked(pid)))
+		err = -ESRCH;
+	else if (!g->leader->uvm || !g->leader->uvm->exe_path)
+		err = -ENOENT;
+	else
+		strlcpy(buf, g->leader->uvm->exe_path, PATH_MAX);
+	spin_unlock(&proc_lock);
+	return err;
+}
+
+bool proc_pid_exists(int pid)
+{
+	spin_lock(&proc_lock);
+	bool found = group_of_locked(pid) != NULL;
+	spin_unlock(&proc_lock);
+	return found;
+}
+
+struct next_arg {
+	int from, best;
+};
+
+static bool consider(struct task *t, void *arg)
+{
+	struct next_arg *a = arg;
+	int id = t->group->tgid;
+
+	if (t->pid == id && id >= a->from && (!a->best || id < a->best) &&
+	    t->group->state != GROUP_DEAD)
+		a->best = id;
+	return true;
+}
+
+int proc_pid_next(int from)
+{
+	struct next_arg a = {from, 0};
+
+	task_for_each(consider, &a);
+	return a.best;
+}
+
+static const char *state_name(char state)
+{
+	return state == 'R' ? "running" : state == 'Z' ? "zombie" : "sleeping";
+}
+
+/* Linux's 52 fields; what fdkernel does not keep is 0. */
+static long format_stat(const struct pid_info *in, char *buf, size_t size)
+{
+	snprintk(buf, size,
+		 "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %lu %lu %lu %lu 20 0 %d 0 0 0 %lu "
+		 "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 %d 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+		 in->pid, in->comm, in->state, in->ppid, in->pgid, in->sid, in->utime, in->stime,
+		 in->cutime, in->cstime, in->threads, in->rss_pages, in->exit_signal);
+	return strlen(buf);
+}
+
+/* One root user: every id 0.  VmRSS for a process with user memory (Linux
+ * leaves the Vm lines out for a zombie); no VmSize: no mapping list. */
+static long format_status(const struct pid_info *in, char *buf, size_t size)
+{
+	size_t len;
+
+	snprintk(buf, size,
+		 "Name:\t%s\nState:\t%c (%s)\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
+		 "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n",
+		 in->comm, in->state, state_name(in->state), in->pid, in->pid, in->ppid);
+	len = strlen(buf);
+	if (in->has_mm)
+		snprintk(buf + len, size - len, "VmRSS:\t%8lu kB\n",
+			 in->rss_pages * (PAGE_SIZE >> 10));
+	len = strlen(buf);
+	snprintk(buf + len, size - len, "Threads:\t%d\n", in->threads);
+	return strlen(buf);
+}
+
+long proc_pid_text(int pid, enum proc_pid_file which, char *buf, size_t size)
+{
+	struct pid_info in;
+	struct thread_group *g;
+	long len = 0;
+
+	spin_lock(&proc_lock);
+	if (!(g = group_of_locked(pid)))
+		len = -ESRCH;
+	else if (which == PROC_PID_CMDLINE)
+		len = cmdline_locked(g, buf, size);
+	else
+		gather_locked(g, &in);
+	spin_unlock(&proc_lock);
+	if (len || which == PROC_PID_CMDLINE)
+		return len;
+	return which == PROC_PID_STAT ? format_stat(&in, buf, size) : format_status(&in, buf, size);
+}
