@@ -356,6 +356,57 @@ static void requeue_waiter(struct futex_waiter *w, struct futex_bucket *b2,
 }
 
 /*
+ * The two words of a requeue or wake-op: their keys (referenced) and
+ * buckets.  pair_get takes both keys or, failing, none; pair_put drops
+ * them.
+ */
+struct futex_pair {
+	struct futex_key key1, key2;
+	struct futex_bucket *b1, *b2;
+};
+
+static long pair_get(struct futex_pair *p, uint64_t uaddr1, uint64_t uaddr2, bool shared)
+{
+	long ret = key_get(uaddr1, shared, &p->key1);
+
+	if (ret)
+		return ret;
+	if ((ret = key_get(uaddr2, shared, &p->key2))) {
+		key_put(&p->key1);
+		return ret;
+	}
+	p->b1 = bucket_of(&p->key1);
+	p->b2 = bucket_of(&p->key2);
+	return 0;
+}
+
+static void pair_put(struct futex_pair *p)
+{
+	key_put(&p->key2);
+	key_put(&p->key1);
+}
+
+/*
+ * Locks both buckets with the word at uaddr mapped, faulting it in with
+ * the locks dropped as often as needed; without need, no word.  0 with
+ * the buckets locked (and *word set when needed), or -errno unlocked.
+ */
+static long pair_lock_word(struct futex_pair *p, uint64_t uaddr, bool write, bool need,
+			   uint32_t **word)
+{
+	for (;;) {
+		long ret;
+
+		lock_pair(p->b1, p->b2);
+		if (!need || (*word = user_word(uaddr, write)))
+			return 0;
+		unlock_pair(p->b1, p->b2);
+		if ((ret = fault_in(uaddr, write)))
+			return ret;
+	}
+}
+
+/*
  * FUTEX_REQUEUE and FUTEX_CMP_REQUEUE (cmpval): wakes nr_wake waiters of
  * uaddr1 and moves up to nr_requeue more to uaddr2, bitsets ignored, as
  * Linux.  Returns how many were woken or moved.
@@ -363,50 +414,37 @@ static void requeue_waiter(struct futex_waiter *w, struct futex_bucket *b2,
 static long futex_requeue(uint64_t uaddr1, bool shared, uint64_t uaddr2, int nr_wake,
 			  int nr_requeue, const uint32_t *cmpval)
 {
-	struct futex_key key1, key2;
-	struct futex_bucket *b1, *b2;
+	struct futex_pair p;
 	struct futex_waiter *w, *next;
-	uint32_t *word;
+	uint32_t *word = NULL;
 	long ret, count = 0;
 
 	if (nr_wake < 0 || nr_requeue < 0)
 		return -EINVAL;
-	if ((ret = key_get(uaddr1, shared, &key1)))
+	if ((ret = pair_get(&p, uaddr1, uaddr2, shared)))
 		return ret;
-	if ((ret = key_get(uaddr2, shared, &key2)))
-		goto out1;
-	b1 = bucket_of(&key1);
-	b2 = bucket_of(&key2);
-	for (;;) {
-		lock_pair(b1, b2);
-		if (!cmpval || (word = user_word(uaddr1, false)))
-			break;
-		unlock_pair(b1, b2);
-		if ((ret = fault_in(uaddr1, false)))
-			goto out2;
-	}
+	if ((ret = pair_lock_word(&p, uaddr1, false, cmpval != NULL, &word)))
+		goto out;
 	if (cmpval && __atomic_load_n(word, __ATOMIC_ACQUIRE) != *cmpval) {
 		ret = -EAGAIN;
 		goto unlock;
 	}
-	list_for_each_entry_safe(w, next, &b1->waiters, link)
+	list_for_each_entry_safe(w, next, &p.b1->waiters, link)
 	{
 		if (count - nr_wake >= nr_requeue)
 			break;
-		if (!key_equal(&w->key, &key1))
+		if (!key_equal(&w->key, &p.key1))
 			continue;
 		if (++count <= nr_wake)
 			wake_waiter(w);
 		else
-			requeue_waiter(w, b2, &key2);
+			requeue_waiter(w, p.b2, &p.key2);
 	}
 	ret = count;
 unlock:
-	unlock_pair(b1, b2);
-out2:
-	key_put(&key2);
-out1:
-	key_put(&key1);
+	unlock_pair(p.b1, p.b2);
+out:
+	pair_put(&p);
 	return ret;
 }
 
@@ -474,39 +512,26 @@ static bool wake_op_known(uint32_t encoded)
 static long futex_wake_op(uint64_t uaddr1, bool shared, uint64_t uaddr2, int nr_wake, int nr_wake2,
 			  uint32_t encoded)
 {
-	struct futex_key key1, key2;
-	struct futex_bucket *b1, *b2;
+	struct futex_pair p;
 	uint32_t *word = NULL;
 	long ret;
 	int cond;
 
-	if ((ret = key_get(uaddr1, shared, &key1)))
+	if ((ret = pair_get(&p, uaddr1, uaddr2, shared)))
 		return ret;
-	if ((ret = key_get(uaddr2, shared, &key2)))
-		goto out1;
-	b1 = bucket_of(&key1);
-	b2 = bucket_of(&key2);
-	for (;;) {
-		lock_pair(b1, b2);
-		if (!wake_op_known(encoded) || (word = user_word(uaddr2, true)))
-			break;
-		unlock_pair(b1, b2);
-		if ((ret = fault_in(uaddr2, true)))
-			goto out2;
-	}
+	if ((ret = pair_lock_word(&p, uaddr2, true, wake_op_known(encoded), &word)))
+		goto out;
 	cond = word ? wake_op_apply(word, encoded) : -ENOSYS;
 	if (cond < 0) {
 		ret = cond;
 	} else {
-		ret = wake_keyed(b1, &key1, nr_wake, FUTEX_BITSET_MATCH_ANY);
+		ret = wake_keyed(p.b1, &p.key1, nr_wake, FUTEX_BITSET_MATCH_ANY);
 		if (cond)
-			ret += wake_keyed(b2, &key2, nr_wake2, FUTEX_BITSET_MATCH_ANY);
+			ret += wake_keyed(p.b2, &p.key2, nr_wake2, FUTEX_BITSET_MATCH_ANY);
 	}
-	unlock_pair(b1, b2);
-out2:
-	key_put(&key2);
-out1:
-	key_put(&key1);
+	unlock_pair(p.b1, p.b2);
+out:
+	pair_put(&p);
 	return ret;
 }
 

@@ -109,4 +109,11 @@ static inline bool task_is_leader(const struct task *t)
 	return t->group->leader == t;
 }
 
+/* signal_work (proc/signal.h) for thread t: its own pending set and its
+ * process's.  Tested on every return to user mode. */
+static inline bool task_signal_work(const struct task *t, const struct trapframe *tf)
+{
+	return signal_work(&t->sig, &t->group->shared_pending, tf);
+}
+
 #endif

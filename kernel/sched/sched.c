@@ -239,7 +239,7 @@ void return_to_user_work(struct trapframe *tf)
 {
 	if (this_cpu()->need_resched)
 		schedule();
-	if (signal_work(&current()->sig, &current()->group->shared_pending, tf))
+	if (task_signal_work(current(), tf))
 		signal_deliver(tf);
 }
 

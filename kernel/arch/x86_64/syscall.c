@@ -39,6 +39,6 @@ void syscall_dispatch(struct trapframe *tf)
 	struct cpu *c = this_cpu();
 	struct task *t = c->current;
 
-	if (c->need_resched || signal_work(&t->sig, &t->group->shared_pending, tf))
+	if (c->need_resched || task_signal_work(t, tf))
 		return_to_user_work(tf);
 }
