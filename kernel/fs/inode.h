@@ -154,6 +154,9 @@ long inode_read(struct inode *ip, void *kbuf, size_t len, uint64_t off);
  * file change the frame in place.
  */
 uint64_t inode_page_ref(struct inode *ip, size_t idx);
+/* The same, a hole filled with a zeroed page first (a shared mapping
+ * writes the file through it); 0 when the ramfs is full. */
+uint64_t inode_page_fill_ref(struct inode *ip, size_t idx);
 long inode_write(struct inode *ip, const void *kbuf, size_t len, uint64_t off);
 long inode_read_iter(struct inode *ip, struct iov_iter *to, uint64_t off);
 /* Writes at *pos (at the end of file if append) and advances *pos. */

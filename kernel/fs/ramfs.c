@@ -277,6 +277,18 @@ uint64_t inode_page_ref(struct inode *ip, size_t idx)
 	return pa;
 }
 
+uint64_t inode_page_fill_ref(struct inode *ip, size_t idx)
+{
+	uint64_t pa;
+
+	spin_lock(&ip->lock);
+	pa = page_fill(ip, idx);
+	if (pa)
+		frame_ref(pa);
+	spin_unlock(&ip->lock);
+	return pa;
+}
+
 long inode_read(struct inode *ip, void *kbuf, size_t len, uint64_t off)
 {
 	struct iovec v;

@@ -377,16 +377,6 @@ static int fork_tree(uint64_t *from, uint64_t *to, int level, int n)
 	return 0;
 }
 
-/* True if every page of [va, va+len) is mapped.  Caller holds the lock. */
-static bool range_mapped(struct vm_space *as, uint64_t va, uint64_t len)
-{
-	uint64_t *e;
-	for (uint64_t off = 0; off < len; off += PAGE_SIZE)
-		if (walk(as->pml4, va + off, 1, false, &e) || !pte_mapped(*e))
-			return false;
-	return true;
-}
-
 /* The entry *e with protection flags: a private page shared with other
  * owners must not become writable in place, so it gets PTE_COW. */
 static uint64_t protected_entry(uint64_t va, uint64_t e, uint64_t flags)
@@ -398,21 +388,51 @@ static uint64_t protected_entry(uint64_t va, uint64_t e, uint64_t flags)
 	return make_entry(va, pa, flags);
 }
 
-int vm_protect(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags)
+void vm_protect(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags)
 {
 	uint64_t *e;
-	int err = 0;
-	if (((va | len) & PAGE_MASK) || va >= USER_END || len > USER_END - va)
-		return -ENOMEM;
 	spin_lock(&as->lock);
-	if (!range_mapped(as, va, len))
-		err = -ENOMEM;
-	for (uint64_t off = 0; !err && off < len; off += PAGE_SIZE) {
-		walk(as->pml4, va + off, 1, false, &e);
-		*e = protected_entry(va + off, *e, flags);
-		flush(as, va + off);
+	for (uint64_t a = va, next; a - va < len; a = next) {
+		if (!walk(as->pml4, a, 1, false, &e) && pte_mapped(*e)) {
+			*e = protected_entry(a, *e, flags);
+			flush(as, a);
+		}
+		next = next_candidate(as, a, 1);
 	}
 	spin_unlock(&as->lock);
+}
+
+/* Moves the entry at from (mapped) to the unmapped to: 0 or -ENOMEM. */
+static int move_entry(struct vm_space *as, uint64_t from, uint64_t to)
+{
+	uint64_t *src, *dst;
+	int err = walk(as->pml4, to, 1, true, &dst);
+	if (err)
+		return err;
+	walk(as->pml4, from, 1, false, &src);
+	*dst = *src; /* to was not mapped: not in any TLB */
+	*src = 0;
+	flush(as, from);
+	return 0;
+}
+
+int vm_move_range(struct vm_space *as, uint64_t from, uint64_t to, uint64_t len)
+{
+	uint64_t *e, off = 0;
+	int err = 0;
+	spin_lock(&as->lock);
+	for (uint64_t next; !err && off < len; off = next) {
+		next = next_candidate(as, from + off, 1) - from;
+		if (!walk(as->pml4, from + off, 1, false, &e) && pte_mapped(*e))
+			err = move_entry(as, from + off, to + off);
+	}
+	/* Back out: the tables at from are still there, so this cannot fail. */
+	for (uint64_t back = 0; err && back < off; back += PAGE_SIZE)
+		if (!walk(as->pml4, to + back, 1, false, &e) && pte_mapped(*e))
+			move_entry(as, to + back, from + back);
+	spin_unlock(&as->lock);
+	if (!err)
+		prune_tables(as, from, len);
 	return err;
 }
 

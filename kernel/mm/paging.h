@@ -80,13 +80,19 @@ int vm_map_anon(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags);
 void vm_unmap_range(struct vm_space *as, uint64_t va, uint64_t len);
 
 /*
- * Gives every page of the user range [va, va+len) the protection flags
- * (PTE_USER, PTE_WRITE, PTE_NX, PTE_PROTNONE), keeping its frame and whether
- * it is PTE_SHARED.  A private page whose frame has other owners gets PTE_COW
- * instead of PTE_WRITE.  0, or -ENOMEM with nothing changed if a page of the
- * range is not mapped.
+ * Gives every mapped page of the user range [va, va+len) the protection
+ * flags (PTE_USER, PTE_WRITE, PTE_NX, PTE_PROTNONE), keeping its frame and
+ * whether it is PTE_SHARED; pages not mapped yet stay so.  A private page
+ * whose frame has other owners gets PTE_COW instead of PTE_WRITE.
  */
-int vm_protect(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags);
+void vm_protect(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags);
+/*
+ * mremap: moves the pages mapped in [from, from+len) to the same offsets
+ * in [to, to+len), which holds none (the ranges do not overlap), frames
+ * and flags unchanged.  0, or -ENOMEM (no frame for a table) with
+ * nothing moved.
+ */
+int vm_move_range(struct vm_space *as, uint64_t from, uint64_t to, uint64_t len);
 
 /* User pages mapped in the space (PROT_NONE ones too; a frame shared with
  * other spaces counts in each): its resident size, for the OOM killer. */

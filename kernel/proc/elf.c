@@ -12,6 +12,8 @@
 #include "mm/heap.h"
 #include "mm/paging.h"
 #include "proc/uvm.h"
+#include "proc/vma.h"
+#include <uapi/mman.h>
 #include <uapi/errno.h>
 
 #define EI_NIDENT 16
@@ -20,6 +22,7 @@
 #define PT_LOAD	  1
 #define PF_X	  1
 #define PF_W	  2
+#define PF_R	  4
 #define MAX_PHNUM 64
 
 struct elf64_phdr {
@@ -131,6 +134,29 @@ static int load_segment(struct inode *ip, struct vm_space *vm, const struct elf6
 	return 0;
 }
 
+/*
+ * The segment's mappings, as Linux lists them: the file part (to the end
+ * of its last file page) a private mapping of the file, the rest of the
+ * bss anonymous.  0, -ENOEXEC (overlap) or -ENOMEM.
+ */
+static int segment_vmas(struct inode *ip, struct uvm *u, const struct elf64_phdr *ph)
+{
+	int prot = (ph->flags & PF_R ? PROT_READ : 0) | (ph->flags & PF_W ? PROT_WRITE : 0) |
+		   (ph->flags & PF_X ? PROT_EXEC : 0);
+	uint64_t start = PAGE_ALIGN_DOWN(ph->vaddr), end = PAGE_ALIGN_UP(ph->vaddr + ph->memsz);
+	uint64_t file_end = ph->filesz ? PAGE_ALIGN_UP(ph->vaddr + ph->filesz) : start;
+	struct vma file = {.start = start, .end = file_end, .prot = prot, .file = ip};
+	struct vma bss = {.start = file_end, .end = end, .prot = prot};
+	int err = 0;
+
+	file.off = ph->offset - (ph->vaddr - start);
+	if (file_end > start)
+		err = uvm_add_vma(u, &file);
+	if (!err && end > file_end)
+		err = uvm_add_vma(u, &bss);
+	return err == -EEXIST ? -ENOEXEC : err;
+}
+
 /* Records where the program headers land in memory (for AT_PHDR). */
 static void note_phdr(struct elf_image *img, const struct elf64_ehdr *eh,
 		      const struct elf64_phdr *ph)
@@ -139,7 +165,7 @@ static void note_phdr(struct elf_image *img, const struct elf64_ehdr *eh,
 		img->phdr_va = ph->vaddr + (eh->phoff - ph->offset);
 }
 
-int elf_load(struct inode *ip, struct vm_space *vm, struct elf_image *img)
+int elf_load(struct inode *ip, struct uvm *u, struct elf_image *img)
 {
 	struct elf64_ehdr eh;
 	struct elf64_phdr *ph;
@@ -160,7 +186,9 @@ int elf_load(struct inode *ip, struct vm_space *vm, struct elf_image *img)
 		if (ph[i].type != PT_LOAD)
 			continue;
 		if (!(err = check_segment(&ph[i], fsize)))
-			err = load_segment(ip, vm, &ph[i]);
+			err = load_segment(ip, u->space, &ph[i]);
+		if (!err)
+			err = segment_vmas(ip, u, &ph[i]);
 		note_phdr(img, &eh, &ph[i]);
 		if (ph[i].vaddr + ph[i].memsz > img->end)
 			img->end = ph[i].vaddr + ph[i].memsz;

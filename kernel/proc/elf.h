@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 struct inode;
-struct vm_space;
+struct uvm;
 
 /* The ELF64 file header (also read by proc/fault_report.c). */
 struct elf64_ehdr {
@@ -30,7 +30,8 @@ struct elf_image {
 	uint64_t end; /* highest address of any segment: brk starts above */
 };
 
-/* Maps the PT_LOAD segments of ip into vm.  0, -ENOEXEC, -ENOMEM or -EIO. */
-int elf_load(struct inode *ip, struct vm_space *vm, struct elf_image *img);
+/* Maps the PT_LOAD segments of ip into u's space and mapping list.  0,
+ * -ENOEXEC, -ENOMEM or -EIO. */
+int elf_load(struct inode *ip, struct uvm *u, struct elf_image *img);
 
 #endif

@@ -24,6 +24,8 @@
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "proc/uvm.h"
+#include "proc/vma.h"
+#include <uapi/mman.h>
 #include "sched/sched.h"
 #include "sys/strace.h"
 #include "sys/syscall.h"
@@ -191,9 +193,14 @@ static int build_auxv(uint64_t *auxv, const struct elf_image *img, uint64_t rand
  * bytes, then argc, argv[], NULL, envp[], NULL, auxv, with rsp 16-aligned
  * at argc.  Returns the initial rsp, or 0 if memory ran out.
  */
-static uint64_t build_stack(struct vm_space *vm, const struct exec_strings *s,
+static uint64_t build_stack(struct uvm *u, const struct exec_strings *s,
 			    const struct elf_image *img)
 {
+	struct vm_space *vm = u->space;
+	struct vma stack = {.start = USER_STACK_BOTTOM,
+			    .end = USER_STACK_TOP,
+			    .prot = PROT_READ | PROT_WRITE,
+			    .flags = VMA_STACK};
 	int nptr = 1 + s->argc + 1 + s->envc + 1;
 	uint64_t strings = USER_STACK_TOP - PAGE_ALIGN_UP(s->len + 1), random = strings - 16;
 	uint64_t vecsz = (uint64_t)nptr * 8 + NAUXV * 16;
@@ -201,8 +208,10 @@ static uint64_t build_stack(struct vm_space *vm, const struct exec_strings *s,
 	uint64_t rnd[2] = {rdtsc() * 0x9e3779b97f4a7c15UL, clock_monotonic_ns() ^ 0xa5a5a5a5UL};
 	uint64_t va = strings;
 
-	if (vm_map_anon(vm, PAGE_ALIGN_DOWN(sp), USER_STACK_TOP - PAGE_ALIGN_DOWN(sp),
-			PTE_USER | PTE_WRITE | PTE_NX))
+	/* The stack's whole 8 MiB is its mapping, faulted in as it grows. */
+	if (uvm_add_vma(u, &stack) ||
+	    vm_map_anon(vm, PAGE_ALIGN_DOWN(sp), USER_STACK_TOP - PAGE_ALIGN_DOWN(sp),
+			vma_pte_flags(&stack)))
 		return 0;
 	if (!(vec = kmalloc(vecsz)))
 		return 0;
@@ -371,10 +380,11 @@ int exec_program(struct task *t, const char *path, struct exec_strings *strs)
 		inode_put(ip);
 		return -ENOMEM;
 	}
-	err = elf_load(ip, vm, &img);
-	if (!err && !(sp = build_stack(vm, strs, &img)))
+	if (!(u = uvm_create(vm)))
 		err = -ENOMEM;
-	if (!err && !(u = uvm_create(vm)))
+	if (!err)
+		err = elf_load(ip, u, &img);
+	if (!err && !(sp = build_stack(u, strs, &img)))
 		err = -ENOMEM;
 	if (!err && !keep_cmdline(u, strs))
 		err = -ENOMEM;

@@ -9,6 +9,7 @@
 #include "net/socket.h"
 #include "proc/futex.h"
 #include "proc/proc.h"
+#include "proc/vma.h"
 
 void kcounters_read(struct kcounters *c)
 {
@@ -20,6 +21,7 @@ void kcounters_read(struct kcounters *c)
 	c->sockets = socket_count();
 	c->futex_waiters = futex_waiter_count();
 	c->epoll_watches = eventpoll_watch_count();
+	c->vmas = vma_count();
 }
 
 static int check(int n, const char *what, long before, long after)
@@ -43,6 +45,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(6, "sockets", (long)b->sockets, (long)a->sockets);
 	passed += check(7, "futex waiters", (long)b->futex_waiters, (long)a->futex_waiters);
 	passed += check(8, "epoll watches", (long)b->epoll_watches, (long)a->epoll_watches);
-	printk("leaks: %d passed, %d failed\n", passed, 8 - passed);
-	return 8 - passed;
+	passed += check(9, "mappings", (long)b->vmas, (long)a->vmas);
+	printk("leaks: %d passed, %d failed\n", passed, 9 - passed);
+	return 9 - passed;
 }

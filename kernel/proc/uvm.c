@@ -1,47 +1,105 @@
 /*
- * User memory: demand faults (copy-on-write, stack growth), brk and
- * anonymous mmap/munmap/mprotect.  Page tables and frames are mm/'s; this
- * file only decides what a process may have where.  There is no list of
- * regions: every mapping is populated when it is made, so a page's
- * protection and whether it is shared live in its page-table entry.
+ * User memory: the uvm's life (create, fork, share, put), page faults
+ * resolved from the mapping list (first touch, copy-on-write) and brk.
+ * Page tables and frames are mm/'s; the mapping list is proc/vma.c; the
+ * mmap family of calls is proc/mmap.c.
  */
 #include "proc/uvm.h"
 #include "fs/inode.h"
 #include "lib/string.h"
-#include "mm/heap.h"
 #include "mm/frame.h"
+#include "mm/heap.h"
 #include "mm/paging.h"
 #include "proc/oom.h"
-#include "sched/sched.h"
+#include "proc/signal.h"
 #include "proc/task.h"
+#include "proc/vma.h"
+#include "sched/sched.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 #include <uapi/mman.h>
+#include <uapi/signal.h>
 
 #define PF_PRESENT 1
 #define PF_WRITE   2
 #define PF_USER	   4
+#define PF_INSTR   16
 
-#define MAP_KNOWN  (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_NORESERVE)
-#define PROT_KNOWN (PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM)
+/* Whether v allows the access the fault's error code describes. */
+static bool access_allowed(const struct vma *v, uint64_t error)
+{
+	if (!(v->prot & (PROT_READ | PROT_WRITE | PROT_EXEC)))
+		return false;
+	if ((error & PF_WRITE) && !(v->prot & PROT_WRITE))
+		return false;
+	return !(error & PF_INSTR) || (v->prot & PROT_EXEC);
+}
 
-/* Resolves a fault: 0, -ENOMEM (no frame), or another error if the access
- * is invalid. */
+/* A zeroed frame for a user page, not taken from the kernel's reserve. */
+static uint64_t user_zeroed_frame(void)
+{
+	return frame_spare(1) ? frame_zalloc() : 0;
+}
+
+/*
+ * The frame for page va of file mapping v, referenced: the file's own
+ * (shared mappings fill a hole in the file; private ones read a hole as
+ * zeroes).  0 with *err: -EIO past the end of the file (SIGBUS, as Linux),
+ * -ENOMEM.
+ */
+static uint64_t file_frame(struct vma *v, uint64_t va, int *err)
+{
+	uint64_t off = v->off + (va - v->start), pa;
+
+	*err = -EIO;
+	if (off >= inode_size(v->file))
+		return 0;
+	if (v->flags & VMA_SHARED)
+		return inode_page_fill_ref(v->file, off / PAGE_SIZE); /* ramfs full: SIGBUS */
+	if ((pa = inode_page_ref(v->file, off / PAGE_SIZE)))
+		return pa;
+	*err = -ENOMEM;
+	return user_zeroed_frame();
+}
+
+/* Maps page va of v on its first touch.  0 or -errno (see file_frame). */
+static int fault_in_page(struct uvm *u, struct vma *v, uint64_t va)
+{
+	uint64_t flags = vma_pte_flags(v), pa;
+	int err = -ENOMEM;
+
+	pa = v->file ? file_frame(v, va, &err) : user_zeroed_frame();
+	if (!pa)
+		return err;
+	/* The file's frame is read-only to a private mapping: a write copies. */
+	if (v->file && !(v->flags & VMA_SHARED) && (flags & PTE_WRITE))
+		flags = (flags & ~PTE_WRITE) | PTE_COW;
+	if ((err = map_page(u->space, va, pa, flags)))
+		frame_unref(pa);
+	return err;
+}
+
+/* 0, -ENOMEM (no frame), -EIO (SIGBUS) or -EFAULT (SIGSEGV). */
 static int resolve_fault(struct task *t, uint64_t va, uint64_t error)
 {
+	struct uvm *u = t->uvm;
 	uint64_t flags;
+	struct vma *v;
+	int err = -EFAULT;
 
 	if (va >= USER_END)
 		return -EFAULT;
-	if ((error & PF_PRESENT) && (error & PF_WRITE)) {
-		if (translate(t->vm, va, NULL, &flags) == 0 && (flags & PTE_COW))
-			return vm_resolve_cow(t->vm, PAGE_ALIGN_DOWN(va));
-		return -EFAULT;
-	}
-	if (!(error & PF_PRESENT) && va >= USER_STACK_BOTTOM && va < USER_STACK_TOP)
-		return vm_map_anon(t->vm, PAGE_ALIGN_DOWN(va), PAGE_SIZE,
-				   PTE_USER | PTE_WRITE | PTE_NX);
-	return -EFAULT;
+	va = PAGE_ALIGN_DOWN(va);
+	spin_lock(&u->lock);
+	if (!(v = vma_at(u, va)) || !access_allowed(v, error))
+		goto out;
+	if (!(error & PF_PRESENT))
+		err = fault_in_page(u, v, va); /* a write faults again to copy */
+	else if ((error & PF_WRITE) && !translate(u->space, va, NULL, &flags) && (flags & PTE_COW))
+		err = vm_resolve_cow(u->space, va);
+out:
+	spin_unlock(&u->lock);
+	return err;
 }
 
 /*
@@ -50,31 +108,18 @@ static int resolve_fault(struct task *t, uint64_t va, uint64_t error)
  * for an invalid access, a stack past its 8 MiB included).  A kernel copy
  * does not wait for the memory: it gets -EFAULT, as on Linux.
  */
-bool uvm_handle_fault(struct task *t, uint64_t va, uint64_t error)
+int uvm_handle_fault(struct task *t, uint64_t va, uint64_t error)
 {
 	int err = resolve_fault(t, va, error);
 
+	if (err == -EEXIST) /* another thread mapped it first */
+		return 0;
 	if (err != -ENOMEM)
-		return err == 0;
+		return !err ? 0 : err == -EIO ? SIGBUS : SIGSEGV;
 	if (!oom_kill() || !(error & PF_USER))
-		return false;
+		return SIGSEGV;
 	sched_yield(); /* let the victim run to its death */
-	return true;
-}
-
-/* Page-table flags for prot.  x86 pages are always readable when present:
- * write or exec imply read, as on Linux. */
-static uint64_t prot_to_pte(int prot)
-{
-	uint64_t f = PTE_USER;
-
-	if (!(prot & (PROT_READ | PROT_WRITE | PROT_EXEC)))
-		f |= PTE_PROTNONE;
-	if (prot & PROT_WRITE)
-		f |= PTE_WRITE;
-	if (!(prot & PROT_EXEC))
-		f |= PTE_NX;
-	return f;
+	return 0;
 }
 
 struct uvm *uvm_create(struct vm_space *space)
@@ -86,11 +131,23 @@ struct uvm *uvm_create(struct vm_space *space)
 	u->users = 1;
 	spin_init(&u->lock, "uvm");
 	u->space = space;
-	u->mmap_next = USER_MMAP_TOP;
+	list_init(&u->vmas);
 	return u;
 }
 
-struct uvm *uvm_fork(struct uvm *u)
+int uvm_add_vma(struct uvm *u, const struct vma *tmpl)
+{
+	int err;
+
+	spin_lock(&u->lock);
+	err = vma_range_free(u, tmpl->start, tmpl->end) ? vma_insert(u, tmpl) : -EEXIST;
+	spin_unlock(&u->lock);
+	return err;
+}
+
+/* fork's copy of the layout: under u->lock, so no thread maps or faults
+ * between the page-table copy and the list copy. */
+static int fork_layout(struct uvm *u, struct uvm **out)
 {
 	struct vm_space *space = vm_fork(u->space);
 	struct uvm *copy = space ? uvm_create(space) : NULL;
@@ -98,13 +155,24 @@ struct uvm *uvm_fork(struct uvm *u)
 	if (!copy) {
 		if (space)
 			vm_destroy(space);
-		return NULL;
+		return -ENOMEM;
 	}
-	spin_lock(&u->lock);
+	*out = copy;
 	copy->brk_start = u->brk_start;
 	copy->brk = u->brk;
-	copy->mmap_next = u->mmap_next;
+	return vma_copy_all(copy, u);
+}
+
+struct uvm *uvm_fork(struct uvm *u)
+{
+	struct uvm *copy = NULL;
+	int err;
+
+	spin_lock(&u->lock);
+	err = fork_layout(u, &copy);
 	spin_unlock(&u->lock);
+	if (err)
+		goto bad;
 	if ((copy->exe = u->exe))
 		inode_get(copy->exe);
 	if (u->exe_path && !(copy->exe_path = kstrdup(u->exe_path)))
@@ -131,6 +199,7 @@ void uvm_put(struct uvm *u)
 	if (!u || __atomic_sub_fetch(&u->users, 1, __ATOMIC_ACQ_REL))
 		return;
 	vm_destroy(u->space);
+	vma_free_list(&u->vmas);
 	if (u->exe)
 		inode_put(u->exe);
 	kfree(u->exe_path);
@@ -138,20 +207,27 @@ void uvm_put(struct uvm *u)
 	kfree(u);
 }
 
-/* brk under u->lock: threads move one break. */
-static long brk_locked(struct uvm *u, uint64_t addr)
+bool uvm_range_ok(uint64_t addr, uint64_t len)
+{
+	return addr >= USER_IMAGE_MIN && addr < USER_STACK_BOTTOM &&
+	       len <= USER_STACK_BOTTOM - addr;
+}
+
+/* brk under u->lock: threads move one break.  The heap is one vma grown
+ * and shrunk at its end, faulted in lazily like any anonymous memory. */
+static long brk_locked(struct uvm *u, uint64_t addr, struct list_head *dead)
 {
 	uint64_t old_end = PAGE_ALIGN_UP(u->brk), new_end = PAGE_ALIGN_UP(addr);
+	struct vma heap = {
+	    .start = old_end, .end = new_end, .prot = PROT_READ | PROT_WRITE, .flags = VMA_HEAP};
 
 	/* Linux returns the current break for any request it refuses. */
-	if (addr < u->brk_start || new_end > u->mmap_next || new_end < addr)
+	if (addr < u->brk_start || new_end < addr || new_end > USER_MMAP_TOP)
 		return (long)u->brk;
-	if (new_end > old_end &&
-	    (!frame_spare((new_end - old_end) / PAGE_SIZE) ||
-	     vm_map_anon(u->space, old_end, new_end - old_end, PTE_USER | PTE_WRITE | PTE_NX)))
+	if (new_end > old_end && (!vma_range_free(u, old_end, new_end) || vma_insert(u, &heap)))
 		return (long)u->brk;
-	if (new_end < old_end)
-		vm_unmap_range(u->space, new_end, old_end - new_end);
+	if (new_end < old_end && vma_remove(u, new_end, old_end, dead))
+		return (long)u->brk;
 	u->brk = addr;
 	return (long)addr;
 }
@@ -159,84 +235,12 @@ static long brk_locked(struct uvm *u, uint64_t addr)
 SYSCALL_DEFINE1(brk, uint64_t, addr)
 {
 	struct uvm *u = current()->uvm;
+	struct list_head dead = LIST_HEAD_INIT(dead);
 	long ret;
 
 	spin_lock(&u->lock);
-	ret = brk_locked(u, addr);
+	ret = brk_locked(u, addr, &dead);
 	spin_unlock(&u->lock);
+	vma_free_list(&dead);
 	return ret;
-}
-
-/* Picks where a non-fixed mapping of len bytes goes, or 0. */
-static uint64_t mmap_place(struct uvm *u, uint64_t len)
-{
-	uint64_t start = 0;
-
-	spin_lock(&u->lock);
-	if (len <= u->mmap_next && u->mmap_next - len >= PAGE_ALIGN_UP(u->brk)) {
-		start = u->mmap_next - len;
-		u->mmap_next = start;
-	}
-	spin_unlock(&u->lock);
-	return start;
-}
-
-static bool range_in_user(uint64_t addr, uint64_t len)
-{
-	return addr >= USER_IMAGE_MIN && addr < USER_STACK_BOTTOM &&
-	       len <= USER_STACK_BOTTOM - addr;
-}
-
-SYSCALL_DEFINE6(mmap, uint64_t, addr, uint64_t, len, int, prot, int, flags, int, fd, int64_t, off)
-{
-	struct task *t = current();
-	uint64_t start;
-
-	(void)fd;
-	if (!len || (flags & ~MAP_KNOWN) || (off & (int64_t)PAGE_MASK))
-		return -EINVAL;
-	if (!!(flags & MAP_SHARED) == !!(flags & MAP_PRIVATE))
-		return -EINVAL;
-	if (!(flags & MAP_ANONYMOUS))
-		return -ENODEV; /* no file-backed mappings in fdkernel */
-	if (len > USER_END)
-		return -ENOMEM;
-	len = PAGE_ALIGN_UP(len);
-	if (flags & MAP_FIXED) {
-		if ((addr & PAGE_MASK) || !range_in_user(addr, len))
-			return -EINVAL;
-		vm_unmap_range(t->vm, addr, len);
-		start = addr;
-	} else if (!(start = mmap_place(t->uvm, len))) {
-		return -ENOMEM;
-	}
-	/* The frame reserve is for the kernel, page faults and execve. */
-	if (!frame_spare(len / PAGE_SIZE) ||
-	    vm_map_anon(t->vm, start, len,
-			prot_to_pte(prot) | (flags & MAP_SHARED ? PTE_SHARED : 0)))
-		return -ENOMEM;
-	return (long)start;
-}
-
-SYSCALL_DEFINE3(mprotect, uint64_t, addr, uint64_t, len, int, prot)
-{
-	/* Linux's order of checks: alignment, empty, wrap-around, prot. */
-	if (addr & PAGE_MASK)
-		return -EINVAL;
-	if (!len)
-		return 0;
-	if (PAGE_ALIGN_UP(len) < len || addr + PAGE_ALIGN_UP(len) <= addr)
-		return -ENOMEM;
-	if (prot & ~PROT_KNOWN)
-		return -EINVAL; /* PROT_GROWSDOWN/UP too: no grows-down regions here */
-	return vm_protect(current()->vm, addr, PAGE_ALIGN_UP(len), prot_to_pte(prot));
-}
-
-SYSCALL_DEFINE2(munmap, uint64_t, addr, uint64_t, len)
-{
-	if ((addr & PAGE_MASK) || !len || len > USER_END || addr >= USER_END ||
-	    PAGE_ALIGN_UP(len) > USER_END - addr)
-		return -EINVAL;
-	vm_unmap_range(current()->vm, addr, PAGE_ALIGN_UP(len));
-	return 0;
 }

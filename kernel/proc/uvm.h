@@ -1,9 +1,9 @@
 /*
- * The layout of a process's user address space and the operations that
- * grow it: brk, anonymous mmap, the stack growing on demand.
+ * The layout of a process's user address space and its mapping list
+ * (proc/vma.h): brk, mmap, the stack, faults on first touch.
  *
  *   0x400000 ...               the ELF image, then the brk heap (grows up)
- *   ... USER_MMAP_TOP          anonymous mmaps (allocated downwards)
+ *   ... USER_MMAP_TOP          mmaps (placed top down, in the highest gap)
  *   guard gap, 256 pages       mmap never places anything here
  *   USER_STACK_TOP - 8 MiB ... the stack, mapped on demand as it grows
  *
@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
+#include "lib/list.h"
 #include "lib/spinlock.h"
 #include "mm/layout.h"
 
@@ -37,15 +38,21 @@ struct inode;
  * A process's user memory: its address space and layout, shared by the
  * tasks cloned with CLONE_VM (threads, vfork).  Lifetime: users counts
  * the tasks whose ->uvm points here (atomic); the last uvm_put destroys
- * the space, which by then no CPU has loaded.  lock protects brk and
- * mmap_next; space and brk_start are set before the uvm is shared.
+ * the space, which by then no CPU has loaded.  lock protects brk, the
+ * mapping list and its counts, and serializes page faults with the
+ * calls that change mappings (lock order: uvm lock, then the space's,
+ * then an inode's); space and brk_start are set before the uvm is shared.
  */
 struct uvm {
 	int users;
 	struct spinlock lock;
 	struct vm_space *space;
 	uint64_t brk_start, brk;
-	uint64_t mmap_next; /* where the next anonymous mmap goes */
+	/* struct vma, by address (proc/vma.h); the uvm owns them: fork
+	 * copies them, the last uvm_put frees them. */
+	struct list_head vmas;
+	int nr_vmas;
+	uint64_t committed; /* private writable pages mapped (commit limit) */
 	/* The program file (referenced), read for fault reports; NULL for a
 	 * space no exec built. */
 	struct inode *exe;
@@ -72,9 +79,15 @@ void uvm_put(struct uvm *u);
 
 /*
  * A fault at user address va with the page-fault error code: resolves it
- * (copy-on-write, stack growth) and returns true, or returns false if the
- * access is invalid.
+ * (first touch, copy-on-write) and returns 0, or returns the signal the
+ * access deserves: SIGSEGV (no mapping, or one that forbids it) or SIGBUS
+ * (a file page past the end of the file).
  */
-bool uvm_handle_fault(struct task *t, uint64_t va, uint64_t error);
+int uvm_handle_fault(struct task *t, uint64_t va, uint64_t error);
+/* Adds a mapping to a space being built (exec): 0 or -ENOMEM. */
+struct vma;
+int uvm_add_vma(struct uvm *u, const struct vma *tmpl);
+/* Whether [addr, addr+len) lies where mappings may go (not the stack's). */
+bool uvm_range_ok(uint64_t addr, uint64_t len);
 
 #endif

@@ -36,6 +36,8 @@
 	X(__NR_pipe, pipe)                                                                         \
 	X(__NR_select, select)                                                                     \
 	X(__NR_sched_yield, sched_yield)                                                           \
+	X(__NR_mremap, mremap)                                                                     \
+	X(__NR_madvise, madvise)                                                                   \
 	X(__NR_dup, dup)                                                                           \
 	X(__NR_dup2, dup2)                                                                         \
 	X(__NR_pause, pause)                                                                       \

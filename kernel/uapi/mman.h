@@ -1,6 +1,6 @@
 /*
- * mmap(2) protection and flag bits, Linux x86_64 values, shared by the
- * kernel and libc/.  fdkernel maps anonymous memory only.
+ * mmap(2), mremap(2) and madvise(2) bits, Linux x86_64 values, shared by
+ * the kernel and libc/.
  */
 #ifndef UAPI_MMAN_H
 #define UAPI_MMAN_H
@@ -16,7 +16,39 @@
 #define MAP_FIXED     0x10
 #define MAP_ANONYMOUS 0x20
 #define MAP_ANON      MAP_ANONYMOUS
-#define MAP_NORESERVE 0x4000
+#define MAP_SHARED_VALIDATE 0x03
+#define MAP_TYPE	    0x0f
+#define MAP_GROWSDOWN	    0x0100
+#define MAP_DENYWRITE	    0x0800
+#define MAP_EXECUTABLE	    0x1000
+#define MAP_LOCKED	    0x2000
+#define MAP_NORESERVE	    0x4000
+#define MAP_POPULATE	    0x8000
+#define MAP_NONBLOCK	    0x10000
+#define MAP_STACK	    0x20000
+#define MAP_FIXED_NOREPLACE 0x100000
+
+#define MREMAP_MAYMOVE	 1
+#define MREMAP_FIXED	 2
+#define MREMAP_DONTUNMAP 4
+
+#define MADV_NORMAL	  0
+#define MADV_RANDOM	  1
+#define MADV_SEQUENTIAL	  2
+#define MADV_WILLNEED	  3
+#define MADV_DONTNEED	  4
+#define MADV_FREE	  8
+#define MADV_REMOVE	  9
+#define MADV_DONTFORK	  10
+#define MADV_DOFORK	  11
+#define MADV_HUGEPAGE	  14
+#define MADV_NOHUGEPAGE	  15
+#define MADV_DONTDUMP	  16
+#define MADV_DODUMP	  17
+#define MADV_WIPEONFORK	  18
+#define MADV_KEEPONFORK	  19
+#define MADV_COLD	  20
+#define MADV_PAGEOUT	  21
 
 #define MAP_FAILED ((void *)-1)
 

@@ -1,8 +1,9 @@
 /*
  * Memory: sbrk() for newlib's malloc, on the kernel's brk, and anonymous
- * mmap/munmap.
+ * mmap/munmap/mprotect/mremap/madvise.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -46,4 +47,21 @@ int munmap(void *addr, size_t len)
 int mprotect(void *addr, size_t len, int prot)
 {
 	return sys_call(__NR_mprotect, addr, len, prot);
+}
+
+void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
+{
+	va_list ap;
+	void *new_addr;
+
+	va_start(ap, flags);
+	new_addr = flags & MREMAP_FIXED ? va_arg(ap, void *) : NULL;
+	va_end(ap);
+	long ret = sys_call(__NR_mremap, old, old_len, new_len, flags, new_addr);
+	return ret == -1 ? MAP_FAILED : (void *)ret;
+}
+
+int madvise(void *addr, size_t len, int advice)
+{
+	return sys_call(__NR_madvise, addr, len, advice);
 }

@@ -1,6 +1,7 @@
 /* The OOM killer: when a page fault finds no free frame, the biggest process
  * is killed, not the one that happened to fault.  A hog takes all the memory
- * mmap gives; then a small process grows its stack by 7 MiB, past the frame
+ * shared anonymous mmap gives (private mappings are lazy: no frame until
+ * touched); then a small process grows its stack by 7 MiB, past the frame
  * reserve: the hog must die of SIGKILL and the small process live.  Needs
  * the default 512 MiB guest (the reserve, 1/128 of memory, is under 7 MiB). */
 #include <signal.h>
@@ -17,8 +18,8 @@
 static _Noreturn void hog(int full_fd)
 {
 	for (size_t len = CHUNK; len >= PAGE; len /= 2)
-		while (mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-			    0) != MAP_FAILED)
+		while (mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0) !=
+		       MAP_FAILED)
 			;
 	write(full_fd, "f", 1);
 	for (;;)

@@ -143,9 +143,11 @@ static void handle_exception(struct trapframe *tf)
 {
 	uint64_t fixup;
 	struct task *t = current();
+	int sig = exception_signal(tf->vector);
 
-	/* Copy-on-write and stack growth, whoever touched the user page. */
-	if (tf->vector == VEC_PAGE_FAULT && t->pid && uvm_handle_fault(t, read_cr2(), tf->error))
+	/* First touch and copy-on-write, whoever touched the user page. */
+	if (tf->vector == VEC_PAGE_FAULT && t->pid &&
+	    !(sig = uvm_handle_fault(t, read_cr2(), tf->error)))
 		return;
 	if (!trapframe_from_user(tf) && (fixup = extable_fixup(tf->rip))) {
 		/* A probe or user copy faulted: resume at its fixup with -EFAULT. */
@@ -154,8 +156,7 @@ static void handle_exception(struct trapframe *tf)
 		return;
 	}
 	if (trapframe_from_user(tf)) {
-		signal_force_fault(tf, exception_signal(tf->vector),
-				   tf->vector == VEC_PAGE_FAULT ? read_cr2() : tf->rip);
+		signal_force_fault(tf, sig, tf->vector == VEC_PAGE_FAULT ? read_cr2() : tf->rip);
 		return;
 	}
 	kernel_fault(tf);

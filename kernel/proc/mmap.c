@@ -1,0 +1,166 @@
+/*
+ * mmap, munmap and mprotect: argument checks in Linux's order, then the
+ * mapping list (proc/vma.c) under the uvm lock.  Anonymous private and
+ * file mappings are filled on first touch (proc/uvm.c); anonymous shared
+ * memory is mapped at once, so that a fork before the first touch still
+ * shares its frames.
+ */
+#include "fs/file.h"
+#include "fs/files.h"
+#include "fs/inode.h"
+#include "mm/frame.h"
+#include "mm/paging.h"
+#include "proc/task.h"
+#include "proc/uvm.h"
+#include "proc/vma.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/fcntl.h>
+#include <uapi/mman.h>
+
+/* Flags with a meaning here or none on x86 (Linux ignores them too). */
+#define MAP_IGNORED                                                                                \
+	(MAP_NORESERVE | MAP_DENYWRITE | MAP_EXECUTABLE | MAP_LOCKED | MAP_POPULATE |              \
+	 MAP_NONBLOCK | MAP_STACK)
+#define MAP_KNOWN  (MAP_TYPE | MAP_FIXED | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_IGNORED)
+#define PROT_KNOWN (PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM)
+
+/*
+ * The mapping's kind from flags and, for a file, its fd (f referenced):
+ * VMA_* flags in *tmpl.  -EINVAL, -EACCES, -ENODEV or -EOPNOTSUPP.
+ */
+static int mapping_kind(int flags, int prot, struct file *f, struct vma *tmpl)
+{
+	int type = flags & MAP_TYPE;
+
+	if (type != MAP_SHARED && type != MAP_PRIVATE && type != MAP_SHARED_VALIDATE)
+		return -EINVAL;
+	if (type == MAP_SHARED_VALIDATE && (flags & ~MAP_KNOWN))
+		return -EOPNOTSUPP;
+	if (flags & ~MAP_KNOWN)
+		return -EINVAL; /* Linux ignores them; fdkernel refuses what it lacks */
+	tmpl->flags = type == MAP_PRIVATE ? 0 : VMA_SHARED;
+	if (!f)
+		return 0;
+	if ((tmpl->flags & VMA_SHARED) && (prot & PROT_WRITE) &&
+	    (!file_can_write(f) || (f->flags & O_APPEND)))
+		return -EACCES;
+	if (!file_can_read(f))
+		return -EACCES;
+	if (!f->inode || !inode_is_reg(f->inode))
+		return -ENODEV; /* pipes, sockets, devices, directories */
+	if ((tmpl->flags & VMA_SHARED) && file_can_write(f) && !(f->flags & O_APPEND))
+		tmpl->flags |= VMA_MAYWRITE;
+	tmpl->file = f->inode;
+	return 0;
+}
+
+/* Where the mapping goes (u locked): its start in *start, or -errno.  A
+ * fixed one first unmaps what is there onto dead. */
+static int mapping_place(struct uvm *u, uint64_t addr, uint64_t len, int flags, uint64_t *start,
+			 struct list_head *dead)
+{
+	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
+		if ((addr & PAGE_MASK) || !uvm_range_ok(addr, len))
+			return -EINVAL;
+		*start = addr;
+		if (flags & MAP_FIXED)
+			return vma_remove(u, addr, addr + len, dead);
+		return vma_range_free(u, addr, addr + len) ? 0 : -EEXIST;
+	}
+	return (*start = vma_place(u, len, addr)) ? 0 : -ENOMEM;
+}
+
+/* Adds the mapping *tmpl (its place free), u locked: 0 or -ENOMEM. */
+static int mapping_add(struct uvm *u, const struct vma *tmpl)
+{
+	uint64_t len = tmpl->end - tmpl->start;
+	int err;
+
+	if (tmpl->file || !(tmpl->flags & VMA_SHARED))
+		return vma_insert(u, tmpl);
+	/* The frame reserve is for the kernel, page faults and execve. */
+	if (!frame_spare(len / PAGE_SIZE) ||
+	    vm_map_anon(u->space, tmpl->start, len, vma_pte_flags(tmpl)))
+		return -ENOMEM;
+	if ((err = vma_insert(u, tmpl)))
+		vm_unmap_range(u->space, tmpl->start, len);
+	return err;
+}
+
+static long do_mmap(uint64_t addr, uint64_t len, int prot, int flags, struct file *f, uint64_t off)
+{
+	struct uvm *u = current()->uvm;
+	struct list_head dead = LIST_HEAD_INIT(dead);
+	struct vma tmpl = {.prot = prot & ~PROT_SEM, .off = off};
+	int err;
+
+	if (!len)
+		return -EINVAL;
+	if (len > USER_END)
+		return -ENOMEM;
+	len = PAGE_ALIGN_UP(len);
+	if (off + len < off)
+		return -EOVERFLOW;
+	if ((err = mapping_kind(flags, prot, f, &tmpl)))
+		return err;
+	spin_lock(&u->lock);
+	err = mapping_place(u, addr, len, flags, &tmpl.start, &dead);
+	tmpl.end = tmpl.start + len;
+	if (!err)
+		err = mapping_add(u, &tmpl);
+	spin_unlock(&u->lock);
+	vma_free_list(&dead);
+	return err ? err : (long)tmpl.start;
+}
+
+SYSCALL_DEFINE6(mmap, uint64_t, addr, uint64_t, len, int, prot, int, flags, int, fd, int64_t, off)
+{
+	struct file *f = NULL;
+	long ret;
+
+	if (off & (int64_t)PAGE_MASK)
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS) && !(f = files_lookup(current()->files, fd)))
+		return -EBADF;
+	ret = do_mmap(addr, len, prot, flags, f, f ? (uint64_t)off : 0);
+	if (f)
+		file_put(f);
+	return ret;
+}
+
+SYSCALL_DEFINE3(mprotect, uint64_t, addr, uint64_t, len, int, prot)
+{
+	struct uvm *u = current()->uvm;
+	int err;
+
+	/* Linux's order of checks: alignment, empty, wrap-around, prot. */
+	if (addr & PAGE_MASK)
+		return -EINVAL;
+	if (!len)
+		return 0;
+	if (PAGE_ALIGN_UP(len) < len || addr + PAGE_ALIGN_UP(len) <= addr)
+		return -ENOMEM;
+	if (prot & ~PROT_KNOWN)
+		return -EINVAL; /* PROT_GROWSDOWN/UP too: no grows-down regions here */
+	spin_lock(&u->lock);
+	err = vma_protect(u, addr, addr + PAGE_ALIGN_UP(len), prot & ~PROT_SEM);
+	spin_unlock(&u->lock);
+	return err;
+}
+
+SYSCALL_DEFINE2(munmap, uint64_t, addr, uint64_t, len)
+{
+	struct uvm *u = current()->uvm;
+	struct list_head dead = LIST_HEAD_INIT(dead);
+	int err;
+
+	if ((addr & PAGE_MASK) || !len || len > USER_END || addr >= USER_END ||
+	    PAGE_ALIGN_UP(len) > USER_END - addr)
+		return -EINVAL;
+	spin_lock(&u->lock);
+	err = vma_remove(u, addr, addr + PAGE_ALIGN_UP(len), &dead);
+	spin_unlock(&u->lock);
+	vma_free_list(&dead);
+	return err;
+}

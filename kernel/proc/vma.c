@@ -1,0 +1,349 @@
+/*
+ * The mapping list (vma.h): a list per address space, sorted by address.
+ * A process has a handful of mappings (image, heap, stack, a few mmaps
+ * and thread stacks), so walking a list costs what a tree lookup would,
+ * and fork copies it in one pass.
+ */
+#include "proc/vma.h"
+#include "fs/inode.h"
+#include "mm/frame.h"
+#include "mm/heap.h"
+#include "mm/paging.h"
+#include "proc/uvm.h"
+#include <uapi/errno.h>
+#include <uapi/mman.h>
+
+static unsigned long live_vmas; /* atomic */
+
+unsigned long vma_count(void)
+{
+	return __atomic_load_n(&live_vmas, __ATOMIC_RELAXED);
+}
+
+int64_t vma_charge(const struct vma *v)
+{
+	if ((v->flags & VMA_SHARED) || !(v->prot & PROT_WRITE))
+		return 0;
+	return (int64_t)((v->end - v->start) / PAGE_SIZE);
+}
+
+/* The commit limit, per process: its private writable pages may not
+ * exceed the machine's frames (Linux's heuristic refuses one mapping
+ * larger than RAM + swap; a bound per process keeps an mmap loop finite). */
+bool vma_commit_ok(struct uvm *u, int64_t pages)
+{
+	return pages <= 0 || u->committed + (uint64_t)pages <= frame_total_count();
+}
+
+/* A vma with no contents yet, counted; NULL when memory runs out. */
+static struct vma *vma_new(void)
+{
+	struct vma *v = kzalloc(sizeof(*v));
+
+	if (v)
+		__atomic_add_fetch(&live_vmas, 1, __ATOMIC_RELAXED);
+	return v;
+}
+
+/* dst becomes a copy of src (with its own file reference), unlinked. */
+static void vma_set(struct vma *dst, const struct vma *src)
+{
+	*dst = *src;
+	list_init(&dst->node);
+	if (dst->file)
+		inode_get(dst->file);
+}
+
+static void vma_free(struct vma *v)
+{
+	if (v->file)
+		inode_put(v->file);
+	__atomic_sub_fetch(&live_vmas, 1, __ATOMIC_RELAXED);
+	kfree(v);
+}
+
+void vma_free_list(struct list_head *dead)
+{
+	struct vma *v, *n;
+
+	list_for_each_entry_safe(v, n, dead, node)
+	{
+		list_del(&v->node);
+		vma_free(v);
+	}
+}
+
+/* Links v in front of pos (a vma's node or the list head). */
+static void link_before(struct uvm *u, struct vma *v, struct list_head *pos)
+{
+	list_insert_between(&v->node, pos->prev, pos);
+	u->nr_vmas++;
+	u->committed += vma_charge(v);
+}
+
+static void unlink_vma(struct uvm *u, struct vma *v)
+{
+	list_del(&v->node);
+	u->nr_vmas--;
+	u->committed -= vma_charge(v);
+}
+
+/* Gives the linked v a new range, keeping its file offset in step. */
+static void set_range(struct uvm *u, struct vma *v, uint64_t start, uint64_t end)
+{
+	u->committed -= vma_charge(v);
+	v->off += start - v->start; /* modular: start may be below */
+	v->start = start;
+	v->end = end;
+	u->committed += vma_charge(v);
+}
+
+struct vma *vma_find(struct uvm *u, uint64_t addr)
+{
+	struct vma *v;
+
+	list_for_each_entry(v, &u->vmas, node) if (v->end > addr) return v;
+	return NULL;
+}
+
+struct vma *vma_at(struct uvm *u, uint64_t addr)
+{
+	struct vma *v = vma_find(u, addr);
+
+	return v && v->start <= addr ? v : NULL;
+}
+
+struct vma *vma_next(struct uvm *u, struct vma *v)
+{
+	return v->node.next == &u->vmas ? NULL : list_entry(v->node.next, struct vma, node);
+}
+
+static struct vma *vma_prev(struct uvm *u, struct vma *v)
+{
+	return v->node.prev == &u->vmas ? NULL : list_entry(v->node.prev, struct vma, node);
+}
+
+bool vma_range_free(struct uvm *u, uint64_t start, uint64_t end)
+{
+	struct vma *v = vma_find(u, start);
+
+	return !v || v->start >= end;
+}
+
+/* Whether b continues a: adjacent, same kind, same file at the next offset. */
+static bool mergeable(const struct vma *a, const struct vma *b)
+{
+	return a->end == b->start && a->prot == b->prot && a->flags == b->flags &&
+	       a->file == b->file && (!a->file || a->off + (a->end - a->start) == b->off);
+}
+
+/*
+ * Joins v with equal neighbours; returns the vma now covering v's range.
+ * A vma merged away is freed at once: its file, if any, is the survivor's
+ * too, so this cannot drop the last reference under the lock.
+ */
+static struct vma *merge(struct uvm *u, struct vma *v)
+{
+	struct vma *n = vma_next(u, v), *p = vma_prev(u, v);
+	uint64_t end;
+
+	if (n && mergeable(v, n)) {
+		end = n->end;
+		unlink_vma(u, n);
+		vma_free(n);
+		set_range(u, v, v->start, end);
+	}
+	if (p && mergeable(p, v)) {
+		end = v->end;
+		unlink_vma(u, v);
+		vma_free(v);
+		set_range(u, p, p->start, end);
+		v = p;
+	}
+	return v;
+}
+
+int vma_insert(struct uvm *u, const struct vma *tmpl)
+{
+	struct vma *v, *next;
+
+	if (u->nr_vmas >= VMA_MAX || !vma_commit_ok(u, vma_charge(tmpl)) || !(v = vma_new()))
+		return -ENOMEM;
+	vma_set(v, tmpl);
+	next = vma_find(u, v->start);
+	link_before(u, v, next ? &next->node : &u->vmas);
+	merge(u, v);
+	return 0;
+}
+
+/* Whether addr falls strictly inside a vma (splitting there makes two). */
+static bool inside(struct uvm *u, uint64_t addr)
+{
+	struct vma *v = vma_at(u, addr);
+
+	return v && v->start < addr;
+}
+
+/* Cuts the vma around at into two; upper (from vma_new) takes the top. */
+static void split(struct uvm *u, uint64_t at, struct vma *upper)
+{
+	struct vma *v = vma_at(u, at);
+
+	vma_set(upper, v);
+	upper->start = at;
+	upper->off = v->off + (at - v->start);
+	set_range(u, v, v->start, at);
+	link_before(u, upper, v->node.next);
+}
+
+int vma_split_range(struct uvm *u, uint64_t start, uint64_t end)
+{
+	int need = inside(u, start) + inside(u, end);
+	struct vma *spare[2] = {NULL, NULL};
+
+	if (u->nr_vmas + need > VMA_MAX)
+		return -ENOMEM;
+	for (int i = 0; i < need; i++) {
+		if (!(spare[i] = vma_new())) {
+			if (i)
+				vma_free(spare[0]);
+			return -ENOMEM;
+		}
+	}
+	if (inside(u, start))
+		split(u, start, spare[--need]);
+	if (inside(u, end))
+		split(u, end, spare[--need]);
+	return 0;
+}
+
+int vma_remove(struct uvm *u, uint64_t start, uint64_t end, struct list_head *dead)
+{
+	int err = vma_split_range(u, start, end);
+	struct vma *v, *n;
+
+	if (err)
+		return err;
+	for (v = vma_find(u, start); v && v->start < end; v = n) {
+		n = vma_next(u, v);
+		unlink_vma(u, v);
+		list_add_tail(&v->node, dead);
+	}
+	vm_unmap_range(u->space, start, end - start);
+	return 0;
+}
+
+uint64_t vma_pte_flags(const struct vma *v)
+{
+	uint64_t f = PTE_USER;
+
+	/* x86 pages are readable when present: write or exec imply read. */
+	if (!(v->prot & (PROT_READ | PROT_WRITE | PROT_EXEC)))
+		f |= PTE_PROTNONE;
+	if (v->prot & PROT_WRITE)
+		f |= PTE_WRITE;
+	if (!(v->prot & PROT_EXEC))
+		f |= PTE_NX;
+	if (v->flags & VMA_SHARED)
+		f |= PTE_SHARED;
+	return f;
+}
+
+/* Gives [from, to) of v (which covers it) prot, page tables too; the vma
+ * now covering from in *out.  0 or -ENOMEM. */
+static int protect_part(struct uvm *u, struct vma *v, uint64_t from, uint64_t to, int prot,
+			struct vma **out)
+{
+	int64_t delta = 0;
+	int err;
+
+	*out = v;
+	if (v->prot == prot)
+		return 0;
+	if (!(v->flags & VMA_SHARED))
+		delta = (int64_t)((to - from) / PAGE_SIZE) *
+			(!!(prot & PROT_WRITE) - !!(v->prot & PROT_WRITE));
+	if (!vma_commit_ok(u, delta))
+		return -ENOMEM;
+	if ((err = vma_split_range(u, from, to)))
+		return err;
+	v = vma_at(u, from);
+	u->committed -= vma_charge(v);
+	v->prot = prot;
+	u->committed += vma_charge(v);
+	vm_protect(u->space, from, to - from, vma_pte_flags(v));
+	*out = merge(u, v);
+	return 0;
+}
+
+int vma_protect(struct uvm *u, uint64_t start, uint64_t end, int prot)
+{
+	struct vma *v = vma_find(u, start);
+	uint64_t at = start;
+	int err;
+
+	while (at < end) {
+		if (!v || v->start > at)
+			return -ENOMEM; /* a hole */
+		if ((prot & PROT_WRITE) && (v->flags & (VMA_SHARED | VMA_MAYWRITE)) == VMA_SHARED &&
+		    v->file)
+			return -EACCES;
+		if ((err = protect_part(u, v, at, v->end < end ? v->end : end, prot, &v)))
+			return err;
+		at = v->end < end ? v->end : end;
+		v = vma_next(u, v);
+	}
+	return 0;
+}
+
+uint64_t vma_place(struct uvm *u, uint64_t len, uint64_t hint)
+{
+	uint64_t floor = PAGE_ALIGN_UP(u->brk), top = USER_MMAP_TOP;
+	struct list_head *p;
+
+	hint = PAGE_ALIGN_UP(hint);
+	if (hint >= USER_IMAGE_MIN && hint < USER_MMAP_TOP && len <= USER_MMAP_TOP - hint &&
+	    vma_range_free(u, hint, hint + len))
+		return hint;
+	if (floor < USER_IMAGE_MIN)
+		floor = USER_IMAGE_MIN;
+	/* Top down: each gap lies between a vma's end and the top so far. */
+	for (p = u->vmas.prev;; p = p->prev) {
+		struct vma *v = p == &u->vmas ? NULL : list_entry(p, struct vma, node);
+		uint64_t low = v && v->end > floor ? v->end : floor;
+		if (top > low && top - low >= len)
+			return top - len;
+		if (!v)
+			return 0;
+		if (v->start < top)
+			top = v->start;
+		if (top <= floor)
+			return 0;
+	}
+}
+
+void vma_move(struct uvm *u, struct vma *v, uint64_t start, uint64_t len)
+{
+	struct vma *next;
+
+	unlink_vma(u, v);
+	v->start = start;
+	v->end = start + len;
+	next = vma_find(u, start);
+	link_before(u, v, next ? &next->node : &u->vmas);
+	merge(u, v);
+}
+
+int vma_copy_all(struct uvm *to, struct uvm *from)
+{
+	struct vma *v, *c;
+
+	list_for_each_entry(v, &from->vmas, node)
+	{
+		if (!(c = vma_new()))
+			return -ENOMEM;
+		vma_set(c, v);
+		link_before(to, c, &to->vmas);
+	}
+	return 0;
+}

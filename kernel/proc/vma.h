@@ -1,0 +1,98 @@
+/*
+ * The mapping list of an address space: what a process may have where.
+ * Page tables (mm/paging.c) only cache it: a page is mapped on first touch
+ * from the vma covering it (lazy anonymous memory, file pages), and an
+ * address no vma covers faults with SIGSEGV.
+ *
+ * Every function here is called with uvm->lock held (the list, its count
+ * and the commit charge are under it); none sleeps.  Vmas taken off the
+ * list go on a caller's dead list, freed by vma_free_list after the lock
+ * is dropped (freeing one may free its file).
+ */
+#ifndef PROC_VMA_H
+#define PROC_VMA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "lib/list.h"
+
+struct inode;
+struct uvm;
+
+struct vma {
+	struct list_head node; /* in uvm->vmas, sorted by start, never overlapping */
+	uint64_t start, end;   /* page aligned, start < end */
+	int prot;	       /* PROT_READ | PROT_WRITE | PROT_EXEC, or PROT_NONE */
+	unsigned int flags;    /* VMA_* */
+	/* The mapped file, or NULL for anonymous memory.  Lifetime: the vma
+	 * holds one inode reference (taken when it is made or copied, dropped
+	 * by vma_free_list), so a mapping outlives close() and unlink(). */
+	struct inode *file;
+	uint64_t off; /* offset in file of start (page aligned) */
+};
+
+#define VMA_SHARED   1u /* MAP_SHARED: writes reach the file or the other processes */
+#define VMA_MAYWRITE 2u /* shared file mapping of a writable fd: PROT_WRITE allowed */
+#define VMA_STACK    4u /* the main stack, [stack] */
+#define VMA_HEAP     8u /* the brk heap, [heap] */
+
+/* Linux's vm.max_map_count: one more mapping is ENOMEM. */
+#define VMA_MAX 65530
+
+/* The first vma ending above addr (it may start above addr), or NULL. */
+struct vma *vma_find(struct uvm *u, uint64_t addr);
+/* The vma containing addr, or NULL. */
+struct vma *vma_at(struct uvm *u, uint64_t addr);
+/* The vma after v in address order, or NULL. */
+struct vma *vma_next(struct uvm *u, struct vma *v);
+/* Whether no vma meets [start, end). */
+bool vma_range_free(struct uvm *u, uint64_t start, uint64_t end);
+
+/*
+ * Adds a copy of *tmpl (its range free), merged with equal neighbours; a
+ * file is referenced anew.  Private writable pages are charged against
+ * the commit limit.  0 or -ENOMEM (no memory, VMA_MAX, commit limit).
+ */
+int vma_insert(struct uvm *u, const struct vma *tmpl);
+/*
+ * Takes [start, end) out of the list (splitting vmas that straddle it)
+ * onto dead and unmaps its pages.  0, or -ENOMEM with nothing changed if a
+ * split finds no memory.
+ */
+int vma_remove(struct uvm *u, uint64_t start, uint64_t end, struct list_head *dead);
+/*
+ * mprotect: gives the mapped parts of [start, end) prot, page tables too,
+ * up to the first hole.  0; -ENOMEM at a hole (what came before it is
+ * changed, as Linux); -EACCES for PROT_WRITE on a shared mapping of a
+ * file not open for writing; -ENOMEM past the commit limit.
+ */
+int vma_protect(struct uvm *u, uint64_t start, uint64_t end, int prot);
+/*
+ * Splits vmas so that start and end are boundaries (if mapped there):
+ * 0 or -ENOMEM.  For callers that act on whole vmas of a range.
+ */
+int vma_split_range(struct uvm *u, uint64_t start, uint64_t end);
+/*
+ * Where a non-fixed mapping of len bytes goes: hint when [hint, hint+len)
+ * is free and allowed, else the highest free gap below USER_MMAP_TOP and
+ * above the heap.  0 if none.
+ */
+uint64_t vma_place(struct uvm *u, uint64_t len, uint64_t hint);
+/* mremap: v now covers [start, start + len) (free, but for v itself);
+ * the caller moved its pages and checked the charge. */
+void vma_move(struct uvm *u, struct vma *v, uint64_t start, uint64_t len);
+/* Page-table flags for v's pages (protection, PTE_SHARED). */
+uint64_t vma_pte_flags(const struct vma *v);
+/* Whether charging pages more private writable pages stays in the limit. */
+bool vma_commit_ok(struct uvm *u, int64_t pages);
+/* Pages of v that count against the commit limit. */
+int64_t vma_charge(const struct vma *v);
+
+/* fork: copies from's list into to's (empty).  0 or -ENOMEM. */
+int vma_copy_all(struct uvm *to, struct uvm *from);
+/* Frees the vmas on a dead list (no lock held: drops file references). */
+void vma_free_list(struct list_head *dead);
+/* Live vmas in the system (leak accounting). */
+unsigned long vma_count(void);
+
+#endif
