@@ -31,6 +31,7 @@ static const char *const entry_names[PID_ENTRIES] = {
     [PROC_PID_STAT] = "stat",
     [PROC_PID_STATUS] = "status",
     [PROC_PID_CMDLINE] = "cmdline",
+    [PROC_PID_MAPS] = "maps",
     [PID_EXE] = "exe",
 };
 
@@ -55,7 +56,7 @@ static int name_to_pid(const char *name, size_t len)
  * never sees it change mid-way): f->priv, freed at release. */
 struct proc_text {
 	long len;
-	char buf[PAGE_SIZE];
+	char buf[4 * PAGE_SIZE]; /* maps: 200 lines */
 };
 
 static long pid_file_read(struct file *f, struct iov_iter *to, uint64_t *pos)

@@ -9,7 +9,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum proc_pid_file { PROC_PID_STAT, PROC_PID_STATUS, PROC_PID_CMDLINE, PROC_PID_NFILES };
+enum proc_pid_file {
+	PROC_PID_STAT,
+	PROC_PID_STATUS,
+	PROC_PID_CMDLINE,
+	PROC_PID_MAPS,
+	PROC_PID_NFILES
+};
 
 /* Whether pid is a process (a thread group not yet reaped: zombies too). */
 bool proc_pid_exists(int pid);

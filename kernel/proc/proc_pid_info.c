@@ -171,10 +171,12 @@ long proc_pid_text(int pid, enum proc_pid_file which, char *buf, size_t size)
 		len = -ESRCH;
 	else if (which == PROC_PID_CMDLINE)
 		len = cmdline_locked(g, buf, size);
+	else if (which == PROC_PID_MAPS) /* the uvm is swapped only under proc_lock */
+		len = g->leader->uvm ? uvm_format_maps(g->leader->uvm, buf, size) : 0;
 	else
 		gather_locked(g, &in);
 	spin_unlock(&proc_lock);
-	if (len || which == PROC_PID_CMDLINE)
+	if (len || which == PROC_PID_CMDLINE || which == PROC_PID_MAPS)
 		return len;
 	return which == PROC_PID_STAT ? format_stat(&in, buf, size) : format_status(&in, buf, size);
 }

@@ -87,6 +87,8 @@ int uvm_handle_fault(struct task *t, uint64_t va, uint64_t error);
 /* Adds a mapping to a space being built (exec): 0 or -ENOMEM. */
 struct vma;
 int uvm_add_vma(struct uvm *u, const struct vma *tmpl);
+/* /proc/<pid>/maps of u into buf: its length (whole lines, cut to size). */
+long uvm_format_maps(struct uvm *u, char *buf, size_t size);
 /* Whether [addr, addr+len) lies where mappings may go (not the stack's). */
 bool uvm_range_ok(uint64_t addr, uint64_t len);
 

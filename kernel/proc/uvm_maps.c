@@ -1,0 +1,67 @@
+/*
+ * /proc/<pid>/maps: a process's mapping list (proc/vma.h) in Linux's
+ * format, one line per vma:
+ *   start-end perms offset major:minor inode, then the name at column 73
+ * (the program's path for its image, [heap], [stack]; none for anonymous
+ * memory, nor for other files: a ramfs inode does not know its name).
+ */
+#include "fs/inode.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "proc/uvm.h"
+#include "proc/vma.h"
+#include <uapi/mman.h>
+
+#define NAME_COLUMN 73 /* Linux: 25 + 6 * sizeof(void *) - 1, plus one space */
+
+static const char *vma_name(const struct uvm *u, const struct vma *v)
+{
+	if (v->flags & VMA_HEAP)
+		return "[heap]";
+	if (v->flags & VMA_STACK)
+		return "[stack]";
+	if (v->file && v->file == u->exe)
+		return u->exe_path;
+	return NULL;
+}
+
+/* One line into buf: its length, or 0 if it does not fit in size. */
+static size_t format_line(const struct uvm *u, const struct vma *v, char *buf, size_t size)
+{
+	struct uapi_stat st = {0};
+	const char *name = vma_name(u, v);
+	int len;
+
+	if (v->file)
+		inode_stat(v->file, &st);
+	len = snprintk(buf, size, "%08lx-%08lx %c%c%c%c %08lx %02lx:%02lx %lu ", v->start, v->end,
+		       v->prot & PROT_READ ? 'r' : '-', v->prot & PROT_WRITE ? 'w' : '-',
+		       v->prot & PROT_EXEC ? 'x' : '-', v->flags & VMA_SHARED ? 's' : 'p',
+		       v->file ? v->off : 0, (uint64_t)st.st_dev >> 8, (uint64_t)st.st_dev & 0xff,
+		       (uint64_t)st.st_ino);
+	if (name && (size_t)len + NAME_COLUMN + strlen(name) + 1 < size) {
+		while (len < NAME_COLUMN)
+			buf[len++] = ' ';
+		len += snprintk(buf + len, size - len, "%s", name);
+	}
+	if ((size_t)len + 1 >= size)
+		return 0;
+	buf[len] = '\n';
+	return len + 1;
+}
+
+long uvm_format_maps(struct uvm *u, char *buf, size_t size)
+{
+	size_t len = 0, n;
+	struct vma *v;
+
+	spin_lock(&u->lock);
+	list_for_each_entry(v, &u->vmas, node)
+	{
+		if (!(n = format_line(u, v, buf + len, size - len)))
+			break; /* full: whole lines only */
+		len += n;
+	}
+	spin_unlock(&u->lock);
+	return (long)len;
+}
