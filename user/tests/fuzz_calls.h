@@ -159,6 +159,8 @@ static const struct call calls[] = {
     {__NR_pipe, "b", 0},
     {__NR_select, "sbbbb", 0},
     {__NR_sched_yield, "", 0},
+    {__NR_mremap, "allFa", 0},
+    {__NR_madvise, "als", 0},
     {__NR_dup, "f", 0},
     {__NR_dup2, "ff", 0},
     {__NR_pause, "", fuzz_sleep_for_signal},
