@@ -129,6 +129,29 @@ static void test_file_shared(void)
 	unlink(PATH);
 }
 
+/* A child's inherited file mapping outlives the parent's munmap, close
+ * and unlink; the child's writes still reach the (nameless) file. */
+static void test_teardown(void)
+{
+	int fd = make_file(PAGE), go[2], status;
+	char *p = map(NULL, PAGE, RW, MAP_SHARED, fd);
+	char c;
+	require(p != MAP_FAILED && pipe(go) == 0, "file, mapping and pipe");
+	pid_t pid = fork();
+	if (pid == 0) {
+		read(go[0], &c, 1);
+		p[1] = 'C';
+		_exit(p[0] == 'a' && pread(fd, &c, 1, 1) == 1 && c == 'C' ? 0 : 1);
+	}
+	munmap(p, PAGE);
+	unlink(PATH);
+	write(go[1], "g", 1);
+	waitpid(pid, &status, 0);
+	ok(exited_with(status, 0), "a forked mapping outlives munmap and unlink in the parent");
+	ok(pread(fd, &c, 1, 1) == 1 && c == 'C', "and the child's write reached the file");
+	close(fd), close(go[0]), close(go[1]);
+}
+
 static void test_mremap(void)
 {
 	char *p = map(NULL, 4 * PAGE, RW, ANON, -1), *q;
@@ -210,11 +233,12 @@ int main(int argc, char **argv)
 	struct kstat before;
 	(void)argc;
 	bool have_before = kstat_read(&before);
-	plan(41);
+	plan(43);
 	test_lazy_and_placement();
 	test_mprotect_hole();
 	test_file_private();
 	test_file_shared();
+	test_teardown();
 	test_mremap();
 	test_madvise();
 	test_maps();
