@@ -265,28 +265,28 @@ static long data_write(struct inode *ip, struct iov_iter *from, uint64_t off)
 	return done ? (long)done : err;
 }
 
-uint64_t inode_page_ref(struct inode *ip, size_t idx)
+/* The frame of page idx with a reference for the caller; with fill, a
+ * hole gets a zeroed page first. */
+static uint64_t page_ref(struct inode *ip, size_t idx, bool fill)
 {
 	uint64_t pa;
 
 	spin_lock(&ip->lock);
-	pa = page_at(ip, idx);
+	pa = fill ? page_fill(ip, idx) : page_at(ip, idx);
 	if (pa)
 		frame_ref(pa);
 	spin_unlock(&ip->lock);
 	return pa;
 }
 
+uint64_t inode_page_ref(struct inode *ip, size_t idx)
+{
+	return page_ref(ip, idx, false);
+}
+
 uint64_t inode_page_fill_ref(struct inode *ip, size_t idx)
 {
-	uint64_t pa;
-
-	spin_lock(&ip->lock);
-	pa = page_fill(ip, idx);
-	if (pa)
-		frame_ref(pa);
-	spin_unlock(&ip->lock);
-	return pa;
+	return page_ref(ip, idx, true);
 }
 
 long inode_read(struct inode *ip, void *kbuf, size_t len, uint64_t off)
