@@ -87,7 +87,7 @@ static int resolve_fault(struct task *t, uint64_t va, uint64_t error)
 	struct vma *v;
 	int err = -EFAULT;
 
-	if (va >= USER_END)
+	if (va >= USER_END || !u) /* no user memory: exiting */
 		return -EFAULT;
 	va = PAGE_ALIGN_DOWN(va);
 	spin_lock(&u->lock);
