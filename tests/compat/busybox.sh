@@ -136,5 +136,10 @@ top -bn1 | awk -v p=$sp '$1 == p {print "top:", $2 == '$$', $(NF-1), $NF}'
 wait $sp; echo "waited $?"
 ps | awk -v p=$sp '$1 == p' | wc -l
 
+echo "== /proc/self/maps (shapes only)"
+cat /proc/self/maps | awk '/\[stack\]$/ {print $2, $3, $4, $5, $6}'
+cat /proc/self/maps | awk 'NF < 5 || $1 !~ /^[0-9a-f]+-[0-9a-f]+$/ {bad++} END {print "bad lines:", bad+0}'
+cat /proc/self/maps | awk '$2 ~ /x/ && $6 ~ /busybox$/ {n++} END {print "busybox text:", (n > 0)}'
+
 echo "== cleanup"
 rm -r d; ls
