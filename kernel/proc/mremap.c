@@ -1,5 +1,5 @@
 /*
- * mremap and madvise: argument checks in Linux's order, then whole vmas
+ * mremap, madvise and msync: argument checks in Linux's order, then whole vmas
  * of the mapping list (proc/vma.c) under the uvm lock; pages move or go
  * through mm/paging.c.
  */
@@ -196,6 +196,28 @@ SYSCALL_DEFINE3(madvise, uint64_t, start, uint64_t, len, int, advice)
 		return 0;
 	spin_lock(&u->lock);
 	err = advise_range(u, start, end, advice);
+	spin_unlock(&u->lock);
+	return err;
+}
+
+/* Shared file mappings write the ramfs's own frames, so there is nothing
+ * to write back: what is left of msync are Linux's checks. */
+SYSCALL_DEFINE3(msync, uint64_t, start, uint64_t, len, int, flags)
+{
+	struct uvm *u = current()->uvm;
+	uint64_t end;
+	int err;
+
+	if ((flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC)) || (start & PAGE_MASK) ||
+	    ((flags & MS_ASYNC) && (flags & MS_SYNC)))
+		return -EINVAL;
+	end = start + PAGE_ALIGN_UP(len);
+	if (end < start)
+		return -ENOMEM;
+	if (end == start)
+		return 0;
+	spin_lock(&u->lock);
+	err = advise_range(u, start, end, MADV_NORMAL); /* ENOMEM for a hole */
 	spin_unlock(&u->lock);
 	return err;
 }

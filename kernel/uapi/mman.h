@@ -16,6 +16,7 @@
 #define MAP_FIXED     0x10
 #define MAP_ANONYMOUS 0x20
 #define MAP_ANON      MAP_ANONYMOUS
+
 #define MAP_SHARED_VALIDATE 0x03
 #define MAP_TYPE	    0x0f
 #define MAP_GROWSDOWN	    0x0100
@@ -32,23 +33,27 @@
 #define MREMAP_FIXED	 2
 #define MREMAP_DONTUNMAP 4
 
-#define MADV_NORMAL	  0
-#define MADV_RANDOM	  1
-#define MADV_SEQUENTIAL	  2
-#define MADV_WILLNEED	  3
-#define MADV_DONTNEED	  4
-#define MADV_FREE	  8
-#define MADV_REMOVE	  9
-#define MADV_DONTFORK	  10
-#define MADV_DOFORK	  11
-#define MADV_HUGEPAGE	  14
-#define MADV_NOHUGEPAGE	  15
-#define MADV_DONTDUMP	  16
-#define MADV_DODUMP	  17
-#define MADV_WIPEONFORK	  18
-#define MADV_KEEPONFORK	  19
-#define MADV_COLD	  20
-#define MADV_PAGEOUT	  21
+#define MS_ASYNC      1
+#define MS_INVALIDATE 2
+#define MS_SYNC	      4
+
+#define MADV_NORMAL	0
+#define MADV_RANDOM	1
+#define MADV_SEQUENTIAL 2
+#define MADV_WILLNEED	3
+#define MADV_DONTNEED	4
+#define MADV_FREE	8
+#define MADV_REMOVE	9
+#define MADV_DONTFORK	10
+#define MADV_DOFORK	11
+#define MADV_HUGEPAGE	14
+#define MADV_NOHUGEPAGE 15
+#define MADV_DONTDUMP	16
+#define MADV_DODUMP	17
+#define MADV_WIPEONFORK 18
+#define MADV_KEEPONFORK 19
+#define MADV_COLD	20
+#define MADV_PAGEOUT	21
 
 #define MAP_FAILED ((void *)-1)
 

@@ -1,6 +1,6 @@
 /*
  * Memory: sbrk() for newlib's malloc, on the kernel's brk, and anonymous
- * mmap/munmap/mprotect/mremap/madvise.
+ * mmap/munmap/mprotect/mremap/madvise/msync.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -59,6 +59,11 @@ void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 	va_end(ap);
 	long ret = sys_call(__NR_mremap, old, old_len, new_len, flags, new_addr);
 	return ret == -1 ? MAP_FAILED : (void *)ret;
+}
+
+int msync(void *addr, size_t len, int flags)
+{
+	return sys_call(__NR_msync, addr, len, flags);
 }
 
 int madvise(void *addr, size_t len, int advice)

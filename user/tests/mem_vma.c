@@ -193,8 +193,11 @@ static void test_madvise(void)
 	   "hints are accepted");
 	is_errno(madvise(p, PAGE, 12345), EINVAL, "unknown advice: EINVAL");
 	is_errno(madvise(p + 1, PAGE, MADV_NORMAL), EINVAL, "an unaligned address: EINVAL");
+	ok(msync(p, 2 * PAGE, MS_SYNC) == 0, "msync of a mapping");
+	is_errno(msync(p, PAGE, MS_SYNC | MS_ASYNC), EINVAL, "msync with MS_SYNC|MS_ASYNC: EINVAL");
 	munmap(p + PAGE, PAGE);
 	is_errno(madvise(p, 2 * PAGE, MADV_NORMAL), ENOMEM, "a range with a hole: ENOMEM");
+	is_errno(msync(p, 2 * PAGE, MS_ASYNC), ENOMEM, "msync of a range with a hole: ENOMEM");
 	munmap(p, PAGE);
 }
 
@@ -233,7 +236,7 @@ int main(int argc, char **argv)
 	struct kstat before;
 	(void)argc;
 	bool have_before = kstat_read(&before);
-	plan(43);
+	plan(46);
 	test_lazy_and_placement();
 	test_mprotect_hole();
 	test_file_private();

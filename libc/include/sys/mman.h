@@ -18,6 +18,7 @@ int mprotect(void *addr, size_t len, int prot);
 /* new_addr (void *) follows flags with MREMAP_FIXED. */
 void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...);
 int madvise(void *addr, size_t len, int advice);
+int msync(void *addr, size_t len, int flags);
 
 #ifdef __cplusplus
 }
