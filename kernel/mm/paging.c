@@ -388,6 +388,15 @@ static uint64_t protected_entry(uint64_t va, uint64_t e, uint64_t flags)
 	return make_entry(va, pa, flags);
 }
 
+bool vm_page_mapped(struct vm_space *as, uint64_t va)
+{
+	uint64_t *e;
+	spin_lock(&as->lock);
+	bool mapped = !walk(as->pml4, PAGE_ALIGN_DOWN(va), 1, false, &e) && pte_mapped(*e);
+	spin_unlock(&as->lock);
+	return mapped;
+}
+
 void vm_protect(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags)
 {
 	uint64_t *e;

@@ -94,6 +94,9 @@ void vm_protect(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags);
  */
 int vm_move_range(struct vm_space *as, uint64_t from, uint64_t to, uint64_t len);
 
+/* Whether the user page at va is mapped (PROT_NONE ones too). */
+bool vm_page_mapped(struct vm_space *as, uint64_t va);
+
 /* User pages mapped in the space (PROT_NONE ones too; a frame shared with
  * other spaces counts in each): its resident size, for the OOM killer. */
 size_t vm_resident_pages(struct vm_space *as);

@@ -38,6 +38,7 @@
 	X(__NR_sched_yield, sched_yield)                                                           \
 	X(__NR_mremap, mremap)                                                                     \
 	X(__NR_msync, msync)                                                                       \
+	X(__NR_mincore, mincore)                                                                   \
 	X(__NR_madvise, madvise)                                                                   \
 	X(__NR_dup, dup)                                                                           \
 	X(__NR_dup2, dup2)                                                                         \

@@ -32,6 +32,7 @@
 #define __NR_sched_yield     24
 #define __NR_mremap	     25
 #define __NR_msync	     26
+#define __NR_mincore	     27
 #define __NR_madvise	     28
 #define __NR_dup	     32
 #define __NR_dup2	     33

@@ -1,6 +1,6 @@
 /*
  * Memory: sbrk() for newlib's malloc, on the kernel's brk, and anonymous
- * mmap/munmap/mprotect/mremap/madvise/msync.
+ * mmap/munmap/mprotect/mremap/madvise/msync/mincore.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -64,6 +64,11 @@ void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 int msync(void *addr, size_t len, int flags)
 {
 	return sys_call(__NR_msync, addr, len, flags);
+}
+
+int mincore(void *addr, size_t len, unsigned char *vec)
+{
+	return sys_call(__NR_mincore, addr, len, vec);
 }
 
 int madvise(void *addr, size_t len, int advice)

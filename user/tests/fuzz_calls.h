@@ -161,6 +161,7 @@ static const struct call calls[] = {
     {__NR_sched_yield, "", 0},
     {__NR_mremap, "allFa", 0},
     {__NR_msync, "als", 0},
+    {__NR_mincore, "alb", 0},
     {__NR_madvise, "als", 0},
     {__NR_dup, "f", 0},
     {__NR_dup2, "ff", 0},

@@ -195,7 +195,11 @@ static void test_madvise(void)
 	is_errno(madvise(p + 1, PAGE, MADV_NORMAL), EINVAL, "an unaligned address: EINVAL");
 	ok(msync(p, 2 * PAGE, MS_SYNC) == 0, "msync of a mapping");
 	is_errno(msync(p, PAGE, MS_SYNC | MS_ASYNC), EINVAL, "msync with MS_SYNC|MS_ASYNC: EINVAL");
+	unsigned char vec[2] = {9, 9};
+	ok(mincore(p, 2 * PAGE, vec) == 0 && vec[0] == 1 && vec[1] == 0,
+	   "mincore: the touched page is in memory, the untouched one not");
 	munmap(p + PAGE, PAGE);
+	is_errno(mincore(p, 2 * PAGE, vec), ENOMEM, "mincore of a range with a hole: ENOMEM");
 	is_errno(madvise(p, 2 * PAGE, MADV_NORMAL), ENOMEM, "a range with a hole: ENOMEM");
 	is_errno(msync(p, 2 * PAGE, MS_ASYNC), ENOMEM, "msync of a range with a hole: ENOMEM");
 	munmap(p, PAGE);
@@ -236,7 +240,7 @@ int main(int argc, char **argv)
 	struct kstat before;
 	(void)argc;
 	bool have_before = kstat_read(&before);
-	plan(46);
+	plan(48);
 	test_lazy_and_placement();
 	test_mprotect_hole();
 	test_file_private();

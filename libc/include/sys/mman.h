@@ -19,6 +19,7 @@ int mprotect(void *addr, size_t len, int prot);
 void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...);
 int madvise(void *addr, size_t len, int advice);
 int msync(void *addr, size_t len, int flags);
+int mincore(void *addr, size_t len, unsigned char *vec);
 
 #ifdef __cplusplus
 }
