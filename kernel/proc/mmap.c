@@ -74,18 +74,9 @@ static int mapping_place(struct uvm *u, uint64_t addr, uint64_t len, int flags, 
 /* Adds the mapping *tmpl (its place free), u locked: 0 or -ENOMEM. */
 static int mapping_add(struct uvm *u, const struct vma *tmpl)
 {
-	uint64_t len = tmpl->end - tmpl->start;
-	int err;
-
 	if (tmpl->file || !(tmpl->flags & VMA_SHARED))
 		return vma_insert(u, tmpl);
-	/* The frame reserve is for the kernel, page faults and execve. */
-	if (!frame_spare(len / PAGE_SIZE) ||
-	    vm_map_anon(u->space, tmpl->start, len, vma_pte_flags(tmpl)))
-		return -ENOMEM;
-	if ((err = vma_insert(u, tmpl)))
-		vm_unmap_range(u->space, tmpl->start, len);
-	return err;
+	return vma_insert_populated(u, tmpl);
 }
 
 static long do_mmap(uint64_t addr, uint64_t len, int prot, int flags, struct file *f, uint64_t off)

@@ -214,7 +214,9 @@ bool uvm_range_ok(uint64_t addr, uint64_t len)
 }
 
 /* brk under u->lock: threads move one break.  The heap is one vma grown
- * and shrunk at its end, faulted in lazily like any anonymous memory. */
+ * and shrunk at its end; growth is mapped at once, as before the mapping
+ * list (no fault per heap page), and refused rather than take the frame
+ * reserve. */
 static long brk_locked(struct uvm *u, uint64_t addr, struct list_head *dead)
 {
 	uint64_t old_end = PAGE_ALIGN_UP(u->brk), new_end = PAGE_ALIGN_UP(addr);
@@ -224,7 +226,8 @@ static long brk_locked(struct uvm *u, uint64_t addr, struct list_head *dead)
 	/* Linux returns the current break for any request it refuses. */
 	if (addr < u->brk_start || new_end < addr || new_end > USER_MMAP_TOP)
 		return (long)u->brk;
-	if (new_end > old_end && (!vma_range_free(u, old_end, new_end) || vma_insert(u, &heap)))
+	if (new_end > old_end &&
+	    (!vma_range_free(u, old_end, new_end) || vma_insert_populated(u, &heap)))
 		return (long)u->brk;
 	if (new_end < old_end && vma_remove(u, new_end, old_end, dead))
 		return (long)u->brk;

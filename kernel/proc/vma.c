@@ -38,10 +38,12 @@ bool vma_commit_ok(struct uvm *u, int64_t pages)
 /* A vma with no contents yet, counted; NULL when memory runs out. */
 static struct vma *vma_new(void)
 {
-	struct vma *v = kzalloc(sizeof(*v));
+	struct vma *v = kmalloc(sizeof(*v)); /* vma_set fills it */
 
-	if (v)
-		__atomic_add_fetch(&live_vmas, 1, __ATOMIC_RELAXED);
+	if (!v)
+		return NULL;
+	v->file = NULL; /* a spare may be freed unused */
+	__atomic_add_fetch(&live_vmas, 1, __ATOMIC_RELAXED);
 	return v;
 }
 
@@ -174,6 +176,20 @@ int vma_insert(struct uvm *u, const struct vma *tmpl)
 	link_before(u, v, next ? &next->node : &u->vmas);
 	merge(u, v);
 	return 0;
+}
+
+int vma_insert_populated(struct uvm *u, const struct vma *tmpl)
+{
+	uint64_t len = tmpl->end - tmpl->start;
+	int err;
+
+	/* The frame reserve is for the kernel, page faults and execve. */
+	if (!frame_spare(len / PAGE_SIZE) ||
+	    vm_map_anon(u->space, tmpl->start, len, vma_pte_flags(tmpl)))
+		return -ENOMEM;
+	if ((err = vma_insert(u, tmpl)))
+		vm_unmap_range(u->space, tmpl->start, len);
+	return err;
 }
 
 /* Whether addr falls strictly inside a vma (splitting there makes two). */

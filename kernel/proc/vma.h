@@ -54,6 +54,9 @@ bool vma_range_free(struct uvm *u, uint64_t start, uint64_t end);
  * the commit limit.  0 or -ENOMEM (no memory, VMA_MAX, commit limit).
  */
 int vma_insert(struct uvm *u, const struct vma *tmpl);
+/* The same for anonymous memory mapped at once, zeroed (shared memory,
+ * the heap): -ENOMEM, nothing done, if frames are short. */
+int vma_insert_populated(struct uvm *u, const struct vma *tmpl);
 /*
  * Takes [start, end) out of the list (splitting vmas that straddle it)
  * onto dead and unmaps its pages.  0, or -ENOMEM with nothing changed if a
