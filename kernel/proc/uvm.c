@@ -90,14 +90,18 @@ static int resolve_fault(struct task *t, uint64_t va, uint64_t error)
 	if (va >= USER_END || !u) /* no user memory: exiting */
 		return -EFAULT;
 	va = PAGE_ALIGN_DOWN(va);
+	/* A present page: copy-on-write or a protection fault.  PTE_COW is
+	 * only ever on a page its vma lets write (mprotect clears it), so
+	 * the fast path of fork's faults needs no vma. */
+	if (error & PF_PRESENT) {
+		if ((error & PF_WRITE) && !translate(u->space, va, NULL, &flags) &&
+		    (flags & PTE_COW))
+			err = vm_resolve_cow(u->space, va);
+		return err;
+	}
 	spin_lock(&u->lock);
-	if (!(v = vma_at(u, va)) || !access_allowed(v, error))
-		goto out;
-	if (!(error & PF_PRESENT))
+	if ((v = vma_at(u, va)) && access_allowed(v, error))
 		err = fault_in_page(u, v, va); /* a write faults again to copy */
-	else if ((error & PF_WRITE) && !translate(u->space, va, NULL, &flags) && (flags & PTE_COW))
-		err = vm_resolve_cow(u->space, va);
-out:
 	spin_unlock(&u->lock);
 	return err;
 }
