@@ -126,16 +126,28 @@ int uvm_handle_fault(struct task *t, uint64_t va, uint64_t error)
 	return 0;
 }
 
-struct uvm *uvm_create(struct vm_space *space)
+/* A uvm around space and the mapping table vt (taking both over), or
+ * NULL (nothing taken). */
+static struct uvm *uvm_alloc(struct vm_space *space, struct vma_table *vt)
 {
-	struct uvm *u = kzalloc(sizeof(*u));
+	struct uvm *u = vt ? kzalloc(sizeof(*u)) : NULL;
 
 	if (!u)
 		return NULL;
 	u->users = 1;
 	spin_init(&u->lock, "uvm");
 	u->space = space;
-	list_init(&u->vmas);
+	u->vt = vt;
+	return u;
+}
+
+struct uvm *uvm_create(struct vm_space *space)
+{
+	struct vma_table *vt = vma_table_new();
+	struct uvm *u = uvm_alloc(space, vt);
+
+	if (!u)
+		vma_table_put(vt);
 	return u;
 }
 
@@ -149,33 +161,33 @@ int uvm_add_vma(struct uvm *u, const struct vma *tmpl)
 	return err;
 }
 
-/* fork's copy of the layout: under u->lock, so no thread maps or faults
- * between the page-table copy and the list copy. */
-static int fork_layout(struct uvm *u, struct uvm **out)
+/* fork's copy of the layout, or NULL: under u->lock, so no thread maps
+ * or faults between the page-table copy and sharing the mapping table. */
+static struct uvm *fork_layout(struct uvm *u)
 {
 	struct vm_space *space = vm_fork(u->space);
-	struct uvm *copy = space ? uvm_create(space) : NULL;
+	struct uvm *copy = space ? uvm_alloc(space, vma_table_share(u->vt)) : NULL;
 
 	if (!copy) {
-		if (space)
+		if (space) {
+			vma_table_put(u->vt); /* not the last: u holds it */
 			vm_destroy(space);
-		return -ENOMEM;
+		}
+		return NULL;
 	}
-	*out = copy;
 	copy->brk_start = u->brk_start;
 	copy->brk = u->brk;
-	return vma_copy_all(copy, u);
+	return copy;
 }
 
 struct uvm *uvm_fork(struct uvm *u)
 {
-	struct uvm *copy = NULL;
-	int err;
+	struct uvm *copy;
 
 	spin_lock(&u->lock);
-	err = fork_layout(u, &copy);
+	copy = fork_layout(u);
 	spin_unlock(&u->lock);
-	if (err)
+	if (!copy)
 		goto bad;
 	if ((copy->exe = u->exe))
 		inode_get(copy->exe);
@@ -203,7 +215,7 @@ void uvm_put(struct uvm *u)
 	if (!u || __atomic_sub_fetch(&u->users, 1, __ATOMIC_ACQ_REL))
 		return;
 	vm_destroy(u->space);
-	vma_free_list(&u->vmas);
+	vma_table_put(u->vt);
 	if (u->exe)
 		inode_put(u->exe);
 	kfree(u->exe_path);

@@ -33,6 +33,7 @@
 struct task;
 struct vm_space;
 struct inode;
+struct vma_table;
 
 /*
  * A process's user memory: its address space and layout, shared by the
@@ -48,11 +49,10 @@ struct uvm {
 	struct spinlock lock;
 	struct vm_space *space;
 	uint64_t brk_start, brk;
-	/* struct vma, by address (proc/vma.h); the uvm owns them: fork
-	 * copies them, the last uvm_put frees them. */
-	struct list_head vmas;
-	int nr_vmas;
-	uint64_t committed; /* private writable pages mapped (commit limit) */
+	/* The mapping list (proc/vma.h), referenced: fork shares it
+	 * copy-on-write, exec makes a new one, the last uvm_put drops it.
+	 * Changed (even replaced by its copy) only under lock. */
+	struct vma_table *vt;
 	/* The program file (referenced), read for fault reports; NULL for a
 	 * space no exec built. */
 	struct inode *exe;

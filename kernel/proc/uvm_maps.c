@@ -56,7 +56,7 @@ long uvm_format_maps(struct uvm *u, char *buf, size_t size)
 	struct vma *v;
 
 	spin_lock(&u->lock);
-	list_for_each_entry(v, &u->vmas, node)
+	list_for_each_entry(v, &u->vt->vmas, node)
 	{
 		if (!(n = format_line(u, v, buf + len, size - len)))
 			break; /* full: whole lines only */

@@ -1,11 +1,12 @@
 /*
  * The mapping list (vma.h): a list per address space, sorted by address.
  * A process has a handful of mappings (image, heap, stack, a few mmaps
- * and thread stacks), so walking a list costs what a tree lookup would,
- * and fork copies it in one pass.
+ * and thread stacks), so walking a list costs what a tree lookup would;
+ * fork shares the list copy-on-write (struct vma_table).
  */
 #include "proc/vma.h"
 #include "fs/inode.h"
+#include "lib/printk.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include "mm/paging.h"
@@ -32,7 +33,7 @@ int64_t vma_charge(const struct vma *v)
  * larger than RAM + swap; a bound per process keeps an mmap loop finite). */
 bool vma_commit_ok(struct uvm *u, int64_t pages)
 {
-	return pages <= 0 || u->committed + (uint64_t)pages <= frame_total_count();
+	return pages <= 0 || u->vt->committed + (uint64_t)pages <= frame_total_count();
 }
 
 /* A vma with no contents yet, counted; NULL when memory runs out. */
@@ -75,36 +76,103 @@ void vma_free_list(struct list_head *dead)
 	}
 }
 
+struct vma_table *vma_table_new(void)
+{
+	struct vma_table *t = kzalloc(sizeof(*t));
+
+	if (t) {
+		t->refs = 1;
+		list_init(&t->vmas);
+	}
+	return t;
+}
+
+struct vma_table *vma_table_share(struct vma_table *t)
+{
+	__atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
+	return t;
+}
+
+void vma_table_put(struct vma_table *t)
+{
+	if (!t || __atomic_sub_fetch(&t->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	vma_free_list(&t->vmas);
+	kfree(t);
+}
+
+/* A private copy of t, its vmas with file references of their own; NULL
+ * when memory runs out. */
+static struct vma_table *table_copy(const struct vma_table *t)
+{
+	struct vma_table *c = vma_table_new();
+	struct vma *v, *n;
+
+	if (!c)
+		return NULL;
+	list_for_each_entry(v, &t->vmas, node)
+	{
+		if (!(n = vma_new())) {
+			vma_table_put(c);
+			return NULL;
+		}
+		vma_set(n, v);
+		list_add_tail(&n->node, &c->vmas);
+	}
+	c->nr = t->nr;
+	c->committed = t->committed;
+	return c;
+}
+
+/*
+ * Makes u's table its own before a change: a table shared with a fork's
+ * other side is never changed, so the first change after fork copies it.
+ * 0 or -ENOMEM.  The old table's last put cannot free a file (the copy
+ * holds references to them all), so it may run under the lock.
+ */
+static int own(struct uvm *u)
+{
+	struct vma_table *c;
+
+	if (__atomic_load_n(&u->vt->refs, __ATOMIC_ACQUIRE) == 1)
+		return 0;
+	if (!(c = table_copy(u->vt)))
+		return -ENOMEM;
+	vma_table_put(u->vt);
+	u->vt = c;
+	return 0;
+}
+
 /* Links v in front of pos (a vma's node or the list head). */
 static void link_before(struct uvm *u, struct vma *v, struct list_head *pos)
 {
 	list_insert_between(&v->node, pos->prev, pos);
-	u->nr_vmas++;
-	u->committed += vma_charge(v);
+	u->vt->nr++;
+	u->vt->committed += vma_charge(v);
 }
 
 static void unlink_vma(struct uvm *u, struct vma *v)
 {
 	list_del(&v->node);
-	u->nr_vmas--;
-	u->committed -= vma_charge(v);
+	u->vt->nr--;
+	u->vt->committed -= vma_charge(v);
 }
 
 /* Gives the linked v a new range, keeping its file offset in step. */
 static void set_range(struct uvm *u, struct vma *v, uint64_t start, uint64_t end)
 {
-	u->committed -= vma_charge(v);
+	u->vt->committed -= vma_charge(v);
 	v->off += start - v->start; /* modular: start may be below */
 	v->start = start;
 	v->end = end;
-	u->committed += vma_charge(v);
+	u->vt->committed += vma_charge(v);
 }
 
 struct vma *vma_find(struct uvm *u, uint64_t addr)
 {
 	struct vma *v;
 
-	list_for_each_entry(v, &u->vmas, node) if (v->end > addr) return v;
+	list_for_each_entry(v, &u->vt->vmas, node) if (v->end > addr) return v;
 	return NULL;
 }
 
@@ -117,12 +185,12 @@ struct vma *vma_at(struct uvm *u, uint64_t addr)
 
 struct vma *vma_next(struct uvm *u, struct vma *v)
 {
-	return v->node.next == &u->vmas ? NULL : list_entry(v->node.next, struct vma, node);
+	return v->node.next == &u->vt->vmas ? NULL : list_entry(v->node.next, struct vma, node);
 }
 
 static struct vma *vma_prev(struct uvm *u, struct vma *v)
 {
-	return v->node.prev == &u->vmas ? NULL : list_entry(v->node.prev, struct vma, node);
+	return v->node.prev == &u->vt->vmas ? NULL : list_entry(v->node.prev, struct vma, node);
 }
 
 bool vma_range_free(struct uvm *u, uint64_t start, uint64_t end)
@@ -169,11 +237,12 @@ int vma_insert(struct uvm *u, const struct vma *tmpl)
 {
 	struct vma *v, *next;
 
-	if (u->nr_vmas >= VMA_MAX || !vma_commit_ok(u, vma_charge(tmpl)) || !(v = vma_new()))
+	if (own(u) || u->vt->nr >= VMA_MAX || !vma_commit_ok(u, vma_charge(tmpl)) ||
+	    !(v = vma_new()))
 		return -ENOMEM;
 	vma_set(v, tmpl);
 	next = vma_find(u, v->start);
-	link_before(u, v, next ? &next->node : &u->vmas);
+	link_before(u, v, next ? &next->node : &u->vt->vmas);
 	merge(u, v);
 	return 0;
 }
@@ -214,10 +283,13 @@ static void split(struct uvm *u, uint64_t at, struct vma *upper)
 
 int vma_split_range(struct uvm *u, uint64_t start, uint64_t end)
 {
-	int need = inside(u, start) + inside(u, end);
 	struct vma *spare[2] = {NULL, NULL};
+	int need;
 
-	if (u->nr_vmas + need > VMA_MAX)
+	if (own(u))
+		return -ENOMEM;
+	need = inside(u, start) + inside(u, end);
+	if (u->vt->nr + need > VMA_MAX)
 		return -ENOMEM;
 	for (int i = 0; i < need; i++) {
 		if (!(spare[i] = vma_new())) {
@@ -284,9 +356,9 @@ static int protect_part(struct uvm *u, struct vma *v, uint64_t from, uint64_t to
 	if ((err = vma_split_range(u, from, to)))
 		return err;
 	v = vma_at(u, from);
-	u->committed -= vma_charge(v);
+	u->vt->committed -= vma_charge(v);
 	v->prot = prot;
-	u->committed += vma_charge(v);
+	u->vt->committed += vma_charge(v);
 	vm_protect(u->space, from, to - from, vma_pte_flags(v));
 	*out = merge(u, v);
 	return 0;
@@ -294,10 +366,13 @@ static int protect_part(struct uvm *u, struct vma *v, uint64_t from, uint64_t to
 
 int vma_protect(struct uvm *u, uint64_t start, uint64_t end, int prot)
 {
-	struct vma *v = vma_find(u, start);
+	struct vma *v;
 	uint64_t at = start;
 	int err;
 
+	if (own(u))
+		return -ENOMEM;
+	v = vma_find(u, start);
 	while (at < end) {
 		if (!v || v->start > at)
 			return -ENOMEM; /* a hole */
@@ -324,8 +399,8 @@ uint64_t vma_place(struct uvm *u, uint64_t len, uint64_t hint)
 	if (floor < USER_IMAGE_MIN)
 		floor = USER_IMAGE_MIN;
 	/* Top down: each gap lies between a vma's end and the top so far. */
-	for (p = u->vmas.prev;; p = p->prev) {
-		struct vma *v = p == &u->vmas ? NULL : list_entry(p, struct vma, node);
+	for (p = u->vt->vmas.prev;; p = p->prev) {
+		struct vma *v = p == &u->vt->vmas ? NULL : list_entry(p, struct vma, node);
 		uint64_t low = v && v->end > floor ? v->end : floor;
 		if (top > low && top - low >= len)
 			return top - len;
@@ -342,24 +417,11 @@ void vma_move(struct uvm *u, struct vma *v, uint64_t start, uint64_t len)
 {
 	struct vma *next;
 
+	kassert(u->vt->refs == 1); /* the caller split v: the table is u's */
 	unlink_vma(u, v);
 	v->start = start;
 	v->end = start + len;
 	next = vma_find(u, start);
-	link_before(u, v, next ? &next->node : &u->vmas);
+	link_before(u, v, next ? &next->node : &u->vt->vmas);
 	merge(u, v);
-}
-
-int vma_copy_all(struct uvm *to, struct uvm *from)
-{
-	struct vma *v, *c;
-
-	list_for_each_entry(v, &from->vmas, node)
-	{
-		if (!(c = vma_new()))
-			return -ENOMEM;
-		vma_set(c, v);
-		link_before(to, c, &to->vmas);
-	}
-	return 0;
 }

@@ -4,8 +4,8 @@
  * from the vma covering it (lazy anonymous memory, file pages), and an
  * address no vma covers faults with SIGSEGV.
  *
- * Every function here is called with uvm->lock held (the list, its count
- * and the commit charge are under it); none sleeps.  Vmas taken off the
+ * Every function here but the vma_table ones is called with uvm->lock
+ * held (the table is under it); none sleeps.  Vmas taken off the
  * list go on a caller's dead list, freed by vma_free_list after the lock
  * is dropped (freeing one may free its file).
  */
@@ -29,6 +29,21 @@ struct vma {
 	 * by vma_free_list), so a mapping outlives close() and unlink(). */
 	struct inode *file;
 	uint64_t off; /* offset in file of start (page aligned) */
+};
+
+/*
+ * A process's mappings.  Lifetime: refs counts the uvms pointing here
+ * (atomic).  fork shares the table with the child instead of copying it
+ * (fork+exit then costs no vma at all); a shared table is never changed:
+ * the first change on either side copies it (own() in vma.c).  The list,
+ * nr and committed are under the lock of the one uvm that owns the table
+ * (refs 1); a shared one is read-only.
+ */
+struct vma_table {
+	int refs;
+	struct list_head vmas; /* struct vma, by address */
+	int nr;
+	uint64_t committed; /* private writable pages (the commit limit) */
 };
 
 #define VMA_SHARED   1u /* MAP_SHARED: writes reach the file or the other processes */
@@ -91,8 +106,12 @@ bool vma_commit_ok(struct uvm *u, int64_t pages);
 /* Pages of v that count against the commit limit. */
 int64_t vma_charge(const struct vma *v);
 
-/* fork: copies from's list into to's (empty).  0 or -ENOMEM. */
-int vma_copy_all(struct uvm *to, struct uvm *from);
+/* An empty table (one reference), or NULL. */
+struct vma_table *vma_table_new(void);
+/* fork: one more uvm on t (the table is copied at its first change). */
+struct vma_table *vma_table_share(struct vma_table *t);
+/* Drops a reference; the last frees the vmas (no lock held). */
+void vma_table_put(struct vma_table *t);
 /* Frees the vmas on a dead list (no lock held: drops file references). */
 void vma_free_list(struct list_head *dead);
 /* Live vmas in the system (leak accounting). */

@@ -235,12 +235,32 @@ static void test_maps(void)
 	ok(!maps_has(p, 3 * PAGE, "rw-p"), "and nothing after munmap");
 }
 
+/* fork shares the mapping list until one side changes it: a child's
+ * munmap and mprotect leave the parent's mappings as they were. */
+static void test_fork_list(void)
+{
+	char *p = map(NULL, 2 * PAGE, RW, ANON, -1);
+	int status;
+	require(p != MAP_FAILED, "mmap");
+	p[0] = 1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		mprotect(p + PAGE, PAGE, PROT_READ);
+		munmap(p, PAGE);
+		_exit(maps_has(p + PAGE, PAGE, "r--p") && !maps_has(p, PAGE, "rw-p") ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	ok(exited_with(status, 0), "a fork child's munmap and mprotect change its own list");
+	ok(p[0] == 1 && maps_has(p, 2 * PAGE, "rw-p"), "and not the parent's");
+	munmap(p, 2 * PAGE);
+}
+
 int main(int argc, char **argv)
 {
 	struct kstat before;
 	(void)argc;
 	bool have_before = kstat_read(&before);
-	plan(48);
+	plan(50);
 	test_lazy_and_placement();
 	test_mprotect_hole();
 	test_file_private();
@@ -249,6 +269,7 @@ int main(int argc, char **argv)
 	test_mremap();
 	test_madvise();
 	test_maps();
+	test_fork_list();
 	system_usable(argv[0], "the mapping calls");
 	kstat_unchanged(&before, have_before, "nothing leaked");
 	return done();
