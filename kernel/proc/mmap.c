@@ -56,16 +56,15 @@ static int mapping_kind(int flags, int prot, struct file *f, struct vma *tmpl)
 }
 
 /* Where the mapping goes (u locked): its start in *start, or -errno.  A
- * fixed one first unmaps what is there onto dead. */
-static int mapping_place(struct uvm *u, uint64_t addr, uint64_t len, int flags, uint64_t *start,
-			 struct list_head *dead)
+ * fixed one first unmaps what is there. */
+static int mapping_place(struct uvm *u, uint64_t addr, uint64_t len, int flags, uint64_t *start)
 {
 	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
 		if ((addr & PAGE_MASK) || !uvm_range_ok(addr, len))
 			return -EINVAL;
 		*start = addr;
 		if (flags & MAP_FIXED)
-			return vma_remove(u, addr, addr + len, dead);
+			return vma_remove(u, addr, addr + len);
 		return vma_range_free(u, addr, addr + len) ? 0 : -EEXIST;
 	}
 	return (*start = vma_place(u, len, addr)) ? 0 : -ENOMEM;
@@ -82,7 +81,6 @@ static int mapping_add(struct uvm *u, const struct vma *tmpl)
 static long do_mmap(uint64_t addr, uint64_t len, int prot, int flags, struct file *f, uint64_t off)
 {
 	struct uvm *u = current()->uvm;
-	struct list_head dead = LIST_HEAD_INIT(dead);
 	struct vma tmpl = {.prot = prot & ~PROT_SEM, .off = off};
 	int err;
 
@@ -96,12 +94,11 @@ static long do_mmap(uint64_t addr, uint64_t len, int prot, int flags, struct fil
 	if ((err = mapping_kind(flags, prot, f, &tmpl)))
 		return err;
 	spin_lock(&u->lock);
-	err = mapping_place(u, addr, len, flags, &tmpl.start, &dead);
+	err = mapping_place(u, addr, len, flags, &tmpl.start);
 	tmpl.end = tmpl.start + len;
 	if (!err)
 		err = mapping_add(u, &tmpl);
 	spin_unlock(&u->lock);
-	vma_free_list(&dead);
 	return err ? err : (long)tmpl.start;
 }
 
@@ -143,15 +140,13 @@ SYSCALL_DEFINE3(mprotect, uint64_t, addr, uint64_t, len, int, prot)
 SYSCALL_DEFINE2(munmap, uint64_t, addr, uint64_t, len)
 {
 	struct uvm *u = current()->uvm;
-	struct list_head dead = LIST_HEAD_INIT(dead);
 	int err;
 
 	if ((addr & PAGE_MASK) || !len || len > USER_END || addr >= USER_END ||
 	    PAGE_ALIGN_UP(len) > USER_END - addr)
 		return -EINVAL;
 	spin_lock(&u->lock);
-	err = vma_remove(u, addr, addr + PAGE_ALIGN_UP(len), &dead);
+	err = vma_remove(u, addr, addr + PAGE_ALIGN_UP(len));
 	spin_unlock(&u->lock);
-	vma_free_list(&dead);
 	return err;
 }

@@ -56,17 +56,16 @@ static int move_to(struct uvm *u, struct vma *v, uint64_t dest, uint64_t new_len
 /* Grows or moves [addr, addr+old_len) to new_len bytes (u locked): the new
  * address or -errno.  Growth into another mapping needs MREMAP_MAYMOVE. */
 static long remap_locked(struct uvm *u, uint64_t addr, uint64_t old_len, uint64_t new_len,
-			 int flags, uint64_t new_addr, struct list_head *dead)
+			 int flags, uint64_t new_addr)
 {
 	struct vma *v;
 	int64_t more = (int64_t)((new_len - old_len) / PAGE_SIZE);
 	int err;
 
 	if (flags & MREMAP_FIXED) {
-		if ((err = vma_remove(u, new_addr, new_addr + new_len, dead)))
+		if ((err = vma_remove(u, new_addr, new_addr + new_len)))
 			return err;
-		if (old_len > new_len &&
-		    (err = vma_remove(u, addr + new_len, addr + old_len, dead)))
+		if (old_len > new_len && (err = vma_remove(u, addr + new_len, addr + old_len)))
 			return err;
 		if (old_len > new_len)
 			old_len = new_len, more = 0;
@@ -92,7 +91,6 @@ SYSCALL_DEFINE5(mremap, uint64_t, addr, uint64_t, old_len, uint64_t, new_len, in
 		new_addr)
 {
 	struct uvm *u = current()->uvm;
-	struct list_head dead = LIST_HEAD_INIT(dead);
 	long ret;
 
 	if ((flags & ~MREMAP_KNOWN) || ((flags & MREMAP_FIXED) && !(flags & MREMAP_MAYMOVE)))
@@ -110,11 +108,10 @@ SYSCALL_DEFINE5(mremap, uint64_t, addr, uint64_t, old_len, uint64_t, new_len, in
 	if (!vma_at(u, addr))
 		ret = -EFAULT;
 	else if (!(flags & MREMAP_FIXED) && old_len >= new_len)
-		ret = vma_remove(u, addr + new_len, addr + old_len, &dead) ?: (long)addr;
+		ret = vma_remove(u, addr + new_len, addr + old_len) ?: (long)addr;
 	else
-		ret = remap_locked(u, addr, old_len, new_len, flags, new_addr, &dead);
+		ret = remap_locked(u, addr, old_len, new_len, flags, new_addr);
 	spin_unlock(&u->lock);
-	vma_free_list(&dead);
 	return ret;
 }
 

@@ -233,7 +233,7 @@ bool uvm_range_ok(uint64_t addr, uint64_t len)
  * and shrunk at its end; growth is mapped at once, as before the mapping
  * list (no fault per heap page), and refused rather than take the frame
  * reserve. */
-static long brk_locked(struct uvm *u, uint64_t addr, struct list_head *dead)
+static long brk_locked(struct uvm *u, uint64_t addr)
 {
 	uint64_t old_end = PAGE_ALIGN_UP(u->brk), new_end = PAGE_ALIGN_UP(addr);
 	struct vma heap = {
@@ -245,7 +245,7 @@ static long brk_locked(struct uvm *u, uint64_t addr, struct list_head *dead)
 	if (new_end > old_end &&
 	    (!vma_range_free(u, old_end, new_end) || vma_insert_populated(u, &heap)))
 		return (long)u->brk;
-	if (new_end < old_end && vma_remove(u, new_end, old_end, dead))
+	if (new_end < old_end && vma_remove(u, new_end, old_end))
 		return (long)u->brk;
 	u->brk = addr;
 	return (long)addr;
@@ -254,12 +254,10 @@ static long brk_locked(struct uvm *u, uint64_t addr, struct list_head *dead)
 SYSCALL_DEFINE1(brk, uint64_t, addr)
 {
 	struct uvm *u = current()->uvm;
-	struct list_head dead = LIST_HEAD_INIT(dead);
 	long ret;
 
 	spin_lock(&u->lock);
-	ret = brk_locked(u, addr, &dead);
+	ret = brk_locked(u, addr);
 	spin_unlock(&u->lock);
-	vma_free_list(&dead);
 	return ret;
 }

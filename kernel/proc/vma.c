@@ -36,13 +36,17 @@ bool vma_commit_ok(struct uvm *u, int64_t pages)
 	return pages <= 0 || u->vt->committed + (uint64_t)pages <= frame_total_count();
 }
 
-/* A vma with no contents yet, counted; NULL when memory runs out. */
-static struct vma *vma_new(void)
+/* A vma of table t with no contents yet, counted: a free slot of t's own,
+ * else from the heap; NULL when memory runs out. */
+static struct vma *vma_new(struct vma_table *t)
 {
-	struct vma *v = kmalloc(sizeof(*v)); /* vma_set fills it */
+	int i = __builtin_ffs(~t->slots_used & ((1u << VMA_SLOTS) - 1)) - 1;
+	struct vma *v = i >= 0 ? &t->slot[i] : kmalloc(sizeof(*v)); /* vma_set fills it */
 
 	if (!v)
 		return NULL;
+	if (i >= 0)
+		t->slots_used |= 1u << i;
 	v->file = NULL; /* a spare may be freed unused */
 	__atomic_add_fetch(&live_vmas, 1, __ATOMIC_RELAXED);
 	return v;
@@ -57,23 +61,18 @@ static void vma_set(struct vma *dst, const struct vma *src)
 		inode_get(dst->file);
 }
 
-static void vma_free(struct vma *v)
+/* Frees v (unlinked) of table t.  Under the lock if t is in use: the
+ * last inode_put frees file pages, which takes no lock a fault holds
+ * before the uvm lock. */
+static void vma_free(struct vma_table *t, struct vma *v)
 {
 	if (v->file)
 		inode_put(v->file);
 	__atomic_sub_fetch(&live_vmas, 1, __ATOMIC_RELAXED);
-	kfree(v);
-}
-
-void vma_free_list(struct list_head *dead)
-{
-	struct vma *v, *n;
-
-	list_for_each_entry_safe(v, n, dead, node)
-	{
-		list_del(&v->node);
-		vma_free(v);
-	}
+	if (v >= t->slot && v < t->slot + VMA_SLOTS)
+		t->slots_used &= ~(1u << (v - t->slot));
+	else
+		kfree(v);
 }
 
 struct vma_table *vma_table_new(void)
@@ -95,9 +94,11 @@ struct vma_table *vma_table_share(struct vma_table *t)
 
 void vma_table_put(struct vma_table *t)
 {
+	struct vma *v, *n;
+
 	if (!t || __atomic_sub_fetch(&t->refs, 1, __ATOMIC_ACQ_REL))
 		return;
-	vma_free_list(&t->vmas);
+	list_for_each_entry_safe(v, n, &t->vmas, node) vma_free(t, v);
 	kfree(t);
 }
 
@@ -112,7 +113,7 @@ static struct vma_table *table_copy(const struct vma_table *t)
 		return NULL;
 	list_for_each_entry(v, &t->vmas, node)
 	{
-		if (!(n = vma_new())) {
+		if (!(n = vma_new(c))) {
 			vma_table_put(c);
 			return NULL;
 		}
@@ -209,8 +210,7 @@ static bool mergeable(const struct vma *a, const struct vma *b)
 
 /*
  * Joins v with equal neighbours; returns the vma now covering v's range.
- * A vma merged away is freed at once: its file, if any, is the survivor's
- * too, so this cannot drop the last reference under the lock.
+ * A vma merged away is freed at once.
  */
 static struct vma *merge(struct uvm *u, struct vma *v)
 {
@@ -220,13 +220,13 @@ static struct vma *merge(struct uvm *u, struct vma *v)
 	if (n && mergeable(v, n)) {
 		end = n->end;
 		unlink_vma(u, n);
-		vma_free(n);
+		vma_free(u->vt, n);
 		set_range(u, v, v->start, end);
 	}
 	if (p && mergeable(p, v)) {
 		end = v->end;
 		unlink_vma(u, v);
-		vma_free(v);
+		vma_free(u->vt, v);
 		set_range(u, p, p->start, end);
 		v = p;
 	}
@@ -238,7 +238,7 @@ int vma_insert(struct uvm *u, const struct vma *tmpl)
 	struct vma *v, *next;
 
 	if (own(u) || u->vt->nr >= VMA_MAX || !vma_commit_ok(u, vma_charge(tmpl)) ||
-	    !(v = vma_new()))
+	    !(v = vma_new(u->vt)))
 		return -ENOMEM;
 	vma_set(v, tmpl);
 	next = vma_find(u, v->start);
@@ -292,9 +292,9 @@ int vma_split_range(struct uvm *u, uint64_t start, uint64_t end)
 	if (u->vt->nr + need > VMA_MAX)
 		return -ENOMEM;
 	for (int i = 0; i < need; i++) {
-		if (!(spare[i] = vma_new())) {
+		if (!(spare[i] = vma_new(u->vt))) {
 			if (i)
-				vma_free(spare[0]);
+				vma_free(u->vt, spare[0]);
 			return -ENOMEM;
 		}
 	}
@@ -305,7 +305,7 @@ int vma_split_range(struct uvm *u, uint64_t start, uint64_t end)
 	return 0;
 }
 
-int vma_remove(struct uvm *u, uint64_t start, uint64_t end, struct list_head *dead)
+int vma_remove(struct uvm *u, uint64_t start, uint64_t end)
 {
 	int err = vma_split_range(u, start, end);
 	struct vma *v, *n;
@@ -315,7 +315,7 @@ int vma_remove(struct uvm *u, uint64_t start, uint64_t end, struct list_head *de
 	for (v = vma_find(u, start); v && v->start < end; v = n) {
 		n = vma_next(u, v);
 		unlink_vma(u, v);
-		list_add_tail(&v->node, dead);
+		vma_free(u->vt, v);
 	}
 	vm_unmap_range(u->space, start, end - start);
 	return 0;

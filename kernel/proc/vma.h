@@ -5,9 +5,9 @@
  * address no vma covers faults with SIGSEGV.
  *
  * Every function here but the vma_table ones is called with uvm->lock
- * held (the table is under it); none sleeps.  Vmas taken off the
- * list go on a caller's dead list, freed by vma_free_list after the lock
- * is dropped (freeing one may free its file).
+ * held (the table is under it); none sleeps.  A vma taken off the list is
+ * freed at once, under the lock: the last reference to a file frees its
+ * pages, which takes no lock a fault takes before the uvm's.
  */
 #ifndef PROC_VMA_H
 #define PROC_VMA_H
@@ -26,7 +26,7 @@ struct vma {
 	unsigned int flags;    /* VMA_* */
 	/* The mapped file, or NULL for anonymous memory.  Lifetime: the vma
 	 * holds one inode reference (taken when it is made or copied, dropped
-	 * by vma_free_list), so a mapping outlives close() and unlink(). */
+	 * when it is freed), so a mapping outlives close() and unlink(). */
 	struct inode *file;
 	uint64_t off; /* offset in file of start (page aligned) */
 };
@@ -39,11 +39,15 @@ struct vma {
  * nr and committed are under the lock of the one uvm that owns the table
  * (refs 1); a shared one is read-only.
  */
+#define VMA_SLOTS 6 /* vmas kept in the table itself: an exec's need none from the heap */
+
 struct vma_table {
 	int refs;
 	struct list_head vmas; /* struct vma, by address */
 	int nr;
-	uint64_t committed; /* private writable pages (the commit limit) */
+	uint64_t committed;	 /* private writable pages (the commit limit) */
+	unsigned int slots_used; /* bit i: slot[i] holds a vma */
+	struct vma slot[VMA_SLOTS];
 };
 
 #define VMA_SHARED   1u /* MAP_SHARED: writes reach the file or the other processes */
@@ -73,11 +77,11 @@ int vma_insert(struct uvm *u, const struct vma *tmpl);
  * the heap): -ENOMEM, nothing done, if frames are short. */
 int vma_insert_populated(struct uvm *u, const struct vma *tmpl);
 /*
- * Takes [start, end) out of the list (splitting vmas that straddle it)
- * onto dead and unmaps its pages.  0, or -ENOMEM with nothing changed if a
+ * Takes [start, end) out of the list (splitting vmas that straddle it),
+ * frees those vmas and unmaps their pages.  0, or -ENOMEM with nothing changed if a
  * split finds no memory.
  */
-int vma_remove(struct uvm *u, uint64_t start, uint64_t end, struct list_head *dead);
+int vma_remove(struct uvm *u, uint64_t start, uint64_t end);
 /*
  * mprotect: gives the mapped parts of [start, end) prot, page tables too,
  * up to the first hole.  0; -ENOMEM at a hole (what came before it is
@@ -112,8 +116,6 @@ struct vma_table *vma_table_new(void);
 struct vma_table *vma_table_share(struct vma_table *t);
 /* Drops a reference; the last frees the vmas (no lock held). */
 void vma_table_put(struct vma_table *t);
-/* Frees the vmas on a dead list (no lock held: drops file references). */
-void vma_free_list(struct list_head *dead);
 /* Live vmas in the system (leak accounting). */
 unsigned long vma_count(void);
 
