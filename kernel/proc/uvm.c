@@ -151,14 +151,10 @@ struct uvm *uvm_create(struct vm_space *space)
 	return u;
 }
 
+/* No lock: nothing else can see a space exec is building. */
 int uvm_add_vma(struct uvm *u, const struct vma *tmpl)
 {
-	int err;
-
-	spin_lock(&u->lock);
-	err = vma_range_free(u, tmpl->start, tmpl->end) ? vma_insert(u, tmpl) : -EEXIST;
-	spin_unlock(&u->lock);
-	return err;
+	return vma_range_free(u, tmpl->start, tmpl->end) ? vma_insert(u, tmpl) : -EEXIST;
 }
 
 /* fork's copy of the layout, or NULL: under u->lock, so no thread maps

@@ -194,10 +194,21 @@ static struct vma *vma_prev(struct uvm *u, struct vma *v)
 	return v->node.prev == &u->vt->vmas ? NULL : list_entry(v->node.prev, struct vma, node);
 }
 
+/* The highest vma, or NULL. */
+static struct vma *vma_last(struct uvm *u)
+{
+	struct list_head *h = &u->vt->vmas;
+
+	return list_empty(h) ? NULL : list_entry(h->prev, struct vma, node);
+}
+
 bool vma_range_free(struct uvm *u, uint64_t start, uint64_t end)
 {
-	struct vma *v = vma_find(u, start);
+	struct vma *v = vma_last(u);
 
+	if (!v || v->end <= start) /* exec adds its mappings in address order */
+		return true;
+	v = vma_find(u, start);
 	return !v || v->start >= end;
 }
 
@@ -241,7 +252,11 @@ int vma_insert(struct uvm *u, const struct vma *tmpl)
 	    !(v = vma_new(u->vt)))
 		return -ENOMEM;
 	vma_set(v, tmpl);
-	next = vma_find(u, v->start);
+	next = vma_last(u);
+	if (next && next->end > v->start) /* not the new highest */
+		next = vma_find(u, v->start);
+	else
+		next = NULL;
 	link_before(u, v, next ? &next->node : &u->vt->vmas);
 	merge(u, v);
 	return 0;
