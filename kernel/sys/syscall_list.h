@@ -117,6 +117,7 @@
 	X(__NR_rt_sigpending, rt_sigpending)                                                       \
 	X(__NR_rt_sigtimedwait, rt_sigtimedwait)                                                   \
 	X(__NR_rt_sigsuspend, rt_sigsuspend)                                                       \
+	X(__NR_sigaltstack, sigaltstack)                                                           \
 	X(__NR_statfs, statfs)                                                                     \
 	X(__NR_fstatfs, fstatfs)                                                                   \
 	X(__NR_prctl, prctl)                                                                       \
