@@ -60,6 +60,7 @@ struct file {
 	/* epoll items watching this file (fs/eventpoll.c), under its
 	 * epoll_lock; they hold no reference: the last put removes them. */
 	struct list_head ep_links;
+	bool flocked;		/* holds a flock() lock (fs/flock.c), under flock_lock */
 	struct file *dead_next; /* released, awaiting a grace period (file.c) */
 };
 

@@ -1,6 +1,6 @@
 /*
  * Resource accounting for tests: the kernel's counts of free frames, heap
- * bytes, tasks, open files, inodes, sockets, futex waiters and epoll watches,
+ * bytes, tasks, open files, inodes, sockets, futex waiters, epoll watches, flock locks,
  * compared when init exits in test
  * mode with what they were when it started.
  */
@@ -18,6 +18,7 @@ struct kcounters {
 	unsigned long sockets;
 	unsigned long futex_waiters;
 	unsigned long epoll_watches;
+	unsigned long flocks;
 };
 
 /* The counters when init started (proc/init.c). */

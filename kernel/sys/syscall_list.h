@@ -68,6 +68,7 @@
 	X(__NR_kill, kill)                                                                         \
 	X(__NR_uname, uname)                                                                       \
 	X(__NR_fcntl, fcntl)                                                                       \
+	X(__NR_flock, flock)                                                                       \
 	X(__NR_truncate, truncate)                                                                 \
 	X(__NR_ftruncate, ftruncate)                                                               \
 	X(__NR_getcwd, getcwd)                                                                     \
