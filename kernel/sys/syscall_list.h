@@ -178,6 +178,7 @@
 	X(__NR_getrandom, getrandom)                                                               \
 	X(__NR_preadv2, preadv2)                                                                   \
 	X(__NR_pwritev2, pwritev2)                                                                 \
+	X(__NR_statx, statx)                                                                       \
 	X(__NR_clone3, clone3)                                                                     \
 	X(__NR_close_range, close_range)                                                           \
 	X(__NR_fchmodat2, fchmodat2)                                                               \

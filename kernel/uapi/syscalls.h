@@ -176,6 +176,7 @@
 #define __NR_getrandom	     318
 #define __NR_preadv2	     327
 #define __NR_pwritev2	     328
+#define __NR_statx	     332
 #define __NR_clone3	     435
 #define __NR_close_range     436
 #define __NR_fchmodat2	     452
