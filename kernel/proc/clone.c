@@ -126,6 +126,7 @@ static int clone_join(struct task *child, const struct clone_req *r)
 	if (!(r->flags & CLONE_THREAD) && !(g = group_create(child)))
 		return -ENOMEM;
 	spin_lock(&proc_lock);
+	child->nice = current()->nice;
 	if (self->exiting)
 		err = -EINTR;
 	else if (g)

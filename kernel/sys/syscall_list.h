@@ -121,6 +121,8 @@
 	X(__NR_sigaltstack, sigaltstack)                                                           \
 	X(__NR_statfs, statfs)                                                                     \
 	X(__NR_fstatfs, fstatfs)                                                                   \
+	X(__NR_getpriority, getpriority)                                                           \
+	X(__NR_setpriority, setpriority)                                                           \
 	X(__NR_prctl, prctl)                                                                       \
 	X(__NR_arch_prctl, arch_prctl)                                                             \
 	X(__NR_setrlimit, setrlimit)                                                               \
