@@ -44,6 +44,7 @@
 	X(__NR_alarm, alarm)                                                                       \
 	X(__NR_setitimer, setitimer)                                                               \
 	X(__NR_getpid, getpid)                                                                     \
+	X(__NR_sendfile, sendfile)                                                                 \
 	X(__NR_socket, socket)                                                                     \
 	X(__NR_connect, connect)                                                                   \
 	X(__NR_accept, accept)                                                                     \
