@@ -136,5 +136,14 @@ top -bn1 | awk -v p=$sp '$1 == p {print "top:", $2 == '$$', $(NF-1), $NF}'
 wait $sp; echo "waited $?"
 ps | awk -v p=$sp '$1 == p' | wc -l
 
+echo "== renice, ps and top NI (relative to the shell's nice)"
+n0=$(cut -d' ' -f19 /proc/$$/stat)
+sleep 2 & sp=$!
+renice -n 4 -p $sp >/dev/null && echo renice ok
+echo "renice: $(( $(cut -d' ' -f19 /proc/$sp/stat) - n0 ))"
+ps -o pid,nice | awk -v p=$sp -v n0=$n0 '$1 == p {print "ps NI:", $2 - n0}'
+top -bn1 | awk -v p=$sp '$1 == p {print "top: niced", $4 ~ /N/}'
+wait $sp
+
 echo "== cleanup"
 rm -r d; ls
