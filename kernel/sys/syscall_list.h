@@ -177,6 +177,7 @@
 	X(__NR_preadv, preadv)                                                                     \
 	X(__NR_pwritev, pwritev)                                                                   \
 	X(__NR_prlimit64, prlimit64)                                                               \
+	X(__NR_getcpu, getcpu)                                                                     \
 	X(__NR_renameat2, renameat2)                                                               \
 	X(__NR_getrandom, getrandom)                                                               \
 	X(__NR_preadv2, preadv2)                                                                   \

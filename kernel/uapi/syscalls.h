@@ -174,6 +174,7 @@
 #define __NR_preadv	     295
 #define __NR_pwritev	     296
 #define __NR_prlimit64	     302
+#define __NR_getcpu	     309
 #define __NR_renameat2	     316
 #define __NR_getrandom	     318
 #define __NR_preadv2	     327

@@ -262,6 +262,7 @@ static const struct call calls[] = {
     {__NR_preadv, "fbsis", 0},
     {__NR_pwritev, "fbsis", 0},
     {__NR_prlimit64, "Psbb", 0},
+    {__NR_getcpu, "bbb", 0},
     {__NR_preadv2, "fbsisF", 0},
     {__NR_pwritev2, "fbsisF", 0},
     {__NR_statx, "foFsb", 0},
