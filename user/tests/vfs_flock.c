@@ -161,13 +161,47 @@ static void test_restart(void)
 	close(fd);
 }
 
+/* Hostile endings: a process killed while it waits for a lock, and one
+ * killed while it holds one (with a waiter queued behind it). */
+static void test_teardown(void)
+{
+	int fd = open_file(), status;
+	pid_t waiter, pid;
+
+	require(lflock(fd, LOCK_EX) == 0, "lock");
+	fflush(stdout);
+	if ((waiter = fork()) == 0) {
+		int other = open_file();
+		_exit(lflock(other, LOCK_EX) == 0 ? 0 : 1);
+	}
+	sleep_ms(100);
+	kill(waiter, SIGKILL);
+	ok(waitpid(waiter, &status, 0) == waiter && killed_by(status, SIGKILL),
+	   "a waiter killed in flock dies");
+	ok(lflock(fd, LOCK_UN) == 0 && try_in_child(LOCK_EX | LOCK_NB) == 0,
+	   "and leaves nothing behind: the lock is free once released");
+	pid = holder(10 * 1000);
+	fflush(stdout);
+	if ((waiter = fork()) == 0) {
+		int other = open_file();
+		_exit(lflock(other, LOCK_SH) == 0 ? 0 : 1);
+	}
+	sleep_ms(100);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	ok(waitpid(waiter, &status, 0) == waiter && exited_with(status, 0),
+	   "a holder killed: its lock goes with it, the waiter gets one");
+	close(fd);
+}
+
 int main(void)
 {
-	plan(20);
+	plan(23);
 	test_errors();
 	test_sharing();
 	test_blocking();
 	test_restart();
+	test_teardown();
 	unlink(path);
 	return tap_failed != 0;
 }
