@@ -28,16 +28,6 @@ static void on_segv(int sig)
 	siglongjmp(jump, sig);
 }
 
-static int recurse(int depth)
-{
-	volatile char pad[512];
-
-	pad[0] = (char)depth;
-	if (depth > (1 << 30))
-		return 0;
-	return recurse(depth + 1) + pad[0];
-}
-
 static void test_altstack(void)
 {
 	stack_t ss = {.ss_sp = alt, .ss_size = sizeof alt}, old;
@@ -49,7 +39,7 @@ static void test_altstack(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGSEGV, &sa, NULL);
 	if (sigsetjmp(jump, 1) == 0)
-		recurse(0);
+		stack_overflow_recurse(0);
 	ok(on_alt, "a stack overflow lands in the SIGSEGV handler, on the alternate stack");
 	ok(sigaltstack(NULL, &old) == 0 && old.ss_flags == 0,
 	   "back on the main stack after siglongjmp");

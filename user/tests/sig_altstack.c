@@ -164,18 +164,6 @@ static void test_inherit(const char *self)
 	ok(exited_with(status, 0), "execve drops it: %s", one_line(out));
 }
 
-/* Recurses until the stack runs out (the limit only hides that from the
- * compiler). */
-static int overflow(int depth)
-{
-	volatile char pad[1024];
-
-	pad[0] = (char)depth;
-	if (depth > (1 << 30))
-		return 0;
-	return overflow(depth + 1) + pad[0];
-}
-
 static void segv_handler(int sig)
 {
 	int local;
@@ -190,7 +178,7 @@ static void overflow_child(void)
 
 	altstack(&ss, NULL);
 	lsig_handle(LSIGSEGV, segv_handler, UAPI_SA_ONSTACK);
-	overflow(0);
+	stack_overflow_recurse(0);
 }
 
 static void test_overflow(void)

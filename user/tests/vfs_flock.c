@@ -31,11 +31,10 @@ static int open_file(void)
 	return open(path, O_RDWR | O_CREAT, 0600);
 }
 
-/* In a child: flock(a new open of the file, op); exits 0 on success, 1
- * for EWOULDBLOCK, 2 for another error. */
-static int try_in_child(int op)
+/* A child that does flock(a new open of the file, op) and exits 0 on
+ * success, 1 for EWOULDBLOCK, 2 for another error: its pid. */
+static pid_t start_locker(int op)
 {
-	int status;
 	pid_t pid;
 
 	fflush(stdout);
@@ -45,7 +44,15 @@ static int try_in_child(int op)
 			_exit(0);
 		_exit(errno == EWOULDBLOCK ? 1 : 2);
 	}
-	waitpid(pid, &status, 0);
+	return pid;
+}
+
+/* start_locker's exit code, once it ended. */
+static int try_in_child(int op)
+{
+	int status;
+
+	waitpid(start_locker(op), &status, 0);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -169,11 +176,7 @@ static void test_teardown(void)
 	pid_t waiter, pid;
 
 	require(lflock(fd, LOCK_EX) == 0, "lock");
-	fflush(stdout);
-	if ((waiter = fork()) == 0) {
-		int other = open_file();
-		_exit(lflock(other, LOCK_EX) == 0 ? 0 : 1);
-	}
+	waiter = start_locker(LOCK_EX);
 	sleep_ms(100);
 	kill(waiter, SIGKILL);
 	ok(waitpid(waiter, &status, 0) == waiter && killed_by(status, SIGKILL),
@@ -181,11 +184,7 @@ static void test_teardown(void)
 	ok(lflock(fd, LOCK_UN) == 0 && try_in_child(LOCK_EX | LOCK_NB) == 0,
 	   "and leaves nothing behind: the lock is free once released");
 	pid = holder(10 * 1000);
-	fflush(stdout);
-	if ((waiter = fork()) == 0) {
-		int other = open_file();
-		_exit(lflock(other, LOCK_SH) == 0 ? 0 : 1);
-	}
+	waiter = start_locker(LOCK_SH);
 	sleep_ms(100);
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
