@@ -6,6 +6,7 @@
  */
 #include "fs/file.h"
 #include "fs/eventpoll.h"
+#include "fs/flock.h"
 #include "lib/string.h"
 #include "mm/heap.h"
 
@@ -65,6 +66,8 @@ void file_put(struct file *f)
 	if (__atomic_sub_fetch(&f->refcount, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
 	eventpoll_release(f); /* off every epoll first: they poll f's state */
+	if (f->flocked)	      /* no one else can lock it now */
+		flock_release(f);
 	if (f->ops && f->ops->release)
 		f->ops->release(f);
 	__atomic_sub_fetch(&live_files, 1, __ATOMIC_RELAXED);

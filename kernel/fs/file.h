@@ -60,6 +60,7 @@ struct file {
 	/* epoll items watching this file (fs/eventpoll.c), under its
 	 * epoll_lock; they hold no reference: the last put removes them. */
 	struct list_head ep_links;
+	bool flocked;		/* holds a flock() lock (fs/flock.c), under flock_lock */
 	struct file *dead_next; /* released, awaiting a grace period (file.c) */
 };
 
@@ -73,6 +74,11 @@ static inline bool file_can_write(const struct file *f)
 {
 	return (f->flags & O_ACCMODE) == O_WRONLY || (f->flags & O_ACCMODE) == O_RDWR;
 }
+
+/* One call of f's read_iter or write_iter (which the caller checked f
+ * has) over the whole iterator, at *at, or at the file position, which
+ * it then advances, when at is NULL (fs/read_write.c). */
+long file_rw_iter(struct file *f, struct iov_iter *it, uint64_t *at, bool write);
 
 /* A new file with one reference, or NULL when memory runs out. */
 struct file *file_alloc(const struct file_ops *ops, unsigned int flags, void *priv);

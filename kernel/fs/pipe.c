@@ -252,6 +252,11 @@ static const struct file_ops pipe_ops = {
     .release = pipe_release,
 };
 
+bool file_is_pipe(const struct file *f)
+{
+	return f->ops == &pipe_ops;
+}
+
 int pipe_create(unsigned int oflags, struct file **rd, struct file **wr)
 {
 	struct pipe *p = kzalloc(sizeof(*p));

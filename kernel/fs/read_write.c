@@ -39,9 +39,7 @@ static long rw_check(struct file *f, bool write)
 	return 0;
 }
 
-/* One call of the file's operation over the whole iterator, at the file
- * position or at *at (positioned calls leave the file position alone). */
-static long file_rw_iter(struct file *f, struct iov_iter *it, uint64_t *at, bool write)
+long file_rw_iter(struct file *f, struct iov_iter *it, uint64_t *at, bool write)
 {
 	uint64_t pos;
 	long n;

@@ -74,6 +74,10 @@ static int clone_resources(struct task *child, struct task *parent, const struct
 	if (!child->fs)
 		return -ENOMEM;
 	err = signal_clone(child, parent, flags & CLONE_SIGHAND);
+	/* A thread would share the alternate stack: it starts without one; a
+	 * fork or vfork child keeps it (Linux). */
+	if ((flags & (CLONE_VM | CLONE_VFORK)) != CLONE_VM)
+		child->sig.altstack = parent->sig.altstack;
 	if (!err && r->clear_sighand)
 		signal_exec(child); /* what exec does: all but SIG_IGN to default */
 	return err;
@@ -122,6 +126,7 @@ static int clone_join(struct task *child, const struct clone_req *r)
 	if (!(r->flags & CLONE_THREAD) && !(g = group_create(child)))
 		return -ENOMEM;
 	spin_lock(&proc_lock);
+	child->nice = current()->nice;
 	if (self->exiting)
 		err = -EINTR;
 	else if (g)

@@ -311,6 +311,7 @@ static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *i
 	vfork_done(t); /* a vfork parent has its memory back */
 	files_exec(t->files);
 	signal_exec(t);
+	t->sig.altstack = (struct sig_altstack){0}; /* the old image's memory */
 	for (const char *p = path; *p; p++)
 		if (*p == '/' && p[1])
 			base = p + 1;

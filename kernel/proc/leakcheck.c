@@ -2,6 +2,7 @@
 #include "proc/leakcheck.h"
 #include "fs/eventpoll.h"
 #include "fs/file.h"
+#include "fs/flock.h"
 #include "fs/inode.h"
 #include "lib/printk.h"
 #include "mm/frame.h"
@@ -22,6 +23,7 @@ void kcounters_read(struct kcounters *c)
 	c->futex_waiters = futex_waiter_count();
 	c->epoll_watches = eventpoll_watch_count();
 	c->vmas = vma_count();
+	c->flocks = flock_count();
 }
 
 static int check(int n, const char *what, long before, long after)
@@ -46,6 +48,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(7, "futex waiters", (long)b->futex_waiters, (long)a->futex_waiters);
 	passed += check(8, "epoll watches", (long)b->epoll_watches, (long)a->epoll_watches);
 	passed += check(9, "mappings", (long)b->vmas, (long)a->vmas);
-	printk("leaks: %d passed, %d failed\n", passed, 9 - passed);
-	return 9 - passed;
+	passed += check(10, "flock locks", (long)b->flocks, (long)a->flocks);
+	printk("leaks: %d passed, %d failed\n", passed, 10 - passed);
+	return 10 - passed;
 }

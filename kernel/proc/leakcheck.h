@@ -1,7 +1,7 @@
 /*
  * Resource accounting for tests: the kernel's counts of free frames, heap
- * bytes, tasks, open files, inodes, sockets, futex waiters, epoll watches and
- * mappings,
+ * bytes, tasks, open files, inodes, sockets, futex waiters, epoll watches,
+ * mappings and flock locks,
  * compared when init exits in test
  * mode with what they were when it started.
  */
@@ -20,6 +20,7 @@ struct kcounters {
 	unsigned long futex_waiters;
 	unsigned long epoll_watches;
 	unsigned long vmas; /* struct vma (proc/vma.h) */
+	unsigned long flocks;
 };
 
 /* The counters when init started (proc/init.c). */

@@ -17,7 +17,7 @@
 #define COMM_LEN 16 /* Linux's TASK_COMM_LEN: 15 bytes shown */
 
 struct pid_info {
-	int pid, ppid, pgid, sid, threads, exit_signal;
+	int pid, ppid, pgid, sid, threads, exit_signal, nice;
 	char state; /* R, S or Z */
 	char comm[COMM_LEN];
 	uint64_t utime, stime, cutime, cstime; /* ticks (TIMER_HZ = USER_HZ = 100) */
@@ -54,6 +54,7 @@ static void gather_locked(struct thread_group *g, struct pid_info *in)
 	in->sid = g->sid;
 	in->threads = g->live ? g->live : 1; /* a zombie counts its leader, as Linux */
 	in->exit_signal = g->exit_signal;
+	in->nice = g->leader->nice; /* the process's: its leader's, as Linux */
 	in->state = group_state_locked(g);
 	strlcpy(in->comm, g->leader->name, sizeof(in->comm));
 	group_cpu_ticks_locked(g, &in->utime, &in->stime);
@@ -134,10 +135,11 @@ static const char *state_name(char state)
 static long format_stat(const struct pid_info *in, char *buf, size_t size)
 {
 	snprintk(buf, size,
-		 "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %lu %lu %lu %lu 20 0 %d 0 0 0 %lu "
+		 "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %lu %lu %lu %lu %d %d %d 0 0 0 %lu "
 		 "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 %d 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
 		 in->pid, in->comm, in->state, in->ppid, in->pgid, in->sid, in->utime, in->stime,
-		 in->cutime, in->cstime, in->threads, in->rss_pages, in->exit_signal);
+		 in->cutime, in->cstime, 20 + in->nice, in->nice, in->threads, in->rss_pages,
+		 in->exit_signal);
 	return strlen(buf);
 }
 

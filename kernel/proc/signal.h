@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "arch/x86_64/trapframe.h"
 #include "lib/spinlock.h"
+#include "proc/sigaltstack.h"
 #include <uapi/signal.h>
 
 struct task;
@@ -62,6 +63,7 @@ struct signal_state {
 	 * way back to user mode (atomic; set and cleared under proc_lock by
 	 * proc/jobctl.c, cleared by the thread itself). */
 	bool stop_pending;
+	struct sig_altstack altstack; /* its rules are in proc/sigaltstack.h */
 };
 
 /* Thread-directed: marks sig pending on thread t (from pid `from`, 0 for

@@ -114,6 +114,11 @@ struct task {
 	 * first runs (sched_tail), then 0. */
 	uint64_t set_child_tid;
 
+	/* Nice value, -20..19, per thread as Linux (proc/sys_priority.c):
+	 * written under proc_lock (setpriority; clone copies the parent's),
+	 * read under it.  Kept by exec.  The scheduler ignores it. */
+	int nice;
+
 	struct signal_state sig;      /* per thread; its rules are in proc/signal.h */
 	unsigned long indirect_flags; /* own: SYSIND_* of a syscall_indirect() in progress */
 #define SYSIND_ACTIVE (1UL << 63)     /* ... with no flag at all: still "in progress" */

@@ -3,6 +3,7 @@
  * affinity mask is {CPU 0}; the call exists because glibc's nproc and
  * busybox's taskset read it.
  */
+#include "arch/x86_64/percpu.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/spinlock.h"
 #include "proc/proc.h"
@@ -31,4 +32,19 @@ SYSCALL_DEFINE3(sched_getaffinity, int, pid, unsigned int, len, uint64_t *, umas
 	if (!found)
 		return -ESRCH;
 	return copy_to_user(umask, &mask, CPUMASK_BYTES) ? -EFAULT : CPUMASK_BYTES;
+}
+
+/* The CPU the caller runs on (it may have moved by the time it looks) and
+ * its NUMA node, always 0; either pointer may be NULL; the third argument
+ * (an obsolete cache) is ignored, as Linux.  EFAULT. */
+SYSCALL_DEFINE3(getcpu, unsigned int *, ucpu, unsigned int *, unode, void *, unused)
+{
+	unsigned int cpu = (unsigned int)this_cpu()->id, node = 0;
+
+	(void)unused;
+	if (ucpu && copy_to_user(ucpu, &cpu, sizeof(cpu)))
+		return -EFAULT;
+	if (unode && copy_to_user(unode, &node, sizeof(node)))
+		return -EFAULT;
+	return 0;
 }

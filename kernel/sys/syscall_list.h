@@ -48,6 +48,7 @@
 	X(__NR_alarm, alarm)                                                                       \
 	X(__NR_setitimer, setitimer)                                                               \
 	X(__NR_getpid, getpid)                                                                     \
+	X(__NR_sendfile, sendfile)                                                                 \
 	X(__NR_socket, socket)                                                                     \
 	X(__NR_connect, connect)                                                                   \
 	X(__NR_accept, accept)                                                                     \
@@ -72,6 +73,7 @@
 	X(__NR_kill, kill)                                                                         \
 	X(__NR_uname, uname)                                                                       \
 	X(__NR_fcntl, fcntl)                                                                       \
+	X(__NR_flock, flock)                                                                       \
 	X(__NR_truncate, truncate)                                                                 \
 	X(__NR_ftruncate, ftruncate)                                                               \
 	X(__NR_getcwd, getcwd)                                                                     \
@@ -121,8 +123,11 @@
 	X(__NR_rt_sigpending, rt_sigpending)                                                       \
 	X(__NR_rt_sigtimedwait, rt_sigtimedwait)                                                   \
 	X(__NR_rt_sigsuspend, rt_sigsuspend)                                                       \
+	X(__NR_sigaltstack, sigaltstack)                                                           \
 	X(__NR_statfs, statfs)                                                                     \
 	X(__NR_fstatfs, fstatfs)                                                                   \
+	X(__NR_getpriority, getpriority)                                                           \
+	X(__NR_setpriority, setpriority)                                                           \
 	X(__NR_prctl, prctl)                                                                       \
 	X(__NR_arch_prctl, arch_prctl)                                                             \
 	X(__NR_setrlimit, setrlimit)                                                               \
@@ -176,10 +181,12 @@
 	X(__NR_preadv, preadv)                                                                     \
 	X(__NR_pwritev, pwritev)                                                                   \
 	X(__NR_prlimit64, prlimit64)                                                               \
+	X(__NR_getcpu, getcpu)                                                                     \
 	X(__NR_renameat2, renameat2)                                                               \
 	X(__NR_getrandom, getrandom)                                                               \
 	X(__NR_preadv2, preadv2)                                                                   \
 	X(__NR_pwritev2, pwritev2)                                                                 \
+	X(__NR_statx, statx)                                                                       \
 	X(__NR_clone3, clone3)                                                                     \
 	X(__NR_close_range, close_range)                                                           \
 	X(__NR_fchmodat2, fchmodat2)                                                               \

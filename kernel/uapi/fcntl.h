@@ -112,6 +112,13 @@
  * and RLIMIT_NOFILE can never exceed NR_OPEN_MAX; the non-sequential area
  * starts at NONSEQ_FD_BASE, above any possible limit.
  */
+/* flock() operations (Linux). */
+#define LOCK_SH	  1
+#define LOCK_EX	  2
+#define LOCK_NB	  4 /* or'ed in: fail with EWOULDBLOCK rather than wait */
+#define LOCK_UN	  8
+#define LOCK_MAND 32 /* obsolete: Linux ignores the call (returns 0) */
+
 #define NR_OPEN_MAX    (1 << 20)
 #define NONSEQ_FD_BASE (1 << 30)
 #define NONSEQ_FD_MAX  (1 << 20)

@@ -19,6 +19,13 @@
 
 #define RLIM_INFINITY (~0UL)
 
+/* getpriority/setpriority: which, and the nice range. */
+#define PRIO_PROCESS 0 /* who: a thread id (0: the caller) */
+#define PRIO_PGRP    1 /* who: a process group (0: the caller's) */
+#define PRIO_USER    2 /* who: a user id (0: the caller's) */
+#define NICE_MIN     (-20)
+#define NICE_MAX     19
+
 struct rlimit {
 	uint64_t rlim_cur;
 	uint64_t rlim_max;

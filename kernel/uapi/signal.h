@@ -78,4 +78,16 @@ struct uapi_sigaction {
 	uint64_t mask;	   /* blocked while the handler runs */
 };
 
+/* sigaltstack()'s stack_t, also the uc_stack of a signal frame. */
+struct uapi_stack {
+	uint64_t ss_sp;
+	int32_t ss_flags; /* UAPI_SS_* */
+	int32_t pad;
+	uint64_t ss_size;
+};
+#define UAPI_SS_ONSTACK	   1
+#define UAPI_SS_DISABLE	   2
+#define UAPI_SS_AUTODISARM (1U << 31) /* disarmed while a handler runs on it */
+#define UAPI_MINSIGSTKSZ   2048
+
 #endif

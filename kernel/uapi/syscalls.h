@@ -67,6 +67,7 @@
 #define __NR_kill	     62
 #define __NR_uname	     63
 #define __NR_fcntl	     72
+#define __NR_flock	     73
 #define __NR_fsync	     74
 #define __NR_truncate	     76
 #define __NR_ftruncate	     77
@@ -122,6 +123,8 @@
 #define __NR_utime	     132
 #define __NR_statfs	     137
 #define __NR_fstatfs	     138
+#define __NR_getpriority     140
+#define __NR_setpriority     141
 #define __NR_prctl	     157
 #define __NR_arch_prctl	     158
 #define __NR_setrlimit	     160
@@ -175,10 +178,12 @@
 #define __NR_preadv	     295
 #define __NR_pwritev	     296
 #define __NR_prlimit64	     302
+#define __NR_getcpu	     309
 #define __NR_renameat2	     316
 #define __NR_getrandom	     318
 #define __NR_preadv2	     327
 #define __NR_pwritev2	     328
+#define __NR_statx	     332
 #define __NR_clone3	     435
 #define __NR_close_range     436
 #define __NR_fchmodat2	     452

@@ -141,5 +141,14 @@ cat /proc/self/maps | awk '/\[stack\]$/ {print $2, $3, $4, $5, $6}'
 cat /proc/self/maps | awk 'NF < 5 || $1 !~ /^[0-9a-f]+-[0-9a-f]+$/ {bad++} END {print "bad lines:", bad+0}'
 cat /proc/self/maps | awk '$2 ~ /x/ && $6 ~ /busybox$/ {n++} END {print "busybox text:", (n > 0)}'
 
+echo "== renice, ps and top NI (relative to the shell's nice)"
+n0=$(cut -d' ' -f19 /proc/$$/stat)
+sleep 2 & sp=$!
+renice -n 4 -p $sp >/dev/null && echo renice ok
+echo "renice: $(( $(cut -d' ' -f19 /proc/$sp/stat) - n0 ))"
+ps -o pid,nice | awk -v p=$sp -v n0=$n0 '$1 == p {print "ps NI:", $2 - n0}'
+top -bn1 | awk -v p=$sp '$1 == p {print "top: niced", $4 ~ /N/}'
+wait $sp
+
 echo "== cleanup"
 rm -r d; ls

@@ -165,4 +165,16 @@ static inline int check_shell(const char *argv0, const char *cmd, const char *ex
 	return 0;
 }
 
+/* Recurses until the stack runs out: the stack-overflow tests' SIGSEGV
+ * (the depth limit only hides the endless recursion from the compiler). */
+static inline int stack_overflow_recurse(int depth)
+{
+	volatile char pad[512];
+
+	pad[0] = (char)depth;
+	if (depth > (1 << 30))
+		return 0;
+	return stack_overflow_recurse(depth + 1) + pad[0];
+}
+
 #endif

@@ -117,6 +117,14 @@ static void fuzz_sleep_for_signal(void)
 		raw_call(__NR_rt_sigsuspend, any_pointer(), 8, 0);
 }
 
+/* flock may wait for a lock another fuzzing process holds: mostly
+ * LOCK_NB, and the stall watchdog's signal ends a rare blocking one. */
+static void fuzz_flock(void)
+{
+	long op = arg_value('F') | (one_in(TERMINAL_ODDS) ? 0 : 4 /* LOCK_NB */);
+	remember(raw_call(__NR_flock, arg_value('f'), op, 0));
+}
+
 static void fuzz_indirect(void);
 
 /* Calls that would end the whole system if fdkernel ever implements them. */
@@ -171,6 +179,7 @@ static const struct call calls[] = {
     {__NR_alarm, "t", 0},
     {NR_SETITIMER, "sbb", 0},
     {__NR_getpid, "", 0},
+    {__NR_sendfile, "ffbl", 0},
     {__NR_socket, "sFs", 0},
     {__NR_connect, "fbl", 0},
     {__NR_accept, "fbb", 0},
@@ -195,6 +204,7 @@ static const struct call calls[] = {
     {__NR_kill, "", fuzz_kill},
     {__NR_uname, "b", 0},
     {__NR_fcntl, "fsi", 0},
+    {__NR_flock, "", fuzz_flock},
     {__NR_truncate, "pl", 0},
     {__NR_ftruncate, "fl", 0},
     {__NR_getcwd, "bl", 0},
@@ -215,6 +225,9 @@ static const struct call calls[] = {
     {__NR_getsid, "P", 0},
     {__NR_rt_sigpending, "bs", 0},
     {__NR_rt_sigsuspend, "", fuzz_sleep_for_signal},
+    {__NR_sigaltstack, "bb", 0},
+    {__NR_getpriority, "sP", 0},
+    {__NR_setpriority, "sPi", 0},
     {__NR_setrlimit, "sb", 0},
     {169 /* reboot */, "", never},
     {__NR_gettid, "", 0},
@@ -253,8 +266,10 @@ static const struct call calls[] = {
     {__NR_preadv, "fbsis", 0},
     {__NR_pwritev, "fbsis", 0},
     {__NR_prlimit64, "Psbb", 0},
+    {__NR_getcpu, "bbb", 0},
     {__NR_preadv2, "fbsisF", 0},
     {__NR_pwritev2, "fbsisF", 0},
+    {__NR_statx, "foFsb", 0},
     {435 /* clone3 */, "", fuzz_fork},
     {__NR_close_range, "ffF", 0},
     {__NR_socket2, "sFsF", 0},

@@ -11,6 +11,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "lib/string.h"
 #include "proc/signal.h"
+#include "proc/task.h"
 #include <uapi/errno.h>
 
 struct sigcontext_k {
@@ -25,12 +26,7 @@ struct sigcontext_k {
 struct ucontext_k {
 	uint64_t uc_flags;
 	uint64_t uc_link;
-	struct {
-		uint64_t ss_sp;
-		int32_t ss_flags;
-		int32_t pad;
-		uint64_t ss_size;
-	} uc_stack;
+	struct uapi_stack uc_stack;
 	struct sigcontext_k uc_mcontext;
 	uint64_t uc_sigmask;
 };
@@ -58,7 +54,6 @@ struct rt_sigframe {
 	struct siginfo_k info;
 };
 
-#define RED_ZONE 128
 /* RFLAGS bits a program may set (Linux's FIX_EFLAGS): CF PF AF ZF SF TF DF OF AC RF. */
 #define USER_RFLAGS   0x50dd5UL
 #define RFLAGS_IF_BIT 0x200UL
@@ -117,16 +112,21 @@ int siginfo_to_user(void *uinfo, int sig, const struct sig_info *info)
 int sigframe_setup(struct trapframe *tf, int sig, const struct uapi_sigaction *act,
 		   const struct sig_info *info, uint64_t old_mask)
 {
+	struct task *t = current();
 	struct rt_sigframe f;
 	struct fpu_state fpu;
-	uint64_t fp_va = (tf->rsp - RED_ZONE - sizeof(fpu)) & ~63UL;
+	/* Room for both frames and their alignment. */
+	uint64_t need = sizeof(f) + sizeof(fpu) + 64 + 16 + 8;
+	uint64_t top = altstack_frame_top(t, act->flags, tf->rsp, need);
+	uint64_t fp_va = (top - sizeof(fpu)) & ~63UL;
 	/* At handler entry rsp + 8 must be 16-aligned, as after a call. */
 	uint64_t frame_va = ((fp_va - sizeof(f)) & ~15UL) - 8;
 
-	if (!(act->flags & UAPI_SA_RESTORER) || tf->rsp < sizeof(f) + sizeof(fpu) + RED_ZONE)
+	if (!(act->flags & UAPI_SA_RESTORER) || top < need || top >= USER_END)
 		return -EFAULT;
 	memset(&f, 0, sizeof(f));
 	f.pretcode = act->restorer;
+	f.uc.uc_stack = altstack_saved(t);
 	save_regs(&f.uc.uc_mcontext, tf);
 	f.uc.uc_mcontext.fpstate = fp_va;
 	f.uc.uc_mcontext.oldmask = old_mask;
@@ -143,6 +143,7 @@ int sigframe_setup(struct trapframe *tf, int sig, const struct uapi_sigaction *a
 	tf->rdx = frame_va + __builtin_offsetof(struct rt_sigframe, uc);
 	tf->rax = 0;
 	tf->rflags &= ~(1UL << 10); /* DF clear, as the ABI requires at a call */
+	altstack_handler_started(t);
 	return 0;
 }
 
@@ -164,6 +165,7 @@ int sigframe_restore(struct trapframe *tf, uint64_t *mask)
 {
 	struct ucontext_k uc;
 	const struct sigcontext_k *sc = &uc.uc_mcontext;
+	uint64_t handler_sp = tf->rsp;
 
 	/* The restorer runs after the handler's ret popped pretcode. */
 	if (copy_from_user(&uc, (const void *)tf->rsp, sizeof(uc)))
@@ -180,5 +182,9 @@ int sigframe_restore(struct trapframe *tf, uint64_t *mask)
 	tf->ss = USER_DS;
 	tf->error = (uint64_t)-1; /* the restored rax is a result: never restart it */
 	*mask = uc.uc_sigmask;
+	/* A handler may change the stack through uc_stack.  As on Linux, it
+	 * is judged from the handler's rsp (EPERM if that is on the stack now
+	 * set), and failures are ignored. */
+	altstack_set(current(), &uc.uc_stack, handler_sp);
 	return 0;
 }

@@ -1,0 +1,142 @@
+/*
+ * sendfile: copies from a file to any writable file (a file, a pipe, a
+ * socket) inside the kernel, a chunk at a time through a kernel buffer:
+ * the input's read_iter fills it, the output's write_iter drains it, both
+ * through the one I/O iterator (lib/iov_iter.h).  Linux's rules: the input
+ * must be a regular file or a device, or a socket when the output is a
+ * pipe (pipes, directories, other sockets: EINVAL); the output not
+ * O_APPEND (EINVAL); with an offset the input's position is left alone.
+ */
+#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/uaccess.h"
+#include "fs/file.h"
+#include "fs/files.h"
+#include "fs/inode.h"
+#include "fs/pipe.h"
+#include "lib/iov_iter.h"
+#include "mm/heap.h"
+#include "net/socket.h"
+#include "proc/task.h"
+#include "sched/sched.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+
+#define SENDFILE_CHUNK 8192
+
+/* What sendfile can read from into out: a regular file or a character
+ * device (Linux: anything seekable), or a socket into a pipe (Linux
+ * splices it). */
+static bool sendfile_source(struct file *in, const struct file *out)
+{
+	uint32_t mode = in->inode ? in->inode->mode : 0;
+
+	if (!in->ops->read_iter)
+		return false;
+	return S_ISREG(mode) || S_ISCHR(mode) || (sock_of_file(in) && file_is_pipe(out));
+}
+
+/*
+ * Moves up to count bytes from in at *pos to out (at its position),
+ * advancing *pos by what out took.  Returns the bytes moved; the error
+ * of the first step when nothing moved (-EAGAIN from a full non-blocking
+ * output, -EPIPE, -ERESTARTSYS...).  A short write, the input's end or a
+ * signal ends it early.
+ */
+static long sendfile_copy(struct file *in, uint64_t *pos, struct file *out, size_t count)
+{
+	char *buf = kmalloc(SENDFILE_CHUNK);
+	size_t done = 0;
+	long n = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	while (done < count) {
+		struct iovec v;
+		struct iov_iter it;
+		uint64_t at = *pos;
+		long w;
+
+		iov_iter_kernel(&it, &v, buf,
+				count - done < SENDFILE_CHUNK ? count - done : SENDFILE_CHUNK);
+		if ((n = file_rw_iter(in, &it, &at, false)) <= 0)
+			break;
+		iov_iter_kernel(&it, &v, buf, (size_t)n);
+		if ((w = file_rw_iter(out, &it, NULL, true)) <= 0) {
+			n = w;
+			break;
+		}
+		*pos += (uint64_t)w;
+		done += (size_t)w;
+		/* A socket gives what it has, once, as a read would. */
+		if (w < n || !in->inode || signal_pending())
+			break;
+		if (this_cpu()->need_resched) /* the kernel is not preempted */
+			sched_yield();
+	}
+	kfree(buf);
+	return done ? (long)done : n;
+}
+
+static uint64_t file_pos(struct file *f)
+{
+	spin_lock(&f->pos_lock);
+	uint64_t pos = f->pos;
+	spin_unlock(&f->pos_lock);
+	return pos;
+}
+
+/* The checks in Linux's order, then the copy from in at *pos (NULL: at
+ * its position, advanced). */
+static long do_sendfile(int out_fd, int in_fd, long *pos, size_t count)
+{
+	struct file *in = files_lookup(current()->files, in_fd), *out = NULL;
+	uint64_t at = 0;
+	long n;
+
+	if (!in || !file_can_read(in))
+		n = -EBADF;
+	else if (pos && !in->inode)
+		n = -ESPIPE; /* pipes and sockets have no positions */
+	else if (pos && *pos < 0)
+		n = -EINVAL;
+	else if (!(out = files_lookup(current()->files, out_fd)) || !file_can_write(out))
+		n = -EBADF;
+	else if ((at = pos ? (uint64_t)*pos : file_pos(in)) >= RAMFS_MAX_FILE)
+		n = -EOVERFLOW;
+	else if (!sendfile_source(in, out) || !out->ops->write_iter || (out->flags & O_APPEND))
+		n = -EINVAL;
+	else
+		n = 0;
+	if (!n) {
+		if (count > RAMFS_MAX_FILE - at)
+			count = RAMFS_MAX_FILE - at;
+		n = sendfile_copy(in, &at, out, count < MAX_RW_COUNT ? count : MAX_RW_COUNT);
+		if (pos) {
+			*pos = (long)at;
+		} else if (n > 0) {
+			spin_lock(&in->pos_lock);
+			in->pos = at;
+			spin_unlock(&in->pos_lock);
+		}
+	}
+	if (out)
+		file_put(out);
+	if (in)
+		file_put(in);
+	return n;
+}
+
+SYSCALL_DEFINE4(sendfile, int, out_fd, int, in_fd, long *, uoffset, size_t, count)
+{
+	long off, n;
+
+	if (!uoffset)
+		return do_sendfile(out_fd, in_fd, NULL, count);
+	if (copy_from_user(&off, uoffset, sizeof(off)))
+		return -EFAULT;
+	n = do_sendfile(out_fd, in_fd, &off, count);
+	/* Written back whatever happened, as Linux. */
+	if (copy_to_user(uoffset, &off, sizeof(off)))
+		return -EFAULT;
+	return n;
+}

@@ -1,0 +1,164 @@
+/*
+ * The stat family: stat, lstat, fstat, newfstatat and statx.  One
+ * function finds the file and fills the kernel's stat record (stat_at);
+ * each call only checks its flags and lays the record out for the user.
+ */
+#include "arch/x86_64/uaccess.h"
+#include "fs/file.h"
+#include "fs/files.h"
+#include "fs/inode.h"
+#include "fs/upath.h"
+#include "fs/vfs.h"
+#include "proc/task.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/fcntl.h>
+#include <uapi/stat.h>
+
+/* The flags every call of the family takes (statx adds its sync ones). */
+#define STAT_FLAGS (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH)
+
+/* Fills *st for the file on fd: 0 or -EBADF. */
+static long fd_stat(int fd, struct uapi_stat *st)
+{
+	struct file *f = files_lookup(current()->files, fd);
+	long err = 0;
+
+	if (!f)
+		return -EBADF;
+	*st = (struct uapi_stat){0};
+	if (f->inode)
+		inode_stat(f->inode, st);
+	else if (f->ops->stat)
+		err = f->ops->stat(f, st);
+	file_put(f);
+	return err;
+}
+
+/* Fills *st for upath from dirfd (fd itself for "" with AT_EMPTY_PATH);
+ * flags are checked by the caller.  0 or -errno. */
+static long stat_at(int dirfd, const char *upath, int flags, struct uapi_stat *st)
+{
+	struct upath p;
+	struct inode *ip;
+	long err = upath_get_flags(dirfd, upath, flags, &p);
+
+	if (err)
+		return err;
+	bool fd_itself = !p.path[0] && (flags & AT_EMPTY_PATH);
+	if (fd_itself && dirfd != AT_FDCWD) {
+		upath_put(&p);
+		return fd_stat(dirfd, st);
+	}
+	err = path_lookup_flags(p.dir, fd_itself ? "." : p.path,
+				lookup_follow_flags(flags & AT_SYMLINK_NOFOLLOW), &ip);
+	upath_put(&p);
+	if (err)
+		return err;
+	inode_stat(ip, st);
+	inode_put(ip);
+	return 0;
+}
+
+static long stat_copy_out(long err, const struct uapi_stat *st, struct uapi_stat *ust)
+{
+	if (err)
+		return err;
+	return copy_to_user(ust, st, sizeof(*st)) ? -EFAULT : 0;
+}
+
+/* stat/lstat/newfstatat. */
+static long do_stat(int dirfd, const char *upath, struct uapi_stat *ust, int flags)
+{
+	struct uapi_stat st;
+
+	if (flags & ~STAT_FLAGS)
+		return -EINVAL;
+	return stat_copy_out(stat_at(dirfd, upath, flags, &st), &st, ust);
+}
+
+SYSCALL_DEFINE2(fstat, int, fd, struct uapi_stat *, ust)
+{
+	struct uapi_stat st;
+
+	return stat_copy_out(fd_stat(fd, &st), &st, ust);
+}
+
+SYSCALL_DEFINE2(stat, const char *, path, struct uapi_stat *, st)
+{
+	return do_stat(AT_FDCWD, path, st, 0);
+}
+
+SYSCALL_DEFINE2(lstat, const char *, path, struct uapi_stat *, st)
+{
+	return do_stat(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
+}
+
+SYSCALL_DEFINE4(newfstatat, int, dirfd, const char *, path, struct uapi_stat *, st, int, flags)
+{
+	return do_stat(dirfd, path, st, flags);
+}
+
+/* Linux's device number encoding (new_encode_dev), split for statx. */
+static uint32_t dev_major(uint64_t dev)
+{
+	return (uint32_t)((dev & 0xfff00) >> 8);
+}
+
+static uint32_t dev_minor(uint64_t dev)
+{
+	return (uint32_t)((dev & 0xff) | ((dev >> 12) & 0xfff00));
+}
+
+static struct uapi_statx_timestamp stx_time(uint64_t sec, uint64_t nsec)
+{
+	return (struct uapi_statx_timestamp){.tv_sec = (int64_t)sec, .tv_nsec = (uint32_t)nsec};
+}
+
+/* The statx record of st.  Whatever the mask asks, every basic field is
+ * filled and reported (as Linux, which may give more than asked); there is
+ * no birth time nor mount id. */
+static void fill_statx(struct uapi_statx *sx, const struct uapi_stat *st)
+{
+	*sx = (struct uapi_statx){
+	    .stx_mask = STATX_BASIC_STATS,
+	    .stx_blksize = (uint32_t)st->st_blksize,
+	    .stx_nlink = (uint32_t)st->st_nlink,
+	    .stx_uid = st->st_uid,
+	    .stx_gid = st->st_gid,
+	    .stx_mode = (uint16_t)st->st_mode,
+	    .stx_ino = st->st_ino,
+	    .stx_size = (uint64_t)st->st_size,
+	    .stx_blocks = (uint64_t)st->st_blocks,
+	    .stx_atime = stx_time(st->atime_sec, st->atime_nsec),
+	    .stx_ctime = stx_time(st->ctime_sec, st->ctime_nsec),
+	    .stx_mtime = stx_time(st->mtime_sec, st->mtime_nsec),
+	    .stx_rdev_major = dev_major(st->st_rdev),
+	    .stx_rdev_minor = dev_minor(st->st_rdev),
+	    .stx_dev_major = dev_major(st->st_dev),
+	    .stx_dev_minor = dev_minor(st->st_dev),
+	};
+}
+
+SYSCALL_DEFINE5(statx, int, dirfd, const char *, path, int, flags, unsigned int, mask,
+		struct uapi_statx *, ubuf)
+{
+	struct uapi_stat st;
+	struct uapi_statx sx;
+	long err;
+
+	/* Linux's order of checks: the mask, the sync type, other flags. */
+	if (mask & STATX__RESERVED)
+		return -EINVAL;
+	if ((flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE)
+		return -EINVAL;
+	if (flags & ~(STAT_FLAGS | AT_STATX_SYNC_TYPE))
+		return -EINVAL;
+	/* The sync types ask a network file system to (not) revalidate:
+	 * nothing to do here. */
+	err = stat_at(dirfd, path, flags & STAT_FLAGS, &st);
+	if (err)
+		return err;
+	fill_statx(&sx, &st);
+	return copy_to_user(ubuf, &sx, sizeof(sx)) ? -EFAULT : 0;
+}

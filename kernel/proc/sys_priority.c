@@ -1,0 +1,96 @@
+/*
+ * getpriority/setpriority: the nice value of threads, chosen by thread id,
+ * process group or user (one user here: root, uid 0).  Linux's rules: a
+ * thread id names one thread; the raw getpriority returns 20 - nice of
+ * the highest-priority match (1..40, never negative, so never taken for
+ * an error); setpriority clamps to -20..19; no match is ESRCH.  root may
+ * lower nice values, so EACCES/EPERM never arise.  The scheduler does not
+ * use the value yet (docs/processes.md).
+ */
+#include "proc/group.h"
+#include "proc/proc.h"
+#include "proc/task.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/resource.h>
+
+struct prio_walk {
+	int which, who;
+	bool set;
+	int nice;  /* set: the new value; get: the lowest found */
+	int found; /* tasks matched */
+};
+
+static bool prio_match(const struct task *t, const struct prio_walk *w)
+{
+	if (task_exited(t))
+		return false;
+	if (w->which == PRIO_PGRP)
+		return t->group->pgid == w->who;
+	return w->who == 0; /* PRIO_USER: everyone is uid 0 */
+}
+
+/* proc_lock held: sets or reads t's nice value. */
+static void prio_apply(struct task *t, struct prio_walk *w)
+{
+	if (w->set)
+		t->nice = w->nice;
+	else if (!w->found || t->nice < w->nice)
+		w->nice = t->nice;
+	w->found++;
+}
+
+static bool prio_visit(struct task *t, void *arg)
+{
+	struct prio_walk *w = arg;
+
+	if (prio_match(t, w))
+		prio_apply(t, w);
+	return true;
+}
+
+/* Runs w over the tasks it names: -ESRCH if none, else 0. */
+static int prio_run(struct prio_walk *w)
+{
+	struct task *t;
+
+	spin_lock(&proc_lock);
+	if (w->which == PRIO_PROCESS) {
+		t = w->who ? task_find_locked(w->who) : current();
+		if (t)
+			prio_apply(t, w);
+	} else {
+		if (w->which == PRIO_PGRP && !w->who)
+			w->who = current()->group->pgid;
+		task_for_each_locked(prio_visit, w);
+	}
+	spin_unlock(&proc_lock);
+	return w->found ? 0 : -ESRCH;
+}
+
+static bool valid_which(int which)
+{
+	return which == PRIO_PROCESS || which == PRIO_PGRP || which == PRIO_USER;
+}
+
+SYSCALL_DEFINE2(getpriority, int, which, int, who)
+{
+	struct prio_walk w = {.which = which, .who = who};
+	int err;
+
+	if (!valid_which(which))
+		return -EINVAL;
+	if ((err = prio_run(&w)))
+		return err;
+	return 20 - w.nice;
+}
+
+SYSCALL_DEFINE3(setpriority, int, which, int, who, int, nice)
+{
+	struct prio_walk w = {.which = which, .who = who, .set = true};
+
+	if (!valid_which(which))
+		return -EINVAL;
+	w.nice = nice < NICE_MIN ? NICE_MIN : nice > NICE_MAX ? NICE_MAX : nice;
+	return prio_run(&w);
+}
