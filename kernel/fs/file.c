@@ -6,6 +6,7 @@
  */
 #include "fs/file.h"
 #include "fs/eventpoll.h"
+#include "fs/inode.h"
 #include "lib/string.h"
 #include "mm/heap.h"
 
@@ -67,6 +68,9 @@ void file_put(struct file *f)
 	eventpoll_release(f); /* off every epoll first: they poll f's state */
 	if (f->ops && f->ops->release)
 		f->ops->release(f);
+	if (f->dir)
+		inode_put(f->dir);
+	kfree(f->name);
 	__atomic_sub_fetch(&live_files, 1, __ATOMIC_RELAXED);
 	spin_lock(&dead_lock);
 	f->dead_next = dead_files;

@@ -86,6 +86,10 @@ struct inode {
 			/* A /proc link (fs/proc_pid.c), made at lookup: not
 			 * charged against the ramfs size.  Constant. */
 			bool uncharged;
+			/* A /proc/<pid>/fd link (fs/proc_fd.c): the open file
+			 * it stands for, referenced (put with the inode), which
+			 * a walk jumps to (lookup.c); NULL otherwise.  Constant. */
+			struct file *file;
 		} link;
 	};
 };

@@ -24,14 +24,16 @@
 #include <uapi/errno.h>
 
 /* The entries of /proc/<pid>: the text files (enum proc_pid_file order),
- * then exe. */
+ * then exe and fd. */
 #define PID_EXE	    PROC_PID_NFILES
-#define PID_ENTRIES (PROC_PID_NFILES + 1)
+#define PID_FD	    (PROC_PID_NFILES + 1)
+#define PID_ENTRIES (PROC_PID_NFILES + 2)
 static const char *const entry_names[PID_ENTRIES] = {
     [PROC_PID_STAT] = "stat",
     [PROC_PID_STATUS] = "status",
     [PROC_PID_CMDLINE] = "cmdline",
     [PID_EXE] = "exe",
+    [PID_FD] = "fd",
 };
 
 /* A decimal pid without sign or leading zero (Linux's name_to_int), or 0. */
@@ -129,6 +131,24 @@ static int exe_link(int pid, struct inode **out)
 
 /* ---- the directories ---- */
 
+/* A directory of generated entries about pid, in parent (referenced, for
+ * ".."): 0 or -ENOMEM. */
+static int gen_dir(struct inode *parent, const struct dir_gen *gen, int pid, uint32_t perm,
+		   struct inode **out)
+{
+	struct inode *ip = inode_alloc(S_IFDIR | perm, 0);
+
+	if (!ip)
+		return -ENOMEM;
+	ip->dir.gen = gen;
+	ip->dir.gen_pid = pid;
+	ip->nlink = 2;
+	ip->dir.parent = parent;
+	inode_get(parent);
+	*out = ip;
+	return 0;
+}
+
 /* ESRCH once the process is gone, whatever the name (Linux). */
 static int pid_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
 {
@@ -142,6 +162,8 @@ static int pid_dir_lookup(struct inode *dir, const char *name, size_t len, struc
 			continue;
 		if (i == PID_EXE)
 			return exe_link(pid, out);
+		if (i == PID_FD)
+			return gen_dir(dir, &proc_fd_dir_gen, pid, 0500, out);
 		if (!(ip = inode_alloc(S_IFCHR | 0444, MKDEV(PROC_PID_MAJOR, i))))
 			return -ENOMEM;
 		ip->proc.pid = pid;
@@ -159,7 +181,7 @@ static void pid_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, 
 		return;
 	for (uint64_t i = *pos - DIR_GEN_POS; i < PID_ENTRIES; i++) {
 		const char *name = entry_names[i];
-		unsigned int type = i == PID_EXE ? S_IFLNK : S_IFCHR;
+		unsigned int type = i == PID_EXE ? S_IFLNK : i == PID_FD ? S_IFDIR : S_IFCHR;
 		uint64_t ino = 2 * PROC_PID_INO_BASE + dir->dir.gen_pid * PID_ENTRIES + i;
 		if (!emit(ctx, name, strlen(name), ino, type >> 12, DIR_GEN_POS + i + 1))
 			return;
@@ -186,21 +208,12 @@ static int self_link(struct inode **out)
 static int proc_root_lookup(struct inode *proc, const char *name, size_t len, struct inode **out)
 {
 	int pid = name_to_pid(name, len);
-	struct inode *ip;
 
 	if (len == 4 && !memcmp(name, "self", 4))
 		return self_link(out);
 	if (!pid || !proc_pid_exists(pid))
 		return -ENOENT;
-	if (!(ip = inode_alloc(S_IFDIR | 0555, 0)))
-		return -ENOMEM;
-	ip->dir.gen = &pid_dir_gen;
-	ip->dir.gen_pid = pid;
-	ip->nlink = 2;
-	ip->dir.parent = proc;
-	inode_get(proc);
-	*out = ip;
-	return 0;
+	return gen_dir(proc, &pid_dir_gen, pid, 0555, out);
 }
 
 /* After /proc's own files, self (cookie DIR_GEN_POS), then one directory

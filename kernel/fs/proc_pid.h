@@ -14,5 +14,7 @@
 #define PROC_PID_INO_BASE (1ULL << 32)
 
 extern const struct file_ops proc_pid_file_ops;
+/* /proc/<pid>/fd's entries (fs/proc_fd.c). */
+extern const struct dir_gen proc_fd_dir_gen;
 
 #endif

@@ -5,6 +5,7 @@
  * a symbolic link holds its target string.
  */
 #include "fs/inode.h"
+#include "fs/file.h"
 #include "fs/ramfs_priv.h"
 #include "fs/ramfs_space.h"
 #include "arch/x86_64/rtc.h"
@@ -131,6 +132,8 @@ void inode_put(struct inode *ip)
 		free_data(ip);
 	else if (S_ISLNK(ip->mode)) {
 		kfree(ip->link.target);
+		if (ip->link.file)
+			file_put(ip->link.file);
 		if (!ip->link.uncharged)
 			ramfs_uncharge_pages(1);
 	}

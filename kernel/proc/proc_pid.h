@@ -21,5 +21,9 @@ long proc_pid_text(int pid, enum proc_pid_file which, char *buf, size_t size);
 /* The path pid's program was executed as, into buf (PATH_MAX bytes):
  * 0, -ESRCH, or -ENOENT for a zombie (no program left). */
 int proc_pid_exe(int pid, char *buf);
+struct files_table;
+/* pid's files table with a reference (files_put it), or NULL when pid is
+ * no process or its leader has exited (Linux's fd listing is then empty). */
+struct files_table *proc_pid_files(int pid);
 
 #endif

@@ -4,6 +4,7 @@
  * then formatted outside it.
  */
 #include "proc/proc_pid.h"
+#include "fs/files.h"
 #include "fs/inode.h"
 #include "lib/printk.h"
 #include "lib/string.h"
@@ -92,6 +93,19 @@ int proc_pid_exe(int pid, char *buf)
 		strlcpy(buf, g->leader->uvm->exe_path, PATH_MAX);
 	spin_unlock(&proc_lock);
 	return err;
+}
+
+struct files_table *proc_pid_files(int pid)
+{
+	struct thread_group *g;
+	struct files_table *files = NULL;
+
+	spin_lock(&proc_lock);
+	/* t->files is replaced under proc_lock (task_swap_files) */
+	if ((g = group_of_locked(pid)) && g->leader->files)
+		files = files_share(g->leader->files);
+	spin_unlock(&proc_lock);
+	return files;
 }
 
 bool proc_pid_exists(int pid)

@@ -1,0 +1,168 @@
+/*
+ * /proc/<pid>/fd: one link per open fd of the process, the non-sequential
+ * ones included, made up at each lookup and listing (fs/proc_pid.c holds
+ * the directory).  readlink shows what the fd is as Linux does (a path,
+ * "pipe:[ino]", "socket:[ino]", "anon_inode:[eventfd]"...); opening the
+ * link opens the file itself (lookup.c's jump), whatever its name now.
+ *
+ * Lifetime rule: the directory holds the pid number only (dir.gen_pid).
+ * Each lookup and listing takes a reference on the process's files table
+ * under proc_lock (proc_pid_files) and drops it before returning, so an
+ * exiting process is never held.  A link holds a reference on its open
+ * file (link.file) for as long as the link inode lives: a walk, or a
+ * readlink, never longer.
+ */
+#include "fs/file.h"
+#include "fs/files.h"
+#include "fs/inode.h"
+#include "fs/proc_pid.h"
+#include "fs/vfs.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "proc/proc_pid.h"
+#include <uapi/errno.h>
+#include <uapi/stat.h>
+
+#define FD_LINK_SIZE 64 /* st_size of an fd link (Linux's) */
+
+/* A decimal fd without sign or leading zero (Linux's name_to_int), or -1. */
+static int name_to_fd(const char *name, size_t len)
+{
+	long fd = 0;
+
+	if (!len || len > 10 || (name[0] == '0' && len > 1))
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (name[i] < '0' || name[i] > '9')
+			return -1;
+		fd = fd * 10 + (name[i] - '0');
+	}
+	return fd > 0x7fffffff ? -1 : (int)fd;
+}
+
+/*
+ * The path of a file opened by name: that name while it still leads to
+ * the file, else the file's name in the same directory (renamed there),
+ * else the name it was opened by; " (deleted)" once it has no name left,
+ * as Linux.  (Moved to another directory it shows the old path: there is
+ * no dentry to follow it.)  0 or -errno.
+ */
+static long named_path(struct file *f, char *buf)
+{
+	struct inode *ip = f->inode;
+	char *name = kmalloc(NAME_MAX + 1);
+	const char *shown = f->name;
+	long err;
+
+	struct inode *now = dir_lookup(f->dir, f->name, strlen(f->name));
+
+	if (now)
+		inode_put(now);
+	if (!name)
+		return -ENOMEM;
+	if (now != ip && dir_name_of(f->dir, ip, name, NAME_MAX + 1) >= 0)
+		shown = name;
+	err = vfs_join_name(f->dir, shown, strlen(shown), buf);
+	if (err == -ENOENT) /* its directory was removed */
+		err = strlcpy(buf, shown, PATH_MAX) >= PATH_MAX ? -ENAMETOOLONG : 0;
+	kfree(name);
+	spin_lock(&ip->lock);
+	bool deleted = !ip->nlink;
+	spin_unlock(&ip->lock);
+	if (!err && deleted && strlen(buf) + sizeof(" (deleted)") <= PATH_MAX)
+		strlcpy(buf + strlen(buf), " (deleted)", sizeof(" (deleted)"));
+	return err;
+}
+
+/* What readlink shows for f, into buf (PATH_MAX bytes): 0 or -errno. */
+static long fd_target(struct file *f, char *buf)
+{
+	struct uapi_stat st = {0};
+
+	if (f->inode && inode_is_dir(f->inode))
+		return vfs_getcwd(f->inode, buf, PATH_MAX) < 0 ? -ENOENT : 0;
+	if (f->inode && f->name)
+		return named_path(f, buf);
+	if (f->inode)
+		snprintk(buf, PATH_MAX, "inode:[%lu]", f->inode->ino); /* not opened by name */
+	else if (f->ops->stat && !f->ops->stat(f, &st) &&
+		 (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		snprintk(buf, PATH_MAX, "%s:[%lu]", S_ISFIFO(st.st_mode) ? "pipe" : "socket",
+			 st.st_ino);
+	else
+		strlcpy(buf, f->ops->anon_name ? f->ops->anon_name : "anon_inode:[unknown]",
+			PATH_MAX);
+	return 0;
+}
+
+/* Linux's fd link mode: r-x for reading, -wx for writing. */
+static uint32_t fd_link_mode(struct file *f)
+{
+	return S_IFLNK | (file_can_read(f) ? 0500 : 0) | (file_can_write(f) ? 0300 : 0);
+}
+
+/* The link for f (the caller's reference passes to it): 0, -ENOMEM. */
+static int fd_link(struct file *f, struct inode **out)
+{
+	char *buf = kmalloc(PATH_MAX);
+	struct inode *ip = inode_alloc(fd_link_mode(f), 0);
+	long err = buf && ip ? fd_target(f, buf) : -ENOMEM;
+
+	if (ip)
+		ip->link.uncharged = true;
+	if (!err && !(ip->link.target = kstrdup(buf)))
+		err = -ENOMEM;
+	kfree(buf);
+	if (err) {
+		if (ip)
+			inode_put(ip);
+		file_put(f);
+		return err;
+	}
+	ip->link.file = f;
+	ip->size = FD_LINK_SIZE;
+	ip->nlink = 1;
+	*out = ip;
+	return 0;
+}
+
+/* ESRCH once the process is gone (Linux), ENOENT for an fd not open. */
+static int fd_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
+{
+	struct files_table *files = proc_pid_files(dir->dir.gen_pid);
+	int fd = name_to_fd(name, len);
+	struct file *f;
+
+	if (!files)
+		return proc_pid_exists(dir->dir.gen_pid) ? -ENOENT : -ESRCH;
+	f = fd < 0 ? NULL : files_lookup(files, fd);
+	files_put(files);
+	return f ? fd_link(f, out) : -ENOENT;
+}
+
+/* Cookies: DIR_GEN_POS + fd + 1 after fd, valid whoever opens or closes. */
+static void fd_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx)
+{
+	struct files_table *files = proc_pid_files(dir->dir.gen_pid);
+	char name[12];
+	int fd;
+
+	if (!files)
+		return;
+	while ((fd = files_next_fd(files, *pos - DIR_GEN_POS)) >= 0) {
+		int len = snprintk(name, sizeof(name), "%d", fd);
+		uint64_t ino =
+		    3 * PROC_PID_INO_BASE + (uint64_t)dir->dir.gen_pid * (1ULL << 31) + fd;
+		if (!emit(ctx, name, len, ino, S_IFLNK >> 12, DIR_GEN_POS + fd + 1))
+			break;
+		*pos = DIR_GEN_POS + fd + 1;
+	}
+	files_put(files);
+}
+
+const struct dir_gen proc_fd_dir_gen = {
+    .lookup = fd_dir_lookup,
+    .iterate = fd_dir_iterate,
+    .sealed = true,
+};
