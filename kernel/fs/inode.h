@@ -74,6 +74,14 @@ struct inode {
 			int gen_pid; /* the process /proc/<pid> is about (constant) */
 		} dir;
 		struct {
+			/* A FIFO (fs/fifo.c): its pipe while an end is open,
+			 * else NULL, under the lock (pipe.c's rule); held: the
+			 * inode holds a reference on it instead (fifo_holding;
+			 * both constant then). */
+			struct pipe *pipe;
+			bool held;
+		} fifo;
+		struct {
 			/* A /proc/<pid> file: the process it reports, looked up
 			 * by this number at each read, never by pointer, so a
 			 * file outliving its process holds nothing. Constant. */
@@ -87,9 +95,13 @@ struct inode {
 			 * charged against the ramfs size.  Constant. */
 			bool uncharged;
 			/* A /proc/<pid>/fd link (fs/proc_fd.c): the open file
-			 * it stands for, referenced (put with the inode), which
-			 * a walk jumps to (lookup.c); NULL otherwise.  Constant. */
+			 * it stands for and the inode a walk jumps to (lookup.c:
+			 * the file's own, or fifo_holding's for a pipe; NULL when
+			 * it cannot be opened, as a socket), both referenced
+			 * and put with the link; file is NULL for other links.
+			 * Constant. */
 			struct file *file;
+			struct inode *jump;
 		} link;
 	};
 };

@@ -141,7 +141,7 @@ static int follow_link(struct walk *w, struct inode *ip, const char *tail)
  * goes to the file's inode itself, not to the path the link shows
  * (Linux's magic links), so a renamed or unlinked file is still reached.
  * *out is that inode, referenced; w->where takes the file's own.  -ENXIO
- * for a file without an inode (a socket, as Linux; pipes too for now).
+ * for a file that cannot be opened again (a socket, as Linux).
  */
 static int jump_link(struct walk *w, struct inode *link, struct inode **out)
 {
@@ -149,7 +149,7 @@ static int jump_link(struct walk *w, struct inode *link, struct inode **out)
 
 	if (++w->links > MAXSYMLINKS)
 		return -ELOOP;
-	if (!f->inode)
+	if (!link->link.jump)
 		return -ENXIO;
 	w->named = false;
 	if (w->where && f->name) {
@@ -158,8 +158,8 @@ static int jump_link(struct walk *w, struct inode *link, struct inode **out)
 		inode_get(f->dir);
 		w->where->dir = f->dir;
 	}
-	inode_get(f->inode);
-	*out = f->inode;
+	inode_get(link->link.jump);
+	*out = link->link.jump;
 	return 0;
 }
 

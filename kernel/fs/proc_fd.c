@@ -3,18 +3,22 @@
  * ones included, made up at each lookup and listing (fs/proc_pid.c holds
  * the directory).  readlink shows what the fd is as Linux does (a path,
  * "pipe:[ino]", "socket:[ino]", "anon_inode:[eventfd]"...); opening the
- * link opens the file itself (lookup.c's jump), whatever its name now.
+ * link opens the file itself (lookup.c's jump), whatever its name now: a
+ * new open file description of a ramfs file, a new end of the same pipe
+ * (fifo.c), ENXIO for sockets and anon inodes, as Linux.
  *
  * Lifetime rule: the directory holds the pid number only (dir.gen_pid).
  * Each lookup and listing takes a reference on the process's files table
  * under proc_lock (proc_pid_files) and drops it before returning, so an
  * exiting process is never held.  A link holds a reference on its open
- * file (link.file) for as long as the link inode lives: a walk, or a
- * readlink, never longer.
+ * file (link.file) and on where it jumps (link.jump) for as long as the
+ * link inode lives: a walk, or a readlink, never longer.
  */
+#include "fs/fifo.h"
 #include "fs/file.h"
 #include "fs/files.h"
 #include "fs/inode.h"
+#include "fs/pipe.h"
 #include "fs/proc_pid.h"
 #include "fs/vfs.h"
 #include "lib/printk.h"
@@ -102,6 +106,20 @@ static uint32_t fd_link_mode(struct file *f)
 	return S_IFLNK | (file_can_read(f) ? 0500 : 0) | (file_can_write(f) ? 0300 : 0);
 }
 
+/* Where opening f's link leads, referenced: f's inode, an inode holding
+ * f's pipe, or NULL (a socket, an anon inode: ENXIO).  0 or -ENOMEM. */
+static int jump_target(struct file *f, struct inode **jump)
+{
+	struct pipe *p = pipe_of(f);
+
+	*jump = f->inode;
+	if (f->inode)
+		inode_get(f->inode);
+	else if (p && !(*jump = fifo_holding(p)))
+		return -ENOMEM;
+	return 0;
+}
+
 /* The link for f (the caller's reference passes to it): 0, -ENOMEM. */
 static int fd_link(struct file *f, struct inode **out)
 {
@@ -113,6 +131,8 @@ static int fd_link(struct file *f, struct inode **out)
 		ip->link.uncharged = true;
 	if (!err && !(ip->link.target = kstrdup(buf)))
 		err = -ENOMEM;
+	if (!err)
+		err = jump_target(f, &ip->link.jump);
 	kfree(buf);
 	if (err) {
 		if (ip)

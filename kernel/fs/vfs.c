@@ -7,6 +7,7 @@
 #include "fs/ramfs_space.h"
 #include "arch/x86_64/bootinfo.h"
 #include "arch/x86_64/uaccess.h"
+#include "fs/fifo.h"
 #include "fs/file.h"
 #include "lib/printk.h"
 #include "lib/string.h"
@@ -139,10 +140,14 @@ int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out)
 	struct file *f;
 	int err;
 
+	if (S_ISFIFO(ip->mode))
+		return fifo_open(ip, flags, out);
 	if (inode_is_dir(ip))
 		ops = &dir_ops;
 	else if (S_ISCHR(ip->mode))
 		ops = chrdev_ops(ip->rdev);
+	else if (!inode_is_reg(ip))
+		ops = NULL; /* block devices and sockets: no driver here, as Linux's ENXIO */
 	if (!ops)
 		return -ENXIO;
 	if (S_ISCHR(ip->mode) && (err = chrdev_open(ip->rdev, flags)))

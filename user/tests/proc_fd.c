@@ -153,6 +153,28 @@ static void test_open(void)
 	close(fd);
 }
 
+/* A pipe's link opens another end of the same pipe; a socket's cannot be
+ * opened (ENXIO, as Linux). */
+static void test_open_pipe(void)
+{
+	char link[64], c = 0;
+	int p[2], s[2], w;
+
+	require(pipe(p) == 0 && socketpair(AF_UNIX, SOCK_STREAM, 0, s) == 0, "pipe, socketpair");
+	snprintf(link, sizeof link, "/proc/self/fd/%d", p[0]);
+	w = open(link, O_WRONLY);
+	ok(w >= 0 && write(w, "q", 1) == 1 && read(p[0], &c, 1) == 1 && c == 'q',
+	   "open a pipe's link for writing: a new write end of that pipe");
+	close(p[1]);
+	close(w);
+	is_int(read(p[0], &c, 1), 0, "EOF once every writer, the new one too, closed");
+	close(p[0]);
+	snprintf(link, sizeof link, "/proc/self/fd/%d", s[0]);
+	is_errno(open(link, O_RDWR), ENXIO, "open a socket's link: ENXIO");
+	close(s[0]);
+	close(s[1]);
+}
+
 /* Every open fd is listed: a high sequential one and a non-sequential one. */
 static void test_listing(void)
 {
@@ -209,10 +231,11 @@ int main(void)
 {
 	snprintf(dir, sizeof dir, "/tmp/proc_fd-%d", (int)getpid());
 	require(mkdir(dir, 0700) == 0, "mkdir");
-	plan(23);
+	plan(26);
 	test_names();
 	test_modes();
 	test_open();
+	test_open_pipe();
 	test_listing();
 	test_other_process();
 	ok(rmdir(dir) == 0, "nothing left behind");
