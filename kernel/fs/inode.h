@@ -72,6 +72,7 @@ struct inode {
 			 * Constant. */
 			const struct dir_gen *gen;
 			int gen_pid; /* the process /proc/<pid> is about (constant) */
+			int gen_tid; /* /proc/<pid>/task/<tid>: the thread, else 0 (constant) */
 		} dir;
 		struct {
 			/* A FIFO (fs/fifo.c): its pipe while an end is open,
@@ -84,8 +85,9 @@ struct inode {
 		struct {
 			/* A /proc/<pid> file: the process it reports, looked up
 			 * by this number at each read, never by pointer, so a
-			 * file outliving its process holds nothing. Constant. */
-			int pid;
+			 * file outliving its process holds nothing; tid: the
+			 * thread of /proc/<pid>/task/<tid>, else 0. Constant. */
+			int pid, tid;
 		} proc;
 		struct {
 			/* kmalloc'd, NUL-terminated, never empty; constant, freed

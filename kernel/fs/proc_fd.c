@@ -30,21 +30,6 @@
 
 #define FD_LINK_SIZE 64 /* st_size of an fd link (Linux's) */
 
-/* A decimal fd without sign or leading zero (Linux's name_to_int), or -1. */
-static int name_to_fd(const char *name, size_t len)
-{
-	long fd = 0;
-
-	if (!len || len > 10 || (name[0] == '0' && len > 1))
-		return -1;
-	for (size_t i = 0; i < len; i++) {
-		if (name[i] < '0' || name[i] > '9')
-			return -1;
-		fd = fd * 10 + (name[i] - '0');
-	}
-	return fd > 0x7fffffff ? -1 : (int)fd;
-}
-
 /*
  * The path of a file opened by name: that name while it still leads to
  * the file, else the file's name in the same directory (renamed there),
@@ -151,7 +136,7 @@ static int fd_link(struct file *f, struct inode **out)
 static int fd_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
 {
 	struct files_table *files = proc_pid_files(dir->dir.gen_pid);
-	int fd = name_to_fd(name, len);
+	int fd = proc_name_to_int(name, len);
 	struct file *f;
 
 	if (!files)

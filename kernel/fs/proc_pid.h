@@ -14,7 +14,21 @@
 #define PROC_PID_INO_BASE (1ULL << 32)
 
 extern const struct file_ops proc_pid_file_ops;
-/* /proc/<pid>/fd's entries (fs/proc_fd.c). */
+/* /proc/<pid>/fd's entries (fs/proc_fd.c), /proc/<pid>/task's (fs/proc_task.c). */
 extern const struct dir_gen proc_fd_dir_gen;
+extern const struct dir_gen proc_task_dir_gen;
+
+/* What proc_pid.c lends the other /proc directories: */
+/* A decimal number without sign or leading zero, up to INT_MAX (Linux's
+ * name_to_int: a pid, tid or fd name), or -1. */
+int proc_name_to_int(const char *name, size_t len);
+/* A directory of generated entries about pid (and thread tid, or 0), in
+ * parent (referenced, for ".."): 0 or -ENOMEM. */
+int proc_gen_dir(struct inode *parent, const struct dir_gen *gen, int pid, int tid, uint32_t perm,
+		 struct inode **out);
+/* The text file which (enum proc_pid_file) about pid, or its thread tid. */
+int proc_text_file(int pid, int tid, int which, struct inode **out);
+/* The index of name in names[0..n) (NULL entries never match), or -1. */
+int proc_entry_index(const char *const *names, int n, const char *name, size_t len);
 
 #endif

@@ -9,15 +9,26 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum proc_pid_file { PROC_PID_STAT, PROC_PID_STATUS, PROC_PID_CMDLINE, PROC_PID_NFILES };
+enum proc_pid_file {
+	PROC_PID_STAT,
+	PROC_PID_STATUS,
+	PROC_PID_CMDLINE,
+	PROC_PID_COMM,
+	PROC_PID_NFILES
+};
 
 /* Whether pid is a process (a thread group not yet reaped: zombies too). */
 bool proc_pid_exists(int pid);
 /* The smallest process id >= from, or 0 if there is none. */
 int proc_pid_next(int from);
-/* The text of /proc/<pid>/<which> into buf: its length (cmdline holds
- * NULs), cut to size, or -ESRCH when pid is no process. */
-long proc_pid_text(int pid, enum proc_pid_file which, char *buf, size_t size);
+/* The text of /proc/<pid>/<which> (tid 0), or of /proc/<pid>/task/<tid>/
+ * <which>, into buf: its length (cmdline holds NULs), cut to size, or
+ * -ESRCH when pid is no process or tid no live thread of it. */
+long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t size);
+/* Whether tid is a live thread of process pid. */
+bool proc_tid_exists(int pid, int tid);
+/* The smallest tid >= from of a live thread of pid, or 0 if none. */
+int proc_tid_next(int pid, int from);
 /* The path pid's program was executed as, into buf (PATH_MAX bytes):
  * 0, -ESRCH, or -ENOENT for a zombie (no program left). */
 int proc_pid_exe(int pid, char *buf);
