@@ -86,8 +86,9 @@ struct inode {
 			/* A /proc/<pid> file: the process it reports, looked up
 			 * by this number at each read, never by pointer, so a
 			 * file outliving its process holds nothing; tid: the
-			 * thread of /proc/<pid>/task/<tid>, else 0. Constant. */
-			int pid, tid;
+			 * thread of /proc/<pid>/task/<tid>, else 0; fd: the fd
+			 * of /proc/<pid>/fdinfo/<fd>. Constant. */
+			int pid, tid, fd;
 		} proc;
 		struct {
 			/* kmalloc'd, NUL-terminated, never empty; constant, freed

@@ -26,6 +26,7 @@
 #include "mm/heap.h"
 #include "proc/proc_pid.h"
 #include <uapi/errno.h>
+#include <uapi/fcntl.h>
 #include <uapi/stat.h>
 
 #define FD_LINK_SIZE 64 /* st_size of an fd link (Linux's) */
@@ -132,24 +133,89 @@ static int fd_link(struct file *f, struct inode **out)
 	return 0;
 }
 
+/* ---- /proc/<pid>/fdinfo/<fd> ---- */
+
+#define O_LARGEFILE 00100000 /* Linux sets it on every open(2) by a 64-bit process */
+#define MNT_ID	    1	     /* the one mount, the ramfs */
+
+/* The open file on fd of pid, referenced, and the fd's FD_* flags: 0,
+ * -ENOENT (fd not open), -ESRCH (no such process). */
+static int pid_fd_file(int pid, int fd, struct file **out, int *fdflags)
+{
+	struct files_table *files = proc_pid_files(pid);
+
+	if (!files)
+		return proc_pid_exists(pid) ? -ENOENT : -ESRCH;
+	*out = fd < 0 ? NULL : files_lookup(files, fd);
+	*fdflags = *out ? files_get_fdflags(files, fd) : 0;
+	files_put(files);
+	return *out ? 0 : -ENOENT;
+}
+
+/*
+ * Linux's lines (pos, flags in octal with O_CLOEXEC for a close-on-exec fd
+ * and O_LARGEFILE for a file opened by name, mnt_id, ino), then
+ * fdkernel's: clofork (the fd's close-on-fork flag) and nonseq (whether
+ * the fd is in the non-sequential area), each 0 or 1.
+ */
+long proc_fdinfo_text(int pid, int fd, char *buf, size_t size)
+{
+	struct uapi_stat st = {0};
+	struct file *f;
+	int fdflags, err = pid_fd_file(pid, fd, &f, &fdflags);
+	unsigned int flags;
+	uint64_t pos;
+
+	if (err)
+		return err;
+	spin_lock(&f->pos_lock);
+	pos = f->pos;
+	spin_unlock(&f->pos_lock);
+	flags = f->flags | (f->inode ? O_LARGEFILE : 0) | (fdflags & FD_CLOEXEC ? O_CLOEXEC : 0);
+	if (f->inode)
+		st.st_ino = f->inode->ino;
+	else if (f->ops->stat)
+		f->ops->stat(f, &st);
+	snprintk(buf, size,
+		 "pos:\t%lu\nflags:\t0%o\nmnt_id:\t%d\nino:\t%lu\nclofork:\t%d\nnonseq:\t%d\n", pos,
+		 flags, MNT_ID, st.st_ino, !!(fdflags & FD_CLOFORK), fd >= NONSEQ_FD_BASE);
+	file_put(f);
+	return strlen(buf);
+}
+
+/* ---- the directories ---- */
+
 /* ESRCH once the process is gone (Linux), ENOENT for an fd not open. */
 static int fd_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
 {
-	struct files_table *files = proc_pid_files(dir->dir.gen_pid);
-	int fd = proc_name_to_int(name, len);
+	int fdflags, err;
 	struct file *f;
 
-	if (!files)
-		return proc_pid_exists(dir->dir.gen_pid) ? -ENOENT : -ESRCH;
-	f = fd < 0 ? NULL : files_lookup(files, fd);
-	files_put(files);
-	return f ? fd_link(f, out) : -ENOENT;
+	err = pid_fd_file(dir->dir.gen_pid, proc_name_to_int(name, len), &f, &fdflags);
+	return err ? err : fd_link(f, out);
 }
 
-/* Cookies: DIR_GEN_POS + fd + 1 after fd, valid whoever opens or closes. */
+/* fdinfo/<fd>: a text file naming the fd (read as proc_fdinfo_text). */
+static int fdinfo_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
+{
+	int fdflags, fd = proc_name_to_int(name, len), err;
+	struct file *f;
+
+	if ((err = pid_fd_file(dir->dir.gen_pid, fd, &f, &fdflags)))
+		return err;
+	file_put(f);
+	if ((err = proc_text_file(dir->dir.gen_pid, 0, PROC_FDINFO_MINOR, out)))
+		return err;
+	(*out)->proc.fd = fd;
+	return 0;
+}
+
+/* Both directories list the open fds (links in fd, text files in fdinfo).
+ * Cookies: DIR_GEN_POS + fd + 1 after fd, valid whoever opens or closes. */
 static void fd_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx)
 {
 	struct files_table *files = proc_pid_files(dir->dir.gen_pid);
+	bool links = dir->dir.gen == &proc_fd_dir_gen;
 	char name[12];
 	int fd;
 
@@ -157,9 +223,10 @@ static void fd_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, v
 		return;
 	while ((fd = files_next_fd(files, *pos - DIR_GEN_POS)) >= 0) {
 		int len = snprintk(name, sizeof(name), "%d", fd);
-		uint64_t ino =
-		    3 * PROC_PID_INO_BASE + (uint64_t)dir->dir.gen_pid * (1ULL << 31) + fd;
-		if (!emit(ctx, name, len, ino, S_IFLNK >> 12, DIR_GEN_POS + fd + 1))
+		uint64_t ino = (links ? 3 : 6) * PROC_PID_INO_BASE +
+			       (uint64_t)dir->dir.gen_pid * (1ULL << 31) + fd;
+		if (!emit(ctx, name, len, ino, (links ? S_IFLNK : S_IFCHR) >> 12,
+			  DIR_GEN_POS + fd + 1))
 			break;
 		*pos = DIR_GEN_POS + fd + 1;
 	}
@@ -168,6 +235,12 @@ static void fd_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, v
 
 const struct dir_gen proc_fd_dir_gen = {
     .lookup = fd_dir_lookup,
+    .iterate = fd_dir_iterate,
+    .sealed = true,
+};
+
+const struct dir_gen proc_fdinfo_dir_gen = {
+    .lookup = fdinfo_dir_lookup,
     .iterate = fd_dir_iterate,
     .sealed = true,
 };

@@ -24,11 +24,12 @@
 #include <uapi/errno.h>
 
 /* The entries of /proc/<pid>: the text files (enum proc_pid_file order),
- * then exe, fd and task. */
+ * then exe, and the directories fd, fdinfo and task. */
 #define PID_EXE	    PROC_PID_NFILES
 #define PID_FD	    (PROC_PID_NFILES + 1)
-#define PID_TASK    (PROC_PID_NFILES + 2)
-#define PID_ENTRIES (PROC_PID_NFILES + 3)
+#define PID_FDINFO  (PROC_PID_NFILES + 2)
+#define PID_TASK    (PROC_PID_NFILES + 3)
+#define PID_ENTRIES (PROC_PID_NFILES + 4)
 static const char *const entry_names[PID_ENTRIES] = {
     [PROC_PID_STAT] = "stat",
     [PROC_PID_STATUS] = "status",
@@ -36,6 +37,7 @@ static const char *const entry_names[PID_ENTRIES] = {
     [PROC_PID_COMM] = "comm",
     [PID_EXE] = "exe",
     [PID_FD] = "fd",
+    [PID_FDINFO] = "fdinfo",
     [PID_TASK] = "task",
 };
 
@@ -70,8 +72,11 @@ static long pid_file_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 	if (!t) {
 		if (!(t = kmalloc(sizeof(*t))))
 			return -ENOMEM;
-		t->len = proc_pid_text(f->inode->proc.pid, f->inode->proc.tid,
-				       MINOR(f->inode->rdev), t->buf, sizeof(t->buf));
+		struct inode *ip = f->inode;
+		t->len = MINOR(ip->rdev) == PROC_FDINFO_MINOR
+			     ? proc_fdinfo_text(ip->proc.pid, ip->proc.fd, t->buf, sizeof(t->buf))
+			     : proc_pid_text(ip->proc.pid, ip->proc.tid, MINOR(ip->rdev), t->buf,
+					     sizeof(t->buf));
 		if (t->len < 0) {
 			long err = t->len;
 			kfree(t);
@@ -185,6 +190,8 @@ static int pid_dir_lookup(struct inode *dir, const char *name, size_t len, struc
 		return exe_link(pid, out);
 	case PID_FD:
 		return proc_gen_dir(dir, &proc_fd_dir_gen, pid, 0, 0500, out);
+	case PID_FDINFO:
+		return proc_gen_dir(dir, &proc_fdinfo_dir_gen, pid, 0, 0555, out);
 	case PID_TASK:
 		return proc_gen_dir(dir, &proc_task_dir_gen, pid, 0, 0555, out);
 	default:

@@ -5,18 +5,23 @@
 #define FS_PROC_PID_H
 
 #include "fs/inode.h"
+#include "proc/proc_pid.h"
 
-/* The device major of /proc/<pid> files (its minor: enum proc_pid_file);
- * a free one of Linux's. */
-#define PROC_PID_MAJOR 60
-#define MINOR(rdev)    ((rdev)&0xff)
+/* The device major of /proc/<pid> files (its minor: enum proc_pid_file,
+ * or PROC_FDINFO_MINOR); a free one of Linux's. */
+#define PROC_PID_MAJOR	  60
+#define PROC_FDINFO_MINOR PROC_PID_NFILES
+#define MINOR(rdev)	  ((rdev)&0xff)
 /* d_ino of /proc/<pid> in a listing: beyond the ramfs numbers in use. */
 #define PROC_PID_INO_BASE (1ULL << 32)
 
 extern const struct file_ops proc_pid_file_ops;
 /* /proc/<pid>/fd's entries (fs/proc_fd.c), /proc/<pid>/task's (fs/proc_task.c). */
-extern const struct dir_gen proc_fd_dir_gen;
+extern const struct dir_gen proc_fd_dir_gen, proc_fdinfo_dir_gen;
 extern const struct dir_gen proc_task_dir_gen;
+/* The text of /proc/<pid>/fdinfo/<fd> (fs/proc_fd.c): its length,
+ * -ENOENT once the fd is closed, -ESRCH once the process is gone. */
+long proc_fdinfo_text(int pid, int fd, char *buf, size_t size);
 
 /* What proc_pid.c lends the other /proc directories: */
 /* A decimal number without sign or leading zero, up to INT_MAX (Linux's

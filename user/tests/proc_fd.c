@@ -175,6 +175,56 @@ static void test_open_pipe(void)
 	close(s[1]);
 }
 
+/* fdinfo's pos and flags (Linux's octal values); with close-on-exec. */
+static bool fdinfo(int fd, unsigned long *pos, unsigned int *flags, char *text, size_t size)
+{
+	char path[64];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
+	if (!(f = fopen(path, "r")))
+		return false;
+	n = fread(text, 1, size - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	return sscanf(text, "pos:\t%lu\nflags:\t%o", pos, flags) == 2;
+}
+
+#define LINUX_O_APPEND	02000
+#define LINUX_O_CLOEXEC 02000000
+
+static void test_fdinfo(void)
+{
+	char path[PATH_MAX], text[512];
+	unsigned long pos = 0;
+	unsigned int flags = 0;
+	int fd;
+
+	snprintf(path, sizeof path, "%s/info", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	require(write(fd, "12345", 5) == 5, "write");
+	if (!ok(fdinfo(fd, &pos, &flags, text, sizeof text) && pos == 5 && (flags & 3) == 2 &&
+		    (flags & LINUX_O_APPEND) && (flags & LINUX_O_CLOEXEC),
+		"fdinfo: pos, and flags in octal with O_APPEND and O_CLOEXEC"))
+		diag("%s", text);
+	fcntl(fd, F_SETFD, 0);
+	ok(fdinfo(fd, &pos, &flags, text, sizeof text) && !(flags & LINUX_O_CLOEXEC),
+	   "... O_CLOEXEC gone once the fd flag is cleared");
+	ok(strstr(text, "\nmnt_id:\t") && strstr(text, "\nino:\t"), "... and mnt_id, ino lines");
+	close(fd);
+	unlink(path);
+	ok(!fdinfo(fd, &pos, &flags, text, sizeof text) && errno == ENOENT,
+	   "fdinfo of a closed fd: ENOENT");
+	if (fdk_only("fdinfo: clofork and nonseq lines")) {
+		fd = open("/dev/null", O_RDONLY | O_NONSEQFD | O_CLOFORK);
+		ok(fdinfo(fd, &pos, &flags, text, sizeof text) && strstr(text, "\nclofork:\t1\n") &&
+		       strstr(text, "\nnonseq:\t1\n"),
+		   "fdinfo: clofork and nonseq lines");
+		close(fd);
+	}
+}
+
 /* Every open fd is listed: a high sequential one and a non-sequential one. */
 static void test_listing(void)
 {
@@ -231,11 +281,12 @@ int main(void)
 {
 	snprintf(dir, sizeof dir, "/tmp/proc_fd-%d", (int)getpid());
 	require(mkdir(dir, 0700) == 0, "mkdir");
-	plan(26);
+	plan(31);
 	test_names();
 	test_modes();
 	test_open();
 	test_open_pipe();
+	test_fdinfo();
 	test_listing();
 	test_other_process();
 	ok(rmdir(dir) == 0, "nothing left behind");

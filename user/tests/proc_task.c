@@ -4,13 +4,13 @@
  * with that thread's stat, status and comm; a thread that exits leaves the
  * listing.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "proc_list.h"
 #include "tap.h"
 #include "testutil.h"
 #include "thread.h"
@@ -56,29 +56,6 @@ static bool status_ids(int pid, int tid)
 	return got_pid == tid && got_tgid == pid;
 }
 
-/* How many of the given tids /proc/self/task lists, and whether it lists
- * anything else. */
-static int listed_tids(const int *tids, int n, bool *other)
-{
-	struct dirent *d;
-	int found = 0;
-	DIR *dp = opendir("/proc/self/task");
-
-	*other = false;
-	while (dp && (d = readdir(dp))) {
-		bool mine = false;
-		if (d->d_name[0] == '.')
-			continue;
-		for (int i = 0; i < n; i++)
-			mine |= atoi(d->d_name) == tids[i];
-		found += mine;
-		*other |= !mine;
-	}
-	if (dp)
-		closedir(dp);
-	return found;
-}
-
 static int worker(void *arg)
 {
 	int i = (int)(long)arg;
@@ -116,7 +93,6 @@ static void test_threads(void)
 	struct thread t[NTHREADS];
 	int tids[NTHREADS + 1] = {getpid()}, tid;
 	char buf[256], want[64];
-	bool other;
 
 	for (int i = 0; i < NTHREADS; i++) {
 		tids[i + 1] = (int)thread_start(&t[i], worker, (void *)(long)i);
@@ -124,7 +100,7 @@ static void test_threads(void)
 		while (!__atomic_load_n(&named[i], __ATOMIC_ACQUIRE))
 			thread_sys(__NR_sched_yield, 0, 0, 0);
 	}
-	ok(listed_tids(tids, NTHREADS + 1, &other) == NTHREADS + 1 && !other,
+	ok(lists_exactly("/proc/self/task", tids, NTHREADS + 1),
 	   "/proc/self/task lists the process's 3 threads, nothing else");
 	tid = tids[1];
 	ok(!strcmp(first_line("/proc/self/task/%d/comm", tid, 0, buf, sizeof buf), "worker1\n"),
@@ -141,7 +117,7 @@ static void test_threads(void)
 	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < NTHREADS; i++)
 		thread_join(&t[i]);
-	ok(listed_tids(tids, 1, &other) == 1 && !other, "joined threads leave the listing");
+	ok(lists_exactly("/proc/self/task", tids, 1), "joined threads leave the listing");
 	snprintf(want, sizeof want, "/proc/self/task/%d/comm", tid);
 	is_errno(access(want, F_OK), ENOENT, "... and their directories: ENOENT");
 }
