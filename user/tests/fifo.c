@@ -137,6 +137,24 @@ static void test_interrupted(void)
 	signal(SIGALRM, SIG_DFL);
 }
 
+/* A reader killed while it waits in open leaves nothing counted. */
+static void test_killed_opener(void)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		open(fifo, O_RDONLY);
+		_exit(1);
+	}
+	sleep_ms(50);
+	kill(pid, SIGKILL);
+	ok(waitpid(pid, &status, 0) == pid && killed_by(status, SIGKILL),
+	   "a reader waiting in open dies of SIGKILL");
+	is_errno(open(fifo, O_WRONLY | O_NONBLOCK), ENXIO, "... and no reader is left behind");
+}
+
 static void test_unlinked(void)
 {
 	char c = 0;
@@ -153,11 +171,12 @@ int main(void)
 	snprintf(dir, sizeof dir, "/tmp/fifo-%d", (int)getpid());
 	snprintf(fifo, sizeof fifo, "%s/p", dir);
 	require(mkdir(dir, 0700) == 0, "mkdir");
-	plan(26);
+	plan(28);
 	test_mknod();
 	test_nonblock();
 	test_two_processes();
 	test_interrupted();
+	test_killed_opener();
 	test_unlinked();
 	ok(rmdir(dir) == 0, "nothing left behind");
 	return done();

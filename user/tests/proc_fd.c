@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -84,6 +85,8 @@ static void test_names(void)
 	ok(listed(getpid(), fd), "... listed in /proc/self/fd as a link");
 	dfd = open(dir, O_RDONLY | O_DIRECTORY);
 	ok(link_is(dfd, dir), "a directory: its path");
+	snprintf(buf, sizeof buf, "/proc/self/fd/%d/file", dfd);
+	ok(access(buf, F_OK) == 0, "a walk goes on through a directory fd's link");
 	require(pipe(p) == 0 && socketpair(AF_UNIX, SOCK_STREAM, 0, s) == 0, "pipe, socketpair");
 	ok(link_is_ino(p[0], "pipe") && link_is_ino(p[1], "pipe"),
 	   "a pipe: pipe:[st_ino], both ends");
@@ -277,11 +280,56 @@ static void test_other_process(void)
 	close(ready[1]);
 }
 
+/* Child: opens and closes fds as fast as it can, then exits. */
+static void churn(void)
+{
+	for (int i = 0; i < 3000; i++) {
+		int fd = open("/dev/null", O_RDONLY);
+		dup2(fd, 40 + i % 30);
+		close(fd);
+		if (i % 7 == 0)
+			close(40 + i % 11);
+	}
+	_exit(0);
+}
+
+/* Listing a process's fds and reading its links while it opens, closes
+ * and exits: every answer is a name or ENOENT/ESRCH, nothing leaks. */
+static void test_churn(void)
+{
+	char path[64], buf[PATH_MAX];
+	int status, odd = 0, links = 0;
+	struct dirent *d;
+	pid_t pid;
+	DIR *dp;
+
+	fflush(stdout);
+	if ((pid = fork()) == 0)
+		churn();
+	for (int round = 0; round < 300; round++) {
+		snprintf(path, sizeof path, "/proc/%d/fd", (int)pid);
+		if (!(dp = opendir(path)))
+			break;
+		while ((d = readdir(dp))) {
+			if (d->d_name[0] == '.')
+				continue;
+			if (fd_link(pid, atoi(d->d_name), buf, sizeof buf) > 0)
+				links++;
+			else
+				odd += errno != ENOENT && errno != ESRCH;
+		}
+		closedir(dp);
+	}
+	ok(waitpid(pid, &status, 0) == pid && exited_with(status, 0) && !odd,
+	   "listing a process that churns fds and exits: names or ENOENT only (%d links read)",
+	   links);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof dir, "/tmp/proc_fd-%d", (int)getpid());
 	require(mkdir(dir, 0700) == 0, "mkdir");
-	plan(31);
+	plan(33);
 	test_names();
 	test_modes();
 	test_open();
@@ -289,6 +337,7 @@ int main(void)
 	test_fdinfo();
 	test_listing();
 	test_other_process();
+	test_churn();
 	ok(rmdir(dir) == 0, "nothing left behind");
 	return done();
 }
