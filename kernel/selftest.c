@@ -26,10 +26,10 @@ static void format_selftest(void)
 
 	snprintk(buf, sizeof(buf), "%d|%5d|%-4d|%05d|%u", -42, 7, 3, -12, 4000000000u);
 	KTEST_OK(!strcmp(buf, "-42|    7|3   |-0012|4000000000"), "printk: integers '%s'", buf);
-	snprintk(buf, sizeof(buf), "%x|%lx|%08X|%zu|%i", 0xbeef, 0xffffffff80000000UL, 0xab,
-		 (size_t)123, 5);
-	KTEST_OK(!strcmp(buf, "beef|ffffffff80000000|000000AB|123|5"), "printk: hex/size '%s'",
-		 buf);
+	snprintk(buf, sizeof(buf), "%x|%lx|%08X|%zu|%i|%o", 0xbeef, 0xffffffff80000000UL, 0xab,
+		 (size_t)123, 5, 02000002);
+	KTEST_OK(!strcmp(buf, "beef|ffffffff80000000|000000AB|123|5|2000002"),
+		 "printk: hex/size/octal '%s'", buf);
 	snprintk(buf, sizeof(buf), "%s|%c|%p|%%", "hi", 'x', (void *)0x10);
 	KTEST_OK(!strcmp(buf, "hi|x|0x0000000000000010|%"), "printk: strings/pointers '%s'", buf);
 	KTEST_OK(snprintk(buf, 4, "%s", "truncated") == 9 && !strcmp(buf, "tru"),

@@ -125,6 +125,7 @@ static void eventfd_release(struct file *f)
 }
 
 static const struct file_ops eventfd_ops = {
+    .anon_name = "anon_inode:[eventfd]",
     .read_iter = eventfd_read,
     .write_iter = eventfd_write,
     .poll = eventfd_poll,

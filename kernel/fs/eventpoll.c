@@ -553,6 +553,7 @@ static void ep_release(struct file *f)
 }
 
 static const struct file_ops eventpoll_ops = {
+    .anon_name = "anon_inode:[eventpoll]",
     .poll = ep_file_poll,
     .release = ep_release,
 };

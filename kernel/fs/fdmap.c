@@ -451,6 +451,29 @@ int fdmap_top_open_fd(const struct fdmap *map)
 	return (int)map->base - 1;
 }
 
+/**
+ * fdmap_next_busy - the lowest busy fd >= @fd; safe without the lock
+ * @map: [in] the map, loaded with acquire (or under the lock)
+ * @fd:  [in] where to start
+ *
+ * Returns that fd, or -1 if none.  Lock-free callers get a hint: each bitmap
+ * word is read atomically but may change at once, so they confirm with
+ * fdmap_file().  O(size/64).
+ */
+int fdmap_next_busy(const struct fdmap *map, unsigned int fd)
+{
+	unsigned int i = fd < map->base ? 0 : fd - map->base;
+	unsigned long word;
+
+	for (; i < map->size; i = (i | (BITS_PER_LONG - 1)) + 1) {
+		word = __atomic_load_n(&map->bits[i / BITS_PER_LONG], __ATOMIC_RELAXED);
+		word &= ~0UL << (i % BITS_PER_LONG);
+		if (word)
+			return (int)(map->base + i - i % BITS_PER_LONG) + __builtin_ctzl(word);
+	}
+	return -1;
+}
+
 /* Does slot @i of @src go into the copy?  Fork skips CLOFORK and reserved fds. */
 static bool copy_wanted(const struct fdmap *src, unsigned int i, int mode)
 {

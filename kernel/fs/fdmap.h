@@ -97,6 +97,7 @@ void fdmap_for_each_file(struct fdmap *map, bool take,
 bool fdmap_next_flag_set(struct fdmap *map, unsigned int flag, bool clear, unsigned int *pos,
 			 unsigned int *base, unsigned long *set);
 int fdmap_top_open_fd(const struct fdmap *map);
+int fdmap_next_busy(const struct fdmap *map, unsigned int fd);
 int fdmap_copy(struct fdmap *dst, const struct fdmap *src, int mode);
 
 /**

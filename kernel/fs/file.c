@@ -7,6 +7,7 @@
 #include "fs/file.h"
 #include "fs/eventpoll.h"
 #include "fs/flock.h"
+#include "fs/inode.h"
 #include "lib/string.h"
 #include "mm/heap.h"
 
@@ -70,6 +71,9 @@ void file_put(struct file *f)
 		flock_release(f);
 	if (f->ops && f->ops->release)
 		f->ops->release(f);
+	if (f->dir)
+		inode_put(f->dir);
+	kfree(f->name);
 	__atomic_sub_fetch(&live_files, 1, __ATOMIC_RELAXED);
 	spin_lock(&dead_lock);
 	f->dead_next = dead_files;

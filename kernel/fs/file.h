@@ -47,6 +47,9 @@ struct file_ops {
 	int (*stat)(struct file *f, struct uapi_stat *st);
 	/* Last reference gone. */
 	void (*release)(struct file *f);
+	/* What /proc/<pid>/fd shows for a file without an inode or a stat
+	 * type (Linux's anon inodes: "anon_inode:[eventfd]"); optional. */
+	const char *anon_name;
 };
 
 struct file {
@@ -57,6 +60,13 @@ struct file {
 	struct spinlock pos_lock; /* protects pos */
 	uint64_t pos;
 	void *priv; /* the implementation's state */
+	/* Where it was opened by name, for /proc/<pid>/fd: the directory
+	 * (referenced: it keeps a removed directory's inode, as a Linux
+	 * dentry) and the name (kmalloc'd).  Set once before the file is
+	 * installed, then constant; both NULL for a directory (its own
+	 * parent link names it) and files not opened by name. */
+	struct inode *dir;
+	char *name;
 	/* epoll items watching this file (fs/eventpoll.c), under its
 	 * epoll_lock; they hold no reference: the last put removes them. */
 	struct list_head ep_links;

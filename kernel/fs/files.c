@@ -658,7 +658,7 @@ int files_close_range_check(unsigned int first, unsigned int last, unsigned int 
  * @last:  [in] last fd (included; ~0u for "all")
  * @flags: [in] 0 closes; CLOSE_RANGE_CLOEXEC / CLOSE_RANGE_CLOFORK set the
  *              flag instead; CLOSE_RANGE_UNSHARE is accepted (the caller
- *              unshares the table before calling: files_unshare)
+ *              unshares the table before calling: task_unshare_files)
  *
  * Returns 0, or -EINVAL for unknown flags or @first > @last.
  */

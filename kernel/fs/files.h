@@ -49,11 +49,12 @@ struct files_table {
 struct files_table *files_create(void);
 void files_destroy(struct files_table *files);
 /* Sharing (files_share.c): CLONE_FILES, the last user's exit, and the
- * private table execve needs: files_unshare() replaces *filesp by a copy
- * if others share it (0, or -ENOMEM with nothing changed). */
+ * private table execve needs (files_private: a copy if others share it). */
 struct files_table *files_share(struct files_table *files);
 void files_put(struct files_table *files);
-int files_unshare(struct files_table **filesp);
+struct files_table *files_private(struct files_table *files);
+/* The lowest fd >= from with a file installed, or -1; lock-free (files_list.c). */
+int files_next_fd(struct files_table *files, unsigned int from);
 struct files_table *files_copy(struct files_table *files, int mode);
 struct files_table *files_fork(struct files_table *files);
 void files_exec(struct files_table *files);

@@ -31,22 +31,17 @@ void files_put(struct files_table *files)
 }
 
 /**
- * files_unshare - make *@filesp private to the caller
- * @filesp: [in/out] the caller's table pointer
+ * files_private - a table private to its caller, for execve and unshare
+ * @files: [in] the caller's table
  *
- * A shared table is replaced by a copy of its installed fds, flags and all
- * (Linux's unshare_files), and the caller's reference on the shared one
- * dropped.  Returns 0, or -ENOMEM (nothing changed).
+ * Returns @files itself if no one else uses it, else a copy of its
+ * installed fds, flags and all (Linux's unshare_files) with one reference,
+ * or NULL (ENOMEM).  The caller swaps its pointer (task_swap_files: other
+ * tasks read it under proc_lock) and only then puts the shared table.
  */
-int files_unshare(struct files_table **filesp)
+struct files_table *files_private(struct files_table *files)
 {
-	struct files_table *copy;
-
-	if (__atomic_load_n(&(*filesp)->refs, __ATOMIC_ACQUIRE) == 1)
-		return 0;
-	if (!(copy = files_copy(*filesp, FDMAP_COPY_UNSHARE)))
-		return -ENOMEM;
-	files_put(*filesp);
-	*filesp = copy;
-	return 0;
+	if (__atomic_load_n(&files->refs, __ATOMIC_ACQUIRE) == 1)
+		return files;
+	return files_copy(files, FDMAP_COPY_UNSHARE);
 }

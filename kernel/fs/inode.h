@@ -72,12 +72,23 @@ struct inode {
 			 * Constant. */
 			const struct dir_gen *gen;
 			int gen_pid; /* the process /proc/<pid> is about (constant) */
+			int gen_tid; /* /proc/<pid>/task/<tid>: the thread, else 0 (constant) */
 		} dir;
+		struct {
+			/* A FIFO (fs/fifo.c): its pipe while an end is open,
+			 * else NULL, under the lock (pipe.c's rule); held: the
+			 * inode holds a reference on it instead (fifo_holding;
+			 * both constant then). */
+			struct pipe *pipe;
+			bool held;
+		} fifo;
 		struct {
 			/* A /proc/<pid> file: the process it reports, looked up
 			 * by this number at each read, never by pointer, so a
-			 * file outliving its process holds nothing. Constant. */
-			int pid;
+			 * file outliving its process holds nothing; tid: the
+			 * thread of /proc/<pid>/task/<tid>, else 0; fd: the fd
+			 * of /proc/<pid>/fdinfo/<fd>. Constant. */
+			int pid, tid, fd;
 		} proc;
 		struct {
 			/* kmalloc'd, NUL-terminated, never empty; constant, freed
@@ -86,6 +97,14 @@ struct inode {
 			/* A /proc link (fs/proc_pid.c), made at lookup: not
 			 * charged against the ramfs size.  Constant. */
 			bool uncharged;
+			/* A /proc/<pid>/fd link (fs/proc_fd.c): the open file
+			 * it stands for and the inode a walk jumps to (lookup.c:
+			 * the file's own, or fifo_holding's for a pipe; NULL when
+			 * it cannot be opened, as a socket), both referenced
+			 * and put with the link; file is NULL for other links.
+			 * Constant. */
+			struct file *file;
+			struct inode *jump;
 		} link;
 	};
 };

@@ -4,6 +4,7 @@
  * nests locks.  A link met on the way is spliced into the path (see struct
  * walk); MAXSYMLINKS links per lookup at most, then ELOOP, as Linux.
  */
+#include "fs/file.h"
 #include "fs/fs_struct.h"
 #include "fs/vfs.h"
 #include "lib/string.h"
@@ -59,15 +60,42 @@ static bool at_end(const char *p)
  * from where the link pointed, as in Linux.
  */
 struct walk {
-	struct inode *cur; /* referenced directory where rest starts */
-	const char *rest;  /* what remains: in the caller's path or in buf */
-	char *buf;	   /* kmalloc'd PATH_MAX once a link was followed, else NULL */
-	int links;	   /* links followed so far */
+	struct inode *cur;	  /* referenced directory where rest starts */
+	const char *rest;	  /* what remains: in the caller's path or in buf */
+	char *buf;		  /* kmalloc'd PATH_MAX once a link was followed, else NULL */
+	int links;		  /* links followed so far */
+	struct path_where *where; /* to fill at the end, or NULL */
+	bool named; /* the result is w->cur's child by the last name (not a jump, ., ..) */
 };
 
-static void walk_init(struct walk *w, struct inode *start, const char *path)
+static void walk_init(struct walk *w, struct inode *start, const char *path,
+		      struct path_where *where)
 {
-	*w = (struct walk){.cur = start_dir(start, path), .rest = path};
+	*w = (struct walk){.cur = start_dir(start, path), .rest = path, .where = where};
+	if (where)
+		*where = (struct path_where){NULL, NULL};
+}
+
+void path_where_put(struct path_where *where)
+{
+	if (where->dir)
+		inode_put(where->dir);
+	kfree(where->name);
+	*where = (struct path_where){NULL, NULL};
+}
+
+/* Fills w->where for the result ip, named by last in w->cur: 0 or -ENOMEM. */
+static int note_where(struct walk *w, const struct path_last *last, struct inode *ip)
+{
+	if (!w->where || !w->named || inode_is_dir(ip))
+		return 0;
+	if (!(w->where->name = kmalloc(last->len + 1)))
+		return -ENOMEM;
+	memcpy(w->where->name, last->name, last->len);
+	w->where->name[last->len] = '\0';
+	inode_get(w->cur);
+	w->where->dir = w->cur;
+	return 0;
 }
 
 static void walk_done(struct walk *w)
@@ -106,6 +134,39 @@ static int follow_link(struct walk *w, struct inode *ip, const char *tail)
 		w->cur = vfs_root();
 	}
 	return 0;
+}
+
+/*
+ * A /proc/<pid>/fd link (link.file set) stands for an open file: the walk
+ * goes to the file's inode itself, not to the path the link shows
+ * (Linux's magic links), so a renamed or unlinked file is still reached.
+ * *out is that inode, referenced; w->where takes the file's own.  -ENXIO
+ * for a file that cannot be opened again (a socket, as Linux).
+ */
+static int jump_link(struct walk *w, struct inode *link, struct inode **out)
+{
+	struct file *f = link->link.file;
+
+	if (++w->links > MAXSYMLINKS)
+		return -ELOOP;
+	if (!link->link.jump)
+		return -ENXIO;
+	w->named = false;
+	if (w->where && f->name) {
+		if (!(w->where->name = kstrdup(f->name)))
+			return -ENOMEM;
+		inode_get(f->dir);
+		w->where->dir = f->dir;
+	}
+	inode_get(link->link.jump);
+	*out = link->link.jump;
+	return 0;
+}
+
+/* A link met at the end: jump (*out set) or follow (*out left NULL). */
+static int take_link(struct walk *w, struct inode *link, const char *tail, struct inode **out)
+{
+	return link->link.file ? jump_link(w, link, out) : follow_link(w, link, tail);
 }
 
 /*
@@ -154,6 +215,16 @@ static int walk_to_last(struct walk *w, struct path_last *last)
 		err = child_of(w, name, len, &next);
 		if (err)
 			return err;
+		if (inode_is_link(next) && next->link.file) {
+			struct inode *dir = NULL;
+			err = jump_link(w, next, &dir);
+			inode_put(next);
+			if (err)
+				return err == -ENXIO ? -ENOTDIR : err;
+			inode_put(w->cur);
+			w->cur = dir;
+			continue;
+		}
 		if (inode_is_link(next)) {
 			err = follow_link(w, next, w->rest);
 			inode_put(next);
@@ -183,7 +254,7 @@ int path_lookup_parent(struct inode *start, const char *path, struct path_last *
 
 	if (err)
 		return err;
-	walk_init(&w, start, path);
+	walk_init(&w, start, path, NULL);
 	err = walk_to_last(&w, last);
 	if (!err) {
 		/* The name may be in w.buf: keep a copy that outlives the walk. */
@@ -209,6 +280,7 @@ static int walk_last(struct walk *w, const struct path_last *last, unsigned int 
 	int err;
 
 	*out = NULL;
+	w->named = false;
 	if (!last->len) {
 		inode_get(w->cur);
 		*out = w->cur;
@@ -218,15 +290,17 @@ static int walk_last(struct walk *w, const struct path_last *last, unsigned int 
 	if (err)
 		return err;
 	if (inode_is_link(ip) && (!(flags & LOOKUP_NOFOLLOW) || last->trailing_slash)) {
-		err = follow_link(w, ip, last->trailing_slash ? "/" : "");
+		err = take_link(w, ip, last->trailing_slash ? "/" : "", out);
 		inode_put(ip);
 		return err;
 	}
+	w->named = !is_dot(last->name, last->len) && !is_dotdot(last->name, last->len);
 	*out = ip;
 	return 0;
 }
 
-int path_lookup_flags(struct inode *start, const char *path, unsigned int flags, struct inode **out)
+int path_lookup_where(struct inode *start, const char *path, unsigned int flags, struct inode **out,
+		      struct path_where *where)
 {
 	struct path_last last;
 	struct walk w;
@@ -235,7 +309,7 @@ int path_lookup_flags(struct inode *start, const char *path, unsigned int flags,
 
 	if (err)
 		return err;
-	walk_init(&w, start, path);
+	walk_init(&w, start, path, where);
 	while (!err && !ip) {
 		err = walk_to_last(&w, &last);
 		if (!err)
@@ -243,12 +317,21 @@ int path_lookup_flags(struct inode *start, const char *path, unsigned int flags,
 	}
 	if (!err && last.trailing_slash && !inode_is_dir(ip))
 		err = -ENOTDIR;
+	if (!err)
+		err = note_where(&w, &last, ip);
+	if (err && where)
+		path_where_put(where);
 	walk_done(&w);
 	if (err && ip)
 		inode_put(ip);
 	if (!err)
 		*out = ip;
 	return err;
+}
+
+int path_lookup_flags(struct inode *start, const char *path, unsigned int flags, struct inode **out)
+{
+	return path_lookup_where(start, path, flags, out, NULL);
 }
 
 int path_lookup(struct inode *start, const char *path, struct inode **out)
@@ -263,6 +346,7 @@ int path_lookup(struct inode *start, const char *path, struct inode **out)
 static int create_last(struct walk *w, const struct path_last *last, unsigned int flags,
 		       uint32_t mode, struct inode **ip, bool *created)
 {
+	struct inode *link;
 	bool special =
 	    !last->len || is_dot(last->name, last->len) || is_dotdot(last->name, last->len);
 	int err;
@@ -271,6 +355,7 @@ static int create_last(struct walk *w, const struct path_last *last, unsigned in
 		return walk_last(w, last, 0, ip);
 	if (last->trailing_slash)
 		return -EISDIR; /* Linux: O_CREAT never makes a directory */
+	w->named = true;
 	*ip = dir_lookup(w->cur, last->name, last->len);
 	if (!*ip) {
 		err = dir_create(w->cur, last->name, last->len, S_IFREG | (mode & 07777), 0, ip);
@@ -279,14 +364,15 @@ static int create_last(struct walk *w, const struct path_last *last, unsigned in
 	}
 	if (!inode_is_link(*ip) || (flags & (LOOKUP_EXCL | LOOKUP_NOFOLLOW)))
 		return 0;
-	err = follow_link(w, *ip, "");
-	inode_put(*ip);
+	link = *ip;
 	*ip = NULL;
+	err = take_link(w, link, "", ip);
+	inode_put(link);
 	return err;
 }
 
 int path_create(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
-		struct inode **out, bool *created)
+		struct inode **out, bool *created, struct path_where *where)
 {
 	struct path_last last;
 	struct walk w;
@@ -296,15 +382,19 @@ int path_create(struct inode *start, const char *path, unsigned int flags, uint3
 	*created = false;
 	if (err)
 		return err;
-	walk_init(&w, start, path);
+	walk_init(&w, start, path, where);
 	while (!err && !ip) {
 		err = walk_to_last(&w, &last);
 		if (!err)
 			err = create_last(&w, &last, flags, mode, &ip, created);
 	}
-	walk_done(&w);
 	if (!err && !*created && (flags & LOOKUP_EXCL))
 		err = -EEXIST;
+	if (!err)
+		err = note_where(&w, &last, ip);
+	if (err && where)
+		path_where_put(where);
+	walk_done(&w);
 	if (err && ip)
 		inode_put(ip);
 	if (!err)

@@ -152,7 +152,7 @@ long vfs_getcwd(struct inode *dir, char *buf, size_t size)
  * buf (PATH_MAX bytes) = dir's path + "/" + name (len bytes, not in buf).
  * -ENAMETOOLONG, or vfs_getcwd's error.
  */
-static long join_dir_name(struct inode *dir, const char *name, size_t len, char *buf)
+long vfs_join_name(struct inode *dir, const char *name, size_t len, char *buf)
 {
 	long n = vfs_getcwd(dir, buf, PATH_MAX);
 	if (n < 0)
@@ -181,11 +181,11 @@ long vfs_real_path(const char *path, char *buf)
 			return err;
 		ip = last.len ? dir_lookup(last.dir, last.name, last.len) : NULL;
 		if (!ip || !inode_is_link(ip)) {
-			err = join_dir_name(last.dir, last.name, last.len, buf);
+			err = vfs_join_name(last.dir, last.name, last.len, buf);
 		} else if ((target = ip->link.target)[0] == '/') {
 			err = strlcpy(buf, target, PATH_MAX) >= PATH_MAX ? -ENAMETOOLONG : 0;
 		} else {
-			err = join_dir_name(last.dir, target, strlen(target), buf);
+			err = vfs_join_name(last.dir, target, strlen(target), buf);
 		}
 		inode_put(last.dir);
 		if (!ip || !inode_is_link(ip) || err) {

@@ -1,11 +1,13 @@
 /*
- * Pipes (see pipe.h): one struct pipe shared by a read-end and a write-end
- * file.  Bytes are copied straight between the I/O iterator's buffers and
- * the ring.
+ * Pipes (see pipe.h): one struct pipe shared by its end files (a read end
+ * and a write end from pipe(), any number from a FIFO's opens, fifo.c).
+ * Bytes are copied straight between the I/O iterator's buffers and the
+ * ring.
  */
 #include "fs/pipe.h"
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
+#include "fs/inode.h"
 #include "fs/poll.h"
 #include "lib/iov_iter.h"
 #include "mm/heap.h"
@@ -17,23 +19,35 @@
 #include <uapi/ioctl.h>
 #include <uapi/stat.h>
 
-#define S_IFIFO 0010000
-
 struct pipe {
 	/*
-	 * Protects buf, head, tail, readers and writers.  Taken before a wait
-	 * queue's lock (wake_up under it is allowed), never the other way.
-	 * The wait conditions read head, tail, readers and writers without
-	 * it, atomically, and re-check under it.
+	 * Protects buf, head, tail, readers, writers and the counters.  Taken
+	 * before a wait queue's lock (wake_up under it is allowed), never the
+	 * other way.  The wait conditions read them without it, atomically,
+	 * and re-check under it.
 	 */
 	struct spinlock lock;
-	char *buf;		   /* PIPE_SIZE bytes */
-	size_t head, tail;	   /* bytes ever written / read; held: head - tail */
-	unsigned int readers;	   /* read-end files open (fds and forks share one) */
-	unsigned int writers;	   /* write-end files open */
-	struct wait_queue rd_wait; /* readers and read-end pollers: data or EOF */
-	struct wait_queue wr_wait; /* writers and write-end pollers: room or no reader */
-	uint64_t ino;		   /* fstat's st_ino, the same for both ends */
+	char *buf;	      /* PIPE_SIZE bytes */
+	size_t head, tail;    /* bytes ever written / read; held: head - tail */
+	unsigned int readers; /* files open for reading (fds and forks share one) */
+	unsigned int writers; /* files open for writing (O_RDWR counts in both) */
+	/* Ends ever opened for reading / writing: a FIFO opener waits for the
+	 * other kind's to move (Linux's r_counter, w_counter). */
+	unsigned int r_counter, w_counter;
+	struct wait_queue rd_wait; /* readers, read-end pollers, FIFO openers awaiting a writer */
+	struct wait_queue wr_wait; /* writers, write-end pollers, FIFO openers awaiting a reader */
+	uint64_t ino;		   /* fstat's st_ino, the same for every end */
+	/*
+	 * References: each end file, a FIFO opener's while it opens, and a
+	 * /proc/<pid>/fd inode standing for the pipe (fifo_holding); the
+	 * last pipe_put frees it.  Atomic.  For a FIFO's pipe, taken through
+	 * the inode's pointer and dropped only under the inode's lock, which
+	 * guards that pointer (cleared with the last reference).
+	 */
+	unsigned int refs;
+	/* The FIFO inode whose pipe this is, or NULL.  Not referenced: every
+	 * end file of a FIFO holds the inode (f->inode).  Constant. */
+	struct inode *fifo;
 };
 
 static uint64_t next_ino = 1; /* atomic */
@@ -63,11 +77,6 @@ static bool pipe_readable(struct pipe *p)
 static bool pipe_writable(struct pipe *p, size_t need)
 {
 	return PIPE_SIZE - (load(&p->head) - load(&p->tail)) >= need || !load_u(&p->readers);
-}
-
-static bool is_read_end(struct file *f)
-{
-	return (f->flags & O_ACCMODE) == O_RDONLY;
 }
 
 /*
@@ -124,7 +133,7 @@ static long pipe_read(struct file *f, struct iov_iter *to, uint64_t *pos)
  * Under the lock: puts as much of the iterator's len bytes as fits, if at
  * least need bytes fit.  Bytes put, or -EFAULT.
  */
-static long pipe_put(struct pipe *p, struct iov_iter *from, size_t len, size_t need)
+static long ring_put(struct pipe *p, struct iov_iter *from, size_t len, size_t need)
 {
 	size_t room = PIPE_SIZE - (p->head - p->tail), n = len < room ? len : room;
 
@@ -154,7 +163,7 @@ static long pipe_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 			n = -EPIPE;
 			break;
 		}
-		n = pipe_put(p, from, len - done, need);
+		n = ring_put(p, from, len - done, need);
 		if (n < 0)
 			break;
 		done += n;
@@ -177,18 +186,22 @@ static long pipe_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 static unsigned pipe_poll(struct file *f, struct poll_table *pt)
 {
 	struct pipe *p = f->priv;
-	bool rd = is_read_end(f);
+	bool rd = file_can_read(f), wr = file_can_write(f);
 	unsigned mask = 0;
 
-	poll_wait(f, rd ? &p->rd_wait : &p->wr_wait, pt); /* p outlives both ends' files */
+	/* p outlives its end files */
+	if (rd)
+		poll_wait(f, &p->rd_wait, pt);
+	if (wr)
+		poll_wait(f, &p->wr_wait, pt);
 	spin_lock(&p->lock);
 	if (rd && p->head != p->tail)
 		mask |= POLLIN | POLLRDNORM;
 	if (rd && !p->writers)
 		mask |= POLLHUP;
-	if (!rd && PIPE_SIZE - (p->head - p->tail) >= PIPE_BUF)
+	if (wr && PIPE_SIZE - (p->head - p->tail) >= PIPE_BUF)
 		mask |= POLLOUT | POLLWRNORM;
-	if (!rd && !p->readers)
+	if (wr && !p->readers)
 		mask |= POLLERR;
 	spin_unlock(&p->lock);
 	return mask;
@@ -225,22 +238,88 @@ static void pipe_free(struct pipe *p)
 	kfree(p);
 }
 
-/* An end closes: the other side's sleepers see EOF or EPIPE. */
+void pipe_get(struct pipe *p)
+{
+	__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
+}
+
+void pipe_put(struct pipe *p)
+{
+	struct inode *ip = p->fifo;
+	bool last;
+
+	if (!ip) {
+		last = !__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL);
+	} else {
+		spin_lock(&ip->lock);
+		last = !__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL);
+		/* the next open makes a new one: the data goes, as Linux */
+		if (last && ip->fifo.pipe == p)
+			ip->fifo.pipe = NULL;
+		spin_unlock(&ip->lock);
+	}
+	if (last)
+		pipe_free(p);
+}
+
+struct pipe *pipe_alloc(struct inode *fifo)
+{
+	struct pipe *p = kzalloc(sizeof(*p));
+
+	if (!p)
+		return NULL;
+	if (!(p->buf = kmalloc(PIPE_SIZE))) {
+		kfree(p);
+		return NULL;
+	}
+	spin_init(&p->lock, "pipe");
+	wait_queue_init(&p->rd_wait, "pipe_rd");
+	wait_queue_init(&p->wr_wait, "pipe_wr");
+	p->ino = fifo ? fifo->ino : __atomic_fetch_add(&next_ino, 1, __ATOMIC_RELAXED);
+	p->fifo = fifo;
+	p->refs = 1;
+	return p;
+}
+
+/* Under the lock: a new end counts (Linux's fifo_open bookkeeping). */
+static void add_end_locked(struct pipe *p, unsigned int flags)
+{
+	if ((flags & O_ACCMODE) != O_WRONLY) {
+		__atomic_add_fetch(&p->readers, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&p->r_counter, 1, __ATOMIC_RELAXED);
+		wake_up(&p->wr_wait);
+	}
+	if ((flags & O_ACCMODE) != O_RDONLY) {
+		__atomic_add_fetch(&p->writers, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&p->w_counter, 1, __ATOMIC_RELAXED);
+		wake_up(&p->rd_wait);
+	}
+}
+
+/* Under the lock: an end of these open flags stops counting; the other
+ * side's sleepers see EOF or EPIPE, and FIFO openers re-check. */
+static void drop_end_locked(struct pipe *p, unsigned int flags)
+{
+	if ((flags & O_ACCMODE) != O_WRONLY)
+		__atomic_sub_fetch(&p->readers, 1, __ATOMIC_RELAXED);
+	if ((flags & O_ACCMODE) != O_RDONLY)
+		__atomic_sub_fetch(&p->writers, 1, __ATOMIC_RELAXED);
+	wake_up(&p->wr_wait);
+	wake_up(&p->rd_wait);
+}
+
+/* An end closes (a FIFO's also drops its inode, after the pipe, whose
+ * last put takes the inode's lock). */
 static void pipe_release(struct file *f)
 {
 	struct pipe *p = f->priv;
-	bool last;
 
 	spin_lock(&p->lock);
-	if (is_read_end(f))
-		__atomic_sub_fetch(&p->readers, 1, __ATOMIC_RELAXED);
-	else
-		__atomic_sub_fetch(&p->writers, 1, __ATOMIC_RELAXED);
-	last = !p->readers && !p->writers;
-	wake_up(is_read_end(f) ? &p->wr_wait : &p->rd_wait);
+	drop_end_locked(p, f->flags);
 	spin_unlock(&p->lock);
-	if (last)
-		pipe_free(p);
+	pipe_put(p);
+	if (f->inode)
+		inode_put(f->inode);
 }
 
 static const struct file_ops pipe_ops = {
@@ -252,32 +331,75 @@ static const struct file_ops pipe_ops = {
     .release = pipe_release,
 };
 
-bool file_is_pipe(const struct file *f)
+struct pipe *pipe_of(struct file *f)
 {
-	return f->ops == &pipe_ops;
+	return f->ops == &pipe_ops ? f->priv : NULL;
+}
+
+/* Until *counter moves from seen: 0, or the wait's error (a signal). */
+static int wait_counter(struct wait_queue *wq, unsigned int *counter, unsigned int seen)
+{
+	return wait_event_interruptible(wq, load_u(counter) != seen);
+}
+
+int pipe_open(struct pipe *p, unsigned int flags, struct file **out)
+{
+	unsigned int acc = flags & O_ACCMODE, seen = 0;
+	bool wr = acc == O_WRONLY, wait = false;
+	struct file *f = NULL;
+	int err = 0;
+
+	spin_lock(&p->lock);
+	if (wr && (flags & O_NONBLOCK) && !p->readers) {
+		spin_unlock(&p->lock);
+		return -ENXIO;
+	}
+	add_end_locked(p, flags);
+	if (acc != O_RDWR && !(flags & O_NONBLOCK) && !(wr ? p->readers : p->writers)) {
+		wait = true;
+		seen = wr ? p->r_counter : p->w_counter;
+	}
+	spin_unlock(&p->lock);
+	if (wait)
+		err = wr ? wait_counter(&p->wr_wait, &p->r_counter, seen)
+			 : wait_counter(&p->rd_wait, &p->w_counter, seen);
+	if (!err && !(f = file_alloc(&pipe_ops, flags & (O_ACCMODE | O_NONBLOCK), p)))
+		err = -ENOMEM;
+	if (err) {
+		spin_lock(&p->lock);
+		drop_end_locked(p, flags);
+		spin_unlock(&p->lock);
+		return err;
+	}
+	pipe_get(p);
+	*out = f;
+	return 0;
+}
+
+/* A new end of pipe()'s, with its own pipe reference, or NULL. */
+static struct file *end_file(struct pipe *p, unsigned int flags)
+{
+	struct file *f = file_alloc(&pipe_ops, flags, p);
+
+	if (!f)
+		return NULL;
+	spin_lock(&p->lock);
+	add_end_locked(p, flags);
+	spin_unlock(&p->lock);
+	pipe_get(p);
+	return f;
 }
 
 int pipe_create(unsigned int oflags, struct file **rd, struct file **wr)
 {
-	struct pipe *p = kzalloc(sizeof(*p));
-	unsigned int nonblock = oflags & O_NONBLOCK;
+	struct pipe *p = pipe_alloc(NULL);
 
 	if (!p)
 		return -ENOMEM;
-	spin_init(&p->lock, "pipe");
-	wait_queue_init(&p->rd_wait, "pipe_rd");
-	wait_queue_init(&p->wr_wait, "pipe_wr");
-	p->ino = __atomic_fetch_add(&next_ino, 1, __ATOMIC_RELAXED);
-	p->buf = kmalloc(PIPE_SIZE);
-	*rd = p->buf ? file_alloc(&pipe_ops, O_RDONLY | nonblock, p) : NULL;
-	*wr = p->buf ? file_alloc(&pipe_ops, O_WRONLY | nonblock, p) : NULL;
-	p->readers = *rd != NULL;
-	p->writers = *wr != NULL;
-	if (*rd && *wr)
-		return 0;
-	if (*rd || *wr)
-		file_put(*rd ? *rd : *wr); /* its release frees the pipe */
-	else
-		pipe_free(p);
-	return -ENOMEM;
+	*rd = end_file(p, O_RDONLY | (oflags & O_NONBLOCK));
+	*wr = *rd ? end_file(p, O_WRONLY | (oflags & O_NONBLOCK)) : NULL;
+	if (!*wr && *rd)
+		file_put(*rd);
+	pipe_put(p); /* the ends hold it now, if any */
+	return *wr ? 0 : -ENOMEM;
 }

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 
 struct file;
+struct inode;
+struct pipe;
 
 #define PIPE_SIZE (64 * 1024) /* bytes a pipe holds */
 #define PIPE_BUF  4096	      /* writes up to this size are never interleaved */
@@ -17,8 +19,27 @@ struct file;
  * Creates a pipe: *rd (O_RDONLY) and *wr (O_WRONLY), each with one
  * reference; oflags may carry O_NONBLOCK for both.  0 or -ENOMEM.
  */
-/* True if f is an end of a pipe (sendfile treats them apart). */
-bool file_is_pipe(const struct file *f);
 int pipe_create(unsigned int oflags, struct file **rd, struct file **wr);
+
+/*
+ * The pieces FIFOs (fifo.c) and /proc/<pid>/fd (proc_fd.c) open pipes
+ * with.  pipe_alloc: a pipe with no end and one reference (the caller's),
+ * the pipe of the FIFO inode fifo (NULL for none: see struct pipe's
+ * lifetime rule), or NULL.  pipe_get / pipe_put: a reference (the last
+ * put frees the pipe, and clears the FIFO inode's pointer to it).
+ */
+struct pipe *pipe_alloc(struct inode *fifo);
+void pipe_get(struct pipe *p);
+void pipe_put(struct pipe *p);
+/*
+ * A new end of p for open's flags (O_ACCMODE, O_NONBLOCK), as Linux's
+ * fifo_open: O_RDONLY waits for a writer to open (unless O_NONBLOCK),
+ * O_WRONLY for a reader (O_NONBLOCK: -ENXIO without one), O_RDWR never
+ * waits.  The file takes its own reference on p.  0, -ENXIO, -ENOMEM, or
+ * the wait's error when a signal comes (nothing then changed).
+ */
+int pipe_open(struct pipe *p, unsigned int flags, struct file **out);
+/* f's pipe if f is a pipe end (a reference is the caller's to take), else NULL. */
+struct pipe *pipe_of(struct file *f);
 
 #endif

@@ -24,30 +24,36 @@
 #include <uapi/errno.h>
 
 /* The entries of /proc/<pid>: the text files (enum proc_pid_file order),
- * then exe. */
+ * then exe, and the directories fd, fdinfo and task. */
 #define PID_EXE	    PROC_PID_NFILES
-#define PID_ENTRIES (PROC_PID_NFILES + 1)
+#define PID_FD	    (PROC_PID_NFILES + 1)
+#define PID_FDINFO  (PROC_PID_NFILES + 2)
+#define PID_TASK    (PROC_PID_NFILES + 3)
+#define PID_ENTRIES (PROC_PID_NFILES + 4)
 static const char *const entry_names[PID_ENTRIES] = {
     [PROC_PID_STAT] = "stat",
     [PROC_PID_STATUS] = "status",
     [PROC_PID_CMDLINE] = "cmdline",
     [PROC_PID_MAPS] = "maps",
+    [PROC_PID_COMM] = "comm",
     [PID_EXE] = "exe",
+    [PID_FD] = "fd",
+    [PID_FDINFO] = "fdinfo",
+    [PID_TASK] = "task",
 };
 
-/* A decimal pid without sign or leading zero (Linux's name_to_int), or 0. */
-static int name_to_pid(const char *name, size_t len)
+int proc_name_to_int(const char *name, size_t len)
 {
-	int pid = 0;
+	long n = 0;
 
-	if (!len || len > 5 || name[0] == '0')
-		return 0;
+	if (!len || len > 10 || (name[0] == '0' && len > 1))
+		return -1;
 	for (size_t i = 0; i < len; i++) {
 		if (name[i] < '0' || name[i] > '9')
-			return 0;
-		pid = pid * 10 + (name[i] - '0');
+			return -1;
+		n = n * 10 + (name[i] - '0');
 	}
-	return pid;
+	return n > 0x7fffffff ? -1 : (int)n;
 }
 
 /* ---- /proc/<pid>/stat, status, cmdline ---- */
@@ -67,8 +73,11 @@ static long pid_file_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 	if (!t) {
 		if (!(t = kmalloc(sizeof(*t))))
 			return -ENOMEM;
-		t->len = proc_pid_text(f->inode->proc.pid, MINOR(f->inode->rdev), t->buf,
-				       sizeof(t->buf));
+		struct inode *ip = f->inode;
+		t->len = MINOR(ip->rdev) == PROC_FDINFO_MINOR
+			     ? proc_fdinfo_text(ip->proc.pid, ip->proc.fd, t->buf, sizeof(t->buf))
+			     : proc_pid_text(ip->proc.pid, ip->proc.tid, MINOR(ip->rdev), t->buf,
+					     sizeof(t->buf));
 		if (t->len < 0) {
 			long err = t->len;
 			kfree(t);
@@ -130,27 +139,65 @@ static int exe_link(int pid, struct inode **out)
 
 /* ---- the directories ---- */
 
+int proc_gen_dir(struct inode *parent, const struct dir_gen *gen, int pid, int tid, uint32_t perm,
+		 struct inode **out)
+{
+	struct inode *ip = inode_alloc(S_IFDIR | perm, 0);
+
+	if (!ip)
+		return -ENOMEM;
+	ip->dir.gen = gen;
+	ip->dir.gen_pid = pid;
+	ip->dir.gen_tid = tid;
+	ip->nlink = 2;
+	ip->dir.parent = parent;
+	inode_get(parent);
+	*out = ip;
+	return 0;
+}
+
+int proc_text_file(int pid, int tid, int which, struct inode **out)
+{
+	struct inode *ip = inode_alloc(S_IFCHR | 0444, MKDEV(PROC_PID_MAJOR, which));
+
+	if (!ip)
+		return -ENOMEM;
+	ip->proc.pid = pid;
+	ip->proc.tid = tid;
+	ip->nlink = 1;
+	*out = ip;
+	return 0;
+}
+
+int proc_entry_index(const char *const *names, int n, const char *name, size_t len)
+{
+	for (int i = 0; i < n; i++)
+		if (names[i] && strlen(names[i]) == len && !memcmp(names[i], name, len))
+			return i;
+	return -1;
+}
+
 /* ESRCH once the process is gone, whatever the name (Linux). */
 static int pid_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
 {
-	int pid = dir->dir.gen_pid;
-	struct inode *ip;
+	int pid = dir->dir.gen_pid, i = proc_entry_index(entry_names, PID_ENTRIES, name, len);
 
 	if (!proc_pid_exists(pid))
 		return -ESRCH;
-	for (int i = 0; i < PID_ENTRIES; i++) {
-		if (strlen(entry_names[i]) != len || memcmp(entry_names[i], name, len))
-			continue;
-		if (i == PID_EXE)
-			return exe_link(pid, out);
-		if (!(ip = inode_alloc(S_IFCHR | 0444, MKDEV(PROC_PID_MAJOR, i))))
-			return -ENOMEM;
-		ip->proc.pid = pid;
-		ip->nlink = 1;
-		*out = ip;
-		return 0;
+	switch (i) {
+	case -1:
+		return -ENOENT;
+	case PID_EXE:
+		return exe_link(pid, out);
+	case PID_FD:
+		return proc_gen_dir(dir, &proc_fd_dir_gen, pid, 0, 0500, out);
+	case PID_FDINFO:
+		return proc_gen_dir(dir, &proc_fdinfo_dir_gen, pid, 0, 0555, out);
+	case PID_TASK:
+		return proc_gen_dir(dir, &proc_task_dir_gen, pid, 0, 0555, out);
+	default:
+		return proc_text_file(pid, 0, i, out);
 	}
-	return -ENOENT;
 }
 
 /* Nothing once the process is gone. */
@@ -160,7 +207,7 @@ static void pid_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, 
 		return;
 	for (uint64_t i = *pos - DIR_GEN_POS; i < PID_ENTRIES; i++) {
 		const char *name = entry_names[i];
-		unsigned int type = i == PID_EXE ? S_IFLNK : S_IFCHR;
+		unsigned int type = i == PID_EXE ? S_IFLNK : i >= PID_FD ? S_IFDIR : S_IFCHR;
 		uint64_t ino = 2 * PROC_PID_INO_BASE + dir->dir.gen_pid * PID_ENTRIES + i;
 		if (!emit(ctx, name, strlen(name), ino, type >> 12, DIR_GEN_POS + i + 1))
 			return;
@@ -186,22 +233,13 @@ static int self_link(struct inode **out)
 /* /proc/<pid> for a live process; its ".." is /proc (referenced). */
 static int proc_root_lookup(struct inode *proc, const char *name, size_t len, struct inode **out)
 {
-	int pid = name_to_pid(name, len);
-	struct inode *ip;
+	int pid = proc_name_to_int(name, len);
 
 	if (len == 4 && !memcmp(name, "self", 4))
 		return self_link(out);
-	if (!pid || !proc_pid_exists(pid))
+	if (pid <= 0 || !proc_pid_exists(pid))
 		return -ENOENT;
-	if (!(ip = inode_alloc(S_IFDIR | 0555, 0)))
-		return -ENOMEM;
-	ip->dir.gen = &pid_dir_gen;
-	ip->dir.gen_pid = pid;
-	ip->nlink = 2;
-	ip->dir.parent = proc;
-	inode_get(proc);
-	*out = ip;
-	return 0;
+	return proc_gen_dir(proc, &pid_dir_gen, pid, 0, 0555, out);
 }
 
 /* After /proc's own files, self (cookie DIR_GEN_POS), then one directory

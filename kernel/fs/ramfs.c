@@ -5,6 +5,8 @@
  * a symbolic link holds its target string.
  */
 #include "fs/inode.h"
+#include "fs/file.h"
+#include "fs/pipe.h"
 #include "fs/ramfs_priv.h"
 #include "fs/ramfs_space.h"
 #include "arch/x86_64/rtc.h"
@@ -129,8 +131,14 @@ void inode_put(struct inode *ip)
 		free_dir(ip);
 	else if (S_ISREG(ip->mode))
 		free_data(ip);
+	else if (S_ISFIFO(ip->mode) && ip->fifo.held)
+		pipe_put(ip->fifo.pipe);
 	else if (S_ISLNK(ip->mode)) {
 		kfree(ip->link.target);
+		if (ip->link.file)
+			file_put(ip->link.file);
+		if (ip->link.jump)
+			inode_put(ip->link.jump);
 		if (!ip->link.uncharged)
 			ramfs_uncharge_pages(1);
 	}

@@ -26,13 +26,13 @@
 /* What sendfile can read from into out: a regular file or a character
  * device (Linux: anything seekable), or a socket into a pipe (Linux
  * splices it). */
-static bool sendfile_source(struct file *in, const struct file *out)
+static bool sendfile_source(struct file *in, struct file *out)
 {
 	uint32_t mode = in->inode ? in->inode->mode : 0;
 
 	if (!in->ops->read_iter)
 		return false;
-	return S_ISREG(mode) || S_ISCHR(mode) || (sock_of_file(in) && file_is_pipe(out));
+	return S_ISREG(mode) || S_ISCHR(mode) || (sock_of_file(in) && pipe_of(out));
 }
 
 /*

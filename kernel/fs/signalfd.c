@@ -116,6 +116,7 @@ static void signalfd_release(struct file *f)
 }
 
 static const struct file_ops signalfd_ops = {
+    .anon_name = "anon_inode:[signalfd]",
     .read_iter = signalfd_read,
     .poll = signalfd_poll,
     .release = signalfd_release,

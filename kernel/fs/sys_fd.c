@@ -8,6 +8,7 @@
 #include "fs/file.h"
 #include "fs/files.h"
 #include "fs/pipe.h"
+#include "proc/proc.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -173,7 +174,7 @@ SYSCALL_DEFINE3(close_range, unsigned int, first, unsigned int, last, unsigned i
 	int err = files_close_range_check(first, last, flags);
 
 	if (!err && (flags & CLOSE_RANGE_UNSHARE))
-		err = files_unshare(&current()->files);
+		err = task_unshare_files(current());
 	return err ? err : files_close_range(files(), first, last, flags);
 }
 

@@ -171,6 +171,42 @@ SYSCALL_DEFINE3(mkdirat, int, dirfd, const char *, path, unsigned int, mode)
 	return do_mkdir(dirfd, path, mode);
 }
 
+/*
+ * mknod: a regular file (type 0 too), a FIFO, a device or socket node
+ * (the one user is root, who may make devices on Linux; opening one with
+ * no driver here is ENXIO).  The type is checked before the path, as
+ * Linux's may_mknod: a directory is EPERM, anything else EINVAL.  dev is
+ * kept for devices only, as st_rdev shows it.
+ */
+static long do_mknod(int dirfd, const char *upath, unsigned int mode, unsigned int dev)
+{
+	uint32_t type = mode & S_IFMT, perm = mode & 07777 & ~fs_umask(current()->fs);
+	struct upath p;
+	long err;
+
+	if (type == S_IFDIR)
+		return -EPERM;
+	if (type && type != S_IFREG && type != S_IFIFO && type != S_IFCHR && type != S_IFBLK &&
+	    type != S_IFSOCK)
+		return -EINVAL;
+	if ((err = upath_get(dirfd, upath, &p)))
+		return err;
+	err = vfs_mknod(p.dir, p.path, (type ? type : S_IFREG) | perm,
+			type == S_IFCHR || type == S_IFBLK ? dev : 0);
+	upath_put(&p);
+	return err;
+}
+
+SYSCALL_DEFINE3(mknod, const char *, path, unsigned int, mode, unsigned int, dev)
+{
+	return do_mknod(AT_FDCWD, path, mode, dev);
+}
+
+SYSCALL_DEFINE4(mknodat, int, dirfd, const char *, path, unsigned int, mode, unsigned int, dev)
+{
+	return do_mknod(dirfd, path, mode, dev);
+}
+
 SYSCALL_DEFINE1(unlink, const char *, path)
 {
 	return path_op(AT_FDCWD, path, vfs_unlink);

@@ -145,6 +145,7 @@ static void timerfd_release(struct file *f)
 }
 
 static const struct file_ops timerfd_ops = {
+    .anon_name = "anon_inode:[timerfd]",
     .read_iter = timerfd_read,
     .poll = timerfd_poll,
     .release = timerfd_release,

@@ -7,6 +7,7 @@
 #include "fs/ramfs_space.h"
 #include "arch/x86_64/bootinfo.h"
 #include "arch/x86_64/uaccess.h"
+#include "fs/fifo.h"
 #include "fs/file.h"
 #include "lib/printk.h"
 #include "lib/string.h"
@@ -139,10 +140,14 @@ int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out)
 	struct file *f;
 	int err;
 
+	if (S_ISFIFO(ip->mode))
+		return fifo_open(ip, flags, out);
 	if (inode_is_dir(ip))
 		ops = &dir_ops;
 	else if (S_ISCHR(ip->mode))
 		ops = chrdev_ops(ip->rdev);
+	else if (!inode_is_reg(ip))
+		ops = NULL; /* block devices and sockets: no driver here, as Linux's ENXIO */
 	if (!ops)
 		return -ENXIO;
 	if (S_ISCHR(ip->mode) && (err = chrdev_open(ip->rdev, flags)))
@@ -172,15 +177,16 @@ int vfs_open(struct inode *start, const char *path, unsigned int flags, uint32_t
 	     struct file **out)
 {
 	unsigned int lookup = (flags & O_NOFOLLOW) ? LOOKUP_NOFOLLOW : 0;
+	struct path_where where;
 	struct inode *ip;
 	bool created = false;
 	int err;
 
 	if (flags & O_CREAT)
 		err = path_create(start, path, lookup | ((flags & O_EXCL) ? LOOKUP_EXCL : 0), mode,
-				  &ip, &created);
+				  &ip, &created, &where);
 	else
-		err = path_lookup_flags(start, path, lookup, &ip);
+		err = path_lookup_where(start, path, lookup, &ip, &where);
 	if (err)
 		return err;
 	err = open_check(ip, flags);
@@ -188,9 +194,14 @@ int vfs_open(struct inode *start, const char *path, unsigned int flags, uint32_t
 		err = inode_truncate(ip, 0);
 	if (!err)
 		err = vfs_open_inode(ip, flags, out);
-	if (err)
+	if (err) {
 		inode_put(ip);
-	return err;
+		path_where_put(&where);
+		return err;
+	}
+	(*out)->dir = where.dir; /* the file takes them over */
+	(*out)->name = where.name;
+	return 0;
 }
 
 /* ---- Bring-up ---- */

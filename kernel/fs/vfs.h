@@ -36,13 +36,27 @@ int path_lookup(struct inode *start, const char *path, struct inode **out);
 int path_lookup_flags(struct inode *start, const char *path, unsigned int flags,
 		      struct inode **out);
 /*
+ * Where a lookup found a non-directory, for open (file.h: f->dir, f->name):
+ * the directory (referenced) and the name (kmalloc'd), as the walk met
+ * them (or as the file a /proc/<pid>/fd link stands for has them); both
+ * NULL for a directory.  path_where_put drops them.
+ */
+struct path_where {
+	struct inode *dir;
+	char *name;
+};
+void path_where_put(struct path_where *where);
+/* path_lookup_flags that also says where (-ENOMEM if it cannot). */
+int path_lookup_where(struct inode *start, const char *path, unsigned int flags, struct inode **out,
+		      struct path_where *where);
+/*
  * open(O_CREAT)'s lookup: the inode path names (a final link followed
  * unless LOOKUP_NOFOLLOW, so a dangling one creates its target), or a new
  * regular file of mode made there (*created).  LOOKUP_EXCL: -EEXIST if
  * the name exists, a link included.  -EISDIR for "name/".
  */
 int path_create(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
-		struct inode **out, bool *created);
+		struct inode **out, bool *created, struct path_where *where);
 
 /* The last component of a path and the directory it lives in. */
 struct path_last {
@@ -96,6 +110,8 @@ int vfs_rename(struct inode *oldstart, const char *oldpath, struct inode *newsta
 	       const char *newpath, unsigned int flags);
 /* Absolute path of directory dir into buf: length with the NUL, -ERANGE, -ENOENT. */
 long vfs_getcwd(struct inode *dir, char *buf, size_t size);
+/* buf (PATH_MAX bytes) = dir's path + "/" + name: 0, -ENAMETOOLONG, vfs_getcwd's. */
+long vfs_join_name(struct inode *dir, const char *name, size_t len, char *buf);
 /*
  * The absolute path of the file path names (from the caller's working
  * directory), every link resolved, into buf (PATH_MAX bytes): what

@@ -104,10 +104,11 @@ static void format_one(struct outbuf *o, const char **fmtp, va_list *ap)
 		break;
 	}
 	case 'u':
+	case 'o':
 	case 'x':
 	case 'X': {
 		uint64_t v = size == 8 ? va_arg(*ap, uint64_t) : va_arg(*ap, unsigned);
-		put_number(o, sp, v, c == 'u' ? 10 : 16, false, c == 'X');
+		put_number(o, sp, v, c == 'u' ? 10 : c == 'o' ? 8 : 16, false, c == 'X');
 		break;
 	}
 	case 'p':

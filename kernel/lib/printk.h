@@ -8,7 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-/* Formats: %d %i %u %x %X %lx %ld %lu %llx %zu %zx %p %s %c %%, with width,
+/* Formats: %d %i %u %o %x %X %lx %ld %lu %llx %zu %zx %p %s %c %%, with width,
  * '0' and '-' flags. */
 int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int vprintk(const char *fmt, va_list ap);

@@ -280,7 +280,7 @@ SYSCALL_DEFINE1(unshare, unsigned long, flags)
 	if (flags & CLONE_FS)
 		err = fs_unshare(t);
 	if (!err && (flags & CLONE_FILES))
-		err = files_unshare(&t->files);
+		err = task_unshare_files(t);
 	return err;
 }
 

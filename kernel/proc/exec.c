@@ -286,7 +286,7 @@ static int exec_take_over(struct task *t)
 	int err = de_thread(t);
 
 	if (!err)
-		err = files_unshare(&t->files);
+		err = task_unshare_files(t);
 	if (!err)
 		err = signal_unshare(t);
 	return err;

@@ -53,8 +53,7 @@ static __attribute__((noreturn)) void init_exited(int status)
 
 void task_release_resources(struct task *t)
 {
-	files_put(t->files);
-	t->files = NULL;
+	files_put(task_swap_files(t, NULL));
 	fs_put(t->fs);
 	t->fs = NULL;
 	/* Leave the address space before dropping it. */

@@ -27,6 +27,11 @@ struct task *task_find(int pid);
  * the uvm it had, its reference now the caller's (under proc_lock, so a
  * task reading t->vm under it sees a live space). */
 struct uvm *task_swap_uvm(struct task *t, struct uvm *u);
+/* The same for t's files table (clone, exec, unshare, exit), so that
+ * /proc/<pid>/fd may take a reference on it under proc_lock. */
+struct files_table *task_swap_files(struct task *t, struct files_table *files);
+/* Gives t (the caller) a table of its own if it shares one: 0, -ENOMEM. */
+int task_unshare_files(struct task *t);
 int task_count(void);
 /* The pid given out last (a snapshot: /proc/loadavg). */
 int last_pid(void);

@@ -14,6 +14,7 @@ enum proc_pid_file {
 	PROC_PID_STATUS,
 	PROC_PID_CMDLINE,
 	PROC_PID_MAPS,
+	PROC_PID_COMM,
 	PROC_PID_NFILES
 };
 
@@ -21,11 +22,20 @@ enum proc_pid_file {
 bool proc_pid_exists(int pid);
 /* The smallest process id >= from, or 0 if there is none. */
 int proc_pid_next(int from);
-/* The text of /proc/<pid>/<which> into buf: its length (cmdline holds
- * NULs), cut to size, or -ESRCH when pid is no process. */
-long proc_pid_text(int pid, enum proc_pid_file which, char *buf, size_t size);
+/* The text of /proc/<pid>/<which> (tid 0), or of /proc/<pid>/task/<tid>/
+ * <which>, into buf: its length (cmdline holds NULs), cut to size, or
+ * -ESRCH when pid is no process or tid no live thread of it. */
+long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t size);
+/* Whether tid is a live thread of process pid. */
+bool proc_tid_exists(int pid, int tid);
+/* The smallest tid >= from of a live thread of pid, or 0 if none. */
+int proc_tid_next(int pid, int from);
 /* The path pid's program was executed as, into buf (PATH_MAX bytes):
  * 0, -ESRCH, or -ENOENT for a zombie (no program left). */
 int proc_pid_exe(int pid, char *buf);
+struct files_table;
+/* pid's files table with a reference (files_put it), or NULL when pid is
+ * no process or its leader has exited (Linux's fd listing is then empty). */
+struct files_table *proc_pid_files(int pid);
 
 #endif

@@ -1,9 +1,11 @@
 /*
- * The figures of /proc/<pid>/stat, status and cmdline.  Each report is
+ * The figures of /proc/<pid>/stat, status, cmdline and comm, and of
+ * /proc/<pid>/task/<tid>/ (the same about one thread).  Each report is
  * taken in one proc_lock section (a consistent snapshot of the group),
  * then formatted outside it.
  */
 #include "proc/proc_pid.h"
+#include "fs/files.h"
 #include "fs/inode.h"
 #include "lib/printk.h"
 #include "lib/string.h"
@@ -17,7 +19,7 @@
 #define COMM_LEN 16 /* Linux's TASK_COMM_LEN: 15 bytes shown */
 
 struct pid_info {
-	int pid, ppid, pgid, sid, threads, exit_signal, nice;
+	int pid, tgid, ppid, pgid, sid, threads, exit_signal, nice;
 	char state; /* R, S or Z */
 	char comm[COMM_LEN];
 	uint64_t utime, stime, cutime, cstime; /* ticks (TIMER_HZ = USER_HZ = 100) */
@@ -35,6 +37,15 @@ static struct thread_group *group_of_locked(int pid)
 	return t->group;
 }
 
+/* proc_lock held: tid, a live thread of the process pid, or NULL. */
+static struct task *thread_of_locked(int pid, int tid)
+{
+	struct thread_group *g = group_of_locked(pid);
+	struct task *t = g ? task_find_locked(tid) : NULL;
+
+	return t && t->group == g && !task_exited(t) ? t : NULL;
+}
+
 /* R when a thread may run, S when all sleep, Z for a zombie. */
 static char group_state_locked(struct thread_group *g)
 {
@@ -46,18 +57,26 @@ static char group_state_locked(struct thread_group *g)
 	return 'S';
 }
 
-static void gather_locked(struct thread_group *g, struct pid_info *in)
+/* About the process g, or only its thread t if t is not NULL. */
+static void gather_locked(struct thread_group *g, struct task *t, struct pid_info *in)
 {
-	in->pid = g->tgid;
+	in->pid = t ? t->pid : g->tgid;
+	in->tgid = g->tgid;
 	in->ppid = g->parent ? g->parent->tgid : 0;
 	in->pgid = g->pgid;
 	in->sid = g->sid;
 	in->threads = g->live ? g->live : 1; /* a zombie counts its leader, as Linux */
 	in->exit_signal = g->exit_signal;
-	in->nice = g->leader->nice; /* the process's: its leader's, as Linux */
-	in->state = group_state_locked(g);
-	strlcpy(in->comm, g->leader->name, sizeof(in->comm));
-	group_cpu_ticks_locked(g, &in->utime, &in->stime);
+	/* the thread's, or the process's: its leader's, as Linux */
+	in->nice = (t ? t : g->leader)->nice;
+	in->state = !t ? group_state_locked(g) : t->state == TASK_RUNNABLE ? 'R' : 'S';
+	strlcpy(in->comm, (t ? t : g->leader)->name, sizeof(in->comm));
+	if (t) {
+		in->utime = t->utime_ticks;
+		in->stime = t->stime_ticks;
+	} else {
+		group_cpu_ticks_locked(g, &in->utime, &in->stime);
+	}
 	in->cutime = g->children_utime;
 	in->cstime = g->children_stime;
 	/* t->vm is replaced only under proc_lock (exec, exit): the OOM
@@ -93,6 +112,19 @@ int proc_pid_exe(int pid, char *buf)
 		strlcpy(buf, g->leader->uvm->exe_path, PATH_MAX);
 	spin_unlock(&proc_lock);
 	return err;
+}
+
+struct files_table *proc_pid_files(int pid)
+{
+	struct thread_group *g;
+	struct files_table *files = NULL;
+
+	spin_lock(&proc_lock);
+	/* t->files is replaced under proc_lock (task_swap_files) */
+	if ((g = group_of_locked(pid)) && g->leader->files)
+		files = files_share(g->leader->files);
+	spin_unlock(&proc_lock);
+	return files;
 }
 
 bool proc_pid_exists(int pid)
@@ -152,7 +184,7 @@ static long format_status(const struct pid_info *in, char *buf, size_t size)
 	snprintk(buf, size,
 		 "Name:\t%s\nState:\t%c (%s)\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
 		 "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n",
-		 in->comm, in->state, state_name(in->state), in->pid, in->pid, in->ppid);
+		 in->comm, in->state, state_name(in->state), in->tgid, in->pid, in->ppid);
 	len = strlen(buf);
 	if (in->has_mm)
 		snprintk(buf + len, size - len, "VmRSS:\t%8lu kB\n",
@@ -162,23 +194,54 @@ static long format_status(const struct pid_info *in, char *buf, size_t size)
 	return strlen(buf);
 }
 
-long proc_pid_text(int pid, enum proc_pid_file which, char *buf, size_t size)
+long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t size)
 {
 	struct pid_info in;
 	struct thread_group *g;
+	struct task *t = NULL;
 	long len = 0;
 
 	spin_lock(&proc_lock);
-	if (!(g = group_of_locked(pid)))
+	if (!(g = group_of_locked(pid)) || (tid && !(t = thread_of_locked(pid, tid))))
 		len = -ESRCH;
 	else if (which == PROC_PID_CMDLINE)
 		len = cmdline_locked(g, buf, size);
 	else if (which == PROC_PID_MAPS) /* the uvm is swapped only under proc_lock */
 		len = g->leader->uvm ? uvm_format_maps(g->leader->uvm, buf, size) : 0;
 	else
-		gather_locked(g, &in);
+		gather_locked(g, t, &in);
 	spin_unlock(&proc_lock);
 	if (len || which == PROC_PID_CMDLINE || which == PROC_PID_MAPS)
 		return len;
+	if (which == PROC_PID_COMM) {
+		snprintk(buf, size, "%s\n", in.comm);
+		return strlen(buf);
+	}
 	return which == PROC_PID_STAT ? format_stat(&in, buf, size) : format_status(&in, buf, size);
+}
+
+bool proc_tid_exists(int pid, int tid)
+{
+	spin_lock(&proc_lock);
+	bool found = thread_of_locked(pid, tid) != NULL;
+	spin_unlock(&proc_lock);
+	return found;
+}
+
+int proc_tid_next(int pid, int from)
+{
+	struct thread_group *g;
+	struct task *t;
+	int best = 0;
+
+	spin_lock(&proc_lock);
+	if ((g = group_of_locked(pid))) {
+		list_for_each_entry(t, &g->threads, group_link)
+		{
+			if (t->pid >= from && (!best || t->pid < best))
+				best = t->pid;
+		}
+	}
+	spin_unlock(&proc_lock);
+	return best;
 }

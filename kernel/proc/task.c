@@ -5,6 +5,7 @@
  * fault on the IST stack reports it) instead of the neighbour's stack.
  */
 #include "proc/task.h"
+#include "fs/files.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/frame.h"
@@ -55,6 +56,26 @@ struct uvm *task_swap_uvm(struct task *t, struct uvm *u)
 	t->vm = u ? u->space : vm_kernel();
 	spin_unlock(&proc_lock);
 	return old;
+}
+
+struct files_table *task_swap_files(struct task *t, struct files_table *files)
+{
+	spin_lock(&proc_lock);
+	struct files_table *old = t->files;
+	t->files = files;
+	spin_unlock(&proc_lock);
+	return old;
+}
+
+int task_unshare_files(struct task *t)
+{
+	struct files_table *files = files_private(t->files);
+
+	if (!files)
+		return -ENOMEM;
+	if (files != t->files)
+		files_put(task_swap_files(t, files));
+	return 0;
 }
 
 struct task *task_find(int pid)

@@ -84,7 +84,9 @@ struct task {
 	struct uvm *uvm;
 	struct vm_space *vm;
 	/* Referenced (CLONE_FILES / CLONE_FS share them), NULL once exited;
-	 * own: only the task replaces its pointer (exec unshares). */
+	 * own: only the task replaces its pointer (exec unshares).  files is
+	 * replaced under proc_lock (task_swap_files), so another task (/proc/
+	 * <pid>/fd) may take a reference on it there. */
 	struct files_table *files;
 	struct fs_struct *fs;
 	/* Referenced (CLONE_SIGHAND shares it) until task_free, so a zombie

@@ -124,6 +124,7 @@
 	X(__NR_rt_sigtimedwait, rt_sigtimedwait)                                                   \
 	X(__NR_rt_sigsuspend, rt_sigsuspend)                                                       \
 	X(__NR_sigaltstack, sigaltstack)                                                           \
+	X(__NR_mknod, mknod)                                                                       \
 	X(__NR_statfs, statfs)                                                                     \
 	X(__NR_fstatfs, fstatfs)                                                                   \
 	X(__NR_getpriority, getpriority)                                                           \
@@ -150,6 +151,7 @@
 	X(__NR_waitid, waitid)                                                                     \
 	X(__NR_openat, openat)                                                                     \
 	X(__NR_mkdirat, mkdirat)                                                                   \
+	X(__NR_mknodat, mknodat)                                                                   \
 	X(__NR_fchownat, fchownat)                                                                 \
 	X(__NR_futimesat, futimesat)                                                               \
 	X(__NR_newfstatat, newfstatat)                                                             \

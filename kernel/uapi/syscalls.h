@@ -121,6 +121,7 @@
 #define __NR_rt_sigsuspend   130
 #define __NR_sigaltstack     131
 #define __NR_utime	     132
+#define __NR_mknod	     133
 #define __NR_statfs	     137
 #define __NR_fstatfs	     138
 #define __NR_getpriority     140
@@ -147,6 +148,7 @@
 #define __NR_waitid	     247
 #define __NR_openat	     257
 #define __NR_mkdirat	     258
+#define __NR_mknodat	     259
 #define __NR_fchownat	     260
 #define __NR_futimesat	     261
 #define __NR_newfstatat	     262

@@ -1,6 +1,7 @@
 /*
- * Directories and names: mkdir/rmdir/chdir/getcwd, link/unlink, symlinks,
- * rename, and the <dirent.h> reader on top of getdents64.
+ * Directories and names: mkdir/rmdir/chdir/getcwd, mknod and mkfifo,
+ * link/unlink, symlinks, rename, and the <dirent.h> reader on top of
+ * getdents64.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +25,29 @@ static long at_dirfd(int dirfd)
 int mkdir(const char *path, mode_t mode)
 {
 	return sys_call(__NR_mkdir, path, mode);
+}
+
+/* newlib declares mknod only for some targets: here it is for all. */
+int mknod(const char *path, mode_t mode, dev_t dev);
+
+int mknod(const char *path, mode_t mode, dev_t dev)
+{
+	return sys_call(__NR_mknod, path, mode, dev);
+}
+
+int mknodat(int dirfd, const char *path, mode_t mode, dev_t dev)
+{
+	return sys_call(__NR_mknodat, at_dirfd(dirfd), path, mode, dev);
+}
+
+int mkfifo(const char *path, mode_t mode)
+{
+	return mknod(path, S_IFIFO | (mode & 07777), 0);
+}
+
+int mkfifoat(int dirfd, const char *path, mode_t mode)
+{
+	return mknodat(dirfd, path, S_IFIFO | (mode & 07777), 0);
 }
 
 int rmdir(const char *path)

@@ -56,6 +56,15 @@ seq 5 | sort -r | head -2
 { echo out; echo err >&2; } 2>&1 | sort
 cat < t | wc -w
 
+echo "== FIFOs, /proc/<pid>/fd"
+mkfifo p; stat -c '%F %a' p
+cat p & echo hi > p; wait
+rm p
+exec 5</dev/null 6>/dev/null
+ls -l /proc/$$/fd | awk '$(NF-2) == 5 || $(NF-2) == 6 {print $1, $(NF-2), $(NF-1), $NF}'
+readlink /proc/$$/fd/5; ls /proc/$$/fd | grep -c '^6$'
+exec 5<&- 6>&-
+
 echo "== env, id, uname, date, sleep"
 env -i A=1 B=2 env | sort
 id; id -u; id -gn

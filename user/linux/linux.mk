@@ -2,7 +2,7 @@
 # against Debian's musl (musl-gcc, package musl-tools), built to
 # $(BUILD)/linux/<name>.  They run natively in test-host and inside fdkernel
 # from /linux, so every one compares fdkernel with Linux (docs/linux-abi.md).
-# Only tap.h and testutil.h of user/include are used (both are plain C), and
+# Only tap.h, testutil.h and proc_list.h of user/include are used (plain C), and
 # kernel/uapi for fdkernel's own flags and calls (through user/linux/fdkernel_abi.h).
 
 LINUX_CC := musl-gcc
