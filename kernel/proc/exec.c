@@ -34,6 +34,7 @@
 #define AT_PHENT  4
 #define AT_PHNUM  5
 #define AT_PAGESZ 6
+#define AT_BASE	  7
 #define AT_ENTRY  9
 #define AT_UID	  11
 #define AT_EUID	  12
@@ -44,7 +45,7 @@
 #define AT_SECURE 23
 #define AT_RANDOM 25
 #define AT_EXECFN 31
-#define NAUXV	  15
+#define NAUXV	  16
 
 void exec_strings_free(struct exec_strings *s)
 {
@@ -170,6 +171,7 @@ static int build_auxv(uint64_t *auxv, const struct elf_image *img, uint64_t rand
 	    {AT_PHENT, img->phentsize},
 	    {AT_PHNUM, img->phnum},
 	    {AT_PAGESZ, PAGE_SIZE},
+	    {AT_BASE, 0}, /* no interpreter (Linux gives 0 too) */
 	    {AT_ENTRY, img->entry},
 	    {AT_UID, 0},
 	    {AT_EUID, 0},
