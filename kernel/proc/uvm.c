@@ -22,7 +22,7 @@
 #define PF_WRITE   2
 #define PF_USER	   4
 
-#define MAP_KNOWN  (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_NORESERVE)
+#define MAP_KNOWN  (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK)
 #define PROT_KNOWN (PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM)
 
 /* Resolves a fault: 0, -ENOMEM (no frame), or another error if the access

@@ -17,6 +17,7 @@
 #define MAP_ANONYMOUS 0x20
 #define MAP_ANON      MAP_ANONYMOUS
 #define MAP_NORESERVE 0x4000
+#define MAP_STACK     0x20000 /* a hint Linux ignores; glibc's thread stacks pass it */
 
 #define MAP_FAILED ((void *)-1)
 

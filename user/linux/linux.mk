@@ -24,6 +24,21 @@ LINUX_PIE_START := $(MUSL_LIB)/rcrt1.o $(MUSL_LIB)/crti.o $(shell gcc -print-fil
 LINUX_PIE_END := $(shell gcc -print-file-name=crtendS.o) $(MUSL_LIB)/crtn.o
 LINUX_PROGS += $(patsubst %,$(BUILD)/linux/%_pie,$(LINUX_PIE))
 
+# glibc static programs (Debian's libc6-dev libc.a, gcc -static): the
+# sources named in LINUX_GLIBC built a second time as NAME_glibc (stdio,
+# files, fork/exec/wait, signals, time, memory, posix_spawn, threads), and
+# user/linux/glibc/*.c, what only glibc does (its start-up: TLS, rseq,
+# IRELATIVE, getrandom), also as a static PIE, NAME_pie.  errno_tls (musl's
+# thread block) and the fd-flag tests (fdkernel_abi.h) stay musl's.
+GLIBC_CC := gcc
+LINUX_GLIBC := hello files fork_exec pipes signals clocks memory spawn identity unix_scm \
+	pthread_join pthread_cond pthread_tls pthread_fork
+GLIBC_SRCS := $(wildcard user/linux/glibc/*.c)
+GLIBC_PROGS := $(patsubst %,$(BUILD)/linux/%_glibc,$(LINUX_GLIBC)) \
+	$(patsubst user/linux/glibc/%.c,$(BUILD)/linux/%,$(GLIBC_SRCS)) \
+	$(patsubst user/linux/glibc/%.c,$(BUILD)/linux/%_pie,$(GLIBC_SRCS))
+LINUX_PROGS += $(GLIBC_PROGS)
+
 # Programs known to fail inside fdkernel today (docs/linux-abi.md says why).
 # The ISO puts them in /linux/pending, where runtests does not look but a
 # developer can run them by hand; the host runs them all.  Today: none.
@@ -49,6 +64,21 @@ $(BUILD)/linux/%_pie: user/linux/%.c
 	@mkdir -p $(@D)
 	@echo "MUSLPIE  $<"
 	@$(LINUX_CC) $(LINUX_PIE_CFLAGS) -MF $@.d -MT $@ -o $@ $(LINUX_PIE_START) $< $(LINUX_PIE_END)
+
+$(BUILD)/linux/%_glibc: user/linux/%.c
+	@mkdir -p $(@D)
+	@echo "GLIBCCC  $<"
+	@$(GLIBC_CC) $(LINUX_CFLAGS) -MF $@.d -MT $@ -o $@ $<
+
+$(BUILD)/linux/glibc_%_pie: user/linux/glibc/glibc_%.c
+	@mkdir -p $(@D)
+	@echo "GLIBCPIE $<"
+	@$(GLIBC_CC) $(filter-out -static,$(LINUX_CFLAGS)) -static-pie -fPIE -MF $@.d -MT $@ -o $@ $<
+
+$(BUILD)/linux/glibc_%: user/linux/glibc/glibc_%.c
+	@mkdir -p $(@D)
+	@echo "GLIBCCC  $<"
+	@$(GLIBC_CC) $(LINUX_CFLAGS) -MF $@.d -MT $@ -o $@ $<
 
 .PHONY: linux
 linux: $(LINUX_PROGS)
