@@ -26,13 +26,13 @@ LINUX_PROGS += $(patsubst %,$(BUILD)/linux/%_pie,$(LINUX_PIE))
 
 # glibc static programs (Debian's libc6-dev libc.a, gcc -static): the
 # sources named in LINUX_GLIBC built a second time as NAME_glibc (stdio,
-# files, fork/exec/wait, signals, time, memory, posix_spawn, threads), and
+# files, fork/exec/wait, pipes, signals, posix_spawn, threads), and
 # user/linux/glibc/*.c, what only glibc does (its start-up: TLS, rseq,
-# IRELATIVE, getrandom), also as a static PIE, NAME_pie.  errno_tls (musl's
-# thread block) and the fd-flag tests (fdkernel_abi.h) stay musl's.
+# IRELATIVE, getrandom), also as a static PIE, NAME_pie.  A selection: each
+# is 0.9 MB of glibc.  errno_tls (musl's thread block) and the fd-flag tests
+# (fdkernel_abi.h) stay musl's.
 GLIBC_CC := gcc
-LINUX_GLIBC := hello files fork_exec pipes signals clocks memory spawn identity unix_scm \
-	pthread_join pthread_cond pthread_tls pthread_fork
+LINUX_GLIBC := hello files fork_exec pipes signals spawn pthread_join pthread_cond
 GLIBC_SRCS := $(wildcard user/linux/glibc/*.c)
 GLIBC_PROGS := $(patsubst %,$(BUILD)/linux/%_glibc,$(LINUX_GLIBC)) \
 	$(patsubst user/linux/glibc/%.c,$(BUILD)/linux/%,$(GLIBC_SRCS)) \
