@@ -19,6 +19,17 @@ sed -n 's/^[[:space:]]*X(__NR_\([a-z0-9_]*\), *[a-z0-9_]*).*/\1/p' kernel/sys/sy
 
 awk -v impl="$impl" '
 function row(nr, name, note) { printf "| %s | `%s` | %s |\n", nr, name, note }
+# The calls of Linux'"'"'s table fdkernel lacks whose note is of KIND ("=" for
+# those Linux lacks too, "-" for the rest, noted or not).
+function absent(kind, title,    i, name) {
+	print "| nr | call | " title " |"
+	print "|---|---|---|"
+	for (i = 0; i < n_linux; i++) {
+		name = linux_name[linux_nr[i]]
+		if (!(name in have) && (noted[name] == "=") == (kind == "="))
+			row(linux_nr[i], name, notes[kind, name])
+	}
+}
 FILENAME == "mk/compat-notes" && /^[-+=] / {
 	kind = substr($0, 1, 1); name = $2
 	note = $0; sub(/^[-+=] [^ ]+ /, "", note)
@@ -65,21 +76,9 @@ END {
 	print "\"Nothing we run\": no program of the suite, busybox applet of the"
 	print "compatibility script or start-up of musl or glibc calls it."
 	print ""
-	print "| nr | call | what it blocks |"
-	print "|---|---|---|"
-	for (i = 0; i < n_linux; i++) {
-		name = linux_name[linux_nr[i]]
-		if (!(name in have) && noted[name] != "=")
-			row(linux_nr[i], name, notes["-", name])
-	}
+	absent("-", "what it blocks")
 	print ""
 	print "## Not implemented by Linux either"
 	print ""
-	print "| nr | call | why |"
-	print "|---|---|---|"
-	for (i = 0; i < n_linux; i++) {
-		name = linux_name[linux_nr[i]]
-		if (!(name in have) && noted[name] == "=")
-			row(linux_nr[i], name, notes["=", name])
-	}
+	absent("=", "why")
 }' mk/compat-notes "$impl" mk/linux-syscalls-x86_64

@@ -22,13 +22,6 @@
 #include <uapi/errno.h>
 
 #define EI_NIDENT 16
-#define ET_EXEC	  2
-#define ET_DYN	  3
-#define EM_X86_64 62
-#define PT_LOAD	  1
-#define PT_INTERP 3
-#define PF_X	  1
-#define PF_W	  2
 
 /*
  * Where an ET_DYN program's lowest segment goes: Linux's ELF_ET_DYN_BASE on
@@ -37,11 +30,6 @@
  * brk heap starts above the image as for ET_EXEC.
  */
 #define ET_DYN_BASE 0x555555554000UL
-
-struct elf64_phdr {
-	uint32_t type, flags;
-	uint64_t offset, vaddr, paddr, filesz, memsz, align;
-};
 
 /* Linux's limit: a program header table of at most 64 KiB. */
 #define MAX_PHNUM (65536 / sizeof(struct elf64_phdr))

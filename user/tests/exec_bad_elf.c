@@ -11,42 +11,22 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <uapi/elf.h>
 #include <unistd.h>
 
 #include "tap.h"
 #include "testutil.h"
 
-#define ET_EXEC	  2
-#define ET_DYN	  3
-#define PT_LOAD	  1
-#define PT_INTERP 3
-#define PF_X	  1
-#define PF_W	  2
-#define PF_R	  4
 #define CODE_OFF  0x1000 /* the code's file offset and link address */
 #define FILE_SIZE 0x2000 /* room for a page of program headers */
 #define RUN_CODE  77	 /* what the program exits with */
-
-struct ehdr {
-	uint8_t ident[16];
-	uint16_t type, machine;
-	uint32_t version;
-	uint64_t entry, phoff, shoff;
-	uint32_t flags;
-	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
-
-struct phdr {
-	uint32_t type, flags;
-	uint64_t offset, vaddr, paddr, filesz, memsz, align;
-};
 
 /* The image: header, program headers, an interpreter path, code. */
 static union {
 	uint8_t bytes[FILE_SIZE];
 	struct {
-		struct ehdr eh;
-		struct phdr ph[2];
+		struct elf64_ehdr eh;
+		struct elf64_phdr ph[2];
 	};
 } img;
 
@@ -63,14 +43,14 @@ static void make_image(void)
 	memset(&img, 0, sizeof(img));
 	memcpy(img.eh.ident, ident, sizeof(ident));
 	img.eh.type = ET_DYN;
-	img.eh.machine = 62; /* x86_64 */
+	img.eh.machine = EM_X86_64;
 	img.eh.version = 1;
 	img.eh.entry = CODE_OFF;
 	img.eh.phoff = sizeof(img.eh);
 	img.eh.ehsize = sizeof(img.eh);
-	img.eh.phentsize = sizeof(struct phdr);
+	img.eh.phentsize = sizeof(struct elf64_phdr);
 	img.eh.phnum = 1;
-	img.ph[0] = (struct phdr){
+	img.ph[0] = (struct elf64_phdr){
 	    PT_LOAD, PF_R | PF_X, 0, 0, 0, CODE_OFF + sizeof(code), CODE_OFF + sizeof(code),
 	    0x1000};
 	memcpy(img.bytes + CODE_OFF, code, sizeof(code));
@@ -81,7 +61,7 @@ static void add_interp(const char *name, size_t len)
 {
 	img.eh.phnum = 2;
 	memcpy(img.bytes + 0x200, name, len);
-	img.ph[1] = (struct phdr){PT_INTERP, PF_R, 0x200, 0x200, 0x200, len, len, 1};
+	img.ph[1] = (struct elf64_phdr){PT_INTERP, PF_R, 0x200, 0x200, 0x200, len, len, 1};
 }
 
 static void child_exec(void)
@@ -153,11 +133,11 @@ static void no_phdrs(void)
 }
 static void many_phdrs(void)
 {
-	img.eh.phnum = 4096 / sizeof(struct phdr) + 1;
+	img.eh.phnum = 4096 / sizeof(struct elf64_phdr) + 1;
 }
 static void too_many_phdrs(void)
 {
-	img.eh.phnum = 65536 / sizeof(struct phdr) + 1;
+	img.eh.phnum = 65536 / sizeof(struct elf64_phdr) + 1;
 }
 static void phdrs_past_end(void)
 {
@@ -180,25 +160,38 @@ static void entry_outside(void)
 	img.eh.entry = 0x100000;
 }
 
+/* Each image: how make_image's is broken, and what running it gives. */
+static const struct image_case {
+	void (*mutate)(void);
+	int code;      /* exit code: RUN_CODE if it ran, else execve's errno */
+	int linux_sig; /* the signal Linux kills with instead, or 0 */
+	const char *what;
+} cases[] = {
+    {NULL, RUN_CODE, 0, "a minimal static PIE (ET_DYN) runs"},
+    {as_exec, RUN_CODE, 0, "the same as ET_EXEC at 0x400000 runs"},
+    {interp_missing, ENOENT, 0, "PT_INTERP naming a missing file: ENOENT"},
+    {interp_dir, EACCES, 0, "PT_INTERP naming a directory: EACCES"},
+    {interp_unterminated, ENOEXEC, 0, "PT_INTERP without its NUL: ENOEXEC"},
+    {interp_short, ENOEXEC, 0, "PT_INTERP of one byte: ENOEXEC"},
+    {bad_phentsize, ENOEXEC, 0, "e_phentsize 32: ENOEXEC"},
+    {no_phdrs, ENOEXEC, 0, "no program headers: ENOEXEC"},
+    {many_phdrs, RUN_CODE, 0, "74 program headers (more than a page of them) run"},
+    {too_many_phdrs, ENOEXEC, 0, "program headers over 64 KiB: ENOEXEC"},
+    {phdrs_past_end, ENOEXEC, 0, "program headers past the end of the file: ENOEXEC"},
+    {bad_machine, ENOEXEC, 0, "e_machine i386: ENOEXEC"},
+    {huge_memsz, ENOEXEC, SIGSEGV, "a 64 TiB p_memsz"},
+    {unaligned, ENOEXEC, SIGSEGV, "p_vaddr and p_offset differing modulo the page"},
+    {entry_outside, ENOEXEC, SIGSEGV, "the entry outside every segment"},
+};
+
 int main(void)
 {
-	plan(16);
+	int n = sizeof(cases) / sizeof(cases[0]);
+
+	plan(n + 1);
 	snprintf(path, sizeof(path), "/tmp/exec-bad-elf-%d", (int)getpid());
-	expect(NULL, RUN_CODE, 0, "a minimal static PIE (ET_DYN) runs");
-	expect(as_exec, RUN_CODE, 0, "the same as ET_EXEC at 0x400000 runs");
-	expect(interp_missing, ENOENT, 0, "PT_INTERP naming a missing file: ENOENT");
-	expect(interp_dir, EACCES, 0, "PT_INTERP naming a directory: EACCES");
-	expect(interp_unterminated, ENOEXEC, 0, "PT_INTERP without its NUL: ENOEXEC");
-	expect(interp_short, ENOEXEC, 0, "PT_INTERP of one byte: ENOEXEC");
-	expect(bad_phentsize, ENOEXEC, 0, "e_phentsize 32: ENOEXEC");
-	expect(no_phdrs, ENOEXEC, 0, "no program headers: ENOEXEC");
-	expect(many_phdrs, RUN_CODE, 0, "74 program headers (more than a page of them) run");
-	expect(too_many_phdrs, ENOEXEC, 0, "program headers over 64 KiB: ENOEXEC");
-	expect(phdrs_past_end, ENOEXEC, 0, "program headers past the end of the file: ENOEXEC");
-	expect(bad_machine, ENOEXEC, 0, "e_machine i386: ENOEXEC");
-	expect(huge_memsz, ENOEXEC, SIGSEGV, "a 64 TiB p_memsz");
-	expect(unaligned, ENOEXEC, SIGSEGV, "p_vaddr and p_offset differing modulo the page");
-	expect(entry_outside, ENOEXEC, SIGSEGV, "the entry outside every segment");
+	for (int i = 0; i < n; i++)
+		expect(cases[i].mutate, cases[i].code, cases[i].linux_sig, cases[i].what);
 	unlink(path);
 	ok(access(path, F_OK) != 0, "the image is removed");
 	return done();
