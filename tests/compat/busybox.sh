@@ -182,5 +182,12 @@ jobs | awk '{print $1, $2}'
 wait; echo "waited $?"
 rm -r w
 
+echo "== #! scripts started by execve (env, find -exec, xargs)"
+printf '#!/bin/busybox sh\necho "script $# $1"\n' > s.sh; chmod 755 s.sh
+env ./s.sh one; find . -name s.sh -exec {} two \;; echo three | xargs ./s.sh
+printf '#!/nonexistent/sh\n' > bad.sh; chmod 755 bad.sh
+env ./bad.sh 2>/dev/null; echo "missing interpreter $?"
+rm s.sh bad.sh
+
 echo "== cleanup"
 rm -r d; ls
