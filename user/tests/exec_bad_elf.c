@@ -155,6 +155,16 @@ static void unaligned(void)
 {
 	img.ph[0].vaddr = img.ph[0].paddr = 0x10;
 }
+/* A second, writable PT_LOAD over the code's page: Linux maps it over the
+ * first (the code is no longer executable); fdkernel refuses shared pages. */
+static void overlapping(void)
+{
+	img.eh.phnum = 2;
+	img.ph[1] = img.ph[0];
+	img.ph[1].flags = PF_R | PF_W;
+	img.ph[1].offset = img.ph[1].vaddr = img.ph[1].paddr = CODE_OFF;
+	img.ph[1].filesz = img.ph[1].memsz = sizeof(code);
+}
 static void entry_outside(void)
 {
 	img.eh.entry = 0x100000;
@@ -182,6 +192,7 @@ static const struct image_case {
     {huge_memsz, ENOEXEC, SIGSEGV, "a 64 TiB p_memsz"},
     {unaligned, ENOEXEC, SIGSEGV, "p_vaddr and p_offset differing modulo the page"},
     {entry_outside, ENOEXEC, SIGSEGV, "the entry outside every segment"},
+    {overlapping, ENOEXEC, SIGSEGV, "a writable segment over the code's page"},
 };
 
 int main(void)
