@@ -41,6 +41,17 @@ $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PRO
 	cd $(BUILD)/initrd && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc --quiet --owner=0:0 > ../initrd.cpio
 
+# The boot-path ISOs (self-tests, crash, strace, gdb: no user suite, no
+# /linux program run) carry the initrd without /linux.  The 64 MiB boot of
+# tests/boot-checks has little room: the initrd module stays in memory after
+# unpacking and the ramfs may take only half of what is left beside it
+# (ramfs_size), so the full initrd (with the glibc programs, 0.9 MB each)
+# leaves the ramfs self-tests ENOSPC.
+INITRD_BOOT := $(BUILD)/initrd-boot.cpio
+$(INITRD_BOOT): $(INITRD)
+	cd $(BUILD)/initrd && find . -mindepth 1 ! -path './linux/*' | LC_ALL=C sort | \
+		cpio -o -H newc --quiet --owner=0:0 > ../initrd-boot.cpio
+
 # make_iso ISO,FLAVOUR,CMDLINE[,INITRD]: the initrd is $(INITRD) unless given.
 define make_iso
 	@rm -rf $(BUILD)/iso-$(2) && mkdir -p $(BUILD)/iso-$(2)/boot/grub
@@ -70,25 +81,25 @@ $(ISO_TEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 # and /bin/true as init (no user suite), for odd memory sizes and UEFI; the
 # strace flavour traces one test program.
 ISO_CRASH := $(BUILD)/fdkernel-crash.iso
-$(ISO_CRASH): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
-	$(call make_iso,$@,crash,test crashtest)
+$(ISO_CRASH): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,crash,test crashtest,$(INITRD_BOOT))
 
 # ramfs_size=75%: the whole initrd (over 20 MiB) must fit the ramfs of the
 # 64 MiB boot check, where half of memory no longer holds it.
 ISO_SELFTEST := $(BUILD)/fdkernel-selftest.iso
-$(ISO_SELFTEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
-	$(call make_iso,$@,selftest,test quiet init=/bin/true strace=nosuchprog ramfs_size=75%)
+$(ISO_SELFTEST): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,selftest,test quiet init=/bin/true strace=nosuchprog ramfs_size=75%,$(INITRD_BOOT))
 
 # The syscall trace of one test program, run as init (a bad target first).
 ISO_STRACE := $(BUILD)/fdkernel-strace.iso
-$(ISO_STRACE): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
-	$(call make_iso,$@,strace,test quiet strace=bad/name strace=strace_calls init=/tests/strace_calls)
+$(ISO_STRACE): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,strace,test quiet strace=bad/name strace=strace_calls init=/tests/strace_calls,$(INITRD_BOOT))
 
 # test-gdb stops in the project's shell: the console shell is busybox's ash
 # now, so this ISO starts /bin/sh as init (tests/gdb-check).
 ISO_GDB := $(BUILD)/fdkernel-gdb.iso
-$(ISO_GDB): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
-	$(call make_iso,$@,gdb,init=/bin/sh)
+$(ISO_GDB): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,gdb,init=/bin/sh,$(INITRD_BOOT))
 
 # fdkernel-bench.iso (its own initrd, for BENCH_ROWS): see bench/bench.mk.
 

@@ -55,7 +55,9 @@ kernel: $(KERNEL)
 
 -include $(KERNEL_OBJS:.o=.d)
 
-# docs/abi.md: the table of system calls, generated from syscall_list.h.
+# docs/abi.md: the table of system calls, generated from syscall_list.h;
+# docs/compat.md: those against Linux's table, with mk/compat-notes.
 .PHONY: abi-doc
 abi-doc:
 	mk/genabi.sh > docs/abi.md
+	mk/gencompat.sh > docs/compat.md

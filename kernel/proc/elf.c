@@ -4,9 +4,16 @@
  * pages and bss get private frames filled through the kernel's direct map.
  * No page is ever user writable and executable at once: a W+X segment is
  * refused, and so are segments that share a page.
+ *
+ * ET_DYN images (static PIE: gcc -static-pie) are placed at a fixed base,
+ * ET_DYN_BASE, and relocate themselves from the auxiliary vector (AT_PHDR,
+ * AT_ENTRY point into the placed image).  There is no dynamic loader: a
+ * program naming an interpreter (PT_INTERP) gets Linux's errors for a bad or
+ * missing one (ENOEXEC, ENOENT, ...), and ENOEXEC when it exists.
  */
 #include "proc/elf.h"
 #include "fs/inode.h"
+#include "fs/vfs.h"
 #include "lib/string.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
@@ -17,26 +24,26 @@
 #include <uapi/errno.h>
 
 #define EI_NIDENT 16
-#define ET_EXEC	  2
-#define EM_X86_64 62
-#define PT_LOAD	  1
-#define PF_X	  1
-#define PF_W	  2
-#define PF_R	  4
-#define MAX_PHNUM 64
 
-struct elf64_phdr {
-	uint32_t type, flags;
-	uint64_t offset, vaddr, paddr, filesz, memsz, align;
-};
+/*
+ * Where an ET_DYN program's lowest segment goes: Linux's ELF_ET_DYN_BASE on
+ * x86_64 without randomisation (what `setarch -R` gives a PIE).  Fixed, not
+ * randomised, so that traces and fault reports repeat from run to run.  The
+ * brk heap starts above the image as for ET_EXEC.
+ */
+#define ET_DYN_BASE 0x555555554000UL
+
+/* Linux's limit: a program header table of at most 64 KiB. */
+#define MAX_PHNUM (65536 / sizeof(struct elf64_phdr))
 
 static int check_header(const struct elf64_ehdr *eh, uint64_t fsize)
 {
 	static const uint8_t magic[] = {0x7f, 'E', 'L', 'F', 2 /* 64-bit */, 1 /* LE */, 1};
 
-	if (memcmp(eh->ident, magic, sizeof(magic)) || eh->type != ET_EXEC ||
-	    eh->machine != EM_X86_64 || eh->version != 1 ||
-	    eh->phentsize != sizeof(struct elf64_phdr) || !eh->phnum || eh->phnum > MAX_PHNUM)
+	if (memcmp(eh->ident, magic, sizeof(magic)) ||
+	    (eh->type != ET_EXEC && eh->type != ET_DYN) || eh->machine != EM_X86_64 ||
+	    eh->version != 1 || eh->phentsize != sizeof(struct elf64_phdr) || !eh->phnum ||
+	    eh->phnum > MAX_PHNUM)
 		return -ENOEXEC;
 	if (eh->phoff > fsize || (uint64_t)eh->phnum * eh->phentsize > fsize - eh->phoff)
 		return -ENOEXEC;
@@ -165,11 +172,66 @@ static void note_phdr(struct elf_image *img, const struct elf64_ehdr *eh,
 		img->phdr_va = ph->vaddr + (eh->phoff - ph->offset);
 }
 
+/*
+ * The interpreter a PT_INTERP segment names, checked as Linux does before
+ * it would load it: a path of 2..PATH_MAX bytes ending in its NUL
+ * (ENOEXEC), read whole (EIO), then looked up as execve's own path is
+ * (ENOENT, EACCES, ...).  None is ever loaded: one that exists is ENOEXEC.
+ */
+static int check_interp(struct inode *ip, const struct elf64_phdr *ph)
+{
+	struct inode *interp;
+	char *path;
+	int err;
+
+	if (ph->filesz < 2 || ph->filesz > PATH_MAX)
+		return -ENOEXEC;
+	if (!(path = kmalloc(ph->filesz)))
+		return -ENOMEM;
+	err = inode_read(ip, path, ph->filesz, ph->offset) == (long)ph->filesz ? 0 : -EIO;
+	if (!err && path[ph->filesz - 1])
+		err = -ENOEXEC;
+	if (!err && !(err = vfs_lookup_exec(NULL, path, &interp))) {
+		inode_put(interp);
+		err = -ENOEXEC;
+	}
+	kfree(path);
+	return err;
+}
+
+/*
+ * What the headers ask before anything is mapped: an interpreter (refused,
+ * see check_interp) and, for ET_DYN, the load bias that puts the lowest
+ * segment's page at ET_DYN_BASE.  Segments are moved by the bias in place.
+ */
+static int place_segments(struct inode *ip, const struct elf64_ehdr *eh, struct elf64_phdr *ph,
+			  uint64_t *bias)
+{
+	uint64_t low = USER_END;
+	int err;
+
+	for (int i = 0; i < eh->phnum; i++) {
+		if (ph[i].type == PT_INTERP && (err = check_interp(ip, &ph[i])))
+			return err;
+		if (ph[i].type != PT_LOAD)
+			continue;
+		if (ph[i].vaddr >= USER_END) /* also keeps vaddr + bias from wrapping */
+			return -ENOEXEC;
+		if (ph[i].vaddr < low)
+			low = ph[i].vaddr;
+	}
+	*bias = eh->type == ET_DYN ? ET_DYN_BASE - PAGE_ALIGN_DOWN(low) : 0;
+	for (int i = 0; i < eh->phnum; i++)
+		if (ph[i].type == PT_LOAD)
+			ph[i].vaddr += *bias;
+	return 0;
+}
+
 int elf_load(struct inode *ip, struct uvm *u, struct elf_image *img)
 {
 	struct elf64_ehdr eh;
 	struct elf64_phdr *ph;
-	uint64_t fsize = inode_size(ip);
+	uint64_t fsize = inode_size(ip), bias = 0;
 	size_t phsize;
 	int err, nload = 0;
 
@@ -182,6 +244,8 @@ int elf_load(struct inode *ip, struct uvm *u, struct elf_image *img)
 		return -ENOMEM;
 	err = inode_read(ip, ph, phsize, eh.phoff) == (long)phsize ? 0 : -ENOEXEC;
 	memset(img, 0, sizeof(*img));
+	if (!err)
+		err = place_segments(ip, &eh, ph, &bias);
 	for (int i = 0; !err && i < eh.phnum; i++) {
 		if (ph[i].type != PT_LOAD)
 			continue;
@@ -195,9 +259,9 @@ int elf_load(struct inode *ip, struct uvm *u, struct elf_image *img)
 		nload++;
 	}
 	kfree(ph);
-	if (!err && (!nload || eh.entry < USER_IMAGE_MIN || eh.entry >= img->end))
+	img->entry = eh.entry + bias;
+	if (!err && (!nload || img->entry < USER_IMAGE_MIN || img->entry >= img->end))
 		err = -ENOEXEC;
-	img->entry = eh.entry;
 	img->phnum = eh.phnum;
 	img->phentsize = eh.phentsize;
 	return err;

@@ -8,19 +8,10 @@
 #define PROC_ELF_H
 
 #include <stdint.h>
+#include <uapi/elf.h>
 
 struct inode;
 struct uvm;
-
-/* The ELF64 file header (also read by proc/fault_report.c). */
-struct elf64_ehdr {
-	uint8_t ident[16];
-	uint16_t type, machine;
-	uint32_t version;
-	uint64_t entry, phoff, shoff;
-	uint32_t flags;
-	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
 
 struct elf_image {
 	uint64_t entry;

@@ -36,6 +36,7 @@
 #define AT_PHENT  4
 #define AT_PHNUM  5
 #define AT_PAGESZ 6
+#define AT_BASE	  7
 #define AT_ENTRY  9
 #define AT_UID	  11
 #define AT_EUID	  12
@@ -46,7 +47,7 @@
 #define AT_SECURE 23
 #define AT_RANDOM 25
 #define AT_EXECFN 31
-#define NAUXV	  15
+#define NAUXV	  16
 
 void exec_strings_free(struct exec_strings *s)
 {
@@ -122,7 +123,7 @@ static long copy_user_string(struct exec_strings *s, const char *uptr)
  * of strings too (Linux's MAX_ARG_STRINGS is never reached): without them
  * a million empty strings took 8 MiB of stack, past its region.
  */
-static bool strings_fit(const struct exec_strings *s)
+bool exec_strings_fit(const struct exec_strings *s)
 {
 	return s->len + (size_t)(s->argc + s->envc) * sizeof(char *) <= EXEC_ARG_MAX;
 }
@@ -143,7 +144,7 @@ static long copy_user_strings(struct exec_strings *s, char *const *uvec, int *co
 		if ((err = copy_user_string(s, uptr)))
 			return err;
 		++*count;
-		if (!strings_fit(s))
+		if (!exec_strings_fit(s))
 			return -E2BIG;
 	}
 }
@@ -172,6 +173,7 @@ static int build_auxv(uint64_t *auxv, const struct elf_image *img, uint64_t rand
 	    {AT_PHENT, img->phentsize},
 	    {AT_PHNUM, img->phnum},
 	    {AT_PAGESZ, PAGE_SIZE},
+	    {AT_BASE, 0}, /* no interpreter (Linux gives 0 too) */
 	    {AT_ENTRY, img->entry},
 	    {AT_UID, 0},
 	    {AT_EUID, 0},
@@ -365,20 +367,37 @@ static char *program_path(const char *path)
 	return abs;
 }
 
+/*
+ * The program file for path, a script's interpreter in its place (strs then
+ * rewritten, *interp its path, kmalloc'd): 0 or -errno, nothing held.
+ */
+static int lookup_program(const char *path, struct exec_strings *strs, struct inode **ip,
+			  char **interp)
+{
+	int err = vfs_lookup_exec(NULL, path, ip);
+
+	if (!err && (err = exec_resolve_script(ip, path, strs, interp))) {
+		inode_put(*ip);
+		kfree(*interp);
+	}
+	return err;
+}
+
 int exec_program(struct task *t, const char *path, struct exec_strings *strs)
 {
-	char *exe_path;
+	char *exe_path, *interp;
 	struct elf_image img;
 	struct vm_space *vm;
 	struct uvm *u = NULL;
 	struct inode *ip;
 	uint64_t sp;
-	int err = vfs_lookup_exec(NULL, path, &ip);
+	int err = lookup_program(path, strs, &ip, &interp);
 
 	if (err)
 		return err;
 	if (!(vm = vm_create())) {
 		inode_put(ip);
+		kfree(interp);
 		return -ENOMEM;
 	}
 	if (!(u = uvm_create(vm)))
@@ -389,8 +408,9 @@ int exec_program(struct task *t, const char *path, struct exec_strings *strs)
 		err = -ENOMEM;
 	if (!err && !keep_cmdline(u, strs))
 		err = -ENOMEM;
-	if (!err && !(exe_path = program_path(path)))
+	if (!err && !(exe_path = program_path(interp ? interp : path)))
 		err = -ENOMEM;
+	kfree(interp);
 	if (!err && (err = exec_take_over(t)))
 		kfree(exe_path);
 	if (err) {

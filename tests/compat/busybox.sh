@@ -159,5 +159,58 @@ ps -o pid,nice | awk -v p=$sp -v n0=$n0 '$1 == p {print "ps NI:", $2 - n0}'
 top -bn1 | awk -v p=$sp '$1 == p {print "top: niced", $4 ~ /N/}'
 wait $sp
 
+# The checklist of issue 17 (what `make run` must do as on Linux), in a
+# directory of its own, w.
+echo "== done-when: ls -l columns"
+mkdir -p w/e/f; echo one > w/a
+chmod 640 w/a; touch -d '2020-01-02 03:04:05' w/a
+ls -l w/a | awk '{print $1, $2, $5, $6, $7, $8, $9}'
+ls -l w/a | awk -v u=$(id -un) -v g=$(id -gn) '{print "owner", $3 == u, "group", $4 == g}'
+ls -ld w w/e w/e/f | awk '{print $1, $2, $NF}'
+ln w/a w/hard; ls -l w/a | awk '{print $1, $2}'; rm w/hard
+touch w/new; ls -l w/new | awk '{print $1, $2, $5, ($8 ~ /^[0-9][0-9]:[0-9][0-9]$/), $9}'
+ls -l /etc/passwd | awk '{print $1, $3, $4, $NF}'
+echo "== done-when: date"
+date | awk '{print NF}'
+[ "$(date -u +%Y)" -ge 2025 ] && echo year ok
+date -u -d '2021-03-04 05:06:07' '+%a %b %e %H:%M:%S %Z %Y'
+echo "== done-when: mv, ln -s, touch, chmod"
+mv w/a w/e/a; ls w w/e; mv w/e/a w/a
+echo two > w/b; mv w/b w/a; cat w/a
+mv w/e w/e2; ls w; mv w/e2 w/e
+ln -s a w/sym; ls -l w/sym | awk '{print $1, $(NF-2), $(NF-1), $NF}'; cat w/sym
+ln -s nowhere w/dangling; cat w/dangling 2>/dev/null || echo "dangling fails"
+touch -d '2001-02-03 04:05:06' w/a; date -r w/a '+%Y-%m-%d %H:%M:%S'
+touch -r w/a w/new; date -r w/new '+%Y-%m-%d %H:%M:%S'
+chmod u+x,g-r,o+w w/a; stat -c '%A' w/a
+chmod -R go= w; stat -c '%A %n' w w/e w/a
+chmod 755 w w/e; chmod 644 w/a
+chmod 600 nosuch 2>/dev/null || echo "chmod of a missing file fails"
+echo "== done-when: id"
+id; id -u; id -g; id -un; id -G
+echo "== done-when: find -exec cat"
+mkdir -p r/etc r/usr; echo "Welcome" > r/etc/motd; echo other > r/usr/motd
+find r -name motd | sort
+find r/etc -name motd -exec cat {} \;
+echo "== done-when: tar, gzip"
+tar czf a.tgz w; tar tzf a.tgz | sort
+tar tvzf a.tgz | awk '{print $1, $3, $NF}' | sort -k3
+mkdir x; tar xzf a.tgz -C x; find x | sort; cat x/w/a
+gzip -c w/a > a.gz; gunzip -c a.gz; gzip -t a.gz && echo "gzip -t ok"
+rm -r x a.tgz a.gz r
+echo "== done-when: sleep &, jobs, wait"
+# Non-interactive ash lists a job without its command text.
+sleep 1 &
+jobs | awk '{print $1, $2}'
+wait; echo "waited $?"
+rm -r w
+
+echo "== #! scripts started by execve (env, find -exec, xargs)"
+printf '#!/bin/busybox sh\necho "script $# $1"\n' > s.sh; chmod 755 s.sh
+env ./s.sh one; find . -name s.sh -exec {} two \;; echo three | xargs ./s.sh
+printf '#!/nonexistent/sh\n' > bad.sh; chmod 755 bad.sh
+env ./bad.sh 2>/dev/null; echo "missing interpreter $?"
+rm s.sh bad.sh
+
 echo "== cleanup"
 rm -r d; ls

@@ -51,6 +51,7 @@ $(HOST_BENCH): $(call host_objs,bench,tests/host/bench_fdmap.c)
 test-unit: $(HOST_UNIT_TESTS) $(HOST_FUZZER)
 	@mkdir -p $(BUILD)/results
 	@mk/genabi.sh | diff -u docs/abi.md - || { echo "docs/abi.md is stale: run make abi-doc"; exit 1; }
+	@mk/gencompat.sh | diff -u docs/compat.md - || { echo "docs/compat.md is stale: run make abi-doc"; exit 1; }
 	@tests/host/run-unit $(BUILD)/results/test-unit $(HOST_DIR)/fuzz-smoke.log $(HOST_UNIT_TESTS) -- \
 		$(HOST_FUZZER) -artifact_prefix=$(HOST_DIR)/ -seed=1 -max_len=4096 -runs=$(FUZZ_SMOKE_RUNS)
 

@@ -1,8 +1,11 @@
 /* musl's start-up and stdio: a static musl program reaches main with its
  * arguments, environment and auxiliary vector, and stdio writes through
  * writev, asking ioctl(TIOCGWINSZ) whether stdout is a terminal (on a pipe
- * it is not: ENOTTY, so stdout is fully buffered, not line-buffered). */
+ * it is not: ENOTTY, so stdout is fully buffered, not line-buffered).
+ * Also built as a static PIE (hello_pie): the auxiliary vector then points
+ * into the image where the kernel placed it, which musl relocates from. */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -11,6 +14,23 @@
 #include <unistd.h>
 
 #include "testutil.h"
+
+extern char _start[];
+
+/* AT_PHDR, AT_PHNUM, AT_ENTRY and AT_BASE of a static program, PIE or not:
+ * ld puts the program headers right after the ELF header, in the first
+ * loaded page, so the header is mapped just below them. */
+static void check_image_auxv(void)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)(getauxval(AT_PHDR) - sizeof(Elf64_Ehdr));
+
+	ok(getauxval(AT_PHDR) && memcmp(eh->e_ident, ELFMAG, SELFMAG) == 0 &&
+	       eh->e_phoff == sizeof(*eh) && eh->e_phnum == getauxval(AT_PHNUM),
+	   "auxv AT_PHDR points at the mapped program headers, AT_PHNUM of them");
+	ok(getauxval(AT_ENTRY) == (unsigned long)_start,
+	   "auxv AT_ENTRY is where _start was placed");
+	is_int(getauxval(AT_BASE), 0, "auxv AT_BASE is 0: no interpreter");
+}
 
 /* Run FN in a child whose stdout is a pipe; its output into OUT. */
 static void capture(void (*fn)(void), char *out, size_t size)
@@ -63,13 +83,14 @@ int main(int argc, char **argv, char **envp)
 	struct winsize ws;
 	int fds[2];
 
-	plan(9);
+	plan(12);
 	ok(argc >= 1 && argv[0] && strrchr(argv[0], '/') &&
-	       strcmp(strrchr(argv[0], '/'), "/hello") == 0,
-	   "argv[0] ends in /hello (%s)", argv[0]);
+	       strncmp(strrchr(argv[0], '/'), "/hello", 6) == 0,
+	   "argv[0]'s last part is the program's name (%s)", argv[0]);
 	ok(argv[argc] == NULL && envp == argv + argc + 1, "envp follows argv's NULL");
 	is_int(getauxval(AT_PAGESZ), 4096, "auxv AT_PAGESZ");
 	ok(getauxval(AT_RANDOM) != 0, "auxv AT_RANDOM present (musl seeds its canary from it)");
+	check_image_auxv();
 
 	require(pipe(fds) == 0, "pipe");
 	is_errno(ioctl(fds[1], TIOCGWINSZ, &ws), ENOTTY, "ioctl(TIOCGWINSZ) on a pipe: ENOTTY");

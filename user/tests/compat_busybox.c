@@ -84,6 +84,26 @@ static void compare(const char *want, const char *have)
 		diag("extra: %s", one_line(strdup(have)));
 }
 
+/* The checklist's `find / -name motd -exec cat {} \;` over the whole
+ * file system, /proc included, in fdkernel only (the host's / is not
+ * ours): it prints /etc/motd, the one motd there is, and nothing else. */
+static void find_motd(void)
+{
+	static char got[4096];
+	char *argv[] = {"find", "/", "-name", "motd", "-exec", "cat", "{}", ";", NULL};
+	char *envp[] = {"PATH=/usr/bin:/bin", NULL};
+	int status;
+
+	if (!on_fdkernel()) {
+		skip("fdkernel only: the host's / differs", "find / -name motd -exec cat {} \\;");
+		return;
+	}
+	status = run_capture("/bin/busybox", argv, envp, got, sizeof got);
+	if (!ok(status == 0 && strcmp(got, read_file("/etc/motd")) == 0,
+		"find / -name motd -exec cat {} \\; prints /etc/motd"))
+		diag("status 0x%x, got: %s", status, one_line(got));
+}
+
 static int count_sections(const char *s)
 {
 	int n = 0;
@@ -104,8 +124,9 @@ int main(int argc, char **argv)
 	dir = compat_dir(argv[0], dirbuf, sizeof dirbuf);
 	snprintf(path, sizeof path, "%s/busybox.expected", dir);
 	expected = read_file(path);
-	plan(count_sections(expected) + 2);
+	plan(count_sections(expected) + 3);
 	run_script(dir, got);
 	compare(expected, got);
+	find_motd();
 	return done();
 }
