@@ -85,7 +85,7 @@ $(ISO_CRASH): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,crash,test crashtest,$(INITRD_BOOT))
 
 # ramfs_size=75%: the whole initrd (over 20 MiB) must fit the ramfs of the
-# 64 MiB boot check, where half of memory no longer holds it.
+# small-memory boot check (tests/boot-checks), where half of memory may not hold it.
 ISO_SELFTEST := $(BUILD)/fdkernel-selftest.iso
 $(ISO_SELFTEST): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,selftest,test quiet init=/bin/true strace=nosuchprog ramfs_size=75%,$(INITRD_BOOT))

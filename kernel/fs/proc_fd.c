@@ -70,10 +70,14 @@ static long fd_target(struct file *f, char *buf)
 {
 	struct uapi_stat st = {0};
 
-	if (f->inode && inode_is_dir(f->inode))
-		return vfs_getcwd(f->inode, buf, PATH_MAX) < 0 ? -ENOENT : 0;
+	/* A directory by its path; one getcwd cannot walk up from (a /proc
+	 * directory) by the name it was opened with, as other files. */
+	if (f->inode && inode_is_dir(f->inode) && vfs_getcwd(f->inode, buf, PATH_MAX) >= 0)
+		return 0;
 	if (f->inode && f->name)
 		return named_path(f, buf);
+	if (f->inode && inode_is_dir(f->inode))
+		return -ENOENT; /* removed */
 	if (f->inode)
 		snprintk(buf, PATH_MAX, "inode:[%lu]", f->inode->ino); /* not opened by name */
 	else if (f->ops->stat && !f->ops->stat(f, &st) &&

@@ -176,7 +176,7 @@ static long format_stat(const struct pid_info *in, char *buf, size_t size)
 }
 
 /* One root user: every id 0.  VmRSS for a process with user memory (Linux
- * leaves the Vm lines out for a zombie); no VmSize: no mapping list. */
+ * leaves the Vm lines out for a zombie); no VmSize yet (the mapping list could give it). */
 static long format_status(const struct pid_info *in, char *buf, size_t size)
 {
 	size_t len;

@@ -84,6 +84,32 @@ static void compare(const char *want, const char *have)
 		diag("extra: %s", one_line(strdup(have)));
 }
 
+/*
+ * Removes from S the lines "find: /proc/...: No such file or directory":
+ * find lists its own /proc/<pid>/fd, where the directory fds it used for
+ * the listing are closed by the time it looks at them (Linux's find prints
+ * the same, and exits 1).  Whether there were any.
+ */
+static bool drop_vanished_proc_fds(char *s)
+{
+	bool any = false;
+	char *line = s;
+
+	while (*line) {
+		char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end + 1 - line) : strlen(line);
+		if (!strncmp(line, "find: /proc/", 12) &&
+		    strstr(line, "No such file or directory") &&
+		    strstr(line, "No such file or directory") < line + len) {
+			memmove(line, line + len, strlen(line + len) + 1);
+			any = true;
+		} else {
+			line += len;
+		}
+	}
+	return any;
+}
+
 /* The checklist's `find / -name motd -exec cat {} \;` over the whole
  * file system, /proc included, in fdkernel only (the host's / is not
  * ours): it prints /etc/motd, the one motd there is, and nothing else. */
@@ -99,7 +125,9 @@ static void find_motd(void)
 		return;
 	}
 	status = run_capture("/bin/busybox", argv, envp, got, sizeof got);
-	if (!ok(status == 0 && strcmp(got, read_file("/etc/motd")) == 0,
+	bool vanished = drop_vanished_proc_fds(got);
+	if (!ok((status == 0 || (vanished && status == 0x100)) &&
+		    strcmp(got, read_file("/etc/motd")) == 0,
 		"find / -name motd -exec cat {} \\; prints /etc/motd"))
 		diag("status 0x%x, got: %s", status, one_line(got));
 }
