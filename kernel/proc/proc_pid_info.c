@@ -24,6 +24,7 @@ struct pid_info {
 	char comm[COMM_LEN];
 	uint64_t utime, stime, cutime, cstime; /* ticks (TIMER_HZ = USER_HZ = 100) */
 	uint64_t rss_pages;		       /* user pages mapped; 0 without user memory */
+	uint64_t vsize;			       /* bytes of the mapping list; 0 without */
 	bool has_mm;			       /* the leader has user memory (not a zombie) */
 };
 
@@ -83,6 +84,7 @@ static void gather_locked(struct thread_group *g, struct task *t, struct pid_inf
 	 * killer's rule */
 	in->has_mm = g->leader->uvm != NULL;
 	in->rss_pages = in->has_mm ? vm_resident_pages(g->leader->vm) : 0;
+	in->vsize = in->has_mm ? uvm_mapped_bytes(g->leader->uvm) : 0;
 }
 
 /* proc_lock held: the leader's argv (nothing for a zombie, as Linux). */
@@ -167,16 +169,16 @@ static const char *state_name(char state)
 static long format_stat(const struct pid_info *in, char *buf, size_t size)
 {
 	snprintk(buf, size,
-		 "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %lu %lu %lu %lu %d %d %d 0 0 0 %lu "
+		 "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %lu %lu %lu %lu %d %d %d 0 0 %lu %lu "
 		 "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 %d 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
 		 in->pid, in->comm, in->state, in->ppid, in->pgid, in->sid, in->utime, in->stime,
-		 in->cutime, in->cstime, 20 + in->nice, in->nice, in->threads, in->rss_pages,
-		 in->exit_signal);
+		 in->cutime, in->cstime, 20 + in->nice, in->nice, in->threads, in->vsize,
+		 in->rss_pages, in->exit_signal);
 	return strlen(buf);
 }
 
-/* One root user: every id 0.  VmRSS for a process with user memory (Linux
- * leaves the Vm lines out for a zombie); no VmSize yet (the mapping list could give it). */
+/* One root user: every id 0.  VmSize and VmRSS for a process with user
+ * memory (Linux leaves the Vm lines out for a zombie). */
 static long format_status(const struct pid_info *in, char *buf, size_t size)
 {
 	size_t len;
@@ -187,8 +189,8 @@ static long format_status(const struct pid_info *in, char *buf, size_t size)
 		 in->comm, in->state, state_name(in->state), in->tgid, in->pid, in->ppid);
 	len = strlen(buf);
 	if (in->has_mm)
-		snprintk(buf + len, size - len, "VmRSS:\t%8lu kB\n",
-			 in->rss_pages * (PAGE_SIZE >> 10));
+		snprintk(buf + len, size - len, "VmSize:\t%8lu kB\nVmRSS:\t%8lu kB\n",
+			 in->vsize >> 10, in->rss_pages * (PAGE_SIZE >> 10));
 	len = strlen(buf);
 	snprintk(buf + len, size - len, "Threads:\t%d\n", in->threads);
 	return strlen(buf);

@@ -89,6 +89,8 @@ struct vma;
 int uvm_add_vma(struct uvm *u, const struct vma *tmpl);
 /* /proc/<pid>/maps of u into buf: its length (whole lines, cut to size). */
 long uvm_format_maps(struct uvm *u, char *buf, size_t size);
+/* The bytes u's mappings cover (what /proc/<pid>/stat's vsize shows). */
+uint64_t uvm_mapped_bytes(struct uvm *u);
 /* Whether [addr, addr+len) lies where mappings may go (not the stack's). */
 bool uvm_range_ok(uint64_t addr, uint64_t len);
 

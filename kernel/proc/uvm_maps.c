@@ -65,3 +65,14 @@ long uvm_format_maps(struct uvm *u, char *buf, size_t size)
 	spin_unlock(&u->lock);
 	return (long)len;
 }
+
+uint64_t uvm_mapped_bytes(struct uvm *u)
+{
+	uint64_t bytes = 0;
+	struct vma *v;
+
+	spin_lock(&u->lock);
+	list_for_each_entry(v, &u->vt->vmas, node) bytes += v->end - v->start;
+	spin_unlock(&u->lock);
+	return bytes;
+}

@@ -77,6 +77,7 @@ static void test_stat(pid_t child)
 	char buf[1024], comm[64], state;
 	int pid = 0, ppid = 0, fields = 0;
 	long rss = 0;
+	unsigned long vsize = 0;
 	int got;
 	char *p;
 
@@ -97,15 +98,16 @@ static void test_stat(pid_t child)
 	is_int(fields + 2, 52, "stat: Linux's 52 fields");
 	got = sscanf(strrchr(buf, ')') + 2,
 		     "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
-		     "%*d %*d %*d %*d %*u %*u %ld",
-		     &rss) == 1;
+		     "%*d %*d %*d %*d %*u %lu %ld",
+		     &vsize, &rss) == 2;
 	ok(got && rss > 0, "stat: rss %ld pages", rss);
+	ok(got && vsize >= (unsigned long)rss * 4096, "stat: vsize %lu bytes, at least rss", vsize);
 }
 
 static void test_status(pid_t child)
 {
 	char buf[2048], line[64], *p;
-	unsigned long kb = 0;
+	unsigned long kb = 0, size_kb = 0;
 	int got;
 
 	ok(pid_file(child, "status", buf, sizeof buf) > 0, "read /proc/<child>/status");
@@ -121,6 +123,8 @@ static void test_status(pid_t child)
 	ok(strstr(buf, "\nThreads:\t1\n") != NULL, "status: Threads");
 	got = (p = strstr(buf, "\nVmRSS:")) && sscanf(p, "\nVmRSS: %lu kB", &kb) == 1;
 	ok(got && kb > 0, "status: VmRSS %lu kB", kb);
+	got = (p = strstr(buf, "\nVmSize:")) && sscanf(p, "\nVmSize: %lu kB", &size_kb) == 1;
+	ok(got && size_kb >= kb, "status: VmSize %lu kB, at least VmRSS", size_kb);
 }
 
 static void test_cmdline(pid_t child, const char *self)
@@ -228,7 +232,7 @@ int main(int argc, char **argv)
 		return read(0, &c, 1) == 1 ? 0 : 1;
 	}
 	require(argv[0][0] == '/', "an absolute argv[0]");
-	plan(38);
+	plan(40);
 	child = start_waiter(argv[0], &wfd);
 	for (int i = 0; i < 500 && state_of(child) != 'S'; i++)
 		sleep_ms(10); /* until it blocks in read */
