@@ -52,11 +52,6 @@ struct pipe {
 
 static uint64_t next_ino = 1; /* atomic */
 
-static size_t load(const size_t *v)
-{
-	return __atomic_load_n(v, __ATOMIC_RELAXED);
-}
-
 static unsigned int load_u(const unsigned int *v)
 {
 	return __atomic_load_n(v, __ATOMIC_RELAXED);
@@ -68,15 +63,34 @@ static void advance(size_t *v, size_t n)
 	__atomic_store_n(v, *v + n, __ATOMIC_RELAXED);
 }
 
-/* Wait conditions (no lock held). */
+/*
+ * Bytes held, read without the lock: tail first, then head (acquire), so
+ * the head read is at least as new as the tail read and the result is
+ * never "negative"; it may exceed what is held now (the reader moved on),
+ * never fall short of what was held when tail was read.
+ */
+static size_t pipe_used(struct pipe *p)
+{
+	size_t tail = __atomic_load_n(&p->tail, __ATOMIC_ACQUIRE);
+
+	return __atomic_load_n(&p->head, __ATOMIC_ACQUIRE) - tail;
+}
+
+/* Wait conditions (no lock held): re-checked under it. */
 static bool pipe_readable(struct pipe *p)
 {
-	return load(&p->head) != load(&p->tail) || !load_u(&p->writers);
+	return pipe_used(p) || !load_u(&p->writers);
+}
+
+/* Signed on purpose: a used count above PIPE_SIZE (see pipe_used) is no room. */
+static bool pipe_has_room(struct pipe *p, size_t need)
+{
+	return (long)(PIPE_SIZE - pipe_used(p)) >= (long)need;
 }
 
 static bool pipe_writable(struct pipe *p, size_t need)
 {
-	return PIPE_SIZE - (load(&p->head) - load(&p->tail)) >= need || !load_u(&p->readers);
+	return pipe_has_room(p, need) || !load_u(&p->readers);
 }
 
 /*
@@ -183,27 +197,33 @@ static long pipe_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 	return done ? (long)done : n;
 }
 
+/*
+ * Without the lock, as Linux's pipe_poll: the poller is on the queue (or
+ * marked sleeping) before it reads, and every change of head, tail,
+ * readers or writers is followed by a wake-up of that queue, so a stale
+ * read is answered by the wake-up.  A plain check (poll's timeout 0, every
+ * pass after the first) takes no lock at all.
+ */
 static unsigned pipe_poll(struct file *f, struct poll_table *pt)
 {
 	struct pipe *p = f->priv;
-	bool rd = file_can_read(f), wr = file_can_write(f);
 	unsigned mask = 0;
 
 	/* p outlives its end files */
-	if (rd)
+	if (file_can_read(f)) {
 		poll_wait(f, &p->rd_wait, pt);
-	if (wr)
+		if (pipe_used(p))
+			mask |= POLLIN | POLLRDNORM;
+		if (!load_u(&p->writers))
+			mask |= POLLHUP;
+	}
+	if (file_can_write(f)) {
 		poll_wait(f, &p->wr_wait, pt);
-	spin_lock(&p->lock);
-	if (rd && p->head != p->tail)
-		mask |= POLLIN | POLLRDNORM;
-	if (rd && !p->writers)
-		mask |= POLLHUP;
-	if (wr && PIPE_SIZE - (p->head - p->tail) >= PIPE_BUF)
-		mask |= POLLOUT | POLLWRNORM;
-	if (wr && !p->readers)
-		mask |= POLLERR;
-	spin_unlock(&p->lock);
+		if (pipe_has_room(p, PIPE_BUF))
+			mask |= POLLOUT | POLLWRNORM;
+		if (!load_u(&p->readers))
+			mask |= POLLERR;
+	}
 	return mask;
 }
 

@@ -57,12 +57,6 @@ static struct poll_entry *poll_entry_new(struct poll_wqueues *pt)
 	return &c->entries[c->used++];
 }
 
-void poll_wait(struct file *f, struct wait_queue *wq, struct poll_table *pt)
-{
-	if (pt)
-		pt->queue(f, wq, pt);
-}
-
 /* poll()'s registration: the task itself sleeps on wq, f referenced. */
 static void poll_queue(struct file *f, struct wait_queue *wq, struct poll_table *table)
 {

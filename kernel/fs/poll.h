@@ -35,7 +35,11 @@ struct poll_table {
  * (signals are the reader's): poll() sleepers keep their process alive,
  * and the process's end takes epoll's hooks off (eventpoll_wq_gone).
  */
-void poll_wait(struct file *f, struct wait_queue *wq, struct poll_table *pt);
+static inline void poll_wait(struct file *f, struct wait_queue *wq, struct poll_table *pt)
+{
+	if (pt) /* inline: poll() with timeout 0 and every later pass check only */
+		pt->queue(f, wq, pt);
+}
 
 #define POLL_FOREVER UINT64_MAX /* deadline of a poll without timeout */
 
