@@ -14,6 +14,7 @@
 
 void kcounters_read(struct kcounters *c)
 {
+	task_stack_cache_drain(); /* frames kept mapped for the next fork */
 	c->free_frames = frame_free_count();
 	c->heap_bytes = heap_bytes_in_use();
 	c->tasks = task_count();

@@ -17,6 +17,8 @@ struct task *task_alloc(const char *name);
  * handlers.  Its other resources were released before (exit) or never
  * taken. */
 void task_free(struct task *t);
+/* Unmaps the stacks task_free kept mapped for reuse (the leak check's exact count). */
+void task_stack_cache_drain(void);
 /* The task (thread) with pid, or NULL (also while clone is still building
  * it) (proc_lock held: the task cannot be reaped and freed while it is). */
 struct task *task_find_locked(int pid);

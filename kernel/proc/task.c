@@ -28,6 +28,17 @@ static int ntasks;
 static int next_pid = 1;
 static int free_slots[TASK_MAX];
 static int nfree_slots, next_slot;
+/*
+ * Slots whose stack stayed mapped when its task was freed (Linux's
+ * cached_stacks): the next task_alloc takes one and maps nothing, and that
+ * exit unmapped nothing; without them a fork+exit maps and unmaps four
+ * pages and often a page table.  A few suffice for fork/exit cycles; the
+ * leak check drains them (task_stack_cache_drain) so its frame count
+ * stays exact.  Under proc_lock.
+ */
+#define WARM_MAX 4
+static int warm_slots[WARM_MAX];
+static int nwarm;
 
 void task_first_run(void);
 
@@ -105,10 +116,16 @@ static void unmap_stack(uint64_t base, int npages)
 	vm_unmap_range(vm_kernel(), base, (uint64_t)npages * PAGE_SIZE);
 }
 
-/* Maps a fresh stack in slot; the slot's first half stays unmapped (guard). */
+/* Where slot's stack lies: the slot's top half (the first stays unmapped: guard). */
+static uint64_t stack_base(int slot)
+{
+	return KSTACK_REGION + (uint64_t)slot * KSTACK_SLOT + KSTACK_SLOT - KSTACK_SIZE;
+}
+
+/* Maps a fresh stack in slot. */
 static void *map_stack(int slot)
 {
-	uint64_t base = KSTACK_REGION + (uint64_t)slot * KSTACK_SLOT + KSTACK_SLOT - KSTACK_SIZE;
+	uint64_t base = stack_base(slot);
 	int n;
 
 	for (n = 0; n < (int)(KSTACK_SIZE / PAGE_SIZE); n++) {
@@ -142,6 +159,7 @@ struct task *task_alloc(const char *name)
 {
 	struct task *t = kzalloc(sizeof(*t));
 	int slot;
+	bool warm;
 
 	if (!t)
 		return NULL;
@@ -153,19 +171,23 @@ struct task *task_alloc(const char *name)
 	wait_queue_init(&t->vfork_wait, "vfork");
 	t->vm = vm_kernel();
 	spin_lock(&proc_lock);
-	if (ntasks == TASK_MAX || (!nfree_slots && next_slot == TASK_MAX)) {
+	if (ntasks == TASK_MAX || (!nwarm && !nfree_slots && next_slot == TASK_MAX)) {
 		spin_unlock(&proc_lock);
 		kfree(t);
 		return NULL;
 	}
-	slot = nfree_slots ? free_slots[--nfree_slots] : next_slot++;
+	warm = nwarm > 0;
+	if (warm)
+		slot = warm_slots[--nwarm];
+	else
+		slot = nfree_slots ? free_slots[--nfree_slots] : next_slot++;
 	ntasks++;
 	t->pid = alloc_pid_locked();
 	list_add_tail(&t->all_link, &all_tasks);
 	spin_unlock(&proc_lock);
 
 	t->kslot = slot;
-	t->kstack = map_stack(slot);
+	t->kstack = warm ? (void *)stack_base(slot) : map_stack(slot);
 	if (!t->kstack) {
 		task_free(t);
 		return NULL;
@@ -175,20 +197,48 @@ struct task *task_alloc(const char *name)
 	return t;
 }
 
+/* Gives a slot back, its stack unmapped (proc_lock not held). */
+static void release_slot(int slot)
+{
+	unmap_stack(stack_base(slot), KSTACK_SIZE / PAGE_SIZE);
+	spin_lock(&proc_lock);
+	free_slots[nfree_slots++] = slot;
+	spin_unlock(&proc_lock);
+}
+
+void task_stack_cache_drain(void)
+{
+	spin_lock(&proc_lock);
+	while (nwarm) {
+		int slot = warm_slots[--nwarm];
+		spin_unlock(&proc_lock);
+		release_slot(slot);
+		spin_lock(&proc_lock);
+	}
+	spin_unlock(&proc_lock);
+}
+
 void task_free(struct task *t)
 {
 	struct thread_group *last = NULL;
+	bool keep = false;
 
-	if (t->kstack)
-		unmap_stack((uint64_t)t->kstack, KSTACK_SIZE / PAGE_SIZE);
 	signal_release(t);
 	spin_lock(&proc_lock);
 	if (t->group && group_put_locked(t->group))
 		last = t->group;
 	list_del(&t->all_link);
-	free_slots[nfree_slots++] = t->kslot;
+	if (t->kstack && nwarm < WARM_MAX) {
+		warm_slots[nwarm++] = t->kslot;
+		keep = true;
+	} else if (!t->kstack) {
+		free_slots[nfree_slots++] = t->kslot;
+		keep = true; /* nothing mapped */
+	}
 	ntasks--;
 	spin_unlock(&proc_lock);
+	if (!keep)
+		release_slot(t->kslot);
 	if (last)
 		group_free(last);
 	kfree(t);
