@@ -45,6 +45,7 @@
 #include "fuzz_scenario.h"
 #include "fuzz_graph.h"
 #include "fuzz_cases.h"
+#include "fuzz_threads.h"
 #include "fuzz_calls.h"
 
 /* --- A worker: set-up, then the calls. --- */
@@ -126,6 +127,7 @@ static const struct fuzz_class classes[] = {
     {"tmpfs", scenario_tmpfs, SCENARIO_MS, 1},
     {"nonseq", scenario_nonseq, SCENARIO_MS, 1},
     {"timers", scenario_timers, SCENARIO_MS, 1},
+    {"threads", scenario_threads, SCENARIO_MS, 1},
 };
 
 #define NCLASSES      (sizeof classes / sizeof classes[0])
