@@ -4,7 +4,7 @@
 #   fdkernel-bench.iso `bench`: init runs /bench, then exit (make bench)
 #   fdkernel-crash.iso `crashtest`: a deliberate kernel fault (tests/boot-checks)
 ISO := $(BUILD)/fdkernel.iso
-ISO_TEST := $(BUILD)/fdkernel-test.iso
+ISO_TEST := $(KBUILD)/fdkernel-test.iso
 INITRD := $(BUILD)/initrd.cpio
 # grub-mkrescue makes a hybrid ISO, one GRUB per firmware it finds installed
 # (grub-pc-bin: BIOS; grub-efi-amd64-bin: UEFI).  The same module list is
@@ -54,13 +54,13 @@ $(INITRD_BOOT): $(INITRD)
 
 # make_iso ISO,FLAVOUR,CMDLINE[,INITRD]: the initrd is $(INITRD) unless given.
 define make_iso
-	@rm -rf $(BUILD)/iso-$(2) && mkdir -p $(BUILD)/iso-$(2)/boot/grub
-	cp $(KERNEL) $(BUILD)/iso-$(2)/boot/
-	cp $(or $(4),$(INITRD)) $(BUILD)/iso-$(2)/boot/initrd.cpio
-	sed 's|@CMDLINE@|$(3)|' iso/boot/grub/grub.cfg.in > $(BUILD)/iso-$(2)/boot/grub/grub.cfg
+	@rm -rf $(KBUILD)/iso-$(2) && mkdir -p $(KBUILD)/iso-$(2)/boot/grub
+	cp $(KERNEL) $(KBUILD)/iso-$(2)/boot/
+	cp $(or $(4),$(INITRD)) $(KBUILD)/iso-$(2)/boot/initrd.cpio
+	sed 's|@CMDLINE@|$(3)|' iso/boot/grub/grub.cfg.in > $(KBUILD)/iso-$(2)/boot/grub/grub.cfg
 	grub-mkrescue --install-modules="$(GRUB_MODULES)" --locales= --fonts= --themes= \
-		-o $(1) $(BUILD)/iso-$(2) 2>$(BUILD)/grub-mkrescue-$(2).log || \
-		{ cat $(BUILD)/grub-mkrescue-$(2).log; exit 1; }
+		-o $(1) $(KBUILD)/iso-$(2) 2>$(KBUILD)/grub-mkrescue-$(2).log || \
+		{ cat $(KBUILD)/grub-mkrescue-$(2).log; exit 1; }
 endef
 
 # `make run CMDLINE="profile"` boots with extra kernel words; the file below

@@ -1,12 +1,12 @@
 # Test legs of `make test`, in the order they run, and `make debug`.
 # Fragments add their own legs (test-unit: tests/host, test-host: user/).
 
-TEST_LEGS := test-unit test-host test-guest test-boot test-gdb
+TEST_LEGS := test-unit test-host test-guest test-lockdep test-boot test-gdb
 # Result files: test-guest writes three (kernel self-tests, user suite, leaks).
-TEST_RESULTS := test-unit test-host test-kernel test-guest test-leaks test-boot test-gdb
+TEST_RESULTS := test-unit test-host test-kernel test-guest test-leaks test-lockdep test-boot test-gdb
 RESULTS := $(BUILD)/results
 
-.PHONY: test-guest test-kernel test-boot test-gdb debug
+.PHONY: test-guest test-kernel test-lockdep test-boot test-gdb debug
 
 # One boot of the test ISO: the kernel's self-tests, then init runs
 # /bin/runtests over /tests and its exit status ends QEMU.
@@ -21,6 +21,19 @@ test-guest: $(ISO_TEST)
 	echo "user tests in fdkernel: $$(cat $(RESULTS)/test-guest)"; \
 	echo "leak check after the suite: $$(cat $(RESULTS)/test-leaks)"; exit $$status
 test-kernel: test-guest
+
+# The same boot on the `make LOCKDEP=1` kernel (lib/lockdep.h, built in
+# $(BUILD)/lockdep): a lock-order cycle, or a function that may sleep called
+# under a spinlock or with interrupts off, panics it.  The whole suite: it
+# takes about as long as test-guest.
+ISO_TEST_LOCKDEP := $(BUILD)/lockdep/fdkernel-test.iso
+test-lockdep:
+	@mkdir -p $(RESULTS)
+	@$(MAKE) --no-print-directory LOCKDEP=1 $(ISO_TEST_LOCKDEP)
+	@tests/qemu-run --timeout 600 --log $(BUILD)/serial-lockdep.log $(ISO_TEST_LOCKDEP); \
+	status=$$?; \
+	tests/tap-result $(BUILD)/serial-lockdep.log $$status > $(RESULTS)/test-lockdep; \
+	echo "user tests on the LOCKDEP=1 kernel: $$(cat $(RESULTS)/test-lockdep)"; exit $$status
 
 # Boot-path failures: no long mode, a kernel fault's report, odd memory maps,
 # UEFI, several CPUs (the user suite on two); and the syscall trace of a

@@ -8,13 +8,12 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/timer.h"
-#include "fs/fdmap.h"
-#include "fs/file.h"
 #include "lib/printk.h"
 #include "mm/paging.h"
 #include "proc/proc.h"
 #include "proc/group.h"
 #include "proc/signal.h"
+#include "sched/grace.h"
 #include <uapi/errno.h>
 
 /*
@@ -26,12 +25,15 @@ static struct spinlock sched_lock = SPINLOCK_INIT("sched");
 static struct list_head run_queue = LIST_HEAD_INIT(run_queue);
 static struct task idle_task = {.pid = 0, .state = TASK_RUNNABLE, .name = "idle"};
 
-void switch_to(uint64_t *save_rsp, uint64_t next_rsp);
+/* Saves this stack in *save_rsp, runs on next_rsp's; returns, on the stack
+ * switched to, the task that CPU left (its third argument there). */
+struct task *switch_to(uint64_t *save_rsp, uint64_t next_rsp, struct task *prev);
 
 void sched_init(void)
 {
 	list_init(&idle_task.run_link);
 	idle_task.vm = vm_kernel();
+	idle_task.on_cpu = 1;
 	this_cpu()->current = &idle_task;
 }
 
@@ -108,26 +110,20 @@ static void switch_cpu_state(struct task *next)
 }
 
 /*
- * A context switch is a quiescent state: lock-free fd lookups never sleep
- * holding a map or file pointer, so nothing retired before now can still
- * be in use on this CPU, and with one CPU it may be freed.  (With SMP:
- * once every CPU has passed such a point.)
+ * The switch away from prev is complete: this CPU runs on another stack.
+ * Clears prev->on_cpu (xv6's handshake): from then on a reaper on another
+ * CPU may free prev's stack.  A TASK_DEAD task has no reaper: it is freed
+ * here.  Called without sched_lock.
  */
-void sched_quiescent(void)
+static void finish_switch(struct task *prev)
 {
-	fdmap_reclaim_deferred();
-	file_reclaim_deferred();
-}
+	bool dead = prev->state == TASK_DEAD; /* read before prev may be freed */
 
-/* Frees the TASK_DEAD task this CPU just left, now that its stack is free. */
-static void free_dead_task(void)
-{
-	struct task *dead = this_cpu()->dead;
-
-	if (dead) {
-		this_cpu()->dead = NULL;
-		task_free(dead);
-	}
+	/* Release: pairs with the acquire in task_free's wait; every use of
+	 * prev's stack (switch_to's pushes) happens before the free. */
+	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
+	if (dead)
+		task_free(prev);
 }
 
 void schedule(void)
@@ -138,34 +134,39 @@ void schedule(void)
 	 * the next task's kernel code.  Only user copies set it, and every
 	 * kernel entry clears it (isr.asm, syscall FMASK). */
 	kassert(!(read_rflags() & RFLAGS_AC));
-	sched_quiescent();
+	grace_quiescent(); /* a switch: no lock-free read spans it */
 	spin_lock(&sched_lock);
 	this_cpu()->need_resched = false;
 	if (prev->state == TASK_RUNNABLE)
 		enqueue(prev);
 	next = pick_next();
 	if (next != prev) {
-		/* A dead task cannot free the stack it runs on: the next one does. */
-		if (prev->state == TASK_DEAD)
-			this_cpu()->dead = prev;
 		/* The interrupt state to restore belongs to this task, not the CPU. */
 		bool irq_were_on = this_cpu()->irq_were_on;
 		fpu_save(&prev->fpu);
 		fpu_restore(&next->fpu);
 		switch_cpu_state(next);
-		switch_to(&prev->ctx_rsp, next->ctx_rsp);
+		next->on_cpu = 1;
+		/* A dead task cannot free the stack it runs on: the next one does. */
+		prev = switch_to(&prev->ctx_rsp, next->ctx_rsp, prev);
 		this_cpu()->irq_were_on = irq_were_on;
+		spin_unlock(&sched_lock);
+		finish_switch(prev);
+		return;
 	}
 	spin_unlock(&sched_lock);
-	free_dead_task();
 }
 
-/* First code a new task runs (from task_first_run): finish schedule(). */
-void sched_tail(void)
+/* First code a new task runs (from task_first_run): finish schedule(),
+ * which switched here from prev. */
+void sched_tail(struct task *prev)
 {
 	this_cpu()->irq_were_on = false; /* returns to user with IRET/SYSRET flags */
 	spin_unlock(&sched_lock);
-	free_dead_task();
+	/* Like any system call's way out: interrupts on (the child's tid
+	 * write may fault) until syscall_exit turns them off. */
+	irq_enable();
+	finish_switch(prev);
 	if (current()->set_child_tid)
 		clone_child_start(current());
 }
@@ -237,6 +238,7 @@ int sched_sleep_until(uint64_t deadline_ns)
 
 void return_to_user_work(struct trapframe *tf)
 {
+	grace_quiescent(); /* leaving for user mode: no lock-free read spans it */
 	if (this_cpu()->need_resched)
 		schedule();
 	if (task_signal_work(current(), tf))
@@ -247,7 +249,9 @@ __attribute__((noreturn)) void sched_idle_loop(void)
 {
 	for (;;) {
 		/* sti; hlt is atomic: no wake-up slips in between. */
+		grace_idle_enter();
 		asm volatile("sti; hlt" ::: "memory");
+		grace_idle_exit();
 		if (!list_empty(&run_queue))
 			schedule();
 	}
