@@ -76,6 +76,15 @@ $(ISO): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in $(RUN_CMDLINE_FILE)
 $(ISO_TEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,test,test quiet enosys=log)
 
+# The LOCKDEP=1 kernel misusing locks on purpose (tests/lockdep-checks):
+# built with `make LOCKDEP=1`, like its test ISO.
+ISO_LOCKDEP_CYCLE := $(KBUILD)/fdkernel-lockdep-cycle.iso
+$(ISO_LOCKDEP_CYCLE): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,lockdep-cycle,test quiet lockdeptest=cycle,$(INITRD_BOOT))
+ISO_LOCKDEP_SLEEP := $(KBUILD)/fdkernel-lockdep-sleep.iso
+$(ISO_LOCKDEP_SLEEP): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,lockdep-sleep,test quiet lockdeptest=sleep,$(INITRD_BOOT))
+
 # Boot checks (tests/boot-checks): `crashtest` faults on purpose so the
 # panic report can be read; the self-test flavour runs the kernel's tests
 # and /bin/true as init (no user suite), for odd memory sizes and UEFI; the

@@ -209,6 +209,23 @@ void lockdep_release(const char *name, const void *lock, bool sleeping)
 		panic("lockdep: releasing %s, which is not held here", name ? name : "(unnamed)");
 }
 
+void lockdep_misuse(const char *how)
+{
+	static struct spinlock a = SPINLOCK_INIT("lockdeptest_a"),
+			       b = SPINLOCK_INIT("lockdeptest_b");
+
+	printk("lockdeptest: %s\n", how);
+	spin_lock(&a);
+	if (!strcmp(how, "sleep"))
+		might_sleep();
+	spin_lock(&b);
+	spin_unlock(&b);
+	spin_unlock(&a);
+	spin_lock(&b);
+	spin_lock(&a); /* the cycle: panics here */
+	panic("lockdeptest=%s: not reported", how);
+}
+
 void lockdep_might_sleep(const char *where)
 {
 	int cpu = this_cpu()->id;
@@ -221,5 +238,13 @@ void lockdep_might_sleep(const char *where)
 			       (uint64_t)__builtin_frame_address(0));
 		panic("lockdep: sleeping function called with interrupts off (%s)", where);
 	}
+}
+#else
+#include "lib/lockdep.h"
+#include "lib/printk.h"
+
+void lockdep_misuse(const char *how)
+{
+	printk("lockdeptest=%s: this kernel has no LOCKDEP (make LOCKDEP=1)\n", how);
 }
 #endif

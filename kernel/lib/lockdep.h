@@ -22,7 +22,11 @@ void lockdep_might_sleep(const char *where);
 #define LOCKDEP_STR2(x) #x
 #define LOCKDEP_STR(x)	LOCKDEP_STR2(x)
 #define might_sleep()	lockdep_might_sleep(__FILE__ ":" LOCKDEP_STR(__LINE__))
+/* lockdeptest=: "cycle" takes two locks in both orders, "sleep" calls a
+ * function that may sleep under a spinlock; either must panic. */
+__attribute__((noreturn)) void lockdep_misuse(const char *how);
 #else
+void lockdep_misuse(const char *how); /* says the kernel has no LOCKDEP */
 static inline void lockdep_acquire(const char *name, const void *lock, bool sleeping)
 {
 	(void)name;

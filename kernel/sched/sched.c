@@ -205,6 +205,7 @@ void sched_arm_deadline(uint64_t deadline_ns)
 {
 	struct task *t = current();
 
+	might_sleep();
 	/* Sleeping first: a timer that fires before schedule() is not lost. */
 	sched_set_state(t, TASK_SLEEPING);
 	ktimer_arm(&t->sleep_timer, deadline_ns);
@@ -222,6 +223,7 @@ int sched_sleep_until(uint64_t deadline_ns)
 {
 	int ret = 0;
 
+	might_sleep();
 	for (;;) {
 		sched_arm_deadline(deadline_ns);
 		if (clock_monotonic_ns() >= deadline_ns)
