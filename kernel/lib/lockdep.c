@@ -209,6 +209,15 @@ void lockdep_release(const char *name, const void *lock, bool sleeping)
 		panic("lockdep: releasing %s, which is not held here", name ? name : "(unnamed)");
 }
 
+void lockdep_print_orders(void)
+{
+	printk("lockdep: %d lock classes\n", nclasses);
+	for (int a = 0; a < nclasses; a++)
+		for (int b = 0; b < nclasses; b++)
+			if (has_edge(a, b))
+				printk("lockdep: order %s -> %s\n", class_name[a], class_name[b]);
+}
+
 void lockdep_misuse(const char *how)
 {
 	static struct spinlock a = SPINLOCK_INIT("lockdeptest_a"),

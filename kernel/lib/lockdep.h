@@ -25,7 +25,13 @@ void lockdep_might_sleep(const char *where);
 /* lockdeptest=: "cycle" takes two locks in both orders, "sleep" calls a
  * function that may sleep under a spinlock; either must panic. */
 __attribute__((noreturn)) void lockdep_misuse(const char *how);
+/* Prints every order seen, "lockdep: order A -> B" (the end of a test run:
+ * docs/smp.md's lock order is checked against it). */
+void lockdep_print_orders(void);
 #else
+static inline void lockdep_print_orders(void)
+{
+}
 void lockdep_misuse(const char *how); /* says the kernel has no LOCKDEP */
 static inline void lockdep_acquire(const char *name, const void *lock, bool sleeping)
 {

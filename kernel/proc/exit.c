@@ -46,6 +46,7 @@ static __attribute__((noreturn)) void init_exited(int status)
 		panic("init exited");
 	task_release_resources(current());
 	grace_drain(); /* what the suite freed after a grace period, freed */
+	lockdep_print_orders();
 	kcounters_read(&now);
 	if (leakcheck_report(&counters_at_init, &now))
 		status = status ? status : 1;
