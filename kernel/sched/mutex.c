@@ -56,8 +56,3 @@ void mutex_unlock(struct mutex *m)
 	if (__atomic_exchange_n(&m->state, 0, __ATOMIC_SEQ_CST) == 2)
 		wake_up(&m->waiters);
 }
-
-bool mutex_held(const struct mutex *m)
-{
-	return __atomic_load_n(&m->state, __ATOMIC_RELAXED) && m->owner == current();
-}

@@ -13,7 +13,7 @@
 struct mutex {
 	/* 0 free, 1 held, 2 held and someone may sleep on waiters (atomic). */
 	int state;
-	struct task *owner; /* for mutex_held(); written by the holder */
+	struct task *owner; /* the holder, checked by mutex_unlock */
 	struct wait_queue waiters;
 	const char *name; /* its lockdep class */
 };
@@ -21,7 +21,5 @@ struct mutex {
 void mutex_init(struct mutex *m, const char *name);
 void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
-/* True if the current task holds m. */
-bool mutex_held(const struct mutex *m);
 
 #endif
