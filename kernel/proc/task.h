@@ -67,15 +67,14 @@ struct task {
 	 * the last task_put; the task may have exited and been reaped long
 	 * before, so a holder checks task_exited() under proc_lock. */
 	int refs;
-	/* 1 while a CPU runs on this task's stack: set by schedule() as it
-	 * switches in, cleared (release) by finish_switch() once that CPU is
-	 * off the stack.  task_free waits for 0 (acquire) before the stack
-	 * goes: a zombie may still be in schedule() when it is reaped. */
-	int on_cpu;
-
 	/* Scheduling (sched_lock). */
 	uint64_t ctx_rsp;	   /* kernel rsp saved by switch_to */
 	struct list_head run_link; /* run queue membership */
+	/* Set when the task is switched in; cleared (release) by finish_switch
+	 * once the switch away from it completed, on the next task's stack.
+	 * task_free waits for 0 (acquire) before the stack goes: a zombie may
+	 * still be in schedule() on another CPU when it is reaped. */
+	int on_cpu;
 	struct ktimer sleep_timer; /* ends a deadline sleep (ktimer_lock) */
 
 	/* Kernel stack: the user trapframe sits at its top.  kstack, kslot

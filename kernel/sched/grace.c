@@ -83,6 +83,12 @@ static void poll(struct grace *g, int ncpus, int self)
 	struct grace_head *h, *next;
 
 	for (;;) {
+		/* No period in progress (every idle CPU's tick): no lock.  A
+		 * period that starts meanwhile counts this CPU idle or gets
+		 * its report, which polls again. */
+		if (__atomic_load_n(&g->done, __ATOMIC_RELAXED) ==
+		    __atomic_load_n(&g->seq, __ATOMIC_RELAXED))
+			return;
 		spin_lock(&g->lock);
 		if (g->done == g->seq || !complete_locked(g)) {
 			spin_unlock(&g->lock);
@@ -91,7 +97,7 @@ static void poll(struct grace *g, int ncpus, int self)
 		h = g->wait;
 		g->wait = NULL;
 		g->wait_tail = &g->wait;
-		g->done = g->seq;
+		__atomic_store_n(&g->done, g->seq, __ATOMIC_RELAXED); /* read unlocked above */
 		if (g->next) {
 			start_locked(g, ncpus);
 			if (self >= 0) /* release: as in report() */

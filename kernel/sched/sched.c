@@ -25,9 +25,7 @@ static struct spinlock sched_lock = SPINLOCK_INIT("sched");
 static struct list_head run_queue = LIST_HEAD_INIT(run_queue);
 static struct task idle_task = {.pid = 0, .state = TASK_RUNNABLE, .name = "idle"};
 
-/* Saves this stack in *save_rsp, runs on next_rsp's; returns, on the stack
- * switched to, the task that CPU left (its third argument there). */
-struct task *switch_to(uint64_t *save_rsp, uint64_t next_rsp, struct task *prev);
+void switch_to(uint64_t *save_rsp, uint64_t next_rsp);
 
 void sched_init(void)
 {
@@ -101,6 +99,7 @@ static void switch_cpu_state(struct task *next)
 
 	if (next->vm && next->vm != current()->vm)
 		vm_switch(next->vm);
+	next->on_cpu = 1;
 	if (next != &idle_task) {
 		tss_set_kernel_stack(kstack_top);
 		this_cpu()->kstack_top = kstack_top;
@@ -110,20 +109,27 @@ static void switch_cpu_state(struct task *next)
 }
 
 /*
- * The switch away from prev is complete: this CPU runs on another stack.
- * Clears prev->on_cpu (xv6's handshake): from then on a reaper on another
- * CPU may free prev's stack.  A TASK_DEAD task has no reaper: it is freed
- * here.  Called without sched_lock.
+ * The switch away from prev is complete: this CPU runs on the next task's
+ * stack and prev's registers are saved.  Clears prev->on_cpu (xv6's
+ * handshake), still under sched_lock, which a wake-up takes: from then on
+ * a reaper on another CPU may free prev's stack (task_free waits for it).
  */
 static void finish_switch(struct task *prev)
 {
-	bool dead = prev->state == TASK_DEAD; /* read before prev may be freed */
-
 	/* Release: pairs with the acquire in task_free's wait; every use of
 	 * prev's stack (switch_to's pushes) happens before the free. */
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
-	if (dead)
-		task_free(prev);
+}
+
+/* Frees the TASK_DEAD task this CPU just left: it has no reaper. */
+static void free_dead_task(void)
+{
+	struct task *dead = this_cpu()->dead;
+
+	if (dead) {
+		this_cpu()->dead = NULL;
+		task_free(dead);
+	}
 }
 
 void schedule(void)
@@ -141,32 +147,33 @@ void schedule(void)
 		enqueue(prev);
 	next = pick_next();
 	if (next != prev) {
+		/* A dead task cannot free the stack it runs on: the next one does. */
+		if (prev->state == TASK_DEAD)
+			this_cpu()->dead = prev;
 		/* The interrupt state to restore belongs to this task, not the CPU. */
 		bool irq_were_on = this_cpu()->irq_were_on;
 		fpu_save(&prev->fpu);
 		fpu_restore(&next->fpu);
+		this_cpu()->prev = prev;
 		switch_cpu_state(next);
-		next->on_cpu = 1;
-		/* A dead task cannot free the stack it runs on: the next one does. */
-		prev = switch_to(&prev->ctx_rsp, next->ctx_rsp, prev);
+		switch_to(&prev->ctx_rsp, next->ctx_rsp);
 		this_cpu()->irq_were_on = irq_were_on;
-		spin_unlock(&sched_lock);
-		finish_switch(prev);
-		return;
+		finish_switch(this_cpu()->prev);
 	}
 	spin_unlock(&sched_lock);
+	free_dead_task();
 }
 
-/* First code a new task runs (from task_first_run): finish schedule(),
- * which switched here from prev. */
-void sched_tail(struct task *prev)
+/* First code a new task runs (from task_first_run): finish schedule(). */
+void sched_tail(void)
 {
 	this_cpu()->irq_were_on = false; /* returns to user with IRET/SYSRET flags */
+	finish_switch(this_cpu()->prev);
 	spin_unlock(&sched_lock);
+	free_dead_task();
 	/* Like any system call's way out: interrupts on (the child's tid
 	 * write may fault) until syscall_exit turns them off. */
 	irq_enable();
-	finish_switch(prev);
 	if (current()->set_child_tid)
 		clone_child_start(current());
 }

@@ -1,10 +1,7 @@
 ; Kernel context switch.  Only callee-saved registers need saving: the
 ; caller of switch_to (schedule) expects the rest to be clobbered.
 ;
-; struct task *switch_to(uint64_t *save_rsp [rdi], uint64_t next_rsp [rsi],
-;                         struct task *prev [rdx])
-; returns, on the new stack, the prev its switcher passed (rax crosses the
-; switch untouched): the task that CPU left, for finish_switch.
+; void switch_to(uint64_t *save_rsp [rdi], uint64_t next_rsp [rsi])
 
 global switch_to
 global task_first_run
@@ -13,7 +10,6 @@ extern syscall_exit
 
 section .text
 switch_to:
-	mov rax, rdx
 	push rbp
 	push rbx
 	push r12
@@ -34,7 +30,6 @@ switch_to:
 ; bookkeeping, then return to user mode through the trapframe at the top of
 ; its kernel stack (the stack pointer after the switch points at it).
 task_first_run:
-	mov rdi, rax                    ; switch_to's return value: prev
 	call sched_tail
 	jmp syscall_exit
 
