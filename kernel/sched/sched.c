@@ -62,6 +62,8 @@ void sched_wake(struct task *t)
 
 void sched_set_state(struct task *t, enum task_state state)
 {
+	if (state == TASK_SLEEPING)
+		might_sleep(); /* every sleep (wait queues, futexes, poll) marks it */
 	spin_lock(&sched_lock);
 	t->state = state;
 	spin_unlock(&sched_lock);
@@ -212,7 +214,6 @@ void sched_arm_deadline(uint64_t deadline_ns)
 {
 	struct task *t = current();
 
-	might_sleep();
 	/* Sleeping first: a timer that fires before schedule() is not lost. */
 	sched_set_state(t, TASK_SLEEPING);
 	ktimer_arm(&t->sleep_timer, deadline_ns);
