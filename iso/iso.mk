@@ -3,7 +3,7 @@
 #   fdkernel-test.iso  `test`: self-tests and the in-guest suite, then exit
 #   fdkernel-bench.iso `bench`: init runs /bench, then exit (make bench)
 #   fdkernel-crash.iso `crashtest`: a deliberate kernel fault (tests/boot-checks)
-ISO := $(BUILD)/fdkernel.iso
+ISO := $(KBUILD)/fdkernel.iso
 ISO_TEST := $(KBUILD)/fdkernel-test.iso
 INITRD := $(BUILD)/initrd.cpio
 # grub-mkrescue makes a hybrid ISO, one GRUB per firmware it finds installed
@@ -89,24 +89,24 @@ $(ISO_LOCKDEP_SLEEP): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 # panic report can be read; the self-test flavour runs the kernel's tests
 # and /bin/true as init (no user suite), for odd memory sizes and UEFI; the
 # strace flavour traces one test program.
-ISO_CRASH := $(BUILD)/fdkernel-crash.iso
+ISO_CRASH := $(KBUILD)/fdkernel-crash.iso
 $(ISO_CRASH): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,crash,test crashtest,$(INITRD_BOOT))
 
 # ramfs_size=75%: the whole initrd (over 20 MiB) must fit the ramfs of the
 # small-memory boot check (tests/boot-checks), where half of memory may not hold it.
-ISO_SELFTEST := $(BUILD)/fdkernel-selftest.iso
+ISO_SELFTEST := $(KBUILD)/fdkernel-selftest.iso
 $(ISO_SELFTEST): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,selftest,test quiet init=/bin/true strace=nosuchprog ramfs_size=75%,$(INITRD_BOOT))
 
 # The syscall trace of one test program, run as init (a bad target first).
-ISO_STRACE := $(BUILD)/fdkernel-strace.iso
+ISO_STRACE := $(KBUILD)/fdkernel-strace.iso
 $(ISO_STRACE): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,strace,test quiet strace=bad/name strace=strace_calls init=/tests/strace_calls,$(INITRD_BOOT))
 
 # test-gdb stops in the project's shell: the console shell is busybox's ash
 # now, so this ISO starts /bin/sh as init (tests/gdb-check).
-ISO_GDB := $(BUILD)/fdkernel-gdb.iso
+ISO_GDB := $(KBUILD)/fdkernel-gdb.iso
 $(ISO_GDB): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,gdb,init=/bin/sh,$(INITRD_BOOT))
 

@@ -2,8 +2,9 @@
 
 BUILD ?= build
 # `make LOCKDEP=1`: the kernel with lock-order and might_sleep checks
-# (lib/lockdep.h), built apart in $(BUILD)/lockdep; the user programs and
-# initrd are shared.
+# (lib/lockdep.h), built apart in $(BUILD)/lockdep with every ISO made from
+# it (`make LOCKDEP=1 run` boots it); the user programs and initrds are
+# shared.
 ifeq ($(LOCKDEP),1)
 KBUILD := $(BUILD)/lockdep
 else
