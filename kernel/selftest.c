@@ -116,6 +116,7 @@ int selftest_run(void)
 	entry_selftest();
 	vfs_selftest();
 	grace_selftest();
+	task_handshake_selftest();
 	printk("kernel: %d passed, %d failed\n", ktest_counts.passed, ktest_counts.failed);
 	return ktest_counts.failed;
 }

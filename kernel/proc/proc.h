@@ -19,6 +19,8 @@ struct task *task_alloc(const char *name);
  * Its other resources were released before (exit) or never taken.
  * Interrupts on, no lock held. */
 void task_free(struct task *t);
+/* Returns once no CPU runs on t's stack (on_cpu clear): task_free's wait. */
+void task_wait_switched_out(struct task *t);
 /* Unmaps the stacks task_free kept mapped for reuse (the leak check's exact count). */
 void task_stack_cache_drain(void);
 /* The task (thread) with pid, or NULL (also while clone is still building

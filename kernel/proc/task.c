@@ -262,7 +262,7 @@ void task_stack_cache_drain(void)
  * and no lock held, so that CPU, or one that needs this one for a
  * cross-CPU call meanwhile, is never kept waiting.
  */
-static void wait_switched_out(struct task *t)
+void task_wait_switched_out(struct task *t)
 {
 	/* Acquire: pairs with finish_switch's release; its last use of the
 	 * stack happens before ours. */
@@ -277,7 +277,7 @@ void task_free(struct task *t)
 {
 	bool keep = false;
 
-	wait_switched_out(t);
+	task_wait_switched_out(t);
 	spin_lock(&proc_lock);
 	list_del(&t->all_link);
 	if (t->kstack && nwarm < WARM_MAX) {
