@@ -30,7 +30,7 @@ $(INITRD_BENCH): $(INITRD) $(BENCH_ROWS_FILE)
 	cd $(BUILD)/initrd-bench && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc --quiet --owner=0:0 > ../initrd-bench.cpio
 
-ISO_BENCH := $(BUILD)/fdkernel-bench.iso
+ISO_BENCH := $(KBUILD)/fdkernel-bench.iso
 $(ISO_BENCH): $(KERNEL) $(INITRD_BENCH) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,bench,bench quiet,$(INITRD_BENCH))
 

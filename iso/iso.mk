@@ -3,8 +3,8 @@
 #   fdkernel-test.iso  `test`: self-tests and the in-guest suite, then exit
 #   fdkernel-bench.iso `bench`: init runs /bench, then exit (make bench)
 #   fdkernel-crash.iso `crashtest`: a deliberate kernel fault (tests/boot-checks)
-ISO := $(BUILD)/fdkernel.iso
-ISO_TEST := $(BUILD)/fdkernel-test.iso
+ISO := $(KBUILD)/fdkernel.iso
+ISO_TEST := $(KBUILD)/fdkernel-test.iso
 INITRD := $(BUILD)/initrd.cpio
 # grub-mkrescue makes a hybrid ISO, one GRUB per firmware it finds installed
 # (grub-pc-bin: BIOS; grub-efi-amd64-bin: UEFI).  The same module list is
@@ -54,13 +54,13 @@ $(INITRD_BOOT): $(INITRD)
 
 # make_iso ISO,FLAVOUR,CMDLINE[,INITRD]: the initrd is $(INITRD) unless given.
 define make_iso
-	@rm -rf $(BUILD)/iso-$(2) && mkdir -p $(BUILD)/iso-$(2)/boot/grub
-	cp $(KERNEL) $(BUILD)/iso-$(2)/boot/
-	cp $(or $(4),$(INITRD)) $(BUILD)/iso-$(2)/boot/initrd.cpio
-	sed 's|@CMDLINE@|$(3)|' iso/boot/grub/grub.cfg.in > $(BUILD)/iso-$(2)/boot/grub/grub.cfg
+	@rm -rf $(KBUILD)/iso-$(2) && mkdir -p $(KBUILD)/iso-$(2)/boot/grub
+	cp $(KERNEL) $(KBUILD)/iso-$(2)/boot/
+	cp $(or $(4),$(INITRD)) $(KBUILD)/iso-$(2)/boot/initrd.cpio
+	sed 's|@CMDLINE@|$(3)|' iso/boot/grub/grub.cfg.in > $(KBUILD)/iso-$(2)/boot/grub/grub.cfg
 	grub-mkrescue --install-modules="$(GRUB_MODULES)" --locales= --fonts= --themes= \
-		-o $(1) $(BUILD)/iso-$(2) 2>$(BUILD)/grub-mkrescue-$(2).log || \
-		{ cat $(BUILD)/grub-mkrescue-$(2).log; exit 1; }
+		-o $(1) $(KBUILD)/iso-$(2) 2>$(KBUILD)/grub-mkrescue-$(2).log || \
+		{ cat $(KBUILD)/grub-mkrescue-$(2).log; exit 1; }
 endef
 
 # `make run CMDLINE="profile"` boots with extra kernel words; the file below
@@ -76,28 +76,37 @@ $(ISO): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in $(RUN_CMDLINE_FILE)
 $(ISO_TEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,test,test quiet enosys=log)
 
+# The LOCKDEP=1 kernel misusing locks on purpose (tests/lockdep-checks):
+# built with `make LOCKDEP=1`, like its test ISO.
+ISO_LOCKDEP_CYCLE := $(KBUILD)/fdkernel-lockdep-cycle.iso
+$(ISO_LOCKDEP_CYCLE): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,lockdep-cycle,test quiet lockdeptest=cycle,$(INITRD_BOOT))
+ISO_LOCKDEP_SLEEP := $(KBUILD)/fdkernel-lockdep-sleep.iso
+$(ISO_LOCKDEP_SLEEP): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,lockdep-sleep,test quiet lockdeptest=sleep,$(INITRD_BOOT))
+
 # Boot checks (tests/boot-checks): `crashtest` faults on purpose so the
 # panic report can be read; the self-test flavour runs the kernel's tests
 # and /bin/true as init (no user suite), for odd memory sizes and UEFI; the
 # strace flavour traces one test program.
-ISO_CRASH := $(BUILD)/fdkernel-crash.iso
+ISO_CRASH := $(KBUILD)/fdkernel-crash.iso
 $(ISO_CRASH): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,crash,test crashtest,$(INITRD_BOOT))
 
 # ramfs_size=75%: the whole initrd (over 20 MiB) must fit the ramfs of the
 # small-memory boot check (tests/boot-checks), where half of memory may not hold it.
-ISO_SELFTEST := $(BUILD)/fdkernel-selftest.iso
+ISO_SELFTEST := $(KBUILD)/fdkernel-selftest.iso
 $(ISO_SELFTEST): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,selftest,test quiet init=/bin/true strace=nosuchprog ramfs_size=75%,$(INITRD_BOOT))
 
 # The syscall trace of one test program, run as init (a bad target first).
-ISO_STRACE := $(BUILD)/fdkernel-strace.iso
+ISO_STRACE := $(KBUILD)/fdkernel-strace.iso
 $(ISO_STRACE): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,strace,test quiet strace=bad/name strace=strace_calls init=/tests/strace_calls,$(INITRD_BOOT))
 
 # test-gdb stops in the project's shell: the console shell is busybox's ash
 # now, so this ISO starts /bin/sh as init (tests/gdb-check).
-ISO_GDB := $(BUILD)/fdkernel-gdb.iso
+ISO_GDB := $(KBUILD)/fdkernel-gdb.iso
 $(ISO_GDB): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,gdb,init=/bin/sh,$(INITRD_BOOT))
 

@@ -39,6 +39,8 @@ static void apply_word(const char *w, size_t len)
 		       word + 7);
 	else if (!strcmp(word, "enosys=log"))
 		kopts.enosys_log = true;
+	else if (!strcmp(word, "lockdeptest=cycle") || !strcmp(word, "lockdeptest=sleep"))
+		strlcpy(kopts.lockdeptest, word + 12, sizeof(kopts.lockdeptest));
 	else if (!strncmp(word, "ramfs_size=", 11))
 		strlcpy(kopts.ramfs_size, word + 11, sizeof(kopts.ramfs_size));
 	else

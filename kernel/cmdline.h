@@ -17,6 +17,9 @@ struct kernel_options {
 	char strace[32]; /* TASK_NAME_MAX */
 	/* enosys=log: log the first call of each unimplemented number */
 	bool enosys_log;
+	/* lockdeptest=cycle|sleep: misuse locks on purpose after boot, so
+	 * tests can check that a LOCKDEP=1 kernel reports it (lib/lockdep.c) */
+	char lockdeptest[8];
 };
 
 extern struct kernel_options kopts;

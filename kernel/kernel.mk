@@ -4,22 +4,22 @@
 # of pass 1.  The table sits at the end of .rodata, after all code, so its
 # size cannot move a function; the build checks that it did not.
 
-KERNEL := $(BUILD)/kernel.elf
+KERNEL := $(KBUILD)/kernel.elf
 KERNEL_C := $(shell find kernel -name '*.c')
 KERNEL_ASM := $(wildcard boot/*.asm) $(shell find kernel -name '*.asm')
-KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) \
-	$(patsubst %.asm,$(BUILD)/%.asm.o,$(KERNEL_ASM))
+KERNEL_OBJS := $(patsubst %.c,$(KBUILD)/%.o,$(KERNEL_C)) \
+	$(patsubst %.asm,$(KBUILD)/%.asm.o,$(KERNEL_ASM))
 
 # Flags live in mk/config.mk: changing them rebuilds everything.
 $(KERNEL_OBJS): mk/config.mk
 
-$(BUILD)/kernel/%.o: kernel/%.c
+$(KBUILD)/kernel/%.o: kernel/%.c
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@) $(CC) $(KCFLAGS) -c $< -o $@
 
 # Dependencies in a pass of their own: NASM 2.16's -MD leaves out the
 # %include'd files (regs.inc), so a changed frame layout rebuilt nothing.
-$(BUILD)/%.asm.o: %.asm
+$(KBUILD)/%.asm.o: %.asm
 	@mkdir -p $(@D)
 	@$(NASM) -f elf64 -M -MT $@ -MF $(@:.o=.d) -MP $<
 	$(call quiet,AS,$@) $(NASM) -f elf64 $< -o $@
@@ -29,24 +29,24 @@ STRACE_FLAGS := $(BUILD)/gen/strace_flags.h
 $(STRACE_FLAGS): mk/genflags.sh $(wildcard kernel/uapi/*.h)
 	@mkdir -p $(@D)
 	mk/genflags.sh > $@
-$(BUILD)/kernel/sys/strace_decode.o: $(STRACE_FLAGS)
-$(BUILD)/kernel/sys/strace_decode.o: KCFLAGS += -I$(BUILD)/gen
+$(KBUILD)/kernel/sys/strace_decode.o: $(STRACE_FLAGS)
+$(KBUILD)/kernel/sys/strace_decode.o: KCFLAGS += -I$(BUILD)/gen
 
-$(BUILD)/ksyms-empty.o: mk/gensyms.sh
+$(KBUILD)/ksyms-empty.o: mk/gensyms.sh
 	@mkdir -p $(@D)
 	mk/gensyms.sh | $(CC) -c -x assembler - -o $@
 
-$(BUILD)/kernel-pass1.elf: $(KERNEL_OBJS) $(BUILD)/ksyms-empty.o linker.ld
-	$(call quiet,LD,$@) $(LD) $(KLDFLAGS) -T linker.ld -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms-empty.o
+$(KBUILD)/kernel-pass1.elf: $(KERNEL_OBJS) $(KBUILD)/ksyms-empty.o linker.ld
+	$(call quiet,LD,$@) $(LD) $(KLDFLAGS) -T linker.ld -o $@ $(KERNEL_OBJS) $(KBUILD)/ksyms-empty.o
 
-$(BUILD)/ksyms.o: $(BUILD)/kernel-pass1.elf mk/gensyms.sh
+$(KBUILD)/ksyms.o: $(KBUILD)/kernel-pass1.elf mk/gensyms.sh
 	mk/gensyms.sh $< | $(CC) -c -x assembler - -o $@
 
-$(KERNEL): $(BUILD)/kernel-pass1.elf $(BUILD)/ksyms.o
-	$(call quiet,LD,$@) $(LD) $(KLDFLAGS) -T linker.ld -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o
-	@nm -n $< | awk '$$2 ~ /^[tT]$$/' > $(BUILD)/syms1.txt
-	@nm -n $@ | awk '$$2 ~ /^[tT]$$/' > $(BUILD)/syms2.txt
-	@cmp -s $(BUILD)/syms1.txt $(BUILD)/syms2.txt || \
+$(KERNEL): $(KBUILD)/kernel-pass1.elf $(KBUILD)/ksyms.o
+	$(call quiet,LD,$@) $(LD) $(KLDFLAGS) -T linker.ld -o $@ $(KERNEL_OBJS) $(KBUILD)/ksyms.o
+	@nm -n $< | awk '$$2 ~ /^[tT]$$/' > $(KBUILD)/syms1.txt
+	@nm -n $@ | awk '$$2 ~ /^[tT]$$/' > $(KBUILD)/syms2.txt
+	@cmp -s $(KBUILD)/syms1.txt $(KBUILD)/syms2.txt || \
 		{ echo "kernel.mk: code moved between link passes"; rm -f $@; exit 1; }
 	@grub-file --is-x86-multiboot2 $@ || { echo "no Multiboot2 header"; rm -f $@; exit 1; }
 

@@ -21,6 +21,7 @@
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/timer.h"
 #include "cmdline.h"
+#include "lib/lockdep.h"
 #include "lib/printk.h"
 #include "lib/profile.h"
 #include "fs/vfs.h"
@@ -96,6 +97,8 @@ void kmain(uint32_t magic, uint64_t info_pa)
 
 	if (kopts.crashtest)
 		crashtest_fault();
+	if (kopts.lockdeptest[0])
+		lockdep_misuse(kopts.lockdeptest);
 	/* In test mode the kernel's own tests run before user space starts;
 	 * a failure there still lets the user suite run and report. */
 	if (kopts.test)

@@ -12,6 +12,7 @@
 #include "cmdline.h"
 #include "lib/backtrace.h"
 #include "lib/ktest.h"
+#include "sched/grace.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/layout.h"
@@ -114,6 +115,8 @@ int selftest_run(void)
 	mm_selftest();
 	entry_selftest();
 	vfs_selftest();
+	grace_selftest();
+	task_handshake_selftest();
 	printk("kernel: %d passed, %d failed\n", ktest_counts.passed, ktest_counts.failed);
 	return ktest_counts.failed;
 }

@@ -10,5 +10,7 @@ void entry_selftest(void);
 
 /* The timer heap's order, re-arming and cancel (proc/ktimer_selftest.c). */
 void ktimer_selftest(void);
+/* The reaper's wait for a task's CPU to switch away (proc/task_selftest.c). */
+void task_handshake_selftest(void);
 
 #endif

@@ -8,7 +8,7 @@ FUZZ_CALLS ?= 1000000
 FUZZ_WORKERS ?= 8
 FUZZ_CLASSES ?= all
 FUZZ_TIMEOUT ?= 3600
-ISO_FUZZ := $(BUILD)/fdkernel-fuzz.iso
+ISO_FUZZ := $(KBUILD)/fdkernel-fuzz.iso
 FUZZ_INITRD := $(BUILD)/fuzz/initrd.cpio
 FUZZ_CONF := $(BUILD)/fuzz.conf
 

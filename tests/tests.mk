@@ -1,12 +1,12 @@
 # Test legs of `make test`, in the order they run, and `make debug`.
 # Fragments add their own legs (test-unit: tests/host, test-host: user/).
 
-TEST_LEGS := test-unit test-host test-guest test-boot test-gdb
+TEST_LEGS := test-unit test-host test-guest test-lockdep test-boot test-gdb
 # Result files: test-guest writes three (kernel self-tests, user suite, leaks).
-TEST_RESULTS := test-unit test-host test-kernel test-guest test-leaks test-boot test-gdb
+TEST_RESULTS := test-unit test-host test-kernel test-guest test-leaks test-lockdep test-boot test-gdb
 RESULTS := $(BUILD)/results
 
-.PHONY: test-guest test-kernel test-boot test-gdb debug
+.PHONY: test-guest test-kernel test-lockdep test-boot test-gdb debug
 
 # One boot of the test ISO: the kernel's self-tests, then init runs
 # /bin/runtests over /tests and its exit status ends QEMU.
@@ -21,6 +21,20 @@ test-guest: $(ISO_TEST)
 	echo "user tests in fdkernel: $$(cat $(RESULTS)/test-guest)"; \
 	echo "leak check after the suite: $$(cat $(RESULTS)/test-leaks)"; exit $$status
 test-kernel: test-guest
+
+# The `make LOCKDEP=1` kernel (lib/lockdep.h, built in $(BUILD)/lockdep):
+# the whole guest suite must find no lock-order cycle and no function that
+# may sleep called under a spinlock or with interrupts off (either panics),
+# and two boots that misuse locks on purpose must be reported
+# (tests/lockdep-checks).  About as long as test-guest.
+LOCKDEP_ISOS := $(BUILD)/lockdep/fdkernel-test.iso $(BUILD)/lockdep/fdkernel-lockdep-cycle.iso \
+	$(BUILD)/lockdep/fdkernel-lockdep-sleep.iso
+test-lockdep:
+	@mkdir -p $(RESULTS)
+	@$(MAKE) --no-print-directory LOCKDEP=1 $(LOCKDEP_ISOS)
+	@tests/lockdep-checks $(LOCKDEP_ISOS) > $(BUILD)/lockdep-checks.log; \
+	status=$$?; cat $(BUILD)/lockdep-checks.log; \
+	tail -n 1 $(BUILD)/lockdep-checks.log > $(RESULTS)/$@; exit $$status
 
 # Boot-path failures: no long mode, a kernel fault's report, odd memory maps,
 # UEFI, several CPUs (the user suite on two); and the syscall trace of a

@@ -6,10 +6,6 @@
 
 #define BITS_PER_LONG (8 * (unsigned int)sizeof(long))
 
-/* Maps replaced while lock-free readers may still use them, oldest last. */
-static struct spinlock deferred_lock = SPINLOCK_INIT("fdmap_deferred"); /* protects deferred */
-static struct fdmap *deferred;
-
 static unsigned int words_for(unsigned int nbits)
 {
 	return (nbits + BITS_PER_LONG - 1) / BITS_PER_LONG;
@@ -128,7 +124,6 @@ static struct fdmap *fdmap_new(unsigned int base, unsigned int size)
 	map->slots = (struct fdmap_slot *)(map + 1);
 	map->bits = (unsigned long *)(map->slots + size);
 	map->full = map->bits + words_for(size);
-	map->defer_next = NULL;
 	memset(map->bits, 0, bitmap_bytes(size));
 	return map;
 }
@@ -179,32 +174,16 @@ void fdmap_free(struct fdmap *map)
 	kfree(map);
 }
 
-/* Readers found @map through a pointer that was just replaced; free it later. */
-void fdmap_free_deferred(struct fdmap *map)
+static void fdmap_free_after_grace(struct grace_head *head)
 {
-	spin_lock(&deferred_lock);
-	map->defer_next = deferred;
-	deferred = map;
-	spin_unlock(&deferred_lock);
+	fdmap_free((struct fdmap *)((char *)head - offsetof(struct fdmap, grace)));
 }
 
-/* Every map queued so far has outlived its readers (a grace period passed). */
-void fdmap_reclaim_deferred(void)
+/* Readers found @map through a pointer that was just replaced (the caller
+ * stored the new one first): free it once they are done. */
+void fdmap_free_deferred(struct fdmap *map)
 {
-	struct fdmap *map, *next;
-
-	/* Nothing queued, the common case on every task switch: no lock.  A
-	 * map queued meanwhile on another CPU waits for the next call. */
-	if (!__atomic_load_n(&deferred, __ATOMIC_RELAXED))
-		return;
-	spin_lock(&deferred_lock);
-	map = deferred;
-	deferred = NULL;
-	spin_unlock(&deferred_lock);
-	for (; map; map = next) {
-		next = map->defer_next;
-		fdmap_free(map);
-	}
+	grace_defer(&map->grace, fdmap_free_after_grace);
 }
 
 /*

@@ -70,7 +70,7 @@ struct fdmap {
 	unsigned long *bits;	  /* bit i set iff slot i is busy */
 	unsigned long *full;	  /* bit w set iff bits[w] is all ones (lowest-free summary) */
 	struct fdmap_slot *slots; /* size slots */
-	struct fdmap *defer_next; /* on the deferred-free list */
+	struct grace_head grace;  /* waits for a grace period once replaced */
 };
 
 /* Allocate a map covering [base, base + size) with every slot free in index order. */
@@ -79,10 +79,9 @@ struct fdmap *fdmap_alloc(unsigned int base, unsigned int size);
 struct fdmap *fdmap_alloc_for_copy(unsigned int base, unsigned int size);
 /* Free a map no reader can hold any more. */
 void fdmap_free(struct fdmap *map);
-/* Free a map after a grace period: queued until fdmap_reclaim_deferred(). */
+/* Free a map after a grace period (grace_defer): lock-free readers that
+ * loaded the pointer before it was replaced may still read it. */
 void fdmap_free_deferred(struct fdmap *map);
-/* Free every queued map; the kernel calls it once every CPU passed a quiescent state. */
-void fdmap_reclaim_deferred(void);
 
 int fdmap_alloc_free(struct fdmap *map, unsigned int flags);
 int fdmap_alloc_exact(struct fdmap *map, unsigned int fd, unsigned int flags);

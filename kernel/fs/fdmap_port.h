@@ -62,6 +62,9 @@ static inline bool spin_held(const struct spinlock *lock)
 
 #endif /* __KERNEL__ */
 
+/* Grace periods: the kernel's (sched/grace.c); on the host a queue that
+ * grace_drain() empties (tests/host/host_grace.c). */
+#include "sched/grace.h"
 #include <uapi/fcntl.h>
 
 #endif

@@ -10,9 +10,8 @@
 #include "fs/inode.h"
 #include "lib/string.h"
 #include "mm/heap.h"
+#include "sched/grace.h"
 
-static struct spinlock dead_lock = SPINLOCK_INIT("file_dead"); /* protects dead_files */
-static struct file *dead_files;	 /* released files, linked by dead_next */
 static unsigned long live_files; /* atomic */
 
 /**
@@ -58,9 +57,15 @@ bool file_tryget(struct file *f)
 	return true;
 }
 
+static void file_free_after_grace(struct grace_head *head)
+{
+	kfree(container_of(head, struct file, grace));
+}
+
 /*
  * Acq-rel: every use of the file by other holders happens before release.
- * The struct itself is queued, not freed: see file_reclaim_deferred().
+ * The struct itself waits for a grace period: a lock-free fd lookup that
+ * loaded the pointer before the fd was closed may still try file_tryget.
  */
 void file_put(struct file *f)
 {
@@ -75,29 +80,7 @@ void file_put(struct file *f)
 		inode_put(f->dir);
 	kfree(f->name);
 	__atomic_sub_fetch(&live_files, 1, __ATOMIC_RELAXED);
-	spin_lock(&dead_lock);
-	f->dead_next = dead_files;
-	dead_files = f;
-	spin_unlock(&dead_lock);
-}
-
-/* Every file released so far has outlived its lock-free readers. */
-void file_reclaim_deferred(void)
-{
-	struct file *f, *next;
-
-	/* Nothing queued, the common case on every task switch: no lock.  A
-	 * file queued meanwhile on another CPU waits for the next call. */
-	if (!__atomic_load_n(&dead_files, __ATOMIC_RELAXED))
-		return;
-	spin_lock(&dead_lock);
-	f = dead_files;
-	dead_files = NULL;
-	spin_unlock(&dead_lock);
-	for (; f; f = next) {
-		next = f->dead_next;
-		kfree(f);
-	}
+	grace_defer(&f->grace, file_free_after_grace);
 }
 
 unsigned long file_count(void)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "lib/list.h"
 #include "lib/spinlock.h"
+#include "sched/grace.h"
 #include <uapi/fcntl.h>
 
 struct file;
@@ -70,8 +71,8 @@ struct file {
 	/* epoll items watching this file (fs/eventpoll.c), under its
 	 * epoll_lock; they hold no reference: the last put removes them. */
 	struct list_head ep_links;
-	bool flocked;		/* holds a flock() lock (fs/flock.c), under flock_lock */
-	struct file *dead_next; /* released, awaiting a grace period (file.c) */
+	bool flocked;		 /* holds a flock() lock (fs/flock.c), under flock_lock */
+	struct grace_head grace; /* released, awaiting a grace period (file.c) */
 };
 
 /* Whether f was opened for reading / writing (its O_ACCMODE). */
@@ -104,11 +105,5 @@ static inline uint32_t file_refcount(struct file *f)
 void file_put(struct file *f);
 /* Open files in the system (leak accounting). */
 unsigned long file_count(void);
-/*
- * Frees the memory of files released so far.  Call at a quiescent point,
- * when no CPU can be inside a lock-free fd lookup that started before
- * (where fdmap_reclaim_deferred() runs).
- */
-void file_reclaim_deferred(void);
 
 #endif

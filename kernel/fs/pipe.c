@@ -13,6 +13,7 @@
 #include "mm/heap.h"
 #include "proc/signal.h"
 #include "proc/task.h"
+#include "sched/mutex.h"
 #include "sched/wait.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
@@ -21,10 +22,17 @@
 
 struct pipe {
 	/*
-	 * Protects buf, head, tail, readers, writers and the counters.  Taken
-	 * before a wait queue's lock (wake_up under it is allowed), never the
-	 * other way.  The wait conditions read them without it, atomically,
-	 * and re-check under it.
+	 * The data path: protects buf, head and tail, and is held across the
+	 * copies from and to user memory (which may fault and sleep), so it
+	 * sleeps rather than spins.  Taken before lock and before a wait
+	 * queue's lock (wake_up under it is allowed), never the other way.
+	 */
+	struct mutex mutex;
+	/*
+	 * Protects readers, writers and the counters (the ends' bookkeeping:
+	 * open and release, which may not sleep).  The wait conditions read
+	 * these fields and head and tail without either lock, atomically,
+	 * and re-check under them.
 	 */
 	struct spinlock lock;
 	char *buf;	      /* PIPE_SIZE bytes */
@@ -57,7 +65,7 @@ static unsigned int load_u(const unsigned int *v)
 	return __atomic_load_n(v, __ATOMIC_RELAXED);
 }
 
-/* Under the lock: moves head or tail on by n (atomic for the unlocked readers). */
+/* Under the mutex: moves head or tail on by n (atomic for the unlocked readers). */
 static void advance(size_t *v, size_t n)
 {
 	__atomic_store_n(v, *v + n, __ATOMIC_RELAXED);
@@ -94,7 +102,7 @@ static bool pipe_writable(struct pipe *p, size_t need)
 }
 
 /*
- * Under the lock: copies len bytes between the ring at stream position pos
+ * Under the mutex: copies len bytes between the ring at stream position pos
  * and the iterator (to_iter: ring -> it).  0 or -EFAULT; the caller moves
  * head or tail only on success, so a fault loses nothing.
  */
@@ -123,15 +131,15 @@ static long pipe_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 	(void)pos;
 	if (len == 0)
 		return 0;
-	spin_lock(&p->lock);
-	while (p->head == p->tail && p->writers) {
-		spin_unlock(&p->lock);
+	mutex_lock(&p->mutex);
+	while (p->head == p->tail && load_u(&p->writers)) {
+		mutex_unlock(&p->mutex);
 		if (f->flags & O_NONBLOCK)
 			return -EAGAIN;
 		err = wait_event_interruptible(&p->rd_wait, pipe_readable(p));
 		if (err)
 			return err;
-		spin_lock(&p->lock);
+		mutex_lock(&p->mutex);
 	}
 	n = p->head - p->tail < len ? p->head - p->tail : len;
 	err = ring_copy(p, p->tail, to, n, true);
@@ -139,12 +147,12 @@ static long pipe_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 		advance(&p->tail, n);
 		wake_up(&p->wr_wait);
 	}
-	spin_unlock(&p->lock);
+	mutex_unlock(&p->mutex);
 	return err ? err : (long)n;
 }
 
 /*
- * Under the lock: puts as much of the iterator's len bytes as fits, if at
+ * Under the mutex: puts as much of the iterator's len bytes as fits, if at
  * least need bytes fit.  Bytes put, or -EFAULT.
  */
 static long ring_put(struct pipe *p, struct iov_iter *from, size_t len, size_t need)
@@ -171,9 +179,9 @@ static long pipe_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 	long n = 0;
 
 	(void)pos;
-	spin_lock(&p->lock);
+	mutex_lock(&p->mutex);
 	while (done < len) {
-		if (!p->readers) {
+		if (!load_u(&p->readers)) {
 			n = -EPIPE;
 			break;
 		}
@@ -183,15 +191,15 @@ static long pipe_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 		done += n;
 		if (n || done == len)
 			continue;
-		spin_unlock(&p->lock);
+		mutex_unlock(&p->mutex);
 		if (f->flags & O_NONBLOCK)
 			return done ? (long)done : -EAGAIN;
 		n = wait_event_interruptible(&p->wr_wait, pipe_writable(p, need));
 		if (n)
 			return done ? (long)done : n;
-		spin_lock(&p->lock);
+		mutex_lock(&p->mutex);
 	}
-	spin_unlock(&p->lock);
+	mutex_unlock(&p->mutex);
 	if (n == -EPIPE)
 		signal_send(current(), SIGPIPE);
 	return done ? (long)done : n;
@@ -235,9 +243,9 @@ static long pipe_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
 
 	if (cmd != FIONREAD)
 		return -ENOTTY;
-	spin_lock(&p->lock);
+	mutex_lock(&p->mutex);
 	avail = (int)(p->head - p->tail);
-	spin_unlock(&p->lock);
+	mutex_unlock(&p->mutex);
 	return copy_to_user((void *)arg, &avail, sizeof(avail));
 }
 
@@ -292,6 +300,7 @@ struct pipe *pipe_alloc(struct inode *fifo)
 		kfree(p);
 		return NULL;
 	}
+	mutex_init(&p->mutex, "pipe_mutex");
 	spin_init(&p->lock, "pipe");
 	wait_queue_init(&p->rd_wait, "pipe_rd");
 	wait_queue_init(&p->wr_wait, "pipe_wr");

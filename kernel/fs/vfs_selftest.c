@@ -193,7 +193,7 @@ static void open_tests(void)
 		 "vfs: O_CREAT of 'name/' is EISDIR");
 	KTEST_OK(vfs_unlink(NULL, T_DIR "/o") == 0 && file_count() == files0,
 		 "vfs: files released (%lu open)", file_count());
-	file_reclaim_deferred();
+	grace_drain();
 }
 
 static void cpio_tests(struct inode *root);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
+#include "lib/lockdep.h"
 
 struct spinlock {
 	volatile uint32_t locked;
@@ -67,6 +68,7 @@ static inline void spin_lock(struct spinlock *lock)
 	irq_push_off();
 	if (spin_held(lock))
 		spin_misuse("spin_lock: already held by this CPU", lock);
+	lockdep_acquire(lock->name, lock, false);
 	while (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE))
 		cpu_relax();
 	lock->owner = this_cpu();
@@ -76,6 +78,7 @@ static inline void spin_unlock(struct spinlock *lock)
 {
 	if (!spin_held(lock))
 		spin_misuse("spin_unlock: not held", lock);
+	lockdep_release(lock->name, lock, false);
 	lock->owner = 0;
 	__atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE);
 	irq_pop_off();

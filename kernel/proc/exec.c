@@ -306,6 +306,11 @@ static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *i
 	 * still mapped, and forgotten (Linux's exec_mm_release). */
 	if (t == current())
 		futex_exit_release(t);
+	/* Set while u is still private: once t->uvm points at it, brk is
+	 * written only under u->lock, and /proc reads exe_path. */
+	u->exe = exe;
+	u->exe_path = exe_path;
+	u->brk_start = u->brk = PAGE_ALIGN_UP(img->end);
 	old = task_swap_uvm(t, u);
 	if (t == current())
 		vm_switch(u->space);
@@ -319,9 +324,6 @@ static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *i
 			base = p + 1;
 	strlcpy(t->name, base, sizeof(t->name));
 	strace_exec(t);
-	u->exe = exe;
-	u->exe_path = exe_path;
-	u->brk_start = u->brk = PAGE_ALIGN_UP(img->end);
 	memset(t->tf, 0, sizeof(*t->tf));
 	fpu_reset(&t->fpu);
 	if (t == current())

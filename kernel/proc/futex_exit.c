@@ -133,12 +133,12 @@ SYSCALL_DEFINE3(get_robust_list, int, pid, uint64_t *, uhead, uint64_t *, ulen)
 	uint64_t head, len = sizeof(struct robust_list_head_k);
 	struct task *t;
 
-	spin_lock(&proc_lock);
-	t = pid ? task_find_locked(pid) : current();
-	head = t ? t->robust_list : 0;
-	spin_unlock(&proc_lock);
-	if (!t)
+	if (!(t = task_find_or_self(pid))) /* referenced: t stays until task_put */
 		return -ESRCH;
+	spin_lock(&proc_lock);
+	head = t->robust_list;
+	spin_unlock(&proc_lock);
+	task_put(t);
 	if (copy_to_user(ulen, &len, sizeof(len)) || copy_to_user(uhead, &head, sizeof(head)))
 		return -EFAULT;
 	return 0;

@@ -1,21 +1,20 @@
 /*
  * Process groups and sessions: setpgid, getpgid, getpgrp, setsid, getsid,
  * and getppid.  A process's pgid, sid and parent are read and written
- * under proc_lock (group.h), and so is every lookup by pid here: the
- * process found cannot be reaped while it is held.
+ * under proc_lock (group.h).  A lookup by pid takes a reference on the
+ * task (task_find), so the task and its group stay until task_put; under
+ * proc_lock the group is then checked to be still unreaped.
  */
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
-/* The process of the thread pid names, 0 being the caller; NULL if none
- * (proc_lock held). */
-static struct thread_group *target_locked(int pid)
+/* The process of t (task_find_or_self's), NULL if none or reaped
+ * meanwhile (proc_lock held). */
+static struct thread_group *target_locked(struct task *t)
 {
-	struct task *t = pid ? task_find_locked(pid) : current();
-
-	return t ? t->group : NULL;
+	return t && t->group->state != GROUP_DEAD ? t->group : NULL;
 }
 
 int current_pgid(void)
@@ -66,26 +65,31 @@ static int setpgid_locked(struct thread_group *p, int pgid)
 SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
 {
 	struct thread_group *p;
+	struct task *t;
 	int ret;
 
 	if (pgid < 0)
 		return -EINVAL;
+	t = task_find_or_self(pid);
 	spin_lock(&proc_lock);
-	p = target_locked(pid);
+	p = target_locked(t);
 	ret = p ? setpgid_locked(p, pgid ? pgid : p->tgid) : -ESRCH;
 	spin_unlock(&proc_lock);
+	task_put(t);
 	return ret;
 }
 
 SYSCALL_DEFINE1(getpgid, int, pid)
 {
+	struct task *t = task_find_or_self(pid);
 	struct thread_group *p;
 	int ret;
 
 	spin_lock(&proc_lock);
-	p = target_locked(pid);
+	p = target_locked(t);
 	ret = p ? p->pgid : -ESRCH;
 	spin_unlock(&proc_lock);
+	task_put(t);
 	return ret;
 }
 
@@ -112,13 +116,15 @@ SYSCALL_DEFINE0(setsid)
 
 SYSCALL_DEFINE1(getsid, int, pid)
 {
+	struct task *t = task_find_or_self(pid);
 	struct thread_group *p;
 	int ret;
 
 	spin_lock(&proc_lock);
-	p = target_locked(pid);
+	p = target_locked(t);
 	ret = p ? p->sid : -ESRCH;
 	spin_unlock(&proc_lock);
+	task_put(t);
 	return ret;
 }
 

@@ -13,18 +13,30 @@ extern struct spinlock proc_lock;
 /* A task with a pid, a mapped kernel stack and an empty trapframe; not yet
  * runnable and not linked to a parent.  NULL if out of memory or tasks. */
 struct task *task_alloc(const char *name);
-/* Frees a task that never ran or was reaped, dropping its group and
- * handlers.  Its other resources were released before (exit) or never
- * taken. */
+/* Ends a task that never ran, was reaped or died: waits until no CPU runs
+ * on its stack, frees the stack and its pid, and drops the task's own
+ * reference (the struct, its group and handlers go with the last one).
+ * Its other resources were released before (exit) or never taken.
+ * Interrupts on, no lock held. */
 void task_free(struct task *t);
+/* Returns once no CPU runs on t's stack (on_cpu clear): task_free's wait. */
+void task_wait_switched_out(struct task *t);
 /* Unmaps the stacks task_free kept mapped for reuse (the leak check's exact count). */
 void task_stack_cache_drain(void);
 /* The task (thread) with pid, or NULL (also while clone is still building
- * it) (proc_lock held: the task cannot be reaped and freed while it is). */
-struct task *task_find_locked(int pid);
-/* The same, taking proc_lock: the pointer outlives the lock only for a
- * task that cannot be reaped under the caller (itself, init). */
+ * it), with a reference the caller drops with task_put: the struct stays,
+ * though the task may exit and be reaped meanwhile. */
 struct task *task_find(int pid);
+/* The same with 0 naming the caller (which gets a reference too). */
+struct task *task_find_or_self(int pid);
+void task_get(struct task *t);
+/* Drops a reference (NULL: none); the last frees the struct (proc_lock
+ * not held). */
+void task_put(struct task *t);
+/* task_find without the reference, for proc_lock's holders only: the
+ * pointer is good until they drop the lock (the reaper unlists a task
+ * under it before task_free). */
+struct task *task_find_locked(int pid);
 /* Gives t the user memory u (NULL: none, vm_kernel() loaded) and returns
  * the uvm it had, its reference now the caller's (under proc_lock, so a
  * task reading t->vm under it sees a live space). */

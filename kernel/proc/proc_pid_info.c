@@ -28,23 +28,45 @@ struct pid_info {
 	bool has_mm;			       /* the leader has user memory (not a zombie) */
 };
 
-/* proc_lock held: the group whose id is pid, or NULL. */
-static struct thread_group *group_of_locked(int pid)
+/*
+ * The tasks a report is about, found by pid and held by a reference
+ * (task_find): the structs stay while the report is taken, whatever they
+ * do meanwhile; proc_lock is taken only to read their fields and check
+ * that they are still what the path names.
+ */
+struct pid_ref {
+	struct task *leader; /* task pid, its process's leader if the path is right */
+	struct task *thread; /* task tid, or NULL */
+};
+
+static struct pid_ref pid_ref_get(int pid, int tid)
 {
-	struct task *t = task_find_locked(pid);
+	return (struct pid_ref){task_find(pid), tid ? task_find(tid) : NULL};
+}
+
+static void pid_ref_put(struct pid_ref *r)
+{
+	task_put(r->leader);
+	task_put(r->thread);
+}
+
+/* proc_lock held: the process r names (pid leads it), or NULL once reaped. */
+static struct thread_group *group_of_locked(const struct pid_ref *r, int pid)
+{
+	struct task *t = r->leader;
 
 	if (!t || t->group->tgid != pid || t->group->state == GROUP_DEAD)
 		return NULL;
 	return t->group;
 }
 
-/* proc_lock held: tid, a live thread of the process pid, or NULL. */
-static struct task *thread_of_locked(int pid, int tid)
+/* proc_lock held: r's thread if it is a live thread of r's process, or NULL. */
+static struct task *thread_of_locked(const struct pid_ref *r, int pid)
 {
-	struct thread_group *g = group_of_locked(pid);
-	struct task *t = g ? task_find_locked(tid) : NULL;
+	struct thread_group *g = group_of_locked(r, pid);
+	struct task *t = r->thread;
 
-	return t && t->group == g && !task_exited(t) ? t : NULL;
+	return g && t && t->group == g && !task_exited(t) ? t : NULL;
 }
 
 /* R when a thread may run, S when all sleep, Z for a zombie. */
@@ -104,15 +126,17 @@ int proc_pid_exe(int pid, char *buf)
 {
 	struct thread_group *g;
 	int err = 0;
+	struct pid_ref r = pid_ref_get(pid, 0);
 
 	spin_lock(&proc_lock);
-	if (!(g = group_of_locked(pid)))
+	if (!(g = group_of_locked(&r, pid)))
 		err = -ESRCH;
 	else if (!g->leader->uvm || !g->leader->uvm->exe_path)
 		err = -ENOENT;
 	else
 		strlcpy(buf, g->leader->uvm->exe_path, PATH_MAX);
 	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
 	return err;
 }
 
@@ -121,19 +145,25 @@ struct files_table *proc_pid_files(int pid)
 	struct thread_group *g;
 	struct files_table *files = NULL;
 
+	struct pid_ref r = pid_ref_get(pid, 0);
+
 	spin_lock(&proc_lock);
 	/* t->files is replaced under proc_lock (task_swap_files) */
-	if ((g = group_of_locked(pid)) && g->leader->files)
+	if ((g = group_of_locked(&r, pid)) && g->leader->files)
 		files = files_share(g->leader->files);
 	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
 	return files;
 }
 
 bool proc_pid_exists(int pid)
 {
+	struct pid_ref r = pid_ref_get(pid, 0);
+
 	spin_lock(&proc_lock);
-	bool found = group_of_locked(pid) != NULL;
+	bool found = group_of_locked(&r, pid) != NULL;
 	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
 	return found;
 }
 
@@ -202,9 +232,10 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 	struct thread_group *g;
 	struct task *t = NULL;
 	long len = 0;
+	struct pid_ref r = pid_ref_get(pid, tid);
 
 	spin_lock(&proc_lock);
-	if (!(g = group_of_locked(pid)) || (tid && !(t = thread_of_locked(pid, tid))))
+	if (!(g = group_of_locked(&r, pid)) || (tid && !(t = thread_of_locked(&r, pid))))
 		len = -ESRCH;
 	else if (which == PROC_PID_CMDLINE)
 		len = cmdline_locked(g, buf, size);
@@ -213,6 +244,7 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 	else
 		gather_locked(g, t, &in);
 	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
 	if (len || which == PROC_PID_CMDLINE || which == PROC_PID_MAPS)
 		return len;
 	if (which == PROC_PID_COMM) {
@@ -224,9 +256,12 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 
 bool proc_tid_exists(int pid, int tid)
 {
+	struct pid_ref r = pid_ref_get(pid, tid);
+
 	spin_lock(&proc_lock);
-	bool found = thread_of_locked(pid, tid) != NULL;
+	bool found = thread_of_locked(&r, pid) != NULL;
 	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
 	return found;
 }
 
@@ -235,9 +270,10 @@ int proc_tid_next(int pid, int from)
 	struct thread_group *g;
 	struct task *t;
 	int best = 0;
+	struct pid_ref r = pid_ref_get(pid, 0);
 
 	spin_lock(&proc_lock);
-	if ((g = group_of_locked(pid))) {
+	if ((g = group_of_locked(&r, pid))) {
 		list_for_each_entry(t, &g->threads, group_link)
 		{
 			if (t->pid >= from && (!best || t->pid < best))
@@ -245,5 +281,6 @@ int proc_tid_next(int pid, int from)
 		}
 	}
 	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
 	return best;
 }

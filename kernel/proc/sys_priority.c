@@ -52,11 +52,12 @@ static bool prio_visit(struct task *t, void *arg)
 /* Runs w over the tasks it names: -ESRCH if none, else 0. */
 static int prio_run(struct prio_walk *w)
 {
-	struct task *t;
+	/* Referenced: t stays until task_put, exited or not (as Linux, a
+	 * zombie still answers). */
+	struct task *t = w->which == PRIO_PROCESS ? task_find_or_self(w->who) : NULL;
 
 	spin_lock(&proc_lock);
 	if (w->which == PRIO_PROCESS) {
-		t = w->who ? task_find_locked(w->who) : current();
 		if (t)
 			prio_apply(t, w);
 	} else {
@@ -65,6 +66,7 @@ static int prio_run(struct prio_walk *w)
 		task_for_each_locked(prio_visit, w);
 	}
 	spin_unlock(&proc_lock);
+	task_put(t);
 	return w->found ? 0 : -ESRCH;
 }
 

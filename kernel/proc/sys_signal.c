@@ -177,17 +177,16 @@ SYSCALL_DEFINE0(rt_sigreturn)
  * names it, as on Linux); sig 0 only checks that it exists. */
 static int kill_process(int pid, int sig)
 {
-	struct task *t;
-	int ret = -ESRCH;
+	struct task *t = task_find(pid); /* referenced: t and its group stay */
 
-	spin_lock(&proc_lock); /* t cannot be reaped meanwhile */
-	if ((t = task_find_locked(pid))) {
-		ret = 0;
-		if (sig)
-			signal_send_process_locked(t->group, sig, current()->group->tgid);
-	}
+	if (!t)
+		return -ESRCH;
+	spin_lock(&proc_lock);
+	if (sig && t->group->state != GROUP_DEAD) /* not reaped meanwhile */
+		signal_send_process_locked(t->group, sig, current()->group->tgid);
 	spin_unlock(&proc_lock);
-	return ret;
+	task_put(t);
+	return 0;
 }
 
 SYSCALL_DEFINE2(kill, int, pid, int, sig)
@@ -207,11 +206,10 @@ SYSCALL_DEFINE2(kill, int, pid, int, sig)
  * Linux's order: no such thread is ESRCH before a bad signal's EINVAL. */
 static int kill_thread(int tgid, int tid, int sig)
 {
-	struct task *t;
+	struct task *t = task_find(tid); /* referenced: t stays until task_put */
 	int ret = -ESRCH;
 
 	spin_lock(&proc_lock);
-	t = task_find_locked(tid);
 	if (t && (!tgid || t->group->tgid == tgid)) {
 		ret = sig < 0 || sig > UAPI_NSIG ? -EINVAL : 0;
 		if (!ret && sig && !task_exited(t)) {
@@ -221,6 +219,7 @@ static int kill_thread(int tgid, int tid, int sig)
 		}
 	}
 	spin_unlock(&proc_lock);
+	task_put(t);
 	return ret;
 }
 

@@ -93,8 +93,45 @@ struct task *task_find(int pid)
 {
 	spin_lock(&proc_lock);
 	struct task *t = task_find_locked(pid);
+	if (t)
+		task_get(t); /* proc_lock keeps t until then */
 	spin_unlock(&proc_lock);
 	return t;
+}
+
+struct task *task_find_or_self(int pid)
+{
+	struct task *self = current();
+
+	if (pid)
+		return task_find(pid);
+	task_get(self);
+	return self;
+}
+
+/* The caller already holds a reference (or proc_lock, with t listed). */
+void task_get(struct task *t)
+{
+	__atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
+}
+
+/* The struct and what it references until the end: its handlers, its
+ * group (the last task of a group frees it). */
+void task_put(struct task *t)
+{
+	struct thread_group *last = NULL;
+
+	/* Acq-rel: every holder's use of t happens before the free. */
+	if (!t || __atomic_sub_fetch(&t->refs, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	signal_release(t);
+	spin_lock(&proc_lock);
+	if (t->group && group_put_locked(t->group))
+		last = t->group;
+	spin_unlock(&proc_lock);
+	if (last)
+		group_free(last);
+	kfree(t);
 }
 
 /* Caller holds proc_lock.  Pids count up and wrap, skipping live ones. */
@@ -165,6 +202,7 @@ struct task *task_alloc(const char *name)
 		return NULL;
 	/* Complete before the task is on the list, where others look. */
 	strlcpy(t->name, name, sizeof(t->name));
+	t->refs = 1; /* being a task: task_free drops it */
 	t->state = TASK_NEW;
 	sched_task_init(t);
 	list_init(&t->group_link);
@@ -218,15 +256,29 @@ void task_stack_cache_drain(void)
 	spin_unlock(&proc_lock);
 }
 
+/*
+ * xv6's handshake: t's stack is in use until the CPU that ran it has
+ * switched away (finish_switch clears on_cpu).  Spins with interrupts on
+ * and no lock held, so that CPU, or one that needs this one for a
+ * cross-CPU call meanwhile, is never kept waiting.
+ */
+void task_wait_switched_out(struct task *t)
+{
+	/* Acquire: pairs with finish_switch's release; its last use of the
+	 * stack happens before ours. */
+	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE)) {
+		kassert(t != current() && (read_rflags() & RFLAGS_IF) &&
+			!this_cpu()->irq_off_depth);
+		cpu_relax();
+	}
+}
+
 void task_free(struct task *t)
 {
-	struct thread_group *last = NULL;
 	bool keep = false;
 
-	signal_release(t);
+	task_wait_switched_out(t);
 	spin_lock(&proc_lock);
-	if (t->group && group_put_locked(t->group))
-		last = t->group;
 	list_del(&t->all_link);
 	if (t->kstack && nwarm < WARM_MAX) {
 		warm_slots[nwarm++] = t->kslot;
@@ -239,9 +291,7 @@ void task_free(struct task *t)
 	spin_unlock(&proc_lock);
 	if (!keep)
 		release_slot(t->kslot);
-	if (last)
-		group_free(last);
-	kfree(t);
+	task_put(t);
 }
 
 int task_count(void)

@@ -62,9 +62,19 @@ struct task {
 	enum task_state state;
 	char name[TASK_NAME_MAX]; /* own (exec renames); others only print it */
 
+	/* References (atomic): one for being a task (dropped by task_free)
+	 * and one per holder from task_find/task_get.  The struct is freed at
+	 * the last task_put; the task may have exited and been reaped long
+	 * before, so a holder checks task_exited() under proc_lock. */
+	int refs;
 	/* Scheduling (sched_lock). */
 	uint64_t ctx_rsp;	   /* kernel rsp saved by switch_to */
 	struct list_head run_link; /* run queue membership */
+	/* Set when the task is switched in; cleared (release) by finish_switch
+	 * once the switch away from it completed, on the next task's stack.
+	 * task_free waits for 0 (acquire) before the stack goes: a zombie may
+	 * still be in schedule() on another CPU when it is reaped. */
+	int on_cpu;
 	struct ktimer sleep_timer; /* ends a deadline sleep (ktimer_lock) */
 
 	/* Kernel stack: the user trapframe sits at its top.  kstack, kslot
@@ -132,6 +142,12 @@ struct task {
 	 * recursing.  Only the task itself touches it.
 	 */
 	struct list_head *scm_dropping;
+#ifdef LOCKDEP
+	/* The mutexes this task holds, oldest first (lib/lockdep.c). */
+	const void *lockdep_held[LOCKDEP_TASK_HELD];
+	int lockdep_cls[LOCKDEP_TASK_HELD];
+	int lockdep_depth;
+#endif
 };
 
 /* True once t has exited (a zombie, or dead and about to be freed). */

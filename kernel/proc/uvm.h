@@ -42,7 +42,8 @@ struct vma_table;
  * the space, which by then no CPU has loaded.  lock protects brk, the
  * mapping list and its counts, and serializes page faults with the
  * calls that change mappings (lock order: uvm lock, then the space's,
- * then an inode's); space and brk_start are set before the uvm is shared.
+ * then an inode's); space, brk_start, exe and exe_path are set before the
+ * uvm is shared (brk too, for exec's new one).
  */
 struct uvm {
 	int users;

@@ -8,13 +8,12 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/timer.h"
-#include "fs/fdmap.h"
-#include "fs/file.h"
 #include "lib/printk.h"
 #include "mm/paging.h"
 #include "proc/proc.h"
 #include "proc/group.h"
 #include "proc/signal.h"
+#include "sched/grace.h"
 #include <uapi/errno.h>
 
 /*
@@ -32,6 +31,7 @@ void sched_init(void)
 {
 	list_init(&idle_task.run_link);
 	idle_task.vm = vm_kernel();
+	idle_task.on_cpu = 1;
 	this_cpu()->current = &idle_task;
 }
 
@@ -62,6 +62,8 @@ void sched_wake(struct task *t)
 
 void sched_set_state(struct task *t, enum task_state state)
 {
+	if (state == TASK_SLEEPING)
+		might_sleep(); /* every sleep (wait queues, futexes, poll) marks it */
 	spin_lock(&sched_lock);
 	t->state = state;
 	spin_unlock(&sched_lock);
@@ -99,6 +101,7 @@ static void switch_cpu_state(struct task *next)
 
 	if (next->vm && next->vm != current()->vm)
 		vm_switch(next->vm);
+	next->on_cpu = 1;
 	if (next != &idle_task) {
 		tss_set_kernel_stack(kstack_top);
 		this_cpu()->kstack_top = kstack_top;
@@ -108,18 +111,19 @@ static void switch_cpu_state(struct task *next)
 }
 
 /*
- * A context switch is a quiescent state: lock-free fd lookups never sleep
- * holding a map or file pointer, so nothing retired before now can still
- * be in use on this CPU, and with one CPU it may be freed.  (With SMP:
- * once every CPU has passed such a point.)
+ * The switch away from prev is complete: this CPU runs on the next task's
+ * stack and prev's registers are saved.  Clears prev->on_cpu (xv6's
+ * handshake), still under sched_lock, which a wake-up takes: from then on
+ * a reaper on another CPU may free prev's stack (task_free waits for it).
  */
-void sched_quiescent(void)
+static void finish_switch(struct task *prev)
 {
-	fdmap_reclaim_deferred();
-	file_reclaim_deferred();
+	/* Release: pairs with the acquire in task_free's wait; every use of
+	 * prev's stack (switch_to's pushes) happens before the free. */
+	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
 }
 
-/* Frees the TASK_DEAD task this CPU just left, now that its stack is free. */
+/* Frees the TASK_DEAD task this CPU just left: it has no reaper. */
 static void free_dead_task(void)
 {
 	struct task *dead = this_cpu()->dead;
@@ -138,7 +142,7 @@ void schedule(void)
 	 * the next task's kernel code.  Only user copies set it, and every
 	 * kernel entry clears it (isr.asm, syscall FMASK). */
 	kassert(!(read_rflags() & RFLAGS_AC));
-	sched_quiescent();
+	grace_quiescent(); /* a switch: no lock-free read spans it */
 	spin_lock(&sched_lock);
 	this_cpu()->need_resched = false;
 	if (prev->state == TASK_RUNNABLE)
@@ -152,9 +156,11 @@ void schedule(void)
 		bool irq_were_on = this_cpu()->irq_were_on;
 		fpu_save(&prev->fpu);
 		fpu_restore(&next->fpu);
+		this_cpu()->prev = prev;
 		switch_cpu_state(next);
 		switch_to(&prev->ctx_rsp, next->ctx_rsp);
 		this_cpu()->irq_were_on = irq_were_on;
+		finish_switch(this_cpu()->prev);
 	}
 	spin_unlock(&sched_lock);
 	free_dead_task();
@@ -164,8 +170,12 @@ void schedule(void)
 void sched_tail(void)
 {
 	this_cpu()->irq_were_on = false; /* returns to user with IRET/SYSRET flags */
+	finish_switch(this_cpu()->prev);
 	spin_unlock(&sched_lock);
 	free_dead_task();
+	/* Like any system call's way out: interrupts on (the child's tid
+	 * write may fault) until syscall_exit turns them off. */
+	irq_enable();
 	if (current()->set_child_tid)
 		clone_child_start(current());
 }
@@ -221,6 +231,7 @@ int sched_sleep_until(uint64_t deadline_ns)
 {
 	int ret = 0;
 
+	might_sleep();
 	for (;;) {
 		sched_arm_deadline(deadline_ns);
 		if (clock_monotonic_ns() >= deadline_ns)
@@ -237,6 +248,7 @@ int sched_sleep_until(uint64_t deadline_ns)
 
 void return_to_user_work(struct trapframe *tf)
 {
+	grace_quiescent(); /* leaving for user mode: no lock-free read spans it */
 	if (this_cpu()->need_resched)
 		schedule();
 	if (task_signal_work(current(), tf))
@@ -247,7 +259,9 @@ __attribute__((noreturn)) void sched_idle_loop(void)
 {
 	for (;;) {
 		/* sti; hlt is atomic: no wake-up slips in between. */
+		grace_idle_enter();
 		asm volatile("sti; hlt" ::: "memory");
+		grace_idle_exit();
 		if (!list_empty(&run_queue))
 			schedule();
 	}

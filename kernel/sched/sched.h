@@ -14,8 +14,6 @@
 void sched_init(void);
 /* Makes t runnable and queues it (t must not be queued already). */
 void sched_make_runnable(struct task *t);
-/* Frees what lock-free readers retired (fd maps, files): a grace period. */
-void sched_quiescent(void);
 /* Gives up the CPU; returns when the current task is chosen again. */
 void schedule(void);
 void sched_yield(void);

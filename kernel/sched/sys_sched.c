@@ -20,17 +20,15 @@
 SYSCALL_DEFINE3(sched_getaffinity, int, pid, unsigned int, len, uint64_t *, umask)
 {
 	uint64_t mask = 1;
-	bool found;
+	struct task *t;
 
 	if (len * 8 < 1 || (len & (sizeof(long) - 1)))
 		return -EINVAL;
 	if (pid < 0)
 		return -ESRCH;
-	spin_lock(&proc_lock);
-	found = !pid || task_find_locked(pid);
-	spin_unlock(&proc_lock);
-	if (!found)
+	if (!(t = task_find_or_self(pid)))
 		return -ESRCH;
+	task_put(t); /* only its existence mattered: every task has the mask */
 	return copy_to_user(umask, &mask, CPUMASK_BYTES) ? -EFAULT : CPUMASK_BYTES;
 }
 

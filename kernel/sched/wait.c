@@ -15,6 +15,7 @@ void wait_queue_init(struct wait_queue *wq, const char *name)
 
 void prepare_to_wait(struct wait_queue *wq, struct wait_entry *we)
 {
+	might_sleep(); /* before the queue's lock, which it would report */
 	spin_lock(&wq->lock);
 	if (list_empty(&we->link))
 		list_add_tail(&we->link, &wq->sleepers);

@@ -154,7 +154,7 @@ static double measure_fdmap(unsigned int oflags, enum pattern p, unsigned int n)
 	files_set_nofile(w.t, NR_OPEN_MAX);
 	ns = measure(&w, p, n, FDMAP_ITERS);
 	files_destroy(w.t);
-	fdmap_reclaim_deferred();
+	grace_drain();
 	file_put(w.file);
 	return ns;
 }

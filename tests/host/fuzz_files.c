@@ -542,7 +542,7 @@ static struct files_table *run_op(struct files_table *t, struct model *m, struct
 		op_set_nofile(t, m, in);
 		break;
 	case 13:
-		fdmap_reclaim_deferred();
+		grace_drain();
 		break;
 	case 14:
 		op_lookup(t, m, pick_fd(in, m));
@@ -572,7 +572,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		compare_refs(&model);
 	}
 	files_destroy(t);
-	fdmap_reclaim_deferred();
+	grace_drain();
 	for (i = 0; i < pooled; i++)
 		CHECK(pool[i]->refs == 0);
 	CHECK(fake_files_live() == 0);

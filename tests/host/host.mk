@@ -6,7 +6,7 @@
 
 HOST_DIR := $(BUILD)/host
 HOST_CODE := kernel/fs/fdmap.c kernel/fs/files.c kernel/fs/files_nofile.c
-HOST_SUPPORT := tests/host/host_heap.c tests/host/fake_file.c
+HOST_SUPPORT := tests/host/host_heap.c tests/host/host_grace.c tests/host/fake_file.c
 HOST_CFLAGS := -std=gnu11 -g -Wall -Wextra -Werror -Ikernel -Itests/host -MMD -MP
 HOST_SAN := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 HOST_UNIT_TESTS := $(HOST_DIR)/test_fdmap $(HOST_DIR)/test_files

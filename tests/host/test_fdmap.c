@@ -26,7 +26,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	fdmap_reclaim_deferred();
+	grace_drain();
 	fake_file_reclaim();
 	assert_int_equal(heap_live_blocks(), 0);
 	assert_int_equal(fake_files_live(), 0);
@@ -393,7 +393,7 @@ static void test_deferred_free(void **state)
 	/* Still readable, as by a reader that loaded it before the switch. */
 	assert_ptr_equal(fdmap_file(map, BASE), f);
 	assert_int_equal(heap_live_blocks(), 1);
-	fdmap_reclaim_deferred();
+	grace_drain();
 	assert_int_equal(heap_live_blocks(), 0);
 	file_put(f);
 }

@@ -26,7 +26,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	files_destroy(*state);
-	fdmap_reclaim_deferred();
+	grace_drain();
 	fake_file_reclaim();
 	assert_int_equal(heap_live_blocks(), 0);
 	assert_int_equal(fake_files_live(), 0);
@@ -156,7 +156,7 @@ static void test_growth_keeps_readers(void **state)
 	assert_ptr_equal(fdmap_file(old, 7), f);
 	assert_int_equal(id_at(t, 7), -1);
 	blocks = heap_live_blocks();
-	fdmap_reclaim_deferred();
+	grace_drain();
 	assert_int_equal(heap_live_blocks(), blocks - 1);
 	for (i = 0; i < 65; i++)
 		assert_int_equal(id_at(t, i), i == 7 ? -1 : i);

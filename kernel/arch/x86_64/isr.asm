@@ -48,6 +48,7 @@ trap_dispatch_return:                   ; backtraces know the trap frame by it
 	add rsp, 16
 	global trap_return
 trap_return:
+	cli                             ; the C handler may have enabled them (traps.c)
 	test qword [rsp + TF_CS], 3
 	jz .kernel_exit
 	swapgs

@@ -35,6 +35,7 @@ struct cpu {
 	uint64_t ticks;	   /* timer interrupts taken on this CPU */
 	bool need_resched; /* switch tasks before returning to user mode */
 	struct task *dead; /* TASK_DEAD task just switched away from (sched/sched.c) */
+	struct task *prev; /* the task this CPU switched away from last (finish_switch) */
 	/* The user FS and GS bases in this CPU's MSRs (sched.c: user_bases_load). */
 	uint64_t user_fsbase, user_gsbase;
 };

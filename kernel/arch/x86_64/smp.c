@@ -15,6 +15,7 @@
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/timer.h"
 #include "lib/ktest.h"
+#include "sched/grace.h"
 #include "lib/printk.h"
 #include "lib/spinlock.h"
 #include "lib/string.h"
@@ -93,8 +94,13 @@ static __attribute__((noreturn)) void ap_entry(struct cpu *c)
 	timer_start_cpu();
 	printk("cpu %d online (LAPIC id %u)\n", c->id, lapic_id());
 	__atomic_store_n(&c->online, true, __ATOMIC_RELEASE);
-	for (;;)
-		asm volatile("sti; hlt");
+	for (;;) {
+		/* Idle: an extended quiescent state, so a CPU asleep in hlt
+		 * never holds a grace period up. */
+		grace_idle_enter();
+		asm volatile("sti; hlt" ::: "memory");
+		grace_idle_exit();
+	}
 }
 
 static void delay_us(uint64_t us)

@@ -179,7 +179,11 @@ void trap_dispatch(struct trapframe *tf)
 	} else if (v == VEC_SELFTEST && selftest_handler) {
 		selftest_handler(tf);
 	}
-	/* Other vectors are unused.  Leaving for user mode: preemption, signals. */
-	if (trapframe_from_user(tf))
+	/* Other vectors are unused.  Leaving for user mode: preemption, signals,
+	 * with interrupts on (a signal frame is a user copy, which may fault
+	 * and sleep); trap_return turns them off again. */
+	if (trapframe_from_user(tf)) {
+		irq_enable();
 		return_to_user_work(tf);
+	}
 }

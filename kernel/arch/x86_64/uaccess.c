@@ -11,6 +11,7 @@ long __user_strncpy(char *dst, const char *src, size_t max);
 
 int clear_user(void *udst, size_t len)
 {
+	might_sleep();
 	if (!user_range_ok((uint64_t)udst, len))
 		return -EFAULT;
 	return (int)__user_clear(udst, len);
@@ -22,6 +23,7 @@ long strncpy_from_user(char *dst, const char *usrc, size_t max)
 	size_t span;
 	long n;
 
+	might_sleep();
 	if (!max || u >= USER_END)
 		return -EFAULT;
 	/* Never read past the user half, even looking for the NUL. */

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/lockdep.h"
 #include "mm/layout.h"
 #include <uapi/errno.h>
 
@@ -26,6 +27,7 @@ long __user_copy(void *dst, const void *src, size_t len);
  * system calls copy something, and the check is two compares. */
 static inline int copy_from_user(void *dst, const void *usrc, size_t len)
 {
+	might_sleep(); /* a fault on a user page may sleep: no spinlock held */
 	if (!user_range_ok((uint64_t)usrc, len))
 		return -EFAULT;
 	return (int)__user_copy(dst, usrc, len);
@@ -33,6 +35,7 @@ static inline int copy_from_user(void *dst, const void *usrc, size_t len)
 
 static inline int copy_to_user(void *udst, const void *src, size_t len)
 {
+	might_sleep();
 	if (!user_range_ok((uint64_t)udst, len))
 		return -EFAULT;
 	return (int)__user_copy(udst, src, len);

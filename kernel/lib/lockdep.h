@@ -1,0 +1,53 @@
+/*
+ * A small lockdep, in `make LOCKDEP=1` builds only (lib/lockdep.c): lock
+ * classes named by the lock's name, the order in which they nest checked
+ * against every order seen before (a cycle panics with both chains), and
+ * might_sleep() in every function that may sleep (it panics when called
+ * holding a spinlock or with interrupts off).  docs/smp.md, "Lock order".
+ * In normal builds every hook is empty.
+ */
+#ifndef LIB_LOCKDEP_H
+#define LIB_LOCKDEP_H
+
+#include <stdbool.h>
+
+#define LOCKDEP_TASK_HELD 8 /* mutexes one task may hold at once */
+
+#ifdef LOCKDEP
+/* spin_lock and mutex_lock (sleeping) call these before they wait for the
+ * lock (the order check), the unlocks before they release it. */
+void lockdep_acquire(const char *name, const void *lock, bool sleeping);
+void lockdep_release(const char *name, const void *lock, bool sleeping);
+void lockdep_might_sleep(const char *where);
+#define LOCKDEP_STR2(x) #x
+#define LOCKDEP_STR(x)	LOCKDEP_STR2(x)
+#define might_sleep()	lockdep_might_sleep(__FILE__ ":" LOCKDEP_STR(__LINE__))
+/* lockdeptest=: "cycle" takes two locks in both orders, "sleep" calls a
+ * function that may sleep under a spinlock; either must panic. */
+__attribute__((noreturn)) void lockdep_misuse(const char *how);
+/* Prints every order seen, "lockdep: order A -> B" (the end of a test run:
+ * docs/smp.md's lock order is checked against it). */
+void lockdep_print_orders(void);
+#else
+static inline void lockdep_print_orders(void)
+{
+}
+void lockdep_misuse(const char *how); /* says the kernel has no LOCKDEP */
+static inline void lockdep_acquire(const char *name, const void *lock, bool sleeping)
+{
+	(void)name;
+	(void)lock;
+	(void)sleeping;
+}
+static inline void lockdep_release(const char *name, const void *lock, bool sleeping)
+{
+	(void)name;
+	(void)lock;
+	(void)sleeping;
+}
+#define might_sleep()                                                                              \
+	do {                                                                                       \
+	} while (0)
+#endif
+
+#endif
