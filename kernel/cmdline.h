@@ -17,6 +17,8 @@ struct kernel_options {
 	char strace[32]; /* TASK_NAME_MAX */
 	/* enosys=log: log the first call of each unimplemented number */
 	bool enosys_log;
+	/* smp=on: tasks run on every CPU (docs/smp.md); off: on CPU 0 only */
+	bool smp;
 };
 
 extern struct kernel_options kopts;

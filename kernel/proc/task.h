@@ -65,6 +65,10 @@ struct task {
 	/* Scheduling (sched_lock). */
 	uint64_t ctx_rsp;	   /* kernel rsp saved by switch_to */
 	struct list_head run_link; /* run queue membership */
+	/* Set when the task is switched in; cleared (release) by finish_switch
+	 * once the switch away from it completed, on the next task's stack.
+	 * No CPU switches to a task whose on_cpu is still set. */
+	int on_cpu;
 	struct ktimer sleep_timer; /* ends a deadline sleep (ktimer_lock) */
 
 	/* Kernel stack: the user trapframe sits at its top.  kstack, kslot

@@ -1,16 +1,19 @@
 /*
  * Round-robin scheduler (see sched.h).  A running task is never on the run
  * queue; schedule() puts it back at the tail if it is still runnable and
- * switches to the head.  The boot context is the idle task: it runs only
- * when nothing else can.
+ * switches to the head.  One queue for every CPU (docs/smp.md measures
+ * it); each CPU has an idle task, which runs only when nothing else can:
+ * the boot context on CPU 0, the start-up stack on the others.
  */
 #include "sched/sched.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
+#include "arch/x86_64/smp.h"
 #include "arch/x86_64/timer.h"
 #include "fs/fdmap.h"
 #include "fs/file.h"
 #include "lib/printk.h"
+#include "lib/string.h"
 #include "mm/paging.h"
 #include "proc/proc.h"
 #include "proc/group.h"
@@ -24,22 +27,64 @@
  */
 static struct spinlock sched_lock = SPINLOCK_INIT("sched");
 static struct list_head run_queue = LIST_HEAD_INIT(run_queue);
-static struct task idle_task = {.pid = 0, .state = TASK_RUNNABLE, .name = "idle"};
+static struct task idle_tasks[MAX_CPUS];
+/* CPUs running their idle task that no wake-up has kicked yet (bit n:
+ * CPU n; sched_lock): a task queued on a busy CPU kicks one of them. */
+static uint32_t idle_cpus;
 
 void switch_to(uint64_t *save_rsp, uint64_t next_rsp);
 
-void sched_init(void)
+static bool is_idle(const struct task *t)
 {
-	list_init(&idle_task.run_link);
-	idle_task.vm = vm_kernel();
-	this_cpu()->current = &idle_task;
+	return t >= idle_tasks && t < idle_tasks + MAX_CPUS;
+}
+
+void sched_init_cpu(void)
+{
+	struct cpu *c = this_cpu();
+	struct task *idle = &idle_tasks[c->id];
+
+	idle->state = TASK_RUNNABLE;
+	strlcpy(idle->name, "idle", sizeof(idle->name));
+	list_init(&idle->run_link);
+	idle->vm = vm_kernel();
+	idle->on_cpu = 1;
+	c->idle = c->current = idle;
+}
+
+static bool run_queue_empty(void)
+{
+	return __atomic_load_n(&run_queue.next, __ATOMIC_RELAXED) == &run_queue;
 }
 
 /* Caller holds sched_lock. */
 static void enqueue(struct task *t)
 {
-	if (t != &idle_task && list_empty(&t->run_link))
+	if (!is_idle(t) && list_empty(&t->run_link))
 		list_add_tail(&t->run_link, &run_queue);
+}
+
+/* Tasks wait in the queue: an idle CPU other than this one (sched_lock
+ * held) is sent a reschedule IPI and takes one. */
+static void kick_idle_cpu(struct cpu *c)
+{
+	uint32_t others = idle_cpus & ~(1u << c->id);
+
+	if (!others || run_queue_empty())
+		return;
+	int cpu = __builtin_ctz(others);
+	idle_cpus &= ~(1u << cpu);
+	smp_resched(cpu);
+}
+
+/* t was just queued (sched_lock held): an idle CPU takes it, unless this
+ * CPU is idle itself and will (its idle loop looks at the queue). */
+static void wake_queued(void)
+{
+	struct cpu *c = this_cpu();
+
+	if (c->current != c->idle)
+		kick_idle_cpu(c);
 }
 
 void sched_make_runnable(struct task *t)
@@ -47,6 +92,7 @@ void sched_make_runnable(struct task *t)
 	spin_lock(&sched_lock);
 	t->state = TASK_RUNNABLE;
 	enqueue(t);
+	wake_queued();
 	spin_unlock(&sched_lock);
 }
 
@@ -56,6 +102,7 @@ void sched_wake(struct task *t)
 	if (t->state == TASK_SLEEPING) {
 		t->state = TASK_RUNNABLE;
 		enqueue(t);
+		wake_queued();
 	}
 	spin_unlock(&sched_lock);
 }
@@ -67,13 +114,16 @@ void sched_set_state(struct task *t, enum task_state state)
 	spin_unlock(&sched_lock);
 }
 
-/* Caller holds sched_lock. */
-static struct task *pick_next(void)
+/* Caller holds sched_lock.  An idle CPU is marked so in idle_cpus. */
+static struct task *pick_next(struct cpu *c)
 {
 	struct task *t;
 
-	if (list_empty(&run_queue))
-		return &idle_task;
+	if (list_empty(&run_queue)) {
+		idle_cpus |= 1u << c->id;
+		return c->idle;
+	}
+	idle_cpus &= ~(1u << c->id);
 	t = list_first_entry(&run_queue, struct task, run_link);
 	list_del(&t->run_link);
 	return t;
@@ -99,7 +149,8 @@ static void switch_cpu_state(struct task *next)
 
 	if (next->vm && next->vm != current()->vm)
 		vm_switch(next->vm);
-	if (next != &idle_task) {
+	next->on_cpu = 1;
+	if (!is_idle(next)) {
 		tss_set_kernel_stack(kstack_top);
 		this_cpu()->kstack_top = kstack_top;
 		user_bases_load(next);
@@ -130,9 +181,22 @@ static void free_dead_task(void)
 	}
 }
 
+/*
+ * The switch away from prev completed: this CPU runs on the next task's
+ * stack, prev's registers and FPU state are saved, so another CPU may
+ * take prev now.  (sched_lock, held across the switch, already keeps a
+ * queued task from being picked before this; on_cpu says it without the
+ * lock, for whoever frees a task.)
+ */
+static void finish_switch(struct task *prev)
+{
+	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
+}
+
 void schedule(void)
 {
 	struct task *prev = current(), *next;
+	struct cpu *c;
 
 	/* switch_to keeps RFLAGS: AC set here would open the SMAP window in
 	 * the next task's kernel code.  Only user copies set it, and every
@@ -140,21 +204,31 @@ void schedule(void)
 	kassert(!(read_rflags() & RFLAGS_AC));
 	sched_quiescent();
 	spin_lock(&sched_lock);
-	this_cpu()->need_resched = false;
+	c = this_cpu(); /* interrupts are off: no migration until the switch */
+	c->need_resched = false;
 	if (prev->state == TASK_RUNNABLE)
 		enqueue(prev);
-	next = pick_next();
+	next = pick_next(c);
 	if (next != prev) {
 		/* A dead task cannot free the stack it runs on: the next one does. */
 		if (prev->state == TASK_DEAD)
-			this_cpu()->dead = prev;
+			c->dead = prev;
 		/* The interrupt state to restore belongs to this task, not the CPU. */
-		bool irq_were_on = this_cpu()->irq_were_on;
+		bool irq_were_on = c->irq_were_on;
+		kick_idle_cpu(c); /* more work than this CPU takes */
+		while (__atomic_load_n(&next->on_cpu, __ATOMIC_ACQUIRE)) {
+			smp_call_poll(c);
+			cpu_relax();
+		}
 		fpu_save(&prev->fpu);
 		fpu_restore(&next->fpu);
+		c->prev = prev;
 		switch_cpu_state(next);
 		switch_to(&prev->ctx_rsp, next->ctx_rsp);
-		this_cpu()->irq_were_on = irq_were_on;
+		/* Now the next task: maybe on another CPU than it left. */
+		c = this_cpu();
+		c->irq_were_on = irq_were_on;
+		finish_switch(c->prev);
 	}
 	spin_unlock(&sched_lock);
 	free_dead_task();
@@ -164,6 +238,7 @@ void schedule(void)
 void sched_tail(void)
 {
 	this_cpu()->irq_were_on = false; /* returns to user with IRET/SYSRET flags */
+	finish_switch(this_cpu()->prev);
 	spin_unlock(&sched_lock);
 	free_dead_task();
 	if (current()->set_child_tid)
@@ -246,9 +321,16 @@ void return_to_user_work(struct trapframe *tf)
 __attribute__((noreturn)) void sched_idle_loop(void)
 {
 	for (;;) {
-		/* sti; hlt is atomic: no wake-up slips in between. */
-		asm volatile("sti; hlt" ::: "memory");
-		if (!list_empty(&run_queue))
-			schedule();
+		/* Looked at with interrupts off, and sti; hlt is atomic: a
+		 * wake-up (or a reschedule IPI) cannot slip in between.  A
+		 * kicked CPU schedules even if another took the task first,
+		 * so it is marked idle again. */
+		irq_disable();
+		if (run_queue_empty() && !(smp_sched_on && this_cpu()->need_resched)) {
+			asm volatile("sti; hlt" ::: "memory");
+			continue;
+		}
+		irq_enable();
+		schedule();
 	}
 }
