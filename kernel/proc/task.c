@@ -179,6 +179,11 @@ void task_free(struct task *t)
 {
 	struct thread_group *last = NULL;
 
+	/* Its stack is in use until the switch away from it completed (another
+	 * CPU may still be in its schedule()).  Interim: branch grace19 has
+	 * the full zombie-stack handshake. */
+	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
+		cpu_relax();
 	if (t->kstack)
 		unmap_stack((uint64_t)t->kstack, KSTACK_SIZE / PAGE_SIZE);
 	signal_release(t);

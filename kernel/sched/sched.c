@@ -77,12 +77,22 @@ static void kick_idle_cpu(struct cpu *c)
 	smp_resched(cpu);
 }
 
-/* t was just queued (sched_lock held): an idle CPU takes it, unless this
- * CPU is idle itself and will (its idle loop looks at the queue). */
-static void wake_queued(void)
+/*
+ * t became runnable (sched_lock held).  A task still on a CPU (it marked
+ * itself sleeping and has not switched away yet) is not queued: its own
+ * schedule() sees it runnable and queues it, while holding the lock
+ * across the switch, so no CPU picks it before it is off its CPU.  A
+ * queued task goes to an idle CPU, unless this CPU is idle itself and
+ * will take it (its idle loop looks at the queue).
+ */
+static void make_runnable_locked(struct task *t)
 {
 	struct cpu *c = this_cpu();
 
+	t->state = TASK_RUNNABLE;
+	if (t->on_cpu)
+		return;
+	enqueue(t);
 	if (c->current != c->idle)
 		kick_idle_cpu(c);
 }
@@ -90,20 +100,15 @@ static void wake_queued(void)
 void sched_make_runnable(struct task *t)
 {
 	spin_lock(&sched_lock);
-	t->state = TASK_RUNNABLE;
-	enqueue(t);
-	wake_queued();
+	make_runnable_locked(t);
 	spin_unlock(&sched_lock);
 }
 
 void sched_wake(struct task *t)
 {
 	spin_lock(&sched_lock);
-	if (t->state == TASK_SLEEPING) {
-		t->state = TASK_RUNNABLE;
-		enqueue(t);
-		wake_queued();
-	}
+	if (t->state == TASK_SLEEPING)
+		make_runnable_locked(t);
 	spin_unlock(&sched_lock);
 }
 
