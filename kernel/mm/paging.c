@@ -104,7 +104,8 @@ struct tlb_gather {
 
 static void gather_init(struct tlb_gather *g, struct vm_space *as)
 {
-	*g = (struct tlb_gather){.range = {.as = as, .start = ~0UL, .end = 0}};
+	g->range = (struct tlb_range){.as = as, .start = ~0UL, .end = 0};
+	g->nframes = 0; /* frames[] is not cleared: every unmap would pay for it */
 }
 
 /* Other CPUs that may cache entries of as at va. */
@@ -396,11 +397,13 @@ void vm_switch(struct vm_space *as)
 
 	if (old == as)
 		return;
-	/* In the mask before CR3 is written: see struct tlb_gather. */
-	if (as != &kernel_space)
+	/* In the mask before CR3 is written: see struct tlb_gather.  With one
+	 * CPU nobody reads the masks (other_cpus). */
+	bool smp = smp_cpus_online > 1;
+	if (smp && as != &kernel_space)
 		__atomic_or_fetch(&as->cpus, bit, __ATOMIC_SEQ_CST);
 	write_cr3(as->pml4);
-	if (old != &kernel_space)
+	if (smp && old != &kernel_space)
 		__atomic_and_fetch(&old->cpus, ~bit, __ATOMIC_RELEASE);
 	c->vm = as == &kernel_space ? NULL : as;
 }

@@ -109,6 +109,19 @@ void smp_call_handle(void)
 	__atomic_store_n(&c->call_done, 1, __ATOMIC_RELEASE); /* the caller may go on */
 }
 
+/* smp_call_handle with every caller-saved register kept (smp_call_poll);
+ * nine pushes after the call's return address leave rsp 16-byte aligned. */
+asm(".pushsection .text\n"
+    ".globl smp_call_handle_thunk\n"
+    "smp_call_handle_thunk:\n"
+    "	push %rax; push %rcx; push %rdx; push %rsi; push %rdi\n"
+    "	push %r8; push %r9; push %r10; push %r11\n"
+    "	call smp_call_handle\n"
+    "	pop %r11; pop %r10; pop %r9; pop %r8\n"
+    "	pop %rdi; pop %rsi; pop %rdx; pop %rcx; pop %rax\n"
+    "	ret\n"
+    ".popsection");
+
 void smp_resched(int cpu)
 {
 	lapic_send_fixed(cpu_get(cpu)->apic_id, VEC_IPI_RESCHED);
