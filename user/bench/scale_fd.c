@@ -7,11 +7,16 @@
  *
  * Rows: scale_fd_k1, scale_fd_k2 (lookups/s).  Not one of the bench_*
  * programs: make bench runs under icount on one CPU, where it says nothing.
+ * Each repetition also prints the CPU time the process got per second of
+ * wall clock (times(), 100 ticks a second on both kernels): about 1 on one
+ * CPU, 2 when both CPUs run its threads, so a row that does not scale
+ * tells whether its threads did not run in parallel or ran slower.
  */
 #include <fdkernel.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/times.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -63,6 +68,7 @@ static double scale_rep(const char *name, void *arg)
 	struct thread t[K_MAX + 1];
 	struct timespec run = {0, RUN_NS};
 	uint64_t start, total = 0;
+	struct tms before, after;
 
 	__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);
 	if (thread_start(&t[k], churn_thread, NULL) < 0) {
@@ -70,6 +76,7 @@ static double scale_rep(const char *name, void *arg)
 		return -1;
 	}
 	start = bench_now_ns();
+	times(&before);
 	for (long i = 0; i < k; i++)
 		if (thread_start(&t[i], lookup_thread, (void *)i) < 0) {
 			bench_fail(name, "clone failed");
@@ -78,6 +85,10 @@ static double scale_rep(const char *name, void *arg)
 	nanosleep(&run, NULL);
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	double secs = (double)(bench_now_ns() - start) / 1e9;
+	times(&after);
+	printf("# %s: %.2f s of CPU per s of wall clock\n", name,
+	       (double)(after.tms_utime + after.tms_stime - before.tms_utime - before.tms_stime) /
+		   100 / secs);
 	for (long i = 0; i <= k; i++)
 		thread_join(&t[i]);
 	if (failed) {

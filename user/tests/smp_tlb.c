@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -14,7 +15,17 @@
 #define NR_sched_getaffinity 204
 #define NR_getcpu	     309
 
+#define PATIENCE_NS 5000000000LL /* on a loaded host, threads may wait to spread */
+
 static volatile char *page;
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 static int changed, spinner_cpu = -1;
 
 static int cpu_now(void)
@@ -46,14 +57,14 @@ static int spinner(void *arg)
 static void child(long write)
 {
 	struct thread t;
-	int mine;
+	int mine = -1;
 
 	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	page[0] = 1;
 	if (thread_start(&t, spinner, (void *)write) < 0)
 		_exit(4);
 	/* Wait until the spinner runs, on a CPU other than this one. */
-	for (int i = 0; i < 200000; i++) {
+	for (long long end = now_ns() + PATIENCE_NS; now_ns() < end;) {
 		mine = cpu_now();
 		if (__atomic_load_n(&spinner_cpu, __ATOMIC_RELAXED) >= 0 && spinner_cpu != mine)
 			break;
@@ -104,7 +115,7 @@ int main(void)
 		skip_all("tasks run on one CPU (boot word smp=on and -smp 2 run this)");
 	plan(3);
 	thread_start(&t, busy, NULL);
-	for (int i = 0; i < 1000000 && seen != 3; i++) {
+	for (long long end = now_ns() + PATIENCE_NS; now_ns() < end && seen != 3;) {
 		int c = cpu_now(), other = __atomic_load_n(&busy_cpu, __ATOMIC_RELAXED);
 		if (other >= 0 && other != c)
 			seen = 3;
