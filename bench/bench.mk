@@ -65,3 +65,32 @@ bench: deps
 bench-check: deps
 	@$(MAKE) --no-print-directory $(ISO_BENCH)
 	$(BENCH_RUN) --check
+
+# make bench-scale (docs/smp.md): issue 19's scaling row, user/bench/scale_fd
+# alone, in fdkernel (smp=on) at -smp 1 and -smp 2 and in Linux beside it,
+# wall clock under multi-threaded TCG.  Both guests get /bench/scale_fd only.
+SCALE_PROG := $(BUILD)/user/bench/scale_fd
+INITRD_SCALE := $(BUILD)/initrd-scale.cpio
+$(INITRD_SCALE): $(INITRD) $(SCALE_PROG)
+	@rm -rf $(BUILD)/initrd-scale && cp -r $(BUILD)/initrd $(BUILD)/initrd-scale
+	rm -f $(BUILD)/initrd-scale/bench/* && cp $(SCALE_PROG) $(BUILD)/initrd-scale/bench/
+	cd $(BUILD)/initrd-scale && find . -mindepth 1 | LC_ALL=C sort | \
+		cpio -o -H newc --quiet --owner=0:0 > ../initrd-scale.cpio
+
+ISO_SCALE := $(BUILD)/fdkernel-scale.iso
+$(ISO_SCALE): $(KERNEL) $(INITRD_SCALE) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,scale,bench quiet smp=on,$(INITRD_SCALE))
+
+LINUX_INITRAMFS_SCALE := $(BUILD)/linux-initramfs-scale.cpio.gz
+$(LINUX_INITRAMFS_SCALE): $(LINUX_INITRAMFS) $(SCALE_PROG)
+	@rm -rf $(BUILD)/linux-initramfs-scale && \
+		cp -r $(BUILD)/linux-initramfs $(BUILD)/linux-initramfs-scale
+	rm -f $(BUILD)/linux-initramfs-scale/bench/* $(BUILD)/linux-initramfs-scale/etc/bench-rows
+	cp $(SCALE_PROG) $(BUILD)/linux-initramfs-scale/bench/
+	cd $(BUILD)/linux-initramfs-scale && find . -mindepth 1 | LC_ALL=C sort | \
+		cpio -o -H newc --quiet --owner=0:0 | gzip -9 > $(abspath $@)
+
+.PHONY: bench-scale
+bench-scale: deps
+	@$(MAKE) --no-print-directory $(ISO_SCALE) $(LINUX_INITRAMFS_SCALE)
+	BENCH_CPU='$(BENCH_CPU)' bench/scale --build $(BUILD)

@@ -39,9 +39,9 @@ test-lockdep:
 # Boot-path failures: no long mode, a kernel fault's report, odd memory maps,
 # UEFI, several CPUs (the user suite on two); and the syscall trace of a
 # test program.
-test-boot: $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST)
+test-boot: $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST) $(ISO_TEST_SMP)
 	@mkdir -p $(RESULTS)
-	@tests/boot-checks $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST) \
+	@tests/boot-checks $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST) $(ISO_TEST_SMP) \
 		> $(BUILD)/boot-checks.log; \
 	status=$$?; cat $(BUILD)/boot-checks.log; tail -n 1 $(BUILD)/boot-checks.log > $(RESULTS)/$@; \
 	exit $$status

@@ -1,6 +1,6 @@
 /*
- * Spinlocks.  fdkernel runs one CPU today but every shared structure takes a
- * named lock so SMP needs no audit.  Holding a spinlock disables interrupts on
+ * Spinlocks.  Every shared structure takes a named lock; tasks run on every
+ * CPU with the boot word smp=on (docs/smp.md).  Holding a spinlock disables interrupts on
  * this CPU (irq_push_off/irq_pop_off nest, xv6 style), so a lock also taken by
  * an interrupt handler cannot deadlock against the code it interrupted.
  *
@@ -69,8 +69,15 @@ static inline void spin_lock(struct spinlock *lock)
 	if (spin_held(lock))
 		spin_misuse("spin_lock: already held by this CPU", lock);
 	lockdep_acquire(lock->name, lock, false);
-	while (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE))
-		cpu_relax();
+	while (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE)) {
+		/* Wait reading, not exchanging (the line stays shared), and
+		 * serve this CPU's cross-CPU call: the holder may be waiting
+		 * for it (a TLB shootdown under a space's lock). */
+		do {
+			smp_call_poll(this_cpu());
+			cpu_relax();
+		} while (__atomic_load_n(&lock->locked, __ATOMIC_RELAXED));
+	}
 	lock->owner = this_cpu();
 }
 

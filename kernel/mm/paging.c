@@ -8,6 +8,7 @@
 
 #include "arch/x86_64/bootinfo.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/smp.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/frame.h"
@@ -22,6 +23,8 @@
 
 /* The kernel's space; its lock also guards the kernel half of every space. */
 static struct vm_space kernel_space = {.lock = SPINLOCK_INIT("kernel_vm")};
+/* Above this many pages a shootdown reloads the whole TLB. */
+#define FLUSH_PAGES_MAX 32
 /* PTE bits this CPU accepts: PTE_NX is dropped if it has no NX. */
 static uint64_t pte_supported = ~0UL;
 
@@ -61,12 +64,122 @@ static bool loaded(const struct vm_space *as)
 	return (read_cr3() & PTE_ADDR) == as->pml4;
 }
 
-/* Drops a changed entry from the TLB.  Kernel-half and global entries may be
- * cached whichever space is loaded.  (SMP: a shootdown goes here.) */
+/* Drops a changed entry from this CPU's TLB.  Kernel-half and global
+ * entries may be cached whichever space is loaded.  Other CPUs: see
+ * struct tlb_gather. */
 static void flush(struct vm_space *as, uint64_t va)
 {
 	if (in_kernel_half(va) || loaded(as))
 		invlpg(va);
+}
+
+/*
+ * TLB shootdown.  An operation that removes or downgrades entries of a
+ * space gathers the range it changed and the frames it freed, and ends
+ * with gather_flush: one cross-CPU call to every other CPU that has the
+ * space loaded (any online CPU for the kernel half), which drops the
+ * range from its TLB, and only then are the frames unreferenced, so no
+ * CPU reaches a frame through a stale entry after it is reused.  The
+ * frames of a space loaded nowhere else are freed at once (the usual case
+ * with one CPU, which then costs no call at all).
+ *
+ * The race with a CPU that loads the space meanwhile: vm_switch sets its
+ * bit (an atomic read-modify-write, a full barrier) before it writes CR3,
+ * and other_cpus reads the mask after the entries changed and a full
+ * barrier, so either the mask shows the CPU or its walk sees the new
+ * entries.
+ */
+#define GATHER_FRAMES 64
+
+struct tlb_range {
+	struct vm_space *as;
+	uint64_t start, end; /* [start, end): the entries changed */
+};
+
+struct tlb_gather {
+	struct tlb_range range;
+	uint64_t frames[GATHER_FRAMES]; /* unreferenced after the flush */
+	int nframes;
+};
+
+static void gather_init(struct tlb_gather *g, struct vm_space *as)
+{
+	g->range = (struct tlb_range){.as = as, .start = ~0UL, .end = 0};
+	g->nframes = 0; /* frames[] is not cleared: every unmap would pay for it */
+}
+
+/* Other CPUs that may cache entries of as at va. */
+static uint32_t other_cpus(struct vm_space *as, uint64_t va)
+{
+	if (smp_cpus_online == 1)
+		return 0;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST); /* entries written, then the mask read */
+	uint32_t cpus =
+	    in_kernel_half(va) ? smp_online_mask : __atomic_load_n(&as->cpus, __ATOMIC_RELAXED);
+	return cpus & ~(1u << this_cpu()->id);
+}
+
+/* Drops [start, end) from this CPU's TLB (global entries too). */
+static void flush_local(uint64_t start, uint64_t end)
+{
+	if ((end - start) / PAGE_SIZE <= FLUSH_PAGES_MAX) {
+		for (uint64_t a = start; a < end; a += PAGE_SIZE)
+			invlpg(a);
+	} else if (in_kernel_half(start)) {
+		uint64_t cr4 = read_cr4();
+		write_cr4(cr4 & ~CR4_PGE); /* toggling PGE drops global entries */
+		write_cr4(cr4);
+	} else {
+		write_cr3(read_cr3());
+	}
+}
+
+/* On the called CPU (interrupt context): its part of gather_flush. */
+static void flush_remote(void *arg)
+{
+	const struct tlb_range *r = arg;
+
+	/* A CPU that left the space since reloaded CR3: nothing to drop. */
+	if (in_kernel_half(r->start) || this_cpu()->vm == r->as)
+		flush_local(r->start, r->end);
+}
+
+/* Flushes the range from the other CPUs, then frees the frames. */
+static void gather_flush(struct tlb_gather *g)
+{
+	struct tlb_range *r = &g->range;
+
+	if (r->start < r->end) {
+		uint32_t cpus = other_cpus(r->as, r->start);
+		if (cpus)
+			smp_call_many(cpus, flush_remote, r);
+	}
+	for (int i = 0; i < g->nframes; i++)
+		frame_unref(g->frames[i]);
+	gather_init(g, r->as);
+}
+
+/* The entry of page va changed (and left this CPU's TLB). */
+static void gather_page(struct tlb_gather *g, uint64_t va)
+{
+	flush(g->range.as, va);
+	if (va < g->range.start)
+		g->range.start = va;
+	if (va + PAGE_SIZE > g->range.end)
+		g->range.end = va + PAGE_SIZE;
+}
+
+/* The entry of page va, which mapped frame pa, was cleared: pa's reference
+ * is dropped once no CPU can reach it. */
+static void gather_frame(struct tlb_gather *g, uint64_t va, uint64_t pa)
+{
+	if (g->nframes == GATHER_FRAMES)
+		gather_flush(g); /* under the caller's lock: fine, see smp_call_many */
+	gather_page(g, va);
+	if (other_cpus(g->range.as, va))
+		g->frames[g->nframes++] = pa;
+	else
+		frame_unref(pa);
 }
 
 /*
@@ -124,19 +237,34 @@ int map_page(struct vm_space *as, uint64_t va, uint64_t pa, uint64_t flags)
 	return err;
 }
 
+/* Clears the entry of va, if mapped, into g.  Caller holds the lock. */
+static void unmap_locked(struct tlb_gather *g, uint64_t va)
+{
+	uint64_t *e;
+
+	if (!walk(g->range.as->pml4, va, 1, false, &e) && pte_mapped(*e)) {
+		uint64_t pa = *e & PTE_ADDR;
+		*e = 0;
+		gather_frame(g, va, pa);
+	}
+}
+
 uint64_t unmap_page(struct vm_space *as, uint64_t va)
 {
 	if ((va & PAGE_MASK) || !canonical(va))
 		return 0;
 	struct spinlock *lock = lock_for(as, va);
+	struct tlb_gather g;
 	uint64_t *e, pa = 0;
+	gather_init(&g, as);
 	spin_lock(lock);
 	if (!walk(as->pml4, va, 1, false, &e) && pte_mapped(*e)) {
 		pa = *e & PTE_ADDR;
 		*e = 0;
-		flush(as, va);
+		gather_page(&g, va);
 	}
 	spin_unlock(lock);
+	gather_flush(&g); /* before the caller may free pa */
 	return pa;
 }
 
@@ -195,8 +323,9 @@ static uint64_t next_candidate(struct vm_space *as, uint64_t va, int leaf)
  * back every frame mapping took.  PDPTs stay: the kernel half's are shared,
  * the user half's go with the space.  Clearing the entry and an invlpg also
  * drop the paging-structure caches (Intel SDM 4.10.4.1). */
-static void prune_tables(struct vm_space *as, uint64_t va, uint64_t len)
+static void prune_tables(struct tlb_gather *g, uint64_t va, uint64_t len)
 {
+	struct vm_space *as = g->range.as;
 	struct spinlock *lock = lock_for(as, va);
 	spin_lock(lock);
 	for (int level = 2; level <= 3; level++) {
@@ -210,27 +339,29 @@ static void prune_tables(struct vm_space *as, uint64_t va, uint64_t len)
 				continue;
 			uint64_t pa = *e & PTE_ADDR;
 			*e = 0;
-			flush(as, a);
-			frame_unref(pa);
+			gather_frame(g, a, pa);
 		}
 	}
 	spin_unlock(lock);
 }
 
+/* The lock is taken page by page: interrupts stay off briefly however
+ * large the range. */
 void vm_unmap_range(struct vm_space *as, uint64_t va, uint64_t len)
 {
 	struct spinlock *lock = lock_for(as, va);
+	struct tlb_gather g;
 	if (!len)
 		return;
+	gather_init(&g, as);
 	for (uint64_t a = va, next; a - va < len; a = next) {
-		uint64_t pa = unmap_page(as, a);
-		if (pa)
-			frame_unref(pa);
 		spin_lock(lock);
+		unmap_locked(&g, a);
 		next = next_candidate(as, a, 1);
 		spin_unlock(lock);
 	}
-	prune_tables(as, va, len);
+	prune_tables(&g, va, len);
+	gather_flush(&g);
 }
 
 int vm_map_anon(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags)
@@ -260,8 +391,21 @@ struct vm_space *vm_kernel(void)
 
 void vm_switch(struct vm_space *as)
 {
-	if (!loaded(as))
-		write_cr3(as->pml4);
+	struct cpu *c = this_cpu();
+	struct vm_space *old = c->vm ? c->vm : &kernel_space;
+	uint32_t bit = 1u << c->id;
+
+	if (old == as)
+		return;
+	/* In the mask before CR3 is written: see struct tlb_gather.  With one
+	 * CPU nobody reads the masks (other_cpus). */
+	bool smp = smp_cpus_online > 1;
+	if (smp && as != &kernel_space)
+		__atomic_or_fetch(&as->cpus, bit, __ATOMIC_SEQ_CST);
+	write_cr3(as->pml4);
+	if (smp && old != &kernel_space)
+		__atomic_and_fetch(&old->cpus, ~bit, __ATOMIC_RELEASE);
+	c->vm = as == &kernel_space ? NULL : as;
 }
 
 struct vm_space *vm_create(void)
@@ -275,6 +419,7 @@ struct vm_space *vm_create(void)
 		return NULL;
 	}
 	spin_init(&as->lock, "vm_space");
+	as->cpus = 0;
 	memcpy(table(as->pml4) + KERNEL_PML4_LO, table(kernel_space.pml4) + KERNEL_PML4_LO,
 	       (TABLE_ENTRIES - KERNEL_PML4_LO) * sizeof(uint64_t));
 	return as;
@@ -344,7 +489,7 @@ size_t vm_resident_pages(struct vm_space *as)
 
 void vm_destroy(struct vm_space *as)
 {
-	kassert(as != &kernel_space && !loaded(as));
+	kassert(as != &kernel_space && !loaded(as) && !as->cpus);
 	free_tree(table(as->pml4), 4, KERNEL_PML4_LO);
 	frame_unref(as->pml4);
 	kfree(as);
@@ -399,49 +544,58 @@ bool vm_page_mapped(struct vm_space *as, uint64_t va)
 
 void vm_protect(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags)
 {
+	struct tlb_gather g;
 	uint64_t *e;
+	gather_init(&g, as);
 	spin_lock(&as->lock);
 	for (uint64_t a = va, next; a - va < len; a = next) {
 		if (!walk(as->pml4, a, 1, false, &e) && pte_mapped(*e)) {
 			*e = protected_entry(a, *e, flags);
-			flush(as, a);
+			gather_page(&g, a);
 		}
 		next = next_candidate(as, a, 1);
 	}
+	gather_flush(&g); /* under the lock: a fault on another CPU waits for it */
 	spin_unlock(&as->lock);
 }
 
 /* Moves the entry at from (mapped) to the unmapped to: 0 or -ENOMEM. */
-static int move_entry(struct vm_space *as, uint64_t from, uint64_t to)
+static int move_entry(struct tlb_gather *g, uint64_t from, uint64_t to)
 {
-	uint64_t *src, *dst;
-	int err = walk(as->pml4, to, 1, true, &dst);
+	uint64_t *src, *dst, pml4 = g->range.as->pml4;
+	int err = walk(pml4, to, 1, true, &dst);
 	if (err)
 		return err;
-	walk(as->pml4, from, 1, false, &src);
+	walk(pml4, from, 1, false, &src);
 	*dst = *src; /* to was not mapped: not in any TLB */
 	*src = 0;
-	flush(as, from);
+	gather_page(g, from);
 	return 0;
 }
 
 int vm_move_range(struct vm_space *as, uint64_t from, uint64_t to, uint64_t len)
 {
+	struct tlb_gather g;
 	uint64_t *e, off = 0;
 	int err = 0;
+	gather_init(&g, as);
 	spin_lock(&as->lock);
 	for (uint64_t next; !err && off < len; off = next) {
 		next = next_candidate(as, from + off, 1) - from;
 		if (!walk(as->pml4, from + off, 1, false, &e) && pte_mapped(*e))
-			err = move_entry(as, from + off, to + off);
+			err = move_entry(&g, from + off, to + off);
 	}
 	/* Back out: the tables at from are still there, so this cannot fail. */
 	for (uint64_t back = 0; err && back < off; back += PAGE_SIZE)
 		if (!walk(as->pml4, to + back, 1, false, &e) && pte_mapped(*e))
-			move_entry(as, to + back, from + back);
+			move_entry(&g, to + back, from + back);
+	/* Under the lock: no thread writes through the old address after the
+	 * new one is visible. */
+	gather_flush(&g);
 	spin_unlock(&as->lock);
 	if (!err)
-		prune_tables(as, from, len);
+		prune_tables(&g, from, len);
+	gather_flush(&g);
 	return err;
 }
 
@@ -450,10 +604,16 @@ struct vm_space *vm_fork(struct vm_space *src)
 	struct vm_space *child = vm_create();
 	if (!child)
 		return NULL;
+	struct tlb_gather g;
+	gather_init(&g, src);
 	spin_lock(&src->lock);
 	int err = fork_tree(table(src->pml4), table(child->pml4), 4, KERNEL_PML4_LO);
 	if (loaded(src)) /* forget the writable user entries just downgraded */
 		write_cr3(src->pml4);
+	/* and so do the other CPUs running src's threads: the whole user half */
+	g.range.start = 0;
+	g.range.end = USER_END;
+	gather_flush(&g);
 	spin_unlock(&src->lock);
 	if (err) {
 		vm_destroy(child);
@@ -463,8 +623,8 @@ struct vm_space *vm_fork(struct vm_space *src)
 }
 
 /* Makes the COW entry *e writable, on a private copy unless it is the frame's
- * last owner.  Caller holds the space lock. */
-static int break_cow(uint64_t *e)
+ * last owner; the frame copied from goes to g.  Caller holds the space lock. */
+static int break_cow(struct tlb_gather *g, uint64_t va, uint64_t *e)
 {
 	uint64_t old = *e & PTE_ADDR;
 	uint64_t flags = (*e & PTE_FLAGS & ~PTE_COW) | PTE_WRITE;
@@ -477,7 +637,7 @@ static int break_cow(uint64_t *e)
 		return -ENOMEM;
 	memcpy(P2V(copy), P2V(old), PAGE_SIZE);
 	*e = copy | flags;
-	frame_unref(old);
+	gather_frame(g, va, old);
 	return 0;
 }
 
@@ -486,15 +646,24 @@ int vm_resolve_cow(struct vm_space *as, uint64_t va)
 	va = PAGE_ALIGN_DOWN(va);
 	if (in_kernel_half(va) || !canonical(va))
 		return -EFAULT;
+	struct tlb_gather g;
 	uint64_t *e;
+	gather_init(&g, as);
 	spin_lock(&as->lock);
 	int err = walk(as->pml4, va, 1, false, &e);
+	if (!err && (*e & (PTE_PRESENT | PTE_WRITE)) == (PTE_PRESENT | PTE_WRITE)) {
+		spin_unlock(&as->lock); /* another CPU's thread broke it first */
+		return 0;
+	}
 	if (!err && (*e & (PTE_PRESENT | PTE_COW)) != (PTE_PRESENT | PTE_COW))
 		err = -EFAULT;
 	if (!err)
-		err = break_cow(e);
+		err = break_cow(&g, va, e);
 	if (!err)
-		flush(as, va);
+		gather_page(&g, va); /* the last owner's entry became writable */
+	/* Under the lock: another thread's write fault waits for the flush,
+	 * so no CPU reads the old frame after this one wrote the copy. */
+	gather_flush(&g);
 	spin_unlock(&as->lock);
 	return err;
 }

@@ -42,6 +42,9 @@
 struct vm_space {
 	uint64_t pml4; /* physical address */
 	struct spinlock lock;
+	/* CPUs that have it in CR3 (bit n: CPU n), for TLB shootdown: set by
+	 * vm_switch before the CR3 load, cleared after the next one. */
+	uint32_t cpus;
 };
 
 /* Enables NX and global pages, builds the kernel tables (text R+X, rodata R,
@@ -109,7 +112,8 @@ size_t vm_resident_pages(struct vm_space *as);
  */
 struct vm_space *vm_fork(struct vm_space *src);
 /* Resolves a write fault at va on a PTE_COW page: the last owner keeps the
- * frame, others get a private copy.  0, -EFAULT (not a COW page) or -ENOMEM. */
+ * frame, others get a private copy.  0 (also if another thread made it
+ * writable first), -EFAULT (not a COW page) or -ENOMEM. */
 int vm_resolve_cow(struct vm_space *as, uint64_t va);
 
 #endif

@@ -41,6 +41,9 @@ struct thread_group {
 	 * SIGKILL.  A zombie's exit_status is its wait status.
 	 */
 	bool exiting;
+	/* Chosen by the OOM killer (proc_lock): until live is 0 its threads
+	 * may still be giving its memory back, on other CPUs too. */
+	bool oom_victim;
 	int exit_status;
 	struct wait_queue thread_exit; /* de_thread waits here for the others to go */
 	enum group_state state;

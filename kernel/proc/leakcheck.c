@@ -11,9 +11,14 @@
 #include "proc/futex.h"
 #include "proc/proc.h"
 #include "proc/vma.h"
+#include "sched/grace.h"
 
 void kcounters_read(struct kcounters *c)
 {
+	/* What waits for a grace period or a fork is not in use: counted
+	 * free, so a count read right after a close or an exit is exact on
+	 * several CPUs too (on one, a switch ends the period at once). */
+	grace_drain();
 	task_stack_cache_drain(); /* frames kept mapped for the next fork */
 	c->free_frames = frame_free_count();
 	c->heap_bytes = heap_bytes_in_use();

@@ -33,6 +33,12 @@ static bool scan_task(struct task *t, void *arg)
 {
 	struct oom_scan *s = arg;
 
+	/* A victim's memory comes back only once its last thread released
+	 * it: with several CPUs the faulting task runs on meanwhile. */
+	if (t->group->oom_victim && t->group->live > 0) {
+		s->victim_pending = true;
+		return false;
+	}
 	if (!killable(t))
 		return true;
 	if ((signal_pending_set(t) & SIGBIT(SIGKILL)) || t->group->exiting) {
@@ -56,6 +62,7 @@ static bool kill_task(struct task *t, void *arg)
 	printk("oom: out of memory, killed %s[%d] (%zu KiB resident)\n", t->name, t->group->tgid,
 	       vm_resident_pages(t->vm) * (PAGE_SIZE >> 10));
 	signal_send_process_locked(t->group, SIGKILL, 0);
+	t->group->oom_victim = true;
 	return false;
 }
 

@@ -72,6 +72,7 @@ struct task {
 	struct list_head run_link; /* run queue membership */
 	/* Set when the task is switched in; cleared (release) by finish_switch
 	 * once the switch away from it completed, on the next task's stack.
+	 * No CPU switches to a task whose on_cpu is still set.
 	 * task_free waits for 0 (acquire) before the stack goes: a zombie may
 	 * still be in schedule() on another CPU when it is reaped. */
 	int on_cpu;

@@ -94,10 +94,14 @@ static int resolve_fault(struct task *t, uint64_t va, uint64_t error)
 	 * only ever on a page its vma lets write (mprotect clears it), so
 	 * the fast path of fork's faults needs no vma. */
 	if (error & PF_PRESENT) {
-		if ((error & PF_WRITE) && !translate(u->space, va, NULL, &flags) &&
-		    (flags & PTE_COW))
-			err = vm_resolve_cow(u->space, va);
-		return err;
+		if (!(error & PF_WRITE) || translate(u->space, va, NULL, &flags))
+			return err;
+		if (flags & PTE_COW)
+			return vm_resolve_cow(u->space, va);
+		/* Writable now: another thread broke the COW, or mprotect
+		 * allowed writes, while this CPU held the old entry (since
+		 * shot down).  The write is retried. */
+		return flags & PTE_WRITE ? 0 : err;
 	}
 	spin_lock(&u->lock);
 	if ((v = vma_at(u, va)) && access_allowed(v, error))

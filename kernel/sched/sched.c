@@ -1,14 +1,17 @@
 /*
  * Round-robin scheduler (see sched.h).  A running task is never on the run
  * queue; schedule() puts it back at the tail if it is still runnable and
- * switches to the head.  The boot context is the idle task: it runs only
- * when nothing else can.
+ * switches to the head.  One queue for every CPU (docs/smp.md measures
+ * it); each CPU has an idle task, which runs only when nothing else can:
+ * the boot context on CPU 0, the start-up stack on the others.
  */
 #include "sched/sched.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
+#include "arch/x86_64/smp.h"
 #include "arch/x86_64/timer.h"
 #include "lib/printk.h"
+#include "lib/string.h"
 #include "mm/paging.h"
 #include "proc/proc.h"
 #include "proc/group.h"
@@ -23,40 +26,88 @@
  */
 static struct spinlock sched_lock = SPINLOCK_INIT("sched");
 static struct list_head run_queue = LIST_HEAD_INIT(run_queue);
-static struct task idle_task = {.pid = 0, .state = TASK_RUNNABLE, .name = "idle"};
+static struct task idle_tasks[MAX_CPUS];
+/* CPUs running their idle task that no wake-up has kicked yet (bit n:
+ * CPU n; sched_lock): a task queued on a busy CPU kicks one of them. */
+static uint32_t idle_cpus;
 
 void switch_to(uint64_t *save_rsp, uint64_t next_rsp);
 
-void sched_init(void)
+static bool is_idle(const struct task *t)
 {
-	list_init(&idle_task.run_link);
-	idle_task.vm = vm_kernel();
-	idle_task.on_cpu = 1;
-	this_cpu()->current = &idle_task;
+	return t >= idle_tasks && t < idle_tasks + MAX_CPUS;
+}
+
+void sched_init_cpu(void)
+{
+	struct cpu *c = this_cpu();
+	struct task *idle = &idle_tasks[c->id];
+
+	idle->state = TASK_RUNNABLE;
+	strlcpy(idle->name, "idle", sizeof(idle->name));
+	list_init(&idle->run_link);
+	idle->vm = vm_kernel();
+	idle->on_cpu = 1;
+	c->idle = c->current = idle;
+}
+
+static bool run_queue_empty(void)
+{
+	return __atomic_load_n(&run_queue.next, __ATOMIC_RELAXED) == &run_queue;
 }
 
 /* Caller holds sched_lock. */
 static void enqueue(struct task *t)
 {
-	if (t != &idle_task && list_empty(&t->run_link))
+	if (!is_idle(t) && list_empty(&t->run_link))
 		list_add_tail(&t->run_link, &run_queue);
+}
+
+/* Tasks wait in the queue: an idle CPU other than this one (sched_lock
+ * held) is sent a reschedule IPI and takes one. */
+static void kick_idle_cpu(struct cpu *c)
+{
+	uint32_t others = idle_cpus & ~(1u << c->id);
+
+	if (!others || run_queue_empty())
+		return;
+	int cpu = __builtin_ctz(others);
+	idle_cpus &= ~(1u << cpu);
+	smp_resched(cpu);
+}
+
+/*
+ * t became runnable (sched_lock held).  A task still on a CPU (it marked
+ * itself sleeping and has not switched away yet) is not queued: its own
+ * schedule() sees it runnable and queues it, while holding the lock
+ * across the switch, so no CPU picks it before it is off its CPU.  A
+ * queued task goes to an idle CPU, unless this CPU is idle itself and
+ * will take it (its idle loop looks at the queue).
+ */
+static void make_runnable_locked(struct task *t)
+{
+	struct cpu *c = this_cpu();
+
+	t->state = TASK_RUNNABLE;
+	if (t->on_cpu)
+		return;
+	enqueue(t);
+	if (c->current != c->idle)
+		kick_idle_cpu(c);
 }
 
 void sched_make_runnable(struct task *t)
 {
 	spin_lock(&sched_lock);
-	t->state = TASK_RUNNABLE;
-	enqueue(t);
+	make_runnable_locked(t);
 	spin_unlock(&sched_lock);
 }
 
 void sched_wake(struct task *t)
 {
 	spin_lock(&sched_lock);
-	if (t->state == TASK_SLEEPING) {
-		t->state = TASK_RUNNABLE;
-		enqueue(t);
-	}
+	if (t->state == TASK_SLEEPING)
+		make_runnable_locked(t);
 	spin_unlock(&sched_lock);
 }
 
@@ -69,13 +120,16 @@ void sched_set_state(struct task *t, enum task_state state)
 	spin_unlock(&sched_lock);
 }
 
-/* Caller holds sched_lock. */
-static struct task *pick_next(void)
+/* Caller holds sched_lock.  An idle CPU is marked so in idle_cpus. */
+static struct task *pick_next(struct cpu *c)
 {
 	struct task *t;
 
-	if (list_empty(&run_queue))
-		return &idle_task;
+	if (list_empty(&run_queue)) {
+		idle_cpus |= 1u << c->id;
+		return c->idle;
+	}
+	idle_cpus &= ~(1u << c->id);
 	t = list_first_entry(&run_queue, struct task, run_link);
 	list_del(&t->run_link);
 	return t;
@@ -102,7 +156,7 @@ static void switch_cpu_state(struct task *next)
 	if (next->vm && next->vm != current()->vm)
 		vm_switch(next->vm);
 	next->on_cpu = 1;
-	if (next != &idle_task) {
+	if (!is_idle(next)) {
 		tss_set_kernel_stack(kstack_top);
 		this_cpu()->kstack_top = kstack_top;
 		user_bases_load(next);
@@ -112,9 +166,10 @@ static void switch_cpu_state(struct task *next)
 
 /*
  * The switch away from prev is complete: this CPU runs on the next task's
- * stack and prev's registers are saved.  Clears prev->on_cpu (xv6's
- * handshake), still under sched_lock, which a wake-up takes: from then on
- * a reaper on another CPU may free prev's stack (task_free waits for it).
+ * stack and prev's registers and FPU state are saved.  Clears prev->on_cpu
+ * (xv6's handshake), still under sched_lock, which a wake-up takes: from
+ * then on another CPU may run prev, and a reaper may free its stack
+ * (task_free waits for it).
  */
 static void finish_switch(struct task *prev)
 {
@@ -137,6 +192,7 @@ static void free_dead_task(void)
 void schedule(void)
 {
 	struct task *prev = current(), *next;
+	struct cpu *c;
 
 	/* switch_to keeps RFLAGS: AC set here would open the SMAP window in
 	 * the next task's kernel code.  Only user copies set it, and every
@@ -144,23 +200,31 @@ void schedule(void)
 	kassert(!(read_rflags() & RFLAGS_AC));
 	grace_quiescent(); /* a switch: no lock-free read spans it */
 	spin_lock(&sched_lock);
-	this_cpu()->need_resched = false;
+	c = this_cpu(); /* interrupts are off: no migration until the switch */
+	c->need_resched = false;
 	if (prev->state == TASK_RUNNABLE)
 		enqueue(prev);
-	next = pick_next();
+	next = pick_next(c);
 	if (next != prev) {
 		/* A dead task cannot free the stack it runs on: the next one does. */
 		if (prev->state == TASK_DEAD)
-			this_cpu()->dead = prev;
+			c->dead = prev;
 		/* The interrupt state to restore belongs to this task, not the CPU. */
-		bool irq_were_on = this_cpu()->irq_were_on;
+		bool irq_were_on = c->irq_were_on;
+		kick_idle_cpu(c); /* more work than this CPU takes */
+		while (__atomic_load_n(&next->on_cpu, __ATOMIC_ACQUIRE)) {
+			smp_call_poll(c);
+			cpu_relax();
+		}
 		fpu_save(&prev->fpu);
 		fpu_restore(&next->fpu);
-		this_cpu()->prev = prev;
+		c->prev = prev;
 		switch_cpu_state(next);
 		switch_to(&prev->ctx_rsp, next->ctx_rsp);
-		this_cpu()->irq_were_on = irq_were_on;
-		finish_switch(this_cpu()->prev);
+		/* Now the next task: maybe on another CPU than it left. */
+		c = this_cpu();
+		c->irq_were_on = irq_were_on;
+		finish_switch(c->prev);
 	}
 	spin_unlock(&sched_lock);
 	free_dead_task();
@@ -258,11 +322,22 @@ void return_to_user_work(struct trapframe *tf)
 __attribute__((noreturn)) void sched_idle_loop(void)
 {
 	for (;;) {
-		/* sti; hlt is atomic: no wake-up slips in between. */
+		/* Idle with interrupts on first: an extended quiescent state,
+		 * so a CPU asleep in hlt never holds a grace period up (and
+		 * the callbacks this may run see interrupts on). */
 		grace_idle_enter();
-		asm volatile("sti; hlt" ::: "memory");
+		/* Looked at with interrupts off, and sti; hlt is atomic: a
+		 * wake-up (or a reschedule IPI) cannot slip in between.  A
+		 * kicked CPU schedules even if another took the task first,
+		 * so it is marked idle again. */
+		irq_disable();
+		if (run_queue_empty() && !(smp_sched_on && this_cpu()->need_resched)) {
+			asm volatile("sti; hlt" ::: "memory");
+			grace_idle_exit();
+			continue;
+		}
+		irq_enable();
 		grace_idle_exit();
-		if (!list_empty(&run_queue))
-			schedule();
+		schedule();
 	}
 }

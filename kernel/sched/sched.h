@@ -11,7 +11,8 @@
 #include "arch/x86_64/trapframe.h"
 #include "proc/task.h"
 
-void sched_init(void);
+/* This CPU's idle task, as current (kmain, then each AP at start-up). */
+void sched_init_cpu(void);
 /* Makes t runnable and queues it (t must not be queued already). */
 void sched_make_runnable(struct task *t);
 /* Gives up the CPU; returns when the current task is chosen again. */

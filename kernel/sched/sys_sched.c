@@ -1,9 +1,10 @@
 /*
- * Scheduler calls about CPUs.  fdkernel runs on one CPU, so every task's
- * affinity mask is {CPU 0}; the call exists because glibc's nproc and
- * busybox's taskset read it.
+ * Scheduler calls about CPUs.  Every task may run on every CPU that takes
+ * tasks: all online ones with smp=on, else CPU 0 alone (docs/smp.md); the
+ * call exists because glibc's nproc and busybox's taskset read it.
  */
 #include "arch/x86_64/percpu.h"
+#include "arch/x86_64/smp.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/spinlock.h"
 #include "proc/proc.h"
@@ -19,7 +20,7 @@
  * ESRCH: no such task; EFAULT. */
 SYSCALL_DEFINE3(sched_getaffinity, int, pid, unsigned int, len, uint64_t *, umask)
 {
-	uint64_t mask = 1;
+	uint64_t mask = smp_sched_on ? smp_online_mask : 1;
 	struct task *t;
 
 	if (len * 8 < 1 || (len & (sizeof(long) - 1)))

@@ -2,19 +2,35 @@
 #ifndef ARCH_SMP_H
 #define ARCH_SMP_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 /* CPUs running, the boot CPU included; written by smp_boot only. */
 extern int smp_cpus_online;
+/* Bit n: CPU n is online (set by the CPU itself before it says so). */
+extern uint32_t smp_online_mask;
+/* Tasks run on every CPU (smp=on, after smp_sched_start); else on CPU 0. */
+extern bool smp_sched_on;
 
 /* Starts every CPU the MADT lists; each parks in an idle loop (hlt with
  * interrupts on) and takes no tasks.  After timer_init, interrupts on. */
 void smp_boot(void);
-/* Runs fn(arg) on CPU `cpu` (0 ..< smp_cpus_online, not this one) in its
- * interrupt context and returns when fn has.  Cross-CPU calls are one at a
- * time; the caller spins with interrupts off, so a CPU must not call while
- * another could be calling it: today only CPU 0 calls (docs/smp.md). */
+/* With smp=on, lets the parked CPUs take tasks (kmain, after self-tests). */
+void smp_sched_start(void);
+/*
+ * Runs fn(arg) on every online CPU of the mask cpus (bit n: CPU n) but
+ * this one, in their interrupt context, and returns when each has: one
+ * IPI round.  Callers take turns (call_lock).  Any CPU may call, with or
+ * without spinlocks held, except from inside fn: a CPU that waits with
+ * interrupts off serves its own pending call meanwhile (smp_call_poll in
+ * spin_lock and the other waiting loops), so no two CPUs wait for each
+ * other.  fn must not sleep or take a lock its caller might hold.
+ */
+void smp_call_many(uint32_t cpus, void (*fn)(void *arg), void *arg);
+/* smp_call_many on one CPU (0 ..< smp_cpus_online; this one: no call). */
 void smp_call(int cpu, void (*fn)(void *arg), void *arg);
-/* VEC_IPI_CALL: runs this CPU's pending call (traps.c). */
-void smp_call_handle(void);
+/* Sends CPU cpu a VEC_IPI_RESCHED: an idle CPU looks at the run queue. */
+void smp_resched(int cpu);
 void smp_selftest(void);
 void smp_call_selftest(void);
 

@@ -9,6 +9,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/percpu.h"
+#include "arch/x86_64/smp.h"
 #include "arch/x86_64/traps.h"
 #include "lib/printk.h"
 #include "lib/profile.h"
@@ -28,9 +29,14 @@ static uint32_t lapic_per_tick; /* LAPIC timer count per tick, for every CPU */
 
 void timer_interrupt(struct trapframe *tf)
 {
-	this_cpu()->ticks++;
-	if (this_cpu()->id)
-		return; /* the other CPUs idle: time, timers and tasks are CPU 0's */
+	struct cpu *c = this_cpu();
+
+	c->ticks++;
+	if (c->id) { /* time, kernel timers and profiling are CPU 0's */
+		if (smp_sched_on)
+			sched_tick(tf);
+		return;
+	}
 	profile_sample(tf);
 	ktimer_run_expired();
 	sched_tick(tf);
@@ -95,5 +101,5 @@ uint64_t clock_monotonic_ns(void)
 
 uint64_t timer_ticks(void)
 {
-	return this_cpu()->ticks;
+	return __atomic_load_n(&cpu0.ticks, __ATOMIC_RELAXED); /* the system's: CPU 0's */
 }

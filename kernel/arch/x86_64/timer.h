@@ -11,7 +11,7 @@ struct trapframe;
 void timer_init(void);
 /* Nanoseconds since boot, from the TSC calibrated against the PIT. */
 uint64_t clock_monotonic_ns(void);
-/* Ticks taken by this CPU (CPU 0's count is the system's). */
+/* The system's tick count: CPU 0's (cpu->ticks counts each CPU's own). */
 uint64_t timer_ticks(void);
 /* Starts this CPU's LAPIC timer with CPU 0's calibration (an AP). */
 void timer_start_cpu(void);

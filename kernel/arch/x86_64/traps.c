@@ -176,6 +176,9 @@ void trap_dispatch(struct trapframe *tf)
 	} else if (v == VEC_IPI_CALL) {
 		lapic_eoi();
 		smp_call_handle();
+	} else if (v == VEC_IPI_RESCHED) {
+		lapic_eoi(); /* the idle loop looks at the run queue again */
+		this_cpu()->need_resched = true;
 	} else if (v == VEC_SELFTEST && selftest_handler) {
 		selftest_handler(tf);
 	}
