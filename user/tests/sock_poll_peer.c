@@ -9,8 +9,10 @@
 #include <sys/wait.h>
 
 #include "sock_util.h"
+#include "thread.h"
 
-#define ROUNDS 40
+#define ROUNDS	    40
+#define SPIN_ROUNDS 200
 
 /* A child polls fd for events (timeout ms) once the parent may act; it exits
  * 0 if the revents it got include one of want (or none was wanted and the
@@ -163,11 +165,59 @@ static void test_stream_close(void)
 	is_int(good_out, ROUNDS / 2, "stream: the peer closes under a poll for POLLOUT: POLLHUP");
 }
 
+/* A thread polls a full stream socket without sleeping until it sees room
+ * or a hang-up; room seen without POLLHUP (the peer's close half done)
+ * counts in bad.  Raw calls only (thread.h). */
+static volatile int spin_fd, spin_bad;
+
+static int spin_poller(void *arg)
+{
+	struct pollfd p = {.fd = spin_fd, .events = POLLOUT};
+
+	(void)arg;
+	for (;;) {
+		p.revents = 0;
+		if (thread_sys(__NR_poll, &p, 1, 0) != 1)
+			continue;
+		if ((p.revents & POLLOUT) && !(p.revents & POLLHUP))
+			__atomic_add_fetch(&spin_bad, 1, __ATOMIC_RELAXED);
+		return 0;
+	}
+}
+
+/* The peer of a full socket closes while another thread (on another CPU,
+ * with smp=on) polls it: the room its close makes must come with POLLHUP,
+ * as Linux sets the peer's shutdown before it frees the send room. */
+static void test_stream_close_spinning(void)
+{
+	int sv[2], rounds = 0;
+
+	spin_bad = 0;
+	for (int i = 0; i < SPIN_ROUNDS; i++) {
+		struct thread t;
+		require(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0, "socketpair");
+		fill(sv[0]);
+		spin_fd = sv[0];
+		if (thread_start(&t, spin_poller, NULL) <= 0)
+			break;
+		for (volatile int d = 0; d < i * 50; d++) /* vary where the close lands */
+			;
+		close(sv[1]);
+		thread_join(&t);
+		close(sv[0]);
+		rounds++;
+	}
+	is_int(rounds, SPIN_ROUNDS, "stream: %d rounds of a close under a spinning poll",
+	       SPIN_ROUNDS);
+	is_int(spin_bad, 0, "stream: the close's room always came with POLLHUP");
+}
+
 int main(void)
 {
-	plan(1 + 5 + 2);
+	plan(1 + 5 + 2 + 2);
 	test_dgram_disconnect();
 	test_dgram_room();
 	test_stream_close();
+	test_stream_close_spinning();
 	return done();
 }
