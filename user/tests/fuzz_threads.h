@@ -4,12 +4,16 @@
  * allocation, close_range and table growth; now and then the process ends
  * (exit_group) while they run.  The kernel must not panic, hang (the
  * scenario's time limit) or leak (the fuzz run's counters).  Thread bodies
- * use raw calls only (thread.h); every fd they make is non-blocking, so no
- * call may block.  Included by fuzz.c only, after fuzz_scenario.h. */
+ * call libc's thin wrappers, which translate newlib's O_ and SOCK_ flags to
+ * the kernel's (raw calls would pass newlib's values); the errno they may
+ * set is shared and racy, and never read here.  Every fd they make is
+ * non-blocking, so no call may block.  Included by fuzz.c only, after
+ * fuzz_scenario.h. */
 #ifndef FUZZ_THREADS_H
 #define FUZZ_THREADS_H
 
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 
 #include "thread.h"
 
@@ -33,74 +37,70 @@ static uint64_t fd_thread_rnd(uint64_t *s)
 }
 
 /* Calls that make fds; each fd is non-blocking. */
-static void fd_thread_create(uint64_t *s, long fd)
+static void fd_thread_create(uint64_t *s, int fd)
 {
-	int pair[2];
-	long ev[2] = {EPOLLIN, 0};
+	int pair[2], nonseq = fd_thread_rnd(s) % 2 ? O_NONSEQFD : 0;
+	struct epoll_event ev = {.events = EPOLLIN};
 
 	switch (fd_thread_rnd(s) % 5) {
 	case 0:
-		thread_sys(__NR_pipe2, pair, O_NONBLOCK | (fd_thread_rnd(s) % 2 ? O_NONSEQFD : 0),
-			   0);
+		pipe2(pair, O_NONBLOCK | nonseq);
 		break;
 	case 1:
-		thread_sys6(__NR_socketpair, AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, (long)pair, 0,
-			    0);
+		socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, pair);
 		break;
 	case 2:
-		thread_sys(__NR_eventfd2, fd_thread_rnd(s) % 3, O_NONBLOCK, 0);
+		eventfd((unsigned)(fd_thread_rnd(s) % 3), EFD_NONBLOCK);
 		break;
 	case 3:
-		thread_sys6(__NR_epoll_ctl, thread_sys(__NR_epoll_create1, 0, 0, 0), EPOLL_CTL_ADD,
-			    fd, (long)ev, 0, 0);
+		epoll_ctl(epoll_create1(0), EPOLL_CTL_ADD, fd, &ev);
 		break;
 	default:
-		thread_sys6(__NR_openat, AT_FDCWD, (long)"/dev/null",
-			    O_RDWR | O_NONBLOCK | (fd_thread_rnd(s) % 2 ? O_NONSEQFD : 0), 0, 0, 0);
+		open("/dev/null", O_RDWR | O_NONBLOCK | nonseq);
 	}
 }
 
 /* One random call on the shared table. */
 static void fd_thread_op(uint64_t *s)
 {
-	long fd = (long)(fd_thread_rnd(s) % FD_RANGE), other = (long)(fd_thread_rnd(s) % FD_RANGE);
+	int fd = (int)(fd_thread_rnd(s) % FD_RANGE), other = (int)(fd_thread_rnd(s) % FD_RANGE);
 	char buf[256];
-	struct pollfd pfd[3] = {
-	    {(int)fd, POLLIN | POLLOUT, 0}, {(int)other, POLLIN, 0}, {0, POLLIN, 0}};
+	struct stat st;
+	struct pollfd pfd[3] = {{fd, POLLIN | POLLOUT, 0}, {other, POLLIN, 0}, {0, POLLIN, 0}};
 
 	switch (fd_thread_rnd(s) % 12) {
 	case 0:
 	case 1:
-		thread_sys(__NR_close, fd, 0, 0);
+		close(fd);
 		break;
 	case 2:
-		thread_sys(__NR_dup, fd, 0, 0);
+		dup(fd);
 		break;
 	case 3:
-		thread_sys(__NR_dup2, fd, other, 0);
+		dup2(fd, other);
 		break;
 	case 4:
-		thread_sys(__NR_dup3, fd, fd_thread_rnd(s) % 2 ? -1 : other,
-			   O_NONSEQFD | (fd_thread_rnd(s) % 2 ? O_CLOEXEC : 0));
+		dup3(fd, fd_thread_rnd(s) % 2 ? -1 : other,
+		     O_NONSEQFD | (fd_thread_rnd(s) % 2 ? O_CLOEXEC : 0));
 		break;
 	case 5:
-		thread_sys(__NR_fstat, fd, buf, 0);
-		thread_sys(__NR_read, fd, buf, 0);
+		fstat(fd, &st);
+		read(fd, buf, 0);
 		break;
 	case 6:
-		thread_sys(__NR_read, fd, buf, sizeof buf); /* non-blocking: never sleeps */
-		thread_sys(__NR_write, other, "x", 1);
+		read(fd, buf, sizeof buf); /* non-blocking: never sleeps */
+		write(other, "x", 1);
 		break;
 	case 7:
-		thread_sys(__NR_fcntl, fd, F_DUPFD, other);
-		thread_sys(__NR_fcntl, other, F_SETFD, fd_thread_rnd(s) % 2 ? FD_CLOEXEC : 0);
+		fcntl(fd, F_DUPFD, other);
+		fcntl(other, F_SETFD, fd_thread_rnd(s) % 2 ? FD_CLOEXEC : 0);
 		break;
 	case 8:
-		thread_sys(__NR_poll, pfd, 3, 0);
+		poll(pfd, 3, 0);
 		break;
 	case 9:
-		thread_sys(__NR_close_range, fd, fd + fd_thread_rnd(s) % 4,
-			   fd_thread_rnd(s) % 3 ? 0 : CLOSE_RANGE_CLOEXEC);
+		close_range((unsigned)fd, (unsigned)(fd + fd_thread_rnd(s) % 4),
+			    fd_thread_rnd(s) % 3 ? 0 : CLOSE_RANGE_CLOEXEC);
 		break;
 	default:
 		fd_thread_create(s, fd);
