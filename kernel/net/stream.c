@@ -415,11 +415,7 @@ static int stream_shutdown(struct socket *sk, int how)
 /*
  * Disconnects sk for good: drops its data and its accept queue, and tells
  * the peer, which hears a reset (ECONNRESET) if reset is set or data is
- * lost unread here, as Linux says.  The peer hears the hang-up first: the
- * purge below gives it room to send, and a poll of the peer on another CPU
- * in between would see POLLOUT without POLLHUP (Linux also sets the peer's
- * shutdown before the purge frees its send room).  The hang-up ends the
- * peer's sending, so no data arrives between the two sections.
+ * lost unread here, as Linux says.
  */
 static void stream_close(struct socket *sk, bool reset)
 {
@@ -428,21 +424,19 @@ static void stream_close(struct socket *sk, bool reset)
 	bool unread;
 
 	spin_lock(&sk->lock);
-	p = sk->peer; /* referenced by sk until the sock_put below */
-	unread = sbuf_used(&sk->rx) != 0;
-	spin_unlock(&sk->lock);
-	if (p)
-		stream_hangup(p, SHUT_RX | SHUT_TX, reset || unread ? ECONNRESET : 0);
-	spin_lock(&sk->lock);
 	sk->dead = true;
 	sk->shut = SHUT_RX | SHUT_TX;
 	stream_unlisten(sk, &accq);
+	p = sk->peer;
 	sk->peer = NULL;
+	unread = sbuf_used(&sk->rx) != 0;
 	sbuf_purge(&sk->rx, &dead);
 	spin_unlock(&sk->lock);
-	sock_wake(sk); /* connects waiting for backlog room give up; the peer's writers see room */
-	if (p)
+	sock_wake(sk); /* connects waiting for backlog room give up */
+	if (p) {
+		stream_hangup(p, SHUT_RX | SHUT_TX, reset || unread ? ECONNRESET : 0);
 		sock_put(p);
+	}
 	stream_drop_queue(&accq);
 	sbuf_free_dead(&dead);
 }
@@ -476,8 +470,15 @@ static unsigned int stream_poll(struct socket *sk, struct file *f, struct poll_t
 	if (!p)
 		return mask;
 	poll_wait(f, &p->wq, pt); /* sk holds p until its release, after f's */
+	/*
+	 * A closed peer's state is not ours to report: its close purged its
+	 * queue and shut itself before hanging us up, and a poll on another
+	 * CPU in between would see POLLOUT without POLLHUP.  The hang-up
+	 * brings both (Linux sets the peer's shutdown before freeing the send
+	 * room).
+	 */
 	spin_lock(&p->lock);
-	if (sbuf_space(&p->rx) || p->dead || (p->shut & SHUT_RX))
+	if (!p->dead && (sbuf_space(&p->rx) || (p->shut & SHUT_RX)))
 		mask |= POLLOUT | POLLWRNORM;
 	spin_unlock(&p->lock);
 	return mask;
