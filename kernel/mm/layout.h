@@ -5,6 +5,7 @@
 #ifndef MM_LAYOUT_H
 #define MM_LAYOUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define PAGE_SIZE  4096UL
@@ -42,5 +43,10 @@
 /* Linker symbols (linker.ld). */
 extern char _kernel_start[], _text_start[], _text_end[], _rodata_start[], _rodata_end[],
     _data_start[], _kernel_end[], _kernel_phys_start[], _kernel_phys_end[];
+
+static inline bool in_kernel_half(uint64_t va)
+{
+	return va >= KERNEL_HALF_BASE;
+}
 
 #endif

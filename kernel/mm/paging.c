@@ -14,17 +14,15 @@
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
+#include "mm/tlb.h"
 #include "uapi/errno.h"
 
-#define CR4_PGE	       (1UL << 7)
 #define CPUID_EXT_NX   (1u << 20) /* cpuid 0x80000001 edx */
 #define KERNEL_PML4_LO 256	  /* first kernel-half PML4 entry */
 #define TABLE_ENTRIES  512
 
 /* The kernel's space; its lock also guards the kernel half of every space. */
 static struct vm_space kernel_space = {.lock = SPINLOCK_INIT("kernel_vm")};
-/* Above this many pages a shootdown reloads the whole TLB. */
-#define FLUSH_PAGES_MAX 32
 /* PTE bits this CPU accepts: PTE_NX is dropped if it has no NX. */
 static uint64_t pte_supported = ~0UL;
 
@@ -44,11 +42,6 @@ static uint64_t *table(uint64_t entry)
 	return P2V(entry & PTE_ADDR);
 }
 
-static bool in_kernel_half(uint64_t va)
-{
-	return va >= KERNEL_HALF_BASE;
-}
-
 static bool canonical(uint64_t va)
 {
 	return va < USER_END || in_kernel_half(va);
@@ -57,129 +50,6 @@ static bool canonical(uint64_t va)
 static struct spinlock *lock_for(struct vm_space *as, uint64_t va)
 {
 	return in_kernel_half(va) ? &kernel_space.lock : &as->lock;
-}
-
-static bool loaded(const struct vm_space *as)
-{
-	return (read_cr3() & PTE_ADDR) == as->pml4;
-}
-
-/* Drops a changed entry from this CPU's TLB.  Kernel-half and global
- * entries may be cached whichever space is loaded.  Other CPUs: see
- * struct tlb_gather. */
-static void flush(struct vm_space *as, uint64_t va)
-{
-	if (in_kernel_half(va) || loaded(as))
-		invlpg(va);
-}
-
-/*
- * TLB shootdown.  An operation that removes or downgrades entries of a
- * space gathers the range it changed and the frames it freed, and ends
- * with gather_flush: one cross-CPU call to every other CPU that has the
- * space loaded (any online CPU for the kernel half), which drops the
- * range from its TLB, and only then are the frames unreferenced, so no
- * CPU reaches a frame through a stale entry after it is reused.  The
- * frames of a space loaded nowhere else are freed at once (the usual case
- * with one CPU, which then costs no call at all).
- *
- * The race with a CPU that loads the space meanwhile: vm_switch sets its
- * bit (an atomic read-modify-write, a full barrier) before it writes CR3,
- * and other_cpus reads the mask after the entries changed and a full
- * barrier, so either the mask shows the CPU or its walk sees the new
- * entries.
- */
-#define GATHER_FRAMES 64
-
-struct tlb_range {
-	struct vm_space *as;
-	uint64_t start, end; /* [start, end): the entries changed */
-};
-
-struct tlb_gather {
-	struct tlb_range range;
-	uint64_t frames[GATHER_FRAMES]; /* unreferenced after the flush */
-	int nframes;
-};
-
-static void gather_init(struct tlb_gather *g, struct vm_space *as)
-{
-	g->range = (struct tlb_range){.as = as, .start = ~0UL, .end = 0};
-	g->nframes = 0; /* frames[] is not cleared: every unmap would pay for it */
-}
-
-/* Other CPUs that may cache entries of as at va. */
-static uint32_t other_cpus(struct vm_space *as, uint64_t va)
-{
-	if (smp_cpus_online == 1)
-		return 0;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST); /* entries written, then the mask read */
-	uint32_t cpus =
-	    in_kernel_half(va) ? smp_online_mask : __atomic_load_n(&as->cpus, __ATOMIC_RELAXED);
-	return cpus & ~(1u << this_cpu()->id);
-}
-
-/* Drops [start, end) from this CPU's TLB (global entries too). */
-static void flush_local(uint64_t start, uint64_t end)
-{
-	if ((end - start) / PAGE_SIZE <= FLUSH_PAGES_MAX) {
-		for (uint64_t a = start; a < end; a += PAGE_SIZE)
-			invlpg(a);
-	} else if (in_kernel_half(start)) {
-		uint64_t cr4 = read_cr4();
-		write_cr4(cr4 & ~CR4_PGE); /* toggling PGE drops global entries */
-		write_cr4(cr4);
-	} else {
-		write_cr3(read_cr3());
-	}
-}
-
-/* On the called CPU (interrupt context): its part of gather_flush. */
-static void flush_remote(void *arg)
-{
-	const struct tlb_range *r = arg;
-
-	/* A CPU that left the space since reloaded CR3: nothing to drop. */
-	if (in_kernel_half(r->start) || this_cpu()->vm == r->as)
-		flush_local(r->start, r->end);
-}
-
-/* Flushes the range from the other CPUs, then frees the frames. */
-static void gather_flush(struct tlb_gather *g)
-{
-	struct tlb_range *r = &g->range;
-
-	if (r->start < r->end) {
-		uint32_t cpus = other_cpus(r->as, r->start);
-		if (cpus)
-			smp_call_many(cpus, flush_remote, r);
-	}
-	for (int i = 0; i < g->nframes; i++)
-		frame_unref(g->frames[i]);
-	gather_init(g, r->as);
-}
-
-/* The entry of page va changed (and left this CPU's TLB). */
-static void gather_page(struct tlb_gather *g, uint64_t va)
-{
-	flush(g->range.as, va);
-	if (va < g->range.start)
-		g->range.start = va;
-	if (va + PAGE_SIZE > g->range.end)
-		g->range.end = va + PAGE_SIZE;
-}
-
-/* The entry of page va, which mapped frame pa, was cleared: pa's reference
- * is dropped once no CPU can reach it. */
-static void gather_frame(struct tlb_gather *g, uint64_t va, uint64_t pa)
-{
-	if (g->nframes == GATHER_FRAMES)
-		gather_flush(g); /* under the caller's lock: fine, see smp_call_many */
-	gather_page(g, va);
-	if (other_cpus(g->range.as, va))
-		g->frames[g->nframes++] = pa;
-	else
-		frame_unref(pa);
 }
 
 /*

@@ -21,6 +21,7 @@
 #define EFER_NXE	   (1UL << 11)
 
 #define CR0_WP	 (1UL << 16)
+#define CR4_PGE	 (1UL << 7)
 #define CR4_SMEP (1UL << 20)
 #define CR4_SMAP (1UL << 21)
 
