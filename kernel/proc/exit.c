@@ -22,7 +22,6 @@
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "proc/uvm.h"
-#include "sched/grace.h"
 #include "sched/sched.h"
 #include "proc/signal.h"
 #include "sys/syscall.h"
@@ -45,7 +44,6 @@ static __attribute__((noreturn)) void init_exited(int status)
 	if (!kopts.test)
 		panic("init exited");
 	task_release_resources(current());
-	grace_drain(); /* what the suite freed after a grace period, freed */
 	lockdep_print_orders();
 	kcounters_read(&now);
 	if (leakcheck_report(&counters_at_init, &now))
