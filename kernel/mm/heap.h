@@ -15,6 +15,11 @@ void *kzalloc(size_t size);
 void kfree(void *ptr);
 /* A kmalloc'd copy of the string s, or NULL. */
 char *kstrdup(const char *s);
+/* Unmaps the freed large allocations still waiting for a batched TLB
+ * shootdown (kfree does it every few dozen; the leak check before it
+ * counts frames). */
+void heap_purge(void);
+#define HEAP_LAZY_MAX 32 /* freed large allocations per purge, at most */
 /* Bytes currently handed out by kmalloc (for leak accounting). */
 size_t heap_bytes_in_use(void);
 /* Why kfree(ptr) would panic ("double free", "not a heap pointer" ...), or

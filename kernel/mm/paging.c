@@ -216,22 +216,30 @@ static void prune_tables(struct tlb_gather *g, uint64_t va, uint64_t len)
 }
 
 /* The lock is taken page by page: interrupts stay off briefly however
- * large the range. */
+ * large the ranges.  One shootdown for them all (per GATHER_FRAMES). */
+void vm_unmap_ranges(struct vm_space *as, const struct vm_extent *r, int n)
+{
+	struct tlb_gather g;
+	gather_init(&g, as);
+	for (int i = 0; i < n; i++) {
+		uint64_t va = r[i].va, len = r[i].len;
+		struct spinlock *lock = lock_for(as, va);
+		if (!len)
+			continue;
+		for (uint64_t a = va, next; a - va < len; a = next) {
+			spin_lock(lock);
+			unmap_locked(&g, a);
+			next = next_candidate(as, a, 1);
+			spin_unlock(lock);
+		}
+		prune_tables(&g, va, len);
+	}
+	gather_flush(&g);
+}
+
 void vm_unmap_range(struct vm_space *as, uint64_t va, uint64_t len)
 {
-	struct spinlock *lock = lock_for(as, va);
-	struct tlb_gather g;
-	if (!len)
-		return;
-	gather_init(&g, as);
-	for (uint64_t a = va, next; a - va < len; a = next) {
-		spin_lock(lock);
-		unmap_locked(&g, a);
-		next = next_candidate(as, a, 1);
-		spin_unlock(lock);
-	}
-	prune_tables(&g, va, len);
-	gather_flush(&g);
+	vm_unmap_ranges(as, &(struct vm_extent){.va = va, .len = len}, 1);
 }
 
 int vm_map_anon(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags)

@@ -81,6 +81,11 @@ int translate(struct vm_space *as, uint64_t va, uint64_t *pa, uint64_t *flags);
 int vm_map_anon(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags);
 /* Unmaps every 4 KiB page in [va, va+len) and drops its frame reference. */
 void vm_unmap_range(struct vm_space *as, uint64_t va, uint64_t len);
+/* The same for n ranges of as, with one TLB shootdown for them all. */
+struct vm_extent {
+	uint64_t va, len;
+};
+void vm_unmap_ranges(struct vm_space *as, const struct vm_extent *r, int n);
 
 /*
  * Gives every mapped page of the user range [va, va+len) the protection

@@ -232,9 +232,11 @@ static void vm_space_selftest(void)
 /* With no frame left: each call fails with ENOMEM and changes nothing. */
 static void enomem_selftest(void)
 {
+	heap_purge(); /* frames counted: none waiting for a batched unmap */
 	size_t frames = frame_free_count();
 	struct vm_space *as = vm_create();
 	size_t heap = heap_bytes_in_use();
+	heap_purge(); /* or kmalloc would find frames there */
 	struct grab g = grab_all_frames();
 	KTEST_OK(map_page(as, USER_VA, g.head, PTE_USER) == -ENOMEM &&
 		     vm_map_anon(as, USER_VA, PAGE_SIZE, PTE_USER) == -ENOMEM &&
@@ -244,6 +246,7 @@ static void enomem_selftest(void)
 		 "heap and fork: out of frames, NULL and no bytes held");
 	release_frames(&g);
 	vm_destroy(as);
+	heap_purge();
 	KTEST_OK(frame_free_count() == frames, "paging: nothing leaked after ENOMEM");
 }
 
@@ -347,6 +350,24 @@ static void heap_large_selftest(void)
 		 "heap: a freed large allocation is unmapped and known as freed");
 }
 
+/* kfree of a large allocation defers its unmap to a batched purge. */
+static void heap_lazy_selftest(void)
+{
+	uint64_t v;
+	heap_purge();
+	size_t frames = frame_free_count();
+	void *p = kmalloc(PAGE_SIZE);
+	kfree(p);
+	bool waits = frame_free_count() < frames && heap_free_problem(p);
+	heap_purge();
+	KTEST_OK(waits && frame_free_count() == frames && probe_read_u64(p, &v) == -EFAULT,
+		 "heap: a freed large allocation waits for the batched unmap, known as freed");
+	for (int i = 0; i < HEAP_LAZY_MAX; i++)
+		kfree(kmalloc(PAGE_SIZE));
+	KTEST_OK(frame_free_count() == frames, "heap: the %dth large kfree unmaps the batch",
+		 HEAP_LAZY_MAX);
+}
+
 static void heap_poison_selftest(void)
 {
 	/*
@@ -400,6 +421,7 @@ void heap_selftest(void)
 	kfree(z);
 	heap_random_selftest();
 	heap_large_selftest();
+	heap_lazy_selftest();
 	heap_poison_selftest();
 	KTEST_OK(heap_bytes_in_use() == heap && frame_free_count() == frames,
 		 "heap: bytes in use (%zu) and free frames back to their start", heap);
