@@ -27,7 +27,7 @@ all: $(ISO)
 # `make run UEFI=1` boots the same ISO through OVMF instead of SeaBIOS.
 run: deps
 	@$(MAKE) --no-print-directory all
-	tests/qemu-run --interactive $(if $(UEFI),--uefi) $(ISO)
+	QEMU_SMP=$${QEMU_SMP:-2} tests/qemu-run --interactive $(if $(UEFI),--uefi) $(ISO)
 
 # Legs run in order; a failing leg does not stop the others.
 test: deps

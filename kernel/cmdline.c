@@ -8,7 +8,7 @@
 #include "lib/string.h"
 #include "sys/strace.h"
 
-struct kernel_options kopts = {.init = "/bin/init"};
+struct kernel_options kopts = {.init = "/bin/init", .smp = true};
 
 static void apply_word(const char *w, size_t len)
 {

@@ -20,7 +20,7 @@ struct kernel_options {
 	/* lockdeptest=cycle|sleep: misuse locks on purpose after boot, so
 	 * tests can check that a LOCKDEP=1 kernel reports it (lib/lockdep.c) */
 	char lockdeptest[8];
-	/* smp=on: tasks run on every CPU (docs/smp.md); off: on CPU 0 only */
+	/* Tasks run on every CPU (docs/smp.md); smp=off: on CPU 0 only */
 	bool smp;
 };
 

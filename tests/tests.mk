@@ -8,17 +8,18 @@ RESULTS := $(BUILD)/results
 
 .PHONY: test-guest test-kernel test-lockdep test-boot test-gdb debug
 
-# One boot of the test ISO: the kernel's self-tests, then init runs
-# /bin/runtests over /tests and its exit status ends QEMU.
+# One boot of the test ISO on two CPUs, tasks on both: the kernel's
+# self-tests, then init runs /bin/runtests over /tests and its exit status
+# ends QEMU.  test-boot runs the suite again on one CPU.
 test-guest: $(ISO_TEST)
 	@mkdir -p $(RESULTS)
-	@tests/qemu-run --timeout 600 --log $(BUILD)/serial-test.log $(ISO_TEST); \
+	@QEMU_SMP=2 tests/qemu-run --timeout 600 --log $(BUILD)/serial-test.log $(ISO_TEST); \
 	status=$$?; \
 	tests/tap-result $(BUILD)/serial-test.log 0 "kernel: " > $(RESULTS)/test-kernel; \
 	tests/tap-result $(BUILD)/serial-test.log $$status > $(RESULTS)/test-guest; \
 	tests/tap-result $(BUILD)/serial-test.log 0 "leaks: " > $(RESULTS)/test-leaks; \
 	echo "kernel self-tests: $$(cat $(RESULTS)/test-kernel)"; \
-	echo "user tests in fdkernel: $$(cat $(RESULTS)/test-guest)"; \
+	echo "user tests in fdkernel (-smp 2): $$(cat $(RESULTS)/test-guest)"; \
 	echo "leak check after the suite: $$(cat $(RESULTS)/test-leaks)"; exit $$status
 test-kernel: test-guest
 
@@ -37,11 +38,11 @@ test-lockdep:
 	tail -n 1 $(BUILD)/lockdep-checks.log > $(RESULTS)/$@; exit $$status
 
 # Boot-path failures: no long mode, a kernel fault's report, odd memory maps,
-# UEFI, several CPUs (the user suite on two); and the syscall trace of a
-# test program.
-test-boot: $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST) $(ISO_TEST_SMP)
+# UEFI, several CPUs (and smp=off), the user suite on one CPU; and the
+# syscall trace of a test program.
+test-boot: $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST) $(ISO_SMP_OFF)
 	@mkdir -p $(RESULTS)
-	@tests/boot-checks $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST) $(ISO_TEST_SMP) \
+	@tests/boot-checks $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST) $(ISO_SMP_OFF) \
 		> $(BUILD)/boot-checks.log; \
 	status=$$?; cat $(BUILD)/boot-checks.log; tail -n 1 $(BUILD)/boot-checks.log > $(RESULTS)/$@; \
 	exit $$status

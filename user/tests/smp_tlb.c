@@ -112,7 +112,7 @@ int main(void)
 
 	if (syscall(NR_sched_getaffinity, 0, sizeof mask, &mask) < 0 ||
 	    __builtin_popcountll(mask) < 2)
-		skip_all("tasks run on one CPU (boot word smp=on and -smp 2 run this)");
+		skip_all("tasks run on one CPU (make test runs this at -smp 2)");
 	plan(3);
 	thread_start(&t, busy, NULL);
 	for (long long end = now_ns() + PATIENCE_NS; now_ns() < end && seen != 3;) {
