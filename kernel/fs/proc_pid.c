@@ -36,6 +36,7 @@ static const char *const entry_names[PID_ENTRIES] = {
     [PROC_PID_CMDLINE] = "cmdline",
     [PROC_PID_MAPS] = "maps",
     [PROC_PID_COMM] = "comm",
+    [PROC_PID_SYSCALL] = "syscall",
     [PID_EXE] = "exe",
     [PID_FD] = "fd",
     [PID_FDINFO] = "fdinfo",

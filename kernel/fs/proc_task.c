@@ -1,6 +1,6 @@
 /*
  * /proc/<pid>/task: one directory per live thread of the process, named
- * by its tid, holding stat, status and comm about that thread (the same
+ * by its tid, holding stat, status, comm and syscall about that thread (the same
  * figures as /proc/<pid>'s, for one thread: proc/proc_pid_info.c).
  *
  * Lifetime rule, as for /proc/<pid>: these directories and files hold the
@@ -21,6 +21,7 @@ static const char *const tid_names[PROC_PID_NFILES] = {
     [PROC_PID_STAT] = "stat",
     [PROC_PID_STATUS] = "status",
     [PROC_PID_COMM] = "comm",
+    [PROC_PID_SYSCALL] = "syscall",
 };
 
 static int tid_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)

@@ -1,10 +1,11 @@
 /*
- * The figures of /proc/<pid>/stat, status, cmdline and comm, and of
- * /proc/<pid>/task/<tid>/ (the same about one thread).  Each report is
+ * The figures of /proc/<pid>/stat, status, cmdline, comm and syscall, and
+ * of /proc/<pid>/task/<tid>/ (the same about one thread).  Each report is
  * taken in one proc_lock section (a consistent snapshot of the group),
  * then formatted outside it.
  */
 #include "proc/proc_pid.h"
+#include "arch/x86_64/trapframe.h"
 #include "fs/files.h"
 #include "fs/inode.h"
 #include "lib/printk.h"
@@ -226,6 +227,32 @@ static long format_status(const struct pid_info *in, char *buf, size_t size)
 	return strlen(buf);
 }
 
+/*
+ * proc_lock held: Linux's /proc/<pid>/syscall for thread t: "running" if
+ * it may run, else the call it sleeps in (number, six arguments, user sp
+ * and pc, in hex; the reader's own: this read), or "-1 sp pc" when it
+ * sleeps outside one.  The user
+ * registers are at the top of t's kernel stack, which task_free releases
+ * only after t exited and under proc_lock.  Read without stopping t, as
+ * Linux does: a thread that wakes meanwhile may show a mix.
+ */
+static long syscall_locked(const struct task *t, char *buf, size_t size)
+{
+	const struct trapframe *tf = t->tf;
+
+	if (task_exited(t))
+		snprintk(buf, size, "-1 0x0 0x0\n");
+	else if (t != current() && __atomic_load_n(&t->state, __ATOMIC_RELAXED) == TASK_RUNNABLE)
+		snprintk(buf, size, "running\n");
+	else if (tf->vector != SYSCALL_VECTOR || (int64_t)tf->error < 0)
+		snprintk(buf, size, "-1 0x%lx 0x%lx\n", tf->rsp, tf->rip);
+	else
+		snprintk(buf, size, "%ld 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx\n",
+			 (long)tf->error, tf->args[0], tf->args[1], tf->args[2], tf->args[3],
+			 tf->args[4], tf->args[5], tf->rsp, tf->rip);
+	return strlen(buf);
+}
+
 long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t size)
 {
 	struct pid_info in;
@@ -241,11 +268,13 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 		len = cmdline_locked(g, buf, size);
 	else if (which == PROC_PID_MAPS) /* the uvm is swapped only under proc_lock */
 		len = g->leader->uvm ? uvm_format_maps(g->leader->uvm, buf, size) : 0;
+	else if (which == PROC_PID_SYSCALL)
+		len = syscall_locked(t ? t : g->leader, buf, size);
 	else
 		gather_locked(g, t, &in);
 	spin_unlock(&proc_lock);
 	pid_ref_put(&r);
-	if (len || which == PROC_PID_CMDLINE || which == PROC_PID_MAPS)
+	if (len || which == PROC_PID_CMDLINE || which == PROC_PID_MAPS || which == PROC_PID_SYSCALL)
 		return len;
 	if (which == PROC_PID_COMM) {
 		snprintk(buf, size, "%s\n", in.comm);

@@ -1,10 +1,12 @@
 /*
  * /proc/<pid>/comm and /proc/<pid>/task: the name prctl(PR_SET_NAME) gives
  * (cut to 15 bytes), and one directory per live thread, named by its tid,
- * with that thread's stat, status and comm; a thread that exits leaves the
- * listing.
+ * with that thread's stat, status, comm and syscall; a thread that exits
+ * leaves the listing.  /proc/<pid>/syscall: the call a thread sleeps in
+ * (or reads it with).
  */
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +112,8 @@ static void test_threads(void)
 		    strlen(want)),
 	   "a thread's stat: its tid and name");
 	ok(status_ids(tids[0], tid), "a thread's status: Pid is its tid, Tgid the process");
+	ok(!strcmp(first_line("/proc/self/task/%d/syscall", tid, 0, buf, sizeof buf), "running\n"),
+	   "a thread's syscall: running while it may run");
 	ok(!strcmp(first_line("/proc/self/comm", 0, 0, buf, sizeof buf), "proc_task\n"),
 	   "the process's comm stays the main thread's");
 	snprintf(want, sizeof want, "/proc/self/task/%d", getppid());
@@ -122,10 +126,51 @@ static void test_threads(void)
 	is_errno(access(want, F_OK), ENOENT, "... and their directories: ENOENT");
 }
 
+/* Polls /proc/<pid>/syscall until pid sleeps in a call: its number, with
+ * its first and third arguments, or -2 if it never does. */
+static long sleeping_call(int pid, unsigned long *a0, unsigned long *a2, char *buf, size_t size)
+{
+	long nr = -2;
+
+	for (int i = 0; i < 5000; i++) {
+		first_line("/proc/%d/syscall", pid, 0, buf, size);
+		buf[strcspn(buf, "\n")] = '\0';
+		if (sscanf(buf, "%ld 0x%lx 0x%*x 0x%lx", &nr, a0, a2) == 3)
+			return nr;
+		thread_sys(__NR_sched_yield, 0, 0, 0);
+	}
+	return -2;
+}
+
+static void test_syscall(void)
+{
+	char buf[256];
+	unsigned long fd = 0, count = 0;
+	int p[2], status;
+
+	ok(sleeping_call(getpid(), &fd, &count, buf, sizeof buf) == 0 && count > 0,
+	   "/proc/self/syscall: the read that reads it (%s)", buf);
+	require(pipe(p) == 0, "pipe");
+	pid_t pid = fork();
+	if (pid == 0) {
+		char c[7];
+		_exit(read(p[0], c, sizeof c) == 1 ? 0 : 1);
+	}
+	long nr = sleeping_call(pid, &fd, &count, buf, sizeof buf);
+	ok(nr == 0 && fd == (unsigned long)p[0] && count == 7,
+	   "a child blocked in read(%d, buf, 7): /proc/<pid>/syscall says so (%s)", p[0], buf);
+	require(write(p[1], "x", 1) == 1, "write");
+	ok(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	   "... and its read returns once written to");
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(void)
 {
-	plan(12);
+	plan(16);
 	test_comm();
 	test_threads();
+	test_syscall();
 	return done();
 }
