@@ -149,6 +149,29 @@ static const struct fuzz_class *pick_class(void)
 	}
 }
 
+/* For the log: the call each thread of an overrunning scenario process
+ * sleeps in, or "running" (/proc/<pid>/task/<tid>/syscall). */
+static void show_threads(pid_t pid)
+{
+	char path[64], line[200];
+	struct dirent *de;
+	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/task/%.12s/syscall", (int)pid, de->d_name);
+		int fd = open(path, O_RDONLY);
+		ssize_t n = fd >= 0 ? read(fd, line, sizeof line - 1) : -1;
+		close(fd);
+		line[n > 0 ? n : 0] = '\0';
+		diag("overrun: process %d thread %s: %.*s", (int)pid, de->d_name,
+		     (int)strcspn(line, "\n"), line);
+	}
+	if (d)
+		closedir(d);
+}
+
 /* Play scenario C in a process of its own (whatever it changes, fds, limits,
  * signal dispositions, dies with it); while waiting, tell the watchdog we
  * are alive.  False if it overran its time: it is killed, its helpers are
@@ -173,6 +196,7 @@ static bool play(const struct fuzz_class *c)
 		send_report(0, F_NONE);
 		if (now_ms() > end) {
 			finding(F_OVERRUN);
+			show_threads(pid);
 			kill(pid, SIGKILL);
 			return false;
 		}
