@@ -1,7 +1,8 @@
 /*
  * Kernel heap.  Requests up to SMALL_MAX come from size classes carved out of
- * single-page slabs; larger ones get their own pages in the large region,
- * followed by an unmapped guard page.  Freed memory is poisoned and checked.
+ * single-page slabs, those up to a page get a frame of the direct map, and
+ * larger ones their own pages in the large region, followed by an unmapped
+ * guard page.  Freed small objects are poisoned and checked.
  */
 #include "mm/heap.h"
 
@@ -68,7 +69,8 @@ static size_t bytes_in_use;
 /*
  * Freed large allocations (guard page included) wait here, still mapped,
  * until HEAP_LAZY_MAX of them or LAZY_PAGES pages have gathered; then one purge
- * unmaps them all with one TLB shootdown.  Unmapping each at kfree cost a
+ * unmaps them all with one TLB shootdown.  Meanwhile an allocation of the
+ * same size takes one back as it is.  Unmapping each at kfree cost a
  * cross-CPU call per free: a path buffer per open() made fork+exec 25
  * times slower on two CPUs than on one.  Linux's lazy vunmap does the
  * same.  kfree clears the magic first, so a double free is still caught;
@@ -280,6 +282,22 @@ static uint64_t large_map(uint64_t npages)
 	return va;
 }
 
+/* A waiting allocation of npages, taken back: it is mapped on every CPU
+ * still, so there is nothing to map or flush (a pipe's ring when pipes
+ * come and go).  0 if none.  Caller holds heap_lock. */
+static uint64_t lazy_take(uint64_t npages)
+{
+	for (int i = 0; i < nlazy; i++) {
+		if (lazy[i].len != (npages + 1) * PAGE_SIZE)
+			continue;
+		uint64_t va = lazy[i].va;
+		lazy[i] = lazy[--nlazy];
+		lazy_pages -= npages;
+		return va;
+	}
+	return 0;
+}
+
 void heap_purge(void)
 {
 	struct vm_extent r[HEAP_LAZY_MAX];
@@ -305,7 +323,13 @@ static void *large_alloc(size_t size)
 		return NULL;
 	size_t rsize = (size + HEAP_ALIGN - 1) & ~(HEAP_ALIGN - 1);
 	uint64_t npages = large_pages(rsize);
-	uint64_t va = large_map(npages);
+	spin_lock(&heap_lock);
+	uint64_t va = lazy_take(npages);
+	spin_unlock(&heap_lock);
+	if (va)
+		memset((void *)va, 0, npages * PAGE_SIZE); /* as fresh frames are */
+	else
+		va = large_map(npages);
 	if (!va) {
 		heap_purge(); /* what waits there may be what is missing */
 		va = large_map(npages);
@@ -369,10 +393,42 @@ void heap_init(void)
 	kassert(va_free);
 }
 
+static bool in_direct_map(const void *ptr)
+{
+	return (uint64_t)ptr >= PHYS_MAP_BASE && (uint64_t)ptr < HEAP_LARGE_BASE;
+}
+
+/* A whole frame of the direct map: what a page-aligned pointer there is
+ * (a slab's objects start after its header). */
+static bool is_page(const void *ptr)
+{
+	return in_direct_map(ptr) && !((uint64_t)ptr & PAGE_MASK);
+}
+
+/* Requests that fit a page (a path buffer per open or exec) take a zeroed
+ * frame of the direct map: nothing to map, and nothing to unmap and shoot
+ * down at kfree.  No guard page, as with the slabs. */
+static void *page_alloc(void)
+{
+	uint64_t pa = frame_zalloc();
+	if (!pa) {
+		heap_purge();
+		pa = frame_zalloc();
+	}
+	if (!pa)
+		return NULL;
+	spin_lock(&heap_lock);
+	bytes_in_use += PAGE_SIZE;
+	spin_unlock(&heap_lock);
+	return P2V(pa);
+}
+
 void *kmalloc(size_t size)
 {
-	if (size > SMALL_MAX)
+	if (size > PAGE_SIZE)
 		return large_alloc(size);
+	if (size > SMALL_MAX)
+		return page_alloc();
 	int cls = class_of(size ? size : 1);
 	spin_lock(&heap_lock);
 	void *p = slab_alloc(cls);
@@ -385,14 +441,9 @@ void *kmalloc(size_t size)
 void *kzalloc(size_t size)
 {
 	void *p = kmalloc(size);
-	if (p && size <= SMALL_MAX) /* large ones come from zeroed frames */
+	if (p && size <= SMALL_MAX) /* the others come from zeroed frames */
 		memset(p, 0, size);
 	return p;
-}
-
-static bool in_direct_map(const void *ptr)
-{
-	return (uint64_t)ptr >= PHYS_MAP_BASE && (uint64_t)ptr < HEAP_LARGE_BASE;
 }
 
 /* Why ptr cannot be freed, or NULL.  Caller holds heap_lock. */
@@ -402,6 +453,8 @@ static const char *free_problem(const void *ptr)
 		return large_problem(ptr);
 	if (!in_direct_map(ptr))
 		return "not a heap pointer";
+	if (is_page(ptr))
+		return frame_refcount(V2P(ptr)) ? NULL : "double free (or not a heap pointer)";
 	return slab_problem(ptr);
 }
 
@@ -429,6 +482,9 @@ void kfree(void *ptr)
 	const char *why = free_problem(ptr);
 	if (!why && is_large(ptr)) {
 		((struct large_hdr *)ptr - 1)->magic = 0; /* a second kfree now fails */
+	} else if (!why && is_page(ptr)) {
+		bytes_in_use -= PAGE_SIZE;
+		frame_unref(V2P(ptr)); /* under heap_lock: a second kfree sees it free */
 	} else if (!why) {
 		struct slab *s = slab_of(ptr);
 		bytes_in_use -= class_size[s->cls];

@@ -350,21 +350,50 @@ static void heap_large_selftest(void)
 		 "heap: a freed large allocation is unmapped and known as freed");
 }
 
+/* Requests up to a page: a zeroed frame of the direct map, back at kfree. */
+static void heap_page_selftest(void)
+{
+	heap_purge();
+	size_t frames = frame_free_count(), heap = heap_bytes_in_use();
+	uint8_t *p = kmalloc(PAGE_SIZE), *q = kzalloc(3000); /* above the slabs' 2032 */
+	bool ok = p && q && !((uint64_t)p & PAGE_MASK) && !((uint64_t)q & PAGE_MASK) &&
+		  (uint64_t)p < HEAP_LARGE_BASE && p[0] == 0 && p[PAGE_SIZE - 1] == 0 &&
+		  q[2999] == 0 && frame_free_count() == frames - 2 &&
+		  heap_bytes_in_use() == heap + 2 * PAGE_SIZE;
+	memset(p, 0xa5, PAGE_SIZE);
+	kfree(p);
+	kfree(q);
+	KTEST_OK(ok && frame_free_count() == frames && heap_bytes_in_use() == heap &&
+		     heap_free_problem(p) && heap_free_problem(q),
+		 "heap: up to a page, a zeroed frame of the direct map, freed at once, a second "
+		 "kfree caught");
+}
+
 /* kfree of a large allocation defers its unmap to a batched purge. */
 static void heap_lazy_selftest(void)
 {
 	uint64_t v;
 	heap_purge();
 	size_t frames = frame_free_count();
-	void *p = kmalloc(PAGE_SIZE);
+	void *p = kmalloc(2 * PAGE_SIZE);
 	kfree(p);
 	bool waits = frame_free_count() < frames && heap_free_problem(p);
 	heap_purge();
 	KTEST_OK(waits && frame_free_count() == frames && probe_read_u64(p, &v) == -EFAULT,
 		 "heap: a freed large allocation waits for the batched unmap, known as freed");
+	uint64_t *a = kmalloc(2 * PAGE_SIZE);
+	a[0] = 42;
+	kfree(a);
+	uint64_t *b = kmalloc(2 * PAGE_SIZE);
+	KTEST_OK(b == a && b[0] == 0, "heap: one of the same size takes it back, zeroed");
+	kfree(b);
+	heap_purge();
+	void *many[HEAP_LAZY_MAX];
 	for (int i = 0; i < HEAP_LAZY_MAX; i++)
-		kfree(kmalloc(PAGE_SIZE));
-	KTEST_OK(frame_free_count() == frames, "heap: the %dth large kfree unmaps the batch",
+		many[i] = kmalloc(3 * PAGE_SIZE);
+	for (int i = 0; i < HEAP_LAZY_MAX; i++)
+		kfree(many[i]);
+	KTEST_OK(frame_free_count() == frames, "heap: the %dth waiting allocation unmaps the batch",
 		 HEAP_LAZY_MAX);
 }
 
@@ -421,6 +450,7 @@ void heap_selftest(void)
 	kfree(z);
 	heap_random_selftest();
 	heap_large_selftest();
+	heap_page_selftest();
 	heap_lazy_selftest();
 	heap_poison_selftest();
 	KTEST_OK(heap_bytes_in_use() == heap && frame_free_count() == frames,
