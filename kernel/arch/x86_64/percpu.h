@@ -17,8 +17,8 @@ struct task;
 struct vm_space;
 
 /*
- * The first fields are read by assembly through GS (syscall.asm): keep
- * their order and the CPU_* offsets below in sync.
+ * The fields with a CPU_* offset below are read by assembly through GS
+ * (syscall.asm): arch/x86_64/syscall.c checks the offsets at compile time.
  */
 struct cpu {
 	struct cpu *self;     /* gs:0 */
@@ -47,8 +47,10 @@ struct cpu {
 	struct task *idle;   /* this CPU's idle task (sched.c) */
 };
 
-#define CPU_KSTACK_TOP 8
-#define CPU_USER_RSP   16
+#define CPU_KSTACK_TOP	 8
+#define CPU_USER_RSP	 16
+#define CPU_CURRENT	 24
+#define CPU_NEED_RESCHED 88 /* read by the system call's fast exit */
 
 extern struct cpu cpu0;
 
