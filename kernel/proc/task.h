@@ -183,7 +183,7 @@ static inline bool task_exited(const struct task *t)
 /* The task running on this CPU. */
 static inline struct task *current(void)
 {
-	return this_cpu()->current;
+	return this_cpu_current();
 }
 
 #endif

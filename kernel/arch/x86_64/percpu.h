@@ -79,4 +79,14 @@ static inline struct cpu *this_cpu(void)
 	return c;
 }
 
+/* this_cpu()->current in one load (current() in proc/task.h), volatile
+ * for the same reason. */
+static inline struct task *this_cpu_current(void)
+{
+	struct task *t;
+
+	asm volatile("movq %%gs:%c1, %0" : "=r"(t) : "i"(CPU_CURRENT));
+	return t;
+}
+
 #endif
