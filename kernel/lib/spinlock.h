@@ -57,19 +57,23 @@ static inline void irq_pop_off(void)
 		irq_enable();
 }
 
-/* True if this CPU holds the lock. */
+/* True if this CPU holds the lock.  The owner alone says it: only this
+ * CPU stores itself there, after taking the lock, and clears it before
+ * letting go; another CPU's store never makes it equal. */
 static inline bool spin_held(const struct spinlock *lock)
 {
-	return lock->locked && lock->owner == this_cpu();
+	return lock->owner == this_cpu();
 }
 
 /* Takes the lock; the caller chose the interrupt state (below). */
 static inline void spin_acquire(struct spinlock *lock)
 {
-	if (spin_held(lock))
-		spin_misuse("spin_lock: already held by this CPU", lock);
 	lockdep_acquire(lock->name, lock, false);
 	while (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE)) {
+		/* Taken: by this CPU is a misuse, looked for only here, off
+		 * the uncontended path. */
+		if (spin_held(lock))
+			spin_misuse("spin_lock: already held by this CPU", lock);
 		/* Wait reading, not exchanging (the line stays shared), and
 		 * serve this CPU's cross-CPU call: the holder may be waiting
 		 * for it (a TLB shootdown under a space's lock). */
