@@ -44,16 +44,17 @@ int __dup3_linux(int fd, int fd2, long lflags);
 /*
  * dup3 with fd flags known at compile time (dup3(fd, -1, O_NONSEQFD), the
  * direct route of docs/fds.md): the compiler translates them, so the call
- * costs no run-time translation.  Only O_CLOEXEC's value differs (newlib
- * 0x40000, Linux 02000000); O_CLOFORK and O_NONSEQFD have Linux's.  Other
- * flags, or flags known only at run time, go through libc's dup3.
+ * costs no run-time translation.  Only O_CLOEXEC's value differs (newlib's
+ * 0x40000; Linux's is the bit SOCK_CLOEXEC shares, uapi/fcntl.h); O_CLOFORK
+ * and O_NONSEQFD have Linux's.  Other flags, or flags known only at run
+ * time, go through libc's dup3 (translate.c).
  */
 #define __DUP3_FD_FLAGS (O_CLOEXEC | O_CLOFORK | O_NONSEQFD)
 #define dup3(fd, fd2, flags)                                                                       \
 	(__builtin_constant_p(flags) && !((flags) & ~__DUP3_FD_FLAGS)                              \
 	     ? __dup3_linux((fd), (fd2),                                                           \
 			    ((flags) & (O_CLOFORK | O_NONSEQFD)) |                                 \
-				((flags)&O_CLOEXEC ? 02000000L : 0))                               \
+				((flags)&O_CLOEXEC ? (long)SOCK_CLOEXEC : 0))                      \
 	     : (dup3)((fd), (fd2), (flags)))
 
 #ifdef __cplusplus
