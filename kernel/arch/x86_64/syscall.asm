@@ -92,7 +92,8 @@ syscall_entry:
 	; The frame is the one SYSCALL built (TASK_WORK_FRAME is clear), so
 	; rip and rflags are what rcx and r11 held, cs and ss the user's.  Left
 	; to check: rip was past the last byte of the user half (2^47, not
-	; canonical: SYSRET would fault in ring 0 on Intel), and TF or RF
+	; canonical: SYSRET would fault in ring 0 on Intel; the last page is
+	; never mapped, uvm.h, so this is the second line), and TF or RF
 	; (SYSRET cannot restore RF, and with TF it would trap one instruction
 	; late).  rbx, r12-r15 still hold the user's values (the handler is C
 	; and kept them), rax the result; SYSRET clobbers rcx and r11 anyway.
