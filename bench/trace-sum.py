@@ -1,7 +1,7 @@
 # bench/trace's summary: addresses (one per line, hex) -> instructions per
 # function, from the kernel's and the user program's symbol tables.
 #   python3 bench/trace-sum.py ADDRESSES KERNEL_ELF USER_ELF
-import bisect, collections, os, subprocess, sys
+import bisect, collections, os, re, subprocess, sys
 
 KERNEL_HALF = 0xFFFFFFFF80000000
 
@@ -36,7 +36,26 @@ for pc in pcs:
         runs[-1][1] += 1
     else:
         runs.append([n, 1])
+
+
+def disassembly(elfs):
+    """Address -> instruction text, from objdump of each ELF."""
+    text = {}
+    for elf in elfs:
+        out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", elf],
+                             capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            m = re.match(r"^\s*([0-9a-f]+):\s+(.*)$", line)
+            if m:
+                text[int(m.group(1), 16)] = m.group(2)
+    return text
+
+
 print("%d instructions" % len(pcs))
+if os.environ.get("INSNS"):
+    text = disassembly(sys.argv[2:4])
+    for pc in pcs:
+        print("  %-24s %s" % (name(pc)[:24], text.get(pc, "?")))
 if os.environ.get("RUNS"):
     for n, k in runs:
         print("  run %5d %s" % (k, n))

@@ -76,10 +76,14 @@ static __attribute__((noinline)) int fd_dup_nonblock(int oldfd, unsigned int ofl
 
 int fd_dup(int oldfd, unsigned int oflags, int minfd)
 {
-	if (__builtin_expect(current()->indirect_flags & SYSIND_NONBLOCK, 0))
+	struct task *t = current();
+
+	/* Common case, outside syscall_indirect: one pass under the files lock. */
+	if (__builtin_expect(!t->indirect_flags, 1))
+		return files_dup(t->files, oldfd, minfd, oflags & FD_OFLAGS);
+	if (t->indirect_flags & SYSIND_NONBLOCK)
 		return fd_dup_nonblock(oldfd, oflags, minfd);
-	/* Common case: one pass under the files lock. */
-	return files_dup(current()->files, oldfd, minfd, with_percall(oflags));
+	return files_dup(t->files, oldfd, minfd, with_percall(oflags));
 }
 
 int fd_install_new(struct file *f, unsigned int oflags)

@@ -51,7 +51,9 @@ static void free_list_unlink(struct fdmap *map, uint32_t i)
 		map->slots[next].link.prev = prev;
 }
 
-static void bit_set_busy(struct fdmap *map, unsigned int i)
+/* Inline: every allocation runs it (out of line it cost a call and a
+ * register shuffle per dup). */
+static inline void bit_set_busy(struct fdmap *map, unsigned int i)
 {
 	unsigned int w = i / BITS_PER_LONG;
 
@@ -69,7 +71,8 @@ static void bit_clear_busy(struct fdmap *map, unsigned int i)
 }
 
 /* First index >= @w whose bit is clear in @words (nwords long), or >= nwords. */
-static unsigned int first_zero_from(const unsigned long *words, unsigned int nwords, unsigned int w)
+static inline unsigned int first_zero_from(const unsigned long *words, unsigned int nwords,
+					   unsigned int w)
 {
 	unsigned int k = w / BITS_PER_LONG;
 	unsigned long word;
@@ -257,22 +260,6 @@ int fdmap_alloc_lowest(struct fdmap *map, unsigned int start, unsigned int limit
 	if (i < map->size && map->base + i < limit)
 		return fdmap_take(map, i, flags);
 	return map->base + i >= limit ? -EMFILE : -ENOSPC;
-}
-
-/**
- * fdmap_install - store a file on a busy fd
- * @map:  [in] the map
- * @fd:   [in] busy fd (reserved, or installed: then the caller handles the old file)
- * @file: [in] the file; the map takes over the caller's reference
- */
-void fdmap_install(struct fdmap *map, unsigned int fd, struct file *file)
-{
-	/*
-	 * Release: whoever set the file up wrote its fields before this store,
-	 * and a reader's acquire load in fdmap_file() must see them.  A reader
-	 * sees the old pointer or the new one, never a mix.
-	 */
-	__atomic_store_n(&map->slots[fd - map->base].file, file, __ATOMIC_RELEASE);
 }
 
 /**

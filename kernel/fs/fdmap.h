@@ -87,7 +87,6 @@ int fdmap_alloc_free(struct fdmap *map, unsigned int flags);
 int fdmap_alloc_exact(struct fdmap *map, unsigned int fd, unsigned int flags);
 int fdmap_alloc_lowest(struct fdmap *map, unsigned int start, unsigned int limit,
 		       unsigned int flags);
-void fdmap_install(struct fdmap *map, unsigned int fd, struct file *file);
 struct file *fdmap_release(struct fdmap *map, unsigned int fd);
 unsigned int fdmap_get_flags(const struct fdmap *map, unsigned int fd);
 int fdmap_set_flags(struct fdmap *map, unsigned int fd, unsigned int clear, unsigned int set);
@@ -115,6 +114,24 @@ static inline struct file *fdmap_file(const struct fdmap *map, unsigned int fd)
 		return NULL;
 	/* Acquire pairs with the release in fdmap_install(): the file's fields are visible. */
 	return __atomic_load_n(&map->slots[i].file, __ATOMIC_ACQUIRE);
+}
+
+/**
+ * fdmap_install - store a file on a busy fd
+ * @map:  [in] the map
+ * @fd:   [in] busy fd (reserved, or installed: then the caller handles the old file)
+ * @file: [in] the file; the map takes over the caller's reference
+ *
+ * Inline: every fd creation runs it under the files lock.
+ */
+static inline void fdmap_install(struct fdmap *map, unsigned int fd, struct file *file)
+{
+	/*
+	 * Release: whoever set the file up wrote its fields before this store,
+	 * and a reader's acquire load in fdmap_file() must see them.  A reader
+	 * sees the old pointer or the new one, never a mix.
+	 */
+	__atomic_store_n(&map->slots[fd - map->base].file, file, __ATOMIC_RELEASE);
 }
 
 /* Does @fd fall inside the area @map covers? */

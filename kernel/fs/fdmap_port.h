@@ -60,6 +60,10 @@ static inline bool spin_held(const struct spinlock *lock)
 	return __atomic_load_n(&lock->locked, __ATOMIC_RELAXED) != 0;
 }
 
+/* No interrupts on the host: the kernel's task-context lock is the same. */
+#define spin_lock_task	 spin_lock
+#define spin_unlock_task spin_unlock
+
 #endif /* __KERNEL__ */
 
 /* Grace periods: the kernel's (sched/grace.c); on the host a queue that

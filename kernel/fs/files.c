@@ -178,8 +178,10 @@ static int files_alloc_nonseq(struct files_table *files, unsigned int mflags)
 	return fd != -ENOSPC ? fd : files_alloc_nonseq_grow(files, mflags);
 }
 
-/* Under the lock: files_alloc_fd() once its arguments are checked. */
-static int files_alloc_locked(struct files_table *files, unsigned int minfd, unsigned int flags)
+/* Under the lock: files_alloc_fd() once its arguments are checked.  Inline
+ * in its two callers: dup saves a call and the registers it saved. */
+static inline int files_alloc_locked(struct files_table *files, unsigned int minfd,
+				     unsigned int flags)
 {
 	if (!files_room(files, flags & O_NONSEQFD))
 		return -EMFILE;
@@ -254,7 +256,7 @@ struct files_table *files_copy(struct files_table *files, int mode)
 		return NULL;
 	child->refs = 1;
 	spin_init(&child->lock, "files");
-	spin_lock(&files->lock);
+	spin_lock_task(&files->lock);
 	child->seq = fdmap_alloc_for_copy(0, files->seq->size);
 	child->nonseq = fdmap_alloc_for_copy(NONSEQ_FD_BASE, files->nonseq->size);
 	if (child->seq && child->nonseq) {
@@ -262,10 +264,10 @@ struct files_table *files_copy(struct files_table *files, int mode)
 		fdmap_copy(child->nonseq, files->nonseq, mode);
 		child->nofile = files->nofile;
 		child->nofile_max = files->nofile_max;
-		spin_unlock(&files->lock);
+		spin_unlock_task(&files->lock);
 		return child;
 	}
-	spin_unlock(&files->lock);
+	spin_unlock_task(&files->lock);
 	fdmap_free(child->seq);
 	fdmap_free(child->nonseq);
 	kfree(child);
@@ -316,11 +318,11 @@ static void files_close_matching(struct files_table *files, struct fdmap **area,
 
 	do {
 		n = 0;
-		spin_lock(&files->lock);
+		spin_lock_task(&files->lock);
 		while (!n && pos <= last &&
 		       fdmap_next_flag_set(*area, flag, false, &pos, &base, &set))
 			n = take_set(*area, base, set, first, last, batch);
-		spin_unlock(&files->lock);
+		spin_unlock_task(&files->lock);
 		for (i = 0; i < n; i++)
 			file_put(batch[i]);
 	} while (n);
@@ -363,10 +365,10 @@ void files_exec(struct files_table *files)
 {
 	files_close_matching(files, &files->seq, 0, ~0u, FDMAP_F_CLOEXEC);
 	files_close_matching(files, &files->nonseq, 0, ~0u, FDMAP_F_CLOEXEC);
-	spin_lock(&files->lock);
+	spin_lock_task(&files->lock);
 	files_clear_flag(files->seq, FDMAP_F_CLOFORK);
 	files_clear_flag(files->nonseq, FDMAP_F_CLOFORK);
-	spin_unlock(&files->lock);
+	spin_unlock_task(&files->lock);
 }
 
 /**
@@ -386,9 +388,9 @@ int files_alloc_fd(struct files_table *files, int minfd, unsigned int flags)
 
 	if ((flags & ~OPEN_FD_FLAGS) || minfd < 0)
 		return -EINVAL;
-	spin_lock(&files->lock);
+	spin_lock_task(&files->lock);
 	fd = files_alloc_locked(files, (unsigned int)minfd, flags);
-	spin_unlock(&files->lock);
+	spin_unlock_task(&files->lock);
 	return fd;
 }
 
@@ -410,14 +412,14 @@ int files_dup(struct files_table *files, int oldfd, int minfd, unsigned int flag
 
 	if ((flags & ~OPEN_FD_FLAGS) || minfd < 0)
 		return -EINVAL;
-	spin_lock(&files->lock);
+	spin_lock_task(&files->lock);
 	file = files_installed(files, oldfd);
 	fd = file ? files_alloc_locked(files, (unsigned int)minfd, flags) : -EBADF;
 	if (fd >= 0) {
 		file_get(file); /* the new fd's reference */
 		fdmap_install(*files_area(files, fd), (unsigned int)fd, file);
 	}
-	spin_unlock(&files->lock);
+	spin_unlock_task(&files->lock);
 	return fd;
 }
 
@@ -434,13 +436,13 @@ int files_install(struct files_table *files, int fd, struct file *file)
 	struct fdmap *map;
 	int err = -EBADF;
 
-	spin_lock(&files->lock);
+	spin_lock_task(&files->lock);
 	map = files_map_of(files, fd);
 	if (map && fdmap_busy(map, (unsigned int)fd) && !fdmap_file(map, (unsigned int)fd)) {
 		fdmap_install(map, (unsigned int)fd, file);
 		err = 0;
 	}
-	spin_unlock(&files->lock);
+	spin_unlock_task(&files->lock);
 	return err;
 }
 
@@ -456,13 +458,13 @@ int files_unreserve_fd(struct files_table *files, int fd)
 	struct fdmap *map;
 	int err = -EBADF;
 
-	spin_lock(&files->lock);
+	spin_lock_task(&files->lock);
 	map = files_map_of(files, fd);
 	if (map && fdmap_busy(map, (unsigned int)fd) && !fdmap_file(map, (unsigned int)fd)) {
 		fdmap_release(map, (unsigned int)fd);
 		err = 0;
 	}
-	spin_unlock(&files->lock);
+	spin_unlock_task(&files->lock);
 	return err;
 }
 
@@ -507,11 +509,11 @@ int files_close(struct files_table *files, int fd)
 	struct file *file = NULL;
 	struct fdmap *map;
 
-	spin_lock(&files->lock);
+	spin_lock_task(&files->lock);
 	map = files_map_of(files, fd); /* once: the release needs the same map */
 	if (map && (file = fdmap_file(map, (unsigned int)fd)))
 		fdmap_release(map, (unsigned int)fd);
-	spin_unlock(&files->lock);
+	spin_unlock_task(&files->lock);
 	if (!file)
 		return -EBADF;
 	file_put(file);
@@ -561,7 +563,7 @@ int files_dup_to(struct files_table *files, int oldfd, int newfd, unsigned int f
 
 	if (fdflags & ~FD_FLAGS)
 		return -EINVAL;
-	spin_lock(&files->lock);
+	spin_lock_task(&files->lock);
 	file = files_installed(files, oldfd);
 	if (!file)
 		ret = -EBADF;
@@ -569,7 +571,7 @@ int files_dup_to(struct files_table *files, int oldfd, int newfd, unsigned int f
 		ret = newfd;
 	else if (!(ret = files_reach(files, newfd, &map)))
 		ret = files_put_on(map, newfd, file, fd_to_map_flags(fdflags), &replaced);
-	spin_unlock(&files->lock);
+	spin_unlock_task(&files->lock);
 	if (replaced)
 		file_put(replaced);
 	return ret;
@@ -586,10 +588,10 @@ int files_get_fdflags(struct files_table *files, int fd)
 {
 	int ret = -EBADF;
 
-	spin_lock(&files->lock);
+	spin_lock_task(&files->lock);
 	if (files_installed(files, fd))
 		ret = map_to_fd_flags(fdmap_get_flags(files_map_of(files, fd), (unsigned int)fd));
-	spin_unlock(&files->lock);
+	spin_unlock_task(&files->lock);
 	return ret;
 }
 
@@ -607,11 +609,11 @@ int files_set_fdflags(struct files_table *files, int fd, unsigned int fdflags)
 
 	if (fdflags & ~FD_FLAGS)
 		return -EINVAL;
-	spin_lock(&files->lock);
+	spin_lock_task(&files->lock);
 	if (files_installed(files, fd))
 		ret = fdmap_set_flags(files_map_of(files, fd), (unsigned int)fd, FDMAP_F_USER,
 				      fd_to_map_flags(fdflags));
-	spin_unlock(&files->lock);
+	spin_unlock_task(&files->lock);
 	return ret;
 }
 
@@ -638,9 +640,9 @@ static void files_range_area(struct files_table *files, struct fdmap **area, uns
 		files_close_matching(files, area, lo, hi, FDMAP_F_BUSY);
 		return;
 	}
-	spin_lock(&files->lock);
+	spin_lock_task(&files->lock);
 	files_flag_range(*area, lo, hi, mflags);
-	spin_unlock(&files->lock);
+	spin_unlock_task(&files->lock);
 }
 
 /* close_range(2)'s arguments: 0, or -EINVAL for unknown flags or @first > @last. */
@@ -681,8 +683,8 @@ unsigned int files_count(struct files_table *files)
 {
 	unsigned int n;
 
-	spin_lock(&files->lock);
+	spin_lock_task(&files->lock);
 	n = files->seq->busy + files->nonseq->busy;
-	spin_unlock(&files->lock);
+	spin_unlock_task(&files->lock);
 	return n;
 }

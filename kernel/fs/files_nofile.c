@@ -16,9 +16,9 @@ int files_set_nofile(struct files_table *files, unsigned long soft)
 {
 	if (soft > NR_OPEN_MAX)
 		return -EPERM;
-	spin_lock(&files->lock);
+	spin_lock_task(&files->lock);
 	files->nofile = (unsigned int)soft;
-	spin_unlock(&files->lock);
+	spin_unlock_task(&files->lock);
 	return 0;
 }
 
@@ -27,9 +27,9 @@ unsigned int files_get_nofile(struct files_table *files)
 {
 	unsigned int n;
 
-	spin_lock(&files->lock);
+	spin_lock_task(&files->lock);
 	n = files->nofile;
-	spin_unlock(&files->lock);
+	spin_unlock_task(&files->lock);
 	return n;
 }
 
@@ -47,18 +47,18 @@ int files_set_nofile_limits(struct files_table *files, uint64_t soft, uint64_t h
 		return -EINVAL;
 	if (hard > NR_OPEN_MAX)
 		return -EPERM;
-	spin_lock(&files->lock);
+	spin_lock_task(&files->lock);
 	files->nofile = (unsigned int)soft;
 	files->nofile_max = (unsigned int)hard;
-	spin_unlock(&files->lock);
+	spin_unlock_task(&files->lock);
 	return 0;
 }
 
 /* getrlimit(RLIMIT_NOFILE). */
 void files_get_nofile_limits(struct files_table *files, uint64_t *soft, uint64_t *hard)
 {
-	spin_lock(&files->lock);
+	spin_lock_task(&files->lock);
 	*soft = files->nofile;
 	*hard = files->nofile_max;
-	spin_unlock(&files->lock);
+	spin_unlock_task(&files->lock);
 }

@@ -336,6 +336,7 @@ static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *i
 	t->tf->cs = USER_CS;
 	t->tf->ss = USER_DS;
 	t->tf->rflags = 0x202; /* IF */
+	task_work_set(t, TASK_WORK_FRAME);
 }
 
 /* The first UVM_CMDLINE_MAX bytes of argv's strings (they lead strs->buf)

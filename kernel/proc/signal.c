@@ -89,6 +89,7 @@ static void enqueue_signal(struct task *t, int sig, const struct sig_info *info)
 {
 	t->sig.info[sig - 1] = *info;
 	__atomic_or_fetch(&t->sig.pending, SIGBIT(sig), __ATOMIC_RELEASE);
+	task_work_set(t, TASK_WORK_SIGNAL);
 	if (signal_is_pending(t))
 		sched_wake(t);
 	wake_signalfds(t->group);
@@ -140,6 +141,8 @@ static void post_process_locked(struct thread_group *g, int sig, const struct si
 		return;
 	g->shared_info[sig - 1] = *info;
 	__atomic_or_fetch(&g->shared_pending, SIGBIT(sig), __ATOMIC_RELEASE);
+	/* Whichever thread does not block it may take it on its way out. */
+	list_for_each_entry(t, &g->threads, group_link) task_work_set(t, TASK_WORK_SIGNAL);
 	if ((t = pick_thread_locked(g, sig)))
 		sched_wake(t);
 	wake_signalfds(g);
@@ -212,6 +215,7 @@ void signal_set_temporary_mask(uint64_t mask)
 		t->sig.restore_blocked = true;
 	}
 	t->sig.blocked = mask & ~SIG_UNBLOCKABLE;
+	task_work_set(t, TASK_WORK_SIGNAL); /* the restore is work, and so may be the mask */
 }
 
 /* Takes the lowest signal of mask off *set (with its info), or returns 0. */

@@ -81,8 +81,11 @@ SYSCALL_DEFINE4(rt_sigprocmask, int, how, const uint64_t *, uset, uint64_t *, uo
 	}
 	if (uold && copy_to_user(uold, &old, sizeof(old)))
 		return -EFAULT;
-	if (uset)
+	if (uset) {
 		t->sig.blocked = set & ~SIG_UNBLOCKABLE;
+		if (old & ~t->sig.blocked) /* a pending signal may be deliverable now */
+			task_work_set(t, TASK_WORK_SIGNAL);
+	}
 	return 0;
 }
 
@@ -170,6 +173,8 @@ SYSCALL_DEFINE0(rt_sigreturn)
 	if (sigframe_restore(tf, &mask))
 		group_exit(W_SIGNALED(SIGSEGV)); /* a forged or lost frame */
 	current()->sig.blocked = mask & ~SIG_UNBLOCKABLE;
+	/* A new frame, and maybe a mask that lets a pending signal through. */
+	task_work_set(current(), TASK_WORK_FRAME | TASK_WORK_SIGNAL);
 	return (long)tf->rax; /* the dispatcher stores this back in rax */
 }
 

@@ -48,6 +48,15 @@ enum task_state {
  * they need no lock.
  */
 struct task {
+	/*
+	 * TASK_WORK_* bits: what the system call's way out must do before
+	 * it may leave by SYSRET without looking at anything else
+	 * (syscall.asm's fast exit tests this one word; the slow way clears
+	 * it, then looks at everything: arch/x86_64/syscall.c).  Atomic: other
+	 * tasks set bits (a signal sender), only the task clears them.
+	 * First in the struct: the entry code reads it at offset 0.
+	 */
+	unsigned long work;
 	/* The thread id (gettid); the process id is group->tgid.  Set under
 	 * proc_lock in task_alloc; changed only by de_thread (exec.c, under
 	 * proc_lock), which gives the exec'ing thread its leader's. */
@@ -151,6 +160,20 @@ struct task {
 #endif
 };
 
+/* A signal for the task, or a change of its mask or of its stop state:
+ * signal_work (proc/signal.h) may hold.  Setters set it after the state
+ * it announces (release). */
+#define TASK_WORK_SIGNAL (1UL << 0)
+/* The system call rewrote its own frame (execve, rt_sigreturn): the
+ * frame's rcx and r11 are no longer what SYSRET would load, so it
+ * leaves by the exit that checks the frame. */
+#define TASK_WORK_FRAME (1UL << 1)
+
+static inline void task_work_set(struct task *t, unsigned long bits)
+{
+	__atomic_or_fetch(&t->work, bits, __ATOMIC_RELEASE);
+}
+
 /* True once t has exited (a zombie, or dead and about to be freed). */
 static inline bool task_exited(const struct task *t)
 {
@@ -160,7 +183,7 @@ static inline bool task_exited(const struct task *t)
 /* The task running on this CPU. */
 static inline struct task *current(void)
 {
-	return this_cpu()->current;
+	return this_cpu_current();
 }
 
 #endif

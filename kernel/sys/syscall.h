@@ -134,7 +134,10 @@ static inline long syscall_invoke(uint64_t nr, const uint64_t args[6])
 /* Points the SYSCALL instruction at syscall_entry (boot, per CPU). */
 void syscall_init(void);
 
-/* Entry from syscall_entry (arch/x86_64/syscall.asm). */
-void syscall_dispatch(struct trapframe *tf);
+/* From syscall_entry (arch/x86_64/syscall.asm), for the calls its own
+ * table lookup leaves out: traced, or without a handler. */
+long syscall_dispatch(struct trapframe *tf);
+/* From syscall_entry when the way out has work (arch/x86_64/syscall.c). */
+void syscall_exit_work(struct trapframe *tf);
 
 #endif

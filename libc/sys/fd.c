@@ -21,12 +21,19 @@ int dup2(int fd, int fd2)
 	return sys_call(__NR_dup2, fd, fd2);
 }
 
-int dup3(int fd, int fd2, int flags)
+/* (dup3): fdkernel.h's macro of the same name takes constant flags to
+ * __dup3_linux itself. */
+int(dup3)(int fd, int fd2, int flags)
 {
 	long lflags = fd_flags_to_linux(flags);
 
 	if (lflags < 0)
 		return -1;
+	return __dup3_linux(fd, fd2, lflags);
+}
+
+int __dup3_linux(int fd, int fd2, long lflags)
+{
 	return sys_call(__NR_dup3, fd, fd2, lflags);
 }
 

@@ -54,6 +54,11 @@ static void check_dup3(void)
 	is_int(fcntl(t, F_GETFD), FD_CLOEXEC, "... sets FD_CLOEXEC");
 	is_int(dup3(fd, t, 0), t, "dup3(0) on the same target");
 	is_int(fcntl(t, F_GETFD), 0, "... clears it");
+	/* Flags known only at run time take libc's translating dup3, constant
+	 * ones <fdkernel.h>'s compile-time path: both must mean the same. */
+	volatile int cloexec = O_CLOEXEC;
+	is_int(dup3(fd, t, cloexec) == t ? fcntl(t, F_GETFD) : -1, FD_CLOEXEC,
+	       "dup3(O_CLOEXEC) with run-time flags sets FD_CLOEXEC too");
 	is_errno(dup3(fd, nofile(), 0), EBADF, "dup3 to RLIMIT_NOFILE: EBADF");
 	is_errno(dup3(fd, -1, 0), EBADF, "dup3 to -1: EBADF");
 	close(t);
@@ -171,7 +176,7 @@ int main(void)
 {
 	int before;
 
-	plan(8 + 11 + 12 + 6 + 6 + 6 + 1);
+	plan(8 + 12 + 12 + 6 + 6 + 6 + 1);
 	before = next_fd();
 	check_dup2();
 	check_dup3();

@@ -17,8 +17,8 @@ struct task;
 struct vm_space;
 
 /*
- * The first fields are read by assembly through GS (syscall.asm): keep
- * their order and the CPU_* offsets below in sync.
+ * The fields with a CPU_* offset below are read by assembly through GS
+ * (syscall.asm): arch/x86_64/syscall.c checks the offsets at compile time.
  */
 struct cpu {
 	struct cpu *self;     /* gs:0 */
@@ -47,8 +47,10 @@ struct cpu {
 	struct task *idle;   /* this CPU's idle task (sched.c) */
 };
 
-#define CPU_KSTACK_TOP 8
-#define CPU_USER_RSP   16
+#define CPU_KSTACK_TOP	 8
+#define CPU_USER_RSP	 16
+#define CPU_CURRENT	 24
+#define CPU_NEED_RESCHED 88 /* read by the system call's fast exit */
 
 extern struct cpu cpu0;
 
@@ -75,6 +77,16 @@ static inline struct cpu *this_cpu(void)
 
 	asm volatile("movq %%gs:0, %0" : "=r"(c));
 	return c;
+}
+
+/* this_cpu()->current in one load (current() in proc/task.h), volatile
+ * for the same reason. */
+static inline struct task *this_cpu_current(void)
+{
+	struct task *t;
+
+	asm volatile("movq %%gs:%c1, %0" : "=r"(t) : "i"(CPU_CURRENT));
+	return t;
 }
 
 #endif

@@ -2,13 +2,22 @@
 ; and does not switch stacks, so the entry parks the user rsp in the per-CPU
 ; area (gs), moves to the current task's kernel stack and builds the same
 ; struct trapframe an interrupt would: fork, execve and signals then work
-; on one frame layout.  Exit uses SYSRET when the frame allows it, IRETQ
-; otherwise (syscall_exit says when).
+; on one frame layout.  The common case stays here: the table's handler,
+; one test of the task's work word (and need_resched and the restart
+; results), then SYSRET straight from the frame SYSCALL built.  Everything
+; else calls C (syscall.c) and leaves by syscall_exit, which checks the
+; frame and uses SYSRET when it allows it, IRETQ otherwise.
 
 %include "kernel/arch/x86_64/regs.inc"
 
-CPU_KSTACK_TOP equ 8                    ; percpu.h
+CPU_KSTACK_TOP equ 8                    ; percpu.h (checked by syscall.c)
 CPU_USER_RSP   equ 16
+CPU_CURRENT    equ 24
+CPU_NEED_RESCHED equ 88
+TASK_WORK      equ 0                    ; struct task's work word (proc/task.h)
+NR_SYSCALLS    equ 1002                 ; sys/syscall.h
+ERESTARTSYS    equ 512                  ; sched/wait.h: -ERESTARTNOHAND ..
+ERESTARTNOHAND equ 514                  ; -ERESTARTSYS may restart the call
 USER_DS        equ 0x23                 ; gdt.h
 USER_CS        equ 0x2b
 SYSCALL_VECTOR equ 0x100                ; not a hardware vector: marks syscall frames
@@ -33,6 +42,9 @@ tf_offset_ss     equ TF_SS
 tf_offset_size   equ TF_SIZE
 
 extern syscall_dispatch
+extern syscall_exit_work
+extern syscall_table
+extern strace_on
 extern trap_return
 global syscall_entry
 global syscall_exit
@@ -51,12 +63,63 @@ syscall_entry:
 	push SYSCALL_VECTOR
 	PUSH_REGS
 	sti                             ; DF is already clear: SYSCALL_FMASK clears it
-	mov rdi, rsp
-	push qword [rsp + TF_RIP]       ; frame link for backtraces
-	push rbp
-	mov rbp, rsp
+	; The frame's rbp and rcx (the user's rip) lie side by side as a call
+	; frame does: rbp pointing at them links backtraces to the user code.
+	lea rbp, [rsp + TF_RBP]
+	mov rdi, rsp                    ; the handler's args: the frame's first six
+	cmp rax, NR_SYSCALLS
+	jae .unusual
+	cmp byte [rel strace_on], 0
+	jne .unusual
+	mov rax, [syscall_table + rax * 8]
+	test rax, rax
+	jz .unusual
+	call rax
+.called:
+	mov [rsp + TF_RAX], rax
+	; Interrupts off from the tests to SYSRET: a tick after them would
+	; set need_resched unseen.  Work bits set by another CPU after the
+	; test wait for the next way out, as an interrupt's would.
+	cli
+	mov rcx, [gs:CPU_CURRENT]
+	cmp qword [rcx + TASK_WORK], 0
+	jne .work
+	cmp byte [gs:CPU_NEED_RESCHED], 0
+	jne .work
+	lea rcx, [rax + ERESTARTNOHAND]
+	cmp rcx, ERESTARTNOHAND - ERESTARTSYS
+	jbe .work                       ; a restart result: signal_deliver decides
+	; The frame is the one SYSCALL built (TASK_WORK_FRAME is clear), so
+	; rip and rflags are what rcx and r11 held, cs and ss the user's.  Left
+	; to check: rip was past the last byte of the user half (2^47, not
+	; canonical: SYSRET would fault in ring 0 on Intel; the last page is
+	; never mapped, uvm.h, so this is the second line), and TF or RF
+	; (SYSRET cannot restore RF, and with TF it would trap one instruction
+	; late).  rbx, r12-r15 still hold the user's values (the handler is C
+	; and kept them), rax the result; SYSRET clobbers rcx and r11 anyway.
+	mov rcx, [rsp + TF_RIP]
+	bt rcx, 47
+	jc syscall_exit
+	mov r11, [rsp + TF_RFLAGS]
+	test r11, RFLAGS_TF | RFLAGS_RF
+	jnz syscall_exit
+	mov rdi, [rsp + TF_RDI]
+	mov rsi, [rsp + TF_RSI]
+	mov rdx, [rsp + TF_RDX]
+	mov r10, [rsp + TF_R10]
+	mov r8, [rsp + TF_R8]
+	mov r9, [rsp + TF_R9]
+	mov rbp, [rsp + TF_RBP]
+	mov rsp, [rsp + TF_RSP]
+	swapgs
+	o64 sysret
+.unusual:
 	call syscall_dispatch
-	add rsp, 16
+	jmp .called
+.work:
+	sti
+	mov rdi, rsp
+	call syscall_exit_work
 
 ; Returns to user mode from the trapframe at rsp (also reached by new tasks).
 syscall_exit:

@@ -13,7 +13,7 @@ struct trapframe {
 			uint64_t rdi, rsi, rdx, r10, r8, r9;
 		};
 		/* The same registers as a system call's arguments, in Linux's
-		 * order: its handler reads them in place (syscall_dispatch). */
+		 * order: its handler reads them in place (syscall_entry). */
 		uint64_t args[6];
 	};
 	uint64_t r15, r14, r13, r12, r11, rbp, rcx, rbx, rax;
