@@ -405,15 +405,16 @@ static bool is_page(const void *ptr)
 	return in_direct_map(ptr) && !((uint64_t)ptr & PAGE_MASK);
 }
 
-/* Requests that fit a page (a path buffer per open or exec) take a zeroed
- * frame of the direct map: nothing to map, and nothing to unmap and shoot
- * down at kfree.  No guard page, as with the slabs. */
+/* Requests that fit a page (a path buffer per open or exec) take a frame
+ * of the direct map: nothing to map, and nothing to unmap and shoot down
+ * at kfree.  No guard page, as with the slabs; not zeroed (kzalloc does),
+ * as a path buffer needs no 4 KiB of zeroes. */
 static void *page_alloc(void)
 {
-	uint64_t pa = frame_zalloc();
+	uint64_t pa = frame_alloc();
 	if (!pa) {
 		heap_purge();
-		pa = frame_zalloc();
+		pa = frame_alloc();
 	}
 	if (!pa)
 		return NULL;
@@ -441,7 +442,7 @@ void *kmalloc(size_t size)
 void *kzalloc(size_t size)
 {
 	void *p = kmalloc(size);
-	if (p && size <= SMALL_MAX) /* the others come from zeroed frames */
+	if (p && size <= PAGE_SIZE) /* larger ones come from zeroed frames */
 		memset(p, 0, size);
 	return p;
 }

@@ -350,12 +350,12 @@ static void heap_large_selftest(void)
 		 "heap: a freed large allocation is unmapped and known as freed");
 }
 
-/* Requests up to a page: a zeroed frame of the direct map, back at kfree. */
+/* Requests up to a page: a frame of the direct map, back at kfree. */
 static void heap_page_selftest(void)
 {
 	heap_purge();
 	size_t frames = frame_free_count(), heap = heap_bytes_in_use();
-	uint8_t *p = kmalloc(PAGE_SIZE), *q = kzalloc(3000); /* above the slabs' 2032 */
+	uint8_t *p = kzalloc(PAGE_SIZE), *q = kzalloc(3000); /* above the slabs' 2032 */
 	bool ok = p && q && !((uint64_t)p & PAGE_MASK) && !((uint64_t)q & PAGE_MASK) &&
 		  (uint64_t)p < HEAP_LARGE_BASE && p[0] == 0 && p[PAGE_SIZE - 1] == 0 &&
 		  q[2999] == 0 && frame_free_count() == frames - 2 &&
@@ -365,8 +365,8 @@ static void heap_page_selftest(void)
 	kfree(q);
 	KTEST_OK(ok && frame_free_count() == frames && heap_bytes_in_use() == heap &&
 		     heap_free_problem(p) && heap_free_problem(q),
-		 "heap: up to a page, a zeroed frame of the direct map, freed at once, a second "
-		 "kfree caught");
+		 "heap: up to a page, a frame of the direct map (kzalloc zeroes it), freed at "
+		 "once, a second kfree caught");
 }
 
 /* kfree of a large allocation defers its unmap to a batched purge. */
