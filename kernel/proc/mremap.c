@@ -107,7 +107,9 @@ SYSCALL_DEFINE5(mremap, uint64_t, addr, uint64_t, old_len, uint64_t, new_len, in
 	spin_lock(&u->lock);
 	if (!vma_at(u, addr))
 		ret = -EFAULT;
-	else if (!(flags & MREMAP_FIXED) && old_len >= new_len)
+	else if (!(flags & MREMAP_FIXED) && old_len == new_len)
+		ret = (long)addr; /* as Linux: nothing to do, nothing split */
+	else if (!(flags & MREMAP_FIXED) && old_len > new_len)
 		ret = vma_remove(u, addr + new_len, addr + old_len) ?: (long)addr;
 	else
 		ret = remap_locked(u, addr, old_len, new_len, flags, new_addr);

@@ -303,7 +303,9 @@ int vma_split_range(struct uvm *u, uint64_t start, uint64_t end)
 
 	if (own(u))
 		return -ENOMEM;
-	need = inside(u, start) + inside(u, end);
+	/* One spare per cut made, each used below: an empty range is one cut
+	 * at most (a second spare was never freed: issue 19). */
+	need = inside(u, start) + (end != start && inside(u, end));
 	if (u->vt->nr + need > VMA_MAX)
 		return -ENOMEM;
 	for (int i = 0; i < need; i++) {

@@ -26,12 +26,13 @@ enum {
 	KS_SOCKETS,
 	KS_FUTEX_WAITERS,
 	KS_EPOLL_WATCHES,
+	KS_VMAS,
 	KS_COUNT
 };
 
-static const char *const kstat_names[KS_COUNT] = {
-    "frames_free", "heap_bytes", "tasks", "files", "inodes", "sockets", "futex_waiters",
-    "epoll_watches"};
+static const char *const kstat_names[KS_COUNT] = {"frames_free",   "heap_bytes",    "tasks",
+						  "files",	   "inodes",	    "sockets",
+						  "futex_waiters", "epoll_watches", "vmas"};
 
 struct kstat {
 	long v[KS_COUNT];
@@ -65,11 +66,11 @@ static inline bool kstat_read(struct kstat *ks)
 	return found == (1 << KS_COUNT) - 1;
 }
 
-/* Free frames and heap bytes also move with the test process's own growth
- * (stack, malloc arena, page tables, slab pages): they may differ by this
- * much; object counts must be exact.  The exact check of every counter is the
+/* Free frames, heap bytes and mappings also move with the test process's own
+ * growth (stack, malloc arena, page tables, slab pages, thread stacks): they
+ * may differ by this much; object counts must be exact.  The exact check of every counter is the
  * kernel's own when the run ends (kernel/proc/leakcheck.c). */
-static const long kstat_slack[KS_COUNT] = {16, 8192, 0, 0, 0, 0, 0, 0};
+static const long kstat_slack[KS_COUNT] = {16, 8192, 0, 0, 0, 0, 0, 0, 16};
 
 /* True if AFTER equals BEFORE (within kstat_slack); else a TAP comment per
  * counter that differs, after WHO. */
@@ -105,9 +106,28 @@ static inline void kstat_show(const char *when)
 	if (!kstat_read(&ks))
 		return;
 	diag("%s: frames_free %ld heap_bytes %ld tasks %ld files %ld inodes %ld sockets %ld "
-	     "epoll_watches %ld",
+	     "epoll_watches %ld vmas %ld",
 	     when, ks.v[KS_FRAMES_FREE], ks.v[KS_HEAP_BYTES], ks.v[KS_TASKS], ks.v[KS_FILES],
-	     ks.v[KS_INODES], ks.v[KS_SOCKETS], ks.v[KS_EPOLL_WATCHES]);
+	     ks.v[KS_INODES], ks.v[KS_SOCKETS], ks.v[KS_EPOLL_WATCHES], ks.v[KS_VMAS]);
+}
+
+/* Whether /proc/self/maps has a line for exactly [p, p+len) with perms
+ * ("rw-p"): one mapping, not split. */
+static inline bool maps_has(void *p, size_t len, const char *perms)
+{
+	static char text[16384];
+	char want[64];
+	int fd = open("/proc/self/maps", O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	text[n > 0 ? n : 0] = 0;
+	want[0] = '\n';
+	snprintf(want + 1, sizeof(want) - 1, "%lx-%lx %s ", (unsigned long)p,
+		 (unsigned long)p + len, perms);
+	/* at the start of the text or of a line */
+	return !strncmp(text, want + 1, strlen(want + 1)) || strstr(text, want);
 }
 
 /* CLOCK_MONOTONIC in milliseconds. */

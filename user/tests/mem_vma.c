@@ -205,24 +205,6 @@ static void test_madvise(void)
 	munmap(p, PAGE);
 }
 
-/* Whether /proc/self/maps has a line for [p, p+len) with perms. */
-static bool maps_has(void *p, size_t len, const char *perms)
-{
-	static char text[16384];
-	char want[64];
-	int fd = open("/proc/self/maps", O_RDONLY);
-	ssize_t n = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	text[n > 0 ? n : 0] = 0;
-	want[0] = '\n';
-	snprintf(want + 1, sizeof(want) - 1, "%lx-%lx %s ", (unsigned long)p,
-		 (unsigned long)p + len, perms);
-	/* at the start of the text or of a line */
-	return !strncmp(text, want + 1, strlen(want + 1)) || strstr(text, want);
-}
-
 static void test_maps(void)
 {
 	char *p = map(NULL, 3 * PAGE, RW, ANON, -1);
