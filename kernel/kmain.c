@@ -103,7 +103,7 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	 * a failure there still lets the user suite run and report. */
 	if (kopts.test)
 		selftest_run();
-	smp_sched_start(); /* smp=on: the other CPUs take tasks from here on */
+	smp_sched_start(); /* unless smp=off, the other CPUs take tasks from here on */
 	proc_start_init(kopts.init, kopts.test ? "test" : kopts.bench ? "bench" : NULL);
 	sched_idle_loop();
 }

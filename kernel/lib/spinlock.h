@@ -1,6 +1,6 @@
 /*
  * Spinlocks.  Every shared structure takes a named lock; tasks run on every
- * CPU with the boot word smp=on (docs/smp.md).  Holding a spinlock disables interrupts on
+ * CPU unless the boot word smp=off (docs/smp.md).  Holding a spinlock disables interrupts on
  * this CPU (irq_push_off/irq_pop_off nest, xv6 style), so a lock also taken by
  * an interrupt handler cannot deadlock against the code it interrupted.
  *

@@ -71,10 +71,10 @@ static size_t bytes_in_use;
  * until HEAP_LAZY_MAX of them or LAZY_PAGES pages have gathered; then one purge
  * unmaps them all with one TLB shootdown.  Meanwhile an allocation of the
  * same size takes one back as it is.  Unmapping each at kfree cost a
- * cross-CPU call per free: a path buffer per open() made fork+exec 25
- * times slower on two CPUs than on one.  Linux's lazy vunmap does the
- * same.  kfree clears the magic first, so a double free is still caught;
- * a use after free in the window is not.  Under heap_lock.
+ * cross-CPU call per free (a pipe's ring per close; path buffers, then
+ * large too, made fork+exec 25 times slower on two CPUs than on one).
+ * Linux's lazy vunmap does the same.  kfree clears the magic first, so a double free is still
+ * caught; a use after free in the window is not.  Under heap_lock.
  */
 #define LAZY_PAGES 256
 static struct vm_extent lazy[HEAP_LAZY_MAX];

@@ -1,6 +1,6 @@
 /*
  * Scheduler calls about CPUs.  Every task may run on every CPU that takes
- * tasks: all online ones with smp=on, else CPU 0 alone (docs/smp.md); the
+ * tasks: all online ones, or CPU 0 alone with smp=off (docs/smp.md); the
  * call exists because glibc's nproc and busybox's taskset read it.
  */
 #include "arch/x86_64/percpu.h"

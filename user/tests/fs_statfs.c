@@ -90,8 +90,8 @@ static void test_affinity(void)
 	   (unsigned long long)mask[0]);
 	if (on_fdkernel())
 		ok(n == 8 && (mask[0] & 1) && !(mask[0] & (mask[0] + 1)),
-		   "the mask is CPUs 0 to n-1, those that take tasks (%#llx: {0}, or all with "
-		   "smp=on)",
+		   "the mask is CPUs 0 to n-1, those that take tasks (%#llx: all, or {0} with "
+		   "smp=off)",
 		   (unsigned long long)mask[0]);
 	else
 		skip("the host has its own CPUs", "the mask is {0}");

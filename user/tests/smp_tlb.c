@@ -1,4 +1,4 @@
-/* Threads on two CPUs at once (boot word smp=on, docs/smp.md): getcpu
+/* Threads on two CPUs at once (the default unless smp=off, docs/smp.md): getcpu
  * names both CPUs, and a page unmapped or made read-only by one thread
  * faults at once in a thread that runs on the other CPU and had it in its
  * TLB (TLB shootdown).  Skipped where tasks run on one CPU. */

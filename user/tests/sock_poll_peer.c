@@ -190,7 +190,7 @@ static int spin_poller(void *arg)
 }
 
 /* The peer of a full socket closes while another thread (on another CPU,
- * with smp=on) polls it: the room its close makes must come with POLLHUP,
+ * tasks on every CPU) polls it: the room its close makes must come with POLLHUP,
  * as Linux sets the peer's shutdown before it frees the send room. */
 static void test_stream_close_spinning(void)
 {

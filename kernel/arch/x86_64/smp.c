@@ -3,8 +3,8 @@
  * copied to TRAMPOLINE_PA, then each AP gets INIT, STARTUP, STARTUP (the
  * second only if the first did not take, as the MP specification allows),
  * and runs ap_entry on its own stack with its own struct cpu, GDT, TSS and
- * LAPIC timer.  It parks until the scheduler takes it: with the boot word
- * smp=on tasks run on every CPU, else on CPU 0 only (docs/smp.md).  Also
+ * LAPIC timer.  It parks until the scheduler takes it: tasks run on every
+ * CPU, or with the boot word smp=off on CPU 0 only (docs/smp.md).  Also
  * the cross-CPU calls (smp_call_many), on which TLB shootdown is built.
  */
 #include "arch/x86_64/smp.h"
@@ -128,7 +128,7 @@ void smp_resched(int cpu)
 	lapic_send_fixed(cpu_get(cpu)->apic_id, VEC_IPI_RESCHED);
 }
 
-/* An AP's loop until the scheduler takes it (smp=on, smp_sched_start). */
+/* An AP's loop until the scheduler takes it (smp_sched_start; with smp=off, never). */
 static __attribute__((noreturn)) void ap_park(struct cpu *c)
 {
 	for (;;) {

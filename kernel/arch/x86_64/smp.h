@@ -9,13 +9,13 @@
 extern int smp_cpus_online;
 /* Bit n: CPU n is online (set by the CPU itself before it says so). */
 extern uint32_t smp_online_mask;
-/* Tasks run on every CPU (smp=on, after smp_sched_start); else on CPU 0. */
+/* Tasks run on every CPU (after smp_sched_start); with smp=off on CPU 0. */
 extern bool smp_sched_on;
 
 /* Starts every CPU the MADT lists; each parks in an idle loop (hlt with
  * interrupts on) and takes no tasks.  After timer_init, interrupts on. */
 void smp_boot(void);
-/* With smp=on, lets the parked CPUs take tasks (kmain, after self-tests). */
+/* Unless smp=off, lets the parked CPUs take tasks (kmain, after self-tests). */
 void smp_sched_start(void);
 /*
  * Runs fn(arg) on every online CPU of the mask cpus (bit n: CPU n) but
