@@ -22,6 +22,9 @@ struct kernel_options {
 	char lockdeptest[8];
 	/* Tasks run on every CPU (docs/smp.md); smp=off: on CPU 0 only */
 	bool smp;
+	/* heaptrace: note each allocation's callers, so a leak check names
+	 * what leaked (mm/heaptrace.h); on in test mode too */
+	bool heaptrace;
 };
 
 extern struct kernel_options kopts;

@@ -25,6 +25,7 @@
 #include "lib/printk.h"
 #include "lib/profile.h"
 #include "fs/vfs.h"
+#include "mm/heaptrace.h"
 #include "mm/mm.h"
 #include "proc/futex.h"
 #include "proc/proc.h"
@@ -76,6 +77,8 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	idt_init();
 	pic_init();
 	mm_init();
+	if (kopts.test || kopts.heaptrace)
+		heaptrace_start();
 	acpi_init();
 	if (ioapic_init()) { /* the APICs take over; the 8259s stay masked */
 		pic_disable();

@@ -18,6 +18,8 @@
 #include "mm/layout.h"
 #include "mm/mm.h"
 #include "proc/fault_report.h"
+#include "mm/paging.h"
+#include "proc/task.h"
 #include "fs/vfs.h"
 #include <uapi/errno.h>
 
@@ -56,6 +58,27 @@ static void symbols_selftest(void)
 
 	KTEST_OK(name && !strcmp(name, "selftest_run") && off == 5,
 		 "symbol table resolves selftest_run+5 (%s)", name ? name : "none");
+}
+
+/* A chain in the task stacks' region (below the image; a page past the
+ * last task's slot stands for a stack) is followed up to a user-space rbp,
+ * where a syscall's chain ends. */
+static void backtrace_selftest(void)
+{
+	uint64_t va = KSTACK_REGION + TASK_MAX * 2 * KSTACK_SIZE, *f = (uint64_t *)va, rets[4];
+	int n = 0;
+
+	if (!vm_map_anon(vm_kernel(), va, PAGE_SIZE, PTE_WRITE | PTE_NX)) {
+		f[0] = (uint64_t)(f + 8);
+		f[1] = (uint64_t)selftest_run + 5;
+		f[8] = 0x7fffffffe000UL;
+		f[9] = (uint64_t)symbols_selftest + 7;
+		n = backtrace_save(va, rets, 4);
+		vm_unmap_range(vm_kernel(), va, PAGE_SIZE);
+	}
+	KTEST_OK(n == 2 && rets[0] == (uint64_t)selftest_run + 5 &&
+		     rets[1] == (uint64_t)symbols_selftest + 7,
+		 "backtrace: follows a task stack's frames, stops at a user rbp (%d frames)", n);
 }
 
 static void timer_selftest(void)
@@ -103,6 +126,7 @@ int selftest_run(void)
 	format_selftest();
 	extable_selftest();
 	symbols_selftest();
+	backtrace_selftest();
 	timer_selftest();
 	ktimer_selftest();
 	cmdline_selftest();

@@ -108,7 +108,7 @@ static uint64_t find_return(uint64_t rip, uint64_t rsp)
 	long i = ksym_index(rip);
 	uint64_t word;
 
-	if (i < 0 || rsp < KERNEL_VMA || (rsp & 7))
+	if (i < 0 || rsp < KSTACK_REGION || (rsp & 7))
 		return 0;
 	for (int k = 0; k < MAX_SCAN; k++) {
 		if (probe_read_u64((void *)(rsp + 8 * k), &word))
@@ -139,20 +139,44 @@ static void print_frame(int n, uint64_t addr)
  */
 extern const char trap_dispatch_return[];
 
+/*
+ * One step up the chain: the return address of the frame at *rbp into *ret,
+ * and the caller's frame into *rbp.  False at the chain's end or at a frame
+ * that is not on a kernel stack (task stacks from KSTACK_REGION, the boot
+ * stack in the image), or a return out of the kernel's text: the top of a
+ * syscall's chain is the user's rbp or rip.
+ */
+static bool frame_step(uint64_t *rbp, uint64_t *ret)
+{
+	uint64_t next;
+
+	if (*rbp < KSTACK_REGION || (*rbp & 7) || probe_read_u64((void *)*rbp, &next) ||
+	    probe_read_u64((void *)(*rbp + 8), ret) || *ret < (uint64_t)_text_start ||
+	    *ret > (uint64_t)_text_end)
+		return false;
+	*rbp = next;
+	return true;
+}
+
+int backtrace_save(uint64_t rbp, uint64_t *rets, int max)
+{
+	int n = 0;
+
+	while (n < max && frame_step(&rbp, &rets[n]))
+		n++;
+	return n;
+}
+
 /* Follows the rbp chain from frame n; returns the next frame number, and in
  * *trap_rbp the stub's frame if the chain reached a trap (else 0). */
 static int walk_chain(int n, uint64_t rbp, uint64_t *trap_rbp)
 {
+	uint64_t ret;
+
 	*trap_rbp = 0;
-	for (; n < MAX_FRAMES && rbp >= KERNEL_VMA && !(rbp & 7); n++) {
-		uint64_t next, ret;
-		if (probe_read_u64((void *)rbp, &next) || probe_read_u64((void *)(rbp + 8), &ret))
-			break;
-		if (!ret)
-			break;
+	for (; n < MAX_FRAMES && frame_step(&rbp, &ret); n++) {
 		/* Return addresses point after the call; -1 names the caller's line. */
 		print_frame(n, ret - 1);
-		rbp = next;
 		if (ret == (uint64_t)trap_dispatch_return) {
 			*trap_rbp = rbp;
 			return n + 1;

@@ -14,6 +14,10 @@
  */
 void backtrace_from(uint64_t rip, uint64_t rsp, uint64_t rbp);
 
+/* Saves at most max return addresses of the rbp chain from the frame rbp
+ * (__builtin_frame_address(0): the caller's own first); returns how many. */
+int backtrace_save(uint64_t rbp, uint64_t *rets, int max);
+
 /* The function containing addr and addr's offset in it, or NULL. */
 const char *ksym_lookup(uint64_t addr, uint64_t *offset);
 

@@ -13,6 +13,7 @@
 #include "lib/spinlock.h"
 #include "lib/string.h"
 #include "mm/frame.h"
+#include "mm/heaptrace.h"
 #include "mm/layout.h"
 #include "mm/paging.h"
 
@@ -424,18 +425,24 @@ static void *page_alloc(void)
 	return P2V(pa);
 }
 
-void *kmalloc(size_t size)
+static void *small_alloc(size_t size)
 {
-	if (size > PAGE_SIZE)
-		return large_alloc(size);
-	if (size > SMALL_MAX)
-		return page_alloc();
 	int cls = class_of(size ? size : 1);
 	spin_lock(&heap_lock);
 	void *p = slab_alloc(cls);
 	if (p)
 		bytes_in_use += class_size[cls];
 	spin_unlock(&heap_lock);
+	return p;
+}
+
+void *kmalloc(size_t size)
+{
+	void *p = size > PAGE_SIZE   ? large_alloc(size)
+		  : size > SMALL_MAX ? page_alloc()
+				     : small_alloc(size);
+	if (p && heaptrace_on)
+		heaptrace_add(p, size, (uint64_t)__builtin_frame_address(0));
 	return p;
 }
 
@@ -479,6 +486,8 @@ void kfree(void *ptr)
 {
 	if (!ptr)
 		return;
+	if (heaptrace_on)
+		heaptrace_del(ptr);
 	spin_lock(&heap_lock);
 	const char *why = free_problem(ptr);
 	if (!why && is_large(ptr)) {

@@ -9,11 +9,13 @@
 #include "arch/x86_64/bootinfo.h"
 #include "arch/x86_64/extable.h"
 #include "arch/x86_64/hardening.h"
+#include "lib/backtrace.h"
 #include "lib/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
+#include "mm/heaptrace.h"
 #include "mm/layout.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
@@ -441,6 +443,28 @@ static void heap_poison_selftest(void)
 	kfree(keep);
 }
 
+/* The test kernel traces: an allocation is found with its caller, and
+ * forgotten once freed. */
+static void heaptrace_selftest(void)
+{
+	struct heap_site s[8];
+	uint64_t since = heaptrace_serial(), off;
+	void *p = kmalloc(300);
+	size_t n = heaptrace_collect(since, s, 8), i = 0;
+
+	while (i < n && i < 8 && s[i].ptr != (uint64_t)p)
+		i++;
+	const char *fn = i < n && i < 8 ? ksym_lookup(KERNEL_VMA + s[i].ret[0] - 1, &off) : NULL;
+	KTEST_OK(fn && !strcmp(fn, "heaptrace_selftest") && s[i].size == 300,
+		 "heaptrace: a live allocation is found with its size and caller (%s)",
+		 fn ? fn : "none");
+	kfree(p);
+	n = heaptrace_collect(since, s, 8);
+	for (i = 0; i < n && i < 8 && s[i].ptr != (uint64_t)p;)
+		i++;
+	KTEST_OK(heaptrace_on && i == n, "heaptrace: a freed one is forgotten");
+}
+
 void heap_selftest(void)
 {
 	size_t heap = heap_bytes_in_use(), frames = frame_free_count();
@@ -453,6 +477,7 @@ void heap_selftest(void)
 	heap_page_selftest();
 	heap_lazy_selftest();
 	heap_poison_selftest();
+	heaptrace_selftest();
 	KTEST_OK(heap_bytes_in_use() == heap && frame_free_count() == frames,
 		 "heap: bytes in use (%zu) and free frames back to their start", heap);
 }

@@ -7,6 +7,7 @@
 #include "lib/printk.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
+#include "mm/heaptrace.h"
 #include "net/socket.h"
 #include "proc/futex.h"
 #include "proc/proc.h"
@@ -31,6 +32,7 @@ void kcounters_read(struct kcounters *c)
 	c->epoll_watches = eventpoll_watch_count();
 	c->vmas = vma_count();
 	c->flocks = flock_count();
+	c->heap_serial = heaptrace_serial();
 }
 
 static int check(int n, const char *what, long before, long after)
@@ -56,6 +58,8 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(8, "epoll watches", (long)b->epoll_watches, (long)a->epoll_watches);
 	passed += check(9, "mappings", (long)b->vmas, (long)a->vmas);
 	passed += check(10, "flock locks", (long)b->flocks, (long)a->flocks);
+	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
+		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, 10 - passed);
 	return 10 - passed;
 }

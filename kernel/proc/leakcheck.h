@@ -9,6 +9,7 @@
 #define PROC_LEAKCHECK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct kcounters {
 	size_t free_frames;
@@ -21,6 +22,7 @@ struct kcounters {
 	unsigned long epoll_watches;
 	unsigned long vmas; /* struct vma (proc/vma.h) */
 	unsigned long flocks;
+	uint64_t heap_serial; /* heaptrace_serial(): allocations so far */
 };
 
 /* The counters when init started (proc/init.c). */
