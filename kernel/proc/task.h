@@ -57,6 +57,11 @@ struct task {
 	 * First in the struct: the entry code reads it at offset 0.
 	 */
 	unsigned long work;
+	/* Own: the SYSIND_* flags of a syscall_indirect() in progress, set by
+	 * it and cleared by every system call's way out (syscall.asm, at
+	 * offset 8), so the call may end in its inner call's return. */
+	unsigned long indirect_flags;
+#define SYSIND_ACTIVE (1UL << 63) /* ... with no flag at all: still "in progress" */
 	/* The thread id (gettid); the process id is group->tgid.  Set under
 	 * proc_lock in task_alloc; changed only by de_thread (exec.c, under
 	 * proc_lock), which gives the exec'ing thread its leader's. */
@@ -141,9 +146,7 @@ struct task {
 	 * read under it.  Kept by exec.  The scheduler ignores it. */
 	int nice;
 
-	struct signal_state sig;      /* per thread; its rules are in proc/signal.h */
-	unsigned long indirect_flags; /* own: SYSIND_* of a syscall_indirect() in progress */
-#define SYSIND_ACTIVE (1UL << 63)     /* ... with no flag at all: still "in progress" */
+	struct signal_state sig; /* per thread; its rules are in proc/signal.h */
 	unsigned strace_session; /* own: traced while it equals the trace session (sys/strace.c) */
 	uint64_t utime_ticks, stime_ticks; /* counted by the tick of the CPU running it */
 	/*

@@ -29,10 +29,6 @@ struct flag_name {
 };
 #include "strace_flags.h"
 
-#define DECLARE_PARAMS(nr, name) extern const struct syscall_params sysparams_##name;
-SYSCALL_LIST(DECLARE_PARAMS)
-#define PARAMS_ENTRY(nr, name) [nr] = &sysparams_##name,
-static const struct syscall_params *const params[NR_SYSCALLS] = {SYSCALL_LIST(PARAMS_ENTRY)};
 #define NAME_ENTRY(nr, name) [nr] = #name,
 static const char *const names[NR_SYSCALLS] = {SYSCALL_LIST(NAME_ENTRY)};
 
@@ -312,7 +308,7 @@ static void put_arg(struct out *o, uint64_t nr, const struct syscall_param *p, u
 /* "name(arg, arg" (no closing parenthesis: the caller adds it). */
 static void put_call(struct out *o, uint64_t nr, const uint64_t args[6])
 {
-	const struct syscall_params *ps = nr < NR_SYSCALLS ? params[nr] : NULL;
+	const struct syscall_params *ps = nr < NR_SYSCALLS ? syscall_params[nr] : NULL;
 
 	if (!ps) {
 		put(o, "syscall_%lu(0x%lx, 0x%lx, 0x%lx", nr, args[0], args[1], args[2]);

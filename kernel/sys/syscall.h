@@ -100,6 +100,8 @@ struct syscall_params {
 
 /* Number to handler (sys/syscall_table.c); NULL where none is implemented. */
 extern const syscall_fn syscall_table[NR_SYSCALLS];
+/* Number to the handler's parameters (its SYSCALL_DEFINEn), where it has one. */
+extern const struct syscall_params *const syscall_params[NR_SYSCALLS];
 
 /* True if nr names an implemented call. */
 static inline bool syscall_exists(uint64_t nr)

@@ -11,3 +11,8 @@ SYSCALL_LIST(DECLARE_HANDLER)
 
 #define TABLE_ENTRY(nr, name) [nr] = sys_##name,
 const syscall_fn syscall_table[NR_SYSCALLS] = {SYSCALL_LIST(TABLE_ENTRY)};
+
+#define DECLARE_PARAMS(nr, name) extern const struct syscall_params sysparams_##name;
+SYSCALL_LIST(DECLARE_PARAMS)
+#define PARAMS_ENTRY(nr, name) [nr] = &sysparams_##name,
+const struct syscall_params *const syscall_params[NR_SYSCALLS] = {SYSCALL_LIST(PARAMS_ENTRY)};

@@ -1,7 +1,9 @@
 /* syscall_indirect()'s own errors (unknown flags, nesting, a stray mask:
- * EINVAL; bad nr: ENOSYS; unreadable args: EFAULT) and the inner call's
- * result and errno passed through unchanged. */
+ * EINVAL; bad nr: ENOSYS; unreadable args: EFAULT), args read only as far
+ * as the call takes arguments, and the inner call's result and errno
+ * passed through unchanged. */
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "indirect.h"
@@ -22,12 +24,44 @@ static void test_own_errors(void)
 	is_errno(IND(0, -1, 0), ENOSYS, "nr -1: ENOSYS");
 	is_errno(IND(0, 5000, 0), ENOSYS, "nr 5000: ENOSYS");
 	is_errno(IND(0, 0x7fffffff, 0), ENOSYS, "nr INT_MAX: ENOSYS");
-	is_errno(syscall(__NR_syscall_indirect, 0, 0, __NR_getpid, NULL), EFAULT,
+	is_errno(syscall(__NR_syscall_indirect, 0, 0, __NR_close, NULL), EFAULT,
 		 "args NULL: EFAULT");
-	is_errno(syscall(__NR_syscall_indirect, 0, 0, __NR_getpid, KERNEL_ADDR), EFAULT,
+	is_errno(syscall(__NR_syscall_indirect, 0, 0, __NR_close, KERNEL_ADDR), EFAULT,
 		 "args in the kernel half: EFAULT");
-	is_errno(syscall(__NR_syscall_indirect, 0, 0, __NR_getpid, 0x8000000000000000UL), EFAULT,
+	is_errno(syscall(__NR_syscall_indirect, 0, 0, __NR_close, 0x8000000000000000UL), EFAULT,
 		 "args non-canonical: EFAULT");
+}
+
+/* Only the words the inner call takes are read: a call without arguments
+ * never touches args, and a shorter array may end at an unmapped page. */
+static void test_args_read(void)
+{
+	char *page = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned long *end;
+	int fds[2];
+
+	require(page != MAP_FAILED && munmap(page + 4096, 4096) == 0,
+		"two pages, the second unmapped");
+	end = (unsigned long *)(page + 4096);
+	is_int(syscall(__NR_syscall_indirect, 0, 0, __NR_getpid, NULL), getpid(),
+	       "getpid with args NULL: it takes none, so none are read");
+	is_int(syscall(__NR_syscall_indirect, SYSIND_CLOEXEC, 0, __NR_getppid, KERNEL_ADDR),
+	       getppid(), "getppid with args in the kernel half: not read either");
+	require(pipe(fds) == 0, "pipe");
+	end[-1] = (unsigned long)fds[0];
+	is_int(syscall(__NR_syscall_indirect, 0, 0, __NR_close, end - 1), 0,
+	       "close with its one word just before an unmapped page: read, and no more");
+	is_errno(close(fds[0]), EBADF, "... and the fd it named is closed");
+	end[-1] = (unsigned long)fds[1];
+	is_errno(syscall(__NR_syscall_indirect, 0, 0, __NR_dup2, end - 1), EFAULT,
+		 "dup2's second word on the unmapped page: EFAULT");
+	end[-2] = (unsigned long)fds[1];
+	end[-1] = 100;
+	is_int(syscall(__NR_syscall_indirect, 0, 0, __NR_dup2, end - 2), 100,
+	       "dup2(fds[1], 100) with both words mapped: it runs");
+	close(fds[1]);
+	close(100);
+	munmap(page, 4096);
 }
 
 static void test_pass_through(void)
@@ -54,8 +88,9 @@ int main(void)
 {
 	if (!indirect_available())
 		skip_all("no syscall_indirect (fdkernel only)");
-	plan(16);
+	plan(22);
 	test_own_errors();
+	test_args_read();
 	test_pass_through();
 	return done();
 }

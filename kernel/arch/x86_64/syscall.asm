@@ -15,6 +15,7 @@ CPU_USER_RSP   equ 16
 CPU_CURRENT    equ 24
 CPU_NEED_RESCHED equ 88
 TASK_WORK      equ 0                    ; struct task's work word (proc/task.h)
+TASK_INDIRECT  equ 8                    ; its indirect_flags
 NR_SYSCALLS    equ 1002                 ; sys/syscall.h
 ERESTARTSYS    equ 512                  ; sched/wait.h: -ERESTARTNOHAND ..
 ERESTARTNOHAND equ 514                  ; -ERESTARTSYS may restart the call
@@ -82,6 +83,9 @@ syscall_entry:
 	; test wait for the next way out, as an interrupt's would.
 	cli
 	mov rcx, [gs:CPU_CURRENT]
+	; A syscall_indirect() ends here, whichever way: its handler set the
+	; flags and tail-called the inner call (sys/indirect.c).
+	mov qword [rcx + TASK_INDIRECT], 0
 	cmp qword [rcx + TASK_WORK], 0
 	jne .work
 	cmp byte [gs:CPU_NEED_RESCHED], 0
