@@ -1,7 +1,8 @@
 #!/bin/sh
 # Writes docs/abi.md's table of system calls to stdout, from
 # kernel/sys/syscall_list.h (the calls), the uapi headers (their numbers) and
-# the SYSCALL_DEFINEn that defines each handler.  The docs page comes from
+# the SYSCALL_DEFINEn (or a written-out handler's SYSCALL_PARAMS) that defines
+# each handler.  The docs page comes from
 # the defining file (page_of below).  `make abi-doc` rewrites docs/abi.md;
 # test-unit fails when the committed page differs.
 set -e
@@ -37,7 +38,7 @@ HEAD
 sed -n 's/^[[:space:]]*X(__NR_\([a-z0-9_]*\), *\([a-z0-9_]*\)).*/\1 \2/p' kernel/sys/syscall_list.h |
 	while read -r name handler; do
 		nr=$(sed -n "s/^#define __NR_${name}[[:space:]]\{1,\}\([0-9]\{1,\}\).*/\1/p" kernel/uapi/*.h | head -n 1)
-		file=$(grep -rlE "SYSCALL_DEFINE[0-6]\\($handler[,)]" kernel | head -n 1)
+		file=$(grep -rlE "SYSCALL_(DEFINE[0-6]|PARAMS)\\($handler[,)]" kernel | head -n 1)
 		page=$(page_of "$name" "$file")
 		echo "| $nr | \`$name\` | \`$file\` | [$page]($page) |"
 	done

@@ -74,7 +74,7 @@ static __attribute__((noinline)) int fd_dup_nonblock(int oldfd, unsigned int ofl
 	return fd;
 }
 
-int fd_dup(int oldfd, unsigned int oflags, int minfd)
+long fd_dup(int oldfd, unsigned int oflags, int minfd)
 {
 	struct task *t = current();
 

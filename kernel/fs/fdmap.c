@@ -51,23 +51,13 @@ static void free_list_unlink(struct fdmap *map, uint32_t i)
 		map->slots[next].link.prev = prev;
 }
 
-/* Inline: every allocation runs it (out of line it cost a call and a
- * register shuffle per dup). */
-static inline void bit_set_busy(struct fdmap *map, unsigned int i)
-{
-	unsigned int w = i / BITS_PER_LONG;
-
-	map->bits[w] |= 1UL << (i % BITS_PER_LONG);
-	if (map->bits[w] == ~0UL)
-		map->full[w / BITS_PER_LONG] |= 1UL << (w % BITS_PER_LONG);
-}
-
 static void bit_clear_busy(struct fdmap *map, unsigned int i)
 {
 	unsigned int w = i / BITS_PER_LONG;
 
+	if (map->bits[w] == ~0UL) /* else its summary bit is clear already */
+		map->full[w / BITS_PER_LONG] &= ~(1UL << (w % BITS_PER_LONG));
 	map->bits[w] &= ~(1UL << (i % BITS_PER_LONG));
-	map->full[w / BITS_PER_LONG] &= ~(1UL << (w % BITS_PER_LONG));
 }
 
 /* First index >= @w whose bit is clear in @words (nwords long), or >= nwords. */
@@ -90,11 +80,14 @@ static inline unsigned int first_zero_from(const unsigned long *words, unsigned 
 
 /*
  * Lowest free index >= @start, or map->size if none.  The summary bitmap
- * skips 64 full words per probe, so a full map of 2^20 slots costs 256 probes.
- * Padding bits past size stay clear, so the last word is never "full" and a
- * hit past the end is clamped to size.
+ * skips 64 full words per probe, so a full map of 2^20 slots costs 256
+ * probes.  The summary is kept lazily: an allocation that fills a word
+ * leaves its bit clear (every allocation would pay for the check), and
+ * the search sets it when it meets the full word, once per filling.
+ * Padding bits past size stay clear, so the last word is never "full" and
+ * a hit past the end is clamped to size.
  */
-static unsigned int find_free(const struct fdmap *map, unsigned int start)
+static unsigned int find_free(struct fdmap *map, unsigned int start)
 {
 	unsigned int nwords = words_for(map->size), w;
 
@@ -103,9 +96,14 @@ static unsigned int find_free(const struct fdmap *map, unsigned int start)
 	w = first_zero_from(map->bits + start / BITS_PER_LONG, 1, start % BITS_PER_LONG);
 	if (w < BITS_PER_LONG)
 		return min_uint(start / BITS_PER_LONG * BITS_PER_LONG + w, map->size);
-	w = first_zero_from(map->full, words_for(nwords), start / BITS_PER_LONG + 1);
-	if (w >= nwords)
-		return map->size;
+	for (w = start / BITS_PER_LONG + 1;; w++) {
+		w = first_zero_from(map->full, words_for(nwords), w);
+		if (w >= nwords)
+			return map->size;
+		if (map->bits[w] != ~0UL)
+			break;
+		map->full[w / BITS_PER_LONG] |= 1UL << (w % BITS_PER_LONG);
+	}
 	return min_uint(w * BITS_PER_LONG + (unsigned int)__builtin_ctzl(~map->bits[w]), map->size);
 }
 
@@ -197,26 +195,10 @@ void fdmap_free_deferred(struct fdmap *map)
 static int fdmap_take(struct fdmap *map, unsigned int i, unsigned int flags)
 {
 	free_list_unlink(map, i);
-	map->slots[i].flags = FDMAP_F_BUSY | (flags & FDMAP_F_USER);
-	bit_set_busy(map, i);
-	map->busy++;
+	fdmap_mark_busy(map, i, flags);
 	if (i == map->lowest)
 		map->lowest++;
 	return (int)(map->base + i);
-}
-
-/**
- * fdmap_alloc_free - allocate the fd at the head of the free list ("non-sequential")
- * @map:   [in] the map
- * @flags: [in] FDMAP_F_CLOEXEC / FDMAP_F_CLOFORK for the new fd
- *
- * Returns the fd (reserved: no file yet), or -ENOSPC if the free list is empty.
- */
-int fdmap_alloc_free(struct fdmap *map, unsigned int flags)
-{
-	if (map->free_head == FDMAP_NIL)
-		return -ENOSPC;
-	return fdmap_take(map, map->free_head, flags);
 }
 
 /**
@@ -453,7 +435,7 @@ static bool copy_wanted(const struct fdmap *src, unsigned int i, int mode)
 /* Copy the wanted busy slots of @src into the fresh @dst; returns how many. */
 static int copy_busy(struct fdmap *dst, const struct fdmap *src, int mode)
 {
-	unsigned int w, i, count = 0;
+	unsigned int w, i;
 
 	for (w = 0; w < words_for(src->size); w++) {
 		unsigned long busy = src->bits[w];
@@ -462,15 +444,13 @@ static int copy_busy(struct fdmap *dst, const struct fdmap *src, int mode)
 			i = w * BITS_PER_LONG + (unsigned int)__builtin_ctzl(busy);
 			if (!copy_wanted(src, i, mode))
 				continue;
-			dst->slots[i] = src->slots[i];
+			dst->slots[i].file = src->slots[i].file;
 			if (mode != FDMAP_COPY_GROW)
 				file_get(dst->slots[i].file);
-			bit_set_busy(dst, i);
-			count++;
+			fdmap_mark_busy(dst, i, src->slots[i].flags);
 		}
 	}
-	dst->busy = count;
-	return (int)count;
+	return (int)dst->busy;
 }
 
 /* The busy slots of @src that copy_busy() skipped become free in @dst, in fd order. */

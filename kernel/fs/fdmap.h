@@ -13,16 +13,13 @@
 #include "fdmap_port.h"
 
 /*
- * struct file is opaque here.  Its reference count is kernel/fs/file.c's (a
- * fake in tests/host): take a reference; drop one (the last frees the file,
- * after a grace period, since lock-free readers may still hold the pointer);
- * take one unless the count already reached zero (true on success; it must
- * act as an acquire barrier).
+ * struct file's reference count is kernel/fs/file.h's (a fake in
+ * tests/host; fdmap_port.h brings either): file_get takes a reference;
+ * file_put drops one (the last frees the file, after a grace period, since
+ * lock-free readers may still hold the pointer); file_tryget takes one
+ * unless the count already reached zero (true on success; it must act as
+ * an acquire barrier).
  */
-struct file;
-void file_get(struct file *f);
-void file_put(struct file *f);
-bool file_tryget(struct file *f);
 
 /* Per-slot flags (internal bits; files.c maps FD_CLOEXEC/FD_CLOFORK to them). */
 #define FDMAP_F_BUSY	(1u << 0) /* slot allocated; never cleared by set_flags */
@@ -68,7 +65,8 @@ struct fdmap {
 	uint32_t free_head;	  /* allocated first (FDMAP_NIL when the list is empty) */
 	uint32_t free_tail;	  /* released slots go here: reused last */
 	unsigned long *bits;	  /* bit i set iff slot i is busy */
-	unsigned long *full;	  /* bit w set iff bits[w] is all ones (lowest-free summary) */
+	unsigned long *full;	  /* bit w set only if bits[w] is all ones (lowest-free summary,
+				   * set lazily by the search: fdmap.c find_free) */
 	struct fdmap_slot *slots; /* size slots */
 	struct grace_head grace;  /* waits for a grace period once replaced */
 };
@@ -83,7 +81,6 @@ void fdmap_free(struct fdmap *map);
  * loaded the pointer before it was replaced may still read it. */
 void fdmap_free_deferred(struct fdmap *map);
 
-int fdmap_alloc_free(struct fdmap *map, unsigned int flags);
 int fdmap_alloc_exact(struct fdmap *map, unsigned int fd, unsigned int flags);
 int fdmap_alloc_lowest(struct fdmap *map, unsigned int start, unsigned int limit,
 		       unsigned int flags);
@@ -116,6 +113,17 @@ static inline struct file *fdmap_file(const struct fdmap *map, unsigned int fd)
 	return __atomic_load_n(&map->slots[i].file, __ATOMIC_ACQUIRE);
 }
 
+/* fdmap_install by slot index. */
+static inline void fdmap_install_slot(struct fdmap *map, unsigned int i, struct file *file)
+{
+	/*
+	 * Release: whoever set the file up wrote its fields before this store,
+	 * and a reader's acquire load in fdmap_file() must see them.  A reader
+	 * sees the old pointer or the new one, never a mix.
+	 */
+	__atomic_store_n(&map->slots[i].file, file, __ATOMIC_RELEASE);
+}
+
 /**
  * fdmap_install - store a file on a busy fd
  * @map:  [in] the map
@@ -126,12 +134,50 @@ static inline struct file *fdmap_file(const struct fdmap *map, unsigned int fd)
  */
 static inline void fdmap_install(struct fdmap *map, unsigned int fd, struct file *file)
 {
-	/*
-	 * Release: whoever set the file up wrote its fields before this store,
-	 * and a reader's acquire load in fdmap_file() must see them.  A reader
-	 * sees the old pointer or the new one, never a mix.
-	 */
-	__atomic_store_n(&map->slots[fd - map->base].file, file, __ATOMIC_RELEASE);
+	fdmap_install_slot(map, fd - map->base, file);
+}
+
+/* Free slot @i, already off the free list, becomes busy with @flags: its
+ * flags, its busy bit, the count. */
+static inline void fdmap_mark_busy(struct fdmap *map, unsigned int i, unsigned int flags)
+{
+	map->slots[i].flags = FDMAP_F_BUSY | (flags & FDMAP_F_USER);
+	map->bits[i / (8 * sizeof(long))] |= 1UL << (i % (8 * sizeof(long)));
+	map->busy++;
+}
+
+/*
+ * The head of the free list, which must not be empty, made busy with
+ * @flags; returns its slot index.  Inline, the whole of a non-sequential
+ * allocation: the seed's cheapest fd path calls nothing (docs/bench.md).
+ * The lowest hint stays where it is: taking a slot never puts a free one
+ * below it.
+ */
+static inline unsigned int fdmap_take_head(struct fdmap *map, unsigned int flags)
+{
+	uint32_t i = map->free_head, next = map->slots[i].link.next;
+
+	map->free_head = next;
+	if (next == FDMAP_NIL)
+		map->free_tail = FDMAP_NIL;
+	else
+		map->slots[next].link.prev = FDMAP_NIL;
+	fdmap_mark_busy(map, i, flags);
+	return i;
+}
+
+/**
+ * fdmap_alloc_free - allocate the fd at the head of the free list ("non-sequential")
+ * @map:   [in] the map
+ * @flags: [in] FDMAP_F_CLOEXEC / FDMAP_F_CLOFORK for the new fd
+ *
+ * Returns the fd (reserved: no file yet), or -ENOSPC if the free list is empty.
+ */
+static inline int fdmap_alloc_free(struct fdmap *map, unsigned int flags)
+{
+	if (map->free_head == FDMAP_NIL)
+		return -ENOSPC;
+	return (int)(map->base + fdmap_take_head(map, flags));
 }
 
 /* Does @fd fall inside the area @map covers? */

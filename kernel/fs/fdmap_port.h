@@ -11,6 +11,7 @@
 
 #ifdef __KERNEL__
 
+#include "fs/file.h"
 #include "lib/string.h"
 #include "mm/heap.h"
 #include "lib/spinlock.h"
@@ -21,6 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+
+/* struct file and its references: tests/host/fake_file.c. */
+struct file;
+void file_get(struct file *f);
+void file_put(struct file *f);
+bool file_tryget(struct file *f);
 
 /* The host heap is tests/host's injectable allocator (fails on request). */
 void *kmalloc(size_t size);
@@ -60,9 +67,15 @@ static inline bool spin_held(const struct spinlock *lock)
 	return __atomic_load_n(&lock->locked, __ATOMIC_RELAXED) != 0;
 }
 
+static inline bool spin_trylock(struct spinlock *lock)
+{
+	return !__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE);
+}
+
 /* No interrupts on the host: the kernel's task-context lock is the same. */
-#define spin_lock_task	 spin_lock
-#define spin_unlock_task spin_unlock
+#define spin_lock_task	  spin_lock
+#define spin_trylock_task spin_trylock
+#define spin_unlock_task  spin_unlock
 
 #endif /* __KERNEL__ */
 

@@ -38,12 +38,6 @@ struct file *file_alloc(const struct file_ops *ops, unsigned int flags, void *pr
 	return f;
 }
 
-/* The caller already holds a reference, so relaxed ordering is enough. */
-void file_get(struct file *f)
-{
-	__atomic_add_fetch(&f->refcount, 1, __ATOMIC_RELAXED);
-}
-
 /* Acquire on success: the file's fields are read after the slot re-check. */
 bool file_tryget(struct file *f)
 {

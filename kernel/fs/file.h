@@ -93,7 +93,12 @@ long file_rw_iter(struct file *f, struct iov_iter *it, uint64_t *at, bool write)
 
 /* A new file with one reference, or NULL when memory runs out. */
 struct file *file_alloc(const struct file_ops *ops, unsigned int flags, void *priv);
-void file_get(struct file *f);
+/* The caller already holds a reference, so relaxed ordering is enough.
+ * Inline: every dup takes one under the files lock. */
+static inline void file_get(struct file *f)
+{
+	__atomic_add_fetch(&f->refcount, 1, __ATOMIC_RELAXED);
+}
 /* Takes a reference unless the count already reached zero (lock-free lookup). */
 bool file_tryget(struct file *f);
 /* References held now (the unix GC compares it with those it knows of). */

@@ -45,7 +45,7 @@ static struct fdmap *files_map_of(struct files_table *files, int fd)
 }
 
 /* Under the lock: the file installed on @fd, or NULL (also for reserved fds). */
-static struct file *files_installed(struct files_table *files, int fd)
+static inline struct file *files_installed(struct files_table *files, int fd)
 {
 	struct fdmap *map = files_map_of(files, fd);
 
@@ -181,11 +181,11 @@ static int files_alloc_nonseq(struct files_table *files, unsigned int mflags)
 /* Under the lock: files_alloc_fd() once its arguments are checked.  Inline
  * in its two callers: dup saves a call and the registers it saved. */
 static inline int files_alloc_locked(struct files_table *files, unsigned int minfd,
-				     unsigned int flags)
+				     unsigned int flags, bool nonseq)
 {
-	if (!files_room(files, flags & O_NONSEQFD))
+	if (!files_room(files, nonseq))
 		return -EMFILE;
-	if (flags & O_NONSEQFD)
+	if (nonseq)
 		return files_alloc_nonseq(files, open_to_map_flags(flags));
 	if (minfd >= files->nofile)
 		return -EMFILE;
@@ -389,7 +389,7 @@ int files_alloc_fd(struct files_table *files, int minfd, unsigned int flags)
 	if ((flags & ~OPEN_FD_FLAGS) || minfd < 0)
 		return -EINVAL;
 	spin_lock_task(&files->lock);
-	fd = files_alloc_locked(files, (unsigned int)minfd, flags);
+	fd = files_alloc_locked(files, (unsigned int)minfd, flags, flags & O_NONSEQFD);
 	spin_unlock_task(&files->lock);
 	return fd;
 }
@@ -405,22 +405,72 @@ int files_alloc_fd(struct files_table *files, int minfd, unsigned int flags)
  * new fd carries the file @oldfd had at that moment.  Returns the new fd,
  * -EBADF if @oldfd has no file, or files_alloc_fd()'s errors.
  */
-int files_dup(struct files_table *files, int oldfd, int minfd, unsigned int flags)
+/* files_dup's pass, in the area nonseq names (a constant in each caller). */
+static inline __attribute__((always_inline)) int dup_locked(struct files_table *files, int oldfd,
+							    unsigned int minfd, unsigned int flags,
+							    bool nonseq)
 {
 	struct file *file;
 	int fd;
 
-	if ((flags & ~OPEN_FD_FLAGS) || minfd < 0)
-		return -EINVAL;
 	spin_lock_task(&files->lock);
 	file = files_installed(files, oldfd);
-	fd = file ? files_alloc_locked(files, (unsigned int)minfd, flags) : -EBADF;
+	fd = file ? files_alloc_locked(files, minfd, flags, nonseq) : -EBADF;
 	if (fd >= 0) {
 		file_get(file); /* the new fd's reference */
-		fdmap_install(*files_area(files, fd), (unsigned int)fd, file);
+		fdmap_install(nonseq ? files->nonseq : files->seq, (unsigned int)fd, file);
 	}
 	spin_unlock_task(&files->lock);
 	return fd;
+}
+
+static __attribute__((noinline)) long dup_nonseq_locked(struct files_table *files, int oldfd,
+							unsigned int flags)
+{
+	return dup_locked(files, oldfd, 0, flags, true);
+}
+
+/*
+ * files_dup in the non-sequential area; @flags: O_CLOEXEC | O_CLOFORK.  Its
+ * common case is a leaf: the lock free at the first try, @oldfd open,
+ * room, a slot on the free list; anything else (contention, an error,
+ * growth) is dup_nonseq_locked's.  Calling nothing, it saves no registers:
+ * the seed's O(1) allocation makes the cheapest fd path (docs/bench.md).
+ */
+long files_dup_nonseq(struct files_table *files, int oldfd, unsigned int flags)
+{
+	struct fdmap *map;
+	struct file *file;
+	unsigned int i;
+
+	if (!spin_trylock_task(&files->lock))
+		return dup_nonseq_locked(files, oldfd, flags);
+	map = files->nonseq;
+	file = files_installed(files, oldfd);
+	if (!file || !files_room(files, true) || map->free_head == FDMAP_NIL) {
+		spin_unlock_task(&files->lock);
+		return dup_nonseq_locked(files, oldfd, flags);
+	}
+	i = fdmap_take_head(map, open_to_map_flags(flags));
+	file_get(file); /* the new fd's reference */
+	fdmap_install_slot(map, i, file);
+	spin_unlock_task(&files->lock);
+	return (int)(map->base + i);
+}
+
+static __attribute__((noinline)) long dup_seq(struct files_table *files, int oldfd,
+					      unsigned int minfd, unsigned int flags)
+{
+	return dup_locked(files, oldfd, minfd, flags, false);
+}
+
+long files_dup(struct files_table *files, int oldfd, int minfd, unsigned int flags)
+{
+	if ((flags & ~OPEN_FD_FLAGS) || minfd < 0)
+		return -EINVAL;
+	if (flags & O_NONSEQFD)
+		return files_dup_nonseq(files, oldfd, flags);
+	return dup_seq(files, oldfd, (unsigned int)minfd, flags);
 }
 
 /**

@@ -60,7 +60,8 @@ struct files_table *files_fork(struct files_table *files);
 void files_exec(struct files_table *files);
 
 int files_alloc_fd(struct files_table *files, int minfd, unsigned int flags);
-int files_dup(struct files_table *files, int oldfd, int minfd, unsigned int flags);
+long files_dup(struct files_table *files, int oldfd, int minfd, unsigned int flags);
+long files_dup_nonseq(struct files_table *files, int oldfd, unsigned int flags);
 int files_install(struct files_table *files, int fd, struct file *file);
 int files_unreserve_fd(struct files_table *files, int fd);
 struct file *files_lookup(struct files_table *files, int fd);

@@ -62,7 +62,7 @@ SYSCALL_DEFINE3(dup3, int, oldfd, int, newfd, unsigned int, flags)
 	if (flags & ~(DUP3_FLAGS | O_NONSEQFD))
 		return -EINVAL;
 	if (flags & O_NONSEQFD)
-		return newfd == -1 ? fd_dup(oldfd, flags, 0) : -EINVAL;
+		return newfd == -1 ? fd_dup_nonseq(oldfd, flags) : -EINVAL;
 	return dup3_to(oldfd, newfd, flags);
 }
 

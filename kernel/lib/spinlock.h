@@ -85,6 +85,16 @@ static inline void spin_acquire(struct spinlock *lock)
 	lock->owner = this_cpu();
 }
 
+/* Takes the lock if it is free, at once; false if another CPU holds it. */
+static inline bool spin_tryacquire(struct spinlock *lock)
+{
+	if (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE))
+		return false;
+	lockdep_acquire(lock->name, lock, false);
+	lock->owner = this_cpu();
+	return true;
+}
+
 static inline void spin_release(struct spinlock *lock)
 {
 	if (!spin_held(lock))
@@ -129,6 +139,21 @@ static inline void spin_unlock_task(struct spinlock *lock)
 	spin_release(lock);
 #ifdef LOCKDEP
 	irq_pop_off();
+#endif
+}
+
+/* spin_lock_task if the lock is free at once: for a fast path that leaves
+ * contention to its general case (and so calls nothing). */
+static inline bool spin_trylock_task(struct spinlock *lock)
+{
+#ifdef LOCKDEP
+	irq_push_off();
+	if (spin_tryacquire(lock))
+		return true;
+	irq_pop_off();
+	return false;
+#else
+	return spin_tryacquire(lock);
 #endif
 }
 
