@@ -8,6 +8,7 @@
 #include "proc/exit.h"
 #include "fs/ctty.h"
 #include "proc/jobctl.h"
+#include "arch/x86_64/traps.h"
 #include "arch/x86_64/qemu.h"
 #include "arch/x86_64/uaccess.h"
 #include "cmdline.h"
@@ -39,6 +40,8 @@ static __attribute__((noreturn)) void init_exited(int status)
 	struct kcounters now;
 
 	printk("init exited with status 0x%x\n", status);
+	if (trap_nmi_count())
+		printk("nmi: %lu received and ignored\n", trap_nmi_count());
 	if (kopts.bench)
 		qemu_exit(status == 0 ? QEMU_EXIT_PASS : QEMU_EXIT_FAIL);
 	if (!kopts.test)

@@ -10,6 +10,15 @@ global isr_stub_table
 
 ; Vectors for which the CPU pushes an error code.
 %define HAS_ERROR(n) (n == 8 || (n >= 10 && n <= 14) || n == 17 || n == 21 || n == 29 || n == 30)
+; Vectors that interrupts being off does not hold back: NMI, double fault,
+; machine check.  They may arrive where the CPU is in kernel mode with the
+; user's GS base (syscall_entry's first instruction, the one before its
+; SYSRET), so their entry asks the MSR whose GS it is (Linux's "paranoid"
+; entry) instead of trusting the interrupted CS.
+%define PARANOID(n) (n == 2 || n == 8 || n == 18)
+MSR_GS_BASE      equ 0xc0000101         ; cpu.h
+PARANOID_KEPT    equ 1                  ; ebx through trap_dispatch: GS was the kernel's
+PARANOID_SWAPPED equ 2                  ; ... the user's: swapped, and back on the way out
 
 section .text
 %assign i 0
@@ -19,7 +28,11 @@ isr_stub_ %+ i:
 	push 0
 %endif
 	push i
+%if PARANOID(i)
+	jmp isr_paranoid
+%else
 	jmp isr_common
+%endif
 	align 16
 %assign i i + 1
 %endrep
@@ -31,6 +44,7 @@ isr_common:
 	; with it.  (SYSCALL clears AC through FMASK, syscall.c.)
 	USER_ACCESS_END
 	PUSH_REGS
+	xor ebx, ebx                    ; not a paranoid entry (below)
 	; Came from user mode: switch to the kernel GS base.
 	test qword [rsp + TF_CS], 3
 	jz .kernel_entry
@@ -46,6 +60,8 @@ isr_common:
 	global trap_dispatch_return
 trap_dispatch_return:                   ; backtraces know the trap frame by it
 	add rsp, 16
+	test ebx, ebx                   ; callee-saved: still what the entry set
+	jnz paranoid_exit
 	global trap_return
 trap_return:
 	cli                             ; the C handler may have enabled them (traps.c)
@@ -55,6 +71,28 @@ trap_return:
 .kernel_exit:
 	POP_REGS
 	add rsp, 16                     ; vector and error code
+	iretq
+
+isr_paranoid:
+	USER_ACCESS_END
+	PUSH_REGS
+	mov ecx, MSR_GS_BASE
+	rdmsr                           ; kernel GS bases are kernel addresses: negative
+	mov ebx, PARANOID_KEPT
+	test edx, edx
+	js isr_common.kernel_entry
+	swapgs
+	mov ebx, PARANOID_SWAPPED
+	jmp isr_common.kernel_entry
+
+paranoid_exit:
+	cli
+	cmp ebx, PARANOID_SWAPPED
+	jne .gs_ready
+	swapgs
+.gs_ready:
+	POP_REGS
+	add rsp, 16
 	iretq
 
 section .rodata

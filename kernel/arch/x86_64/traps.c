@@ -54,6 +54,7 @@ static const char *const exception_names[32] = {"divide error",
 						"reserved"};
 
 static irq_handler_t irq_handlers[16];
+static unsigned long nmi_count;	       /* atomic */
 static irq_handler_t selftest_handler; /* VEC_SELFTEST; set by self-tests only */
 
 void irq_register(int irq, irq_handler_t handler)
@@ -162,10 +163,26 @@ static void handle_exception(struct trapframe *tf)
 	kernel_fault(tf);
 }
 
+unsigned long trap_nmi_count(void)
+{
+	return __atomic_load_n(&nmi_count, __ATOMIC_RELAXED);
+}
+
 void trap_dispatch(struct trapframe *tf)
 {
 	uint64_t v = tf->vector;
 
+	/*
+	 * An NMI: nothing of the kernel's raises one, so it has no source to
+	 * serve (Linux's "unknown NMI").  Counted, not printed (it may have
+	 * come in the middle of a printk), and not a fault of the interrupted
+	 * code, user or kernel.  Back at once: NMIs stay blocked until the
+	 * IRETQ, so this is no place for the way to user mode's work.
+	 */
+	if (v == VEC_NMI) {
+		__atomic_add_fetch(&nmi_count, 1, __ATOMIC_RELAXED);
+		return;
+	}
 	if (v < 32) {
 		handle_exception(tf);
 	} else if (v >= VEC_IRQ_BASE && v < VEC_IRQ_BASE + 16) {

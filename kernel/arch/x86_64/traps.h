@@ -18,6 +18,10 @@ void trap_register_selftest(irq_handler_t handler);
 
 void trap_dispatch(struct trapframe *tf);
 
+/* NMIs received so far (none of the kernel's own making: QEMU's `nmi`
+ * monitor command, a watchdog), counted and otherwise ignored. */
+unsigned long trap_nmi_count(void);
+
 /* Prints every register of a frame (used by panic reports). */
 void trapframe_dump(const struct trapframe *tf);
 
