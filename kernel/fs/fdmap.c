@@ -494,6 +494,7 @@ int fdmap_copy(struct fdmap *dst, const struct fdmap *src, int mode)
 	memset(dst->bits, 0, bitmap_bytes(dst->size));
 	dst->free_head = dst->free_tail = FDMAP_NIL;
 	dst->lowest = 0;
+	dst->busy = 0; /* copy_busy counts */
 	count = copy_busy(dst, src, mode);
 	for (i = src->free_head; i != FDMAP_NIL; i = src->slots[i].link.next)
 		if (i < dst->size)

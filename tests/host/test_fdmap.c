@@ -110,9 +110,21 @@ static void test_alloc_lowest(void **state)
 	assert_int_equal(fdmap_alloc_lowest(map, 250, 1000, 0), -ENOSPC);
 	assert_int_equal(fdmap_alloc_lowest(map, 0, 1000, 0), 5);
 	fdmap_free(map);
+	/* Filled by free-list allocations, no search has seen the full words:
+	 * the lazy summary must still find the one hole, and the end. */
+	map = fdmap_alloc(0, 200);
+	for (i = 0; i < 200; i++)
+		assert_int_equal(fdmap_alloc_free(map, 0), i);
+	assert_int_equal(fdmap_alloc_lowest(map, 0, 1000, 0), -ENOSPC);
+	fdmap_release(map, 150);
+	assert_int_equal(fdmap_alloc_lowest(map, 3, 1000, 0), 150);
+	assert_int_equal(fdmap_alloc_lowest(map, 3, 1000, 0), -ENOSPC);
+	fdmap_free(map);
 }
 
-/* Lowest-free against a linear scan, over a map big enough for the summary level. */
+/* Lowest-free against a linear scan, over a map big enough for the summary
+ * level.  Exact allocations fill words too, which the lazy summary learns
+ * of only when a search meets them. */
 static void test_alloc_lowest_random(void **state)
 {
 	enum { N = 64 * 64 * 3 + 17 };
@@ -127,6 +139,11 @@ static void test_alloc_lowest_random(void **state)
 		if (busy[i] && rand() % 4) {
 			fdmap_release(map, i);
 			busy[i] = 0;
+			continue;
+		}
+		if (!busy[i] && rand() % 3 == 0) {
+			assert_int_equal(fdmap_alloc_exact(map, i, 0), i);
+			busy[i] = 1;
 			continue;
 		}
 		start = rand() % 2 ? 0 : (unsigned int)rand() % N;
