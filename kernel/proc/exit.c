@@ -49,6 +49,8 @@ static __attribute__((noreturn)) void init_exited(int status)
 	task_release_resources(current());
 	lockdep_print_orders();
 	kcounters_read(&now);
+	printk("kstack: the deepest use of a kernel stack was %zu of %d bytes\n",
+	       task_stack_deepest(), KSTACK_SIZE);
 	if (leakcheck_report(&counters_at_init, &now))
 		status = status ? status : 1;
 	qemu_exit(status == 0 ? QEMU_EXIT_PASS : QEMU_EXIT_FAIL);

@@ -23,6 +23,10 @@ void task_free(struct task *t);
 void task_wait_switched_out(struct task *t);
 /* Unmaps the stacks task_free kept mapped for reuse (the leak check's exact count). */
 void task_stack_cache_drain(void);
+/* The deepest use of a kernel stack so far, in bytes, over the stacks
+ * unmapped so far (Linux's DEBUG_STACK_USAGE; the drain above unmaps the
+ * cached ones). */
+size_t task_stack_deepest(void);
 /* The task (thread) with pid, or NULL (also while clone is still building
  * it), with a reference the caller drops with task_put: the struct stays,
  * though the task may exit and be reaped meanwhile. */

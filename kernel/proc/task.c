@@ -166,7 +166,7 @@ static void *map_stack(int slot)
 	int n;
 
 	for (n = 0; n < (int)(KSTACK_SIZE / PAGE_SIZE); n++) {
-		uint64_t pa = frame_alloc();
+		uint64_t pa = frame_zalloc(); /* zeroed: measure_stack reads the depth */
 		if (!pa || map_page(vm_kernel(), base + n * PAGE_SIZE, pa, PTE_WRITE | PTE_NX)) {
 			if (pa)
 				frame_unref(pa);
@@ -235,9 +235,37 @@ struct task *task_alloc(const char *name)
 	return t;
 }
 
+/*
+ * A stack's frames come zeroed (map_stack), and no task zeroes its stack
+ * again, so its lowest non-zero word is as deep as any task that ran on it
+ * went.  Read as the stack is unmapped: every stack is measured once per
+ * mapping.
+ */
+static size_t stack_deepest; /* bytes; atomic */
+
+static void measure_stack(uint64_t base)
+{
+	const uint64_t *w = (const uint64_t *)base;
+	size_t i = 0, used, seen;
+
+	while (i < KSTACK_SIZE / sizeof(*w) && !w[i])
+		i++;
+	used = KSTACK_SIZE - i * sizeof(*w);
+	seen = __atomic_load_n(&stack_deepest, __ATOMIC_RELAXED);
+	while (used > seen && !__atomic_compare_exchange_n(&stack_deepest, &seen, used, false,
+							    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+size_t task_stack_deepest(void)
+{
+	return __atomic_load_n(&stack_deepest, __ATOMIC_RELAXED);
+}
+
 /* Gives a slot back, its stack unmapped (proc_lock not held). */
 static void release_slot(int slot)
 {
+	measure_stack(stack_base(slot));
 	unmap_stack(stack_base(slot), KSTACK_SIZE / PAGE_SIZE);
 	spin_lock(&proc_lock);
 	free_slots[nfree_slots++] = slot;
