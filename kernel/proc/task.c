@@ -253,7 +253,7 @@ static void measure_stack(uint64_t base)
 	used = KSTACK_SIZE - i * sizeof(*w);
 	seen = __atomic_load_n(&stack_deepest, __ATOMIC_RELAXED);
 	while (used > seen && !__atomic_compare_exchange_n(&stack_deepest, &seen, used, false,
-							    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+							   __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
 }
 
