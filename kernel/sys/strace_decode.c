@@ -226,13 +226,15 @@ static enum kind kind_of(uint64_t nr, const char *param)
 static void put_call(struct out *o, uint64_t nr, const uint64_t args[6]);
 
 /* syscall_indirect's inner call: its args come from the user array, the
- * parameter after nr (which is then not shown on its own). */
+ * parameter after nr (which is then not shown on its own), as many words
+ * as the call takes, as syscall_indirect reads them (sys/indirect.c). */
 static void put_inner_call(struct out *o, uint64_t nr, uint64_t uargs)
 {
-	uint64_t inner[6];
+	const struct syscall_params *ps = nr < NR_SYSCALLS ? syscall_params[nr] : NULL;
+	uint64_t inner[6] = {0};
 
-	if (nr == __NR_syscall_indirect ||
-	    copy_from_user(inner, (const void *)uargs, sizeof(inner)))
+	if (nr == __NR_syscall_indirect || !ps ||
+	    (ps->n && copy_from_user(inner, (const void *)uargs, ps->n * sizeof(*inner))))
 		put(o, "%ld, 0x%lx", (long)nr, uargs);
 	else
 		put_call(o, nr, inner), put(o, ")");
