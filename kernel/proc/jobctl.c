@@ -47,6 +47,9 @@ void jobctl_signal_sent(struct thread_group *g, int sig)
 		discard_locked(g, SIGBIT(SIGCONT));
 	else if (sig == SIGCONT)
 		resume_locked(g);
+	else if (sig == SIGKILL)
+		g->report = 0; /* the process ends: a stop or continue not yet
+				* reported is no more (Linux's group exit) */
 }
 
 struct orphan_probe {

@@ -13,7 +13,8 @@ struct thread_group;
 
 /* sig is being sent to g (proc_lock held), blocked, ignored or not: a
  * stop signal discards g's pending SIGCONT; SIGCONT discards its pending
- * stop signals and resumes it if it is stopped. */
+ * stop signals and resumes it if it is stopped; SIGKILL takes back a stop
+ * or continue its parent has not been told of by wait yet. */
 void jobctl_signal_sent(struct thread_group *g, int sig);
 /* t (current) took stop signal sig with its default action: stops its
  * process, and sleeps until a SIGCONT or SIGKILL.  SIGTSTP, SIGTTIN and
