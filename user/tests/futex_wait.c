@@ -156,8 +156,10 @@ static void test_bad_args(void)
 }
 
 /* The caller waits on w (0) while a child sends it SIGUSR1 every 20 ms and,
- * after 200 ms, stores 1 and wakes it.  Returns the wait's result, with
- * its errno and the handlers run so far. */
+ * after 200 ms, stores 1 and wakes it.  The first signal waits until the
+ * caller sleeps on w: one sent before would run its handler before the
+ * wait began.  Returns the wait's result, with its errno and the handlers
+ * run so far. */
 static long wait_under_signals(volatile uint32_t *w, const struct timespec *ts, int *err, int *seen)
 {
 	pid_t parent = getpid(), pid;
@@ -167,7 +169,9 @@ static long wait_under_signals(volatile uint32_t *w, const struct timespec *ts, 
 	hits = 0;
 	fflush(stdout);
 	if ((pid = fork()) == 0) {
-		for (int i = 0; i < 10; i++) {
+		bool waiting = await_waiters(w, 0, 1); /* else no signal: the test fails */
+
+		for (int i = 0; i < 10 && waiting; i++) {
 			sleep_ms(20);
 			lsig_kill(parent, LSIGUSR1);
 		}
@@ -177,8 +181,12 @@ static long wait_under_signals(volatile uint32_t *w, const struct timespec *ts, 
 	}
 	r = futex(w, FUTEX_WAIT, 0, ts, NULL, 0);
 	*err = errno;
-	*seen = hits; /* the sender goes on after an EINTR */
-	waitpid(pid, NULL, 0);
+	*seen = hits;
+	/* The sender goes on after an EINTR, and its signals interrupt this
+	 * wait too without SA_RESTART: reap it before the next test, or its
+	 * signals reach that one and it outlives us. */
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
 	return r;
 }
 
