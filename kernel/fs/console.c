@@ -327,6 +327,6 @@ void console_init(void)
 {
 	con.tio = default_termios;
 	wait_queue_init(&con.readers, "console_readers");
-	irq_register(COM1_IRQ, console_irq);
+	irq_register(COM1_IRQ, "ttyS0", console_irq);
 	serial_enable_rx_irq();
 }

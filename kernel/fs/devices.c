@@ -70,6 +70,7 @@ static const struct chrdev {
     {"/proc/version", MKDEV(10, 246), 0444, &version_ops},
     {"/proc/mounts", MKDEV(10, 247), 0444, &mounts_ops}, /* fs/sys_statfs.c */
     {"/proc/stat", MKDEV(10, 248), 0444, &stat_ops},
+    {"/proc/interrupts", MKDEV(10, 249), 0444, &interrupts_ops},
 };
 
 #define NCHRDEVS (sizeof(chrdevs) / sizeof(chrdevs[0]))

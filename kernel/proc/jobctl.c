@@ -120,7 +120,7 @@ static void stop_others_locked(struct thread_group *g, struct task *self)
 			continue;
 		__atomic_store_n(&t->sig.stop_pending, true, __ATOMIC_RELEASE);
 		task_work_set(t, TASK_WORK_SIGNAL);
-		sched_wake(t);
+		sched_wake_signal(t);
 	}
 }
 

@@ -91,7 +91,7 @@ static void enqueue_signal(struct task *t, int sig, const struct sig_info *info)
 	__atomic_or_fetch(&t->sig.pending, SIGBIT(sig), __ATOMIC_RELEASE);
 	task_work_set(t, TASK_WORK_SIGNAL);
 	if (signal_is_pending(t))
-		sched_wake(t);
+		sched_wake_signal(t);
 	wake_signalfds(t->group);
 }
 
@@ -144,7 +144,7 @@ static void post_process_locked(struct thread_group *g, int sig, const struct si
 	/* Whichever thread does not block it may take it on its way out. */
 	list_for_each_entry(t, &g->threads, group_link) task_work_set(t, TASK_WORK_SIGNAL);
 	if ((t = pick_thread_locked(g, sig)))
-		sched_wake(t);
+		sched_wake_signal(t);
 	wake_signalfds(g);
 }
 

@@ -4,7 +4,10 @@
  * the time the caller sees it, as on Linux.
  */
 #include "proc/sysinfo.h"
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/smp.h"
 #include "arch/x86_64/timer.h"
+#include "arch/x86_64/traps.h"
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
 #include "fs/ramfs_space.h"
@@ -15,6 +18,8 @@
 #include "mm/paging.h"
 #include "proc/proc.h"
 #include "sys/syscall.h"
+#include <stdarg.h>
+#include <stddef.h>
 #include <uapi/errno.h>
 
 void sysinfo_read(struct sysinfo_k *si)
@@ -54,18 +59,35 @@ static void format_meminfo(char *buf, size_t size)
 		 0UL, 0UL, 0UL, si.sharedram / 1024, 0UL);
 }
 
-/* Seconds since boot and idle seconds (not counted: 0), two decimals. */
-static void format_uptime(char *buf, size_t size)
+/* A per-CPU counter, read without a lock (its CPU alone writes it). */
+static uint64_t cpu_read(const uint64_t *counter)
 {
-	uint64_t cs = clock_monotonic_ns() / (NSEC_PER_SEC / 100);
-
-	snprintk(buf, size, "%lu.%02lu 0.00\n", cs / 100, cs % 100);
+	return __atomic_load_n(counter, __ATOMIC_RELAXED);
 }
 
-/* Load averages (not computed: 0), running/total tasks, the last pid. */
+/* Seconds up, and seconds every CPU spent idle, summed (Linux's). */
+static void format_uptime(char *buf, size_t size)
+{
+	uint64_t cs = clock_monotonic_ns() / (NSEC_PER_SEC / 100), idle = 0;
+
+	for (int i = 0; i < smp_cpus_online; i++) /* ticks: 100 Hz, so hundredths */
+		idle += cpu_read(&cpu_get(i)->idle_ticks);
+	snprintk(buf, size, "%lu.%02lu %lu.%02lu\n", cs / 100, cs % 100, idle / 100, idle % 100);
+}
+
+static bool count_running(struct task *t, void *arg)
+{
+	*(int *)arg += t->state == TASK_RUNNABLE;
+	return true;
+}
+
+/* Load averages (not computed: 0), runnable/all tasks, the last pid. */
 static void format_loadavg(char *buf, size_t size)
 {
-	snprintk(buf, size, "0.00 0.00 0.00 1/%d %d\n", task_count(), last_pid());
+	int running = 0;
+
+	task_for_each(count_running, &running);
+	snprintk(buf, size, "0.00 0.00 0.00 %d/%d %d\n", running, task_count(), last_pid());
 }
 
 static void format_version(char *buf, size_t size)
@@ -73,49 +95,115 @@ static void format_version(char *buf, size_t size)
 	snprintk(buf, size, "%s version %s (gcc) %s\n", UTS_SYSNAME, UTS_RELEASE, UTS_VERSION);
 }
 
-struct cpu_ticks {
-	uint64_t user, system;
-	int running;
-};
-
-static bool add_ticks(struct task *t, void *arg)
+/* Appends to the text of buf, len bytes so far (truncated at size). */
+static __attribute__((format(printf, 4, 5))) void text_add(char *buf, size_t size, size_t *len,
+							   const char *fmt, ...)
 {
-	struct cpu_ticks *c = arg;
+	va_list ap;
 
-	c->user += t->utime_ticks;
-	c->system += t->stime_ticks;
-	c->running += t->state == TASK_RUNNABLE;
-	return true;
+	va_start(ap, fmt);
+	vsnprintk(buf + *len, size - *len, fmt, ap);
+	va_end(ap);
+	*len += strlen(buf + *len);
 }
 
-/* What `top` reads: the one CPU's ticks (USER_HZ = TIMER_HZ = 100).  Only
- * live tasks are counted, so user and system can go down when a busy
- * process is reaped; idle is the rest of the time since boot. */
+/*
+ * What `top` and `mpstat` read: each CPU's ticks (USER_HZ = TIMER_HZ =
+ * 100) as its timer found it (a task in user mode, in the kernel, or the
+ * idle task), their sums on the cpu line; interrupts taken (the total,
+ * then each ISA line), context switches.
+ */
 static void format_stat(char *buf, size_t size)
 {
-	struct cpu_ticks c = {0};
-	uint64_t up = clock_monotonic_ns() / (NSEC_PER_SEC / TIMER_HZ), idle;
+	uint64_t user = 0, system = 0, idle = 0, intr = 0, ctxt = 0, irqs[16] = {0};
+	size_t len = 0;
+	int running = 0;
 
-	task_for_each(add_ticks, &c);
-	idle = up > c.user + c.system ? up - c.user - c.system : 0;
-	snprintk(buf, size,
-		 "cpu  %lu 0 %lu %lu 0 0 0 0 0 0\ncpu0 %lu 0 %lu %lu 0 0 0 0 0 0\n"
-		 "intr 0\nctxt 0\nbtime %ld\nprocesses %d\nprocs_running %d\nprocs_blocked 0\n",
-		 c.user, c.system, idle, c.user, c.system, idle,
-		 (long)(clock_realtime_offset_ns() / (int64_t)NSEC_PER_SEC), last_pid(), c.running);
+	for (int i = 0; i < smp_cpus_online; i++) {
+		struct cpu *c = cpu_get(i);
+
+		user += cpu_read(&c->user_ticks);
+		system += cpu_read(&c->system_ticks);
+		idle += cpu_read(&c->idle_ticks);
+		ctxt += cpu_read(&c->switches);
+		intr += cpu_read(&c->ticks) + cpu_read(&c->resched_ipis) + cpu_read(&c->call_ipis) +
+			cpu_read(&c->nmis);
+		for (int q = 0; q < 16; q++) {
+			irqs[q] += cpu_read(&c->irqs[q]);
+			intr += cpu_read(&c->irqs[q]);
+		}
+	}
+	text_add(buf, size, &len, "cpu  %lu 0 %lu %lu 0 0 0 0 0 0\n", user, system, idle);
+	for (int i = 0; i < smp_cpus_online; i++) {
+		struct cpu *c = cpu_get(i);
+
+		text_add(buf, size, &len, "cpu%d %lu 0 %lu %lu 0 0 0 0 0 0\n", i,
+			 cpu_read(&c->user_ticks), cpu_read(&c->system_ticks),
+			 cpu_read(&c->idle_ticks));
+	}
+	text_add(buf, size, &len, "intr %lu", intr);
+	for (int q = 0; q < 16; q++)
+		text_add(buf, size, &len, " %lu", irqs[q]);
+	task_for_each(count_running, &running);
+	text_add(buf, size, &len,
+		 "\nctxt %lu\nbtime %ld\nprocesses %d\nprocs_running %d\nprocs_blocked 0\n", ctxt,
+		 (long)(clock_realtime_offset_ns() / (int64_t)NSEC_PER_SEC), last_pid(), running);
 }
 
-#define PROC_TEXT_MAX 512
+/* One row of /proc/interrupts: its label, the counter at offset in each
+ * CPU's struct cpu, what it counts. */
+static void irq_row(char *buf, size_t size, size_t *len, const char *label, size_t offset,
+		    const char *what)
+{
+	text_add(buf, size, len, "%4s:", label);
+	for (int i = 0; i < smp_cpus_online; i++)
+		text_add(buf, size, len, " %10lu",
+			 cpu_read((const uint64_t *)((const char *)cpu_get(i) + offset)));
+	text_add(buf, size, len, "   %s\n", what);
+}
 
-#define PROC_TEXT_OPS(name)                                                                        \
+/*
+ * Linux's /proc/interrupts: a column per CPU, a row per ISA line with a
+ * handler (routed by the I/O APIC, or the PIC without one), then the
+ * local timer, NMIs, reschedule IPIs (idle wake-ups and signal kicks, as
+ * Linux counts its kicks) and cross-CPU calls (TLB shootdowns among them).
+ */
+static void format_interrupts(char *buf, size_t size)
+{
+	const char *chip = lapic_enabled() ? "IO-APIC" : "XT-PIC";
+	char label[4], what[48];
+	size_t len = 0;
+
+	text_add(buf, size, &len, "     ");
+	for (int i = 0; i < smp_cpus_online; i++)
+		text_add(buf, size, &len, "       CPU%-2d", i);
+	text_add(buf, size, &len, "\n");
+	for (int q = 0; q < 16; q++) {
+		if (!irq_name(q))
+			continue;
+		snprintk(label, sizeof label, "%d", q);
+		snprintk(what, sizeof what, "%s %d-edge %s", chip, q, irq_name(q));
+		irq_row(buf, size, &len, label, offsetof(struct cpu, irqs[q]), what);
+	}
+	irq_row(buf, size, &len, "LOC", offsetof(struct cpu, ticks), "Local timer interrupts");
+	irq_row(buf, size, &len, "NMI", offsetof(struct cpu, nmis), "Non-maskable interrupts");
+	irq_row(buf, size, &len, "RES", offsetof(struct cpu, resched_ipis),
+		"Rescheduling interrupts");
+	irq_row(buf, size, &len, "CAL", offsetof(struct cpu, call_ipis),
+		"Function call interrupts");
+}
+
+/* The file_ops of /proc/name, whose text is at most max bytes. */
+#define PROC_TEXT_OPS(name, max)                                                                   \
 	static long name##_read(struct file *f, struct iov_iter *to, uint64_t *pos)                \
 	{                                                                                          \
-		return snapshot_read(f, to, pos, PROC_TEXT_MAX, format_##name);                    \
+		return snapshot_read(f, to, pos, max, format_##name);                              \
 	}                                                                                          \
 	const struct file_ops name##_ops = {.read_iter = name##_read, .release = snapshot_release}
 
-PROC_TEXT_OPS(meminfo);
-PROC_TEXT_OPS(uptime);
-PROC_TEXT_OPS(loadavg);
-PROC_TEXT_OPS(version);
-PROC_TEXT_OPS(stat);
+PROC_TEXT_OPS(meminfo, 512);
+PROC_TEXT_OPS(uptime, 64);
+PROC_TEXT_OPS(loadavg, 64);
+PROC_TEXT_OPS(version, 256);
+PROC_TEXT_OPS(stat, 1024);	 /* 8 CPUs: about 750 */
+PROC_TEXT_OPS(interrupts, 4096); /* 8 CPUs, 2 ISA lines: about 800 */

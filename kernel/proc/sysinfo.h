@@ -32,7 +32,8 @@ struct sysinfo_k {
 void sysinfo_read(struct sysinfo_k *si);
 
 /* file_ops of /proc/meminfo, /proc/uptime, /proc/loadavg, /proc/version,
- * /proc/stat. */
-extern const struct file_ops meminfo_ops, uptime_ops, loadavg_ops, version_ops, stat_ops;
+ * /proc/stat, /proc/interrupts. */
+extern const struct file_ops meminfo_ops, uptime_ops, loadavg_ops, version_ops, stat_ops,
+    interrupts_ops;
 
 #endif

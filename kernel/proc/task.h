@@ -84,9 +84,9 @@ struct task {
 	/* Scheduling (sched_lock). */
 	uint64_t ctx_rsp;	   /* kernel rsp saved by switch_to */
 	struct list_head run_link; /* run queue membership */
-	/* Set when the task is switched in; cleared (release) by finish_switch
-	 * once the switch away from it completed, on the next task's stack.
-	 * No CPU switches to a task whose on_cpu is still set.
+	/* Its CPU's id + 1 when the task is switched in; cleared (release) by
+	 * finish_switch once the switch away from it completed, on the next
+	 * task's stack.  No CPU switches to a task whose on_cpu is still set.
 	 * task_free waits for 0 (acquire) before the stack goes: a zombie may
 	 * still be in schedule() on another CPU when it is reaped. */
 	int on_cpu;

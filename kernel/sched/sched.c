@@ -47,7 +47,7 @@ void sched_init_cpu(void)
 	strlcpy(idle->name, "idle", sizeof(idle->name));
 	list_init(&idle->run_link);
 	idle->vm = vm_kernel();
-	idle->on_cpu = 1;
+	idle->on_cpu = c->id + 1;
 	c->idle = c->current = idle;
 }
 
@@ -111,6 +111,25 @@ void sched_wake(struct task *t)
 	spin_unlock(&sched_lock);
 }
 
+/*
+ * t has a signal or a stop to take (its TASK_WORK_SIGNAL is set): wakes it
+ * if it sleeps, and if it runs on another CPU, interrupts that CPU, whose
+ * way back to user mode takes it (Linux's signal_wake_up and
+ * kick_process).  Without the kick a thread computing in user mode would
+ * see it only at its CPU's next tick, up to 10 ms later.  Under
+ * sched_lock, on_cpu names the CPU t runs on, or is switching away from
+ * (a kick it no longer needs).
+ */
+void sched_wake_signal(struct task *t)
+{
+	spin_lock(&sched_lock);
+	if (t->state == TASK_SLEEPING)
+		make_runnable_locked(t);
+	else if (t->on_cpu && t->on_cpu - 1 != this_cpu()->id)
+		smp_kick(t->on_cpu - 1);
+	spin_unlock(&sched_lock);
+}
+
 void sched_set_state(struct task *t, enum task_state state)
 {
 	if (state == TASK_SLEEPING)
@@ -155,7 +174,7 @@ static void switch_cpu_state(struct task *next)
 
 	if (next->vm && next->vm != current()->vm)
 		vm_switch(next->vm);
-	next->on_cpu = 1;
+	next->on_cpu = this_cpu()->id + 1;
 	if (!is_idle(next)) {
 		tss_set_kernel_stack(kstack_top);
 		this_cpu()->kstack_top = kstack_top;
@@ -219,6 +238,7 @@ void schedule(void)
 		fpu_save(&prev->fpu);
 		fpu_restore(&next->fpu);
 		c->prev = prev;
+		c->switches++;
 		switch_cpu_state(next);
 		switch_to(&prev->ctx_rsp, next->ctx_rsp);
 		/* Now the next task: maybe on another CPU than it left. */
@@ -252,14 +272,21 @@ void sched_yield(void)
 void sched_tick(struct trapframe *tf)
 {
 	struct task *t = current();
+	struct cpu *c = this_cpu();
 	bool user = trapframe_from_user(tf);
 
+	if (is_idle(t))
+		c->idle_ticks++;
+	else if (user)
+		c->user_ticks++;
+	else
+		c->system_ticks++;
 	if (user)
 		t->utime_ticks++;
 	else
 		t->stime_ticks++;
 	itimer_tick(t, user);
-	this_cpu()->need_resched = true;
+	c->need_resched = true;
 }
 
 /* A task's sleep timer: its deadline passed. */

@@ -37,8 +37,11 @@ void sched_disarm_deadline(void);
 void return_to_user_work(struct trapframe *tf);
 /* The boot context becomes the idle task: never returns. */
 __attribute__((noreturn)) void sched_idle_loop(void);
-/* Wakes t if it sleeps (wait queues, signals). */
+/* Wakes t if it sleeps (wait queues, timers, futexes). */
 void sched_wake(struct task *t);
+/* Wakes t for a signal or stop it must take: also interrupts its CPU if it
+ * runs on another one. */
+void sched_wake_signal(struct task *t);
 /* Sets t's state under the scheduler lock (wait queues, exit). */
 void sched_set_state(struct task *t, enum task_state state);
 /* Loads t's user FS and GS bases into this CPU (switch, exec, arch_prctl). */

@@ -101,23 +101,27 @@ static void test_proc_files(void)
 	double up = -1, idle = -1, l1 = -1, l5 = -1, l15 = -1;
 	int running = 0, all = 0, last = 0;
 	struct timespec ts;
-	ok(read_proc("meminfo", buf, sizeof buf) > 0 &&
+	bool good;
+
+	/* Each reading before its ok(): the arguments of a call are evaluated
+	 * in no given order, so ok() could print the values before the read. */
+	good = read_proc("meminfo", buf, sizeof buf) > 0 &&
 	       sscanf(buf, "MemTotal: %lu kB\nMemFree: %*u kB\nMemAvailable: %lu kB", &total,
 		      &avail) == 2 &&
 	       total > 16384 && avail <= total && strstr(buf, "\nCached:") &&
-	       strstr(buf, "\nSwapTotal:") && strstr(buf, "\nShmem:"),
-	   "/proc/meminfo: MemTotal %lu kB, MemAvailable %lu kB, Cached, SwapTotal, Shmem", total,
-	   avail);
+	       strstr(buf, "\nSwapTotal:") && strstr(buf, "\nShmem:");
+	ok(good, "/proc/meminfo: MemTotal %lu kB, MemAvailable %lu kB, Cached, SwapTotal, Shmem",
+	   total, avail);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ok(read_proc("uptime", buf, sizeof buf) > 0 && sscanf(buf, "%lf %lf", &up, &idle) == 2 &&
-	       up + 1 >= ts.tv_sec && idle >= 0,
-	   "/proc/uptime: %.2f s up", up);
-	ok(read_proc("loadavg", buf, sizeof buf) > 0 &&
+	good = read_proc("uptime", buf, sizeof buf) > 0 &&
+	       sscanf(buf, "%lf %lf", &up, &idle) == 2 && up + 1 >= ts.tv_sec && idle >= 0;
+	ok(good, "/proc/uptime: %.2f s up, %.2f s idle", up, idle);
+	good = read_proc("loadavg", buf, sizeof buf) > 0 &&
 	       sscanf(buf, "%lf %lf %lf %d/%d %d", &l1, &l5, &l15, &running, &all, &last) == 6 &&
-	       l1 >= 0 && running >= 1 && all >= running && last > 0,
-	   "/proc/loadavg: %d/%d tasks, last pid %d", running, all, last);
-	ok(read_proc("version", buf, sizeof buf) > 0 && strstr(buf, " version "),
-	   "/proc/version: %.40s", buf);
+	       l1 >= 0 && running >= 1 && all >= running && last > 0;
+	ok(good, "/proc/loadavg: %d/%d tasks, last pid %d", running, all, last);
+	good = read_proc("version", buf, sizeof buf) > 0 && strstr(buf, " version ");
+	ok(good, "/proc/version: %.40s", buf);
 	test_proc_stat(buf, sizeof buf);
 }
 

@@ -16,6 +16,7 @@
 #define VEC_LAPIC_TIMER	   0xec /* each CPU's local APIC timer */
 #define VEC_IPI_CALL	   0xeb /* run a function on another CPU (smp.c) */
 #define VEC_IPI_RESCHED	   0xea /* wake an idle CPU: tasks are queued (sched.c) */
+#define VEC_IPI_KICK	   0xe9 /* a signal for the task this CPU runs (sched.c) */
 #define VEC_SELFTEST	   0xf0 /* software interrupt for self-tests (traps.h) */
 #define VEC_SPURIOUS	   0xff
 

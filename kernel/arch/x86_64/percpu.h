@@ -45,6 +45,16 @@ struct cpu {
 	uint64_t user_fsbase, user_gsbase;
 	struct vm_space *vm; /* the space in CR3 (paging.c: vm_switch); NULL: kernel */
 	struct task *idle;   /* this CPU's idle task (sched.c) */
+	/* What /proc/interrupts and /proc/stat show: written by this CPU
+	 * only, with interrupts off; read by anyone, without a lock. */
+	uint64_t irqs[16];     /* ISA IRQs taken (traps.c) */
+	uint64_t resched_ipis; /* VEC_IPI_RESCHED and VEC_IPI_KICK taken */
+	uint64_t call_ipis;    /* VEC_IPI_CALL taken */
+	uint64_t nmis;	       /* NMIs taken (and ignored) */
+	uint64_t user_ticks;   /* ticks that found a task in user mode */
+	uint64_t system_ticks; /* ... a task in the kernel */
+	uint64_t idle_ticks;   /* ... the idle task */
+	uint64_t switches;     /* context switches (schedule) */
 };
 
 #define CPU_KSTACK_TOP	 8

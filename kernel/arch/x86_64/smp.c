@@ -60,7 +60,7 @@ static struct spinlock call_lock = SPINLOCK_INIT("smp_call");
  * (the concurrent-call self-test); taken with an exchange. */
 static void (*park_work[MAX_CPUS])(void);
 
-static struct cpu *cpu_get(int id)
+struct cpu *cpu_get(int id)
 {
 	return id ? &ap_cpus[id - 1] : &cpu0;
 }
@@ -126,6 +126,11 @@ asm(".pushsection .text\n"
 void smp_resched(int cpu)
 {
 	lapic_send_fixed(cpu_get(cpu)->apic_id, VEC_IPI_RESCHED);
+}
+
+void smp_kick(int cpu)
+{
+	lapic_send_fixed(cpu_get(cpu)->apic_id, VEC_IPI_KICK);
 }
 
 /* An AP's loop until the scheduler takes it (smp_sched_start; with smp=off, never). */

@@ -29,8 +29,12 @@ void smp_sched_start(void);
 void smp_call_many(uint32_t cpus, void (*fn)(void *arg), void *arg);
 /* smp_call_many on one CPU (0 ..< smp_cpus_online; this one: no call). */
 void smp_call(int cpu, void (*fn)(void *arg), void *arg);
+/* CPU id's struct cpu (0 ..< smp_cpus_online are online). */
+struct cpu *cpu_get(int id);
 /* Sends CPU cpu a VEC_IPI_RESCHED: an idle CPU looks at the run queue. */
 void smp_resched(int cpu);
+/* Sends CPU cpu a VEC_IPI_KICK: its way back to user mode runs (signals). */
+void smp_kick(int cpu);
 void smp_selftest(void);
 void smp_call_selftest(void);
 

@@ -69,7 +69,7 @@ static void pit_tick_start(void)
 	outb(PIT_CMD, 0x34); /* ch0, lo/hi, rate generator */
 	outb(PIT_CH0, divisor & 0xff);
 	outb(PIT_CH0, divisor >> 8);
-	irq_register(0, timer_interrupt);
+	irq_register(0, "timer", timer_interrupt);
 }
 
 void timer_init(void)

@@ -54,11 +54,12 @@ static const char *const exception_names[32] = {"divide error",
 						"reserved"};
 
 static irq_handler_t irq_handlers[16];
-static unsigned long nmi_count;	       /* atomic */
+static const char *irq_names[16];
 static irq_handler_t selftest_handler; /* VEC_SELFTEST; set by self-tests only */
 
-void irq_register(int irq, irq_handler_t handler)
+void irq_register(int irq, const char *name, irq_handler_t handler)
 {
+	irq_names[irq] = name;
 	irq_handlers[irq] = handler;
 	if (lapic_enabled())
 		ioapic_route_isa(irq);
@@ -66,9 +67,15 @@ void irq_register(int irq, irq_handler_t handler)
 		pic_unmask(irq);
 }
 
+const char *irq_name(int irq)
+{
+	return irq_names[irq];
+}
+
 /* An ISA IRQ: acknowledged first, since the handler may switch tasks. */
 static void isa_irq(struct trapframe *tf, int irq)
 {
+	this_cpu()->irqs[irq]++; /* the PIC's spurious IRQ 7 and 15 included */
 	if (lapic_enabled()) {
 		lapic_eoi();
 	} else {
@@ -165,7 +172,11 @@ static void handle_exception(struct trapframe *tf)
 
 unsigned long trap_nmi_count(void)
 {
-	return __atomic_load_n(&nmi_count, __ATOMIC_RELAXED);
+	unsigned long n = 0;
+
+	for (int i = 0; i < smp_cpus_online; i++)
+		n += __atomic_load_n(&cpu_get(i)->nmis, __ATOMIC_RELAXED);
+	return n;
 }
 
 void trap_dispatch(struct trapframe *tf)
@@ -180,7 +191,7 @@ void trap_dispatch(struct trapframe *tf)
 	 * IRETQ, so this is no place for the way to user mode's work.
 	 */
 	if (v == VEC_NMI) {
-		__atomic_add_fetch(&nmi_count, 1, __ATOMIC_RELAXED);
+		this_cpu()->nmis++; /* the paranoid entry made GS the kernel's */
 		return;
 	}
 	if (v < 32) {
@@ -192,10 +203,15 @@ void trap_dispatch(struct trapframe *tf)
 		timer_interrupt(tf);
 	} else if (v == VEC_IPI_CALL) {
 		lapic_eoi();
+		this_cpu()->call_ipis++;
 		smp_call_handle();
 	} else if (v == VEC_IPI_RESCHED) {
 		lapic_eoi(); /* the idle loop looks at the run queue again */
+		this_cpu()->resched_ipis++;
 		this_cpu()->need_resched = true;
+	} else if (v == VEC_IPI_KICK) {
+		lapic_eoi();		    /* only for the way out below: a signal to take */
+		this_cpu()->resched_ipis++; /* Linux kicks with its reschedule IPI */
 	} else if (v == VEC_SELFTEST && selftest_handler) {
 		selftest_handler(tf);
 	}

@@ -6,8 +6,11 @@
 
 typedef void (*irq_handler_t)(struct trapframe *tf);
 
-/* Installs the handler for legacy IRQ line `irq` and unmasks it. */
-void irq_register(int irq, irq_handler_t handler);
+/* Installs the handler for legacy IRQ line `irq` and unmasks it; name is
+ * its device's, as /proc/interrupts shows it. */
+void irq_register(int irq, const char *name, irq_handler_t handler);
+/* The device name of IRQ line irq, or NULL if it has no handler. */
+const char *irq_name(int irq);
 
 /*
  * Installs the handler of the software interrupt VEC_SELFTEST (NULL: none),

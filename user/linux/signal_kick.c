@@ -1,0 +1,217 @@
+/* A signal for a thread or process computing in user mode on another CPU
+ * arrives at once, not at that CPU's next timer tick: the kernel interrupts
+ * the CPU (Linux: kick_process).  Each round reads the local timer counts
+ * of /proc/interrupts (LOC) before the signal is sent and after its handler
+ * ran: a delivery that waits for the tick always sees the count move on the
+ * target's CPU; a kicked one mostly does not (a tick may still fall inside
+ * the round by chance, so a majority of quiet rounds is the test, not all).
+ * Needs two CPUs. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "threads.h"
+
+#define ROUNDS 21
+
+static volatile long handled_ns;
+static volatile unsigned long spins;
+static volatile int spinner_cpu = -1;
+static volatile int ask_cpu; /* the spinner reads its CPU, then clears it */
+static volatile int stop;
+
+static long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* The LOC row of /proc/interrupts: CPU cpu's local timer interrupts, or
+ * their sum over every CPU for cpu < 0; -1 if there is no such row. */
+static long timer_interrupts(int cpu)
+{
+	static char buf[16384];
+	long n = 0, len = 0, r, sum = 0;
+	int fd = open("/proc/interrupts", O_RDONLY), i = 0;
+	char *p, *end;
+
+	if (fd < 0)
+		return -1;
+	while (len < (long)sizeof buf - 1 && (r = read(fd, buf + len, sizeof buf - 1 - len)) > 0)
+		len += r;
+	close(fd);
+	buf[len] = '\0';
+	if (!(p = strstr(buf, "LOC:")))
+		return -1;
+	for (p += 4; (n = strtol(p, &end, 10)) >= 0 && end != p; p = end, i++) {
+		if (i == cpu)
+			return n;
+		sum += n;
+	}
+	return cpu < 0 ? sum : -1;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	handled_ns = now_ns();
+}
+
+/* Computes in user mode, entering the kernel only when asked for its CPU:
+ * a system call's way out would take the signal without a kick. */
+static void *spinner(void *arg)
+{
+	(void)arg;
+	while (!stop) {
+		spins++;
+		if (ask_cpu) {
+			spinner_cpu = sched_getcpu();
+			ask_cpu = 0;
+		}
+	}
+	return NULL;
+}
+
+/* Waits until the spinner computes (its count moves) on another CPU than
+ * this thread: true if it did within a second. */
+static bool spinner_elsewhere(void)
+{
+	long end = now_ns() + 1000000000L;
+
+	while (now_ns() < end) {
+		ask_cpu = 1;
+		while (ask_cpu && now_ns() < end)
+			;
+		unsigned long before = spins;
+		long until = now_ns() + 200000;
+
+		while (now_ns() < until)
+			;
+		if (spins != before && spinner_cpu != sched_getcpu())
+			return true;
+	}
+	return false;
+}
+
+struct rounds {
+	int quiet;	 /* handled with no tick on the target's CPU meanwhile */
+	long median_us;	 /* from the send to the handler */
+	const char *bad; /* why the rounds could not be played, or NULL */
+};
+
+static int compare_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* ROUNDS signals sent by send(arg), each while the spinner computes on
+ * another CPU. */
+static struct rounds play(void (*send)(void *), void *arg)
+{
+	struct rounds r = {0, 0, NULL};
+	long lat[ROUNDS];
+
+	for (int i = 0; i < ROUNDS; i++) {
+		if (!spinner_elsewhere())
+			return (struct rounds){0, 0, "the threads never ran on two CPUs at once"};
+		int cpu = spinner_cpu;
+		long ticks = timer_interrupts(cpu);
+
+		handled_ns = 0;
+		long sent = now_ns();
+		send(arg);
+		while (!handled_ns && now_ns() - sent < 1000000000L)
+			;
+		if (!handled_ns)
+			return (struct rounds){0, 0, "a signal was not handled within a second"};
+		r.quiet += timer_interrupts(cpu) == ticks;
+		lat[i] = (handled_ns - sent) / 1000;
+	}
+	qsort(lat, ROUNDS, sizeof lat[0], compare_long);
+	r.median_us = lat[ROUNDS / 2];
+	diag("%d of %d rounds quiet; latency min %ld us, median %ld us, max %ld us", r.quiet,
+	     ROUNDS, lat[0], lat[ROUNDS / 2], lat[ROUNDS - 1]);
+	return r;
+}
+
+static void check(struct rounds r, const char *what)
+{
+	if (r.bad && !strcmp(r.bad, "the threads never ran on two CPUs at once"))
+		skip(r.bad, what); /* a loaded host's Linux may keep both on one */
+	else
+		ok(!r.bad && r.quiet > ROUNDS / 2,
+		   "%s: taken before its CPU's next tick in %d of %d rounds (median %ld us)%s%s",
+		   what, r.quiet, ROUNDS, r.median_us, r.bad ? ": " : "", r.bad ? r.bad : "");
+}
+
+static void send_thread(void *arg)
+{
+	pthread_kill(*(pthread_t *)arg, SIGUSR1);
+}
+
+static void send_process(void *arg)
+{
+	(void)arg;
+	kill(getpid(), SIGUSR2); /* only the spinner leaves SIGUSR2 unblocked */
+}
+
+/* A child computes; SIGKILL ends it.  Its CPU is not known here, so a
+ * round is quiet when no CPU ticked from the kill to the reaping. */
+static void check_kill(void)
+{
+	int quiet = 0;
+
+	for (int i = 0; i < ROUNDS; i++) {
+		pid_t pid = fork();
+		int status;
+
+		if (pid == 0)
+			for (;;)
+				spins++;
+		require(pid > 0, "fork");
+		usleep(20000); /* it computes, on the other CPU while this one sleeps */
+		long ticks = timer_interrupts(-1);
+		kill(pid, SIGKILL);
+		if (waitpid(pid, &status, 0) != pid || !WIFSIGNALED(status))
+			break;
+		quiet += timer_interrupts(-1) == ticks;
+	}
+	ok(quiet > ROUNDS / 2,
+	   "SIGKILL to a process computing on another CPU: reaped before any CPU's next tick "
+	   "in %d of %d rounds",
+	   quiet, ROUNDS);
+}
+
+int main(void)
+{
+	cpu_set_t cpus;
+	sigset_t usr2;
+	pthread_t t;
+
+	if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) < 2)
+		skip_all("one CPU");
+	if (timer_interrupts(0) < 0)
+		skip_all("no LOC row in /proc/interrupts");
+	plan(3);
+	signal(SIGUSR1, on_signal);
+	signal(SIGUSR2, on_signal);
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	t = start_thread(spinner, NULL);
+	pthread_sigmask(SIG_BLOCK, &usr2, NULL); /* after the spinner inherited the mask */
+	check(play(send_thread, &t), "pthread_kill to a thread computing on another CPU");
+	check(play(send_process, NULL), "kill to its process, which only that thread takes");
+	stop = 1;
+	pthread_join(t, NULL);
+	check_kill();
+	return done();
+}
