@@ -4,6 +4,7 @@
 #define USER_TESTUTIL_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +128,22 @@ static inline int run_shell(const char *argv0, const char *cmd, char *out, size_
 	char *argv[] = {"sh", "-c", (char *)cmd, NULL}, *envp[] = {path, NULL};
 	test_bin_dir(argv0, path + 5, sizeof path - 5);
 	return run_capture(test_bin_path(argv0, "sh", sh, sizeof sh), argv, envp, out, size);
+}
+
+/* The text of the file at path (a /proc file: read until EOF) into buf,
+ * NUL-terminated; its length, or -1 if it cannot be opened. */
+static inline long read_text(const char *path, char *buf, size_t size)
+{
+	long len = 0, n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	while (len < (long)size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = '\0';
+	return len;
 }
 
 /* S with its newlines shown as '|', to fit on a TAP diagnostic line. */

@@ -4,7 +4,6 @@
  * line per CPU that sums to the cpu line, a total of interrupts and a
  * context-switch count that move. */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,16 +16,7 @@ static char buf[65536];
 
 static long read_file(const char *path)
 {
-	long len = 0, r;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	while (len < (long)sizeof buf - 1 && (r = read(fd, buf + len, sizeof buf - 1 - len)) > 0)
-		len += r;
-	close(fd);
-	buf[len] = '\0';
-	return len;
+	return read_text(path, buf, sizeof buf);
 }
 
 /* The numbers of /proc/interrupts' row label (e.g. "LOC:") into v; how

@@ -7,7 +7,6 @@
  * the round by chance, so a majority of quiet rounds is the test, not all).
  * Needs two CPUs. */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -38,16 +37,12 @@ static long now_ns(void)
 static long timer_interrupts(int cpu)
 {
 	static char buf[16384];
-	long n = 0, len = 0, r, sum = 0;
-	int fd = open("/proc/interrupts", O_RDONLY), i = 0;
+	long n, sum = 0;
 	char *p, *end;
+	int i = 0;
 
-	if (fd < 0)
+	if (read_text("/proc/interrupts", buf, sizeof buf) < 0)
 		return -1;
-	while (len < (long)sizeof buf - 1 && (r = read(fd, buf + len, sizeof buf - 1 - len)) > 0)
-		len += r;
-	close(fd);
-	buf[len] = '\0';
 	if (!(p = strstr(buf, "LOC:")))
 		return -1;
 	for (p += 4; (n = strtol(p, &end, 10)) >= 0 && end != p; p = end, i++) {

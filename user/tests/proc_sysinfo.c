@@ -62,16 +62,9 @@ static void test_sysinfo(void)
 static long read_proc(const char *name, char *buf, size_t size)
 {
 	char path[64];
-	long n, len = 0;
-	int fd;
+
 	snprintf(path, sizeof path, "/proc/%s", name);
-	if ((fd = open(path, O_RDONLY)) < 0)
-		return -1;
-	while (len < (long)size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
-		len += n;
-	buf[len] = '\0';
-	close(fd);
-	return len;
+	return read_text(path, buf, size);
 }
 
 /* /proc/stat: the cpu line (10 tick counts, some idle time), a btime
