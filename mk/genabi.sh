@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 page_of() { # call file
 	case "$1:$2" in
 	clone*:* | vfork:* | unshare:* | tkill:* | tgkill:*) echo threads.md ;;
-	time:* | sysinfo:* | statfs:* | fstatfs:* | sched_getaffinity:* | prctl:* | getrandom:* | syslog:* | getrusage:*)
+	time:* | sysinfo:* | statfs:* | fstatfs:* | sched_getaffinity:* | sched_setaffinity:* | prctl:* | getrandom:* | syslog:* | getrusage:*)
 		echo linux-abi.md ;;
 	*:kernel/fs/*epoll*) echo epoll.md ;;
 	*:kernel/fs/eventfd.c | *:kernel/fs/timerfd.c | *:kernel/fs/signalfd.c | *:kernel/fs/select.c) echo events.md ;;

@@ -125,6 +125,7 @@ static int clone_join(struct task *child, const struct clone_req *r)
 
 	if (!(r->flags & CLONE_THREAD) && !(g = group_create(child)))
 		return -ENOMEM;
+	child->cpus_allowed = sched_affinity(current()); /* child unseen yet */
 	spin_lock(&proc_lock);
 	child->nice = current()->nice;
 	if (self->exiting)

@@ -90,6 +90,9 @@ struct task {
 	 * task_free waits for 0 (acquire) before the stack goes: a zombie may
 	 * still be in schedule() on another CPU when it is reaped. */
 	int on_cpu;
+	/* The CPUs it may run on, bit n for CPU n (sched_lock; clone copies
+	 * its parent's, exec keeps it; sched_setaffinity). */
+	uint64_t cpus_allowed;
 	struct ktimer sleep_timer; /* ends a deadline sleep (ktimer_lock) */
 
 	/* Kernel stack: the user trapframe sits at its top.  kstack, kslot

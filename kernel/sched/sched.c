@@ -63,11 +63,16 @@ static void enqueue(struct task *t)
 		list_add_tail(&t->run_link, &run_queue);
 }
 
-/* Tasks wait in the queue: an idle CPU other than this one (sched_lock
- * held) is sent a reschedule IPI and takes one. */
-static void kick_idle_cpu(struct cpu *c)
+static bool may_run_on(const struct task *t, const struct cpu *c)
 {
-	uint32_t others = idle_cpus & ~(1u << c->id);
+	return t->cpus_allowed & (1ull << c->id);
+}
+
+/* Tasks wait in the queue: an idle CPU of mask other than this one
+ * (sched_lock held) is sent a reschedule IPI and takes one. */
+static void kick_idle_cpu(struct cpu *c, uint64_t mask)
+{
+	uint32_t others = idle_cpus & (uint32_t)mask & ~(1u << c->id);
 
 	if (!others || run_queue_empty())
 		return;
@@ -81,8 +86,8 @@ static void kick_idle_cpu(struct cpu *c)
  * itself sleeping and has not switched away yet) is not queued: its own
  * schedule() sees it runnable and queues it, while holding the lock
  * across the switch, so no CPU picks it before it is off its CPU.  A
- * queued task goes to an idle CPU, unless this CPU is idle itself and
- * will take it (its idle loop looks at the queue).
+ * queued task goes to an idle CPU it may run on, unless this CPU is idle
+ * itself and will take it (its idle loop looks at the queue).
  */
 static void make_runnable_locked(struct task *t)
 {
@@ -92,8 +97,8 @@ static void make_runnable_locked(struct task *t)
 	if (t->on_cpu)
 		return;
 	enqueue(t);
-	if (c->current != c->idle)
-		kick_idle_cpu(c);
+	if (c->current != c->idle || !may_run_on(t, c))
+		kick_idle_cpu(c, t->cpus_allowed);
 }
 
 void sched_make_runnable(struct task *t)
@@ -130,6 +135,33 @@ void sched_wake_signal(struct task *t)
 	spin_unlock(&sched_lock);
 }
 
+void sched_set_affinity(struct task *t, uint64_t mask)
+{
+	bool move_self = false;
+
+	spin_lock(&sched_lock);
+	t->cpus_allowed = mask;
+	if (t->on_cpu && !(mask & (1ull << (t->on_cpu - 1)))) {
+		if (t == current())
+			move_self = true;
+		else
+			smp_resched(t->on_cpu - 1); /* its CPU schedules, and leaves it queued */
+	} else if (!list_empty(&t->run_link)) {
+		kick_idle_cpu(this_cpu(), mask); /* queued: an idle CPU of mask takes it */
+	}
+	spin_unlock(&sched_lock);
+	if (move_self)
+		schedule(); /* queued, for a CPU of mask to take */
+}
+
+uint64_t sched_affinity(struct task *t)
+{
+	spin_lock(&sched_lock);
+	uint64_t mask = t->cpus_allowed;
+	spin_unlock(&sched_lock);
+	return mask;
+}
+
 void sched_set_state(struct task *t, enum task_state state)
 {
 	if (state == TASK_SLEEPING)
@@ -139,17 +171,25 @@ void sched_set_state(struct task *t, enum task_state state)
 	spin_unlock(&sched_lock);
 }
 
-/* Caller holds sched_lock.  An idle CPU is marked so in idle_cpus. */
-static struct task *pick_next(struct cpu *c)
+/* The first queued task that may run on c, or NULL (sched_lock held). */
+static struct task *first_for(const struct cpu *c)
 {
 	struct task *t;
 
-	if (list_empty(&run_queue)) {
+	list_for_each_entry(t, &run_queue, run_link) if (may_run_on(t, c)) return t;
+	return NULL;
+}
+
+/* Caller holds sched_lock.  An idle CPU is marked so in idle_cpus. */
+static struct task *pick_next(struct cpu *c)
+{
+	struct task *t = first_for(c);
+
+	if (!t) {
 		idle_cpus |= 1u << c->id;
 		return c->idle;
 	}
 	idle_cpus &= ~(1u << c->id);
-	t = list_first_entry(&run_queue, struct task, run_link);
 	list_del(&t->run_link);
 	return t;
 }
@@ -230,7 +270,9 @@ void schedule(void)
 			c->dead = prev;
 		/* The interrupt state to restore belongs to this task, not the CPU. */
 		bool irq_were_on = c->irq_were_on;
-		kick_idle_cpu(c); /* more work than this CPU takes */
+		kick_idle_cpu(c, ~0ull); /* more work than this CPU takes */
+		if (prev->state == TASK_RUNNABLE && !may_run_on(prev, c))
+			kick_idle_cpu(c, prev->cpus_allowed); /* it must move */
 		while (__atomic_load_n(&next->on_cpu, __ATOMIC_ACQUIRE)) {
 			smp_call_poll(c);
 			cpu_relax();
@@ -297,6 +339,7 @@ static void sleep_timer_fired(struct ktimer *k)
 
 void sched_task_init(struct task *t)
 {
+	t->cpus_allowed = ~0ull; /* clone copies its parent's */
 	list_init(&t->run_link);
 	ktimer_init(&t->sleep_timer, sleep_timer_fired);
 }
@@ -346,6 +389,18 @@ void return_to_user_work(struct trapframe *tf)
 		signal_deliver(tf);
 }
 
+/* A queued task may run on c: looked at by its idle loop, so that a task
+ * bound to other CPUs does not keep it awake. */
+static bool work_for(const struct cpu *c)
+{
+	if (run_queue_empty())
+		return false;
+	spin_lock(&sched_lock);
+	bool found = first_for(c) != NULL;
+	spin_unlock(&sched_lock);
+	return found;
+}
+
 __attribute__((noreturn)) void sched_idle_loop(void)
 {
 	for (;;) {
@@ -358,7 +413,7 @@ __attribute__((noreturn)) void sched_idle_loop(void)
 		 * kicked CPU schedules even if another took the task first,
 		 * so it is marked idle again. */
 		irq_disable();
-		if (run_queue_empty() && !(smp_sched_on && this_cpu()->need_resched)) {
+		if (!work_for(this_cpu()) && !(smp_sched_on && this_cpu()->need_resched)) {
 			asm volatile("sti; hlt" ::: "memory");
 			grace_idle_exit();
 			continue;

@@ -39,6 +39,12 @@ void return_to_user_work(struct trapframe *tf);
 __attribute__((noreturn)) void sched_idle_loop(void);
 /* Wakes t if it sleeps (wait queues, timers, futexes). */
 void sched_wake(struct task *t);
+/* Sets the CPUs t may run on (a non-empty mask of online ones, bit n for
+ * CPU n); t leaves a CPU outside it at once if it is the caller, else at
+ * that CPU's next way out of the kernel. */
+void sched_set_affinity(struct task *t, uint64_t mask);
+/* The CPUs t may run on, as set (all bits until it is). */
+uint64_t sched_affinity(struct task *t);
 /* Wakes t for a signal or stop it must take: also interrupts its CPU if it
  * runs on another one. */
 void sched_wake_signal(struct task *t);

@@ -1,36 +1,64 @@
 /*
- * Scheduler calls about CPUs.  Every task may run on every CPU that takes
- * tasks: all online ones, or CPU 0 alone with smp=off (docs/smp.md); the
- * call exists because glibc's nproc and busybox's taskset read it.
+ * Scheduler calls about CPUs.  A task (a thread, as on Linux) may run on
+ * the CPUs of its affinity mask that take tasks: the online ones, or CPU 0
+ * alone with smp=off (docs/smp.md).  glibc's nproc reads the mask, busybox's
+ * taskset reads and sets it.
  */
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/spinlock.h"
 #include "proc/proc.h"
+#include "sched/sched.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
 /* Linux's cpumask_size() for a kernel with up to 64 CPUs. */
 #define CPUMASK_BYTES 8
 
-/* Copies the mask of pid (0: the caller) into umask: CPUMASK_BYTES bytes
- * (the rest of the buffer untouched), returned as the size, as Linux.
- * EINVAL: len too short for the mask or not a multiple of a long;
+/* The CPUs that take tasks. */
+static uint64_t active_cpus(void)
+{
+	return smp_sched_on ? smp_online_mask : 1;
+}
+
+/* Copies the mask of thread pid (0: the caller) into umask: CPUMASK_BYTES
+ * bytes (the rest of the buffer untouched), returned as the size, as
+ * Linux.  EINVAL: len too short for the mask or not a multiple of a long;
  * ESRCH: no such task; EFAULT. */
 SYSCALL_DEFINE3(sched_getaffinity, int, pid, unsigned int, len, uint64_t *, umask)
 {
-	uint64_t mask = smp_sched_on ? smp_online_mask : 1;
 	struct task *t;
+	uint64_t mask;
 
 	if (len * 8 < 1 || (len & (sizeof(long) - 1)))
 		return -EINVAL;
-	if (pid < 0)
+	if (pid < 0 || !(t = task_find_or_self(pid))) /* referenced: t stays until task_put */
 		return -ESRCH;
-	if (!(t = task_find_or_self(pid)))
-		return -ESRCH;
-	task_put(t); /* only its existence mattered: every task has the mask */
+	mask = sched_affinity(t) & active_cpus();
+	task_put(t);
 	return copy_to_user(umask, &mask, CPUMASK_BYTES) ? -EFAULT : CPUMASK_BYTES;
+}
+
+/* Binds thread pid (0: the caller) to the CPUs of umask, len bytes of it
+ * read (a shorter mask is zero-extended, a longer one cut: Linux's
+ * get_user_cpu_mask).  EFAULT first, then ESRCH; EINVAL if no CPU of the
+ * mask takes tasks.  The caller leaves a CPU outside the mask before the
+ * call returns; another thread at its CPU's next way out of the kernel. */
+SYSCALL_DEFINE3(sched_setaffinity, int, pid, unsigned int, len, const uint64_t *, umask)
+{
+	uint64_t mask = 0;
+	struct task *t;
+
+	if (copy_from_user(&mask, umask, len < CPUMASK_BYTES ? len : CPUMASK_BYTES))
+		return -EFAULT;
+	if (pid < 0 || !(t = task_find_or_self(pid))) /* referenced: t stays until task_put */
+		return -ESRCH;
+	mask &= active_cpus();
+	if (mask)
+		sched_set_affinity(t, mask);
+	task_put(t);
+	return mask ? 0 : -EINVAL;
 }
 
 /* The CPU the caller runs on (it may have moved by the time it looks) and

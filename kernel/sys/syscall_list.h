@@ -136,6 +136,7 @@
 	X(__NR_tkill, tkill)                                                                       \
 	X(__NR_time, time)                                                                         \
 	X(__NR_futex, futex)                                                                       \
+	X(__NR_sched_setaffinity, sched_setaffinity)                                               \
 	X(__NR_sched_getaffinity, sched_getaffinity)                                               \
 	X(__NR_epoll_create, epoll_create)                                                         \
 	X(__NR_getdents64, getdents64)                                                             \

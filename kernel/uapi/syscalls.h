@@ -133,6 +133,7 @@
 #define __NR_tkill	     200
 #define __NR_time	     201
 #define __NR_futex	     202
+#define __NR_sched_setaffinity 203
 #define __NR_sched_getaffinity 204
 #define __NR_epoll_create    213
 #define __NR_getdents64	     217

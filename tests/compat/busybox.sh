@@ -134,6 +134,10 @@ mount | awk 'NR == 1 {print $2, $4 ~ /^\//, NF}'
 stat -f -c '%l' .
 [ "$(nproc)" -ge 1 ] && echo nproc ok
 
+echo "== taskset: a command bound to CPU 0, a shell binding itself"
+taskset 1 sh -c 'taskset -p $$' | sed 's/pid [0-9]*/pid N/'
+sh -c 'taskset -p 1 $$ >/dev/null && taskset -p $$' | sed 's/pid [0-9]*/pid N/'
+
 echo "== ps, pidof, top (shapes only)"
 # The sleep ends by itself: a killed job's "Terminated" note comes when
 # the shell happens to notice, so its place in the output varies.
