@@ -1,9 +1,11 @@
 /* Threads on two CPUs at once (the default unless smp=off, docs/smp.md): getcpu
  * names both CPUs, and a page unmapped or made read-only by one thread
  * faults at once in a thread that runs on the other CPU and had it in its
- * TLB (TLB shootdown).  Skipped where tasks run on one CPU. */
+ * TLB (TLB shootdown).  The two threads of a check are bound to two CPUs
+ * (sched_setaffinity).  Skipped where tasks run on one CPU. */
 #include <fdkernel.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -12,6 +14,7 @@
 #include "tap.h"
 #include "thread.h"
 
+#define NR_sched_setaffinity 203
 #define NR_sched_getaffinity 204
 #define NR_getcpu	     309
 
@@ -27,6 +30,7 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 static int changed, spinner_cpu = -1;
+static uint64_t cpus; /* the CPUs tasks run on: two of them are used */
 
 static int cpu_now(void)
 {
@@ -35,12 +39,25 @@ static int cpu_now(void)
 	return thread_sys(NR_getcpu, &cpu, 0, 0) ? -1 : (int)cpu;
 }
 
+/* Binds the calling thread to the first CPU of cpus, or with second to the
+ * next one: the two threads of a check then run on two CPUs at once even
+ * where a loaded host's scheduler would keep them on one. */
+static void bind_self(bool second)
+{
+	uint64_t mask = cpus & -cpus;
+
+	if (second)
+		mask = (cpus & ~mask) & -(cpus & ~mask);
+	thread_sys(NR_sched_setaffinity, 0, sizeof mask, &mask);
+}
+
 /* Keeps the page in this CPU's TLB until the other thread changed it,
  * then touches it once more: reading (unmap) or writing (read-only). */
 static int spinner(void *arg)
 {
 	long write = (long)arg;
 
+	bind_self(true);
 	spinner_cpu = cpu_now();
 	while (!__atomic_load_n(&changed, __ATOMIC_ACQUIRE))
 		(void)page[0];
@@ -61,6 +78,7 @@ static void child(long write)
 
 	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	page[0] = 1;
+	bind_self(false);
 	if (thread_start(&t, spinner, (void *)write) < 0)
 		_exit(4);
 	/* Wait until the spinner runs, on a CPU other than this one. */
@@ -106,12 +124,11 @@ static int busy(void *arg)
 
 int main(void)
 {
-	uint64_t mask = 0;
 	struct thread t;
 	int seen = 0;
 
-	if (syscall(NR_sched_getaffinity, 0, sizeof mask, &mask) < 0 ||
-	    __builtin_popcountll(mask) < 2)
+	if (syscall(NR_sched_getaffinity, 0, sizeof cpus, &cpus) < 0 ||
+	    __builtin_popcountll(cpus) < 2)
 		skip_all("tasks run on one CPU (make test runs this at -smp 2)");
 	plan(3);
 	thread_start(&t, busy, NULL);
