@@ -5,7 +5,7 @@
  * ran: a delivery that waits for the tick always sees the count move on the
  * target's CPU; a kicked one mostly does not (a tick may still fall inside
  * the round by chance, so a majority of quiet rounds is the test, not all).
- * Needs two CPUs. */
+ * Needs two CPUs: the sender is bound to CPU 0, the target to CPU 1. */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <signal.h>
@@ -59,11 +59,22 @@ static void on_signal(int sig)
 	handled_ns = now_ns();
 }
 
-/* Computes in user mode, entering the kernel only when asked for its CPU:
- * a system call's way out would take the signal without a kick. */
+/* Binds the calling thread to cpu. */
+static void bind_to(int cpu)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	sched_setaffinity(0, sizeof s, &s);
+}
+
+/* Computes in user mode on CPU 1, entering the kernel only when asked for
+ * its CPU: a system call's way out would take the signal without a kick. */
 static void *spinner(void *arg)
 {
 	(void)arg;
+	bind_to(1); /* the main thread is on CPU 0: two CPUs even on a loaded host */
 	while (!stop) {
 		spins++;
 		if (ask_cpu) {
@@ -169,11 +180,13 @@ static void check_kill(void)
 		pid_t pid = fork();
 		int status;
 
-		if (pid == 0)
+		if (pid == 0) {
+			bind_to(1); /* this process stays on CPU 0 */
 			for (;;)
 				spins++;
+		}
 		require(pid > 0, "fork");
-		usleep(20000); /* it computes, on the other CPU while this one sleeps */
+		usleep(20000); /* it computes */
 		long ticks = timer_interrupts(-1);
 		kill(pid, SIGKILL);
 		if (waitpid(pid, &status, 0) != pid || !WIFSIGNALED(status))
@@ -201,6 +214,7 @@ int main(void)
 	signal(SIGUSR2, on_signal);
 	sigemptyset(&usr2);
 	sigaddset(&usr2, SIGUSR2);
+	bind_to(0);
 	t = start_thread(spinner, NULL);
 	pthread_sigmask(SIG_BLOCK, &usr2, NULL); /* after the spinner inherited the mask */
 	check(play(send_thread, &t), "pthread_kill to a thread computing on another CPU");
