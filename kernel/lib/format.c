@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "lib/printk.h"
+#include "lib/string.h"
 
 struct outbuf {
 	char *buf;
@@ -162,6 +163,16 @@ int vsnprintk(char *buf, size_t size, const char *fmt, va_list ap)
 	if (size)
 		buf[o.len < size ? o.len : size - 1] = '\0';
 	return (int)o.len;
+}
+
+void appendk(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintk(buf + *len, size - *len, fmt, ap);
+	va_end(ap);
+	*len += strlen(buf + *len);
 }
 
 int snprintk(char *buf, size_t size, const char *fmt, ...)

@@ -14,6 +14,10 @@ int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int vprintk(const char *fmt, va_list ap);
 int snprintk(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int vsnprintk(char *buf, size_t size, const char *fmt, va_list ap);
+/* Appends to a text of *len bytes in buf (size bytes, *len < size): *len
+ * grows by what fit, so a text too long for buf is cut, never overrun. */
+void appendk(char *buf, size_t size, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* Set by the `quiet` command-line word: printk_info() prints nothing. */
 extern int printk_quiet;

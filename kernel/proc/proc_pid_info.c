@@ -5,6 +5,7 @@
  * then formatted outside it.
  */
 #include "proc/proc_pid.h"
+#include "arch/x86_64/smp.h"
 #include "arch/x86_64/trapframe.h"
 #include "fs/files.h"
 #include "fs/inode.h"
@@ -15,6 +16,7 @@
 #include "proc/proc.h"
 #include "proc/rusage.h"
 #include "proc/uvm.h"
+#include "sched/sched.h"
 #include <uapi/errno.h>
 
 #define COMM_LEN 16 /* Linux's TASK_COMM_LEN: 15 bytes shown */
@@ -27,6 +29,7 @@ struct pid_info {
 	uint64_t rss_pages;		       /* user pages mapped; 0 without user memory */
 	uint64_t vsize;			       /* bytes of the mapping list; 0 without */
 	bool has_mm;			       /* the leader has user memory (not a zombie) */
+	uint64_t cpus;			       /* the CPUs the thread (or leader) may run on */
 };
 
 /*
@@ -93,6 +96,7 @@ static void gather_locked(struct thread_group *g, struct task *t, struct pid_inf
 	in->exit_signal = g->exit_signal;
 	/* the thread's, or the process's: its leader's, as Linux */
 	in->nice = (t ? t : g->leader)->nice;
+	in->cpus = sched_affinity(t ? t : g->leader) & smp_task_cpus();
 	in->state = !t ? group_state_locked(g) : t->state == TASK_RUNNABLE ? 'R' : 'S';
 	strlcpy(in->comm, (t ? t : g->leader)->name, sizeof(in->comm));
 	if (t) {
@@ -208,23 +212,58 @@ static long format_stat(const struct pid_info *in, char *buf, size_t size)
 	return strlen(buf);
 }
 
+/* mask in hex, a digit per four online CPUs (Linux pads to its CPU count). */
+static void append_cpu_mask(char *buf, size_t size, size_t *len, uint64_t mask)
+{
+	size_t width = (size_t)(smp_cpus_online + 3) / 4;
+	char hex[17];
+
+	snprintk(hex, sizeof hex, "%lx", mask);
+	for (size_t n = strlen(hex); n < width; n++)
+		appendk(buf, size, len, "0");
+	appendk(buf, size, len, "%s", hex);
+}
+
+/* mask as Linux's CPU lists: ranges and single CPUs, "0-2,5". */
+static void append_cpu_list(char *buf, size_t size, size_t *len, uint64_t mask)
+{
+	const char *sep = "";
+
+	for (int cpu = 0; cpu < 64; cpu++) {
+		if (!(mask & (1ull << cpu)))
+			continue;
+		int last = cpu;
+
+		while (last < 63 && (mask & (1ull << (last + 1))))
+			last++;
+		if (last == cpu)
+			appendk(buf, size, len, "%s%d", sep, cpu);
+		else
+			appendk(buf, size, len, "%s%d-%d", sep, cpu, last);
+		sep = ",";
+		cpu = last;
+	}
+}
+
 /* One root user: every id 0.  VmSize and VmRSS for a process with user
  * memory (Linux leaves the Vm lines out for a zombie). */
 static long format_status(const struct pid_info *in, char *buf, size_t size)
 {
-	size_t len;
+	size_t len = 0;
 
-	snprintk(buf, size,
-		 "Name:\t%s\nState:\t%c (%s)\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
-		 "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n",
-		 in->comm, in->state, state_name(in->state), in->tgid, in->pid, in->ppid);
-	len = strlen(buf);
+	appendk(buf, size, &len,
+		"Name:\t%s\nState:\t%c (%s)\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
+		"Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n",
+		in->comm, in->state, state_name(in->state), in->tgid, in->pid, in->ppid);
 	if (in->has_mm)
-		snprintk(buf + len, size - len, "VmSize:\t%8lu kB\nVmRSS:\t%8lu kB\n",
-			 in->vsize >> 10, in->rss_pages * (PAGE_SIZE >> 10));
-	len = strlen(buf);
-	snprintk(buf + len, size - len, "Threads:\t%d\n", in->threads);
-	return strlen(buf);
+		appendk(buf, size, &len, "VmSize:\t%8lu kB\nVmRSS:\t%8lu kB\n", in->vsize >> 10,
+			in->rss_pages * (PAGE_SIZE >> 10));
+	appendk(buf, size, &len, "Threads:\t%d\nCpus_allowed:\t", in->threads);
+	append_cpu_mask(buf, size, &len, in->cpus);
+	appendk(buf, size, &len, "\nCpus_allowed_list:\t");
+	append_cpu_list(buf, size, &len, in->cpus);
+	appendk(buf, size, &len, "\n");
+	return len;
 }
 
 /*

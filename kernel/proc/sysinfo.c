@@ -18,7 +18,6 @@
 #include "mm/paging.h"
 #include "proc/proc.h"
 #include "sys/syscall.h"
-#include <stdarg.h>
 #include <stddef.h>
 #include <uapi/errno.h>
 
@@ -95,18 +94,6 @@ static void format_version(char *buf, size_t size)
 	snprintk(buf, size, "%s version %s (gcc) %s\n", UTS_SYSNAME, UTS_RELEASE, UTS_VERSION);
 }
 
-/* Appends to the text of buf, len bytes so far (truncated at size). */
-static __attribute__((format(printf, 4, 5))) void text_add(char *buf, size_t size, size_t *len,
-							   const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintk(buf + *len, size - *len, fmt, ap);
-	va_end(ap);
-	*len += strlen(buf + *len);
-}
-
 /*
  * What `top` and `mpstat` read: each CPU's ticks (USER_HZ = TIMER_HZ =
  * 100) as its timer found it (a task in user mode, in the kernel, or the
@@ -133,21 +120,21 @@ static void format_stat(char *buf, size_t size)
 			intr += cpu_read(&c->irqs[q]);
 		}
 	}
-	text_add(buf, size, &len, "cpu  %lu 0 %lu %lu 0 0 0 0 0 0\n", user, system, idle);
+	appendk(buf, size, &len, "cpu  %lu 0 %lu %lu 0 0 0 0 0 0\n", user, system, idle);
 	for (int i = 0; i < smp_cpus_online; i++) {
 		struct cpu *c = cpu_get(i);
 
-		text_add(buf, size, &len, "cpu%d %lu 0 %lu %lu 0 0 0 0 0 0\n", i,
-			 cpu_read(&c->user_ticks), cpu_read(&c->system_ticks),
-			 cpu_read(&c->idle_ticks));
+		appendk(buf, size, &len, "cpu%d %lu 0 %lu %lu 0 0 0 0 0 0\n", i,
+			cpu_read(&c->user_ticks), cpu_read(&c->system_ticks),
+			cpu_read(&c->idle_ticks));
 	}
-	text_add(buf, size, &len, "intr %lu", intr);
+	appendk(buf, size, &len, "intr %lu", intr);
 	for (int q = 0; q < 16; q++)
-		text_add(buf, size, &len, " %lu", irqs[q]);
+		appendk(buf, size, &len, " %lu", irqs[q]);
 	task_for_each(count_running, &running);
-	text_add(buf, size, &len,
-		 "\nctxt %lu\nbtime %ld\nprocesses %d\nprocs_running %d\nprocs_blocked 0\n", ctxt,
-		 (long)(clock_realtime_offset_ns() / (int64_t)NSEC_PER_SEC), last_pid(), running);
+	appendk(buf, size, &len,
+		"\nctxt %lu\nbtime %ld\nprocesses %d\nprocs_running %d\nprocs_blocked 0\n", ctxt,
+		(long)(clock_realtime_offset_ns() / (int64_t)NSEC_PER_SEC), last_pid(), running);
 }
 
 /* One row of /proc/interrupts: its label, the counter at offset in each
@@ -155,11 +142,11 @@ static void format_stat(char *buf, size_t size)
 static void irq_row(char *buf, size_t size, size_t *len, const char *label, size_t offset,
 		    const char *what)
 {
-	text_add(buf, size, len, "%4s:", label);
+	appendk(buf, size, len, "%4s:", label);
 	for (int i = 0; i < smp_cpus_online; i++)
-		text_add(buf, size, len, " %10lu",
-			 cpu_read((const uint64_t *)((const char *)cpu_get(i) + offset)));
-	text_add(buf, size, len, "   %s\n", what);
+		appendk(buf, size, len, " %10lu",
+			cpu_read((const uint64_t *)((const char *)cpu_get(i) + offset)));
+	appendk(buf, size, len, "   %s\n", what);
 }
 
 /*
@@ -174,10 +161,10 @@ static void format_interrupts(char *buf, size_t size)
 	char label[4], what[48];
 	size_t len = 0;
 
-	text_add(buf, size, &len, "     ");
+	appendk(buf, size, &len, "     ");
 	for (int i = 0; i < smp_cpus_online; i++)
-		text_add(buf, size, &len, "       CPU%-2d", i);
-	text_add(buf, size, &len, "\n");
+		appendk(buf, size, &len, "       CPU%-2d", i);
+	appendk(buf, size, &len, "\n");
 	for (int q = 0; q < 16; q++) {
 		if (!irq_name(q))
 			continue;

@@ -16,12 +16,6 @@
 /* Linux's cpumask_size() for a kernel with up to 64 CPUs. */
 #define CPUMASK_BYTES 8
 
-/* The CPUs that take tasks. */
-static uint64_t active_cpus(void)
-{
-	return smp_sched_on ? smp_online_mask : 1;
-}
-
 /* Copies the mask of thread pid (0: the caller) into umask: CPUMASK_BYTES
  * bytes (the rest of the buffer untouched), returned as the size, as
  * Linux.  EINVAL: len too short for the mask or not a multiple of a long;
@@ -35,7 +29,7 @@ SYSCALL_DEFINE3(sched_getaffinity, int, pid, unsigned int, len, uint64_t *, umas
 		return -EINVAL;
 	if (pid < 0 || !(t = task_find_or_self(pid))) /* referenced: t stays until task_put */
 		return -ESRCH;
-	mask = sched_affinity(t) & active_cpus();
+	mask = sched_affinity(t) & smp_task_cpus();
 	task_put(t);
 	return copy_to_user(umask, &mask, CPUMASK_BYTES) ? -EFAULT : CPUMASK_BYTES;
 }
@@ -54,7 +48,7 @@ SYSCALL_DEFINE3(sched_setaffinity, int, pid, unsigned int, len, const uint64_t *
 		return -EFAULT;
 	if (pid < 0 || !(t = task_find_or_self(pid))) /* referenced: t stays until task_put */
 		return -ESRCH;
-	mask &= active_cpus();
+	mask &= smp_task_cpus();
 	if (mask)
 		sched_set_affinity(t, mask);
 	task_put(t);

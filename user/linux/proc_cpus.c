@@ -2,8 +2,9 @@
  * /proc/interrupts expect: a column per online CPU in /proc/interrupts with
  * local timer (LOC) and reschedule (RES) rows, and in /proc/stat a cpuN
  * line per CPU that sums to the cpu line, a total of interrupts and a
- * context-switch count that move. */
+ * context-switch count that move; /proc/self/status' Cpus_allowed lines. */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -136,12 +137,46 @@ static void test_stat(int ncpu)
 	   ctxt2 - ctxt, intr, intr2);
 }
 
+/* /proc/self/status' Cpus_allowed (hex) is mask and Cpus_allowed_list is
+ * list. */
+static bool status_cpus(unsigned long long mask, const char *list)
+{
+	char *p, *q;
+
+	if (read_file("/proc/self/status") < 0 || !(p = strstr(buf, "\nCpus_allowed:\t")) ||
+	    strtoull(p + 15, NULL, 16) != mask || !(q = strstr(buf, "\nCpus_allowed_list:\t")))
+		return false;
+	q += 20;
+	return !strncmp(q, list, strlen(list)) && q[strlen(list)] == '\n';
+}
+
+static void test_status(int ncpu)
+{
+	char all[32], last[16];
+	cpu_set_t s, old;
+
+	snprintf(last, sizeof last, "%d", ncpu - 1);
+	if (ncpu > 1)
+		snprintf(all, sizeof all, "0-%d", ncpu - 1);
+	else
+		snprintf(all, sizeof all, "0");
+	ok(status_cpus((1ull << ncpu) - 1, all), "/proc/self/status: Cpus_allowed_list %s", all);
+	CPU_ZERO(&s);
+	CPU_SET(ncpu - 1, &s);
+	require(sched_getaffinity(0, sizeof old, &old) == 0 &&
+		    sched_setaffinity(0, sizeof s, &s) == 0,
+		"sched_setaffinity");
+	ok(status_cpus(1ull << (ncpu - 1), last), "... and %s once bound to CPU %s", last, last);
+	sched_setaffinity(0, sizeof old, &old);
+}
+
 int main(void)
 {
 	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 
-	plan(5);
+	plan(7);
 	test_interrupts(ncpu);
 	test_stat(ncpu);
+	test_status(ncpu);
 	return done();
 }

@@ -12,6 +12,12 @@ extern uint32_t smp_online_mask;
 /* Tasks run on every CPU (after smp_sched_start); with smp=off on CPU 0. */
 extern bool smp_sched_on;
 
+/* The CPUs that take tasks, bit n for CPU n. */
+static inline uint64_t smp_task_cpus(void)
+{
+	return smp_sched_on ? smp_online_mask : 1;
+}
+
 /* Starts every CPU the MADT lists; each parks in an idle loop (hlt with
  * interrupts on) and takes no tasks.  After timer_init, interrupts on. */
 void smp_boot(void);
