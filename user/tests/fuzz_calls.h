@@ -233,6 +233,8 @@ static const struct call calls[] = {
     {169 /* reboot */, "", never},
     {__NR_gettid, "", 0},
     {__NR_tkill, "", fuzz_kill},
+    {__NR_sched_setaffinity, "Plb", 0},
+    {__NR_sched_getaffinity, "Plb", 0},
     {__NR_epoll_create, "s", 0},
     {__NR_getdents64, "fbl", 0},
     {__NR_clock_gettime, "sb", 0},
