@@ -20,8 +20,11 @@
 
 struct frame {
 	uint32_t refs; /* 0 free, FRAME_UNMANAGED, else number of owners */
-	uint32_t next; /* while free: next free frame number, 0 ends the list */
+	uint32_t next; /* while free: next free frame number, 0 ends the list;
+			* while allocated: TABLE_TAG for a page table, else 0 */
 };
+
+#define TABLE_TAG UINT32_MAX /* never a frame number (nframes < FRAME_UNMANAGED) */
 
 /*
  * frame_lock protects the free list (free_head and every free frame's next),
@@ -134,6 +137,7 @@ uint64_t frame_alloc(void)
 	uint32_t n = free_head;
 	if (n) {
 		free_head = frames[n].next;
+		frames[n].next = 0;
 		frames[n].refs = 1;
 		free_count--;
 	}
@@ -169,8 +173,9 @@ void frame_ref(uint64_t pa)
 	if (!f)
 		return;
 	spin_lock(&frame_lock);
-	if (f->refs == 0 || f->refs == FRAME_UNMANAGED - 1)
-		panic("frame_ref: frame 0x%lx has %u references", pa, f->refs);
+	if (f->refs == 0 || f->refs == FRAME_UNMANAGED - 1 || f->next == TABLE_TAG)
+		panic("frame_ref: frame 0x%lx has %u references%s", pa, f->refs,
+		      f->next == TABLE_TAG ? " and is a page table" : "");
 	f->refs++;
 	spin_unlock(&frame_lock);
 }
@@ -183,9 +188,35 @@ void frame_unref(uint64_t pa)
 	spin_lock(&frame_lock);
 	if (f->refs == 0)
 		panic("frame_unref: frame 0x%lx is already free (double free)", pa);
+	if (f->next == TABLE_TAG)
+		panic("frame_unref: frame 0x%lx is a live page table (a stale reference)", pa);
 	if (--f->refs == 0)
 		push_free(f - frames);
 	spin_unlock(&frame_lock);
+}
+
+/* Sets or clears the page-table tag of an allocated, unshared frame. */
+static void set_table_tag(uint64_t pa, bool on)
+{
+	struct frame *f = managed(pa);
+
+	kassert(f);
+	spin_lock(&frame_lock);
+	if (f->refs != 1 || f->next != (on ? 0 : TABLE_TAG))
+		panic("frame 0x%lx: %s page table with %u references", pa,
+		      on ? "tagging a" : "untagging a non-", f->refs);
+	f->next = on ? TABLE_TAG : 0;
+	spin_unlock(&frame_lock);
+}
+
+void frame_tag_table(uint64_t pa)
+{
+	set_table_tag(pa, true);
+}
+
+void frame_untag_table(uint64_t pa)
+{
+	set_table_tag(pa, false);
 }
 
 uint32_t frame_refcount(uint64_t pa)

@@ -25,6 +25,17 @@ void frame_ref(uint64_t pa);
  * a frame that is already free.  Frames the allocator does not manage (MMIO,
  * reserved RAM) are ignored by both calls, so any mapping can be dropped. */
 void frame_unref(uint64_t pa);
+/*
+ * A page table's frame is tagged while it serves as one: frame_ref and
+ * frame_unref of a tagged frame panic, naming the caller.  A stale
+ * reference dropped twice would otherwise free a live page table, whose
+ * next owner zeroes it, unmapping what it mapped under every CPU (a
+ * kernel page vanished so once under the two-CPU fuzzer).  The page-table
+ * code untags a table as it unlinks it, then drops it.
+ */
+void frame_tag_table(uint64_t pa);
+void frame_untag_table(uint64_t pa);
+
 /* References held on the frame: 0 if free or not managed. */
 uint32_t frame_refcount(uint64_t pa);
 
