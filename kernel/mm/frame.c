@@ -21,10 +21,15 @@
 struct frame {
 	uint32_t refs; /* 0 free, FRAME_UNMANAGED, else number of owners */
 	uint32_t next; /* while free: next free frame number, 0 ends the list;
-			* while allocated: TABLE_TAG for a page table, else 0 */
+			* while allocated: its enum frame_kind, as kind_tag */
 };
 
-#define TABLE_TAG UINT32_MAX /* never a frame number (nframes < FRAME_UNMANAGED) */
+/* A kind as stored in next: never a frame number (nframes < FRAME_KIND_MIN). */
+#define FRAME_KIND_MIN (UINT32_MAX - 2)
+static uint32_t kind_tag(enum frame_kind k)
+{
+	return k == FRAME_PLAIN ? 0 : FRAME_KIND_MIN + k;
+}
 
 /*
  * frame_lock protects the free list (free_head and every free frame's next),
@@ -101,7 +106,7 @@ static void push_free(uint32_t n)
 void frame_init(void)
 {
 	nframes = boot_info.phys_top >> PAGE_SHIFT;
-	kassert(nframes < FRAME_UNMANAGED);
+	kassert(nframes < FRAME_KIND_MIN);
 	uint64_t bytes = PAGE_ALIGN_UP(nframes * sizeof(struct frame));
 	uint64_t meta = place_metadata(bytes);
 	if (!meta)
@@ -173,9 +178,9 @@ void frame_ref(uint64_t pa)
 	if (!f)
 		return;
 	spin_lock(&frame_lock);
-	if (f->refs == 0 || f->refs == FRAME_UNMANAGED - 1 || f->next == TABLE_TAG)
-		panic("frame_ref: frame 0x%lx has %u references%s", pa, f->refs,
-		      f->next == TABLE_TAG ? " and is a page table" : "");
+	if (f->refs == 0 || f->refs == FRAME_UNMANAGED - 1 || f->next)
+		panic("frame_ref: frame 0x%lx has %u references (kind tag %#x)", pa, f->refs,
+		      f->next);
 	f->refs++;
 	spin_unlock(&frame_lock);
 }
@@ -188,35 +193,35 @@ void frame_unref(uint64_t pa)
 	spin_lock(&frame_lock);
 	if (f->refs == 0)
 		panic("frame_unref: frame 0x%lx is already free (double free)", pa);
-	if (f->next == TABLE_TAG)
-		panic("frame_unref: frame 0x%lx is a live page table (a stale reference)", pa);
+	if (f->next)
+		panic("frame_unref: frame 0x%lx is a live %s (a stale reference)", pa,
+		      f->next == kind_tag(FRAME_TABLE) ? "page table" : "heap page");
 	if (--f->refs == 0)
 		push_free(f - frames);
 	spin_unlock(&frame_lock);
 }
 
-/* Sets or clears the page-table tag of an allocated, unshared frame. */
-static void set_table_tag(uint64_t pa, bool on)
+void frame_set_kind(uint64_t pa, enum frame_kind from, enum frame_kind to)
 {
 	struct frame *f = managed(pa);
 
 	kassert(f);
 	spin_lock(&frame_lock);
-	if (f->refs != 1 || f->next != (on ? 0 : TABLE_TAG))
-		panic("frame 0x%lx: %s page table with %u references", pa,
-		      on ? "tagging a" : "untagging a non-", f->refs);
-	f->next = on ? TABLE_TAG : 0;
+	if (f->refs != 1 || f->next != kind_tag(from))
+		panic("frame 0x%lx: kind tag %#x with %u references, not kind %d", pa, f->next,
+		      f->refs, from);
+	f->next = kind_tag(to);
 	spin_unlock(&frame_lock);
 }
 
-void frame_tag_table(uint64_t pa)
+bool frame_is_kind(uint64_t pa, enum frame_kind k)
 {
-	set_table_tag(pa, true);
-}
+	struct frame *f = managed(pa);
 
-void frame_untag_table(uint64_t pa)
-{
-	set_table_tag(pa, false);
+	spin_lock(&frame_lock);
+	bool is = f && f->refs && f->next == kind_tag(k);
+	spin_unlock(&frame_lock);
+	return is;
 }
 
 uint32_t frame_refcount(uint64_t pa)

@@ -26,15 +26,24 @@ void frame_ref(uint64_t pa);
  * reserved RAM) are ignored by both calls, so any mapping can be dropped. */
 void frame_unref(uint64_t pa);
 /*
- * A page table's frame is tagged while it serves as one: frame_ref and
- * frame_unref of a tagged frame panic, naming the caller.  A stale
- * reference dropped twice would otherwise free a live page table, whose
- * next owner zeroes it, unmapping what it mapped under every CPU (a
- * kernel page vanished so once under the two-CPU fuzzer).  The page-table
- * code untags a table as it unlinks it, then drops it.
+ * What an allocated frame serves as.  A page table or a heap page is
+ * tagged so while it serves: frame_ref and frame_unref of a tagged frame
+ * panic, naming the caller.  A stale reference dropped twice (a double
+ * kfree of a page, say) would otherwise free a live page table, whose
+ * next owner zeroes it, unmapping what it mapped under every CPU (a kernel
+ * page vanished so once under the two-CPU fuzzer).  The owner sets the
+ * kind back to FRAME_PLAIN as it lets go, then drops the frame.
  */
-void frame_tag_table(uint64_t pa);
-void frame_untag_table(uint64_t pa);
+enum frame_kind {
+	FRAME_PLAIN,	 /* user pages, file pages, kernel stacks, slabs: refcounted */
+	FRAME_TABLE,	 /* a page table (paging.c) */
+	FRAME_HEAP_PAGE, /* a page-sized kmalloc (heap.c) */
+};
+
+/* Changes an allocated, unshared frame's kind; panics unless it was from. */
+void frame_set_kind(uint64_t pa, enum frame_kind from, enum frame_kind to);
+/* True if pa is allocated and of kind k. */
+bool frame_is_kind(uint64_t pa, enum frame_kind k);
 
 /* References held on the frame: 0 if free or not managed. */
 uint32_t frame_refcount(uint64_t pa);

@@ -419,6 +419,7 @@ static void *page_alloc(void)
 	}
 	if (!pa)
 		return NULL;
+	frame_set_kind(pa, FRAME_PLAIN, FRAME_HEAP_PAGE); /* a second kfree is caught */
 	spin_lock(&heap_lock);
 	bytes_in_use += PAGE_SIZE;
 	spin_unlock(&heap_lock);
@@ -461,8 +462,10 @@ static const char *free_problem(const void *ptr)
 		return large_problem(ptr);
 	if (!in_direct_map(ptr))
 		return "not a heap pointer";
-	if (is_page(ptr))
-		return frame_refcount(V2P(ptr)) ? NULL : "double free (or not a heap pointer)";
+	if (is_page(ptr)) /* not a heap page now: freed, maybe reused since */
+		return frame_is_kind(V2P(ptr), FRAME_HEAP_PAGE)
+			   ? NULL
+			   : "double free (or not a heap pointer)";
 	return slab_problem(ptr);
 }
 
@@ -494,6 +497,7 @@ void kfree(void *ptr)
 		((struct large_hdr *)ptr - 1)->magic = 0; /* a second kfree now fails */
 	} else if (!why && is_page(ptr)) {
 		bytes_in_use -= PAGE_SIZE;
+		frame_set_kind(V2P(ptr), FRAME_HEAP_PAGE, FRAME_PLAIN);
 		frame_unref(V2P(ptr)); /* under heap_lock: a second kfree sees it free */
 	} else if (!why) {
 		struct slab *s = slab_of(ptr);

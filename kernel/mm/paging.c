@@ -69,7 +69,7 @@ static int walk(uint64_t pml4, uint64_t va, int leaf, bool create, uint64_t **ou
 			uint64_t pa = create ? frame_zalloc() : 0;
 			if (!pa)
 				return create ? -ENOMEM : -EFAULT;
-			frame_tag_table(pa);
+			frame_set_kind(pa, FRAME_PLAIN, FRAME_TABLE);
 			*e = pa | up;
 		} else if (*e & PTE_HUGE) {
 			return -EEXIST;
@@ -210,7 +210,8 @@ static void prune_tables(struct tlb_gather *g, uint64_t va, uint64_t len)
 				continue;
 			uint64_t pa = *e & PTE_ADDR;
 			*e = 0;
-			frame_untag_table(pa); /* unlinked: a frame waiting for the flush */
+			frame_set_kind(pa, FRAME_TABLE,
+				       FRAME_PLAIN); /* unlinked: a frame waiting for the flush */
 			gather_frame(g, a, pa);
 		}
 	}
@@ -298,7 +299,7 @@ struct vm_space *vm_create(void)
 		kfree(as);
 		return NULL;
 	}
-	frame_tag_table(as->pml4);
+	frame_set_kind(as->pml4, FRAME_PLAIN, FRAME_TABLE);
 	spin_init(&as->lock, "vm_space");
 	as->cpus = 0;
 	memcpy(table(as->pml4) + KERNEL_PML4_LO, table(kernel_space.pml4) + KERNEL_PML4_LO,
@@ -343,7 +344,7 @@ static void free_tree(uint64_t *t, int level, int n)
 		kassert(level == 1 || !(e & PTE_HUGE)); /* no huge user pages */
 		if (level > 1) {
 			free_tree(table(e), level - 1, TABLE_ENTRIES);
-			frame_untag_table(e & PTE_ADDR);
+			frame_set_kind(e & PTE_ADDR, FRAME_TABLE, FRAME_PLAIN);
 		}
 		frame_unref(e & PTE_ADDR);
 	}
@@ -374,7 +375,7 @@ void vm_destroy(struct vm_space *as)
 {
 	kassert(as != &kernel_space && !loaded(as) && !as->cpus);
 	free_tree(table(as->pml4), 4, KERNEL_PML4_LO);
-	frame_untag_table(as->pml4);
+	frame_set_kind(as->pml4, FRAME_TABLE, FRAME_PLAIN);
 	frame_unref(as->pml4);
 	kfree(as);
 }
@@ -398,7 +399,7 @@ static int fork_tree(uint64_t *from, uint64_t *to, int level, int n)
 		uint64_t t = frame_zalloc();
 		if (!t)
 			return -ENOMEM;
-		frame_tag_table(t);
+		frame_set_kind(t, FRAME_PLAIN, FRAME_TABLE);
 		to[i] = t | (e & PTE_FLAGS);
 		int err = fork_tree(table(e), table(t), level - 1, TABLE_ENTRIES);
 		if (err)
@@ -601,14 +602,14 @@ void paging_init(void)
 	enable_cpu_features();
 	kernel_space.pml4 = frame_zalloc();
 	kassert(kernel_space.pml4);
-	frame_tag_table(kernel_space.pml4);
+	frame_set_kind(kernel_space.pml4, FRAME_PLAIN, FRAME_TABLE);
 	uint64_t *pml4 = table(kernel_space.pml4);
 	/* Every kernel-half PDPT now, so spaces copied later see all kernel
 	 * mappings ever made. */
 	for (int i = KERNEL_PML4_LO; i < TABLE_ENTRIES; i++) {
 		uint64_t pdpt = frame_zalloc();
 		kassert(pdpt);
-		frame_tag_table(pdpt);
+		frame_set_kind(pdpt, FRAME_PLAIN, FRAME_TABLE);
 		pml4[i] = pdpt | PTE_PRESENT | PTE_WRITE;
 	}
 	uint64_t top = direct_map_top();
