@@ -218,10 +218,8 @@ bool frame_is_kind(uint64_t pa, enum frame_kind k)
 {
 	struct frame *f = managed(pa);
 
-	spin_lock(&frame_lock);
-	bool is = f && f->refs && f->next == kind_tag(k);
-	spin_unlock(&frame_lock);
-	return is;
+	return f && __atomic_load_n(&f->refs, __ATOMIC_RELAXED) &&
+	       __atomic_load_n(&f->next, __ATOMIC_RELAXED) == kind_tag(k);
 }
 
 uint32_t frame_refcount(uint64_t pa)

@@ -42,7 +42,8 @@ enum frame_kind {
 
 /* Changes an allocated, unshared frame's kind; panics unless it was from. */
 void frame_set_kind(uint64_t pa, enum frame_kind from, enum frame_kind to);
-/* True if pa is allocated and of kind k. */
+/* True if pa is allocated and of kind k: a lockless glance, exact for a
+ * frame the caller owns (and safe in a crash report). */
 bool frame_is_kind(uint64_t pa, enum frame_kind k);
 
 /* References held on the frame: 0 if free or not managed. */

@@ -139,6 +139,22 @@ uint64_t unmap_page(struct vm_space *as, uint64_t va)
 	return pa;
 }
 
+void vm_print_walk(uint64_t pml4, uint64_t va)
+{
+	static const char *const names[] = {"", "PTE", "PDE", "PDPTE", "PML4E"};
+	uint64_t pa = pml4 & PTE_ADDR;
+
+	for (int level = 4; level >= 1; level--) {
+		uint64_t e = table(pa)[index_at(va, level)];
+
+		printk("  %-5s %016lx (in table %lx: refs %u%s)\n", names[level], e, pa,
+		       frame_refcount(pa), frame_is_kind(pa, FRAME_TABLE) ? ", a page table" : "");
+		if (!(e & PTE_PRESENT) || level == 1 || (e & PTE_HUGE))
+			break;
+		pa = e & PTE_ADDR;
+	}
+}
+
 int translate(struct vm_space *as, uint64_t va, uint64_t *pa, uint64_t *flags)
 {
 	if (!canonical(va))

@@ -72,6 +72,11 @@ int map_page(struct vm_space *as, uint64_t va, uint64_t pa, uint64_t flags);
 /* Removes the 4 KiB mapping at va and flushes it from the TLB.  Returns the
  * frame it mapped, whose reference passes to the caller, or 0 if none. */
 uint64_t unmap_page(struct vm_space *as, uint64_t va);
+/* Prints the walk of va under the page tables at pml4 (a physical
+ * address, CR3's): each level's entry and what the allocator says of the
+ * table it points to (Linux's dump_pagetable), for fault reports.  Reads
+ * without a lock: the report of a crash, not a lookup. */
+void vm_print_walk(uint64_t pml4, uint64_t va);
 /* Looks an accessible (present) va up: 0 and the physical address (with va's page offset) in *pa
  * and the entry's flags in *flags (either may be NULL), or -EFAULT if unmapped. */
 int translate(struct vm_space *as, uint64_t va, uint64_t *pa, uint64_t *flags);

@@ -14,6 +14,7 @@
 #include "arch/x86_64/timer.h"
 #include "lib/backtrace.h"
 #include "lib/printk.h"
+#include "mm/paging.h"
 #include "sched/sched.h"
 #include "proc/signal.h"
 #include "proc/uvm.h"
@@ -119,8 +120,10 @@ static __attribute__((noreturn)) void kernel_fault(struct trapframe *tf)
 	irq_disable();
 	printk("\n*** kernel exception %lu (%s)\n", tf->vector,
 	       tf->vector < 32 ? exception_names[tf->vector] : "?");
-	if (tf->vector == VEC_PAGE_FAULT)
+	if (tf->vector == VEC_PAGE_FAULT) {
 		describe_page_fault(tf);
+		vm_print_walk(read_cr3(), read_cr2());
+	}
 	trapframe_dump(tf);
 	backtrace_from(tf->rip, tf->rsp, tf->rbp);
 	panic("unhandled %s in kernel mode", exception_names[tf->vector]);
