@@ -136,13 +136,13 @@ void frame_init(void)
 		    (uint64_t)free_count >> (20 - PAGE_SHIFT), bytes >> 10, meta);
 }
 
-uint64_t frame_alloc(void)
+uint64_t frame_alloc_kind(enum frame_kind k)
 {
 	spin_lock(&frame_lock);
 	uint32_t n = free_head;
 	if (n) {
 		free_head = frames[n].next;
-		frames[n].next = 0;
+		frames[n].next = kind_tag(k);
 		frames[n].refs = 1;
 		free_count--;
 	}
@@ -150,9 +150,9 @@ uint64_t frame_alloc(void)
 	return (uint64_t)n << PAGE_SHIFT;
 }
 
-uint64_t frame_zalloc(void)
+uint64_t frame_zalloc_kind(enum frame_kind k)
 {
-	uint64_t pa = frame_alloc();
+	uint64_t pa = frame_alloc_kind(k);
 	if (pa)
 		memset(P2V(pa), 0, PAGE_SIZE);
 	return pa;
@@ -178,9 +178,8 @@ void frame_ref(uint64_t pa)
 	if (!f)
 		return;
 	spin_lock(&frame_lock);
-	if (f->refs == 0 || f->refs == FRAME_UNMANAGED - 1 || f->next)
-		panic("frame_ref: frame 0x%lx has %u references (kind tag %#x)", pa, f->refs,
-		      f->next);
+	if (f->refs == 0 || f->refs == FRAME_UNMANAGED - 1)
+		panic("frame_ref: frame 0x%lx has %u references", pa, f->refs);
 	f->refs++;
 	spin_unlock(&frame_lock);
 }
@@ -193,11 +192,29 @@ void frame_unref(uint64_t pa)
 	spin_lock(&frame_lock);
 	if (f->refs == 0)
 		panic("frame_unref: frame 0x%lx is already free (double free)", pa);
-	if (f->next)
-		panic("frame_unref: frame 0x%lx is a live %s (a stale reference)", pa,
-		      f->next == kind_tag(FRAME_TABLE) ? "page table" : "heap page");
-	if (--f->refs == 0)
+	if (--f->refs == 0) {
+		/* A table or heap page has one reference, its owner's, who frees
+		 * it by kind: a plain drop of its last reference is a stale one. */
+		if (f->next)
+			panic("frame_unref: frame 0x%lx is a live %s (a stale reference)", pa,
+			      f->next == kind_tag(FRAME_TABLE) ? "page table" : "heap page");
 		push_free(f - frames);
+	}
+	spin_unlock(&frame_lock);
+}
+
+void frame_free_kind(uint64_t pa, enum frame_kind k)
+{
+	struct frame *f = managed(pa);
+
+	kassert(f);
+	spin_lock(&frame_lock);
+	if (f->refs != 1 || f->next != kind_tag(k))
+		panic(
+		    "frame_free_kind: frame 0x%lx has kind tag %#x and %u references, not kind %d",
+		    pa, f->next, f->refs, k);
+	f->refs = 0;
+	push_free(f - frames);
 	spin_unlock(&frame_lock);
 }
 
@@ -205,13 +222,13 @@ void frame_set_kind(uint64_t pa, enum frame_kind from, enum frame_kind to)
 {
 	struct frame *f = managed(pa);
 
+	/* Only its owner changes an owned frame's kind: no lock. */
 	kassert(f);
-	spin_lock(&frame_lock);
-	if (f->refs != 1 || f->next != kind_tag(from))
+	if (__atomic_load_n(&f->refs, __ATOMIC_RELAXED) != 1 ||
+	    __atomic_load_n(&f->next, __ATOMIC_RELAXED) != kind_tag(from))
 		panic("frame 0x%lx: kind tag %#x with %u references, not kind %d", pa, f->next,
 		      f->refs, from);
-	f->next = kind_tag(to);
-	spin_unlock(&frame_lock);
+	__atomic_store_n(&f->next, kind_tag(to), __ATOMIC_RELAXED);
 }
 
 bool frame_is_kind(uint64_t pa, enum frame_kind k)

@@ -13,11 +13,7 @@
  * kernel image, frame 0 and the first MiB.  Runs once, before paging_init. */
 void frame_init(void);
 
-/* A free frame with reference count 1 (contents undefined), or 0 when no
- * memory is left. */
-uint64_t frame_alloc(void);
-/* Same, filled with zeroes. */
-uint64_t frame_zalloc(void);
+/* frame_alloc(_kind) and frame_zalloc(_kind): below, with the kinds. */
 
 /* Adds a reference to an allocated frame (a second mapping of it). */
 void frame_ref(uint64_t pa);
@@ -27,8 +23,8 @@ void frame_ref(uint64_t pa);
 void frame_unref(uint64_t pa);
 /*
  * What an allocated frame serves as.  A page table or a heap page is
- * tagged so while it serves: frame_ref and frame_unref of a tagged frame
- * panic, naming the caller.  A stale reference dropped twice (a double
+ * tagged so while it serves: frame_unref of its one reference panics,
+ * naming the caller.  A stale reference dropped twice (a double
  * kfree of a page, say) would otherwise free a live page table, whose
  * next owner zeroes it, unmapping what it mapped under every CPU (a kernel
  * page vanished so once under the two-CPU fuzzer).  The owner sets the
@@ -40,6 +36,23 @@ enum frame_kind {
 	FRAME_HEAP_PAGE, /* a page-sized kmalloc (heap.c) */
 };
 
+/* A free frame of kind k with reference count 1 (contents undefined), or 0
+ * when no memory is left; the z variant fills it with zeroes. */
+uint64_t frame_alloc_kind(enum frame_kind k);
+uint64_t frame_zalloc_kind(enum frame_kind k);
+
+static inline uint64_t frame_alloc(void)
+{
+	return frame_alloc_kind(FRAME_PLAIN);
+}
+
+static inline uint64_t frame_zalloc(void)
+{
+	return frame_zalloc_kind(FRAME_PLAIN);
+}
+/* Frees a frame of kind k that has no other reference; panics if it is
+ * not one (a stale pointer). */
+void frame_free_kind(uint64_t pa, enum frame_kind k);
 /* Changes an allocated, unshared frame's kind; panics unless it was from. */
 void frame_set_kind(uint64_t pa, enum frame_kind from, enum frame_kind to);
 /* True if pa is allocated and of kind k: a lockless glance, exact for a

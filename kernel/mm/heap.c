@@ -412,14 +412,13 @@ static bool is_page(const void *ptr)
  * as a path buffer needs no 4 KiB of zeroes. */
 static void *page_alloc(void)
 {
-	uint64_t pa = frame_alloc();
+	uint64_t pa = frame_alloc_kind(FRAME_HEAP_PAGE); /* a second kfree is caught */
 	if (!pa) {
 		heap_purge();
-		pa = frame_alloc();
+		pa = frame_alloc_kind(FRAME_HEAP_PAGE);
 	}
 	if (!pa)
 		return NULL;
-	frame_set_kind(pa, FRAME_PLAIN, FRAME_HEAP_PAGE); /* a second kfree is caught */
 	spin_lock(&heap_lock);
 	bytes_in_use += PAGE_SIZE;
 	spin_unlock(&heap_lock);
@@ -497,8 +496,8 @@ void kfree(void *ptr)
 		((struct large_hdr *)ptr - 1)->magic = 0; /* a second kfree now fails */
 	} else if (!why && is_page(ptr)) {
 		bytes_in_use -= PAGE_SIZE;
-		frame_set_kind(V2P(ptr), FRAME_HEAP_PAGE, FRAME_PLAIN);
-		frame_unref(V2P(ptr)); /* under heap_lock: a second kfree sees it free */
+		frame_free_kind(V2P(ptr),
+				FRAME_HEAP_PAGE); /* under heap_lock: a second kfree sees it */
 	} else if (!why) {
 		struct slab *s = slab_of(ptr);
 		bytes_in_use -= class_size[s->cls];

@@ -66,10 +66,9 @@ static int walk(uint64_t pml4, uint64_t va, int leaf, bool create, uint64_t **ou
 		if (!(*e & PTE_PRESENT)) {
 			/* Kernel PML4 entries are made once, at init, and shared. */
 			kassert(level < 4 || !in_kernel_half(va));
-			uint64_t pa = create ? frame_zalloc() : 0;
+			uint64_t pa = create ? frame_zalloc_kind(FRAME_TABLE) : 0;
 			if (!pa)
 				return create ? -ENOMEM : -EFAULT;
-			frame_set_kind(pa, FRAME_PLAIN, FRAME_TABLE);
 			*e = pa | up;
 		} else if (*e & PTE_HUGE) {
 			return -EEXIST;
@@ -226,8 +225,8 @@ static void prune_tables(struct tlb_gather *g, uint64_t va, uint64_t len)
 				continue;
 			uint64_t pa = *e & PTE_ADDR;
 			*e = 0;
-			frame_set_kind(pa, FRAME_TABLE,
-				       FRAME_PLAIN); /* unlinked: a frame waiting for the flush */
+			/* unlinked: a plain frame waiting for the flush */
+			frame_set_kind(pa, FRAME_TABLE, FRAME_PLAIN);
 			gather_frame(g, a, pa);
 		}
 	}
@@ -310,12 +309,11 @@ struct vm_space *vm_create(void)
 	struct vm_space *as = kmalloc(sizeof(*as));
 	if (!as)
 		return NULL;
-	as->pml4 = frame_zalloc();
+	as->pml4 = frame_zalloc_kind(FRAME_TABLE);
 	if (!as->pml4) {
 		kfree(as);
 		return NULL;
 	}
-	frame_set_kind(as->pml4, FRAME_PLAIN, FRAME_TABLE);
 	spin_init(&as->lock, "vm_space");
 	as->cpus = 0;
 	memcpy(table(as->pml4) + KERNEL_PML4_LO, table(kernel_space.pml4) + KERNEL_PML4_LO,
@@ -360,9 +358,10 @@ static void free_tree(uint64_t *t, int level, int n)
 		kassert(level == 1 || !(e & PTE_HUGE)); /* no huge user pages */
 		if (level > 1) {
 			free_tree(table(e), level - 1, TABLE_ENTRIES);
-			frame_set_kind(e & PTE_ADDR, FRAME_TABLE, FRAME_PLAIN);
+			frame_free_kind(e & PTE_ADDR, FRAME_TABLE);
+		} else {
+			frame_unref(e & PTE_ADDR);
 		}
-		frame_unref(e & PTE_ADDR);
 	}
 }
 
@@ -391,8 +390,7 @@ void vm_destroy(struct vm_space *as)
 {
 	kassert(as != &kernel_space && !loaded(as) && !as->cpus);
 	free_tree(table(as->pml4), 4, KERNEL_PML4_LO);
-	frame_set_kind(as->pml4, FRAME_TABLE, FRAME_PLAIN);
-	frame_unref(as->pml4);
+	frame_free_kind(as->pml4, FRAME_TABLE);
 	kfree(as);
 }
 
@@ -412,10 +410,9 @@ static int fork_tree(uint64_t *from, uint64_t *to, int level, int n)
 		}
 		if (level == 1 || !(e & PTE_PRESENT))
 			continue;
-		uint64_t t = frame_zalloc();
+		uint64_t t = frame_zalloc_kind(FRAME_TABLE);
 		if (!t)
 			return -ENOMEM;
-		frame_set_kind(t, FRAME_PLAIN, FRAME_TABLE);
 		to[i] = t | (e & PTE_FLAGS);
 		int err = fork_tree(table(e), table(t), level - 1, TABLE_ENTRIES);
 		if (err)
@@ -616,16 +613,14 @@ static void enable_cpu_features(void)
 void paging_init(void)
 {
 	enable_cpu_features();
-	kernel_space.pml4 = frame_zalloc();
+	kernel_space.pml4 = frame_zalloc_kind(FRAME_TABLE);
 	kassert(kernel_space.pml4);
-	frame_set_kind(kernel_space.pml4, FRAME_PLAIN, FRAME_TABLE);
 	uint64_t *pml4 = table(kernel_space.pml4);
 	/* Every kernel-half PDPT now, so spaces copied later see all kernel
 	 * mappings ever made. */
 	for (int i = KERNEL_PML4_LO; i < TABLE_ENTRIES; i++) {
-		uint64_t pdpt = frame_zalloc();
+		uint64_t pdpt = frame_zalloc_kind(FRAME_TABLE);
 		kassert(pdpt);
-		frame_set_kind(pdpt, FRAME_PLAIN, FRAME_TABLE);
 		pml4[i] = pdpt | PTE_PRESENT | PTE_WRITE;
 	}
 	uint64_t top = direct_map_top();
