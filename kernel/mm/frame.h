@@ -13,22 +13,14 @@
  * kernel image, frame 0 and the first MiB.  Runs once, before paging_init. */
 void frame_init(void);
 
-/* frame_alloc(_kind) and frame_zalloc(_kind): below, with the kinds. */
-
-/* Adds a reference to an allocated frame (a second mapping of it). */
-void frame_ref(uint64_t pa);
-/* Drops a reference; the frame returns to the free list at zero.  Panics on
- * a frame that is already free.  Frames the allocator does not manage (MMIO,
- * reserved RAM) are ignored by both calls, so any mapping can be dropped. */
-void frame_unref(uint64_t pa);
 /*
  * What an allocated frame serves as.  A page table or a heap page is
  * tagged so while it serves: frame_unref of its one reference panics,
  * naming the caller.  A stale reference dropped twice (a double
  * kfree of a page, say) would otherwise free a live page table, whose
  * next owner zeroes it, unmapping what it mapped under every CPU (a kernel
- * page vanished so once under the two-CPU fuzzer).  The owner sets the
- * kind back to FRAME_PLAIN as it lets go, then drops the frame.
+ * page vanished so once under the two-CPU fuzzer).  Its owner frees it
+ * by kind (frame_free_kind), or sets it plain before a deferred drop.
  */
 enum frame_kind {
 	FRAME_PLAIN,	 /* user pages, file pages, kernel stacks, slabs: refcounted */
@@ -50,9 +42,16 @@ static inline uint64_t frame_zalloc(void)
 {
 	return frame_zalloc_kind(FRAME_PLAIN);
 }
+
 /* Frees a frame of kind k that has no other reference; panics if it is
  * not one (a stale pointer). */
 void frame_free_kind(uint64_t pa, enum frame_kind k);
+/* Adds a reference to an allocated frame (a second mapping of it). */
+void frame_ref(uint64_t pa);
+/* Drops a reference; the frame returns to the free list at zero.  Panics on
+ * a frame that is already free.  Frames the allocator does not manage (MMIO,
+ * reserved RAM) are ignored by both calls, so any mapping can be dropped. */
+void frame_unref(uint64_t pa);
 /* Changes an allocated, unshared frame's kind; panics unless it was from. */
 void frame_set_kind(uint64_t pa, enum frame_kind from, enum frame_kind to);
 /* True if pa is allocated and of kind k: a lockless glance, exact for a
