@@ -47,6 +47,21 @@ static bool canonical(uint64_t va)
 	return va < USER_END || in_kernel_half(va);
 }
 
+/*
+ * Panics unless [va, va+len) lies in as's own half: the kernel's for the
+ * kernel space, below USER_END for a user one.  The walks index each level
+ * with the address's bits 12..47 alone, so a user range running past
+ * USER_END would reach the kernel half's shared tables (an unchecked
+ * mremap length once unmapped the kernel's text from user space).
+ */
+static void check_range(struct vm_space *as, uint64_t va, uint64_t len)
+{
+	bool ok = as == &kernel_space ? in_kernel_half(va) && va + len >= va
+				      : va < USER_END && len <= USER_END - va;
+	if (!ok)
+		panic("vm: [%lx, +%lx) is outside its address space's half", va, len);
+}
+
 static struct spinlock *lock_for(struct vm_space *as, uint64_t va)
 {
 	return in_kernel_half(va) ? &kernel_space.lock : &as->lock;
@@ -244,6 +259,7 @@ void vm_unmap_ranges(struct vm_space *as, const struct vm_extent *r, int n)
 		struct spinlock *lock = lock_for(as, va);
 		if (!len)
 			continue;
+		check_range(as, va, len);
 		for (uint64_t a = va, next; a - va < len; a = next) {
 			spin_lock(lock);
 			unmap_locked(&g, a);
@@ -445,6 +461,7 @@ void vm_protect(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags)
 {
 	struct tlb_gather g;
 	uint64_t *e;
+	check_range(as, va, len);
 	gather_init(&g, as);
 	spin_lock(&as->lock);
 	for (uint64_t a = va, next; a - va < len; a = next) {
@@ -477,6 +494,8 @@ int vm_move_range(struct vm_space *as, uint64_t from, uint64_t to, uint64_t len)
 	struct tlb_gather g;
 	uint64_t *e, off = 0;
 	int err = 0;
+	check_range(as, from, len);
+	check_range(as, to, len);
 	gather_init(&g, as);
 	spin_lock(&as->lock);
 	for (uint64_t next; !err && off < len; off = next) {

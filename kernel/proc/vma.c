@@ -324,10 +324,16 @@ int vma_split_range(struct uvm *u, uint64_t start, uint64_t end)
 
 int vma_remove(struct uvm *u, uint64_t start, uint64_t end)
 {
-	int err = vma_split_range(u, start, end);
 	struct vma *v, *n;
+	int err;
 
-	if (err)
+	/* The page tables are cleared over all of [start, end), mapped or
+	 * not, and past USER_END a table index would be the kernel half's:
+	 * mremap's shrink once unmapped kernel text with an old_len reaching
+	 * there (Linux's do_munmap: EINVAL). */
+	if (start > end || end > USER_END)
+		return -EINVAL;
+	if ((err = vma_split_range(u, start, end)))
 		return err;
 	for (v = vma_find(u, start); v && v->start < end; v = n) {
 		n = vma_next(u, v);

@@ -78,8 +78,8 @@ int vma_insert(struct uvm *u, const struct vma *tmpl);
 int vma_insert_populated(struct uvm *u, const struct vma *tmpl);
 /*
  * Takes [start, end) out of the list (splitting vmas that straddle it),
- * frees those vmas and unmaps their pages.  0, or -ENOMEM with nothing changed if a
- * split finds no memory.
+ * frees those vmas and unmaps their pages.  0, -EINVAL if the range is not
+ * in user space, or -ENOMEM with nothing changed if a split finds no memory.
  */
 int vma_remove(struct uvm *u, uint64_t start, uint64_t end);
 /*

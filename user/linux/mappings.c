@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -60,6 +61,30 @@ static void test_reservation(void)
 	}
 }
 
+/* A shrinking mremap unmaps [addr + new_len, addr + old_len): that range
+ * must lie in user space, whatever old_len says (Linux: EINVAL).  Raw
+ * syscalls: libc may check lengths itself.  0xc0000 << 24 lands where the
+ * kernel's heap would be if the top address bits were ignored; the last
+ * length wraps past 2^64. */
+static void test_shrink_bounds(void)
+{
+	static const uint64_t lens[] = {1UL << 47, 0xc00000400000UL, -PAGE};
+	char *p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	bool einval = p != MAP_FAILED;
+
+	for (size_t i = 0; einval && i < sizeof(lens) / sizeof(lens[0]); i++) {
+		long r = syscall(SYS_mremap, p, lens[i], PAGE, 0, 0);
+		einval &= r == -1 && errno == EINVAL;
+	}
+	ok(einval, "mremap shrinking past the end of user space fails with EINVAL");
+	if (p != MAP_FAILED)
+		p[PAGE] = 7;
+	ok(p != MAP_FAILED && p[PAGE] == 7, "and both pages stay mapped");
+	ok(p != MAP_FAILED && syscall(SYS_mremap, p, 2 * PAGE, PAGE, 0, 0) == (long)p,
+	   "a shrink within the mapping still works");
+	munmap(p, PAGE);
+}
+
 static void test_maps(const char *argv0)
 {
 	char line[512];
@@ -84,10 +109,11 @@ static void test_maps(const char *argv0)
 int main(int argc, char **argv)
 {
 	(void)argc;
-	plan(9);
+	plan(12);
 	test_realloc();
 	test_file();
 	test_reservation();
+	test_shrink_bounds();
 	test_maps(argv[0]);
 	return done();
 }
