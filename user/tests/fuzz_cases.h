@@ -487,6 +487,35 @@ static void read_one(volatile char *p)
 	(void)p[0];
 }
 
+/* A call on a mapped page with a length reaching past the end of user
+ * space (2^63 once page-aligned, the kernel's heap, a wrap past 2^64) must
+ * fail and leave the page alone: such a range once reached the kernel
+ * half's page tables (issue 19's mremap sweep). */
+static void range_past_user(volatile char *p)
+{
+	static const unsigned long lens[] = {1UL << 47, LONG_MAX, 0xc00000400000UL, -4096UL};
+	unsigned long len = PICK(lens);
+	long r;
+
+	p[0] = 3;
+	switch (below(4)) {
+	case 0:
+		r = syscall(__NR_munmap, p, len);
+		break;
+	case 1:
+		r = syscall(__NR_mremap, p, len, 4096, 0, 0);
+		break;
+	case 2: /* shared anonymous memory keeps its page, on Linux too */
+		r = syscall(__NR_madvise, p, len, MADV_DONTNEED);
+		break;
+	default:
+		r = syscall(__NR_msync, p, len, MS_ASYNC);
+		break;
+	}
+	if (r != -1 || p[0] != 3)
+		finding(F_RANGE_PAST_USER);
+}
+
 static void scenario_mem(void)
 {
 	volatile char *shared =
@@ -504,6 +533,8 @@ static void scenario_mem(void)
 	    exited_with(in_child(read_one, shared), 0))
 		finding(F_PROT_NONE);
 	syscall(__NR_mprotect, PLAYGROUND + below(16) * 4096, below(8) * 4096, below(8));
+	if (shared != MAP_FAILED && !mprotect((void *)shared, 8192, PROT_READ | PROT_WRITE))
+		range_past_user(shared + 4096);
 	munmap((void *)shared, 8192);
 	munmap((void *)none, 4096);
 }

@@ -32,6 +32,7 @@
 	X(F_NOCLDWAIT, "SIGCHLD ignored but a child was left to wait for (must be ECHILD)")        \
 	X(F_SHARED_COW, "MAP_SHARED anonymous memory stopped being shared after fork")             \
 	X(F_PROT_NONE, "PROT_NONE memory was readable")                                            \
+	X(F_RANGE_PAST_USER, "a range past the end of user space was accepted or changed memory")  \
 	X(F_NONSEQ_LIMIT, "O_NONSEQFD opened more fds than RLIMIT_NOFILE allows")                  \
 	X(F_SLEEP_OVERFLOW, "nanosleep of INT64_MAX seconds returned at once")                     \
 	X(F_DGRAM_SHUT_WR, "a datagram send after SHUT_WR succeeded (must be EPIPE)")              \
