@@ -436,8 +436,13 @@ static int ep_scan(struct eventpoll *ep, struct epoll_event *out, int max)
 			continue;
 		spin_lock(&ep->lock);
 		if (!out) {
-			list_add(&epi->rdlink, &tx);
-			ep->nready++;
+			/* A wake-up during the poll may have queued it on
+			 * rdllist already (ep_wake takes no epoll_lock): then
+			 * it stays there, or it would be on two lists. */
+			if (list_empty(&epi->rdlink)) {
+				list_add(&epi->rdlink, &tx);
+				ep->nready++;
+			}
 			spin_unlock(&ep->lock);
 			n = 1;
 			break;
