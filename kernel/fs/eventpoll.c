@@ -436,13 +436,10 @@ static int ep_scan(struct eventpoll *ep, struct epoll_event *out, int max)
 			continue;
 		spin_lock(&ep->lock);
 		if (!out) {
-			/* A wake-up during the poll may have queued it on
-			 * rdllist already (ep_wake takes no epoll_lock): then
-			 * it stays there, or it would be on two lists. */
-			if (list_empty(&epi->rdlink)) {
-				list_add(&epi->rdlink, &tx);
-				ep->nready++;
-			}
+			/* Not a bare list_add: a wake-up during the poll may
+			 * have queued it again (ep_wake takes no epoll_lock),
+			 * and it would be on two lists. */
+			ep_mark_ready(ep, epi);
 			spin_unlock(&ep->lock);
 			n = 1;
 			break;

@@ -18,9 +18,9 @@ void frame_init(void);
  * tagged so while it serves: frame_unref of its one reference panics,
  * naming the caller.  A stale reference dropped twice (a double
  * kfree of a page, say) would otherwise free a live page table, whose
- * next owner zeroes it, unmapping what it mapped under every CPU (a kernel
- * page vanished so once under the two-CPU fuzzer).  Its owner frees it
- * by kind (frame_free_kind), or sets it plain before a deferred drop.
+ * next owner zeroes it, unmapping what it mapped under every CPU, far
+ * from the bug.  Its owner frees it by kind (frame_free_kind), or sets it
+ * plain before a deferred drop.
  */
 enum frame_kind {
 	FRAME_PLAIN,	 /* user pages, file pages, kernel stacks, slabs: refcounted */
