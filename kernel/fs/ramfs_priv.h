@@ -12,6 +12,7 @@ struct ramfs_dirent {
 	struct list_head link;
 	struct inode *ip; /* referenced by the entry */
 	uint64_t pos;	  /* getdents cookie: unique, increasing within the directory */
+	uint64_t key;	  /* name_key(name, len): compared before the name */
 	size_t len;
 	char name[]; /* NUL-terminated */
 };
