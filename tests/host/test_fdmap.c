@@ -341,6 +341,35 @@ static void test_copy_fork(void **state)
 	map_destroy(src);
 }
 
+/*
+ * A fork's copy of a map whose second word is full, its summary bit set by
+ * a lowest-free search, dropping a CLOFORK fd in each of the first two
+ * words: the child's lowest hint must reach the first, its summary must
+ * not skip the second, and its free list ends with them.
+ */
+static void test_copy_fork_full_word(void **state)
+{
+	struct fdmap *src = fdmap_alloc(BASE, 192), *dst = fdmap_alloc_for_copy(BASE, 192);
+
+	(void)state;
+	fill(src, 129);
+	assert_int_equal(fdmap_alloc_lowest(src, 0, ~0u, 0), BASE + 129); /* word 1 marked full */
+	fdmap_install(src, BASE + 129, fake_file_new(129));
+	fdmap_set_flags(src, BASE + 10, 0, FDMAP_F_CLOFORK);
+	fdmap_set_flags(src, BASE + 70, 0, FDMAP_F_CLOFORK);
+	assert_int_equal(fdmap_copy(dst, src, FDMAP_COPY_FORK), 128);
+	for (unsigned int k = 0; k < 3; k++) {
+		unsigned int fd = BASE + (unsigned int[]){10, 70, 130}[k];
+
+		assert_int_equal(fdmap_alloc_lowest(dst, 0, ~0u, 0), fd);
+		fdmap_install(dst, fd, fake_file_new((int)k));
+	}
+	assert_int_equal(fdmap_alloc_free(dst, 0), BASE + 131);
+	assert_int_equal(fdmap_alloc_lowest(src, 0, ~0u, 0), BASE + 130); /* src unchanged */
+	map_destroy(dst);
+	map_destroy(src);
+}
+
 /* A shared table's private copy keeps CLOFORK fds; reserved ones still go. */
 static void test_copy_unshare(void **state)
 {
@@ -420,11 +449,12 @@ static void test_deferred_free(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    T(test_alloc_free_order),	 T(test_alloc_exact),	  T(test_alloc_lowest),
-	    T(test_alloc_lowest_random), T(test_flags),		  T(test_install_lookup),
-	    T(test_next_flag_set),	 T(test_top_open_fd),	  T(test_copy_grow),
-	    T(test_copy_sizes),		 T(test_copy_fork),	  T(test_copy_unshare),
-	    T(test_for_each_file),	 T(test_alloc_bad_sizes), T(test_deferred_free),
+	    T(test_alloc_free_order),	 T(test_alloc_exact),	T(test_alloc_lowest),
+	    T(test_alloc_lowest_random), T(test_flags),		T(test_install_lookup),
+	    T(test_next_flag_set),	 T(test_top_open_fd),	T(test_copy_grow),
+	    T(test_copy_sizes),		 T(test_copy_fork),	T(test_copy_fork_full_word),
+	    T(test_copy_unshare),	 T(test_for_each_file), T(test_alloc_bad_sizes),
+	    T(test_deferred_free),
 	};
 
 	return cmocka_run_group_tests_name("fdmap", tests, NULL, NULL);
