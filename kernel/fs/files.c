@@ -461,6 +461,28 @@ struct file *files_lookup(struct files_table *files, int fd)
 }
 
 /**
+ * files_lookup_light - the file on @fd for the calling task's own use,
+ *                      without a reference when it needs none
+ * @files: [in]  the calling task's table
+ * @fd:    [in]  any fd
+ * @put:   [out] whether the caller must file_put() the file
+ *
+ * A table with one user is changed by that task alone: a file installed on
+ * @fd stays installed, referenced by the table, until the caller itself
+ * closes it, so the call needs no reference of its own (Linux's
+ * __fget_light: poll of 512 fds saved 30 instructions an fd, docs/bench.md).
+ * A shared table, or one a /proc reader holds, goes through files_lookup().
+ * Acquire: a thread's changes to the table precede its exit's put.
+ *
+ * Returns the file, or NULL if @fd has no file.
+ */
+struct file *files_lookup_light(struct files_table *files, int fd, bool *put)
+{
+	*put = __atomic_load_n(&files->refs, __ATOMIC_ACQUIRE) != 1;
+	return *put ? files_lookup(files, fd) : files_installed(files, fd);
+}
+
+/**
  * files_close - close an fd
  * @files: [in] the table
  * @fd:    [in] the fd

@@ -26,6 +26,8 @@ struct files_table {
 	 * atomic).  The last files_put() destroys it.  A file found by
 	 * files_lookup() holds its own reference, so a thread sleeping in a
 	 * call on a file keeps it alive when another thread closes the fd.
+	 * While it is 1 only the task using it changes it (a /proc reader
+	 * holds a count too): files_lookup_light() relies on that.
 	 */
 	int refs;
 	/*
@@ -65,6 +67,7 @@ long files_dup_nonseq(struct files_table *files, int oldfd, unsigned int flags);
 int files_install(struct files_table *files, int fd, struct file *file);
 int files_unreserve_fd(struct files_table *files, int fd);
 struct file *files_lookup(struct files_table *files, int fd);
+struct file *files_lookup_light(struct files_table *files, int fd, bool *put);
 int files_close(struct files_table *files, int fd);
 int files_dup_to(struct files_table *files, int oldfd, int newfd, unsigned int fdflags);
 int files_get_fdflags(struct files_table *files, int fd);

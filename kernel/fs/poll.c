@@ -99,15 +99,17 @@ static short poll_one(const struct pollfd *pfd, short always, struct poll_table 
 {
 	struct file *f;
 	unsigned int mask = POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM;
+	bool put;
 
 	if (pfd->fd < 0)
 		return 0;
-	f = files_lookup(current()->files, pfd->fd);
+	f = files_lookup_light(current()->files, pfd->fd, &put);
 	if (!f)
 		return POLLNVAL;
 	if (f->ops->poll)
-		mask = f->ops->poll(f, pt);
-	file_put(f);
+		mask = f->ops->poll(f, pt); /* a registration takes its own reference */
+	if (put)
+		file_put(f);
 	return (short)(mask & (unsigned short)(pfd->events | always));
 }
 

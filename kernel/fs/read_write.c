@@ -98,20 +98,23 @@ static long file_rwv(struct file *f, const struct iovec *uvec, unsigned long nr,
 
 /*
  * The file at fd for a transfer at *off (NULL: at the file position), with
- * a reference.  -EINVAL for a negative offset, even on a bad fd (as Linux);
- * -EBADF; -ESPIPE for an offset on a file without positions.
+ * a reference if *put says so (files_lookup_light).  -EINVAL for a negative
+ * offset, even on a bad fd (as Linux); -EBADF; -ESPIPE for an offset on a
+ * file without positions.
  */
-static struct file *rw_lookup(int fd, const long *off, long *err)
+static struct file *rw_lookup(int fd, const long *off, bool *put, long *err)
 {
 	struct file *f = NULL;
 
+	*put = false;
 	*err = off && *off < 0 ? -EINVAL : 0;
 	if (!*err) {
-		f = files_lookup(current()->files, fd);
+		f = files_lookup_light(current()->files, fd, put);
 		*err = !f ? -EBADF : off && !seekable(f) ? -ESPIPE : 0;
 	}
 	if (f && *err) {
-		file_put(f);
+		if (*put)
+			file_put(f);
 		f = NULL;
 	}
 	return f;
@@ -120,13 +123,15 @@ static struct file *rw_lookup(int fd, const long *off, long *err)
 static long fd_rw(int fd, void *ubuf, size_t len, const long *off, bool write)
 {
 	long n;
-	struct file *f = rw_lookup(fd, off, &n);
+	bool put;
+	struct file *f = rw_lookup(fd, off, &put, &n);
 	uint64_t pos = off ? *off : 0;
 
 	if (!f)
 		return n;
 	n = file_rw(f, ubuf, len, off ? &pos : NULL, write);
-	file_put(f);
+	if (put)
+		file_put(f);
 	return n;
 }
 
@@ -134,13 +139,15 @@ static long fd_rwv(int fd, const struct iovec *uvec, unsigned long nr, const lon
 		   bool write)
 {
 	long n;
-	struct file *f = rw_lookup(fd, off, &n);
+	bool put;
+	struct file *f = rw_lookup(fd, off, &put, &n);
 	uint64_t pos = off ? *off : 0;
 
 	if (!f)
 		return n;
 	n = file_rwv(f, uvec, nr, off ? &pos : NULL, rwf, write);
-	file_put(f);
+	if (put)
+		file_put(f);
 	return n;
 }
 
