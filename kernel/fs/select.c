@@ -144,17 +144,6 @@ static uint64_t word_any(const struct fd_sets *s, size_t w)
 	return s->in[0][w] | s->in[1][w] | s->in[2][w];
 }
 
-/* The poll events of fd: what its sets ask for. */
-static short fd_events(const struct fd_sets *s, int fd)
-{
-	short ev = 0;
-
-	for (int i = 0; i < 3; i++)
-		if (s->in[i][fd / WORD_BITS] & (1ULL << (fd % WORD_BITS)))
-			ev |= set_events[i];
-	return ev;
-}
-
 /* How many fds are in any set (bits >= n are already cleared). */
 static unsigned long sets_count(const struct fd_sets *s)
 {
@@ -166,13 +155,24 @@ static unsigned long sets_count(const struct fd_sets *s)
 	return count;
 }
 
-/* Fills pfds with every fd in a set, a word at a time. */
+/* The poll events the three set words ask for at bit b. */
+static short bit_events(const uint64_t word[3], int b)
+{
+	return (short)((word[0] >> b & 1 ? IN_SET : 0) | (word[1] >> b & 1 ? OUT_SET : 0) |
+		       (word[2] >> b & 1 ? EX_SET : 0));
+}
+
+/* Fills pfds with every fd in a set, a word of each set at a time. */
 static void sets_to_poll(const struct fd_sets *s, struct pollfd *pfds)
 {
 	for (size_t w = 0; w < s->words; w++) {
-		for (uint64_t any = word_any(s, w); any; any &= any - 1) {
-			int fd = (int)(w * WORD_BITS) + __builtin_ctzll(any);
-			*pfds++ = (struct pollfd){.fd = fd, .events = fd_events(s, fd)};
+		const uint64_t word[3] = {s->in[0][w], s->in[1][w], s->in[2][w]};
+
+		for (uint64_t any = word[0] | word[1] | word[2]; any; any &= any - 1) {
+			int b = __builtin_ctzll(any);
+
+			*pfds++ = (struct pollfd){.fd = (int)(w * WORD_BITS) + b,
+						  .events = bit_events(word, b)};
 		}
 	}
 }
