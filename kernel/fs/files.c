@@ -470,7 +470,7 @@ struct file *files_lookup(struct files_table *files, int fd)
  * A table with one user is changed by that task alone: a file installed on
  * @fd stays installed, referenced by the table, until the caller itself
  * closes it, so the call needs no reference of its own (Linux's
- * __fget_light: poll of 512 fds saved 30 instructions an fd, docs/bench.md).
+ * __fget_light: a poll of 512 fds saves 41 instructions an fd, docs/bench.md).
  * A shared table, or one a /proc reader holds, goes through files_lookup().
  * Acquire: a thread's changes to the table precede its exit's put.
  *
