@@ -147,7 +147,8 @@ static long ep_wait(struct eventpoll *ep, struct epoll_event *uevents, int maxev
 static long do_epoll_wait(int epfd, struct epoll_event *uevents, int maxevents, int timeout_ms)
 {
 	uint64_t deadline = timeout_ms < 0 ? POLL_FOREVER : 0;
-	struct file *ef = files_lookup(current()->files, epfd);
+	bool put;
+	struct file *ef = files_lookup_light(current()->files, epfd, &put);
 	long ret = -EINVAL;
 
 	if (!ef)
@@ -160,7 +161,8 @@ static long do_epoll_wait(int epfd, struct epoll_event *uevents, int maxevents, 
 		ret = -EFAULT;
 	else if (eventpoll_of(ef))
 		ret = ep_wait(eventpoll_of(ef), uevents, maxevents, deadline);
-	file_put(ef);
+	if (put)
+		file_put(ef);
 	return ret;
 }
 
