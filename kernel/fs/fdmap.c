@@ -51,8 +51,7 @@ static void free_list_unlink(struct fdmap *map, uint32_t i)
 		map->slots[next].link.prev = prev;
 }
 
-/* Inline: part of every release (fdmap_release), the fd path's hot half. */
-static inline void bit_clear_busy(struct fdmap *map, unsigned int i)
+static void bit_clear_busy(struct fdmap *map, unsigned int i)
 {
 	unsigned int w = i / BITS_PER_LONG;
 
@@ -491,15 +490,10 @@ static int copy_same_size(struct fdmap *dst, const struct fdmap *src, int mode)
 
 		for (; busy; busy &= busy - 1) {
 			i = w * BITS_PER_LONG + (unsigned int)__builtin_ctzl(busy);
-			if (copy_wanted(src, i, mode)) {
-				if (mode != FDMAP_COPY_GROW)
-					file_get(dst->slots[i].file);
-				continue;
-			}
-			bit_clear_busy(dst, i);
-			dst->busy--;
-			slot_make_free(dst, i);
-			dst->lowest = min_uint(dst->lowest, i);
+			if (!copy_wanted(src, i, mode))
+				fdmap_release(dst, dst->base + i); /* to the tail, in fd order */
+			else if (mode != FDMAP_COPY_GROW)
+				file_get(dst->slots[i].file);
 		}
 	}
 	return (int)dst->busy;

@@ -34,8 +34,8 @@ static uint32_t kind_tag(enum frame_kind k)
 /*
  * frame_lock protects the free list (free_head and every free frame's next)
  * and free_count, and refs while a frame is allocated or freed; an
- * allocated frame's refs move atomically (frame_ref).  It is the innermost mm lock: taken
- * inside vm_space and heap locks, never the other way round.
+ * allocated frame's refs move atomically (frame_ref).  It is the innermost
+ * mm lock: taken inside vm_space and heap locks, never the other way round.
  */
 static struct spinlock frame_lock = SPINLOCK_INIT("frame_lock");
 static struct frame *frames; /* indexed by frame number, via the direct map */
