@@ -65,7 +65,8 @@ struct file {
 	 * (referenced: it keeps a removed directory's inode, as a Linux
 	 * dentry) and the name (kmalloc'd).  Set once before the file is
 	 * installed, then constant; both NULL for a directory (its own
-	 * parent link names it) and files not opened by name. */
+	 * parent link names it) and files not opened by name; a memfd has
+	 * its "memfd:NAME" and no directory (fs/memfd.c). */
 	struct inode *dir;
 	char *name;
 	/* epoll items watching this file (fs/eventpoll.c), under its

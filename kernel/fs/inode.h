@@ -58,6 +58,16 @@ struct inode {
 		struct {
 			uint64_t *pages; /* physical frame per page, 0 for a hole */
 			size_t npages;	 /* slots in pages[] */
+			/* A memfd (fs/memfd.c): its F_SEAL_* bits, under the
+			 * lock, only ever added to; constant false otherwise
+			 * (F_GET_SEALS: EINVAL). */
+			bool memfd;
+			uint32_t seals;
+			/* Atomic: the shared mappings that may write the file
+			 * (vmas with VMA_SHARED | VMA_MAYWRITE, and an mmap
+			 * about to add one), or -1 once F_SEAL_WRITE denies
+			 * them (Linux's i_mmap_writable). */
+			int32_t mmap_writable;
 		} file;
 		struct {
 			struct list_head entries; /* struct ramfs_dirent, in creation order */
@@ -180,7 +190,8 @@ long inode_write(struct inode *ip, const void *kbuf, size_t len, uint64_t off);
 long inode_read_iter(struct inode *ip, struct iov_iter *to, uint64_t off);
 /* Writes at *pos (at the end of file if append) and advances *pos. */
 long inode_write_iter(struct inode *ip, struct iov_iter *from, uint64_t *pos, bool append);
-/* Sets the size: frees pages past it, zero-fills growth.  0, -EFBIG, -ENOSPC. */
+/* Sets the size: frees pages past it, zero-fills growth.  0, -EFBIG, -ENOSPC,
+ * -EPERM (a memfd's F_SEAL_SHRINK or F_SEAL_GROW). */
 int inode_truncate(struct inode *ip, uint64_t size);
 uint64_t inode_size(struct inode *ip);
 void inode_stat(struct inode *ip, struct uapi_stat *st);
@@ -192,7 +203,8 @@ void inode_stat(struct inode *ip, struct uapi_stat *st);
  * on a non-directory; times are ns since the epoch, or one of these: */
 #define INODE_TIME_NOW	(~0ULL)
 #define INODE_TIME_OMIT (~1ULL)
-void inode_chmod(struct inode *ip, uint32_t mode);
+/* chmod: 0, or -EPERM when a memfd's F_SEAL_EXEC fixes the exec bits. */
+int inode_chmod(struct inode *ip, uint32_t mode);
 void inode_chown(struct inode *ip, uint32_t uid, uint32_t gid);
 void inode_set_times(struct inode *ip, uint64_t atime_ns, uint64_t mtime_ns);
 

@@ -155,7 +155,8 @@ static int jump_link(struct walk *w, struct inode *link, struct inode **out)
 	if (w->where && f->name) {
 		if (!(w->where->name = kstrdup(f->name)))
 			return -ENOMEM;
-		inode_get(f->dir);
+		if (f->dir) /* none for a memfd (fs/memfd.c) */
+			inode_get(f->dir);
 		w->where->dir = f->dir;
 	}
 	inode_get(link->link.jump);

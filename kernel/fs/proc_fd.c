@@ -74,6 +74,10 @@ static long fd_target(struct file *f, char *buf)
 	 * directory) by the name it was opened with, as other files. */
 	if (f->inode && inode_is_dir(f->inode) && vfs_getcwd(f->inode, buf, PATH_MAX) >= 0)
 		return 0;
+	if (f->inode && f->name && !f->dir) { /* a memfd: named, in no directory */
+		snprintk(buf, PATH_MAX, "/%s (deleted)", f->name);
+		return 0;
+	}
 	if (f->inode && f->name)
 		return named_path(f, buf);
 	if (f->inode && inode_is_dir(f->inode))

@@ -6,6 +6,7 @@
  */
 #include "fs/inode.h"
 #include "fs/file.h"
+#include "fs/memfd.h"
 #include "fs/pipe.h"
 #include "fs/ramfs_priv.h"
 #include "fs/ramfs_space.h"
@@ -120,6 +121,8 @@ static void free_data(struct inode *ip)
 {
 	drop_pages(ip, 0);
 	kfree(ip->file.pages);
+	if (ip->file.memfd)
+		memfd_inode_gone();
 }
 
 /* The last reference frees the inode: no entry names it and nothing has it open. */
@@ -248,12 +251,15 @@ static long data_write(struct inode *ip, struct iov_iter *from, uint64_t off)
 		if (n > len - done)
 			n = len - done;
 		spin_lock(&ip->lock);
-		uint64_t pa = page_fill(ip, off >> PAGE_SHIFT);
+		/* Seals are checked page by page, as Linux's write_begin: one
+		 * added part-way stops the write there. */
+		err = seals_deny_write(ip, off, n);
+		uint64_t pa = err ? 0 : page_fill(ip, off >> PAGE_SHIFT);
 		if (pa)
 			frame_ref(pa);
 		spin_unlock(&ip->lock);
 		if (!pa) {
-			err = -ENOSPC;
+			err = err ? err : -ENOSPC;
 			break;
 		}
 		size_t c = copy_from_iter(page_ptr(pa, off), n, from);
@@ -334,6 +340,11 @@ int inode_truncate(struct inode *ip, uint64_t size)
 	if (size > RAMFS_MAX_FILE)
 		return -EFBIG;
 	spin_lock(&ip->lock);
+	int err = seals_deny_resize(ip, size);
+	if (err) {
+		spin_unlock(&ip->lock);
+		return err;
+	}
 	if (size < ip->size) {
 		drop_pages(ip, PAGE_ALIGN_UP(size) >> PAGE_SHIFT);
 		uint64_t pa = page_at(ip, size >> PAGE_SHIFT);

@@ -4,17 +4,24 @@
  * Linux's notify_change does.
  */
 #include "fs/inode.h"
+#include "fs/memfd.h"
 
 #define S_ISUID 04000
 #define S_ISGID 02000
 #define S_IXGRP 00010
 
-void inode_chmod(struct inode *ip, uint32_t mode)
+int inode_chmod(struct inode *ip, uint32_t mode)
 {
+	int err;
+
 	spin_lock(&ip->lock);
-	ip->mode = (ip->mode & S_IFMT) | (mode & 07777);
-	ip->ctime_ns = ramfs_now_ns();
+	err = S_ISREG(ip->mode) ? seals_deny_chmod(ip, mode) : 0;
+	if (!err) {
+		ip->mode = (ip->mode & S_IFMT) | (mode & 07777);
+		ip->ctime_ns = ramfs_now_ns();
+	}
 	spin_unlock(&ip->lock);
+	return err;
 }
 
 /* Linux drops set-user-ID on chown even for root, and set-group-ID when

@@ -79,7 +79,7 @@ static long do_chmod(int dirfd, const char *upath, unsigned int mode, int flags)
 	if (inode_is_link(ip))
 		err = -EOPNOTSUPP;
 	else
-		inode_chmod(ip, mode);
+		err = inode_chmod(ip, mode);
 	inode_put(ip);
 	return err;
 }

@@ -5,6 +5,7 @@
  */
 #include "arch/x86_64/uaccess.h"
 #include "fs/fd.h"
+#include "fs/memfd.h"
 #include "fs/file.h"
 #include "fs/files.h"
 #include "fs/pipe.h"
@@ -105,6 +106,9 @@ static long do_fcntl(struct file *f, int fd, unsigned int cmd, unsigned long arg
 		return __atomic_load_n(&f->flags, __ATOMIC_RELAXED) & GETFL_FLAGS;
 	case F_SETFL:
 		return fcntl_setfl(f, arg);
+	case F_ADD_SEALS:
+	case F_GET_SEALS:
+		return memfd_fcntl(f, cmd, arg);
 	}
 	return -EINVAL;
 }

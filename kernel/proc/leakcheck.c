@@ -4,6 +4,7 @@
 #include "fs/file.h"
 #include "fs/flock.h"
 #include "fs/inode.h"
+#include "fs/memfd.h"
 #include "lib/printk.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
@@ -32,8 +33,11 @@ void kcounters_read(struct kcounters *c)
 	c->epoll_watches = eventpoll_watch_count();
 	c->vmas = vma_count();
 	c->flocks = flock_count();
+	c->memfds = memfd_count();
 	c->heap_serial = heaptrace_serial();
 }
+
+#define LEAK_CHECKS 11 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -58,8 +62,9 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(8, "epoll watches", (long)b->epoll_watches, (long)a->epoll_watches);
 	passed += check(9, "mappings", (long)b->vmas, (long)a->vmas);
 	passed += check(10, "flock locks", (long)b->flocks, (long)a->flocks);
+	passed += check(11, "memfds", (long)b->memfds, (long)a->memfds);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
-	printk("leaks: %d passed, %d failed\n", passed, 10 - passed);
-	return 10 - passed;
+	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);
+	return LEAK_CHECKS - passed;
 }

@@ -22,6 +22,7 @@ struct kcounters {
 	unsigned long epoll_watches;
 	unsigned long vmas; /* struct vma (proc/vma.h) */
 	unsigned long flocks;
+	unsigned long memfds; /* fs/memfd.c */
 	uint64_t heap_serial; /* heaptrace_serial(): allocations so far */
 };
 

@@ -8,6 +8,7 @@
 #include "fs/file.h"
 #include "fs/files.h"
 #include "fs/inode.h"
+#include "fs/memfd.h"
 #include "mm/frame.h"
 #include "mm/paging.h"
 #include "proc/task.h"
@@ -27,7 +28,9 @@
 
 /*
  * The mapping's kind from flags and, for a file, its fd (f referenced):
- * VMA_* flags in *tmpl.  -EINVAL, -EACCES, -ENODEV or -EOPNOTSUPP.
+ * VMA_* flags in *tmpl.  -EINVAL, -EACCES, -ENODEV, -EOPNOTSUPP, or
+ * -EPERM (a sealed memfd).  A writable shared file mapping holds a count
+ * on the file's writable mappings until memfd_mmap_done.
  */
 static int mapping_kind(int flags, int prot, struct file *f, struct vma *tmpl)
 {
@@ -52,7 +55,7 @@ static int mapping_kind(int flags, int prot, struct file *f, struct vma *tmpl)
 	if ((tmpl->flags & VMA_SHARED) && file_can_write(f) && !(f->flags & O_APPEND))
 		tmpl->flags |= VMA_MAYWRITE;
 	tmpl->file = f->inode;
-	return 0;
+	return memfd_mmap_check(f->inode, prot, &tmpl->flags); /* a memfd's seals */
 }
 
 /* Where the mapping goes (u locked): its start in *start, or -errno.  A
@@ -99,6 +102,8 @@ static long do_mmap(uint64_t addr, uint64_t len, int prot, int flags, struct fil
 	if (!err)
 		err = mapping_add(u, &tmpl);
 	spin_unlock(&u->lock);
+	if (tmpl.file) /* the vma holds its own count now, if it was made */
+		memfd_mmap_done(tmpl.file, tmpl.flags);
 	return err ? err : (long)tmpl.start;
 }
 

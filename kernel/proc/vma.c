@@ -6,6 +6,7 @@
  */
 #include "proc/vma.h"
 #include "fs/inode.h"
+#include "fs/memfd.h"
 #include "lib/printk.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
@@ -57,8 +58,10 @@ static void vma_set(struct vma *dst, const struct vma *src)
 {
 	*dst = *src;
 	list_init(&dst->node);
-	if (dst->file)
+	if (dst->file) {
 		inode_get(dst->file);
+		inode_mmap_writable_add(dst->file, dst->flags, 1); /* memfd seals */
+	}
 }
 
 /* Frees v (unlinked) of table t.  Under the lock if t is in use: the
@@ -66,8 +69,10 @@ static void vma_set(struct vma *dst, const struct vma *src)
  * before the uvm lock. */
 static void vma_free(struct vma_table *t, struct vma *v)
 {
-	if (v->file)
+	if (v->file) {
+		inode_mmap_writable_add(v->file, v->flags, -1);
 		inode_put(v->file);
+	}
 	__atomic_sub_fetch(&live_vmas, 1, __ATOMIC_RELAXED);
 	if (v >= t->slot && v < t->slot + VMA_SLOTS)
 		t->slots_used &= ~(1u << (v - t->slot));

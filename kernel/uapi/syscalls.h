@@ -147,6 +147,9 @@
 #define __NR_tgkill	     234
 #define __NR_utimes	     235
 #define __NR_waitid	     247
+#define __NR_inotify_init     253
+#define __NR_inotify_add_watch 254
+#define __NR_inotify_rm_watch 255
 #define __NR_openat	     257
 #define __NR_mkdirat	     258
 #define __NR_mknodat	     259
@@ -178,17 +181,22 @@
 #define __NR_epoll_create1   291
 #define __NR_dup3	     292
 #define __NR_pipe2	     293
+#define __NR_inotify_init1    294
 #define __NR_preadv	     295
 #define __NR_pwritev	     296
 #define __NR_prlimit64	     302
 #define __NR_getcpu	     309
 #define __NR_renameat2	     316
 #define __NR_getrandom	     318
+#define __NR_memfd_create     319
 #define __NR_preadv2	     327
 #define __NR_pwritev2	     328
 #define __NR_statx	     332
+#define __NR_pidfd_send_signal 424
+#define __NR_pidfd_open	     434
 #define __NR_clone3	     435
 #define __NR_close_range     436
+#define __NR_pidfd_getfd	     438
 #define __NR_fchmodat2	     452
 
 #endif

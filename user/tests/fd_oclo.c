@@ -7,6 +7,7 @@
 
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <uapi/memfd.h>
 #include <uapi/signalfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
@@ -221,6 +222,15 @@ static int make_signalfd4(int oflags, int fds[2])
 	return fds[0] < 0 ? -1 : 1;
 }
 
+/* MFD_CLOEXEC is 1: translate; MFD_CLOFORK is O_CLOFORK's bit. */
+static int make_memfd(int oflags, int fds[2])
+{
+	fds[0] = syscall(__NR_memfd_create, "oclo",
+			 (oflags & O_CLOEXEC ? MFD_CLOEXEC : 0) |
+			     (oflags & O_CLOFORK ? MFD_CLOFORK : 0));
+	return fds[0] < 0 ? -1 : 1;
+}
+
 static const struct creator creators[] = {
     {"open", TAKES_FLAGS, 0, false, make_open},
     {"openat", TAKES_FLAGS, 0, false, make_openat},
@@ -241,6 +251,7 @@ static const struct creator creators[] = {
     {"timerfd_create", TAKES_FLAGS, 0, false, make_timerfd},
     {"signalfd", FLAGLESS, 0, false, make_signalfd},
     {"signalfd4", TAKES_FLAGS, 0, false, make_signalfd4},
+    {"memfd_create", TAKES_FLAGS, 0, false, make_memfd},
 };
 
 #define NCREATORS (sizeof(creators) / sizeof(creators[0]))

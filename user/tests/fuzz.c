@@ -46,6 +46,7 @@
 #include "fuzz_graph.h"
 #include "fuzz_cases.h"
 #include "fuzz_threads.h"
+#include "fuzz_fdnew.h"
 #include "fuzz_calls.h"
 
 /* --- A worker: set-up, then the calls. --- */
@@ -128,6 +129,7 @@ static const struct fuzz_class classes[] = {
     {"nonseq", scenario_nonseq, SCENARIO_MS, 1},
     {"timers", scenario_timers, SCENARIO_MS, 1},
     {"threads", scenario_threads, SCENARIO_MS, 1},
+    {"memfd", scenario_memfd, SCENARIO_MS, 1},
 };
 
 #define NCLASSES      (sizeof classes / sizeof classes[0])

@@ -125,6 +125,14 @@ static void fuzz_flock(void)
 	remember(raw_call(__NR_flock, arg_value('f'), op, 0));
 }
 
+/* fcntl: mostly the small commands; now and then the seal commands (1033,
+ * 1034), which the small range never reaches. */
+static void fuzz_fcntl(void)
+{
+	long cmd = one_in(4) ? 1033 + (long)below(2) : arg_value('s');
+	remember(raw_call(__NR_fcntl, arg_value('f'), cmd, arg_value(one_in(2) ? 'F' : 'i')));
+}
+
 static void fuzz_indirect(void);
 
 /* Calls that would end the whole system if fdkernel ever implements them. */
@@ -203,7 +211,7 @@ static const struct call calls[] = {
     {__NR_wait4, "PbFb", 0},
     {__NR_kill, "", fuzz_kill},
     {__NR_uname, "b", 0},
-    {__NR_fcntl, "fsi", 0},
+    {__NR_fcntl, "", fuzz_fcntl},
     {__NR_flock, "", fuzz_flock},
     {__NR_truncate, "pl", 0},
     {__NR_ftruncate, "fl", 0},
@@ -271,6 +279,7 @@ static const struct call calls[] = {
     {__NR_pwritev, "fbsis", 0},
     {__NR_prlimit64, "Psbb", 0},
     {__NR_getcpu, "bbb", 0},
+    {__NR_memfd_create, "oF", 0},
     {__NR_preadv2, "fbsisF", 0},
     {__NR_pwritev2, "fbsisF", 0},
     {__NR_statx, "foFsb", 0},

@@ -37,7 +37,9 @@
 	X(F_SLEEP_OVERFLOW, "nanosleep of INT64_MAX seconds returned at once")                     \
 	X(F_DGRAM_SHUT_WR, "a datagram send after SHUT_WR succeeded (must be EPIPE)")              \
 	X(F_LISTEN_SHUTDOWN, "shutdown of a listener failed or left accept blocked")               \
-	X(F_QUEUED_EOF, "a never-accepted connection read EOF after its listener closed")
+	X(F_QUEUED_EOF, "a never-accepted connection read EOF after its listener closed")          \
+	X(F_SEAL_MAPPED, "F_SEAL_WRITE was added while a writable shared mapping existed")         \
+	X(F_SEAL_WRITTEN, "a write to a memfd sealed with F_SEAL_FUTURE_WRITE succeeded")
 
 enum finding {
 #define FINDING_ENUM(name, text) name,

@@ -203,6 +203,11 @@ static int make_timerfd(unsigned long flags, int fds[2])
 	return one(IND(flags, __NR_timerfd_create, 1 /* CLOCK_MONOTONIC */, 0), fds);
 }
 
+static int make_memfd(unsigned long flags, int fds[2])
+{
+	return one(IND(flags, __NR_memfd_create, (unsigned long)"ind", 0), fds);
+}
+
 static const struct maker makers[] = {
     {"open", make_open, 0, false},
     {"openat", make_openat, 0, false},
@@ -226,6 +231,7 @@ static const struct maker makers[] = {
     {"eventfd", make_eventfd, 0, false},
     {"eventfd2", make_eventfd2, 0, false},
     {"timerfd_create", make_timerfd, 0, false},
+    {"memfd_create", make_memfd, 0, false},
 };
 
 static const struct {
