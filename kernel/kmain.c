@@ -29,6 +29,7 @@
 #include "mm/mm.h"
 #include "proc/futex.h"
 #include "proc/proc.h"
+#include "sched/mutex.h"
 #include "sched/sched.h"
 #include "selftest.h"
 #include "sys/strace.h"
@@ -87,6 +88,7 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	hardening_init();
 	fpu_init();
 	sched_init_cpu();
+	mutex_sys_init();
 	futex_init();
 	syscall_init();
 	proc_time_init();

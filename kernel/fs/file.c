@@ -32,7 +32,7 @@ struct file *file_alloc(const struct file_ops *ops, unsigned int flags, void *pr
 	f->flags = flags;
 	f->ops = ops;
 	f->priv = priv;
-	spin_init(&f->pos_lock, "file_pos");
+	mutex_init(&f->pos_lock, "file_pos");
 	list_init(&f->ep_links);
 	__atomic_add_fetch(&live_files, 1, __ATOMIC_RELAXED);
 	return f;

@@ -13,6 +13,7 @@
 #include "lib/list.h"
 #include "lib/spinlock.h"
 #include "sched/grace.h"
+#include "sched/mutex.h"
 #include <uapi/fcntl.h>
 
 struct file;
@@ -57,10 +58,19 @@ struct file {
 	uint32_t refcount;  /* atomic */
 	unsigned int flags; /* O_ACCMODE | O_APPEND | O_NONBLOCK (F_GETFL) */
 	const struct file_ops *ops;
-	struct inode *inode;	  /* NULL for pipes and sockets */
-	struct spinlock pos_lock; /* protects pos */
-	uint64_t pos;
-	void *priv; /* the implementation's state */
+	struct inode *inode; /* NULL for pipes and sockets */
+	/*
+	 * Linux's f_pos_lock: a read, write, lseek or getdents at the
+	 * position of a regular file or directory holds it from the load of
+	 * pos to the store of the new one, so tasks sharing the open file
+	 * never read the same bytes or write over each other.  Taken only
+	 * when the file may be shared (file_pos_lock).  A sleeping lock: the
+	 * transfer under it copies user memory.  Outermost: nothing is held
+	 * when it is taken.
+	 */
+	struct mutex pos_lock;
+	uint64_t pos; /* atomic loads and stores; changed under pos_lock when shared */
+	void *priv;   /* the implementation's state */
 	/* Where it was opened by name, for /proc/<pid>/fd: the directory
 	 * (referenced: it keeps a removed directory's inode, as a Linux
 	 * dentry) and the name (kmalloc'd).  Set once before the file is
@@ -91,6 +101,27 @@ static inline bool file_can_write(const struct file *f)
  * has) over the whole iterator, at *at, or at the file position, which
  * it then advances, when at is NULL (fs/read_write.c). */
 long file_rw_iter(struct file *f, struct iov_iter *it, uint64_t *at, bool write);
+
+/*
+ * Takes f->pos_lock when f has a position (a regular file or directory)
+ * and more than one reference (Linux's fdget_pos rule): a file no other
+ * table, thread or in-flight call holds has no one to race with, so the
+ * single-user path stays one load.  Returns whether it took the lock, for
+ * file_pos_unlock (fs/read_write.c).
+ */
+bool file_pos_lock(struct file *f);
+void file_pos_unlock(struct file *f, bool locked);
+
+/* The position as a reader without the lock sees it (fdinfo, sendfile). */
+static inline uint64_t file_pos_get(struct file *f)
+{
+	return __atomic_load_n(&f->pos, __ATOMIC_RELAXED);
+}
+
+static inline void file_pos_set(struct file *f, uint64_t pos)
+{
+	__atomic_store_n(&f->pos, pos, __ATOMIC_RELAXED);
+}
 
 /* A new file with one reference, or NULL when memory runs out. */
 struct file *file_alloc(const struct file_ops *ops, unsigned int flags, void *priv);

@@ -176,9 +176,7 @@ long proc_fdinfo_text(int pid, int fd, char *buf, size_t size)
 
 	if (err)
 		return err;
-	spin_lock(&f->pos_lock);
-	pos = f->pos;
-	spin_unlock(&f->pos_lock);
+	pos = file_pos_get(f); /* unlocked, as Linux's fdinfo */
 	flags = f->flags | (f->inode ? O_LARGEFILE : 0) | (fdflags & FD_CLOEXEC ? O_CLOEXEC : 0);
 	if (f->inode)
 		st.st_ino = f->inode->ino;

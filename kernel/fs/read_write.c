@@ -39,24 +39,36 @@ static long rw_check(struct file *f, bool write)
 	return 0;
 }
 
+bool file_pos_lock(struct file *f)
+{
+	if (!seekable(f) || file_refcount(f) < 2)
+		return false;
+	mutex_lock(&f->pos_lock);
+	return true;
+}
+
+void file_pos_unlock(struct file *f, bool locked)
+{
+	if (locked)
+		mutex_unlock(&f->pos_lock);
+}
+
 long file_rw_iter(struct file *f, struct iov_iter *it, uint64_t *at, bool write)
 {
+	bool locked = false;
 	uint64_t pos;
 	long n;
 
 	if (at) {
 		pos = *at;
 	} else {
-		spin_lock(&f->pos_lock);
-		pos = f->pos;
-		spin_unlock(&f->pos_lock);
+		locked = file_pos_lock(f);
+		pos = file_pos_get(f);
 	}
 	n = write ? f->ops->write_iter(f, it, &pos) : f->ops->read_iter(f, it, &pos);
-	if (!at && n > 0) {
-		spin_lock(&f->pos_lock);
-		f->pos = pos;
-		spin_unlock(&f->pos_lock);
-	}
+	if (!at && n > 0)
+		file_pos_set(f, pos);
+	file_pos_unlock(f, locked);
 	return n;
 }
 
@@ -212,7 +224,7 @@ SYSCALL_DEFINE6(pwritev2, int, fd, const struct iovec *, vec, unsigned long, vle
 	return fd_rwv(fd, vec, vlen, pos_l == -1 ? NULL : &pos_l, flags, true);
 }
 
-/* Under f->pos_lock: the new position for lseek, or -EINVAL. */
+/* Under file_pos_lock: the new position for lseek, or -EINVAL. */
 static long seek_target(struct file *f, long off, unsigned int whence)
 {
 	long base;
@@ -220,7 +232,7 @@ static long seek_target(struct file *f, long off, unsigned int whence)
 	if (whence == SEEK_SET)
 		base = 0;
 	else if (whence == SEEK_CUR)
-		base = f->pos;
+		base = (long)file_pos_get(f);
 	else if (whence == SEEK_END && inode_is_reg(f->inode))
 		base = inode_size(f->inode);
 	else
@@ -232,18 +244,20 @@ static long seek_target(struct file *f, long off, unsigned int whence)
 
 SYSCALL_DEFINE3(lseek, int, fd, long, off, unsigned int, whence)
 {
-	struct file *f = files_lookup(current()->files, fd);
+	bool put, locked;
+	struct file *f = files_lookup_light(current()->files, fd, &put);
 	long pos = -ESPIPE;
 
 	if (!f)
 		return -EBADF;
 	if (seekable(f)) {
-		spin_lock(&f->pos_lock);
+		locked = file_pos_lock(f);
 		pos = seek_target(f, off, whence);
 		if (pos >= 0)
-			f->pos = pos;
-		spin_unlock(&f->pos_lock);
+			file_pos_set(f, (uint64_t)pos);
+		file_pos_unlock(f, locked);
 	}
-	file_put(f);
+	if (put)
+		file_put(f);
 	return pos;
 }

@@ -77,14 +77,6 @@ static long sendfile_copy(struct file *in, uint64_t *pos, struct file *out, size
 	return done ? (long)done : n;
 }
 
-static uint64_t file_pos(struct file *f)
-{
-	spin_lock(&f->pos_lock);
-	uint64_t pos = f->pos;
-	spin_unlock(&f->pos_lock);
-	return pos;
-}
-
 /* The checks in Linux's order, then the copy from in at *pos (NULL: at
  * its position, advanced). */
 static long do_sendfile(int out_fd, int in_fd, long *pos, size_t count)
@@ -101,7 +93,7 @@ static long do_sendfile(int out_fd, int in_fd, long *pos, size_t count)
 		n = -EINVAL;
 	else if (!(out = files_lookup(current()->files, out_fd)) || !file_can_write(out))
 		n = -EBADF;
-	else if ((at = pos ? (uint64_t)*pos : file_pos(in)) >= RAMFS_MAX_FILE)
+	else if ((at = pos ? (uint64_t)*pos : file_pos_get(in)) >= RAMFS_MAX_FILE)
 		n = -EOVERFLOW;
 	else if (!sendfile_source(in, out) || !out->ops->write_iter || (out->flags & O_APPEND))
 		n = -EINVAL;
@@ -114,9 +106,7 @@ static long do_sendfile(int out_fd, int in_fd, long *pos, size_t count)
 		if (pos) {
 			*pos = (long)at;
 		} else if (n > 0) {
-			spin_lock(&in->pos_lock);
-			in->pos = at;
-			spin_unlock(&in->pos_lock);
+			file_pos_set(in, at);
 		}
 	}
 	if (out)

@@ -102,25 +102,23 @@ static long dir_getdents(struct file *f, void *ubuf, size_t len)
 {
 	struct dirent_buf b = {.cap = len < GETDENTS_BOUNCE ? len : GETDENTS_BOUNCE};
 	uint64_t pos;
+	bool locked;
 	long ret;
 
 	b.buf = kmalloc(b.cap ? b.cap : 1);
 	if (!b.buf)
 		return -ENOMEM;
-	spin_lock(&f->pos_lock);
-	pos = f->pos;
-	spin_unlock(&f->pos_lock);
+	locked = file_pos_lock(f);
+	pos = file_pos_get(f);
 	dir_iterate(f->inode, &pos, emit_dirent, &b);
 	ret = b.used;
 	if (!b.used && b.full)
 		ret = -EINVAL;
 	else if (b.used && copy_to_user(ubuf, b.buf, b.used))
 		ret = -EFAULT;
-	if (ret > 0) {
-		spin_lock(&f->pos_lock);
-		f->pos = pos;
-		spin_unlock(&f->pos_lock);
-	}
+	if (ret > 0)
+		file_pos_set(f, pos);
+	file_pos_unlock(f, locked);
 	kfree(b.buf);
 	return ret;
 }

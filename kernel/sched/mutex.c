@@ -7,26 +7,47 @@
 #include "lib/printk.h"
 #include "proc/task.h"
 
+/*
+ * Where the sleepers of every mutex wait, hashed by the mutex's address
+ * (Linux's bit wait queues).  A wake-up may reach sleepers of another
+ * mutex of the same queue: they look at their own mutex again and go back
+ * to sleep.  An unlock touches the global queue, never the mutex, after
+ * releasing it, so a holder may free a mutex the moment it has it.
+ */
+#define MUTEX_WAIT_BITS 6
+static struct wait_queue mutex_waitq[1 << MUTEX_WAIT_BITS];
+
+void mutex_sys_init(void)
+{
+	for (unsigned i = 0; i < 1u << MUTEX_WAIT_BITS; i++)
+		wait_queue_init(&mutex_waitq[i], "mutex_wait");
+}
+
+static struct wait_queue *waitq_of(struct mutex *m)
+{
+	return &mutex_waitq[((uint64_t)m * 0x9e3779b97f4a7c15UL) >> (64 - MUTEX_WAIT_BITS)];
+}
+
 void mutex_init(struct mutex *m, const char *name)
 {
 	m->state = 0;
 	m->owner = NULL;
 	m->name = name;
-	wait_queue_init(&m->waiters, name);
 }
 
 /* Sleeps until m looks free; a spurious return only costs another try. */
 static void mutex_wait(struct mutex *m)
 {
+	struct wait_queue *wq = waitq_of(m);
 	DEFINE_WAIT(we);
 
-	prepare_to_wait(&m->waiters, &we);
+	prepare_to_wait(wq, &we);
 	/* Queued (under the queue's lock) before this load: an unlock that
 	 * cleared the state later sees us when it takes the queue's lock to
 	 * wake it, so no wake-up is lost. */
 	if (__atomic_load_n(&m->state, __ATOMIC_RELAXED) == 2)
 		schedule();
-	finish_wait(&m->waiters, &we);
+	finish_wait(wq, &we);
 }
 
 void mutex_lock(struct mutex *m)
@@ -47,6 +68,8 @@ void mutex_lock(struct mutex *m)
 
 void mutex_unlock(struct mutex *m)
 {
+	struct wait_queue *wq = waitq_of(m);
+
 	if (m->owner != current())
 		panic("mutex_unlock: %s not held by %s", m->name, current()->name);
 	lockdep_release(m->name, m, true);
@@ -54,5 +77,5 @@ void mutex_unlock(struct mutex *m)
 	/* Release (and a full barrier, as an exchange): the section happens
 	 * before the next holder's. */
 	if (__atomic_exchange_n(&m->state, 0, __ATOMIC_SEQ_CST) == 2)
-		wake_up(&m->waiters);
+		wake_up(wq);
 }

@@ -10,14 +10,20 @@
 #include <stdbool.h>
 #include "sched/wait.h"
 
+/*
+ * Three words: the sleepers wait on a wait queue shared by every mutex
+ * whose address hashes to it (mutex.c), so a mutex can sit in every open
+ * file (fs/file.h) without growing it past its heap size class.
+ */
 struct mutex {
-	/* 0 free, 1 held, 2 held and someone may sleep on waiters (atomic). */
+	/* 0 free, 1 held, 2 held and someone may sleep on its queue (atomic). */
 	int state;
 	struct task *owner; /* the holder, checked by mutex_unlock */
-	struct wait_queue waiters;
-	const char *name; /* its lockdep class */
+	const char *name;   /* its lockdep class */
 };
 
+/* The hashed wait queues, at boot before any mutex is contended. */
+void mutex_sys_init(void);
 void mutex_init(struct mutex *m, const char *name);
 void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
