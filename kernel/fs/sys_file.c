@@ -114,6 +114,12 @@ SYSCALL_DEFINE4(openat, int, dirfd, const char *, path, unsigned int, flags, uns
 	return do_open(dirfd, path, flags, mode);
 }
 
+/* The oldest way to make a file: open's O_CREAT | O_WRONLY | O_TRUNC. */
+SYSCALL_DEFINE2(creat, const char *, path, unsigned int, mode)
+{
+	return do_open(AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC, mode);
+}
+
 SYSCALL_DEFINE1(close, int, fd)
 {
 	return files_close(files(), fd);

@@ -82,6 +82,7 @@
 	X(__NR_rename, rename)                                                                     \
 	X(__NR_mkdir, mkdir)                                                                       \
 	X(__NR_rmdir, rmdir)                                                                       \
+	X(__NR_creat, creat)                                                                       \
 	X(__NR_link, link)                                                                         \
 	X(__NR_unlink, unlink)                                                                     \
 	X(__NR_symlink, symlink)                                                                   \

@@ -78,6 +78,7 @@
 #define __NR_rename	     82
 #define __NR_mkdir	     83
 #define __NR_rmdir	     84
+#define __NR_creat	     85
 #define __NR_link	     86
 #define __NR_unlink	     87
 #define __NR_symlink	     88

@@ -60,7 +60,7 @@ int openat(int dirfd, const char *path, int flags, ...)
 
 int creat(const char *path, mode_t mode)
 {
-	return open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	return sys_call(__NR_creat, path, mode);
 }
 
 int close(int fd)

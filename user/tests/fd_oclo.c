@@ -59,6 +59,15 @@ static int make_openat(int oflags, int fds[2])
 	return fds[0] < 0 ? -1 : 1;
 }
 
+/* creat has no flags argument: only the "no flag" row.  /dev/null takes
+ * its O_TRUNC without harm. */
+static int make_creat(int oflags, int fds[2])
+{
+	(void)oflags;
+	fds[0] = creat("/dev/null", 0666);
+	return fds[0] < 0 ? -1 : 1;
+}
+
 /* A copy of a source opened with oflags, by copy(); the source is closed. */
 static int make_copy(int oflags, int fds[2], int (*copy)(int src))
 {
@@ -234,6 +243,7 @@ static int make_memfd(int oflags, int fds[2])
 static const struct creator creators[] = {
     {"open", TAKES_FLAGS, 0, false, make_open},
     {"openat", TAKES_FLAGS, 0, false, make_openat},
+    {"creat", FLAGLESS, 0, false, make_creat},
     {"dup", COPIES, 0, false, make_dup},
     {"dup2", COPIES, 0, false, make_dup2},
     {"dup3", TAKES_FLAGS, 0, false, make_dup3},

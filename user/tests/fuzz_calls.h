@@ -220,6 +220,7 @@ static const struct call calls[] = {
     {__NR_fchdir, "f", 0},
     {__NR_mkdir, "pm", 0},
     {__NR_rmdir, "p", 0},
+    {__NR_creat, "pm", 0},
     {__NR_unlink, "p", 0},
     {__NR_gettimeofday, "bb", 0},
     {__NR_getrlimit, "sb", 0},

@@ -43,6 +43,11 @@ static int make_openat(unsigned long flags, int fds[2])
 	    IND(flags, __NR_openat, (unsigned long)UAPI_AT_FDCWD, (unsigned long)"/dev/null"), fds);
 }
 
+static int make_creat(unsigned long flags, int fds[2])
+{
+	return one(IND(flags, __NR_creat, (unsigned long)"/dev/null", 0666), fds);
+}
+
 /* Runs dup-like call NR on a fresh plain fd with A1 and A2, then closes it. */
 static int dup_of_fresh(unsigned long flags, int nr, unsigned long a1, unsigned long a2, int fds[2])
 {
@@ -211,6 +216,7 @@ static int make_memfd(unsigned long flags, int fds[2])
 static const struct maker makers[] = {
     {"open", make_open, 0, false},
     {"openat", make_openat, 0, false},
+    {"creat", make_creat, 0, false},
     {"dup", make_dup, 0, false},
     {"fcntl(F_DUPFD)", make_dupfd, 0, false},
     {"fcntl(F_DUPFD_CLOEXEC)", make_dupfd_cloexec, FD_CLOEXEC, false},
