@@ -13,7 +13,7 @@ RESULTS := $(BUILD)/results
 # ends QEMU.  test-boot runs the suite again on one CPU.
 test-guest: $(ISO_TEST)
 	@mkdir -p $(RESULTS)
-	@QEMU_SMP=2 tests/qemu-run --timeout 600 --log $(BUILD)/serial-test.log $(ISO_TEST); \
+	@QEMU_SMP=2 tests/qemu-run --timeout 1800 --log $(BUILD)/serial-test.log $(ISO_TEST); \
 	status=$$?; \
 	tests/tap-result $(BUILD)/serial-test.log 0 "kernel: " > $(RESULTS)/test-kernel; \
 	tests/tap-result $(BUILD)/serial-test.log $$status > $(RESULTS)/test-guest; \

@@ -1,10 +1,13 @@
 /* A signal for a thread or process computing in user mode on another CPU
  * arrives at once, not at that CPU's next timer tick: the kernel interrupts
- * the CPU (Linux: kick_process).  Each round reads the local timer counts
- * of /proc/interrupts (LOC) before the signal is sent and after its handler
- * ran: a delivery that waits for the tick always sees the count move on the
- * target's CPU; a kicked one mostly does not (a tick may still fall inside
- * the round by chance, so a majority of quiet rounds is the test, not all).
+ * the CPU (Linux: kick_process, a reschedule IPI).  Each round reads the
+ * target CPU's reschedule-interrupt count (the RES row of /proc/interrupts)
+ * before the signal is sent and after its handler ran: a kicked delivery
+ * moves it.  This counts the mechanism, not the time it takes, so a loaded
+ * host cannot fail it (it once raced the target CPU's timer tick).  In
+ * fdkernel nothing else runs on the target CPU, so every round must be
+ * kicked; on the host Linux the target may not be running when the signal
+ * is sent (the host may deschedule it), so one kicked round is the test.
  * Needs two CPUs: the sender is bound to CPU 0, the target to CPU 1. */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -32,15 +35,15 @@ static long now_ns(void)
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
-/* CPU cpu's local timer interrupts (the LOC row of /proc/interrupts), or
+/* CPU cpu's reschedule interrupts (the RES row of /proc/interrupts), or
  * -1 if there is no such row or column. */
-static long timer_interrupts(int cpu)
+static long resched_interrupts(int cpu)
 {
 	static char buf[16384];
 	char *p, *end;
 	long n;
 
-	if (read_text("/proc/interrupts", buf, sizeof buf) < 0 || !(p = strstr(buf, "LOC:")))
+	if (read_text("/proc/interrupts", buf, sizeof buf) < 0 || !(p = strstr(buf, "RES:")))
 		return -1;
 	p += 4;
 	for (int i = 0; (n = strtol(p, &end, 10)) >= 0 && end != p; p = end, i++)
@@ -82,10 +85,11 @@ static void *spinner(void *arg)
 }
 
 /* Waits until the spinner computes (its count moves) on another CPU than
- * this thread: true if it did within a second. */
+ * this thread: true if it did within ten seconds (a loaded host may keep a
+ * CPU of the guest from running for a while). */
 static bool spinner_elsewhere(void)
 {
-	long end = now_ns() + 1000000000L;
+	long end = now_ns() + 10000000000L;
 
 	while (now_ns() < end) {
 		ask_cpu = 1;
@@ -103,45 +107,34 @@ static bool spinner_elsewhere(void)
 }
 
 struct rounds {
-	int quiet;	 /* handled with no tick on the target's CPU meanwhile */
-	long median_us;	 /* from the send to the handler */
+	int kicked;	 /* the target's CPU took a reschedule interrupt meanwhile */
 	const char *bad; /* why the rounds could not be played, or NULL */
 };
 
-static int compare_long(const void *a, const void *b)
+/* How many kicked rounds of ROUNDS the test asks for (see the top). */
+static int kicks_wanted(void)
 {
-	long x = *(const long *)a, y = *(const long *)b;
-
-	return (x > y) - (x < y);
+	return on_fdkernel() ? ROUNDS : 1;
 }
 
 /* ROUNDS signals sent by send(arg), each while the spinner computes on
  * another CPU. */
 static struct rounds play(void (*send)(void *), void *arg)
 {
-	struct rounds r = {0, 0, NULL};
-	long lat[ROUNDS];
+	struct rounds r = {0, NULL};
 
 	for (int i = 0; i < ROUNDS; i++) {
 		if (!spinner_elsewhere())
-			return (struct rounds){0, 0, "the threads never ran on two CPUs at once"};
+			return (struct rounds){0, "the threads never ran on two CPUs at once"};
 		int cpu = spinner_cpu;
-		long ticks = timer_interrupts(cpu);
+		long kicks = resched_interrupts(cpu);
 
 		handled_ns = 0;
-		long sent = now_ns();
 		send(arg);
-		while (!handled_ns && now_ns() - sent < 1000000000L)
+		while (!handled_ns) /* a hang here is a lost signal: runtests' timeout */
 			;
-		if (!handled_ns)
-			return (struct rounds){0, 0, "a signal was not handled within a second"};
-		r.quiet += timer_interrupts(cpu) == ticks;
-		lat[i] = (handled_ns - sent) / 1000;
+		r.kicked += resched_interrupts(cpu) != kicks;
 	}
-	qsort(lat, ROUNDS, sizeof lat[0], compare_long);
-	r.median_us = lat[ROUNDS / 2];
-	diag("%d of %d rounds quiet; latency min %ld us, median %ld us, max %ld us", r.quiet,
-	     ROUNDS, lat[0], lat[ROUNDS / 2], lat[ROUNDS - 1]);
 	return r;
 }
 
@@ -150,9 +143,9 @@ static void check(struct rounds r, const char *what)
 	if (r.bad && !strcmp(r.bad, "the threads never ran on two CPUs at once"))
 		skip(r.bad, what); /* a loaded host's Linux may keep both on one */
 	else
-		ok(!r.bad && r.quiet > ROUNDS / 2,
-		   "%s: taken before its CPU's next tick in %d of %d rounds (median %ld us)%s%s",
-		   what, r.quiet, ROUNDS, r.median_us, r.bad ? ": " : "", r.bad ? r.bad : "");
+		ok(!r.bad && r.kicked >= kicks_wanted(),
+		   "%s: its CPU was interrupted in %d of %d rounds (at least %d wanted)%s%s", what,
+		   r.kicked, ROUNDS, kicks_wanted(), r.bad ? ": " : "", r.bad ? r.bad : "");
 }
 
 static void send_thread(void *arg)
@@ -166,11 +159,11 @@ static void send_process(void *arg)
 	kill(getpid(), SIGUSR2); /* only the spinner leaves SIGUSR2 unblocked */
 }
 
-/* A child computes on CPU 1; SIGKILL ends it.  A round is quiet when CPU 1
- * did not tick from the kill to the reaping. */
+/* A child computes on CPU 1; SIGKILL ends it.  A round is kicked when CPU 1
+ * took a reschedule interrupt from the kill to the reaping. */
 static void check_kill(void)
 {
-	int quiet = 0;
+	int kicked = 0;
 
 	for (int i = 0; i < ROUNDS; i++) {
 		pid_t pid = fork();
@@ -183,16 +176,16 @@ static void check_kill(void)
 		}
 		require(pid > 0, "fork");
 		usleep(20000); /* it computes */
-		long ticks = timer_interrupts(1);
+		long kicks = resched_interrupts(1);
 		kill(pid, SIGKILL);
 		if (waitpid(pid, &status, 0) != pid || !WIFSIGNALED(status))
 			break;
-		quiet += timer_interrupts(1) == ticks;
+		kicked += resched_interrupts(1) != kicks;
 	}
-	ok(quiet > ROUNDS / 2,
-	   "SIGKILL to a process computing on another CPU: reaped before its CPU's next tick "
-	   "in %d of %d rounds",
-	   quiet, ROUNDS);
+	ok(kicked >= kicks_wanted(),
+	   "SIGKILL to a process computing on another CPU: its CPU was interrupted in %d of %d "
+	   "rounds (at least %d wanted)",
+	   kicked, ROUNDS, kicks_wanted());
 }
 
 int main(void)
@@ -203,8 +196,8 @@ int main(void)
 
 	if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) < 2)
 		skip_all("one CPU");
-	if (timer_interrupts(1) < 0)
-		skip_all("no LOC count for CPU 1 in /proc/interrupts");
+	if (resched_interrupts(1) < 0)
+		skip_all("no RES count for CPU 1 in /proc/interrupts");
 	plan(3);
 	signal(SIGUSR1, on_signal);
 	signal(SIGUSR2, on_signal);
