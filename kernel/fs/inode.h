@@ -48,6 +48,13 @@ struct inode {
 	uint64_t ino;  /* constant */
 	uint32_t mode; /* type bits constant; permission bits under lock */
 	uint32_t rdev; /* character devices: MKDEV(major, minor); constant */
+	/*
+	 * Atomic, as Linux's i_writecount: above 0, the open files that may
+	 * write the regular file; below 0, the address spaces running it
+	 * (execve, fork's copies).  Each side waits for the other to reach
+	 * 0 (ETXTBSY), so a running program's text never changes under it.
+	 */
+	int32_t writecount;
 
 	struct spinlock lock; /* protects every field below */
 	uint32_t nlink;	      /* directory entries naming it (+1 for a directory's ".") */
@@ -136,6 +143,16 @@ struct dir_gen {
 	void (*iterate)(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx);
 	bool sealed;
 };
+
+/*
+ * Taking one side of writecount: a writer (open for writing, truncate by
+ * name) or an exec (the program of an address space).  0, or -ETXTBSY
+ * while the other side holds it.  Each taken count is given back once.
+ */
+int inode_get_write_access(struct inode *ip);
+void inode_put_write_access(struct inode *ip);
+int inode_deny_write_access(struct inode *ip);
+void inode_allow_write_access(struct inode *ip);
 
 /* Reads the real-time clock once; file times need it (and timer_init). */
 void ramfs_clock_init(void);

@@ -10,19 +10,22 @@
 
 /* Under syscall_indirect(SYSIND_NOFOLLOW) a final link is ELOOP, as
  * Linux's execveat(AT_SYMLINK_NOFOLLOW). */
-int vfs_lookup_exec(struct inode *start, const char *path, struct inode **out)
+int vfs_lookup_exec(struct inode *start, const char *path, unsigned int flags, struct inode **out)
 {
-	int err = path_lookup_flags(start, path, lookup_follow_flags(false), out);
+	int err = path_lookup_flags(start, path, flags | lookup_follow_flags(false), out);
 
-	if (err)
-		return err;
-	if (inode_is_link(*out))
-		err = -ELOOP;
-	else if (!inode_is_reg(*out) || !((*out)->mode & 0111))
-		err = -EACCES;
-	if (err)
+	if (!err && (err = vfs_exec_check(*out)))
 		inode_put(*out);
 	return err;
+}
+
+int vfs_exec_check(struct inode *ip)
+{
+	if (inode_is_link(ip))
+		return -ELOOP;
+	if (!inode_is_reg(ip) || !(ip->mode & 0111))
+		return -EACCES;
+	return 0;
 }
 
 /* Creates the last component; "/", "." and ".." always exist. */
@@ -167,7 +170,7 @@ long vfs_join_name(struct inode *dir, const char *name, size_t len, char *buf)
 	return 0;
 }
 
-long vfs_real_path(const char *path, char *buf)
+long vfs_real_path(struct inode *start, const char *path, char *buf)
 {
 	struct path_last last;
 	struct inode *ip;
@@ -177,7 +180,8 @@ long vfs_real_path(const char *path, char *buf)
 	if (strlcpy(buf, path, PATH_MAX) >= PATH_MAX)
 		return -ENAMETOOLONG;
 	for (int links = 0; links <= MAXSYMLINKS; links++) {
-		if ((err = path_lookup_parent(NULL, buf, &last)))
+		/* After the first step buf is absolute: start no longer counts. */
+		if ((err = path_lookup_parent(links ? NULL : start, buf, &last)))
 			return err;
 		ip = last.len ? dir_lookup(last.dir, last.name, last.len) : NULL;
 		if (!ip || !inode_is_link(ip)) {

@@ -1,10 +1,11 @@
 /*
  * Inode metadata changes: chmod, chown, utimensat.  Everyone is root, so
  * nothing is checked; each change takes the inode lock and sets ctime, as
- * Linux's notify_change does.
+ * Linux's notify_change does.  And the write/exec exclusion (writecount).
  */
 #include "fs/inode.h"
 #include "fs/memfd.h"
+#include <uapi/errno.h>
 
 #define S_ISUID 04000
 #define S_ISGID 02000
@@ -59,4 +60,38 @@ void inode_set_times(struct inode *ip, uint64_t atime_ns, uint64_t mtime_ns)
 	set_one_time(&ip->mtime_ns, mtime_ns, now);
 	ip->ctime_ns = now;
 	spin_unlock(&ip->lock);
+}
+
+/* One step of writecount away from 0 in the direction dir (+1 writers,
+ * -1 execs), unless the other side holds it. */
+static int writecount_take(struct inode *ip, int32_t dir)
+{
+	int32_t n = __atomic_load_n(&ip->writecount, __ATOMIC_RELAXED);
+
+	do {
+		if (n * dir < 0)
+			return -ETXTBSY;
+	} while (!__atomic_compare_exchange_n(&ip->writecount, &n, n + dir, true, __ATOMIC_ACQ_REL,
+					      __ATOMIC_RELAXED));
+	return 0;
+}
+
+int inode_get_write_access(struct inode *ip)
+{
+	return writecount_take(ip, 1);
+}
+
+void inode_put_write_access(struct inode *ip)
+{
+	__atomic_sub_fetch(&ip->writecount, 1, __ATOMIC_RELEASE);
+}
+
+int inode_deny_write_access(struct inode *ip)
+{
+	return writecount_take(ip, -1);
+}
+
+void inode_allow_write_access(struct inode *ip)
+{
+	__atomic_add_fetch(&ip->writecount, 1, __ATOMIC_RELEASE);
 }

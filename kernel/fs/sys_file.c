@@ -46,6 +46,8 @@ int upath_get_flags(int dirfd, const char *upath, int flags, struct upath *p)
 	n = strncpy_from_user(p->path, upath, PATH_MAX);
 	if (n == 0 && (flags & AT_EMPTY_PATH))
 		return 0;
+	if (n == 0)
+		n = -ENOENT; /* before dirfd, as Linux's getname */
 	if (n >= 0 && p->path[0] != '/' && dirfd != AT_FDCWD) {
 		f = files_lookup(files(), dirfd);
 		n = !f ? -EBADF : !f->inode || !inode_is_dir(f->inode) ? -ENOTDIR : 0;
@@ -364,7 +366,7 @@ SYSCALL_DEFINE2(truncate, const char *, upath, long, length)
 	err = inode_is_dir(ip)	  ? -EISDIR
 	      : inode_is_link(ip) ? -ELOOP
 	      : !inode_is_reg(ip) ? -EINVAL
-				  : inode_truncate(ip, length);
+				  : vfs_truncate(ip, length);
 	inode_put(ip);
 	return err;
 }

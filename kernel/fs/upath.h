@@ -19,7 +19,7 @@ struct upath {
 /*
  * Copies the path in and resolves dirfd (AT_FDCWD, or an open directory;
  * ignored for absolute paths and, with AT_EMPTY_PATH, for an empty one).
- * 0, -EFAULT, -ENAMETOOLONG, -EBADF, -ENOTDIR, -ENOMEM.
+ * 0, -EFAULT, -ENAMETOOLONG, -ENOENT (empty), -EBADF, -ENOTDIR, -ENOMEM.
  */
 int upath_get_flags(int dirfd, const char *upath, int flags, struct upath *p);
 int upath_get(int dirfd, const char *upath, struct upath *p);

@@ -48,10 +48,18 @@ static long reg_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 	return inode_write_iter(f->inode, from, pos, f->flags & O_APPEND);
 }
 
+/* A file opened for writing gives back the write access it took. */
+static void reg_release(struct file *f)
+{
+	if (file_can_write(f))
+		inode_put_write_access(f->inode);
+	inode_put(f->inode);
+}
+
 static const struct file_ops reg_ops = {
     .read_iter = reg_read,
     .write_iter = reg_write,
-    .release = vfs_release_inode,
+    .release = reg_release,
 };
 
 /* ---- Directories ---- */
@@ -136,6 +144,7 @@ int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out)
 {
 	const struct file_ops *ops = &reg_ops;
 	struct file *f;
+	bool writer;
 	int err;
 
 	if (S_ISFIFO(ip->mode))
@@ -150,12 +159,30 @@ int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out)
 		return -ENXIO;
 	if (S_ISCHR(ip->mode) && (err = chrdev_open(ip->rdev, flags)))
 		return err;
+	/* A running program cannot be opened for writing (ETXTBSY). */
+	writer = inode_is_reg(ip) && (flags & O_ACCMODE) != O_RDONLY;
+	if (writer && (err = inode_get_write_access(ip)))
+		return err;
 	f = file_alloc(ops, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), NULL);
-	if (!f)
+	if (!f) {
+		if (writer)
+			inode_put_write_access(ip);
 		return -ENOMEM;
+	}
 	f->inode = ip;
 	*out = f;
 	return 0;
+}
+
+int vfs_truncate(struct inode *ip, uint64_t size)
+{
+	int err = inode_get_write_access(ip);
+
+	if (!err) {
+		err = inode_truncate(ip, size);
+		inode_put_write_access(ip);
+	}
+	return err;
 }
 
 /* Linux's rules: directories open read-only, without O_CREAT or O_TRUNC;
@@ -189,7 +216,7 @@ int vfs_open(struct inode *start, const char *path, unsigned int flags, uint32_t
 		return err;
 	err = open_check(ip, flags);
 	if (!err && (flags & O_TRUNC) && inode_is_reg(ip) && !created)
-		err = inode_truncate(ip, 0);
+		err = vfs_truncate(ip, 0);
 	if (!err)
 		err = vfs_open_inode(ip, flags, out);
 	if (err) {

@@ -79,8 +79,11 @@ static inline bool is_dotdot(const char *name, size_t len)
 	return len == 2 && name[0] == '.' && name[1] == '.';
 }
 
-/* A regular file to execute: -ENOENT/-ENOTDIR..., -EACCES for non-regular or no x bit. */
-int vfs_lookup_exec(struct inode *start, const char *path, struct inode **out);
+/* A regular file to execute: -ENOENT/-ENOTDIR..., -EACCES for non-regular
+ * or no x bit, -ELOOP for a final link with LOOKUP_NOFOLLOW in flags. */
+int vfs_lookup_exec(struct inode *start, const char *path, unsigned int flags, struct inode **out);
+/* Whether ip may be executed: 0, -ELOOP (a link), -EACCES. */
+int vfs_exec_check(struct inode *ip);
 
 /*
  * Opens a path: flags are open(2)'s (O_ACCMODE, O_CREAT, O_EXCL, O_TRUNC,
@@ -92,6 +95,9 @@ int vfs_open(struct inode *start, const char *path, unsigned int flags, uint32_t
 	     struct file **out);
 /* A file for an inode the caller holds (the file takes over that reference). */
 int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out);
+/* Truncates regular file ip without an open file for writing (truncate,
+ * O_TRUNC): inode_truncate's errors, -ETXTBSY while it runs as a program. */
+int vfs_truncate(struct inode *ip, uint64_t size);
 /* The file_ops release of every inode-backed file: drops the inode. */
 void vfs_release_inode(struct file *f);
 
@@ -113,11 +119,11 @@ long vfs_getcwd(struct inode *dir, char *buf, size_t size);
 /* buf (PATH_MAX bytes) = dir's path + "/" + name: 0, -ENAMETOOLONG, vfs_getcwd's. */
 long vfs_join_name(struct inode *dir, const char *name, size_t len, char *buf);
 /*
- * The absolute path of the file path names (from the caller's working
- * directory), every link resolved, into buf (PATH_MAX bytes): what
- * /proc/self/exe shows.  0 or the lookup's errors.
+ * The absolute path of the file path names (from start, NULL for the
+ * caller's working directory), every link resolved, into buf (PATH_MAX
+ * bytes): what /proc/self/exe shows.  0 or the lookup's errors.
  */
-long vfs_real_path(const char *path, char *buf);
+long vfs_real_path(struct inode *start, const char *path, char *buf);
 
 /* Unpacks a newc cpio archive under root: entries created, or -EINVAL if malformed. */
 long cpio_unpack(const void *archive, size_t len, struct inode *root);

@@ -149,6 +149,17 @@ static long copy_user_strings(struct exec_strings *s, char *const *uvec, int *co
 	}
 }
 
+/* argv into s: an empty one gets "" as argv[0], as Linux 5.18+ gives it
+ * (programs assume argv[0] is there). */
+static long copy_user_args(struct exec_strings *s, char *const *uargv)
+{
+	long err = copy_user_strings(s, uargv, &s->argc);
+
+	if (!err && !s->argc && !(err = exec_strings_add(s, "", 0)))
+		s->argc = 1;
+	return err;
+}
+
 /* Writes len bytes at user address va of vm (its pages are mapped). */
 static void poke_vm(struct vm_space *vm, uint64_t va, const void *src, size_t len)
 {
@@ -295,7 +306,8 @@ static int exec_take_over(struct task *t)
 }
 
 /* Point of no return: the task takes the new memory and program (and the
- * caller's reference to its file). */
+ * caller's reference to its file, with the write denial); its name is the
+ * last component of path. */
 static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *img, uint64_t sp,
 			const char *path, struct inode *exe, char *exe_path)
 {
@@ -318,6 +330,9 @@ static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *i
 	vfork_done(t); /* a vfork parent has its memory back */
 	files_exec(t->files);
 	signal_exec(t);
+	spin_lock(&proc_lock);
+	t->group->execed = true;
+	spin_unlock(&proc_lock);
 	t->sig.altstack = (struct sig_altstack){0}; /* the old image's memory */
 	for (const char *p = path; *p; p++)
 		if (*p == '/' && p[1])
@@ -358,29 +373,79 @@ static bool keep_cmdline(struct uvm *u, const struct exec_strings *strs)
 	return true;
 }
 
-/* The absolute path of the program at PATH, links resolved (kmalloc'd), or
- * NULL when memory runs out or it cannot be named. */
-static char *program_path(const char *path)
+/*
+ * The absolute path of the program, links resolved (kmalloc'd), for
+ * /proc/<pid>/exe: the interpreter's when it is a script, the path the
+ * file was opened by for an fd (its name when it has none), else the
+ * target's path.  NULL when memory runs out or it cannot be named.
+ */
+static char *program_path(const struct exec_target *tg, const char *interp)
 {
 	char *buf = kmalloc(PATH_MAX), *abs = NULL;
+	struct file *f = tg->file;
+	long err;
 
-	if (buf && !vfs_real_path(path, buf))
+	if (!buf)
+		return NULL;
+	if (interp)
+		err = vfs_real_path(NULL, interp, buf);
+	else if (f && f->dir && f->name)
+		err = vfs_join_name(f->dir, f->name, strlen(f->name), buf);
+	else if (f)
+		err = strlcpy(buf, tg->name, PATH_MAX) >= PATH_MAX ? -ENAMETOOLONG : 0;
+	else
+		err = vfs_real_path(tg->start, tg->path, buf);
+	if (!err)
 		abs = kstrdup(buf);
 	kfree(buf);
 	return abs;
 }
 
-/*
- * The program file for path, a script's interpreter in its place (strs then
- * rewritten, *interp its path, kmalloc'd): 0 or -errno, nothing held.
- */
-static int lookup_program(const char *path, struct exec_strings *strs, struct inode **ip,
-			  char **interp)
+void exe_inode_put(struct inode *ip)
 {
-	int err = vfs_lookup_exec(NULL, path, ip);
+	inode_allow_write_access(ip);
+	inode_put(ip);
+}
 
-	if (!err && (err = exec_resolve_script(ip, path, strs, interp))) {
+/* The program file of tg, referenced in *ip: 0, or the lookup's errors,
+ * -EACCES for an fd that is no executable file. */
+static int find_program(const struct exec_target *tg, struct inode **ip)
+{
+	int err;
+
+	if (!tg->file)
+		return vfs_lookup_exec(tg->start, tg->path, tg->lookup, ip);
+	*ip = tg->file->inode;
+	if ((err = *ip ? vfs_exec_check(*ip) : -EACCES))
+		return err;
+	inode_get(*ip);
+	return 0;
+}
+
+/*
+ * The program file of tg, a script's interpreter in its place (strs then
+ * rewritten, *interp its path, kmalloc'd), denied to writers from here on
+ * (ETXTBSY if one has it open, as Linux): 0 or -errno, nothing held.  A
+ * script named by an fd that closes on exec is ENOENT: its interpreter
+ * could not open "/dev/fd/N" (Linux's BINPRM_FLAGS_PATH_INACCESSIBLE).
+ */
+static int lookup_program(const struct exec_target *tg, struct exec_strings *strs,
+			  struct inode **ip, char **interp)
+{
+	int err = find_program(tg, ip);
+
+	*interp = NULL;
+	if (err)
+		return err;
+	if ((err = inode_deny_write_access(*ip))) {
 		inode_put(*ip);
+		return err;
+	}
+	err = exec_resolve_script(ip, tg->name, strs, interp);
+	if (!err && *interp && tg->fd_closes)
+		err = -ENOENT;
+	if (err) {
+		exe_inode_put(*ip);
 		kfree(*interp);
 	}
 	return err;
@@ -388,18 +453,25 @@ static int lookup_program(const char *path, struct exec_strings *strs, struct in
 
 int exec_program(struct task *t, const char *path, struct exec_strings *strs)
 {
+	struct exec_target tg = {.path = path, .name = path};
+
+	return exec_program_at(t, &tg, strs);
+}
+
+int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_strings *strs)
+{
 	char *exe_path, *interp;
 	struct elf_image img;
 	struct vm_space *vm;
 	struct uvm *u = NULL;
 	struct inode *ip;
 	uint64_t sp;
-	int err = lookup_program(path, strs, &ip, &interp);
+	int err = lookup_program(tg, strs, &ip, &interp);
 
 	if (err)
 		return err;
 	if (!(vm = vm_create())) {
-		inode_put(ip);
+		exe_inode_put(ip);
 		kfree(interp);
 		return -ENOMEM;
 	}
@@ -411,26 +483,39 @@ int exec_program(struct task *t, const char *path, struct exec_strings *strs)
 		err = -ENOMEM;
 	if (!err && !keep_cmdline(u, strs))
 		err = -ENOMEM;
-	if (!err && !(exe_path = program_path(interp ? interp : path)))
+	if (!err && !(exe_path = program_path(tg, interp)))
 		err = -ENOMEM;
 	kfree(interp);
 	if (!err && (err = exec_take_over(t)))
 		kfree(exe_path);
 	if (err) {
-		inode_put(ip);
+		exe_inode_put(ip);
 		if (u)
 			uvm_put(u);
 		else
 			vm_destroy(vm);
 		return err;
 	}
-	commit_exec(t, u, &img, sp, path, ip, exe_path);
+	commit_exec(t, u, &img, sp, tg->file ? exe_path : tg->name, ip, exe_path);
 	return 0;
+}
+
+long exec_from_user(const struct exec_target *tg, char *const *uargv, char *const *uenvp)
+{
+	struct exec_strings strs = {0};
+	long err = copy_user_args(&strs, uargv);
+
+	if (!err)
+		err = copy_user_strings(&strs, uenvp, &strs.envc);
+	if (!err)
+		err = exec_program_at(current(), tg, &strs);
+	exec_strings_free(&strs);
+	/* On success the return value lands in the new image's rax: 0. */
+	return err < 0 ? err : 0;
 }
 
 SYSCALL_DEFINE3(execve, const char *, upath, char *const *, uargv, char *const *, uenvp)
 {
-	struct exec_strings strs = {0};
 	char *path = kmalloc(PATH_MAX);
 	long err;
 
@@ -438,13 +523,8 @@ SYSCALL_DEFINE3(execve, const char *, upath, char *const *, uargv, char *const *
 		return -ENOMEM;
 	err = strncpy_from_user(path, upath, PATH_MAX);
 	if (err >= 0)
-		err = copy_user_strings(&strs, uargv, &strs.argc);
-	if (!err)
-		err = copy_user_strings(&strs, uenvp, &strs.envc);
-	if (!err)
-		err = exec_program(current(), path, &strs);
-	exec_strings_free(&strs);
+		err =
+		    exec_from_user(&(struct exec_target){.path = path, .name = path}, uargv, uenvp);
 	kfree(path);
-	/* On success the return value lands in the new image's rax: 0. */
-	return err < 0 ? err : 0;
+	return err;
 }

@@ -95,13 +95,17 @@ static int script_step(struct inode **ip, const char **path, struct exec_strings
 	buf[n] = '\0';
 	if ((err = parse_line(buf, n, &name, &arg)) || (err = rewrite_args(strs, name, arg, *path)))
 		return err;
-	if ((err = vfs_lookup_exec(NULL, name, &next)))
+	if ((err = vfs_lookup_exec(NULL, name, 0, &next)))
 		return err;
-	if (!(copy = kstrdup(name))) {
+	if ((err = inode_deny_write_access(next))) {
 		inode_put(next);
+		return err;
+	}
+	if (!(copy = kstrdup(name))) {
+		exe_inode_put(next);
 		return -ENOMEM;
 	}
-	inode_put(*ip);
+	exe_inode_put(*ip);
 	*ip = next;
 	kfree(*interp);
 	*path = *interp = copy;

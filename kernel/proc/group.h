@@ -56,7 +56,11 @@ struct thread_group {
 	struct list_head sibling;
 	struct wait_queue child_exit; /* wait4 sleeps here (any thread may wait) */
 	int pgid, sid;		      /* process group and session (inherited) */
-	int exit_signal;	      /* sent to the parent at exit (clone's low byte; 0: none) */
+	/* Has run execve since fork (proc_lock): its parent may no longer
+	 * move it to another group (setpgid's EACCES, Linux's
+	 * PF_FORKNOEXEC).  Not inherited. */
+	bool execed;
+	int exit_signal; /* sent to the parent at exit (clone's low byte; 0: none) */
 
 	/* Process-directed signals: set atomically (any sender), taken by the
 	 * thread that delivers them; shared_info[] (below) like struct

@@ -43,7 +43,8 @@ static bool probe_group(struct task *t, void *arg)
 
 /* Moves p (the caller's process or its child) to group pgid (proc_lock
  * held): a new group named after p, or one that exists in p's session.
- * 0 or -errno. */
+ * A child must be in the caller's session and not have exec'd yet.
+ * 0 or -errno, in Linux's order. */
 static int setpgid_locked(struct thread_group *p, int pgid)
 {
 	struct thread_group *self = current()->group;
@@ -51,6 +52,10 @@ static int setpgid_locked(struct thread_group *p, int pgid)
 
 	if (p != self && p->parent != self)
 		return -ESRCH;
+	if (p != self && p->sid != self->sid)
+		return -EPERM;
+	if (p != self && p->execed)
+		return -EACCES;
 	if (p->sid == p->tgid)
 		return -EPERM; /* a session leader keeps its group */
 	if (pgid != p->tgid) {

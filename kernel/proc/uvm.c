@@ -10,6 +10,7 @@
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include "mm/paging.h"
+#include "proc/exec.h"
 #include "proc/oom.h"
 #include "proc/signal.h"
 #include "proc/task.h"
@@ -189,8 +190,11 @@ struct uvm *uvm_fork(struct uvm *u)
 	spin_unlock(&u->lock);
 	if (!copy)
 		goto bad;
-	if ((copy->exe = u->exe))
+	if ((copy->exe = u->exe)) {
 		inode_get(copy->exe);
+		/* Cannot fail: u's own denial keeps writers out. */
+		inode_deny_write_access(copy->exe);
+	}
 	if (u->exe_path && !(copy->exe_path = kstrdup(u->exe_path)))
 		goto bad;
 	if (u->cmdline && !(copy->cmdline = kmalloc(u->cmdline_len)))
@@ -217,7 +221,7 @@ void uvm_put(struct uvm *u)
 	vm_destroy(u->space);
 	vma_table_put(u->vt);
 	if (u->exe)
-		inode_put(u->exe);
+		exe_inode_put(u->exe);
 	kfree(u->exe_path);
 	kfree(u->cmdline);
 	kfree(u);

@@ -54,8 +54,9 @@ struct uvm {
 	 * copy-on-write, exec makes a new one, the last uvm_put drops it.
 	 * Changed (even replaced by its copy) only under lock. */
 	struct vma_table *vt;
-	/* The program file (referenced), read for fault reports; NULL for a
-	 * space no exec built. */
+	/* The program file (referenced, and denied to writers: fs/inode.h's
+	 * writecount), read for fault reports; NULL for a space no exec
+	 * built.  exe_inode_put gives both back. */
 	struct inode *exe;
 	/* The absolute path execve was given for exe (kmalloc'd, constant,
 	 * freed with the uvm), what /proc/<pid>/exe shows; NULL with exe. */

@@ -189,6 +189,7 @@
 	X(__NR_renameat2, renameat2)                                                               \
 	X(__NR_getrandom, getrandom)                                                               \
 	X(__NR_memfd_create, memfd_create)                                                         \
+	X(__NR_execveat, execveat)                                                                 \
 	X(__NR_preadv2, preadv2)                                                                   \
 	X(__NR_pwritev2, pwritev2)                                                                 \
 	X(__NR_statx, statx)                                                                       \

@@ -190,6 +190,7 @@
 #define __NR_renameat2	     316
 #define __NR_getrandom	     318
 #define __NR_memfd_create     319
+#define __NR_execveat	     322
 #define __NR_preadv2	     327
 #define __NR_pwritev2	     328
 #define __NR_statx	     332

@@ -56,8 +56,9 @@ static void fuzz_exit(void)
 		finish((int)below(SETUP_FAILED));
 }
 
-/* A bad execve: bad pointers, a directory, a non-ELF file; in a forked child
- * now and then a real one (/bin/true ends it). */
+/* A bad execve or execveat: bad pointers, a directory, a non-ELF file, an
+ * fd of any kind with or without AT_EMPTY_PATH; in a forked child now and
+ * then a real one (/bin/true ends it). */
 static void fuzz_execve(void)
 {
 	char *argv[] = {"true", NULL};
@@ -66,8 +67,15 @@ static void fuzz_execve(void)
 		report();
 		path = (long)"/bin/true";
 	}
-	long r = raw_call(__NR_execve, path, one_in(2) ? (long)argv : any_pointer(), any_pointer());
-	remember(r);
+	long a[6] = {path, one_in(2) ? (long)argv : any_pointer(), any_pointer()};
+	long nr = __NR_execve;
+	if (one_in(2)) { /* execveat(fd, path, argv, envp, flags) */
+		a[4] = one_in(2) ? 0x1000 /* AT_EMPTY_PATH */ : arg_value('F');
+		a[3] = a[2], a[2] = a[1], a[1] = one_in(2) ? (long)"" : a[0];
+		a[0] = one_in(4) ? -100 /* AT_FDCWD */ : arg_value('f');
+		nr = 322;
+	}
+	remember(raw_syscall(nr, a));
 }
 
 static void fuzz_sigreturn(void)
