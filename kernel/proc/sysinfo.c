@@ -89,9 +89,12 @@ static void format_loadavg(char *buf, size_t size)
 	snprintk(buf, size, "0.00 0.00 0.00 %d/%d %d\n", running, task_count(), last_pid());
 }
 
+/* Linux's line: release, who built it, the compiler, the version string
+ * (fdkernel's own name and version). */
 static void format_version(char *buf, size_t size)
 {
-	snprintk(buf, size, "%s version %s (gcc) %s\n", UTS_SYSNAME, UTS_RELEASE, UTS_VERSION);
+	snprintk(buf, size, "%s version %s (root@fdkernel) (gcc version %s) %s\n", UTS_SYSNAME,
+		 UTS_RELEASE, __VERSION__, UTS_VERSION);
 }
 
 /*

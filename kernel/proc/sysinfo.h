@@ -8,10 +8,18 @@
 
 #include <stdint.h>
 
-/* uname(2)'s answers, also in /proc/version. */
-#define UTS_SYSNAME "fdkernel"
-#define UTS_RELEASE "0.1.0"
-#define UTS_VERSION "#1 " __DATE__
+/*
+ * uname(2)'s answers, also in /proc/version and /proc/sys/kernel/ostype,
+ * osrelease.  The system is Linux's and the release a Linux-style one, so
+ * that programs gating a feature on the kernel version (statx, LTP's
+ * "requires kernel 4.11") take the modern path: fdkernel speaks Linux's
+ * ABI, not an older one.  fdkernel's own name and version are in the
+ * version string, and the release ends in "-fdkernel" (how tests tell).
+ */
+#define UTS_SYSNAME	 "Linux"
+#define UTS_RELEASE	 "6.1.0-fdkernel"
+#define FDKERNEL_VERSION "0.1.0"
+#define UTS_VERSION	 "#1 SMP fdkernel " FDKERNEL_VERSION " (" __DATE__ ")"
 
 /* Linux's struct sysinfo (x86_64): memory in bytes (mem_unit 1). */
 struct sysinfo_k {

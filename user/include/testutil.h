@@ -27,11 +27,18 @@ static inline void require(bool cond, const char *what)
 	exit(1);
 }
 
-/* True inside fdkernel, false on the host Linux. */
+/* True inside fdkernel, false on the host Linux.  fdkernel's sysname is
+ * "Linux" (docs/linux-abi.md, "Identity"); its release ends in "-fdkernel". */
 static inline bool on_fdkernel(void)
 {
+	static const char tail[] = "-fdkernel";
 	struct utsname u;
-	return uname(&u) == 0 && strcmp(u.sysname, "fdkernel") == 0;
+	size_t len;
+
+	if (uname(&u) != 0)
+		return false;
+	len = strlen(u.release);
+	return len >= sizeof tail - 1 && strcmp(u.release + len - (sizeof tail - 1), tail) == 0;
 }
 
 /* The directory of the user programs in BUF: /bin on fdkernel; on the host
