@@ -26,3 +26,11 @@ define install_busybox
 		[ -e $(1)/$$link ] || [ -L $(1)/$$link ] || ln -s /bin/busybox $(1)/$$link; done
 	cp tests/compat/busybox.sh $(COMPAT_DIR)/busybox.expected $(1)/usr/share/compat/
 endef
+
+# Debian's bash-static (a static glibc bash, installed by make deps) as
+# /bin/bash-static: its process substitution <(...) reads /dev/fd/N, the
+# test bash_procsubst runs it (the host's copy on the host).
+BASH_STATIC := /bin/bash-static
+define install_bash_static
+	cp $(BASH_STATIC) $(1)/bin/bash-static
+endef

@@ -20,7 +20,7 @@ GRUB_MODULES := multiboot2 normal iso9660 part_msdos serial terminal
 ROOTFS_FILES := $(shell find iso/rootfs -type f)
 $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PROGS) \
 		$(LINUX_PROGS) iso/iso.mk $(LINUX_SKIP_FILE) \
-		$(BUSYBOX_FILES)
+		$(BUSYBOX_FILES) $(BASH_STATIC)
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/tests \
 		$(BUILD)/initrd/bench $(BUILD)/initrd/linux/pending $(BUILD)/initrd/tmp \
 		$(BUILD)/initrd/dev
@@ -34,6 +34,7 @@ $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PRO
 	ln -s motd $(BUILD)/initrd/etc/motd.link
 	ln -s /bin/sh $(BUILD)/initrd/bin/sh-link
 	$(call install_busybox,$(BUILD)/initrd)
+	$(call install_bash_static,$(BUILD)/initrd)
 	@# Debug info stays in build/user and build/linux (for gdb); the guest
 	@# gets lean copies.
 	find $(BUILD)/initrd/bin $(BUILD)/initrd/tests $(BUILD)/initrd/bench \
@@ -45,11 +46,12 @@ $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PRO
 # /linux program run) carry the initrd without /linux.  The 64 MiB boot of
 # tests/boot-checks has little room: the initrd module stays in memory after
 # unpacking and the ramfs may take only half of what is left beside it
-# (ramfs_size), so the full initrd (with the glibc programs, 0.9 MB each)
-# leaves the ramfs self-tests ENOSPC.
+# (ramfs_size), so the full initrd (with the glibc programs, 0.9 MB each,
+# and bash-static, 2.3 MB) leaves the ramfs self-tests ENOSPC.
 INITRD_BOOT := $(BUILD)/initrd-boot.cpio
 $(INITRD_BOOT): $(INITRD)
-	cd $(BUILD)/initrd && find . -mindepth 1 ! -path './linux/*' | LC_ALL=C sort | \
+	cd $(BUILD)/initrd && find . -mindepth 1 ! -path './linux/*' ! -path ./bin/bash-static | \
+		LC_ALL=C sort | \
 		cpio -o -H newc --quiet --owner=0:0 > ../initrd-boot.cpio
 
 # make_iso ISO,FLAVOUR,CMDLINE[,INITRD]: the initrd is $(INITRD) unless given.

@@ -1,6 +1,7 @@
 /*
  * Character devices: the table from device number to operations, the
- * /dev nodes made at boot, and the two trivial devices, null and zero.
+ * /dev nodes and links made at boot, and the trivial devices null, zero
+ * and full (random and urandom are lib/random.c's).
  */
 #include "fs/console.h"
 #include "fs/ctty.h"
@@ -9,6 +10,7 @@
 #include "fs/vfs.h"
 #include "lib/iov_iter.h"
 #include "lib/profile.h"
+#include "lib/random.h"
 #include "proc/kstat.h"
 #include "proc/sysinfo.h"
 #include "sys/strace.h"
@@ -37,6 +39,13 @@ static long zero_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 	return n || !len ? (long)n : -EFAULT;
 }
 
+/* A disk with no room: every write fails, as Linux's /dev/full. */
+static long full_write(struct file *f, struct iov_iter *from, uint64_t *pos)
+{
+	(void)f, (void)from, (void)pos;
+	return -ENOSPC;
+}
+
 static const struct file_ops null_ops = {
     .read_iter = null_read,
     .write_iter = sink_write,
@@ -49,6 +58,12 @@ static const struct file_ops zero_ops = {
     .release = vfs_release_inode,
 };
 
+static const struct file_ops full_ops = {
+    .read_iter = zero_read,
+    .write_iter = full_write,
+    .release = vfs_release_inode,
+};
+
 /* Linux's numbers, so stat() shows what tools expect. */
 static const struct chrdev {
 	const char *path;
@@ -58,6 +73,9 @@ static const struct chrdev {
 } chrdevs[] = {
     {"/dev/null", MKDEV(1, 3), 0666, &null_ops},
     {"/dev/zero", MKDEV(1, 5), 0666, &zero_ops},
+    {"/dev/full", MKDEV(1, 7), 0666, &full_ops},
+    {"/dev/random", MKDEV(1, 8), 0666, &random_ops},
+    {"/dev/urandom", MKDEV(1, 9), 0666, &random_ops},
     {"/dev/tty", MKDEV(5, 0), 0666, &console_ops}, /* the caller's controlling terminal */
     {"/dev/console", MKDEV(5, 1), 0600, &console_ops},
     {"/dev/profile", MKDEV(10, 240), 0666, &profile_ops}, /* misc major, a free minor */
@@ -74,6 +92,16 @@ static const struct chrdev {
 };
 
 #define NCHRDEVS (sizeof(chrdevs) / sizeof(chrdevs[0]))
+
+/* The links udev makes on Linux: the caller's own fds, through /proc. */
+static const struct devlink {
+	const char *path, *target;
+} devlinks[] = {
+    {"/dev/fd", "/proc/self/fd"},
+    {"/dev/stdin", "/proc/self/fd/0"},
+    {"/dev/stdout", "/proc/self/fd/1"},
+    {"/dev/stderr", "/proc/self/fd/2"},
+};
 
 const struct file_ops *chrdev_ops(uint32_t rdev)
 {
@@ -100,5 +128,10 @@ void devices_init(void)
 		    vfs_mknod(NULL, chrdevs[i].path, S_IFCHR | chrdevs[i].perm, chrdevs[i].rdev);
 		if (err && err != -EEXIST)
 			printk("vfs: cannot create %s (%d)\n", chrdevs[i].path, err);
+	}
+	for (size_t i = 0; i < sizeof(devlinks) / sizeof(devlinks[0]); i++) {
+		int err = vfs_symlink(NULL, devlinks[i].path, devlinks[i].target);
+		if (err && err != -EEXIST)
+			printk("vfs: cannot create %s (%d)\n", devlinks[i].path, err);
 	}
 }

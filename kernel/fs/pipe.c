@@ -374,17 +374,20 @@ static int wait_counter(struct wait_queue *wq, unsigned int *counter, unsigned i
 int pipe_open(struct pipe *p, unsigned int flags, struct file **out)
 {
 	unsigned int acc = flags & O_ACCMODE, seen = 0;
-	bool wr = acc == O_WRONLY, wait = false;
+	/* Only a FIFO's opens wait for a partner; an anonymous pipe reopened
+	 * through /proc/<pid>/fd never does (Linux: is_pipe in fifo_open),
+	 * so `cat /dev/fd/63` of a pipe whose writer has gone reads EOF. */
+	bool wr = acc == O_WRONLY, wait = false, named = p->fifo != NULL;
 	struct file *f = NULL;
 	int err = 0;
 
 	spin_lock(&p->lock);
-	if (wr && (flags & O_NONBLOCK) && !p->readers) {
+	if (named && wr && (flags & O_NONBLOCK) && !p->readers) {
 		spin_unlock(&p->lock);
 		return -ENXIO;
 	}
 	add_end_locked(p, flags);
-	if (acc != O_RDWR && !(flags & O_NONBLOCK) && !(wr ? p->readers : p->writers)) {
+	if (named && acc != O_RDWR && !(flags & O_NONBLOCK) && !(wr ? p->readers : p->writers)) {
 		wait = true;
 		seen = wr ? p->r_counter : p->w_counter;
 	}

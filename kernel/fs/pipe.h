@@ -33,9 +33,10 @@ void pipe_get(struct pipe *p);
 void pipe_put(struct pipe *p);
 /*
  * A new end of p for open's flags (O_ACCMODE, O_NONBLOCK), as Linux's
- * fifo_open: O_RDONLY waits for a writer to open (unless O_NONBLOCK),
- * O_WRONLY for a reader (O_NONBLOCK: -ENXIO without one), O_RDWR never
- * waits.  The file takes its own reference on p.  0, -ENXIO, -ENOMEM, or
+ * fifo_open: for a FIFO's pipe, O_RDONLY waits for a writer to open
+ * (unless O_NONBLOCK), O_WRONLY for a reader (O_NONBLOCK: -ENXIO without
+ * one), O_RDWR never waits; an anonymous pipe's (reopened through
+ * /proc/<pid>/fd) never waits and never fails for want of a partner.  The file takes its own reference on p.  0, -ENXIO, -ENOMEM, or
  * the wait's error when a signal comes (nothing then changed).
  */
 int pipe_open(struct pipe *p, unsigned int flags, struct file **out);

@@ -1,14 +1,20 @@
 /*
- * getrandom(2) and the kernel's random bytes: xoshiro256** seeded from the
+ * getrandom(2), /dev/random and /dev/urandom: xoshiro256** seeded from the
  * time-stamp counter at the first use, with the TSC mixed in again at every
  * request, so two boots or two requests differ.  Not cryptographically
  * strong (no entropy pool, no RDRAND): enough for glibc's malloc and
- * hash-table seeds, not for keys.
+ * hash-table seeds, not for keys.  Bytes written to the devices are mixed
+ * into the state, as Linux mixes them into its pool.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/uaccess.h"
+#include "fs/file.h"
+#include "fs/vfs.h"
+#include "lib/iov_iter.h"
 #include "lib/spinlock.h"
 #include "lib/string.h"
+#include "mm/layout.h"
+#include "sched/wait.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
@@ -61,6 +67,67 @@ static void random_chunk(uint8_t *buf, size_t len)
 	}
 	spin_unlock(&random_lock);
 }
+
+/* Mixes len bytes of buf (len <= CHUNK) into the state. */
+static void random_mix(const uint8_t *buf, size_t len)
+{
+	spin_lock(&random_lock);
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t word = 0;
+		memcpy(&word, buf + i, len - i < 8 ? len - i : 8);
+		mix_locked(word ^ rdtsc());
+	}
+	spin_unlock(&random_lock);
+}
+
+/*
+ * The devices' transfers, in CHUNK steps, as Linux's: a fault part-way
+ * returns the bytes moved (-EFAULT if none); a pending signal ends a long
+ * transfer at a page boundary with what was done.
+ */
+static long random_transfer(struct iov_iter *it, bool to_user)
+{
+	uint8_t chunk[CHUNK];
+	size_t done = 0, total = iov_iter_count(it);
+
+	while (done < total) {
+		size_t n = total - done < CHUNK ? total - done : CHUNK, moved;
+		if (done && done % PAGE_SIZE == 0 && signal_pending())
+			break;
+		if (to_user) {
+			random_chunk(chunk, n);
+			moved = copy_to_iter(chunk, n, it);
+		} else {
+			moved = copy_from_iter(chunk, n, it);
+			random_mix(chunk, moved);
+		}
+		done += moved;
+		if (moved < n)
+			break;
+	}
+	memset(chunk, 0, sizeof(chunk));
+	return done || !total ? (long)done : -EFAULT;
+}
+
+static long random_read(struct file *f, struct iov_iter *to, uint64_t *pos)
+{
+	(void)f, (void)pos;
+	return random_transfer(to, true);
+}
+
+static long random_write(struct file *f, struct iov_iter *from, uint64_t *pos)
+{
+	(void)f, (void)pos;
+	return random_transfer(from, false);
+}
+
+/* /dev/random and /dev/urandom: the same generator, never blocking (Linux's
+ * since 5.6 once its generator is seeded, which ours always is). */
+const struct file_ops random_ops = {
+    .read_iter = random_read,
+    .write_iter = random_write,
+    .release = vfs_release_inode,
+};
 
 /* Returns count bytes (at most COUNT_MAX) at ubuf, or what was copied
  * before a fault (-EFAULT if nothing).  EINVAL for unknown flags and for

@@ -94,7 +94,8 @@ static const char *const paths[] = {
 
 /* Files only opened, read or looked at (no directories: a dirfd outside the
  * worker's directory would let *at calls create files there). */
-static const char *const system_files[] = {"/dev/null", "/dev/zero", "/dev/profile", "/proc/kstat"};
+static const char *const system_files[] = {"/dev/null",	   "/dev/zero",	   "/dev/full",
+					   "/dev/urandom", "/dev/profile", "/proc/kstat"};
 
 static long recent_result(void)
 {
