@@ -7,6 +7,7 @@
  * it too.
  */
 #include "fs/poll.h"
+#include "lib/string.h"
 #include "mm/heap.h"
 #include "net/scm.h"
 #include "net/socket.h"
@@ -18,6 +19,17 @@ struct dgram {
 	size_t truesize; /* charged to the receiver while queued (dgram_truesize) */
 	struct sock_addr from;
 	struct scm_fds *fds;
+	char data[];
+};
+
+/*
+ * A datagram being gathered by sends with MSG_MORE or under UDP_CORK
+ * (socket.pending): sent whole by the first send without them, or when
+ * the cork comes off.  Its destination is the first send's, as Linux.
+ */
+struct dgram_cork {
+	struct sock_addr to; /* len 0: the connected peer */
+	size_t len;
 	char data[];
 };
 
@@ -164,25 +176,39 @@ static bool may_send(struct socket *sk)
 	return ok;
 }
 
-/* The message m carries, copied in, stamped with sk's name. */
-static struct dgram *dgram_build(struct socket *sk, struct kmsg *m, int *err)
+/* A message of len bytes, data not filled in, or NULL. */
+static struct dgram *dgram_alloc(size_t len)
 {
-	size_t len = m->it.left;
 	struct dgram *d = kmalloc(sizeof(*d) + len);
 
-	*err = !d ? -ENOMEM : 0;
-	if (d)
-		*err = copy_from_iter_full(d->data, len, &m->it);
-	if (*err) {
-		kfree(d);
-		return NULL;
+	if (d) {
+		d->len = len;
+		d->fds = NULL;
 	}
-	d->len = len;
-	d->fds = NULL;
+	return d;
+}
+
+/* Stamps d with sk's name, as its receiver will see it. */
+static void dgram_stamp(struct socket *sk, struct dgram *d)
+{
 	spin_lock(&sk->lock);
 	d->from = sk->bound ? sk->local : (struct sock_addr){0}; /* unnamed: no name */
 	spin_unlock(&sk->lock);
 	sk->fam->wire_name(&d->from);
+}
+
+/* The message the kmsg src carries, copied in, stamped with sk's name. */
+static struct dgram *dgram_build(struct socket *sk, void *src, int *err)
+{
+	struct kmsg *m = src;
+	struct dgram *d = dgram_alloc(m->it.left);
+
+	*err = !d ? -ENOMEM : copy_from_iter_full(d->data, d->len, &m->it);
+	if (*err) {
+		kfree(d);
+		return NULL;
+	}
+	dgram_stamp(sk, d);
 	return d;
 }
 
@@ -204,9 +230,11 @@ static enum dg_verdict dgram_verdict(struct socket *t, const struct dgram *d, in
 	return *err ? DG_FAIL : DG_DROP; /* a family error of 0 means a silent drop */
 }
 
-/* Queues d on t, waiting for room unless nonblock: true if t took d.  Else
- * d stays the caller's and *err says why (0: dropped silently). */
-static bool dgram_enqueue(struct socket *t, struct dgram *d, bool nonblock, int *err)
+/* Queues d on t, waiting for room unless nonblock (until deadline, if
+ * any): true if t took d.  Else d stays the caller's and *err says why (0:
+ * dropped silently). */
+static bool dgram_enqueue(struct socket *t, struct dgram *d, bool nonblock, uint64_t deadline,
+			  int *err)
 {
 	enum dg_verdict v;
 
@@ -218,7 +246,7 @@ static bool dgram_enqueue(struct socket *t, struct dgram *d, bool nonblock, int 
 			break;
 		spin_unlock(&t->lock);
 		*err = nonblock ? -EAGAIN
-				: wait_event_interruptible(&t->room_wq, has_room(t, d->truesize));
+				: sock_wait_event(&t->room_wq, has_room(t, d->truesize), deadline);
 		if (*err)
 			return false;
 	}
@@ -231,36 +259,144 @@ static bool dgram_enqueue(struct socket *t, struct dgram *d, bool nonblock, int 
 	return v == DG_QUEUE;
 }
 
-static long dgram_sendmsg(struct socket *sk, struct kmsg *m)
+/*
+ * Sends the message build makes from src (m, or a cork) to name
+ * (len 0: the connected peer): 0 or -errno.  The message is built after the
+ * target is known, so address errors come first, but always, so a bad
+ * buffer is EFAULT even when nobody receives it (as Linux copies first).
+ * m's fds go with it; those no queue took stay in m for the caller.
+ */
+static int dgram_post(struct socket *sk, const struct sock_addr *name, struct kmsg *m,
+		      struct dgram *(*build)(struct socket *sk, void *src, int *err), void *src)
 {
-	size_t len = m->it.left;
 	struct socket *t;
 	struct dgram *d;
-	int err;
+	int err = dgram_target(sk, name, &t);
 
-	if (len > sk->fam->dgram_max || len > sk->sndbuf)
-		return -EMSGSIZE;
-	err = dgram_target(sk, &m->name, &t);
 	if (!err && !may_send(sk))
 		err = -EPIPE; /* shutdown(SHUT_WR): no SIGPIPE for datagrams, as Linux */
-	if (err || !t) {
-		if (t)
-			sock_put(t);
-		return err ? err : (long)len;
-	}
-	d = dgram_build(sk, m, &err);
-	if (d) {
+	d = err ? NULL : build(sk, src, &err);
+	if (d && t) {
 		d->fds = m->fds;
 		m->fds = NULL;
 		d->truesize = dgram_truesize(d);
-		if (!dgram_enqueue(t, d, m->nonblock, &err)) {
+		if (dgram_enqueue(t, d, m->nonblock, sock_deadline(sk->sndtimeo), &err))
+			d = NULL;
+		else
 			m->fds = d->fds; /* the caller drops them */
-			d->fds = NULL;
-			dgram_free(d);
+	}
+	if (d) {
+		d->fds = NULL;
+		dgram_free(d);
+	}
+	if (t)
+		sock_put(t);
+	return err;
+}
+
+/* Under sk's lock: does this send join a cork (MSG_MORE, UDP_CORK, or
+ * one already gathering)? */
+static bool dgram_corks(struct socket *sk, int flags)
+{
+	return sk->fam->holds_more && (sk->pending || (flags & MSG_MORE) || sk->cork);
+}
+
+/* dgram_post's build for a cork src (taken off its socket). */
+static struct dgram *dgram_from_cork(struct socket *sk, void *src, int *err)
+{
+	const struct dgram_cork *c = src;
+	struct dgram *d = dgram_alloc(c->len);
+
+	*err = d ? 0 : -ENOMEM;
+	if (d) {
+		memcpy(d->data, c->data, c->len);
+		dgram_stamp(sk, d);
+	}
+	return d;
+}
+
+/* Sends the cork c (taken off its socket): 0 or -errno. */
+static int dgram_send_cork(struct socket *sk, struct dgram_cork *c, bool nonblock)
+{
+	struct kmsg cm = {.nonblock = nonblock}; /* no fds travel with a cork */
+	int err = dgram_post(sk, &c->to, &cm, dgram_from_cork, c);
+
+	kfree(c);
+	return err;
+}
+
+/*
+ * Adds m's data to sk's cork (a new one goes to m's address): the cork, if
+ * this send ends it (taken off sk, for dgram_send_cork), else NULL, with
+ * *err set if the data could not be added (the cork is dropped, as Linux
+ * flushes a cork whose append failed).
+ */
+static struct dgram_cork *dgram_cork_add(struct socket *sk, struct kmsg *m, int *err)
+{
+	size_t len = m->it.left, old;
+	char *chunk = kmalloc(len ? len : 1);
+	struct dgram_cork *c, *done = NULL;
+
+	*err = chunk ? copy_from_iter_full(chunk, len, &m->it) : -ENOMEM;
+	spin_lock(&sk->lock);
+	c = sk->pending;
+	old = c ? c->len : 0;
+	sk->pending = NULL;
+	if (!*err && old + len > sk->fam->dgram_max)
+		*err = -EMSGSIZE;
+	if (!*err) {
+		sk->pending = kmalloc(sizeof(*c) + old + len);
+		*err = sk->pending ? 0 : -ENOMEM;
+	}
+	if (!*err) {
+		sk->pending->to = c ? c->to : m->name;
+		sk->pending->len = old + len;
+		memcpy(sk->pending->data, c ? c->data : chunk, old);
+		memcpy(sk->pending->data + old, chunk, len);
+		if (!(m->flags & MSG_MORE) && !sk->cork) {
+			done = sk->pending;
+			sk->pending = NULL;
 		}
 	}
-	sock_put(t);
+	spin_unlock(&sk->lock);
+	kfree(c);
+	kfree(chunk);
+	return done;
+}
+
+static long dgram_sendmsg(struct socket *sk, struct kmsg *m)
+{
+	size_t len = m->it.left;
+	struct dgram_cork *c;
+	bool corks;
+	int err;
+
+	if (m->flags & MSG_OOB)
+		return -EOPNOTSUPP; /* no urgent data in datagrams */
+	if (len > sk->fam->dgram_max || len > sk->sndbuf)
+		return -EMSGSIZE;
+	spin_lock(&sk->lock);
+	corks = dgram_corks(sk, m->flags);
+	spin_unlock(&sk->lock);
+	if (!corks)
+		err = dgram_post(sk, &m->name, m, dgram_build, m);
+	else if ((c = dgram_cork_add(sk, m, &err)))
+		err = dgram_send_cork(sk, c, m->nonblock);
 	return err ? err : (long)len;
+}
+
+/* UDP_CORK cleared: the gathered datagram goes out; as Linux, what
+ * becomes of it is not the setsockopt's concern (it never blocks). */
+static void dgram_uncork(struct socket *sk)
+{
+	struct dgram_cork *c;
+
+	spin_lock(&sk->lock);
+	c = sk->pending;
+	sk->pending = NULL;
+	spin_unlock(&sk->lock);
+	if (c)
+		dgram_send_cork(sk, c, true);
 }
 
 /* Copies the oldest message out (under sk's lock on entry and exit, which
@@ -296,7 +432,10 @@ static long dgram_recvmsg(struct socket *sk, struct kmsg *m)
 {
 	long n = 0;
 	size_t want = m->it.left;
+	uint64_t deadline = sock_deadline(sk->rcvtimeo);
 
+	if ((m->flags & MSG_OOB) && sk->fam->dgram_recv_oob_err)
+		return sk->fam->dgram_recv_oob_err;
 	spin_lock(&sk->lock);
 	while (!n) {
 		if (!sk->rx_busy && !list_empty(&sk->dgq)) {
@@ -310,7 +449,7 @@ static long dgram_recvmsg(struct socket *sk, struct kmsg *m)
 			break;
 		}
 		spin_unlock(&sk->lock);
-		n = wait_event_interruptible(&sk->wq, has_dgram(sk));
+		n = sock_wait_event(&sk->wq, has_dgram(sk), deadline);
 		spin_lock(&sk->lock);
 	}
 	spin_unlock(&sk->lock);
@@ -336,8 +475,11 @@ static void dgram_release(struct socket *sk)
 	struct dgram *d, *next;
 	struct list_head q = LIST_HEAD_INIT(q);
 	struct socket *p;
+	struct dgram_cork *c;
 
 	spin_lock(&sk->lock);
+	c = sk->pending; /* a cork never sent is dropped, as Linux */
+	sk->pending = NULL;
 	sk->dead = true;
 	sk->shut = SHUT_RX | SHUT_TX;
 	p = dgram_unpeer(sk);
@@ -349,6 +491,7 @@ static void dgram_release(struct socket *sk)
 	sk->dgq_size = 0;
 	spin_unlock(&sk->lock);
 	dgram_wake(sk); /* senders waiting for room give up */
+	kfree(c);
 	list_for_each_entry_safe(d, next, &q, link) dgram_free(d);
 	if (p)
 		sock_put(p);
@@ -430,5 +573,6 @@ const struct sock_proto dgram_proto = {
     .shutdown = dgram_shutdown,
     .poll = dgram_poll,
     .release = dgram_release,
+    .uncork = dgram_uncork,
     .gc_fds = dgram_gc_fds,
 };

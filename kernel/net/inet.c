@@ -108,16 +108,105 @@ static int inet_dgram_refused(const struct socket *t)
 	return 0;
 }
 
+/*
+ * Linux's inet_create: a protocol outside 0..255 is EINVAL; a type with
+ * no protocol here (SOCK_SEQPACKET, ...) ESOCKTNOSUPPORT; a protocol the
+ * type does not run EPROTONOSUPPORT.  Raw sockets are not here: with
+ * protocol 0 EPROTONOSUPPORT, as Linux, else ESOCKTNOSUPPORT (Linux makes
+ * one for root; docs/sockets.md).
+ */
+static int inet_socket_type(int type, int protocol, int *proto)
+{
+	int wanted = type == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP;
+
+	if (protocol < 0 || protocol >= IPPROTO_MAX)
+		return -EINVAL;
+	if (type == SOCK_RAW)
+		return protocol ? -ESOCKTNOSUPPORT : -EPROTONOSUPPORT;
+	if (type != SOCK_STREAM && type != SOCK_DGRAM)
+		return -ESOCKTNOSUPPORT;
+	if (protocol && protocol != wanted)
+		return -EPROTONOSUPPORT;
+	*proto = wanted;
+	return type;
+}
+
+/* Under sk's lock: sets the int option name of sk's own protocol (level
+ * IPPROTO_TCP for a stream, IPPROTO_UDP for a datagram socket); *uncork
+ * when held data must go out now. */
+static int inet_set_proto(struct socket *sk, int name, int val, bool *uncork)
+{
+	bool tcp = sk->type == SOCK_STREAM;
+
+	if (tcp && name == TCP_NODELAY) {
+		sk->nodelay = val != 0;
+		*uncork = sk->nodelay; /* Linux pushes what waits when it is set */
+	} else if ((tcp && name == TCP_CORK) || (!tcp && name == UDP_CORK)) {
+		sk->cork = val != 0;
+		*uncork = !sk->cork;
+	} else {
+		return -ENOPROTOOPT;
+	}
+	return 0;
+}
+
+/* Options of levels IPPROTO_IP (none kept here) and the socket's protocol.
+ * Another level is ENOPROTOOPT, as Linux's ip_setsockopt. */
+static int inet_setsockopt(struct socket *sk, int level, int name, const struct sockopt *o)
+{
+	bool uncork = false;
+	int val, err;
+
+	if (level != sk->protocol)
+		return -ENOPROTOOPT;
+	err = sockopt_int(o, &val);
+	if (err)
+		return err;
+	spin_lock(&sk->lock);
+	err = inet_set_proto(sk, name, val, &uncork);
+	spin_unlock(&sk->lock);
+	if (uncork)
+		sk->proto->uncork(sk);
+	return err;
+}
+
+/* As set; another level is EOPNOTSUPP, as Linux's ip_getsockopt. */
+static int inet_getsockopt(struct socket *sk, int level, int name, struct sockopt *o)
+{
+	bool tcp = sk->type == SOCK_STREAM;
+	int err = 0;
+
+	if (level == IPPROTO_IP)
+		return -ENOPROTOOPT;
+	if (level != sk->protocol)
+		return -EOPNOTSUPP;
+	spin_lock(&sk->lock);
+	if (tcp && name == TCP_NODELAY)
+		sockopt_put_int(o, sk->nodelay);
+	else if ((tcp && name == TCP_CORK) || (!tcp && name == UDP_CORK))
+		sockopt_put_int(o, sk->cork);
+	else
+		err = -ENOPROTOOPT;
+	spin_unlock(&sk->lock);
+	return err;
+}
+
 const struct sock_family inet_family = {
     .family = AF_INET,
     .unnamed_len = sizeof(struct sockaddr_in),
     .passes_fds = false,
-    .stream_protocol = IPPROTO_TCP,
-    .dgram_protocol = IPPROTO_UDP,
+    .holds_more = true,
+    .peercred = false,
+    .errqueue = true,
     .stream_unconnected_err = -EPIPE,
     .stream_listener_recv_err = -ENOTCONN, /* as TCP */
+    .stream_unconnected_recv_err = -ENOTCONN,
+    .dgram_recv_oob_err = 0, /* UDP ignores MSG_OOB on receive */
     .dgram_noaddr_err = -EDESTADDRREQ,
     .dgram_max = UDP_MAX,
+    .socket_type = inet_socket_type,
+    .setsockopt = inet_setsockopt,
+    .getsockopt = inet_getsockopt,
     .check_addr = inet_check_addr,
     .bind = inet_bind,
     .autobind = inet_autobind,

@@ -123,7 +123,8 @@ static bool is_listening(struct socket *s)
 
 /* Under port_lock: may sk take ip on port pp, next to its owners?  Their
  * addresses overlap when equal or one is INADDR_ANY; SO_REUSEADDR on both
- * shares a port, except with a listening stream socket. */
+ * shares a port, except with a listening stream socket; SO_REUSEPORT on
+ * both shares it in any state (one user: Linux's same-uid rule holds). */
 static bool port_clash(struct socket *sk, struct inet_port *pp, uint32_t ip)
 {
 	struct socket *s;
@@ -132,6 +133,8 @@ static bool port_clash(struct socket *sk, struct inet_port *pp, uint32_t ip)
 	{
 		uint32_t sip = addr_of(&s->local);
 		if (sip != ip && sip != INADDR_ANY && ip != INADDR_ANY)
+			continue;
+		if (sk->reuseport && s->reuseport)
 			continue;
 		if (!(sk->reuseaddr && s->reuseaddr && !is_listening(s)))
 			return true;

@@ -51,7 +51,7 @@ int sbuf_commit(struct sbuf *sb, size_t n, struct scm_fds *fds)
 
 size_t sbuf_readable(const struct sbuf *sb, struct scm_fds **fds)
 {
-	size_t n = sbuf_used(sb);
+	size_t n = sbuf_ready(sb);
 	struct sbuf_att *a;
 
 	*fds = NULL;

@@ -21,10 +21,13 @@ struct iov_iter;
 struct scm_fds;
 
 struct sbuf {
-	char *data;	       /* cap bytes, allocated at the first write */
-	size_t cap;	       /* ring size; fixed once data exists */
-	uint64_t head;	       /* stream position of the first unread byte */
-	uint64_t tail;	       /* stream position past the last committed byte */
+	char *data;    /* cap bytes, allocated at the first write */
+	size_t cap;    /* ring size; fixed once data exists */
+	uint64_t head; /* stream position of the first unread byte */
+	uint64_t tail; /* stream position past the last committed byte */
+	/* Readers see [head, pushed); committed bytes past it are held back
+	 * by the sender (TCP's MSG_MORE and TCP_CORK) until sbuf_push. */
+	uint64_t pushed;
 	bool writing;	       /* a writer is filling [tail, tail + reserved) */
 	struct list_head atts; /* struct sbuf_att, by position */
 };
@@ -38,12 +41,28 @@ static inline size_t sbuf_space(const struct sbuf *sb)
 {
 	return sb->cap - sbuf_used(sb);
 }
+/* Bytes a reader may take (committed and pushed). */
+static inline size_t sbuf_ready(const struct sbuf *sb)
+{
+	return sb->pushed - sb->head;
+}
+/* Bytes committed but held back from readers. */
+static inline size_t sbuf_held(const struct sbuf *sb)
+{
+	return sb->tail - sb->pushed;
+}
+/* Under the lock: shows readers everything committed. */
+static inline void sbuf_push(struct sbuf *sb)
+{
+	sb->pushed = sb->tail;
+}
 
 /* Under the lock: claims up to want free bytes at tail for one writer:
  * the count (0 if full or busy), or -ENOMEM. */
 long sbuf_reserve(struct sbuf *sb, size_t want);
 /* Under the lock: ends the reservation, committing n bytes and fds
- * (taken over; NULL for none).  -ENOMEM leaves fds to the caller. */
+ * (taken over; NULL for none), held back until sbuf_push.  -ENOMEM leaves
+ * fds to the caller. */
 int sbuf_commit(struct sbuf *sb, size_t n, struct scm_fds *fds);
 /*
  * Under the lock: bytes a read starting at head may take (it stops before

@@ -12,6 +12,7 @@
 #include "mm/heap.h"
 #include "net/scm.h"
 #include "net/unix_gc.h"
+#include "proc/group.h"
 #include "proc/signal.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
@@ -72,6 +73,17 @@ unsigned long socket_count(void)
 void sock_wake(struct socket *sk)
 {
 	wake_up(&sk->wq);
+}
+
+/* One user, root, as getuid says (proc/sys_proc.c). */
+struct sock_cred sock_cred_current(void)
+{
+	return (struct sock_cred){.pid = current()->group->tgid, .uid = 0, .gid = 0};
+}
+
+uint64_t sock_deadline(uint64_t timeo)
+{
+	return timeo ? clock_monotonic_ns() + timeo : 0;
 }
 
 long sock_epipe(int flags)
@@ -198,9 +210,13 @@ static struct socket *sock_lookup(int fd, struct file **fp, long *err)
 
 #define SOCK_TYPE_FLAGS (SOCK_NONBLOCK | SOCK_CLOEXEC | SOCK_CLOFORK)
 
-/* Family, type (with its SOCK_* flags, added to *oflags) and protocol checks. */
+/*
+ * Family, type flags (added to *oflags) and type range checks, then the
+ * family's type and protocol checks: the socket type to make (>= 0, its
+ * SO_PROTOCOL in *proto) or -errno.
+ */
 static long sock_check(int family, int type, int protocol, const struct sock_family **fam,
-		       unsigned int *oflags)
+		       unsigned int *oflags, int *proto)
 {
 	if (family == AF_UNIX)
 		*fam = &unix_family;
@@ -214,12 +230,7 @@ static long sock_check(int family, int type, int protocol, const struct sock_fam
 	type &= SOCK_TYPE_MASK;
 	if (type > SOCK_MAX_TYPE)
 		return -EINVAL;
-	if (type != SOCK_STREAM && type != SOCK_DGRAM)
-		return -ESOCKTNOSUPPORT;
-	if (protocol == 0 ||
-	    protocol == (type == SOCK_STREAM ? (*fam)->stream_protocol : (*fam)->dgram_protocol))
-		return 0;
-	return -EPROTONOSUPPORT;
+	return (*fam)->socket_type(type, protocol, proto);
 }
 
 long sock_create(int family, int type, int protocol, unsigned int oflags)
@@ -227,11 +238,14 @@ long sock_create(int family, int type, int protocol, unsigned int oflags)
 	const struct sock_family *fam;
 	struct socket *sk;
 	struct file *f;
-	long fd = sock_check(family, type, protocol, &fam, &oflags);
+	int proto;
+	long fd = sock_check(family, type, protocol, &fam, &oflags, &proto);
 
-	if (fd)
+	if (fd < 0)
 		return fd;
-	sk = sock_alloc(fam, type & SOCK_TYPE_MASK);
+	sk = sock_alloc(fam, fd);
+	if (sk)
+		sk->protocol = proto;
 	f = sk ? sock_file(sk, oflags) : NULL;
 	if (!f)
 		return -ENOMEM;
@@ -264,13 +278,14 @@ long sock_socketpair(int family, int type, int protocol, int kfds[2])
 	const struct sock_family *fam;
 	unsigned int oflags = 0;
 	struct file *f[2];
-	long err = sock_check(family, type, protocol, &fam, &oflags);
+	int proto;
+	long err = sock_check(family, type, protocol, &fam, &oflags, &proto);
 
-	if (err)
+	if (err < 0)
 		return err;
 	if (!fam->pair)
 		return -EOPNOTSUPP;
-	err = sock_pair_files(fam, type & SOCK_TYPE_MASK, oflags, f);
+	err = sock_pair_files(fam, err, oflags, f);
 	if (err)
 		return err;
 	kfds[0] = fd_reserve(oflags, 0);
@@ -434,7 +449,8 @@ long sock_recvmsg(int fd, struct kmsg *m)
 	if (!sk)
 		return n;
 	m->nonblock = (f->flags & O_NONBLOCK) || (m->flags & MSG_DONTWAIT);
-	n = sk->proto->recvmsg(sk, m);
+	/* inet's error queue (ICMP reports, timestamps) never has anything here. */
+	n = (m->flags & MSG_ERRQUEUE) && sk->fam->errqueue ? -EAGAIN : sk->proto->recvmsg(sk, m);
 	file_put(f);
 	return n;
 }
@@ -468,93 +484,34 @@ long sock_getname(int fd, struct sock_addr *a, bool peer)
 	return err;
 }
 
-/* SO_RCVBUF / SO_SNDBUF: doubled for bookkeeping and clamped, as Linux. */
-static unsigned int sock_bufsize(int val)
-{
-	unsigned long v = val < 0 ? 0 : (unsigned long)val * 2;
-
-	return v < SOCK_BUF_MIN ? SOCK_BUF_MIN : v > SOCK_BUF_MAX ? SOCK_BUF_MAX : v;
-}
-
-static long sock_set(struct socket *sk, int name, int val)
-{
-	long err = 0;
-
-	spin_lock(&sk->lock);
-	if (name == SO_REUSEADDR)
-		sk->reuseaddr = val != 0;
-	else if (name == SO_SNDBUF)
-		sk->sndbuf = sock_bufsize(val);
-	else if (name == SO_RCVBUF) {
-		sk->rcvbuf = sock_bufsize(val);
-		if (!sk->rx.data)
-			sk->rx.cap = sk->rcvbuf; /* the ring is sized at its first use */
-	} else
-		err = -ENOPROTOOPT;
-	spin_unlock(&sk->lock);
-	return err;
-}
-
-long sock_setsockopt(int fd, int level, int name, int val)
+/*
+ * SOL_SOCKET options are the socket layer's (sockopt.c), other levels the
+ * family's.  EBADF and ENOTSOCK come first, as Linux looks the fd up first.
+ */
+long sock_setsockopt(int fd, int level, int name, const struct sockopt *o)
 {
 	struct file *f;
 	long err;
-	struct socket *sk;
+	struct socket *sk = sock_lookup(fd, &f, &err);
 
-	if (level != SOL_SOCKET)
-		return -ENOPROTOOPT;
-	sk = sock_lookup(fd, &f, &err);
 	if (!sk)
 		return err;
-	err = sock_set(sk, name, val);
+	err = level == SOL_SOCKET ? sock_set_sol(sk, name, o)
+				  : sk->fam->setsockopt(sk, level, name, o);
 	file_put(f);
 	return err;
 }
 
-static long sock_get_opt(struct socket *sk, int name, int *val)
-{
-	long err = 0;
-
-	spin_lock(&sk->lock);
-	switch (name) {
-	case SO_TYPE:
-		*val = sk->type;
-		break;
-	case SO_ERROR:
-		*val = sk->error;
-		sk->error = 0;
-		break;
-	case SO_REUSEADDR:
-		*val = sk->reuseaddr;
-		break;
-	case SO_RCVBUF:
-		*val = sk->rcvbuf;
-		break;
-	case SO_SNDBUF:
-		*val = sk->sndbuf;
-		break;
-	case SO_ACCEPTCONN:
-		*val = sk->state == SS_LISTENING;
-		break;
-	default:
-		err = -ENOPROTOOPT;
-	}
-	spin_unlock(&sk->lock);
-	return err;
-}
-
-long sock_getsockopt(int fd, int level, int name, int *val)
+long sock_getsockopt(int fd, int level, int name, struct sockopt *o)
 {
 	struct file *f;
 	long err;
-	struct socket *sk;
+	struct socket *sk = sock_lookup(fd, &f, &err);
 
-	if (level != SOL_SOCKET)
-		return -ENOPROTOOPT;
-	sk = sock_lookup(fd, &f, &err);
 	if (!sk)
 		return err;
-	err = sock_get_opt(sk, name, val);
+	err = level == SOL_SOCKET ? sock_get_sol(sk, name, o)
+				  : sk->fam->getsockopt(sk, level, name, o);
 	file_put(f);
 	return err;
 }

@@ -14,13 +14,17 @@
 #include "lib/list.h"
 #include "lib/spinlock.h"
 #include "net/sbuf.h"
+#include "arch/x86_64/timer.h"
+#include "sched/sched.h"
 #include "sched/wait.h"
+#include <uapi/errno.h>
 #include <uapi/socket.h>
 
 #define SOCK_BUF_DEFAULT (64 * 1024) /* SO_RCVBUF / SO_SNDBUF of a new socket */
 #define SOCK_BUF_MIN	 2048
 #define SOCK_BUF_MAX	 (4 * 1024 * 1024)
 
+struct dgram_cork;
 struct file;
 struct poll_table;
 struct scm_fds;
@@ -38,6 +42,28 @@ enum sock_state {
 #define SHUT_RX 1 /* receives nothing more (SHUT_RD, or closed) */
 #define SHUT_TX 2 /* sends nothing more (SHUT_WR, or closed) */
 
+/* The credentials SO_PEERCRED reports: the peer's when the connection was made. */
+struct sock_cred {
+	int pid, uid, gid;
+};
+
+/*
+ * A socket option's value on its way in or out.  setsockopt: len is what
+ * the caller gave, of which the first min(len, sizeof(u)) bytes were copied
+ * in; getsockopt: len is how many bytes of u the option has.
+ */
+struct sockopt {
+	uint32_t len;
+	union {
+		int i;
+		struct ucred cred;
+		struct {
+			int64_t sec, usec;
+		} tv; /* struct timeval (SO_RCVTIMEO, SO_SNDTIMEO) */
+		unsigned char bytes[16];
+	} u;
+};
+
 /* An address as user space gave it (len bytes of sa are meaningful). */
 struct sock_addr {
 	uint32_t len;
@@ -47,6 +73,7 @@ struct sock_addr {
 struct socket {
 	uint32_t refcount; /* atomic: the file, a peer's pointer, an accept queue, lookups */
 	int type;	   /* SOCK_STREAM or SOCK_DGRAM */
+	int protocol;	   /* SO_PROTOCOL (IPPROTO_TCP, IPPROTO_UDP; 0 for unix) */
 	const struct sock_family *fam;
 	const struct sock_proto *proto;
 	struct wait_queue wq; /* woken on any change of this socket's readiness */
@@ -69,13 +96,23 @@ struct socket {
 	 */
 	struct spinlock lock;
 	enum sock_state state;
-	bool dead;		 /* its file is closed */
-	unsigned int shut;	 /* SHUT_RX | SHUT_TX */
-	int error;		 /* SO_ERROR, cleared when read */
-	bool reuseaddr;		 /* SO_REUSEADDR */
-	bool bound;		 /* local is set (constant from then on) */
-	unsigned int rcvbuf;	 /* SO_RCVBUF */
-	unsigned int sndbuf;	 /* SO_SNDBUF */
+	bool dead;		   /* its file is closed */
+	unsigned int shut;	   /* SHUT_RX | SHUT_TX */
+	int error;		   /* SO_ERROR, cleared when read */
+	bool reuseaddr;		   /* SO_REUSEADDR */
+	bool reuseport;		   /* SO_REUSEPORT */
+	bool oobinline;		   /* SO_OOBINLINE */
+	bool nodelay;		   /* TCP_NODELAY */
+	bool cork;		   /* TCP_CORK / UDP_CORK: sends are held (family: holds_more) */
+	bool bound;		   /* local is set (constant from then on) */
+	unsigned int rcvbuf;	   /* SO_RCVBUF */
+	unsigned int sndbuf;	   /* SO_SNDBUF */
+	uint64_t rcvtimeo;	   /* SO_RCVTIMEO in ns, 0: wait forever */
+	uint64_t sndtimeo;	   /* SO_SNDTIMEO */
+	bool has_peercred;	   /* peercred is set (unix: connected, listening, a pair) */
+	struct sock_cred peercred; /* SO_PEERCRED */
+	/* Datagram: what MSG_MORE or a cork holds back (dgram.c), or NULL. */
+	struct dgram_cork *pending;
 	struct sock_addr local;	 /* its own name */
 	struct sock_addr remote; /* datagram: connect()'s address (len 0: none) */
 	/*
@@ -143,6 +180,9 @@ struct sock_proto {
 	unsigned int (*poll)(struct socket *sk, struct file *f, struct poll_table *pt);
 	/* The file is gone: disconnect, drop queued data and fds. */
 	void (*release)(struct socket *sk);
+	/* The cork is off (TCP_CORK, UDP_CORK cleared, TCP_NODELAY set): what
+	 * the socket held back goes out now. */
+	void (*uncork)(struct socket *sk);
 	/*
 	 * For the unix GC (unix_gc.c, under unix_gc_lock): calls fn on each
 	 * SCM_RIGHTS set queued on sk and, for a listener, on its unaccepted
@@ -157,12 +197,24 @@ struct sock_family {
 	int family;
 	uint32_t unnamed_len;	      /* getsockname() length of an unbound socket */
 	bool passes_fds;	      /* SCM_RIGHTS allowed */
-	int stream_protocol;	      /* the protocol number socket() takes besides 0 ... */
-	int dgram_protocol;	      /* ... for each type */
+	bool holds_more;	      /* MSG_MORE and corks hold data back (TCP, UDP) */
+	bool peercred;		      /* connections record SO_PEERCRED (unix) */
+	bool errqueue;		      /* MSG_ERRQUEUE reads an (always empty) error queue: EAGAIN */
 	int stream_unconnected_err;   /* send on an unconnected stream */
 	int stream_listener_recv_err; /* receive on a listening stream socket */
-	int dgram_noaddr_err;	      /* send without address on an unconnected datagram */
-	size_t dgram_max;	      /* longest datagram (EMSGSIZE) */
+	int stream_unconnected_recv_err; /* receive on an unconnected stream socket */
+	int dgram_recv_oob_err;		 /* MSG_OOB receive on a datagram socket (0: ignored) */
+	int dgram_noaddr_err;		 /* send without address on an unconnected datagram */
+	size_t dgram_max;		 /* longest datagram (EMSGSIZE) */
+	/* socket(): the socket type made for type (SOCK_TYPE_MASK bits) and
+	 * protocol, with its SO_PROTOCOL in *proto, or -errno as Linux's
+	 * family says (EPROTONOSUPPORT, ESOCKTNOSUPPORT, EINVAL). */
+	int (*socket_type)(int type, int protocol, int *proto);
+	/* Options at levels other than SOL_SOCKET (sockopt.c has SOL_SOCKET's):
+	 * -ENOPROTOOPT / -EOPNOTSUPP as the family answers for a name or level
+	 * it does not know.  Called without sk's lock. */
+	int (*setsockopt)(struct socket *sk, int level, int name, const struct sockopt *o);
+	int (*getsockopt)(struct socket *sk, int level, int name, struct sockopt *o);
 	/* Checks an address given to connect/sendto (family, length, reach). */
 	int (*check_addr)(const struct sock_addr *a);
 	int (*bind)(struct socket *sk, const struct sock_addr *a);
@@ -211,6 +263,44 @@ void sock_wake(struct socket *sk);
 long sock_deliver_fds(struct kmsg *m, const struct scm_fds *fds);
 /* Stream send on a broken connection: SIGPIPE unless MSG_NOSIGNAL; -EPIPE. */
 long sock_epipe(int flags);
+/* The credentials of the calling process, for SO_PEERCRED. */
+struct sock_cred sock_cred_current(void);
+/* The deadline (monotonic ns, 0: none) of a wait bounded by timeo
+ * (SO_RCVTIMEO / SO_SNDTIMEO, in ns; 0: none), starting now. */
+uint64_t sock_deadline(uint64_t timeo);
+
+/*
+ * wait_event_interruptible with a socket's timeout: sleeps until cond holds
+ * (0), the deadline (sock_deadline; 0: none) passes (-EAGAIN, as a timed-out
+ * socket call says) or a signal comes: -ERESTARTSYS without a deadline, else
+ * -EINTR, as Linux's sock_intr_errno (a timed wait is not restarted).
+ */
+#define sock_wait_event(wq, cond, deadline)                                                        \
+	({                                                                                         \
+		DEFINE_WAIT(__we);                                                                 \
+		uint64_t __dl = (deadline);                                                        \
+		int __ret = 0;                                                                     \
+		for (;;) {                                                                         \
+			prepare_to_wait((wq), &__we);                                              \
+			if (__dl)                                                                  \
+				sched_arm_deadline(__dl);                                          \
+			if (cond)                                                                  \
+				break;                                                             \
+			if (signal_pending()) {                                                    \
+				__ret = __dl ? -EINTR : -ERESTARTSYS;                              \
+				break;                                                             \
+			}                                                                          \
+			if (__dl && clock_monotonic_ns() >= __dl) {                                \
+				__ret = -EAGAIN;                                                   \
+				break;                                                             \
+			}                                                                          \
+			schedule();                                                                \
+		}                                                                                  \
+		if (__dl)                                                                          \
+			sched_disarm_deadline();                                                   \
+		finish_wait((wq), &__we);                                                          \
+		__ret;                                                                             \
+	})
 
 /*
  * The calls (socket.c): each validates what is generic and dispatches.
@@ -226,7 +316,15 @@ long sock_sendmsg(int fd, struct kmsg *m);
 long sock_recvmsg(int fd, struct kmsg *m);
 long sock_shutdown(int fd, int how);
 long sock_getname(int fd, struct sock_addr *a, bool peer);
-long sock_setsockopt(int fd, int level, int name, int val);
-long sock_getsockopt(int fd, int level, int name, int *val);
+long sock_setsockopt(int fd, int level, int name, const struct sockopt *o);
+long sock_getsockopt(int fd, int level, int name, struct sockopt *o);
+
+/* SOL_SOCKET options (sockopt.c). */
+int sock_set_sol(struct socket *sk, int name, const struct sockopt *o);
+int sock_get_sol(struct socket *sk, int name, struct sockopt *o);
+/* An int option's value: -EINVAL if the caller gave fewer than 4 bytes. */
+int sockopt_int(const struct sockopt *o, int *val);
+/* Sets o to the int value v. */
+void sockopt_put_int(struct sockopt *o, int v);
 
 #endif

@@ -22,7 +22,7 @@ static bool has_backlog_room(struct socket *l)
 
 static bool can_read(struct socket *sk)
 {
-	return !sk->rx_busy && (sbuf_used(&sk->rx) || (sk->shut & SHUT_RX) || sk->error);
+	return !sk->rx_busy && (sbuf_ready(&sk->rx) || (sk->shut & SHUT_RX) || sk->error);
 }
 
 static bool can_write(struct socket *p)
@@ -30,13 +30,17 @@ static bool can_write(struct socket *p)
 	return !p->rx.writing && (sbuf_space(&p->rx) || p->dead || (p->shut & SHUT_RX));
 }
 
+/* Loopback TCP's segment size (MTU 65536 less the headers): held-back
+ * data (MSG_MORE, TCP_CORK) goes out once a full segment is waiting. */
+#define STREAM_SEGMENT 65483
+
 /* ---- connection set-up ---- */
 
 /*
  * Puts ns, connected to sk, on listener l's accept queue, waiting for
  * backlog room unless nonblock.  The queue takes over ns's reference.
  */
-static int stream_enqueue(struct socket *l, struct socket *ns, bool nonblock)
+static int stream_enqueue(struct socket *l, struct socket *ns, bool nonblock, uint64_t deadline)
 {
 	int err;
 
@@ -51,7 +55,7 @@ static int stream_enqueue(struct socket *l, struct socket *ns, bool nonblock)
 		spin_unlock(&l->lock);
 		if (nonblock)
 			return -EAGAIN;
-		err = wait_event_interruptible(&l->wq, has_backlog_room(l));
+		err = sock_wait_event(&l->wq, has_backlog_room(l), deadline);
 		if (err)
 			return err;
 	}
@@ -62,9 +66,11 @@ static int stream_enqueue(struct socket *l, struct socket *ns, bool nonblock)
 	return 0;
 }
 
-/* The server end of a connection from sk to listener l, or NULL. */
+/* The server end of a connection from sk to listener l, or NULL; *lcred
+ * gets what the client's SO_PEERCRED will say (the listener's, if it has). */
 static struct socket *stream_server_end(struct socket *sk, struct socket *l,
-					const struct sock_addr *dest)
+					const struct sock_addr *dest, struct sock_cred *lcred,
+					bool *lhas)
 {
 	struct socket *ns = sock_alloc(sk->fam, SOCK_STREAM);
 
@@ -72,9 +78,18 @@ static struct socket *stream_server_end(struct socket *sk, struct socket *l,
 		return NULL;
 	spin_lock(&l->lock);
 	sk->fam->accepted_name(l, dest, &ns->local);
+	ns->protocol = l->protocol;
 	ns->rcvbuf = ns->rx.cap = l->rcvbuf;
 	ns->sndbuf = l->sndbuf;
+	ns->rcvtimeo = l->rcvtimeo;
+	ns->sndtimeo = l->sndtimeo;
+	ns->oobinline = l->oobinline;
+	ns->nodelay = l->nodelay;
+	*lhas = l->has_peercred;
+	*lcred = l->peercred;
 	spin_unlock(&l->lock);
+	ns->has_peercred = sk->fam->peercred;
+	ns->peercred = sock_cred_current(); /* the connecting process, as Linux */
 	ns->bound = true;
 	ns->state = SS_CONNECTED;
 	sock_get(sk);
@@ -93,6 +108,8 @@ static void stream_discard(struct socket *ns)
 static int stream_link(struct socket *sk, const struct sock_addr *addr, bool nonblock)
 {
 	struct socket *l, *ns;
+	struct sock_cred lcred;
+	bool lhas;
 	int err = sk->fam->autobind(sk);
 
 	if (err == -EADDRINUSE)
@@ -101,8 +118,8 @@ static int stream_link(struct socket *sk, const struct sock_addr *addr, bool non
 		err = sk->fam->lookup(sk, addr, &l);
 	if (err)
 		return err;
-	ns = stream_server_end(sk, l, addr);
-	err = ns ? stream_enqueue(l, ns, nonblock) : -ENOMEM;
+	ns = stream_server_end(sk, l, addr, &lcred, &lhas);
+	err = ns ? stream_enqueue(l, ns, nonblock, sock_deadline(sk->sndtimeo)) : -ENOMEM;
 	if (err && ns)
 		stream_discard(ns);
 	sock_put(l);
@@ -112,6 +129,8 @@ static int stream_link(struct socket *sk, const struct sock_addr *addr, bool non
 	sock_get(ns);
 	sk->peer = ns;
 	sk->state = SS_CONNECTED;
+	sk->has_peercred = lhas;
+	sk->peercred = lcred;
 	spin_unlock(&sk->lock);
 	return 0;
 }
@@ -154,6 +173,9 @@ static int stream_listen(struct socket *sk, int backlog)
 	} else {
 		sk->state = SS_LISTENING;
 		sk->backlog = backlog;
+		/* What clients' SO_PEERCRED will say (unix_listen's init_peercred). */
+		sk->has_peercred = sk->fam->peercred;
+		sk->peercred = sock_cred_current();
 	}
 	spin_unlock(&sk->lock);
 	sock_wake(sk);
@@ -162,6 +184,7 @@ static int stream_listen(struct socket *sk, int backlog)
 
 static int stream_accept(struct socket *sk, bool nonblock, struct socket **out)
 {
+	uint64_t deadline = sock_deadline(sk->rcvtimeo);
 	int err;
 
 	for (;;) {
@@ -175,7 +198,7 @@ static int stream_accept(struct socket *sk, bool nonblock, struct socket **out)
 		spin_unlock(&sk->lock);
 		if (nonblock)
 			return -EAGAIN;
-		err = wait_event_interruptible(&sk->wq, can_accept(sk));
+		err = sock_wait_event(&sk->wq, can_accept(sk), deadline);
 		if (err)
 			return err;
 	}
@@ -189,8 +212,17 @@ static int stream_accept(struct socket *sk, bool nonblock, struct socket **out)
 
 /* ---- data ---- */
 
-/* One chunk into p's ring: bytes queued, 0 to wait, or -errno. */
-static long stream_put_chunk(struct socket *p, struct kmsg *m)
+/* Under p's lock: readers see what was held back, once the sender stops
+ * holding it or a full segment (or a full ring) waits, as TCP sends. */
+static void stream_push(struct socket *p, bool hold)
+{
+	if (!hold || sbuf_held(&p->rx) >= STREAM_SEGMENT || !sbuf_space(&p->rx))
+		sbuf_push(&p->rx);
+}
+
+/* One chunk into p's ring (held back from its readers if hold): bytes
+ * queued, 0 to wait, or -errno. */
+static long stream_put_chunk(struct socket *p, struct kmsg *m, bool hold)
 {
 	long n;
 	uint64_t pos;
@@ -212,13 +244,18 @@ static long stream_put_chunk(struct socket *p, struct kmsg *m)
 		sbuf_commit(&p->rx, 0, NULL);
 	if (!err)
 		m->fds = NULL; /* queued with the first byte */
+	stream_push(p, hold);
 	spin_unlock(&p->lock);
 	sock_wake(p);
 	return err ? err : n;
 }
 
-/* The peer a send goes to, or the error of sending on sk now. */
-static long stream_send_target(struct socket *sk, int flags, struct socket **p)
+/*
+ * The peer a send goes to, or the error of sending on sk now; *hold: the
+ * data is held back from the peer's readers (MSG_MORE or TCP_CORK on a
+ * family that honours them).
+ */
+static long stream_send_target(struct socket *sk, int flags, struct socket **p, bool *hold)
 {
 	long err = 0;
 
@@ -228,23 +265,26 @@ static long stream_send_target(struct socket *sk, int flags, struct socket **p)
 	else if (sk->shut & SHUT_TX)
 		err = -EPIPE;
 	*p = sk->peer;
+	*hold = sk->fam->holds_more && ((flags & MSG_MORE) || sk->cork);
 	spin_unlock(&sk->lock);
 	return err == -EPIPE ? sock_epipe(flags) : err;
 }
 
 static long stream_sendmsg(struct socket *sk, struct kmsg *m)
 {
+	uint64_t deadline = sock_deadline(sk->sndtimeo);
 	struct socket *p;
-	long sent = 0, n = stream_send_target(sk, m->flags, &p);
+	bool hold;
+	long sent = 0, n = stream_send_target(sk, m->flags, &p, &hold);
 
 	if (n)
 		return n;
 	while (m->it.left) {
-		n = stream_put_chunk(p, m);
+		n = stream_put_chunk(p, m, hold);
 		if (n == 0 && m->nonblock)
 			n = -EAGAIN;
 		else if (n == 0)
-			n = wait_event_interruptible(&p->wq, can_write(p));
+			n = sock_wait_event(&p->wq, can_write(p), deadline);
 		if (n < 0)
 			break;
 		sent += n;
@@ -289,7 +329,7 @@ static long stream_get_chunk(struct socket *sk, struct kmsg *m, size_t copied,
 }
 
 /* Nothing to read now (under sk's lock): 0 to try again, 1 at EOF, or -errno. */
-static long stream_recv_wait(struct socket *sk, bool nonblock)
+static long stream_recv_wait(struct socket *sk, bool nonblock, uint64_t deadline)
 {
 	long err;
 
@@ -303,9 +343,23 @@ static long stream_recv_wait(struct socket *sk, bool nonblock)
 	if (nonblock)
 		return -EAGAIN;
 	spin_unlock(&sk->lock);
-	err = wait_event_interruptible(&sk->wq, can_read(sk));
+	err = sock_wait_event(&sk->wq, can_read(sk), deadline);
 	spin_lock(&sk->lock);
 	return err;
+}
+
+/*
+ * Under sk's lock: why sk cannot be read now, or 0.  A listener's errno is
+ * the family's; no urgent data is ever pending (MSG_OOB sends go in line),
+ * so MSG_OOB is EINVAL, as Linux says when there is none.
+ */
+static long stream_recv_check(struct socket *sk, int flags)
+{
+	if (sk->state == SS_LISTENING)
+		return sk->fam->stream_listener_recv_err;
+	if (flags & MSG_OOB)
+		return -EINVAL;
+	return sk->state != SS_CONNECTED ? sk->fam->stream_unconnected_recv_err : 0;
 }
 
 static long stream_recvmsg(struct socket *sk, struct kmsg *m)
@@ -313,19 +367,18 @@ static long stream_recvmsg(struct socket *sk, struct kmsg *m)
 	bool peek = m->flags & MSG_PEEK, fds_seen = false;
 	size_t want = (m->flags & MSG_WAITALL) && !peek ? m->it.left : 1, copied = 0;
 	struct list_head dead = LIST_HEAD_INIT(dead);
+	uint64_t deadline = sock_deadline(sk->rcvtimeo);
 	long n;
 
 	spin_lock(&sk->lock);
-	n = sk->state == SS_LISTENING	? sk->fam->stream_listener_recv_err
-	    : sk->state != SS_CONNECTED ? -ENOTCONN
-					: 0;
+	n = stream_recv_check(sk, m->flags);
 	while (!n && m->it.left) {
 		n = stream_get_chunk(sk, m, copied, &dead, &fds_seen);
 		if (n > 0) {
 			copied += n;
 			n = copied >= want || fds_seen || peek;
 		} else if (n == 0) {
-			n = stream_recv_wait(sk, m->nonblock);
+			n = stream_recv_wait(sk, m->nonblock, deadline);
 		}
 	}
 	spin_unlock(&sk->lock);
@@ -341,10 +394,12 @@ static unsigned int shut_mirror(unsigned int bits)
 	return (bits & SHUT_RX ? SHUT_TX : 0) | (bits & SHUT_TX ? SHUT_RX : 0);
 }
 
-/* Adds bits to p's shutdown state (and error, if any) and wakes it. */
+/* Adds bits to p's shutdown state (and error, if any) and wakes it.  What
+ * was held back goes out first: the sender's FIN follows its data. */
 static void stream_hangup(struct socket *p, unsigned int bits, int error)
 {
 	spin_lock(&p->lock);
+	sbuf_push(&p->rx);
 	p->shut |= bits;
 	if (error && !p->error)
 		p->error = error;
@@ -446,6 +501,23 @@ static void stream_release(struct socket *sk)
 	stream_close(sk, false);
 }
 
+/* TCP_CORK cleared or TCP_NODELAY set: what the peer was not shown yet
+ * goes out now.  The file's reference keeps sk, and sk its peer. */
+static void stream_uncork(struct socket *sk)
+{
+	struct socket *p;
+
+	spin_lock(&sk->lock);
+	p = sk->state == SS_CONNECTED ? sk->peer : NULL;
+	spin_unlock(&sk->lock);
+	if (!p)
+		return;
+	spin_lock(&p->lock);
+	sbuf_push(&p->rx);
+	spin_unlock(&p->lock);
+	sock_wake(p);
+}
+
 static unsigned int stream_poll(struct socket *sk, struct file *f, struct poll_table *pt)
 {
 	unsigned int mask = 0;
@@ -457,7 +529,7 @@ static unsigned int stream_poll(struct socket *sk, struct file *f, struct poll_t
 		mask |= POLLERR;
 	if (sk->state == SS_LISTENING && sk->nacc)
 		mask |= POLLIN | POLLRDNORM;
-	if (sbuf_used(&sk->rx) || (sk->shut & SHUT_RX))
+	if (sbuf_ready(&sk->rx) || (sk->shut & SHUT_RX))
 		mask |= POLLIN | POLLRDNORM;
 	if (sk->shut & SHUT_RX)
 		mask |= POLLRDHUP;
@@ -510,5 +582,6 @@ const struct sock_proto stream_proto = {
     .shutdown = stream_shutdown,
     .poll = stream_poll,
     .release = stream_release,
+    .uncork = stream_uncork,
     .gc_fds = stream_gc_fds,
 };

@@ -36,14 +36,13 @@ static long addrlen_get(const uint32_t *ulen, int *len)
 	return *len < 0 ? -EINVAL : 0;
 }
 
-/* Writes an address result: as much as fits, and its full length. */
+/* Writes an address result: as much as fits (nothing is written to uaddr
+ * when that is 0 bytes), and its full length, as Linux's move_addr_to_user. */
 static long addr_put(const struct sock_addr *a, void *uaddr, uint32_t *ulen, int room)
 {
 	size_t n = a->len < (uint32_t)room ? a->len : (size_t)room;
 
-	if (!uaddr || !ulen)
-		return 0;
-	if (copy_to_user(uaddr, &a->sa, n) || copy_to_user(ulen, &a->len, sizeof(a->len)))
+	if ((n && copy_to_user(uaddr, &a->sa, n)) || copy_to_user(ulen, &a->len, sizeof(a->len)))
 		return -EFAULT;
 	return 0;
 }
@@ -106,7 +105,7 @@ SYSCALL_DEFINE4(accept4, int, fd, void *, uaddr, uint32_t *, ulen, int, flags)
 	if (nfd)
 		return nfd;
 	nfd = sock_accept(fd, &peer, flags);
-	if (nfd >= 0 && uaddr && addr_put(&peer, uaddr, ulen, room)) {
+	if (nfd >= 0 && uaddr && ulen && addr_put(&peer, uaddr, ulen, room)) {
 		files_close(current()->files, nfd);
 		return -EFAULT;
 	}
@@ -145,7 +144,7 @@ SYSCALL_DEFINE6(recvfrom, int, fd, void *, buf, size_t, len, int, flags, void *,
 		return n;
 	iov_iter_init(&m.it, &v, 1, len);
 	n = sock_recvmsg(fd, &m);
-	if (n >= 0 && uaddr && addr_put(&m.name, uaddr, ualen, room))
+	if (n >= 0 && uaddr && ualen && addr_put(&m.name, uaddr, ualen, room))
 		return -EFAULT;
 	return n;
 }
@@ -174,7 +173,11 @@ static long umsg_iov(struct umsg *u)
 	return iovec_import(u->h.msg_iov, u->h.msg_iovlen, &u->iov, &u->m.it);
 }
 
-/* Copies a msghdr and what it points to (the name and control for a send). */
+/*
+ * Copies a msghdr and what it points to (the name and control for a send).
+ * msg_namelen is an int to Linux: none without msg_name, else negative is
+ * EINVAL and more than any address is cut to sockaddr_storage.
+ */
 static long umsg_get(struct umsg *u, const struct msghdr *uh, int flags, bool send)
 {
 	long err;
@@ -182,6 +185,12 @@ static long umsg_get(struct umsg *u, const struct msghdr *uh, int flags, bool se
 	*u = (struct umsg){.m.flags = flags};
 	if (copy_from_user(&u->h, uh, sizeof(u->h)))
 		return -EFAULT;
+	if (!u->h.msg_name)
+		u->h.msg_namelen = 0;
+	if ((int)u->h.msg_namelen < 0)
+		return -EINVAL;
+	if (u->h.msg_namelen > sizeof(struct sockaddr_storage))
+		u->h.msg_namelen = sizeof(struct sockaddr_storage);
 	err = umsg_iov(u);
 	if (!err && send && u->h.msg_name)
 		err = addr_get(&u->m.name, u->h.msg_name, u->h.msg_namelen);
@@ -275,31 +284,40 @@ SYSCALL_DEFINE3(getpeername, int, fd, void *, uaddr, uint32_t *, ulen)
 	return sys_getname(fd, uaddr, ulen, true);
 }
 
-SYSCALL_DEFINE5(setsockopt, int, fd, int, level, int, name, const int *, uval, int, len)
+/*
+ * The value is copied in before the option is known, as Linux reads an
+ * int before looking at the name (a bad pointer is EFAULT even for an
+ * unknown option); options are at most sizeof(o.u) bytes, the rest of a
+ * longer buffer is not read.
+ */
+SYSCALL_DEFINE5(setsockopt, int, fd, int, level, int, name, const void *, uval, int, len)
 {
-	int val;
+	struct sockopt o = {.len = len};
+	size_t n = (size_t)len < sizeof(o.u) ? (size_t)len : sizeof(o.u);
 
-	if (len < (int)sizeof(int))
+	if (len < 0)
 		return -EINVAL;
-	if (copy_from_user(&val, uval, sizeof(val)))
+	if (n >= sizeof(int) && copy_from_user(&o.u, uval, n))
 		return -EFAULT;
-	return sock_setsockopt(fd, level, name, val);
+	return sock_setsockopt(fd, level, name, &o);
 }
 
-SYSCALL_DEFINE5(getsockopt, int, fd, int, level, int, name, int *, uval, uint32_t *, ulen)
+/* As much of the value as the caller's length takes, then that length. */
+SYSCALL_DEFINE5(getsockopt, int, fd, int, level, int, name, void *, uval, uint32_t *, ulen)
 {
-	int val, len;
+	struct sockopt o;
+	int len;
 	long err = addrlen_get(ulen, &len);
 
 	if (!err && !ulen)
 		err = -EFAULT;
 	if (!err)
-		err = sock_getsockopt(fd, level, name, &val);
+		err = sock_getsockopt(fd, level, name, &o);
 	if (err)
 		return err;
-	if ((size_t)len > sizeof(val))
-		len = sizeof(val);
-	if (copy_to_user(uval, &val, len) || copy_to_user(ulen, &len, sizeof(len)))
+	if ((uint32_t)len > o.len)
+		len = o.len;
+	if ((len && copy_to_user(uval, &o.u, len)) || copy_to_user(ulen, &len, sizeof(len)))
 		return -EFAULT;
 	return 0;
 }

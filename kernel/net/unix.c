@@ -1,8 +1,11 @@
 /*
- * AF_UNIX: names are socket inodes in the ramfs namespace.  bind() creates
- * one at the path (EADDRINUSE if the name exists; unlink() frees the name),
- * connect()/sendto() look the path up and find the socket bound there.
- * socketpair() and SCM_RIGHTS live only here.
+ * AF_UNIX: path names are socket inodes in the ramfs namespace.  bind()
+ * creates one at the path (EADDRINUSE if the name exists; unlink() frees
+ * the name), connect()/sendto() look the path up and find the socket bound
+ * there.  Abstract names (sun_path[0] == 0) are bytes in a namespace of
+ * their own, one per socket type, gone with their socket; bind() with only
+ * the family picks one (autobind).  socketpair() and SCM_RIGHTS live only
+ * here.
  */
 #include "fs/vfs.h"
 #include "lib/string.h"
@@ -11,33 +14,116 @@
 
 #define UNIX_NAME_OFF offsetof(struct sockaddr_un, sun_path)
 
+#define AUTOBIND_NAMES 0x100000 /* "\0" and five hex digits, as Linux */
+
 /*
- * Protects unix_bound and, for each bound socket, bind_link and bind_priv
- * (the socket inode it holds a reference on).  Taken before a socket lock.
+ * Protects unix_bound, autobind_next and, for each bound socket, bind_link
+ * and bind_priv (the socket inode it holds a reference on; NULL for an
+ * abstract name, which is its local address alone).  Taken before a
+ * socket lock.
  */
 static struct spinlock unix_lock = SPINLOCK_INIT("unix_bound");
 static struct list_head unix_bound = LIST_HEAD_INIT(unix_bound);
+static unsigned int autobind_next;
 
-/* The path in a, NUL-terminated, into path[UNIX_PATH_MAX + 1]: 0 or -EINVAL
- * (wrong family or length; abstract names are not supported). */
-static int unix_path(const struct sock_addr *a, char *path)
+/* The family and length checks of every address (Linux's unix_validate_addr). */
+static int unix_check_addr(const struct sock_addr *a)
 {
-	const struct sockaddr_un *u = (const void *)&a->sa;
-	size_t n = a->len - UNIX_NAME_OFF;
-
-	if (a->len <= UNIX_NAME_OFF || a->len > sizeof(*u) || u->sun_family != AF_UNIX ||
-	    u->sun_path[0] == '\0')
+	if (a->len <= UNIX_NAME_OFF || a->len > sizeof(struct sockaddr_un) ||
+	    a->sa.ss_family != AF_UNIX)
 		return -EINVAL;
-	memcpy(path, u->sun_path, n);
-	path[n] = '\0';
 	return 0;
 }
 
-static int unix_check_addr(const struct sock_addr *a)
+static bool unix_abstract(const struct sock_addr *a)
 {
-	char path[UNIX_PATH_MAX + 1];
+	return ((const struct sockaddr_un *)&a->sa)->sun_path[0] == '\0';
+}
 
-	return unix_path(a, path);
+/* The path name of a checked, non-abstract a, NUL-terminated, into
+ * path[UNIX_PATH_MAX + 1]: it ends at the first NUL or a's end. */
+static void unix_path(const struct sock_addr *a, char *path)
+{
+	size_t n = a->len - UNIX_NAME_OFF;
+
+	memcpy(path, ((const struct sockaddr_un *)&a->sa)->sun_path, n);
+	path[n] = '\0';
+}
+
+/* Under unix_lock: the socket of type bound to abstract name a, or NULL. */
+static struct socket *unix_find_abstract(int type, const struct sock_addr *a)
+{
+	struct socket *s;
+
+	list_for_each_entry(s, &unix_bound, bind_link)
+	{
+		if (!s->bind_priv && s->type == type && s->local.len == a->len &&
+		    memcmp(&s->local.sa, &a->sa, a->len) == 0)
+			return s;
+	}
+	return NULL;
+}
+
+/* Under unix_lock: names sk a (its inode ip, NULL for an abstract a). */
+static void unix_set_name(struct socket *sk, const struct sock_addr *a, struct inode *ip)
+{
+	sk->bind_priv = ip;
+	list_add_tail(&sk->bind_link, &unix_bound);
+	spin_lock(&sk->lock);
+	sk->local = *a;
+	sk->bound = true;
+	spin_unlock(&sk->lock);
+}
+
+/* Binds sk to the abstract name a: 0, -EINVAL (bound), -EADDRINUSE. */
+static int unix_bind_abstract(struct socket *sk, const struct sock_addr *a)
+{
+	int err = 0;
+
+	spin_lock(&unix_lock);
+	if (sk->bound)
+		err = -EINVAL;
+	else if (unix_find_abstract(sk->type, a))
+		err = -EADDRINUSE;
+	else
+		unix_set_name(sk, a, NULL);
+	spin_unlock(&unix_lock);
+	return err;
+}
+
+/* Under unix_lock: sets *a to autobind name number n. */
+static void autobind_name(struct sock_addr *a, unsigned int n)
+{
+	static const char hex[] = "0123456789abcdef";
+	struct sockaddr_un *u = (struct sockaddr_un *)&a->sa;
+
+	memset(a, 0, sizeof(*a));
+	u->sun_family = AF_UNIX;
+	for (int i = 5; i >= 1; i--, n >>= 4)
+		u->sun_path[i] = hex[n & 15];
+	a->len = UNIX_NAME_OFF + 6;
+}
+
+/* bind() with only the family: the next free abstract name; 0 if sk is
+ * bound already (as Linux), -ENOSPC when all are taken. */
+static int unix_autobind_name(struct socket *sk)
+{
+	struct sock_addr a;
+	int err = -ENOSPC;
+
+	spin_lock(&unix_lock);
+	if (sk->bound)
+		err = 0;
+	for (unsigned int i = 0; i < AUTOBIND_NAMES && err; i++) {
+		autobind_name(&a, autobind_next);
+		autobind_next = (autobind_next + 1) % AUTOBIND_NAMES;
+		if (err && !unix_find_abstract(sk->type, &a)) {
+			unix_set_name(sk, &a, NULL);
+			err = 0;
+		}
+	}
+	spin_unlock(&unix_lock);
+	return err;
 }
 
 /* Creates the socket inode at path: referenced in *ip, or -EADDRINUSE & co. */
@@ -58,33 +144,45 @@ static int unix_mknod(const char *path, struct inode **ip)
 	return err;
 }
 
-static int unix_bind(struct socket *sk, const struct sock_addr *a)
+/* Binds sk to the path in a (checked, not abstract). */
+static int unix_bind_path(struct socket *sk, const struct sock_addr *a)
 {
 	char path[UNIX_PATH_MAX + 1];
 	struct inode *ip = NULL;
-	int err = unix_path(a, path);
+	struct sock_addr name = {.len = 0};
+	int err = 0;
 
-	if (!err && sk->bound)
+	unix_path(a, path);
+	if (sk->bound)
 		err = -EINVAL;
 	if (!err)
 		err = unix_mknod(path, &ip);
 	if (err)
 		return err;
+	/* Its name is the path and one NUL, however long a was (Linux's). */
+	name.len = UNIX_NAME_OFF + strlen(path) + 1;
+	name.sa.ss_family = AF_UNIX;
+	memcpy(((struct sockaddr_un *)&name.sa)->sun_path, path, strlen(path));
 	spin_lock(&unix_lock);
-	sk->bind_priv = ip;
-	list_add_tail(&sk->bind_link, &unix_bound);
-	spin_lock(&sk->lock);
-	sk->local.len = UNIX_NAME_OFF + strlen(path) + 1;
-	memset(&sk->local.sa, 0, sizeof(sk->local.sa));
-	sk->local.sa.ss_family = AF_UNIX;
-	memcpy(((struct sockaddr_un *)&sk->local.sa)->sun_path, path, strlen(path));
-	sk->bound = true;
-	spin_unlock(&sk->lock);
+	unix_set_name(sk, &name, ip);
 	spin_unlock(&unix_lock);
 	return 0;
 }
 
-/* Names are only ever explicit: an unbound socket stays unnamed. */
+static int unix_bind(struct socket *sk, const struct sock_addr *a)
+{
+	int err;
+
+	if (a->len == UNIX_NAME_OFF && a->sa.ss_family == AF_UNIX)
+		return unix_autobind_name(sk);
+	err = unix_check_addr(a);
+	if (err)
+		return err;
+	return unix_abstract(a) ? unix_bind_abstract(sk, a) : unix_bind_path(sk, a);
+}
+
+/* Sends and connects leave an unbound socket unnamed (Linux names it only
+ * with SO_PASSCRED, which is not here). */
 static int unix_autobind(struct socket *sk)
 {
 	(void)sk;
@@ -108,14 +206,29 @@ static struct socket *unix_find(struct inode *ip)
 	return found;
 }
 
+/* The socket of sk's type bound to abstract name a, referenced. */
+static int unix_lookup_abstract(struct socket *sk, const struct sock_addr *a, struct socket **out)
+{
+	spin_lock(&unix_lock);
+	*out = unix_find_abstract(sk->type, a);
+	if (*out)
+		sock_get(*out);
+	spin_unlock(&unix_lock);
+	return *out ? 0 : -ECONNREFUSED;
+}
+
 static int unix_lookup(struct socket *sk, const struct sock_addr *a, struct socket **out)
 {
 	char path[UNIX_PATH_MAX + 1];
 	struct inode *ip;
-	int err = unix_path(a, path);
+	int err = unix_check_addr(a);
 
-	if (!err)
-		err = path_lookup(NULL, path, &ip);
+	if (err)
+		return err;
+	if (unix_abstract(a))
+		return unix_lookup_abstract(sk, a, out);
+	unix_path(a, path);
+	err = path_lookup(NULL, path, &ip);
 	if (err)
 		return err;
 	*out = (ip->mode & S_IFMT) == S_IFSOCK ? unix_find(ip) : NULL;
@@ -176,9 +289,12 @@ static int unix_dgram_refused(const struct socket *t)
 	return t->dead ? -ECONNREFUSED : -EPERM;
 }
 
-/* socketpair(): a and b (new, unshared) become each other's peer. */
+/* socketpair(): a and b (new, unshared) become each other's peer; each
+ * one's SO_PEERCRED is the creator's. */
 static int unix_pair(struct socket *a, struct socket *b)
 {
+	a->has_peercred = b->has_peercred = true;
+	a->peercred = b->peercred = sock_cred_current();
 	sock_get(b);
 	a->peer = b;
 	sock_get(a);
@@ -192,16 +308,50 @@ static int unix_pair(struct socket *a, struct socket *b)
 	return 0;
 }
 
+/*
+ * Protocol 0 or PF_UNIX, checked first; SOCK_RAW makes a datagram socket,
+ * as Linux.  SOCK_SEQPACKET is Linux's too but not here: ESOCKTNOSUPPORT
+ * (docs/sockets.md).  SO_PROTOCOL is 0 whatever was asked.
+ */
+static int unix_socket_type(int type, int protocol, int *proto)
+{
+	*proto = 0;
+	if (protocol && protocol != PF_UNIX)
+		return -EPROTONOSUPPORT;
+	if (type == SOCK_STREAM || type == SOCK_DGRAM)
+		return type;
+	return type == SOCK_RAW ? SOCK_DGRAM : -ESOCKTNOSUPPORT;
+}
+
+/* AF_UNIX has no option levels of its own. */
+static int unix_setsockopt(struct socket *sk, int level, int name, const struct sockopt *o)
+{
+	(void)sk, (void)level, (void)name, (void)o;
+	return -EOPNOTSUPP;
+}
+
+static int unix_getsockopt(struct socket *sk, int level, int name, struct sockopt *o)
+{
+	(void)sk, (void)level, (void)name, (void)o;
+	return -EOPNOTSUPP;
+}
+
 const struct sock_family unix_family = {
     .family = AF_UNIX,
     .unnamed_len = UNIX_NAME_OFF,
     .passes_fds = true,
-    .stream_protocol = PF_UNIX,
-    .dgram_protocol = PF_UNIX,
+    .holds_more = false,
+    .peercred = true,
+    .errqueue = false,
     .stream_unconnected_err = -ENOTCONN,
     .stream_listener_recv_err = -EINVAL,
+    .stream_unconnected_recv_err = -EINVAL,
+    .dgram_recv_oob_err = -EOPNOTSUPP,
     .dgram_noaddr_err = -ENOTCONN,
     .dgram_max = SOCK_BUF_MAX,
+    .socket_type = unix_socket_type,
+    .setsockopt = unix_setsockopt,
+    .getsockopt = unix_getsockopt,
     .check_addr = unix_check_addr,
     .bind = unix_bind,
     .autobind = unix_autobind,

@@ -20,20 +20,36 @@
 
 #define SOCK_STREAM    1
 #define SOCK_DGRAM     2
+#define SOCK_RAW       3
 #define SOCK_SEQPACKET 5
 #define SOCK_TYPE_MASK 0xf /* type bits; the rest of `type` are SOCK_* flags */
 
-#define SOL_SOCKET    1
-#define SO_REUSEADDR  2
-#define SO_TYPE	      3
-#define SO_ERROR      4
-#define SO_SNDBUF     7
-#define SO_RCVBUF     8
-#define SO_ACCEPTCONN 30
+#define SOL_SOCKET     1
+#define SO_REUSEADDR   2
+#define SO_TYPE	       3
+#define SO_ERROR       4
+#define SO_SNDBUF      7
+#define SO_RCVBUF      8
+#define SO_OOBINLINE   10
+#define SO_REUSEPORT   15
+#define SO_PEERCRED    17
+#define SO_RCVTIMEO    20 /* struct timeval (the _OLD form, 64-bit) */
+#define SO_SNDTIMEO    21
+#define SO_ACCEPTCONN  30
+#define SO_SNDBUFFORCE 32
+#define SO_RCVBUFFORCE 33
+#define SO_PROTOCOL    38
+#define SO_DOMAIN      39
 
-#define IPPROTO_IP  0
-#define IPPROTO_TCP 6
-#define IPPROTO_UDP 17
+#define IPPROTO_IP   0
+#define IPPROTO_TCP  6
+#define IPPROTO_UDP  17
+#define IPPROTO_IPV6 41
+#define IPPROTO_MAX  256 /* inet protocols are 0..255: others EINVAL */
+
+#define TCP_NODELAY 1 /* level IPPROTO_TCP */
+#define TCP_CORK    3
+#define UDP_CORK    1 /* level IPPROTO_UDP */
 
 #define MSG_OOB		 0x1
 #define MSG_PEEK	 0x2
@@ -41,7 +57,9 @@
 #define MSG_DONTWAIT	 0x40
 #define MSG_EOR		 0x80
 #define MSG_WAITALL	 0x100
+#define MSG_ERRQUEUE	 0x2000
 #define MSG_NOSIGNAL	 0x4000
+#define MSG_MORE	 0x8000
 #define MSG_CMSG_CLOEXEC 0x40000000
 #define MSG_CMSG_CLOFORK 0x20000000 /* fdkernel: received fds get FD_CLOFORK */
 #define MSG_CTRUNC	 0x8
@@ -84,6 +102,13 @@ struct sockaddr_storage {
 	uint16_t ss_family;
 	char ss_pad[118];
 	uint64_t ss_align;
+};
+
+/* SO_PEERCRED: the peer's process and user when the connection was made. */
+struct ucred {
+	int32_t pid;
+	uint32_t uid;
+	uint32_t gid;
 };
 
 struct msghdr {

@@ -87,6 +87,8 @@ static void add_listener(void)
 	for (int n = (int)below(4); n > 0; n--) {
 		int c = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK, 0);
 		connect(c, (struct sockaddr *)&ss, len);
+		if (one_in(2)) /* TCP holds it back: held data at teardown */
+			send(c, "m", 1, MSG_MORE | MSG_NOSIGNAL);
 		graph_add(c, false, true);
 	}
 	if (unix_family && one_in(2))
@@ -114,8 +116,14 @@ static void add_dgram_peers(void)
 	for (int n = 1 + (int)below(2); n > 0; n--) {
 		bool nb = one_in(2);
 		int c = socket(ss.ss_family, SOCK_DGRAM | sock_flags(nb), 0);
+		struct timeval tv = {0, 1000 * (long)below(50)};
 		if (connect(c, (struct sockaddr *)&ss, len) == 0 && one_in(2))
 			connect(b, (struct sockaddr *)&ss, len); /* b to itself, now and then */
+		if (one_in(2)) /* UDP gathers it: a cork never sent at teardown */
+			send(c, "m", 1, MSG_MORE | MSG_DONTWAIT);
+		if (one_in(2)) /* helpers' blocking calls may end by time */
+			setsockopt(c, SOL_SOCKET, one_in(2) ? SO_RCVTIMEO : SO_SNDTIMEO, &tv,
+				   sizeof tv);
 		graph_add(c, false, nb);
 	}
 }

@@ -185,6 +185,23 @@ static long address_value(void)
 	}
 }
 
+/* Socket option levels and names: SOL_SOCKET's (SO_PEERCRED, the
+ * timeouts, SO_REUSEPORT, ..., SO_DOMAIN), IPPROTO_IP/TCP/UDP/IPV6 and
+ * theirs (TCP_NODELAY, TCP_CORK, UDP_CORK, IPV6_V6ONLY). */
+static long sockopt_value(void)
+{
+	static const long keys[] = {0,	1,  2,	3,  4,	7,  8,	10, 15, 17,
+				    20, 21, 26, 30, 32, 33, 38, 39, 41};
+	return one_in(8) ? (long)below(64) : PICK(keys);
+}
+
+/* Socket families: those fdkernel has and some it has not. */
+static long family_value(void)
+{
+	static const long families[] = {1 /* AF_UNIX */, 2 /* AF_INET */, 10 /* AF_INET6 */};
+	return one_in(8) ? (long)below(48) : PICK(families);
+}
+
 /* Pids a fuzzing process may name without harming anyone outside its group. */
 static long pid_value(void)
 {
@@ -240,6 +257,10 @@ static long arg_value(char k)
 		return one_in(16) ? 100 : (long)below(66);
 	case 't':
 		return one_in(16) ? -1 : (long)below(3);
+	case 'k':
+		return sockopt_value();
+	case 'd':
+		return family_value();
 	default:
 		return any_value();
 	}
