@@ -273,11 +273,10 @@ static long sock_pair_files(const struct sock_family *fam, int type, unsigned in
 	return -ENOMEM;
 }
 
-long sock_socketpair(int family, int type, int protocol, int kfds[2])
+long sock_socketpair(int family, int type, int protocol, int kfds[2], struct file *f[2])
 {
 	const struct sock_family *fam;
 	unsigned int oflags = 0;
-	struct file *f[2];
 	int proto;
 	long err = sock_check(family, type, protocol, &fam, &oflags, &proto);
 
@@ -298,8 +297,6 @@ long sock_socketpair(int family, int type, int protocol, int kfds[2])
 		file_put(f[1]);
 		return err;
 	}
-	fd_install(kfds[0], f[0]);
-	fd_install(kfds[1], f[1]);
 	return 0;
 }
 
@@ -380,7 +377,7 @@ static long sock_name(struct socket *sk, struct sock_addr *a, bool want_peer)
  * does: at EMFILE the connection stays queued for a later accept.
  */
 static long sock_accept_fd(int fd, struct socket *sk, struct file *f, struct sock_addr *peer,
-			   int flags)
+			   int flags, struct file **out)
 {
 	unsigned int oflags = flags | (fd >= NONSEQ_FD_BASE ? O_NONSEQFD : 0);
 	struct socket *ns;
@@ -397,7 +394,7 @@ static long sock_accept_fd(int fd, struct socket *sk, struct file *f, struct soc
 	err = -ENOMEM;
 	if (!nf)
 		goto bad;
-	fd_install(nfd, nf);
+	*out = nf;
 	return nfd;
 bad:
 	if (nfd >= 0)
@@ -405,7 +402,7 @@ bad:
 	return err;
 }
 
-long sock_accept(int fd, struct sock_addr *peer, int flags)
+long sock_accept(int fd, struct sock_addr *peer, int flags, struct file **nf)
 {
 	struct file *f;
 	long err;
@@ -416,7 +413,7 @@ long sock_accept(int fd, struct sock_addr *peer, int flags)
 	sk = sock_lookup(fd, &f, &err);
 	if (!sk)
 		return err;
-	err = sock_accept_fd(fd, sk, f, peer, flags);
+	err = sock_accept_fd(fd, sk, f, peer, flags, nf);
 	file_put(f);
 	return err;
 }

@@ -307,10 +307,16 @@ uint64_t sock_deadline(uint64_t timeo);
  * fd arguments are the caller's; addresses already copied in.
  */
 long sock_create(int family, int type, int protocol, unsigned int oflags);
-long sock_socketpair(int family, int type, int protocol, int kfds[2]);
+/*
+ * socketpair and accept4 give reserved fds and their files, not installed:
+ * the caller copies the results out, then installs them (fd_install) or,
+ * if that failed, puts the files and unreserves the fds, so that no other
+ * thread ever sees an fd the call then takes back (do_pipe2's order).
+ */
+long sock_socketpair(int family, int type, int protocol, int kfds[2], struct file *f[2]);
 long sock_bind(int fd, const struct sock_addr *a);
 long sock_listen(int fd, int backlog);
-long sock_accept(int fd, struct sock_addr *peer, int flags);
+long sock_accept(int fd, struct sock_addr *peer, int flags, struct file **nf);
 long sock_connect(int fd, const struct sock_addr *a);
 long sock_sendmsg(int fd, struct kmsg *m);
 long sock_recvmsg(int fd, struct kmsg *m);

@@ -3,6 +3,8 @@
  * msghdr, iovecs, option values); the work is in socket.c and below.
  */
 #include "arch/x86_64/uaccess.h"
+#include "fs/fd.h"
+#include "fs/file.h"
 #include "fs/files.h"
 #include "mm/heap.h"
 #include "net/socket.h"
@@ -60,19 +62,33 @@ SYSCALL_DEFINE4(socket2, int, domain, int, type, int, protocol, unsigned int, fl
 	return sock_create(domain, type, protocol, flags);
 }
 
+/*
+ * The last step of a call that made fds (socketpair, accept4): installs
+ * the n reserved fds with their files, or, if copying the results out
+ * failed (err), gives both back: the fds were never visible.
+ */
+static long fds_publish(const int *fds, struct file **f, int n, long err)
+{
+	for (int i = 0; i < n; i++) {
+		if (err) {
+			file_put(f[i]);
+			fd_unreserve(fds[i]);
+		} else {
+			fd_install(fds[i], f[i]);
+		}
+	}
+	return err;
+}
+
 SYSCALL_DEFINE4(socketpair, int, domain, int, type, int, protocol, int *, usv)
 {
 	int fds[2];
-	long err = sock_socketpair(domain, type, protocol, fds);
+	struct file *f[2];
+	long err = sock_socketpair(domain, type, protocol, fds, f);
 
 	if (err)
 		return err;
-	if (copy_to_user(usv, fds, sizeof(fds))) {
-		files_close(current()->files, fds[0]);
-		files_close(current()->files, fds[1]);
-		return -EFAULT;
-	}
-	return 0;
+	return fds_publish(fds, f, 2, copy_to_user(usv, fds, sizeof(fds)) ? -EFAULT : 0);
 }
 
 SYSCALL_DEFINE3(bind, int, fd, const void *, uaddr, int, len)
@@ -96,20 +112,21 @@ SYSCALL_DEFINE3(connect, int, fd, const void *, uaddr, int, len)
 	return err ? err : sock_connect(fd, &a);
 }
 
+/* A bad address drops the connection just taken, as Linux's. */
 SYSCALL_DEFINE4(accept4, int, fd, void *, uaddr, uint32_t *, ulen, int, flags)
 {
 	struct sock_addr peer;
-	int room;
-	long nfd = addrlen_get(uaddr ? ulen : NULL, &room);
+	struct file *nf;
+	int room, nfd;
+	long err = addrlen_get(uaddr ? ulen : NULL, &room);
 
-	if (nfd)
+	if (err)
+		return err;
+	nfd = sock_accept(fd, &peer, flags, &nf);
+	if (nfd < 0)
 		return nfd;
-	nfd = sock_accept(fd, &peer, flags);
-	if (nfd >= 0 && uaddr && ulen && addr_put(&peer, uaddr, ulen, room)) {
-		files_close(current()->files, nfd);
-		return -EFAULT;
-	}
-	return nfd;
+	err = uaddr && ulen && addr_put(&peer, uaddr, ulen, room) ? -EFAULT : 0;
+	return fds_publish(&nfd, &nf, 1, err) ?: nfd;
 }
 
 SYSCALL_DEFINE3(accept, int, fd, void *, uaddr, uint32_t *, ulen)
