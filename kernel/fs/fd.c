@@ -64,7 +64,7 @@ int fd_dup_file(struct file *f, unsigned int oflags, int minfd)
  * fd shows it.  Out of line, so the common path saves no registers. */
 static __attribute__((noinline)) int fd_dup_nonblock(int oldfd, unsigned int oflags, int minfd)
 {
-	struct file *f = files_lookup(current()->files, oldfd);
+	struct file *f = files_lookup_raw(current()->files, oldfd); /* dup: O_PATH too */
 	int fd;
 
 	if (!f)

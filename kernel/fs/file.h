@@ -56,7 +56,7 @@ struct file_ops {
 
 struct file {
 	uint32_t refcount;  /* atomic */
-	unsigned int flags; /* O_ACCMODE | O_APPEND | O_NONBLOCK (F_GETFL) */
+	unsigned int flags; /* O_ACCMODE | O_APPEND | O_NONBLOCK | O_PATH (F_GETFL) */
 	const struct file_ops *ops;
 	struct inode *inode; /* NULL for pipes and sockets */
 	/*
@@ -86,15 +86,28 @@ struct file {
 	struct grace_head grace; /* released, awaiting a grace period (file.c) */
 };
 
+/*
+ * An O_PATH file: a place in the file system, not an open file.  Only
+ * files_lookup_raw() finds it (fstat, fchdir, a dirfd, dup, fcntl, close,
+ * execveat, /proc/<pid>/fd); every other call sees EBADF, as Linux's
+ * fdget.  It can neither read nor write.
+ */
+static inline bool file_is_path(const struct file *f)
+{
+	return f->flags & O_PATH;
+}
+
 /* Whether f was opened for reading / writing (its O_ACCMODE). */
 static inline bool file_can_read(const struct file *f)
 {
-	return (f->flags & O_ACCMODE) == O_RDONLY || (f->flags & O_ACCMODE) == O_RDWR;
+	return !file_is_path(f) &&
+	       ((f->flags & O_ACCMODE) == O_RDONLY || (f->flags & O_ACCMODE) == O_RDWR);
 }
 
 static inline bool file_can_write(const struct file *f)
 {
-	return (f->flags & O_ACCMODE) == O_WRONLY || (f->flags & O_ACCMODE) == O_RDWR;
+	return !file_is_path(f) &&
+	       ((f->flags & O_ACCMODE) == O_WRONLY || (f->flags & O_ACCMODE) == O_RDWR);
 }
 
 /* One call of f's read_iter or write_iter (which the caller checked f

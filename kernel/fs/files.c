@@ -432,13 +432,15 @@ int files_unreserve_fd(struct files_table *files, int fd)
 }
 
 /**
- * files_lookup - the file on @fd, with a reference; lock-free
+ * files_lookup_raw - the file on @fd, with a reference; lock-free
  * @files: [in] the table
  * @fd:    [in] any fd
  *
  * Returns the file (drop it with file_put()), or NULL if @fd has no file.
+ * O_PATH files included: only the calls that take them use this
+ * (files_lookup refuses them, Linux's fdget against fdget_raw).
  */
-struct file *files_lookup(struct files_table *files, int fd)
+struct file *files_lookup_raw(struct files_table *files, int fd)
 {
 	for (;;) {
 		struct fdmap *map = files_map_of(files, fd);
@@ -479,7 +481,21 @@ struct file *files_lookup(struct files_table *files, int fd)
 struct file *files_lookup_light(struct files_table *files, int fd, bool *put)
 {
 	*put = __atomic_load_n(&files->refs, __ATOMIC_ACQUIRE) != 1;
-	return *put ? files_lookup(files, fd) : files_installed(files, fd);
+	if (*put)
+		return files_lookup(files, fd);
+	struct file *file = files_installed(files, fd);
+	return file && file_is_path(file) ? NULL : file;
+}
+
+struct file *files_lookup(struct files_table *files, int fd)
+{
+	struct file *file = files_lookup_raw(files, fd);
+
+	if (file && file_is_path(file)) {
+		file_put(file);
+		return NULL;
+	}
+	return file;
 }
 
 /**

@@ -66,7 +66,10 @@ long files_dup(struct files_table *files, int oldfd, int minfd, unsigned int fla
 long files_dup_nonseq(struct files_table *files, int oldfd, unsigned int flags);
 int files_install(struct files_table *files, int fd, struct file *file);
 int files_unreserve_fd(struct files_table *files, int fd);
+/* The file on fd with a reference (file_put it), or NULL: an O_PATH file
+ * counts as none (EBADF for the caller, file.h); _raw finds those too. */
 struct file *files_lookup(struct files_table *files, int fd);
+struct file *files_lookup_raw(struct files_table *files, int fd);
 struct file *files_lookup_light(struct files_table *files, int fd, bool *put);
 int files_close(struct files_table *files, int fd);
 int files_dup_to(struct files_table *files, int oldfd, int newfd, unsigned int fdflags);

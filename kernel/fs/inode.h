@@ -75,6 +75,12 @@ struct inode {
 			 * about to add one), or -1 once F_SEAL_WRITE denies
 			 * them (Linux's i_mmap_writable). */
 			int32_t mmap_writable;
+			size_t used; /* frames in pages[] (st_blocks) */
+			/* An O_TMPFILE file opened without O_EXCL that has
+			 * had no name yet: linkat may give it its first one
+			 * (Linux's I_LINKABLE).  Under the lock; cleared by
+			 * that link. */
+			bool linkable;
 		} file;
 		struct {
 			struct list_head entries; /* struct ramfs_dirent, in creation order */
@@ -207,6 +213,13 @@ long inode_write(struct inode *ip, const void *kbuf, size_t len, uint64_t off);
 long inode_read_iter(struct inode *ip, struct iov_iter *to, uint64_t off);
 /* Writes at *pos (at the end of file if append) and advances *pos. */
 long inode_write_iter(struct inode *ip, struct iov_iter *from, uint64_t *pos, bool append);
+/*
+ * fallocate on a regular file (ramfs_falloc.c), arguments checked by the
+ * caller: punch frees or zeroes [off, off + len) (the size kept), else the
+ * holes there get zeroed pages and, unless keep_size, the size grows to
+ * off + len.  0, -ENOSPC, -EPERM (a memfd's seals).
+ */
+int inode_fallocate(struct inode *ip, bool punch, bool keep_size, uint64_t off, uint64_t len);
 /* Sets the size: frees pages past it, zero-fills growth.  0, -EFBIG, -ENOSPC,
  * -EPERM (a memfd's F_SEAL_SHRINK or F_SEAL_GROW). */
 int inode_truncate(struct inode *ip, uint64_t size);

@@ -61,21 +61,28 @@ int vfs_symlink(struct inode *start, const char *path, const char *target)
 	return err;
 }
 
-int vfs_link(struct inode *oldstart, const char *oldpath, struct inode *newstart,
-	     const char *newpath, bool follow)
+int vfs_link_inode(struct inode *ip, struct inode *newstart, const char *newpath)
 {
 	struct path_last last;
-	struct inode *ip;
-	int err = path_lookup_flags(oldstart, oldpath, follow ? 0 : LOOKUP_NOFOLLOW, &ip);
+	int err = new_name(newstart, newpath, &last);
 
-	if (err)
-		return err;
-	err = new_name(newstart, newpath, &last);
 	if (!err) {
 		/* Hard links to directories would make loops in the tree. */
 		err = inode_is_dir(ip) ? -EPERM : dir_link(last.dir, last.name, last.len, ip);
 		inode_put(last.dir);
 	}
+	return err;
+}
+
+int vfs_link(struct inode *oldstart, const char *oldpath, struct inode *newstart,
+	     const char *newpath, bool follow)
+{
+	struct inode *ip;
+	int err = path_lookup_flags(oldstart, oldpath, follow ? 0 : LOOKUP_NOFOLLOW, &ip);
+
+	if (err)
+		return err;
+	err = vfs_link_inode(ip, newstart, newpath);
 	inode_put(ip);
 	return err;
 }

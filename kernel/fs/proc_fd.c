@@ -154,7 +154,7 @@ static int pid_fd_file(int pid, int fd, struct file **out, int *fdflags)
 
 	if (!files)
 		return proc_pid_exists(pid) ? -ENOENT : -ESRCH;
-	*out = fd < 0 ? NULL : files_lookup(files, fd);
+	*out = fd < 0 ? NULL : files_lookup_raw(files, fd);
 	*fdflags = *out ? files_get_fdflags(files, fd) : 0;
 	files_put(files);
 	return *out ? 0 : -ENOENT;

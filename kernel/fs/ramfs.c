@@ -65,7 +65,7 @@ int inode_alloc_symlink(const char *target, size_t len, struct inode **out)
 {
 	struct inode *ip;
 
-	if (!ramfs_charge_page())
+	if (!ramfs_charge_pages(1))
 		return -ENOSPC;
 	ip = inode_alloc(S_IFLNK | 0777, 0);
 	if (ip)
@@ -102,24 +102,24 @@ static void free_dir(struct inode *dir)
 		inode_put(dir->dir.parent);
 }
 
-/* Under ip->lock (or as its last user): drops the data pages from idx on. */
-static void drop_pages(struct inode *ip, size_t idx)
+void ramfs_drop_pages(struct inode *ip, size_t idx, size_t end)
 {
 	size_t dropped = 0;
 
-	for (size_t i = idx; i < ip->file.npages; i++) {
+	for (size_t i = idx; i < end && i < ip->file.npages; i++) {
 		if (!ip->file.pages[i])
 			continue;
 		frame_unref(ip->file.pages[i]);
 		ip->file.pages[i] = 0;
 		dropped++;
 	}
+	ip->file.used -= dropped;
 	ramfs_uncharge_pages(dropped);
 }
 
 static void free_data(struct inode *ip)
 {
-	drop_pages(ip, 0);
+	ramfs_drop_pages(ip, 0, SIZE_MAX);
 	kfree(ip->file.pages);
 	if (ip->file.memfd)
 		memfd_inode_gone();
@@ -185,15 +185,39 @@ static uint64_t page_at(struct inode *ip, size_t idx)
 	return idx < ip->file.npages ? ip->file.pages[idx] : 0;
 }
 
-/* Under ip->lock: the frame of page idx, allocated (zeroed) and charged to
- * the size limit if missing; 0 on ENOSPC. */
-static uint64_t page_fill(struct inode *ip, size_t idx)
+uint64_t ramfs_page_fill(struct inode *ip, size_t idx, size_t *charged)
 {
+	bool prepaid = charged && *charged;
+
 	if (!index_reach(ip, idx))
 		return 0;
-	if (!ip->file.pages[idx] && ramfs_charge_page() && !(ip->file.pages[idx] = frame_zalloc()))
-		ramfs_uncharge_pages(1);
+	if (ip->file.pages[idx])
+		return ip->file.pages[idx];
+	if (!prepaid && !ramfs_charge_pages(1))
+		return 0;
+	if (!(ip->file.pages[idx] = frame_zalloc())) {
+		if (!prepaid)
+			ramfs_uncharge_pages(1);
+		return 0;
+	}
+	if (prepaid)
+		--*charged;
+	ip->file.used++;
 	return ip->file.pages[idx];
+}
+
+size_t ramfs_holes(struct inode *ip, size_t idx, size_t end)
+{
+	size_t n = 0;
+
+	for (size_t i = idx; i < end; i++)
+		n += !page_at(ip, i);
+	return n;
+}
+
+static uint64_t page_fill(struct inode *ip, size_t idx)
+{
+	return ramfs_page_fill(ip, idx, NULL);
 }
 
 static void *page_ptr(uint64_t pa, uint64_t off)
@@ -346,7 +370,7 @@ int inode_truncate(struct inode *ip, uint64_t size)
 		return err;
 	}
 	if (size < ip->size) {
-		drop_pages(ip, PAGE_ALIGN_UP(size) >> PAGE_SHIFT);
+		ramfs_drop_pages(ip, PAGE_ALIGN_UP(size) >> PAGE_SHIFT, SIZE_MAX);
 		uint64_t pa = page_at(ip, size >> PAGE_SHIFT);
 		if (pa && (size & PAGE_MASK))
 			memset(page_ptr(pa, size), 0, PAGE_SIZE - (size & PAGE_MASK));
@@ -386,7 +410,9 @@ void inode_stat(struct inode *ip, struct uapi_stat *st)
 	st->st_size = S_ISREG(ip->mode) || S_ISLNK(ip->mode) ? ip->size
 		      : S_ISDIR(ip->mode)		     ? PAGE_SIZE
 							     : 0;
-	st->st_blocks = S_ISREG(ip->mode) ? PAGE_ALIGN_UP(ip->size) / 512 : 0;
+	/* What the file holds, holes left out and fallocate's pages past
+	 * the end counted, as tmpfs. */
+	st->st_blocks = S_ISREG(ip->mode) ? ip->file.used * (PAGE_SIZE / 512) : 0;
 	set_time(&st->atime_sec, &st->atime_nsec, ip->atime_ns);
 	set_time(&st->mtime_sec, &st->mtime_nsec, ip->mtime_ns);
 	set_time(&st->ctime_sec, &st->ctime_nsec, ip->ctime_ns);
@@ -450,15 +476,18 @@ struct inode *dir_lookup(struct inode *dir, const char *name, size_t len)
 /*
  * Under dir->lock: e (name filled in) names ip in dir from now on.  A new
  * inode (fresh) gets its first name; an existing one must still have one,
- * or it could come back from an unlink (Linux's linkat: ENOENT).
+ * or it could come back from an unlink (Linux's linkat: ENOENT), unless it
+ * is an O_TMPFILE file still waiting for its first (file.linkable).
  */
 static int link_entry(struct inode *dir, struct ramfs_dirent *e, struct inode *ip, bool fresh)
 {
 	spin_lock(&ip->lock); /* a leaf or a new directory: nothing below it is locked */
-	if (!fresh && ip->nlink == 0) {
+	if (!fresh && ip->nlink == 0 && !(S_ISREG(ip->mode) && ip->file.linkable)) {
 		spin_unlock(&ip->lock);
 		return -ENOENT;
 	}
+	if (S_ISREG(ip->mode))
+		ip->file.linkable = false;
 	ip->nlink++;
 	if (S_ISDIR(ip->mode)) {
 		ip->nlink = 2; /* its own "." */

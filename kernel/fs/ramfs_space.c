@@ -51,10 +51,10 @@ void ramfs_space_init(void)
 		printk_info("ramfs: size limit %zu KiB\n", pages_max << (PAGE_SHIFT - 10));
 }
 
-bool ramfs_charge_page(void)
+bool ramfs_charge_pages(size_t n)
 {
-	if (__atomic_add_fetch(&pages_used, 1, __ATOMIC_RELAXED) > pages_max || !frame_spare(1)) {
-		ramfs_uncharge_pages(1);
+	if (__atomic_add_fetch(&pages_used, n, __ATOMIC_RELAXED) > pages_max || !frame_spare(n)) {
+		ramfs_uncharge_pages(n);
 		return false;
 	}
 	return true;

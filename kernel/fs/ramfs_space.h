@@ -18,9 +18,9 @@ void ramfs_space_init(void);
  * is empty or malformed.
  */
 size_t ramfs_limit_pages(const char *s, size_t total);
-/* Charges one page of file data: false (ENOSPC) past the limit or when free
- * memory is down to the frame reserve. */
-bool ramfs_charge_page(void);
+/* Charges n pages of file data at once: false (ENOSPC) past the limit or
+ * when free memory would fall to the frame reserve. */
+bool ramfs_charge_pages(size_t n);
 /* Gives back n pages charged by ramfs_charge_page. */
 void ramfs_uncharge_pages(size_t n);
 /* Pages charged now, and the limit (both in pages). */

@@ -55,7 +55,9 @@ static long attr_target(int dirfd, const char *upath, int flags, bool nofollow, 
 		if (dirfd == AT_FDCWD)
 			return path_lookup(NULL, ".", out);
 	}
-	f = files_lookup(current()->files, dirfd);
+	/* AT_EMPTY_PATH takes an O_PATH fd, fchmod and futimens do not. */
+	f = upath ? files_lookup_raw(current()->files, dirfd)
+		  : files_lookup(current()->files, dirfd);
 	if (!f)
 		return -EBADF;
 	if (f->inode)

@@ -19,7 +19,9 @@
 #define DUP3_FLAGS  (O_CLOEXEC | O_CLOFORK)
 #define PIPE2_FLAGS (O_CLOEXEC | O_CLOFORK | O_NONBLOCK | O_NONSEQFD)
 #define SETFL_FLAGS (O_APPEND | O_NONBLOCK)
-#define GETFL_FLAGS (O_ACCMODE | SETFL_FLAGS)
+/* An O_PATH file keeps O_PATH and the O_DIRECTORY/O_NOFOLLOW it was
+ * opened with, as Linux shows them; other files have neither. */
+#define GETFL_FLAGS (O_ACCMODE | SETFL_FLAGS | O_PATH | O_DIRECTORY | O_NOFOLLOW)
 
 static struct files_table *files(void)
 {
@@ -113,15 +115,25 @@ static long do_fcntl(struct file *f, int fd, unsigned int cmd, unsigned long arg
 	return -EINVAL;
 }
 
+/* What an O_PATH fd may do (Linux's check_fcntl_cmd): the fd itself. */
+static bool fcntl_path_cmd(unsigned int cmd)
+{
+	return cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC || cmd == F_DUPFD_CLOFORK ||
+	       cmd == F_GETFD || cmd == F_SETFD || cmd == F_GETFL;
+}
+
 /* A bad fd is EBADF whatever cmd is, as on Linux. */
 SYSCALL_DEFINE3(fcntl, int, fd, unsigned int, cmd, unsigned long, arg)
 {
-	struct file *f = files_lookup(files(), fd);
+	struct file *f = files_lookup_raw(files(), fd);
 	long ret;
 
 	if (!f)
 		return -EBADF;
-	ret = do_fcntl(f, fd, cmd, arg);
+	if (file_is_path(f) && !fcntl_path_cmd(cmd))
+		ret = -EBADF;
+	else
+		ret = do_fcntl(f, fd, cmd, arg);
 	file_put(f);
 	return ret;
 }

@@ -49,7 +49,7 @@ int upath_get_flags(int dirfd, const char *upath, int flags, struct upath *p)
 	if (n == 0)
 		n = -ENOENT; /* before dirfd, as Linux's getname */
 	if (n >= 0 && p->path[0] != '/' && dirfd != AT_FDCWD) {
-		f = files_lookup(files(), dirfd);
+		f = files_lookup_raw(files(), dirfd); /* O_PATH dirfds too */
 		n = !f ? -EBADF : !f->inode || !inode_is_dir(f->inode) ? -ENOTDIR : 0;
 		if (!n) {
 			p->dir = f->inode;
@@ -301,7 +301,7 @@ SYSCALL_DEFINE1(chdir, const char *, upath)
 
 SYSCALL_DEFINE1(fchdir, int, fd)
 {
-	struct file *f = files_lookup(files(), fd);
+	struct file *f = files_lookup_raw(files(), fd); /* O_PATH too */
 	long err = -ENOTDIR;
 
 	if (!f)

@@ -3,6 +3,9 @@
  * *at forms.  Argument checking here; the name-space work is link.c's.
  */
 #include "arch/x86_64/uaccess.h"
+#include "fs/file.h"
+#include "fs/files.h"
+#include "fs/fs_struct.h"
 #include "fs/upath.h"
 #include "lib/string.h"
 #include "mm/heap.h"
@@ -72,11 +75,12 @@ SYSCALL_DEFINE4(readlinkat, int, dirfd, const char *, path, char *, buf, int, si
 	return do_readlink(dirfd, path, buf, size);
 }
 
-/* Both paths copied in with their directories, or an error and nothing held. */
-static long upath_get_two(int olddirfd, const char *uold, int newdirfd, const char *unew,
-			  struct upath *old, struct upath *new)
+/* Both paths copied in with their directories, or an error and nothing
+ * held; oldflags: AT_EMPTY_PATH lets the old path be empty. */
+static long upath_get_two(int olddirfd, const char *uold, int oldflags, int newdirfd,
+			  const char *unew, struct upath *old, struct upath *new)
 {
-	long err = upath_get(olddirfd, uold, old);
+	long err = upath_get_flags(olddirfd, uold, oldflags, old);
 
 	if (err)
 		return err;
@@ -86,20 +90,42 @@ static long upath_get_two(int olddirfd, const char *uold, int newdirfd, const ch
 	return err;
 }
 
+/* linkat's AT_EMPTY_PATH: a new name for the file on fd (an O_PATH one
+ * too, or an O_TMPFILE file's first), the cwd for AT_FDCWD (EPERM: a
+ * directory); EBADF, ENOENT for a file with no inode. */
+static long link_fd(int fd, struct upath *new)
+{
+	struct file *f = fd == AT_FDCWD ? NULL : files_lookup_raw(current()->files, fd);
+	struct inode *ip = f ? f->inode : fs_get_cwd(current()->fs);
+	long err;
+
+	if (fd != AT_FDCWD && !f)
+		return -EBADF;
+	err = ip ? vfs_link_inode(ip, new->dir, new->path) : -ENOENT;
+	if (f)
+		file_put(f);
+	else
+		inode_put(ip);
+	return err;
+}
+
 /* SYSIND_NOFOLLOW is link's default; with AT_SYMLINK_FOLLOW it contradicts: EINVAL. */
 static long do_link(int olddirfd, const char *uold, int newdirfd, const char *unew, int flags)
 {
 	struct upath old, new;
 	long err;
 
-	if (flags & ~AT_SYMLINK_FOLLOW)
+	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
 	if ((flags & AT_SYMLINK_FOLLOW) && sysind_nofollow())
 		return -EINVAL;
-	err = upath_get_two(olddirfd, uold, newdirfd, unew, &old, &new);
+	err = upath_get_two(olddirfd, uold, flags & AT_EMPTY_PATH, newdirfd, unew, &old, &new);
 	if (err)
 		return err;
-	err = vfs_link(old.dir, old.path, new.dir, new.path, flags & AT_SYMLINK_FOLLOW);
+	if (!old.path[0]) /* AT_EMPTY_PATH and "" */
+		err = link_fd(olddirfd, &new);
+	else
+		err = vfs_link(old.dir, old.path, new.dir, new.path, flags & AT_SYMLINK_FOLLOW);
 	upath_put(&new);
 	upath_put(&old);
 	return err;
@@ -127,7 +153,7 @@ static long do_rename(int olddirfd, const char *uold, int newdirfd, const char *
 		return -EINVAL;
 	if ((flags & RENAME_NOREPLACE) && (flags & RENAME_EXCHANGE))
 		return -EINVAL;
-	err = upath_get_two(olddirfd, uold, newdirfd, unew, &old, &new);
+	err = upath_get_two(olddirfd, uold, 0, newdirfd, unew, &old, &new);
 	if (err)
 		return err;
 	err = vfs_rename(old.dir, old.path, new.dir, new.path, flags);

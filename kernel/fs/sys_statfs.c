@@ -73,7 +73,7 @@ SYSCALL_DEFINE2(statfs, const char *, upath, void *, ubuf)
  * (epoll): its type says which, as its stat shows it. */
 SYSCALL_DEFINE2(fstatfs, int, fd, void *, ubuf)
 {
-	struct file *f = files_lookup(current()->files, fd);
+	struct file *f = files_lookup_raw(current()->files, fd); /* O_PATH too */
 	struct uapi_stat ust = {0};
 	struct statfs_k st;
 

@@ -185,6 +185,27 @@ int vfs_truncate(struct inode *ip, uint64_t size)
 	return err;
 }
 
+/* O_PATH files (file.h): nothing to read, write or release but the inode. */
+static const struct file_ops path_ops = {
+    .release = vfs_release_inode,
+};
+
+/* An O_PATH file for ip: no driver opened, no FIFO partner waited for, a
+ * link (O_NOFOLLOW) the file itself; F_GETFL shows O_PATH and the
+ * O_DIRECTORY / O_NOFOLLOW it was opened with, as Linux. */
+static int open_path(struct inode *ip, unsigned int flags, struct file **out)
+{
+	struct file *f;
+
+	if ((flags & O_DIRECTORY) && !inode_is_dir(ip))
+		return -ENOTDIR;
+	if (!(f = file_alloc(&path_ops, flags & (O_PATH | O_DIRECTORY | O_NOFOLLOW), NULL)))
+		return -ENOMEM;
+	f->inode = ip;
+	*out = f;
+	return 0;
+}
+
 /* Linux's rules: directories open read-only, without O_CREAT or O_TRUNC;
  * a link (not followed: O_NOFOLLOW) cannot be opened. */
 static int open_check(struct inode *ip, unsigned int flags)
@@ -198,6 +219,46 @@ static int open_check(struct inode *ip, unsigned int flags)
 	return 0;
 }
 
+/*
+ * O_TMPFILE: a regular file with no name in the directory path names,
+ * open for writing, linkable later (linkat with AT_EMPTY_PATH or through
+ * /proc/<pid>/fd) unless O_EXCL.  /proc/<pid>/fd shows it as
+ * "DIR/#INO (deleted)", as Linux.  Linux's checks first: O_TMPFILE needs
+ * its O_DIRECTORY bit and no O_CREAT, and write access (EINVAL).
+ */
+static int open_tmpfile(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
+			struct file **out)
+{
+	struct inode *dir, *ip = NULL;
+	char name[24];
+	int err;
+
+	if ((flags & (O_TMPFILE | O_CREAT)) != O_TMPFILE || (flags & O_ACCMODE) == O_RDONLY)
+		return -EINVAL;
+	if ((err = path_lookup(start, path, &dir)))
+		return err;
+	if (!inode_is_dir(dir))
+		err = -ENOTDIR;
+	else if (dir->dir.gen)
+		err = -EOPNOTSUPP; /* /proc makes no files */
+	else if (!(ip = inode_alloc(S_IFREG | (mode & 07777), 0)))
+		err = -ENOMEM;
+	else if ((err = vfs_open_inode(ip, flags, out)))
+		inode_put(ip);
+	if (err) {
+		inode_put(dir);
+		return err;
+	}
+	ip->file.linkable = !(flags & O_EXCL); /* under no lock: nobody else has ip yet */
+	snprintk(name, sizeof(name), "#%lu", (unsigned long)ip->ino);
+	(*out)->dir = dir; /* the file takes it over */
+	if (!((*out)->name = kstrdup(name))) {
+		file_put(*out);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int vfs_open(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
 	     struct file **out)
 {
@@ -207,6 +268,10 @@ int vfs_open(struct inode *start, const char *path, unsigned int flags, uint32_t
 	bool created = false;
 	int err;
 
+	if (flags & O_PATH) /* it beats everything else (Linux's O_PATH_FLAGS) */
+		flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW;
+	else if (flags & __O_TMPFILE)
+		return open_tmpfile(start, path, flags, mode, out);
 	if (flags & O_CREAT)
 		err = path_create(start, path, lookup | ((flags & O_EXCL) ? LOOKUP_EXCL : 0), mode,
 				  &ip, &created, &where);
@@ -214,11 +279,15 @@ int vfs_open(struct inode *start, const char *path, unsigned int flags, uint32_t
 		err = path_lookup_where(start, path, lookup, &ip, &where);
 	if (err)
 		return err;
-	err = open_check(ip, flags);
-	if (!err && (flags & O_TRUNC) && inode_is_reg(ip) && !created)
-		err = vfs_truncate(ip, 0);
-	if (!err)
-		err = vfs_open_inode(ip, flags, out);
+	if (flags & O_PATH) {
+		err = open_path(ip, flags, out);
+	} else {
+		err = open_check(ip, flags);
+		if (!err && (flags & O_TRUNC) && inode_is_reg(ip) && !created)
+			err = vfs_truncate(ip, 0);
+		if (!err)
+			err = vfs_open_inode(ip, flags, out);
+	}
 	if (err) {
 		inode_put(ip);
 		path_where_put(&where);

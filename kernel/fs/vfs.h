@@ -112,6 +112,8 @@ int vfs_symlink(struct inode *start, const char *path, const char *target);
 /* A new name newpath for oldpath (follow: a final link of oldpath followed). */
 int vfs_link(struct inode *oldstart, const char *oldpath, struct inode *newstart,
 	     const char *newpath, bool follow);
+/* The same for an inode the caller holds (linkat's AT_EMPTY_PATH). */
+int vfs_link_inode(struct inode *ip, struct inode *newstart, const char *newpath);
 int vfs_rename(struct inode *oldstart, const char *oldpath, struct inode *newstart,
 	       const char *newpath, unsigned int flags);
 /* Absolute path of directory dir into buf: length with the NUL, -ERANGE, -ENOENT. */

@@ -89,7 +89,7 @@ static int scm_add_fds(struct scm_fds **set, const int *fds, unsigned int n)
 	kfree(*set);
 	*set = s;
 	for (unsigned int i = 0; i < n; i++) {
-		struct file *f = files_lookup(current()->files, fds[i]);
+		struct file *f = files_lookup_raw(current()->files, fds[i]); /* O_PATH too */
 		if (!f)
 			return -EBADF;
 		s->files[s->n++] = f;

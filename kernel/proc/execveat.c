@@ -45,7 +45,7 @@ static long execveat_target(int dirfd, const struct upath *p, int flags, struct 
 			tg->path = "."; /* the cwd itself: not a file to run (EACCES) */
 		return 0;
 	}
-	if (!p->path[0] && !(tg->file = files_lookup(files, dirfd)))
+	if (!p->path[0] && !(tg->file = files_lookup_raw(files, dirfd)))
 		return -EBADF;
 	tg->by_fd = true;
 	tg->fd_closes = files_get_fdflags(files, dirfd) & FD_CLOEXEC;

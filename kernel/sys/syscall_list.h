@@ -134,6 +134,7 @@
 	X(__NR_arch_prctl, arch_prctl)                                                             \
 	X(__NR_setrlimit, setrlimit)                                                               \
 	X(__NR_gettid, gettid)                                                                     \
+	X(__NR_readahead, readahead)                                                               \
 	X(__NR_tkill, tkill)                                                                       \
 	X(__NR_time, time)                                                                         \
 	X(__NR_futex, futex)                                                                       \
@@ -142,6 +143,7 @@
 	X(__NR_epoll_create, epoll_create)                                                         \
 	X(__NR_getdents64, getdents64)                                                             \
 	X(__NR_set_tid_address, set_tid_address)                                                   \
+	X(__NR_fadvise64, fadvise64)                                                               \
 	X(__NR_clock_gettime, clock_gettime)                                                       \
 	X(__NR_clock_getres, clock_getres)                                                         \
 	X(__NR_clock_nanosleep, clock_nanosleep)                                                   \
@@ -174,6 +176,7 @@
 	X(__NR_signalfd, signalfd)                                                                 \
 	X(__NR_timerfd_create, timerfd_create)                                                     \
 	X(__NR_eventfd, eventfd)                                                                   \
+	X(__NR_fallocate, fallocate)                                                               \
 	X(__NR_timerfd_settime, timerfd_settime)                                                   \
 	X(__NR_timerfd_gettime, timerfd_gettime)                                                   \
 	X(__NR_accept4, accept4)                                                                   \

@@ -47,6 +47,16 @@
 #define O_SYNC	    04010000
 #endif
 
+/* Linux's O_PATH and O_TMPFILE (__O_TMPFILE with O_DIRECTORY), which
+ * newlib lacks: kernel names only. */
+#define UAPI_O_PATH	 010000000
+#define UAPI___O_TMPFILE 020000000
+#ifndef UAPI_NO_FLAG_NAMES
+#define O_PATH	    UAPI_O_PATH
+#define __O_TMPFILE UAPI___O_TMPFILE
+#define O_TMPFILE   (__O_TMPFILE | O_DIRECTORY)
+#endif
+
 /* fdkernel additions (not in Linux): bits 23 and 24 of the open flags. */
 #define O_CLOFORK  040000000  /* close the new fd in a forked child */
 #define O_NONSEQFD 0100000000 /* allocate from the non-sequential area */
@@ -73,6 +83,26 @@
 #define SOCK_NONBLOCK 00004000
 #define SOCK_CLOEXEC  02000000
 #define SOCK_CLOFORK  O_CLOFORK
+
+/* fallocate(2) modes and posix_fadvise(2) advice: Linux's (the libcs
+ * have their own names for them). */
+#ifndef UAPI_NO_FLAG_NAMES
+#define FALLOC_FL_KEEP_SIZE	 0x01
+#define FALLOC_FL_PUNCH_HOLE	 0x02
+#define FALLOC_FL_NO_HIDE_STALE	 0x04
+#define FALLOC_FL_COLLAPSE_RANGE 0x08
+#define FALLOC_FL_ZERO_RANGE	 0x10
+#define FALLOC_FL_INSERT_RANGE	 0x20
+#define FALLOC_FL_UNSHARE_RANGE	 0x40
+#define FALLOC_FL_WRITE_ZEROES	 0x80
+
+#define POSIX_FADV_NORMAL     0
+#define POSIX_FADV_RANDOM     1
+#define POSIX_FADV_SEQUENTIAL 2
+#define POSIX_FADV_WILLNEED   3
+#define POSIX_FADV_DONTNEED   4
+#define POSIX_FADV_NOREUSE    5
+#endif
 
 /* close_range(2) flags: Linux values; CLOSE_RANGE_CLOFORK is fdkernel's. */
 #define CLOSE_RANGE_UNSHARE (1U << 1)

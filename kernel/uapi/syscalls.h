@@ -131,6 +131,7 @@
 #define __NR_arch_prctl	     158
 #define __NR_setrlimit	     160
 #define __NR_gettid	     186
+#define __NR_readahead	     187
 #define __NR_tkill	     200
 #define __NR_time	     201
 #define __NR_futex	     202
@@ -139,6 +140,7 @@
 #define __NR_epoll_create    213
 #define __NR_getdents64	     217
 #define __NR_set_tid_address 218
+#define __NR_fadvise64	     221
 #define __NR_clock_gettime   228
 #define __NR_clock_getres    229
 #define __NR_clock_nanosleep 230
@@ -174,6 +176,7 @@
 #define __NR_signalfd	     282
 #define __NR_timerfd_create  283
 #define __NR_eventfd	     284
+#define __NR_fallocate	     285
 #define __NR_timerfd_settime 286
 #define __NR_timerfd_gettime 287
 #define __NR_accept4	     288

@@ -1,0 +1,120 @@
+/*
+ * File space and caching hints: fallocate, fadvise64 and readahead.  The
+ * checks are Linux's, in its order (vfs_fallocate, generic_fadvise,
+ * ksys_readahead); the ramfs answers as tmpfs: fallocate allocates and
+ * punches holes (ramfs_falloc.c) and refuses the other modes with
+ * EOPNOTSUPP, and with no backing store there is nothing to read ahead or
+ * drop, so valid hints are accepted and change nothing.
+ */
+#include "fs/file.h"
+#include "fs/files.h"
+#include "fs/inode.h"
+#include "fs/pipe.h"
+#include "proc/task.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/fcntl.h>
+
+/* The modes Linux's VFS accepts before asking the file system: one
+ * operation, KEEP_SIZE where it makes sense (PUNCH_HOLE needs it). */
+static bool falloc_mode_valid(int mode)
+{
+	int op = mode & ~FALLOC_FL_KEEP_SIZE, keep = mode & FALLOC_FL_KEEP_SIZE;
+
+	switch (op) {
+	case 0:
+	case FALLOC_FL_ZERO_RANGE:
+	case FALLOC_FL_UNSHARE_RANGE:
+		return true;
+	case FALLOC_FL_PUNCH_HOLE:
+		return keep;
+	case FALLOC_FL_COLLAPSE_RANGE:
+	case FALLOC_FL_INSERT_RANGE:
+	case FALLOC_FL_WRITE_ZEROES:
+		return !keep;
+	default:
+		return false;
+	}
+}
+
+/* The file-type checks after the access mode: -ESPIPE, -ENODEV, or 0 for
+ * a regular file. */
+static long falloc_file_type(struct file *f)
+{
+	uint32_t mode = f->inode ? f->inode->mode : 0;
+
+	if (S_ISFIFO(mode) || pipe_of(f))
+		return -ESPIPE;
+	if (S_ISDIR(mode))
+		return -EISDIR;
+	return S_ISREG(mode) ? 0 : -ENODEV;
+}
+
+static long do_fallocate(struct file *f, int mode, long off, long len)
+{
+	long err;
+
+	if (off < 0 || len <= 0)
+		return -EINVAL;
+	if (!falloc_mode_valid(mode))
+		return -EOPNOTSUPP;
+	if (!file_can_write(f))
+		return -EBADF;
+	if ((err = falloc_file_type(f)))
+		return err;
+	if ((uint64_t)off + (uint64_t)len > RAMFS_MAX_FILE)
+		return -EFBIG; /* wrapping past LONG_MAX included */
+	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE))
+		return -EOPNOTSUPP; /* tmpfs's answer to zero, collapse, insert... */
+	return inode_fallocate(f->inode, mode & FALLOC_FL_PUNCH_HOLE, mode & FALLOC_FL_KEEP_SIZE,
+			       off, len);
+}
+
+SYSCALL_DEFINE4(fallocate, int, fd, int, mode, long, off, long, len)
+{
+	struct file *f = files_lookup(current()->files, fd);
+	long err;
+
+	if (!f)
+		return -EBADF;
+	err = do_fallocate(f, mode, off, len);
+	file_put(f);
+	return err;
+}
+
+/* A FIFO or pipe is ESPIPE whatever the advice; a negative length or an
+ * unknown advice EINVAL; an O_PATH fd is no file here (EBADF). */
+SYSCALL_DEFINE4(fadvise64, int, fd, long, off, long, len, int, advice)
+{
+	struct file *f = files_lookup(current()->files, fd);
+	long err = 0;
+
+	(void)off;
+	if (!f)
+		return -EBADF;
+	if (f->flags & O_PATH)
+		err = -EBADF;
+	else if ((f->inode && S_ISFIFO(f->inode->mode)) || pipe_of(f))
+		err = -ESPIPE;
+	else if (len < 0 || advice < POSIX_FADV_NORMAL || advice > POSIX_FADV_NOREUSE)
+		err = -EINVAL;
+	file_put(f);
+	return err;
+}
+
+/* Only files that can be read ahead: readable (EBADF), regular (EINVAL). */
+SYSCALL_DEFINE3(readahead, int, fd, long, off, size_t, count)
+{
+	struct file *f = files_lookup(current()->files, fd);
+	long err = 0;
+
+	(void)off, (void)count;
+	if (!f)
+		return -EBADF;
+	if (!file_can_read(f))
+		err = -EBADF;
+	else if (!f->inode || !inode_is_reg(f->inode))
+		err = -EINVAL;
+	file_put(f);
+	return err;
+}
