@@ -23,6 +23,27 @@
 #define MAP_IGNORED                                                                                \
 	(MAP_NORESERVE | MAP_DENYWRITE | MAP_EXECUTABLE | MAP_LOCKED | MAP_POPULATE |              \
 	 MAP_NONBLOCK | MAP_STACK)
+
+/* The lock bits a new mapping gets: mlockall(MCL_FUTURE)'s, MAP_LOCKED's
+ * (u locked). */
+static unsigned int mapping_lock(struct uvm *u, int flags)
+{
+	unsigned int lock = u->lock_future | (flags & MAP_LOCKED ? VMA_LOCKED : 0);
+
+	if (lock)
+		u->ever_locked = true;
+	return lock;
+}
+
+/* A locked mapping is populated at once (unless on fault), and so is one
+ * asked for with MAP_POPULATE; best effort, as Linux's mm_populate: the
+ * mapping stands even if memory runs out first. */
+static void mapping_populate(struct uvm *u, const struct vma *v, int flags)
+{
+	if (((v->flags & VMA_LOCKED) && !(v->flags & VMA_LOCKONFAULT)) ||
+	    ((flags & MAP_POPULATE) && !(flags & MAP_NONBLOCK)))
+		uvm_populate(u, v->start, v->end);
+}
 #define MAP_KNOWN  (MAP_TYPE | MAP_FIXED | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_IGNORED)
 #define PROT_KNOWN (PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM)
 
@@ -99,11 +120,14 @@ static long do_mmap(uint64_t addr, uint64_t len, int prot, int flags, struct fil
 	spin_lock(&u->lock);
 	err = mapping_place(u, addr, len, flags, &tmpl.start);
 	tmpl.end = tmpl.start + len;
+	tmpl.flags |= mapping_lock(u, flags);
 	if (!err)
 		err = mapping_add(u, &tmpl);
 	spin_unlock(&u->lock);
 	if (tmpl.file) /* the vma holds its own count now, if it was made */
 		memfd_mmap_done(tmpl.file, tmpl.flags);
+	if (!err)
+		mapping_populate(u, &tmpl, flags);
 	return err ? err : (long)tmpl.start;
 }
 

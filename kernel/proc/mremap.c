@@ -155,6 +155,9 @@ static int advise(struct uvm *u, struct vma *v, uint64_t from, uint64_t to, int 
 
 	if (advice == MADV_FREE && !anon_private)
 		return -EINVAL;
+	/* Locked pages stay (Linux's can_madv_lru_vma). */
+	if ((advice == MADV_DONTNEED || advice == MADV_FREE) && (v->flags & VMA_LOCKED))
+		return -EINVAL;
 	if ((advice == MADV_DONTNEED || advice == MADV_FREE) && (v->file || anon_private))
 		vm_unmap_range(u->space, from, to - from);
 	return 0;
@@ -216,7 +219,10 @@ SYSCALL_DEFINE3(msync, uint64_t, start, uint64_t, len, int, flags)
 	if (end == start)
 		return 0;
 	spin_lock(&u->lock);
-	err = advise_range(u, start, end, MADV_NORMAL); /* ENOMEM for a hole */
+	if ((flags & MS_INVALIDATE) && vma_range_has(u, start, end, VMA_LOCKED))
+		err = -EBUSY; /* locked pages cannot be dropped */
+	else
+		err = advise_range(u, start, end, MADV_NORMAL); /* ENOMEM for a hole */
 	spin_unlock(&u->lock);
 	return err;
 }

@@ -16,6 +16,7 @@
 #include "proc/proc.h"
 #include "proc/rusage.h"
 #include "proc/uvm.h"
+#include "proc/vma.h"
 #include "sched/sched.h"
 #include <uapi/errno.h>
 
@@ -28,6 +29,7 @@ struct pid_info {
 	uint64_t utime, stime, cutime, cstime; /* ticks (TIMER_HZ = USER_HZ = 100) */
 	uint64_t rss_pages;		       /* user pages mapped; 0 without user memory */
 	uint64_t vsize;			       /* bytes of the mapping list; 0 without */
+	uint64_t locked;		       /* bytes of it mlock'd (VmLck) */
 	bool has_mm;			       /* the leader has user memory (not a zombie) */
 	uint64_t cpus;			       /* the CPUs the thread (or leader) may run on */
 };
@@ -111,7 +113,8 @@ static void gather_locked(struct thread_group *g, struct task *t, struct pid_inf
 	 * killer's rule */
 	in->has_mm = g->leader->uvm != NULL;
 	in->rss_pages = in->has_mm ? vm_resident_pages(g->leader->vm) : 0;
-	in->vsize = in->has_mm ? uvm_mapped_bytes(g->leader->uvm) : 0;
+	in->vsize = in->has_mm ? uvm_mapped_bytes(g->leader->uvm, 0) : 0;
+	in->locked = in->has_mm ? uvm_mapped_bytes(g->leader->uvm, VMA_LOCKED) : 0;
 }
 
 /* proc_lock held: the leader's argv (nothing for a zombie, as Linux). */
@@ -245,8 +248,8 @@ static void append_cpu_list(char *buf, size_t size, size_t *len, uint64_t mask)
 	}
 }
 
-/* One root user: every id 0.  VmSize and VmRSS for a process with user
- * memory (Linux leaves the Vm lines out for a zombie). */
+/* One root user: every id 0.  VmSize, VmLck and VmRSS for a process with
+ * user memory (Linux leaves the Vm lines out for a zombie). */
 static long format_status(const struct pid_info *in, char *buf, size_t size)
 {
 	size_t len = 0;
@@ -256,8 +259,8 @@ static long format_status(const struct pid_info *in, char *buf, size_t size)
 		"Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n",
 		in->comm, in->state, state_name(in->state), in->tgid, in->pid, in->ppid);
 	if (in->has_mm)
-		appendk(buf, size, &len, "VmSize:\t%8lu kB\nVmRSS:\t%8lu kB\n", in->vsize >> 10,
-			in->rss_pages * (PAGE_SIZE >> 10));
+		appendk(buf, size, &len, "VmSize:\t%8lu kB\nVmLck:\t%8lu kB\nVmRSS:\t%8lu kB\n",
+			in->vsize >> 10, in->locked >> 10, in->rss_pages * (PAGE_SIZE >> 10));
 	appendk(buf, size, &len, "Threads:\t%d\nCpus_allowed:\t", in->threads);
 	append_cpu_mask(buf, size, &len, in->cpus);
 	appendk(buf, size, &len, "\nCpus_allowed_list:\t");

@@ -5,6 +5,7 @@
  * mmap family of calls is proc/mmap.c.
  */
 #include "proc/uvm.h"
+#include "arch/x86_64/percpu.h"
 #include "fs/inode.h"
 #include "lib/string.h"
 #include "mm/frame.h"
@@ -16,6 +17,7 @@
 #include "proc/task.h"
 #include "proc/vma.h"
 #include "sched/sched.h"
+#include "sched/wait.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 #include <uapi/mman.h>
@@ -77,6 +79,54 @@ static int fault_in_page(struct uvm *u, struct vma *v, uint64_t va)
 		flags = (flags & ~PTE_WRITE) | PTE_COW;
 	if ((err = map_page(u->space, va, pa, flags)))
 		frame_unref(pa);
+	return err;
+}
+
+#define POPULATE_BATCH 64 /* pages per hold of the uvm lock */
+
+/* Under u->lock: maps pages of v from *va up to stop (POPULATE_BATCH at
+ * most), advancing *va.  0, -ENOMEM, -EIO (the file ends). */
+static int populate_batch(struct uvm *u, struct vma *v, uint64_t *va, uint64_t stop)
+{
+	uint64_t flags;
+	int err = 0;
+
+	if (!(v->prot & (PROT_READ | PROT_WRITE | PROT_EXEC))) {
+		*va = stop; /* nothing may touch it: nothing to map */
+		return 0;
+	}
+	for (int n = 0; *va < stop && n < POPULATE_BATCH && !err; *va += PAGE_SIZE, n++)
+		if (translate(u->space, *va, NULL, &flags) &&
+		    (err = fault_in_page(u, v, *va)) == -EEXIST)
+			err = 0;
+	return err;
+}
+
+int uvm_populate(struct uvm *u, uint64_t start, uint64_t end)
+{
+	uint64_t va = start;
+	struct vma *v;
+	int err = 0;
+
+	while (va < end && !err) {
+		spin_lock(&u->lock);
+		if (!(v = vma_find(u, va)) || v->start >= end) {
+			spin_unlock(&u->lock);
+			break;
+		}
+		va = va > v->start ? va : v->start;
+		uint64_t stop = v->end < end ? v->end : end;
+		err = populate_batch(u, v, &va, stop);
+		spin_unlock(&u->lock);
+		if (err == -EIO) { /* past the end of the file: the rest of v too */
+			va = stop;
+			err = 0;
+		}
+		if (this_cpu()->need_resched) /* the kernel is not preempted */
+			sched_yield();
+		if (signal_pending())
+			break; /* a kill need not wait for gigabytes */
+	}
 	return err;
 }
 
@@ -190,6 +240,9 @@ struct uvm *uvm_fork(struct uvm *u)
 	spin_unlock(&u->lock);
 	if (!copy)
 		goto bad;
+	/* Memory locks are not inherited (copy is private yet: no lock). */
+	if (__atomic_load_n(&u->ever_locked, __ATOMIC_RELAXED) && vma_set_lock_all(copy, 0))
+		goto bad;
 	if ((copy->exe = u->exe)) {
 		inode_get(copy->exe);
 		/* Cannot fail: u's own denial keeps writers out. */
@@ -240,8 +293,10 @@ bool uvm_range_ok(uint64_t addr, uint64_t len)
 static long brk_locked(struct uvm *u, uint64_t addr)
 {
 	uint64_t old_end = PAGE_ALIGN_UP(u->brk), new_end = PAGE_ALIGN_UP(addr);
-	struct vma heap = {
-	    .start = old_end, .end = new_end, .prot = PROT_READ | PROT_WRITE, .flags = VMA_HEAP};
+	struct vma heap = {.start = old_end,
+			   .end = new_end,
+			   .prot = PROT_READ | PROT_WRITE,
+			   .flags = VMA_HEAP | u->lock_future}; /* populated anyway */
 
 	/* Linux returns the current break for any request it refuses. */
 	if (addr < u->brk_start || new_end < addr || new_end > USER_MMAP_TOP)

@@ -66,6 +66,13 @@ struct uvm {
 	 * NULL for none): /proc/<pid>/cmdline. */
 	char *cmdline;
 	size_t cmdline_len;
+	/* mlockall(MCL_FUTURE): the lock bits (proc/vma.h) each new mapping
+	 * gets; under lock, 0 in a fork's copy and a new image, as Linux's
+	 * def_flags. */
+	unsigned int lock_future;
+	/* Some vma has been locked (under lock): a fork's copy must drop
+	 * the locks, which copies the shared mapping table. */
+	bool ever_locked;
 };
 
 #define UVM_CMDLINE_MAX 4096
@@ -91,8 +98,16 @@ struct vma;
 int uvm_add_vma(struct uvm *u, const struct vma *tmpl);
 /* /proc/<pid>/maps of u into buf: its length (whole lines, cut to size). */
 long uvm_format_maps(struct uvm *u, char *buf, size_t size);
-/* The bytes u's mappings cover (what /proc/<pid>/stat's vsize shows). */
-uint64_t uvm_mapped_bytes(struct uvm *u);
+/* The bytes u's mappings cover (what /proc/<pid>/stat's vsize shows),
+ * or only those of vmas with one of flags (VMA_LOCKED: VmLck). */
+uint64_t uvm_mapped_bytes(struct uvm *u, unsigned int flags);
+/*
+ * Maps every page of [start, end) that a vma allows some access to and
+ * that is not mapped yet (mlock, MAP_POPULATE): the lock is taken a batch
+ * of pages at a time.  0, or -ENOMEM when frames run out; a file page
+ * past the end of its file ends that vma's part.
+ */
+int uvm_populate(struct uvm *u, uint64_t start, uint64_t end);
 /* Whether [addr, addr+len) lies where mappings may go (not the stack's). */
 bool uvm_range_ok(uint64_t addr, uint64_t len);
 

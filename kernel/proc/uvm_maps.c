@@ -66,13 +66,17 @@ long uvm_format_maps(struct uvm *u, char *buf, size_t size)
 	return (long)len;
 }
 
-uint64_t uvm_mapped_bytes(struct uvm *u)
+uint64_t uvm_mapped_bytes(struct uvm *u, unsigned int flags)
 {
 	uint64_t bytes = 0;
 	struct vma *v;
 
 	spin_lock(&u->lock);
-	list_for_each_entry(v, &u->vt->vmas, node) bytes += v->end - v->start;
+	list_for_each_entry(v, &u->vt->vmas, node)
+	{
+		if (!flags || (v->flags & flags))
+			bytes += v->end - v->start;
+	}
 	spin_unlock(&u->lock);
 	return bytes;
 }

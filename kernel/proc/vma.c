@@ -392,6 +392,60 @@ static int protect_part(struct uvm *u, struct vma *v, uint64_t from, uint64_t to
 	return 0;
 }
 
+int vma_set_lock(struct uvm *u, uint64_t start, uint64_t end, unsigned int lock)
+{
+	const unsigned int bits = VMA_LOCKED | VMA_LOCKONFAULT;
+	struct vma *v;
+	int err;
+
+	if (own(u))
+		return -ENOMEM;
+	/* Found again at each step: a merge may have swallowed the next. */
+	for (uint64_t at = start, to; at < end; at = to) {
+		if (!(v = vma_find(u, at)) || v->start > at)
+			return -ENOMEM; /* a hole */
+		to = v->end < end ? v->end : end;
+		if ((v->flags & bits) == lock)
+			continue;
+		if ((err = vma_split_range(u, at, to)))
+			return err;
+		v = vma_at(u, at);
+		v->flags = (v->flags & ~bits) | lock;
+		merge(u, v);
+	}
+	return 0;
+}
+
+bool vma_range_accessible(struct uvm *u, uint64_t start, uint64_t end)
+{
+	for (struct vma *v = vma_find(u, start); v && v->start < end; v = vma_next(u, v))
+		if (!(v->prot & (PROT_READ | PROT_WRITE | PROT_EXEC)))
+			return false;
+	return true;
+}
+
+bool vma_range_has(struct uvm *u, uint64_t start, uint64_t end, unsigned int flags)
+{
+	for (struct vma *v = vma_find(u, start); v && v->start < end; v = vma_next(u, v))
+		if (v->flags & flags)
+			return true;
+	return false;
+}
+
+int vma_set_lock_all(struct uvm *u, unsigned int lock)
+{
+	const unsigned int bits = VMA_LOCKED | VMA_LOCKONFAULT;
+	struct vma *v;
+
+	if (own(u))
+		return -ENOMEM;
+	for (v = vma_find(u, 0); v; v = vma_next(u, v)) {
+		v->flags = (v->flags & ~bits) | lock;
+		v = merge(u, v);
+	}
+	return 0;
+}
+
 int vma_protect(struct uvm *u, uint64_t start, uint64_t end, int prot)
 {
 	struct vma *v;

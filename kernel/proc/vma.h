@@ -54,6 +54,11 @@ struct vma_table {
 #define VMA_MAYWRITE 2u /* shared file mapping of a writable fd: PROT_WRITE allowed */
 #define VMA_STACK    4u /* the main stack, [stack] */
 #define VMA_HEAP     8u /* the brk heap, [heap] */
+/* mlock (proc/mlock.c): the pages stay in memory, populated at once
+ * unless VMA_LOCKONFAULT (MLOCK_ONFAULT: as they are touched).  Not
+ * inherited by fork. */
+#define VMA_LOCKED	16u
+#define VMA_LOCKONFAULT 32u
 
 /* Linux's vm.max_map_count: one more mapping is ENOMEM. */
 #define VMA_MAX 65530
@@ -89,6 +94,20 @@ int vma_remove(struct uvm *u, uint64_t start, uint64_t end);
  * file not open for writing; -ENOMEM past the commit limit.
  */
 int vma_protect(struct uvm *u, uint64_t start, uint64_t end, int prot);
+/* Whether every vma in [start, end) allows some access (not PROT_NONE). */
+bool vma_range_accessible(struct uvm *u, uint64_t start, uint64_t end);
+/* Whether a vma in [start, end) has one of flags. */
+bool vma_range_has(struct uvm *u, uint64_t start, uint64_t end, unsigned int flags);
+/*
+ * mlock's change: the mapped parts of [start, end) get the lock bits lock
+ * (VMA_LOCKED, with VMA_LOCKONFAULT or not, or 0), up to the first hole.  0; -ENOMEM at a
+ * hole (what came before it is changed, as Linux) or when a split finds
+ * no memory.
+ */
+int vma_set_lock(struct uvm *u, uint64_t start, uint64_t end, unsigned int lock);
+/* The same for every vma (mlockall, munlockall, a fork's copy): 0 or
+ * -ENOMEM (the table could not be made the uvm's own). */
+int vma_set_lock_all(struct uvm *u, unsigned int lock);
 /*
  * Splits vmas so that start and end are boundaries (if mapped there):
  * 0 or -ENOMEM.  For callers that act on whole vmas of a range.

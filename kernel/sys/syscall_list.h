@@ -130,6 +130,10 @@
 	X(__NR_fstatfs, fstatfs)                                                                   \
 	X(__NR_getpriority, getpriority)                                                           \
 	X(__NR_setpriority, setpriority)                                                           \
+	X(__NR_mlock, mlock)                                                                       \
+	X(__NR_munlock, munlock)                                                                   \
+	X(__NR_mlockall, mlockall)                                                                 \
+	X(__NR_munlockall, munlockall)                                                             \
 	X(__NR_prctl, prctl)                                                                       \
 	X(__NR_arch_prctl, arch_prctl)                                                             \
 	X(__NR_setrlimit, setrlimit)                                                               \
@@ -193,6 +197,7 @@
 	X(__NR_getrandom, getrandom)                                                               \
 	X(__NR_memfd_create, memfd_create)                                                         \
 	X(__NR_execveat, execveat)                                                                 \
+	X(__NR_mlock2, mlock2)                                                                     \
 	X(__NR_preadv2, preadv2)                                                                   \
 	X(__NR_pwritev2, pwritev2)                                                                 \
 	X(__NR_statx, statx)                                                                       \

@@ -55,6 +55,12 @@
 #define MADV_COLD	20
 #define MADV_PAGEOUT	21
 
+/* mlockall(2) flags and mlock2(2)'s. */
+#define MCL_CURRENT   1
+#define MCL_FUTURE    2
+#define MCL_ONFAULT   4
+#define MLOCK_ONFAULT 1
+
 #define MAP_FAILED ((void *)-1)
 
 #endif

@@ -127,6 +127,10 @@
 #define __NR_fstatfs	     138
 #define __NR_getpriority     140
 #define __NR_setpriority     141
+#define __NR_mlock	     149
+#define __NR_munlock	     150
+#define __NR_mlockall	     151
+#define __NR_munlockall	     152
 #define __NR_prctl	     157
 #define __NR_arch_prctl	     158
 #define __NR_setrlimit	     160
@@ -194,6 +198,7 @@
 #define __NR_getrandom	     318
 #define __NR_memfd_create     319
 #define __NR_execveat	     322
+#define __NR_mlock2	     325
 #define __NR_preadv2	     327
 #define __NR_pwritev2	     328
 #define __NR_statx	     332

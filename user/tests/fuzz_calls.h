@@ -141,6 +141,24 @@ static void fuzz_fcntl(void)
 	remember(raw_call(__NR_fcntl, arg_value('f'), cmd, arg_value(one_in(2) ? 'F' : 'i')));
 }
 
+/* mlock and its kin populate what they lock: a length past a megabyte or
+ * a non-lazy MCL_FUTURE would let one worker take every frame (root has
+ * no RLIMIT_MEMLOCK), so lengths stay small and mlockall is on fault. */
+static void fuzz_mlock(void)
+{
+	static const long nrs[] = {__NR_mlock, __NR_mlock2, __NR_munlock, __NR_mlockall,
+				   __NR_munlockall};
+	long nr = PICK(nrs), flags = one_in(8) ? arg_value('F') : (long)below(8);
+	long a[6] = {arg_value('a'), (long)below(1 << 20), one_in(2) ? 1 : arg_value('F')};
+
+	if (nr == __NR_mlockall) {
+		if (flags & 3)	    /* MCL_CURRENT, MCL_FUTURE */
+			flags |= 4; /* MCL_ONFAULT */
+		a[0] = flags;
+	}
+	remember(raw_syscall(nr, a));
+}
+
 static void fuzz_indirect(void);
 
 /* Calls that would end the whole system if fdkernel ever implements them. */
@@ -248,6 +266,10 @@ static const struct call calls[] = {
     {__NR_mknod, "pmF", 0},
     {__NR_setrlimit, "sb", 0},
     {169 /* reboot */, "", never},
+    {__NR_mlock, "", fuzz_mlock},
+    {__NR_munlock, "", fuzz_mlock},
+    {__NR_mlockall, "", fuzz_mlock},
+    {__NR_munlockall, "", fuzz_mlock},
     {__NR_gettid, "", 0},
     {__NR_readahead, "fil", 0},
     {__NR_tkill, "", fuzz_kill},
@@ -292,6 +314,7 @@ static const struct call calls[] = {
     {__NR_prlimit64, "Psbb", 0},
     {__NR_getcpu, "bbb", 0},
     {__NR_memfd_create, "oF", 0},
+    {__NR_mlock2, "", fuzz_mlock},
     {__NR_preadv2, "fbsisF", 0},
     {__NR_pwritev2, "fbsisF", 0},
     {__NR_statx, "foFsb", 0},
