@@ -4,6 +4,7 @@
  * what the command line asks for.
  */
 #include <stdint.h>
+#include "arch/x86_64/cpuinfo.h"
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/bootinfo.h"
 #include "arch/x86_64/cpu.h"
@@ -87,6 +88,7 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	}
 	hardening_init();
 	fpu_init();
+	cpuinfo_identify(0);
 	sched_init_cpu();
 	mutex_sys_init();
 	futex_init();

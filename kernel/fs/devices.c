@@ -3,10 +3,12 @@
  * /dev nodes and links made at boot, and the trivial devices null, zero
  * and full (random and urandom are lib/random.c's).
  */
+#include "arch/x86_64/cpuinfo.h"
 #include "fs/console.h"
 #include "fs/ctty.h"
 #include "fs/file.h"
 #include "fs/proc_pid.h"
+#include "fs/proc_sys.h"
 #include "fs/vfs.h"
 #include "lib/iov_iter.h"
 #include "lib/profile.h"
@@ -89,6 +91,9 @@ static const struct chrdev {
     {"/proc/mounts", MKDEV(10, 247), 0444, &mounts_ops}, /* fs/sys_statfs.c */
     {"/proc/stat", MKDEV(10, 248), 0444, &stat_ops},
     {"/proc/interrupts", MKDEV(10, 249), 0444, &interrupts_ops},
+    {"/proc/cpuinfo", MKDEV(10, 250), 0444, &cpuinfo_ops},	   /* arch/x86_64/cpuinfo.c */
+    {"/proc/filesystems", MKDEV(10, 251), 0444, &filesystems_ops}, /* fs/sys_statfs.c */
+    {"/proc/partitions", MKDEV(10, 252), 0444, &partitions_ops},
 };
 
 #define NCHRDEVS (sizeof(chrdevs) / sizeof(chrdevs[0]))
@@ -107,16 +112,20 @@ const struct file_ops *chrdev_ops(uint32_t rdev)
 {
 	if (rdev >> 8 == PROC_PID_MAJOR)
 		return &proc_pid_file_ops;
+	if (rdev >> 8 == PROC_SYS_MAJOR)
+		return proc_sys_ops();
 	for (size_t i = 0; i < NCHRDEVS; i++)
 		if (chrdevs[i].rdev == rdev)
 			return chrdevs[i].ops;
 	return NULL;
 }
 
-int chrdev_open(uint32_t rdev, unsigned flags)
+int chrdev_open(struct inode *ip, unsigned flags)
 {
-	if (rdev == MKDEV(5, 0) || rdev == MKDEV(5, 1))
-		return ctty_open(rdev == MKDEV(5, 0), flags);
+	if (ip->rdev == MKDEV(5, 0) || ip->rdev == MKDEV(5, 1))
+		return ctty_open(ip->rdev == MKDEV(5, 0), flags);
+	if (ip->rdev >> 8 == PROC_SYS_MAJOR)
+		return proc_sys_open(ip, flags);
 	return 0;
 }
 

@@ -8,11 +8,29 @@
 #include "fs/eventpoll.h"
 #include "fs/flock.h"
 #include "fs/inode.h"
+#include "fs/proc_sys.h"
+#include "lib/printk.h"
 #include "lib/string.h"
+#include "mm/frame.h"
+#include "mm/layout.h"
 #include "mm/heap.h"
 #include "sched/grace.h"
 
 static unsigned long live_files; /* atomic */
+
+/*
+ * /proc/sys/fs/file-max: the most open files the kernel will allocate.
+ * Nothing limits them but memory here (Linux's own limit spares root, the
+ * only user), so it is how many struct files the usable memory holds;
+ * read-only.
+ */
+static long file_max_show(const struct proc_sys_row *row, char *buf, size_t size)
+{
+	(void)row;
+	return snprintk(buf, size, "%lu\n",
+			(unsigned long)frame_total_count() * PAGE_SIZE / sizeof(struct file));
+}
+PROC_SYS_ROW(file_max_row, .path = "fs/file-max", .mode = 0444, .show = file_max_show);
 
 /**
  * file_alloc - a new open file

@@ -9,8 +9,11 @@
 #include "fs/file.h"
 #include "fs/inode.h"
 #include "fs/poll.h"
+#include "fs/proc_sys.h"
+#include "lib/printk.h"
 #include "lib/iov_iter.h"
 #include "mm/heap.h"
+#include "mm/layout.h"
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "sched/mutex.h"
@@ -59,6 +62,42 @@ struct pipe {
 };
 
 static uint64_t next_ino = 1; /* atomic */
+
+unsigned int pipe_max_size = 1048576;
+
+static long pipe_max_show(const struct proc_sys_row *row, char *buf, size_t size)
+{
+	return snprintk(buf, size, "%u\n",
+			__atomic_load_n((unsigned int *)row->data, __ATOMIC_RELAXED));
+}
+
+/* Linux's proc_dopipe_max_size: an unsigned number, rounded up to a page
+ * and to a power of two; 0 is a page, more than 2^31 EINVAL. */
+static long pipe_max_store(const struct proc_sys_row *row, const char *text, size_t len,
+			   uint64_t *pos)
+{
+	unsigned long size = PAGE_SIZE;
+	size_t used;
+	long v;
+	int err;
+
+	if (*pos) { /* as proc_sys_int_store */
+		*pos += len;
+		return len;
+	}
+	if ((err = proc_sys_parse_long(text, len, &v, &used)))
+		return err;
+	if (v < 0 || (unsigned long)v > (1UL << 31))
+		return -EINVAL;
+	while (size < (unsigned long)v)
+		size <<= 1;
+	__atomic_store_n((unsigned int *)row->data, (unsigned int)size, __ATOMIC_RELAXED);
+	*pos += used;
+	return used;
+}
+
+PROC_SYS_ROW(pipe_max_row, .path = "fs/pipe-max-size", .mode = 0644, .show = pipe_max_show,
+	     .store = pipe_max_store, .data = &pipe_max_size);
 
 static unsigned int load_u(const unsigned int *v)
 {

@@ -16,6 +16,14 @@ struct pipe;
 #define PIPE_BUF  4096	      /* writes up to this size are never interleaved */
 
 /*
+ * /proc/sys/fs/pipe-max-size: the most bytes F_SETPIPE_SZ may give a pipe
+ * without CAP_SYS_RESOURCE (Linux's pipe_max_size, 1 MiB at boot).  Always
+ * a power of two of at least a page (writes are rounded up as Linux's
+ * round_pipe_size).  Atomic.
+ */
+extern unsigned int pipe_max_size;
+
+/*
  * Creates a pipe: *rd (O_RDONLY) and *wr (O_WRONLY), each with one
  * reference; oflags may carry O_NONBLOCK for both.  0 or -ENOMEM.
  */
@@ -36,8 +44,9 @@ void pipe_put(struct pipe *p);
  * fifo_open: for a FIFO's pipe, O_RDONLY waits for a writer to open
  * (unless O_NONBLOCK), O_WRONLY for a reader (O_NONBLOCK: -ENXIO without
  * one), O_RDWR never waits; an anonymous pipe's (reopened through
- * /proc/<pid>/fd) never waits and never fails for want of a partner.  The file takes its own reference on p.  0, -ENXIO, -ENOMEM, or
- * the wait's error when a signal comes (nothing then changed).
+ * /proc/<pid>/fd) never waits and never fails for want of a partner.  The file takes its own
+ * reference on p.  0, -ENXIO, -ENOMEM, or the wait's error when a signal comes (nothing then
+ * changed).
  */
 int pipe_open(struct pipe *p, unsigned int flags, struct file **out);
 /* f's pipe if f is a pipe end (a reference is the caller's to take), else NULL. */

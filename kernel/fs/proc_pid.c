@@ -10,6 +10,7 @@
  * listing) or ESRCH (read), as Linux, and hold nothing of it.
  */
 #include "fs/proc_pid.h"
+#include "fs/proc_sys.h"
 #include "fs/file.h"
 #include "fs/inode.h"
 #include "fs/vfs.h"
@@ -24,12 +25,14 @@
 #include <uapi/errno.h>
 
 /* The entries of /proc/<pid>: the text files (enum proc_pid_file order),
- * then exe, and the directories fd, fdinfo and task. */
+ * the links exe, cwd and root, and the directories fd, fdinfo and task. */
 #define PID_EXE	    PROC_PID_NFILES
-#define PID_FD	    (PROC_PID_NFILES + 1)
-#define PID_FDINFO  (PROC_PID_NFILES + 2)
-#define PID_TASK    (PROC_PID_NFILES + 3)
-#define PID_ENTRIES (PROC_PID_NFILES + 4)
+#define PID_CWD	    (PROC_PID_NFILES + 1)
+#define PID_ROOT    (PROC_PID_NFILES + 2)
+#define PID_FD	    (PROC_PID_NFILES + 3)
+#define PID_FDINFO  (PROC_PID_NFILES + 4)
+#define PID_TASK    (PROC_PID_NFILES + 5)
+#define PID_ENTRIES (PROC_PID_NFILES + 6)
 static const char *const entry_names[PID_ENTRIES] = {
     [PROC_PID_STAT] = "stat",
     [PROC_PID_STATUS] = "status",
@@ -37,7 +40,12 @@ static const char *const entry_names[PID_ENTRIES] = {
     [PROC_PID_MAPS] = "maps",
     [PROC_PID_COMM] = "comm",
     [PROC_PID_SYSCALL] = "syscall",
+    [PROC_PID_LIMITS] = "limits",
+    [PROC_PID_ENVIRON] = "environ",
+    [PROC_PID_MOUNTINFO] = "mountinfo",
     [PID_EXE] = "exe",
+    [PID_CWD] = "cwd",
+    [PID_ROOT] = "root",
     [PID_FD] = "fd",
     [PID_FDINFO] = "fdinfo",
     [PID_TASK] = "task",
@@ -127,10 +135,15 @@ static int proc_link(const char *target, struct inode **out)
 	return 0;
 }
 
-static int exe_link(int pid, struct inode **out)
+/* exe or cwd: a link to the path, taken now; root: "/" (one root for
+ * every process). */
+static int path_link(int pid, int which, struct inode **out)
 {
 	char *buf = kmalloc(PATH_MAX);
-	int err = buf ? proc_pid_exe(pid, buf) : -ENOMEM;
+	int err = !buf		     ? -ENOMEM
+		  : which == PID_EXE ? proc_pid_exe(pid, buf)
+		  : which == PID_CWD ? proc_pid_cwd(pid, buf)
+				     : (strlcpy(buf, "/", PATH_MAX), 0);
 
 	if (!err)
 		err = proc_link(buf, out);
@@ -189,7 +202,9 @@ static int pid_dir_lookup(struct inode *dir, const char *name, size_t len, struc
 	case -1:
 		return -ENOENT;
 	case PID_EXE:
-		return exe_link(pid, out);
+	case PID_CWD:
+	case PID_ROOT:
+		return path_link(pid, i, out);
 	case PID_FD:
 		return proc_gen_dir(dir, &proc_fd_dir_gen, pid, 0, 0500, out);
 	case PID_FDINFO:
@@ -208,7 +223,7 @@ static void pid_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, 
 		return;
 	for (uint64_t i = *pos - DIR_GEN_POS; i < PID_ENTRIES; i++) {
 		const char *name = entry_names[i];
-		unsigned int type = i == PID_EXE ? S_IFLNK : i >= PID_FD ? S_IFDIR : S_IFCHR;
+		unsigned int type = i >= PID_FD ? S_IFDIR : i >= PID_EXE ? S_IFLNK : S_IFCHR;
 		uint64_t ino = 2 * PROC_PID_INO_BASE + dir->dir.gen_pid * PID_ENTRIES + i;
 		if (!emit(ctx, name, strlen(name), ino, type >> 12, DIR_GEN_POS + i + 1))
 			return;
@@ -279,6 +294,7 @@ void proc_pid_init(void)
 {
 	struct inode *proc;
 
+	proc_sys_init(); /* before /proc is sealed */
 	if (path_lookup(NULL, "/proc", &proc))
 		panic("vfs: no /proc");
 	proc->dir.gen = &proc_root_gen;

@@ -11,7 +11,10 @@
  * or PROC_FDINFO_MINOR); a free one of Linux's. */
 #define PROC_PID_MAJOR	  60
 #define PROC_FDINFO_MINOR PROC_PID_NFILES
-#define MINOR(rdev)	  ((rdev)&0xff)
+/* The device major of /proc/sys files (fs/proc_sys.c; the row in
+ * inode.proc.fd), the next free one. */
+#define PROC_SYS_MAJOR 61
+#define MINOR(rdev)    ((rdev)&0xff)
 /* d_ino of /proc/<pid> in a listing: beyond the ramfs numbers in use. */
 #define PROC_PID_INO_BASE (1ULL << 32)
 

@@ -21,4 +21,13 @@ long snapshot_read(struct file *f, struct iov_iter *to, uint64_t *pos, size_t si
 /* file_ops.release: frees the snapshot. */
 void snapshot_release(struct file *f);
 
+/* The file_ops name##_ops of a file whose text format_##name writes (at
+ * most max bytes). */
+#define SNAPSHOT_OPS(name, max)                                                                    \
+	static long name##_read(struct file *f, struct iov_iter *to, uint64_t *pos)                \
+	{                                                                                          \
+		return snapshot_read(f, to, pos, max, format_##name);                              \
+	}                                                                                          \
+	const struct file_ops name##_ops = {.read_iter = name##_read, .release = snapshot_release}
+
 #endif

@@ -9,6 +9,7 @@
 #include "fs/file.h"
 #include "fs/files.h"
 #include "fs/pipe.h"
+#include "fs/proc_sys.h"
 #include "proc/proc.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
@@ -215,19 +216,37 @@ static struct rlimit fixed_rlimit(unsigned int res)
 	return (struct rlimit){RLIM_INFINITY, RLIM_INFINITY};
 }
 
-static void rlimit_get(unsigned int res, struct rlimit *r)
+void rlimit_of(struct files_table *files, unsigned int res, struct rlimit *r)
 {
 	if (res == RLIMIT_NOFILE)
-		files_get_nofile_limits(files(), &r->rlim_cur, &r->rlim_max);
+		files_get_nofile_limits(files, &r->rlim_cur, &r->rlim_max);
 	else
 		*r = fixed_rlimit(res);
 }
+
+static void rlimit_get(unsigned int res, struct rlimit *r)
+{
+	rlimit_of(files(), res, r);
+}
+
+/*
+ * /proc/sys/fs/nr_open: the most RLIMIT_NOFILE's hard limit may be
+ * (setrlimit: EPERM above it).  Linux's default and least (the bits of a
+ * word); at most NR_OPEN_MAX, the most the sequential area can hold
+ * (Linux's own ceiling, near 2^31, cannot be honoured: EINVAL).  Atomic.
+ */
+static int nr_open = NR_OPEN_MAX;
+PROC_SYS_ROW(nr_open_row, .path = "fs/nr_open", .mode = 0644, .show = proc_sys_int_show,
+	     .store = proc_sys_int_store, .data = &nr_open, .min = 64, .max = NR_OPEN_MAX);
 
 /* res < RLIM_NLIMITS.  0, -EINVAL (soft > hard), -EPERM (hard too high). */
 static long rlimit_set(unsigned int res, const struct rlimit *r)
 {
 	if (r->rlim_cur > r->rlim_max)
 		return -EINVAL;
+	if (res == RLIMIT_NOFILE &&
+	    r->rlim_max > (uint64_t)__atomic_load_n(&nr_open, __ATOMIC_RELAXED))
+		return -EPERM;
 	if (res == RLIMIT_NOFILE)
 		return files_set_nofile_limits(files(), r->rlim_cur, r->rlim_max);
 	return r->rlim_max > fixed_rlimit(res).rlim_max ? -EPERM : 0;

@@ -1,5 +1,6 @@
 /*
- * statfs/fstatfs and /proc/mounts: fdkernel has one file system, the
+ * statfs/fstatfs, /proc/mounts, /proc/<pid>/mountinfo, /proc/filesystems
+ * and /proc/partitions: fdkernel has one file system, the
  * ramfs mounted at /, which reports itself as Linux's tmpfs does (its size
  * limit and the pages in use).  Pipes, sockets and epoll files answer
  * with the magic numbers of Linux's pseudo file systems.
@@ -97,12 +98,37 @@ static void format_mounts(char *buf, size_t size)
 	strlcpy(buf, "tmpfs / tmpfs rw 0 0\n", size);
 }
 
-static long mounts_read(struct file *f, struct iov_iter *to, uint64_t *pos)
+SNAPSHOT_OPS(mounts, 64);
+
+/* Linux's /proc/<pid>/mountinfo line for the one mount: its id (1, as
+ * fdinfo's mnt_id), its parent (itself), st_dev's major:minor, the root
+ * within the file system, the mount point, options, "-", type, source,
+ * super-block options. */
+long mountinfo_text(char *buf, size_t size)
 {
-	return snapshot_read(f, to, pos, 64, format_mounts);
+	struct uapi_stat st;
+	struct inode *root = vfs_root();
+
+	inode_stat(root, &st);
+	inode_put(root);
+	return snprintk(buf, size, "1 1 %lu:%lu / / rw - tmpfs tmpfs rw\n", st.st_dev >> 8,
+			st.st_dev & 0xff);
 }
 
-const struct file_ops mounts_ops = {
-    .read_iter = mounts_read,
-    .release = snapshot_release,
-};
+/* The file system types there are, as Linux lists its registered ones:
+ * the ramfs (tmpfs to statfs) and the pseudo file systems of pipes and
+ * sockets; none needs a device. */
+static void format_filesystems(char *buf, size_t size)
+{
+	strlcpy(buf, "nodev\ttmpfs\nnodev\tpipefs\nnodev\tsockfs\n", size);
+}
+
+SNAPSHOT_OPS(filesystems, 64);
+
+/* No block devices: Linux's header alone. */
+static void format_partitions(char *buf, size_t size)
+{
+	strlcpy(buf, "major minor  #blocks  name\n\n", size);
+}
+
+SNAPSHOT_OPS(partitions, 64);

@@ -157,7 +157,7 @@ int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out)
 		ops = NULL; /* block devices and sockets: no driver here, as Linux's ENXIO */
 	if (!ops)
 		return -ENXIO;
-	if (S_ISCHR(ip->mode) && (err = chrdev_open(ip->rdev, flags)))
+	if (S_ISCHR(ip->mode) && (err = chrdev_open(ip, flags)))
 		return err;
 	/* A running program cannot be opened for writing (ETXTBSY). */
 	writer = inode_is_reg(ip) && (flags & O_ACCMODE) != O_RDONLY;

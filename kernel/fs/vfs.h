@@ -132,13 +132,16 @@ long cpio_unpack(const void *archive, size_t len, struct inode *root);
 
 /* Character devices (devices.c): the operations for rdev, or NULL (ENXIO). */
 const struct file_ops *chrdev_ops(uint32_t rdev);
-/* What opening device rdev does beyond making the file (the terminals:
- * the controlling terminal, fs/ctty.h): 0 or -errno. */
-int chrdev_open(uint32_t rdev, unsigned flags);
+/* What opening the device ip does beyond making the file (the terminals:
+ * the controlling terminal, fs/ctty.h; /proc/sys's access check): 0 or
+ * -errno. */
+int chrdev_open(struct inode *ip, unsigned flags);
 /* Starts the drivers and creates the missing /dev nodes (/dev must exist). */
 void devices_init(void);
-/* /proc/mounts (sys_statfs.c). */
-extern const struct file_ops mounts_ops;
+/* /proc/mounts, /proc/filesystems, /proc/partitions (sys_statfs.c). */
+extern const struct file_ops mounts_ops, filesystems_ops, partitions_ops;
+/* /proc/<pid>/mountinfo's text (the same for every process): its length. */
+long mountinfo_text(char *buf, size_t size);
 /* /proc/self and /proc/<pid>, made up at each lookup (proc_pid.c). */
 void proc_pid_init(void);
 

@@ -8,10 +8,20 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/qemu.h"
 #include "cmdline.h"
+#include "fs/proc_sys.h"
 #include "lib/backtrace.h"
 #include "lib/printk.h"
 
 static int panicking;
+
+/*
+ * /proc/sys/kernel/tainted: Linux's taint bits.  fdkernel loads no
+ * modules and never runs on after a kernel fault (every oops is this
+ * panic), so nothing ever taints it: 0, read-only.
+ */
+static int tainted;
+PROC_SYS_ROW(tainted_row, .path = "kernel/tainted", .mode = 0444, .show = proc_sys_int_show,
+	     .data = &tainted);
 
 __attribute__((noreturn)) void panic(const char *fmt, ...)
 {

@@ -262,8 +262,7 @@ static int fs_unshare(struct task *t)
 		return 0;
 	if (!(copy = fs_copy(t->fs)))
 		return -ENOMEM;
-	fs_put(t->fs);
-	t->fs = copy;
+	fs_put(task_swap_fs(t, copy));
 	return 0;
 }
 

@@ -355,22 +355,18 @@ static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *i
 }
 
 /* The first UVM_CMDLINE_MAX bytes of argv's strings (they lead strs->buf)
- * into u, for /proc/<pid>/cmdline.  false when memory runs out. */
+ * and of envp's (they follow) into u, for /proc/<pid>/cmdline and
+ * environ.  false when memory runs out. */
 static bool keep_cmdline(struct uvm *u, const struct exec_strings *strs)
 {
-	size_t len = 0;
+	size_t alen = 0, elen = 0;
 
 	for (int i = 0; i < strs->argc; i++)
-		len += strlen(strs->buf + len) + 1;
-	if (len > UVM_CMDLINE_MAX)
-		len = UVM_CMDLINE_MAX;
-	if (!len)
-		return true;
-	if (!(u->cmdline = kmalloc(len)))
-		return false;
-	memcpy(u->cmdline, strs->buf, len);
-	u->cmdline_len = len;
-	return true;
+		alen += strlen(strs->buf + alen) + 1;
+	for (int i = 0; i < strs->envc; i++)
+		elen += strlen(strs->buf + alen + elen) + 1;
+	return uvm_keep_text(&u->cmdline, &u->cmdline_len, strs->buf, alen) &&
+	       uvm_keep_text(&u->environ, &u->environ_len, strs->buf + alen, elen);
 }
 
 /*

@@ -59,8 +59,7 @@ static __attribute__((noreturn)) void init_exited(int status)
 void task_release_resources(struct task *t)
 {
 	files_put(task_swap_files(t, NULL));
-	fs_put(t->fs);
-	t->fs = NULL;
+	fs_put(task_swap_fs(t, NULL));
 	/* Leave the address space before dropping it. */
 	if (t == current())
 		vm_switch(vm_kernel());

@@ -48,6 +48,8 @@ struct uvm *task_swap_uvm(struct task *t, struct uvm *u);
 /* The same for t's files table (clone, exec, unshare, exit), so that
  * /proc/<pid>/fd may take a reference on it under proc_lock. */
 struct files_table *task_swap_files(struct task *t, struct files_table *files);
+/* The same for t's fs context (unshare, exit), for /proc/<pid>/cwd. */
+struct fs_struct *task_swap_fs(struct task *t, struct fs_struct *fs);
 /* Gives t (the caller) a table of its own if it shares one: 0, -ENOMEM. */
 int task_unshare_files(struct task *t);
 int task_count(void);

@@ -16,6 +16,9 @@ enum proc_pid_file {
 	PROC_PID_MAPS,
 	PROC_PID_COMM,
 	PROC_PID_SYSCALL,
+	PROC_PID_LIMITS,
+	PROC_PID_ENVIRON,
+	PROC_PID_MOUNTINFO,
 	PROC_PID_NFILES
 };
 
@@ -34,6 +37,9 @@ int proc_tid_next(int pid, int from);
 /* The path pid's program was executed as, into buf (PATH_MAX bytes):
  * 0, -ESRCH, or -ENOENT for a zombie (no program left). */
 int proc_pid_exe(int pid, char *buf);
+/* The path of pid's working directory into buf (PATH_MAX bytes): 0,
+ * -ESRCH, or -ENOENT for a zombie or a removed directory. */
+int proc_pid_cwd(int pid, char *buf);
 struct files_table;
 /* pid's files table with a reference (files_put it), or NULL when pid is
  * no process or its leader has exited (Linux's fd listing is then empty). */

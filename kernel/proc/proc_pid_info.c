@@ -7,7 +7,10 @@
 #include "proc/proc_pid.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/trapframe.h"
+#include "fs/fd.h"
 #include "fs/files.h"
+#include "fs/fs_struct.h"
+#include "fs/vfs.h"
 #include "fs/inode.h"
 #include "lib/printk.h"
 #include "lib/string.h"
@@ -19,6 +22,7 @@
 #include "proc/vma.h"
 #include "sched/sched.h"
 #include <uapi/errno.h>
+#include <uapi/resource.h>
 
 #define COMM_LEN 16 /* Linux's TASK_COMM_LEN: 15 bytes shown */
 
@@ -117,16 +121,70 @@ static void gather_locked(struct thread_group *g, struct task *t, struct pid_inf
 	in->locked = in->has_mm ? uvm_mapped_bytes(g->leader->uvm, VMA_LOCKED) : 0;
 }
 
-/* proc_lock held: the leader's argv (nothing for a zombie, as Linux). */
-static long cmdline_locked(struct thread_group *g, char *buf, size_t size)
+/* proc_lock held: the leader's argv or envp strings (nothing for a
+ * zombie, as Linux). */
+static long exec_text_locked(struct thread_group *g, bool env, char *buf, size_t size)
 {
 	struct uvm *u = g->leader->uvm; /* swapped only under proc_lock */
-	size_t len = u && u->cmdline ? u->cmdline_len : 0;
+	const char *text = !u ? NULL : env ? u->environ : u->cmdline;
+	size_t len = !text ? 0 : env ? u->environ_len : u->cmdline_len;
 
 	if (len > size)
 		len = size;
 	if (len)
-		memcpy(buf, u->cmdline, len);
+		memcpy(buf, text, len);
+	return len;
+}
+
+/* Linux's /proc/<pid>/limits: a line per resource, "unlimited" for
+ * RLIM_INFINITY, the values getrlimit gives the process. */
+static long format_limits(struct files_table *files, char *buf, size_t size)
+{
+	static const struct {
+		const char *name, *unit;
+	} rows[RLIM_NLIMITS] = {
+	    {"Max cpu time", "seconds"},     {"Max file size", "bytes"},
+	    {"Max data size", "bytes"},	     {"Max stack size", "bytes"},
+	    {"Max core file size", "bytes"}, {"Max resident set", "bytes"},
+	    {"Max processes", "processes"},  {"Max open files", "files"},
+	    {"Max locked memory", "bytes"},  {"Max address space", "bytes"},
+	    {"Max file locks", "locks"},     {"Max pending signals", "signals"},
+	    {"Max msgqueue size", "bytes"},  {"Max nice priority", NULL},
+	    {"Max realtime priority", NULL}, {"Max realtime timeout", "us"},
+	};
+	size_t len = 0;
+
+	appendk(buf, size, &len, "%-25s %-20s %-20s %-10s\n", "Limit", "Soft Limit", "Hard Limit",
+		"Units");
+	for (unsigned int i = 0; i < RLIM_NLIMITS; i++) {
+		struct rlimit r;
+		uint64_t v[2];
+		rlimit_of(files, i, &r);
+		v[0] = r.rlim_cur, v[1] = r.rlim_max;
+		appendk(buf, size, &len, "%-25s ", rows[i].name);
+		for (int k = 0; k < 2; k++) {
+			if (v[k] == RLIM_INFINITY)
+				appendk(buf, size, &len, "%-20s ", "unlimited");
+			else
+				appendk(buf, size, &len, "%-20lu ", v[k]);
+		}
+		if (rows[i].unit)
+			appendk(buf, size, &len, "%-10s", rows[i].unit);
+		appendk(buf, size, &len, "\n");
+	}
+	return len;
+}
+
+/* limits needs the process's files table (RLIMIT_NOFILE is there). */
+static long limits_text(int pid, char *buf, size_t size)
+{
+	struct files_table *files = proc_pid_files(pid);
+	long len;
+
+	if (!files)
+		return -ESRCH;
+	len = format_limits(files, buf, size);
+	files_put(files);
 	return len;
 }
 
@@ -145,6 +203,33 @@ int proc_pid_exe(int pid, char *buf)
 		strlcpy(buf, g->leader->uvm->exe_path, PATH_MAX);
 	spin_unlock(&proc_lock);
 	pid_ref_put(&r);
+	return err;
+}
+
+int proc_pid_cwd(int pid, char *buf)
+{
+	struct thread_group *g;
+	struct fs_struct *fs = NULL;
+	struct pid_ref r = pid_ref_get(pid, 0);
+	int err = 0;
+
+	spin_lock(&proc_lock);
+	/* t->fs is cleared under proc_lock at exit (exit.c) */
+	if (!(g = group_of_locked(&r, pid)))
+		err = -ESRCH;
+	else if (!g->leader->fs)
+		err = -ENOENT;
+	else
+		fs = fs_share(g->leader->fs);
+	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
+	if (fs) {
+		struct inode *cwd = fs_get_cwd(fs);
+		long n = vfs_getcwd(cwd, buf, PATH_MAX);
+		err = n < 0 ? (int)n : 0;
+		inode_put(cwd);
+		fs_put(fs);
+	}
 	return err;
 }
 
@@ -306,8 +391,8 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 	spin_lock(&proc_lock);
 	if (!(g = group_of_locked(&r, pid)) || (tid && !(t = thread_of_locked(&r, pid))))
 		len = -ESRCH;
-	else if (which == PROC_PID_CMDLINE)
-		len = cmdline_locked(g, buf, size);
+	else if (which == PROC_PID_CMDLINE || which == PROC_PID_ENVIRON)
+		len = exec_text_locked(g, which == PROC_PID_ENVIRON, buf, size);
 	else if (which == PROC_PID_MAPS) /* the uvm is swapped only under proc_lock */
 		len = g->leader->uvm ? uvm_format_maps(g->leader->uvm, buf, size) : 0;
 	else if (which == PROC_PID_SYSCALL)
@@ -316,8 +401,13 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 		gather_locked(g, t, &in);
 	spin_unlock(&proc_lock);
 	pid_ref_put(&r);
-	if (len || which == PROC_PID_CMDLINE || which == PROC_PID_MAPS || which == PROC_PID_SYSCALL)
+	if (len || which == PROC_PID_CMDLINE || which == PROC_PID_MAPS ||
+	    which == PROC_PID_SYSCALL || which == PROC_PID_ENVIRON)
 		return len;
+	if (which == PROC_PID_LIMITS)
+		return limits_text(pid, buf, size);
+	if (which == PROC_PID_MOUNTINFO)
+		return mountinfo_text(buf, size);
 	if (which == PROC_PID_COMM) {
 		snprintk(buf, size, "%s\n", in.comm);
 		return strlen(buf);

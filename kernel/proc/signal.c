@@ -7,6 +7,7 @@
  * sighand's lock.
  */
 #include "proc/signal.h"
+#include "fs/proc_sys.h"
 #include "arch/x86_64/sigframe.h"
 #include "lib/printk.h"
 #include "lib/string.h"
@@ -20,6 +21,13 @@
 #include "sched/sched.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
+
+/* /proc/sys/kernel/core_pattern: where a core-dumping signal's core goes
+ * (Linux's default, "core" in the cwd).  proc_sys_lock's. */
+char core_pattern[CORENAME_MAX_SIZE] = "core";
+PROC_SYS_ROW(core_pattern_row, .path = "kernel/core_pattern", .mode = 0644, .text = true,
+	     .show = proc_sys_string_show, .store = proc_sys_string_store, .data = core_pattern,
+	     .max = CORENAME_MAX_SIZE);
 
 #define DEFAULT_IGNORE (SIGBIT(SIGCHLD) | SIGBIT(SIGURG) | SIGBIT(SIGWINCH) | SIGBIT(SIGCONT))
 

@@ -150,4 +150,9 @@ struct uapi_sigaction signal_action(struct task *t, int sig);
 /* The default action of sig kills (not ignored, not a stop signal). */
 bool signal_default_kills(int sig);
 
+/* The core file's name pattern (/proc/sys/kernel/core_pattern, Linux's
+ * size); read it under proc_sys_lock (fs/proc_sys.h). */
+#define CORENAME_MAX_SIZE 128
+extern char core_pattern[CORENAME_MAX_SIZE];
+
 #endif

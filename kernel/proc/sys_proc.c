@@ -28,10 +28,6 @@ struct timeval_k {
 	int64_t tv_usec;
 };
 
-struct utsname_k {
-	char sysname[65], nodename[65], release[65], version[65], machine[65], domainname[65];
-};
-
 struct tms_k {
 	int64_t utime, stime, cutime, cstime;
 };
@@ -202,20 +198,6 @@ SYSCALL_DEFINE4(clock_nanosleep, int, clk, int, flags, const struct timespec_k *
 		return sleep_until(clock_monotonic_ns() + (uint64_t)ns, urem);
 	/* An absolute time, on clk's scale; one already past returns at once. */
 	return sleep_until(ns > offset ? (uint64_t)(ns - offset) : 0, NULL);
-}
-
-SYSCALL_DEFINE1(uname, struct utsname_k *, ubuf)
-{
-	struct utsname_k u;
-
-	memset(&u, 0, sizeof(u));
-	strlcpy(u.sysname, UTS_SYSNAME, sizeof(u.sysname));
-	strlcpy(u.nodename, "fdkernel", sizeof(u.nodename));
-	strlcpy(u.release, UTS_RELEASE, sizeof(u.release));
-	strlcpy(u.version, UTS_VERSION, sizeof(u.version));
-	strlcpy(u.machine, "x86_64", sizeof(u.machine));
-	strlcpy(u.domainname, "(none)", sizeof(u.domainname));
-	return copy_to_user(ubuf, &u, sizeof(u));
 }
 
 /* The CPU ticks of g's threads, exited and live, and of its reaped

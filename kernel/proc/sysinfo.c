@@ -183,17 +183,9 @@ static void format_interrupts(char *buf, size_t size)
 		"Function call interrupts");
 }
 
-/* The file_ops of /proc/name, whose text is at most max bytes. */
-#define PROC_TEXT_OPS(name, max)                                                                   \
-	static long name##_read(struct file *f, struct iov_iter *to, uint64_t *pos)                \
-	{                                                                                          \
-		return snapshot_read(f, to, pos, max, format_##name);                              \
-	}                                                                                          \
-	const struct file_ops name##_ops = {.read_iter = name##_read, .release = snapshot_release}
-
-PROC_TEXT_OPS(meminfo, 512);
-PROC_TEXT_OPS(uptime, 64);
-PROC_TEXT_OPS(loadavg, 64);
-PROC_TEXT_OPS(version, 256);
-PROC_TEXT_OPS(stat, 1024);	 /* 8 CPUs: about 750 */
-PROC_TEXT_OPS(interrupts, 4096); /* 8 CPUs, 2 ISA lines: about 800 */
+SNAPSHOT_OPS(meminfo, 512);
+SNAPSHOT_OPS(uptime, 64);
+SNAPSHOT_OPS(loadavg, 64);
+SNAPSHOT_OPS(version, 256);
+SNAPSHOT_OPS(stat, 1024);	/* 8 CPUs: about 750 */
+SNAPSHOT_OPS(interrupts, 4096); /* 8 CPUs, 2 ISA lines: about 800 */

@@ -6,6 +6,7 @@
  */
 #include "proc/task.h"
 #include "fs/files.h"
+#include "fs/proc_sys.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/frame.h"
@@ -78,6 +79,15 @@ struct files_table *task_swap_files(struct task *t, struct files_table *files)
 	return old;
 }
 
+struct fs_struct *task_swap_fs(struct task *t, struct fs_struct *fs)
+{
+	spin_lock(&proc_lock);
+	struct fs_struct *old = t->fs;
+	t->fs = fs;
+	spin_unlock(&proc_lock);
+	return old;
+}
+
 int task_unshare_files(struct task *t)
 {
 	struct files_table *files = files_private(t->files);
@@ -134,16 +144,39 @@ void task_put(struct task *t)
 	kfree(t);
 }
 
-/* Caller holds proc_lock.  Pids count up and wrap, skipping live ones. */
+/*
+ * /proc/sys/kernel/pid_max: pids are below it (Linux's bounds: above the
+ * 300 reserved ones, at most PID_MAX_LIMIT).  Atomic; read at each
+ * allocation, so a new value takes effect with the next pid.
+ */
+#define RESERVED_PIDS 300
+static int pid_max = PID_MAX_DEFAULT;
+PROC_SYS_ROW(pid_max_row, .path = "kernel/pid_max", .mode = 0644, .show = proc_sys_int_show,
+	     .store = proc_sys_int_store, .data = &pid_max, .min = RESERVED_PIDS + 1,
+	     .max = PID_MAX_LIMIT);
+
+/* The most tasks, threads and zombies included (fork and clone: EAGAIN). */
+static int threads_max = TASK_MAX;
+PROC_SYS_ROW(threads_max_row, .path = "kernel/threads-max", .mode = 0444, .show = proc_sys_int_show,
+	     .data = &threads_max);
+
+/*
+ * Caller holds proc_lock.  Pids count up from 1 below pid_max, then wrap
+ * to RESERVED_PIDS as Linux's, skipping pids in use.  Of ntasks + 1
+ * candidates one is free unless the range has no more (then it was all
+ * tried): 0 then, and the fork fails with EAGAIN.
+ */
 static int alloc_pid_locked(void)
 {
-	for (;;) {
-		int pid = next_pid++;
-		if (next_pid > PID_MAX)
-			next_pid = 2;
+	int max = __atomic_load_n(&pid_max, __ATOMIC_RELAXED);
+
+	for (int tries = 0; tries <= ntasks; tries++) {
+		int pid = next_pid < max ? next_pid : RESERVED_PIDS;
+		next_pid = pid + 1;
 		if (!task_with_pid_locked(pid))
 			return pid;
 	}
+	return 0;
 }
 
 /* Also frees the page tables the region's last stack leaves empty: kept,
@@ -209,7 +242,8 @@ struct task *task_alloc(const char *name)
 	wait_queue_init(&t->vfork_wait, "vfork");
 	t->vm = vm_kernel();
 	spin_lock(&proc_lock);
-	if (ntasks == TASK_MAX || (!nwarm && !nfree_slots && next_slot == TASK_MAX)) {
+	if (ntasks == TASK_MAX || (!nwarm && !nfree_slots && next_slot == TASK_MAX) ||
+	    !(t->pid = alloc_pid_locked())) {
 		spin_unlock(&proc_lock);
 		kfree(t);
 		return NULL;
@@ -220,7 +254,6 @@ struct task *task_alloc(const char *name)
 	else
 		slot = nfree_slots ? free_slots[--nfree_slots] : next_slot++;
 	ntasks++;
-	t->pid = alloc_pid_locked();
 	list_add_tail(&t->all_link, &all_tasks);
 	spin_unlock(&proc_lock);
 

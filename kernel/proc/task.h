@@ -37,10 +37,11 @@ enum task_state {
 			* sched_make_runnable */
 };
 
-#define TASK_NAME_MAX 32
-#define TASK_MAX      1024 /* tasks (threads and zombies); fork/clone give EAGAIN past it */
-#define PID_MAX	      32768
-#define KSTACK_SIZE   (16 * 1024)
+#define TASK_NAME_MAX	32
+#define TASK_MAX	1024	  /* tasks (threads and zombies); fork/clone give EAGAIN past it */
+#define PID_MAX_DEFAULT 32768	  /* pid_max at boot (Linux's) */
+#define PID_MAX_LIMIT	(1 << 22) /* the most pid_max may be (Linux's, 64-bit) */
+#define KSTACK_SIZE	(16 * 1024)
 
 /*
  * Who may touch what.  "Own" fields are used only by the task itself, or
@@ -114,7 +115,8 @@ struct task {
 	/* Referenced (CLONE_FILES / CLONE_FS share them), NULL once exited;
 	 * own: only the task replaces its pointer (exec unshares).  files is
 	 * replaced under proc_lock (task_swap_files), so another task (/proc/
-	 * <pid>/fd) may take a reference on it there. */
+	 * <pid>/fd) may take a reference on it there; fs too (task_swap_fs:
+	 * /proc/<pid>/cwd). */
 	struct files_table *files;
 	struct fs_struct *fs;
 	/* Referenced (CLONE_SIGHAND shares it) until task_free, so a zombie

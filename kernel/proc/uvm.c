@@ -250,15 +250,28 @@ struct uvm *uvm_fork(struct uvm *u)
 	}
 	if (u->exe_path && !(copy->exe_path = kstrdup(u->exe_path)))
 		goto bad;
-	if (u->cmdline && !(copy->cmdline = kmalloc(u->cmdline_len)))
+	if (!uvm_keep_text(&copy->cmdline, &copy->cmdline_len, u->cmdline, u->cmdline_len) ||
+	    !uvm_keep_text(&copy->environ, &copy->environ_len, u->environ, u->environ_len))
 		goto bad;
-	if (u->cmdline)
-		memcpy(copy->cmdline, u->cmdline, u->cmdline_len);
-	copy->cmdline_len = u->cmdline_len;
 	return copy;
 bad:
 	uvm_put(copy);
 	return NULL;
+}
+
+bool uvm_keep_text(char **dst, size_t *dst_len, const char *src, size_t len)
+{
+	if (len > UVM_CMDLINE_MAX)
+		len = UVM_CMDLINE_MAX;
+	*dst = NULL;
+	*dst_len = 0;
+	if (!len)
+		return true;
+	if (!(*dst = kmalloc(len)))
+		return false;
+	memcpy(*dst, src, len);
+	*dst_len = len;
+	return true;
 }
 
 struct uvm *uvm_share(struct uvm *u)
@@ -277,6 +290,7 @@ void uvm_put(struct uvm *u)
 		exe_inode_put(u->exe);
 	kfree(u->exe_path);
 	kfree(u->cmdline);
+	kfree(u->environ);
 	kfree(u);
 }
 

@@ -73,9 +73,16 @@ struct uvm {
 	/* Some vma has been locked (under lock): a fork's copy must drop
 	 * the locks, which copies the shared mapping table. */
 	bool ever_locked;
+	/* envp's strings, the same way: /proc/<pid>/environ. */
+	char *environ;
+	size_t environ_len;
 };
 
 #define UVM_CMDLINE_MAX 4096
+
+/* *dst becomes a kmalloc'd copy of the first UVM_CMDLINE_MAX bytes of
+ * src (len bytes; NULL for none): false when memory runs out. */
+bool uvm_keep_text(char **dst, size_t *dst_len, const char *src, size_t len);
 
 /* A uvm around space (taking it over) with an empty layout, or NULL. */
 struct uvm *uvm_create(struct vm_space *space);

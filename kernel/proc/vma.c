@@ -5,6 +5,7 @@
  * fork shares the list copy-on-write (struct vma_table).
  */
 #include "proc/vma.h"
+#include "fs/proc_sys.h"
 #include "fs/inode.h"
 #include "fs/memfd.h"
 #include "lib/printk.h"
@@ -28,6 +29,16 @@ int64_t vma_charge(const struct vma *v)
 		return 0;
 	return (int64_t)((v->end - v->start) / PAGE_SIZE);
 }
+
+/*
+ * /proc/sys/vm/overcommit_memory: 0, Linux's heuristic mode, is what
+ * vma_commit_ok does (an obvious overcommit is refused, the rest is
+ * allocated at the first touch); modes 1 and 2 are not implemented, so
+ * the file is read-only.
+ */
+static int overcommit_memory;
+PROC_SYS_ROW(overcommit_row, .path = "vm/overcommit_memory", .mode = 0444,
+	     .show = proc_sys_int_show, .data = &overcommit_memory);
 
 /* The commit limit, per process: its private writable pages may not
  * exceed the machine's frames (Linux's heuristic refuses one mapping

@@ -137,6 +137,8 @@
 	X(__NR_prctl, prctl)                                                                       \
 	X(__NR_arch_prctl, arch_prctl)                                                             \
 	X(__NR_setrlimit, setrlimit)                                                               \
+	X(__NR_sethostname, sethostname)                                                           \
+	X(__NR_setdomainname, setdomainname)                                                       \
 	X(__NR_gettid, gettid)                                                                     \
 	X(__NR_readahead, readahead)                                                               \
 	X(__NR_tkill, tkill)                                                                       \

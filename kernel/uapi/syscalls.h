@@ -134,6 +134,8 @@
 #define __NR_prctl	     157
 #define __NR_arch_prctl	     158
 #define __NR_setrlimit	     160
+#define __NR_sethostname     170
+#define __NR_setdomainname   171
 #define __NR_gettid	     186
 #define __NR_readahead	     187
 #define __NR_tkill	     200

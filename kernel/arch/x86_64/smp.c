@@ -8,6 +8,7 @@
  * the cross-CPU calls (smp_call_many), on which TLB shootdown is built.
  */
 #include "arch/x86_64/smp.h"
+#include "arch/x86_64/cpuinfo.h"
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
@@ -163,6 +164,7 @@ static __attribute__((noreturn)) void ap_entry(struct cpu *c)
 	sched_init_cpu();
 	lapic_init_cpu();
 	timer_start_cpu();
+	cpuinfo_identify(c->id);
 	printk("cpu %d online (LAPIC id %u)\n", c->id, lapic_id());
 	__atomic_or_fetch(&smp_online_mask, 1u << c->id, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&c->online, true, __ATOMIC_RELEASE);

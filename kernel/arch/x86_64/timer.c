@@ -99,6 +99,11 @@ uint64_t clock_monotonic_ns(void)
 	return d / tsc_per_ms * 1000000 + d % tsc_per_ms * 1000000 / tsc_per_ms;
 }
 
+uint64_t timer_tsc_khz(void)
+{
+	return tsc_per_ms;
+}
+
 uint64_t timer_ticks(void)
 {
 	return __atomic_load_n(&cpu0.ticks, __ATOMIC_RELAXED); /* the system's: CPU 0's */

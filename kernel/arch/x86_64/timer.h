@@ -13,6 +13,8 @@ void timer_init(void);
 uint64_t clock_monotonic_ns(void);
 /* The system's tick count: CPU 0's (cpu->ticks counts each CPU's own). */
 uint64_t timer_ticks(void);
+/* The TSC frequency calibrated at boot, in kHz (/proc/cpuinfo's MHz). */
+uint64_t timer_tsc_khz(void);
 /* Starts this CPU's LAPIC timer with CPU 0's calibration (an AP). */
 void timer_start_cpu(void);
 /* The tick: the PIT's IRQ 0 or the local APIC timer's vector (traps.c). */
