@@ -63,7 +63,7 @@ rm p
 exec 5</dev/null 6>/dev/null
 # The shell's pipe to awk comes and goes while ls reads the directory (on
 # Linux too): a vanished entry's error is not part of the comparison.
-ls -l /proc/$$/fd 2>/dev/null | awk '$(NF-2) == 5 || $(NF-2) == 6 {print $1, $(NF-2), $(NF-1), $NF}'
+ls -l /proc/$$/fd 2>/dev/null | awk '$(NF-1) == "->" && ($(NF-2) == 5 || $(NF-2) == 6) {print $1, $(NF-2), $(NF-1), $NF}'
 readlink /proc/$$/fd/5; ls /proc/$$/fd 2>/dev/null | grep -c '^6$'
 exec 5<&- 6>&-
 
