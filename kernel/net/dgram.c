@@ -92,10 +92,11 @@ static struct socket *dgram_unpeer(struct socket *sk)
 	return p;
 }
 
-/* Names sk before it sends; no port left is EAGAIN, as Linux's inet_autobind says. */
-static int dgram_autobind(struct socket *sk)
+/* Names sk before it sends to dest; no port left is EAGAIN, as Linux's
+ * inet_autobind says. */
+static int dgram_autobind(struct socket *sk, const struct sock_addr *dest)
 {
-	int err = sk->fam->autobind(sk);
+	int err = sk->fam->autobind(sk, dest);
 
 	return err == -EADDRINUSE ? -EAGAIN : err;
 }
@@ -107,9 +108,9 @@ static int dgram_connect(struct socket *sk, const struct sock_addr *addr, bool n
 
 	(void)nonblock;
 	if (addr->len < sizeof(addr->sa.ss_family) || addr->sa.ss_family != AF_UNSPEC) {
-		err = sk->fam->check_addr(addr);
+		err = sk->fam->check_addr(sk, addr);
 		if (!err)
-			err = dgram_autobind(sk);
+			err = dgram_autobind(sk, addr);
 		if (!err)
 			err = sk->fam->dgram_peer(sk, addr, &t);
 		if (err)
@@ -122,7 +123,7 @@ static int dgram_connect(struct socket *sk, const struct sock_addr *addr, bool n
 		sk->remote.len = 0;
 	else
 		sk->remote = t ? t->local : *addr;
-	sk->fam->wire_name(&sk->remote);
+	sk->fam->wire_name(sk, &sk->remote);
 	spin_unlock(&sk->lock);
 	if (old)
 		sock_put(old);
@@ -150,9 +151,9 @@ static int dgram_target(struct socket *sk, const struct sock_addr *name, struct 
 
 	*t = NULL;
 	if (name->len) {
-		err = sk->fam->check_addr(name);
+		err = sk->fam->check_addr(sk, name);
 		if (!err)
-			err = dgram_autobind(sk);
+			err = dgram_autobind(sk, name);
 		return err ? err : sk->fam->lookup(sk, name, t);
 	}
 	spin_lock(&sk->lock);
@@ -188,13 +189,12 @@ static struct dgram *dgram_alloc(size_t len)
 	return d;
 }
 
-/* Stamps d with sk's name, as its receiver will see it. */
+/* Stamps d with sk's name (the receiver sees it through its wire_name). */
 static void dgram_stamp(struct socket *sk, struct dgram *d)
 {
 	spin_lock(&sk->lock);
 	d->from = sk->bound ? sk->local : (struct sock_addr){0}; /* unnamed: no name */
 	spin_unlock(&sk->lock);
-	sk->fam->wire_name(&d->from);
 }
 
 /* The message the kmsg src carries, copied in, stamped with sk's name. */
@@ -413,6 +413,8 @@ static long dgram_take(struct socket *sk, struct kmsg *m)
 	if (!err && d->fds)
 		err = sock_deliver_fds(m, d->fds);
 	m->name = d->from;
+	if (m->name.len)
+		sk->fam->wire_name(sk, &m->name);
 	if (n < d->len)
 		m->out_flags |= MSG_TRUNC;
 	spin_lock(&sk->lock);

@@ -1,76 +1,210 @@
 /*
- * AF_INET on the loopback network only: 127.0.0.0/8 and INADDR_ANY (which
- * means loopback here).  Names are (address, port) pairs in one table per
- * system (inet_port.c); ports 32768-60999 are handed out on demand, as
- * Linux does.
+ * AF_INET and AF_INET6 on the loopback network only: 127.0.0.0/8, ::1 and
+ * the wildcards (0.0.0.0, ::), which mean loopback here.  One code for
+ * both families: an address becomes an inet_key (IPv6 form, IPv4
+ * v4-mapped) as it comes in, and a name is written in the family of the
+ * socket that sees it.  Names are (address, port) pairs in one table for
+ * both families (inet_port.c); ports 32768-60999 are handed out on demand,
+ * as Linux does.
  */
 #include "net/inet.h"
 #include <uapi/errno.h>
 
-#define UDP_MAX 65507 /* largest UDP payload over IPv4 */
+#define UDP_MAX	     65507 /* largest UDP payload over IPv4 */
+#define UDP6_MAX     65527 /* over IPv6 (no jumbograms) */
+#define LOOPBACK_DEV 1	   /* lo's interface index, the only interface */
 
-static bool is_loopback(uint32_t ip)
+static const struct inet_key loopback6 = {.b[15] = 1};
+
+void inet_key_of(const struct sock_addr *a, struct inet_key *k, unsigned int *port)
 {
-	return (ip >> 24) == 127;
+	const struct sockaddr_in *in = (const void *)&a->sa;
+	const struct sockaddr_in6 *in6 = (const void *)&a->sa;
+
+	if (a->sa.ss_family == AF_INET) {
+		key_v4(k, __builtin_bswap32(in->sin_addr.s_addr));
+		*port = __builtin_bswap16(in->sin_port);
+	} else {
+		memcpy(k->b, in6->sin6_addr.s6_addr, sizeof(k->b));
+		*port = __builtin_bswap16(in6->sin6_port);
+	}
 }
 
-/* Length and family checks of every address argument. */
-static int inet_check_form(const struct sock_addr *a)
+void inet_make_name(struct sock_addr *a, int family, const struct inet_key *k, unsigned int port)
 {
-	if (a->len < sizeof(struct sockaddr_in))
-		return -EINVAL;
-	return a->sa.ss_family == AF_INET ? 0 : -EAFNOSUPPORT;
+	struct sockaddr_in *in = (struct sockaddr_in *)&a->sa;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&a->sa;
+
+	memset(a, 0, sizeof(*a));
+	if (family == AF_INET) {
+		a->len = sizeof(*in);
+		in->sin_family = AF_INET;
+		in->sin_port = __builtin_bswap16(port);
+		in->sin_addr.s_addr = __builtin_bswap32(key_v4_addr(k));
+	} else {
+		a->len = sizeof(*in6);
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = __builtin_bswap16(port);
+		memcpy(in6->sin6_addr.s6_addr, k->b, sizeof(k->b));
+	}
 }
 
-static int inet_check_addr(const struct sock_addr *a)
+/* A wildcard is the loopback address of its class. */
+static void key_wire(struct inet_key *k)
 {
-	int err = inet_check_form(a);
-
-	if (!err && addr_of(a) != INADDR_ANY && !is_loopback(addr_of(a)))
-		err = -ENETUNREACH;
-	return err;
+	if (!key_is_any(k))
+		return;
+	if (key_is_v4(k))
+		key_v4(k, INADDR_LOOPBACK);
+	else
+		*k = loopback6;
 }
 
-static int inet_bind(struct socket *sk, const struct sock_addr *a)
+static bool key_is_loopback(const struct inet_key *k)
 {
-	int err = inet_check_form(a);
+	return key_is_v4(k) ? key_v4_addr(k) >> 24 == 127 : key_eq(k, &loopback6);
+}
+
+static bool key_is_linklocal(const struct inet_key *k)
+{
+	return k->b[0] == 0xfe && (k->b[1] & 0xc0) == 0x80;
+}
+
+/* sin6_scope_id, 0 when the address is too short to have it. */
+static uint32_t scope_of(const struct sock_addr *a)
+{
+	if (a->sa.ss_family != AF_INET6 || a->len < sizeof(struct sockaddr_in6))
+		return 0;
+	return ((const struct sockaddr_in6 *)&a->sa)->sin6_scope_id;
+}
+
+/*
+ * The key and port of an address given to sk.  An AF_INET socket takes a
+ * sockaddr_in (shorter: EINVAL, another family: EAFNOSUPPORT), an AF_INET6
+ * one a sockaddr_in6 (shorter than 24 bytes: EINVAL, as Linux), and, where
+ * v4_ok (a datagram connect or send, as Linux's UDPv6), a sockaddr_in
+ * unless it is V6ONLY.
+ */
+static int inet_parse(const struct socket *sk, const struct sock_addr *a, bool v4_ok,
+		      struct inet_key *k, unsigned int *port)
+{
+	int family = a->len >= sizeof(a->sa.ss_family) ? a->sa.ss_family : AF_UNSPEC;
+
+	if (sk->fam->family == AF_INET6 && !(v4_ok && family == AF_INET)) {
+		if (a->len < SIN6_LEN_RFC2133)
+			return -EINVAL;
+		if (family != AF_INET6)
+			return -EAFNOSUPPORT;
+	} else {
+		if (a->len < sizeof(struct sockaddr_in))
+			return -EINVAL;
+		if (family != AF_INET || sk->v6only)
+			return -EAFNOSUPPORT;
+	}
+	inet_key_of(a, k, port);
+	return 0;
+}
+
+/* Where connect and sendto may go: loopback and the wildcards (which mean
+ * it); a link-local address needs a scope (EINVAL) and is on no
+ * interface; an IPv4 one is out of a V6ONLY socket's reach. */
+static int inet_check_addr(const struct socket *sk, const struct sock_addr *a)
+{
+	struct inet_key k;
+	unsigned int port;
+	int err = inet_parse(sk, a, sk->type == SOCK_DGRAM, &k, &port);
 
 	if (err)
 		return err;
-	if (addr_of(a) != INADDR_ANY && !is_loopback(addr_of(a)))
-		return -EADDRNOTAVAIL;
-	return inet_port_bind(sk, addr_of(a), port_of(a));
+	if (key_is_linklocal(&k))
+		return scope_of(a) ? -ENETUNREACH : -EINVAL;
+	if (key_is_v4(&k) && sk->v6only)
+		return -ENETUNREACH;
+	return key_is_any(&k) || key_is_loopback(&k) ? 0 : -ENETUNREACH;
 }
 
-/* No port left is -EADDRINUSE: each caller says what that means for it. */
-static int inet_autobind(struct socket *sk)
+/* What bind takes: loopback or a wildcard (else EADDRNOTAVAIL); an IPv4
+ * address on a V6ONLY socket EINVAL; a link-local one needs a scope
+ * (EINVAL), an interface (ENODEV) and an address lo does not have. */
+static int inet_bind(struct socket *sk, const struct sock_addr *a)
 {
+	struct inet_key k;
+	unsigned int port;
+	int err = inet_parse(sk, a, false, &k, &port);
+
+	if (err)
+		return err;
+	if (key_is_v4(&k) && sk->v6only)
+		return -EINVAL;
+	if (key_is_linklocal(&k))
+		return !scope_of(a)		     ? -EINVAL
+		       : scope_of(a) != LOOPBACK_DEV ? -ENODEV
+						     : -EADDRNOTAVAIL;
+	if (!key_is_any(&k) && !key_is_loopback(&k))
+		return -EADDRNOTAVAIL;
+	return inet_port_bind(sk, &k, port);
+}
+
+/*
+ * Binds sk to an ephemeral port: on the loopback address of dest's class,
+ * the source address its peer sees; for listen (no dest), 127.0.0.1 for
+ * AF_INET and :: for AF_INET6, so that a dual-stack listener hears both.
+ * No port left is -EADDRINUSE: each caller says what that means for it.
+ */
+static int inet_autobind(struct socket *sk, const struct sock_addr *dest)
+{
+	struct inet_key k = {{0}}; /* :: */
+	unsigned int port;
 	int err;
 
 	if (sk->bound)
 		return 0;
-	err = inet_port_bind(sk, INADDR_LOOPBACK, 0); /* the source address a peer sees */
-	return err == -EINVAL ? 0 : err;	      /* bound meanwhile */
+	if (dest)
+		inet_key_of(dest, &k, &port);
+	if (sk->fam->family == AF_INET || (dest && key_is_v4(&k)))
+		key_v4(&k, INADDR_LOOPBACK);
+	else if (dest)
+		k = loopback6;
+	err = inet_port_bind(sk, &k, 0);
+	return err == -EINVAL ? 0 : err; /* bound meanwhile */
 }
 
 /* The listener (stream) or receiver (datagram: NULL drops the message). */
 static int inet_lookup(struct socket *sk, const struct sock_addr *a, struct socket **out)
 {
-	uint32_t ip = addr_of(a) == INADDR_ANY ? INADDR_LOOPBACK : addr_of(a);
+	struct inet_key k;
+	unsigned int port;
 
-	*out = inet_port_find(sk->type, ip, port_of(a));
+	inet_key_of(a, &k, &port);
+	key_wire(&k);
+	*out = inet_port_find(sk->type, &k, port);
 	return *out || sk->type != SOCK_STREAM ? 0 : -ECONNREFUSED;
 }
 
-static void inet_wire_name(struct sock_addr *a)
+/* In sk's family: an IPv4 name v4-mapped for AF_INET6; a wildcard is the
+ * loopback address of its class (an AF_INET socket only ever talks IPv4). */
+static void inet_wire_name(const struct socket *sk, struct sock_addr *a)
 {
-	if (addr_of(a) == INADDR_ANY)
-		make_name(a, INADDR_LOOPBACK, port_of(a));
+	struct inet_key k;
+	unsigned int port;
+
+	inet_key_of(a, &k, &port);
+	if (sk->fam->family == AF_INET && !key_is_v4(&k))
+		key_v4(&k, 0);
+	key_wire(&k);
+	inet_make_name(a, sk->fam->family, &k, port);
 }
 
 static bool inet_same_addr(const struct sock_addr *remote, const struct sock_addr *addr)
 {
-	return addr_of(remote) == addr_of(addr) && port_of(remote) == port_of(addr);
+	struct inet_key a, b;
+	unsigned int pa, pb;
+
+	inet_key_of(remote, &a, &pa);
+	inet_key_of(addr, &b, &pb);
+	key_wire(&a);
+	key_wire(&b);
+	return pa == pb && key_eq(&a, &b);
 }
 
 /* TCP's answers: a non-blocking connect says EINPROGRESS even when it
@@ -84,13 +218,13 @@ static int inet_connect_result(struct socket *sk, int err, bool nonblock)
 	return -EINPROGRESS;
 }
 
-/* The server end is named as the address the client connected to. */
+/* The server end is named as the address the client connected to, in
+ * the listener's family. */
 static void inet_accepted_name(const struct socket *l, const struct sock_addr *dest,
 			       struct sock_addr *name)
 {
-	(void)l;
 	*name = *dest;
-	inet_wire_name(name);
+	inet_wire_name(l, name);
 }
 
 /* A connected UDP socket keeps only the address. */
@@ -108,115 +242,30 @@ static int inet_dgram_refused(const struct socket *t)
 	return 0;
 }
 
-/*
- * Linux's inet_create: a protocol outside 0..255 is EINVAL; a type with
- * no protocol here (SOCK_SEQPACKET, ...) ESOCKTNOSUPPORT; a protocol the
- * type does not run EPROTONOSUPPORT.  Raw sockets are not here: with
- * protocol 0 EPROTONOSUPPORT, as Linux, else ESOCKTNOSUPPORT (Linux makes
- * one for root; docs/sockets.md).
- */
-static int inet_socket_type(int type, int protocol, int *proto)
-{
-	int wanted = type == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP;
-
-	if (protocol < 0 || protocol >= IPPROTO_MAX)
-		return -EINVAL;
-	if (type == SOCK_RAW)
-		return protocol ? -ESOCKTNOSUPPORT : -EPROTONOSUPPORT;
-	if (type != SOCK_STREAM && type != SOCK_DGRAM)
-		return -ESOCKTNOSUPPORT;
-	if (protocol && protocol != wanted)
-		return -EPROTONOSUPPORT;
-	*proto = wanted;
-	return type;
-}
-
-/* Under sk's lock: sets the int option name of sk's own protocol (level
- * IPPROTO_TCP for a stream, IPPROTO_UDP for a datagram socket); *uncork
- * when held data must go out now. */
-static int inet_set_proto(struct socket *sk, int name, int val, bool *uncork)
-{
-	bool tcp = sk->type == SOCK_STREAM;
-
-	if (tcp && name == TCP_NODELAY) {
-		sk->nodelay = val != 0;
-		*uncork = sk->nodelay; /* Linux pushes what waits when it is set */
-	} else if ((tcp && name == TCP_CORK) || (!tcp && name == UDP_CORK)) {
-		sk->cork = val != 0;
-		*uncork = !sk->cork;
-	} else {
-		return -ENOPROTOOPT;
-	}
-	return 0;
-}
-
-/* Options of levels IPPROTO_IP (none kept here) and the socket's protocol.
- * Another level is ENOPROTOOPT, as Linux's ip_setsockopt. */
-static int inet_setsockopt(struct socket *sk, int level, int name, const struct sockopt *o)
-{
-	bool uncork = false;
-	int val, err;
-
-	if (level != sk->protocol)
-		return -ENOPROTOOPT;
-	err = sockopt_int(o, &val);
-	if (err)
-		return err;
-	spin_lock(&sk->lock);
-	err = inet_set_proto(sk, name, val, &uncork);
-	spin_unlock(&sk->lock);
-	if (uncork)
-		sk->proto->uncork(sk);
-	return err;
-}
-
-/* As set; another level is EOPNOTSUPP, as Linux's ip_getsockopt. */
-static int inet_getsockopt(struct socket *sk, int level, int name, struct sockopt *o)
-{
-	bool tcp = sk->type == SOCK_STREAM;
-	int err = 0;
-
-	if (level == IPPROTO_IP)
-		return -ENOPROTOOPT;
-	if (level != sk->protocol)
-		return -EOPNOTSUPP;
-	spin_lock(&sk->lock);
-	if (tcp && name == TCP_NODELAY)
-		sockopt_put_int(o, sk->nodelay);
-	else if ((tcp && name == TCP_CORK) || (!tcp && name == UDP_CORK))
-		sockopt_put_int(o, sk->cork);
-	else
-		err = -ENOPROTOOPT;
-	spin_unlock(&sk->lock);
-	return err;
-}
+/* What the two families share; they differ in data only. */
+#define INET_FAMILY_OPS                                                                            \
+	.passes_fds = false, .holds_more = true, .peercred = false, .errqueue = true,              \
+	.stream_unconnected_err = -EPIPE, .stream_listener_recv_err = -ENOTCONN, /* as TCP */      \
+	    .stream_unconnected_recv_err = -ENOTCONN,                                              \
+	.dgram_recv_oob_err = 0, /* UDP ignores MSG_OOB on receive */                              \
+	    .dgram_noaddr_err = -EDESTADDRREQ, .socket_type = inet_socket_type,                    \
+	.setsockopt = inet_setsockopt, .getsockopt = inet_getsockopt,                              \
+	.check_addr = inet_check_addr, .bind = inet_bind, .autobind = inet_autobind,               \
+	.lookup = inet_lookup, .wire_name = inet_wire_name, .same_addr = inet_same_addr,           \
+	.unbind = inet_port_unbind, .pair = NULL, .connect_result = inet_connect_result,           \
+	.accepted_name = inet_accepted_name, .dgram_peer = inet_dgram_peer,                        \
+	.dgram_refused = inet_dgram_refused
 
 const struct sock_family inet_family = {
     .family = AF_INET,
     .unnamed_len = sizeof(struct sockaddr_in),
-    .passes_fds = false,
-    .holds_more = true,
-    .peercred = false,
-    .errqueue = true,
-    .stream_unconnected_err = -EPIPE,
-    .stream_listener_recv_err = -ENOTCONN, /* as TCP */
-    .stream_unconnected_recv_err = -ENOTCONN,
-    .dgram_recv_oob_err = 0, /* UDP ignores MSG_OOB on receive */
-    .dgram_noaddr_err = -EDESTADDRREQ,
     .dgram_max = UDP_MAX,
-    .socket_type = inet_socket_type,
-    .setsockopt = inet_setsockopt,
-    .getsockopt = inet_getsockopt,
-    .check_addr = inet_check_addr,
-    .bind = inet_bind,
-    .autobind = inet_autobind,
-    .lookup = inet_lookup,
-    .wire_name = inet_wire_name,
-    .same_addr = inet_same_addr,
-    .unbind = inet_port_unbind,
-    .pair = NULL,
-    .connect_result = inet_connect_result,
-    .accepted_name = inet_accepted_name,
-    .dgram_peer = inet_dgram_peer,
-    .dgram_refused = inet_dgram_refused,
+    INET_FAMILY_OPS,
+};
+
+const struct sock_family inet6_family = {
+    .family = AF_INET6,
+    .unnamed_len = sizeof(struct sockaddr_in6),
+    .dgram_max = UDP6_MAX,
+    INET_FAMILY_OPS,
 };

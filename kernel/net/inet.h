@@ -1,6 +1,9 @@
 /*
- * AF_INET internals shared by inet.c (the family) and inet_port.c (the
- * table of bound ports): address helpers and the port table's calls.
+ * AF_INET and AF_INET6 internals shared by inet.c (the two families, one
+ * code) and inet_port.c (the table of bound ports, one for both, as on
+ * Linux).  Addresses of both families meet in one form, IPv6's: an IPv4
+ * address a.b.c.d is the v4-mapped ::ffff:a.b.c.d, so a dual-stack
+ * AF_INET6 socket and an AF_INET one compare without a case per pair.
  */
 #ifndef NET_INET_H
 #define NET_INET_H
@@ -12,38 +15,79 @@
 #define EPHEMERAL_FIRST 32768
 #define EPHEMERAL_LAST	60999
 
-static inline uint32_t addr_of(const struct sock_addr *a)
+/* An address of either family in IPv6 form (v4-mapped for IPv4). */
+struct inet_key {
+	uint8_t b[16];
+};
+
+/* What a bound socket's wildcard address covers (inet_covers). */
+#define COVERS_V4 1
+#define COVERS_V6 2
+
+static inline void key_v4(struct inet_key *k, uint32_t ip) /* ip in host order */
 {
-	return __builtin_bswap32(((const struct sockaddr_in *)&a->sa)->sin_addr.s_addr);
+	memset(k, 0, sizeof(*k));
+	k->b[10] = k->b[11] = 0xff;
+	k->b[12] = ip >> 24;
+	k->b[13] = ip >> 16;
+	k->b[14] = ip >> 8;
+	k->b[15] = ip;
 }
 
-static inline unsigned int port_of(const struct sock_addr *a)
+static inline bool key_is_v4(const struct inet_key *k)
 {
-	return __builtin_bswap16(((const struct sockaddr_in *)&a->sa)->sin_port);
+	static const uint8_t prefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+
+	return memcmp(k->b, prefix, sizeof(prefix)) == 0;
 }
 
-/* Sets *a to ip:port. */
-static inline void make_name(struct sock_addr *a, uint32_t ip, unsigned int port)
+static inline uint32_t key_v4_addr(const struct inet_key *k)
 {
-	struct sockaddr_in *in = (struct sockaddr_in *)&a->sa;
-
-	memset(a, 0, sizeof(*a));
-	a->len = sizeof(*in);
-	in->sin_family = AF_INET;
-	in->sin_port = __builtin_bswap16(port);
-	in->sin_addr.s_addr = __builtin_bswap32(ip);
+	return (uint32_t)k->b[12] << 24 | k->b[13] << 16 | k->b[14] << 8 | k->b[15];
 }
+
+static inline bool key_eq(const struct inet_key *a, const struct inet_key *b)
+{
+	return memcmp(a->b, b->b, sizeof(a->b)) == 0;
+}
+
+/* :: or 0.0.0.0 (::ffff:0.0.0.0). */
+static inline bool key_is_any(const struct inet_key *k)
+{
+	static const struct inet_key any6;
+
+	return key_eq(k, &any6) || (key_is_v4(k) && key_v4_addr(k) == 0);
+}
+
+/* COVERS_V4 for an IPv4 address, COVERS_V6 for an IPv6 one. */
+static inline unsigned int key_class(const struct inet_key *k)
+{
+	return key_is_v4(k) ? COVERS_V4 : COVERS_V6;
+}
+
+/* The key and port of an AF_INET or AF_INET6 address (its form checked). */
+void inet_key_of(const struct sock_addr *a, struct inet_key *k, unsigned int *port);
+/* Sets *a to k:port in family's form (AF_INET needs an IPv4 k). */
+void inet_make_name(struct sock_addr *a, int family, const struct inet_key *k, unsigned int port);
+/* Under port_lock or with the socket bound for good: what bound socket s
+ * receives besides its own address (COVERS_*: a wildcard), with its key. */
+unsigned int inet_covers(const struct socket *s, struct inet_key *k);
 
 /*
  * Binds sk to ip:port, or to a free ephemeral port if port is 0.  Returns
  * 0, -EINVAL (already bound), -EADDRINUSE (taken, or no ephemeral port
  * left), -ENOMEM.
  */
-int inet_port_bind(struct socket *sk, uint32_t ip, unsigned int port);
+int inet_port_bind(struct socket *sk, const struct inet_key *ip, unsigned int port);
 /* The socket of type that receives what is sent to ip:port (for a stream:
  * a listener), referenced, or NULL. */
-struct socket *inet_port_find(int type, uint32_t ip, unsigned int port);
+struct socket *inet_port_find(int type, const struct inet_key *ip, unsigned int port);
 /* Gives sk's port back (nothing if it was never bound). */
 void inet_port_unbind(struct socket *sk);
+
+/* socket()'s checks and the option levels (inet_opt.c). */
+int inet_socket_type(int type, int protocol, int *proto);
+int inet_setsockopt(struct socket *sk, int level, int name, const struct sockopt *o);
+int inet_getsockopt(struct socket *sk, int level, int name, struct sockopt *o);
 
 #endif

@@ -1,6 +1,7 @@
 /*
- * The AF_INET port table: the sockets bound to each (type, port), found by
- * hash, and per type a bitmap of the ports in use for the ephemeral search.
+ * The inet port table, one for AF_INET and AF_INET6 as on Linux: the
+ * sockets bound to each (type, port), found by hash, and per type a bitmap
+ * of the ports in use for the ephemeral search.
  * A bind, a lookup or a search for a free port costs the sockets sharing
  * one port and a walk of a 28,232-bit bitmap, never a walk of every bound
  * socket: no call's time grows with what others have bound.
@@ -121,18 +122,31 @@ static bool is_listening(struct socket *s)
 	return listening;
 }
 
-/* Under port_lock: may sk take ip on port pp, next to its owners?  Their
- * addresses overlap when equal or one is INADDR_ANY; SO_REUSEADDR on both
- * shares a port, except with a listening stream socket; SO_REUSEPORT on
- * both shares it in any state (one user: Linux's same-uid rule holds). */
-static bool port_clash(struct socket *sk, struct inet_port *pp, uint32_t ip)
+/*
+ * Do two bound sockets receive some address in common?  Equal addresses
+ * do; a wildcard covers its class (0.0.0.0 IPv4, :: of a V6ONLY socket
+ * IPv6, :: of a dual-stack one both), so an AF_INET socket on 127.0.0.1
+ * and a dual-stack AF_INET6 one on :: overlap, as on Linux.
+ */
+static bool addrs_overlap(unsigned int ca, const struct inet_key *a, unsigned int cb,
+			  const struct inet_key *b)
 {
+	return key_eq(a, b) || (ca & cb) || (ca & key_class(b)) || (cb & key_class(a));
+}
+
+/* Under port_lock: may sk take ip (covering covers) on port pp, next to
+ * its owners?  They clash when their addresses overlap, unless
+ * SO_REUSEADDR is on both and neither listens, or SO_REUSEPORT is on both
+ * (any state; one user: Linux's same-uid rule holds). */
+static bool port_clash(struct socket *sk, struct inet_port *pp, const struct inet_key *ip,
+		       unsigned int covers)
+{
+	struct inet_key sip;
 	struct socket *s;
 
 	list_for_each_entry(s, &pp->owners, bind_link)
 	{
-		uint32_t sip = addr_of(&s->local);
-		if (sip != ip && sip != INADDR_ANY && ip != INADDR_ANY)
+		if (!addrs_overlap(covers, ip, inet_covers(s, &sip), &sip))
 			continue;
 		if (sk->reuseport && s->reuseport)
 			continue;
@@ -142,9 +156,28 @@ static bool port_clash(struct socket *sk, struct inet_port *pp, uint32_t ip)
 	return false;
 }
 
-int inet_port_bind(struct socket *sk, uint32_t ip, unsigned int port)
+/* What sk would cover bound to ip (inet_covers before it is bound). */
+static unsigned int covers_of(const struct socket *sk, const struct inet_key *ip)
+{
+	if (!key_is_any(ip))
+		return 0;
+	if (key_is_v4(ip))
+		return COVERS_V4;
+	return COVERS_V6 | (sk->v6only ? 0 : COVERS_V4);
+}
+
+unsigned int inet_covers(const struct socket *s, struct inet_key *k)
+{
+	unsigned int port;
+
+	inet_key_of(&s->local, k, &port);
+	return covers_of(s, k);
+}
+
+int inet_port_bind(struct socket *sk, const struct inet_key *ip, unsigned int port)
 {
 	struct inet_port *pp = NULL;
+	unsigned int covers = covers_of(sk, ip);
 	int err = 0;
 
 	spin_lock(&port_lock);
@@ -152,7 +185,7 @@ int inet_port_bind(struct socket *sk, uint32_t ip, unsigned int port)
 		err = -EINVAL;
 	else if (port == 0 && !(port = port_ephemeral(sk->type)))
 		err = -EADDRINUSE;
-	else if ((pp = port_lookup(sk->type, port)) && port_clash(sk, pp, ip))
+	else if ((pp = port_lookup(sk->type, port)) && port_clash(sk, pp, ip, covers))
 		err = -EADDRINUSE;
 	else if (!pp && !(pp = port_new(sk->type, port)))
 		err = -ENOMEM;
@@ -160,7 +193,7 @@ int inet_port_bind(struct socket *sk, uint32_t ip, unsigned int port)
 		list_add_tail(&sk->bind_link, &pp->owners);
 		sk->bind_priv = pp;
 		spin_lock(&sk->lock);
-		make_name(&sk->local, ip, port);
+		inet_make_name(&sk->local, sk->fam->family, ip, port);
 		sk->bound = true;
 		spin_unlock(&sk->lock);
 	}
@@ -168,9 +201,10 @@ int inet_port_bind(struct socket *sk, uint32_t ip, unsigned int port)
 	return err;
 }
 
-struct socket *inet_port_find(int type, uint32_t ip, unsigned int port)
+struct socket *inet_port_find(int type, const struct inet_key *ip, unsigned int port)
 {
 	struct socket *s, *found = NULL;
+	struct inet_key sip;
 	struct inet_port *pp;
 
 	spin_lock(&port_lock);
@@ -178,8 +212,8 @@ struct socket *inet_port_find(int type, uint32_t ip, unsigned int port)
 	if (pp) {
 		list_for_each_entry(s, &pp->owners, bind_link)
 		{
-			uint32_t sip = addr_of(&s->local);
-			if ((sip == INADDR_ANY || sip == ip) &&
+			unsigned int covers = inet_covers(s, &sip);
+			if ((key_eq(&sip, ip) || (covers & key_class(ip))) &&
 			    (type != SOCK_STREAM || is_listening(s))) {
 				sock_get(found = s);
 				break;

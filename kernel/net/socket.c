@@ -222,6 +222,8 @@ static long sock_check(int family, int type, int protocol, const struct sock_fam
 		*fam = &unix_family;
 	else if (family == AF_INET)
 		*fam = &inet_family;
+	else if (family == AF_INET6)
+		*fam = &inet6_family;
 	else
 		return -EAFNOSUPPORT;
 	if (type & ~(SOCK_TYPE_MASK | SOCK_TYPE_FLAGS))
@@ -366,7 +368,7 @@ static long sock_name(struct socket *sk, struct sock_addr *a, bool want_peer)
 		sock_put(p);
 	}
 	if (!err && want_peer)
-		sk->fam->wire_name(a);
+		sk->fam->wire_name(sk, a);
 	return err;
 }
 

@@ -104,6 +104,7 @@ struct socket {
 	bool oobinline;		   /* SO_OOBINLINE */
 	bool nodelay;		   /* TCP_NODELAY */
 	bool cork;		   /* TCP_CORK / UDP_CORK: sends are held (family: holds_more) */
+	bool v6only;		   /* IPV6_V6ONLY: an AF_INET6 socket on :: takes no IPv4 */
 	bool bound;		   /* local is set (constant from then on) */
 	unsigned int rcvbuf;	   /* SO_RCVBUF */
 	unsigned int sndbuf;	   /* SO_SNDBUF */
@@ -214,17 +215,23 @@ struct sock_family {
 	 * -ENOPROTOOPT / -EOPNOTSUPP as the family answers for a name or level
 	 * it does not know.  Called without sk's lock. */
 	int (*setsockopt)(struct socket *sk, int level, int name, const struct sockopt *o);
-	int (*getsockopt)(struct socket *sk, int level, int name, struct sockopt *o);
-	/* Checks an address given to connect/sendto (family, length, reach). */
-	int (*check_addr)(const struct sock_addr *a);
-	int (*bind)(struct socket *sk, const struct sock_addr *a);
-	/* Gives an unbound socket a name where the family needs one; no name
-	 * left is -EADDRINUSE, which each caller turns into its call's errno. */
-	int (*autobind)(struct socket *sk);
+	int (*getsockopt)(struct socket *sk, int level, int name,
+			  struct sockopt *o); /* Checks an address sk is given to connect or send to
+					       * (family, length, reach). */
+	int (*check_addr)(const struct socket *sk, const struct sock_addr *a);
+	int (*bind)(struct socket *sk,
+		    const struct sock_addr
+			*a); /* Gives an unbound socket a name where the family needs one, for
+			      * talking to dest (NULL: listen); no name left is -EADDRINUSE, which
+			      * each caller turns into its call's errno. */
+	int (*autobind)(struct socket *sk, const struct sock_addr *dest);
 	/* The socket of sk's type at address a, referenced. */
-	int (*lookup)(struct socket *sk, const struct sock_addr *a, struct socket **out);
-	/* The name peers see for a local name (inet: INADDR_ANY is 127.0.0.1). */
-	void (*wire_name)(struct sock_addr *a);
+	int (*lookup)(
+	    struct socket *sk, const struct sock_addr *a,
+	    struct socket **out); /* Turns a, some socket's local name, into the name sk sees it by:
+				   * inet gives a wildcard its loopback address and writes it in
+				   * sk's family (an IPv4 name v4-mapped for an AF_INET6 socket). */
+	void (*wire_name)(const struct socket *sk, struct sock_addr *a);
 	/* True if datagrams from addr reach a socket connected to remote. */
 	bool (*same_addr)(const struct sock_addr *remote, const struct sock_addr *addr);
 	/* The file is closing: give the name back. */
@@ -247,7 +254,7 @@ struct sock_family {
 };
 
 extern const struct sock_proto stream_proto, dgram_proto;
-extern const struct sock_family unix_family, inet_family;
+extern const struct sock_family unix_family, inet_family, inet6_family;
 
 /* A new unconnected socket with one reference, or NULL. */
 struct socket *sock_alloc(const struct sock_family *fam, int type);

@@ -72,7 +72,7 @@ static struct socket *stream_server_end(struct socket *sk, struct socket *l,
 					const struct sock_addr *dest, struct sock_cred *lcred,
 					bool *lhas)
 {
-	struct socket *ns = sock_alloc(sk->fam, SOCK_STREAM);
+	struct socket *ns = sock_alloc(l->fam, SOCK_STREAM); /* AF_INET6 for IPv4 on :: */
 
 	if (!ns)
 		return NULL;
@@ -110,7 +110,7 @@ static int stream_link(struct socket *sk, const struct sock_addr *addr, bool non
 	struct socket *l, *ns;
 	struct sock_cred lcred;
 	bool lhas;
-	int err = sk->fam->autobind(sk);
+	int err = sk->fam->autobind(sk, addr);
 
 	if (err == -EADDRINUSE)
 		err = -EADDRNOTAVAIL; /* no local port left, as Linux's TCP connect */
@@ -137,7 +137,7 @@ static int stream_link(struct socket *sk, const struct sock_addr *addr, bool non
 
 static int stream_connect(struct socket *sk, const struct sock_addr *addr, bool nonblock)
 {
-	int err = sk->fam->check_addr(addr);
+	int err = sk->fam->check_addr(sk, addr);
 
 	if (err)
 		return err;
@@ -163,7 +163,7 @@ static int stream_connect(struct socket *sk, const struct sock_addr *addr, bool 
 
 static int stream_listen(struct socket *sk, int backlog)
 {
-	int err = sk->bound ? 0 : sk->fam->autobind(sk);
+	int err = sk->bound ? 0 : sk->fam->autobind(sk, NULL);
 
 	if (err)
 		return err;

@@ -27,8 +27,9 @@ static struct list_head unix_bound = LIST_HEAD_INIT(unix_bound);
 static unsigned int autobind_next;
 
 /* The family and length checks of every address (Linux's unix_validate_addr). */
-static int unix_check_addr(const struct sock_addr *a)
+static int unix_check_addr(const struct socket *sk, const struct sock_addr *a)
 {
+	(void)sk;
 	if (a->len <= UNIX_NAME_OFF || a->len > sizeof(struct sockaddr_un) ||
 	    a->sa.ss_family != AF_UNIX)
 		return -EINVAL;
@@ -175,7 +176,7 @@ static int unix_bind(struct socket *sk, const struct sock_addr *a)
 
 	if (a->len == UNIX_NAME_OFF && a->sa.ss_family == AF_UNIX)
 		return unix_autobind_name(sk);
-	err = unix_check_addr(a);
+	err = unix_check_addr(sk, a);
 	if (err)
 		return err;
 	return unix_abstract(a) ? unix_bind_abstract(sk, a) : unix_bind_path(sk, a);
@@ -183,9 +184,9 @@ static int unix_bind(struct socket *sk, const struct sock_addr *a)
 
 /* Sends and connects leave an unbound socket unnamed (Linux names it only
  * with SO_PASSCRED, which is not here). */
-static int unix_autobind(struct socket *sk)
+static int unix_autobind(struct socket *sk, const struct sock_addr *dest)
 {
-	(void)sk;
+	(void)sk, (void)dest;
 	return 0;
 }
 
@@ -221,7 +222,7 @@ static int unix_lookup(struct socket *sk, const struct sock_addr *a, struct sock
 {
 	char path[UNIX_PATH_MAX + 1];
 	struct inode *ip;
-	int err = unix_check_addr(a);
+	int err = unix_check_addr(sk, a);
 
 	if (err)
 		return err;
@@ -242,9 +243,9 @@ static int unix_lookup(struct socket *sk, const struct sock_addr *a, struct sock
 	return 0;
 }
 
-static void unix_wire_name(struct sock_addr *a)
+static void unix_wire_name(const struct socket *sk, struct sock_addr *a)
 {
-	(void)a;
+	(void)sk, (void)a;
 }
 
 /* An unnamed remote (a socketpair peer) matches unnamed senders: nothing

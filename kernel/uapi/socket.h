@@ -1,6 +1,7 @@
 /*
  * Sockets: Linux x86_64 values and layouts for the loopback socket layer
- * (AF_UNIX, AF_INET on 127.0.0.0/8), shared by the kernel and libc/.
+ * (AF_UNIX, AF_INET on 127.0.0.0/8, AF_INET6 on ::1), shared by the
+ * kernel and libc/.
  * Socket type flags (SOCK_NONBLOCK, SOCK_CLOEXEC, SOCK_CLOFORK): fcntl.h.
  */
 #ifndef UAPI_SOCKET_H
@@ -13,10 +14,12 @@
 #define AF_UNIX	  1
 #define AF_LOCAL  AF_UNIX
 #define AF_INET	  2
+#define AF_INET6  10
 #define PF_UNSPEC AF_UNSPEC
 #define PF_UNIX	  AF_UNIX
 #define PF_LOCAL  AF_LOCAL
 #define PF_INET	  AF_INET
+#define PF_INET6  AF_INET6
 
 #define SOCK_STREAM    1
 #define SOCK_DGRAM     2
@@ -49,7 +52,8 @@
 
 #define TCP_NODELAY 1 /* level IPPROTO_TCP */
 #define TCP_CORK    3
-#define UDP_CORK    1 /* level IPPROTO_UDP */
+#define UDP_CORK    1  /* level IPPROTO_UDP */
+#define IPV6_V6ONLY 26 /* level IPPROTO_IPV6 */
 
 #define MSG_OOB		 0x1
 #define MSG_PEEK	 0x2
@@ -90,6 +94,19 @@ struct sockaddr_in {
 	struct in_addr sin_addr;
 	uint8_t sin_zero[8];
 };
+
+struct in6_addr {
+	uint8_t s6_addr[16];
+};
+
+struct sockaddr_in6 {
+	uint16_t sin6_family; /* AF_INET6 */
+	uint16_t sin6_port;   /* network byte order */
+	uint32_t sin6_flowinfo;
+	struct in6_addr sin6_addr;
+	uint32_t sin6_scope_id; /* the interface of a link-local address */
+};
+#define SIN6_LEN_RFC2133 24 /* the form before sin6_scope_id: shorter is EINVAL */
 
 #define UNIX_PATH_MAX 108
 struct sockaddr_un {

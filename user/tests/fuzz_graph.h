@@ -73,11 +73,11 @@ static void add_listener(void)
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof ss;
 	bool unix_family = one_in(2), nb = one_in(2);
-	int l = socket(unix_family ? AF_UNIX : AF_INET, SOCK_STREAM | sock_flags(nb), 0);
 	if (unix_family)
 		len = unix_name((struct sockaddr_un *)&ss, "l", g.names++);
 	else
-		loopback((struct sockaddr_in *)&ss);
+		len = inet_loopback(&ss);
+	int l = socket(ss.ss_family, SOCK_STREAM | sock_flags(nb), 0);
 	if (l < 0 || bind(l, (struct sockaddr *)&ss, len) < 0 || listen(l, (int)below(4)) < 0 ||
 	    getsockname(l, (struct sockaddr *)&ss, &len) < 0) {
 		close(l);
@@ -102,11 +102,11 @@ static void add_dgram_peers(void)
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof ss;
 	bool unix_family = !one_in(4);
-	int b = socket(unix_family ? AF_UNIX : AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
 	if (unix_family)
 		len = unix_name((struct sockaddr_un *)&ss, "d", g.names++);
 	else
-		loopback((struct sockaddr_in *)&ss);
+		len = inet_loopback(&ss);
+	int b = socket(ss.ss_family, SOCK_DGRAM | SOCK_NONBLOCK, 0);
 	if (b < 0 || bind(b, (struct sockaddr *)&ss, len) < 0 ||
 	    getsockname(b, (struct sockaddr *)&ss, &len) < 0) {
 		close(b);

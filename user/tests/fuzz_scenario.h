@@ -220,6 +220,22 @@ static void loopback(struct sockaddr_in *in)
 	in->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 }
 
+/* An inet address to bind, port 0: 127.0.0.1, ::1 or a dual-stack :: (whose
+ * IPv4 and IPv6 peers share the port table); its length. */
+static socklen_t inet_loopback(struct sockaddr_storage *ss)
+{
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+
+	if (one_in(2)) {
+		loopback((struct sockaddr_in *)ss);
+		return sizeof(struct sockaddr_in);
+	}
+	memset(in6, 0, sizeof *in6);
+	in6->sin6_family = AF_INET6;
+	in6->sin6_addr.s6_addr[15] = one_in(2); /* ::1 or :: */
+	return sizeof *in6;
+}
+
 static void set_nofile(long soft)
 {
 	struct rlimit r;
