@@ -11,10 +11,12 @@
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
-#define ARCH_SET_GS 0x1001
-#define ARCH_SET_FS 0x1002
-#define ARCH_GET_FS 0x1003
-#define ARCH_GET_GS 0x1004
+#define ARCH_SET_GS    0x1001
+#define ARCH_SET_FS    0x1002
+#define ARCH_GET_FS    0x1003
+#define ARCH_GET_GS    0x1004
+#define ARCH_GET_CPUID 0x1011
+#define ARCH_SET_CPUID 0x1012
 
 /* A base must lie in the user half: Linux gives EPERM otherwise (a kernel
  * address would let user mode read kernel memory through %fs). */
@@ -45,6 +47,10 @@ SYSCALL_DEFINE2(arch_prctl, int, code, uint64_t, addr)
 		return get_base(t->fsbase, addr);
 	case ARCH_GET_GS:
 		return get_base(t->gsbase, addr);
+	case ARCH_GET_CPUID: /* CPUID never faults here: enabled */
+		return 1;
+	case ARCH_SET_CPUID: /* no CPUID faulting (no cpuid_fault in /proc/cpuinfo) */
+		return -ENODEV;
 	}
 	return -EINVAL;
 }
