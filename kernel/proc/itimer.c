@@ -19,7 +19,6 @@
 #define ITIMER_REAL    0
 #define ITIMER_VIRTUAL 1
 #define ITIMER_PROF    2
-#define TICK_NS	       (NSEC_PER_SEC / TIMER_HZ)
 
 struct timeval_k {
 	int64_t tv_sec, tv_usec;

@@ -194,11 +194,11 @@ void signal_child_stopped(struct thread_group *child, int wait_status)
 	wake_up(&parent->child_exit);
 }
 
-void signal_force_fault(struct trapframe *tf, int sig, uint64_t addr)
+void signal_force_fault(struct trapframe *tf, int sig, int code, uint64_t addr)
 {
 	struct task *t = current();
 	struct sighand *sh = t->sighand;
-	struct sig_info info = {sig == SIGSEGV ? SEGV_MAPERR : SI_KERNEL, 0, 0, addr};
+	struct sig_info info = {code, 0, 0, addr};
 
 	/* A fault cannot be blocked or ignored away: the program would just
 	 * fault again.  Linux resets the action to default in that case. */
@@ -209,7 +209,7 @@ void signal_force_fault(struct trapframe *tf, int sig, uint64_t addr)
 	}
 	spin_unlock(&sh->lock);
 	/* Every fault signal's default action kills. */
-	fault_report(t, sig, tf->rip, addr, handler_of(t, sig) == UAPI_SIG_DFL);
+	fault_report(t, sig, tf->rip, addr ? addr : tf->rip, handler_of(t, sig) == UAPI_SIG_DFL);
 	/* Not even init may ignore its own fault: it would loop on it forever. */
 	enqueue_signal(t, sig, &info);
 }

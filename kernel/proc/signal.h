@@ -30,6 +30,12 @@ struct thread_group;
 #define SI_TKILL    (-6) /* tkill, tgkill */
 #define SEGV_MAPERR 1
 #define SEGV_ACCERR 2
+#define BUS_ADRALN  1
+#define BUS_ADRERR  2
+#define ILL_ILLOPN  2
+#define FPE_INTDIV  1
+#define TRAP_BRKPT  1
+#define TRAP_TRACE  2
 
 /* What a task knows about one pending signal (for SA_SIGINFO). */
 struct sig_info {
@@ -122,8 +128,9 @@ static inline bool signal_work(const struct signal_state *s, const uint64_t *sha
 	       __atomic_load_n(&s->stop_pending, __ATOMIC_ACQUIRE) ||
 	       (ret >= -ERESTARTNOHAND && ret <= -ERESTARTSYS);
 }
-/* A user-mode fault: the current task gets sig with the fault address. */
-void signal_force_fault(struct trapframe *tf, int sig, uint64_t addr);
+/* A user-mode fault: the current task gets sig with its si_code and
+ * si_addr (Linux's force_sig_fault). */
+void signal_force_fault(struct trapframe *tf, int sig, int code, uint64_t addr);
 
 /*
  * Temporarily replaces the blocked mask (sigsuspend, ppoll, pselect,

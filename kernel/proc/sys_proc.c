@@ -6,6 +6,7 @@
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/string.h"
+#include "proc/cpuclock.h"
 #include "proc/ktimer.h"
 #include "proc/group.h"
 #include "proc/proc.h"
@@ -75,6 +76,9 @@ SYSCALL_DEFINE0(getuid)
 
 static int64_t clock_now_ns(int clk)
 {
+	uint64_t ns;
+	int err;
+
 	switch (clk) {
 	case CLOCK_REALTIME:
 	case CLOCK_REALTIME_COARSE:
@@ -84,9 +88,11 @@ static int64_t clock_now_ns(int clk)
 	case CLOCK_MONOTONIC_COARSE:
 	case CLOCK_BOOTTIME:
 		return (int64_t)clock_monotonic_ns();
-	default:
-		return -EINVAL;
 	}
+	if (!cpuclock_id(clk))
+		return -EINVAL;
+	err = cpuclock_read(clk, &ns);
+	return err ? err : (int64_t)ns;
 }
 
 SYSCALL_DEFINE2(clock_gettime, int, clk, struct timespec_k *, uts)
@@ -101,9 +107,14 @@ SYSCALL_DEFINE2(clock_gettime, int, clk, struct timespec_k *, uts)
 	return copy_to_user(uts, &ts, sizeof(ts));
 }
 
+/* The TSC clocks read to the ns; the coarse clocks and CPU time move by
+ * the tick, which is their resolution (Linux reports TICK_NSEC for the
+ * coarse ones; LTP's itimer tests take their margin from it). */
 SYSCALL_DEFINE2(clock_getres, int, clk, struct timespec_k *, uts)
 {
-	struct timespec_k ts = {0, 1};
+	bool coarse =
+	    clk == CLOCK_REALTIME_COARSE || clk == CLOCK_MONOTONIC_COARSE || cpuclock_id(clk);
+	struct timespec_k ts = {0, coarse ? (int64_t)TICK_NS : 1};
 
 	if (clock_now_ns(clk) < 0)
 		return -EINVAL;
@@ -167,7 +178,9 @@ SYSCALL_DEFINE2(nanosleep, const struct timespec_k *, ureq, struct timespec_k *,
 }
 
 /* How far clk runs ahead of the monotonic clock (ns), or -errno: the
- * clocks with no sleep of their own on Linux give EOPNOTSUPP. */
+ * clocks with no sleep of their own on Linux give EOPNOTSUPP (the thread
+ * CPU clock among them), unknown ones EINVAL.  The process CPU clocks
+ * have a sleep on Linux that is not here yet: EOPNOTSUPP too. */
 static int64_t sleep_clock_offset(int clk)
 {
 	switch (clk) {
@@ -180,9 +193,12 @@ static int64_t sleep_clock_offset(int clk)
 	case CLOCK_REALTIME_COARSE:
 	case CLOCK_MONOTONIC_COARSE:
 		return -EOPNOTSUPP;
-	default:
-		return -EINVAL;
 	}
+	if (!cpuclock_id(clk) || clk == CLOCK_THREAD_CPUTIME_ID)
+		return clk == CLOCK_THREAD_CPUTIME_ID ? -EOPNOTSUPP : -EINVAL;
+	/* An encoded clock of the caller's own thread would never advance
+	 * while it sleeps: EINVAL, as Linux's posix_cpu_nsleep. */
+	return cpuclock_is_own_thread(clk) ? -EINVAL : -EOPNOTSUPP;
 }
 
 SYSCALL_DEFINE4(clock_nanosleep, int, clk, int, flags, const struct timespec_k *, ureq,

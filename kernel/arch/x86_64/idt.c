@@ -18,17 +18,18 @@ struct idt_gate {
 } __attribute__((packed));
 
 #define GATE_INTERRUPT 0x8e /* present, DPL 0, 64-bit interrupt gate (IF cleared) */
+#define GATE_USER      0xee /* the same with DPL 3: user code may raise it with int */
 
 extern const uint64_t isr_stub_table[256];
 static struct idt_gate idt[256];
 
-static void set_gate(int vec, uint64_t handler, uint8_t ist)
+static void set_gate(int vec, uint64_t handler, uint8_t ist, uint8_t type)
 {
 	idt[vec] = (struct idt_gate){
 	    .offset_lo = handler & 0xffff,
 	    .selector = KERNEL_CS,
 	    .ist = ist,
-	    .type_attr = GATE_INTERRUPT,
+	    .type_attr = type,
 	    .offset_mid = (handler >> 16) & 0xffff,
 	    .offset_hi = handler >> 32,
 	};
@@ -48,8 +49,13 @@ void idt_load(void)
 void idt_init(void)
 {
 	for (int v = 0; v < 256; v++)
-		set_gate(v, isr_stub_table[v], 0);
-	set_gate(VEC_DOUBLE_FAULT, isr_stub_table[VEC_DOUBLE_FAULT], IST_DOUBLE_FAULT);
-	set_gate(VEC_NMI, isr_stub_table[VEC_NMI], IST_NMI);
+		set_gate(v, isr_stub_table[v], 0, GATE_INTERRUPT);
+	set_gate(VEC_DOUBLE_FAULT, isr_stub_table[VEC_DOUBLE_FAULT], IST_DOUBLE_FAULT,
+		 GATE_INTERRUPT);
+	set_gate(VEC_NMI, isr_stub_table[VEC_NMI], IST_NMI, GATE_INTERRUPT);
+	/* int3 and int $4 are instructions a program may use (Linux's system
+	 * gates): SIGTRAP and SIGSEGV from their handlers, not a #GP. */
+	set_gate(VEC_BREAKPOINT, isr_stub_table[VEC_BREAKPOINT], 0, GATE_USER);
+	set_gate(VEC_OVERFLOW, isr_stub_table[VEC_OVERFLOW], 0, GATE_USER);
 	idt_load();
 }

@@ -57,6 +57,9 @@ struct rt_sigframe {
 /* RFLAGS bits a program may set (Linux's FIX_EFLAGS): CF PF AF ZF SF TF DF OF AC RF. */
 #define USER_RFLAGS   0x50dd5UL
 #define RFLAGS_IF_BIT 0x200UL
+#define RFLAGS_TF     0x100UL
+#define RFLAGS_DF     0x400UL
+#define RFLAGS_RF     0x10000UL
 #define MXCSR_OFFSET  24
 #define MXCSR_SAFE    0xffbfU /* bits FXRSTOR accepts on every x86_64 CPU */
 
@@ -97,7 +100,8 @@ static void fill_info(struct siginfo_k *si, int sig, const struct sig_info *info
 		si->chld = (typeof(si->chld)){.pid = info->pid, .status = info->status};
 	else if (info->code == SI_USER)
 		si->kill.pid = info->pid;
-	else if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE)
+	else if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE ||
+		 sig == SIGTRAP)
 		si->addr = info->addr;
 }
 
@@ -142,7 +146,9 @@ int sigframe_setup(struct trapframe *tf, int sig, const struct uapi_sigaction *a
 	tf->rsi = frame_va + __builtin_offsetof(struct rt_sigframe, info);
 	tf->rdx = frame_va + __builtin_offsetof(struct rt_sigframe, uc);
 	tf->rax = 0;
-	tf->rflags &= ~(1UL << 10); /* DF clear, as the ABI requires at a call */
+	/* DF clear, as the ABI requires at a call; TF and RF clear, so a
+	 * single-stepped program's handler is not stepped (Linux). */
+	tf->rflags &= ~(RFLAGS_DF | RFLAGS_TF | RFLAGS_RF);
 	altstack_handler_started(t);
 	return 0;
 }

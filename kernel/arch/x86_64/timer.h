@@ -7,6 +7,8 @@
 struct trapframe;
 
 #define TIMER_HZ 100
+/* One tick in ns: the resolution of CPU time and of the coarse clocks. */
+#define TICK_NS (1000000000UL / TIMER_HZ)
 
 void timer_init(void);
 /* Nanoseconds since boot, from the TSC calibrated against the PIT. */

@@ -129,24 +129,52 @@ static __attribute__((noreturn)) void kernel_fault(struct trapframe *tf)
 	panic("unhandled %s in kernel mode", exception_names[tf->vector]);
 }
 
-/* The signal a user-mode exception raises, as Linux maps them. */
-static int exception_signal(uint64_t vector)
+/* What a user-mode exception raises: signal, si_code and si_addr. */
+struct fault_signal {
+	int sig, code;
+	uint64_t addr;
+};
+
+#define DR6_BS (1UL << 14) /* single step (TF) */
+
+/* A #DB from user mode: the single step TF asked for (TRAP_TRACE), or an
+ * icebp or data breakpoint (TRAP_BRKPT), as Linux's exc_debug_user.  DR6
+ * is sticky: cleared for the next one. */
+static int debug_code(void)
 {
-	switch (vector) {
+	uint64_t dr6;
+
+	asm volatile("mov %%db6, %0" : "=r"(dr6));
+	asm volatile("mov %0, %%db6" : : "r"(0UL));
+	return dr6 & DR6_BS ? TRAP_TRACE : TRAP_BRKPT;
+}
+
+/*
+ * The signal a user-mode exception raises, with Linux's si_code and
+ * si_addr: a fault that names an instruction gives its address, the
+ * "kernel" ones (#GP, int3, int $4) SI_KERNEL and 0.
+ */
+static struct fault_signal exception_signal(const struct trapframe *tf)
+{
+	switch (tf->vector) {
 	case VEC_DIVIDE:
-		return SIGFPE;
+		return (struct fault_signal){SIGFPE, FPE_INTDIV, tf->rip};
 	case VEC_DEBUG:
+		return (struct fault_signal){SIGTRAP, debug_code(), tf->rip};
 	case VEC_BREAKPOINT:
-		return SIGTRAP;
+		return (struct fault_signal){SIGTRAP, SI_KERNEL, 0};
 	case VEC_INVALID_OPCODE:
-		return SIGILL;
+		return (struct fault_signal){SIGILL, ILL_ILLOPN, tf->rip};
 	case 16: /* x87 */
 	case 19: /* SIMD */
-		return SIGFPE;
+		return (struct fault_signal){SIGFPE, SI_KERNEL, tf->rip};
 	case 17: /* alignment check */
-		return SIGBUS;
+		return (struct fault_signal){SIGBUS, BUS_ADRALN, 0};
+	case VEC_PAGE_FAULT:
+		return (struct fault_signal){SIGSEGV, tf->error & 1 ? SEGV_ACCERR : SEGV_MAPERR,
+					     read_cr2()};
 	default:
-		return SIGSEGV;
+		return (struct fault_signal){SIGSEGV, SI_KERNEL, 0};
 	}
 }
 
@@ -154,7 +182,7 @@ static void handle_exception(struct trapframe *tf)
 {
 	uint64_t fixup;
 	struct task *t = current();
-	int sig = exception_signal(tf->vector);
+	int sig = 0;
 
 	/* First touch and copy-on-write, whoever touched the user page. */
 	if (tf->vector == VEC_PAGE_FAULT && t->pid &&
@@ -167,7 +195,10 @@ static void handle_exception(struct trapframe *tf)
 		return;
 	}
 	if (trapframe_from_user(tf)) {
-		signal_force_fault(tf, sig, tf->vector == VEC_PAGE_FAULT ? read_cr2() : tf->rip);
+		struct fault_signal fs = exception_signal(tf);
+		if (tf->vector == VEC_PAGE_FAULT && sig == SIGBUS)
+			fs = (struct fault_signal){SIGBUS, BUS_ADRERR, read_cr2()};
+		signal_force_fault(tf, fs.sig, fs.code, fs.addr);
 		return;
 	}
 	kernel_fault(tf);
