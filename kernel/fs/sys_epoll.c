@@ -143,18 +143,24 @@ static long ep_wait(struct eventpoll *ep, struct epoll_event *uevents, int maxev
 	}
 }
 
-/* Linux's order: EBADF, EINVAL (maxevents), EFAULT, EINVAL (not an epoll). */
-static long do_epoll_wait(int epfd, struct epoll_event *uevents, int maxevents, int timeout_ms)
+/* The deadline of a timeout in ms: negative waits forever, 0 not at all. */
+static uint64_t ms_deadline(int timeout_ms)
 {
-	uint64_t deadline = timeout_ms < 0 ? POLL_FOREVER : 0;
+	if (timeout_ms < 0)
+		return POLL_FOREVER;
+	return timeout_ms ? clock_monotonic_ns() + (uint64_t)timeout_ms * NSEC_PER_MS : 0;
+}
+
+/* Linux's order: EBADF, EINVAL (maxevents), EFAULT, EINVAL (not an epoll).
+ * deadline: monotonic ns, 0 for no wait, POLL_FOREVER. */
+static long do_epoll_wait(int epfd, struct epoll_event *uevents, int maxevents, uint64_t deadline)
+{
 	bool put;
 	struct file *ef = files_lookup_light(current()->files, epfd, &put);
 	long ret = -EINVAL;
 
 	if (!ef)
 		return -EBADF;
-	if (timeout_ms > 0)
-		deadline = clock_monotonic_ns() + (uint64_t)timeout_ms * NSEC_PER_MS;
 	if (maxevents <= 0 || maxevents > EP_MAX_EVENTS)
 		ret = -EINVAL;
 	else if (!user_range_ok((uint64_t)uevents, (size_t)maxevents * sizeof(*uevents)))
@@ -169,22 +175,52 @@ static long do_epoll_wait(int epfd, struct epoll_event *uevents, int maxevents, 
 SYSCALL_DEFINE4(epoll_wait, int, epfd, struct epoll_event *, uevents, int, maxevents, int,
 		timeout_ms)
 {
-	return do_epoll_wait(epfd, uevents, maxevents, timeout_ms);
+	return do_epoll_wait(epfd, uevents, maxevents, ms_deadline(timeout_ms));
 }
 
 /* The mask is in force for the wait; the caller's returns on the way out
  * (signal_deliver), after the handler of a signal it let through. */
-SYSCALL_DEFINE6(epoll_pwait, int, epfd, struct epoll_event *, uevents, int, maxevents, int,
-		timeout_ms, const uint64_t *, usigmask, size_t, sigsetsize)
+/* Puts the mask in force for the wait (see above): 0, -EINVAL, -EFAULT. */
+static long epoll_set_mask(const uint64_t *usigmask, size_t sigsetsize)
 {
 	uint64_t mask;
 
-	if (usigmask) {
-		if (sigsetsize != SIGSET_BYTES)
-			return -EINVAL;
-		if (copy_from_user(&mask, usigmask, sizeof(mask)))
+	if (!usigmask)
+		return 0;
+	if (sigsetsize != SIGSET_BYTES)
+		return -EINVAL;
+	if (copy_from_user(&mask, usigmask, sizeof(mask)))
+		return -EFAULT;
+	signal_set_temporary_mask(mask);
+	return 0;
+}
+
+SYSCALL_DEFINE6(epoll_pwait, int, epfd, struct epoll_event *, uevents, int, maxevents, int,
+		timeout_ms, const uint64_t *, usigmask, size_t, sigsetsize)
+{
+	long err = epoll_set_mask(usigmask, sigsetsize);
+
+	return err ? err : do_epoll_wait(epfd, uevents, maxevents, ms_deadline(timeout_ms));
+}
+
+/* epoll_pwait with a timespec (NULL: forever; zero: no wait), read and
+ * checked first (EFAULT, EINVAL), as Linux. */
+SYSCALL_DEFINE6(epoll_pwait2, int, epfd, struct epoll_event *, uevents, int, maxevents,
+		const struct timespec_k *, uts, const uint64_t *, usigmask, size_t, sigsetsize)
+{
+	uint64_t deadline = POLL_FOREVER;
+	struct timespec_k ts;
+	int64_t ns;
+	long err;
+
+	if (uts) {
+		if (copy_from_user(&ts, uts, sizeof(ts)))
 			return -EFAULT;
-		signal_set_temporary_mask(mask);
+		if ((ns = timespec_to_ns(&ts)) < 0)
+			return ns;
+		deadline = ns ? clock_monotonic_ns() + (uint64_t)ns : 0; /* ns <= KTIME_MAX */
 	}
-	return do_epoll_wait(epfd, uevents, maxevents, timeout_ms);
+	if ((err = epoll_set_mask(usigmask, sigsetsize)))
+		return err;
+	return do_epoll_wait(epfd, uevents, maxevents, deadline);
 }

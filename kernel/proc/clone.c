@@ -107,6 +107,7 @@ static void join_new_process_locked(struct thread_group *g, struct task *child,
 
 	group_add_thread_locked(g, child);
 	g->parent = r->flags & CLONE_PARENT ? self->parent : self;
+	g->parent_tid = r->flags & CLONE_PARENT ? self->parent_tid : current()->pid;
 	g->exit_signal = r->flags & CLONE_PARENT ? self->exit_signal : (int)(r->flags & CSIGNAL);
 	g->pgid = self->pgid;
 	g->sid = self->sid;
@@ -127,7 +128,8 @@ static int clone_join(struct task *child, const struct clone_req *r)
 		return -ENOMEM;
 	child->cpus_allowed = sched_affinity(current()); /* child unseen yet */
 	spin_lock(&proc_lock);
-	child->nice = current()->nice;
+	sched_policy_clone_locked(child, current());
+	prctl_clone(child, current());
 	if (self->exiting)
 		err = -EINTR;
 	else if (g)

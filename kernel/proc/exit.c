@@ -66,23 +66,67 @@ void task_release_resources(struct task *t)
 	uvm_put(task_swap_uvm(t, NULL));
 }
 
-/* Gives g's children to init's process, which reaps them (proc_lock held).
- * Each will signal its exit with SIGCHLD, as Linux's reparent_leader: init
- * waits without __WCLONE.  A child's group that this orphans, with a
- * stopped member, is hung up (proc/jobctl.h). */
+/* Sends each live thread's PR_SET_PDEATHSIG signal to child c, whose
+ * parent thread is exiting (proc_lock held), as Linux: process-directed,
+ * SI_USER from the parent. */
+static void send_pdeath_locked(struct thread_group *c, int from)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &c->threads, group_link) if (t->pdeath_signal)
+	    signal_send_process_locked(c, t->pdeath_signal, from);
+}
+
+/*
+ * Thread t of g is exiting (proc_lock held): the children it forked get
+ * their parent-death signals and are handed to another live thread of g,
+ * as Linux's forget_original_parent does for a thread's children.
+ */
+static void forget_parent_thread_locked(struct thread_group *g, struct task *t)
+{
+	struct thread_group *c;
+	struct task *heir = NULL, *o;
+
+	list_for_each_entry(o, &g->threads, group_link) if (o != t && !heir) heir = o;
+	list_for_each_entry(c, &g->children, sibling) if (c->parent_tid == t->pid)
+	{
+		send_pdeath_locked(c, g->tgid);
+		c->parent_tid = heir ? heir->pid : 0;
+	}
+}
+
+/* Where g's orphans go (proc_lock held): the nearest live ancestor that
+ * set PR_SET_CHILD_SUBREAPER, else init (Linux's find_new_reaper). */
+static struct thread_group *new_reaper_locked(struct thread_group *g, struct thread_group *init)
+{
+	for (struct thread_group *a = g->parent; a && a != init; a = a->parent)
+		if (a->child_subreaper && a->state == GROUP_LIVE && !a->exiting)
+			return a;
+	return init;
+}
+
+/* Gives g's children to their new reaper (proc_lock held): a subreaper
+ * or init, which reaps them.  Each will signal its exit with SIGCHLD, as
+ * Linux's reparent_leader: init waits without __WCLONE; a zombie among
+ * them is announced to its new parent now.  A child's group that this
+ * orphans, with a stopped member, is hung up (proc/jobctl.h). */
 static void reparent_children(struct thread_group *g, struct thread_group *init)
 {
-	struct thread_group *c, *n;
+	struct thread_group *c, *n, *reaper = new_reaper_locked(g, init);
 
 	list_for_each_entry_safe(c, n, &g->children, sibling)
 	{
 		list_del(&c->sibling);
-		c->parent = init;
+		c->parent = reaper;
+		c->parent_tid = reaper->leader->pid;
 		c->exit_signal = SIGCHLD;
-		list_add_tail(&c->sibling, &init->children);
+		list_add_tail(&c->sibling, &reaper->children);
+		if (c->state == GROUP_ZOMBIE && reaper != init)
+			signal_child_exited(c, c->exit_status);
 		if (c->pgid != g->pgid && c->sid == g->sid)
 			jobctl_orphaned_locked(c->pgid, g);
 	}
+	wake_up(&reaper->child_exit);
 }
 
 /* A parent that ignores SIGCHLD or set SA_NOCLDWAIT leaves no zombies
@@ -140,6 +184,7 @@ __attribute__((noreturn)) void task_exit(int status)
 	g->exited_utime += t->utime_ticks; /* times() counts the whole process */
 	g->exited_stime += t->stime_ticks;
 	wake_up(&g->thread_exit); /* de_thread counts the threads left */
+	forget_parent_thread_locked(g, t);
 	if (--g->live == 0)
 		group_dies_locked(g, status);
 	/* A leader stays, holding the pid, until its process is reaped. */

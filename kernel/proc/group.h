@@ -61,6 +61,12 @@ struct thread_group {
 	 * PF_FORKNOEXEC).  Not inherited. */
 	bool execed;
 	int exit_signal; /* sent to the parent at exit (clone's low byte; 0: none) */
+	/* The thread of parent that forked us (its tid): its exit sends our
+	 * threads' PR_SET_PDEATHSIG signals.  Moved to another thread of
+	 * the parent, or the new parent's leader, when that one exits. */
+	int parent_tid;
+	/* PR_SET_CHILD_SUBREAPER: orphaned descendants come here, not to init. */
+	bool child_subreaper;
 
 	/* Process-directed signals: set atomically (any sender), taken by the
 	 * thread that delivers them; shared_info[] (below) like struct

@@ -70,6 +70,9 @@ void task_for_each_locked(bool (*fn)(struct task *t, void *arg), void *arg);
 
 /* A vfork child execs or exits: its parent stops waiting (clone.c). */
 void vfork_done(struct task *child);
+/* clone: the prctl state a child thread or process inherits
+ * (proc/sys_prctl.c). */
+void prctl_clone(struct task *child, const struct task *parent);
 /* A CLONE_CHILD_SETTID child's first step: its tid to its memory. */
 void clone_child_start(struct task *t);
 

@@ -79,15 +79,16 @@ static struct task *thread_of_locked(const struct pid_ref *r, int pid)
 	return g && t && t->group == g && !task_exited(t) ? t : NULL;
 }
 
-/* R when a thread may run, S when all sleep, Z for a zombie. */
+/* A process's state is its main thread's, as Linux shows it (a waiter
+ * for 'S' must see it while another thread runs): R or S; Z once the
+ * leader exited, even while other threads live. */
 static char group_state_locked(struct thread_group *g)
 {
-	struct task *t;
+	const struct task *leader = g->leader;
 
-	if (g->state == GROUP_ZOMBIE)
+	if (g->state == GROUP_ZOMBIE || task_exited(leader))
 		return 'Z';
-	list_for_each_entry(t, &g->threads, group_link) if (t->state == TASK_RUNNABLE) return 'R';
-	return 'S';
+	return leader->state == TASK_RUNNABLE ? 'R' : 'S';
 }
 
 /* About the process g, or only its thread t if t is not NULL. */

@@ -150,6 +150,21 @@ struct task {
 	 * written under proc_lock (setpriority; clone copies the parent's),
 	 * read under it.  Kept by exec.  The scheduler ignores it. */
 	int nice;
+	/* Scheduling policy (SCHED_OTHER, SCHED_BATCH, SCHED_IDLE: the
+	 * scheduler treats them alike) and SCHED_RESET_ON_FORK, as nice:
+	 * under proc_lock, copied by clone (sched/sys_policy.c). */
+	int policy;
+	bool reset_on_fork;
+	/* prctl state (proc/sys_prctl.c), own, copied by clone but for
+	 * pdeath_signal, which a child starts without: the signal its
+	 * process gets when the thread that forked it exits
+	 * (PR_SET_PDEATHSIG; read under proc_lock by that exit); the timer
+	 * slack in ns; rdtsc faults (PR_TSC_SIGSEGV: CR4.TSD while it runs). */
+	int pdeath_signal;
+	uint64_t timer_slack_ns, default_slack_ns;
+	bool tsc_sigsegv;
+	/* personality(2)'s persona: stored and reported, not acted on. */
+	unsigned int personality;
 
 	struct signal_state sig; /* per thread; its rules are in proc/signal.h */
 	unsigned strace_session; /* own: traced while it equals the trace session (sys/strace.c) */

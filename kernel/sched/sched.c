@@ -207,6 +207,17 @@ void user_bases_load(const struct task *t)
 		wrmsr(MSR_KERNEL_GS_BASE, c->user_gsbase = t->gsbase);
 }
 
+#define CR4_TSD (1UL << 2) /* rdtsc only in ring 0 */
+
+/* CR4 is written only when the mode changes: most tasks keep rdtsc. */
+void tsc_mode_load(const struct task *t)
+{
+	uint64_t cr4 = read_cr4();
+
+	if (!!(cr4 & CR4_TSD) != t->tsc_sigsegv)
+		write_cr4(cr4 ^ CR4_TSD);
+}
+
 /* Loads next's address space and kernel stack into this CPU. */
 static void switch_cpu_state(struct task *next)
 {
@@ -219,6 +230,7 @@ static void switch_cpu_state(struct task *next)
 		tss_set_kernel_stack(kstack_top);
 		this_cpu()->kstack_top = kstack_top;
 		user_bases_load(next);
+		tsc_mode_load(next);
 	}
 	this_cpu()->current = next;
 }

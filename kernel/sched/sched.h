@@ -22,6 +22,9 @@ void sched_yield(void);
 void sched_tick(struct trapframe *tf);
 /* A new task's scheduler state: off the run queue, no sleep timer armed. */
 void sched_task_init(struct task *t);
+/* clone: the child's policy and nice from its parent thread's, as
+ * SCHED_RESET_ON_FORK asks (sched/sys_policy.c; proc_lock held). */
+void sched_policy_clone_locked(struct task *child, const struct task *parent);
 /* Sleeps until the monotonic clock reaches deadline_ns: 0 or -EINTR. */
 int sched_sleep_until(uint64_t deadline_ns);
 /*
@@ -52,5 +55,8 @@ void sched_wake_signal(struct task *t);
 void sched_set_state(struct task *t, enum task_state state);
 /* Loads t's user FS and GS bases into this CPU (switch, exec, arch_prctl). */
 void user_bases_load(const struct task *t);
+/* Makes rdtsc in user mode fault on this CPU (CR4.TSD) if t asked for it
+ * with PR_SET_TSC, or work if not: at each switch and at the prctl. */
+void tsc_mode_load(const struct task *t);
 
 #endif

@@ -126,10 +126,18 @@
 	X(__NR_rt_sigsuspend, rt_sigsuspend)                                                       \
 	X(__NR_sigaltstack, sigaltstack)                                                           \
 	X(__NR_mknod, mknod)                                                                       \
+	X(__NR_personality, personality)                                                           \
 	X(__NR_statfs, statfs)                                                                     \
 	X(__NR_fstatfs, fstatfs)                                                                   \
 	X(__NR_getpriority, getpriority)                                                           \
 	X(__NR_setpriority, setpriority)                                                           \
+	X(__NR_sched_setparam, sched_setparam)                                                     \
+	X(__NR_sched_getparam, sched_getparam)                                                     \
+	X(__NR_sched_setscheduler, sched_setscheduler)                                             \
+	X(__NR_sched_getscheduler, sched_getscheduler)                                             \
+	X(__NR_sched_get_priority_max, sched_get_priority_max)                                     \
+	X(__NR_sched_get_priority_min, sched_get_priority_min)                                     \
+	X(__NR_sched_rr_get_interval, sched_rr_get_interval)                                       \
 	X(__NR_mlock, mlock)                                                                       \
 	X(__NR_munlock, munlock)                                                                   \
 	X(__NR_mlockall, mlockall)                                                                 \
@@ -195,6 +203,8 @@
 	X(__NR_pwritev, pwritev)                                                                   \
 	X(__NR_prlimit64, prlimit64)                                                               \
 	X(__NR_getcpu, getcpu)                                                                     \
+	X(__NR_sched_setattr, sched_setattr)                                                       \
+	X(__NR_sched_getattr, sched_getattr)                                                       \
 	X(__NR_renameat2, renameat2)                                                               \
 	X(__NR_getrandom, getrandom)                                                               \
 	X(__NR_memfd_create, memfd_create)                                                         \
@@ -205,6 +215,7 @@
 	X(__NR_statx, statx)                                                                       \
 	X(__NR_clone3, clone3)                                                                     \
 	X(__NR_close_range, close_range)                                                           \
+	X(__NR_epoll_pwait2, epoll_pwait2)                                                         \
 	X(__NR_fchmodat2, fchmodat2)                                                               \
 	X(__NR_socket2, socket2)                                                                   \
 	X(__NR_syscall_indirect, syscall_indirect)

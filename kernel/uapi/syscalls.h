@@ -123,10 +123,18 @@
 #define __NR_sigaltstack     131
 #define __NR_utime	     132
 #define __NR_mknod	     133
+#define __NR_personality     135
 #define __NR_statfs	     137
 #define __NR_fstatfs	     138
 #define __NR_getpriority     140
 #define __NR_setpriority     141
+#define __NR_sched_setparam  142
+#define __NR_sched_getparam  143
+#define __NR_sched_setscheduler 144
+#define __NR_sched_getscheduler 145
+#define __NR_sched_get_priority_max 146
+#define __NR_sched_get_priority_min 147
+#define __NR_sched_rr_get_interval 148
 #define __NR_mlock	     149
 #define __NR_munlock	     150
 #define __NR_mlockall	     151
@@ -196,6 +204,8 @@
 #define __NR_pwritev	     296
 #define __NR_prlimit64	     302
 #define __NR_getcpu	     309
+#define __NR_sched_setattr   314
+#define __NR_sched_getattr   315
 #define __NR_renameat2	     316
 #define __NR_getrandom	     318
 #define __NR_memfd_create     319
@@ -209,6 +219,7 @@
 #define __NR_clone3	     435
 #define __NR_close_range     436
 #define __NR_pidfd_getfd	     438
+#define __NR_epoll_pwait2    441
 #define __NR_fchmodat2	     452
 
 #endif

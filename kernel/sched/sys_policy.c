@@ -1,0 +1,278 @@
+/*
+ * The scheduling-policy calls: sched_setscheduler, sched_getscheduler,
+ * sched_setparam, sched_getparam, sched_get_priority_max/min,
+ * sched_rr_get_interval, sched_setattr, sched_getattr, with Linux's
+ * argument checks and errno order.
+ *
+ * The scheduler is one round robin without priorities, so it takes the
+ * normal policies, SCHED_OTHER, SCHED_BATCH and SCHED_IDLE, and treats
+ * them alike (a tick's slice each).  The real-time and deadline policies
+ * (SCHED_FIFO, SCHED_RR, SCHED_DEADLINE) are refused with EPERM, Linux's
+ * answer to a caller without CAP_SYS_NICE: a program that asked for a
+ * real-time guarantee is told it does not have one, rather than running
+ * as an ordinary task that believes it preempts the others.
+ */
+#include "arch/x86_64/timer.h"
+#include "arch/x86_64/uaccess.h"
+#include "lib/spinlock.h"
+#include "lib/string.h"
+#include "mm/layout.h"
+#include "proc/ktimer.h"
+#include "proc/proc.h"
+#include "proc/task.h"
+#include "sched/sched.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/resource.h>
+
+#define SCHED_OTHER	    0
+#define SCHED_FIFO	    1
+#define SCHED_RR	    2
+#define SCHED_BATCH	    3
+#define SCHED_IDLE	    5
+#define SCHED_DEADLINE	    6
+#define SCHED_RESET_ON_FORK 0x40000000
+#define RT_PRIO_MAX	    99
+
+/* sched_attr's flags (Linux's uapi/linux/sched.h). */
+#define SCHED_FLAG_RESET_ON_FORK 0x01
+#define SCHED_FLAG_KEEP_POLICY	 0x08
+#define SCHED_FLAG_KEEP_PARAMS	 0x10
+#define SCHED_FLAG_ALL		 0x7f
+
+#define SCHED_ATTR_SIZE_VER0 48 /* up to sched_period */
+#define SCHED_ATTR_SIZE_VER1 56 /* with the utilisation clamps */
+
+struct sched_attr_k {
+	uint32_t size, sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime, sched_deadline, sched_period;
+	uint32_t sched_util_min, sched_util_max;
+};
+
+static bool policy_valid(int policy)
+{
+	return policy == SCHED_OTHER || policy == SCHED_FIFO || policy == SCHED_RR ||
+	       policy == SCHED_BATCH || policy == SCHED_IDLE || policy == SCHED_DEADLINE;
+}
+
+static bool policy_rt(int policy)
+{
+	return policy == SCHED_FIFO || policy == SCHED_RR;
+}
+
+/* Linux's parameter checks: a priority 1..99 for the real-time policies
+ * and 0 for the others; a deadline task's runtime <= deadline <= period. */
+static int check_params(int policy, const struct sched_attr_k *a)
+{
+	if (a->sched_priority > RT_PRIO_MAX || policy_rt(policy) != (a->sched_priority != 0))
+		return -EINVAL;
+	if (policy == SCHED_DEADLINE &&
+	    (!a->sched_deadline || a->sched_runtime > a->sched_deadline ||
+	     (a->sched_period && a->sched_deadline > a->sched_period)))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Applies a to thread pid (0: the caller): the policy a names (or the
+ * thread's own with KEEP_POLICY or a negative policy), its nice value
+ * unless KEEP_PARAMS.  -ESRCH, -EINVAL, -EPERM for the policies this
+ * scheduler cannot honour (see the top of the file).
+ */
+static int set_policy(int pid, struct sched_attr_k *a, bool set_nice)
+{
+	struct task *t = task_find_or_self(pid); /* referenced: t stays until task_put */
+	int policy = (int)a->sched_policy, err;
+
+	if (!t)
+		return -ESRCH;
+	spin_lock(&proc_lock);
+	if (policy < 0 || (a->sched_flags & SCHED_FLAG_KEEP_POLICY))
+		policy = t->policy;
+	err = !policy_valid(policy) ? -EINVAL : check_params(policy, a);
+	if (!err && (policy_rt(policy) || policy == SCHED_DEADLINE))
+		err = -EPERM;
+	if (!err) {
+		t->policy = policy;
+		t->reset_on_fork = a->sched_flags & SCHED_FLAG_RESET_ON_FORK;
+		if (set_nice && !(a->sched_flags & SCHED_FLAG_KEEP_PARAMS))
+			t->nice = a->sched_nice < NICE_MIN   ? NICE_MIN
+				  : a->sched_nice > NICE_MAX ? NICE_MAX
+							     : a->sched_nice;
+	}
+	spin_unlock(&proc_lock);
+	task_put(t);
+	return err;
+}
+
+/* sched_setscheduler and sched_setparam (policy -1: keep the thread's). */
+static long set_scheduler(int pid, int policy, const int *uparam)
+{
+	struct sched_attr_k a = {0};
+	int prio;
+
+	if (!uparam || pid < 0)
+		return -EINVAL;
+	if (copy_from_user(&prio, uparam, sizeof(prio)))
+		return -EFAULT;
+	a.sched_priority = (uint32_t)prio;
+	a.sched_policy = (uint32_t)(policy < 0 ? -1 : policy & ~SCHED_RESET_ON_FORK);
+	if (policy >= 0 && (policy & SCHED_RESET_ON_FORK))
+		a.sched_flags = SCHED_FLAG_RESET_ON_FORK;
+	else if (policy < 0)
+		a.sched_flags = SCHED_FLAG_KEEP_POLICY;
+	return set_policy(pid, &a, false);
+}
+
+SYSCALL_DEFINE3(sched_setscheduler, int, pid, int, policy, const int *, uparam)
+{
+	if (policy < 0)
+		return -EINVAL;
+	return set_scheduler(pid, policy, uparam);
+}
+
+SYSCALL_DEFINE2(sched_setparam, int, pid, const int *, uparam)
+{
+	return set_scheduler(pid, -1, uparam);
+}
+
+/* Thread pid's policy and SCHED_RESET_ON_FORK, nice in *nice: -ESRCH. */
+static int get_policy(int pid, int *policy, bool *reset, int *nice)
+{
+	struct task *t;
+
+	if (pid < 0)
+		return -EINVAL;
+	if (!(t = task_find_or_self(pid))) /* referenced: t stays until task_put */
+		return -ESRCH;
+	spin_lock(&proc_lock);
+	*policy = t->policy, *reset = t->reset_on_fork, *nice = t->nice;
+	spin_unlock(&proc_lock);
+	task_put(t);
+	return 0;
+}
+
+SYSCALL_DEFINE1(sched_getscheduler, int, pid)
+{
+	int policy, nice, err;
+	bool reset;
+
+	if ((err = get_policy(pid, &policy, &reset, &nice)))
+		return err;
+	return policy | (reset ? SCHED_RESET_ON_FORK : 0);
+}
+
+/* The priority is 0: no thread here has a real-time policy. */
+SYSCALL_DEFINE2(sched_getparam, int, pid, int *, uparam)
+{
+	int policy, nice, prio = 0, err;
+	bool reset;
+
+	if (!uparam || pid < 0)
+		return -EINVAL;
+	if ((err = get_policy(pid, &policy, &reset, &nice)))
+		return err;
+	return copy_to_user(uparam, &prio, sizeof(prio)) ? -EFAULT : 0;
+}
+
+SYSCALL_DEFINE1(sched_get_priority_max, int, policy)
+{
+	return !policy_valid(policy) ? -EINVAL : policy_rt(policy) ? RT_PRIO_MAX : 0;
+}
+
+SYSCALL_DEFINE1(sched_get_priority_min, int, policy)
+{
+	return !policy_valid(policy) ? -EINVAL : policy_rt(policy) ? 1 : 0;
+}
+
+/* A normal task's slice: the tick, after which the round robin moves on. */
+SYSCALL_DEFINE2(sched_rr_get_interval, int, pid, struct timespec_k *, uts)
+{
+	struct timespec_k ts = {0, (int64_t)TICK_NS};
+	int policy, nice, err;
+	bool reset;
+
+	if ((err = get_policy(pid, &policy, &reset, &nice)))
+		return err;
+	return copy_to_user(uts, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+/*
+ * Reads a sched_attr of the size its first word gives (0: VER0), as
+ * Linux's sched_copy_attr: shorter than VER0 or longer than a page, or
+ * longer than ours with a non-zero byte past it, is E2BIG after writing
+ * our size back.
+ */
+static int attr_from_user(struct sched_attr_k *ua, struct sched_attr_k *a)
+{
+	uint32_t size, kept = (uint32_t)sizeof(*a);
+	uint8_t byte;
+
+	if (copy_from_user(&size, ua, sizeof(size)))
+		return -EFAULT;
+	size = size ? size : SCHED_ATTR_SIZE_VER0;
+	if (size < SCHED_ATTR_SIZE_VER0 || size > PAGE_SIZE)
+		goto too_big;
+	for (uint32_t off = kept; off < size; off++) {
+		if (copy_from_user(&byte, (const uint8_t *)ua + off, 1))
+			return -EFAULT;
+		if (byte)
+			goto too_big;
+	}
+	memset(a, 0, sizeof(*a));
+	if (copy_from_user(a, ua, size < kept ? size : kept))
+		return -EFAULT;
+	a->size = size;
+	return 0;
+too_big:
+	return copy_to_user(&ua->size, &kept, sizeof(kept)) ? -EFAULT : -E2BIG;
+}
+
+SYSCALL_DEFINE3(sched_setattr, int, pid, struct sched_attr_k *, uattr, unsigned int, flags)
+{
+	struct sched_attr_k a;
+	int err;
+
+	if (!uattr || pid < 0 || flags)
+		return -EINVAL;
+	if ((err = attr_from_user(uattr, &a)))
+		return err;
+	if (a.sched_flags & ~SCHED_FLAG_ALL)
+		return -EINVAL;
+	if ((int)a.sched_policy < 0)
+		return -EINVAL;
+	return set_policy(pid, &a, true);
+}
+
+SYSCALL_DEFINE4(sched_getattr, int, pid, struct sched_attr_k *, uattr, unsigned int, usize,
+		unsigned int, flags)
+{
+	struct sched_attr_k a = {0};
+	int policy, nice, err;
+	bool reset;
+
+	if (!uattr || pid < 0 || usize > PAGE_SIZE || usize < SCHED_ATTR_SIZE_VER0 || flags)
+		return -EINVAL;
+	if ((err = get_policy(pid, &policy, &reset, &nice)))
+		return err;
+	a.sched_policy = (uint32_t)policy;
+	a.sched_flags = reset ? SCHED_FLAG_RESET_ON_FORK : 0;
+	a.sched_nice = nice;
+	a.sched_util_max = 1024; /* no clamp: the whole capacity, as Linux reports */
+	a.size = usize < sizeof(a) ? usize : (uint32_t)sizeof(a);
+	return copy_to_user(uattr, &a, a.size) ? -EFAULT : 0;
+}
+
+void sched_policy_clone_locked(struct task *child, const struct task *parent)
+{
+	/* SCHED_RESET_ON_FORK: the child starts normal (a negative nice
+	 * back to 0) and without the flag, as Linux's sched_fork. */
+	child->policy = parent->policy;
+	child->nice = parent->nice;
+	if (parent->reset_on_fork && child->nice < 0)
+		child->nice = 0;
+	child->reset_on_fork = false;
+}
