@@ -13,10 +13,6 @@
 struct file;
 struct rlimit;
 
-/* Resource limit res (< RLIM_NLIMITS) of the process whose files table
- * this is (sys_fd.c: RLIMIT_NOFILE is the table's; the others fixed). */
-void rlimit_of(struct files_table *files, unsigned int res, struct rlimit *r);
-
 /*
  * Reserves an fd: oflags are O_NONSEQFD | O_CLOEXEC | O_CLOFORK, merged with
  * the per-call flags; the sequential area gives the lowest free fd >= minfd.

@@ -9,7 +9,6 @@
 #include "fs/file.h"
 #include "fs/files.h"
 #include "fs/pipe.h"
-#include "fs/proc_sys.h"
 #include "proc/proc.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
@@ -193,102 +192,4 @@ SYSCALL_DEFINE3(close_range, unsigned int, first, unsigned int, last, unsigned i
 	if (!err && (flags & CLOSE_RANGE_UNSHARE))
 		err = task_unshare_files(current());
 	return err ? err : files_close_range(files(), first, last, flags);
-}
-
-/* ---- Resource limits ---- */
-
-#define STACK_SOFT (8UL << 20) /* what Linux reports; the stack may grow that far */
-
-/*
- * Limits other than RLIMIT_NOFILE are reported, not enforced or stored:
- * a set within the hard limit succeeds and changes nothing (docs/fds.md).
- */
-static struct rlimit fixed_rlimit(unsigned int res)
-{
-	switch (res) {
-	case RLIMIT_STACK:
-		return (struct rlimit){STACK_SOFT, RLIM_INFINITY};
-	case RLIMIT_CORE:
-		return (struct rlimit){0, RLIM_INFINITY};
-	case RLIMIT_NPROC:
-		return (struct rlimit){TASK_MAX, TASK_MAX};
-	}
-	return (struct rlimit){RLIM_INFINITY, RLIM_INFINITY};
-}
-
-void rlimit_of(struct files_table *files, unsigned int res, struct rlimit *r)
-{
-	if (res == RLIMIT_NOFILE)
-		files_get_nofile_limits(files, &r->rlim_cur, &r->rlim_max);
-	else
-		*r = fixed_rlimit(res);
-}
-
-static void rlimit_get(unsigned int res, struct rlimit *r)
-{
-	rlimit_of(files(), res, r);
-}
-
-/*
- * /proc/sys/fs/nr_open: the most RLIMIT_NOFILE's hard limit may be
- * (setrlimit: EPERM above it).  Linux's default and least (the bits of a
- * word); at most NR_OPEN_MAX, the most the sequential area can hold
- * (Linux's own ceiling, near 2^31, cannot be honoured: EINVAL).  Atomic.
- */
-static int nr_open = NR_OPEN_MAX;
-PROC_SYS_ROW(nr_open_row, .path = "fs/nr_open", .mode = 0644, .show = proc_sys_int_show,
-	     .store = proc_sys_int_store, .data = &nr_open, .min = 64, .max = NR_OPEN_MAX);
-
-/* res < RLIM_NLIMITS.  0, -EINVAL (soft > hard), -EPERM (hard too high). */
-static long rlimit_set(unsigned int res, const struct rlimit *r)
-{
-	if (r->rlim_cur > r->rlim_max)
-		return -EINVAL;
-	if (res == RLIMIT_NOFILE &&
-	    r->rlim_max > (uint64_t)__atomic_load_n(&nr_open, __ATOMIC_RELAXED))
-		return -EPERM;
-	if (res == RLIMIT_NOFILE)
-		return files_set_nofile_limits(files(), r->rlim_cur, r->rlim_max);
-	return r->rlim_max > fixed_rlimit(res).rlim_max ? -EPERM : 0;
-}
-
-SYSCALL_DEFINE2(getrlimit, unsigned int, res, struct rlimit *, urlim)
-{
-	struct rlimit r;
-
-	if (res >= RLIM_NLIMITS)
-		return -EINVAL;
-	rlimit_get(res, &r);
-	return copy_to_user(urlim, &r, sizeof(r));
-}
-
-SYSCALL_DEFINE2(setrlimit, unsigned int, res, const struct rlimit *, urlim)
-{
-	struct rlimit r;
-
-	if (copy_from_user(&r, urlim, sizeof(r)))
-		return -EFAULT;
-	if (res >= RLIM_NLIMITS)
-		return -EINVAL;
-	return rlimit_set(res, &r);
-}
-
-/* Only the caller's own limits (pid 0 or its pid): others are ESRCH. */
-SYSCALL_DEFINE4(prlimit64, int, pid, unsigned int, res, const struct rlimit *, unew,
-		struct rlimit *, uold)
-{
-	struct rlimit new, old;
-	long err;
-
-	if (unew && copy_from_user(&new, unew, sizeof(new)))
-		return -EFAULT;
-	if (pid != 0 && pid != current()->pid)
-		return -ESRCH;
-	if (res >= RLIM_NLIMITS)
-		return -EINVAL;
-	rlimit_get(res, &old);
-	err = unew ? rlimit_set(res, &new) : 0;
-	if (!err && uold)
-		err = copy_to_user(uold, &old, sizeof(old));
-	return err;
 }

@@ -27,6 +27,8 @@ struct thread_group *group_create(struct task *leader)
 	wait_queue_init(&g->signalfd_wq, "signalfd");
 	wait_queue_init(&g->stop_wq, "stop");
 	itimer_init(g);
+	/* The creating task's process: clone's caller (none for the first). */
+	rlimit_inherit(g, current()->group);
 	g->exit_signal = SIGCHLD;
 	return g;
 }

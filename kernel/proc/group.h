@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "lib/list.h"
 #include "proc/itimer.h"
+#include "proc/rlimit.h"
 #include "proc/signal.h"
 #include "sched/wait.h"
 
@@ -90,7 +91,10 @@ struct thread_group {
 	bool stopped;
 	int report;
 	struct wait_queue stop_wq;
-	struct itimers itimers;		     /* alarm, setitimer (itimer_lock, proc/itimer.c) */
+	struct itimers itimers; /* alarm, setitimer (itimer_lock, proc/itimer.c) */
+	/* Resource limits but RLIMIT_NOFILE (proc/rlimit.c: rlimit_lock,
+	 * atomic reads). */
+	struct rlimit rlim[RLIM_NLIMITS];
 	uint64_t exited_utime, exited_stime; /* CPU ticks of its threads that exited */
 	/* CPU ticks of the children it reaped, theirs included (proc_lock:
 	 * added by reap.c, read by times and getrusage). */

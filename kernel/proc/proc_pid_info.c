@@ -17,6 +17,7 @@
 #include "mm/paging.h"
 #include "proc/group.h"
 #include "proc/proc.h"
+#include "proc/rlimit.h"
 #include "proc/rusage.h"
 #include "proc/uvm.h"
 #include "proc/vma.h"
@@ -139,7 +140,8 @@ static long exec_text_locked(struct thread_group *g, bool env, char *buf, size_t
 
 /* Linux's /proc/<pid>/limits: a line per resource, "unlimited" for
  * RLIM_INFINITY, the values getrlimit gives the process. */
-static long format_limits(struct files_table *files, char *buf, size_t size)
+static long format_limits(const struct thread_group *g, struct files_table *files, char *buf,
+			  size_t size)
 {
 	static const struct {
 		const char *name, *unit;
@@ -160,7 +162,7 @@ static long format_limits(struct files_table *files, char *buf, size_t size)
 	for (unsigned int i = 0; i < RLIM_NLIMITS; i++) {
 		struct rlimit r;
 		uint64_t v[2];
-		rlimit_of(files, i, &r);
+		rlimit_of(g, files, i, &r);
 		v[0] = r.rlim_cur, v[1] = r.rlim_max;
 		appendk(buf, size, &len, "%-25s ", rows[i].name);
 		for (int k = 0; k < 2; k++) {
@@ -176,16 +178,19 @@ static long format_limits(struct files_table *files, char *buf, size_t size)
 	return len;
 }
 
-/* limits needs the process's files table (RLIMIT_NOFILE is there). */
+/* limits needs the process's group and files table (RLIMIT_NOFILE is
+ * there). */
 static long limits_text(int pid, char *buf, size_t size)
 {
 	struct files_table *files = proc_pid_files(pid);
-	long len;
+	struct task *t = task_find(pid); /* referenced: t and its group stay */
+	long len = -ESRCH;
 
-	if (!files)
-		return -ESRCH;
-	len = format_limits(files, buf, size);
-	files_put(files);
+	if (files && t)
+		len = format_limits(t->group, files, buf, size);
+	task_put(t);
+	if (files)
+		files_put(files);
 	return len;
 }
 

@@ -1,0 +1,162 @@
+/* Resource limits (see rlimit.h) and their system calls.  Limits are
+ * written under rlimit_lock and read with atomic loads, so a reader in the
+ * tick (RLIMIT_CPU) or a signal sender takes no lock. */
+#include "proc/rlimit.h"
+#include "arch/x86_64/uaccess.h"
+#include "fs/files.h"
+#include "fs/proc_sys.h"
+#include "lib/spinlock.h"
+#include "proc/group.h"
+#include "proc/proc.h"
+#include "proc/task.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+
+#define STACK_SOFT   (8UL << 20) /* the stack may grow that far (mm) */
+#define MEMLOCK_SOFT (8UL << 20) /* Linux's default since 5.16 */
+#define MSGQUEUE_DEF 819200	 /* Linux's */
+
+/* Protects every group's rlim[] against concurrent setters (readers use
+ * atomic loads: a soft and a hard limit are each one word). */
+static struct spinlock rlimit_lock = SPINLOCK_INIT("rlimit");
+
+/* The first process's limits, Linux's init_task defaults. */
+static struct rlimit default_limit(unsigned int res)
+{
+	switch (res) {
+	case RLIMIT_STACK:
+		return (struct rlimit){STACK_SOFT, RLIM_INFINITY};
+	case RLIMIT_CORE:
+		return (struct rlimit){0, RLIM_INFINITY};
+	case RLIMIT_NPROC:
+		return (struct rlimit){TASK_MAX, TASK_MAX};
+	case RLIMIT_MEMLOCK:
+		return (struct rlimit){MEMLOCK_SOFT, MEMLOCK_SOFT};
+	case RLIMIT_SIGPENDING:
+		return (struct rlimit){SIGPENDING_MAX, SIGPENDING_MAX};
+	case RLIMIT_MSGQUEUE:
+		return (struct rlimit){MSGQUEUE_DEF, MSGQUEUE_DEF};
+	case RLIMIT_NICE:
+	case RLIMIT_RTPRIO:
+		return (struct rlimit){0, 0};
+	}
+	return (struct rlimit){RLIM_INFINITY, RLIM_INFINITY};
+}
+
+/* The highest hard limit the kernel lets even root set: the tasks and
+ * queued signals it can hold; the rest unbounded, as Linux for root. */
+static uint64_t hard_ceiling(unsigned int res)
+{
+	return res == RLIMIT_NPROC	  ? TASK_MAX
+	       : res == RLIMIT_SIGPENDING ? SIGPENDING_MAX
+					  : RLIM_INFINITY;
+}
+
+void rlimit_inherit(struct thread_group *g, const struct thread_group *parent)
+{
+	for (unsigned int res = 0; res < RLIM_NLIMITS; res++) {
+		if (!parent) {
+			g->rlim[res] = default_limit(res);
+			continue;
+		}
+		g->rlim[res].rlim_cur =
+		    __atomic_load_n(&parent->rlim[res].rlim_cur, __ATOMIC_RELAXED);
+		g->rlim[res].rlim_max =
+		    __atomic_load_n(&parent->rlim[res].rlim_max, __ATOMIC_RELAXED);
+	}
+}
+
+uint64_t rlimit_soft(const struct thread_group *g, unsigned int res)
+{
+	return __atomic_load_n(&g->rlim[res].rlim_cur, __ATOMIC_RELAXED);
+}
+
+void rlimit_of(const struct thread_group *g, struct files_table *files, unsigned int res,
+	       struct rlimit *r)
+{
+	if (res == RLIMIT_NOFILE) {
+		files_get_nofile_limits(files, &r->rlim_cur, &r->rlim_max);
+		return;
+	}
+	spin_lock(&rlimit_lock);
+	*r = g->rlim[res];
+	spin_unlock(&rlimit_lock);
+}
+
+static void rlimit_get(unsigned int res, struct rlimit *r)
+{
+	rlimit_of(current()->group, current()->files, res, r);
+}
+
+/*
+ * /proc/sys/fs/nr_open: the most RLIMIT_NOFILE's hard limit may be
+ * (setrlimit: EPERM above it).  Linux's default and least (the bits of a
+ * word); at most NR_OPEN_MAX, the most the sequential area can hold
+ * (Linux's own ceiling, near 2^31, cannot be honoured: EINVAL).  Atomic.
+ */
+static int nr_open = NR_OPEN_MAX;
+PROC_SYS_ROW(nr_open_row, .path = "fs/nr_open", .mode = 0644, .show = proc_sys_int_show,
+	     .store = proc_sys_int_store, .data = &nr_open, .min = 64, .max = NR_OPEN_MAX);
+
+/* res < RLIM_NLIMITS.  0, -EINVAL (soft > hard), -EPERM (hard past the
+ * kernel's ceiling). */
+static long rlimit_set(unsigned int res, const struct rlimit *r)
+{
+	struct thread_group *g = current()->group;
+
+	if (r->rlim_cur > r->rlim_max)
+		return -EINVAL;
+	if (res == RLIMIT_NOFILE &&
+	    r->rlim_max > (uint64_t)__atomic_load_n(&nr_open, __ATOMIC_RELAXED))
+		return -EPERM;
+	if (res == RLIMIT_NOFILE)
+		return files_set_nofile_limits(current()->files, r->rlim_cur, r->rlim_max);
+	if (r->rlim_max > hard_ceiling(res))
+		return -EPERM;
+	spin_lock(&rlimit_lock);
+	__atomic_store_n(&g->rlim[res].rlim_cur, r->rlim_cur, __ATOMIC_RELAXED);
+	__atomic_store_n(&g->rlim[res].rlim_max, r->rlim_max, __ATOMIC_RELAXED);
+	spin_unlock(&rlimit_lock);
+	return 0;
+}
+
+SYSCALL_DEFINE2(getrlimit, unsigned int, res, struct rlimit *, urlim)
+{
+	struct rlimit r;
+
+	if (res >= RLIM_NLIMITS)
+		return -EINVAL;
+	rlimit_get(res, &r);
+	return copy_to_user(urlim, &r, sizeof(r));
+}
+
+SYSCALL_DEFINE2(setrlimit, unsigned int, res, const struct rlimit *, urlim)
+{
+	struct rlimit r;
+
+	if (copy_from_user(&r, urlim, sizeof(r)))
+		return -EFAULT;
+	if (res >= RLIM_NLIMITS)
+		return -EINVAL;
+	return rlimit_set(res, &r);
+}
+
+/* Only the caller's own limits (pid 0 or its pid): others are ESRCH. */
+SYSCALL_DEFINE4(prlimit64, int, pid, unsigned int, res, const struct rlimit *, unew,
+		struct rlimit *, uold)
+{
+	struct rlimit new, old;
+	long err;
+
+	if (unew && copy_from_user(&new, unew, sizeof(new)))
+		return -EFAULT;
+	if (pid != 0 && pid != current()->pid)
+		return -ESRCH;
+	if (res >= RLIM_NLIMITS)
+		return -EINVAL;
+	rlimit_get(res, &old);
+	err = unew ? rlimit_set(res, &new) : 0;
+	if (!err && uold)
+		err = copy_to_user(uold, &old, sizeof(old));
+	return err;
+}
