@@ -43,6 +43,12 @@ static inline void poll_wait(struct file *f, struct wait_queue *wq, struct poll_
 
 #define POLL_FOREVER UINT64_MAX /* deadline of a poll without timeout */
 
+struct timespec_k;
+/* The deadline of a user timespec timeout (ppoll, pselect6, epoll_pwait2):
+ * POLL_FOREVER for NULL, 0 for zero (check once); -EFAULT, or -EINVAL
+ * for a negative one or tv_nsec out of [0, 1e9). */
+long poll_timespec_deadline(const struct timespec_k *uts, uint64_t *deadline);
+
 /*
  * The poll core, on a kernel array: fills each entry's revents with what of
  * its events | always is ready (POLLNVAL for a closed fd) until something

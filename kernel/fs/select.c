@@ -23,7 +23,6 @@
 #define EX_SET	POLLPRI
 
 #define USEC_PER_SEC 1000000L
-#define SIGSET_SIZE  sizeof(uint64_t)
 #define WORD_BITS    64
 
 struct timeval_k {
@@ -49,7 +48,7 @@ static long deadline_after(int64_t sec, int64_t nsec, uint64_t *deadline)
 	return 0;
 }
 
-static long timespec_deadline(const struct timespec_k *uts, uint64_t *deadline)
+long poll_timespec_deadline(const struct timespec_k *uts, uint64_t *deadline)
 {
 	struct timespec_k ts;
 
@@ -97,22 +96,6 @@ static long timeout_finish(uint64_t deadline, void *utimeout, bool timeval, long
 	err = timeval ? copy_to_user(utimeout, &tv, sizeof(tv))
 		      : copy_to_user(utimeout, &ts, sizeof(ts));
 	return err && ret == -ERESTARTNOHAND ? -EINTR : ret;
-}
-
-/* Reads a user signal mask of setsize bytes and blocks exactly it for the
- * call (NULL: the mask stays). */
-static long apply_sigmask(const uint64_t *umask, uint64_t setsize)
-{
-	uint64_t mask;
-
-	if (!umask)
-		return 0;
-	if (setsize != SIGSET_SIZE)
-		return -EINVAL;
-	if (copy_from_user(&mask, umask, sizeof(mask)))
-		return -EFAULT;
-	signal_set_temporary_mask(mask);
-	return 0;
 }
 
 /* --- select: fd sets <-> a poll array. --- */
@@ -278,7 +261,8 @@ SYSCALL_DEFINE6(pselect6, int, n, uint64_t *, inp, uint64_t *, outp, uint64_t *,
 
 	if (usig && copy_from_user(&sig, usig, sizeof(sig)))
 		return -EFAULT;
-	if ((ret = timespec_deadline(tsp, &deadline)) || (ret = apply_sigmask(sig.set, sig.size)))
+	if ((ret = poll_timespec_deadline(tsp, &deadline)) ||
+	    (ret = signal_set_user_mask(sig.set, sig.size)))
 		return ret;
 	return timeout_finish(deadline, tsp, false, select_core(n, usets, deadline));
 }
@@ -289,7 +273,8 @@ SYSCALL_DEFINE5(ppoll, struct pollfd *, ufds, unsigned long, nfds, struct timesp
 	uint64_t deadline;
 	long ret;
 
-	if ((ret = timespec_deadline(tsp, &deadline)) || (ret = apply_sigmask(umask, sigsetsize)))
+	if ((ret = poll_timespec_deadline(tsp, &deadline)) ||
+	    (ret = signal_set_user_mask(umask, sigsetsize)))
 		return ret;
 	return timeout_finish(deadline, tsp, false, poll_user(ufds, nfds, deadline));
 }

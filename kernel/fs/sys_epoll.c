@@ -20,7 +20,6 @@
 #define EXCLUSIVE_OK                                                                               \
 	(EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP | EPOLLWAKEUP | EPOLLET | EPOLLEXCLUSIVE)
 #define NSEC_PER_MS	1000000ULL
-#define SIGSET_BYTES	8
 #define EP_STACK_EVENTS 16 /* 192 bytes of kernel stack */
 
 static long do_epoll_create(unsigned int flags)
@@ -180,25 +179,10 @@ SYSCALL_DEFINE4(epoll_wait, int, epfd, struct epoll_event *, uevents, int, maxev
 
 /* The mask is in force for the wait; the caller's returns on the way out
  * (signal_deliver), after the handler of a signal it let through. */
-/* Puts the mask in force for the wait (see above): 0, -EINVAL, -EFAULT. */
-static long epoll_set_mask(const uint64_t *usigmask, size_t sigsetsize)
-{
-	uint64_t mask;
-
-	if (!usigmask)
-		return 0;
-	if (sigsetsize != SIGSET_BYTES)
-		return -EINVAL;
-	if (copy_from_user(&mask, usigmask, sizeof(mask)))
-		return -EFAULT;
-	signal_set_temporary_mask(mask);
-	return 0;
-}
-
 SYSCALL_DEFINE6(epoll_pwait, int, epfd, struct epoll_event *, uevents, int, maxevents, int,
 		timeout_ms, const uint64_t *, usigmask, size_t, sigsetsize)
 {
-	long err = epoll_set_mask(usigmask, sigsetsize);
+	long err = signal_set_user_mask(usigmask, sigsetsize);
 
 	return err ? err : do_epoll_wait(epfd, uevents, maxevents, ms_deadline(timeout_ms));
 }
@@ -208,19 +192,11 @@ SYSCALL_DEFINE6(epoll_pwait, int, epfd, struct epoll_event *, uevents, int, maxe
 SYSCALL_DEFINE6(epoll_pwait2, int, epfd, struct epoll_event *, uevents, int, maxevents,
 		const struct timespec_k *, uts, const uint64_t *, usigmask, size_t, sigsetsize)
 {
-	uint64_t deadline = POLL_FOREVER;
-	struct timespec_k ts;
-	int64_t ns;
+	uint64_t deadline;
 	long err;
 
-	if (uts) {
-		if (copy_from_user(&ts, uts, sizeof(ts)))
-			return -EFAULT;
-		if ((ns = timespec_to_ns(&ts)) < 0)
-			return ns;
-		deadline = ns ? clock_monotonic_ns() + (uint64_t)ns : 0; /* ns <= KTIME_MAX */
-	}
-	if ((err = epoll_set_mask(usigmask, sigsetsize)))
+	if ((err = poll_timespec_deadline(uts, &deadline)) ||
+	    (err = signal_set_user_mask(usigmask, sigsetsize)))
 		return err;
 	return do_epoll_wait(epfd, uevents, maxevents, deadline);
 }

@@ -9,6 +9,7 @@
 #include "proc/signal.h"
 #include "fs/proc_sys.h"
 #include "arch/x86_64/sigframe.h"
+#include "arch/x86_64/uaccess.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "proc/exit.h"
@@ -224,6 +225,20 @@ void signal_set_temporary_mask(uint64_t mask)
 	}
 	t->sig.blocked = mask & ~SIG_UNBLOCKABLE;
 	task_work_set(t, TASK_WORK_SIGNAL); /* the restore is work, and so may be the mask */
+}
+
+long signal_set_user_mask(const uint64_t *umask, uint64_t size)
+{
+	uint64_t mask;
+
+	if (!umask)
+		return 0;
+	if (size != sizeof(mask))
+		return -EINVAL;
+	if (copy_from_user(&mask, umask, sizeof(mask)))
+		return -EFAULT;
+	signal_set_temporary_mask(mask);
+	return 0;
 }
 
 /* Takes the lowest signal of mask off *set (with its info), or returns 0. */

@@ -139,6 +139,9 @@ void signal_force_fault(struct trapframe *tf, int sig, int code, uint64_t addr);
  * returns.
  */
 void signal_set_temporary_mask(uint64_t mask);
+/* The same from a user mask of size bytes (must be 8), NULL keeping the
+ * mask: 0, -EINVAL, -EFAULT (ppoll, pselect6, epoll_pwait, epoll_pwait2). */
+long signal_set_user_mask(const uint64_t *umask, uint64_t size);
 
 /* clone: the child's mask (the parent thread's) and handlers (shared
  * with CLONE_SIGHAND, else copied): 0 or -ENOMEM. */
