@@ -136,6 +136,17 @@ static inline void file_pos_set(struct file *f, uint64_t pos)
 	__atomic_store_n(&f->pos, pos, __ATOMIC_RELAXED);
 }
 
+/*
+ * sendfile's and copy_file_range's copy (fs/sendfile.c): up to count bytes
+ * from in at *pos to out at *out_pos (NULL: out's position), a chunk at a
+ * time through a kernel buffer, advancing both by what out took.  The
+ * bytes moved; the error of the first step when nothing moved (-EAGAIN
+ * from a full non-blocking output, -EPIPE, -ERESTARTSYS...).  A short
+ * write, the input's end or a signal ends it early.
+ */
+long file_copy_range(struct file *in, uint64_t *pos, struct file *out, uint64_t *out_pos,
+		     size_t count);
+
 /* A new file with one reference, or NULL when memory runs out. */
 struct file *file_alloc(const struct file_ops *ops, unsigned int flags, void *priv);
 /* The caller already holds a reference, so relaxed ordering is enough.

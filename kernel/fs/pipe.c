@@ -160,26 +160,63 @@ static int ring_copy(struct pipe *p, size_t pos, struct iov_iter *it, size_t len
 		       : copy_from_iter_full(p->buf, len - first, it);
 }
 
-/* Takes what is there, up to the whole vector: never waits for more once data came. */
-static long pipe_read(struct file *f, struct iov_iter *to, uint64_t *pos)
+/*
+ * With the mutex: waits until p holds data or has no writer left.  0 with
+ * the mutex still held; -EAGAIN (nonblock) or the wait's error with it
+ * released.
+ */
+static int wait_data_locked(struct pipe *p, bool nonblock)
 {
-	struct pipe *p = f->priv;
-	size_t n, len = iov_iter_count(to);
-	int err;
-
-	(void)pos;
-	if (len == 0)
-		return 0;
-	mutex_lock(&p->mutex);
 	while (p->head == p->tail && load_u(&p->writers)) {
+		int err;
+
 		mutex_unlock(&p->mutex);
-		if (f->flags & O_NONBLOCK)
+		if (nonblock)
 			return -EAGAIN;
-		err = wait_event_interruptible(&p->rd_wait, pipe_readable(p));
-		if (err)
+		if ((err = wait_event_interruptible(&p->rd_wait, pipe_readable(p))))
 			return err;
 		mutex_lock(&p->mutex);
 	}
+	return 0;
+}
+
+/*
+ * With the mutex: waits until p has room for need bytes.  0 with the
+ * mutex still held; -EPIPE (no reader: SIGPIPE sent), -EAGAIN (nonblock)
+ * or the wait's error with it released.
+ */
+static int wait_room_locked(struct pipe *p, size_t need, bool nonblock)
+{
+	for (;;) {
+		int err;
+
+		if (!load_u(&p->readers)) {
+			mutex_unlock(&p->mutex);
+			signal_send(current(), SIGPIPE);
+			return -EPIPE;
+		}
+		if (PIPE_SIZE - (p->head - p->tail) >= need)
+			return 0;
+		mutex_unlock(&p->mutex);
+		if (nonblock)
+			return -EAGAIN;
+		if ((err = wait_event_interruptible(&p->wr_wait, pipe_writable(p, need))))
+			return err;
+		mutex_lock(&p->mutex);
+	}
+}
+
+/* Takes what is there, up to the whole vector: never waits for more once data came. */
+static long pipe_read_nb(struct pipe *p, struct iov_iter *to, bool nonblock)
+{
+	size_t n, len = iov_iter_count(to);
+	int err;
+
+	if (len == 0)
+		return 0;
+	mutex_lock(&p->mutex);
+	if ((err = wait_data_locked(p, nonblock)))
+		return err;
 	n = p->head - p->tail < len ? p->head - p->tail : len;
 	err = ring_copy(p, p->tail, to, n, true);
 	if (!err && n) {
@@ -211,37 +248,186 @@ static long ring_put(struct pipe *p, struct iov_iter *from, size_t len, size_t n
  * Writes of up to PIPE_BUF bytes (a whole writev vector counts as one)
  * go in whole (need = len); longer ones as room allows.
  */
-static long pipe_write(struct file *f, struct iov_iter *from, uint64_t *pos)
+static long pipe_write_nb(struct pipe *p, struct iov_iter *from, bool nonblock)
 {
-	struct pipe *p = f->priv;
 	size_t done = 0, len = iov_iter_count(from), need = len <= PIPE_BUF ? len : 1;
 	long n = 0;
 
-	(void)pos;
 	mutex_lock(&p->mutex);
 	while (done < len) {
-		if (!load_u(&p->readers)) {
-			n = -EPIPE;
-			break;
-		}
-		n = ring_put(p, from, len - done, need);
-		if (n < 0)
+		/* Released on error: SIGPIPE for a pipe with no reader. */
+		if ((n = wait_room_locked(p, need, nonblock)))
+			return done ? (long)done : n;
+		if ((n = ring_put(p, from, len - done, need)) < 0)
 			break;
 		done += n;
-		if (n || done == len)
-			continue;
-		mutex_unlock(&p->mutex);
-		if (f->flags & O_NONBLOCK)
-			return done ? (long)done : -EAGAIN;
-		n = wait_event_interruptible(&p->wr_wait, pipe_writable(p, need));
-		if (n)
-			return done ? (long)done : n;
-		mutex_lock(&p->mutex);
 	}
 	mutex_unlock(&p->mutex);
-	if (n == -EPIPE)
-		signal_send(current(), SIGPIPE);
 	return done ? (long)done : n;
+}
+
+static long pipe_read(struct file *f, struct iov_iter *to, uint64_t *pos)
+{
+	(void)pos;
+	return pipe_read_nb(f->priv, to, f->flags & O_NONBLOCK);
+}
+
+static long pipe_write(struct file *f, struct iov_iter *from, uint64_t *pos)
+{
+	(void)pos;
+	return pipe_write_nb(f->priv, from, f->flags & O_NONBLOCK);
+}
+
+/* ---- splice, tee and vmsplice (fs/splice.c) ---- */
+
+/* Into the pipe: one wait for room, then as much as fits (Linux's
+ * vmsplice_to_pipe: not write's loop until all is in). */
+long pipe_transfer(struct file *pf, struct iov_iter *it, bool write, bool nonblock)
+{
+	struct pipe *p = pf->priv;
+	long n;
+
+	if (!write)
+		return pipe_read_nb(p, it, nonblock);
+	mutex_lock(&p->mutex);
+	if ((n = wait_room_locked(p, 1, nonblock)))
+		return n;
+	n = ring_put(p, it, iov_iter_count(it), 1);
+	mutex_unlock(&p->mutex);
+	return n;
+}
+
+/* Under the mutex: an iterator over the ring's bytes [pos, pos + len) (at
+ * most two kernel segments, v). */
+static void ring_iter(struct pipe *p, size_t pos, size_t len, struct iovec v[2],
+		      struct iov_iter *it)
+{
+	size_t off = pos % PIPE_SIZE, first = len < PIPE_SIZE - off ? len : PIPE_SIZE - off;
+
+	v[0] = (struct iovec){p->buf + off, first};
+	v[1] = (struct iovec){p->buf, len - first};
+	iov_iter_kernel_vec(it, v, len > first ? 2 : 1, len);
+}
+
+/*
+ * The held bytes go to out's write_iter straight from the ring, under the
+ * mutex, and only what out took leaves the pipe: a short or failed write
+ * loses nothing.  0 at the end (no data, no writer).
+ */
+long pipe_splice_out(struct file *pf, struct file *out, uint64_t *pos, size_t len, bool nonblock)
+{
+	struct pipe *p = pf->priv;
+	struct iovec v[2];
+	struct iov_iter it;
+	long n;
+
+	mutex_lock(&p->mutex);
+	if ((n = wait_data_locked(p, nonblock)))
+		return n;
+	if (len > p->head - p->tail)
+		len = p->head - p->tail;
+	ring_iter(p, p->tail, len, v, &it);
+	n = len ? file_rw_iter(out, &it, pos, true) : 0;
+	if (n > 0) {
+		advance(&p->tail, n);
+		wake_up(&p->wr_wait);
+	}
+	mutex_unlock(&p->mutex);
+	return n;
+}
+
+/* in's read_iter fills the ring's free space straight, under the mutex. */
+long pipe_splice_in(struct file *pf, struct file *in, uint64_t *pos, size_t len, bool nonblock)
+{
+	struct pipe *p = pf->priv;
+	struct iovec v[2];
+	struct iov_iter it;
+	long n;
+
+	mutex_lock(&p->mutex);
+	if ((n = wait_room_locked(p, 1, nonblock)))
+		return n;
+	if (len > PIPE_SIZE - (p->head - p->tail))
+		len = PIPE_SIZE - (p->head - p->tail);
+	ring_iter(p, p->head, len, v, &it);
+	if ((n = file_rw_iter(in, &it, pos, false)) > 0) {
+		advance(&p->head, n);
+		wake_up(&p->rd_wait);
+	}
+	mutex_unlock(&p->mutex);
+	return n;
+}
+
+/* Both mutexes, the lower address first (so two opposite splices cannot
+ * deadlock); lockdep does not check a class nested in itself. */
+static void lock_two(struct pipe *a, struct pipe *b)
+{
+	mutex_lock(a < b ? &a->mutex : &b->mutex);
+	mutex_lock(a < b ? &b->mutex : &a->mutex);
+}
+
+static void unlock_two(struct pipe *a, struct pipe *b)
+{
+	mutex_unlock(&a->mutex);
+	mutex_unlock(&b->mutex);
+}
+
+/*
+ * With both mutexes: 1 when in has data and out room, 0 at in's end;
+ * else the mutexes are released and it is -EPIPE (SIGPIPE sent),
+ * -EAGAIN, or the wait's error, or 2 after a wait (look again).
+ */
+static int pipes_ready(struct pipe *in, struct pipe *out, bool nonblock)
+{
+	bool no_data = in->head == in->tail;
+	int err;
+
+	if (!load_u(&out->readers)) {
+		unlock_two(in, out);
+		signal_send(current(), SIGPIPE);
+		return -EPIPE;
+	}
+	if (no_data && !load_u(&in->writers))
+		return 0;
+	if (!no_data && out->head - out->tail < PIPE_SIZE)
+		return 1;
+	unlock_two(in, out);
+	if (nonblock)
+		return -EAGAIN;
+	err = no_data ? wait_event_interruptible(&in->rd_wait, pipe_readable(in))
+		      : wait_event_interruptible(&out->wr_wait, pipe_writable(out, 1));
+	return err ? err : 2;
+}
+
+/* splice between two pipes, or tee (keep: in's bytes stay), ring to ring. */
+long pipe_splice_pipe(struct file *inf, struct file *outf, size_t len, bool nonblock, bool keep)
+{
+	struct pipe *in = inf->priv, *out = outf->priv;
+	struct iovec v[2];
+	struct iov_iter it;
+	int ready;
+
+	do
+		lock_two(in, out);
+	while ((ready = pipes_ready(in, out, nonblock)) == 2);
+	if (ready < 0)
+		return ready;
+	if (ready) {
+		if (len > in->head - in->tail)
+			len = in->head - in->tail;
+		if (len > PIPE_SIZE - (out->head - out->tail))
+			len = PIPE_SIZE - (out->head - out->tail);
+		ring_iter(in, in->tail, len, v, &it);
+		ring_copy(out, out->head, &it, len, false); /* kernel to kernel: no fault */
+		advance(&out->head, len);
+		wake_up(&out->rd_wait);
+		if (!keep) {
+			advance(&in->tail, len);
+			wake_up(&in->wr_wait);
+		}
+	}
+	unlock_two(in, out);
+	return ready ? (long)len : 0;
 }
 
 /*

@@ -7,6 +7,8 @@
 #define FS_PIPE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct file;
 struct inode;
@@ -51,5 +53,27 @@ void pipe_put(struct pipe *p);
 int pipe_open(struct pipe *p, unsigned int flags, struct file **out);
 /* f's pipe if f is a pipe end (a reference is the caller's to take), else NULL. */
 struct pipe *pipe_of(struct file *f);
+
+/*
+ * splice, tee and vmsplice (fs/splice.c) on pipe ends (files the caller
+ * holds, checked to be pipes and open the right way).  nonblock
+ * (SPLICE_F_NONBLOCK, or the end's O_NONBLOCK) makes a wait EAGAIN; a
+ * pipe with no reader left is EPIPE and SIGPIPE.  Each returns the bytes
+ * moved, 0 at the input's end, or -errno; bytes leave a pipe only once
+ * the other side took them.
+ *   pipe_transfer: vmsplice, the iterator's segments out of the pipe as
+ *     read would, or into it (write): one wait for room, then what fits.
+ *   pipe_splice_out: up to len held bytes into out's write_iter at *pos
+ *     (left where it was: the caller moves its offset).
+ *   pipe_splice_in: up to len bytes of in's read_iter into the pipe, from
+ *     *pos (the same).
+ *   pipe_splice_pipe: up to len bytes from inf's pipe to outf's (another);
+ *     with keep (tee), in's bytes stay.
+ */
+struct iov_iter;
+long pipe_transfer(struct file *pf, struct iov_iter *it, bool write, bool nonblock);
+long pipe_splice_out(struct file *pf, struct file *out, uint64_t *pos, size_t len, bool nonblock);
+long pipe_splice_in(struct file *pf, struct file *in, uint64_t *pos, size_t len, bool nonblock);
+long pipe_splice_pipe(struct file *inf, struct file *outf, size_t len, bool nonblock, bool keep);
 
 #endif

@@ -35,14 +35,8 @@ static bool sendfile_source(struct file *in, struct file *out)
 	return S_ISREG(mode) || S_ISCHR(mode) || (sock_of_file(in) && pipe_of(out));
 }
 
-/*
- * Moves up to count bytes from in at *pos to out (at its position),
- * advancing *pos by what out took.  Returns the bytes moved; the error
- * of the first step when nothing moved (-EAGAIN from a full non-blocking
- * output, -EPIPE, -ERESTARTSYS...).  A short write, the input's end or a
- * signal ends it early.
- */
-static long sendfile_copy(struct file *in, uint64_t *pos, struct file *out, size_t count)
+long file_copy_range(struct file *in, uint64_t *pos, struct file *out, uint64_t *out_pos,
+		     size_t count)
 {
 	char *buf = kmalloc(SENDFILE_CHUNK);
 	size_t done = 0;
@@ -61,11 +55,13 @@ static long sendfile_copy(struct file *in, uint64_t *pos, struct file *out, size
 		if ((n = file_rw_iter(in, &it, &at, false)) <= 0)
 			break;
 		iov_iter_kernel(&it, &v, buf, (size_t)n);
-		if ((w = file_rw_iter(out, &it, NULL, true)) <= 0) {
+		if ((w = file_rw_iter(out, &it, out_pos, true)) <= 0) {
 			n = w;
 			break;
 		}
 		*pos += (uint64_t)w;
+		if (out_pos)
+			*out_pos += (uint64_t)w;
 		done += (size_t)w;
 		/* A socket gives what it has, once, as a read would. */
 		if (w < n || !in->inode || signal_pending())
@@ -102,7 +98,8 @@ static long do_sendfile(int out_fd, int in_fd, long *pos, size_t count)
 	if (!n) {
 		if (count > RAMFS_MAX_FILE - at)
 			count = RAMFS_MAX_FILE - at;
-		n = sendfile_copy(in, &at, out, count < MAX_RW_COUNT ? count : MAX_RW_COUNT);
+		n = file_copy_range(in, &at, out, NULL,
+				    count < MAX_RW_COUNT ? count : MAX_RW_COUNT);
 		if (pos) {
 			*pos = (long)at;
 		} else if (n > 0) {

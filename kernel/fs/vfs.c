@@ -62,6 +62,11 @@ static const struct file_ops reg_ops = {
     .release = reg_release,
 };
 
+bool vfs_is_ramfs_file(struct file *f)
+{
+	return f->ops == &reg_ops;
+}
+
 /* ---- Directories ---- */
 
 static long dir_read(struct file *f, struct iov_iter *to, uint64_t *pos)

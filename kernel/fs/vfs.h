@@ -98,6 +98,9 @@ int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out);
 /* Truncates regular file ip without an open file for writing (truncate,
  * O_TRUNC): inode_truncate's errors, -ETXTBSY while it runs as a program. */
 int vfs_truncate(struct inode *ip, uint64_t size);
+/* Whether f is an open ramfs regular file (not a /proc or device file):
+ * copy_file_range's "same file system". */
+bool vfs_is_ramfs_file(struct file *f);
 /* The file_ops release of every inode-backed file: drops the inode. */
 void vfs_release_inode(struct file *f);
 

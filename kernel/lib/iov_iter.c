@@ -26,6 +26,11 @@ void iov_iter_kernel(struct iov_iter *it, struct iovec *v, void *kbuf, size_t le
 	*it = (struct iov_iter){.iov = v, .nr = 1, .left = len, .kernel = true};
 }
 
+void iov_iter_kernel_vec(struct iov_iter *it, const struct iovec *iov, size_t nr, size_t total)
+{
+	*it = (struct iov_iter){.iov = iov, .nr = nr, .left = total, .kernel = true};
+}
+
 /* Moves n bytes between segment memory seg and kernel memory k: 0 or -EFAULT. */
 static int move(bool kernel, enum iter_op op, char *seg, char *k, size_t n)
 {

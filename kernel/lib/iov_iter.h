@@ -36,6 +36,9 @@ struct iov_iter {
 void iov_iter_init(struct iov_iter *it, const struct iovec *iov, size_t nr, size_t total);
 /* A cursor over one kernel buffer; *v (the caller's) describes it. */
 void iov_iter_kernel(struct iov_iter *it, struct iovec *v, void *kbuf, size_t len);
+/* A cursor over nr kernel segments whose lengths add up to total (a pipe's
+ * ring, which wraps). */
+void iov_iter_kernel_vec(struct iov_iter *it, const struct iovec *iov, size_t nr, size_t total);
 
 static inline size_t iov_iter_count(const struct iov_iter *it)
 {

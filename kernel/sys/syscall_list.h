@@ -185,6 +185,9 @@
 	X(__NR_unshare, unshare)                                                                   \
 	X(__NR_set_robust_list, set_robust_list)                                                   \
 	X(__NR_get_robust_list, get_robust_list)                                                   \
+	X(__NR_splice, splice)                                                                     \
+	X(__NR_tee, tee)                                                                           \
+	X(__NR_vmsplice, vmsplice)                                                                 \
 	X(__NR_utimensat, utimensat)                                                               \
 	X(__NR_epoll_pwait, epoll_pwait)                                                           \
 	X(__NR_signalfd, signalfd)                                                                 \
@@ -210,6 +213,7 @@
 	X(__NR_memfd_create, memfd_create)                                                         \
 	X(__NR_execveat, execveat)                                                                 \
 	X(__NR_mlock2, mlock2)                                                                     \
+	X(__NR_copy_file_range, copy_file_range)                                                   \
 	X(__NR_preadv2, preadv2)                                                                   \
 	X(__NR_pwritev2, pwritev2)                                                                 \
 	X(__NR_statx, statx)                                                                       \

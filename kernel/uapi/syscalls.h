@@ -185,6 +185,9 @@
 #define __NR_unshare	     272
 #define __NR_set_robust_list 273
 #define __NR_get_robust_list 274
+#define __NR_splice	     275
+#define __NR_tee	     276
+#define __NR_vmsplice	     278
 #define __NR_utimensat	     280
 #define __NR_epoll_pwait     281
 #define __NR_signalfd	     282
@@ -211,6 +214,7 @@
 #define __NR_memfd_create     319
 #define __NR_execveat	     322
 #define __NR_mlock2	     325
+#define __NR_copy_file_range 326
 #define __NR_preadv2	     327
 #define __NR_pwritev2	     328
 #define __NR_statx	     332
