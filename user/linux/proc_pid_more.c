@@ -148,6 +148,36 @@ static void test_self(void)
 	ok(n == 1 && link[0] == '/', "/proc/self/root is /");
 }
 
+/* Children exiting while their cwd, environ and limits are read: cwd gives
+ * the truth or fails with ENOENT or ESRCH (the process went), the others
+ * are read for what the exit releases under them (a zombie's limits read
+ * ESRCH in fdkernel, where RLIMIT_NOFILE goes with the files table; Linux
+ * shows them); the leak check follows the suite. */
+static void test_exit_race(void)
+{
+	char path[64], link[256];
+	bool good = true;
+
+	for (int i = 0; i < 200 && good; i++) {
+		pid_t pid = fork();
+		int status;
+
+		if (pid == 0)
+			_exit(0);
+		require(pid > 0, "fork");
+		snprintf(path, sizeof path, "/proc/%d/cwd", (int)pid);
+		ssize_t n = readlink(path, link, sizeof link - 1);
+		good &= (n == 4 && !memcmp(link, "/tmp", 4)) ||
+			(n < 0 && (errno == ENOENT || errno == ESRCH));
+		snprintf(path, sizeof path, "/proc/%d/limits", (int)pid);
+		read_text(path, buf, sizeof buf);
+		snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
+		read_text(path, buf, sizeof buf);
+		good &= waitpid(pid, &status, 0) == pid && exited_with(status, 0);
+	}
+	ok(good, "200 children exiting while their cwd, limits and environ are read");
+}
+
 /* A line whose mount point (field 5) is "/" and whose major:minor is
  * stat("/")'s device, with the " - " separator and a type after it. */
 static void test_mountinfo(void)
@@ -174,9 +204,10 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "wait"))
 		return child_wait();
-	plan(10);
+	plan(11);
 	test_child();
 	test_self();
 	test_mountinfo();
+	test_exit_race();
 	return done();
 }
