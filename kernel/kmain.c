@@ -26,6 +26,7 @@
 #include "lib/printk.h"
 #include "lib/profile.h"
 #include "fs/vfs.h"
+#include "ipc/ipc.h"
 #include "mm/heaptrace.h"
 #include "mm/mm.h"
 #include "proc/futex.h"
@@ -92,6 +93,7 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	sched_init_cpu();
 	mutex_sys_init();
 	futex_init();
+	ipc_init();
 	syscall_init();
 	proc_time_init();
 	profile_init(kopts.profile);

@@ -10,6 +10,7 @@
 #include "fs/proc_pid.h"
 #include "fs/proc_sys.h"
 #include "fs/vfs.h"
+#include "ipc/ipc.h"
 #include "lib/iov_iter.h"
 #include "lib/profile.h"
 #include "lib/random.h"
@@ -94,6 +95,7 @@ static const struct chrdev {
     {"/proc/cpuinfo", MKDEV(10, 250), 0444, &cpuinfo_ops},	   /* arch/x86_64/cpuinfo.c */
     {"/proc/filesystems", MKDEV(10, 251), 0444, &filesystems_ops}, /* fs/sys_statfs.c */
     {"/proc/partitions", MKDEV(10, 252), 0444, &partitions_ops},
+    {"/proc/sysvipc/shm", MKDEV(10, 253), 0444, &sysvipc_shm_ops}, /* ipc/shm.c */
 };
 
 #define NCHRDEVS (sizeof(chrdevs) / sizeof(chrdevs[0]))

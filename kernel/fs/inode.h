@@ -224,6 +224,8 @@ int inode_fallocate(struct inode *ip, bool punch, bool keep_size, uint64_t off, 
  * -EPERM (a memfd's F_SEAL_SHRINK or F_SEAL_GROW). */
 int inode_truncate(struct inode *ip, uint64_t size);
 uint64_t inode_size(struct inode *ip);
+/* Pages of a regular file that hold a frame (not holes): its resident set. */
+size_t inode_resident_pages(struct inode *ip);
 void inode_stat(struct inode *ip, struct uapi_stat *st);
 
 /*

@@ -389,6 +389,17 @@ uint64_t inode_size(struct inode *ip)
 	return size;
 }
 
+size_t inode_resident_pages(struct inode *ip)
+{
+	size_t n = 0;
+
+	spin_lock(&ip->lock);
+	for (size_t i = 0; i < ip->file.npages; i++)
+		n += ip->file.pages[i] != 0;
+	spin_unlock(&ip->lock);
+	return n;
+}
+
 static void set_time(uint64_t *sec, uint64_t *nsec, uint64_t ns)
 {
 	*sec = ns / 1000000000UL;

@@ -11,15 +11,12 @@
  * one each at once: the first installed is the file's, the others are
  * freed (before, the last overwrote the others, which leaked).  Acquire
  * and release: a reader sees the text filled. */
-static char *snapshot_text(struct file *f, size_t size, snapshot_fill_fn fill)
+static char *snapshot_install(struct file *f, char *text)
 {
-	char *text = __atomic_load_n((char **)&f->priv, __ATOMIC_ACQUIRE), *none = NULL;
+	char *none = NULL;
 
-	if (text)
-		return text;
-	if (!(text = kmalloc(size)))
+	if (!text)
 		return NULL;
-	fill(text, size);
 	if (__atomic_compare_exchange_n((char **)&f->priv, &none, text, false, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE))
 		return text;
@@ -27,10 +24,14 @@ static char *snapshot_text(struct file *f, size_t size, snapshot_fill_fn fill)
 	return none; /* the one another thread installed first */
 }
 
-long snapshot_read(struct file *f, struct iov_iter *to, uint64_t *pos, size_t size,
-		   snapshot_fill_fn fill)
+static char *snapshot_current(struct file *f)
 {
-	char *text = snapshot_text(f, size, fill);
+	return __atomic_load_n((char **)&f->priv, __ATOMIC_ACQUIRE);
+}
+
+/* Copies the text from *pos on. */
+static long snapshot_copy(const char *text, struct iov_iter *to, uint64_t *pos)
+{
 	size_t tlen, len = iov_iter_count(to), n;
 
 	if (!text)
@@ -43,6 +44,27 @@ long snapshot_read(struct file *f, struct iov_iter *to, uint64_t *pos, size_t si
 	n = copy_to_iter(text + *pos, len, to);
 	*pos += n;
 	return n || !len ? (long)n : -EFAULT;
+}
+
+long snapshot_read(struct file *f, struct iov_iter *to, uint64_t *pos, size_t size,
+		   snapshot_fill_fn fill)
+{
+	char *text = snapshot_current(f);
+
+	if (!text && (text = kmalloc(size))) {
+		fill(text, size);
+		text = snapshot_install(f, text);
+	}
+	return snapshot_copy(text, to, pos);
+}
+
+long snapshot_read_made(struct file *f, struct iov_iter *to, uint64_t *pos, snapshot_make_fn make)
+{
+	char *text = snapshot_current(f);
+
+	if (!text)
+		text = snapshot_install(f, make());
+	return snapshot_copy(text, to, pos);
 }
 
 void snapshot_release(struct file *f)

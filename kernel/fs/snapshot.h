@@ -18,6 +18,13 @@ typedef void (*snapshot_fill_fn)(char *buf, size_t size);
 /* file_ops.read_iter for such a file: size is the largest report. */
 long snapshot_read(struct file *f, struct iov_iter *to, uint64_t *pos, size_t size,
 		   snapshot_fill_fn fill);
+/*
+ * The same for a text whose size is known only as it is made (the
+ * /proc/sysvipc tables): make returns it kmalloc'd and NUL-terminated, or
+ * NULL when memory runs out.
+ */
+typedef char *(*snapshot_make_fn)(void);
+long snapshot_read_made(struct file *f, struct iov_iter *to, uint64_t *pos, snapshot_make_fn make);
 /* file_ops.release: frees the snapshot. */
 void snapshot_release(struct file *f);
 

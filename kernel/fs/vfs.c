@@ -346,6 +346,7 @@ void vfs_init(void)
 	inode_put(ensure_dir("/tmp", 01777));
 	inode_put(ensure_dir("/dev", 0755));
 	inode_put(ensure_dir("/proc", 0555));
+	inode_put(ensure_dir("/proc/sysvipc", 0555));
 	devices_init();
 	proc_pid_init();
 }

@@ -5,6 +5,7 @@
 #include "fs/flock.h"
 #include "fs/inode.h"
 #include "fs/memfd.h"
+#include "ipc/ipc.h"
 #include "lib/printk.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
@@ -34,10 +35,11 @@ void kcounters_read(struct kcounters *c)
 	c->vmas = vma_count();
 	c->flocks = flock_count();
 	c->memfds = memfd_count();
+	c->shm_segs = shm_segment_count();
 	c->heap_serial = heaptrace_serial();
 }
 
-#define LEAK_CHECKS 11 /* the check() lines below */
+#define LEAK_CHECKS 12 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -63,6 +65,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(9, "mappings", (long)b->vmas, (long)a->vmas);
 	passed += check(10, "flock locks", (long)b->flocks, (long)a->flocks);
 	passed += check(11, "memfds", (long)b->memfds, (long)a->memfds);
+	passed += check(12, "shm segments", (long)b->shm_segs, (long)a->shm_segs);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

@@ -217,13 +217,13 @@ int uvm_add_vma(struct uvm *u, const struct vma *tmpl)
 static struct uvm *fork_layout(struct uvm *u)
 {
 	struct vm_space *space = vm_fork(u->space);
-	struct uvm *copy = space ? uvm_alloc(space, vma_table_share(u->vt)) : NULL;
+	struct vma_table *vt = space ? vma_table_fork(u->vt) : NULL;
+	struct uvm *copy = vt ? uvm_alloc(space, vt) : NULL;
 
 	if (!copy) {
-		if (space) {
-			vma_table_put(u->vt); /* not the last: u holds it */
+		vma_table_put(vt); /* not the last if shared: u holds it */
+		if (space)
 			vm_destroy(space);
-		}
 		return NULL;
 	}
 	copy->brk_start = u->brk_start;

@@ -60,11 +60,13 @@ static struct vma *vma_new(struct vma_table *t)
 	if (i >= 0)
 		t->slots_used |= 1u << i;
 	v->file = NULL; /* a spare may be freed unused */
+	v->ops = NULL;
 	__atomic_add_fetch(&live_vmas, 1, __ATOMIC_RELAXED);
 	return v;
 }
 
-/* dst becomes a copy of src (with its own file reference), unlinked. */
+/* dst becomes a copy of src (with its own file reference, counted by
+ * its object), unlinked. */
 static void vma_set(struct vma *dst, const struct vma *src)
 {
 	*dst = *src;
@@ -73,6 +75,8 @@ static void vma_set(struct vma *dst, const struct vma *src)
 		inode_get(dst->file);
 		inode_mmap_writable_add(dst->file, dst->flags, 1); /* memfd seals */
 	}
+	if (dst->ops)
+		dst->ops->open(dst);
 }
 
 /* Frees v (unlinked) of table t.  Under the lock if t is in use: the
@@ -80,6 +84,8 @@ static void vma_set(struct vma *dst, const struct vma *src)
  * before the uvm lock. */
 static void vma_free(struct vma_table *t, struct vma *v)
 {
+	if (v->ops)
+		v->ops->close(v);
 	if (v->file) {
 		inode_mmap_writable_add(v->file, v->flags, -1);
 		inode_put(v->file);
@@ -102,8 +108,12 @@ struct vma_table *vma_table_new(void)
 	return t;
 }
 
-struct vma_table *vma_table_share(struct vma_table *t)
+static struct vma_table *table_copy(const struct vma_table *t);
+
+struct vma_table *vma_table_fork(struct vma_table *t)
 {
+	if (t->with_ops)
+		return table_copy(t);
 	__atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
 	return t;
 }
@@ -138,6 +148,7 @@ static struct vma_table *table_copy(const struct vma_table *t)
 	}
 	c->nr = t->nr;
 	c->committed = t->committed;
+	c->with_ops = t->with_ops;
 	return c;
 }
 
@@ -165,6 +176,7 @@ static void link_before(struct uvm *u, struct vma *v, struct list_head *pos)
 {
 	list_insert_between(&v->node, pos->prev, pos);
 	u->vt->nr++;
+	u->vt->with_ops += v->ops != NULL;
 	u->vt->committed += vma_charge(v);
 }
 
@@ -172,6 +184,7 @@ static void unlink_vma(struct uvm *u, struct vma *v)
 {
 	list_del(&v->node);
 	u->vt->nr--;
+	u->vt->with_ops -= v->ops != NULL;
 	u->vt->committed -= vma_charge(v);
 }
 
@@ -231,8 +244,9 @@ bool vma_range_free(struct uvm *u, uint64_t start, uint64_t end)
 /* Whether b continues a: adjacent, same kind, same file at the next offset. */
 static bool mergeable(const struct vma *a, const struct vma *b)
 {
-	return a->end == b->start && a->prot == b->prot && a->flags == b->flags &&
-	       a->file == b->file && (!a->file || a->off + (a->end - a->start) == b->off);
+	return a->end == b->start && a->prot == b->prot && a->flags == b->flags && !a->ops &&
+	       !b->ops && a->file == b->file &&
+	       (!a->file || a->off + (a->end - a->start) == b->off);
 }
 
 /*

@@ -18,6 +18,22 @@
 
 struct inode;
 struct uvm;
+struct vma;
+
+/*
+ * A mapping of an object that counts the vmas mapping it (Linux's vm_ops
+ * open and close): a System V shm attach (ipc/shm.c).  open runs for
+ * each vma made from another (the one shmat inserts from its template, a
+ * fork's copy, either half of a split), close for each one freed (munmap,
+ * shmdt, exec, exit, a split's unused spare never had one).  Both run
+ * under the uvm's lock, or with the last reference to a table and no
+ * lock: neither may sleep.  Such vmas never merge, as Linux's, so each
+ * open has its close.
+ */
+struct vma_ops {
+	void (*open)(struct vma *v);
+	void (*close)(struct vma *v);
+};
 
 struct vma {
 	struct list_head node; /* in uvm->vmas, sorted by start, never overlapping */
@@ -29,6 +45,11 @@ struct vma {
 	 * when it is freed), so a mapping outlives close() and unlink(). */
 	struct inode *file;
 	uint64_t off; /* offset in file of start (page aligned) */
+	/* NULL, or the ops of the object priv points to; priv stays valid
+	 * while the vma exists because ops->open counted it (the object's
+	 * rule: ipc/shm.c's segments live while attached). */
+	const struct vma_ops *ops;
+	void *priv;
 };
 
 /*
@@ -37,7 +58,9 @@ struct vma {
  * (fork+exit then costs no vma at all); a shared table is never changed:
  * the first change on either side copies it (own() in vma.c).  The list,
  * nr and committed are under the lock of the one uvm that owns the table
- * (refs 1); a shared one is read-only.
+ * (refs 1); a shared one is read-only.  A table holding vmas with ops is
+ * copied at fork instead (vma_table_fork), so that each side's vmas are
+ * counted by their objects.
  */
 #define VMA_SLOTS 6 /* vmas kept in the table itself: an exec's need none from the heap */
 
@@ -46,6 +69,7 @@ struct vma_table {
 	struct list_head vmas; /* struct vma, by address */
 	int nr;
 	uint64_t committed;	 /* private writable pages (the commit limit) */
+	int with_ops;		 /* vmas with ops on the list */
 	unsigned int slots_used; /* bit i: slot[i] holds a vma */
 	struct vma slot[VMA_SLOTS];
 };
@@ -131,9 +155,11 @@ int64_t vma_charge(const struct vma *v);
 
 /* An empty table (one reference), or NULL. */
 struct vma_table *vma_table_new(void);
-/* fork: one more uvm on t (the table is copied at its first change). */
-struct vma_table *vma_table_share(struct vma_table *t);
-/* Drops a reference; the last frees the vmas (no lock held). */
+/* fork: the child's table: t shared (copied at its first change), or a
+ * copy if t holds vmas with ops; NULL when memory runs out.  Under the
+ * lock of t's uvm. */
+struct vma_table *vma_table_fork(struct vma_table *t);
+/* Drops a reference (NULL: nothing); the last frees the vmas. */
 void vma_table_put(struct vma_table *t);
 /* Live vmas in the system (leak accounting). */
 unsigned long vma_count(void);

@@ -40,6 +40,9 @@
 	X(__NR_msync, msync)                                                                       \
 	X(__NR_mincore, mincore)                                                                   \
 	X(__NR_madvise, madvise)                                                                   \
+	X(__NR_shmget, shmget)                                                                     \
+	X(__NR_shmat, shmat)                                                                       \
+	X(__NR_shmctl, shmctl)                                                                     \
 	X(__NR_dup, dup)                                                                           \
 	X(__NR_dup2, dup2)                                                                         \
 	X(__NR_pause, pause)                                                                       \
@@ -72,6 +75,7 @@
 	X(__NR_wait4, wait4)                                                                       \
 	X(__NR_kill, kill)                                                                         \
 	X(__NR_uname, uname)                                                                       \
+	X(__NR_shmdt, shmdt)                                                                       \
 	X(__NR_fcntl, fcntl)                                                                       \
 	X(__NR_flock, flock)                                                                       \
 	X(__NR_truncate, truncate)                                                                 \

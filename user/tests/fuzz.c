@@ -47,6 +47,7 @@
 #include "fuzz_cases.h"
 #include "fuzz_threads.h"
 #include "fuzz_fdnew.h"
+#include "fuzz_ipc.h"
 #include "fuzz_calls.h"
 
 /* --- A worker: set-up, then the calls. --- */
@@ -130,6 +131,7 @@ static const struct fuzz_class classes[] = {
     {"timers", scenario_timers, SCENARIO_MS, 1},
     {"threads", scenario_threads, SCENARIO_MS, 1},
     {"memfd", scenario_memfd, SCENARIO_MS, 1},
+    {"sysv", scenario_sysv, SCENARIO_MS, 1},
 };
 
 #define NCLASSES      (sizeof classes / sizeof classes[0])
@@ -421,6 +423,7 @@ static void retire(struct slot *s)
 	}
 	worker_dir(s->pid, dir, sizeof dir);
 	remove_tree(dir);
+	ipc_sweep(); /* System V objects outlive their makers */
 	s->state = FREE;
 	check_worker_leaks(s);
 }

@@ -39,7 +39,9 @@
 	X(F_LISTEN_SHUTDOWN, "shutdown of a listener failed or left accept blocked")               \
 	X(F_QUEUED_EOF, "a never-accepted connection read EOF after its listener closed")          \
 	X(F_SEAL_MAPPED, "F_SEAL_WRITE was added while a writable shared mapping existed")         \
-	X(F_SEAL_WRITTEN, "a write to a memfd sealed with F_SEAL_FUTURE_WRITE succeeded")
+	X(F_SEAL_WRITTEN, "a write to a memfd sealed with F_SEAL_FUTURE_WRITE succeeded")          \
+	X(F_SHM_LOST, "a write to a System V segment was not seen through another attach")         \
+	X(F_SHM_ALIVE, "a removed segment outlived its last attach (must be freed: EINVAL)")
 
 enum finding {
 #define FINDING_ENUM(name, text) name,

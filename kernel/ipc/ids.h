@@ -1,0 +1,153 @@
+/*
+ * What the three System V IPC kinds share (Linux's ipc/util.c): the
+ * registry of one kind's objects by id and by key, ids with a sequence
+ * number, the get logic (IPC_PRIVATE, keys, IPC_CREAT/IPC_EXCL), the
+ * permission checks, struct ipc64_perm in and out, the memory the kinds
+ * may hold, and the /proc/sysvipc files.  Internal to kernel/ipc/.
+ *
+ * Locks: each kind has a registry (struct ipc_ids) whose spinlock
+ * protects the registry and every field of every object of that kind
+ * (shm.c, sem.c and msg.c say which), so an object found under it stays
+ * alive until it is dropped; and a mutex that serialises gets, so that a
+ * key's lookup and the creation of its object are one step (two
+ * IPC_CREAT|IPC_EXCL gets of one key cannot both create) while the
+ * allocation itself sleeps freely.  Order: the get mutex, then the
+ * registry lock; the registry lock is taken under a uvm's lock (a shm
+ * attach freed by munmap), never the other way round.
+ */
+#ifndef IPC_IDS_H
+#define IPC_IDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/list.h"
+#include "lib/spinlock.h"
+#include "sched/mutex.h"
+#include <uapi/ipc.h>
+
+/* An id is (seq << IPC_SEQ_SHIFT) + index, as Linux without ipcmni_extend. */
+#define IPC_SEQ_SHIFT	15
+#define IPCMNI		(1 << IPC_SEQ_SHIFT) /* indexes per kind */
+#define IPC_SEQ_MAX	(0x7fffffff >> IPC_SEQ_SHIFT)
+#define IPC_MIN_CYCLE	64 /* indexes cycle through at least this many (Linux) */
+#define IPC_CHUNK	256
+#define IPC_KEY_BUCKETS 64
+
+#define S_IRWXUGO 0777
+#define S_IRUGO	  0444
+#define S_IWUGO	  0222
+
+/* The part every object starts with (Linux's kern_ipc_perm).  Under its
+ * registry's lock, like the rest of the object. */
+struct kern_ipc_perm {
+	int id;
+	int32_t key; /* IPC_PRIVATE once a removed segment lives on */
+	uint32_t uid, gid, cuid, cgid;
+	uint32_t mode; /* the 9 permission bits, and SHM_DEST, SHM_LOCKED */
+	uint16_t seq;
+	struct list_head key_link; /* in the registry's key hash unless key is IPC_PRIVATE */
+};
+
+struct ipc_ids {
+	/* The registry and every field of its kind's objects. */
+	struct spinlock lock;
+	/* Serialises gets (above); taken before lock. */
+	struct mutex get_lock;
+	int in_use;
+	int max_idx;		    /* the highest index in use, -1 when none */
+	int last_idx;		    /* the last index given out: the next search starts after it */
+	uint16_t seq;		    /* of the next id; grows each time the indexes cycle */
+	int next_id;		    /* the id the next object gets, or -1 (<kind>_next_id) */
+	int mni;		    /* the most objects of the kind (shmmni, semmni, msgmni) */
+	uint64_t used[IPCMNI / 64]; /* bit i: index i holds an object */
+	/* IPC_CHUNK slots each, allocated when first used, freed when empty */
+	struct kern_ipc_perm **chunk[IPCMNI / IPC_CHUNK];
+	struct list_head keys[IPC_KEY_BUCKETS];
+};
+
+void ipc_ids_init(struct ipc_ids *ids, const char *name, const char *get_name, int mni);
+/* Each kind's start-up, from ipc_init. */
+void shm_init(void);
+
+/* What a get asks for.  size: shmget's; nsems: semget's. */
+struct ipc_params {
+	int32_t key;
+	int flg;
+	uint64_t size;
+	int nsems;
+};
+
+struct ipc_get_ops {
+	/* Makes and registers a new object for p (ids->get_lock held, not
+	 * ids->lock): its id, or -errno.  ipc_addid does the registering. */
+	int (*getnew)(struct ipc_ids *ids, const struct ipc_params *p);
+	/* An object p's key found, under ids->lock: 0 or -errno. */
+	int (*more_checks)(struct kern_ipc_perm *obj, const struct ipc_params *p);
+};
+
+/* shmget, semget, msgget: the id, or -ENOENT, -EEXIST, -EACCES, or getnew's
+ * and more_checks' errors, in Linux's order. */
+int ipcget(struct ipc_ids *ids, const struct ipc_get_ops *ops, const struct ipc_params *p);
+
+/*
+ * Registers obj (its key and mode set) under ids->lock with the caller as
+ * owner and creator: its id, or -ENOSPC past the kind's limit (or when a
+ * chunk of the table cannot be allocated: -ENOMEM).
+ */
+int ipc_addid(struct ipc_ids *ids, struct kern_ipc_perm *obj);
+/* Takes obj out of the registry (ids->lock held): its id is unused after. */
+void ipc_rmid(struct ipc_ids *ids, struct kern_ipc_perm *obj);
+/* A removed segment still attached: found by its id only (ids->lock held). */
+void ipc_set_key_private(struct ipc_ids *ids, struct kern_ipc_perm *obj);
+/* The object with this id (ids->lock held), or NULL: the index and the
+ * sequence number must match (EINVAL, as Linux). */
+struct kern_ipc_perm *ipc_find(struct ipc_ids *ids, int id);
+/* The object at index id & (IPCMNI - 1), whatever its sequence number
+ * (SHM_STAT and its kin take an index), or NULL. */
+struct kern_ipc_perm *ipc_find_idx(struct ipc_ids *ids, int id);
+/* What IPC_INFO and <kind>_INFO return: the highest index in use, or 0. */
+int ipc_max_idx(struct ipc_ids *ids);
+
+/*
+ * Permission: whether the caller may use obj as the S_IRUGO/S_IWUGO-style
+ * bits of flag ask (Linux's ipcperms; the get's flag works too).  Every
+ * process is root today, which passes as CAP_IPC_OWNER does; the check is
+ * written out for the day there are other users.
+ */
+bool ipc_permitted(const struct kern_ipc_perm *obj, int flag);
+/* IPC_SET and IPC_RMID: the owner, the creator or root (else EPERM). */
+bool ipc_may_change(const struct kern_ipc_perm *obj);
+/* SHM_LOCK and its kin: the owner, the creator or root (CAP_IPC_LOCK). */
+bool ipc_may_lock(const struct kern_ipc_perm *obj);
+
+/* obj's struct ipc64_perm, for a *_STAT (ids->lock held). */
+void ipc_perm_out(const struct kern_ipc_perm *obj, struct ipc64_perm *out);
+/* IPC_SET: takes uid, gid and the permission bits from in: 0 or -EINVAL
+ * (an id of -1). */
+int ipc_update_perm(const struct ipc64_perm *in, struct kern_ipc_perm *obj);
+
+/* The wall clock in seconds (what the *_time fields hold). */
+int64_t ipc_now(void);
+/* The caller's process id (cpid, lpid, sempid, lspid). */
+int ipc_tgid(void);
+
+/*
+ * Kernel memory held by semaphore sets, undo structures and queued
+ * messages, bounded in all by a quarter of RAM: Linux's defaults would let
+ * 32000 queues hold 500 MiB, more than a small machine has, and a get or a
+ * send past the bound fails with ENOMEM as Linux's failed allocation does.
+ */
+bool ipc_mem_charge(size_t bytes);
+void ipc_mem_uncharge(size_t bytes);
+size_t ipc_mem_used(void);
+
+/*
+ * /proc/sysvipc/{shm,sem,msg}: the header, then show() for each object by
+ * index (ids->lock held; show appends one line of at most line_max bytes
+ * to buf at *len), kmalloc'd for snapshot_read_made, or NULL.
+ */
+typedef void (*ipc_show_fn)(struct kern_ipc_perm *obj, char *buf, size_t size, size_t *len);
+char *ipc_proc_text(struct ipc_ids *ids, const char *header, size_t line_max, ipc_show_fn show);
+
+#endif

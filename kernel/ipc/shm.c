@@ -1,0 +1,535 @@
+/*
+ * System V shared memory: shmget, shmat, shmdt, shmctl, /proc/sysvipc/shm.
+ * A segment's pages are an unnamed ramfs file of its size, as Linux's are
+ * a shmem file: an attach is a shared mapping of that file (proc/vma.c),
+ * so every attacher maps the same frames, faulted in on first touch and
+ * charged to the ramfs size limit, and fork, munmap, mremap, mprotect,
+ * exec and exit treat attaches as the mappings they are.  The attach's
+ * vma carries shm_vma_ops, so the segment counts the vmas mapping it.
+ */
+#include "arch/x86_64/uaccess.h"
+#include "fs/file.h"
+#include "fs/inode.h"
+#include "fs/snapshot.h"
+#include "ipc/ids.h"
+#include "ipc/ipc.h"
+#include "lib/printk.h"
+#include "mm/frame.h"
+#include "mm/heap.h"
+#include "proc/task.h"
+#include "proc/uvm.h"
+#include "proc/vma.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/mman.h>
+
+struct shm_seg {
+	struct kern_ipc_perm perm;
+	/* The pages: an unnamed regular inode of segsz bytes.  Referenced by
+	 * the segment until it is freed, and by each attach's vma (vma->file),
+	 * so a page fault in an attach never outlives its file. */
+	struct inode *file;
+	uint64_t segsz;
+	int64_t atime, dtime, ctime;
+	int cpid, lpid;
+	/* The vmas mapping the segment (shm_vma_ops) and the shmats in
+	 * progress.  Lifetime: the segment lives while it is registered and
+	 * not removed, or while nattch > 0; IPC_RMID of an attached segment
+	 * marks it SHM_DEST and the last detach frees it. */
+	unsigned long nattch;
+};
+
+/* shm_ids.lock: the registry, every segment's fields, and shm_tot. */
+static struct ipc_ids shm_ids;
+static uint64_t shm_tot; /* pages of all segments, against shmall */
+
+/* The tunables (Linux's /proc/sys/kernel/shm*); shmmni is shm_ids.mni. */
+static uint64_t shm_ctlmax = SHMMAX, shm_ctlall = SHMALL;
+
+static const struct vma_ops shm_vma_ops;
+
+static struct shm_seg *seg_of(struct kern_ipc_perm *p)
+{
+	return container_of(p, struct shm_seg, perm);
+}
+
+/* The segment with this id (shm_ids.lock held), or NULL. */
+static struct shm_seg *seg_find(int shmid)
+{
+	struct kern_ipc_perm *p = ipc_find(&shm_ids, shmid);
+
+	return p ? seg_of(p) : NULL;
+}
+
+static uint64_t seg_pages(const struct shm_seg *seg)
+{
+	return PAGE_ALIGN_UP(seg->segsz) >> PAGE_SHIFT;
+}
+
+/* Takes a segment that can no longer be reached out of the registry
+ * (shm_ids.lock held): the caller frees it with seg_free, unlocked. */
+static void seg_unregister(struct shm_seg *seg)
+{
+	shm_tot -= seg_pages(seg);
+	ipc_rmid(&shm_ids, &seg->perm);
+}
+
+static void seg_free(struct shm_seg *seg)
+{
+	if (seg->file)
+		inode_put(seg->file);
+	kfree(seg);
+}
+
+/* Whether a segment must go now: removed and no longer attached. */
+static bool seg_dying(const struct shm_seg *seg)
+{
+	return !seg->nattch && (seg->perm.mode & SHM_DEST);
+}
+
+/* Drops an attach (a vma, or a shmat's pin): the last of a removed
+ * segment frees it. */
+static void seg_detach(struct shm_seg *seg, bool vma)
+{
+	bool dying;
+
+	spin_lock(&shm_ids.lock);
+	if (vma) {
+		seg->lpid = ipc_tgid();
+		seg->dtime = ipc_now();
+	}
+	seg->nattch--;
+	if ((dying = seg_dying(seg)))
+		seg_unregister(seg);
+	spin_unlock(&shm_ids.lock);
+	if (dying)
+		seg_free(seg);
+}
+
+/* A vma now maps v->priv: shmat's, a fork's copy, a split's half. */
+static void shm_vma_open(struct vma *v)
+{
+	struct shm_seg *seg = v->priv;
+
+	spin_lock(&shm_ids.lock);
+	seg->atime = ipc_now();
+	seg->lpid = ipc_tgid();
+	seg->nattch++;
+	spin_unlock(&shm_ids.lock);
+}
+
+static void shm_vma_close(struct vma *v)
+{
+	seg_detach(v->priv, true);
+}
+
+static const struct vma_ops shm_vma_ops = {.open = shm_vma_open, .close = shm_vma_close};
+
+/* ---- shmget ---- */
+
+/* Linux's newseg checks, in its order (get_lock held): 0 or -errno. */
+static int newseg_check(const struct ipc_params *p)
+{
+	uint64_t pages = PAGE_ALIGN_UP(p->size) >> PAGE_SHIFT;
+	bool over;
+
+	if (p->size < SHMMIN || p->size > __atomic_load_n(&shm_ctlmax, __ATOMIC_RELAXED))
+		return -EINVAL;
+	if (pages << PAGE_SHIFT < p->size)
+		return -ENOSPC; /* the size wraps */
+	spin_lock(&shm_ids.lock);
+	over = shm_tot + pages < shm_tot || shm_tot + pages > shm_ctlall;
+	spin_unlock(&shm_ids.lock);
+	if (over)
+		return -ENOSPC;
+	if (p->flg & SHM_HUGETLB)
+		return -EINVAL; /* no huge pages: Linux without hugetlbfs */
+	/* Linux's heuristic overcommit refuses a segment larger than memory
+	 * (SHM_NORESERVE skips the check); a ramfs file holds RAMFS_MAX_FILE
+	 * bytes at most. */
+	if (p->size > RAMFS_MAX_FILE || (!(p->flg & SHM_NORESERVE) && pages > frame_total_count()))
+		return -ENOMEM;
+	return 0;
+}
+
+/* A segment for p, unregistered, or NULL. */
+static struct shm_seg *seg_alloc(const struct ipc_params *p)
+{
+	struct shm_seg *seg = kzalloc(sizeof(*seg));
+
+	if (!seg)
+		return NULL;
+	seg->file = inode_alloc(S_IFREG | (p->flg & S_IRWXUGO), 0);
+	if (!seg->file || inode_truncate(seg->file, p->size)) {
+		seg_free(seg);
+		return NULL;
+	}
+	seg->perm.key = p->key;
+	seg->perm.mode = p->flg & S_IRWXUGO;
+	seg->segsz = p->size;
+	seg->cpid = ipc_tgid();
+	seg->ctime = ipc_now();
+	return seg;
+}
+
+static int newseg(struct ipc_ids *ids, const struct ipc_params *p)
+{
+	struct shm_seg *seg;
+	int err = newseg_check(p);
+
+	if (err)
+		return err;
+	if (!(seg = seg_alloc(p)))
+		return -ENOMEM;
+	spin_lock(&ids->lock);
+	if ((err = ipc_addid(ids, &seg->perm)) >= 0)
+		shm_tot += seg_pages(seg);
+	spin_unlock(&ids->lock);
+	if (err < 0)
+		seg_free(seg);
+	return err;
+}
+
+/* A get of an existing segment asks for no more than its size. */
+static int shm_more_checks(struct kern_ipc_perm *obj, const struct ipc_params *p)
+{
+	return seg_of(obj)->segsz < p->size ? -EINVAL : 0;
+}
+
+SYSCALL_DEFINE3(shmget, int32_t, key, uint64_t, size, int, shmflg)
+{
+	static const struct ipc_get_ops ops = {.getnew = newseg, .more_checks = shm_more_checks};
+	struct ipc_params p = {.key = key, .flg = shmflg, .size = size};
+
+	return ipcget(&shm_ids, &ops, &p);
+}
+
+/* ---- shmat, shmdt ---- */
+
+/*
+ * Where an attach of len bytes goes in u (locked): at addr if fixed (a
+ * mapping there is EINVAL, or replaced with SHM_REMAP), else where mmap
+ * would put it.  The start in *start, or -errno as Linux: ENOMEM past the
+ * end of user space; EINVAL where fdkernel's mmap refuses MAP_FIXED too
+ * (below 64 KiB, the stack's 8 MiB: memory.md).
+ */
+static int attach_place(struct uvm *u, uint64_t addr, uint64_t len, bool fixed, int shmflg,
+			uint64_t *start)
+{
+	if (!fixed)
+		return (*start = vma_place(u, len, 0)) ? 0 : -ENOMEM;
+	if (!(shmflg & SHM_REMAP) && (addr + len < addr || !vma_range_free(u, addr, addr + len)))
+		return -EINVAL;
+	if (addr + len < addr || addr + len > USER_STACK_TOP)
+		return -ENOMEM; /* Linux: past TASK_SIZE */
+	if (!uvm_range_ok(addr, len))
+		return -EINVAL;
+	*start = addr;
+	return shmflg & SHM_REMAP ? vma_remove(u, addr, addr + len) : 0;
+}
+
+/* Maps seg (pinned by the caller) in the caller's memory: its address or -errno. */
+static long attach(struct shm_seg *seg, uint64_t addr, bool fixed, int shmflg, int prot)
+{
+	struct uvm *u = current()->uvm;
+	struct vma tmpl = {
+	    .prot = prot,
+	    .flags = VMA_SHARED | (shmflg & SHM_RDONLY ? 0 : VMA_MAYWRITE),
+	    .file = seg->file, /* constant while pinned */
+	    .ops = &shm_vma_ops,
+	    .priv = seg,
+	};
+	uint64_t len = PAGE_ALIGN_UP(inode_size(seg->file));
+	int err;
+
+	spin_lock(&u->lock);
+	err = attach_place(u, addr, len, fixed, shmflg, &tmpl.start);
+	tmpl.end = tmpl.start + len;
+	if (!err)
+		err = vma_insert(u, &tmpl); /* its copy opens an attach */
+	spin_unlock(&u->lock);
+	return err ? err : (long)tmpl.start;
+}
+
+static long do_shmat(int shmid, uint64_t addr, int shmflg)
+{
+	int prot = PROT_READ, want = S_IRUGO;
+	struct shm_seg *seg;
+	bool fixed = addr != 0;
+	long ret;
+
+	if (shmid < 0)
+		return -EINVAL;
+	if (addr & (SHMLBA - 1)) {
+		if (!(shmflg & SHM_RND))
+			return -EINVAL;
+		addr &= ~(uint64_t)(SHMLBA - 1);
+		if (!addr && (shmflg & SHM_REMAP))
+			return -EINVAL;
+	} else if (!addr && (shmflg & SHM_REMAP)) {
+		return -EINVAL;
+	}
+	if (!(shmflg & SHM_RDONLY)) {
+		prot |= PROT_WRITE;
+		want |= S_IWUGO;
+	}
+	if (shmflg & SHM_EXEC) {
+		prot |= PROT_EXEC;
+		want |= 0111;
+	}
+	spin_lock(&shm_ids.lock);
+	seg = seg_find(shmid);
+	ret = !seg ? -EINVAL : !ipc_permitted(&seg->perm, want) ? -EACCES : 0;
+	if (!ret)
+		seg->nattch++; /* the pin: the segment cannot go while we map it */
+	spin_unlock(&shm_ids.lock);
+	if (ret)
+		return ret;
+	ret = attach(seg, addr, fixed, shmflg, prot);
+	seg_detach(seg, false);
+	return ret;
+}
+
+SYSCALL_DEFINE3(shmat, int, shmid, uint64_t, shmaddr, int, shmflg)
+{
+	return do_shmat(shmid, shmaddr, shmflg);
+}
+
+/* Whether v is the part of an attach at addr that maps offset v->off. */
+static bool attach_part(const struct vma *v, uint64_t addr)
+{
+	return v->ops == &shm_vma_ops && v->start - addr == v->off;
+}
+
+/*
+ * shmdt: unmaps the attach at addr, and the pieces mprotect or munmap
+ * left of it, as Linux: the first attach part at or above addr whose
+ * offset matches gives the segment and its size, then every part of that
+ * segment within the size is unmapped.  EINVAL if there is none.
+ */
+static long detach_at(struct uvm *u, uint64_t addr)
+{
+	struct inode *file;
+	uint64_t size, next;
+	struct vma *v;
+
+	for (v = vma_find(u, addr); v && !attach_part(v, addr); v = vma_next(u, v))
+		;
+	if (!v)
+		return -EINVAL;
+	file = v->file; /* the segment's: compared, never followed once freed */
+	size = PAGE_ALIGN_UP(inode_size(file));
+	next = v->end;
+	vma_remove(u, v->start, v->end); /* whole vmas: cannot fail */
+	while ((v = vma_find(u, next)) && v->end - addr <= size) {
+		next = v->end;
+		if (attach_part(v, addr) && v->file == file)
+			vma_remove(u, v->start, v->end);
+	}
+	return 0;
+}
+
+SYSCALL_DEFINE1(shmdt, uint64_t, shmaddr)
+{
+	struct uvm *u = current()->uvm;
+	long ret;
+
+	if (shmaddr & PAGE_MASK)
+		return -EINVAL;
+	spin_lock(&u->lock);
+	ret = detach_at(u, shmaddr);
+	spin_unlock(&u->lock);
+	return ret;
+}
+
+/* ---- shmctl ---- */
+
+static long shm_ipc_info(uint64_t buf)
+{
+	struct shminfo64 info = {
+	    .shmmax = __atomic_load_n(&shm_ctlmax, __ATOMIC_RELAXED),
+	    .shmmin = SHMMIN,
+	    .shmall = __atomic_load_n(&shm_ctlall, __ATOMIC_RELAXED),
+	};
+	int ret;
+
+	spin_lock(&shm_ids.lock);
+	info.shmmni = info.shmseg = (uint64_t)shm_ids.mni;
+	ret = ipc_max_idx(&shm_ids);
+	spin_unlock(&shm_ids.lock);
+	return copy_to_user((void *)buf, &info, sizeof(info)) ? -EFAULT : ret;
+}
+
+/* Resident pages of every segment (shm_ids.lock held; the order is
+ * shm_ids.lock, then an inode's). */
+static uint64_t shm_rss(void)
+{
+	uint64_t rss = 0;
+
+	for (int idx = 0; idx <= shm_ids.max_idx; idx++) {
+		struct kern_ipc_perm *p = ipc_find_idx(&shm_ids, idx);
+		if (p)
+			rss += inode_resident_pages(seg_of(p)->file);
+	}
+	return rss;
+}
+
+static long shm_info(uint64_t buf)
+{
+	struct shm_info info = {0};
+	int ret;
+
+	spin_lock(&shm_ids.lock);
+	info.used_ids = shm_ids.in_use;
+	info.shm_tot = shm_tot;
+	info.shm_rss = shm_rss();
+	ret = ipc_max_idx(&shm_ids);
+	spin_unlock(&shm_ids.lock);
+	return copy_to_user((void *)buf, &info, sizeof(info)) ? -EFAULT : ret;
+}
+
+static void seg_stat(struct shm_seg *seg, struct shmid64_ds *ds)
+{
+	ipc_perm_out(&seg->perm, &ds->shm_perm);
+	ds->shm_segsz = seg->segsz;
+	ds->shm_atime = seg->atime;
+	ds->shm_dtime = seg->dtime;
+	ds->shm_ctime = seg->ctime;
+	ds->shm_cpid = seg->cpid;
+	ds->shm_lpid = seg->lpid;
+	ds->shm_nattch = seg->nattch;
+}
+
+/* IPC_STAT (an id), SHM_STAT and SHM_STAT_ANY (an index, returning the
+ * id); SHM_STAT_ANY needs no read permission, as /proc/sysvipc. */
+static long shm_stat(int shmid, int cmd, uint64_t buf)
+{
+	struct shmid64_ds ds = {0};
+	struct kern_ipc_perm *p;
+	long ret;
+
+	spin_lock(&shm_ids.lock);
+	p = cmd == IPC_STAT ? ipc_find(&shm_ids, shmid) : ipc_find_idx(&shm_ids, shmid);
+	ret = !p ? -EINVAL : cmd != SHM_STAT_ANY && !ipc_permitted(p, S_IRUGO) ? -EACCES : 0;
+	if (!ret) {
+		seg_stat(seg_of(p), &ds);
+		ret = cmd == IPC_STAT ? 0 : p->id;
+	}
+	spin_unlock(&shm_ids.lock);
+	if (ret >= 0 && copy_to_user((void *)buf, &ds, sizeof(ds)))
+		return -EFAULT;
+	return ret;
+}
+
+/* IPC_SET (with ds) and IPC_RMID: the owner's commands. */
+static long shm_down(int shmid, int cmd, const struct shmid64_ds *ds)
+{
+	struct shm_seg *seg, *dead = NULL;
+	long ret;
+
+	spin_lock(&shm_ids.lock);
+	seg = seg_find(shmid);
+	ret = !seg ? -EINVAL : !ipc_may_change(&seg->perm) ? -EPERM : 0;
+	if (!ret && cmd == IPC_SET && !(ret = ipc_update_perm(&ds->shm_perm, &seg->perm)))
+		seg->ctime = ipc_now();
+	if (!ret && cmd == IPC_RMID) {
+		seg->perm.mode |= SHM_DEST;
+		ipc_set_key_private(&shm_ids, &seg->perm); /* no get finds it now */
+		if (seg_dying(seg)) {
+			seg_unregister(seg);
+			dead = seg;
+		}
+	}
+	spin_unlock(&shm_ids.lock);
+	if (dead)
+		seg_free(dead);
+	return ret;
+}
+
+/* SHM_LOCK and SHM_UNLOCK: every page stays in memory here, so locking
+ * is the SHM_LOCKED mode bit that IPC_STAT shows. */
+static long shm_lock(int shmid, int cmd)
+{
+	struct shm_seg *seg;
+	long ret;
+
+	spin_lock(&shm_ids.lock);
+	seg = seg_find(shmid);
+	ret = !seg ? -EINVAL : !ipc_may_lock(&seg->perm) ? -EPERM : 0;
+	if (!ret && cmd == SHM_LOCK)
+		seg->perm.mode |= SHM_LOCKED;
+	else if (!ret)
+		seg->perm.mode &= ~SHM_LOCKED;
+	spin_unlock(&shm_ids.lock);
+	return ret;
+}
+
+SYSCALL_DEFINE3(shmctl, int, shmid, int, cmd, uint64_t, buf)
+{
+	struct shmid64_ds ds;
+
+	if (cmd < 0 || shmid < 0)
+		return -EINVAL;
+	switch (cmd) {
+	case IPC_INFO:
+		return shm_ipc_info(buf);
+	case SHM_INFO:
+		return shm_info(buf);
+	case IPC_STAT:
+	case SHM_STAT:
+	case SHM_STAT_ANY:
+		return shm_stat(shmid, cmd, buf);
+	case IPC_SET:
+		if (copy_from_user(&ds, (void *)buf, sizeof(ds)))
+			return -EFAULT;
+		return shm_down(shmid, cmd, &ds);
+	case IPC_RMID:
+		return shm_down(shmid, cmd, NULL);
+	case SHM_LOCK:
+	case SHM_UNLOCK:
+		return shm_lock(shmid, cmd);
+	default:
+		return -EINVAL;
+	}
+}
+
+/* ---- /proc/sysvipc/shm, the leak check, start-up ---- */
+
+#define SHM_HEADER                                                                                 \
+	"       key      shmid perms                  size  cpid  lpid nattch   uid   gid  cuid  " \
+	"cgid      atime      dtime      ctime                   rss                  swap\n"
+#define SHM_LINE_MAX 200
+
+static void shm_show(struct kern_ipc_perm *p, char *buf, size_t size, size_t *len)
+{
+	struct shm_seg *seg = seg_of(p);
+
+	appendk(
+	    buf, size, len,
+	    "%10d %10d  %4o %21lu %5u %5u  %5lu %5u %5u %5u %5u %10ld %10ld %10ld %21lu %21lu\n",
+	    p->key, p->id, p->mode, seg->segsz, seg->cpid, seg->lpid, seg->nattch, p->uid, p->gid,
+	    p->cuid, p->cgid, seg->atime, seg->dtime, seg->ctime,
+	    inode_resident_pages(seg->file) * PAGE_SIZE, 0UL);
+}
+
+static char *shm_proc_text(void)
+{
+	return ipc_proc_text(&shm_ids, SHM_HEADER, SHM_LINE_MAX, shm_show);
+}
+
+static long shm_proc_read(struct file *f, struct iov_iter *to, uint64_t *pos)
+{
+	return snapshot_read_made(f, to, pos, shm_proc_text);
+}
+
+const struct file_ops sysvipc_shm_ops = {.read_iter = shm_proc_read, .release = snapshot_release};
+
+unsigned long shm_segment_count(void)
+{
+	return __atomic_load_n(&shm_ids.in_use, __ATOMIC_RELAXED);
+}
+
+void shm_init(void)
+{
+	ipc_ids_init(&shm_ids, "shm_ids", "shm_get", SHMMNI);
+}
