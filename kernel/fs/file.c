@@ -9,6 +9,7 @@
 #include "fs/flock.h"
 #include "fs/inode.h"
 #include "fs/proc_sys.h"
+#include "fs/reclock.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/frame.h"
@@ -86,6 +87,7 @@ void file_put(struct file *f)
 	eventpoll_release(f); /* off every epoll first: they poll f's state */
 	if (f->flocked)	      /* no one else can lock it now */
 		flock_release(f);
+	reclock_release(f); /* its open-file-description locks */
 	if (f->ops && f->ops->release)
 		f->ops->release(f);
 	if (f->dir)

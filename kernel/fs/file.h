@@ -110,6 +110,14 @@ static inline bool file_can_write(const struct file *f)
 	       ((f->flags & O_ACCMODE) == O_WRONLY || (f->flags & O_ACCMODE) == O_RDWR);
 }
 
+/* What a lock on f locks (flock.c, reclock.c): its inode, shared by every
+ * open of the file; files without one (pipes, sockets) lock only against
+ * themselves. */
+static inline const void *file_lock_key(const struct file *f)
+{
+	return f->inode ? (const void *)f->inode : (const void *)f;
+}
+
 /* One call of f's read_iter or write_iter (which the caller checked f
  * has) over the whole iterator, at *at, or at the file position, which
  * it then advances, when at is NULL (fs/read_write.c). */

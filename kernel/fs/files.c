@@ -216,11 +216,16 @@ struct files_table *files_create(void)
 	return NULL;
 }
 
+void files_put_closed(struct files_table *files, struct file *file)
+{
+	reclock_close(file, files);
+	file_put(file);
+}
+
 static int put_file(void *arg, struct file *file, unsigned int fd)
 {
-	(void)arg;
 	(void)fd;
-	file_put(file);
+	files_put_closed(arg, file);
 	return 0;
 }
 
@@ -230,8 +235,8 @@ static int put_file(void *arg, struct file *file, unsigned int fd)
  */
 void files_destroy(struct files_table *files)
 {
-	fdmap_for_each_file(files->seq, true, put_file, NULL);
-	fdmap_for_each_file(files->nonseq, true, put_file, NULL);
+	fdmap_for_each_file(files->seq, true, put_file, files);
+	fdmap_for_each_file(files->nonseq, true, put_file, files);
 	fdmap_free(files->seq);
 	fdmap_free(files->nonseq);
 	kfree(files);
@@ -517,7 +522,7 @@ int files_close(struct files_table *files, int fd)
 	spin_unlock_task(&files->lock);
 	if (!file)
 		return -EBADF;
-	file_put(file);
+	files_put_closed(files, file);
 	return 0;
 }
 
@@ -574,7 +579,7 @@ int files_dup_to(struct files_table *files, int oldfd, int newfd, unsigned int f
 		ret = files_put_on(map, newfd, file, fd_to_map_flags(fdflags), &replaced);
 	spin_unlock_task(&files->lock);
 	if (replaced)
-		file_put(replaced);
+		files_put_closed(files, replaced);
 	return ret;
 }
 

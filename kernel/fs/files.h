@@ -72,6 +72,10 @@ struct file *files_lookup(struct files_table *files, int fd);
 struct file *files_lookup_raw(struct files_table *files, int fd);
 struct file *files_lookup_light(struct files_table *files, int fd, bool *put);
 int files_close(struct files_table *files, int fd);
+/* An fd of files that held file is gone (close, dup2 over it, close_range,
+ * exec, the table's end): the process's POSIX record locks on the file go
+ * with it, whichever fd set them (reclock.h), then the fd's reference. */
+void files_put_closed(struct files_table *files, struct file *file);
 int files_dup_to(struct files_table *files, int oldfd, int newfd, unsigned int fdflags);
 int files_get_fdflags(struct files_table *files, int fd);
 int files_set_fdflags(struct files_table *files, int fd, unsigned int fdflags);

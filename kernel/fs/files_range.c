@@ -46,7 +46,7 @@ static void files_close_matching(struct files_table *files, struct fdmap **area,
 			n = take_set(*area, base, set, first, last, batch);
 		spin_unlock_task(&files->lock);
 		for (i = 0; i < n; i++)
-			file_put(batch[i]);
+			files_put_closed(files, batch[i]);
 	} while (n);
 }
 

@@ -37,12 +37,6 @@ static unsigned long flock_entries; /* under flock_lock */
 static struct wait_queue flock_wait = {SPINLOCK_INIT("flock_wait"),
 				       LIST_HEAD_INIT(flock_wait.sleepers)};
 
-/* Files without an inode (pipes, sockets) lock only against themselves. */
-static const void *flock_key(struct file *f)
-{
-	return f->inode ? (const void *)f->inode : (const void *)f;
-}
-
 static struct flock_entry *find_own(struct file *f)
 {
 	struct flock_entry *e;
@@ -53,7 +47,7 @@ static struct flock_entry *find_own(struct file *f)
 
 static bool conflicts(struct file *f, int type)
 {
-	const void *key = flock_key(f);
+	const void *key = file_lock_key(f);
 	struct flock_entry *e;
 
 	list_for_each_entry(e, &flock_list,
@@ -98,7 +92,7 @@ static int flock_try(struct file *f, int type, struct flock_entry **spare,
 	}
 	e = *spare;
 	*spare = NULL;
-	*e = (struct flock_entry){.key = flock_key(f), .file = f, .type = type};
+	*e = (struct flock_entry){.key = file_lock_key(f), .file = f, .type = type};
 	list_add_tail(&e->link, &flock_list);
 	f->flocked = true;
 	flock_entries++;

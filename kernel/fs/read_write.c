@@ -19,10 +19,6 @@
  * to sync and nothing to poll for.  Others: EOPNOTSUPP. */
 #define RWF_NOOPS (RWF_HIPRI | RWF_DSYNC | RWF_SYNC)
 
-#define SEEK_SET 0
-#define SEEK_CUR 1
-#define SEEK_END 2
-
 /* Regular files and directories have positions; devices, pipes, sockets do not. */
 static bool seekable(struct file *f)
 {

@@ -4,6 +4,7 @@
  * (files.c), fd creation (fd.c) and pipes (pipe.c).  docs/fds.md.
  */
 #include "arch/x86_64/uaccess.h"
+#include "fs/fcntl_lock.h"
 #include "fs/fd.h"
 #include "fs/memfd.h"
 #include "fs/file.h"
@@ -111,6 +112,17 @@ static long do_fcntl(struct file *f, int fd, unsigned int cmd, unsigned long arg
 	case F_ADD_SEALS:
 	case F_GET_SEALS:
 		return memfd_fcntl(f, cmd, arg);
+	case F_GETLK:
+	case F_SETLK:
+	case F_SETLKW:
+	case F_OFD_GETLK:
+	case F_OFD_SETLK:
+	case F_OFD_SETLKW:
+		return fcntl_lock(f, fd, cmd, (void *)arg);
+	case F_SETLEASE:
+		return fcntl_setlease(f, arg);
+	case F_GETLEASE:
+		return F_UNLCK; /* no lease is ever granted */
 	}
 	return -EINVAL;
 }

@@ -9,6 +9,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "fs/fifo.h"
 #include "fs/file.h"
+#include "fs/reclock.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/heap.h"
@@ -337,6 +338,7 @@ void vfs_init(void)
 {
 	ramfs_clock_init();
 	ramfs_space_init();
+	reclock_init();
 	root = inode_alloc(S_IFDIR | 0755, 0);
 	if (!root)
 		panic("vfs: no memory for the root");

@@ -23,10 +23,10 @@ static void format_kstat(char *buf, size_t size)
 	    buf, size,
 	    "frames_free %zu\nframes_total %zu\nheap_bytes %zu\ntasks %d\nfiles %lu\n"
 	    "inodes %lu\nsockets %lu\nfutex_waiters %lu\nepoll_watches %lu\nvmas %lu\nflocks %lu\n"
-	    "memfds %lu\n"
+	    "memfds %lu\nreclocks %lu\n"
 	    "enosys_calls %lu\nnmis %lu\nshm_segments %lu\n",
 	    c.free_frames, frame_total_count(), c.heap_bytes, c.tasks, c.files, c.inodes, c.sockets,
-	    c.futex_waiters, c.epoll_watches, c.vmas, c.flocks, c.memfds, enosys_count(),
+	    c.futex_waiters, c.epoll_watches, c.vmas, c.flocks, c.memfds, c.reclocks, enosys_count(),
 	    trap_nmi_count(), c.shm_segs);
 }
 

@@ -6,6 +6,7 @@
 #include "fs/inode.h"
 #include "fs/memfd.h"
 #include "ipc/ipc.h"
+#include "fs/reclock.h"
 #include "lib/printk.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
@@ -36,10 +37,11 @@ void kcounters_read(struct kcounters *c)
 	c->flocks = flock_count();
 	c->memfds = memfd_count();
 	c->shm_segs = shm_segment_count();
+	c->reclocks = reclock_count();
 	c->heap_serial = heaptrace_serial();
 }
 
-#define LEAK_CHECKS 12 /* the check() lines below */
+#define LEAK_CHECKS 13 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -66,6 +68,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(10, "flock locks", (long)b->flocks, (long)a->flocks);
 	passed += check(11, "memfds", (long)b->memfds, (long)a->memfds);
 	passed += check(12, "shm segments", (long)b->shm_segs, (long)a->shm_segs);
+	passed += check(13, "record locks", (long)b->reclocks, (long)a->reclocks);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

@@ -78,6 +78,8 @@
 	X(__NR_shmdt, shmdt)                                                                       \
 	X(__NR_fcntl, fcntl)                                                                       \
 	X(__NR_flock, flock)                                                                       \
+	X(__NR_fsync, fsync)                                                                       \
+	X(__NR_fdatasync, fdatasync)                                                               \
 	X(__NR_truncate, truncate)                                                                 \
 	X(__NR_ftruncate, ftruncate)                                                               \
 	X(__NR_getcwd, getcwd)                                                                     \
@@ -149,6 +151,7 @@
 	X(__NR_prctl, prctl)                                                                       \
 	X(__NR_arch_prctl, arch_prctl)                                                             \
 	X(__NR_setrlimit, setrlimit)                                                               \
+	X(__NR_sync, sync)                                                                         \
 	X(__NR_sethostname, sethostname)                                                           \
 	X(__NR_setdomainname, setdomainname)                                                       \
 	X(__NR_gettid, gettid)                                                                     \
@@ -191,6 +194,7 @@
 	X(__NR_get_robust_list, get_robust_list)                                                   \
 	X(__NR_splice, splice)                                                                     \
 	X(__NR_tee, tee)                                                                           \
+	X(__NR_sync_file_range, sync_file_range)                                                   \
 	X(__NR_vmsplice, vmsplice)                                                                 \
 	X(__NR_utimensat, utimensat)                                                               \
 	X(__NR_epoll_pwait, epoll_pwait)                                                           \
@@ -209,6 +213,7 @@
 	X(__NR_preadv, preadv)                                                                     \
 	X(__NR_pwritev, pwritev)                                                                   \
 	X(__NR_prlimit64, prlimit64)                                                               \
+	X(__NR_syncfs, syncfs)                                                                     \
 	X(__NR_getcpu, getcpu)                                                                     \
 	X(__NR_sched_setattr, sched_setattr)                                                       \
 	X(__NR_sched_getattr, sched_getattr)                                                       \

@@ -76,7 +76,31 @@
 #define F_GETFL		3
 #define F_SETFL		4
 #define F_DUPFD_CLOEXEC UAPI_F_DUPFD_CLOEXEC
+#define F_GETLK		5
+#define F_SETLK		6
+#define F_SETLKW	7
+#define SEEK_SET	0 /* lseek's and struct flock's whence */
+#define SEEK_CUR	1
+#define SEEK_END	2
+#define F_RDLCK		0
+#define F_WRLCK		1
+#define F_UNLCK		2
 #endif
+
+/* Record locks: Linux's open-file-description lock commands (newlib has
+ * none), and struct flock as Linux x86_64 lays it out (32 bytes). */
+#define F_OFD_GETLK  36
+#define F_OFD_SETLK  37
+#define F_OFD_SETLKW 38
+#define F_SETLEASE   1024 /* refused: docs/locks.md */
+#define F_GETLEASE   1025
+struct uapi_flock {
+	short l_type; /* F_RDLCK, F_WRLCK, F_UNLCK */
+	short l_whence;
+	long l_start;
+	long l_len; /* 0: to the end of file, however it grows; < 0: the bytes before l_start */
+	int l_pid;
+};
 
 /* Socket type flags share the open-flag bits, as on Linux.  Numeric, since
  * user space sees newlib's O_NONBLOCK and O_CLOEXEC (other values). */
@@ -137,11 +161,6 @@
 #define UAPI_UTIME_NOW	((1L << 30) - 1)
 #define UAPI_UTIME_OMIT ((1L << 30) - 2)
 
-/*
- * The two fd areas (docs/fds.md).  The sequential area is [0, RLIMIT_NOFILE)
- * and RLIMIT_NOFILE can never exceed NR_OPEN_MAX; the non-sequential area
- * starts at NONSEQ_FD_BASE, above any possible limit.
- */
 /* flock() operations (Linux). */
 #define LOCK_SH	  1
 #define LOCK_EX	  2
@@ -149,6 +168,16 @@
 #define LOCK_UN	  8
 #define LOCK_MAND 32 /* obsolete: Linux ignores the call (returns 0) */
 
+/* sync_file_range(2) flags (Linux). */
+#define SYNC_FILE_RANGE_WAIT_BEFORE 1
+#define SYNC_FILE_RANGE_WRITE	    2
+#define SYNC_FILE_RANGE_WAIT_AFTER  4
+
+/*
+ * The two fd areas (docs/fds.md).  The sequential area is [0, RLIMIT_NOFILE)
+ * and RLIMIT_NOFILE can never exceed NR_OPEN_MAX; the non-sequential area
+ * starts at NONSEQ_FD_BASE, above any possible limit.
+ */
 #define NR_OPEN_MAX    (1 << 20)
 #define NONSEQ_FD_BASE (1 << 30)
 #define NONSEQ_FD_MAX  (1 << 20)

@@ -73,6 +73,7 @@
 #define __NR_fcntl	     72
 #define __NR_flock	     73
 #define __NR_fsync	     74
+#define __NR_fdatasync	     75
 #define __NR_truncate	     76
 #define __NR_ftruncate	     77
 #define __NR_getdents	     78
@@ -146,6 +147,7 @@
 #define __NR_prctl	     157
 #define __NR_arch_prctl	     158
 #define __NR_setrlimit	     160
+#define __NR_sync	     162
 #define __NR_sethostname     170
 #define __NR_setdomainname   171
 #define __NR_gettid	     186
@@ -191,6 +193,7 @@
 #define __NR_get_robust_list 274
 #define __NR_splice	     275
 #define __NR_tee	     276
+#define __NR_sync_file_range 277
 #define __NR_vmsplice	     278
 #define __NR_utimensat	     280
 #define __NR_epoll_pwait     281
@@ -210,6 +213,7 @@
 #define __NR_preadv	     295
 #define __NR_pwritev	     296
 #define __NR_prlimit64	     302
+#define __NR_syncfs	     306
 #define __NR_getcpu	     309
 #define __NR_sched_setattr   314
 #define __NR_sched_getattr   315

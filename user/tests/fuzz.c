@@ -132,6 +132,7 @@ static const struct fuzz_class classes[] = {
     {"threads", scenario_threads, SCENARIO_MS, 1},
     {"memfd", scenario_memfd, SCENARIO_MS, 1},
     {"sysv", scenario_sysv, SCENARIO_MS, 1},
+    {"locks", scenario_locks, SCENARIO_MS, 1},
 };
 
 #define NCLASSES      (sizeof classes / sizeof classes[0])

@@ -133,11 +133,36 @@ static void fuzz_flock(void)
 	remember(raw_call(__NR_flock, arg_value('f'), op, 0));
 }
 
+/* fcntl's lock commands, Linux's numbers (newlib's differ). */
+static const long lock_cmds[] = {5, 6, 36, 37, 7, 38}; /* GETLK, SETLK, OFD_*; SETLKW last */
+
+/* A record-lock command on a struct flock of edge values (types, whences
+ * and ranges past both ends); a waiting F_SETLKW is rare, and the stall
+ * watchdog's signal ends it. */
+static void fuzz_fcntl_lock(void)
+{
+	static const long ends[] = {0, 1, -1, 4096, LONG_MAX, LONG_MIN, LONG_MAX - 1};
+	struct fz_flock *fl = (struct fz_flock *)fz.buf;
+	long cmd = lock_cmds[below(one_in(TERMINAL_ODDS) ? 6 : 4)];
+
+	*fl = (struct fz_flock){.type = (short)below(4),
+				.whence = (short)below(4),
+				.start = one_in(2) ? (long)below(64) : PICK(ends),
+				.len = one_in(2) ? (long)below(64) - 8 : PICK(ends),
+				.pid = one_in(8) ? 1 : 0};
+	remember(raw_call(__NR_fcntl, arg_value('f'), cmd, one_in(8) ? any_pointer() : (long)fl));
+}
+
 /* fcntl: mostly the small commands; now and then the seal commands (1033,
- * 1034), which the small range never reaches. */
+ * 1034), which the small range never reaches, or a record-lock command. */
 static void fuzz_fcntl(void)
 {
 	long cmd = one_in(4) ? 1033 + (long)below(2) : arg_value('s');
+
+	if (one_in(2)) {
+		fuzz_fcntl_lock();
+		return;
+	}
 	remember(raw_call(__NR_fcntl, arg_value('f'), cmd, arg_value(one_in(2) ? 'F' : 'i')));
 }
 
@@ -243,6 +268,8 @@ static const struct call calls[] = {
     {__NR_shmdt, "", fuzz_shmdt},
     {__NR_fcntl, "", fuzz_fcntl},
     {__NR_flock, "", fuzz_flock},
+    {__NR_fsync, "f", 0},
+    {__NR_fdatasync, "f", 0},
     {__NR_truncate, "pl", 0},
     {__NR_ftruncate, "fl", 0},
     {__NR_getcwd, "bl", 0},
@@ -277,6 +304,7 @@ static const struct call calls[] = {
     {__NR_sched_get_priority_min, "s", 0},
     {__NR_sched_rr_get_interval, "Pb", 0},
     {__NR_setrlimit, "sb", 0},
+    {__NR_sync, "", 0},
     {169 /* reboot */, "", never},
     {__NR_mlock, "", fuzz_mlock},
     {__NR_munlock, "", fuzz_mlock},
@@ -306,6 +334,7 @@ static const struct call calls[] = {
     {__NR_faccessat, "fosF", 0},
     {__NR_pselect6, "sbbbbb", 0},
     {__NR_ppoll, "bsbbs", 0},
+    {__NR_sync_file_range, "fllF", 0},
     {__NR_timerfd_create, "sF", 0},
     {__NR_eventfd, "i", 0},
     {__NR_fallocate, "fsil", 0},
@@ -329,6 +358,7 @@ static const struct call calls[] = {
     {__NR_preadv, "fbsis", 0},
     {__NR_pwritev, "fbsis", 0},
     {__NR_prlimit64, "Psbb", 0},
+    {__NR_syncfs, "f", 0},
     {__NR_getcpu, "bbb", 0},
     {__NR_memfd_create, "oF", 0},
     {__NR_mlock2, "", fuzz_mlock},

@@ -552,6 +552,79 @@ static void scenario_tmpfs(void)
 	unlink("big");
 }
 
+/* --- Record locks: a holder killed while others wait. --- */
+
+#define LOCK_WAITERS 3
+
+/* Linux's struct flock (newlib's differs); fuzz_calls.h draws them too. */
+struct fz_flock {
+	short type, whence;
+	long start, len;
+	int pid, pad;
+};
+
+static long lock_range(int fd, long cmd, short type, long start, long len)
+{
+	struct fz_flock fl = {.type = type, .whence = 0, .start = start, .len = len};
+	return raw_call(__NR_fcntl, fd, cmd, (long)&fl);
+}
+
+/* A helper that takes a lock (POSIX or OFD) with a wait through its own
+ * open of the file, then exits. */
+static void lock_waiter(void)
+{
+	if (helper() == 0) {
+		long cmd = one_in(2) ? 7 /* F_SETLKW */ : 38 /* F_OFD_SETLKW */;
+		int fd = open("locks", O_RDWR);
+		_exit(lock_range(fd, cmd, (short)below(2), (long)below(8), (long)below(8)) != 0);
+	}
+}
+
+/*
+ * The holder locks the file (POSIX or OFD), waiters queue behind it, then
+ * the holder and some waiters are killed in a random order: the others
+ * must get their locks and end, and nothing may stay locked after.
+ */
+static void scenario_locks(void)
+{
+	int fd = open("locks", O_RDWR | O_CREAT, 0600), ready[2];
+	pid_t holder;
+	char c;
+
+	if (fd < 0 || pipe(ready) < 0)
+		return;
+	if ((holder = helper()) == 0) {
+		long cmd = one_in(2) ? 6 /* F_SETLK */ : 37 /* F_OFD_SETLK */;
+		lock_range(open("locks", O_RDWR), cmd, 1 /* F_WRLCK */, 0, 0);
+		if (write(ready[1], "r", 1) == 1)
+			for (;;)
+				pause();
+		_exit(1);
+	}
+	if (holder > 0 && read(ready[0], &c, 1) == 1) {
+		for (int i = 0; i < LOCK_WAITERS; i++)
+			lock_waiter();
+		settle();
+		for (int i = 0; i < helpers.n; i++)
+			if (helpers.pid[i] == holder)
+				kill_helper(i);
+		if (one_in(2) && helpers.n)
+			kill_helper((int)below(helpers.n));
+		while (helpers.n)
+			if (helper_wait(helpers.pid[0], SCENARIO_MS / 2) == -1)
+				break; /* a waiter never woke: the watchdog reports it */
+		struct fz_flock fl = {.type = 1, .whence = 0, .start = 0, .len = 0};
+		if (!helpers.n && raw_call(__NR_fcntl, fd, 5 /* F_GETLK */, (long)&fl) == 0 &&
+		    fl.type != 2 /* F_UNLCK */)
+			finding(F_LOCK_LEFT);
+	}
+	kill_helpers();
+	close(ready[0]);
+	close(ready[1]);
+	close(fd);
+	unlink("locks");
+}
+
 /* --- O_NONSEQFD counts against RLIMIT_NOFILE. --- */
 
 static void scenario_nonseq(void)

@@ -41,7 +41,8 @@
 	X(F_SEAL_MAPPED, "F_SEAL_WRITE was added while a writable shared mapping existed")         \
 	X(F_SEAL_WRITTEN, "a write to a memfd sealed with F_SEAL_FUTURE_WRITE succeeded")          \
 	X(F_SHM_LOST, "a write to a System V segment was not seen through another attach")         \
-	X(F_SHM_ALIVE, "a removed segment outlived its last attach (must be freed: EINVAL)")
+	X(F_SHM_ALIVE, "a removed segment outlived its last attach (must be freed: EINVAL)")       \
+	X(F_LOCK_LEFT, "a record lock outlived its holder and every waiter (must go at exit)")
 
 enum finding {
 #define FINDING_ENUM(name, text) name,

@@ -1,0 +1,21 @@
+/*
+ * fcntl's record-lock commands (fcntl_lock.c), called by sys_fd.c's fcntl.
+ */
+#ifndef FS_FCNTL_LOCK_H
+#define FS_FCNTL_LOCK_H
+
+struct file;
+
+/*
+ * F_GETLK, F_SETLK, F_SETLKW and the F_OFD_ ones on f (open as fd) with
+ * the struct flock at uarg: 0, -EFAULT for a bad pointer, -EINVAL,
+ * -EOVERFLOW, -EBADF (wrong open mode), -EAGAIN, -EDEADLK, -ENOLCK, or
+ * -ERESTARTSYS when a signal ends a wait.
+ */
+long fcntl_lock(struct file *f, int fd, unsigned int cmd, void *uarg);
+/* F_SETLEASE: leases are never granted (docs/locks.md): -EINVAL, or
+ * -EAGAIN for removing the lease a regular file does not have.
+ * F_GETLEASE needs no function: it is always F_UNLCK. */
+long fcntl_setlease(struct file *f, unsigned long arg);
+
+#endif
