@@ -12,6 +12,7 @@
 #include "fs/proc_sys.h"
 #include "lib/printk.h"
 #include "lib/iov_iter.h"
+#include "lib/string.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
 #include "proc/signal.h"
@@ -38,7 +39,11 @@ struct pipe {
 	 * and re-check under them.
 	 */
 	struct spinlock lock;
-	char *buf;	      /* PIPE_SIZE bytes */
+	char *buf; /* size bytes */
+	/* The capacity (F_SETPIPE_SZ): a power of two, at least a page.
+	 * Changed with buf under the mutex; read without it atomically (the
+	 * wait conditions), and re-checked under it. */
+	size_t size;
 	size_t head, tail;    /* bytes ever written / read; held: head - tail */
 	unsigned int readers; /* files open for reading (fds and forks share one) */
 	unsigned int writers; /* files open for writing (O_RDWR counts in both) */
@@ -99,6 +104,21 @@ static long pipe_max_store(const struct proc_sys_row *row, const char *text, siz
 PROC_SYS_ROW(pipe_max_row, .path = "fs/pipe-max-size", .mode = 0644, .show = pipe_max_show,
 	     .store = pipe_max_store, .data = &pipe_max_size);
 
+/*
+ * Pages of every pipe's ring (atomic).  Growing a pipe is refused (EPERM)
+ * once they would pass PIPE_PAGES_SOFT: Linux's pipe-user-pages-soft for
+ * a process without CAP_SYS_RESOURCE, here for the one user there is, so
+ * F_SETPIPE_SZ cannot pin more than 64 MiB of rings however many pipes
+ * grow.  New pipes count, but are never refused for it (as root's).
+ */
+#define PIPE_PAGES_SOFT 16384
+static long pipe_pages;
+
+static void pipe_pages_add(long n)
+{
+	__atomic_add_fetch(&pipe_pages, n, __ATOMIC_RELAXED);
+}
+
 static unsigned int load_u(const unsigned int *v)
 {
 	return __atomic_load_n(v, __ATOMIC_RELAXED);
@@ -129,10 +149,15 @@ static bool pipe_readable(struct pipe *p)
 	return pipe_used(p) || !load_u(&p->writers);
 }
 
-/* Signed on purpose: a used count above PIPE_SIZE (see pipe_used) is no room. */
+static size_t pipe_size(struct pipe *p)
+{
+	return __atomic_load_n(&p->size, __ATOMIC_RELAXED);
+}
+
+/* Signed on purpose: a used count above the size (see pipe_used) is no room. */
 static bool pipe_has_room(struct pipe *p, size_t need)
 {
-	return (long)(PIPE_SIZE - pipe_used(p)) >= (long)need;
+	return (long)(pipe_size(p) - pipe_used(p)) >= (long)need;
 }
 
 static bool pipe_writable(struct pipe *p, size_t need)
@@ -147,7 +172,7 @@ static bool pipe_writable(struct pipe *p, size_t need)
  */
 static int ring_copy(struct pipe *p, size_t pos, struct iov_iter *it, size_t len, bool to_iter)
 {
-	size_t off = pos % PIPE_SIZE, first = len < PIPE_SIZE - off ? len : PIPE_SIZE - off;
+	size_t off = pos % p->size, first = len < p->size - off ? len : p->size - off;
 	int err;
 
 	if (len == 0)
@@ -195,7 +220,7 @@ static int wait_room_locked(struct pipe *p, size_t need, bool nonblock)
 			signal_send(current(), SIGPIPE);
 			return -EPIPE;
 		}
-		if (PIPE_SIZE - (p->head - p->tail) >= need)
+		if (p->size - (p->head - p->tail) >= need)
 			return 0;
 		mutex_unlock(&p->mutex);
 		if (nonblock)
@@ -233,7 +258,7 @@ static long pipe_read_nb(struct pipe *p, struct iov_iter *to, bool nonblock)
  */
 static long ring_put(struct pipe *p, struct iov_iter *from, size_t len, size_t need)
 {
-	size_t room = PIPE_SIZE - (p->head - p->tail), n = len < room ? len : room;
+	size_t room = p->size - (p->head - p->tail), n = len < room ? len : room;
 
 	if (room < need)
 		return 0;
@@ -302,7 +327,7 @@ long pipe_transfer(struct file *pf, struct iov_iter *it, bool write, bool nonblo
 static void ring_iter(struct pipe *p, size_t pos, size_t len, struct iovec v[2],
 		      struct iov_iter *it)
 {
-	size_t off = pos % PIPE_SIZE, first = len < PIPE_SIZE - off ? len : PIPE_SIZE - off;
+	size_t off = pos % p->size, first = len < p->size - off ? len : p->size - off;
 
 	v[0] = (struct iovec){p->buf + off, first};
 	v[1] = (struct iovec){p->buf, len - first};
@@ -347,8 +372,8 @@ long pipe_splice_in(struct file *pf, struct file *in, uint64_t *pos, size_t len,
 	mutex_lock(&p->mutex);
 	if ((n = wait_room_locked(p, 1, nonblock)))
 		return n;
-	if (len > PIPE_SIZE - (p->head - p->tail))
-		len = PIPE_SIZE - (p->head - p->tail);
+	if (len > p->size - (p->head - p->tail))
+		len = p->size - (p->head - p->tail);
 	ring_iter(p, p->head, len, v, &it);
 	if ((n = file_rw_iter(in, &it, pos, false)) > 0) {
 		advance(&p->head, n);
@@ -389,7 +414,7 @@ static int pipes_ready(struct pipe *in, struct pipe *out, bool nonblock)
 	}
 	if (no_data && !load_u(&in->writers))
 		return 0;
-	if (!no_data && out->head - out->tail < PIPE_SIZE)
+	if (!no_data && out->head - out->tail < out->size)
 		return 1;
 	unlock_two(in, out);
 	if (nonblock)
@@ -415,8 +440,8 @@ long pipe_splice_pipe(struct file *inf, struct file *outf, size_t len, bool nonb
 	if (ready) {
 		if (len > in->head - in->tail)
 			len = in->head - in->tail;
-		if (len > PIPE_SIZE - (out->head - out->tail))
-			len = PIPE_SIZE - (out->head - out->tail);
+		if (len > out->size - (out->head - out->tail))
+			len = out->size - (out->head - out->tail);
 		ring_iter(in, in->tail, len, v, &it);
 		ring_copy(out, out->head, &it, len, false); /* kernel to kernel: no fault */
 		advance(&out->head, len);
@@ -487,6 +512,7 @@ static int pipe_stat(struct file *f, struct uapi_stat *st)
 
 static void pipe_free(struct pipe *p)
 {
+	pipe_pages_add(-(long)(p->size / PAGE_SIZE));
 	kfree(p->buf);
 	kfree(p);
 }
@@ -521,10 +547,12 @@ struct pipe *pipe_alloc(struct inode *fifo)
 
 	if (!p)
 		return NULL;
+	p->size = PIPE_SIZE;
 	if (!(p->buf = kmalloc(PIPE_SIZE))) {
 		kfree(p);
 		return NULL;
 	}
+	pipe_pages_add(PIPE_SIZE / PAGE_SIZE);
 	mutex_init(&p->mutex, "pipe_mutex");
 	spin_init(&p->lock, "pipe");
 	wait_queue_init(&p->rd_wait, "pipe_rd");
@@ -588,6 +616,70 @@ static const struct file_ops pipe_ops = {
 struct pipe *pipe_of(struct file *f)
 {
 	return f->ops == &pipe_ops ? f->priv : NULL;
+}
+
+/* Linux's round_pipe_size: a page at least, then a power of two; 0 past
+ * 2^31 (which no pipe may hold). */
+static size_t round_pipe_size(unsigned int want)
+{
+	size_t size = PAGE_SIZE;
+
+	if (want > (1U << 31))
+		return 0;
+	while (size < want)
+		size <<= 1;
+	return size;
+}
+
+/* Under the mutex: the held bytes from p's ring into to (size bytes),
+ * each at its stream position modulo the new size. */
+static void ring_move(struct pipe *p, char *to, size_t size)
+{
+	for (size_t pos = p->tail, n; pos != p->head; pos += n) {
+		size_t from_off = pos % p->size, to_off = pos % size;
+
+		n = p->head - pos;
+		n = n < p->size - from_off ? n : p->size - from_off;
+		n = n < size - to_off ? n : size - to_off;
+		memcpy(to + to_off, p->buf + from_off, n);
+	}
+}
+
+size_t pipe_get_size(struct pipe *p)
+{
+	return pipe_size(p);
+}
+
+long pipe_set_size(struct pipe *p, unsigned int want)
+{
+	size_t size = round_pipe_size(want);
+	char *buf, *old;
+
+	if (!size)
+		return -EINVAL;
+	if (size > pipe_size(p) && (size > __atomic_load_n(&pipe_max_size, __ATOMIC_RELAXED) ||
+				    __atomic_load_n(&pipe_pages, __ATOMIC_RELAXED) +
+					    (long)((size - pipe_size(p)) / PAGE_SIZE) >
+					PIPE_PAGES_SOFT))
+		return -EPERM;
+	if (!(buf = kmalloc(size)))
+		return -ENOMEM;
+	mutex_lock(&p->mutex);
+	/* Linux counts the pages the held bytes take (its ring's slots). */
+	if ((p->head - p->tail + PAGE_SIZE - 1) / PAGE_SIZE > size / PAGE_SIZE) {
+		mutex_unlock(&p->mutex);
+		kfree(buf);
+		return -EBUSY;
+	}
+	ring_move(p, buf, size);
+	pipe_pages_add((long)(size / PAGE_SIZE) - (long)(p->size / PAGE_SIZE));
+	old = p->buf;
+	p->buf = buf;
+	__atomic_store_n(&p->size, size, __ATOMIC_RELAXED);
+	wake_up(&p->wr_wait); /* room may have grown */
+	mutex_unlock(&p->mutex);
+	kfree(old);
+	return (long)size;
 }
 
 /* Until *counter moves from seen: 0, or the wait's error (a signal). */

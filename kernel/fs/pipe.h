@@ -1,7 +1,8 @@
 /*
- * Pipes: a 64 KiB in-kernel ring between a read end and a write end, with
- * POSIX semantics (atomic writes up to PIPE_BUF, EOF once every writer has
- * closed, EPIPE and SIGPIPE once every reader has).  docs/fds.md.
+ * Pipes: an in-kernel ring (64 KiB; F_SETPIPE_SZ changes it) between a
+ * read end and a write end, with POSIX semantics (atomic writes up to
+ * PIPE_BUF, EOF once every writer has closed, EPIPE and SIGPIPE once
+ * every reader has).  docs/fds.md.
  */
 #ifndef FS_PIPE_H
 #define FS_PIPE_H
@@ -14,14 +15,15 @@ struct file;
 struct inode;
 struct pipe;
 
-#define PIPE_SIZE (64 * 1024) /* bytes a pipe holds */
+#define PIPE_SIZE (64 * 1024) /* bytes a new pipe holds */
 #define PIPE_BUF  4096	      /* writes up to this size are never interleaved */
 
 /*
  * /proc/sys/fs/pipe-max-size: the most bytes F_SETPIPE_SZ may give a pipe
  * without CAP_SYS_RESOURCE (Linux's pipe_max_size, 1 MiB at boot).  Always
  * a power of two of at least a page (writes are rounded up as Linux's
- * round_pipe_size).  Atomic.
+ * round_pipe_size).  Atomic.  fdkernel holds every process to it (EPERM),
+ * so it bounds the memory one pipe can pin.
  */
 extern unsigned int pipe_max_size;
 
@@ -75,5 +77,14 @@ long pipe_transfer(struct file *pf, struct iov_iter *it, bool write, bool nonblo
 long pipe_splice_out(struct file *pf, struct file *out, uint64_t *pos, size_t len, bool nonblock);
 long pipe_splice_in(struct file *pf, struct file *in, uint64_t *pos, size_t len, bool nonblock);
 long pipe_splice_pipe(struct file *inf, struct file *outf, size_t len, bool nonblock, bool keep);
+/* F_GETPIPE_SZ: p's capacity in bytes. */
+size_t pipe_get_size(struct pipe *p);
+/*
+ * F_SETPIPE_SZ: p's capacity becomes want rounded up to a page, then to a
+ * power of two, keeping the bytes held.  The new size, or -EINVAL (past
+ * 2^31), -EPERM (past pipe_max_size, when growing), -EBUSY (the held bytes
+ * need more pages), -ENOMEM.
+ */
+long pipe_set_size(struct pipe *p, unsigned int want);
 
 #endif

@@ -92,6 +92,16 @@ static long fcntl_setfl(struct file *f, unsigned long arg)
 	return 0;
 }
 
+/* F_SETPIPE_SZ, F_GETPIPE_SZ: EBADF on anything but a pipe or a FIFO. */
+static long fcntl_pipe_size(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	struct pipe *p = pipe_of(f); /* f's reference keeps it */
+
+	if (!p)
+		return -EBADF;
+	return cmd == F_GETPIPE_SZ ? (long)pipe_get_size(p) : pipe_set_size(p, (unsigned int)arg);
+}
+
 static long do_fcntl(struct file *f, int fd, unsigned int cmd, unsigned long arg)
 {
 	switch (cmd) {
@@ -123,6 +133,9 @@ static long do_fcntl(struct file *f, int fd, unsigned int cmd, unsigned long arg
 		return fcntl_setlease(f, arg);
 	case F_GETLEASE:
 		return F_UNLCK; /* no lease is ever granted */
+	case F_SETPIPE_SZ:
+	case F_GETPIPE_SZ:
+		return fcntl_pipe_size(f, cmd, arg);
 	}
 	return -EINVAL;
 }

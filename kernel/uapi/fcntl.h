@@ -94,6 +94,8 @@
 #define F_OFD_SETLKW 38
 #define F_SETLEASE   1024 /* refused: docs/locks.md */
 #define F_GETLEASE   1025
+#define F_SETPIPE_SZ 1031
+#define F_GETPIPE_SZ 1032
 struct uapi_flock {
 	short l_type; /* F_RDLCK, F_WRLCK, F_UNLCK */
 	short l_whence;

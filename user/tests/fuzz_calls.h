@@ -154,10 +154,11 @@ static void fuzz_fcntl_lock(void)
 }
 
 /* fcntl: mostly the small commands; now and then the seal commands (1033,
- * 1034), which the small range never reaches, or a record-lock command. */
+ * 1034) or the pipe-size ones (1031, 1032), which the small range never
+ * reaches, or a record-lock command. */
 static void fuzz_fcntl(void)
 {
-	long cmd = one_in(4) ? 1033 + (long)below(2) : arg_value('s');
+	long cmd = one_in(4) ? 1031 + (long)below(4) : arg_value('s');
 
 	if (one_in(2)) {
 		fuzz_fcntl_lock();
