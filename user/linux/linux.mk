@@ -39,6 +39,15 @@ GLIBC_PROGS := $(patsubst %,$(BUILD)/linux/%_glibc,$(LINUX_GLIBC)) \
 	$(patsubst user/linux/glibc/%.c,$(BUILD)/linux/%_pie,$(GLIBC_SRCS))
 LINUX_PROGS += $(GLIBC_PROGS)
 
+# SQLite programs (user/linux/sqlite/*.c): Debian's libsqlite3.a (package
+# libsqlite3-dev, `make deps`) linked statically with glibc, as NAME.  The
+# library's unused dlopen() makes ld warn that a static program would need
+# glibc's shared objects for it: nothing here loads extensions, so ld's
+# warnings are off for this link only.
+SQLITE_SRCS := $(wildcard user/linux/sqlite/*.c)
+SQLITE_PROGS := $(patsubst user/linux/sqlite/%.c,$(BUILD)/linux/%,$(SQLITE_SRCS))
+LINUX_PROGS += $(SQLITE_PROGS)
+
 # Programs known to fail inside fdkernel today (docs/linux-abi.md says why).
 # The ISO puts them in /linux/pending, where runtests does not look but a
 # developer can run them by hand; the host runs them all.  Today: none.
@@ -69,6 +78,11 @@ $(BUILD)/linux/%_glibc: user/linux/%.c
 	@mkdir -p $(@D)
 	@echo "GLIBCCC  $<"
 	@$(GLIBC_CC) $(LINUX_CFLAGS) -MF $@.d -MT $@ -o $@ $<
+
+$(BUILD)/linux/sqlite_%: user/linux/sqlite/sqlite_%.c
+	@mkdir -p $(@D)
+	@echo "SQLITECC $<"
+	@$(GLIBC_CC) $(LINUX_CFLAGS) -MF $@.d -MT $@ -o $@ $< -lsqlite3 -lm -Wl,--no-warnings
 
 $(BUILD)/linux/glibc_%_pie: user/linux/glibc/glibc_%.c
 	@mkdir -p $(@D)

@@ -162,20 +162,22 @@ static void run_mode(const char *mode)
 	ok(got && strcmp((const char *)got, expect) == 0, "%s: journal_mode is %s", mode,
 	   got ? (const char *)got : "(none)");
 	sqlite3_finalize(st);
-	ok(exec_ok(db, "CREATE TABLE t(id INTEGER PRIMARY KEY, v INTEGER)"), "%s: create a table", mode);
+	ok(exec_ok(db, "CREATE TABLE t(id INTEGER PRIMARY KEY, v INTEGER)"), "%s: create a table",
+	   mode);
 
 	fflush(stdout);
 	if ((pid = fork()) == 0)
 		reader();
-	ok(write_all(db), "%s: %d transactions of %d rows written while a process reads", mode, TXNS,
-	   ROWS);
+	ok(write_all(db), "%s: %d transactions of %d rows written while a process reads", mode,
+	   TXNS, ROWS);
 	waitpid(pid, &status, 0);
 	ok(exited_with(status, 0), "%s: the reader saw only whole transactions, then all of them",
 	   mode);
-	is_int(query_int(db, "SELECT count(*) FROM t"), TXNS * ROWS, "%s: every row is there", mode);
+	is_int(query_int(db, "SELECT count(*) FROM t"), TXNS * ROWS, "%s: every row is there",
+	       mode);
 	test_busy(db, mode);
-	ok(query_int(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check = 'ok'") ==
-	       1,
+	ok(query_int(
+	       db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check = 'ok'") == 1,
 	   "%s: integrity_check ok", mode);
 	sqlite3_close(db);
 	remove_db();
