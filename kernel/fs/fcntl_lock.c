@@ -143,13 +143,25 @@ long fcntl_lock(struct file *f, int fd, unsigned int cmd, void *uarg)
 }
 
 /*
- * F_SETLEASE as Linux answers it with leases disabled: no lease is ever
- * granted (EINVAL), so removing one finds none (EAGAIN on a regular file;
- * other files and directories cannot have leases at all: EINVAL).
+ * F_SETLEASE as Linux answers it with leases disabled, in its order: a
+ * directory, a bad type or a file that is not regular is EINVAL; there is
+ * never a lease to remove (EAGAIN); a lease that would conflict with an
+ * open for writing is EAGAIN (a read lease: any writer, this file too; a
+ * write lease: another writer); any other is refused, EINVAL.
  */
 long fcntl_setlease(struct file *f, unsigned long arg)
 {
-	bool regular = f->inode && inode_is_reg(f->inode);
+	struct inode *ip = f->inode;
+	int type = (int)arg, writers;
 
-	return (int)arg == F_UNLCK && regular ? -EAGAIN : -EINVAL;
+	if (ip && inode_is_dir(ip))
+		return -EINVAL;
+	if ((type != F_RDLCK && type != F_WRLCK && type != F_UNLCK) || !ip || !inode_is_reg(ip))
+		return -EINVAL;
+	if (type == F_UNLCK)
+		return -EAGAIN;
+	writers = __atomic_load_n(&ip->writecount, __ATOMIC_RELAXED);
+	if (writers > (type == F_WRLCK && file_can_write(f) ? 1 : 0))
+		return -EAGAIN;
+	return -EINVAL;
 }

@@ -14,7 +14,7 @@ struct file;
  */
 long fcntl_lock(struct file *f, int fd, unsigned int cmd, void *uarg);
 /* F_SETLEASE: leases are never granted (docs/locks.md): -EINVAL, or
- * -EAGAIN for removing the lease a regular file does not have.
+ * -EAGAIN where Linux finds a conflicting open or no lease to remove.
  * F_GETLEASE needs no function: it is always F_UNLCK. */
 long fcntl_setlease(struct file *f, unsigned long arg);
 

@@ -124,6 +124,18 @@ static bool would_deadlock(const void *owner, const struct reclock *blocker)
 	return false;
 }
 
+/*
+ * Under reclock_lock: puts l on chain in order of start, so that F_GETLK
+ * reports the lowest conflicting range first, as Linux's sorted lists do.
+ */
+static void chain_insert(struct list_head *chain, struct reclock *l)
+{
+	struct reclock *at;
+
+	list_for_each_entry(at, chain, link) if (at->start > l->start) break;
+	list_insert_between(&l->link, at->link.prev, &at->link);
+}
+
 static void live_add(long n)
 {
 	__atomic_add_fetch(&live, (unsigned long)n, __ATOMIC_RELAXED);
@@ -208,13 +220,17 @@ static bool apply(struct reclock *want, struct reclock **spare, struct list_head
 			spare[1] = NULL;
 			*tail = *l;
 			tail->start = want->end + 1;
-			list_add_tail(&tail->link, chain);
+			chain_insert(chain, tail);
 			live_add(1);
 			l->end = want->start - 1;
 		} else if (l->start < want->start) {
 			l->end = want->start - 1;
 		} else if (l->end > want->end) {
+			/* its start moves on: back into order (seeing it
+			 * again below changes nothing, it no longer overlaps) */
+			list_del(&l->link);
 			l->start = want->end + 1;
+			chain_insert(chain, l);
 		} else {
 			unlink_lock(l, dead);
 		}
@@ -224,7 +240,7 @@ static bool apply(struct reclock *want, struct reclock **spare, struct list_head
 
 		spare[0] = NULL;
 		*l = *want;
-		list_add_tail(&l->link, chain);
+		chain_insert(chain, l);
 		live_add(1);
 	}
 	return freed;

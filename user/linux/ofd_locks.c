@@ -175,6 +175,10 @@ static void test_leases(void)
 	is_errno(fcntl(p[0], F_SETLEASE, F_RDLCK), EINVAL, "a lease on a pipe: EINVAL");
 	is_errno(fcntl(dir, F_SETLEASE, F_RDLCK), EINVAL, "a lease on a directory: EINVAL");
 	is_errno(fcntl(fd, F_SETLEASE, 7), EINVAL, "a bad lease type: EINVAL");
+	int rw = open(path, O_RDWR);
+	is_errno(fcntl(rw, F_SETLEASE, F_RDLCK), EAGAIN,
+		 "a read lease on a file open for writing: EAGAIN");
+	close(rw);
 	if (on_fdkernel())
 		is_errno(fcntl(fd, F_SETLEASE, F_RDLCK), EINVAL,
 			 "fdkernel grants no lease: EINVAL");
@@ -189,7 +193,7 @@ static void test_leases(void)
 
 int main(void)
 {
-	plan(34);
+	plan(35);
 	snprintf(path, sizeof path, "/tmp/ofd_locks.%d", getpid());
 	close(open(path, O_RDWR | O_CREAT | O_TRUNC, 0600));
 	test_ownership();

@@ -105,6 +105,16 @@ static void test_ranges(int fd)
 	ok(is_lock(probe(fd, F_RDLCK, 0, 0), F_WRLCK, 5, 5, me), "seen as [5, 10)");
 	lk(fd, F_SETLK, F_UNLCK, SEEK_SET, 0, 0);
 
+	lk(fd, F_SETLK, F_WRLCK, SEEK_SET, 40, 5);
+	lk(fd, F_SETLK, F_RDLCK, SEEK_SET, 20, 5);
+	ok(is_lock(probe(fd, F_WRLCK, 0, 0), F_RDLCK, 20, 5, me),
+	   "F_GETLK reports the lowest conflicting range, whatever the order set");
+	lk(fd, F_SETLK, F_UNLCK, SEEK_SET, 20, 2);
+	lk(fd, F_SETLK, F_WRLCK, SEEK_SET, 30, 1);
+	ok(is_lock(probe(fd, F_WRLCK, 0, 0), F_RDLCK, 22, 3, me),
+	   "also after a lock was cut from below");
+	lk(fd, F_SETLK, F_UNLCK, SEEK_SET, 0, 0);
+
 	require(ftruncate(fd, 100) == 0 && lseek(fd, 50, SEEK_SET) == 50, "size 100, offset 50");
 	is_int(lk(fd, F_SETLK, F_WRLCK, SEEK_CUR, -10, 5), 0, "SEEK_CUR -10");
 	ok(is_lock(probe(fd, F_RDLCK, 0, 0), F_WRLCK, 40, 5, me), "is [40, 45)");
@@ -366,7 +376,7 @@ int main(void)
 {
 	int fd;
 
-	plan(65);
+	plan(67);
 	snprintf(path, sizeof path, "/tmp/reclocks.%d", getpid());
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	require(fd >= 0, "open");
