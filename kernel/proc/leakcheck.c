@@ -8,6 +8,7 @@
 #include "ipc/ipc.h"
 #include "fs/reclock.h"
 #include "lib/printk.h"
+#include "mm/commit.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include "mm/heaptrace.h"
@@ -38,10 +39,11 @@ void kcounters_read(struct kcounters *c)
 	c->memfds = memfd_count();
 	c->shm_segs = shm_segment_count();
 	c->reclocks = reclock_count();
+	c->committed = vm_committed_pages();
 	c->heap_serial = heaptrace_serial();
 }
 
-#define LEAK_CHECKS 13 /* the check() lines below */
+#define LEAK_CHECKS 14 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -69,6 +71,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(11, "memfds", (long)b->memfds, (long)a->memfds);
 	passed += check(12, "shm segments", (long)b->shm_segs, (long)a->shm_segs);
 	passed += check(13, "record locks", (long)b->reclocks, (long)a->reclocks);
+	passed += check(14, "committed pages", b->committed, a->committed);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

@@ -1,7 +1,8 @@
 /*
  * Resource accounting for tests: the kernel's counts of free frames, heap
  * bytes, tasks, open files, inodes, sockets, futex waiters, epoll watches,
- * mappings, flock locks, record locks and System V IPC objects,
+ * mappings, flock locks, record locks, System V IPC objects and
+ * Committed_AS (mm/commit.h),
  * compared when init exits in test
  * mode with what they were when it started.
  */
@@ -25,6 +26,7 @@ struct kcounters {
 	unsigned long memfds; /* fs/memfd.c */
 	unsigned long shm_segs; /* System V shared memory segments (ipc/shm.c) */
 	unsigned long reclocks; /* fcntl record locks (fs/reclock.h) */
+	int64_t committed;    /* pages charged for overcommit (mm/commit.h) */
 	uint64_t heap_serial; /* heaptrace_serial(): allocations so far */
 };
 

@@ -9,6 +9,7 @@
 #include "fs/files.h"
 #include "fs/inode.h"
 #include "fs/memfd.h"
+#include "mm/commit.h"
 #include "mm/frame.h"
 #include "mm/paging.h"
 #include "proc/task.h"
@@ -64,6 +65,10 @@ static int mapping_kind(int flags, int prot, struct file *f, struct vma *tmpl)
 	if (flags & ~MAP_KNOWN)
 		return -EINVAL; /* Linux ignores them; fdkernel refuses what it lacks */
 	tmpl->flags = type == MAP_PRIVATE ? 0 : VMA_SHARED;
+	/* Strict overcommit charges even MAP_NORESERVE (as Linux). */
+	if ((flags & MAP_NORESERVE) &&
+	    __atomic_load_n(&vm_overcommit_memory, __ATOMIC_RELAXED) != OVERCOMMIT_NEVER)
+		tmpl->flags |= VMA_NORESERVE;
 	if (!f)
 		return 0;
 	if ((tmpl->flags & VMA_SHARED) && (prot & PROT_WRITE) &&

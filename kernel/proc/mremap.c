@@ -3,6 +3,7 @@
  * of the mapping list (proc/vma.c) under the uvm lock; pages move or go
  * through mm/paging.c.
  */
+#include "mm/commit.h"
 #include "mm/frame.h"
 #include "mm/paging.h"
 #include "proc/task.h"
@@ -72,7 +73,7 @@ static long remap_locked(struct uvm *u, uint64_t addr, uint64_t old_len, uint64_
 	}
 	if ((err = remap_source(u, addr, old_len, &v)))
 		return err;
-	if (!vma_commit_ok(u, vma_charge(v) ? more : 0))
+	if (!vm_commit_allowed(vma_charge(v) ? more : 0))
 		return -ENOMEM;
 	if (flags & MREMAP_FIXED)
 		return (err = move_to(u, v, new_addr, new_len)) ? err : (long)new_addr;

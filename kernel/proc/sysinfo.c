@@ -14,6 +14,7 @@
 #include "fs/snapshot.h"
 #include "lib/printk.h"
 #include "lib/string.h"
+#include "mm/commit.h"
 #include "mm/frame.h"
 #include "mm/paging.h"
 #include "proc/proc.h"
@@ -43,7 +44,8 @@ SYSCALL_DEFINE1(sysinfo, struct sysinfo_k *, uinfo)
 }
 
 /* The lines `free` and `top` read, in kB; ramfs pages count as Shmem and
- * Cached, as tmpfs pages do on Linux. */
+ * Cached, as tmpfs pages do on Linux.  CommitLimit and Committed_AS are
+ * the overcommit accounting's (mm/commit.h). */
 static void format_meminfo(char *buf, size_t size)
 {
 	struct sysinfo_k si;
@@ -53,9 +55,11 @@ static void format_meminfo(char *buf, size_t size)
 		 "MemTotal:       %8lu kB\nMemFree:        %8lu kB\nMemAvailable:   %8lu kB\n"
 		 "Buffers:        %8lu kB\nCached:         %8lu kB\nSwapCached:     %8lu kB\n"
 		 "SwapTotal:      %8lu kB\nSwapFree:       %8lu kB\nShmem:          %8lu kB\n"
-		 "SReclaimable:   %8lu kB\n",
+		 "SReclaimable:   %8lu kB\nCommitLimit:    %8lu kB\nCommitted_AS:   %8lu kB\n",
 		 si.totalram / 1024, si.freeram / 1024, si.freeram / 1024, 0UL, si.sharedram / 1024,
-		 0UL, 0UL, 0UL, si.sharedram / 1024, 0UL);
+		 0UL, 0UL, 0UL, si.sharedram / 1024, 0UL,
+		 vm_commit_limit_pages() * (PAGE_SIZE / 1024),
+		 (uint64_t)vm_committed_pages() * (PAGE_SIZE / 1024));
 }
 
 /* A per-CPU counter, read without a lock (its CPU alone writes it). */

@@ -8,6 +8,7 @@
 #include "arch/x86_64/percpu.h"
 #include "fs/inode.h"
 #include "lib/string.h"
+#include "mm/commit.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include "mm/paging.h"
@@ -212,11 +213,31 @@ int uvm_add_vma(struct uvm *u, const struct vma *tmpl)
 	return vma_range_free(u, tmpl->start, tmpl->end) ? vma_insert(u, tmpl) : -EEXIST;
 }
 
+/*
+ * Whether a fork may charge a copy of u's mappings (Linux's dup_mmap
+ * charges each one): strict overcommit checks the whole charge; the
+ * heuristic refuses a mapping larger than RAM + swap, which only a
+ * charge that large can hold.
+ */
+static bool fork_commit_ok(struct uvm *u)
+{
+	struct vma *v;
+
+	if (vm_commit_allowed((int64_t)u->vt->committed))
+		return true;
+	if (__atomic_load_n(&vm_overcommit_memory, __ATOMIC_RELAXED) != OVERCOMMIT_GUESS)
+		return false;
+	for (v = vma_find(u, 0); v; v = vma_next(u, v))
+		if (!vm_commit_allowed(vma_charge(v)))
+			return false;
+	return true;
+}
+
 /* fork's copy of the layout, or NULL: under u->lock, so no thread maps
  * or faults between the page-table copy and sharing the mapping table. */
 static struct uvm *fork_layout(struct uvm *u)
 {
-	struct vm_space *space = vm_fork(u->space);
+	struct vm_space *space = fork_commit_ok(u) ? vm_fork(u->space) : NULL;
 	struct vma_table *vt = space ? vma_table_fork(u->vt) : NULL;
 	struct uvm *copy = vt ? uvm_alloc(space, vt) : NULL;
 
@@ -228,6 +249,7 @@ static struct uvm *fork_layout(struct uvm *u)
 	}
 	copy->brk_start = u->brk_start;
 	copy->brk = u->brk;
+	vm_commit_add((int64_t)copy->vt->committed);
 	return copy;
 }
 
@@ -284,6 +306,7 @@ void uvm_put(struct uvm *u)
 {
 	if (!u || __atomic_sub_fetch(&u->users, 1, __ATOMIC_ACQ_REL))
 		return;
+	vm_commit_add(-(int64_t)u->vt->committed);
 	vm_destroy(u->space);
 	vma_table_put(u->vt);
 	if (u->exe)

@@ -5,10 +5,10 @@
  * fork shares the list copy-on-write (struct vma_table).
  */
 #include "proc/vma.h"
-#include "fs/proc_sys.h"
 #include "fs/inode.h"
 #include "fs/memfd.h"
 #include "lib/printk.h"
+#include "mm/commit.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include "mm/paging.h"
@@ -25,27 +25,18 @@ unsigned long vma_count(void)
 
 int64_t vma_charge(const struct vma *v)
 {
-	if ((v->flags & VMA_SHARED) || !(v->prot & PROT_WRITE))
+	if ((v->flags & (VMA_SHARED | VMA_NORESERVE)) || !(v->prot & PROT_WRITE))
 		return 0;
 	return (int64_t)((v->end - v->start) / PAGE_SIZE);
 }
 
-/*
- * /proc/sys/vm/overcommit_memory: 0, Linux's heuristic mode, is what
- * vma_commit_ok does (an obvious overcommit is refused, the rest is
- * allocated at the first touch); modes 1 and 2 are not implemented, so
- * the file is read-only.
- */
-static int overcommit_memory;
-PROC_SYS_ROW(overcommit_row, .path = "vm/overcommit_memory", .mode = 0444,
-	     .show = proc_sys_int_show, .data = &overcommit_memory);
-
-/* The commit limit, per process: its private writable pages may not
- * exceed the machine's frames (Linux's heuristic refuses one mapping
- * larger than RAM + swap; a bound per process keeps an mmap loop finite). */
-bool vma_commit_ok(struct uvm *u, int64_t pages)
+/* u's charge moves by pages, and Committed_AS with it (mm/commit.h): the
+ * system count is the sum of every uvm's, a table shared by fork counting
+ * once per uvm (uvm_fork adds it, uvm_put takes it back). */
+static void charge(struct uvm *u, int64_t pages)
 {
-	return pages <= 0 || u->vt->committed + (uint64_t)pages <= frame_total_count();
+	u->vt->committed += (uint64_t)pages;
+	vm_commit_add(pages);
 }
 
 /* A vma of table t with no contents yet, counted: a free slot of t's own,
@@ -177,7 +168,7 @@ static void link_before(struct uvm *u, struct vma *v, struct list_head *pos)
 	list_insert_between(&v->node, pos->prev, pos);
 	u->vt->nr++;
 	u->vt->with_ops += v->ops != NULL;
-	u->vt->committed += vma_charge(v);
+	charge(u, vma_charge(v));
 }
 
 static void unlink_vma(struct uvm *u, struct vma *v)
@@ -185,17 +176,18 @@ static void unlink_vma(struct uvm *u, struct vma *v)
 	list_del(&v->node);
 	u->vt->nr--;
 	u->vt->with_ops -= v->ops != NULL;
-	u->vt->committed -= vma_charge(v);
+	charge(u, -vma_charge(v));
 }
 
 /* Gives the linked v a new range, keeping its file offset in step. */
 static void set_range(struct uvm *u, struct vma *v, uint64_t start, uint64_t end)
 {
-	u->vt->committed -= vma_charge(v);
+	int64_t old = vma_charge(v);
+
 	v->off += start - v->start; /* modular: start may be below */
 	v->start = start;
 	v->end = end;
-	u->vt->committed += vma_charge(v);
+	charge(u, vma_charge(v) - old);
 }
 
 struct vma *vma_find(struct uvm *u, uint64_t addr)
@@ -278,7 +270,7 @@ int vma_insert(struct uvm *u, const struct vma *tmpl)
 {
 	struct vma *v, *next;
 
-	if (own(u) || u->vt->nr >= VMA_MAX || !vma_commit_ok(u, vma_charge(tmpl)) ||
+	if (own(u) || u->vt->nr >= VMA_MAX || !vm_commit_allowed(vma_charge(tmpl)) ||
 	    !(v = vma_new(u->vt)))
 		return -ENOMEM;
 	vma_set(v, tmpl);
@@ -395,23 +387,25 @@ uint64_t vma_pte_flags(const struct vma *v)
 static int protect_part(struct uvm *u, struct vma *v, uint64_t from, uint64_t to, int prot,
 			struct vma **out)
 {
-	int64_t delta = 0;
+	struct vma now = *v, after;
+	int64_t old;
 	int err;
 
 	*out = v;
 	if (v->prot == prot)
 		return 0;
-	if (!(v->flags & VMA_SHARED))
-		delta = (int64_t)((to - from) / PAGE_SIZE) *
-			(!!(prot & PROT_WRITE) - !!(v->prot & PROT_WRITE));
-	if (!vma_commit_ok(u, delta))
+	now.start = from;
+	now.end = to;
+	after = now;
+	after.prot = prot;
+	if (!vm_commit_allowed(vma_charge(&after) - vma_charge(&now)))
 		return -ENOMEM;
 	if ((err = vma_split_range(u, from, to)))
 		return err;
 	v = vma_at(u, from);
-	u->vt->committed -= vma_charge(v);
+	old = vma_charge(v);
 	v->prot = prot;
-	u->vt->committed += vma_charge(v);
+	charge(u, vma_charge(v) - old);
 	vm_protect(u->space, from, to - from, vma_pte_flags(v));
 	*out = merge(u, v);
 	return 0;

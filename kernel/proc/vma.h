@@ -68,8 +68,8 @@ struct vma_table {
 	int refs;
 	struct list_head vmas; /* struct vma, by address */
 	int nr;
-	uint64_t committed;	 /* private writable pages (the commit limit) */
-	int with_ops;		 /* vmas with ops on the list */
+	uint64_t committed; /* pages charged (vma_charge), this table's share of Committed_AS */
+	int with_ops;	    /* vmas with ops on the list */
 	unsigned int slots_used; /* bit i: slot[i] holds a vma */
 	struct vma slot[VMA_SLOTS];
 };
@@ -83,6 +83,9 @@ struct vma_table {
  * inherited by fork. */
 #define VMA_LOCKED	16u
 #define VMA_LOCKONFAULT 32u
+/* MAP_NORESERVE outside strict overcommit: never charged (decided when
+ * made, so a later change of policy cannot unbalance the count). */
+#define VMA_NORESERVE 64u
 
 /* Linux's vm.max_map_count: one more mapping is ENOMEM. */
 #define VMA_MAX 65530
@@ -148,9 +151,8 @@ uint64_t vma_place(struct uvm *u, uint64_t len, uint64_t hint);
 void vma_move(struct uvm *u, struct vma *v, uint64_t start, uint64_t len);
 /* Page-table flags for v's pages (protection, PTE_SHARED). */
 uint64_t vma_pte_flags(const struct vma *v);
-/* Whether charging pages more private writable pages stays in the limit. */
-bool vma_commit_ok(struct uvm *u, int64_t pages);
-/* Pages of v that count against the commit limit. */
+/* Pages of v charged to Committed_AS: private writable ones, unless
+ * VMA_NORESERVE (mm/commit.h). */
 int64_t vma_charge(const struct vma *v);
 
 /* An empty table (one reference), or NULL. */
