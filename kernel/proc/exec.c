@@ -317,7 +317,7 @@ static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *i
 	/* The old image's robust locks and tid word are released while it is
 	 * still mapped, and forgotten (Linux's exec_mm_release). */
 	if (t == current())
-		futex_exit_release(t);
+		futex_exec_release(t);
 	/* Set while u is still private: once t->uvm points at it, brk is
 	 * written only under u->lock, and /proc reads exe_path. */
 	u->exe = exe;

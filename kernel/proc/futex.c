@@ -1,7 +1,8 @@
 /*
  * Futexes (see futex.h): a hash of sleeping waiters keyed by the word they
- * wait on, and the futex(2) operations on it.  The robust list and the
- * exit hook are in futex_exit.c.
+ * wait on, and the futex(2) operations on it.  The priority-inheritance
+ * operations are in futex_pi.c, the robust list and the exit hook in
+ * futex_exit.c; futex_internal.h has what they share.
  *
  * A waiter checks the word and queues itself under its bucket's lock, and
  * a waker changes the word before it takes that lock (user space does so,
@@ -9,6 +10,7 @@
  * and the sleep (Linux's rule, futex/waitwake.c).
  */
 #include "proc/futex.h"
+#include "proc/futex_internal.h"
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
 #include "mm/frame.h"
@@ -23,56 +25,6 @@
 
 #define FUTEX_HASH_BITS 6
 #define FUTEX_BUCKETS	(1 << FUTEX_HASH_BITS)
-#define NO_DEADLINE	UINT64_MAX /* an untimed wait */
-
-/*
- * What identifies a futex word (Linux's futex_key).  A private word (an op
- * with FUTEX_PRIVATE_FLAG, or any op on private memory) is an address in
- * one address space: vm and the user address.  A shared op on MAP_SHARED
- * memory keys on the word's place in physical memory, the same in every
- * process that maps the page: the frame and the offset in it.
- */
-struct futex_key {
-	/* Private key: the space.  Alive while a waiter keyed on it sleeps,
-	 * since the waiter's task uses it; never dereferenced, only compared. */
-	struct vm_space *vm;
-	/* Shared key: the frame's physical address (0 for a private key).  A
-	 * key holds a reference on it (key_get/key_put), so the frame cannot be
-	 * freed and reused for another word while a waiter or a waker uses it. */
-	uint64_t frame;
-	uint64_t offset; /* private key: the user address; shared: offset in the frame */
-	/* Made by an op without FUTEX_PRIVATE_FLAG.  On private memory such a
-	 * key differs from a private op's on the same word, as in Linux (its
-	 * FUT_OFF_MMSHARED): the two kinds of op never meet. */
-	bool shared_op;
-};
-
-/* A chain of waiters whose keys hash alike. */
-struct futex_bucket {
-	/* Protects waiters, and the link, key, bucket and woken fields of each
-	 * waiter queued here.  Order: a bucket lock, then a second one of
-	 * higher address (requeue, wake-op), then vm_space, frame and sched
-	 * locks. */
-	struct spinlock lock;
-	struct list_head waiters;
-};
-
-/*
- * A task sleeping in FUTEX_WAIT or WAIT_BITSET.  It lives on the waiting
- * task's kernel stack: a waker touches it only under the lock of the bucket
- * it is queued on, and futex_wait takes that lock and unlinks it before it
- * returns, so no bucket ever points at a dead frame (and nothing is
- * allocated per waiter: waiters are bounded by tasks).
- */
-struct futex_waiter {
-	struct futex_key key; /* requeue moves it to another key; its frame ref too */
-	uint32_t bitset;      /* WAIT_BITSET's mask; FUTEX_BITSET_MATCH_ANY for WAIT */
-	struct task *task;
-	struct list_head link;	     /* in bucket->waiters until woken or unqueued */
-	struct futex_bucket *bucket; /* where it is queued: requeue changes it under both locks */
-	bool woken;		     /* set by the waker, under the bucket lock */
-};
-
 static struct futex_bucket buckets[FUTEX_BUCKETS];
 /* Waiters queued now, for /proc/kstat and the leak check (atomic: each
  * bucket's lock covers only its own). */
@@ -91,14 +43,14 @@ void futex_init(void)
 	}
 }
 
-static struct futex_bucket *bucket_of(const struct futex_key *k)
+struct futex_bucket *futex_bucket_of(const struct futex_key *k)
 {
 	uint64_t h = ((uint64_t)k->vm ^ k->frame ^ k->offset) * 0x9e3779b97f4a7c15UL;
 
 	return &buckets[h >> (64 - FUTEX_HASH_BITS)];
 }
 
-static bool key_equal(const struct futex_key *a, const struct futex_key *b)
+bool futex_key_equal(const struct futex_key *a, const struct futex_key *b)
 {
 	return a->vm == b->vm && a->frame == b->frame && a->offset == b->offset &&
 	       a->shared_op == b->shared_op;
@@ -112,7 +64,7 @@ static bool key_equal(const struct futex_key *a, const struct futex_key *b)
  * (SMP will need translate to take a frame reference under the space's
  * lock.)
  */
-static uint32_t *user_word(uint64_t uaddr, bool write)
+uint32_t *futex_user_word(uint64_t uaddr, bool write)
 {
 	uint64_t pa, flags;
 
@@ -125,7 +77,7 @@ static uint32_t *user_word(uint64_t uaddr, bool write)
 
 /* Makes the word's page present, and writable for write, as a user access
  * would (stack growth, copy-on-write): 0 or -EFAULT. */
-static int fault_in(uint64_t uaddr, bool write)
+int futex_fault_in(uint64_t uaddr, bool write)
 {
 	struct vm_space *vm = current()->vm;
 	uint64_t flags;
@@ -140,13 +92,25 @@ static int fault_in(uint64_t uaddr, bool write)
 	return 0;
 }
 
+int futex_lock_word(struct futex_bucket *b, uint64_t uaddr, bool write, uint32_t **word)
+{
+	for (;;) {
+		spin_lock(&b->lock);
+		if ((*word = futex_user_word(uaddr, write)))
+			return 0;
+		spin_unlock(&b->lock);
+		if (futex_fault_in(uaddr, write))
+			return -EFAULT;
+	}
+}
+
 /*
  * The key of the word at uaddr: -EINVAL if it is not 4-byte aligned,
  * -EFAULT outside user space or, for a shared op, unmapped.  A private op
  * does not look at the page (Linux: a private FUTEX_WAKE on an unmapped
  * word just finds no waiter).  Drop it with key_put.
  */
-static int key_get(uint64_t uaddr, bool shared, struct futex_key *key)
+int futex_key_get(uint64_t uaddr, bool shared, struct futex_key *key)
 {
 	uint64_t pa, flags;
 
@@ -158,7 +122,7 @@ static int key_get(uint64_t uaddr, bool shared, struct futex_key *key)
 	if (!shared)
 		return 0;
 	while (translate(key->vm, uaddr, &pa, &flags) || !(flags & PTE_USER))
-		if (fault_in(uaddr, false))
+		if (futex_fault_in(uaddr, false))
 			return -EFAULT;
 	if (flags & PTE_SHARED) {
 		*key = (struct futex_key){
@@ -168,14 +132,14 @@ static int key_get(uint64_t uaddr, bool shared, struct futex_key *key)
 	return 0;
 }
 
-static void key_put(struct futex_key *key)
+void futex_key_put(struct futex_key *key)
 {
 	if (key->frame)
 		frame_unref(key->frame);
 }
 
 /* Locks two buckets, lower address first (one lock if they are the same). */
-static void lock_pair(struct futex_bucket *a, struct futex_bucket *b)
+void futex_lock_pair(struct futex_bucket *a, struct futex_bucket *b)
 {
 	if (a > b) {
 		struct futex_bucket *t = a;
@@ -187,7 +151,7 @@ static void lock_pair(struct futex_bucket *a, struct futex_bucket *b)
 		spin_lock(&b->lock);
 }
 
-static void unlock_pair(struct futex_bucket *a, struct futex_bucket *b)
+void futex_unlock_pair(struct futex_bucket *a, struct futex_bucket *b)
 {
 	spin_unlock(&a->lock);
 	if (b != a)
@@ -196,16 +160,39 @@ static void unlock_pair(struct futex_bucket *a, struct futex_bucket *b)
 
 /* Takes w off its bucket and wakes its task (caller holds the bucket lock,
  * which keeps w's frame alive: see struct futex_waiter). */
-static void wake_waiter(struct futex_waiter *w)
+void futex_wake_waiter(struct futex_waiter *w)
 {
 	list_del(&w->link);
 	__atomic_store_n(&w->woken, true, __ATOMIC_RELEASE);
 	sched_wake(w->task);
 }
 
+void futex_queue(struct futex_waiter *w, struct futex_bucket *b)
+{
+	w->bucket = b;
+	list_add_tail(&w->link, &b->waiters);
+	__atomic_fetch_add(&nwaiters, 1, __ATOMIC_RELAXED);
+}
+
+struct futex_waiter *futex_top_waiter(struct futex_bucket *b, const struct futex_key *key)
+{
+	struct futex_waiter *w;
+
+	list_for_each_entry(w, &b->waiters, link) if (futex_key_equal(&w->key, key)) return w;
+	return NULL;
+}
+
+/* A waiter only the PI operations may wake or move (Linux: pi_state or
+ * rt_waiter set). */
+static bool pi_only(const struct futex_waiter *w)
+{
+	return w->pi || w->requeue_pi;
+}
+
 /*
  * Wakes waiters of key on b whose bitset meets bitset (caller holds b's
  * lock): at most nr, and at least one whatever nr says, as Linux counts.
+ * -EINVAL at a PI waiter of the word, as Linux (those before it woken).
  */
 static int wake_keyed(struct futex_bucket *b, const struct futex_key *key, int nr, uint32_t bitset)
 {
@@ -214,9 +201,13 @@ static int wake_keyed(struct futex_bucket *b, const struct futex_key *key, int n
 
 	list_for_each_entry_safe(w, next, &b->waiters, link)
 	{
-		if (!key_equal(&w->key, key) || !(w->bitset & bitset))
+		if (!futex_key_equal(&w->key, key))
 			continue;
-		wake_waiter(w);
+		if (pi_only(w))
+			return -EINVAL;
+		if (!(w->bitset & bitset))
+			continue;
+		futex_wake_waiter(w);
 		if (++woken >= nr)
 			break;
 	}
@@ -244,14 +235,7 @@ static bool unqueue(struct futex_waiter *w)
 	return woken;
 }
 
-/*
- * Sleeps until w is woken (0), the deadline passes (-ETIMEDOUT) or a
- * signal comes.  An untimed wait is restarted after an SA_RESTART handler
- * (-ERESTARTSYS); a timed one fails with EINTR, as Linux's restart block
- * makes it after any handler.  A wake-up that races with the timeout or
- * the signal wins.
- */
-static long sleep_queued(struct futex_waiter *w, uint64_t deadline)
+long futex_sleep_queued(struct futex_waiter *w, uint64_t deadline, long intr)
 {
 	struct task *t = current();
 	long ret;
@@ -270,7 +254,7 @@ static long sleep_queued(struct futex_waiter *w, uint64_t deadline)
 			break;
 		}
 		if (signal_pending()) {
-			ret = deadline == NO_DEADLINE ? -ERESTARTSYS : -EINTR;
+			ret = intr;
 			break;
 		}
 		schedule();
@@ -293,30 +277,25 @@ static long futex_wait(uint64_t uaddr, bool shared, uint32_t val, uint64_t deadl
 
 	if (!bitset)
 		return -EINVAL;
-	if ((ret = key_get(uaddr, shared, &w.key)))
+	if ((ret = futex_key_get(uaddr, shared, &w.key)))
 		return ret;
 	list_init(&w.link);
-	b = bucket_of(&w.key);
-	for (;;) {
-		spin_lock(&b->lock);
-		if ((word = user_word(uaddr, false)))
-			break;
-		spin_unlock(&b->lock);
-		if ((ret = fault_in(uaddr, false)))
-			goto out;
-	}
+	b = futex_bucket_of(&w.key);
+	if ((ret = futex_lock_word(b, uaddr, false, &word)))
+		goto out;
 	if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != val) {
 		spin_unlock(&b->lock);
 		ret = -EAGAIN;
 		goto out;
 	}
-	w.bucket = b;
-	list_add_tail(&w.link, &b->waiters);
-	__atomic_fetch_add(&nwaiters, 1, __ATOMIC_RELAXED);
+	futex_queue(&w, b);
 	spin_unlock(&b->lock);
-	ret = sleep_queued(&w, deadline);
+	/* An untimed wait is restarted after an SA_RESTART handler; a timed
+	 * one fails with EINTR, as Linux's restart block makes it after any
+	 * handler. */
+	ret = futex_sleep_queued(&w, deadline, deadline == NO_DEADLINE ? -ERESTARTSYS : -EINTR);
 out:
-	key_put(&w.key); /* requeue may have changed it: it is ours again now */
+	futex_key_put(&w.key); /* requeue may have changed it: it is ours again now */
 	return ret;
 }
 
@@ -328,25 +307,25 @@ long futex_wake(uint64_t uaddr, bool shared, int nr, uint32_t bitset)
 
 	if (!bitset)
 		return -EINVAL;
-	if ((ret = key_get(uaddr, shared, &key)))
+	if ((ret = futex_key_get(uaddr, shared, &key)))
 		return ret;
-	b = bucket_of(&key);
+	b = futex_bucket_of(&key);
 	spin_lock(&b->lock);
 	ret = wake_keyed(b, &key, nr, bitset);
 	spin_unlock(&b->lock);
-	key_put(&key);
+	futex_key_put(&key);
 	return ret;
 }
 
 /* Moves w from b1 to key2 on b2 (caller holds both locks); the reference
  * on key2's frame passes to w, the one on its old frame is dropped (the
  * requeuer's own key keeps that frame alive until it returns). */
-static void requeue_waiter(struct futex_waiter *w, struct futex_bucket *b2,
-			   const struct futex_key *key2)
+void futex_requeue_waiter(struct futex_waiter *w, struct futex_bucket *b2,
+			  const struct futex_key *key2)
 {
 	if (key2->frame)
 		frame_ref(key2->frame);
-	key_put(&w->key);
+	futex_key_put(&w->key);
 	w->key = *key2;
 	if (w->bucket != b2) {
 		list_del(&w->link);
@@ -367,23 +346,23 @@ struct futex_pair {
 
 static long pair_get(struct futex_pair *p, uint64_t uaddr1, uint64_t uaddr2, bool shared)
 {
-	long ret = key_get(uaddr1, shared, &p->key1);
+	long ret = futex_key_get(uaddr1, shared, &p->key1);
 
 	if (ret)
 		return ret;
-	if ((ret = key_get(uaddr2, shared, &p->key2))) {
-		key_put(&p->key1);
+	if ((ret = futex_key_get(uaddr2, shared, &p->key2))) {
+		futex_key_put(&p->key1);
 		return ret;
 	}
-	p->b1 = bucket_of(&p->key1);
-	p->b2 = bucket_of(&p->key2);
+	p->b1 = futex_bucket_of(&p->key1);
+	p->b2 = futex_bucket_of(&p->key2);
 	return 0;
 }
 
 static void pair_put(struct futex_pair *p)
 {
-	key_put(&p->key2);
-	key_put(&p->key1);
+	futex_key_put(&p->key2);
+	futex_key_put(&p->key1);
 }
 
 /*
@@ -397,11 +376,11 @@ static long pair_lock_word(struct futex_pair *p, uint64_t uaddr, bool write, boo
 	for (;;) {
 		long ret;
 
-		lock_pair(p->b1, p->b2);
-		if (!need || (*word = user_word(uaddr, write)))
+		futex_lock_pair(p->b1, p->b2);
+		if (!need || (*word = futex_user_word(uaddr, write)))
 			return 0;
-		unlock_pair(p->b1, p->b2);
-		if ((ret = fault_in(uaddr, write)))
+		futex_unlock_pair(p->b1, p->b2);
+		if ((ret = futex_fault_in(uaddr, write)))
 			return ret;
 	}
 }
@@ -433,16 +412,20 @@ static long futex_requeue(uint64_t uaddr1, bool shared, uint64_t uaddr2, int nr_
 	{
 		if (count - nr_wake >= nr_requeue)
 			break;
-		if (!key_equal(&w->key, &p.key1))
+		if (!futex_key_equal(&w->key, &p.key1))
 			continue;
+		if (pi_only(w)) { /* CMP_REQUEUE_PI's alone (as Linux) */
+			count = -EINVAL;
+			break;
+		}
 		if (++count <= nr_wake)
-			wake_waiter(w);
+			futex_wake_waiter(w);
 		else
-			requeue_waiter(w, p.b2, &p.key2);
+			futex_requeue_waiter(w, p.b2, &p.key2);
 	}
 	ret = count;
 unlock:
-	unlock_pair(p.b1, p.b2);
+	futex_unlock_pair(p.b1, p.b2);
 out:
 	pair_put(&p);
 	return ret;
@@ -526,10 +509,13 @@ static long futex_wake_op(uint64_t uaddr1, bool shared, uint64_t uaddr2, int nr_
 		ret = cond;
 	} else {
 		ret = wake_keyed(p.b1, &p.key1, nr_wake, FUTEX_BITSET_MATCH_ANY);
-		if (cond)
-			ret += wake_keyed(p.b2, &p.key2, nr_wake2, FUTEX_BITSET_MATCH_ANY);
+		if (ret >= 0 && cond) {
+			int more = wake_keyed(p.b2, &p.key2, nr_wake2, FUTEX_BITSET_MATCH_ANY);
+
+			ret = more < 0 ? more : ret + more;
+		}
 	}
-	unlock_pair(p.b1, p.b2);
+	futex_unlock_pair(p.b1, p.b2);
 out:
 	pair_put(&p);
 	return ret;
@@ -541,8 +527,8 @@ int futex_cmpxchg_user(uint64_t uaddr, uint32_t old, uint32_t new, uint32_t *cur
 
 	if (uaddr % sizeof(uint32_t) || !user_range_ok(uaddr, sizeof(uint32_t)))
 		return -EFAULT;
-	while (!(word = user_word(uaddr, true)))
-		if (fault_in(uaddr, true))
+	while (!(word = futex_user_word(uaddr, true)))
+		if (futex_fault_in(uaddr, true))
 			return -EFAULT;
 	__atomic_compare_exchange_n(word, &old, new, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 	*cur = old; /* the value found: new was stored if it equals old */
@@ -551,8 +537,8 @@ int futex_cmpxchg_user(uint64_t uaddr, uint32_t old, uint32_t new, uint32_t *cur
 
 /*
  * The monotonic deadline of a wait's timeout at utimeout: FUTEX_WAIT's is
- * relative, WAIT_BITSET's absolute on CLOCK_MONOTONIC or, with
- * FUTEX_CLOCK_REALTIME, CLOCK_REALTIME.  0 or -EFAULT / -EINVAL.
+ * relative, the others' absolute on CLOCK_MONOTONIC or, when realtime,
+ * CLOCK_REALTIME.  0 or -EFAULT / -EINVAL.
  */
 static int wait_deadline(uint64_t utimeout, int cmd, bool realtime, uint64_t *deadline)
 {
@@ -570,11 +556,45 @@ static int wait_deadline(uint64_t utimeout, int cmd, bool realtime, uint64_t *de
 	return 0;
 }
 
+/* The operations with a timeout (Linux's futex_cmd_has_timeout). */
+static bool has_timeout(int cmd)
+{
+	return cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET || cmd == FUTEX_LOCK_PI ||
+	       cmd == FUTEX_LOCK_PI2 || cmd == FUTEX_WAIT_REQUEUE_PI;
+}
+
+/* Those whose clock FUTEX_CLOCK_REALTIME may choose (others: ENOSYS);
+ * FUTEX_LOCK_PI's timeout is on CLOCK_REALTIME always. */
+static bool clock_choosable(int cmd)
+{
+	return cmd == FUTEX_WAIT_BITSET || cmd == FUTEX_WAIT_REQUEUE_PI || cmd == FUTEX_LOCK_PI2;
+}
+
+/* The priority-inheritance operations (futex_pi.c). */
+static long futex_pi_op(int cmd, uint64_t uaddr, bool shared, uint32_t val, uint64_t deadline,
+			uint64_t uaddr2, int val2, uint32_t val3)
+{
+	switch (cmd) {
+	case FUTEX_LOCK_PI:
+	case FUTEX_LOCK_PI2:
+		return futex_lock_pi(uaddr, shared, deadline, false);
+	case FUTEX_TRYLOCK_PI:
+		return futex_lock_pi(uaddr, shared, NO_DEADLINE, true);
+	case FUTEX_UNLOCK_PI:
+		return futex_unlock_pi(uaddr, shared);
+	case FUTEX_WAIT_REQUEUE_PI:
+		return futex_wait_requeue_pi(uaddr, shared, val, deadline, uaddr2);
+	case FUTEX_CMP_REQUEUE_PI:
+		return futex_cmp_requeue_pi(uaddr, shared, uaddr2, (int)val, val2, val3);
+	default:
+		return -ENOSYS;
+	}
+}
+
 /*
  * futex(uaddr, op, val, timeout or val2, uaddr2, val3).  The fourth
  * argument is a timeout pointer for the waits and a count (val2) for
- * requeue and wake-op.  The priority-inheritance operations are not
- * implemented: ENOSYS, as for unknown ones.
+ * requeue and wake-op.
  */
 SYSCALL_DEFINE6(futex, uint64_t, uaddr, int, op, uint32_t, val, uint64_t, utimeout, uint64_t,
 		uaddr2, uint32_t, val3)
@@ -585,10 +605,10 @@ SYSCALL_DEFINE6(futex, uint64_t, uaddr, int, op, uint32_t, val, uint64_t, utimeo
 	int val2 = (int)(uint32_t)utimeout, err;
 
 	/* Linux's order: the timeout first, then the clock flag. */
-	if (utimeout && (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET) &&
-	    (err = wait_deadline(utimeout, cmd, realtime, &deadline)))
+	if (utimeout && has_timeout(cmd) &&
+	    (err = wait_deadline(utimeout, cmd, realtime || cmd == FUTEX_LOCK_PI, &deadline)))
 		return err;
-	if (realtime && cmd != FUTEX_WAIT_BITSET)
+	if (realtime && !clock_choosable(cmd))
 		return -ENOSYS;
 	switch (cmd) {
 	case FUTEX_WAIT:
@@ -606,6 +626,6 @@ SYSCALL_DEFINE6(futex, uint64_t, uaddr, int, op, uint32_t, val, uint64_t, utimeo
 	case FUTEX_WAKE_OP:
 		return futex_wake_op(uaddr, shared, uaddr2, (int)val, val2, val3);
 	default:
-		return -ENOSYS;
+		return futex_pi_op(cmd, uaddr, shared, val, deadline, uaddr2, val2, val3);
 	}
 }

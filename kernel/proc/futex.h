@@ -28,13 +28,18 @@ long futex_wake(uint64_t uaddr, bool shared, int nr, uint32_t bitset);
 int futex_cmpxchg_user(uint64_t uaddr, uint32_t old, uint32_t new, uint32_t *cur);
 
 /*
- * t, the current task, exits or execs (Linux's exit and exec_mm_release):
- * walks its robust list, marking the locks it still holds FUTEX_OWNER_DIED
- * and waking a waiter of each, then, if another task shares its address
- * space, zeroes its clear_child_tid word and wakes one waiter there; both
- * are forgotten.  Runs while the old address space is still loaded; user
- * faults are ignored.
+ * t, the current task, exits (futex_exit_release) or execs
+ * (futex_exec_release) (Linux's exit and exec_mm_release): walks its
+ * robust list, marking the locks it still holds FUTEX_OWNER_DIED and
+ * waking a waiter of each, gives the PI locks it owns to their waiters,
+ * then, if another task shares its address space, zeroes its
+ * clear_child_tid word and wakes one waiter there; all are forgotten.
+ * Runs while the old address space is still loaded; user faults are
+ * ignored.
  */
 void futex_exit_release(struct task *t);
+void futex_exec_release(struct task *t);
+/* PI lock states alive (futex_pi.c; the leak check's). */
+unsigned long futex_pi_state_count(void);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include "arch/x86_64/uaccess.h"
 #include "proc/futex.h"
+#include "proc/futex_internal.h"
 #include "proc/uvm.h"
 #include "proc/proc.h"
 #include "sys/syscall.h"
@@ -32,7 +33,8 @@ static int fetch_entry(uint64_t uptr, uint64_t *entry, bool *pi)
  * takes the lock and learns its owner died.  pending: the lock was being
  * taken or released; one whose owner part is 0 was just released, and its
  * waiter is woken in case the releaser died before waking it (Linux's
- * handle_futex_death).  PI locks get the bit but no wake-up (no PI here).
+ * handle_futex_death).  PI locks get the bit but no wake-up: their waiters
+ * are given the lock by futex_pi_exit, which runs next.
  * 0, or -1 if the list cannot be trusted further.
  */
 static int owner_died(uint64_t uaddr, int tid, bool pi, bool pending)
@@ -100,13 +102,16 @@ static bool uvm_shared(const struct task *t)
 	return t->uvm && __atomic_load_n(&t->uvm->users, __ATOMIC_ACQUIRE) > 1;
 }
 
-void futex_exit_release(struct task *t)
+/* futex_exit_release and futex_exec_release; end_state: t's futex_state
+ * after (proc/futex_internal.h). */
+static void release(struct task *t, int end_state)
 {
 	uint32_t zero = 0;
 
 	if (t->robust_list)
 		exit_robust_list(t->robust_list, t->pid); /* t->pid is the thread's tid */
 	t->robust_list = 0;
+	futex_pi_exit(t, end_state);
 	/*
 	 * As Linux's mm_release: only when someone else still uses the space
 	 * (the thread's joiner); a process's last thread leaves the word as it
@@ -117,6 +122,16 @@ void futex_exit_release(struct task *t)
 		futex_wake(t->clear_child_tid, true, 1, FUTEX_BITSET_MATCH_ANY);
 	}
 	t->clear_child_tid = 0;
+}
+
+void futex_exit_release(struct task *t)
+{
+	release(t, FUTEX_STATE_DEAD);
+}
+
+void futex_exec_release(struct task *t)
+{
+	release(t, FUTEX_STATE_OK);
 }
 
 /* The head is not read here, only at exit: any pointer is accepted. */

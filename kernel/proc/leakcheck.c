@@ -40,10 +40,11 @@ void kcounters_read(struct kcounters *c)
 	c->shm_segs = shm_segment_count();
 	c->reclocks = reclock_count();
 	c->committed = vm_committed_pages();
+	c->pi_states = futex_pi_state_count();
 	c->heap_serial = heaptrace_serial();
 }
 
-#define LEAK_CHECKS 14 /* the check() lines below */
+#define LEAK_CHECKS 15 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -72,6 +73,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(12, "shm segments", (long)b->shm_segs, (long)a->shm_segs);
 	passed += check(13, "record locks", (long)b->reclocks, (long)a->reclocks);
 	passed += check(14, "committed pages", b->committed, a->committed);
+	passed += check(15, "futex PI states", (long)b->pi_states, (long)a->pi_states);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

@@ -273,7 +273,7 @@ static bool is_restart(const struct trapframe *tf)
 	long ret = (long)tf->rax;
 
 	return tf->vector == SYSCALL_VECTOR && tf->error != (uint64_t)-1 &&
-	       (ret == -ERESTARTSYS || ret == -ERESTARTNOHAND);
+	       (ret == -ERESTARTSYS || ret == -ERESTARTNOINTR || ret == -ERESTARTNOHAND);
 }
 
 /* Re-executes the interrupted system call (syscall is 2 bytes long). */
@@ -288,7 +288,8 @@ static void restart_or_eintr(struct trapframe *tf, const struct uapi_sigaction *
 {
 	if (!is_restart(tf))
 		return;
-	if ((long)tf->rax == -ERESTARTSYS && (act->flags & UAPI_SA_RESTART))
+	if (((long)tf->rax == -ERESTARTSYS && (act->flags & UAPI_SA_RESTART)) ||
+	    (long)tf->rax == -ERESTARTNOINTR)
 		restart_syscall(tf);
 	else
 		tf->rax = (uint64_t)-EINTR;

@@ -239,6 +239,7 @@ struct task *task_alloc(const char *name)
 	t->state = TASK_NEW;
 	sched_task_init(t);
 	list_init(&t->group_link);
+	list_init(&t->futex_pi_states);
 	wait_queue_init(&t->vfork_wait, "vfork");
 	t->vm = vm_kernel();
 	spin_lock(&proc_lock);

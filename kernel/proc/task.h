@@ -142,6 +142,12 @@ struct task {
 	 * exits or execs (proc/futex_exit.c); 0 if none, and for a new task.
 	 * get_robust_list reads another task's under proc_lock. */
 	uint64_t robust_list;
+	/* The PI futex locks the kernel holds this task for the owner of
+	 * (struct futex_pi_state, proc/futex_pi.c), and whether more may
+	 * attach (FUTEX_STATE_*, proc/futex_internal.h): both under
+	 * futex_pi_lock.  Emptied by its exit or exec. */
+	struct list_head futex_pi_states;
+	int futex_state;
 	/* own: CLONE_CHILD_SETTID: where the child writes its tid as it
 	 * first runs (sched_tail), then 0. */
 	uint64_t set_child_tid;

@@ -14,9 +14,11 @@
 
 /* Kernel-internal results that never reach user space: a wait cut short by
  * a signal.  ERESTARTSYS restarts the call after an SA_RESTART handler (or
- * when no handler ran), else becomes EINTR; ERESTARTNOHAND restarts only
- * if no handler ran (proc/signal.c). */
+ * when no handler ran), else becomes EINTR; ERESTARTNOINTR restarts it
+ * whatever the handler (FUTEX_LOCK_PI); ERESTARTNOHAND restarts only if
+ * no handler ran (proc/signal.c). */
 #define ERESTARTSYS    512
+#define ERESTARTNOINTR 513
 #define ERESTARTNOHAND 514
 
 struct wait_queue {

@@ -339,6 +339,8 @@ void strace_format_result(char *buf, size_t size, uint64_t nr, long ret)
 
 	if (ret == -ERESTARTSYS)
 		snprintk(buf, size, ") = ? ERESTARTSYS (restarted, or EINTR after a handler)");
+	else if (ret == -ERESTARTNOINTR)
+		snprintk(buf, size, ") = ? ERESTARTNOINTR (restarted)");
 	else if (ret == -ERESTARTNOHAND)
 		snprintk(buf, size, ") = ? ERESTARTNOHAND (restarted if no handler runs)");
 	else if (ret < 0 && e < (long)(sizeof(errnos) / sizeof(errnos[0])) && errnos[e].name)

@@ -15,7 +15,7 @@
 #define FUTEX_REQUEUE	      3
 #define FUTEX_CMP_REQUEUE     4
 #define FUTEX_WAKE_OP	      5
-#define FUTEX_LOCK_PI	      6 /* the priority-inheritance family: not here, ENOSYS */
+#define FUTEX_LOCK_PI	      6 /* the priority-inheritance family (proc/futex_pi.c) */
 #define FUTEX_UNLOCK_PI	      7
 #define FUTEX_TRYLOCK_PI      8
 #define FUTEX_WAIT_BITSET     9

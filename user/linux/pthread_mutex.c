@@ -37,14 +37,6 @@ static void *unlock_foreign(void *arg)
 	return (void *)(intptr_t)pthread_mutex_unlock(arg);
 }
 
-static int in_thread(void *(*fn)(void *), void *arg)
-{
-	void *ret;
-
-	pthread_join(start_thread(fn, arg), &ret);
-	return (int)(intptr_t)ret;
-}
-
 int main(void)
 {
 	pthread_t t[NTHREADS];

@@ -185,6 +185,39 @@ static void fuzz_mlock(void)
 	remember(raw_syscall(nr, a));
 }
 
+/*
+ * futex: the wakes and the PI operations on four words of the fuzzer's
+ * buffer (which its threads and children may hold or wait on), now and
+ * then a bad address.  A wait or lock only with a timeout already past,
+ * so nothing sleeps long (a LOCK_PI is never ended by a signal).
+ */
+static void fuzz_futex(void)
+{
+	static const struct timespec past = {0, 1};
+	static const long ops[] = {6 /* LOCK_PI */,
+				   7 /* UNLOCK_PI */,
+				   8 /* TRYLOCK_PI */,
+				   11 /* WAIT_REQUEUE_PI */,
+				   12 /* CMP_REQUEUE_PI */,
+				   13 /* LOCK_PI2 */,
+				   1 /* WAKE */,
+				   0 /* WAIT */};
+	uint32_t *words = (uint32_t *)fz.buf;
+	long op = PICK(ops), a[6];
+
+	a[0] = one_in(8) ? any_pointer() : (long)&words[below(4)];
+	a[1] =
+	    op | (one_in(2) ? 128 /* PRIVATE */ : 0) | (one_in(8) ? 256 /* CLOCK_REALTIME */ : 0);
+	a[2] = one_in(2) ? (long)words[below(4)] : arg_value('i');
+	a[3] = op == 12 ? (long)below(4) : one_in(8) ? any_pointer() : (long)&past;
+	a[4] = one_in(8) ? any_pointer() : (long)&words[below(4)];
+	a[5] = one_in(2) ? (long)words[below(4)] : (long)rnd();
+	if (one_in(4)) /* a word that looks locked: a tid, maybe this one's */
+		words[below(4)] =
+		    one_in(2) ? (uint32_t)raw_call(__NR_gettid, 0, 0, 0) : (uint32_t)rnd();
+	remember(raw_syscall(__NR_futex, a));
+}
+
 static void fuzz_indirect(void);
 
 /* Calls that would end the whole system if fdkernel ever implements them. */
@@ -314,6 +347,7 @@ static const struct call calls[] = {
     {__NR_gettid, "", 0},
     {__NR_readahead, "fil", 0},
     {__NR_tkill, "", fuzz_kill},
+    {__NR_futex, "", fuzz_futex},
     {__NR_sched_setaffinity, "Plb", 0},
     {__NR_sched_getaffinity, "Plb", 0},
     {__NR_epoll_create, "s", 0},
