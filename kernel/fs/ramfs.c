@@ -14,6 +14,7 @@
 #include "arch/x86_64/timer.h"
 #include "lib/iov_iter.h"
 #include "lib/string.h"
+#include "proc/rlimit.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
@@ -264,8 +265,10 @@ long inode_read_iter(struct inode *ip, struct iov_iter *to, uint64_t off)
 static long data_write(struct inode *ip, struct iov_iter *from, uint64_t off)
 {
 	size_t done = 0, len = iov_iter_count(from);
-	int err = 0;
+	long err = rlimit_fsize_write(off, &len);
 
+	if (err)
+		return err;
 	if (off >= RAMFS_MAX_FILE)
 		return len ? -EFBIG : 0;
 	if (len > RAMFS_MAX_FILE - off)
@@ -361,6 +364,8 @@ long inode_write_iter(struct inode *ip, struct iov_iter *from, uint64_t *pos, bo
 /* Shrinking frees whole pages and zeroes the tail of the last one, so growth reads zeroes. */
 int inode_truncate(struct inode *ip, uint64_t size)
 {
+	if (size > inode_size(ip) && rlimit_fsize_grow(size))
+		return -EFBIG;
 	if (size > RAMFS_MAX_FILE)
 		return -EFBIG;
 	spin_lock(&ip->lock);

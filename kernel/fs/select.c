@@ -84,6 +84,8 @@ static long timeval_deadline(const struct timeval_k *utv, uint64_t *deadline)
  * If that fails an interrupted call is not restarted (its timeout could
  * not be kept): EINTR.
  */
+#define STICKY_TIMEOUTS 0x4000000 /* personality(2) flag */
+
 static long timeout_finish(uint64_t deadline, void *utimeout, bool timeval, long ret)
 {
 	uint64_t now = clock_monotonic_ns(), left = deadline > now ? deadline - now : 0;
@@ -93,6 +95,10 @@ static long timeout_finish(uint64_t deadline, void *utimeout, bool timeval, long
 
 	if (!utimeout || !deadline)
 		return ret;
+	/* personality(STICKY_TIMEOUTS): the timeout is left as given, and so
+	 * the call cannot restart with it (Linux's poll_select_finish). */
+	if (current()->personality & STICKY_TIMEOUTS)
+		return ret == -ERESTARTNOHAND ? -EINTR : ret;
 	err = timeval ? copy_to_user(utimeout, &tv, sizeof(tv))
 		      : copy_to_user(utimeout, &ts, sizeof(ts));
 	return err && ret == -ERESTARTNOHAND ? -EINTR : ret;

@@ -44,17 +44,44 @@ static uint64_t ctx_mask(struct file *f)
 	return __atomic_load_n(&ctx->mask, __ATOMIC_ACQUIRE);
 }
 
-/* What the kernel knows of one signal, in Linux's record. */
+/* What the kernel knows of one signal, in Linux's record: the fields of
+ * its layout (signalfd_copyinfo). */
 static void fill_siginfo(struct signalfd_siginfo *ssi, int sig, const struct sig_info *info)
 {
 	*ssi = (struct signalfd_siginfo){
 	    .ssi_signo = (uint32_t)sig,
+	    .ssi_errno = info->err,
 	    .ssi_code = info->code,
-	    .ssi_pid = (uint32_t)info->pid,
-	    .ssi_uid = 0, /* fdkernel's only user is root */
-	    .ssi_status = info->status,
-	    .ssi_addr = info->addr,
 	};
+	switch (siginfo_layout(sig, info->code)) {
+	case SIL_RT:
+		ssi->ssi_ptr = info->kill.value;
+		ssi->ssi_int = (int32_t)info->kill.value;
+		__attribute__((fallthrough));
+	case SIL_KILL:
+		ssi->ssi_pid = (uint32_t)info->kill.pid;
+		ssi->ssi_uid = info->kill.uid;
+		break;
+	case SIL_TIMER:
+		ssi->ssi_tid = (uint32_t)info->timer.tid;
+		ssi->ssi_overrun = (uint32_t)info->timer.overrun;
+		ssi->ssi_ptr = info->timer.value;
+		ssi->ssi_int = (int32_t)info->timer.value;
+		break;
+	case SIL_CHLD:
+		ssi->ssi_pid = (uint32_t)info->chld.pid;
+		ssi->ssi_uid = info->chld.uid;
+		ssi->ssi_status = info->chld.status;
+		ssi->ssi_utime = (uint64_t)info->chld.utime;
+		ssi->ssi_stime = (uint64_t)info->chld.stime;
+		break;
+	case SIL_FAULT:
+		ssi->ssi_addr = info->fault.addr;
+		break;
+	case SIL_POLL:
+		ssi->ssi_band = (uint32_t)info->fault.addr; /* si_band, a long at the same place */
+		break;
+	}
 }
 
 /* The next signal of f's mask for the current thread: its number, 0 if

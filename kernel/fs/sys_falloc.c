@@ -10,6 +10,7 @@
 #include "fs/files.h"
 #include "fs/inode.h"
 #include "fs/pipe.h"
+#include "proc/rlimit.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -66,6 +67,10 @@ static long do_fallocate(struct file *f, int mode, long off, long len)
 		return -EFBIG; /* wrapping past LONG_MAX included */
 	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE))
 		return -EOPNOTSUPP; /* tmpfs's answer to zero, collapse, insert... */
+	/* Growing the file: RLIMIT_FSIZE, as tmpfs's inode_newsize_ok. */
+	if (!(mode & FALLOC_FL_KEEP_SIZE) && (uint64_t)(off + len) > inode_size(f->inode) &&
+	    (err = rlimit_fsize_grow((uint64_t)(off + len))))
+		return err;
 	return inode_fallocate(f->inode, mode & FALLOC_FL_PUNCH_HOLE, mode & FALLOC_FL_KEEP_SIZE,
 			       off, len);
 }

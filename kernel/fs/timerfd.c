@@ -40,8 +40,8 @@ struct timerfd {
 	/*
 	 * Lifetime: the callback finds this timerfd through the timer
 	 * (container_of).  The timer is armed only while the file is open:
-	 * release cancels it before freeing, and with one CPU the callback is
-	 * not running once ktimer_cancel returns (SMP: a cancel that waits).
+	 * release cancels it with ktimer_cancel_sync, which also waits for a
+	 * callback running on CPU 0, before freeing.
 	 * Fork, dup and SCM_RIGHTS share the file, so the timer runs until the
 	 * last of them closes it.
 	 */
@@ -140,7 +140,7 @@ static void timerfd_release(struct file *f)
 {
 	struct timerfd *t = f->priv;
 
-	ktimer_cancel(&t->timer);
+	ktimer_cancel_sync(&t->timer); /* no lock held: the callback takes t->lock */
 	kfree(t);
 }
 

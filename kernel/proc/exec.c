@@ -6,6 +6,7 @@
  * execve failing after that leaves the caller alone with the old image.
  */
 #include "proc/exec.h"
+#include "proc/posix_timer.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/timer.h"
@@ -333,6 +334,7 @@ static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *i
 	spin_lock(&proc_lock);
 	t->group->execed = true;
 	spin_unlock(&proc_lock);
+	posix_timers_exit(t->group); /* POSIX: timers do not survive exec */
 	t->sig.altstack = (struct sig_altstack){0}; /* the old image's memory */
 	for (const char *p = path; *p; p++)
 		if (*p == '/' && p[1])

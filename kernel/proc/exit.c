@@ -21,6 +21,7 @@
 #include "proc/futex.h"
 #include "proc/leakcheck.h"
 #include "proc/group.h"
+#include "proc/posix_timer.h"
 #include "proc/proc.h"
 #include "proc/uvm.h"
 #include "sched/sched.h"
@@ -171,6 +172,7 @@ __attribute__((noreturn)) void task_exit(int status)
 {
 	struct task *t = current(), *free_leader = NULL;
 	struct thread_group *g = t->group;
+	bool last;
 
 	if (g->tgid == 1 && g->live == 1)
 		init_exited(status);
@@ -185,13 +187,17 @@ __attribute__((noreturn)) void task_exit(int status)
 	g->exited_stime += t->stime_ticks;
 	wake_up(&g->thread_exit); /* de_thread counts the threads left */
 	forget_parent_thread_locked(g, t);
-	if (--g->live == 0)
+	if ((last = --g->live == 0))
 		group_dies_locked(g, status);
 	/* A leader stays, holding the pid, until its process is reaped. */
 	if (!task_is_leader(t) && g->state == GROUP_DEAD)
 		free_leader = g->leader; /* exited before us, and nobody reaps it */
 	sched_set_state(t, task_is_leader(t) && g->state != GROUP_DEAD ? TASK_ZOMBIE : TASK_DEAD);
 	spin_unlock(&proc_lock);
+	/* The process's timers go with it; their expiries queue nothing now
+	 * (not live), and t's reference keeps g until they are gone. */
+	if (last)
+		posix_timers_exit(g);
 	if (free_leader)
 		task_free(free_leader);
 	schedule();

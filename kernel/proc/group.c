@@ -16,12 +16,15 @@ struct thread_group *group_create(struct task *leader)
 
 	if (!g)
 		return NULL;
-	memset(g, 0, offsetof(struct thread_group, shared_info));
+	memset(g, 0, sizeof(*g));
+	sigpending_init(&g->shared);
+	spin_init(&g->siglock, "siglock");
 	g->tgid = leader->pid;
 	g->leader = leader;
 	list_init(&g->threads);
 	list_init(&g->children);
 	list_init(&g->sibling);
+	list_init(&g->timers);
 	wait_queue_init(&g->thread_exit, "thread_exit");
 	wait_queue_init(&g->child_exit, "child_exit");
 	wait_queue_init(&g->signalfd_wq, "signalfd");
@@ -54,5 +57,9 @@ bool group_put_locked(struct thread_group *g)
 void group_free(struct thread_group *g)
 {
 	signalfd_group_free(g);
+	/* No thread is left to take them, nor sender to add more. */
+	spin_lock(&g->siglock);
+	sigpending_discard_locked(&g->shared, ~0UL);
+	spin_unlock(&g->siglock);
 	kfree(g);
 }

@@ -69,10 +69,18 @@ struct thread_group {
 	/* PR_SET_CHILD_SUBREAPER: orphaned descendants come here, not to init. */
 	bool child_subreaper;
 
-	/* Process-directed signals: set atomically (any sender), taken by the
-	 * thread that delivers them; shared_info[] (below) like struct
-	 * signal_state's info[]. */
-	uint64_t shared_pending;
+	/* Process-directed signals, with their information (proc/sigqueue.h),
+	 * taken by whichever thread delivers them first.  siglock protects
+	 * shared and the pending queue of every thread of the group (Linux's
+	 * siglock); it nests inside proc_lock and takes no other lock. */
+	struct sigpending shared;
+	struct spinlock siglock;
+	/* POSIX timers (proc/posix_timer.c, siglock): the list, the next id
+	 * to try, and how many CPU-clock timers are armed (atomic read by the
+	 * tick, proc/cpu_timer.c). */
+	struct list_head timers;
+	int timer_next_id;
+	int cpu_timers_armed;
 	/*
 	 * signalfd readers and pollers of this process sleep here (woken by
 	 * every signal queued for the group or one of its threads): a
@@ -99,10 +107,6 @@ struct thread_group {
 	/* CPU ticks of the children it reaped, theirs included (proc_lock:
 	 * added by reap.c, read by times and getrusage). */
 	uint64_t children_utime, children_stime;
-	/* Last, 1,536 of the 1,864 bytes: an entry is written before its bit
-	 * in shared_pending is set and read only while it is, so group_create
-	 * zeroes everything before it and leaves it as it is. */
-	struct sig_info shared_info[UAPI_NSIG];
 };
 
 /* A new group for leader, not joined yet (group_add_thread_locked does,
@@ -130,7 +134,7 @@ static inline bool task_is_leader(const struct task *t)
  * process's.  Tested on every return to user mode. */
 static inline bool task_signal_work(const struct task *t, const struct trapframe *tf)
 {
-	return signal_work(&t->sig, &t->group->shared_pending, tf);
+	return signal_work(&t->sig, &t->group->shared.set, tf);
 }
 
 #endif

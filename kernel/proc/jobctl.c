@@ -16,21 +16,11 @@
 #include "proc/proc.h"
 #include "sched/sched.h"
 
-/* Drops the signals of set pending for g or any of its threads. */
-static void discard_locked(struct thread_group *g, uint64_t set)
-{
-	struct task *t;
-
-	__atomic_and_fetch(&g->shared_pending, ~set, __ATOMIC_RELEASE);
-	list_for_each_entry(t, &g->threads, group_link)
-	    __atomic_and_fetch(&t->sig.pending, ~set, __ATOMIC_RELEASE);
-}
-
 static void resume_locked(struct thread_group *g)
 {
 	struct task *t;
 
-	discard_locked(g, SIG_STOPS);
+	signal_discard_locked(g, SIG_STOPS);
 	list_for_each_entry(t, &g->threads, group_link)
 	    __atomic_store_n(&t->sig.stop_pending, false, __ATOMIC_RELEASE);
 	if (!g->stopped)
@@ -44,7 +34,7 @@ static void resume_locked(struct thread_group *g)
 void jobctl_signal_sent(struct thread_group *g, int sig)
 {
 	if (SIGBIT(sig) & SIG_STOPS)
-		discard_locked(g, SIGBIT(SIGCONT));
+		signal_discard_locked(g, SIGBIT(SIGCONT));
 	else if (sig == SIGCONT)
 		resume_locked(g);
 	else if (sig == SIGKILL)

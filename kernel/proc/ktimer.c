@@ -3,6 +3,7 @@
 #include "proc/ktimer.h"
 #include <stddef.h>
 #include "arch/x86_64/timer.h"
+#include "arch/x86_64/cpu.h"
 #include "lib/spinlock.h"
 
 /* Protects the heap and every armed timer's links, expires and seq.  Also
@@ -17,6 +18,10 @@ static struct spinlock ktimer_lock = SPINLOCK_INIT("ktimer");
 static struct ktimer *root;
 /* Arming order: equal deadlines fire first-armed first. */
 static uint64_t arm_seq;
+/* The timer whose callback the tick is running, or NULL (ktimer_lock):
+ * ktimer_cancel_sync waits while it is the one to cancel.  One at a time:
+ * only CPU 0's tick runs callbacks. */
+static struct ktimer *running;
 
 void ktimer_init(struct ktimer *t, void (*fn)(struct ktimer *t))
 {
@@ -120,6 +125,21 @@ bool ktimer_cancel(struct ktimer *t)
 	return was_armed;
 }
 
+void ktimer_cancel_sync(struct ktimer *t)
+{
+	for (;;) {
+		spin_lock(&ktimer_lock);
+		if (running != t) {
+			if (t->armed)
+				unlink_timer(t);
+			spin_unlock(&ktimer_lock);
+			return;
+		}
+		spin_unlock(&ktimer_lock);
+		cpu_relax(); /* its callback runs on CPU 0: let it finish */
+	}
+}
+
 uint64_t ktimer_expires(struct ktimer *t)
 {
 	uint64_t expires;
@@ -138,10 +158,12 @@ void ktimer_run_expired(void)
 	while (root && root->expires <= now) {
 		struct ktimer *t = root;
 		unlink_timer(t);
+		running = t;
 		/* Unlocked: the callback may arm timers, this one included. */
 		spin_unlock(&ktimer_lock);
 		t->fn(t);
 		spin_lock(&ktimer_lock);
+		running = NULL;
 	}
 	spin_unlock(&ktimer_lock);
 }

@@ -38,9 +38,14 @@ struct ktimer {
 void ktimer_init(struct ktimer *t, void (*fn)(struct ktimer *t));
 /* Arms t for expires (monotonic ns), moving it if it was armed. */
 void ktimer_arm(struct ktimer *t, uint64_t expires);
-/* Disarms t; true if it was armed.  With one CPU its callback is not
- * running once this returns (SMP will need to wait for it). */
+/* Disarms t; true if it was armed.  Its callback may still be running on
+ * CPU 0: before freeing t, use ktimer_cancel_sync. */
 bool ktimer_cancel(struct ktimer *t);
+/* Disarms t and waits until its callback, if the tick is running it on
+ * another CPU, has returned: then t may be freed, provided the callback
+ * cannot arm it again (the caller's own state says so).  The caller holds
+ * no lock the callback takes. */
+void ktimer_cancel_sync(struct ktimer *t);
 /* t's deadline, or 0 if it is not armed. */
 uint64_t ktimer_expires(struct ktimer *t);
 /* The tick: runs the callback of every timer whose deadline has passed. */
@@ -61,7 +66,8 @@ struct timespec_k {
 };
 
 /* A timespec in ns, saturated at KTIME_MAX (292 years) as Linux does, so
- * that now + a timeout cannot overflow; or -EINVAL for a negative one or tv_nsec out of [0, 1e9). */
+ * that now + a timeout cannot overflow; or -EINVAL for a negative one or tv_nsec out of [0, 1e9).
+ */
 static inline int64_t timespec_to_ns(const struct timespec_k *ts)
 {
 	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= NSEC_PER_SEC)

@@ -14,6 +14,8 @@
 #include "mm/heaptrace.h"
 #include "net/socket.h"
 #include "proc/futex.h"
+#include "proc/posix_timer.h"
+#include "proc/sigqueue.h"
 #include "proc/proc.h"
 #include "proc/vma.h"
 #include "sched/grace.h"
@@ -41,10 +43,12 @@ void kcounters_read(struct kcounters *c)
 	c->reclocks = reclock_count();
 	c->committed = vm_committed_pages();
 	c->pi_states = futex_pi_state_count();
+	c->sigqueue = sigqueue_count();
+	c->posix_timers = posix_timer_count();
 	c->heap_serial = heaptrace_serial();
 }
 
-#define LEAK_CHECKS 15 /* the check() lines below */
+#define LEAK_CHECKS 17 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -74,6 +78,8 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(13, "record locks", (long)b->reclocks, (long)a->reclocks);
 	passed += check(14, "committed pages", b->committed, a->committed);
 	passed += check(15, "futex PI states", (long)b->pi_states, (long)a->pi_states);
+	passed += check(16, "queued signals", (long)b->sigqueue, (long)a->sigqueue);
+	passed += check(17, "POSIX timers", (long)b->posix_timers, (long)a->posix_timers);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

@@ -2,7 +2,8 @@
  * Resource accounting for tests: the kernel's counts of free frames, heap
  * bytes, tasks, open files, inodes, sockets, futex waiters, epoll watches,
  * mappings, flock locks, record locks, System V IPC objects,
- * Committed_AS (mm/commit.h) and futex PI states,
+ * Committed_AS (mm/commit.h), futex PI states, queued signals and POSIX
+ * timers,
  * compared when init exits in test
  * mode with what they were when it started.
  */
@@ -23,12 +24,14 @@ struct kcounters {
 	unsigned long epoll_watches;
 	unsigned long vmas; /* struct vma (proc/vma.h) */
 	unsigned long flocks;
-	unsigned long memfds;	 /* fs/memfd.c */
-	unsigned long shm_segs;	 /* System V shared memory segments (ipc/shm.c) */
-	unsigned long reclocks;	 /* fcntl record locks (fs/reclock.h) */
-	int64_t committed;	 /* pages charged for overcommit (mm/commit.h) */
-	unsigned long pi_states; /* proc/futex_pi.c */
-	uint64_t heap_serial;	 /* heaptrace_serial(): allocations so far */
+	unsigned long memfds;	    /* fs/memfd.c */
+	unsigned long shm_segs;	    /* System V shared memory segments (ipc/shm.c) */
+	unsigned long reclocks;	    /* fcntl record locks (fs/reclock.h) */
+	int64_t committed;	    /* pages charged for overcommit (mm/commit.h) */
+	unsigned long pi_states;    /* proc/futex_pi.c */
+	unsigned long sigqueue;	    /* queued signals and timers' entries (proc/sigqueue.h) */
+	unsigned long posix_timers; /* proc/posix_timer.h */
+	uint64_t heap_serial;	    /* heaptrace_serial(): allocations so far */
 };
 
 /* The counters when init started (proc/init.c). */

@@ -8,6 +8,7 @@
 #include "lib/spinlock.h"
 #include "proc/group.h"
 #include "proc/proc.h"
+#include "proc/signal.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -69,6 +70,44 @@ void rlimit_inherit(struct thread_group *g, const struct thread_group *parent)
 uint64_t rlimit_soft(const struct thread_group *g, unsigned int res)
 {
 	return __atomic_load_n(&g->rlim[res].rlim_cur, __ATOMIC_RELAXED);
+}
+
+/* The caller's RLIMIT_FSIZE, RLIM_INFINITY for a kernel thread. */
+static uint64_t fsize_limit(void)
+{
+	struct thread_group *g = current()->group;
+
+	return g ? rlimit_soft(g, RLIMIT_FSIZE) : RLIM_INFINITY;
+}
+
+/* SIGXFSZ to the caller, from itself (Linux's send_sig, SI_USER). */
+static long fsize_exceeded(void)
+{
+	struct sig_info info = {.code = SI_USER};
+
+	info.kill.pid = current()->group->tgid;
+	signal_send_info(current(), SIGXFSZ, &info);
+	return -EFBIG;
+}
+
+long rlimit_fsize_write(uint64_t pos, size_t *len)
+{
+	uint64_t limit = fsize_limit();
+
+	if (limit == RLIM_INFINITY || !*len)
+		return 0;
+	if (pos >= limit)
+		return fsize_exceeded();
+	if (*len > limit - pos)
+		*len = limit - pos;
+	return 0;
+}
+
+long rlimit_fsize_grow(uint64_t size)
+{
+	uint64_t limit = fsize_limit();
+
+	return limit != RLIM_INFINITY && size > limit ? fsize_exceeded() : 0;
 }
 
 void rlimit_of(const struct thread_group *g, struct files_table *files, unsigned int res,

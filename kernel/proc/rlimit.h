@@ -8,6 +8,7 @@
 #ifndef PROC_RLIMIT_H
 #define PROC_RLIMIT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <uapi/resource.h>
 
@@ -33,5 +34,16 @@ void rlimit_of(const struct thread_group *g, struct files_table *files, unsigned
 /* g's soft limit of res (res < RLIM_NLIMITS, not RLIMIT_NOFILE): read
  * without a lock, as Linux's task_rlimit. */
 uint64_t rlimit_soft(const struct thread_group *g, unsigned int res);
+
+/*
+ * RLIMIT_FSIZE of the calling process for a write of *len bytes at pos in
+ * a regular file: *len cut to end at the limit, or -EFBIG with SIGXFSZ to
+ * the caller when pos is at or past it (Linux's
+ * generic_write_check_limits).  rlimit_fsize_grow: the same for making a
+ * file size bytes long (truncate, fallocate): past the limit, -EFBIG and
+ * SIGXFSZ.  Kernel threads have no limit.
+ */
+long rlimit_fsize_write(uint64_t pos, size_t *len);
+long rlimit_fsize_grow(uint64_t size);
 
 #endif

@@ -19,6 +19,7 @@
 #include "mm/heap.h"
 #include "mm/layout.h"
 #include "proc/proc.h"
+#include "proc/rlimit.h"
 #include "sched/sched.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
@@ -84,8 +85,8 @@ static void wake_signalfds(struct thread_group *g)
 
 uint64_t signal_pending_set(struct task *t)
 {
-	return __atomic_load_n(&t->sig.pending, __ATOMIC_ACQUIRE) |
-	       __atomic_load_n(&t->group->shared_pending, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&t->sig.pending.set, __ATOMIC_ACQUIRE) |
+	       __atomic_load_n(&t->group->shared.set, __ATOMIC_ACQUIRE);
 }
 
 bool signal_is_pending(struct task *t)
@@ -94,19 +95,48 @@ bool signal_is_pending(struct task *t)
 			    __atomic_load_n(&t->sig.stop_pending, __ATOMIC_ACQUIRE));
 }
 
-static void enqueue_signal(struct task *t, int sig, const struct sig_info *info)
+/* The receiving process's RLIMIT_SIGPENDING (see proc/sigqueue.h). */
+static uint64_t sigpending_limit(const struct thread_group *g)
 {
-	t->sig.info[sig - 1] = *info;
-	__atomic_or_fetch(&t->sig.pending, SIGBIT(sig), __ATOMIC_RELEASE);
+	return rlimit_soft(g, RLIMIT_SIGPENDING);
+}
+
+/* sig is now pending for t: it and its process's signalfds hear of it. */
+static void thread_notify(struct task *t)
+{
 	task_work_set(t, TASK_WORK_SIGNAL);
 	if (signal_is_pending(t))
 		sched_wake_signal(t);
 	wake_signalfds(t->group);
 }
 
+/* Queues sig with info for thread t: 0 or -EAGAIN (sigqueue.h). */
+static int enqueue_signal(struct task *t, int sig, const struct sig_info *info)
+{
+	struct thread_group *g = t->group;
+	int err;
+
+	spin_lock(&g->siglock);
+	err = sigpending_queue_locked(&t->sig.pending, sig, info, sigpending_limit(g));
+	spin_unlock(&g->siglock);
+	if (!err)
+		thread_notify(t);
+	return err;
+}
+
+/* Information of a kill-like send: SI_USER or SI_TKILL from process
+ * `from`, SI_KERNEL for the kernel (from 0). */
+static struct sig_info kill_info(int code, int from)
+{
+	struct sig_info info = {.code = from ? code : SI_KERNEL};
+
+	info.kill.pid = from;
+	return info;
+}
+
 void signal_send_from(struct task *t, int sig, int from)
 {
-	struct sig_info info = {from ? SI_TKILL : SI_KERNEL, from, 0, 0};
+	struct sig_info info = kill_info(SI_TKILL, from);
 
 	if (!dropped(t, sig))
 		enqueue_signal(t, sig, &info);
@@ -117,11 +147,38 @@ void signal_send(struct task *t, int sig)
 	signal_send_from(t, sig, 0);
 }
 
+int signal_send_info(struct task *t, int sig, const struct sig_info *info)
+{
+	return dropped(t, sig) ? 0 : enqueue_signal(t, sig, info);
+}
+
 void signal_kill_thread(struct task *t)
 {
-	struct sig_info info = {SI_KERNEL, 0, 0, 0};
+	struct sig_info info = kill_info(SI_USER, 0);
 
 	enqueue_signal(t, SIGKILL, &info);
+}
+
+void signal_flush_thread(struct task *t)
+{
+	struct thread_group *g = t->group;
+
+	if (!g)
+		return; /* never joined a process: nothing was queued */
+	spin_lock(&g->siglock);
+	sigpending_discard_locked(&t->sig.pending, ~0UL);
+	spin_unlock(&g->siglock);
+}
+
+void signal_discard_locked(struct thread_group *g, uint64_t set)
+{
+	struct task *t;
+
+	spin_lock(&g->siglock);
+	sigpending_discard_locked(&g->shared, set);
+	list_for_each_entry(t, &g->threads, group_link)
+	    sigpending_discard_locked(&t->sig.pending, set);
+	spin_unlock(&g->siglock);
 }
 
 /*
@@ -139,27 +196,44 @@ static struct task *pick_thread_locked(struct thread_group *g, int sig)
 	return NULL;
 }
 
-static void post_process_locked(struct thread_group *g, int sig, const struct sig_info *info)
+/* Every thread of g may take a process-directed signal on its way out;
+ * one that does not block sig is woken for it (proc_lock held). */
+static void process_notify_locked(struct thread_group *g, int sig)
 {
 	struct task *t;
 
-	if (g->state != GROUP_LIVE)
-		return;
-	jobctl_signal_sent(g, sig); /* even if blocked or ignored */
-	if (dropped(g->leader, sig))
-		return;
-	g->shared_info[sig - 1] = *info;
-	__atomic_or_fetch(&g->shared_pending, SIGBIT(sig), __ATOMIC_RELEASE);
-	/* Whichever thread does not block it may take it on its way out. */
 	list_for_each_entry(t, &g->threads, group_link) task_work_set(t, TASK_WORK_SIGNAL);
 	if ((t = pick_thread_locked(g, sig)))
 		sched_wake_signal(t);
 	wake_signalfds(g);
 }
 
+/* sig with info for process g (proc_lock held): 0 or -EAGAIN. */
+static int post_process_locked(struct thread_group *g, int sig, const struct sig_info *info)
+{
+	int err;
+
+	if (g->state != GROUP_LIVE)
+		return 0;
+	jobctl_signal_sent(g, sig); /* even if blocked or ignored */
+	if (dropped(g->leader, sig))
+		return 0;
+	spin_lock(&g->siglock);
+	err = sigpending_queue_locked(&g->shared, sig, info, sigpending_limit(g));
+	spin_unlock(&g->siglock);
+	if (!err)
+		process_notify_locked(g, sig);
+	return err;
+}
+
+int signal_send_process_info_locked(struct thread_group *g, int sig, const struct sig_info *info)
+{
+	return post_process_locked(g, sig, info);
+}
+
 void signal_send_process_locked(struct thread_group *g, int sig, int from)
 {
-	struct sig_info info = {from ? SI_USER : SI_KERNEL, from, 0, 0};
+	struct sig_info info = kill_info(SI_USER, from);
 
 	post_process_locked(g, sig, &info);
 }
@@ -171,10 +245,36 @@ void signal_send_process(struct thread_group *g, int sig)
 	spin_unlock(&proc_lock);
 }
 
+bool signal_timer_queue_locked(struct thread_group *g, struct task *t, struct sigqueue *q,
+			       int missed)
+{
+	if (t ? task_exited(t) || dropped(t, q->sig)
+	      : g->state != GROUP_LIVE || dropped(g->leader, q->sig))
+		return false;
+	return sigpending_queue_timer_locked(t ? &t->sig.pending : &g->shared, q, missed);
+}
+
+void signal_timer_notify_locked(struct thread_group *g, struct task *t, int sig)
+{
+	if (t)
+		thread_notify(t);
+	else
+		process_notify_locked(g, sig);
+}
+
+/* SIGCHLD's information about child (Linux's do_notify_parent). */
+static struct sig_info child_info(const struct thread_group *child, int wait_status)
+{
+	struct sig_info info = {.code = wait_status_code(wait_status)};
+
+	info.chld.pid = child->tgid;
+	info.chld.status = wait_status_value(wait_status);
+	return info;
+}
+
 void signal_child_exited(struct thread_group *child, int wait_status)
 {
-	struct sig_info info = {wait_status_code(wait_status), child->tgid,
-				wait_status_value(wait_status), 0};
+	struct sig_info info = child_info(child, wait_status);
 
 	if (child->exit_signal)
 		post_process_locked(child->parent, child->exit_signal, &info);
@@ -183,8 +283,7 @@ void signal_child_exited(struct thread_group *child, int wait_status)
 void signal_child_stopped(struct thread_group *child, int wait_status)
 {
 	struct thread_group *parent = child->parent;
-	struct sig_info info = {wait_status_code(wait_status), child->tgid,
-				wait_status_value(wait_status), 0};
+	struct sig_info info = child_info(child, wait_status);
 
 	if (!parent)
 		return;
@@ -199,7 +298,7 @@ void signal_force_fault(struct trapframe *tf, int sig, int code, uint64_t addr)
 {
 	struct task *t = current();
 	struct sighand *sh = t->sighand;
-	struct sig_info info = {code, 0, 0, addr};
+	struct sig_info info = {.code = code};
 
 	/* A fault cannot be blocked or ignored away: the program would just
 	 * fault again.  Linux resets the action to default in that case. */
@@ -212,6 +311,7 @@ void signal_force_fault(struct trapframe *tf, int sig, int code, uint64_t addr)
 	/* Every fault signal's default action kills. */
 	fault_report(t, sig, tf->rip, addr ? addr : tf->rip, handler_of(t, sig) == UAPI_SIG_DFL);
 	/* Not even init may ignore its own fault: it would loop on it forever. */
+	info.fault.addr = addr;
 	enqueue_signal(t, sig, &info);
 }
 
@@ -241,30 +341,17 @@ long signal_set_user_mask(const uint64_t *umask, uint64_t size)
 	return 0;
 }
 
-/* Takes the lowest signal of mask off *set (with its info), or returns 0. */
-static int take_lowest(uint64_t *set, struct sig_info *infos, uint64_t mask, struct sig_info *info)
-{
-	uint64_t ready = __atomic_load_n(set, __ATOMIC_ACQUIRE) & mask;
-	int sig;
-
-	if (!ready)
-		return 0;
-	sig = __builtin_ctzl(ready) + 1;
-	*info = infos[sig - 1];
-	__atomic_and_fetch(set, ~SIGBIT(sig), __ATOMIC_RELEASE);
-	return sig;
-}
-
 int signal_dequeue(struct task *t, uint64_t mask, struct sig_info *info)
 {
 	struct thread_group *g = t->group;
-	int sig = take_lowest(&t->sig.pending, t->sig.info, mask, info);
+	int sig = 0;
 
-	if (!sig && (__atomic_load_n(&g->shared_pending, __ATOMIC_ACQUIRE) & mask)) {
-		spin_lock(&proc_lock); /* shared_info[] against a concurrent sender */
-		sig = take_lowest(&g->shared_pending, g->shared_info, mask, info);
-		spin_unlock(&proc_lock);
-	}
+	if (!(signal_pending_set(t) & mask))
+		return 0; /* the common case, without the lock */
+	spin_lock(&g->siglock);
+	if (!(sig = sigpending_take_locked(&t->sig.pending, mask, info)))
+		sig = sigpending_take_locked(&g->shared, mask, info);
+	spin_unlock(&g->siglock);
 	return sig;
 }
 
@@ -403,8 +490,7 @@ int signal_clone(struct task *child, struct task *parent, bool share)
 		return -ENOMEM;
 	child->sig.blocked =
 	    parent->sig.restore_blocked ? parent->sig.saved_blocked : parent->sig.blocked;
-	child->sig.pending = 0;
-	return 0;
+	return 0; /* nothing pending: task_alloc's empty set */
 }
 
 int signal_create(struct task *t)

@@ -13,6 +13,7 @@
 #include "arch/x86_64/trapframe.h"
 #include "lib/spinlock.h"
 #include "proc/sigaltstack.h"
+#include "proc/sigqueue.h"
 #include <uapi/signal.h>
 
 struct task;
@@ -23,27 +24,6 @@ struct thread_group;
 
 #define SIGBIT(sig)	(1UL << ((sig)-1))
 #define SIG_UNBLOCKABLE (SIGBIT(SIGKILL) | SIGBIT(SIGSTOP))
-
-/* si_code values (Linux). */
-#define SI_USER	    0
-#define SI_KERNEL   0x80
-#define SI_TKILL    (-6) /* tkill, tgkill */
-#define SEGV_MAPERR 1
-#define SEGV_ACCERR 2
-#define BUS_ADRALN  1
-#define BUS_ADRERR  2
-#define ILL_ILLOPN  2
-#define FPE_INTDIV  1
-#define TRAP_BRKPT  1
-#define TRAP_TRACE  2
-
-/* What a task knows about one pending signal (for SA_SIGINFO). */
-struct sig_info {
-	int32_t code;
-	int32_t pid;	/* sender (SI_USER) or the child (SIGCHLD) */
-	int32_t status; /* SIGCHLD: exit code or terminating signal */
-	uint64_t addr;	/* faulting address, for SIGSEGV/SIGBUS */
-};
 
 /*
  * Signal dispositions, shared by the tasks cloned with CLONE_SIGHAND (all
@@ -57,12 +37,11 @@ struct sighand {
 	struct uapi_sigaction action[UAPI_NSIG];
 };
 
-/* A thread's signal state: own, but for pending, which senders set
- * atomically. */
+/* A thread's signal state: own, but for pending, which senders fill
+ * under the group's siglock (proc/sigqueue.h). */
 struct signal_state {
 	uint64_t blocked;
-	uint64_t pending; /* atomic: senders set bits without a lock */
-	struct sig_info info[UAPI_NSIG];
+	struct sigpending pending;
 	uint64_t saved_blocked; /* mask to restore after sigsuspend/ppoll/... */
 	bool restore_blocked;	/* saved_blocked is waiting to be restored */
 	/* Another thread stopped the process: this one must stop too on its
@@ -76,6 +55,30 @@ struct signal_state {
  * the kernel) and wakes t if it can take it.  Ignored signals are dropped. */
 void signal_send_from(struct task *t, int sig, int from);
 void signal_send(struct task *t, int sig);
+/*
+ * sig with info to thread t (thread true) or to its process: 0, or
+ * -EAGAIN when a real-time signal finds no room under the receiver's
+ * RLIMIT_SIGPENDING (proc/sigqueue.h).  Ignored signals are dropped (0).
+ * tgkill, rt_sigqueueinfo, rt_tgsigqueueinfo.  Process-directed: the
+ * caller holds proc_lock.
+ */
+int signal_send_info(struct task *t, int sig, const struct sig_info *info);
+int signal_send_process_info_locked(struct thread_group *g, int sig, const struct sig_info *info);
+/*
+ * A POSIX timer's signal, its own entry q, for thread t of g or (t NULL)
+ * for g (proc_lock and g's siglock held), `missed` periods after its
+ * expiry: true if newly queued, and then the caller tells the receiver
+ * with signal_timer_notify_locked once it dropped siglock; false if
+ * ignored, or still queued (counted as overruns in q).
+ */
+bool signal_timer_queue_locked(struct thread_group *g, struct task *t, struct sigqueue *q,
+			       int missed);
+void signal_timer_notify_locked(struct thread_group *g, struct task *t, int sig);
+/* Drops the signals of set pending for t's process and every thread of
+ * it (proc_lock held). */
+void signal_discard_locked(struct thread_group *g, uint64_t set);
+/* Frees what is still queued for t (the last reference to it is gone). */
+void signal_flush_thread(struct task *t);
 /* SIGKILL to thread t, whatever its process (exit_group, de_thread). */
 void signal_kill_thread(struct task *t);
 /* Process-directed: sig pending on group g, one thread not blocking it is
@@ -121,7 +124,7 @@ static inline bool signal_work(const struct signal_state *s, const uint64_t *sha
 			       const struct trapframe *tf)
 {
 	long ret = (long)tf->rax; /* only a system call's result matters */
-	uint64_t pending = __atomic_load_n(&s->pending, __ATOMIC_ACQUIRE) |
+	uint64_t pending = __atomic_load_n(&s->pending.set, __ATOMIC_ACQUIRE) |
 			   __atomic_load_n(shared, __ATOMIC_ACQUIRE);
 
 	return (pending & ~s->blocked) || s->restore_blocked ||

@@ -142,9 +142,10 @@ void prctl_clone(struct task *child, const struct task *parent)
 	child->pdeath_signal = 0;
 }
 
-/* The persona is stored and reported, never acted on (nothing here
- * randomises addresses or emulates another ABI).  0xffffffff only
- * queries; any other value is taken, unknown ones too, as Linux. */
+/* The persona is stored and reported; of its flags only STICKY_TIMEOUTS
+ * acts (select and ppoll leave the timeout alone: fs/select.c), as
+ * nothing here randomises addresses or emulates another ABI.  0xffffffff
+ * only queries; any other value is taken, unknown ones too, as Linux. */
 SYSCALL_DEFINE1(personality, unsigned int, persona)
 {
 	unsigned int old = current()->personality;

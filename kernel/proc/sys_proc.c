@@ -23,6 +23,8 @@
 #define CLOCK_REALTIME_COARSE  5
 #define CLOCK_MONOTONIC_COARSE 6
 #define CLOCK_BOOTTIME	       7
+#define CLOCK_REALTIME_ALARM   8
+#define CLOCK_BOOTTIME_ALARM   9
 
 struct timeval_k {
 	int64_t tv_sec;
@@ -177,11 +179,7 @@ SYSCALL_DEFINE2(nanosleep, const struct timespec_k *, ureq, struct timespec_k *,
 	return sleep_until(clock_monotonic_ns() + (uint64_t)ns, urem);
 }
 
-/* How far clk runs ahead of the monotonic clock (ns), or -errno: the
- * clocks with no sleep of their own on Linux give EOPNOTSUPP (the thread
- * CPU clock among them), unknown ones EINVAL.  The process CPU clocks
- * have a sleep on Linux that is not here yet: EOPNOTSUPP too. */
-static int64_t sleep_clock_offset(int clk)
+int64_t clock_wall_offset(int clk)
 {
 	switch (clk) {
 	case CLOCK_REALTIME:
@@ -192,12 +190,26 @@ static int64_t sleep_clock_offset(int clk)
 	case CLOCK_MONOTONIC_RAW:
 	case CLOCK_REALTIME_COARSE:
 	case CLOCK_MONOTONIC_COARSE:
+	case CLOCK_REALTIME_ALARM:
+	case CLOCK_BOOTTIME_ALARM:
 		return -EOPNOTSUPP;
 	}
-	if (!cpuclock_id(clk) || clk == CLOCK_THREAD_CPUTIME_ID)
-		return clk == CLOCK_THREAD_CPUTIME_ID ? -EOPNOTSUPP : -EINVAL;
-	/* An encoded clock of the caller's own thread would never advance
-	 * while it sleeps: EINVAL, as Linux's posix_cpu_nsleep. */
+	return -EINVAL;
+}
+
+/* clock_wall_offset for a sleep; of the CPU clocks, the thread clock has
+ * no sleep on Linux (EOPNOTSUPP), an encoded clock of the caller's own
+ * thread would never advance while it sleeps (EINVAL, as Linux's
+ * posix_cpu_nsleep), and the process clocks, which Linux sleeps on, are
+ * EOPNOTSUPP here. */
+static int64_t sleep_clock_offset(int clk)
+{
+	int64_t off = clock_wall_offset(clk);
+
+	if (off != -EINVAL || !cpuclock_id(clk))
+		return off;
+	if (clk == CLOCK_THREAD_CPUTIME_ID)
+		return -EOPNOTSUPP;
 	return cpuclock_is_own_thread(clk) ? -EINVAL : -EOPNOTSUPP;
 }
 

@@ -25,8 +25,6 @@ static bool valid_signal(int sig)
 /* Installs act for every thread sharing t's handlers. */
 static void set_action(struct task *t, int sig, struct uapi_sigaction *act)
 {
-	struct task *o;
-
 	act->mask &= ~SIG_UNBLOCKABLE;
 	spin_lock(&t->sighand->lock);
 	t->sighand->action[sig - 1] = *act;
@@ -36,9 +34,7 @@ static void set_action(struct task *t, int sig, struct uapi_sigaction *act)
 	/* POSIX: setting SIG_IGN discards a pending instance, the process's
 	 * and every thread's. */
 	spin_lock(&proc_lock);
-	__atomic_and_fetch(&t->group->shared_pending, ~SIGBIT(sig), __ATOMIC_RELEASE);
-	list_for_each_entry(o, &t->group->threads, group_link)
-	    __atomic_and_fetch(&o->sig.pending, ~SIGBIT(sig), __ATOMIC_RELEASE);
+	signal_discard_locked(t->group, SIGBIT(sig));
 	spin_unlock(&proc_lock);
 }
 
@@ -207,9 +203,11 @@ SYSCALL_DEFINE2(kill, int, pid, int, sig)
 	return signal_send_group(pid ? -pid : current_pgid(), sig, current()->group->tgid);
 }
 
-/* tgkill / tkill: sig to thread tid, of process tgid unless tgid is 0.
- * Linux's order: no such thread is ESRCH before a bad signal's EINVAL. */
-static int kill_thread(int tgid, int tid, int sig)
+/* tgkill, tkill, rt_tgsigqueueinfo: sig with info to thread tid, of
+ * process tgid unless tgid is 0.  Linux's order: no such thread is ESRCH
+ * before a bad signal's EINVAL; a real-time signal past the receiver's
+ * RLIMIT_SIGPENDING is EAGAIN. */
+static int kill_thread(int tgid, int tid, int sig, const struct sig_info *info)
 {
 	struct task *t = task_find(tid); /* referenced: t stays until task_put */
 	int ret = -ESRCH;
@@ -220,7 +218,7 @@ static int kill_thread(int tgid, int tid, int sig)
 		if (!ret && sig && !task_exited(t)) {
 			/* A stop or SIGCONT acts on the whole process. */
 			jobctl_signal_sent(t->group, sig);
-			signal_send_from(t, sig, current()->group->tgid);
+			ret = signal_send_info(t, sig, info);
 		}
 	}
 	spin_unlock(&proc_lock);
@@ -228,16 +226,90 @@ static int kill_thread(int tgid, int tid, int sig)
 	return ret;
 }
 
+/* What tkill and tgkill tell the receiver: SI_TKILL from the caller. */
+static struct sig_info tkill_info(void)
+{
+	struct sig_info info = {.code = SI_TKILL};
+
+	info.kill.pid = current()->group->tgid;
+	return info;
+}
+
 SYSCALL_DEFINE3(tgkill, int, tgid, int, tid, int, sig)
 {
+	struct sig_info info = tkill_info();
+
 	if (tgid <= 0 || tid <= 0)
 		return -EINVAL;
-	return kill_thread(tgid, tid, sig);
+	return kill_thread(tgid, tid, sig, &info);
 }
 
 SYSCALL_DEFINE2(tkill, int, tid, int, sig)
 {
+	struct sig_info info = tkill_info();
+
 	if (tid <= 0)
 		return -EINVAL;
-	return kill_thread(0, tid, sig);
+	return kill_thread(0, tid, sig, &info);
+}
+
+/*
+ * The information rt_sigqueueinfo and rt_tgsigqueueinfo send: the
+ * caller's, the first 48 bytes of its siginfo_t (Linux's kernel_siginfo;
+ * si_signo is replaced by sig).  Only the kernel and kill/tgkill send
+ * si_code >= 0 or SI_TKILL: to another thread than the caller that is
+ * EPERM, even for root, as Linux (dest: the target's id as the caller
+ * would name itself).
+ */
+static long sigqueue_info_from_user(const void *uinfo, int dest, struct sig_info *info)
+{
+	int32_t head[3]; /* si_signo, si_errno, si_code; the union at 16 */
+
+	if (copy_from_user(head, uinfo, sizeof(head)) ||
+	    copy_from_user(info->raw, (const uint8_t *)uinfo + 16, sizeof(info->raw)))
+		return -EFAULT;
+	info->err = head[1];
+	info->code = head[2];
+	if ((info->code >= 0 || info->code == SI_TKILL) && dest != current()->pid)
+		return -EPERM;
+	return 0;
+}
+
+/* rt_sigqueueinfo: sig with the caller's information to process tgid. */
+static long queue_process(int tgid, int sig, const struct sig_info *info)
+{
+	struct task *t = task_find(tgid); /* referenced: t and its group stay */
+	long ret = -ESRCH;
+
+	if (!t)
+		return ret;
+	spin_lock(&proc_lock);
+	if (t->group->state != GROUP_DEAD) {
+		ret = sig < 0 || sig > UAPI_NSIG ? -EINVAL : 0;
+		if (!ret && sig)
+			ret = signal_send_process_info_locked(t->group, sig, info);
+	}
+	spin_unlock(&proc_lock);
+	task_put(t);
+	return ret;
+}
+
+SYSCALL_DEFINE3(rt_sigqueueinfo, int, tgid, int, sig, const void *, uinfo)
+{
+	struct sig_info info;
+	long err = sigqueue_info_from_user(uinfo, tgid, &info);
+
+	return err ? err : queue_process(tgid, sig, &info);
+}
+
+SYSCALL_DEFINE4(rt_tgsigqueueinfo, int, tgid, int, tid, int, sig, const void *, uinfo)
+{
+	struct sig_info info;
+	long err;
+
+	if (tgid <= 0 || tid <= 0)
+		return -EINVAL;
+	if ((err = sigqueue_info_from_user(uinfo, tid, &info)))
+		return err;
+	return kill_thread(tgid, tid, sig, &info);
 }

@@ -134,6 +134,7 @@ void task_put(struct task *t)
 	/* Acq-rel: every holder's use of t happens before the free. */
 	if (!t || __atomic_sub_fetch(&t->refs, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
+	signal_flush_thread(t);
 	signal_release(t);
 	spin_lock(&proc_lock);
 	if (t->group && group_put_locked(t->group))
@@ -240,6 +241,7 @@ struct task *task_alloc(const char *name)
 	sched_task_init(t);
 	list_init(&t->group_link);
 	list_init(&t->futex_pi_states);
+	sigpending_init(&t->sig.pending);
 	wait_queue_init(&t->vfork_wait, "vfork");
 	t->vm = vm_kernel();
 	spin_lock(&proc_lock);

@@ -7,6 +7,7 @@
  */
 #include "sched/sched.h"
 #include "arch/x86_64/cpu.h"
+#include "proc/cpu_timer.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/timer.h"
@@ -340,6 +341,7 @@ void sched_tick(struct trapframe *tf)
 	else
 		t->stime_ticks++;
 	itimer_tick(t, user);
+	cpu_timers_tick(t);
 	c->need_resched = true;
 }
 

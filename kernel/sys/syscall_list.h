@@ -129,6 +129,7 @@
 	X(__NR_getsid, getsid)                                                                     \
 	X(__NR_rt_sigpending, rt_sigpending)                                                       \
 	X(__NR_rt_sigtimedwait, rt_sigtimedwait)                                                   \
+	X(__NR_rt_sigqueueinfo, rt_sigqueueinfo)                                                   \
 	X(__NR_rt_sigsuspend, rt_sigsuspend)                                                       \
 	X(__NR_sigaltstack, sigaltstack)                                                           \
 	X(__NR_mknod, mknod)                                                                       \
@@ -165,6 +166,11 @@
 	X(__NR_getdents64, getdents64)                                                             \
 	X(__NR_set_tid_address, set_tid_address)                                                   \
 	X(__NR_fadvise64, fadvise64)                                                               \
+	X(__NR_timer_create, timer_create)                                                         \
+	X(__NR_timer_settime, timer_settime)                                                       \
+	X(__NR_timer_gettime, timer_gettime)                                                       \
+	X(__NR_timer_getoverrun, timer_getoverrun)                                                 \
+	X(__NR_timer_delete, timer_delete)                                                         \
 	X(__NR_clock_gettime, clock_gettime)                                                       \
 	X(__NR_clock_getres, clock_getres)                                                         \
 	X(__NR_clock_nanosleep, clock_nanosleep)                                                   \
@@ -212,6 +218,7 @@
 	X(__NR_pipe2, pipe2)                                                                       \
 	X(__NR_preadv, preadv)                                                                     \
 	X(__NR_pwritev, pwritev)                                                                   \
+	X(__NR_rt_tgsigqueueinfo, rt_tgsigqueueinfo)                                               \
 	X(__NR_prlimit64, prlimit64)                                                               \
 	X(__NR_syncfs, syncfs)                                                                     \
 	X(__NR_getcpu, getcpu)                                                                     \

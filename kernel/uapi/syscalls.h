@@ -124,6 +124,7 @@
 #define __NR_getsid	     124
 #define __NR_rt_sigpending   127
 #define __NR_rt_sigtimedwait 128
+#define __NR_rt_sigqueueinfo 129
 #define __NR_rt_sigsuspend   130
 #define __NR_sigaltstack     131
 #define __NR_utime	     132
@@ -161,6 +162,11 @@
 #define __NR_getdents64	     217
 #define __NR_set_tid_address 218
 #define __NR_fadvise64	     221
+#define __NR_timer_create    222
+#define __NR_timer_settime   223
+#define __NR_timer_gettime   224
+#define __NR_timer_getoverrun 225
+#define __NR_timer_delete    226
 #define __NR_clock_gettime   228
 #define __NR_clock_getres    229
 #define __NR_clock_nanosleep 230
@@ -212,6 +218,7 @@
 #define __NR_inotify_init1    294
 #define __NR_preadv	     295
 #define __NR_pwritev	     296
+#define __NR_rt_tgsigqueueinfo 297
 #define __NR_prlimit64	     302
 #define __NR_syncfs	     306
 #define __NR_getcpu	     309

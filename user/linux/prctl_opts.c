@@ -3,12 +3,14 @@
  * lives on), PR_SET_CHILD_SUBREAPER (an orphaned grandchild comes to the
  * subreaper, which reaps it), PR_SET_TIMERSLACK, PR_SET_TSC
  * (PR_TSC_SIGSEGV makes rdtsc fault), personality (query, set, unknown
- * persona kept), and the bad values' EINVAL. */
+ * persona kept; STICKY_TIMEOUTS keeps select's timeout), and the bad
+ * values' EINVAL. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
+#include <sys/select.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -116,7 +118,7 @@ static void test_tsc(void)
 
 int main(void)
 {
-	plan(14);
+	plan(15);
 	test_pdeathsig();
 	test_subreaper();
 
@@ -131,6 +133,10 @@ int main(void)
 	ok(personality(ADDR_NO_RANDOMIZE) == PER_LINUX &&
 	       personality(0xffffffff) == ADDR_NO_RANDOMIZE,
 	   "personality: set and read back");
+	personality(STICKY_TIMEOUTS);
+	struct timeval tv = {0, 10000};
+	ok(select(0, NULL, NULL, NULL, &tv) == 0 && tv.tv_sec == 0 && tv.tv_usec == 10000,
+	   "STICKY_TIMEOUTS: select leaves its timeout as given");
 	personality(0x00ab);
 	ok(personality(0xffffffff) == 0x00ab, "personality: an unknown persona is kept");
 	personality(PER_LINUX);

@@ -91,18 +91,15 @@ static void save_regs(struct sigcontext_k *sc, const struct trapframe *tf)
 	};
 }
 
+/* sig_info keeps Linux's kernel_siginfo after si_signo: its union lands
+ * at siginfo_t's, as it is. */
 static void fill_info(struct siginfo_k *si, int sig, const struct sig_info *info)
 {
 	memset(si, 0, sizeof(*si));
 	si->si_signo = sig;
+	si->si_errno = info->err;
 	si->si_code = info->code;
-	if (sig == SIGCHLD && info->code != SI_USER)
-		si->chld = (typeof(si->chld)){.pid = info->pid, .status = info->status};
-	else if (info->code == SI_USER)
-		si->kill.pid = info->pid;
-	else if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE ||
-		 sig == SIGTRAP)
-		si->addr = info->addr;
+	memcpy(si->bytes, info->raw, sizeof(info->raw));
 }
 
 int siginfo_to_user(void *uinfo, int sig, const struct sig_info *info)
