@@ -157,6 +157,18 @@
 	X(__NR_setdomainname, setdomainname)                                                       \
 	X(__NR_gettid, gettid)                                                                     \
 	X(__NR_readahead, readahead)                                                               \
+	X(__NR_setxattr, setxattr)                                                                 \
+	X(__NR_lsetxattr, lsetxattr)                                                               \
+	X(__NR_fsetxattr, fsetxattr)                                                               \
+	X(__NR_getxattr, getxattr)                                                                 \
+	X(__NR_lgetxattr, lgetxattr)                                                               \
+	X(__NR_fgetxattr, fgetxattr)                                                               \
+	X(__NR_listxattr, listxattr)                                                               \
+	X(__NR_llistxattr, llistxattr)                                                             \
+	X(__NR_flistxattr, flistxattr)                                                             \
+	X(__NR_removexattr, removexattr)                                                           \
+	X(__NR_lremovexattr, lremovexattr)                                                         \
+	X(__NR_fremovexattr, fremovexattr)                                                         \
 	X(__NR_tkill, tkill)                                                                       \
 	X(__NR_time, time)                                                                         \
 	X(__NR_futex, futex)                                                                       \
