@@ -335,52 +335,44 @@ static void ring_iter(struct pipe *p, size_t pos, size_t len, struct iovec v[2],
 }
 
 /*
- * The held bytes go to out's write_iter straight from the ring, under the
- * mutex, and only what out took leaves the pipe: a short or failed write
- * loses nothing.  0 at the end (no data, no writer).
+ * Between the ring and f's read_iter or write_iter, under the mutex:
+ * to_file, the held bytes go to f straight from the ring and only what f
+ * took leaves the pipe (a short or failed write loses nothing; 0 at the
+ * end: no data, no writer); else f's bytes fill the ring's free space.
  */
-long pipe_splice_out(struct file *pf, struct file *out, uint64_t *pos, size_t len, bool nonblock)
+static long ring_splice(struct file *pf, struct file *f, uint64_t *pos, size_t len, bool nonblock,
+			bool to_file)
 {
 	struct pipe *p = pf->priv;
 	struct iovec v[2];
 	struct iov_iter it;
+	size_t avail;
 	long n;
 
 	mutex_lock(&p->mutex);
-	if ((n = wait_data_locked(p, nonblock)))
+	if ((n = to_file ? wait_data_locked(p, nonblock) : wait_room_locked(p, 1, nonblock)))
 		return n;
-	if (len > p->head - p->tail)
-		len = p->head - p->tail;
-	ring_iter(p, p->tail, len, v, &it);
-	n = len ? file_rw_iter(out, &it, pos, true) : 0;
+	avail = to_file ? p->head - p->tail : p->size - (p->head - p->tail);
+	if (len > avail)
+		len = avail;
+	ring_iter(p, to_file ? p->tail : p->head, len, v, &it);
+	n = len ? file_rw_iter(f, &it, pos, to_file) : 0;
 	if (n > 0) {
-		advance(&p->tail, n);
-		wake_up(&p->wr_wait);
+		advance(to_file ? &p->tail : &p->head, n);
+		wake_up(to_file ? &p->wr_wait : &p->rd_wait);
 	}
 	mutex_unlock(&p->mutex);
 	return n;
 }
 
-/* in's read_iter fills the ring's free space straight, under the mutex. */
+long pipe_splice_out(struct file *pf, struct file *out, uint64_t *pos, size_t len, bool nonblock)
+{
+	return ring_splice(pf, out, pos, len, nonblock, true);
+}
+
 long pipe_splice_in(struct file *pf, struct file *in, uint64_t *pos, size_t len, bool nonblock)
 {
-	struct pipe *p = pf->priv;
-	struct iovec v[2];
-	struct iov_iter it;
-	long n;
-
-	mutex_lock(&p->mutex);
-	if ((n = wait_room_locked(p, 1, nonblock)))
-		return n;
-	if (len > p->size - (p->head - p->tail))
-		len = p->size - (p->head - p->tail);
-	ring_iter(p, p->head, len, v, &it);
-	if ((n = file_rw_iter(in, &it, pos, false)) > 0) {
-		advance(&p->head, n);
-		wake_up(&p->rd_wait);
-	}
-	mutex_unlock(&p->mutex);
-	return n;
+	return ring_splice(pf, in, pos, len, nonblock, false);
 }
 
 /* Both mutexes, the lower address first (so two opposite splices cannot

@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "tmpfs_dir.h"
 
-#define TMPFS_MAGIC 0x01021994
 /* linux/falloc.h's, which musl's fcntl.h leaves out */
 #define FALLOC_FL_NO_HIDE_STALE	 0x04
 #define FALLOC_FL_COLLAPSE_RANGE 0x08
@@ -24,18 +24,6 @@
 #define PAGE			 4096L
 
 static char path[96];
-
-/* A tmpfs directory for the file, or NULL. */
-static const char *tmpfs_dir(void)
-{
-	static const char *const dirs[] = {"/tmp", "/dev/shm"};
-	struct statfs s;
-
-	for (unsigned i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
-		if (statfs(dirs[i], &s) == 0 && s.f_type == TMPFS_MAGIC)
-			return dirs[i];
-	return NULL;
-}
 
 static long blocks(int fd)
 {

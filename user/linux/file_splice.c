@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "tmpfs_dir.h"
 
-#define TMPFS_MAGIC 0x01021994
-#define BIG	    (200 * 1024)
+#define BIG (200 * 1024)
 
 static char dir[64];
 static volatile int sigpipes;
@@ -27,17 +27,6 @@ static void on_sigpipe(int sig)
 {
 	(void)sig;
 	sigpipes++;
-}
-
-static const char *tmpfs_dir(void)
-{
-	static const char *const dirs[] = {"/tmp", "/dev/shm"};
-	struct statfs s;
-
-	for (unsigned i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
-		if (statfs(dirs[i], &s) == 0 && s.f_type == TMPFS_MAGIC)
-			return dirs[i];
-	return NULL;
 }
 
 static int file(const char *name, int flags)

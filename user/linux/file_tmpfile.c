@@ -13,21 +13,9 @@
 #include <unistd.h>
 
 #include "testutil.h"
-
-#define TMPFS_MAGIC 0x01021994
+#include "tmpfs_dir.h"
 
 static char dir[64];
-
-static const char *tmpfs_dir(void)
-{
-	static const char *const dirs[] = {"/tmp", "/dev/shm"};
-	struct statfs s;
-
-	for (unsigned i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
-		if (statfs(dirs[i], &s) == 0 && s.f_type == TMPFS_MAGIC)
-			return dirs[i];
-	return NULL;
-}
 
 /* Entries of dir other than . and .. */
 static int entries(void)
