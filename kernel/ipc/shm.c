@@ -211,7 +211,7 @@ SYSCALL_DEFINE3(shmget, int32_t, key, uint64_t, size, int, shmflg)
  * mapping there is EINVAL, or replaced with SHM_REMAP), else where mmap
  * would put it.  The start in *start, or -errno as Linux: ENOMEM past the
  * end of user space; EINVAL where fdkernel's mmap refuses MAP_FIXED too
- * (below 64 KiB, the stack's 8 MiB: memory.md).
+ * (below 64 KiB: memory.md).
  */
 static int attach_place(struct uvm *u, uint64_t addr, uint64_t len, bool fixed, int shmflg,
 			uint64_t *start)

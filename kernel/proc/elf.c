@@ -50,6 +50,9 @@ static int check_header(const struct elf64_ehdr *eh, uint64_t fsize)
 	return 0;
 }
 
+/* The image stays below the least room the stack gets (uvm.h). */
+#define ELF_IMAGE_TOP (USER_STACK_TOP - MMAP_GAP_MIN)
+
 /* A loadable segment must lie in the image area and be internally sane. */
 static int check_segment(const struct elf64_phdr *ph, uint64_t fsize)
 {
@@ -57,8 +60,8 @@ static int check_segment(const struct elf64_phdr *ph, uint64_t fsize)
 		return -ENOEXEC;
 	if (ph->filesz > ph->memsz || ph->offset > fsize || ph->filesz > fsize - ph->offset)
 		return -ENOEXEC;
-	if (ph->vaddr < USER_IMAGE_MIN || ph->memsz > USER_MMAP_TOP ||
-	    ph->vaddr > USER_MMAP_TOP - ph->memsz)
+	if (ph->vaddr < USER_IMAGE_MIN || ph->memsz > ELF_IMAGE_TOP ||
+	    ph->vaddr > ELF_IMAGE_TOP - ph->memsz)
 		return -ENOEXEC;
 	if ((ph->vaddr & PAGE_MASK) != (ph->offset & PAGE_MASK))
 		return -ENOEXEC;

@@ -22,6 +22,7 @@
 #include "proc/exit.h"
 #include "proc/group.h"
 #include "proc/proc.h"
+#include "proc/rlimit.h"
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "proc/uvm.h"
@@ -202,19 +203,29 @@ static int build_auxv(uint64_t *auxv, const struct elf_image *img, uint64_t rand
 	return NAUXV;
 }
 
+/* The stack vma's first bottom: the arguments' pages and 128 KiB more,
+ * within the stack limit (Linux's setup_arg_pages). */
+static uint64_t stack_base(uint64_t sp, uint64_t limit)
+{
+	uint64_t used = USER_STACK_TOP - PAGE_ALIGN_DOWN(sp);
+
+	if (limit < used + STACK_INITIAL_EXPAND)
+		return limit < used ? PAGE_ALIGN_DOWN(sp) : PAGE_ALIGN_UP(USER_STACK_TOP - limit);
+	return PAGE_ALIGN_DOWN(sp) - STACK_INITIAL_EXPAND;
+}
+
 /*
  * Lays out the initial stack (SysV ABI): strings at the top, 16 random
  * bytes, then argc, argv[], NULL, envp[], NULL, auxv, with rsp 16-aligned
- * at argc.  Returns the initial rsp, or 0 if memory ran out.
+ * at argc.  limit: RLIMIT_STACK.  Returns the initial rsp, or 0 if memory
+ * ran out.
  */
 static uint64_t build_stack(struct uvm *u, const struct exec_strings *s,
-			    const struct elf_image *img)
+			    const struct elf_image *img, uint64_t limit)
 {
 	struct vm_space *vm = u->space;
-	struct vma stack = {.start = USER_STACK_BOTTOM,
-			    .end = USER_STACK_TOP,
-			    .prot = PROT_READ | PROT_WRITE,
-			    .flags = VMA_STACK};
+	struct vma stack = {
+	    .end = USER_STACK_TOP, .prot = PROT_READ | PROT_WRITE, .flags = VMA_STACK};
 	int nptr = 1 + s->argc + 1 + s->envc + 1;
 	uint64_t strings = USER_STACK_TOP - PAGE_ALIGN_UP(s->len + 1), random = strings - 16;
 	uint64_t vecsz = (uint64_t)nptr * 8 + NAUXV * 16;
@@ -222,7 +233,8 @@ static uint64_t build_stack(struct uvm *u, const struct exec_strings *s,
 	uint64_t rnd[2] = {rdtsc() * 0x9e3779b97f4a7c15UL, clock_monotonic_ns() ^ 0xa5a5a5a5UL};
 	uint64_t va = strings;
 
-	/* The stack's whole 8 MiB is its mapping, faulted in as it grows. */
+	/* The vma grows down on faults (vma_stack_grow). */
+	stack.start = stack_base(sp, limit);
 	if (uvm_add_vma(u, &stack) ||
 	    vm_map_anon(vm, PAGE_ALIGN_DOWN(sp), USER_STACK_TOP - PAGE_ALIGN_DOWN(sp),
 			vma_pte_flags(&stack)))
@@ -463,7 +475,7 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 	struct vm_space *vm;
 	struct uvm *u = NULL;
 	struct inode *ip;
-	uint64_t sp;
+	uint64_t sp, stack_limit = rlimit_soft(t->group, RLIMIT_STACK);
 	int err = lookup_program(tg, strs, &ip, &interp);
 
 	if (err)
@@ -475,9 +487,11 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 	}
 	if (!(u = uvm_create(vm)))
 		err = -ENOMEM;
+	else
+		uvm_set_mmap_base(u, stack_limit);
 	if (!err)
 		err = elf_load(ip, u, &img);
-	if (!err && !(sp = build_stack(u, strs, &img)))
+	if (!err && !(sp = build_stack(u, strs, &img, stack_limit)))
 		err = -ENOMEM;
 	if (!err && !keep_cmdline(u, strs))
 		err = -ENOMEM;

@@ -89,6 +89,8 @@ static int mapping_kind(int flags, int prot, struct file *f, struct vma *tmpl)
 static int mapping_place(struct uvm *u, uint64_t addr, uint64_t len, int flags, uint64_t *start)
 {
 	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
+		if (len > USER_STACK_TOP || addr > USER_STACK_TOP - len)
+			return -ENOMEM; /* Linux's order: past the top, then unaligned */
 		if ((addr & PAGE_MASK) || !uvm_range_ok(addr, len))
 			return -EINVAL;
 		*start = addr;
@@ -151,22 +153,44 @@ SYSCALL_DEFINE6(mmap, uint64_t, addr, uint64_t, len, int, prot, int, flags, int,
 	return ret;
 }
 
+/*
+ * PROT_GROWSDOWN (u locked): the change starts at the bottom of the stack
+ * vma at *start, as Linux; -ENOMEM if no vma meets [*start, end),
+ * -EINVAL if it is not a stack.  PROT_GROWSUP: -EINVAL (nothing grows up
+ * on x86), after the same -ENOMEM.
+ */
+static int grows_start(struct uvm *u, uint64_t *start, uint64_t end, int grows)
+{
+	struct vma *v = vma_find(u, *start);
+
+	if (!v || v->start >= end || (!(grows & PROT_GROWSDOWN) && v->start > *start))
+		return -ENOMEM;
+	if (!(grows & PROT_GROWSDOWN) || !(v->flags & VMA_STACK))
+		return -EINVAL;
+	*start = v->start;
+	return 0;
+}
+
 SYSCALL_DEFINE3(mprotect, uint64_t, addr, uint64_t, len, int, prot)
 {
 	struct uvm *u = current()->uvm;
-	int err;
+	int grows = prot & (PROT_GROWSDOWN | PROT_GROWSUP), err = 0;
 
-	/* Linux's order of checks: alignment, empty, wrap-around, prot. */
-	if (addr & PAGE_MASK)
+	/* Linux's order of checks: both grows, alignment, empty, wrap-around, prot. */
+	if (grows == (PROT_GROWSDOWN | PROT_GROWSUP) || (addr & PAGE_MASK))
 		return -EINVAL;
 	if (!len)
 		return 0;
 	if (PAGE_ALIGN_UP(len) < len || addr + PAGE_ALIGN_UP(len) <= addr)
 		return -ENOMEM;
-	if (prot & ~PROT_KNOWN)
-		return -EINVAL; /* PROT_GROWSDOWN/UP too: no grows-down regions here */
+	if ((prot &= ~grows) & ~PROT_KNOWN)
+		return -EINVAL;
+	len = PAGE_ALIGN_UP(len);
 	spin_lock(&u->lock);
-	err = vma_protect(u, addr, addr + PAGE_ALIGN_UP(len), prot & ~PROT_SEM);
+	if (grows)
+		err = grows_start(u, &addr, addr + len, grows);
+	if (!err)
+		err = vma_protect(u, addr, addr + len, prot & ~PROT_SEM);
 	spin_unlock(&u->lock);
 	return err;
 }

@@ -77,7 +77,7 @@ static long remap_locked(struct uvm *u, uint64_t addr, uint64_t old_len, uint64_
 		return -ENOMEM;
 	if (flags & MREMAP_FIXED)
 		return (err = move_to(u, v, new_addr, new_len)) ? err : (long)new_addr;
-	if (addr + new_len <= USER_MMAP_TOP && vma_range_free(u, v->end, addr + new_len)) {
+	if (addr + new_len <= USER_STACK_TOP && vma_range_free(u, v->end, addr + new_len)) {
 		if ((err = grow_pages(u, v, v->end, new_len - old_len)))
 			return err;
 		vma_move(u, v, addr, new_len);

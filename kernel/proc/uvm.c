@@ -14,6 +14,8 @@
 #include "mm/paging.h"
 #include "proc/exec.h"
 #include "proc/oom.h"
+#include "proc/group.h"
+#include "proc/rlimit.h"
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "proc/vma.h"
@@ -156,7 +158,10 @@ static int resolve_fault(struct task *t, uint64_t va, uint64_t error)
 		return flags & PTE_WRITE ? 0 : err;
 	}
 	spin_lock(&u->lock);
-	if ((v = vma_at(u, va)) && access_allowed(v, error))
+	v = vma_find(u, va);
+	if (v && v->start > va && (v->flags & VMA_STACK))
+		v = vma_stack_grow(u, va, rlimit_soft(t->group, RLIMIT_STACK));
+	if (v && v->start <= va && access_allowed(v, error))
 		err = fault_in_page(u, v, va); /* a write faults again to copy */
 	spin_unlock(&u->lock);
 	return err;
@@ -165,7 +170,8 @@ static int resolve_fault(struct task *t, uint64_t va, uint64_t error)
 /*
  * A valid access that finds no frame is not the program's fault: the OOM
  * killer kills the biggest process and the program retries (SIGSEGV only
- * for an invalid access, a stack past its 8 MiB included).  A kernel copy
+ * for an invalid access, a stack past RLIMIT_STACK or its guard gap
+ * included).  A kernel copy
  * does not wait for the memory: it gets -EFAULT, as on Linux.
  */
 int uvm_handle_fault(struct task *t, uint64_t va, uint64_t error)
@@ -194,6 +200,7 @@ static struct uvm *uvm_alloc(struct vm_space *space, struct vma_table *vt)
 	spin_init(&u->lock, "uvm");
 	u->space = space;
 	u->vt = vt;
+	u->mmap_base = USER_STACK_TOP - MMAP_GAP_MIN; /* exec sets its own */
 	return u;
 }
 
@@ -249,6 +256,7 @@ static struct uvm *fork_layout(struct uvm *u)
 	}
 	copy->brk_start = u->brk_start;
 	copy->brk = u->brk;
+	copy->mmap_base = u->mmap_base;
 	vm_commit_add((int64_t)copy->vt->committed);
 	return copy;
 }
@@ -319,8 +327,20 @@ void uvm_put(struct uvm *u)
 
 bool uvm_range_ok(uint64_t addr, uint64_t len)
 {
-	return addr >= USER_IMAGE_MIN && addr < USER_STACK_BOTTOM &&
-	       len <= USER_STACK_BOTTOM - addr;
+	return addr >= USER_IMAGE_MIN && addr < USER_STACK_TOP && len <= USER_STACK_TOP - addr;
+}
+
+void uvm_set_mmap_base(struct uvm *u, uint64_t stack_limit)
+{
+	uint64_t gap = stack_limit;
+
+	if (gap + STACK_GUARD_GAP > gap) /* a limit near RLIM_INFINITY would wrap */
+		gap += STACK_GUARD_GAP;
+	if (gap < MMAP_GAP_MIN)
+		gap = MMAP_GAP_MIN;
+	else if (gap > MMAP_GAP_MAX)
+		gap = MMAP_GAP_MAX;
+	u->mmap_base = PAGE_ALIGN_UP(USER_STACK_TOP - gap);
 }
 
 /* brk under u->lock: threads move one break.  The heap is one vma grown
@@ -336,7 +356,7 @@ static long brk_locked(struct uvm *u, uint64_t addr)
 			   .flags = VMA_HEAP | u->lock_future}; /* populated anyway */
 
 	/* Linux returns the current break for any request it refuses. */
-	if (addr < u->brk_start || new_end < addr || new_end > USER_MMAP_TOP)
+	if (addr < u->brk_start || new_end < addr || new_end > u->mmap_base)
 		return (long)u->brk;
 	if (new_end > old_end &&
 	    (!vma_range_free(u, old_end, new_end) || vma_insert_populated(u, &heap)))

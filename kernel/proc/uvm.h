@@ -3,15 +3,17 @@
  * (proc/vma.h): brk, mmap, the stack, faults on first touch.
  *
  *   0x400000 ...               the ELF image, then the brk heap (grows up)
- *   ... USER_MMAP_TOP          mmaps (placed top down, in the highest gap)
- *   guard gap, 256 pages       mmap never places anything here
- *   USER_STACK_TOP - 8 MiB ... the stack, mapped on demand as it grows
+ *   ... mmap_base              mmaps (placed top down, in the highest gap)
+ *   RLIMIT_STACK + guard gap   kept free for the stack: mmap_base is
+ *                              USER_STACK_TOP minus that (128 MiB at least)
+ *   ... USER_STACK_TOP         the stack, a vma that grows down on faults
  *
- * The stack owns [USER_STACK_BOTTOM, USER_STACK_TOP): nothing else is mapped
- * there (MAP_FIXED refuses it), so the stack never grows into a mapping.  The
- * gap below it is Linux's stack_guard_gap: a large stack frame that jumps
- * past the stack's limit faults in the gap rather than landing in the
- * topmost mapping.
+ * Linux's model: mmap placement stops at mmap_base, chosen at exec from
+ * RLIMIT_STACK (gap = RLIMIT_STACK + STACK_GUARD_GAP, clamped to [128 MiB,
+ * 5/6 of the space]); the stack vma grows down as it is touched, up to
+ * RLIMIT_STACK and never closer than STACK_GUARD_GAP (Linux's
+ * stack_guard_gap) to the mapping below it, which no placement puts inside
+ * the gap either.  A fault past either bound is SIGSEGV.
  */
 #ifndef PROC_UVM_H
 #define PROC_UVM_H
@@ -23,12 +25,12 @@
 #include "lib/spinlock.h"
 #include "mm/layout.h"
 
-#define USER_STACK_TOP	  (USER_END - PAGE_SIZE)
-#define USER_STACK_MAX	  (8UL << 20)
-#define USER_STACK_BOTTOM (USER_STACK_TOP - USER_STACK_MAX)
-#define STACK_GUARD_GAP	  (256 * PAGE_SIZE)
-#define USER_MMAP_TOP	  (USER_STACK_BOTTOM - STACK_GUARD_GAP)
-#define USER_IMAGE_MIN	  0x10000UL /* nothing below: NULL stays unmapped */
+#define USER_STACK_TOP	     (USER_END - PAGE_SIZE) /* Linux's TASK_SIZE, the top of it all */
+#define STACK_GUARD_GAP	     (256 * PAGE_SIZE)
+#define STACK_INITIAL_EXPAND (128UL << 10) /* below the arguments at exec (Linux's) */
+#define MMAP_GAP_MIN	     (128UL << 20)
+#define MMAP_GAP_MAX	     (USER_STACK_TOP / 6 * 5)
+#define USER_IMAGE_MIN	     0x10000UL /* nothing below: NULL stays unmapped */
 
 struct task;
 struct vm_space;
@@ -50,6 +52,9 @@ struct uvm {
 	struct spinlock lock;
 	struct vm_space *space;
 	uint64_t brk_start, brk;
+	/* The top of mmap placement (uvm_set_mmap_base), set at exec, copied
+	 * by fork, then constant. */
+	uint64_t mmap_base;
 	/* The mapping list (proc/vma.h), referenced: fork shares it
 	 * copy-on-write, exec makes a new one, the last uvm_put drops it.
 	 * Changed (even replaced by its copy) only under lock. */
@@ -115,7 +120,11 @@ uint64_t uvm_mapped_bytes(struct uvm *u, unsigned int flags);
  * past the end of its file ends that vma's part.
  */
 int uvm_populate(struct uvm *u, uint64_t start, uint64_t end);
-/* Whether [addr, addr+len) lies where mappings may go (not the stack's). */
+/* Whether [addr, addr+len) lies where mappings may go: above
+ * USER_IMAGE_MIN, below USER_STACK_TOP. */
 bool uvm_range_ok(uint64_t addr, uint64_t len);
+/* Linux's mmap_base for a stack limit (RLIMIT_STACK at exec): u's top of
+ * mmap placement. */
+void uvm_set_mmap_base(struct uvm *u, uint64_t stack_limit);
 
 #endif

@@ -488,14 +488,34 @@ int vma_protect(struct uvm *u, uint64_t start, uint64_t end, int prot)
 	return 0;
 }
 
+/* Where the free space below v ends: a stack keeps its guard gap free
+ * (Linux's vm_start_gap). */
+static uint64_t start_gap(const struct vma *v)
+{
+	if (!(v->flags & VMA_STACK))
+		return v->start;
+	return v->start > STACK_GUARD_GAP ? v->start - STACK_GUARD_GAP : 0;
+}
+
+/* Whether a mapping may go at [addr, addr + len): inside user space, free,
+ * and clear of a stack's guard gap. */
+static bool place_ok(struct uvm *u, uint64_t addr, uint64_t len)
+{
+	struct vma *v;
+
+	if (!uvm_range_ok(addr, len))
+		return false;
+	v = vma_find(u, addr);
+	return !v || addr + len <= start_gap(v);
+}
+
 uint64_t vma_place(struct uvm *u, uint64_t len, uint64_t hint)
 {
-	uint64_t floor = PAGE_ALIGN_UP(u->brk), top = USER_MMAP_TOP;
+	uint64_t floor = PAGE_ALIGN_UP(u->brk), top = u->mmap_base;
 	struct list_head *p;
 
 	hint = PAGE_ALIGN_UP(hint);
-	if (hint >= USER_IMAGE_MIN && hint < USER_MMAP_TOP && len <= USER_MMAP_TOP - hint &&
-	    vma_range_free(u, hint, hint + len))
+	if (hint && place_ok(u, hint, len))
 		return hint;
 	if (floor < USER_IMAGE_MIN)
 		floor = USER_IMAGE_MIN;
@@ -507,11 +527,40 @@ uint64_t vma_place(struct uvm *u, uint64_t len, uint64_t hint)
 			return top - len;
 		if (!v)
 			return 0;
-		if (v->start < top)
-			top = v->start;
+		if (start_gap(v) < top)
+			top = start_gap(v);
 		if (top <= floor)
 			return 0;
 	}
+}
+
+/* Whether a mapping is one an access could use (Linux's
+ * vma_is_accessible): a PROT_NONE guard below a stack needs no gap. */
+static bool accessible(const struct vma *v)
+{
+	return v->prot & (PROT_READ | PROT_WRITE | PROT_EXEC);
+}
+
+struct vma *vma_stack_grow(struct uvm *u, uint64_t va, uint64_t limit)
+{
+	struct vma *v, *prev;
+	int64_t pages;
+
+	va = PAGE_ALIGN_DOWN(va);
+	if (va < USER_IMAGE_MIN || own(u))
+		return NULL;
+	v = vma_find(u, va); /* again: own() may have copied the table */
+	prev = vma_prev(u, v);
+	if (prev && !(prev->flags & VMA_STACK) && accessible(prev) &&
+	    va - prev->end < STACK_GUARD_GAP)
+		return NULL;
+	if (v->end - va > limit)
+		return NULL;
+	pages = vma_charge(v) ? (int64_t)((v->start - va) / PAGE_SIZE) : 0;
+	if (!vm_commit_allowed(pages))
+		return NULL;
+	set_range(u, v, va, v->end);
+	return v;
 }
 
 void vma_move(struct uvm *u, struct vma *v, uint64_t start, uint64_t len)

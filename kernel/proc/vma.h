@@ -76,7 +76,7 @@ struct vma_table {
 
 #define VMA_SHARED   1u /* MAP_SHARED: writes reach the file or the other processes */
 #define VMA_MAYWRITE 2u /* shared file mapping of a writable fd: PROT_WRITE allowed */
-#define VMA_STACK    4u /* the main stack, [stack] */
+#define VMA_STACK    4u /* the main stack, [stack]: grows down (vma_stack_grow) */
 #define VMA_HEAP     8u /* the brk heap, [heap] */
 /* mlock (proc/mlock.c): the pages stay in memory, populated at once
  * unless VMA_LOCKONFAULT (MLOCK_ONFAULT: as they are touched).  Not
@@ -142,10 +142,19 @@ int vma_set_lock_all(struct uvm *u, unsigned int lock);
 int vma_split_range(struct uvm *u, uint64_t start, uint64_t end);
 /*
  * Where a non-fixed mapping of len bytes goes: hint when [hint, hint+len)
- * is free and allowed, else the highest free gap below USER_MMAP_TOP and
+ * is free, in user space and clear of a stack's guard gap (as Linux: even
+ * above mmap_base), else the highest such gap below u->mmap_base and
  * above the heap.  0 if none.
  */
 uint64_t vma_place(struct uvm *u, uint64_t len, uint64_t hint);
+/*
+ * A fault at va below the stack vma above it: grows that vma down to va's
+ * page (Linux's expand_downwards) and returns it, or NULL (SIGSEGV) when
+ * va is below USER_IMAGE_MIN, the stack would pass limit (RLIMIT_STACK)
+ * or come within STACK_GUARD_GAP of an accessible mapping below, or the
+ * growth is refused its overcommit charge.
+ */
+struct vma *vma_stack_grow(struct uvm *u, uint64_t va, uint64_t limit);
 /* mremap: v now covers [start, start + len) (free, but for v itself);
  * the caller moved its pages and checked the charge. */
 void vma_move(struct uvm *u, struct vma *v, uint64_t start, uint64_t len);

@@ -10,6 +10,10 @@
 #define PROT_WRITE 0x2
 #define PROT_EXEC  0x4
 #define PROT_SEM   0x8 /* accepted, means nothing on x86 */
+/* mprotect: from the bottom of the stack vma (Linux's VM_GROWSDOWN) /
+ * to the top of a grows-up one (none on x86: EINVAL). */
+#define PROT_GROWSDOWN 0x01000000
+#define PROT_GROWSUP   0x02000000
 
 #define MAP_SHARED    0x01
 #define MAP_PRIVATE   0x02
