@@ -7,6 +7,7 @@
 #include "fs/file.h"
 #include "fs/eventpoll.h"
 #include "fs/flock.h"
+#include "fs/fsnotify.h"
 #include "fs/inode.h"
 #include "fs/proc_sys.h"
 #include "fs/reclock.h"
@@ -16,6 +17,7 @@
 #include "mm/layout.h"
 #include "mm/heap.h"
 #include "sched/grace.h"
+#include <uapi/inotify.h>
 
 static unsigned long live_files; /* atomic */
 
@@ -85,7 +87,9 @@ void file_put(struct file *f)
 	if (__atomic_sub_fetch(&f->refcount, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
 	eventpoll_release(f); /* off every epoll first: they poll f's state */
-	if (f->flocked)	      /* no one else can lock it now */
+	if (f->inode)
+		fsnotify_file(f, file_can_write(f) ? IN_CLOSE_WRITE : IN_CLOSE_NOWRITE);
+	if (f->flocked) /* no one else can lock it now */
 		flock_release(f);
 	reclock_release(f); /* its open-file-description locks */
 	if (f->ops && f->ops->release)

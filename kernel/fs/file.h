@@ -49,6 +49,9 @@ struct file_ops {
 	int (*stat)(struct file *f, struct uapi_stat *st);
 	/* Last reference gone. */
 	void (*release)(struct file *f);
+	/* Lines of its own for /proc/<pid>/fdinfo/<fd> (Linux's show_fdinfo:
+	 * a pidfd's "Pid:"), into buf; optional. */
+	void (*show_fdinfo)(struct file *f, char *buf, size_t size);
 	/* What /proc/<pid>/fd shows for a file without an inode or a stat
 	 * type (Linux's anon inodes: "anon_inode:[eventfd]"); optional. */
 	const char *anon_name;

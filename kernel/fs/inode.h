@@ -13,6 +13,7 @@
 #include "lib/spinlock.h"
 #include <uapi/stat.h>
 
+struct inotify_watch;
 struct iov_iter;
 
 /* File types and permission bits of i_mode / st_mode (the values every Unix uses). */
@@ -55,6 +56,11 @@ struct inode {
 	 * 0 (ETXTBSY), so a running program's text never changes under it.
 	 */
 	int32_t writecount;
+	/* inotify watches on this inode (fs/inotify.c), chained through
+	 * them, under inotify_lock (read without it only to skip unwatched
+	 * inodes).  They hold no reference: the last inode_put detaches them
+	 * (fsnotify_inode_gone), so a watch never keeps a file alive. */
+	struct inotify_watch *watches;
 
 	struct spinlock lock; /* protects every field below */
 	uint32_t nlink;	      /* directory entries naming it (+1 for a directory's ".") */

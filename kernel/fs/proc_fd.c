@@ -164,7 +164,8 @@ static int pid_fd_file(int pid, int fd, struct file **out, int *fdflags)
  * Linux's lines (pos, flags in octal with O_CLOEXEC for a close-on-exec fd
  * and O_LARGEFILE for a file opened by name, mnt_id, ino), then
  * fdkernel's: clofork (the fd's close-on-fork flag) and nonseq (whether
- * the fd is in the non-sequential area), each 0 or 1.
+ * the fd is in the non-sequential area), each 0 or 1; then the file's own
+ * (file_ops.show_fdinfo: a pidfd's "Pid:").
  */
 long proc_fdinfo_text(int pid, int fd, char *buf, size_t size)
 {
@@ -185,6 +186,8 @@ long proc_fdinfo_text(int pid, int fd, char *buf, size_t size)
 	snprintk(buf, size,
 		 "pos:\t%lu\nflags:\t0%o\nmnt_id:\t%d\nino:\t%lu\nclofork:\t%d\nnonseq:\t%d\n", pos,
 		 flags, MNT_ID, st.st_ino, !!(fdflags & FD_CLOFORK), fd >= NONSEQ_FD_BASE);
+	if (f->ops->show_fdinfo)
+		f->ops->show_fdinfo(f, buf + strlen(buf), size - strlen(buf));
 	file_put(f);
 	return strlen(buf);
 }

@@ -6,6 +6,7 @@
  */
 #include "fs/inode.h"
 #include "fs/file.h"
+#include "fs/fsnotify.h"
 #include "fs/memfd.h"
 #include "fs/pipe.h"
 #include "fs/ramfs_priv.h"
@@ -20,6 +21,7 @@
 #include "mm/layout.h"
 #include <uapi/dirent.h>
 #include <uapi/errno.h>
+#include <uapi/inotify.h>
 
 #define RAMFS_DEV	0x10 /* st_dev of every ramfs inode */
 #define RAMFS_MAX_PAGES (RAMFS_MAX_FILE >> PAGE_SHIFT)
@@ -131,6 +133,7 @@ void inode_put(struct inode *ip)
 {
 	if (__atomic_sub_fetch(&ip->refcount, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
+	fsnotify_inode_gone(ip); /* IN_DELETE_SELF, IN_IGNORED: its watches go */
 	if (S_ISDIR(ip->mode))
 		free_dir(ip);
 	else if (S_ISREG(ip->mode))
@@ -559,9 +562,14 @@ static int add_entry(struct inode *dir, const char *name, size_t len, struct ino
 	if (!err)
 		err = link_entry(dir, e, ip, fresh);
 	spin_unlock(&dir->lock);
-	if (err)
+	if (err) {
 		kfree(e);
-	return err;
+		return err;
+	}
+	if (!fresh)
+		fsnotify_inode(ip, IN_ATTRIB); /* its link count (Linux's fsnotify_link) */
+	fsnotify_name(dir, ip, IN_CREATE, name, len, 0);
+	return 0;
 }
 
 int dir_link(struct inode *dir, const char *name, size_t len, struct inode *ip)
@@ -594,8 +602,10 @@ int dir_create(struct inode *dir, const char *name, size_t len, uint32_t mode, u
 		*out = old->ip;
 	}
 	spin_unlock(&dir->lock);
-	if (!err)
+	if (!err) {
+		fsnotify_name(dir, ip, IN_CREATE, name, len, 0);
 		return 0;
+	}
 bad:
 	if (ip)
 		inode_put(ip);
@@ -645,7 +655,13 @@ int dir_remove(struct inode *dir, const char *name, size_t len, bool want_dir)
 	spin_unlock(&dir->lock);
 	if (err)
 		return err;
-	inode_put(e->ip);
+	if (!want_dir)
+		fsnotify_inode(e->ip, IN_ATTRIB); /* its link count, as Linux's unlink */
+	bool watched = fsnotify_watched(dir);	  /* e->ip may go now */
+	uint32_t isdir = S_ISDIR(e->ip->mode) ? IN_ISDIR : 0;
+	inode_put(e->ip); /* the last name and user: IN_DELETE_SELF, before IN_DELETE (Linux) */
+	if (watched)
+		__fsnotify_name(dir, IN_DELETE | isdir, e->name, e->len, 0);
 	kfree(e);
 	return 0;
 }

@@ -1,7 +1,9 @@
 /*
  * Inode metadata changes: chmod, chown, utimensat.  Everyone is root, so
  * nothing is checked; each change takes the inode lock and sets ctime, as
- * Linux's notify_change does.  And the write/exec exclusion (writecount).
+ * Linux's notify_change does (the inotify events are sys_attr.c's: it
+ * knows the name the change came by).  And the write/exec exclusion
+ * (writecount).
  */
 #include "fs/inode.h"
 #include "fs/memfd.h"

@@ -10,12 +10,14 @@
  * contains the other, by address; the moved and the replaced inode are
  * locked one at a time after them, as leaves.
  */
+#include "fs/fsnotify.h"
 #include "fs/inode.h"
 #include "fs/ramfs_priv.h"
 #include "lib/string.h"
 #include "mm/heap.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
+#include <uapi/inotify.h>
 
 static struct spinlock rename_spin = SPINLOCK_INIT("rename");
 
@@ -60,6 +62,9 @@ struct rename_op {
 	struct inode *olddir, *newdir;
 	struct ramfs_dirent *old, *new; /* new is NULL if the name is free */
 	unsigned int flags;
+	/* Once committed: the moved inode and the replaced (or, exchanged,
+	 * the other) one, referenced for the events sent after the locks. */
+	struct inode *moved, *other;
 };
 
 /* Linux's do_renameat2 checks, in its order, once both entries are known. */
@@ -198,8 +203,39 @@ static int rename_locked(struct rename_op *r, const char *oldname, size_t oldlen
 	if (r->new && !(r->flags & RENAME_EXCHANGE) &&
 	    (err = drop_victim(r->newdir, r->old->ip, r->new->ip, now)))
 		return err;
+	r->moved = r->old->ip;
+	inode_get(r->moved);
+	if ((r->other = r->new ? r->new->ip : NULL))
+		inode_get(r->other);
 	commit(r, fresh, g, now);
 	return 0;
+}
+
+/* inotify's view of one name moving (Linux's fsnotify_move): a cookie
+ * pairs IN_MOVED_FROM in from with IN_MOVED_TO in to; the inode itself
+ * gets IN_MOVE_SELF. */
+static void notify_move(struct inode *from, const char *fname, size_t flen, struct inode *to,
+			const char *tname, size_t tlen, struct inode *ip)
+{
+	uint32_t cookie = fsnotify_cookie();
+
+	fsnotify_name(from, ip, IN_MOVED_FROM, fname, flen, cookie);
+	fsnotify_name(to, ip, IN_MOVED_TO, tname, tlen, cookie);
+	fsnotify_inode(ip, IN_MOVE_SELF);
+}
+
+/* The events of a committed rename, sent without locks; drops r's references. */
+static void notify_rename(struct rename_op *r, const char *oldname, size_t oldlen,
+			  const char *newname, size_t newlen)
+{
+	notify_move(r->olddir, oldname, oldlen, r->newdir, newname, newlen, r->moved);
+	if (r->other && (r->flags & RENAME_EXCHANGE))
+		notify_move(r->newdir, newname, newlen, r->olddir, oldname, oldlen, r->other);
+	else if (r->other)
+		fsnotify_inode(r->other, IN_ATTRIB); /* it lost a name */
+	inode_put(r->moved);
+	if (r->other)
+		inode_put(r->other);
 }
 
 int dir_rename(struct inode *olddir, const char *oldname, size_t oldlen, struct inode *newdir,
@@ -217,6 +253,8 @@ int dir_rename(struct inode *olddir, const char *oldname, size_t oldlen, struct 
 	err = rename_locked(&r, oldname, oldlen, newname, newlen, fresh, &g);
 	unlock_two(olddir, newdir);
 	spin_unlock(&rename_spin);
+	if (!err && r.moved)
+		notify_rename(&r, oldname, oldlen, newname, newlen);
 	for (int i = 0; i < 2; i++) {
 		kfree(g.entries[i]);
 		if (g.put[i])

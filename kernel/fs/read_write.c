@@ -7,12 +7,14 @@
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
 #include "fs/files.h"
+#include "fs/fsnotify.h"
 #include "fs/inode.h"
 #include "lib/iov_iter.h"
 #include "mm/heap.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
+#include <uapi/inotify.h>
 #include <uapi/uio.h>
 
 /* preadv2/pwritev2 flags taken as no-ops: a RAM file system has nothing
@@ -65,6 +67,8 @@ long file_rw_iter(struct file *f, struct iov_iter *it, uint64_t *at, bool write)
 	if (!at && n > 0)
 		file_pos_set(f, pos);
 	file_pos_unlock(f, locked);
+	if (n > 0)
+		fsnotify_file(f, write ? IN_MODIFY : IN_ACCESS);
 	return n;
 }
 

@@ -7,10 +7,12 @@
 #include "fs/fs_struct.h"
 #include "fs/file.h"
 #include "fs/files.h"
+#include "fs/fsnotify.h"
 #include "fs/upath.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
+#include <uapi/inotify.h>
 
 #define NSEC_PER_SEC  1000000000L
 #define NSEC_PER_USEC 1000L
@@ -29,61 +31,84 @@ SYSCALL_DEFINE1(umask, unsigned int, mask)
 	return fs_set_umask(current()->fs, mask);
 }
 
+/* What an attribute call acts on: the inode, and where it was found, for
+ * the IN_ATTRIB its directory's inotify watches get: the lookup's
+ * directory and name, or the open file's (f, referenced). */
+struct attr_obj {
+	struct inode *ip;
+	struct path_where where;
+	struct file *f;
+};
+
 /*
- * The inode a call acts on: path relative to dirfd or, with a NULL path or
+ * The object a call acts on: path relative to dirfd or, with a NULL path or
  * AT_EMPTY_PATH and an empty one, the open file dirfd itself (fchmod,
- * futimens).  nofollow: a final link is the object.  *out is NULL for a
+ * futimens).  nofollow: a final link is the object.  o->ip is NULL for a
  * pipe or socket: Linux changes their pseudo inode, fdkernel has none, so
  * the change succeeds and has no effect.
  */
-static long attr_target(int dirfd, const char *upath, int flags, bool nofollow, struct inode **out)
+static long attr_target(int dirfd, const char *upath, int flags, bool nofollow, struct attr_obj *o)
 {
-	struct file *f;
 	struct upath p;
 	long err;
 
+	*o = (struct attr_obj){0};
 	if (upath) {
 		err = upath_get_flags(dirfd, upath, flags, &p);
 		if (err)
 			return err;
 		if (p.path[0] || !(flags & AT_EMPTY_PATH)) {
-			err = path_lookup_flags(p.dir, p.path, lookup_follow_flags(nofollow), out);
+			err = path_lookup_where(p.dir, p.path, lookup_follow_flags(nofollow),
+						&o->ip, &o->where);
 			upath_put(&p);
 			return err;
 		}
 		upath_put(&p);
 		if (dirfd == AT_FDCWD)
-			return path_lookup(NULL, ".", out);
+			return path_lookup(NULL, ".", &o->ip);
 	}
 	/* AT_EMPTY_PATH takes an O_PATH fd, fchmod and futimens do not. */
-	f = upath ? files_lookup_raw(current()->files, dirfd)
-		  : files_lookup(current()->files, dirfd);
-	if (!f)
+	o->f = upath ? files_lookup_raw(current()->files, dirfd)
+		     : files_lookup(current()->files, dirfd);
+	if (!o->f)
 		return -EBADF;
-	if (f->inode)
-		inode_get(f->inode);
-	*out = f->inode;
-	file_put(f);
+	if ((o->ip = o->f->inode))
+		inode_get(o->ip);
 	return 0;
+}
+
+/* Ends a call on o: IN_ATTRIB if the change was made (err 0), then o's
+ * references go.  Returns err. */
+static long attr_done(struct attr_obj *o, long err)
+{
+	if (!err && o->ip && o->f)
+		fsnotify_file(o->f, IN_ATTRIB);
+	else if (!err && o->ip)
+		fsnotify_parent(o->ip, o->where.dir, o->where.name, IN_ATTRIB);
+	if (o->ip)
+		inode_put(o->ip);
+	path_where_put(&o->where);
+	if (o->f)
+		file_put(o->f);
+	return err;
 }
 
 /* Linux: a link's own mode cannot change (fchmodat2 with AT_SYMLINK_NOFOLLOW). */
 static long do_chmod(int dirfd, const char *upath, unsigned int mode, int flags)
 {
-	struct inode *ip;
+	struct attr_obj o;
 	long err;
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	err = attr_target(dirfd, upath, flags, flags & AT_SYMLINK_NOFOLLOW, &ip);
-	if (err || !ip)
-		return err;
-	if (inode_is_link(ip))
+	err = attr_target(dirfd, upath, flags, flags & AT_SYMLINK_NOFOLLOW, &o);
+	if (err || !o.ip)
+		return attr_done(&o, err);
+	if (inode_is_link(o.ip))
 		err = -EOPNOTSUPP;
 	else
-		err = inode_chmod(ip, mode);
-	inode_put(ip);
-	return err;
+		err = inode_chmod(o.ip, mode);
+	return attr_done(&o, err);
 }
 
 SYSCALL_DEFINE2(chmod, const char *, path, unsigned int, mode)
@@ -109,17 +134,15 @@ SYSCALL_DEFINE4(fchmodat2, int, dirfd, const char *, path, unsigned int, mode, i
 /* uid/gid (uint32_t)-1: unchanged.  Any id is stored: there is one user, root. */
 static long do_chown(int dirfd, const char *upath, uint32_t uid, uint32_t gid, int flags)
 {
-	struct inode *ip;
+	struct attr_obj o;
 	long err;
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	err = attr_target(dirfd, upath, flags, flags & AT_SYMLINK_NOFOLLOW, &ip);
-	if (err || !ip)
-		return err;
-	inode_chown(ip, uid, gid);
-	inode_put(ip);
-	return 0;
+	err = attr_target(dirfd, upath, flags, flags & AT_SYMLINK_NOFOLLOW, &o);
+	if (!err && o.ip)
+		inode_chown(o.ip, uid, gid);
+	return attr_done(&o, err);
 }
 
 SYSCALL_DEFINE3(chown, const char *, path, uint32_t, uid, uint32_t, gid)
@@ -167,24 +190,21 @@ static long time_from_user(const struct timespec_u *ts, uint64_t *ns)
 static long do_utimes(int dirfd, const char *upath, const struct timespec_u *times, int flags)
 {
 	uint64_t atime = INODE_TIME_NOW, mtime = INODE_TIME_NOW;
-	struct inode *ip;
+	struct attr_obj o;
 	long err;
 
 	if (!upath && dirfd != AT_FDCWD ? flags : flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
 	if (!upath && dirfd == AT_FDCWD)
 		return -EFAULT;
-	err = attr_target(dirfd, upath, flags, flags & AT_SYMLINK_NOFOLLOW, &ip);
-	if (err || !ip)
-		return err;
+	err = attr_target(dirfd, upath, flags, flags & AT_SYMLINK_NOFOLLOW, &o);
+	if (err || !o.ip)
+		return attr_done(&o, err);
 	if (times && ((err = time_from_user(&times[0], &atime)) ||
-		      (err = time_from_user(&times[1], &mtime)))) {
-		inode_put(ip);
-		return err;
-	}
-	inode_set_times(ip, atime, mtime);
-	inode_put(ip);
-	return 0;
+		      (err = time_from_user(&times[1], &mtime))))
+		return attr_done(&o, err);
+	inode_set_times(o.ip, atime, mtime);
+	return attr_done(&o, 0);
 }
 
 /* Both times UTIME_OMIT: nothing to do, and Linux does not even look the path up. */

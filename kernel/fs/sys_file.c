@@ -6,6 +6,7 @@
 #include "fs/fd.h"
 #include "fs/file.h"
 #include "fs/files.h"
+#include "fs/fsnotify.h"
 #include "fs/upath.h"
 #include "fs/fs_struct.h"
 #include "fs/inode.h"
@@ -16,6 +17,7 @@
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
+#include <uapi/inotify.h>
 #include <uapi/ioctl.h>
 #include <uapi/stat.h>
 
@@ -68,16 +70,25 @@ int upath_get(int dirfd, const char *upath, struct upath *p)
 	return upath_get_flags(dirfd, upath, 0, p);
 }
 
-int upath_lookup(int dirfd, const char *upath, bool nofollow, struct inode **out)
+int upath_lookup_where(int dirfd, const char *upath, bool nofollow, struct inode **out,
+		       struct path_where *where)
 {
+	unsigned int flags;
 	struct upath p;
 	int err = upath_get(dirfd, upath, &p);
 
 	if (err)
 		return err;
-	err = path_lookup_flags(p.dir, p.path, lookup_follow_flags(nofollow), out);
+	flags = lookup_follow_flags(nofollow);
+	err = where ? path_lookup_where(p.dir, p.path, flags, out, where)
+		    : path_lookup_flags(p.dir, p.path, flags, out);
 	upath_put(&p);
 	return err;
+}
+
+int upath_lookup(int dirfd, const char *upath, bool nofollow, struct inode **out)
+{
+	return upath_lookup_where(dirfd, upath, nofollow, out, NULL);
 }
 
 static long do_open(int dirfd, const char *upath, unsigned int flags, uint32_t mode)
@@ -140,6 +151,8 @@ SYSCALL_DEFINE3(getdents64, int, fd, void *, buf, unsigned int, count)
 		n = -EFAULT;
 	else
 		n = f->ops->getdents(f, buf, count);
+	if (n >= 0 && f->inode)
+		fsnotify_file(f, IN_ACCESS); /* as Linux's iterate_dir */
 	file_put(f);
 	return n;
 }
@@ -348,6 +361,8 @@ SYSCALL_DEFINE2(ftruncate, int, fd, long, length)
 		return -EBADF;
 	if (f->inode && inode_is_reg(f->inode) && file_can_write(f))
 		err = inode_truncate(f->inode, length);
+	if (!err)
+		fsnotify_file(f, IN_MODIFY);
 	file_put(f);
 	return err;
 }
@@ -355,18 +370,22 @@ SYSCALL_DEFINE2(ftruncate, int, fd, long, length)
 /* With SYSIND_NOFOLLOW a final link is ELOOP, as open(O_NOFOLLOW). */
 SYSCALL_DEFINE2(truncate, const char *, upath, long, length)
 {
+	struct path_where where = {NULL, NULL};
 	struct inode *ip;
 	long err;
 
 	if (length < 0)
 		return -EINVAL;
-	err = upath_lookup(AT_FDCWD, upath, false, &ip);
+	err = upath_lookup_where(AT_FDCWD, upath, false, &ip, &where);
 	if (err)
 		return err;
 	err = inode_is_dir(ip)	  ? -EISDIR
 	      : inode_is_link(ip) ? -ELOOP
 	      : !inode_is_reg(ip) ? -EINVAL
 				  : vfs_truncate(ip, length);
+	if (!err)
+		fsnotify_parent(ip, where.dir, where.name, IN_MODIFY);
 	inode_put(ip);
+	path_where_put(&where);
 	return err;
 }

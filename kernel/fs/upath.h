@@ -43,5 +43,8 @@ static inline unsigned int lookup_follow_flags(bool nofollow)
 
 /* The inode a user path (dirfd-relative) names: lookup flags as above. */
 int upath_lookup(int dirfd, const char *upath, bool nofollow, struct inode **out);
+/* The same, with where it was found (vfs.h's path_where; inotify's names). */
+int upath_lookup_where(int dirfd, const char *upath, bool nofollow, struct inode **out,
+		       struct path_where *where);
 
 #endif

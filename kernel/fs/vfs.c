@@ -9,6 +9,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "fs/fifo.h"
 #include "fs/file.h"
+#include "fs/fsnotify.h"
 #include "fs/reclock.h"
 #include "lib/printk.h"
 #include "lib/string.h"
@@ -17,6 +18,7 @@
 #include <uapi/dirent.h>
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
+#include <uapi/inotify.h>
 
 #define GETDENTS_BOUNCE (16 * 1024) /* most getdents64 output built per call */
 
@@ -301,6 +303,9 @@ int vfs_open(struct inode *start, const char *path, unsigned int flags, uint32_t
 	}
 	(*out)->dir = where.dir; /* the file takes them over */
 	(*out)->name = where.name;
+	if ((flags & O_TRUNC) && inode_is_reg(ip) && !created)
+		fsnotify_file(*out, IN_MODIFY);
+	fsnotify_file(*out, IN_OPEN);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "proc/clone.h"
 #include "proc/exit.h"
 #include "proc/group.h"
+#include "proc/pidfd.h"
 #include "proc/proc.h"
 #include "proc/uvm.h"
 #include "sched/sched.h"
@@ -26,14 +27,17 @@
 #define CLONE_KNOWN                                                                                \
 	(CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK |               \
 	 CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID |        \
-	 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_IO)
+	 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_IO |  \
+	 CLONE_PIDFD)
 #define CLONE_NAMESPACES                                                                           \
 	(CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |             \
 	 CLONE_NEWPID | CLONE_NEWNET)
 
-/* Linux's copy_process checks, in its order: 0 or -EINVAL. */
-static int clone_check(unsigned long flags, uint64_t tls)
+/* Linux's kernel_clone and copy_process checks, in its order: 0 or -EINVAL. */
+static int clone_check(const struct clone_req *r)
 {
+	unsigned long flags = r->flags;
+
 	if ((flags & (CLONE_NEWNS | CLONE_FS)) == (CLONE_NEWNS | CLONE_FS) ||
 	    (flags & (CLONE_NEWUSER | CLONE_FS)) == (CLONE_NEWUSER | CLONE_FS))
 		return -EINVAL;
@@ -43,14 +47,16 @@ static int clone_check(unsigned long flags, uint64_t tls)
 		return -EINVAL;
 	if ((flags & CLONE_PARENT) && current()->group->tgid == 1)
 		return -EINVAL; /* init has no parent to share */
-	if ((flags & CLONE_PIDFD) &&
-	    (flags & (CLONE_DETACHED | CLONE_THREAD | CLONE_PARENT_SETTID)))
+	/* clone() returns the pidfd where CLONE_PARENT_SETTID writes the tid:
+	 * both at one address is EINVAL, as for clone3. */
+	if ((flags & CLONE_PIDFD) && (flags & CLONE_PARENT_SETTID) && r->pidfd == r->parent_tid)
 		return -EINVAL;
-	/* No namespaces and no pidfds in fdkernel: Linux built without them
-	 * answers EINVAL too. */
+	if ((flags & CLONE_PIDFD) && (flags & (CLONE_DETACHED | CLONE_THREAD)))
+		return -EINVAL; /* no thread pidfds (Linux 6.9 has them) */
+	/* No namespaces in fdkernel: Linux built without them answers EINVAL too. */
 	if (flags & ~CLONE_KNOWN)
 		return -EINVAL;
-	if ((flags & CLONE_SETTLS) && tls >= USER_END)
+	if ((flags & CLONE_SETTLS) && r->tls >= USER_END)
 		return -EPERM; /* as ARCH_SET_FS */
 	return 0;
 }
@@ -194,21 +200,42 @@ void clone_child_start(struct task *t)
 	t->set_child_tid = 0;
 }
 
+/* CLONE_PIDFD: a pidfd reserved for the child and written to the
+ * caller's memory first (EFAULT ends the clone, as Linux): the fd, or
+ * -errno; *pf holds its file until pidfd_clone_install. */
+static int clone_pidfd(const struct clone_req *r, struct file **pf)
+{
+	int fd = pidfd_clone_reserve(pf);
+
+	if (fd >= 0 && copy_to_user((void *)r->pidfd, &fd, sizeof(fd))) {
+		pidfd_clone_cancel(fd, *pf);
+		return -EFAULT;
+	}
+	return fd;
+}
+
 long do_clone(const struct clone_req *r)
 {
 	struct task *parent = current(), *child;
-	int err = clone_check(r->flags, r->tls), tid;
+	int err = clone_check(r), tid, pidfd = -1;
+	struct file *pf = NULL;
 
 	if (err)
 		return err;
-	if (!(child = task_alloc(parent->name)))
-		return -EAGAIN; /* TASK_MAX tasks, threads included */
+	if ((r->flags & CLONE_PIDFD) && (pidfd = clone_pidfd(r, &pf)) < 0)
+		return pidfd;
+	if (!(child = task_alloc(parent->name))) {
+		err = -EAGAIN; /* TASK_MAX tasks, threads included */
+		goto fail_pidfd;
+	}
 	if ((err = clone_resources(child, parent, r)))
 		goto fail;
 	clone_registers(child, parent, r);
 	if ((err = clone_join(child, r)))
 		goto fail;
 	tid = child->pid;
+	if (pf) /* before the child can run, and so exit */
+		pidfd_clone_install(pidfd, pf, child->group);
 	strace_fork(child, parent);
 	if (r->flags & CLONE_PARENT_SETTID)
 		(void)copy_to_user((void *)r->parent_tid, &tid, sizeof(tid)); /* faults ignored */
@@ -224,13 +251,16 @@ long do_clone(const struct clone_req *r)
 fail:
 	task_release_resources(child);
 	task_free(child);
+fail_pidfd:
+	if (pf)
+		pidfd_clone_cancel(pidfd, pf);
 	return err;
 }
 
 SYSCALL_DEFINE5(clone, unsigned long, flags, uint64_t, stack, uint64_t, parent_tid, uint64_t,
 		child_tid, uint64_t, tls)
 {
-	struct clone_req r = {flags, stack, parent_tid, child_tid, tls, false};
+	struct clone_req r = {flags, stack, parent_tid, child_tid, tls, false, parent_tid};
 
 	return do_clone(&r);
 }
@@ -288,14 +318,14 @@ SYSCALL_DEFINE1(unshare, unsigned long, flags)
 
 SYSCALL_DEFINE0(fork)
 {
-	struct clone_req r = {SIGCHLD, 0, 0, 0, 0, false};
+	struct clone_req r = {SIGCHLD, 0, 0, 0, 0, false, 0};
 
 	return do_clone(&r);
 }
 
 SYSCALL_DEFINE0(vfork)
 {
-	struct clone_req r = {CLONE_VFORK | CLONE_VM | SIGCHLD, 0, 0, 0, 0, false};
+	struct clone_req r = {CLONE_VFORK | CLONE_VM | SIGCHLD, 0, 0, 0, 0, false, 0};
 
 	return do_clone(&r);
 }

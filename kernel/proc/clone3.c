@@ -91,6 +91,7 @@ SYSCALL_DEFINE2(clone3, const char *, uargs, size_t, size)
 	    .child_tid = a.child_tid,
 	    .tls = a.tls,
 	    .clear_sighand = a.flags & CLONE_CLEAR_SIGHAND,
+	    .pidfd = a.pidfd,
 	};
 	return do_clone(&r);
 }

@@ -22,6 +22,7 @@
 #include "proc/leakcheck.h"
 #include "proc/group.h"
 #include "proc/posix_timer.h"
+#include "proc/pidfd.h"
 #include "proc/proc.h"
 #include "proc/uvm.h"
 #include "sched/sched.h"
@@ -157,6 +158,7 @@ static void group_dies_locked(struct thread_group *g, int status)
 	if (!g->exiting)
 		g->exit_status = status;
 	g->state = autoreap ? GROUP_DEAD : GROUP_ZOMBIE;
+	pidfd_group_state_locked(g); /* readable; no longer its process if dead */
 	if (g->parent->pgid != g->pgid && g->parent->sid == g->sid)
 		jobctl_orphaned_locked(g->pgid, g); /* our own group, left by us */
 	if (autoreap)

@@ -3,6 +3,7 @@
  * that frees one after its last task.
  */
 #include "proc/group.h"
+#include "proc/pidfd.h"
 #include "fs/signalfd.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
@@ -61,5 +62,6 @@ void group_free(struct thread_group *g)
 	spin_lock(&g->siglock);
 	sigpending_discard_locked(&g->shared, ~0UL);
 	spin_unlock(&g->siglock);
+	pidfd_group_free(g);
 	kfree(g);
 }

@@ -15,6 +15,7 @@
 #include "proc/signal.h"
 #include "sched/wait.h"
 
+struct pid_ident;
 struct task;
 
 enum group_state {
@@ -107,6 +108,10 @@ struct thread_group {
 	/* CPU ticks of the children it reaped, theirs included (proc_lock:
 	 * added by reap.c, read by times and getrusage). */
 	uint64_t children_utime, children_stime;
+	/* The identity pidfds hold (proc/pidfd.c), made by the first
+	 * pidfd_open or CLONE_PIDFD (proc_lock), referenced until group_free;
+	 * NULL while no pidfd was asked for. */
+	struct pid_ident *ident;
 };
 
 /* A new group for leader, not joined yet (group_add_thread_locked does,

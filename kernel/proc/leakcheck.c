@@ -4,6 +4,7 @@
 #include "fs/file.h"
 #include "fs/flock.h"
 #include "fs/inode.h"
+#include "fs/inotify.h"
 #include "fs/memfd.h"
 #include "ipc/ipc.h"
 #include "fs/reclock.h"
@@ -16,6 +17,7 @@
 #include "proc/futex.h"
 #include "proc/posix_timer.h"
 #include "proc/sigqueue.h"
+#include "proc/pidfd.h"
 #include "proc/proc.h"
 #include "proc/vma.h"
 #include "sched/grace.h"
@@ -45,10 +47,13 @@ void kcounters_read(struct kcounters *c)
 	c->pi_states = futex_pi_state_count();
 	c->sigqueue = sigqueue_count();
 	c->posix_timers = posix_timer_count();
+	c->pidfds = pidfd_ident_count();
+	c->inotify_watches = inotify_watch_count();
+	c->inotify_events = inotify_event_count();
 	c->heap_serial = heaptrace_serial();
 }
 
-#define LEAK_CHECKS 17 /* the check() lines below */
+#define LEAK_CHECKS 20 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -80,6 +85,9 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(15, "futex PI states", (long)b->pi_states, (long)a->pi_states);
 	passed += check(16, "queued signals", (long)b->sigqueue, (long)a->sigqueue);
 	passed += check(17, "POSIX timers", (long)b->posix_timers, (long)a->posix_timers);
+	passed += check(18, "pidfd identities", (long)b->pidfds, (long)a->pidfds);
+	passed += check(19, "inotify watches", (long)b->inotify_watches, (long)a->inotify_watches);
+	passed += check(20, "inotify events", (long)b->inotify_events, (long)a->inotify_events);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

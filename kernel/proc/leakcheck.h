@@ -31,7 +31,9 @@ struct kcounters {
 	unsigned long pi_states;    /* proc/futex_pi.c */
 	unsigned long sigqueue;	    /* queued signals and timers' entries (proc/sigqueue.h) */
 	unsigned long posix_timers; /* proc/posix_timer.h */
-	uint64_t heap_serial;	    /* heaptrace_serial(): allocations so far */
+	unsigned long pidfds;	    /* proc/pidfd.c: process identities */
+	unsigned long inotify_watches, inotify_events; /* fs/inotify.c */
+	uint64_t heap_serial;			       /* heaptrace_serial(): allocations so far */
 };
 
 /* The counters when init started (proc/init.c). */

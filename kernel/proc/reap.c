@@ -9,6 +9,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "proc/exit.h"
 #include "proc/group.h"
+#include "proc/pidfd.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "sys/syscall.h"
@@ -23,9 +24,12 @@
 
 /* Which children a wait is for, and how. */
 struct wait_opts {
-	int type;	  /* P_ALL, P_PID or P_PGID */
+	int type;	  /* P_ALL, P_PID, P_PGID or P_PIDFD */
 	int id;		  /* the pid or the process group */
 	unsigned options; /* W* bits: WEXITED makes zombies reportable */
+	/* P_PIDFD: the process, by identity (referenced for the call), so a
+	 * reused pid number never matches; none once it is reaped. */
+	struct pid_ident *ident;
 };
 
 /* What a wait found. */
@@ -46,6 +50,8 @@ static bool child_matches(const struct thread_group *c, const struct wait_opts *
 		return c->tgid == w->id;
 	case P_PGID:
 		return c->pgid == w->id;
+	case P_PIDFD:
+		return pid_ident_is_locked(w->ident, c);
 	default:
 		return true;
 	}
@@ -125,6 +131,7 @@ static int try_wait(const struct wait_opts *w, struct wait_found *found)
 		current()->group->children_stime += found->stime;
 		list_del(&z->sibling);
 		z->state = GROUP_DEAD;
+		pidfd_group_state_locked(z); /* its pidfds stop naming it */
 		leader = z->leader;
 	}
 	spin_unlock(&proc_lock);
@@ -154,12 +161,12 @@ static int do_wait(const struct wait_opts *w, struct wait_found *found)
 /* wait4's pid: > 0 that child, -1 any, 0 the caller's group, < -1 group -pid. */
 static struct wait_opts wait4_opts(int pid, int options)
 {
-	struct wait_opts w = {P_PID, pid, options | WEXITED};
+	struct wait_opts w = {P_PID, pid, options | WEXITED, NULL};
 
 	if (pid == -1)
 		w.type = P_ALL;
 	else if (pid <= 0)
-		w = (struct wait_opts){P_PGID, pid ? -pid : current_pgid(), w.options};
+		w = (struct wait_opts){P_PGID, pid ? -pid : current_pgid(), w.options, NULL};
 	return w;
 }
 
@@ -185,14 +192,29 @@ SYSCALL_DEFINE4(wait4, int, pid, int *, ustatus, int, options, void *, urusage)
 	return found.pid;
 }
 
-/* Checks waitid's arguments into *w: 0 or -EINVAL. */
-static int waitid_opts(int idtype, int id, int options, struct wait_opts *w)
+/* P_PIDFD: the pidfd's process into w (referenced); a non-blocking pidfd
+ * waits as WNOHANG: 0, -EINVAL, -EBADF. */
+static int waitid_pidfd(int fd, struct wait_opts *w, bool *nonblock)
+{
+	int err;
+
+	if (fd < 0)
+		return -EINVAL;
+	if ((err = pidfd_ident_of_fd(fd, &w->ident, nonblock)))
+		return err;
+	if (*nonblock)
+		w->options |= WNOHANG;
+	return 0;
+}
+
+/* Checks waitid's arguments into *w: 0, -EINVAL, or -EBADF (P_PIDFD). */
+static int waitid_opts(int idtype, int id, int options, struct wait_opts *w, bool *nonblock)
 {
 	if (options & ~WAITID_OPTIONS)
 		return -EINVAL;
 	if (!(options & (WEXITED | WSTOPPED | WCONTINUED)))
 		return -EINVAL;
-	*w = (struct wait_opts){idtype, id, options};
+	*w = (struct wait_opts){idtype, id, options, NULL};
 	switch (idtype) {
 	case P_ALL:
 		return 0;
@@ -202,7 +224,9 @@ static int waitid_opts(int idtype, int id, int options, struct wait_opts *w)
 		if (!id)
 			w->id = current_pgid();
 		return id >= 0 ? 0 : -EINVAL;
-	default: /* P_PIDFD included: fdkernel has no pidfds */
+	case P_PIDFD:
+		return waitid_pidfd(id, w, nonblock);
+	default:
 		return -EINVAL;
 	}
 }
@@ -239,12 +263,17 @@ static int put_waitid_info(char *uinfo, bool found, const struct wait_found *f)
 
 SYSCALL_DEFINE5(waitid, int, idtype, int, id, char *, uinfo, int, options, void *, urusage)
 {
-	struct wait_opts w;
+	struct wait_opts w = {0};
 	struct wait_found found;
-	int ret = waitid_opts(idtype, id, options, &w);
+	bool nonblock = false;
+	int ret = waitid_opts(idtype, id, options, &w, &nonblock);
 
 	if (!ret)
 		ret = do_wait(&w, &found);
+	if (!ret && nonblock && !(options & WNOHANG))
+		ret = -EAGAIN; /* a PIDFD_NONBLOCK pidfd's child has not exited (Linux) */
+	if (w.ident)
+		pid_ident_put(w.ident);
 	if (ret > 0 && urusage && put_rusage(urusage, found.utime, found.stime))
 		return -EFAULT;
 	if (uinfo && put_waitid_info(uinfo, ret > 0, &found))

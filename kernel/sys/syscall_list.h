@@ -192,6 +192,9 @@
 	X(__NR_tgkill, tgkill)                                                                     \
 	X(__NR_utimes, utimes)                                                                     \
 	X(__NR_waitid, waitid)                                                                     \
+	X(__NR_inotify_init, inotify_init)                                                         \
+	X(__NR_inotify_add_watch, inotify_add_watch)                                               \
+	X(__NR_inotify_rm_watch, inotify_rm_watch)                                                 \
 	X(__NR_openat, openat)                                                                     \
 	X(__NR_mkdirat, mkdirat)                                                                   \
 	X(__NR_mknodat, mknodat)                                                                   \
@@ -228,6 +231,7 @@
 	X(__NR_epoll_create1, epoll_create1)                                                       \
 	X(__NR_dup3, dup3)                                                                         \
 	X(__NR_pipe2, pipe2)                                                                       \
+	X(__NR_inotify_init1, inotify_init1)                                                       \
 	X(__NR_preadv, preadv)                                                                     \
 	X(__NR_pwritev, pwritev)                                                                   \
 	X(__NR_rt_tgsigqueueinfo, rt_tgsigqueueinfo)                                               \
@@ -245,8 +249,11 @@
 	X(__NR_preadv2, preadv2)                                                                   \
 	X(__NR_pwritev2, pwritev2)                                                                 \
 	X(__NR_statx, statx)                                                                       \
+	X(__NR_pidfd_send_signal, pidfd_send_signal)                                               \
+	X(__NR_pidfd_open, pidfd_open)                                                             \
 	X(__NR_clone3, clone3)                                                                     \
 	X(__NR_close_range, close_range)                                                           \
+	X(__NR_pidfd_getfd, pidfd_getfd)                                                           \
 	X(__NR_epoll_pwait2, epoll_pwait2)                                                         \
 	X(__NR_fchmodat2, fchmodat2)                                                               \
 	X(__NR_socket2, socket2)                                                                   \

@@ -19,7 +19,7 @@
 #define P_ALL	0
 #define P_PID	1
 #define P_PGID	2
-#define P_PIDFD 3 /* not supported: EINVAL */
+#define P_PIDFD 3 /* id is a pidfd */
 
 /* si_code of SIGCHLD and of waitid's siginfo. */
 #define CLD_EXITED    1

@@ -240,6 +240,40 @@ static int make_memfd(int oflags, int fds[2])
 	return fds[0] < 0 ? -1 : 1;
 }
 
+/* pidfd_open takes no fd flags: its fd is always close-on-exec. */
+static int make_pidfd_open(int oflags, int fds[2])
+{
+	(void)oflags;
+	fds[0] = syscall(__NR_pidfd_open, getpid(), 0);
+	return fds[0] < 0 ? -1 : 1;
+}
+
+/* pidfd_getfd of one of our own fds: a copy, always close-on-exec. */
+static int make_pidfd_getfd(int oflags, int fds[2])
+{
+	int pidfd = syscall(__NR_pidfd_open, getpid(), 0),
+	    src = open("/dev/null", O_RDONLY | oflags);
+
+	fds[0] = syscall(__NR_pidfd_getfd, pidfd, src, 0);
+	close(src);
+	close(pidfd);
+	return fds[0] < 0 ? -1 : 1;
+}
+
+static int make_inotify_init(int oflags, int fds[2])
+{
+	(void)oflags;
+	fds[0] = syscall(__NR_inotify_init);
+	return fds[0] < 0 ? -1 : 1;
+}
+
+/* IN_CLOEXEC and IN_CLOFORK are SOCK_'s values too. */
+static int make_inotify_init1(int oflags, int fds[2])
+{
+	fds[0] = syscall(__NR_inotify_init1, sock_flags(oflags));
+	return fds[0] < 0 ? -1 : 1;
+}
+
 static const struct creator creators[] = {
     {"open", TAKES_FLAGS, 0, false, make_open},
     {"openat", TAKES_FLAGS, 0, false, make_openat},
@@ -262,6 +296,10 @@ static const struct creator creators[] = {
     {"signalfd", FLAGLESS, 0, false, make_signalfd},
     {"signalfd4", TAKES_FLAGS, 0, false, make_signalfd4},
     {"memfd_create", TAKES_FLAGS, 0, false, make_memfd},
+    {"pidfd_open", COPIES, FD_CLOEXEC, false, make_pidfd_open},
+    {"pidfd_getfd", COPIES, FD_CLOEXEC, false, make_pidfd_getfd},
+    {"inotify_init", FLAGLESS, 0, false, make_inotify_init},
+    {"inotify_init1", TAKES_FLAGS, 0, false, make_inotify_init1},
 };
 
 #define NCREATORS (sizeof(creators) / sizeof(creators[0]))

@@ -133,6 +133,8 @@ static const struct fuzz_class classes[] = {
     {"memfd", scenario_memfd, SCENARIO_MS, 1},
     {"sysv", scenario_sysv, SCENARIO_MS, 1},
     {"locks", scenario_locks, SCENARIO_MS, 1},
+    {"pidfd", scenario_pidfd, SCENARIO_MS, 1},
+    {"inotify", scenario_inotify, SCENARIO_MS, 1},
 };
 
 #define NCLASSES      (sizeof classes / sizeof classes[0])

@@ -39,7 +39,16 @@ static void fuzz_fork(void)
 	if (fz.depth >= MAX_DEPTH || fz.nchildren >= MAX_CHILDREN || !one_in(4))
 		return;
 	report();
-	pid = raw_call(__NR_fork, 0, 0, 0);
+	if (one_in(4)) { /* a fork that also leaves a pidfd (CLONE_PIDFD) */
+		int pidfd = -1;
+		long a[6] = {
+		    0x1000 /* CLONE_PIDFD */ | 17 /* Linux SIGCHLD */, 0, (long)&pidfd, 0, 0, 0};
+		pid = raw_syscall(__NR_clone, a);
+		if (pid > 0)
+			remember(pidfd);
+	} else {
+		pid = raw_call(__NR_fork, 0, 0, 0);
+	}
 	if (pid == 0) {
 		fz.depth++;
 		fz.nchildren = 0;
@@ -96,6 +105,38 @@ static void fuzz_kill(void)
 	}
 	if (raw_call(__NR_kill, pid, sig, 0) == 0 && (sig == SIGKILL || sig == SIGTERM))
 		forget_child(pid);
+}
+
+/* The pidfd calls on the processes kill may name (fuzz_kill): a child, or
+ * rarely itself; signalled (a siginfo drawn now and then), copied from,
+ * or waited on, reaping a child that exited (forgotten then, like wait4's). */
+static void fuzz_pidfd(void)
+{
+	long pid = fz.nchildren ? fz.children[below(fz.nchildren)] : 99999, sig = arg_value('S');
+	long fd, ret, si[16] = {0};
+
+	if (one_in(TERMINAL_ODDS)) {
+		report();
+		pid = raw_call(__NR_getpid, 0, 0, 0);
+	}
+	fd = raw_call(__NR_pidfd_open, pid, one_in(2) ? 04000 /* PIDFD_NONBLOCK */ : arg_value('F'),
+		      0);
+	remember(fd);
+	if (one_in(3)) {
+		long a[6] = {fd, sig, one_in(2) ? 0 : arg_value('b'),
+			     one_in(4) ? arg_value('F') : 0};
+		if (raw_syscall(__NR_pidfd_send_signal, a) == 0 &&
+		    (sig == SIGKILL || sig == SIGTERM))
+			forget_child(pid);
+	} else if (one_in(2)) {
+		remember(
+		    raw_call(__NR_pidfd_getfd, fd, arg_value('f'), one_in(4) ? arg_value('F') : 0));
+	} else {
+		long a[6] = {3 /* P_PIDFD */, fd, (long)si, LINUX_WEXITED | LINUX_WNOHANG, 0, 0};
+		if ((ret = raw_syscall(NR_WAITID, a)) == 0 && (int)si[2])
+			forget_child((int)si[2]); /* si_pid: reaped */
+		remember(ret);
+	}
 }
 
 /* setpgid/setsid would let a process leave its worker's group, which the
@@ -371,6 +412,9 @@ static const struct call calls[] = {
     {__NR_tgkill, "", fuzz_kill},
     {246 /* kexec_load */, "", never},
     {NR_WAITID, "sPbFb", 0},
+    {__NR_inotify_init, "", 0},
+    {__NR_inotify_add_watch, "foF", 0},
+    {__NR_inotify_rm_watch, "fi", 0},
     {__NR_openat, "foFm", 0},
     {__NR_mkdirat, "fpm", 0},
     {__NR_mknodat, "fpmF", 0},
@@ -401,6 +445,7 @@ static const struct call calls[] = {
     {__NR_eventfd2, "iF", 0},
     {__NR_dup3, "ffF", 0},
     {__NR_pipe2, "bF", 0},
+    {__NR_inotify_init1, "F", 0},
     {__NR_preadv, "fbsis", 0},
     {__NR_pwritev, "fbsis", 0},
     {__NR_prlimit64, "Psbb", 0},
@@ -412,8 +457,11 @@ static const struct call calls[] = {
     {__NR_preadv2, "fbsisF", 0},
     {__NR_pwritev2, "fbsisF", 0},
     {__NR_statx, "foFsb", 0},
+    {__NR_pidfd_send_signal, "", fuzz_pidfd},
+    {__NR_pidfd_open, "PF", 0},
     {435 /* clone3 */, "", fuzz_fork},
     {__NR_close_range, "ffF", 0},
+    {__NR_pidfd_getfd, "ffF", 0},
     {__NR_socket2, "dFsF", 0},
     {__NR_syscall_indirect, "", fuzz_indirect},
     {__NR_epoll_pwait2, "fbsbbs", 0},

@@ -6,6 +6,7 @@
 #ifndef FUZZ_FDNEW_H
 #define FUZZ_FDNEW_H
 
+#include <poll.h>
 #include <sys/mman.h>
 #include <uapi/memfd.h>
 
@@ -60,6 +61,104 @@ static void scenario_memfd(void)
 	if (write(fd, "x", 1) >= 0)
 		finding(F_SEAL_WRITTEN);
 	close(fd);
+}
+
+/* --- pidfd: the process exits and is reaped under its pidfds. --- */
+
+static long pidfd_of(pid_t pid, long flags)
+{
+	return raw_call(__NR_pidfd_open, pid, flags, 0);
+}
+
+/* A holder (a helper) keeps a copy of the pidfd and polls it, signals
+ * through it, or is killed mid-poll; the pidfd must turn readable at the
+ * exit, reap the child through waitid(P_PIDFD) and refuse to signal
+ * once it is reaped (the pid may be someone else's then). */
+static void scenario_pidfd(void)
+{
+	struct pollfd p;
+	long si[16] = {0};
+	int fd, nb, holder;
+	pid_t pid;
+
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		sleep_ms((long)below(4));
+		_exit(3);
+	}
+	fd = pid > 0 ? (int)pidfd_of(pid, 0) : -1;
+	nb = pid > 0 ? (int)pidfd_of(pid, 04000 /* PIDFD_NONBLOCK */) : -1;
+	if (fd < 0 || nb < 0)
+		return;
+	if ((holder = helper()) == 0) {
+		p = (struct pollfd){one_in(2) ? fd : nb, POLLIN, 0};
+		if (one_in(2))
+			raw_call(__NR_pidfd_send_signal, p.fd, 0, 0);
+		poll(&p, 1, (int)below(50));
+		_exit(0);
+	}
+	if (holder > 0 && one_in(2))
+		kill(holder, SIGKILL);
+	p = (struct pollfd){one_in(2) ? fd : nb, POLLIN, 0};
+	if (poll(&p, 1, -1) != 1 || !(p.revents & POLLIN)) /* a hang: the watchdog's */
+		finding(F_PIDFD_EXIT);
+	long a[6] = {3 /* P_PIDFD */, one_in(2) ? fd : nb, (long)si, LINUX_WEXITED, 0, 0};
+	if (raw_syscall(NR_WAITID, a) != 0 || (int)si[2] != pid)
+		finding(F_PIDFD_EXIT);
+	if (raw_call(__NR_pidfd_send_signal, one_in(2) ? fd : nb, 0, 0) != -ESRCH)
+		finding(F_PIDFD_REAPED);
+	if (holder > 0)
+		helper_wait(holder, HELPER_END_MS);
+	close(fd);
+	close(nb);
+}
+
+/* --- inotify: watches outliving their files, fds closed mid-event. --- */
+
+/* A helper creates, writes, renames and removes files and a directory
+ * under watch while the scenario reads events, removes watches and closes
+ * the inotify fd (or a dup of it) in a random order; a watched file's
+ * removal must end its watch (IN_IGNORED: a second rm_watch is EINVAL). */
+static void scenario_inotify(void)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	int fd = (int)raw_call(__NR_inotify_init1, 04000 /* IN_NONBLOCK */, 0, 0), wd, copy;
+	pid_t writer;
+
+	if (fd < 0)
+		return;
+	mkdir("in", 0700);
+	close(open("in/f", O_CREAT | O_WRONLY, 0600));
+	raw_call(__NR_inotify_add_watch, fd, (long)"in", 0xfff /* IN_ALL_EVENTS */);
+	wd = (int)raw_call(__NR_inotify_add_watch, fd, (long)"in/f",
+			   0xfff | (one_in(2) ? 0x80000000 : 0));
+	copy = one_in(2) ? dup(fd) : -1;
+	if ((writer = helper()) == 0) {
+		for (int i = 0; i < 64; i++) {
+			int f = open("in/f", O_CREAT | O_WRONLY | O_APPEND, 0600);
+			write(f, "x", 1);
+			close(f);
+			if (one_in(8))
+				rename("in/f", "in/g"), rename("in/g", "in/f");
+			if (one_in(16))
+				unlink("in/f");
+			if (one_in(16))
+				mkdir("in/d", 0700), rmdir("in/d");
+		}
+		_exit(0);
+	}
+	for (int i = 0; i < 16; i++)
+		read(one_in(2) || copy < 0 ? fd : copy, buf, one_in(4) ? 8 : sizeof buf);
+	if (one_in(2)) /* the reader goes while the writer may still write */
+		close(fd), fd = -1;
+	bool writer_done = writer > 0 && helper_wait(writer, HELPER_END_MS) >= 0;
+	unlink("in/f");
+	if (writer_done && fd >= 0 && wd > 0 &&
+	    raw_call(__NR_inotify_rm_watch, fd, wd, 0) != -EINVAL)
+		finding(F_INOTIFY_WATCH_LEFT);
+	rmdir("in");
+	close(fd);
+	close(copy);
 }
 
 #endif

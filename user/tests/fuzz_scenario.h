@@ -42,7 +42,10 @@
 	X(F_SEAL_WRITTEN, "a write to a memfd sealed with F_SEAL_FUTURE_WRITE succeeded")          \
 	X(F_SHM_LOST, "a write to a System V segment was not seen through another attach")         \
 	X(F_SHM_ALIVE, "a removed segment outlived its last attach (must be freed: EINVAL)")       \
-	X(F_LOCK_LEFT, "a record lock outlived its holder and every waiter (must go at exit)")
+	X(F_LOCK_LEFT, "a record lock outlived its holder and every waiter (must go at exit)")     \
+	X(F_PIDFD_EXIT, "a pidfd did not report or reap its process's exit")                       \
+	X(F_PIDFD_REAPED, "pidfd_send_signal to a reaped process was not ESRCH")                   \
+	X(F_INOTIFY_WATCH_LEFT, "a watch on a removed file outlived it (rm_watch was not EINVAL)")
 
 enum finding {
 #define FINDING_ENUM(name, text) name,

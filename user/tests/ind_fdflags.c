@@ -3,6 +3,7 @@
  * F_GETFL; calls without fds accept the flags; the flags do not stick. */
 #include <fcntl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "indirect.h"
@@ -213,6 +214,45 @@ static int make_memfd(unsigned long flags, int fds[2])
 	return one(IND(flags, __NR_memfd_create, (unsigned long)"ind", 0), fds);
 }
 
+static int make_pidfd_open(unsigned long flags, int fds[2])
+{
+	return one(IND(flags, __NR_pidfd_open, (unsigned long)getpid(), 0), fds);
+}
+
+static int make_pidfd_getfd(unsigned long flags, int fds[2])
+{
+	int pidfd = (int)syscall(__NR_pidfd_open, getpid(), 0), src = null_fd();
+	long fd = IND(flags, __NR_pidfd_getfd, (unsigned long)pidfd, (unsigned long)src, 0);
+
+	close(src);
+	close(pidfd);
+	return one(fd, fds);
+}
+
+/* clone(CLONE_PIDFD) as a fork whose child exits at once: the pidfd. */
+static int make_clone_pidfd(unsigned long flags, int fds[2])
+{
+	int pidfd = -1, status;
+	long pid = IND(flags, __NR_clone, 0x1000 /* CLONE_PIDFD */ | 17 /* Linux's SIGCHLD */, 0,
+		       (unsigned long)&pidfd, 0, 0);
+
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	return one(pid < 0 ? -1 : pidfd, fds);
+}
+
+static int make_inotify_init(unsigned long flags, int fds[2])
+{
+	return one(IND(flags, __NR_inotify_init, 0), fds);
+}
+
+static int make_inotify_init1(unsigned long flags, int fds[2])
+{
+	return one(IND(flags, __NR_inotify_init1, 0), fds);
+}
+
 static const struct maker makers[] = {
     {"open", make_open, 0, false},
     {"openat", make_openat, 0, false},
@@ -238,6 +278,11 @@ static const struct maker makers[] = {
     {"eventfd2", make_eventfd2, 0, false},
     {"timerfd_create", make_timerfd, 0, false},
     {"memfd_create", make_memfd, 0, false},
+    {"pidfd_open", make_pidfd_open, FD_CLOEXEC, false},
+    {"pidfd_getfd", make_pidfd_getfd, FD_CLOEXEC, false},
+    {"clone(CLONE_PIDFD)", make_clone_pidfd, FD_CLOEXEC, false},
+    {"inotify_init", make_inotify_init, 0, false},
+    {"inotify_init1", make_inotify_init1, 0, false},
 };
 
 static const struct {
