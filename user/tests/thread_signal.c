@@ -14,6 +14,7 @@
 static volatile long handled_tid; /* the thread a handler ran in */
 static volatile int stop, ready;
 static volatile uint64_t thread_pending;
+static volatile int sample_asked, sample_taken; /* see waiter_pending */
 
 static void record(int sig)
 {
@@ -26,21 +27,38 @@ static void thread_mask(int how, uint64_t set)
 	thread_sys6(__NR_rt_sigprocmask, how, (long)&set, 0, 8, 0, 0);
 }
 
-/* Sleeps in pause() (each handler ends one) until told to stop, with
- * `arg` as its blocked set; sigpending is sampled into thread_pending. */
+/* Sleeps in short naps until told to stop, with `arg` as its blocked set;
+ * when asked (sample_asked moves), samples its sigpending into
+ * thread_pending and says so (sample_taken). */
 static int waiter(void *arg)
 {
 	thread_mask(UAPI_SIG_SETMASK, (uint64_t)(uintptr_t)arg);
 	__atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
-		uint64_t set = 0;
+		int asked = __atomic_load_n(&sample_asked, __ATOMIC_ACQUIRE);
 
-		thread_sys(__NR_rt_sigpending, &set, 8, 0);
-		thread_pending = set;
-		struct timespec ts = {0, 5000000};
+		if (asked != sample_taken) {
+			uint64_t set = 0;
+
+			thread_sys(__NR_rt_sigpending, &set, 8, 0);
+			thread_pending = set;
+			__atomic_store_n(&sample_taken, asked, __ATOMIC_RELEASE);
+		}
+		struct timespec ts = {0, 1000000};
 		thread_sys(__NR_nanosleep, &ts, NULL, 0);
 	}
 	return 0;
+}
+
+/* The waiter's pending set, sampled after this call began: no fixed sleep,
+ * so a slow host only makes it wait longer (runtests' limit ends a hang). */
+static uint64_t waiter_pending(void)
+{
+	int asked = __atomic_add_fetch(&sample_asked, 1, __ATOMIC_ACQ_REL);
+
+	while (__atomic_load_n(&sample_taken, __ATOMIC_ACQUIRE) != asked)
+		sleep_ms(1);
+	return thread_pending;
 }
 
 static long start_waiter(struct thread *t, uint64_t blocked)
@@ -61,9 +79,11 @@ static void stop_waiter(struct thread *t)
 	thread_join(t);
 }
 
+/* Until a handler ran: a signal never handled is a hang, which runtests'
+ * time limit reports (a short deadline would fail on a loaded host). */
 static void wait_handled(void)
 {
-	for (int i = 0; i < 200 && !handled_tid; i++)
+	while (!handled_tid)
 		sleep_ms(5);
 }
 
@@ -92,8 +112,7 @@ static void test_thread_directed(void)
 	handled_tid = 0;
 	lsig_procmask(UAPI_SIG_BLOCK, LBIT(LSIGUSR2), NULL);
 	is_int(syscall(__NR_tgkill, getpid(), tid, LSIGUSR2), 0, "tgkill(pid, tid, SIGUSR2)");
-	sleep_ms(30);
-	ok(thread_pending & LBIT(LSIGUSR2), "the target thread sees SIGUSR2 pending");
+	ok(waiter_pending() & LBIT(LSIGUSR2), "the target thread sees SIGUSR2 pending");
 	ok(!(lsig_pending() & LBIT(LSIGUSR2)), "the main thread does not");
 	is_int(handled_tid, 0, "nobody handled it: the main thread blocks it too");
 	lsig_procmask(UAPI_SIG_UNBLOCK, LBIT(LSIGUSR2), NULL);
@@ -112,13 +131,11 @@ static void test_all_blocked(void)
 	lsig_procmask(UAPI_SIG_BLOCK, LBIT(LSIGUSR1), NULL);
 	start_waiter(&t, LBIT(LSIGUSR1));
 	lsig_kill(getpid(), LSIGUSR1);
-	sleep_ms(30);
-	ok(thread_pending & LBIT(LSIGUSR1), "a process-directed signal is pending in the thread");
+	ok(waiter_pending() & LBIT(LSIGUSR1), "a process-directed signal is pending in the thread");
 	ok(lsig_pending() & LBIT(LSIGUSR1), "... and in the main thread");
 	lsig_procmask(UAPI_SIG_UNBLOCK, LBIT(LSIGUSR1), NULL);
 	is_int(handled_tid, getpid(), "the main thread takes it as it unblocks it");
-	sleep_ms(20);
-	ok(!(thread_pending & LBIT(LSIGUSR1)), "then it is pending nowhere");
+	ok(!(waiter_pending() & LBIT(LSIGUSR1)), "then it is pending nowhere");
 	stop_waiter(&t);
 }
 
