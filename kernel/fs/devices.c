@@ -16,6 +16,7 @@
 #include "lib/random.h"
 #include "proc/kstat.h"
 #include "proc/sysinfo.h"
+#include "sys/kconfig.h"
 #include "sys/strace.h"
 #include "lib/printk.h"
 #include <uapi/errno.h>
@@ -89,25 +90,26 @@ static const struct chrdev {
     {"/proc/uptime", MKDEV(10, 244), 0444, &uptime_ops},
     {"/proc/loadavg", MKDEV(10, 245), 0444, &loadavg_ops},
     {"/proc/version", MKDEV(10, 246), 0444, &version_ops},
-    {"/proc/mounts", MKDEV(10, 247), 0444, &mounts_ops}, /* fs/sys_statfs.c */
     {"/proc/stat", MKDEV(10, 248), 0444, &stat_ops},
     {"/proc/interrupts", MKDEV(10, 249), 0444, &interrupts_ops},
     {"/proc/cpuinfo", MKDEV(10, 250), 0444, &cpuinfo_ops},	   /* arch/x86_64/cpuinfo.c */
     {"/proc/filesystems", MKDEV(10, 251), 0444, &filesystems_ops}, /* fs/sys_statfs.c */
     {"/proc/partitions", MKDEV(10, 252), 0444, &partitions_ops},
     {"/proc/sysvipc/shm", MKDEV(10, 253), 0444, &sysvipc_shm_ops}, /* ipc/shm.c */
+    /* From 239 down, clear of the minors added upwards. */
+    {"/proc/config.gz", MKDEV(10, 239), 0444, &config_gz_ops}, /* sys/kconfig.c */
 };
 
 #define NCHRDEVS (sizeof(chrdevs) / sizeof(chrdevs[0]))
 
-/* The links udev makes on Linux: the caller's own fds, through /proc. */
+/* The links udev makes on Linux: the caller's own fds, through /proc; and
+ * procfs's own: /proc/mounts is the caller's mount table. */
 static const struct devlink {
 	const char *path, *target;
 } devlinks[] = {
-    {"/dev/fd", "/proc/self/fd"},
-    {"/dev/stdin", "/proc/self/fd/0"},
-    {"/dev/stdout", "/proc/self/fd/1"},
-    {"/dev/stderr", "/proc/self/fd/2"},
+    {"/dev/fd", "/proc/self/fd"},	{"/dev/stdin", "/proc/self/fd/0"},
+    {"/dev/stdout", "/proc/self/fd/1"}, {"/dev/stderr", "/proc/self/fd/2"},
+    {"/proc/mounts", "self/mounts"},
 };
 
 const struct file_ops *chrdev_ops(uint32_t rdev)

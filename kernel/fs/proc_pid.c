@@ -43,6 +43,7 @@ static const char *const entry_names[PID_ENTRIES] = {
     [PROC_PID_LIMITS] = "limits",
     [PROC_PID_ENVIRON] = "environ",
     [PROC_PID_MOUNTINFO] = "mountinfo",
+    [PROC_PID_MOUNTS] = "mounts",
     [PID_EXE] = "exe",
     [PID_CWD] = "cwd",
     [PID_ROOT] = "root",

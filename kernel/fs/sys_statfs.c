@@ -1,5 +1,5 @@
 /*
- * statfs/fstatfs, /proc/mounts, /proc/<pid>/mountinfo, /proc/filesystems
+ * statfs/fstatfs, /proc/<pid>/mounts and mountinfo, /proc/filesystems
  * and /proc/partitions: fdkernel has one file system, the
  * ramfs mounted at /, which reports itself as Linux's tmpfs does (its size
  * limit and the pages in use).  Pipes, sockets and epoll files answer
@@ -92,13 +92,12 @@ SYSCALL_DEFINE2(fstatfs, int, fd, void *, ubuf)
 	return put_statfs(&st, ubuf);
 }
 
-/* Named tmpfs, not rootfs: busybox df and mount skip rootfs lines. */
-static void format_mounts(char *buf, size_t size)
+/* /proc/<pid>/mounts (and /proc/mounts, a link to self/mounts): the one
+ * mount.  Named tmpfs, not rootfs: busybox df and mount skip rootfs lines. */
+long mounts_text(char *buf, size_t size)
 {
-	strlcpy(buf, "tmpfs / tmpfs rw 0 0\n", size);
+	return snprintk(buf, size, "tmpfs / tmpfs rw 0 0\n");
 }
-
-SNAPSHOT_OPS(mounts, 64);
 
 /* Linux's /proc/<pid>/mountinfo line for the one mount: its id (1, as
  * fdinfo's mnt_id), its parent (itself), st_dev's major:minor, the root

@@ -414,6 +414,8 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 		return limits_text(pid, buf, size);
 	if (which == PROC_PID_MOUNTINFO)
 		return mountinfo_text(buf, size);
+	if (which == PROC_PID_MOUNTS)
+		return mounts_text(buf, size);
 	if (which == PROC_PID_COMM) {
 		snprintk(buf, size, "%s\n", in.comm);
 		return strlen(buf);

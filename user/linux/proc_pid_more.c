@@ -1,8 +1,8 @@
-/* /proc/<pid>/limits, environ, cwd, root and mountinfo against the truth:
+/* /proc/<pid>/limits, environ, cwd, root, mountinfo and mounts against the truth:
  * limits is getrlimit's (and follows setrlimit, in this process and a
  * child), environ is what execve passed, cwd follows chdir (another
  * process's too), root is "/", mountinfo names the root mount with
- * stat("/")'s device. */
+ * stat("/")'s device, mounts has "/" and /proc/mounts links to it. */
 #define _GNU_SOURCE
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -200,14 +200,39 @@ static void test_mountinfo(void)
 	   major(st.st_dev), minor(st.st_dev));
 }
 
+/* /proc/self/mounts has the root mount in fstab's format, and
+ * /proc/mounts is the link to it procfs makes ("self/mounts"). */
+static void test_mounts(void)
+{
+	static char other[sizeof buf];
+	char link[64] = "";
+	bool found = false;
+
+	ok(readlink("/proc/mounts", link, sizeof link - 1) > 0 && !strcmp(link, "self/mounts"),
+	   "/proc/mounts links to self/mounts (\"%s\")", link);
+	require(read_text("/proc/self/mounts", buf, sizeof buf) > 0, "read mounts");
+	read_text("/proc/mounts", other, sizeof other);
+	ok(!strcmp(buf, other), "it reads the same text");
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		char dev[256], point[256], type[64], opts[256];
+		int freq, pass;
+		if (sscanf(line, "%255s %255s %63s %255s %d %d", dev, point, type, opts, &freq,
+			   &pass) == 6 &&
+		    !strcmp(point, "/"))
+			found = true;
+	}
+	ok(found, "/proc/self/mounts: a line for / with its type, options and two numbers");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "wait"))
 		return child_wait();
-	plan(11);
+	plan(14);
 	test_child();
 	test_self();
 	test_mountinfo();
+	test_mounts();
 	test_exit_race();
 	return done();
 }
