@@ -67,11 +67,20 @@ static bool ignored(const struct task *t, int sig)
  * Init gets only the signals it has handlers for, as on Linux: a stray
  * kill must not end the system.  Its own faults still reach it.  A signal
  * t blocks is never dropped (Linux's sig_ignored): the handler may change
- * before it is unblocked, and a signalfd may read it (a blocked SIGCHLD).
+ * before it is unblocked, and a signalfd or sigwaitinfo may take it (a
+ * blocked SIGCHLD, or an ignored signal a sigwaitinfo waits for).
  */
 static bool dropped(const struct task *t, int sig)
 {
-	if (t->sig.blocked & SIGBIT(sig))
+	/* rt_sigtimedwait stores real_blocked, then the unblocked mask; at
+	 * the end the old mask, then real_blocked 0 (both releases).  Read
+	 * in the other order, and the mask once more: a wait ending between
+	 * the reads still shows the signal blocked in one of them. */
+	uint64_t blocked = __atomic_load_n(&t->sig.blocked, __ATOMIC_ACQUIRE);
+
+	blocked |= __atomic_load_n(&t->sig.real_blocked, __ATOMIC_ACQUIRE);
+	blocked |= __atomic_load_n(&t->sig.blocked, __ATOMIC_RELAXED);
+	if (blocked & SIGBIT(sig))
 		return false;
 	return ignored(t, sig) || (t->group->tgid == 1 && handler_of(t, sig) == UAPI_SIG_DFL);
 }
@@ -403,7 +412,11 @@ static bool run_handler(struct task *t, struct trapframe *tf, int sig,
 }
 
 /* Acts on one signal; true if a handler frame was set up.  A default
- * action kills the whole process, whichever thread took the signal. */
+ * action kills the whole process, whichever thread took the signal.  A
+ * frame that cannot be written (the stack, or the alternate one, is
+ * unmapped or read-only) becomes a SIGSEGV, as Linux's force_sigsegv: its
+ * handler, on a stack that still works, may survive it; only SIGSEGV's
+ * own frame failing kills. */
 static bool handle_one(struct task *t, struct trapframe *tf, int sig, const struct sig_info *info)
 {
 	struct uapi_sigaction act = signal_action(t, sig);
@@ -416,9 +429,12 @@ static bool handle_one(struct task *t, struct trapframe *tf, int sig, const stru
 	}
 	if (act.handler == UAPI_SIG_DFL)
 		group_exit(W_SIGNALED(sig));
-	if (!run_handler(t, tf, sig, &act, info))
-		group_exit(W_SIGNALED(SIGSEGV)); /* unusable stack: as Linux */
-	return true;
+	if (run_handler(t, tf, sig, &act, info))
+		return true;
+	if (sig == SIGSEGV)
+		group_exit(W_SIGNALED(SIGSEGV));
+	signal_force_fault(tf, SIGSEGV, SI_KERNEL, 0); /* taken by the caller's loop */
+	return false;
 }
 
 void signal_deliver(struct trapframe *tf)

@@ -43,6 +43,11 @@ struct signal_state {
 	uint64_t blocked;
 	struct sigpending pending;
 	uint64_t saved_blocked; /* mask to restore after sigsuspend/ppoll/... */
+	/* While rt_sigtimedwait sleeps with its set unblocked, the mask it
+	 * had (Linux's real_blocked; 0 otherwise): a signal blocked there is
+	 * still queued if ignored, for the wait to take.  Written by the
+	 * thread, read by senders under proc_lock or the thread's own. */
+	uint64_t real_blocked;
 	bool restore_blocked;	/* saved_blocked is waiting to be restored */
 	/* Another thread stopped the process: this one must stop too on its
 	 * way back to user mode (atomic; set and cleared under proc_lock by

@@ -142,9 +142,13 @@ SYSCALL_DEFINE4(rt_sigtimedwait, const uint64_t *, uset, void *, uinfo, const st
 	sig = signal_dequeue(t, set, &info);
 	if (!sig) {
 		saved = t->sig.blocked;
-		t->sig.blocked &= ~set;
+		/* Release: a sender that sees the set unblocked sees the
+		 * mask it was blocked in (signal.c, dropped()). */
+		__atomic_store_n(&t->sig.real_blocked, saved, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->sig.blocked, saved & ~set, __ATOMIC_RELEASE);
 		err = sched_sleep_until(deadline);
-		t->sig.blocked = saved;
+		__atomic_store_n(&t->sig.blocked, saved, __ATOMIC_RELEASE);
+		__atomic_store_n(&t->sig.real_blocked, 0, __ATOMIC_RELEASE);
 		sig = signal_dequeue(t, set, &info);
 	}
 	if (!sig)

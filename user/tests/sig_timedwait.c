@@ -2,7 +2,8 @@
  * of the set is taken without its handler, with its siginfo; the wait ends
  * with EAGAIN at the timeout and EINTR when another signal's handler runs;
  * a process-directed signal blocked everywhere reaches the one thread
- * waiting for it.  Bad arguments get Linux's errno. */
+ * waiting for it; an ignored signal reaches a wait that had it blocked.
+ * Bad arguments get Linux's errno. */
 #include <errno.h>
 #include <signal.h>
 #include <time.h>
@@ -134,13 +135,43 @@ static void test_thread(void)
 	lsig_procmask(UAPI_SIG_UNBLOCK, LBIT(LSIGUSR2), NULL);
 }
 
+/* An ignored signal the waiter had blocked is still queued while the wait
+ * has it unblocked (Linux's real_blocked): the wait takes it.  Ignored and
+ * not blocked, it is dropped: it does not end a wait for another signal. */
+static void test_ignored(void)
+{
+	struct lts short_ts = {0, 200000000};
+	struct thread t;
+	pid_t sender;
+
+	lsig_action(LSIGUSR2, UAPI_SIG_IGN, 0, 0);
+	lsig_procmask(UAPI_SIG_BLOCK, LBIT(LSIGUSR2), NULL);
+	waiter_ready = 0;
+	waited_sig = 0;
+	require(thread_start(&t, sig_waiter, NULL) > 0, "thread_start");
+	while (!__atomic_load_n(&waiter_ready, __ATOMIC_ACQUIRE))
+		sleep_ms(1);
+	sleep_ms(20); /* let it sleep in the wait */
+	ok(lsig_from_child(LSIGUSR2), "a child sent SIGUSR2, ignored and blocked");
+	thread_join(&t);
+	ok(waited_sig == LSIGUSR2, "the wait for it took it all the same (%ld)", waited_sig);
+	lsig_procmask(UAPI_SIG_UNBLOCK, LBIT(LSIGUSR2), NULL);
+	sender = lsig_sender(LSIGUSR2, 20);
+	errno = 0;
+	ok(timedwait(LBIT(LSIGUSR1), NULL, &short_ts) == -1 && errno == EAGAIN,
+	   "SIGUSR2 ignored and unblocked, sent every 20 ms: a wait for SIGUSR1 times out");
+	lsig_stop_sender(sender);
+	lsig_action(LSIGUSR2, UAPI_SIG_DFL, 0, 0);
+}
+
 int main(void)
 {
-	plan(16);
+	plan(19);
 	test_pending();
 	test_timeouts();
 	test_interrupted();
 	test_errors();
 	test_thread();
+	test_ignored();
 	return done();
 }
