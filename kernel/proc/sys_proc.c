@@ -123,13 +123,22 @@ SYSCALL_DEFINE2(clock_getres, int, clk, struct timespec_k *, uts)
 	return uts ? copy_to_user(uts, &ts, sizeof(ts)) : 0;
 }
 
-SYSCALL_DEFINE2(gettimeofday, struct timeval_k *, utv, void *, utz)
+/* struct timezone: obsolete, but Linux still copies it out when asked
+ * (EFAULT for a bad pointer).  It is what settimeofday last set there;
+ * fdkernel has no settimeofday, so it stays UTC, Linux's value at boot. */
+struct timezone_k {
+	int32_t tz_minuteswest, tz_dsttime;
+};
+
+SYSCALL_DEFINE2(gettimeofday, struct timeval_k *, utv, struct timezone_k *, utz)
 {
 	int64_t ns = clock_now_ns(CLOCK_REALTIME);
 	struct timeval_k tv = {ns / NSEC_PER_SEC, ns % NSEC_PER_SEC / 1000};
+	struct timezone_k tz = {0, 0};
 
-	(void)utz; /* the timezone argument is obsolete; Linux ignores it too */
-	return utv ? copy_to_user(utv, &tv, sizeof(tv)) : 0;
+	if (utv && copy_to_user(utv, &tv, sizeof(tv)))
+		return -EFAULT;
+	return utz && copy_to_user(utz, &tz, sizeof(tz)) ? -EFAULT : 0;
 }
 
 /* Seconds since the epoch, also stored at tloc if not NULL (-EFAULT if it

@@ -1,7 +1,9 @@
 /* Time through musl: clock_gettime (by the vDSO on Linux when there is one,
- * else the system call), gettimeofday and time agree, nanosleep and
+ * else the system call), gettimeofday (and its system call's timezone and
+ * EFAULTs) and time agree, nanosleep and
  * clock_nanosleep sleep long enough, and bad arguments give EINVAL. */
 #define _GNU_SOURCE
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,11 +28,21 @@ int main(void)
 	struct timespec a, b, res;
 	struct timeval tv;
 
-	plan(12);
+	plan(15);
 	ok(clock_gettime(CLOCK_REALTIME, &a) == 0 && a.tv_sec > 1577836800,
 	   "realtime is past 2020");
 	ok(gettimeofday(&tv, NULL) == 0 && tv.tv_sec - a.tv_sec <= 2 && tv.tv_sec >= a.tv_sec,
 	   "gettimeofday agrees");
+	struct {
+		int minuteswest, dsttime;
+	} tz = {0x55555555, 0x55555555};
+	ok(syscall(SYS_gettimeofday, &tv, &tz) == 0 && tz.minuteswest != 0x55555555 &&
+	       tz.minuteswest >= -24 * 60 && tz.minuteswest <= 24 * 60 && tz.dsttime != 0x55555555,
+	   "the gettimeofday call fills in the timezone too (%d, %d)", tz.minuteswest, tz.dsttime);
+	is_errno(syscall(SYS_gettimeofday, &tv, (void *)-1), EFAULT,
+		 "an unwritable timezone: EFAULT, as Linux still copies it");
+	is_errno(syscall(SYS_gettimeofday, (void *)-1, NULL), EFAULT,
+		 "an unwritable timeval: EFAULT");
 	time_t t = time(NULL);
 	ok(t >= a.tv_sec && t - a.tv_sec <= 2, "time() agrees");
 	clock_gettime(CLOCK_MONOTONIC, &a);
