@@ -60,6 +60,7 @@ static const struct file_ops zero_ops = {
     .read_iter = zero_read,
     .write_iter = sink_write,
     .release = vfs_release_inode,
+    .mmap_anonymous = true,
 };
 
 static const struct file_ops full_ops = {

@@ -55,6 +55,9 @@ struct file_ops {
 	/* What /proc/<pid>/fd shows for a file without an inode or a stat
 	 * type (Linux's anon inodes: "anon_inode:[eventfd]"); optional. */
 	const char *anon_name;
+	/* mmap of it gives anonymous memory, as MAP_ANONYMOUS would
+	 * (/dev/zero, Linux's mmap_zero); otherwise only regular files map. */
+	bool mmap_anonymous;
 };
 
 struct file {

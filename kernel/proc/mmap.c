@@ -3,7 +3,8 @@
  * mapping list (proc/vma.c) under the uvm lock.  Anonymous private and
  * file mappings are filled on first touch (proc/uvm.c); anonymous shared
  * memory is mapped at once, so that a fork before the first touch still
- * shares its frames.
+ * shares its frames.  /dev/zero maps as anonymous memory (file_ops
+ * mmap_anonymous).
  */
 #include "fs/file.h"
 #include "fs/files.h"
@@ -69,17 +70,21 @@ static int mapping_kind(int flags, int prot, struct file *f, struct vma *tmpl)
 	if ((flags & MAP_NORESERVE) &&
 	    __atomic_load_n(&vm_overcommit_memory, __ATOMIC_RELAXED) != OVERCOMMIT_NEVER)
 		tmpl->flags |= VMA_NORESERVE;
-	if (!f)
+	if (!f) {
+		tmpl->flags |= tmpl->flags & VMA_SHARED ? VMA_MAYWRITE : 0;
 		return 0;
+	}
 	if ((tmpl->flags & VMA_SHARED) && (prot & PROT_WRITE) &&
 	    (!file_can_write(f) || (f->flags & O_APPEND)))
 		return -EACCES;
 	if (!file_can_read(f))
 		return -EACCES;
-	if (!f->inode || !inode_is_reg(f->inode))
-		return -ENODEV; /* pipes, sockets, devices, directories */
 	if ((tmpl->flags & VMA_SHARED) && file_can_write(f) && !(f->flags & O_APPEND))
 		tmpl->flags |= VMA_MAYWRITE;
+	if (f->ops->mmap_anonymous)
+		return 0; /* /dev/zero: anonymous, writable later only if the fd is */
+	if (!f->inode || !inode_is_reg(f->inode))
+		return -ENODEV; /* pipes, sockets, other devices, directories */
 	tmpl->file = f->inode;
 	return memfd_mmap_check(f->inode, prot, &tmpl->flags); /* a memfd's seals */
 }

@@ -477,9 +477,8 @@ int vma_protect(struct uvm *u, uint64_t start, uint64_t end, int prot)
 	while (at < end) {
 		if (!v || v->start > at)
 			return -ENOMEM; /* a hole */
-		if ((prot & PROT_WRITE) && (v->flags & (VMA_SHARED | VMA_MAYWRITE)) == VMA_SHARED &&
-		    v->file)
-			return -EACCES;
+		if ((prot & PROT_WRITE) && (v->flags & (VMA_SHARED | VMA_MAYWRITE)) == VMA_SHARED)
+			return -EACCES; /* a shared mapping of an fd not open for writing */
 		if ((err = protect_part(u, v, at, v->end < end ? v->end : end, prot, &v)))
 			return err;
 		at = v->end < end ? v->end : end;

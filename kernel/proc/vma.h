@@ -75,7 +75,7 @@ struct vma_table {
 };
 
 #define VMA_SHARED   1u /* MAP_SHARED: writes reach the file or the other processes */
-#define VMA_MAYWRITE 2u /* shared file mapping of a writable fd: PROT_WRITE allowed */
+#define VMA_MAYWRITE 2u /* shared: anonymous, or of an fd open for writing: PROT_WRITE allowed */
 #define VMA_STACK    4u /* the main stack, [stack]: grows down (vma_stack_grow) */
 #define VMA_HEAP     8u /* the brk heap, [heap] */
 /* mlock (proc/mlock.c): the pages stay in memory, populated at once
