@@ -248,19 +248,29 @@ void files_destroy(struct files_table *files)
  * @mode:  [in] FDMAP_COPY_FORK (close-on-fork fds left out) or
  *              FDMAP_COPY_UNSHARE (all of them)
  *
+ * @err:   [out] why there is no copy
+ *
  * Each copied fd keeps its flags and takes a reference on its file;
  * reserved fds are not copied; same RLIMIT_NOFILE.  Returns the copy, or
- * NULL (ENOMEM: nothing taken, nothing leaked).
+ * NULL with *@err -ENOMEM, or -EMFILE when a sequential fd at or past
+ * fs.nr_open is open (files_nr_open): nothing taken, nothing leaked.
  */
-struct files_table *files_copy(struct files_table *files, int mode)
+struct files_table *files_copy(struct files_table *files, int mode, int *err)
 {
 	struct files_table *child = kzalloc(sizeof(*child));
 
+	*err = -ENOMEM;
 	if (!child)
 		return NULL;
 	child->refs = 1;
 	spin_init(&child->lock, "files");
 	spin_lock_task(&files->lock);
+	if (fdmap_top_open_fd(files->seq) >= (int)files_nr_open_fds()) {
+		spin_unlock_task(&files->lock);
+		kfree(child);
+		*err = -EMFILE;
+		return NULL;
+	}
 	child->seq = fdmap_alloc_for_copy(0, files->seq->size);
 	child->nonseq = fdmap_alloc_for_copy(NONSEQ_FD_BASE, files->nonseq->size);
 	if (child->seq && child->nonseq) {
@@ -281,12 +291,13 @@ struct files_table *files_copy(struct files_table *files, int mode)
 /**
  * files_fork - the child's copy of a table
  * @files: [in] parent table
+ * @err:   [out] why there is none (files_copy)
  *
  * files_copy() without the FD_CLOFORK fds.
  */
-struct files_table *files_fork(struct files_table *files)
+struct files_table *files_fork(struct files_table *files, int *err)
 {
-	return files_copy(files, FDMAP_COPY_FORK);
+	return files_copy(files, FDMAP_COPY_FORK, err);
 }
 
 /**

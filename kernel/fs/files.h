@@ -54,11 +54,11 @@ void files_destroy(struct files_table *files);
  * private table execve needs (files_private: a copy if others share it). */
 struct files_table *files_share(struct files_table *files);
 void files_put(struct files_table *files);
-struct files_table *files_private(struct files_table *files);
+struct files_table *files_private(struct files_table *files, int *err);
 /* The lowest fd >= from with a file installed, or -1; lock-free (files_list.c). */
 int files_next_fd(struct files_table *files, unsigned int from);
-struct files_table *files_copy(struct files_table *files, int mode);
-struct files_table *files_fork(struct files_table *files);
+struct files_table *files_copy(struct files_table *files, int mode, int *err);
+struct files_table *files_fork(struct files_table *files, int *err);
 void files_exec(struct files_table *files);
 
 int files_alloc_fd(struct files_table *files, int minfd, unsigned int flags);
@@ -83,6 +83,15 @@ int files_close_range_check(unsigned int first, unsigned int last, unsigned int 
 int files_close_range(struct files_table *files, unsigned int first, unsigned int last,
 		      unsigned int flags);
 unsigned int files_count(struct files_table *files);
+/*
+ * fs.nr_open (files_nofile.c; /proc/sys/fs/nr_open is proc/rlimit.c's
+ * row on it): RLIMIT_NOFILE's hard limit may not pass it, and a table
+ * with a sequential fd open at or past it, rounded up to a word of fds as
+ * Linux sizes its tables, cannot be copied (fork, unshare: EMFILE, as
+ * Linux's dup_fd).  Atomic.
+ */
+extern int files_nr_open;
+unsigned int files_nr_open_fds(void);
 int files_set_nofile(struct files_table *files, unsigned long soft);
 unsigned int files_get_nofile(struct files_table *files);
 int files_set_nofile_limits(struct files_table *files, uint64_t soft, uint64_t hard);

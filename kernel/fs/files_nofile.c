@@ -4,6 +4,16 @@
  */
 #include "files.h"
 
+int files_nr_open = NR_OPEN_MAX;
+
+/* How many sequential fds a copy may span: nr_open rounded up to a word. */
+unsigned int files_nr_open_fds(void)
+{
+	unsigned int n = (unsigned int)__atomic_load_n(&files_nr_open, __ATOMIC_RELAXED);
+
+	return (n + 63) & ~63u; /* a word of fds, as Linux's fdtable */
+}
+
 /**
  * files_set_nofile - set RLIMIT_NOFILE (soft)
  * @files: [in] the table

@@ -36,12 +36,13 @@ void files_put(struct files_table *files)
  *
  * Returns @files itself if no one else uses it, else a copy of its
  * installed fds, flags and all (Linux's unshare_files) with one reference,
- * or NULL (ENOMEM).  The caller swaps its pointer (task_swap_files: other
- * tasks read it under proc_lock) and only then puts the shared table.
+ * or NULL with *err (files_copy's).  The caller swaps its pointer
+ * (task_swap_files: other tasks read it under proc_lock) and only then
+ * puts the shared table.
  */
-struct files_table *files_private(struct files_table *files)
+struct files_table *files_private(struct files_table *files, int *err)
 {
 	if (__atomic_load_n(&files->refs, __ATOMIC_ACQUIRE) == 1)
 		return files;
-	return files_copy(files, FDMAP_COPY_UNSHARE);
+	return files_copy(files, FDMAP_COPY_UNSHARE, err);
 }

@@ -61,8 +61,8 @@ static int clone_check(const struct clone_req *r)
 	return 0;
 }
 
-/* The child's shares and copies of the parent's resources: 0 or -ENOMEM
- * (the caller releases what was taken). */
+/* The child's shares and copies of the parent's resources: 0, -ENOMEM or
+ * -EMFILE (files_fork; the caller releases what was taken). */
 static int clone_resources(struct task *child, struct task *parent, const struct clone_req *r)
 {
 	unsigned long flags = r->flags;
@@ -73,9 +73,10 @@ static int clone_resources(struct task *child, struct task *parent, const struct
 	task_swap_uvm(child, u);
 	if (!u)
 		return -ENOMEM;
-	child->files = flags & CLONE_FILES ? files_share(parent->files) : files_fork(parent->files);
+	child->files =
+	    flags & CLONE_FILES ? files_share(parent->files) : files_fork(parent->files, &err);
 	if (!child->files)
-		return -ENOMEM;
+		return flags & CLONE_FILES ? -ENOMEM : err;
 	child->fs = flags & CLONE_FS ? fs_share(parent->fs) : fs_copy(parent->fs);
 	if (!child->fs)
 		return -ENOMEM;

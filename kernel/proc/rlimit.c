@@ -128,14 +128,15 @@ static void rlimit_get(unsigned int res, struct rlimit *r)
 }
 
 /*
- * /proc/sys/fs/nr_open: the most RLIMIT_NOFILE's hard limit may be
- * (setrlimit: EPERM above it).  Linux's default and least (the bits of a
- * word); at most NR_OPEN_MAX, the most the sequential area can hold
- * (Linux's own ceiling, near 2^31, cannot be honoured: EINVAL).  Atomic.
+ * /proc/sys/fs/nr_open (fs/files.h's files_nr_open): the most
+ * RLIMIT_NOFILE's hard limit may be (setrlimit: EPERM above it), and the
+ * most fds a table that fork or unshare copies may span (EMFILE).  Least
+ * the bits of a word, as Linux; at most NR_OPEN_MAX, the most the
+ * sequential area can hold (Linux's own ceiling, near 2^31, cannot be
+ * honoured: EINVAL).
  */
-static int nr_open = NR_OPEN_MAX;
 PROC_SYS_ROW(nr_open_row, .path = "fs/nr_open", .mode = 0644, .show = proc_sys_int_show,
-	     .store = proc_sys_int_store, .data = &nr_open, .min = 64, .max = NR_OPEN_MAX);
+	     .store = proc_sys_int_store, .data = &files_nr_open, .min = 64, .max = NR_OPEN_MAX);
 
 /* res < RLIM_NLIMITS.  0, -EINVAL (soft > hard), -EPERM (hard past the
  * kernel's ceiling). */
@@ -146,7 +147,7 @@ static long rlimit_set(unsigned int res, const struct rlimit *r)
 	if (r->rlim_cur > r->rlim_max)
 		return -EINVAL;
 	if (res == RLIMIT_NOFILE &&
-	    r->rlim_max > (uint64_t)__atomic_load_n(&nr_open, __ATOMIC_RELAXED))
+	    r->rlim_max > (uint64_t)__atomic_load_n(&files_nr_open, __ATOMIC_RELAXED))
 		return -EPERM;
 	if (res == RLIMIT_NOFILE)
 		return files_set_nofile_limits(current()->files, r->rlim_cur, r->rlim_max);

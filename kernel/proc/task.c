@@ -90,10 +90,11 @@ struct fs_struct *task_swap_fs(struct task *t, struct fs_struct *fs)
 
 int task_unshare_files(struct task *t)
 {
-	struct files_table *files = files_private(t->files);
+	int err;
+	struct files_table *files = files_private(t->files, &err);
 
 	if (!files)
-		return -ENOMEM;
+		return err;
 	if (files != t->files)
 		files_put(task_swap_files(t, files));
 	return 0;

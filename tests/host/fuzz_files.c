@@ -464,7 +464,8 @@ static void model_fork(struct model *child, const struct model *m)
 /* Fork; keep going with the parent or the child (the other is destroyed). */
 static struct files_table *op_fork(struct files_table *t, struct model *m, struct input *in)
 {
-	struct files_table *child = files_fork(t);
+	int err;
+	struct files_table *child = files_fork(t, &err);
 
 	if (!child) {
 		CHECK(armed);

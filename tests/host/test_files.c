@@ -361,6 +361,7 @@ static void test_fdflags(void **state)
 
 static void test_fork(void **state)
 {
+	int err;
 	struct files_table *t = *state, *child;
 	struct file *shared;
 
@@ -371,7 +372,7 @@ static void test_fork(void **state)
 	open_file(t, 0, O_NONSEQFD | O_CLOFORK, 4);
 	files_alloc_fd(t, 0, 0); /* reserved fd 3: not the child's */
 	files_set_nofile(t, 500);
-	child = files_fork(t);
+	child = files_fork(t, &err);
 	assert_non_null(child);
 	assert_int_equal(files_count(child), 3);
 	assert_int_equal(id_at(child, 0), 0);
@@ -396,18 +397,50 @@ static void test_fork(void **state)
 	file_put(shared);
 }
 
+/* fs.nr_open below an open fd: no copy (EMFILE, Linux's dup_fd), nothing
+ * taken; nr_open counts in words of fds, and the non-sequential area not
+ * at all. */
+static void test_fork_nr_open(void **state)
+{
+	struct files_table *t = *state, *child;
+	int err, saved = files_nr_open;
+
+	open_file(t, 0, 0, 0);
+	open_file(t, 0, O_NONSEQFD, 1);
+	assert_int_equal(files_alloc_fd(t, 65, 0), 65);
+	assert_int_equal(files_install(t, 65, fake_file_new(2)), 0);
+	files_nr_open = 64;
+	assert_null(files_fork(t, &err));
+	assert_int_equal(err, -EMFILE);
+	assert_null(files_copy(t, FDMAP_COPY_UNSHARE, &err));
+	assert_int_equal(err, -EMFILE);
+	assert_int_equal(fdmap_file(t->seq, 0)->refs, 1);
+	files_nr_open = 100; /* 128 fds: fd 65 fits */
+	assert_non_null(child = files_fork(t, &err));
+	assert_int_equal(id_at(child, 65), 2);
+	assert_int_equal(id_at(child, NS), 1);
+	files_destroy(child);
+	assert_int_equal(files_close(t, 65), 0);
+	files_nr_open = 64;
+	assert_non_null(child = files_fork(t, &err));
+	files_destroy(child);
+	files_nr_open = saved;
+}
+
 static void test_fork_enomem(void **state)
 {
 	struct files_table *t = *state;
 	struct snapshot before;
 	unsigned long nth;
+	int err;
 
 	open_file(t, 0, 0, 0);
 	open_file(t, 0, O_NONSEQFD, 1);
 	before = snap(t);
 	for (nth = 1; nth <= 3; nth++) {
 		heap_fail_nth(nth);
-		assert_null(files_fork(t));
+		assert_null(files_fork(t, &err));
+		assert_int_equal(err, -ENOMEM);
 		assert_unchanged(t, before);
 		assert_int_equal(fdmap_file(t->seq, 0)->refs, 1);
 	}
@@ -571,6 +604,7 @@ int main(void)
 	    T(test_dup_to_bad),
 	    T(test_fdflags),
 	    T(test_fork),
+	    T(test_fork_nr_open),
 	    T(test_fork_enomem),
 	    T(test_exec),
 	    T(test_close_range),

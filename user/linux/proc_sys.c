@@ -1,6 +1,7 @@
 /* /proc/sys: the files programs and test libraries read are there and
  * tell the truth (ostype, osrelease and hostname are uname's, a new pid is
- * below pid_max, setrlimit stops at nr_open); root's writes take effect
+ * below pid_max, setrlimit stops at nr_open, and fork and unshare at a
+ * table past it); root's writes take effect
  * where Linux lets root write (pid_max changes the pids handed out,
  * hostname is uname's nodename, pipe-max-size is rounded as Linux's),
  * with Linux's errors and file-position rules; read-only files refuse to
@@ -8,9 +9,12 @@
  * fdkernel only and put every value back. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 
 #include "testutil.h"
 
@@ -274,6 +278,40 @@ static void test_pipe_core(void)
 	sys_write("kernel/core_pattern", "core");
 }
 
+/* unshare(CLONE_FILES) in a process sharing its table: the copy's errno. */
+static int unshare_files_in_sharer(void)
+{
+	long pid = syscall(SYS_clone, CLONE_FILES | SIGCHLD, 0, NULL, NULL, 0);
+	int status;
+
+	if (pid == 0)
+		_exit(unshare(CLONE_FILES) == 0 ? 0 : errno);
+	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) ? WEXITSTATUS(status)
+									       : -1;
+}
+
+/* A table with an fd open past nr_open (in words of 64 fds) cannot be
+ * copied, as Linux's dup_fd: fork and unshare(CLONE_FILES) give EMFILE. */
+static void test_table_past_nr_open(void)
+{
+	pid_t pid;
+	int dup = dup2(2, 70), wrote = sys_write("fs/nr_open", "64"), fork_err, past, after;
+
+	errno = 0;
+	if ((pid = fork()) == 0)
+		_exit(0);
+	fork_err = pid < 0 ? errno : 0;
+	past = unshare_files_in_sharer();
+	close(70);
+	if ((pid = fork()) == 0)
+		_exit(0);
+	after = pid > 0 && waitpid(pid, NULL, 0) == pid ? unshare_files_in_sharer() : -2;
+	if (!ok(dup == 70 && wrote == 2 && fork_err == EMFILE && past == EMFILE && after == 0,
+		"fd 70 open, nr_open 64: fork and unshare(CLONE_FILES) EMFILE; closed, both work"))
+		diag("dup2 %d, write %d, fork errno %d, unshare errno %d, then %d", dup, wrote,
+		     fork_err, past, after);
+}
+
 /* setrlimit(RLIMIT_NOFILE) stops at nr_open: EPERM above it. */
 static void test_nr_open(void)
 {
@@ -287,6 +325,7 @@ static void test_nr_open(void)
 	   "RLIMIT_NOFILE hard limit above nr_open %ld: EPERM", nr_open);
 	if (!on_fdkernel()) {
 		skip("host: writes change the whole system", "nr_open written");
+		skip("host: writes change the whole system", "a table past nr_open: EMFILE");
 		return;
 	}
 	bool good = sys_write("fs/nr_open", "4096") == 4;
@@ -300,11 +339,13 @@ static void test_nr_open(void)
 	snprintf(text, sizeof text, "%ld", nr_open);
 	sys_write("fs/nr_open", text);
 	setrlimit(RLIMIT_NOFILE, &old);
+	test_table_past_nr_open();
+	sys_write("fs/nr_open", text);
 }
 
 int main(void)
 {
-	plan(26);
+	plan(27);
 	test_files_read();
 	test_int_position();
 	test_listing();
