@@ -97,6 +97,8 @@ static const struct chrdev {
     {"/proc/filesystems", MKDEV(10, 251), 0444, &filesystems_ops}, /* fs/sys_statfs.c */
     {"/proc/partitions", MKDEV(10, 252), 0444, &partitions_ops},
     {"/proc/sysvipc/shm", MKDEV(10, 253), 0444, &sysvipc_shm_ops}, /* ipc/shm.c */
+    {"/proc/sysvipc/sem", MKDEV(10, 254), 0444, &sysvipc_sem_ops}, /* ipc/sem.c */
+    {"/proc/sysvipc/msg", MKDEV(10, 255), 0444, &sysvipc_msg_ops}, /* ipc/msg.c */
     /* From 239 down, clear of the minors added upwards. */
     {"/proc/config.gz", MKDEV(10, 239), 0444, &config_gz_ops}, /* sys/kconfig.c */
 };

@@ -8,6 +8,7 @@
  */
 #include "ipc/ids.h"
 #include "ipc/ipc.h"
+#include "arch/x86_64/uaccess.h"
 #include "arch/x86_64/timer.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
@@ -18,11 +19,14 @@
 #include "proc/ktimer.h"
 #include "proc/proc.h"
 #include "proc/task.h"
+#include "sched/sched.h"
 #include <uapi/errno.h>
 
 void ipc_init(void)
 {
 	shm_init();
+	sem_init();
+	msg_init();
 }
 
 void ipc_ids_init(struct ipc_ids *ids, const char *name, const char *get_name, int mni)
@@ -256,6 +260,11 @@ bool ipc_may_lock(const struct kern_ipc_perm *obj)
 	return ipc_may_change(obj);
 }
 
+bool ipc_privileged(void)
+{
+	return caller_cred().privileged;
+}
+
 void ipc_perm_out(const struct kern_ipc_perm *obj, struct ipc64_perm *out)
 {
 	*out = (struct ipc64_perm){.key = obj->key,
@@ -275,6 +284,78 @@ int ipc_update_perm(const struct ipc64_perm *in, struct kern_ipc_perm *obj)
 	obj->gid = in->gid;
 	obj->mode = (obj->mode & ~S_IRWXUGO) | (in->mode & S_IRWXUGO);
 	return 0;
+}
+
+/* ---- waiting ---- */
+
+int ipc_wait(struct spinlock *lock, struct list_head *link, struct list_head *queue, int *status,
+	     bool timed, uint64_t deadline)
+{
+	struct task *t = current();
+	int st;
+
+	*status = IPC_WAITING;
+	list_add_tail(link, queue);
+	for (;;) {
+		spin_unlock(lock); /* no sleep under it; a waker takes it to dequeue us */
+		if (timed)
+			sched_arm_deadline(deadline);
+		else
+			sched_set_state(t, TASK_SLEEPING);
+		if (__atomic_load_n(status, __ATOMIC_ACQUIRE) == IPC_WAITING && !signal_pending() &&
+		    (!timed || clock_monotonic_ns() < deadline))
+			schedule();
+		if (timed)
+			sched_disarm_deadline();
+		else
+			sched_set_state(t, TASK_RUNNABLE);
+		spin_lock(lock);
+		if ((st = *status) != IPC_WAITING)
+			return st; /* the waker dequeued it */
+		if (signal_pending() || (timed && clock_monotonic_ns() >= deadline)) {
+			list_del(link);
+			return IPC_WAITING;
+		}
+	}
+}
+
+void ipc_wake(struct task *t, int *status, int value)
+{
+	__atomic_store_n(status, value, __ATOMIC_RELEASE);
+	sched_wake(t); /* the waiter's struct is on its stack: it waits for our lock */
+}
+
+/* ---- the *_STAT and *_INFO commands ---- */
+
+long ipc_stat(struct ipc_ids *ids, int id, enum ipc_stat_kind kind, ipc_fill_fn fill, void *ds,
+	      size_t size, uint64_t buf)
+{
+	struct kern_ipc_perm *p;
+	long ret;
+
+	spin_lock(&ids->lock);
+	p = kind == IPC_STAT_ID ? ipc_find(ids, id) : ipc_find_idx(ids, id);
+	ret = !p ? -EINVAL : kind != IPC_STAT_INDEX_ANY && !ipc_permitted(p, S_IRUGO) ? -EACCES : 0;
+	if (!ret) {
+		fill(p, ds);
+		ret = kind == IPC_STAT_ID ? 0 : p->id;
+	}
+	spin_unlock(&ids->lock);
+	if (ret >= 0 && copy_to_user((void *)buf, ds, size))
+		return -EFAULT;
+	return ret;
+}
+
+long ipc_info(struct ipc_ids *ids, void (*fill)(void *info), void *info, size_t size, uint64_t buf)
+{
+	long ret;
+
+	spin_lock(&ids->lock);
+	if (fill)
+		fill(info);
+	ret = ipc_max_idx(ids);
+	spin_unlock(&ids->lock);
+	return copy_to_user((void *)buf, info, size) ? -EFAULT : ret;
 }
 
 /* ---- time, pids, memory ---- */

@@ -26,6 +26,8 @@
 #include "sched/mutex.h"
 #include <uapi/ipc.h>
 
+struct task;
+
 /* An id is (seq << IPC_SEQ_SHIFT) + index, as Linux without ipcmni_extend. */
 #define IPC_SEQ_SHIFT	15
 #define IPCMNI		(1 << IPC_SEQ_SHIFT) /* indexes per kind */
@@ -49,6 +51,17 @@ struct kern_ipc_perm {
 	struct list_head key_link; /* in the registry's key hash unless key is IPC_PRIVATE */
 };
 
+/*
+ * The kinds' registries and tunables, written by /proc/sys/kernel
+ * (ipc_sysctl.c) with atomic stores and read atomically or under the
+ * registry's lock: shmmax, shmall (pages); semmsl, semmns, semopm and
+ * semmni (sem_ctl[3] is unused: semmni is sem_ids.mni); msgmax, msgmnb.
+ */
+struct ipc_ids;
+extern struct ipc_ids shm_ids, sem_ids, msg_ids;
+extern uint64_t shm_ctlmax, shm_ctlall;
+extern int sem_ctl[4], msg_ctlmax, msg_ctlmnb;
+
 struct ipc_ids {
 	/* The registry and every field of its kind's objects. */
 	struct spinlock lock;
@@ -69,6 +82,8 @@ struct ipc_ids {
 void ipc_ids_init(struct ipc_ids *ids, const char *name, const char *get_name, int mni);
 /* Each kind's start-up, from ipc_init. */
 void shm_init(void);
+void sem_init(void);
+void msg_init(void);
 
 /* What a get asks for.  size: shmget's; nsems: semget's. */
 struct ipc_params {
@@ -120,12 +135,44 @@ bool ipc_permitted(const struct kern_ipc_perm *obj, int flag);
 bool ipc_may_change(const struct kern_ipc_perm *obj);
 /* SHM_LOCK and its kin: the owner, the creator or root (CAP_IPC_LOCK). */
 bool ipc_may_lock(const struct kern_ipc_perm *obj);
+/* Whether the caller may pass the limits root may pass (CAP_SYS_RESOURCE:
+ * a msg_qbytes above msgmnb). */
+bool ipc_privileged(void);
 
 /* obj's struct ipc64_perm, for a *_STAT (ids->lock held). */
 void ipc_perm_out(const struct kern_ipc_perm *obj, struct ipc64_perm *out);
 /* IPC_SET: takes uid, gid and the permission bits from in: 0 or -EINVAL
  * (an id of -1). */
 int ipc_update_perm(const struct ipc64_perm *in, struct kern_ipc_perm *obj);
+
+/*
+ * Waiting, for semop, msgsnd and msgrcv: a waiter's record (on its stack)
+ * is queued on the object under the kind's lock; whoever ends the wait
+ * dequeues it, sets its status from IPC_WAITING and wakes its task, all
+ * under that lock (ipc_wake).  ipc_wait queues link at the tail of queue
+ * (*status set to IPC_WAITING) and sleeps with lock dropped until the
+ * status changes, a signal is pending or the deadline (monotonic ns, if
+ * timed) passes; it returns with lock held and link dequeued: the status,
+ * or IPC_WAITING for a signal or the deadline (the caller's errno).
+ */
+#define IPC_WAITING 1
+int ipc_wait(struct spinlock *lock, struct list_head *link, struct list_head *queue, int *status,
+	     bool timed, uint64_t deadline);
+void ipc_wake(struct task *t, int *status, int value);
+
+/*
+ * The *_STAT commands (ids->lock taken here): IPC_STAT finds the object by
+ * id, the kind's STAT and STAT_ANY by index (returning its id), and all
+ * but STAT_ANY need read permission (EACCES); fill writes the object into
+ * ds (zeroed by the caller), copied to buf after the lock (EFAULT).
+ */
+enum ipc_stat_kind { IPC_STAT_ID, IPC_STAT_INDEX, IPC_STAT_INDEX_ANY };
+typedef void (*ipc_fill_fn)(struct kern_ipc_perm *obj, void *ds);
+long ipc_stat(struct ipc_ids *ids, int id, enum ipc_stat_kind kind, ipc_fill_fn fill, void *ds,
+	      size_t size, uint64_t buf);
+/* IPC_INFO and <kind>_INFO: fill (ids->lock held, may be NULL) completes
+ * info, copied to buf after; the highest index in use, or -EFAULT. */
+long ipc_info(struct ipc_ids *ids, void (*fill)(void *info), void *info, size_t size, uint64_t buf);
 
 /* The wall clock in seconds (what the *_time fields hold). */
 int64_t ipc_now(void);
@@ -149,5 +196,17 @@ size_t ipc_mem_used(void);
  */
 typedef void (*ipc_show_fn)(struct kern_ipc_perm *obj, char *buf, size_t size, size_t *len);
 char *ipc_proc_text(struct ipc_ids *ids, const char *header, size_t line_max, ipc_show_fn show);
+/* The file_ops NAME of such a file (the user includes fs/file.h and
+ * fs/snapshot.h). */
+#define IPC_PROC_OPS(name, ids, header, line_max, show)                                            \
+	static char *name##_text(void)                                                             \
+	{                                                                                          \
+		return ipc_proc_text(&(ids), header, line_max, show);                              \
+	}                                                                                          \
+	static long name##_read(struct file *f, struct iov_iter *to, uint64_t *pos)                \
+	{                                                                                          \
+		return snapshot_read_made(f, to, pos, name##_text);                                \
+	}                                                                                          \
+	const struct file_ops name = {.read_iter = name##_read, .release = snapshot_release}
 
 #endif

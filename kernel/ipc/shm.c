@@ -40,11 +40,11 @@ struct shm_seg {
 };
 
 /* shm_ids.lock: the registry, every segment's fields, and shm_tot. */
-static struct ipc_ids shm_ids;
+struct ipc_ids shm_ids;
 static uint64_t shm_tot; /* pages of all segments, against shmall */
 
 /* The tunables (Linux's /proc/sys/kernel/shm*); shmmni is shm_ids.mni. */
-static uint64_t shm_ctlmax = SHMMAX, shm_ctlall = SHMALL;
+uint64_t shm_ctlmax = SHMMAX, shm_ctlall = SHMALL;
 
 static const struct vma_ops shm_vma_ops;
 
@@ -346,18 +346,16 @@ SYSCALL_DEFINE1(shmdt, uint64_t, shmaddr)
 
 static long shm_ipc_info(uint64_t buf)
 {
+	uint64_t mni = (uint64_t)__atomic_load_n(&shm_ids.mni, __ATOMIC_RELAXED);
 	struct shminfo64 info = {
 	    .shmmax = __atomic_load_n(&shm_ctlmax, __ATOMIC_RELAXED),
 	    .shmmin = SHMMIN,
 	    .shmall = __atomic_load_n(&shm_ctlall, __ATOMIC_RELAXED),
+	    .shmmni = mni,
+	    .shmseg = mni,
 	};
-	int ret;
 
-	spin_lock(&shm_ids.lock);
-	info.shmmni = info.shmseg = (uint64_t)shm_ids.mni;
-	ret = ipc_max_idx(&shm_ids);
-	spin_unlock(&shm_ids.lock);
-	return copy_to_user((void *)buf, &info, sizeof(info)) ? -EFAULT : ret;
+	return ipc_info(&shm_ids, NULL, &info, sizeof(info), buf);
 }
 
 /* Resident pages of every segment (shm_ids.lock held; the order is
@@ -374,22 +372,21 @@ static uint64_t shm_rss(void)
 	return rss;
 }
 
-static long shm_info(uint64_t buf)
+/* SHM_INFO's figures (shm_ids.lock held). */
+static void shm_in_use(void *p)
 {
-	struct shm_info info = {0};
-	int ret;
+	struct shm_info *info = p;
 
-	spin_lock(&shm_ids.lock);
-	info.used_ids = shm_ids.in_use;
-	info.shm_tot = shm_tot;
-	info.shm_rss = shm_rss();
-	ret = ipc_max_idx(&shm_ids);
-	spin_unlock(&shm_ids.lock);
-	return copy_to_user((void *)buf, &info, sizeof(info)) ? -EFAULT : ret;
+	info->used_ids = shm_ids.in_use;
+	info->shm_tot = shm_tot;
+	info->shm_rss = shm_rss();
 }
 
-static void seg_stat(struct shm_seg *seg, struct shmid64_ds *ds)
+static void seg_stat(struct kern_ipc_perm *p, void *out)
 {
+	struct shm_seg *seg = seg_of(p);
+	struct shmid64_ds *ds = out;
+
 	ipc_perm_out(&seg->perm, &ds->shm_perm);
 	ds->shm_segsz = seg->segsz;
 	ds->shm_atime = seg->atime;
@@ -398,27 +395,6 @@ static void seg_stat(struct shm_seg *seg, struct shmid64_ds *ds)
 	ds->shm_cpid = seg->cpid;
 	ds->shm_lpid = seg->lpid;
 	ds->shm_nattch = seg->nattch;
-}
-
-/* IPC_STAT (an id), SHM_STAT and SHM_STAT_ANY (an index, returning the
- * id); SHM_STAT_ANY needs no read permission, as /proc/sysvipc. */
-static long shm_stat(int shmid, int cmd, uint64_t buf)
-{
-	struct shmid64_ds ds = {0};
-	struct kern_ipc_perm *p;
-	long ret;
-
-	spin_lock(&shm_ids.lock);
-	p = cmd == IPC_STAT ? ipc_find(&shm_ids, shmid) : ipc_find_idx(&shm_ids, shmid);
-	ret = !p ? -EINVAL : cmd != SHM_STAT_ANY && !ipc_permitted(p, S_IRUGO) ? -EACCES : 0;
-	if (!ret) {
-		seg_stat(seg_of(p), &ds);
-		ret = cmd == IPC_STAT ? 0 : p->id;
-	}
-	spin_unlock(&shm_ids.lock);
-	if (ret >= 0 && copy_to_user((void *)buf, &ds, sizeof(ds)))
-		return -EFAULT;
-	return ret;
 }
 
 /* IPC_SET (with ds) and IPC_RMID: the owner's commands. */
@@ -466,7 +442,7 @@ static long shm_lock(int shmid, int cmd)
 
 SYSCALL_DEFINE3(shmctl, int, shmid, int, cmd, uint64_t, buf)
 {
-	struct shmid64_ds ds;
+	struct shmid64_ds ds = {0};
 
 	if (cmd < 0 || shmid < 0)
 		return -EINVAL;
@@ -474,11 +450,15 @@ SYSCALL_DEFINE3(shmctl, int, shmid, int, cmd, uint64_t, buf)
 	case IPC_INFO:
 		return shm_ipc_info(buf);
 	case SHM_INFO:
-		return shm_info(buf);
+		return ipc_info(&shm_ids, shm_in_use, &(struct shm_info){0},
+				sizeof(struct shm_info), buf);
 	case IPC_STAT:
+		return ipc_stat(&shm_ids, shmid, IPC_STAT_ID, seg_stat, &ds, sizeof(ds), buf);
 	case SHM_STAT:
+		return ipc_stat(&shm_ids, shmid, IPC_STAT_INDEX, seg_stat, &ds, sizeof(ds), buf);
 	case SHM_STAT_ANY:
-		return shm_stat(shmid, cmd, buf);
+		return ipc_stat(&shm_ids, shmid, IPC_STAT_INDEX_ANY, seg_stat, &ds, sizeof(ds),
+				buf);
 	case IPC_SET:
 		if (copy_from_user(&ds, (void *)buf, sizeof(ds)))
 			return -EFAULT;
@@ -512,17 +492,7 @@ static void shm_show(struct kern_ipc_perm *p, char *buf, size_t size, size_t *le
 	    inode_resident_pages(seg->file) * PAGE_SIZE, 0UL);
 }
 
-static char *shm_proc_text(void)
-{
-	return ipc_proc_text(&shm_ids, SHM_HEADER, SHM_LINE_MAX, shm_show);
-}
-
-static long shm_proc_read(struct file *f, struct iov_iter *to, uint64_t *pos)
-{
-	return snapshot_read_made(f, to, pos, shm_proc_text);
-}
-
-const struct file_ops sysvipc_shm_ops = {.read_iter = shm_proc_read, .release = snapshot_release};
+IPC_PROC_OPS(sysvipc_shm_ops, shm_ids, SHM_HEADER, SHM_LINE_MAX, shm_show);
 
 unsigned long shm_segment_count(void)
 {

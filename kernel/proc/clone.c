@@ -8,6 +8,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "fs/files.h"
 #include "fs/fs_struct.h"
+#include "ipc/ipc.h"
 #include "mm/paging.h"
 #include "proc/clone.h"
 #include "proc/exit.h"
@@ -22,8 +23,8 @@
 #include <uapi/sched.h>
 
 /* Flags fdkernel acts on, or accepts as Linux ignores them
- * (CLONE_DETACHED, CLONE_SYSVSEM: no System V semaphores; CLONE_UNTRACED,
- * CLONE_IO: no tracing, one I/O context). */
+ * (CLONE_DETACHED; CLONE_UNTRACED, CLONE_IO: no tracing, one I/O
+ * context). */
 #define CLONE_KNOWN                                                                                \
 	(CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK |               \
 	 CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID |        \
@@ -80,6 +81,8 @@ static int clone_resources(struct task *child, struct task *parent, const struct
 	child->fs = flags & CLONE_FS ? fs_share(parent->fs) : fs_copy(parent->fs);
 	if (!child->fs)
 		return -ENOMEM;
+	if ((err = sem_undo_fork(child, parent, flags & CLONE_SYSVSEM)))
+		return err;
 	err = signal_clone(child, parent, flags & CLONE_SIGHAND);
 	/* A thread would share the alternate stack: it starts without one; a
 	 * fork or vfork child keeps it (Linux). */
@@ -314,6 +317,8 @@ SYSCALL_DEFINE1(unshare, unsigned long, flags)
 		err = fs_unshare(t);
 	if (!err && (flags & CLONE_FILES))
 		err = task_unshare_files(t);
+	if (!err && (flags & CLONE_SYSVSEM))
+		sem_undo_exit(t); /* as exit for its undo list (Linux) */
 	return err;
 }
 

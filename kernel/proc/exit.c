@@ -13,6 +13,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "cmdline.h"
 #include "fs/files.h"
+#include "ipc/ipc.h"
 #include "fs/fs_struct.h"
 #include "fs/inode.h"
 #include "lib/printk.h"
@@ -61,6 +62,7 @@ static __attribute__((noreturn)) void init_exited(int status)
 void task_release_resources(struct task *t)
 {
 	files_put(task_swap_files(t, NULL));
+	sem_undo_exit(t);
 	fs_put(task_swap_fs(t, NULL));
 	/* Leave the address space before dropping it. */
 	if (t == current())

@@ -50,10 +50,14 @@ void kcounters_read(struct kcounters *c)
 	c->pidfds = pidfd_ident_count();
 	c->inotify_watches = inotify_watch_count();
 	c->inotify_events = inotify_event_count();
+	c->sem_sets = sem_set_count();
+	c->sem_undos = sem_undo_count();
+	c->msg_queues = msg_queue_count();
+	c->msg_bytes = msg_queued_bytes();
 	c->heap_serial = heaptrace_serial();
 }
 
-#define LEAK_CHECKS 20 /* the check() lines below */
+#define LEAK_CHECKS 24 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -88,6 +92,10 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(18, "pidfd identities", (long)b->pidfds, (long)a->pidfds);
 	passed += check(19, "inotify watches", (long)b->inotify_watches, (long)a->inotify_watches);
 	passed += check(20, "inotify events", (long)b->inotify_events, (long)a->inotify_events);
+	passed += check(21, "semaphore sets", (long)b->sem_sets, (long)a->sem_sets);
+	passed += check(22, "semaphore undos", (long)b->sem_undos, (long)a->sem_undos);
+	passed += check(23, "message queues", (long)b->msg_queues, (long)a->msg_queues);
+	passed += check(24, "queued message bytes", (long)b->msg_bytes, (long)a->msg_bytes);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

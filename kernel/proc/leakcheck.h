@@ -33,7 +33,9 @@ struct kcounters {
 	unsigned long posix_timers; /* proc/posix_timer.h */
 	unsigned long pidfds;	    /* proc/pidfd.c: process identities */
 	unsigned long inotify_watches, inotify_events; /* fs/inotify.c */
-	uint64_t heap_serial;			       /* heaptrace_serial(): allocations so far */
+	unsigned long sem_sets, sem_undos;   /* System V semaphore sets, undo structures */
+	unsigned long msg_queues, msg_bytes; /* System V message queues, queued bytes */
+	uint64_t heap_serial;		     /* heaptrace_serial(): allocations so far */
 };
 
 /* The counters when init started (proc/init.c). */

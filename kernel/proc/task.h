@@ -22,6 +22,7 @@
 
 struct vm_space;
 struct files_table;
+struct sem_undo_list;
 struct fs_struct;
 struct inode;
 struct sighand;
@@ -181,6 +182,12 @@ struct task {
 	 * recursing.  Only the task itself touches it.
 	 */
 	struct list_head *scm_dropping;
+	/*
+	 * System V semaphore undo list (ipc/sem.h), referenced: shared by
+	 * CLONE_SYSVSEM (threads), none after a plain fork; the last task to
+	 * drop it at exit applies it.  Own: only the task sets its pointer.
+	 */
+	struct sem_undo_list *sysvsem;
 #ifdef LOCKDEP
 	/* The mutexes this task holds, oldest first (lib/lockdep.c). */
 	const void *lockdep_held[LOCKDEP_TASK_HELD];

@@ -75,7 +75,14 @@
 	X(__NR_wait4, wait4)                                                                       \
 	X(__NR_kill, kill)                                                                         \
 	X(__NR_uname, uname)                                                                       \
+	X(__NR_semget, semget)                                                                     \
+	X(__NR_semop, semop)                                                                       \
+	X(__NR_semctl, semctl)                                                                     \
 	X(__NR_shmdt, shmdt)                                                                       \
+	X(__NR_msgget, msgget)                                                                     \
+	X(__NR_msgsnd, msgsnd)                                                                     \
+	X(__NR_msgrcv, msgrcv)                                                                     \
+	X(__NR_msgctl, msgctl)                                                                     \
 	X(__NR_fcntl, fcntl)                                                                       \
 	X(__NR_flock, flock)                                                                       \
 	X(__NR_fsync, fsync)                                                                       \
@@ -177,6 +184,7 @@
 	X(__NR_epoll_create, epoll_create)                                                         \
 	X(__NR_getdents64, getdents64)                                                             \
 	X(__NR_set_tid_address, set_tid_address)                                                   \
+	X(__NR_semtimedop, semtimedop)                                                             \
 	X(__NR_fadvise64, fadvise64)                                                               \
 	X(__NR_timer_create, timer_create)                                                         \
 	X(__NR_timer_settime, timer_settime)                                                       \

@@ -72,6 +72,7 @@
 #define SEMMNU	SEMMNS
 #define SEMUME	SEMOPM
 #define SEMMAP	SEMMNS
+#define SEMUSZ	20 /* what IPC_INFO reports as the size of an undo structure */
 #define MSGMNI	32000
 #define MSGMAX	8192
 #define MSGMNB	16384

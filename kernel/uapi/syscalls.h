@@ -69,7 +69,14 @@
 #define __NR_wait4	     61
 #define __NR_kill	     62
 #define __NR_uname	     63
+#define __NR_semget	     64
+#define __NR_semop	     65
+#define __NR_semctl	     66
 #define __NR_shmdt	     67
+#define __NR_msgget	     68
+#define __NR_msgsnd	     69
+#define __NR_msgrcv	     70
+#define __NR_msgctl	     71
 #define __NR_fcntl	     72
 #define __NR_flock	     73
 #define __NR_fsync	     74
@@ -173,6 +180,7 @@
 #define __NR_epoll_create    213
 #define __NR_getdents64	     217
 #define __NR_set_tid_address 218
+#define __NR_semtimedop	     220
 #define __NR_fadvise64	     221
 #define __NR_timer_create    222
 #define __NR_timer_settime   223

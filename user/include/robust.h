@@ -29,12 +29,17 @@ enum {
 	KS_VMAS,
 	KS_SHM_SEGMENTS,
 	KS_RECLOCKS,
+	KS_SEM_SETS,
+	KS_SEM_UNDOS,
+	KS_MSG_QUEUES,
+	KS_MSG_BYTES,
 	KS_COUNT
 };
 
 static const char *const kstat_names[KS_COUNT] = {
-    "frames_free", "heap_bytes",    "tasks",	     "files", "inodes",
-    "sockets",	   "futex_waiters", "epoll_watches", "vmas",  "shm_segments", "reclocks"};
+    "frames_free", "heap_bytes",    "tasks",	     "files",	   "inodes",
+    "sockets",	   "futex_waiters", "epoll_watches", "vmas",	   "shm_segments",
+    "reclocks",	   "sem_sets",	    "sem_undos",     "msg_queues", "msg_bytes"};
 
 struct kstat {
 	long v[KS_COUNT];
@@ -72,7 +77,7 @@ static inline bool kstat_read(struct kstat *ks)
  * growth (stack, malloc arena, page tables, slab pages, thread stacks): they
  * may differ by this much; object counts must be exact.  The exact check of every counter is the
  * kernel's own when the run ends (kernel/proc/leakcheck.c). */
-static const long kstat_slack[KS_COUNT] = {16, 8192, 0, 0, 0, 0, 0, 0, 16, 0, 0};
+static const long kstat_slack[KS_COUNT] = {16, 8192, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0};
 
 /* True if AFTER equals BEFORE (within kstat_slack); else a TAP comment per
  * counter that differs, after WHO. */

@@ -45,7 +45,10 @@
 	X(F_LOCK_LEFT, "a record lock outlived its holder and every waiter (must go at exit)")     \
 	X(F_PIDFD_EXIT, "a pidfd did not report or reap its process's exit")                       \
 	X(F_PIDFD_REAPED, "pidfd_send_signal to a reaped process was not ESRCH")                   \
-	X(F_INOTIFY_WATCH_LEFT, "a watch on a removed file outlived it (rm_watch was not EINVAL)")
+	X(F_INOTIFY_WATCH_LEFT, "a watch on a removed file outlived it (rm_watch was not EINVAL)") \
+	X(F_IPC_RESULT,                                                                            \
+	  "a semop, msgsnd or msgrcv ended otherwise than by success, EIDRM or E2BIG")             \
+	X(F_IPC_ALIVE, "a removed semaphore set or message queue was still there")
 
 enum finding {
 #define FINDING_ENUM(name, text) name,

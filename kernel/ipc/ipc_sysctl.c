@@ -1,0 +1,160 @@
+/*
+ * /proc/sys/kernel's System V IPC limits (Linux's ipc/ipc_sysctl.c), rows
+ * of the /proc/sys table (fs/proc_sys.h): shmmax, shmall (unsigned longs),
+ * shmmni, msgmax, msgmnb, msgmni (ints with Linux's bounds), sem (semmsl
+ * semmns semopm semmni) and the <kind>_next_id files that give the next
+ * object a chosen id (Linux's CHECKPOINT_RESTORE).  The values live with
+ * their kinds and are read and written atomically, one word each; the
+ * next ids under their registry's lock.
+ */
+#include "fs/proc_sys.h"
+#include "ipc/ids.h"
+#include "lib/printk.h"
+#include <uapi/errno.h>
+
+/* ---- unsigned longs: shmmax, shmall (Linux's proc_doulongvec_minmax) ---- */
+
+static long ulong_show(const struct proc_sys_row *row, char *buf, size_t size)
+{
+	return snprintk(buf, size, "%lu\n",
+			__atomic_load_n((uint64_t *)row->data, __ATOMIC_RELAXED));
+}
+
+/* One decimal unsigned long, blanks around it; a minus sign is EINVAL. */
+static long ulong_store(const struct proc_sys_row *row, const char *text, size_t len, uint64_t *pos)
+{
+	size_t at = 0;
+	uint64_t v = 0;
+
+	if (*pos) { /* sysctl_writes_strict: taken, ignored */
+		*pos += len;
+		return (long)len;
+	}
+	while (at < len && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n'))
+		at++;
+	if (at == len || text[at] < '0' || text[at] > '9')
+		return -EINVAL;
+	for (; at < len && text[at] >= '0' && text[at] <= '9'; at++) {
+		if (v > (~0UL - 9) / 10)
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(text[at] - '0');
+	}
+	if (at < len && text[at] != ' ' && text[at] != '\t' && text[at] != '\n')
+		return -EINVAL;
+	while (at < len && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n'))
+		at++;
+	__atomic_store_n((uint64_t *)row->data, v, __ATOMIC_RELAXED);
+	*pos += at;
+	return (long)at;
+}
+
+PROC_SYS_ROW(shmmax_row, .path = "kernel/shmmax", .mode = 0644, .show = ulong_show,
+	     .store = ulong_store, .data = &shm_ctlmax);
+PROC_SYS_ROW(shmall_row, .path = "kernel/shmall", .mode = 0644, .show = ulong_show,
+	     .store = ulong_store, .data = &shm_ctlall);
+
+/* ---- ints: Linux's bounds ---- */
+
+PROC_SYS_ROW(shmmni_row, .path = "kernel/shmmni", .mode = 0644, .show = proc_sys_int_show,
+	     .store = proc_sys_int_store, .data = &shm_ids.mni, .min = 0, .max = IPCMNI);
+PROC_SYS_ROW(msgmni_row, .path = "kernel/msgmni", .mode = 0644, .show = proc_sys_int_show,
+	     .store = proc_sys_int_store, .data = &msg_ids.mni, .min = 0, .max = IPCMNI);
+PROC_SYS_ROW(msgmax_row, .path = "kernel/msgmax", .mode = 0644, .show = proc_sys_int_show,
+	     .store = proc_sys_int_store, .data = &msg_ctlmax, .min = 0, .max = INT32_MAX);
+PROC_SYS_ROW(msgmnb_row, .path = "kernel/msgmnb", .mode = 0644, .show = proc_sys_int_show,
+	     .store = proc_sys_int_store, .data = &msg_ctlmnb, .min = 0, .max = INT32_MAX);
+
+/* ---- sem: four ints ---- */
+
+static int *sem_value(int i)
+{
+	return i < 3 ? &sem_ctl[i] : &sem_ids.mni;
+}
+
+static long sem_show(const struct proc_sys_row *row, char *buf, size_t size)
+{
+	(void)row;
+	return snprintk(buf, size, "%d\t%d\t%d\t%d\n",
+			__atomic_load_n(sem_value(0), __ATOMIC_RELAXED),
+			__atomic_load_n(sem_value(1), __ATOMIC_RELAXED),
+			__atomic_load_n(sem_value(2), __ATOMIC_RELAXED),
+			__atomic_load_n(sem_value(3), __ATOMIC_RELAXED));
+}
+
+/*
+ * Linux's proc_dointvec over the four: each value read is stored, a write
+ * may give fewer, what follows the fourth is left unwritten (a short
+ * count); then semmni outside [0, IPCMNI] is ERANGE and put back.
+ */
+static long sem_store(const struct proc_sys_row *row, const char *text, size_t len, uint64_t *pos)
+{
+	int old = __atomic_load_n(sem_value(3), __ATOMIC_RELAXED), n = 0;
+	size_t at = 0, used;
+	long v;
+	int err;
+
+	(void)row;
+	if (*pos) {
+		*pos += len;
+		return (long)len;
+	}
+	for (; n < 4 && at < len; n++) {
+		if ((err = proc_sys_parse_long(text + at, len - at, &v, &used)))
+			return n ? err : -EINVAL;
+		__atomic_store_n(sem_value(n), (int)v, __ATOMIC_RELAXED);
+		at += used;
+	}
+	v = __atomic_load_n(sem_value(3), __ATOMIC_RELAXED);
+	if (v < 0 || v > IPCMNI) {
+		__atomic_store_n(sem_value(3), old, __ATOMIC_RELAXED);
+		return -ERANGE;
+	}
+	*pos += at;
+	return (long)at;
+}
+
+PROC_SYS_ROW(sem_row, .path = "kernel/sem", .mode = 0644, .show = sem_show, .store = sem_store);
+
+/* ---- the next ids ---- */
+
+static long next_id_show(const struct proc_sys_row *row, char *buf, size_t size)
+{
+	struct ipc_ids *ids = row->data;
+	int v;
+
+	spin_lock(&ids->lock);
+	v = ids->next_id;
+	spin_unlock(&ids->lock);
+	return snprintk(buf, size, "%d\n", v);
+}
+
+/* An id from 0 (-1 and below: EINVAL, as Linux's SYSCTL_ZERO bound). */
+static long next_id_store(const struct proc_sys_row *row, const char *text, size_t len,
+			  uint64_t *pos)
+{
+	struct ipc_ids *ids = row->data;
+	size_t used;
+	long v;
+	int err;
+
+	if (*pos) {
+		*pos += len;
+		return (long)len;
+	}
+	if ((err = proc_sys_parse_long(text, len, &v, &used)))
+		return err;
+	if (v < 0 || v > INT32_MAX)
+		return -EINVAL;
+	spin_lock(&ids->lock);
+	ids->next_id = (int)v;
+	spin_unlock(&ids->lock);
+	*pos += used;
+	return (long)used;
+}
+
+PROC_SYS_ROW(shm_next_id_row, .path = "kernel/shm_next_id", .mode = 0644, .show = next_id_show,
+	     .store = next_id_store, .data = &shm_ids);
+PROC_SYS_ROW(sem_next_id_row, .path = "kernel/sem_next_id", .mode = 0644, .show = next_id_show,
+	     .store = next_id_store, .data = &sem_ids);
+PROC_SYS_ROW(msg_next_id_row, .path = "kernel/msg_next_id", .mode = 0644, .show = next_id_show,
+	     .store = next_id_store, .data = &msg_ids);
