@@ -109,14 +109,16 @@ SYSCALL_DEFINE2(clock_gettime, int, clk, struct timespec_k *, uts)
 	return copy_to_user(uts, &ts, sizeof(ts));
 }
 
-/* The TSC clocks read to the ns; the coarse clocks and CPU time move by
- * the tick, which is their resolution (Linux reports TICK_NSEC for the
- * coarse ones; LTP's itimer tests take their margin from it). */
+/* The resolution of a clock, as Linux reports it, is that of the timers
+ * armed on it (hrtimer_resolution), not of its reading: every clock here
+ * reads the TSC to the ns, but every timer, sleep and timeout fires on the
+ * tick (proc/ktimer.h), as in Linux's low-resolution mode, whose
+ * clock_getres gives TICK_NSEC for every clock.  Programs size their
+ * timing margins by it (LTP's select, poll and epoll sleep checks allow
+ * twice the resolution per call). */
 SYSCALL_DEFINE2(clock_getres, int, clk, struct timespec_k *, uts)
 {
-	bool coarse =
-	    clk == CLOCK_REALTIME_COARSE || clk == CLOCK_MONOTONIC_COARSE || cpuclock_id(clk);
-	struct timespec_k ts = {0, coarse ? (int64_t)TICK_NS : 1};
+	struct timespec_k ts = {0, (int64_t)TICK_NS};
 
 	if (clock_now_ns(clk) < 0)
 		return -EINVAL;

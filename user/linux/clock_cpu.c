@@ -2,9 +2,9 @@
  * and thread CPU clocks (static ids and the encoded ones of
  * clock_getcpuclockid/pthread_getcpuclockid) advance with work, never go
  * back, and refuse other processes' threads; the coarse clocks report the
- * tick as their resolution; clock_nanosleep refuses the thread CPU clock
- * (EOPNOTSUPP raw, EINVAL for the caller's own encoded thread clock) and
- * unknown clocks (EINVAL). */
+ * tick as their resolution, the others that of their timers; clock_nanosleep refuses the thread CPU
+ * clock (EOPNOTSUPP raw, EINVAL for the caller's own encoded thread clock) and unknown clocks
+ * (EINVAL). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sys/syscall.h>
@@ -47,7 +47,7 @@ int main(void)
 	clockid_t pc, tc;
 	long long p0, t0;
 
-	plan(13);
+	plan(14);
 	p0 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
 	t0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
 	ok(p0 >= 0 && t0 >= 0, "process and thread CPU clocks read");
@@ -76,11 +76,24 @@ int main(void)
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 
-	ok(clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0 && res.tv_sec == 0 &&
-	       res.tv_nsec > 1000 && res.tv_nsec <= 10000000,
-	   "CLOCK_MONOTONIC_COARSE's resolution is the tick (%ld ns)", res.tv_nsec);
-	ok(clock_getres(CLOCK_MONOTONIC, &res) == 0 && res.tv_nsec < 1000000,
-	   "CLOCK_MONOTONIC's resolution is finer than a millisecond");
+	struct timespec coarse = {-1, -1}, mono = {-1, -1}, real = {-1, -1}, boot = {-1, -1};
+	int err = clock_getres(CLOCK_MONOTONIC_COARSE, &coarse);
+	ok(err == 0 && coarse.tv_sec == 0 && coarse.tv_nsec > 1000 && coarse.tv_nsec <= 10000000,
+	   "CLOCK_MONOTONIC_COARSE's resolution is the tick (%ld ns)", coarse.tv_nsec);
+	/* The other clocks report the resolution of the timers armed on them:
+	 * 1 ns with Linux's high-resolution timers, the tick in its
+	 * low-resolution mode and in fdkernel, whose timers fire on the tick. */
+	err = clock_getres(CLOCK_MONOTONIC, &mono) | clock_getres(CLOCK_REALTIME, &real) |
+	      clock_getres(CLOCK_BOOTTIME, &boot);
+	ok(err == 0 && mono.tv_sec == 0 && mono.tv_nsec > 0 && mono.tv_nsec <= coarse.tv_nsec &&
+	       real.tv_nsec == mono.tv_nsec && boot.tv_nsec == mono.tv_nsec,
+	   "MONOTONIC, REALTIME and BOOTTIME share a timer resolution, at most the tick (%ld ns)",
+	   mono.tv_nsec);
+	if (on_fdkernel())
+		is_int(mono.tv_nsec, coarse.tv_nsec,
+		       "fdkernel's timers fire on the tick: their resolution");
+	else
+		skip("Linux", "fdkernel's timers fire on the tick: their resolution");
 
 	is_int(raw_nanosleep(CLOCK_THREAD_CPUTIME_ID, 0, &req), EOPNOTSUPP,
 	       "clock_nanosleep(CLOCK_THREAD_CPUTIME_ID): EOPNOTSUPP");
