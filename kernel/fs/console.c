@@ -12,6 +12,7 @@
 #include "fs/poll.h"
 #include "fs/vfs.h"
 #include "lib/iov_iter.h"
+#include "fs/fasync.h"
 #include "proc/signal.h"
 #include "sched/wait.h"
 #include <uapi/errno.h>
@@ -43,6 +44,10 @@ static struct {
 	struct linux_termios tio;
 	struct wait_queue readers; /* tasks waiting for a committed line */
 } con = {.lock = SPINLOCK_INIT("console")};
+
+/* Console files with O_ASYNC (fs/fasync.h): told of input from the
+ * interrupt handler once con.lock is dropped. */
+static struct fasync_list con_async = {LIST_HEAD_INIT(con_async.head), false};
 
 static const struct linux_termios default_termios = {
     .c_iflag = LINUX_ICRNL,
@@ -145,9 +150,11 @@ static int signal_char(char c)
 
 void console_input(char c)
 {
+	unsigned int committed;
 	int sig;
 
 	spin_lock(&con.lock);
+	committed = con.committed;
 	if (c == '\r' && (con.tio.c_iflag & LINUX_ICRNL))
 		c = '\n';
 	sig = signal_char(c);
@@ -157,10 +164,12 @@ void console_input(char c)
 		echo(&c, 1);
 		con.committed = con.wr;
 	}
-	bool ready = con.rd != con.committed;
+	bool ready = con.rd != con.committed, more = con.committed != committed;
 	spin_unlock(&con.lock);
 	if (ready)
 		wake_up(&con.readers);
+	if (more) /* a line (or, raw, a byte) is there to read now */
+		fasync_notify(&con_async, POLL_IN);
 	if (sig)
 		ctty_signal_foreground(sig);
 }
@@ -306,12 +315,19 @@ static long console_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
 	return -ENOTTY;
 }
 
+static struct fasync_list *console_fasync(struct file *f)
+{
+	(void)f;
+	return &con_async; /* static: outlives every file */
+}
+
 const struct file_ops console_ops = {
     .read_iter = console_read,
     .write_iter = console_write,
     .poll = console_poll,
     .ioctl = console_ioctl,
     .release = vfs_release_inode,
+    .fasync = console_fasync,
 };
 
 int console_set_echo(int on)

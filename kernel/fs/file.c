@@ -6,6 +6,7 @@
  */
 #include "fs/file.h"
 #include "fs/eventpoll.h"
+#include "fs/fasync.h"
 #include "fs/flock.h"
 #include "fs/fsnotify.h"
 #include "fs/inode.h"
@@ -38,7 +39,7 @@ PROC_SYS_ROW(file_max_row, .path = "fs/file-max", .mode = 0444, .show = file_max
 /**
  * file_alloc - a new open file
  * @ops:   [in] what the file is (its operations table)
- * @flags: [in] O_ACCMODE | O_APPEND | O_NONBLOCK status flags
+ * @flags: [in] O_ACCMODE | O_APPEND | O_NONBLOCK | O_ASYNC status flags
  * @priv:  [in] the implementation's state
  *
  * Returns the file with one reference, or NULL when memory runs out.
@@ -89,7 +90,8 @@ void file_put(struct file *f)
 	eventpoll_release(f); /* off every epoll first: they poll f's state */
 	if (f->inode)
 		fsnotify_file(f, file_can_write(f) ? IN_CLOSE_WRITE : IN_CLOSE_NOWRITE);
-	if (f->flocked) /* no one else can lock it now */
+	fasync_release(f); /* off its object's list before release drops it */
+	if (f->flocked)	   /* no one else can lock it now */
 		flock_release(f);
 	reclock_release(f); /* its open-file-description locks */
 	if (f->ops && f->ops->release)

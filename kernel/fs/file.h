@@ -22,6 +22,8 @@ struct iov_iter;
 struct kstat;
 struct uapi_stat;
 struct poll_table;
+struct fasync_list;
+struct fown;
 
 /*
  * read_iter/write_iter move data between the file and every segment of
@@ -47,6 +49,10 @@ struct file_ops {
 	long (*ioctl)(struct file *f, unsigned long cmd, unsigned long arg);
 	/* fstat of a file without an inode (pipes, sockets); optional. */
 	int (*stat)(struct file *f, struct uapi_stat *st);
+	/* The list of f's object that O_ASYNC puts f on, to be told when it
+	 * becomes readable or writable (fs/fasync.h); NULL or absent: the
+	 * flag is only stored, as Linux's files without ->fasync. */
+	struct fasync_list *(*fasync)(struct file *f);
 	/* Last reference gone. */
 	void (*release)(struct file *f);
 	/* Lines of its own for /proc/<pid>/fdinfo/<fd> (Linux's show_fdinfo:
@@ -62,7 +68,7 @@ struct file_ops {
 
 struct file {
 	uint32_t refcount;  /* atomic */
-	unsigned int flags; /* O_ACCMODE | O_APPEND | O_NONBLOCK | O_PATH (F_GETFL) */
+	unsigned int flags; /* O_ACCMODE | O_APPEND | O_NONBLOCK | O_ASYNC | O_PATH (F_GETFL) */
 	const struct file_ops *ops;
 	struct inode *inode; /* NULL for pipes and sockets */
 	/*
@@ -88,6 +94,10 @@ struct file {
 	/* epoll items watching this file (fs/eventpoll.c), under its
 	 * epoll_lock; they hold no reference: the last put removes them. */
 	struct list_head ep_links;
+	/* Signal-driven I/O: its owner, signal and place on its object's
+	 * list (fs/fasync.h), allocated by the first F_SETOWN, F_SETSIG or
+	 * O_ASYNC and kept until the last reference goes; NULL before. */
+	struct fown *fown;
 	bool flocked;		 /* holds a flock() lock (fs/flock.c), under flock_lock */
 	struct grace_head grace; /* released, awaiting a grace period (file.c) */
 };

@@ -6,6 +6,7 @@
  */
 #include "fs/pipe.h"
 #include "arch/x86_64/uaccess.h"
+#include "fs/fasync.h"
 #include "fs/file.h"
 #include "fs/inode.h"
 #include "fs/poll.h"
@@ -64,6 +65,8 @@ struct pipe {
 	/* The FIFO inode whose pipe this is, or NULL.  Not referenced: every
 	 * end file of a FIFO holds the inode (f->inode).  Constant. */
 	struct inode *fifo;
+	/* Ends with O_ASYNC (fs/fasync.h): told with neither lock held. */
+	struct fasync_list async;
 };
 
 static uint64_t next_ino = 1; /* atomic */
@@ -225,6 +228,7 @@ static int wait_room_locked(struct pipe *p, size_t need, bool nonblock)
 		mutex_unlock(&p->mutex);
 		if (nonblock)
 			return -EAGAIN;
+		fasync_notify(&p->async, POLL_IN); /* readers may take what is there */
 		if ((err = wait_event_interruptible(&p->wr_wait, pipe_writable(p, need))))
 			return err;
 		mutex_lock(&p->mutex);
@@ -249,6 +253,8 @@ static long pipe_read_nb(struct pipe *p, struct iov_iter *to, bool nonblock)
 		wake_up(&p->wr_wait);
 	}
 	mutex_unlock(&p->mutex);
+	if (!err && n)
+		fasync_notify(&p->async, POLL_OUT);
 	return err ? err : (long)n;
 }
 
@@ -282,12 +288,15 @@ static long pipe_write_nb(struct pipe *p, struct iov_iter *from, bool nonblock)
 	while (done < len) {
 		/* Released on error: SIGPIPE for a pipe with no reader. */
 		if ((n = wait_room_locked(p, need, nonblock)))
-			return done ? (long)done : n;
+			goto out;
 		if ((n = ring_put(p, from, len - done, need)) < 0)
 			break;
 		done += n;
 	}
 	mutex_unlock(&p->mutex);
+out:
+	if (done)
+		fasync_notify(&p->async, POLL_IN);
 	return done ? (long)done : n;
 }
 
@@ -319,6 +328,8 @@ long pipe_transfer(struct file *pf, struct iov_iter *it, bool write, bool nonblo
 		return n;
 	n = ring_put(p, it, iov_iter_count(it), 1);
 	mutex_unlock(&p->mutex);
+	if (n > 0)
+		fasync_notify(&p->async, POLL_IN);
 	return n;
 }
 
@@ -362,6 +373,8 @@ static long ring_splice(struct file *pf, struct file *f, uint64_t *pos, size_t l
 		wake_up(to_file ? &p->wr_wait : &p->rd_wait);
 	}
 	mutex_unlock(&p->mutex);
+	if (n > 0)
+		fasync_notify(&p->async, to_file ? POLL_OUT : POLL_IN);
 	return n;
 }
 
@@ -444,6 +457,11 @@ long pipe_splice_pipe(struct file *inf, struct file *outf, size_t len, bool nonb
 		}
 	}
 	unlock_two(in, out);
+	if (ready && len) {
+		fasync_notify(&out->async, POLL_IN);
+		if (!keep)
+			fasync_notify(&in->async, POLL_OUT);
+	}
 	return ready ? (long)len : 0;
 }
 
@@ -549,6 +567,7 @@ struct pipe *pipe_alloc(struct inode *fifo)
 	spin_init(&p->lock, "pipe");
 	wait_queue_init(&p->rd_wait, "pipe_rd");
 	wait_queue_init(&p->wr_wait, "pipe_wr");
+	fasync_list_init(&p->async, true);
 	p->ino = fifo ? fifo->ino : __atomic_fetch_add(&next_ino, 1, __ATOMIC_RELAXED);
 	p->fifo = fifo;
 	p->refs = 1;
@@ -588,12 +607,24 @@ static void pipe_release(struct file *f)
 {
 	struct pipe *p = f->priv;
 
+	bool one_side;
+
 	spin_lock(&p->lock);
 	drop_end_locked(p, f->flags);
+	one_side = !p->readers != !p->writers;
 	spin_unlock(&p->lock);
+	if (one_side) { /* the other side sees EOF or EPIPE now (Linux's pipe_release) */
+		fasync_notify(&p->async, POLL_IN);
+		fasync_notify(&p->async, POLL_OUT);
+	}
 	pipe_put(p);
 	if (f->inode)
 		inode_put(f->inode);
+}
+
+static struct fasync_list *pipe_fasync(struct file *f)
+{
+	return &((struct pipe *)f->priv)->async;
 }
 
 static const struct file_ops pipe_ops = {
@@ -603,6 +634,7 @@ static const struct file_ops pipe_ops = {
     .ioctl = pipe_ioctl,
     .stat = pipe_stat,
     .release = pipe_release,
+    .fasync = pipe_fasync,
 };
 
 struct pipe *pipe_of(struct file *f)
@@ -704,7 +736,7 @@ int pipe_open(struct pipe *p, unsigned int flags, struct file **out)
 	if (wait)
 		err = wr ? wait_counter(&p->wr_wait, &p->r_counter, seen)
 			 : wait_counter(&p->rd_wait, &p->w_counter, seen);
-	if (!err && !(f = file_alloc(&pipe_ops, flags & (O_ACCMODE | O_NONBLOCK), p)))
+	if (!err && !(f = file_alloc(&pipe_ops, flags & (O_ACCMODE | O_NONBLOCK | O_ASYNC), p)))
 		err = -ENOMEM;
 	if (err) {
 		spin_lock(&p->lock);

@@ -79,7 +79,8 @@ static void fill_siginfo(struct signalfd_siginfo *ssi, int sig, const struct sig
 		ssi->ssi_addr = info->fault.addr;
 		break;
 	case SIL_POLL:
-		ssi->ssi_band = (uint32_t)info->fault.addr; /* si_band, a long at the same place */
+		ssi->ssi_band = (uint32_t)info->poll.band;
+		ssi->ssi_fd = info->poll.fd;
 		break;
 	}
 }

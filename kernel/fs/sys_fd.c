@@ -4,6 +4,7 @@
  * (files.c), fd creation (fd.c) and pipes (pipe.c).  docs/fds.md.
  */
 #include "arch/x86_64/uaccess.h"
+#include "fs/fasync.h"
 #include "fs/fcntl_lock.h"
 #include "fs/fd.h"
 #include "fs/memfd.h"
@@ -19,7 +20,7 @@
 
 #define DUP3_FLAGS  (O_CLOEXEC | O_CLOFORK)
 #define PIPE2_FLAGS (O_CLOEXEC | O_CLOFORK | O_NONBLOCK | O_NONSEQFD)
-#define SETFL_FLAGS (O_APPEND | O_NONBLOCK)
+#define SETFL_FLAGS (O_APPEND | O_NONBLOCK | O_ASYNC)
 /* An O_PATH file keeps O_PATH and the O_DIRECTORY/O_NOFOLLOW it was
  * opened with, as Linux shows them; other files have neither. */
 #define GETFL_FLAGS (O_ACCMODE | SETFL_FLAGS | O_PATH | O_DIRECTORY | O_NOFOLLOW)
@@ -80,16 +81,11 @@ static long fcntl_dupfd(struct file *f, unsigned long arg, unsigned int oflags)
 	return fd_dup_file(f, oflags, (int)minfd);
 }
 
-/* F_SETFL: only O_APPEND and O_NONBLOCK change; other bits are ignored. */
-static long fcntl_setfl(struct file *f, unsigned long arg)
+/* F_SETFL: only O_APPEND, O_NONBLOCK and O_ASYNC change; other bits are
+ * ignored.  O_ASYNC arms signal-driven I/O (fs/fasync.c). */
+static long fcntl_setfl(struct file *f, int fd, unsigned long arg)
 {
-	unsigned int old = __atomic_load_n(&f->flags, __ATOMIC_RELAXED), new;
-
-	do
-		new = (old & ~SETFL_FLAGS) | ((unsigned int)arg & SETFL_FLAGS);
-	while (!__atomic_compare_exchange_n(&f->flags, &old, new, true, __ATOMIC_RELAXED,
-					    __ATOMIC_RELAXED));
-	return 0;
+	return fasync_setfl(f, fd, (unsigned int)arg & SETFL_FLAGS, SETFL_FLAGS);
 }
 
 /* F_SETPIPE_SZ, F_GETPIPE_SZ: EBADF on anything but a pipe or a FIFO. */
@@ -118,7 +114,7 @@ static long do_fcntl(struct file *f, int fd, unsigned int cmd, unsigned long arg
 	case F_GETFL:
 		return __atomic_load_n(&f->flags, __ATOMIC_RELAXED) & GETFL_FLAGS;
 	case F_SETFL:
-		return fcntl_setfl(f, arg);
+		return fcntl_setfl(f, fd, arg);
 	case F_ADD_SEALS:
 	case F_GET_SEALS:
 		return memfd_fcntl(f, cmd, arg);
@@ -136,6 +132,13 @@ static long do_fcntl(struct file *f, int fd, unsigned int cmd, unsigned long arg
 	case F_SETPIPE_SZ:
 	case F_GETPIPE_SZ:
 		return fcntl_pipe_size(f, cmd, arg);
+	case F_SETOWN:
+	case F_GETOWN:
+	case F_SETOWN_EX:
+	case F_GETOWN_EX:
+	case F_SETSIG:
+	case F_GETSIG:
+		return fasync_fcntl(f, cmd, arg);
 	}
 	return -EINVAL;
 }

@@ -171,7 +171,9 @@ int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out)
 	writer = inode_is_reg(ip) && (flags & O_ACCMODE) != O_RDONLY;
 	if (writer && (err = inode_get_write_access(ip)))
 		return err;
-	f = file_alloc(ops, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), NULL);
+	/* open's O_ASYNC is kept for F_GETFL but arms nothing, as on Linux
+	 * (F_SETFL arms it: docs/fds.md). */
+	f = file_alloc(ops, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK | O_ASYNC), NULL);
 	if (!f) {
 		if (writer)
 			inode_put_write_access(ip);

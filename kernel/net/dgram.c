@@ -256,6 +256,8 @@ static bool dgram_enqueue(struct socket *t, struct dgram *d, bool nonblock, uint
 	}
 	spin_unlock(&t->lock);
 	sock_wake(t);
+	if (v == DG_QUEUE)
+		sock_async(t, POLL_IN);
 	return v == DG_QUEUE;
 }
 

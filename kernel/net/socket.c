@@ -36,6 +36,7 @@ struct socket *sock_alloc(const struct sock_family *fam, int type)
 	wait_queue_init(&sk->wq, "socket_wq");
 	wait_queue_init(&sk->room_wq, "socket_room_wq");
 	list_init(&sk->peer_wake.link);
+	fasync_list_init(&sk->async, false);
 	spin_init(&sk->lock, "socket");
 	sk->rcvbuf = sk->sndbuf = SOCK_BUF_DEFAULT;
 	sk->local.len = fam->unnamed_len;
@@ -73,6 +74,11 @@ unsigned long socket_count(void)
 void sock_wake(struct socket *sk)
 {
 	wake_up(&sk->wq);
+}
+
+void sock_async(struct socket *sk, int reason)
+{
+	fasync_notify(&sk->async, reason);
 }
 
 /* One user, root, as getuid says (proc/sys_proc.c). */
@@ -163,12 +169,18 @@ static void sock_file_release(struct file *f)
 		unix_gc(); /* as Linux: cycles form as their fds close */
 }
 
+static struct fasync_list *sock_file_fasync(struct file *f)
+{
+	return &((struct socket *)f->priv)->async;
+}
+
 static const struct file_ops sock_file_ops = {
     .read_iter = sock_file_read,
     .write_iter = sock_file_write,
     .poll = sock_file_poll,
     .stat = sock_file_stat,
     .release = sock_file_release,
+    .fasync = sock_file_fasync,
 };
 
 struct socket *sock_of_file(struct file *f)

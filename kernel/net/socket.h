@@ -13,6 +13,7 @@
 #include "lib/iov_iter.h"
 #include "lib/list.h"
 #include "lib/spinlock.h"
+#include "fs/fasync.h"
 #include "net/sbuf.h"
 #include "arch/x86_64/timer.h"
 #include "sched/sched.h"
@@ -87,6 +88,11 @@ struct socket {
 	 */
 	struct wait_queue room_wq;
 	struct wait_entry peer_wake;
+	/* Its files with O_ASYNC (fs/fasync.h); told by sock_async. */
+	struct fasync_list async;
+	/* A stream sender found this socket's ring full (atomic): its next
+	 * read tells the sender it may write (Linux's SOCKWQ_ASYNC_NOSPACE). */
+	bool async_nospace;
 
 	/*
 	 * Protects every field below (the rx fields too) up to the GC's.
@@ -266,6 +272,10 @@ unsigned long socket_count(void);
 struct socket *sock_of_file(struct file *f);
 /* Wakes everyone waiting on sk or polling it. */
 void sock_wake(struct socket *sk);
+/* Signals sk's O_ASYNC files' owners (POLL_IN, POLL_OUT, POLL_HUP,
+ * POLL_ERR: fs/fasync.h).  With no socket lock held: the signal path
+ * takes proc_lock, which may be held where sockets are locked. */
+void sock_async(struct socket *sk, int reason);
 /* Received fds into m's control buffer (dropped, MSG_CTRUNC, if none). */
 long sock_deliver_fds(struct kmsg *m, const struct scm_fds *fds);
 /* Stream send on a broken connection: SIGPIPE unless MSG_NOSIGNAL; -EPIPE. */

@@ -63,6 +63,7 @@ static int stream_enqueue(struct socket *l, struct socket *ns, bool nonblock, ui
 	l->nacc++;
 	spin_unlock(&l->lock);
 	sock_wake(l);
+	sock_async(l, POLL_IN);
 	return 0;
 }
 
@@ -247,6 +248,8 @@ static long stream_put_chunk(struct socket *p, struct kmsg *m, bool hold)
 	stream_push(p, hold);
 	spin_unlock(&p->lock);
 	sock_wake(p);
+	if (!err)
+		sock_async(p, POLL_IN);
 	return err ? err : n;
 }
 
@@ -281,6 +284,8 @@ static long stream_sendmsg(struct socket *sk, struct kmsg *m)
 		return n;
 	while (m->it.left) {
 		n = stream_put_chunk(p, m, hold);
+		if (n == 0) /* its reader will tell us of room (POLL_OUT) */
+			__atomic_store_n(&p->async_nospace, true, __ATOMIC_RELAXED);
 		if (n == 0 && m->nonblock)
 			n = -EAGAIN;
 		else if (n == 0)
@@ -383,6 +388,10 @@ static long stream_recvmsg(struct socket *sk, struct kmsg *m)
 	}
 	spin_unlock(&sk->lock);
 	sbuf_free_dead(&dead);
+	/* Room for a sender that found none; sk's open file keeps its peer. */
+	if (copied && !peek && __atomic_exchange_n(&sk->async_nospace, false, __ATOMIC_RELAXED) &&
+	    sk->peer)
+		sock_async(sk->peer, POLL_OUT);
 	return copied ? (long)copied : n > 0 ? 0 : n;
 }
 
@@ -396,15 +405,38 @@ static unsigned int shut_mirror(unsigned int bits)
 
 /* Adds bits to p's shutdown state (and error, if any) and wakes it.  What
  * was held back goes out first: the sender's FIN follows its data. */
+/*
+ * What p's O_ASYNC owners hear when its receiving ends (bits has SHUT_RX;
+ * was: p's own shutdown state before): AF_UNIX says POLL_HUP when both
+ * directions end at once (a close, SHUT_RDWR) and POLL_IN for the peer's
+ * SHUT_WR (Linux's unix_shutdown, unix_release_sock); TCP says POLL_ERR for
+ * a reset, else POLL_HUP only once p had stopped sending too (tcp_fin).
+ */
+static int hangup_reason(const struct socket *p, unsigned int was, unsigned int bits, int error)
+{
+	unsigned int both = SHUT_RX | SHUT_TX;
+
+	if (p->fam->family == AF_UNIX)
+		return bits == both ? POLL_HUP : POLL_IN;
+	if (error)
+		return POLL_ERR;
+	return (was | SHUT_RX) == both ? POLL_HUP : POLL_IN;
+}
+
 static void stream_hangup(struct socket *p, unsigned int bits, int error)
 {
+	unsigned int was;
+
 	spin_lock(&p->lock);
 	sbuf_push(&p->rx);
+	was = p->shut;
 	p->shut |= bits;
 	if (error && !p->error)
 		p->error = error;
 	spin_unlock(&p->lock);
 	sock_wake(p);
+	if (bits & SHUT_RX)
+		sock_async(p, hangup_reason(p, was, bits, error));
 }
 
 static void stream_close(struct socket *sk, bool reset);

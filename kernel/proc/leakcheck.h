@@ -2,9 +2,9 @@
  * Resource accounting for tests: the kernel's counts of free frames, heap
  * bytes, tasks, open files, inodes, sockets, futex waiters, epoll watches,
  * mappings, flock locks, record locks, System V IPC objects,
- * Committed_AS (mm/commit.h), futex PI states, queued signals and POSIX
- * timers,
- * compared when init exits in test
+ * Committed_AS (mm/commit.h), futex PI states, queued signals, POSIX
+ * timers, pidfd identities, inotify watches and events, and open files'
+ * signal-driven I/O state (fs/fasync.h), compared when init exits in test
  * mode with what they were when it started.
  */
 #ifndef PROC_LEAKCHECK_H
@@ -35,7 +35,8 @@ struct kcounters {
 	unsigned long inotify_watches, inotify_events; /* fs/inotify.c */
 	unsigned long sem_sets, sem_undos;   /* System V semaphore sets, undo structures */
 	unsigned long msg_queues, msg_bytes; /* System V message queues, queued bytes */
-	uint64_t heap_serial;		     /* heaptrace_serial(): allocations so far */
+	unsigned long fowns;  /* F_SETOWN/O_ASYNC state of open files (fs/fasync.h) */
+	uint64_t heap_serial; /* heaptrace_serial(): allocations so far */
 };
 
 /* The counters when init started (proc/init.c). */

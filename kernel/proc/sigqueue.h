@@ -39,6 +39,12 @@
 #define FPE_INTDIV  1
 #define TRAP_BRKPT  1
 #define TRAP_TRACE  2
+#define POLL_IN	    1 /* SIGIO and F_SETSIG signals (fs/fasync.c) */
+#define POLL_OUT    2
+#define POLL_MSG    3
+#define POLL_ERR    4
+#define POLL_PRI    5
+#define POLL_HUP    6
 
 /*
  * What a receiver learns of one instance: Linux's kernel_siginfo after
@@ -71,6 +77,10 @@ struct sig_info {
 		struct { /* faults: SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP */
 			uint64_t addr;
 		} fault;
+		struct {	      /* POLL_* codes: signal-driven I/O */
+			int64_t band; /* si_band: the POLL* events */
+			int32_t fd;   /* si_fd */
+		} poll;
 	};
 };
 

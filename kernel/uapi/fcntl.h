@@ -92,6 +92,25 @@
 #define F_OFD_GETLK  36
 #define F_OFD_SETLK  37
 #define F_OFD_SETLKW 38
+/* Signal-driven I/O (fs/fasync.h): O_ASYNC (FASYNC) is a status flag
+ * F_SETFL changes; the owner and the signal are the open file's.  Kernel
+ * names only (newlib's F_SETOWN is BSD's 6; musl has Linux's). */
+#ifndef UAPI_NO_FLAG_NAMES
+#define O_ASYNC	     020000
+#define F_SETOWN     8
+#define F_GETOWN     9
+#define F_SETSIG     10
+#define F_GETSIG     11
+#define F_SETOWN_EX  15
+#define F_GETOWN_EX  16
+#define F_OWNER_TID  0
+#define F_OWNER_PID  1
+#define F_OWNER_PGRP 2
+struct f_owner_ex {
+	int type; /* F_OWNER_* */
+	int pid;  /* a tid, pid or process-group id; 0: none */
+};
+#endif
 #define F_SETLEASE   1024 /* refused: docs/locks.md */
 #define F_GETLEASE   1025
 #define F_SETPIPE_SZ 1031

@@ -16,6 +16,7 @@
 #define POLLWRNORM 0x100
 #define POLLRDHUP  0x2000 /* the peer shut down writing (or we reading) */
 #define POLLWRBAND 0x200
+#define POLLMSG	   0x400
 
 struct pollfd {
 	int fd;

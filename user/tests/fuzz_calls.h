@@ -194,15 +194,66 @@ static void fuzz_fcntl_lock(void)
 	remember(raw_call(__NR_fcntl, arg_value('f'), cmd, one_in(8) ? any_pointer() : (long)fl));
 }
 
+/*
+ * An owner for signal-driven I/O: a child, a pid or group of no one, and
+ * only rarely the worker itself or its group (SIGIO's default action
+ * ends it) -- never init's or the runner's, whose signal would end the
+ * run.
+ */
+static long fcntl_owner(void)
+{
+	static const long none[] = {0, 99999, -99999, INT_MAX};
+	long self = raw_call(__NR_getpid, 0, 0, 0);
+
+	if (one_in(TERMINAL_ODDS)) {
+		report();
+		return one_in(2) ? self : -self; /* the worker leads its group */
+	}
+	return fz.nchildren && one_in(2) ? fz.children[below(fz.nchildren)] : PICK(none);
+}
+
+/* F_SETOWN, F_SETOWN_EX (of a struct f_owner_ex, any type, or a bad
+ * pointer), F_SETSIG (any number), F_SETFL with O_ASYNC: the owner
+ * commands, Linux's numbers (newlib's F_SETOWN is BSD's). */
+static void fuzz_fcntl_owner(long fd)
+{
+	int *own = (int *)fz.buf; /* struct f_owner_ex: type, pid */
+	long who;
+
+	switch (below(4)) {
+	case 0:
+		remember(raw_call(__NR_fcntl, fd, 8 /* F_SETOWN */, fcntl_owner()));
+		break;
+	case 1:
+		who = fcntl_owner();
+		own[0] = (int)below(4) - (one_in(8) ? 2 : 0); /* TID, PID, PGRP, bad */
+		own[1] = (int)(own[0] == 2 && who < 0 ? -who : who);
+		remember(raw_call(__NR_fcntl, fd, 15 /* F_SETOWN_EX */,
+				  one_in(8) ? any_pointer() : (long)own));
+		break;
+	case 2:
+		remember(raw_call(__NR_fcntl, fd, 10 /* F_SETSIG */, arg_value('S')));
+		break;
+	default:
+		remember(raw_call(__NR_fcntl, fd, 4 /* F_SETFL */,
+				  020000 /* O_ASYNC */ | (one_in(2) ? 04000 /* O_NONBLOCK */ : 0)));
+	}
+}
+
 /* fcntl: mostly the small commands; now and then the seal commands (1033,
  * 1034) or the pipe-size ones (1031, 1032), which the small range never
- * reaches, or a record-lock command. */
+ * reaches, a record-lock command, or an owner command (which the small
+ * range would reach with any pid: they go through fuzz_fcntl_owner). */
 static void fuzz_fcntl(void)
 {
 	long cmd = one_in(4) ? 1031 + (long)below(4) : arg_value('s');
 
 	if (one_in(2)) {
 		fuzz_fcntl_lock();
+		return;
+	}
+	if ((unsigned int)cmd == 8 || (unsigned int)cmd == 15 || one_in(4)) {
+		fuzz_fcntl_owner(arg_value('f'));
 		return;
 	}
 	remember(raw_call(__NR_fcntl, arg_value('f'), cmd, arg_value(one_in(2) ? 'F' : 'i')));
