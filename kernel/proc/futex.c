@@ -235,17 +235,36 @@ static bool unqueue(struct futex_waiter *w)
 	return woken;
 }
 
-long futex_sleep_queued(struct futex_waiter *w, uint64_t deadline, long intr)
+/* Whether a waker took one of w[0..n) off its bucket. */
+static bool any_woken(const struct futex_waiter *w, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (__atomic_load_n(&w[i].woken, __ATOMIC_ACQUIRE))
+			return true;
+	return false;
+}
+
+long futex_unqueue_all(struct futex_waiter *w, int n)
+{
+	long woken = -1;
+
+	for (int i = 0; i < n; i++)
+		if (unqueue(&w[i]))
+			woken = i;
+	return woken;
+}
+
+long futex_sleep_queued_v(struct futex_waiter *w, int n, uint64_t deadline, long intr)
 {
 	struct task *t = current();
-	long ret;
+	long ret, woken;
 
 	for (;;) {
 		if (deadline != NO_DEADLINE)
 			sched_arm_deadline(deadline);
 		else
 			sched_set_state(t, TASK_SLEEPING);
-		if (__atomic_load_n(&w->woken, __ATOMIC_ACQUIRE)) {
+		if (any_woken(w, n)) {
 			ret = 0;
 			break;
 		}
@@ -263,7 +282,13 @@ long futex_sleep_queued(struct futex_waiter *w, uint64_t deadline, long intr)
 		sched_disarm_deadline();
 	else
 		sched_set_state(t, TASK_RUNNABLE);
-	return unqueue(w) ? 0 : ret;
+	woken = futex_unqueue_all(w, n);
+	return woken >= 0 ? woken : ret;
+}
+
+long futex_sleep_queued(struct futex_waiter *w, uint64_t deadline, long intr)
+{
+	return futex_sleep_queued_v(w, 1, deadline, intr);
 }
 
 /* FUTEX_WAIT(_BITSET): sleeps if the word at uaddr still holds val. */

@@ -110,6 +110,12 @@ void futex_requeue_waiter(struct futex_waiter *w, struct futex_bucket *b2,
  * timeout or the signal wins.
  */
 long futex_sleep_queued(struct futex_waiter *w, uint64_t deadline, long intr);
+/* The same for the n waiters w[0..n) of one task (futex_waitv): until any
+ * is woken, then all are unqueued; the index of one a waker took off (the
+ * last), or the error. */
+long futex_sleep_queued_v(struct futex_waiter *w, int n, uint64_t deadline, long intr);
+/* Unqueues w[0..n): the index of the last a waker took off first, or -1. */
+long futex_unqueue_all(struct futex_waiter *w, int n);
 /* The first waiter of key on b (its lock held), or NULL: Linux's
  * futex_top_waiter. */
 struct futex_waiter *futex_top_waiter(struct futex_bucket *b, const struct futex_key *key);

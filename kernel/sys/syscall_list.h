@@ -263,6 +263,7 @@
 	X(__NR_close_range, close_range)                                                           \
 	X(__NR_pidfd_getfd, pidfd_getfd)                                                           \
 	X(__NR_epoll_pwait2, epoll_pwait2)                                                         \
+	X(__NR_futex_waitv, futex_waitv)                                                           \
 	X(__NR_fchmodat2, fchmodat2)                                                               \
 	X(__NR_socket2, socket2)                                                                   \
 	X(__NR_syscall_indirect, syscall_indirect)

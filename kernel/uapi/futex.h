@@ -31,6 +31,11 @@
 
 #define FUTEX_BITSET_MATCH_ANY 0xffffffffU
 
+/* futex_waitv: struct futex_waitv's flags (a 32-bit word; FUTEX_PRIVATE_FLAG
+ * for a private one) and the most words one call waits on. */
+#define FUTEX_32	2
+#define FUTEX_WAITV_MAX 128
+
 /*
  * FUTEX_WAKE_OP's val3: (op << 28) | (cmp << 24) | (oparg << 12) | cmparg,
  * oparg and cmparg 12-bit signed.  The operation is applied to *uaddr2,

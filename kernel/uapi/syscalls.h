@@ -259,6 +259,7 @@
 #define __NR_close_range     436
 #define __NR_pidfd_getfd	     438
 #define __NR_epoll_pwait2    441
+#define __NR_futex_waitv     449
 #define __NR_fchmodat2	     452
 
 #endif

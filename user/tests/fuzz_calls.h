@@ -310,6 +310,42 @@ static void fuzz_futex(void)
 	remember(raw_syscall(__NR_futex, a));
 }
 
+/* futex_waitv on one to four of the same words, their values now or
+ * random, flags mostly right; a timeout already past, or none only when a
+ * value is sure to differ (EAGAIN), so nothing sleeps. */
+static void fuzz_futex_waitv(void)
+{
+	static const struct timespec past = {0, 1};
+	struct {
+		uint64_t val, uaddr;
+		uint32_t flags, reserved;
+	} v[4];
+	uint32_t *words = (uint32_t *)fz.buf;
+	long n = 1 + (long)below(4), a[6];
+
+	for (long i = 0; i < n; i++) {
+		long w = (long)below(4);
+		v[i].uaddr = one_in(8) ? (uint64_t)any_pointer() : (uint64_t)&words[w];
+		v[i].val = one_in(2) ? words[w] : rnd();
+		v[i].flags = one_in(8) ? (uint32_t)arg_value('F') : 2 | (one_in(2) ? 128 : 0);
+		v[i].reserved = one_in(16);
+	}
+	a[0] = one_in(16) ? any_pointer() : (long)v;
+	a[1] = one_in(16) ? arg_value('i') : n;
+	a[2] = one_in(16) ? arg_value('F') : 0;
+	a[3] = one_in(8) ? any_pointer() : (long)&past;
+	a[4] = one_in(8) ? arg_value('s') : (long)below(2);
+	a[5] = 0;
+	if (a[3] != (long)&past) { /* may wait without an end: word 0 differs */
+		a[0] = (long)v;
+		v[0].uaddr = (uint64_t)&words[0];
+		v[0].val = (uint64_t)words[0] + 1;
+		v[0].flags = 2;
+		v[0].reserved = 0;
+	}
+	remember(raw_syscall(__NR_futex_waitv, a));
+}
+
 static void fuzz_indirect(void);
 
 /* Calls that would end the whole system if fdkernel ever implements them. */
@@ -524,6 +560,7 @@ static const struct call calls[] = {
     {__NR_socket2, "dFsF", 0},
     {__NR_syscall_indirect, "", fuzz_indirect},
     {__NR_epoll_pwait2, "fbsbbs", 0},
+    {__NR_futex_waitv, "", fuzz_futex_waitv},
 };
 
 #define NCALLS (sizeof(calls) / sizeof(calls[0]))
