@@ -318,7 +318,7 @@ void signal_force_fault(struct trapframe *tf, int sig, int code, uint64_t addr)
 	}
 	spin_unlock(&sh->lock);
 	/* Every fault signal's default action kills. */
-	fault_report(t, sig, tf->rip, addr ? addr : tf->rip, handler_of(t, sig) == UAPI_SIG_DFL);
+	fault_report(t, sig, tf->rip, addr, handler_of(t, sig) == UAPI_SIG_DFL);
 	/* Not even init may ignore its own fault: it would loop on it forever. */
 	info.fault.addr = addr;
 	enqueue_signal(t, sig, &info);
