@@ -5,7 +5,8 @@
 # lacks, with what that blocks, from the hand-written mk/compat-notes.
 # `make abi-doc` rewrites docs/compat.md with docs/abi.md; test-unit fails
 # when the committed page differs.  A "-" note for a call that exists now
-# is reported on stderr and left out.
+# is reported on stderr and left out.  The page ends with the LTP section,
+# mk/compat-ltp.md, as written by hand.
 set -e
 cd "$(dirname "$0")/.."
 
@@ -82,3 +83,4 @@ END {
 	print ""
 	absent("=", "why")
 }' mk/compat-notes "$impl" mk/linux-syscalls-x86_64
+cat mk/compat-ltp.md

@@ -61,3 +61,12 @@ test-gdb: $(ISO_GDB) $(KERNEL)
 # QEMU halted at the first instruction with its gdb stub, gdb attached.
 debug: deps $(ISO) $(KERNEL)
 	tests/debug-session $(ISO) $(KERNEL)
+
+# The Linux Test Project's syscall tests on the host and in fdkernel, as a
+# pass / fail / TCONF table (docs/compat.md).  An instrument, not a leg of
+# `make test`: LTP is fetched and built by whoever measures.
+#   make ltp LTP_SRC=/path/to/ltp [LTP_TESTS="creat01 fcntl11"] [SMP=4]
+.PHONY: ltp
+ltp: $(KERNEL) $(INITRD)
+	@[ -n "$(LTP_SRC)" ] || { echo 'usage: make ltp LTP_SRC=/path/to/ltp [LTP_TESTS="..."]'; exit 2; }
+	@tests/ltp/run $(LTP_SRC) $(BUILD)/ltp $(LTP_TESTS)
