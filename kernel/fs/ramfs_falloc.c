@@ -6,7 +6,6 @@
  * gigabytes never holds it long; the system call (fs/sys_fallocate.c)
  * checked the arguments.
  */
-#include "arch/x86_64/percpu.h"
 #include "fs/inode.h"
 #include "fs/memfd.h"
 #include "fs/ramfs_priv.h"
@@ -18,12 +17,6 @@
 
 #define FALLOC_BATCH 64 /* pages per hold of the inode lock */
 
-static void yield_between_batches(void)
-{
-	if (this_cpu()->need_resched) /* the kernel is not preempted */
-		sched_yield();
-}
-
 /* The holes among pages idx..end-1, a batch per lock hold. */
 static size_t count_holes(struct inode *ip, size_t idx, size_t end)
 {
@@ -34,7 +27,7 @@ static size_t count_holes(struct inode *ip, size_t idx, size_t end)
 		spin_lock(&ip->lock);
 		n += ramfs_holes(ip, i, stop);
 		spin_unlock(&ip->lock);
-		yield_between_batches();
+		cond_resched();
 	}
 	return n;
 }
@@ -61,7 +54,7 @@ static int fill_holes(struct inode *ip, size_t idx, size_t end)
 			if (!ramfs_page_fill(ip, j, &charged))
 				err = -ENOSPC;
 		spin_unlock(&ip->lock);
-		yield_between_batches();
+		cond_resched();
 	}
 	ramfs_uncharge_pages(charged); /* pages others filled first */
 	return err;
@@ -85,7 +78,7 @@ static void punch_hole(struct inode *ip, uint64_t off, uint64_t end)
 		spin_lock(&ip->lock);
 		ramfs_drop_pages(ip, i, last - i < FALLOC_BATCH ? last : i + FALLOC_BATCH);
 		spin_unlock(&ip->lock);
-		yield_between_batches();
+		cond_resched();
 	}
 	spin_lock(&ip->lock);
 	if (off & PAGE_MASK) /* the head page */

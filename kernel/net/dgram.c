@@ -57,7 +57,7 @@ static bool has_room(struct socket *t, size_t truesize)
 
 static bool has_dgram(struct socket *sk)
 {
-	return !sk->rx_busy && (!list_empty(&sk->dgq) || (sk->shut & SHUT_RX));
+	return sk->error || (!sk->rx_busy && (!list_empty(&sk->dgq) || (sk->shut & SHUT_RX)));
 }
 
 /* Wakes sk's readers and pollers, and senders waiting for room in it. */
@@ -442,6 +442,11 @@ static long dgram_recvmsg(struct socket *sk, struct kmsg *m)
 		return sk->fam->dgram_recv_oob_err;
 	spin_lock(&sk->lock);
 	while (!n) {
+		if (sk->error) { /* left by recvmmsg: reported first, as Linux */
+			n = -sk->error;
+			sk->error = 0;
+			break;
+		}
 		if (!sk->rx_busy && !list_empty(&sk->dgq)) {
 			n = dgram_take(sk, m);
 			break;

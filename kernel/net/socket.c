@@ -200,11 +200,7 @@ static struct file *sock_file(struct socket *sk, unsigned int oflags)
 	return f;
 }
 
-/*
- * The socket at fd, its file referenced in *fp (the caller puts it with
- * file_put when done), or NULL with *err -EBADF or -ENOTSOCK.
- */
-static struct socket *sock_lookup(int fd, struct file **fp, long *err)
+struct socket *sock_lookup(int fd, struct file **fp, long *err)
 {
 	struct file *f = files_lookup(current()->files, fd);
 
@@ -432,6 +428,26 @@ long sock_accept(int fd, struct sock_addr *peer, int flags, struct file **nf)
 	return err;
 }
 
+long sock_send(struct socket *sk, struct file *f, struct kmsg *m)
+{
+	long n = scm_parse(m->ctl, m->ctl_len, sk->fam->passes_fds, &m->fds);
+
+	if (n)
+		return n;
+	m->nonblock = (f->flags & O_NONBLOCK) || (m->flags & MSG_DONTWAIT);
+	n = sk->proto->sendmsg(sk, m);
+	scm_free(m->fds); /* what the protocol did not queue */
+	m->fds = NULL;
+	return n;
+}
+
+long sock_recv(struct socket *sk, struct file *f, struct kmsg *m)
+{
+	m->nonblock = (f->flags & O_NONBLOCK) || (m->flags & MSG_DONTWAIT);
+	/* inet's error queue (ICMP reports, timestamps) never has anything here. */
+	return (m->flags & MSG_ERRQUEUE) && sk->fam->errqueue ? -EAGAIN : sk->proto->recvmsg(sk, m);
+}
+
 long sock_sendmsg(int fd, struct kmsg *m)
 {
 	struct file *f;
@@ -440,13 +456,7 @@ long sock_sendmsg(int fd, struct kmsg *m)
 
 	if (!sk)
 		return n;
-	n = scm_parse(m->ctl, m->ctl_len, sk->fam->passes_fds, &m->fds);
-	if (!n) {
-		m->nonblock = (f->flags & O_NONBLOCK) || (m->flags & MSG_DONTWAIT);
-		n = sk->proto->sendmsg(sk, m);
-		scm_free(m->fds); /* what the protocol did not queue */
-		m->fds = NULL;
-	}
+	n = sock_send(sk, f, m);
 	file_put(f);
 	return n;
 }
@@ -459,11 +469,28 @@ long sock_recvmsg(int fd, struct kmsg *m)
 
 	if (!sk)
 		return n;
-	m->nonblock = (f->flags & O_NONBLOCK) || (m->flags & MSG_DONTWAIT);
-	/* inet's error queue (ICMP reports, timestamps) never has anything here. */
-	n = (m->flags & MSG_ERRQUEUE) && sk->fam->errqueue ? -EAGAIN : sk->proto->recvmsg(sk, m);
+	n = sock_recv(sk, f, m);
 	file_put(f);
 	return n;
+}
+
+int sock_error(struct socket *sk)
+{
+	int err;
+
+	spin_lock(&sk->lock);
+	err = sk->error;
+	sk->error = 0;
+	spin_unlock(&sk->lock);
+	return -err;
+}
+
+void sock_set_error(struct socket *sk, int err)
+{
+	spin_lock(&sk->lock);
+	sk->error = -err;
+	spin_unlock(&sk->lock);
+	sock_wake(sk); /* pollers see POLLERR */
 }
 
 long sock_shutdown(int fd, int how)

@@ -337,6 +337,20 @@ long sock_accept(int fd, struct sock_addr *peer, int flags, struct file **nf);
 long sock_connect(int fd, const struct sock_addr *a);
 long sock_sendmsg(int fd, struct kmsg *m);
 long sock_recvmsg(int fd, struct kmsg *m);
+/*
+ * The socket at fd, its file referenced in *fp (the caller puts it with
+ * file_put when done; the file holds the socket), or NULL with *err
+ * -EBADF or -ENOTSOCK: for calls that act on one socket several times
+ * (sendmmsg, recvmmsg), through the two below.
+ */
+struct socket *sock_lookup(int fd, struct file **fp, long *err);
+/* sendmsg / recvmsg of one message on sk, whose file f the caller holds. */
+long sock_send(struct socket *sk, struct file *f, struct kmsg *m);
+long sock_recv(struct socket *sk, struct file *f, struct kmsg *m);
+/* Takes sk's pending error (SO_ERROR), as Linux's sock_error: -errno or 0. */
+int sock_error(struct socket *sk);
+/* Leaves err (-errno) pending on sk, for its next receive or SO_ERROR. */
+void sock_set_error(struct socket *sk, int err);
 long sock_shutdown(int fd, int how);
 long sock_getname(int fd, struct sock_addr *a, bool peer);
 long sock_setsockopt(int fd, int level, int name, const struct sockopt *o);

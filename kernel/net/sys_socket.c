@@ -1,14 +1,19 @@
 /*
  * Socket system calls: argument copying and checking only (addresses,
- * msghdr, iovecs, option values); the work is in socket.c and below.
+ * msghdr, iovecs, option values), and sendmmsg/recvmmsg's loops over
+ * messages; the work is in socket.c and below.
  */
 #include "arch/x86_64/uaccess.h"
 #include "fs/fd.h"
 #include "fs/file.h"
 #include "fs/files.h"
+#include "fs/poll.h"
 #include "mm/heap.h"
 #include "net/socket.h"
+#include "proc/ktimer.h"
+#include "proc/signal.h"
 #include "proc/task.h"
+#include "sched/sched.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
@@ -225,13 +230,24 @@ static long umsg_get(struct umsg *u, const struct msghdr *uh, int flags, bool se
 	return 0;
 }
 
-SYSCALL_DEFINE3(sendmsg, int, fd, const struct msghdr *, umsg, int, flags)
+/*
+ * One sendmsg on sk (file f, held by the caller) of the user's header uh:
+ * the bytes sent or -errno; *whole is false when a stream took only part.
+ * sendmsg and each message of sendmmsg.
+ */
+static long sendmsg_one(struct socket *sk, struct file *f, const struct msghdr *uh, int flags,
+			bool *whole)
 {
 	struct umsg u;
-	long n = umsg_get(&u, umsg, flags, true);
+	long n = umsg_get(&u, uh, flags, true);
 
-	if (!n)
-		n = sock_sendmsg(fd, &u.m);
+	*whole = true;
+	if (!n) {
+		size_t want = u.m.it.left;
+
+		n = sock_send(sk, f, &u.m);
+		*whole = n < 0 || (size_t)n == want;
+	}
 	umsg_put(&u);
 	return n;
 }
@@ -254,19 +270,189 @@ static long umsg_result(struct umsg *u, struct msghdr *uh)
 	return 0;
 }
 
-SYSCALL_DEFINE3(recvmsg, int, fd, struct msghdr *, umsg, int, flags)
+/* One recvmsg on sk (file f, held by the caller) into the user's header
+ * uh: the bytes received or -errno.  recvmsg and each of recvmmsg's. */
+static long recvmsg_one(struct socket *sk, struct file *f, struct msghdr *uh, int flags)
 {
 	struct umsg u;
-	long n = umsg_get(&u, umsg, flags, false);
+	long n = umsg_get(&u, uh, flags, false);
 
 	if (!n) {
 		u.m.uctl = u.h.msg_control;
 		u.m.ctl_room = u.h.msg_control ? u.h.msg_controllen : 0;
-		n = sock_recvmsg(fd, &u.m);
+		n = sock_recv(sk, f, &u.m);
 	}
-	if (n >= 0 && umsg_result(&u, umsg))
+	if (n >= 0 && umsg_result(&u, uh))
 		n = -EFAULT;
 	umsg_put(&u);
+	return n;
+}
+
+/* sendmsg and recvmsg: one message on the socket at fd, as Linux checks
+ * MSG_CMSG_COMPAT (no 64-bit call takes it) and the fd before the header. */
+static long msg_call(int fd, struct msghdr *uh, int flags, bool send)
+{
+	struct file *f;
+	struct socket *sk;
+	bool whole;
+	long n;
+
+	if ((unsigned int)flags & MSG_CMSG_COMPAT)
+		return -EINVAL;
+	sk = sock_lookup(fd, &f, &n);
+	if (!sk)
+		return n;
+	n = send ? sendmsg_one(sk, f, uh, flags, &whole) : recvmsg_one(sk, f, uh, flags);
+	file_put(f);
+	return n;
+}
+
+SYSCALL_DEFINE3(sendmsg, int, fd, const struct msghdr *, umsg, int, flags)
+{
+	return msg_call(fd, (struct msghdr *)umsg, flags, true); /* only read */
+}
+
+SYSCALL_DEFINE3(recvmsg, int, fd, struct msghdr *, umsg, int, flags)
+{
+	return msg_call(fd, umsg, flags, false);
+}
+
+/*
+ * Between two messages of sendmmsg or recvmmsg: the kernel is not
+ * preempted, so a long batch yields the CPU here, and a pending signal
+ * ends it (with what was done: fewer is always a valid answer) so that it
+ * is handled, or kills, at once.  Linux goes on until a wait.
+ */
+static bool mmsg_continue(void)
+{
+	if (signal_pending())
+		return false;
+	cond_resched();
+	return true;
+}
+
+/* A message's length into its mmsghdr's msg_len: 0 or -EFAULT. */
+static long mmsg_put_len(struct mmsghdr *e, long n)
+{
+	unsigned int len = (unsigned int)n;
+
+	return copy_to_user(&e->msg_len, &len, sizeof(len)) ? -EFAULT : 0;
+}
+
+/*
+ * Up to vlen messages (at most UIO_MAXIOV), each sent as by sendmsg with
+ * its length stored in its msg_len.  Stops at the first error, or after a
+ * message a stream took only part of: the count sent, or the error if
+ * none was (then lost, as Linux's; a bad msg_len counts as an error).
+ */
+SYSCALL_DEFINE4(sendmmsg, int, fd, struct mmsghdr *, vec, unsigned int, vlen, int, flags)
+{
+	struct file *f;
+	struct socket *sk;
+	unsigned int sent = 0;
+	bool whole = true;
+	long n;
+
+	if ((unsigned int)flags & MSG_CMSG_COMPAT)
+		return -EINVAL;
+	if (vlen > UIO_MAXIOV)
+		vlen = UIO_MAXIOV;
+	sk = sock_lookup(fd, &f, &n);
+	if (!sk)
+		return n;
+	for (n = 0; sent < vlen; sent++) {
+		if (sent && (!whole || !mmsg_continue()))
+			break;
+		n = sendmsg_one(sk, f, &vec[sent].msg_hdr, flags, &whole);
+		if (n >= 0)
+			n = mmsg_put_len(&vec[sent], n);
+		if (n < 0)
+			break;
+	}
+	file_put(f);
+	return sent ? (long)sent : n;
+}
+
+/* What an error that ended recvmmsg after some messages leaves pending on
+ * the socket: Linux leaves the restart code of a wait cut by a signal,
+ * which would reach the next call as errno 512; the caller sees EINTR. */
+static int recvmmsg_leftover(long err)
+{
+	return err <= -ERESTARTSYS && err >= -ERESTARTNOHAND ? -EINTR : (int)err;
+}
+
+/* recvmmsg's time limit: the deadline (poll_timespec_deadline's) and what
+ * is left of it after each message, for the user's timespec. */
+struct mmsg_timeout {
+	uint64_t deadline;
+	struct timespec_k left;
+};
+
+/* After a message: false when the time is up (none is left), as Linux
+ * looks only between messages (a wait for one is not cut short). */
+static bool mmsg_time_left(struct mmsg_timeout *t)
+{
+	uint64_t now = clock_monotonic_ns(), left = t->deadline > now ? t->deadline - now : 0;
+
+	t->left = (struct timespec_k){left / NSEC_PER_SEC, left % NSEC_PER_SEC};
+	return left;
+}
+
+/* recvmmsg's loop on sk (file f): the count received, or -errno if none. */
+static long recvmmsg_loop(struct socket *sk, struct file *f, struct mmsghdr *vec, unsigned int vlen,
+			  int flags, struct mmsg_timeout *t)
+{
+	unsigned int got = 0;
+	long n = 0;
+
+	while (got < vlen) {
+		n = recvmsg_one(sk, f, &vec[got].msg_hdr, flags & ~MSG_WAITFORONE);
+		if (n >= 0)
+			n = mmsg_put_len(&vec[got], n);
+		if (n < 0)
+			break;
+		got++;
+		if (flags & MSG_WAITFORONE)
+			flags |= MSG_DONTWAIT;
+		if ((t && !mmsg_time_left(t)) || !mmsg_continue())
+			break;
+	}
+	if (!got)
+		return n;
+	if (n < 0 && n != -EAGAIN) /* for the next call, or SO_ERROR */
+		sock_set_error(sk, recvmmsg_leftover(n));
+	return got;
+}
+
+/*
+ * Up to vlen messages, each received as by recvmsg with its length in its
+ * msg_len; MSG_WAITFORONE makes all but the first non-blocking.  A
+ * timeout is checked after each message, as Linux does, and what is left
+ * of it written back when some came.  The count, or the error if none
+ * came; an error after some is left pending on the socket (EAGAIN aside).
+ */
+SYSCALL_DEFINE5(recvmmsg, int, fd, struct mmsghdr *, vec, unsigned int, vlen, int, flags,
+		struct timespec_k *, utimeout)
+{
+	struct mmsg_timeout t, *tp = utimeout ? &t : NULL;
+	struct file *f;
+	struct socket *sk;
+	long n;
+
+	if ((unsigned int)flags & MSG_CMSG_COMPAT)
+		return -EINVAL;
+	n = poll_timespec_deadline(utimeout, &t.deadline);
+	if (n)
+		return n;
+	sk = sock_lookup(fd, &f, &n);
+	if (!sk)
+		return n;
+	n = (flags & MSG_ERRQUEUE) ? 0 : sock_error(sk);
+	if (!n)
+		n = recvmmsg_loop(sk, f, vec, vlen, flags, tp);
+	file_put(f);
+	if (n > 0 && tp && copy_to_user(utimeout, &t.left, sizeof(t.left)))
+		return -EFAULT;
 	return n;
 }
 

@@ -5,7 +5,6 @@
  * mmap family of calls is proc/mmap.c.
  */
 #include "proc/uvm.h"
-#include "arch/x86_64/percpu.h"
 #include "fs/inode.h"
 #include "lib/string.h"
 #include "mm/commit.h"
@@ -125,8 +124,7 @@ int uvm_populate(struct uvm *u, uint64_t start, uint64_t end)
 			va = stop;
 			err = 0;
 		}
-		if (this_cpu()->need_resched) /* the kernel is not preempted */
-			sched_yield();
+		cond_resched();
 		if (signal_pending())
 			break; /* a kill need not wait for gigabytes */
 	}

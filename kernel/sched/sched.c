@@ -324,6 +324,12 @@ void sched_yield(void)
 	schedule();
 }
 
+void cond_resched(void)
+{
+	if (this_cpu()->need_resched)
+		schedule();
+}
+
 void sched_tick(struct trapframe *tf)
 {
 	struct task *t = current();

@@ -18,6 +18,9 @@ void sched_make_runnable(struct task *t);
 /* Gives up the CPU; returns when the current task is chosen again. */
 void schedule(void);
 void sched_yield(void);
+/* Between two steps of a long loop in the kernel, which is not preempted:
+ * gives up the CPU if the timer asked for a reschedule. */
+void cond_resched(void);
 /* Timer interrupt: accounting, preemption request. */
 void sched_tick(struct trapframe *tf);
 /* A new task's scheduler state: off the run queue, no sleep timer armed. */

@@ -87,6 +87,8 @@ static const struct {
     {__NR_recvfrom, "flags", K_MSG},
     {__NR_sendmsg, "flags", K_MSG},
     {__NR_recvmsg, "flags", K_MSG},
+    {__NR_sendmmsg, "flags", K_MSG},
+    {__NR_recvmmsg, "flags", K_MSG},
     {__NR_fcntl, "cmd", K_FCNTL},
     {__NR_syscall_indirect, "flags", K_SYSIND},
     {__NR_syscall_indirect, "nr", K_CALL},

@@ -243,8 +243,10 @@
 	X(__NR_preadv, preadv)                                                                     \
 	X(__NR_pwritev, pwritev)                                                                   \
 	X(__NR_rt_tgsigqueueinfo, rt_tgsigqueueinfo)                                               \
+	X(__NR_recvmmsg, recvmmsg)                                                                 \
 	X(__NR_prlimit64, prlimit64)                                                               \
 	X(__NR_syncfs, syncfs)                                                                     \
+	X(__NR_sendmmsg, sendmmsg)                                                                 \
 	X(__NR_getcpu, getcpu)                                                                     \
 	X(__NR_sched_setattr, sched_setattr)                                                       \
 	X(__NR_sched_getattr, sched_getattr)                                                       \

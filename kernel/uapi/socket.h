@@ -64,9 +64,11 @@
 #define MSG_ERRQUEUE	 0x2000
 #define MSG_NOSIGNAL	 0x4000
 #define MSG_MORE	 0x8000
+#define MSG_WAITFORONE	 0x10000 /* recvmmsg: MSG_DONTWAIT after the first message */
 #define MSG_CMSG_CLOEXEC 0x40000000
 #define MSG_CMSG_CLOFORK 0x20000000 /* fdkernel: received fds get FD_CLOFORK */
 #define MSG_CTRUNC	 0x8
+#define MSG_CMSG_COMPAT	 0x80000000u /* 32-bit control messages: no 64-bit call takes it (EINVAL) */
 
 #define SHUT_RD	  0
 #define SHUT_WR	  1
@@ -136,6 +138,12 @@ struct msghdr {
 	void *msg_control;
 	__SIZE_TYPE__ msg_controllen;
 	int msg_flags;
+};
+
+/* sendmmsg / recvmmsg: one message and the bytes it moved. */
+struct mmsghdr {
+	struct msghdr msg_hdr;
+	uint32_t msg_len;
 };
 
 struct cmsghdr {

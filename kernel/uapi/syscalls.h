@@ -239,8 +239,10 @@
 #define __NR_preadv	     295
 #define __NR_pwritev	     296
 #define __NR_rt_tgsigqueueinfo 297
+#define __NR_recvmmsg	     299
 #define __NR_prlimit64	     302
 #define __NR_syncfs	     306
+#define __NR_sendmmsg	     307
 #define __NR_getcpu	     309
 #define __NR_sched_setattr   314
 #define __NR_sched_getattr   315
