@@ -20,7 +20,10 @@ test-guest: $(ISO_TEST)
 	tests/tap-result $(BUILD)/serial-test.log 0 "leaks: " > $(RESULTS)/test-leaks; \
 	echo "kernel self-tests: $$(cat $(RESULTS)/test-kernel)"; \
 	echo "user tests in fdkernel (-smp 2): $$(cat $(RESULTS)/test-guest)"; \
-	echo "leak check after the suite: $$(cat $(RESULTS)/test-leaks)"; exit $$status
+	echo "leak check after the suite: $$(cat $(RESULTS)/test-leaks)"; \
+	! cat $(RESULTS)/test-kernel $(RESULTS)/test-guest $(RESULTS)/test-leaks | grep -qv " 0 failed," || \
+		tests/suite-failures $(BUILD)/serial-test.log; \
+	exit $$status
 test-kernel: test-guest
 
 # The `make LOCKDEP=1` kernel (lib/lockdep.h, built in $(BUILD)/lockdep):
