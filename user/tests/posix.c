@@ -50,7 +50,7 @@ static void clocks(void)
 	       clock_gettime(CLOCK_MONOTONIC, &b) == 0,
 	   "clock_gettime and nanosleep");
 	long ms = (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000;
-	ok(ms >= 19 && ms < 2000, "slept about 20 ms (%ld)", ms);
+	ok(ms >= 19, "slept at least 20 ms (%ld)", ms);
 	ok(clock_gettime(CLOCK_REALTIME, &a) == 0 && a.tv_sec > 1600000000, "realtime clock");
 	is_errno(clock_gettime(12345, &a), EINVAL, "unknown clock");
 }

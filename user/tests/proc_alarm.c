@@ -2,6 +2,8 @@
  * interval reload, the time left, alarm's rounding, the default action,
  * cleared in a fork child, kept across execve, errors as Linux. */
 #include <signal.h>
+#include <stdbool.h>
+#include <string.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -48,13 +50,28 @@ static long wait_alarms(int count)
 	return now_ns() - start;
 }
 
+/*
+ * The time left depends on how long the test was descheduled between two
+ * calls (CI machines are loaded): each check allows exactly what the
+ * measured time in between can explain, never a guess at the machine.
+ */
 static void test_alarm_calls(void)
 {
+	long start;
+	unsigned int left;
+
 	is_int(alarm(0), 0, "alarm(0) with none pending returns 0");
+	start = now_ns();
 	alarm(5);
-	is_int(alarm(0), 5, "alarm(0) returns the 5 s left of alarm(5), rounded");
+	left = alarm(0);
+	ok(left == 5 || (left == 4 && now_ns() - start >= 500 * MS),
+	   "alarm(0) returns the 5 s left of alarm(5), rounded (%u)", left);
+	start = now_ns();
 	set_real(300000, 0, NULL);
-	is_int(alarm(0), 1, "an alarm under a second away counts as 1");
+	left = alarm(0);
+	ok(left == 1 || (left == 0 && now_ns() - start >= 300 * MS),
+	   "an alarm under a second away counts as 1 (%u)", left);
+	alarms = 0;
 }
 
 static void test_one_shot(void)
@@ -64,7 +81,7 @@ static void test_one_shot(void)
 	alarms = 0;
 	ok(set_real(100000, 0, NULL) == 0, "setitimer(ITIMER_REAL, 100 ms)");
 	took = wait_alarms(1);
-	ok(took >= 90 * MS && took < 2000 * MS, "SIGALRM came after %ld ms", took / MS);
+	ok(took >= 90 * MS, "SIGALRM came, not before its 100 ms (%ld ms)", took / MS);
 }
 
 static void test_interval(void)
@@ -76,7 +93,7 @@ static void test_interval(void)
 	set_real(50000, 50000, NULL);
 	took = wait_alarms(4);
 	set_real(0, 0, &it);
-	ok(took >= 180 * MS && took < 4000 * MS, "an interval of 50 ms: 4 SIGALRMs in %ld ms",
+	ok(took >= 180 * MS, "an interval of 50 ms: 4 SIGALRMs, not before 200 ms (%ld ms)",
 	   took / MS);
 	is_int(tv_us(&it.it_interval), 50000, "setitimer's old value shows the 50 ms interval");
 	getitimer(ITIMER_REAL, &it);
@@ -84,18 +101,25 @@ static void test_interval(void)
 	   "a zero it_value disarms it (getitimer shows zeroes)");
 }
 
+/* Time left of 10 s armed at `start`: at most 10 s, at least what the time
+ * since allows (one 10 ms tick of rounding). */
+static bool left_of_10s(long value_us, long start)
+{
+	return value_us <= 10000000 && value_us >= 10000000 - (now_ns() - start) / 1000 - 10000;
+}
+
 static void test_remaining(void)
 {
 	struct itimerval it, old;
+	long start = now_ns();
 
 	set_real(10000000, 2500000, NULL);
 	memset(&it, 0xff, sizeof it);
 	getitimer(ITIMER_REAL, &it);
-	ok(tv_us(&it.it_value) > 9000000 && tv_us(&it.it_value) <= 10000000 &&
-	       tv_us(&it.it_interval) == 2500000,
+	ok(left_of_10s(tv_us(&it.it_value), start) && tv_us(&it.it_interval) == 2500000,
 	   "getitimer: %ld us left of 10 s, interval 2.5 s", tv_us(&it.it_value));
 	set_real(0, 0, &old);
-	ok(tv_us(&old.it_value) > 9000000 && tv_us(&old.it_value) <= tv_us(&it.it_value),
+	ok(left_of_10s(tv_us(&old.it_value), start) && tv_us(&old.it_value) <= tv_us(&it.it_value),
 	   "setitimer returns the old value");
 }
 
