@@ -202,7 +202,7 @@ struct files_table *files_create(void)
 
 	if (!files)
 		return NULL;
-	files->refs = 1;
+	files->users = files->refs = 1;
 	spin_init(&files->lock, "files");
 	files->nofile = FILES_DEFAULT_NOFILE;
 	files->nofile_max = NR_OPEN_MAX;
@@ -231,7 +231,8 @@ static int put_file(void *arg, struct file *file, unsigned int fd)
 
 /**
  * files_destroy - close every fd and free the table
- * @files: [in] table no one else can reach any more (files_put: the last user)
+ * @files: [in] table no one else can reach any more (the last reference;
+ *              its last user closed its fds already, files_put)
  */
 void files_destroy(struct files_table *files)
 {
@@ -262,7 +263,7 @@ struct files_table *files_copy(struct files_table *files, int mode, int *err)
 	*err = -ENOMEM;
 	if (!child)
 		return NULL;
-	child->refs = 1;
+	child->users = child->refs = 1;
 	spin_init(&child->lock, "files");
 	spin_lock_task(&files->lock);
 	if (fdmap_top_open_fd(files->seq) >= (int)files_nr_open_fds()) {
@@ -489,14 +490,15 @@ struct file *files_lookup_raw(struct files_table *files, int fd)
  * @fd stays installed, referenced by the table, until the caller itself
  * closes it, so the call needs no reference of its own (Linux's
  * __fget_light: a poll of 512 fds saves 41 instructions an fd, docs/bench.md).
- * A shared table, or one a /proc reader holds, goes through files_lookup().
+ * A shared table goes through files_lookup() (a /proc reader that borrowed
+ * it only looks).
  * Acquire: a thread's changes to the table precede its exit's put.
  *
  * Returns the file, or NULL if @fd has no file.
  */
 struct file *files_lookup_light(struct files_table *files, int fd, bool *put)
 {
-	*put = __atomic_load_n(&files->refs, __ATOMIC_ACQUIRE) != 1;
+	*put = __atomic_load_n(&files->users, __ATOMIC_ACQUIRE) != 1;
 	if (*put)
 		return files_lookup(files, fd);
 	struct file *file = files_installed(files, fd);

@@ -23,11 +23,20 @@
 struct files_table {
 	/*
 	 * The tasks whose ->files point here (CLONE_FILES shares a table;
-	 * atomic).  The last files_put() destroys it.  A file found by
-	 * files_lookup() holds its own reference, so a thread sleeping in a
-	 * call on a file keeps it alive when another thread closes the fd.
-	 * While it is 1 only the task using it changes it (a /proc reader
-	 * holds a count too): files_lookup_light() relies on that.
+	 * atomic).  The last user's files_put() closes every fd, so the
+	 * process's POSIX record locks go at its exit, as Linux's
+	 * exit_files.  A file found by files_lookup() holds its own
+	 * reference, so a thread sleeping in a call on a file keeps it alive
+	 * when another thread closes the fd.  While it is 1 only the task
+	 * using it changes it (a reader that borrowed it changes nothing):
+	 * files_lookup_light() and files_private() rely on that.
+	 */
+	int users;
+	/*
+	 * The users, plus the readers of another task's table that borrowed
+	 * it (files_borrow: /proc/<pid>/fd, pidfd_getfd; atomic).  They keep
+	 * the memory, never the fds: the last reference frees the table,
+	 * emptied by then.
 	 */
 	int refs;
 	/*
@@ -50,10 +59,14 @@ struct files_table {
 
 struct files_table *files_create(void);
 void files_destroy(struct files_table *files);
-/* Sharing (files_share.c): CLONE_FILES, the last user's exit, and the
- * private table execve needs (files_private: a copy if others share it). */
+/* Sharing (files_share.c): CLONE_FILES, the last user's exit, readers of
+ * another task's table, and the private table execve needs (files_private:
+ * a copy if others share it). */
 struct files_table *files_share(struct files_table *files);
 void files_put(struct files_table *files);
+struct files_table *files_borrow(struct files_table *files);
+void files_unborrow(struct files_table *files);
+void files_close_all(struct files_table *files);
 struct files_table *files_private(struct files_table *files, int *err);
 /* The lowest fd >= from with a file installed, or -1; lock-free (files_list.c). */
 int files_next_fd(struct files_table *files, unsigned int from);

@@ -130,6 +130,19 @@ int files_close_range_check(unsigned int first, unsigned int last, unsigned int 
 }
 
 /**
+ * files_close_all - close every fd: the last user's exit (files_put)
+ * @files: [in] the table, which readers may still have borrowed
+ *
+ * As close_range over everything, under the lock: a borrower looking fds
+ * up meanwhile finds each one open or gone, never freed under it.
+ */
+void files_close_all(struct files_table *files)
+{
+	files_close_matching(files, &files->seq, 0, ~0u, FDMAP_F_BUSY);
+	files_close_matching(files, &files->nonseq, 0, ~0u, FDMAP_F_BUSY);
+}
+
+/**
  * files_close_range - close_range(2) over both areas
  * @files: [in] the table
  * @first: [in] first fd

@@ -8,8 +8,9 @@
  * (fifo.c), ENXIO for sockets and anon inodes, as Linux.
  *
  * Lifetime rule: the directory holds the pid number only (dir.gen_pid).
- * Each lookup and listing takes a reference on the process's files table
- * under proc_lock (proc_pid_files) and drops it before returning, so an
+ * Each lookup and listing borrows the process's files table under
+ * proc_lock (proc_pid_files) and gives it back before returning; a
+ * borrowed table keeps its memory, never its fds (files_borrow), so an
  * exiting process is never held.  A link holds a reference on its open
  * file (link.file) and on where it jumps (link.jump) for as long as the
  * link inode lives: a walk, or a readlink, never longer.
@@ -156,7 +157,7 @@ static int pid_fd_file(int pid, int fd, struct file **out, int *fdflags)
 		return proc_pid_exists(pid) ? -ENOENT : -ESRCH;
 	*out = fd < 0 ? NULL : files_lookup_raw(files, fd);
 	*fdflags = *out ? files_get_fdflags(files, fd) : 0;
-	files_put(files);
+	files_unborrow(files);
 	return *out ? 0 : -ENOENT;
 }
 
@@ -239,7 +240,7 @@ static void fd_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, v
 			break;
 		*pos = DIR_GEN_POS + fd + 1;
 	}
-	files_put(files);
+	files_unborrow(files);
 }
 
 const struct dir_gen proc_fd_dir_gen = {

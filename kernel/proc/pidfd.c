@@ -370,7 +370,7 @@ SYSCALL_DEFINE4(pidfd_send_signal, int, pidfd, int, sig, const void *, uinfo, un
 
 /* ---- pidfd_getfd ---- */
 
-/* The files table of id's process, shared, in *out: 0, or -ESRCH (reaped,
+/* The files table of id's process, borrowed, in *out: 0, or -ESRCH (reaped,
  * or exited: no files left; Linux 6.x says ESRCH for a zombie too). */
 static int ident_files(struct pid_ident *id, struct files_table **out)
 {
@@ -381,7 +381,7 @@ static int ident_files(struct pid_ident *id, struct files_table **out)
 	if (!id->group || !id->group->leader->files)
 		err = -ESRCH;
 	else
-		*out = files_share(id->group->leader->files);
+		*out = files_borrow(id->group->leader->files);
 	spin_unlock(&proc_lock);
 	return err;
 }
@@ -401,7 +401,7 @@ SYSCALL_DEFINE3(pidfd_getfd, int, pidfd, int, targetfd, unsigned int, flags)
 	if (err)
 		return err;
 	f = files_lookup(files, targetfd);
-	files_put(files);
+	files_unborrow(files);
 	if (!f)
 		return -EBADF;
 	fd = fd_install_new(f, O_CLOEXEC); /* always close-on-exec, as Linux */

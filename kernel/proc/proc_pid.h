@@ -42,7 +42,7 @@ int proc_pid_exe(int pid, char *buf);
  * -ESRCH, or -ENOENT for a zombie or a removed directory. */
 int proc_pid_cwd(int pid, char *buf);
 struct files_table;
-/* pid's files table with a reference (files_put it), or NULL when pid is
+/* pid's files table, borrowed (files_unborrow it), or NULL when pid is
  * no process or its leader has exited (Linux's fd listing is then empty). */
 struct files_table *proc_pid_files(int pid);
 

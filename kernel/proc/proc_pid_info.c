@@ -190,7 +190,7 @@ static long limits_text(int pid, char *buf, size_t size)
 		len = format_limits(t->group, files, buf, size);
 	task_put(t);
 	if (files)
-		files_put(files);
+		files_unborrow(files);
 	return len;
 }
 
@@ -249,7 +249,7 @@ struct files_table *proc_pid_files(int pid)
 	spin_lock(&proc_lock);
 	/* t->files is replaced under proc_lock (task_swap_files) */
 	if ((g = group_of_locked(&r, pid)) && g->leader->files)
-		files = files_share(g->leader->files);
+		files = files_borrow(g->leader->files);
 	spin_unlock(&proc_lock);
 	pid_ref_put(&r);
 	return files;

@@ -116,7 +116,7 @@ struct task {
 	/* Referenced (CLONE_FILES / CLONE_FS share them), NULL once exited;
 	 * own: only the task replaces its pointer (exec unshares).  files is
 	 * replaced under proc_lock (task_swap_files), so another task (/proc/
-	 * <pid>/fd) may take a reference on it there; fs too (task_swap_fs:
+	 * <pid>/fd) may borrow it there (files_borrow); fs too (task_swap_fs:
 	 * /proc/<pid>/cwd). */
 	struct files_table *files;
 	struct fs_struct *fs;
