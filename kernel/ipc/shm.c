@@ -30,6 +30,7 @@ struct shm_seg {
 	 * so a page fault in an attach never outlives its file. */
 	struct inode *file;
 	uint64_t segsz;
+	int32_t name_key; /* the key it was made with, its name in maps (constant) */
 	int64_t atime, dtime, ctime;
 	int cpid, lpid;
 	/* The vmas mapping the segment (shm_vma_ops) and the shmats in
@@ -123,7 +124,23 @@ static void shm_vma_close(struct vma *v)
 	seg_detach(v->priv, true);
 }
 
-static const struct vma_ops shm_vma_ops = {.open = shm_vma_open, .close = shm_vma_close};
+/* As Linux's maps show an attach: the shm device 00:01, the id as inode,
+ * "/SYSV<the key it was made with, in hex> (deleted)" (the uvm's lock
+ * held: order uvm, shm_ids). */
+static void shm_vma_describe(const struct vma *v, uint64_t *dev, uint64_t *ino, char *name,
+			     size_t size)
+{
+	struct shm_seg *seg = v->priv;
+
+	spin_lock(&shm_ids.lock);
+	*ino = (uint64_t)seg->perm.id;
+	snprintk(name, size, "/SYSV%08x (deleted)", (uint32_t)seg->name_key);
+	spin_unlock(&shm_ids.lock);
+	*dev = 1;
+}
+
+static const struct vma_ops shm_vma_ops = {
+    .open = shm_vma_open, .close = shm_vma_close, .describe = shm_vma_describe};
 
 /* ---- shmget ---- */
 
@@ -164,7 +181,7 @@ static struct shm_seg *seg_alloc(const struct ipc_params *p)
 		seg_free(seg);
 		return NULL;
 	}
-	seg->perm.key = p->key;
+	seg->perm.key = seg->name_key = p->key;
 	seg->perm.mode = p->flg & S_IRWXUGO;
 	seg->segsz = p->size;
 	seg->cpid = ipc_tgid();

@@ -2,8 +2,9 @@
  * /proc/<pid>/maps: a process's mapping list (proc/vma.h) in Linux's
  * format, one line per vma:
  *   start-end perms offset major:minor inode, then the name at column 73
- * (the program's path for its image, [heap], [stack]; none for anonymous
- * memory, nor for other files: a ramfs inode does not know its name).
+ * (the program's path for its image, [heap], [stack], what a mapping with
+ * vma_ops describes (a System V attach); none for anonymous memory, nor
+ * for other files: a ramfs inode does not know its name).
  */
 #include "fs/inode.h"
 #include "lib/printk.h"
@@ -30,10 +31,18 @@ static size_t format_line(const struct uvm *u, const struct vma *v, char *buf, s
 {
 	struct uapi_stat st = {0};
 	const char *name = vma_name(u, v);
+	char own[48];
 	int len;
 
 	if (v->file)
 		inode_stat(v->file, &st);
+	if (v->ops && v->ops->describe) {
+		uint64_t dev, ino;
+		v->ops->describe(v, &dev, &ino, own, sizeof own);
+		st.st_dev = dev;
+		st.st_ino = ino;
+		name = own;
+	}
 	len = snprintk(buf, size, "%08lx-%08lx %c%c%c%c %08lx %02lx:%02lx %lu ", v->start, v->end,
 		       v->prot & PROT_READ ? 'r' : '-', v->prot & PROT_WRITE ? 'w' : '-',
 		       v->prot & PROT_EXEC ? 'x' : '-', v->flags & VMA_SHARED ? 's' : 'p',

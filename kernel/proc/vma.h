@@ -13,6 +13,7 @@
 #define PROC_VMA_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "lib/list.h"
 
@@ -33,6 +34,11 @@ struct vma;
 struct vma_ops {
 	void (*open)(struct vma *v);
 	void (*close)(struct vma *v);
+	/* What /proc/<pid>/maps shows for v: device, inode and name (into
+	 * name, size bytes), as Linux's shm "/SYSV<key> (deleted)" with the
+	 * id as inode.  Under the uvm's lock; optional. */
+	void (*describe)(const struct vma *v, uint64_t *dev, uint64_t *ino, char *name,
+			 size_t size);
 };
 
 struct vma {

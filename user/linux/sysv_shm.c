@@ -274,6 +274,30 @@ static void test_ctl(void)
 	is_errno(shmctl(id, IPC_SET, &ds), EINVAL, "IPC_SET of a removed id: EINVAL");
 }
 
+/* /proc/self/maps names an attach as Linux: device 00:01, the id as
+ * inode, /SYSV<the key it was made with> (deleted), after IPC_RMID too. */
+static void test_maps(void)
+{
+	key_t key = key_of(5);
+	int id = shmget(key, 2 * PAGE, IPC_CREAT | IPC_EXCL | 0600), found = 0;
+	char *p = shmat(id, NULL, 0), line[512], want[128];
+	FILE *f;
+
+	snprintf(want, sizeof want, "%lx-%lx rw-s 00000000 00:01 %d ", (unsigned long)p,
+		 (unsigned long)p + 2 * PAGE, id);
+	shmctl(id, IPC_RMID, NULL);
+	f = fopen("/proc/self/maps", "r");
+	while (f && fgets(line, sizeof line, f)) {
+		char name[64];
+		snprintf(name, sizeof name, "/SYSV%08x (deleted)\n", (unsigned)key);
+		found += !strncmp(line, want, strlen(want)) && strstr(line, name) != NULL;
+	}
+	if (f)
+		fclose(f);
+	is_int(found, 1, "maps: the attach, 00:01, its id, /SYSV<key> (deleted)");
+	shmdt(p);
+}
+
 /* /proc/sysvipc/shm: Linux's columns, one line per segment. */
 static void test_proc(void)
 {
@@ -308,7 +332,7 @@ static void test_proc(void)
 
 int main(void)
 {
-	plan(78);
+	plan(79);
 	test_get();
 	test_attach();
 	test_attach_flags();
@@ -316,5 +340,6 @@ int main(void)
 	test_rmid_attached();
 	test_ctl();
 	test_proc();
+	test_maps();
 	return done();
 }
