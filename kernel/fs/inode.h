@@ -126,6 +126,11 @@ struct inode {
 			/* A /proc link (fs/proc_pid.c), made at lookup: not
 			 * charged against the ramfs size.  Constant. */
 			bool uncharged;
+			/* One of the /proc/<pid> links Linux calls magic (exe,
+			 * cwd, root, fd/N: they name an object, not a path),
+			 * which openat2's RESOLVE_NO_MAGICLINKS refuses
+			 * (lookup.c).  Constant. */
+			bool magic;
 			/* A /proc/<pid>/fd link (fs/proc_fd.c): the open file
 			 * it stands for and the inode a walk jumps to (lookup.c:
 			 * the file's own, or fifo_holding's for a pipe; NULL when
@@ -288,6 +293,15 @@ int dir_rename(struct inode *olddir, const char *oldname, size_t oldlen, struct 
 	       const char *newname, size_t newlen, unsigned int flags);
 /* The parent directory, referenced (the root is its own parent). */
 struct inode *dir_parent(struct inode *dir);
+/*
+ * Renames as a sequence count (Linux's rename_lock seqcount): odd while
+ * a rename moves an entry, bumped twice by each.  A walk that must not
+ * climb out of a directory (lookup.c's scoped walks) samples it with
+ * dir_rename_begin and, after each "..", asks dir_rename_retry whether a
+ * rename ran meanwhile and ".." may have left the scope: then EAGAIN.
+ */
+unsigned long dir_rename_begin(void);
+bool dir_rename_retry(unsigned long seq);
 /* Copies the name child has in dir into buf (NUL-terminated): length or -ENOENT. */
 long dir_name_of(struct inode *dir, struct inode *child, char *buf, size_t size);
 

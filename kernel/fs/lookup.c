@@ -65,15 +65,47 @@ struct walk {
 	char *buf;		  /* kmalloc'd PATH_MAX once a link was followed, else NULL */
 	int links;		  /* links followed so far */
 	struct path_where *where; /* to fill at the end, or NULL */
-	bool named; /* the result is w->cur's child by the last name (not a jump, ., ..) */
+	bool named;	    /* the result is w->cur's child by the last name (not a jump, ., ..) */
+	unsigned int flags; /* LOOKUP_* of the whole walk (vfs.h) */
+	/* A scoped walk (LOOKUP_BENEATH or LOOKUP_IN_ROOT): where it started,
+	 * referenced, which it may not leave, and the rename sequence then. */
+	struct inode *scope;
+	unsigned long rename_seq;
 };
 
-static void walk_init(struct walk *w, struct inode *start, const char *path,
-		      struct path_where *where)
+#define LOOKUP_SCOPED (LOOKUP_BENEATH | LOOKUP_IN_ROOT)
+
+/* The walk goes on from "/": the root, or a scoped walk's own (IN_ROOT);
+ * BENEATH may not go there. */
+static int jump_root(struct walk *w)
 {
-	*w = (struct walk){.cur = start_dir(start, path), .rest = path, .where = where};
+	if (w->flags & LOOKUP_BENEATH)
+		return -EXDEV;
+	if (w->cur)
+		inode_put(w->cur);
+	if (w->flags & LOOKUP_IN_ROOT)
+		inode_get(w->cur = w->scope);
+	else
+		w->cur = vfs_root();
+	return 0;
+}
+
+static int walk_init(struct walk *w, struct inode *start, const char *path,
+		     struct path_where *where, unsigned int flags)
+{
+	*w = (struct walk){.rest = path, .where = where, .flags = flags};
 	if (where)
 		*where = (struct path_where){NULL, NULL};
+	if (!(flags & LOOKUP_SCOPED)) {
+		w->cur = start_dir(start, path);
+		return 0;
+	}
+	w->scope = start_dir(start, ".");
+	w->rename_seq = dir_rename_begin();
+	if (path[0] == '/')
+		return jump_root(w);
+	inode_get(w->cur = w->scope);
+	return 0;
 }
 
 void path_where_put(struct path_where *where)
@@ -102,7 +134,23 @@ static void walk_done(struct walk *w)
 {
 	if (w->cur)
 		inode_put(w->cur);
+	if (w->scope)
+		inode_put(w->scope);
 	kfree(w->buf);
+}
+
+/* May the walk take link (ELOOP, EXDEV as Linux's pick_link and
+ * nd_jump_link)?  Magic links name an object, not a path, so no scope
+ * can vouch for where they lead. */
+static int link_allowed(const struct walk *w, const struct inode *link)
+{
+	if (w->flags & LOOKUP_NO_SYMLINKS)
+		return -ELOOP;
+	if (!link->link.magic)
+		return 0;
+	if (w->flags & LOOKUP_NO_MAGICLINKS)
+		return -ELOOP;
+	return w->flags & LOOKUP_SCOPED ? -EXDEV : 0;
 }
 
 /*
@@ -116,9 +164,12 @@ static int follow_link(struct walk *w, struct inode *ip, const char *tail)
 	const char *target = ip->link.target;
 	size_t tlen = strlen(target), rlen = strlen(tail);
 	char *buf;
+	int err;
 
 	if (++w->links > MAXSYMLINKS)
 		return -ELOOP;
+	if ((err = link_allowed(w, ip)))
+		return err;
 	if (tlen + rlen >= PATH_MAX)
 		return -ENAMETOOLONG;
 	buf = kmalloc(PATH_MAX);
@@ -129,11 +180,7 @@ static int follow_link(struct walk *w, struct inode *ip, const char *tail)
 	kfree(w->buf);
 	w->buf = buf;
 	w->rest = buf;
-	if (target[0] == '/') {
-		inode_put(w->cur);
-		w->cur = vfs_root();
-	}
-	return 0;
+	return target[0] == '/' ? jump_root(w) : 0;
 }
 
 /*
@@ -146,9 +193,12 @@ static int follow_link(struct walk *w, struct inode *ip, const char *tail)
 static int jump_link(struct walk *w, struct inode *link, struct inode **out)
 {
 	struct file *f = link->link.file;
+	int err;
 
 	if (++w->links > MAXSYMLINKS)
 		return -ELOOP;
+	if ((err = link_allowed(w, link)))
+		return err;
 	if (!link->link.jump)
 		return -ENXIO;
 	w->named = false;
@@ -189,7 +239,25 @@ static int child_of(struct walk *w, const char *name, size_t len, struct inode *
 	}
 	if (!is_dotdot(name, len))
 		return dir_find(dir, name, len, out);
+	if (!(w->flags & LOOKUP_SCOPED)) {
+		*out = dir_parent(dir);
+		return 0;
+	}
+	/* A scoped walk stops at its start (IN_ROOT) or may not pass it
+	 * (BENEATH); a rename meanwhile may have moved it out of the scope
+	 * without passing there, as Linux fears: EAGAIN, the caller retries. */
+	if (dir == w->scope) {
+		if (w->flags & LOOKUP_BENEATH)
+			return -EXDEV;
+		inode_get(dir);
+		*out = dir;
+		return 0;
+	}
 	*out = dir_parent(dir);
+	if (dir_rename_retry(w->rename_seq)) {
+		inode_put(*out);
+		return -EAGAIN;
+	}
 	return 0;
 }
 
@@ -255,8 +323,9 @@ int path_lookup_parent(struct inode *start, const char *path, struct path_last *
 
 	if (err)
 		return err;
-	walk_init(&w, start, path, NULL);
-	err = walk_to_last(&w, last);
+	err = walk_init(&w, start, path, NULL, 0);
+	if (!err)
+		err = walk_to_last(&w, last);
 	if (!err) {
 		/* The name may be in w.buf: keep a copy that outlives the walk. */
 		memcpy(last->name_buf, last->name, last->len);
@@ -310,7 +379,7 @@ int path_lookup_where(struct inode *start, const char *path, unsigned int flags,
 
 	if (err)
 		return err;
-	walk_init(&w, start, path, where);
+	err = walk_init(&w, start, path, where, flags);
 	while (!err && !ip) {
 		err = walk_to_last(&w, &last);
 		if (!err)
@@ -383,7 +452,7 @@ int path_create(struct inode *start, const char *path, unsigned int flags, uint3
 	*created = false;
 	if (err)
 		return err;
-	walk_init(&w, start, path, where);
+	err = walk_init(&w, start, path, where, flags);
 	while (!err && !ip) {
 		err = walk_to_last(&w, &last);
 		if (!err)

@@ -123,7 +123,7 @@ static int fd_link(struct file *f, struct inode **out)
 	long err = buf && ip ? fd_target(f, buf) : -ENOMEM;
 
 	if (ip)
-		ip->link.uncharged = true;
+		ip->link.uncharged = ip->link.magic = true;
 	if (!err && !(ip->link.target = kstrdup(buf)))
 		err = -ENOMEM;
 	if (!err)
@@ -144,8 +144,7 @@ static int fd_link(struct file *f, struct inode **out)
 
 /* ---- /proc/<pid>/fdinfo/<fd> ---- */
 
-#define O_LARGEFILE 00100000 /* Linux sets it on every open(2) by a 64-bit process */
-#define MNT_ID	    1	     /* the one mount, the ramfs */
+#define MNT_ID 1 /* the one mount, the ramfs */
 
 /* The open file on fd of pid, referenced, and the fd's FD_* flags: 0,
  * -ENOENT (fd not open), -ESRCH (no such process). */
@@ -179,6 +178,7 @@ long proc_fdinfo_text(int pid, int fd, char *buf, size_t size)
 	if (err)
 		return err;
 	pos = file_pos_get(f); /* unlocked, as Linux's fdinfo */
+	/* O_LARGEFILE: Linux sets it on every open(2) by a 64-bit process. */
 	flags = f->flags | (f->inode ? O_LARGEFILE : 0) | (fdflags & FD_CLOEXEC ? O_CLOEXEC : 0);
 	if (f->inode)
 		st.st_ino = f->inode->ino;

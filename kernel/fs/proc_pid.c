@@ -148,6 +148,8 @@ static int path_link(int pid, int which, struct inode **out)
 
 	if (!err)
 		err = proc_link(buf, out);
+	if (!err)
+		(*out)->link.magic = true;
 	kfree(buf);
 	return err;
 }

@@ -20,6 +20,34 @@
 #include <uapi/inotify.h>
 
 static struct spinlock rename_spin = SPINLOCK_INIT("rename");
+/* inode.h's rename sequence: written under rename_spin, read without. */
+static unsigned long rename_seq;
+
+unsigned long dir_rename_begin(void)
+{
+	return __atomic_load_n(&rename_seq, __ATOMIC_ACQUIRE);
+}
+
+/* The reads since dir_rename_begin come before the second load of the
+ * count (Linux's smp_rmb in read_seqcount_retry). */
+bool dir_rename_retry(unsigned long seq)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return (seq & 1) || __atomic_load_n(&rename_seq, __ATOMIC_RELAXED) != seq;
+}
+
+/* Around a rename's changes: odd before any, even after all. */
+static void rename_seq_bump(bool begin)
+{
+	unsigned long next = __atomic_load_n(&rename_seq, __ATOMIC_RELAXED) + 1;
+
+	if (begin) {
+		__atomic_store_n(&rename_seq, next, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+	} else {
+		__atomic_store_n(&rename_seq, next, __ATOMIC_RELEASE);
+	}
+}
 
 /* Under rename_spin: is a (a directory) b itself or one of b's ancestors? */
 static bool is_ancestor(struct inode *a, struct inode *b)
@@ -207,7 +235,9 @@ static int rename_locked(struct rename_op *r, const char *oldname, size_t oldlen
 	inode_get(r->moved);
 	if ((r->other = r->new ? r->new->ip : NULL))
 		inode_get(r->other);
+	rename_seq_bump(true);
 	commit(r, fresh, g, now);
+	rename_seq_bump(false);
 	return 0;
 }
 

@@ -50,7 +50,7 @@ int upath_get_flags(int dirfd, const char *upath, int flags, struct upath *p)
 		return 0;
 	if (n == 0)
 		n = -ENOENT; /* before dirfd, as Linux's getname */
-	if (n >= 0 && p->path[0] != '/' && dirfd != AT_FDCWD) {
+	if (n >= 0 && (p->path[0] != '/' || (flags & UPATH_ROOTED)) && dirfd != AT_FDCWD) {
 		f = files_lookup_raw(files(), dirfd); /* O_PATH dirfds too */
 		n = !f ? -EBADF : !f->inode || !inode_is_dir(f->inode) ? -ENOTDIR : 0;
 		if (!n) {
@@ -91,11 +91,13 @@ int upath_lookup(int dirfd, const char *upath, bool nofollow, struct inode **out
 	return upath_lookup_where(dirfd, upath, nofollow, out, NULL);
 }
 
-static long do_open(int dirfd, const char *upath, unsigned int flags, uint32_t mode)
+/* lookup: the walk's LOOKUP_* restrictions (openat2's). */
+static long do_open(int dirfd, const char *upath, unsigned int flags, uint32_t mode,
+		    unsigned int lookup)
 {
 	struct upath p;
 	struct file *f;
-	int fd, err = upath_get(dirfd, upath, &p);
+	int fd, err = upath_get_flags(dirfd, upath, lookup & LOOKUP_IN_ROOT ? UPATH_ROOTED : 0, &p);
 
 	if (err)
 		return err;
@@ -106,7 +108,7 @@ static long do_open(int dirfd, const char *upath, unsigned int flags, uint32_t m
 	}
 	if (sysind_nofollow())
 		flags |= O_NOFOLLOW;
-	err = vfs_open(p.dir, p.path, flags, mode & ~fs_umask(current()->fs), &f);
+	err = vfs_open_at(p.dir, p.path, flags, mode & ~fs_umask(current()->fs), lookup, &f);
 	upath_put(&p);
 	if (err) {
 		fd_unreserve(fd);
@@ -119,18 +121,83 @@ static long do_open(int dirfd, const char *upath, unsigned int flags, uint32_t m
 /* Unknown flag bits are ignored, as Linux does. */
 SYSCALL_DEFINE3(open, const char *, path, unsigned int, flags, unsigned int, mode)
 {
-	return do_open(AT_FDCWD, path, flags, mode);
+	return do_open(AT_FDCWD, path, flags, mode, 0);
 }
 
 SYSCALL_DEFINE4(openat, int, dirfd, const char *, path, unsigned int, flags, unsigned int, mode)
 {
-	return do_open(dirfd, path, flags, mode);
+	return do_open(dirfd, path, flags, mode, 0);
+}
+
+/* What openat2 accepts: Linux's VALID_OPEN_FLAGS and fdkernel's fd flags. */
+#define OPENAT2_FLAGS                                                                              \
+	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_SYNC |      \
+	 O_DSYNC | FASYNC | O_DIRECT | O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME |        \
+	 O_CLOEXEC | O_PATH | __O_TMPFILE | O_CLOFORK | O_NONSEQFD)
+#define RESOLVE_ALL                                                                                \
+	(RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH |         \
+	 RESOLVE_IN_ROOT | RESOLVE_CACHED)
+
+/*
+ * Linux's checks of an open_how (build_open_flags), in its order: unknown
+ * bits are EINVAL here, where open ignores them; *lookup gets the walk's
+ * restrictions.  RESOLVE_CACHED (complete from the cache or EAGAIN) always
+ * completes, the ramfs being all cache, but not for a call that would
+ * create or truncate, as on Linux.
+ */
+static int open_how_check(const struct open_how *how, unsigned int *lookup)
+{
+	static const struct {
+		unsigned int resolve, lookup;
+	} map[] = {
+	    {RESOLVE_NO_XDEV, LOOKUP_NO_XDEV},
+	    {RESOLVE_NO_MAGICLINKS, LOOKUP_NO_MAGICLINKS},
+	    {RESOLVE_NO_SYMLINKS, LOOKUP_NO_SYMLINKS},
+	    {RESOLVE_BENEATH, LOOKUP_BENEATH},
+	    {RESOLVE_IN_ROOT, LOOKUP_IN_ROOT},
+	};
+	unsigned long long flags = how->flags;
+
+	if ((flags & ~(unsigned long long)OPENAT2_FLAGS) || (how->resolve & ~RESOLVE_ALL))
+		return -EINVAL;
+	if ((how->resolve & RESOLVE_BENEATH) && (how->resolve & RESOLVE_IN_ROOT))
+		return -EINVAL;
+	if ((flags & (O_CREAT | __O_TMPFILE)) ? how->mode & ~07777ULL : how->mode)
+		return -EINVAL;
+	if ((flags & O_PATH) && (flags & ~(unsigned long long)(O_PATH | O_DIRECTORY | O_NOFOLLOW |
+							       O_CLOEXEC | O_CLOFORK | O_NONSEQFD)))
+		return -EINVAL;
+	if ((how->resolve & RESOLVE_CACHED) && (flags & (O_TRUNC | O_CREAT | __O_TMPFILE)))
+		return -EAGAIN;
+	*lookup = 0;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (how->resolve & map[i].resolve)
+			*lookup |= map[i].lookup;
+	return 0;
+}
+
+/* openat(2) with every argument checked and the walk restricted. */
+SYSCALL_DEFINE4(openat2, int, dirfd, const char *, path, const struct open_how *, uhow, size_t,
+		size)
+{
+	struct open_how how;
+	unsigned int lookup;
+	int err;
+
+	if (size < OPEN_HOW_SIZE_VER0)
+		return -EINVAL;
+	if (size > PAGE_SIZE)
+		return -E2BIG;
+	if ((err = copy_struct_from_user(&how, sizeof(how), uhow, size)) ||
+	    (err = open_how_check(&how, &lookup)))
+		return err;
+	return do_open(dirfd, path, how.flags, how.mode, lookup);
 }
 
 /* The oldest way to make a file: open's O_CREAT | O_WRONLY | O_TRUNC. */
 SYSCALL_DEFINE2(creat, const char *, path, unsigned int, mode)
 {
-	return do_open(AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC, mode);
+	return do_open(AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC, mode, 0);
 }
 
 SYSCALL_DEFINE1(close, int, fd)
@@ -245,31 +312,39 @@ SYSCALL_DEFINE3(unlinkat, int, dirfd, const char *, path, int, flags)
 	return path_op(dirfd, path, flags ? vfs_rmdir : vfs_unlink);
 }
 
-/* Everyone is root: only X_OK can fail, on a file with no execute bit. */
-static long do_access(int dirfd, const char *upath, int mode)
+/*
+ * Everyone is root: only X_OK can fail, on a file with no execute bit
+ * (a pipe's 0600 included).  flags: faccessat2's AT_SYMLINK_NOFOLLOW (a
+ * final link itself, 0777), AT_EMPTY_PATH (dirfd itself) and AT_EACCESS
+ * (the effective ids, which are the real ones with one user).
+ */
+static long do_access(int dirfd, const char *upath, int mode, int flags)
 {
-	struct inode *ip;
+	struct uapi_stat st;
 	long err;
 
 	if (mode & ~ACCESS_MODES)
 		return -EINVAL;
-	err = upath_lookup(dirfd, upath, false, &ip);
-	if (err)
+	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if ((err = upath_stat(dirfd, upath, flags & ~AT_EACCESS, &st)))
 		return err;
-	if ((mode & ACCESS_X) && !inode_is_dir(ip) && !(ip->mode & 0111))
-		err = -EACCES;
-	inode_put(ip);
-	return err;
+	return (mode & ACCESS_X) && !S_ISDIR(st.st_mode) && !(st.st_mode & 0111) ? -EACCES : 0;
 }
 
 SYSCALL_DEFINE2(access, const char *, path, int, mode)
 {
-	return do_access(AT_FDCWD, path, mode);
+	return do_access(AT_FDCWD, path, mode, 0);
 }
 
 SYSCALL_DEFINE3(faccessat, int, dirfd, const char *, path, int, mode)
 {
-	return do_access(dirfd, path, mode);
+	return do_access(dirfd, path, mode, 0);
+}
+
+SYSCALL_DEFINE4(faccessat2, int, dirfd, const char *, path, int, mode, int, flags)
+{
+	return do_access(dirfd, path, mode, flags);
 }
 
 SYSCALL_DEFINE2(getcwd, char *, buf, size_t, size)

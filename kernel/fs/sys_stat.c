@@ -1,6 +1,6 @@
 /*
  * The stat family: stat, lstat, fstat, newfstatat and statx.  One
- * function finds the file and fills the kernel's stat record (stat_at);
+ * function finds the file and fills the kernel's stat record (upath_stat);
  * each call only checks its flags and lays the record out for the user.
  */
 #include "arch/x86_64/uaccess.h"
@@ -35,9 +35,7 @@ static long fd_stat(int fd, struct uapi_stat *st)
 	return err;
 }
 
-/* Fills *st for upath from dirfd (fd itself for "" with AT_EMPTY_PATH);
- * flags are checked by the caller.  0 or -errno. */
-static long stat_at(int dirfd, const char *upath, int flags, struct uapi_stat *st)
+long upath_stat(int dirfd, const char *upath, int flags, struct uapi_stat *st)
 {
 	struct upath p;
 	struct inode *ip;
@@ -74,7 +72,7 @@ static long do_stat(int dirfd, const char *upath, struct uapi_stat *ust, int fla
 
 	if (flags & ~STAT_FLAGS)
 		return -EINVAL;
-	return stat_copy_out(stat_at(dirfd, upath, flags, &st), &st, ust);
+	return stat_copy_out(upath_stat(dirfd, upath, flags, &st), &st, ust);
 }
 
 SYSCALL_DEFINE2(fstat, int, fd, struct uapi_stat *, ust)
@@ -156,7 +154,7 @@ SYSCALL_DEFINE5(statx, int, dirfd, const char *, path, int, flags, unsigned int,
 		return -EINVAL;
 	/* The sync types ask a network file system to (not) revalidate:
 	 * nothing to do here. */
-	err = stat_at(dirfd, path, flags & STAT_FLAGS, &st);
+	err = upath_stat(dirfd, path, flags & STAT_FLAGS, &st);
 	if (err)
 		return err;
 	fill_statx(&sx, &st);

@@ -18,10 +18,14 @@ struct upath {
 
 /*
  * Copies the path in and resolves dirfd (AT_FDCWD, or an open directory;
- * ignored for absolute paths and, with AT_EMPTY_PATH, for an empty one).
- * 0, -EFAULT, -ENAMETOOLONG, -ENOENT (empty), -EBADF, -ENOTDIR, -ENOMEM.
+ * ignored for absolute paths unless UPATH_ROOTED and, with AT_EMPTY_PATH,
+ * for an empty one).  0, -EFAULT, -ENAMETOOLONG, -ENOENT (empty), -EBADF,
+ * -ENOTDIR, -ENOMEM.
  */
 int upath_get_flags(int dirfd, const char *upath, int flags, struct upath *p);
+/* A flag of upath_get_flags beside the AT_* ones: dirfd is the root of
+ * absolute paths too (openat2's RESOLVE_IN_ROOT). */
+#define UPATH_ROOTED (1 << 30)
 int upath_get(int dirfd, const char *upath, struct upath *p);
 void upath_put(struct upath *p);
 
@@ -41,6 +45,10 @@ static inline unsigned int lookup_follow_flags(bool nofollow)
 	return nofollow || sysind_nofollow() ? LOOKUP_NOFOLLOW : 0;
 }
 
+/* Fills *st for upath from dirfd (fd itself for "" with AT_EMPTY_PATH,
+ * a final link with AT_SYMLINK_NOFOLLOW); flags are checked by the
+ * caller.  0 or -errno (sys_stat.c). */
+long upath_stat(int dirfd, const char *upath, int flags, struct uapi_stat *st);
 /* The inode a user path (dirfd-relative) names: lookup flags as above. */
 int upath_lookup(int dirfd, const char *upath, bool nofollow, struct inode **out);
 /* The same, with where it was found (vfs.h's path_where; inotify's names). */

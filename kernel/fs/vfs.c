@@ -237,7 +237,7 @@ static int open_check(struct inode *ip, unsigned int flags)
  * its O_DIRECTORY bit and no O_CREAT, and write access (EINVAL).
  */
 static int open_tmpfile(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
-			struct file **out)
+			unsigned int lookup, struct file **out)
 {
 	struct inode *dir, *ip = NULL;
 	char name[24];
@@ -245,7 +245,7 @@ static int open_tmpfile(struct inode *start, const char *path, unsigned int flag
 
 	if ((flags & (O_TMPFILE | O_CREAT)) != O_TMPFILE || (flags & O_ACCMODE) == O_RDONLY)
 		return -EINVAL;
-	if ((err = path_lookup(start, path, &dir)))
+	if ((err = path_lookup_flags(start, path, lookup, &dir)))
 		return err;
 	if (!inode_is_dir(dir))
 		err = -ENOTDIR;
@@ -269,19 +269,22 @@ static int open_tmpfile(struct inode *start, const char *path, unsigned int flag
 	return 0;
 }
 
-int vfs_open(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
-	     struct file **out)
+int vfs_open_at(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
+		unsigned int lookup, struct file **out)
 {
-	unsigned int lookup = (flags & O_NOFOLLOW) ? LOOKUP_NOFOLLOW : 0;
 	struct path_where where;
 	struct inode *ip;
 	bool created = false;
 	int err;
 
+	if (flags & O_NOFOLLOW)
+		lookup |= LOOKUP_NOFOLLOW;
 	if (flags & O_PATH) /* it beats everything else (Linux's O_PATH_FLAGS) */
 		flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW;
+	else if ((flags & (O_DIRECTORY | O_CREAT)) == (O_DIRECTORY | O_CREAT))
+		return -EINVAL; /* Linux 6.4: it once made regular files */
 	else if (flags & __O_TMPFILE)
-		return open_tmpfile(start, path, flags, mode, out);
+		return open_tmpfile(start, path, flags, mode, lookup, out);
 	if (flags & O_CREAT)
 		err = path_create(start, path, lookup | ((flags & O_EXCL) ? LOOKUP_EXCL : 0), mode,
 				  &ip, &created, &where);

@@ -33,6 +33,20 @@ int path_lookup(struct inode *start, const char *path, struct inode **out);
 /* Lookup flags: a final link is not followed (lstat); O_EXCL (path_create). */
 #define LOOKUP_NOFOLLOW 1U
 #define LOOKUP_EXCL	2U
+/*
+ * openat2's RESOLVE_* restrictions on the whole walk, as Linux's: no
+ * mount crossed (one file system here: nothing to refuse), no magic
+ * /proc link followed (ELOOP), no link at all (ELOOP), nothing outside
+ * start reached (BENEATH: EXDEV for "/", an absolute link, ".." above
+ * start or a magic link), start as the root (IN_ROOT: "/" and ".." stop
+ * there; a magic link EXDEV).  A scoped walk's ".." raced by a rename:
+ * EAGAIN (inode.h's rename sequence).
+ */
+#define LOOKUP_NO_XDEV	     4U
+#define LOOKUP_NO_MAGICLINKS 8U
+#define LOOKUP_NO_SYMLINKS   16U
+#define LOOKUP_BENEATH	     32U
+#define LOOKUP_IN_ROOT	     64U
 int path_lookup_flags(struct inode *start, const char *path, unsigned int flags,
 		      struct inode **out);
 /*
@@ -89,10 +103,17 @@ int vfs_exec_check(struct inode *ip);
  * Opens a path: flags are open(2)'s (O_ACCMODE, O_CREAT, O_EXCL, O_TRUNC,
  * O_APPEND, O_NONBLOCK, O_DIRECTORY, O_NOFOLLOW (ELOOP on a final link);
  * fd flags are the caller's business),
- * mode the permissions of a new file.  0 with *out holding one reference.
+ * mode the permissions of a new file, lookup the walk's LOOKUP_*
+ * restrictions (openat2's RESOLVE_*).  0 with *out holding one reference.
  */
-int vfs_open(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
-	     struct file **out);
+int vfs_open_at(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
+		unsigned int lookup, struct file **out);
+/* vfs_open_at without restrictions: open(2)'s walk. */
+static inline int vfs_open(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
+			   struct file **out)
+{
+	return vfs_open_at(start, path, flags, mode, 0, out);
+}
 /* A file for an inode the caller holds (the file takes over that reference). */
 int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out);
 /* Truncates regular file ip without an open file for writing (truncate,

@@ -24,30 +24,15 @@ struct clone_args_k {
 	uint64_t set_tid, set_tid_size, cgroup;
 };
 
-/*
- * Copies size bytes of a structure whose newer versions may be larger
- * (Linux's copy_struct_from_user): bytes past what fdkernel knows must be
- * zero.  0, -EINVAL (older than version 0), -E2BIG or -EFAULT.
- */
+/* Copies size bytes of clone_args, whose newer versions may be larger:
+ * 0, -EINVAL (older than version 0), -E2BIG or -EFAULT. */
 static int copy_clone_args(struct clone_args_k *a, const char *uargs, size_t size)
 {
-	size_t known = size < sizeof(*a) ? size : sizeof(*a);
-
 	if (size < CLONE_ARGS_SIZE_VER0)
 		return -EINVAL;
 	if (size > PAGE_SIZE)
 		return -E2BIG;
-	memset(a, 0, sizeof(*a));
-	if (copy_from_user(a, uargs, known))
-		return -EFAULT;
-	for (size_t off = known; off < size; off++) {
-		char c;
-		if (copy_from_user(&c, uargs + off, 1))
-			return -EFAULT;
-		if (c)
-			return -E2BIG;
-	}
-	return 0;
+	return copy_struct_from_user(a, sizeof(*a), uargs, size);
 }
 
 /* Linux's checks of the structure, in its order: 0 or -EINVAL.  No pid

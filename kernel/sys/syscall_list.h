@@ -263,7 +263,9 @@
 	X(__NR_pidfd_open, pidfd_open)                                                             \
 	X(__NR_clone3, clone3)                                                                     \
 	X(__NR_close_range, close_range)                                                           \
+	X(__NR_openat2, openat2)                                                                   \
 	X(__NR_pidfd_getfd, pidfd_getfd)                                                           \
+	X(__NR_faccessat2, faccessat2)                                                             \
 	X(__NR_epoll_pwait2, epoll_pwait2)                                                         \
 	X(__NR_futex_waitv, futex_waitv)                                                           \
 	X(__NR_fchmodat2, fchmodat2)                                                               \

@@ -57,6 +57,20 @@
 #define O_TMPFILE   (__O_TMPFILE | O_DIRECTORY)
 #endif
 
+/* Linux's open flags fdkernel takes and has no use for (one ramfs, no
+ * page cache to bypass, no atime kept; FASYNC at open is ignored by
+ * Linux too): openat2 accepts them as Linux does.  Kernel names only. */
+#define UAPI_FASYNC	 00020000
+#define UAPI_O_DIRECT	 00040000
+#define UAPI_O_LARGEFILE 00100000
+#define UAPI_O_NOATIME	 01000000
+#ifndef UAPI_NO_FLAG_NAMES
+#define FASYNC	    UAPI_FASYNC
+#define O_DIRECT    UAPI_O_DIRECT
+#define O_LARGEFILE UAPI_O_LARGEFILE
+#define O_NOATIME   UAPI_O_NOATIME
+#endif
+
 /* fdkernel additions (not in Linux): bits 23 and 24 of the open flags. */
 #define O_CLOFORK  040000000  /* close the new fd in a forked child */
 #define O_NONSEQFD 0100000000 /* allocate from the non-sequential area */
@@ -165,13 +179,29 @@ struct uapi_flock {
 #define UAPI_AT_SYMLINK_FOLLOW	 0x400
 #define UAPI_AT_NO_AUTOMOUNT	 0x800
 #define UAPI_AT_EMPTY_PATH	 0x1000
+#define UAPI_AT_EACCESS		 0x200 /* faccessat2: AT_REMOVEDIR's bit */
 #ifndef UAPI_NO_FLAG_NAMES
+#define AT_EACCESS	    UAPI_AT_EACCESS
 #define AT_SYMLINK_NOFOLLOW UAPI_AT_SYMLINK_NOFOLLOW
 #define AT_REMOVEDIR	    UAPI_AT_REMOVEDIR
 #define AT_SYMLINK_FOLLOW   UAPI_AT_SYMLINK_FOLLOW
 #define AT_NO_AUTOMOUNT	    UAPI_AT_NO_AUTOMOUNT
 #define AT_EMPTY_PATH	    UAPI_AT_EMPTY_PATH
 #endif
+
+/* openat2(2): Linux's struct open_how, OPEN_HOW_SIZE_VER0 bytes in its
+ * first version (larger ones are read as copy_struct_from_user does), and
+ * its RESOLVE_* flags. */
+struct open_how {
+	unsigned long long flags, mode, resolve;
+};
+#define OPEN_HOW_SIZE_VER0    24
+#define RESOLVE_NO_XDEV	      0x01
+#define RESOLVE_NO_MAGICLINKS 0x02
+#define RESOLVE_NO_SYMLINKS   0x04
+#define RESOLVE_BENEATH	      0x08
+#define RESOLVE_IN_ROOT	      0x10
+#define RESOLVE_CACHED	      0x20
 
 /* renameat2(2) flags: Linux values (newlib has none). */
 #define RENAME_NOREPLACE (1U << 0)

@@ -1,6 +1,7 @@
 /* fdkernel's additions to the Linux ABI, from kernel/uapi: O_CLOFORK,
  * O_NONSEQFD, FD_CLOFORK, F_DUPFD_CLOFORK, SOCK_CLOFORK, NONSEQ_FD_BASE,
- * socket2 and syscall_indirect.  Linux's own names stay musl's
+ * socket2 and syscall_indirect; and struct open_how with the RESOLVE_*
+ * flags of openat2, Linux's, which musl lacks.  Linux's own names stay musl's
  * (UAPI_NO_FLAG_NAMES).  Include this first: musl's headers then redefine
  * SOCK_NONBLOCK and SOCK_CLOEXEC (same values) as system headers, silently.
  * On Linux the calls are ENOSYS: tests check on_fdkernel() first. */

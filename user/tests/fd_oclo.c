@@ -59,6 +59,19 @@ static int make_openat(int oflags, int fds[2])
 	return fds[0] < 0 ? -1 : 1;
 }
 
+/* openat2 takes Linux's open flags, not newlib's: translate O_CLOEXEC
+ * (O_CLOFORK has one value on both sides). */
+#define LINUX_O_CLOEXEC 02000000
+
+static int make_openat2(int oflags, int fds[2])
+{
+	struct open_how how = {(oflags & O_CLOEXEC ? LINUX_O_CLOEXEC : 0) | (oflags & O_CLOFORK), 0,
+			       0};
+
+	fds[0] = syscall(__NR_openat2, UAPI_AT_FDCWD, "/dev/null", &how, sizeof how);
+	return fds[0] < 0 ? -1 : 1;
+}
+
 /* creat has no flags argument: only the "no flag" row.  /dev/null takes
  * its O_TRUNC without harm. */
 static int make_creat(int oflags, int fds[2])
@@ -277,6 +290,7 @@ static int make_inotify_init1(int oflags, int fds[2])
 static const struct creator creators[] = {
     {"open", TAKES_FLAGS, 0, false, make_open},
     {"openat", TAKES_FLAGS, 0, false, make_openat},
+    {"openat2", TAKES_FLAGS, 0, false, make_openat2},
     {"creat", FLAGLESS, 0, false, make_creat},
     {"dup", COPIES, 0, false, make_dup},
     {"dup2", COPIES, 0, false, make_dup2},

@@ -95,6 +95,21 @@ static void fuzz_sigreturn(void)
 	}
 }
 
+/* openat2: an open_how of drawn flags, mode and resolve bits, at a size of
+ * each class (short, version 0, longer with a stray byte past the fields,
+ * over a page) or drawn; now and then the structure is any pointer. */
+static void fuzz_openat2(void)
+{
+	static const long sizes[] = {0, 23, 24, 32, 4097};
+	long how[4] = {arg_value('F'), one_in(2) ? 0 : arg_value('m'),
+		       one_in(2) ? (long)below(0x40) : arg_value('F'), one_in(4)};
+	long a[6] = {one_in(4) ? -100 /* AT_FDCWD */ : arg_value('f'), arg_value('o'),
+		     one_in(8) ? arg_value('b') : (long)how,
+		     one_in(8) ? arg_value('l') : PICK(sizes)};
+
+	remember(raw_syscall(__NR_openat2, a));
+}
+
 /* kill: own children, a pid that does not exist, rarely itself. */
 static void fuzz_kill(void)
 {
@@ -558,7 +573,9 @@ static const struct call calls[] = {
     {__NR_pidfd_open, "PF", 0},
     {435 /* clone3 */, "", fuzz_fork},
     {__NR_close_range, "ffF", 0},
+    {__NR_openat2, "", fuzz_openat2},
     {__NR_pidfd_getfd, "ffF", 0},
+    {__NR_faccessat2, "fosF", 0},
     {__NR_socket2, "dFsF", 0},
     {__NR_syscall_indirect, "", fuzz_indirect},
     {__NR_epoll_pwait2, "fbsbbs", 0},

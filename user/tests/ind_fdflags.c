@@ -44,6 +44,15 @@ static int make_openat(unsigned long flags, int fds[2])
 	    IND(flags, __NR_openat, (unsigned long)UAPI_AT_FDCWD, (unsigned long)"/dev/null"), fds);
 }
 
+static int make_openat2(unsigned long flags, int fds[2])
+{
+	struct open_how how = {0, 0, 0};
+
+	return one(IND(flags, __NR_openat2, (unsigned long)UAPI_AT_FDCWD,
+		       (unsigned long)"/dev/null", (unsigned long)&how, sizeof how),
+		   fds);
+}
+
 static int make_creat(unsigned long flags, int fds[2])
 {
 	return one(IND(flags, __NR_creat, (unsigned long)"/dev/null", 0666), fds);
@@ -256,6 +265,7 @@ static int make_inotify_init1(unsigned long flags, int fds[2])
 static const struct maker makers[] = {
     {"open", make_open, 0, false},
     {"openat", make_openat, 0, false},
+    {"openat2", make_openat2, 0, false},
     {"creat", make_creat, 0, false},
     {"dup", make_dup, 0, false},
     {"fcntl(F_DUPFD)", make_dupfd, 0, false},

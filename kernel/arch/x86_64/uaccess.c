@@ -4,6 +4,7 @@
  * handles unmapped and protected user pages.
  */
 #include "arch/x86_64/uaccess.h"
+#include "lib/string.h"
 #include <uapi/errno.h>
 
 long __user_clear(void *dst, size_t len);
@@ -15,6 +16,26 @@ int clear_user(void *udst, size_t len)
 	if (!user_range_ok((uint64_t)udst, len))
 		return -EFAULT;
 	return (int)__user_clear(udst, len);
+}
+
+int copy_struct_from_user(void *dst, size_t ksize, const void *usrc, size_t usize)
+{
+	const char *tail = (const char *)usrc + ksize;
+	char chunk[64];
+
+	/* Linux checks the bytes it does not know before copying the rest. */
+	for (size_t off = ksize; off < usize; off += sizeof(chunk)) {
+		size_t n = usize - off < sizeof(chunk) ? usize - off : sizeof(chunk);
+
+		if (copy_from_user(chunk, tail + (off - ksize), n))
+			return -EFAULT;
+		for (size_t i = 0; i < n; i++)
+			if (chunk[i])
+				return -E2BIG;
+	}
+	if (usize < ksize)
+		memset((char *)dst + usize, 0, ksize - usize);
+	return copy_from_user(dst, usrc, usize < ksize ? usize : ksize);
 }
 
 long strncpy_from_user(char *dst, const char *usrc, size_t max)

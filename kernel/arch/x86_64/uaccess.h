@@ -48,5 +48,13 @@ int clear_user(void *udst, size_t len);
  * max bytes (the caller picks E2BIG or ENAMETOOLONG as fits).
  */
 long strncpy_from_user(char *dst, const char *usrc, size_t max);
+/*
+ * Copies a structure that grows by versions (clone3's clone_args,
+ * openat2's open_how) of usize bytes into dst, which holds ksize (Linux's
+ * copy_struct_from_user): a shorter one is zero-extended, a longer one
+ * must have only zero bytes past ksize.  0, -E2BIG (a non-zero byte
+ * there) or -EFAULT.  The caller bounds usize (version 0, a page).
+ */
+int copy_struct_from_user(void *dst, size_t ksize, const void *usrc, size_t usize);
 
 #endif
