@@ -118,6 +118,12 @@ ISO_GDB := $(KBUILD)/fdkernel-gdb.iso
 $(ISO_GDB): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,gdb,init=/bin/sh,$(INITRD_BOOT))
 
+# tests/gdb-check's core leg: init is /etc/core-demo, which makes
+# /linux/coredump dump core and prints the core on the console.
+ISO_CORE := $(KBUILD)/fdkernel-core.iso
+$(ISO_CORE): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,core,test quiet init=/etc/core-demo)
+
 # fdkernel-bench.iso (its own initrd, for BENCH_ROWS): see bench/bench.mk.
 
 # `make test-some T="sig_regs sock_scm"`: the in-guest suite with only the

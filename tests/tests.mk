@@ -56,10 +56,12 @@ test-boot: $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST) $(ISO_S
 test-compat:
 	@$(MAKE) --no-print-directory test-some T=compat_busybox
 
-# gdb attaches to QEMU's stub, stops at kmain and shows a backtrace.
-test-gdb: $(ISO_GDB) $(KERNEL)
+# gdb attaches to QEMU's stub, stops at kmain and shows a backtrace; then
+# host gdb opens a core dumped in the guest with its program.
+test-gdb: $(ISO_GDB) $(KERNEL) $(ISO_CORE) $(BUILD)/linux/coredump
 	@mkdir -p $(RESULTS)
-	@tests/gdb-check $(ISO_GDB) $(KERNEL) > $(RESULTS)/$@; status=$$?; cat $(RESULTS)/$@; exit $$status
+	@tests/gdb-check $(ISO_GDB) $(KERNEL) $(ISO_CORE) $(BUILD)/linux/coredump > $(RESULTS)/$@; \
+	status=$$?; cat $(RESULTS)/$@; exit $$status
 
 # QEMU halted at the first instruction with its gdb stub, gdb attached.
 debug: deps $(ISO) $(KERNEL)

@@ -457,6 +457,23 @@ bool vm_page_mapped(struct vm_space *as, uint64_t va)
 	return mapped;
 }
 
+uint64_t vm_next_mapped(struct vm_space *as, uint64_t va, uint64_t end)
+{
+	uint64_t *e, found = end, next;
+
+	spin_lock(&as->lock);
+	for (; va < end; va = next) {
+		if (!walk(as->pml4, va, 1, false, &e) && pte_mapped(*e)) {
+			found = va;
+			break;
+		}
+		if ((next = next_candidate(as, va, 1)) <= va)
+			break; /* past the top of the space */
+	}
+	spin_unlock(&as->lock);
+	return found;
+}
+
 void vm_protect(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags)
 {
 	struct tlb_gather g;

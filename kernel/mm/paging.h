@@ -109,6 +109,9 @@ int vm_move_range(struct vm_space *as, uint64_t from, uint64_t to, uint64_t len)
 
 /* Whether the user page at va is mapped (PROT_NONE ones too). */
 bool vm_page_mapped(struct vm_space *as, uint64_t va);
+/* The first page of [va, end) (va page aligned) that is mapped, or end:
+ * costs what is mapped there, not the range's size (a core dump's walk). */
+uint64_t vm_next_mapped(struct vm_space *as, uint64_t va, uint64_t end);
 
 /* User pages mapped in the space (PROT_NONE ones too; a frame shared with
  * other spaces counts in each): its resident size, for the OOM killer. */

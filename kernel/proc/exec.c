@@ -49,7 +49,8 @@
 #define AT_SECURE 23
 #define AT_RANDOM 25
 #define AT_EXECFN 31
-#define NAUXV	  16
+#define NAUXV	  16 /* pairs */
+_Static_assert(NAUXV * 2 <= UVM_AUXV_WORDS, "uvm->saved_auxv holds the vector");
 
 void exec_strings_free(struct exec_strings *s)
 {
@@ -249,6 +250,7 @@ static uint64_t build_stack(struct uvm *u, const struct exec_strings *s,
 	vec[1 + s->argc] = 0;
 	vec[2 + s->argc + s->envc] = 0;
 	build_auxv(vec + nptr, img, random, strings);
+	memcpy(u->saved_auxv, vec + nptr, NAUXV * 16);
 	poke_vm(vm, strings, s->buf ? s->buf : "", s->len);
 	poke_vm(vm, random, rnd, sizeof(rnd));
 	poke_vm(vm, sp, vec, vecsz);
@@ -346,7 +348,7 @@ static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *i
 	spin_lock(&proc_lock);
 	t->group->execed = true;
 	spin_unlock(&proc_lock);
-	posix_timers_exit(t->group); /* POSIX: timers do not survive exec */
+	posix_timers_exit(t->group);		    /* POSIX: timers do not survive exec */
 	t->sig.altstack = (struct sig_altstack){0}; /* the old image's memory */
 	for (const char *p = path; *p; p++)
 		if (*p == '/' && p[1])

@@ -6,6 +6,7 @@
  * reaps it (reap.c).
  */
 #include "proc/exit.h"
+#include "proc/coredump.h"
 #include "fs/ctty.h"
 #include "proc/jobctl.h"
 #include "arch/x86_64/traps.h"
@@ -180,6 +181,8 @@ __attribute__((noreturn)) void task_exit(int status)
 
 	if (g->tgid == 1 && g->live == 1)
 		init_exited(status);
+	/* Before anything of it goes: a core being written reads it. */
+	coredump_park(t);
 	/* While t's memory is still its own: the words to release are in it. */
 	futex_exit_release(t);
 	vfork_done(t);

@@ -48,6 +48,11 @@ struct thread_group {
 	bool oom_victim;
 	int exit_status;
 	struct wait_queue thread_exit; /* de_thread waits here for the others to go */
+	/* A core dump in progress (proc/coredump.c): its writer, and how many
+	 * other threads stopped at their exit to wait for it (both under
+	 * proc_lock, both waiting on thread_exit).  NULL, 0 otherwise. */
+	struct task *core_dumper;
+	int core_parked;
 	enum group_state state;
 
 	/* Family: the parent process (alive while we are on its children

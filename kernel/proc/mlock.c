@@ -46,7 +46,7 @@ static long apply_lock(uint64_t start, uint64_t end, unsigned int lock)
 	if (end == start)
 		return 0;
 	spin_lock(&u->lock);
-	err = vma_set_lock(u, start, end, lock);
+	err = vma_set_bits(u, start, end, VMA_LOCKED | VMA_LOCKONFAULT, lock, false);
 	if (lock)
 		u->ever_locked = true;
 	inaccessible = !err && lock && !vma_range_accessible(u, start, end);

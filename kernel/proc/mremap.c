@@ -198,7 +198,11 @@ SYSCALL_DEFINE3(madvise, uint64_t, start, uint64_t, len, int, advice)
 	if (end == start)
 		return 0;
 	spin_lock(&u->lock);
-	err = advise_range(u, start, end, advice);
+	if (advice == MADV_DONTDUMP || advice == MADV_DODUMP) /* the core dump's filter */
+		err = vma_set_bits(u, start, end, VMA_DONTDUMP,
+				   advice == MADV_DONTDUMP ? VMA_DONTDUMP : 0, true);
+	else
+		err = advise_range(u, start, end, advice);
 	spin_unlock(&u->lock);
 	return err;
 }

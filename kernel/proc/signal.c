@@ -7,6 +7,7 @@
  * sighand's lock.
  */
 #include "proc/signal.h"
+#include "proc/coredump.h"
 #include "fs/proc_sys.h"
 #include "arch/x86_64/sigframe.h"
 #include "arch/x86_64/uaccess.h"
@@ -428,11 +429,14 @@ static bool handle_one(struct task *t, struct trapframe *tf, int sig, const stru
 		return false;
 	}
 	if (act.handler == UAPI_SIG_DFL)
-		group_exit(W_SIGNALED(sig));
+		group_exit(sig_dumps_core(sig) ? coredump(sig, info, tf) : W_SIGNALED(sig));
 	if (run_handler(t, tf, sig, &act, info))
 		return true;
-	if (sig == SIGSEGV)
-		group_exit(W_SIGNALED(SIGSEGV));
+	if (sig == SIGSEGV) { /* as Linux's force_sigsegv: the default, with its core */
+		struct sig_info kernel = {.code = SI_KERNEL};
+
+		group_exit(coredump(SIGSEGV, &kernel, tf));
+	}
 	signal_force_fault(tf, SIGSEGV, SI_KERNEL, 0); /* taken by the caller's loop */
 	return false;
 }

@@ -1,8 +1,9 @@
 /*
  * prctl: the options programs commonly ask at start-up.  PR_SET_NAME and
  * PR_GET_NAME read and change the thread's name (Linux's comm: at most 15
- * bytes shown); PR_GET_DUMPABLE answers 1 and PR_SET_DUMPABLE accepts 0 and
- * 1 (nothing dumps core here); the parent-death signal, the child
+ * bytes shown); PR_GET_DUMPABLE and PR_SET_DUMPABLE (0 or 1) the address
+ * space's dumpable flag, which a core dump obeys (proc/coredump.c),
+ * reset to 1 by exec; the parent-death signal, the child
  * subreaper (proc/exit.c acts on both), the timer slack (kept and
  * reported: sleeps end at the tick anyway) and the TSC mode (CR4.TSD
  * while the thread runs, sched/sched.c).  Any other option is EINVAL, as
@@ -15,6 +16,7 @@
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "proc/task.h"
+#include "proc/uvm.h"
 #include "sched/sched.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -105,10 +107,13 @@ SYSCALL_DEFINE5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, un
 		return set_name((const char *)arg2);
 	case PR_GET_NAME:
 		return get_name((char *)arg2);
-	case PR_GET_DUMPABLE:
-		return 1;
+	case PR_GET_DUMPABLE: /* per address space, as Linux's mm flag */
+		return __atomic_load_n(&t->uvm->dumpable, __ATOMIC_RELAXED);
 	case PR_SET_DUMPABLE:
-		return arg2 <= 1 ? 0 : -EINVAL;
+		if (arg2 > 1) /* SUID_DUMP_ROOT (2) is not for prctl, as Linux */
+			return -EINVAL;
+		__atomic_store_n(&t->uvm->dumpable, (int)arg2, __ATOMIC_RELAXED);
+		return 0;
 	case PR_SET_PDEATHSIG:
 		return set_pdeathsig(arg2);
 	case PR_GET_PDEATHSIG:

@@ -6,6 +6,7 @@
 #ifndef PROC_SYSINFO_H
 #define PROC_SYSINFO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -38,6 +39,8 @@ struct sysinfo_k {
 };
 
 void sysinfo_read(struct sysinfo_k *si);
+/* The host name (proc/uts.c), cut to size: a core name's %h. */
+void uts_hostname(char *buf, size_t size);
 
 /* file_ops of /proc/meminfo, /proc/uptime, /proc/loadavg, /proc/version,
  * /proc/stat, /proc/interrupts. */

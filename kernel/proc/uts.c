@@ -33,6 +33,13 @@ PROC_SYS_ROW(osrelease_row, .path = "kernel/osrelease", .mode = 0444, .text = tr
 PROC_SYS_ROW(version_row, .path = "kernel/version", .mode = 0444, .text = true,
 	     .show = proc_sys_string_show, .data = version, .max = sizeof(version));
 
+void uts_hostname(char *buf, size_t size)
+{
+	spin_lock(&proc_sys_lock);
+	strlcpy(buf, hostname, size);
+	spin_unlock(&proc_sys_lock);
+}
+
 SYSCALL_DEFINE1(uname, struct utsname *, ubuf)
 {
 	struct utsname u;

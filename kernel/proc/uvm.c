@@ -199,6 +199,7 @@ static struct uvm *uvm_alloc(struct vm_space *space, struct vma_table *vt)
 	u->space = space;
 	u->vt = vt;
 	u->mmap_base = USER_STACK_TOP - MMAP_GAP_MIN; /* exec sets its own */
+	u->dumpable = 1;
 	return u;
 }
 
@@ -255,6 +256,8 @@ static struct uvm *fork_layout(struct uvm *u)
 	copy->brk_start = u->brk_start;
 	copy->brk = u->brk;
 	copy->mmap_base = u->mmap_base;
+	copy->dumpable = __atomic_load_n(&u->dumpable, __ATOMIC_RELAXED);
+	memcpy(copy->saved_auxv, u->saved_auxv, sizeof(u->saved_auxv));
 	vm_commit_add((int64_t)copy->vt->committed);
 	return copy;
 }

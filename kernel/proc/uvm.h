@@ -32,6 +32,8 @@
 #define MMAP_GAP_MAX	     (USER_STACK_TOP / 6 * 5)
 #define USER_IMAGE_MIN	     0x10000UL /* nothing below: NULL stays unmapped */
 
+#define UVM_AUXV_WORDS 32 /* 16 pairs */
+
 struct task;
 struct vm_space;
 struct inode;
@@ -81,6 +83,14 @@ struct uvm {
 	/* envp's strings, the same way: /proc/<pid>/environ. */
 	char *environ;
 	size_t environ_len;
+	/* prctl(PR_SET_DUMPABLE): whether a core-dumping signal writes a core
+	 * (proc/coredump.c).  1 for a new image, copied by fork (Linux keeps
+	 * it in the mm); atomic. */
+	int dumpable;
+	/* The auxiliary vector exec gave the program (pairs, AT_NULL last),
+	 * for the core's NT_AUXV (Linux's saved_auxv); constant after exec,
+	 * copied by fork. */
+	uint64_t saved_auxv[UVM_AUXV_WORDS];
 };
 
 #define UVM_CMDLINE_MAX 4096

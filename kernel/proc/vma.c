@@ -411,28 +411,34 @@ static int protect_part(struct uvm *u, struct vma *v, uint64_t from, uint64_t to
 	return 0;
 }
 
-int vma_set_lock(struct uvm *u, uint64_t start, uint64_t end, unsigned int lock)
+int vma_set_bits(struct uvm *u, uint64_t start, uint64_t end, unsigned int bits, unsigned int value,
+		 bool past_holes)
 {
-	const unsigned int bits = VMA_LOCKED | VMA_LOCKONFAULT;
 	struct vma *v;
-	int err;
+	int err, hole = 0;
 
 	if (own(u))
 		return -ENOMEM;
 	/* Found again at each step: a merge may have swallowed the next. */
 	for (uint64_t at = start, to; at < end; at = to) {
-		if (!(v = vma_find(u, at)) || v->start > at)
-			return -ENOMEM; /* a hole */
+		if (!(v = vma_find(u, at)) || v->start >= end)
+			return -ENOMEM; /* nothing more */
+		if (v->start > at) {
+			if (!past_holes)
+				return -ENOMEM;
+			hole = -ENOMEM;
+			at = v->start;
+		}
 		to = v->end < end ? v->end : end;
-		if ((v->flags & bits) == lock)
+		if ((v->flags & bits) == value)
 			continue;
 		if ((err = vma_split_range(u, at, to)))
 			return err;
 		v = vma_at(u, at);
-		v->flags = (v->flags & ~bits) | lock;
+		v->flags = (v->flags & ~bits) | value;
 		merge(u, v);
 	}
-	return 0;
+	return hole;
 }
 
 bool vma_range_accessible(struct uvm *u, uint64_t start, uint64_t end)

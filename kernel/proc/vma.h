@@ -92,6 +92,8 @@ struct vma_table {
 /* MAP_NORESERVE outside strict overcommit: never charged (decided when
  * made, so a later change of policy cannot unbalance the count). */
 #define VMA_NORESERVE 64u
+/* MADV_DONTDUMP: left out of a core dump (proc/coredump.c). */
+#define VMA_DONTDUMP 128u
 
 /* Linux's vm.max_map_count: one more mapping is ENOMEM. */
 #define VMA_MAX 65530
@@ -132,12 +134,14 @@ bool vma_range_accessible(struct uvm *u, uint64_t start, uint64_t end);
 /* Whether a vma in [start, end) has one of flags. */
 bool vma_range_has(struct uvm *u, uint64_t start, uint64_t end, unsigned int flags);
 /*
- * mlock's change: the mapped parts of [start, end) get the lock bits lock
- * (VMA_LOCKED, with VMA_LOCKONFAULT or not, or 0), up to the first hole.  0; -ENOMEM at a
- * hole (what came before it is changed, as Linux) or when a split finds
- * no memory.
+ * The mapped parts of [start, end) get value in their flag bits bits
+ * (mlock's VMA_LOCKED | VMA_LOCKONFAULT, madvise's VMA_DONTDUMP),
+ * splitting and merging vmas.  A hole is -ENOMEM: at once, with what came
+ * before it changed (mlock), or, past_holes, after the rest is changed
+ * too (madvise), as Linux; -ENOMEM also when a split finds no memory.
  */
-int vma_set_lock(struct uvm *u, uint64_t start, uint64_t end, unsigned int lock);
+int vma_set_bits(struct uvm *u, uint64_t start, uint64_t end, unsigned int bits, unsigned int value,
+		 bool past_holes);
 /* The same for every vma (mlockall, munlockall, a fork's copy): 0 or
  * -ENOMEM (the table could not be made the uvm's own). */
 int vma_set_lock_all(struct uvm *u, unsigned int lock);

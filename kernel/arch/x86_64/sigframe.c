@@ -102,6 +102,14 @@ static void fill_info(struct siginfo_k *si, int sig, const struct sig_info *info
 	memcpy(si->bytes, info->raw, sizeof(info->raw));
 }
 
+void siginfo_fill(void *si128, int sig, const struct sig_info *info)
+{
+	struct siginfo_k si;
+
+	fill_info(&si, sig, info);
+	memcpy(si128, &si, sizeof(si));
+}
+
 int siginfo_to_user(void *uinfo, int sig, const struct sig_info *info)
 {
 	struct siginfo_k si;

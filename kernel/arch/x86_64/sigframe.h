@@ -23,5 +23,7 @@ int sigframe_restore(struct trapframe *tf, uint64_t *mask);
 /* Writes sig's 128-byte siginfo_t (what a SA_SIGINFO handler gets) to
  * uinfo: 0 or -EFAULT.  rt_sigtimedwait, signalfd. */
 int siginfo_to_user(void *uinfo, int sig, const struct sig_info *info);
+/* The same 128 bytes into kernel memory (a core's NT_SIGINFO). */
+void siginfo_fill(void *si128, int sig, const struct sig_info *info);
 
 #endif
