@@ -183,6 +183,21 @@ static long owner_set(struct file *f, int type, int id)
 	return 0;
 }
 
+int fasync_own_default(struct file *f)
+{
+	struct fown *o = fown_of(f);
+
+	if (!o)
+		return -ENOMEM;
+	spin_lock(&fasync_lock);
+	if (!o->id) { /* an owner that exited still counts, as Linux's pid */
+		o->type = F_OWNER_PID;
+		o->id = current()->group->tgid;
+	}
+	spin_unlock(&fasync_lock);
+	return 0;
+}
+
 /* F_SETOWN: a process, or (negative) a process group. */
 static long setown(struct file *f, int who)
 {
@@ -324,9 +339,9 @@ static void send_thread_locked(struct task *t, int sig, const struct sig_info *i
 		signal_send_info(t, SIGIO, &sigio_plain);
 }
 
-/* o's owner gets o's signal for reason (fasync_lock and proc_lock held):
- * Linux's send_sigio. */
-static void fown_signal_locked(struct fown *o, int reason)
+/* o's owner gets o's signal for reason, with si_fd fd (fasync_lock and
+ * proc_lock held): Linux's send_sigio. */
+static void fown_signal_locked(struct fown *o, int reason, int fd)
 {
 	struct sig_info info = sigio_plain;
 	int sig = o->sig ? o->sig : SIGIO;
@@ -335,7 +350,7 @@ static void fown_signal_locked(struct fown *o, int reason)
 	if (o->sig) {
 		info.code = has_own_codes(sig) ? SI_SIGIO : reason;
 		info.poll.band = band_of[reason];
-		info.poll.fd = o->fd;
+		info.poll.fd = fd;
 	}
 	if (o->type == F_OWNER_PGRP) {
 		struct pgrp_walk w = {.pgid = o->id, .sig = sig, .info = &info};
@@ -371,7 +386,22 @@ void fasync_notify(struct fasync_list *l, int reason)
 		if (!o->id || !hears(l, o->file, reason))
 			continue;
 		spin_lock(&proc_lock);
-		fown_signal_locked(o, reason);
+		fown_signal_locked(o, reason, o->fd);
+		spin_unlock(&proc_lock);
+	}
+	spin_unlock(&fasync_lock);
+}
+
+void fasync_signal(struct file *f, int fd, int reason)
+{
+	struct fown *o = __atomic_load_n(&f->fown, __ATOMIC_ACQUIRE);
+
+	if (!o)
+		return;
+	spin_lock(&fasync_lock);
+	if (o->id) {
+		spin_lock(&proc_lock);
+		fown_signal_locked(o, reason, fd);
 		spin_unlock(&proc_lock);
 	}
 	spin_unlock(&fasync_lock);

@@ -48,6 +48,15 @@ int fasync_setfl(struct file *f, int fd, unsigned int set, unsigned int mask);
  * call it.
  */
 void fasync_notify(struct fasync_list *l, int reason);
+/*
+ * f's owner gets f's signal for reason with si_fd fd, as fasync_notify
+ * sends it (dnotify's events: POLL_MSG).  Takes fasync_lock and proc_lock,
+ * as fasync_notify.
+ */
+void fasync_signal(struct file *f, int fd, int reason);
+/* F_NOTIFY's owner (Linux's __f_setown without force): the calling
+ * process, unless f has one already.  0 or -ENOMEM. */
+int fasync_own_default(struct file *f);
 /* f's last reference is gone: off its list, its owner state freed. */
 void fasync_release(struct file *f);
 /* Owner states allocated now (the leak check's count). */

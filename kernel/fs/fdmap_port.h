@@ -11,6 +11,7 @@
 
 #ifdef __KERNEL__
 
+#include "fs/dnotify.h"
 #include "fs/file.h"
 #include "fs/reclock.h"
 #include "lib/string.h"
@@ -36,9 +37,16 @@ static inline bool file_is_path(const struct file *f)
 	return false;
 }
 
-/* No record locks on the host: closing an fd has none to drop. */
+/* No record locks or dnotify watches on the host: closing an fd has none
+ * to drop. */
 struct files_table;
 static inline void reclock_close(struct file *f, struct files_table *files)
+{
+	(void)f;
+	(void)files;
+}
+
+static inline void dnotify_close(struct file *f, struct files_table *files)
 {
 	(void)f;
 	(void)files;

@@ -90,7 +90,8 @@ void file_put(struct file *f)
 	eventpoll_release(f); /* off every epoll first: they poll f's state */
 	if (f->inode)
 		fsnotify_file(f, file_can_write(f) ? IN_CLOSE_WRITE : IN_CLOSE_NOWRITE);
-	fasync_release(f); /* off its object's list before release drops it */
+	dnotify_release(f); /* its watches use its owner state: before that goes */
+	fasync_release(f);  /* off its object's list before release drops it */
 	if (f->flocked)	   /* no one else can lock it now */
 		flock_release(f);
 	reclock_release(f); /* its open-file-description locks */

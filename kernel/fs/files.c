@@ -219,6 +219,7 @@ struct files_table *files_create(void)
 void files_put_closed(struct files_table *files, struct file *file)
 {
 	reclock_close(file, files);
+	dnotify_close(file, files);
 	file_put(file);
 }
 

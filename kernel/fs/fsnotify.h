@@ -1,9 +1,11 @@
 /*
- * File-system events for inotify (fs/inotify.c, docs/inotify.md): the
- * hooks the VFS and the ramfs call where Linux calls fsnotify.  Each is a
- * load and a branch when nothing watches the inodes concerned; none may be
- * called under an inode lock or the rename locks (inotify_lock nests
- * outside those it takes: a group's queue lock, a wait queue's, the heap's).
+ * File-system events for inotify (fs/inotify.c, docs/inotify.md) and
+ * dnotify (fs/dnotify.c): the hooks the VFS and the ramfs call where Linux
+ * calls fsnotify.  Each is a load and a branch when nothing watches the
+ * inodes concerned; none may be called under an inode lock or the rename
+ * locks (inotify_lock nests outside those it takes: a group's queue lock,
+ * a wait queue's, the heap's; dnotify_lock outside fasync_lock and
+ * proc_lock).
  */
 #ifndef FS_FSNOTIFY_H
 #define FS_FSNOTIFY_H
@@ -11,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "fs/dnotify.h"
 #include "fs/file.h"
 #include "fs/inode.h"
 #include <uapi/inotify.h>
@@ -19,7 +22,8 @@
  * miss this event, as Linux's fsnotify may). */
 static inline bool fsnotify_watched(const struct inode *ip)
 {
-	return ip && __atomic_load_n(&ip->watches, __ATOMIC_RELAXED);
+	return ip && (__atomic_load_n(&ip->watches, __ATOMIC_RELAXED) ||
+		      __atomic_load_n(&ip->dnotify, __ATOMIC_RELAXED));
 }
 
 void __fsnotify_inode(struct inode *ip, uint32_t mask);
@@ -38,7 +42,8 @@ static inline void fsnotify_inode(struct inode *ip, uint32_t mask)
 }
 
 /* An event of directory dir about its entry name (IN_CREATE, IN_DELETE,
- * IN_MOVED_FROM/TO with cookie), child its inode (IN_ISDIR if a directory). */
+ * IN_MOVED_FROM/TO with cookie, dnotify's FSN_RENAME), child its inode
+ * (IN_ISDIR if a directory). */
 static inline void fsnotify_name(struct inode *dir, struct inode *child, uint32_t mask,
 				 const char *name, size_t len, uint32_t cookie)
 {

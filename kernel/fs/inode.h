@@ -14,6 +14,7 @@
 #include <uapi/stat.h>
 
 struct inotify_watch;
+struct dnotify_watch;
 struct iov_iter;
 
 /* File types and permission bits of i_mode / st_mode (the values every Unix uses). */
@@ -61,6 +62,11 @@ struct inode {
 	 * inodes).  They hold no reference: the last inode_put detaches them
 	 * (fsnotify_inode_gone), so a watch never keeps a file alive. */
 	struct inotify_watch *watches;
+	/* dnotify watches on this directory (fs/dnotify.c), under
+	 * dnotify_lock (read without it only to skip unwatched inodes).
+	 * Each belongs to an open file of this directory, which holds the
+	 * inode: the file's close or release removes it first. */
+	struct dnotify_watch *dnotify;
 
 	struct spinlock lock; /* protects every field below */
 	uint32_t nlink;	      /* directory entries naming it (+1 for a directory's ".") */

@@ -252,11 +252,14 @@ static uint32_t isdir_bit(const struct inode *ip)
 	return ip && S_ISDIR(ip->mode) ? IN_ISDIR : 0;
 }
 
+/* Each hook delivers to inotify's watches, then to dnotify's (outside
+ * inotify_lock: the signal path's locks are not taken under it). */
 void __fsnotify_inode(struct inode *ip, uint32_t mask)
 {
 	spin_lock(&inotify_lock);
 	deliver_locked(ip, mask | isdir_bit(ip), 0, "", 0, false);
 	spin_unlock(&inotify_lock);
+	dnotify_event(ip, mask | isdir_bit(ip));
 }
 
 void __fsnotify_name(struct inode *dir, uint32_t mask, const char *name, size_t len,
@@ -265,11 +268,12 @@ void __fsnotify_name(struct inode *dir, uint32_t mask, const char *name, size_t 
 	spin_lock(&inotify_lock);
 	deliver_locked(dir, mask, cookie, name, len, false);
 	spin_unlock(&inotify_lock);
+	dnotify_event(dir, mask);
 }
 
 bool fsnotify_any(void)
 {
-	return __atomic_load_n(&nr_watches, __ATOMIC_RELAXED) != 0;
+	return __atomic_load_n(&nr_watches, __ATOMIC_RELAXED) != 0 || dnotify_any();
 }
 
 /* For a directory reached without a name: its parent (referenced) and its
@@ -302,6 +306,9 @@ void __fsnotify_parent(struct inode *ip, struct inode *dir, const char *name, ui
 		deliver_locked(dir, mask, 0, name, strlen(name), unlinked);
 	deliver_locked(ip, mask, 0, "", 0, false);
 	spin_unlock(&inotify_lock);
+	if (dir && name)
+		dnotify_event(dir, mask);
+	dnotify_event(ip, mask);
 	if (parent)
 		inode_put(parent);
 }

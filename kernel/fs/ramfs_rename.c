@@ -241,14 +241,17 @@ static int rename_locked(struct rename_op *r, const char *oldname, size_t oldlen
 	return 0;
 }
 
-/* inotify's view of one name moving (Linux's fsnotify_move): a cookie
- * pairs IN_MOVED_FROM in from with IN_MOVED_TO in to; the inode itself
- * gets IN_MOVE_SELF. */
+/* The events of one name moving (Linux's fsnotify_move): a rename within
+ * one directory is FSN_RENAME there (dnotify's DN_RENAME); a cookie pairs
+ * IN_MOVED_FROM in from with IN_MOVED_TO in to; the inode itself gets
+ * IN_MOVE_SELF. */
 static void notify_move(struct inode *from, const char *fname, size_t flen, struct inode *to,
 			const char *tname, size_t tlen, struct inode *ip)
 {
 	uint32_t cookie = fsnotify_cookie();
 
+	if (from == to)
+		fsnotify_name(from, ip, FSN_RENAME, fname, flen, 0);
 	fsnotify_name(from, ip, IN_MOVED_FROM, fname, flen, cookie);
 	fsnotify_name(to, ip, IN_MOVED_TO, tname, tlen, cookie);
 	fsnotify_inode(ip, IN_MOVE_SELF);

@@ -4,6 +4,7 @@
  * (files.c), fd creation (fd.c) and pipes (pipe.c).  docs/fds.md.
  */
 #include "arch/x86_64/uaccess.h"
+#include "fs/dnotify.h"
 #include "fs/fasync.h"
 #include "fs/fcntl_lock.h"
 #include "fs/fd.h"
@@ -132,6 +133,8 @@ static long do_fcntl(struct file *f, int fd, unsigned int cmd, unsigned long arg
 	case F_SETPIPE_SZ:
 	case F_GETPIPE_SZ:
 		return fcntl_pipe_size(f, cmd, arg);
+	case F_NOTIFY:
+		return dnotify_fcntl(f, fd, (unsigned int)arg); /* Linux reads an int */
 	case F_SETOWN:
 	case F_GETOWN:
 	case F_SETOWN_EX:

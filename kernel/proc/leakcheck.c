@@ -1,6 +1,7 @@
 /* Resource counters and the end-of-test leak report (see leakcheck.h). */
 #include "proc/leakcheck.h"
 #include "fs/eventpoll.h"
+#include "fs/dnotify.h"
 #include "fs/fasync.h"
 #include "fs/file.h"
 #include "fs/flock.h"
@@ -56,10 +57,11 @@ void kcounters_read(struct kcounters *c)
 	c->msg_queues = msg_queue_count();
 	c->msg_bytes = msg_queued_bytes();
 	c->fowns = fasync_count();
+	c->dnotify_watches = dnotify_count();
 	c->heap_serial = heaptrace_serial();
 }
 
-#define LEAK_CHECKS 25 /* the check() lines below */
+#define LEAK_CHECKS 26 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -99,6 +101,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(23, "message queues", (long)b->msg_queues, (long)a->msg_queues);
 	passed += check(24, "queued message bytes", (long)b->msg_bytes, (long)a->msg_bytes);
 	passed += check(25, "file owners", (long)b->fowns, (long)a->fowns);
+	passed += check(26, "dnotify watches", (long)b->dnotify_watches, (long)a->dnotify_watches);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

@@ -3,8 +3,8 @@
  * bytes, tasks, open files, inodes, sockets, futex waiters, epoll watches,
  * mappings, flock locks, record locks, System V IPC objects,
  * Committed_AS (mm/commit.h), futex PI states, queued signals, POSIX
- * timers, pidfd identities, inotify watches and events, and open files'
- * signal-driven I/O state (fs/fasync.h), compared when init exits in test
+ * timers, pidfd identities, inotify watches and events, open files'
+ * signal-driven I/O state (fs/fasync.h) and dnotify watches, compared when init exits in test
  * mode with what they were when it started.
  */
 #ifndef PROC_LEAKCHECK_H
@@ -35,8 +35,9 @@ struct kcounters {
 	unsigned long inotify_watches, inotify_events; /* fs/inotify.c */
 	unsigned long sem_sets, sem_undos;   /* System V semaphore sets, undo structures */
 	unsigned long msg_queues, msg_bytes; /* System V message queues, queued bytes */
-	unsigned long fowns;  /* F_SETOWN/O_ASYNC state of open files (fs/fasync.h) */
-	uint64_t heap_serial; /* heaptrace_serial(): allocations so far */
+	unsigned long fowns;	       /* F_SETOWN/O_ASYNC state of open files (fs/fasync.h) */
+	unsigned long dnotify_watches; /* fs/dnotify.c */
+	uint64_t heap_serial;	       /* heaptrace_serial(): allocations so far */
 };
 
 /* The counters when init started (proc/init.c). */

@@ -61,11 +61,11 @@ static const struct {
 };
 
 /* What the kernel is, whatever its calls: x86_64 with 4-level paging,
- * /proc with /proc/sys, loopback AF_UNIX, AF_INET and AF_INET6, and this
- * file itself. */
+ * /proc with /proc/sys, loopback AF_UNIX, AF_INET and AF_INET6, dnotify
+ * (fcntl's F_NOTIFY), and this file itself. */
 static const char *const always[] = {
-    "X86_64", "64BIT", "MMU",  "PROC_FS",   "PROC_SYSCTL", "NET",
-    "UNIX",   "INET",  "IPV6", "MULTIUSER", "IKCONFIG",	   "IKCONFIG_PROC",
+    "X86_64", "64BIT", "MMU",	  "PROC_FS",   "PROC_SYSCTL", "NET",	       "UNIX",
+    "INET",   "IPV6",  "DNOTIFY", "MULTIUSER", "IKCONFIG",    "IKCONFIG_PROC",
 };
 
 /* Features fdkernel does not have (update when one arrives): namespaces,

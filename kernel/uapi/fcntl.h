@@ -124,6 +124,15 @@ struct f_owner_ex {
 	int type; /* F_OWNER_* */
 	int pid;  /* a tid, pid or process-group id; 0: none */
 };
+/* dnotify (fs/dnotify.h): F_NOTIFY's events of a directory and its entries. */
+#define F_NOTIFY     1026
+#define DN_ACCESS    0x00000001u
+#define DN_MODIFY    0x00000002u
+#define DN_CREATE    0x00000004u
+#define DN_DELETE    0x00000008u
+#define DN_RENAME    0x00000010u
+#define DN_ATTRIB    0x00000020u
+#define DN_MULTISHOT 0x80000000u
 #endif
 #define F_SETLEASE   1024 /* refused: docs/locks.md */
 #define F_GETLEASE   1025

@@ -228,14 +228,16 @@ static long fcntl_owner(void)
 }
 
 /* F_SETOWN, F_SETOWN_EX (of a struct f_owner_ex, any type, or a bad
- * pointer), F_SETSIG (any number), F_SETFL with O_ASYNC: the owner
- * commands, Linux's numbers (newlib's F_SETOWN is BSD's). */
+ * pointer), F_SETSIG (any number), F_SETFL with O_ASYNC, F_NOTIFY (any
+ * DN_* bits) after an F_SETOWN that named someone (F_NOTIFY makes the
+ * worker the owner of a file without one): the owner commands, Linux's
+ * numbers (newlib's F_SETOWN is BSD's). */
 static void fuzz_fcntl_owner(long fd)
 {
 	int *own = (int *)fz.buf; /* struct f_owner_ex: type, pid */
-	long who;
+	long who, arg;
 
-	switch (below(4)) {
+	switch (below(5)) {
 	case 0:
 		remember(raw_call(__NR_fcntl, fd, 8 /* F_SETOWN */, fcntl_owner()));
 		break;
@@ -248,6 +250,12 @@ static void fuzz_fcntl_owner(long fd)
 		break;
 	case 2:
 		remember(raw_call(__NR_fcntl, fd, 10 /* F_SETSIG */, arg_value('S')));
+		break;
+	case 3:
+		who = fcntl_owner();
+		arg = one_in(8) ? arg_value('F') : (long)below(64) | (one_in(2) ? 0x80000000L : 0);
+		if (who && raw_call(__NR_fcntl, fd, 8 /* F_SETOWN */, who) == 0)
+			remember(raw_call(__NR_fcntl, fd, 1026 /* F_NOTIFY */, arg));
 		break;
 	default:
 		remember(raw_call(__NR_fcntl, fd, 4 /* F_SETFL */,
