@@ -44,6 +44,8 @@ static const char *const entry_names[PID_ENTRIES] = {
     [PROC_PID_ENVIRON] = "environ",
     [PROC_PID_MOUNTINFO] = "mountinfo",
     [PROC_PID_MOUNTS] = "mounts",
+    [PROC_PID_SMAPS] = "smaps",
+    [PROC_PID_SMAPS_ROLLUP] = "smaps_rollup",
     [PID_EXE] = "exe",
     [PID_CWD] = "cwd",
     [PID_ROOT] = "root",
@@ -72,8 +74,15 @@ int proc_name_to_int(const char *name, size_t len)
  * never sees it change mid-way): f->priv, freed at release. */
 struct proc_text {
 	long len;
-	char buf[4 * PAGE_SIZE]; /* maps: 200 lines */
+	char buf[]; /* text_size() bytes */
 };
+
+/* Room for the text of file minor: 4 pages (maps: 200 lines); smaps' 64
+ * KiB take about 80 mappings, each entry some 800 bytes. */
+static size_t text_size(unsigned int minor)
+{
+	return minor == PROC_PID_SMAPS ? 16 * PAGE_SIZE : 4 * PAGE_SIZE;
+}
 
 static long pid_file_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 {
@@ -81,13 +90,14 @@ static long pid_file_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 	size_t len = iov_iter_count(to), n;
 
 	if (!t) {
-		if (!(t = kmalloc(sizeof(*t))))
-			return -ENOMEM;
 		struct inode *ip = f->inode;
-		t->len = MINOR(ip->rdev) == PROC_FDINFO_MINOR
-			     ? proc_fdinfo_text(ip->proc.pid, ip->proc.fd, t->buf, sizeof(t->buf))
-			     : proc_pid_text(ip->proc.pid, ip->proc.tid, MINOR(ip->rdev), t->buf,
-					     sizeof(t->buf));
+		size_t size = text_size(MINOR(ip->rdev));
+		if (!(t = kmalloc(sizeof(*t) + size)))
+			return -ENOMEM;
+		t->len =
+		    MINOR(ip->rdev) == PROC_FDINFO_MINOR
+			? proc_fdinfo_text(ip->proc.pid, ip->proc.fd, t->buf, size)
+			: proc_pid_text(ip->proc.pid, ip->proc.tid, MINOR(ip->rdev), t->buf, size);
 		if (t->len < 0) {
 			long err = t->len;
 			kfree(t);

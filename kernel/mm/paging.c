@@ -474,6 +474,23 @@ uint64_t vm_next_mapped(struct vm_space *as, uint64_t va, uint64_t end)
 	return found;
 }
 
+void vm_walk_mapped(struct vm_space *as, uint64_t va, uint64_t end,
+		    void (*fn)(void *arg, uint64_t va, uint64_t pte), void *arg)
+{
+	uint64_t *e, next;
+
+	spin_lock(&as->lock);
+	for (; va < end; va = next) {
+		if (!walk(as->pml4, va, 1, false, &e) && pte_mapped(*e)) {
+			fn(arg, va, *e);
+			next = va + PAGE_SIZE;
+		} else if ((next = next_candidate(as, va, 1)) <= va) {
+			break; /* past the top of the space */
+		}
+	}
+	spin_unlock(&as->lock);
+}
+
 void vm_protect(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags)
 {
 	struct tlb_gather g;

@@ -113,6 +113,13 @@ bool vm_page_mapped(struct vm_space *as, uint64_t va);
  * costs what is mapped there, not the range's size (a core dump's walk). */
 uint64_t vm_next_mapped(struct vm_space *as, uint64_t va, uint64_t end);
 
+/* Calls fn(arg, page, entry) for each page mapped in [va, end) (va page
+ * aligned; PROT_NONE ones too), in address order, under the space's lock:
+ * fn may not sleep nor take a lock ordered before it (an inode's is after).
+ * Costs what is mapped there (/proc/<pid>/smaps' walk). */
+void vm_walk_mapped(struct vm_space *as, uint64_t va, uint64_t end,
+		    void (*fn)(void *arg, uint64_t va, uint64_t pte), void *arg);
+
 /* User pages mapped in the space (PROT_NONE ones too; a frame shared with
  * other spaces counts in each): its resident size, for the OOM killer. */
 size_t vm_resident_pages(struct vm_space *as);

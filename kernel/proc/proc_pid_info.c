@@ -401,14 +401,19 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 		len = exec_text_locked(g, which == PROC_PID_ENVIRON, buf, size);
 	else if (which == PROC_PID_MAPS) /* the uvm is swapped only under proc_lock */
 		len = g->leader->uvm ? uvm_format_maps(g->leader->uvm, buf, size) : 0;
+	else if (which == PROC_PID_SMAPS || which == PROC_PID_SMAPS_ROLLUP)
+		len = g->leader->uvm ? uvm_format_smaps(g->leader->uvm,
+							which == PROC_PID_SMAPS_ROLLUP, buf, size)
+				     : 0;
 	else if (which == PROC_PID_SYSCALL)
 		len = syscall_locked(t ? t : g->leader, buf, size);
 	else
 		gather_locked(g, t, &in);
 	spin_unlock(&proc_lock);
 	pid_ref_put(&r);
-	if (len || which == PROC_PID_CMDLINE || which == PROC_PID_MAPS ||
-	    which == PROC_PID_SYSCALL || which == PROC_PID_ENVIRON)
+	if (len || which == PROC_PID_CMDLINE || which == PROC_PID_MAPS || which == PROC_PID_SMAPS ||
+	    which == PROC_PID_SMAPS_ROLLUP || which == PROC_PID_SYSCALL ||
+	    which == PROC_PID_ENVIRON)
 		return len;
 	if (which == PROC_PID_LIMITS)
 		return limits_text(pid, buf, size);

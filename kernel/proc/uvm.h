@@ -120,6 +120,14 @@ struct vma;
 int uvm_add_vma(struct uvm *u, const struct vma *tmpl);
 /* /proc/<pid>/maps of u into buf: its length (whole lines, cut to size). */
 long uvm_format_maps(struct uvm *u, char *buf, size_t size);
+/* One maps line of v (u locked), named name if not NULL (smaps_rollup's
+ * "[rollup]"), into buf: its length, or 0 if it does not fit in size. */
+size_t uvm_maps_line(const struct uvm *u, const struct vma *v, const char *name, char *buf,
+		     size_t size);
+/* /proc/<pid>/smaps (rollup false: each vma's maps line, sizes and
+ * VmFlags) or smaps_rollup (their sums) of u into buf, as Linux formats
+ * them: the length (whole entries, cut to size).  proc/uvm_smaps.c. */
+long uvm_format_smaps(struct uvm *u, bool rollup, char *buf, size_t size);
 /* The bytes u's mappings cover (what /proc/<pid>/stat's vsize shows),
  * or only those of vmas with one of flags (VMA_LOCKED: VmLck). */
 uint64_t uvm_mapped_bytes(struct uvm *u, unsigned int flags);

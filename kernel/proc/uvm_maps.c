@@ -26,14 +26,15 @@ static const char *vma_name(const struct uvm *u, const struct vma *v)
 	return NULL;
 }
 
-/* One line into buf: its length, or 0 if it does not fit in size. */
-static size_t format_line(const struct uvm *u, const struct vma *v, char *buf, size_t size)
+size_t uvm_maps_line(const struct uvm *u, const struct vma *v, const char *name, char *buf,
+		     size_t size)
 {
 	struct uapi_stat st = {0};
-	const char *name = vma_name(u, v);
 	char own[48];
 	int len;
 
+	if (!name)
+		name = vma_name(u, v);
 	if (v->file)
 		inode_stat(v->file, &st);
 	if (v->ops && v->ops->describe) {
@@ -67,7 +68,7 @@ long uvm_format_maps(struct uvm *u, char *buf, size_t size)
 	spin_lock(&u->lock);
 	list_for_each_entry(v, &u->vt->vmas, node)
 	{
-		if (!(n = format_line(u, v, buf + len, size - len)))
+		if (!(n = uvm_maps_line(u, v, NULL, buf + len, size - len)))
 			break; /* full: whole lines only */
 		len += n;
 	}
