@@ -172,8 +172,9 @@ static void test_anonymous(void)
 {
 	char *p = guarded(), f[128];
 	const char *e = entry_at(p);
-	int pipefd[2];
+	int go[2], back[2];
 	pid_t child;
+	char c;
 
 	is_int(field(e, "Size"), PAGES * 4, "Size: the vma's");
 	ok(field(e, "KernelPageSize") == 4 && field(e, "MMUPageSize") == 4, "4 kB pages");
@@ -191,22 +192,20 @@ static void test_anonymous(void)
 	       field(e, "Locked") == 0,
 	   "Referenced, Pss_Dirty; not Locked");
 
-	require(pipe(pipefd) == 0, "pipe");
+	require(pipe(go) == 0 && pipe(back) == 0, "pipes");
 	if ((child = fork()) == 0) {
-		char c;
-		read(pipefd[0], &c, 1); /* the parent looks first */
-		p[0] = 2;		/* a copy of one page */
-		read(pipefd[0], &c, 1);
+		read(go[0], &c, 1); /* the parent looks first */
+		p[0] = 2;	    /* a copy of one page */
+		write(back[1], "x", 1);
+		read(go[0], &c, 1);
 		_exit(0);
 	}
 	ok(sizes(p, PAGES * 4, PAGES * 2, PAGES * 4, 0, PAGES * 4),
 	   "shared with a forked child: Shared_Dirty, Pss halved");
-	write(pipefd[1], "x", 1);
-	for (int i = 0; i < 1000 && field(entry_at(p), "Private_Dirty") == 0; i++)
-		usleep(1000); /* the child's write; 10 s at most, no measure */
+	require(write(go[1], "x", 1) == 1 && read(back[0], &c, 1) == 1, "the child's write");
 	ok(sizes(p, PAGES * 4, 4 + (PAGES - 1) * 2, (PAGES - 1) * 4, 4, PAGES * 4),
 	   "the child's write copied one page: it is the parent's alone");
-	write(pipefd[1], "x", 1);
+	write(go[1], "x", 1);
 	waitpid(child, NULL, 0);
 	ok(sizes(p, PAGES * 4, PAGES * 4, 0, PAGES * 4, PAGES * 4),
 	   "the child gone: private again");
@@ -217,8 +216,8 @@ static void test_anonymous(void)
 	is_text(vmflags(e, f, sizeof f), "rd wr mr mw me lo ac ", "VmFlags: lo");
 	munlock(p, PAGES * PG);
 	munmap(p - PG, (PAGES + 2) * PG);
-	close(pipefd[0]);
-	close(pipefd[1]);
+	for (int i = 0; i < 2; i++)
+		close(go[i]), close(back[i]);
 }
 
 static void test_shared(void)

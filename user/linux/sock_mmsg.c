@@ -6,6 +6,8 @@
  * sendmmsg with sendmsg on x86_64 and writes into the vector for recvmmsg. */
 #define _GNU_SOURCE
 #include <netinet/in.h>
+#include <pthread.h>
+#include <sched.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -371,9 +373,26 @@ static void test_fds(void)
 	close(sv[1]);
 }
 
-static void on_alarm(int sig)
+static void on_signal(int sig)
 {
 	(void)sig;
+}
+
+/* The thread to interrupt once it sleeps (its state in /proc is S: in
+ * recvmmsg's wait for the second message, the first being queued), so
+ * that the signal comes during the wait whatever the machine's speed. */
+static int sleeper_tid;
+
+static void *interrupter(void *arg)
+{
+	char path[64], stat[256] = "", *p;
+
+	(void)arg;
+	snprintf(path, sizeof path, "/proc/self/task/%d/stat", sleeper_tid);
+	while (!(read_text(path, stat, sizeof stat) > 0 && (p = strrchr(stat, ')')) && p[2] == 'S'))
+		sched_yield();
+	syscall(SYS_tgkill, getpid(), sleeper_tid, SIGUSR1);
+	return NULL;
 }
 
 /* A signal while waiting for the second message: the first is returned,
@@ -381,23 +400,26 @@ static void on_alarm(int sig)
  * Linux leaves its internal restart code, errno 512). */
 static void test_signal(void)
 {
-	struct sigaction sa = {.sa_handler = on_alarm}; /* no SA_RESTART */
+	struct sigaction sa = {.sa_handler = on_signal}; /* no SA_RESTART */
 	struct mmsghdr v[2];
 	struct iovec iov[2];
 	char buf[2][16] = {"s"};
 	struct sockaddr_in sin;
+	pthread_t t;
 	int s, r;
 	char c;
 
 	udp_pair(&s, &r, &sin);
 	mmsg_setup(v, iov, 2, buf, 1);
-	require(sigaction(SIGALRM, &sa, NULL) == 0 && do_sendmmsg(s, v, 1, 0) == 1, "set-up");
-	alarm(1);
+	require(sigaction(SIGUSR1, &sa, NULL) == 0 && do_sendmmsg(s, v, 1, 0) == 1, "set-up");
+	sleeper_tid = (int)gettid();
+	require(pthread_create(&t, NULL, interrupter, NULL) == 0, "thread");
 	is_int(do_recvmmsg(r, v, 2, 0, NULL), 1, "a signal during the second wait: the first");
 	long n = recv(r, &c, 1, MSG_DONTWAIT);
 	int e = errno;
 	ok(n == -1 && e == (on_fdkernel() ? EINTR : 512),
 	   "the next receive reports the interruption (errno %d)", e);
+	pthread_join(t, NULL);
 	close(s);
 	close(r);
 }
