@@ -315,6 +315,8 @@ void __fsnotify_parent(struct inode *ip, struct inode *dir, const char *name, ui
 
 void __fsnotify_inode_gone(struct inode *ip)
 {
+	/* A dnotify watch's file holds its directory: none can be left. */
+	kassert(!__atomic_load_n(&ip->dnotify, __ATOMIC_RELAXED));
 	spin_lock(&inotify_lock);
 	deliver_locked(ip, IN_DELETE_SELF, 0, "", 0, false); /* no IN_ISDIR: Linux's */
 	while (ip->watches)

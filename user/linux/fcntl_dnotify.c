@@ -20,7 +20,7 @@
 #include "tap.h"
 #include "testutil.h"
 
-#define RTSIG (SIGRTMIN + 2)
+#define RTSIG	 (SIGRTMIN + 2)
 #define MSG_BAND (POLLIN | POLLRDNORM | POLLMSG) /* Linux's band of POLL_MSG */
 
 static char top[64];
@@ -302,7 +302,8 @@ static void test_processes(void)
 		_exit(0);
 	}
 	require(waitpid(child, &st, 0) == child && exited_with(st, 0), "child");
-	is_int(count(RTSIG), 2, "another process's changes signal the watcher, its close not ending it");
+	is_int(count(RTSIG), 2,
+	       "another process's changes signal the watcher, its close not ending it");
 	close(d);
 
 	child = fork();
@@ -316,6 +317,28 @@ static void test_processes(void)
 	unlink(at("by_child", p));
 	unlink(at("by_child2", p));
 	unlink(at("after_exit", p));
+}
+
+/* A watched directory removed while its fd is open: its parent's watcher
+ * hears of it, its own does not (Linux sends it no dnotify event), and
+ * the watch goes with the fd, after the directory has. */
+static void test_removed(void)
+{
+	char p[128];
+	siginfo_t si;
+	int parent, sub;
+
+	require(mkdir(at("gone", p), 0700) == 0, "mkdir");
+	parent = watch(top, DN_DELETE | DN_MULTISHOT);
+	sub = watch(p, DN_DELETE | DN_ATTRIB | DN_CREATE | DN_MULTISHOT);
+	require(rmdir(p) == 0, "rmdir");
+	ok(take(RTSIG, &si) == RTSIG && si.si_fd == parent && count(RTSIG) == 0,
+	   "rmdir of a watched directory: its parent's watcher only");
+	is_errno(openat(sub, "x", O_CREAT | O_WRONLY, 0600), ENOENT,
+		 "nothing can be made in it any more");
+	close(sub);
+	close(parent);
+	is_int(count(RTSIG), 0, "and its watch went with its fd");
 }
 
 /* Threads racing F_NOTIFY against the close of its fd, and changes: no
@@ -365,13 +388,14 @@ int main(void)
 	sigaddset(&s, RTSIG);
 	sigaddset(&s, SIGIO);
 	sigprocmask(SIG_BLOCK, &s, NULL);
-	plan(42);
+	plan(45);
 	test_errors();
 	test_kinds();
 	test_parent_and_self();
 	test_lifetime();
 	test_signal_owner();
 	test_processes();
+	test_removed();
 	test_race();
 	rmdir(top);
 	return done();
