@@ -47,24 +47,20 @@ static uint64_t user_zeroed_frame(void)
 }
 
 /*
- * The frame for page va of file mapping v, referenced: the file's own
- * (shared mappings fill a hole in the file; private ones read a hole as
- * zeroes).  0 with *err: -EIO past the end of the file (SIGBUS, as Linux),
- * -ENOMEM.
+ * The frame for page va of file mapping v, referenced: always the file's
+ * own, a hole filled first, as Linux's tmpfs fault (shmem_fault) does for
+ * private mappings too: the page is then in the file's cache, where
+ * mincore finds it for every process mapping the file.  0 with *err:
+ * -EIO past the end of the file or with the ramfs full (SIGBUS, as Linux).
  */
 static uint64_t file_frame(struct vma *v, uint64_t va, int *err)
 {
-	uint64_t off = v->off + (va - v->start), pa;
+	uint64_t off = v->off + (va - v->start);
 
 	*err = -EIO;
 	if (off >= inode_size(v->file))
 		return 0;
-	if (v->flags & VMA_SHARED)
-		return inode_page_fill_ref(v->file, off / PAGE_SIZE); /* ramfs full: SIGBUS */
-	if ((pa = inode_page_ref(v->file, off / PAGE_SIZE)))
-		return pa;
-	*err = -ENOMEM;
-	return user_zeroed_frame();
+	return inode_page_fill_ref(v->file, off / PAGE_SIZE);
 }
 
 /* Maps page va of v on its first touch.  0 or -errno (see file_frame). */
