@@ -46,6 +46,7 @@ static const char *const entry_names[PID_ENTRIES] = {
     [PROC_PID_MOUNTS] = "mounts",
     [PROC_PID_SMAPS] = "smaps",
     [PROC_PID_SMAPS_ROLLUP] = "smaps_rollup",
+    [PROC_PID_COREDUMP_FILTER] = "coredump_filter",
     [PID_EXE] = "exe",
     [PID_CWD] = "cwd",
     [PID_ROOT] = "root",
@@ -121,8 +122,37 @@ static void pid_file_release(struct file *f)
 	vfs_release_inode(f);
 }
 
+/*
+ * Only coredump_filter takes writes (Linux's proc_coredump_filter_write):
+ * a number as kstrtouint reads it, from the first 34 bytes written
+ * whatever the offset, the whole count taken.  A text kept by an
+ * earlier read is dropped, so the next read shows the new value.
+ */
+static long pid_file_write(struct file *f, struct iov_iter *from, uint64_t *pos)
+{
+	char text[35]; /* Linux's kstrtouint_from_user: sign, 32 binary digits, newline */
+	size_t count = iov_iter_count(from),
+	       n = count < sizeof(text) - 1 ? count : sizeof(text) - 1;
+	unsigned int value;
+	int err;
+
+	(void)pos;
+	if (MINOR(f->inode->rdev) != PROC_PID_COREDUMP_FILTER)
+		return -EINVAL; /* no write op, as Linux's vfs_write */
+	if (copy_from_iter_full(text, n, from))
+		return -EFAULT;
+	text[n] = '\0';
+	if ((err = kstrtouint(text, 0, &value)) ||
+	    (err = proc_pid_set_dump_filter(f->inode->proc.pid, value)))
+		return err;
+	kfree(f->priv);
+	f->priv = NULL;
+	return (long)count;
+}
+
 const struct file_ops proc_pid_file_ops = {
     .read_iter = pid_file_read,
+    .write_iter = pid_file_write,
     .release = pid_file_release,
 };
 
@@ -185,7 +215,8 @@ int proc_gen_dir(struct inode *parent, const struct dir_gen *gen, int pid, int t
 
 int proc_text_file(int pid, int tid, int which, struct inode **out)
 {
-	struct inode *ip = inode_alloc(S_IFCHR | 0444, MKDEV(PROC_PID_MAJOR, which));
+	uint32_t perm = which == PROC_PID_COREDUMP_FILTER ? 0644 : 0444; /* Linux's */
+	struct inode *ip = inode_alloc(S_IFCHR | perm, MKDEV(PROC_PID_MAJOR, which));
 
 	if (!ip)
 		return -ENOMEM;

@@ -7,8 +7,10 @@
  * per iteration whatever its width, so the byte forms were 8 times slower
  * at zeroing and copying pages (the profiler showed memset on top of exec).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include "lib/string.h"
+#include <uapi/errno.h>
 
 void *memset(void *dst, int c, size_t n)
 {
@@ -108,4 +110,53 @@ size_t strlcpy(char *dst, const char *src, size_t size)
 		dst[n] = '\0';
 	}
 	return len;
+}
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'z' ? c - 'a' + 10 : 99;
+}
+
+/* Linux's _parse_integer_fixup_radix: base 0 guessed from the prefix, and
+ * a hex 0x prefix skipped. */
+static const char *radix_prefix(const char *s, unsigned int *base)
+{
+	bool hex_prefix = s[0] == '0' && (s[1] | 0x20) == 'x' && digit_value(s[2]) < 16;
+
+	if (!*base)
+		*base = hex_prefix ? 16 : s[0] == '0' ? 8 : 10;
+	return *base == 16 && hex_prefix ? s + 2 : s;
+}
+
+int kstrtouint(const char *s, unsigned int base, unsigned int *res)
+{
+	unsigned long long v = 0;
+	bool over = false;
+	const char *p;
+	int d;
+
+	if (*s == '+')
+		s++;
+	s = radix_prefix(s, &base);
+	/* Linux's order: past 64 bits, no digit, a stray character, then
+	 * past 32 bits. */
+	for (p = s; (d = digit_value(*p)) < (int)base; p++) {
+		over |= v > (~0ULL - d) / base;
+		v = over ? v : v * base + d;
+	}
+	if (over)
+		return -ERANGE;
+	if (p == s)
+		return -EINVAL;
+	if (*p == '\n')
+		p++;
+	if (*p)
+		return -EINVAL;
+	if (v > 0xffffffffULL)
+		return -ERANGE;
+	*res = (unsigned int)v;
+	return 0;
 }

@@ -129,28 +129,45 @@ static void put_threads(struct core_thread *th, int n)
 
 /* ---- The mappings ---- */
 
+/* Whether private mapping v has pages of its own (Linux's anon_vma):
+ * anonymous memory once touched, a writable file mapping (data, taken as
+ * written to). */
+static bool has_own_pages(struct uvm *u, const struct vma *v)
+{
+	if (v->file)
+		return v->prot & PROT_WRITE;
+	return vm_next_mapped(u->space, v->start, v->end) < v->end;
+}
+
 /*
- * How much of v the core holds (Linux's vma_dump_size with the default
- * coredump_filter): nothing with MADV_DONTDUMP; anonymous shared memory
- * (and a memfd's, a SysV segment's) whole, file-backed shared memory not
- * at all; private anonymous memory whole once any of it was touched
- * (Linux's anon_vma); a writable private file mapping (data, written to)
- * whole; else the first page of an executable mapped from its start (the
- * ELF header, for the debugger).
+ * How much of v the core holds (Linux's vma_dump_size) under filter,
+ * the process's coredump_filter: nothing with MADV_DONTDUMP; shared
+ * memory whole if anonymous (a memfd's, a SysV segment's: no name left)
+ * and ANON_SHARED, or of a named file and MAPPED_SHARED; private memory
+ * with pages of its own whole under ANON_PRIVATE, any private file
+ * mapping whole under MAPPED_PRIVATE; else, under ELF_HEADERS, the first
+ * page of an executable mapped from its start (for the debugger).
  */
-static uint64_t dump_size(struct uvm *u, const struct vma *v)
+static uint64_t dump_size(struct uvm *u, const struct vma *v, unsigned int filter)
 {
 	uint64_t len = v->end - v->start;
 
 	if (v->flags & VMA_DONTDUMP)
 		return 0;
-	if (v->flags & VMA_SHARED)
-		return !v->file || v->ops || !v->file->nlink ? len : 0;
-	if (!v->file)
-		return vm_next_mapped(u->space, v->start, v->end) < v->end ? len : 0;
-	if (v->prot & PROT_WRITE)
+	if (v->flags & VMA_SHARED) {
+		bool anon = !v->file || v->ops || !v->file->nlink;
+		return filter & (anon ? COREDUMP_FILTER_ANON_SHARED : COREDUMP_FILTER_MAPPED_SHARED)
+			   ? len
+			   : 0;
+	}
+	if ((filter & COREDUMP_FILTER_ANON_PRIVATE) && has_own_pages(u, v))
 		return len;
-	if (!v->off && (v->prot & PROT_READ) && (v->file->mode & 0111))
+	if (!v->file)
+		return 0;
+	if (filter & COREDUMP_FILTER_MAPPED_PRIVATE)
+		return len;
+	if ((filter & COREDUMP_FILTER_ELF_HEADERS) && !v->off && (v->prot & PROT_READ) &&
+	    (v->file->mode & 0111))
 		return PAGE_SIZE;
 	return 0;
 }
@@ -160,6 +177,7 @@ static uint64_t dump_size(struct uvm *u, const struct vma *v)
 static struct core_vma *gather_vmas(struct uvm *u, int *n)
 {
 	struct core_vma *cv = kzalloc(sizeof(*cv) * (size_t)(u->vt->nr ? u->vt->nr : 1));
+	unsigned int filter = __atomic_load_n(&u->dump_filter, __ATOMIC_RELAXED);
 	struct vma *v;
 
 	if (!cv)
@@ -169,7 +187,7 @@ static struct core_vma *gather_vmas(struct uvm *u, int *n)
 	for (v = vma_find(u, 0); v; v = vma_next(u, v), (*n)++)
 		cv[*n] = (struct core_vma){.start = v->start,
 					   .end = v->end,
-					   .dump = dump_size(u, v),
+					   .dump = dump_size(u, v, filter),
 					   .prot = v->prot,
 					   .file = (v->flags & VMA_SHARED) ? NULL : v->file,
 					   .off = v->off,

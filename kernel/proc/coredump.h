@@ -19,6 +19,24 @@ struct task;
 struct trapframe;
 struct uvm;
 
+/* /proc/<pid>/coredump_filter's bits (Linux's MMF_DUMP_*, less
+ * MMF_DUMP_FILTER_SHIFT): a mapping of each kind is dumped when its bit
+ * is set.  There are no huge pages nor DAX here: bits 5-8 are kept and
+ * shown, and select nothing. */
+#define COREDUMP_FILTER_ANON_PRIVATE	0x01u
+#define COREDUMP_FILTER_ANON_SHARED	0x02u
+#define COREDUMP_FILTER_MAPPED_PRIVATE	0x04u
+#define COREDUMP_FILTER_MAPPED_SHARED	0x08u
+#define COREDUMP_FILTER_ELF_HEADERS	0x10u
+#define COREDUMP_FILTER_HUGETLB_PRIVATE 0x20u
+#define COREDUMP_FILTER_MASK		0x1ffu /* the 9 bits Linux keeps */
+/* Linux's MMF_DUMP_FILTER_DEFAULT (no CONFIG_CORE_DUMP_DEFAULT_ELF_HEADERS
+ * change): anonymous private and shared memory, ELF headers, private
+ * huge pages. */
+#define COREDUMP_FILTER_DEFAULT                                                                    \
+	(COREDUMP_FILTER_ANON_PRIVATE | COREDUMP_FILTER_ANON_SHARED |                              \
+	 COREDUMP_FILTER_ELF_HEADERS | COREDUMP_FILTER_HUGETLB_PRIVATE)
+
 /* Whether sig's default action dumps core (Linux's SIG_KERNEL_COREDUMP_MASK:
  * SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGXCPU,
  * SIGXFSZ, SIGSYS). */

@@ -491,6 +491,8 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 		err = -ENOMEM;
 	else
 		uvm_set_mmap_base(u, stack_limit);
+	if (u && t->uvm) /* kept across exec, as Linux's mm flags (MMF_INIT_MASK) */
+		u->dump_filter = __atomic_load_n(&t->uvm->dump_filter, __ATOMIC_RELAXED);
 	if (!err)
 		err = elf_load(ip, u, &img);
 	if (!err && !(sp = build_stack(u, strs, &img, stack_limit)))

@@ -22,6 +22,7 @@ enum proc_pid_file {
 	PROC_PID_MOUNTS,
 	PROC_PID_SMAPS,
 	PROC_PID_SMAPS_ROLLUP,
+	PROC_PID_COREDUMP_FILTER, /* the one writable: proc_pid_set_dump_filter */
 	PROC_PID_NFILES
 };
 
@@ -33,6 +34,10 @@ int proc_pid_next(int from);
  * <which>, into buf: its length (cmdline holds NULs), cut to size, or
  * -ESRCH when pid is no process or tid no live thread of it. */
 long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t size);
+/* Writes /proc/<pid>/coredump_filter: pid's address space's filter
+ * becomes the low bits of value (COREDUMP_FILTER_MASK).  0, or -ESRCH
+ * when pid is no process or has no address space (a zombie), as Linux. */
+int proc_pid_set_dump_filter(int pid, unsigned int value);
 /* Whether tid is a live thread of process pid. */
 bool proc_tid_exists(int pid, int tid);
 /* The smallest tid >= from of a live thread of pid, or 0 if none. */

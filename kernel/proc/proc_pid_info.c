@@ -15,6 +15,7 @@
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/paging.h"
+#include "proc/coredump.h"
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "proc/rlimit.h"
@@ -386,6 +387,33 @@ static long syscall_locked(const struct task *t, char *buf, size_t size)
 	return strlen(buf);
 }
 
+/* Linux's format: eight hex digits. */
+static long dump_filter_text(struct uvm *u, char *buf, size_t size)
+{
+	unsigned int filter = __atomic_load_n(&u->dump_filter, __ATOMIC_RELAXED);
+
+	snprintk(buf, size, "%08x\n", filter & COREDUMP_FILTER_MASK);
+	return strlen(buf);
+}
+
+int proc_pid_set_dump_filter(int pid, unsigned int value)
+{
+	struct pid_ref r = pid_ref_get(pid, 0);
+	struct thread_group *g;
+	int err = -ESRCH;
+
+	spin_lock(&proc_lock);
+	/* the uvm is swapped (exec) and dropped (exit) only under proc_lock */
+	if ((g = group_of_locked(&r, pid)) && g->leader->uvm) {
+		__atomic_store_n(&g->leader->uvm->dump_filter, value & COREDUMP_FILTER_MASK,
+				 __ATOMIC_RELAXED);
+		err = 0;
+	}
+	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
+	return err;
+}
+
 long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t size)
 {
 	struct pid_info in;
@@ -407,13 +435,15 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 				     : 0;
 	else if (which == PROC_PID_SYSCALL)
 		len = syscall_locked(t ? t : g->leader, buf, size);
+	else if (which == PROC_PID_COREDUMP_FILTER) /* a zombie's is empty, as Linux */
+		len = g->leader->uvm ? dump_filter_text(g->leader->uvm, buf, size) : 0;
 	else
 		gather_locked(g, t, &in);
 	spin_unlock(&proc_lock);
 	pid_ref_put(&r);
 	if (len || which == PROC_PID_CMDLINE || which == PROC_PID_MAPS || which == PROC_PID_SMAPS ||
 	    which == PROC_PID_SMAPS_ROLLUP || which == PROC_PID_SYSCALL ||
-	    which == PROC_PID_ENVIRON)
+	    which == PROC_PID_ENVIRON || which == PROC_PID_COREDUMP_FILTER)
 		return len;
 	if (which == PROC_PID_LIMITS)
 		return limits_text(pid, buf, size);

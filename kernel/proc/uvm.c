@@ -11,6 +11,7 @@
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include "mm/paging.h"
+#include "proc/coredump.h"
 #include "proc/exec.h"
 #include "proc/oom.h"
 #include "proc/group.h"
@@ -196,6 +197,7 @@ static struct uvm *uvm_alloc(struct vm_space *space, struct vma_table *vt)
 	u->vt = vt;
 	u->mmap_base = USER_STACK_TOP - MMAP_GAP_MIN; /* exec sets its own */
 	u->dumpable = 1;
+	u->dump_filter = COREDUMP_FILTER_DEFAULT;
 	return u;
 }
 
@@ -253,6 +255,7 @@ static struct uvm *fork_layout(struct uvm *u)
 	copy->brk = u->brk;
 	copy->mmap_base = u->mmap_base;
 	copy->dumpable = __atomic_load_n(&u->dumpable, __ATOMIC_RELAXED);
+	copy->dump_filter = __atomic_load_n(&u->dump_filter, __ATOMIC_RELAXED);
 	memcpy(copy->saved_auxv, u->saved_auxv, sizeof(u->saved_auxv));
 	vm_commit_add((int64_t)copy->vt->committed);
 	return copy;

@@ -87,6 +87,11 @@ struct uvm {
 	 * (proc/coredump.c).  1 for a new image, copied by fork (Linux keeps
 	 * it in the mm); atomic. */
 	int dumpable;
+	/* /proc/<pid>/coredump_filter: which kinds of mapping a core holds
+	 * (COREDUMP_FILTER_*, proc/coredump.h), Linux's mm->flags bits.
+	 * COREDUMP_FILTER_DEFAULT for the first image, copied by fork and
+	 * kept by exec, as Linux's MMF_INIT_MASK; atomic. */
+	unsigned int dump_filter;
 	/* The auxiliary vector exec gave the program (pairs, AT_NULL last),
 	 * for the core's NT_AUXV (Linux's saved_auxv); constant after exec,
 	 * copied by fork. */

@@ -3,7 +3,8 @@
  * leaves an ELF core ("core" in its cwd, mode 0600) when RLIMIT_CORE is a
  * page or more; the core's notes (NT_PRSTATUS per thread with the signal
  * and tid, NT_PRPSINFO, NT_SIGINFO, NT_AUXV) and PT_LOADs (the bytes of a
- * global and of a mapping, none of one under MADV_DONTDUMP).  Every
+ * global and of a mapping, none of one under MADV_DONTDUMP, those
+ * /proc/self/coredump_filter selects).  Every
  * core-dumping signal dumps, the others do not; RLIMIT_CORE 0 or under a
  * page, PR_SET_DUMPABLE 0 or a directory in the way give no core and no
  * WCOREDUMP; a limit too small for the whole core cuts the file (the
@@ -31,8 +32,9 @@
 static char dir[64];
 static char marker[8192]; /* filled before a crash: the core must hold it */
 volatile int core_magic;  /* what gdb prints from tests/gdb-check's core */
-static char *region, *hidden;
+static char *region, *hidden, *shared;
 static int nthreads;
+static const char *child_filter; /* written to the crashing child's coredump_filter */
 
 /* ---- The crashes, in a child ---- */
 
@@ -61,6 +63,12 @@ static void die_by(int sig)
 	memset(marker, 'M', sizeof marker);
 	memset(region, 'R', REGION);
 	memset(hidden, 'H', REGION);
+	memset(shared, 'S', REGION);
+	if (child_filter) {
+		FILE *f = fopen("/proc/self/coredump_filter", "w");
+		if (!f || fputs(child_filter, f) < 0 || fclose(f))
+			_exit(97);
+	}
 	start_threads(nthreads);
 	signal(sig, SIG_DFL);
 	kill(getpid(), sig);
@@ -287,9 +295,26 @@ static void test_core(const char *comm)
 	ok(pagesz == 4096, "NT_AUXV: AT_PAGESZ 4096");
 	ok(holds(marker, sizeof marker, 'M'), "a PT_LOAD holds a global's bytes");
 	ok(holds(region, REGION, 'R'), "and an anonymous mapping's");
+	ok(holds(shared, REGION, 'S'), "and a shared anonymous mapping's");
 	p = load_of(hidden);
 	ok(p && p->p_filesz == 0 && p->p_memsz == REGION,
 	   "a MADV_DONTDUMP mapping: a PT_LOAD with no bytes");
+}
+
+/* /proc/self/coredump_filter chooses the mappings (Linux's bits). */
+static void test_filter(void)
+{
+	Elf64_Phdr *p;
+
+	child_filter = "0x32"; /* all but anonymous private memory */
+	ok(core_dumped(crash(SIGABRT, RLIM_INFINITY, 1), SIGABRT) && read_core("core") > 0 &&
+	       (p = load_of(region)) && p->p_filesz == 0 && holds(shared, REGION, 'S'),
+	   "coredump_filter 0x32: no private anonymous bytes, shared ones kept");
+	child_filter = "0x31"; /* all but anonymous shared memory */
+	ok(core_dumped(crash(SIGABRT, RLIM_INFINITY, 1), SIGABRT) && read_core("core") > 0 &&
+	       (p = load_of(shared)) && p->p_filesz == 0 && holds(region, REGION, 'R'),
+	   "coredump_filter 0x31: no shared anonymous bytes, private ones kept");
+	child_filter = NULL;
 }
 
 static void test_threads(void)
@@ -430,13 +455,15 @@ int main(int argc, char **argv)
 	snprintf(comm, sizeof comm, "%.15s", base ? base + 1 : argv[0]);
 	region = mmap(NULL, REGION, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	hidden = mmap(NULL, REGION, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	require(region != MAP_FAILED && hidden != MAP_FAILED, "mmap");
+	shared = mmap(NULL, REGION, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	require(region != MAP_FAILED && hidden != MAP_FAILED && shared != MAP_FAILED, "mmap");
 	require(madvise(hidden, REGION, MADV_DONTDUMP) == 0, "MADV_DONTDUMP");
 	snprintf(dir, sizeof dir, "/tmp/coredump.XXXXXX");
 	require(mkdtemp(dir) != NULL, "mkdtemp");
-	plan(5 + 10 + 2 + 2 + 5 + 4);
+	plan(5 + 11 + 2 + 2 + 2 + 5 + 4);
 	test_no_limit();
 	test_core(comm);
+	test_filter();
 	test_threads();
 	test_signals();
 	test_limits();
