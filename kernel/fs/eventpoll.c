@@ -112,28 +112,47 @@ static void ep_notify(struct eventpoll *ep)
 	wake_up(&ep->poll_wq);
 }
 
-/* Queues epi as ready unless it is disarmed (one-shot) or queued already. */
-static void ep_make_ready(struct eventpoll *ep, struct epitem *epi)
+/*
+ * Queues epi as ready unless it is disarmed (one-shot) or queued already.
+ * True if it is armed and ep has an epoll_wait sleeper, who will see it.
+ * The sleeper queues itself before it looks at the ready list and we look
+ * at its queue after queuing epi, both under locks: one of us sees the
+ * other.
+ */
+static bool ep_make_ready(struct eventpoll *ep, struct epitem *epi)
 {
-	bool queued = false;
+	bool queued = false, armed;
 
 	spin_lock(&ep->lock);
-	if (epi->events & ~EP_PRIVATE_BITS)
+	armed = epi->events & ~EP_PRIVATE_BITS;
+	if (armed)
 		queued = ep_mark_ready(ep, epi);
 	spin_unlock(&ep->lock);
+	armed = armed && wait_queue_active(&ep->wq);
 	if (queued)
 		ep_notify(ep);
+	return armed;
 }
 
 /*
  * The wake-up callback, under the watched queue's lock: epoll_wait polls
- * the item again to learn what is ready, since wake_up carries no mask.
+ * the item again to learn what is ready.  A wake-up about events (key)
+ * epi does not watch passes it by.  An EPOLLEXCLUSIVE item's hook is
+ * exclusive (wait.h): Linux's ep_poll_callback rule ends the wake-up at
+ * the first such item whose epoll has a sleeper and that watches what the
+ * key says (IN or OUT, not both; any for a wake-up of unknown kind), so
+ * a wake-up goes on past epolls nobody waits on.
  */
-static void ep_wake(struct wait_entry *we)
+static bool ep_wake(struct wait_entry *we, unsigned int key)
 {
 	struct epitem *epi = container_of(we, struct ep_hook, we)->epi;
+	unsigned int inout = key & (EPOLLIN | EPOLLOUT);
 
-	ep_make_ready(epi->ep, epi);
+	if (key && !(key & epi->events))
+		return false;
+	if (!ep_make_ready(epi->ep, epi))
+		return false;
+	return !inout || (inout != (EPOLLIN | EPOLLOUT) && (inout & epi->events));
 }
 
 /* ---- Polling a watched file ---- */
@@ -153,7 +172,9 @@ static void ep_queue(struct file *f, struct wait_queue *wq, struct poll_table *p
 		q->error = -ENOMEM;
 		return;
 	}
-	*h = (struct ep_hook){.we = {.func = ep_wake, .link = LIST_HEAD_INIT(h->we.link)},
+	*h = (struct ep_hook){.we = {.func = ep_wake,
+				     .exclusive = q->epi->events & EPOLLEXCLUSIVE,
+				     .link = LIST_HEAD_INIT(h->we.link)},
 			      .wq = wq,
 			      .epi = q->epi,
 			      .next = q->epi->hooks};

@@ -250,7 +250,7 @@ static long pipe_read_nb(struct pipe *p, struct iov_iter *to, bool nonblock)
 	err = ring_copy(p, p->tail, to, n, true);
 	if (!err && n) {
 		advance(&p->tail, n);
-		wake_up(&p->wr_wait);
+		wake_up_poll(&p->wr_wait, POLLOUT | POLLWRNORM);
 	}
 	mutex_unlock(&p->mutex);
 	if (!err && n)
@@ -271,7 +271,7 @@ static long ring_put(struct pipe *p, struct iov_iter *from, size_t len, size_t n
 	if (ring_copy(p, p->head, from, n, false))
 		return -EFAULT;
 	advance(&p->head, n);
-	wake_up(&p->rd_wait);
+	wake_up_poll(&p->rd_wait, POLLIN | POLLRDNORM);
 	return n;
 }
 

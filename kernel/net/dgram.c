@@ -69,12 +69,14 @@ static void dgram_wake(struct socket *sk)
 
 /* sk's peer has room or died: the relay unqueues itself and wakes sk's
  * pollers (under the peer's room_wq lock; sk lives, see dgram_unpeer). */
-static void dgram_peer_woken(struct wait_entry *we)
+static bool dgram_peer_woken(struct wait_entry *we, unsigned int key)
 {
 	struct socket *sk = container_of(we, struct socket, peer_wake);
 
+	(void)key;
 	list_del(&we->link);
 	sock_wake(sk);
+	return true; /* not exclusive: the answer is not used */
 }
 
 /*

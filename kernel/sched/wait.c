@@ -33,17 +33,35 @@ void finish_wait(struct wait_queue *wq, struct wait_entry *we)
 
 void wake_up(struct wait_queue *wq)
 {
+	wake_up_poll(wq, 0);
+}
+
+void wake_up_poll(struct wait_queue *wq, unsigned int key)
+{
 	struct wait_entry *we, *next;
+	bool exclusive_done = false;
 
 	spin_lock(&wq->lock);
 	list_for_each_entry_safe(we, next, &wq->sleepers, link)
 	{
-		if (we->func)
-			we->func(we);
-		else
+		if (!we->func)
 			sched_wake(we->task);
+		else if (!we->exclusive)
+			we->func(we, key);
+		else if (!exclusive_done)
+			exclusive_done = we->func(we, key);
 	}
 	spin_unlock(&wq->lock);
+}
+
+bool wait_queue_active(struct wait_queue *wq)
+{
+	bool active;
+
+	spin_lock(&wq->lock);
+	active = !list_empty(&wq->sleepers);
+	spin_unlock(&wq->lock);
+	return active;
 }
 
 void wait_add(struct wait_queue *wq, struct wait_entry *we)

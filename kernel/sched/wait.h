@@ -30,9 +30,16 @@ struct wait_entry {
 	struct task *task; /* made runnable by a wake-up, unless func is set */
 	/*
 	 * Called by wake_up() instead, under the queue's lock (it may unqueue
-	 * we): relays a wake-up to another queue (net/dgram.c peer_wake).
+	 * we): relays a wake-up to another queue (net/dgram.c peer_wake,
+	 * fs/eventpoll.c).  key: the poll events the wake-up is about (0:
+	 * unknown, any).  Returns whether it woke a task; only an exclusive
+	 * entry's answer counts.
 	 */
-	void (*func)(struct wait_entry *we);
+	bool (*func)(struct wait_entry *we, unsigned int key);
+	/* A wake_up() ends its exclusive entries at the first whose func woke
+	 * a task (Linux's WQ_FLAG_EXCLUSIVE, for EPOLLEXCLUSIVE); the others
+	 * are all called.  Needs func; set before the entry is queued. */
+	bool exclusive;
 	struct list_head link; /* in a queue's sleepers, or empty */
 };
 
@@ -45,13 +52,21 @@ void wait_queue_init(struct wait_queue *wq, const char *name);
 void prepare_to_wait(struct wait_queue *wq, struct wait_entry *we);
 /* Marks the current task runnable and takes it off wq. */
 void finish_wait(struct wait_queue *wq, struct wait_entry *we);
-/* Makes every sleeper on wq runnable (or calls its func). */
+/* Makes every sleeper on wq runnable (or calls its func), except the
+ * exclusive entries after the first that woke a task. */
 void wake_up(struct wait_queue *wq);
+/* wake_up for a change that only made the poll events key (POLLIN, ...)
+ * true: lets epoll pass over items that do not watch them (Linux's
+ * wake_up_poll).  key must cover every event the change may raise. */
+void wake_up_poll(struct wait_queue *wq, unsigned int key);
 /* For func entries, which have no task to put to sleep: wait_add queues we
  * on wq unless it is queued already; wait_remove unqueues it (harmless if
  * it is not queued). */
 void wait_add(struct wait_queue *wq, struct wait_entry *we);
 void wait_remove(struct wait_queue *wq, struct wait_entry *we);
+/* Whether a task or entry is queued on wq now (a hint: it may change as
+ * soon as the queue's lock is dropped). */
+bool wait_queue_active(struct wait_queue *wq);
 /* True if the current task has a signal that should end a wait (-EINTR). */
 bool signal_pending(void);
 void schedule(void);

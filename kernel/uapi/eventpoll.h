@@ -21,7 +21,7 @@
 #define EPOLLWRBAND    0x00000200
 #define EPOLLMSG       0x00000400
 #define EPOLLRDHUP     0x00002000
-#define EPOLLEXCLUSIVE (1U << 28) /* wake one of several epolls (accepted, see docs) */
+#define EPOLLEXCLUSIVE (1U << 28) /* wake one of several epolls (docs/epoll.md) */
 #define EPOLLWAKEUP    (1U << 29) /* needs CAP_BLOCK_SUSPEND: dropped, as Linux without it */
 #define EPOLLONESHOT   (1U << 30) /* disarmed after one report, until EPOLL_CTL_MOD */
 #define EPOLLET	       (1U << 31) /* edge-triggered */
