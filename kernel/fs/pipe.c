@@ -5,6 +5,7 @@
  * ring.
  */
 #include "fs/pipe.h"
+#include "fs/pipe_packet.h"
 #include "arch/x86_64/uaccess.h"
 #include "fs/fasync.h"
 #include "fs/file.h"
@@ -46,6 +47,7 @@ struct pipe {
 	 * wait conditions), and re-checked under it. */
 	size_t size;
 	size_t head, tail;    /* bytes ever written / read; held: head - tail */
+	struct pkt_ring pkts; /* which held bytes are packets; under the mutex */
 	unsigned int readers; /* files open for reading (fds and forks share one) */
 	unsigned int writers; /* files open for writing (O_RDWR counts in both) */
 	/* Ends ever opened for reading / writing: a FIFO opener waits for the
@@ -157,10 +159,11 @@ static size_t pipe_size(struct pipe *p)
 	return __atomic_load_n(&p->size, __ATOMIC_RELAXED);
 }
 
-/* Signed on purpose: a used count above the size (see pipe_used) is no room. */
+/* Signed on purpose: a used count above the size (see pipe_used) is no
+ * room.  Packets fill the ring's slots as Linux's do (pipe_packet.h). */
 static bool pipe_has_room(struct pipe *p, size_t need)
 {
-	return (long)(pipe_size(p) - pipe_used(p)) >= (long)need;
+	return (long)(pipe_size(p) - pipe_used(p)) >= (long)need && pkt_ring_room(&p->pkts);
 }
 
 static bool pipe_writable(struct pipe *p, size_t need)
@@ -223,8 +226,8 @@ static int wait_room_locked(struct pipe *p, size_t need, bool nonblock)
 			signal_send(current(), SIGPIPE);
 			return -EPIPE;
 		}
-		if (p->size - (p->head - p->tail) >= need)
-			return 0;
+		if (p->size - (p->head - p->tail) >= need && pkt_ring_room(&p->pkts))
+			return 0; /* packets fill slots (pipe_has_room) */
 		mutex_unlock(&p->mutex);
 		if (nonblock)
 			return -EAGAIN;
@@ -238,7 +241,7 @@ static int wait_room_locked(struct pipe *p, size_t need, bool nonblock)
 /* Takes what is there, up to the whole vector: never waits for more once data came. */
 static long pipe_read_nb(struct pipe *p, struct iov_iter *to, bool nonblock)
 {
-	size_t n, len = iov_iter_count(to);
+	size_t n, drop, len = iov_iter_count(to);
 	int err;
 
 	if (len == 0)
@@ -246,10 +249,11 @@ static long pipe_read_nb(struct pipe *p, struct iov_iter *to, bool nonblock)
 	mutex_lock(&p->mutex);
 	if ((err = wait_data_locked(p, nonblock)))
 		return err;
-	n = p->head - p->tail < len ? p->head - p->tail : len;
+	n = pkt_ring_read_span(&p->pkts, p->tail, p->head, len, &drop);
 	err = ring_copy(p, p->tail, to, n, true);
 	if (!err && n) {
-		advance(&p->tail, n);
+		advance(&p->tail, n + drop); /* a packet's rest goes with it */
+		pkt_ring_consumed(&p->pkts, p->tail);
 		wake_up_poll(&p->wr_wait, POLLOUT | POLLWRNORM);
 	}
 	mutex_unlock(&p->mutex);
@@ -276,21 +280,59 @@ static long ring_put(struct pipe *p, struct iov_iter *from, size_t len, size_t n
 }
 
 /*
- * Writes of up to PIPE_BUF bytes (a whole writev vector counts as one)
- * go in whole (need = len); longer ones as room allows.
+ * Under the mutex, in a packet write of len bytes of which done are in:
+ * whether the next chunk joins the stream bytes at the end of the pipe
+ * instead of being a packet.  As Linux, the part of the write past whole
+ * PIPE_BUFs does (Linux merges it into their page); the rest are packets
+ * of PIPE_BUF.
  */
-static long pipe_write_nb(struct pipe *p, struct iov_iter *from, bool nonblock)
+static bool packet_joins(struct pipe *p, size_t len, size_t done)
+{
+	return !done && len % PIPE_BUF && p->head != p->tail &&
+	       !pkt_ring_ends_packet(&p->pkts, p->head);
+}
+
+/* Under the mutex: the next chunk of a packet write, or -ENOMEM if the
+ * pipe's first packet finds no memory for its ring. */
+static long packet_chunk(struct pipe *p, size_t len, size_t done)
+{
+	size_t rest = len - done;
+
+	if (!p->pkts.v && pkt_ring_resize(&p->pkts, p->size / PAGE_SIZE))
+		return -ENOMEM;
+	if (packet_joins(p, len, done))
+		return len % PIPE_BUF;
+	return rest < PIPE_BUF ? rest : PIPE_BUF;
+}
+
+/*
+ * Writes of up to PIPE_BUF bytes (a whole writev vector counts as one)
+ * go in whole (need = len); longer ones as room allows.  In packet mode
+ * each chunk goes in whole (packet_chunk), a packet unless it joins
+ * stream bytes (decided again after a wait for room).
+ */
+static long pipe_write_nb(struct pipe *p, struct iov_iter *from, bool nonblock, bool packet)
 {
 	size_t done = 0, len = iov_iter_count(from), need = len <= PIPE_BUF ? len : 1;
+	size_t start;
+	bool is_pkt;
 	long n = 0;
 
 	mutex_lock(&p->mutex);
 	while (done < len) {
+		if (packet && (n = packet_chunk(p, len, done)) < 0)
+			break;
+		if (packet)
+			need = (size_t)n;
 		/* Released on error: SIGPIPE for a pipe with no reader. */
 		if ((n = wait_room_locked(p, need, nonblock)))
 			goto out;
-		if ((n = ring_put(p, from, len - done, need)) < 0)
+		start = p->head;
+		is_pkt = packet && !(need == len % PIPE_BUF && packet_joins(p, len, done));
+		if ((n = ring_put(p, from, packet ? need : len - done, need)) < 0)
 			break;
+		if (is_pkt)
+			pkt_ring_push(&p->pkts, start, p->head);
 		done += n;
 	}
 	mutex_unlock(&p->mutex);
@@ -309,7 +351,9 @@ static long pipe_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 static long pipe_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 {
 	(void)pos;
-	return pipe_write_nb(f->priv, from, f->flags & O_NONBLOCK);
+	unsigned int flags = __atomic_load_n(&f->flags, __ATOMIC_RELAXED);
+
+	return pipe_write_nb(f->priv, from, flags & O_NONBLOCK, flags & O_DIRECT);
 }
 
 /* ---- splice, tee and vmsplice (fs/splice.c) ---- */
@@ -370,6 +414,7 @@ static long ring_splice(struct file *pf, struct file *f, uint64_t *pos, size_t l
 	n = len ? file_rw_iter(f, &it, pos, to_file) : 0;
 	if (n > 0) {
 		advance(to_file ? &p->tail : &p->head, n);
+		pkt_ring_consumed(&p->pkts, p->tail);
 		wake_up(to_file ? &p->wr_wait : &p->rd_wait);
 	}
 	mutex_unlock(&p->mutex);
@@ -419,7 +464,7 @@ static int pipes_ready(struct pipe *in, struct pipe *out, bool nonblock)
 	}
 	if (no_data && !load_u(&in->writers))
 		return 0;
-	if (!no_data && out->head - out->tail < out->size)
+	if (!no_data && out->head - out->tail < out->size && pkt_ring_room(&out->pkts))
 		return 1;
 	unlock_two(in, out);
 	if (nonblock)
@@ -453,6 +498,7 @@ long pipe_splice_pipe(struct file *inf, struct file *outf, size_t len, bool nonb
 		wake_up(&out->rd_wait);
 		if (!keep) {
 			advance(&in->tail, len);
+			pkt_ring_consumed(&in->pkts, in->tail);
 			wake_up(&in->wr_wait);
 		}
 	}
@@ -523,6 +569,7 @@ static int pipe_stat(struct file *f, struct uapi_stat *st)
 static void pipe_free(struct pipe *p)
 {
 	pipe_pages_add(-(long)(p->size / PAGE_SIZE));
+	pkt_ring_free(&p->pkts);
 	kfree(p->buf);
 	kfree(p);
 }
@@ -678,6 +725,7 @@ long pipe_set_size(struct pipe *p, unsigned int want)
 {
 	size_t size = round_pipe_size(want);
 	char *buf, *old;
+	int err = -EBUSY;
 
 	if (!size)
 		return -EINVAL;
@@ -690,10 +738,11 @@ long pipe_set_size(struct pipe *p, unsigned int want)
 		return -ENOMEM;
 	mutex_lock(&p->mutex);
 	/* Linux counts the pages the held bytes take (its ring's slots). */
-	if ((p->head - p->tail + PAGE_SIZE - 1) / PAGE_SIZE > size / PAGE_SIZE) {
+	if ((p->head - p->tail + PAGE_SIZE - 1) / PAGE_SIZE > size / PAGE_SIZE ||
+	    (p->pkts.v && (err = pkt_ring_resize(&p->pkts, size / PAGE_SIZE)))) {
 		mutex_unlock(&p->mutex);
 		kfree(buf);
-		return -EBUSY;
+		return err;
 	}
 	ring_move(p, buf, size);
 	pipe_pages_add((long)(size / PAGE_SIZE) - (long)(p->size / PAGE_SIZE));
@@ -770,7 +819,7 @@ int pipe_create(unsigned int oflags, struct file **rd, struct file **wr)
 	if (!p)
 		return -ENOMEM;
 	*rd = end_file(p, O_RDONLY | (oflags & O_NONBLOCK));
-	*wr = *rd ? end_file(p, O_WRONLY | (oflags & O_NONBLOCK)) : NULL;
+	*wr = *rd ? end_file(p, O_WRONLY | (oflags & (O_NONBLOCK | O_DIRECT))) : NULL;
 	if (!*wr && *rd)
 		file_put(*rd);
 	pipe_put(p); /* the ends hold it now, if any */

@@ -20,11 +20,11 @@
 #include <uapi/resource.h>
 
 #define DUP3_FLAGS  (O_CLOEXEC | O_CLOFORK)
-#define PIPE2_FLAGS (O_CLOEXEC | O_CLOFORK | O_NONBLOCK | O_NONSEQFD)
+#define PIPE2_FLAGS (O_CLOEXEC | O_CLOFORK | O_NONBLOCK | O_NONSEQFD | O_DIRECT)
 #define SETFL_FLAGS (O_APPEND | O_NONBLOCK | O_ASYNC)
 /* An O_PATH file keeps O_PATH and the O_DIRECTORY/O_NOFOLLOW it was
  * opened with, as Linux shows them; other files have neither. */
-#define GETFL_FLAGS (O_ACCMODE | SETFL_FLAGS | O_PATH | O_DIRECTORY | O_NOFOLLOW)
+#define GETFL_FLAGS (O_ACCMODE | SETFL_FLAGS | O_DIRECT | O_PATH | O_DIRECTORY | O_NOFOLLOW)
 
 static struct files_table *files(void)
 {
@@ -82,11 +82,14 @@ static long fcntl_dupfd(struct file *f, unsigned long arg, unsigned int oflags)
 	return fd_dup_file(f, oflags, (int)minfd);
 }
 
-/* F_SETFL: only O_APPEND, O_NONBLOCK and O_ASYNC change; other bits are
- * ignored.  O_ASYNC arms signal-driven I/O (fs/fasync.c). */
+/* F_SETFL: only O_APPEND, O_NONBLOCK and O_ASYNC change, and O_DIRECT
+ * on a pipe (packet mode, fs/pipe_packet.h); other bits are ignored.
+ * O_ASYNC arms signal-driven I/O (fs/fasync.c). */
 static long fcntl_setfl(struct file *f, int fd, unsigned long arg)
 {
-	return fasync_setfl(f, fd, (unsigned int)arg & SETFL_FLAGS, SETFL_FLAGS);
+	unsigned int mask = SETFL_FLAGS | (pipe_of(f) ? O_DIRECT : 0);
+
+	return fasync_setfl(f, fd, (unsigned int)arg & mask, mask);
 }
 
 /* F_SETPIPE_SZ, F_GETPIPE_SZ: EBADF on anything but a pipe or a FIFO. */
