@@ -225,8 +225,9 @@ static uint64_t build_stack(struct uvm *u, const struct exec_strings *s,
 			    const struct elf_image *img, uint64_t limit)
 {
 	struct vm_space *vm = u->space;
-	struct vma stack = {
-	    .end = USER_STACK_TOP, .prot = PROT_READ | PROT_WRITE, .flags = VMA_STACK};
+	struct vma stack = {.end = USER_STACK_TOP,
+			    .prot = PROT_READ | PROT_WRITE,
+			    .flags = VMA_STACK | VMA_GROWSDOWN};
 	int nptr = 1 + s->argc + 1 + s->envc + 1;
 	uint64_t strings = USER_STACK_TOP - PAGE_ALIGN_UP(s->len + 1), random = strings - 16;
 	uint64_t vecsz = (uint64_t)nptr * 8 + NAUXV * 16;

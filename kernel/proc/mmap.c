@@ -46,7 +46,8 @@ static void mapping_populate(struct uvm *u, const struct vma *v, int flags)
 	    ((flags & MAP_POPULATE) && !(flags & MAP_NONBLOCK)))
 		uvm_populate(u, v->start, v->end);
 }
-#define MAP_KNOWN  (MAP_TYPE | MAP_FIXED | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_IGNORED)
+#define MAP_KNOWN                                                                                  \
+	(MAP_TYPE | MAP_FIXED | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_GROWSDOWN | MAP_IGNORED)
 #define PROT_KNOWN (PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM)
 
 /*
@@ -71,7 +72,11 @@ static int mapping_kind(int flags, int prot, struct file *f, struct vma *tmpl)
 	    __atomic_load_n(&vm_overcommit_memory, __ATOMIC_RELAXED) != OVERCOMMIT_NEVER)
 		tmpl->flags |= VMA_NORESERVE;
 	if (!f) {
+		/* Only private anonymous memory grows down (Linux). */
+		if ((flags & MAP_GROWSDOWN) && (tmpl->flags & VMA_SHARED))
+			return -EINVAL;
 		tmpl->flags |= tmpl->flags & VMA_SHARED ? VMA_MAYWRITE : 0;
+		tmpl->flags |= flags & MAP_GROWSDOWN ? VMA_GROWSDOWN : 0;
 		return 0;
 	}
 	if ((tmpl->flags & VMA_SHARED) && (prot & PROT_WRITE) &&
@@ -81,10 +86,12 @@ static int mapping_kind(int flags, int prot, struct file *f, struct vma *tmpl)
 		return -EACCES;
 	if ((tmpl->flags & VMA_SHARED) && file_can_write(f) && !(f->flags & O_APPEND))
 		tmpl->flags |= VMA_MAYWRITE;
+	if (!f->ops->mmap_anonymous && (!f->inode || !inode_is_reg(f->inode)))
+		return -ENODEV; /* pipes, sockets, other devices, directories */
+	if (flags & MAP_GROWSDOWN)
+		return -EINVAL; /* a file mapping never grows, /dev/zero's neither (Linux) */
 	if (f->ops->mmap_anonymous)
 		return 0; /* /dev/zero: anonymous, writable later only if the fd is */
-	if (!f->inode || !inode_is_reg(f->inode))
-		return -ENODEV; /* pipes, sockets, other devices, directories */
 	tmpl->file = f->inode;
 	return memfd_mmap_check(f->inode, prot, &tmpl->flags); /* a memfd's seals */
 }
@@ -159,10 +166,10 @@ SYSCALL_DEFINE6(mmap, uint64_t, addr, uint64_t, len, int, prot, int, flags, int,
 }
 
 /*
- * PROT_GROWSDOWN (u locked): the change starts at the bottom of the stack
- * vma at *start, as Linux; -ENOMEM if no vma meets [*start, end),
- * -EINVAL if it is not a stack.  PROT_GROWSUP: -EINVAL (nothing grows up
- * on x86), after the same -ENOMEM.
+ * PROT_GROWSDOWN (u locked): the change starts at the bottom of the
+ * grows-down vma at *start (the stack, a MAP_GROWSDOWN mapping), as Linux;
+ * -ENOMEM if no vma meets [*start, end), -EINVAL if it does not grow.  PROT_GROWSUP: -EINVAL
+ * (nothing grows up on x86), after the same -ENOMEM.
  */
 static int grows_start(struct uvm *u, uint64_t *start, uint64_t end, int grows)
 {
@@ -170,7 +177,7 @@ static int grows_start(struct uvm *u, uint64_t *start, uint64_t end, int grows)
 
 	if (!v || v->start >= end || (!(grows & PROT_GROWSDOWN) && v->start > *start))
 		return -ENOMEM;
-	if (!(grows & PROT_GROWSDOWN) || !(v->flags & VMA_STACK))
+	if (!(grows & PROT_GROWSDOWN) || !(v->flags & VMA_GROWSDOWN))
 		return -EINVAL;
 	*start = v->start;
 	return 0;

@@ -154,7 +154,7 @@ static int resolve_fault(struct task *t, uint64_t va, uint64_t error)
 	}
 	spin_lock(&u->lock);
 	v = vma_find(u, va);
-	if (v && v->start > va && (v->flags & VMA_STACK))
+	if (v && v->start > va && (v->flags & VMA_GROWSDOWN))
 		v = vma_stack_grow(u, va, rlimit_soft(t->group, RLIMIT_STACK));
 	if (v && v->start <= va && access_allowed(v, error))
 		err = fault_in_page(u, v, va); /* a write faults again to copy */

@@ -138,7 +138,7 @@ static void put_vmflags(char *buf, size_t size, size_t *len, const struct vma *v
 	    {maywrite, "mw"},
 	    {true, "me"},
 	    {shared, "ms"},
-	    {v->flags & VMA_STACK, "gd"},
+	    {v->flags & VMA_GROWSDOWN, "gd"},
 	    {v->flags & VMA_LOCKED, "lo"},
 	    {v->flags & VMA_LOCKONFAULT, "lf"},
 	    {vma_charge(v) != 0, "ac"},

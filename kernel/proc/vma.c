@@ -493,11 +493,11 @@ int vma_protect(struct uvm *u, uint64_t start, uint64_t end, int prot)
 	return 0;
 }
 
-/* Where the free space below v ends: a stack keeps its guard gap free
- * (Linux's vm_start_gap). */
+/* Where the free space below v ends: a mapping that grows down keeps its
+ * guard gap free (Linux's vm_start_gap). */
 static uint64_t start_gap(const struct vma *v)
 {
-	if (!(v->flags & VMA_STACK))
+	if (!(v->flags & VMA_GROWSDOWN))
 		return v->start;
 	return v->start > STACK_GUARD_GAP ? v->start - STACK_GUARD_GAP : 0;
 }
@@ -556,7 +556,7 @@ struct vma *vma_stack_grow(struct uvm *u, uint64_t va, uint64_t limit)
 		return NULL;
 	v = vma_find(u, va); /* again: own() may have copied the table */
 	prev = vma_prev(u, v);
-	if (prev && !(prev->flags & VMA_STACK) && accessible(prev) &&
+	if (prev && !(prev->flags & VMA_GROWSDOWN) && accessible(prev) &&
 	    va - prev->end < STACK_GUARD_GAP)
 		return NULL;
 	if (v->end - va > limit)

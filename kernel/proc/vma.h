@@ -82,7 +82,7 @@ struct vma_table {
 
 #define VMA_SHARED   1u /* MAP_SHARED: writes reach the file or the other processes */
 #define VMA_MAYWRITE 2u /* shared: anonymous, or of an fd open for writing: PROT_WRITE allowed */
-#define VMA_STACK    4u /* the main stack, [stack]: grows down (vma_stack_grow) */
+#define VMA_STACK    4u /* the main stack, [stack] (and VMA_GROWSDOWN) */
 #define VMA_HEAP     8u /* the brk heap, [heap] */
 /* mlock (proc/mlock.c): the pages stay in memory, populated at once
  * unless VMA_LOCKONFAULT (MLOCK_ONFAULT: as they are touched).  Not
@@ -94,6 +94,9 @@ struct vma_table {
 #define VMA_NORESERVE 64u
 /* MADV_DONTDUMP: left out of a core dump (proc/coredump.c). */
 #define VMA_DONTDUMP 128u
+/* Grows down to a fault below it (vma_stack_grow, Linux's VM_GROWSDOWN):
+ * the main stack and MAP_GROWSDOWN mappings. */
+#define VMA_GROWSDOWN 256u
 
 /* Linux's vm.max_map_count: one more mapping is ENOMEM. */
 #define VMA_MAX 65530
@@ -158,7 +161,8 @@ int vma_split_range(struct uvm *u, uint64_t start, uint64_t end);
  */
 uint64_t vma_place(struct uvm *u, uint64_t len, uint64_t hint);
 /*
- * A fault at va below the stack vma above it: grows that vma down to va's
+ * A fault at va below the VMA_GROWSDOWN vma above it (the main stack or a
+ * MAP_GROWSDOWN mapping): grows that vma down to va's
  * page (Linux's expand_downwards) and returns it, or NULL (SIGSEGV) when
  * va is below USER_IMAGE_MIN, the stack would pass limit (RLIMIT_STACK)
  * or come within STACK_GUARD_GAP of an accessible mapping below, or the
