@@ -116,9 +116,10 @@ od -c p | head -1
 md5sum p; sha256sum q
 rm p q
 echo "== TCP loopback with nc"
-# The listener may take a moment to start: retry a refused connection.
+# The listener may take a moment to start (long on a loaded machine):
+# retry a refused connection for up to a minute.
 nc -l -p 23456 > got &
-for i in 1 2 3 4 5 6 7 8 9 10; do
+for i in $(seq 300); do
 	echo "over tcp" | nc -w 1 127.0.0.1 23456 2>/dev/null && break
 	sleep 0.2
 done

@@ -5,9 +5,12 @@
  * before the signal is sent and after its handler ran: a kicked delivery
  * moves it.  This counts the mechanism, not the time it takes, so a loaded
  * host cannot fail it (it once raced the target CPU's timer tick).  In
- * fdkernel nothing else runs on the target CPU, so every round must be
- * kicked; on the host Linux the target may not be running when the signal
- * is sent (the host may deschedule it), so one kicked round is the test.
+ * fdkernel a round goes unkicked only when the target was switched out
+ * at the moment of the send (a kernel thread or another process took CPU 1
+ * for a tick: seen once in 21 rounds on a loaded host), and without kicks
+ * no round moves the count, so two rounds in three must be kicked; on the
+ * host Linux the target may not be running when the signal is sent (the
+ * host may deschedule it), so one kicked round is the test.
  * Needs two CPUs: the sender is bound to CPU 0, the target to CPU 1. */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -115,7 +118,7 @@ struct rounds {
 /* How many kicked rounds of ROUNDS the test asks for (see the top). */
 static int kicks_wanted(void)
 {
-	return on_fdkernel() ? ROUNDS : 1;
+	return on_fdkernel() ? 2 * ROUNDS / 3 : 1;
 }
 
 /* ROUNDS signals sent by send(arg), each while the spinner computes on
