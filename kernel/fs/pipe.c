@@ -110,18 +110,58 @@ PROC_SYS_ROW(pipe_max_row, .path = "fs/pipe-max-size", .mode = 0644, .show = pip
 	     .store = pipe_max_store, .data = &pipe_max_size);
 
 /*
- * Pages of every pipe's ring (atomic).  Growing a pipe is refused (EPERM)
- * once they would pass PIPE_PAGES_SOFT: Linux's pipe-user-pages-soft for
- * a process without CAP_SYS_RESOURCE, here for the one user there is, so
- * F_SETPIPE_SZ cannot pin more than 64 MiB of rings however many pipes
- * grow.  New pipes count, but are never refused for it (as root's).
+ * Linux's per-user pipe accounting (its user->pipe_bufs), for the one user
+ * there is: the pages of every pipe's ring (atomic).  Past
+ * pipe-user-pages-soft a new pipe gets PIPE_MIN_PAGES and F_SETPIPE_SZ may
+ * not grow a pipe; past pipe-user-pages-hard a new pipe is refused too (0:
+ * no limit).  Linux exempts CAP_SYS_RESOURCE and CAP_SYS_ADMIN; every
+ * process here is root, and the exemption would leave the rings unbounded,
+ * so they are held to the limits as pipe-max-size holds them (pipe.h).
  */
-#define PIPE_PAGES_SOFT 16384
-static long pipe_pages;
+static long pipe_user_pages;
+static uint64_t pipe_user_pages_soft = 16384; /* Linux's PIPE_DEF_BUFFERS * INR_OPEN_CUR */
+static uint64_t pipe_user_pages_hard;
+#define PIPE_MIN_PAGES 2 /* Linux's PIPE_MIN_DEF_BUFFERS */
 
-static void pipe_pages_add(long n)
+PROC_SYS_ROW(pipe_soft_row, .path = "fs/pipe-user-pages-soft", .mode = 0644,
+	     .show = proc_sys_ulong_show, .store = proc_sys_ulong_store,
+	     .data = &pipe_user_pages_soft);
+PROC_SYS_ROW(pipe_hard_row, .path = "fs/pipe-user-pages-hard", .mode = 0644,
+	     .show = proc_sys_ulong_show, .store = proc_sys_ulong_store,
+	     .data = &pipe_user_pages_hard);
+
+/* A pipe's charge goes from `from` pages to `to`: the user's pages after. */
+static long pipe_account(size_t from, size_t to)
 {
-	__atomic_add_fetch(&pipe_pages, n, __ATOMIC_RELAXED);
+	return __atomic_add_fetch(&pipe_user_pages, (long)to - (long)from, __ATOMIC_RELAXED);
+}
+
+/* Whether pages pass *limit (0: none). */
+static bool pipe_over(const uint64_t *limit, long pages)
+{
+	uint64_t l = __atomic_load_n(limit, __ATOMIC_RELAXED);
+
+	return l && (uint64_t)pages > l;
+}
+
+/* The pages a new pipe's ring gets, charged (Linux's alloc_pipe_info): 16,
+ * or pipe-max-size if smaller, PIPE_MIN_PAGES past the soft limit; 0,
+ * nothing charged, past the hard one. */
+static size_t pipe_charge_new(void)
+{
+	size_t max = __atomic_load_n(&pipe_max_size, __ATOMIC_RELAXED);
+	size_t pages = (PIPE_SIZE > max ? max : PIPE_SIZE) / PAGE_SIZE;
+	long user = pipe_account(0, pages);
+
+	if (pipe_over(&pipe_user_pages_soft, user)) {
+		user = pipe_account(pages, PIPE_MIN_PAGES);
+		pages = PIPE_MIN_PAGES;
+	}
+	if (pipe_over(&pipe_user_pages_hard, user)) {
+		pipe_account(pages, 0);
+		return 0;
+	}
+	return pages;
 }
 
 static unsigned int load_u(const unsigned int *v)
@@ -568,7 +608,7 @@ static int pipe_stat(struct file *f, struct uapi_stat *st)
 
 static void pipe_free(struct pipe *p)
 {
-	pipe_pages_add(-(long)(p->size / PAGE_SIZE));
+	pipe_account(p->size / PAGE_SIZE, 0);
 	pkt_ring_free(&p->pkts);
 	kfree(p->buf);
 	kfree(p);
@@ -601,15 +641,15 @@ void pipe_put(struct pipe *p)
 struct pipe *pipe_alloc(struct inode *fifo)
 {
 	struct pipe *p = kzalloc(sizeof(*p));
+	size_t pages = p ? pipe_charge_new() : 0;
 
-	if (!p)
-		return NULL;
-	p->size = PIPE_SIZE;
-	if (!(p->buf = kmalloc(PIPE_SIZE))) {
+	if (!pages || !(p->buf = kmalloc(pages * PAGE_SIZE))) {
+		if (pages)
+			pipe_account(pages, 0);
 		kfree(p);
 		return NULL;
 	}
-	pipe_pages_add(PIPE_SIZE / PAGE_SIZE);
+	p->size = pages * PAGE_SIZE;
 	mutex_init(&p->mutex, "pipe_mutex");
 	spin_init(&p->lock, "pipe");
 	wait_queue_init(&p->rd_wait, "pipe_rd");
@@ -721,31 +761,52 @@ size_t pipe_get_size(struct pipe *p)
 	return pipe_size(p);
 }
 
+/* Under the mutex: the charge for a ring of size bytes instead of p's
+ * (Linux's pipe_set_size): 0, or -EPERM growing past pipe-max-size or
+ * past either user limit, nothing charged. */
+static int pipe_charge_resize(struct pipe *p, size_t size)
+{
+	size_t now = p->size / PAGE_SIZE, pages = size / PAGE_SIZE;
+	long user;
+
+	if (size > p->size && size > __atomic_load_n(&pipe_max_size, __ATOMIC_RELAXED))
+		return -EPERM;
+	user = pipe_account(now, pages);
+	if (pages > now &&
+	    (pipe_over(&pipe_user_pages_hard, user) || pipe_over(&pipe_user_pages_soft, user))) {
+		pipe_account(pages, now);
+		return -EPERM;
+	}
+	return 0;
+}
+
 long pipe_set_size(struct pipe *p, unsigned int want)
 {
 	size_t size = round_pipe_size(want);
 	char *buf, *old;
-	int err = -EBUSY;
+	int err;
 
 	if (!size)
 		return -EINVAL;
-	if (size > pipe_size(p) && (size > __atomic_load_n(&pipe_max_size, __ATOMIC_RELAXED) ||
-				    __atomic_load_n(&pipe_pages, __ATOMIC_RELAXED) +
-					    (long)((size - pipe_size(p)) / PAGE_SIZE) >
-					PIPE_PAGES_SOFT))
-		return -EPERM;
-	if (!(buf = kmalloc(size)))
-		return -ENOMEM;
 	mutex_lock(&p->mutex);
+	if ((err = pipe_charge_resize(p, size))) {
+		mutex_unlock(&p->mutex);
+		return err;
+	}
 	/* Linux counts the pages the held bytes take (its ring's slots). */
-	if ((p->head - p->tail + PAGE_SIZE - 1) / PAGE_SIZE > size / PAGE_SIZE ||
-	    (p->pkts.v && (err = pkt_ring_resize(&p->pkts, size / PAGE_SIZE)))) {
+	err = (p->head - p->tail + PAGE_SIZE - 1) / PAGE_SIZE > size / PAGE_SIZE ? -EBUSY : 0;
+	buf = err ? NULL : kmalloc(size);
+	if (!err && !buf)
+		err = -ENOMEM;
+	if (!err && p->pkts.v)
+		err = pkt_ring_resize(&p->pkts, size / PAGE_SIZE);
+	if (err) {
+		pipe_account(size / PAGE_SIZE, p->size / PAGE_SIZE);
 		mutex_unlock(&p->mutex);
 		kfree(buf);
 		return err;
 	}
 	ring_move(p, buf, size);
-	pipe_pages_add((long)(size / PAGE_SIZE) - (long)(p->size / PAGE_SIZE));
 	old = p->buf;
 	p->buf = buf;
 	__atomic_store_n(&p->size, size, __ATOMIC_RELAXED);
@@ -817,7 +878,7 @@ int pipe_create(unsigned int oflags, struct file **rd, struct file **wr)
 	struct pipe *p = pipe_alloc(NULL);
 
 	if (!p)
-		return -ENOMEM;
+		return -ENFILE; /* Linux's answer, whether memory or the user's pages ran out */
 	*rd = end_file(p, O_RDONLY | (oflags & O_NONBLOCK));
 	*wr = *rd ? end_file(p, O_WRONLY | (oflags & (O_NONBLOCK | O_DIRECT))) : NULL;
 	if (!*wr && *rd)

@@ -29,7 +29,8 @@ extern unsigned int pipe_max_size;
 
 /*
  * Creates a pipe: *rd (O_RDONLY) and *wr (O_WRONLY), each with one
- * reference; oflags may carry O_NONBLOCK for both.  0 or -ENOMEM.
+ * reference; oflags may carry O_NONBLOCK for both.  0 or -ENFILE (no
+ * memory, or past pipe-user-pages-hard: pipe.c's accounting).
  */
 int pipe_create(unsigned int oflags, struct file **rd, struct file **wr);
 
@@ -37,8 +38,10 @@ int pipe_create(unsigned int oflags, struct file **rd, struct file **wr);
  * The pieces FIFOs (fifo.c) and /proc/<pid>/fd (proc_fd.c) open pipes
  * with.  pipe_alloc: a pipe with no end and one reference (the caller's),
  * the pipe of the FIFO inode fifo (NULL for none: see struct pipe's
- * lifetime rule), or NULL.  pipe_get / pipe_put: a reference (the last
- * put frees the pipe, and clears the FIFO inode's pointer to it).
+ * lifetime rule), its ring charged to the user's pipe pages (which may
+ * make it small), or NULL (no memory, or past the hard limit).
+ * pipe_get / pipe_put: a reference (the last put frees the pipe, and
+ * clears the FIFO inode's pointer to it).
  */
 struct pipe *pipe_alloc(struct inode *fifo);
 void pipe_get(struct pipe *p);
@@ -82,7 +85,8 @@ size_t pipe_get_size(struct pipe *p);
 /*
  * F_SETPIPE_SZ: p's capacity becomes want rounded up to a page, then to a
  * power of two, keeping the bytes held.  The new size, or -EINVAL (past
- * 2^31), -EPERM (past pipe_max_size, when growing), -EBUSY (the held bytes
+ * 2^31), -EPERM (growing past pipe_max_size or past the user's pipe pages
+ * limits), -EBUSY (the held bytes
  * need more pages), -ENOMEM.
  */
 long pipe_set_size(struct pipe *p, unsigned int want);

@@ -122,6 +122,40 @@ long proc_sys_int_store(const struct proc_sys_row *row, const char *text, size_t
 	return used;
 }
 
+long proc_sys_ulong_show(const struct proc_sys_row *row, char *buf, size_t size)
+{
+	return snprintk(buf, size, "%lu\n",
+			__atomic_load_n((uint64_t *)row->data, __ATOMIC_RELAXED));
+}
+
+long proc_sys_ulong_store(const struct proc_sys_row *row, const char *text, size_t len,
+			  uint64_t *pos)
+{
+	size_t at = 0;
+	uint64_t v = 0;
+
+	if (*pos) { /* sysctl_writes_strict: taken, ignored */
+		*pos += len;
+		return (long)len;
+	}
+	while (at < len && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n'))
+		at++;
+	if (at == len || text[at] < '0' || text[at] > '9')
+		return -EINVAL;
+	for (; at < len && text[at] >= '0' && text[at] <= '9'; at++) {
+		if (v > (~0UL - 9) / 10)
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(text[at] - '0');
+	}
+	if (at < len && text[at] != ' ' && text[at] != '\t' && text[at] != '\n')
+		return -EINVAL;
+	while (at < len && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n'))
+		at++;
+	__atomic_store_n((uint64_t *)row->data, v, __ATOMIC_RELAXED);
+	*pos += at;
+	return (long)at;
+}
+
 long proc_sys_string_show(const struct proc_sys_row *row, char *buf, size_t size)
 {
 	proc_sys_string_get(row, buf, size - 1);

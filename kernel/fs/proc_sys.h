@@ -60,6 +60,13 @@ long proc_sys_int_store(const struct proc_sys_row *row, const char *text, size_t
  * -EINVAL (no number, garbage after it, out of long's range).
  */
 int proc_sys_parse_long(const char *text, size_t len, long *value, size_t *used);
+/* An unsigned long (64 bits) at data: "%lu\n". */
+long proc_sys_ulong_show(const struct proc_sys_row *row, char *buf, size_t size);
+/* Linux's proc_doulongvec_minmax without bounds: one decimal unsigned
+ * long, blanks around it; a minus sign is EINVAL; a write past position
+ * 0 is taken and ignored. */
+long proc_sys_ulong_store(const struct proc_sys_row *row, const char *text, size_t len,
+			  uint64_t *pos);
 /* A NUL-terminated string in the char[max] at data, under proc_sys_lock. */
 long proc_sys_string_show(const struct proc_sys_row *row, char *buf, size_t size);
 /* Linux's proc_dostring: the text up to its first newline or NUL

@@ -14,44 +14,10 @@
 
 /* ---- unsigned longs: shmmax, shmall (Linux's proc_doulongvec_minmax) ---- */
 
-static long ulong_show(const struct proc_sys_row *row, char *buf, size_t size)
-{
-	return snprintk(buf, size, "%lu\n",
-			__atomic_load_n((uint64_t *)row->data, __ATOMIC_RELAXED));
-}
-
-/* One decimal unsigned long, blanks around it; a minus sign is EINVAL. */
-static long ulong_store(const struct proc_sys_row *row, const char *text, size_t len, uint64_t *pos)
-{
-	size_t at = 0;
-	uint64_t v = 0;
-
-	if (*pos) { /* sysctl_writes_strict: taken, ignored */
-		*pos += len;
-		return (long)len;
-	}
-	while (at < len && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n'))
-		at++;
-	if (at == len || text[at] < '0' || text[at] > '9')
-		return -EINVAL;
-	for (; at < len && text[at] >= '0' && text[at] <= '9'; at++) {
-		if (v > (~0UL - 9) / 10)
-			return -EINVAL;
-		v = v * 10 + (uint64_t)(text[at] - '0');
-	}
-	if (at < len && text[at] != ' ' && text[at] != '\t' && text[at] != '\n')
-		return -EINVAL;
-	while (at < len && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n'))
-		at++;
-	__atomic_store_n((uint64_t *)row->data, v, __ATOMIC_RELAXED);
-	*pos += at;
-	return (long)at;
-}
-
-PROC_SYS_ROW(shmmax_row, .path = "kernel/shmmax", .mode = 0644, .show = ulong_show,
-	     .store = ulong_store, .data = &shm_ctlmax);
-PROC_SYS_ROW(shmall_row, .path = "kernel/shmall", .mode = 0644, .show = ulong_show,
-	     .store = ulong_store, .data = &shm_ctlall);
+PROC_SYS_ROW(shmmax_row, .path = "kernel/shmmax", .mode = 0644, .show = proc_sys_ulong_show,
+	     .store = proc_sys_ulong_store, .data = &shm_ctlmax);
+PROC_SYS_ROW(shmall_row, .path = "kernel/shmall", .mode = 0644, .show = proc_sys_ulong_show,
+	     .store = proc_sys_ulong_store, .data = &shm_ctlall);
 
 /* ---- ints: Linux's bounds ---- */
 
