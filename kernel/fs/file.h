@@ -61,6 +61,10 @@ struct file_ops {
 	/* What /proc/<pid>/fd shows for a file without an inode or a stat
 	 * type (Linux's anon inodes: "anon_inode:[eventfd]"); optional. */
 	const char *anon_name;
+	/* lseek, pread and pwrite work on it though it is no regular file
+	 * nor directory (Linux's FMODE_LSEEK | FMODE_PREAD on /proc/<pid>
+	 * files): SEEK_SET and SEEK_CUR, SEEK_END EINVAL. */
+	bool seekable;
 	/* mmap of it gives anonymous memory, as MAP_ANONYMOUS would
 	 * (/dev/zero, Linux's mmap_zero); otherwise only regular files map. */
 	bool mmap_anonymous;

@@ -47,6 +47,7 @@ static const char *const entry_names[PID_ENTRIES] = {
     [PROC_PID_SMAPS] = "smaps",
     [PROC_PID_SMAPS_ROLLUP] = "smaps_rollup",
     [PROC_PID_COREDUMP_FILTER] = "coredump_filter",
+    [PROC_PID_PAGEMAP] = "pagemap",
     [PID_EXE] = "exe",
     [PID_CWD] = "cwd",
     [PID_ROOT] = "root",
@@ -90,6 +91,8 @@ static long pid_file_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 	struct proc_text *t = f->priv;
 	size_t len = iov_iter_count(to), n;
 
+	if (MINOR(f->inode->rdev) == PROC_PID_PAGEMAP) /* binary, made at each read */
+		return proc_pagemap_read(f->inode->proc.pid, to, pos);
 	if (!t) {
 		struct inode *ip = f->inode;
 		size_t size = text_size(MINOR(ip->rdev));
@@ -154,6 +157,7 @@ const struct file_ops proc_pid_file_ops = {
     .read_iter = pid_file_read,
     .write_iter = pid_file_write,
     .release = pid_file_release,
+    .seekable = true, /* as Linux's: pagemap is read by lseek or pread */
 };
 
 /* ---- the links ---- */
@@ -215,7 +219,9 @@ int proc_gen_dir(struct inode *parent, const struct dir_gen *gen, int pid, int t
 
 int proc_text_file(int pid, int tid, int which, struct inode **out)
 {
-	uint32_t perm = which == PROC_PID_COREDUMP_FILTER ? 0644 : 0444; /* Linux's */
+	uint32_t perm = which == PROC_PID_COREDUMP_FILTER ? 0644 /* Linux's */
+			: which == PROC_PID_PAGEMAP	  ? 0400
+							  : 0444;
 	struct inode *ip = inode_alloc(S_IFCHR | perm, MKDEV(PROC_PID_MAJOR, which));
 
 	if (!ip)

@@ -24,7 +24,7 @@
 /* Regular files and directories have positions; devices, pipes, sockets do not. */
 static bool seekable(struct file *f)
 {
-	return f->inode && (inode_is_reg(f->inode) || inode_is_dir(f->inode));
+	return f->inode && (inode_is_reg(f->inode) || inode_is_dir(f->inode) || f->ops->seekable);
 }
 
 /* What every transfer checks first: -EBADF (access mode), -EINVAL (no such operation). */

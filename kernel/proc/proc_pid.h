@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum proc_pid_file {
 	PROC_PID_STAT,
@@ -23,6 +24,7 @@ enum proc_pid_file {
 	PROC_PID_SMAPS,
 	PROC_PID_SMAPS_ROLLUP,
 	PROC_PID_COREDUMP_FILTER, /* the one writable: proc_pid_set_dump_filter */
+	PROC_PID_PAGEMAP,	  /* binary, read by proc_pagemap_read */
 	PROC_PID_NFILES
 };
 
@@ -38,6 +40,14 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
  * becomes the low bits of value (COREDUMP_FILTER_MASK).  0, or -ESRCH
  * when pid is no process or has no address space (a zombie), as Linux. */
 int proc_pid_set_dump_filter(int pid, unsigned int value);
+struct uvm;
+/* fn(pid's address space, arg) under proc_lock (the uvm cannot be swapped
+ * or dropped meanwhile; fn may take its lock, not sleep): fn's answer, 0
+ * for a process without one (a zombie), -ESRCH when pid is no process. */
+long proc_pid_uvm_call(int pid, long (*fn)(struct uvm *u, void *arg), void *arg);
+struct iov_iter;
+/* A read of /proc/<pid>/pagemap at *pos (proc/pagemap.c). */
+long proc_pagemap_read(int pid, struct iov_iter *to, uint64_t *pos);
 /* Whether tid is a live thread of process pid. */
 bool proc_tid_exists(int pid, int tid);
 /* The smallest tid >= from of a live thread of pid, or 0 if none. */

@@ -396,6 +396,20 @@ static long dump_filter_text(struct uvm *u, char *buf, size_t size)
 	return strlen(buf);
 }
 
+long proc_pid_uvm_call(int pid, long (*fn)(struct uvm *u, void *arg), void *arg)
+{
+	struct pid_ref r = pid_ref_get(pid, 0);
+	struct thread_group *g;
+	long ret = -ESRCH;
+
+	spin_lock(&proc_lock);
+	if ((g = group_of_locked(&r, pid))) /* the uvm is swapped only under proc_lock */
+		ret = g->leader->uvm ? fn(g->leader->uvm, arg) : 0;
+	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
+	return ret;
+}
+
 int proc_pid_set_dump_filter(int pid, unsigned int value)
 {
 	struct pid_ref r = pid_ref_get(pid, 0);

@@ -133,6 +133,10 @@ size_t uvm_maps_line(const struct uvm *u, const struct vma *v, const char *name,
  * VmFlags) or smaps_rollup (their sums) of u into buf, as Linux formats
  * them: the length (whole entries, cut to size).  proc/uvm_smaps.c. */
 long uvm_format_smaps(struct uvm *u, bool rollup, char *buf, size_t size);
+/* Page va of v, mapped to frame pa (u and its space locked): its map
+ * count, the frame's references less the file's own when *file (pa is
+ * the file's page, not a private copy).  proc/uvm_smaps.c. */
+uint32_t vma_page_mapcount(const struct vma *v, uint64_t va, uint64_t pa, bool *file);
 /* The bytes u's mappings cover (what /proc/<pid>/stat's vsize shows),
  * or only those of vmas with one of flags (VMA_LOCKED: VmLck). */
 uint64_t uvm_mapped_bytes(struct uvm *u, unsigned int flags);

@@ -49,14 +49,22 @@ static bool is_file_page(const struct vma *v, uint64_t va, uint64_t pa)
 	return fpa && fpa == pa;
 }
 
+uint32_t vma_page_mapcount(const struct vma *v, uint64_t va, uint64_t pa, bool *file)
+{
+	uint32_t refs = frame_refcount(pa);
+
+	*file = v->file && is_file_page(v, va, pa);
+	return refs - (*file && refs);
+}
+
 /* Linux's smaps_account for one 4 KiB page (vm_walk_mapped's callback). */
 static void account_page(void *arg, uint64_t va, uint64_t pte)
 {
 	struct smaps_walk *w = arg;
 	struct smaps_sums *s = w->sums;
 	uint64_t pa = pte & PTE_ADDR;
-	bool file = w->v->file && is_file_page(w->v, va, pa);
-	uint32_t refs = frame_refcount(pa), count = refs - (file && refs);
+	bool file;
+	uint32_t count = vma_page_mapcount(w->v, va, pa, &file);
 	uint64_t pss = ((uint64_t)PAGE_SIZE << PSS_SHIFT) / (count > 1 ? count : 1);
 	bool dirty = (pte & PTE_DIRTY) || file, shared = count > 1;
 
