@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -86,6 +87,14 @@ static long pages_in_use(void)
 	return lo - 16;
 }
 
+/* At exit, whatever failed: the boot values back, so that a hard limit
+ * left behind cannot refuse the pipes of the tests after this one. */
+static void restore_limits(void)
+{
+	put_sys("pipe-user-pages-hard", "0");
+	put_sys("pipe-user-pages-soft", "16384");
+}
+
 static void test_files(void)
 {
 	long soft = get_sys("pipe-user-pages-soft"), hard = get_sys("pipe-user-pages-hard");
@@ -153,6 +162,7 @@ int main(void)
 	test_files();
 	if (!on_fdkernel())
 		return done(); /* root is exempt from the limits on Linux */
+	atexit(restore_limits);
 	used = pages_in_use();
 	diag("pipe pages in use: %ld", used);
 	test_soft(used);
