@@ -198,6 +198,24 @@ int fasync_own_default(struct file *f)
 	return 0;
 }
 
+int fasync_prepare(struct file *f)
+{
+	return fown_of(f) ? 0 : -ENOMEM;
+}
+
+void fasync_disown(struct file *f)
+{
+	struct fown *o = __atomic_load_n(&f->fown, __ATOMIC_ACQUIRE);
+
+	if (!o)
+		return;
+	spin_lock(&fasync_lock);
+	o->type = F_OWNER_PID; /* Linux's PIDTYPE_TGID, pid none */
+	o->id = 0;
+	__atomic_store_n(&o->sig, 0, __ATOMIC_RELAXED);
+	spin_unlock(&fasync_lock);
+}
+
 /* F_SETOWN: a process, or (negative) a process group. */
 static long setown(struct file *f, int who)
 {

@@ -57,6 +57,12 @@ void fasync_signal(struct file *f, int fd, int reason);
 /* F_NOTIFY's owner (Linux's __f_setown without force): the calling
  * process, unless f has one already.  0 or -ENOMEM. */
 int fasync_own_default(struct file *f);
+/* Allocates f's owner state now, so that a later fasync_own_default
+ * cannot fail (a lease sets its owner under its lock): 0 or -ENOMEM. */
+int fasync_prepare(struct file *f);
+/* A lease went (Linux's f_delown and signum 0 in lease_modify): f has no
+ * owner and no F_SETSIG signal any more. */
+void fasync_disown(struct file *f);
 /* f's last reference is gone: off its list, its owner state freed. */
 void fasync_release(struct file *f);
 /* Owner states allocated now (the leak check's count). */

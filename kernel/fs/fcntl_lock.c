@@ -3,8 +3,7 @@
  * process's) and F_OFD_GETLK/F_OFD_SETLK/F_OFD_SETLKW (the open file
  * description's).  Translates struct flock into a byte range, checking it
  * in Linux's order, and back; the locks themselves are reclock.c's.
- * Leases (F_SETLEASE/F_GETLEASE) are refused as on a Linux whose
- * fs.leases-enable is 0.
+ * Leases (F_SETLEASE/F_GETLEASE) are lease.c's.
  */
 #include "fs/fcntl_lock.h"
 #include "arch/x86_64/uaccess.h"
@@ -140,28 +139,4 @@ long fcntl_lock(struct file *f, int fd, unsigned int cmd, void *uarg)
 	if ((err = fcntl_getlk(f, ofd, &l)))
 		return err;
 	return copy_to_user(uarg, &l, sizeof(l)) ? -EFAULT : 0;
-}
-
-/*
- * F_SETLEASE as Linux answers it with leases disabled, in its order: a
- * directory, a bad type or a file that is not regular is EINVAL; there is
- * never a lease to remove (EAGAIN); a lease that would conflict with an
- * open for writing is EAGAIN (a read lease: any writer, this file too; a
- * write lease: another writer); any other is refused, EINVAL.
- */
-long fcntl_setlease(struct file *f, unsigned long arg)
-{
-	struct inode *ip = f->inode;
-	int type = (int)arg, writers;
-
-	if (ip && inode_is_dir(ip))
-		return -EINVAL;
-	if ((type != F_RDLCK && type != F_WRLCK && type != F_UNLCK) || !ip || !inode_is_reg(ip))
-		return -EINVAL;
-	if (type == F_UNLCK)
-		return -EAGAIN;
-	writers = __atomic_load_n(&ip->writecount, __ATOMIC_RELAXED);
-	if (writers > (type == F_WRLCK && file_can_write(f) ? 1 : 0))
-		return -EAGAIN;
-	return -EINVAL;
 }

@@ -13,9 +13,5 @@ struct file;
  * -ERESTARTSYS when a signal ends a wait.
  */
 long fcntl_lock(struct file *f, int fd, unsigned int cmd, void *uarg);
-/* F_SETLEASE: leases are never granted (docs/locks.md): -EINVAL, or
- * -EAGAIN where Linux finds a conflicting open or no lease to remove.
- * F_GETLEASE needs no function: it is always F_UNLCK. */
-long fcntl_setlease(struct file *f, unsigned long arg);
 
 #endif

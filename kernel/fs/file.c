@@ -10,6 +10,7 @@
 #include "fs/flock.h"
 #include "fs/fsnotify.h"
 #include "fs/inode.h"
+#include "fs/lease.h"
 #include "fs/proc_sys.h"
 #include "fs/reclock.h"
 #include "lib/printk.h"
@@ -91,8 +92,9 @@ void file_put(struct file *f)
 	if (f->inode)
 		fsnotify_file(f, file_can_write(f) ? IN_CLOSE_WRITE : IN_CLOSE_NOWRITE);
 	dnotify_release(f); /* its watches use its owner state: before that goes */
+	lease_release(f);   /* so does its lease; before release puts the inode */
 	fasync_release(f);  /* off its object's list before release drops it */
-	if (f->flocked)	   /* no one else can lock it now */
+	if (f->flocked)	    /* no one else can lock it now */
 		flock_release(f);
 	reclock_release(f); /* its open-file-description locks */
 	if (f->ops && f->ops->release)

@@ -15,6 +15,7 @@
 
 struct inotify_watch;
 struct dnotify_watch;
+struct lease;
 struct iov_iter;
 
 /* File types and permission bits of i_mode / st_mode (the values every Unix uses). */
@@ -67,6 +68,15 @@ struct inode {
 	 * Each belongs to an open file of this directory, which holds the
 	 * inode: the file's close or release removes it first. */
 	struct dnotify_watch *dnotify;
+	/* File leases on this regular file (fs/lease.c), chained through
+	 * them, under lease_lock (read without it only to skip inodes with
+	 * none).  Each belongs to an open file of this inode, which holds
+	 * the inode: the file's release removes it first. */
+	struct lease *leases;
+	/* Atomic, as Linux's i_readcount: open files of this regular file
+	 * that are open for reading only (a write lease wants none but its
+	 * own; writers are writecount's). */
+	int32_t readcount;
 
 	struct spinlock lock; /* protects every field below */
 	uint32_t nlink;	      /* directory entries naming it (+1 for a directory's ".") */

@@ -7,6 +7,7 @@
 #include "fs/dnotify.h"
 #include "fs/fasync.h"
 #include "fs/fcntl_lock.h"
+#include "fs/lease.h"
 #include "fs/fd.h"
 #include "fs/memfd.h"
 #include "fs/file.h"
@@ -130,9 +131,9 @@ static long do_fcntl(struct file *f, int fd, unsigned int cmd, unsigned long arg
 	case F_OFD_SETLKW:
 		return fcntl_lock(f, fd, cmd, (void *)arg);
 	case F_SETLEASE:
-		return fcntl_setlease(f, arg);
+		return lease_setlease(f, fd, arg);
 	case F_GETLEASE:
-		return F_UNLCK; /* no lease is ever granted */
+		return lease_getlease(f);
 	case F_SETPIPE_SZ:
 	case F_GETPIPE_SZ:
 		return fcntl_pipe_size(f, cmd, arg);

@@ -10,6 +10,7 @@
 #include "fs/fifo.h"
 #include "fs/file.h"
 #include "fs/fsnotify.h"
+#include "fs/lease.h"
 #include "fs/reclock.h"
 #include "lib/printk.h"
 #include "lib/string.h"
@@ -51,11 +52,14 @@ static long reg_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 	return inode_write_iter(f->inode, from, pos, f->flags & O_APPEND);
 }
 
-/* A file opened for writing gives back the write access it took. */
+/* A file opened for writing gives back the write access it took, one
+ * opened for reading only its read count. */
 static void reg_release(struct file *f)
 {
 	if (file_can_write(f))
 		inode_put_write_access(f->inode);
+	else if (file_can_read(f))
+		__atomic_sub_fetch(&f->inode->readcount, 1, __ATOMIC_RELAXED);
 	inode_put(f->inode);
 }
 
@@ -148,10 +152,26 @@ static const struct file_ops dir_ops = {
 
 /* ---- Opening ---- */
 
+/* A file of ops for ip, taking over the caller's reference on ip. */
+static int open_file(struct inode *ip, const struct file_ops *ops, unsigned int flags,
+		     struct file **out)
+{
+	/* open's O_ASYNC is kept for F_GETFL but arms nothing, as on Linux
+	 * (F_SETFL arms it: docs/fds.md). */
+	struct file *f =
+	    file_alloc(ops, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK | O_ASYNC), NULL);
+
+	if (!f)
+		return -ENOMEM;
+	f->inode = ip;
+	*out = f;
+	return 0;
+}
+
 int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out)
 {
 	const struct file_ops *ops = &reg_ops;
-	struct file *f;
+	unsigned int acc;
 	bool writer;
 	int err;
 
@@ -167,32 +187,42 @@ int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out)
 		return -ENXIO;
 	if (S_ISCHR(ip->mode) && (err = chrdev_open(ip, flags)))
 		return err;
-	/* A running program cannot be opened for writing (ETXTBSY). */
-	writer = inode_is_reg(ip) && (flags & O_ACCMODE) != O_RDONLY;
+	if (!inode_is_reg(ip))
+		return open_file(ip, ops, flags, out);
+	/* A running program cannot be opened for writing (ETXTBSY); O_ACCMODE
+	 * 3 (neither read nor write, as Linux's FMODE) is no writer. */
+	acc = flags & O_ACCMODE;
+	writer = acc == O_WRONLY || acc == O_RDWR;
 	if (writer && (err = inode_get_write_access(ip)))
 		return err;
-	/* open's O_ASYNC is kept for F_GETFL but arms nothing, as on Linux
-	 * (F_SETFL arms it: docs/fds.md). */
-	f = file_alloc(ops, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK | O_ASYNC), NULL);
-	if (!f) {
-		if (writer)
-			inode_put_write_access(ip);
-		return -ENOMEM;
-	}
-	f->inode = ip;
-	*out = f;
-	return 0;
+	if (acc == O_RDONLY)
+		__atomic_add_fetch(&ip->readcount, 1, __ATOMIC_RELAXED);
+	/* Counted first, so that a lease being set meanwhile sees us. */
+	if (!(err = lease_break(ip, flags)) && !(err = open_file(ip, ops, flags, out)))
+		return 0;
+	if (writer)
+		inode_put_write_access(ip);
+	if (acc == O_RDONLY)
+		__atomic_sub_fetch(&ip->readcount, 1, __ATOMIC_RELAXED);
+	return err;
+}
+
+/* Truncating by name: writers and leases as an open for writing. */
+static int truncate_by_name(struct inode *ip, uint64_t size, bool break_leases)
+{
+	int err = inode_get_write_access(ip);
+
+	if (err)
+		return err;
+	if (!break_leases || !(err = lease_break(ip, O_WRONLY)))
+		err = inode_truncate(ip, size);
+	inode_put_write_access(ip);
+	return err;
 }
 
 int vfs_truncate(struct inode *ip, uint64_t size)
 {
-	int err = inode_get_write_access(ip);
-
-	if (!err) {
-		err = inode_truncate(ip, size);
-		inode_put_write_access(ip);
-	}
-	return err;
+	return truncate_by_name(ip, size, true);
 }
 
 /* O_PATH files (file.h): nothing to read, write or release but the inode. */
@@ -269,6 +299,22 @@ static int open_tmpfile(struct inode *start, const char *path, unsigned int flag
 	return 0;
 }
 
+/*
+ * O_TRUNC of an existing regular file, after the open as Linux's do_open
+ * (so the open broke the leases first): the file's own write access, or
+ * for O_RDONLY a write access of its own, breaking no lease, as Linux's
+ * handle_truncate.  On failure the file is put.
+ */
+static int open_truncate(struct file *f)
+{
+	int err =
+	    file_can_write(f) ? inode_truncate(f->inode, 0) : truncate_by_name(f->inode, 0, false);
+
+	if (err)
+		file_put(f);
+	return err;
+}
+
 int vfs_open_at(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
 		unsigned int lookup, struct file **out)
 {
@@ -296,10 +342,13 @@ int vfs_open_at(struct inode *start, const char *path, unsigned int flags, uint3
 		err = open_path(ip, flags, out);
 	} else {
 		err = open_check(ip, flags);
-		if (!err && (flags & O_TRUNC) && inode_is_reg(ip) && !created)
-			err = vfs_truncate(ip, 0);
 		if (!err)
 			err = vfs_open_inode(ip, flags, out);
+		if (!err && (flags & O_TRUNC) && inode_is_reg(ip) && !created &&
+		    (err = open_truncate(*out))) {
+			path_where_put(&where);
+			return err; /* the file's put let ip go */
+		}
 	}
 	if (err) {
 		inode_put(ip);

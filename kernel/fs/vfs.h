@@ -116,8 +116,9 @@ static inline int vfs_open(struct inode *start, const char *path, unsigned int f
 }
 /* A file for an inode the caller holds (the file takes over that reference). */
 int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out);
-/* Truncates regular file ip without an open file for writing (truncate,
- * O_TRUNC): inode_truncate's errors, -ETXTBSY while it runs as a program. */
+/* Truncates regular file ip by name (truncate(2)), breaking its leases
+ * as an open for writing (fs/lease.h): inode_truncate's errors, -ETXTBSY
+ * while it runs as a program, -ERESTARTSYS when a signal ends a break. */
 int vfs_truncate(struct inode *ip, uint64_t size);
 /* Whether f is an open ramfs regular file (not a /proc or device file):
  * copy_file_range's "same file system". */

@@ -7,6 +7,7 @@
 #include "fs/flock.h"
 #include "fs/inode.h"
 #include "fs/inotify.h"
+#include "fs/lease.h"
 #include "fs/memfd.h"
 #include "ipc/ipc.h"
 #include "fs/reclock.h"
@@ -58,10 +59,11 @@ void kcounters_read(struct kcounters *c)
 	c->msg_bytes = msg_queued_bytes();
 	c->fowns = fasync_count();
 	c->dnotify_watches = dnotify_count();
+	c->leases = lease_count();
 	c->heap_serial = heaptrace_serial();
 }
 
-#define LEAK_CHECKS 26 /* the check() lines below */
+#define LEAK_CHECKS 27 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -102,6 +104,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(24, "queued message bytes", (long)b->msg_bytes, (long)a->msg_bytes);
 	passed += check(25, "file owners", (long)b->fowns, (long)a->fowns);
 	passed += check(26, "dnotify watches", (long)b->dnotify_watches, (long)a->dnotify_watches);
+	passed += check(27, "file leases", (long)b->leases, (long)a->leases);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

@@ -4,8 +4,8 @@
  * mappings, flock locks, record locks, System V IPC objects,
  * Committed_AS (mm/commit.h), futex PI states, queued signals, POSIX
  * timers, pidfd identities, inotify watches and events, open files'
- * signal-driven I/O state (fs/fasync.h) and dnotify watches, compared when init exits in test
- * mode with what they were when it started.
+ * signal-driven I/O state (fs/fasync.h), dnotify watches and file leases, compared when init exits
+ * in test mode with what they were when it started.
  */
 #ifndef PROC_LEAKCHECK_H
 #define PROC_LEAKCHECK_H
@@ -37,6 +37,7 @@ struct kcounters {
 	unsigned long msg_queues, msg_bytes; /* System V message queues, queued bytes */
 	unsigned long fowns;	       /* F_SETOWN/O_ASYNC state of open files (fs/fasync.h) */
 	unsigned long dnotify_watches; /* fs/dnotify.c */
+	unsigned long leases;	       /* fcntl F_SETLEASE leases (fs/lease.c) */
 	uint64_t heap_serial;	       /* heaptrace_serial(): allocations so far */
 };
 

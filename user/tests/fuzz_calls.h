@@ -263,16 +263,45 @@ static void fuzz_fcntl_owner(long fd)
 	}
 }
 
+/*
+ * F_GETLEASE (1025) and F_SETLEASE (1024) of any type.  A lease makes the
+ * worker its file's owner, and an open that breaks it -- the worker's own
+ * too -- sends it SIGIO, whose default action ends it, or waits for the
+ * break (the stall watchdog's signal ends that wait): a granted lease is
+ * mostly removed at once and kept only rarely, as a terminal call.
+ */
+static void fuzz_fcntl_lease(long fd)
+{
+	long type = one_in(8) ? arg_value('i') : (long)below(3); /* F_RDLCK, F_WRLCK, F_UNLCK */
+	bool keep = one_in(TERMINAL_ODDS);
+	long ret;
+
+	if (one_in(2)) {
+		remember(raw_call(__NR_fcntl, fd, 1025 /* F_GETLEASE */, 0));
+		return;
+	}
+	if (keep)
+		report();
+	remember(ret = raw_call(__NR_fcntl, fd, 1024 /* F_SETLEASE */, type));
+	if (ret == 0 && !keep)
+		raw_call(__NR_fcntl, fd, 1024, 2 /* F_UNLCK */);
+}
+
 /* fcntl: mostly the small commands; now and then the seal commands (1033,
  * 1034) or the pipe-size ones (1031, 1032), which the small range never
- * reaches, a record-lock command, or an owner command (which the small
- * range would reach with any pid: they go through fuzz_fcntl_owner). */
+ * reaches, a record-lock command, a lease command (fuzz_fcntl_lease), or
+ * an owner command (which the small range would reach with any pid: they
+ * go through fuzz_fcntl_owner). */
 static void fuzz_fcntl(void)
 {
 	long cmd = one_in(4) ? 1031 + (long)below(4) : arg_value('s');
 
 	if (one_in(2)) {
 		fuzz_fcntl_lock();
+		return;
+	}
+	if (one_in(8)) {
+		fuzz_fcntl_lease(arg_value('f'));
 		return;
 	}
 	if ((unsigned int)cmd == 8 || (unsigned int)cmd == 15 || one_in(4)) {
