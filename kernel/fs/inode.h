@@ -247,6 +247,14 @@ long inode_write_iter(struct inode *ip, struct iov_iter *from, uint64_t *pos, bo
  * off + len.  0, -ENOSPC, -EPERM (a memfd's seals).
  */
 int inode_fallocate(struct inode *ip, bool punch, bool keep_size, uint64_t off, uint64_t len);
+/*
+ * lseek's SEEK_DATA (hole false) and SEEK_HOLE on a regular file, as
+ * tmpfs: the first byte at or after off in a written page (or in a hole:
+ * never-written pages, fallocated ones not yet written, the end of the
+ * file).  -ENXIO when off is negative or not before the size, or no data
+ * follows it.
+ */
+long inode_seek_hole_data(struct inode *ip, long off, bool hole);
 /* Sets the size: frees pages past it, zero-fills growth.  0, -EFBIG, -ENOSPC,
  * -EPERM (a memfd's F_SEAL_SHRINK or F_SEAL_GROW). */
 int inode_truncate(struct inode *ip, uint64_t size);

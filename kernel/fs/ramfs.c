@@ -112,7 +112,7 @@ void ramfs_drop_pages(struct inode *ip, size_t idx, size_t end)
 	for (size_t i = idx; i < end && i < ip->file.npages; i++) {
 		if (!ip->file.pages[i])
 			continue;
-		frame_unref(ip->file.pages[i]);
+		frame_unref(ip->file.pages[i] & ~RAMFS_UNWRITTEN);
 		ip->file.pages[i] = 0;
 		dropped++;
 	}
@@ -183,23 +183,26 @@ static bool index_reach(struct inode *ip, size_t idx)
 	return true;
 }
 
-/* Under ip->lock: the frame of page idx, or 0 for a hole. */
 static uint64_t page_at(struct inode *ip, size_t idx)
 {
-	return idx < ip->file.npages ? ip->file.pages[idx] : 0;
+	return ramfs_frame(ip, idx);
 }
 
-uint64_t ramfs_page_fill(struct inode *ip, size_t idx, size_t *charged)
+uint64_t ramfs_page_fill(struct inode *ip, size_t idx, size_t *charged, bool written)
 {
 	bool prepaid = charged && *charged;
+	uint64_t pa;
 
 	if (!index_reach(ip, idx))
 		return 0;
-	if (ip->file.pages[idx])
-		return ip->file.pages[idx];
+	if (ip->file.pages[idx]) {
+		if (written)
+			ip->file.pages[idx] &= ~RAMFS_UNWRITTEN;
+		return page_at(ip, idx);
+	}
 	if (!prepaid && !ramfs_charge_pages(1))
 		return 0;
-	if (!(ip->file.pages[idx] = frame_zalloc())) {
+	if (!(pa = frame_zalloc())) {
 		if (!prepaid)
 			ramfs_uncharge_pages(1);
 		return 0;
@@ -207,7 +210,8 @@ uint64_t ramfs_page_fill(struct inode *ip, size_t idx, size_t *charged)
 	if (prepaid)
 		--*charged;
 	ip->file.used++;
-	return ip->file.pages[idx];
+	ip->file.pages[idx] = written ? pa : pa | RAMFS_UNWRITTEN;
+	return pa;
 }
 
 size_t ramfs_holes(struct inode *ip, size_t idx, size_t end)
@@ -221,7 +225,7 @@ size_t ramfs_holes(struct inode *ip, size_t idx, size_t end)
 
 static uint64_t page_fill(struct inode *ip, size_t idx)
 {
-	return ramfs_page_fill(ip, idx, NULL);
+	return ramfs_page_fill(ip, idx, NULL, true);
 }
 
 static void *page_ptr(uint64_t pa, uint64_t off)

@@ -1,7 +1,8 @@
 /*
- * fallocate's work on ramfs files, with tmpfs's modes: allocate a range
- * (zeroed pages in the holes, the size extended unless KEEP_SIZE) and punch
- * a hole (PUNCH_HOLE | KEEP_SIZE: whole pages freed, partial ones zeroed).
+ * The holes of ramfs files, with tmpfs's rules.  fallocate: allocate a
+ * range (zeroed pages in the holes, the size extended unless KEEP_SIZE)
+ * and punch a hole (PUNCH_HOLE | KEEP_SIZE: whole pages freed, partial
+ * ones zeroed).  lseek's SEEK_DATA and SEEK_HOLE find them.
  * The inode lock is taken one batch of pages at a time, so a range of
  * gigabytes never holds it long; the system call (fs/sys_fallocate.c)
  * checked the arguments.
@@ -51,7 +52,7 @@ static int fill_holes(struct inode *ip, size_t idx, size_t end)
 		size_t stop = end - i < FALLOC_BATCH ? end : i + FALLOC_BATCH;
 		spin_lock(&ip->lock);
 		for (size_t j = i; j < stop && !err; j++)
-			if (!ramfs_page_fill(ip, j, &charged))
+			if (!ramfs_page_fill(ip, j, &charged, false))
 				err = -ENOSPC;
 		spin_unlock(&ip->lock);
 		cond_resched();
@@ -63,10 +64,10 @@ static int fill_holes(struct inode *ip, size_t idx, size_t end)
 /* Under ip->lock: zeroes bytes [from, to) of one page, if it is there. */
 static void zero_in_page(struct inode *ip, uint64_t from, uint64_t to)
 {
-	size_t idx = from >> PAGE_SHIFT;
+	uint64_t pa = ramfs_frame(ip, from >> PAGE_SHIFT);
 
-	if (idx < ip->file.npages && ip->file.pages[idx])
-		memset((char *)P2V(ip->file.pages[idx]) + (from & PAGE_MASK), 0, to - from);
+	if (pa)
+		memset((char *)P2V(pa) + (from & PAGE_MASK), 0, to - from);
 }
 
 /* Frees the whole pages of [off, end), zeroes the parts of the others. */
@@ -125,4 +126,48 @@ int inode_fallocate(struct inode *ip, bool punch, bool keep_size, uint64_t off, 
 	}
 	spin_unlock(&ip->lock);
 	return 0;
+}
+
+/* Under ip->lock: whether page idx holds data (written, not a hole). */
+static bool page_is_data(struct inode *ip, size_t idx)
+{
+	return ramfs_frame(ip, idx) && !(ip->file.pages[idx] & RAMFS_UNWRITTEN);
+}
+
+/*
+ * Under ip->lock: the first page in idx..end-1 that is data (or, with
+ * hole, a hole), or end.  Past pages[] everything is a hole.
+ */
+static size_t find_page(struct inode *ip, size_t idx, size_t end, bool hole)
+{
+	for (; idx < end; idx++) {
+		if (!hole && idx >= ip->file.npages)
+			return end;
+		if (page_is_data(ip, idx) != hole)
+			return idx;
+	}
+	return end;
+}
+
+long inode_seek_hole_data(struct inode *ip, long off, bool hole)
+{
+	uint64_t size = inode_size(ip), at;
+	size_t last, idx;
+
+	if (off < 0 || (uint64_t)off >= size)
+		return -ENXIO;
+	last = PAGE_ALIGN_UP(size) >> PAGE_SHIFT;
+	for (idx = (uint64_t)off >> PAGE_SHIFT; idx < last;) {
+		size_t stop = last - idx < FALLOC_BATCH ? last : idx + FALLOC_BATCH;
+		spin_lock(&ip->lock);
+		idx = find_page(ip, idx, stop, hole);
+		spin_unlock(&ip->lock);
+		if (idx < stop)
+			break;
+		cond_resched();
+	}
+	if (idx >= last) /* none before the end: the end is a hole */
+		return hole ? (long)size : -ENXIO;
+	at = (uint64_t)idx << PAGE_SHIFT;
+	return at > (uint64_t)off ? (long)(at < size ? at : size) : off;
 }

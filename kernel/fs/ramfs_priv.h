@@ -17,12 +17,28 @@ struct ramfs_dirent {
 	char name[]; /* NUL-terminated */
 };
 
+/*
+ * A pages[] entry is a frame's physical address, with RAMFS_UNWRITTEN set
+ * while a page fallocate added has not been written: tmpfs's !uptodate
+ * folio, zeroes to read but a hole to SEEK_DATA until a write or a shared
+ * mapping's fault fills it.
+ */
+#define RAMFS_UNWRITTEN 1ULL
+
+/* Under ip->lock: the frame of page idx, or 0 for a hole. */
+static inline uint64_t ramfs_frame(struct inode *ip, size_t idx)
+{
+	return idx < ip->file.npages ? ip->file.pages[idx] & ~RAMFS_UNWRITTEN : 0;
+}
+
 /* Under ip->lock (or as its last user): drops the data pages idx..end-1. */
 void ramfs_drop_pages(struct inode *ip, size_t idx, size_t end);
 /* Under ip->lock: the frame of page idx, allocated (zeroed) if missing and
  * charged to the size limit: from *charged, pages the caller charged
- * ahead, while it lasts (decremented), else one by one.  0 on ENOSPC. */
-uint64_t ramfs_page_fill(struct inode *ip, size_t idx, size_t *charged);
+ * ahead, while it lasts (decremented), else one by one.  0 on ENOSPC.
+ * written: the caller stores into it (clears RAMFS_UNWRITTEN); else a
+ * page it adds is marked unwritten (fallocate). */
+uint64_t ramfs_page_fill(struct inode *ip, size_t idx, size_t *charged, bool written);
 /* Under ip->lock: how many of the pages idx..end-1 are holes. */
 size_t ramfs_holes(struct inode *ip, size_t idx, size_t end);
 

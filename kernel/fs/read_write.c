@@ -224,11 +224,13 @@ SYSCALL_DEFINE6(pwritev2, int, fd, const struct iovec *, vec, unsigned long, vle
 	return fd_rwv(fd, vec, vlen, pos_l == -1 ? NULL : &pos_l, flags, true);
 }
 
-/* Under file_pos_lock: the new position for lseek, or -EINVAL. */
+/* Under file_pos_lock: the new position for lseek, or -EINVAL, -ENXIO. */
 static long seek_target(struct file *f, long off, unsigned int whence)
 {
 	long base;
 
+	if ((whence == SEEK_DATA || whence == SEEK_HOLE) && inode_is_reg(f->inode))
+		return inode_seek_hole_data(f->inode, off, whence == SEEK_HOLE);
 	if (whence == SEEK_SET)
 		base = 0;
 	else if (whence == SEEK_CUR)

@@ -96,6 +96,8 @@
 #define SEEK_SET	0 /* lseek's and struct flock's whence */
 #define SEEK_CUR	1
 #define SEEK_END	2
+#define SEEK_DATA	3 /* lseek only: the next byte of data, or of a hole */
+#define SEEK_HOLE	4
 #define F_RDLCK		0
 #define F_WRLCK		1
 #define F_UNLCK		2
