@@ -422,6 +422,25 @@ out:
 	return err;
 }
 
+int eventpoll_target(struct eventpoll *ep, int tfd, unsigned long toff, uintptr_t *id)
+{
+	struct epitem *epi;
+	int err = -ENOENT;
+
+	spin_lock(&epoll_lock);
+	for (unsigned int i = 0; i < ep->nbuckets && err; i++)
+		list_for_each_entry(epi, &ep->buckets[i], hlink)
+		{
+			if (epi->fd == tfd && toff-- == 0) {
+				*id = (uintptr_t)epi->file;
+				err = 0;
+				break;
+			}
+		}
+	spin_unlock(&epoll_lock);
+	return err;
+}
+
 /* ---- Collecting events ---- */
 
 /*

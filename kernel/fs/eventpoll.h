@@ -26,6 +26,13 @@ struct eventpoll *eventpoll_of(struct file *f);
 int eventpoll_ctl(struct eventpoll *ep, int op, int fd, struct file *tf,
 		  const struct epoll_event *ev);
 /*
+ * kcmp's KCMP_EPOLL_TFD: the toff-th item of ep registered under fd number
+ * tfd (counted in the order of ep's buckets, as Linux counts in its tree's
+ * order), its file's address in *id: only to compare, never to use (no
+ * reference is taken).  0 or -ENOENT.
+ */
+int eventpoll_target(struct eventpoll *ep, int tfd, unsigned long toff, uintptr_t *id);
+/*
  * Moves up to max ready events into the kernel buffer out: how many.
  * Level-triggered items stay ready, edge-triggered ones wait for the next
  * wake-up, one-shot ones are disarmed.

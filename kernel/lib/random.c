@@ -11,6 +11,7 @@
 #include "fs/file.h"
 #include "fs/vfs.h"
 #include "lib/iov_iter.h"
+#include "lib/random.h"
 #include "lib/spinlock.h"
 #include "lib/string.h"
 #include "mm/layout.h"
@@ -66,6 +67,14 @@ static void random_chunk(uint8_t *buf, size_t len)
 		memcpy(buf + i, &r, len - i < 8 ? len - i : 8);
 	}
 	spin_unlock(&random_lock);
+}
+
+uint64_t random_u64(void)
+{
+	uint64_t r;
+
+	random_chunk((uint8_t *)&r, sizeof(r));
+	return r;
 }
 
 /* Mixes len bytes of buf (len <= CHUNK) into the state. */

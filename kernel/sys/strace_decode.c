@@ -16,6 +16,7 @@
 #include <uapi/eventpoll.h>
 #include <uapi/eventfd.h>
 #include <uapi/fcntl.h>
+#include <uapi/kcmp.h>
 #include <uapi/signalfd.h>
 #include <uapi/socket.h>
 #include <uapi/syscall_indirect.h>
@@ -50,6 +51,7 @@ enum kind {
 	K_EPOLL_FLAGS,
 	K_SFD_FLAGS,
 	K_EPOLL_OP,
+	K_KCMP,
 	K_SYSIND,
 	K_CALL,
 	K_DIRFD,
@@ -99,6 +101,7 @@ static const struct {
     {__NR_timerfd_create, "flags", K_TFD},
     {__NR_timerfd_settime, "flags", K_TFD},
     {__NR_signalfd4, "flags", K_SFD_FLAGS},
+    {__NR_kcmp, "type", K_KCMP},
 };
 
 /* A bounded appender: out of room, the line is cut, never overrun. */
@@ -285,6 +288,9 @@ static void put_arg(struct out *o, uint64_t nr, const struct syscall_param *p, u
 		break;
 	case K_EPOLL_OP:
 		put_named(o, epoll_ops, v);
+		break;
+	case K_KCMP:
+		put_named(o, kcmp_types, v);
 		break;
 	case K_SYSIND:
 		put_flags(o, sysind_flags, v, true);

@@ -248,6 +248,7 @@
 	X(__NR_syncfs, syncfs)                                                                     \
 	X(__NR_sendmmsg, sendmmsg)                                                                 \
 	X(__NR_getcpu, getcpu)                                                                     \
+	X(__NR_kcmp, kcmp)                                                                         \
 	X(__NR_sched_setattr, sched_setattr)                                                       \
 	X(__NR_sched_getattr, sched_getattr)                                                       \
 	X(__NR_renameat2, renameat2)                                                               \

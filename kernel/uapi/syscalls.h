@@ -244,6 +244,7 @@
 #define __NR_syncfs	     306
 #define __NR_sendmmsg	     307
 #define __NR_getcpu	     309
+#define __NR_kcmp	     312
 #define __NR_sched_setattr   314
 #define __NR_sched_getattr   315
 #define __NR_renameat2	     316

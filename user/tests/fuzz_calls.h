@@ -600,6 +600,7 @@ static const struct call calls[] = {
     {__NR_syncfs, "f", 0},
     {__NR_sendmmsg, "fbsF", 0},
     {__NR_getcpu, "bbb", 0},
+    {__NR_kcmp, "PPsff", 0},
     {__NR_memfd_create, "oF", 0},
     {__NR_mlock2, "", fuzz_mlock},
     {__NR_copy_file_range, "fbfblF", 0},
