@@ -157,6 +157,46 @@ PROC_SYS_ROW(pid_max_row, .path = "kernel/pid_max", .mode = 0644, .show = proc_s
 	     .store = proc_sys_int_store, .data = &pid_max, .min = RESERVED_PIDS + 1,
 	     .max = PID_MAX_LIMIT);
 
+/*
+ * /proc/sys/kernel/ns_last_pid (Linux's CHECKPOINT_RESTORE): the pid
+ * given out last.  Writing n, 0..pid_max, makes the next allocation start
+ * at n + 1, so the next process gets n + 1 if it is free: how
+ * checkpoint/restore tools recreate a pid.  Linux checks the writer for
+ * CAP_CHECKPOINT_RESTORE in the handler (the file is 0666): every process
+ * here is root, which has it.  next_pid changes under proc_lock.
+ */
+static long ns_last_pid_show(const struct proc_sys_row *row, char *buf, size_t size)
+{
+	(void)row;
+	return snprintk(buf, size, "%d\n", last_pid());
+}
+
+static long ns_last_pid_store(const struct proc_sys_row *row, const char *text, size_t len,
+			      uint64_t *pos)
+{
+	size_t used;
+	long v;
+	int err;
+
+	(void)row;
+	if (*pos) { /* sysctl_writes_strict: taken, ignored */
+		*pos += len;
+		return (long)len;
+	}
+	if ((err = proc_sys_parse_long(text, len, &v, &used)))
+		return err;
+	if (v < 0 || v > __atomic_load_n(&pid_max, __ATOMIC_RELAXED))
+		return -EINVAL;
+	spin_lock(&proc_lock);
+	__atomic_store_n(&next_pid, (int)v + 1, __ATOMIC_RELAXED);
+	spin_unlock(&proc_lock);
+	*pos += used;
+	return (long)used;
+}
+
+PROC_SYS_ROW(ns_last_pid_row, .path = "kernel/ns_last_pid", .mode = 0666, .show = ns_last_pid_show,
+	     .store = ns_last_pid_store);
+
 /* The most tasks, threads and zombies included (fork and clone: EAGAIN). */
 static int threads_max = TASK_MAX;
 PROC_SYS_ROW(threads_max_row, .path = "kernel/threads-max", .mode = 0444, .show = proc_sys_int_show,
@@ -174,7 +214,7 @@ static int alloc_pid_locked(void)
 
 	for (int tries = 0; tries <= ntasks; tries++) {
 		int pid = next_pid < max ? next_pid : RESERVED_PIDS;
-		next_pid = pid + 1;
+		__atomic_store_n(&next_pid, pid + 1, __ATOMIC_RELAXED); /* last_pid() reads it */
 		if (!task_with_pid_locked(pid))
 			return pid;
 	}

@@ -139,6 +139,11 @@ static void config_text(struct text *t)
 		line(t, by_calls[i].option, calls_implemented(by_calls[i].calls) ? "y" : NULL);
 	for (size_t i = 0; i < sizeof(never) / sizeof(never[0]); i++)
 		line(t, never[i], NULL);
+	/* What Linux gates on CHECKPOINT_RESTORE and programs and LTP use
+	 * is here: kcmp, ns_last_pid, the <kind>_next_id files, msgrcv's
+	 * MSG_COPY.  prctl's PR_SET_MM and PR_GET_TID_ADDRESS and
+	 * /proc/<pid>/map_files are not (docs/linux-abi.md). */
+	line(t, "CHECKPOINT_RESTORE", calls_implemented("kcmp msgget") ? "y" : NULL);
 }
 
 /* CRC-32 (IEEE 802.3, reflected), as gzip's trailer has it. */

@@ -127,7 +127,7 @@ int main(void)
 
 	if (fd < 0 && !on_fdkernel())
 		skip_all("this Linux has no /proc/config.gz");
-	plan(5 + N(by_calls) + N(namespaces));
+	plan(6 + N(by_calls) + N(namespaces));
 	ok(fd >= 0 && read(fd, magic, 2) == 2 && magic[0] == 0x1f && magic[1] == 0x8b,
 	   "/proc/config.gz opens and starts with gzip's magic");
 	close(fd);
@@ -139,6 +139,11 @@ int main(void)
 	   "CONFIG_MMU, CONFIG_64BIT and CONFIG_X86_64 are set");
 	ok(option("IKCONFIG_PROC") && option("PROC_FS"),
 	   "and CONFIG_IKCONFIG_PROC, CONFIG_PROC_FS");
+	bool cr = access("/proc/sys/kernel/ns_last_pid", F_OK) == 0 &&
+		  access("/proc/sys/kernel/msg_next_id", F_OK) == 0;
+	ok((option("CHECKPOINT_RESTORE") != NULL) == cr,
+	   "CONFIG_CHECKPOINT_RESTORE set exactly when ns_last_pid and msg_next_id exist (%s)",
+	   cr ? "they do" : "they do not");
 	for (size_t i = 0; i < N(by_calls); i++) {
 		bool set = option(by_calls[i]) != NULL, have = probe(by_calls[i]);
 		ok(set == have, "CONFIG_%s %s, and its calls %s", by_calls[i],

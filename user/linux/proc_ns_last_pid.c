@@ -1,0 +1,128 @@
+/* /proc/sys/kernel/ns_last_pid: it reads the pid given out last, and
+ * writing n gives the next process n + 1 (a reaped child's pid comes
+ * back); a pidfd of the first holder of that pid then answers ESRCH, not
+ * signalling the new one; values outside 0..pid_max are EINVAL.  On a
+ * busy host another process may take the pid first: a few tries. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#define LAST_PID "/proc/sys/kernel/ns_last_pid"
+#define TRIES	 20
+
+static long read_long(const char *path)
+{
+	char buf[32];
+
+	return read_text(path, buf, sizeof buf) > 0 ? strtol(buf, NULL, 10) : -1;
+}
+
+/* Writes text to path: 0, or -1 with errno. */
+static int write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY), r;
+
+	if (fd < 0)
+		return -1;
+	r = write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : -1;
+	close(fd);
+	return r;
+}
+
+static int set_last_pid(long v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%ld", v);
+	return write_text(LAST_PID, buf);
+}
+
+/* A child that pauses until killed. */
+static pid_t pausing_child(void)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		pause();
+		_exit(0);
+	}
+	require(pid > 0, "fork");
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	require(waitpid(pid, NULL, 0) == pid, "waitpid");
+}
+
+static void test_read(void)
+{
+	pid_t c = pausing_child();
+	long last = read_long(LAST_PID);
+
+	ok(last >= c, "after a fork it reads at least that child's pid (%ld, child %d)", last,
+	   (int)c);
+	reap(c);
+}
+
+/* The old pid back: a pidfd of its first process stays with that one. */
+static void test_reuse(void)
+{
+	pid_t first, again = 0;
+	int pidfd = -1, tries = 0;
+
+	do {
+		if (pidfd >= 0) {
+			close(pidfd);
+			reap(again);
+		}
+		first = pausing_child();
+		pidfd = (int)syscall(SYS_pidfd_open, first, 0);
+		require(pidfd >= 0, "pidfd_open");
+		reap(first);
+		require(set_last_pid(first - 1) == 0, "write ns_last_pid");
+		again = pausing_child();
+	} while (again != first && ++tries < TRIES);
+	ok(again == first, "the next fork gets the written value + 1 (%d tries)", tries);
+	ok(read_long(LAST_PID) >= again, "ns_last_pid reads it back (or a later fork's)");
+	is_errno(syscall(SYS_pidfd_send_signal, pidfd, SIGUSR1, NULL, 0), ESRCH,
+		 "a pidfd of the pid's first process: ESRCH, the new one left alone");
+	int st;
+	ok(waitpid(again, &st, WNOHANG) == 0, "the new process did not get the signal");
+	reap(again);
+	close(pidfd);
+}
+
+static void test_bounds(void)
+{
+	long max = read_long("/proc/sys/kernel/pid_max");
+	char buf[32];
+
+	is_errno(set_last_pid(-1), EINVAL, "-1: EINVAL");
+	is_errno(set_last_pid(max + 1), EINVAL, "pid_max + 1: EINVAL");
+	is_errno(write_text(LAST_PID, "12x"), EINVAL, "garbage after the number: EINVAL");
+	snprintf(buf, sizeof buf, "%ld", read_long(LAST_PID));
+	ok(write_text(LAST_PID, buf) == 0, "the value it reads can be written back");
+}
+
+int main(void)
+{
+	if (access(LAST_PID, F_OK) != 0)
+		skip_all("no ns_last_pid (Linux without CHECKPOINT_RESTORE)");
+	if (access(LAST_PID, W_OK) != 0)
+		skip_all("ns_last_pid not writable here");
+	plan(9);
+	test_read();
+	test_reuse();
+	test_bounds();
+	return done();
+}
