@@ -139,8 +139,22 @@ static void shm_vma_describe(const struct vma *v, uint64_t *dev, uint64_t *ino, 
 	*dev = 1;
 }
 
-static const struct vma_ops shm_vma_ops = {
-    .open = shm_vma_open, .close = shm_vma_close, .describe = shm_vma_describe};
+/* Another attach holds it, or it was not removed (see vma_ops). */
+static bool shm_vma_remappable(struct vma *pin)
+{
+	struct shm_seg *seg = pin->priv;
+	bool ok;
+
+	spin_lock(&shm_ids.lock);
+	ok = seg->nattch > 1 || !(seg->perm.mode & SHM_DEST);
+	spin_unlock(&shm_ids.lock);
+	return ok;
+}
+
+static const struct vma_ops shm_vma_ops = {.open = shm_vma_open,
+					   .close = shm_vma_close,
+					   .describe = shm_vma_describe,
+					   .remappable = shm_vma_remappable};
 
 /* ---- shmget ---- */
 

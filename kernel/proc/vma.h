@@ -39,6 +39,12 @@ struct vma_ops {
 	 * id as inode.  Under the uvm's lock; optional. */
 	void (*describe)(const struct vma *v, uint64_t *dev, uint64_t *ino, char *name,
 			 size_t size);
+	/* remap_file_pages (proc/mmap.c) holds pin, an open of its own,
+	 * across replacing the vmas: whether the object still takes a new
+	 * mapping, were pin not there.  Linux unmaps first, so a removed
+	 * segment whose last attach went is gone before the new mapping
+	 * could open it (EINVAL).  Under the uvm's lock; optional. */
+	bool (*remappable)(struct vma *pin);
 };
 
 struct vma {

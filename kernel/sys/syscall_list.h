@@ -182,6 +182,7 @@
 	X(__NR_sched_setaffinity, sched_setaffinity)                                               \
 	X(__NR_sched_getaffinity, sched_getaffinity)                                               \
 	X(__NR_epoll_create, epoll_create)                                                         \
+	X(__NR_remap_file_pages, remap_file_pages)                                                 \
 	X(__NR_getdents64, getdents64)                                                             \
 	X(__NR_set_tid_address, set_tid_address)                                                   \
 	X(__NR_semtimedop, semtimedop)                                                             \

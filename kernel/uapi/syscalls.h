@@ -178,6 +178,7 @@
 #define __NR_sched_setaffinity 203
 #define __NR_sched_getaffinity 204
 #define __NR_epoll_create    213
+#define __NR_remap_file_pages 216
 #define __NR_getdents64	     217
 #define __NR_set_tid_address 218
 #define __NR_semtimedop	     220

@@ -543,6 +543,7 @@ static const struct call calls[] = {
     {__NR_sched_setaffinity, "Plb", 0},
     {__NR_sched_getaffinity, "Plb", 0},
     {__NR_epoll_create, "s", 0},
+    {__NR_remap_file_pages, "alsls", 0},
     {__NR_getdents64, "fbl", 0},
     {__NR_semtimedop, "", fuzz_semop},
     {__NR_fadvise64, "fils", 0},
