@@ -256,8 +256,12 @@ static uint32_t isdir_bit(const struct inode *ip)
  * inotify_lock: the signal path's locks are not taken under it). */
 void __fsnotify_inode(struct inode *ip, uint32_t mask)
 {
+	/* inotify never reported IN_ISDIR with IN_MOVE_SELF (nor with
+	 * IN_DELETE_SELF): Linux masks it out for compatibility. */
+	uint32_t self = mask & IN_MOVE_SELF ? 0 : isdir_bit(ip);
+
 	spin_lock(&inotify_lock);
-	deliver_locked(ip, mask | isdir_bit(ip), 0, "", 0, false);
+	deliver_locked(ip, mask | self, 0, "", 0, false);
 	spin_unlock(&inotify_lock);
 	dnotify_event(ip, mask | isdir_bit(ip));
 }

@@ -356,6 +356,16 @@ static void test_teardown(void)
 	   "a watched directory removed: DELETE_SELF (no IN_ISDIR), IGNORED");
 	close(fd);
 
+	fd = watcher();
+	mkdir(at("m"), 0700);
+	inotify_add_watch(fd, at("m"), IN_ALL_EVENTS);
+	chmod(at("m"), 0750);
+	rename(at("m"), at("n"));
+	is(events(fd), "40000004 800",
+	   "a watched directory: its ATTRIB has IN_ISDIR, its MOVE_SELF not");
+	rmdir(at("n"));
+	close(fd);
+
 	blocked_fd = inotify_init1(0);
 	close(open(at("w"), O_CREAT | O_WRONLY, 0600));
 	inotify_add_watch(blocked_fd, at("w"), IN_MODIFY);
@@ -437,7 +447,7 @@ int main(void)
 {
 	snprintf(dir, sizeof dir, "/tmp/inotify.%d", getpid());
 	require(mkdir(dir, 0700) == 0, "mkdir");
-	plan(56);
+	plan(57);
 	test_init();
 	test_events();
 	test_cookie();
