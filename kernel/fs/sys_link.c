@@ -39,21 +39,49 @@ SYSCALL_DEFINE3(symlinkat, const char *, target, int, dirfd, const char *, path)
 	return do_symlink(target, dirfd, path);
 }
 
+/* The inode of an empty path (Linux's LOOKUP_EMPTY, always allowed here):
+ * the file on dirfd itself (an O_PATH|O_NOFOLLOW one may be a link), the
+ * cwd for AT_FDCWD.  -EBADF, or -ENOENT for a file with no inode. */
+static long empty_path_inode(int dirfd, struct inode **out)
+{
+	struct file *f;
+
+	if (dirfd == AT_FDCWD) {
+		*out = fs_get_cwd(current()->fs);
+		return 0;
+	}
+	f = files_lookup_raw(current()->files, dirfd);
+	if (!f)
+		return -EBADF;
+	if ((*out = f->inode))
+		inode_get(*out);
+	file_put(f);
+	return *out ? 0 : -ENOENT;
+}
+
 /* The target, truncated to size bytes and without a NUL (Linux); EINVAL
- * if the path names no link. */
+ * if the path names no link, ENOENT if an empty one (dirfd's own file)
+ * is none. */
 static long do_readlink(int dirfd, const char *upath, char *ubuf, int size)
 {
 	struct inode *ip;
 	const char *target;
+	struct upath p;
 	long err;
 
 	if (size <= 0)
 		return -EINVAL;
-	err = upath_lookup(dirfd, upath, true, &ip);
+	err = upath_get_flags(dirfd, upath, AT_EMPTY_PATH, &p);
 	if (err)
 		return err;
+	err = p.path[0] ? path_lookup_flags(p.dir, p.path, lookup_follow_flags(true), &ip)
+			: empty_path_inode(dirfd, &ip);
+	if (err) {
+		upath_put(&p);
+		return err;
+	}
 	if (!inode_is_link(ip)) {
-		err = -EINVAL;
+		err = p.path[0] ? -EINVAL : -ENOENT;
 	} else {
 		/* The target stays while we hold the inode. */
 		size_t len = strlen(target = ip->link.target);
@@ -62,6 +90,7 @@ static long do_readlink(int dirfd, const char *upath, char *ubuf, int size)
 		err = copy_to_user(ubuf, target, len) ? -EFAULT : (long)len;
 	}
 	inode_put(ip);
+	upath_put(&p);
 	return err;
 }
 
@@ -95,17 +124,13 @@ static long upath_get_two(int olddirfd, const char *uold, int oldflags, int newd
  * directory); EBADF, ENOENT for a file with no inode. */
 static long link_fd(int fd, struct upath *new)
 {
-	struct file *f = fd == AT_FDCWD ? NULL : files_lookup_raw(current()->files, fd);
-	struct inode *ip = f ? f->inode : fs_get_cwd(current()->fs);
-	long err;
+	struct inode *ip;
+	long err = empty_path_inode(fd, &ip);
 
-	if (fd != AT_FDCWD && !f)
-		return -EBADF;
-	err = ip ? vfs_link_inode(ip, new->dir, new->path) : -ENOENT;
-	if (f)
-		file_put(f);
-	else
-		inode_put(ip);
+	if (err)
+		return err;
+	err = vfs_link_inode(ip, new->dir, new->path);
+	inode_put(ip);
 	return err;
 }
 

@@ -1,8 +1,9 @@
 /* open(O_PATH): an fd that names a file without opening it.  read, write,
  * ioctl, mmap, fchmod, flock, lseek, getdents, epoll and sendfile see
  * EBADF (poll POLLNVAL); fstat, fstatfs, fchdir, *at calls, dup, the fd
- * fcntls, linkat and fchmodat with AT_EMPTY_PATH, /proc/self/fd and close
- * work; F_GETFL shows O_PATH; no device is opened and no FIFO waits. */
+ * fcntls, linkat and fchmodat with AT_EMPTY_PATH, readlinkat of "" on a
+ * link, /proc/self/fd and close work; F_GETFL shows O_PATH; no device is
+ * opened and no FIFO waits. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <poll.h>
@@ -149,11 +150,31 @@ static void test_open_rules(void)
 	close(fd);
 }
 
+/* readlinkat with an empty path reads the link an O_PATH|O_NOFOLLOW fd
+ * names; any other file there (dirfd's, the cwd's) is ENOENT, not EINVAL. */
+static void test_readlink_empty(int fd, int dfd)
+{
+	int lfd = open(link_path, O_PATH | O_NOFOLLOW);
+	char buf[32] = "";
+
+	ok(readlinkat(lfd, "", buf, sizeof buf) == 7 && !memcmp(buf, "nowhere", 7),
+	   "readlinkat(link fd, \"\"): the link's target");
+	is_errno(readlinkat(fd, "", buf, sizeof buf), ENOENT, "readlinkat(file fd, \"\"): ENOENT");
+	is_errno(readlinkat(dfd, "", buf, sizeof buf), ENOENT, "readlinkat(dir fd, \"\"): ENOENT");
+	is_errno(readlinkat(AT_FDCWD, "", buf, sizeof buf), ENOENT,
+		 "readlinkat(AT_FDCWD, \"\"): ENOENT");
+	is_errno(readlinkat(lfd + 100, "", buf, sizeof buf), EBADF,
+		 "readlinkat(bad fd, \"\"): EBADF");
+	is_errno(readlinkat(dfd, "file", buf, sizeof buf), EINVAL,
+		 "a named file, not a link: EINVAL");
+	close(lfd);
+}
+
 int main(void)
 {
 	int fd, dfd;
 
-	plan(29);
+	plan(35);
 	snprintf(dir, sizeof dir, "/tmp/opath-%d", (int)getpid());
 	snprintf(file, sizeof file, "%s/file", dir);
 	snprintf(fifo, sizeof fifo, "%s/fifo", dir);
@@ -169,6 +190,7 @@ int main(void)
 	test_refused(fd, dfd);
 	test_allowed(fd, dfd);
 	test_open_rules();
+	test_readlink_empty(fd, dfd);
 	close(fd);
 	close(dfd);
 	ok(unlink(file) == 0 && unlink(fifo) == 0 && unlink(link_path) == 0 && rmdir(dir) == 0,
