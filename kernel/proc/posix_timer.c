@@ -18,8 +18,8 @@
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
-#define TIMER_ABSTIME	       1
-#define TIMER_ID_MAX	       INT32_MAX
+#define TIMER_ABSTIME 1
+#define TIMER_ID_MAX  INT32_MAX
 
 /* struct sigevent as x86_64 lays it out (64 bytes). */
 struct sigevent_k {
@@ -58,6 +58,8 @@ bool posix_timer_expire_locked(struct posix_timer *pt, uint64_t now)
 		pt->expires = 0;
 	else
 		pt->expires = forward(pt, now, &missed);
+	missed = pt->early > (uint64_t)(INT32_MAX - missed) ? INT32_MAX : missed + (int)pt->early;
+	pt->early = 0;
 	if (pt->cpu && !pt->expires)
 		cpu_timer_armed_locked(pt, false);
 	else if (!pt->cpu && pt->expires)
@@ -317,6 +319,23 @@ static struct itimerspec_k read_locked(const struct posix_timer *pt, uint64_t no
 	return cur;
 }
 
+/* The monotonic expiry of a wall-clock time mono (monotonic ns, maybe <= 0:
+ * before boot).  A period ago is still that long ago, as in Linux, whose
+ * clocks count from before boot: an interval timer's whole periods up to
+ * the first after 0 go to pt->early, its first expiry's overruns. */
+static uint64_t wall_expiry(struct posix_timer *pt, int64_t mono)
+{
+	uint64_t n;
+
+	if (mono > 0)
+		return (uint64_t)mono;
+	if (!pt->interval)
+		return 1;
+	n = (uint64_t)(-mono) / pt->interval + 1;
+	pt->early = n;
+	return (uint64_t)mono + n * pt->interval;
+}
+
 /* Arms pt for value ns (absolute on its clock with TIMER_ABSTIME), then
  * every interval ns; value 0 disarms it (siglock held).  An absolute time
  * already past fires at the next tick. */
@@ -325,16 +344,15 @@ static void arm_locked(struct posix_timer *pt, int flags, uint64_t value, uint64
 {
 	disarm_locked(pt);
 	pt->interval = value ? interval : 0;
+	pt->early = 0;
 	if (!value)
 		return;
 	if (!(flags & TIMER_ABSTIME))
 		pt->expires = now + value; /* both <= KTIME_MAX: no overflow */
 	else if (pt->cpu)
 		pt->expires = value;
-	else {
-		int64_t mono = (int64_t)value - clock_wall_offset(pt->clock);
-		pt->expires = mono > 0 ? (uint64_t)mono : 1;
-	}
+	else
+		pt->expires = wall_expiry(pt, (int64_t)value - clock_wall_offset(pt->clock));
 	if (pt->notify == SIGEV_NONE)
 		return; /* only read: nothing happens at its expiry */
 	if (pt->cpu)

@@ -50,7 +50,10 @@ struct posix_timer {
 	uint64_t expires;  /* the next expiry: monotonic ns (wall clocks) or the
 			    * CPU clock's ns; 0: disarmed */
 	uint64_t interval; /* ns, 0: one-shot */
-	int overrun_last;  /* the overrun of the last signal taken (getoverrun) */
+	/* Periods of an absolute wall-clock time before the monotonic clock's
+	 * start, which expires skips: overruns of the first expiry. */
+	uint64_t early;
+	int overrun_last; /* the overrun of the last signal taken (getoverrun) */
 	struct ktimer ktimer;
 	struct sigqueue q; /* its signal (SIGQ_TIMER) */
 };

@@ -1,12 +1,13 @@
 /* POSIX timers as Linux runs them: SIGEV_SIGNAL with si_code SI_TIMER,
  * si_value, si_timerid and si_overrun; the default sigevent (SIGALRM, the
  * id as value); timer_settime relative, TIMER_ABSTIME, interval and old
- * value; timer_gettime; overruns while the signal waits, and
- * timer_getoverrun; SIGEV_NONE; SIGEV_THREAD_ID to one thread; the CPU
- * clocks; fork children and exec'd images without the timers; every bad
- * argument's errno; and a process that leaks thousands of timers gives
- * them back when it ends. */
+ * value; timer_gettime; overruns while the signal waits, since a time
+ * long past, saturated at INT_MAX, and timer_getoverrun; SIGEV_NONE;
+ * SIGEV_THREAD_ID to one thread; the CPU clocks; fork children and
+ * exec'd images without the timers; every bad argument's errno; and a
+ * process that leaks thousands of timers gives them back when it ends. */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -143,6 +144,39 @@ static void test_overrun(void)
 	sys(SYS_timer_delete, id, 0, 0, 0);
 	sigset_t s = set_of(SIGRTMIN + 1);
 	sigtimedwait(&s, &si, &(struct timespec){0, 0}); /* one may have come since */
+}
+
+/* The overrun of the first signal of a CLOCK_REALTIME timer armed at an
+ * absolute time ago_s seconds past, then every interval_ns: -1 if none
+ * came, -2 if timer_getoverrun disagrees with si_overrun. */
+static int overrun_since(long ago_s, long interval_ns)
+{
+	struct timespec now;
+	siginfo_t si;
+	int id, got;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	create(CLOCK_REALTIME, SIGEV_SIGNAL, SIGRTMIN + 1, 6, 0, &id);
+	settime(id, TIMER_ABSTIME, (now.tv_sec - ago_s) * 1000000000L, interval_ns, NULL);
+	got = wait_for(SIGRTMIN + 1, &si) == SIGRTMIN + 1 ? si.si_overrun : -1;
+	if (sys(SYS_timer_getoverrun, id, 0, 0, 0) != got)
+		got = -2;
+	sys(SYS_timer_delete, id, 0, 0, 0);
+	sigset_t s = set_of(SIGRTMIN + 1);
+	sigtimedwait(&s, &si, &(struct timespec){0, 0}); /* one may have come since */
+	return got;
+}
+
+/* A time long past (before fdkernel's boot): every period since is an
+ * overrun of the first expiry, up to INT_MAX (Linux's DELAYTIMER_MAX). */
+static void test_overrun_past(void)
+{
+	int n = overrun_since(1000000, 1000000000L);
+
+	ok(n >= 1000000 && n < 1000000 + 3600,
+	   "a time 10^6 s past, 1 s periods: 10^6 overruns (%d)", n);
+	n = overrun_since(1000000, 1000);
+	ok(n == INT_MAX, "10^15 periods: the overrun saturates at INT_MAX (%d)", n);
 }
 
 static void test_none(void)
@@ -362,10 +396,11 @@ int main(int argc, char **argv)
 		sigaddset(&all, s);
 	sigaddset(&all, SIGALRM);
 	sigprocmask(SIG_BLOCK, &all, NULL);
-	plan(43);
+	plan(45);
 	test_signal();
 	test_settime();
 	test_overrun();
+	test_overrun_past();
 	test_none();
 	test_thread_id();
 	test_cpu();
