@@ -287,6 +287,11 @@ static const struct dir_gen pid_dir_gen = {
     .sealed = true,
 };
 
+int proc_pid_dir_pid(const struct inode *ip)
+{
+	return ip && S_ISDIR(ip->mode) && ip->dir.gen == &pid_dir_gen ? ip->dir.gen_pid : 0;
+}
+
 /* /proc/self, a link to the caller's process id. */
 static int self_link(struct inode **out)
 {

@@ -36,6 +36,10 @@ int proc_gen_dir(struct inode *parent, const struct dir_gen *gen, int pid, int t
 		 struct inode **out);
 /* The text file which (enum proc_pid_file) about pid, or its thread tid. */
 int proc_text_file(int pid, int tid, int which, struct inode **out);
+/* The process a /proc/<pid> directory is about (its number: the lifetime
+ * rule of proc_pid.c), or 0 for any other inode, a task/<tid> one too
+ * (Linux's tgid_pidfd_to_pid: pidfd_send_signal takes such a directory). */
+int proc_pid_dir_pid(const struct inode *ip);
 /* The index of name in names[0..n) (NULL entries never match), or -1. */
 int proc_entry_index(const char *const *names, int n, const char *name, size_t len);
 

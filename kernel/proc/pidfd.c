@@ -12,6 +12,7 @@
 #include "fs/fd.h"
 #include "fs/file.h"
 #include "fs/files.h"
+#include "fs/proc_pid.h"
 #include "fs/poll.h"
 #include "lib/printk.h"
 #include "lib/string.h"
@@ -338,18 +339,38 @@ static int send_locked(struct pid_ident *id, int sig, const struct sig_info *inf
 	return task_exited(leader) ? 0 : signal_send_info(leader, sig, info);
 }
 
+/* The identity of the process fd names, referenced: a pidfd's, or that of
+ * the live process an open /proc/<pid> directory is about (Linux's
+ * pidfd_to_pid; the directory holds a number only, so a reaped process's
+ * is -ESRCH).  -EBADF for any other fd. */
+static int signal_target(int fd, struct pid_ident **out)
+{
+	struct file *f = files_lookup(current()->files, fd);
+	int pid = f && f->ops != &pidfd_ops ? proc_pid_dir_pid(f->inode) : 0;
+	int err = 0;
+
+	if (!f)
+		return -EBADF;
+	if (f->ops == &pidfd_ops) {
+		*out = f->priv;
+		ident_get(*out);
+	} else {
+		err = pid ? ident_find(pid, out) : -EBADF;
+	}
+	file_put(f);
+	return err;
+}
+
 SYSCALL_DEFINE4(pidfd_send_signal, int, pidfd, int, sig, const void *, uinfo, unsigned int, flags)
 {
 	struct sig_info info;
 	struct pid_ident *id;
-	struct file *f;
 	int err;
 
 	if ((flags & ~PIDFD_SIGNAL_FLAGS) || (flags & (flags - 1)))
 		return -EINVAL; /* unknown, or more than one target */
-	if ((err = pidfd_lookup(pidfd, &f)))
+	if ((err = signal_target(pidfd, &id)))
 		return err;
-	id = f->priv;
 	/* "To itself": the caller's own thread id is the pid, and the target
 	 * no wider than the process, as Linux. */
 	err = send_info(uinfo, sig,
@@ -364,7 +385,7 @@ SYSCALL_DEFINE4(pidfd_send_signal, int, pidfd, int, sig, const void *, uinfo, un
 			err = send_locked(id, sig, &info, flags);
 		spin_unlock(&proc_lock);
 	}
-	file_put(f);
+	pid_ident_put(id);
 	return err;
 }
 

@@ -1,6 +1,7 @@
 /* pidfds through musl's syscall(): pidfd_open, poll and epoll readiness
  * at exit and at the reap, waitid(P_PIDFD) with WNOHANG and
  * PIDFD_NONBLOCK, pidfd_send_signal with and without a siginfo,
+ * pidfd_send_signal through an open /proc/<pid> directory,
  * pidfd_getfd, fdinfo's Pid: line, clone's and clone3's CLONE_PIDFD, and
  * every errno as Linux gives it. */
 #define _GNU_SOURCE
@@ -306,6 +307,53 @@ static void test_signal(void)
 	close(fd);
 }
 
+/* An open /proc/<pid> directory stands for a pidfd in pidfd_send_signal
+ * only (Linux's tgid_pidfd_to_pid): not a task/<tid> or other /proc
+ * directory, not an O_PATH fd, not in waitid or pidfd_getfd. */
+static void test_proc_dir(void)
+{
+	struct sigaction sa = {.sa_sigaction = on_usr1, .sa_flags = SA_SIGINFO};
+	int self = open("/proc/self", O_DIRECTORY | O_CLOEXEC), fd, ctl;
+	char path[64];
+	siginfo_t si;
+	pid_t pid;
+
+	sigaction(SIGUSR1, &sa, NULL);
+	memset(&si, 0, sizeof si);
+	si.si_signo = SIGUSR1;
+	si.si_code = SI_QUEUE;
+	si.si_pid = getpid();
+	si.si_value.sival_int = 777;
+	got_sig = 0;
+	ok(pidfd_send(self, SIGUSR1, &si, 0) == 0 && got_sig == SIGUSR1 && got_code == SI_QUEUE &&
+	       got_value == 777,
+	   "/proc/self opened: pidfd_send_signal reaches the process with the siginfo");
+	signal(SIGUSR1, SIG_DFL);
+	snprintf(path, sizeof path, "/proc/self/task/%d", (int)syscall(SYS_gettid));
+	fd = open(path, O_DIRECTORY);
+	is_errno(pidfd_send(fd, 0, NULL, 0), EBADF, "a /proc/<pid>/task/<tid> directory: EBADF");
+	close(fd);
+	fd = open("/proc/self/fd", O_DIRECTORY);
+	is_errno(pidfd_send(fd, 0, NULL, 0), EBADF, "/proc/self/fd: EBADF");
+	close(fd);
+	fd = open("/proc/self", O_PATH);
+	is_errno(pidfd_send(fd, 0, NULL, 0), EBADF, "an O_PATH /proc/self: EBADF");
+	close(fd);
+	is_errno(waitid(P_PIDFD, self, &si, WEXITED | WNOHANG), EBADF,
+		 "waitid(P_PIDFD) on /proc/self: EBADF");
+	is_errno(syscall(SYS_pidfd_getfd, self, 0, 0), EBADF, "pidfd_getfd on /proc/self: EBADF");
+	close(self);
+
+	pid = waiting_child(&ctl);
+	snprintf(path, sizeof path, "/proc/%d", (int)pid);
+	fd = open(path, O_DIRECTORY);
+	ok(pidfd_send(fd, SIGTERM, NULL, 0) == 0 && waitpid(pid, NULL, 0) == pid,
+	   "/proc/<child>: SIGTERM kills it");
+	is_errno(pidfd_send(fd, 0, NULL, 0), ESRCH, "the child reaped: ESRCH");
+	close(fd);
+	close(ctl);
+}
+
 static void test_getfd(void)
 {
 	int ctl, fd, got, p[2], status;
@@ -383,13 +431,14 @@ static void test_clone(void)
 
 int main(void)
 {
-	plan(68);
+	plan(76);
 	test_open();
 	test_thread();
 	test_live_thread();
 	test_exit_and_wait();
 	test_wait_errors();
 	test_signal();
+	test_proc_dir();
 	test_getfd();
 	test_clone();
 	return done();
