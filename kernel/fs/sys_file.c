@@ -402,8 +402,9 @@ SYSCALL_DEFINE1(fchdir, int, fd)
 	return err;
 }
 
-/* FIONBIO is generic (it sets O_NONBLOCK); everything else is the file's. */
-SYSCALL_DEFINE3(ioctl, int, fd, unsigned long, cmd, unsigned long, arg)
+/* FIONBIO is generic (it sets O_NONBLOCK); everything else is the file's.
+ * cmd is 32 bits, as Linux's: musl passes an int, sign-extended. */
+SYSCALL_DEFINE3(ioctl, int, fd, unsigned int, cmd, unsigned long, arg)
 {
 	struct file *f = files_lookup(files(), fd);
 	long err;

@@ -9,6 +9,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
+#include "fs/proc_sys.h"
 #include "fs/vfs.h"
 #include "lib/iov_iter.h"
 #include "lib/random.h"
@@ -130,11 +131,87 @@ static long random_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 	return random_transfer(from, false);
 }
 
+/* ---- Linux's random ioctls and entropy count ---- */
+
+/* Linux's RND* ioctls ('R'): <linux/random.h>. */
+#define RNDGETENTCNT	0x80045200 /* _IOR('R', 0, int) */
+#define RNDADDTOENTCNT	0x40045201 /* _IOW('R', 1, int) */
+#define RNDADDENTROPY	0x40085203 /* _IOW('R', 3, int[2]) + the bytes */
+#define RNDZAPENTCNT	0x5204
+#define RNDCLEARPOOL	0x5206
+#define RNDRESEEDCRNG	0x5207
+#define POOL_READY_BITS 256 /* Linux's POOL_BITS: a seeded generator's count */
+
+/* The bits of seed credited to the generator (Linux's input_pool.init_bits,
+ * shown by RNDGETENTCNT and entropy_avail).  Ours is seeded at its first
+ * use, from the TSC, and getrandom never waits: it counts as seeded from
+ * boot, which Linux shows as POOL_READY_BITS.  Constant; credits (root's
+ * RNDADDTOENTCNT, RNDADDENTROPY) cannot raise it past that. */
+static const int seed_bits = POOL_READY_BITS;
+
+/* RNDADDENTROPY's struct rand_pool_info: a credit, a length, the bytes,
+ * mixed in as a write; EFAULT unless every byte was (Linux's rule). */
+static long add_entropy(const int32_t *uarg)
+{
+	int32_t head[2]; /* entropy_count, buf_size */
+	struct iovec v;
+	struct iov_iter it;
+
+	if (copy_from_user(&head[0], uarg, sizeof(head[0])))
+		return -EFAULT;
+	if (head[0] < 0)
+		return -EINVAL;
+	if (copy_from_user(&head[1], uarg + 1, sizeof(head[1])))
+		return -EFAULT;
+	if (head[1] < 0 || (size_t)head[1] > MAX_RW_COUNT)
+		return -EFAULT;
+	v = (struct iovec){.iov_base = (void *)(uarg + 2), .iov_len = (size_t)head[1]};
+	iov_iter_init(&it, &v, 1, v.iov_len);
+	return random_transfer(&it, false) == head[1] ? 0 : -EFAULT;
+}
+
+/* Linux's random_ioctl: every request but RNDGETENTCNT is root's (EPERM
+ * otherwise: everyone is root here); unknown ones EINVAL. */
+static long random_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
+{
+	int32_t n;
+
+	(void)f;
+	switch (cmd) {
+	case RNDGETENTCNT:
+		n = seed_bits;
+		return copy_to_user((void *)arg, &n, sizeof(n)) ? -EFAULT : 0;
+	case RNDADDTOENTCNT:
+		if (copy_from_user(&n, (const void *)arg, sizeof(n)))
+			return -EFAULT;
+		return n < 0 ? -EINVAL : 0; /* the count is full already */
+	case RNDADDENTROPY:
+		return add_entropy((const int32_t *)arg);
+	case RNDZAPENTCNT:
+	case RNDCLEARPOOL:
+		return 0; /* no effect since Linux 5.18 either */
+	case RNDRESEEDCRNG:
+		spin_lock(&random_lock);
+		mix_locked(rdtsc()); /* always seeded: never ENODATA */
+		spin_unlock(&random_lock);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+PROC_SYS_ROW(entropy_avail_row, .path = "kernel/random/entropy_avail", .mode = 0444,
+	     .show = proc_sys_int_show, .data = (void *)&seed_bits);
+static const int pool_bits = POOL_READY_BITS;
+PROC_SYS_ROW(poolsize_row, .path = "kernel/random/poolsize", .mode = 0444,
+	     .show = proc_sys_int_show, .data = (void *)&pool_bits);
+
 /* /dev/random and /dev/urandom: the same generator, never blocking (Linux's
  * since 5.6 once its generator is seeded, which ours always is). */
 const struct file_ops random_ops = {
     .read_iter = random_read,
     .write_iter = random_write,
+    .ioctl = random_ioctl,
     .release = vfs_release_inode,
 };
 

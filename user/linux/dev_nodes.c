@@ -1,16 +1,29 @@
 /* The /dev nodes programs expect beside null and zero: full (reads zeroes,
- * writes ENOSPC), random and urandom (bytes that differ, writes mixed in),
- * the links fd, stdin, stdout and stderr into /proc/self/fd, and what
- * bash's process substitution relies on: an anonymous pipe reopened
- * through /dev/fd/N never waits for a partner (a FIFO still does). */
+ * writes ENOSPC), random and urandom (bytes that differ, writes mixed in,
+ * Linux's RND* ioctls and the entropy count /proc shows), the links fd,
+ * stdin, stdout and stderr into /proc/self/fd, and what bash's process
+ * substitution relies on: an anonymous pipe reopened through /dev/fd/N
+ * never waits for a partner (a FIFO still does). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "testutil.h"
+
+/* <linux/random.h>'s requests (musl has no kernel headers). */
+#define RNDGETENTCNT   _IOR('R', 0x00, int)
+#define RNDADDTOENTCNT _IOW('R', 0x01, int)
+#define RNDGETPOOL     _IOR('R', 0x02, int[2])
+#define RNDADDENTROPY  _IOW('R', 0x03, int[2])
+#define RNDZAPENTCNT   _IO('R', 0x04)
+#define RNDCLEARPOOL   _IO('R', 0x06)
+#define RNDRESEEDCRNG  _IO('R', 0x07)
 
 /* Whether path is the character device major:minor, mode 0666. */
 static bool chrdev_is(const char *path, unsigned int major, unsigned int minor)
@@ -69,6 +82,65 @@ static void test_random(void)
 	is_errno(read(fd, (void *)8, 16), EFAULT, "a read into a bad buffer: EFAULT");
 	close(fd);
 	free(buf);
+}
+
+/* The int in a /proc file, or -1. */
+static int proc_int(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -1;
+
+	if (f && fscanf(f, "%d", &v) != 1)
+		v = -1;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* Linux's random ioctls (<linux/random.h>), on both devices; the count
+ * agrees with /proc/sys/kernel/random/entropy_avail.  Root's requests
+ * (this test runs as root with CAP_SYS_ADMIN) take effect or are no-ops. */
+static void test_random_ioctl(void)
+{
+	int fd = open("/dev/random", O_RDONLY), ufd = open("/dev/urandom", O_RDONLY), n = -1,
+	    m = -1, pool[2];
+	struct {
+		int count, size;
+		char buf[8];
+	} add = {8, 8, "entropy"};
+	struct termios t;
+
+	ok(ioctl(fd, RNDGETENTCNT, &n) == 0 && ioctl(ufd, RNDGETENTCNT, &m) == 0 && n == m &&
+	       n == proc_int("/proc/sys/kernel/random/entropy_avail") &&
+	       n <= proc_int("/proc/sys/kernel/random/poolsize"),
+	   "RNDGETENTCNT on both devices is entropy_avail (%d), within poolsize", n);
+	is_int(proc_int("/proc/sys/kernel/random/poolsize"), 256, "poolsize: 256 bits");
+	is_errno(ioctl(ufd, RNDGETENTCNT, (void *)8), EFAULT,
+		 "RNDGETENTCNT to a bad pointer: EFAULT");
+	m = -1;
+	ok(syscall(SYS_ioctl, ufd, 0xabcd000000000000UL | (unsigned)RNDGETENTCNT, &m) == 0 &&
+	       m == n,
+	   "the request is 32 bits: high bits of the register are ignored");
+	n = 8;
+	is_int(ioctl(ufd, RNDADDTOENTCNT, &n), 0, "RNDADDTOENTCNT 8: taken");
+	n = -1;
+	is_errno(ioctl(ufd, RNDADDTOENTCNT, &n), EINVAL, "RNDADDTOENTCNT -1: EINVAL");
+	is_int(ioctl(fd, RNDADDENTROPY, &add), 0, "RNDADDENTROPY of 8 bytes: taken");
+	add.count = -1;
+	is_errno(ioctl(fd, RNDADDENTROPY, &add), EINVAL,
+		 "RNDADDENTROPY, a negative credit: EINVAL");
+	add.count = 0;
+	add.size = -1;
+	is_errno(ioctl(fd, RNDADDENTROPY, &add), EFAULT, "RNDADDENTROPY, a negative size: EFAULT");
+	ok(ioctl(ufd, RNDZAPENTCNT) == 0 && ioctl(ufd, RNDCLEARPOOL) == 0 &&
+	       ioctl(ufd, RNDRESEEDCRNG) == 0,
+	   "RNDZAPENTCNT, RNDCLEARPOOL (no effect) and RNDRESEEDCRNG: 0");
+	is_errno(ioctl(ufd, RNDGETPOOL, pool), EINVAL, "RNDGETPOOL (gone): EINVAL");
+	is_errno(ioctl(ufd, TCGETS, &t), EINVAL,
+		 "TCGETS: EINVAL (the driver's answer), not ENOTTY");
+	is_errno(ioctl(ufd, FIONREAD, &n), EINVAL, "FIONREAD: EINVAL");
+	close(fd);
+	close(ufd);
 }
 
 /* Whether the link at path reads target. */
@@ -188,9 +260,10 @@ static void test_reopen(void)
 
 int main(void)
 {
-	plan(19);
+	plan(32);
 	test_full();
 	test_random();
+	test_random_ioctl();
 	test_links();
 	test_reopen();
 	return done();
