@@ -5,8 +5,8 @@
  * where Linux lets root write (pid_max changes the pids handed out,
  * hostname is uname's nodename, pipe-max-size is rounded as Linux's),
  * with Linux's errors and file-position rules; read-only files refuse to
- * open for writing.  Writes change the whole system, so they run in
- * fdkernel only and put every value back. */
+ * open for writing; net/ipv4/conf's tags are stored as Linux's.  Writes change the whole system, so
+ * they run in fdkernel only and put every value back. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <sched.h>
@@ -278,6 +278,51 @@ static void test_pipe_core(void)
 	sys_write("kernel/core_pattern", "core");
 }
 
+/* The tag checks in a network name space of its own (the host's child
+ * unshares one; fdkernel has only one, and this boot's first run owns
+ * it): a bit per failed check. */
+static int net_tag_checks(void)
+{
+	const char *lo = "net/ipv4/conf/lo/tag", *dflt = "net/ipv4/conf/default/tag";
+	int bad = 0;
+
+	if (unshare(CLONE_NEWNET) != 0 && !on_fdkernel())
+		return 0x80; /* no new name space: skipped */
+	bad |= sys_long(lo) != 0 || sys_long(dflt) != 0 || sys_long("net/ipv4/conf/all/tag") != 0;
+	bad |= (sys_write(dflt, "3") != 1 || sys_long(lo) != 3) << 1;
+	bad |= (sys_write(lo, "5\n") != 2 || sys_long(lo) != 5 || sys_long(dflt) != 3) << 2;
+	bad |= (sys_write(dflt, "9") != 1 || sys_long(lo) != 5) << 3;
+	errno = 0;
+	bad |= (sys_write(lo, "x") != -1 || errno != EINVAL || sys_long(lo) != 5) << 4;
+	sys_write(dflt, "0");
+	sys_write(lo, "0");
+	return bad;
+}
+
+/* net/ipv4/conf/{all,default,lo}/tag: numbers root stores; default's
+ * value goes to lo until lo's own is written (Linux's devinet_conf_proc). */
+static void test_net_tag(void)
+{
+	int status = -1;
+	pid_t pid;
+
+	fflush(stdout);
+	if ((pid = fork()) == 0)
+		_exit(net_tag_checks());
+	waitpid(pid, &status, 0);
+	status = WIFEXITED(status) ? WEXITSTATUS(status) : 0x7f;
+	if (status == 0x80) {
+		for (int i = 0; i < 5; i++)
+			skip("host: unshare(CLONE_NEWNET) refused", "net/ipv4/conf tags");
+		return;
+	}
+	ok(!(status & 1), "all, default and lo tags: 0 at first");
+	ok(!(status & 2), "a write to default/tag sets lo's too");
+	ok(!(status & 4), "a write to lo/tag: lo's alone");
+	ok(!(status & 8), "then default's no longer reaches lo");
+	ok(!(status & 16), "a tag that is no number: EINVAL, kept");
+}
+
 /* unshare(CLONE_FILES) in a process sharing its table: the copy's errno. */
 static int unshare_files_in_sharer(void)
 {
@@ -345,7 +390,7 @@ static void test_nr_open(void)
 
 int main(void)
 {
-	plan(27);
+	plan(32);
 	test_files_read();
 	test_int_position();
 	test_listing();
@@ -354,5 +399,6 @@ int main(void)
 	test_hostname();
 	test_pipe_core();
 	test_nr_open();
+	test_net_tag();
 	return done();
 }
