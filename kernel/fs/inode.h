@@ -51,6 +51,11 @@ struct inode {
 	uint64_t ino;  /* constant */
 	uint32_t mode; /* type bits constant; permission bits under lock */
 	uint32_t rdev; /* character devices: MKDEV(major, minor); constant */
+	/* Part of /proc's tree, which Linux mounts as a file system of its
+	 * own: link and rename across its edge are EXDEV.  Constant: set
+	 * at creation (proc_inode_alloc; a new entry takes its directory's
+	 * in link_entry). */
+	bool procfs;
 	/*
 	 * Atomic, as Linux's i_writecount: above 0, the open files that may
 	 * write the regular file; below 0, the address spaces running it

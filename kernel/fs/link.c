@@ -67,8 +67,13 @@ int vfs_link_inode(struct inode *ip, struct inode *newstart, const char *newpath
 	int err = new_name(newstart, newpath, &last);
 
 	if (!err) {
-		/* Hard links to directories would make loops in the tree. */
-		err = inode_is_dir(ip) ? -EPERM : dir_link(last.dir, last.name, last.len, ip);
+		/* No new name is ever found in /proc (its lookups say ENOENT,
+		 * before Linux looks at mounts); a /proc file is on another
+		 * file system.  Hard links to directories would make loops. */
+		err = last.dir->procfs	 ? -ENOENT
+		      : ip->procfs	 ? -EXDEV
+		      : inode_is_dir(ip) ? -EPERM
+					 : dir_link(last.dir, last.name, last.len, ip);
 		inode_put(last.dir);
 	}
 	return err;
@@ -98,7 +103,9 @@ int vfs_rename(struct inode *oldstart, const char *oldpath, struct inode *newsta
 	err = path_lookup_parent(newstart, newpath, &new);
 	if (err)
 		goto out_old;
-	if (is_special(&old))
+	if (old.dir->procfs != new.dir->procfs)
+		err = -EXDEV; /* /proc is another file system, as Linux's mount */
+	else if (is_special(&old))
 		err = -EBUSY;
 	else if (is_special(&new))
 		err = (flags & RENAME_NOREPLACE) ? -EEXIST : -EBUSY;

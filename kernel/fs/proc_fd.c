@@ -119,7 +119,7 @@ static int jump_target(struct file *f, struct inode **jump)
 static int fd_link(struct file *f, struct inode **out)
 {
 	char *buf = kmalloc(PATH_MAX);
-	struct inode *ip = inode_alloc(fd_link_mode(f), 0);
+	struct inode *ip = proc_inode_alloc(fd_link_mode(f), 0);
 	long err = buf && ip ? fd_target(f, buf) : -ENOMEM;
 
 	if (ip)

@@ -160,13 +160,22 @@ const struct file_ops proc_pid_file_ops = {
     .seekable = true, /* as Linux's: pagemap is read by lseek or pread */
 };
 
+struct inode *proc_inode_alloc(uint32_t mode, uint32_t rdev)
+{
+	struct inode *ip = inode_alloc(mode, rdev);
+
+	if (ip)
+		ip->procfs = true;
+	return ip;
+}
+
 /* ---- the links ---- */
 
 /* A link to a copy of target, made for one lookup (not charged against
  * the ramfs size, st_size 0 as Linux's /proc links): 0 or -ENOMEM. */
 static int proc_link(const char *target, struct inode **out)
 {
-	struct inode *ip = inode_alloc(S_IFLNK | 0777, 0);
+	struct inode *ip = proc_inode_alloc(S_IFLNK | 0777, 0);
 
 	if (!ip)
 		return -ENOMEM;
@@ -203,7 +212,7 @@ static int path_link(int pid, int which, struct inode **out)
 int proc_gen_dir(struct inode *parent, const struct dir_gen *gen, int pid, int tid, uint32_t perm,
 		 struct inode **out)
 {
-	struct inode *ip = inode_alloc(S_IFDIR | perm, 0);
+	struct inode *ip = proc_inode_alloc(S_IFDIR | perm, 0);
 
 	if (!ip)
 		return -ENOMEM;
@@ -222,7 +231,7 @@ int proc_text_file(int pid, int tid, int which, struct inode **out)
 	uint32_t perm = which == PROC_PID_COREDUMP_FILTER ? 0644 /* Linux's */
 			: which == PROC_PID_PAGEMAP	  ? 0400
 							  : 0444;
-	struct inode *ip = inode_alloc(S_IFCHR | perm, MKDEV(PROC_PID_MAJOR, which));
+	struct inode *ip = proc_inode_alloc(S_IFCHR | perm, MKDEV(PROC_PID_MAJOR, which));
 
 	if (!ip)
 		return -ENOMEM;

@@ -27,6 +27,8 @@ extern const struct dir_gen proc_task_dir_gen;
 long proc_fdinfo_text(int pid, int fd, char *buf, size_t size);
 
 /* What proc_pid.c lends the other /proc directories: */
+/* inode_alloc for a generated /proc inode (marked procfs). */
+struct inode *proc_inode_alloc(uint32_t mode, uint32_t rdev);
 /* A decimal number without sign or leading zero, up to INT_MAX (Linux's
  * name_to_int: a pid, tid or fd name), or -1. */
 int proc_name_to_int(const char *name, size_t len);

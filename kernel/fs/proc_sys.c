@@ -305,7 +305,7 @@ static const struct dir_gen proc_sys_dir_gen;
 static int sys_file(int i, struct inode **out)
 {
 	struct inode *ip =
-	    inode_alloc(S_IFCHR | __proc_sys_start[i]->mode, MKDEV(PROC_SYS_MAJOR, 0));
+	    proc_inode_alloc(S_IFCHR | __proc_sys_start[i]->mode, MKDEV(PROC_SYS_MAJOR, 0));
 
 	if (!ip)
 		return -ENOMEM;

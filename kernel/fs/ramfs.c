@@ -511,6 +511,8 @@ static int link_entry(struct inode *dir, struct ramfs_dirent *e, struct inode *i
 	}
 	if (S_ISREG(ip->mode))
 		ip->file.linkable = false;
+	if (fresh)
+		ip->procfs = dir->procfs; /* before anyone can see it */
 	ip->nlink++;
 	if (S_ISDIR(ip->mode)) {
 		ip->nlink = 2; /* its own "." */

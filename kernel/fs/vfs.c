@@ -395,6 +395,8 @@ static struct inode *ensure_dir(const char *path, uint32_t mode)
 
 void vfs_init(void)
 {
+	struct inode *proc;
+
 	ramfs_clock_init();
 	ramfs_space_init();
 	reclock_init();
@@ -406,7 +408,9 @@ void vfs_init(void)
 	unpack_initrd();
 	inode_put(ensure_dir("/tmp", 01777));
 	inode_put(ensure_dir("/dev", 0755));
-	inode_put(ensure_dir("/proc", 0555));
+	proc = ensure_dir("/proc", 0555);
+	proc->procfs = true; /* before anything is made in it */
+	inode_put(proc);
 	inode_put(ensure_dir("/proc/sysvipc", 0555));
 	devices_init();
 	proc_pid_init();
