@@ -71,7 +71,17 @@ struct walk {
 	 * referenced, which it may not leave, and the rename sequence then. */
 	struct inode *scope;
 	unsigned long rename_seq;
+	/* LOOKUP_NO_XDEV: the file system the walk starts on (procfs or
+	 * not: /proc is the one other), which it may not leave. */
+	bool home_procfs;
 };
+
+/* LOOKUP_NO_XDEV: -EXDEV if reaching ip crosses into another file
+ * system (Linux's mount crossings: down, up by "..", and jumps). */
+static int xdev_check(const struct walk *w, const struct inode *ip)
+{
+	return (w->flags & LOOKUP_NO_XDEV) && ip->procfs != w->home_procfs ? -EXDEV : 0;
+}
 
 #define LOOKUP_SCOPED (LOOKUP_BENEATH | LOOKUP_IN_ROOT)
 
@@ -87,7 +97,7 @@ static int jump_root(struct walk *w)
 		inode_get(w->cur = w->scope);
 	else
 		w->cur = vfs_root();
-	return 0;
+	return xdev_check(w, w->cur);
 }
 
 static int walk_init(struct walk *w, struct inode *start, const char *path,
@@ -98,9 +108,11 @@ static int walk_init(struct walk *w, struct inode *start, const char *path,
 		*where = (struct path_where){NULL, NULL};
 	if (!(flags & LOOKUP_SCOPED)) {
 		w->cur = start_dir(start, path);
+		w->home_procfs = w->cur->procfs;
 		return 0;
 	}
 	w->scope = start_dir(start, ".");
+	w->home_procfs = w->scope->procfs;
 	w->rename_seq = dir_rename_begin();
 	if (path[0] == '/')
 		return jump_root(w);
@@ -201,6 +213,8 @@ static int jump_link(struct walk *w, struct inode *link, struct inode **out)
 		return err;
 	if (!link->link.jump)
 		return -ENXIO;
+	if ((err = xdev_check(w, link->link.jump)))
+		return err;
 	w->named = false;
 	if (w->where && f->name) {
 		if (!(w->where->name = kstrdup(f->name)))
@@ -224,7 +238,7 @@ static int take_link(struct walk *w, struct inode *link, const char *tail, struc
  * What name names in the directory w->cur ("." and ".." included),
  * referenced, a link not followed.  -ENOTDIR, -ENAMETOOLONG, -ENOENT.
  */
-static int child_of(struct walk *w, const char *name, size_t len, struct inode **out)
+static int child_in(struct walk *w, const char *name, size_t len, struct inode **out)
 {
 	struct inode *dir = w->cur;
 
@@ -259,6 +273,16 @@ static int child_of(struct walk *w, const char *name, size_t len, struct inode *
 		return -EAGAIN;
 	}
 	return 0;
+}
+
+/* child_in, refused (EXDEV) across file systems under LOOKUP_NO_XDEV. */
+static int child_of(struct walk *w, const char *name, size_t len, struct inode **out)
+{
+	int err = child_in(w, name, len, out);
+
+	if (!err && (err = xdev_check(w, *out)))
+		inode_put(*out);
+	return err;
 }
 
 /*

@@ -5,8 +5,9 @@
  * the resolve flags: NO_SYMLINKS (ELOOP for any link followed, a final one
  * kept with O_NOFOLLOW), NO_MAGICLINKS (/proc/self/exe and fd links, not
  * /proc/self), BENEATH (EXDEV for "/", "..", absolute or escaping links),
- * IN_ROOT ("/" and ".." stop at the dirfd), NO_XDEV in one file system;
- * a scoped ".." never escapes while a rename moves its directory away. */
+ * IN_ROOT ("/" and ".." stop at the dirfd), NO_XDEV (in one file system,
+ * EXDEV across /proc's edge); a scoped ".." never escapes while a rename
+ * moves its directory away. */
 #define _GNU_SOURCE
 #include "fdkernel_abi.h" /* struct open_how, RESOLVE_*: Linux's, from kernel/uapi */
 
@@ -117,6 +118,28 @@ static void test_how(void)
 	is_errno(openat2(topfd, NULL, O_RDONLY, 0, 0), EFAULT, "a NULL path: EFAULT");
 }
 
+/* NO_XDEV across /proc's edge, a file system of its own: down into it,
+ * up out of it by "..", and through a /proc/self/fd link to a file
+ * elsewhere; a walk inside it is fine. */
+static void test_no_xdev(void)
+{
+	int proc = open("/proc", O_RDONLY | O_DIRECTORY);
+	char fdpath[64];
+	long fd;
+
+	is_errno(openat2(AT_FDCWD, "/proc/version", O_RDONLY, 0, RESOLVE_NO_XDEV), EXDEV,
+		 "NO_XDEV: /proc/version from /, EXDEV");
+	fd = openat2(proc, "self/status", O_RDONLY, 0, RESOLVE_NO_XDEV);
+	ok(fd >= 0, "NO_XDEV: self/status from /proc stays inside");
+	close(fd);
+	is_errno(openat2(proc, "..", O_RDONLY, 0, RESOLVE_NO_XDEV), EXDEV,
+		 "NO_XDEV: .. out of /proc, EXDEV");
+	snprintf(fdpath, sizeof fdpath, "self/fd/%d", topfd);
+	is_errno(openat2(proc, fdpath, O_RDONLY, 0, RESOLVE_NO_XDEV), EXDEV,
+		 "NO_XDEV: a /proc/self/fd link to a directory elsewhere, EXDEV");
+	close(proc);
+}
+
 static void test_links(void)
 {
 	char fdpath[32];
@@ -140,6 +163,7 @@ static void test_links(void)
 	ok(fd >= 0, "NO_MAGICLINKS: /proc/self is no magic link");
 	close(fd);
 	ok(opens_file(topfd, "sub/g", RESOLVE_NO_XDEV, "sub"), "NO_XDEV inside one file system");
+	test_no_xdev();
 }
 
 static void test_scopes(void)
@@ -231,7 +255,7 @@ static void test_race(void)
 
 int main(void)
 {
-	plan(45);
+	plan(49);
 	snprintf(top, sizeof top, "/tmp/openat2-%d", (int)getpid());
 	require(mkdir(top, 0755) == 0, "mkdir");
 	topfd = open(top, O_RDONLY | O_DIRECTORY);
