@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "waiting_child.h"
 
 #ifndef SYS_kcmp
 #define SYS_kcmp 312
@@ -29,26 +30,6 @@ struct slot {
 static long kcmp(pid_t a, pid_t b, int type, unsigned long i1, unsigned long i2)
 {
 	return syscall(SYS_kcmp, a, b, type, i1, i2);
-}
-
-/* A child that waits for a byte on a pipe, then exits 0; *ctl is the
- * parent's end (closing it ends the child too). */
-static pid_t waiting_child(int *ctl)
-{
-	int p[2];
-	pid_t pid;
-
-	require(pipe(p) == 0, "pipe");
-	fflush(stdout);
-	if ((pid = fork()) == 0) {
-		char c;
-		close(p[1]);
-		_exit(read(p[0], &c, 1) < 0);
-	}
-	require(pid > 0, "fork");
-	close(p[0]);
-	*ctl = p[1];
-	return pid;
 }
 
 static void end_child(pid_t pid, int ctl)

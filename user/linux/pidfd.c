@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "waiting_child.h"
 
 #define PIDFD_NONBLOCK O_NONBLOCK
 #ifndef P_PIDFD
@@ -46,25 +47,6 @@ static int pidfd_send(int fd, int sig, siginfo_t *info, unsigned flags)
 static int pidfd_getfd(int fd, int target, unsigned flags)
 {
 	return (int)syscall(SYS_pidfd_getfd, fd, target, flags);
-}
-
-/* A child that waits until its end of a pipe closes or gets a byte, then
- * exits with that byte (0 at EOF); *ctl is the parent's end. */
-static pid_t waiting_child(int *ctl)
-{
-	int p[2];
-	pid_t pid;
-
-	require(pipe(p) == 0, "pipe");
-	fflush(stdout);
-	if ((pid = fork()) == 0) {
-		char c = 0;
-		close(p[1]);
-		_exit(read(p[0], &c, 1) == 1 ? c : 0);
-	}
-	close(p[0]);
-	*ctl = p[1];
-	return pid;
 }
 
 static short poll_now(int fd)
