@@ -11,7 +11,7 @@ struct kernel_options {
 	bool profile;	/* sample the CPU at every timer tick (/dev/profile) */
 	bool crashtest; /* fault on purpose after boot, to check panic reports */
 	char init[64];	/* path of the first user program */
-	/* ramfs_size=: the ramfs size limit, parsed by fs/ramfs_space.c */
+	/* ramfs_size=: the ramfs size limit, parsed by fs/ramfs/ramfs_space.c */
 	char ramfs_size[24];
 	/* strace=: the syscall trace's target, applied by sys/strace.c */
 	char strace[32]; /* TASK_NAME_MAX */

@@ -13,10 +13,10 @@ page_of() { # call file
 	clone*:* | vfork:* | unshare:* | tkill:* | tgkill:*) echo threads.md ;;
 	time:* | sysinfo:* | statfs:* | fstatfs:* | sched_getaffinity:* | sched_setaffinity:* | prctl:* | getrandom:* | syslog:* | getrusage:*)
 		echo linux-abi.md ;;
-	*:kernel/fs/*epoll*) echo epoll.md ;;
-	*:kernel/fs/eventfd.c | *:kernel/fs/timerfd.c | *:kernel/fs/signalfd.c | *:kernel/fs/select.c) echo events.md ;;
-	dup*:kernel/fs/sys_fd.c | fcntl:kernel/fs/sys_fd.c | close_range:*) echo fds.md ;;
-	*:kernel/fs/* | *:kernel/proc/sys_cred.c) echo vfs.md ;;
+	*:kernel/fs/event/*epoll*) echo epoll.md ;;
+	*:kernel/fs/event/eventfd.c | *:kernel/fs/event/timerfd.c | *:kernel/fs/event/signalfd.c | *:kernel/fs/event/select.c) echo events.md ;;
+	dup*:kernel/fd/sys_fd.c | fcntl:kernel/fd/sys_fd.c | close_range:*) echo fds.md ;;
+	*:kernel/fs/* | *:kernel/fd/* | *:kernel/proc/sys_cred.c) echo vfs.md ;;
 	*:kernel/net/*) echo sockets.md ;;
 	*:kernel/sys/indirect.c) echo syscall_indirect.md ;;
 	*) echo processes.md ;;

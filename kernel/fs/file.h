@@ -92,17 +92,17 @@ struct file {
 	 * dentry) and the name (kmalloc'd).  Set once before the file is
 	 * installed, then constant; both NULL for a directory (its own
 	 * parent link names it) and files not opened by name; a memfd has
-	 * its "memfd:NAME" and no directory (fs/memfd.c). */
+	 * its "memfd:NAME" and no directory (fs/ramfs/memfd.c). */
 	struct inode *dir;
 	char *name;
-	/* epoll items watching this file (fs/eventpoll.c), under its
+	/* epoll items watching this file (fs/event/eventpoll.c), under its
 	 * epoll_lock; they hold no reference: the last put removes them. */
 	struct list_head ep_links;
 	/* Signal-driven I/O: its owner, signal and place on its object's
 	 * list (fs/fasync.h), allocated by the first F_SETOWN, F_SETSIG or
 	 * O_ASYNC and kept until the last reference goes; NULL before. */
 	struct fown *fown;
-	bool flocked;		 /* holds a flock() lock (fs/flock.c), under flock_lock */
+	bool flocked;		 /* holds a flock() lock (fs/locks/flock.c), under flock_lock */
 	struct grace_head grace; /* released, awaiting a grace period (file.c) */
 };
 

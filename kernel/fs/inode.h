@@ -63,17 +63,17 @@ struct inode {
 	 * 0 (ETXTBSY), so a running program's text never changes under it.
 	 */
 	int32_t writecount;
-	/* inotify watches on this inode (fs/inotify.c), chained through
+	/* inotify watches on this inode (fs/notify/inotify.c), chained through
 	 * them, under inotify_lock (read without it only to skip unwatched
 	 * inodes).  They hold no reference: the last inode_put detaches them
 	 * (fsnotify_inode_gone), so a watch never keeps a file alive. */
 	struct inotify_watch *watches;
-	/* dnotify watches on this directory (fs/dnotify.c), under
+	/* dnotify watches on this directory (fs/notify/dnotify.c), under
 	 * dnotify_lock (read without it only to skip unwatched inodes).
 	 * Each belongs to an open file of this directory, which holds the
 	 * inode: the file's close or release removes it first. */
 	struct dnotify_watch *dnotify;
-	/* File leases on this regular file (fs/lease.c), chained through
+	/* File leases on this regular file (fs/locks/lease.c), chained through
 	 * them, under lease_lock (read without it only to skip inodes with
 	 * none).  Each belongs to an open file of this inode, which holds
 	 * the inode: the file's release removes it first. */
@@ -92,7 +92,7 @@ struct inode {
 		struct {
 			uint64_t *pages; /* physical frame per page, 0 for a hole */
 			size_t npages;	 /* slots in pages[] */
-			/* A memfd (fs/memfd.c): its F_SEAL_* bits, under the
+			/* A memfd (fs/ramfs/memfd.c): its F_SEAL_* bits, under the
 			 * lock, only ever added to; constant false otherwise
 			 * (F_GET_SEALS: EINVAL). */
 			bool memfd;
@@ -117,7 +117,7 @@ struct inode {
 			struct inode *parent;
 			uint64_t next_pos; /* getdents cookie of the next new entry */
 			/* A generated directory (/proc and /proc/<pid>,
-			 * fs/proc_pid.c): entries made up at each lookup and
+			 * fs/proc/proc_pid.c): entries made up at each lookup and
 			 * listing, after the ramfs ones; NULL otherwise.
 			 * Constant. */
 			const struct dir_gen *gen;
@@ -125,7 +125,7 @@ struct inode {
 			int gen_tid; /* /proc/<pid>/task/<tid>: the thread, else 0 (constant) */
 		} dir;
 		struct {
-			/* A FIFO (fs/fifo.c): its pipe while an end is open,
+			/* A FIFO (fs/pipe/fifo.c): its pipe while an end is open,
 			 * else NULL, under the lock (pipe.c's rule); held: the
 			 * inode holds a reference on it instead (fifo_holding;
 			 * both constant then). */
@@ -144,7 +144,7 @@ struct inode {
 			/* kmalloc'd, NUL-terminated, never empty; constant, freed
 			 * with the inode (so any holder of a reference may read it) */
 			char *target;
-			/* A /proc link (fs/proc_pid.c), made at lookup: not
+			/* A /proc link (fs/proc/proc_pid.c), made at lookup: not
 			 * charged against the ramfs size.  Constant. */
 			bool uncharged;
 			/* One of the /proc/<pid> links Linux calls magic (exe,
@@ -152,7 +152,7 @@ struct inode {
 			 * which openat2's RESOLVE_NO_MAGICLINKS refuses
 			 * (lookup.c).  Constant. */
 			bool magic;
-			/* A /proc/<pid>/fd link (fs/proc_fd.c): the open file
+			/* A /proc/<pid>/fd link (fs/proc/proc_fd.c): the open file
 			 * it stands for and the inode a walk jumps to (lookup.c:
 			 * the file's own, or fifo_holding's for a pipe; NULL when
 			 * it cannot be opened, as a socket), both referenced
@@ -165,7 +165,7 @@ struct inode {
 };
 
 /*
- * Generated entries of a directory (fs/proc_pid.c).  Their cookies are
+ * Generated entries of a directory (fs/proc/proc_pid.c).  Their cookies are
  * DIR_GEN_POS and above, past any ramfs cookie.  Neither is called under
  * a lock.  lookup: the child named, referenced, in *out: 0, -ENOENT, or
  * another error (-ESRCH: the process is gone).  iterate: emits from *pos

@@ -5,7 +5,7 @@
  * walk); MAXSYMLINKS links per lookup at most, then ELOOP, as Linux.
  */
 #include "fs/file.h"
-#include "fs/fs_struct.h"
+#include "fs/root_cwd.h"
 #include "fs/vfs.h"
 #include "lib/string.h"
 #include "mm/heap.h"
@@ -219,7 +219,7 @@ static int jump_link(struct walk *w, struct inode *link, struct inode **out)
 	if (w->where && f->name) {
 		if (!(w->where->name = kstrdup(f->name)))
 			return -ENOMEM;
-		if (f->dir) /* none for a memfd (fs/memfd.c) */
+		if (f->dir) /* none for a memfd (fs/ramfs/memfd.c) */
 			inode_get(f->dir);
 		w->where->dir = f->dir;
 	}

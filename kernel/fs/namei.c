@@ -3,7 +3,7 @@
  * and getcwd, on top of path lookup (lookup.c).
  */
 #include "fs/upath.h"
-#include "fs/fs_struct.h"
+#include "fs/root_cwd.h"
 #include "lib/string.h"
 #include "proc/task.h"
 #include <uapi/errno.h>

@@ -6,8 +6,8 @@
  */
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
-#include "fs/files.h"
-#include "fs/fsnotify.h"
+#include "fd/fdtable.h"
+#include "fs/notify/fsnotify.h"
 #include "fs/inode.h"
 #include "lib/iov_iter.h"
 #include "mm/heap.h"

@@ -4,10 +4,10 @@
  * Everyone is root, so no permission is ever refused.
  */
 #include "arch/x86_64/uaccess.h"
-#include "fs/fs_struct.h"
+#include "fs/root_cwd.h"
 #include "fs/file.h"
-#include "fs/files.h"
-#include "fs/fsnotify.h"
+#include "fd/fdtable.h"
+#include "fs/notify/fsnotify.h"
 #include "fs/upath.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>

@@ -7,9 +7,9 @@
  * drop, so valid hints are accepted and change nothing.
  */
 #include "fs/file.h"
-#include "fs/files.h"
+#include "fd/fdtable.h"
 #include "fs/inode.h"
-#include "fs/pipe.h"
+#include "fs/pipe/pipe.h"
 #include "proc/rlimit.h"
 #include "proc/task.h"
 #include "sys/syscall.h"

@@ -3,12 +3,12 @@
  * user code, and calls into the VFS (vfs.h), the files table and file ops.
  */
 #include "arch/x86_64/uaccess.h"
-#include "fs/fd.h"
+#include "fd/fd_install.h"
 #include "fs/file.h"
-#include "fs/files.h"
-#include "fs/fsnotify.h"
+#include "fd/fdtable.h"
+#include "fs/notify/fsnotify.h"
 #include "fs/upath.h"
-#include "fs/fs_struct.h"
+#include "fs/root_cwd.h"
 #include "fs/inode.h"
 #include "fs/vfs.h"
 #include "mm/heap.h"

@@ -4,8 +4,8 @@
  */
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
-#include "fs/files.h"
-#include "fs/fs_struct.h"
+#include "fd/fdtable.h"
+#include "fs/root_cwd.h"
 #include "fs/upath.h"
 #include "lib/string.h"
 #include "mm/heap.h"

@@ -5,7 +5,7 @@
  */
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
-#include "fs/files.h"
+#include "fd/fdtable.h"
 #include "fs/inode.h"
 #include "fs/upath.h"
 #include "fs/vfs.h"

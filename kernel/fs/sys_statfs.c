@@ -7,9 +7,9 @@
  */
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
-#include "fs/files.h"
+#include "fd/fdtable.h"
 #include "fs/inode.h"
-#include "fs/ramfs_space.h"
+#include "fs/ramfs/ramfs_space.h"
 #include "fs/snapshot.h"
 #include "fs/upath.h"
 #include "fs/vfs.h"

@@ -6,7 +6,7 @@
  * same answers it will when a disk makes them flush.
  */
 #include "fs/file.h"
-#include "fs/files.h"
+#include "fd/fdtable.h"
 #include "fs/inode.h"
 #include "proc/task.h"
 #include "sys/syscall.h"

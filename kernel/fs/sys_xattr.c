@@ -8,7 +8,7 @@
  */
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
-#include "fs/files.h"
+#include "fd/fdtable.h"
 #include "fs/upath.h"
 #include "proc/task.h"
 #include "sys/syscall.h"

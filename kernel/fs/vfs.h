@@ -117,7 +117,7 @@ static inline int vfs_open(struct inode *start, const char *path, unsigned int f
 /* A file for an inode the caller holds (the file takes over that reference). */
 int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out);
 /* Truncates regular file ip by name (truncate(2)), breaking its leases
- * as an open for writing (fs/lease.h): inode_truncate's errors, -ETXTBSY
+ * as an open for writing (fs/locks/lease.h): inode_truncate's errors, -ETXTBSY
  * while it runs as a program, -ERESTARTSYS when a signal ends a break. */
 int vfs_truncate(struct inode *ip, uint64_t size);
 /* Whether f is an open ramfs regular file (not a /proc or device file):
@@ -158,7 +158,7 @@ long cpio_unpack(const void *archive, size_t len, struct inode *root);
 /* Character devices (devices.c): the operations for rdev, or NULL (ENXIO). */
 const struct file_ops *chrdev_ops(uint32_t rdev);
 /* What opening the device ip does beyond making the file (the terminals:
- * the controlling terminal, fs/ctty.h; /proc/sys's access check): 0 or
+ * the controlling terminal, tty/ctty.h; /proc/sys's access check): 0 or
  * -errno. */
 int chrdev_open(struct inode *ip, unsigned flags);
 /* Starts the drivers and creates the missing /dev nodes (/dev must exist). */

@@ -3,10 +3,10 @@
  * through the inode layer, the cpio loader (good and malformed archives),
  * the console line discipline, and leak counts around all of it.
  */
-#include "fs/console.h"
+#include "tty/console.h"
 #include "fs/file.h"
 #include "fs/vfs.h"
-#include "fs/ramfs_space.h"
+#include "fs/ramfs/ramfs_space.h"
 #include "lib/ktest.h"
 #include "lib/string.h"
 #include "mm/frame.h"

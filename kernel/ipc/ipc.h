@@ -2,7 +2,7 @@
  * System V IPC (kernel/ipc/, docs/ipc.md): what the rest of the kernel
  * sees of it.  Segments, semaphore sets and message queues live in a
  * registry per kind (ipc/ids.h) until removed; an attach is a mapping
- * (proc/vma.h's vma_ops), undo lists belong to processes.
+ * (mm/vma.h's vma_ops), undo lists belong to processes.
  */
 #ifndef IPC_IPC_H
 #define IPC_IPC_H

@@ -1,13 +1,13 @@
 /*
  * /proc/sys/kernel's System V IPC limits (Linux's ipc/ipc_sysctl.c), rows
- * of the /proc/sys table (fs/proc_sys.h): shmmax, shmall (unsigned longs),
+ * of the /proc/sys table (fs/proc/proc_sys.h): shmmax, shmall (unsigned longs),
  * shmmni, msgmax, msgmnb, msgmni (ints with Linux's bounds), sem (semmsl
  * semmns semopm semmni) and the <kind>_next_id files that give the next
  * object a chosen id (Linux's CHECKPOINT_RESTORE).  The values live with
  * their kinds and are read and written atomically, one word each; the
  * next ids under their registry's lock.
  */
-#include "fs/proc_sys.h"
+#include "fs/proc/proc_sys.h"
 #include "ipc/ids.h"
 #include "lib/printk.h"
 #include <uapi/errno.h>

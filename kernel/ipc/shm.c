@@ -1,7 +1,7 @@
 /*
  * System V shared memory: shmget, shmat, shmdt, shmctl, /proc/sysvipc/shm.
  * A segment's pages are an unnamed ramfs file of its size, as Linux's are
- * a shmem file: an attach is a shared mapping of that file (proc/vma.c),
+ * a shmem file: an attach is a shared mapping of that file (mm/vma.c),
  * so every attacher maps the same frames, faulted in on first touch and
  * charged to the ramfs size limit, and fork, munmap, mremap, mprotect,
  * exec and exit treat attaches as the mappings they are.  The attach's
@@ -17,8 +17,8 @@
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include "proc/task.h"
-#include "proc/uvm.h"
-#include "proc/vma.h"
+#include "mm/uvm.h"
+#include "mm/vma.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 #include <uapi/mman.h>

@@ -8,7 +8,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/qemu.h"
 #include "cmdline.h"
-#include "fs/proc_sys.h"
+#include "fs/proc/proc_sys.h"
 #include "lib/backtrace.h"
 #include "lib/printk.h"
 

@@ -9,7 +9,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
-#include "fs/proc_sys.h"
+#include "fs/proc/proc_sys.h"
 #include "fs/vfs.h"
 #include "lib/iov_iter.h"
 #include "lib/random.h"

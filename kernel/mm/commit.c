@@ -1,7 +1,7 @@
 /*
  * Overcommit accounting (commit.h).  One system-wide count of charged
  * pages, moved atomically by every change to a process's charge
- * (proc/vma.c), is Linux's vm_committed_as.  The check and the charge are
+ * (mm/vma.c), is Linux's vm_committed_as.  The check and the charge are
  * two steps: a mapping made on another CPU between them may pass the
  * strict limit by its own size, as Linux's per-CPU counter may be off by
  * its batch.  There is no swap: RAM + swap is the frames the allocator
@@ -11,7 +11,7 @@
  */
 #include "mm/commit.h"
 #include "mm/frame.h"
-#include "fs/proc_sys.h"
+#include "fs/proc/proc_sys.h"
 
 int vm_overcommit_memory = OVERCOMMIT_GUESS;
 int vm_overcommit_ratio = 50;

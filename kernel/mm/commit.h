@@ -3,7 +3,7 @@
  * private writable memory processes have mapped, charged when a mapping
  * is made or grows, whether or not its pages were touched, against a
  * policy.  Pages themselves come on first touch; when frames run out
- * there, the OOM killer decides (proc/oom.c).  docs/memory.md, "Overcommit".
+ * there, the OOM killer decides (mm/oom.c).  docs/memory.md, "Overcommit".
  */
 #ifndef MM_COMMIT_H
 #define MM_COMMIT_H

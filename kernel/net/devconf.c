@@ -7,7 +7,7 @@
  * There is one network name space (no CONFIG_NET_NS: clone's
  * CLONE_NEWNET is EINVAL), so one set of values.
  */
-#include "fs/proc_sys.h"
+#include "fs/proc/proc_sys.h"
 #include "lib/spinlock.h"
 
 /* Serialises the writes of the rows below: protects lo_tag_set and the

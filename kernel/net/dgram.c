@@ -6,7 +6,7 @@
  * sender or gives EAGAIN): empty messages, which may carry 253 fds, fill
  * it too.
  */
-#include "fs/poll.h"
+#include "fs/event/poll.h"
 #include "lib/string.h"
 #include "mm/heap.h"
 #include "net/scm.h"

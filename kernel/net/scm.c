@@ -4,9 +4,9 @@
  */
 #include "net/scm.h"
 #include "arch/x86_64/uaccess.h"
-#include "fs/fd.h"
+#include "fd/fd_install.h"
 #include "fs/file.h"
-#include "fs/files.h"
+#include "fd/fdtable.h"
 #include "lib/string.h"
 #include "mm/heap.h"
 #include "net/unix_gc.h"

@@ -4,9 +4,9 @@
  * protocol (stream.c, dgram.c) and the family (unix.c, inet.c).
  */
 #include "net/socket.h"
-#include "fs/fd.h"
+#include "fd/fd_install.h"
 #include "fs/file.h"
-#include "fs/files.h"
+#include "fd/fdtable.h"
 #include "fs/inode.h"
 #include "lib/string.h"
 #include "mm/heap.h"

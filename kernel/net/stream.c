@@ -4,7 +4,7 @@
  * its size), shutdown and close propagated to the peer.  Loopback only, so
  * a connection is made at once when the listener has backlog room.
  */
-#include "fs/poll.h"
+#include "fs/event/poll.h"
 #include "net/scm.h"
 #include "net/socket.h"
 #include <uapi/errno.h>

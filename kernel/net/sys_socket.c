@@ -4,10 +4,10 @@
  * messages; the work is in socket.c and below.
  */
 #include "arch/x86_64/uaccess.h"
-#include "fs/fd.h"
+#include "fd/fd_install.h"
 #include "fs/file.h"
-#include "fs/files.h"
-#include "fs/poll.h"
+#include "fd/fdtable.h"
+#include "fs/event/poll.h"
 #include "mm/heap.h"
 #include "net/socket.h"
 #include "proc/ktimer.h"

@@ -20,7 +20,7 @@
  */
 #include "net/unix_gc.h"
 #include "fs/file.h"
-#include "fs/files.h"
+#include "fd/fdtable.h"
 #include "net/scm.h"
 #include "net/socket.h"
 #include "proc/task.h"

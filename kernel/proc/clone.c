@@ -6,8 +6,8 @@
  * starts from the calling thread's user registers with rax = 0.
  */
 #include "arch/x86_64/uaccess.h"
-#include "fs/files.h"
-#include "fs/fs_struct.h"
+#include "fd/fdtable.h"
+#include "fs/root_cwd.h"
 #include "ipc/ipc.h"
 #include "mm/paging.h"
 #include "proc/clone.h"
@@ -15,7 +15,7 @@
 #include "proc/group.h"
 #include "proc/pidfd.h"
 #include "proc/proc.h"
-#include "proc/uvm.h"
+#include "mm/uvm.h"
 #include "sched/sched.h"
 #include "sys/strace.h"
 #include "sys/syscall.h"

@@ -18,7 +18,7 @@
 #include "arch/x86_64/timer.h"
 #include "fs/file.h"
 #include "fs/inode.h"
-#include "fs/proc_sys.h"
+#include "fs/proc/proc_sys.h"
 #include "fs/vfs.h"
 #include "lib/iov_iter.h"
 #include "lib/printk.h"
@@ -32,8 +32,8 @@
 #include "proc/rlimit.h"
 #include "proc/signal.h"
 #include "proc/sysinfo.h"
-#include "proc/uvm.h"
-#include "proc/vma.h"
+#include "mm/uvm.h"
+#include "mm/vma.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
 #include <uapi/mman.h>

@@ -18,8 +18,8 @@
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "proc/task.h"
-#include "proc/uvm.h"
-#include "proc/vma.h"
+#include "mm/uvm.h"
+#include "mm/vma.h"
 #include <uapi/elf.h>
 #include <uapi/mman.h>
 

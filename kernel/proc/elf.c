@@ -18,8 +18,8 @@
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include "mm/paging.h"
-#include "proc/uvm.h"
-#include "proc/vma.h"
+#include "mm/uvm.h"
+#include "mm/vma.h"
 #include <uapi/mman.h>
 #include <uapi/errno.h>
 

@@ -6,7 +6,7 @@
  */
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
-#include "fs/files.h"
+#include "fd/fdtable.h"
 #include "fs/upath.h"
 #include "lib/printk.h"
 #include "lib/string.h"

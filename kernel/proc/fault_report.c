@@ -13,7 +13,7 @@
 #include "lib/spinlock.h"
 #include "proc/elf.h"
 #include "proc/fault_report.h"
-#include "proc/uvm.h"
+#include "mm/uvm.h"
 #include "proc/task.h"
 #include <uapi/signal.h>
 

@@ -9,7 +9,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "proc/futex.h"
 #include "proc/futex_internal.h"
-#include "proc/uvm.h"
+#include "mm/uvm.h"
 #include "proc/proc.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>

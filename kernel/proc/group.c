@@ -4,7 +4,7 @@
  */
 #include "proc/group.h"
 #include "proc/pidfd.h"
-#include "fs/signalfd.h"
+#include "fs/event/signalfd.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
 #include "lib/string.h"

@@ -93,7 +93,7 @@ struct thread_group {
 	 * signalfd reads its reader's signals, so the queue is the reader's,
 	 * not the file's.  Lives as long as the group; a signalfd file does
 	 * not pin it: poll() and read() sleepers are threads of the group,
-	 * and group_free cuts epoll's hooks off (fs/signalfd.c).
+	 * and group_free cuts epoll's hooks off (fs/event/signalfd.c).
 	 */
 	struct wait_queue signalfd_wq;
 	/*

@@ -4,7 +4,7 @@
  * command line (init=, default /bin/init) with the mode word as argv[1].
  */
 #include "fs/file.h"
-#include "fs/files.h"
+#include "fd/fdtable.h"
 #include "fs/inode.h"
 #include "fs/vfs.h"
 #include "lib/printk.h"
@@ -12,7 +12,7 @@
 #include "mm/paging.h"
 #include "proc/exec.h"
 #include "proc/leakcheck.h"
-#include "fs/fs_struct.h"
+#include "fs/root_cwd.h"
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "sched/sched.h"

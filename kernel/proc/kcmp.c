@@ -6,9 +6,9 @@
  * objects consistently without telling where they are.
  */
 #include "arch/x86_64/uaccess.h"
-#include "fs/eventpoll.h"
+#include "fs/event/eventpoll.h"
 #include "fs/file.h"
-#include "fs/files.h"
+#include "fd/fdtable.h"
 #include "lib/random.h"
 #include "lib/spinlock.h"
 #include "proc/proc.h"

@@ -2,7 +2,7 @@
  * Kernel timers: a callback run from the timer tick once the monotonic
  * clock reaches a deadline.  The kernel's one timer mechanism: deadline
  * sleeps (nanosleep, poll, through sched.h), the interval timers (alarm,
- * setitimer: proc/itimer.c) and timerfd (fs/timerfd.c) are built on it.
+ * setitimer: proc/itimer.c) and timerfd (fs/event/timerfd.c) are built on it.
  *
  * Armed timers sit in one pairing heap ordered by deadline (ktimer_lock):
  * arming costs O(1), cancelling and each expiry O(log armed timers)

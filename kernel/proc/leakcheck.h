@@ -22,22 +22,22 @@ struct kcounters {
 	unsigned long sockets;
 	unsigned long futex_waiters;
 	unsigned long epoll_watches;
-	unsigned long vmas; /* struct vma (proc/vma.h) */
+	unsigned long vmas; /* struct vma (mm/vma.h) */
 	unsigned long flocks;
-	unsigned long memfds;	    /* fs/memfd.c */
+	unsigned long memfds;	    /* fs/ramfs/memfd.c */
 	unsigned long shm_segs;	    /* System V shared memory segments (ipc/shm.c) */
-	unsigned long reclocks;	    /* fcntl record locks (fs/reclock.h) */
+	unsigned long reclocks;	    /* fcntl record locks (fs/locks/reclock.h) */
 	int64_t committed;	    /* pages charged for overcommit (mm/commit.h) */
 	unsigned long pi_states;    /* proc/futex_pi.c */
 	unsigned long sigqueue;	    /* queued signals and timers' entries (proc/sigqueue.h) */
 	unsigned long posix_timers; /* proc/posix_timer.h */
 	unsigned long pidfds;	    /* proc/pidfd.c: process identities */
-	unsigned long inotify_watches, inotify_events; /* fs/inotify.c */
+	unsigned long inotify_watches, inotify_events; /* fs/notify/inotify.c */
 	unsigned long sem_sets, sem_undos;   /* System V semaphore sets, undo structures */
 	unsigned long msg_queues, msg_bytes; /* System V message queues, queued bytes */
 	unsigned long fowns;	       /* F_SETOWN/O_ASYNC state of open files (fs/fasync.h) */
-	unsigned long dnotify_watches; /* fs/dnotify.c */
-	unsigned long leases;	       /* fcntl F_SETLEASE leases (fs/lease.c) */
+	unsigned long dnotify_watches; /* fs/notify/dnotify.c */
+	unsigned long leases;	       /* fcntl F_SETLEASE leases (fs/locks/lease.c) */
 	uint64_t heap_serial;	       /* heaptrace_serial(): allocations so far */
 };
 

@@ -3,8 +3,8 @@
  * tick (RLIMIT_CPU) or a signal sender takes no lock. */
 #include "proc/rlimit.h"
 #include "arch/x86_64/uaccess.h"
-#include "fs/files.h"
-#include "fs/proc_sys.h"
+#include "fd/fdtable.h"
+#include "fs/proc/proc_sys.h"
 #include "lib/spinlock.h"
 #include "proc/group.h"
 #include "proc/proc.h"
@@ -128,7 +128,7 @@ static void rlimit_get(unsigned int res, struct rlimit *r)
 }
 
 /*
- * /proc/sys/fs/nr_open (fs/files.h's files_nr_open): the most
+ * /proc/sys/fs/nr_open (fd/fdtable.h's files_nr_open): the most
  * RLIMIT_NOFILE's hard limit may be (setrlimit: EPERM above it), and the
  * most fds a table that fork or unshare copies may span (EMFILE).  Least
  * the bits of a word, as Linux; at most NR_OPEN_MAX, the most the

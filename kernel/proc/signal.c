@@ -8,7 +8,7 @@
  */
 #include "proc/signal.h"
 #include "proc/coredump.h"
-#include "fs/proc_sys.h"
+#include "fs/proc/proc_sys.h"
 #include "arch/x86_64/sigframe.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/printk.h"

@@ -169,7 +169,7 @@ struct uapi_sigaction signal_action(struct task *t, int sig);
 bool signal_default_kills(int sig);
 
 /* The core file's name pattern (/proc/sys/kernel/core_pattern, Linux's
- * size); read it under proc_sys_lock (fs/proc_sys.h). */
+ * size); read it under proc_sys_lock (fs/proc/proc_sys.h). */
 #define CORENAME_MAX_SIZE 128
 extern char core_pattern[CORENAME_MAX_SIZE];
 

@@ -16,7 +16,7 @@
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "proc/task.h"
-#include "proc/uvm.h"
+#include "mm/uvm.h"
 #include "sched/sched.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -148,7 +148,7 @@ void prctl_clone(struct task *child, const struct task *parent)
 }
 
 /* The persona is stored and reported; of its flags only STICKY_TIMEOUTS
- * acts (select and ppoll leave the timeout alone: fs/select.c), as
+ * acts (select and ppoll leave the timeout alone: fs/event/select.c), as
  * nothing here randomises addresses or emulates another ABI.  0xffffffff
  * only queries; any other value is taken, unknown ones too, as Linux. */
 SYSCALL_DEFINE1(personality, unsigned int, persona)

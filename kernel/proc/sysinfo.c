@@ -10,7 +10,7 @@
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
-#include "fs/ramfs_space.h"
+#include "fs/ramfs/ramfs_space.h"
 #include "fs/snapshot.h"
 #include "lib/printk.h"
 #include "lib/string.h"

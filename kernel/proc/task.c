@@ -5,8 +5,8 @@
  * fault on the IST stack reports it) instead of the neighbour's stack.
  */
 #include "proc/task.h"
-#include "fs/files.h"
-#include "fs/proc_sys.h"
+#include "fd/fdtable.h"
+#include "fs/proc/proc_sys.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/frame.h"
@@ -15,7 +15,7 @@
 #include "mm/paging.h"
 #include "proc/group.h"
 #include "proc/proc.h"
-#include "proc/uvm.h"
+#include "mm/uvm.h"
 #include "sched/sched.h"
 #include <uapi/errno.h>
 

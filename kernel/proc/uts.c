@@ -3,10 +3,10 @@
  * /proc/sys/kernel rows that show the same strings (hostname and
  * domainname writable, as Linux lets root write them; ostype, osrelease
  * and version read-only).  The host and domain names are proc_sys_lock's
- * (fs/proc_sys.h), so a uname never sees half a name.
+ * (fs/proc/proc_sys.h), so a uname never sees half a name.
  */
 #include "arch/x86_64/uaccess.h"
-#include "fs/proc_sys.h"
+#include "fs/proc/proc_sys.h"
 #include "lib/spinlock.h"
 #include "lib/string.h"
 #include "proc/sysinfo.h"

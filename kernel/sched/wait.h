@@ -31,7 +31,7 @@ struct wait_entry {
 	/*
 	 * Called by wake_up() instead, under the queue's lock (it may unqueue
 	 * we): relays a wake-up to another queue (net/dgram.c peer_wake,
-	 * fs/eventpoll.c).  key: the poll events the wake-up is about (0:
+	 * fs/event/eventpoll.c).  key: the poll events the wake-up is about (0:
 	 * unknown, any).  Returns whether it woke a task; only an exclusive
 	 * entry's answer counts.
 	 */

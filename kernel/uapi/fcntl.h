@@ -126,7 +126,7 @@ struct f_owner_ex {
 	int type; /* F_OWNER_* */
 	int pid;  /* a tid, pid or process-group id; 0: none */
 };
-/* dnotify (fs/dnotify.h): F_NOTIFY's events of a directory and its entries. */
+/* dnotify (fs/notify/dnotify.h): F_NOTIFY's events of a directory and its entries. */
 #define F_NOTIFY     1026
 #define DN_ACCESS    0x00000001u
 #define DN_MODIFY    0x00000002u

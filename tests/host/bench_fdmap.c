@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 
-#include "fs/files.h"
+#include "fd/fdtable.h"
 #include "host_heap.h"
 #include "fake_file.h"
 

@@ -1,11 +1,11 @@
 /*
- * The file refcount contract of kernel/fs/fdmap.h, for host tests: atomic
+ * The file refcount contract of kernel/fd/fdmap.h, for host tests: atomic
  * counts, and dead files kept readable until fake_file_reclaim().
  */
 #include <stdlib.h>
 
 #include "fake_file.h"
-#include "fs/fdmap.h"
+#include "fd/fdmap.h"
 
 static long live;
 static struct file *dead;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs/files.h"
+#include "fd/fdtable.h"
 #include "host_heap.h"
 #include "fake_file.h"
 

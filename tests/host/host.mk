@@ -5,7 +5,7 @@
 #   make bench-fdmap   ns per alloc+close, fdmap vs the host's own syscalls
 
 HOST_DIR := $(BUILD)/host
-HOST_CODE := kernel/fs/fdmap.c kernel/fs/files.c kernel/fs/files_range.c kernel/fs/files_nofile.c
+HOST_CODE := kernel/fd/fdmap.c kernel/fd/fdtable.c kernel/fd/files_range.c kernel/fd/files_nofile.c
 HOST_SUPPORT := tests/host/host_heap.c tests/host/host_grace.c tests/host/fake_file.c
 HOST_CFLAGS := -std=gnu11 -g -Wall -Wextra -Werror -Ikernel -Itests/host -MMD -MP
 HOST_SAN := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all

@@ -1,5 +1,5 @@
 /*
- * Unit tests of kernel/fs/fdmap.c (cmocka): every operation, its errors and
+ * Unit tests of kernel/fd/fdmap.c (cmocka): every operation, its errors and
  * the seed's edge cases, on the map alone.
  */
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 
-#include "fs/fdmap.h"
+#include "fd/fdmap.h"
 #include "host_heap.h"
 #include "fake_file.h"
 

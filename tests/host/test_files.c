@@ -1,5 +1,5 @@
 /*
- * Unit tests of kernel/fs/files.c (cmocka): the files table API the syscall
+ * Unit tests of kernel/fd/fdtable.c (cmocka): the files table API the syscall
  * layer uses, its errors, growth under readers, ENOMEM and leak checks.
  */
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <pthread.h>
 
-#include "fs/files.h"
+#include "fd/fdtable.h"
 #include "host_heap.h"
 #include "fake_file.h"
 

@@ -13,7 +13,7 @@
 
 #include "testutil.h"
 
-#define FDKERNEL_RECLOCK_MAX 4096 /* kernel/fs/reclock.h */
+#define FDKERNEL_RECLOCK_MAX 4096 /* kernel/fs/locks/reclock.h */
 
 static char path[64];
 

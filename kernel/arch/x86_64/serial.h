@@ -6,7 +6,7 @@
 
 void serial_init(void);
 void serial_write(const char *s, size_t n);
-/* Receive side, for the console driver (fs/console.c). */
+/* Receive side, for the console driver (tty/console.c). */
 void serial_enable_rx_irq(void); /* IRQ 4 on each received byte */
 int serial_getc(void);		 /* a received byte, or -1 if none is waiting */
 

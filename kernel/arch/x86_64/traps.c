@@ -17,7 +17,7 @@
 #include "mm/paging.h"
 #include "sched/sched.h"
 #include "proc/signal.h"
-#include "proc/uvm.h"
+#include "mm/uvm.h"
 #include <uapi/errno.h>
 #include <uapi/signal.h>
 

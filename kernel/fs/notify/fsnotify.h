@@ -1,0 +1,87 @@
+/*
+ * File-system events for inotify (fs/notify/inotify.c, docs/inotify.md) and
+ * dnotify (fs/notify/dnotify.c): the hooks the VFS and the ramfs call where Linux
+ * calls fsnotify.  Each is a load and a branch when nothing watches the
+ * inodes concerned; none may be called under an inode lock or the rename
+ * locks (inotify_lock nests outside those it takes: a group's queue lock,
+ * a wait queue's, the heap's; dnotify_lock outside fasync_lock and
+ * proc_lock).
+ */
+#ifndef FS_FSNOTIFY_H
+#define FS_FSNOTIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "fs/notify/dnotify.h"
+#include "fs/file.h"
+#include "fs/inode.h"
+#include <uapi/inotify.h>
+
+/* Whether anything watches ip (a racy read: a watch being added now may
+ * miss this event, as Linux's fsnotify may). */
+static inline bool fsnotify_watched(const struct inode *ip)
+{
+	return ip && (__atomic_load_n(&ip->watches, __ATOMIC_RELAXED) ||
+		      __atomic_load_n(&ip->dnotify, __ATOMIC_RELAXED));
+}
+
+void __fsnotify_inode(struct inode *ip, uint32_t mask);
+void __fsnotify_name(struct inode *dir, uint32_t mask, const char *name, size_t len,
+		     uint32_t cookie);
+void __fsnotify_parent(struct inode *ip, struct inode *dir, const char *name, uint32_t mask);
+/* Whether any watch exists at all (a racy read, as fsnotify_watched). */
+bool fsnotify_any(void);
+void __fsnotify_inode_gone(struct inode *ip);
+
+/* An event of ip itself (IN_ATTRIB, IN_MODIFY, IN_MOVE_SELF). */
+static inline void fsnotify_inode(struct inode *ip, uint32_t mask)
+{
+	if (fsnotify_watched(ip))
+		__fsnotify_inode(ip, mask);
+}
+
+/* An event of directory dir about its entry name (IN_CREATE, IN_DELETE,
+ * IN_MOVED_FROM/TO with cookie, dnotify's FSN_RENAME), child its inode
+ * (IN_ISDIR if a directory). */
+static inline void fsnotify_name(struct inode *dir, struct inode *child, uint32_t mask,
+				 const char *name, size_t len, uint32_t cookie)
+{
+	if (fsnotify_watched(dir))
+		__fsnotify_name(dir, mask | (S_ISDIR(child->mode) ? IN_ISDIR : 0), name, len,
+				cookie);
+}
+
+/*
+ * An event of ip (IN_ACCESS, IN_MODIFY, IN_OPEN, IN_CLOSE_*, IN_ATTRIB) to
+ * its own watches and its directory's, with its name there: dir and name
+ * where a lookup found it (a file opened by name: f->dir, f->name), or for
+ * a directory with none, its parent.  Linux's parent events.
+ */
+static inline void fsnotify_parent(struct inode *ip, struct inode *dir, const char *name,
+				   uint32_t mask)
+{
+	if (fsnotify_watched(ip) || fsnotify_watched(dir) || (S_ISDIR(ip->mode) && fsnotify_any()))
+		__fsnotify_parent(ip, dir, name, mask);
+}
+
+/* fsnotify_parent for an open file: where it was opened (nothing for a
+ * file without an inode: pipes, sockets, anon inodes). */
+static inline void fsnotify_file(struct file *f, uint32_t mask)
+{
+	if (f->inode)
+		fsnotify_parent(f->inode, f->dir, f->name, mask);
+}
+
+/* The last reference to ip is going: IN_DELETE_SELF and IN_IGNORED to its
+ * watches, which are then gone (inode_put). */
+static inline void fsnotify_inode_gone(struct inode *ip)
+{
+	if (fsnotify_watched(ip))
+		__fsnotify_inode_gone(ip);
+}
+
+/* A new rename cookie (never 0). */
+uint32_t fsnotify_cookie(void);
+
+#endif

@@ -1,0 +1,366 @@
+/*
+ * /proc/self and /proc/<pid>: one directory per process, made up at each
+ * lookup and listing of /proc, never stored.  self is a link to the
+ * caller's pid, exe a link to the program (both taken at lookup, as the
+ * walk follows them at once).  Lifetime rule: a /proc/<pid> inode or
+ * an open file in it holds the process's number only (dir.gen_pid,
+ * proc.pid), never a task or group pointer; every lookup, listing and
+ * read asks proc/pid_info.c, which finds the process under
+ * proc_lock.  Once it is reaped they answer ENOENT (lookup, an empty
+ * listing) or ESRCH (read), as Linux, and hold nothing of it.
+ */
+#include "fs/proc/proc_pid.h"
+#include "fs/proc/proc_sys.h"
+#include "fs/file.h"
+#include "fs/inode.h"
+#include "fs/vfs.h"
+#include "lib/iov_iter.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "mm/layout.h"
+#include "proc/group.h"
+#include "proc/pid_info.h"
+#include "proc/task.h"
+#include <uapi/errno.h>
+
+/* The entries of /proc/<pid>: the text files (enum proc_pid_file order),
+ * the links exe, cwd and root, and the directories fd, fdinfo and task. */
+#define PID_EXE	    PROC_PID_NFILES
+#define PID_CWD	    (PROC_PID_NFILES + 1)
+#define PID_ROOT    (PROC_PID_NFILES + 2)
+#define PID_FD	    (PROC_PID_NFILES + 3)
+#define PID_FDINFO  (PROC_PID_NFILES + 4)
+#define PID_TASK    (PROC_PID_NFILES + 5)
+#define PID_ENTRIES (PROC_PID_NFILES + 6)
+static const char *const entry_names[PID_ENTRIES] = {
+    [PROC_PID_STAT] = "stat",
+    [PROC_PID_STATUS] = "status",
+    [PROC_PID_CMDLINE] = "cmdline",
+    [PROC_PID_MAPS] = "maps",
+    [PROC_PID_COMM] = "comm",
+    [PROC_PID_SYSCALL] = "syscall",
+    [PROC_PID_LIMITS] = "limits",
+    [PROC_PID_ENVIRON] = "environ",
+    [PROC_PID_MOUNTINFO] = "mountinfo",
+    [PROC_PID_MOUNTS] = "mounts",
+    [PROC_PID_SMAPS] = "smaps",
+    [PROC_PID_SMAPS_ROLLUP] = "smaps_rollup",
+    [PROC_PID_COREDUMP_FILTER] = "coredump_filter",
+    [PROC_PID_PAGEMAP] = "pagemap",
+    [PID_EXE] = "exe",
+    [PID_CWD] = "cwd",
+    [PID_ROOT] = "root",
+    [PID_FD] = "fd",
+    [PID_FDINFO] = "fdinfo",
+    [PID_TASK] = "task",
+};
+
+int proc_name_to_int(const char *name, size_t len)
+{
+	long n = 0;
+
+	if (!len || len > 10 || (name[0] == '0' && len > 1))
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (name[i] < '0' || name[i] > '9')
+			return -1;
+		n = n * 10 + (name[i] - '0');
+	}
+	return n > 0x7fffffff ? -1 : (int)n;
+}
+
+/* ---- /proc/<pid>/stat, status, cmdline ---- */
+
+/* The text, taken at the first read and kept for the next ones (a reader
+ * never sees it change mid-way): f->priv, freed at release. */
+struct proc_text {
+	long len;
+	char buf[]; /* text_size() bytes */
+};
+
+/* Room for the text of file minor: 4 pages (maps: 200 lines); smaps' 64
+ * KiB take about 80 mappings, each entry some 800 bytes. */
+static size_t text_size(unsigned int minor)
+{
+	return minor == PROC_PID_SMAPS ? 16 * PAGE_SIZE : 4 * PAGE_SIZE;
+}
+
+static long pid_file_read(struct file *f, struct iov_iter *to, uint64_t *pos)
+{
+	struct proc_text *t = f->priv;
+	size_t len = iov_iter_count(to), n;
+
+	if (MINOR(f->inode->rdev) == PROC_PID_PAGEMAP) /* binary, made at each read */
+		return proc_pagemap_read(f->inode->proc.pid, to, pos);
+	if (!t) {
+		struct inode *ip = f->inode;
+		size_t size = text_size(MINOR(ip->rdev));
+		if (!(t = kmalloc(sizeof(*t) + size)))
+			return -ENOMEM;
+		t->len =
+		    MINOR(ip->rdev) == PROC_FDINFO_MINOR
+			? proc_fdinfo_text(ip->proc.pid, ip->proc.fd, t->buf, size)
+			: proc_pid_text(ip->proc.pid, ip->proc.tid, MINOR(ip->rdev), t->buf, size);
+		if (t->len < 0) {
+			long err = t->len;
+			kfree(t);
+			return err;
+		}
+		f->priv = t;
+	}
+	if (*pos >= (uint64_t)t->len)
+		return 0;
+	if (len > t->len - *pos)
+		len = t->len - *pos;
+	n = copy_to_iter(t->buf + *pos, len, to);
+	*pos += n;
+	return n || !len ? (long)n : -EFAULT;
+}
+
+static void pid_file_release(struct file *f)
+{
+	kfree(f->priv);
+	f->priv = NULL;
+	vfs_release_inode(f);
+}
+
+/*
+ * Only coredump_filter takes writes (Linux's proc_coredump_filter_write):
+ * a number as kstrtouint reads it, from the first 34 bytes written
+ * whatever the offset, the whole count taken.  A text kept by an
+ * earlier read is dropped, so the next read shows the new value.
+ */
+static long pid_file_write(struct file *f, struct iov_iter *from, uint64_t *pos)
+{
+	char text[35]; /* Linux's kstrtouint_from_user: sign, 32 binary digits, newline */
+	size_t count = iov_iter_count(from),
+	       n = count < sizeof(text) - 1 ? count : sizeof(text) - 1;
+	unsigned int value;
+	int err;
+
+	(void)pos;
+	if (MINOR(f->inode->rdev) != PROC_PID_COREDUMP_FILTER)
+		return -EINVAL; /* no write op, as Linux's vfs_write */
+	if (copy_from_iter_full(text, n, from))
+		return -EFAULT;
+	text[n] = '\0';
+	if ((err = kstrtouint(text, 0, &value)) ||
+	    (err = proc_pid_set_dump_filter(f->inode->proc.pid, value)))
+		return err;
+	kfree(f->priv);
+	f->priv = NULL;
+	return (long)count;
+}
+
+const struct file_ops proc_pid_file_ops = {
+    .read_iter = pid_file_read,
+    .write_iter = pid_file_write,
+    .release = pid_file_release,
+    .seekable = true, /* as Linux's: pagemap is read by lseek or pread */
+};
+
+struct inode *proc_inode_alloc(uint32_t mode, uint32_t rdev)
+{
+	struct inode *ip = inode_alloc(mode, rdev);
+
+	if (ip)
+		ip->procfs = true;
+	return ip;
+}
+
+/* ---- the links ---- */
+
+/* A link to a copy of target, made for one lookup (not charged against
+ * the ramfs size, st_size 0 as Linux's /proc links): 0 or -ENOMEM. */
+static int proc_link(const char *target, struct inode **out)
+{
+	struct inode *ip = proc_inode_alloc(S_IFLNK | 0777, 0);
+
+	if (!ip)
+		return -ENOMEM;
+	ip->link.uncharged = true;
+	if (!(ip->link.target = kstrdup(target))) {
+		inode_put(ip);
+		return -ENOMEM;
+	}
+	ip->nlink = 1;
+	*out = ip;
+	return 0;
+}
+
+/* exe or cwd: a link to the path, taken now; root: "/" (one root for
+ * every process). */
+static int path_link(int pid, int which, struct inode **out)
+{
+	char *buf = kmalloc(PATH_MAX);
+	int err = !buf		     ? -ENOMEM
+		  : which == PID_EXE ? proc_pid_exe(pid, buf)
+		  : which == PID_CWD ? proc_pid_cwd(pid, buf)
+				     : (strlcpy(buf, "/", PATH_MAX), 0);
+
+	if (!err)
+		err = proc_link(buf, out);
+	if (!err)
+		(*out)->link.magic = true;
+	kfree(buf);
+	return err;
+}
+
+/* ---- the directories ---- */
+
+int proc_gen_dir(struct inode *parent, const struct dir_gen *gen, int pid, int tid, uint32_t perm,
+		 struct inode **out)
+{
+	struct inode *ip = proc_inode_alloc(S_IFDIR | perm, 0);
+
+	if (!ip)
+		return -ENOMEM;
+	ip->dir.gen = gen;
+	ip->dir.gen_pid = pid;
+	ip->dir.gen_tid = tid;
+	ip->nlink = 2;
+	ip->dir.parent = parent;
+	inode_get(parent);
+	*out = ip;
+	return 0;
+}
+
+int proc_text_file(int pid, int tid, int which, struct inode **out)
+{
+	uint32_t perm = which == PROC_PID_COREDUMP_FILTER ? 0644 /* Linux's */
+			: which == PROC_PID_PAGEMAP	  ? 0400
+							  : 0444;
+	struct inode *ip = proc_inode_alloc(S_IFCHR | perm, MKDEV(PROC_PID_MAJOR, which));
+
+	if (!ip)
+		return -ENOMEM;
+	ip->proc.pid = pid;
+	ip->proc.tid = tid;
+	ip->nlink = 1;
+	*out = ip;
+	return 0;
+}
+
+int proc_entry_index(const char *const *names, int n, const char *name, size_t len)
+{
+	for (int i = 0; i < n; i++)
+		if (names[i] && strlen(names[i]) == len && !memcmp(names[i], name, len))
+			return i;
+	return -1;
+}
+
+/* ESRCH once the process is gone, whatever the name (Linux). */
+static int pid_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
+{
+	int pid = dir->dir.gen_pid, i = proc_entry_index(entry_names, PID_ENTRIES, name, len);
+
+	if (!proc_pid_exists(pid))
+		return -ESRCH;
+	switch (i) {
+	case -1:
+		return -ENOENT;
+	case PID_EXE:
+	case PID_CWD:
+	case PID_ROOT:
+		return path_link(pid, i, out);
+	case PID_FD:
+		return proc_gen_dir(dir, &proc_fd_dir_gen, pid, 0, 0500, out);
+	case PID_FDINFO:
+		return proc_gen_dir(dir, &proc_fdinfo_dir_gen, pid, 0, 0555, out);
+	case PID_TASK:
+		return proc_gen_dir(dir, &proc_task_dir_gen, pid, 0, 0555, out);
+	default:
+		return proc_text_file(pid, 0, i, out);
+	}
+}
+
+/* Nothing once the process is gone. */
+static void pid_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx)
+{
+	if (!proc_pid_exists(dir->dir.gen_pid))
+		return;
+	for (uint64_t i = *pos - DIR_GEN_POS; i < PID_ENTRIES; i++) {
+		const char *name = entry_names[i];
+		unsigned int type = i >= PID_FD ? S_IFDIR : i >= PID_EXE ? S_IFLNK : S_IFCHR;
+		uint64_t ino = 2 * PROC_PID_INO_BASE + dir->dir.gen_pid * PID_ENTRIES + i;
+		if (!emit(ctx, name, strlen(name), ino, type >> 12, DIR_GEN_POS + i + 1))
+			return;
+		*pos = DIR_GEN_POS + i + 1;
+	}
+}
+
+static const struct dir_gen pid_dir_gen = {
+    .lookup = pid_dir_lookup,
+    .iterate = pid_dir_iterate,
+    .sealed = true,
+};
+
+int proc_pid_dir_pid(const struct inode *ip)
+{
+	return ip && S_ISDIR(ip->mode) && ip->dir.gen == &pid_dir_gen ? ip->dir.gen_pid : 0;
+}
+
+/* /proc/self, a link to the caller's process id. */
+static int self_link(struct inode **out)
+{
+	char pid[12];
+
+	snprintk(pid, sizeof(pid), "%d", current()->group->tgid);
+	return proc_link(pid, out);
+}
+
+/* /proc/<pid> for a live process; its ".." is /proc (referenced). */
+static int proc_root_lookup(struct inode *proc, const char *name, size_t len, struct inode **out)
+{
+	int pid = proc_name_to_int(name, len);
+
+	if (len == 4 && !memcmp(name, "self", 4))
+		return self_link(out);
+	if (pid <= 0 || !proc_pid_exists(pid))
+		return -ENOENT;
+	return proc_gen_dir(proc, &pid_dir_gen, pid, 0, 0555, out);
+}
+
+/* After /proc's own files, self (cookie DIR_GEN_POS), then one directory
+ * per process in pid order: the cookie after pid is DIR_GEN_POS + pid + 1,
+ * valid whoever exits. */
+static void proc_root_iterate(struct inode *proc, uint64_t *pos, dir_emit_fn emit, void *ctx)
+{
+	char name[12];
+	int pid;
+
+	(void)proc;
+	if (*pos == DIR_GEN_POS) {
+		if (!emit(ctx, "self", 4, PROC_PID_INO_BASE, S_IFLNK >> 12, DIR_GEN_POS + 1))
+			return;
+		*pos = DIR_GEN_POS + 1;
+	}
+	while ((pid = proc_pid_next(*pos - DIR_GEN_POS))) {
+		int len = snprintk(name, sizeof(name), "%d", pid);
+		/* no inode exists for it: a number no ramfs inode has */
+		if (!emit(ctx, name, len, PROC_PID_INO_BASE + pid, S_IFDIR >> 12,
+			  DIR_GEN_POS + pid + 1))
+			return;
+		*pos = DIR_GEN_POS + pid + 1;
+	}
+}
+
+/* Sealed once its files are made (devices_init), so no name can shadow a
+ * process or self. */
+static const struct dir_gen proc_root_gen = {
+    .lookup = proc_root_lookup,
+    .iterate = proc_root_iterate,
+    .sealed = true,
+};
+
+void proc_pid_init(void)
+{
+	struct inode *proc;
+
+	proc_sys_init(); /* before /proc is sealed */
+	if (path_lookup(NULL, "/proc", &proc))
+		panic("vfs: no /proc");
+	proc->dir.gen = &proc_root_gen;
+	inode_put(proc);
+}

@@ -1,0 +1,48 @@
+/*
+ * /proc/<pid> directories (fs/proc/proc_pid.c): generated entries of /proc.
+ */
+#ifndef FS_PROC_PID_H
+#define FS_PROC_PID_H
+
+#include "fs/inode.h"
+#include "proc/pid_info.h"
+
+/* The device major of /proc/<pid> files (its minor: enum proc_pid_file,
+ * or PROC_FDINFO_MINOR); a free one of Linux's. */
+#define PROC_PID_MAJOR	  60
+#define PROC_FDINFO_MINOR PROC_PID_NFILES
+/* The device major of /proc/sys files (fs/proc/proc_sys.c; the row in
+ * inode.proc.fd), the next free one. */
+#define PROC_SYS_MAJOR 61
+#define MINOR(rdev)    ((rdev)&0xff)
+/* d_ino of /proc/<pid> in a listing: beyond the ramfs numbers in use. */
+#define PROC_PID_INO_BASE (1ULL << 32)
+
+extern const struct file_ops proc_pid_file_ops;
+/* /proc/<pid>/fd's entries (fs/proc/proc_fd.c), /proc/<pid>/task's (fs/proc/proc_task.c). */
+extern const struct dir_gen proc_fd_dir_gen, proc_fdinfo_dir_gen;
+extern const struct dir_gen proc_task_dir_gen;
+/* The text of /proc/<pid>/fdinfo/<fd> (fs/proc/proc_fd.c): its length,
+ * -ENOENT once the fd is closed, -ESRCH once the process is gone. */
+long proc_fdinfo_text(int pid, int fd, char *buf, size_t size);
+
+/* What proc_pid.c lends the other /proc directories: */
+/* inode_alloc for a generated /proc inode (marked procfs). */
+struct inode *proc_inode_alloc(uint32_t mode, uint32_t rdev);
+/* A decimal number without sign or leading zero, up to INT_MAX (Linux's
+ * name_to_int: a pid, tid or fd name), or -1. */
+int proc_name_to_int(const char *name, size_t len);
+/* A directory of generated entries about pid (and thread tid, or 0), in
+ * parent (referenced, for ".."): 0 or -ENOMEM. */
+int proc_gen_dir(struct inode *parent, const struct dir_gen *gen, int pid, int tid, uint32_t perm,
+		 struct inode **out);
+/* The text file which (enum proc_pid_file) about pid, or its thread tid. */
+int proc_text_file(int pid, int tid, int which, struct inode **out);
+/* The process a /proc/<pid> directory is about (its number: the lifetime
+ * rule of proc_pid.c), or 0 for any other inode, a task/<tid> one too
+ * (Linux's tgid_pidfd_to_pid: pidfd_send_signal takes such a directory). */
+int proc_pid_dir_pid(const struct inode *ip);
+/* The index of name in names[0..n) (NULL entries never match), or -1. */
+int proc_entry_index(const char *const *names, int n, const char *name, size_t len);
+
+#endif

@@ -1,0 +1,222 @@
+/*
+ * mmap, munmap and mprotect: argument checks in Linux's order, then the
+ * mapping list (mm/vma.c) under the uvm lock.  Anonymous private and
+ * file mappings are filled on first touch (mm/uvm.c); anonymous shared
+ * memory is mapped at once, so that a fork before the first touch still
+ * shares its frames.  /dev/zero maps as anonymous memory (file_ops
+ * mmap_anonymous).
+ */
+#include "fs/file.h"
+#include "fd/fdtable.h"
+#include "fs/inode.h"
+#include "fs/ramfs/memfd.h"
+#include "mm/commit.h"
+#include "mm/frame.h"
+#include "mm/paging.h"
+#include "proc/task.h"
+#include "mm/uvm.h"
+#include "mm/vma.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/fcntl.h>
+#include <uapi/mman.h>
+
+/* Flags with a meaning here or none on x86 (Linux ignores them too). */
+#define MAP_IGNORED                                                                                \
+	(MAP_NORESERVE | MAP_DENYWRITE | MAP_EXECUTABLE | MAP_LOCKED | MAP_POPULATE |              \
+	 MAP_NONBLOCK | MAP_STACK)
+
+/* The lock bits a new mapping gets: mlockall(MCL_FUTURE)'s, MAP_LOCKED's
+ * (u locked). */
+static unsigned int mapping_lock(struct uvm *u, int flags)
+{
+	unsigned int lock = u->lock_future | (flags & MAP_LOCKED ? VMA_LOCKED : 0);
+
+	if (lock)
+		u->ever_locked = true;
+	return lock;
+}
+
+/* A locked mapping is populated at once (unless on fault), and so is one
+ * asked for with MAP_POPULATE; best effort, as Linux's mm_populate: the
+ * mapping stands even if memory runs out first. */
+static void mapping_populate(struct uvm *u, const struct vma *v, int flags)
+{
+	if (((v->flags & VMA_LOCKED) && !(v->flags & VMA_LOCKONFAULT)) ||
+	    ((flags & MAP_POPULATE) && !(flags & MAP_NONBLOCK)))
+		uvm_populate(u, v->start, v->end);
+}
+#define MAP_KNOWN                                                                                  \
+	(MAP_TYPE | MAP_FIXED | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_GROWSDOWN | MAP_IGNORED)
+#define PROT_KNOWN (PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM)
+
+/*
+ * The mapping's kind from flags and, for a file, its fd (f referenced):
+ * VMA_* flags in *tmpl.  -EINVAL, -EACCES, -ENODEV, -EOPNOTSUPP, or
+ * -EPERM (a sealed memfd).  A writable shared file mapping holds a count
+ * on the file's writable mappings until memfd_mmap_done.
+ */
+static int mapping_kind(int flags, int prot, struct file *f, struct vma *tmpl)
+{
+	int type = flags & MAP_TYPE;
+
+	if (type != MAP_SHARED && type != MAP_PRIVATE && type != MAP_SHARED_VALIDATE)
+		return -EINVAL;
+	if (type == MAP_SHARED_VALIDATE && (flags & ~MAP_KNOWN))
+		return -EOPNOTSUPP;
+	if (flags & ~MAP_KNOWN)
+		return -EINVAL; /* Linux ignores them; fdkernel refuses what it lacks */
+	tmpl->flags = type == MAP_PRIVATE ? 0 : VMA_SHARED;
+	/* Strict overcommit charges even MAP_NORESERVE (as Linux). */
+	if ((flags & MAP_NORESERVE) &&
+	    __atomic_load_n(&vm_overcommit_memory, __ATOMIC_RELAXED) != OVERCOMMIT_NEVER)
+		tmpl->flags |= VMA_NORESERVE;
+	if (!f) {
+		/* Only private anonymous memory grows down (Linux). */
+		if ((flags & MAP_GROWSDOWN) && (tmpl->flags & VMA_SHARED))
+			return -EINVAL;
+		tmpl->flags |= tmpl->flags & VMA_SHARED ? VMA_MAYWRITE : 0;
+		tmpl->flags |= flags & MAP_GROWSDOWN ? VMA_GROWSDOWN : 0;
+		return 0;
+	}
+	if ((tmpl->flags & VMA_SHARED) && (prot & PROT_WRITE) &&
+	    (!file_can_write(f) || (f->flags & O_APPEND)))
+		return -EACCES;
+	if (!file_can_read(f))
+		return -EACCES;
+	if ((tmpl->flags & VMA_SHARED) && file_can_write(f) && !(f->flags & O_APPEND))
+		tmpl->flags |= VMA_MAYWRITE;
+	if (!f->ops->mmap_anonymous && (!f->inode || !inode_is_reg(f->inode)))
+		return -ENODEV; /* pipes, sockets, other devices, directories */
+	if (flags & MAP_GROWSDOWN)
+		return -EINVAL; /* a file mapping never grows, /dev/zero's neither (Linux) */
+	if (f->ops->mmap_anonymous)
+		return 0; /* /dev/zero: anonymous, writable later only if the fd is */
+	tmpl->file = f->inode;
+	return memfd_mmap_check(f->inode, prot, &tmpl->flags); /* a memfd's seals */
+}
+
+/* Where the mapping goes (u locked): its start in *start, or -errno.  A
+ * fixed one first unmaps what is there. */
+static int mapping_place(struct uvm *u, uint64_t addr, uint64_t len, int flags, uint64_t *start)
+{
+	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
+		if (len > USER_STACK_TOP || addr > USER_STACK_TOP - len)
+			return -ENOMEM; /* Linux's order: past the top, then unaligned */
+		if ((addr & PAGE_MASK) || !uvm_range_ok(addr, len))
+			return -EINVAL;
+		*start = addr;
+		if (flags & MAP_FIXED)
+			return vma_remove(u, addr, addr + len);
+		return vma_range_free(u, addr, addr + len) ? 0 : -EEXIST;
+	}
+	return (*start = vma_place(u, len, addr)) ? 0 : -ENOMEM;
+}
+
+/* Adds the mapping *tmpl (its place free), u locked: 0 or -ENOMEM. */
+static int mapping_add(struct uvm *u, const struct vma *tmpl)
+{
+	if (tmpl->file || !(tmpl->flags & VMA_SHARED))
+		return vma_insert(u, tmpl);
+	return vma_insert_populated(u, tmpl);
+}
+
+static long do_mmap(uint64_t addr, uint64_t len, int prot, int flags, struct file *f, uint64_t off)
+{
+	struct uvm *u = current()->uvm;
+	struct vma tmpl = {.prot = prot & ~PROT_SEM, .off = off};
+	int err;
+
+	if (!len)
+		return -EINVAL;
+	if (len > USER_END)
+		return -ENOMEM;
+	len = PAGE_ALIGN_UP(len);
+	if (off + len < off)
+		return -EOVERFLOW;
+	if ((err = mapping_kind(flags, prot, f, &tmpl)))
+		return err;
+	spin_lock(&u->lock);
+	err = mapping_place(u, addr, len, flags, &tmpl.start);
+	tmpl.end = tmpl.start + len;
+	tmpl.flags |= mapping_lock(u, flags);
+	if (!err)
+		err = mapping_add(u, &tmpl);
+	spin_unlock(&u->lock);
+	if (tmpl.file) /* the vma holds its own count now, if it was made */
+		memfd_mmap_done(tmpl.file, tmpl.flags);
+	if (!err)
+		mapping_populate(u, &tmpl, flags);
+	return err ? err : (long)tmpl.start;
+}
+
+SYSCALL_DEFINE6(mmap, uint64_t, addr, uint64_t, len, int, prot, int, flags, int, fd, int64_t, off)
+{
+	struct file *f = NULL;
+	long ret;
+
+	if (off & (int64_t)PAGE_MASK)
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS) && !(f = files_lookup(current()->files, fd)))
+		return -EBADF;
+	ret = do_mmap(addr, len, prot, flags, f, f ? (uint64_t)off : 0);
+	if (f)
+		file_put(f);
+	return ret;
+}
+
+/*
+ * PROT_GROWSDOWN (u locked): the change starts at the bottom of the
+ * grows-down vma at *start (the stack, a MAP_GROWSDOWN mapping), as Linux;
+ * -ENOMEM if no vma meets [*start, end), -EINVAL if it does not grow.  PROT_GROWSUP: -EINVAL
+ * (nothing grows up on x86), after the same -ENOMEM.
+ */
+static int grows_start(struct uvm *u, uint64_t *start, uint64_t end, int grows)
+{
+	struct vma *v = vma_find(u, *start);
+
+	if (!v || v->start >= end || (!(grows & PROT_GROWSDOWN) && v->start > *start))
+		return -ENOMEM;
+	if (!(grows & PROT_GROWSDOWN) || !(v->flags & VMA_GROWSDOWN))
+		return -EINVAL;
+	*start = v->start;
+	return 0;
+}
+
+SYSCALL_DEFINE3(mprotect, uint64_t, addr, uint64_t, len, int, prot)
+{
+	struct uvm *u = current()->uvm;
+	int grows = prot & (PROT_GROWSDOWN | PROT_GROWSUP), err = 0;
+
+	/* Linux's order of checks: both grows, alignment, empty, wrap-around, prot. */
+	if (grows == (PROT_GROWSDOWN | PROT_GROWSUP) || (addr & PAGE_MASK))
+		return -EINVAL;
+	if (!len)
+		return 0;
+	if (PAGE_ALIGN_UP(len) < len || addr + PAGE_ALIGN_UP(len) <= addr)
+		return -ENOMEM;
+	if ((prot &= ~grows) & ~PROT_KNOWN)
+		return -EINVAL;
+	len = PAGE_ALIGN_UP(len);
+	spin_lock(&u->lock);
+	if (grows)
+		err = grows_start(u, &addr, addr + len, grows);
+	if (!err)
+		err = vma_protect(u, addr, addr + len, prot & ~PROT_SEM);
+	spin_unlock(&u->lock);
+	return err;
+}
+
+SYSCALL_DEFINE2(munmap, uint64_t, addr, uint64_t, len)
+{
+	struct uvm *u = current()->uvm;
+	int err;
+
+	if ((addr & PAGE_MASK) || !len || len > USER_END || addr >= USER_END ||
+	    PAGE_ALIGN_UP(len) > USER_END - addr)
+		return -EINVAL;
+	spin_lock(&u->lock);
+	err = vma_remove(u, addr, addr + PAGE_ALIGN_UP(len));
+	spin_unlock(&u->lock);
+	return err;
+}

@@ -1,0 +1,104 @@
+/*
+ * /proc/<pid>/pagemap (Linux's pagemap_read, Documentation/admin-guide/
+ * mm/pagemap.rst): one 64-bit entry per virtual page, the entry of page
+ * N at offset 8 * N, up to the top of user space (then EOF).  An entry:
+ * bit 63 the page is mapped (PROT_NONE ones too, as Linux's pte_present),
+ * bits 0-54 its frame number (Linux shows them to CAP_SYS_ADMIN only:
+ * every process here is root), 56 the page is mapped once (its map count
+ * as smaps counts it), 61 a file's page or shared anonymous memory
+ * (Linux's shmem; a private copy is anonymous).  No swap (62), no
+ * soft-dirty tracking (55), no userfaultfd (57): those read 0.  An
+ * unmapped page reads 0.  Reads start and end on entries (EINVAL), and
+ * are made chunk by chunk under the uvm lock, then copied out without it.
+ * The file holds the pid only (fs/proc/proc_pid.c's rule): each chunk looks
+ * the process up again, where Linux's keeps the address space it opened.
+ */
+#include "lib/iov_iter.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "mm/paging.h"
+#include "proc/pid_info.h"
+#include "mm/uvm.h"
+#include "mm/vma.h"
+#include "sched/sched.h"
+#include <uapi/errno.h>
+
+#define PM_ENTRY	  8 /* bytes */
+#define PM_PFN_MASK	  ((1ULL << 55) - 1)
+#define PM_MMAP_EXCLUSIVE (1ULL << 56)
+#define PM_FILE		  (1ULL << 61)
+#define PM_PRESENT	  (1ULL << 63)
+#define PM_CHUNK	  512 /* entries per hold of the locks: a 4 KiB buffer */
+
+/* A chunk of entries for the pages from start on, and the vma walked. */
+struct pm_chunk {
+	uint64_t start;
+	size_t n;
+	uint64_t *out; /* n entries, zeroed */
+	const struct vma *v;
+};
+
+/* vm_walk_mapped's callback: the entry of a mapped page. */
+static void pm_page(void *arg, uint64_t va, uint64_t pte)
+{
+	struct pm_chunk *c = arg;
+	uint64_t pa = pte & PTE_ADDR, e = PM_PRESENT | ((pa >> PAGE_SHIFT) & PM_PFN_MASK);
+	bool file;
+
+	if (vma_page_mapcount(c->v, va, pa, &file) == 1)
+		e |= PM_MMAP_EXCLUSIVE;
+	if (file || (c->v->flags & VMA_SHARED))
+		e |= PM_FILE;
+	c->out[(va - c->start) / PAGE_SIZE] = e;
+}
+
+/* proc_pid_uvm_call's fn: fills the chunk from u's mappings. */
+static long pm_fill(struct uvm *u, void *arg)
+{
+	struct pm_chunk *c = arg;
+	uint64_t end = c->start + c->n * PAGE_SIZE;
+
+	spin_lock(&u->lock);
+	for (struct vma *v = vma_find(u, c->start); v && v->start < end; v = vma_next(u, v)) {
+		c->v = v;
+		vm_walk_mapped(u->space, v->start > c->start ? v->start : c->start,
+			       v->end < end ? v->end : end, pm_page, c);
+	}
+	spin_unlock(&u->lock);
+	return 1;
+}
+
+long proc_pagemap_read(int pid, struct iov_iter *to, uint64_t *pos)
+{
+	size_t count = iov_iter_count(to), done = 0;
+	uint64_t page = *pos / PM_ENTRY, top = USER_STACK_TOP / PAGE_SIZE;
+	uint64_t *buf;
+	long err = 0;
+
+	if (*pos % PM_ENTRY || count % PM_ENTRY)
+		return -EINVAL;
+	if (!count || page >= top)
+		return 0;
+	if (!(buf = kmalloc(PM_CHUNK * PM_ENTRY)))
+		return -ENOMEM;
+	while (done < count && page < top) {
+		size_t n = (count - done) / PM_ENTRY;
+		n = n < PM_CHUNK ? n : PM_CHUNK;
+		n = n < top - page ? n : top - page;
+		memset(buf, 0, n * PM_ENTRY);
+		struct pm_chunk c = {.start = page * PAGE_SIZE, .n = n, .out = buf};
+		if ((err = proc_pid_uvm_call(pid, pm_fill, &c)) <= 0)
+			break; /* gone (ESRCH), or no address space (EOF, as Linux) */
+		err = 0;
+		if (copy_to_iter(buf, n * PM_ENTRY, to) < n * PM_ENTRY) {
+			err = -EFAULT; /* Linux's answer, even after earlier chunks */
+			break;
+		}
+		done += n * PM_ENTRY;
+		page += n;
+		cond_resched();
+	}
+	kfree(buf);
+	*pos += done;
+	return err && (err == -EFAULT || !done) ? err : (long)done;
+}

@@ -1,0 +1,504 @@
+/*
+ * The figures of /proc/<pid>/stat, status, cmdline, comm and syscall, and
+ * of /proc/<pid>/task/<tid>/ (the same about one thread).  Each report is
+ * taken in one proc_lock section (a consistent snapshot of the group),
+ * then formatted outside it.
+ */
+#include "proc/pid_info.h"
+#include "arch/x86_64/smp.h"
+#include "arch/x86_64/trapframe.h"
+#include "fd/fd_install.h"
+#include "fd/fdtable.h"
+#include "fs/root_cwd.h"
+#include "fs/vfs.h"
+#include "fs/inode.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/paging.h"
+#include "proc/coredump.h"
+#include "proc/group.h"
+#include "proc/proc.h"
+#include "proc/rlimit.h"
+#include "proc/rusage.h"
+#include "mm/uvm.h"
+#include "mm/vma.h"
+#include "sched/sched.h"
+#include <uapi/errno.h>
+#include <uapi/resource.h>
+
+#define COMM_LEN 16 /* Linux's TASK_COMM_LEN: 15 bytes shown */
+
+struct pid_info {
+	int pid, tgid, ppid, pgid, sid, threads, exit_signal, nice;
+	char state; /* R, S or Z */
+	char comm[COMM_LEN];
+	uint64_t utime, stime, cutime, cstime; /* ticks (TIMER_HZ = USER_HZ = 100) */
+	uint64_t rss_pages;		       /* user pages mapped; 0 without user memory */
+	uint64_t vsize;			       /* bytes of the mapping list; 0 without */
+	uint64_t locked;		       /* bytes of it mlock'd (VmLck) */
+	bool has_mm;			       /* the leader has user memory (not a zombie) */
+	uint64_t cpus;			       /* the CPUs the thread (or leader) may run on */
+};
+
+/*
+ * The tasks a report is about, found by pid and held by a reference
+ * (task_find): the structs stay while the report is taken, whatever they
+ * do meanwhile; proc_lock is taken only to read their fields and check
+ * that they are still what the path names.
+ */
+struct pid_ref {
+	struct task *leader; /* task pid, its process's leader if the path is right */
+	struct task *thread; /* task tid, or NULL */
+};
+
+static struct pid_ref pid_ref_get(int pid, int tid)
+{
+	return (struct pid_ref){task_find(pid), tid ? task_find(tid) : NULL};
+}
+
+static void pid_ref_put(struct pid_ref *r)
+{
+	task_put(r->leader);
+	task_put(r->thread);
+}
+
+/* proc_lock held: the process r names (pid leads it), or NULL once reaped. */
+static struct thread_group *group_of_locked(const struct pid_ref *r, int pid)
+{
+	struct task *t = r->leader;
+
+	if (!t || t->group->tgid != pid || t->group->state == GROUP_DEAD)
+		return NULL;
+	return t->group;
+}
+
+/* proc_lock held: r's thread if it is a live thread of r's process, or NULL. */
+static struct task *thread_of_locked(const struct pid_ref *r, int pid)
+{
+	struct thread_group *g = group_of_locked(r, pid);
+	struct task *t = r->thread;
+
+	return g && t && t->group == g && !task_exited(t) ? t : NULL;
+}
+
+/* A process's state is its main thread's, as Linux shows it (a waiter
+ * for 'S' must see it while another thread runs): R or S; Z once the
+ * leader exited, even while other threads live. */
+static char group_state_locked(struct thread_group *g)
+{
+	const struct task *leader = g->leader;
+
+	if (g->state == GROUP_ZOMBIE || task_exited(leader))
+		return 'Z';
+	return leader->state == TASK_RUNNABLE ? 'R' : 'S';
+}
+
+/* About the process g, or only its thread t if t is not NULL. */
+static void gather_locked(struct thread_group *g, struct task *t, struct pid_info *in)
+{
+	in->pid = t ? t->pid : g->tgid;
+	in->tgid = g->tgid;
+	in->ppid = g->parent ? g->parent->tgid : 0;
+	in->pgid = g->pgid;
+	in->sid = g->sid;
+	in->threads = g->live ? g->live : 1; /* a zombie counts its leader, as Linux */
+	in->exit_signal = g->exit_signal;
+	/* the thread's, or the process's: its leader's, as Linux */
+	in->nice = (t ? t : g->leader)->nice;
+	in->cpus = sched_affinity(t ? t : g->leader) & smp_task_cpus();
+	in->state = !t ? group_state_locked(g) : t->state == TASK_RUNNABLE ? 'R' : 'S';
+	strlcpy(in->comm, (t ? t : g->leader)->name, sizeof(in->comm));
+	if (t) {
+		in->utime = t->utime_ticks;
+		in->stime = t->stime_ticks;
+	} else {
+		group_cpu_ticks_locked(g, &in->utime, &in->stime);
+	}
+	in->cutime = g->children_utime;
+	in->cstime = g->children_stime;
+	/* t->vm is replaced only under proc_lock (exec, exit): the OOM
+	 * killer's rule */
+	in->has_mm = g->leader->uvm != NULL;
+	in->rss_pages = in->has_mm ? vm_resident_pages(g->leader->vm) : 0;
+	in->vsize = in->has_mm ? uvm_mapped_bytes(g->leader->uvm, 0) : 0;
+	in->locked = in->has_mm ? uvm_mapped_bytes(g->leader->uvm, VMA_LOCKED) : 0;
+}
+
+/* proc_lock held: the leader's argv or envp strings (nothing for a
+ * zombie, as Linux). */
+static long exec_text_locked(struct thread_group *g, bool env, char *buf, size_t size)
+{
+	struct uvm *u = g->leader->uvm; /* swapped only under proc_lock */
+	const char *text = !u ? NULL : env ? u->environ : u->cmdline;
+	size_t len = !text ? 0 : env ? u->environ_len : u->cmdline_len;
+
+	if (len > size)
+		len = size;
+	if (len)
+		memcpy(buf, text, len);
+	return len;
+}
+
+/* Linux's /proc/<pid>/limits: a line per resource, "unlimited" for
+ * RLIM_INFINITY, the values getrlimit gives the process. */
+static long format_limits(const struct thread_group *g, struct files_table *files, char *buf,
+			  size_t size)
+{
+	static const struct {
+		const char *name, *unit;
+	} rows[RLIM_NLIMITS] = {
+	    {"Max cpu time", "seconds"},     {"Max file size", "bytes"},
+	    {"Max data size", "bytes"},	     {"Max stack size", "bytes"},
+	    {"Max core file size", "bytes"}, {"Max resident set", "bytes"},
+	    {"Max processes", "processes"},  {"Max open files", "files"},
+	    {"Max locked memory", "bytes"},  {"Max address space", "bytes"},
+	    {"Max file locks", "locks"},     {"Max pending signals", "signals"},
+	    {"Max msgqueue size", "bytes"},  {"Max nice priority", NULL},
+	    {"Max realtime priority", NULL}, {"Max realtime timeout", "us"},
+	};
+	size_t len = 0;
+
+	appendk(buf, size, &len, "%-25s %-20s %-20s %-10s\n", "Limit", "Soft Limit", "Hard Limit",
+		"Units");
+	for (unsigned int i = 0; i < RLIM_NLIMITS; i++) {
+		struct rlimit r;
+		uint64_t v[2];
+		rlimit_of(g, files, i, &r);
+		v[0] = r.rlim_cur, v[1] = r.rlim_max;
+		appendk(buf, size, &len, "%-25s ", rows[i].name);
+		for (int k = 0; k < 2; k++) {
+			if (v[k] == RLIM_INFINITY)
+				appendk(buf, size, &len, "%-20s ", "unlimited");
+			else
+				appendk(buf, size, &len, "%-20lu ", v[k]);
+		}
+		if (rows[i].unit)
+			appendk(buf, size, &len, "%-10s", rows[i].unit);
+		appendk(buf, size, &len, "\n");
+	}
+	return len;
+}
+
+/* limits needs the process's group and files table (RLIMIT_NOFILE is
+ * there). */
+static long limits_text(int pid, char *buf, size_t size)
+{
+	struct files_table *files = proc_pid_files(pid);
+	struct task *t = task_find(pid); /* referenced: t and its group stay */
+	long len = -ESRCH;
+
+	if (files && t)
+		len = format_limits(t->group, files, buf, size);
+	task_put(t);
+	if (files)
+		files_unborrow(files);
+	return len;
+}
+
+int proc_pid_exe(int pid, char *buf)
+{
+	struct thread_group *g;
+	int err = 0;
+	struct pid_ref r = pid_ref_get(pid, 0);
+
+	spin_lock(&proc_lock);
+	if (!(g = group_of_locked(&r, pid)))
+		err = -ESRCH;
+	else if (!g->leader->uvm || !g->leader->uvm->exe_path)
+		err = -ENOENT;
+	else
+		strlcpy(buf, g->leader->uvm->exe_path, PATH_MAX);
+	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
+	return err;
+}
+
+int proc_pid_cwd(int pid, char *buf)
+{
+	struct thread_group *g;
+	struct fs_struct *fs = NULL;
+	struct pid_ref r = pid_ref_get(pid, 0);
+	int err = 0;
+
+	spin_lock(&proc_lock);
+	/* t->fs is cleared under proc_lock at exit (exit.c) */
+	if (!(g = group_of_locked(&r, pid)))
+		err = -ESRCH;
+	else if (!g->leader->fs)
+		err = -ENOENT;
+	else
+		fs = fs_share(g->leader->fs);
+	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
+	if (fs) {
+		struct inode *cwd = fs_get_cwd(fs);
+		long n = vfs_getcwd(cwd, buf, PATH_MAX);
+		err = n < 0 ? (int)n : 0;
+		inode_put(cwd);
+		fs_put(fs);
+	}
+	return err;
+}
+
+struct files_table *proc_pid_files(int pid)
+{
+	struct thread_group *g;
+	struct files_table *files = NULL;
+
+	struct pid_ref r = pid_ref_get(pid, 0);
+
+	spin_lock(&proc_lock);
+	/* t->files is replaced under proc_lock (task_swap_files) */
+	if ((g = group_of_locked(&r, pid)) && g->leader->files)
+		files = files_borrow(g->leader->files);
+	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
+	return files;
+}
+
+bool proc_pid_exists(int pid)
+{
+	struct pid_ref r = pid_ref_get(pid, 0);
+
+	spin_lock(&proc_lock);
+	bool found = group_of_locked(&r, pid) != NULL;
+	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
+	return found;
+}
+
+struct next_arg {
+	int from, best;
+};
+
+static bool consider(struct task *t, void *arg)
+{
+	struct next_arg *a = arg;
+	int id = t->group->tgid;
+
+	if (t->pid == id && id >= a->from && (!a->best || id < a->best) &&
+	    t->group->state != GROUP_DEAD)
+		a->best = id;
+	return true;
+}
+
+int proc_pid_next(int from)
+{
+	struct next_arg a = {from, 0};
+
+	task_for_each(consider, &a);
+	return a.best;
+}
+
+static const char *state_name(char state)
+{
+	return state == 'R' ? "running" : state == 'Z' ? "zombie" : "sleeping";
+}
+
+/* Linux's 52 fields; what fdkernel does not keep is 0. */
+static long format_stat(const struct pid_info *in, char *buf, size_t size)
+{
+	snprintk(buf, size,
+		 "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %lu %lu %lu %lu %d %d %d 0 0 %lu %lu "
+		 "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 %d 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+		 in->pid, in->comm, in->state, in->ppid, in->pgid, in->sid, in->utime, in->stime,
+		 in->cutime, in->cstime, 20 + in->nice, in->nice, in->threads, in->vsize,
+		 in->rss_pages, in->exit_signal);
+	return strlen(buf);
+}
+
+/* mask in hex, a digit per four online CPUs (Linux pads to its CPU count). */
+static void append_cpu_mask(char *buf, size_t size, size_t *len, uint64_t mask)
+{
+	size_t width = (size_t)(smp_cpus_online + 3) / 4;
+	char hex[17];
+
+	snprintk(hex, sizeof hex, "%lx", mask);
+	for (size_t n = strlen(hex); n < width; n++)
+		appendk(buf, size, len, "0");
+	appendk(buf, size, len, "%s", hex);
+}
+
+/* mask as Linux's CPU lists: ranges and single CPUs, "0-2,5". */
+static void append_cpu_list(char *buf, size_t size, size_t *len, uint64_t mask)
+{
+	const char *sep = "";
+
+	for (int cpu = 0; cpu < 64; cpu++) {
+		if (!(mask & (1ull << cpu)))
+			continue;
+		int last = cpu;
+
+		while (last < 63 && (mask & (1ull << (last + 1))))
+			last++;
+		if (last == cpu)
+			appendk(buf, size, len, "%s%d", sep, cpu);
+		else
+			appendk(buf, size, len, "%s%d-%d", sep, cpu, last);
+		sep = ",";
+		cpu = last;
+	}
+}
+
+/* One root user: every id 0.  VmSize, VmLck and VmRSS for a process with
+ * user memory (Linux leaves the Vm lines out for a zombie). */
+static long format_status(const struct pid_info *in, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	appendk(buf, size, &len,
+		"Name:\t%s\nState:\t%c (%s)\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
+		"Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n",
+		in->comm, in->state, state_name(in->state), in->tgid, in->pid, in->ppid);
+	if (in->has_mm)
+		appendk(buf, size, &len, "VmSize:\t%8lu kB\nVmLck:\t%8lu kB\nVmRSS:\t%8lu kB\n",
+			in->vsize >> 10, in->locked >> 10, in->rss_pages * (PAGE_SIZE >> 10));
+	appendk(buf, size, &len, "Threads:\t%d\nCpus_allowed:\t", in->threads);
+	append_cpu_mask(buf, size, &len, in->cpus);
+	appendk(buf, size, &len, "\nCpus_allowed_list:\t");
+	append_cpu_list(buf, size, &len, in->cpus);
+	appendk(buf, size, &len, "\n");
+	return len;
+}
+
+/*
+ * proc_lock held: Linux's /proc/<pid>/syscall for thread t: "running" if
+ * it may run, else the call it sleeps in (number, six arguments, user sp
+ * and pc, in hex; the reader's own: this read), or "-1 sp pc" when it
+ * sleeps outside one.  The user
+ * registers are at the top of t's kernel stack, which task_free releases
+ * only after t exited and under proc_lock.  Read without stopping t, as
+ * Linux does: a thread that wakes meanwhile may show a mix.
+ */
+static long syscall_locked(const struct task *t, char *buf, size_t size)
+{
+	const struct trapframe *tf = t->tf;
+
+	if (task_exited(t))
+		snprintk(buf, size, "-1 0x0 0x0\n");
+	else if (t != current() && __atomic_load_n(&t->state, __ATOMIC_RELAXED) == TASK_RUNNABLE)
+		snprintk(buf, size, "running\n");
+	else if (tf->vector != SYSCALL_VECTOR || (int64_t)tf->error < 0)
+		snprintk(buf, size, "-1 0x%lx 0x%lx\n", tf->rsp, tf->rip);
+	else
+		snprintk(buf, size, "%ld 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx\n",
+			 (long)tf->error, tf->args[0], tf->args[1], tf->args[2], tf->args[3],
+			 tf->args[4], tf->args[5], tf->rsp, tf->rip);
+	return strlen(buf);
+}
+
+/* Linux's format: eight hex digits. */
+static long dump_filter_text(struct uvm *u, char *buf, size_t size)
+{
+	unsigned int filter = __atomic_load_n(&u->dump_filter, __ATOMIC_RELAXED);
+
+	snprintk(buf, size, "%08x\n", filter & COREDUMP_FILTER_MASK);
+	return strlen(buf);
+}
+
+long proc_pid_uvm_call(int pid, long (*fn)(struct uvm *u, void *arg), void *arg)
+{
+	struct pid_ref r = pid_ref_get(pid, 0);
+	struct thread_group *g;
+	long ret = -ESRCH;
+
+	spin_lock(&proc_lock);
+	if ((g = group_of_locked(&r, pid))) /* the uvm is swapped only under proc_lock */
+		ret = g->leader->uvm ? fn(g->leader->uvm, arg) : 0;
+	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
+	return ret;
+}
+
+int proc_pid_set_dump_filter(int pid, unsigned int value)
+{
+	struct pid_ref r = pid_ref_get(pid, 0);
+	struct thread_group *g;
+	int err = -ESRCH;
+
+	spin_lock(&proc_lock);
+	/* the uvm is swapped (exec) and dropped (exit) only under proc_lock */
+	if ((g = group_of_locked(&r, pid)) && g->leader->uvm) {
+		__atomic_store_n(&g->leader->uvm->dump_filter, value & COREDUMP_FILTER_MASK,
+				 __ATOMIC_RELAXED);
+		err = 0;
+	}
+	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
+	return err;
+}
+
+long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t size)
+{
+	struct pid_info in;
+	struct thread_group *g;
+	struct task *t = NULL;
+	long len = 0;
+	struct pid_ref r = pid_ref_get(pid, tid);
+
+	spin_lock(&proc_lock);
+	if (!(g = group_of_locked(&r, pid)) || (tid && !(t = thread_of_locked(&r, pid))))
+		len = -ESRCH;
+	else if (which == PROC_PID_CMDLINE || which == PROC_PID_ENVIRON)
+		len = exec_text_locked(g, which == PROC_PID_ENVIRON, buf, size);
+	else if (which == PROC_PID_MAPS) /* the uvm is swapped only under proc_lock */
+		len = g->leader->uvm ? uvm_format_maps(g->leader->uvm, buf, size) : 0;
+	else if (which == PROC_PID_SMAPS || which == PROC_PID_SMAPS_ROLLUP)
+		len = g->leader->uvm ? uvm_format_smaps(g->leader->uvm,
+							which == PROC_PID_SMAPS_ROLLUP, buf, size)
+				     : 0;
+	else if (which == PROC_PID_SYSCALL)
+		len = syscall_locked(t ? t : g->leader, buf, size);
+	else if (which == PROC_PID_COREDUMP_FILTER) /* a zombie's is empty, as Linux */
+		len = g->leader->uvm ? dump_filter_text(g->leader->uvm, buf, size) : 0;
+	else
+		gather_locked(g, t, &in);
+	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
+	if (len || which == PROC_PID_CMDLINE || which == PROC_PID_MAPS || which == PROC_PID_SMAPS ||
+	    which == PROC_PID_SMAPS_ROLLUP || which == PROC_PID_SYSCALL ||
+	    which == PROC_PID_ENVIRON || which == PROC_PID_COREDUMP_FILTER)
+		return len;
+	if (which == PROC_PID_LIMITS)
+		return limits_text(pid, buf, size);
+	if (which == PROC_PID_MOUNTINFO)
+		return mountinfo_text(buf, size);
+	if (which == PROC_PID_MOUNTS)
+		return mounts_text(buf, size);
+	if (which == PROC_PID_COMM) {
+		snprintk(buf, size, "%s\n", in.comm);
+		return strlen(buf);
+	}
+	return which == PROC_PID_STAT ? format_stat(&in, buf, size) : format_status(&in, buf, size);
+}
+
+bool proc_tid_exists(int pid, int tid)
+{
+	struct pid_ref r = pid_ref_get(pid, tid);
+
+	spin_lock(&proc_lock);
+	bool found = thread_of_locked(&r, pid) != NULL;
+	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
+	return found;
+}
+
+int proc_tid_next(int pid, int from)
+{
+	struct thread_group *g;
+	struct task *t;
+	int best = 0;
+	struct pid_ref r = pid_ref_get(pid, 0);
+
+	spin_lock(&proc_lock);
+	if ((g = group_of_locked(&r, pid))) {
+		list_for_each_entry(t, &g->threads, group_link)
+		{
+			if (t->pid >= from && (!best || t->pid < best))
+				best = t->pid;
+		}
+	}
+	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
+	return best;
+}

@@ -1,0 +1,66 @@
+/*
+ * What /proc/<pid> reports about a process (pid_info.c).  Callers
+ * name the process by its pid, never by pointer: each call looks it up
+ * under proc_lock, so nothing in /proc can outlive the process it shows.
+ */
+#ifndef PROC_PROC_PID_H
+#define PROC_PROC_PID_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum proc_pid_file {
+	PROC_PID_STAT,
+	PROC_PID_STATUS,
+	PROC_PID_CMDLINE,
+	PROC_PID_MAPS,
+	PROC_PID_COMM,
+	PROC_PID_SYSCALL,
+	PROC_PID_LIMITS,
+	PROC_PID_ENVIRON,
+	PROC_PID_MOUNTINFO,
+	PROC_PID_MOUNTS,
+	PROC_PID_SMAPS,
+	PROC_PID_SMAPS_ROLLUP,
+	PROC_PID_COREDUMP_FILTER, /* the one writable: proc_pid_set_dump_filter */
+	PROC_PID_PAGEMAP,	  /* binary, read by proc_pagemap_read */
+	PROC_PID_NFILES
+};
+
+/* Whether pid is a process (a thread group not yet reaped: zombies too). */
+bool proc_pid_exists(int pid);
+/* The smallest process id >= from, or 0 if there is none. */
+int proc_pid_next(int from);
+/* The text of /proc/<pid>/<which> (tid 0), or of /proc/<pid>/task/<tid>/
+ * <which>, into buf: its length (cmdline holds NULs), cut to size, or
+ * -ESRCH when pid is no process or tid no live thread of it. */
+long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t size);
+/* Writes /proc/<pid>/coredump_filter: pid's address space's filter
+ * becomes the low bits of value (COREDUMP_FILTER_MASK).  0, or -ESRCH
+ * when pid is no process or has no address space (a zombie), as Linux. */
+int proc_pid_set_dump_filter(int pid, unsigned int value);
+struct uvm;
+/* fn(pid's address space, arg) under proc_lock (the uvm cannot be swapped
+ * or dropped meanwhile; fn may take its lock, not sleep): fn's answer, 0
+ * for a process without one (a zombie), -ESRCH when pid is no process. */
+long proc_pid_uvm_call(int pid, long (*fn)(struct uvm *u, void *arg), void *arg);
+struct iov_iter;
+/* A read of /proc/<pid>/pagemap at *pos (mm/pagemap.c). */
+long proc_pagemap_read(int pid, struct iov_iter *to, uint64_t *pos);
+/* Whether tid is a live thread of process pid. */
+bool proc_tid_exists(int pid, int tid);
+/* The smallest tid >= from of a live thread of pid, or 0 if none. */
+int proc_tid_next(int pid, int from);
+/* The path pid's program was executed as, into buf (PATH_MAX bytes):
+ * 0, -ESRCH, or -ENOENT for a zombie (no program left). */
+int proc_pid_exe(int pid, char *buf);
+/* The path of pid's working directory into buf (PATH_MAX bytes): 0,
+ * -ESRCH, or -ENOENT for a zombie or a removed directory. */
+int proc_pid_cwd(int pid, char *buf);
+struct files_table;
+/* pid's files table, borrowed (files_unborrow it), or NULL when pid is
+ * no process or its leader has exited (Linux's fd listing is then empty). */
+struct files_table *proc_pid_files(int pid);
+
+#endif
