@@ -35,7 +35,7 @@
 #include "sched/sched.h"
 #include "selftest.h"
 #include "sys/strace.h"
-#include "sys/syscall.h"
+#include "sys/dispatch.h"
 
 struct cpu cpu0;
 

@@ -12,6 +12,7 @@
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "proc/signal.h"
+#include "arch/x86_64/trapframe.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 

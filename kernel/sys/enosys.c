@@ -9,7 +9,7 @@
 #include "lib/printk.h"
 #include "proc/task.h"
 #include "sched/sched.h"
-#include "sys/syscall.h"
+#include "sys/dispatch.h"
 #include <uapi/errno.h>
 
 /* Calls made to unimplemented numbers since boot (atomic). */

@@ -7,7 +7,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "proc/signal.h"
 #include "proc/task.h"
-#include "sys/syscall.h"
+#include "sys/dispatch.h"
 #include <uapi/errno.h>
 #include <uapi/syscall_indirect.h>
 

@@ -17,7 +17,7 @@
 #include "lib/string.h"
 #include "proc/task.h"
 #include "sys/strace.h"
-#include "sys/syscall.h"
+#include "sys/dispatch.h"
 #include <uapi/errno.h>
 #include <uapi/syscalls.h>
 

@@ -10,7 +10,7 @@
 #include "lib/string.h"
 #include "proc/signal.h"
 #include "sys/strace.h"
-#include "sys/syscall.h"
+#include "sys/dispatch.h"
 #include "sys/syscall_list.h"
 #include <uapi/errno.h>
 #include <uapi/eventpoll.h>

@@ -1,9 +1,9 @@
 /*
  * The system-call table: one array from number to handler, built from
  * sys/syscall_list.h.  The dispatcher that reads it, syscall_invoke, is
- * inline in sys/syscall.h (it runs on every call).
+ * inline in sys/dispatch.h (it runs on every call).
  */
-#include "sys/syscall.h"
+#include "sys/dispatch.h"
 #include "sys/syscall_list.h"
 
 #define DECLARE_HANDLER(nr, name) long sys_##name(const uint64_t args[6]);

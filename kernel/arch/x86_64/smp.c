@@ -23,7 +23,7 @@
 #include "lib/string.h"
 #include "cmdline.h"
 #include "sched/sched.h"
-#include "sys/syscall.h"
+#include "sys/dispatch.h"
 #include "mm/layout.h"
 #include "mm/paging.h"
 

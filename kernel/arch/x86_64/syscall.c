@@ -12,7 +12,7 @@
 #include "arch/x86_64/percpu.h"
 #include "proc/task.h"
 #include "sched/sched.h"
-#include "sys/syscall.h"
+#include "sys/dispatch.h"
 
 /* RFLAGS bits cleared on entry: TF, IF, DF, IOPL, NT, AC. */
 #define SYSCALL_FMASK 0x47700
