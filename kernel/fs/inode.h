@@ -17,6 +17,7 @@ struct inotify_watch;
 struct dnotify_watch;
 struct lease;
 struct iov_iter;
+struct super_block;
 
 /* File types and permission bits of i_mode / st_mode (the values every Unix uses). */
 #define S_IFMT	    0170000
@@ -51,11 +52,14 @@ struct inode {
 	uint64_t ino;  /* constant */
 	uint32_t mode; /* type bits constant; permission bits under lock */
 	uint32_t rdev; /* character devices: MKDEV(major, minor); constant */
-	/* Part of /proc's tree, which Linux mounts as a file system of its
-	 * own: link and rename across its edge are EXDEV.  Constant: set
-	 * at creation (proc_inode_alloc; a new entry takes its directory's
-	 * in link_entry). */
-	bool procfs;
+	/* The instance it belongs to (fs/super.h), referenced: constant.
+	 * Link and rename across instances are EXDEV; a write to a
+	 * read-only one EROFS. */
+	struct super_block *sb;
+	struct list_head sb_link; /* in sb->inodes, under sb->inodes_lock */
+	/* Atomic: mounts over this directory (fs/mount.h), changed under
+	 * the inode lock and mount_lock; rmdir and rename refuse it (EBUSY). */
+	uint32_t mounted;
 	/*
 	 * Atomic, as Linux's i_writecount: above 0, the open files that may
 	 * write the regular file; below 0, the address spaces running it
@@ -197,12 +201,13 @@ void ramfs_clock_init(void);
 /* The current real time in ns, as file times take it. */
 uint64_t ramfs_now_ns(void);
 /* A new inode with one reference (the caller's) and nlink 0, or NULL. */
-struct inode *inode_alloc(uint32_t mode, uint32_t rdev);
+struct inode *inode_alloc(struct super_block *sb, uint32_t mode, uint32_t rdev);
 /*
  * A new symbolic link to target (len bytes, 1..PATH_MAX-1), as inode_alloc,
  * in *out.  It counts as one page against the size limit: -ENOSPC, -ENOMEM.
  */
-int inode_alloc_symlink(const char *target, size_t len, struct inode **out);
+int inode_alloc_symlink(struct super_block *sb, const char *target, size_t len,
+			struct inode **out);
 void inode_get(struct inode *ip);
 void inode_put(struct inode *ip);
 /* Inodes alive (leak accounting). */
@@ -320,6 +325,12 @@ int dir_add_new(struct inode *dir, const char *name, size_t len, struct inode *i
 #define RENAME_NEW_SLASH (1U << 31)
 int dir_rename(struct inode *olddir, const char *oldname, size_t oldlen, struct inode *newdir,
 	       const char *newname, size_t newlen, unsigned int flags);
+/*
+ * Empties the tree under root (referenced; the reference is taken over),
+ * as `rm -rf` would, one entry at a time without recursion: an instance
+ * leaving its last mount.  What is still open elsewhere stays, unlinked.
+ */
+void ramfs_kill_tree(struct inode *root);
 /* The parent directory, referenced (the root is its own parent). */
 struct inode *dir_parent(struct inode *dir);
 /*

@@ -3,6 +3,7 @@
  * symlink, link and rename.  Path work here; the entry changes are the
  * ramfs's (dir_link, dir_rename).
  */
+#include "fs/super.h"
 #include "fs/vfs.h"
 #include "lib/string.h"
 #include <uapi/errno.h>
@@ -52,7 +53,9 @@ int vfs_symlink(struct inode *start, const char *path, const char *target)
 	err = new_name(start, path, &last);
 	if (err)
 		return err;
-	err = inode_alloc_symlink(target, len, &ip);
+	err = sb_want_write(last.dir->sb);
+	if (!err)
+		err = inode_alloc_symlink(last.dir->sb, target, len, &ip);
 	if (!err) {
 		err = dir_add_new(last.dir, last.name, last.len, ip);
 		inode_put(ip); /* the entry holds it now, or nothing does */
@@ -68,12 +71,13 @@ int vfs_link_inode(struct inode *ip, struct inode *newstart, const char *newpath
 
 	if (!err) {
 		/* No new name is ever found in /proc (its lookups say ENOENT,
-		 * before Linux looks at mounts); a /proc file is on another
-		 * file system.  Hard links to directories would make loops. */
-		err = last.dir->procfs	 ? -ENOENT
-		      : ip->procfs	 ? -EXDEV
-		      : inode_is_dir(ip) ? -EPERM
-					 : dir_link(last.dir, last.name, last.len, ip);
+		 * before Linux looks at mounts).  Hard links to directories
+		 * would make loops. */
+		err = last.dir->sb->type == &proc_type ? -ENOENT
+		      : sb_want_write(last.dir->sb)	   ? -EROFS
+		      : ip->sb != last.dir->sb		   ? -EXDEV
+		      : inode_is_dir(ip)		   ? -EPERM
+							   : dir_link(last.dir, last.name, last.len, ip);
 		inode_put(last.dir);
 	}
 	return err;
@@ -103,13 +107,13 @@ int vfs_rename(struct inode *oldstart, const char *oldpath, struct inode *newsta
 	err = path_lookup_parent(newstart, newpath, &new);
 	if (err)
 		goto out_old;
-	if (old.dir->procfs != new.dir->procfs)
-		err = -EXDEV; /* /proc is another file system, as Linux's mount */
+	if (old.dir->sb != new.dir->sb)
+		err = -EXDEV;
 	else if (is_special(&old))
 		err = -EBUSY;
 	else if (is_special(&new))
 		err = (flags & RENAME_NOREPLACE) ? -EEXIST : -EBUSY;
-	else
+	else if (!(err = sb_want_write(old.dir->sb)))
 		err = dir_rename(old.dir, old.name, old.len, new.dir, new.name, new.len,
 				 flags | (old.trailing_slash ? RENAME_OLD_SLASH : 0) |
 				     (new.trailing_slash ? RENAME_NEW_SLASH : 0));

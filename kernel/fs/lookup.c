@@ -6,6 +6,8 @@
  */
 #include "fs/file.h"
 #include "fs/root_cwd.h"
+#include "fs/mount.h"
+#include "fs/super.h"
 #include "fs/vfs.h"
 #include "lib/string.h"
 #include "mm/heap.h"
@@ -71,16 +73,16 @@ struct walk {
 	 * referenced, which it may not leave, and the rename sequence then. */
 	struct inode *scope;
 	unsigned long rename_seq;
-	/* LOOKUP_NO_XDEV: the file system the walk starts on (procfs or
-	 * not: /proc is the one other), which it may not leave. */
-	bool home_procfs;
+	/* LOOKUP_NO_XDEV: the instance the walk starts on, which it may
+	 * not leave. */
+	const struct super_block *home;
 };
 
 /* LOOKUP_NO_XDEV: -EXDEV if reaching ip crosses into another file
  * system (Linux's mount crossings: down, up by "..", and jumps). */
 static int xdev_check(const struct walk *w, const struct inode *ip)
 {
-	return (w->flags & LOOKUP_NO_XDEV) && ip->procfs != w->home_procfs ? -EXDEV : 0;
+	return (w->flags & LOOKUP_NO_XDEV) && ip->sb != w->home ? -EXDEV : 0;
 }
 
 #define LOOKUP_SCOPED (LOOKUP_BENEATH | LOOKUP_IN_ROOT)
@@ -108,11 +110,11 @@ static int walk_init(struct walk *w, struct inode *start, const char *path,
 		*where = (struct path_where){NULL, NULL};
 	if (!(flags & LOOKUP_SCOPED)) {
 		w->cur = start_dir(start, path);
-		w->home_procfs = w->cur->procfs;
+		w->home = w->cur->sb;
 		return 0;
 	}
 	w->scope = start_dir(start, ".");
-	w->home_procfs = w->scope->procfs;
+	w->home = w->scope->sb;
 	w->rename_seq = dir_rename_begin();
 	if (path[0] == '/')
 		return jump_root(w);
@@ -234,6 +236,19 @@ static int take_link(struct walk *w, struct inode *link, const char *tail, struc
 	return link->link.file ? jump_link(w, link, out) : follow_link(w, link, tail);
 }
 
+/* "..": the parent of dir or, from the root of a mounted instance, the
+ * parent of the directory it covers (referenced). */
+static struct inode *parent_of(struct inode *dir)
+{
+	struct inode *up, *parent;
+
+	inode_get(dir);
+	up = mount_up(dir);
+	parent = dir_parent(up);
+	inode_put(up);
+	return mount_down(parent);
+}
+
 /*
  * What name names in the directory w->cur ("." and ".." included),
  * referenced, a link not followed.  -ENOTDIR, -ENAMETOOLONG, -ENOENT.
@@ -251,10 +266,14 @@ static int child_in(struct walk *w, const char *name, size_t len, struct inode *
 		*out = dir;
 		return 0;
 	}
-	if (!is_dotdot(name, len))
-		return dir_find(dir, name, len, out);
+	if (!is_dotdot(name, len)) {
+		int err = dir_find(dir, name, len, out);
+		if (!err)
+			*out = mount_down(*out);
+		return err;
+	}
 	if (!(w->flags & LOOKUP_SCOPED)) {
-		*out = dir_parent(dir);
+		*out = parent_of(dir);
 		return 0;
 	}
 	/* A scoped walk stops at its start (IN_ROOT) or may not pass it
@@ -267,7 +286,7 @@ static int child_in(struct walk *w, const char *name, size_t len, struct inode *
 		*out = dir;
 		return 0;
 	}
-	*out = dir_parent(dir);
+	*out = parent_of(dir);
 	if (dir_rename_retry(w->rename_seq)) {
 		inode_put(*out);
 		return -EAGAIN;
@@ -450,8 +469,11 @@ static int create_last(struct walk *w, const struct path_last *last, unsigned in
 	if (last->trailing_slash)
 		return -EISDIR; /* Linux: O_CREAT never makes a directory */
 	w->named = true;
-	*ip = dir_lookup(w->cur, last->name, last->len);
-	if (!*ip) {
+	if ((*ip = dir_lookup(w->cur, last->name, last->len)))
+		*ip = mount_down(*ip);
+	else {
+		if ((err = sb_want_write(w->cur->sb)))
+			return err;
 		err = dir_create(w->cur, last->name, last->len, S_IFREG | (mode & 07777), 0, ip);
 		*created = !err;
 		return err == -EEXIST ? 0 : err; /* lost a race: it exists now */

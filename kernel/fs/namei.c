@@ -3,7 +3,9 @@
  * and getcwd, on top of path lookup (lookup.c).
  */
 #include "fs/upath.h"
+#include "fs/mount.h"
 #include "fs/root_cwd.h"
+#include "fs/super.h"
 #include "lib/string.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
@@ -41,6 +43,8 @@ static int create_at(struct inode *start, const char *path, uint32_t mode, uint3
 		err = -EEXIST;
 	else if (last.trailing_slash && !S_ISDIR(mode))
 		err = -ENOENT; /* Linux: mknod("x/") names no directory to create */
+	else if (sb_want_write(last.dir->sb))
+		err = (ip = dir_lookup(last.dir, last.name, last.len)) ? -EEXIST : -EROFS;
 	else
 		err = dir_create(last.dir, last.name, last.len, mode, rdev, &ip);
 	if (ip)
@@ -83,7 +87,7 @@ int vfs_unlink(struct inode *start, const char *path)
 		err = -EISDIR; /* Linux: these name directories */
 	else if (last.trailing_slash)
 		err = trailing_slash_error(last.dir, last.name, last.len);
-	else
+	else if (!(err = sb_want_write(last.dir->sb)))
 		err = dir_remove(last.dir, last.name, last.len, false);
 	inode_put(last.dir);
 	return err;
@@ -102,7 +106,7 @@ int vfs_rmdir(struct inode *start, const char *path)
 		err = -EINVAL;
 	else if (is_dotdot(last.name, last.len))
 		err = -ENOTEMPTY;
-	else
+	else if (!(err = sb_want_write(last.dir->sb)))
 		err = dir_remove(last.dir, last.name, last.len, true);
 	inode_put(last.dir);
 	return err;
@@ -132,6 +136,7 @@ long vfs_getcwd(struct inode *dir, char *buf, size_t size)
 	buf[--at] = '\0';
 	inode_get(cur);
 	while (!err) {
+		cur = mount_up(cur);
 		parent = dir_parent(cur);
 		if (parent == cur) {
 			inode_put(parent);

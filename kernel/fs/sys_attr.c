@@ -8,6 +8,7 @@
 #include "fs/file.h"
 #include "fd/fdtable.h"
 #include "fs/notify/fsnotify.h"
+#include "fs/super.h"
 #include "fs/upath.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -106,7 +107,7 @@ static long do_chmod(int dirfd, const char *upath, unsigned int mode, int flags)
 		return attr_done(&o, err);
 	if (inode_is_link(o.ip))
 		err = -EOPNOTSUPP;
-	else
+	else if (!(err = sb_want_write(o.ip->sb)))
 		err = inode_chmod(o.ip, mode);
 	return attr_done(&o, err);
 }
@@ -140,7 +141,7 @@ static long do_chown(int dirfd, const char *upath, uint32_t uid, uint32_t gid, i
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
 	err = attr_target(dirfd, upath, flags, flags & AT_SYMLINK_NOFOLLOW, &o);
-	if (!err && o.ip)
+	if (!err && o.ip && !(err = sb_want_write(o.ip->sb)))
 		inode_chown(o.ip, uid, gid);
 	return attr_done(&o, err);
 }
@@ -203,8 +204,9 @@ static long do_utimes(int dirfd, const char *upath, const struct timespec_u *tim
 	if (times && ((err = time_from_user(&times[0], &atime)) ||
 		      (err = time_from_user(&times[1], &mtime))))
 		return attr_done(&o, err);
-	inode_set_times(o.ip, atime, mtime);
-	return attr_done(&o, 0);
+	if (!(err = sb_want_write(o.ip->sb)))
+		inode_set_times(o.ip, atime, mtime);
+	return attr_done(&o, err);
 }
 
 /* Both times UTIME_OMIT: nothing to do, and Linux does not even look the path up. */

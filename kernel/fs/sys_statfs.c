@@ -1,15 +1,16 @@
 /*
- * statfs/fstatfs, /proc/<pid>/mounts and mountinfo, /proc/filesystems
- * and /proc/partitions: fdkernel has one file system, the
- * ramfs mounted at /, which reports itself as Linux's tmpfs does (its size
- * limit and the pages in use).  Pipes, sockets and epoll files answer
- * with the magic numbers of Linux's pseudo file systems.
+ * statfs/fstatfs, /proc/filesystems and /proc/partitions.  An inode's
+ * instance answers statfs as Linux's does for its type: a tmpfs its
+ * size and inode limits and what is in use, proc and sysfs nothing but
+ * their magic.  Pipes, sockets and epoll files answer with the magic
+ * numbers of Linux's pseudo file systems.
  */
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
 #include "fd/fdtable.h"
 #include "fs/inode.h"
-#include "fs/ramfs/ramfs_space.h"
+#include "fs/mount.h"
+#include "fs/super.h"
 #include "fs/snapshot.h"
 #include "fs/upath.h"
 #include "fs/vfs.h"
@@ -23,7 +24,6 @@
 #include <uapi/fcntl.h>
 #include <uapi/stat.h>
 
-#define TMPFS_MAGIC	 0x01021994
 #define PIPEFS_MAGIC	 0x50495045
 #define SOCKFS_MAGIC	 0x534f434b
 #define ANON_INODE_MAGIC 0x09041934
@@ -37,19 +37,38 @@ struct statfs_k {
 	int64_t f_namelen, f_frsize, f_flags, f_spare[4];
 };
 
-/* The ramfs: blocks are pages of its size limit; no inode limit, so
- * f_files and f_ffree are 0, as tmpfs with nr_inodes=0. */
-static void ramfs_statfs(struct statfs_k *st)
+#define ST_RDONLY 0x0001
+#define ST_NOSUID 0x0002
+#define ST_NODEV  0x0004
+#define ST_NOEXEC 0x0008
+
+/* The instance of ip: blocks are pages; an unlimited count is shown as
+ * Linux's tmpfs shows it (0 blocks or files: "no limit"). */
+static void sb_statfs(const struct inode *ip, struct statfs_k *st)
 {
-	size_t max = ramfs_pages_max(), used = ramfs_pages_used();
+	struct super_block *sb = ip->sb;
+	size_t max = sb->pages_max, used = __atomic_load_n(&sb->pages_used, __ATOMIC_RELAXED);
+	size_t imax = sb->inodes_max, iused = __atomic_load_n(&sb->inodes_used, __ATOMIC_RELAXED);
+	unsigned int mflags = sb_mount_flags(sb);
 
 	memset(st, 0, sizeof(*st));
-	st->f_type = TMPFS_MAGIC;
+	st->f_type = sb->type->magic;
 	st->f_bsize = st->f_frsize = PAGE_SIZE;
-	st->f_blocks = max;
-	st->f_bfree = st->f_bavail = used < max ? max - used : 0;
 	st->f_namelen = NAME_MAX;
-	st->f_flags = ST_VALID;
+	st->f_fsid[0] = (int32_t)sb->dev;
+	st->f_flags = ST_VALID | (sb->flags & SB_RDONLY ? ST_RDONLY : 0);
+	st->f_flags |= (mflags & MNT_NOSUID ? ST_NOSUID : 0) | (mflags & MNT_NODEV ? ST_NODEV : 0) |
+		       (mflags & MNT_NOEXEC ? ST_NOEXEC : 0);
+	if (sb->type->magic != 0x01021994)
+		return; /* proc, sysfs: no blocks, no files */
+	if (max != SIZE_MAX) {
+		st->f_blocks = max;
+		st->f_bfree = st->f_bavail = used < max ? max - used : 0;
+	}
+	if (imax != SIZE_MAX) {
+		st->f_files = imax;
+		st->f_ffree = iused < imax ? imax - iused : 0;
+	}
 }
 
 static long put_statfs(struct statfs_k *st, void *ubuf)
@@ -65,8 +84,8 @@ SYSCALL_DEFINE2(statfs, const char *, upath, void *, ubuf)
 
 	if (err)
 		return err;
+	sb_statfs(ip, &st);
 	inode_put(ip);
-	ramfs_statfs(&st);
 	return put_statfs(&st, ubuf);
 }
 
@@ -80,8 +99,13 @@ SYSCALL_DEFINE2(fstatfs, int, fd, void *, ubuf)
 
 	if (!f)
 		return -EBADF;
-	ramfs_statfs(&st);
-	if (!f->inode) {
+	if (f->inode)
+		sb_statfs(f->inode, &st);
+	else {
+		memset(&st, 0, sizeof(st));
+		st.f_bsize = st.f_frsize = PAGE_SIZE;
+		st.f_namelen = NAME_MAX;
+		st.f_flags = ST_VALID;
 		if (f->ops->stat)
 			f->ops->stat(f, &ust);
 		st.f_type = S_ISFIFO(ust.st_mode)   ? PIPEFS_MAGIC
@@ -92,37 +116,21 @@ SYSCALL_DEFINE2(fstatfs, int, fd, void *, ubuf)
 	return put_statfs(&st, ubuf);
 }
 
-/* /proc/<pid>/mounts (and /proc/mounts, a link to self/mounts): the one
- * mount.  Named tmpfs, not rootfs: busybox df and mount skip rootfs lines. */
-long mounts_text(char *buf, size_t size)
-{
-	return snprintk(buf, size, "tmpfs / tmpfs rw 0 0\n");
-}
-
-/* Linux's /proc/<pid>/mountinfo line for the one mount: its id (1, as
- * fdinfo's mnt_id), its parent (itself), st_dev's major:minor, the root
- * within the file system, the mount point, options, "-", type, source,
- * super-block options. */
-long mountinfo_text(char *buf, size_t size)
-{
-	struct uapi_stat st;
-	struct inode *root = vfs_root();
-
-	inode_stat(root, &st);
-	inode_put(root);
-	return snprintk(buf, size, "1 1 %lu:%lu / / rw - tmpfs tmpfs rw\n", st.st_dev >> 8,
-			st.st_dev & 0xff);
-}
-
 /* The file system types there are, as Linux lists its registered ones:
- * the ramfs (tmpfs to statfs) and the pseudo file systems of pipes and
+ * those mount(2) knows, and the pseudo file systems of pipes and
  * sockets; none needs a device. */
 static void format_filesystems(char *buf, size_t size)
 {
-	strlcpy(buf, "nodev\ttmpfs\nnodev\tpipefs\nnodev\tsockfs\n", size);
+	const struct fs_type *t;
+	size_t n = 0;
+
+	for (size_t i = 0; (t = fs_type_at(i)) && n < size; i++)
+		n += snprintk(buf + n, size - n, "nodev\t%s\n", t->name);
+	if (n < size)
+		strlcpy(buf + n, "nodev\tpipefs\nnodev\tsockfs\n", size - n);
 }
 
-SNAPSHOT_OPS(filesystems, 64);
+SNAPSHOT_OPS(filesystems, 256);
 
 /* No block devices: Linux's header alone. */
 static void format_partitions(char *buf, size_t size)

@@ -4,7 +4,8 @@
  * (root, initrd, /dev, /proc, /tmp).
  */
 #include "fs/vfs.h"
-#include "fs/ramfs/ramfs_space.h"
+#include "fs/mount.h"
+#include "fs/super.h"
 #include "arch/x86_64/bootinfo.h"
 #include "arch/x86_64/uaccess.h"
 #include "fs/pipe/fifo.h"
@@ -23,12 +24,14 @@
 
 #define GETDENTS_BOUNCE (16 * 1024) /* most getdents64 output built per call */
 
-static struct inode *root; /* set once by vfs_init, never freed */
+/* The root instance's root: set once by vfs_init; the root mount is
+ * never unmounted (EBUSY), so it is never freed. */
+static struct inode *root;
 
 struct inode *vfs_root(void)
 {
 	inode_get(root);
-	return root;
+	return mount_down(root);
 }
 
 void vfs_release_inode(struct file *f)
@@ -222,7 +225,9 @@ static int truncate_by_name(struct inode *ip, uint64_t size, bool break_leases)
 
 int vfs_truncate(struct inode *ip, uint64_t size)
 {
-	return truncate_by_name(ip, size, true);
+	int err = sb_want_write(ip->sb);
+
+	return err ? err : truncate_by_name(ip, size, true);
 }
 
 /* O_PATH files (file.h): nothing to read, write or release but the inode. */
@@ -256,6 +261,9 @@ static int open_check(struct inode *ip, unsigned int flags)
 		return -ELOOP;
 	if (inode_is_dir(ip) && ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC))))
 		return -EISDIR;
+	/* Devices, FIFOs and sockets write nothing to their file system. */
+	if (inode_is_reg(ip) && ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)))
+		return sb_want_write(ip->sb);
 	return 0;
 }
 
@@ -281,8 +289,10 @@ static int open_tmpfile(struct inode *start, const char *path, unsigned int flag
 		err = -ENOTDIR;
 	else if (dir->dir.gen)
 		err = -EOPNOTSUPP; /* /proc makes no files */
-	else if (!(ip = inode_alloc(S_IFREG | (mode & 07777), 0)))
-		err = -ENOMEM;
+	else if ((err = sb_want_write(dir->sb)))
+		;
+	else if (!(ip = inode_alloc(dir->sb, S_IFREG | (mode & 07777), 0)))
+		err = -ENOSPC; /* nr_inodes=, or no memory */
 	else if ((err = vfs_open_inode(ip, flags, out)))
 		inode_put(ip);
 	if (err) {
@@ -382,36 +392,31 @@ static void unpack_initrd(void)
 	printk("vfs: no initrd module; empty root\n");
 }
 
-/* A directory at path, created if missing (cpio may have made it). */
-static struct inode *ensure_dir(const char *path, uint32_t mode)
-{
-	struct inode *ip;
-
-	vfs_mkdir(root, path, mode);
-	if (path_lookup(root, path, &ip))
-		panic("vfs: cannot create %s", path);
-	return ip;
-}
-
+/*
+ * The root is a tmpfs with the initrd unpacked in it; then the mounts a
+ * Linux distribution's init makes: proc, devtmpfs (with /dev's nodes),
+ * tmpfs on /dev/shm and /tmp, sysfs.
+ */
 void vfs_init(void)
 {
-	struct inode *proc;
+	struct super_block *root_sb;
+	int err;
 
 	ramfs_clock_init();
-	ramfs_space_init();
 	reclock_init();
-	root = inode_alloc(S_IFDIR | 0755, 0);
-	if (!root)
-		panic("vfs: no memory for the root");
-	root->nlink = 2;
-	root->dir.parent = root;
+	if (!sb_create(&internal_type, "", &err) ||
+	    !(root_sb = sb_create(&tmpfs_type, "mode=0755", &err)))
+		panic("vfs: no root file system (%d)", err);
+	mount_init(root_sb);
+	root = root_sb->root;
 	unpack_initrd();
-	inode_put(ensure_dir("/tmp", 01777));
-	inode_put(ensure_dir("/dev", 0755));
-	proc = ensure_dir("/proc", 0555);
-	proc->procfs = true; /* before anything is made in it */
-	inode_put(proc);
-	inode_put(ensure_dir("/proc/sysvipc", 0555));
+	mount_boot("proc", "proc", "/proc", "", MNT_NOSUID | MNT_NODEV | MNT_NOEXEC);
+	mount_boot("sysfs", "sysfs", "/sys", "", MNT_NOSUID | MNT_NODEV | MNT_NOEXEC);
+	mount_boot("devtmpfs", "devtmpfs", "/dev", "mode=0755", MNT_NOSUID);
+	mount_boot("tmpfs", "tmpfs", "/dev/shm", "", MNT_NOSUID | MNT_NODEV);
+	mount_boot("tmpfs", "tmpfs", "/tmp", "", MNT_NOSUID | MNT_NODEV);
+	if (vfs_mkdir(NULL, "/proc/sysvipc", 0555))
+		panic("vfs: cannot make /proc/sysvipc");
 	devices_init();
 	proc_pid_init();
 }

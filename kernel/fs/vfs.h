@@ -165,10 +165,6 @@ int chrdev_open(struct inode *ip, unsigned flags);
 void devices_init(void);
 /* /proc/filesystems, /proc/partitions (sys_statfs.c). */
 extern const struct file_ops filesystems_ops, partitions_ops;
-/* /proc/<pid>/mountinfo's and /proc/<pid>/mounts's text (the same for
- * every process): its length. */
-long mountinfo_text(char *buf, size_t size);
-long mounts_text(char *buf, size_t size);
 /* /proc/self and /proc/<pid>, made up at each lookup (proc_pid.c). */
 void proc_pid_init(void);
 

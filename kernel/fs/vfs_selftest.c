@@ -6,7 +6,7 @@
 #include "tty/console.h"
 #include "fs/file.h"
 #include "fs/vfs.h"
-#include "fs/ramfs/ramfs_space.h"
+#include "fs/super.h"
 #include "lib/ktest.h"
 #include "lib/string.h"
 #include "mm/frame.h"
@@ -235,7 +235,7 @@ void vfs_selftest(void)
 	heap_purge(); /* frames counted below: none waiting for a shootdown */
 	size_t frames0 = frame_free_count(), heap0 = heap_bytes_in_use();
 	unsigned long inodes0 = inode_count();
-	size_t pages0 = ramfs_pages_used();
+	size_t pages0 = sb_pages_all();
 	struct inode *ip, *dir;
 
 	path_tests();
@@ -244,11 +244,11 @@ void vfs_selftest(void)
 		 "vfs: test directory made");
 	KTEST_OK(dir_create(dir, "data", 4, S_IFREG | 0644, 0, &ip) == 0, "ramfs: create a file");
 	file_data_tests(ip);
-	KTEST_OK(ramfs_pages_used() == pages0 + 3, "ramfs: the file's 3 pages are charged");
+	KTEST_OK(sb_pages_all() == pages0 + 3, "ramfs: the file's 3 pages are charged");
 	KTEST_OK(dir_remove(dir, "data", 4, false) == 0 && ip->nlink == 0,
 		 "ramfs: unlink drops nlink to 0");
 	inode_put(ip);
-	KTEST_OK(ramfs_pages_used() == pages0, "ramfs: freeing the file gives its pages back");
+	KTEST_OK(sb_pages_all() == pages0, "ramfs: freeing the file gives its pages back");
 	dir_tests();
 	open_tests();
 	cpio_tests(dir);

@@ -10,6 +10,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
 #include "fs/inode.h"
+#include "fs/super.h"
 #include "fs/snapshot.h"
 #include "ipc/ids.h"
 #include "ipc/ipc.h"
@@ -190,7 +191,7 @@ static struct shm_seg *seg_alloc(const struct ipc_params *p)
 
 	if (!seg)
 		return NULL;
-	seg->file = inode_alloc(S_IFREG | (p->flg & S_IRWXUGO), 0);
+	seg->file = inode_alloc(internal_sb, S_IFREG | (p->flg & S_IRWXUGO), 0);
 	if (!seg->file || inode_truncate(seg->file, p->size)) {
 		seg_free(seg);
 		return NULL;

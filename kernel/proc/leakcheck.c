@@ -8,6 +8,8 @@
 #include "fs/inode.h"
 #include "fs/notify/inotify.h"
 #include "fs/locks/lease.h"
+#include "fs/mount.h"
+#include "fs/super.h"
 #include "fs/ramfs/memfd.h"
 #include "ipc/ipc.h"
 #include "fs/locks/reclock.h"
@@ -60,10 +62,12 @@ void kcounters_read(struct kcounters *c)
 	c->fowns = fasync_count();
 	c->dnotify_watches = dnotify_count();
 	c->leases = lease_count();
+	c->mounts = mount_count();
+	c->sbs = sb_count();
 	c->heap_serial = heaptrace_serial();
 }
 
-#define LEAK_CHECKS 27 /* the check() lines below */
+#define LEAK_CHECKS 29 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -105,6 +109,8 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(25, "file owners", (long)b->fowns, (long)a->fowns);
 	passed += check(26, "dnotify watches", (long)b->dnotify_watches, (long)a->dnotify_watches);
 	passed += check(27, "file leases", (long)b->leases, (long)a->leases);
+	passed += check(28, "mounts", (long)b->mounts, (long)a->mounts);
+	passed += check(29, "super blocks", (long)b->sbs, (long)a->sbs);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

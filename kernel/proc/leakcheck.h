@@ -38,6 +38,7 @@ struct kcounters {
 	unsigned long fowns;	       /* F_SETOWN/O_ASYNC state of open files (fs/fasync.h) */
 	unsigned long dnotify_watches; /* fs/notify/dnotify.c */
 	unsigned long leases;	       /* fcntl F_SETLEASE leases (fs/locks/lease.c) */
+	unsigned long mounts, sbs;     /* fs/mount.c, fs/super.c */
 	uint64_t heap_serial;	       /* heaptrace_serial(): allocations so far */
 };
 

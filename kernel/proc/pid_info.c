@@ -10,6 +10,7 @@
 #include "fd/fd_install.h"
 #include "fd/fdtable.h"
 #include "fs/root_cwd.h"
+#include "fs/mount.h"
 #include "fs/vfs.h"
 #include "fs/inode.h"
 #include "lib/printk.h"

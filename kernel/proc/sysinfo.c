@@ -10,7 +10,7 @@
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
-#include "fs/ramfs/ramfs_space.h"
+#include "fs/super.h"
 #include "fs/snapshot.h"
 #include "lib/printk.h"
 #include "lib/string.h"
@@ -30,7 +30,7 @@ void sysinfo_read(struct sysinfo_k *si)
 	si->uptime = (now + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
 	si->totalram = (uint64_t)frame_total_count() * PAGE_SIZE;
 	si->freeram = (uint64_t)frame_free_count() * PAGE_SIZE;
-	si->sharedram = (uint64_t)ramfs_pages_used() * PAGE_SIZE;
+	si->sharedram = (uint64_t)sb_pages_all() * PAGE_SIZE;
 	si->procs = task_count();
 	si->mem_unit = 1;
 }

@@ -160,6 +160,8 @@
 	X(__NR_arch_prctl, arch_prctl)                                                             \
 	X(__NR_setrlimit, setrlimit)                                                               \
 	X(__NR_sync, sync)                                                                         \
+	X(__NR_mount, mount)                                                                       \
+	X(__NR_umount2, umount2)                                                                   \
 	X(__NR_sethostname, sethostname)                                                           \
 	X(__NR_setdomainname, setdomainname)                                                       \
 	X(__NR_gettid, gettid)                                                                     \

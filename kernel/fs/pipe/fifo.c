@@ -9,6 +9,7 @@
 #include "fs/pipe/fifo.h"
 #include "fs/file.h"
 #include "fs/inode.h"
+#include "fs/super.h"
 #include "fs/pipe/pipe.h"
 #include <uapi/errno.h>
 
@@ -65,7 +66,7 @@ int fifo_open(struct inode *ip, unsigned int flags, struct file **out)
 
 struct inode *fifo_holding(struct pipe *p)
 {
-	struct inode *ip = inode_alloc(S_IFIFO | 0600, 0);
+	struct inode *ip = inode_alloc(internal_sb, S_IFIFO | 0600, 0);
 
 	if (!ip)
 		return NULL;

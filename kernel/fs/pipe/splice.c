@@ -224,8 +224,9 @@ SYSCALL_DEFINE4(vmsplice, int, fd, const struct iovec *, uvec, unsigned long, nr
 }
 
 /*
- * generic_file_rw_checks and generic_copy_file_checks: regular files of
- * the one file system (EISDIR, EINVAL, EXDEV), open the right ways
+ * generic_file_rw_checks and generic_copy_file_checks: regular ramfs
+ * files of one instance (EISDIR, EINVAL, EXDEV: tmpfs has no
+ * copy_file_range of its own, so Linux copies within one super block), open the right ways
  * (EBADF, O_APPEND too), offsets that do not wrap (EOVERFLOW), the
  * output within the largest file (EFBIG); the copy shortened to the
  * input's end; overlapping ranges of one file EINVAL.
@@ -241,8 +242,8 @@ static long copy_checks(struct file *in, uint64_t pos_in, struct file *out, uint
 		return -EINVAL;
 	if (!file_can_read(in) || !file_can_write(out) || (out->flags & O_APPEND))
 		return -EBADF;
-	if (!vfs_is_ramfs_file(in) || !vfs_is_ramfs_file(out))
-		return -EXDEV; /* /proc's files, say */
+	if (!vfs_is_ramfs_file(in) || !vfs_is_ramfs_file(out) || in->inode->sb != out->inode->sb)
+		return -EXDEV; /* /proc's files, say, or another tmpfs */
 	if (pos_in + *len < pos_in || pos_out + *len < pos_out)
 		return -EOVERFLOW;
 	size = inode_size(in->inode);

@@ -13,6 +13,7 @@
 #include "fs/proc/proc_sys.h"
 #include "fs/file.h"
 #include "fs/inode.h"
+#include "fs/super.h"
 #include "fs/vfs.h"
 #include "lib/iov_iter.h"
 #include "lib/printk.h"
@@ -160,14 +161,38 @@ const struct file_ops proc_pid_file_ops = {
     .seekable = true, /* as Linux's: pagemap is read by lseek or pread */
 };
 
+/* procfs has one instance, as Linux's for one pid namespace: every
+ * mount of proc shows the same processes. */
+static struct super_block *proc_sb;
+
 struct inode *proc_inode_alloc(uint32_t mode, uint32_t rdev)
 {
-	struct inode *ip = inode_alloc(mode, rdev);
-
-	if (ip)
-		ip->procfs = true;
-	return ip;
+	return inode_alloc(proc_sb, mode, rdev);
 }
+
+/* The root: /proc's entries made at boot (fs/dev/devices.c's files,
+ * sys, sysvipc), then, once proc_pid_init seals it, a directory per
+ * process made up at each lookup. */
+static int proc_fill(struct super_block *sb, const char *data)
+{
+	struct inode *root;
+
+	if (*data)
+		return -EINVAL; /* hidepid= and the like: not here */
+	if (!(root = inode_alloc(sb, S_IFDIR | 0555, 0)))
+		return -ENOMEM;
+	root->nlink = 2;
+	root->dir.parent = root;
+	sb->root = root;
+	return 0;
+}
+
+const struct fs_type proc_type = {
+    .name = "proc",
+    .magic = 0x9fa0, /* PROC_SUPER_MAGIC */
+    .fill = proc_fill,
+    .single = &proc_sb,
+};
 
 /* ---- the links ---- */
 
@@ -356,11 +381,6 @@ static const struct dir_gen proc_root_gen = {
 
 void proc_pid_init(void)
 {
-	struct inode *proc;
-
 	proc_sys_init(); /* before /proc is sealed */
-	if (path_lookup(NULL, "/proc", &proc))
-		panic("vfs: no /proc");
-	proc->dir.gen = &proc_root_gen;
-	inode_put(proc);
+	proc_sb->root->dir.gen = &proc_root_gen;
 }

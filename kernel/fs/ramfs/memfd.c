@@ -10,6 +10,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "fd/fd_install.h"
 #include "fs/file.h"
+#include "fs/super.h"
 #include "fs/vfs.h"
 #include "lib/string.h"
 #include "mm/heap.h"
@@ -170,7 +171,7 @@ static long memfd_name(const char *uname, char **out)
  * exec with MFD_NOEXEC_SEAL; sealable only if asked (else F_SEAL_SEAL). */
 static struct inode *memfd_inode(unsigned int flags)
 {
-	struct inode *ip = inode_alloc(S_IFREG | (flags & MFD_NOEXEC_SEAL ? 0666 : 0777), 0);
+	struct inode *ip = inode_alloc(internal_sb, S_IFREG | (flags & MFD_NOEXEC_SEAL ? 0666 : 0777), 0);
 
 	if (!ip)
 		return NULL;

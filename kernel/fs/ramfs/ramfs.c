@@ -10,7 +10,7 @@
 #include "fs/ramfs/memfd.h"
 #include "fs/pipe/pipe.h"
 #include "fs/ramfs/ramfs_priv.h"
-#include "fs/ramfs/ramfs_space.h"
+#include "fs/super.h"
 #include "arch/x86_64/rtc.h"
 #include "arch/x86_64/timer.h"
 #include "lib/iov_iter.h"
@@ -23,7 +23,6 @@
 #include <uapi/errno.h>
 #include <uapi/inotify.h>
 
-#define RAMFS_DEV	0x10 /* st_dev of every ramfs inode */
 #define RAMFS_MAX_PAGES (RAMFS_MAX_FILE >> PAGE_SHIFT)
 #define RAMFS_MIN_INDEX 16
 
@@ -42,13 +41,32 @@ uint64_t ramfs_now_ns(void)
 	return boot_epoch_ns + clock_monotonic_ns();
 }
 
-struct inode *inode_alloc(uint32_t mode, uint32_t rdev)
+/* An instance's inode count against its nr_inodes=: false past it. */
+static bool charge_inode(struct super_block *sb)
 {
-	struct inode *ip = kzalloc(sizeof(*ip));
+	if (__atomic_add_fetch(&sb->inodes_used, 1, __ATOMIC_RELAXED) <=
+	    __atomic_load_n(&sb->inodes_max, __ATOMIC_RELAXED))
+		return true;
+	__atomic_sub_fetch(&sb->inodes_used, 1, __ATOMIC_RELAXED);
+	return false;
+}
 
-	if (!ip)
+struct inode *inode_alloc(struct super_block *sb, uint32_t mode, uint32_t rdev)
+{
+	struct inode *ip;
+
+	if (!charge_inode(sb))
 		return NULL;
+	if (!(ip = kzalloc(sizeof(*ip)))) {
+		__atomic_sub_fetch(&sb->inodes_used, 1, __ATOMIC_RELAXED);
+		return NULL;
+	}
 	ip->refcount = 1;
+	ip->sb = sb;
+	sb_get(sb);
+	spin_lock(&sb->inodes_lock);
+	list_add_tail(&ip->sb_link, &sb->inodes);
+	spin_unlock(&sb->inodes_lock);
 	ip->ino = __atomic_fetch_add(&next_ino, 1, __ATOMIC_RELAXED);
 	ip->mode = mode;
 	ip->rdev = rdev;
@@ -64,20 +82,21 @@ struct inode *inode_alloc(uint32_t mode, uint32_t rdev)
 
 /* The target is charged as one page of the size limit, as tmpfs charges a
  * long symlink's page: links cannot take the heap without bound. */
-int inode_alloc_symlink(const char *target, size_t len, struct inode **out)
+int inode_alloc_symlink(struct super_block *sb, const char *target, size_t len,
+			struct inode **out)
 {
 	struct inode *ip;
 
-	if (!ramfs_charge_pages(1))
+	if (!sb_charge_pages(sb, 1))
 		return -ENOSPC;
-	ip = inode_alloc(S_IFLNK | 0777, 0);
+	ip = inode_alloc(sb, S_IFLNK | 0777, 0);
 	if (ip)
 		ip->link.target = kmalloc(len + 1);
 	if (!ip || !ip->link.target) {
 		if (ip)
 			inode_put(ip); /* uncharges */
 		else
-			ramfs_uncharge_pages(1);
+			sb_uncharge_pages(sb, 1);
 		return -ENOMEM;
 	}
 	memcpy(ip->link.target, target, len);
@@ -117,7 +136,7 @@ void ramfs_drop_pages(struct inode *ip, size_t idx, size_t end)
 		dropped++;
 	}
 	ip->file.used -= dropped;
-	ramfs_uncharge_pages(dropped);
+	sb_uncharge_pages(ip->sb, dropped);
 }
 
 static void free_data(struct inode *ip)
@@ -147,8 +166,13 @@ void inode_put(struct inode *ip)
 		if (ip->link.jump)
 			inode_put(ip->link.jump);
 		if (!ip->link.uncharged)
-			ramfs_uncharge_pages(1);
+			sb_uncharge_pages(ip->sb, 1);
 	}
+	spin_lock(&ip->sb->inodes_lock);
+	list_del(&ip->sb_link);
+	spin_unlock(&ip->sb->inodes_lock);
+	__atomic_sub_fetch(&ip->sb->inodes_used, 1, __ATOMIC_RELAXED);
+	sb_put(ip->sb);
 	__atomic_sub_fetch(&live_inodes, 1, __ATOMIC_RELAXED);
 	kfree(ip);
 }
@@ -200,11 +224,11 @@ uint64_t ramfs_page_fill(struct inode *ip, size_t idx, size_t *charged, bool wri
 			ip->file.pages[idx] &= ~RAMFS_UNWRITTEN;
 		return page_at(ip, idx);
 	}
-	if (!prepaid && !ramfs_charge_pages(1))
+	if (!prepaid && !sb_charge_pages(ip->sb, 1))
 		return 0;
 	if (!(pa = frame_zalloc())) {
 		if (!prepaid)
-			ramfs_uncharge_pages(1);
+			sb_uncharge_pages(ip->sb, 1);
 		return 0;
 	}
 	if (prepaid)
@@ -421,7 +445,7 @@ static void set_time(uint64_t *sec, uint64_t *nsec, uint64_t ns)
 void inode_stat(struct inode *ip, struct uapi_stat *st)
 {
 	memset(st, 0, sizeof(*st));
-	st->st_dev = RAMFS_DEV;
+	st->st_dev = ip->sb->dev;
 	st->st_ino = ip->ino;
 	st->st_rdev = ip->rdev;
 	st->st_blksize = PAGE_SIZE;
@@ -511,8 +535,6 @@ static int link_entry(struct inode *dir, struct ramfs_dirent *e, struct inode *i
 	}
 	if (S_ISREG(ip->mode))
 		ip->file.linkable = false;
-	if (fresh)
-		ip->procfs = dir->procfs; /* before anyone can see it */
 	ip->nlink++;
 	if (S_ISDIR(ip->mode)) {
 		ip->nlink = 2; /* its own "." */
@@ -591,7 +613,7 @@ int dir_add_new(struct inode *dir, const char *name, size_t len, struct inode *i
 int dir_create(struct inode *dir, const char *name, size_t len, uint32_t mode, uint32_t rdev,
 	       struct inode **out)
 {
-	struct inode *ip = inode_alloc(mode, rdev);
+	struct inode *ip = inode_alloc(dir->sb, mode, rdev);
 	struct ramfs_dirent *e = dirent_alloc(name, len), *old;
 	int err = -ENOMEM;
 
@@ -630,7 +652,7 @@ static int removable(struct ramfs_dirent *e, bool want_dir)
 		return -EISDIR;
 	if (is_dir && !list_empty(&e->ip->dir.entries))
 		return -ENOTEMPTY;
-	return 0;
+	return __atomic_load_n(&e->ip->mounted, __ATOMIC_RELAXED) ? -EBUSY : 0;
 }
 
 /* Lock order: a directory before its children (the tree has no cycles). */
@@ -670,6 +692,63 @@ int dir_remove(struct inode *dir, const char *name, size_t len, bool want_dir)
 		__fsnotify_name(dir, IN_DELETE | isdir, e->name, e->len, 0);
 	kfree(e);
 	return 0;
+}
+
+/* Takes dir's first entry out, its reference passing to the caller:
+ * the inode, or NULL when dir is empty. */
+static struct inode *take_first(struct inode *dir)
+{
+	struct ramfs_dirent *e = NULL;
+	struct inode *ip;
+
+	spin_lock(&dir->lock);
+	if (!list_empty(&dir->dir.entries)) {
+		e = list_first_entry(&dir->dir.entries, struct ramfs_dirent, link);
+		list_del(&e->link);
+		dir->size--;
+		ip = e->ip;
+		spin_lock(&ip->lock);
+		if (S_ISDIR(ip->mode)) {
+			ip->nlink = 0;
+			dir->nlink--;
+		} else
+			ip->nlink--;
+		spin_unlock(&ip->lock);
+	}
+	spin_unlock(&dir->lock);
+	if (!e)
+		return NULL;
+	kfree(e);
+	return ip;
+}
+
+/*
+ * Depth first, holding one walking reference: going down, the child's
+ * ".." keeps its directory; coming back up, the walk takes the parent
+ * before it lets the emptied directory go.
+ */
+void ramfs_kill_tree(struct inode *root)
+{
+	struct inode *cur = root, *child, *parent;
+
+	for (;;) {
+		if ((child = take_first(cur))) {
+			if (!S_ISDIR(child->mode)) {
+				inode_put(child);
+				continue;
+			}
+			inode_put(cur); /* child's ".." holds it */
+			cur = child;
+			continue;
+		}
+		if (cur == root)
+			break;
+		parent = cur->dir.parent;
+		inode_get(parent);
+		inode_put(cur);
+		cur = parent;
+	}
+	inode_put(root);
 }
 
 struct inode *dir_parent(struct inode *dir)

@@ -10,7 +10,7 @@
 #include "fs/inode.h"
 #include "fs/ramfs/memfd.h"
 #include "fs/ramfs/ramfs_priv.h"
-#include "fs/ramfs/ramfs_space.h"
+#include "fs/super.h"
 #include "lib/string.h"
 #include "mm/layout.h"
 #include "sched/sched.h"
@@ -46,7 +46,7 @@ static int fill_holes(struct inode *ip, size_t idx, size_t end)
 	size_t charged = count_holes(ip, idx, end);
 	int err = 0;
 
-	if (!ramfs_charge_pages(charged))
+	if (!sb_charge_pages(ip->sb, charged))
 		return -ENOSPC;
 	for (size_t i = idx; i < end && !err; i += FALLOC_BATCH) {
 		size_t stop = end - i < FALLOC_BATCH ? end : i + FALLOC_BATCH;
@@ -57,7 +57,7 @@ static int fill_holes(struct inode *ip, size_t idx, size_t end)
 		spin_unlock(&ip->lock);
 		cond_resched();
 	}
-	ramfs_uncharge_pages(charged); /* pages others filled first */
+	sb_uncharge_pages(ip->sb, charged); /* pages others filled first */
 	return err;
 }
 

@@ -228,6 +228,9 @@ static int rename_locked(struct rename_op *r, const char *oldname, size_t oldlen
 		return err;
 	if (r->new && r->new->ip == r->old->ip)
 		return 0; /* two names of one inode: Linux does nothing */
+	if (__atomic_load_n(&r->old->ip->mounted, __ATOMIC_RELAXED) ||
+	    (r->new && __atomic_load_n(&r->new->ip->mounted, __ATOMIC_RELAXED)))
+		return -EBUSY; /* a mount point stays where it is (Linux's vfs_rename) */
 	if (r->new && !(r->flags & RENAME_EXCHANGE) &&
 	    (err = drop_victim(r->newdir, r->old->ip, r->new->ip, now)))
 		return err;

@@ -1,0 +1,116 @@
+/*
+ * File-system types and super blocks (docs/vfs.md, "Mounts").  A super
+ * block is one instance of a file-system type: its root, its device
+ * number, its limits (tmpfs's size= and nr_inodes=) and the inodes it
+ * has.  Every inode points at its super block and holds a reference on
+ * it, so an instance lives as long as its mount or any of its inodes
+ * (an open file of an unmounted tmpfs keeps the whole instance alive).
+ */
+#ifndef FS_SUPER_H
+#define FS_SUPER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/list.h"
+#include "lib/spinlock.h"
+
+struct inode;
+struct mount;
+struct super_block;
+
+/* Super-block flags (Linux's SB_* values, as mount(2)'s MS_*). */
+#define SB_RDONLY 1U
+
+struct fs_type {
+	const char *name;
+	uint32_t magic; /* statfs's f_type */
+	/*
+	 * Makes an instance's root (sb->root, referenced) and applies the
+	 * mount options data (NUL-terminated, "" for none): 0, -EINVAL for
+	 * an option it does not know or a bad value, -ENOMEM.
+	 */
+	int (*fill)(struct super_block *sb, const char *data);
+	/* Changes options of a mounted instance (MS_REMOUNT): 0 or -EINVAL. */
+	int (*remount)(struct super_block *sb, const char *data);
+	/* Its options as mountinfo shows them after "rw"/"ro" (",size=..."). */
+	void (*show_options)(struct super_block *sb, char *buf, size_t size);
+	/* One instance for every mount (proc, sysfs): fill runs once and
+	 * the mounts share it.  NULL: a new instance each mount (tmpfs). */
+	struct super_block **single;
+};
+
+struct super_block {
+	const struct fs_type *type; /* constant */
+	/* Atomic: one per inode of the instance and one per mount of it;
+	 * the last put frees it. */
+	uint32_t refs;
+	uint32_t dev;	    /* st_dev: major 0, a minor of its own; constant */
+	struct inode *root; /* referenced while mounted, NULL after */
+	unsigned int flags; /* SB_*, under mount_lock (fs/mount.h) */
+	/* Its mount, NULL while it has none: under mount_lock (read
+	 * without it only as a hint). */
+	struct mount *mnt;
+	/* The instance's limits and use, in pages and inodes (tmpfs's
+	 * size= and nr_inodes=; SIZE_MAX: none).  used are atomic; max are
+	 * written under mount_lock and read without it. */
+	size_t pages_used, pages_max;
+	size_t inodes_used, inodes_max;
+	uint32_t mode, uid, gid; /* tmpfs's mode=, uid=, gid= of its root */
+	/* Every inode of the instance, under inodes_lock: what umount asks
+	 * whether anything outside the tree holds (sb_busy). */
+	struct spinlock inodes_lock;
+	struct list_head inodes;
+};
+
+/* The registered types, for mount(2) and /proc/filesystems: by name,
+ * or the i-th (NULL past the last). */
+const struct fs_type *fs_type_find(const char *name);
+const struct fs_type *fs_type_at(size_t i);
+extern const struct fs_type tmpfs_type, proc_type, sysfs_type, devtmpfs_type, internal_type;
+
+/*
+ * A new instance of type with its options: referenced once (the caller's,
+ * which becomes its mount's), or -EINVAL/-ENOMEM/-EMFILE (no device
+ * number left) in *err.  For a single-instance type, that instance.
+ */
+struct super_block *sb_create(const struct fs_type *type, const char *data, int *err);
+void sb_get(struct super_block *sb);
+void sb_put(struct super_block *sb);
+/* Instances alive (leak accounting). */
+unsigned long sb_count(void);
+
+/* The instance behind the inodes nothing names (memfds, System V shared
+ * memory, anonymous pipes' /proc FIFOs): unmounted, limited as tmpfs's
+ * default. */
+extern struct super_block *internal_sb;
+
+/* tmpfs's default size (the ramfs_size= boot option, or half of memory). */
+size_t tmpfs_default_pages(void);
+/*
+ * The pages a size option s asks for, out of total: bytes with an
+ * optional k, m, g or t (either case), or a percentage; "0" is no limit
+ * (SIZE_MAX: the frame reserve still applies).  Half of total if s is
+ * empty or malformed (the boot option's rule).
+ */
+size_t ramfs_limit_pages(const char *s, size_t total);
+/* Charges n pages of file data to sb at once: false (ENOSPC) past its
+ * limit or when free memory would fall to the frame reserve. */
+bool sb_charge_pages(struct super_block *sb, size_t n);
+void sb_uncharge_pages(struct super_block *sb, size_t n);
+/* Pages charged in all instances (sysinfo's sharedram). */
+size_t sb_pages_all(void);
+
+/* Whether a write to the instance is refused: -EROFS or 0. */
+int sb_want_write(const struct super_block *sb);
+/*
+ * Whether anything outside the instance's tree holds one of its inodes
+ * (open files, working directories, mappings, running programs, walks
+ * in progress, mounts on them), not counting extra references the caller
+ * holds on its root: umount's EBUSY.
+ */
+bool sb_busy(struct super_block *sb, unsigned int extra);
+/* Whether a file of the instance is open for writing: remount,ro's EBUSY. */
+bool sb_has_writers(struct super_block *sb);
+
+#endif

@@ -1,0 +1,208 @@
+/* mount(2) and umount2(2) with tmpfs, as on Linux: an instance's size=
+ * limit is its own (ENOSPC there, another tmpfs untouched), statfs and
+ * /proc/self/mounts tell what is mounted, ".." and getcwd cross the mount
+ * point, link and rename across it are EXDEV, a read-only remount gives
+ * EROFS and is refused while a file is open for writing, a mount point
+ * cannot be removed, umount of a busy mount is EBUSY and of a
+ * non-mount EINVAL, MNT_DETACH unmounts a busy one, and bad arguments
+ * get Linux's errno.  On the host (as root) it runs in a mount namespace
+ * of its own, so nothing it mounts is seen outside. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#define TMPFS_MAGIC 0x01021994
+
+static char dir[64], mnt[80], sub[96], file[160];
+
+/* Whether /proc/self/mounts has a line for path with type and opts in it. */
+static bool mounted(const char *path, const char *type, const char *opt)
+{
+	static char text[65536];
+	char want[256];
+
+	if (read_text("/proc/self/mounts", text, sizeof text) < 0)
+		return false;
+	snprintf(want, sizeof want, " %s %s ", path, type);
+	char *line = strstr(text, want);
+	if (!line)
+		return false;
+	char *end = strchr(line, '\n');
+	if (end)
+		*end = '\0';
+	return !opt || strstr(line, opt);
+}
+
+/* Writes 1 KiB blocks into path until the write fails: the blocks written. */
+static long fill(const char *path, int *err)
+{
+	char block[1024] = {1};
+	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	long n = 0;
+
+	while (fd >= 0 && n < 4096 && write(fd, block, sizeof block) == (ssize_t)sizeof block)
+		n++;
+	*err = errno;
+	if (fd >= 0)
+		close(fd);
+	return n;
+}
+
+static void sizes(void)
+{
+	struct statfs st;
+	int err = 0;
+
+	ok(statfs(mnt, &st) == 0 && st.f_type == TMPFS_MAGIC && st.f_bsize == 4096 &&
+	       st.f_blocks == 256 && st.f_bfree == 256,
+	   "statfs of the new tmpfs: its own 1 MiB, all free");
+	long n = fill(file, &err);
+	ok(n == 1024 && err == ENOSPC, "writing 2000 KiB stops at 1 MiB with ENOSPC (%ld KiB)", n);
+	ok(statfs(mnt, &st) == 0 && st.f_bfree == 0, "statfs: no block left");
+	char other[128];
+	snprintf(other, sizeof other, "%s/other", dir);
+	int fd = open(other, O_CREAT | O_WRONLY, 0600);
+	ok(fd >= 0 && write(fd, "x", 1) == 1, "the file system under the mount point still writes");
+	close(fd);
+	unlink(other);
+	ok(unlink(file) == 0 && statfs(mnt, &st) == 0 && st.f_bfree == 256,
+	   "unlink gives the blocks back");
+}
+
+static void names(void)
+{
+	char cwd[256], here[256];
+	struct stat a, b;
+
+	ok(mkdir(sub, 0700) == 0, "mkdir inside the mount");
+	require(getcwd(here, sizeof here) != NULL, "getcwd");
+	ok(chdir(sub) == 0 && getcwd(cwd, sizeof cwd) && !strcmp(cwd, sub),
+	   "getcwd inside the mount names the path through the mount point");
+	ok(chdir("../..") == 0 && getcwd(cwd, sizeof cwd) && !strcmp(cwd, dir),
+	   "\"..\" from the mount's root goes to the mount point's parent");
+	require(chdir(here) == 0, "back");
+	ok(stat(mnt, &a) == 0 && stat(dir, &b) == 0 && a.st_dev != b.st_dev && a.st_ino != 0,
+	   "the mount's root has a device of its own");
+	char other[128];
+	snprintf(other, sizeof other, "%s/x", dir);
+	int fd = open(other, O_CREAT | O_WRONLY, 0600);
+	close(fd);
+	snprintf(file, sizeof file, "%s/x", sub);
+	is_errno(link(other, file), EXDEV, "link across the mount point: EXDEV");
+	is_errno(rename(other, file), EXDEV, "rename across the mount point: EXDEV");
+	unlink(other);
+	is_errno(rmdir(mnt), EBUSY, "rmdir of a mount point: EBUSY");
+	snprintf(other, sizeof other, "%s/moved", dir);
+	is_errno(rename(mnt, other), EBUSY, "rename of a mount point: EBUSY");
+	snprintf(file, sizeof file, "%s/f", mnt);
+}
+
+static void readonly(void)
+{
+	int fd = open(file, O_CREAT | O_WRONLY, 0600);
+
+	require(fd >= 0, "a file open for writing");
+	is_errno(mount(NULL, mnt, NULL, MS_REMOUNT | MS_RDONLY, NULL), EBUSY,
+		 "remount,ro while a file is open for writing: EBUSY");
+	close(fd);
+	ok(mount(NULL, mnt, NULL, MS_REMOUNT | MS_RDONLY, NULL) == 0, "remount,ro");
+	ok(mounted(mnt, "tmpfs", " ro"), "/proc/self/mounts shows it ro");
+	is_errno(open(file, O_WRONLY), EROFS, "open for writing: EROFS");
+	is_errno(mkdir(sub, 0700), EEXIST, "mkdir of an existing name: EEXIST first");
+	is_errno(unlink(file), EROFS, "unlink: EROFS");
+	is_errno(chmod(file, 0644), EROFS, "chmod: EROFS");
+	fd = open(file, O_RDONLY);
+	ok(fd >= 0, "open for reading still works");
+	close(fd);
+	ok(mount(NULL, mnt, NULL, MS_REMOUNT, NULL) == 0 && unlink(file) == 0,
+	   "remount,rw: writable again");
+	is_errno(mount(NULL, sub, NULL, MS_REMOUNT, NULL), EINVAL,
+		 "remount of a directory that is not a mount: EINVAL");
+}
+
+static void bad_args(void)
+{
+	is_errno(mount("none", mnt, "nosuchfs", 0, NULL), ENODEV, "an unknown type: ENODEV");
+	is_errno(mount("none", mnt, NULL, 0, NULL), EINVAL, "no type: EINVAL");
+	is_errno(mount("none", mnt, "tmpfs", 0, "size=lots"), EINVAL, "a bad option value: EINVAL");
+	is_errno(mount("none", mnt, "tmpfs", 0, "bogus=1"), EINVAL, "an unknown option: EINVAL");
+	is_errno(mount("none", "/nonexistent/dir", "tmpfs", 0, NULL), ENOENT,
+		 "a missing mount point: ENOENT");
+	char f[128];
+	snprintf(f, sizeof f, "%s/plain", dir);
+	close(open(f, O_CREAT | O_WRONLY, 0600));
+	is_errno(mount("none", f, "tmpfs", 0, NULL), ENOTDIR, "a file as mount point: ENOTDIR");
+	unlink(f);
+	is_errno(mount("none", mnt, (const char *)1, 0, NULL), EFAULT,
+		 "a bad type pointer: EFAULT");
+	is_errno(umount2(dir, 0), EINVAL, "umount of a directory that is not a mount: EINVAL");
+	is_errno(umount2(mnt, 0x100), EINVAL, "umount2 with an unknown flag: EINVAL");
+	is_errno(umount2(mnt, MNT_EXPIRE | MNT_DETACH), EINVAL,
+		 "MNT_EXPIRE with MNT_DETACH: EINVAL");
+	is_errno(umount2("/nonexistent", 0), ENOENT, "umount of a missing path: ENOENT");
+}
+
+static void unmounting(void)
+{
+	int fd = open(sub, O_RDONLY | O_DIRECTORY);
+
+	is_errno(umount2(mnt, 0), EBUSY, "umount with a directory open inside: EBUSY");
+	close(fd);
+	ok(chdir(sub) == 0, "chdir into the mount");
+	is_errno(umount2(mnt, 0), EBUSY, "umount with a working directory inside: EBUSY");
+	require(chdir("/") == 0, "chdir /");
+	ok(umount2(mnt, 0) == 0, "umount when nothing is inside");
+	ok(!mounted(mnt, "tmpfs", NULL), "/proc/self/mounts no longer has it");
+	struct stat st;
+	ok(stat(sub, &st) == -1 && errno == ENOENT, "its files went with it");
+	ok(mount("none", mnt, "tmpfs", 0, "size=64k") == 0, "mounted again");
+	snprintf(file, sizeof file, "%s/held", mnt);
+	fd = open(file, O_CREAT | O_RDWR, 0600);
+	ok(fd >= 0 && write(fd, "kept", 4) == 4, "a file held open");
+	ok(umount2(mnt, MNT_DETACH) == 0, "MNT_DETACH unmounts the busy mount");
+	char buf[8] = {0};
+	ok(pread(fd, buf, 4, 0) == 4 && !memcmp(buf, "kept", 4),
+	   "the open file still reads after the lazy umount");
+	close(fd);
+	ok(!mounted(mnt, "tmpfs", NULL), "nothing left in /proc/self/mounts");
+}
+
+/* On the host: a mount namespace of the test's own, with / private, so
+ * its mounts die with it. */
+static void host_setup(void)
+{
+	if (geteuid() != 0)
+		skip_all("mount needs root on the host");
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		skip_all("no mount namespace on this host");
+}
+
+int main(void)
+{
+	plan(48);
+	if (!on_fdkernel())
+		host_setup();
+	snprintf(dir, sizeof dir, "/tmp/mnt-%d", (int)getpid());
+	snprintf(mnt, sizeof mnt, "%s/m", dir);
+	snprintf(sub, sizeof sub, "%s/sub", mnt);
+	snprintf(file, sizeof file, "%s/f", mnt);
+	require(mkdir(dir, 0700) == 0 && mkdir(mnt, 0700) == 0, "scratch directories");
+	ok(mount("none", mnt, "tmpfs", 0, "size=1m") == 0, "mount -t tmpfs -o size=1m none MNT");
+	ok(mounted(mnt, "tmpfs", "size=1024k"), "/proc/self/mounts shows it with its size");
+	sizes();
+	names();
+	readonly();
+	bad_args();
+	unmounting();
+	ok(rmdir(mnt) == 0 && rmdir(dir) == 0, "clean up");
+	return done();
+}
