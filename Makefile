@@ -12,13 +12,13 @@ include mk/config.mk
 include mk/deps.mk
 include kernel/kernel.mk
 include libc/libc.mk
-include user/linux/linux.mk
+include tests/linux/linux.mk
 include user/user.mk
 include iso/busybox.mk
 include iso/iso.mk
-include tests/host/host.mk
-include tests/tests.mk
-include tests/fuzz.mk
+include tests/unit/unit.mk
+include tests/harness/tests.mk
+include tests/harness/fuzz.mk
 include bench/bench.mk
 
 .PHONY: all run test clean
@@ -27,14 +27,14 @@ all: $(ISO)
 # `make run UEFI=1` boots the same ISO through OVMF instead of SeaBIOS.
 run: deps
 	@$(MAKE) --no-print-directory all
-	QEMU_SMP=$${QEMU_SMP:-2} tests/qemu-run --interactive $(if $(UEFI),--uefi) $(ISO)
+	QEMU_SMP=$${QEMU_SMP:-2} tests/harness/qemu-run --interactive $(if $(UEFI),--uefi) $(ISO)
 
 # Legs run in order; a failing leg does not stop the others.
 test: deps
 	@rm -rf $(BUILD)/results && mkdir -p $(BUILD)/results
 	@for leg in $(TEST_LEGS); do \
 		echo "== $$leg"; $(MAKE) --no-print-directory $$leg || true; \
-	done; tests/summary $(BUILD)/results $(TEST_RESULTS)
+	done; tests/harness/summary $(BUILD)/results $(TEST_RESULTS)
 
 clean:
 	rm -rf $(BUILD)

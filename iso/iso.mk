@@ -2,7 +2,7 @@
 #   fdkernel.iso       interactive (make run)
 #   fdkernel-test.iso  `test`: self-tests and the in-guest suite, then exit
 #   fdkernel-bench.iso `bench`: init runs /bench, then exit (make bench)
-#   fdkernel-crash.iso `crashtest`: a deliberate kernel fault (tests/boot-checks)
+#   fdkernel-crash.iso `crashtest`: a deliberate kernel fault (tests/harness/boot-checks)
 ISO := $(KBUILD)/fdkernel.iso
 ISO_TEST := $(KBUILD)/fdkernel-test.iso
 INITRD := $(BUILD)/initrd.cpio
@@ -13,8 +13,8 @@ INITRD := $(BUILD)/initrd.cpio
 GRUB_MODULES := multiboot2 normal iso9660 part_msdos serial terminal
 
 # The ramfs archive (newc cpio) unpacked at / by the kernel: the static
-# files of iso/rootfs, user/bin programs in /bin, user/tests in /tests,
-# user/bench in /bench, the musl programs of user/linux in /linux (those of
+# files of iso/rootfs, user/bin programs in /bin, tests/newlib in /tests,
+# user/bench in /bench, the musl programs of tests/linux in /linux (those of
 # LINUX_GUEST_SKIP in /linux/pending), two symbolic links, an empty /tmp and
 # /dev (the kernel adds the device nodes).
 ROOTFS_FILES := $(shell find iso/rootfs -type f)
@@ -44,7 +44,7 @@ $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PRO
 
 # The boot-path ISOs (self-tests, crash, strace, gdb: no user suite, no
 # /linux program run) carry the initrd without /linux.  The 64 MiB boot of
-# tests/boot-checks has little room: the initrd module stays in memory after
+# tests/harness/boot-checks has little room: the initrd module stays in memory after
 # unpacking and the ramfs may take only half of what is left beside it
 # (ramfs_size), so the full initrd (with the glibc programs, 0.9 MB each,
 # and bash-static, 2.3 MB) leaves the ramfs self-tests ENOSPC.
@@ -78,7 +78,7 @@ $(ISO): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in $(RUN_CMDLINE_FILE)
 $(ISO_TEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,test,test quiet enosys=log)
 
-# The LOCKDEP=1 kernel misusing locks on purpose (tests/lockdep-checks):
+# The LOCKDEP=1 kernel misusing locks on purpose (tests/harness/lockdep-checks):
 # built with `make LOCKDEP=1`, like its test ISO.
 ISO_LOCKDEP_CYCLE := $(KBUILD)/fdkernel-lockdep-cycle.iso
 $(ISO_LOCKDEP_CYCLE): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
@@ -88,12 +88,12 @@ $(ISO_LOCKDEP_SLEEP): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,lockdep-sleep,test quiet lockdeptest=sleep,$(INITRD_BOOT))
 
 # The self-test boot with smp=off: tasks on CPU 0 only, the other CPUs
-# idle (tests/boot-checks boots it with -smp 2).
+# idle (tests/harness/boot-checks boots it with -smp 2).
 ISO_SMP_OFF := $(KBUILD)/fdkernel-smp-off.iso
 $(ISO_SMP_OFF): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,smp-off,test quiet init=/bin/true smp=off,$(INITRD_BOOT))
 
-# Boot checks (tests/boot-checks): `crashtest` faults on purpose so the
+# Boot checks (tests/harness/boot-checks): `crashtest` faults on purpose so the
 # panic report can be read; the self-test flavour runs the kernel's tests
 # and /bin/true as init (no user suite), for odd memory sizes and UEFI; the
 # strace flavour traces one test program.
@@ -102,7 +102,7 @@ $(ISO_CRASH): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,crash,test crashtest,$(INITRD_BOOT))
 
 # ramfs_size=75%: the whole initrd (over 20 MiB) must fit the ramfs of the
-# small-memory boot check (tests/boot-checks), where half of memory may not hold it.
+# small-memory boot check (tests/harness/boot-checks), where half of memory may not hold it.
 ISO_SELFTEST := $(KBUILD)/fdkernel-selftest.iso
 $(ISO_SELFTEST): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,selftest,test quiet init=/bin/true strace=nosuchprog ramfs_size=75%,$(INITRD_BOOT))
@@ -113,12 +113,12 @@ $(ISO_STRACE): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,strace,test quiet strace=bad/name strace=strace_calls init=/tests/strace_calls,$(INITRD_BOOT))
 
 # test-gdb stops in the project's shell: the console shell is busybox's ash
-# now, so this ISO starts /bin/sh as init (tests/gdb-check).
+# now, so this ISO starts /bin/sh as init (tests/harness/gdb-check).
 ISO_GDB := $(KBUILD)/fdkernel-gdb.iso
 $(ISO_GDB): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,gdb,init=/bin/sh,$(INITRD_BOOT))
 
-# tests/gdb-check's core leg: init is /etc/core-demo, which makes
+# tests/harness/gdb-check's core leg: init is /etc/core-demo, which makes
 # /linux/coredump dump core and prints the core on the console.
 ISO_CORE := $(KBUILD)/fdkernel-core.iso
 $(ISO_CORE): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
@@ -147,4 +147,4 @@ test-some: $(KERNEL) $(INITRD)
 		> $(BUILD)/iso-some/boot/grub/grub.cfg
 	@grub-mkrescue --install-modules="$(GRUB_MODULES)" --locales= --fonts= --themes= \
 		-o $(ISO_SOME) $(BUILD)/iso-some 2>/dev/null
-	@QEMU_SMP=$(or $(SMP),2) tests/qemu-run --timeout 600 --log $(BUILD)/serial-some.log $(ISO_SOME)
+	@QEMU_SMP=$(or $(SMP),2) tests/harness/qemu-run --timeout 600 --log $(BUILD)/serial-some.log $(ISO_SOME)

@@ -1,7 +1,7 @@
 /*
  * Self-tests of the early kernel: formatting, exception fixups, the timer,
  * command-line parsing, then each subsystem's own suite.  Output is TAP so
- * tests/qemu-run and humans read the same lines.
+ * tests/harness/qemu-run and humans read the same lines.
  */
 #include "selftest.h"
 #include "arch/x86_64/acpi.h"

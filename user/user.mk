@@ -1,33 +1,45 @@
 # User programs: each user/<dir>/<name>.c is one static newlib program,
-# $(BUILD)/user/<dir>/<name>, built by the single pattern rule below.
-# user/bin -> /bin on the ISO (USER_BIN_PROGS), user/tests -> /tests
+# $(BUILD)/user/<dir>/<name>, and each newlib test tests/newlib/<name>.c is
+# $(BUILD)/user/tests/<name>, built by the pattern rules below.
+# user/bin -> /bin on the ISO (USER_BIN_PROGS), tests/newlib -> /tests
 # (USER_TEST_PROGS, run by runtests; helpers they exec live in user/bin),
 # user/bench -> /bench (USER_BENCH_PROGS, see bench/bench.mk).
-# user/linux holds the musl programs instead (user/linux/linux.mk).
+# tests/linux holds the musl programs instead (tests/linux/linux.mk).
+# Headers: user/include (shared with user/bin and user/bench) and
+# tests/include (the TAP helpers of the tests, newlib and musl).
 
 USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -nostdinc \
-	-isystem $(GCC_INCLUDE) -isystem $(SYSROOT)/include -Iuser/include \
+	-isystem $(GCC_INCLUDE) -isystem $(SYSROOT)/include -Itests/include -Iuser/include \
 	-fno-pie -fno-pic -fno-stack-protector -MMD -MP
 USER_LDFLAGS := -static -no-pie -nostdlib -z noexecstack -L$(SYSROOT)/lib
 USER_LIBS := -Wl,--start-group -lc -lm -lsys -lgcc -Wl,--end-group
 
-USER_SRCS := $(filter-out user/linux/%,$(wildcard user/*/*.c))
-USER_PROGS := $(patsubst user/%.c,$(BUILD)/user/%,$(USER_SRCS))
+USER_TEST_PROGS := $(patsubst tests/newlib/%.c,$(BUILD)/user/tests/%,$(wildcard tests/newlib/*.c))
+USER_PROGS := $(patsubst user/%.c,$(BUILD)/user/%,$(wildcard user/*/*.c)) $(USER_TEST_PROGS)
 USER_BIN_PROGS := $(patsubst user/%.c,$(BUILD)/user/%,$(wildcard user/bin/*.c))
-USER_TEST_PROGS := $(patsubst user/%.c,$(BUILD)/user/%,$(wildcard user/tests/*.c))
 # user/bench/bench_* -> /bench on the bench ISO, run in order by init (make bench).
 USER_BENCH_PROGS := $(patsubst user/%.c,$(BUILD)/user/%,$(wildcard user/bench/bench_*.c))
 
-$(BUILD)/user/%: user/%.c $(NEWLIB_STAMP) $(LIBSYS) $(CRT0) | $(LIBC_HEADERS)
+define user_prog
 	@mkdir -p $(@D)
 	@echo "CC       $<"
 	@$(CC) $(USER_CFLAGS) -MF $@.d -MT $@ $(USER_LDFLAGS) -o $@ $(CRT0) $< $(USER_LIBS)
+endef
+$(BUILD)/user/tests/%: tests/newlib/%.c $(NEWLIB_STAMP) $(LIBSYS) $(CRT0) | $(LIBC_HEADERS)
+	$(user_prog)
+$(BUILD)/user/%: user/%.c $(NEWLIB_STAMP) $(LIBSYS) $(CRT0) | $(LIBC_HEADERS)
+	$(user_prog)
+
+# Dependency files written before the tests left user/ (issue 30) still name
+# tests/newlib/X.c and tests/linux/X.c: a missing old source only means
+# "rebuild", so such a build tree updates itself instead of stopping.
+tests/newlib/%.c tests/linux/%.c: ;
 
 .PHONY: user test-host
 user: $(USER_PROGS)
 
 # Test leg: run the tests natively on the host Linux, from a fresh temp dir:
-# the newlib tests, then every musl program of user/linux.
+# the newlib tests, then every musl program of tests/linux.
 test-host: $(USER_PROGS) $(LINUX_PROGS) $(BUILD)/compat/busybox.expected
 	@mkdir -p $(BUILD)/results
 	@tmp=$$(mktemp -d) && cd $$tmp && \

@@ -14,7 +14,7 @@
 
 /*
  * struct file's reference count is kernel/fs/file.h's (a fake in
- * tests/host; fdmap_port.h brings either): file_get takes a reference;
+ * tests/unit; fdmap_port.h brings either): file_get takes a reference;
  * file_put drops one (the last frees the file, after a grace period, since
  * lock-free readers may still hold the pointer); file_tryget takes one
  * unless the count already reached zero (true on success; it must act as

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <errno.h>
 
-/* struct file and its references: tests/host/fake_file.c. */
+/* struct file and its references: tests/unit/fake_file.c. */
 struct file;
 void file_get(struct file *f);
 void file_put(struct file *f);
@@ -52,7 +52,7 @@ static inline void dnotify_close(struct file *f, struct files_table *files)
 	(void)files;
 }
 
-/* The host heap is tests/host's injectable allocator (fails on request). */
+/* The host heap is tests/unit's injectable allocator (fails on request). */
 void *kmalloc(size_t size);
 void *kzalloc(size_t size);
 void kfree(void *ptr);
@@ -103,7 +103,7 @@ static inline bool spin_trylock(struct spinlock *lock)
 #endif /* __KERNEL__ */
 
 /* Grace periods: the kernel's (sched/grace.c); on the host a queue that
- * grace_drain() empties (tests/host/host_grace.c). */
+ * grace_drain() empties (tests/unit/host_grace.c). */
 #include "sched/grace.h"
 #include <uapi/fcntl.h>
 

@@ -4,7 +4,7 @@
  * them, and what a core file adds (ET_CORE, PT_NOTE, notes).  Shared by the
  * kernel's loader (proc/elf.c, proc/fault_report.c), its core dumps
  * (proc/coredump_elf.c) and the tests that build images by hand
- * (user/tests/exec_bad_elf.c).
+ * (tests/newlib/exec_bad_elf.c).
  */
 #ifndef UAPI_ELF_H
 #define UAPI_ELF_H

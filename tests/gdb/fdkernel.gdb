@@ -1,4 +1,4 @@
-# gdb setup for fdkernel (used by `make debug` and tests/gdb-check).
+# gdb setup for fdkernel (used by `make debug` and tests/harness/gdb-check).
 # Hardware breakpoints: GRUB overwrites memory where software breakpoints
 # set before the kernel loads would sit (and KVM needs them anyway).
 set architecture i386:x86-64

@@ -1,4 +1,4 @@
-/* isa-debug-exit: a write ends QEMU (see qemu.h and tests/qemu-run). */
+/* isa-debug-exit: a write ends QEMU (see qemu.h and tests/harness/qemu-run). */
 #include "arch/x86_64/qemu.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/printk.h"

@@ -2,7 +2,7 @@
 #ifndef ARCH_QEMU_H
 #define ARCH_QEMU_H
 
-/* QEMU exits with (code << 1) | 1; tests/qemu-run maps these back. */
+/* QEMU exits with (code << 1) | 1; tests/harness/qemu-run maps these back. */
 #define QEMU_EXIT_PASS	0
 #define QEMU_EXIT_FAIL	1
 #define QEMU_EXIT_PANIC 2

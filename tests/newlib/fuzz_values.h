@@ -1,6 +1,6 @@
 /* The fuzzer's per-process state and the random argument values it draws:
  * interesting numbers, bad and good pointers, fds, lengths, flags, pids.
- * Included by fuzz.c only, after its limits (every .c in user/tests is a
+ * Included by fuzz.c only, after its limits (every .c in tests/newlib is a
  * test program of its own). */
 #ifndef FUZZ_VALUES_H
 #define FUZZ_VALUES_H

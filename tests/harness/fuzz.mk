@@ -31,4 +31,4 @@ $(ISO_FUZZ): $(KERNEL) $(FUZZ_INITRD) iso/boot/grub/grub.cfg.in
 
 .PHONY: fuzz-guest
 fuzz-guest: deps $(ISO_FUZZ)
-	QEMU_SMP=$(or $(SMP),2) tests/qemu-run --timeout $(FUZZ_TIMEOUT) --log $(BUILD)/serial-fuzz.log $(ISO_FUZZ)
+	QEMU_SMP=$(or $(SMP),2) tests/harness/qemu-run --timeout $(FUZZ_TIMEOUT) --log $(BUILD)/serial-fuzz.log $(ISO_FUZZ)

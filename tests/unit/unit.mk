@@ -6,8 +6,8 @@
 
 HOST_DIR := $(BUILD)/host
 HOST_CODE := kernel/fd/fdmap.c kernel/fd/fdtable.c kernel/fd/files_range.c kernel/fd/files_nofile.c
-HOST_SUPPORT := tests/host/host_heap.c tests/host/host_grace.c tests/host/fake_file.c
-HOST_CFLAGS := -std=gnu11 -g -Wall -Wextra -Werror -Ikernel -Itests/host -MMD -MP
+HOST_SUPPORT := tests/unit/host_heap.c tests/unit/host_grace.c tests/unit/fake_file.c
+HOST_CFLAGS := -std=gnu11 -g -Wall -Wextra -Werror -Ikernel -Itests/unit -MMD -MP
 HOST_SAN := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 HOST_UNIT_TESTS := $(HOST_DIR)/test_fdmap $(HOST_DIR)/test_files
 HOST_FUZZER := $(HOST_DIR)/fuzz_files
@@ -32,27 +32,27 @@ $(HOST_DIR)/bench/%.o: %.c
 
 host_objs = $(patsubst %.c,$(HOST_DIR)/$(1)/%.o,$(2) $(HOST_CODE) $(HOST_SUPPORT))
 
-$(HOST_DIR)/test_%: $(call host_objs,asan,tests/host/test_%.c)
+$(HOST_DIR)/test_%: $(call host_objs,asan,tests/unit/test_%.c)
 	$(HOSTCC) $(HOST_SAN) $^ -lcmocka -lpthread -o $@
 
-$(HOST_FUZZER): $(call host_objs,fuzz,tests/host/fuzz_files.c)
+$(HOST_FUZZER): $(call host_objs,fuzz,tests/unit/fuzz_files.c)
 	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined $^ -o $@
 
-$(HOST_BENCH): $(call host_objs,bench,tests/host/bench_fdmap.c)
+$(HOST_BENCH): $(call host_objs,bench,tests/unit/bench_fdmap.c)
 	$(HOSTCC) $^ -o $@
 
 # Objects are built by pattern; keep them so rebuilds stay incremental.
-.SECONDARY: $(call host_objs,asan,tests/host/test_fdmap.c tests/host/test_files.c) \
-	$(call host_objs,fuzz,tests/host/fuzz_files.c) $(call host_objs,bench,tests/host/bench_fdmap.c)
+.SECONDARY: $(call host_objs,asan,tests/unit/test_fdmap.c tests/unit/test_files.c) \
+	$(call host_objs,fuzz,tests/unit/fuzz_files.c) $(call host_objs,bench,tests/unit/bench_fdmap.c)
 
--include $(wildcard $(HOST_DIR)/*/kernel/fs/*.d $(HOST_DIR)/*/tests/host/*.d)
+-include $(wildcard $(HOST_DIR)/*/kernel/fd/*.d $(HOST_DIR)/*/tests/unit/*.d)
 
 .PHONY: test-unit fuzz bench-fdmap
 test-unit: $(HOST_UNIT_TESTS) $(HOST_FUZZER)
 	@mkdir -p $(BUILD)/results
 	@mk/genabi.sh | diff -u docs/abi.md - || { echo "docs/abi.md is stale: run make abi-doc"; exit 1; }
 	@mk/gencompat.sh | diff -u docs/compat.md - || { echo "docs/compat.md is stale: run make abi-doc"; exit 1; }
-	@tests/host/run-unit $(BUILD)/results/test-unit $(HOST_DIR)/fuzz-smoke.log $(HOST_UNIT_TESTS) -- \
+	@tests/harness/run-unit $(BUILD)/results/test-unit $(HOST_DIR)/fuzz-smoke.log $(HOST_UNIT_TESTS) -- \
 		$(HOST_FUZZER) -artifact_prefix=$(HOST_DIR)/ -seed=1 -max_len=4096 -runs=$(FUZZ_SMOKE_RUNS)
 
 fuzz: $(HOST_FUZZER)

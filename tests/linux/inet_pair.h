@@ -1,4 +1,4 @@
-/* A connected TCP pair over loopback, for the socket tests of user/linux. */
+/* A connected TCP pair over loopback, for the socket tests of tests/linux. */
 #ifndef LINUX_INET_PAIR_H
 #define LINUX_INET_PAIR_H
 

@@ -1,7 +1,7 @@
 /*
  * The syscall trace's subject: calls whose strings, fds and flags the trace
  * must decode.  In the suite it checks its own results like any test (and
- * on the host Linux); tests/boot-checks also boots it as init with
+ * on the host Linux); tests/harness/boot-checks also boots it as init with
  * strace=strace_calls and checks the trace lines (docs/debugging.md), which
  * cover a forked child and its execve too, and the kernel's report of a
  * second child killed by a fault (its rip named crash_child+0x...).

@@ -11,7 +11,7 @@
  * status has WCOREDUMP all the same, as Linux's); an old core is
  * replaced.  In fdkernel the
  * core_pattern specifiers and core_uses_pid too (the host's are the
- * machine's).  "coredump crash" is tests/gdb-check's program: two
+ * machine's).  "coredump crash" is tests/harness/gdb-check's program: two
  * threads, a known backtrace, a SIGSEGV.
  */
 #define _GNU_SOURCE
@@ -31,7 +31,7 @@
 
 static char dir[64];
 static char marker[8192]; /* filled before a crash: the core must hold it */
-volatile int core_magic;  /* what gdb prints from tests/gdb-check's core */
+volatile int core_magic;  /* what gdb prints from tests/harness/gdb-check's core */
 static char *region, *hidden, *shared;
 static int nthreads;
 static const char *child_filter; /* written to the crashing child's coredump_filter */
@@ -416,7 +416,7 @@ static void test_pattern(void)
 	ok(stat(scratch("core"), &st) && errno == ENOENT, "and no file");
 }
 
-/* ---- tests/gdb-check's crash ---- */
+/* ---- tests/harness/gdb-check's crash ---- */
 
 static int *volatile nowhere; /* NULL, which the compiler cannot know */
 

@@ -1,15 +1,15 @@
-# Linux-ABI tests: each user/linux/<name>.c is one static program linked
+# Linux-ABI tests: each tests/linux/<name>.c is one static program linked
 # against Debian's musl (musl-gcc, package musl-tools), built to
 # $(BUILD)/linux/<name>.  They run natively in test-host and inside fdkernel
 # from /linux, so every one compares fdkernel with Linux (docs/linux-abi.md).
-# Only tap.h, testutil.h and proc_list.h of user/include are used (plain C), and
-# kernel/uapi for fdkernel's own flags and calls (through user/linux/fdkernel_abi.h).
+# Only tap.h, testutil.h and proc_list.h of tests/include are used (plain C), and
+# kernel/uapi for fdkernel's own flags and calls (through tests/linux/fdkernel_abi.h).
 
 LINUX_CC := musl-gcc
-LINUX_CFLAGS := -std=gnu11 -static -O2 -g -Wall -Wextra -Werror -pthread -Iuser/include -MMD -MP
+LINUX_CFLAGS := -std=gnu11 -static -O2 -g -Wall -Wextra -Werror -pthread -Itests/include -Iuser/include -MMD -MP
 
-LINUX_SRCS := $(wildcard user/linux/*.c)
-LINUX_PROGS := $(patsubst user/linux/%.c,$(BUILD)/linux/%,$(LINUX_SRCS))
+LINUX_SRCS := $(wildcard tests/linux/*.c)
+LINUX_PROGS := $(patsubst tests/linux/%.c,$(BUILD)/linux/%,$(LINUX_SRCS))
 
 # Static PIE (ET_DYN) builds of a few of them, NAME_pie: musl's rcrt1.o
 # relocates the program at start-up from the auxiliary vector.  Debian's
@@ -27,25 +27,25 @@ LINUX_PROGS += $(patsubst %,$(BUILD)/linux/%_pie,$(LINUX_PIE))
 # glibc static programs (Debian's libc6-dev libc.a, gcc -static): the
 # sources named in LINUX_GLIBC built a second time as NAME_glibc (stdio,
 # files, fork/exec/wait, pipes, signals, posix_spawn, threads), and
-# user/linux/glibc/*.c, what only glibc does (its start-up: TLS, rseq,
+# tests/linux/glibc/*.c, what only glibc does (its start-up: TLS, rseq,
 # IRELATIVE, getrandom), also as a static PIE, NAME_pie.  A selection: each
 # is 0.9 MB of glibc.  errno_tls (musl's thread block) and the fd-flag tests
 # (fdkernel_abi.h) stay musl's.
 GLIBC_CC := gcc
 LINUX_GLIBC := hello files fork_exec pipes signals spawn pthread_join pthread_cond inet6 overcommit pthread_pi
-GLIBC_SRCS := $(wildcard user/linux/glibc/*.c)
+GLIBC_SRCS := $(wildcard tests/linux/glibc/*.c)
 GLIBC_PROGS := $(patsubst %,$(BUILD)/linux/%_glibc,$(LINUX_GLIBC)) \
-	$(patsubst user/linux/glibc/%.c,$(BUILD)/linux/%,$(GLIBC_SRCS)) \
-	$(patsubst user/linux/glibc/%.c,$(BUILD)/linux/%_pie,$(GLIBC_SRCS))
+	$(patsubst tests/linux/glibc/%.c,$(BUILD)/linux/%,$(GLIBC_SRCS)) \
+	$(patsubst tests/linux/glibc/%.c,$(BUILD)/linux/%_pie,$(GLIBC_SRCS))
 LINUX_PROGS += $(GLIBC_PROGS)
 
-# SQLite programs (user/linux/sqlite/*.c): Debian's libsqlite3.a (package
+# SQLite programs (tests/linux/sqlite/*.c): Debian's libsqlite3.a (package
 # libsqlite3-dev, `make deps`) linked statically with glibc, as NAME.  The
 # library's unused dlopen() makes ld warn that a static program would need
 # glibc's shared objects for it: nothing here loads extensions, so ld's
 # warnings are off for this link only.
-SQLITE_SRCS := $(wildcard user/linux/sqlite/*.c)
-SQLITE_PROGS := $(patsubst user/linux/sqlite/%.c,$(BUILD)/linux/%,$(SQLITE_SRCS))
+SQLITE_SRCS := $(wildcard tests/linux/sqlite/*.c)
+SQLITE_PROGS := $(patsubst tests/linux/sqlite/%.c,$(BUILD)/linux/%,$(SQLITE_SRCS))
 LINUX_PROGS += $(SQLITE_PROGS)
 
 # Programs known to fail inside fdkernel today (docs/linux-abi.md says why).
@@ -64,32 +64,32 @@ $(shell mkdir -p $(BUILD); [ -f $(LINUX_SKIP_FILE) ] && \
 LINUX_GUEST_PROGS := $(filter-out $(addprefix $(BUILD)/linux/,$(LINUX_GUEST_SKIP)),$(LINUX_PROGS))
 LINUX_PENDING_PROGS := $(filter-out $(LINUX_GUEST_PROGS),$(LINUX_PROGS))
 
-$(BUILD)/linux/%: user/linux/%.c
+$(BUILD)/linux/%: tests/linux/%.c
 	@mkdir -p $(@D)
 	@echo "MUSLCC   $<"
 	@$(LINUX_CC) $(LINUX_CFLAGS) -MF $@.d -MT $@ -o $@ $<
 
-$(BUILD)/linux/%_pie: user/linux/%.c
+$(BUILD)/linux/%_pie: tests/linux/%.c
 	@mkdir -p $(@D)
 	@echo "MUSLPIE  $<"
 	@$(LINUX_CC) $(LINUX_PIE_CFLAGS) -MF $@.d -MT $@ -o $@ $(LINUX_PIE_START) $< $(LINUX_PIE_END)
 
-$(BUILD)/linux/%_glibc: user/linux/%.c
+$(BUILD)/linux/%_glibc: tests/linux/%.c
 	@mkdir -p $(@D)
 	@echo "GLIBCCC  $<"
 	@$(GLIBC_CC) $(LINUX_CFLAGS) -MF $@.d -MT $@ -o $@ $<
 
-$(BUILD)/linux/sqlite_%: user/linux/sqlite/sqlite_%.c
+$(BUILD)/linux/sqlite_%: tests/linux/sqlite/sqlite_%.c
 	@mkdir -p $(@D)
 	@echo "SQLITECC $<"
 	@$(GLIBC_CC) $(LINUX_CFLAGS) -MF $@.d -MT $@ -o $@ $< -lsqlite3 -lm -Wl,--no-warnings
 
-$(BUILD)/linux/glibc_%_pie: user/linux/glibc/glibc_%.c
+$(BUILD)/linux/glibc_%_pie: tests/linux/glibc/glibc_%.c
 	@mkdir -p $(@D)
 	@echo "GLIBCPIE $<"
 	@$(GLIBC_CC) $(filter-out -static,$(LINUX_CFLAGS)) -static-pie -fPIE -MF $@.d -MT $@ -o $@ $<
 
-$(BUILD)/linux/glibc_%: user/linux/glibc/glibc_%.c
+$(BUILD)/linux/glibc_%: tests/linux/glibc/glibc_%.c
 	@mkdir -p $(@D)
 	@echo "GLIBCCC  $<"
 	@$(GLIBC_CC) $(LINUX_CFLAGS) -MF $@.d -MT $@ -o $@ $<

@@ -1,5 +1,5 @@
 # Test legs of `make test`, in the order they run, and `make debug`.
-# Fragments add their own legs (test-unit: tests/host, test-host: user/).
+# Fragments add their own legs (test-unit: tests/unit, test-host: user/).
 
 TEST_LEGS := test-unit test-host test-guest test-lockdep test-boot test-gdb
 # Result files: test-guest writes three (kernel self-tests, user suite, leaks).
@@ -13,16 +13,16 @@ RESULTS := $(BUILD)/results
 # ends QEMU.  test-boot runs the suite again on one CPU.
 test-guest: $(ISO_TEST)
 	@mkdir -p $(RESULTS)
-	@QEMU_SMP=2 tests/qemu-run --timeout 1800 --log $(BUILD)/serial-test.log $(ISO_TEST); \
+	@QEMU_SMP=2 tests/harness/qemu-run --timeout 1800 --log $(BUILD)/serial-test.log $(ISO_TEST); \
 	status=$$?; \
-	tests/tap-result $(BUILD)/serial-test.log 0 "kernel: " > $(RESULTS)/test-kernel; \
-	tests/tap-result $(BUILD)/serial-test.log $$status > $(RESULTS)/test-guest; \
-	tests/tap-result $(BUILD)/serial-test.log 0 "leaks: " > $(RESULTS)/test-leaks; \
+	tests/harness/tap-result $(BUILD)/serial-test.log 0 "kernel: " > $(RESULTS)/test-kernel; \
+	tests/harness/tap-result $(BUILD)/serial-test.log $$status > $(RESULTS)/test-guest; \
+	tests/harness/tap-result $(BUILD)/serial-test.log 0 "leaks: " > $(RESULTS)/test-leaks; \
 	echo "kernel self-tests: $$(cat $(RESULTS)/test-kernel)"; \
 	echo "user tests in fdkernel (-smp 2): $$(cat $(RESULTS)/test-guest)"; \
 	echo "leak check after the suite: $$(cat $(RESULTS)/test-leaks)"; \
 	! cat $(RESULTS)/test-kernel $(RESULTS)/test-guest $(RESULTS)/test-leaks | grep -qv " 0 failed," || \
-		tests/suite-failures $(BUILD)/serial-test.log; \
+		tests/harness/suite-failures $(BUILD)/serial-test.log; \
 	exit $$status
 test-kernel: test-guest
 
@@ -30,13 +30,13 @@ test-kernel: test-guest
 # the whole guest suite must find no lock-order cycle and no function that
 # may sleep called under a spinlock or with interrupts off (either panics),
 # and two boots that misuse locks on purpose must be reported
-# (tests/lockdep-checks).  About as long as test-guest.
+# (tests/harness/lockdep-checks).  About as long as test-guest.
 LOCKDEP_ISOS := $(BUILD)/lockdep/fdkernel-test.iso $(BUILD)/lockdep/fdkernel-lockdep-cycle.iso \
 	$(BUILD)/lockdep/fdkernel-lockdep-sleep.iso
 test-lockdep:
 	@mkdir -p $(RESULTS)
 	@$(MAKE) --no-print-directory LOCKDEP=1 $(LOCKDEP_ISOS)
-	@tests/lockdep-checks $(LOCKDEP_ISOS) > $(BUILD)/lockdep-checks.log; \
+	@tests/harness/lockdep-checks $(LOCKDEP_ISOS) > $(BUILD)/lockdep-checks.log; \
 	status=$$?; cat $(BUILD)/lockdep-checks.log; \
 	tail -n 1 $(BUILD)/lockdep-checks.log > $(RESULTS)/$@; exit $$status
 
@@ -45,7 +45,7 @@ test-lockdep:
 # syscall trace of a test program.
 test-boot: $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST) $(ISO_SMP_OFF)
 	@mkdir -p $(RESULTS)
-	@tests/boot-checks $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST) $(ISO_SMP_OFF) \
+	@tests/harness/boot-checks $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST) $(ISO_SMP_OFF) \
 		> $(BUILD)/boot-checks.log; \
 	status=$$?; cat $(BUILD)/boot-checks.log; tail -n 1 $(BUILD)/boot-checks.log > $(RESULTS)/$@; \
 	exit $$status
@@ -60,12 +60,12 @@ test-compat:
 # host gdb opens a core dumped in the guest with its program.
 test-gdb: $(ISO_GDB) $(KERNEL) $(ISO_CORE) $(BUILD)/linux/coredump
 	@mkdir -p $(RESULTS)
-	@tests/gdb-check $(ISO_GDB) $(KERNEL) $(ISO_CORE) $(BUILD)/linux/coredump > $(RESULTS)/$@; \
+	@tests/harness/gdb-check $(ISO_GDB) $(KERNEL) $(ISO_CORE) $(BUILD)/linux/coredump > $(RESULTS)/$@; \
 	status=$$?; cat $(RESULTS)/$@; exit $$status
 
 # QEMU halted at the first instruction with its gdb stub, gdb attached.
 debug: deps $(ISO) $(KERNEL)
-	tests/debug-session $(ISO) $(KERNEL)
+	tests/harness/debug-session $(ISO) $(KERNEL)
 
 # The Linux Test Project's syscall tests on the host and in fdkernel, as a
 # pass / fail / TCONF table (docs/compat.md).  An instrument, not a leg of
