@@ -188,10 +188,15 @@ int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out)
 		ops = NULL; /* block devices and sockets: no driver here, as Linux's ENXIO */
 	if (!ops)
 		return -ENXIO;
-	if (S_ISCHR(ip->mode) && (err = chrdev_open(ip, flags)))
+	if (!inode_is_reg(ip) && (err = open_file(ip, ops, flags, out)))
 		return err;
+	if (S_ISCHR(ip->mode) && (err = chrdev_open(*out, flags))) {
+		inode_get(ip); /* the caller's reference, which the file's release puts */
+		file_put(*out);
+		return err;
+	}
 	if (!inode_is_reg(ip))
-		return open_file(ip, ops, flags, out);
+		return 0;
 	/* A running program cannot be opened for writing (ETXTBSY); O_ACCMODE
 	 * 3 (neither read nor write, as Linux's FMODE) is no writer. */
 	acc = flags & O_ACCMODE;

@@ -157,10 +157,10 @@ long cpio_unpack(const void *archive, size_t len, struct inode *root);
 
 /* Character devices (devices.c): the operations for rdev, or NULL (ENXIO). */
 const struct file_ops *chrdev_ops(uint32_t rdev);
-/* What opening the device ip does beyond making the file (the terminals:
- * the controlling terminal, tty/ctty.h; /proc/sys's access check): 0 or
- * -errno. */
-int chrdev_open(struct inode *ip, unsigned flags);
+/* What opening a device does once its file f is made (the terminals:
+ * which one, a new pty, the controlling terminal, tty/; /proc/sys's
+ * access check): 0 or -errno, and then the file is put unused. */
+int chrdev_open(struct file *f, unsigned flags);
 /* Starts the drivers and creates the missing /dev nodes (/dev must exist). */
 void devices_init(void);
 /* /proc/filesystems, /proc/partitions (sys_statfs.c). */

@@ -1,18 +1,18 @@
 /*
- * /dev/console: the serial port COM1 as a terminal, with a canonical line
- * discipline (echo, erase, kill, end of file) fed by the receive interrupt.
+ * /dev/console: the serial port COM1 as a terminal (tty.h), its input fed
+ * by the receive interrupt.
  */
-#ifndef FS_CONSOLE_H
-#define FS_CONSOLE_H
+#ifndef TTY_CONSOLE_H
+#define TTY_CONSOLE_H
 
 #include <stddef.h>
 
-struct file_ops;
+struct file;
 
-extern const struct file_ops console_ops;
-
-/* Sets up the input queue and the receive interrupt (IRQ 4). */
+/* Sets up the console's terminal and the receive interrupt (IRQ 4). */
 void console_init(void);
+/* Opening the console as f (tty_file_ops): 0. */
+int console_open(struct file *f, unsigned flags);
 /* One received byte through the line discipline (the IRQ handler's work). */
 void console_input(char c);
 /*

@@ -1,11 +1,13 @@
 /*
- * The console as a controlling terminal (see ctty.h).  A session has the
- * console as its controlling terminal when ctty.sid names it: with one
- * terminal, that is all Linux's per-process signal->tty can say here.
- * Both fields are under proc_lock, like the pgid and sid they name; the
- * console's interrupt reads fg_pgrp alone, atomically.
+ * Controlling terminals (see ctty.h).  A terminal's sid and fg_pgrp are
+ * under proc_lock, like the pgid and sid they name; a signal key reads
+ * fg_pgrp alone, atomically.  Finding a session's terminal walks
+ * tty_list under tty_list_lock (after proc_lock: tty.h's order); a
+ * terminal found is used only while that lock is held, or with a
+ * reference its driver gives.
  */
 #include "tty/ctty.h"
+#include "tty/tty.h"
 #include "arch/x86_64/uaccess.h"
 #include "proc/group.h"
 #include "proc/jobctl.h"
@@ -14,55 +16,125 @@
 #include <uapi/fcntl.h>
 #include <uapi/ioctl.h>
 
-static struct {
-	int sid;     /* the session it controls, 0: none */
-	int fg_pgrp; /* that session's foreground group, 0: none */
-} ctty;
-
-/* The console is the caller's controlling terminal (proc_lock held). */
-static bool mine_locked(void)
+/* t is the caller's controlling terminal (proc_lock held). */
+static bool mine_locked(struct tty *t)
 {
-	return ctty.sid && current()->group->sid == ctty.sid;
+	return t->sid && current()->group->sid == t->sid;
 }
 
-static void acquire_locked(struct thread_group *leader)
+static bool leader(const struct thread_group *g)
 {
-	ctty.sid = leader->sid;
-	__atomic_store_n(&ctty.fg_pgrp, leader->pgid, __ATOMIC_RELAXED);
+	return g->sid == g->tgid;
 }
 
-int ctty_open(bool dev_tty, unsigned flags)
+static bool hung_up(struct tty *t)
+{
+	return __atomic_load_n(&t->hung_up, __ATOMIC_RELAXED);
+}
+
+/* The terminal session sid has, or NULL (tty_list_lock held). */
+static struct tty *session_tty_locked(int sid)
+{
+	struct tty *t;
+
+	list_for_each_entry(t, &tty_list, link) if (t->sid == sid) return t;
+	return NULL;
+}
+
+static bool session_has_tty_locked(int sid)
+{
+	bool has;
+
+	spin_lock(&tty_list_lock);
+	has = session_tty_locked(sid) != NULL;
+	spin_unlock(&tty_list_lock);
+	return has;
+}
+
+static void acquire_locked(struct tty *t, struct thread_group *leader)
+{
+	t->sid = leader->sid;
+	__atomic_store_n(&t->fg_pgrp, leader->pgid, __ATOMIC_RELAXED);
+}
+
+/* proc_lock held: t controls no session any more; its foreground group. */
+static int release_locked(struct tty *t)
+{
+	int fg = t->fg_pgrp;
+
+	t->sid = 0;
+	__atomic_store_n(&t->fg_pgrp, 0, __ATOMIC_RELAXED);
+	return fg;
+}
+
+void ctty_open(struct tty *t, unsigned flags)
 {
 	struct thread_group *g = current()->group;
-	int ret = 0;
 
+	if (!g || (flags & O_NOCTTY)) /* !g: the kernel opening init's console */
+		return;
 	spin_lock(&proc_lock);
-	if (!g) /* the kernel opening init's console: no process yet */
-		ret = dev_tty ? -ENXIO : 0;
-	else if (dev_tty && !mine_locked())
-		ret = -ENXIO;
-	else if (!dev_tty && !(flags & O_NOCTTY) && g->sid == g->tgid && !ctty.sid)
-		acquire_locked(g);
+	if (leader(g) && !t->sid && !hung_up(t) && !session_has_tty_locked(g->sid))
+		acquire_locked(t, g);
 	spin_unlock(&proc_lock);
-	return ret;
 }
 
-/* TIOCSCTTY: a session leader without a terminal takes it; one another
+struct tty *ctty_get_current(void)
+{
+	struct thread_group *g = current()->group;
+	struct tty *t = NULL;
+
+	if (!g)
+		return NULL;
+	spin_lock(&proc_lock);
+	spin_lock(&tty_list_lock);
+	if ((t = session_tty_locked(g->sid)) && t->drv->get)
+		t->drv->get(t);
+	spin_unlock(&tty_list_lock);
+	spin_unlock(&proc_lock);
+	return t;
+}
+
+/* TIOCSCTTY: a session leader without a terminal takes t; one another
  * session has is stolen only with arg 1 (everyone is root here). */
-static long set_ctty(unsigned long arg)
+static long set_ctty(struct tty *t, unsigned long arg)
 {
 	struct thread_group *g = current()->group;
 	long ret = 0;
 
 	spin_lock(&proc_lock);
-	if (mine_locked() && g->sid == g->tgid)
+	if (mine_locked(t) && leader(g))
 		ret = 0; /* already ours */
-	else if (g->sid != g->tgid)
+	else if (!leader(g) || session_has_tty_locked(g->sid))
 		ret = -EPERM;
-	else if (ctty.sid && arg != 1)
+	else if (t->sid && arg != 1)
 		ret = -EPERM;
+	else if (hung_up(t))
+		ret = -EIO;
 	else
-		acquire_locked(g);
+		acquire_locked(t, g);
+	spin_unlock(&proc_lock);
+	return ret;
+}
+
+/* TIOCNOTTY by the session leader: the session loses t, and its
+ * foreground group gets SIGHUP and SIGCONT (Linux's disassociate_ctty).
+ * Another member gets 0 and keeps seeing t: terminals belong to
+ * sessions here, not to each process (docs/tty.md). */
+static long drop_ctty(struct tty *t)
+{
+	int fg = 0;
+	long ret = 0;
+
+	spin_lock(&proc_lock);
+	if (!mine_locked(t))
+		ret = -ENOTTY;
+	else if (leader(current()->group))
+		fg = release_locked(t);
+	if (fg) {
+		signal_send_group_locked(fg, SIGHUP, 0);
+		signal_send_group_locked(fg, SIGCONT, 0);
+	}
 	spin_unlock(&proc_lock);
 	return ret;
 }
@@ -72,91 +144,98 @@ struct pgrp_probe {
 	int sid; /* of a live member, or 0 */
 };
 
-static bool probe_pgrp(struct task *t, void *arg)
+static bool probe_pgrp(struct task *task, void *arg)
 {
 	struct pgrp_probe *p = arg;
 
-	if (t->group->pgid == p->pgid && t->group->state == GROUP_LIVE)
-		p->sid = t->group->sid;
+	if (task->group->pgid == p->pgid && task->group->state == GROUP_LIVE)
+		p->sid = task->group->sid;
 	return !p->sid;
 }
 
 /* TIOCSPGRP: a group of the caller's session becomes the foreground. */
-static long set_fg(const int *upgrp)
+static long set_fg(struct tty *t, const int *upgrp)
 {
 	struct pgrp_probe p = {0, 0};
-	long ret = ctty_check(SIGTTOU);
+	long ret = ctty_check(t, SIGTTOU);
 
 	if (ret)
 		return ret == -EIO ? -ENOTTY : ret;
 	if (copy_from_user(&p.pgid, upgrp, sizeof(p.pgid)))
 		return -EFAULT;
 	spin_lock(&proc_lock);
-	if (!mine_locked()) {
+	if (!mine_locked(t)) {
 		ret = -ENOTTY;
 	} else if (p.pgid < 0) {
 		ret = -EINVAL;
 	} else {
 		task_for_each_locked(probe_pgrp, &p);
-		ret = !p.sid ? -ESRCH : p.sid != ctty.sid ? -EPERM : 0;
+		ret = !p.sid ? -ESRCH : p.sid != t->sid ? -EPERM : 0;
 		if (!ret)
-			__atomic_store_n(&ctty.fg_pgrp, p.pgid, __ATOMIC_RELAXED);
+			__atomic_store_n(&t->fg_pgrp, p.pgid, __ATOMIC_RELAXED);
 	}
 	spin_unlock(&proc_lock);
 	return ret;
 }
 
-/* TIOCGPGRP (fg_pgrp) and TIOCGSID (sid): one of ours, if it is ours. */
-static long get_id(const int *field, int *uval)
+/* TIOCGPGRP (fg_pgrp) and TIOCGSID (sid) of the caller's terminal; a pty
+ * master asks without being it (a session it has not: TIOCGSID ENOTTY,
+ * TIOCGPGRP 0, as Linux). */
+static long get_id(struct tty *t, bool master, bool sid, int *uval)
 {
 	int val;
 
 	spin_lock(&proc_lock);
-	val = mine_locked() ? *field : -1;
+	if (!master && !mine_locked(t))
+		val = -1;
+	else
+		val = sid ? (t->sid ? t->sid : -1) : t->fg_pgrp;
 	spin_unlock(&proc_lock);
 	if (val < 0)
 		return -ENOTTY;
-	return copy_to_user(uval, &val, sizeof(val)) ? -EFAULT : 0;
+	return copy_to_user(uval, &val, sizeof(val));
 }
 
-long ctty_ioctl(unsigned long cmd, unsigned long arg)
+long ctty_ioctl(struct tty *t, bool master, unsigned long cmd, unsigned long arg)
 {
 	switch (cmd) {
 	case TIOCGPGRP:
-		return get_id(&ctty.fg_pgrp, (int *)arg);
+		return get_id(t, master, false, (int *)arg);
 	case TIOCGSID:
-		return get_id(&ctty.sid, (int *)arg);
+		return get_id(t, master, true, (int *)arg);
 	case TIOCSPGRP:
-		return set_fg((const int *)arg);
+		return set_fg(t, (const int *)arg);
 	case TIOCSCTTY:
-		return set_ctty(arg);
+		return set_ctty(t, arg);
+	case TIOCNOTTY:
+		return drop_ctty(t);
 	}
-	return -ENOTTY;
+	return -ENOIOCTLCMD;
 }
 
-int ctty_check(int sig)
+int ctty_check(struct tty *t, int sig)
 {
-	struct task *t = current();
+	struct task *task = current();
 	bool ignored =
-	    (t->sig.blocked & SIGBIT(sig)) || signal_action(t, sig).handler == UAPI_SIG_IGN;
+	    (task->sig.blocked & SIGBIT(sig)) || signal_action(task, sig).handler == UAPI_SIG_IGN;
 	int ret = 0;
 
 	spin_lock(&proc_lock);
-	if (!mine_locked() || !ctty.fg_pgrp || t->group->pgid == ctty.fg_pgrp)
+	if (!mine_locked(t) || !t->fg_pgrp || task->group->pgid == t->fg_pgrp)
 		ret = 0;
 	else if (ignored)
 		ret = sig == SIGTTIN ? -EIO : 0;
-	else if (jobctl_pgrp_orphaned_locked(t->group->pgid))
+	else if (jobctl_pgrp_orphaned_locked(task->group->pgid))
 		ret = -EIO;
 	else
-		ret = signal_send_group_locked(t->group->pgid, sig, 0) ? 0 : -ERESTARTSYS;
+		ret = signal_send_group_locked(task->group->pgid, sig, 0) ? 0 : -ERESTARTSYS;
 	spin_unlock(&proc_lock);
 	return ret;
 }
 
-void ctty_signal_foreground(int sig)
+void ctty_signal_foreground(struct tty *t, int sig)
 {
-	int pgrp = __atomic_load_n(&ctty.fg_pgrp, __ATOMIC_RELAXED);
+	int pgrp = __atomic_load_n(&t->fg_pgrp, __ATOMIC_RELAXED);
 
 	if (pgrp)
 		signal_send_group(pgrp, sig, 0);
@@ -164,14 +243,34 @@ void ctty_signal_foreground(int sig)
 
 void ctty_session_ended_locked(struct thread_group *g)
 {
-	int fg = ctty.fg_pgrp;
+	struct tty *t;
+	int fg = 0;
 
-	if (g->tgid != g->sid || ctty.sid != g->sid)
+	if (!leader(g))
 		return;
-	ctty.sid = 0;
-	__atomic_store_n(&ctty.fg_pgrp, 0, __ATOMIC_RELAXED);
+	spin_lock(&tty_list_lock);
+	if ((t = session_tty_locked(g->sid)))
+		fg = release_locked(t);
+	spin_unlock(&tty_list_lock);
 	if (fg) {
 		signal_send_group_locked(fg, SIGHUP, 0);
 		signal_send_group_locked(fg, SIGCONT, 0);
 	}
+}
+
+void ctty_hangup(struct tty *t)
+{
+	struct task *lead;
+	int sid;
+
+	spin_lock(&proc_lock);
+	sid = t->sid;
+	release_locked(t);
+	lead = sid ? task_find_locked(sid) : NULL;
+	if (lead && lead->group->tgid == sid && lead->group->sid == sid &&
+	    lead->group->state == GROUP_LIVE) {
+		signal_send_process_locked(lead->group, SIGHUP, 0);
+		signal_send_process_locked(lead->group, SIGCONT, 0);
+	}
+	spin_unlock(&proc_lock);
 }

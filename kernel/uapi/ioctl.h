@@ -13,5 +13,22 @@
 #define FIONREAD   0x541B
 #define FIONBIO	   0x5421
 #define TIOCGSID   0x5429
+/* Terminals (tty/): queues, window size, pseudo-terminals. */
+#define TCSBRK	    0x5409
+#define TCXONC	    0x540A
+#define TCFLSH	    0x540B
+#define TIOCOUTQ    0x5411
+#define TIOCSWINSZ  0x5414
+#define TIOCPKT	    0x5420
+#define TIOCNOTTY   0x5422
+#define TIOCGPTN    0x80045430
+#define TIOCSPTLCK  0x40045431
+#define TIOCGPKT    0x80045438
+#define TIOCGPTLCK  0x80045439
+#define TIOCGPTPEER 0x5441
+/* TCFLSH's and TCXONC's arguments. */
+#define TCIFLUSH  0
+#define TCOFLUSH  1
+#define TCIOFLUSH 2
 
 #endif

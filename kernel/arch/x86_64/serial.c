@@ -46,6 +46,12 @@ void serial_write(const char *s, size_t n)
 	}
 }
 
+void serial_write_raw(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		serial_putc(s[i]);
+}
+
 void serial_enable_rx_irq(void)
 {
 	outb(COM1 + REG_IER, IER_RX_DATA);

@@ -5,7 +5,7 @@
  */
 #include "arch/x86_64/cpuinfo.h"
 #include "tty/console.h"
-#include "tty/ctty.h"
+#include "tty/tty.h"
 #include "fs/file.h"
 #include "fs/proc/proc_pid.h"
 #include "fs/proc/proc_sys.h"
@@ -81,8 +81,8 @@ static const struct chrdev {
     {"/dev/full", MKDEV(1, 7), 0666, &full_ops},
     {"/dev/random", MKDEV(1, 8), 0666, &random_ops},
     {"/dev/urandom", MKDEV(1, 9), 0666, &random_ops},
-    {"/dev/tty", MKDEV(5, 0), 0666, &console_ops}, /* the caller's controlling terminal */
-    {"/dev/console", MKDEV(5, 1), 0600, &console_ops},
+    {"/dev/tty", MKDEV(5, 0), 0666, &tty_file_ops}, /* the caller's controlling terminal */
+    {"/dev/console", MKDEV(5, 1), 0600, &tty_file_ops},
     {"/dev/profile", MKDEV(10, 240), 0666, &profile_ops}, /* misc major, a free minor */
     {"/proc/kstat", MKDEV(10, 241), 0444, &kstat_ops},
     {"/proc/strace", MKDEV(10, 242), 0600, &strace_ops},
@@ -127,10 +127,14 @@ const struct file_ops *chrdev_ops(uint32_t rdev)
 	return NULL;
 }
 
-int chrdev_open(struct inode *ip, unsigned flags)
+int chrdev_open(struct file *f, unsigned flags)
 {
-	if (ip->rdev == MKDEV(5, 0) || ip->rdev == MKDEV(5, 1))
-		return ctty_open(ip->rdev == MKDEV(5, 0), flags);
+	struct inode *ip = f->inode;
+
+	if (ip->rdev == MKDEV(5, 0))
+		return tty_dev_open(f);
+	if (ip->rdev == MKDEV(5, 1))
+		return console_open(f, flags);
 	if (ip->rdev >> 8 == PROC_SYS_MAJOR)
 		return proc_sys_open(ip, flags);
 	return 0;
