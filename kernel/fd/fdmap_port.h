@@ -37,20 +37,11 @@ static inline bool file_is_path(const struct file *f)
 	return false;
 }
 
-/* No record locks or dnotify watches on the host: closing an fd has none
- * to drop. */
+/* No record locks or dnotify watches on the host: tests/unit/fake_file.c
+ * counts the calls closing an fd makes to drop them (fake_close_state). */
 struct files_table;
-static inline void reclock_close(struct file *f, struct files_table *files)
-{
-	(void)f;
-	(void)files;
-}
-
-static inline void dnotify_close(struct file *f, struct files_table *files)
-{
-	(void)f;
-	(void)files;
-}
+void reclock_close(struct file *f, struct files_table *files);
+void dnotify_close(struct file *f, struct files_table *files);
 
 /* The host heap is tests/unit's injectable allocator (fails on request). */
 void *kmalloc(size_t size);

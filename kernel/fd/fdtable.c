@@ -216,10 +216,28 @@ struct files_table *files_create(void)
 	return NULL;
 }
 
-void files_put_closed(struct files_table *files, struct file *file)
+void files_note_close_state(struct files_table *files)
+{
+	if (__atomic_load_n(&files->close_state, __ATOMIC_RELAXED))
+		return;
+	spin_lock_task(&files->lock);
+	__atomic_store_n(&files->close_state, true, __ATOMIC_RELAXED);
+	spin_unlock_task(&files->lock);
+}
+
+/* What closing an fd of a table with close_state undoes: out of line, so
+ * the common close saves no registers for it. */
+static __attribute__((noinline)) void files_close_state(struct files_table *files,
+							struct file *file)
 {
 	reclock_close(file, files);
 	dnotify_close(file, files);
+}
+
+void files_put_closed(struct files_table *files, struct file *file)
+{
+	if (__builtin_expect(__atomic_load_n(&files->close_state, __ATOMIC_RELAXED), 0))
+		files_close_state(files, file);
 	file_put(file);
 }
 

@@ -55,6 +55,16 @@ struct files_table {
 	unsigned int nofile;
 	/* RLIMIT_NOFILE's hard limit (<= NR_OPEN_MAX), kept for getrlimit. */
 	unsigned int nofile_max;
+	/*
+	 * Set, under the lock and for good, before the table first owns state
+	 * that closing an fd must undo: a POSIX record lock or a dnotify
+	 * watch (files_note_close_state).  Only then does files_put_closed()
+	 * look for them, so a process that never used either pays one test
+	 * per close.  Read without the lock after the fd was released under
+	 * it: a setter that armed it first sees the close when it re-checks
+	 * its fd, and a close after the arming sees it set.
+	 */
+	bool close_state;
 };
 
 struct files_table *files_create(void);
@@ -89,6 +99,9 @@ int files_close(struct files_table *files, int fd);
  * exec, the table's end): the process's POSIX record locks on the file go
  * with it, whichever fd set them (reclock.h), then the fd's reference. */
 void files_put_closed(struct files_table *files, struct file *file);
+/* The table is about to own a POSIX record lock or a dnotify watch
+ * (reclock_set, dnotify_fcntl): its closes must look for them from now on. */
+void files_note_close_state(struct files_table *files);
 int files_dup_to(struct files_table *files, int oldfd, int newfd, unsigned int fdflags);
 int files_get_fdflags(struct files_table *files, int fd);
 int files_set_fdflags(struct files_table *files, int fd, unsigned int fdflags);

@@ -85,3 +85,24 @@ void fake_file_reclaim(void)
 		free(f);
 	}
 }
+
+static long close_state_calls;
+
+void reclock_close(struct file *f, struct files_table *files)
+{
+	(void)f;
+	(void)files;
+	__atomic_add_fetch(&close_state_calls, 1, __ATOMIC_RELAXED);
+}
+
+void dnotify_close(struct file *f, struct files_table *files)
+{
+	(void)f;
+	(void)files;
+	__atomic_add_fetch(&close_state_calls, 1, __ATOMIC_RELAXED);
+}
+
+long fake_close_state_calls(void)
+{
+	return __atomic_load_n(&close_state_calls, __ATOMIC_RELAXED);
+}

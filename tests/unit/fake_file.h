@@ -20,4 +20,8 @@ long fake_files_live(void);
 /* Free the memory of dead files (what a grace period would allow). */
 void fake_file_reclaim(void);
 
+/* Calls to reclock_close() and dnotify_close() so far (each close of a
+ * table with close_state makes one of each). */
+long fake_close_state_calls(void);
+
 #endif

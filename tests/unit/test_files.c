@@ -537,6 +537,57 @@ static void test_growth_enomem(void **state)
 	assert_int_equal(files_alloc_fd(t, 0, 0), 64);
 }
 
+/*
+ * Closing an fd looks for record locks and dnotify watches only once the
+ * table was told it may own some (files_note_close_state), and then on
+ * every way an fd goes: close, dup2 over it, close_range, exec, the end.
+ */
+static void test_close_state(void **state)
+{
+	struct files_table *t = *state;
+	long calls = fake_close_state_calls();
+	int fd = open_file(t, 0, O_CLOEXEC, 0);
+
+	open_file(t, 0, 0, 1);
+	open_file(t, 0, 0, 2);
+	open_file(t, 0, 0, 3);
+	assert_int_equal(files_close(t, 1), 0);
+	assert_int_equal(files_dup_to(t, fd, 2, 0), 2);
+	assert_false(t->close_state);
+	assert_int_equal(fake_close_state_calls(), calls);
+	files_note_close_state(t);
+	files_note_close_state(t); /* once is enough: it stays set */
+	assert_true(t->close_state);
+	assert_int_equal(files_dup_to(t, fd, 2, 0), 2); /* replaces fd 2's file */
+	assert_int_equal(fake_close_state_calls(), calls + 2);
+	assert_int_equal(files_close(t, 2), 0);
+	assert_int_equal(fake_close_state_calls(), calls + 4);
+	files_exec(t); /* closes fd 0 (close-on-exec) */
+	assert_int_equal(fake_close_state_calls(), calls + 6);
+	assert_int_equal(files_close_range(t, 0, ~0u, 0), 0); /* fd 3 */
+	assert_int_equal(fake_close_state_calls(), calls + 8);
+	assert_int_equal(files_close(t, 3), -EBADF);
+	assert_int_equal(fake_close_state_calls(), calls + 8);
+}
+
+/* A copy (fork, execve's unshare) owns none of the original's state. */
+static void test_close_state_copy(void **state)
+{
+	struct files_table *t = *state, *child;
+	long calls;
+	int err;
+
+	open_file(t, 0, 0, 0);
+	files_note_close_state(t);
+	child = files_fork(t, &err);
+	assert_non_null(child);
+	assert_false(child->close_state);
+	calls = fake_close_state_calls();
+	assert_int_equal(files_close(child, 0), 0);
+	assert_int_equal(fake_close_state_calls(), calls);
+	files_destroy(child);
+}
+
 struct reader {
 	struct files_table *t;
 	int fds, stop, errors;
@@ -610,6 +661,8 @@ int main(void)
 	    T(test_close_range),
 	    T(test_growth_enomem),
 	    T(test_concurrent_lookup),
+	    T(test_close_state),
+	    T(test_close_state_copy),
 	};
 
 	return cmocka_run_group_tests_name("files", tests, NULL, NULL);

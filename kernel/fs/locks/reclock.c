@@ -309,6 +309,8 @@ int reclock_set(struct file *f, bool ofd, const struct reclock_req *req, bool wa
 
 	if (!spare[0] || !spare[1])
 		goto out;
+	if (!ofd) /* before the lock exists: its owner's closes must find it */
+		files_note_close_state(current()->files);
 	for (;;) {
 		unsigned long seen = gen_now();
 

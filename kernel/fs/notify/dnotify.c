@@ -163,6 +163,7 @@ long dnotify_fcntl(struct file *f, int fd, unsigned int arg)
 		kfree(spare);
 		return err;
 	}
+	files_note_close_state(files); /* before the watch exists: files' closes find it */
 	spin_lock(&dnotify_lock);
 	watch_set_locked(f->inode, f, files, fd, arg, spare, &used);
 	spin_unlock(&dnotify_lock);
