@@ -30,10 +30,6 @@ $(BUILD)/user/tests/%: tests/newlib/%.c $(NEWLIB_STAMP) $(LIBSYS) $(CRT0) | $(LI
 $(BUILD)/user/%: user/%.c $(NEWLIB_STAMP) $(LIBSYS) $(CRT0) | $(LIBC_HEADERS)
 	$(user_prog)
 
-# Dependency files written before the tests left user/ (issue 30) still name
-# tests/newlib/X.c and tests/linux/X.c: a missing old source only means
-# "rebuild", so such a build tree updates itself instead of stopping.
-tests/newlib/%.c tests/linux/%.c: ;
 
 .PHONY: user test-host
 user: $(USER_PROGS)

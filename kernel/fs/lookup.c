@@ -14,6 +14,14 @@
 #include "proc/task.h"
 #include <uapi/errno.h>
 
+/* The caller's root (chroot's), referenced: "/" of its paths. */
+static struct inode *task_root(void)
+{
+	struct task *t = current();
+
+	return t && t->fs ? fs_get_root(t->fs) : vfs_root();
+}
+
 /* The referenced directory a path starts from. */
 static struct inode *start_dir(struct inode *start, const char *path)
 {
@@ -27,7 +35,16 @@ static struct inode *start_dir(struct inode *start, const char *path)
 		if (t && t->fs)
 			return fs_get_cwd(t->fs);
 	}
-	return vfs_root();
+	return task_root();
+}
+
+/* Whether ".." stays at dir: the caller's root (no escape by "..";
+ * a working directory outside it still walks up, as on Linux). */
+static bool at_task_root(const struct inode *dir)
+{
+	struct task *t = current();
+
+	return dir == (t && t->fs ? fs_root_hint(t->fs) : NULL);
 }
 
 /* Next component after *p (slashes skipped): false at the end of the path. */
@@ -98,7 +115,7 @@ static int jump_root(struct walk *w)
 	if (w->flags & LOOKUP_IN_ROOT)
 		inode_get(w->cur = w->scope);
 	else
-		w->cur = vfs_root();
+		w->cur = task_root();
 	return xdev_check(w, w->cur);
 }
 
@@ -272,22 +289,20 @@ static int child_in(struct walk *w, const char *name, size_t len, struct inode *
 			*out = mount_down(*out);
 		return err;
 	}
-	if (!(w->flags & LOOKUP_SCOPED)) {
-		*out = parent_of(dir);
-		return 0;
-	}
 	/* A scoped walk stops at its start (IN_ROOT) or may not pass it
 	 * (BENEATH); a rename meanwhile may have moved it out of the scope
 	 * without passing there, as Linux fears: EAGAIN, the caller retries. */
-	if (dir == w->scope) {
-		if (w->flags & LOOKUP_BENEATH)
-			return -EXDEV;
+	bool at_scope = (w->flags & LOOKUP_SCOPED) && dir == w->scope;
+
+	if (at_scope && (w->flags & LOOKUP_BENEATH))
+		return -EXDEV;
+	if (at_scope || at_task_root(dir)) {
 		inode_get(dir);
 		*out = dir;
 		return 0;
 	}
 	*out = parent_of(dir);
-	if (dir_rename_retry(w->rename_seq)) {
+	if ((w->flags & LOOKUP_SCOPED) && dir_rename_retry(w->rename_seq)) {
 		inode_put(*out);
 		return -EAGAIN;
 	}

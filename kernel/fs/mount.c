@@ -7,6 +7,7 @@
 #include "fs/mount.h"
 #include "arch/x86_64/uaccess.h"
 #include "fs/inode.h"
+#include "fs/root_cwd.h"
 #include "fs/super.h"
 #include "fs/upath.h"
 #include "fs/vfs.h"
@@ -14,6 +15,8 @@
 #include "lib/string.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
+#include "proc/proc.h"
+#include "proc/task.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
@@ -28,10 +31,24 @@ static struct spinlock mount_lock = SPINLOCK_INIT("mount");
 static struct list_head mounts = LIST_HEAD_INIT(mounts);
 static int next_id = 1;		  /* under mount_lock */
 static unsigned long live_mounts; /* atomic */
+/* The mount with no mount point, whose root is "/" for the kernel's own
+ * lookups and init's: under mount_lock (pivot_root changes it). */
+static struct mount *root_mount;
 
 unsigned long mount_count(void)
 {
 	return __atomic_load_n(&live_mounts, __ATOMIC_RELAXED);
+}
+
+struct inode *vfs_root(void)
+{
+	struct inode *root;
+
+	spin_lock(&mount_lock);
+	root = root_mount->sb->root;
+	inode_get(root);
+	spin_unlock(&mount_lock);
+	return mount_down(root);
 }
 
 unsigned int sb_mount_flags(const struct super_block *sb)
@@ -188,6 +205,7 @@ void mount_init(struct super_block *root_sb)
 		panic("vfs: no memory for the root mount");
 	spin_lock(&mount_lock);
 	attach(m, root_sb, NULL);
+	root_mount = m;
 	spin_unlock(&mount_lock);
 }
 
@@ -453,8 +471,128 @@ SYSCALL_DEFINE2(umount2, const char *, utarget, int, flags)
 		return -EINVAL;
 	if ((err = upath_lookup(AT_FDCWD, utarget, flags & UMOUNT_NOFOLLOW, &ip)))
 		return err;
+	ip = mount_down(ip); /* the top mount there (pivot_root's ". ." leaves one on "/") */
 	err = do_umount(ip, flags);
 	inode_put(ip);
+	return err;
+}
+
+/* ---- pivot_root(2) ---- */
+
+/* Whether walking up from dir (through mount points) meets top. */
+static bool reachable(struct inode *dir, const struct inode *top)
+{
+	struct inode *cur = dir, *parent;
+	bool found = false;
+
+	inode_get(cur);
+	for (;;) {
+		if (cur == top) {
+			found = true;
+			break;
+		}
+		cur = mount_up(cur);
+		if (cur == top) {
+			found = true;
+			break;
+		}
+		parent = dir_parent(cur);
+		if (parent == cur) {
+			inode_put(parent);
+			break;
+		}
+		inode_put(cur);
+		cur = parent;
+	}
+	inode_put(cur);
+	return found;
+}
+
+struct pivot {
+	struct inode *old, *new; /* the old root's root, the new one's */
+	int puts;		 /* references to old that fs_replace_dir dropped */
+};
+
+static bool pivot_task(struct task *t, void *arg)
+{
+	struct pivot *p = arg;
+
+	if (t->fs)
+		p->puts += fs_replace_dir(t->fs, p->old, p->new);
+	return true;
+}
+
+/*
+ * Linux's checks, in its order: both directories (ENOTDIR...), the new
+ * root and put_old not on the caller's root mount (EBUSY), the caller's
+ * root a mount's root (EINVAL), new_root a mount's root (EINVAL), put_old
+ * at or under new_root and new_root under the root (EINVAL).  Then the
+ * root mount moves to put_old and new_root's mount takes its place; every
+ * process whose root or working directory was the old root's gets the
+ * new one (Linux's chroot_fs_refs).  Unlike Linux, the first root mount
+ * (Linux's rootfs, EINVAL) may be pivoted away: here it is a tmpfs like
+ * any other, which umount can then take.
+ */
+static long do_pivot_root(struct inode *new, struct inode *old, struct inode *root)
+{
+	struct mount *nm, *rm, *om;
+	struct inode *ex_mp;
+	struct pivot p = {.old = root, .new = new};
+
+	if (!inode_is_dir(new) || !inode_is_dir(old))
+		return -ENOTDIR;
+	if (new->nlink == 0)
+		return -ENOENT;
+	if (new->sb == root->sb || old->sb == root->sb)
+		return -EBUSY;
+	if (root != root->sb->root || new != new->sb->root)
+		return -EINVAL;
+	if (!reachable(old, new) || !reachable(new, root))
+		return -EINVAL;
+	spin_lock(&mount_lock);
+	nm = new->sb->mnt;
+	rm = root->sb->mnt;
+	om = old->sb->mnt;
+	if (!nm || !rm || !om || !nm->mountpoint) {
+		spin_unlock(&mount_lock);
+		return -EINVAL;
+	}
+	ex_mp = nm->mountpoint; /* its reference is dropped below */
+	__atomic_sub_fetch(&ex_mp->mounted, 1, __ATOMIC_RELEASE);
+	nm->mountpoint = rm->mountpoint; /* rm's reference and count pass to nm */
+	nm->parent = rm->parent;
+	inode_get(old);
+	__atomic_add_fetch(&old->mounted, 1, __ATOMIC_RELEASE);
+	rm->mountpoint = old;
+	rm->parent = om;
+	if (root_mount == rm)
+		root_mount = nm;
+	list_del(&nm->link); /* the new root first in the table, as in a walk */
+	list_add(&nm->link, &mounts);
+	spin_unlock(&mount_lock);
+	inode_put(ex_mp);
+	task_for_each(pivot_task, &p);
+	while (p.puts--)
+		inode_put(root);
+	return 0;
+}
+
+SYSCALL_DEFINE2(pivot_root, const char *, unew, const char *, uold)
+{
+	struct inode *new, *old, *root;
+	long err = upath_lookup(AT_FDCWD, unew, false, &new);
+
+	if (err)
+		return err;
+	if ((err = upath_lookup(AT_FDCWD, uold, false, &old))) {
+		inode_put(new);
+		return err;
+	}
+	root = fs_get_root(current()->fs);
+	err = do_pivot_root(new, old, root);
+	inode_put(root);
+	inode_put(old);
+	inode_put(new);
 	return err;
 }
 
@@ -499,6 +637,7 @@ static long mounts_format(mount_line_fn line, char *buf, size_t size)
 	size_t n = 0, count = 0, cap = mount_count() + 8;
 	struct mount_snap *snap = kzalloc(cap * sizeof(*snap));
 	char *where = kmalloc(PATH_MAX);
+	struct inode *root;
 	struct mount *m;
 
 	if (!snap || !where)
@@ -521,11 +660,15 @@ static long mounts_format(mount_line_fn line, char *buf, size_t size)
 		count++;
 	}
 	spin_unlock(&mount_lock);
+	root = current() && current()->fs ? fs_get_root(current()->fs) : NULL;
 	for (size_t i = 0; i < count && n < size; i++) {
-		if (vfs_getcwd(snap[i].root, where, PATH_MAX) < 0)
-			strlcpy(where, "/", PATH_MAX);
-		n += line(&snap[i], where, buf + n, size - n);
+		/* As Linux: the reader's root is "/", mounts outside it are not shown. */
+		long len = vfs_getcwd_at(root, snap[i].root, where, PATH_MAX);
+		if (len > 0 && where[0] == '/')
+			n += line(&snap[i], where, buf + n, size - n);
 	}
+	if (root)
+		inode_put(root);
 out:
 	for (size_t i = 0; i < count; i++)
 		inode_put(snap[i].root);

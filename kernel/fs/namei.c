@@ -123,23 +123,30 @@ static int prepend(char *buf, size_t *at, const char *name, size_t len)
 	return 0;
 }
 
-/* Walks up from dir naming each step; a removed directory has no path. */
-long vfs_getcwd(struct inode *dir, char *buf, size_t size)
+/*
+ * Walks up from dir naming each step, to root (NULL: the top of the
+ * tree); a removed directory has no path.  Reaching the top without
+ * meeting root, dir is outside it: the path then begins with
+ * "(unreachable)", as Linux's getcwd says.
+ */
+long vfs_getcwd_at(struct inode *root, struct inode *dir, char *buf, size_t size)
 {
 	char name[NAME_MAX + 1];
 	size_t at = size;
 	struct inode *cur = dir, *parent;
 	long len, err = 0;
+	bool unreachable = false;
 
 	if (size == 0)
 		return -ERANGE;
 	buf[--at] = '\0';
 	inode_get(cur);
-	while (!err) {
+	while (!err && cur != root) {
 		cur = mount_up(cur);
 		parent = dir_parent(cur);
 		if (parent == cur) {
 			inode_put(parent);
+			unreachable = root != NULL;
 			break;
 		}
 		len = dir_name_of(parent, cur, name, sizeof(name));
@@ -148,12 +155,19 @@ long vfs_getcwd(struct inode *dir, char *buf, size_t size)
 		cur = parent;
 	}
 	inode_put(cur);
-	if (!err && at == size - 1)
+	if (!err && unreachable && !(err = prepend(buf, &at, "(unreachable)", 13)))
+		at++; /* "(unreachable)/a", without the "/" prepend put first */
+	else if (!err && at == size - 1)
 		err = prepend(buf, &at, "", 0);
 	if (err)
 		return err;
 	memmove(buf, buf + at, size - at);
 	return size - at;
+}
+
+long vfs_getcwd(struct inode *dir, char *buf, size_t size)
+{
+	return vfs_getcwd_at(NULL, dir, buf, size);
 }
 
 /*

@@ -350,13 +350,15 @@ SYSCALL_DEFINE4(faccessat2, int, dirfd, const char *, path, int, mode, int, flag
 SYSCALL_DEFINE2(getcwd, char *, buf, size_t, size)
 {
 	char *kbuf = kmalloc(PATH_MAX);
-	struct inode *cwd;
+	struct inode *cwd, *root;
 	long n;
 
 	if (!kbuf)
 		return -ENOMEM;
 	cwd = fs_get_cwd(current()->fs);
-	n = vfs_getcwd(cwd, kbuf, size < PATH_MAX ? size : PATH_MAX);
+	root = fs_get_root(current()->fs);
+	n = vfs_getcwd_at(root, cwd, kbuf, size < PATH_MAX ? size : PATH_MAX);
+	inode_put(root);
 	inode_put(cwd);
 	if (n == -ERANGE && size >= PATH_MAX)
 		n = -ENAMETOOLONG;
@@ -364,6 +366,24 @@ SYSCALL_DEFINE2(getcwd, char *, buf, size_t, size)
 		n = -EFAULT;
 	kfree(kbuf);
 	return n;
+}
+
+/* chroot(2): "/" and the stop of ".." become path's directory for this
+ * process and those sharing its fs_struct (CLONE_FS); the working
+ * directory stays where it is (docs/vfs.md, "chroot"). */
+SYSCALL_DEFINE1(chroot, const char *, upath)
+{
+	struct inode *ip;
+	long err = upath_lookup(AT_FDCWD, upath, false, &ip);
+
+	if (err)
+		return err;
+	if (!inode_is_dir(ip)) {
+		inode_put(ip);
+		return -ENOTDIR;
+	}
+	fs_set_root(current()->fs, ip);
+	return 0;
 }
 
 /* Takes over ip's reference (CLONE_FS threads see the change). */

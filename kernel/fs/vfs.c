@@ -24,16 +24,6 @@
 
 #define GETDENTS_BOUNCE (16 * 1024) /* most getdents64 output built per call */
 
-/* The root instance's root: set once by vfs_init; the root mount is
- * never unmounted (EBUSY), so it is never freed. */
-static struct inode *root;
-
-struct inode *vfs_root(void)
-{
-	inode_get(root);
-	return mount_down(root);
-}
-
 void vfs_release_inode(struct file *f)
 {
 	inode_put(f->inode);
@@ -380,7 +370,7 @@ int vfs_open_at(struct inode *start, const char *path, unsigned int flags, uint3
 
 /* ---- Bring-up ---- */
 
-static void unpack_initrd(void)
+static void unpack_initrd(struct inode *root)
 {
 	for (int i = 0; i < boot_info.nmodules; i++) {
 		struct boot_module *m = &boot_info.modules[i];
@@ -413,8 +403,7 @@ void vfs_init(void)
 	    !(root_sb = sb_create(&tmpfs_type, "mode=0755", &err)))
 		panic("vfs: no root file system (%d)", err);
 	mount_init(root_sb);
-	root = root_sb->root;
-	unpack_initrd();
+	unpack_initrd(root_sb->root);
 	mount_boot("proc", "proc", "/proc", "", MNT_NOSUID | MNT_NODEV | MNT_NOEXEC);
 	mount_boot("sysfs", "sysfs", "/sys", "", MNT_NOSUID | MNT_NODEV | MNT_NOEXEC);
 	mount_boot("devtmpfs", "devtmpfs", "/dev", "mode=0755", MNT_NOSUID);

@@ -143,6 +143,9 @@ int vfs_rename(struct inode *oldstart, const char *oldpath, struct inode *newsta
 	       const char *newpath, unsigned int flags);
 /* Absolute path of directory dir into buf: length with the NUL, -ERANGE, -ENOENT. */
 long vfs_getcwd(struct inode *dir, char *buf, size_t size);
+/* The same as a process whose root is root sees it ("(unreachable)/..."
+ * outside it). */
+long vfs_getcwd_at(struct inode *root, struct inode *dir, char *buf, size_t size);
 /* buf (PATH_MAX bytes) = dir's path + "/" + name: 0, -ENAMETOOLONG, vfs_getcwd's. */
 long vfs_join_name(struct inode *dir, const char *name, size_t len, char *buf);
 /*

@@ -64,7 +64,7 @@ void proc_start_init(const char *path, const char *arg)
 	if (!g || signal_create(t))
 		panic("init: out of memory");
 	kcounters_read(&counters_at_init);
-	if (!(t->files = files_create()) || !(t->fs = fs_create(vfs_root())))
+	if (!(t->files = files_create()) || !(t->fs = fs_create(vfs_root(), vfs_root())))
 		panic("init: out of memory");
 	spin_lock(&proc_lock);
 	group_add_thread_locked(g, t);

@@ -214,7 +214,7 @@ int proc_pid_exe(int pid, char *buf)
 	return err;
 }
 
-int proc_pid_cwd(int pid, char *buf)
+int proc_pid_fs_path(int pid, bool root, char *buf)
 {
 	struct thread_group *g;
 	struct fs_struct *fs = NULL;
@@ -232,10 +232,10 @@ int proc_pid_cwd(int pid, char *buf)
 	spin_unlock(&proc_lock);
 	pid_ref_put(&r);
 	if (fs) {
-		struct inode *cwd = fs_get_cwd(fs);
-		long n = vfs_getcwd(cwd, buf, PATH_MAX);
+		struct inode *dir = root ? fs_get_root(fs) : fs_get_cwd(fs);
+		long n = vfs_getcwd(dir, buf, PATH_MAX);
 		err = n < 0 ? (int)n : 0;
-		inode_put(cwd);
+		inode_put(dir);
 		fs_put(fs);
 	}
 	return err;

@@ -55,9 +55,10 @@ int proc_tid_next(int pid, int from);
 /* The path pid's program was executed as, into buf (PATH_MAX bytes):
  * 0, -ESRCH, or -ENOENT for a zombie (no program left). */
 int proc_pid_exe(int pid, char *buf);
-/* The path of pid's working directory into buf (PATH_MAX bytes): 0,
- * -ESRCH, or -ENOENT for a zombie or a removed directory. */
-int proc_pid_cwd(int pid, char *buf);
+/* The path of pid's root (chroot's) or working directory into buf
+ * (PATH_MAX bytes): 0, -ESRCH, or -ENOENT for a zombie or a removed
+ * directory. */
+int proc_pid_fs_path(int pid, bool root, char *buf);
 struct files_table;
 /* pid's files table, borrowed (files_unborrow it), or NULL when pid is
  * no process or its leader has exited (Linux's fd listing is then empty). */

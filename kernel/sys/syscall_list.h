@@ -156,9 +156,11 @@
 	X(__NR_munlock, munlock)                                                                   \
 	X(__NR_mlockall, mlockall)                                                                 \
 	X(__NR_munlockall, munlockall)                                                             \
+	X(__NR_pivot_root, pivot_root)                                                             \
 	X(__NR_prctl, prctl)                                                                       \
 	X(__NR_arch_prctl, arch_prctl)                                                             \
 	X(__NR_setrlimit, setrlimit)                                                               \
+	X(__NR_chroot, chroot)                                                                     \
 	X(__NR_sync, sync)                                                                         \
 	X(__NR_mount, mount)                                                                       \
 	X(__NR_umount2, umount2)                                                                   \

@@ -152,9 +152,11 @@
 #define __NR_munlock	     150
 #define __NR_mlockall	     151
 #define __NR_munlockall	     152
+#define __NR_pivot_root     155
 #define __NR_prctl	     157
 #define __NR_arch_prctl	     158
 #define __NR_setrlimit	     160
+#define __NR_chroot	     161
 #define __NR_sync	     162
 #define __NR_mount	     165
 #define __NR_umount2	     166

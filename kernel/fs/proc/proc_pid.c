@@ -214,15 +214,13 @@ static int proc_link(const char *target, struct inode **out)
 	return 0;
 }
 
-/* exe or cwd: a link to the path, taken now; root: "/" (one root for
- * every process). */
+/* exe, cwd or root: a link to the path, taken now. */
 static int path_link(int pid, int which, struct inode **out)
 {
 	char *buf = kmalloc(PATH_MAX);
 	int err = !buf		     ? -ENOMEM
 		  : which == PID_EXE ? proc_pid_exe(pid, buf)
-		  : which == PID_CWD ? proc_pid_cwd(pid, buf)
-				     : (strlcpy(buf, "/", PATH_MAX), 0);
+				     : proc_pid_fs_path(pid, which == PID_ROOT, buf);
 
 	if (!err)
 		err = proc_link(buf, out);
