@@ -18,6 +18,7 @@ struct dnotify_watch;
 struct lease;
 struct iov_iter;
 struct super_block;
+struct ramfs_dirent;
 
 /* File types and permission bits of i_mode / st_mode (the values every Unix uses). */
 #define S_IFMT	    0170000
@@ -120,6 +121,13 @@ struct inode {
 			 * and the inode lock: either lock keeps it still. */
 			struct inode *parent;
 			uint64_t next_pos; /* getdents cookie of the next new entry */
+			/* The entries again, by name key, once there are many
+			 * (ramfs.c's dir_hash_grow: a lookup then costs the same
+			 * in a directory of ten thousand): buckets[key & mask],
+			 * NULL before.  Under the lock; a bigger table replaces
+			 * it whole. */
+			struct ramfs_dirent **buckets;
+			uint32_t mask;
 			/* A generated directory (/proc and /proc/<pid>,
 			 * fs/proc/proc_pid.c): entries made up at each lookup and
 			 * listing, after the ramfs ones; NULL otherwise.
@@ -202,6 +210,8 @@ void ramfs_clock_init(void);
 uint64_t ramfs_now_ns(void);
 /* A new inode with one reference (the caller's) and nlink 0, or NULL. */
 struct inode *inode_alloc(struct super_block *sb, uint32_t mode, uint32_t rdev);
+/* Why inode_alloc gave NULL: -ENOSPC (sb's nr_inodes=) or -ENOMEM. */
+int inode_alloc_error(const struct super_block *sb);
 /*
  * A new symbolic link to target (len bytes, 1..PATH_MAX-1), as inode_alloc,
  * in *out.  It counts as one page against the size limit: -ENOSPC, -ENOMEM.

@@ -51,6 +51,12 @@ static bool charge_inode(struct super_block *sb)
 	return false;
 }
 
+int inode_alloc_error(const struct super_block *sb)
+{
+	return __atomic_load_n(&sb->inodes_used, __ATOMIC_RELAXED) >= sb->inodes_max ? -ENOSPC
+										     : -ENOMEM;
+}
+
 struct inode *inode_alloc(struct super_block *sb, uint32_t mode, uint32_t rdev)
 {
 	struct inode *ip;
@@ -120,6 +126,7 @@ static void free_dir(struct inode *dir)
 		inode_put(e->ip);
 		kfree(e);
 	}
+	kfree(dir->dir.buckets);
 	if (dir->dir.parent && dir->dir.parent != dir)
 		inode_put(dir->dir.parent);
 }
@@ -489,12 +496,71 @@ struct ramfs_dirent *find_entry(struct inode *dir, const char *name, size_t len)
 	uint64_t key = name_key(name, len);
 	struct ramfs_dirent *e;
 
+	if (dir->dir.buckets) {
+		for (e = dir->dir.buckets[key & dir->dir.mask]; e; e = e->hnext)
+			if (e->key == key && e->len == len && !memcmp(e->name, name, len))
+				return e;
+		return NULL;
+	}
 	list_for_each_entry(e, &dir->dir.entries, link)
 	{
 		if (e->key == key && !memcmp(e->name, name, len))
 			return e;
 	}
 	return NULL;
+}
+
+/* Below this many entries the list is as quick as a table. */
+#define DIR_HASH_MIN 32
+
+void dir_hash_add(struct inode *dir, struct ramfs_dirent *e)
+{
+	if (dir->dir.buckets) {
+		struct ramfs_dirent **b = &dir->dir.buckets[e->key & dir->dir.mask];
+		e->hnext = *b;
+		*b = e;
+	}
+}
+
+void dir_hash_del(struct inode *dir, struct ramfs_dirent *e)
+{
+	if (dir->dir.buckets) {
+		struct ramfs_dirent **p = &dir->dir.buckets[e->key & dir->dir.mask];
+		while (*p != e)
+			p = &(*p)->hnext;
+		*p = e->hnext;
+	}
+}
+
+/*
+ * As many buckets as entries, a power of two, so chains stay short; the
+ * table is made with no lock held and swapped in under it, the entries
+ * rehashed there.  Without memory the old table (or the list) stays:
+ * slower, still right.
+ */
+void dir_hash_grow(struct inode *dir)
+{
+	size_t n = __atomic_load_n(&dir->size, __ATOMIC_RELAXED), want = DIR_HASH_MIN * 2;
+	struct ramfs_dirent **buckets, **old, *e;
+
+	if (n < DIR_HASH_MIN)
+		return;
+	while (want < n)
+		want *= 2;
+	if (__atomic_load_n(&dir->dir.mask, __ATOMIC_RELAXED) + 1 >= want ||
+	    !(buckets = kzalloc(want * sizeof(*buckets))))
+		return;
+	spin_lock(&dir->lock);
+	old = dir->dir.buckets;
+	if (dir->dir.mask + 1 >= want) {
+		old = buckets; /* another grew it meanwhile */
+	} else {
+		dir->dir.buckets = buckets;
+		dir->dir.mask = want - 1;
+		list_for_each_entry(e, &dir->dir.entries, link) dir_hash_add(dir, e);
+	}
+	spin_unlock(&dir->lock);
+	kfree(old);
 }
 
 int dir_find(struct inode *dir, const char *name, size_t len, struct inode **out)
@@ -548,6 +614,7 @@ static int link_entry(struct inode *dir, struct ramfs_dirent *e, struct inode *i
 	e->pos = dir->dir.next_pos++;
 	inode_get(ip); /* the entry's reference */
 	list_add_tail(&e->link, &dir->dir.entries);
+	dir_hash_add(dir, e);
 	dir->size++;
 	dir->mtime_ns = dir->ctime_ns = ramfs_now_ns();
 	return 0;
@@ -594,6 +661,7 @@ static int add_entry(struct inode *dir, const char *name, size_t len, struct ino
 		kfree(e);
 		return err;
 	}
+	dir_hash_grow(dir);
 	if (!fresh)
 		fsnotify_inode(ip, IN_ATTRIB); /* its link count (Linux's fsnotify_link) */
 	fsnotify_name(dir, ip, IN_CREATE, name, len, 0);
@@ -615,7 +683,7 @@ int dir_create(struct inode *dir, const char *name, size_t len, uint32_t mode, u
 {
 	struct inode *ip = inode_alloc(dir->sb, mode, rdev);
 	struct ramfs_dirent *e = dirent_alloc(name, len), *old;
-	int err = -ENOMEM;
+	int err = ip ? -ENOMEM : inode_alloc_error(dir->sb);
 
 	*out = NULL;
 	if (!ip || !e)
@@ -631,6 +699,7 @@ int dir_create(struct inode *dir, const char *name, size_t len, uint32_t mode, u
 	}
 	spin_unlock(&dir->lock);
 	if (!err) {
+		dir_hash_grow(dir);
 		fsnotify_name(dir, ip, IN_CREATE, name, len, 0);
 		return 0;
 	}
@@ -675,6 +744,7 @@ int dir_remove(struct inode *dir, const char *name, size_t len, bool want_dir)
 	}
 	if (!err) {
 		list_del(&e->link);
+		dir_hash_del(dir, e);
 		dir->size--;
 		if (want_dir)
 			dir->nlink--;
@@ -705,6 +775,7 @@ static struct inode *take_first(struct inode *dir)
 	if (!list_empty(&dir->dir.entries)) {
 		e = list_first_entry(&dir->dir.entries, struct ramfs_dirent, link);
 		list_del(&e->link);
+		dir_hash_del(dir, e);
 		dir->size--;
 		ip = e->ip;
 		spin_lock(&ip->lock);

@@ -13,6 +13,7 @@ struct ramfs_dirent {
 	struct inode *ip; /* referenced by the entry */
 	uint64_t pos;	  /* getdents cookie: unique, increasing within the directory */
 	uint64_t key;	  /* name_key(name, len): compared before the name */
+	struct ramfs_dirent *hnext; /* its hash bucket's chain (dir.buckets) */
 	size_t len;
 	char name[]; /* NUL-terminated */
 };
@@ -44,6 +45,11 @@ size_t ramfs_holes(struct inode *ip, size_t idx, size_t end);
 
 /* Under dir->lock: the entry called name, or NULL. */
 struct ramfs_dirent *find_entry(struct inode *dir, const char *name, size_t len);
+/* Under dir->lock: e joins or leaves dir's hash table, if it has one. */
+void dir_hash_add(struct inode *dir, struct ramfs_dirent *e);
+void dir_hash_del(struct inode *dir, struct ramfs_dirent *e);
+/* With no lock held, after dir gained entries: a table for them all. */
+void dir_hash_grow(struct inode *dir);
 /* A detached entry holding a copy of name (no inode yet), or NULL. */
 struct ramfs_dirent *dirent_alloc(const char *name, size_t len);
 

@@ -191,6 +191,7 @@ static void commit(struct rename_op *r, struct ramfs_dirent *fresh, struct renam
 		touch_ctime(dst, now);
 	} else {
 		list_del(&r->old->link);
+		dir_hash_del(r->olddir, r->old);
 		r->olddir->size--;
 		g->entries[1] = r->old;
 		if (dst) {
@@ -200,6 +201,7 @@ static void commit(struct rename_op *r, struct ramfs_dirent *fresh, struct renam
 			fresh->ip = src;
 			fresh->pos = r->newdir->dir.next_pos++;
 			list_add_tail(&fresh->link, &r->newdir->dir.entries);
+			dir_hash_add(r->newdir, fresh);
 			r->newdir->size++;
 			g->entries[0] = NULL; /* fresh is in use */
 		}
@@ -289,6 +291,8 @@ int dir_rename(struct inode *olddir, const char *oldname, size_t oldlen, struct 
 	err = rename_locked(&r, oldname, oldlen, newname, newlen, fresh, &g);
 	unlock_two(olddir, newdir);
 	spin_unlock(&rename_spin);
+	if (!err && !g.entries[0])
+		dir_hash_grow(newdir); /* fresh joined it */
 	if (!err && r.moved)
 		notify_rename(&r, oldname, oldlen, newname, newlen);
 	for (int i = 0; i < 2; i++) {
