@@ -61,7 +61,7 @@ unsigned int sb_mount_flags(const struct super_block *sb)
 	return flags;
 }
 
-struct inode *mount_down(struct inode *ip)
+struct inode *mount_down_slow(struct inode *ip)
 {
 	while (__atomic_load_n(&ip->mounted, __ATOMIC_ACQUIRE)) {
 		struct mount *m, *top = NULL;

@@ -11,6 +11,7 @@
 #define FS_MOUNT_H
 
 #include <stddef.h>
+#include "fs/inode.h"
 #include "lib/list.h"
 
 struct inode;
@@ -50,7 +51,11 @@ void mount_boot(const char *type, const char *source, const char *path, const ch
  * instance, the mount point it covers (referenced; dir put), so that ".."
  * and getcwd go on from there.
  */
-struct inode *mount_down(struct inode *ip);
+struct inode *mount_down_slow(struct inode *ip);
+static inline struct inode *mount_down(struct inode *ip)
+{
+	return __atomic_load_n(&ip->mounted, __ATOMIC_ACQUIRE) ? mount_down_slow(ip) : ip;
+}
 struct inode *mount_up(struct inode *dir);
 
 /* /proc/<pid>/mounts and mountinfo: the table's text (its length). */

@@ -27,7 +27,7 @@ int vfs_exec_check(struct inode *ip)
 		return -ELOOP;
 	if (!inode_is_reg(ip) || !(ip->mode & 0111))
 		return -EACCES;
-	return 0;
+	return sb_mount_flags(ip->sb) & MNT_NOEXEC ? -EACCES : 0;
 }
 
 /* Creates the last component; "/", "." and ".." always exist. */

@@ -2,6 +2,8 @@
 #include "fs/root_cwd.h"
 #include "fs/inode.h"
 #include "mm/heap.h"
+#include "sched/grace.h"
+#include <uapi/errno.h>
 
 struct fs_struct *fs_create(struct inode *root, struct inode *cwd)
 {
@@ -44,46 +46,70 @@ void fs_put(struct fs_struct *fs)
 	kfree(fs);
 }
 
-static struct inode *get_dir(struct fs_struct *fs, struct inode **slot)
-{
-	struct inode *dir;
-
-	spin_lock(&fs->lock);
-	dir = *slot;
-	inode_get(dir);
-	spin_unlock(&fs->lock);
-	return dir;
-}
-
-static void set_dir(struct fs_struct *fs, struct inode **slot, struct inode *dir)
-{
-	struct inode *old;
-
-	spin_lock(&fs->lock);
-	old = *slot;
-	__atomic_store_n(slot, dir, __ATOMIC_RELAXED); /* fs_root_hint reads it unlocked */
-	spin_unlock(&fs->lock);
-	inode_put(old);
-}
-
 struct inode *fs_get_cwd(struct fs_struct *fs)
 {
-	return get_dir(fs, &fs->cwd);
+	struct inode *cwd;
+
+	spin_lock(&fs->lock);
+	cwd = fs->cwd;
+	inode_get(cwd);
+	spin_unlock(&fs->lock);
+	return cwd;
 }
 
+/*
+ * Lock-free, as every absolute path starts here: a root that chroot
+ * replaces is put only after a grace period (fs_set_root), so the one
+ * loaded here is alive until this CPU next schedules, and the reference
+ * taken before that keeps it.
+ */
 struct inode *fs_get_root(struct fs_struct *fs)
 {
-	return get_dir(fs, &fs->root);
+	struct inode *root = __atomic_load_n(&fs->root, __ATOMIC_ACQUIRE);
+
+	inode_get(root);
+	return root;
 }
 
 void fs_set_cwd(struct fs_struct *fs, struct inode *dir)
 {
-	set_dir(fs, &fs->cwd, dir);
+	struct inode *old;
+
+	spin_lock(&fs->lock);
+	old = fs->cwd;
+	fs->cwd = dir;
+	spin_unlock(&fs->lock);
+	inode_put(old);
 }
 
-void fs_set_root(struct fs_struct *fs, struct inode *dir)
+/* The old root, waiting out a grace period (fs_get_root's readers). */
+struct root_put {
+	struct grace_head head;
+	struct inode *root;
+};
+
+static void root_put_now(struct grace_head *head)
 {
-	set_dir(fs, &fs->root, dir);
+	struct root_put *p = (struct root_put *)head;
+
+	inode_put(p->root);
+	kfree(p);
+}
+
+int fs_set_root(struct fs_struct *fs, struct inode *dir)
+{
+	struct root_put *p = kmalloc(sizeof(*p));
+
+	if (!p) {
+		inode_put(dir);
+		return -ENOMEM;
+	}
+	spin_lock(&fs->lock);
+	p->root = fs->root;
+	__atomic_store_n(&fs->root, dir, __ATOMIC_RELEASE);
+	spin_unlock(&fs->lock);
+	grace_defer(&p->head, root_put_now);
+	return 0;
 }
 
 unsigned int fs_umask(const struct fs_struct *fs)
@@ -101,9 +127,9 @@ int fs_replace_dir(struct fs_struct *fs, const struct inode *old, struct inode *
 	int replaced = 0;
 
 	spin_lock(&fs->lock);
-	if (fs->root == old) {
+	if (fs->root == old) { /* old is a mounted root: alive for fs_get_root's readers */
 		inode_get(new);
-		__atomic_store_n(&fs->root, new, __ATOMIC_RELAXED);
+		__atomic_store_n(&fs->root, new, __ATOMIC_RELEASE);
 		replaced++;
 	}
 	if (fs->cwd == old) {

@@ -11,10 +11,12 @@ struct inode;
 
 /*
  * Lifetime: refs counts the tasks whose ->fs points here (atomic); the
- * last fs_put drops the directories.  lock protects root and cwd, each of
- * which always holds a reference of its own: readers take another under
- * the lock (fs_get_root, fs_get_cwd), so a concurrent chdir or chroot in
- * another thread cannot free the directory they walk from.
+ * last fs_put drops the directories.  lock serialises changes of root and
+ * cwd, each of which always holds a reference of its own: readers of cwd
+ * take another under the lock (fs_get_cwd), so a concurrent chdir in
+ * another thread cannot free the directory they walk from; readers of
+ * root take theirs without it (fs_get_root: a replaced root is put after
+ * a grace period).
  */
 struct fs_struct {
 	int refs;
@@ -39,7 +41,7 @@ struct inode *fs_get_cwd(struct fs_struct *fs);
 struct inode *fs_get_root(struct fs_struct *fs);
 /* Makes dir (referenced: taken over) the working directory, the root. */
 void fs_set_cwd(struct fs_struct *fs, struct inode *dir);
-void fs_set_root(struct fs_struct *fs, struct inode *dir);
+int fs_set_root(struct fs_struct *fs, struct inode *dir); /* 0 or -ENOMEM */
 /* pivot_root: root and cwd that are old become new (referenced here);
  * the references to old dropped, which the caller puts (it may hold a
  * spinlock here). */

@@ -382,8 +382,7 @@ SYSCALL_DEFINE1(chroot, const char *, upath)
 		inode_put(ip);
 		return -ENOTDIR;
 	}
-	fs_set_root(current()->fs, ip);
-	return 0;
+	return fs_set_root(current()->fs, ip);
 }
 
 /* Takes over ip's reference (CLONE_FS threads see the change). */

@@ -256,6 +256,10 @@ static int open_check(struct inode *ip, unsigned int flags)
 		return -ELOOP;
 	if (inode_is_dir(ip) && ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC))))
 		return -EISDIR;
+	/* nodev refuses device nodes, not /proc's files (devices here, regular
+	 * files on Linux, in a proc mounted nodev there too). */
+	if (S_ISCHR(ip->mode) && ip->sb->type != &proc_type && (sb_mount_flags(ip->sb) & MNT_NODEV))
+		return -EACCES;
 	/* Devices, FIFOs and sockets write nothing to their file system. */
 	if (inode_is_reg(ip) && ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)))
 		return sb_want_write(ip->sb);

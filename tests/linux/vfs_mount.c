@@ -4,7 +4,8 @@
  * point, link and rename across it are EXDEV, a read-only remount gives
  * EROFS and is refused while a file is open for writing, a mount point
  * cannot be removed, umount of a busy mount is EBUSY and of a
- * non-mount EINVAL, MNT_DETACH unmounts a busy one, and bad arguments
+ * non-mount EINVAL, MNT_DETACH unmounts a busy one, nr_inodes= limits
+ * files (the root counting), noexec and nodev hold, and bad arguments
  * get Linux's errno.  On the host (as root) it runs in a mount namespace
  * of its own, so nothing it mounts is seen outside. */
 #define _GNU_SOURCE
@@ -13,7 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -24,7 +28,8 @@
 
 static char dir[64], mnt[80], sub[96], file[160];
 
-/* Whether /proc/self/mounts has a line for path with type and opts in it. */
+/* Whether /proc/self/mounts has a line for path with type and opts in it
+ * (the last such line: the mount on top, where mounts are stacked). */
 static bool mounted(const char *path, const char *type, const char *opt)
 {
 	static char text[65536];
@@ -33,9 +38,11 @@ static bool mounted(const char *path, const char *type, const char *opt)
 	if (read_text("/proc/self/mounts", text, sizeof text) < 0)
 		return false;
 	snprintf(want, sizeof want, " %s %s ", path, type);
-	char *line = strstr(text, want);
+	char *line = strstr(text, want), *next;
 	if (!line)
 		return false;
+	while ((next = strstr(line + 1, want)))
+		line = next;
 	char *end = strchr(line, '\n');
 	if (end)
 		*end = '\0';
@@ -151,6 +158,60 @@ static void bad_args(void)
 	is_errno(umount2("/nonexistent", 0), ENOENT, "umount of a missing path: ENOENT");
 }
 
+/* nr_inodes= counts the root too, as Linux's tmpfs: with 4, three files. */
+static void inode_limit(void)
+{
+	struct statfs st;
+	char name[192];
+	int made = 0, err = 0;
+
+	require(mount("none", mnt, "tmpfs", 0, "nr_inodes=4") == 0, "a tmpfs with nr_inodes=4");
+	ok(statfs(mnt, &st) == 0 && st.f_files == 4 && st.f_ffree == 3,
+	   "statfs: 4 inodes, 3 free (the root has one)");
+	for (int i = 0; i < 8; i++) {
+		snprintf(name, sizeof name, "%s/%d", mnt, i);
+		int fd = open(name, O_CREAT | O_WRONLY, 0600);
+		if (fd < 0) {
+			err = errno;
+			break;
+		}
+		close(fd);
+		made++;
+	}
+	ok(made == 3 && err == ENOSPC, "the fourth file: ENOSPC (%d made)", made);
+	ok(umount2(mnt, 0) == 0, "umount");
+}
+
+/* MS_NOEXEC: no program runs from it, no mapping executes its files;
+ * MS_NODEV: its device nodes do not open. */
+static void mount_flags(void)
+{
+	static char exe[1 << 20];
+	char prog[192], null[192];
+	struct statfs st;
+	long n = read_text("/proc/self/exe", exe, sizeof exe);
+
+	require(n > 0 && mount("none", mnt, "tmpfs", MS_NOEXEC | MS_NODEV | MS_NOSUID, NULL) == 0,
+		"a noexec,nodev,nosuid tmpfs");
+	ok(statfs(mnt, &st) == 0 && (st.f_flags & (ST_NOEXEC | ST_NODEV | ST_NOSUID)) ==
+					 (ST_NOEXEC | ST_NODEV | ST_NOSUID),
+	   "statfs's f_flags say noexec, nodev, nosuid");
+	ok(mounted(mnt, "tmpfs", "nosuid,nodev,noexec"), "so does /proc/self/mounts");
+	snprintf(prog, sizeof prog, "%s/prog", mnt);
+	int fd = open(prog, O_CREAT | O_WRONLY, 0755);
+	require(fd >= 0 && write(fd, exe, n) == n && close(fd) == 0, "a copy of this program");
+	char *argv[] = {prog, NULL};
+	is_errno(execve(prog, argv, argv + 1), EACCES, "execve from a noexec mount: EACCES");
+	fd = open(prog, O_RDONLY);
+	is_errno((long)mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0), EPERM,
+		 "mmap(PROT_EXEC) of its file: EPERM");
+	close(fd);
+	snprintf(null, sizeof null, "%s/null", mnt);
+	require(mknod(null, S_IFCHR | 0666, makedev(1, 3)) == 0, "mknod of a null device there");
+	is_errno(open(null, O_RDWR), EACCES, "opening it on a nodev mount: EACCES");
+	ok(umount2(mnt, 0) == 0, "umount");
+}
+
 static void unmounting(void)
 {
 	int fd = open(sub, O_RDONLY | O_DIRECTORY);
@@ -188,7 +249,7 @@ static void host_setup(void)
 
 int main(void)
 {
-	plan(48);
+	plan(57);
 	if (!on_fdkernel())
 		host_setup();
 	snprintf(dir, sizeof dir, "/tmp/mnt-%d", (int)getpid());
@@ -202,6 +263,8 @@ int main(void)
 	names();
 	readonly();
 	bad_args();
+	inode_limit();
+	mount_flags();
 	unmounting();
 	ok(rmdir(mnt) == 0 && rmdir(dir) == 0, "clean up");
 	return done();

@@ -491,13 +491,20 @@ static uint64_t name_key(const char *name, size_t len)
 	return (uint64_t)h << 32 | len;
 }
 
+/* Under dir->lock: the chain key's entries are on (the hash half of
+ * the key: its low half is the length). */
+static struct ramfs_dirent **bucket_of(struct inode *dir, uint64_t key)
+{
+	return &dir->dir.buckets[(key >> 32) & dir->dir.mask];
+}
+
 struct ramfs_dirent *find_entry(struct inode *dir, const char *name, size_t len)
 {
 	uint64_t key = name_key(name, len);
 	struct ramfs_dirent *e;
 
 	if (dir->dir.buckets) {
-		for (e = dir->dir.buckets[key & dir->dir.mask]; e; e = e->hnext)
+		for (e = *bucket_of(dir, key); e; e = e->hnext)
 			if (e->key == key && e->len == len && !memcmp(e->name, name, len))
 				return e;
 		return NULL;
@@ -516,7 +523,7 @@ struct ramfs_dirent *find_entry(struct inode *dir, const char *name, size_t len)
 void dir_hash_add(struct inode *dir, struct ramfs_dirent *e)
 {
 	if (dir->dir.buckets) {
-		struct ramfs_dirent **b = &dir->dir.buckets[e->key & dir->dir.mask];
+		struct ramfs_dirent **b = bucket_of(dir, e->key);
 		e->hnext = *b;
 		*b = e;
 	}
@@ -525,7 +532,7 @@ void dir_hash_add(struct inode *dir, struct ramfs_dirent *e)
 void dir_hash_del(struct inode *dir, struct ramfs_dirent *e)
 {
 	if (dir->dir.buckets) {
-		struct ramfs_dirent **p = &dir->dir.buckets[e->key & dir->dir.mask];
+		struct ramfs_dirent **p = bucket_of(dir, e->key);
 		while (*p != e)
 			p = &(*p)->hnext;
 		*p = e->hnext;
