@@ -412,7 +412,7 @@ void vfs_init(void)
 	mount_boot("sysfs", "sysfs", "/sys", "", MNT_NOSUID | MNT_NODEV | MNT_NOEXEC);
 	mount_boot("devtmpfs", "devtmpfs", "/dev", "mode=0755", MNT_NOSUID);
 	mount_boot("tmpfs", "tmpfs", "/dev/shm", "", MNT_NOSUID | MNT_NODEV);
-	mount_boot("tmpfs", "tmpfs", "/tmp", "", MNT_NOSUID | MNT_NODEV);
+	mount_boot("tmpfs", "tmpfs", "/tmp", "", MNT_NOSUID); /* devices there, as on Debian 12 */
 	if (vfs_mkdir(NULL, "/proc/sysvipc", 0555))
 		panic("vfs: cannot make /proc/sysvipc");
 	devices_init();

@@ -219,5 +219,31 @@ printf '#!/nonexistent/sh\n' > bad.sh; chmod 755 bad.sh
 env ./bad.sh 2>/dev/null; echo "missing interpreter $?"
 rm s.sh bad.sh
 
+echo "== mount, df, umount, chroot: a tmpfs of its own (issue 30)"
+# On the host this needs root and runs in a mount namespace of its own
+# (unshare -m), so nothing it mounts is seen outside; fdkernel has one.
+cat > mounts.sh <<'END'
+mount --make-rprivate / 2>/dev/null
+mkdir m c
+mount -t tmpfs -o size=1m none m && echo "mounted"
+grep -c " $PWD/m tmpfs rw.*size=1024k" /proc/mounts
+dd if=/dev/zero of=m/f bs=1k count=2000 2>&1 | grep -c 'No space left'
+stat -c '%s' m/f
+df -k m | awk 'NR == 2 {print $2, $3, $4, $5}'
+echo x > other && cat other && rm other
+mount -o remount,ro m && echo "remounted ro"
+touch m/g 2>&1 | grep -c 'Read-only file system'
+mount -o remount,rw m && touch m/g && echo "writable again"
+(cd m && umount "$PWD" 2>&1 | grep -c 'busy')
+umount m && echo "unmounted"; ls m
+grep -c " $PWD/m " /proc/mounts
+mount -t tmpfs none c && cp /bin/busybox c/ && mkdir c/etc && echo inside > c/etc/w
+chroot c /busybox sh -c 'cd /..; /busybox pwd; /busybox cat /etc/w; /busybox ls /'
+umount c && echo "chroot's tmpfs unmounted"
+rmdir m c
+END
+if uname -r | grep -q fdkernel; then sh mounts.sh; else unshare -m sh mounts.sh; fi
+rm mounts.sh
+
 echo "== cleanup"
 rm -r d; ls

@@ -48,6 +48,7 @@
 #include "fuzz_threads.h"
 #include "fuzz_fdnew.h"
 #include "fuzz_ipc.h"
+#include "fuzz_mount.h"
 #include "fuzz_calls.h"
 
 /* --- A worker: set-up, then the calls. --- */
@@ -98,6 +99,8 @@ static void remove_tree(const char *path)
 {
 	char child[512];
 	struct dirent *de;
+	while (raw_call(__NR_umount2, (long)path, 2 /* MNT_DETACH */, 0) == 0)
+		; /* what a mounts scenario killed mid-way left (fuzz_mount.h) */
 	DIR *d = opendir(path);
 	if (!d) {
 		unlink(path);
@@ -169,6 +172,7 @@ static const struct fuzz_class classes[] = {
     {"locks", scenario_locks, SCENARIO_MS, 1},
     {"pidfd", scenario_pidfd, SCENARIO_MS, 1},
     {"inotify", scenario_inotify, SCENARIO_MS, 1},
+    {"mounts", scenario_mounts, SCENARIO_MS, 1},
 };
 
 #define NCLASSES      (sizeof classes / sizeof classes[0])

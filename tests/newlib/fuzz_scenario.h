@@ -48,7 +48,8 @@
 	X(F_INOTIFY_WATCH_LEFT, "a watch on a removed file outlived it (rm_watch was not EINVAL)") \
 	X(F_IPC_RESULT,                                                                            \
 	  "a semop, msgsnd or msgrcv ended otherwise than by success, EIDRM or E2BIG")             \
-	X(F_IPC_ALIVE, "a removed semaphore set or message queue was still there")
+	X(F_IPC_ALIVE, "a removed semaphore set or message queue was still there")                 \
+	X(F_MOUNT_LEFT, "a mount point was still one after every mount on it was unmounted")
 
 enum finding {
 #define FINDING_ENUM(name, text) name,
