@@ -1,9 +1,11 @@
 /* Path walks: stat of a four-component path, open+close of the file it
- * names, and stat of one name of a 10,000-entry directory.  The program
+ * names, the same stat with one component a tmpfs mount's root, and stat
+ * of one name of a 10,000-entry directory.  The program
  * makes its tree first, in a directory of the root (not /tmp, which may be a
  * mount of its own in one guest and not in the other), and removes it at the
  * end.  Median of repetitions, ns per call. */
 #include <fcntl.h>
+#include <fdkernel.h>
 #include <stdbool.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,6 +22,8 @@
  * writable root: it gets the tree under /tmp, one component deeper. */
 static char root[64] = "/vfsbench";
 static char path4[96], big[96], big_name[112];
+static char mnt[80], mnt_c[88], path_mnt[96]; /* ROOT/m, a tmpfs; ROOT/m/c/d */
+static bool mounted;
 
 /* The path whose creation failed (errno says why). */
 static const char *failed_path;
@@ -57,6 +61,21 @@ static bool make_path4(void)
 	snprintf(c, sizeof c, "%s/b/c", root);
 	snprintf(path4, sizeof path4, "%s/b/c/d", root);
 	return make(b, true) && make(c, true) && make(path4, false);
+}
+
+/* ROOT/m, a tmpfs, holding c/d: stat_mount's path is stat_path4's with
+ * its second component a mount's root. */
+static bool make_mount(void)
+{
+	snprintf(mnt, sizeof mnt, "%s/m", root);
+	snprintf(mnt_c, sizeof mnt_c, "%s/m/c", root);
+	snprintf(path_mnt, sizeof path_mnt, "%s/m/c/d", root);
+	if (!make(mnt, true))
+		return false;
+	if (syscall(__NR_mount, "none", mnt, "tmpfs", 0L, "size=64k") < 0)
+		return false;
+	mounted = true;
+	return make(mnt_c, true) && make(path_mnt, false);
 }
 
 static void big_entry(char *buf, size_t size, int i)
@@ -125,11 +144,19 @@ static double open_close_rep(const char *name, void *arg)
 	return bench_ns_per_op(start, CALLS);
 }
 
-/* Removes what make_path4 and make_big made (whatever part exists). */
+/* Removes what make_path4, make_mount and make_big made (whatever part
+ * exists). */
 static void remove_tree(void)
 {
 	char path[112];
 
+	if (mounted) {
+		unlink(path_mnt);
+		rmdir(mnt_c);
+		syscall(__NR_umount2, mnt, 0L);
+	}
+	if (mnt[0])
+		rmdir(mnt);
 	unlink(path4);
 	snprintf(path, sizeof path, "%s/b/c", root);
 	rmdir(path);
@@ -147,9 +174,9 @@ static void remove_tree(void)
 
 int main(void)
 {
-	bench_begin("bench_vfs", "stat_path4,open_close,stat_1of10000");
+	bench_begin("bench_vfs", "stat_path4,open_close,stat_mount,stat_1of10000");
 	if (!make_root()) {
-		fail_rows("stat_path4,open_close,stat_1of10000");
+		fail_rows("stat_path4,open_close,stat_mount,stat_1of10000");
 		return bench_end();
 	}
 	if (!make_path4()) {
@@ -158,8 +185,12 @@ int main(void)
 		bench_row("stat_path4", "ns", REPS, stat_rep, path4);
 		bench_row("open_close", "ns", REPS, open_close_rep, path4);
 	}
-	/* A row for a path crossing a mount point joins here once mount(2)
-	 * exists (issue 30): the same stat, one component a mount's root. */
+	if (bench_wanted("stat_mount")) {
+		if (make_mount())
+			bench_row("stat_mount", "ns", REPS, stat_rep, path_mnt);
+		else
+			fail_rows("stat_mount");
+	}
 	if (bench_wanted("stat_1of10000")) {
 		if (make_big())
 			bench_row("stat_1of10000", "ns", REPS, stat_rep, big_name);
