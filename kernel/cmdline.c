@@ -47,6 +47,8 @@ static void apply_word(const char *w, size_t len)
 		strlcpy(kopts.lockdeptest, word + 12, sizeof(kopts.lockdeptest));
 	else if (!strncmp(word, "ramfs_size=", 11))
 		strlcpy(kopts.ramfs_size, word + 11, sizeof(kopts.ramfs_size));
+	else if (!strncmp(word, "root=", 5))
+		strlcpy(kopts.root, word + 5, sizeof(kopts.root));
 	else
 		printk("cmdline: unknown word '%s' ignored\n", word);
 }

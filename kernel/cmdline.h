@@ -11,8 +11,11 @@ struct kernel_options {
 	bool profile;	/* sample the CPU at every timer tick (/dev/profile) */
 	bool crashtest; /* fault on purpose after boot, to check panic reports */
 	char init[64];	/* path of the first user program */
-	/* ramfs_size=: the ramfs size limit, parsed by fs/ramfs/ramfs_space.c */
+	/* ramfs_size=: every tmpfs's default size, parsed by fs/ramfs/tmpfs.c */
 	char ramfs_size[24];
+	/* root=: the device to mount as "/" (docs/vfs.md, "Boot"); empty:
+	 * the initrd's tmpfs.  Read by fs/vfs.c. */
+	char root[64];
 	/* strace=: the syscall trace's target, applied by sys/strace.c */
 	char strace[32]; /* TASK_NAME_MAX */
 	/* enosys=log: log the first call of each unimplemented number */

@@ -7,6 +7,7 @@
 #include "fs/mount.h"
 #include "fs/super.h"
 #include "arch/x86_64/bootinfo.h"
+#include "cmdline.h"
 #include "arch/x86_64/uaccess.h"
 #include "fs/pipe/fifo.h"
 #include "fs/file.h"
@@ -408,6 +409,9 @@ void vfs_init(void)
 		panic("vfs: no root file system (%d)", err);
 	mount_init(root_sb);
 	unpack_initrd(root_sb->root);
+	if (kopts.root[0]) /* the disk issue mounts it over the initrd's root */
+		printk("vfs: root=%s: no block device driver yet; \"/\" stays the initrd's tmpfs\n",
+		       kopts.root);
 	mount_boot("proc", "proc", "/proc", "", MNT_NOSUID | MNT_NODEV | MNT_NOEXEC);
 	mount_boot("sysfs", "sysfs", "/sys", "", MNT_NOSUID | MNT_NODEV | MNT_NOEXEC);
 	mount_boot("devtmpfs", "devtmpfs", "/dev", "mode=0755", MNT_NOSUID);
