@@ -325,6 +325,50 @@ static int do_remount(struct inode *ip, unsigned long flags, const char *data)
 /* MS_SHARED/SLAVE/PRIVATE/UNBINDABLE: exactly one; there is no
  * propagation here, so every mount is private already and shared or
  * slave ones cannot be made (docs/vfs.md). */
+/*
+ * MS_MOVE: the mount whose root from names moves over to, as Linux's
+ * do_move_mount: from must be a mount's root, to a directory (EINVAL),
+ * not inside the moving mount (ELOOP: the root mount's every move), nor
+ * removed (ENOENT).
+ */
+static int do_move(struct inode *to, const char *from_path)
+{
+	struct inode *from, *old_mp = NULL;
+	struct mount *m, *p;
+	int err;
+
+	if (!from_path || !*from_path)
+		return -EINVAL;
+	if ((err = path_lookup(NULL, from_path, &from)))
+		return err;
+	spin_lock(&to->lock); /* against rmdir, as do_attach */
+	spin_lock(&mount_lock);
+	m = from->sb->mnt;
+	if (!m || from != from->sb->root || !to->sb->mnt || !inode_is_dir(to))
+		err = -EINVAL;
+	for (p = to->sb->mnt; !err && p; p = p->parent)
+		if (p == m)
+			err = -ELOOP; /* the root mount's every move too, as Linux says */
+	if (!err && !m->mountpoint)
+		err = -EINVAL;
+	else if (!err && to->nlink == 0)
+		err = -ENOENT;
+	if (!err) {
+		old_mp = m->mountpoint;
+		__atomic_sub_fetch(&old_mp->mounted, 1, __ATOMIC_RELEASE);
+		inode_get(to);
+		__atomic_add_fetch(&to->mounted, 1, __ATOMIC_RELEASE);
+		m->mountpoint = to;
+		m->parent = to->sb->mnt;
+	}
+	spin_unlock(&mount_lock);
+	spin_unlock(&to->lock);
+	if (old_mp)
+		inode_put(old_mp);
+	inode_put(from);
+	return err;
+}
+
 static int do_change_type(struct inode *ip, unsigned long flags)
 {
 	unsigned long type = flags & MS_PROPAGATION;
@@ -377,8 +421,10 @@ static long path_mount(const char *source, const char *target, const char *type,
 		err = -EINVAL;
 	else if (flags & MS_REMOUNT)
 		err = do_remount(ip, flags, data);
-	else if (flags & (MS_BIND | MS_MOVE))
+	else if (flags & MS_BIND)
 		err = -EINVAL; /* not yet: docs/vfs.md */
+	else if (flags & MS_MOVE)
+		err = do_move(ip, source);
 	else if (flags & MS_PROPAGATION)
 		err = do_change_type(ip, flags);
 	else

@@ -5,7 +5,8 @@
  * EROFS and is refused while a file is open for writing, a mount point
  * cannot be removed, umount of a busy mount is EBUSY and of a
  * non-mount EINVAL, MNT_DETACH unmounts a busy one, nr_inodes= limits
- * files (the root counting), noexec and nodev hold, and bad arguments
+ * files (the root counting), noexec and nodev hold, MS_MOVE moves a
+ * mount, and bad arguments
  * get Linux's errno.  On the host (as root) it runs in a mount namespace
  * of its own, so nothing it mounts is seen outside. */
 #define _GNU_SOURCE
@@ -158,6 +159,28 @@ static void bad_args(void)
 	is_errno(umount2("/nonexistent", 0), ENOENT, "umount of a missing path: ENOENT");
 }
 
+/* MS_MOVE: the mount goes elsewhere, whole, and comes back. */
+static void moving(void)
+{
+	char m2[96], inside[128];
+	struct stat st;
+
+	snprintf(m2, sizeof m2, "%s/m2", dir);
+	snprintf(inside, sizeof inside, "%s/mv", mnt);
+	require(mkdir(m2, 0700) == 0 && mkdir(inside, 0700) == 0, "a second mount point");
+	ok(mount(mnt, m2, NULL, MS_MOVE, NULL) == 0, "mount --move to another directory");
+	ok(mounted(m2, "tmpfs", "size=1024k") && !mounted(mnt, "tmpfs", NULL),
+	   "/proc/self/mounts shows it at its new place only");
+	snprintf(inside, sizeof inside, "%s/mv", m2);
+	ok(stat(inside, &st) == 0 && S_ISDIR(st.st_mode), "its files came along");
+	is_errno(mount(m2, inside, NULL, MS_MOVE, NULL), ELOOP, "a move into itself: ELOOP");
+	is_errno(mount(dir, mnt, NULL, MS_MOVE, NULL), EINVAL, "a move of a non-mount: EINVAL");
+	is_errno(mount("/", mnt, NULL, MS_MOVE, NULL), ELOOP, "a move of the root under itself: ELOOP");
+	snprintf(inside, sizeof inside, "%s/mv", mnt);
+	ok(mount(m2, mnt, NULL, MS_MOVE, NULL) == 0 && rmdir(inside) == 0 && rmdir(m2) == 0,
+	   "and back");
+}
+
 /* nr_inodes= counts the root too, as Linux's tmpfs: with 4, three files. */
 static void inode_limit(void)
 {
@@ -249,7 +272,7 @@ static void host_setup(void)
 
 int main(void)
 {
-	plan(57);
+	plan(64);
 	if (!on_fdkernel())
 		host_setup();
 	snprintf(dir, sizeof dir, "/tmp/mnt-%d", (int)getpid());
@@ -263,6 +286,7 @@ int main(void)
 	names();
 	readonly();
 	bad_args();
+	moving();
 	inode_limit();
 	mount_flags();
 	unmounting();
