@@ -4,13 +4,15 @@
  * (ramfs/tmpfs.c, proc/, dev/).
  */
 #include "fs/super.h"
+#include "fs/devpts/devpts.h"
 #include "fs/inode.h"
 #include "lib/string.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include <uapi/errno.h>
 
-static const struct fs_type *const types[] = {&sysfs_type, &tmpfs_type, &devtmpfs_type, &proc_type};
+static const struct fs_type *const types[] = {&sysfs_type, &tmpfs_type, &devtmpfs_type, &proc_type,
+					       &devpts_type};
 
 const struct fs_type *fs_type_at(size_t i)
 {

@@ -26,6 +26,7 @@
 #include "proc/proc.h"
 #include "mm/vma.h"
 #include "sched/grace.h"
+#include "tty/pty.h"
 
 void kcounters_read(struct kcounters *c)
 {
@@ -64,10 +65,11 @@ void kcounters_read(struct kcounters *c)
 	c->leases = lease_count();
 	c->mounts = mount_count();
 	c->sbs = sb_count();
+	c->ptys = pty_count();
 	c->heap_serial = heaptrace_serial();
 }
 
-#define LEAK_CHECKS 29 /* the check() lines below */
+#define LEAK_CHECKS 30 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -111,6 +113,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(27, "file leases", (long)b->leases, (long)a->leases);
 	passed += check(28, "mounts", (long)b->mounts, (long)a->mounts);
 	passed += check(29, "super blocks", (long)b->sbs, (long)a->sbs);
+	passed += check(30, "ptys", (long)b->ptys, (long)a->ptys);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

@@ -357,8 +357,10 @@ static long wait_readable(struct tty *t, struct file *f, size_t len)
 		/* A background group of the terminal's session may not read. */
 		if ((err = ctty_check(t, SIGTTIN)))
 			return err;
-		if (hung_up(t) || (have && have >= want))
+		if (have && have >= want)
 			return 0;
+		if (hung_up(t)) /* Linux's TTY_OTHER_CLOSED: the master went while we read */
+			return -EIO;
 		if (!canonical(t) && !vmin && !vtime)
 			return 0;
 		if (!canonical(t) && vmin && vtime && have != seen)
@@ -384,7 +386,7 @@ long n_tty_read(struct tty *t, struct file *f, struct iov_iter *to)
 	if ((n = wait_readable(t, f, len)))
 		return n;
 	if ((n = n_tty_take(t, kbuf, len < TTY_BUF ? len : TTY_BUF)) == -EAGAIN)
-		return 0; /* VMIN 0, a timeout or a hangup with nothing left */
+		return 0; /* VMIN 0 or a timeout with nothing there */
 	if (n > 0 && copy_to_iter_full(kbuf, n, to))
 		return -EFAULT;
 	return n;
@@ -401,8 +403,9 @@ static bool output_room(struct tty *t)
 }
 
 /* Writes kbuf[0..n) through OPOST, waiting for room: bytes written or -errno. */
-static long write_chunk(struct tty *t, struct file *f, const char *kbuf, size_t n)
+static long write_chunk(void *obj, struct file *f, const char *kbuf, size_t n)
 {
+	struct tty *t = obj;
 	size_t off = 0;
 
 	while (off < n) {
@@ -427,21 +430,15 @@ static long write_chunk(struct tty *t, struct file *f, const char *kbuf, size_t 
 	return off;
 }
 
-long n_tty_write(struct tty *t, struct file *f, struct iov_iter *from)
+long tty_write_chunked(struct file *f, struct iov_iter *from, tty_chunk_fn put, void *obj)
 {
 	char kbuf[WRITE_CHUNK];
 	size_t done = 0, len = iov_iter_count(from);
 
-	/* TOSTOP: a background group writing gets SIGTTOU, as Linux. */
-	if (lflag(t, LINUX_TOSTOP)) {
-		long err = ctty_check(t, SIGTTOU);
-		if (err)
-			return err;
-	}
 	while (done < len) {
 		size_t want = len - done < sizeof(kbuf) ? len - done : sizeof(kbuf);
 		size_t n = copy_from_iter(kbuf, want, from);
-		long w = n ? write_chunk(t, f, kbuf, n) : 0;
+		long w = n ? put(obj, f, kbuf, n) : 0;
 
 		if (w < 0)
 			return done ? (long)done : w;
@@ -452,6 +449,17 @@ long n_tty_write(struct tty *t, struct file *f, struct iov_iter *from)
 			return done ? (long)done : -EFAULT;
 	}
 	return done;
+}
+
+long n_tty_write(struct tty *t, struct file *f, struct iov_iter *from)
+{
+	/* TOSTOP: a background group writing gets SIGTTOU, as Linux. */
+	if (lflag(t, LINUX_TOSTOP)) {
+		long err = ctty_check(t, SIGTTOU);
+		if (err)
+			return err;
+	}
+	return tty_write_chunked(f, from, write_chunk, t);
 }
 
 unsigned n_tty_poll(struct tty *t, struct file *f, struct poll_table *pt)

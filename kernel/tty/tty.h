@@ -101,6 +101,11 @@ long n_tty_take(struct tty *t, char *kbuf, size_t len);
 int n_tty_readable_bytes(struct tty *t);
 long n_tty_read(struct tty *t, struct file *f, struct iov_iter *to);
 long n_tty_write(struct tty *t, struct file *f, struct iov_iter *from);
+/* A write's bytes copied in chunks to put(obj, f, kbuf, n), which takes
+ * n bytes or fewer (the write ends short) or fails (-errno, returned if
+ * nothing was written): the bytes written, -EFAULT for a bad buffer. */
+typedef long (*tty_chunk_fn)(void *obj, struct file *f, const char *kbuf, size_t n);
+long tty_write_chunked(struct file *f, struct iov_iter *from, tty_chunk_fn put, void *obj);
 unsigned n_tty_poll(struct tty *t, struct file *f, struct poll_table *pt);
 /* The termios, window size and queue ioctls (master is true for a pty
  * master, which changes the slave's settings without job control): the
@@ -116,6 +121,9 @@ void n_tty_hangup(struct tty *t);
 /* read, write, poll, ioctl, fasync and release of a file whose priv is
  * its struct tty (the console, a pty slave, /dev/tty). */
 extern const struct file_ops tty_file_ops;
+/* A terminal request on t (master: from its pty master): the line
+ * discipline's, then the controlling terminal's, else -ENOTTY. */
+long tty_ioctl_common(struct tty *t, bool master, unsigned long cmd, unsigned long arg);
 /* Adds t to tty_list. */
 void tty_register(struct tty *t);
 /* Removes t from tty_list (tty_list_lock held). */

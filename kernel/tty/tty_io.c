@@ -16,6 +16,11 @@ struct spinlock tty_list_lock = SPINLOCK_INIT("tty_list");
 /* Every terminal, by link; under tty_list_lock. */
 struct list_head tty_list = LIST_HEAD_INIT(tty_list);
 
+static bool hung_up(struct tty *t)
+{
+	return __atomic_load_n(&t->hung_up, __ATOMIC_RELAXED);
+}
+
 void tty_register(struct tty *t)
 {
 	spin_lock(&tty_list_lock);
@@ -28,15 +33,11 @@ void tty_unregister_locked(struct tty *t)
 	list_del(&t->link);
 }
 
-static bool hung_up(struct tty *t)
-{
-	return __atomic_load_n(&t->hung_up, __ATOMIC_RELAXED);
-}
-
+/* A hung-up tty reads 0 (a read asleep at the hangup fails EIO: n_tty.c). */
 static long tty_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 {
 	(void)pos;
-	return n_tty_read(f->priv, f, to);
+	return hung_up(f->priv) ? 0 : n_tty_read(f->priv, f, to);
 }
 
 static long tty_write(struct file *f, struct iov_iter *from, uint64_t *pos)
@@ -50,18 +51,26 @@ static unsigned tty_poll(struct file *f, struct poll_table *pt)
 	return n_tty_poll(f->priv, f, pt);
 }
 
+long tty_ioctl_common(struct tty *t, bool master, unsigned long cmd, unsigned long arg)
+{
+	long ret;
+
+	if ((ret = n_tty_ioctl(t, master, cmd, arg)) != -ENOIOCTLCMD)
+		return ret;
+	if ((ret = ctty_ioctl(t, master, cmd, arg)) != -ENOIOCTLCMD)
+		return ret;
+	return -ENOTTY;
+}
+
 static long tty_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
 {
 	struct tty *t = f->priv;
-	long ret;
 
 	if (hung_up(t)) /* Linux's hung_up_tty_ioctl */
 		return cmd == TIOCSPGRP ? -ENOTTY : -EIO;
-	if ((ret = n_tty_ioctl(t, false, cmd, arg)) != -ENOIOCTLCMD)
-		return ret;
-	if ((ret = ctty_ioctl(t, false, cmd, arg)) != -ENOIOCTLCMD)
-		return ret;
-	return -ENOTTY;
+	if (cmd == TIOCGPTPEER) /* a pty master's request (Linux's ptm_open_peer) */
+		return -EIO;
+	return tty_ioctl_common(t, false, cmd, arg);
 }
 
 static struct fasync_list *tty_fasync(struct file *f)

@@ -61,8 +61,22 @@ static void remember_nonblocking(int fd)
 	remember(fd);
 }
 
+/* A pty's master and slave, unlocked, neither the worker's terminal. */
+static void open_pty(void)
+{
+	int unlock = 0, m = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_NONBLOCK), n = -1;
+	char name[32];
+
+	if (m < 0 || raw_call(__NR_ioctl, m, 0x40045431 /* TIOCSPTLCK */, (long)&unlock) < 0 ||
+	    raw_call(__NR_ioctl, m, 0x80045430 /* TIOCGPTN */, (long)&n) < 0)
+		return;
+	remember(m);
+	snprintf(name, sizeof name, "/dev/pts/%d", n);
+	remember(open(name, O_RDWR | O_NOCTTY | O_NONBLOCK));
+}
+
 /* fds to play with: the standard ones on /dev/null, a file and a directory
- * in the worker's own directory, a pipe, a socket pair, /dev/zero. */
+ * in the worker's own directory, a pipe, a socket pair, /dev/zero, a pty. */
 static void open_playthings(void)
 {
 	int null = open("/dev/null", O_RDWR), fds[2];
@@ -77,6 +91,7 @@ static void open_playthings(void)
 		remember_nonblocking(fds[0]), remember_nonblocking(fds[1]);
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds) == 0)
 		remember_nonblocking(fds[0]), remember(fds[1]);
+	open_pty();
 }
 
 /* The writable buffer, with an unmapped page right after it. */

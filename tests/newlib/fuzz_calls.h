@@ -398,6 +398,27 @@ static void fuzz_futex_waitv(void)
 	remember(raw_syscall(__NR_futex_waitv, a));
 }
 
+/* ioctl: half the time a terminal request (the worker has a pty, fuzz.c)
+ * with a buffer, an int or a bad pointer.  TIOCSCTTY and TIOCNOTTY stay
+ * out: a worker taking or dropping a terminal could stop or hang up its
+ * own group, which is job control working, not a finding. */
+static void fuzz_ioctl(void)
+{
+	static const long requests[] = {
+	    0x5401 /* TCGETS */,	 0x5402 /* TCSETS */,	      0x5403 /* TCSETSW */,
+	    0x5404 /* TCSETSF */,	 0x5409 /* TCSBRK */,	      0x540B /* TCFLSH */,
+	    0x540F /* TIOCGPGRP */,	 0x5410 /* TIOCSPGRP */,      0x5411 /* TIOCOUTQ */,
+	    0x5413 /* TIOCGWINSZ */,	 0x5414 /* TIOCSWINSZ */,     0x541B /* FIONREAD */,
+	    0x5420 /* TIOCPKT */,	 0x5429 /* TIOCGSID */,	      0x80045430 /* TIOCGPTN */,
+	    0x40045431 /* TIOCSPTLCK */, 0x80045439 /* TIOCGPTLCK */, 0x5441 /* TIOCGPTPEER */};
+	long req = one_in(2) ? PICK(requests) : arg_value('i');
+	long arg = one_in(4) ? arg_value('i') : one_in(8) ? any_pointer() : buffer_pointer();
+
+	if (req == 0x5441) /* TIOCGPTPEER's argument is open's flags: O_NOCTTY always */
+		arg = (arg & (O_ACCMODE | O_NONBLOCK | O_CLOEXEC)) | O_NOCTTY;
+	remember(raw_call(__NR_ioctl, arg_value('f'), req, arg));
+}
+
 static void fuzz_indirect(void);
 
 /* Calls that would end the whole system if fdkernel ever implements them. */
@@ -431,7 +452,7 @@ static const struct call calls[] = {
     {__NR_rt_sigaction, "Sbbs", 0},
     {__NR_rt_sigprocmask, "sbbs", 0},
     {__NR_rt_sigreturn, "", fuzz_sigreturn},
-    {__NR_ioctl, "fib", 0},
+    {__NR_ioctl, "fib", fuzz_ioctl},
     {__NR_pread64, "fbli", 0},
     {__NR_pwrite64, "fbli", 0},
     {__NR_readv, "fbs", 0},

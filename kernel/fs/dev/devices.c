@@ -5,6 +5,8 @@
  */
 #include "arch/x86_64/cpuinfo.h"
 #include "tty/console.h"
+#include "tty/pty.h"
+#include "fs/devpts/devpts.h"
 #include "tty/tty.h"
 #include "fs/file.h"
 #include "fs/proc/proc_pid.h"
@@ -83,6 +85,7 @@ static const struct chrdev {
     {"/dev/urandom", MKDEV(1, 9), 0666, &random_ops},
     {"/dev/tty", MKDEV(5, 0), 0666, &tty_file_ops}, /* the caller's controlling terminal */
     {"/dev/console", MKDEV(5, 1), 0600, &tty_file_ops},
+    {"/dev/ptmx", MKDEV(5, 2), 0666, &ptmx_ops}, /* a new pseudo-terminal (tty/pty.c) */
     {"/dev/profile", MKDEV(10, 240), 0666, &profile_ops}, /* misc major, a free minor */
     {"/proc/kstat", MKDEV(10, 241), 0444, &kstat_ops},
     {"/proc/strace", MKDEV(10, 242), 0600, &strace_ops},
@@ -117,6 +120,8 @@ static const struct devlink {
 
 const struct file_ops *chrdev_ops(uint32_t rdev)
 {
+	if (RDEV_MAJOR(rdev) == PTY_SLAVE_MAJOR)
+		return &tty_file_ops;
 	if (rdev >> 8 == PROC_PID_MAJOR)
 		return &proc_pid_file_ops;
 	if (rdev >> 8 == PROC_SYS_MAJOR)
@@ -135,6 +140,10 @@ int chrdev_open(struct file *f, unsigned flags)
 		return tty_dev_open(f);
 	if (ip->rdev == MKDEV(5, 1))
 		return console_open(f, flags);
+	if (ip->rdev == MKDEV(5, 2))
+		return ptmx_open(f, flags);
+	if (RDEV_MAJOR(ip->rdev) == PTY_SLAVE_MAJOR)
+		return devpts_open(f, flags);
 	if (ip->rdev >> 8 == PROC_SYS_MAJOR)
 		return proc_sys_open(ip, flags);
 	return 0;
@@ -154,4 +163,5 @@ void devices_init(void)
 		if (err && err != -EEXIST)
 			printk("vfs: cannot create %s (%d)\n", devlinks[i].path, err);
 	}
+	devpts_init();
 }

@@ -1,0 +1,122 @@
+/*
+ * devpts: the file system /dev/pts is, one node per pseudo-terminal whose
+ * master is open, made up at each lookup and listing from tty/pty.c's
+ * node interface (pty_node, pty_next_node), never stored, as /proc/<pid>.
+ * One instance, mounted at boot (Linux's single-instance devpts).
+ * Lifetime rule: a node holds its pty's index (in rdev) and serial (in
+ * its inode number) only, never a pointer; opening it finds the pty again
+ * and refuses one that is gone or was replaced by a new pty with the
+ * same index (EIO).
+ */
+#include "fs/devpts/devpts.h"
+#include "fs/file.h"
+#include "fs/inode.h"
+#include "fs/mount.h"
+#include "fs/proc/proc_pid.h"
+#include "fs/super.h"
+#include "fs/vfs.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "tty/pty.h"
+#include <uapi/errno.h>
+
+/* Node inode numbers: the pty's serial above this, clear of the root's. */
+#define DEVPTS_INO_BASE 1024
+
+/* The instance (super.c sets it at the first mount; then constant). */
+static struct super_block *devpts_sb;
+
+int devpts_node(int index, struct inode **out)
+{
+	struct pty_node node;
+	struct inode *ip;
+
+	if (!devpts_sb || !pty_node(index, &node))
+		return -ENOENT;
+	if (!(ip = inode_alloc(devpts_sb, S_IFCHR | node.mode, MKDEV_WIDE(PTY_SLAVE_MAJOR, index))))
+		return -ENOMEM;
+	ip->ino = DEVPTS_INO_BASE + node.serial;
+	ip->nlink = 1; /* named in /dev/pts while it is made */
+	ip->uid = node.uid;
+	ip->gid = node.gid;
+	ip->mtime_ns = ip->ctime_ns = ip->atime_ns = node.ctime_ns;
+	*out = ip;
+	return 0;
+}
+
+int devpts_open(struct file *f, unsigned flags)
+{
+	struct inode *ip = f->inode;
+
+	if (ip->sb != devpts_sb) /* a node made by mknod elsewhere: no pty behind it */
+		return -ENXIO;
+	return pty_slave_open(f, RDEV_MINOR(ip->rdev), ip->ino - DEVPTS_INO_BASE, flags);
+}
+
+struct inode *devpts_dir(void)
+{
+	struct inode *root = devpts_sb ? devpts_sb->root : NULL;
+
+	if (root)
+		inode_get(root);
+	return root;
+}
+
+static int pts_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
+{
+	int index = proc_name_to_int(name, len);
+
+	(void)dir;
+	return index < 0 ? -ENOENT : devpts_node(index, out);
+}
+
+/* Nodes in index order: the cookie after index N is DIR_GEN_POS + N + 1. */
+static void pts_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx)
+{
+	struct pty_node node;
+	char name[12];
+	int index;
+
+	(void)dir;
+	while ((index = pty_next_node(*pos - DIR_GEN_POS)) >= 0) {
+		int len = snprintk(name, sizeof(name), "%d", index);
+		if (pty_node(index, &node) && !emit(ctx, name, len, DEVPTS_INO_BASE + node.serial,
+						    S_IFCHR >> 12, DIR_GEN_POS + index + 1))
+			return;
+		*pos = DIR_GEN_POS + index + 1;
+	}
+}
+
+static const struct dir_gen pts_gen = {
+    .lookup = pts_lookup,
+    .iterate = pts_iterate,
+    .sealed = true,
+};
+
+static int devpts_fill(struct super_block *sb, const char *data)
+{
+	struct inode *root;
+
+	if (*data)
+		return -EINVAL; /* no options (Linux's gid=, mode=, ptmxmode=) */
+	if (!(root = inode_alloc(sb, S_IFDIR | 0755, 0)))
+		return -ENOMEM;
+	root->ino = 1; /* Linux's devpts root */
+	root->nlink = 2;
+	root->dir.parent = root;
+	root->dir.gen = &pts_gen;
+	sb->root = root;
+	return 0;
+}
+
+const struct fs_type devpts_type = {
+    .name = "devpts",
+    .magic = 0x1cd1, /* DEVPTS_SUPER_MAGIC */
+    .fill = devpts_fill,
+    .single = &devpts_sb,
+};
+
+void devpts_init(void)
+{
+	mount_boot("devpts", "devpts", "/dev/pts", "", MNT_NOSUID | MNT_NOEXEC);
+}
