@@ -7,7 +7,9 @@
  * both families (inet_port.c); ports 32768-60999 are handed out on demand,
  * as Linux does.
  */
-#include "net/inet.h"
+#include "net/inet_key.h"
+#include "net/inet_opt.h"
+#include "net/inet_port.h"
 #include <uapi/errno.h>
 
 #define UDP_MAX	     65507 /* largest UDP payload over IPv4 */
@@ -15,39 +17,6 @@
 #define LOOPBACK_DEV 1	   /* lo's interface index, the only interface */
 
 static const struct inet_key loopback6 = {.b[15] = 1};
-
-void inet_key_of(const struct sock_addr *a, struct inet_key *k, unsigned int *port)
-{
-	const struct sockaddr_in *in = (const void *)&a->sa;
-	const struct sockaddr_in6 *in6 = (const void *)&a->sa;
-
-	if (a->sa.ss_family == AF_INET) {
-		key_v4(k, __builtin_bswap32(in->sin_addr.s_addr));
-		*port = __builtin_bswap16(in->sin_port);
-	} else {
-		memcpy(k->b, in6->sin6_addr.s6_addr, sizeof(k->b));
-		*port = __builtin_bswap16(in6->sin6_port);
-	}
-}
-
-void inet_make_name(struct sock_addr *a, int family, const struct inet_key *k, unsigned int port)
-{
-	struct sockaddr_in *in = (struct sockaddr_in *)&a->sa;
-	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&a->sa;
-
-	memset(a, 0, sizeof(*a));
-	if (family == AF_INET) {
-		a->len = sizeof(*in);
-		in->sin_family = AF_INET;
-		in->sin_port = __builtin_bswap16(port);
-		in->sin_addr.s_addr = __builtin_bswap32(key_v4_addr(k));
-	} else {
-		a->len = sizeof(*in6);
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = __builtin_bswap16(port);
-		memcpy(in6->sin6_addr.s6_addr, k->b, sizeof(k->b));
-	}
-}
 
 /* A wildcard is the loopback address of its class. */
 static void key_wire(struct inet_key *k)

@@ -3,7 +3,7 @@
  * levels of their own (SOL_SOCKET's are sockopt.c's): IPPROTO_TCP or
  * IPPROTO_UDP by the socket's protocol, IPPROTO_IPV6 for AF_INET6.
  */
-#include "net/inet.h"
+#include "net/inet_opt.h"
 #include <uapi/errno.h>
 
 /*

@@ -7,12 +7,26 @@
  * socket: no call's time grows with what others have bound.
  */
 #include "mm/heap.h"
-#include "net/inet.h"
+#include "net/inet_port.h"
 #include <uapi/errno.h>
 
 #define NPORTS	  65536
 #define PORT_HASH 1024 /* chains: at most 2 types * NPORTS / PORT_HASH ports */
 #define WORD_BITS 64
+
+/* Ports handed out on demand (Linux's default ip_local_port_range). */
+#define EPHEMERAL_FIRST 32768
+#define EPHEMERAL_LAST	60999
+
+/* What a bound socket's wildcard address covers (inet_covers). */
+#define COVERS_V4 1
+#define COVERS_V6 2
+
+/* COVERS_V4 for an IPv4 address, COVERS_V6 for an IPv6 one. */
+static unsigned int key_class(const struct inet_key *k)
+{
+	return key_is_v4(k) ? COVERS_V4 : COVERS_V6;
+}
 
 /* One (type, port) sockets are bound to; freed with its last owner. */
 struct inet_port {
@@ -122,6 +136,26 @@ static bool is_listening(struct socket *s)
 	return listening;
 }
 
+/* What sk would cover bound to ip (inet_covers before it is bound). */
+static unsigned int covers_of(const struct socket *sk, const struct inet_key *ip)
+{
+	if (!key_is_any(ip))
+		return 0;
+	if (key_is_v4(ip))
+		return COVERS_V4;
+	return COVERS_V6 | (sk->v6only ? 0 : COVERS_V4);
+}
+
+/* Under port_lock or with the socket bound for good: what bound socket s
+ * receives besides its own address (COVERS_*: a wildcard), with its key. */
+static unsigned int inet_covers(const struct socket *s, struct inet_key *k)
+{
+	unsigned int port;
+
+	inet_key_of(&s->local, k, &port);
+	return covers_of(s, k);
+}
+
 /*
  * Do two bound sockets receive some address in common?  Equal addresses
  * do; a wildcard covers its class (0.0.0.0 IPv4, :: of a V6ONLY socket
@@ -154,24 +188,6 @@ static bool port_clash(struct socket *sk, struct inet_port *pp, const struct ine
 			return true;
 	}
 	return false;
-}
-
-/* What sk would cover bound to ip (inet_covers before it is bound). */
-static unsigned int covers_of(const struct socket *sk, const struct inet_key *ip)
-{
-	if (!key_is_any(ip))
-		return 0;
-	if (key_is_v4(ip))
-		return COVERS_V4;
-	return COVERS_V6 | (sk->v6only ? 0 : COVERS_V4);
-}
-
-unsigned int inet_covers(const struct socket *s, struct inet_key *k)
-{
-	unsigned int port;
-
-	inet_key_of(&s->local, k, &port);
-	return covers_of(s, k);
 }
 
 int inet_port_bind(struct socket *sk, const struct inet_key *ip, unsigned int port)
