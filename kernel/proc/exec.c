@@ -6,6 +6,7 @@
  * execve failing after that leaves the caller alone with the old image.
  */
 #include "proc/exec.h"
+#include "proc/exec_strings.h"
 #include "proc/posix_timer.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
@@ -51,117 +52,6 @@
 #define AT_EXECFN 31
 #define NAUXV	  16 /* pairs */
 _Static_assert(NAUXV * 2 <= UVM_AUXV_WORDS, "uvm->saved_auxv holds the vector");
-
-void exec_strings_free(struct exec_strings *s)
-{
-	kfree(s->buf);
-	s->buf = NULL;
-	s->len = s->cap = 0;
-}
-
-/*
- * Doubles the buffer (from one page, up to EXEC_ARG_MAX).  Most programs
- * get a few hundred bytes of arguments: allocating the 2 MiB limit up
- * front cost an exec 10 ms of page mapping and zeroing under QEMU.
- */
-static int strings_grow(struct exec_strings *s)
-{
-	size_t cap = s->cap ? s->cap * 2 : PAGE_SIZE;
-	char *buf;
-
-	if (s->cap >= EXEC_ARG_MAX)
-		return -E2BIG;
-	if (cap > EXEC_ARG_MAX)
-		cap = EXEC_ARG_MAX;
-	if (!(buf = kmalloc(cap)))
-		return -ENOMEM;
-	if (s->len)
-		memcpy(buf, s->buf, s->len);
-	kfree(s->buf);
-	s->buf = buf;
-	s->cap = cap;
-	return 0;
-}
-
-int exec_strings_add(struct exec_strings *s, const char *str, size_t len)
-{
-	int err;
-
-	if (len + 1 > EXEC_ARG_STRLEN_MAX)
-		return -E2BIG;
-	while (s->cap - s->len < len + 1)
-		if ((err = strings_grow(s)))
-			return err;
-	memcpy(s->buf + s->len, str, len);
-	s->buf[s->len + len] = '\0';
-	s->len += len + 1;
-	return 0;
-}
-
-/* Appends one user string, growing the buffer until it fits. */
-static long copy_user_string(struct exec_strings *s, const char *uptr)
-{
-	for (;;) {
-		size_t room = s->cap - s->len;
-		size_t max = room < EXEC_ARG_STRLEN_MAX ? room : EXEC_ARG_STRLEN_MAX;
-		long n = max ? strncpy_from_user(s->buf + s->len, uptr, max) : -ENAMETOOLONG;
-		int err;
-
-		if (n >= 0) {
-			s->len += (size_t)n + 1;
-			return 0;
-		}
-		if (n != -ENAMETOOLONG)
-			return n;
-		if (max == EXEC_ARG_STRLEN_MAX)
-			return -E2BIG; /* one string over the limit */
-		if ((err = strings_grow(s)))
-			return err;
-	}
-}
-
-/*
- * True while the strings and the argv[]/envp[] pointers they will need on
- * the new stack fit EXEC_ARG_MAX.  Counting the pointers bounds the number
- * of strings too (Linux's MAX_ARG_STRINGS is never reached): without them
- * a million empty strings took 8 MiB of stack, past its region.
- */
-bool exec_strings_fit(const struct exec_strings *s)
-{
-	return s->len + (size_t)(s->argc + s->envc) * sizeof(char *) <= EXEC_ARG_MAX;
-}
-
-/* Copies a NULL-terminated user array of strings, counting them in *count
- * (s->argc or s->envc).  0 or -errno. */
-static long copy_user_strings(struct exec_strings *s, char *const *uvec, int *count)
-{
-	if (!uvec)
-		return 0; /* Linux accepts NULL argv/envp as empty */
-	for (;;) {
-		char *uptr;
-		long err;
-		if (copy_from_user(&uptr, &uvec[*count], sizeof(uptr)))
-			return -EFAULT;
-		if (!uptr)
-			return 0;
-		if ((err = copy_user_string(s, uptr)))
-			return err;
-		++*count;
-		if (!exec_strings_fit(s))
-			return -E2BIG;
-	}
-}
-
-/* argv into s: an empty one gets "" as argv[0], as Linux 5.18+ gives it
- * (programs assume argv[0] is there). */
-static long copy_user_args(struct exec_strings *s, char *const *uargv)
-{
-	long err = copy_user_strings(s, uargv, &s->argc);
-
-	if (!err && !s->argc && !(err = exec_strings_add(s, "", 0)))
-		s->argc = 1;
-	return err;
-}
 
 /* Writes len bytes at user address va of vm (its pages are mapped). */
 static void poke_vm(struct vm_space *vm, uint64_t va, const void *src, size_t len)
@@ -520,10 +410,8 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 long exec_from_user(const struct exec_target *tg, char *const *uargv, char *const *uenvp)
 {
 	struct exec_strings strs = {0};
-	long err = copy_user_args(&strs, uargv);
+	long err = exec_strings_from_user(&strs, uargv, uenvp);
 
-	if (!err)
-		err = copy_user_strings(&strs, uenvp, &strs.envc);
 	if (!err)
 		err = exec_program_at(current(), tg, &strs);
 	exec_strings_free(&strs);

@@ -4,22 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/*
- * Argument and environment strings gathered in kernel memory: argc
- * strings then envc strings, each NUL-terminated, back to back.
- */
-struct exec_strings {
-	char *buf;
-	size_t len, cap;
-	int argc, envc;
-};
-
-/* Limits (Linux's defaults for an 8 MiB stack, whose rlimit is fixed):
- * all strings plus their argv[]/envp[] pointers (a quarter of the stack),
- * one string. */
-#define EXEC_ARG_MAX	    (2UL << 20)
-#define EXEC_ARG_STRLEN_MAX (128UL << 10)
+#include "proc/exec_strings.h"
 
 struct task;
 struct inode;
@@ -54,11 +39,6 @@ int exec_program(struct task *t, const char *path, struct exec_strings *strs);
 /* Drops a program inode held while or after it is exec'd: its reference
  * and the write denial (fs/inode.h, writecount) that goes with it. */
 void exe_inode_put(struct inode *ip);
-/* Adds a kernel string (used for init's argv). 0 or -E2BIG / -ENOMEM. */
-int exec_strings_add(struct exec_strings *s, const char *str, size_t len);
-void exec_strings_free(struct exec_strings *s);
-/* Whether the strings and their argv[]/envp[] pointers fit EXEC_ARG_MAX. */
-bool exec_strings_fit(const struct exec_strings *s);
 /*
  * If *ip is a "#!" script (proc/exec_script.c), replaces it by its
  * interpreter (the reference and its write denial move) and rewrites strs' argv, following

@@ -7,6 +7,7 @@
  * deep at most, ELOOP for a sixth (Linux's exec_binprm limit).
  */
 #include "proc/exec.h"
+#include "proc/exec_strings.h"
 #include "fs/inode.h"
 #include "fs/vfs.h"
 #include "lib/string.h"

@@ -11,6 +11,7 @@
 #include "lib/string.h"
 #include "mm/paging.h"
 #include "proc/exec.h"
+#include "proc/exec_strings.h"
 #include "proc/leakcheck.h"
 #include "fs/root_cwd.h"
 #include "proc/group.h"
