@@ -90,6 +90,7 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	hardening_init();
 	fpu_init();
 	cpuinfo_identify(0);
+	sched_init(&task_sched_hooks);
 	sched_init_cpu();
 	mutex_sys_init();
 	futex_init();

@@ -8,7 +8,7 @@ int selftest_run(void);
 /* Interrupt entry clears RFLAGS.AC (arch/x86_64/entry_selftest.c). */
 void entry_selftest(void);
 
-/* The timer heap's order, re-arming and cancel (proc/ktimer_selftest.c). */
+/* The timer heap's order, re-arming and cancel (sched/ktimer_selftest.c). */
 void ktimer_selftest(void);
 /* The reaper's wait for a task's CPU to switch away (proc/task_selftest.c). */
 void task_handshake_selftest(void);

@@ -16,7 +16,7 @@
 #include "lib/string.h"
 #include "mm/layout.h"
 #include "proc/group.h"
-#include "proc/ktimer.h"
+#include "sched/ktimer.h"
 #include "proc/proc.h"
 #include "proc/task.h"
 #include "sched/sched.h"

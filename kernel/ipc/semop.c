@@ -9,7 +9,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "ipc/sem.h"
 #include "mm/heap.h"
-#include "proc/ktimer.h"
+#include "sched/ktimer.h"
 #include "proc/task.h"
 #include "sched/wait.h"
 #include "sys/syscall.h"

@@ -10,7 +10,7 @@
 #include "fs/event/poll.h"
 #include "mm/heap.h"
 #include "net/socket.h"
-#include "proc/ktimer.h"
+#include "sched/ktimer.h"
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "sched/sched.h"

@@ -5,7 +5,7 @@
 #include "arch/x86_64/timer.h"
 #include "lib/spinlock.h"
 #include "proc/group.h"
-#include "proc/ktimer.h"
+#include "sched/ktimer.h"
 #include "proc/proc.h"
 #include "proc/rusage.h"
 #include "proc/task.h"

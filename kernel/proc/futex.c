@@ -16,7 +16,7 @@
 #include "mm/frame.h"
 #include "mm/layout.h"
 #include "mm/paging.h"
-#include "proc/ktimer.h"
+#include "sched/ktimer.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "sys/syscall.h"

@@ -9,7 +9,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "mm/heap.h"
 #include "proc/futex_internal.h"
-#include "proc/ktimer.h"
+#include "sched/ktimer.h"
 #include "proc/proc.h"
 #include "proc/task.h"
 #include "sys/syscall.h"

@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "proc/ktimer.h"
+#include "sched/ktimer.h"
 
 struct task;
 struct thread_group;

@@ -1,7 +1,7 @@
 /*
  * POSIX per-process timers (timer_create, timer_settime, timer_gettime,
  * timer_getoverrun, timer_delete).  A timer measures a wall clock on a
- * kernel timer (proc/ktimer.h: CLOCK_REALTIME, CLOCK_MONOTONIC,
+ * kernel timer (sched/ktimer.h: CLOCK_REALTIME, CLOCK_MONOTONIC,
  * CLOCK_BOOTTIME) or a CPU-time clock counted by the tick
  * (proc/cpu_timer.c: CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID);
  * at expiry it queues its own signal entry (proc/sigqueue.h) for its
@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "lib/list.h"
-#include "proc/ktimer.h"
+#include "sched/ktimer.h"
 #include "proc/sigqueue.h"
 
 struct task;

@@ -80,6 +80,12 @@ void vfork_done(struct task *child);
 void prctl_clone(struct task *child, const struct task *parent);
 /* A CLONE_CHILD_SETTID child's first step: its tid to its memory. */
 void clone_child_start(struct task *t);
+/* clone: the child's policy and nice from its parent thread's, as
+ * SCHED_RESET_ON_FORK asks (proc/sys_sched_policy.c; proc_lock held). */
+void sched_policy_clone_locked(struct task *child, const struct task *parent);
+/* What the scheduler calls the process model for (proc/sched_hooks.c),
+ * handed to sched_init at boot. */
+extern const struct sched_hooks task_sched_hooks;
 
 /* The caller's process group (pgrp.c). */
 int current_pgid(void);

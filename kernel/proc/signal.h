@@ -48,7 +48,7 @@ struct signal_state {
 	 * still queued if ignored, for the wait to take.  Written by the
 	 * thread, read by senders under proc_lock or the thread's own. */
 	uint64_t real_blocked;
-	bool restore_blocked;	/* saved_blocked is waiting to be restored */
+	bool restore_blocked; /* saved_blocked is waiting to be restored */
 	/* Another thread stopped the process: this one must stop too on its
 	 * way back to user mode (atomic; set and cleared under proc_lock by
 	 * proc/jobctl.c, cleared by the thread itself). */
@@ -99,6 +99,9 @@ void signal_child_exited(struct thread_group *child, int wait_status);
 void signal_child_stopped(struct thread_group *child, int wait_status);
 /* True if t has a pending signal it does not block (its own or its group's). */
 bool signal_is_pending(struct task *t);
+/* Runs before every return to user mode: reschedule, then pending
+ * signals (proc/sched_hooks.c). */
+void return_to_user_work(struct trapframe *tf);
 /* t's pending set: its own and its group's. */
 uint64_t signal_pending_set(struct task *t);
 /*

@@ -7,7 +7,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "lib/string.h"
 #include "proc/cpuclock.h"
-#include "proc/ktimer.h"
+#include "sched/ktimer.h"
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
@@ -112,7 +112,7 @@ SYSCALL_DEFINE2(clock_gettime, int, clk, struct timespec_k *, uts)
 /* The resolution of a clock, as Linux reports it, is that of the timers
  * armed on it (hrtimer_resolution), not of its reading: every clock here
  * reads the TSC to the ns, but every timer, sleep and timeout fires on the
- * tick (proc/ktimer.h), as in Linux's low-resolution mode, whose
+ * tick (sched/ktimer.h), as in Linux's low-resolution mode, whose
  * clock_getres gives TICK_NSEC for every clock.  Programs size their
  * timing margins by it (LTP's select, poll and epoll sleep checks allow
  * twice the resolution per call). */

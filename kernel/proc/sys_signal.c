@@ -8,7 +8,7 @@
 #include "proc/exit.h"
 #include "proc/group.h"
 #include "proc/jobctl.h"
-#include "proc/ktimer.h"
+#include "sched/ktimer.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "proc/signal.h"

@@ -10,17 +10,15 @@
 #define PROC_TASK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include "arch/x86_64/fpu.h"
-#include "arch/x86_64/percpu.h"
 #include "arch/x86_64/trapframe.h"
 #include "lib/list.h"
 #include "proc/itimer.h"
-#include "proc/ktimer.h"
 #include "proc/signal.h"
+#include "sched/task_sched.h"
 #include "sched/wait.h"
 
-struct vm_space;
 struct files_table;
 struct sem_undo_list;
 struct fs_struct;
@@ -29,20 +27,9 @@ struct sighand;
 struct thread_group;
 struct uvm;
 
-enum task_state {
-	TASK_RUNNABLE, /* on the run queue or running */
-	TASK_SLEEPING, /* waiting (wait queue, sleep timer), woken by them or a signal */
-	TASK_ZOMBIE,   /* exited group leader: kept until its group is reaped */
-	TASK_DEAD,     /* exited, nobody waits: freed once switched away from */
-	TASK_NEW,      /* being built (task_alloc): no wake-up starts it, only
-			* sched_make_runnable */
-};
-
-#define TASK_NAME_MAX	32
 #define TASK_MAX	1024	  /* tasks (threads and zombies); fork/clone give EAGAIN past it */
 #define PID_MAX_DEFAULT 32768	  /* pid_max at boot (Linux's) */
 #define PID_MAX_LIMIT	(1 << 22) /* the most pid_max may be (Linux's, 64-bit) */
-#define KSTACK_SIZE	(16 * 1024)
 
 /*
  * Who may touch what.  "Own" fields are used only by the task itself, or
@@ -50,19 +37,14 @@ enum task_state {
  * they need no lock.
  */
 struct task {
-	/*
-	 * TASK_WORK_* bits: what the system call's way out must do before
-	 * it may leave by SYSRET without looking at anything else
-	 * (syscall.asm's fast exit tests this one word; the slow way clears
-	 * it, then looks at everything: arch/x86_64/syscall.c).  Atomic: other
-	 * tasks set bits (a signal sender), only the task clears them.
-	 * First in the struct: the entry code reads it at offset 0.
-	 */
-	unsigned long work;
-	/* Own: the SYSIND_* flags of a syscall_indirect() in progress, set by
-	 * it and cleared by every system call's way out (syscall.asm, at
-	 * offset 8), so the call may end in its inner call's return. */
-	unsigned long indirect_flags;
+	/* The scheduler's part, first (task_sched() is a cast), by name and
+	 * unnamed: t->sched is a struct task_sched, t->state its state. */
+	union {
+		struct task_sched sched;
+		struct {
+			TASK_SCHED_FIELDS
+		};
+	};
 #define SYSIND_ACTIVE (1UL << 63) /* ... with no flag at all: still "in progress" */
 	/* The thread id (gettid); the process id is group->tgid.  Set under
 	 * proc_lock in task_alloc; changed only by de_thread (exec.c, under
@@ -73,46 +55,27 @@ struct task {
 	 * exited (proc_lock). */
 	struct thread_group *group;
 	struct list_head group_link;
-	/* Changed under sched_lock (sched/sched.c); the exits (ZOMBIE, DEAD) also
-	 * under proc_lock, so wait4 and kill read it under proc_lock. */
-	enum task_state state;
-	char name[TASK_NAME_MAX]; /* own (exec renames); others only print it */
 
 	/* References (atomic): one for being a task (dropped by task_free)
 	 * and one per holder from task_find/task_get.  The struct is freed at
 	 * the last task_put; the task may have exited and been reaped long
 	 * before, so a holder checks task_exited() under proc_lock. */
 	int refs;
-	/* Scheduling (sched_lock). */
-	uint64_t ctx_rsp;	   /* kernel rsp saved by switch_to */
-	struct list_head run_link; /* run queue membership */
-	/* Its CPU's id + 1 when the task is switched in; cleared (release) by
-	 * finish_switch once the switch away from it completed, on the next
-	 * task's stack.  No CPU switches to a task whose on_cpu is still set.
-	 * task_free waits for 0 (acquire) before the stack goes: a zombie may
-	 * still be in schedule() on another CPU when it is reaped. */
-	int on_cpu;
-	/* The CPUs it may run on, bit n for CPU n (sched_lock; clone copies
-	 * its parent's, exec keeps it; sched_setaffinity). */
-	uint64_t cpus_allowed;
-	struct ktimer sleep_timer; /* ends a deadline sleep (ktimer_lock) */
 
-	/* Kernel stack: the user trapframe sits at its top.  kstack, kslot
-	 * and tf are set by task_alloc, then constant until task_free. */
-	void *kstack;		   /* NULL until mapped */
+	/* Kernel stack (kstack, in the scheduler's part): the user trapframe
+	 * sits at its top.  kslot and tf are set by task_alloc, then constant
+	 * until task_free. */
 	int kslot;		   /* its slot in the kernel-stack region */
 	struct list_head all_link; /* on the task list (proc_lock) */
 	struct trapframe *tf;
 
 	/*
-	 * User memory (referenced: uvm->users) and the space the CPU loads for
-	 * the task: uvm->space, or vm_kernel() without user memory (before
-	 * the first exec, after exit).  Both written only through
+	 * User memory (referenced: uvm->users), whose space is the vm the CPU
+	 * loads (in the scheduler's part).  Written only through
 	 * task_swap_uvm (clone, exec, exit: under proc_lock); other tasks
-	 * (the OOM killer) read them under proc_lock.
+	 * (the OOM killer) read it under proc_lock.
 	 */
 	struct uvm *uvm;
-	struct vm_space *vm;
 	/* Referenced (CLONE_FILES / CLONE_FS share them), NULL once exited;
 	 * own: only the task replaces its pointer (exec unshares).  files is
 	 * replaced under proc_lock (task_swap_files), so another task (/proc/
@@ -131,11 +94,6 @@ struct task {
 	bool vfork_pending;
 	struct wait_queue vfork_wait;
 
-	struct fpu_state fpu; /* own: user FPU/SSE registers while switched out */
-	/* own: user FS and GS bases (arch_prctl, CLONE_SETTLS), loaded into
-	 * the MSRs when the task is switched in; user mode cannot change them
-	 * (CR4.FSGSBASE stays off), so these copies are always current. */
-	uint64_t fsbase, gsbase;
 	/* own: set_tid_address / CLONE_CHILD_CLEARTID: the user word zeroed
 	 * (and its futex waiters woken) when this thread exits; 0 if none. */
 	uint64_t clear_child_tid;
@@ -159,17 +117,16 @@ struct task {
 	int nice;
 	/* Scheduling policy (SCHED_OTHER, SCHED_BATCH, SCHED_IDLE: the
 	 * scheduler treats them alike) and SCHED_RESET_ON_FORK, as nice:
-	 * under proc_lock, copied by clone (sched/sys_policy.c). */
+	 * under proc_lock, copied by clone (proc/sys_sched_policy.c). */
 	int policy;
 	bool reset_on_fork;
 	/* prctl state (proc/sys_prctl.c), own, copied by clone but for
 	 * pdeath_signal, which a child starts without: the signal its
 	 * process gets when the thread that forked it exits
 	 * (PR_SET_PDEATHSIG; read under proc_lock by that exit); the timer
-	 * slack in ns; rdtsc faults (PR_TSC_SIGSEGV: CR4.TSD while it runs). */
+	 * slack in ns (rdtsc faults, tsc_sigsegv, are the scheduler's part). */
 	int pdeath_signal;
 	uint64_t timer_slack_ns, default_slack_ns;
-	bool tsc_sigsegv;
 	/* personality(2)'s persona: stored and reported, not acted on. */
 	unsigned int personality;
 
@@ -216,10 +173,6 @@ static inline bool task_exited(const struct task *t)
 	return t->state == TASK_ZOMBIE || t->state == TASK_DEAD;
 }
 
-/* The task running on this CPU. */
-static inline struct task *current(void)
-{
-	return this_cpu_current();
-}
+_Static_assert(offsetof(struct task, sched) == 0, "task_sched() is a cast");
 
 #endif

@@ -6,7 +6,7 @@
  */
 #include "arch/x86_64/timer.h"
 #include "lib/ktest.h"
-#include "proc/ktimer.h"
+#include "sched/ktimer.h"
 #include "proc/proc.h"
 #include "selftest.h"
 

@@ -5,7 +5,7 @@
  */
 #include "sched/mutex.h"
 #include "lib/printk.h"
-#include "proc/task.h"
+#include "sched/sched.h"
 
 /*
  * Where the sleepers of every mutex wait, hashed by the mutex's address
@@ -71,7 +71,7 @@ void mutex_unlock(struct mutex *m)
 	struct wait_queue *wq = waitq_of(m);
 
 	if (m->owner != current())
-		panic("mutex_unlock: %s not held by %s", m->name, current()->name);
+		panic("mutex_unlock: %s not held by %s", m->name, task_sched(current())->name);
 	lockdep_release(m->name, m, true);
 	m->owner = NULL;
 	/* Release (and a full barrier, as an exchange): the section happens

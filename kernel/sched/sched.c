@@ -7,16 +7,12 @@
  */
 #include "sched/sched.h"
 #include "arch/x86_64/cpu.h"
-#include "proc/cpu_timer.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/timer.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/paging.h"
-#include "proc/proc.h"
-#include "proc/group.h"
-#include "proc/signal.h"
 #include "sched/grace.h"
 #include <uapi/errno.h>
 
@@ -26,29 +22,32 @@
  * up on the other side (in schedule() or, for a new task, sched_tail()).
  */
 static struct spinlock sched_lock = SPINLOCK_INIT("sched");
-static struct list_head run_queue = LIST_HEAD_INIT(run_queue);
-static struct task idle_tasks[MAX_CPUS];
+static struct list_head run_queue = LIST_HEAD_INIT(run_queue); /* of task_sched.run_link */
 /* CPUs running their idle task that no wake-up has kicked yet (bit n:
  * CPU n; sched_lock): a task queued on a busy CPU kicks one of them. */
 static uint32_t idle_cpus;
 
+const struct sched_hooks *sched_hooks;
+
 void switch_to(uint64_t *save_rsp, uint64_t next_rsp);
 
-static bool is_idle(const struct task *t)
+void sched_init(const struct sched_hooks *hooks)
 {
-	return t >= idle_tasks && t < idle_tasks + MAX_CPUS;
+	sched_hooks = hooks;
 }
 
 void sched_init_cpu(void)
 {
 	struct cpu *c = this_cpu();
-	struct task *idle = &idle_tasks[c->id];
+	struct task *idle = sched_hooks->idle_task(c->id);
+	struct task_sched *s = task_sched(idle);
 
-	idle->state = TASK_RUNNABLE;
-	strlcpy(idle->name, "idle", sizeof(idle->name));
-	list_init(&idle->run_link);
-	idle->vm = vm_kernel();
-	idle->on_cpu = c->id + 1;
+	s->state = TASK_RUNNABLE;
+	s->is_idle = true;
+	strlcpy(s->name, "idle", sizeof(s->name));
+	list_init(&s->run_link);
+	s->vm = vm_kernel();
+	s->on_cpu = c->id + 1;
 	c->idle = c->current = idle;
 }
 
@@ -58,13 +57,13 @@ static bool run_queue_empty(void)
 }
 
 /* Caller holds sched_lock. */
-static void enqueue(struct task *t)
+static void enqueue(struct task_sched *t)
 {
-	if (!is_idle(t) && list_empty(&t->run_link))
+	if (!t->is_idle && list_empty(&t->run_link))
 		list_add_tail(&t->run_link, &run_queue);
 }
 
-static bool may_run_on(const struct task *t, const struct cpu *c)
+static bool may_run_on(const struct task_sched *t, const struct cpu *c)
 {
 	return t->cpus_allowed & (1ull << c->id);
 }
@@ -90,7 +89,7 @@ static void kick_idle_cpu(struct cpu *c, uint64_t mask)
  * queued task goes to an idle CPU it may run on, unless this CPU is idle
  * itself and will take it (its idle loop looks at the queue).
  */
-static void make_runnable_locked(struct task *t)
+static void make_runnable_locked(struct task_sched *t)
 {
 	struct cpu *c = this_cpu();
 
@@ -105,12 +104,14 @@ static void make_runnable_locked(struct task *t)
 void sched_make_runnable(struct task *t)
 {
 	spin_lock(&sched_lock);
-	make_runnable_locked(t);
+	make_runnable_locked(task_sched(t));
 	spin_unlock(&sched_lock);
 }
 
-void sched_wake(struct task *t)
+void sched_wake(struct task *task)
 {
+	struct task_sched *t = task_sched(task);
+
 	spin_lock(&sched_lock);
 	if (t->state == TASK_SLEEPING)
 		make_runnable_locked(t);
@@ -126,8 +127,10 @@ void sched_wake(struct task *t)
  * sched_lock, on_cpu names the CPU t runs on, or is switching away from
  * (a kick it no longer needs).
  */
-void sched_wake_signal(struct task *t)
+void sched_wake_signal(struct task *task)
 {
+	struct task_sched *t = task_sched(task);
+
 	spin_lock(&sched_lock);
 	if (t->state == TASK_SLEEPING)
 		make_runnable_locked(t);
@@ -136,14 +139,15 @@ void sched_wake_signal(struct task *t)
 	spin_unlock(&sched_lock);
 }
 
-void sched_set_affinity(struct task *t, uint64_t mask)
+void sched_set_affinity(struct task *task, uint64_t mask)
 {
+	struct task_sched *t = task_sched(task);
 	bool move_self = false;
 
 	spin_lock(&sched_lock);
 	t->cpus_allowed = mask;
 	if (t->on_cpu && !(mask & (1ull << (t->on_cpu - 1)))) {
-		if (t == current())
+		if (task == current())
 			move_self = true;
 		else
 			smp_resched(t->on_cpu - 1); /* its CPU schedules, and leaves it queued */
@@ -158,7 +162,7 @@ void sched_set_affinity(struct task *t, uint64_t mask)
 uint64_t sched_affinity(struct task *t)
 {
 	spin_lock(&sched_lock);
-	uint64_t mask = t->cpus_allowed;
+	uint64_t mask = task_sched(t)->cpus_allowed;
 	spin_unlock(&sched_lock);
 	return mask;
 }
@@ -168,27 +172,27 @@ void sched_set_state(struct task *t, enum task_state state)
 	if (state == TASK_SLEEPING)
 		might_sleep(); /* every sleep (wait queues, futexes, poll) marks it */
 	spin_lock(&sched_lock);
-	t->state = state;
+	task_sched(t)->state = state;
 	spin_unlock(&sched_lock);
 }
 
 /* The first queued task that may run on c, or NULL (sched_lock held). */
-static struct task *first_for(const struct cpu *c)
+static struct task_sched *first_for(const struct cpu *c)
 {
-	struct task *t;
+	struct task_sched *t;
 
 	list_for_each_entry(t, &run_queue, run_link) if (may_run_on(t, c)) return t;
 	return NULL;
 }
 
 /* Caller holds sched_lock.  An idle CPU is marked so in idle_cpus. */
-static struct task *pick_next(struct cpu *c)
+static struct task_sched *pick_next(struct cpu *c)
 {
-	struct task *t = first_for(c);
+	struct task_sched *t = first_for(c);
 
 	if (!t) {
 		idle_cpus |= 1u << c->id;
-		return c->idle;
+		return task_sched(c->idle);
 	}
 	idle_cpus &= ~(1u << c->id);
 	list_del(&t->run_link);
@@ -198,8 +202,9 @@ static struct task *pick_next(struct cpu *c)
 /* The user GS base waits in KERNEL_GS_BASE while the kernel runs (swapgs
  * exchanges them on the way out).  Written only when they change: a WRMSR
  * is not free, and most tasks leave both at 0. */
-void user_bases_load(const struct task *t)
+void user_bases_load(struct task *task)
 {
+	const struct task_sched *t = task_sched(task);
 	struct cpu *c = this_cpu();
 
 	if (t->fsbase != c->user_fsbase)
@@ -211,29 +216,29 @@ void user_bases_load(const struct task *t)
 #define CR4_TSD (1UL << 2) /* rdtsc only in ring 0 */
 
 /* CR4 is written only when the mode changes: most tasks keep rdtsc. */
-void tsc_mode_load(const struct task *t)
+void tsc_mode_load(struct task *t)
 {
 	uint64_t cr4 = read_cr4();
 
-	if (!!(cr4 & CR4_TSD) != t->tsc_sigsegv)
+	if (!!(cr4 & CR4_TSD) != task_sched(t)->tsc_sigsegv)
 		write_cr4(cr4 ^ CR4_TSD);
 }
 
 /* Loads next's address space and kernel stack into this CPU. */
-static void switch_cpu_state(struct task *next)
+static void switch_cpu_state(struct task_sched *next)
 {
 	uint64_t kstack_top = (uint64_t)next->kstack + KSTACK_SIZE;
 
-	if (next->vm && next->vm != current()->vm)
+	if (next->vm && next->vm != task_sched(current())->vm)
 		vm_switch(next->vm);
 	next->on_cpu = this_cpu()->id + 1;
-	if (!is_idle(next)) {
+	if (!next->is_idle) {
 		tss_set_kernel_stack(kstack_top);
 		this_cpu()->kstack_top = kstack_top;
-		user_bases_load(next);
-		tsc_mode_load(next);
+		user_bases_load(sched_task(next));
+		tsc_mode_load(sched_task(next));
 	}
-	this_cpu()->current = next;
+	this_cpu()->current = sched_task(next);
 }
 
 /*
@@ -243,7 +248,7 @@ static void switch_cpu_state(struct task *next)
  * then on another CPU may run prev, and a reaper may free its stack
  * (task_free waits for it).
  */
-static void finish_switch(struct task *prev)
+static void finish_switch(struct task_sched *prev)
 {
 	/* Release: pairs with the acquire in task_free's wait; every use of
 	 * prev's stack (switch_to's pushes) happens before the free. */
@@ -257,13 +262,13 @@ static void free_dead_task(void)
 
 	if (dead) {
 		this_cpu()->dead = NULL;
-		task_free(dead);
+		sched_hooks->free_dead(dead);
 	}
 }
 
 void schedule(void)
 {
-	struct task *prev = current(), *next;
+	struct task_sched *prev = task_sched(current()), *next;
 	struct cpu *c;
 
 	/* switch_to keeps RFLAGS: AC set here would open the SMAP window in
@@ -280,7 +285,7 @@ void schedule(void)
 	if (next != prev) {
 		/* A dead task cannot free the stack it runs on: the next one does. */
 		if (prev->state == TASK_DEAD)
-			c->dead = prev;
+			c->dead = sched_task(prev);
 		/* The interrupt state to restore belongs to this task, not the CPU. */
 		bool irq_were_on = c->irq_were_on;
 		kick_idle_cpu(c, ~0ull); /* more work than this CPU takes */
@@ -292,14 +297,14 @@ void schedule(void)
 		}
 		fpu_save(&prev->fpu);
 		fpu_restore(&next->fpu);
-		c->prev = prev;
+		c->prev = sched_task(prev);
 		c->switches++;
 		switch_cpu_state(next);
 		switch_to(&prev->ctx_rsp, next->ctx_rsp);
 		/* Now the next task: maybe on another CPU than it left. */
 		c = this_cpu();
 		c->irq_were_on = irq_were_on;
-		finish_switch(c->prev);
+		finish_switch(task_sched(c->prev));
 	}
 	spin_unlock(&sched_lock);
 	free_dead_task();
@@ -309,14 +314,13 @@ void schedule(void)
 void sched_tail(void)
 {
 	this_cpu()->irq_were_on = false; /* returns to user with IRET/SYSRET flags */
-	finish_switch(this_cpu()->prev);
+	finish_switch(task_sched(this_cpu()->prev));
 	spin_unlock(&sched_lock);
 	free_dead_task();
 	/* Like any system call's way out: interrupts on (the child's tid
 	 * write may fault) until syscall_exit turns them off. */
 	irq_enable();
-	if (current()->set_child_tid)
-		clone_child_start(current());
+	sched_hooks->first_run(current());
 }
 
 void sched_yield(void)
@@ -336,29 +340,26 @@ void sched_tick(struct trapframe *tf)
 	struct cpu *c = this_cpu();
 	bool user = trapframe_from_user(tf);
 
-	if (is_idle(t))
+	if (task_sched(t)->is_idle)
 		c->idle_ticks++;
 	else if (user)
 		c->user_ticks++;
 	else
 		c->system_ticks++;
-	if (user)
-		t->utime_ticks++;
-	else
-		t->stime_ticks++;
-	itimer_tick(t, user);
-	cpu_timers_tick(t);
+	sched_hooks->tick(t, user);
 	c->need_resched = true;
 }
 
 /* A task's sleep timer: its deadline passed. */
 static void sleep_timer_fired(struct ktimer *k)
 {
-	sched_wake(container_of(k, struct task, sleep_timer));
+	sched_wake(sched_task(container_of(k, struct task_sched, sleep_timer)));
 }
 
-void sched_task_init(struct task *t)
+void sched_task_init(struct task *task)
 {
+	struct task_sched *t = task_sched(task);
+
 	t->cpus_allowed = ~0ull; /* clone copies its parent's */
 	list_init(&t->run_link);
 	ktimer_init(&t->sleep_timer, sleep_timer_fired);
@@ -370,15 +371,20 @@ void sched_arm_deadline(uint64_t deadline_ns)
 
 	/* Sleeping first: a timer that fires before schedule() is not lost. */
 	sched_set_state(t, TASK_SLEEPING);
-	ktimer_arm(&t->sleep_timer, deadline_ns);
+	ktimer_arm(&task_sched(t)->sleep_timer, deadline_ns);
 }
 
 void sched_disarm_deadline(void)
 {
 	struct task *t = current();
 
-	ktimer_cancel(&t->sleep_timer);
+	ktimer_cancel(&task_sched(t)->sleep_timer);
 	sched_set_state(t, TASK_RUNNABLE);
+}
+
+bool signal_pending(void)
+{
+	return sched_hooks->signal_pending(current());
 }
 
 int sched_sleep_until(uint64_t deadline_ns)
@@ -398,15 +404,6 @@ int sched_sleep_until(uint64_t deadline_ns)
 	}
 	sched_disarm_deadline();
 	return ret;
-}
-
-void return_to_user_work(struct trapframe *tf)
-{
-	grace_quiescent(); /* leaving for user mode: no lock-free read spans it */
-	if (this_cpu()->need_resched)
-		schedule();
-	if (task_signal_work(current(), tf))
-		signal_deliver(tf);
 }
 
 /* A queued task may run on c: looked at by its idle loop, so that a task

@@ -9,7 +9,30 @@
 
 #include <stdint.h>
 #include "arch/x86_64/trapframe.h"
-#include "proc/task.h"
+#include "sched/task_sched.h"
+
+/*
+ * What the process model does at the scheduler's moments, set once at
+ * boot (sched_init) and constant after: the scheduler calls up into
+ * proc/ only through these (proc/sched_hooks.c fills them).
+ */
+struct sched_hooks {
+	/* CPU cpu's idle task (sched_init_cpu makes it current). */
+	struct task *(*idle_task)(int cpu);
+	/* Every tick, for the task it interrupted (user: in user mode):
+	 * CPU-time accounting and the timers that count it. */
+	void (*tick)(struct task *t, bool user);
+	/* A TASK_DEAD task this CPU just switched away from: frees it. */
+	void (*free_dead)(struct task *t);
+	/* A new task's first step, before it first leaves the kernel. */
+	void (*first_run)(struct task *t);
+	/* Whether t, the current task, has a signal that should end a wait. */
+	bool (*signal_pending)(struct task *t);
+};
+extern const struct sched_hooks *sched_hooks;
+
+/* Sets the hooks, before the first sched_init_cpu. */
+void sched_init(const struct sched_hooks *hooks);
 
 /* This CPU's idle task, as current (kmain, then each AP at start-up). */
 void sched_init_cpu(void);
@@ -25,9 +48,9 @@ void cond_resched(void);
 void sched_tick(struct trapframe *tf);
 /* A new task's scheduler state: off the run queue, no sleep timer armed. */
 void sched_task_init(struct task *t);
-/* clone: the child's policy and nice from its parent thread's, as
- * SCHED_RESET_ON_FORK asks (sched/sys_policy.c; proc_lock held). */
-void sched_policy_clone_locked(struct task *child, const struct task *parent);
+/* True if the current task has a signal that should end a wait (-EINTR;
+ * also declared in wait.h, for its wait loop). */
+bool signal_pending(void);
 /* Sleeps until the monotonic clock reaches deadline_ns: 0 or -EINTR. */
 int sched_sleep_until(uint64_t deadline_ns);
 /*
@@ -39,8 +62,6 @@ int sched_sleep_until(uint64_t deadline_ns);
  */
 void sched_arm_deadline(uint64_t deadline_ns);
 void sched_disarm_deadline(void);
-/* Runs before every return to user mode: reschedule, pending signals. */
-void return_to_user_work(struct trapframe *tf);
 /* The boot context becomes the idle task: never returns. */
 __attribute__((noreturn)) void sched_idle_loop(void);
 /* Wakes t if it sleeps (wait queues, timers, futexes). */
@@ -57,9 +78,9 @@ void sched_wake_signal(struct task *t);
 /* Sets t's state under the scheduler lock (wait queues, exit). */
 void sched_set_state(struct task *t, enum task_state state);
 /* Loads t's user FS and GS bases into this CPU (switch, exec, arch_prctl). */
-void user_bases_load(const struct task *t);
+void user_bases_load(struct task *t);
 /* Makes rdtsc in user mode fault on this CPU (CR4.TSD) if t asked for it
  * with PR_SET_TSC, or work if not: at each switch and at the prctl. */
-void tsc_mode_load(const struct task *t);
+void tsc_mode_load(struct task *t);
 
 #endif

@@ -5,7 +5,6 @@
  */
 #include "sched/wait.h"
 #include "sched/sched.h"
-#include "proc/signal.h"
 
 void wait_queue_init(struct wait_queue *wq, const char *name)
 {
@@ -77,9 +76,4 @@ void wait_remove(struct wait_queue *wq, struct wait_entry *we)
 	spin_lock(&wq->lock);
 	list_del(&we->link);
 	spin_unlock(&wq->lock);
-}
-
-bool signal_pending(void)
-{
-	return signal_is_pending(current());
 }

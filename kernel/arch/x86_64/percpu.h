@@ -89,7 +89,7 @@ static inline struct cpu *this_cpu(void)
 	return c;
 }
 
-/* this_cpu()->current in one load (current() in proc/task.h), volatile
+/* this_cpu()->current in one load (current() in sched/task_sched.h), volatile
  * for the same reason. */
 static inline struct task *this_cpu_current(void)
 {

@@ -13,7 +13,7 @@
 #include "arch/x86_64/traps.h"
 #include "lib/printk.h"
 #include "lib/profile.h"
-#include "proc/ktimer.h"
+#include "sched/ktimer.h"
 #include "sched/sched.h"
 
 #define PIT_HZ	     1193182

@@ -17,6 +17,7 @@
 #include "mm/paging.h"
 #include "sched/sched.h"
 #include "proc/signal.h"
+#include "proc/task.h"
 #include "mm/uvm.h"
 #include <uapi/errno.h>
 #include <uapi/signal.h>

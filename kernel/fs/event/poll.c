@@ -9,6 +9,7 @@
 #include "fd/fdtable.h"
 #include "fs/event/poll.h"
 #include "mm/heap.h"
+#include "proc/task.h"
 #include "sched/sched.h"
 #include "sched/wait.h"
 #include "sys/syscall.h"

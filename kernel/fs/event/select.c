@@ -10,7 +10,7 @@
 #include "fd/fdtable.h"
 #include "fs/event/poll.h"
 #include "mm/heap.h"
-#include "proc/ktimer.h"
+#include "sched/ktimer.h"
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "sched/wait.h"

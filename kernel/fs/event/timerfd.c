@@ -1,6 +1,6 @@
 /*
  * timerfd: a timer whose expirations are read from an fd (docs/events.md).
- * Built on the kernel timers (proc/ktimer.h): an unarmed timerfd costs
+ * Built on the kernel timers (sched/ktimer.h): an unarmed timerfd costs
  * nothing, an armed one is one node of their heap.  A read returns
  * the 8-byte count of expirations since the last read or settime, waiting
  * while it is 0.
@@ -13,7 +13,7 @@
 #include "fs/event/poll.h"
 #include "lib/iov_iter.h"
 #include "mm/heap.h"
-#include "proc/ktimer.h"
+#include "sched/ktimer.h"
 #include "proc/proc.h"
 #include "sched/wait.h"
 #include "sys/syscall.h"

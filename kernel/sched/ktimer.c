@@ -1,6 +1,6 @@
 /* Kernel timers: the heap of armed timers and the tick's run of it (see
  * ktimer.h). */
-#include "proc/ktimer.h"
+#include "sched/ktimer.h"
 #include <stddef.h>
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/cpu.h"

@@ -10,8 +10,8 @@
  * Resolution is the tick (TIMER_HZ): a timer fires at the first tick at or
  * after its deadline.
  */
-#ifndef PROC_KTIMER_H
-#define PROC_KTIMER_H
+#ifndef SCHED_KTIMER_H
+#define SCHED_KTIMER_H
 
 #include <stdbool.h>
 #include <stdint.h>

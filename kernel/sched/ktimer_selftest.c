@@ -6,7 +6,7 @@
 #include "lib/ktest.h"
 #include "lib/spinlock.h"
 #include "lib/string.h"
-#include "proc/ktimer.h"
+#include "sched/ktimer.h"
 #include "selftest.h"
 
 #define NTIMERS 300

@@ -17,7 +17,7 @@
 #include "lib/spinlock.h"
 #include "lib/string.h"
 #include "mm/layout.h"
-#include "proc/ktimer.h"
+#include "sched/ktimer.h"
 #include "proc/proc.h"
 #include "proc/task.h"
 #include "sched/sched.h"
