@@ -72,6 +72,7 @@ void kmain(uint32_t magic, uint64_t info_pa)
 		panic("bad Multiboot2 magic %x", magic);
 	multiboot_parse(info_pa);
 	cmdline_parse(boot_info.cmdline);
+	panic_set_test_mode(kopts.test);
 	printk("fdkernel: booting (%s), command line '%s'\n", boot_info.uefi ? "UEFI" : "BIOS",
 	       boot_info.cmdline);
 	multiboot_print_summary();

@@ -4,24 +4,22 @@
  * failure status so a test run never hangs; otherwise the CPU halts, where
  * `make debug` can still inspect it.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/qemu.h"
-#include "cmdline.h"
-#include "fs/proc/proc_sys.h"
 #include "lib/backtrace.h"
 #include "lib/printk.h"
 
 static int panicking;
 
-/*
- * /proc/sys/kernel/tainted: Linux's taint bits.  fdkernel loads no
- * modules and never runs on after a kernel fault (every oops is this
- * panic), so nothing ever taints it: 0, read-only.
- */
-static int tainted;
-PROC_SYS_ROW(tainted_row, .path = "kernel/tainted", .mode = 0444, .show = proc_sys_int_show,
-	     .data = &tainted);
+/* Whether a panic ends QEMU with a failure status (booted with `test`). */
+static bool exit_qemu;
+
+void panic_set_test_mode(bool test)
+{
+	exit_qemu = test;
+}
 
 __attribute__((noreturn)) void panic(const char *fmt, ...)
 {
@@ -40,7 +38,7 @@ __attribute__((noreturn)) void panic(const char *fmt, ...)
 	printk("RSP %016lx RBP %016lx CR2 %016lx CR3 %016lx RFLAGS %016lx\n", rsp, rbp, read_cr2(),
 	       read_cr3(), read_rflags());
 	backtrace_from((uint64_t)__builtin_return_address(0), 0, *(uint64_t *)rbp);
-	if (kopts.test)
+	if (exit_qemu)
 		qemu_exit(QEMU_EXIT_PANIC);
 	printk("system halted\n");
 	cpu_halt_forever();

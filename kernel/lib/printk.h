@@ -6,6 +6,7 @@
 #define LIB_PRINTK_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Formats: %d %i %u %o %x %X %lx %ld %lu %llx %zu %zx %p %s %c %%, with width,
@@ -28,6 +29,9 @@ extern int printk_quiet;
 	} while (0)
 
 __attribute__((noreturn, format(printf, 1, 2))) void panic(const char *fmt, ...);
+/* With test on, a panic ends QEMU with a failure status (kmain, from the
+ * command line's `test`), so a test run never hangs. */
+void panic_set_test_mode(bool test);
 
 #define kassert(cond)                                                                              \
 	do {                                                                                       \

@@ -10,6 +10,7 @@
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
+#include "fs/proc/proc_sys.h"
 #include "fs/super.h"
 #include "fs/snapshot.h"
 #include "lib/printk.h"
@@ -21,6 +22,15 @@
 #include "sys/syscall.h"
 #include <stddef.h>
 #include <uapi/errno.h>
+
+/*
+ * /proc/sys/kernel/tainted: Linux's taint bits.  fdkernel loads no
+ * modules and never runs on after a kernel fault (every oops is a
+ * panic), so nothing ever taints it: 0, read-only.
+ */
+static int tainted;
+PROC_SYS_ROW(tainted_row, .path = "kernel/tainted", .mode = 0444, .show = proc_sys_int_show,
+	     .data = &tainted);
 
 void sysinfo_read(struct sysinfo_k *si)
 {

@@ -37,7 +37,7 @@ void timer_interrupt(struct trapframe *tf)
 			sched_tick(tf);
 		return;
 	}
-	profile_sample(tf);
+	profile_sample(tf, task_sched(current())->name);
 	ktimer_run_expired();
 	sched_tick(tf);
 }

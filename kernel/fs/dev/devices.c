@@ -1,21 +1,20 @@
 /*
  * Character devices: the table from device number to operations, the
  * /dev nodes and links made at boot, and the trivial devices null, zero
- * and full (random and urandom are lib/random.c's).
+ * and full (profile, random and urandom are in profile.c and random.c).
  */
 #include "arch/x86_64/cpuinfo.h"
 #include "tty/console.h"
 #include "tty/pty.h"
 #include "fs/devpts/devpts.h"
 #include "tty/tty.h"
+#include "fs/dev/dev_ops.h"
 #include "fs/file.h"
 #include "fs/proc/proc_pid.h"
 #include "fs/proc/proc_sys.h"
 #include "fs/vfs.h"
 #include "ipc/ipc.h"
 #include "lib/iov_iter.h"
-#include "lib/profile.h"
-#include "lib/random.h"
 #include "proc/kstat.h"
 #include "proc/sysinfo.h"
 #include "sys/kconfig.h"
