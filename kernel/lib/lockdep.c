@@ -12,11 +12,11 @@
 #ifdef LOCKDEP
 #include "lib/lockdep.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/percpu.h"
 #include "lib/backtrace.h"
 #include "lib/printk.h"
 #include "lib/spinlock.h"
 #include "lib/string.h"
-#include "proc/task.h"
 
 #define MAX_CLASSES 256
 #define MAX_HELD    24
@@ -135,11 +135,11 @@ static void add_order(int cls, struct held *h, int n)
 /* This CPU's spinlocks after the current task's mutexes: the full chain. */
 static int chain_now(struct held *out)
 {
-	struct task *t = current();
+	struct lockdep_task *t = this_cpu()->lockdep;
 	int cpu = this_cpu()->id, n = 0;
 
-	for (int i = 0; t && i < t->lockdep_depth; i++)
-		out[n++] = (struct held){t->lockdep_held[i], t->lockdep_cls[i]};
+	for (int i = 0; t && i < t->depth; i++)
+		out[n++] = (struct held){t->held[i], t->cls[i]};
 	for (int i = 0; i < cpu_depth[cpu]; i++)
 		out[n++] = cpu_held[cpu][i];
 	return n;
@@ -148,7 +148,7 @@ static int chain_now(struct held *out)
 void lockdep_acquire(const char *name, const void *lock, bool sleeping)
 {
 	struct held chain[2 * MAX_HELD];
-	struct task *t = current();
+	struct lockdep_task *t = this_cpu()->lockdep;
 	int cpu, cls, n;
 
 	if (__atomic_load_n(&reporting, __ATOMIC_RELAXED))
@@ -161,10 +161,10 @@ void lockdep_acquire(const char *name, const void *lock, bool sleeping)
 	add_order(cls, chain, n);
 	graph_release();
 	if (sleeping) {
-		if (t->lockdep_depth == LOCKDEP_TASK_HELD)
+		if (t->depth == LOCKDEP_TASK_HELD)
 			panic("lockdep: task %s holds too many mutexes", t->name);
-		t->lockdep_held[t->lockdep_depth] = lock;
-		t->lockdep_cls[t->lockdep_depth++] = cls;
+		t->held[t->depth] = lock;
+		t->cls[t->depth++] = cls;
 	} else {
 		if (cpu_depth[cpu] == MAX_HELD)
 			panic("lockdep: CPU %d holds too many spinlocks", cpu);
@@ -193,14 +193,14 @@ static bool drop(const void *lock, const void **locks, int *cls, struct held *h,
 
 void lockdep_release(const char *name, const void *lock, bool sleeping)
 {
-	struct task *t = current();
+	struct lockdep_task *t = this_cpu()->lockdep;
 	bool found;
 
 	if (__atomic_load_n(&reporting, __ATOMIC_RELAXED))
 		return;
 	irq_push_off();
 	if (sleeping)
-		found = drop(lock, t->lockdep_held, t->lockdep_cls, NULL, &t->lockdep_depth);
+		found = drop(lock, t->held, t->cls, NULL, &t->depth);
 	else
 		found =
 		    drop(lock, NULL, NULL, cpu_held[this_cpu()->id], &cpu_depth[this_cpu()->id]);

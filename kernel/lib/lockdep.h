@@ -13,6 +13,20 @@
 
 #define LOCKDEP_TASK_HELD 8 /* mutexes one task may hold at once */
 
+/*
+ * The mutexes one task holds, oldest first: each task's own record, in
+ * the scheduler's part of its struct task (sched/task_sched.h), so that
+ * lockdep reaches the running task's as this_cpu()->lockdep (set at every
+ * switch) without knowing what a task is.  Only the task itself touches
+ * it; name points at the task's name, for reports.
+ */
+struct lockdep_task {
+	const void *held[LOCKDEP_TASK_HELD];
+	int cls[LOCKDEP_TASK_HELD];
+	int depth;
+	const char *name;
+};
+
 #ifdef LOCKDEP
 /* spin_lock and mutex_lock (sleeping) call these before they wait for the
  * lock (the order check), the unlocks before they release it. */

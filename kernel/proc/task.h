@@ -145,12 +145,6 @@ struct task {
 	 * drop it at exit applies it.  Own: only the task sets its pointer.
 	 */
 	struct sem_undo_list *sysvsem;
-#ifdef LOCKDEP
-	/* The mutexes this task holds, oldest first (lib/lockdep.c). */
-	const void *lockdep_held[LOCKDEP_TASK_HELD];
-	int lockdep_cls[LOCKDEP_TASK_HELD];
-	int lockdep_depth;
-#endif
 };
 
 /* A signal for the task, or a change of its mask or of its stop state:

@@ -36,6 +36,15 @@ void sched_init(const struct sched_hooks *hooks)
 	sched_hooks = hooks;
 }
 
+/* t is c's current task from now on: lockdep follows it. */
+static void set_current(struct cpu *c, struct task_sched *t)
+{
+	c->current = sched_task(t);
+#ifdef LOCKDEP
+	c->lockdep = &t->lockdep;
+#endif
+}
+
 void sched_init_cpu(void)
 {
 	struct cpu *c = this_cpu();
@@ -48,7 +57,11 @@ void sched_init_cpu(void)
 	list_init(&s->run_link);
 	s->vm = vm_kernel();
 	s->on_cpu = c->id + 1;
-	c->idle = c->current = idle;
+#ifdef LOCKDEP
+	s->lockdep.name = s->name;
+#endif
+	c->idle = idle;
+	set_current(c, s);
 }
 
 static bool run_queue_empty(void)
@@ -238,7 +251,7 @@ static void switch_cpu_state(struct task_sched *next)
 		user_bases_load(sched_task(next));
 		tsc_mode_load(sched_task(next));
 	}
-	this_cpu()->current = sched_task(next);
+	set_current(this_cpu(), next);
 }
 
 /*
@@ -361,6 +374,9 @@ void sched_task_init(struct task *task)
 	struct task_sched *t = task_sched(task);
 
 	t->cpus_allowed = ~0ull; /* clone copies its parent's */
+#ifdef LOCKDEP
+	t->lockdep.name = t->name;
+#endif
 	list_init(&t->run_link);
 	ktimer_init(&t->sleep_timer, sleep_timer_fired);
 }

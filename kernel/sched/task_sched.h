@@ -15,6 +15,7 @@
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/percpu.h"
 #include "lib/list.h"
+#include "lib/lockdep.h"
 #include "sched/ktimer.h"
 
 struct task;
@@ -31,6 +32,14 @@ enum task_state {
 
 #define TASK_NAME_MAX 32
 #define KSTACK_SIZE   (16 * 1024)
+
+#ifdef LOCKDEP
+/* The mutexes the task holds (lib/lockdep.h; this_cpu()->lockdep while it
+ * runs). */
+#define TASK_SCHED_LOCKDEP struct lockdep_task lockdep;
+#else
+#define TASK_SCHED_LOCKDEP
+#endif
 
 /*
  * The fields, in the order struct task_sched and struct task both hold
@@ -83,7 +92,8 @@ enum task_state {
 	 * them (CR4.FSGSBASE stays off), so these copies are always current. */                   \
 	uint64_t fsbase, gsbase;                                                                   \
 	/* own: rdtsc faults (PR_TSC_SIGSEGV: CR4.TSD while it runs; prctl). */                    \
-	bool tsc_sigsegv;
+	bool tsc_sigsegv;                                                                          \
+	TASK_SCHED_LOCKDEP
 
 /* The scheduler's part of a task: what sched/ reads and writes. */
 struct task_sched {

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 struct task;
+struct lockdep_task;
 
 #define MAX_CPUS 8 /* CPUs started; more in the MADT are ignored */
 
@@ -45,6 +46,10 @@ struct cpu {
 	uint64_t user_fsbase, user_gsbase;
 	struct vm_space *vm; /* the space in CR3 (paging.c: vm_switch); NULL: kernel */
 	struct task *idle;   /* this CPU's idle task (sched.c) */
+#ifdef LOCKDEP
+	/* current's mutexes (lib/lockdep.c), set with current (sched.c). */
+	struct lockdep_task *lockdep;
+#endif
 	/* What /proc/interrupts and /proc/stat show: written by this CPU
 	 * only, with interrupts off; read by anyone, without a lock. */
 	uint64_t irqs[16];     /* ISA IRQs taken (traps.c) */
