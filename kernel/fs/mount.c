@@ -173,24 +173,28 @@ static void detach(struct mount *m, struct list_head *gone)
 	list_add_tail(&m->link, gone);
 }
 
-/* After mount_lock: frees what detach took out, and for a type with an
- * instance per mount, that instance's tree (files still open keep their
- * inodes; docs/vfs.md on lazy umount). */
+/* An instance leaving its mount (or never getting one): for a type with
+ * an instance per mount, its tree goes (files still open keep their
+ * inodes; docs/vfs.md on lazy umount); then the caller's reference. */
+static void sb_discard(struct super_block *sb)
+{
+	if (!sb->type->single) {
+		struct inode *root = sb->root;
+		sb->root = NULL;
+		ramfs_kill_tree(root);
+	}
+	sb_put(sb);
+}
+
+/* After mount_lock: frees what detach took out. */
 static void release(struct list_head *gone)
 {
 	struct mount *m, *n;
 
 	list_for_each_entry_safe(m, n, gone, link)
 	{
-		struct super_block *sb = m->sb;
-
-		if (!sb->type->single) {
-			struct inode *root = sb->root;
-			sb->root = NULL;
-			ramfs_kill_tree(root);
-		}
 		inode_put(m->mountpoint);
-		sb_put(sb);
+		sb_discard(m->sb);
 		kfree(m->source);
 		kfree(m);
 		__atomic_sub_fetch(&live_mounts, 1, __ATOMIC_RELAXED);
@@ -403,7 +407,7 @@ static int do_new_mount(struct inode *mp, const char *type, const char *source, 
 		err = do_attach(sb, mp, source ? source : "none", mnt_flags_of(flags));
 	}
 	if (err)
-		sb_put(sb);
+		sb_discard(sb); /* its root too, which no mount holds */
 	return err;
 }
 

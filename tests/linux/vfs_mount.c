@@ -252,7 +252,16 @@ static void unmounting(void)
 	snprintf(file, sizeof file, "%s/held", mnt);
 	fd = open(file, O_CREAT | O_RDWR, 0600);
 	ok(fd >= 0 && write(fd, "kept", 4) == 4, "a file held open");
+	require(chdir(mnt) == 0, "a working directory in it too");
 	ok(umount2(mnt, MNT_DETACH) == 0, "MNT_DETACH unmounts the busy mount");
+	/* Linux keeps a lazily detached tree walkable from inside; fdkernel
+	 * empties it and refuses new names there (docs/vfs.md): either way
+	 * nothing is left behind (the leak check). */
+	int made = mkdir("new", 0700);
+	ok(on_fdkernel() ? made == -1 && errno == ENOENT : made == 0 && rmdir("new") == 0,
+	   "a new name in the detached tree: %s",
+	   on_fdkernel() ? "ENOENT (fdkernel empties it)" : "made (Linux keeps it)");
+	require(chdir("/") == 0, "out of it");
 	char buf[8] = {0};
 	ok(pread(fd, buf, 4, 0) == 4 && !memcmp(buf, "kept", 4),
 	   "the open file still reads after the lazy umount");
@@ -272,7 +281,7 @@ static void host_setup(void)
 
 int main(void)
 {
-	plan(64);
+	plan(65);
 	if (!on_fdkernel())
 		host_setup();
 	snprintf(dir, sizeof dir, "/tmp/mnt-%d", (int)getpid());

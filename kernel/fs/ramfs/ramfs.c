@@ -786,11 +786,9 @@ static struct inode *take_first(struct inode *dir)
 		dir->size--;
 		ip = e->ip;
 		spin_lock(&ip->lock);
-		if (S_ISDIR(ip->mode)) {
-			ip->nlink = 0;
-			dir->nlink--;
-		} else
-			ip->nlink--;
+		/* A directory is dead from here on (dir_create refuses it), as
+		 * dir is already: its own nlink stays 0. */
+		ip->nlink = S_ISDIR(ip->mode) ? 0 : ip->nlink - 1;
 		spin_unlock(&ip->lock);
 	}
 	spin_unlock(&dir->lock);
@@ -809,6 +807,11 @@ void ramfs_kill_tree(struct inode *root)
 {
 	struct inode *cur = root, *child, *parent;
 
+	/* Dead first: a walk still inside (a lazy umount's) may not add to
+	 * it, or its entries and their ".." would hold each other forever. */
+	spin_lock(&root->lock);
+	root->nlink = 0;
+	spin_unlock(&root->lock);
 	for (;;) {
 		if ((child = take_first(cur))) {
 			if (!S_ISDIR(child->mode)) {
