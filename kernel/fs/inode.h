@@ -210,6 +210,9 @@ void ramfs_clock_init(void);
 uint64_t ramfs_now_ns(void);
 /* A new inode with one reference (the caller's) and nlink 0, or NULL. */
 struct inode *inode_alloc(struct super_block *sb, uint32_t mode, uint32_t rdev);
+/* An instance's root directory (sb->root, which holds it): its own
+ * parent, nlink 2, mode's permission bits; NULL without memory. */
+struct inode *ramfs_make_root(struct super_block *sb, uint32_t mode);
 /* Why inode_alloc gave NULL: -ENOSPC (sb's nr_inodes=) or -ENOMEM. */
 int inode_alloc_error(const struct super_block *sb);
 /*

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "mount_ns.h"
 #include "testutil.h"
 
 static char dir[64], inner[96], file[96];
@@ -116,19 +117,10 @@ static void pivot_tests(void)
 	ok(umount2(new_root, 0) == 0 && rmdir(new_root) == 0, "the tmpfs unmounts");
 }
 
-static void host_setup(void)
-{
-	if (geteuid() != 0)
-		skip_all("chroot and mount need root on the host");
-	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		skip_all("no mount namespace on this host");
-}
-
 int main(void)
 {
 	plan(18);
-	if (!on_fdkernel())
-		host_setup();
+	own_mount_namespace();
 	snprintf(dir, sizeof dir, "/tmp/chroot-%d", (int)getpid());
 	snprintf(inner, sizeof inner, "%s/inner", dir);
 	snprintf(file, sizeof file, "%s/f", dir);

@@ -23,6 +23,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "mount_ns.h"
 #include "testutil.h"
 
 #define TMPFS_MAGIC 0x01021994
@@ -269,21 +270,10 @@ static void unmounting(void)
 	ok(!mounted(mnt, "tmpfs", NULL), "nothing left in /proc/self/mounts");
 }
 
-/* On the host: a mount namespace of the test's own, with / private, so
- * its mounts die with it. */
-static void host_setup(void)
-{
-	if (geteuid() != 0)
-		skip_all("mount needs root on the host");
-	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		skip_all("no mount namespace on this host");
-}
-
 int main(void)
 {
 	plan(65);
-	if (!on_fdkernel())
-		host_setup();
+	own_mount_namespace();
 	snprintf(dir, sizeof dir, "/tmp/mnt-%d", (int)getpid());
 	snprintf(mnt, sizeof mnt, "%s/m", dir);
 	snprintf(sub, sizeof sub, "%s/sub", mnt);

@@ -99,13 +99,10 @@ static int devpts_fill(struct super_block *sb, const char *data)
 
 	if (*data)
 		return -EINVAL; /* no options (Linux's gid=, mode=, ptmxmode=) */
-	if (!(root = inode_alloc(sb, S_IFDIR | 0755, 0)))
+	if (!(root = ramfs_make_root(sb, 0755)))
 		return -ENOMEM;
 	root->ino = 1; /* Linux's devpts root */
-	root->nlink = 2;
-	root->dir.parent = root;
 	root->dir.gen = &pts_gen;
-	sb->root = root;
 	return 0;
 }
 

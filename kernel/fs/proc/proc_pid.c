@@ -175,16 +175,9 @@ struct inode *proc_inode_alloc(uint32_t mode, uint32_t rdev)
  * process made up at each lookup. */
 static int proc_fill(struct super_block *sb, const char *data)
 {
-	struct inode *root;
-
 	if (*data)
 		return -EINVAL; /* hidepid= and the like: not here */
-	if (!(root = inode_alloc(sb, S_IFDIR | 0555, 0)))
-		return -ENOMEM;
-	root->nlink = 2;
-	root->dir.parent = root;
-	sb->root = root;
-	return 0;
+	return ramfs_make_root(sb, 0555) ? 0 : -ENOMEM;
 }
 
 const struct fs_type proc_type = {

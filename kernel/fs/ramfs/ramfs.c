@@ -51,6 +51,18 @@ static bool charge_inode(struct super_block *sb)
 	return false;
 }
 
+struct inode *ramfs_make_root(struct super_block *sb, uint32_t mode)
+{
+	struct inode *root = inode_alloc(sb, S_IFDIR | mode, 0);
+
+	if (!root)
+		return NULL;
+	root->nlink = 2;
+	root->dir.parent = root; /* its own parent, unreferenced */
+	sb->root = root;
+	return root;
+}
+
 int inode_alloc_error(const struct super_block *sb)
 {
 	return __atomic_load_n(&sb->inodes_used, __ATOMIC_RELAXED) >= sb->inodes_max ? -ENOSPC

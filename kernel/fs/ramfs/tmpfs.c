@@ -168,15 +168,12 @@ static int parse_opts(const char *data, struct tmpfs_opts *o)
 /* A ramfs root directory for sb: mode and owner from the options. */
 static int make_root(struct super_block *sb)
 {
-	struct inode *root = inode_alloc(sb, S_IFDIR | sb->mode, 0);
+	struct inode *root = ramfs_make_root(sb, sb->mode);
 
 	if (!root)
 		return -ENOMEM;
-	root->nlink = 2;
-	root->dir.parent = root; /* its own parent, unreferenced */
 	root->uid = sb->uid;
 	root->gid = sb->gid;
-	sb->root = root;
 	return 0;
 }
 

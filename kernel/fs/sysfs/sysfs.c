@@ -12,15 +12,10 @@ static struct super_block *sysfs_sb;
 
 static int sysfs_fill(struct super_block *sb, const char *data)
 {
-	struct inode *root;
-
 	if (*data)
 		return -EINVAL;
-	if (!(root = inode_alloc(sb, S_IFDIR | 0555, 0)))
+	if (!ramfs_make_root(sb, 0555))
 		return -ENOMEM;
-	root->nlink = 2;
-	root->dir.parent = root;
-	sb->root = root;
 	sb->flags |= SB_RDONLY;
 	return 0;
 }
