@@ -12,7 +12,7 @@
 #include <uapi/errno.h>
 
 static const struct fs_type *const types[] = {&sysfs_type, &tmpfs_type, &devtmpfs_type, &proc_type,
-					       &devpts_type};
+					      &devpts_type};
 
 const struct fs_type *fs_type_at(size_t i)
 {

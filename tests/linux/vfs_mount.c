@@ -176,7 +176,8 @@ static void moving(void)
 	ok(stat(inside, &st) == 0 && S_ISDIR(st.st_mode), "its files came along");
 	is_errno(mount(m2, inside, NULL, MS_MOVE, NULL), ELOOP, "a move into itself: ELOOP");
 	is_errno(mount(dir, mnt, NULL, MS_MOVE, NULL), EINVAL, "a move of a non-mount: EINVAL");
-	is_errno(mount("/", mnt, NULL, MS_MOVE, NULL), ELOOP, "a move of the root under itself: ELOOP");
+	is_errno(mount("/", mnt, NULL, MS_MOVE, NULL), ELOOP,
+		 "a move of the root under itself: ELOOP");
 	snprintf(inside, sizeof inside, "%s/mv", mnt);
 	ok(mount(m2, mnt, NULL, MS_MOVE, NULL) == 0 && rmdir(inside) == 0 && rmdir(m2) == 0,
 	   "and back");
@@ -218,7 +219,7 @@ static void mount_flags(void)
 	require(n > 0 && mount("none", mnt, "tmpfs", MS_NOEXEC | MS_NODEV | MS_NOSUID, NULL) == 0,
 		"a noexec,nodev,nosuid tmpfs");
 	ok(statfs(mnt, &st) == 0 && (st.f_flags & (ST_NOEXEC | ST_NODEV | ST_NOSUID)) ==
-					 (ST_NOEXEC | ST_NODEV | ST_NOSUID),
+					(ST_NOEXEC | ST_NODEV | ST_NOSUID),
 	   "statfs's f_flags say noexec, nodev, nosuid");
 	ok(mounted(mnt, "tmpfs", "nosuid,nodev,noexec"), "so does /proc/self/mounts");
 	snprintf(prog, sizeof prog, "%s/prog", mnt);

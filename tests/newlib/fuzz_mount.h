@@ -71,11 +71,13 @@ static void scenario_mounts(void)
 	for (int i = 0; i < 16; i++) {
 		switch (below(4)) {
 		case 0:
-			if (raw_call(__NR_umount2, (long)"mt", one_in(2) ? FZ_MNT_DETACH : 0, 0) == 0)
+			if (raw_call(__NR_umount2, (long)"mt", one_in(2) ? FZ_MNT_DETACH : 0, 0) ==
+			    0)
 				fz_mount("none", "mt", "tmpfs", 0, "size=64k"), mkdir("mt/d", 0700);
 			break;
 		case 1:
-			fz_mount(NULL, "mt", NULL, FZ_MS_REMOUNT | (one_in(2) ? FZ_MS_RDONLY : 0), NULL);
+			fz_mount(NULL, "mt", NULL, FZ_MS_REMOUNT | (one_in(2) ? FZ_MS_RDONLY : 0),
+				 NULL);
 			break;
 		case 2: /* a mount stacked on the first */
 			fz_mount("none", "mt", "tmpfs", 0, NULL);

@@ -100,8 +100,7 @@ struct inode *inode_alloc(struct super_block *sb, uint32_t mode, uint32_t rdev)
 
 /* The target is charged as one page of the size limit, as tmpfs charges a
  * long symlink's page: links cannot take the heap without bound. */
-int inode_alloc_symlink(struct super_block *sb, const char *target, size_t len,
-			struct inode **out)
+int inode_alloc_symlink(struct super_block *sb, const char *target, size_t len, struct inode **out)
 {
 	struct inode *ip;
 
