@@ -6,35 +6,28 @@
 #include <uapi/fcntl.h>
 #include <uapi/syscall_indirect.h>
 
-#define FD_OFLAGS (O_NONSEQFD | O_CLOEXEC | O_CLOFORK) /* the O_* flags an fd carries */
-
-/* The O_* equivalents of the current syscall_indirect() flags. */
-static unsigned int percall_oflags(void)
+fdflags_t fd_percall_flags(void)
 {
-	unsigned long f = current()->indirect_flags;
-
-	return (f & SYSIND_NONSEQFD ? O_NONSEQFD : 0) | (f & SYSIND_CLOEXEC ? O_CLOEXEC : 0) |
-	       (f & SYSIND_CLOFORK ? O_CLOFORK : 0);
+	return fdflags_from_sysind(current()->indirect_flags);
 }
 
-/* oflags' fd flags merged with the per-call ones (none, nearly always). */
-static unsigned int with_percall(unsigned int oflags)
+/* flags with the per-call ones (none, nearly always). */
+static fdflags_t with_percall(fdflags_t flags)
 {
 	if (__builtin_expect(!current()->indirect_flags, 1))
-		return oflags & FD_OFLAGS;
-	return (oflags | percall_oflags()) & FD_OFLAGS;
+		return flags;
+	return flags | fd_percall_flags();
 }
 
-unsigned int fd_percall_fdflags(void)
+/* fd_reserve for fd flags. */
+static int reserve(fdflags_t flags, int minfd)
 {
-	unsigned int o = percall_oflags();
-
-	return (o & O_CLOEXEC ? FD_CLOEXEC : 0) | (o & O_CLOFORK ? FD_CLOFORK : 0);
+	return files_alloc_fd(current()->files, minfd, with_percall(flags));
 }
 
 int fd_reserve(unsigned int oflags, int minfd)
 {
-	return files_alloc_fd(current()->files, minfd, with_percall(oflags));
+	return reserve(fdflags_from_open(oflags), minfd);
 }
 
 void fd_install(int fd, struct file *f)
@@ -49,9 +42,9 @@ void fd_unreserve(int fd)
 	files_unreserve_fd(current()->files, fd);
 }
 
-int fd_dup_file(struct file *f, unsigned int oflags, int minfd)
+int fd_dup_file(struct file *f, fdflags_t flags, int minfd)
 {
-	int fd = fd_reserve(oflags, minfd);
+	int fd = reserve(flags, minfd);
 
 	if (fd >= 0) {
 		file_get(f);
@@ -60,30 +53,25 @@ int fd_dup_file(struct file *f, unsigned int oflags, int minfd)
 	return fd;
 }
 
-/* fd_dup with a per-call O_NONBLOCK, which changes the file before its new
- * fd shows it.  Out of line, so the common path saves no registers. */
-static __attribute__((noinline)) int fd_dup_nonblock(int oldfd, unsigned int oflags, int minfd)
-{
-	struct file *f = files_lookup_raw(current()->files, oldfd); /* dup: O_PATH too */
-	int fd;
-
-	if (!f)
-		return -EBADF;
-	fd = fd_dup_file(f, oflags, minfd);
-	file_put(f);
-	return fd;
-}
-
-long fd_dup(int oldfd, unsigned int oflags, int minfd)
+/*
+ * With a per-call O_NONBLOCK, which changes the file before its new fd
+ * shows it, the dup is a lookup and fd_dup_file(); otherwise files_dup
+ * with the per-call fd flags added.
+ */
+long fd_dup_percall(int oldfd, fdflags_t flags, int minfd)
 {
 	struct task *t = current();
+	struct file *f;
+	int fd;
 
-	/* Common case, outside syscall_indirect: one pass under the files lock. */
-	if (__builtin_expect(!t->indirect_flags, 1))
-		return files_dup(t->files, oldfd, minfd, oflags & FD_OFLAGS);
-	if (t->indirect_flags & SYSIND_NONBLOCK)
-		return fd_dup_nonblock(oldfd, oflags, minfd);
-	return files_dup(t->files, oldfd, minfd, with_percall(oflags));
+	if (!(t->indirect_flags & SYSIND_NONBLOCK))
+		return files_dup(t->files, oldfd, minfd, with_percall(flags));
+	f = files_lookup_raw(t->files, oldfd); /* dup: O_PATH too */
+	if (!f)
+		return -EBADF;
+	fd = fd_dup_file(f, flags, minfd);
+	file_put(f);
+	return fd;
 }
 
 int fd_install_new(struct file *f, unsigned int oflags)

@@ -1,22 +1,24 @@
 /*
  * Creating fds in the current process: the one place every fd-creating
  * system call goes through, so the per-call flags of syscall_indirect()
- * (docs/syscall_indirect.md) apply to all of them alike.
+ * (docs/syscall_indirect.md) apply to all of them alike.  An fd creator
+ * outside kernel/fd passes its O_* flags (fd_reserve, fd_install_new):
+ * they become fd flags (fdflags.h) here, once; the dup calls pass fd
+ * flags (sys_fd.c converts dup3's).
  */
-#ifndef FS_FD_H
-#define FS_FD_H
+#ifndef FD_FD_INSTALL_H
+#define FD_FD_INSTALL_H
 
 #include "fd/fdtable.h"
 #include "proc/task.h"
 #include <uapi/fcntl.h>
 
 struct file;
-struct rlimit;
 
 /*
- * Reserves an fd: oflags are O_NONSEQFD | O_CLOEXEC | O_CLOFORK, merged with
- * the per-call flags; the sequential area gives the lowest free fd >= minfd.
- * Returns the fd or -EMFILE / -EINVAL / -ENOMEM.
+ * Reserves an fd: of oflags only O_NONSEQFD | O_CLOEXEC | O_CLOFORK count,
+ * merged with the per-call flags; the sequential area gives the lowest
+ * free fd >= minfd.  Returns the fd or -EMFILE / -EINVAL / -ENOMEM.
  */
 int fd_reserve(unsigned int oflags, int minfd);
 /* Installs f at a reserved fd (takes over the caller's reference); applies
@@ -26,25 +28,29 @@ void fd_install(int fd, struct file *f);
 void fd_unreserve(int fd);
 /* fd_reserve + fd_install: the fd, or -errno (f untouched on failure). */
 int fd_install_new(struct file *f, unsigned int oflags);
-/* A new fd as fd_reserve() gives for f, which the caller keeps referenced. */
-int fd_dup_file(struct file *f, unsigned int oflags, int minfd);
-/* dup and F_DUPFD*: a new fd >= minfd (sequential area) or in the
- * non-sequential area (O_NONSEQFD, also per call) for oldfd's file, with
- * the per-call flags.  The fd, or -EBADF (oldfd) or fd_reserve's errors.
- * long, a system call's result: dup's handlers end in tail calls. */
-long fd_dup(int oldfd, unsigned int oflags, int minfd);
-/* fd_dup(oldfd, oflags | O_NONSEQFD, 0), with a direct route when no
- * per-call flags apply (dup3's O_NONSEQFD form: docs/fds.md).  Inline:
- * the non-sequential dup is the cheapest fd path (docs/bench.md). */
-static inline long fd_dup_nonseq(int oldfd, unsigned int oflags)
+/* F_DUPFD*: a new fd (as fd_reserve() gives for fd flags) for f, which
+ * the caller keeps referenced. */
+int fd_dup_file(struct file *f, fdflags_t flags, int minfd);
+/* fd_dup() inside syscall_indirect(): the per-call flags merged. */
+long fd_dup_percall(int oldfd, fdflags_t flags, int minfd);
+/* The fd flags the current call's syscall_indirect() flags add, 0 outside
+ * one (dup2 and dup3 add their FDF_KEPT bits to newfd's). */
+fdflags_t fd_percall_flags(void);
+
+/*
+ * dup and dup3's O_NONSEQFD form (docs/fds.md): a new fd >= minfd
+ * (sequential area) or in the non-sequential area (FDF_NONSEQ, also per
+ * call) for oldfd's file.  The fd, or -EBADF (oldfd) or fd_reserve's
+ * errors.  Inline, so that outside syscall_indirect a dup handler goes
+ * straight to files_dup, whose fast half is the cheapest fd path.
+ */
+static inline long fd_dup(int oldfd, fdflags_t flags, int minfd)
 {
 	struct task *t = current();
 
 	if (__builtin_expect(!t->indirect_flags, 1))
-		return files_dup_nonseq(t->files, oldfd, oflags);
-	return fd_dup(oldfd, oflags | O_NONSEQFD, 0);
+		return files_dup(t->files, oldfd, minfd, flags);
+	return fd_dup_percall(oldfd, flags, minfd);
 }
-/* FD_CLOEXEC | FD_CLOFORK the current call must add (dup2/dup3 and the like). */
-unsigned int fd_percall_fdflags(void);
 
 #endif

@@ -205,7 +205,7 @@ static int fdmap_take(struct fdmap *map, unsigned int i, unsigned int flags)
  * fdmap_alloc_exact - allocate one given fd
  * @map:   [in] the map
  * @fd:    [in] the fd, inside the map's area
- * @flags: [in] FDMAP_F_CLOEXEC / FDMAP_F_CLOFORK for the new fd
+ * @flags: [in] FDF_CLOEXEC / FDF_CLOFORK for the new fd
  *
  * Returns @fd, -EBUSY if it is already allocated, -EINVAL if outside the area.
  */
@@ -223,7 +223,7 @@ int fdmap_alloc_exact(struct fdmap *map, unsigned int fd, unsigned int flags)
  * @map:   [in] the map
  * @start: [in] smallest acceptable fd (below the area means from its start)
  * @limit: [in] first fd not allowed (RLIMIT_NOFILE); may lie past the area
- * @flags: [in] FDMAP_F_CLOEXEC / FDMAP_F_CLOFORK for the new fd
+ * @flags: [in] FDF_CLOEXEC / FDF_CLOFORK for the new fd
  *
  * Returns the fd, -EMFILE if the lowest free fd is >= @limit, or -ENOSPC when
  * every fd of the area from @start up is busy but @limit lies past it (grow).
@@ -276,7 +276,7 @@ struct file *fdmap_release(struct fdmap *map, unsigned int fd)
  * @map: [in] the map
  * @fd:  [in] fd inside the area
  *
- * Returns FDMAP_F_BUSY plus CLOEXEC/CLOFORK for a busy fd, 0 for a free one.
+ * Returns FDMAP_F_BUSY plus the fd's FDF_KEPT flags for a busy fd, 0 for a free one.
  */
 unsigned int fdmap_get_flags(const struct fdmap *map, unsigned int fd)
 {
@@ -298,7 +298,7 @@ int fdmap_set_flags(struct fdmap *map, unsigned int fd, unsigned int clear, unsi
 
 	if (!fdmap_busy(map, fd))
 		return -EBADF;
-	slot->flags = (slot->flags & ~(clear & FDMAP_F_USER)) | (set & FDMAP_F_USER);
+	slot->flags = (slot->flags & ~(clear & FDF_KEPT)) | (set & FDF_KEPT);
 	return 0;
 }
 
@@ -343,7 +343,7 @@ static unsigned long word_flag_set(struct fdmap *map, unsigned int w, unsigned l
 		if (slot->flags & flag) {
 			found |= 1UL << j;
 			if (clear)
-				slot->flags &= ~(flag & FDMAP_F_USER);
+				slot->flags &= ~(flag & FDF_KEPT);
 		}
 	}
 	return found;
@@ -352,7 +352,7 @@ static unsigned long word_flag_set(struct fdmap *map, unsigned int w, unsigned l
 /**
  * fdmap_next_flag_set - next group of busy fds whose flags include @flag
  * @map:   [in]     the map
- * @flag:  [in]     FDMAP_F_* bit to look for (FDMAP_F_BUSY: every busy fd)
+ * @flag:  [in]     an FDF_KEPT bit to look for (FDMAP_F_BUSY: every busy fd)
  * @clear: [in]     clear @flag on the fds returned (never FDMAP_F_BUSY)
  * @pos:   [in/out] slot index to scan from; 0 starts a scan, updated on return
  * @base:  [out]    fd of bit 0 of @set (a multiple of the word size past the area base)
@@ -429,7 +429,7 @@ static bool copy_wanted(const struct fdmap *src, unsigned int i, int mode)
 
 	if (mode == FDMAP_COPY_GROW)
 		return true;
-	return slot->file && (mode == FDMAP_COPY_UNSHARE || !(slot->flags & FDMAP_F_CLOFORK));
+	return slot->file && (mode == FDMAP_COPY_UNSHARE || !(slot->flags & FDF_CLOFORK));
 }
 
 /* Copy the wanted busy slots of @src into the fresh @dst; returns how many. */
@@ -472,8 +472,8 @@ static void copy_dropped(struct fdmap *dst, const struct fdmap *src)
  * fdmap_copy's common case, a fork's copy of a map of the same size: the
  * slots (free links and all) and both bitmaps as they stand, so the free
  * list keeps its order without a walk; then the fds the copy skips go to
- * its tail in fd order.  Two memcpys and O(busy) work instead of ~20
- * instructions a slot (fork + exit + wait: docs/bench.md).
+ * its tail in fd order.  Two memcpys and O(busy) work instead of a
+ * rebuild slot by slot (its cost: docs/bench.md, fork_exit_wait).
  */
 static int copy_same_size(struct fdmap *dst, const struct fdmap *src, int mode)
 {

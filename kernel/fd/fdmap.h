@@ -10,6 +10,7 @@
 #ifndef FS_FDMAP_H
 #define FS_FDMAP_H
 
+#include "fdflags.h"
 #include "fdmap_port.h"
 
 /*
@@ -21,11 +22,12 @@
  * an acquire barrier).
  */
 
-/* Per-slot flags (internal bits; fdtable.c maps FD_CLOEXEC/FD_CLOFORK to them). */
-#define FDMAP_F_BUSY	(1u << 0) /* slot allocated; never cleared by set_flags */
-#define FDMAP_F_CLOEXEC (1u << 1) /* close on execve */
-#define FDMAP_F_CLOFORK (1u << 2) /* not copied into a forked child */
-#define FDMAP_F_USER	(FDMAP_F_CLOEXEC | FDMAP_F_CLOFORK)
+/*
+ * A slot's flags: the fd flags it keeps (FDF_CLOEXEC, FDF_CLOFORK:
+ * fdflags.h) and FDMAP_F_BUSY.
+ */
+#define FDMAP_F_BUSY (1u << 3) /* slot allocated; never cleared by set_flags */
+_Static_assert(!(FDMAP_F_BUSY & FDF_ALL), "FDMAP_F_BUSY is no fd flag");
 
 /* fdmap_copy() modes. */
 #define FDMAP_COPY_GROW 0 /* same table, bigger map: copy every busy slot as is */
@@ -45,7 +47,7 @@
 struct fdmap_slot {
 	struct file *file; /* busy: installed file or NULL (reserved); free: NULL */
 	union {
-		uint32_t flags; /* busy: FDMAP_F_BUSY | FDMAP_F_CLOEXEC | FDMAP_F_CLOFORK */
+		uint32_t flags; /* busy: FDMAP_F_BUSY | FDF_KEPT bits */
 		struct {
 			uint32_t next, prev; /* free: neighbours on the free list, or FDMAP_NIL */
 		} link;
@@ -141,7 +143,7 @@ static inline void fdmap_install(struct fdmap *map, unsigned int fd, struct file
  * flags, its busy bit, the count. */
 static inline void fdmap_mark_busy(struct fdmap *map, unsigned int i, unsigned int flags)
 {
-	map->slots[i].flags = FDMAP_F_BUSY | (flags & FDMAP_F_USER);
+	map->slots[i].flags = FDMAP_F_BUSY | (flags & FDF_KEPT);
 	map->bits[i / (8 * sizeof(long))] |= 1UL << (i % (8 * sizeof(long)));
 	map->busy++;
 }
@@ -169,7 +171,7 @@ static inline unsigned int fdmap_take_head(struct fdmap *map, unsigned int flags
 /**
  * fdmap_alloc_free - allocate the fd at the head of the free list ("non-sequential")
  * @map:   [in] the map
- * @flags: [in] FDMAP_F_CLOEXEC / FDMAP_F_CLOFORK for the new fd
+ * @flags: [in] FDF_CLOEXEC / FDF_CLOFORK for the new fd
  *
  * Returns the fd (reserved: no file yet), or -ENOSPC if the free list is empty.
  */

@@ -1,29 +1,10 @@
 /*
- * Files table: a process's two fd areas over fdmap, and the operations the
- * syscall layer needs (open/dup/close/fcntl/fork/exec/close_range/rlimit).
+ * Files table: a process's two fd areas over fdmap, and the operations on
+ * its fds one at a time: reserve, install, dup, look up (lock-free), list,
+ * close, flags, and RLIMIT_NOFILE.  How tables are shared and copied is
+ * fdtable_share.c's; what closing fds does, in bulk too, fdtable_close.c's.
  */
 #include "fdtable.h"
-
-#define OPEN_FD_FLAGS (O_NONSEQFD | O_CLOEXEC | O_CLOFORK)
-#define FD_FLAGS      (FD_CLOEXEC | FD_CLOFORK)
-
-static unsigned int open_to_map_flags(unsigned int oflags)
-{
-	return (oflags & O_CLOEXEC ? FDMAP_F_CLOEXEC : 0) |
-	       (oflags & O_CLOFORK ? FDMAP_F_CLOFORK : 0);
-}
-
-static unsigned int fd_to_map_flags(unsigned int fdflags)
-{
-	return (fdflags & FD_CLOEXEC ? FDMAP_F_CLOEXEC : 0) |
-	       (fdflags & FD_CLOFORK ? FDMAP_F_CLOFORK : 0);
-}
-
-static int map_to_fd_flags(unsigned int mflags)
-{
-	return (mflags & FDMAP_F_CLOEXEC ? FD_CLOEXEC : 0) |
-	       (mflags & FDMAP_F_CLOFORK ? FD_CLOFORK : 0);
-}
 
 /* The area pointer (&files->seq or &files->nonseq) where @fd would live. */
 static struct fdmap **files_area(struct files_table *files, int fd)
@@ -123,7 +104,7 @@ static int files_reach(struct files_table *files, int fd, struct fdmap **mapp)
 
 /* Under the lock: files_alloc_seq() once the area is full from @minfd up. */
 static __attribute__((noinline)) int files_alloc_seq_grow(struct files_table *files,
-							  unsigned int minfd, unsigned int mflags)
+							  unsigned int minfd, fdflags_t flags)
 {
 	for (;;) {
 		struct fdmap *map = files->seq;
@@ -133,7 +114,7 @@ static __attribute__((noinline)) int files_alloc_seq_grow(struct files_table *fi
 
 		if (err)
 			return err;
-		fd = fdmap_alloc_lowest(files->seq, minfd, files->nofile, mflags);
+		fd = fdmap_alloc_lowest(files->seq, minfd, files->nofile, flags);
 		if (fd != -ENOSPC)
 			return fd;
 	}
@@ -143,16 +124,16 @@ static __attribute__((noinline)) int files_alloc_seq_grow(struct files_table *fi
  * Under the lock: lowest free fd in [minfd, nofile), growing the area as
  * needed.  The growth is out of line: the common path saves no registers.
  */
-static int files_alloc_seq(struct files_table *files, unsigned int minfd, unsigned int mflags)
+static int files_alloc_seq(struct files_table *files, unsigned int minfd, fdflags_t flags)
 {
-	int fd = fdmap_alloc_lowest(files->seq, minfd, files->nofile, mflags);
+	int fd = fdmap_alloc_lowest(files->seq, minfd, files->nofile, flags);
 
-	return fd != -ENOSPC ? fd : files_alloc_seq_grow(files, minfd, mflags);
+	return fd != -ENOSPC ? fd : files_alloc_seq_grow(files, minfd, flags);
 }
 
 /* Under the lock: files_alloc_nonseq() once the free list is empty. */
 static __attribute__((noinline)) int files_alloc_nonseq_grow(struct files_table *files,
-							     unsigned int mflags)
+							     fdflags_t flags)
 {
 	for (;;) {
 		struct fdmap *map = files->nonseq;
@@ -163,32 +144,32 @@ static __attribute__((noinline)) int files_alloc_nonseq_grow(struct files_table 
 		err = files_grow(&files->nonseq, grown_size(map->size, map->size, NONSEQ_FD_MAX));
 		if (err)
 			return err;
-		fd = fdmap_alloc_free(files->nonseq, mflags);
+		fd = fdmap_alloc_free(files->nonseq, flags);
 		if (fd != -ENOSPC)
 			return fd;
 	}
 }
 
 /* Under the lock: the head of the non-sequential free list, growing the area as needed. */
-static int files_alloc_nonseq(struct files_table *files, unsigned int mflags)
+static int files_alloc_nonseq(struct files_table *files, fdflags_t flags)
 {
-	int fd = fdmap_alloc_free(files->nonseq, mflags);
+	int fd = fdmap_alloc_free(files->nonseq, flags);
 
-	return fd != -ENOSPC ? fd : files_alloc_nonseq_grow(files, mflags);
+	return fd != -ENOSPC ? fd : files_alloc_nonseq_grow(files, flags);
 }
 
 /* Under the lock: files_alloc_fd() once its arguments are checked.  Inline
  * in its two callers: dup saves a call and the registers it saved. */
-static inline int files_alloc_locked(struct files_table *files, unsigned int minfd,
-				     unsigned int flags, bool nonseq)
+static inline int files_alloc_locked(struct files_table *files, unsigned int minfd, fdflags_t flags,
+				     bool nonseq)
 {
 	if (!files_room(files, nonseq))
 		return -EMFILE;
 	if (nonseq)
-		return files_alloc_nonseq(files, open_to_map_flags(flags));
+		return files_alloc_nonseq(files, flags);
 	if (minfd >= files->nofile)
 		return -EMFILE;
-	return files_alloc_seq(files, minfd, open_to_map_flags(flags));
+	return files_alloc_seq(files, minfd, flags);
 }
 
 /**
@@ -216,31 +197,6 @@ struct files_table *files_create(void)
 	return NULL;
 }
 
-void files_note_close_state(struct files_table *files)
-{
-	if (__atomic_load_n(&files->close_state, __ATOMIC_RELAXED))
-		return;
-	spin_lock_task(&files->lock);
-	__atomic_store_n(&files->close_state, true, __ATOMIC_RELAXED);
-	spin_unlock_task(&files->lock);
-}
-
-/* What closing an fd of a table with close_state undoes: out of line, so
- * the common close saves no registers for it. */
-static __attribute__((noinline)) void files_close_state(struct files_table *files,
-							struct file *file)
-{
-	reclock_close(file, files);
-	dnotify_close(file, files);
-}
-
-void files_put_closed(struct files_table *files, struct file *file)
-{
-	if (__builtin_expect(__atomic_load_n(&files->close_state, __ATOMIC_RELAXED), 0))
-		files_close_state(files, file);
-	file_put(file);
-}
-
 static int put_file(void *arg, struct file *file, unsigned int fd)
 {
 	(void)fd;
@@ -263,163 +219,101 @@ void files_destroy(struct files_table *files)
 }
 
 /**
- * files_copy - a new table with @files's installed fds
- * @files: [in] the table
- * @mode:  [in] FDMAP_COPY_FORK (close-on-fork fds left out) or
- *              FDMAP_COPY_UNSHARE (all of them)
- *
- * @err:   [out] why there is no copy
- *
- * Each copied fd keeps its flags and takes a reference on its file;
- * reserved fds are not copied; same RLIMIT_NOFILE.  Returns the copy, or
- * NULL with *@err -ENOMEM, or -EMFILE when a sequential fd at or past
- * fs.nr_open is open (files_nr_open): nothing taken, nothing leaked.
- */
-struct files_table *files_copy(struct files_table *files, int mode, int *err)
-{
-	struct files_table *child = kzalloc(sizeof(*child));
-
-	*err = -ENOMEM;
-	if (!child)
-		return NULL;
-	child->users = child->refs = 1;
-	spin_init(&child->lock, "files");
-	spin_lock_task(&files->lock);
-	if (fdmap_top_open_fd(files->seq) >= (int)files_nr_open_fds()) {
-		spin_unlock_task(&files->lock);
-		kfree(child);
-		*err = -EMFILE;
-		return NULL;
-	}
-	child->seq = fdmap_alloc_for_copy(0, files->seq->size);
-	child->nonseq = fdmap_alloc_for_copy(NONSEQ_FD_BASE, files->nonseq->size);
-	if (child->seq && child->nonseq) {
-		fdmap_copy(child->seq, files->seq, mode);
-		fdmap_copy(child->nonseq, files->nonseq, mode);
-		child->nofile = files->nofile;
-		child->nofile_max = files->nofile_max;
-		spin_unlock_task(&files->lock);
-		return child;
-	}
-	spin_unlock_task(&files->lock);
-	fdmap_free(child->seq);
-	fdmap_free(child->nonseq);
-	kfree(child);
-	return NULL;
-}
-
-/**
- * files_fork - the child's copy of a table
- * @files: [in] parent table
- * @err:   [out] why there is none (files_copy)
- *
- * files_copy() without the FD_CLOFORK fds.
- */
-struct files_table *files_fork(struct files_table *files, int *err)
-{
-	return files_copy(files, FDMAP_COPY_FORK, err);
-}
-
-/**
  * files_alloc_fd - reserve a new fd (install a file on it next, or unreserve it)
  * @files: [in] the table
  * @minfd: [in] smallest acceptable fd (sequential area only; F_DUPFD's argument)
- * @flags: [in] O_NONSEQFD | O_CLOEXEC | O_CLOFORK
+ * @flags: [in] FDF_NONSEQ | FDF_CLOEXEC | FDF_CLOFORK (fdflags.h)
  *
  * Returns the fd, -EINVAL for unknown flags or a negative @minfd, -EMFILE
  * when RLIMIT_NOFILE fds are open (both areas count; see files_room), no fd >= @minfd is
  * free below RLIMIT_NOFILE (sequential) or the non-sequential area is
  * full, -ENOMEM if growing the area failed.
  */
-int files_alloc_fd(struct files_table *files, int minfd, unsigned int flags)
+int files_alloc_fd(struct files_table *files, int minfd, fdflags_t flags)
 {
 	int fd;
 
-	if ((flags & ~OPEN_FD_FLAGS) || minfd < 0)
+	if ((flags & ~FDF_ALL) || minfd < 0)
 		return -EINVAL;
 	spin_lock_task(&files->lock);
-	fd = files_alloc_locked(files, (unsigned int)minfd, flags, flags & O_NONSEQFD);
+	fd = files_alloc_locked(files, (unsigned int)minfd, flags, flags & FDF_NONSEQ);
 	spin_unlock_task(&files->lock);
 	return fd;
 }
 
+/*
+ * Under the lock: dup's one body.  The lookup of @oldfd, the allocation
+ * and the install happen in one pass, so the new fd carries the file
+ * @oldfd had at that moment.  Returns the new fd, or -EBADF, or
+ * files_alloc_locked()'s errors.
+ */
+static inline long dup_locked(struct files_table *files, int oldfd, unsigned int minfd,
+			      fdflags_t flags)
+{
+	bool nonseq = flags & FDF_NONSEQ;
+	struct file *file = files_installed(files, oldfd);
+	int fd = file ? files_alloc_locked(files, minfd, flags, nonseq) : -EBADF;
+
+	if (fd >= 0) {
+		file_get(file); /* the new fd's reference */
+		fdmap_install(nonseq ? files->nonseq : files->seq, (unsigned int)fd, file);
+	}
+	return fd;
+}
+
 /**
- * files_dup - dup/F_DUPFD: a new fd for @oldfd's file, in one pass under the lock
+ * files_dup_slow - files_dup()'s slow half: the lookup, allocation and install under the lock
  * @files: [in] the table
  * @oldfd: [in] open fd
  * @minfd: [in] as files_alloc_fd()
  * @flags: [in] as files_alloc_fd()
  *
- * The lookup, the allocation and the install happen under one lock, so the
- * new fd carries the file @oldfd had at that moment.  Returns the new fd,
- * -EBADF if @oldfd has no file, or files_alloc_fd()'s errors.
+ * Every sequential dup, and the non-sequential ones the fast half leaves
+ * (contention, an error, growth).  Returns the new fd, -EBADF if @oldfd
+ * has no file, or files_alloc_fd()'s errors.
  */
-/* files_dup's pass, in the area nonseq names (a constant in each caller). */
-static inline __attribute__((always_inline)) int dup_locked(struct files_table *files, int oldfd,
-							    unsigned int minfd, unsigned int flags,
-							    bool nonseq)
+long files_dup_slow(struct files_table *files, int oldfd, int minfd, fdflags_t flags)
 {
-	struct file *file;
-	int fd;
+	long fd;
 
+	if ((flags & ~FDF_ALL) || minfd < 0)
+		return -EINVAL;
 	spin_lock_task(&files->lock);
-	file = files_installed(files, oldfd);
-	fd = file ? files_alloc_locked(files, minfd, flags, nonseq) : -EBADF;
-	if (fd >= 0) {
-		file_get(file); /* the new fd's reference */
-		fdmap_install(nonseq ? files->nonseq : files->seq, (unsigned int)fd, file);
-	}
+	fd = dup_locked(files, oldfd, (unsigned int)minfd, flags);
 	spin_unlock_task(&files->lock);
 	return fd;
 }
 
-static __attribute__((noinline)) long dup_nonseq_locked(struct files_table *files, int oldfd,
-							unsigned int flags)
-{
-	return dup_locked(files, oldfd, 0, flags, true);
-}
-
-/*
- * files_dup in the non-sequential area; @flags: O_CLOEXEC | O_CLOFORK.  Its
- * common case is a leaf: the lock free at the first try, @oldfd open,
- * room, a slot on the free list; anything else (contention, an error,
- * growth) is dup_nonseq_locked's.  Calling nothing, it saves no registers:
- * the seed's O(1) allocation makes the cheapest fd path (docs/bench.md).
+/**
+ * files_dup_fast - files_dup()'s fast half: a non-sequential dup as a leaf
+ * @files: [in] the table
+ * @oldfd: [in] open fd
+ * @flags: [in] FDF_NONSEQ, with FDF_CLOEXEC / FDF_CLOFORK
+ *
+ * Its common case calls nothing: the lock free at
+ * the first try, @oldfd open, room, a slot on the free list (the pop,
+ * file_get and install inline): the cheapest fd path (docs/bench.md).
+ * Anything else is files_dup_slow's.  Returns as files_dup_slow().
  */
-long files_dup_nonseq(struct files_table *files, int oldfd, unsigned int flags)
+long files_dup_fast(struct files_table *files, int oldfd, fdflags_t flags)
 {
 	struct fdmap *map;
 	struct file *file;
 	unsigned int i;
 
-	if (!spin_trylock_task(&files->lock))
-		return dup_nonseq_locked(files, oldfd, flags);
+	if (flags != (flags & FDF_ALL) || !spin_trylock_task(&files->lock))
+		return files_dup_slow(files, oldfd, 0, flags);
 	map = files->nonseq;
 	file = files_installed(files, oldfd);
 	if (!file || !files_room(files, true) || map->free_head == FDMAP_NIL) {
 		spin_unlock_task(&files->lock);
-		return dup_nonseq_locked(files, oldfd, flags);
+		return files_dup_slow(files, oldfd, 0, flags);
 	}
-	i = fdmap_take_head(map, open_to_map_flags(flags));
+	i = fdmap_take_head(map, flags);
 	file_get(file); /* the new fd's reference */
 	fdmap_install_slot(map, i, file);
 	spin_unlock_task(&files->lock);
 	return (int)(map->base + i);
-}
-
-static __attribute__((noinline)) long dup_seq(struct files_table *files, int oldfd,
-					      unsigned int minfd, unsigned int flags)
-{
-	return dup_locked(files, oldfd, minfd, flags, false);
-}
-
-long files_dup(struct files_table *files, int oldfd, int minfd, unsigned int flags)
-{
-	if ((flags & ~OPEN_FD_FLAGS) || minfd < 0)
-		return -EINVAL;
-	if (flags & O_NONSEQFD)
-		return files_dup_nonseq(files, oldfd, flags);
-	return dup_seq(files, oldfd, (unsigned int)minfd, flags);
 }
 
 /**
@@ -508,7 +402,7 @@ struct file *files_lookup_raw(struct files_table *files, int fd)
  * A table with one user is changed by that task alone: a file installed on
  * @fd stays installed, referenced by the table, until the caller itself
  * closes it, so the call needs no reference of its own (Linux's
- * __fget_light: a poll of 512 fds saves 41 instructions an fd, docs/bench.md).
+ * __fget_light; what it saves: docs/bench.md, poll_1of512).
  * A shared table goes through files_lookup() (a /proc reader that borrowed
  * it only looks).
  * Acquire: a thread's changes to the table precede its exit's put.
@@ -535,6 +429,39 @@ struct file *files_lookup(struct files_table *files, int fd)
 	return file;
 }
 
+/*
+ * Listing the fds without the lock, for /proc/<pid>/fd: both areas,
+ * non-sequential fds included (a user must see them).  The same rules as
+ * files_lookup(): the maps are loaded with acquire and may be replaced
+ * (freed only after a grace period), so the caller must not sleep between
+ * loading a map and using the fd found in it.
+ */
+/**
+ * files_next_fd - the lowest fd >= @from with a file installed
+ * @files: [in] the table (the caller holds a reference)
+ * @from:  [in] where to start
+ *
+ * Returns that fd, or -1.  An fd opened or closed meanwhile may or may not
+ * be seen, as in Linux's listing; a reserved fd (an open in progress) is not.
+ */
+int files_next_fd(struct files_table *files, unsigned int from)
+{
+	struct fdmap *areas[2] = {
+	    __atomic_load_n(&files->seq, __ATOMIC_ACQUIRE),
+	    __atomic_load_n(&files->nonseq, __ATOMIC_ACQUIRE),
+	};
+
+	for (int a = 0; a < 2; a++) {
+		int fd = (int)from;
+		while ((fd = fdmap_next_busy(areas[a], (unsigned int)fd)) >= 0) {
+			if (fdmap_file(areas[a], (unsigned int)fd))
+				return fd;
+			fd++;
+		}
+	}
+	return -1;
+}
+
 /**
  * files_close - close an fd
  * @files: [in] the table
@@ -558,9 +485,9 @@ int files_close(struct files_table *files, int fd)
 	return 0;
 }
 
-/* Under the lock: make @newfd (covered by @map) carry @file with @mflags; returns what it replaced.
+/* Under the lock: make @newfd (covered by @map) carry @file with @flags; returns what it replaced.
  */
-static int files_put_on(struct fdmap *map, int newfd, struct file *file, unsigned int mflags,
+static int files_put_on(struct fdmap *map, int newfd, struct file *file, fdflags_t flags,
 			struct file **replaced)
 {
 	unsigned int fd = (unsigned int)newfd;
@@ -570,9 +497,9 @@ static int files_put_on(struct fdmap *map, int newfd, struct file *file, unsigne
 		*replaced = fdmap_file(map, fd);
 		if (!*replaced)
 			return -EBUSY; /* an open in progress owns it, as Linux says */
-		fdmap_set_flags(map, fd, FDMAP_F_USER, mflags);
+		fdmap_set_flags(map, fd, FDF_KEPT, flags);
 	} else {
-		fdmap_alloc_exact(map, fd, mflags);
+		fdmap_alloc_exact(map, fd, flags);
 	}
 	file_get(file);
 	fdmap_install(map, fd, file); /* readers see the old file or the new one */
@@ -585,7 +512,7 @@ static int files_put_on(struct fdmap *map, int newfd, struct file *file, unsigne
  * @oldfd:   [in] open fd
  * @newfd:   [in] target fd, in the sequential area below RLIMIT_NOFILE or
  *                anywhere in the non-sequential area; what it held is closed
- * @fdflags: [in] FD_CLOEXEC | FD_CLOFORK for @newfd
+ * @fdflags: [in] FDF_KEPT bits for @newfd
  *
  * @oldfd == @newfd returns @newfd and changes nothing (dup2; dup3 rejects it
  * before calling).  Returns @newfd, -EINVAL for unknown flags, -EBADF for a
@@ -593,13 +520,13 @@ static int files_put_on(struct fdmap *map, int newfd, struct file *file, unsigne
  * open (replacing an open fd adds none), -EBUSY if @newfd is reserved,
  * -ENOMEM if growing failed.
  */
-int files_dup_to(struct files_table *files, int oldfd, int newfd, unsigned int fdflags)
+int files_dup_to(struct files_table *files, int oldfd, int newfd, fdflags_t fdflags)
 {
 	struct file *file, *replaced = NULL;
 	struct fdmap *map;
 	int ret;
 
-	if (fdflags & ~FD_FLAGS)
+	if (fdflags & ~FDF_KEPT)
 		return -EINVAL;
 	spin_lock_task(&files->lock);
 	file = files_installed(files, oldfd);
@@ -608,7 +535,7 @@ int files_dup_to(struct files_table *files, int oldfd, int newfd, unsigned int f
 	else if (oldfd == newfd)
 		ret = newfd;
 	else if (!(ret = files_reach(files, newfd, &map)))
-		ret = files_put_on(map, newfd, file, fd_to_map_flags(fdflags), &replaced);
+		ret = files_put_on(map, newfd, file, fdflags, &replaced);
 	spin_unlock_task(&files->lock);
 	if (replaced)
 		files_put_closed(files, replaced);
@@ -620,7 +547,7 @@ int files_dup_to(struct files_table *files, int oldfd, int newfd, unsigned int f
  * @files: [in] the table
  * @fd:    [in] the fd
  *
- * Returns FD_CLOEXEC | FD_CLOFORK bits, or -EBADF if @fd has no file.
+ * Returns the fd's FDF_KEPT bits (F_GETFD's FD_* values), or -EBADF if @fd has no file.
  */
 int files_get_fdflags(struct files_table *files, int fd)
 {
@@ -628,7 +555,7 @@ int files_get_fdflags(struct files_table *files, int fd)
 
 	spin_lock_task(&files->lock);
 	if (files_installed(files, fd))
-		ret = map_to_fd_flags(fdmap_get_flags(files_map_of(files, fd), (unsigned int)fd));
+		ret = (int)(fdmap_get_flags(files_map_of(files, fd), (unsigned int)fd) & FDF_KEPT);
 	spin_unlock_task(&files->lock);
 	return ret;
 }
@@ -637,20 +564,19 @@ int files_get_fdflags(struct files_table *files, int fd)
  * files_set_fdflags - F_SETFD: replace both flags
  * @files:   [in] the table
  * @fd:      [in] the fd
- * @fdflags: [in] FD_CLOEXEC | FD_CLOFORK
+ * @fdflags: [in] FDF_KEPT bits (F_SETFD's FD_* values)
  *
  * Returns 0, -EINVAL for unknown bits, -EBADF if @fd has no file.
  */
-int files_set_fdflags(struct files_table *files, int fd, unsigned int fdflags)
+int files_set_fdflags(struct files_table *files, int fd, fdflags_t fdflags)
 {
 	int ret = -EBADF;
 
-	if (fdflags & ~FD_FLAGS)
+	if (fdflags & ~FDF_KEPT)
 		return -EINVAL;
 	spin_lock_task(&files->lock);
 	if (files_installed(files, fd))
-		ret = fdmap_set_flags(files_map_of(files, fd), (unsigned int)fd, FDMAP_F_USER,
-				      fd_to_map_flags(fdflags));
+		ret = fdmap_set_flags(files_map_of(files, fd), (unsigned int)fd, FDF_KEPT, fdflags);
 	spin_unlock_task(&files->lock);
 	return ret;
 }
@@ -664,4 +590,77 @@ unsigned int files_count(struct files_table *files)
 	n = files->seq->busy + files->nonseq->busy;
 	spin_unlock_task(&files->lock);
 	return n;
+}
+
+/*
+ * RLIMIT_NOFILE: the soft limit new fds are checked against (files_room)
+ * and the hard one getrlimit reports.
+ */
+int files_nr_open = NR_OPEN_MAX;
+
+/* How many sequential fds a copy may span: nr_open rounded up to a word. */
+unsigned int files_nr_open_fds(void)
+{
+	unsigned int n = (unsigned int)__atomic_load_n(&files_nr_open, __ATOMIC_RELAXED);
+
+	return (n + 63) & ~63u; /* a word of fds, as Linux's fdtable */
+}
+
+/**
+ * files_set_nofile - set RLIMIT_NOFILE (soft)
+ * @files: [in] the table
+ * @soft:  [in] new limit; may be below open fds (they stay open, as on Linux;
+ *              new fds fail until fewer than @soft are open)
+ *
+ * Returns 0, or -EPERM above NR_OPEN_MAX (Linux's answer above nr_open).
+ */
+int files_set_nofile(struct files_table *files, unsigned long soft)
+{
+	if (soft > NR_OPEN_MAX)
+		return -EPERM;
+	spin_lock_task(&files->lock);
+	files->nofile = (unsigned int)soft;
+	spin_unlock_task(&files->lock);
+	return 0;
+}
+
+/* The current RLIMIT_NOFILE. */
+unsigned int files_get_nofile(struct files_table *files)
+{
+	unsigned int n;
+
+	spin_lock_task(&files->lock);
+	n = files->nofile;
+	spin_unlock_task(&files->lock);
+	return n;
+}
+
+/**
+ * files_set_nofile_limits - setrlimit(RLIMIT_NOFILE): soft and hard together
+ * @files: [in] the table
+ * @soft:  [in] new soft limit; may be below open fds (they stay open)
+ * @hard:  [in] new hard limit (raising it is allowed: everyone is root)
+ *
+ * Returns 0, -EINVAL if @soft > @hard, -EPERM if @hard > NR_OPEN_MAX.
+ */
+int files_set_nofile_limits(struct files_table *files, uint64_t soft, uint64_t hard)
+{
+	if (soft > hard)
+		return -EINVAL;
+	if (hard > NR_OPEN_MAX)
+		return -EPERM;
+	spin_lock_task(&files->lock);
+	files->nofile = (unsigned int)soft;
+	files->nofile_max = (unsigned int)hard;
+	spin_unlock_task(&files->lock);
+	return 0;
+}
+
+/* getrlimit(RLIMIT_NOFILE). */
+void files_get_nofile_limits(struct files_table *files, uint64_t *soft, uint64_t *hard)
+{
+	spin_lock_task(&files->lock);
+	*soft = files->nofile;
+	*hard = files->nofile_max;
+	spin_unlock_task(&files->lock);
 }

@@ -9,11 +9,13 @@
  * also bounds how many fds both areas hold together.  docs/fdmap.md.
  *
  * The file refcount contract (file_get, file_put, file_tryget) is in fdmap.h.
- * Flags at this API are FD_CLOEXEC / FD_CLOFORK (fcntl's), or O_* where
- * noted; never fdmap's own bits.
+ * Flags at this API are fd flags (fdflags_t, fdflags.h), except
+ * close_range's, which files_close_range() takes as the system call does.
+ * Files: fdtable.c (one fd at a time), fdtable_share.c (sharing and
+ * copies), fdtable_close.c (what closing does; many fds at once).
  */
-#ifndef FS_FILES_H
-#define FS_FILES_H
+#ifndef FD_FDTABLE_H
+#define FD_FDTABLE_H
 
 #include "fdmap.h"
 
@@ -69,7 +71,7 @@ struct files_table {
 
 struct files_table *files_create(void);
 void files_destroy(struct files_table *files);
-/* Sharing (files_share.c): CLONE_FILES, the last user's exit, readers of
+/* Sharing (fdtable_share.c): CLONE_FILES, the last user's exit, readers of
  * another task's table, and the private table execve needs (files_private:
  * a copy if others share it). */
 struct files_table *files_share(struct files_table *files);
@@ -78,15 +80,29 @@ struct files_table *files_borrow(struct files_table *files);
 void files_unborrow(struct files_table *files);
 void files_close_all(struct files_table *files);
 struct files_table *files_private(struct files_table *files, int *err);
-/* The lowest fd >= from with a file installed, or -1; lock-free (files_list.c). */
+/* The lowest fd >= from with a file installed, or -1; lock-free. */
 int files_next_fd(struct files_table *files, unsigned int from);
 struct files_table *files_copy(struct files_table *files, int mode, int *err);
 struct files_table *files_fork(struct files_table *files, int *err);
 void files_exec(struct files_table *files);
 
-int files_alloc_fd(struct files_table *files, int minfd, unsigned int flags);
-long files_dup(struct files_table *files, int oldfd, int minfd, unsigned int flags);
-long files_dup_nonseq(struct files_table *files, int oldfd, unsigned int flags);
+int files_alloc_fd(struct files_table *files, int minfd, fdflags_t flags);
+long files_dup_slow(struct files_table *files, int oldfd, int minfd, fdflags_t flags);
+long files_dup_fast(struct files_table *files, int oldfd, fdflags_t flags);
+/*
+ * dup, F_DUPFD's lookup, dup3(O_NONSEQFD): a new fd for @oldfd's file, in
+ * the area FDF_NONSEQ names (>= @minfd in the sequential one), looked up,
+ * allocated and installed under one lock, so it carries the file @oldfd
+ * had at that moment.  The fd, or -EBADF, -EINVAL, -EMFILE, -ENOMEM.
+ * Non-sequential dups try the fast half, a leaf (fdtable.c); long, a
+ * system call's result, so dup's handlers end in tail calls.
+ */
+static inline long files_dup(struct files_table *files, int oldfd, int minfd, fdflags_t flags)
+{
+	if (flags & FDF_NONSEQ)
+		return files_dup_fast(files, oldfd, flags);
+	return files_dup_slow(files, oldfd, minfd, flags);
+}
 int files_install(struct files_table *files, int fd, struct file *file);
 int files_unreserve_fd(struct files_table *files, int fd);
 /* The file on fd with a reference (file_put it), or NULL: an O_PATH file
@@ -102,15 +118,15 @@ void files_put_closed(struct files_table *files, struct file *file);
 /* The table is about to own a POSIX record lock or a dnotify watch
  * (reclock_set, dnotify_fcntl): its closes must look for them from now on. */
 void files_note_close_state(struct files_table *files);
-int files_dup_to(struct files_table *files, int oldfd, int newfd, unsigned int fdflags);
+int files_dup_to(struct files_table *files, int oldfd, int newfd, fdflags_t fdflags);
 int files_get_fdflags(struct files_table *files, int fd);
-int files_set_fdflags(struct files_table *files, int fd, unsigned int fdflags);
+int files_set_fdflags(struct files_table *files, int fd, fdflags_t fdflags);
 int files_close_range_check(unsigned int first, unsigned int last, unsigned int flags);
 int files_close_range(struct files_table *files, unsigned int first, unsigned int last,
 		      unsigned int flags);
 unsigned int files_count(struct files_table *files);
 /*
- * fs.nr_open (files_nofile.c; /proc/sys/fs/nr_open is proc/rlimit.c's
+ * fs.nr_open (/proc/sys/fs/nr_open is proc/rlimit.c's
  * row on it): RLIMIT_NOFILE's hard limit may not pass it, and a table
  * with a sequential fd open at or past it, rounded up to a word of fds as
  * Linux sizes its tables, cannot be copied (fork, unshare: EMFILE, as

@@ -32,11 +32,11 @@ static struct files_table *files(void)
 	return current()->files;
 }
 
-/* FD_CLOEXEC | FD_CLOFORK for O_CLOEXEC | O_CLOFORK, plus syscall_indirect's. */
-static unsigned int fdflags_of(unsigned int oflags)
+/* The fd flags dup2 and dup3 give newfd: those of dup3's O_* flags, plus
+ * syscall_indirect's (newfd names the area: no FDF_NONSEQ). */
+static fdflags_t dup_to_flags(unsigned int oflags)
 {
-	return (oflags & O_CLOEXEC ? FD_CLOEXEC : 0) | (oflags & O_CLOFORK ? FD_CLOFORK : 0) |
-	       fd_percall_fdflags();
+	return (fdflags_from_open(oflags) | fd_percall_flags()) & FDF_KEPT;
 }
 
 SYSCALL_DEFINE1(dup, int, fd)
@@ -47,7 +47,7 @@ SYSCALL_DEFINE1(dup, int, fd)
 /* dup2 clears the new fd's flags; oldfd == newfd checks oldfd and returns it. */
 SYSCALL_DEFINE2(dup2, int, oldfd, int, newfd)
 {
-	return files_dup_to(files(), oldfd, newfd, fdflags_of(0));
+	return files_dup_to(files(), oldfd, newfd, dup_to_flags(0));
 }
 
 /* dup3 onto newfd; out of line, so the non-sequential route saves no registers. */
@@ -55,7 +55,7 @@ static __attribute__((noinline)) long dup3_to(int oldfd, int newfd, unsigned int
 {
 	if (oldfd == newfd)
 		return -EINVAL;
-	return files_dup_to(files(), oldfd, newfd, fdflags_of(flags));
+	return files_dup_to(files(), oldfd, newfd, dup_to_flags(flags));
 }
 
 /*
@@ -69,18 +69,18 @@ SYSCALL_DEFINE3(dup3, int, oldfd, int, newfd, unsigned int, flags)
 	if (flags & ~(DUP3_FLAGS | O_NONSEQFD))
 		return -EINVAL;
 	if (flags & O_NONSEQFD)
-		return newfd == -1 ? fd_dup_nonseq(oldfd, flags) : -EINVAL;
+		return newfd == -1 ? fd_dup(oldfd, fdflags_from_open(flags), 0) : -EINVAL;
 	return dup3_to(oldfd, newfd, flags);
 }
 
 /* F_DUPFD*: like Linux, a minimum at or above RLIMIT_NOFILE is EINVAL. */
-static long fcntl_dupfd(struct file *f, unsigned long arg, unsigned int oflags)
+static long fcntl_dupfd(struct file *f, unsigned long arg, fdflags_t flags)
 {
 	unsigned int minfd = (unsigned int)arg; /* Linux reads an int */
 
 	if (minfd >= files_get_nofile(files()))
 		return -EINVAL;
-	return fd_dup_file(f, oflags, (int)minfd);
+	return fd_dup_file(f, flags, (int)minfd);
 }
 
 /* F_SETFL: only O_APPEND, O_NONBLOCK and O_ASYNC change, and O_DIRECT
@@ -109,13 +109,14 @@ static long do_fcntl(struct file *f, int fd, unsigned int cmd, unsigned long arg
 	case F_DUPFD:
 		return fcntl_dupfd(f, arg, 0);
 	case F_DUPFD_CLOEXEC:
-		return fcntl_dupfd(f, arg, O_CLOEXEC);
+		return fcntl_dupfd(f, arg, FDF_CLOEXEC);
 	case F_DUPFD_CLOFORK:
-		return fcntl_dupfd(f, arg, O_CLOFORK);
+		return fcntl_dupfd(f, arg, FDF_CLOFORK);
 	case F_GETFD:
 		return files_get_fdflags(files(), fd);
 	case F_SETFD: /* replaces both bits; unknown bits are EINVAL (docs/fds.md) */
-		return files_set_fdflags(files(), fd, (unsigned int)arg); /* Linux reads an int */
+		/* Linux reads an int; FD_* are fd flags (fdflags.h) */
+		return files_set_fdflags(files(), fd, (fdflags_t)arg);
 	case F_GETFL:
 		return __atomic_load_n(&f->flags, __ATOMIC_RELAXED) & GETFL_FLAGS;
 	case F_SETFL:

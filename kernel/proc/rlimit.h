@@ -2,7 +2,7 @@
  * A process's resource limits (getrlimit, setrlimit, prlimit64): stored in
  * its thread group, inherited by fork, kept by exec, as Linux's
  * signal->rlim.  RLIMIT_NOFILE lives in the files table, which enforces it
- * (fd/files_nofile.c).  Which limits the kernel enforces, and how, is in
+ * (fd/fdtable.c).  Which limits the kernel enforces, and how, is in
  * docs/processes.md ("Limits").
  */
 #ifndef PROC_RLIMIT_H

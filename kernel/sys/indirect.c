@@ -54,9 +54,10 @@ SYSCALL_PARAMS(syscall_indirect, 4, {"unsigned long", "flags"}, {"uint64_t", "si
  * The handler, written out rather than by SYSCALL_DEFINE4 so that its
  * common case reads only what it tests: a call without arguments, mask or
  * trace, only fd flags, not nested, ends in a tail call with nothing to
- * copy or save: syscall_indirect(getpid) costs 30 instructions more than
- * getpid, 26 of them here (make bench, getpid_indirect; docs/bench.md).
- * Anything else is indirect_call's.
+ * copy or save (its cost over the plain call: docs/bench.md,
+ * getpid_indirect).  Anything else is indirect_call's.  The fd flags stay
+ * in SYSIND_* form in the task: fd_install.c converts them to fd flags
+ * (fdflags.h) only for the calls that create fds.
  */
 long sys_syscall_indirect(const uint64_t frame[6])
 {

@@ -187,7 +187,7 @@ static double bytes_per_slot(void)
 int main(void)
 {
 	static const char *const area_name[] = {"nonseq", "seq"};
-	static const unsigned int area_flags[] = {O_NONSEQFD, 0};
+	static const unsigned int area_flags[] = {FDF_NONSEQ, 0};
 	double ns[2][2][NSIZES], linux_ns[2][NSIZES];
 	unsigned int a, p;
 	size_t s;

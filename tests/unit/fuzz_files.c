@@ -156,8 +156,7 @@ static void compare_slot(struct files_table *t, const struct mslot *s, long fd)
 {
 	struct fdmap *map = fd >= NS ? t->nonseq : t->seq;
 	bool busy = fdmap_covers(map, (unsigned int)fd) && fdmap_busy(map, (unsigned int)fd);
-	unsigned int want_flags = (s->flags & FD_CLOEXEC ? FDMAP_F_CLOEXEC : 0) |
-				  (s->flags & FD_CLOFORK ? FDMAP_F_CLOFORK : 0);
+	unsigned int want_flags = s->flags; /* the model keeps FD_* values: fd flags */
 
 	CHECK(busy == (s->state != FREE));
 	if (!busy)
@@ -231,12 +230,13 @@ static long pick_fd(struct input *in, const struct model *m)
 	}
 }
 
-static unsigned int pick_oflags(struct input *in)
+/* Fd flags for an allocation, now and then with a bit no fd flag has. */
+static unsigned int pick_allocflags(struct input *in)
 {
 	unsigned int b = next(in);
 
-	return (b & 1 ? O_CLOEXEC : 0) | (b & 2 ? O_CLOFORK : 0) |
-	       ((b & 0x1c) == 0x1c ? O_APPEND : 0);
+	return (b & 1 ? FDF_CLOEXEC : 0) | (b & 2 ? FDF_CLOFORK : 0) |
+	       ((b & 0x1c) == 0x1c ? FDMAP_F_BUSY : 0);
 }
 
 static unsigned int pick_fdflags(struct input *in)
@@ -244,11 +244,6 @@ static unsigned int pick_fdflags(struct input *in)
 	unsigned int b = next(in);
 
 	return (b & 3) | ((b & 0x1c) == 0x1c ? 4 : 0);
-}
-
-static unsigned int oflags_to_fd(unsigned int oflags)
-{
-	return (oflags & O_CLOEXEC ? FD_CLOEXEC : 0) | (oflags & O_CLOFORK ? FD_CLOFORK : 0);
 }
 
 /* ---- operations: run on the table, predict on the model, compare ---- */
@@ -264,36 +259,62 @@ static bool failed_nomem(long ret)
 	return true;
 }
 
-static void op_alloc(struct files_table *t, struct model *m, struct input *in, bool nonseq)
+/* What files_alloc_fd (and a dup of an open fd) gives now: the fd, or the
+ * errno; grows the model's non-sequential area as the table would. */
+static long predict_alloc(struct model *m, unsigned int flags, long minfd, bool nonseq)
 {
-	unsigned int oflags = pick_oflags(in) | (nonseq ? O_NONSEQFD : 0);
-	long minfd = next(in) % 8 == 0 ? pick_fd(in, m) : next(in) % 100;
-	long want, fd;
-	int ret;
+	long fd;
 
-	ret = files_alloc_fd(t, (int)minfd, oflags);
-	if (failed_nomem(ret))
-		return;
-	if ((oflags & O_APPEND) || minfd < 0) {
-		CHECK(ret == -EINVAL);
-		return;
-	}
-	if (model_full(m, nonseq)) {
-		CHECK(ret == -EMFILE);
-		return;
-	}
+	if ((flags & ~FDF_ALL) || minfd < 0)
+		return -EINVAL;
+	if (model_full(m, nonseq))
+		return -EMFILE;
 	if (nonseq) {
 		if (!m->queued)
 			ns_grow(m, m->ns_size);
-		want = NS + (long)m->queue[0];
-	} else {
-		for (fd = minfd; fd < m->nofile && m->seq[fd].state != FREE; fd++)
-			;
-		want = fd < m->nofile ? fd : -EMFILE;
+		return NS + (long)m->queue[0];
 	}
-	CHECK(ret == want);
+	for (fd = minfd; fd < m->nofile && m->seq[fd].state != FREE; fd++)
+		;
+	return fd < m->nofile ? fd : -EMFILE;
+}
+
+static void op_alloc(struct files_table *t, struct model *m, struct input *in, bool nonseq)
+{
+	unsigned int flags = pick_allocflags(in) | (nonseq ? FDF_NONSEQ : 0);
+	long minfd = next(in) % 8 == 0 ? pick_fd(in, m) : next(in) % 100;
+	int ret;
+
+	ret = files_alloc_fd(t, (int)minfd, flags);
+	if (failed_nomem(ret))
+		return;
+	CHECK(ret == predict_alloc(m, flags, minfd, nonseq));
 	if (ret >= 0)
-		mtake(m, ret, RESERVED, oflags_to_fd(oflags));
+		mtake(m, ret, RESERVED, flags & FDF_KEPT);
+}
+
+/* files_dup: both halves (the non-sequential fast one, the slow one). */
+static void op_dup(struct files_table *t, struct model *m, struct input *in, bool nonseq)
+{
+	long oldfd = pick_fd(in, m);
+	unsigned int flags = pick_allocflags(in) | (nonseq ? FDF_NONSEQ : 0);
+	long minfd = nonseq ? 0 : next(in) % 8 == 0 ? pick_fd(in, m) : next(in) % 100;
+	struct mslot *old = mslot_of(m, oldfd);
+	long ret = files_dup(t, (int)oldfd, (int)minfd, flags), want;
+
+	if (failed_nomem(ret))
+		return;
+	if ((flags & ~FDF_ALL) || minfd < 0)
+		want = -EINVAL;
+	else if (!old || old->state != OPEN)
+		want = -EBADF;
+	else
+		want = predict_alloc(m, flags, minfd, nonseq);
+	CHECK(ret == want);
+	if (ret >= 0) {
+		mtake(m, ret, OPEN, flags & FDF_KEPT);
+		mslot_of(m, ret)->file = old->file;
+	}
 }
 
 static void op_install(struct files_table *t, struct model *m, long fd)
@@ -508,8 +529,10 @@ static struct files_table *run_op(struct files_table *t, struct model *m, struct
 {
 	switch (next(in) % 16) {
 	case 0:
-	case 1:
 		op_alloc(t, m, in, false);
+		break;
+	case 1:
+		op_dup(t, m, in, next(in) & 1);
 		break;
 	case 2:
 		op_alloc(t, m, in, true);

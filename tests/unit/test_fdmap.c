@@ -75,11 +75,11 @@ static void test_alloc_exact(void **state)
 	struct fdmap *map = fdmap_alloc(BASE, 70);
 
 	(void)state;
-	assert_int_equal(fdmap_alloc_exact(map, BASE + 65, FDMAP_F_CLOEXEC), BASE + 65);
+	assert_int_equal(fdmap_alloc_exact(map, BASE + 65, FDF_CLOEXEC), BASE + 65);
 	assert_int_equal(fdmap_alloc_exact(map, BASE + 65, 0), -EBUSY);
 	assert_int_equal(fdmap_alloc_exact(map, BASE + 70, 0), -EINVAL);
 	assert_int_equal(fdmap_alloc_exact(map, BASE - 1, 0), -EINVAL);
-	assert_int_equal(fdmap_get_flags(map, BASE + 65), FDMAP_F_BUSY | FDMAP_F_CLOEXEC);
+	assert_int_equal(fdmap_get_flags(map, BASE + 65), FDMAP_F_BUSY | FDF_CLOEXEC);
 	/* Taken from the middle of the free list: the rest keeps its order. */
 	assert_int_equal(fdmap_alloc_exact(map, BASE, 0), BASE);
 	assert_int_equal(fdmap_alloc_exact(map, BASE + 69, 0), BASE + 69);
@@ -162,17 +162,16 @@ static void test_alloc_lowest_random(void **state)
 static void test_flags(void **state)
 {
 	struct fdmap *map = fdmap_alloc(BASE, 4);
-	int fd = fdmap_alloc_free(map, FDMAP_F_CLOEXEC | FDMAP_F_CLOFORK);
+	int fd = fdmap_alloc_free(map, FDF_CLOEXEC | FDF_CLOFORK);
 
 	(void)state;
-	assert_int_equal(fdmap_get_flags(map, fd),
-			 FDMAP_F_BUSY | FDMAP_F_CLOEXEC | FDMAP_F_CLOFORK);
+	assert_int_equal(fdmap_get_flags(map, fd), FDMAP_F_BUSY | FDF_CLOEXEC | FDF_CLOFORK);
 	assert_int_equal(fdmap_set_flags(map, fd, ~0u, 0), 0);
 	assert_int_equal(fdmap_get_flags(map, fd), FDMAP_F_BUSY);
-	assert_int_equal(fdmap_set_flags(map, fd, 0, FDMAP_F_CLOFORK | FDMAP_F_BUSY), 0);
-	assert_int_equal(fdmap_get_flags(map, fd), FDMAP_F_BUSY | FDMAP_F_CLOFORK);
+	assert_int_equal(fdmap_set_flags(map, fd, 0, FDF_CLOFORK | FDMAP_F_BUSY), 0);
+	assert_int_equal(fdmap_get_flags(map, fd), FDMAP_F_BUSY | FDF_CLOFORK);
 	assert_int_equal(fdmap_get_flags(map, BASE + 1), 0);
-	assert_int_equal(fdmap_set_flags(map, BASE + 1, 0, FDMAP_F_CLOEXEC), -EBADF);
+	assert_int_equal(fdmap_set_flags(map, BASE + 1, 0, FDF_CLOEXEC), -EBADF);
 	/* A fresh allocation does not inherit the flags of the last user of the slot. */
 	fdmap_release(map, fd);
 	fdmap_alloc_exact(map, fd, 0);
@@ -210,26 +209,26 @@ static void test_next_flag_set(void **state)
 	for (i = 0; i < 200; i++)
 		fdmap_alloc_free(map, 0);
 	for (i = 0; i < 5; i++)
-		fdmap_set_flags(map, BASE + marked[i], 0, FDMAP_F_CLOEXEC);
+		fdmap_set_flags(map, BASE + marked[i], 0, FDF_CLOEXEC);
 	fdmap_release(map, BASE + 4);
-	assert_true(fdmap_next_flag_set(map, FDMAP_F_CLOEXEC, false, &pos, &base, &set));
+	assert_true(fdmap_next_flag_set(map, FDF_CLOEXEC, false, &pos, &base, &set));
 	assert_int_equal(base, BASE);
 	assert_int_equal(set, (1UL << 3) | (1UL << 63));
-	assert_true(fdmap_next_flag_set(map, FDMAP_F_CLOEXEC, true, &pos, &base, &set));
+	assert_true(fdmap_next_flag_set(map, FDF_CLOEXEC, true, &pos, &base, &set));
 	assert_int_equal(base, BASE + 64);
 	assert_int_equal(set, 1UL);
-	assert_true(fdmap_next_flag_set(map, FDMAP_F_CLOEXEC, true, &pos, &base, &set));
+	assert_true(fdmap_next_flag_set(map, FDF_CLOEXEC, true, &pos, &base, &set));
 	assert_int_equal(base, BASE + 128);
 	assert_int_equal(set, 1UL << 2);
-	assert_true(fdmap_next_flag_set(map, FDMAP_F_CLOEXEC, false, &pos, &base, &set));
+	assert_true(fdmap_next_flag_set(map, FDF_CLOEXEC, false, &pos, &base, &set));
 	assert_int_equal(base, BASE + 192);
 	assert_int_equal(set, 1UL << 7);
-	assert_false(fdmap_next_flag_set(map, FDMAP_F_CLOEXEC, false, &pos, &base, &set));
+	assert_false(fdmap_next_flag_set(map, FDF_CLOEXEC, false, &pos, &base, &set));
 	/* Cleared ones are gone from a new scan; BUSY is never cleared. */
 	pos = 60;
-	assert_true(fdmap_next_flag_set(map, FDMAP_F_CLOEXEC, false, &pos, &base, &set));
+	assert_true(fdmap_next_flag_set(map, FDF_CLOEXEC, false, &pos, &base, &set));
 	assert_int_equal(set, 1UL << 63);
-	assert_true(fdmap_next_flag_set(map, FDMAP_F_CLOEXEC, false, &pos, &base, &set));
+	assert_true(fdmap_next_flag_set(map, FDF_CLOEXEC, false, &pos, &base, &set));
 	assert_int_equal(base, BASE + 192);
 	pos = 0;
 	assert_true(fdmap_next_flag_set(map, FDMAP_F_BUSY, true, &pos, &base, &set));
@@ -271,14 +270,14 @@ static void test_copy_grow(void **state)
 
 	(void)state;
 	fill(src, 6);
-	fdmap_set_flags(src, BASE + 1, 0, FDMAP_F_CLOFORK);
+	fdmap_set_flags(src, BASE + 1, 0, FDF_CLOFORK);
 	file_put(fdmap_release(src, BASE + 4));
 	file_put(fdmap_release(src, BASE + 3));
 	reserved = fdmap_alloc_free(src, 0); /* BASE + 6 */
 	assert_int_equal(fdmap_copy(dst, src, FDMAP_COPY_GROW), 5);
 	assert_int_equal(dst->busy, 5);
 	assert_ptr_equal(fdmap_file(dst, BASE + 2), fdmap_file(src, BASE + 2));
-	assert_int_equal(fdmap_get_flags(dst, BASE + 1), FDMAP_F_BUSY | FDMAP_F_CLOFORK);
+	assert_int_equal(fdmap_get_flags(dst, BASE + 1), FDMAP_F_BUSY | FDF_CLOFORK);
 	assert_int_equal(fdmap_get_flags(dst, reserved), FDMAP_F_BUSY);
 	/* Free order: src's list (7, 4, 3), then the new slots. */
 	assert_int_equal(fdmap_alloc_free(dst, 0), BASE + 7);
@@ -318,8 +317,8 @@ static void test_copy_fork(void **state)
 
 	(void)state;
 	fill(src, 4);
-	fdmap_set_flags(src, BASE + 1, 0, FDMAP_F_CLOFORK);
-	fdmap_set_flags(src, BASE + 2, 0, FDMAP_F_CLOEXEC);
+	fdmap_set_flags(src, BASE + 1, 0, FDF_CLOFORK);
+	fdmap_set_flags(src, BASE + 2, 0, FDF_CLOEXEC);
 	fdmap_alloc_free(src, 0); /* reserved BASE + 4: an open in progress */
 	kept = fdmap_file(src, BASE + 2);
 	assert_int_equal(fdmap_copy(dst, src, FDMAP_COPY_FORK), 3);
@@ -328,7 +327,7 @@ static void test_copy_fork(void **state)
 	assert_null(fdmap_file(dst, BASE + 1));
 	assert_int_equal(fdmap_get_flags(dst, BASE + 1), 0);
 	assert_int_equal(fdmap_get_flags(dst, BASE + 4), 0);
-	assert_int_equal(fdmap_get_flags(dst, BASE + 2), FDMAP_F_BUSY | FDMAP_F_CLOEXEC);
+	assert_int_equal(fdmap_get_flags(dst, BASE + 2), FDMAP_F_BUSY | FDF_CLOEXEC);
 	/* Free order: src's free list, then the fds fork dropped in fd order. */
 	assert_int_equal(fdmap_alloc_free(dst, 0), BASE + 5);
 	assert_int_equal(fdmap_alloc_free(dst, 0), BASE + 6);
@@ -355,8 +354,8 @@ static void test_copy_fork_full_word(void **state)
 	fill(src, 129);
 	assert_int_equal(fdmap_alloc_lowest(src, 0, ~0u, 0), BASE + 129); /* word 1 marked full */
 	fdmap_install(src, BASE + 129, fake_file_new(129));
-	fdmap_set_flags(src, BASE + 10, 0, FDMAP_F_CLOFORK);
-	fdmap_set_flags(src, BASE + 70, 0, FDMAP_F_CLOFORK);
+	fdmap_set_flags(src, BASE + 10, 0, FDF_CLOFORK);
+	fdmap_set_flags(src, BASE + 70, 0, FDF_CLOFORK);
 	assert_int_equal(fdmap_copy(dst, src, FDMAP_COPY_FORK), 128);
 	for (unsigned int k = 0; k < 3; k++) {
 		unsigned int fd = BASE + (unsigned int[]){10, 70, 130}[k];
@@ -377,11 +376,11 @@ static void test_copy_unshare(void **state)
 
 	(void)state;
 	fill(src, 3);
-	fdmap_set_flags(src, BASE + 1, 0, FDMAP_F_CLOFORK);
+	fdmap_set_flags(src, BASE + 1, 0, FDF_CLOFORK);
 	fdmap_alloc_free(src, 0); /* reserved BASE + 3 */
 	assert_int_equal(fdmap_copy(dst, src, FDMAP_COPY_UNSHARE), 3);
 	assert_int_equal(fdmap_file(src, BASE + 1)->refs, 2);
-	assert_int_equal(fdmap_get_flags(dst, BASE + 1), FDMAP_F_BUSY | FDMAP_F_CLOFORK);
+	assert_int_equal(fdmap_get_flags(dst, BASE + 1), FDMAP_F_BUSY | FDF_CLOFORK);
 	assert_int_equal(fdmap_get_flags(dst, BASE + 3), 0);
 	map_destroy(dst);
 	assert_int_equal(fdmap_file(src, BASE + 1)->refs, 1);

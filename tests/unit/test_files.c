@@ -84,7 +84,7 @@ static void test_alloc_seq(void **state)
 
 	assert_int_equal(open_file(t, 0, 0, 0), 0);
 	assert_int_equal(open_file(t, 0, 0, 1), 1);
-	assert_int_equal(open_file(t, 10, O_CLOEXEC, 10), 10);
+	assert_int_equal(open_file(t, 10, FDF_CLOEXEC, 10), 10);
 	assert_int_equal(open_file(t, 0, 0, 2), 2);
 	assert_int_equal(files_close(t, 1), 0);
 	assert_int_equal(open_file(t, 0, 0, 1), 1);
@@ -124,7 +124,7 @@ static void test_limit(void **state)
 	assert_int_equal(files_count(t), 100);
 	assert_int_equal(files_unreserve_fd(t, 5), 0);
 	assert_int_equal(files_unreserve_fd(t, 50), 0);
-	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), -EMFILE);
+	assert_int_equal(files_alloc_fd(t, 0, FDF_NONSEQ), -EMFILE);
 	assert_int_equal(files_alloc_fd(t, 0, 0), 5);
 	assert_int_equal(files_alloc_fd(t, 0, 0), -EMFILE);
 	assert_int_equal(files_set_nofile(t, NR_OPEN_MAX + 1UL), -EPERM);
@@ -171,7 +171,7 @@ static void test_install_and_lookup(void **state)
 	struct files_table *t = *state;
 	struct file *f = fake_file_new(42);
 	int fd = files_alloc_fd(t, 0, 0);
-	int ns = files_alloc_fd(t, 0, O_NONSEQFD);
+	int ns = files_alloc_fd(t, 0, FDF_NONSEQ);
 
 	assert_null(files_lookup(t, fd)); /* reserved */
 	assert_int_equal(files_install(t, 1, f), -EBADF);
@@ -197,7 +197,7 @@ static void test_close_bad(void **state)
 	int reserved;
 
 	open_file(t, 0, 0, 0);
-	open_file(t, 0, O_NONSEQFD, 1);
+	open_file(t, 0, FDF_NONSEQ, 1);
 	reserved = files_alloc_fd(t, 0, 0);
 	before = snap(t);
 	assert_int_equal(files_close(t, -1), -EBADF);
@@ -226,18 +226,18 @@ static void test_nonseq_order_and_growth(void **state)
 	int i;
 
 	for (i = 0; i < 64; i++)
-		assert_int_equal(open_file(t, 0, O_NONSEQFD, i), NS + i);
+		assert_int_equal(open_file(t, 0, FDF_NONSEQ, i), NS + i);
 	assert_int_equal(files_close(t, NS + 10), 0);
 	assert_int_equal(files_close(t, NS + 3), 0);
 	/* Released fds wait behind the free ones: growth appends, they stay first. */
-	assert_int_equal(open_file(t, 0, O_NONSEQFD, 10), NS + 10);
-	assert_int_equal(open_file(t, 0, O_NONSEQFD, 3), NS + 3);
-	assert_int_equal(open_file(t, 0, O_NONSEQFD, 64), NS + 64);
+	assert_int_equal(open_file(t, 0, FDF_NONSEQ, 10), NS + 10);
+	assert_int_equal(open_file(t, 0, FDF_NONSEQ, 3), NS + 3);
+	assert_int_equal(open_file(t, 0, FDF_NONSEQ, 64), NS + 64);
 	assert_int_equal(t->nonseq->size, 128);
 	assert_int_equal(files_close(t, NS + 5), 0);
 	for (i = 65; i < 128; i++)
-		assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), NS + i);
-	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), NS + 5);
+		assert_int_equal(files_alloc_fd(t, 0, FDF_NONSEQ), NS + i);
+	assert_int_equal(files_alloc_fd(t, 0, FDF_NONSEQ), NS + 5);
 	assert_int_equal(id_at(t, NS + 64), 64);
 	assert_int_equal(files_count(t), 128);
 	assert_int_equal(t->seq->busy, 0);
@@ -250,11 +250,11 @@ static void test_nonseq_max(void **state)
 
 	assert_int_equal(files_set_nofile(t, NR_OPEN_MAX), 0); /* counts them too */
 	for (i = 0; i < NONSEQ_FD_MAX; i++)
-		files_alloc_fd(t, 0, O_NONSEQFD);
+		files_alloc_fd(t, 0, FDF_NONSEQ);
 	assert_int_equal(files_count(t), NONSEQ_FD_MAX);
-	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), -EMFILE);
+	assert_int_equal(files_alloc_fd(t, 0, FDF_NONSEQ), -EMFILE);
 	assert_int_equal(files_unreserve_fd(t, NS + 77), 0);
-	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD | O_CLOFORK), NS + 77);
+	assert_int_equal(files_alloc_fd(t, 0, FDF_NONSEQ | FDF_CLOFORK), NS + 77);
 }
 
 /* RLIMIT_NOFILE bounds the open fds of both areas together. */
@@ -264,14 +264,14 @@ static void test_limit_both_areas(void **state)
 	struct fdmap *ns = t->nonseq;
 
 	assert_int_equal(files_set_nofile(t, 0), 0);
-	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), -EMFILE);
+	assert_int_equal(files_alloc_fd(t, 0, FDF_NONSEQ), -EMFILE);
 	assert_int_equal(files_set_nofile(t, 4), 0);
-	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), NS);
+	assert_int_equal(files_alloc_fd(t, 0, FDF_NONSEQ), NS);
 	assert_int_equal(files_alloc_fd(t, 0, 0), 0);
-	assert_int_equal(open_file(t, 0, O_NONSEQFD, 7), NS + 1);
+	assert_int_equal(open_file(t, 0, FDF_NONSEQ, 7), NS + 1);
 	assert_int_equal(open_file(t, 0, 0, 8), 1);
 	assert_int_equal(files_alloc_fd(t, 0, 0), -EMFILE);
-	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), -EMFILE);
+	assert_int_equal(files_alloc_fd(t, 0, FDF_NONSEQ), -EMFILE);
 	/* dup_to a free fd adds one: EMFILE, and no growth; onto an open one adds none. */
 	assert_int_equal(files_dup_to(t, NS + 1, NS + 500, 0), -EMFILE);
 	assert_int_equal(files_dup_to(t, NS + 1, 3, 0), -EMFILE);
@@ -290,7 +290,7 @@ static void test_dup_to(void **state)
 	struct file *f;
 
 	open_file(t, 0, 0, 0);
-	open_file(t, 0, O_CLOEXEC, 1);
+	open_file(t, 0, FDF_CLOEXEC, 1);
 	f = files_lookup(t, 0);
 	assert_int_equal(files_dup_to(t, 0, 5, FD_CLOFORK), 5);
 	assert_int_equal(f->refs, 3);
@@ -308,7 +308,7 @@ static void test_dup_to(void **state)
 	assert_int_equal(files_dup_to(t, 0, NS + 1000, FD_CLOEXEC), NS + 1000);
 	assert_int_equal(t->nonseq->size, 1024);
 	assert_int_equal(id_at(t, NS + 1000), 0);
-	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), NS);
+	assert_int_equal(files_alloc_fd(t, 0, FDF_NONSEQ), NS);
 	/* Seq area past the map but below the limit: grows too. */
 	assert_int_equal(files_dup_to(t, NS + 1000, 900, 0), 900);
 	assert_int_equal(files_count(t), 6);
@@ -333,7 +333,7 @@ static void test_dup_to_bad(void **state)
 	assert_int_equal(files_dup_to(t, 0, FILES_DEFAULT_NOFILE, 0), -EBADF);
 	assert_int_equal(files_dup_to(t, 0, NS - 1, 0), -EBADF);
 	assert_int_equal(files_dup_to(t, 0, NS + NONSEQ_FD_MAX, 0), -EBADF);
-	assert_int_equal(files_dup_to(t, 0, 3, O_CLOEXEC), -EINVAL);
+	assert_int_equal(files_dup_to(t, 0, 3, FDF_NONSEQ), -EINVAL);
 	assert_int_equal(files_dup_to(t, 0, 3, 4), -EINVAL);
 	assert_unchanged(t, before);
 }
@@ -341,8 +341,8 @@ static void test_dup_to_bad(void **state)
 static void test_fdflags(void **state)
 {
 	struct files_table *t = *state;
-	int fd = open_file(t, 0, O_CLOEXEC | O_CLOFORK, 0);
-	int reserved = files_alloc_fd(t, 0, O_CLOEXEC);
+	int fd = open_file(t, 0, FDF_CLOEXEC | FDF_CLOFORK, 0);
+	int reserved = files_alloc_fd(t, 0, FDF_CLOEXEC);
 
 	assert_int_equal(files_get_fdflags(t, fd), FD_CLOEXEC | FD_CLOFORK);
 	assert_int_equal(files_set_fdflags(t, fd, FD_CLOFORK), 0);
@@ -366,10 +366,10 @@ static void test_fork(void **state)
 	struct file *shared;
 
 	open_file(t, 0, 0, 0);
-	open_file(t, 0, O_CLOFORK, 1);
-	open_file(t, 0, O_CLOEXEC, 2);
-	open_file(t, 0, O_NONSEQFD, 3);
-	open_file(t, 0, O_NONSEQFD | O_CLOFORK, 4);
+	open_file(t, 0, FDF_CLOFORK, 1);
+	open_file(t, 0, FDF_CLOEXEC, 2);
+	open_file(t, 0, FDF_NONSEQ, 3);
+	open_file(t, 0, FDF_NONSEQ | FDF_CLOFORK, 4);
 	files_alloc_fd(t, 0, 0); /* reserved fd 3: not the child's */
 	files_set_nofile(t, 500);
 	child = files_fork(t, &err);
@@ -390,7 +390,7 @@ static void test_fork(void **state)
 	assert_int_equal(files_alloc_fd(child, 0, 0), 0);
 	assert_int_equal(files_alloc_fd(child, 0, 0), 1);
 	assert_int_equal(files_alloc_fd(child, 0, 0), 3);
-	assert_int_equal(files_alloc_fd(child, 0, O_NONSEQFD), NS + 2);
+	assert_int_equal(files_alloc_fd(child, 0, FDF_NONSEQ), NS + 2);
 	files_destroy(child);
 	assert_int_equal(shared->refs, 2);
 	assert_int_equal(fake_files_live(), 5);
@@ -406,7 +406,7 @@ static void test_fork_nr_open(void **state)
 	int err, saved = files_nr_open;
 
 	open_file(t, 0, 0, 0);
-	open_file(t, 0, O_NONSEQFD, 1);
+	open_file(t, 0, FDF_NONSEQ, 1);
 	assert_int_equal(files_alloc_fd(t, 65, 0), 65);
 	assert_int_equal(files_install(t, 65, fake_file_new(2)), 0);
 	files_nr_open = 64;
@@ -435,7 +435,7 @@ static void test_fork_enomem(void **state)
 	int err;
 
 	open_file(t, 0, 0, 0);
-	open_file(t, 0, O_NONSEQFD, 1);
+	open_file(t, 0, FDF_NONSEQ, 1);
 	before = snap(t);
 	for (nth = 1; nth <= 3; nth++) {
 		heap_fail_nth(nth);
@@ -453,10 +453,10 @@ static void test_exec(void **state)
 	int i;
 
 	for (i = 0; i < 200; i++)
-		open_file(t, 0, i % 3 == 0 ? O_CLOEXEC : i % 3 == 1 ? O_CLOFORK : 0, i);
-	open_file(t, 0, O_NONSEQFD | O_CLOEXEC, 1000);
-	open_file(t, 0, O_NONSEQFD | O_CLOFORK, 1001);
-	files_alloc_fd(t, 0, O_CLOEXEC); /* reserved: left alone */
+		open_file(t, 0, i % 3 == 0 ? FDF_CLOEXEC : i % 3 == 1 ? FDF_CLOFORK : 0, i);
+	open_file(t, 0, FDF_NONSEQ | FDF_CLOEXEC, 1000);
+	open_file(t, 0, FDF_NONSEQ | FDF_CLOFORK, 1001);
+	files_alloc_fd(t, 0, FDF_CLOEXEC); /* reserved: left alone */
 	files_exec(t);
 	for (i = 0; i < 200; i++) {
 		assert_int_equal(id_at(t, i), i % 3 == 0 ? -1 : i);
@@ -477,7 +477,7 @@ static void test_close_range(void **state)
 	for (i = 0; i < 150; i++)
 		open_file(t, 0, 0, i);
 	for (i = 0; i < 10; i++)
-		open_file(t, 0, O_NONSEQFD, 1000 + i);
+		open_file(t, 0, FDF_NONSEQ, 1000 + i);
 	files_alloc_fd(t, 0, 0); /* reserved 150: close_range skips it */
 	assert_int_equal(files_close_range(t, 5, 4, 0), -EINVAL);
 	assert_int_equal(files_close_range(t, 0, ~0u, 1u << 0), -EINVAL);
@@ -515,12 +515,12 @@ static void test_growth_enomem(void **state)
 	for (i = 0; i < 64; i++)
 		open_file(t, 0, 0, i);
 	for (i = 0; i < 64; i++)
-		open_file(t, 0, O_NONSEQFD, i);
+		open_file(t, 0, FDF_NONSEQ, i);
 	before = snap(t);
 	heap_fail_nth(1);
 	assert_int_equal(files_alloc_fd(t, 0, 0), -ENOMEM);
 	heap_fail_nth(1);
-	assert_int_equal(files_alloc_fd(t, 0, O_NONSEQFD), -ENOMEM);
+	assert_int_equal(files_alloc_fd(t, 0, FDF_NONSEQ), -ENOMEM);
 	heap_fail_nth(1);
 	assert_int_equal(files_dup_to(t, 0, 500, 0), -ENOMEM);
 	heap_fail_nth(1);
@@ -546,7 +546,7 @@ static void test_close_state(void **state)
 {
 	struct files_table *t = *state;
 	long calls = fake_close_state_calls();
-	int fd = open_file(t, 0, O_CLOEXEC, 0);
+	int fd = open_file(t, 0, FDF_CLOEXEC, 0);
 
 	open_file(t, 0, 0, 1);
 	open_file(t, 0, 0, 2);
@@ -586,6 +586,51 @@ static void test_close_state_copy(void **state)
 	assert_int_equal(files_close(child, 0), 0);
 	assert_int_equal(fake_close_state_calls(), calls);
 	files_destroy(child);
+}
+
+/* Every user-visible form of fd flags converts to the one internal form. */
+static void test_fdflags_convert(void **state)
+{
+	(void)state;
+	assert_int_equal(fdflags_from_open(O_RDWR | O_APPEND | O_NONBLOCK), 0);
+	assert_int_equal(fdflags_from_open(O_CLOEXEC), FDF_CLOEXEC);
+	assert_int_equal(fdflags_from_open(O_CLOFORK | O_WRONLY), FDF_CLOFORK);
+	assert_int_equal(fdflags_from_open(O_NONSEQFD), FDF_NONSEQ);
+	assert_int_equal(fdflags_from_open(O_CLOEXEC | O_CLOFORK | O_NONSEQFD), FDF_ALL);
+	assert_int_equal(fdflags_from_sysind(SYSIND_NONBLOCK | SYSIND_SIGMASK | SYSIND_NOFOLLOW),
+			 0);
+	assert_int_equal(fdflags_from_sysind(SYSIND_CLOEXEC), FDF_CLOEXEC);
+	assert_int_equal(fdflags_from_sysind(SYSIND_CLOFORK), FDF_CLOFORK);
+	assert_int_equal(fdflags_from_sysind(SYSIND_NONSEQFD), FDF_NONSEQ);
+	assert_int_equal(fdflags_from_close_range(CLOSE_RANGE_UNSHARE), 0);
+	assert_int_equal(fdflags_from_close_range(CLOSE_RANGE_CLOEXEC), FDF_CLOEXEC);
+	assert_int_equal(fdflags_from_close_range(CLOSE_RANGE_CLOFORK), FDF_CLOFORK);
+	assert_int_equal(FD_CLOEXEC | FD_CLOFORK, FDF_KEPT); /* F_GETFD's values */
+}
+
+/* dup in both areas: the fast half (non-sequential, a slot on the free
+ * list) and the slow half (sequential, growth, errors) agree. */
+static void test_dup(void **state)
+{
+	struct files_table *t = *state;
+	int fd = open_file(t, 0, 0, 7), i;
+
+	assert_int_equal(files_dup(t, fd, 0, 0), 1);
+	assert_int_equal(files_dup(t, fd, 10, FDF_CLOEXEC), 10);
+	assert_int_equal(files_get_fdflags(t, 10), FD_CLOEXEC);
+	assert_int_equal(files_dup(t, fd, 0, FDF_NONSEQ | FDF_CLOFORK), NS);
+	assert_int_equal(files_get_fdflags(t, NS), FD_CLOFORK);
+	assert_int_equal(id_at(t, NS), 7);
+	for (i = 1; i < 200; i++) /* past the 64 first slots: the slow half grows */
+		assert_int_equal(files_dup(t, fd, 0, FDF_NONSEQ), NS + i);
+	assert_int_equal(id_at(t, NS + 199), 7);
+	assert_int_equal(files_dup(t, 5, 0, FDF_NONSEQ), -EBADF);
+	assert_int_equal(files_dup(t, 5, 0, 0), -EBADF);
+	assert_int_equal(files_dup(t, fd, 0, 8), -EINVAL);
+	assert_int_equal(files_dup(t, fd, -1, 0), -EINVAL);
+	files_set_nofile(t, 203);
+	assert_int_equal(files_dup(t, fd, 0, FDF_NONSEQ), -EMFILE);
+	assert_int_equal(files_dup(t, fd, 0, 0), -EMFILE);
 }
 
 struct reader {
@@ -663,6 +708,8 @@ int main(void)
 	    T(test_concurrent_lookup),
 	    T(test_close_state),
 	    T(test_close_state_copy),
+	    T(test_fdflags_convert),
+	    T(test_dup),
 	};
 
 	return cmocka_run_group_tests_name("files", tests, NULL, NULL);

@@ -5,7 +5,7 @@
 #   make bench-fdmap   ns per alloc+close, fdmap vs the host's own syscalls
 
 HOST_DIR := $(BUILD)/host
-HOST_CODE := kernel/fd/fdmap.c kernel/fd/fdtable.c kernel/fd/files_range.c kernel/fd/files_nofile.c
+HOST_CODE := kernel/fd/fdmap.c kernel/fd/fdtable.c kernel/fd/fdtable_close.c kernel/fd/fdtable_share.c
 HOST_SUPPORT := tests/unit/host_heap.c tests/unit/host_grace.c tests/unit/fake_file.c
 HOST_CFLAGS := -std=gnu11 -g -Wall -Wextra -Werror -Ikernel -Itests/unit -MMD -MP
 HOST_SAN := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all

@@ -1,9 +1,36 @@
 /*
- * Closing and flagging ranges of fds in a files table: execve's
- * close-on-exec step and close_range(2).  Files are put with the lock
- * dropped, a bitmap word of them at a time (fdtable.h, docs/fds.md).
+ * What closing fds does: the put of a closed fd's file, with the record
+ * locks and dnotify watches the table may own (docs/fdmap.md, "Closing an
+ * fd"), and the closes of many fds at once: execve's close-on-exec step,
+ * close_range(2) (which may flag instead) and the last user's exit.  Files
+ * are put with the lock dropped, a bitmap word of them at a time.
  */
 #include "fdtable.h"
+
+void files_note_close_state(struct files_table *files)
+{
+	if (__atomic_load_n(&files->close_state, __ATOMIC_RELAXED))
+		return;
+	spin_lock_task(&files->lock);
+	__atomic_store_n(&files->close_state, true, __ATOMIC_RELAXED);
+	spin_unlock_task(&files->lock);
+}
+
+/* What closing an fd of a table with close_state undoes: out of line, so
+ * the common close saves no registers for it. */
+static __attribute__((noinline)) void files_close_state(struct files_table *files,
+							struct file *file)
+{
+	reclock_close(file, files);
+	dnotify_close(file, files);
+}
+
+void files_put_closed(struct files_table *files, struct file *file)
+{
+	if (__builtin_expect(__atomic_load_n(&files->close_state, __ATOMIC_RELAXED), 0))
+		files_close_state(files, file);
+	file_put(file);
+}
 
 #define BATCH (8 * sizeof(long)) /* files put per lock drop: one bitmap word */
 
@@ -50,9 +77,9 @@ static void files_close_matching(struct files_table *files, struct fdmap **area,
 	} while (n);
 }
 
-/* Under the lock: set @mflags on the busy fds of one area with index in [first, last]. */
+/* Under the lock: set @fdf on the busy fds of one area with index in [first, last]. */
 static void files_flag_range(struct fdmap *map, unsigned int first, unsigned int last,
-			     unsigned int mflags)
+			     fdflags_t fdf)
 {
 	unsigned int pos = first, base;
 	unsigned long set;
@@ -62,7 +89,7 @@ static void files_flag_range(struct fdmap *map, unsigned int first, unsigned int
 			unsigned int fd = base + (unsigned int)__builtin_ctzl(set);
 
 			if (fd - map->base >= first && fd - map->base <= last)
-				fdmap_set_flags(map, fd, 0, mflags);
+				fdmap_set_flags(map, fd, 0, fdf);
 		}
 	}
 }
@@ -85,11 +112,11 @@ static void files_clear_flag(struct fdmap *map, unsigned int flag)
  */
 void files_exec(struct files_table *files)
 {
-	files_close_matching(files, &files->seq, 0, ~0u, FDMAP_F_CLOEXEC);
-	files_close_matching(files, &files->nonseq, 0, ~0u, FDMAP_F_CLOEXEC);
+	files_close_matching(files, &files->seq, 0, ~0u, FDF_CLOEXEC);
+	files_close_matching(files, &files->nonseq, 0, ~0u, FDF_CLOEXEC);
 	spin_lock_task(&files->lock);
-	files_clear_flag(files->seq, FDMAP_F_CLOFORK);
-	files_clear_flag(files->nonseq, FDMAP_F_CLOFORK);
+	files_clear_flag(files->seq, FDF_CLOFORK);
+	files_clear_flag(files->nonseq, FDF_CLOFORK);
 	spin_unlock_task(&files->lock);
 }
 
@@ -106,18 +133,18 @@ static bool area_range(unsigned int base, unsigned int first, unsigned int last,
 
 /* close_range() on one area. */
 static void files_range_area(struct files_table *files, struct fdmap **area, unsigned int first,
-			     unsigned int last, unsigned int mflags)
+			     unsigned int last, fdflags_t fdf)
 {
 	unsigned int lo, hi;
 
 	if (!area_range((*area)->base, first, last, &lo, &hi))
 		return;
-	if (!mflags) {
+	if (!fdf) {
 		files_close_matching(files, area, lo, hi, FDMAP_F_BUSY);
 		return;
 	}
 	spin_lock_task(&files->lock);
-	files_flag_range(*area, lo, hi, mflags);
+	files_flag_range(*area, lo, hi, fdf);
 	spin_unlock_task(&files->lock);
 }
 
@@ -156,13 +183,12 @@ void files_close_all(struct files_table *files)
 int files_close_range(struct files_table *files, unsigned int first, unsigned int last,
 		      unsigned int flags)
 {
-	unsigned int mflags = (flags & CLOSE_RANGE_CLOEXEC ? FDMAP_F_CLOEXEC : 0) |
-			      (flags & CLOSE_RANGE_CLOFORK ? FDMAP_F_CLOFORK : 0);
+	fdflags_t fdf = fdflags_from_close_range(flags);
 	int err = files_close_range_check(first, last, flags);
 
 	if (err)
 		return err;
-	files_range_area(files, &files->seq, first, last, mflags);
-	files_range_area(files, &files->nonseq, first, last, mflags);
+	files_range_area(files, &files->seq, first, last, fdf);
+	files_range_area(files, &files->nonseq, first, last, fdf);
 	return 0;
 }

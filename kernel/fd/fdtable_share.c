@@ -1,11 +1,69 @@
 /*
- * Files tables shared by threads (CLONE_FILES) and borrowed by readers of
- * another task's fds: the two counts, and the private copy execve takes
- * before close-on-exec applies, so that closing its CLOEXEC fds cannot
- * close them under a process that shares the table (Linux's
- * unshare_files).
+ * How a task comes to hold a files table: shared by threads (CLONE_FILES),
+ * borrowed by readers of another task's fds, copied at fork, or copied to
+ * be private before execve's close-on-exec applies, so that closing its
+ * CLOEXEC fds cannot close them under a process that shares the table
+ * (Linux's unshare_files).
  */
 #include "fdtable.h"
+
+/**
+ * files_copy - a new table with @files's installed fds
+ * @files: [in] the table
+ * @mode:  [in] FDMAP_COPY_FORK (close-on-fork fds left out) or
+ *              FDMAP_COPY_UNSHARE (all of them)
+ *
+ * @err:   [out] why there is no copy
+ *
+ * Each copied fd keeps its flags and takes a reference on its file;
+ * reserved fds are not copied; same RLIMIT_NOFILE.  Returns the copy, or
+ * NULL with *@err -ENOMEM, or -EMFILE when a sequential fd at or past
+ * fs.nr_open is open (files_nr_open): nothing taken, nothing leaked.
+ */
+struct files_table *files_copy(struct files_table *files, int mode, int *err)
+{
+	struct files_table *child = kzalloc(sizeof(*child));
+
+	*err = -ENOMEM;
+	if (!child)
+		return NULL;
+	child->users = child->refs = 1;
+	spin_init(&child->lock, "files");
+	spin_lock_task(&files->lock);
+	if (fdmap_top_open_fd(files->seq) >= (int)files_nr_open_fds()) {
+		spin_unlock_task(&files->lock);
+		kfree(child);
+		*err = -EMFILE;
+		return NULL;
+	}
+	child->seq = fdmap_alloc_for_copy(0, files->seq->size);
+	child->nonseq = fdmap_alloc_for_copy(NONSEQ_FD_BASE, files->nonseq->size);
+	if (child->seq && child->nonseq) {
+		fdmap_copy(child->seq, files->seq, mode);
+		fdmap_copy(child->nonseq, files->nonseq, mode);
+		child->nofile = files->nofile;
+		child->nofile_max = files->nofile_max;
+		spin_unlock_task(&files->lock);
+		return child;
+	}
+	spin_unlock_task(&files->lock);
+	fdmap_free(child->seq);
+	fdmap_free(child->nonseq);
+	kfree(child);
+	return NULL;
+}
+
+/**
+ * files_fork - the child's copy of a table
+ * @files: [in] parent table
+ * @err:   [out] why there is none (files_copy)
+ *
+ * files_copy() without the FD_CLOFORK fds.
+ */
+struct files_table *files_fork(struct files_table *files, int *err)
+{
+	return files_copy(files, FDMAP_COPY_FORK, err);
+}
 
 /**
  * files_share - one more task uses @files (CLONE_FILES)
