@@ -24,11 +24,22 @@ typedef unsigned int fdflags_t;
 _Static_assert(FDF_CLOEXEC == FD_CLOEXEC && FDF_CLOFORK == FD_CLOFORK,
 	       "F_GETFD/F_SETFD pass fd flags through unconverted");
 
-/* The fd flags of an fd creator's O_* flags (other bits ignored). */
+/*
+ * The fd flags of an fd creator's O_* flags (other bits ignored).  Two
+ * shifts: O_CLOEXEC is bit 19, O_CLOFORK and O_NONSEQFD bits 23 and 24,
+ * so they land on the fd flags' bits (asserted).  dup3's non-sequential
+ * form, the cheapest fd path, converts here.
+ */
+#define FDF_OPEN_SHIFT_CLOEXEC 19
+#define FDF_OPEN_SHIFT_OTHERS  22
+_Static_assert(O_CLOEXEC >> FDF_OPEN_SHIFT_CLOEXEC == FDF_CLOEXEC &&
+		   O_CLOFORK >> FDF_OPEN_SHIFT_OTHERS == FDF_CLOFORK &&
+		   O_NONSEQFD >> FDF_OPEN_SHIFT_OTHERS == FDF_NONSEQ,
+	       "O_CLOEXEC, O_CLOFORK and O_NONSEQFD shift onto the fd flags");
 static inline fdflags_t fdflags_from_open(unsigned int oflags)
 {
-	return (oflags & O_CLOEXEC ? FDF_CLOEXEC : 0) | (oflags & O_CLOFORK ? FDF_CLOFORK : 0) |
-	       (oflags & O_NONSEQFD ? FDF_NONSEQ : 0);
+	return ((oflags >> FDF_OPEN_SHIFT_CLOEXEC) & FDF_CLOEXEC) |
+	       ((oflags >> FDF_OPEN_SHIFT_OTHERS) & (FDF_CLOFORK | FDF_NONSEQ));
 }
 
 /* The fd flags close_range(2) sets instead of closing (CLOSE_RANGE_CLOEXEC,

@@ -266,17 +266,19 @@ static inline long dup_locked(struct files_table *files, int oldfd, unsigned int
  * @files: [in] the table
  * @oldfd: [in] open fd
  * @minfd: [in] as files_alloc_fd()
- * @flags: [in] as files_alloc_fd()
+ * @flags: [in] fd flags: made by fdflags.h's conversions, so no bit but
+ *              FDF_ALL's (others would not be kept: fdmap keeps FDF_KEPT)
  *
  * Every sequential dup, and the non-sequential ones the fast half leaves
  * (contention, an error, growth).  Returns the new fd, -EBADF if @oldfd
- * has no file, or files_alloc_fd()'s errors.
+ * has no file, -EINVAL for a negative @minfd, or files_alloc_fd()'s
+ * other errors.
  */
 long files_dup_slow(struct files_table *files, int oldfd, int minfd, fdflags_t flags)
 {
 	long fd;
 
-	if ((flags & ~FDF_ALL) || minfd < 0)
+	if (minfd < 0)
 		return -EINVAL;
 	spin_lock_task(&files->lock);
 	fd = dup_locked(files, oldfd, (unsigned int)minfd, flags);
@@ -288,7 +290,7 @@ long files_dup_slow(struct files_table *files, int oldfd, int minfd, fdflags_t f
  * files_dup_fast - files_dup()'s fast half: a non-sequential dup as a leaf
  * @files: [in] the table
  * @oldfd: [in] open fd
- * @flags: [in] FDF_NONSEQ, with FDF_CLOEXEC / FDF_CLOFORK
+ * @flags: [in] FDF_NONSEQ, with FDF_CLOEXEC / FDF_CLOFORK (as files_dup_slow())
  *
  * Its common case calls nothing: the lock free at
  * the first try, @oldfd open, room, a slot on the free list (the pop,
@@ -301,7 +303,7 @@ long files_dup_fast(struct files_table *files, int oldfd, fdflags_t flags)
 	struct file *file;
 	unsigned int i;
 
-	if (flags != (flags & FDF_ALL) || !spin_trylock_task(&files->lock))
+	if (!spin_trylock_task(&files->lock))
 		return files_dup_slow(files, oldfd, 0, flags);
 	map = files->nonseq;
 	file = files_installed(files, oldfd);
@@ -309,8 +311,10 @@ long files_dup_fast(struct files_table *files, int oldfd, fdflags_t flags)
 		spin_unlock_task(&files->lock);
 		return files_dup_slow(files, oldfd, 0, flags);
 	}
-	i = fdmap_take_head(map, flags);
+	/* The reference first: its atomic add makes the compiler reload what
+	 * the pop computed if it came after, and that costs a register. */
 	file_get(file); /* the new fd's reference */
+	i = fdmap_take_head(map, flags);
 	fdmap_install_slot(map, i, file);
 	spin_unlock_task(&files->lock);
 	return (int)(map->base + i);

@@ -111,13 +111,6 @@ struct file *files_lookup(struct files_table *files, int fd);
 struct file *files_lookup_raw(struct files_table *files, int fd);
 struct file *files_lookup_light(struct files_table *files, int fd, bool *put);
 int files_close(struct files_table *files, int fd);
-/* An fd of files that held file is gone (close, dup2 over it, close_range,
- * exec, the table's end): the process's POSIX record locks on the file go
- * with it, whichever fd set them (reclock.h), then the fd's reference. */
-void files_put_closed(struct files_table *files, struct file *file);
-/* The table is about to own a POSIX record lock or a dnotify watch
- * (reclock_set, dnotify_fcntl): its closes must look for them from now on. */
-void files_note_close_state(struct files_table *files);
 int files_dup_to(struct files_table *files, int oldfd, int newfd, fdflags_t fdflags);
 int files_get_fdflags(struct files_table *files, int fd);
 int files_set_fdflags(struct files_table *files, int fd, fdflags_t fdflags);
@@ -138,5 +131,25 @@ int files_set_nofile(struct files_table *files, unsigned long soft);
 unsigned int files_get_nofile(struct files_table *files);
 int files_set_nofile_limits(struct files_table *files, uint64_t soft, uint64_t hard);
 void files_get_nofile_limits(struct files_table *files, uint64_t *soft, uint64_t *hard);
+
+/* The table is about to own a POSIX record lock or a dnotify watch
+ * (reclock_set, dnotify_fcntl): its closes must look for them from now on. */
+void files_note_close_state(struct files_table *files);
+/* The record locks and dnotify watches of files on file go (fdtable_close.c). */
+void files_close_state(struct files_table *files, struct file *file);
+
+/*
+ * An fd of files that held file is gone (close, dup2 over it, close_range,
+ * exec, the table's end): the process's POSIX record locks on the file and
+ * its dnotify watches go with it, whichever fd set them, if the table ever
+ * owned any (close_state), then the fd's reference.  Inline: every close
+ * runs it, and most tables own neither.
+ */
+static inline void files_put_closed(struct files_table *files, struct file *file)
+{
+	if (__builtin_expect(__atomic_load_n(&files->close_state, __ATOMIC_RELAXED), 0))
+		files_close_state(files, file);
+	file_put(file);
+}
 
 #endif

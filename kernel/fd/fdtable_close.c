@@ -16,20 +16,11 @@ void files_note_close_state(struct files_table *files)
 	spin_unlock_task(&files->lock);
 }
 
-/* What closing an fd of a table with close_state undoes: out of line, so
- * the common close saves no registers for it. */
-static __attribute__((noinline)) void files_close_state(struct files_table *files,
-							struct file *file)
+/* What closing an fd of a table with close_state undoes (files_put_closed). */
+void files_close_state(struct files_table *files, struct file *file)
 {
 	reclock_close(file, files);
 	dnotify_close(file, files);
-}
-
-void files_put_closed(struct files_table *files, struct file *file)
-{
-	if (__builtin_expect(__atomic_load_n(&files->close_state, __ATOMIC_RELAXED), 0))
-		files_close_state(files, file);
-	file_put(file);
 }
 
 #define BATCH (8 * sizeof(long)) /* files put per lock drop: one bitmap word */

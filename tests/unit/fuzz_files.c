@@ -304,12 +304,12 @@ static void op_dup(struct files_table *t, struct model *m, struct input *in, boo
 
 	if (failed_nomem(ret))
 		return;
-	if ((flags & ~FDF_ALL) || minfd < 0)
+	if (minfd < 0) /* flags past FDF_ALL: ignored, never kept */
 		want = -EINVAL;
 	else if (!old || old->state != OPEN)
 		want = -EBADF;
 	else
-		want = predict_alloc(m, flags, minfd, nonseq);
+		want = predict_alloc(m, flags & FDF_ALL, minfd, nonseq);
 	CHECK(ret == want);
 	if (ret >= 0) {
 		mtake(m, ret, OPEN, flags & FDF_KEPT);

@@ -626,9 +626,12 @@ static void test_dup(void **state)
 	assert_int_equal(id_at(t, NS + 199), 7);
 	assert_int_equal(files_dup(t, 5, 0, FDF_NONSEQ), -EBADF);
 	assert_int_equal(files_dup(t, 5, 0, 0), -EBADF);
-	assert_int_equal(files_dup(t, fd, 0, 8), -EINVAL);
+	assert_int_equal(files_dup(t, fd, 0, FDMAP_F_BUSY | FDF_CLOEXEC), 2); /* not kept */
+	assert_int_equal(files_get_fdflags(t, 2), FD_CLOEXEC);
+	assert_int_equal(files_dup(t, fd, 0, FDMAP_F_BUSY | FDF_NONSEQ), NS + 200);
+	assert_int_equal(files_get_fdflags(t, NS + 200), 0);
 	assert_int_equal(files_dup(t, fd, -1, 0), -EINVAL);
-	files_set_nofile(t, 203);
+	files_set_nofile(t, 205);
 	assert_int_equal(files_dup(t, fd, 0, FDF_NONSEQ), -EMFILE);
 	assert_int_equal(files_dup(t, fd, 0, 0), -EMFILE);
 }
