@@ -308,27 +308,24 @@ static int do_remount(struct inode *ip, unsigned long flags, const char *data)
 
 	if (!sb->mnt || ip != sb->root)
 		return -EINVAL;
-	if (!(flags & MS_BIND)) {
-		if ((flags & MS_RDONLY) && !(sb->flags & SB_RDONLY) && sb_has_writers(sb))
-			return -EBUSY;
-		if (sb->type->remount && (err = sb->type->remount(sb, data)))
-			return err;
-	}
+	if ((flags & MS_RDONLY) && !(sb->flags & SB_RDONLY) && sb_has_writers(sb))
+		return -EBUSY;
+	/* With MS_BIND only the mount's flags change (Linux's
+	 * do_reconfigure_mnt), its read-only one too: an instance has one
+	 * mount here, so that is the instance's. */
+	if (!(flags & MS_BIND) && sb->type->remount && (err = sb->type->remount(sb, data)))
+		return err;
 	spin_lock(&mount_lock);
 	if (!sb->mnt)
 		err = -EINVAL;
 	else {
 		sb->mnt->flags = mnt_flags_of(flags);
-		if (!(flags & MS_BIND))
-			sb->flags = (sb->flags & ~SB_RDONLY) | (flags & MS_RDONLY ? SB_RDONLY : 0);
+		sb->flags = (sb->flags & ~SB_RDONLY) | (flags & MS_RDONLY ? SB_RDONLY : 0);
 	}
 	spin_unlock(&mount_lock);
 	return err;
 }
 
-/* MS_SHARED/SLAVE/PRIVATE/UNBINDABLE: exactly one; there is no
- * propagation here, so every mount is private already and shared or
- * slave ones cannot be made (docs/vfs.md). */
 /*
  * MS_MOVE: the mount whose root from names moves over to, as Linux's
  * do_move_mount: from must be a mount's root, to a directory (EINVAL),
@@ -373,6 +370,9 @@ static int do_move(struct inode *to, const char *from_path)
 	return err;
 }
 
+/* MS_SHARED/SLAVE/PRIVATE/UNBINDABLE: exactly one; there is no
+ * propagation here, so every mount is private already and shared or
+ * slave ones cannot be made (docs/vfs.md). */
 static int do_change_type(struct inode *ip, unsigned long flags)
 {
 	unsigned long type = flags & MS_PROPAGATION;

@@ -134,6 +134,13 @@ static void readonly(void)
 	close(fd);
 	ok(mount(NULL, mnt, NULL, MS_REMOUNT, NULL) == 0 && unlink(file) == 0,
 	   "remount,rw: writable again");
+	ok(mount(NULL, mnt, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) == 0 &&
+	       open(file, O_CREAT | O_WRONLY, 0600) == -1 && errno == EROFS,
+	   "remount,bind,ro: the mount is read-only (EROFS)");
+	int wfd = mount(NULL, mnt, NULL, MS_REMOUNT | MS_BIND, NULL)
+		      ? -1
+		      : open(file, O_CREAT | O_WRONLY, 0600);
+	ok(wfd >= 0 && close(wfd) == 0 && unlink(file) == 0, "remount,bind,rw: writable again");
 	is_errno(mount(NULL, sub, NULL, MS_REMOUNT, NULL), EINVAL,
 		 "remount of a directory that is not a mount: EINVAL");
 }
@@ -273,7 +280,7 @@ static void unmounting(void)
 
 int main(void)
 {
-	plan(65);
+	plan(67);
 	own_mount_namespace();
 	snprintf(dir, sizeof dir, "/tmp/mnt-%d", (int)getpid());
 	snprintf(mnt, sizeof mnt, "%s/m", dir);
