@@ -117,17 +117,21 @@ static inline bool file_is_path(const struct file *f)
 	return f->flags & O_PATH;
 }
 
-/* Whether f was opened for reading / writing (its O_ACCMODE). */
+/*
+ * Whether f was opened for reading / writing (its O_ACCMODE).  Reading is
+ * O_RDONLY or O_RDWR: the O_WRONLY bit clear (it is set in O_WRONLY and in
+ * the access mode 3, which gives neither) and not O_PATH, one test.  An
+ * O_PATH file's access mode is always O_RDONLY (vfs.c keeps no other), so
+ * writing needs no O_PATH test.
+ */
 static inline bool file_can_read(const struct file *f)
 {
-	return !file_is_path(f) &&
-	       ((f->flags & O_ACCMODE) == O_RDONLY || (f->flags & O_ACCMODE) == O_RDWR);
+	return !(f->flags & (O_WRONLY | O_PATH));
 }
 
 static inline bool file_can_write(const struct file *f)
 {
-	return !file_is_path(f) &&
-	       ((f->flags & O_ACCMODE) == O_WRONLY || (f->flags & O_ACCMODE) == O_RDWR);
+	return (f->flags & O_ACCMODE) == O_WRONLY || (f->flags & O_ACCMODE) == O_RDWR;
 }
 
 /* What a lock on f locks (flock.c, reclock.c): its inode, shared by every
