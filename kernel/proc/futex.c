@@ -92,18 +92,6 @@ int futex_fault_in(uint64_t uaddr, bool write)
 	return 0;
 }
 
-int futex_lock_word(struct futex_bucket *b, uint64_t uaddr, bool write, uint32_t **word)
-{
-	for (;;) {
-		spin_lock(&b->lock);
-		if ((*word = futex_user_word(uaddr, write)))
-			return 0;
-		spin_unlock(&b->lock);
-		if (futex_fault_in(uaddr, write))
-			return -EFAULT;
-	}
-}
-
 /*
  * The key of the word at uaddr: -EINVAL if it is not 4-byte aligned,
  * -EFAULT outside user space or, for a shared op, unmapped.  A private op
@@ -236,7 +224,7 @@ static bool unqueue(struct futex_waiter *w)
 }
 
 /* Whether a waker took one of w[0..n) off its bucket. */
-static bool any_woken(const struct futex_waiter *w, int n)
+static inline bool any_woken(const struct futex_waiter *w, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (__atomic_load_n(&w[i].woken, __ATOMIC_ACQUIRE))
@@ -244,7 +232,7 @@ static bool any_woken(const struct futex_waiter *w, int n)
 	return false;
 }
 
-long futex_unqueue_all(struct futex_waiter *w, int n)
+static inline long unqueue_all(struct futex_waiter *w, int n)
 {
 	long woken = -1;
 
@@ -254,7 +242,15 @@ long futex_unqueue_all(struct futex_waiter *w, int n)
 	return woken;
 }
 
-long futex_sleep_queued_v(struct futex_waiter *w, int n, uint64_t deadline, long intr)
+long futex_unqueue_all(struct futex_waiter *w, int n)
+{
+	return unqueue_all(w, n);
+}
+
+/* futex_sleep_queued_v's body, inlined in each caller so that the single
+ * waits (n = 1: FUTEX_WAIT, the PI waits) have no loops and no calls. */
+static inline __attribute__((always_inline)) long sleep_queued(struct futex_waiter *w, int n,
+							       uint64_t deadline, long intr)
 {
 	struct task *t = current();
 	long ret, woken;
@@ -282,13 +278,18 @@ long futex_sleep_queued_v(struct futex_waiter *w, int n, uint64_t deadline, long
 		sched_disarm_deadline();
 	else
 		sched_set_state(t, TASK_RUNNABLE);
-	woken = futex_unqueue_all(w, n);
+	woken = unqueue_all(w, n);
 	return woken >= 0 ? woken : ret;
+}
+
+long futex_sleep_queued_v(struct futex_waiter *w, int n, uint64_t deadline, long intr)
+{
+	return sleep_queued(w, n, deadline, intr);
 }
 
 long futex_sleep_queued(struct futex_waiter *w, uint64_t deadline, long intr)
 {
-	return futex_sleep_queued_v(w, 1, deadline, intr);
+	return sleep_queued(w, 1, deadline, intr);
 }
 
 /* FUTEX_WAIT(_BITSET): sleeps if the word at uaddr still holds val. */
@@ -318,7 +319,7 @@ static long futex_wait(uint64_t uaddr, bool shared, uint32_t val, uint64_t deadl
 	/* An untimed wait is restarted after an SA_RESTART handler; a timed
 	 * one fails with EINTR, as Linux's restart block makes it after any
 	 * handler. */
-	ret = futex_sleep_queued(&w, deadline, deadline == NO_DEADLINE ? -ERESTARTSYS : -EINTR);
+	ret = sleep_queued(&w, 1, deadline, deadline == NO_DEADLINE ? -ERESTARTSYS : -EINTR);
 out:
 	futex_key_put(&w.key); /* requeue may have changed it: it is ours again now */
 	return ret;

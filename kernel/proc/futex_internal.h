@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "lib/list.h"
 #include "lib/spinlock.h"
+#include <uapi/errno.h>
 
 struct task;
 struct vm_space;
@@ -94,7 +95,18 @@ int futex_fault_in(uint64_t uaddr, bool write);
 /* Locks b with the word at uaddr present (writable for write), *word its
  * direct-map address, faulting it in with the lock dropped as often as
  * needed: 0, or -EFAULT unlocked. */
-int futex_lock_word(struct futex_bucket *b, uint64_t uaddr, bool write, uint32_t **word);
+static inline int futex_lock_word(struct futex_bucket *b, uint64_t uaddr, bool write,
+				  uint32_t **word)
+{
+	for (;;) {
+		spin_lock(&b->lock);
+		if ((*word = futex_user_word(uaddr, write)))
+			return 0;
+		spin_unlock(&b->lock);
+		if (futex_fault_in(uaddr, write))
+			return -EFAULT;
+	}
+}
 void futex_lock_pair(struct futex_bucket *a, struct futex_bucket *b);
 void futex_unlock_pair(struct futex_bucket *a, struct futex_bucket *b);
 /* Queues w (key, task, bitset set) on b, whose lock the caller holds. */
