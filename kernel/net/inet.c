@@ -122,7 +122,7 @@ static int inet_bind(struct socket *sk, const struct sock_addr *a)
  */
 static int inet_autobind(struct socket *sk, const struct sock_addr *dest)
 {
-	struct inet_key k = {{0}}; /* :: */
+	struct inet_key k = {.w = {0, 0}}; /* :: */
 	unsigned int port;
 	int err;
 

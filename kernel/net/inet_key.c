@@ -14,7 +14,7 @@ void inet_key_of(const struct sock_addr *a, struct inet_key *k, unsigned int *po
 		key_v4(k, __builtin_bswap32(in->sin_addr.s_addr));
 		*port = __builtin_bswap16(in->sin_port);
 	} else {
-		memcpy(k->b, in6->sin6_addr.s6_addr, sizeof(k->b));
+		__builtin_memcpy(k->b, in6->sin6_addr.s6_addr, sizeof(k->b));
 		*port = __builtin_bswap16(in6->sin6_port);
 	}
 }
@@ -34,6 +34,6 @@ void inet_make_name(struct sock_addr *a, int family, const struct inet_key *k, u
 		a->len = sizeof(*in6);
 		in6->sin6_family = AF_INET6;
 		in6->sin6_port = __builtin_bswap16(port);
-		memcpy(in6->sin6_addr.s6_addr, k->b, sizeof(k->b));
+		__builtin_memcpy(in6->sin6_addr.s6_addr, k->b, sizeof(k->b));
 	}
 }

@@ -10,44 +10,44 @@
 #include "lib/string.h"
 #include "net/socket.h"
 
-/* An address of either family in IPv6 form (v4-mapped for IPv4). */
+/* An address of either family in IPv6 form (v4-mapped for IPv4).  The
+ * tests below read it as two 64-bit words (w[1]: bytes 8-15, little
+ * endian), so none of them is a byte loop (the kernel's memcmp is one). */
 struct inet_key {
-	uint8_t b[16];
+	union {
+		uint8_t b[16];
+		uint64_t w[2];
+	};
 };
+
+/* w[1] of ::ffff:0.0.0.0: bytes 10 and 11 0xff, the IPv4 address 0. */
+#define KEY_V4_PREFIX 0xffff0000UL
 
 static inline void key_v4(struct inet_key *k, uint32_t ip) /* ip in host order */
 {
-	memset(k, 0, sizeof(*k));
-	k->b[10] = k->b[11] = 0xff;
-	k->b[12] = ip >> 24;
-	k->b[13] = ip >> 16;
-	k->b[14] = ip >> 8;
-	k->b[15] = ip;
+	k->w[0] = 0;
+	k->w[1] = KEY_V4_PREFIX | (uint64_t)__builtin_bswap32(ip) << 32;
 }
 
 static inline bool key_is_v4(const struct inet_key *k)
 {
-	static const uint8_t prefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-
-	return memcmp(k->b, prefix, sizeof(prefix)) == 0;
+	return k->w[0] == 0 && (uint32_t)k->w[1] == KEY_V4_PREFIX;
 }
 
 static inline uint32_t key_v4_addr(const struct inet_key *k)
 {
-	return (uint32_t)k->b[12] << 24 | k->b[13] << 16 | k->b[14] << 8 | k->b[15];
+	return __builtin_bswap32((uint32_t)(k->w[1] >> 32));
 }
 
 static inline bool key_eq(const struct inet_key *a, const struct inet_key *b)
 {
-	return memcmp(a->b, b->b, sizeof(a->b)) == 0;
+	return ((a->w[0] ^ b->w[0]) | (a->w[1] ^ b->w[1])) == 0;
 }
 
 /* :: or 0.0.0.0 (::ffff:0.0.0.0). */
 static inline bool key_is_any(const struct inet_key *k)
 {
-	static const struct inet_key any6;
-
-	return key_eq(k, &any6) || (key_is_v4(k) && key_v4_addr(k) == 0);
+	return k->w[0] == 0 && (k->w[1] == 0 || k->w[1] == KEY_V4_PREFIX);
 }
 
 /* The key and port of an AF_INET or AF_INET6 address (its form checked). */
