@@ -485,21 +485,86 @@ static void flush_input_locked(struct tty *t)
 	t->rd = t->committed = t->wr;
 }
 
+/* tio replaces t's termios (TCSETS*, TCSETA*); flush: TCSETSF, TCSETAF. */
+static void apply_termios(struct tty *t, const struct linux_termios *tio, bool flush)
+{
+	spin_lock(&t->lock);
+	if (flush)
+		flush_input_locked(t);
+	t->tio = *tio;
+	if (!canonical(t))
+		t->committed = t->wr; /* a half-typed line becomes readable */
+	spin_unlock(&t->lock);
+	wake_up(&t->readers);
+}
+
+static struct linux_termios get_tio(struct tty *t)
+{
+	struct linux_termios tio;
+
+	spin_lock(&t->lock);
+	tio = t->tio;
+	spin_unlock(&t->lock);
+	return tio;
+}
+
 static long set_termios(struct tty *t, unsigned long cmd, unsigned long uarg)
 {
 	struct linux_termios tio;
 
 	if (copy_from_user(&tio, (const void *)uarg, sizeof(tio)))
 		return -EFAULT;
-	spin_lock(&t->lock);
-	if (cmd == TCSETSF)
-		flush_input_locked(t);
-	t->tio = tio;
-	if (!canonical(t))
-		t->committed = t->wr; /* a half-typed line becomes readable */
-	spin_unlock(&t->lock);
-	wake_up(&t->readers);
+	apply_termios(t, &tio, cmd == TCSETSF);
 	return 0;
+}
+
+static long get_termio(struct tty *t, unsigned long uarg)
+{
+	struct linux_termios tio = get_tio(t);
+	struct linux_termio o = {.c_iflag = tio.c_iflag,
+				 .c_oflag = tio.c_oflag,
+				 .c_cflag = tio.c_cflag,
+				 .c_lflag = tio.c_lflag,
+				 .c_line = tio.c_line};
+
+	memcpy(o.c_cc, tio.c_cc, LINUX_NCC);
+	return copy_to_user((void *)uarg, &o, sizeof(o));
+}
+
+/* The old flag's low 16 bits replaced (Linux's user_termio_to_kernel_termios). */
+static unsigned int low16(unsigned int old, unsigned short v)
+{
+	return (old & 0xffff0000u) | v;
+}
+
+/* TCSETA*: each 16-bit flag, c_line and the first 8 c_cc over the termios. */
+static long set_termio(struct tty *t, unsigned long cmd, unsigned long uarg)
+{
+	struct linux_termio o;
+	struct linux_termios tio;
+
+	if (copy_from_user(&o, (const void *)uarg, sizeof(o)))
+		return -EFAULT;
+	tio = get_tio(t);
+	tio.c_iflag = low16(tio.c_iflag, o.c_iflag);
+	tio.c_oflag = low16(tio.c_oflag, o.c_oflag);
+	tio.c_cflag = low16(tio.c_cflag, o.c_cflag);
+	tio.c_lflag = low16(tio.c_lflag, o.c_lflag);
+	tio.c_line = o.c_line;
+	memcpy(tio.c_cc, o.c_cc, LINUX_NCC);
+	apply_termios(t, &tio, cmd == TCSETAF);
+	return 0;
+}
+
+/* TIOCSETD: N_TTY is the one line discipline; any other is EINVAL, as
+ * Linux's for one it has not got. */
+static long set_ldisc(unsigned long uarg)
+{
+	int ldisc;
+
+	if (copy_from_user(&ldisc, (const void *)uarg, sizeof(ldisc)))
+		return -EFAULT;
+	return ldisc == 0 ? 0 : -EINVAL;
 }
 
 /* TIOCSWINSZ: a change of size tells the foreground group (SIGWINCH). */
@@ -538,8 +603,9 @@ static long flush(struct tty *t, unsigned long which)
  * its session, as Linux's tty_check_change; a pty master has no such rule. */
 static bool changes_terminal(unsigned long cmd)
 {
-	return cmd == TCSETS || cmd == TCSETSW || cmd == TCSETSF || cmd == TCFLSH ||
-	       cmd == TCSBRK || cmd == TCXONC;
+	return cmd == TCSETS || cmd == TCSETSW || cmd == TCSETSF || cmd == TCSETA ||
+	       cmd == TCSETAW || cmd == TCSETAF || cmd == TCFLSH || cmd == TCSBRK ||
+	       cmd == TCSBRKP || cmd == TCXONC;
 }
 
 static long put_int(unsigned long uarg, int v)
@@ -557,10 +623,18 @@ long n_tty_ioctl(struct tty *t, bool master, unsigned long cmd, unsigned long ar
 		return err;
 	switch (cmd) {
 	case TCGETS:
-		spin_lock(&t->lock);
-		tio = t->tio;
-		spin_unlock(&t->lock);
+		tio = get_tio(t);
 		return copy_to_user((void *)arg, &tio, sizeof(tio));
+	case TCGETA:
+		return get_termio(t, arg);
+	case TCSETA:
+	case TCSETAW:
+	case TCSETAF:
+		return set_termio(t, cmd, arg);
+	case TIOCGETD:
+		return put_int(arg, 0); /* N_TTY */
+	case TIOCSETD:
+		return set_ldisc(arg);
 	case TCSETS:
 	case TCSETSW: /* output is never queued here: nothing to drain */
 	case TCSETSF:
@@ -582,6 +656,7 @@ long n_tty_ioctl(struct tty *t, bool master, unsigned long cmd, unsigned long ar
 	case TCFLSH:
 		return flush(t, arg);
 	case TCSBRK: /* tcdrain (nothing queued) or a break (no line to send it on) */
+	case TCSBRKP:
 		return 0;
 	}
 	return -ENOIOCTLCMD;

@@ -6,6 +6,10 @@
 #define TCSETS	   0x5402
 #define TCSETSW	   0x5403
 #define TCSETSF	   0x5404
+#define TCGETA	   0x5405 /* the old struct termio (uapi/termios.h) */
+#define TCSETA	   0x5406
+#define TCSETAW	   0x5407
+#define TCSETAF	   0x5408
 #define TIOCSCTTY  0x540E
 #define TIOCGPGRP  0x540F
 #define TIOCSPGRP  0x5410
@@ -21,6 +25,9 @@
 #define TIOCSWINSZ  0x5414
 #define TIOCPKT	    0x5420
 #define TIOCNOTTY   0x5422
+#define TIOCSETD    0x5423 /* line discipline: only N_TTY (0) here */
+#define TIOCGETD    0x5424
+#define TCSBRKP	    0x5425 /* POSIX tcsendbreak: a break of arg tenths of a second */
 #define TIOCGPTN    0x80045430
 #define TIOCSPTLCK  0x40045431
 #define TIOCGPKT    0x80045438

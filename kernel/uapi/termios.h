@@ -16,6 +16,17 @@ struct linux_termios {
 	unsigned char c_cc[LINUX_NCCS];
 };
 
+/* System V's struct termio (TCGETA, TCSETA*): 16-bit flags, 8 c_cc. */
+#define LINUX_NCC 8
+struct linux_termio {
+	unsigned short c_iflag;
+	unsigned short c_oflag;
+	unsigned short c_cflag;
+	unsigned short c_lflag;
+	unsigned char c_line;
+	unsigned char c_cc[LINUX_NCC];
+};
+
 struct linux_winsize {
 	unsigned short ws_row;
 	unsigned short ws_col;

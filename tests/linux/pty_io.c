@@ -212,6 +212,38 @@ static void test_bad(void)
 	close(m);
 }
 
+/* The old System V requests (glibc's <termio.h> struct termio; musl has
+ * none) and the line discipline: what LTP's ptem01 and pty05 ask. */
+struct termio_sysv {
+	unsigned short c_iflag, c_oflag, c_cflag, c_lflag;
+	unsigned char c_line, c_cc[8];
+};
+
+static void test_termio(void)
+{
+	int s, m = new_pty(&s, true), ld = -1;
+	struct termio_sysv old;
+	struct termios t;
+
+	ok(ioctl(s, TCGETA, &old) == 0 && tcgetattr(s, &t) == 0 &&
+	       old.c_lflag == (unsigned short)t.c_lflag && old.c_cc[VINTR] == t.c_cc[VINTR],
+	   "TCGETA: the termios's low 16 bits of each flag and c_cc");
+	old.c_lflag &= ~ECHO;
+	ok(ioctl(s, TCSETAW, &old) == 0 && tcgetattr(s, &t) == 0 && !(t.c_lflag & ECHO) &&
+	       (t.c_lflag & IEXTEN),
+	   "TCSETAW clears ECHO, keeps the rest");
+	is_errno(ioctl(s, TCSETA, (void *)8), EFAULT, "TCSETA from a bad pointer: EFAULT");
+	ok(ioctl(s, TIOCGETD, &ld) == 0 && ld == 0, "TIOCGETD: N_TTY");
+	ok(ioctl(m, TCSBRKP, 10) == 0 && ioctl(s, TCSBRKP, 10) == 0,
+	   "TCSBRKP (glibc's tcsendbreak) on both sides: 0");
+	ld = 0;
+	ok(ioctl(m, TIOCSETD, &ld) == 0, "TIOCSETD N_TTY: 0");
+	ld = 999;
+	is_errno(ioctl(m, TIOCSETD, &ld), EINVAL, "TIOCSETD of no line discipline: EINVAL");
+	close(s);
+	close(m);
+}
+
 static void test_peer(void)
 {
 	int m = posix_openpt(O_RDWR | O_NOCTTY), s, n;
@@ -269,12 +301,13 @@ static void test_limits(void)
 
 int main(void)
 {
-	plan(65);
+	plan(72);
 	test_names();
 	test_canonical();
 	test_raw();
 	test_bad();
 	test_peer();
+	test_termio();
 	test_limits();
 	return done();
 }
