@@ -18,6 +18,7 @@
 #include "lib/string.h"
 #include "mm/heap.h"
 #include "mm/paging.h"
+#include "proc/cred.h"
 #include "proc/elf.h"
 #include "proc/futex.h"
 #include "proc/exit.h"
@@ -34,23 +35,24 @@
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
-#define AT_NULL	  0
-#define AT_PHDR	  3
-#define AT_PHENT  4
-#define AT_PHNUM  5
-#define AT_PAGESZ 6
-#define AT_BASE	  7
-#define AT_ENTRY  9
-#define AT_UID	  11
-#define AT_EUID	  12
-#define AT_GID	  13
-#define AT_EGID	  14
-#define AT_HWCAP  16
-#define AT_CLKTCK 17
-#define AT_SECURE 23
-#define AT_RANDOM 25
-#define AT_EXECFN 31
-#define NAUXV	  16 /* pairs */
+#define AT_NULL	    0
+#define AT_PHDR	    3
+#define AT_PHENT    4
+#define AT_PHNUM    5
+#define AT_PAGESZ   6
+#define AT_BASE	    7
+#define AT_ENTRY    9
+#define AT_UID	    11
+#define AT_EUID	    12
+#define AT_GID	    13
+#define AT_EGID	    14
+#define AT_HWCAP    16
+#define AT_CLKTCK   17
+#define AT_SECURE   23
+#define AT_RANDOM   25
+#define AT_EXECFN   31
+#define NAUXV	    16 /* pairs */
+#define AUXV_SECURE 12 /* AT_SECURE's pair */
 _Static_assert(NAUXV * 2 <= UVM_AUXV_WORDS, "uvm->saved_auxv holds the vector");
 
 /* Writes len bytes at user address va of vm (its pages are mapped). */
@@ -68,9 +70,21 @@ static void poke_vm(struct vm_space *vm, uint64_t va, const void *src, size_t le
 	}
 }
 
+/* Where the auxv's identity entries sit (build_auxv) and what they say:
+ * the new program's real and effective ids and AT_SECURE. */
+#define AUXV_IDS 6 /* AT_UID's pair */
+static void auxv_put_ids(uint64_t *auxv, const struct cred *c, bool secure)
+{
+	uint64_t ids[][2] = {
+	    {AT_UID, c->uid}, {AT_EUID, c->euid}, {AT_GID, c->gid}, {AT_EGID, c->egid}};
+
+	memcpy(auxv + 2 * AUXV_IDS, ids, sizeof(ids));
+	auxv[2 * AUXV_SECURE + 1] = secure;
+}
+
 /* Fills an auxiliary vector; returns its length in entries (pairs). */
 static int build_auxv(uint64_t *auxv, const struct elf_image *img, uint64_t random_va,
-		      uint64_t execfn_va)
+		      uint64_t execfn_va, const struct cred *c, bool secure)
 {
 	uint64_t pairs[][2] = {
 	    {AT_PHDR, img->phdr_va},
@@ -79,7 +93,7 @@ static int build_auxv(uint64_t *auxv, const struct elf_image *img, uint64_t rand
 	    {AT_PAGESZ, PAGE_SIZE},
 	    {AT_BASE, 0}, /* no interpreter (Linux gives 0 too) */
 	    {AT_ENTRY, img->entry},
-	    {AT_UID, 0},
+	    {AT_UID, 0}, /* pairs AUXV_IDS.. and AUXV_SECURE: auxv_put_ids */
 	    {AT_EUID, 0},
 	    {AT_GID, 0},
 	    {AT_EGID, 0},
@@ -91,6 +105,7 @@ static int build_auxv(uint64_t *auxv, const struct elf_image *img, uint64_t rand
 	    {AT_NULL, 0},
 	};
 	memcpy(auxv, pairs, sizeof(pairs));
+	auxv_put_ids(auxv, c, secure);
 	return NAUXV;
 }
 
@@ -112,7 +127,8 @@ static uint64_t stack_base(uint64_t sp, uint64_t limit)
  * ran out.
  */
 static uint64_t build_stack(struct uvm *u, const struct exec_strings *s,
-			    const struct elf_image *img, uint64_t limit)
+			    const struct elf_image *img, uint64_t limit, const struct cred *c,
+			    bool secure)
 {
 	struct vm_space *vm = u->space;
 	struct vma stack = {.end = USER_STACK_TOP,
@@ -140,7 +156,7 @@ static uint64_t build_stack(struct uvm *u, const struct exec_strings *s,
 	}
 	vec[1 + s->argc] = 0;
 	vec[2 + s->argc + s->envc] = 0;
-	build_auxv(vec + nptr, img, random, strings);
+	build_auxv(vec + nptr, img, random, strings, c, secure);
 	memcpy(u->saved_auxv, vec + nptr, NAUXV * 16);
 	poke_vm(vm, strings, s->buf ? s->buf : "", s->len);
 	poke_vm(vm, random, rnd, sizeof(rnd));
@@ -361,6 +377,26 @@ int exec_program(struct task *t, const char *path, struct exec_strings *strs)
 	return exec_program_at(t, &tg, strs);
 }
 
+/*
+ * The creds the new program runs with become t's process's (alone by now),
+ * computed again from its creds of this moment: if another thread changed
+ * them after the stack was built, the auxv at auxv_va is rewritten.
+ */
+static void exec_creds(struct task *t, struct uvm *u, struct cred *new, bool secure,
+		       uint64_t auxv_va)
+{
+	bool nnp = t->no_new_privs;
+	uint32_t ids[4] = {new->uid, new->euid, new->gid, new->egid};
+	bool now_secure = cred_exec_commit(t, new, nnp); /* new is gone now */
+	const struct cred *c = task_cred(t);
+
+	if (now_secure == secure && ids[0] == c->uid && ids[1] == c->euid && ids[2] == c->gid &&
+	    ids[3] == c->egid)
+		return;
+	auxv_put_ids(u->saved_auxv, c, now_secure);
+	poke_vm(u->space, auxv_va, u->saved_auxv, NAUXV * 16);
+}
+
 int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_strings *strs)
 {
 	char *exe_path, *interp;
@@ -368,12 +404,15 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 	struct vm_space *vm;
 	struct uvm *u = NULL;
 	struct inode *ip;
+	struct cred *cred;
+	bool secure;
 	uint64_t sp, stack_limit = rlimit_soft(t->group, RLIMIT_STACK);
 	int err = lookup_program(tg, strs, &ip, &interp);
 
 	if (err)
 		return err;
-	if (!(vm = vm_create())) {
+	if (!(cred = cred_exec_prepare(t, t->no_new_privs, &secure)) || !(vm = vm_create())) {
+		cred_put(cred);
 		exe_inode_put(ip);
 		kfree(interp);
 		return -ENOMEM;
@@ -386,7 +425,7 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 		u->dump_filter = __atomic_load_n(&t->uvm->dump_filter, __ATOMIC_RELAXED);
 	if (!err)
 		err = elf_load(ip, u, &img);
-	if (!err && !(sp = build_stack(u, strs, &img, stack_limit)))
+	if (!err && !(sp = build_stack(u, strs, &img, stack_limit, cred, secure)))
 		err = -ENOMEM;
 	if (!err && !keep_cmdline(u, strs))
 		err = -ENOMEM;
@@ -396,6 +435,7 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 	if (!err && (err = exec_take_over(t)))
 		kfree(exe_path);
 	if (err) {
+		cred_put(cred);
 		exe_inode_put(ip);
 		if (u)
 			uvm_put(u);
@@ -403,6 +443,7 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 			vm_destroy(vm);
 		return err;
 	}
+	exec_creds(t, u, cred, secure, sp + 8 * (uint64_t)(3 + strs->argc + strs->envc));
 	commit_exec(t, u, &img, sp, tg->file ? exe_path : tg->name, ip, exe_path);
 	return 0;
 }

@@ -3,6 +3,7 @@
  * that frees one after its last task.
  */
 #include "proc/group.h"
+#include "proc/cred.h"
 #include "proc/pidfd.h"
 #include "fs/event/signalfd.h"
 #include "mm/heap.h"
@@ -33,12 +34,14 @@ struct thread_group *group_create(struct task *leader)
 	itimer_init(g);
 	/* The creating task's process: clone's caller (none for the first). */
 	rlimit_inherit(g, current()->group);
+	cred_group_init(g, current()->group);
 	g->exit_signal = SIGCHLD;
 	return g;
 }
 
 void group_free_unused(struct thread_group *g)
 {
+	cred_group_free(g);
 	kfree(g);
 }
 
@@ -63,5 +66,6 @@ void group_free(struct thread_group *g)
 	sigpending_discard_locked(&g->shared, ~0UL);
 	spin_unlock(&g->siglock);
 	pidfd_group_free(g);
+	cred_group_free(g);
 	kfree(g);
 }

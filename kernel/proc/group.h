@@ -13,8 +13,10 @@
 #include "proc/itimer.h"
 #include "proc/rlimit.h"
 #include "proc/signal.h"
+#include "sched/mutex.h"
 #include "sched/wait.h"
 
+struct cred;
 struct pid_ident;
 struct task;
 
@@ -113,6 +115,12 @@ struct thread_group {
 	/* CPU ticks of the children it reaped, theirs included (proc_lock:
 	 * added by reap.c, read by times and getrusage). */
 	uint64_t children_utime, children_stime;
+	/* Credentials (proc/cred.h), referenced: shared by every thread,
+	 * replaced whole by cred_commit under cred_lock (a release store),
+	 * read without a lock by cred.h's rules.  cred_lock serializes the
+	 * changes (cred_prepare to cred_commit). */
+	const struct cred *cred;
+	struct mutex cred_lock;
 	/* The identity pidfds hold (proc/pidfd.c), made by the first
 	 * pidfd_open or CLONE_PIDFD (proc_lock), referenced until group_free;
 	 * NULL while no pidfd was asked for. */

@@ -19,6 +19,7 @@
 #include "mm/heap.h"
 #include "mm/heaptrace.h"
 #include "net/socket.h"
+#include "proc/cred.h"
 #include "proc/futex.h"
 #include "proc/posix_timer.h"
 #include "proc/sigqueue.h"
@@ -66,10 +67,11 @@ void kcounters_read(struct kcounters *c)
 	c->mounts = mount_count();
 	c->sbs = sb_count();
 	c->ptys = pty_count();
+	c->creds = cred_count();
 	c->heap_serial = heaptrace_serial();
 }
 
-#define LEAK_CHECKS 30 /* the check() lines below */
+#define LEAK_CHECKS 31 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -114,6 +116,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(28, "mounts", (long)b->mounts, (long)a->mounts);
 	passed += check(29, "super blocks", (long)b->sbs, (long)a->sbs);
 	passed += check(30, "ptys", (long)b->ptys, (long)a->ptys);
+	passed += check(31, "credentials", (long)b->creds, (long)a->creds);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

@@ -4,7 +4,8 @@
  * mappings, flock locks, record locks, System V IPC objects,
  * Committed_AS (mm/commit.h), futex PI states, queued signals, POSIX
  * timers, pidfd identities, inotify watches and events, open files'
- * signal-driven I/O state (fs/fasync.h), dnotify watches, file leases and ptys, compared when init exits
+ * signal-driven I/O state (fs/fasync.h), dnotify watches, file leases, ptys
+ * and credentials, compared when init exits
  * in test mode with what they were when it started.
  */
 #ifndef PROC_LEAKCHECK_H
@@ -40,6 +41,7 @@ struct kcounters {
 	unsigned long leases;	       /* fcntl F_SETLEASE leases (fs/locks/lease.c) */
 	unsigned long mounts, sbs;     /* fs/mount.c, fs/super.c */
 	unsigned long ptys;	       /* pseudo-terminals (tty/pty.c) */
+	unsigned long creds;	       /* credentials and group lists (proc/cred.c) */
 	uint64_t heap_serial;	       /* heaptrace_serial(): allocations so far */
 };
 

@@ -17,6 +17,7 @@
 #include "lib/string.h"
 #include "mm/paging.h"
 #include "proc/coredump.h"
+#include "proc/cred.h"
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "proc/rlimit.h"
@@ -39,6 +40,8 @@ struct pid_info {
 	uint64_t locked;		       /* bytes of it mlock'd (VmLck) */
 	bool has_mm;			       /* the leader has user memory (not a zombie) */
 	uint64_t cpus;			       /* the CPUs the thread (or leader) may run on */
+	bool no_new_privs;		       /* the thread's (or leader's) */
+	const struct cred *cred;	       /* status only: referenced, put by the reader */
 };
 
 /*
@@ -107,6 +110,7 @@ static void gather_locked(struct thread_group *g, struct task *t, struct pid_inf
 	/* the thread's, or the process's: its leader's, as Linux */
 	in->nice = (t ? t : g->leader)->nice;
 	in->cpus = sched_affinity(t ? t : g->leader) & smp_task_cpus();
+	in->no_new_privs = (t ? t : g->leader)->no_new_privs;
 	in->state = !t ? group_state_locked(g) : t->state == TASK_RUNNABLE ? 'R' : 'S';
 	strlcpy(in->comm, (t ? t : g->leader)->name, sizeof(in->comm));
 	if (t) {
@@ -341,20 +345,42 @@ static void append_cpu_list(char *buf, size_t size, size_t *len, uint64_t mask)
 	}
 }
 
-/* One root user: every id 0.  VmSize, VmLck and VmRSS for a process with
- * user memory (Linux leaves the Vm lines out for a zombie). */
+/* The identity lines: the four uids and gids (real, effective, saved,
+ * file system) and the supplementary groups, as many as fit. */
+static void append_ids(char *buf, size_t size, size_t *len, const struct cred *c)
+{
+	appendk(buf, size, len, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nGroups:\t", c->uid,
+		c->euid, c->suid, c->fsuid, c->gid, c->egid, c->sgid, c->fsgid);
+	for (int i = 0; i < c->groups->ngroups && *len + 1 < size; i++)
+		appendk(buf, size, len, "%s%u", i ? " " : "", c->groups->gid[i]);
+	appendk(buf, size, len, " \n");
+}
+
+static void append_caps(char *buf, size_t size, size_t *len, const struct cred *c, bool nnp)
+{
+	appendk(buf, size, len,
+		"CapInh:\t%016lx\nCapPrm:\t%016lx\nCapEff:\t%016lx\nCapBnd:\t%016lx\n"
+		"CapAmb:\t%016lx\nNoNewPrivs:\t%d\n",
+		c->cap_inheritable, c->cap_permitted, c->cap_effective, c->cap_bset, c->cap_ambient,
+		nnp);
+}
+
+/* VmSize, VmLck and VmRSS for a process with user memory (Linux leaves
+ * the Vm lines out for a zombie). */
 static long format_status(const struct pid_info *in, char *buf, size_t size)
 {
 	size_t len = 0;
 
 	appendk(buf, size, &len,
-		"Name:\t%s\nState:\t%c (%s)\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
-		"Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n",
+		"Name:\t%s\nState:\t%c (%s)\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n",
 		in->comm, in->state, state_name(in->state), in->tgid, in->pid, in->ppid);
+	append_ids(buf, size, &len, in->cred);
 	if (in->has_mm)
 		appendk(buf, size, &len, "VmSize:\t%8lu kB\nVmLck:\t%8lu kB\nVmRSS:\t%8lu kB\n",
 			in->vsize >> 10, in->locked >> 10, in->rss_pages * (PAGE_SIZE >> 10));
-	appendk(buf, size, &len, "Threads:\t%d\nCpus_allowed:\t", in->threads);
+	appendk(buf, size, &len, "Threads:\t%d\n", in->threads);
+	append_caps(buf, size, &len, in->cred, in->no_new_privs);
+	appendk(buf, size, &len, "Cpus_allowed:\t");
 	append_cpu_mask(buf, size, &len, in->cpus);
 	appendk(buf, size, &len, "\nCpus_allowed_list:\t");
 	append_cpu_list(buf, size, &len, in->cpus);
@@ -454,6 +480,8 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 		len = g->leader->uvm ? dump_filter_text(g->leader->uvm, buf, size) : 0;
 	else
 		gather_locked(g, t, &in);
+	if (!len && which == PROC_PID_STATUS) /* t's or the leader's: its group's */
+		in.cred = cred_get_task(g->leader);
 	spin_unlock(&proc_lock);
 	pid_ref_put(&r);
 	if (len || which == PROC_PID_CMDLINE || which == PROC_PID_MAPS || which == PROC_PID_SMAPS ||
@@ -470,7 +498,11 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 		snprintk(buf, size, "%s\n", in.comm);
 		return strlen(buf);
 	}
-	return which == PROC_PID_STAT ? format_stat(&in, buf, size) : format_status(&in, buf, size);
+	if (which == PROC_PID_STAT)
+		return format_stat(&in, buf, size);
+	len = format_status(&in, buf, size);
+	cred_put(in.cred);
+	return len;
 }
 
 bool proc_tid_exists(int pid, int tid)

@@ -1,138 +1,324 @@
 /*
- * Credentials: fdkernel has one user, root (uid and gid 0, no
- * supplementary groups), and answers every identity call consistently
- * with that.  Setting an id to 0 (or leaving it, -1) succeeds; becoming
- * anyone else is refused with EPERM, as for a process without CAP_SETUID,
- * since nothing could honour it.  getuid is in sys_proc.c.
+ * Identity system calls: the get*id and set*id families, setfsuid and
+ * setfsgid, getgroups and setgroups, with Linux's rules (kernel/sys.c)
+ * for privileged (CAP_SETUID, CAP_SETGID) and unprivileged callers and
+ * its capability changes on uid changes (capabilities(7), "Effect of
+ * user ID changes on capabilities").  A change applies to every thread
+ * of the process: credentials are per process here (proc/cred.h).
  */
 #include "arch/x86_64/uaccess.h"
+#include "proc/cred.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
-#define ID_UNCHANGED ((uint32_t)-1)
-#define NGROUPS_MAX  65536
+/* The file-system capabilities an fsuid of 0 carries (Linux's CAP_FS_SET). */
+#define CAP_FS_SET                                                                                 \
+	(CAP_TO_MASK(CAP_CHOWN) | CAP_TO_MASK(CAP_MKNOD) | CAP_TO_MASK(CAP_DAC_OVERRIDE) |         \
+	 CAP_TO_MASK(CAP_DAC_READ_SEARCH) | CAP_TO_MASK(CAP_FOWNER) | CAP_TO_MASK(CAP_FSETID) |    \
+	 CAP_TO_MASK(CAP_LINUX_IMMUTABLE) | CAP_TO_MASK(CAP_MAC_OVERRIDE))
 
-/* An id a set*id call may take: 0, or -1 where "unchanged" is allowed. */
-static long id_ok(uint32_t id, bool unchanged_ok)
+SYSCALL_DEFINE0(getuid)
 {
-	if (id == ID_UNCHANGED)
-		return unchanged_ok ? 0 : -EINVAL;
-	return id == 0 ? 0 : -EPERM;
+	return cred_current()->uid;
 }
 
 SYSCALL_DEFINE0(geteuid)
 {
-	return 0;
+	return cred_current()->euid;
 }
 
 SYSCALL_DEFINE0(getgid)
 {
-	return 0;
+	return cred_current()->gid;
 }
 
 SYSCALL_DEFINE0(getegid)
 {
+	return cred_current()->egid;
+}
+
+static bool is_root(uint32_t a, uint32_t b, uint32_t c)
+{
+	return a == 0 || b == 0 || c == 0;
+}
+
+/*
+ * Linux's cap_emulate_setxuid: leaving uid 0 in all of the real,
+ * effective and saved ids loses the permitted and effective sets (unless
+ * PR_SET_KEEPCAPS) and the ambient one; an effective uid leaving 0 loses
+ * the effective set, one becoming 0 gets the permitted set.
+ */
+static void fix_caps_for_uids(struct cred *new, const struct cred *old)
+{
+	if (is_root(old->uid, old->euid, old->suid) && !is_root(new->uid, new->euid, new->suid)) {
+		if (!new->keep_caps)
+			new->cap_permitted = new->cap_effective = 0;
+		new->cap_ambient = 0;
+	}
+	if (old->euid == 0 && new->euid != 0)
+		new->cap_effective = 0;
+	if (old->euid != 0 && new->euid == 0)
+		new->cap_effective = new->cap_permitted;
+}
+
+/* Publishes new (from cred_prepare), after the uid changes' capability
+ * changes when uids: 0. */
+static long commit_ids(struct cred *new, const struct cred *old, bool uids)
+{
+	if (uids)
+		fix_caps_for_uids(new, old);
+	cred_commit(new);
 	return 0;
 }
 
+/* A set*id call's prepared copy; old is what it was copied from (good
+ * while cred_lock is held). */
+#define PREPARE(new, old)                                                                          \
+	struct cred *new = cred_prepare();                                                         \
+	if (!new)                                                                                  \
+		return -ENOMEM;                                                                    \
+	const struct cred *old = cred_current()
+
 SYSCALL_DEFINE1(setuid, uint32_t, uid)
 {
-	return id_ok(uid, false);
+	if (uid == ID_UNCHANGED)
+		return -EINVAL;
+	PREPARE(new, old);
+	if (capable(CAP_SETUID)) {
+		new->uid = new->suid = uid;
+	} else if (uid != old->uid && uid != old->suid) {
+		cred_abort(new);
+		return -EPERM;
+	}
+	new->euid = new->fsuid = uid;
+	return commit_ids(new, old, true);
 }
 
 SYSCALL_DEFINE1(setgid, uint32_t, gid)
 {
-	return id_ok(gid, false);
+	if (gid == ID_UNCHANGED)
+		return -EINVAL;
+	PREPARE(new, old);
+	if (capable(CAP_SETGID)) {
+		new->gid = new->sgid = gid;
+	} else if (gid != old->gid && gid != old->sgid) {
+		cred_abort(new);
+		return -EPERM;
+	}
+	new->egid = new->fsgid = gid;
+	return commit_ids(new, old, false);
 }
 
-static long set_two(uint32_t r, uint32_t e)
-{
-	long err = id_ok(r, true);
+/* The ids a set*reid or set*resid call works on: uid's or gid's. */
+struct ids {
+	uint32_t *r, *e, *s, *fs;
+};
 
-	return err ? err : id_ok(e, true);
+static struct ids uids_of(struct cred *c)
+{
+	return (struct ids){&c->uid, &c->euid, &c->suid, &c->fsuid};
+}
+
+static struct ids gids_of(struct cred *c)
+{
+	return (struct ids){&c->gid, &c->egid, &c->sgid, &c->fsgid};
+}
+
+/*
+ * setreuid/setregid: the real id may become the real or effective one,
+ * the effective id the real, effective or saved one, anything with the
+ * capability; the saved id follows the effective one when the real id
+ * is set or the effective one becomes other than the old real one.
+ */
+static long set_re(uint32_t r, uint32_t e, bool uids)
+{
+	PREPARE(new, old);
+	struct ids n = uids ? uids_of(new) : gids_of(new);
+	struct ids o = uids ? uids_of((struct cred *)old) : gids_of((struct cred *)old);
+	bool priv = capable(uids ? CAP_SETUID : CAP_SETGID);
+
+	if ((r != ID_UNCHANGED && r != *o.r && r != *o.e && !priv) ||
+	    (e != ID_UNCHANGED && e != *o.r && e != *o.e && e != *o.s && !priv)) {
+		cred_abort(new);
+		return -EPERM;
+	}
+	if (r != ID_UNCHANGED)
+		*n.r = r;
+	if (e != ID_UNCHANGED)
+		*n.e = e;
+	if (r != ID_UNCHANGED || (e != ID_UNCHANGED && e != *o.r))
+		*n.s = *n.e;
+	*n.fs = *n.e;
+	return commit_ids(new, old, uids);
 }
 
 SYSCALL_DEFINE2(setreuid, uint32_t, ruid, uint32_t, euid)
 {
-	return set_two(ruid, euid);
+	return set_re(ruid, euid, true);
 }
 
 SYSCALL_DEFINE2(setregid, uint32_t, rgid, uint32_t, egid)
 {
-	return set_two(rgid, egid);
+	return set_re(rgid, egid, false);
 }
 
-static long set_three(uint32_t r, uint32_t e, uint32_t s)
+/* Whether id (not ID_UNCHANGED) is none of the current real, effective
+ * and saved ids: only the privileged may take it. */
+static bool id_new(uint32_t id, struct ids o)
 {
-	long err = set_two(r, e);
+	return id != ID_UNCHANGED && id != *o.r && id != *o.e && id != *o.s;
+}
 
-	return err ? err : id_ok(s, true);
+/* setresuid/setresgid: each id may become any of the three, or anything
+ * with the capability; the file-system id follows the effective one. */
+static long set_res(uint32_t r, uint32_t e, uint32_t s, bool uids)
+{
+	PREPARE(new, old);
+	struct ids n = uids ? uids_of(new) : gids_of(new);
+	struct ids o = uids ? uids_of((struct cred *)old) : gids_of((struct cred *)old);
+
+	if ((id_new(r, o) || id_new(e, o) || id_new(s, o)) &&
+	    !capable(uids ? CAP_SETUID : CAP_SETGID)) {
+		cred_abort(new);
+		return -EPERM;
+	}
+	if (r != ID_UNCHANGED)
+		*n.r = r;
+	if (e != ID_UNCHANGED)
+		*n.e = e;
+	if (s != ID_UNCHANGED)
+		*n.s = s;
+	*n.fs = *n.e;
+	return commit_ids(new, old, uids);
 }
 
 SYSCALL_DEFINE3(setresuid, uint32_t, ruid, uint32_t, euid, uint32_t, suid)
 {
-	return set_three(ruid, euid, suid);
+	return set_res(ruid, euid, suid, true);
 }
 
 SYSCALL_DEFINE3(setresgid, uint32_t, rgid, uint32_t, egid, uint32_t, sgid)
 {
-	return set_three(rgid, egid, sgid);
+	return set_res(rgid, egid, sgid, false);
 }
 
-static long get_three(uint32_t *r, uint32_t *e, uint32_t *s)
+/* Linux's order: the first id that does not fit is EFAULT, the ones
+ * before it written. */
+static long put_three(uint32_t *ur, uint32_t *ue, uint32_t *us, uint32_t r, uint32_t e, uint32_t s)
 {
-	uint32_t zero = 0;
-
-	if (copy_to_user(r, &zero, sizeof(zero)) || copy_to_user(e, &zero, sizeof(zero)) ||
-	    copy_to_user(s, &zero, sizeof(zero)))
+	if (copy_to_user(ur, &r, sizeof(r)) || copy_to_user(ue, &e, sizeof(e)) ||
+	    copy_to_user(us, &s, sizeof(s)))
 		return -EFAULT;
 	return 0;
 }
 
 SYSCALL_DEFINE3(getresuid, uint32_t *, ruid, uint32_t *, euid, uint32_t *, suid)
 {
-	return get_three(ruid, euid, suid);
+	const struct cred *c = cred_get_current(); /* across the faults */
+	long ret = put_three(ruid, euid, suid, c->uid, c->euid, c->suid);
+
+	cred_put(c);
+	return ret;
 }
 
 SYSCALL_DEFINE3(getresgid, uint32_t *, rgid, uint32_t *, egid, uint32_t *, sgid)
 {
-	return get_three(rgid, egid, sgid);
+	const struct cred *c = cred_get_current();
+	long ret = put_three(rgid, egid, sgid, c->gid, c->egid, c->sgid);
+
+	cred_put(c);
+	return ret;
 }
 
-/* setfsuid/setfsgid never fail: they return the old id (always 0). */
+/*
+ * setfsuid/setfsgid never fail: they return the old id whatever happens.
+ * The new one must be the real, effective, saved or current file-system
+ * id, or the caller privileged.  An fsuid leaving 0 drops the
+ * file-system capabilities from the effective set, one becoming 0 takes
+ * them back from the permitted set.
+ */
+static long set_fs(uint32_t id, bool uids)
+{
+	struct cred *new = cred_prepare();
+	uint32_t prev;
+
+	if (!new)
+		return uids ? cred_current()->fsuid : cred_current()->fsgid;
+	struct ids n = uids ? uids_of(new) : gids_of(new);
+
+	prev = *n.fs; /* new is old's copy */
+	if (id == ID_UNCHANGED || id == prev ||
+	    (id != *n.r && id != *n.e && id != *n.s && !capable(uids ? CAP_SETUID : CAP_SETGID))) {
+		cred_abort(new);
+		return prev;
+	}
+	*n.fs = id;
+	if (uids && prev == 0 && id != 0)
+		new->cap_effective &= ~CAP_FS_SET;
+	if (uids && prev != 0 && id == 0)
+		new->cap_effective |= new->cap_permitted &CAP_FS_SET;
+	cred_commit(new);
+	return prev;
+}
+
 SYSCALL_DEFINE1(setfsuid, uint32_t, uid)
 {
-	(void)uid;
-	return 0;
+	return set_fs(uid, true);
 }
 
 SYSCALL_DEFINE1(setfsgid, uint32_t, gid)
 {
-	(void)gid;
-	return 0;
+	return set_fs(gid, false);
 }
 
-/* No supplementary groups: the count is 0 whatever the buffer. */
+/* The count of supplementary groups; with size > 0 also the list, which
+ * must fit (EINVAL). */
 SYSCALL_DEFINE2(getgroups, int, size, uint32_t *, list)
 {
-	(void)list;
-	return size < 0 ? -EINVAL : 0;
+	const struct cred *c;
+	long ret;
+
+	if (size < 0)
+		return -EINVAL;
+	c = cred_get_current(); /* across the copy's faults */
+	ret = c->groups->ngroups;
+	if (size && ret > size)
+		ret = -EINVAL;
+	else if (size && copy_to_user(list, c->groups->gid, (size_t)ret * sizeof(uint32_t)))
+		ret = -EFAULT;
+	cred_put(c);
+	return ret;
 }
 
-/* Accepted when it names no group but root's own (nothing to store). */
+/* CAP_SETGID first (EPERM), then the size (EINVAL), the list (EFAULT;
+ * EINVAL for the id -1), as Linux. */
 SYSCALL_DEFINE2(setgroups, int, size, const uint32_t *, ulist)
 {
-	uint32_t gid;
+	struct group_info *gi;
+	struct cred *new;
 
-	if (size < 0 || size > NGROUPS_MAX)
+	if (!capable(CAP_SETGID))
+		return -EPERM;
+	if ((unsigned int)size > NGROUPS_MAX)
 		return -EINVAL;
-	for (int i = 0; i < size; i++) {
-		if (copy_from_user(&gid, ulist + i, sizeof(gid)))
-			return -EFAULT;
-		if (gid == ID_UNCHANGED)
-			return -EINVAL;
-		if (gid != 0)
-			return -EPERM;
+	if (!(gi = groups_alloc(size)))
+		return -ENOMEM;
+	if (copy_from_user(gi->gid, ulist, (size_t)size * sizeof(uint32_t))) {
+		groups_put(gi);
+		return -EFAULT;
 	}
+	for (int i = 0; i < size; i++) {
+		if (gi->gid[i] == ID_UNCHANGED) {
+			groups_put(gi);
+			return -EINVAL;
+		}
+	}
+	groups_sort(gi);
+	if (!(new = cred_prepare())) {
+		groups_put(gi);
+		return -ENOMEM;
+	}
+	cred_set_groups(new, gi);
+	cred_commit(new);
 	return 0;
 }

@@ -6,13 +6,15 @@
  * reset to 1 by exec; the parent-death signal, the child
  * subreaper (proc/exit.c acts on both), the timer slack (kept and
  * reported: sleeps end at the tick anyway) and the TSC mode (CR4.TSD
- * while the thread runs, sched/sched.c).  Any other option is EINVAL, as
- * Linux's answer to an option it does not know.  personality(2) is here
- * too.
+ * while the thread runs, sched/sched.c); the options on capabilities
+ * and no_new_privs are proc/capability.c's.  Any other option is EINVAL,
+ * as Linux's answer to an option it does not know.  personality(2) is
+ * here too.
  */
 #include "arch/x86_64/uaccess.h"
 #include "lib/spinlock.h"
 #include "lib/string.h"
+#include "proc/cred.h"
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "proc/task.h"
@@ -101,7 +103,6 @@ SYSCALL_DEFINE5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, un
 {
 	struct task *t = current();
 
-	(void)arg3, (void)arg4, (void)arg5;
 	switch (option) {
 	case PR_SET_NAME:
 		return set_name((const char *)arg2);
@@ -132,7 +133,7 @@ SYSCALL_DEFINE5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, un
 	case PR_GET_TSC:
 		return put_int(arg2, t->tsc_sigsegv ? PR_TSC_SIGSEGV : PR_TSC_ENABLE);
 	default:
-		return -EINVAL;
+		return prctl_cred(option, arg2, arg3, arg4, arg5);
 	}
 }
 
@@ -145,6 +146,7 @@ void prctl_clone(struct task *child, const struct task *parent)
 	child->tsc_sigsegv = parent->tsc_sigsegv;
 	child->personality = parent->personality;
 	child->pdeath_signal = 0;
+	child->no_new_privs = parent->no_new_privs;
 }
 
 /* The persona is stored and reported; of its flags only STICKY_TIMEOUTS

@@ -70,12 +70,6 @@ SYSCALL_DEFINE0(sched_yield)
 	return 0;
 }
 
-/* Everyone is root in fdkernel: one user, no permission checks. */
-SYSCALL_DEFINE0(getuid)
-{
-	return 0;
-}
-
 static int64_t clock_now_ns(int clk)
 {
 	uint64_t ns;

@@ -129,6 +129,10 @@ struct task {
 	uint64_t timer_slack_ns, default_slack_ns;
 	/* personality(2)'s persona: stored and reported, not acted on. */
 	unsigned int personality;
+	/* PR_SET_NO_NEW_PRIVS (proc/capability.c), own: set once, never
+	 * cleared, inherited by clone, kept by execve (which then grants no
+	 * privilege, proc/cred.c); /proc/<pid>/status reads it. */
+	bool no_new_privs;
 
 	struct signal_state sig; /* per thread; its rules are in proc/signal.h */
 	unsigned strace_session; /* own: traced while it equals the trace session (sys/strace.c) */

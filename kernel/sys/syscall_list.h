@@ -134,6 +134,8 @@
 	X(__NR_setfsuid, setfsuid)                                                                 \
 	X(__NR_setfsgid, setfsgid)                                                                 \
 	X(__NR_getsid, getsid)                                                                     \
+	X(__NR_capget, capget)                                                                     \
+	X(__NR_capset, capset)                                                                     \
 	X(__NR_rt_sigpending, rt_sigpending)                                                       \
 	X(__NR_rt_sigtimedwait, rt_sigtimedwait)                                                   \
 	X(__NR_rt_sigqueueinfo, rt_sigqueueinfo)                                                   \

@@ -129,6 +129,8 @@
 #define __NR_setfsuid	     122
 #define __NR_setfsgid	     123
 #define __NR_getsid	     124
+#define __NR_capget	     125
+#define __NR_capset	     126
 #define __NR_rt_sigpending   127
 #define __NR_rt_sigtimedwait 128
 #define __NR_rt_sigqueueinfo 129

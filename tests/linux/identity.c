@@ -1,5 +1,6 @@
 /* Who and where a musl program is: process ids and groups, user and group
- * ids (one root user: the same answer from every call), uname, the working
+ * ids (real and effective agree in a process that never changed them;
+ * the set*id calls are cred_ids'), uname, the working
  * directory, resource limits and sysconf. */
 #define _GNU_SOURCE
 #include <limits.h>
