@@ -35,7 +35,9 @@ struct slab {
 	uint16_t cls;
 	uint16_t inuse;
 	struct free_obj *free;
-	struct slab *prev, *next; /* on partial[cls] while it has free objects */
+	/* On partial[cls] while it has objects both free and in use; with none
+	 * in use, next chains it on empty[cls] or the page is freed. */
+	struct slab *prev, *next;
 };
 #define SLAB_OBJS(cls) ((PAGE_SIZE - sizeof(struct slab)) / class_size[cls])
 
@@ -57,13 +59,29 @@ struct va_extent {
 };
 
 /*
- * heap_lock protects partial[], every slab's header and free objects, the
- * va_free list and bytes_in_use.  Lock order: heap_lock, then the kernel
- * vm_space lock, then frame_lock.  Large pages are mapped and unmapped with
- * heap_lock released.
+ * heap_lock protects partial[], empty[], nempty[], every slab's header and
+ * free objects, the va_free list and bytes_in_use.  Lock order: heap_lock,
+ * then the kernel vm_space lock, then frame_lock.  Large pages are mapped
+ * and unmapped with heap_lock released.
  */
 static struct spinlock heap_lock = SPINLOCK_INIT("heap_lock");
 static struct slab *partial[NCLASSES];
+
+/*
+ * Up to HEAP_KEEP_EMPTY slabs per class whose last object was freed wait here,
+ * chained through next, their objects still poisoned, for the next slab the
+ * class needs (Linux's min_partial).  Giving the page back at once made
+ * every allocation that crossed a page boundary and came back pay a frame,
+ * a poison fill of the whole page and its release, about 2,000
+ * instructions: a batch of datagrams whose buffers spilled onto a fresh
+ * page, a connection's two sockets alone on theirs.  Which rows paid it
+ * depended on how full the boot left each class (docs/bench.md).  Bounded:
+ * HEAP_KEEP_EMPTY pages a class.  heap_purge gives them back (the leak check
+ * before it counts frames, an allocation that found no frame), and so does
+ * slab_new when frame_alloc fails.
+ */
+static struct slab *empty[NCLASSES];
+static int nempty[NCLASSES];
 static struct va_extent *va_free;
 static size_t bytes_in_use;
 
@@ -118,9 +136,59 @@ static void poison_and_push(struct slab *s, struct free_obj *o)
 	s->free = o;
 }
 
+/* Gives an empty slab's page back. */
+static void slab_release(struct slab *s)
+{
+	s->magic = 0; /* a kfree into it now fails (slab_problem) */
+	frame_unref(V2P(s));
+}
+
+/* A kept empty slab of class cls, back on the partial list, or NULL. */
+static struct slab *empty_take(int cls)
+{
+	struct slab *s = empty[cls];
+
+	if (s) {
+		empty[cls] = s->next;
+		nempty[cls]--;
+		partial_link(s);
+	}
+	return s;
+}
+
+/* Slab s has no object in use: kept for the class's next slab, or freed. */
+static void empty_put(struct slab *s)
+{
+	partial_unlink(s);
+	if (nempty[s->cls] < HEAP_KEEP_EMPTY) {
+		s->next = empty[s->cls];
+		empty[s->cls] = s;
+		nempty[s->cls]++;
+		return;
+	}
+	slab_release(s);
+}
+
+/* Frees every kept empty slab.  Caller holds heap_lock. */
+static void empty_release_all(void)
+{
+	for (int cls = 0; cls < NCLASSES; cls++) {
+		while (empty[cls]) {
+			struct slab *s = empty[cls];
+			empty[cls] = s->next;
+			slab_release(s);
+		}
+		nempty[cls] = 0;
+	}
+}
+
 static struct slab *slab_new(int cls)
 {
 	uint64_t pa = frame_alloc();
+	if (!pa) { /* the other classes' kept slabs may be the last frames */
+		empty_release_all();
+		pa = frame_alloc();
+	}
 	if (!pa)
 		return NULL;
 	struct slab *s = P2V(pa);
@@ -165,7 +233,7 @@ static void check_poison(const struct free_obj *o, size_t size)
 static void *slab_alloc(int cls)
 {
 	struct slab *s = partial[cls];
-	if (!s && !(s = slab_new(cls)))
+	if (!s && !(s = empty_take(cls)) && !(s = slab_new(cls)))
 		return NULL;
 	struct free_obj *o = s->free;
 	check_poison(o, class_size[cls]);
@@ -182,11 +250,8 @@ static void slab_free(struct slab *s, void *ptr)
 	if (!s->free)
 		partial_link(s);
 	poison_and_push(s, ptr);
-	if (--s->inuse == 0) { /* give the page back: frame counts stay exact */
-		partial_unlink(s);
-		s->magic = 0;
-		frame_unref(V2P(s));
-	}
+	if (--s->inuse == 0)
+		empty_put(s);
 }
 
 static struct slab *slab_of(const void *ptr)
@@ -299,7 +364,8 @@ static uint64_t lazy_take(uint64_t npages)
 	return 0;
 }
 
-void heap_purge(void)
+/* Unmaps the waiting large allocations, with one shootdown. */
+static void lazy_purge(void)
 {
 	struct vm_extent r[HEAP_LAZY_MAX];
 
@@ -315,6 +381,14 @@ void heap_purge(void)
 	spin_lock(&heap_lock);
 	for (int i = 0; i < n; i++)
 		va_give(r[i].va, r[i].len);
+	spin_unlock(&heap_lock);
+}
+
+void heap_purge(void)
+{
+	lazy_purge();
+	spin_lock(&heap_lock);
+	empty_release_all();
 	spin_unlock(&heap_lock);
 }
 
@@ -375,7 +449,7 @@ static void large_free(void *ptr)
 	bytes_in_use -= size;
 	while (nlazy == HEAP_LAZY_MAX) { /* another CPU filled it and is purging */
 		spin_unlock(&heap_lock);
-		heap_purge();
+		lazy_purge();
 		spin_lock(&heap_lock);
 	}
 	lazy[nlazy++] = (struct vm_extent){.va = va, .len = (npages + 1) * PAGE_SIZE};
@@ -383,7 +457,7 @@ static void large_free(void *ptr)
 	full = nlazy == HEAP_LAZY_MAX || lazy_pages >= LAZY_PAGES;
 	spin_unlock(&heap_lock);
 	if (full)
-		heap_purge();
+		lazy_purge();
 }
 
 void heap_init(void)

@@ -15,11 +15,13 @@ void *kzalloc(size_t size);
 void kfree(void *ptr);
 /* A kmalloc'd copy of the string s, or NULL. */
 char *kstrdup(const char *s);
-/* Unmaps the freed large allocations still waiting for a batched TLB
- * shootdown (kfree does it every few dozen; the leak check before it
- * counts frames). */
+/* Gives back what the heap keeps for reuse: unmaps the freed large
+ * allocations still waiting for a batched TLB shootdown (kfree does it
+ * every few dozen) and frees the empty slabs kept per class.  The leak
+ * check calls it before it counts frames. */
 void heap_purge(void);
-#define HEAP_LAZY_MAX 32 /* freed large allocations per purge, at most */
+#define HEAP_LAZY_MAX	32 /* freed large allocations per purge, at most */
+#define HEAP_KEEP_EMPTY 4  /* emptied slab pages kept per size class */
 /* Bytes currently handed out by kmalloc (for leak accounting). */
 size_t heap_bytes_in_use(void);
 /* Why kfree(ptr) would panic ("double free", "not a heap pointer" ...), or

@@ -399,6 +399,31 @@ static void heap_lazy_selftest(void)
 		 HEAP_LAZY_MAX);
 }
 
+/* An emptied slab page waits for the class's next slab; heap_purge frees it. */
+static void heap_keep_selftest(void)
+{
+	enum { N = 2 * (HEAP_KEEP_EMPTY + 2) }; /* 2,000 bytes: two objects a page */
+	void *objs[N];
+
+	heap_purge();
+	size_t frames = frame_free_count();
+	for (int i = 0; i < N; i++)
+		objs[i] = kmalloc(2000);
+	bool fresh = frame_free_count() <= frames - (HEAP_KEEP_EMPTY + 1);
+	for (int i = 0; i < N; i++)
+		kfree(objs[i]);
+	bool kept = frame_free_count() == frames - HEAP_KEEP_EMPTY;
+	void *again = kmalloc(2000);
+	bool reused = again && frame_free_count() == frames - HEAP_KEEP_EMPTY;
+	kfree(again);
+	const char *dbl = heap_free_problem(again);
+	KTEST_OK(fresh && kept && reused && dbl && !strcmp(dbl, "double free"),
+		 "heap: %d emptied slab pages kept and reused, a free object in one known as freed",
+		 HEAP_KEEP_EMPTY);
+	heap_purge();
+	KTEST_OK(frame_free_count() == frames, "heap: heap_purge frees the kept slab pages");
+}
+
 static void heap_poison_selftest(void)
 {
 	/*
@@ -467,6 +492,7 @@ static void heaptrace_selftest(void)
 
 void heap_selftest(void)
 {
+	heap_purge();
 	size_t heap = heap_bytes_in_use(), frames = frame_free_count();
 	uint8_t *z = kzalloc(300);
 	KTEST_OK(z && z[0] == 0 && z[299] == 0 && heap_bytes_in_use() > heap,
@@ -477,7 +503,9 @@ void heap_selftest(void)
 	heap_page_selftest();
 	heap_lazy_selftest();
 	heap_poison_selftest();
+	heap_keep_selftest();
 	heaptrace_selftest();
+	heap_purge();
 	KTEST_OK(heap_bytes_in_use() == heap && frame_free_count() == frames,
 		 "heap: bytes in use (%zu) and free frames back to their start", heap);
 }

@@ -36,7 +36,7 @@ void kcounters_read(struct kcounters *c)
 	 * several CPUs too (on one, a switch ends the period at once). */
 	grace_drain();
 	task_stack_cache_drain(); /* frames kept mapped for the next fork */
-	heap_purge();		  /* freed large allocations awaiting a shootdown */
+	heap_purge();		  /* large allocations awaiting a shootdown, empty slabs */
 	c->free_frames = frame_free_count();
 	c->heap_bytes = heap_bytes_in_use();
 	c->tasks = task_count();
