@@ -15,6 +15,7 @@
 #include "lib/string.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
+#include "proc/cred.h"
 #include "proc/proc.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
@@ -423,6 +424,8 @@ static long path_mount(const char *source, const char *target, const char *type,
 		return err;
 	if (flags & MS_NOUSER)
 		err = -EINVAL;
+	else if (!capable(CAP_SYS_ADMIN)) /* after the lookup's errors, as Linux */
+		err = -EPERM;
 	else if (flags & MS_REMOUNT)
 		err = do_remount(ip, flags, data);
 	else if (flags & MS_BIND)
@@ -522,7 +525,7 @@ SYSCALL_DEFINE2(umount2, const char *, utarget, int, flags)
 	if ((err = upath_lookup(AT_FDCWD, utarget, flags & UMOUNT_NOFOLLOW, &ip)))
 		return err;
 	ip = mount_down(ip); /* the top mount there (pivot_root's ". ." leaves one on "/") */
-	err = do_umount(ip, flags);
+	err = capable(CAP_SYS_ADMIN) ? do_umount(ip, flags) : -EPERM;
 	inode_put(ip);
 	return err;
 }
@@ -630,7 +633,7 @@ static long do_pivot_root(struct inode *new, struct inode *old, struct inode *ro
 SYSCALL_DEFINE2(pivot_root, const char *, unew, const char *, uold)
 {
 	struct inode *new, *old, *root;
-	long err = upath_lookup(AT_FDCWD, unew, false, &new);
+	long err = capable(CAP_SYS_ADMIN) ? upath_lookup(AT_FDCWD, unew, false, &new) : -EPERM;
 
 	if (err)
 		return err;

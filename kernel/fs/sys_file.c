@@ -13,6 +13,7 @@
 #include "fs/vfs.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
+#include "proc/cred.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -378,9 +379,10 @@ SYSCALL_DEFINE1(chroot, const char *, upath)
 
 	if (err)
 		return err;
-	if (!inode_is_dir(ip)) {
+	if (!inode_is_dir(ip) || !capable(CAP_SYS_CHROOT)) { /* ENOTDIR first, as Linux */
+		err = inode_is_dir(ip) ? -EPERM : -ENOTDIR;
 		inode_put(ip);
-		return -ENOTDIR;
+		return err;
 	}
 	return fs_set_root(current()->fs, ip);
 }

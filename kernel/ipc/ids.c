@@ -12,6 +12,7 @@
 #include "arch/x86_64/timer.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
+#include "proc/cred.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/layout.h"
@@ -116,8 +117,8 @@ int ipc_addid(struct ipc_ids *ids, struct kern_ipc_perm *obj)
 	if (!ids->chunk[idx / IPC_CHUNK] &&
 	    !(ids->chunk[idx / IPC_CHUNK] = kzalloc(IPC_CHUNK * sizeof(obj))))
 		return -ENOMEM;
-	obj->uid = obj->cuid = 0; /* the caller's euid and egid: root, today */
-	obj->gid = obj->cgid = 0;
+	obj->uid = obj->cuid = cred_current()->euid; /* owner and creator: the caller */
+	obj->gid = obj->cgid = cred_current()->egid;
 	obj->id = (obj->seq << IPC_SEQ_SHIFT) + idx;
 	ids->chunk[idx / IPC_CHUNK][idx % IPC_CHUNK] = obj;
 	ids->used[idx / 64] |= 1UL << (idx % 64);
@@ -217,52 +218,39 @@ out:
 
 /* ---- permissions ---- */
 
-/* The caller's identity as the checks see it.  One user today: root,
- * with the capabilities that override the mode (CAP_IPC_OWNER,
- * CAP_SYS_ADMIN, CAP_IPC_LOCK).  The users issue fills it from the
- * caller's credentials. */
-struct ipc_cred {
-	uint32_t euid, egid;
-	bool privileged;
-};
-
-static struct ipc_cred caller_cred(void)
-{
-	return (struct ipc_cred){.euid = 0, .egid = 0, .privileged = true};
-}
-
-static bool owns(const struct ipc_cred *c, const struct kern_ipc_perm *obj)
+/* Whether the caller's effective uid owns or created obj. */
+static bool owns(const struct cred *c, const struct kern_ipc_perm *obj)
 {
 	return c->euid == obj->uid || c->euid == obj->cuid;
 }
 
+/* Linux's ipcperms: the owner's, the group's (fsgid or a supplementary
+ * group) or the others' bits; CAP_IPC_OWNER overrides them. */
 bool ipc_permitted(const struct kern_ipc_perm *obj, int flag)
 {
-	struct ipc_cred c = caller_cred();
+	const struct cred *c = cred_current();
 	int requested = (flag >> 6 | flag >> 3 | flag) & 7, granted = (int)obj->mode;
 
-	if (owns(&c, obj))
+	if (owns(c, obj))
 		granted >>= 6;
-	else if (c.egid == obj->cgid || c.egid == obj->gid)
+	else if (cred_in_group(c, obj->cgid) || cred_in_group(c, obj->gid))
 		granted >>= 3;
-	return !(requested & ~granted & 7) || c.privileged;
+	return !(requested & ~granted & 7) || capable(CAP_IPC_OWNER);
 }
 
 bool ipc_may_change(const struct kern_ipc_perm *obj)
 {
-	struct ipc_cred c = caller_cred();
-
-	return owns(&c, obj) || c.privileged;
+	return owns(cred_current(), obj) || capable(CAP_SYS_ADMIN);
 }
 
 bool ipc_may_lock(const struct kern_ipc_perm *obj)
 {
-	return ipc_may_change(obj);
+	return owns(cred_current(), obj) || capable(CAP_IPC_LOCK);
 }
 
 bool ipc_privileged(void)
 {
-	return caller_cred().privileged;
+	return capable(CAP_SYS_RESOURCE);
 }
 
 void ipc_perm_out(const struct kern_ipc_perm *obj, struct ipc64_perm *out)

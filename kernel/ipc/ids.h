@@ -126,14 +126,15 @@ int ipc_max_idx(struct ipc_ids *ids);
 
 /*
  * Permission: whether the caller may use obj as the S_IRUGO/S_IWUGO-style
- * bits of flag ask (Linux's ipcperms; the get's flag works too).  Every
- * process is root today, which passes as CAP_IPC_OWNER does; the check is
- * written out for the day there are other users.
+ * bits of flag ask (Linux's ipcperms; the get's flag works too): the
+ * owner's bits for the owner or creator (effective uid), the group's for
+ * a member (fsgid or supplementary), the others' otherwise;
+ * CAP_IPC_OWNER passes.
  */
 bool ipc_permitted(const struct kern_ipc_perm *obj, int flag);
-/* IPC_SET and IPC_RMID: the owner, the creator or root (else EPERM). */
+/* IPC_SET and IPC_RMID: the owner, the creator or CAP_SYS_ADMIN (else EPERM). */
 bool ipc_may_change(const struct kern_ipc_perm *obj);
-/* SHM_LOCK and its kin: the owner, the creator or root (CAP_IPC_LOCK). */
+/* SHM_LOCK and its kin: the owner, the creator or CAP_IPC_LOCK. */
 bool ipc_may_lock(const struct kern_ipc_perm *obj);
 /* Whether the caller may pass the limits root may pass (CAP_SYS_RESOURCE:
  * a msg_qbytes above msgmnb). */

@@ -8,6 +8,7 @@
  * as Linux does.
  */
 #include "net/inet_key.h"
+#include "proc/cred.h"
 #include "net/inet_opt.h"
 #include "net/inet_port.h"
 #include <uapi/errno.h>
@@ -92,9 +93,14 @@ static int inet_check_addr(const struct socket *sk, const struct sock_addr *a)
 	return key_is_any(&k) || key_is_loopback(&k) ? 0 : -ENETUNREACH;
 }
 
+/* Ports below this need CAP_NET_BIND_SERVICE (EACCES): Linux's default
+ * net.ipv4.ip_unprivileged_port_start. */
+#define PORT_UNPRIVILEGED_START 1024
+
 /* What bind takes: loopback or a wildcard (else EADDRNOTAVAIL); an IPv4
  * address on a V6ONLY socket EINVAL; a link-local one needs a scope
- * (EINVAL), an interface (ENODEV) and an address lo does not have. */
+ * (EINVAL), an interface (ENODEV) and an address lo does not have; a
+ * privileged port its capability. */
 static int inet_bind(struct socket *sk, const struct sock_addr *a)
 {
 	struct inet_key k;
@@ -111,6 +117,8 @@ static int inet_bind(struct socket *sk, const struct sock_addr *a)
 						     : -EADDRNOTAVAIL;
 	if (!key_is_any(&k) && !key_is_loopback(&k))
 		return -EADDRNOTAVAIL;
+	if (port && port < PORT_UNPRIVILEGED_START && !capable(CAP_NET_BIND_SERVICE))
+		return -EACCES;
 	return inet_port_bind(sk, &k, port);
 }
 

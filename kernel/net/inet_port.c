@@ -171,7 +171,8 @@ static bool addrs_overlap(unsigned int ca, const struct inet_key *a, unsigned in
 /* Under port_lock: may sk take ip (covering covers) on port pp, next to
  * its owners?  They clash when their addresses overlap, unless
  * SO_REUSEADDR is on both and neither listens, or SO_REUSEPORT is on both
- * (any state; one user: Linux's same-uid rule holds). */
+ * and one user made them (any state; Linux's rule, so that another user
+ * cannot steal a share of a port's traffic). */
 static bool port_clash(struct socket *sk, struct inet_port *pp, const struct inet_key *ip,
 		       unsigned int covers)
 {
@@ -182,7 +183,7 @@ static bool port_clash(struct socket *sk, struct inet_port *pp, const struct ine
 	{
 		if (!addrs_overlap(covers, ip, inet_covers(s, &sip), &sip))
 			continue;
-		if (sk->reuseport && s->reuseport)
+		if (sk->reuseport && s->reuseport && sk->owner_uid == s->owner_uid)
 			continue;
 		if (!(sk->reuseaddr && s->reuseaddr && !is_listening(s)))
 			return true;

@@ -12,6 +12,7 @@
 #include "mm/heap.h"
 #include "net/scm.h"
 #include "net/unix_gc.h"
+#include "proc/cred.h"
 #include "proc/group.h"
 #include "proc/signal.h"
 #include "proc/task.h"
@@ -31,6 +32,7 @@ struct socket *sock_alloc(const struct sock_family *fam, int type)
 		return NULL;
 	sk->refcount = 1;
 	sk->type = type;
+	sk->owner_uid = cred_current()->fsuid;
 	sk->fam = fam;
 	sk->proto = type == SOCK_STREAM ? &stream_proto : &dgram_proto;
 	wait_queue_init(&sk->wq, "socket_wq");
@@ -81,10 +83,14 @@ void sock_async(struct socket *sk, int reason)
 	fasync_notify(&sk->async, reason);
 }
 
-/* One user, root, as getuid says (proc/sys_proc.c). */
+/* Linux's SO_PEERCRED: the process id and the effective uid and gid
+ * (cred_to_ucred). */
 struct sock_cred sock_cred_current(void)
 {
-	return (struct sock_cred){.pid = current()->group->tgid, .uid = 0, .gid = 0};
+	const struct cred *c = cred_current();
+
+	return (struct sock_cred){
+	    .pid = current()->group->tgid, .uid = (int)c->euid, .gid = (int)c->egid};
 }
 
 uint64_t sock_deadline(uint64_t timeo)

@@ -107,6 +107,7 @@ struct socket {
 	int error;		   /* SO_ERROR, cleared when read */
 	bool reuseaddr;		   /* SO_REUSEADDR */
 	bool reuseport;		   /* SO_REUSEPORT */
+	uint32_t owner_uid;	   /* the creator's fsuid (Linux's sk_uid): SO_REUSEPORT's match */
 	bool oobinline;		   /* SO_OOBINLINE */
 	bool nodelay;		   /* TCP_NODELAY */
 	bool cork;		   /* TCP_CORK / UDP_CORK: sends are held (family: holds_more) */

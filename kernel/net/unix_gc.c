@@ -34,7 +34,7 @@
 static struct spinlock unix_gc_lock = SPINLOCK_INIT("unix_gc");
 /* Unix sockets with inflight > 0, by gc_link (a collection's lists meanwhile). */
 static struct list_head inflight_list = LIST_HEAD_INIT(inflight_list);
-/* Files in flight, all charged to the one user there is (uid 0). */
+/* Files in flight, every user's together (Linux counts per user). */
 static unsigned long user_inflight;
 static bool gc_running; /* a collection is scanning or freeing */
 

@@ -15,6 +15,7 @@
  * short, and has WCOREDUMP all the same, as Linux's.
  */
 #include "proc/coredump.h"
+#include "proc/cred.h"
 #include "arch/x86_64/timer.h"
 #include "fs/file.h"
 #include "fs/inode.h"
@@ -316,9 +317,11 @@ static void name_spec(char c, int sig, char *name, size_t size, size_t *len, boo
 	case 'I':
 		name_num(name, size, len, (uint64_t)t->pid);
 		break;
-	case 'u':
+	case 'u': /* the real ids, as Linux's cred->uid and gid */
+		name_num(name, size, len, task_cred(t)->uid);
+		break;
 	case 'g':
-		name_num(name, size, len, 0); /* one user, root */
+		name_num(name, size, len, task_cred(t)->gid);
 		break;
 	case 'd':
 		name_num(name, size, len, (uint64_t)t->uvm->dumpable);

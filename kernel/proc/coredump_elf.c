@@ -8,6 +8,7 @@
  * elf_prstatus, elf_prpsinfo, user_regs_struct, the FXSAVE area), which
  * gdb reads.
  */
+#include "proc/cred.h"
 #include "proc/coredump.h"
 #include "arch/x86_64/sigframe.h"
 #include "arch/x86_64/timer.h"
@@ -146,6 +147,8 @@ static void fill_prpsinfo(struct core_prpsinfo *p, const struct core_dump *d)
 	p->sname = 'R'; /* the writer runs: state 0 */
 	p->nice = (char)t->nice;
 	p->pid = g->tgid;
+	p->uid = task_cred(t)->uid; /* the real ids, as Linux */
+	p->gid = task_cred(t)->gid;
 	spin_lock(&proc_lock);
 	p->ppid = g->parent ? g->parent->tgid : 0;
 	p->pgrp = g->pgid;

@@ -8,6 +8,7 @@
 #include "proc/proc.h"
 #include "lib/string.h"
 #include "mm/heap.h"
+#include "mm/uvm.h"
 #include "sched/mutex.h"
 
 /* Live creds and group lists, for the leak check (atomic). */
@@ -31,7 +32,12 @@ const struct cred *cred_current(void)
 
 const struct cred *task_cred(const struct task *t)
 {
-	return __atomic_load_n(&t->group->cred, __ATOMIC_ACQUIRE);
+	return group_cred(t->group);
+}
+
+const struct cred *group_cred(const struct thread_group *g)
+{
+	return __atomic_load_n(&g->cred, __ATOMIC_ACQUIRE);
 }
 
 static bool ref_unless_zero(int *refs)
@@ -129,12 +135,36 @@ struct cred *cred_prepare(void)
 	return c;
 }
 
+/*
+ * Linux's commit_creds: a process whose effective or file-system ids
+ * change, or whose capabilities grow, stops being dumpable (core dumps,
+ * PR_GET_DUMPABLE: suid_dumpable's default, 0) and forgets the
+ * parent-death signals its threads asked for.
+ */
+static void identity_changed(struct thread_group *g, const struct cred *old, const struct cred *new)
+{
+	struct task *t;
+
+	if (old->euid == new->euid && old->egid == new->egid && old->fsuid == new->fsuid &&
+	    old->fsgid == new->fsgid && !(new->cap_permitted & ~old->cap_permitted))
+		return;
+	spin_lock(&proc_lock); /* the thread list; t->uvm is swapped under it */
+	list_for_each_entry(t, &g->threads, group_link)
+	{
+		__atomic_store_n(&t->pdeath_signal, 0, __ATOMIC_RELAXED);
+		if (t->uvm)
+			__atomic_store_n(&t->uvm->dumpable, 0, __ATOMIC_RELAXED);
+	}
+	spin_unlock(&proc_lock);
+}
+
 /* new replaces g's creds (cred_lock held, released here). */
 static void publish(struct thread_group *g, struct cred *new)
 {
 	const struct cred *old = g->cred;
 
 	__atomic_store_n(&g->cred, new, __ATOMIC_RELEASE);
+	identity_changed(g, old, new);
 	mutex_unlock(&g->cred_lock);
 	cred_put(old);
 }
@@ -176,6 +206,13 @@ void cred_group_free(struct thread_group *g)
 bool capable(int cap)
 {
 	return cred_current()->cap_effective & CAP_TO_MASK(cap);
+}
+
+bool cred_same_owner(const struct task *t)
+{
+	const struct cred *c = cred_current(), *tc = task_cred(t);
+
+	return c->euid == tc->euid || c->euid == tc->uid;
 }
 
 static bool groups_search(const struct group_info *gi, uint32_t gid)

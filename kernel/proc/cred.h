@@ -56,6 +56,8 @@ struct thread_group;
 const struct cred *cred_current(void);
 /* t's process's: the caller holds a reference on t or proc_lock. */
 const struct cred *task_cred(const struct task *t);
+/* g's: the caller keeps g alive (proc_lock, a task of g referenced). */
+const struct cred *group_cred(const struct thread_group *g);
 /* The same with a reference, for use across sleeps. */
 const struct cred *cred_get_current(void);
 const struct cred *cred_get_task(const struct task *t);
@@ -77,6 +79,10 @@ void cred_group_free(struct thread_group *g);
 
 /* Whether the caller's effective set has cap: the one test of privilege. */
 bool capable(int cap);
+/* Linux's check_same_owner: the caller's effective uid is t's real or
+ * effective uid (sched_setaffinity, sched_setscheduler; the caller keeps
+ * t alive). */
+bool cred_same_owner(const struct task *t);
 /* Whether c's fsgid (in_group_p) or egid (in_egroup_p) or supplementary
  * groups hold gid. */
 bool cred_in_group(const struct cred *c, uint32_t gid);

@@ -390,6 +390,10 @@ static void exec_creds(struct task *t, struct uvm *u, struct cred *new, bool sec
 	bool now_secure = cred_exec_commit(t, new, nnp); /* new is gone now */
 	const struct cred *c = task_cred(t);
 
+	/* A program run with other effective ids than the real ones is not
+	 * dumpable (Linux's begin_new_exec, suid_dumpable 0). */
+	if (c->euid != c->uid || c->egid != c->gid)
+		__atomic_store_n(&u->dumpable, 0, __ATOMIC_RELAXED);
 	if (now_secure == secure && ids[0] == c->uid && ids[1] == c->euid && ids[2] == c->gid &&
 	    ids[3] == c->egid)
 		return;

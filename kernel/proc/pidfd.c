@@ -17,6 +17,7 @@
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/heap.h"
+#include "proc/cred.h"
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "proc/signal.h"
@@ -308,6 +309,7 @@ static int send_info(const void *uinfo, int sig, bool to_self, struct sig_info *
 	*info = (struct sig_info){.code = SI_USER};
 	if (!uinfo) {
 		info->kill.pid = current()->group->tgid;
+		info->kill.uid = cred_current()->uid;
 		return 0;
 	}
 	if (copy_from_user(&si, uinfo, sizeof(si)))
@@ -381,7 +383,9 @@ SYSCALL_DEFINE4(pidfd_send_signal, int, pidfd, int, sig, const void *, uinfo, un
 			err = -ESRCH; /* reaped: the number may name another process now */
 		else if (sig < 0 || sig > UAPI_NSIG)
 			err = -EINVAL;
-		else if (sig)
+		else if (!(flags & PIDFD_SIGNAL_PROCESS_GROUP))		/* a group: per member */
+			err = signal_permission_locked(id->group, sig); /* sig 0 too */
+		if (!err && sig)
 			err = send_locked(id, sig, &info, flags);
 		spin_unlock(&proc_lock);
 	}

@@ -87,6 +87,10 @@ void sched_policy_clone_locked(struct task *child, const struct task *parent);
  * handed to sched_init at boot. */
 extern const struct sched_hooks task_sched_hooks;
 
+/* Linux's is_nice_reduction: whether t's RLIMIT_NICE allows nice value
+ * nice without CAP_SYS_NICE (sys_priority.c; proc_lock or t referenced). */
+bool nice_within_rlimit(const struct task *t, int nice);
+
 /* The caller's process group (pgrp.c). */
 int current_pgid(void);
 

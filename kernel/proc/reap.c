@@ -8,6 +8,7 @@
  */
 #include "arch/x86_64/uaccess.h"
 #include "proc/exit.h"
+#include "proc/cred.h"
 #include "proc/group.h"
 #include "proc/pidfd.h"
 #include "proc/proc.h"
@@ -35,6 +36,7 @@ struct wait_opts {
 /* What a wait found. */
 struct wait_found {
 	int pid;
+	uint32_t uid;	       /* its real uid (waitid's si_uid) */
 	int status;	       /* wait status encoding (exit.h) */
 	uint64_t utime, stime; /* CPU ticks of the child and its reaped children */
 };
@@ -117,7 +119,8 @@ static int try_wait(const struct wait_opts *w, struct wait_found *found)
 	spin_lock(&proc_lock);
 	z = find_reportable_locked(current()->group, w, &any, &status);
 	if (z) {
-		*found = (struct wait_found){.pid = z->tgid, .status = status};
+		*found = (struct wait_found){
+		    .pid = z->tgid, .uid = group_cred(z)->uid, .status = status};
 		group_cpu_ticks_locked(z, &found->utime, &found->stime);
 		found->utime += z->children_utime;
 		found->stime += z->children_stime;
@@ -252,8 +255,7 @@ static int put_waitid_info(char *uinfo, bool found, const struct wait_found *f)
 
 	if (found) {
 		head = (struct waitid_head){SIGCHLD, 0, wait_status_code(f->status)};
-		/* si_uid 0: everyone is root in fdkernel. */
-		tail = (struct waitid_tail){f->pid, 0, wait_status_value(f->status)};
+		tail = (struct waitid_tail){f->pid, f->uid, wait_status_value(f->status)};
 	}
 	if (copy_to_user(uinfo, &head, sizeof(head)) ||
 	    copy_to_user(uinfo + WAITID_TAIL_OFFSET, &tail, sizeof(tail)))

@@ -6,6 +6,7 @@
 #include "fd/fdtable.h"
 #include "fs/proc/proc_sys.h"
 #include "lib/spinlock.h"
+#include "proc/cred.h"
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "proc/signal.h"
@@ -86,6 +87,7 @@ static long fsize_exceeded(void)
 	struct sig_info info = {.code = SI_USER};
 
 	info.kill.pid = current()->group->tgid;
+	info.kill.uid = cred_current()->uid;
 	signal_send_info(current(), SIGXFSZ, &info);
 	return -EFBIG;
 }
@@ -122,11 +124,6 @@ void rlimit_of(const struct thread_group *g, struct files_table *files, unsigned
 	spin_unlock(&rlimit_lock);
 }
 
-static void rlimit_get(unsigned int res, struct rlimit *r)
-{
-	rlimit_of(current()->group, current()->files, res, r);
-}
-
 /*
  * /proc/sys/fs/nr_open (fd/fdtable.h's files_nr_open): the most
  * RLIMIT_NOFILE's hard limit may be (setrlimit: EPERM above it), and the
@@ -138,26 +135,48 @@ static void rlimit_get(unsigned int res, struct rlimit *r)
 PROC_SYS_ROW(nr_open_row, .path = "fs/nr_open", .mode = 0644, .show = proc_sys_int_show,
 	     .store = proc_sys_int_store, .data = &files_nr_open, .min = 64, .max = NR_OPEN_MAX);
 
-/* res < RLIM_NLIMITS.  0, -EINVAL (soft > hard), -EPERM (hard past the
- * kernel's ceiling). */
-static long rlimit_set(unsigned int res, const struct rlimit *r)
+/*
+ * The limits one call works on: a process and its files table (the
+ * caller's, or prlimit's target, which the caller keeps: a referenced
+ * task and a borrowed table).
+ */
+struct rlimit_target {
+	struct thread_group *g;
+	struct files_table *files;
+};
+
+/*
+ * Limit res (< RLIM_NLIMITS) of tg becomes r: 0, -EINVAL (soft > hard),
+ * -EPERM (a hard limit raised without CAP_SYS_RESOURCE, or past the
+ * kernel's ceiling), as Linux's do_prlimit.
+ */
+static long rlimit_set(const struct rlimit_target *tg, unsigned int res, const struct rlimit *r)
 {
-	struct thread_group *g = current()->group;
+	struct rlimit old;
+	long err = 0;
 
 	if (r->rlim_cur > r->rlim_max)
 		return -EINVAL;
 	if (res == RLIMIT_NOFILE &&
 	    r->rlim_max > (uint64_t)__atomic_load_n(&files_nr_open, __ATOMIC_RELAXED))
 		return -EPERM;
-	if (res == RLIMIT_NOFILE)
-		return files_set_nofile_limits(current()->files, r->rlim_cur, r->rlim_max);
 	if (r->rlim_max > hard_ceiling(res))
 		return -EPERM;
-	spin_lock(&rlimit_lock);
-	__atomic_store_n(&g->rlim[res].rlim_cur, r->rlim_cur, __ATOMIC_RELAXED);
-	__atomic_store_n(&g->rlim[res].rlim_max, r->rlim_max, __ATOMIC_RELAXED);
+	if (res == RLIMIT_NOFILE) {
+		rlimit_of(tg->g, tg->files, res, &old);
+		if (r->rlim_max > old.rlim_max && !capable(CAP_SYS_RESOURCE))
+			return -EPERM;
+		return files_set_nofile_limits(tg->files, r->rlim_cur, r->rlim_max);
+	}
+	spin_lock(&rlimit_lock); /* the test and the change together */
+	if (r->rlim_max > tg->g->rlim[res].rlim_max && !capable(CAP_SYS_RESOURCE)) {
+		err = -EPERM;
+	} else {
+		__atomic_store_n(&tg->g->rlim[res].rlim_cur, r->rlim_cur, __ATOMIC_RELAXED);
+		__atomic_store_n(&tg->g->rlim[res].rlim_max, r->rlim_max, __ATOMIC_RELAXED);
+	}
 	spin_unlock(&rlimit_lock);
-	return 0;
+	return err;
 }
 
 SYSCALL_DEFINE2(getrlimit, unsigned int, res, struct rlimit *, urlim)
@@ -166,37 +185,74 @@ SYSCALL_DEFINE2(getrlimit, unsigned int, res, struct rlimit *, urlim)
 
 	if (res >= RLIM_NLIMITS)
 		return -EINVAL;
-	rlimit_get(res, &r);
+	rlimit_of(current()->group, current()->files, res, &r);
 	return copy_to_user(urlim, &r, sizeof(r));
 }
 
 SYSCALL_DEFINE2(setrlimit, unsigned int, res, const struct rlimit *, urlim)
 {
+	struct rlimit_target tg = {current()->group, current()->files};
 	struct rlimit r;
 
 	if (copy_from_user(&r, urlim, sizeof(r)))
 		return -EFAULT;
 	if (res >= RLIM_NLIMITS)
 		return -EINVAL;
-	return rlimit_set(res, &r);
+	return rlimit_set(&tg, res, &r);
 }
 
-/* Only the caller's own limits (pid 0 or its pid): others are ESRCH. */
+/*
+ * Linux's check_prlimit_permission: another process's limits only when
+ * all its uids are the caller's real uid and all its gids its real gid,
+ * or with CAP_SYS_RESOURCE.
+ */
+static bool may_prlimit(const struct task *t)
+{
+	const struct cred *c = cred_current(), *tc = task_cred(t);
+
+	if (t == current())
+		return true;
+	return (c->uid == tc->uid && c->uid == tc->euid && c->uid == tc->suid &&
+		c->gid == tc->gid && c->gid == tc->egid && c->gid == tc->sgid) ||
+	       capable(CAP_SYS_RESOURCE);
+}
+
+/* The target of prlimit(pid) with t's files table borrowed: 0, -ESRCH
+ * (a thread that exited has none), -EPERM. */
+static long prlimit_target(struct task *t, struct rlimit_target *tg)
+{
+	if (!may_prlimit(t))
+		return -EPERM;
+	spin_lock(&proc_lock); /* t->files is replaced under it */
+	tg->g = t->group;
+	tg->files = t->files ? files_borrow(t->files) : NULL;
+	spin_unlock(&proc_lock);
+	return tg->files ? 0 : -ESRCH;
+}
+
+/* Linux's order: EFAULT (the new limits), ESRCH, EPERM, EINVAL. */
 SYSCALL_DEFINE4(prlimit64, int, pid, unsigned int, res, const struct rlimit *, unew,
 		struct rlimit *, uold)
 {
+	struct task *t;
+	struct rlimit_target tg;
 	struct rlimit new, old;
 	long err;
 
 	if (unew && copy_from_user(&new, unew, sizeof(new)))
 		return -EFAULT;
-	if (pid != 0 && pid != current()->pid)
+	if (!(t = task_find_or_self(pid))) /* referenced: its group stays */
 		return -ESRCH;
-	if (res >= RLIM_NLIMITS)
-		return -EINVAL;
-	rlimit_get(res, &old);
-	err = unew ? rlimit_set(res, &new) : 0;
-	if (!err && uold)
-		err = copy_to_user(uold, &old, sizeof(old));
+	if ((err = prlimit_target(t, &tg)) == 0) {
+		err = res >= RLIM_NLIMITS ? -EINVAL : 0;
+		if (!err)
+			rlimit_of(tg.g, tg.files, res, &old);
+		if (!err && unew)
+			err = rlimit_set(&tg, res, &new);
+		if (!err && uold)
+			err = copy_to_user(uold, &old, sizeof(old)) ? -EFAULT : 0;
+		files_unborrow(tg.files);
+	}
+	task_put(t);
 	return err;
 }

@@ -16,7 +16,7 @@ struct thread_group;
 
 /*
  * RLIMIT_SIGPENDING's default and ceiling: signals queued with their
- * information and POSIX timers, all processes together (one user here).
+ * information and POSIX timers, all processes together (Linux: per user).
  * Root may not raise it past the ceiling (EPERM, as RLIMIT_NOFILE past
  * nr_open), so the queued signals of the whole system stay bounded.
  */

@@ -8,6 +8,7 @@
  */
 #include "proc/signal.h"
 #include "proc/coredump.h"
+#include "proc/cred.h"
 #include "fs/proc/proc_sys.h"
 #include "arch/x86_64/sigframe.h"
 #include "arch/x86_64/uaccess.h"
@@ -136,11 +137,14 @@ static int enqueue_signal(struct task *t, int sig, const struct sig_info *info)
 
 /* Information of a kill-like send: SI_USER or SI_TKILL from process
  * `from`, SI_KERNEL for the kernel (from 0). */
+/* A signal from process from (the caller, with its real uid) or, from 0,
+ * from the kernel. */
 static struct sig_info kill_info(int code, int from)
 {
 	struct sig_info info = {.code = from ? code : SI_KERNEL};
 
 	info.kill.pid = from;
+	info.kill.uid = from ? cred_current()->uid : 0;
 	return info;
 }
 
@@ -278,6 +282,7 @@ static struct sig_info child_info(const struct thread_group *child, int wait_sta
 	struct sig_info info = {.code = wait_status_code(wait_status)};
 
 	info.chld.pid = child->tgid;
+	info.chld.uid = group_cred(child)->uid;
 	info.chld.status = wait_status_value(wait_status);
 	return info;
 }
@@ -555,11 +560,24 @@ void signal_exec(struct task *t)
 	spin_unlock(&sh->lock);
 }
 
+int signal_permission_locked(const struct thread_group *g, int sig)
+{
+	const struct thread_group *self = current()->group;
+	const struct cred *c = cred_current(), *tc = group_cred(g);
+
+	if (g == self || c->euid == tc->suid || c->euid == tc->uid || c->uid == tc->suid ||
+	    c->uid == tc->uid || capable(CAP_KILL))
+		return 0;
+	return sig == SIGCONT && g->sid == self->sid ? 0 : -EPERM;
+}
+
 struct broadcast {
 	int sig;
 	int pgid; /* 0: every process but init and the sender's */
-	int from;
-	int hit;
+	int from; /* the sender's pid (its permission checked), 0 for the kernel */
+	int hit;  /* processes found */
+	int sent; /* ... and signalled (or allowed to be, for sig 0) */
+	int err;  /* the last refusal */
 };
 
 /* One process per group: its leader stands for it (proc_lock held). */
@@ -568,31 +586,40 @@ static bool broadcast_one(struct task *t, void *arg)
 	struct broadcast *b = arg;
 	struct thread_group *g = t->group;
 	bool target = b->pgid ? g->pgid == b->pgid : g->tgid > 1 && g != current()->group;
+	int err;
 
-	if (task_is_leader(t) && target && g->state == GROUP_LIVE) {
-		b->hit++;
-		if (b->sig)
-			signal_send_process_locked(g, b->sig, b->from);
+	if (!task_is_leader(t) || !target || g->state != GROUP_LIVE)
+		return true;
+	b->hit++;
+	if (b->from && (err = signal_permission_locked(g, b->sig))) {
+		b->err = err;
+		return true;
 	}
+	b->sent++;
+	if (b->sig)
+		signal_send_process_locked(g, b->sig, b->from);
 	return true;
 }
 
+/* Linux's kill(-1): refusals do not count, only finding no process does. */
 int signal_broadcast(int sig)
 {
-	struct broadcast b = {sig, 0, current()->group->tgid, 0};
+	struct broadcast b = {sig, 0, current()->group->tgid, 0, 0, 0};
 
 	task_for_each(broadcast_one, &b);
 	return b.hit ? 0 : -ESRCH;
 }
 
+/* Linux's kill(-pgid): success if any member was signalled, else the
+ * refusal (EPERM), or ESRCH when the group is empty. */
 int signal_send_group_locked(int pgid, int sig, int from)
 {
-	struct broadcast b = {sig, pgid, from, 0};
+	struct broadcast b = {sig, pgid, from, 0, 0, 0};
 
 	if (pgid <= 0)
 		return -ESRCH;
 	task_for_each_locked(broadcast_one, &b);
-	return b.hit ? 0 : -ESRCH;
+	return !b.hit ? -ESRCH : b.sent ? 0 : b.err;
 }
 
 int signal_send_group(int pgid, int sig, int from)

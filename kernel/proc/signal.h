@@ -111,10 +111,19 @@ uint64_t signal_pending_set(struct task *t);
  * it.
  */
 int signal_dequeue(struct task *t, uint64_t mask, struct sig_info *info);
-/* kill(-1, sig): every process but init and the caller; -ESRCH if none. */
+/*
+ * Linux's check_kill_permission: whether the caller may send sig (0: the
+ * probe) to process g -- its own, a real or effective uid equal to g's
+ * real or saved uid, CAP_KILL, or SIGCONT within its session.  0 or
+ * -EPERM; proc_lock held.
+ */
+int signal_permission_locked(const struct thread_group *g, int sig);
+/* kill(-1, sig): every process but init and the caller it may signal;
+ * -ESRCH if there is none at all. */
 int signal_broadcast(int sig);
-/* Every process in group pgid (from: sender pid, 0 for the kernel);
- * -ESRCH if there is none.  _locked: the caller holds proc_lock. */
+/* Every process in group pgid (from: sender pid, its permission checked
+ * per process; 0 for the kernel): -ESRCH if there is none, -EPERM if it
+ * may signal none.  _locked: the caller holds proc_lock. */
 int signal_send_group(int pgid, int sig, int from);
 int signal_send_group_locked(int pgid, int sig, int from);
 /* On the way back to user mode: act on pending signals (may not return). */

@@ -59,7 +59,7 @@ struct sig_info {
 		uint8_t raw[32];
 		struct {	      /* SI_USER, SI_TKILL, SI_QUEUE, real-time */
 			int32_t pid;  /* the sender's process */
-			uint32_t uid; /* 0: root is the only user */
+			uint32_t uid; /* the sender's real uid */
 			uint64_t value;
 		} kill;
 		struct { /* SI_TIMER */

@@ -1,17 +1,21 @@
 /*
  * getpriority/setpriority: the nice value of threads, chosen by thread id,
- * process group or user (one user here: root, uid 0).  Linux's rules: a
+ * process group or user (real uid; 0: the caller's).  Linux's rules: a
  * thread id names one thread; the raw getpriority returns 20 - nice of
  * the highest-priority match (1..40, never negative, so never taken for
- * an error); setpriority clamps to -20..19; no match is ESRCH.  root may
- * lower nice values, so EACCES/EPERM never arise.  The scheduler does not
+ * an error); setpriority clamps to -20..19; no match is ESRCH; a thread
+ * whose real or effective uid is not the caller's effective uid is EPERM
+ * without CAP_SYS_NICE, a nice value lower than the thread's and beyond
+ * its RLIMIT_NICE EACCES (Linux's set_one_prio).  The scheduler does not
  * use the value yet (docs/processes.md).
  */
+#include "proc/cred.h"
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
+#include "proc/rlimit.h"
 #include <uapi/resource.h>
 
 struct prio_walk {
@@ -19,6 +23,7 @@ struct prio_walk {
 	bool set;
 	int nice;  /* set: the new value; get: the lowest found */
 	int found; /* tasks matched */
+	int err;   /* set: the last refusal (EPERM, EACCES), or 0 */
 };
 
 static bool prio_match(const struct task *t, const struct prio_walk *w)
@@ -27,17 +32,41 @@ static bool prio_match(const struct task *t, const struct prio_walk *w)
 		return false;
 	if (w->which == PRIO_PGRP)
 		return t->group->pgid == w->who;
-	return w->who == 0; /* PRIO_USER: everyone is uid 0 */
+	return task_cred(t)->uid == (uint32_t)w->who; /* PRIO_USER */
+}
+
+bool nice_within_rlimit(const struct task *t, int nice)
+{
+	/* RLIMIT_NICE r allows nice values down to 20 - r. */
+	return (uint64_t)(20 - nice) <= rlimit_soft(t->group, RLIMIT_NICE);
+}
+
+/* Linux's set_one_prio_perm and can_nice: 0, -EPERM or -EACCES. */
+static int prio_permission(const struct task *t, int nice)
+{
+	const struct cred *c = cred_current(), *tc = task_cred(t);
+
+	if (tc->uid != c->euid && tc->euid != c->euid && !capable(CAP_SYS_NICE))
+		return -EPERM;
+	if (nice < t->nice && !nice_within_rlimit(t, nice) && !capable(CAP_SYS_NICE))
+		return -EACCES;
+	return 0;
 }
 
 /* proc_lock held: sets or reads t's nice value. */
 static void prio_apply(struct task *t, struct prio_walk *w)
 {
-	if (w->set)
-		t->nice = w->nice;
-	else if (!w->found || t->nice < w->nice)
-		w->nice = t->nice;
+	int err;
+
 	w->found++;
+	if (!w->set) {
+		if (w->found == 1 || t->nice < w->nice)
+			w->nice = t->nice;
+	} else if ((err = prio_permission(t, w->nice))) {
+		w->err = err;
+	} else {
+		t->nice = w->nice;
+	}
 }
 
 static bool prio_visit(struct task *t, void *arg)
@@ -63,11 +92,13 @@ static int prio_run(struct prio_walk *w)
 	} else {
 		if (w->which == PRIO_PGRP && !w->who)
 			w->who = current()->group->pgid;
+		if (w->which == PRIO_USER && !w->who)
+			w->who = (int)cred_current()->uid;
 		task_for_each_locked(prio_visit, w);
 	}
 	spin_unlock(&proc_lock);
 	task_put(t);
-	return w->found ? 0 : -ESRCH;
+	return w->found ? w->err : -ESRCH;
 }
 
 static bool valid_which(int which)

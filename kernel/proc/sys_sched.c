@@ -8,6 +8,7 @@
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/spinlock.h"
+#include "proc/cred.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "sys/syscall.h"
@@ -48,6 +49,10 @@ SYSCALL_DEFINE3(sched_setaffinity, int, pid, unsigned int, len, const uint64_t *
 		return -EFAULT;
 	if (pid < 0 || !(t = task_find_or_self(pid))) /* referenced: t stays until task_put */
 		return -ESRCH;
+	if (!cred_same_owner(t) && !capable(CAP_SYS_NICE)) { /* another user's: EPERM */
+		task_put(t);
+		return -EPERM;
+	}
 	mask &= smp_task_cpus();
 	if (mask)
 		sched_set_affinity(t, mask);

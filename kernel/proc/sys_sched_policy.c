@@ -16,6 +16,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "lib/spinlock.h"
 #include "lib/string.h"
+#include "proc/cred.h"
 #include "mm/layout.h"
 #include "sched/ktimer.h"
 #include "proc/proc.h"
@@ -77,6 +78,24 @@ static int check_params(int policy, const struct sched_attr_k *a)
 }
 
 /*
+ * Linux's user_check_sched_setscheduler for the policies taken here:
+ * what only CAP_SYS_NICE may do -- a nice value beyond RLIMIT_NICE,
+ * leaving SCHED_IDLE beyond it, another user's thread (neither its real
+ * nor effective uid the caller's effective uid), clearing
+ * SCHED_RESET_ON_FORK.  proc_lock held.
+ */
+static bool needs_privilege(const struct task *t, int policy, const struct sched_attr_k *a,
+			    bool set_nice, bool reset)
+{
+	if (set_nice && !(a->sched_flags & SCHED_FLAG_KEEP_PARAMS) && policy != SCHED_IDLE &&
+	    a->sched_nice < t->nice && !nice_within_rlimit(t, a->sched_nice))
+		return true;
+	if (t->policy == SCHED_IDLE && policy != SCHED_IDLE && !nice_within_rlimit(t, t->nice))
+		return true;
+	return !cred_same_owner(t) || (t->reset_on_fork && !reset);
+}
+
+/*
  * Applies a to thread pid (0: the caller): the policy a names (or the
  * thread's own with KEEP_POLICY or a negative policy), its nice value
  * unless KEEP_PARAMS.  -ESRCH, -EINVAL, -EPERM for the policies this
@@ -86,18 +105,22 @@ static int set_policy(int pid, struct sched_attr_k *a, bool set_nice)
 {
 	struct task *t = task_find_or_self(pid); /* referenced: t stays until task_put */
 	int policy = (int)a->sched_policy, err;
+	bool keep = policy < 0 || (a->sched_flags & SCHED_FLAG_KEEP_POLICY), reset;
 
 	if (!t)
 		return -ESRCH;
 	spin_lock(&proc_lock);
-	if (policy < 0 || (a->sched_flags & SCHED_FLAG_KEEP_POLICY))
+	if (keep) /* the policy and its SCHED_RESET_ON_FORK stay, as Linux */
 		policy = t->policy;
+	reset = keep ? t->reset_on_fork : !!(a->sched_flags & SCHED_FLAG_RESET_ON_FORK);
 	err = !policy_valid(policy) ? -EINVAL : check_params(policy, a);
 	if (!err && (policy_rt(policy) || policy == SCHED_DEADLINE))
 		err = -EPERM;
+	if (!err && needs_privilege(t, policy, a, set_nice, reset) && !capable(CAP_SYS_NICE))
+		err = -EPERM;
 	if (!err) {
 		t->policy = policy;
-		t->reset_on_fork = a->sched_flags & SCHED_FLAG_RESET_ON_FORK;
+		t->reset_on_fork = reset;
 		if (set_nice && !(a->sched_flags & SCHED_FLAG_KEEP_PARAMS))
 			t->nice = a->sched_nice < NICE_MIN   ? NICE_MIN
 				  : a->sched_nice > NICE_MAX ? NICE_MAX

@@ -5,6 +5,7 @@
 #include "arch/x86_64/sigframe.h"
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
+#include "proc/cred.h"
 #include "proc/exit.h"
 #include "proc/group.h"
 #include "proc/jobctl.h"
@@ -180,19 +181,23 @@ SYSCALL_DEFINE0(rt_sigreturn)
 }
 
 /* kill(pid > 0): the process of thread pid (any of its threads' ids
- * names it, as on Linux); sig 0 only checks that it exists. */
+ * names it, as on Linux); sig 0 only checks that it exists and may be
+ * signalled (EPERM). */
 static int kill_process(int pid, int sig)
 {
 	struct task *t = task_find(pid); /* referenced: t and its group stay */
+	int err = 0;
 
 	if (!t)
 		return -ESRCH;
 	spin_lock(&proc_lock);
-	if (sig && t->group->state != GROUP_DEAD) /* not reaped meanwhile */
+	if (t->group->state != GROUP_DEAD) /* not reaped meanwhile */
+		err = signal_permission_locked(t->group, sig);
+	if (!err && sig && t->group->state != GROUP_DEAD)
 		signal_send_process_locked(t->group, sig, current()->group->tgid);
 	spin_unlock(&proc_lock);
 	task_put(t);
-	return 0;
+	return err;
 }
 
 SYSCALL_DEFINE2(kill, int, pid, int, sig)
@@ -210,8 +215,8 @@ SYSCALL_DEFINE2(kill, int, pid, int, sig)
 
 /* tgkill, tkill, rt_tgsigqueueinfo: sig with info to thread tid, of
  * process tgid unless tgid is 0.  Linux's order: no such thread is ESRCH
- * before a bad signal's EINVAL; a real-time signal past the receiver's
- * RLIMIT_SIGPENDING is EAGAIN. */
+ * before a bad signal's EINVAL, then the permission's EPERM; a real-time
+ * signal past the receiver's RLIMIT_SIGPENDING is EAGAIN. */
 static int kill_thread(int tgid, int tid, int sig, const struct sig_info *info)
 {
 	struct task *t = task_find(tid); /* referenced: t stays until task_put */
@@ -219,7 +224,8 @@ static int kill_thread(int tgid, int tid, int sig, const struct sig_info *info)
 
 	spin_lock(&proc_lock);
 	if (t && (!tgid || t->group->tgid == tgid)) {
-		ret = sig < 0 || sig > UAPI_NSIG ? -EINVAL : 0;
+		ret =
+		    sig < 0 || sig > UAPI_NSIG ? -EINVAL : signal_permission_locked(t->group, sig);
 		if (!ret && sig && !task_exited(t)) {
 			/* A stop or SIGCONT acts on the whole process. */
 			jobctl_signal_sent(t->group, sig);
@@ -237,6 +243,7 @@ static struct sig_info tkill_info(void)
 	struct sig_info info = {.code = SI_TKILL};
 
 	info.kill.pid = current()->group->tgid;
+	info.kill.uid = cred_current()->uid;
 	return info;
 }
 
@@ -290,7 +297,8 @@ static long queue_process(int tgid, int sig, const struct sig_info *info)
 		return ret;
 	spin_lock(&proc_lock);
 	if (t->group->state != GROUP_DEAD) {
-		ret = sig < 0 || sig > UAPI_NSIG ? -EINVAL : 0;
+		ret =
+		    sig < 0 || sig > UAPI_NSIG ? -EINVAL : signal_permission_locked(t->group, sig);
 		if (!ret && sig)
 			ret = signal_send_process_info_locked(t->group, sig, info);
 	}

@@ -9,6 +9,7 @@
 #include "fs/proc/proc_sys.h"
 #include "lib/spinlock.h"
 #include "lib/string.h"
+#include "proc/cred.h"
 #include "proc/sysinfo.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -56,13 +57,15 @@ SYSCALL_DEFINE1(uname, struct utsname *, ubuf)
 	return copy_to_user(ubuf, &u, sizeof(u)) ? -EFAULT : 0;
 }
 
-/* Linux's checks: EINVAL for a negative length or one over 64 bytes,
- * EFAULT; no NUL needed (the name is the len bytes).  Root only on
- * Linux (EPERM): everyone is root here. */
+/* Linux's checks: EPERM without CAP_SYS_ADMIN, first; EINVAL for a
+ * negative length or one over 64 bytes, EFAULT; no NUL needed (the name
+ * is the len bytes). */
 static long set_name(char *name, const char *uname, int len)
 {
 	char buf[UTSNAME_LENGTH];
 
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
 	if (len < 0 || len > UTSNAME_LENGTH - 1)
 		return -EINVAL;
 	if (copy_from_user(buf, uname, len))

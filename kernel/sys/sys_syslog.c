@@ -3,11 +3,15 @@
  * (lib/klog.h), as busybox dmesg does.  The console-level actions are
  * accepted and change nothing (the console prints everything, or nothing
  * but faults with the "quiet" boot word).  The blocking read (action 2)
- * is not offered: EINVAL, the same as an unknown action.
+ * is not offered: EINVAL, the same as an unknown action.  As Linux with
+ * dmesg_restrict 0 (its default), anyone may read the whole log and its
+ * size; every other action needs CAP_SYSLOG or CAP_SYS_ADMIN (EPERM,
+ * before any other check).
  */
 #include "arch/x86_64/uaccess.h"
 #include "lib/klog.h"
 #include "mm/heap.h"
+#include "proc/cred.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
@@ -52,6 +56,9 @@ static long read_log(char *ubuf, int len, bool clear)
 
 SYSCALL_DEFINE3(syslog, int, type, char *, ubuf, int, len)
 {
+	if (type != SYSLOG_ACTION_READ_ALL && type != SYSLOG_ACTION_SIZE_BUFFER &&
+	    !capable(CAP_SYSLOG) && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
 	switch (type) {
 	case SYSLOG_ACTION_CLOSE:
 	case SYSLOG_ACTION_OPEN:

@@ -9,6 +9,7 @@
 #include "tty/ctty.h"
 #include "tty/tty.h"
 #include "arch/x86_64/uaccess.h"
+#include "proc/cred.h"
 #include "proc/group.h"
 #include "proc/jobctl.h"
 #include "proc/proc.h"
@@ -96,7 +97,7 @@ struct tty *ctty_get_current(void)
 }
 
 /* TIOCSCTTY: a session leader without a terminal takes t; one another
- * session has is stolen only with arg 1 (everyone is root here). */
+ * session has is stolen only with arg 1 and CAP_SYS_ADMIN. */
 static long set_ctty(struct tty *t, unsigned long arg)
 {
 	struct thread_group *g = current()->group;
@@ -107,7 +108,7 @@ static long set_ctty(struct tty *t, unsigned long arg)
 		ret = 0; /* already ours */
 	else if (!leader(g) || session_has_tty_locked(g->sid))
 		ret = -EPERM;
-	else if (t->sid && arg != 1)
+	else if (t->sid && (arg != 1 || !capable(CAP_SYS_ADMIN)))
 		ret = -EPERM;
 	else if (hung_up(t))
 		ret = -EIO;

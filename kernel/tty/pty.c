@@ -30,6 +30,7 @@
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/heap.h"
+#include "proc/cred.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
 #include <uapi/ioctl.h>
@@ -74,6 +75,7 @@ struct pty {
 
 	uint64_t serial;   /* constant: devpts nodes name the pty by it */
 	uint64_t ctime_ns; /* constant */
+	uint32_t owner;	   /* constant: the opener's fsuid, its slave node's owner */
 };
 
 static struct pty *pty_of(struct tty *t)
@@ -238,7 +240,7 @@ bool pty_node(int index, struct pty_node *out)
 	p = find_locked(index);
 	if ((found = p && p->master_open)) {
 		out->serial = p->serial;
-		out->uid = 0; /* the opener's: one user, root */
+		out->uid = p->owner;
 		out->gid = PTY_GID;
 		out->mode = PTY_MODE;
 		out->ctime_ns = p->ctime_ns;
@@ -281,6 +283,7 @@ int ptmx_open(struct file *f, unsigned flags)
 	p->master_open = p->locked = true;
 	p->slave_closed = false;
 	p->ctime_ns = ramfs_now_ns();
+	p->owner = cred_current()->fsuid; /* Linux's devpts_pty_new */
 	spin_lock(&tty_list_lock);
 	if (pty_nr >= __atomic_load_n(&pty_max, __ATOMIC_RELAXED)) {
 		err = -ENOSPC;

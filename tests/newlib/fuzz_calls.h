@@ -419,6 +419,36 @@ static void fuzz_ioctl(void)
 	remember(raw_call(__NR_ioctl, arg_value('f'), req, arg));
 }
 
+/*
+ * The identity setters (set*id, setgroups, capset) with ids near the
+ * caller's, a few at a time in a child that exits at once: the worker
+ * keeps root, which its end needs (finish SIGKILLs its children).  The
+ * getters are ordinary table entries.
+ */
+static void fuzz_setid(void)
+{
+	static const long ids[] = {-1, 0, 1, 1000, 61001, 65534};
+	static const long nrs[] = {__NR_setuid,	   __NR_setgid,	   __NR_setreuid, __NR_setregid,
+				   __NR_setresuid, __NR_setresgid, __NR_setfsuid, __NR_setfsgid,
+				   __NR_setgroups, __NR_capset};
+	long pid;
+
+	if (!one_in(8) || (pid = raw_call(__NR_fork, 0, 0, 0)) < 0)
+		return;
+	if (pid == 0) {
+		for (int i = 0; i < 4; i++) {
+			long nr = PICK(nrs), a[6] = {PICK(ids), PICK(ids), PICK(ids)};
+			if (nr == __NR_setgroups || nr == __NR_capset) {
+				a[0] = nr == __NR_capset ? buffer_pointer() : arg_value('s');
+				a[1] = one_in(4) ? any_pointer() : buffer_pointer();
+			}
+			raw_syscall(nr, a);
+		}
+		raw_call(__NR_exit_group, 0, 0, 0);
+	}
+	raw_call(__NR_wait4, pid, 0, 0);
+}
+
 static void fuzz_indirect(void);
 
 /* Calls that would end the whole system if fdkernel ever implements them. */
@@ -525,6 +555,17 @@ static const struct call calls[] = {
     {__NR_getrlimit, "sb", 0},
     {__NR_times, "b", 0},
     {__NR_getuid, "", 0},
+    {__NR_geteuid, "", 0},
+    {__NR_getgid, "", 0},
+    {__NR_getegid, "", 0},
+    {__NR_getresuid, "bbb", 0},
+    {__NR_getresgid, "bbb", 0},
+    {__NR_getgroups, "sb", 0},
+    {__NR_capget, "bb", 0},
+    {__NR_setuid, "", fuzz_setid},
+    {__NR_setresuid, "", fuzz_setid},
+    {__NR_setgroups, "", fuzz_setid},
+    {__NR_capset, "", fuzz_setid},
     {__NR_setpgid, "", fuzz_setpgid},
     {__NR_getppid, "", 0},
     {__NR_getpgrp, "", 0},

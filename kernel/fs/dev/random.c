@@ -15,6 +15,7 @@
 #include "mm/layout.h"
 #include "sched/wait.h"
 #include "sys/syscall.h"
+#include "proc/cred.h"
 #include <uapi/errno.h>
 
 #define GRND_NONBLOCK 0x1
@@ -103,13 +104,17 @@ static long add_entropy(const int32_t *uarg)
 	return random_transfer(&it, false) == head[1] ? 0 : -EFAULT;
 }
 
-/* Linux's random_ioctl: every request but RNDGETENTCNT is root's (EPERM
- * otherwise: everyone is root here); unknown ones EINVAL. */
+/* Linux's random_ioctl: every request but RNDGETENTCNT needs
+ * CAP_SYS_ADMIN (EPERM, first); unknown ones EINVAL. */
 static long random_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
 {
+	bool privileged = cmd == RNDADDTOENTCNT || cmd == RNDADDENTROPY || cmd == RNDZAPENTCNT ||
+			  cmd == RNDCLEARPOOL || cmd == RNDRESEEDCRNG;
 	int32_t n;
 
 	(void)f;
+	if (privileged && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
 	switch (cmd) {
 	case RNDGETENTCNT:
 		n = seed_bits;
