@@ -30,7 +30,7 @@ extern unsigned int pipe_max_size;
 /*
  * Creates a pipe: *rd (O_RDONLY) and *wr (O_WRONLY), each with one
  * reference; oflags may carry O_NONBLOCK for both.  0 or -ENFILE (no
- * memory, or past pipe-user-pages-hard: pipe.c's accounting).
+ * memory, or past pipe-user-pages-hard: pipe_size.c's accounting).
  */
 int pipe_create(unsigned int oflags, struct file **rd, struct file **wr);
 
