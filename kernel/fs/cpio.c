@@ -107,7 +107,7 @@ static int parse_entry(const char *ar, size_t len, size_t *off, struct newc_entr
 }
 
 /* Writes a regular file's contents (an existing file is replaced). */
-static int unpack_file(struct inode *root, const char *path, const struct newc_entry *e)
+static int unpack_file(const struct path *root, const char *path, const struct newc_entry *e)
 {
 	struct inode *ip;
 	int err = vfs_mknod(root, path, S_IFREG | (e->f[F_MODE] & 07777), 0);
@@ -133,7 +133,7 @@ static int unpack_file(struct inode *root, const char *path, const struct newc_e
 
 /* A symbolic link: the data is the target (no NUL).  An existing
  * non-directory of that name is replaced, as for files. */
-static int unpack_symlink(struct inode *root, const char *path, const struct newc_entry *e)
+static int unpack_symlink(const struct path *root, const char *path, const struct newc_entry *e)
 {
 	char *target;
 	int err;
@@ -153,7 +153,7 @@ static int unpack_symlink(struct inode *root, const char *path, const struct new
 }
 
 /* Creates one entry; unsupported types (fifos, sockets, block devices) are skipped. */
-static int unpack_entry(struct inode *root, const struct newc_entry *e)
+static int unpack_entry(const struct path *root, const struct newc_entry *e)
 {
 	const char *path = e->name;
 	uint32_t mode = e->f[F_MODE];
@@ -179,7 +179,7 @@ static int unpack_entry(struct inode *root, const struct newc_entry *e)
 	return 0;
 }
 
-long cpio_unpack(const void *archive, size_t len, struct inode *root)
+long cpio_unpack(const void *archive, size_t len, const struct path *root)
 {
 	const char *ar = archive, *why;
 	struct newc_entry e;

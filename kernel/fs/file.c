@@ -10,6 +10,7 @@
 #include "fs/locks/flock.h"
 #include "fs/notify/fsnotify.h"
 #include "fs/inode.h"
+#include "fs/mount.h"
 #include "fs/locks/lease.h"
 #include "fs/proc/proc_sys.h"
 #include "fs/locks/reclock.h"
@@ -99,6 +100,9 @@ void file_put(struct file *f)
 	reclock_release(f); /* its open-file-description locks */
 	if (f->ops && f->ops->release)
 		f->ops->release(f);
+	if (f->mnt_writer)
+		__atomic_sub_fetch(&f->mnt->writers, 1, __ATOMIC_RELAXED);
+	mnt_put(f->mnt);
 	if (f->dir)
 		inode_put(f->dir);
 	kfree(f->name);

@@ -18,6 +18,7 @@
 
 struct file;
 struct inode;
+struct mount;
 struct iov_iter;
 struct kstat;
 struct uapi_stat;
@@ -75,6 +76,10 @@ struct file {
 	unsigned int flags; /* O_ACCMODE | O_APPEND | O_NONBLOCK | O_ASYNC | O_PATH (F_GETFL) */
 	const struct file_ops *ops;
 	struct inode *inode; /* NULL for pipes and sockets */
+	/* The mount it was opened through (referenced; fs/mount.h), whose
+	 * flags apply to it and which umount finds busy while it is open;
+	 * NULL for files not opened by name.  Constant. */
+	struct mount *mnt;
 	/*
 	 * Linux's f_pos_lock: a read, write, lseek or getdents at the
 	 * position of a regular file or directory holds it from the load of
@@ -102,7 +107,10 @@ struct file {
 	 * list (fs/fasync.h), allocated by the first F_SETOWN, F_SETSIG or
 	 * O_ASYNC and kept until the last reference goes; NULL before. */
 	struct fown *fown;
-	bool flocked;		 /* holds a flock() lock (fs/locks/flock.c), under flock_lock */
+	bool flocked; /* holds a flock() lock (fs/locks/flock.c), under flock_lock */
+	/* A regular file open for writing, counted in mnt->writers
+	 * (remount,ro's EBUSY).  Constant. */
+	bool mnt_writer;
 	struct grace_head grace; /* released, awaiting a grace period (file.c) */
 };
 

@@ -3,6 +3,7 @@
  * symlink, link and rename.  Path work here; the entry changes are the
  * ramfs's (dir_link, dir_rename).
  */
+#include "fs/mount.h"
 #include "fs/super.h"
 #include "fs/vfs.h"
 #include "lib/string.h"
@@ -19,7 +20,7 @@ static bool is_special(const struct path_last *last)
  * Linux's filename_create: where a new non-directory name may go.  EEXIST
  * if the name exists (or is special), ENOENT for "name/".
  */
-static int new_name(struct inode *start, const char *path, struct path_last *last)
+static int new_name(const struct path *start, const char *path, struct path_last *last)
 {
 	struct inode *ip;
 	int err = path_lookup_parent(start, path, last);
@@ -28,18 +29,18 @@ static int new_name(struct inode *start, const char *path, struct path_last *las
 		return err;
 	if (is_special(last))
 		err = -EEXIST;
-	else if ((ip = dir_lookup(last->dir, last->name, last->len))) {
+	else if ((ip = dir_lookup(last->dir.inode, last->name, last->len))) {
 		inode_put(ip);
 		err = -EEXIST;
 	} else if (last->trailing_slash) {
 		err = -ENOENT;
 	}
 	if (err)
-		inode_put(last->dir);
+		path_put(&last->dir);
 	return err;
 }
 
-int vfs_symlink(struct inode *start, const char *path, const char *target)
+int vfs_symlink(const struct path *start, const char *path, const char *target)
 {
 	struct path_last last;
 	struct inode *ip;
@@ -53,50 +54,59 @@ int vfs_symlink(struct inode *start, const char *path, const char *target)
 	err = new_name(start, path, &last);
 	if (err)
 		return err;
-	err = sb_want_write(last.dir->sb);
+	err = path_want_write(&last.dir);
 	if (!err)
-		err = inode_alloc_symlink(last.dir->sb, target, len, &ip);
+		err = inode_alloc_symlink(last.dir.inode->sb, target, len, &ip);
 	if (!err) {
-		err = dir_add_new(last.dir, last.name, last.len, ip);
+		err = dir_add_new(last.dir.inode, last.name, last.len, ip);
 		inode_put(ip); /* the entry holds it now, or nothing does */
 	}
-	inode_put(last.dir);
+	path_put(&last.dir);
 	return err;
 }
 
-int vfs_link_inode(struct inode *ip, struct inode *newstart, const char *newpath)
+/* Linux's rule: a link or rename stays inside one mount (EXDEV across
+ * two, even two of one instance); a file with no mount (O_TMPFILE's
+ * own is set) only inside its instance. */
+static bool same_mount(const struct path *a, const struct path *b)
+{
+	return a->mnt ? a->mnt == b->mnt : a->inode->sb == b->inode->sb;
+}
+
+int vfs_link_inode(const struct path *old, const struct path *newstart, const char *newpath)
 {
 	struct path_last last;
+	struct inode *ip = old->inode;
 	int err = new_name(newstart, newpath, &last);
 
 	if (!err) {
 		/* No new name is ever found in /proc (its lookups say ENOENT,
 		 * before Linux looks at mounts).  Hard links to directories
 		 * would make loops. */
-		err = last.dir->sb->type == &proc_type ? -ENOENT
-		      : sb_want_write(last.dir->sb)	   ? -EROFS
-		      : ip->sb != last.dir->sb		   ? -EXDEV
-		      : inode_is_dir(ip)		   ? -EPERM
-							   : dir_link(last.dir, last.name, last.len, ip);
-		inode_put(last.dir);
+		err = last.dir.inode->sb->type == &proc_type ? -ENOENT
+		      : path_want_write(&last.dir)	     ? -EROFS
+		      : !same_mount(old, &last.dir)	     ? -EXDEV
+		      : inode_is_dir(ip)		     ? -EPERM
+					 : dir_link(last.dir.inode, last.name, last.len, ip);
+		path_put(&last.dir);
 	}
 	return err;
 }
 
-int vfs_link(struct inode *oldstart, const char *oldpath, struct inode *newstart,
+int vfs_link(const struct path *oldstart, const char *oldpath, const struct path *newstart,
 	     const char *newpath, bool follow)
 {
-	struct inode *ip;
-	int err = path_lookup_flags(oldstart, oldpath, follow ? 0 : LOOKUP_NOFOLLOW, &ip);
+	struct path old;
+	int err = path_lookup_path(oldstart, oldpath, follow ? 0 : LOOKUP_NOFOLLOW, &old);
 
 	if (err)
 		return err;
-	err = vfs_link_inode(ip, newstart, newpath);
-	inode_put(ip);
+	err = vfs_link_inode(&old, newstart, newpath);
+	path_put(&old);
 	return err;
 }
 
-int vfs_rename(struct inode *oldstart, const char *oldpath, struct inode *newstart,
+int vfs_rename(const struct path *oldstart, const char *oldpath, const struct path *newstart,
 	       const char *newpath, unsigned int flags)
 {
 	struct path_last old, new;
@@ -107,18 +117,18 @@ int vfs_rename(struct inode *oldstart, const char *oldpath, struct inode *newsta
 	err = path_lookup_parent(newstart, newpath, &new);
 	if (err)
 		goto out_old;
-	if (old.dir->sb != new.dir->sb)
+	if (!same_mount(&old.dir, &new.dir))
 		err = -EXDEV;
 	else if (is_special(&old))
 		err = -EBUSY;
 	else if (is_special(&new))
 		err = (flags & RENAME_NOREPLACE) ? -EEXIST : -EBUSY;
-	else if (!(err = sb_want_write(old.dir->sb)))
-		err = dir_rename(old.dir, old.name, old.len, new.dir, new.name, new.len,
+	else if (!(err = path_want_write(&old.dir)))
+		err = dir_rename(old.dir.inode, old.name, old.len, new.dir.inode, new.name, new.len,
 				 flags | (old.trailing_slash ? RENAME_OLD_SLASH : 0) |
 				     (new.trailing_slash ? RENAME_NEW_SLASH : 0));
-	inode_put(new.dir);
+	path_put(&new.dir);
 out_old:
-	inode_put(old.dir);
+	path_put(&old.dir);
 	return err;
 }

@@ -1,7 +1,7 @@
 /*
- * Path lookup with symbolic links.  The walk holds one inode reference at a
- * time and takes each directory's lock only inside dir_lookup, so it never
- * nests locks.  A link met on the way is spliced into the path (see struct
+ * Path lookup with symbolic links and mounts.  The walk holds one path
+ * (mount and inode) at a time and takes each directory's lock only inside
+ * dir_lookup, so it never nests locks.  A link met on the way is spliced into the path (see struct
  * walk); MAXSYMLINKS links per lookup at most, then ELOOP, as Linux.
  */
 #include "fs/file.h"
@@ -15,36 +15,43 @@
 #include <uapi/errno.h>
 
 /* The caller's root (chroot's), referenced: "/" of its paths. */
-static struct inode *task_root(void)
+static void task_root(struct path *out)
 {
 	struct task *t = current();
 
-	return t && t->fs ? fs_get_root(t->fs) : vfs_root();
+	if (t && t->fs)
+		fs_get_root(t->fs, out);
+	else
+		vfs_root_path(out);
 }
 
-/* The referenced directory a path starts from. */
-static struct inode *start_dir(struct inode *start, const char *path)
+/* The referenced directory a path starts from (start NULL or empty:
+ * the working directory). */
+static void start_dir(const struct path *start, const char *path, struct path *out)
 {
 	struct task *t = current();
 
 	if (path[0] != '/') {
-		if (start) {
-			inode_get(start);
-			return start;
+		if (start && start->inode) {
+			*out = *start;
+			path_get(out);
+			return;
 		}
-		if (t && t->fs)
-			return fs_get_cwd(t->fs);
+		if (t && t->fs) {
+			fs_get_cwd(t->fs, out);
+			return;
+		}
 	}
-	return task_root();
+	task_root(out);
 }
 
 /* Whether ".." stays at dir: the caller's root (no escape by "..";
  * a working directory outside it still walks up, as on Linux). */
-static bool at_task_root(const struct inode *dir)
+static bool at_task_root(const struct path *dir)
 {
 	struct task *t = current();
 
-	return dir == (t && t->fs ? fs_root_hint(t->fs) : NULL);
+	return t && t->fs && fs_is_root(t->fs, dir);
 }
 
 /* Next component after *p (slashes skipped): false at the end of the path. */
@@ -79,7 +86,7 @@ static bool at_end(const char *p)
  * from where the link pointed, as in Linux.
  */
 struct walk {
-	struct inode *cur;	  /* referenced directory where rest starts */
+	struct path cur;	  /* referenced directory where rest starts */
 	const char *rest;	  /* what remains: in the caller's path or in buf */
 	char *buf;		  /* kmalloc'd PATH_MAX once a link was followed, else NULL */
 	int links;		  /* links followed so far */
@@ -88,7 +95,7 @@ struct walk {
 	unsigned int flags; /* LOOKUP_* of the whole walk (vfs.h) */
 	/* A scoped walk (LOOKUP_BENEATH or LOOKUP_IN_ROOT): where it started,
 	 * referenced, which it may not leave, and the rename sequence then. */
-	struct inode *scope;
+	struct path scope;
 	unsigned long rename_seq;
 	/* LOOKUP_NO_XDEV: the instance the walk starts on, which it may
 	 * not leave. */
@@ -110,32 +117,35 @@ static int jump_root(struct walk *w)
 {
 	if (w->flags & LOOKUP_BENEATH)
 		return -EXDEV;
-	if (w->cur)
-		inode_put(w->cur);
-	if (w->flags & LOOKUP_IN_ROOT)
-		inode_get(w->cur = w->scope);
-	else
-		w->cur = task_root();
-	return xdev_check(w, w->cur);
+	if (w->cur.inode)
+		path_put(&w->cur);
+	if (w->flags & LOOKUP_IN_ROOT) {
+		w->cur = w->scope;
+		path_get(&w->cur);
+	} else {
+		task_root(&w->cur);
+	}
+	return xdev_check(w, w->cur.inode);
 }
 
-static int walk_init(struct walk *w, struct inode *start, const char *path,
+static int walk_init(struct walk *w, const struct path *start, const char *path,
 		     struct path_where *where, unsigned int flags)
 {
 	*w = (struct walk){.rest = path, .where = where, .flags = flags};
 	if (where)
 		*where = (struct path_where){NULL, NULL};
 	if (!(flags & LOOKUP_SCOPED)) {
-		w->cur = start_dir(start, path);
-		w->home = w->cur->sb;
+		start_dir(start, path, &w->cur);
+		w->home = w->cur.inode->sb;
 		return 0;
 	}
-	w->scope = start_dir(start, ".");
-	w->home = w->scope->sb;
+	start_dir(start, ".", &w->scope);
+	w->home = w->scope.inode->sb;
 	w->rename_seq = dir_rename_begin();
 	if (path[0] == '/')
 		return jump_root(w);
-	inode_get(w->cur = w->scope);
+	w->cur = w->scope;
+	path_get(&w->cur);
 	return 0;
 }
 
@@ -156,17 +166,17 @@ static int note_where(struct walk *w, const struct path_last *last, struct inode
 		return -ENOMEM;
 	memcpy(w->where->name, last->name, last->len);
 	w->where->name[last->len] = '\0';
-	inode_get(w->cur);
-	w->where->dir = w->cur;
+	inode_get(w->cur.inode);
+	w->where->dir = w->cur.inode;
 	return 0;
 }
 
 static void walk_done(struct walk *w)
 {
-	if (w->cur)
-		inode_put(w->cur);
-	if (w->scope)
-		inode_put(w->scope);
+	if (w->cur.inode)
+		path_put(&w->cur);
+	if (w->scope.inode)
+		path_put(&w->scope);
 	kfree(w->buf);
 }
 
@@ -218,10 +228,11 @@ static int follow_link(struct walk *w, struct inode *ip, const char *tail)
  * A /proc/<pid>/fd link (link.file set) stands for an open file: the walk
  * goes to the file's inode itself, not to the path the link shows
  * (Linux's magic links), so a renamed or unlinked file is still reached.
- * *out is that inode, referenced; w->where takes the file's own.  -ENXIO
- * for a file that cannot be opened again (a socket, as Linux).
+ * *out is that inode and the mount the file was opened through,
+ * referenced; w->where takes the file's own.  -ENXIO for a file that
+ * cannot be opened again (a socket, as Linux).
  */
-static int jump_link(struct walk *w, struct inode *link, struct inode **out)
+static int jump_link(struct walk *w, struct inode *link, struct path *out)
 {
 	struct file *f = link->link.file;
 	int err;
@@ -242,80 +253,87 @@ static int jump_link(struct walk *w, struct inode *link, struct inode **out)
 			inode_get(f->dir);
 		w->where->dir = f->dir;
 	}
-	inode_get(link->link.jump);
-	*out = link->link.jump;
+	*out = (struct path){f->mnt, link->link.jump};
+	path_get(out);
 	return 0;
 }
 
-/* A link met at the end: jump (*out set) or follow (*out left NULL). */
-static int take_link(struct walk *w, struct inode *link, const char *tail, struct inode **out)
+/* A link met at the end: jump (*out set) or follow (out->inode left NULL). */
+static int take_link(struct walk *w, struct inode *link, const char *tail, struct path *out)
 {
 	return link->link.file ? jump_link(w, link, out) : follow_link(w, link, tail);
 }
 
-/* "..": the parent of dir or, from the root of a mounted instance, the
- * parent of the directory it covers (referenced). */
-static struct inode *parent_of(struct inode *dir)
+/* "..": the parent of dir or, from the root of a mount, the parent of
+ * what it covers; at the root of a detached tree, itself (referenced). */
+static void parent_of(const struct path *dir, struct path *out)
 {
-	struct inode *up, *parent;
+	struct inode *parent;
 
-	inode_get(dir);
-	up = mount_up(dir);
-	parent = dir_parent(up);
-	inode_put(up);
-	return mount_down(parent);
+	*out = *dir;
+	path_get(out);
+	mount_up(out);
+	if (out->mnt && out->inode == out->mnt->root)
+		return;
+	parent = dir_parent(out->inode);
+	inode_put(out->inode);
+	out->inode = parent;
+	mount_down(out);
 }
 
 /*
  * What name names in the directory w->cur ("." and ".." included),
  * referenced, a link not followed.  -ENOTDIR, -ENAMETOOLONG, -ENOENT.
  */
-static int child_in(struct walk *w, const char *name, size_t len, struct inode **out)
+static int child_in(struct walk *w, const char *name, size_t len, struct path *out)
 {
-	struct inode *dir = w->cur;
+	struct path *dir = &w->cur;
 
-	if (!inode_is_dir(dir))
+	if (!inode_is_dir(dir->inode))
 		return -ENOTDIR;
 	if (len > NAME_MAX)
 		return -ENAMETOOLONG;
 	if (is_dot(name, len)) {
-		inode_get(dir);
-		*out = dir;
+		*out = *dir;
+		path_get(out);
 		return 0;
 	}
 	if (!is_dotdot(name, len)) {
-		int err = dir_find(dir, name, len, out);
-		if (!err)
-			*out = mount_down(*out);
+		int err = dir_find(dir->inode, name, len, &out->inode);
+		if (!err) {
+			out->mnt = dir->mnt;
+			mnt_get(out->mnt);
+			mount_down(out);
+		}
 		return err;
 	}
 	/* A scoped walk stops at its start (IN_ROOT) or may not pass it
 	 * (BENEATH); a rename meanwhile may have moved it out of the scope
 	 * without passing there, as Linux fears: EAGAIN, the caller retries. */
-	bool at_scope = (w->flags & LOOKUP_SCOPED) && dir == w->scope;
+	bool at_scope = (w->flags & LOOKUP_SCOPED) && path_equal(dir, &w->scope);
 
 	if (at_scope && (w->flags & LOOKUP_BENEATH))
 		return -EXDEV;
 	if (at_scope || at_task_root(dir)) {
-		inode_get(dir);
-		*out = dir;
+		*out = *dir;
+		path_get(out);
 		return 0;
 	}
-	*out = parent_of(dir);
+	parent_of(dir, out);
 	if ((w->flags & LOOKUP_SCOPED) && dir_rename_retry(w->rename_seq)) {
-		inode_put(*out);
+		path_put(out);
 		return -EAGAIN;
 	}
 	return 0;
 }
 
 /* child_in, refused (EXDEV) across file systems under LOOKUP_NO_XDEV. */
-static int child_of(struct walk *w, const char *name, size_t len, struct inode **out)
+static int child_of(struct walk *w, const char *name, size_t len, struct path *out)
 {
 	int err = child_in(w, name, len, out);
 
-	if (!err && (err = xdev_check(w, *out)))
-		inode_put(*out);
+	if (!err && (err = xdev_check(w, out->inode)))
+		path_put(out);
 	return err;
 }
 
@@ -328,7 +346,7 @@ static int walk_to_last(struct walk *w, struct path_last *last)
 {
 	const char *name;
 	size_t len;
-	struct inode *next;
+	struct path next;
 	int err;
 
 	*last = (struct path_last){.name = "", .len = 0, .trailing_slash = true};
@@ -342,27 +360,27 @@ static int walk_to_last(struct walk *w, struct path_last *last)
 		err = child_of(w, name, len, &next);
 		if (err)
 			return err;
-		if (inode_is_link(next) && next->link.file) {
-			struct inode *dir = NULL;
-			err = jump_link(w, next, &dir);
-			inode_put(next);
+		if (inode_is_link(next.inode) && next.inode->link.file) {
+			struct path dir;
+			err = jump_link(w, next.inode, &dir);
+			path_put(&next);
 			if (err)
 				return err == -ENXIO ? -ENOTDIR : err;
-			inode_put(w->cur);
+			path_put(&w->cur);
 			w->cur = dir;
 			continue;
 		}
-		if (inode_is_link(next)) {
-			err = follow_link(w, next, w->rest);
-			inode_put(next);
+		if (inode_is_link(next.inode)) {
+			err = follow_link(w, next.inode, w->rest);
+			path_put(&next);
 			if (err)
 				return err;
 			continue;
 		}
-		inode_put(w->cur);
+		path_put(&w->cur);
 		w->cur = next;
 	}
-	if (!inode_is_dir(w->cur))
+	if (!inode_is_dir(w->cur.inode))
 		return -ENOTDIR;
 	return last->len > NAME_MAX ? -ENAMETOOLONG : 0;
 }
@@ -374,7 +392,7 @@ static int check_path(const char *path)
 	return strnlen(path, PATH_MAX) >= PATH_MAX ? -ENAMETOOLONG : 0;
 }
 
-int path_lookup_parent(struct inode *start, const char *path, struct path_last *last)
+int path_lookup_parent(const struct path *start, const char *path, struct path_last *last)
 {
 	struct walk w;
 	int err = check_path(path);
@@ -390,7 +408,7 @@ int path_lookup_parent(struct inode *start, const char *path, struct path_last *
 		last->name_buf[last->len] = '\0';
 		last->name = last->name_buf;
 		last->dir = w.cur;
-		w.cur = NULL;
+		w.cur = (struct path){NULL, NULL};
 	}
 	walk_done(&w);
 	return err;
@@ -398,28 +416,28 @@ int path_lookup_parent(struct inode *start, const char *path, struct path_last *
 
 /*
  * The last step of a walk: *out is what the last component names or, for
- * a link to follow, NULL with the walk continuing at the link's target.
+ * a link to follow, empty with the walk continuing at the link's target.
  * A trailing slash always follows (Linux: "link/" means the directory).
  */
 static int walk_last(struct walk *w, const struct path_last *last, unsigned int flags,
-		     struct inode **out)
+		     struct path *out)
 {
-	struct inode *ip;
+	struct path ip;
 	int err;
 
-	*out = NULL;
+	*out = (struct path){NULL, NULL};
 	w->named = false;
 	if (!last->len) {
-		inode_get(w->cur);
 		*out = w->cur;
+		path_get(out);
 		return 0;
 	}
 	err = child_of(w, last->name, last->len, &ip);
 	if (err)
 		return err;
-	if (inode_is_link(ip) && (!(flags & LOOKUP_NOFOLLOW) || last->trailing_slash)) {
-		err = take_link(w, ip, last->trailing_slash ? "/" : "", out);
-		inode_put(ip);
+	if (inode_is_link(ip.inode) && (!(flags & LOOKUP_NOFOLLOW) || last->trailing_slash)) {
+		err = take_link(w, ip.inode, last->trailing_slash ? "/" : "", out);
+		path_put(&ip);
 		return err;
 	}
 	w->named = !is_dot(last->name, last->len) && !is_dotdot(last->name, last->len);
@@ -427,52 +445,66 @@ static int walk_last(struct walk *w, const struct path_last *last, unsigned int 
 	return 0;
 }
 
-int path_lookup_where(struct inode *start, const char *path, unsigned int flags, struct inode **out,
-		      struct path_where *where)
+int path_lookup_where(const struct path *start, const char *path, unsigned int flags,
+		      struct path *out, struct path_where *where)
 {
 	struct path_last last;
 	struct walk w;
-	struct inode *ip = NULL;
+	struct path ip = {NULL, NULL};
 	int err = check_path(path);
 
 	if (err)
 		return err;
 	err = walk_init(&w, start, path, where, flags);
-	while (!err && !ip) {
+	while (!err && !ip.inode) {
 		err = walk_to_last(&w, &last);
 		if (!err)
 			err = walk_last(&w, &last, flags, &ip);
 	}
-	if (!err && last.trailing_slash && !inode_is_dir(ip))
+	if (!err && last.trailing_slash && !inode_is_dir(ip.inode))
 		err = -ENOTDIR;
 	if (!err)
-		err = note_where(&w, &last, ip);
+		err = note_where(&w, &last, ip.inode);
 	if (err && where)
 		path_where_put(where);
 	walk_done(&w);
-	if (err && ip)
-		inode_put(ip);
+	if (err && ip.inode)
+		path_put(&ip);
 	if (!err)
 		*out = ip;
 	return err;
 }
 
-int path_lookup_flags(struct inode *start, const char *path, unsigned int flags, struct inode **out)
+int path_lookup_path(const struct path *start, const char *path, unsigned int flags,
+		     struct path *out)
 {
 	return path_lookup_where(start, path, flags, out, NULL);
 }
 
-int path_lookup(struct inode *start, const char *path, struct inode **out)
+int path_lookup_flags(const struct path *start, const char *path, unsigned int flags,
+		      struct inode **out)
+{
+	struct path p;
+	int err = path_lookup_where(start, path, flags, &p, NULL);
+
+	if (!err) {
+		*out = p.inode;
+		mnt_put(p.mnt);
+	}
+	return err;
+}
+
+int path_lookup(const struct path *start, const char *path, struct inode **out)
 {
 	return path_lookup_flags(start, path, 0, out);
 }
 
 /*
  * One round of path_create on the last component: *ip is set when done
- * (found or created); left NULL when the walk follows a link.
+ * (found or created); left empty when the walk follows a link.
  */
 static int create_last(struct walk *w, const struct path_last *last, unsigned int flags,
-		       uint32_t mode, struct inode **ip, bool *created)
+		       uint32_t mode, struct path *ip, bool *created)
 {
 	struct inode *link;
 	bool special =
@@ -484,37 +516,43 @@ static int create_last(struct walk *w, const struct path_last *last, unsigned in
 	if (last->trailing_slash)
 		return -EISDIR; /* Linux: O_CREAT never makes a directory */
 	w->named = true;
-	if ((*ip = dir_lookup(w->cur, last->name, last->len)))
-		*ip = mount_down(*ip);
-	else {
-		if ((err = sb_want_write(w->cur->sb)))
+	ip->mnt = w->cur.mnt;
+	if ((ip->inode = dir_lookup(w->cur.inode, last->name, last->len))) {
+		mnt_get(ip->mnt);
+		mount_down(ip);
+	} else {
+		if ((err = path_want_write(&w->cur)))
 			return err;
-		err = dir_create(w->cur, last->name, last->len, S_IFREG | (mode & 07777), 0, ip);
+		err = dir_create(w->cur.inode, last->name, last->len, S_IFREG | (mode & 07777), 0,
+				 &ip->inode);
+		if (ip->inode)
+			mnt_get(ip->mnt);
 		*created = !err;
 		return err == -EEXIST ? 0 : err; /* lost a race: it exists now */
 	}
-	if (!inode_is_link(*ip) || (flags & (LOOKUP_EXCL | LOOKUP_NOFOLLOW)))
+	if (!inode_is_link(ip->inode) || (flags & (LOOKUP_EXCL | LOOKUP_NOFOLLOW)))
 		return 0;
-	link = *ip;
-	*ip = NULL;
+	link = ip->inode;
+	mnt_put(ip->mnt);
+	*ip = (struct path){NULL, NULL};
 	err = take_link(w, link, "", ip);
 	inode_put(link);
 	return err;
 }
 
-int path_create(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
-		struct inode **out, bool *created, struct path_where *where)
+int path_create(const struct path *start, const char *path, unsigned int flags, uint32_t mode,
+		struct path *out, bool *created, struct path_where *where)
 {
 	struct path_last last;
 	struct walk w;
-	struct inode *ip = NULL;
+	struct path ip = {NULL, NULL};
 	int err = check_path(path);
 
 	*created = false;
 	if (err)
 		return err;
 	err = walk_init(&w, start, path, where, flags);
-	while (!err && !ip) {
+	while (!err && !ip.inode) {
 		err = walk_to_last(&w, &last);
 		if (!err)
 			err = create_last(&w, &last, flags, mode, &ip, created);
@@ -522,12 +560,12 @@ int path_create(struct inode *start, const char *path, unsigned int flags, uint3
 	if (!err && !*created && (flags & LOOKUP_EXCL))
 		err = -EEXIST;
 	if (!err)
-		err = note_where(&w, &last, ip);
+		err = note_where(&w, &last, ip.inode);
 	if (err && where)
 		path_where_put(where);
 	walk_done(&w);
-	if (err && ip)
-		inode_put(ip);
+	if (err && ip.inode)
+		path_put(&ip);
 	if (!err)
 		*out = ip;
 	return err;

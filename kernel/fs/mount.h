@@ -1,41 +1,64 @@
 /*
- * The mount table (docs/vfs.md, "Mounts").  A mount attaches an instance
- * (fs/super.h) over a directory of another, its mount point; path lookup
- * crosses down at the mount point and, by "..", back up from the
- * instance's root.  Mounts are keyed by their mount point inode, as in
- * V7 Unix: each instance is mounted at most once, so an inode alone says
- * where it is (bind mounts, which need a path of (mount, inode) pairs,
- * are not done yet: EINVAL, docs/vfs.md).
+ * The mount table (docs/vfs.md, "Mounts").  A mount attaches a tree of
+ * an instance (fs/super.h) over a directory or file of another mount,
+ * its mount point: the instance's root for a new mount, any directory
+ * or file of it for a bind mount (MS_BIND), so one instance may have
+ * several mounts.  A walk holds (mount, inode) pairs (fs/path.h): it
+ * crosses down where a mount of its current mount covers the inode and,
+ * by "..", back up from a mount's root to its mount point.
  */
 #ifndef FS_MOUNT_H
 #define FS_MOUNT_H
 
 #include <stddef.h>
 #include "fs/inode.h"
+#include "fs/path.h"
 #include "lib/list.h"
 
-struct inode;
 struct super_block;
 
-/* Per-mount flags (Linux's MNT_* meaning, MS_* values). */
-#define MNT_NOSUID 2U
-#define MNT_NODEV  4U
-#define MNT_NOEXEC 8U
+/* Per-mount flags (Linux's MNT_* meaning, MS_* and ST_* values). */
+#define MNT_READONLY 1U
+#define MNT_NOSUID   2U
+#define MNT_NODEV    4U
+#define MNT_NOEXEC   8U
 
 struct mount {
+	/*
+	 * Atomic.  Held by the table while the mount is attached, by every
+	 * struct path naming it (walks, working directories and roots, open
+	 * files), and by each mount attached under it (its parent).  Once
+	 * detached, the last put frees it and, if it was its instance's
+	 * last mount, the instance's tree (a lazy umount's tree stays
+	 * walkable until then).  umount without MNT_DETACH is EBUSY while
+	 * anything but the table and the caller holds it.
+	 */
+	uint32_t refs;
 	struct super_block *sb; /* referenced; constant */
-	/* The directory it covers, referenced (and its mounted count up);
-	 * NULL for the root mount.  Constant. */
+	/* What it shows: the instance's root, or the directory or file a
+	 * bind mount binds.  Referenced; constant. */
+	struct inode *root;
+	/* Where it is attached: the inode it covers (referenced, its
+	 * mounted count up) in the mount parent (referenced).  Both NULL
+	 * for the root mount and once detached.  Under mount_lock (MS_MOVE
+	 * and pivot_root change them). */
 	struct inode *mountpoint;
-	/* The mount the mount point belongs to: a mount with mounts under
-	 * it cannot be unmounted (EBUSY) or, detached lazily, takes them
-	 * with it, so the parent outlives every child.  NULL for the root. */
 	struct mount *parent;
-	unsigned int flags;    /* MNT_*, under mount_lock */
+	unsigned int flags; /* MNT_*, under mount_lock, read without it as a hint */
+	/* Atomic: files opened for writing through it (remount,ro's EBUSY). */
+	int writers;
+	bool attached;	       /* in the table; under mount_lock */
 	int id;		       /* mountinfo's; constant */
 	char *source;	       /* mount(2)'s source ("none", "proc"), kmalloc'd */
-	struct list_head link; /* in the table, under mount_lock, oldest first */
+	struct list_head link; /* in the table while attached, under mount_lock, oldest first */
 };
+
+static inline void mnt_get(struct mount *m)
+{
+	if (m)
+		__atomic_add_fetch(&m->refs, 1, __ATOMIC_RELAXED);
+}
+void mnt_put(struct mount *m);
 
 /* Makes root_sb the root mount (vfs_init, before any path is walked). */
 void mount_init(struct super_block *root_sb);
@@ -43,26 +66,36 @@ void mount_init(struct super_block *root_sb);
  * on failure: boot cannot go on without it). */
 void mount_boot(const char *type, const char *source, const char *path, const char *data,
 		unsigned int mnt_flags);
+/* The root of the tree ("/" of the kernel's own lookups and init's). */
+void vfs_root_path(struct path *out);
 
 /*
- * Path lookup's crossings.  mount_down: ip (referenced) or, if mounts
- * cover it, the root of the last one mounted there (referenced; ip put).
- * mount_up: dir (referenced) or, while it is the root of a mounted
- * instance, the mount point it covers (referenced; dir put), so that ".."
- * and getcwd go on from there.
+ * Path lookup's crossings, on a referenced path changed in place.
+ * mount_down: while a mount of p's mount covers p's inode, the root of
+ * the last one mounted there.  mount_up: while p is the root of an
+ * attached mount, the mount point it covers, so that ".." and getcwd go
+ * on from there.
  */
-struct inode *mount_down_slow(struct inode *ip);
-static inline struct inode *mount_down(struct inode *ip)
+void mount_down_slow(struct path *p);
+static inline void mount_down(struct path *p)
 {
-	return __atomic_load_n(&ip->mounted, __ATOMIC_ACQUIRE) ? mount_down_slow(ip) : ip;
+	if (__atomic_load_n(&p->inode->mounted, __ATOMIC_ACQUIRE))
+		mount_down_slow(p);
 }
-struct inode *mount_up(struct inode *dir);
+void mount_up(struct path *p);
 
-/* /proc/<pid>/mounts and mountinfo: the table's text (its length). */
+/* The mount flags that apply to p (0 without a mount). */
+static inline unsigned int path_mnt_flags(const struct path *p)
+{
+	return p->mnt ? __atomic_load_n(&p->mnt->flags, __ATOMIC_RELAXED) : 0;
+}
+/* Whether a write through p is refused: -EROFS (the mount or its
+ * instance read-only) or 0. */
+int path_want_write(const struct path *p);
+
+/* /proc/<pid>/mounts and mountinfo (proc_mounts.c): the table's text. */
 long mounts_text(char *buf, size_t size);
 long mountinfo_text(char *buf, size_t size);
-/* The MNT_* flags of sb's mount, 0 if it has none (statfs). */
-unsigned int sb_mount_flags(const struct super_block *sb);
 /* Mounts alive (leak accounting). */
 unsigned long mount_count(void);
 

@@ -12,26 +12,36 @@
 
 /* Under syscall_indirect(SYSIND_NOFOLLOW) a final link is ELOOP, as
  * Linux's execveat(AT_SYMLINK_NOFOLLOW). */
-int vfs_lookup_exec(struct inode *start, const char *path, unsigned int flags, struct inode **out)
+int vfs_lookup_exec(const struct path *start, const char *path, unsigned int flags,
+		    struct inode **out)
 {
-	int err = path_lookup_flags(start, path, flags | lookup_follow_flags(false), out);
+	struct path p;
+	int err = path_lookup_path(start, path, flags | lookup_follow_flags(false), &p);
 
-	if (!err && (err = vfs_exec_check(*out)))
-		inode_put(*out);
+	if (err)
+		return err;
+	if ((err = vfs_exec_check(&p)))
+		path_put(&p);
+	else {
+		*out = p.inode;
+		mnt_put(p.mnt);
+	}
 	return err;
 }
 
-int vfs_exec_check(struct inode *ip)
+int vfs_exec_check(const struct path *p)
 {
+	struct inode *ip = p->inode;
+
 	if (inode_is_link(ip))
 		return -ELOOP;
 	if (!inode_is_reg(ip) || !(ip->mode & 0111))
 		return -EACCES;
-	return sb_mount_flags(ip->sb) & MNT_NOEXEC ? -EACCES : 0;
+	return path_mnt_flags(p) & MNT_NOEXEC ? -EACCES : 0;
 }
 
 /* Creates the last component; "/", "." and ".." always exist. */
-static int create_at(struct inode *start, const char *path, uint32_t mode, uint32_t rdev)
+static int create_at(const struct path *start, const char *path, uint32_t mode, uint32_t rdev)
 {
 	struct path_last last;
 	struct inode *ip = NULL;
@@ -43,22 +53,22 @@ static int create_at(struct inode *start, const char *path, uint32_t mode, uint3
 		err = -EEXIST;
 	else if (last.trailing_slash && !S_ISDIR(mode))
 		err = -ENOENT; /* Linux: mknod("x/") names no directory to create */
-	else if (sb_want_write(last.dir->sb))
-		err = (ip = dir_lookup(last.dir, last.name, last.len)) ? -EEXIST : -EROFS;
+	else if (path_want_write(&last.dir))
+		err = (ip = dir_lookup(last.dir.inode, last.name, last.len)) ? -EEXIST : -EROFS;
 	else
-		err = dir_create(last.dir, last.name, last.len, mode, rdev, &ip);
+		err = dir_create(last.dir.inode, last.name, last.len, mode, rdev, &ip);
 	if (ip)
 		inode_put(ip);
-	inode_put(last.dir);
+	path_put(&last.dir);
 	return err;
 }
 
-int vfs_mkdir(struct inode *start, const char *path, uint32_t mode)
+int vfs_mkdir(const struct path *start, const char *path, uint32_t mode)
 {
 	return create_at(start, path, S_IFDIR | (mode & 07777), 0);
 }
 
-int vfs_mknod(struct inode *start, const char *path, uint32_t mode, uint32_t rdev)
+int vfs_mknod(const struct path *start, const char *path, uint32_t mode, uint32_t rdev)
 {
 	return create_at(start, path, mode, rdev);
 }
@@ -76,7 +86,7 @@ static int trailing_slash_error(struct inode *dir, const char *name, size_t len)
 	return err;
 }
 
-int vfs_unlink(struct inode *start, const char *path)
+int vfs_unlink(const struct path *start, const char *path)
 {
 	struct path_last last;
 	int err = path_lookup_parent(start, path, &last);
@@ -86,14 +96,14 @@ int vfs_unlink(struct inode *start, const char *path)
 	if (!last.len || is_dot(last.name, last.len) || is_dotdot(last.name, last.len))
 		err = -EISDIR; /* Linux: these name directories */
 	else if (last.trailing_slash)
-		err = trailing_slash_error(last.dir, last.name, last.len);
-	else if (!(err = sb_want_write(last.dir->sb)))
-		err = dir_remove(last.dir, last.name, last.len, false);
-	inode_put(last.dir);
+		err = trailing_slash_error(last.dir.inode, last.name, last.len);
+	else if (!(err = path_want_write(&last.dir)))
+		err = dir_remove(last.dir.inode, last.name, last.len, false);
+	path_put(&last.dir);
 	return err;
 }
 
-int vfs_rmdir(struct inode *start, const char *path)
+int vfs_rmdir(const struct path *start, const char *path)
 {
 	struct path_last last;
 	int err = path_lookup_parent(start, path, &last);
@@ -106,9 +116,9 @@ int vfs_rmdir(struct inode *start, const char *path)
 		err = -EINVAL;
 	else if (is_dotdot(last.name, last.len))
 		err = -ENOTEMPTY;
-	else if (!(err = sb_want_write(last.dir->sb)))
-		err = dir_remove(last.dir, last.name, last.len, true);
-	inode_put(last.dir);
+	else if (!(err = path_want_write(&last.dir)))
+		err = dir_remove(last.dir.inode, last.name, last.len, true);
+	path_put(&last.dir);
 	return err;
 }
 
@@ -123,41 +133,32 @@ static int prepend(char *buf, size_t *at, const char *name, size_t len)
 	return 0;
 }
 
-/*
- * Walks up from dir naming each step, to root (NULL: the top of the
- * tree); a removed directory has no path.  Reaching the top without
- * meeting root, dir is outside it: the path then begins with
- * "(unreachable)", as Linux's getcwd says.
- */
-long vfs_getcwd_at(struct inode *root, struct inode *dir, char *buf, size_t size)
+/* One step up from cur (referenced, changed in place) inside its mount:
+ * its name in its parent prepended to buf.  False at the mount's top. */
+static bool step_up(struct path *cur, char *buf, size_t *at, long *err)
 {
 	char name[NAME_MAX + 1];
-	size_t at = size;
-	struct inode *cur = dir, *parent;
-	long len, err = 0;
-	bool unreachable = false;
+	struct inode *parent;
+	long len;
 
-	if (size == 0)
-		return -ERANGE;
-	buf[--at] = '\0';
-	inode_get(cur);
-	while (!err && cur != root) {
-		cur = mount_up(cur);
-		parent = dir_parent(cur);
-		if (parent == cur) {
-			inode_put(parent);
-			unreachable = root != NULL;
-			break;
-		}
-		len = dir_name_of(parent, cur, name, sizeof(name));
-		err = len < 0 ? len : prepend(buf, &at, name, len);
-		inode_put(cur);
-		cur = parent;
+	if (cur->mnt ? cur->inode == cur->mnt->root : cur->inode == cur->inode->sb->root)
+		return false;
+	parent = dir_parent(cur->inode);
+	if (parent == cur->inode) { /* the top of a tree no mount shows whole */
+		inode_put(parent);
+		return false;
 	}
-	inode_put(cur);
-	if (!err && unreachable && !(err = prepend(buf, &at, "(unreachable)", 13)))
-		at++; /* "(unreachable)/a", without the "/" prepend put first */
-	else if (!err && at == size - 1)
+	len = dir_name_of(parent, cur->inode, name, sizeof(name));
+	*err = len < 0 ? len : prepend(buf, at, name, len);
+	inode_put(cur->inode);
+	cur->inode = parent;
+	return true;
+}
+
+/* The path built at buf[at..] moved to buf's start: its length. */
+static long path_done(char *buf, size_t at, size_t size, long err)
+{
+	if (!err && at == size - 1)
 		err = prepend(buf, &at, "", 0);
 	if (err)
 		return err;
@@ -165,16 +166,64 @@ long vfs_getcwd_at(struct inode *root, struct inode *dir, char *buf, size_t size
 	return size - at;
 }
 
-long vfs_getcwd(struct inode *dir, char *buf, size_t size)
+/*
+ * Walks up from dir naming each step, through mount points, to root
+ * (NULL: the top of the tree); a removed directory has no path.  Reaching
+ * the top without meeting root, dir is outside it: the path then begins
+ * with "(unreachable)", as Linux's getcwd says.
+ */
+long vfs_getcwd_at(const struct path *root, const struct path *dir, char *buf, size_t size)
+{
+	struct path cur = *dir;
+	size_t at = size;
+	long err = 0;
+	bool unreachable = false;
+
+	if (size == 0)
+		return -ERANGE;
+	buf[--at] = '\0';
+	path_get(&cur);
+	while (!err && !(root && path_equal(&cur, root))) {
+		mount_up(&cur);
+		if (root && path_equal(&cur, root))
+			break;
+		if (!step_up(&cur, buf, &at, &err)) {
+			unreachable = root != NULL;
+			break;
+		}
+	}
+	path_put(&cur);
+	if (!err && unreachable && !(err = prepend(buf, &at, "(unreachable)", 13)))
+		return path_done(buf, at + 1, size, 0); /* without the "/" prepend put first */
+	return path_done(buf, at, size, err);
+}
+
+long vfs_getcwd(const struct path *dir, char *buf, size_t size)
 {
 	return vfs_getcwd_at(NULL, dir, buf, size);
+}
+
+long vfs_mount_root_path(const struct path *mnt_root, char *buf, size_t size)
+{
+	struct path cur = {NULL, mnt_root->inode};
+	size_t at = size;
+	long err = 0;
+
+	if (size == 0)
+		return -ERANGE;
+	buf[--at] = '\0';
+	inode_get(cur.inode);
+	while (!err && step_up(&cur, buf, &at, &err))
+		;
+	inode_put(cur.inode);
+	return path_done(buf, at, size, err);
 }
 
 /*
  * buf (PATH_MAX bytes) = dir's path + "/" + name (len bytes, not in buf).
  * -ENAMETOOLONG, or vfs_getcwd's error.
  */
-long vfs_join_name(struct inode *dir, const char *name, size_t len, char *buf)
+long vfs_join_name(const struct path *dir, const char *name, size_t len, char *buf)
 {
 	long n = vfs_getcwd(dir, buf, PATH_MAX);
 	if (n < 0)
@@ -189,7 +238,7 @@ long vfs_join_name(struct inode *dir, const char *name, size_t len, char *buf)
 	return 0;
 }
 
-long vfs_real_path(struct inode *start, const char *path, char *buf)
+long vfs_real_path(const struct path *start, const char *path, char *buf)
 {
 	struct path_last last;
 	struct inode *ip;
@@ -202,15 +251,15 @@ long vfs_real_path(struct inode *start, const char *path, char *buf)
 		/* After the first step buf is absolute: start no longer counts. */
 		if ((err = path_lookup_parent(links ? NULL : start, buf, &last)))
 			return err;
-		ip = last.len ? dir_lookup(last.dir, last.name, last.len) : NULL;
+		ip = last.len ? dir_lookup(last.dir.inode, last.name, last.len) : NULL;
 		if (!ip || !inode_is_link(ip)) {
-			err = vfs_join_name(last.dir, last.name, last.len, buf);
+			err = vfs_join_name(&last.dir, last.name, last.len, buf);
 		} else if ((target = ip->link.target)[0] == '/') {
 			err = strlcpy(buf, target, PATH_MAX) >= PATH_MAX ? -ENAMETOOLONG : 0;
 		} else {
-			err = vfs_join_name(last.dir, target, strlen(target), buf);
+			err = vfs_join_name(&last.dir, target, strlen(target), buf);
 		}
-		inode_put(last.dir);
+		path_put(&last.dir);
 		if (!ip || !inode_is_link(ip) || err) {
 			if (ip)
 				inode_put(ip);

@@ -1,32 +1,34 @@
 /* File-system contexts (see root_cwd.h). */
 #include "fs/root_cwd.h"
-#include "fs/inode.h"
+#include "fs/mount.h"
 #include "mm/heap.h"
-#include "sched/grace.h"
 #include <uapi/errno.h>
 
-struct fs_struct *fs_create(struct inode *root, struct inode *cwd)
+struct fs_struct *fs_create(struct path *root, struct path *cwd)
 {
 	struct fs_struct *fs = kzalloc(sizeof(*fs));
 
 	if (!fs) {
-		inode_put(root);
-		inode_put(cwd);
+		path_put(root);
+		path_put(cwd);
 		return NULL;
 	}
 	fs->refs = 1;
 	spin_init(&fs->lock, "fs");
-	fs->root = root;
-	fs->cwd = cwd;
+	fs->root = *root;
+	fs->cwd = *cwd;
 	fs->umask = 022;
 	return fs;
 }
 
 struct fs_struct *fs_copy(struct fs_struct *fs)
 {
-	struct fs_struct *copy = fs_create(fs_get_root(fs), fs_get_cwd(fs));
+	struct path root, cwd;
+	struct fs_struct *copy;
 
-	if (copy)
+	fs_get_root(fs, &root);
+	fs_get_cwd(fs, &cwd);
+	if ((copy = fs_create(&root, &cwd)))
 		copy->umask = fs_umask(fs);
 	return copy;
 }
@@ -41,75 +43,51 @@ void fs_put(struct fs_struct *fs)
 {
 	if (!fs || __atomic_sub_fetch(&fs->refs, 1, __ATOMIC_ACQ_REL))
 		return;
-	inode_put(fs->root);
-	inode_put(fs->cwd);
+	path_put(&fs->root);
+	path_put(&fs->cwd);
 	kfree(fs);
 }
 
-struct inode *fs_get_cwd(struct fs_struct *fs)
+/* *out = a copy of *p (root or cwd), with references. */
+static void fs_get(struct fs_struct *fs, const struct path *p, struct path *out)
 {
-	struct inode *cwd;
+	spin_lock(&fs->lock);
+	*out = *p;
+	path_get(out);
+	spin_unlock(&fs->lock);
+}
+
+void fs_get_cwd(struct fs_struct *fs, struct path *out)
+{
+	fs_get(fs, &fs->cwd, out);
+}
+
+void fs_get_root(struct fs_struct *fs, struct path *out)
+{
+	fs_get(fs, &fs->root, out);
+}
+
+/* *p (root or cwd) becomes *dir, whose references it takes over. */
+static void fs_set(struct fs_struct *fs, struct path *p, struct path *dir)
+{
+	struct path old;
 
 	spin_lock(&fs->lock);
-	cwd = fs->cwd;
-	inode_get(cwd);
+	old = *p;
+	__atomic_store_n(&p->inode, dir->inode, __ATOMIC_RELAXED); /* fs_is_root's */
+	__atomic_store_n(&p->mnt, dir->mnt, __ATOMIC_RELAXED);
 	spin_unlock(&fs->lock);
-	return cwd;
+	path_put(&old);
 }
 
-/*
- * Lock-free, as every absolute path starts here: a root that chroot
- * replaces is put only after a grace period (fs_set_root), so the one
- * loaded here is alive until this CPU next schedules, and the reference
- * taken before that keeps it.
- */
-struct inode *fs_get_root(struct fs_struct *fs)
+void fs_set_cwd(struct fs_struct *fs, struct path *dir)
 {
-	struct inode *root = __atomic_load_n(&fs->root, __ATOMIC_ACQUIRE);
-
-	inode_get(root);
-	return root;
+	fs_set(fs, &fs->cwd, dir);
 }
 
-void fs_set_cwd(struct fs_struct *fs, struct inode *dir)
+void fs_set_root(struct fs_struct *fs, struct path *dir)
 {
-	struct inode *old;
-
-	spin_lock(&fs->lock);
-	old = fs->cwd;
-	fs->cwd = dir;
-	spin_unlock(&fs->lock);
-	inode_put(old);
-}
-
-/* The old root, waiting out a grace period (fs_get_root's readers). */
-struct root_put {
-	struct grace_head head;
-	struct inode *root;
-};
-
-static void root_put_now(struct grace_head *head)
-{
-	struct root_put *p = (struct root_put *)head;
-
-	inode_put(p->root);
-	kfree(p);
-}
-
-int fs_set_root(struct fs_struct *fs, struct inode *dir)
-{
-	struct root_put *p = kmalloc(sizeof(*p));
-
-	if (!p) {
-		inode_put(dir);
-		return -ENOMEM;
-	}
-	spin_lock(&fs->lock);
-	p->root = fs->root;
-	__atomic_store_n(&fs->root, dir, __ATOMIC_RELEASE);
-	spin_unlock(&fs->lock);
-	grace_defer(&p->head, root_put_now);
-	return 0;
+	fs_set(fs, &fs->root, dir);
 }
 
 unsigned int fs_umask(const struct fs_struct *fs)
@@ -122,21 +100,29 @@ unsigned int fs_set_umask(struct fs_struct *fs, unsigned int mask)
 	return __atomic_exchange_n(&fs->umask, mask & 0777, __ATOMIC_RELAXED);
 }
 
-int fs_replace_dir(struct fs_struct *fs, const struct inode *old, struct inode *new)
+/* Under fs->lock: *p becomes new if it is old; the old references go to
+ * *gone (put by the caller after the lock). */
+static void replace_if(struct path *p, const struct path *old, const struct path *new,
+		       struct path *gone)
 {
-	int replaced = 0;
+	if (!path_equal(p, old))
+		return;
+	*gone = *p;
+	path_get(new);
+	__atomic_store_n(&p->inode, new->inode, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->mnt, new->mnt, __ATOMIC_RELAXED);
+}
+
+void fs_replace_dir(struct fs_struct *fs, const struct path *old, const struct path *new)
+{
+	struct path root = {NULL, NULL}, cwd = {NULL, NULL};
 
 	spin_lock(&fs->lock);
-	if (fs->root == old) { /* old is a mounted root: alive for fs_get_root's readers */
-		inode_get(new);
-		__atomic_store_n(&fs->root, new, __ATOMIC_RELEASE);
-		replaced++;
-	}
-	if (fs->cwd == old) {
-		inode_get(new);
-		fs->cwd = new;
-		replaced++;
-	}
+	replace_if(&fs->root, old, new, &root);
+	replace_if(&fs->cwd, old, new, &cwd);
 	spin_unlock(&fs->lock);
-	return replaced;
+	if (root.inode)
+		path_put(&root);
+	if (cwd.inode)
+		path_put(&cwd);
 }

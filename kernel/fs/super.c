@@ -166,7 +166,7 @@ static uint32_t tree_refs(const struct super_block *sb, const struct inode *ip)
 	return ip->nlink ? ip->nlink - 1 : 0;
 }
 
-bool sb_busy(struct super_block *sb, unsigned int extra)
+bool sb_busy(struct super_block *sb, const struct inode *held, unsigned int extra)
 {
 	struct inode *ip;
 	bool busy = false;
@@ -174,11 +174,11 @@ bool sb_busy(struct super_block *sb, unsigned int extra)
 	spin_lock(&sb->inodes_lock);
 	list_for_each_entry(ip, &sb->inodes, sb_link)
 	{
-		uint32_t held = __atomic_load_n(&ip->refcount, __ATOMIC_RELAXED);
+		uint32_t refs = __atomic_load_n(&ip->refcount, __ATOMIC_RELAXED);
 
-		if (ip == sb->root)
-			held -= extra;
-		if (held > tree_refs(sb, ip) || __atomic_load_n(&ip->mounted, __ATOMIC_RELAXED)) {
+		if (ip == held)
+			refs -= extra;
+		if (refs > tree_refs(sb, ip) || __atomic_load_n(&ip->mounted, __ATOMIC_RELAXED)) {
 			busy = true;
 			break;
 		}

@@ -48,9 +48,10 @@ struct super_block {
 	uint32_t dev;	    /* st_dev: major 0, a minor of its own; constant */
 	struct inode *root; /* referenced while mounted, NULL after */
 	unsigned int flags; /* SB_*, under mount_lock (fs/mount.h) */
-	/* Its mount, NULL while it has none: under mount_lock (read
-	 * without it only as a hint). */
-	struct mount *mnt;
+	/* Atomic: its mounts alive (attached, or detached and still held);
+	 * each holds one of refs.  The last one's end empties the tree of
+	 * a type with an instance per mount. */
+	uint32_t mounts;
 	/* The instance's limits and use, in pages and inodes (tmpfs's
 	 * size= and nr_inodes=; SIZE_MAX: none).  used are atomic; max are
 	 * written under mount_lock and read without it. */
@@ -107,9 +108,9 @@ int sb_want_write(const struct super_block *sb);
  * Whether anything outside the instance's tree holds one of its inodes
  * (open files, working directories, mappings, running programs, walks
  * in progress, mounts on them), not counting extra references the caller
- * holds on its root: umount's EBUSY.
+ * knows of on held: umount's EBUSY for an instance's last mount.
  */
-bool sb_busy(struct super_block *sb, unsigned int extra);
+bool sb_busy(struct super_block *sb, const struct inode *held, unsigned int extra);
 /* Whether a file of the instance is open for writing: remount,ro's EBUSY. */
 bool sb_has_writers(struct super_block *sb);
 

@@ -9,6 +9,7 @@
 #include "fd/fdtable.h"
 #include "fs/notify/fsnotify.h"
 #include "fs/super.h"
+#include "fs/mount.h"
 #include "fs/upath.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -32,14 +33,32 @@ SYSCALL_DEFINE1(umask, unsigned int, mask)
 	return fs_set_umask(current()->fs, mask);
 }
 
-/* What an attribute call acts on: the inode, and where it was found, for
- * the IN_ATTRIB its directory's inotify watches get: the lookup's
- * directory and name, or the open file's (f, referenced). */
+/* What an attribute call acts on: the inode and the mount it was reached
+ * through (both referenced), and where it was found, for the IN_ATTRIB
+ * its directory's inotify watches get: the lookup's directory and name,
+ * or the open file's (f, referenced). */
 struct attr_obj {
 	struct inode *ip;
+	struct mount *mnt;
 	struct path_where where;
 	struct file *f;
 };
+
+/* Whether the object may change: -EROFS on a read-only mount. */
+static int attr_want_write(const struct attr_obj *o)
+{
+	return path_want_write(&(struct path){o->mnt, o->ip});
+}
+
+/* o takes over p's references. */
+static long attr_set(struct attr_obj *o, struct path *p, long err)
+{
+	if (!err) {
+		o->ip = p->inode;
+		o->mnt = p->mnt;
+	}
+	return err;
+}
 
 /*
  * The object a call acts on: path relative to dirfd or, with a NULL path or
@@ -51,6 +70,7 @@ struct attr_obj {
 static long attr_target(int dirfd, const char *upath, int flags, bool nofollow, struct attr_obj *o)
 {
 	struct upath p;
+	struct path at;
 	long err;
 
 	*o = (struct attr_obj){0};
@@ -59,22 +79,24 @@ static long attr_target(int dirfd, const char *upath, int flags, bool nofollow, 
 		if (err)
 			return err;
 		if (p.path[0] || !(flags & AT_EMPTY_PATH)) {
-			err = path_lookup_where(p.dir, p.path, lookup_follow_flags(nofollow),
-						&o->ip, &o->where);
+			err = path_lookup_where(&p.dir, p.path, lookup_follow_flags(nofollow), &at,
+						&o->where);
 			upath_put(&p);
-			return err;
+			return attr_set(o, &at, err);
 		}
 		upath_put(&p);
 		if (dirfd == AT_FDCWD)
-			return path_lookup(NULL, ".", &o->ip);
+			return attr_set(o, &at, path_lookup_path(NULL, ".", 0, &at));
 	}
 	/* AT_EMPTY_PATH takes an O_PATH fd, fchmod and futimens do not. */
 	o->f = upath ? files_lookup_raw(current()->files, dirfd)
 		     : files_lookup(current()->files, dirfd);
 	if (!o->f)
 		return -EBADF;
-	if ((o->ip = o->f->inode))
+	if ((o->ip = o->f->inode)) {
 		inode_get(o->ip);
+		mnt_get(o->mnt = o->f->mnt);
+	}
 	return 0;
 }
 
@@ -88,6 +110,7 @@ static long attr_done(struct attr_obj *o, long err)
 		fsnotify_parent(o->ip, o->where.dir, o->where.name, IN_ATTRIB);
 	if (o->ip)
 		inode_put(o->ip);
+	mnt_put(o->mnt);
 	path_where_put(&o->where);
 	if (o->f)
 		file_put(o->f);
@@ -107,7 +130,7 @@ static long do_chmod(int dirfd, const char *upath, unsigned int mode, int flags)
 		return attr_done(&o, err);
 	if (inode_is_link(o.ip))
 		err = -EOPNOTSUPP;
-	else if (!(err = sb_want_write(o.ip->sb)))
+	else if (!(err = attr_want_write(&o)))
 		err = inode_chmod(o.ip, mode);
 	return attr_done(&o, err);
 }
@@ -141,7 +164,7 @@ static long do_chown(int dirfd, const char *upath, uint32_t uid, uint32_t gid, i
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
 	err = attr_target(dirfd, upath, flags, flags & AT_SYMLINK_NOFOLLOW, &o);
-	if (!err && o.ip && !(err = sb_want_write(o.ip->sb)))
+	if (!err && o.ip && !(err = attr_want_write(&o)))
 		inode_chown(o.ip, uid, gid);
 	return attr_done(&o, err);
 }
@@ -204,7 +227,7 @@ static long do_utimes(int dirfd, const char *upath, const struct timespec_u *tim
 	if (times && ((err = time_from_user(&times[0], &atime)) ||
 		      (err = time_from_user(&times[1], &mtime))))
 		return attr_done(&o, err);
-	if (!(err = sb_want_write(o.ip->sb)))
+	if (!(err = attr_want_write(&o)))
 		inode_set_times(o.ip, atime, mtime);
 	return attr_done(&o, err);
 }

@@ -10,6 +10,7 @@
 #include "fs/upath.h"
 #include "fs/root_cwd.h"
 #include "fs/inode.h"
+#include "fs/mount.h"
 #include "fs/vfs.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
@@ -34,8 +35,8 @@ static struct files_table *files(void)
 void upath_put(struct upath *p)
 {
 	kfree(p->path);
-	if (p->dir)
-		inode_put(p->dir);
+	if (p->dir.inode)
+		path_put(&p->dir);
 }
 
 int upath_get_flags(int dirfd, const char *upath, int flags, struct upath *p)
@@ -55,8 +56,8 @@ int upath_get_flags(int dirfd, const char *upath, int flags, struct upath *p)
 		f = files_lookup_raw(files(), dirfd); /* O_PATH dirfds too */
 		n = !f ? -EBADF : !f->inode || !inode_is_dir(f->inode) ? -ENOTDIR : 0;
 		if (!n) {
-			p->dir = f->inode;
-			inode_get(p->dir);
+			p->dir = (struct path){f->mnt, f->inode};
+			path_get(&p->dir);
 		}
 		if (f)
 			file_put(f);
@@ -71,25 +72,34 @@ int upath_get(int dirfd, const char *upath, struct upath *p)
 	return upath_get_flags(dirfd, upath, 0, p);
 }
 
-int upath_lookup_where(int dirfd, const char *upath, bool nofollow, struct inode **out,
+int upath_lookup_where(int dirfd, const char *upath, bool nofollow, struct path *out,
 		       struct path_where *where)
 {
-	unsigned int flags;
 	struct upath p;
 	int err = upath_get(dirfd, upath, &p);
 
 	if (err)
 		return err;
-	flags = lookup_follow_flags(nofollow);
-	err = where ? path_lookup_where(p.dir, p.path, flags, out, where)
-		    : path_lookup_flags(p.dir, p.path, flags, out);
+	err = path_lookup_where(&p.dir, p.path, lookup_follow_flags(nofollow), out, where);
 	upath_put(&p);
 	return err;
 }
 
-int upath_lookup(int dirfd, const char *upath, bool nofollow, struct inode **out)
+int upath_lookup_path(int dirfd, const char *upath, bool nofollow, struct path *out)
 {
 	return upath_lookup_where(dirfd, upath, nofollow, out, NULL);
+}
+
+int upath_lookup(int dirfd, const char *upath, bool nofollow, struct inode **out)
+{
+	struct path p;
+	int err = upath_lookup_path(dirfd, upath, nofollow, &p);
+
+	if (!err) {
+		*out = p.inode;
+		mnt_put(p.mnt);
+	}
+	return err;
 }
 
 /* lookup: the walk's LOOKUP_* restrictions (openat2's). */
@@ -109,7 +119,7 @@ static long do_open(int dirfd, const char *upath, unsigned int flags, uint32_t m
 	}
 	if (sysind_nofollow())
 		flags |= O_NOFOLLOW;
-	err = vfs_open_at(p.dir, p.path, flags, mode & ~fs_umask(current()->fs), lookup, &f);
+	err = vfs_open_at(&p.dir, p.path, flags, mode & ~fs_umask(current()->fs), lookup, &f);
 	upath_put(&p);
 	if (err) {
 		fd_unreserve(fd);
@@ -226,14 +236,14 @@ SYSCALL_DEFINE3(getdents64, int, fd, void *, buf, unsigned int, count)
 }
 
 /* mkdir, unlink and rmdir: one path operation on a resolved user path. */
-static long path_op(int dirfd, const char *upath, int (*op)(struct inode *, const char *))
+static long path_op(int dirfd, const char *upath, int (*op)(const struct path *, const char *))
 {
 	struct upath p;
 	long err = upath_get(dirfd, upath, &p);
 
 	if (err)
 		return err;
-	err = op(p.dir, p.path);
+	err = op(&p.dir, p.path);
 	upath_put(&p);
 	return err;
 }
@@ -245,7 +255,7 @@ static long do_mkdir(int dirfd, const char *upath, unsigned int mode)
 
 	if (err)
 		return err;
-	err = vfs_mkdir(p.dir, p.path, mode & ~fs_umask(current()->fs));
+	err = vfs_mkdir(&p.dir, p.path, mode & ~fs_umask(current()->fs));
 	upath_put(&p);
 	return err;
 }
@@ -280,7 +290,7 @@ static long do_mknod(int dirfd, const char *upath, unsigned int mode, unsigned i
 		return -EINVAL;
 	if ((err = upath_get(dirfd, upath, &p)))
 		return err;
-	err = vfs_mknod(p.dir, p.path, (type ? type : S_IFREG) | perm,
+	err = vfs_mknod(&p.dir, p.path, (type ? type : S_IFREG) | perm,
 			type == S_IFCHR || type == S_IFBLK ? dev : 0);
 	upath_put(&p);
 	return err;
@@ -351,16 +361,16 @@ SYSCALL_DEFINE4(faccessat2, int, dirfd, const char *, path, int, mode, int, flag
 SYSCALL_DEFINE2(getcwd, char *, buf, size_t, size)
 {
 	char *kbuf = kmalloc(PATH_MAX);
-	struct inode *cwd, *root;
+	struct path cwd, root;
 	long n;
 
 	if (!kbuf)
 		return -ENOMEM;
-	cwd = fs_get_cwd(current()->fs);
-	root = fs_get_root(current()->fs);
-	n = vfs_getcwd_at(root, cwd, kbuf, size < PATH_MAX ? size : PATH_MAX);
-	inode_put(root);
-	inode_put(cwd);
+	fs_get_cwd(current()->fs, &cwd);
+	fs_get_root(current()->fs, &root);
+	n = vfs_getcwd_at(&root, &cwd, kbuf, size < PATH_MAX ? size : PATH_MAX);
+	path_put(&root);
+	path_put(&cwd);
 	if (n == -ERANGE && size >= PATH_MAX)
 		n = -ENAMETOOLONG;
 	if (n > 0 && copy_to_user(buf, kbuf, n))
@@ -374,27 +384,28 @@ SYSCALL_DEFINE2(getcwd, char *, buf, size_t, size)
  * directory stays where it is (docs/vfs.md, "chroot"). */
 SYSCALL_DEFINE1(chroot, const char *, upath)
 {
-	struct inode *ip;
-	long err = upath_lookup(AT_FDCWD, upath, false, &ip);
+	struct path p;
+	long err = upath_lookup_path(AT_FDCWD, upath, false, &p);
 
 	if (err)
 		return err;
-	if (!inode_is_dir(ip) || !capable(CAP_SYS_CHROOT)) { /* ENOTDIR first, as Linux */
-		err = inode_is_dir(ip) ? -EPERM : -ENOTDIR;
-		inode_put(ip);
+	if (!inode_is_dir(p.inode) || !capable(CAP_SYS_CHROOT)) { /* ENOTDIR first, as Linux */
+		err = inode_is_dir(p.inode) ? -EPERM : -ENOTDIR;
+		path_put(&p);
 		return err;
 	}
-	return fs_set_root(current()->fs, ip);
+	fs_set_root(current()->fs, &p);
+	return 0;
 }
 
-/* Takes over ip's reference (CLONE_FS threads see the change). */
-static long set_cwd(struct inode *ip)
+/* Takes over p's references (CLONE_FS threads see the change). */
+static long set_cwd(struct path *p)
 {
-	if (!inode_is_dir(ip)) {
-		inode_put(ip);
+	if (!inode_is_dir(p->inode)) {
+		path_put(p);
 		return -ENOTDIR;
 	}
-	fs_set_cwd(current()->fs, ip);
+	fs_set_cwd(current()->fs, p);
 	return 0;
 }
 
@@ -402,22 +413,24 @@ static long set_cwd(struct inode *ip)
  * open(O_DIRECTORY | O_NOFOLLOW). */
 SYSCALL_DEFINE1(chdir, const char *, upath)
 {
-	struct inode *ip;
-	long err = upath_lookup(AT_FDCWD, upath, false, &ip);
+	struct path p;
+	long err = upath_lookup_path(AT_FDCWD, upath, false, &p);
 
-	return err ? err : set_cwd(ip);
+	return err ? err : set_cwd(&p);
 }
 
 SYSCALL_DEFINE1(fchdir, int, fd)
 {
 	struct file *f = files_lookup_raw(files(), fd); /* O_PATH too */
+	struct path p;
 	long err = -ENOTDIR;
 
 	if (!f)
 		return -EBADF;
 	if (f->inode) {
-		inode_get(f->inode);
-		err = set_cwd(f->inode);
+		p = (struct path){f->mnt, f->inode};
+		path_get(&p);
+		err = set_cwd(&p);
 	}
 	file_put(f);
 	return err;
@@ -468,21 +481,23 @@ SYSCALL_DEFINE2(ftruncate, int, fd, long, length)
 SYSCALL_DEFINE2(truncate, const char *, upath, long, length)
 {
 	struct path_where where = {NULL, NULL};
+	struct path p;
 	struct inode *ip;
 	long err;
 
 	if (length < 0)
 		return -EINVAL;
-	err = upath_lookup_where(AT_FDCWD, upath, false, &ip, &where);
+	err = upath_lookup_where(AT_FDCWD, upath, false, &p, &where);
 	if (err)
 		return err;
+	ip = p.inode;
 	err = inode_is_dir(ip)	  ? -EISDIR
 	      : inode_is_link(ip) ? -ELOOP
 	      : !inode_is_reg(ip) ? -EINVAL
-				  : vfs_truncate(ip, length);
+				  : vfs_truncate(&p, length);
 	if (!err)
 		fsnotify_parent(ip, where.dir, where.name, IN_MODIFY);
-	inode_put(ip);
+	path_put(&p);
 	path_where_put(&where);
 	return err;
 }

@@ -22,7 +22,7 @@ static long do_symlink(const char *utarget, int dirfd, const char *upath)
 		return err;
 	err = upath_get(dirfd, upath, &p);
 	if (!err) {
-		err = vfs_symlink(p.dir, p.path, target.path);
+		err = vfs_symlink(&p.dir, p.path, target.path);
 		upath_put(&p);
 	}
 	upath_put(&target);
@@ -39,24 +39,25 @@ SYSCALL_DEFINE3(symlinkat, const char *, target, int, dirfd, const char *, path)
 	return do_symlink(target, dirfd, path);
 }
 
-/* The inode of an empty path (Linux's LOOKUP_EMPTY, always allowed here):
+/* The path of an empty path (Linux's LOOKUP_EMPTY, always allowed here):
  * the file on dirfd itself (an O_PATH|O_NOFOLLOW one may be a link), the
  * cwd for AT_FDCWD.  -EBADF, or -ENOENT for a file with no inode. */
-static long empty_path_inode(int dirfd, struct inode **out)
+static long empty_path(int dirfd, struct path *out)
 {
 	struct file *f;
 
 	if (dirfd == AT_FDCWD) {
-		*out = fs_get_cwd(current()->fs);
+		fs_get_cwd(current()->fs, out);
 		return 0;
 	}
 	f = files_lookup_raw(current()->files, dirfd);
 	if (!f)
 		return -EBADF;
-	if ((*out = f->inode))
-		inode_get(*out);
+	*out = (struct path){f->mnt, f->inode};
+	if (out->inode)
+		path_get(out);
 	file_put(f);
-	return *out ? 0 : -ENOENT;
+	return out->inode ? 0 : -ENOENT;
 }
 
 /* The target, truncated to size bytes and without a NUL (Linux); EINVAL
@@ -64,6 +65,7 @@ static long empty_path_inode(int dirfd, struct inode **out)
  * is none. */
 static long do_readlink(int dirfd, const char *upath, char *ubuf, int size)
 {
+	struct path lp;
 	struct inode *ip;
 	const char *target;
 	struct upath p;
@@ -74,12 +76,13 @@ static long do_readlink(int dirfd, const char *upath, char *ubuf, int size)
 	err = upath_get_flags(dirfd, upath, AT_EMPTY_PATH, &p);
 	if (err)
 		return err;
-	err = p.path[0] ? path_lookup_flags(p.dir, p.path, lookup_follow_flags(true), &ip)
-			: empty_path_inode(dirfd, &ip);
+	err = p.path[0] ? path_lookup_path(&p.dir, p.path, lookup_follow_flags(true), &lp)
+			: empty_path(dirfd, &lp);
 	if (err) {
 		upath_put(&p);
 		return err;
 	}
+	ip = lp.inode;
 	if (!inode_is_link(ip)) {
 		err = p.path[0] ? -EINVAL : -ENOENT;
 	} else {
@@ -89,7 +92,7 @@ static long do_readlink(int dirfd, const char *upath, char *ubuf, int size)
 			len = size;
 		err = copy_to_user(ubuf, target, len) ? -EFAULT : (long)len;
 	}
-	inode_put(ip);
+	path_put(&lp);
 	upath_put(&p);
 	return err;
 }
@@ -124,13 +127,13 @@ static long upath_get_two(int olddirfd, const char *uold, int oldflags, int newd
  * directory); EBADF, ENOENT for a file with no inode. */
 static long link_fd(int fd, struct upath *new)
 {
-	struct inode *ip;
-	long err = empty_path_inode(fd, &ip);
+	struct path old;
+	long err = empty_path(fd, &old);
 
 	if (err)
 		return err;
-	err = vfs_link_inode(ip, new->dir, new->path);
-	inode_put(ip);
+	err = vfs_link_inode(&old, &new->dir, new->path);
+	path_put(&old);
 	return err;
 }
 
@@ -150,7 +153,7 @@ static long do_link(int olddirfd, const char *uold, int newdirfd, const char *un
 	if (!old.path[0]) /* AT_EMPTY_PATH and "" */
 		err = link_fd(olddirfd, &new);
 	else
-		err = vfs_link(old.dir, old.path, new.dir, new.path, flags & AT_SYMLINK_FOLLOW);
+		err = vfs_link(&old.dir, old.path, &new.dir, new.path, flags & AT_SYMLINK_FOLLOW);
 	upath_put(&new);
 	upath_put(&old);
 	return err;
@@ -181,7 +184,7 @@ static long do_rename(int olddirfd, const char *uold, int newdirfd, const char *
 	err = upath_get_two(olddirfd, uold, 0, newdirfd, unew, &old, &new);
 	if (err)
 		return err;
-	err = vfs_rename(old.dir, old.path, new.dir, new.path, flags);
+	err = vfs_rename(&old.dir, old.path, &new.dir, new.path, flags);
 	upath_put(&new);
 	upath_put(&old);
 	return err;

@@ -48,7 +48,7 @@ long upath_stat(int dirfd, const char *upath, int flags, struct uapi_stat *st)
 		upath_put(&p);
 		return fd_stat(dirfd, st);
 	}
-	err = path_lookup_flags(p.dir, fd_itself ? "." : p.path,
+	err = path_lookup_flags(&p.dir, fd_itself ? "." : p.path,
 				lookup_follow_flags(flags & AT_SYMLINK_NOFOLLOW), &ip);
 	upath_put(&p);
 	if (err)

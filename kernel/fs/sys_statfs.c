@@ -37,28 +37,25 @@ struct statfs_k {
 	int64_t f_namelen, f_frsize, f_flags, f_spare[4];
 };
 
+/* f_flags: the mount's flags (MNT_* and ST_* values agree). */
 #define ST_RDONLY 0x0001
-#define ST_NOSUID 0x0002
-#define ST_NODEV  0x0004
-#define ST_NOEXEC 0x0008
+_Static_assert(MNT_READONLY == ST_RDONLY && MNT_NOSUID == 2 && MNT_NODEV == 4 && MNT_NOEXEC == 8,
+	       "statfs's ST_* are mount(2)'s MS_* values");
 
-/* The instance of ip: blocks are pages; an unlimited count is shown as
- * Linux's tmpfs shows it (0 blocks or files: "no limit"). */
-static void sb_statfs(const struct inode *ip, struct statfs_k *st)
+/* p's instance, with its mount's flags: blocks are pages; an unlimited
+ * count is shown as Linux's tmpfs shows it (0 blocks or files: "no limit"). */
+static void sb_statfs(const struct path *p, struct statfs_k *st)
 {
-	struct super_block *sb = ip->sb;
+	struct super_block *sb = p->inode->sb;
 	size_t max = sb->pages_max, used = __atomic_load_n(&sb->pages_used, __ATOMIC_RELAXED);
 	size_t imax = sb->inodes_max, iused = __atomic_load_n(&sb->inodes_used, __ATOMIC_RELAXED);
-	unsigned int mflags = sb_mount_flags(sb);
 
 	memset(st, 0, sizeof(*st));
 	st->f_type = sb->type->magic;
 	st->f_bsize = st->f_frsize = PAGE_SIZE;
 	st->f_namelen = NAME_MAX;
 	st->f_fsid[0] = (int32_t)sb->dev;
-	st->f_flags = ST_VALID | (sb->flags & SB_RDONLY ? ST_RDONLY : 0);
-	st->f_flags |= (mflags & MNT_NOSUID ? ST_NOSUID : 0) | (mflags & MNT_NODEV ? ST_NODEV : 0) |
-		       (mflags & MNT_NOEXEC ? ST_NOEXEC : 0);
+	st->f_flags = ST_VALID | path_mnt_flags(p) | (sb->flags & SB_RDONLY ? ST_RDONLY : 0);
 	if (sb->type->magic != 0x01021994)
 		return; /* proc, sysfs: no blocks, no files */
 	if (max != SIZE_MAX) {
@@ -79,13 +76,13 @@ static long put_statfs(struct statfs_k *st, void *ubuf)
 SYSCALL_DEFINE2(statfs, const char *, upath, void *, ubuf)
 {
 	struct statfs_k st;
-	struct inode *ip;
-	long err = upath_lookup(AT_FDCWD, upath, false, &ip);
+	struct path p;
+	long err = upath_lookup_path(AT_FDCWD, upath, false, &p);
 
 	if (err)
 		return err;
-	sb_statfs(ip, &st);
-	inode_put(ip);
+	sb_statfs(&p, &st);
+	path_put(&p);
 	return put_statfs(&st, ubuf);
 }
 
@@ -100,7 +97,7 @@ SYSCALL_DEFINE2(fstatfs, int, fd, void *, ubuf)
 	if (!f)
 		return -EBADF;
 	if (f->inode)
-		sb_statfs(f->inode, &st);
+		sb_statfs(&(struct path){f->mnt, f->inode}, &st);
 	else {
 		memset(&st, 0, sizeof(st));
 		st.f_bsize = st.f_frsize = PAGE_SIZE;

@@ -12,8 +12,8 @@
 
 /* A path from user space and the directory it is relative to. */
 struct upath {
-	char *path;	   /* kmalloc'd copy */
-	struct inode *dir; /* referenced, or NULL for the cwd */
+	char *path;	 /* kmalloc'd copy */
+	struct path dir; /* referenced, or empty for the cwd */
 };
 
 /*
@@ -51,8 +51,10 @@ static inline unsigned int lookup_follow_flags(bool nofollow)
 long upath_stat(int dirfd, const char *upath, int flags, struct uapi_stat *st);
 /* The inode a user path (dirfd-relative) names: lookup flags as above. */
 int upath_lookup(int dirfd, const char *upath, bool nofollow, struct inode **out);
+/* The same with the mount it was reached through. */
+int upath_lookup_path(int dirfd, const char *upath, bool nofollow, struct path *out);
 /* The same, with where it was found (vfs.h's path_where; inotify's names). */
-int upath_lookup_where(int dirfd, const char *upath, bool nofollow, struct inode **out,
+int upath_lookup_where(int dirfd, const char *upath, bool nofollow, struct path *out,
 		       struct path_where *where);
 
 #endif

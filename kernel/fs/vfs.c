@@ -219,11 +219,11 @@ static int truncate_by_name(struct inode *ip, uint64_t size, bool break_leases)
 	return err;
 }
 
-int vfs_truncate(struct inode *ip, uint64_t size)
+int vfs_truncate(const struct path *p, uint64_t size)
 {
-	int err = sb_want_write(ip->sb);
+	int err = path_want_write(p);
 
-	return err ? err : truncate_by_name(ip, size, true);
+	return err ? err : truncate_by_name(p->inode, size, true);
 }
 
 /* O_PATH files (file.h): nothing to read, write or release but the inode. */
@@ -249,8 +249,10 @@ static int open_path(struct inode *ip, unsigned int flags, struct file **out)
 
 /* Linux's rules: directories open read-only, without O_CREAT or O_TRUNC;
  * a link (not followed: O_NOFOLLOW) cannot be opened. */
-static int open_check(struct inode *ip, unsigned int flags)
+static int open_check(const struct path *p, unsigned int flags)
 {
+	struct inode *ip = p->inode;
+
 	if ((flags & O_DIRECTORY) && !inode_is_dir(ip))
 		return -ENOTDIR;
 	if (inode_is_link(ip))
@@ -259,12 +261,23 @@ static int open_check(struct inode *ip, unsigned int flags)
 		return -EISDIR;
 	/* nodev refuses device nodes, not /proc's files (devices here, regular
 	 * files on Linux, in a proc mounted nodev there too). */
-	if (S_ISCHR(ip->mode) && ip->sb->type != &proc_type && (sb_mount_flags(ip->sb) & MNT_NODEV))
+	if (S_ISCHR(ip->mode) && ip->sb->type != &proc_type && (path_mnt_flags(p) & MNT_NODEV))
 		return -EACCES;
 	/* Devices, FIFOs and sockets write nothing to their file system. */
 	if (inode_is_reg(ip) && ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)))
-		return sb_want_write(ip->sb);
+		return path_want_write(p);
 	return 0;
+}
+
+/* The file opened through p's mount takes over its reference; a
+ * regular file open for writing counts as the mount's writer. */
+static void file_set_mount(struct file *f, struct mount *mnt)
+{
+	f->mnt = mnt;
+	if (mnt && inode_is_reg(f->inode) && file_can_write(f)) {
+		f->mnt_writer = true;
+		__atomic_add_fetch(&mnt->writers, 1, __ATOMIC_RELAXED);
+	}
 }
 
 /*
@@ -274,34 +287,37 @@ static int open_check(struct inode *ip, unsigned int flags)
  * "DIR/#INO (deleted)", as Linux.  Linux's checks first: O_TMPFILE needs
  * its O_DIRECTORY bit and no O_CREAT, and write access (EINVAL).
  */
-static int open_tmpfile(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
-			unsigned int lookup, struct file **out)
+static int open_tmpfile(const struct path *start, const char *path, unsigned int flags,
+			uint32_t mode, unsigned int lookup, struct file **out)
 {
 	struct inode *dir, *ip = NULL;
+	struct path p;
 	char name[24];
 	int err;
 
 	if ((flags & (O_TMPFILE | O_CREAT)) != O_TMPFILE || (flags & O_ACCMODE) == O_RDONLY)
 		return -EINVAL;
-	if ((err = path_lookup_flags(start, path, lookup, &dir)))
+	if ((err = path_lookup_path(start, path, lookup, &p)))
 		return err;
+	dir = p.inode;
 	if (!inode_is_dir(dir))
 		err = -ENOTDIR;
 	else if (dir->dir.gen)
 		err = -EOPNOTSUPP; /* /proc makes no files */
-	else if ((err = sb_want_write(dir->sb)))
+	else if ((err = path_want_write(&p)))
 		;
 	else if (!(ip = inode_alloc(dir->sb, S_IFREG | (mode & 07777), 0)))
 		err = -ENOSPC; /* nr_inodes=, or no memory */
 	else if ((err = vfs_open_inode(ip, flags, out)))
 		inode_put(ip);
 	if (err) {
-		inode_put(dir);
+		path_put(&p);
 		return err;
 	}
 	ip->file.linkable = !(flags & O_EXCL); /* under no lock: nobody else has ip yet */
 	snprintk(name, sizeof(name), "#%lu", (unsigned long)ip->ino);
-	(*out)->dir = dir; /* the file takes it over */
+	file_set_mount(*out, p.mnt); /* the file takes over the path */
+	(*out)->dir = dir;
 	if (!((*out)->name = kstrdup(name))) {
 		file_put(*out);
 		return -ENOMEM;
@@ -325,10 +341,11 @@ static int open_truncate(struct file *f)
 	return err;
 }
 
-int vfs_open_at(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
+int vfs_open_at(const struct path *start, const char *path, unsigned int flags, uint32_t mode,
 		unsigned int lookup, struct file **out)
 {
 	struct path_where where;
+	struct path p;
 	struct inode *ip;
 	bool created = false;
 	int err;
@@ -343,28 +360,33 @@ int vfs_open_at(struct inode *start, const char *path, unsigned int flags, uint3
 		return open_tmpfile(start, path, flags, mode, lookup, out);
 	if (flags & O_CREAT)
 		err = path_create(start, path, lookup | ((flags & O_EXCL) ? LOOKUP_EXCL : 0), mode,
-				  &ip, &created, &where);
+				  &p, &created, &where);
 	else
-		err = path_lookup_where(start, path, lookup, &ip, &where);
+		err = path_lookup_where(start, path, lookup, &p, &where);
 	if (err)
 		return err;
+	ip = p.inode;
 	if (flags & O_PATH) {
 		err = open_path(ip, flags, out);
 	} else {
-		err = open_check(ip, flags);
+		err = open_check(&p, flags);
 		if (!err)
 			err = vfs_open_inode(ip, flags, out);
+		if (!err)
+			file_set_mount(*out, p.mnt);
 		if (!err && (flags & O_TRUNC) && inode_is_reg(ip) && !created &&
 		    (err = open_truncate(*out))) {
 			path_where_put(&where);
-			return err; /* the file's put let ip go */
+			return err; /* the file's put let the path go */
 		}
 	}
 	if (err) {
-		inode_put(ip);
+		path_put(&p);
 		path_where_put(&where);
 		return err;
 	}
+	if (flags & O_PATH)
+		file_set_mount(*out, p.mnt);
 	(*out)->dir = where.dir; /* the file takes them over */
 	(*out)->name = where.name;
 	if ((flags & O_TRUNC) && inode_is_reg(ip) && !created)
@@ -375,13 +397,17 @@ int vfs_open_at(struct inode *start, const char *path, unsigned int flags, uint3
 
 /* ---- Bring-up ---- */
 
-static void unpack_initrd(struct inode *root)
+static void unpack_initrd(void)
 {
+	struct path root;
+
 	for (int i = 0; i < boot_info.nmodules; i++) {
 		struct boot_module *m = &boot_info.modules[i];
 		if (strcmp(m->cmdline, "initrd"))
 			continue;
-		long n = cpio_unpack(P2V(m->start), m->end - m->start, root);
+		vfs_root_path(&root);
+		long n = cpio_unpack(P2V(m->start), m->end - m->start, &root);
+		path_put(&root);
 		if (n < 0)
 			printk("vfs: initrd malformed (%ld); kept what came before\n", n);
 		else
@@ -408,7 +434,7 @@ void vfs_init(void)
 	    !(root_sb = sb_create(&tmpfs_type, "mode=0755", &err)))
 		panic("vfs: no root file system (%d)", err);
 	mount_init(root_sb);
-	unpack_initrd(root_sb->root);
+	unpack_initrd();
 	if (kopts.root[0]) /* the disk issue mounts it over the initrd's root */
 		printk("vfs: root=%s: no block device driver yet; \"/\" stays the initrd's tmpfs\n",
 		       kopts.root);

@@ -1,7 +1,8 @@
 /*
- * The VFS: path lookup (namei.c), opening paths as files (vfs.c), the
- * directory-changing operations, the initrd loader (cpio.c) and devices.
- * One file system, the ramfs (inode.h), so there are no mounts.
+ * The VFS: path lookup (lookup.c), opening paths as files (vfs.c), the
+ * directory-changing operations (namei.c, link.c), the initrd loader
+ * (cpio.c) and devices.  File systems are mounted (mount.h); a place in
+ * the tree is a struct path (path.h).
  */
 #ifndef FS_VFS_H
 #define FS_VFS_H
@@ -10,26 +11,25 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "fs/inode.h"
+#include "fs/path.h"
 
 struct file;
 struct file_ops;
 
 /* Creates the root, unpacks the "initrd" module, adds /dev nodes and /tmp. */
 void vfs_init(void);
-/* The root directory, with a new reference (inode_put it). */
-struct inode *vfs_root(void);
 
 /*
  * Path lookup (lookup.c).  start is where a relative path begins (a
- * referenced directory the caller keeps); NULL means the current task's
- * cwd, or the root before any task exists.  "." and ".." (the root is its
+ * referenced directory the caller keeps); NULL (or an empty path) means
+ * the current task's cwd, or the root before any task exists.  "." and ".." (the root is its
  * own parent), repeated and trailing slashes as POSIX: a trailing slash
  * demands a directory.  Symbolic links are followed, in the middle and at
  * the end, MAXSYMLINKS in one lookup at most.  Errors: -ENOENT (missing,
  * or empty path), -ENOTDIR, -ENAMETOOLONG, -ELOOP.
  */
 #define MAXSYMLINKS 40
-int path_lookup(struct inode *start, const char *path, struct inode **out);
+int path_lookup(const struct path *start, const char *path, struct inode **out);
 /* Lookup flags: a final link is not followed (lstat); O_EXCL (path_create). */
 #define LOOKUP_NOFOLLOW 1U
 #define LOOKUP_EXCL	2U
@@ -47,8 +47,11 @@ int path_lookup(struct inode *start, const char *path, struct inode **out);
 #define LOOKUP_NO_SYMLINKS   16U
 #define LOOKUP_BENEATH	     32U
 #define LOOKUP_IN_ROOT	     64U
-int path_lookup_flags(struct inode *start, const char *path, unsigned int flags,
+int path_lookup_flags(const struct path *start, const char *path, unsigned int flags,
 		      struct inode **out);
+/* The same, giving the mount it was reached through as well. */
+int path_lookup_path(const struct path *start, const char *path, unsigned int flags,
+		     struct path *out);
 /*
  * Where a lookup found a non-directory, for open (file.h: f->dir, f->name):
  * the directory (referenced) and the name (kmalloc'd), as the walk met
@@ -60,28 +63,28 @@ struct path_where {
 	char *name;
 };
 void path_where_put(struct path_where *where);
-/* path_lookup_flags that also says where (-ENOMEM if it cannot). */
-int path_lookup_where(struct inode *start, const char *path, unsigned int flags, struct inode **out,
-		      struct path_where *where);
+/* path_lookup_path that also says where (-ENOMEM if it cannot). */
+int path_lookup_where(const struct path *start, const char *path, unsigned int flags,
+		      struct path *out, struct path_where *where);
 /*
  * open(O_CREAT)'s lookup: the inode path names (a final link followed
  * unless LOOKUP_NOFOLLOW, so a dangling one creates its target), or a new
  * regular file of mode made there (*created).  LOOKUP_EXCL: -EEXIST if
  * the name exists, a link included.  -EISDIR for "name/".
  */
-int path_create(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
-		struct inode **out, bool *created, struct path_where *where);
+int path_create(const struct path *start, const char *path, unsigned int flags, uint32_t mode,
+		struct path *out, bool *created, struct path_where *where);
 
 /* The last component of a path and the directory it lives in. */
 struct path_last {
-	struct inode *dir; /* referenced: inode_put it */
-	const char *name;  /* name_buf, or "" when len is 0 */
+	struct path dir;  /* referenced: path_put it */
+	const char *name; /* name_buf, or "" when len is 0 */
 	size_t len;	   /* 0 when the path is "/" (name is the root itself) */
 	bool trailing_slash;
 	char name_buf[NAME_MAX + 1]; /* the name, NUL-terminated (it may come from a link) */
 };
 /* Resolves all but the last component, following links (same errors). */
-int path_lookup_parent(struct inode *start, const char *path, struct path_last *last);
+int path_lookup_parent(const struct path *start, const char *path, struct path_last *last);
 
 static inline bool is_dot(const char *name, size_t len)
 {
@@ -94,10 +97,12 @@ static inline bool is_dotdot(const char *name, size_t len)
 }
 
 /* A regular file to execute: -ENOENT/-ENOTDIR..., -EACCES for non-regular
- * or no x bit, -ELOOP for a final link with LOOKUP_NOFOLLOW in flags. */
-int vfs_lookup_exec(struct inode *start, const char *path, unsigned int flags, struct inode **out);
-/* Whether ip may be executed: 0, -ELOOP (a link), -EACCES. */
-int vfs_exec_check(struct inode *ip);
+ * or no x bit or a noexec mount, -ELOOP for a final link with
+ * LOOKUP_NOFOLLOW in flags. */
+int vfs_lookup_exec(const struct path *start, const char *path, unsigned int flags,
+		    struct inode **out);
+/* Whether p may be executed: 0, -ELOOP (a link), -EACCES. */
+int vfs_exec_check(const struct path *p);
 
 /*
  * Opens a path: flags are open(2)'s (O_ACCMODE, O_CREAT, O_EXCL, O_TRUNC,
@@ -106,57 +111,60 @@ int vfs_exec_check(struct inode *ip);
  * mode the permissions of a new file, lookup the walk's LOOKUP_*
  * restrictions (openat2's RESOLVE_*).  0 with *out holding one reference.
  */
-int vfs_open_at(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
+int vfs_open_at(const struct path *start, const char *path, unsigned int flags, uint32_t mode,
 		unsigned int lookup, struct file **out);
 /* vfs_open_at without restrictions: open(2)'s walk. */
-static inline int vfs_open(struct inode *start, const char *path, unsigned int flags, uint32_t mode,
-			   struct file **out)
+static inline int vfs_open(const struct path *start, const char *path, unsigned int flags,
+			   uint32_t mode, struct file **out)
 {
 	return vfs_open_at(start, path, flags, mode, 0, out);
 }
 /* A file for an inode the caller holds (the file takes over that reference). */
 int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out);
-/* Truncates regular file ip by name (truncate(2)), breaking its leases
- * as an open for writing (fs/locks/lease.h): inode_truncate's errors, -ETXTBSY
- * while it runs as a program, -ERESTARTSYS when a signal ends a break. */
-int vfs_truncate(struct inode *ip, uint64_t size);
+/* Truncates regular file p by name (truncate(2)), breaking its leases
+ * as an open for writing (fs/locks/lease.h): inode_truncate's errors, -EROFS,
+ * -ETXTBSY while it runs as a program, -ERESTARTSYS when a signal ends a break. */
+int vfs_truncate(const struct path *p, uint64_t size);
 /* Whether f is an open ramfs regular file (not a /proc or device file):
  * copy_file_range's "same file system". */
 bool vfs_is_ramfs_file(struct file *f);
 /* The file_ops release of every inode-backed file: drops the inode. */
 void vfs_release_inode(struct file *f);
 
-int vfs_mkdir(struct inode *start, const char *path, uint32_t mode);
-int vfs_mknod(struct inode *start, const char *path, uint32_t mode, uint32_t rdev);
-int vfs_unlink(struct inode *start, const char *path);
-int vfs_rmdir(struct inode *start, const char *path);
+int vfs_mkdir(const struct path *start, const char *path, uint32_t mode);
+int vfs_mknod(const struct path *start, const char *path, uint32_t mode, uint32_t rdev);
+int vfs_unlink(const struct path *start, const char *path);
+int vfs_rmdir(const struct path *start, const char *path);
 
 /* Links and renames (link.c); errors as Linux's. */
 /* A symbolic link at path holding target (1..PATH_MAX-1 bytes). */
-int vfs_symlink(struct inode *start, const char *path, const char *target);
+int vfs_symlink(const struct path *start, const char *path, const char *target);
 /* A new name newpath for oldpath (follow: a final link of oldpath followed). */
-int vfs_link(struct inode *oldstart, const char *oldpath, struct inode *newstart,
+int vfs_link(const struct path *oldstart, const char *oldpath, const struct path *newstart,
 	     const char *newpath, bool follow);
-/* The same for an inode the caller holds (linkat's AT_EMPTY_PATH). */
-int vfs_link_inode(struct inode *ip, struct inode *newstart, const char *newpath);
-int vfs_rename(struct inode *oldstart, const char *oldpath, struct inode *newstart,
+/* The same for a file the caller holds (linkat's AT_EMPTY_PATH). */
+int vfs_link_inode(const struct path *old, const struct path *newstart, const char *newpath);
+int vfs_rename(const struct path *oldstart, const char *oldpath, const struct path *newstart,
 	       const char *newpath, unsigned int flags);
 /* Absolute path of directory dir into buf: length with the NUL, -ERANGE, -ENOENT. */
-long vfs_getcwd(struct inode *dir, char *buf, size_t size);
+long vfs_getcwd(const struct path *dir, char *buf, size_t size);
 /* The same as a process whose root is root sees it ("(unreachable)/..."
- * outside it). */
-long vfs_getcwd_at(struct inode *root, struct inode *dir, char *buf, size_t size);
+ * outside it; NULL: the top of the tree). */
+long vfs_getcwd_at(const struct path *root, const struct path *dir, char *buf, size_t size);
+/* What a mount shows, as a path inside its instance ("/" for its root),
+ * into buf: mountinfo's root field.  Length with the NUL or vfs_getcwd's. */
+long vfs_mount_root_path(const struct path *mnt_root, char *buf, size_t size);
 /* buf (PATH_MAX bytes) = dir's path + "/" + name: 0, -ENAMETOOLONG, vfs_getcwd's. */
-long vfs_join_name(struct inode *dir, const char *name, size_t len, char *buf);
+long vfs_join_name(const struct path *dir, const char *name, size_t len, char *buf);
 /*
  * The absolute path of the file path names (from start, NULL for the
  * caller's working directory), every link resolved, into buf (PATH_MAX
  * bytes): what /proc/self/exe shows.  0 or the lookup's errors.
  */
-long vfs_real_path(struct inode *start, const char *path, char *buf);
+long vfs_real_path(const struct path *start, const char *path, char *buf);
 
 /* Unpacks a newc cpio archive under root: entries created, or -EINVAL if malformed. */
-long cpio_unpack(const void *archive, size_t len, struct inode *root);
+long cpio_unpack(const void *archive, size_t len, const struct path *root);
 
 /* Character devices (devices.c): the operations for rdev, or NULL (ENXIO). */
 const struct file_ops *chrdev_ops(uint32_t rdev);

@@ -134,7 +134,7 @@ static bool collect(void *ctx, const char *name, size_t len, uint64_t ino, unsig
 static void dir_tests(void)
 {
 	struct listing l = {0};
-	struct inode *d;
+	struct path d;
 	uint64_t pos = 0;
 	char cwd[64];
 
@@ -149,24 +149,24 @@ static void dir_tests(void)
 	KTEST_OK(vfs_rmdir(NULL, "/") == -EBUSY && vfs_rmdir(NULL, T_DIR "/.") == -EINVAL,
 		 "vfs: rmdir of / is EBUSY, of . is EINVAL");
 	KTEST_OK(vfs_mkdir(NULL, "/", 0755) == -EEXIST, "vfs: mkdir / is EEXIST");
-	KTEST_OK(path_lookup(NULL, T_DIR "/a", &d) == 0, "vfs: look up the new dir");
-	dir_iterate(d, &pos, collect, &l);
+	KTEST_OK(path_lookup_path(NULL, T_DIR "/a", 0, &d) == 0, "vfs: look up the new dir");
+	dir_iterate(d.inode, &pos, collect, &l);
 	KTEST_OK(!strcmp(l.names, ". .. f "), "vfs: dir lists '%s'", l.names);
-	KTEST_OK(vfs_getcwd(d, cwd, sizeof(cwd)) == (long)sizeof(T_DIR "/a") &&
+	KTEST_OK(vfs_getcwd(&d, cwd, sizeof(cwd)) == (long)sizeof(T_DIR "/a") &&
 		     !strcmp(cwd, T_DIR "/a"),
 		 "vfs: getcwd '%s'", cwd);
-	KTEST_OK(vfs_getcwd(d, cwd, 5) == -ERANGE, "vfs: getcwd into a short buffer is ERANGE");
+	KTEST_OK(vfs_getcwd(&d, cwd, 5) == -ERANGE, "vfs: getcwd into a short buffer is ERANGE");
 	struct inode *f;
-	KTEST_OK(path_lookup(d, "../a/./f", &f) == 0 && inode_is_reg(f),
+	KTEST_OK(path_lookup(&d, "../a/./f", &f) == 0 && inode_is_reg(f),
 		 "vfs: relative path from a start directory");
 	KTEST_OK(vfs_unlink(NULL, T_DIR "/a/f") == 0 && vfs_rmdir(NULL, T_DIR "/a") == 0,
 		 "vfs: unlink and rmdir");
 	KTEST_OK(f->nlink == 0 && inode_is_reg(f), "vfs: an unlinked file stays usable");
 	inode_put(f);
-	KTEST_OK(vfs_getcwd(d, cwd, sizeof(cwd)) == -ENOENT, "vfs: getcwd of a removed dir");
+	KTEST_OK(vfs_getcwd(&d, cwd, sizeof(cwd)) == -ENOENT, "vfs: getcwd of a removed dir");
 	KTEST_OK(vfs_mknod(NULL, T_DIR "/a/g", S_IFREG, 0) == -ENOENT,
 		 "vfs: no creation in a removed dir");
-	inode_put(d);
+	path_put(&d);
 }
 
 static void open_tests(void)
@@ -196,7 +196,7 @@ static void open_tests(void)
 	grace_drain();
 }
 
-static void cpio_tests(struct inode *root);
+static void cpio_tests(const struct path *root);
 
 static void console_tests(void)
 {
@@ -237,11 +237,13 @@ void vfs_selftest(void)
 	unsigned long inodes0 = inode_count();
 	size_t pages0 = sb_pages_all();
 	struct inode *ip, *dir;
+	struct path dirp;
 
 	path_tests();
 	space_tests();
-	KTEST_OK(vfs_mkdir(NULL, T_DIR, 0755) == 0 && path_lookup(NULL, T_DIR, &dir) == 0,
+	KTEST_OK(vfs_mkdir(NULL, T_DIR, 0755) == 0 && path_lookup_path(NULL, T_DIR, 0, &dirp) == 0,
 		 "vfs: test directory made");
+	dir = dirp.inode;
 	KTEST_OK(dir_create(dir, "data", 4, S_IFREG | 0644, 0, &ip) == 0, "ramfs: create a file");
 	file_data_tests(ip);
 	KTEST_OK(sb_pages_all() == pages0 + 3, "ramfs: the file's 3 pages are charged");
@@ -251,8 +253,8 @@ void vfs_selftest(void)
 	KTEST_OK(sb_pages_all() == pages0, "ramfs: freeing the file gives its pages back");
 	dir_tests();
 	open_tests();
-	cpio_tests(dir);
-	inode_put(dir);
+	cpio_tests(&dirp);
+	path_put(&dirp);
 	KTEST_OK(vfs_rmdir(NULL, T_DIR) == 0, "vfs: test directory removed");
 	console_tests();
 	heap_purge();
@@ -282,7 +284,7 @@ static void newc_put(char *ar, size_t *off, const char *name, uint32_t mode, con
 	*off += (dlen + 3) & ~3UL;
 }
 
-static void cpio_tests(struct inode *root)
+static void cpio_tests(const struct path *root)
 {
 	char *ar = kzalloc(2048), buf[8];
 	size_t len = 0, good;

@@ -93,7 +93,7 @@ static int mapping_kind(int flags, int prot, struct file *f, struct vma *tmpl)
 		return -EINVAL; /* a file mapping never grows, /dev/zero's neither (Linux) */
 	if (f->ops->mmap_anonymous)
 		return 0; /* /dev/zero: anonymous, writable later only if the fd is */
-	if ((prot & PROT_EXEC) && (sb_mount_flags(f->inode->sb) & MNT_NOEXEC))
+	if ((prot & PROT_EXEC) && (path_mnt_flags(&(struct path){f->mnt, f->inode}) & MNT_NOEXEC))
 		return -EPERM; /* Linux's path_noexec */
 	tmpl->file = f->inode;
 	return memfd_mmap_check(f->inode, prot, &tmpl->flags); /* a memfd's seals */

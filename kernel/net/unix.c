@@ -7,6 +7,7 @@
  * the family picks one (autobind).  socketpair() and SCM_RIGHTS live only
  * here.
  */
+#include "fs/mount.h"
 #include "fs/vfs.h"
 #include "lib/string.h"
 #include "net/socket.h"
@@ -135,13 +136,17 @@ static int unix_mknod(const char *path, struct inode **ip)
 
 	if (err)
 		return err;
-	err =
-	    last.len ? dir_create(last.dir, last.name, last.len, S_IFSOCK | 0777, 0, ip) : -EEXIST;
+	if (!last.len)
+		err = -EEXIST;
+	else if ((err = path_want_write(&last.dir))) /* EEXIST first, as Linux */
+		err = (*ip = dir_lookup(last.dir.inode, last.name, last.len)) ? -EEXIST : err;
+	else
+		err = dir_create(last.dir.inode, last.name, last.len, S_IFSOCK | 0777, 0, ip);
 	if (err == -EEXIST)
 		err = -EADDRINUSE;
 	if (err && *ip)
 		inode_put(*ip);
-	inode_put(last.dir);
+	path_put(&last.dir);
 	return err;
 }
 

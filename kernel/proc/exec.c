@@ -309,7 +309,7 @@ static char *program_path(const struct exec_target *tg, const char *interp)
 	if (interp)
 		err = vfs_real_path(NULL, interp, buf);
 	else if (f && f->dir && f->name)
-		err = vfs_join_name(f->dir, f->name, strlen(f->name), buf);
+		err = vfs_join_name(&(struct path){f->mnt, f->dir}, f->name, strlen(f->name), buf);
 	else if (f)
 		err = strlcpy(buf, tg->name, PATH_MAX) >= PATH_MAX ? -ENAMETOOLONG : 0;
 	else
@@ -335,7 +335,7 @@ static int find_program(const struct exec_target *tg, struct inode **ip)
 	if (!tg->file)
 		return vfs_lookup_exec(tg->start, tg->path, tg->lookup, ip);
 	*ip = tg->file->inode;
-	if ((err = *ip ? vfs_exec_check(*ip) : -EACCES))
+	if ((err = *ip ? vfs_exec_check(&(struct path){tg->file->mnt, *ip}) : -EACCES))
 		return err;
 	inode_get(*ip);
 	return 0;

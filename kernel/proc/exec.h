@@ -8,6 +8,7 @@
 
 struct task;
 struct inode;
+struct path;
 
 struct file;
 
@@ -22,7 +23,7 @@ struct file;
  * own name (Linux 6.14+), else the last component of name.
  */
 struct exec_target {
-	struct inode *start;
+	const struct path *start;
 	struct file *file;
 	const char *path, *name;
 	unsigned int lookup; /* LOOKUP_NOFOLLOW: a final link is ELOOP */

@@ -38,7 +38,7 @@ static long execveat_target(int dirfd, const struct upath *p, int flags, struct 
 {
 	struct files_table *files = current()->files;
 
-	*tg = (struct exec_target){.start = p->dir, .path = p->path, .name = p->path};
+	*tg = (struct exec_target){.start = &p->dir, .path = p->path, .name = p->path};
 	tg->lookup = flags & AT_SYMLINK_NOFOLLOW ? LOOKUP_NOFOLLOW : 0;
 	if (dirfd == AT_FDCWD || p->path[0] == '/') {
 		if (!p->path[0])

@@ -14,6 +14,7 @@
 #include "proc/exec_strings.h"
 #include "proc/leakcheck.h"
 #include "fs/root_cwd.h"
+#include "fs/mount.h"
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
@@ -65,7 +66,11 @@ void proc_start_init(const char *path, const char *arg)
 	if (!g || signal_create(t))
 		panic("init: out of memory");
 	kcounters_read(&counters_at_init);
-	if (!(t->files = files_create()) || !(t->fs = fs_create(vfs_root(), vfs_root())))
+	struct path root, cwd;
+
+	vfs_root_path(&root);
+	vfs_root_path(&cwd);
+	if (!(t->files = files_create()) || !(t->fs = fs_create(&root, &cwd)))
 		panic("init: out of memory");
 	spin_lock(&proc_lock);
 	group_add_thread_locked(g, t);

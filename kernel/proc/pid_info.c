@@ -236,10 +236,15 @@ int proc_pid_fs_path(int pid, bool root, char *buf)
 	spin_unlock(&proc_lock);
 	pid_ref_put(&r);
 	if (fs) {
-		struct inode *dir = root ? fs_get_root(fs) : fs_get_cwd(fs);
-		long n = vfs_getcwd(dir, buf, PATH_MAX);
+		struct path dir;
+		long n;
+		if (root)
+			fs_get_root(fs, &dir);
+		else
+			fs_get_cwd(fs, &dir);
+		n = vfs_getcwd(&dir, buf, PATH_MAX);
 		err = n < 0 ? (int)n : 0;
-		inode_put(dir);
+		path_put(&dir);
 		fs_put(fs);
 	}
 	return err;

@@ -417,15 +417,17 @@ static void name_peer(struct file *f, int index)
 {
 	char buf[12];
 	int len = snprintk(buf, sizeof(buf), "%d", index);
+	struct path pts;
 
-	if (!(f->dir = devpts_dir()))
+	if (devpts_path(&pts))
 		return;
 	if (!(f->name = kmalloc(len + 1))) {
-		inode_put(f->dir);
-		f->dir = NULL;
+		path_put(&pts);
 		return;
 	}
 	memcpy(f->name, buf, len + 1);
+	f->dir = pts.inode; /* the file takes over the path */
+	f->mnt = pts.mnt;
 }
 
 /* TIOCGPTPEER: the slave opened with flags (open's), without a name

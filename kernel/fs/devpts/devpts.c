@@ -53,13 +53,15 @@ int devpts_open(struct file *f, unsigned flags)
 	return pty_slave_open(f, RDEV_MINOR(ip->rdev), ip->ino - DEVPTS_INO_BASE, flags);
 }
 
-struct inode *devpts_dir(void)
+int devpts_path(struct path *out)
 {
-	struct inode *root = devpts_sb ? devpts_sb->root : NULL;
+	int err = path_lookup_path(NULL, "/dev/pts", 0, out);
 
-	if (root)
-		inode_get(root);
-	return root;
+	if (!err && (!devpts_sb || out->inode != devpts_sb->root)) {
+		path_put(out);
+		err = -ENOENT;
+	}
+	return err;
 }
 
 static int pts_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)

@@ -54,7 +54,7 @@ static long named_path(struct file *f, char *buf)
 		return -ENOMEM;
 	if (now != ip && dir_name_of(f->dir, ip, name, NAME_MAX + 1) >= 0)
 		shown = name;
-	err = vfs_join_name(f->dir, shown, strlen(shown), buf);
+	err = vfs_join_name(&(struct path){f->mnt, f->dir}, shown, strlen(shown), buf);
 	if (err == -ENOENT) /* its directory was removed */
 		err = strlcpy(buf, shown, PATH_MAX) >= PATH_MAX ? -ENAMETOOLONG : 0;
 	kfree(name);
@@ -73,7 +73,7 @@ static long fd_target(struct file *f, char *buf)
 
 	/* A directory by its path; one getcwd cannot walk up from (a /proc
 	 * directory) by the name it was opened with, as other files. */
-	if (f->inode && inode_is_dir(f->inode) && vfs_getcwd(f->inode, buf, PATH_MAX) >= 0)
+	if (f->inode && inode_is_dir(f->inode) && vfs_getcwd(&(struct path){f->mnt, f->inode}, buf, PATH_MAX) >= 0)
 		return 0;
 	if (f->inode && f->name && !f->dir) { /* a memfd: named, in no directory */
 		snprintk(buf, PATH_MAX, "/%s (deleted)", f->name);

@@ -1,0 +1,98 @@
+/*
+ * /proc/<pid>/mounts and mountinfo: the mount table as the reader sees it
+ * from its root.  The table is copied first (mount_snapshot, each copy
+ * holding its mount), and the paths are found after mount_lock is
+ * dropped (getcwd takes directory locks), so a concurrent umount changes
+ * nothing the lines are made from.
+ */
+#include "fs/mount_table.h"
+#include "fs/root_cwd.h"
+#include "fs/super.h"
+#include "fs/vfs.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "proc/task.h"
+
+/* The options of a line: the mount's ("rw"/"ro" and its MNT_* flags),
+ * then, for mounts only, the instance's. */
+static void format_opts(const struct mount_snap *s, bool rdonly, bool sb_opts, char *buf,
+			size_t size)
+{
+	size_t n = strlcpy(buf, rdonly ? "ro" : "rw", size);
+
+	if (s->flags & MNT_NOSUID)
+		n += snprintk(buf + n, size - n, ",nosuid");
+	if (s->flags & MNT_NODEV)
+		n += snprintk(buf + n, size - n, ",nodev");
+	if (s->flags & MNT_NOEXEC)
+		n += snprintk(buf + n, size - n, ",noexec");
+	if (sb_opts && n < size)
+		strlcpy(buf + n, s->sb_opts, size - n);
+}
+
+/* mounts: "ro" when the mount or its instance is (Linux's show_vfsmnt). */
+static long mounts_line(const struct mount_snap *s, const char *where, const char *root,
+			char *buf, size_t size)
+{
+	char opts[160];
+
+	(void)root;
+	format_opts(s, (s->flags & MNT_READONLY) || s->sb_rdonly, true, opts, sizeof(opts));
+	return snprintk(buf, size, "%s %s %s %s 0 0\n", s->source, where, s->type, opts);
+}
+
+/* mountinfo: the root is what the mount shows inside its instance ("/"
+ * but for bind mounts), the mount's options, then the instance's. */
+static long mountinfo_line(const struct mount_snap *s, const char *where, const char *root,
+			   char *buf, size_t size)
+{
+	char opts[160];
+
+	format_opts(s, s->flags & MNT_READONLY, false, opts, sizeof(opts));
+	return snprintk(buf, size, "%d %d 0:%u %s %s %s - %s %s %s%s\n", s->id, s->parent_id,
+			s->dev, root, where, opts, s->type, s->source, s->sb_rdonly ? "ro" : "rw",
+			s->sb_opts);
+}
+
+typedef long (*mount_line_fn)(const struct mount_snap *s, const char *where, const char *root,
+			      char *buf, size_t size);
+
+static long mounts_format(mount_line_fn line, char *buf, size_t size)
+{
+	size_t n = 0, count = 0, cap = mount_count() + 8;
+	struct mount_snap *snap = kzalloc(cap * sizeof(*snap));
+	char *where = kmalloc(PATH_MAX), *root = kmalloc(PATH_MAX);
+	struct path reader = {NULL, NULL};
+
+	if (!snap || !where || !root)
+		goto out;
+	count = mount_snapshot(snap, cap);
+	if (current() && current()->fs)
+		fs_get_root(current()->fs, &reader);
+	for (size_t i = 0; i < count && n < size; i++) {
+		/* As Linux: the reader's root is "/", mounts outside it are not shown. */
+		long len = vfs_getcwd_at(reader.inode ? &reader : NULL, &snap[i].at, where, PATH_MAX);
+		if (len > 0 && where[0] == '/' && vfs_mount_root_path(&snap[i].at, root, PATH_MAX) > 0)
+			n += line(&snap[i], where, root, buf + n, size - n);
+	}
+	if (reader.inode)
+		path_put(&reader);
+out:
+	for (size_t i = 0; i < count; i++)
+		path_put(&snap[i].at);
+	kfree(snap);
+	kfree(where);
+	kfree(root);
+	return n < size ? (long)n : (long)size;
+}
+
+long mounts_text(char *buf, size_t size)
+{
+	return mounts_format(mounts_line, buf, size);
+}
+
+long mountinfo_text(char *buf, size_t size)
+{
+	return mounts_format(mountinfo_line, buf, size);
+}

@@ -1,0 +1,356 @@
+/*
+ * mount(2), umount2(2) and pivot_root(2): Linux's argument checks in
+ * Linux's order (fs/namespace.c's path_mount, do_new_mount, do_loopback,
+ * do_remount, can_umount, pivot_root); the table's changes are mount.c's.
+ */
+#include "arch/x86_64/uaccess.h"
+#include "fs/mount_table.h"
+#include "fs/root_cwd.h"
+#include "fs/super.h"
+#include "fs/upath.h"
+#include "fs/vfs.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "mm/layout.h"
+#include "proc/cred.h"
+#include "proc/proc.h"
+#include "proc/task.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/fcntl.h>
+
+#define MS_RDONLY      1UL
+#define MS_NOSUID      2UL
+#define MS_NODEV       4UL
+#define MS_NOEXEC      8UL
+#define MS_REMOUNT     32UL
+#define MS_BIND	       4096UL
+#define MS_MOVE	       8192UL
+#define MS_REC	       16384UL
+#define MS_UNBINDABLE  (1UL << 17)
+#define MS_PRIVATE     (1UL << 18)
+#define MS_SLAVE       (1UL << 19)
+#define MS_SHARED      (1UL << 20)
+#define MS_NOUSER      (1UL << 31)
+#define MS_MGC_VAL     0xC0ED0000UL
+#define MS_MGC_MSK     0xffff0000UL
+#define MS_PROPAGATION (MS_SHARED | MS_SLAVE | MS_PRIVATE | MS_UNBINDABLE)
+
+/* A string argument of mount(2): NULL stays NULL; at most a page. */
+static int copy_mount_string(const char *u, char **out)
+{
+	long n;
+
+	*out = NULL;
+	if (!u)
+		return 0;
+	if (!(*out = kmalloc(PAGE_SIZE)))
+		return -ENOMEM;
+	n = strncpy_from_user(*out, u, PAGE_SIZE);
+	if (n < 0 || n >= (long)PAGE_SIZE) {
+		kfree(*out);
+		*out = NULL;
+		return n < 0 ? (int)n : -EINVAL;
+	}
+	return 0;
+}
+
+/* The options page: up to a page, as much as is readable (Linux's
+ * copy_mount_options), NUL-terminated; "" for NULL. */
+static int copy_mount_options(const void *u, char **out)
+{
+	char *page = kzalloc(PAGE_SIZE);
+
+	if (!(*out = page))
+		return -ENOMEM;
+	if (!u)
+		return 0;
+	for (size_t off = 0; off < PAGE_SIZE - 1;) {
+		size_t chunk = PAGE_SIZE - ((uintptr_t)u + off) % PAGE_SIZE;
+		if (chunk > PAGE_SIZE - 1 - off)
+			chunk = PAGE_SIZE - 1 - off;
+		if (copy_from_user(page + off, (const char *)u + off, chunk)) {
+			if (off)
+				break;
+			kfree(page);
+			*out = NULL;
+			return -EFAULT;
+		}
+		off += chunk;
+	}
+	return 0;
+}
+
+/* The MNT_* flags MS_* ask for (their values agree). */
+static unsigned int mnt_flags_of(unsigned long flags)
+{
+	return flags & (MNT_READONLY | MNT_NOSUID | MNT_NODEV | MNT_NOEXEC);
+}
+
+static bool is_mount_root(const struct path *p)
+{
+	return p->mnt && p->inode == p->mnt->root;
+}
+
+/*
+ * MS_REMOUNT: with MS_BIND only the mount's flags change (Linux's
+ * do_reconfigure_mnt), its own read-only one too; without, the
+ * instance's options and read-only flag as well.  EBUSY for read-only
+ * while files are open for writing through the mount, or in the
+ * instance for the instance's flag.
+ */
+static int do_remount(const struct path *p, unsigned long flags, const char *data)
+{
+	struct super_block *sb = p->inode->sb;
+	bool bind = flags & MS_BIND;
+	int err;
+
+	if (!is_mount_root(p))
+		return -EINVAL;
+	if ((flags & MS_RDONLY) && __atomic_load_n(&p->mnt->writers, __ATOMIC_RELAXED))
+		return -EBUSY;
+	if (!bind && (flags & MS_RDONLY) && !(sb->flags & SB_RDONLY) && sb_has_writers(sb))
+		return -EBUSY;
+	if (!bind && sb->type->remount && (err = sb->type->remount(sb, data)))
+		return err;
+	return mount_set_flags(p, mnt_flags_of(flags), !bind);
+}
+
+/*
+ * MS_BIND: what source names (a directory or a file, links followed) is
+ * shown at p as well, with the flags of the mount it was reached
+ * through (Linux's clone_mnt); a directory only over a directory and a
+ * file over a file (ENOTDIR).  The mounts under source are not taken
+ * along without MS_REC (docs/vfs.md).
+ */
+static int do_bind(const struct path *p, const char *source, unsigned long flags)
+{
+	struct path from;
+	struct mount *m;
+	int err;
+
+	if (!source || !*source)
+		return -EINVAL;
+	if ((err = path_lookup_path(NULL, source, 0, &from)))
+		return err;
+	if (flags & MS_REC)
+		err = -EINVAL; /* recursive binds: not yet (docs/vfs.md) */
+	else if (!from.mnt || !from.mnt->attached || !p->mnt->attached)
+		err = -EINVAL;
+	else if (inode_is_dir(from.inode) != inode_is_dir(p->inode))
+		err = -ENOTDIR;
+	if (err) {
+		path_put(&from);
+		return err;
+	}
+	sb_get(from.inode->sb);
+	inode_get(from.inode);
+	if (!(m = mount_alloc(from.inode->sb, from.inode, from.mnt->source,
+			      path_mnt_flags(&from)))) {
+		inode_put(from.inode);
+		sb_put(from.inode->sb);
+		err = -ENOMEM;
+	} else if ((err = mount_attach(m, p))) {
+		mount_discard(m);
+	}
+	path_put(&from);
+	return err;
+}
+
+/* MS_MOVE: the mount whose root source names goes over p. */
+static int do_move(const struct path *p, const char *source)
+{
+	struct path from;
+	int err;
+
+	if (!source || !*source)
+		return -EINVAL;
+	if ((err = path_lookup_path(NULL, source, 0, &from)))
+		return err;
+	err = inode_is_dir(p->inode) ? mount_move(&from, p) : -EINVAL;
+	path_put(&from);
+	return err;
+}
+
+/* MS_SHARED/SLAVE/PRIVATE/UNBINDABLE: exactly one; there is no
+ * propagation here, so every mount is private already and shared or
+ * slave ones cannot be made (docs/vfs.md). */
+static int do_change_type(const struct path *p, unsigned long flags)
+{
+	unsigned long type = flags & MS_PROPAGATION;
+
+	if (!is_mount_root(p))
+		return -EINVAL;
+	if (type & (type - 1))
+		return -EINVAL;
+	return type & (MS_SHARED | MS_SLAVE) ? -EINVAL : 0;
+}
+
+static int do_new_mount(const struct path *p, const char *type, const char *source,
+			unsigned long flags, const char *data)
+{
+	const struct fs_type *fst;
+	struct super_block *sb;
+	struct mount *m;
+	int err;
+
+	if (!type)
+		return -EINVAL;
+	if (!(fst = fs_type_find(type)))
+		return -ENODEV;
+	if (!inode_is_dir(p->inode))
+		return -ENOTDIR;
+	if (!(sb = sb_create(fst, data, &err)))
+		return err;
+	/* A new instance takes the read-only flag; a single one keeps its
+	 * own, and the mount is read-only on its own. */
+	if ((flags & MS_RDONLY) && !fst->single)
+		sb->flags |= SB_RDONLY;
+	inode_get(sb->root);
+	if (!(m = mount_alloc(sb, sb->root, source ? source : "none", mnt_flags_of(flags)))) {
+		inode_put(sb->root);
+		sb_put(sb);
+		return -ENOMEM;
+	}
+	if ((err = mount_attach(m, p)))
+		mount_discard(m); /* its tree too, which no other mount shows */
+	return err;
+}
+
+static long path_mount(const char *source, const char *target, const char *type,
+		       unsigned long flags, const char *data)
+{
+	struct path p;
+	long err;
+
+	if ((flags & MS_MGC_MSK) == MS_MGC_VAL)
+		flags &= ~MS_MGC_MSK;
+	if ((err = upath_lookup_path(AT_FDCWD, target, false, &p)))
+		return err;
+	if (flags & MS_NOUSER)
+		err = -EINVAL;
+	else if (!capable(CAP_SYS_ADMIN)) /* after the lookup's errors, as Linux */
+		err = -EPERM;
+	else if (flags & MS_REMOUNT)
+		err = do_remount(&p, flags, data);
+	else if (flags & MS_BIND)
+		err = do_bind(&p, source, flags);
+	else if (flags & MS_PROPAGATION)
+		err = do_change_type(&p, flags);
+	else if (flags & MS_MOVE)
+		err = do_move(&p, source);
+	else
+		err = do_new_mount(&p, type, source, flags, data);
+	path_put(&p);
+	return err;
+}
+
+SYSCALL_DEFINE5(mount, const char *, usource, const char *, utarget, const char *, utype,
+		unsigned long, flags, const void *, udata)
+{
+	char *type, *source = NULL, *data = NULL;
+	long err = copy_mount_string(utype, &type);
+
+	if (!err)
+		err = copy_mount_string(usource, &source);
+	if (!err)
+		err = copy_mount_options(udata, &data);
+	if (!err)
+		err = path_mount(source, utarget, type, flags, data);
+	kfree(data);
+	kfree(source);
+	kfree(type);
+	return err;
+}
+
+#define MNT_FORCE	0x1
+#define MNT_DETACH	0x2
+#define MNT_EXPIRE	0x4
+#define UMOUNT_NOFOLLOW 0x8
+
+SYSCALL_DEFINE2(umount2, const char *, utarget, int, flags)
+{
+	struct path p;
+	long err;
+
+	if (flags & ~(MNT_FORCE | MNT_DETACH | MNT_EXPIRE | UMOUNT_NOFOLLOW))
+		return -EINVAL;
+	if ((flags & MNT_EXPIRE) && (flags & (MNT_FORCE | MNT_DETACH)))
+		return -EINVAL;
+	if ((err = upath_lookup_path(AT_FDCWD, utarget, flags & UMOUNT_NOFOLLOW, &p)))
+		return err;
+	mount_down(&p); /* the top mount there (pivot_root's ". ." leaves one on "/") */
+	if (!capable(CAP_SYS_ADMIN))
+		err = -EPERM;
+	else if (!is_mount_root(&p))
+		err = -EINVAL;
+	else if (flags & MNT_EXPIRE)
+		err = p.mnt->parent ? -EAGAIN : -EBUSY; /* expiry marks; nothing clears marks */
+	else
+		err = mount_umount(&p, flags & MNT_DETACH);
+	path_put(&p);
+	return err;
+}
+
+/* pivot_root's move for each process: root and working directory. */
+struct pivot {
+	const struct path *old, *new;
+};
+
+static bool pivot_task(struct task *t, void *arg)
+{
+	struct pivot *p = arg;
+
+	if (t->fs)
+		fs_replace_dir(t->fs, p->old, p->new);
+	return true;
+}
+
+/*
+ * Linux's checks, in its order: both directories (ENOTDIR...), the new
+ * root and put_old not on the caller's root mount (EBUSY), the caller's
+ * root a mount's root (EINVAL), new_root a mount's root (EINVAL), put_old
+ * at or under new_root and new_root under the root (EINVAL).  Then the
+ * root mount moves to put_old and new_root's mount takes its place; every
+ * process whose root or working directory was the old root gets the new
+ * one (Linux's chroot_fs_refs).  Unlike Linux, the first root mount
+ * (Linux's rootfs, EINVAL) may be pivoted away: here it is a tmpfs like
+ * any other, which umount can then take.
+ */
+static long do_pivot_root(const struct path *new, const struct path *old, const struct path *root)
+{
+	long err;
+
+	if (!inode_is_dir(new->inode) || !inode_is_dir(old->inode))
+		return -ENOTDIR;
+	if (new->inode->nlink == 0)
+		return -ENOENT;
+	if (new->mnt == root->mnt || old->mnt == root->mnt)
+		return -EBUSY;
+	if (!is_mount_root(root) || !is_mount_root(new))
+		return -EINVAL;
+	if (!path_reaches(old, new) || !path_reaches(new, root))
+		return -EINVAL;
+	if (!(err = mount_pivot(new, old, root)))
+		task_for_each(pivot_task, &(struct pivot){root, new});
+	return err;
+}
+
+SYSCALL_DEFINE2(pivot_root, const char *, unew, const char *, uold)
+{
+	struct path new, old, root;
+	long err = capable(CAP_SYS_ADMIN) ? upath_lookup_path(AT_FDCWD, unew, false, &new) : -EPERM;
+
+	if (err)
+		return err;
+	if ((err = upath_lookup_path(AT_FDCWD, uold, false, &old))) {
+		path_put(&new);
+		return err;
+	}
+	fs_get_root(current()->fs, &root);
+	err = do_pivot_root(&new, &old, &root);
+	path_put(&root);
+	path_put(&old);
+	path_put(&new);
+	return err;
+}
