@@ -474,3 +474,78 @@ size_t mount_snapshot(struct mount_snap *snap, size_t cap)
 	spin_unlock(&mount_lock);
 	return count;
 }
+
+/* A mount below a recursive bind's source, as it was when copied. */
+struct below {
+	struct mount *m;    /* referenced */
+	struct mount *copy; /* its copy under the bind, or NULL */
+	struct path at;	    /* where m was attached: parent and mount point, referenced */
+};
+
+/* Under no lock: the attached mounts under from's mount, oldest first
+ * (parents before children), referenced; their number or -ENOMEM. */
+static long collect_below(const struct path *from, struct below **out)
+{
+	size_t cap = mount_count() + 8, n = 0;
+	struct below *list = kzalloc(cap * sizeof(*list));
+	struct mount *m;
+
+	if (!list)
+		return -ENOMEM;
+	spin_lock(&mount_lock);
+	list_for_each_entry(m, &mounts, link) if (m != from->mnt && n < cap &&
+						     mount_under(m, from->mnt))
+	{
+		list[n] = (struct below){m, NULL, {m->parent, m->mountpoint}};
+		mnt_get(m);
+		path_get(&list[n++].at);
+	}
+	spin_unlock(&mount_lock);
+	*out = list;
+	return n;
+}
+
+/* The copy that stands for parent under top, or NULL if none does (a
+ * mount outside from's directory and everything below it). */
+static struct mount *copy_of(const struct below *list, size_t n, const struct mount *parent,
+			     const struct path *from, struct mount *top)
+{
+	if (parent == from->mnt)
+		return top;
+	for (size_t i = 0; i < n; i++)
+		if (list[i].m == parent)
+			return list[i].copy;
+	return NULL;
+}
+
+int mount_bind_below(struct mount *top, const struct path *from)
+{
+	struct below *list = NULL;
+	long n = collect_below(from, &list);
+	int err = n < 0 ? (int)n : 0;
+
+	for (long i = 0; i < n; i++) {
+		struct below *b = &list[i];
+		struct mount *parent = copy_of(list, n, b->at.mnt, from, top);
+		if (err || !parent)
+			continue;
+		if (b->at.mnt == from->mnt && !path_reaches(&b->at, from))
+			continue; /* beside the bound directory, not under it */
+		sb_get(b->m->sb);
+		inode_get(b->m->root);
+		if (!(b->copy = mount_alloc(b->m->sb, b->m->root, b->m->source, b->m->flags))) {
+			inode_put(b->m->root);
+			sb_put(b->m->sb);
+			err = -ENOMEM;
+		} else if ((err = mount_attach(b->copy, &(struct path){parent, b->at.inode}))) {
+			mount_discard(b->copy);
+			b->copy = NULL;
+		}
+	}
+	for (long i = 0; i < n; i++) {
+		path_put(&list[i].at);
+		mnt_put(list[i].m);
+	}
+	kfree(list);
+	return err;
+}

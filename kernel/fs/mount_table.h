@@ -24,6 +24,11 @@ void mount_discard(struct mount *m);
 /* Attaches m over mp: -ENOENT (mp removed), -EINVAL (mp's mount
  * detached); m is then still the caller's. */
 int mount_attach(struct mount *m, const struct path *mp);
+/* MS_REC: copies of the mounts below from (at or under its directory,
+ * in its mount and further down), each with its flags, attached under
+ * top, a bind of from attached already.  0, or -ENOMEM (the copies
+ * made so far stay: the caller unmounts top lazily). */
+int mount_bind_below(struct mount *top, const struct path *from);
 /* Sets the flags of the mount whose root p is (-EINVAL if none) and,
  * with sb_too, its instance's read-only flag as MNT_READONLY says. */
 int mount_set_flags(const struct path *p, unsigned int flags, bool sb_too);

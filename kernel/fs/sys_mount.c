@@ -120,8 +120,8 @@ static int do_remount(const struct path *p, unsigned long flags, const char *dat
  * MS_BIND: what source names (a directory or a file, links followed) is
  * shown at p as well, with the flags of the mount it was reached
  * through (Linux's clone_mnt); a directory only over a directory and a
- * file over a file (ENOTDIR).  The mounts under source are not taken
- * along without MS_REC (docs/vfs.md).
+ * file over a file (ENOTDIR).  The mounts under source are taken along
+ * with MS_REC only (Linux's copy_tree).
  */
 static int do_bind(const struct path *p, const char *source, unsigned long flags)
 {
@@ -133,9 +133,7 @@ static int do_bind(const struct path *p, const char *source, unsigned long flags
 		return -EINVAL;
 	if ((err = path_lookup_path(NULL, source, 0, &from)))
 		return err;
-	if (flags & MS_REC)
-		err = -EINVAL; /* recursive binds: not yet (docs/vfs.md) */
-	else if (!from.mnt || !from.mnt->attached || !p->mnt->attached)
+	if (!from.mnt || !from.mnt->attached || !p->mnt->attached)
 		err = -EINVAL;
 	else if (inode_is_dir(from.inode) != inode_is_dir(p->inode))
 		err = -ENOTDIR;
@@ -152,6 +150,8 @@ static int do_bind(const struct path *p, const char *source, unsigned long flags
 		err = -ENOMEM;
 	} else if ((err = mount_attach(m, p))) {
 		mount_discard(m);
+	} else if ((flags & MS_REC) && (err = mount_bind_below(m, &from))) {
+		mount_umount(&(struct path){m, m->root}, true);
 	}
 	path_put(&from);
 	return err;
