@@ -482,9 +482,10 @@ struct below {
 	struct path at;	    /* where m was attached: parent and mount point, referenced */
 };
 
-/* Under no lock: the attached mounts under from's mount, oldest first
- * (parents before children), referenced; their number or -ENOMEM. */
-static long collect_below(const struct path *from, struct below **out)
+/* Under no lock: the attached mounts under from's mount but top (the
+ * bind just made, which may lie under it), oldest first (parents before
+ * children), referenced; their number or -ENOMEM. */
+static long collect_below(const struct path *from, const struct mount *top, struct below **out)
 {
 	size_t cap = mount_count() + 8, n = 0;
 	struct below *list = kzalloc(cap * sizeof(*list));
@@ -493,7 +494,7 @@ static long collect_below(const struct path *from, struct below **out)
 	if (!list)
 		return -ENOMEM;
 	spin_lock(&mount_lock);
-	list_for_each_entry(m, &mounts, link) if (m != from->mnt && n < cap &&
+	list_for_each_entry(m, &mounts, link) if (m != from->mnt && m != top && n < cap &&
 						     mount_under(m, from->mnt))
 	{
 		list[n] = (struct below){m, NULL, {m->parent, m->mountpoint}};
@@ -521,7 +522,7 @@ static struct mount *copy_of(const struct below *list, size_t n, const struct mo
 int mount_bind_below(struct mount *top, const struct path *from)
 {
 	struct below *list = NULL;
-	long n = collect_below(from, &list);
+	long n = collect_below(from, top, &list);
 	int err = n < 0 ? (int)n : 0;
 
 	for (long i = 0; i < n; i++) {

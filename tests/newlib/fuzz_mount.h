@@ -1,7 +1,9 @@
 /* The fuzzer's mount scenario: helpers walk into a tmpfs, make and rename
  * directories there, keep a working directory or a chroot in it, while
  * the scenario unmounts it (lazily or not), remounts it read-only and
- * back, and stacks other mounts on it.  Teardown: every mount off, then
+ * back, stacks other mounts on it, binds its directory over itself or
+ * the whole tree (recursively) into it and makes such binds read-only.
+ * Teardown: every mount off, then
  * the mount point must be a plain directory again; the leak check counts
  * what is left (mounts, super blocks, inodes).  On the host it plays in
  * a mount namespace of its own, or not at all without root.
@@ -11,6 +13,7 @@
 
 #define FZ_MS_RDONLY  1L
 #define FZ_MS_REMOUNT 32L
+#define FZ_MS_BIND    4096L
 #define FZ_MS_REC     16384L
 #define FZ_MS_PRIVATE (1L << 18)
 #define FZ_MNT_DETACH 2L
@@ -69,7 +72,7 @@ static void scenario_mounts(void)
 	for (int i = 0, n = 1 + (int)below(3); i < n; i++)
 		mount_walker();
 	for (int i = 0; i < 16; i++) {
-		switch (below(4)) {
+		switch (below(6)) {
 		case 0:
 			if (raw_call(__NR_umount2, (long)"mt", one_in(2) ? FZ_MNT_DETACH : 0, 0) ==
 			    0)
@@ -85,6 +88,16 @@ static void scenario_mounts(void)
 		case 3:
 			settle();
 			break;
+		case 4: /* mount --bind d d, or --rbind mt mt/d */
+			if (one_in(2))
+				fz_mount("mt/d", "mt/d", NULL, FZ_MS_BIND, NULL);
+			else
+				fz_mount("mt", "mt/d", NULL, FZ_MS_BIND | FZ_MS_REC, NULL);
+			break;
+		case 5:
+			fz_mount(NULL, "mt/d", NULL,
+				 FZ_MS_REMOUNT | FZ_MS_BIND | (one_in(2) ? FZ_MS_RDONLY : 0), NULL);
+			break;
 		}
 	}
 	if (one_in(2))
@@ -92,8 +105,14 @@ static void scenario_mounts(void)
 	for (int i = 0; i < helpers.n;)
 		if (helper_wait(helpers.pid[i], HELPER_END_MS) < 0)
 			kill_helper(i);
-	while (raw_call(__NR_umount2, (long)"mt", FZ_MNT_DETACH, 0) == 0)
-		;
+	/* Binds on mt/d may sit on the tmpfs's d or on the bare directory's. */
+	for (bool more = true; more;) {
+		more = false;
+		while (raw_call(__NR_umount2, (long)"mt/d", FZ_MNT_DETACH, 0) == 0)
+			more = true;
+		while (raw_call(__NR_umount2, (long)"mt", FZ_MNT_DETACH, 0) == 0)
+			more = true;
+	}
 	/* What walkers made while nothing was mounted is in the directory itself. */
 	unlink("mt/d/f"), rmdir("mt/d/x"), rmdir("mt/d"), unlink("mt/e/f"), rmdir("mt/e");
 	if (rmdir("mt") != 0 && errno == EBUSY)
