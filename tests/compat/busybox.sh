@@ -219,7 +219,7 @@ printf '#!/nonexistent/sh\n' > bad.sh; chmod 755 bad.sh
 env ./bad.sh 2>/dev/null; echo "missing interpreter $?"
 rm s.sh bad.sh
 
-echo "== mount, df, umount, chroot: a tmpfs of its own (issue 30)"
+echo "== mount, df, umount, chroot, mount --bind: a tmpfs of its own (issue 30)"
 # On the host this needs root and runs in a mount namespace of its own
 # (unshare -m), so nothing it mounts is seen outside; fdkernel has one.
 cat > mounts.sh <<'END'
@@ -234,6 +234,12 @@ echo x > other && cat other && rm other
 mount -o remount,ro m && echo "remounted ro"
 touch m/g 2>&1 | grep -c 'Read-only file system'
 mount -o remount,rw m && touch m/g && echo "writable again"
+mkdir b && mount --bind m b && echo "bound"; ls b
+mount -o remount,bind,ro b && echo "the bind read-only"
+touch b/h 2>&1 | grep -c 'Read-only file system'; touch m/h && ls b
+grep -c " $PWD/b tmpfs ro" /proc/mounts
+(cd b && umount "$PWD" 2>&1 | grep -c 'busy')
+umount b && echo "bind unmounted"; ls b; rmdir b && rm m/h
 (cd m && umount "$PWD" 2>&1 | grep -c 'busy')
 umount m && echo "unmounted"; ls m
 grep -c " $PWD/m " /proc/mounts
