@@ -264,6 +264,49 @@ static int take_link(struct walk *w, struct inode *link, const char *tail, struc
 	return link->link.file ? jump_link(w, link, out) : follow_link(w, link, tail);
 }
 
+/*
+ * The paths child_in finds borrow the walk's mount: the mount is
+ * referenced only when it is not w->cur's (a crossing), so a step inside
+ * one mount touches no mount count.  walk_own makes such a path whole (a
+ * result handed out), walk_drop lets it go, walk_step moves the walk on
+ * to it; walk_borrow turns a whole path into a borrowing one.  Each must
+ * run while w->cur is still the directory the path was found in.
+ */
+static void walk_own(const struct walk *w, struct path *p)
+{
+	if (p->mnt == w->cur.mnt)
+		mnt_get(p->mnt);
+}
+
+static void walk_borrow(const struct walk *w, struct path *p)
+{
+	if (p->mnt == w->cur.mnt)
+		mnt_put(p->mnt); /* never the last: w->cur holds one */
+}
+
+/* Drops p's mount only: before a link is followed, which may move the
+ * walk to the root (the inode, the link's target, is still needed). */
+static void walk_drop_mnt(const struct walk *w, struct path *p)
+{
+	if (p->mnt != w->cur.mnt)
+		mnt_put(p->mnt);
+	p->mnt = NULL;
+}
+
+static void walk_drop(const struct walk *w, struct path *p)
+{
+	walk_drop_mnt(w, p);
+	inode_put(p->inode);
+}
+
+static void walk_step(struct walk *w, const struct path *next)
+{
+	inode_put(w->cur.inode);
+	if (next->mnt != w->cur.mnt)
+		mnt_put(w->cur.mnt);
+	w->cur = *next;
+}
+
 /* "..": the parent of dir or, from the root of a mount, the parent of
  * what it covers; at the root of a detached tree, itself (referenced). */
 static void parent_of(const struct path *dir, struct path *out)
@@ -283,7 +326,8 @@ static void parent_of(const struct path *dir, struct path *out)
 
 /*
  * What name names in the directory w->cur ("." and ".." included),
- * referenced, a link not followed.  -ENOTDIR, -ENAMETOOLONG, -ENOENT.
+ * referenced (its mount borrowed from the walk's), a link not followed.
+ * -ENOTDIR, -ENAMETOOLONG, -ENOENT.
  */
 static int child_in(struct walk *w, const char *name, size_t len, struct path *out)
 {
@@ -295,15 +339,16 @@ static int child_in(struct walk *w, const char *name, size_t len, struct path *o
 		return -ENAMETOOLONG;
 	if (is_dot(name, len)) {
 		*out = *dir;
-		path_get(out);
+		inode_get(out->inode);
 		return 0;
 	}
 	if (!is_dotdot(name, len)) {
 		int err = dir_find(dir->inode, name, len, &out->inode);
-		if (!err) {
-			out->mnt = dir->mnt;
+		out->mnt = dir->mnt;
+		if (!err && __atomic_load_n(&out->inode->mounted, __ATOMIC_ACQUIRE)) {
 			mnt_get(out->mnt);
 			mount_down(out);
+			walk_borrow(w, out);
 		}
 		return err;
 	}
@@ -316,12 +361,13 @@ static int child_in(struct walk *w, const char *name, size_t len, struct path *o
 		return -EXDEV;
 	if (at_scope || at_task_root(dir)) {
 		*out = *dir;
-		path_get(out);
+		inode_get(out->inode);
 		return 0;
 	}
 	parent_of(dir, out);
+	walk_borrow(w, out);
 	if ((w->flags & LOOKUP_SCOPED) && dir_rename_retry(w->rename_seq)) {
-		path_put(out);
+		walk_drop(w, out);
 		return -EAGAIN;
 	}
 	return 0;
@@ -333,7 +379,7 @@ static int child_of(struct walk *w, const char *name, size_t len, struct path *o
 	int err = child_in(w, name, len, out);
 
 	if (!err && (err = xdev_check(w, out->inode)))
-		path_put(out);
+		walk_drop(w, out);
 	return err;
 }
 
@@ -363,7 +409,7 @@ static int walk_to_last(struct walk *w, struct path_last *last)
 		if (inode_is_link(next.inode) && next.inode->link.file) {
 			struct path dir;
 			err = jump_link(w, next.inode, &dir);
-			path_put(&next);
+			walk_drop(w, &next);
 			if (err)
 				return err == -ENXIO ? -ENOTDIR : err;
 			path_put(&w->cur);
@@ -371,14 +417,14 @@ static int walk_to_last(struct walk *w, struct path_last *last)
 			continue;
 		}
 		if (inode_is_link(next.inode)) {
+			walk_drop_mnt(w, &next);
 			err = follow_link(w, next.inode, w->rest);
-			path_put(&next);
+			inode_put(next.inode);
 			if (err)
 				return err;
 			continue;
 		}
-		path_put(&w->cur);
-		w->cur = next;
+		walk_step(w, &next);
 	}
 	if (!inode_is_dir(w->cur.inode))
 		return -ENOTDIR;
@@ -436,12 +482,14 @@ static int walk_last(struct walk *w, const struct path_last *last, unsigned int 
 	if (err)
 		return err;
 	if (inode_is_link(ip.inode) && (!(flags & LOOKUP_NOFOLLOW) || last->trailing_slash)) {
+		walk_drop_mnt(w, &ip);
 		err = take_link(w, ip.inode, last->trailing_slash ? "/" : "", out);
-		path_put(&ip);
+		inode_put(ip.inode);
 		return err;
 	}
 	w->named = !is_dot(last->name, last->len) && !is_dotdot(last->name, last->len);
 	*out = ip;
+	walk_own(w, out);
 	return 0;
 }
 

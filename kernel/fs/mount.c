@@ -34,19 +34,6 @@ unsigned long mount_count(void)
 	return __atomic_load_n(&live_mounts, __ATOMIC_RELAXED);
 }
 
-void path_get(const struct path *p)
-{
-	mnt_get(p->mnt);
-	inode_get(p->inode);
-}
-
-void path_put(struct path *p)
-{
-	inode_put(p->inode);
-	mnt_put(p->mnt);
-	*p = (struct path){NULL, NULL};
-}
-
 /* An instance leaving its last mount (or never getting one): for a type
  * with an instance per mount, its tree goes (files still open keep their
  * inodes); then the mount's reference on it. */
@@ -60,7 +47,7 @@ static void sb_discard(struct super_block *sb)
 	sb_put(sb);
 }
 
-static void mount_free(struct mount *m)
+void mount_free(struct mount *m)
 {
 	struct super_block *sb = m->sb;
 
@@ -72,12 +59,6 @@ static void mount_free(struct mount *m)
 		sb_put(sb);
 	else
 		sb_discard(sb);
-}
-
-void mnt_put(struct mount *m)
-{
-	if (m && !__atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL))
-		mount_free(m);
 }
 
 struct mount *mount_alloc(struct super_block *sb, struct inode *root, const char *source,

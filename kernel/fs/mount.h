@@ -58,7 +58,27 @@ static inline void mnt_get(struct mount *m)
 	if (m)
 		__atomic_add_fetch(&m->refs, 1, __ATOMIC_RELAXED);
 }
-void mnt_put(struct mount *m);
+/* The last put of a detached mount frees it (mount.c). */
+void mount_free(struct mount *m);
+static inline void mnt_put(struct mount *m)
+{
+	if (m && !__atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL))
+		mount_free(m);
+}
+
+/* Inline: a walk takes and drops a path at every step. */
+static inline void path_get(const struct path *p)
+{
+	mnt_get(p->mnt);
+	inode_get(p->inode);
+}
+
+static inline void path_put(struct path *p)
+{
+	inode_put(p->inode);
+	mnt_put(p->mnt);
+	*p = (struct path){NULL, NULL};
+}
 
 /* Makes root_sb the root mount (vfs_init, before any path is walked). */
 void mount_init(struct super_block *root_sb);

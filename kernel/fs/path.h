@@ -21,9 +21,7 @@ struct path {
 	struct inode *inode;
 };
 
-void path_get(const struct path *p);
-/* Drops both references and clears *p. */
-void path_put(struct path *p);
+/* path_get and path_put (which drops both and clears *p) are mount.h's. */
 
 static inline bool path_equal(const struct path *a, const struct path *b)
 {

@@ -51,10 +51,10 @@ void fs_put(struct fs_struct *fs)
 /* *out = a copy of *p (root or cwd), with references. */
 static void fs_get(struct fs_struct *fs, const struct path *p, struct path *out)
 {
-	spin_lock(&fs->lock);
+	spin_lock_task(&fs->lock);
 	*out = *p;
 	path_get(out);
-	spin_unlock(&fs->lock);
+	spin_unlock_task(&fs->lock);
 }
 
 void fs_get_cwd(struct fs_struct *fs, struct path *out)
@@ -72,11 +72,11 @@ static void fs_set(struct fs_struct *fs, struct path *p, struct path *dir)
 {
 	struct path old;
 
-	spin_lock(&fs->lock);
+	spin_lock_task(&fs->lock);
 	old = *p;
 	__atomic_store_n(&p->inode, dir->inode, __ATOMIC_RELAXED); /* fs_is_root's */
 	__atomic_store_n(&p->mnt, dir->mnt, __ATOMIC_RELAXED);
-	spin_unlock(&fs->lock);
+	spin_unlock_task(&fs->lock);
 	path_put(&old);
 }
 
@@ -117,10 +117,10 @@ void fs_replace_dir(struct fs_struct *fs, const struct path *old, const struct p
 {
 	struct path root = {NULL, NULL}, cwd = {NULL, NULL};
 
-	spin_lock(&fs->lock);
+	spin_lock_task(&fs->lock);
 	replace_if(&fs->root, old, new, &root);
 	replace_if(&fs->cwd, old, new, &cwd);
-	spin_unlock(&fs->lock);
+	spin_unlock_task(&fs->lock);
 	if (root.inode)
 		path_put(&root);
 	if (cwd.inode)

@@ -15,6 +15,8 @@
  * the lock (fs_get_root, fs_get_cwd), so a concurrent chdir or chroot in
  * another thread cannot free the directory they walk from, and a root
  * given up is put at once (umount right after pivot_root finds it free).
+ * No interrupt handler takes lock: spin_lock_task, as every path walk
+ * takes it once.
  */
 struct fs_struct {
 	int refs;

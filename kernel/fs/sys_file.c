@@ -34,9 +34,27 @@ static struct files_table *files(void)
 
 void upath_put(struct upath *p)
 {
-	kfree(p->path);
+	if (p->path != p->iname)
+		kfree(p->path);
 	if (p->dir.inode)
 		path_put(&p->dir);
+}
+
+/* Copies the user's path into p: its length (PATH_MAX if too long),
+ * -EFAULT or -ENOMEM.  A short one stays in p->iname, the rest is
+ * copied again into a PATH_MAX buffer. */
+static long upath_copy(struct upath *p, const char *upath)
+{
+	long n = strncpy_from_user(p->iname, upath, UPATH_INLINE);
+
+	p->path = p->iname;
+	if (n < UPATH_INLINE)
+		return n;
+	if (!(p->path = kmalloc(PATH_MAX))) {
+		p->path = p->iname;
+		return -ENOMEM;
+	}
+	return strncpy_from_user(p->path, upath, PATH_MAX);
 }
 
 int upath_get_flags(int dirfd, const char *upath, int flags, struct upath *p)
@@ -44,10 +62,8 @@ int upath_get_flags(int dirfd, const char *upath, int flags, struct upath *p)
 	struct file *f;
 	long n;
 
-	*p = (struct upath){.path = kmalloc(PATH_MAX)};
-	if (!p->path)
-		return -ENOMEM;
-	n = strncpy_from_user(p->path, upath, PATH_MAX);
+	p->dir = (struct path){NULL, NULL};
+	n = upath_copy(p, upath);
 	if (n == 0 && (flags & AT_EMPTY_PATH))
 		return 0;
 	if (n == 0)

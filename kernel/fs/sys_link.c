@@ -6,6 +6,7 @@
 #include "fs/file.h"
 #include "fd/fdtable.h"
 #include "fs/root_cwd.h"
+#include "fs/mount.h"
 #include "fs/upath.h"
 #include "lib/string.h"
 #include "mm/heap.h"

@@ -10,10 +10,17 @@
 #include "proc/task.h"
 #include <uapi/syscall_indirect.h>
 
-/* A path from user space and the directory it is relative to. */
+/* Paths this long or shorter are copied into the upath itself (most
+ * are: Linux's getname embeds short names the same way); longer ones
+ * into a kmalloc'd PATH_MAX buffer. */
+#define UPATH_INLINE 256
+
+/* A path from user space and the directory it is relative to.  Lives on
+ * its caller's stack and is never copied (path may point into it). */
 struct upath {
-	char *path;	 /* kmalloc'd copy */
+	char *path;	 /* iname, or a kmalloc'd copy */
 	struct path dir; /* referenced, or empty for the cwd */
+	char iname[UPATH_INLINE];
 };
 
 /*

@@ -5,6 +5,7 @@
  */
 #include "tty/console.h"
 #include "fs/file.h"
+#include "fs/mount.h"
 #include "fs/vfs.h"
 #include "fs/super.h"
 #include "lib/ktest.h"

@@ -24,6 +24,7 @@
 #include "fs/event/poll.h"
 #include "fs/file.h"
 #include "fs/inode.h"
+#include "fs/mount.h"
 #include "fs/proc/proc_sys.h"
 #include "fs/vfs.h"
 #include "lib/iov_iter.h"
