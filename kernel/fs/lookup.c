@@ -97,16 +97,17 @@ struct walk {
 	 * referenced, which it may not leave, and the rename sequence then. */
 	struct path scope;
 	unsigned long rename_seq;
-	/* LOOKUP_NO_XDEV: the instance the walk starts on, which it may
-	 * not leave. */
-	const struct super_block *home;
+	/* LOOKUP_NO_XDEV: the mount the walk starts on, which it may not
+	 * leave. */
+	const struct mount *home;
 };
 
-/* LOOKUP_NO_XDEV: -EXDEV if reaching ip crosses into another file
- * system (Linux's mount crossings: down, up by "..", and jumps). */
-static int xdev_check(const struct walk *w, const struct inode *ip)
+/* LOOKUP_NO_XDEV: -EXDEV if reaching p crosses a mount point (Linux's
+ * crossings: down, up by "..", and jumps; into a bind of the same
+ * instance too). */
+static int xdev_check(const struct walk *w, const struct path *p)
 {
-	return (w->flags & LOOKUP_NO_XDEV) && ip->sb != w->home ? -EXDEV : 0;
+	return (w->flags & LOOKUP_NO_XDEV) && p->mnt != w->home ? -EXDEV : 0;
 }
 
 #define LOOKUP_SCOPED (LOOKUP_BENEATH | LOOKUP_IN_ROOT)
@@ -125,7 +126,7 @@ static int jump_root(struct walk *w)
 	} else {
 		task_root(&w->cur);
 	}
-	return xdev_check(w, w->cur.inode);
+	return xdev_check(w, &w->cur);
 }
 
 static int walk_init(struct walk *w, const struct path *start, const char *path,
@@ -136,11 +137,11 @@ static int walk_init(struct walk *w, const struct path *start, const char *path,
 		*where = (struct path_where){NULL, NULL};
 	if (!(flags & LOOKUP_SCOPED)) {
 		start_dir(start, path, &w->cur);
-		w->home = w->cur.inode->sb;
+		w->home = w->cur.mnt;
 		return 0;
 	}
 	start_dir(start, ".", &w->scope);
-	w->home = w->scope.inode->sb;
+	w->home = w->scope.mnt;
 	w->rename_seq = dir_rename_begin();
 	if (path[0] == '/')
 		return jump_root(w);
@@ -243,7 +244,7 @@ static int jump_link(struct walk *w, struct inode *link, struct path *out)
 		return err;
 	if (!link->link.jump)
 		return -ENXIO;
-	if ((err = xdev_check(w, link->link.jump)))
+	if ((err = xdev_check(w, &(struct path){f->mnt, link->link.jump})))
 		return err;
 	w->named = false;
 	if (w->where && f->name) {
@@ -378,7 +379,7 @@ static int child_of(struct walk *w, const char *name, size_t len, struct path *o
 {
 	int err = child_in(w, name, len, out);
 
-	if (!err && (err = xdev_check(w, out->inode)))
+	if (!err && (err = xdev_check(w, out)))
 		walk_drop(w, out);
 	return err;
 }

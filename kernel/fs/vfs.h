@@ -35,7 +35,7 @@ int path_lookup(const struct path *start, const char *path, struct inode **out);
 #define LOOKUP_EXCL	2U
 /*
  * openat2's RESOLVE_* restrictions on the whole walk, as Linux's: no
- * mount crossed (one file system here: nothing to refuse), no magic
+ * mount crossed (EXDEV), no magic
  * /proc link followed (ELOOP), no link at all (ELOOP), nothing outside
  * start reached (BENEATH: EXDEV for "/", an absolute link, ".." above
  * start or a magic link), start as the root (IN_ROOT: "/" and ".." stop

@@ -13,8 +13,10 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fdkernel_abi.h" /* struct open_how, RESOLVE_*: Linux's, from kernel/uapi */
 #include "mount_ns.h"
 #include "testutil.h"
 
@@ -94,6 +96,13 @@ static void shows_the_same(void)
 	   "and \"..\" twice goes back up through DST (%s)", cwd);
 	require(chdir("/") == 0, "chdir /");
 	ok(mount_root_is(dst, strchr(src + 1, '/')), "mountinfo: DST's root is SRC inside its instance");
+	struct open_how how = {.flags = O_RDONLY, .resolve = RESOLVE_NO_XDEV};
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	long fd2 = syscall(SYS_openat2, dfd, "src/sub", &how, sizeof how);
+	ok(fd2 >= 0 && close(fd2) == 0, "openat2 RESOLVE_NO_XDEV inside one mount opens");
+	is_errno(syscall(SYS_openat2, dfd, "dst/sub", &how, sizeof how), EXDEV,
+		 "and into the bind (the same instance): EXDEV");
+	close(dfd);
 }
 
 static void read_only(void)
@@ -205,7 +214,7 @@ static void bad_args(void)
 
 int main(void)
 {
-	plan(45);
+	plan(47);
 	own_mount_namespace();
 	snprintf(dir, sizeof dir, "/tmp/bind-%d", (int)getpid());
 	snprintf(src, sizeof src, "%s/src", dir);
