@@ -5,10 +5,14 @@
  * and madvise cannot drop them (EINVAL).  /proc/<pid>/status's VmLck adds
  * the locked vmas up.  Locks are not inherited by fork and end with exec.
  *
- * RLIMIT_MEMLOCK binds only a process without CAP_IPC_LOCK; every process
- * here is root, which has it, so as on Linux for root nothing is refused
- * for size (the users issue brings the check with the credentials).
+ * RLIMIT_MEMLOCK binds a process without CAP_IPC_LOCK, as Linux: with a
+ * limit of 0 it may lock nothing (EPERM), else its locked bytes stay
+ * within the limit (ENOMEM; mlockall(MCL_CURRENT): everything it maps).
+ * What MCL_FUTURE locks later is not held to it yet.
  */
+#include "proc/cred.h"
+#include "proc/group.h"
+#include "proc/rlimit.h"
 #include "proc/task.h"
 #include "mm/uvm.h"
 #include "mm/vma.h"
@@ -37,15 +41,45 @@ static int lock_range(uint64_t addr, uint64_t len, uint64_t *start, uint64_t *en
  * before it changed) and for a part nothing may touch (PROT_NONE: locked
  * all the same, but it cannot be populated); EAGAIN when memory runs out.
  */
+/* The caller's RLIMIT_MEMLOCK, or UINT64_MAX with CAP_IPC_LOCK. */
+static uint64_t lock_limit(void)
+{
+	return capable(CAP_IPC_LOCK) ? UINT64_MAX : rlimit_soft(current()->group, RLIMIT_MEMLOCK);
+}
+
+/* Under u->lock: whether locking [start, end) keeps u's locked bytes
+ * (those already locked in the range counted once) within limit. */
+static bool lock_fits(struct uvm *u, uint64_t start, uint64_t end, uint64_t limit)
+{
+	uint64_t locked = end - start;
+	struct vma *v;
+
+	if (limit == UINT64_MAX)
+		return true;
+	list_for_each_entry(v, &u->vt->vmas, node)
+	{
+		if (!(v->flags & VMA_LOCKED))
+			continue;
+		uint64_t lo = v->start > start ? v->start : start, hi = v->end < end ? v->end : end;
+		locked += (v->end - v->start) - (hi > lo ? hi - lo : 0);
+	}
+	return locked <= limit;
+}
+
 static long apply_lock(uint64_t start, uint64_t end, unsigned int lock)
 {
 	struct uvm *u = current()->uvm;
+	uint64_t limit = lock ? lock_limit() : UINT64_MAX;
 	bool inaccessible;
 	long err;
 
 	if (end == start)
 		return 0;
 	spin_lock(&u->lock);
+	if (!lock_fits(u, start, end, limit)) {
+		spin_unlock(&u->lock);
+		return -ENOMEM;
+	}
 	err = vma_set_bits(u, start, end, VMA_LOCKED | VMA_LOCKONFAULT, lock, false);
 	if (lock)
 		u->ever_locked = true;
@@ -61,7 +95,11 @@ static long apply_lock(uint64_t start, uint64_t end, unsigned int lock)
 static long do_mlock(uint64_t addr, uint64_t len, unsigned int lock)
 {
 	uint64_t start, end;
-	long err = lock_range(addr, len, &start, &end);
+	long err;
+
+	if (lock && !lock_limit()) /* Linux's can_do_mlock, first */
+		return -EPERM;
+	err = lock_range(addr, len, &start, &end);
 
 	return err ? err : apply_lock(start, end, lock);
 }
@@ -97,6 +135,10 @@ SYSCALL_DEFINE1(mlockall, int, flags)
 
 	if (!flags || (flags & ~(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) || flags == MCL_ONFAULT)
 		return -EINVAL;
+	if (!lock_limit())
+		return -EPERM;
+	if ((flags & MCL_CURRENT) && uvm_mapped_bytes(u, 0) > lock_limit())
+		return -ENOMEM; /* Linux's total_vm test */
 	spin_lock(&u->lock);
 	u->lock_future = flags & MCL_FUTURE ? lock : 0;
 	u->ever_locked = true;

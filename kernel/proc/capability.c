@@ -129,16 +129,43 @@ static bool cap_valid(unsigned long cap)
 	return cap <= CAP_LAST_CAP;
 }
 
-/* PR_SET_KEEPCAPS (0 or 1). */
+/* PR_SET_KEEPCAPS (0 or 1; EPERM once locked). */
 static long set_keepcaps(unsigned long on)
 {
 	struct cred *new;
 
 	if (on > 1)
 		return -EINVAL;
+	if (cred_current()->securebits & (SECBIT_KEEP_CAPS << 1))
+		return -EPERM;
 	if (!(new = cred_prepare()))
 		return -ENOMEM;
-	new->keep_caps = on;
+	new->securebits =
+	    on ? new->securebits | SECBIT_KEEP_CAPS : new->securebits & ~SECBIT_KEEP_CAPS;
+	cred_commit(new);
+	return 0;
+}
+
+/*
+ * PR_SET_SECUREBITS: Linux's rules -- no change to a locked bit, no
+ * unlocking, no unknown bit, and CAP_SETPCAP for anything (EPERM for
+ * each).
+ */
+static long set_securebits(unsigned long bits)
+{
+	struct cred *new = cred_prepare();
+	unsigned int old;
+
+	if (!new)
+		return -ENOMEM;
+	old = new->securebits;
+	if ((((old & SECBIT_ALL_LOCKS) >> 1) & (old ^ bits)) || (old & SECBIT_ALL_LOCKS & ~bits) ||
+	    (bits & ~(unsigned long)(SECBIT_ALL_LOCKS | SECBIT_ALL_BITS)) ||
+	    !capable(CAP_SETPCAP)) {
+		cred_abort(new);
+		return -EPERM;
+	}
+	new->securebits = (unsigned int)bits;
 	cred_commit(new);
 	return 0;
 }
@@ -159,7 +186,8 @@ static long bset_drop(unsigned long cap)
 	return 0;
 }
 
-/* PR_CAP_AMBIENT: raising needs the capability permitted and inheritable. */
+/* PR_CAP_AMBIENT: raising needs the capability permitted and inheritable
+ * and no SECBIT_NO_CAP_AMBIENT_RAISE. */
 static long ambient(unsigned long op, unsigned long cap, unsigned long a4, unsigned long a5)
 {
 	const struct cred *c = cred_current();
@@ -175,7 +203,8 @@ static long ambient(unsigned long op, unsigned long cap, unsigned long a4, unsig
 	} else if (op != PR_CAP_AMBIENT_RAISE && op != PR_CAP_AMBIENT_LOWER) {
 		return -EINVAL;
 	} else if (op == PR_CAP_AMBIENT_RAISE &&
-		   !(c->cap_permitted & c->cap_inheritable & CAP_TO_MASK(cap))) {
+		   (!(c->cap_permitted & c->cap_inheritable & CAP_TO_MASK(cap)) ||
+		    (c->securebits & SECBIT_NO_CAP_AMBIENT_RAISE))) {
 		return -EPERM;
 	}
 	if (!(new = cred_prepare()))
@@ -196,7 +225,11 @@ long prctl_cred(int option, unsigned long a2, unsigned long a3, unsigned long a4
 
 	switch (option) {
 	case PR_GET_KEEPCAPS:
-		return cred_current()->keep_caps;
+		return !!(cred_current()->securebits & SECBIT_KEEP_CAPS);
+	case PR_GET_SECUREBITS:
+		return cred_current()->securebits;
+	case PR_SET_SECUREBITS:
+		return set_securebits(a2);
 	case PR_SET_KEEPCAPS:
 		return set_keepcaps(a2);
 	case PR_CAPBSET_READ:

@@ -291,16 +291,15 @@ void cred_set_groups(struct cred *new, struct group_info *gi)
 
 /*
  * execve with no set-id bit and no file capabilities (what this kernel
- * has): root (real or effective) gets its bounding and inheritable sets
- * as permitted, effective too when the effective uid is 0; anyone else
- * keeps only the ambient set.  no_new_privs forbids gaining anything.
- * The saved and file-system ids become the effective ones.  Everything
- * but the reference count and the group list is written; returns
- * AT_SECURE.
+ * has): root (real or effective; not with SECBIT_NOROOT) gets its
+ * bounding and inheritable sets as permitted, effective too when the
+ * effective uid is 0; anyone else keeps only the ambient set.  no_new_privs forbids gaining
+ * anything. The saved and file-system ids become the effective ones.  Everything but the reference
+ * count and the group list is written; returns AT_SECURE.
  */
 static bool exec_compute(const struct cred *old, bool nnp, struct cred *out)
 {
-	bool effective = old->euid == 0, setid;
+	bool root = !(old->securebits & SECBIT_NOROOT), effective = root && old->euid == 0, setid;
 
 	out->uid = old->uid, out->gid = old->gid;
 	out->euid = old->euid, out->egid = old->egid;
@@ -308,7 +307,7 @@ static bool exec_compute(const struct cred *old, bool nnp, struct cred *out)
 	out->cap_bset = old->cap_bset;
 	out->cap_ambient = old->cap_ambient;
 	out->cap_permitted = 0;
-	if (old->euid == 0 || old->uid == 0)
+	if (root && (old->euid == 0 || old->uid == 0))
 		out->cap_permitted = old->cap_bset | old->cap_inheritable;
 	setid = out->euid != old->uid || out->egid != old->gid;
 	if ((setid || (out->cap_permitted & ~old->cap_permitted)) && nnp) {
@@ -321,7 +320,7 @@ static bool exec_compute(const struct cred *old, bool nnp, struct cred *out)
 		out->cap_ambient = 0;
 	out->cap_permitted |= out->cap_ambient;
 	out->cap_effective = effective ? out->cap_permitted : out->cap_ambient;
-	out->keep_caps = false;
+	out->securebits = old->securebits & ~SECBIT_KEEP_CAPS;
 	return setid || (out->uid != 0 && (effective || (out->cap_permitted & ~out->cap_ambient)));
 }
 
@@ -343,7 +342,7 @@ static bool cred_same(const struct cred *a, const struct cred *b)
 	       a->sgid == b->sgid && a->fsgid == b->fsgid && a->groups == b->groups &&
 	       a->cap_inheritable == b->cap_inheritable && a->cap_permitted == b->cap_permitted &&
 	       a->cap_effective == b->cap_effective && a->cap_bset == b->cap_bset &&
-	       a->cap_ambient == b->cap_ambient && a->keep_caps == b->keep_caps;
+	       a->cap_ambient == b->cap_ambient && a->securebits == b->securebits;
 }
 
 bool cred_exec_commit(struct task *t, struct cred *new, bool nnp)

@@ -45,7 +45,9 @@ struct cred {
 	struct group_info *groups; /* referenced, never NULL */
 	/* Capability sets (bit n: capability n), Linux's five. */
 	uint64_t cap_inheritable, cap_permitted, cap_effective, cap_bset, cap_ambient;
-	bool keep_caps; /* PR_SET_KEEPCAPS (securebits' KEEP_CAPS); cleared by execve */
+	/* SECBIT_* (uapi/capability.h): PR_SET_SECUREBITS, PR_SET_KEEPCAPS;
+	 * execve clears SECBIT_KEEP_CAPS. */
+	unsigned int securebits;
 	struct grace_head grace;
 };
 

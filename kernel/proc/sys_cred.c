@@ -47,11 +47,14 @@ static bool is_root(uint32_t a, uint32_t b, uint32_t c)
  * effective and saved ids loses the permitted and effective sets (unless
  * PR_SET_KEEPCAPS) and the ambient one; an effective uid leaving 0 loses
  * the effective set, one becoming 0 gets the permitted set.
+ * SECBIT_NO_SETUID_FIXUP turns all this off.
  */
 static void fix_caps_for_uids(struct cred *new, const struct cred *old)
 {
+	if (new->securebits & SECBIT_NO_SETUID_FIXUP)
+		return;
 	if (is_root(old->uid, old->euid, old->suid) && !is_root(new->uid, new->euid, new->suid)) {
-		if (!new->keep_caps)
+		if (!(new->securebits &SECBIT_KEEP_CAPS))
 			new->cap_permitted = new->cap_effective = 0;
 		new->cap_ambient = 0;
 	}
@@ -253,9 +256,9 @@ static long set_fs(uint32_t id, bool uids)
 		return prev;
 	}
 	*n.fs = id;
-	if (uids && prev == 0 && id != 0)
+	if (uids && !(new->securebits &SECBIT_NO_SETUID_FIXUP) && prev == 0 && id != 0)
 		new->cap_effective &= ~CAP_FS_SET;
-	if (uids && prev != 0 && id == 0)
+	if (uids && !(new->securebits &SECBIT_NO_SETUID_FIXUP) && prev != 0 && id == 0)
 		new->cap_effective |= new->cap_permitted &CAP_FS_SET;
 	cred_commit(new);
 	return prev;

@@ -73,6 +73,8 @@ struct cap_user_data {
 #define PR_SET_KEEPCAPS		 8
 #define PR_CAPBSET_READ		 23
 #define PR_CAPBSET_DROP		 24
+#define PR_GET_SECUREBITS	 27
+#define PR_SET_SECUREBITS	 28
 #define PR_SET_NO_NEW_PRIVS	 38
 #define PR_GET_NO_NEW_PRIVS	 39
 #define PR_CAP_AMBIENT		 47
@@ -80,5 +82,15 @@ struct cap_user_data {
 #define PR_CAP_AMBIENT_RAISE	 2
 #define PR_CAP_AMBIENT_LOWER	 3
 #define PR_CAP_AMBIENT_CLEAR_ALL 4
+
+/* Securebits (PR_SET_SECUREBITS), each with a lock bit above it that
+ * freezes it: Linux's four of 6.1. */
+#define SECBIT_NOROOT		    (1u << 0) /* uid 0 gets no capability by execve */
+#define SECBIT_NO_SETUID_FIXUP	    (1u << 2) /* uid changes leave the capabilities */
+#define SECBIT_KEEP_CAPS	    (1u << 4) /* PR_SET_KEEPCAPS */
+#define SECBIT_NO_CAP_AMBIENT_RAISE (1u << 6) /* PR_CAP_AMBIENT_RAISE refused */
+#define SECBIT_ALL_BITS                                                                            \
+	(SECBIT_NOROOT | SECBIT_NO_SETUID_FIXUP | SECBIT_KEEP_CAPS | SECBIT_NO_CAP_AMBIENT_RAISE)
+#define SECBIT_ALL_LOCKS (SECBIT_ALL_BITS << 1)
 
 #endif

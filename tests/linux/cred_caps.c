@@ -3,7 +3,8 @@
  * pointer it is the query, 0), v1's 32 bits, another process's sets,
  * capset's rules (only the caller, permitted only shrinks, effective
  * within permitted, inheritable within the bounding set), the bounding
- * set (PR_CAPBSET_READ/DROP), the ambient set, no_new_privs, and what
+ * set (PR_CAPBSET_READ/DROP), the ambient set, no_new_privs, the
+ * securebits (each one's effect, the locks, CAP_SETPCAP), and what
  * execve makes of them -- with AT_SECURE and the auxv's ids -- reported
  * by this program exec'd again ("report" mode, on fd 3). */
 #include "cred_util.h"
@@ -207,6 +208,40 @@ static void ambient_rules(void)
 	   "no longer inheritable: gone from the ambient set");
 }
 
+static void noroot(void)
+{
+	prctl(PR_SET_SECUREBITS, 1 /* SECBIT_NOROOT */);
+}
+
+static void securebits(void)
+{
+	uid_t ids[3];
+	uint64_t sets[3];
+	unsigned long aux[2];
+
+	is_int(prctl(PR_GET_SECUREBITS), 0, "PR_GET_SECUREBITS: 0");
+	is_errno(prctl(PR_SET_SECUREBITS, 1 << 12), EPERM, "an unknown bit: EPERM");
+	ok(exec_report(noroot, ids, sets, aux) && ids[1] == 0 && sets[0] == 0 && sets[1] == 0,
+	   "SECBIT_NOROOT: root's exec grants no capability");
+	ok(prctl(PR_SET_SECUREBITS, 0x30) == 0 && prctl(PR_GET_KEEPCAPS) == 1,
+	   "KEEP_CAPS with its lock: PR_GET_KEEPCAPS 1");
+	is_errno(prctl(PR_SET_KEEPCAPS, 0), EPERM, "PR_SET_KEEPCAPS on a locked bit: EPERM");
+	is_errno(prctl(PR_SET_SECUREBITS, 0x10), EPERM, "unlocking: EPERM");
+	ok(prctl(PR_SET_SECUREBITS, 0x34 | 0x40) == 0, "NO_SETUID_FIXUP and NO_CAP_AMBIENT_RAISE");
+	ok(caps_set(all, all, KILL_BIT) == 0, "CAP_KILL inheritable");
+	is_errno(prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, 5, 0, 0), EPERM,
+		 "raising an ambient capability under NO_CAP_AMBIENT_RAISE: EPERM");
+	ok(setresuid(U1, U1, U1) == 0 && caps_of(0).eff == all,
+	   "NO_SETUID_FIXUP: leaving root keeps every capability");
+	ok(setuid(U2) == 0, "so setuid to anyone still works");
+}
+
+static void securebits_user(void)
+{
+	ok(setuid(U1) == 0, "leave root");
+	is_errno(prctl(PR_SET_SECUREBITS, 0), EPERM, "PR_SET_SECUREBITS without CAP_SETPCAP: EPERM");
+}
+
 static void nnp_rules(void)
 {
 	is_int(prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0), 0, "PR_GET_NO_NEW_PRIVS: 0");
@@ -229,7 +264,7 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "report") == 0)
 		return report();
-	plan(49);
+	plan(62);
 	all = root_caps();
 	require(getuid() == 0 && caps_of(0).eff == all, "the test runs as root");
 	in_child("versions", versions);
@@ -239,5 +274,7 @@ int main(int argc, char **argv)
 	in_child("exec", exec_ids);
 	in_child("ambient", ambient_rules);
 	in_child("no_new_privs", nnp_rules);
+	in_child("securebits", securebits);
+	in_child("securebits unprivileged", securebits_user);
 	return done();
 }

@@ -2,7 +2,7 @@
  * against another user's process and against root's powers: setpriority
  * (EPERM, EACCES below RLIMIT_NICE), sched_setaffinity,
  * sched_setscheduler, sched_setparam, prlimit (EPERM), setrlimit raising
- * a hard limit, sethostname/setdomainname, mount, umount2, pivot_root,
+ * a hard limit, mlock within RLIMIT_MEMLOCK, sethostname/setdomainname, mount, umount2, pivot_root,
  * chroot (each after the errors Linux checks first), bind below port
  * 1024 (EACCES), SO_REUSEPORT across users, syslog, /dev/urandom's
  * ioctls, System V message
@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/klog.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/msg.h>
 #include <sys/resource.h>
@@ -98,6 +99,39 @@ static void limits(void)
 		 "... but not raising its hard limit");
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
+}
+
+static void memlock(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	require(p != MAP_FAILED, "mmap");
+	ok(setrlimit(RLIMIT_MEMLOCK, &(struct rlimit){0, 0}) == 0, "RLIMIT_MEMLOCK 0");
+	ok(mlock(p, page) == 0, "root (CAP_IPC_LOCK) locks all the same");
+	ok(munlock(p, page) == 0 && setresuid(U1, U1, U1) == 0, "unlock, become U1");
+	is_errno(mlock(p, page), EPERM, "mlock with RLIMIT_MEMLOCK 0: EPERM");
+	is_errno(mlockall(MCL_CURRENT), EPERM, "mlockall: EPERM");
+	ok(setrlimit(RLIMIT_MEMLOCK, &(struct rlimit){page, page}) != 0, "the hard limit stays 0");
+	munmap(p, 4 * page);
+}
+
+static void memlock_page(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	require(p != MAP_FAILED, "mmap");
+	ok(setrlimit(RLIMIT_MEMLOCK, &(struct rlimit){2 * page, 2 * page}) == 0 &&
+	       setresuid(U1, U1, U1) == 0,
+	   "RLIMIT_MEMLOCK two pages, become U1");
+	is_errno(mlock(p, 3 * page), ENOMEM, "mlock of three pages: ENOMEM");
+	ok(mlock(p, 2 * page) == 0, "two: fine");
+	ok(mlock(p + page, page) == 0, "one of them again: counted once");
+	is_errno(mlock(p + 2 * page, page), ENOMEM, "a third page: ENOMEM");
+	is_errno(mlockall(MCL_CURRENT), ENOMEM, "mlockall(MCL_CURRENT): ENOMEM");
+	ok(munlock(p, page) == 0 && mlock(p + 2 * page, page) == 0, "after an munlock: fine");
+	munmap(p, 4 * page);
 }
 
 static void root_powers(void)
@@ -228,12 +262,14 @@ static void root_side(void)
 
 int main(void)
 {
-	plan(56);
+	plan(69);
 	all = root_caps();
 	require(getuid() == 0, "the test runs as root");
 	victim = spawn_user(U2);
 	in_child("scheduling", scheduling);
 	in_child("limits", limits);
+	in_child("mlock", memlock);
+	in_child("mlock pages", memlock_page);
 	in_child("root's powers", root_powers);
 	in_child("reuseport", reuseport);
 	in_child("System V", sysv_queues);
