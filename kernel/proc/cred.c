@@ -215,6 +215,21 @@ bool cred_same_owner(const struct task *t)
 	return c->euid == tc->euid || c->euid == tc->uid;
 }
 
+bool ptrace_may_access_locked(const struct task *t, bool fscreds)
+{
+	const struct cred *c = cred_current(), *tc = task_cred(t);
+	uint32_t uid = fscreds ? c->fsuid : c->uid, gid = fscreds ? c->fsgid : c->gid;
+
+	if (t->group == current()->group)
+		return true;
+	if (!(uid == tc->uid && uid == tc->euid && uid == tc->suid && gid == tc->gid &&
+	      gid == tc->egid && gid == tc->sgid) &&
+	    !capable(CAP_SYS_PTRACE))
+		return false;
+	return !t->uvm || __atomic_load_n(&t->uvm->dumpable, __ATOMIC_RELAXED) == 1 ||
+	       capable(CAP_SYS_PTRACE);
+}
+
 static bool groups_search(const struct group_info *gi, uint32_t gid)
 {
 	int lo = 0, hi = gi->ngroups;

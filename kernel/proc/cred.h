@@ -85,6 +85,14 @@ bool capable(int cap);
  * effective uid (sched_setaffinity, sched_setscheduler; the caller keeps
  * t alive). */
 bool cred_same_owner(const struct task *t);
+/*
+ * Linux's ptrace_may_access: may the caller inspect t (kcmp,
+ * get_robust_list, pidfd_getfd; /proc/<pid> files to come)?  Its own
+ * process; or its real ids (fscreds: its fs ids) equal to all of t's
+ * uids and gids, and t dumpable; CAP_SYS_PTRACE passes both tests.  No
+ * Yama here.  proc_lock held (t->uvm).
+ */
+bool ptrace_may_access_locked(const struct task *t, bool fscreds);
 /* Whether c's fsgid (in_group_p) or egid (in_egroup_p) or supplementary
  * groups hold gid. */
 bool cred_in_group(const struct cred *c, uint32_t gid);

@@ -12,6 +12,7 @@
 #include "mm/uvm.h"
 #include "proc/proc.h"
 #include "sys/syscall.h"
+#include "proc/cred.h"
 #include <uapi/errno.h>
 #include <uapi/futex.h>
 
@@ -147,13 +148,17 @@ SYSCALL_DEFINE3(get_robust_list, int, pid, uint64_t *, uhead, uint64_t *, ulen)
 {
 	uint64_t head, len = sizeof(struct robust_list_head_k);
 	struct task *t;
+	bool allowed;
 
 	if (!(t = task_find_or_self(pid))) /* referenced: t stays until task_put */
 		return -ESRCH;
 	spin_lock(&proc_lock);
 	head = t->robust_list;
+	allowed = ptrace_may_access_locked(t, false); /* Linux's READ_REALCREDS */
 	spin_unlock(&proc_lock);
 	task_put(t);
+	if (!allowed)
+		return -EPERM;
 	if (copy_to_user(ulen, &len, sizeof(len)) || copy_to_user(uhead, &head, sizeof(head)))
 		return -EFAULT;
 	return 0;

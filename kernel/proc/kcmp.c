@@ -13,6 +13,7 @@
 #include "lib/spinlock.h"
 #include "proc/proc.h"
 #include "sys/syscall.h"
+#include "proc/cred.h"
 #include <uapi/errno.h>
 #include <uapi/kcmp.h>
 
@@ -49,15 +50,11 @@ static int order(uintptr_t a, uintptr_t b, int type)
 	return (x < y) | ((x > y) << 1);
 }
 
-/*
- * Linux asks ptrace_may_access(PTRACE_MODE_READ_REALCREDS) of both tasks
- * (EPERM).  Every process here is root, which passes it; the users issue
- * gives this check its rule.
- */
+/* Linux asks ptrace_may_access(PTRACE_MODE_READ_REALCREDS) of both tasks
+ * (EPERM); proc_lock held. */
 static bool may_inspect(struct task *t)
 {
-	(void)t;
-	return true;
+	return ptrace_may_access_locked(t, false);
 }
 
 /*

@@ -396,7 +396,8 @@ SYSCALL_DEFINE4(pidfd_send_signal, int, pidfd, int, sig, const void *, uinfo, un
 /* ---- pidfd_getfd ---- */
 
 /* The files table of id's process, borrowed, in *out: 0, or -ESRCH (reaped,
- * or exited: no files left; Linux 6.x says ESRCH for a zombie too). */
+ * or exited: no files left; Linux 6.x says ESRCH for a zombie too), -EPERM
+ * (Linux's ptrace_may_access, PTRACE_MODE_ATTACH_REALCREDS). */
 static int ident_files(struct pid_ident *id, struct files_table **out)
 {
 	int err = 0;
@@ -405,6 +406,8 @@ static int ident_files(struct pid_ident *id, struct files_table **out)
 	/* task->files is replaced under proc_lock (task_swap_files) */
 	if (!id->group || !id->group->leader->files)
 		err = -ESRCH;
+	else if (!ptrace_may_access_locked(id->group->leader, false))
+		err = -EPERM;
 	else
 		*out = files_borrow(id->group->leader->files);
 	spin_unlock(&proc_lock);

@@ -6,7 +6,8 @@
  * chroot (each after the errors Linux checks first), bind below port
  * 1024 (EACCES), SO_REUSEPORT across users, syslog, /dev/urandom's
  * ioctls, System V message
- * queues (mode and owner), SO_PEERCRED's effective ids, and what a uid
+ * queues (mode and owner), kcmp, get_robust_list and pidfd_getfd
+ * (ptrace_may_access), SO_PEERCRED's effective ids, and what a uid
  * change resets (dumpable, the parent-death signal). */
 #include "cred_util.h"
 #include <arpa/inet.h>
@@ -132,6 +133,64 @@ static void memlock_page(void)
 	is_errno(mlockall(MCL_CURRENT), ENOMEM, "mlockall(MCL_CURRENT): ENOMEM");
 	ok(munlock(p, page) == 0 && mlock(p + 2 * page, page) == 0, "after an munlock: fine");
 	munmap(p, 4 * page);
+}
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+#define KCMP_VM 1
+
+/* A child of the caller that pauses (dumpable as asked) and its pidfd. */
+static pid_t paused_child(int dumpable, int *pidfd)
+{
+	int p[2];
+	char c;
+	pid_t pid;
+
+	require(pipe(p) == 0, "pipe");
+	if ((pid = fork()) == 0) {
+		prctl(PR_SET_DUMPABLE, dumpable);
+		if (write(p[1], "r", 1) != 1)
+			_exit(2);
+		for (;;)
+			pause();
+	}
+	require(pid > 0 && read(p[0], &c, 1) == 1, "a child started");
+	close(p[0]);
+	close(p[1]);
+	*pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	return pid;
+}
+
+/* Linux's ptrace_may_access: kcmp, get_robust_list, pidfd_getfd. */
+static void inspect(void)
+{
+	void *head;
+	size_t len;
+	int vfd = (int)syscall(SYS_pidfd_open, victim, 0), cfd, nfd;
+
+	ok(setresuid(U1, U1, U1) == 0 && prctl(PR_SET_DUMPABLE, 1) == 0,
+	   "become U1, dumpable again");
+	pid_t child = paused_child(1, &cfd), hidden = paused_child(0, &nfd);
+	is_errno(syscall(SYS_kcmp, getpid(), victim, KCMP_VM, 0, 0), EPERM,
+		 "kcmp with U2's process: EPERM");
+	ok(syscall(SYS_kcmp, getpid(), child, KCMP_VM, 0, 0) > 0, "kcmp with its own child: fine");
+	is_errno(syscall(SYS_kcmp, getpid(), hidden, KCMP_VM, 0, 0), EPERM,
+		 "kcmp with its own child that is not dumpable: EPERM");
+	is_errno(syscall(SYS_get_robust_list, victim, &head, &len), EPERM,
+		 "get_robust_list of U2's process: EPERM");
+	ok(syscall(SYS_get_robust_list, child, &head, &len) == 0, "of its own child: fine");
+	is_errno(syscall(SYS_pidfd_getfd, vfd, 0, 0), EPERM, "pidfd_getfd from U2's process: EPERM");
+	int fd = (int)syscall(SYS_pidfd_getfd, cfd, 0, 0);
+	ok(fd >= 0, "from its own child: an fd");
+	close(fd);
+	kill(child, SIGKILL);
+	kill(hidden, SIGKILL);
+	waitpid(child, NULL, 0);
+	waitpid(hidden, NULL, 0);
 }
 
 static void root_powers(void)
@@ -262,7 +321,7 @@ static void root_side(void)
 
 int main(void)
 {
-	plan(69);
+	plan(77);
 	all = root_caps();
 	require(getuid() == 0, "the test runs as root");
 	victim = spawn_user(U2);
@@ -271,6 +330,7 @@ int main(void)
 	in_child("mlock", memlock);
 	in_child("mlock pages", memlock_page);
 	in_child("root's powers", root_powers);
+	in_child("inspection", inspect);
 	in_child("reuseport", reuseport);
 	in_child("System V", sysv_queues);
 	in_child("resets", resets);
