@@ -26,23 +26,9 @@
 static pid_t victim; /* U2's pausing process */
 static uint64_t all;
 
-static pid_t spawn_user(uid_t uid)
+static bool become_user(const void *uid)
 {
-	int p[2];
-	char c;
-	pid_t pid;
-
-	require(pipe(p) == 0, "pipe");
-	if ((pid = fork()) == 0) {
-		if (setresuid(uid, uid, uid) != 0 || write(p[1], "r", 1) != 1)
-			_exit(2);
-		for (;;)
-			pause();
-	}
-	require(pid > 0 && read(p[0], &c, 1) == 1, "a target started");
-	close(p[0]);
-	close(p[1]);
-	return pid;
+	return setresuid(*(const uid_t *)uid, *(const uid_t *)uid, *(const uid_t *)uid) == 0;
 }
 
 static void scheduling(void)
@@ -143,24 +129,16 @@ static void memlock_page(void)
 #endif
 #define KCMP_VM 1
 
+static bool set_dumpable(const void *on)
+{
+	return prctl(PR_SET_DUMPABLE, *(const int *)on) == 0;
+}
+
 /* A child of the caller that pauses (dumpable as asked) and its pidfd. */
 static pid_t paused_child(int dumpable, int *pidfd)
 {
-	int p[2];
-	char c;
-	pid_t pid;
+	pid_t pid = spawn_paused(set_dumpable, &dumpable);
 
-	require(pipe(p) == 0, "pipe");
-	if ((pid = fork()) == 0) {
-		prctl(PR_SET_DUMPABLE, dumpable);
-		if (write(p[1], "r", 1) != 1)
-			_exit(2);
-		for (;;)
-			pause();
-	}
-	require(pid > 0 && read(p[0], &c, 1) == 1, "a child started");
-	close(p[0]);
-	close(p[1]);
 	*pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	return pid;
 }
@@ -183,7 +161,8 @@ static void inspect(void)
 	is_errno(syscall(SYS_get_robust_list, victim, &head, &len), EPERM,
 		 "get_robust_list of U2's process: EPERM");
 	ok(syscall(SYS_get_robust_list, child, &head, &len) == 0, "of its own child: fine");
-	is_errno(syscall(SYS_pidfd_getfd, vfd, 0, 0), EPERM, "pidfd_getfd from U2's process: EPERM");
+	is_errno(syscall(SYS_pidfd_getfd, vfd, 0, 0), EPERM,
+		 "pidfd_getfd from U2's process: EPERM");
 	int fd = (int)syscall(SYS_pidfd_getfd, cfd, 0, 0);
 	ok(fd >= 0, "from its own child: an fd");
 	close(fd);
@@ -324,7 +303,7 @@ int main(void)
 	plan(77);
 	all = root_caps();
 	require(getuid() == 0, "the test runs as root");
-	victim = spawn_user(U2);
+	victim = spawn_paused(become_user, &(uid_t){U2});
 	in_child("scheduling", scheduling);
 	in_child("limits", limits);
 	in_child("mlock", memlock);

@@ -33,30 +33,31 @@ static void report_uid(int sig, siginfo_t *si, void *ctx)
 		_exit(3);
 }
 
+struct target {
+	uid_t r, e, s;
+	bool session;
+};
+
+/* A target's set-up: SIGUSR1 reports, its own group or session, ids. */
+static bool become(const void *arg)
+{
+	const struct target *t = arg;
+	struct sigaction sa = {.sa_sigaction = report_uid, .sa_flags = SA_SIGINFO};
+
+	sigaction(SIGUSR1, &sa, NULL);
+	if (t->session)
+		setsid();
+	else
+		setpgid(0, 0);
+	return setresuid(t->r, t->e, t->s) == 0;
+}
+
 /* A child with ids r, e, s (a new session if asked) that pauses forever. */
 static pid_t spawn(uid_t r, uid_t e, uid_t s, bool session)
 {
-	int p[2];
-	char c;
-	pid_t pid;
+	struct target t = {r, e, s, session};
 
-	require(pipe(p) == 0, "pipe");
-	if ((pid = fork()) == 0) {
-		struct sigaction sa = {.sa_sigaction = report_uid, .sa_flags = SA_SIGINFO};
-		sigaction(SIGUSR1, &sa, NULL);
-		if (session)
-			setsid();
-		else
-			setpgid(0, 0);
-		if (setresuid(r, e, s) != 0 || write(p[1], "r", 1) != 1)
-			_exit(2);
-		for (;;)
-			pause();
-	}
-	require(pid > 0 && read(p[0], &c, 1) == 1, "a target started");
-	close(p[0]);
-	close(p[1]);
-	return pid;
+	return spawn_paused(become, &t);
 }
 
 static int sigqueue_raw(pid_t pid, int sig)

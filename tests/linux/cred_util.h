@@ -118,6 +118,27 @@ static inline bool status_is(int pid, const char *key, const char *want)
 	return true;
 }
 
+/* A child that runs setup(arg) (false: it exits 2), says so and pauses
+ * until killed: its pid, once setup is done. */
+static inline pid_t spawn_paused(bool (*setup)(const void *arg), const void *arg)
+{
+	int p[2];
+	char c;
+	pid_t pid;
+
+	require(pipe(p) == 0, "pipe");
+	if ((pid = fork()) == 0) {
+		if (!setup(arg) || write(p[1], "r", 1) != 1)
+			_exit(2);
+		for (;;)
+			pause();
+	}
+	require(pid > 0 && read(p[0], &c, 1) == 1, "a paused child started");
+	close(p[0]);
+	close(p[1]);
+	return pid;
+}
+
 /* The permitted set root starts with: every capability of the bounding
  * set (the host's may lack some). */
 static inline uint64_t root_caps(void)
