@@ -137,6 +137,8 @@ static int do_bind(const struct path *p, const char *source, unsigned long flags
 		err = -EINVAL;
 	else if (inode_is_dir(from.inode) != inode_is_dir(p->inode))
 		err = -ENOTDIR;
+	else if (inode_is_link(p->inode) && p->inode->link.magic)
+		err = -ENOENT; /* a /proc magic link itself (through an O_PATH fd): Linux 6.10 */
 	if (err) {
 		path_put(&from);
 		return err;

@@ -210,11 +210,23 @@ static void bad_args(void)
 	is_errno(mount(NULL, dst, NULL, MS_BIND, NULL), EINVAL, "bind without a source: EINVAL");
 	is_errno(mount(NULL, dir, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL), EINVAL,
 		 "remount,bind of a directory that is not a mount: EINVAL");
+	/* A /proc/self/fd link opened itself (O_PATH | O_NOFOLLOW), then named
+	 * through its own /proc link: nothing a mount may cover. */
+	char proc[64];
+	int fd = open(fsrc, O_CREAT | O_RDONLY, 0600), pfd;
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	pfd = open(proc, O_PATH | O_NOFOLLOW);
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", pfd);
+	is_errno(mount(fsrc, proc, NULL, MS_BIND, NULL), ENOENT,
+		 "a bind onto a /proc magic link itself: ENOENT");
+	close(pfd);
+	close(fd);
+	unlink(fsrc);
 }
 
 int main(void)
 {
-	plan(47);
+	plan(48);
 	own_mount_namespace();
 	snprintf(dir, sizeof dir, "/tmp/bind-%d", (int)getpid());
 	snprintf(src, sizeof src, "%s/src", dir);
