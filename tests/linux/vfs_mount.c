@@ -151,6 +151,11 @@ static void bad_args(void)
 	is_errno(mount("none", mnt, NULL, 0, NULL), EINVAL, "no type: EINVAL");
 	is_errno(mount("none", mnt, "tmpfs", 0, "size=lots"), EINVAL, "a bad option value: EINVAL");
 	is_errno(mount("none", mnt, "tmpfs", 0, "bogus=1"), EINVAL, "an unknown option: EINVAL");
+	char opts[1024] = "size=64k";
+	while (strlen(opts) < 900)
+		strcat(opts, ",mode=0755");
+	ok(mount("none", mnt, "tmpfs", 0, opts) == 0 && umount2(mnt, 0) == 0,
+	   "900 bytes of options (up to a page is allowed)");
 	is_errno(mount("none", "/nonexistent/dir", "tmpfs", 0, NULL), ENOENT,
 		 "a missing mount point: ENOENT");
 	char f[128];
@@ -280,7 +285,7 @@ static void unmounting(void)
 
 int main(void)
 {
-	plan(68);
+	plan(69);
 	own_mount_namespace();
 	snprintf(dir, sizeof dir, "/tmp/mnt-%d", (int)getpid());
 	snprintf(mnt, sizeof mnt, "%s/m", dir);

@@ -15,6 +15,7 @@
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/frame.h"
+#include "mm/heap.h"
 #include "mm/layout.h"
 #include <uapi/errno.h>
 #include <stdint.h>
@@ -146,14 +147,14 @@ static int parse_opt(char *opt, struct tmpfs_opts *o)
 	return -EINVAL;
 }
 
-/* data: comma-separated options (a copy is cut up). */
+/* data: comma-separated options, up to mount(2)'s page (a copy is cut up). */
 static int parse_opts(const char *data, struct tmpfs_opts *o)
 {
-	char buf[256], *p = buf;
+	char *buf = kstrdup(data), *p = buf;
 	int err = 0;
 
-	if (strlcpy(buf, data, sizeof(buf)) >= sizeof(buf))
-		return -EINVAL;
+	if (!buf)
+		return -ENOMEM;
 	while (!err && p) {
 		char *next = strchr(p, ',');
 		if (next)
@@ -162,6 +163,7 @@ static int parse_opts(const char *data, struct tmpfs_opts *o)
 			err = parse_opt(p, o);
 		p = next;
 	}
+	kfree(buf);
 	return err;
 }
 
