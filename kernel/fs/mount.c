@@ -23,6 +23,10 @@
  */
 static struct spinlock mount_lock = SPINLOCK_INIT("mount");
 static struct list_head mounts = LIST_HEAD_INIT(mounts);
+/* The attached mounts by mount point (their hash link), so that a
+ * crossing looks at the few mounts on that inode, not the whole table. */
+#define MOUNT_HASH_BITS 6
+static struct list_head mount_hash[1 << MOUNT_HASH_BITS];
 static int next_id = 1;		  /* under mount_lock */
 static unsigned long live_mounts; /* atomic */
 /* The mount with no mount point, whose root is "/" for the kernel's own
@@ -84,16 +88,40 @@ void mount_discard(struct mount *m)
 	mnt_put(m);
 }
 
+static struct list_head *mount_bucket(const struct inode *mp)
+{
+	return &mount_hash[((uintptr_t)mp * 0x9E3779B97F4A7C15ULL) >> (64 - MOUNT_HASH_BITS)];
+}
+
+/*
+ * Under mount_lock: m's place becomes (parent, mp), whose references it
+ * takes over (NULLs: none); its old place, references and all, goes to
+ * *old.  The mount points' mounted counts and the hash follow.
+ */
+static void place(struct mount *m, struct mount *parent, struct inode *mp, struct path *old)
+{
+	*old = (struct path){m->parent, m->mountpoint};
+	if (old->inode) {
+		__atomic_sub_fetch(&old->inode->mounted, 1, __ATOMIC_RELEASE);
+		list_del(&m->hash);
+	}
+	m->parent = parent;
+	m->mountpoint = mp;
+	if (mp) {
+		__atomic_add_fetch(&mp->mounted, 1, __ATOMIC_RELEASE);
+		list_add_tail(&m->hash, mount_bucket(mp));
+	}
+}
+
 /* Under mount_lock: m goes into the table over (parent, mp), whose
  * references it takes over (NULLs: the root mount). */
 static void attach(struct mount *m, struct mount *parent, struct inode *mp)
 {
-	m->parent = parent;
-	m->mountpoint = mp;
+	struct path none;
+
+	place(m, parent, mp, &none);
 	m->attached = true;
 	m->id = next_id++;
-	if (mp)
-		__atomic_add_fetch(&mp->mounted, 1, __ATOMIC_RELEASE);
 	list_add_tail(&m->link, &mounts);
 }
 
@@ -127,6 +155,8 @@ void mount_init(struct super_block *root_sb)
 {
 	struct mount *m;
 
+	for (size_t i = 0; i < sizeof(mount_hash) / sizeof(mount_hash[0]); i++)
+		list_init(&mount_hash[i]);
 	inode_get(root_sb->root);
 	/* Named tmpfs, not rootfs: busybox df skips those. */
 	if (!(m = mount_alloc(root_sb, root_sb->root, "tmpfs", 0)))
@@ -151,8 +181,11 @@ static struct mount *mount_at(const struct path *p)
 {
 	struct mount *m;
 
-	list_for_each_entry(m, &mounts, link) if (m->mountpoint == p->inode && m->parent == p->mnt)
-		return m;
+	list_for_each_entry(m, mount_bucket(p->inode), hash)
+	{
+		if (m->mountpoint == p->inode && m->parent == p->mnt)
+			return m;
+	}
 	return NULL;
 }
 
@@ -251,13 +284,17 @@ static bool has_children(const struct mount *m)
 }
 
 /* Under mount_lock: m leaves the table; what it held goes to *gone
- * (put after the lock: the mount point, the parent, the table's own). */
+ * (put after the lock: the mount point and the parent, which it keeps
+ * until then, and the table's own reference). */
 static void detach(struct mount *m, struct list_head *gone)
 {
+	struct path old;
+
 	list_del(&m->link);
 	m->attached = false;
-	if (m->mountpoint)
-		__atomic_sub_fetch(&m->mountpoint->mounted, 1, __ATOMIC_RELEASE);
+	place(m, NULL, NULL, &old);
+	m->parent = old.mnt;
+	m->mountpoint = old.inode;
 	list_add_tail(&m->link, gone);
 }
 
@@ -336,19 +373,6 @@ static bool mount_under(const struct mount *m, const struct mount *top)
 	return false;
 }
 
-/* Under mount_lock: m moves over (parent, mp), taking their references;
- * the old ones go to *old. */
-static void reattach(struct mount *m, struct mount *parent, struct inode *mp, struct path *old)
-{
-	*old = (struct path){m->parent, m->mountpoint};
-	if (old->inode)
-		__atomic_sub_fetch(&old->inode->mounted, 1, __ATOMIC_RELEASE);
-	if (mp)
-		__atomic_add_fetch(&mp->mounted, 1, __ATOMIC_RELEASE);
-	m->parent = parent;
-	m->mountpoint = mp;
-}
-
 int mount_move(const struct path *from, const struct path *to)
 {
 	struct mount *m = from->mnt;
@@ -367,7 +391,7 @@ int mount_move(const struct path *from, const struct path *to)
 		err = -ENOENT;
 	if (!err) {
 		path_get(to);
-		reattach(m, to->mnt, to->inode, &old);
+		place(m, to->mnt, to->inode, &old);
 	}
 	spin_unlock(&mount_lock);
 	spin_unlock(&to->inode->lock);
@@ -400,7 +424,7 @@ bool path_reaches(const struct path *p, const struct path *top)
 int mount_pivot(const struct path *new, const struct path *old, const struct path *root)
 {
 	struct mount *nm = new->mnt, *rm = root->mnt;
-	struct path ex = {NULL, NULL};
+	struct path ex = {NULL, NULL}, rm_place;
 	int err = 0;
 
 	spin_lock(&mount_lock);
@@ -409,14 +433,10 @@ int mount_pivot(const struct path *new, const struct path *old, const struct pat
 	} else {
 		/* nm leaves its mount point for the root's place, whose
 		 * references pass from rm to it; rm goes over old. */
-		ex = (struct path){nm->parent, nm->mountpoint};
-		__atomic_sub_fetch(&ex.inode->mounted, 1, __ATOMIC_RELEASE);
-		nm->parent = rm->parent;
-		nm->mountpoint = rm->mountpoint;
+		place(rm, NULL, NULL, &rm_place);
+		place(nm, rm_place.mnt, rm_place.inode, &ex);
 		path_get(old);
-		__atomic_add_fetch(&old->inode->mounted, 1, __ATOMIC_RELEASE);
-		rm->parent = old->mnt;
-		rm->mountpoint = old->inode;
+		place(rm, old->mnt, old->inode, &rm_place);
 		if (root_mount == rm)
 			root_mount = nm;
 		list_del(&nm->link); /* the new root first in the table, as in a walk */

@@ -51,6 +51,9 @@ struct mount {
 	int id;		       /* mountinfo's; constant */
 	char *source;	       /* mount(2)'s source ("none", "proc"), kmalloc'd */
 	struct list_head link; /* in the table while attached, under mount_lock, oldest first */
+	/* In mount_hash's bucket of its mount point while it has one,
+	 * under mount_lock: the crossings find it there. */
+	struct list_head hash;
 };
 
 static inline void mnt_get(struct mount *m)
