@@ -250,11 +250,14 @@ static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *i
 		vm_switch(u->space);
 	uvm_put(old);
 	vfork_done(t); /* a vfork parent has its memory back */
-	files_exec(t->files);
-	signal_exec(t);
+	/* Before close-on-exec, as Linux clears PF_FORKNOEXEC: a parent told
+	 * of the exec by a close-on-exec pipe closing must find setpgid
+	 * refused (EACCES). */
 	spin_lock(&proc_lock);
 	t->group->execed = true;
 	spin_unlock(&proc_lock);
+	files_exec(t->files);
+	signal_exec(t);
 	posix_timers_exit(t->group);		    /* POSIX: timers do not survive exec */
 	t->sig.altstack = (struct sig_altstack){0}; /* the old image's memory */
 	for (const char *p = path; *p; p++)
