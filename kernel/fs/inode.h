@@ -1,7 +1,9 @@
 /*
- * Inodes of the ramfs, fdkernel's only file system: regular files backed by
- * page frames, directories as lists of (name, inode), character devices.
- * ramfs.c implements this layer; the VFS (vfs.h) and execve sit on it.
+ * The VFS's inodes (docs/vfs.md): the inode core every file system
+ * shares, the operations each file system gives its inodes, and the
+ * dispatchers through which the VFS, execve and memory management reach
+ * them (fs/inode.c).  The file systems (fs/ramfs/, fs/proc/, fs/devpts/)
+ * implement the operations on inodes of their own that embed the core.
  */
 #ifndef FS_INODE_H
 #define FS_INODE_H
@@ -11,6 +13,9 @@
 #include <stdint.h>
 #include "lib/list.h"
 #include "lib/spinlock.h"
+#include "fs/super.h"
+#include "lib/string.h"
+#include "mm/layout.h"
 #include <uapi/stat.h>
 
 struct inotify_watch;
@@ -18,7 +23,9 @@ struct dnotify_watch;
 struct lease;
 struct iov_iter;
 struct super_block;
-struct ramfs_dirent;
+struct inode;
+struct file;
+struct file_ops;
 
 /* File types and permission bits of i_mode / st_mode (the values every Unix uses). */
 #define S_IFMT	    0170000
@@ -43,14 +50,74 @@ struct ramfs_dirent;
 /* Largest regular file (EFBIG beyond): bounds the page index. */
 #define RAMFS_MAX_FILE (1UL << 32)
 
+/*
+ * What a file system does with its inodes (docs/vfs.md, "Inode
+ * operations"), as Linux's inode_operations with the regular-file data
+ * calls its address_space and file operations would make.  Every inode
+ * has one table (ip->op, set by its file system when it is made,
+ * constant); the VFS calls a file system only through it, by the
+ * dispatchers below, which keep the names the VFS always called.  An
+ * operation a table leaves NULL is refused as Linux's VFS refuses it.
+ * None is called under a lock of the caller's; names are as below (never
+ * "." or "..", at most NAME_MAX bytes, not NUL-terminated).
+ */
+struct iattr;
+/* One getdents record: return false to stop (no room).  Called under a
+ * lock: must not sleep or touch user memory. */
+typedef bool (*dir_emit_fn)(void *ctx, const char *name, size_t len, uint64_t ino,
+			    unsigned int dtype, uint64_t next_pos);
+struct inode_operations {
+	/* Directories: each as its dispatcher (dir_find, dir_create...). */
+	int (*lookup)(struct inode *dir, const char *name, size_t len, struct inode **out);
+	/* create makes regular files, mknod devices, FIFOs and sockets. */
+	int (*create)(struct inode *dir, const char *name, size_t len, uint32_t mode, uint32_t rdev,
+		      struct inode **out);
+	int (*mknod)(struct inode *dir, const char *name, size_t len, uint32_t mode, uint32_t rdev,
+		     struct inode **out);
+	int (*mkdir)(struct inode *dir, const char *name, size_t len, uint32_t mode, uint32_t rdev,
+		     struct inode **out);
+	int (*symlink)(struct inode *dir, const char *name, size_t len, const char *target,
+		       size_t tlen);
+	int (*link)(struct inode *dir, const char *name, size_t len, struct inode *ip);
+	int (*unlink)(struct inode *dir, const char *name, size_t len);
+	int (*rmdir)(struct inode *dir, const char *name, size_t len);
+	int (*rename)(struct inode *olddir, const char *oldname, size_t oldlen,
+		      struct inode *newdir, const char *newname, size_t newlen, unsigned int flags);
+	/* O_TMPFILE: a regular file with no name, in *out (NULL: EOPNOTSUPP). */
+	int (*tmpfile)(struct inode *dir, uint32_t mode, bool linkable, struct inode **out);
+	/* getdents (Linux keeps it in the file operations; every caller here
+	 * holds the inode, and an open directory's file is the VFS's). */
+	void (*iterate)(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx);
+	/* ".." (a file system without dentries keeps it) and getcwd's name. */
+	struct inode *(*parent)(struct inode *dir);
+	long (*name_of)(struct inode *dir, struct inode *child, char *buf, size_t size);
+	/* Every inode: metadata (chmod, chown, utimensat, truncate) and stat. */
+	int (*setattr)(struct inode *ip, const struct iattr *attr);
+	void (*getattr)(struct inode *ip, struct uapi_stat *st);
+	/* Regular files' data (NULL for other types): as the dispatchers. */
+	long (*read_iter)(struct inode *ip, struct iov_iter *to, uint64_t off);
+	long (*write_iter)(struct inode *ip, struct iov_iter *from, uint64_t off);
+	uint64_t (*page_ref)(struct inode *ip, size_t idx, bool fill);
+	int (*fallocate)(struct inode *ip, bool punch, bool keep_size, uint64_t off, uint64_t len);
+	long (*seek_hole_data)(struct inode *ip, long off, bool hole);
+	size_t (*resident_pages)(struct inode *ip);
+};
+
+/*
+ * The inode core: what every file system's inodes share.  Each file
+ * system embeds it in an inode of its own (fs/ramfs/ramfs.h's struct
+ * ramfs_inode, fs/proc/proc_pid.h's struct proc_inode), reached from here
+ * by container_of, so the VFS never sees a file system's private data.
+ */
 struct inode {
 	/*
 	 * Atomic.  Held by each directory entry naming the inode, open files,
 	 * working directories, a child directory (on its parent, for ".."),
-	 * and walks in progress.  The last put frees the inode and its data.
+	 * and walks in progress.  The last put frees the inode and its data
+	 * (sb->op->free_inode).
 	 */
 	uint32_t refcount;
-	uint64_t ino;  /* constant */
+	uint64_t ino;  /* constant once the file system has made it */
 	uint32_t mode; /* type bits constant; permission bits under lock */
 	uint32_t rdev; /* character devices: MKDEV(major, minor); constant */
 	/* The instance it belongs to (fs/super.h), referenced: constant.
@@ -58,6 +125,12 @@ struct inode {
 	 * read-only one EROFS. */
 	struct super_block *sb;
 	struct list_head sb_link; /* in sb->inodes, under sb->inodes_lock */
+	/* Its file system's operations: constant (set at creation). */
+	const struct inode_operations *op;
+	/* The open-file operations of a regular file or directory (the
+	 * file system's; devices and FIFOs get theirs from the VFS, as
+	 * Linux's init_special_inode): constant. */
+	const struct file_ops *fop;
 	/* Atomic: mounts over this directory (fs/mount.h), changed under
 	 * the inode lock and mount_lock; rmdir and rename refuse it (EBUSY). */
 	uint32_t mounted;
@@ -88,110 +161,58 @@ struct inode {
 	 * own; writers are writecount's). */
 	int32_t readcount;
 
-	struct spinlock lock; /* protects every field below */
+	struct spinlock lock; /* protects every field below, and the file system's own */
 	uint32_t nlink;	      /* directory entries naming it (+1 for a directory's ".") */
 	uint32_t uid, gid;    /* stored and reported; one root user, nothing enforced */
-	uint64_t size;	      /* bytes (regular); entries (directory) */
+	uint64_t size;	      /* bytes (regular, link); entries (directory) */
 	uint64_t mtime_ns, ctime_ns, atime_ns;
+	/* What Linux's core keeps too (i_pipe, i_link), by type: */
 	union {
-		struct {
-			uint64_t *pages; /* physical frame per page, 0 for a hole */
-			size_t npages;	 /* slots in pages[] */
-			/* A memfd (fs/ramfs/memfd.c): its F_SEAL_* bits, under the
-			 * lock, only ever added to; constant false otherwise
-			 * (F_GET_SEALS: EINVAL). */
-			bool memfd;
-			uint32_t seals;
-			/* Atomic: the shared mappings that may write the file
-			 * (vmas with VMA_SHARED | VMA_MAYWRITE, and an mmap
-			 * about to add one), or -1 once F_SEAL_WRITE denies
-			 * them (Linux's i_mmap_writable). */
-			int32_t mmap_writable;
-			size_t used; /* frames in pages[] (st_blocks) */
-			/* An O_TMPFILE file opened without O_EXCL that has
-			 * had no name yet: linkat may give it its first one
-			 * (Linux's I_LINKABLE).  Under the lock; cleared by
-			 * that link. */
-			bool linkable;
-		} file;
-		struct {
-			struct list_head entries; /* struct ramfs_dirent, in creation order */
-			/* "..": referenced; itself for the root.  Set when
-			 * linked, changed only by rename under rename_lock()
-			 * and the inode lock: either lock keeps it still. */
-			struct inode *parent;
-			uint64_t next_pos; /* getdents cookie of the next new entry */
-			/* The entries again, by name key, once there are many
-			 * (ramfs.c's dir_hash_grow: a lookup then costs the same
-			 * in a directory of ten thousand): buckets[key & mask],
-			 * NULL before.  Under the lock; a bigger table replaces
-			 * it whole. */
-			struct ramfs_dirent **buckets;
-			uint32_t mask;
-			/* A generated directory (/proc and /proc/<pid>,
-			 * fs/proc/proc_pid.c): entries made up at each lookup and
-			 * listing, after the ramfs ones; NULL otherwise.
-			 * Constant. */
-			const struct dir_gen *gen;
-			int gen_pid; /* the process /proc/<pid> is about (constant) */
-			int gen_tid; /* /proc/<pid>/task/<tid>: the thread, else 0 (constant) */
-		} dir;
 		struct {
 			/* A FIFO (fs/pipe/fifo.c): its pipe while an end is open,
 			 * else NULL, under the lock (pipe.c's rule); held: the
 			 * inode holds a reference on it instead (fifo_holding;
-			 * both constant then). */
+			 * both constant then, the core's last put drops it). */
 			struct pipe *pipe;
 			bool held;
 		} fifo;
+		/*
+		 * A symbolic link, as a walk reads it (lookup.c) without a
+		 * call into the file system.  All constant from creation;
+		 * the file system's free_inode releases them, so any holder
+		 * of a reference may read them.
+		 */
 		struct {
-			/* A /proc/<pid> file: the process it reports, looked up
-			 * by this number at each read, never by pointer, so a
-			 * file outliving its process holds nothing; tid: the
-			 * thread of /proc/<pid>/task/<tid>, else 0; fd: the fd
-			 * of /proc/<pid>/fdinfo/<fd>. Constant. */
-			int pid, tid, fd;
-		} proc;
-		struct {
-			/* kmalloc'd, NUL-terminated, never empty; constant, freed
-			 * with the inode (so any holder of a reference may read it) */
+			/* NUL-terminated, never empty (Linux's i_link) */
 			char *target;
-			/* A /proc link (fs/proc/proc_pid.c), made at lookup: not
-			 * charged against the ramfs size.  Constant. */
-			bool uncharged;
 			/* One of the /proc/<pid> links Linux calls magic (exe,
 			 * cwd, root, fd/N: they name an object, not a path),
-			 * which openat2's RESOLVE_NO_MAGICLINKS refuses
-			 * (lookup.c).  Constant. */
+			 * which openat2's RESOLVE_NO_MAGICLINKS refuses. */
 			bool magic;
 			/* A /proc/<pid>/fd link (fs/proc/proc_fd.c): the open file
-			 * it stands for and the inode a walk jumps to (lookup.c:
-			 * the file's own, or fifo_holding's for a pipe; NULL when
+			 * it stands for and the inode a walk jumps to (the
+			 * file's own, or fifo_holding's for a pipe; NULL when
 			 * it cannot be opened, as a socket), both referenced
-			 * and put with the link; file is NULL for other links.
-			 * Constant. */
+			 * by the link; file is NULL for other links (Linux's
+			 * nd_jump_link from proc's get_link). */
 			struct file *file;
 			struct inode *jump;
 		} link;
 	};
 };
 
-/*
- * Generated entries of a directory (fs/proc/proc_pid.c).  Their cookies are
- * DIR_GEN_POS and above, past any ramfs cookie.  Neither is called under
- * a lock.  lookup: the child named, referenced, in *out: 0, -ENOENT, or
- * another error (-ESRCH: the process is gone).  iterate: emits from *pos
- * on, as dir_iterate.  sealed: no name can be added (ENOENT).
- */
-#define DIR_GEN_POS (1ULL << 40)
-/* One getdents record: return false to stop (no room).  Called under a
- * lock: must not sleep or touch user memory. */
-typedef bool (*dir_emit_fn)(void *ctx, const char *name, size_t len, uint64_t ino,
-			    unsigned int dtype, uint64_t next_pos);
-struct dir_gen {
-	int (*lookup)(struct inode *dir, const char *name, size_t len, struct inode **out);
-	void (*iterate)(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx);
-	bool sealed;
+/* Metadata changes (setattr): which fields of struct iattr are set. */
+#define ATTR_MODE  1U
+#define ATTR_UID   2U
+#define ATTR_GID   4U
+#define ATTR_SIZE  8U
+#define ATTR_ATIME 16U
+#define ATTR_MTIME 32U
+struct iattr {
+	unsigned int valid;
+	uint32_t mode, uid, gid;
+	uint64_t size;
+	uint64_t atime_ns, mtime_ns; /* or INODE_TIME_NOW / INODE_TIME_OMIT */
 };
 
 /*
@@ -208,19 +229,14 @@ void inode_allow_write_access(struct inode *ip);
 void ramfs_clock_init(void);
 /* The current real time in ns, as file times take it. */
 uint64_t ramfs_now_ns(void);
-/* A new inode with one reference (the caller's) and nlink 0, or NULL. */
+/*
+ * A new inode of sb (its file system's, sb->op->alloc_inode) with one
+ * reference (the caller's), nlink 0, a fresh number and the current
+ * times, or NULL (inode_alloc_error says why).
+ */
 struct inode *inode_alloc(struct super_block *sb, uint32_t mode, uint32_t rdev);
-/* An instance's root directory (sb->root, which holds it): its own
- * parent, nlink 2, mode's permission bits; NULL without memory. */
-struct inode *ramfs_make_root(struct super_block *sb, uint32_t mode);
 /* Why inode_alloc gave NULL: -ENOSPC (sb's nr_inodes=) or -ENOMEM. */
 int inode_alloc_error(const struct super_block *sb);
-/*
- * A new symbolic link to target (len bytes, 1..PATH_MAX-1), as inode_alloc,
- * in *out.  It counts as one page against the size limit: -ENOSPC, -ENOMEM.
- */
-int inode_alloc_symlink(struct super_block *sb, const char *target, size_t len,
-			struct inode **out);
 void inode_get(struct inode *ip);
 void inode_put(struct inode *ip);
 /* Inodes alive (leak accounting). */
@@ -241,8 +257,36 @@ static inline bool inode_is_link(const struct inode *ip)
 	return S_ISLNK(ip->mode);
 }
 
+static inline void inode_set_stat_time(uint64_t *sec, uint64_t *nsec, uint64_t ns)
+{
+	*sec = ns / 1000000000UL;
+	*nsec = ns % 1000000000UL;
+}
+
+/* Under ip->lock (the caller's getattr): what getattr reports of the
+ * core (st_blocks is the file system's). */
+static inline void inode_fill_stat(struct inode *ip, struct uapi_stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_dev = ip->sb->dev;
+	st->st_ino = ip->ino;
+	st->st_rdev = ip->rdev;
+	st->st_blksize = PAGE_SIZE;
+	st->st_mode = ip->mode;
+	st->st_nlink = ip->nlink;
+	st->st_uid = ip->uid;
+	st->st_gid = ip->gid;
+	st->st_size = S_ISREG(ip->mode) || S_ISLNK(ip->mode) ? ip->size
+		      : S_ISDIR(ip->mode)		     ? PAGE_SIZE
+							     : 0;
+	inode_set_stat_time(&st->atime_sec, &st->atime_nsec, ip->atime_ns);
+	inode_set_stat_time(&st->mtime_sec, &st->mtime_nsec, ip->mtime_ns);
+	inode_set_stat_time(&st->ctime_sec, &st->ctime_nsec, ip->ctime_ns);
+}
+
 /*
- * Regular-file data.  Reads stop at the size (holes read as zeroes); writes
+ * Regular-file data, through ip->op (the file system's read_iter,
+ * write_iter, page_ref...).  Reads stop at the size (holes read as zeroes); writes
  * grow the file.  Each returns bytes moved (short only on a fault or when
  * memory runs out after some progress), or -EFAULT, -ENOSPC, -EFBIG.  The
  * plain forms take kernel buffers; the _iter forms move data through an
@@ -255,16 +299,25 @@ long inode_read(struct inode *ip, void *kbuf, size_t len, uint64_t off);
  * page cache would), or 0 for a hole or a page past the end.  Writes to the
  * file change the frame in place.
  */
-uint64_t inode_page_ref(struct inode *ip, size_t idx);
+static inline uint64_t inode_page_ref(struct inode *ip, size_t idx)
+{
+	return ip->op->page_ref(ip, idx, false);
+}
 /* The same, a hole filled with a zeroed page first (a shared mapping
- * writes the file through it); 0 when the ramfs is full. */
-uint64_t inode_page_fill_ref(struct inode *ip, size_t idx);
+ * writes the file through it); 0 when the file system is full. */
+static inline uint64_t inode_page_fill_ref(struct inode *ip, size_t idx)
+{
+	return ip->op->page_ref(ip, idx, true);
+}
 long inode_write(struct inode *ip, const void *kbuf, size_t len, uint64_t off);
-long inode_read_iter(struct inode *ip, struct iov_iter *to, uint64_t off);
+static inline long inode_read_iter(struct inode *ip, struct iov_iter *to, uint64_t off)
+{
+	return ip->op->read_iter(ip, to, off);
+}
 /* Writes at *pos (at the end of file if append) and advances *pos. */
 long inode_write_iter(struct inode *ip, struct iov_iter *from, uint64_t *pos, bool append);
 /*
- * fallocate on a regular file (ramfs_falloc.c), arguments checked by the
+ * fallocate on a regular file (-EOPNOTSUPP without the op), arguments checked by the
  * caller: punch frees or zeroes [off, off + len) (the size kept), else the
  * holes there get zeroed pages and, unless keep_size, the size grows to
  * off + len.  0, -ENOSPC, -EPERM (a memfd's seals).
@@ -284,10 +337,13 @@ int inode_truncate(struct inode *ip, uint64_t size);
 uint64_t inode_size(struct inode *ip);
 /* Pages of a regular file that hold a frame (not holes): its resident set. */
 size_t inode_resident_pages(struct inode *ip);
-void inode_stat(struct inode *ip, struct uapi_stat *st);
+static inline void inode_stat(struct inode *ip, struct uapi_stat *st)
+{
+	ip->op->getattr(ip, st);
+}
 
 /*
- * Metadata (ramfs_attr.c), each under the inode lock and setting ctime as
+ * Metadata (the file system's setattr and getattr), each under the inode lock and setting ctime as
  * Linux does.  chmod keeps the type bits; chown takes (uint32_t)-1 for
  * "unchanged" and clears set-user-ID (and set-group-ID with group execute)
  * on a non-directory; times are ns since the epoch, or one of these: */
@@ -304,18 +360,24 @@ void inode_set_times(struct inode *ip, uint64_t atime_ns, uint64_t mtime_ns);
  */
 /* The child named, with a reference, or NULL. */
 struct inode *dir_lookup(struct inode *dir, const char *name, size_t len);
-/* The same in *out, with the error: -ENOENT, or a generated directory's. */
-int dir_find(struct inode *dir, const char *name, size_t len, struct inode **out);
+/* The same in *out, with the error: -ENOENT, or the file system's
+ * (/proc/<pid>'s ESRCH). */
+static inline int dir_find(struct inode *dir, const char *name, size_t len, struct inode **out)
+{
+	return dir->op->lookup(dir, name, len, out); /* a walk's one call per component */
+}
 /*
- * Creates a child of the given mode (S_IFREG, S_IFDIR or S_IFCHR type) and
- * returns it referenced in *out.  If the name exists: -EEXIST, with the
- * existing inode referenced in *out.  -ENOENT if dir was removed, -ENOMEM.
+ * Creates a child of the given mode (op->mkdir for S_IFDIR, op->create
+ * for S_IFREG, op->mknod for the others) and returns it referenced in
+ * *out.  If the name exists: -EEXIST, with the existing inode referenced
+ * in *out.  -ENOENT if dir was removed (or takes no new names: /proc),
+ * -ENOSPC, -ENOMEM; -EPERM without the op, as Linux.
  */
 int dir_create(struct inode *dir, const char *name, size_t len, uint32_t mode, uint32_t rdev,
 	       struct inode **out);
 /*
  * Removes an entry: rmdir when want_dir (-ENOTDIR, -ENOTEMPTY), unlink
- * otherwise (-EISDIR).  -ENOENT if missing.
+ * otherwise (-EISDIR).  -ENOENT if missing, -EBUSY for a mount point.
  */
 int dir_remove(struct inode *dir, const char *name, size_t len, bool want_dir);
 /*
@@ -324,10 +386,20 @@ int dir_remove(struct inode *dir, const char *name, size_t len, bool want_dir);
  * or ip has no name left (Linux's linkat rule), -ENOMEM.
  */
 int dir_link(struct inode *dir, const char *name, size_t len, struct inode *ip);
-/* The same for a new inode from inode_alloc*, which has no name yet. */
-int dir_add_new(struct inode *dir, const char *name, size_t len, struct inode *ip);
 /*
- * rename(2) on two resolved parents (ramfs_rename.c): moves the entry
+ * A new symbolic link name in dir to target (tlen bytes, 1..PATH_MAX-1):
+ * -EEXIST, -ENOENT, -ENOSPC (a link counts one page against tmpfs's
+ * size=), -ENOMEM.
+ */
+int dir_symlink(struct inode *dir, const char *name, size_t len, const char *target, size_t tlen);
+/*
+ * O_TMPFILE: a new regular file of dir's instance with no name, in *out;
+ * linkable: linkat may give it its first name (Linux's I_LINKABLE).
+ * -EOPNOTSUPP where the file system makes none (/proc), -ENOSPC, -ENOMEM.
+ */
+int dir_tmpfile(struct inode *dir, uint32_t mode, bool linkable, struct inode **out);
+/*
+ * rename(2) on two resolved parents of one instance: moves the entry
  * oldname of olddir to newname in newdir, replacing what is there
  * atomically, or with RENAME_EXCHANGE swaps the two.  flags: RENAME_*
  * plus RENAME_OLD_SLASH / RENAME_NEW_SLASH when the name had a trailing
@@ -339,19 +411,18 @@ int dir_add_new(struct inode *dir, const char *name, size_t len, struct inode *i
 int dir_rename(struct inode *olddir, const char *oldname, size_t oldlen, struct inode *newdir,
 	       const char *newname, size_t newlen, unsigned int flags);
 /*
- * Empties the tree under root (referenced; the reference is taken over),
- * as `rm -rf` would, one entry at a time without recursion: an instance
- * leaving its last mount.  What is still open elsewhere stays, unlinked.
+ * The ramfs's (fs/ramfs/), for mount.c's instances of tmpfs: empties the tree under root
+ * (referenced; the reference is taken over), as `rm -rf` would, one entry at a time without
+ * recursion: an instance leaving its last mount.  What is still open elsewhere stays, unlinked.
  */
 void ramfs_kill_tree(struct inode *root);
 /* The parent directory, referenced (the root is its own parent). */
 struct inode *dir_parent(struct inode *dir);
 /*
- * Renames as a sequence count (Linux's rename_lock seqcount): odd while
- * a rename moves an entry, bumped twice by each.  A walk that must not
- * climb out of a directory (lookup.c's scoped walks) samples it with
- * dir_rename_begin and, after each "..", asks dir_rename_retry whether a
- * rename ran meanwhile and ".." may have left the scope: then EAGAIN.
+ * Renames as a sequence count (the ramfs's rename bumps it) (Linux's rename_lock seqcount): odd
+ * while a rename moves an entry, bumped twice by each.  A walk that must not climb out of a
+ * directory (lookup.c's scoped walks) samples it with dir_rename_begin and, after each "..", asks
+ * dir_rename_retry whether a rename ran meanwhile and ".." may have left the scope: then EAGAIN.
  */
 unsigned long dir_rename_begin(void);
 bool dir_rename_retry(unsigned long seq);

@@ -1,7 +1,7 @@
 /*
  * The name-space calls that make or move names for existing things:
  * symlink, link and rename.  Path work here; the entry changes are the
- * ramfs's (dir_link, dir_rename).
+ * file system's (dir_symlink, dir_link, dir_rename: inode.h).
  */
 #include "fs/mount.h"
 #include "fs/super.h"
@@ -43,7 +43,6 @@ static int new_name(const struct path *start, const char *path, struct path_last
 int vfs_symlink(const struct path *start, const char *path, const char *target)
 {
 	struct path_last last;
-	struct inode *ip;
 	size_t len = strnlen(target, PATH_MAX);
 	int err;
 
@@ -56,11 +55,7 @@ int vfs_symlink(const struct path *start, const char *path, const char *target)
 		return err;
 	err = path_want_write(&last.dir);
 	if (!err)
-		err = inode_alloc_symlink(last.dir.inode->sb, target, len, &ip);
-	if (!err) {
-		err = dir_add_new(last.dir.inode, last.name, last.len, ip);
-		inode_put(ip); /* the entry holds it now, or nothing does */
-	}
+		err = dir_symlink(last.dir.inode, last.name, last.len, target, len);
 	path_put(&last.dir);
 	return err;
 }

@@ -72,6 +72,7 @@ static struct super_block *sb_alloc(const struct fs_type *type, int *err)
 		return NULL;
 	}
 	sb->type = type;
+	sb->op = type->sops;
 	sb->refs = 1;
 	sb->dev = dev;
 	sb->pages_max = sb->inodes_max = SIZE_MAX;

@@ -22,9 +22,24 @@ struct super_block;
 /* Super-block flags (Linux's SB_* values, as mount(2)'s MS_*). */
 #define SB_RDONLY 1U
 
+/*
+ * What an instance does with its inodes' memory (Linux's
+ * super_operations' alloc_inode and free_inode).  The VFS's inode_alloc
+ * and last inode_put (fs/inode.c) call them around the core's own work.
+ */
+struct super_operations {
+	/* A zeroed inode of the file system's own type for mode, its op,
+	 * fop and private data set: the core inside it, or NULL. */
+	struct inode *(*alloc_inode)(struct super_block *sb, uint32_t mode);
+	/* The last reference is gone (the core is detached already):
+	 * releases the private data, then the memory. */
+	void (*free_inode)(struct inode *ip);
+};
+
 struct fs_type {
 	const char *name;
-	uint32_t magic; /* statfs's f_type */
+	const struct super_operations *sops; /* its instances' operations */
+	uint32_t magic;			     /* statfs's f_type */
 	/*
 	 * Makes an instance's root (sb->root, referenced) and applies the
 	 * mount options data (NUL-terminated, "" for none): 0, -EINVAL for
@@ -41,7 +56,8 @@ struct fs_type {
 };
 
 struct super_block {
-	const struct fs_type *type; /* constant */
+	const struct fs_type *type;	   /* constant */
+	const struct super_operations *op; /* type->sops: constant */
 	/* Atomic: one per inode of the instance and one per mount of it;
 	 * the last put frees it. */
 	uint32_t refs;

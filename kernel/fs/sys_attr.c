@@ -1,6 +1,7 @@
 /*
  * Metadata system calls: umask, the chmod, chown and utimes families.
- * Argument checking and lookup only; the inode changes are ramfs_attr.c's.
+ * Argument checking and lookup only; the inode changes are the file
+ * system's (inode.h's setattr).
  * Everyone is root, so no permission is ever refused.
  */
 #include "arch/x86_64/uaccess.h"

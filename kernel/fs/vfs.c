@@ -1,11 +1,13 @@
 /*
  * The VFS's open-file layer: opening a path as a struct file, the file
- * operations of ramfs regular files and directories, and bring-up
- * (root, initrd, /dev, /proc, /tmp).
+ * operations of regular files and directories (every file system's, on
+ * its inode operations: Linux's generic_file_* and generic_read_dir),
+ * and bring-up (root, initrd, /dev, /proc, /tmp).
  */
 #include "fs/vfs.h"
 #include "fs/mount.h"
 #include "fs/super.h"
+#include "fs/ramfs/ramfs.h"
 #include "arch/x86_64/bootinfo.h"
 #include "cmdline.h"
 #include "arch/x86_64/uaccess.h"
@@ -57,7 +59,7 @@ static void reg_release(struct file *f)
 	inode_put(f->inode);
 }
 
-static const struct file_ops reg_ops = {
+const struct file_ops vfs_file_ops = {
     .read_iter = reg_read,
     .write_iter = reg_write,
     .release = reg_release,
@@ -65,7 +67,7 @@ static const struct file_ops reg_ops = {
 
 bool vfs_is_ramfs_file(struct file *f)
 {
-	return f->ops == &reg_ops;
+	return f->ops == &vfs_file_ops && ramfs_is_file(f->inode);
 }
 
 /* ---- Directories ---- */
@@ -137,7 +139,7 @@ static long dir_getdents(struct file *f, void *ubuf, size_t len)
 	return ret;
 }
 
-static const struct file_ops dir_ops = {
+const struct file_ops vfs_dir_ops = {
     .read_iter = dir_read,
     .write_iter = dir_write,
     .getdents = dir_getdents,
@@ -164,18 +166,16 @@ static int open_file(struct inode *ip, const struct file_ops *ops, unsigned int 
 
 int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out)
 {
-	const struct file_ops *ops = &reg_ops;
+	const struct file_ops *ops = ip->fop;
 	unsigned int acc;
 	bool writer;
 	int err;
 
 	if (S_ISFIFO(ip->mode))
 		return fifo_open(ip, flags, out);
-	if (inode_is_dir(ip))
-		ops = &dir_ops;
-	else if (S_ISCHR(ip->mode))
+	if (S_ISCHR(ip->mode))
 		ops = chrdev_ops(ip->rdev);
-	else if (!inode_is_reg(ip))
+	else if (!inode_is_reg(ip) && !inode_is_dir(ip))
 		ops = NULL; /* block devices and sockets: no driver here, as Linux's ENXIO */
 	if (!ops)
 		return -ENXIO;
@@ -302,19 +302,18 @@ static int open_tmpfile(const struct path *start, const char *path, unsigned int
 	dir = p.inode;
 	if (!inode_is_dir(dir))
 		err = -ENOTDIR;
-	else if (dir->dir.gen)
+	else if (!dir->op->tmpfile)
 		err = -EOPNOTSUPP; /* /proc makes no files */
 	else if ((err = path_want_write(&p)))
 		;
-	else if (!(ip = inode_alloc(dir->sb, S_IFREG | (mode & 07777), 0)))
-		err = -ENOSPC; /* nr_inodes=, or no memory */
+	else if ((err = dir_tmpfile(dir, mode, !(flags & O_EXCL), &ip)))
+		;
 	else if ((err = vfs_open_inode(ip, flags, out)))
 		inode_put(ip);
 	if (err) {
 		path_put(&p);
 		return err;
 	}
-	ip->file.linkable = !(flags & O_EXCL); /* under no lock: nobody else has ip yet */
 	snprintk(name, sizeof(name), "#%lu", (unsigned long)ip->ino);
 	file_set_mount(*out, p.mnt); /* the file takes over the path */
 	(*out)->dir = dir;

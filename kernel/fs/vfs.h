@@ -1,8 +1,9 @@
 /*
  * The VFS: path lookup (lookup.c), opening paths as files (vfs.c), the
  * directory-changing operations (namei.c, link.c), the initrd loader
- * (cpio.c) and devices.  File systems are mounted (mount.h); a place in
- * the tree is a struct path (path.h).
+ * (cpio.c) and devices.  File systems sit below it (inode.h's
+ * operations, super.h's types; docs/vfs.md) and are mounted (mount.h); a
+ * place in the tree is a struct path (path.h).
  */
 #ifndef FS_VFS_H
 #define FS_VFS_H
@@ -128,6 +129,9 @@ int vfs_truncate(const struct path *p, uint64_t size);
 /* Whether f is an open ramfs regular file (not a /proc or device file):
  * copy_file_range's "same file system". */
 bool vfs_is_ramfs_file(struct file *f);
+/* The open-file operations of regular files and directories, every file
+ * system's (on inode.h's data and directory operations): inode->fop. */
+extern const struct file_ops vfs_file_ops, vfs_dir_ops;
 /* The file_ops release of every inode-backed file: drops the inode. */
 void vfs_release_inode(struct file *f);
 

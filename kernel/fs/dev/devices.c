@@ -12,6 +12,7 @@
 #include "fs/file.h"
 #include "fs/proc/proc_pid.h"
 #include "fs/proc/proc_sys.h"
+#include "fs/super.h"
 #include "fs/vfs.h"
 #include "ipc/ipc.h"
 #include "lib/iov_iter.h"
@@ -143,6 +144,11 @@ int chrdev_open(struct file *f, unsigned flags)
 		return ptmx_open(f, flags);
 	if (RDEV_MAJOR(ip->rdev) == PTY_SLAVE_MAJOR)
 		return devpts_open(f, flags);
+	/* /proc's files read their procfs inode: a node made by mknod
+	 * elsewhere has none (Linux has no driver on these majors). */
+	if ((ip->rdev >> 8 == PROC_SYS_MAJOR || ip->rdev >> 8 == PROC_PID_MAJOR) &&
+	    ip->sb->type != &proc_type)
+		return -ENXIO;
 	if (ip->rdev >> 8 == PROC_SYS_MAJOR)
 		return proc_sys_open(ip, flags);
 	return 0;

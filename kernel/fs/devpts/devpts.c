@@ -13,6 +13,7 @@
 #include "fs/inode.h"
 #include "fs/mount.h"
 #include "fs/proc/proc_pid.h"
+#include "fs/ramfs/ramfs.h"
 #include "fs/super.h"
 #include "fs/vfs.h"
 #include "lib/printk.h"
@@ -89,10 +90,54 @@ static void pts_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void
 	}
 }
 
-static const struct dir_gen pts_gen = {
+/* "." and ".." (the root's own: ramfs_iterate_entries), then the nodes. */
+static void pts_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx)
+{
+	if (!ramfs_iterate_entries(dir, pos, emit, ctx))
+		return;
+	if (*pos < DIR_GEN_POS)
+		*pos = DIR_GEN_POS;
+	pts_iterate(dir, pos, emit, ctx);
+}
+
+/* Names come from the ptys alone: nothing can be made (ENOENT) and the
+ * ramfs root below stores no entry, so removing and renaming find none. */
+static int pts_no_create(struct inode *dir, const char *name, size_t len, uint32_t mode,
+			 uint32_t rdev, struct inode **out)
+{
+	(void)dir, (void)name, (void)len, (void)mode, (void)rdev, (void)out;
+	return -ENOENT;
+}
+
+static int pts_no_symlink(struct inode *dir, const char *name, size_t len, const char *target,
+			  size_t tlen)
+{
+	(void)dir, (void)name, (void)len, (void)target, (void)tlen;
+	return -ENOENT;
+}
+
+static int pts_no_link(struct inode *dir, const char *name, size_t len, struct inode *ip)
+{
+	(void)dir, (void)name, (void)len, (void)ip;
+	return -ENOENT;
+}
+
+/* The root's operations (its nodes keep the ramfs's); no O_TMPFILE. */
+static const struct inode_operations pts_dir_iops = {
     .lookup = pts_lookup,
-    .iterate = pts_iterate,
-    .sealed = true,
+    .create = pts_no_create,
+    .mknod = pts_no_create,
+    .mkdir = pts_no_create,
+    .symlink = pts_no_symlink,
+    .link = pts_no_link,
+    .unlink = ramfs_unlink,
+    .rmdir = ramfs_rmdir,
+    .rename = ramfs_rename,
+    .iterate = pts_dir_iterate,
+    .parent = ramfs_parent,
+    .name_of = ramfs_name_of,
+    .setattr = ramfs_setattr,
+    .getattr = ramfs_getattr,
 };
 
 static int devpts_fill(struct super_block *sb, const char *data)
@@ -104,12 +149,13 @@ static int devpts_fill(struct super_block *sb, const char *data)
 	if (!(root = ramfs_make_root(sb, 0755)))
 		return -ENOMEM;
 	root->ino = 1; /* Linux's devpts root */
-	root->dir.gen = &pts_gen;
+	root->op = &pts_dir_iops;
 	return 0;
 }
 
 const struct fs_type devpts_type = {
     .name = "devpts",
+    .sops = &ramfs_super_ops,
     .magic = 0x1cd1, /* DEVPTS_SUPER_MAGIC */
     .fill = devpts_fill,
     .single = &devpts_sb,

@@ -7,7 +7,7 @@
  * new open file description of a ramfs file, a new end of the same pipe
  * (fifo.c), ENXIO for sockets and anon inodes, as Linux.
  *
- * Lifetime rule: the directory holds the pid number only (dir.gen_pid).
+ * Lifetime rule: the directory holds the pid number only (proc_inode.pid).
  * Each lookup and listing borrows the process's files table under
  * proc_lock (proc_pid_files) and gives it back before returning; a
  * borrowed table keeps its memory, never its fds (files_borrow), so an
@@ -123,7 +123,7 @@ static int fd_link(struct file *f, struct inode **out)
 	long err = buf && ip ? fd_target(f, buf) : -ENOMEM;
 
 	if (ip)
-		ip->link.uncharged = ip->link.magic = true;
+		PROC_I(ip)->uncharged = ip->link.magic = true;
 	if (!err && !(ip->link.target = kstrdup(buf)))
 		err = -ENOMEM;
 	if (!err)
@@ -201,7 +201,7 @@ static int fd_dir_lookup(struct inode *dir, const char *name, size_t len, struct
 	int fdflags, err;
 	struct file *f;
 
-	err = pid_fd_file(dir->dir.gen_pid, proc_name_to_int(name, len), &f, &fdflags);
+	err = pid_fd_file(PROC_I(dir)->pid, proc_name_to_int(name, len), &f, &fdflags);
 	return err ? err : fd_link(f, out);
 }
 
@@ -211,12 +211,12 @@ static int fdinfo_dir_lookup(struct inode *dir, const char *name, size_t len, st
 	int fdflags, fd = proc_name_to_int(name, len), err;
 	struct file *f;
 
-	if ((err = pid_fd_file(dir->dir.gen_pid, fd, &f, &fdflags)))
+	if ((err = pid_fd_file(PROC_I(dir)->pid, fd, &f, &fdflags)))
 		return err;
 	file_put(f);
-	if ((err = proc_text_file(dir->dir.gen_pid, 0, PROC_FDINFO_MINOR, out)))
+	if ((err = proc_text_file(PROC_I(dir)->pid, 0, PROC_FDINFO_MINOR, out)))
 		return err;
-	(*out)->proc.fd = fd;
+	PROC_I(*out)->fd = fd;
 	return 0;
 }
 
@@ -224,8 +224,8 @@ static int fdinfo_dir_lookup(struct inode *dir, const char *name, size_t len, st
  * Cookies: DIR_GEN_POS + fd + 1 after fd, valid whoever opens or closes. */
 static void fd_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx)
 {
-	struct files_table *files = proc_pid_files(dir->dir.gen_pid);
-	bool links = dir->dir.gen == &proc_fd_dir_gen;
+	struct files_table *files = proc_pid_files(PROC_I(dir)->pid);
+	bool links = PROC_I(dir)->gen == &proc_fd_dir_gen;
 	char name[12];
 	int fd;
 
@@ -234,7 +234,7 @@ static void fd_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, v
 	while ((fd = files_next_fd(files, *pos - DIR_GEN_POS)) >= 0) {
 		int len = snprintk(name, sizeof(name), "%d", fd);
 		uint64_t ino = (links ? 3 : 6) * PROC_PID_INO_BASE +
-			       (uint64_t)dir->dir.gen_pid * (1ULL << 31) + fd;
+			       (uint64_t)PROC_I(dir)->pid * (1ULL << 31) + fd;
 		if (!emit(ctx, name, len, ino, (links ? S_IFLNK : S_IFCHR) >> 12,
 			  DIR_GEN_POS + fd + 1))
 			break;
@@ -246,11 +246,9 @@ static void fd_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, v
 const struct dir_gen proc_fd_dir_gen = {
     .lookup = fd_dir_lookup,
     .iterate = fd_dir_iterate,
-    .sealed = true,
 };
 
 const struct dir_gen proc_fdinfo_dir_gen = {
     .lookup = fdinfo_dir_lookup,
     .iterate = fd_dir_iterate,
-    .sealed = true,
 };

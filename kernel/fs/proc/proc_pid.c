@@ -3,8 +3,8 @@
  * lookup and listing of /proc, never stored.  self is a link to the
  * caller's pid, exe a link to the program (both taken at lookup, as the
  * walk follows them at once).  Lifetime rule: a /proc/<pid> inode or
- * an open file in it holds the process's number only (dir.gen_pid,
- * proc.pid), never a task or group pointer; every lookup, listing and
+ * an open file in it holds the process's number only (proc_inode.pid),
+ * never a task or group pointer; every lookup, listing and
  * read asks proc/pid_info.c, which finds the process under
  * proc_lock.  Once it is reaped they answer ENOENT (lookup, an empty
  * listing) or ESRCH (read), as Linux, and hold nothing of it.
@@ -93,16 +93,16 @@ static long pid_file_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 	size_t len = iov_iter_count(to), n;
 
 	if (MINOR(f->inode->rdev) == PROC_PID_PAGEMAP) /* binary, made at each read */
-		return proc_pagemap_read(f->inode->proc.pid, to, pos);
+		return proc_pagemap_read(PROC_I(f->inode)->pid, to, pos);
 	if (!t) {
 		struct inode *ip = f->inode;
 		size_t size = text_size(MINOR(ip->rdev));
 		if (!(t = kmalloc(sizeof(*t) + size)))
 			return -ENOMEM;
-		t->len =
-		    MINOR(ip->rdev) == PROC_FDINFO_MINOR
-			? proc_fdinfo_text(ip->proc.pid, ip->proc.fd, t->buf, size)
-			: proc_pid_text(ip->proc.pid, ip->proc.tid, MINOR(ip->rdev), t->buf, size);
+		t->len = MINOR(ip->rdev) == PROC_FDINFO_MINOR
+			     ? proc_fdinfo_text(PROC_I(ip)->pid, PROC_I(ip)->fd, t->buf, size)
+			     : proc_pid_text(PROC_I(ip)->pid, PROC_I(ip)->tid, MINOR(ip->rdev),
+					     t->buf, size);
 		if (t->len < 0) {
 			long err = t->len;
 			kfree(t);
@@ -147,7 +147,7 @@ static long pid_file_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 		return -EFAULT;
 	text[n] = '\0';
 	if ((err = kstrtouint(text, 0, &value)) ||
-	    (err = proc_pid_set_dump_filter(f->inode->proc.pid, value)))
+	    (err = proc_pid_set_dump_filter(PROC_I(f->inode)->pid, value)))
 		return err;
 	kfree(f->priv);
 	f->priv = NULL;
@@ -161,32 +161,6 @@ const struct file_ops proc_pid_file_ops = {
     .seekable = true, /* as Linux's: pagemap is read by lseek or pread */
 };
 
-/* procfs has one instance, as Linux's for one pid namespace: every
- * mount of proc shows the same processes. */
-static struct super_block *proc_sb;
-
-struct inode *proc_inode_alloc(uint32_t mode, uint32_t rdev)
-{
-	return inode_alloc(proc_sb, mode, rdev);
-}
-
-/* The root: /proc's entries made at boot (fs/dev/devices.c's files,
- * sys, sysvipc), then, once proc_pid_init seals it, a directory per
- * process made up at each lookup. */
-static int proc_fill(struct super_block *sb, const char *data)
-{
-	if (*data)
-		return -EINVAL; /* hidepid= and the like: not here */
-	return ramfs_make_root(sb, 0555) ? 0 : -ENOMEM;
-}
-
-const struct fs_type proc_type = {
-    .name = "proc",
-    .magic = 0x9fa0, /* PROC_SUPER_MAGIC */
-    .fill = proc_fill,
-    .single = &proc_sb,
-};
-
 /* ---- the links ---- */
 
 /* A link to a copy of target, made for one lookup (not charged against
@@ -197,7 +171,7 @@ static int proc_link(const char *target, struct inode **out)
 
 	if (!ip)
 		return -ENOMEM;
-	ip->link.uncharged = true;
+	PROC_I(ip)->uncharged = true;
 	if (!(ip->link.target = kstrdup(target))) {
 		inode_put(ip);
 		return -ENOMEM;
@@ -232,11 +206,11 @@ int proc_gen_dir(struct inode *parent, const struct dir_gen *gen, int pid, int t
 
 	if (!ip)
 		return -ENOMEM;
-	ip->dir.gen = gen;
-	ip->dir.gen_pid = pid;
-	ip->dir.gen_tid = tid;
+	PROC_I(ip)->gen = gen;
+	PROC_I(ip)->pid = pid;
+	PROC_I(ip)->tid = tid;
 	ip->nlink = 2;
-	ip->dir.parent = parent;
+	RAMFS_I(ip)->dir.parent = parent;
 	inode_get(parent);
 	*out = ip;
 	return 0;
@@ -251,8 +225,8 @@ int proc_text_file(int pid, int tid, int which, struct inode **out)
 
 	if (!ip)
 		return -ENOMEM;
-	ip->proc.pid = pid;
-	ip->proc.tid = tid;
+	PROC_I(ip)->pid = pid;
+	PROC_I(ip)->tid = tid;
 	ip->nlink = 1;
 	*out = ip;
 	return 0;
@@ -269,7 +243,7 @@ int proc_entry_index(const char *const *names, int n, const char *name, size_t l
 /* ESRCH once the process is gone, whatever the name (Linux). */
 static int pid_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
 {
-	int pid = dir->dir.gen_pid, i = proc_entry_index(entry_names, PID_ENTRIES, name, len);
+	int pid = PROC_I(dir)->pid, i = proc_entry_index(entry_names, PID_ENTRIES, name, len);
 
 	if (!proc_pid_exists(pid))
 		return -ESRCH;
@@ -294,12 +268,12 @@ static int pid_dir_lookup(struct inode *dir, const char *name, size_t len, struc
 /* Nothing once the process is gone. */
 static void pid_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx)
 {
-	if (!proc_pid_exists(dir->dir.gen_pid))
+	if (!proc_pid_exists(PROC_I(dir)->pid))
 		return;
 	for (uint64_t i = *pos - DIR_GEN_POS; i < PID_ENTRIES; i++) {
 		const char *name = entry_names[i];
 		unsigned int type = i >= PID_FD ? S_IFDIR : i >= PID_EXE ? S_IFLNK : S_IFCHR;
-		uint64_t ino = 2 * PROC_PID_INO_BASE + dir->dir.gen_pid * PID_ENTRIES + i;
+		uint64_t ino = 2 * PROC_PID_INO_BASE + PROC_I(dir)->pid * PID_ENTRIES + i;
 		if (!emit(ctx, name, strlen(name), ino, type >> 12, DIR_GEN_POS + i + 1))
 			return;
 		*pos = DIR_GEN_POS + i + 1;
@@ -309,12 +283,13 @@ static void pid_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, 
 static const struct dir_gen pid_dir_gen = {
     .lookup = pid_dir_lookup,
     .iterate = pid_dir_iterate,
-    .sealed = true,
 };
 
 int proc_pid_dir_pid(const struct inode *ip)
 {
-	return ip && S_ISDIR(ip->mode) && ip->dir.gen == &pid_dir_gen ? ip->dir.gen_pid : 0;
+	if (!ip || ip->sb->type != &proc_type || !S_ISDIR(ip->mode))
+		return 0;
+	return PROC_I(ip)->gen == &pid_dir_gen ? PROC_I(ip)->pid : 0;
 }
 
 /* /proc/self, a link to the caller's process id. */
@@ -367,11 +342,10 @@ static void proc_root_iterate(struct inode *proc, uint64_t *pos, dir_emit_fn emi
 static const struct dir_gen proc_root_gen = {
     .lookup = proc_root_lookup,
     .iterate = proc_root_iterate,
-    .sealed = true,
 };
 
 void proc_pid_init(void)
 {
 	proc_sys_init(); /* before /proc is sealed */
-	proc_sb->root->dir.gen = &proc_root_gen;
+	PROC_I(proc_sb->root)->gen = &proc_root_gen;
 }

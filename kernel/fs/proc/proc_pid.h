@@ -4,15 +4,59 @@
 #ifndef FS_PROC_PID_H
 #define FS_PROC_PID_H
 
-#include "fs/inode.h"
+#include "fs/ramfs/ramfs.h"
 #include "proc/pid_info.h"
+
+/*
+ * Generated entries of a /proc directory: made up at each lookup and
+ * listing, after the ramfs entries the directory stores, their cookies
+ * DIR_GEN_POS and above, past any ramfs cookie.  Neither is called under
+ * a lock.  lookup: the child named, referenced, in *out: 0, -ENOENT, or
+ * another error (-ESRCH: the process is gone).  iterate: emits from *pos
+ * on, as dir_iterate.  A directory with them takes no new names (ENOENT,
+ * Linux's answer).
+ */
+#define DIR_GEN_POS (1ULL << 40)
+struct dir_gen {
+	int (*lookup)(struct inode *dir, const char *name, size_t len, struct inode **out);
+	void (*iterate)(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx);
+};
+
+/*
+ * A procfs inode.  Its stored entries (/proc's files made at boot, sys,
+ * sysvipc) and ".." are a ramfs directory's; the rest is procfs's own,
+ * constant once the inode is made (gen of /proc and /proc/sys: set at
+ * boot, before any task walks there).  Lifetime rule (proc_pid.c): pid,
+ * tid and fd are numbers looked up again at each use, never pointers.
+ */
+struct proc_inode {
+	struct ramfs_inode ri;
+	/* A generated directory's entries (/proc, /proc/<pid>, ...), else NULL. */
+	const struct dir_gen *gen;
+	/* The process a /proc/<pid> directory or file reports; tid: the
+	 * thread of /proc/<pid>/task/<tid>, else 0; fd: the fd of
+	 * /proc/<pid>/fdinfo/<fd>.  /proc/sys (proc_sys.c) keeps its row in
+	 * pid (directories) or fd (files) and a directory's prefix length
+	 * in tid. */
+	int pid, tid, fd;
+	/* A link made at lookup (self, exe, fd/N...): not charged against
+	 * the instance's size, and its file and jump (inode.h) are put with
+	 * it. */
+	bool uncharged;
+};
+
+/* Only for an inode of procfs (ip->sb->type == &proc_type). */
+static inline struct proc_inode *PROC_I(const struct inode *ip)
+{
+	return container_of((struct inode *)ip, struct proc_inode, ri.vfs);
+}
 
 /* The device major of /proc/<pid> files (its minor: enum proc_pid_file,
  * or PROC_FDINFO_MINOR); a free one of Linux's. */
 #define PROC_PID_MAJOR	  60
 #define PROC_FDINFO_MINOR PROC_PID_NFILES
 /* The device major of /proc/sys files (fs/proc/proc_sys.c; the row in
- * inode.proc.fd), the next free one. */
+ * proc_inode.fd), the next free one. */
 #define PROC_SYS_MAJOR 61
 #define MINOR(rdev)    ((rdev)&0xff)
 /* d_ino of /proc/<pid> in a listing: beyond the ramfs numbers in use. */
@@ -26,8 +70,10 @@ extern const struct dir_gen proc_task_dir_gen;
  * -ENOENT once the fd is closed, -ESRCH once the process is gone. */
 long proc_fdinfo_text(int pid, int fd, char *buf, size_t size);
 
-/* What proc_pid.c lends the other /proc directories: */
-/* inode_alloc for a generated /proc inode (marked procfs). */
+/* The instance (fs/proc/proc_inode.c; one for all mounts of proc). */
+extern struct super_block *proc_sb;
+/* What proc_inode.c and proc_pid.c lend the other /proc directories: */
+/* inode_alloc for a generated /proc inode (a struct proc_inode). */
 struct inode *proc_inode_alloc(uint32_t mode, uint32_t rdev);
 /* A decimal number without sign or leading zero, up to INT_MAX (Linux's
  * name_to_int: a pid, tid or fd name), or -1. */

@@ -3,9 +3,9 @@
  * the proc_sys section, and the file operations of its files.  /proc/sys
  * itself is a ramfs directory under /proc whose entries are generated; a
  * subdirectory is made up at each lookup and names its place by a row
- * (dir.gen_pid: the index of a row under it) and the length of its path
- * prefix with the slash (dir.gen_tid; 0 for /proc/sys).  A file names
- * its row by index (proc.fd).  Rows are constant, so nothing here holds
+ * (proc_inode.pid: the index of a row under it) and the length of its
+ * path prefix with the slash (proc_inode.tid; 0 for /proc/sys).  A file
+ * names its row by index (proc_inode.fd).  Rows are constant, so nothing here holds
  * anything but numbers.
  */
 #include "fs/proc/proc_sys.h"
@@ -198,7 +198,7 @@ long proc_sys_string_store(const struct proc_sys_row *row, const char *text, siz
 
 static const struct proc_sys_row *row_of(struct file *f)
 {
-	return __proc_sys_start[f->inode->proc.fd];
+	return __proc_sys_start[PROC_I(f->inode)->fd];
 }
 
 /* The value's text, made at each read (a value changes between reads). */
@@ -270,16 +270,16 @@ int proc_sys_open(struct inode *ip, unsigned int flags)
  * dir's prefix). */
 static bool under(int i, struct inode *dir)
 {
-	size_t plen = dir->dir.gen_tid;
+	size_t plen = PROC_I(dir)->tid;
 
 	return !plen ||
-	       !memcmp(__proc_sys_start[i]->path, __proc_sys_start[dir->dir.gen_pid]->path, plen);
+	       !memcmp(__proc_sys_start[i]->path, __proc_sys_start[PROC_I(dir)->pid]->path, plen);
 }
 
 /* The name row i has in dir: its length, and whether it is a directory. */
 static size_t component(int i, struct inode *dir, bool *is_dir)
 {
-	const char *p = __proc_sys_start[i]->path + dir->dir.gen_tid, *slash = strchr(p, '/');
+	const char *p = __proc_sys_start[i]->path + PROC_I(dir)->tid, *slash = strchr(p, '/');
 
 	*is_dir = slash != NULL;
 	return slash ? (size_t)(slash - p) : strlen(p);
@@ -290,7 +290,7 @@ static size_t component(int i, struct inode *dir, bool *is_dir)
 static bool first_of_name(int i, struct inode *dir)
 {
 	bool d;
-	size_t len = component(i, dir, &d), at = dir->dir.gen_tid;
+	size_t len = component(i, dir, &d), at = PROC_I(dir)->tid;
 
 	for (int j = 0; j < i; j++)
 		if (under(j, dir) && component(j, dir, &d) == len &&
@@ -309,7 +309,7 @@ static int sys_file(int i, struct inode **out)
 
 	if (!ip)
 		return -ENOMEM;
-	ip->proc.fd = i;
+	PROC_I(ip)->fd = i;
 	ip->nlink = 1;
 	*out = ip;
 	return 0;
@@ -320,10 +320,10 @@ static int sys_dir_lookup(struct inode *dir, const char *name, size_t len, struc
 	for (int i = 0; i < nrows(); i++) {
 		bool is_dir;
 		if (!under(i, dir) || component(i, dir, &is_dir) != len ||
-		    memcmp(__proc_sys_start[i]->path + dir->dir.gen_tid, name, len))
+		    memcmp(__proc_sys_start[i]->path + PROC_I(dir)->tid, name, len))
 			continue;
 		if (is_dir)
-			return proc_gen_dir(dir, &proc_sys_dir_gen, i, dir->dir.gen_tid + len + 1,
+			return proc_gen_dir(dir, &proc_sys_dir_gen, i, PROC_I(dir)->tid + len + 1,
 					    0555, out);
 		return sys_file(i, out);
 	}
@@ -338,7 +338,7 @@ static void sys_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, 
 		bool is_dir;
 		size_t len = component(i, dir, &is_dir);
 		if (under(i, dir) && first_of_name(i, dir) &&
-		    !emit(ctx, __proc_sys_start[i]->path + dir->dir.gen_tid, len,
+		    !emit(ctx, __proc_sys_start[i]->path + PROC_I(dir)->tid, len,
 			  SYS_INO_BASE + 2 * i + is_dir, (is_dir ? S_IFDIR : S_IFCHR) >> 12,
 			  DIR_GEN_POS + i + 1))
 			return;
@@ -349,7 +349,6 @@ static void sys_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, 
 static const struct dir_gen proc_sys_dir_gen = {
     .lookup = sys_dir_lookup,
     .iterate = sys_dir_iterate,
-    .sealed = true,
 };
 
 void proc_sys_init(void)
@@ -358,6 +357,6 @@ void proc_sys_init(void)
 
 	if (vfs_mkdir(NULL, "/proc/sys", 0555) || path_lookup(NULL, "/proc/sys", &sys))
 		panic("vfs: cannot make /proc/sys");
-	sys->dir.gen = &proc_sys_dir_gen; /* gen_pid, gen_tid 0: the root */
+	PROC_I(sys)->gen = &proc_sys_dir_gen; /* pid, tid 0: the root */
 	inode_put(sys);
 }

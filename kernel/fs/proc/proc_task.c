@@ -4,7 +4,7 @@
  * figures as /proc/<pid>'s, for one thread: proc/pid_info.c).
  *
  * Lifetime rule, as for /proc/<pid>: these directories and files hold the
- * pid and tid numbers only (dir.gen_pid/gen_tid, proc.pid/tid); every
+ * pid and tid numbers only (proc_inode.pid and tid); every
  * lookup, listing and read finds the thread again under proc_lock.  Once
  * it has exited, lookups in its directory are ESRCH, listings empty, reads
  * ESRCH.
@@ -28,19 +28,19 @@ static int tid_dir_lookup(struct inode *dir, const char *name, size_t len, struc
 {
 	int i = proc_entry_index(tid_names, PROC_PID_NFILES, name, len);
 
-	if (!proc_tid_exists(dir->dir.gen_pid, dir->dir.gen_tid))
+	if (!proc_tid_exists(PROC_I(dir)->pid, PROC_I(dir)->tid))
 		return -ESRCH;
-	return i < 0 ? -ENOENT : proc_text_file(dir->dir.gen_pid, dir->dir.gen_tid, i, out);
+	return i < 0 ? -ENOENT : proc_text_file(PROC_I(dir)->pid, PROC_I(dir)->tid, i, out);
 }
 
 static void tid_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx)
 {
-	if (!proc_tid_exists(dir->dir.gen_pid, dir->dir.gen_tid))
+	if (!proc_tid_exists(PROC_I(dir)->pid, PROC_I(dir)->tid))
 		return;
 	for (uint64_t i = *pos - DIR_GEN_POS; i < PROC_PID_NFILES; i++) {
 		const char *name = tid_names[i];
 		uint64_t ino =
-		    4 * PROC_PID_INO_BASE + (uint64_t)dir->dir.gen_tid * PROC_PID_NFILES + i;
+		    4 * PROC_PID_INO_BASE + (uint64_t)PROC_I(dir)->tid * PROC_PID_NFILES + i;
 		if (name && !emit(ctx, name, strlen(name), ino, S_IFCHR >> 12, DIR_GEN_POS + i + 1))
 			return;
 		*pos = DIR_GEN_POS + i + 1;
@@ -50,13 +50,12 @@ static void tid_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, 
 static const struct dir_gen tid_dir_gen = {
     .lookup = tid_dir_lookup,
     .iterate = tid_dir_iterate,
-    .sealed = true,
 };
 
 /* ESRCH once the process is gone (Linux), ENOENT for a tid not of it. */
 static int task_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
 {
-	int pid = dir->dir.gen_pid, tid = proc_name_to_int(name, len);
+	int pid = PROC_I(dir)->pid, tid = proc_name_to_int(name, len);
 
 	if (!proc_pid_exists(pid))
 		return -ESRCH;
@@ -71,7 +70,7 @@ static void task_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit,
 	char name[12];
 	int tid;
 
-	while ((tid = proc_tid_next(dir->dir.gen_pid, *pos - DIR_GEN_POS))) {
+	while ((tid = proc_tid_next(PROC_I(dir)->pid, *pos - DIR_GEN_POS))) {
 		int len = snprintk(name, sizeof(name), "%d", tid);
 		if (!emit(ctx, name, len, 5 * PROC_PID_INO_BASE + tid, S_IFDIR >> 12,
 			  DIR_GEN_POS + tid + 1))
@@ -83,5 +82,4 @@ static void task_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit,
 const struct dir_gen proc_task_dir_gen = {
     .lookup = task_dir_lookup,
     .iterate = task_dir_iterate,
-    .sealed = true,
 };

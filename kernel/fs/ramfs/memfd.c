@@ -44,12 +44,12 @@ void memfd_inode_gone(void)
 /* One more writable shared mapping, unless F_SEAL_WRITE denies them. */
 static bool writable_get(struct inode *ip)
 {
-	int32_t n = __atomic_load_n(&ip->file.mmap_writable, __ATOMIC_RELAXED);
+	int32_t n = __atomic_load_n(&RAMFS_I(ip)->file.mmap_writable, __ATOMIC_RELAXED);
 
 	do {
 		if (n < 0)
 			return false;
-	} while (!__atomic_compare_exchange_n(&ip->file.mmap_writable, &n, n + 1, false,
+	} while (!__atomic_compare_exchange_n(&RAMFS_I(ip)->file.mmap_writable, &n, n + 1, false,
 					      __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
 	return true;
 }
@@ -59,7 +59,7 @@ static bool writable_deny(struct inode *ip)
 {
 	int32_t zero = 0;
 
-	return __atomic_compare_exchange_n(&ip->file.mmap_writable, &zero, -1, false,
+	return __atomic_compare_exchange_n(&RAMFS_I(ip)->file.mmap_writable, &zero, -1, false,
 					   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
 }
 
@@ -72,18 +72,18 @@ static bool counts_writable(unsigned int vflags)
  * the count is positive here and cannot be denied under it. */
 void inode_mmap_writable_add(struct inode *ip, unsigned int vflags, int delta)
 {
-	if (counts_writable(vflags))
-		__atomic_add_fetch(&ip->file.mmap_writable, delta, __ATOMIC_ACQ_REL);
+	if (counts_writable(vflags) && ramfs_is_file(ip))
+		__atomic_add_fetch(&RAMFS_I(ip)->file.mmap_writable, delta, __ATOMIC_ACQ_REL);
 }
 
 int memfd_mmap_check(struct inode *ip, int prot, unsigned int *vflags)
 {
 	uint32_t seals;
 
-	if (!(*vflags & VMA_SHARED))
-		return 0;
+	if (!(*vflags & VMA_SHARED) || !ramfs_is_file(ip))
+		return 0; /* seals are the ramfs's */
 	spin_lock(&ip->lock);
-	seals = ip->file.seals;
+	seals = RAMFS_I(ip)->file.seals;
 	spin_unlock(&ip->lock);
 	if (seals & WRITE_SEALS) {
 		if (prot & PROT_WRITE)
@@ -112,18 +112,19 @@ static long add_seals(struct file *f, unsigned long arg)
 		return -EPERM;
 	if (seals & ~F_ALL_SEALS)
 		return -EINVAL;
-	if (!ip || !inode_is_reg(ip) || !ip->file.memfd)
+	if (!ip || !ramfs_is_file(ip) || !RAMFS_I(ip)->file.memfd)
 		return -EINVAL;
 	spin_lock(&ip->lock);
 	/* F_SEAL_EXEC on an executable memfd makes it W^X: no writing either. */
 	if ((seals & F_SEAL_EXEC) && (ip->mode & 0111))
 		seals |= F_SEAL_SHRINK | F_SEAL_GROW | WRITE_SEALS;
-	if (ip->file.seals & F_SEAL_SEAL)
+	if (RAMFS_I(ip)->file.seals & F_SEAL_SEAL)
 		err = -EPERM;
-	else if ((seals & F_SEAL_WRITE) && !(ip->file.seals & F_SEAL_WRITE) && !writable_deny(ip))
+	else if ((seals & F_SEAL_WRITE) && !(RAMFS_I(ip)->file.seals & F_SEAL_WRITE) &&
+		 !writable_deny(ip))
 		err = -EBUSY; /* a shared mapping may still write */
 	else
-		ip->file.seals |= seals;
+		RAMFS_I(ip)->file.seals |= seals;
 	spin_unlock(&ip->lock);
 	return err;
 }
@@ -133,10 +134,10 @@ static long get_seals(struct file *f)
 	struct inode *ip = f->inode;
 	long seals;
 
-	if (!ip || !inode_is_reg(ip) || !ip->file.memfd)
+	if (!ip || !ramfs_is_file(ip) || !RAMFS_I(ip)->file.memfd)
 		return -EINVAL;
 	spin_lock(&ip->lock);
-	seals = ip->file.seals;
+	seals = RAMFS_I(ip)->file.seals;
 	spin_unlock(&ip->lock);
 	return seals;
 }
@@ -171,15 +172,16 @@ static long memfd_name(const char *uname, char **out)
  * exec with MFD_NOEXEC_SEAL; sealable only if asked (else F_SEAL_SEAL). */
 static struct inode *memfd_inode(unsigned int flags)
 {
-	struct inode *ip = inode_alloc(internal_sb, S_IFREG | (flags & MFD_NOEXEC_SEAL ? 0666 : 0777), 0);
+	struct inode *ip =
+	    inode_alloc(internal_sb, S_IFREG | (flags & MFD_NOEXEC_SEAL ? 0666 : 0777), 0);
 
 	if (!ip)
 		return NULL;
-	ip->file.memfd = true;
+	RAMFS_I(ip)->file.memfd = true;
 	if (flags & MFD_NOEXEC_SEAL)
-		ip->file.seals = F_SEAL_EXEC;
+		RAMFS_I(ip)->file.seals = F_SEAL_EXEC;
 	else if (!(flags & MFD_ALLOW_SEALING))
-		ip->file.seals = F_SEAL_SEAL;
+		RAMFS_I(ip)->file.seals = F_SEAL_SEAL;
 	__atomic_add_fetch(&live_memfds, 1, __ATOMIC_RELAXED);
 	return ip;
 }

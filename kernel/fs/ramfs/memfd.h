@@ -1,13 +1,13 @@
 /*
  * memfd: an unlinked ramfs file behind an fd, with Linux's file seals
- * (docs/memfd.md).  The seals live on the inode (inode.h, file.seals):
+ * (docs/memfd.md).  The seals live on the inode (fs/ramfs/ramfs.h, file.seals):
  * the ramfs checks them where data and size change, mmap where a shared
  * mapping could write, chmod where the exec bits change.
  */
 #ifndef FS_MEMFD_H
 #define FS_MEMFD_H
 
-#include "fs/inode.h"
+#include "fs/ramfs/ramfs.h"
 #include <uapi/errno.h>
 #include <uapi/memfd.h>
 
@@ -18,7 +18,7 @@ struct file;
  * grow the file under F_SEAL_GROW), else 0. */
 static inline int seals_deny_write(const struct inode *ip, uint64_t off, size_t len)
 {
-	uint32_t s = ip->file.seals;
+	uint32_t s = RAMFS_I(ip)->file.seals;
 
 	if (__builtin_expect(!s, 1))
 		return 0;
@@ -31,7 +31,7 @@ static inline int seals_deny_write(const struct inode *ip, uint64_t off, size_t 
 /* Under ip->lock: -EPERM when the seals refuse changing the size to size. */
 static inline int seals_deny_resize(const struct inode *ip, uint64_t size)
 {
-	uint32_t s = ip->file.seals;
+	uint32_t s = RAMFS_I(ip)->file.seals;
 
 	if ((size < ip->size && (s & F_SEAL_SHRINK)) || (size > ip->size && (s & F_SEAL_GROW)))
 		return -EPERM;
@@ -41,7 +41,7 @@ static inline int seals_deny_resize(const struct inode *ip, uint64_t size)
 /* Under ip->lock: -EPERM when F_SEAL_EXEC fixes the exec bits mode changes. */
 static inline int seals_deny_chmod(const struct inode *ip, uint32_t mode)
 {
-	if ((ip->file.seals & F_SEAL_EXEC) && ((ip->mode ^ mode) & 0111))
+	if ((RAMFS_I(ip)->file.seals & F_SEAL_EXEC) && ((ip->mode ^ mode) & 0111))
 		return -EPERM;
 	return 0;
 }
@@ -50,7 +50,7 @@ static inline int seals_deny_chmod(const struct inode *ip, uint32_t mode)
  * mmap of a regular file, shared: *vflags (VMA_*) as mapping_kind made
  * them.  Refuses PROT_WRITE under a write seal (-EPERM) and drops
  * VMA_MAYWRITE there (mprotect cannot add it later: EACCES); a mapping
- * that keeps VMA_MAYWRITE takes a count on ip->file.mmap_writable
+ * that keeps VMA_MAYWRITE takes a count on the file's mmap_writable
  * (-EPERM if F_SEAL_WRITE came first), which the caller gives back with
  * memfd_mmap_done once its vma holds its own.
  */
@@ -63,7 +63,7 @@ void inode_mmap_writable_add(struct inode *ip, unsigned int vflags, int delta);
 long memfd_fcntl(struct file *f, unsigned int cmd, unsigned long arg);
 /* memfds alive (leak accounting): their inodes. */
 unsigned long memfd_count(void);
-/* The last reference to a memfd's inode went (ramfs.c). */
+/* The last reference to a memfd's inode went (ramfs_file.c). */
 void memfd_inode_gone(void);
 
 #endif

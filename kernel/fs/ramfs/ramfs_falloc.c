@@ -95,14 +95,14 @@ static void punch_hole(struct inode *ip, uint64_t off, uint64_t end)
  * KEEP_SIZE. */
 static int seals_deny_falloc(struct inode *ip, bool punch, uint64_t end)
 {
-	uint32_t s = ip->file.seals;
+	uint32_t s = RAMFS_I(ip)->file.seals;
 
 	if (punch)
 		return s & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE) ? -EPERM : 0;
 	return (s & F_SEAL_GROW) && end > ip->size ? -EPERM : 0;
 }
 
-int inode_fallocate(struct inode *ip, bool punch, bool keep_size, uint64_t off, uint64_t len)
+int ramfs_fallocate(struct inode *ip, bool punch, bool keep_size, uint64_t off, uint64_t len)
 {
 	uint64_t end = off + len;
 	int err;
@@ -131,7 +131,7 @@ int inode_fallocate(struct inode *ip, bool punch, bool keep_size, uint64_t off, 
 /* Under ip->lock: whether page idx holds data (written, not a hole). */
 static bool page_is_data(struct inode *ip, size_t idx)
 {
-	return ramfs_frame(ip, idx) && !(ip->file.pages[idx] & RAMFS_UNWRITTEN);
+	return ramfs_frame(ip, idx) && !(RAMFS_I(ip)->file.pages[idx] & RAMFS_UNWRITTEN);
 }
 
 /*
@@ -141,7 +141,7 @@ static bool page_is_data(struct inode *ip, size_t idx)
 static size_t find_page(struct inode *ip, size_t idx, size_t end, bool hole)
 {
 	for (; idx < end; idx++) {
-		if (!hole && idx >= ip->file.npages)
+		if (!hole && idx >= RAMFS_I(ip)->file.npages)
 			return end;
 		if (page_is_data(ip, idx) != hole)
 			return idx;
@@ -149,7 +149,7 @@ static size_t find_page(struct inode *ip, size_t idx, size_t end, bool hole)
 	return end;
 }
 
-long inode_seek_hole_data(struct inode *ip, long off, bool hole)
+long ramfs_seek_hole_data(struct inode *ip, long off, bool hole)
 {
 	uint64_t size = inode_size(ip), at;
 	size_t last, idx;

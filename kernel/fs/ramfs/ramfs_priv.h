@@ -1,18 +1,20 @@
 /*
- * What the ramfs files share among themselves (ramfs.c, ramfs_attr.c,
- * ramfs_rename.c) and nobody else: the directory entry and its helpers.
+ * What the ramfs files share among themselves (ramfs_inode.c, ramfs_dir.c,
+ * ramfs_file.c, ramfs_rename.c, ramfs_falloc.c) and nobody else: the
+ * directory entry, the page index's helpers, the operations the tables
+ * of ramfs_inode.c gather.
  */
 #ifndef FS_RAMFS_PRIV_H
 #define FS_RAMFS_PRIV_H
 
-#include "fs/inode.h"
+#include "fs/ramfs/ramfs.h"
 
 /* One name in a directory; owned by the directory, under its lock. */
 struct ramfs_dirent {
 	struct list_head link;
-	struct inode *ip; /* referenced by the entry */
-	uint64_t pos;	  /* getdents cookie: unique, increasing within the directory */
-	uint64_t key;	  /* name_key(name, len): compared before the name */
+	struct inode *ip;	    /* referenced by the entry */
+	uint64_t pos;		    /* getdents cookie: unique, increasing within the directory */
+	uint64_t key;		    /* name_key(name, len): compared before the name */
 	struct ramfs_dirent *hnext; /* its hash bucket's chain (dir.buckets) */
 	size_t len;
 	char name[]; /* NUL-terminated */
@@ -29,7 +31,9 @@ struct ramfs_dirent {
 /* Under ip->lock: the frame of page idx, or 0 for a hole. */
 static inline uint64_t ramfs_frame(struct inode *ip, size_t idx)
 {
-	return idx < ip->file.npages ? ip->file.pages[idx] & ~RAMFS_UNWRITTEN : 0;
+	struct ramfs_inode *ri = RAMFS_I(ip);
+
+	return idx < ri->file.npages ? ri->file.pages[idx] & ~RAMFS_UNWRITTEN : 0;
 }
 
 /* Under ip->lock (or as its last user): drops the data pages idx..end-1. */
@@ -52,5 +56,22 @@ void dir_hash_del(struct inode *dir, struct ramfs_dirent *e);
 void dir_hash_grow(struct inode *dir);
 /* A detached entry holding a copy of name (no inode yet), or NULL. */
 struct ramfs_dirent *dirent_alloc(const char *name, size_t len);
+
+/* Regular files (ramfs_file.c, ramfs_falloc.c): the data operations of
+ * ramfs_file_iops, as inode.h's dispatchers; truncate is setattr's. */
+long ramfs_read_iter(struct inode *ip, struct iov_iter *to, uint64_t off);
+long ramfs_write_iter(struct inode *ip, struct iov_iter *from, uint64_t off);
+uint64_t ramfs_page_ref(struct inode *ip, size_t idx, bool fill);
+int ramfs_truncate(struct inode *ip, uint64_t size);
+size_t ramfs_resident_pages(struct inode *ip);
+int ramfs_fallocate(struct inode *ip, bool punch, bool keep_size, uint64_t off, uint64_t len);
+long ramfs_seek_hole_data(struct inode *ip, long off, bool hole);
+/* The last reference went: a file's pages, a directory's entries. */
+void ramfs_free_data(struct inode *ip);
+void ramfs_free_dir(struct inode *dir);
+/* Directories: getdents (ramfs_iterate_entries), O_TMPFILE's nameless
+ * file (ramfs_inode.c). */
+void ramfs_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx);
+int ramfs_tmpfile(struct inode *dir, uint32_t mode, bool linkable, struct inode **out);
 
 #endif

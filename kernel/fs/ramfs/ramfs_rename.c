@@ -57,9 +57,9 @@ static bool is_ancestor(struct inode *a, struct inode *b)
 	for (;;) {
 		if (b == a)
 			return true;
-		if (!b->dir.parent || b->dir.parent == b)
+		if (!RAMFS_I(b)->dir.parent || RAMFS_I(b)->dir.parent == b)
 			return false;
-		b = b->dir.parent;
+		b = RAMFS_I(b)->dir.parent;
 	}
 }
 
@@ -128,7 +128,7 @@ static struct inode *reparent(struct inode *ip, struct inode *from, struct inode
 		return NULL;
 	inode_get(to);
 	spin_lock(&ip->lock);
-	ip->dir.parent = to;
+	RAMFS_I(ip)->dir.parent = to;
 	spin_unlock(&ip->lock);
 	from->nlink--;
 	to->nlink++;
@@ -156,7 +156,7 @@ static int drop_victim(struct inode *dir, struct inode *src, struct inode *dst, 
 		err = -ENOTDIR;
 	else if (!S_ISDIR(src->mode) && S_ISDIR(dst->mode))
 		err = -EISDIR;
-	else if (S_ISDIR(dst->mode) && !list_empty(&dst->dir.entries))
+	else if (S_ISDIR(dst->mode) && !list_empty(&RAMFS_I(dst)->dir.entries))
 		err = -ENOTEMPTY;
 	if (!err) {
 		dst->nlink = S_ISDIR(dst->mode) ? 0 : dst->nlink - 1;
@@ -199,8 +199,8 @@ static void commit(struct rename_op *r, struct ramfs_dirent *fresh, struct renam
 			r->new->ip = src;
 		} else {
 			fresh->ip = src;
-			fresh->pos = r->newdir->dir.next_pos++;
-			list_add_tail(&fresh->link, &r->newdir->dir.entries);
+			fresh->pos = RAMFS_I(r->newdir)->dir.next_pos++;
+			list_add_tail(&fresh->link, &RAMFS_I(r->newdir)->dir.entries);
 			dir_hash_add(r->newdir, fresh);
 			r->newdir->size++;
 			g->entries[0] = NULL; /* fresh is in use */
@@ -231,7 +231,7 @@ static int rename_locked(struct rename_op *r, const char *oldname, size_t oldlen
 	if (r->new && r->new->ip == r->old->ip)
 		return 0; /* two names of one inode: Linux does nothing */
 	if (__atomic_load_n(&r->old->ip->mounted, __ATOMIC_RELAXED) ||
-	    (r->new && __atomic_load_n(&r->new->ip->mounted, __ATOMIC_RELAXED)))
+	    (r->new &&__atomic_load_n(&r->new->ip->mounted, __ATOMIC_RELAXED)))
 		return -EBUSY; /* a mount point stays where it is (Linux's vfs_rename) */
 	if (r->new && !(r->flags & RENAME_EXCHANGE) &&
 	    (err = drop_victim(r->newdir, r->old->ip, r->new->ip, now)))
@@ -276,8 +276,8 @@ static void notify_rename(struct rename_op *r, const char *oldname, size_t oldle
 		inode_put(r->other);
 }
 
-int dir_rename(struct inode *olddir, const char *oldname, size_t oldlen, struct inode *newdir,
-	       const char *newname, size_t newlen, unsigned int flags)
+int ramfs_rename(struct inode *olddir, const char *oldname, size_t oldlen, struct inode *newdir,
+		 const char *newname, size_t newlen, unsigned int flags)
 {
 	struct rename_op r = {.olddir = olddir, .newdir = newdir, .flags = flags};
 	struct ramfs_dirent *fresh = dirent_alloc(newname, newlen);

@@ -10,7 +10,7 @@
  * frame is taken, so no limit is ever exceeded.
  */
 #include "cmdline.h"
-#include "fs/inode.h"
+#include "fs/ramfs/ramfs.h"
 #include "fs/super.h"
 #include "lib/printk.h"
 #include "lib/string.h"
@@ -234,6 +234,7 @@ static void tmpfs_show_options(struct super_block *sb, char *buf, size_t size)
 
 const struct fs_type tmpfs_type = {
     .name = "tmpfs",
+    .sops = &ramfs_super_ops,
     .magic = TMPFS_MAGIC,
     .fill = tmpfs_fill,
     .remount = tmpfs_remount,
@@ -245,6 +246,7 @@ static struct super_block *devtmpfs_sb;
 
 const struct fs_type devtmpfs_type = {
     .name = "devtmpfs",
+    .sops = &ramfs_super_ops,
     .magic = TMPFS_MAGIC,
     .fill = tmpfs_fill,
     .remount = tmpfs_remount,
@@ -256,6 +258,7 @@ struct super_block *internal_sb;
 
 const struct fs_type internal_type = {
     .name = "tmpfs",
+    .sops = &ramfs_super_ops,
     .magic = TMPFS_MAGIC,
     .fill = tmpfs_fill,
     .single = &internal_sb,

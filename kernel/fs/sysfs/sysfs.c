@@ -4,7 +4,7 @@
  * read-only directory: programs that look for /sys find it, and nothing
  * in it says what is not true (docs/vfs.md).
  */
-#include "fs/inode.h"
+#include "fs/ramfs/ramfs.h"
 #include "fs/super.h"
 #include <uapi/errno.h>
 
@@ -22,6 +22,7 @@ static int sysfs_fill(struct super_block *sb, const char *data)
 
 const struct fs_type sysfs_type = {
     .name = "sysfs",
+    .sops = &ramfs_super_ops,
     .magic = 0x62656572, /* SYSFS_MAGIC */
     .fill = sysfs_fill,
     .single = &sysfs_sb,
