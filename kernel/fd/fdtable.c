@@ -286,30 +286,41 @@ long files_dup_slow(struct files_table *files, int oldfd, int minfd, fdflags_t f
 	return fd;
 }
 
+/* files_dup_fast's way out: its arguments in the same order, so that
+ * every jump here from the leaf moves nothing. */
+static __attribute__((noinline)) long dup_fast_fallback(int oldfd, fdflags_t flags,
+							struct files_table *files)
+{
+	return files_dup_slow(files, oldfd, 0, flags);
+}
+
 /**
  * files_dup_fast - files_dup()'s fast half: a non-sequential dup as a leaf
- * @files: [in] the table
  * @oldfd: [in] open fd
  * @flags: [in] FDF_NONSEQ, with FDF_CLOEXEC / FDF_CLOFORK (as files_dup_slow())
+ * @files: [in] the table
  *
  * Its common case calls nothing: the lock free at
  * the first try, @oldfd open, room, a slot on the free list (the pop,
  * file_get and install inline): the cheapest fd path (docs/bench.md).
- * Anything else is files_dup_slow's.  Returns as files_dup_slow().
+ * Anything else is files_dup_slow's.  Returns as files_dup_slow().  The
+ * table comes last: sys_dup3 holds the fd and the flags in the first two
+ * argument registers already, and jumps here without moving them.
  */
-long files_dup_fast(struct files_table *files, int oldfd, fdflags_t flags)
+long files_dup_fast(int oldfd, fdflags_t flags, struct files_table *files)
 {
 	struct fdmap *map;
 	struct file *file;
 	unsigned int i;
 
 	if (!spin_trylock_task(&files->lock))
-		return files_dup_slow(files, oldfd, 0, flags);
+		return dup_fast_fallback(oldfd, flags, files);
 	map = files->nonseq;
-	file = files_installed(files, oldfd);
-	if (!file || !files_room(files, true) || map->free_head == FDMAP_NIL) {
+	/* Room first: after the lookup's acquire load it would load the maps again. */
+	if (!files_room(files, true) || map->free_head == FDMAP_NIL ||
+	    !(file = files_installed(files, oldfd))) {
 		spin_unlock_task(&files->lock);
-		return files_dup_slow(files, oldfd, 0, flags);
+		return dup_fast_fallback(oldfd, flags, files);
 	}
 	/* The reference first: its atomic add makes the compiler reload what
 	 * the pop computed if it came after, and that costs a register. */
@@ -317,7 +328,7 @@ long files_dup_fast(struct files_table *files, int oldfd, fdflags_t flags)
 	i = fdmap_take_head(map, flags);
 	fdmap_install_slot(map, i, file);
 	spin_unlock_task(&files->lock);
-	return (int)(map->base + i);
+	return map->base + i; /* below INT_MAX: no sign to extend */
 }
 
 /**
@@ -471,9 +482,10 @@ int files_next_fd(struct files_table *files, unsigned int from)
  * @files: [in] the table
  * @fd:    [in] the fd
  *
- * Returns 0, or -EBADF if @fd has no file (free, reserved, out of range).
+ * Returns 0, or -EBADF if @fd has no file (free, reserved, out of range);
+ * long, close(2)'s result, so its handler ends in a tail call.
  */
-int files_close(struct files_table *files, int fd)
+long files_close(struct files_table *files, int fd)
 {
 	struct file *file = NULL;
 	struct fdmap *map;

@@ -88,7 +88,7 @@ void files_exec(struct files_table *files);
 
 int files_alloc_fd(struct files_table *files, int minfd, fdflags_t flags);
 long files_dup_slow(struct files_table *files, int oldfd, int minfd, fdflags_t flags);
-long files_dup_fast(struct files_table *files, int oldfd, fdflags_t flags);
+long files_dup_fast(int oldfd, fdflags_t flags, struct files_table *files);
 /*
  * dup, F_DUPFD's lookup, dup3(O_NONSEQFD): a new fd for @oldfd's file, in
  * the area FDF_NONSEQ names (>= @minfd in the sequential one), looked up,
@@ -100,7 +100,7 @@ long files_dup_fast(struct files_table *files, int oldfd, fdflags_t flags);
 static inline long files_dup(struct files_table *files, int oldfd, int minfd, fdflags_t flags)
 {
 	if (flags & FDF_NONSEQ)
-		return files_dup_fast(files, oldfd, flags);
+		return files_dup_fast(oldfd, flags, files);
 	return files_dup_slow(files, oldfd, minfd, flags);
 }
 int files_install(struct files_table *files, int fd, struct file *file);
@@ -110,7 +110,7 @@ int files_unreserve_fd(struct files_table *files, int fd);
 struct file *files_lookup(struct files_table *files, int fd);
 struct file *files_lookup_raw(struct files_table *files, int fd);
 struct file *files_lookup_light(struct files_table *files, int fd, bool *put);
-int files_close(struct files_table *files, int fd);
+long files_close(struct files_table *files, int fd);
 int files_dup_to(struct files_table *files, int oldfd, int newfd, fdflags_t fdflags);
 int files_get_fdflags(struct files_table *files, int fd);
 int files_set_fdflags(struct files_table *files, int fd, fdflags_t fdflags);
