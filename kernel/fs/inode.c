@@ -17,15 +17,15 @@
 
 static uint64_t next_ino = 1;	  /* atomic */
 static unsigned long live_inodes; /* atomic */
-static uint64_t boot_epoch_ns;	  /* real time at boot; set once by ramfs_clock_init */
+static uint64_t boot_epoch_ns;	  /* real time at boot; set once by inode_clock_init */
 
 /* File times are real time: the RTC at boot plus the monotonic clock. */
-void ramfs_clock_init(void)
+void inode_clock_init(void)
 {
 	boot_epoch_ns = (uint64_t)rtc_read_epoch() * 1000000000UL;
 }
 
-uint64_t ramfs_now_ns(void)
+uint64_t inode_now_ns(void)
 {
 	return boot_epoch_ns + clock_monotonic_ns();
 }
@@ -68,7 +68,7 @@ struct inode *inode_alloc(struct super_block *sb, uint32_t mode, uint32_t rdev)
 	ip->mode = mode;
 	ip->rdev = rdev;
 	spin_init(&ip->lock, "inode");
-	ip->mtime_ns = ip->ctime_ns = ip->atime_ns = ramfs_now_ns();
+	ip->mtime_ns = ip->ctime_ns = ip->atime_ns = inode_now_ns();
 	__atomic_add_fetch(&live_inodes, 1, __ATOMIC_RELAXED);
 	return ip;
 }
@@ -138,6 +138,51 @@ int inode_deny_write_access(struct inode *ip)
 void inode_allow_write_access(struct inode *ip)
 {
 	__atomic_add_fetch(&ip->writecount, 1, __ATOMIC_RELEASE);
+}
+
+/* ---- Renames ---- */
+
+/* inode.h's rename lock and sequence: the sequence written under the
+ * lock, read without it. */
+static struct spinlock rename_spin = SPINLOCK_INIT("rename");
+static unsigned long rename_seq;
+
+void vfs_rename_lock(void)
+{
+	spin_lock(&rename_spin);
+}
+
+void vfs_rename_unlock(void)
+{
+	spin_unlock(&rename_spin);
+}
+
+/* Odd before any change, even after all (Linux's write_seqcount_begin
+ * and _end: the stores of the changes stay between the two). */
+void vfs_rename_seq_begin(void)
+{
+	__atomic_store_n(&rename_seq, __atomic_load_n(&rename_seq, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+void vfs_rename_seq_end(void)
+{
+	__atomic_store_n(&rename_seq, __atomic_load_n(&rename_seq, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELEASE);
+}
+
+unsigned long dir_rename_begin(void)
+{
+	return __atomic_load_n(&rename_seq, __ATOMIC_ACQUIRE);
+}
+
+/* The reads since dir_rename_begin come before the second load of the
+ * count (Linux's smp_rmb in read_seqcount_retry). */
+bool dir_rename_retry(unsigned long seq)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return (seq & 1) || __atomic_load_n(&rename_seq, __ATOMIC_RELAXED) != seq;
 }
 
 /* ---- Metadata ---- */

@@ -226,9 +226,9 @@ int inode_deny_write_access(struct inode *ip);
 void inode_allow_write_access(struct inode *ip);
 
 /* Reads the real-time clock once; file times need it (and timer_init). */
-void ramfs_clock_init(void);
+void inode_clock_init(void);
 /* The current real time in ns, as file times take it. */
-uint64_t ramfs_now_ns(void);
+uint64_t inode_now_ns(void);
 /*
  * A new inode of sb (its file system's, sb->op->alloc_inode) with one
  * reference (the caller's), nlink 0, a fresh number and the current
@@ -286,8 +286,8 @@ static inline void inode_fill_stat(struct inode *ip, struct uapi_stat *st)
 
 /*
  * Regular-file data, through ip->op (the file system's read_iter,
- * write_iter, page_ref...).  Reads stop at the size (holes read as zeroes); writes
- * grow the file.  Each returns bytes moved (short only on a fault or when
+ * write_iter, page_ref...).  Reads stop at the size (holes read as
+ * zeroes); writes grow the file.  Each returns bytes moved (short only on a fault or when
  * memory runs out after some progress), or -EFAULT, -ENOSPC, -EFBIG.  The
  * plain forms take kernel buffers; the _iter forms move data through an
  * I/O iterator (lib/iov_iter.h), and a fault part-way returns what was done.
@@ -317,8 +317,8 @@ static inline long inode_read_iter(struct inode *ip, struct iov_iter *to, uint64
 /* Writes at *pos (at the end of file if append) and advances *pos. */
 long inode_write_iter(struct inode *ip, struct iov_iter *from, uint64_t *pos, bool append);
 /*
- * fallocate on a regular file (-EOPNOTSUPP without the op), arguments checked by the
- * caller: punch frees or zeroes [off, off + len) (the size kept), else the
+ * fallocate on a regular file (-EOPNOTSUPP without the op), arguments
+ * checked by the caller: punch frees or zeroes [off, off + len) (the size kept), else the
  * holes there get zeroed pages and, unless keep_size, the size grows to
  * off + len.  0, -ENOSPC, -EPERM (a memfd's seals).
  */
@@ -343,10 +343,12 @@ static inline void inode_stat(struct inode *ip, struct uapi_stat *st)
 }
 
 /*
- * Metadata (the file system's setattr and getattr), each under the inode lock and setting ctime as
- * Linux does.  chmod keeps the type bits; chown takes (uint32_t)-1 for
- * "unchanged" and clears set-user-ID (and set-group-ID with group execute)
- * on a non-directory; times are ns since the epoch, or one of these: */
+ * Metadata (the file system's setattr and getattr), each under the
+ * inode lock and setting ctime as Linux does.  chmod keeps the type
+ * bits; chown takes (uint32_t)-1 for "unchanged" and clears set-user-ID
+ * (and set-group-ID with group execute) on a non-directory; times are ns
+ * since the epoch, or one of these:
+ */
 #define INODE_TIME_NOW	(~0ULL)
 #define INODE_TIME_OMIT (~1ULL)
 /* chmod: 0, or -EPERM when a memfd's F_SEAL_EXEC fixes the exec bits. */
@@ -410,20 +412,23 @@ int dir_tmpfile(struct inode *dir, uint32_t mode, bool linkable, struct inode **
 #define RENAME_NEW_SLASH (1U << 31)
 int dir_rename(struct inode *olddir, const char *oldname, size_t oldlen, struct inode *newdir,
 	       const char *newname, size_t newlen, unsigned int flags);
-/*
- * The ramfs's (fs/ramfs/), for mount.c's instances of tmpfs: empties the tree under root
- * (referenced; the reference is taken over), as `rm -rf` would, one entry at a time without
- * recursion: an instance leaving its last mount.  What is still open elsewhere stays, unlinked.
- */
-void ramfs_kill_tree(struct inode *root);
 /* The parent directory, referenced (the root is its own parent). */
 struct inode *dir_parent(struct inode *dir);
 /*
- * Renames as a sequence count (the ramfs's rename bumps it) (Linux's rename_lock seqcount): odd
- * while a rename moves an entry, bumped twice by each.  A walk that must not climb out of a
- * directory (lookup.c's scoped walks) samples it with dir_rename_begin and, after each "..", asks
- * dir_rename_retry whether a rename ran meanwhile and ".." may have left the scope: then EAGAIN.
+ * The rename lock and sequence, every file system's (Linux's
+ * rename_lock seqlock).  A file system's rename holds the lock while it
+ * moves entries (the ramfs for its whole rename: its tree's shape holds
+ * still under it) and brackets the changes with vfs_rename_seq_begin and
+ * _end, so the count is odd while an entry moves and bumped twice by
+ * each rename.  A walk that must not climb out of a directory (lookup.c's
+ * scoped walks) samples it with dir_rename_begin and, after each "..",
+ * asks dir_rename_retry whether a rename ran meanwhile and ".." may have
+ * left the scope: then EAGAIN.
  */
+void vfs_rename_lock(void);
+void vfs_rename_unlock(void);
+void vfs_rename_seq_begin(void);
+void vfs_rename_seq_end(void);
 unsigned long dir_rename_begin(void);
 bool dir_rename_retry(unsigned long seq);
 /* Copies the name child has in dir into buf (NUL-terminated): length or -ENOENT. */

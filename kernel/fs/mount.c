@@ -46,7 +46,7 @@ static void sb_discard(struct super_block *sb)
 	if (!sb->type->single) {
 		struct inode *root = sb->root;
 		sb->root = NULL;
-		ramfs_kill_tree(root);
+		sb->op->kill_tree(root);
 	}
 	sb_put(sb);
 }

@@ -34,6 +34,11 @@ struct super_operations {
 	/* The last reference is gone (the core is detached already):
 	 * releases the private data, then the memory. */
 	void (*free_inode)(struct inode *ip);
+	/* An instance of a type with one per mount (tmpfs) leaving its
+	 * last mount: what becomes of its tree, root's reference passing
+	 * (the ramfs empties it, as Linux's kill_litter_super; a disk file
+	 * system only puts the root). */
+	void (*kill_tree)(struct inode *root);
 };
 
 struct fs_type {

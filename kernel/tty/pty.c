@@ -283,7 +283,7 @@ int ptmx_open(struct file *f, unsigned flags)
 	p->slaves = 0;
 	p->master_open = p->locked = true;
 	p->slave_closed = false;
-	p->ctime_ns = ramfs_now_ns();
+	p->ctime_ns = inode_now_ns();
 	p->owner = cred_current()->fsuid; /* Linux's devpts_pty_new */
 	spin_lock(&tty_list_lock);
 	if (pty_nr >= __atomic_load_n(&pty_max, __ATOMIC_RELAXED)) {

@@ -53,6 +53,15 @@ static void test_mknod(void)
 	ok(fd >= 0 && write(fd, "x", 1) == 1, "... and it opens as /dev/null");
 	close(fd);
 	unlink(path);
+	/* fdkernel's /proc files are devices of majors 60 and 61 (Linux's
+	 * experimental ones, no driver there): a node of them made outside
+	 * /proc has no procfs inode behind it, and opens to nothing. */
+	for (unsigned int major = 60; major <= 61; major++) {
+		ok(mknod(path, S_IFCHR | 0666, makedev_(major, 0)) == 0,
+		   "S_IFCHR %u:0 made outside /proc", major);
+		is_errno(open(path, O_RDONLY), ENXIO, "... opens with ENXIO, as on Linux");
+		unlink(path);
+	}
 	is_errno(mknod("", S_IFIFO | 0600, 0), ENOENT, "an empty path: ENOENT");
 	is_errno(mknod((char *)1, S_IFIFO | 0600, 0), EFAULT, "a bad path pointer: EFAULT");
 }
@@ -171,7 +180,7 @@ int main(void)
 	snprintf(dir, sizeof dir, "/tmp/fifo-%d", (int)getpid());
 	snprintf(fifo, sizeof fifo, "%s/p", dir);
 	require(mkdir(dir, 0700) == 0, "mkdir");
-	plan(28);
+	plan(32);
 	test_mknod();
 	test_nonblock();
 	test_two_processes();

@@ -79,6 +79,14 @@ extern const struct super_operations ramfs_super_ops;
 void ramfs_inode_init(struct ramfs_inode *ri, uint32_t mode);
 void ramfs_evict(struct inode *ip);
 
+/*
+ * ramfs_super_ops' kill_tree: empties the tree under root (referenced;
+ * the reference is taken over), as `rm -rf` would, one entry at a time
+ * without recursion: an instance leaving its last mount.  What is still
+ * open elsewhere stays, unlinked.
+ */
+void ramfs_kill_tree(struct inode *root);
+
 /* An instance's root directory (sb->root, which holds it): its own
  * parent, nlink 2, mode's permission bits; NULL without memory. */
 struct inode *ramfs_make_root(struct super_block *sb, uint32_t mode);

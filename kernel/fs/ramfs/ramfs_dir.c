@@ -146,7 +146,7 @@ static int link_entry(struct inode *dir, struct ramfs_dirent *e, struct inode *i
 		inode_get(dir);
 		dir->nlink++; /* the child's ".." */
 	}
-	ip->ctime_ns = ramfs_now_ns();
+	ip->ctime_ns = inode_now_ns();
 	spin_unlock(&ip->lock);
 	e->ip = ip;
 	e->pos = RAMFS_I(dir)->dir.next_pos++;
@@ -154,7 +154,7 @@ static int link_entry(struct inode *dir, struct ramfs_dirent *e, struct inode *i
 	list_add_tail(&e->link, &RAMFS_I(dir)->dir.entries);
 	dir_hash_add(dir, e);
 	dir->size++;
-	dir->mtime_ns = dir->ctime_ns = ramfs_now_ns();
+	dir->mtime_ns = dir->ctime_ns = inode_now_ns();
 	return 0;
 }
 
@@ -294,7 +294,7 @@ static int remove_entry(struct inode *dir, const char *name, size_t len, bool wa
 		err = removable(e, want_dir);
 		if (!err) {
 			ip->nlink = S_ISDIR(ip->mode) ? 0 : ip->nlink - 1;
-			ip->ctime_ns = ramfs_now_ns();
+			ip->ctime_ns = inode_now_ns();
 		}
 		spin_unlock(&ip->lock);
 	}
@@ -304,7 +304,7 @@ static int remove_entry(struct inode *dir, const char *name, size_t len, bool wa
 		dir->size--;
 		if (want_dir)
 			dir->nlink--;
-		dir->mtime_ns = dir->ctime_ns = ramfs_now_ns();
+		dir->mtime_ns = dir->ctime_ns = inode_now_ns();
 	}
 	spin_unlock(&dir->lock);
 	if (err)

@@ -86,7 +86,7 @@ static void punch_hole(struct inode *ip, uint64_t off, uint64_t end)
 		zero_in_page(ip, off, end < PAGE_ALIGN_UP(off) ? end : PAGE_ALIGN_UP(off));
 	if ((end & PAGE_MASK) && PAGE_ALIGN_DOWN(end) >= off) /* the tail page */
 		zero_in_page(ip, PAGE_ALIGN_DOWN(end) > off ? PAGE_ALIGN_DOWN(end) : off, end);
-	ip->mtime_ns = ip->ctime_ns = ramfs_now_ns();
+	ip->mtime_ns = ip->ctime_ns = inode_now_ns();
 	spin_unlock(&ip->lock);
 }
 
@@ -122,7 +122,7 @@ int ramfs_fallocate(struct inode *ip, bool punch, bool keep_size, uint64_t off, 
 	spin_lock(&ip->lock);
 	if (end > ip->size) {
 		ip->size = end;
-		ip->mtime_ns = ip->ctime_ns = ramfs_now_ns();
+		ip->mtime_ns = ip->ctime_ns = inode_now_ns();
 	}
 	spin_unlock(&ip->lock);
 	return 0;

@@ -187,7 +187,7 @@ long ramfs_write_iter(struct inode *ip, struct iov_iter *from, uint64_t off)
 		spin_lock(&ip->lock);
 		if (off > ip->size)
 			ip->size = off;
-		ip->mtime_ns = ip->ctime_ns = ramfs_now_ns();
+		ip->mtime_ns = ip->ctime_ns = inode_now_ns();
 		spin_unlock(&ip->lock);
 		if (c < n) {
 			err = -EFAULT;
@@ -230,7 +230,7 @@ int ramfs_truncate(struct inode *ip, uint64_t size)
 			memset(page_ptr(pa, size), 0, PAGE_SIZE - (size & PAGE_MASK));
 	}
 	ip->size = size;
-	ip->mtime_ns = ip->ctime_ns = ramfs_now_ns();
+	ip->mtime_ns = ip->ctime_ns = inode_now_ns();
 	spin_unlock(&ip->lock);
 	return 0;
 }

@@ -104,6 +104,7 @@ static void ramfs_free_inode(struct inode *ip)
 const struct super_operations ramfs_super_ops = {
     .alloc_inode = ramfs_alloc_inode,
     .free_inode = ramfs_free_inode,
+    .kill_tree = ramfs_kill_tree,
 };
 
 struct inode *ramfs_make_root(struct super_block *sb, uint32_t mode)
@@ -160,7 +161,7 @@ static void set_owner(struct inode *ip, const struct iattr *a)
  * chmod keeps the type bits and obeys a memfd's F_SEAL_EXEC. */
 int ramfs_setattr(struct inode *ip, const struct iattr *a)
 {
-	uint64_t now = ramfs_now_ns();
+	uint64_t now = inode_now_ns();
 	int err = 0;
 
 	if (a->valid & ATTR_SIZE)

@@ -2,9 +2,10 @@
  * rename(2) in the ramfs: one entry moves (or two swap) between two locked
  * directories, so no lookup ever sees the name missing or half-moved.
  *
- * Locking.  rename_lock serialises renames: only a rename changes a
- * directory's parent, so under it the tree's shape holds still and the
- * ancestor checks may follow dir.parent without taking inode locks.  The
+ * Locking.  The VFS's rename lock (vfs_rename_lock, inode.h) serialises
+ * renames: only a rename changes a directory's parent, so under it the
+ * tree's shape holds still and the ancestor checks may follow dir.parent
+ * without taking inode locks.  The
  * two directories are then locked ancestor first (the order every other
  * path uses: dir_remove locks a parent before its child) or, if neither
  * contains the other, by address; the moved and the replaced inode are
@@ -19,37 +20,7 @@
 #include <uapi/fcntl.h>
 #include <uapi/inotify.h>
 
-static struct spinlock rename_spin = SPINLOCK_INIT("rename");
-/* inode.h's rename sequence: written under rename_spin, read without. */
-static unsigned long rename_seq;
-
-unsigned long dir_rename_begin(void)
-{
-	return __atomic_load_n(&rename_seq, __ATOMIC_ACQUIRE);
-}
-
-/* The reads since dir_rename_begin come before the second load of the
- * count (Linux's smp_rmb in read_seqcount_retry). */
-bool dir_rename_retry(unsigned long seq)
-{
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return (seq & 1) || __atomic_load_n(&rename_seq, __ATOMIC_RELAXED) != seq;
-}
-
-/* Around a rename's changes: odd before any, even after all. */
-static void rename_seq_bump(bool begin)
-{
-	unsigned long next = __atomic_load_n(&rename_seq, __ATOMIC_RELAXED) + 1;
-
-	if (begin) {
-		__atomic_store_n(&rename_seq, next, __ATOMIC_RELAXED);
-		__atomic_thread_fence(__ATOMIC_RELEASE);
-	} else {
-		__atomic_store_n(&rename_seq, next, __ATOMIC_RELEASE);
-	}
-}
-
-/* Under rename_spin: is a (a directory) b itself or one of b's ancestors? */
+/* Under the rename lock: is a (a directory) b itself or one of b's ancestors? */
 static bool is_ancestor(struct inode *a, struct inode *b)
 {
 	if (!S_ISDIR(a->mode))
@@ -216,7 +187,7 @@ static int rename_locked(struct rename_op *r, const char *oldname, size_t oldlen
 			 const char *newname, size_t newlen, struct ramfs_dirent *fresh,
 			 struct rename_garbage *g)
 {
-	uint64_t now = ramfs_now_ns();
+	uint64_t now = inode_now_ns();
 	int err;
 
 	r->old = find_entry(r->olddir, oldname, oldlen);
@@ -240,9 +211,9 @@ static int rename_locked(struct rename_op *r, const char *oldname, size_t oldlen
 	inode_get(r->moved);
 	if ((r->other = r->new ? r->new->ip : NULL))
 		inode_get(r->other);
-	rename_seq_bump(true);
+	vfs_rename_seq_begin();
 	commit(r, fresh, g, now);
-	rename_seq_bump(false);
+	vfs_rename_seq_end();
 	return 0;
 }
 
@@ -286,11 +257,11 @@ int ramfs_rename(struct inode *olddir, const char *oldname, size_t oldlen, struc
 
 	if (!fresh)
 		return -ENOMEM;
-	spin_lock(&rename_spin);
+	vfs_rename_lock();
 	lock_two(olddir, newdir);
 	err = rename_locked(&r, oldname, oldlen, newname, newlen, fresh, &g);
 	unlock_two(olddir, newdir);
-	spin_unlock(&rename_spin);
+	vfs_rename_unlock();
 	if (!err && !g.entries[0])
 		dir_hash_grow(newdir); /* fresh joined it */
 	if (!err && r.moved)
