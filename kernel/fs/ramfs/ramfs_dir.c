@@ -87,6 +87,7 @@ void dir_hash_del(struct inode *dir, struct ramfs_dirent *e)
  */
 void dir_hash_grow(struct inode *dir)
 {
+	struct ramfs_inode *ri = RAMFS_I(dir);
 	size_t n = __atomic_load_n(&dir->size, __ATOMIC_RELAXED), want = DIR_HASH_MIN * 2;
 	struct ramfs_dirent **buckets, **old, *e;
 
@@ -94,17 +95,17 @@ void dir_hash_grow(struct inode *dir)
 		return;
 	while (want < n)
 		want *= 2;
-	if (__atomic_load_n(&RAMFS_I(dir)->dir.mask, __ATOMIC_RELAXED) + 1 >= want ||
+	if (__atomic_load_n(&ri->dir.mask, __ATOMIC_RELAXED) + 1 >= want ||
 	    !(buckets = kzalloc(want * sizeof(*buckets))))
 		return;
 	spin_lock(&dir->lock);
-	old = RAMFS_I(dir)->dir.buckets;
-	if (RAMFS_I(dir)->dir.mask + 1 >= want) {
+	old = ri->dir.buckets;
+	if (ri->dir.mask + 1 >= want) {
 		old = buckets; /* another grew it meanwhile */
 	} else {
-		RAMFS_I(dir)->dir.buckets = buckets;
-		RAMFS_I(dir)->dir.mask = want - 1;
-		list_for_each_entry(e, &RAMFS_I(dir)->dir.entries, link) dir_hash_add(dir, e);
+		ri->dir.buckets = buckets;
+		ri->dir.mask = want - 1;
+		list_for_each_entry(e, &ri->dir.entries, link) dir_hash_add(dir, e);
 	}
 	spin_unlock(&dir->lock);
 	kfree(old);
@@ -420,6 +421,7 @@ long ramfs_name_of(struct inode *dir, struct inode *child, char *buf, size_t siz
 
 bool ramfs_iterate_entries(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx)
 {
+	struct ramfs_inode *ri = RAMFS_I(dir);
 	struct ramfs_dirent *e;
 	bool full = false;
 
@@ -427,7 +429,7 @@ bool ramfs_iterate_entries(struct inode *dir, uint64_t *pos, dir_emit_fn emit, v
 	if (*pos == 0 && emit(ctx, ".", 1, dir->ino, DT_DIR, 1))
 		*pos = 1;
 	if (*pos == 1) {
-		struct inode *p = RAMFS_I(dir)->dir.parent ? RAMFS_I(dir)->dir.parent : dir;
+		struct inode *p = ri->dir.parent ? ri->dir.parent : dir;
 		if (emit(ctx, "..", 2, p->ino, DT_DIR, 2))
 			*pos = 2;
 	}
@@ -435,7 +437,7 @@ bool ramfs_iterate_entries(struct inode *dir, uint64_t *pos, dir_emit_fn emit, v
 		full = true;
 		goto out;
 	}
-	list_for_each_entry(e, &RAMFS_I(dir)->dir.entries, link)
+	list_for_each_entry(e, &ri->dir.entries, link)
 	{
 		if (e->pos < *pos)
 			continue;
@@ -456,16 +458,17 @@ out:
  * entry's reference, then its "..". */
 void ramfs_free_dir(struct inode *dir)
 {
+	struct ramfs_inode *ri = RAMFS_I(dir);
 	struct ramfs_dirent *e, *n;
 
-	list_for_each_entry_safe(e, n, &RAMFS_I(dir)->dir.entries, link)
+	list_for_each_entry_safe(e, n, &ri->dir.entries, link)
 	{
 		inode_put(e->ip);
 		kfree(e);
 	}
-	kfree(RAMFS_I(dir)->dir.buckets);
-	if (RAMFS_I(dir)->dir.parent && RAMFS_I(dir)->dir.parent != dir)
-		inode_put(RAMFS_I(dir)->dir.parent);
+	kfree(ri->dir.buckets);
+	if (ri->dir.parent && ri->dir.parent != dir)
+		inode_put(ri->dir.parent);
 }
 
 void ramfs_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx)

@@ -47,10 +47,11 @@ void ramfs_free_data(struct inode *ip)
 /* Under ip->lock: makes pages[] hold index idx.  False when memory runs out. */
 static bool index_reach(struct inode *ip, size_t idx)
 {
-	size_t n = RAMFS_I(ip)->file.npages ? RAMFS_I(ip)->file.npages : RAMFS_MIN_INDEX;
+	struct ramfs_inode *ri = RAMFS_I(ip);
+	size_t n = ri->file.npages ? ri->file.npages : RAMFS_MIN_INDEX;
 	uint64_t *pages;
 
-	if (idx < RAMFS_I(ip)->file.npages)
+	if (idx < ri->file.npages)
 		return true;
 	while (n <= idx)
 		n *= 2;
@@ -59,11 +60,11 @@ static bool index_reach(struct inode *ip, size_t idx)
 	pages = kzalloc(n * sizeof(*pages));
 	if (!pages)
 		return false;
-	if (RAMFS_I(ip)->file.npages)
-		memcpy(pages, RAMFS_I(ip)->file.pages, RAMFS_I(ip)->file.npages * sizeof(*pages));
-	kfree(RAMFS_I(ip)->file.pages);
-	RAMFS_I(ip)->file.pages = pages;
-	RAMFS_I(ip)->file.npages = n;
+	if (ri->file.npages)
+		memcpy(pages, ri->file.pages, ri->file.npages * sizeof(*pages));
+	kfree(ri->file.pages);
+	ri->file.pages = pages;
+	ri->file.npages = n;
 	return true;
 }
 
@@ -74,14 +75,15 @@ static uint64_t page_at(struct inode *ip, size_t idx)
 
 uint64_t ramfs_page_fill(struct inode *ip, size_t idx, size_t *charged, bool written)
 {
+	struct ramfs_inode *ri = RAMFS_I(ip);
 	bool prepaid = charged && *charged;
 	uint64_t pa;
 
 	if (!index_reach(ip, idx))
 		return 0;
-	if (RAMFS_I(ip)->file.pages[idx]) {
+	if (ri->file.pages[idx]) {
 		if (written)
-			RAMFS_I(ip)->file.pages[idx] &= ~RAMFS_UNWRITTEN;
+			ri->file.pages[idx] &= ~RAMFS_UNWRITTEN;
 		return page_at(ip, idx);
 	}
 	if (!prepaid && !sb_charge_pages(ip->sb, 1))
@@ -93,8 +95,8 @@ uint64_t ramfs_page_fill(struct inode *ip, size_t idx, size_t *charged, bool wri
 	}
 	if (prepaid)
 		--*charged;
-	RAMFS_I(ip)->file.used++;
-	RAMFS_I(ip)->file.pages[idx] = written ? pa : pa | RAMFS_UNWRITTEN;
+	ri->file.used++;
+	ri->file.pages[idx] = written ? pa : pa | RAMFS_UNWRITTEN;
 	return pa;
 }
 
