@@ -7,31 +7,50 @@
 #include "fs/mount.h"
 #include "fs/mount_table.h"
 #include "fs/inode.h"
+#include "fs/root_cwd.h"
 #include "fs/super.h"
 #include "fs/vfs.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/heap.h"
+#include "proc/task.h"
 #include <uapi/errno.h>
 
 /*
- * mount_lock protects the table, each mount's mountpoint, parent,
- * attached and flags, each instance's root and flags while it is
- * mounted, and each inode's mounted count (written under the inode's
- * lock too, read without either only as a hint).  Lock order: an
- * inode's lock, then mount_lock.
+ * mount_lock protects every namespace's table and root, each mount's
+ * mountpoint, parent, ns and flags, each instance's root and flags while
+ * it is mounted, and each inode's mounted count (written under the
+ * inode's lock too, read without either only as a hint).  Lock order:
+ * an inode's lock, then mount_lock.
  */
 static struct spinlock mount_lock = SPINLOCK_INIT("mount");
-static struct list_head mounts = LIST_HEAD_INIT(mounts);
+
+struct mnt_namespace {
+	uint32_t refs;		 /* atomic: the fs_structs pointing here */
+	struct list_head mounts; /* its table: attached mounts, oldest first */
+	/* The mount with no mount point, "/" of its processes before any
+	 * chroot (pivot_root changes it). */
+	struct mount *root;
+};
+
+/* The first namespace: init's, and the kernel's own lookups'. */
+static struct mnt_namespace init_ns = {.refs = 1, .mounts = LIST_HEAD_INIT(init_ns.mounts)};
+static unsigned long live_ns = 1; /* atomic */
 /* The attached mounts by mount point (their hash link), so that a
  * crossing looks at the few mounts on that inode, not the whole table. */
 #define MOUNT_HASH_BITS 6
 static struct list_head mount_hash[1 << MOUNT_HASH_BITS];
 static int next_id = 1;		  /* under mount_lock */
 static unsigned long live_mounts; /* atomic */
-/* The mount with no mount point, whose root is "/" for the kernel's own
- * lookups and init's: under mount_lock (pivot_root changes it). */
-static struct mount *root_mount;
+
+/* The caller's namespace (the first before any task): the only one its
+ * mount calls may change (Linux's check_mnt). */
+static struct mnt_namespace *current_ns(void)
+{
+	struct task *t = current();
+
+	return t && t->fs ? t->fs->mnt_ns : &init_ns;
+}
 
 unsigned long mount_count(void)
 {
@@ -113,16 +132,26 @@ static void place(struct mount *m, struct mount *parent, struct inode *mp, struc
 	}
 }
 
-/* Under mount_lock: m goes into the table over (parent, mp), whose
- * references it takes over (NULLs: the root mount). */
-static void attach(struct mount *m, struct mount *parent, struct inode *mp)
+/* Under mount_lock: m goes into ns's table over (parent, mp), whose
+ * references it takes over (NULLs: ns's root mount). */
+static void attach(struct mount *m, struct mnt_namespace *ns, struct mount *parent,
+		   struct inode *mp)
 {
 	struct path none;
 
 	place(m, parent, mp, &none);
-	m->attached = true;
+	m->ns = ns;
 	m->id = next_id++;
-	list_add_tail(&m->link, &mounts);
+	list_add_tail(&m->link, &ns->mounts);
+	if (!parent)
+		ns->root = m;
+}
+
+/* Under mount_lock: whether p lies on a mount of the caller's namespace
+ * (a detached tree or another namespace's mount takes no change). */
+static bool in_current_ns(const struct path *p)
+{
+	return p->mnt && p->mnt->ns == current_ns();
 }
 
 /* Under mount_lock, and the mount point's lock: why m cannot go over
@@ -131,9 +160,7 @@ static int attach_check(const struct path *mp)
 {
 	if (mp->inode->nlink == 0)
 		return -ENOENT;
-	if (!mp->mnt || !mp->mnt->attached)
-		return -EINVAL; /* a lazily unmounted tree takes no mounts */
-	return 0;
+	return in_current_ns(mp) ? 0 : -EINVAL;
 }
 
 int mount_attach(struct mount *m, const struct path *mp)
@@ -144,7 +171,7 @@ int mount_attach(struct mount *m, const struct path *mp)
 	spin_lock(&mount_lock);
 	if (!(err = attach_check(mp))) {
 		path_get(mp);
-		attach(m, mp->mnt, mp->inode);
+		attach(m, mp->mnt->ns, mp->mnt, mp->inode);
 	}
 	spin_unlock(&mount_lock);
 	spin_unlock(&mp->inode->lock);
@@ -162,15 +189,14 @@ void mount_init(struct super_block *root_sb)
 	if (!(m = mount_alloc(root_sb, root_sb->root, "tmpfs", 0)))
 		panic("vfs: no memory for the root mount");
 	spin_lock(&mount_lock);
-	attach(m, NULL, NULL);
-	root_mount = m;
+	attach(m, &init_ns, NULL, NULL);
 	spin_unlock(&mount_lock);
 }
 
 void vfs_root_path(struct path *out)
 {
 	spin_lock(&mount_lock);
-	*out = (struct path){root_mount, root_mount->root};
+	*out = (struct path){init_ns.root, init_ns.root->root};
 	path_get(out);
 	spin_unlock(&mount_lock);
 	mount_down(out);
@@ -211,7 +237,7 @@ void mount_up(struct path *p)
 		struct path up = {NULL, NULL};
 
 		spin_lock(&mount_lock);
-		if (p->mnt->attached && p->mnt->mountpoint) {
+		if (p->mnt->ns && p->mnt->mountpoint) {
 			up = (struct path){p->mnt->parent, p->mnt->mountpoint};
 			path_get(&up);
 		}
@@ -263,7 +289,7 @@ int mount_set_flags(const struct path *p, unsigned int flags, bool sb_too)
 	int err = 0;
 
 	spin_lock(&mount_lock);
-	if (!is_mount_root(p) || !p->mnt->attached)
+	if (!is_mount_root(p) || !in_current_ns(p))
 		err = -EINVAL;
 	else {
 		p->mnt->flags = flags;
@@ -274,12 +300,12 @@ int mount_set_flags(const struct path *p, unsigned int flags, bool sb_too)
 	return err;
 }
 
-/* Under mount_lock: does a mount sit under m? */
+/* Under mount_lock: does a mount sit under m (attached)? */
 static bool has_children(const struct mount *m)
 {
 	struct mount *c;
 
-	list_for_each_entry(c, &mounts, link) if (c->parent == m) return true;
+	list_for_each_entry(c, &m->ns->mounts, link) if (c->parent == m) return true;
 	return false;
 }
 
@@ -291,7 +317,7 @@ static void detach(struct mount *m, struct list_head *gone)
 	struct path old;
 
 	list_del(&m->link);
-	m->attached = false;
+	m->ns = NULL;
 	place(m, NULL, NULL, &old);
 	m->parent = old.mnt;
 	m->mountpoint = old.inode;
@@ -301,13 +327,14 @@ static void detach(struct mount *m, struct list_head *gone)
 /* Under mount_lock: m and every mount below it (a lazy umount). */
 static void detach_tree(struct mount *top, struct list_head *gone)
 {
+	struct mnt_namespace *ns = top->ns;
 	struct mount *m, *n;
 	bool again = true;
 
 	detach(top, gone);
 	while (again) { /* the table is flat: sweep until no orphan is left */
 		again = false;
-		list_for_each_entry_safe(m, n, &mounts, link) if (m->parent && !m->parent->attached)
+		list_for_each_entry_safe(m, n, &ns->mounts, link) if (m->parent && !m->parent->ns)
 		{
 			detach(m, gone);
 			again = true;
@@ -351,7 +378,7 @@ int mount_umount(const struct path *p, bool lazy)
 	int err = 0;
 
 	spin_lock(&mount_lock);
-	if (!is_mount_root(p) || !m->attached)
+	if (!is_mount_root(p) || !in_current_ns(p))
 		err = -EINVAL;
 	else if (!m->parent)
 		err = -EBUSY; /* the root stays (docs/vfs.md) */
@@ -381,7 +408,7 @@ int mount_move(const struct path *from, const struct path *to)
 
 	spin_lock(&to->inode->lock); /* against rmdir, as mount_attach */
 	spin_lock(&mount_lock);
-	if (!is_mount_root(from) || !m->attached || !to->mnt || !to->mnt->attached)
+	if (!is_mount_root(from) || !in_current_ns(from) || !in_current_ns(to))
 		err = -EINVAL;
 	else if (mount_under(to->mnt, m))
 		err = -ELOOP; /* the root mount's every move too, as Linux says */
@@ -428,7 +455,7 @@ int mount_pivot(const struct path *new, const struct path *old, const struct pat
 	int err = 0;
 
 	spin_lock(&mount_lock);
-	if (!nm->attached || !rm->attached || !old->mnt->attached || !nm->parent) {
+	if (!in_current_ns(new) || !in_current_ns(root) || !in_current_ns(old) || !nm->parent) {
 		err = -EINVAL;
 	} else {
 		/* nm leaves its mount point for the root's place, whose
@@ -437,10 +464,10 @@ int mount_pivot(const struct path *new, const struct path *old, const struct pat
 		place(nm, rm_place.mnt, rm_place.inode, &ex);
 		path_get(old);
 		place(rm, old->mnt, old->inode, &rm_place);
-		if (root_mount == rm)
-			root_mount = nm;
+		if (nm->ns->root == rm)
+			nm->ns->root = nm;
 		list_del(&nm->link); /* the new root first in the table, as in a walk */
-		list_add(&nm->link, &mounts);
+		list_add(&nm->link, &nm->ns->mounts);
 	}
 	spin_unlock(&mount_lock);
 	if (ex.inode)
@@ -448,13 +475,13 @@ int mount_pivot(const struct path *new, const struct path *old, const struct pat
 	return err;
 }
 
-size_t mount_snapshot(struct mount_snap *snap, size_t cap)
+size_t mount_snapshot(const struct mnt_namespace *ns, struct mount_snap *snap, size_t cap)
 {
 	size_t count = 0;
 	struct mount *m;
 
 	spin_lock(&mount_lock);
-	list_for_each_entry(m, &mounts, link)
+	list_for_each_entry(m, &ns->mounts, link)
 	{
 		struct mount_snap *s = &snap[count];
 		if (count == cap)
@@ -495,8 +522,9 @@ static long collect_below(const struct path *from, const struct mount *top, stru
 	if (!list)
 		return -ENOMEM;
 	spin_lock(&mount_lock);
-	list_for_each_entry(m, &mounts, link) if (m != from->mnt && m != top && n < cap &&
-						     mount_under(m, from->mnt))
+	list_for_each_entry(m, &from->mnt->ns->mounts, link) if (m != from->mnt && m != top &&
+								 n < cap &&
+								 mount_under(m, from->mnt))
 	{
 		list[n] = (struct below){m, NULL, {m->parent, m->mountpoint}};
 		mnt_get(m);
@@ -550,4 +578,212 @@ int mount_bind_below(struct mount *top, const struct path *from)
 	}
 	kfree(list);
 	return err;
+}
+
+/* ---- Namespaces ---- */
+
+bool mount_in_current_ns(const struct path *p)
+{
+	bool in;
+
+	spin_lock(&mount_lock);
+	in = in_current_ns(p);
+	spin_unlock(&mount_lock);
+	return in;
+}
+
+struct mnt_namespace *mnt_ns_init(void)
+{
+	mnt_ns_get(&init_ns);
+	return &init_ns;
+}
+
+void mnt_ns_get(struct mnt_namespace *ns)
+{
+	__atomic_add_fetch(&ns->refs, 1, __ATOMIC_RELAXED);
+}
+
+unsigned long mnt_ns_count(void)
+{
+	return __atomic_load_n(&live_ns, __ATOMIC_RELAXED);
+}
+
+/* The last process of ns is gone: its tree goes, as a lazy umount of its
+ * root (what is still held elsewhere stays until let go). */
+void mnt_ns_put(struct mnt_namespace *ns)
+{
+	struct list_head gone = LIST_HEAD_INIT(gone);
+
+	if (__atomic_sub_fetch(&ns->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	spin_lock(&mount_lock);
+	detach_tree(ns->root, &gone);
+	spin_unlock(&mount_lock);
+	release(&gone);
+	kfree(ns);
+	__atomic_sub_fetch(&live_ns, 1, __ATOMIC_RELAXED);
+}
+
+/* A mount being copied into a new namespace. */
+struct ns_copy {
+	struct mount *m;    /* the original, referenced */
+	struct mount *copy; /* its copy */
+	struct path at;	    /* where m is attached, referenced */
+	/* The copy went into the namespace (set under mount_lock), and the
+	 * list holds a reference of its own on it: an rmdir elsewhere may
+	 * detach it at once (mount_detach_at), so its ns says nothing. */
+	bool placed;
+};
+
+/* The copy of m in list, or NULL. */
+static struct mount *copy_in(const struct ns_copy *list, size_t n, const struct mount *m)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i].m == m)
+			return list[i].copy;
+	return NULL;
+}
+
+/* Under mount_lock: the copies go into ns, each once its parent's copy
+ * is in (a moved mount may be older than its parent). */
+static void attach_copies(struct mnt_namespace *ns, struct ns_copy *list, size_t n)
+{
+	for (size_t done = 0, round = 0; done < n && round < n; round++)
+		for (size_t i = 0; i < n; i++) {
+			struct ns_copy *c = &list[i];
+			struct mount *parent = c->at.mnt ? copy_in(list, n, c->at.mnt) : NULL;
+			if (c->placed || (c->at.mnt && (!parent || !parent->ns)))
+				continue;
+			if (c->at.inode) /* the root has no place */
+				path_get(&(struct path){parent, c->at.inode});
+			attach(c->copy, ns, parent, c->at.inode);
+			mnt_get(c->copy);
+			c->placed = true;
+			done++;
+		}
+}
+
+/* The old namespace's mounts in *out, referenced, each with a copy made
+ * (*err -ENOMEM when one could not be: its copy is NULL): their number. */
+static size_t copy_mounts(struct mnt_namespace *old, struct ns_copy **out, int *err)
+{
+	size_t cap = mount_count() + 8, n = 0;
+	struct ns_copy *list = kzalloc(cap * sizeof(*list));
+	struct mount *m;
+
+	*out = list;
+	*err = list ? 0 : -ENOMEM;
+	if (!list)
+		return 0;
+	spin_lock(&mount_lock);
+	list_for_each_entry(m, &old->mounts, link) if (n < cap)
+	{
+		list[n] = (struct ns_copy){m, NULL, {m->parent, m->mountpoint}, false};
+		mnt_get(m);
+		if (m->mountpoint)
+			path_get(&list[n].at);
+		n++;
+	}
+	spin_unlock(&mount_lock);
+	for (size_t i = 0; i < n && !*err; i++) {
+		struct mount *o = list[i].m;
+		sb_get(o->sb);
+		inode_get(o->root);
+		if (!(list[i].copy = mount_alloc(o->sb, o->root, o->source, o->flags))) {
+			inode_put(o->root);
+			sb_put(o->sb);
+			*err = -ENOMEM;
+		}
+	}
+	return n;
+}
+
+/* fs's path p moves to the copy of its mount, if there is one. */
+static void move_to_copy(struct path *p, const struct ns_copy *list, size_t n)
+{
+	struct mount *copy = copy_in(list, n, p->mnt);
+
+	if (copy) {
+		mnt_get(copy);
+		mnt_put(p->mnt);
+		p->mnt = copy;
+	}
+}
+
+int mnt_ns_copy(struct fs_struct *fs)
+{
+	struct mnt_namespace *ns = kzalloc(sizeof(*ns)), *old = fs->mnt_ns;
+	struct ns_copy *list = NULL;
+	int err = -ENOMEM;
+	size_t n = ns ? copy_mounts(old, &list, &err) : 0;
+
+	if (!err) {
+		ns->refs = 1;
+		list_init(&ns->mounts);
+		spin_lock(&mount_lock);
+		attach_copies(ns, list, n);
+		spin_unlock(&mount_lock);
+		spin_lock_task(&fs->lock);
+		move_to_copy(&fs->root, list, n);
+		move_to_copy(&fs->cwd, list, n);
+		fs->mnt_ns = ns;
+		spin_unlock_task(&fs->lock);
+		__atomic_add_fetch(&live_ns, 1, __ATOMIC_RELAXED);
+		mnt_ns_put(old);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (list[i].placed)
+			mnt_put(list[i].copy);
+		else if (list[i].copy) /* not attached: failed, or orphaned */
+			mount_discard(list[i].copy);
+		if (list[i].at.inode)
+			path_put(&list[i].at);
+		mnt_put(list[i].m);
+	}
+	kfree(list);
+	if (err)
+		kfree(ns);
+	return err;
+}
+
+bool mount_is_local(const struct inode *ip)
+{
+	struct mnt_namespace *ns = current_ns();
+	struct mount *m;
+	bool local = false;
+
+	if (!__atomic_load_n(&ip->mounted, __ATOMIC_ACQUIRE))
+		return false;
+	spin_lock(&mount_lock);
+	list_for_each_entry(m, mount_bucket(ip), hash)
+	{
+		if (m->mountpoint == ip && m->ns == ns) {
+			local = true;
+			break;
+		}
+	}
+	spin_unlock(&mount_lock);
+	return local;
+}
+
+void mount_detach_at(struct inode *ip)
+{
+	struct list_head gone = LIST_HEAD_INIT(gone);
+	struct mount *m;
+	bool again = true;
+
+	if (!__atomic_load_n(&ip->mounted, __ATOMIC_ACQUIRE))
+		return;
+	spin_lock(&mount_lock);
+	while (again) { /* a detach takes mounts off the bucket: look again */
+		again = false;
+		list_for_each_entry(m, mount_bucket(ip), hash) if (m->mountpoint == ip)
+		{
+			detach_tree(m, &gone);
+			again = true;
+			break;
+		}
+	}
+	spin_unlock(&mount_lock);
+	release(&gone);
 }

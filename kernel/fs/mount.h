@@ -16,6 +16,8 @@
 #include "lib/list.h"
 
 struct super_block;
+struct mnt_namespace;
+struct fs_struct;
 
 /* Per-mount flags (Linux's MNT_* meaning, MS_* and ST_* values). */
 #define MNT_READONLY 1U
@@ -47,7 +49,9 @@ struct mount {
 	unsigned int flags; /* MNT_*, under mount_lock, read without it as a hint */
 	/* Atomic: files opened for writing through it (remount,ro's EBUSY). */
 	int writers;
-	bool attached;	       /* in the table; under mount_lock */
+	/* The namespace whose table it is in; NULL before it is attached
+	 * and once detached.  Under mount_lock. */
+	struct mnt_namespace *ns;
 	int id;		       /* mountinfo's; constant */
 	char *source;	       /* mount(2)'s source ("none", "proc"), kmalloc'd */
 	struct list_head link; /* in the table while attached, under mount_lock, oldest first */
@@ -83,6 +87,22 @@ static inline void path_put(struct path *p)
 	*p = (struct path){NULL, NULL};
 }
 
+/*
+ * Mount namespaces (Linux's CLONE_NEWNS): each has a table of its own,
+ * and every fs_struct points at one (fs->mnt_ns; CLONE_FS shares both,
+ * so unshare(CLONE_NEWNS) unshares the fs_struct first).  refs counts
+ * those fs_structs; the last put detaches the namespace's every mount,
+ * as a lazy umount would.  mnt_ns_copy gives fs a copy of its
+ * namespace's tree, every mount copied with its flags, and moves fs's
+ * root and cwd to the copies: 0 or -ENOMEM.
+ */
+struct mnt_namespace *mnt_ns_init(void); /* the first one, referenced */
+void mnt_ns_get(struct mnt_namespace *ns);
+void mnt_ns_put(struct mnt_namespace *ns);
+int mnt_ns_copy(struct fs_struct *fs);
+/* Namespaces alive (leak accounting). */
+unsigned long mnt_ns_count(void);
+
 /* Makes root_sb the root mount (vfs_init, before any path is walked). */
 void mount_init(struct super_block *root_sb);
 /* A boot mount of type over path, a directory made if missing (panics
@@ -112,13 +132,23 @@ static inline unsigned int path_mnt_flags(const struct path *p)
 {
 	return p->mnt ? __atomic_load_n(&p->mnt->flags, __ATOMIC_RELAXED) : 0;
 }
+/*
+ * Whether a mount of the caller's namespace covers ip: rmdir, unlink and
+ * rename refuse it (EBUSY); mounts of other namespaces there do not
+ * count, and mount_detach_at takes them off (lazily) once the name is
+ * gone, as Linux's is_local_mountpoint and detach_mounts.  Callable
+ * under ip's lock; mount_detach_at under none.
+ */
+bool mount_is_local(const struct inode *ip);
+void mount_detach_at(struct inode *ip);
 /* Whether a write through p is refused: -EROFS (the mount or its
  * instance read-only) or 0. */
 int path_want_write(const struct path *p);
 
-/* /proc/<pid>/mounts and mountinfo (proc_mounts.c): the table's text. */
-long mounts_text(char *buf, size_t size);
-long mountinfo_text(char *buf, size_t size);
+/* /proc/<pid>/mounts and mountinfo (proc_mounts.c): the table of fs's
+ * namespace as seen from fs's root. */
+long mounts_text(struct fs_struct *fs, char *buf, size_t size);
+long mountinfo_text(struct fs_struct *fs, char *buf, size_t size);
 /* Mounts alive (leak accounting). */
 unsigned long mount_count(void);
 

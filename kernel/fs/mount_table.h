@@ -42,6 +42,9 @@ int mount_move(const struct path *from, const struct path *to);
 /* pivot_root's move, its checks made: new's mount takes root's mount's
  * place and root's mount goes over old.  0 or -EINVAL. */
 int mount_pivot(const struct path *new, const struct path *old, const struct path *root);
+/* Whether p lies on a mount of the caller's namespace (Linux's
+ * check_mnt: a detached tree's or another namespace's is EINVAL). */
+bool mount_in_current_ns(const struct path *p);
 /* Whether walking up from p through mount points meets top. */
 bool path_reaches(const struct path *p, const struct path *top);
 
@@ -56,7 +59,7 @@ struct mount_snap {
 	char source[96];
 	char sb_opts[96]; /* the type's show_options */
 };
-/* Copies up to cap attached mounts, oldest first: their number. */
-size_t mount_snapshot(struct mount_snap *snap, size_t cap);
+/* Copies up to cap mounts of ns's table, oldest first: their number. */
+size_t mount_snapshot(const struct mnt_namespace *ns, struct mount_snap *snap, size_t cap);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * /proc/<pid>/mounts and mountinfo: the mount table as the reader sees it
- * from its root.  The table is copied first (mount_snapshot, each copy
+ * /proc/<pid>/mounts and mountinfo: the table of the process's mount
+ * namespace as the process sees it from its root.  The table is copied first (mount_snapshot, each copy
  * holding its mount), and the paths are found after mount_lock is
  * dropped (getcwd takes directory locks), so a concurrent umount changes
  * nothing the lines are made from.
@@ -58,26 +58,29 @@ static long mountinfo_line(const struct mount_snap *s, const char *where, const 
 typedef long (*mount_line_fn)(const struct mount_snap *s, const char *where, const char *root,
 			      char *buf, size_t size);
 
-static long mounts_format(mount_line_fn line, char *buf, size_t size)
+static long mounts_format(struct fs_struct *fs, mount_line_fn line, char *buf, size_t size)
 {
 	size_t n = 0, count = 0, cap = mount_count() + 8;
 	struct mount_snap *snap = kzalloc(cap * sizeof(*snap));
 	char *where = kmalloc(PATH_MAX), *root = kmalloc(PATH_MAX);
-	struct path reader = {NULL, NULL};
+	struct mnt_namespace *ns;
+	struct path proc_root;
 
 	if (!snap || !where || !root)
 		goto out;
-	count = mount_snapshot(snap, cap);
-	if (current() && current()->fs)
-		fs_get_root(current()->fs, &reader);
+	spin_lock_task(&fs->lock);
+	mnt_ns_get(ns = fs->mnt_ns);
+	spin_unlock_task(&fs->lock);
+	count = mount_snapshot(ns, snap, cap);
+	mnt_ns_put(ns);
+	fs_get_root(fs, &proc_root);
 	for (size_t i = 0; i < count && n < size; i++) {
-		/* As Linux: the reader's root is "/", mounts outside it are not shown. */
-		long len = vfs_getcwd_at(reader.inode ? &reader : NULL, &snap[i].at, where, PATH_MAX);
+		/* As Linux: the process's root is "/", mounts outside it are not shown. */
+		long len = vfs_getcwd_at(&proc_root, &snap[i].at, where, PATH_MAX);
 		if (len > 0 && where[0] == '/' && vfs_mount_root_path(&snap[i].at, root, PATH_MAX) > 0)
 			n += line(&snap[i], where, root, buf + n, size - n);
 	}
-	if (reader.inode)
-		path_put(&reader);
+	path_put(&proc_root);
 out:
 	for (size_t i = 0; i < count; i++)
 		path_put(&snap[i].at);
@@ -87,12 +90,12 @@ out:
 	return n < size ? (long)n : (long)size;
 }
 
-long mounts_text(char *buf, size_t size)
+long mounts_text(struct fs_struct *fs, char *buf, size_t size)
 {
-	return mounts_format(mounts_line, buf, size);
+	return mounts_format(fs, mounts_line, buf, size);
 }
 
-long mountinfo_text(char *buf, size_t size)
+long mountinfo_text(struct fs_struct *fs, char *buf, size_t size)
 {
-	return mounts_format(mountinfo_line, buf, size);
+	return mounts_format(fs, mountinfo_line, buf, size);
 }

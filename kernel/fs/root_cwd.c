@@ -4,15 +4,17 @@
 #include "mm/heap.h"
 #include <uapi/errno.h>
 
-struct fs_struct *fs_create(struct path *root, struct path *cwd)
+struct fs_struct *fs_create(struct path *root, struct path *cwd, struct mnt_namespace *ns)
 {
 	struct fs_struct *fs = kzalloc(sizeof(*fs));
 
 	if (!fs) {
 		path_put(root);
 		path_put(cwd);
+		mnt_ns_put(ns);
 		return NULL;
 	}
+	fs->mnt_ns = ns;
 	fs->refs = 1;
 	spin_init(&fs->lock, "fs");
 	fs->root = *root;
@@ -28,7 +30,8 @@ struct fs_struct *fs_copy(struct fs_struct *fs)
 
 	fs_get_root(fs, &root);
 	fs_get_cwd(fs, &cwd);
-	if ((copy = fs_create(&root, &cwd)))
+	mnt_ns_get(fs->mnt_ns); /* constant while fs is shared, as here */
+	if ((copy = fs_create(&root, &cwd, fs->mnt_ns)))
 		copy->umask = fs_umask(fs);
 	return copy;
 }
@@ -45,6 +48,7 @@ void fs_put(struct fs_struct *fs)
 		return;
 	path_put(&fs->root);
 	path_put(&fs->cwd);
+	mnt_ns_put(fs->mnt_ns);
 	kfree(fs);
 }
 

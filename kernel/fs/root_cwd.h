@@ -23,15 +23,21 @@ struct fs_struct {
 	struct spinlock lock;
 	struct path root; /* chroot(2)'s: where "/" and ".." stop */
 	struct path cwd;
+	/* Its mount namespace (fs/mount.h), referenced.  Changed only by
+	 * unshare(CLONE_NEWNS) on an fs_struct of one task, under lock;
+	 * that task reads it without the lock, others with it. */
+	struct mnt_namespace *mnt_ns;
 	/* umask(2): read and replaced with single atomic accesses, no lock
 	 * (a create uses the value it read, as on Linux). */
 	unsigned int umask;
 };
 
-/* A context with root and cwd (taking over the caller's references)
- * and umask 022 (Linux's init's), or NULL (the references put). */
-struct fs_struct *fs_create(struct path *root, struct path *cwd);
-/* fork without CLONE_FS: a copy (same directories and umask), or NULL. */
+/* A context with root and cwd in mount namespace ns (taking over the
+ * caller's references) and umask 022 (Linux's init's), or NULL (the
+ * references put). */
+struct fs_struct *fs_create(struct path *root, struct path *cwd, struct mnt_namespace *ns);
+/* fork without CLONE_FS: a copy (same directories, namespace and
+ * umask), or NULL. */
 struct fs_struct *fs_copy(struct fs_struct *fs);
 /* CLONE_FS: one more task shares fs. */
 struct fs_struct *fs_share(struct fs_struct *fs);

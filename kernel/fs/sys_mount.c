@@ -133,7 +133,7 @@ static int do_bind(const struct path *p, const char *source, unsigned long flags
 		return -EINVAL;
 	if ((err = path_lookup_path(NULL, source, 0, &from)))
 		return err;
-	if (!from.mnt || !from.mnt->attached || !p->mnt->attached)
+	if (!mount_in_current_ns(&from))
 		err = -EINVAL;
 	else if (inode_is_dir(from.inode) != inode_is_dir(p->inode))
 		err = -ENOTDIR;

@@ -7,9 +7,11 @@
  */
 #include "arch/x86_64/uaccess.h"
 #include "fd/fdtable.h"
+#include "fs/mount.h"
 #include "fs/root_cwd.h"
 #include "ipc/ipc.h"
 #include "mm/paging.h"
+#include "proc/cred.h"
 #include "proc/clone.h"
 #include "proc/exit.h"
 #include "proc/group.h"
@@ -29,7 +31,7 @@
 	(CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK |               \
 	 CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID |        \
 	 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_IO |  \
-	 CLONE_PIDFD)
+	 CLONE_PIDFD | CLONE_NEWNS)
 #define CLONE_NAMESPACES                                                                           \
 	(CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |             \
 	 CLONE_NEWPID | CLONE_NEWNET)
@@ -54,9 +56,12 @@ static int clone_check(const struct clone_req *r)
 		return -EINVAL;
 	if ((flags & CLONE_PIDFD) && (flags & (CLONE_DETACHED | CLONE_THREAD)))
 		return -EINVAL; /* no thread pidfds (Linux 6.9 has them) */
-	/* No namespaces in fdkernel: Linux built without them answers EINVAL too. */
+	/* Mount namespaces only: Linux built without the others answers
+	 * EINVAL too. */
 	if (flags & ~CLONE_KNOWN)
 		return -EINVAL;
+	if ((flags & CLONE_NEWNS) && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
 	if ((flags & CLONE_SETTLS) && r->tls >= USER_END)
 		return -EPERM; /* as ARCH_SET_FS */
 	return 0;
@@ -79,7 +84,7 @@ static int clone_resources(struct task *child, struct task *parent, const struct
 	if (!child->files)
 		return flags & CLONE_FILES ? -ENOMEM : err;
 	child->fs = flags & CLONE_FS ? fs_share(parent->fs) : fs_copy(parent->fs);
-	if (!child->fs)
+	if (!child->fs || ((flags & CLONE_NEWNS) && mnt_ns_copy(child->fs)))
 		return -ENOMEM;
 	if ((err = sem_undo_fork(child, parent, flags & CLONE_SYSVSEM)))
 		return err;
@@ -311,10 +316,17 @@ SYSCALL_DEFINE1(unshare, unsigned long, flags)
 	struct task *t = current();
 	int err = 0;
 
-	if ((flags & ~UNSHARE_KNOWN) || (flags & CLONE_NAMESPACES) || unshare_refused(t, flags))
+	if ((flags & ~UNSHARE_KNOWN) || (flags & CLONE_NAMESPACES & ~CLONE_NEWNS) ||
+	    unshare_refused(t, flags))
 		return -EINVAL;
+	if ((flags & CLONE_NEWNS) && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (flags & CLONE_NEWNS)
+		flags |= CLONE_FS; /* a namespace of its own needs an fs_struct of its own */
 	if (flags & CLONE_FS)
 		err = fs_unshare(t);
+	if (!err && (flags & CLONE_NEWNS))
+		err = mnt_ns_copy(t->fs);
 	if (!err && (flags & CLONE_FILES))
 		err = task_unshare_files(t);
 	if (!err && (flags & CLONE_SYSVSEM))

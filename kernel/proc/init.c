@@ -70,7 +70,7 @@ void proc_start_init(const char *path, const char *arg)
 
 	vfs_root_path(&root);
 	vfs_root_path(&cwd);
-	if (!(t->files = files_create()) || !(t->fs = fs_create(&root, &cwd)))
+	if (!(t->files = files_create()) || !(t->fs = fs_create(&root, &cwd, mnt_ns_init())))
 		panic("init: out of memory");
 	spin_lock(&proc_lock);
 	group_add_thread_locked(g, t);

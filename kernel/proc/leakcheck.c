@@ -66,12 +66,13 @@ void kcounters_read(struct kcounters *c)
 	c->leases = lease_count();
 	c->mounts = mount_count();
 	c->sbs = sb_count();
+	c->mnt_ns = mnt_ns_count();
 	c->ptys = pty_count();
 	c->creds = cred_count();
 	c->heap_serial = heaptrace_serial();
 }
 
-#define LEAK_CHECKS 31 /* the check() lines below */
+#define LEAK_CHECKS 32 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -117,6 +118,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(29, "super blocks", (long)b->sbs, (long)a->sbs);
 	passed += check(30, "ptys", (long)b->ptys, (long)a->ptys);
 	passed += check(31, "credentials", (long)b->creds, (long)a->creds);
+	passed += check(32, "mount namespaces", (long)b->mnt_ns, (long)a->mnt_ns);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

@@ -40,6 +40,7 @@ struct kcounters {
 	unsigned long dnotify_watches; /* fs/notify/dnotify.c */
 	unsigned long leases;	       /* fcntl F_SETLEASE leases (fs/locks/lease.c) */
 	unsigned long mounts, sbs;     /* fs/mount.c, fs/super.c */
+	unsigned long mnt_ns;	       /* fs/mount.c */
 	unsigned long ptys;	       /* pseudo-terminals (tty/pty.c) */
 	unsigned long creds;	       /* credentials and group lists (proc/cred.c) */
 	uint64_t heap_serial;	       /* heaptrace_serial(): allocations so far */

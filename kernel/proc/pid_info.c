@@ -218,23 +218,47 @@ int proc_pid_exe(int pid, char *buf)
 	return err;
 }
 
-int proc_pid_fs_path(int pid, bool root, char *buf)
+/* pid's fs_struct, shared (fs_put it), or NULL with *err -ESRCH (no such
+ * process) or -ENOENT (it has exited). */
+static struct fs_struct *pid_fs_get(int pid, int *err)
 {
 	struct thread_group *g;
 	struct fs_struct *fs = NULL;
 	struct pid_ref r = pid_ref_get(pid, 0);
-	int err = 0;
 
+	*err = 0;
 	spin_lock(&proc_lock);
 	/* t->fs is cleared under proc_lock at exit (exit.c) */
 	if (!(g = group_of_locked(&r, pid)))
-		err = -ESRCH;
+		*err = -ESRCH;
 	else if (!g->leader->fs)
-		err = -ENOENT;
+		*err = -ENOENT;
 	else
 		fs = fs_share(g->leader->fs);
 	spin_unlock(&proc_lock);
 	pid_ref_put(&r);
+	return fs;
+}
+
+/* /proc/<pid>/mounts and mountinfo: its namespace, from its root. */
+static long pid_mounts_text(int pid, bool info, char *buf, size_t size)
+{
+	int err;
+	struct fs_struct *fs = pid_fs_get(pid, &err);
+	long n;
+
+	if (!fs)
+		return err == -ENOENT ? 0 : err; /* a zombie's is empty */
+	n = info ? mountinfo_text(fs, buf, size) : mounts_text(fs, buf, size);
+	fs_put(fs);
+	return n;
+}
+
+int proc_pid_fs_path(int pid, bool root, char *buf)
+{
+	int err;
+	struct fs_struct *fs = pid_fs_get(pid, &err);
+
 	if (fs) {
 		struct path dir;
 		long n;
@@ -495,10 +519,8 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 		return len;
 	if (which == PROC_PID_LIMITS)
 		return limits_text(pid, buf, size);
-	if (which == PROC_PID_MOUNTINFO)
-		return mountinfo_text(buf, size);
-	if (which == PROC_PID_MOUNTS)
-		return mounts_text(buf, size);
+	if (which == PROC_PID_MOUNTINFO || which == PROC_PID_MOUNTS)
+		return pid_mounts_text(pid, which == PROC_PID_MOUNTINFO, buf, size);
 	if (which == PROC_PID_COMM) {
 		snprintk(buf, size, "%s\n", in.comm);
 		return strlen(buf);

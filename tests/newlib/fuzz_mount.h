@@ -2,7 +2,8 @@
  * directories there, keep a working directory or a chroot in it, while
  * the scenario unmounts it (lazily or not), remounts it read-only and
  * back, stacks other mounts on it, binds its directory over itself or
- * the whole tree (recursively) into it and makes such binds read-only.
+ * the whole tree (recursively) into it and makes such binds read-only;
+ * helpers may take a mount namespace of their own and mount there.
  * Teardown: every mount off, then
  * the mount point must be a plain directory again; the leak check counts
  * what is left (mounts, super blocks, inodes).  On the host it plays in
@@ -33,7 +34,7 @@ static void mount_walker(void)
 	if (helper() != 0)
 		return;
 	for (int i = 0; i < 64; i++) {
-		switch (below(6)) {
+		switch (below(7)) {
 		case 0:
 			chdir(one_in(2) ? "mt/d" : "mt");
 			break;
@@ -52,6 +53,10 @@ static void mount_walker(void)
 		case 5:
 			if (one_in(4))
 				raw_call(__NR_chroot, (long)"mt", 0, 0);
+			break;
+		case 6: /* a namespace of its own, which goes when the helper does */
+			if (one_in(4) && raw_call(__NR_unshare, 0x20000 /* CLONE_NEWNS */, 0, 0) == 0)
+				fz_mount("none", "mt/d", "tmpfs", 0, "size=64k");
 			break;
 		}
 	}

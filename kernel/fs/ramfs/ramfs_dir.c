@@ -7,6 +7,7 @@
  */
 #include "fs/ramfs/ramfs.h"
 #include "fs/ramfs/ramfs_priv.h"
+#include "fs/mount.h"
 #include "fs/notify/fsnotify.h"
 #include "fs/super.h"
 #include "lib/string.h"
@@ -278,7 +279,7 @@ static int removable(struct ramfs_dirent *e, bool want_dir)
 		return -EISDIR;
 	if (is_dir && !list_empty(&RAMFS_I(e->ip)->dir.entries))
 		return -ENOTEMPTY;
-	return __atomic_load_n(&e->ip->mounted, __ATOMIC_RELAXED) ? -EBUSY : 0;
+	return mount_is_local(e->ip) ? -EBUSY : 0;
 }
 
 /* Lock order: a directory before its children (the tree has no cycles). */
@@ -312,6 +313,7 @@ static int remove_entry(struct inode *dir, const char *name, size_t len, bool wa
 		return err;
 	if (!want_dir)
 		fsnotify_inode(e->ip, IN_ATTRIB); /* its link count, as Linux's unlink */
+	mount_detach_at(e->ip); /* other namespaces' mounts on it */
 	bool watched = fsnotify_watched(dir);	  /* e->ip may go now */
 	uint32_t isdir = S_ISDIR(e->ip->mode) ? IN_ISDIR : 0;
 	inode_put(e->ip); /* the last name and user: IN_DELETE_SELF, before IN_DELETE (Linux) */

@@ -13,6 +13,7 @@
  */
 #include "fs/notify/fsnotify.h"
 #include "fs/inode.h"
+#include "fs/mount.h"
 #include "fs/ramfs/ramfs_priv.h"
 #include "lib/string.h"
 #include "mm/heap.h"
@@ -201,8 +202,7 @@ static int rename_locked(struct rename_op *r, const char *oldname, size_t oldlen
 		return err;
 	if (r->new && r->new->ip == r->old->ip)
 		return 0; /* two names of one inode: Linux does nothing */
-	if (__atomic_load_n(&r->old->ip->mounted, __ATOMIC_RELAXED) ||
-	    (r->new &&__atomic_load_n(&r->new->ip->mounted, __ATOMIC_RELAXED)))
+	if (mount_is_local(r->old->ip) || (r->new && mount_is_local(r->new->ip)))
 		return -EBUSY; /* a mount point stays where it is (Linux's vfs_rename) */
 	if (r->new && !(r->flags & RENAME_EXCHANGE) &&
 	    (err = drop_victim(r->newdir, r->old->ip, r->new->ip, now)))
