@@ -2,10 +2,12 @@
  * The mount table (see mount.h): mounts' lifetimes, the crossings path
  * lookup makes, and the table's changes (attach, detach, move, pivot),
  * each under mount_lock.  The system calls that ask for them, with
- * Linux's argument checks, are sys_mount.c's.
+ * Linux's argument checks, are sys_mount.c's; copies of trees (bind
+ * mounts, namespaces) mount_tree.c's.
  */
 #include "fs/mount.h"
 #include "fs/mount_table.h"
+#include "fs/mount_tree.h"
 #include "fs/inode.h"
 #include "fs/root_cwd.h"
 #include "fs/super.h"
@@ -16,26 +18,10 @@
 #include "proc/task.h"
 #include <uapi/errno.h>
 
-/*
- * mount_lock protects every namespace's table and root, each mount's
- * mountpoint, parent, ns and flags, each instance's root and flags while
- * it is mounted, and each inode's mounted count (written under the
- * inode's lock too, read without either only as a hint).  Lock order:
- * an inode's lock, then mount_lock.
- */
-static struct spinlock mount_lock = SPINLOCK_INIT("mount");
+/* What it protects and the lock order: mount_tree.h. */
+struct spinlock mount_lock = SPINLOCK_INIT("mount");
 
-struct mnt_namespace {
-	uint32_t refs;		 /* atomic: the fs_structs pointing here */
-	struct list_head mounts; /* its table: attached mounts, oldest first */
-	/* The mount with no mount point, "/" of its processes before any
-	 * chroot (pivot_root changes it). */
-	struct mount *root;
-};
-
-/* The first namespace: init's, and the kernel's own lookups'. */
-static struct mnt_namespace init_ns = {.refs = 1, .mounts = LIST_HEAD_INIT(init_ns.mounts)};
-static unsigned long live_ns = 1; /* atomic */
+struct mnt_namespace init_ns = {.refs = 1, .mounts = LIST_HEAD_INIT(init_ns.mounts)};
 /* The attached mounts by mount point (their hash link), so that a
  * crossing looks at the few mounts on that inode, not the whole table. */
 #define MOUNT_HASH_BITS 6
@@ -43,9 +29,7 @@ static struct list_head mount_hash[1 << MOUNT_HASH_BITS];
 static int next_id = 1;		  /* under mount_lock */
 static unsigned long live_mounts; /* atomic */
 
-/* The caller's namespace (the first before any task): the only one its
- * mount calls may change (Linux's check_mnt). */
-static struct mnt_namespace *current_ns(void)
+struct mnt_namespace *current_ns(void)
 {
 	struct task *t = current();
 
@@ -107,7 +91,7 @@ void mount_discard(struct mount *m)
 	mnt_put(m);
 }
 
-static struct list_head *mount_bucket(const struct inode *mp)
+struct list_head *mount_bucket(const struct inode *mp)
 {
 	return &mount_hash[((uintptr_t)mp * 0x9E3779B97F4A7C15ULL) >> (64 - MOUNT_HASH_BITS)];
 }
@@ -132,10 +116,7 @@ static void place(struct mount *m, struct mount *parent, struct inode *mp, struc
 	}
 }
 
-/* Under mount_lock: m goes into ns's table over (parent, mp), whose
- * references it takes over (NULLs: ns's root mount). */
-static void attach(struct mount *m, struct mnt_namespace *ns, struct mount *parent,
-		   struct inode *mp)
+void attach(struct mount *m, struct mnt_namespace *ns, struct mount *parent, struct inode *mp)
 {
 	struct path none;
 
@@ -147,16 +128,12 @@ static void attach(struct mount *m, struct mnt_namespace *ns, struct mount *pare
 		ns->root = m;
 }
 
-/* Under mount_lock: whether p lies on a mount of the caller's namespace
- * (a detached tree or another namespace's mount takes no change). */
-static bool in_current_ns(const struct path *p)
+bool in_current_ns(const struct path *p)
 {
 	return p->mnt && p->mnt->ns == current_ns();
 }
 
-/* Under mount_lock, and the mount point's lock: why m cannot go over
- * mp now (0 if it can). */
-static int attach_check(const struct path *mp)
+int attach_check(const struct path *mp)
 {
 	if (mp->inode->nlink == 0)
 		return -ENOENT;
@@ -294,7 +271,8 @@ int mount_set_flags(const struct path *p, unsigned int flags, bool sb_too)
 	else {
 		p->mnt->flags = flags;
 		if (sb_too)
-			sb->flags = (sb->flags & ~SB_RDONLY) | (flags & MNT_READONLY ? SB_RDONLY : 0);
+			sb->flags =
+			    (sb->flags & ~SB_RDONLY) | (flags & MNT_READONLY ? SB_RDONLY : 0);
 	}
 	spin_unlock(&mount_lock);
 	return err;
@@ -324,8 +302,7 @@ static void detach(struct mount *m, struct list_head *gone)
 	list_add_tail(&m->link, gone);
 }
 
-/* Under mount_lock: m and every mount below it (a lazy umount). */
-static void detach_tree(struct mount *top, struct list_head *gone)
+void detach_tree(struct mount *top, struct list_head *gone)
 {
 	struct mnt_namespace *ns = top->ns;
 	struct mount *m, *n;
@@ -342,8 +319,7 @@ static void detach_tree(struct mount *top, struct list_head *gone)
 	}
 }
 
-/* After mount_lock: drops what detach took out. */
-static void release(struct list_head *gone)
+void release(struct list_head *gone)
 {
 	struct mount *m, *n;
 
@@ -391,8 +367,7 @@ int mount_umount(const struct path *p, bool lazy)
 	return err;
 }
 
-/* Under mount_lock: whether m is top or lies under it. */
-static bool mount_under(const struct mount *m, const struct mount *top)
+bool mount_under(const struct mount *m, const struct mount *top)
 {
 	for (; m; m = m->parent)
 		if (m == top)
@@ -501,289 +476,4 @@ size_t mount_snapshot(const struct mnt_namespace *ns, struct mount_snap *snap, s
 	}
 	spin_unlock(&mount_lock);
 	return count;
-}
-
-/* A mount below a recursive bind's source, as it was when copied. */
-struct below {
-	struct mount *m;    /* referenced */
-	struct mount *copy; /* its copy under the bind, or NULL */
-	struct path at;	    /* where m was attached: parent and mount point, referenced */
-};
-
-/* Under no lock: the attached mounts under from's mount but top (the
- * bind just made, which may lie under it), oldest first (parents before
- * children), referenced; their number or -ENOMEM. */
-static long collect_below(const struct path *from, const struct mount *top, struct below **out)
-{
-	size_t cap = mount_count() + 8, n = 0;
-	struct below *list = kzalloc(cap * sizeof(*list));
-	struct mount *m;
-
-	if (!list)
-		return -ENOMEM;
-	spin_lock(&mount_lock);
-	list_for_each_entry(m, &from->mnt->ns->mounts, link) if (m != from->mnt && m != top &&
-								 n < cap &&
-								 mount_under(m, from->mnt))
-	{
-		list[n] = (struct below){m, NULL, {m->parent, m->mountpoint}};
-		mnt_get(m);
-		path_get(&list[n++].at);
-	}
-	spin_unlock(&mount_lock);
-	*out = list;
-	return n;
-}
-
-/* The copy that stands for parent under top, or NULL if none does (a
- * mount outside from's directory and everything below it). */
-static struct mount *copy_of(const struct below *list, size_t n, const struct mount *parent,
-			     const struct path *from, struct mount *top)
-{
-	if (parent == from->mnt)
-		return top;
-	for (size_t i = 0; i < n; i++)
-		if (list[i].m == parent)
-			return list[i].copy;
-	return NULL;
-}
-
-int mount_bind_below(struct mount *top, const struct path *from)
-{
-	struct below *list = NULL;
-	long n = collect_below(from, top, &list);
-	int err = n < 0 ? (int)n : 0;
-
-	for (long i = 0; i < n; i++) {
-		struct below *b = &list[i];
-		struct mount *parent = copy_of(list, n, b->at.mnt, from, top);
-		if (err || !parent)
-			continue;
-		if (b->at.mnt == from->mnt && !path_reaches(&b->at, from))
-			continue; /* beside the bound directory, not under it */
-		sb_get(b->m->sb);
-		inode_get(b->m->root);
-		if (!(b->copy = mount_alloc(b->m->sb, b->m->root, b->m->source, b->m->flags))) {
-			inode_put(b->m->root);
-			sb_put(b->m->sb);
-			err = -ENOMEM;
-		} else if ((err = mount_attach(b->copy, &(struct path){parent, b->at.inode}))) {
-			mount_discard(b->copy);
-			b->copy = NULL;
-		}
-	}
-	for (long i = 0; i < n; i++) {
-		path_put(&list[i].at);
-		mnt_put(list[i].m);
-	}
-	kfree(list);
-	return err;
-}
-
-/* ---- Namespaces ---- */
-
-bool mount_in_current_ns(const struct path *p)
-{
-	bool in;
-
-	spin_lock(&mount_lock);
-	in = in_current_ns(p);
-	spin_unlock(&mount_lock);
-	return in;
-}
-
-struct mnt_namespace *mnt_ns_init(void)
-{
-	mnt_ns_get(&init_ns);
-	return &init_ns;
-}
-
-void mnt_ns_get(struct mnt_namespace *ns)
-{
-	__atomic_add_fetch(&ns->refs, 1, __ATOMIC_RELAXED);
-}
-
-unsigned long mnt_ns_count(void)
-{
-	return __atomic_load_n(&live_ns, __ATOMIC_RELAXED);
-}
-
-/* The last process of ns is gone: its tree goes, as a lazy umount of its
- * root (what is still held elsewhere stays until let go). */
-void mnt_ns_put(struct mnt_namespace *ns)
-{
-	struct list_head gone = LIST_HEAD_INIT(gone);
-
-	if (__atomic_sub_fetch(&ns->refs, 1, __ATOMIC_ACQ_REL))
-		return;
-	spin_lock(&mount_lock);
-	detach_tree(ns->root, &gone);
-	spin_unlock(&mount_lock);
-	release(&gone);
-	kfree(ns);
-	__atomic_sub_fetch(&live_ns, 1, __ATOMIC_RELAXED);
-}
-
-/* A mount being copied into a new namespace. */
-struct ns_copy {
-	struct mount *m;    /* the original, referenced */
-	struct mount *copy; /* its copy */
-	struct path at;	    /* where m is attached, referenced */
-	/* The copy went into the namespace (set under mount_lock), and the
-	 * list holds a reference of its own on it: an rmdir elsewhere may
-	 * detach it at once (mount_detach_at), so its ns says nothing. */
-	bool placed;
-};
-
-/* The copy of m in list, or NULL. */
-static struct mount *copy_in(const struct ns_copy *list, size_t n, const struct mount *m)
-{
-	for (size_t i = 0; i < n; i++)
-		if (list[i].m == m)
-			return list[i].copy;
-	return NULL;
-}
-
-/* Under mount_lock: the copies go into ns, each once its parent's copy
- * is in (a moved mount may be older than its parent). */
-static void attach_copies(struct mnt_namespace *ns, struct ns_copy *list, size_t n)
-{
-	for (size_t done = 0, round = 0; done < n && round < n; round++)
-		for (size_t i = 0; i < n; i++) {
-			struct ns_copy *c = &list[i];
-			struct mount *parent = c->at.mnt ? copy_in(list, n, c->at.mnt) : NULL;
-			if (c->placed || (c->at.mnt && (!parent || !parent->ns)))
-				continue;
-			if (c->at.inode) /* the root has no place */
-				path_get(&(struct path){parent, c->at.inode});
-			attach(c->copy, ns, parent, c->at.inode);
-			mnt_get(c->copy);
-			c->placed = true;
-			done++;
-		}
-}
-
-/* The old namespace's mounts in *out, referenced, each with a copy made
- * (*err -ENOMEM when one could not be: its copy is NULL): their number. */
-static size_t copy_mounts(struct mnt_namespace *old, struct ns_copy **out, int *err)
-{
-	size_t cap = mount_count() + 8, n = 0;
-	struct ns_copy *list = kzalloc(cap * sizeof(*list));
-	struct mount *m;
-
-	*out = list;
-	*err = list ? 0 : -ENOMEM;
-	if (!list)
-		return 0;
-	spin_lock(&mount_lock);
-	list_for_each_entry(m, &old->mounts, link) if (n < cap)
-	{
-		list[n] = (struct ns_copy){m, NULL, {m->parent, m->mountpoint}, false};
-		mnt_get(m);
-		if (m->mountpoint)
-			path_get(&list[n].at);
-		n++;
-	}
-	spin_unlock(&mount_lock);
-	for (size_t i = 0; i < n && !*err; i++) {
-		struct mount *o = list[i].m;
-		sb_get(o->sb);
-		inode_get(o->root);
-		if (!(list[i].copy = mount_alloc(o->sb, o->root, o->source, o->flags))) {
-			inode_put(o->root);
-			sb_put(o->sb);
-			*err = -ENOMEM;
-		}
-	}
-	return n;
-}
-
-/* fs's path p moves to the copy of its mount, if there is one. */
-static void move_to_copy(struct path *p, const struct ns_copy *list, size_t n)
-{
-	struct mount *copy = copy_in(list, n, p->mnt);
-
-	if (copy) {
-		mnt_get(copy);
-		mnt_put(p->mnt);
-		p->mnt = copy;
-	}
-}
-
-int mnt_ns_copy(struct fs_struct *fs)
-{
-	struct mnt_namespace *ns = kzalloc(sizeof(*ns)), *old = fs->mnt_ns;
-	struct ns_copy *list = NULL;
-	int err = -ENOMEM;
-	size_t n = ns ? copy_mounts(old, &list, &err) : 0;
-
-	if (!err) {
-		ns->refs = 1;
-		list_init(&ns->mounts);
-		spin_lock(&mount_lock);
-		attach_copies(ns, list, n);
-		spin_unlock(&mount_lock);
-		spin_lock_task(&fs->lock);
-		move_to_copy(&fs->root, list, n);
-		move_to_copy(&fs->cwd, list, n);
-		fs->mnt_ns = ns;
-		spin_unlock_task(&fs->lock);
-		__atomic_add_fetch(&live_ns, 1, __ATOMIC_RELAXED);
-		mnt_ns_put(old);
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (list[i].placed)
-			mnt_put(list[i].copy);
-		else if (list[i].copy) /* not attached: failed, or orphaned */
-			mount_discard(list[i].copy);
-		if (list[i].at.inode)
-			path_put(&list[i].at);
-		mnt_put(list[i].m);
-	}
-	kfree(list);
-	if (err)
-		kfree(ns);
-	return err;
-}
-
-bool mount_is_local(const struct inode *ip)
-{
-	struct mnt_namespace *ns = current_ns();
-	struct mount *m;
-	bool local = false;
-
-	if (!__atomic_load_n(&ip->mounted, __ATOMIC_ACQUIRE))
-		return false;
-	spin_lock(&mount_lock);
-	list_for_each_entry(m, mount_bucket(ip), hash)
-	{
-		if (m->mountpoint == ip && m->ns == ns) {
-			local = true;
-			break;
-		}
-	}
-	spin_unlock(&mount_lock);
-	return local;
-}
-
-void mount_detach_at(struct inode *ip)
-{
-	struct list_head gone = LIST_HEAD_INIT(gone);
-	struct mount *m;
-	bool again = true;
-
-	if (!__atomic_load_n(&ip->mounted, __ATOMIC_ACQUIRE))
-		return;
-	spin_lock(&mount_lock);
-	while (again) { /* a detach takes mounts off the bucket: look again */
-		again = false;
-		list_for_each_entry(m, mount_bucket(ip), hash) if (m->mountpoint == ip)
-		{
-			detach_tree(m, &gone);
-			again = true;
-			break;
-		}
-	}
-	spin_unlock(&mount_lock);
-	release(&gone);
 }

@@ -24,11 +24,13 @@ void mount_discard(struct mount *m);
 /* Attaches m over mp: -ENOENT (mp removed), -EINVAL (mp's mount
  * detached); m is then still the caller's. */
 int mount_attach(struct mount *m, const struct path *mp);
-/* MS_REC: copies of the mounts below from (at or under its directory,
- * in its mount and further down), each with its flags, attached under
- * top, a bind of from attached already.  0, or -ENOMEM (the copies
- * made so far stay: the caller unmounts top lazily). */
-int mount_bind_below(struct mount *top, const struct path *from);
+/*
+ * MS_BIND: a copy of from's mount showing from's inode, with its flags,
+ * goes over to (Linux's do_loopback); with rec (MS_REC) the mounts below
+ * from go along, copied, as Linux's copy_tree.  0, -ENOMEM, or
+ * mount_attach's errors (nothing attached then).
+ */
+int mount_bind(const struct path *from, const struct path *to, bool rec);
 /* Sets the flags of the mount whose root p is (-EINVAL if none) and,
  * with sb_too, its instance's read-only flag as MNT_READONLY says. */
 int mount_set_flags(const struct path *p, unsigned int flags, bool sb_too);

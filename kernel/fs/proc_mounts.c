@@ -1,9 +1,8 @@
 /*
  * /proc/<pid>/mounts and mountinfo: the table of the process's mount
- * namespace as the process sees it from its root.  The table is copied first (mount_snapshot, each copy
- * holding its mount), and the paths are found after mount_lock is
- * dropped (getcwd takes directory locks), so a concurrent umount changes
- * nothing the lines are made from.
+ * namespace as the process sees it from its root.  The table is copied first (mount_snapshot, each
+ * copy holding its mount), and the paths are found after mount_lock is dropped (getcwd takes
+ * directory locks), so a concurrent umount changes nothing the lines are made from.
  */
 #include "fs/mount_table.h"
 #include "fs/root_cwd.h"
@@ -32,8 +31,8 @@ static void format_opts(const struct mount_snap *s, bool rdonly, bool sb_opts, c
 }
 
 /* mounts: "ro" when the mount or its instance is (Linux's show_vfsmnt). */
-static long mounts_line(const struct mount_snap *s, const char *where, const char *root,
-			char *buf, size_t size)
+static long mounts_line(const struct mount_snap *s, const char *where, const char *root, char *buf,
+			size_t size)
 {
 	char opts[160];
 
@@ -77,7 +76,8 @@ static long mounts_format(struct fs_struct *fs, mount_line_fn line, char *buf, s
 	for (size_t i = 0; i < count && n < size; i++) {
 		/* As Linux: the process's root is "/", mounts outside it are not shown. */
 		long len = vfs_getcwd_at(&proc_root, &snap[i].at, where, PATH_MAX);
-		if (len > 0 && where[0] == '/' && vfs_mount_root_path(&snap[i].at, root, PATH_MAX) > 0)
+		if (len > 0 && where[0] == '/' &&
+		    vfs_mount_root_path(&snap[i].at, root, PATH_MAX) > 0)
 			n += line(&snap[i], where, root, buf + n, size - n);
 	}
 	path_put(&proc_root);

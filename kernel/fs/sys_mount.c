@@ -126,7 +126,6 @@ static int do_remount(const struct path *p, unsigned long flags, const char *dat
 static int do_bind(const struct path *p, const char *source, unsigned long flags)
 {
 	struct path from;
-	struct mount *m;
 	int err;
 
 	if (!source || !*source)
@@ -139,22 +138,8 @@ static int do_bind(const struct path *p, const char *source, unsigned long flags
 		err = -ENOTDIR;
 	else if (inode_is_link(p->inode) && p->inode->link.magic)
 		err = -ENOENT; /* a /proc magic link itself (through an O_PATH fd): Linux 6.10 */
-	if (err) {
-		path_put(&from);
-		return err;
-	}
-	sb_get(from.inode->sb);
-	inode_get(from.inode);
-	if (!(m = mount_alloc(from.inode->sb, from.inode, from.mnt->source,
-			      path_mnt_flags(&from)))) {
-		inode_put(from.inode);
-		sb_put(from.inode->sb);
-		err = -ENOMEM;
-	} else if ((err = mount_attach(m, p))) {
-		mount_discard(m);
-	} else if ((flags & MS_REC) && (err = mount_bind_below(m, &from))) {
-		mount_umount(&(struct path){m, m->root}, true);
-	}
+	if (!err)
+		err = mount_bind(&from, p, flags & MS_REC);
 	path_put(&from);
 	return err;
 }

@@ -95,7 +95,8 @@ static void shows_the_same(void)
 	ok(chdir("../..") == 0 && getcwd(cwd, sizeof cwd) && !strcmp(cwd, dir),
 	   "and \"..\" twice goes back up through DST (%s)", cwd);
 	require(chdir("/") == 0, "chdir /");
-	ok(mount_root_is(dst, strchr(src + 1, '/')), "mountinfo: DST's root is SRC inside its instance");
+	ok(mount_root_is(dst, strchr(src + 1, '/')),
+	   "mountinfo: DST's root is SRC inside its instance");
 	struct open_how how = {.flags = O_RDONLY, .resolve = RESOLVE_NO_XDEV};
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
 	long fd2 = syscall(SYS_openat2, dfd, "src/sub", &how, sizeof how);
@@ -150,8 +151,10 @@ static void files(void)
 	require(fd >= 0 && write(fd, "bound", 5) == 5 && close(fd) == 0, "a source file");
 	fd = open(fdst, O_CREAT | O_WRONLY | O_TRUNC, 0600);
 	require(fd >= 0 && close(fd) == 0, "a target file");
-	is_errno(mount(src, fdst, NULL, MS_BIND, NULL), ENOTDIR, "a directory over a file: ENOTDIR");
-	is_errno(mount(fsrc, dst, NULL, MS_BIND, NULL), ENOTDIR, "a file over a directory: ENOTDIR");
+	is_errno(mount(src, fdst, NULL, MS_BIND, NULL), ENOTDIR,
+		 "a directory over a file: ENOTDIR");
+	is_errno(mount(fsrc, dst, NULL, MS_BIND, NULL), ENOTDIR,
+		 "a file over a directory: ENOTDIR");
 	ok(mount(fsrc, fdst, NULL, MS_BIND, NULL) == 0, "a file over a file");
 	fd = open(fdst, O_RDONLY);
 	ok(fd >= 0 && read(fd, buf, 5) == 5 && !strcmp(buf, "bound") && same_file(fsrc, fdst),

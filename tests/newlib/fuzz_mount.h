@@ -55,7 +55,8 @@ static void mount_walker(void)
 				raw_call(__NR_chroot, (long)"mt", 0, 0);
 			break;
 		case 6: /* a namespace of its own, which goes when the helper does */
-			if (one_in(4) && raw_call(__NR_unshare, 0x20000 /* CLONE_NEWNS */, 0, 0) == 0)
+			if (one_in(4) &&
+			    raw_call(__NR_unshare, 0x20000 /* CLONE_NEWNS */, 0, 0) == 0)
 				fz_mount("none", "mt/d", "tmpfs", 0, "size=64k");
 			break;
 		}
