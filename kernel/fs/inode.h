@@ -47,8 +47,6 @@ struct file_ops;
 
 #define NAME_MAX 255
 #define PATH_MAX 4096
-/* Largest regular file (EFBIG beyond): bounds the page index. */
-#define RAMFS_MAX_FILE (1UL << 32)
 
 /*
  * What a file system does with its inodes (docs/vfs.md, "Inode
@@ -241,6 +239,14 @@ void inode_get(struct inode *ip);
 void inode_put(struct inode *ip);
 /* Inodes alive (leak accounting). */
 unsigned long inode_count(void);
+
+/* The largest file the VFS lets a write, copy or fallocate reach on ip's
+ * instance (sb->maxbytes); a file without an inode (a pipe, a socket)
+ * has no such bound (Linux's pipefs and sockfs: MAX_LFS_FILESIZE). */
+static inline uint64_t inode_max_bytes(const struct inode *ip)
+{
+	return ip ? ip->sb->maxbytes : (uint64_t)INT64_MAX;
+}
 
 static inline bool inode_is_dir(const struct inode *ip)
 {

@@ -73,12 +73,21 @@ long file_copy_range(struct file *in, uint64_t *pos, struct file *out, uint64_t 
 	return done ? (long)done : n;
 }
 
+/* How far sendfile may reach: the smaller largest size of the two
+ * files' instances (Linux's do_sendfile: the smaller s_maxbytes). */
+static uint64_t sendfile_max(const struct file *in, const struct file *out)
+{
+	uint64_t a = inode_max_bytes(in->inode), b = inode_max_bytes(out->inode);
+
+	return a < b ? a : b;
+}
+
 /* The checks in Linux's order, then the copy from in at *pos (NULL: at
  * its position, advanced). */
 static long do_sendfile(int out_fd, int in_fd, long *pos, size_t count)
 {
 	struct file *in = files_lookup(current()->files, in_fd), *out = NULL;
-	uint64_t at = 0;
+	uint64_t at = 0, max = 0;
 	long n;
 
 	if (!in || !file_can_read(in))
@@ -89,15 +98,15 @@ static long do_sendfile(int out_fd, int in_fd, long *pos, size_t count)
 		n = -EINVAL;
 	else if (!(out = files_lookup(current()->files, out_fd)) || !file_can_write(out))
 		n = -EBADF;
-	else if ((at = pos ? (uint64_t)*pos : file_pos_get(in)) >= RAMFS_MAX_FILE)
+	else if ((at = pos ? (uint64_t)*pos : file_pos_get(in)) >= (max = sendfile_max(in, out)))
 		n = -EOVERFLOW;
 	else if (!sendfile_source(in, out) || !out->ops->write_iter || (out->flags & O_APPEND))
 		n = -EINVAL;
 	else
 		n = 0;
 	if (!n) {
-		if (count > RAMFS_MAX_FILE - at)
-			count = RAMFS_MAX_FILE - at;
+		if (count > max - at)
+			count = max - at;
 		n = file_copy_range(in, &at, out, NULL,
 				    count < MAX_RW_COUNT ? count : MAX_RW_COUNT);
 		if (pos) {

@@ -69,6 +69,9 @@ struct super_block {
 	uint32_t dev;	    /* st_dev: major 0, a minor of its own; constant */
 	struct inode *root; /* referenced while mounted, NULL after */
 	unsigned int flags; /* SB_*, under mount_lock (fs/mount.h) */
+	/* The largest file size (EFBIG past it; Linux's s_maxbytes): set
+	 * by the type's fill, then constant. */
+	uint64_t maxbytes;
 	/* Atomic: its mounts alive (attached, or detached and still held);
 	 * each holds one of refs.  The last one's end empties the tree of
 	 * a type with an instance per mount. */

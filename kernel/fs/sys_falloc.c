@@ -63,7 +63,7 @@ static long do_fallocate(struct file *f, int mode, long off, long len)
 		return -EBADF;
 	if ((err = falloc_file_type(f)))
 		return err;
-	if ((uint64_t)off + (uint64_t)len > RAMFS_MAX_FILE)
+	if ((uint64_t)off + (uint64_t)len > inode_max_bytes(f->inode))
 		return -EFBIG; /* wrapping past LONG_MAX included */
 	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE))
 		return -EOPNOTSUPP; /* tmpfs's answer to zero, collapse, insert... */

@@ -94,8 +94,8 @@ static void file_data_tests(struct inode *ip)
 	KTEST_OK(inode_write(ip, w, 1, 1UL << 20) == 1 && inode_size(ip) == (1UL << 20) + 1 &&
 		     inode_read(ip, r, 1, 1UL << 19) == 1 && r[0] == 0,
 		 "ramfs: write far past the end leaves a hole of zeroes");
-	KTEST_OK(inode_write(ip, w, 1, RAMFS_MAX_FILE) == -EFBIG &&
-		     inode_truncate(ip, RAMFS_MAX_FILE + 1) == -EFBIG,
+	KTEST_OK(inode_write(ip, w, 1, ip->sb->maxbytes) == -EFBIG &&
+		     inode_truncate(ip, ip->sb->maxbytes + 1) == -EFBIG,
 		 "ramfs: beyond the largest file is EFBIG");
 	kfree(w);
 	kfree(r);

@@ -177,9 +177,10 @@ static int newseg_check(const struct ipc_params *p)
 	if (p->flg & SHM_HUGETLB)
 		return -EINVAL; /* no huge pages: Linux without hugetlbfs */
 	/* Linux's heuristic overcommit refuses a segment larger than memory
-	 * (SHM_NORESERVE skips the check); a ramfs file holds RAMFS_MAX_FILE
-	 * bytes at most. */
-	if (p->size > RAMFS_MAX_FILE || (!(p->flg & SHM_NORESERVE) && pages > frame_total_count()))
+	 * (SHM_NORESERVE skips the check); a segment's file holds its
+	 * instance's maxbytes at most. */
+	if (p->size > internal_sb->maxbytes ||
+	    (!(p->flg & SHM_NORESERVE) && pages > frame_total_count()))
 		return -ENOMEM;
 	return 0;
 }

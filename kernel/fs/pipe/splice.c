@@ -248,10 +248,10 @@ static long copy_checks(struct file *in, uint64_t pos_in, struct file *out, uint
 		return -EOVERFLOW;
 	size = inode_size(in->inode);
 	*len = pos_in >= size ? 0 : *len < size - pos_in ? *len : size - pos_in;
-	if (pos_out >= RAMFS_MAX_FILE && *len)
+	if (pos_out >= inode_max_bytes(out->inode) && *len)
 		return -EFBIG;
-	if (*len > RAMFS_MAX_FILE - pos_out)
-		*len = RAMFS_MAX_FILE - pos_out;
+	if (*len > inode_max_bytes(out->inode) - pos_out)
+		*len = inode_max_bytes(out->inode) - pos_out;
 	if (in->inode == out->inode && pos_out + *len > pos_in && pos_out < pos_in + *len)
 		return -EINVAL;
 	return 0;

@@ -13,6 +13,10 @@
 
 struct ramfs_dirent;
 
+/* Largest regular file (EFBIG beyond): bounds the page index; every
+ * ramfs instance's maxbytes. */
+#define RAMFS_MAX_FILE (1UL << 32)
+
 /* A ramfs inode: the core, then the data of its type, under vfs.lock
  * unless a field says otherwise. */
 struct ramfs_inode {

@@ -116,6 +116,7 @@ struct inode *ramfs_make_root(struct super_block *sb, uint32_t mode)
 	root->nlink = 2;
 	RAMFS_I(root)->dir.parent = root; /* its own parent, unreferenced */
 	sb->root = root;
+	sb->maxbytes = RAMFS_MAX_FILE;
 	return root;
 }
 
