@@ -44,6 +44,10 @@ struct file_ops;
 #define S_ISSOCK(m) (((m)&S_IFMT) == S_IFSOCK)
 /* Device numbers in st_rdev (Linux's old 8:8 encoding). */
 #define MKDEV(major, minor) (((major) << 8) | (minor))
+/* The mode's set-user-ID, set-group-ID and sticky bits. */
+#define S_ISUID 04000
+#define S_ISGID 02000
+#define S_ISVTX 01000
 
 #define NAME_MAX 255
 #define PATH_MAX 4096

@@ -4,6 +4,7 @@
  * file system's (dir_symlink, dir_link, dir_rename: inode.h).
  */
 #include "fs/mount.h"
+#include "fs/permission.h"
 #include "fs/super.h"
 #include "fs/vfs.h"
 #include "lib/string.h"
@@ -55,6 +56,8 @@ int vfs_symlink(const struct path *start, const char *path, const char *target)
 		return err;
 	err = path_want_write(&last.dir);
 	if (!err)
+		err = may_create(last.dir.inode);
+	if (!err)
 		err = dir_symlink(last.dir.inode, last.name, last.len, target, len);
 	path_put(&last.dir);
 	return err;
@@ -81,8 +84,10 @@ int vfs_link_inode(const struct path *old, const struct path *newstart, const ch
 		err = last.dir.inode->sb->type == &proc_type ? -ENOENT
 		      : path_want_write(&last.dir)	     ? -EROFS
 		      : !same_mount(old, &last.dir)	     ? -EXDEV
-		      : inode_is_dir(ip)		     ? -EPERM
-					 : dir_link(last.dir.inode, last.name, last.len, ip);
+					 : may_create(last.dir.inode);
+		if (!err)
+			err = inode_is_dir(ip) ? -EPERM
+					       : dir_link(last.dir.inode, last.name, last.len, ip);
 		path_put(&last.dir);
 	}
 	return err;
@@ -98,6 +103,43 @@ int vfs_link(const struct path *oldstart, const char *oldpath, const struct path
 		return err;
 	err = vfs_link_inode(&old, newstart, newpath);
 	path_put(&old);
+	return err;
+}
+
+/* A directory that changes parent needs write permission on itself: its
+ * ".." changes. */
+static int may_reparent(const struct inode *ip, const struct path_last *old,
+			const struct path_last *new)
+{
+	if (!ip || !inode_is_dir(ip) || old->dir.inode == new->dir.inode)
+		return 0;
+	return inode_permission(ip, MAY_WRITE);
+}
+
+/*
+ * Linux's vfs_rename permission checks: the source may leave its
+ * directory, the target may be replaced there (or a name made), and a
+ * directory changing parent (either one, for RENAME_EXCHANGE) may be
+ * written.  -ENOENT for a missing source; the file system's own checks
+ * come after.
+ */
+static int rename_check(const struct path_last *old, const struct path_last *new,
+			unsigned int flags)
+{
+	struct inode *src = dir_lookup(old->dir.inode, old->name, old->len);
+	struct inode *dst = src ? dir_lookup(new->dir.inode, new->name, new->len) : NULL;
+	int err = src ? may_delete(old->dir.inode, src) : -ENOENT;
+
+	if (!err)
+		err = dst ? may_delete(new->dir.inode, dst) : may_create(new->dir.inode);
+	if (!err)
+		err = may_reparent(src, old, new);
+	if (!err && (flags & RENAME_EXCHANGE))
+		err = may_reparent(dst, new, old);
+	if (src)
+		inode_put(src);
+	if (dst)
+		inode_put(dst);
 	return err;
 }
 
@@ -118,7 +160,7 @@ int vfs_rename(const struct path *oldstart, const char *oldpath, const struct pa
 		err = -EBUSY;
 	else if (is_special(&new))
 		err = (flags & RENAME_NOREPLACE) ? -EEXIST : -EBUSY;
-	else if (!(err = path_want_write(&old.dir)))
+	else if (!(err = path_want_write(&old.dir)) && !(err = rename_check(&old, &new, flags)))
 		err = dir_rename(old.dir.inode, old.name, old.len, new.dir.inode, new.name, new.len,
 				 flags | (old.trailing_slash ? RENAME_OLD_SLASH : 0) |
 				     (new.trailing_slash ? RENAME_NEW_SLASH : 0));

@@ -7,6 +7,7 @@
 #include "fs/file.h"
 #include "fs/root_cwd.h"
 #include "fs/mount.h"
+#include "fs/permission.h"
 #include "fs/super.h"
 #include "fs/vfs.h"
 #include "lib/string.h"
@@ -398,6 +399,10 @@ static int walk_to_last(struct walk *w, struct path_last *last)
 
 	*last = (struct path_last){.name = "", .len = 0, .trailing_slash = true};
 	while (next_component(&w->rest, &name, &len)) {
+		/* Search permission on every directory the walk goes
+		 * through, the last one's too (Linux's may_lookup). */
+		if (inode_is_dir(w->cur.inode) && (err = inode_permission(w->cur.inode, MAY_EXEC)))
+			return err;
 		if (at_end(w->rest)) {
 			last->name = name;
 			last->len = len;
@@ -570,7 +575,7 @@ static int create_last(struct walk *w, const struct path_last *last, unsigned in
 		mnt_get(ip->mnt);
 		mount_down(ip);
 	} else {
-		if ((err = path_want_write(&w->cur)))
+		if ((err = path_want_write(&w->cur)) || (err = may_create(w->cur.inode)))
 			return err;
 		err = dir_create(w->cur.inode, last->name, last->len, S_IFREG | (mode & 07777), 0,
 				 &ip->inode);

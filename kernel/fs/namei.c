@@ -4,6 +4,7 @@
  */
 #include "fs/upath.h"
 #include "fs/mount.h"
+#include "fs/permission.h"
 #include "fs/root_cwd.h"
 #include "fs/super.h"
 #include "lib/string.h"
@@ -35,9 +36,9 @@ int vfs_exec_check(const struct path *p)
 
 	if (inode_is_link(ip))
 		return -ELOOP;
-	if (!inode_is_reg(ip) || !(ip->mode & 0111))
+	if (!inode_is_reg(ip) || (path_mnt_flags(p) & MNT_NOEXEC))
 		return -EACCES;
-	return path_mnt_flags(p) & MNT_NOEXEC ? -EACCES : 0;
+	return inode_permission(ip, MAY_EXEC); /* root too needs an execute bit */
 }
 
 /* Creates the last component; "/", "." and ".." always exist. */
@@ -53,9 +54,9 @@ static int create_at(const struct path *start, const char *path, uint32_t mode, 
 		err = -EEXIST;
 	else if (last.trailing_slash && !S_ISDIR(mode))
 		err = -ENOENT; /* Linux: mknod("x/") names no directory to create */
-	else if (path_want_write(&last.dir))
-		err = (ip = dir_lookup(last.dir.inode, last.name, last.len)) ? -EEXIST : -EROFS;
-	else
+	else if ((ip = dir_lookup(last.dir.inode, last.name, last.len)))
+		err = -EEXIST;
+	else if (!(err = path_want_write(&last.dir)) && !(err = may_create(last.dir.inode)))
 		err = dir_create(last.dir.inode, last.name, last.len, mode, rdev, &ip);
 	if (ip)
 		inode_put(ip);
@@ -86,6 +87,18 @@ static int trailing_slash_error(struct inode *dir, const char *name, size_t len)
 	return err;
 }
 
+/* unlink and rmdir's checks of what name names in dir: -ENOENT, or
+ * may_delete's (write and search on dir, the sticky bit's rule). */
+static int remove_check(struct inode *dir, const char *name, size_t len)
+{
+	struct inode *victim = dir_lookup(dir, name, len);
+	int err = victim ? may_delete(dir, victim) : -ENOENT;
+
+	if (victim)
+		inode_put(victim);
+	return err;
+}
+
 int vfs_unlink(const struct path *start, const char *path)
 {
 	struct path_last last;
@@ -97,7 +110,8 @@ int vfs_unlink(const struct path *start, const char *path)
 		err = -EISDIR; /* Linux: these name directories */
 	else if (last.trailing_slash)
 		err = trailing_slash_error(last.dir.inode, last.name, last.len);
-	else if (!(err = path_want_write(&last.dir)))
+	else if (!(err = path_want_write(&last.dir)) &&
+		 !(err = remove_check(last.dir.inode, last.name, last.len)))
 		err = dir_remove(last.dir.inode, last.name, last.len, false);
 	path_put(&last.dir);
 	return err;
@@ -116,7 +130,8 @@ int vfs_rmdir(const struct path *start, const char *path)
 		err = -EINVAL;
 	else if (is_dotdot(last.name, last.len))
 		err = -ENOTEMPTY;
-	else if (!(err = path_want_write(&last.dir)))
+	else if (!(err = path_want_write(&last.dir)) &&
+		 !(err = remove_check(last.dir.inode, last.name, last.len)))
 		err = dir_remove(last.dir.inode, last.name, last.len, true);
 	path_put(&last.dir);
 	return err;

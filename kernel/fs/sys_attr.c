@@ -11,6 +11,8 @@
 #include "fs/notify/fsnotify.h"
 #include "fs/super.h"
 #include "fs/mount.h"
+#include "fs/permission.h"
+#include "proc/cred.h"
 #include "fs/upath.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -118,6 +120,18 @@ static long attr_done(struct attr_obj *o, long err)
 	return err;
 }
 
+/* Linux's setattr_prepare for a mode: the owner or CAP_FOWNER (EPERM);
+ * set-group-ID dropped unless the caller is in the file's group or has
+ * CAP_FSETID. */
+static int chmod_check(const struct inode *ip, unsigned int *mode)
+{
+	if (!inode_owner_or_capable(ip))
+		return -EPERM;
+	if (!cred_in_group(cred_current(), ip->gid) && !capable(CAP_FSETID))
+		*mode &= ~S_ISGID;
+	return 0;
+}
+
 /* Linux: a link's own mode cannot change (fchmodat2 with AT_SYMLINK_NOFOLLOW). */
 static long do_chmod(int dirfd, const char *upath, unsigned int mode, int flags)
 {
@@ -131,7 +145,7 @@ static long do_chmod(int dirfd, const char *upath, unsigned int mode, int flags)
 		return attr_done(&o, err);
 	if (inode_is_link(o.ip))
 		err = -EOPNOTSUPP;
-	else if (!(err = attr_want_write(&o)))
+	else if (!(err = attr_want_write(&o)) && !(err = chmod_check(o.ip, &mode)))
 		err = inode_chmod(o.ip, mode);
 	return attr_done(&o, err);
 }
@@ -156,7 +170,24 @@ SYSCALL_DEFINE4(fchmodat2, int, dirfd, const char *, path, unsigned int, mode, i
 	return path ? do_chmod(dirfd, path, mode, flags) : -EFAULT;
 }
 
-/* uid/gid (uint32_t)-1: unchanged.  Any id is stored: there is one user, root. */
+/* Linux's chown_ok and chgrp_ok: CAP_CHOWN changes anything; the owner
+ * may keep the owner and give the file one of its own groups.  -1 leaves
+ * an id as it is.  0 or -EPERM. */
+static int chown_check(const struct inode *ip, uint32_t uid, uint32_t gid)
+{
+	const struct cred *c = cred_current();
+	bool owner = c->fsuid == ip->uid;
+
+	if (capable(CAP_CHOWN))
+		return 0;
+	if (uid != ID_UNCHANGED && !(owner && uid == ip->uid))
+		return -EPERM;
+	if (gid != ID_UNCHANGED && !(owner && (gid == ip->gid || cred_in_group(c, gid))))
+		return -EPERM;
+	return 0;
+}
+
+/* uid/gid (uint32_t)-1: unchanged. */
 static long do_chown(int dirfd, const char *upath, uint32_t uid, uint32_t gid, int flags)
 {
 	struct attr_obj o;
@@ -165,7 +196,7 @@ static long do_chown(int dirfd, const char *upath, uint32_t uid, uint32_t gid, i
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
 	err = attr_target(dirfd, upath, flags, flags & AT_SYMLINK_NOFOLLOW, &o);
-	if (!err && o.ip && !(err = attr_want_write(&o)))
+	if (!err && o.ip && !(err = attr_want_write(&o)) && !(err = chown_check(o.ip, uid, gid)))
 		inode_chown(o.ip, uid, gid);
 	return attr_done(&o, err);
 }
@@ -207,6 +238,19 @@ static long time_from_user(const struct timespec_u *ts, uint64_t *ns)
 	return 0;
 }
 
+/* Linux's rule for times: "now" (NULL, or both UTIME_NOW) needs the owner
+ * or write permission (EACCES), other times the owner or CAP_FOWNER
+ * (EPERM); both UTIME_OMIT asks nothing. */
+static int utimes_check(const struct inode *ip, const struct timespec_u *times, uint64_t atime,
+			uint64_t mtime)
+{
+	bool now = !times || (atime == INODE_TIME_NOW && mtime == INODE_TIME_NOW);
+
+	if ((atime == INODE_TIME_OMIT && mtime == INODE_TIME_OMIT) || inode_owner_or_capable(ip))
+		return 0;
+	return now ? inode_permission(ip, MAY_WRITE) : -EPERM;
+}
+
 /*
  * times: kernel copy of the two timespecs, or NULL for "now".  A NULL path
  * with a dirfd is the file itself (futimens).  Linux's do_utimes order:
@@ -228,7 +272,7 @@ static long do_utimes(int dirfd, const char *upath, const struct timespec_u *tim
 	if (times && ((err = time_from_user(&times[0], &atime)) ||
 		      (err = time_from_user(&times[1], &mtime))))
 		return attr_done(&o, err);
-	if (!(err = attr_want_write(&o)))
+	if (!(err = attr_want_write(&o)) && !(err = utimes_check(o.ip, times, atime, mtime)))
 		inode_set_times(o.ip, atime, mtime);
 	return attr_done(&o, err);
 }

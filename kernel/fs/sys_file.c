@@ -11,6 +11,8 @@
 #include "fs/root_cwd.h"
 #include "fs/inode.h"
 #include "fs/mount.h"
+#include "fs/permission.h"
+#include "proc/cred.h"
 #include "fs/vfs.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
@@ -24,7 +26,6 @@
 #include <uapi/stat.h>
 
 /* access() modes: Linux values. */
-#define ACCESS_X     1
 #define ACCESS_MODES 7 /* R_OK | W_OK | X_OK */
 
 static struct files_table *files(void)
@@ -340,14 +341,34 @@ SYSCALL_DEFINE3(unlinkat, int, dirfd, const char *, path, int, flags)
 }
 
 /*
- * Everyone is root: only X_OK can fail, on a file with no execute bit
- * (a pipe's 0600 included).  flags: faccessat2's AT_SYMLINK_NOFOLLOW (a
- * final link itself, 0777), AT_EMPTY_PATH (dirfd itself) and AT_EACCESS
- * (the effective ids, which are the real ones with one user).
+ * The credentials access() checks with (Linux's access_override_creds):
+ * the real ids as the fs ids and, for anyone but root, no capabilities;
+ * AT_EACCESS keeps the caller's own.
+ */
+static const struct cred *access_cred(struct cred *buf, int flags)
+{
+	const struct cred *c = cred_current();
+
+	if (flags & AT_EACCESS)
+		return c;
+	*buf = *c;
+	buf->fsuid = c->uid;
+	buf->fsgid = c->gid;
+	buf->cap_effective = c->uid ? 0 : c->cap_permitted;
+	return buf;
+}
+
+/*
+ * access/faccessat/faccessat2: mode's bits (R_OK 4, W_OK 2, X_OK 1, or
+ * F_OK 0: existence) checked as an open would, with the real ids
+ * (access_cred), on what stat would describe: flags AT_SYMLINK_NOFOLLOW
+ * (a final link itself), AT_EMPTY_PATH (dirfd's own file, a pipe's
+ * 0600 too), AT_EACCESS.
  */
 static long do_access(int dirfd, const char *upath, int mode, int flags)
 {
 	struct uapi_stat st;
+	struct cred buf;
 	long err;
 
 	if (mode & ~ACCESS_MODES)
@@ -356,7 +377,7 @@ static long do_access(int dirfd, const char *upath, int mode, int flags)
 		return -EINVAL;
 	if ((err = upath_stat(dirfd, upath, flags & ~AT_EACCESS, &st)))
 		return err;
-	return (mode & ACCESS_X) && !S_ISDIR(st.st_mode) && !(st.st_mode & 0111) ? -EACCES : 0;
+	return cred_mode_permission(access_cred(&buf, flags), st.st_mode, st.st_uid, st.st_gid, mode);
 }
 
 SYSCALL_DEFINE2(access, const char *, path, int, mode)
@@ -405,8 +426,12 @@ SYSCALL_DEFINE1(chroot, const char *, upath)
 
 	if (err)
 		return err;
-	if (!inode_is_dir(p.inode) || !capable(CAP_SYS_CHROOT)) { /* ENOTDIR first, as Linux */
-		err = inode_is_dir(p.inode) ? -EPERM : -ENOTDIR;
+	/* Linux's order: ENOTDIR, search permission, then privilege. */
+	err = !inode_is_dir(p.inode)			     ? -ENOTDIR
+	      : inode_permission(p.inode, MAY_EXEC) ? -EACCES
+	      : !capable(CAP_SYS_CHROOT)		     ? -EPERM
+							     : 0;
+	if (err) {
 		path_put(&p);
 		return err;
 	}
@@ -414,12 +439,15 @@ SYSCALL_DEFINE1(chroot, const char *, upath)
 	return 0;
 }
 
-/* Takes over p's references (CLONE_FS threads see the change). */
+/* Takes over p's references (CLONE_FS threads see the change): a
+ * directory the caller may search. */
 static long set_cwd(struct path *p)
 {
-	if (!inode_is_dir(p->inode)) {
+	long err = !inode_is_dir(p->inode) ? -ENOTDIR : inode_permission(p->inode, MAY_EXEC);
+
+	if (err) {
 		path_put(p);
-		return -ENOTDIR;
+		return err;
 	}
 	fs_set_cwd(current()->fs, p);
 	return 0;

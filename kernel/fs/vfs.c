@@ -6,6 +6,7 @@
  */
 #include "fs/vfs.h"
 #include "fs/mount.h"
+#include "fs/permission.h"
 #include "fs/super.h"
 #include "fs/ramfs/ramfs.h"
 #include "arch/x86_64/bootinfo.h"
@@ -223,6 +224,8 @@ int vfs_truncate(const struct path *p, uint64_t size)
 {
 	int err = path_want_write(p);
 
+	if (!err)
+		err = inode_permission(p->inode, MAY_WRITE);
 	return err ? err : truncate_by_name(p->inode, size, true);
 }
 
@@ -249,9 +252,13 @@ static int open_path(struct inode *ip, unsigned int flags, struct file **out)
 
 /* Linux's rules: directories open read-only, without O_CREAT or O_TRUNC;
  * a link (not followed: O_NOFOLLOW) cannot be opened. */
-static int open_check(const struct path *p, unsigned int flags)
+static int open_check(const struct path *p, unsigned int flags, bool created)
 {
 	struct inode *ip = p->inode;
+	unsigned int acc = flags & O_ACCMODE;
+	int mask = (acc == O_RDONLY || acc == O_RDWR ? MAY_READ : 0) |
+		   (acc == O_WRONLY || acc == O_RDWR || (flags & O_TRUNC) ? MAY_WRITE : 0);
+	int err;
 
 	if ((flags & O_DIRECTORY) && !inode_is_dir(ip))
 		return -ENOTDIR;
@@ -263,8 +270,14 @@ static int open_check(const struct path *p, unsigned int flags)
 	 * files on Linux, in a proc mounted nodev there too). */
 	if (S_ISCHR(ip->mode) && ip->sb->type != &proc_type && (path_mnt_flags(p) & MNT_NODEV))
 		return -EACCES;
-	/* Devices, FIFOs and sockets write nothing to their file system. */
-	if (inode_is_reg(ip) && ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)))
+	/* Devices, FIFOs and sockets write nothing to their file system;
+	 * a truncation asks for the mount first (Linux's do_open), other
+	 * writes after the permission. */
+	if (inode_is_reg(ip) && (flags & O_TRUNC) && (err = path_want_write(p)))
+		return err;
+	if (!created && (err = inode_permission(ip, mask))) /* the creator may, whatever the mode */
+		return err;
+	if (inode_is_reg(ip) && (mask & MAY_WRITE))
 		return path_want_write(p);
 	return 0;
 }
@@ -304,7 +317,7 @@ static int open_tmpfile(const struct path *start, const char *path, unsigned int
 		err = -ENOTDIR;
 	else if (!dir->op->tmpfile)
 		err = -EOPNOTSUPP; /* /proc makes no files */
-	else if ((err = path_want_write(&p)))
+	else if ((err = path_want_write(&p)) || (err = may_create(dir)))
 		;
 	else if ((err = dir_tmpfile(dir, mode, !(flags & O_EXCL), &ip)))
 		;
@@ -368,7 +381,7 @@ int vfs_open_at(const struct path *start, const char *path, unsigned int flags, 
 	if (flags & O_PATH) {
 		err = open_path(ip, flags, out);
 	} else {
-		err = open_check(&p, flags);
+		err = open_check(&p, flags, created);
 		if (!err)
 			err = vfs_open_inode(ip, flags, out);
 		if (!err)

@@ -25,9 +25,12 @@ static struct cred init_cred = {
     .cap_bset = CAP_VALID_MASK,
 };
 
+/* Before the first task and in kernel tasks: the kernel's own, root's. */
 const struct cred *cred_current(void)
 {
-	return task_cred(current());
+	struct task *t = current();
+
+	return t && t->group ? task_cred(t) : &init_cred;
 }
 
 const struct cred *task_cred(const struct task *t)

@@ -7,6 +7,7 @@
  * (inode.h, file.seals); this file adds them, the ramfs enforces them.
  */
 #include "fs/ramfs/memfd.h"
+#include "fs/permission.h"
 #include "arch/x86_64/uaccess.h"
 #include "fd/fd_install.h"
 #include "fs/file.h"
@@ -177,6 +178,7 @@ static struct inode *memfd_inode(unsigned int flags)
 
 	if (!ip)
 		return NULL;
+	inode_init_owner(ip, NULL);
 	RAMFS_I(ip)->file.memfd = true;
 	if (flags & MFD_NOEXEC_SEAL)
 		RAMFS_I(ip)->file.seals = F_SEAL_EXEC;

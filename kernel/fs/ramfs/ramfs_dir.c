@@ -9,6 +9,7 @@
 #include "fs/ramfs/ramfs_priv.h"
 #include "fs/mount.h"
 #include "fs/notify/fsnotify.h"
+#include "fs/permission.h"
 #include "fs/super.h"
 #include "lib/string.h"
 #include "mm/heap.h"
@@ -224,6 +225,7 @@ int ramfs_symlink(struct inode *dir, const char *name, size_t len, const char *t
 		sb_uncharge_pages(dir->sb, 1);
 		return inode_alloc_error(dir->sb);
 	}
+	inode_init_owner(ip, dir);
 	if (!(ip->link.target = kmalloc(tlen + 1))) {
 		inode_put(ip); /* uncharges */
 		return -ENOMEM;
@@ -246,6 +248,7 @@ int ramfs_create(struct inode *dir, const char *name, size_t len, uint32_t mode,
 	*out = NULL;
 	if (!ip || !e)
 		goto bad;
+	inode_init_owner(ip, dir);
 	spin_lock(&dir->lock);
 	err = can_add(dir, name, len, &old);
 	if (!err) {

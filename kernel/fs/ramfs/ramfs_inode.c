@@ -7,6 +7,7 @@
  * events are sys_attr.c's: it knows the name the change came by).
  */
 #include "fs/ramfs/ramfs.h"
+#include "fs/permission.h"
 #include "fs/ramfs/ramfs_priv.h"
 #include "fs/ramfs/memfd.h"
 #include "fs/super.h"
@@ -16,8 +17,6 @@
 #include "mm/layout.h"
 #include <uapi/errno.h>
 
-#define S_ISUID 04000
-#define S_ISGID 02000
 #define S_IXGRP 00010
 
 /* Directories: every operation (rename is ramfs_rename.c's). */
@@ -127,6 +126,7 @@ int ramfs_tmpfile(struct inode *dir, uint32_t mode, bool linkable, struct inode 
 
 	if (!ip)
 		return -ENOSPC; /* nr_inodes=, or no memory */
+	inode_init_owner(ip, dir);
 	RAMFS_I(ip)->file.linkable = linkable;
 	*out = ip;
 	return 0;

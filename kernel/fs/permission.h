@@ -1,0 +1,44 @@
+/*
+ * File permissions, as Linux's generic_permission without ACLs: the
+ * caller's fs ids against an inode's owner, group and mode bits, then
+ * the capability overrides (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH,
+ * CAP_FOWNER).  Every check the VFS makes goes through here
+ * (docs/security.md lists where each is made).
+ */
+#ifndef FS_PERMISSION_H
+#define FS_PERMISSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct cred;
+struct inode;
+
+#define MAY_EXEC  1
+#define MAY_WRITE 2
+#define MAY_READ  4
+
+/* Whether c may access ip as mask asks (MAY_* bits): 0 or -EACCES; the
+ * same for a file of mode, uid and gid (a pipe's, which has no inode). */
+int cred_permission(const struct cred *c, const struct inode *ip, int mask);
+int cred_mode_permission(const struct cred *c, uint32_t mode, uint32_t uid, uint32_t gid,
+			 int mask);
+/* The same for the caller. */
+int inode_permission(const struct inode *ip, int mask);
+/* Whether the caller owns ip or has CAP_FOWNER (chmod, utimes, sticky). */
+bool inode_owner_or_capable(const struct inode *ip);
+/*
+ * Linux's may_delete's permission part: removing or renaming away victim
+ * from dir needs write and search on dir and, in a sticky directory
+ * (S_ISVTX, /tmp), ownership of the victim or the directory or
+ * CAP_FOWNER.  0, -EACCES, -EPERM.
+ */
+int may_delete(const struct inode *dir, const struct inode *victim);
+/* A new name in dir: write and search (-EACCES). */
+int may_create(const struct inode *dir);
+/* A new inode's owner: the caller's fs ids, or dir's group when dir is
+ * set-group-ID (a directory then inherits the bit), as Linux's
+ * inode_init_owner.  Before anyone else can see ip. */
+void inode_init_owner(struct inode *ip, const struct inode *dir);
+
+#endif
