@@ -134,7 +134,9 @@ struct inode {
 	 * Linux's init_special_inode): constant. */
 	const struct file_ops *fop;
 	/* Atomic: mounts over this directory (fs/mount.h), changed under
-	 * the inode lock and mount_lock; rmdir and rename refuse it (EBUSY). */
+	 * the inode lock and mount_lock; rmdir and rename refuse it (EBUSY)
+	 * while a mount of the caller's namespace is among them
+	 * (mount_is_local). */
 	uint32_t mounted;
 	/*
 	 * Atomic, as Linux's i_writecount: above 0, the open files that may
@@ -165,7 +167,7 @@ struct inode {
 
 	struct spinlock lock; /* protects every field below, and the file system's own */
 	uint32_t nlink;	      /* directory entries naming it (+1 for a directory's ".") */
-	uint32_t uid, gid;    /* stored and reported; one root user, nothing enforced */
+	uint32_t uid, gid;    /* owner: the permission checks' (fs/permission.h) */
 	uint64_t size;	      /* bytes (regular, link); entries (directory) */
 	uint64_t mtime_ns, ctime_ns, atime_ns;
 	/* What Linux's core keeps too (i_pipe, i_link), by type: */

@@ -1,8 +1,8 @@
 /*
  * Metadata system calls: umask, the chmod, chown and utimes families.
- * Argument checking and lookup only; the inode changes are the file
- * system's (inode.h's setattr).
- * Everyone is root, so no permission is ever refused.
+ * Argument checking, lookup and Linux's permission rules (the owner,
+ * CAP_CHOWN, CAP_FOWNER, CAP_FSETID: docs/security.md); the inode changes
+ * are the file system's (inode.h's setattr).
  */
 #include "arch/x86_64/uaccess.h"
 #include "fs/root_cwd.h"

@@ -45,7 +45,8 @@
 	(IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK | IN_MASK_CREATE | IN_MASK_ADD | IN_ONESHOT)
 #define ALWAYS_SENT (IN_IGNORED | IN_Q_OVERFLOW | IN_UNMOUNT) /* whatever the mask */
 
-/* The limits of /proc/sys/fs/inotify (Linux's defaults; one user, root),
+/* The limits of /proc/sys/fs/inotify (Linux's defaults; counted for all
+ * users together here, not per user: docs/security.md),
  * written there by root (atomically), read when they apply. */
 int inotify_max_user_instances = 128;
 int inotify_max_user_watches = 8192;

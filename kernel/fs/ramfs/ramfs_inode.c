@@ -2,9 +2,10 @@
  * ramfs inodes: their memory (ramfs_super_ops, for every instance of
  * tmpfs, devtmpfs, sysfs, devpts and the internal one), the operation
  * tables each type of inode gets, and metadata (setattr, getattr).
- * Everyone is root, so setattr checks nothing; each change takes the
- * inode lock and sets ctime, as Linux's notify_change does (the inotify
- * events are sys_attr.c's: it knows the name the change came by).
+ * setattr checks nothing (the VFS asked already: sys_attr.c, with
+ * fs/permission.h); each change takes the inode lock and sets ctime, as
+ * Linux's notify_change does (the inotify events are sys_attr.c's: it
+ * knows the name the change came by).
  */
 #include "fs/ramfs/ramfs.h"
 #include "fs/permission.h"
