@@ -41,7 +41,7 @@ int cred_permission(const struct cred *c, const struct inode *ip, int mask)
 				    ip->gid, mask);
 }
 
-int inode_permission(const struct inode *ip, int mask)
+int inode_permission_slow(const struct inode *ip, int mask)
 {
 	return cred_permission(cred_current(), ip, mask);
 }
