@@ -116,6 +116,15 @@ static int do_remount(const struct path *p, unsigned long flags, const char *dat
 	return mount_set_flags(p, mnt_flags_of(flags), !bind);
 }
 
+/* The source of MS_BIND and MS_MOVE: a path (links followed), EINVAL
+ * when there is none. */
+static int source_path(const char *source, struct path *out)
+{
+	if (!source || !*source)
+		return -EINVAL;
+	return path_lookup_path(NULL, source, 0, out);
+}
+
 /*
  * MS_BIND: what source names (a directory or a file, links followed) is
  * shown at p as well, with the flags of the mount it was reached
@@ -126,11 +135,9 @@ static int do_remount(const struct path *p, unsigned long flags, const char *dat
 static int do_bind(const struct path *p, const char *source, unsigned long flags)
 {
 	struct path from;
-	int err;
+	int err = source_path(source, &from);
 
-	if (!source || !*source)
-		return -EINVAL;
-	if ((err = path_lookup_path(NULL, source, 0, &from)))
+	if (err)
 		return err;
 	if (!mount_in_current_ns(&from))
 		err = -EINVAL;
@@ -148,11 +155,9 @@ static int do_bind(const struct path *p, const char *source, unsigned long flags
 static int do_move(const struct path *p, const char *source)
 {
 	struct path from;
-	int err;
+	int err = source_path(source, &from);
 
-	if (!source || !*source)
-		return -EINVAL;
-	if ((err = path_lookup_path(NULL, source, 0, &from)))
+	if (err)
 		return err;
 	err = inode_is_dir(p->inode) ? mount_move(&from, p) : -EINVAL;
 	path_put(&from);
