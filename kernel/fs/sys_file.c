@@ -102,6 +102,38 @@ int upath_lookup_where(int dirfd, const char *upath, bool nofollow, struct path 
 	return err;
 }
 
+long upath_empty(int dirfd, struct path *out)
+{
+	struct file *f;
+
+	if (dirfd == AT_FDCWD) {
+		fs_get_cwd(current()->fs, out);
+		return 0;
+	}
+	f = files_lookup_raw(files(), dirfd);
+	if (!f)
+		return -EBADF;
+	*out = (struct path){f->mnt, f->inode};
+	if (out->inode)
+		path_get(out);
+	file_put(f);
+	return out->inode ? 0 : -ENOENT;
+}
+
+long upath_lookup_at(int dirfd, const char *upath, int flags, struct path *out)
+{
+	struct upath p;
+	long err = upath_get_flags(dirfd, upath, flags & AT_EMPTY_PATH, &p);
+
+	if (err)
+		return err;
+	err = p.path[0] ? path_lookup_where(&p.dir, p.path,
+					    lookup_follow_flags(flags & AT_SYMLINK_NOFOLLOW), out, NULL)
+			: upath_empty(dirfd, out);
+	upath_put(&p);
+	return err;
+}
+
 int upath_lookup_path(int dirfd, const char *upath, bool nofollow, struct path *out)
 {
 	return upath_lookup_where(dirfd, upath, nofollow, out, NULL);
@@ -369,6 +401,7 @@ static long do_access(int dirfd, const char *upath, int mode, int flags)
 {
 	struct uapi_stat st;
 	struct cred buf;
+	struct path p;
 	long err;
 
 	if (mode & ~ACCESS_MODES)
@@ -377,7 +410,21 @@ static long do_access(int dirfd, const char *upath, int mode, int flags)
 		return -EINVAL;
 	if ((err = upath_stat(dirfd, upath, flags & ~AT_EACCESS, &st)))
 		return err;
-	return cred_mode_permission(access_cred(&buf, flags), st.st_mode, st.st_uid, st.st_gid, mode);
+	if (!(mode & MAY_WRITE) || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)))
+		return cred_mode_permission(access_cred(&buf, flags), st.st_mode, st.st_uid,
+					    st.st_gid, mode);
+	/* A write: a read-only instance first, the mode, then a read-only
+	 * mount (Linux's sb_permission, inode_permission, __mnt_is_readonly). */
+	if (!(err = upath_lookup_at(dirfd, upath, flags, &p))) {
+		err = sb_want_write(p.inode->sb);
+		if (!err)
+			err = cred_mode_permission(access_cred(&buf, flags), st.st_mode, st.st_uid,
+						   st.st_gid, mode);
+		if (!err)
+			err = path_want_write(&p);
+		path_put(&p);
+	}
+	return err;
 }
 
 SYSCALL_DEFINE2(access, const char *, path, int, mode)

@@ -40,27 +40,6 @@ SYSCALL_DEFINE3(symlinkat, const char *, target, int, dirfd, const char *, path)
 	return do_symlink(target, dirfd, path);
 }
 
-/* The path of an empty path (Linux's LOOKUP_EMPTY, always allowed here):
- * the file on dirfd itself (an O_PATH|O_NOFOLLOW one may be a link), the
- * cwd for AT_FDCWD.  -EBADF, or -ENOENT for a file with no inode. */
-static long empty_path(int dirfd, struct path *out)
-{
-	struct file *f;
-
-	if (dirfd == AT_FDCWD) {
-		fs_get_cwd(current()->fs, out);
-		return 0;
-	}
-	f = files_lookup_raw(current()->files, dirfd);
-	if (!f)
-		return -EBADF;
-	*out = (struct path){f->mnt, f->inode};
-	if (out->inode)
-		path_get(out);
-	file_put(f);
-	return out->inode ? 0 : -ENOENT;
-}
-
 /* The target, truncated to size bytes and without a NUL (Linux); EINVAL
  * if the path names no link, ENOENT if an empty one (dirfd's own file)
  * is none. */
@@ -78,7 +57,7 @@ static long do_readlink(int dirfd, const char *upath, char *ubuf, int size)
 	if (err)
 		return err;
 	err = p.path[0] ? path_lookup_path(&p.dir, p.path, lookup_follow_flags(true), &lp)
-			: empty_path(dirfd, &lp);
+			: upath_empty(dirfd, &lp);
 	if (err) {
 		upath_put(&p);
 		return err;
@@ -129,7 +108,7 @@ static long upath_get_two(int olddirfd, const char *uold, int oldflags, int newd
 static long link_fd(int fd, struct upath *new)
 {
 	struct path old;
-	long err = empty_path(fd, &old);
+	long err = upath_empty(fd, &old);
 
 	if (err)
 		return err;

@@ -58,7 +58,14 @@ static inline unsigned int lookup_follow_flags(bool nofollow)
 long upath_stat(int dirfd, const char *upath, int flags, struct uapi_stat *st);
 /* The inode a user path (dirfd-relative) names: lookup flags as above. */
 int upath_lookup(int dirfd, const char *upath, bool nofollow, struct inode **out);
-/* The same with the mount it was reached through. */
+/* The path of an empty path (Linux's LOOKUP_EMPTY): the file on dirfd
+ * itself (an O_PATH|O_NOFOLLOW one may be a link), the cwd for
+ * AT_FDCWD; -EBADF, or -ENOENT for a file with no inode. */
+long upath_empty(int dirfd, struct path *out);
+/* What an *at call with AT_EMPTY_PATH and AT_SYMLINK_NOFOLLOW in flags
+ * names: "" dirfd's own file (upath_empty), else the lookup. */
+long upath_lookup_at(int dirfd, const char *upath, int flags, struct path *out);
+/* upath_lookup with the mount it was reached through. */
 int upath_lookup_path(int dirfd, const char *upath, bool nofollow, struct path *out);
 /* The same, with where it was found (vfs.h's path_where; inotify's names). */
 int upath_lookup_where(int dirfd, const char *upath, bool nofollow, struct path *out,

@@ -277,6 +277,8 @@ static int open_check(const struct path *p, unsigned int flags, bool created)
 		return err;
 	if (!created && (err = inode_permission(ip, mask))) /* the creator may, whatever the mode */
 		return err;
+	if ((flags & O_NOATIME) && !inode_owner_or_capable(ip))
+		return -EPERM; /* Linux's may_open: only the owner may leave atime alone */
 	if (inode_is_reg(ip) && (mask & MAY_WRITE))
 		return path_want_write(p);
 	return 0;

@@ -57,6 +57,7 @@ static void user_opens(void)
 	int fd = open(shared, O_RDONLY);
 	ok(fd >= 0 && close(fd) == 0, "a root 0644 file: reading allowed");
 	is_errno(open(shared, O_WRONLY), EACCES, "... writing EACCES");
+	is_errno(open(shared, O_RDONLY | O_NOATIME), EPERM, "... O_NOATIME, not the owner: EPERM");
 	is_errno(open(shared, O_RDONLY | O_TRUNC), EACCES, "... O_TRUNC EACCES");
 	is_errno(truncate(shared, 0), EACCES, "... truncate EACCES");
 	struct stat st;
@@ -167,7 +168,7 @@ static void root_checks(void)
 
 int main(void)
 {
-	plan(48);
+	plan(49);
 	if (geteuid() != 0)
 		skip_all("needs root, to become an ordinary user");
 	snprintf(dir, sizeof dir, "/tmp/perm-%d", (int)getpid());

@@ -123,6 +123,9 @@ static void read_only(void)
 	is_errno(unlink(at(dst, "made")), EROFS, "unlink through DST: EROFS");
 	is_errno(chmod(at(dst, "made"), 0644), EROFS, "chmod through DST: EROFS");
 	ok(statvfs(dst, &sv) == 0 && (sv.f_flag & ST_RDONLY), "statvfs(DST) says read-only");
+	is_errno(access(at(dst, "made"), W_OK), EROFS, "access(W_OK) through DST: EROFS");
+	ok(access(at(dst, "made"), R_OK) == 0 && access(at(src, "made"), W_OK) == 0,
+	   "R_OK through DST, W_OK through SRC: allowed");
 	ok(statvfs(src, &sv) == 0 && !(sv.f_flag & ST_RDONLY), "statvfs(SRC) does not");
 	fd = open(at(src, "made"), O_WRONLY | O_APPEND);
 	ok(fd >= 0 && write(fd, "y", 1) == 1 && close(fd) == 0, "SRC itself stays writable");
@@ -229,7 +232,7 @@ static void bad_args(void)
 
 int main(void)
 {
-	plan(48);
+	plan(50);
 	own_mount_namespace();
 	snprintf(dir, sizeof dir, "/tmp/bind-%d", (int)getpid());
 	snprintf(src, sizeof src, "%s/src", dir);
