@@ -240,6 +240,8 @@ touch b/h 2>&1 | grep -c 'Read-only file system'; touch m/h && ls b
 grep -c " $PWD/b tmpfs ro" /proc/mounts
 (cd b && umount "$PWD" 2>&1 | grep -c 'busy')
 umount b && echo "bind unmounted"; ls b; rmdir b && rm m/h
+unshare -m sh -c 'mount -t tmpfs none m && touch m/only-here && ls m' && echo "a namespace of its own"
+ls m; grep -c " $PWD/m tmpfs" /proc/mounts
 (cd m && umount "$PWD" 2>&1 | grep -c 'busy')
 umount m && echo "unmounted"; ls m
 grep -c " $PWD/m " /proc/mounts
