@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE /* pipe2 */
 #include <dirent.h>
+#include <fdkernel.h> /* syscall */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -157,6 +158,9 @@ static pid_t start(const char *path, int out)
 	if (pid == 0) {
 		char *argv[] = {(char *)path, NULL};
 		dup2(out, 1);
+		/* Each program starts at nice 0: a fuzzer's setpriority(PRIO_USER,
+		 * 0, ...) nices every process of root, this runner included. */
+		syscall(__NR_setpriority, 0 /* PRIO_PROCESS */, 0, 0);
 		execve(path, argv, environ);
 		fprintf(stderr, "runtests: %s: %s\n", path, strerror(errno));
 		_exit(127);
