@@ -66,6 +66,8 @@ static void user_opens(void)
 	is_errno(chdir(priv), EACCES, "chdir into it: EACCES");
 	is_errno(chroot(priv), EACCES, "chroot into it: EACCES before EPERM");
 	is_errno(chroot(open_dir), EPERM, "chroot elsewhere: EPERM");
+	is_errno(open("/proc/sys/kernel/hostname", O_WRONLY), EACCES,
+		 "writing a /proc/sys file (0644, root's): EACCES");
 	is_errno(execl(prog, prog, (char *)NULL), EACCES, "exec of a root 0700 program: EACCES");
 }
 
@@ -168,7 +170,7 @@ static void root_checks(void)
 
 int main(void)
 {
-	plan(49);
+	plan(50);
 	if (geteuid() != 0)
 		skip_all("needs root, to become an ordinary user");
 	snprintf(dir, sizeof dir, "/tmp/perm-%d", (int)getpid());
