@@ -318,7 +318,7 @@ static void parent_of(const struct path *dir, struct path *out)
 	*out = *dir;
 	path_get(out);
 	mount_up(out);
-	if (out->mnt && out->inode == out->mnt->root)
+	if (path_is_mount_root(out))
 		return;
 	parent = dir_parent(out->inode);
 	inode_put(out->inode);

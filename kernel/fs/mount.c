@@ -210,7 +210,7 @@ void mount_down_slow(struct path *p)
 
 void mount_up(struct path *p)
 {
-	while (p->mnt && p->inode == p->mnt->root) {
+	while (path_is_mount_root(p)) {
 		struct path up = {NULL, NULL};
 
 		spin_lock(&mount_lock);
@@ -255,18 +255,13 @@ void mount_boot(const char *type, const char *source, const char *path, const ch
 
 /* ---- Changes of attached mounts ---- */
 
-static bool is_mount_root(const struct path *p)
-{
-	return p->mnt && p->inode == p->mnt->root;
-}
-
 int mount_set_flags(const struct path *p, unsigned int flags, bool sb_too)
 {
 	struct super_block *sb = p->inode->sb;
 	int err = 0;
 
 	spin_lock(&mount_lock);
-	if (!is_mount_root(p) || !in_current_ns(p))
+	if (!path_is_mount_root(p) || !in_current_ns(p))
 		err = -EINVAL;
 	else {
 		p->mnt->flags = flags;
@@ -354,7 +349,7 @@ int mount_umount(const struct path *p, bool lazy)
 	int err = 0;
 
 	spin_lock(&mount_lock);
-	if (!is_mount_root(p) || !in_current_ns(p))
+	if (!path_is_mount_root(p) || !in_current_ns(p))
 		err = -EINVAL;
 	else if (!m->parent)
 		err = -EBUSY; /* the root stays (docs/vfs.md) */
@@ -383,7 +378,7 @@ int mount_move(const struct path *from, const struct path *to)
 
 	spin_lock(&to->inode->lock); /* against rmdir, as mount_attach */
 	spin_lock(&mount_lock);
-	if (!is_mount_root(from) || !in_current_ns(from) || !in_current_ns(to))
+	if (!path_is_mount_root(from) || !in_current_ns(from) || !in_current_ns(to))
 		err = -EINVAL;
 	else if (mount_under(to->mnt, m))
 		err = -ELOOP; /* the root mount's every move too, as Linux says */
@@ -413,7 +408,7 @@ bool path_reaches(const struct path *p, const struct path *top)
 		if ((found = path_equal(&cur, top)))
 			break;
 		mount_up(&cur);
-		if ((found = path_equal(&cur, top)) || is_mount_root(&cur))
+		if ((found = path_equal(&cur, top)) || path_is_mount_root(&cur))
 			break;
 		struct inode *parent = dir_parent(cur.inode);
 		inode_put(cur.inode);

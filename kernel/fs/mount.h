@@ -10,6 +10,7 @@
 #ifndef FS_MOUNT_H
 #define FS_MOUNT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "fs/inode.h"
 #include "fs/path.h"
@@ -126,6 +127,13 @@ static inline void mount_down(struct path *p)
 		mount_down_slow(p);
 }
 void mount_up(struct path *p);
+
+/* Whether p is the root of its mount (where ".." climbs to the mount
+ * point, and what umount and remount name). */
+static inline bool path_is_mount_root(const struct path *p)
+{
+	return p->mnt && p->inode == p->mnt->root;
+}
 
 /* The mount flags that apply to p (0 without a mount). */
 static inline unsigned int path_mnt_flags(const struct path *p)

@@ -87,11 +87,6 @@ static unsigned int mnt_flags_of(unsigned long flags)
 	return flags & (MNT_READONLY | MNT_NOSUID | MNT_NODEV | MNT_NOEXEC);
 }
 
-static bool is_mount_root(const struct path *p)
-{
-	return p->mnt && p->inode == p->mnt->root;
-}
-
 /*
  * MS_REMOUNT: with MS_BIND only the mount's flags change (Linux's
  * do_reconfigure_mnt), its own read-only one too; without, the
@@ -105,7 +100,7 @@ static int do_remount(const struct path *p, unsigned long flags, const char *dat
 	bool bind = flags & MS_BIND;
 	int err;
 
-	if (!is_mount_root(p))
+	if (!path_is_mount_root(p))
 		return -EINVAL;
 	if ((flags & MS_RDONLY) && __atomic_load_n(&p->mnt->writers, __ATOMIC_RELAXED))
 		return -EBUSY;
@@ -171,7 +166,7 @@ static int do_change_type(const struct path *p, unsigned long flags)
 {
 	unsigned long type = flags & MS_PROPAGATION;
 
-	if (!is_mount_root(p))
+	if (!path_is_mount_root(p))
 		return -EINVAL;
 	if (type & (type - 1))
 		return -EINVAL;
@@ -274,7 +269,7 @@ SYSCALL_DEFINE2(umount2, const char *, utarget, int, flags)
 	mount_down(&p); /* the top mount there (pivot_root's ". ." leaves one on "/") */
 	if (!capable(CAP_SYS_ADMIN))
 		err = -EPERM;
-	else if (!is_mount_root(&p))
+	else if (!path_is_mount_root(&p))
 		err = -EINVAL;
 	else if (flags & MNT_EXPIRE)
 		err = p.mnt->parent ? -EAGAIN : -EBUSY; /* expiry marks; nothing clears marks */
@@ -319,7 +314,7 @@ static long do_pivot_root(const struct path *new, const struct path *old, const 
 		return -ENOENT;
 	if (new->mnt == root->mnt || old->mnt == root->mnt)
 		return -EBUSY;
-	if (!is_mount_root(root) || !is_mount_root(new))
+	if (!path_is_mount_root(root) || !path_is_mount_root(new))
 		return -EINVAL;
 	if (!path_reaches(old, new) || !path_reaches(new, root))
 		return -EINVAL;
