@@ -1,8 +1,8 @@
 /* The fuzzer's calls: the table of every call fdkernel implements with the
  * kind of each argument, the calls that get their own treatment, and the
  * end of a fuzzing process.  Included by fuzz.c only, after fuzz_scenario.h. */
-#ifndef FUZZ_CALLS_H
-#define FUZZ_CALLS_H
+#ifndef FUZZ_SPECIAL_H
+#define FUZZ_SPECIAL_H
 
 /* --- Progress reports and the end of a fuzzing process. --- */
 
