@@ -49,7 +49,7 @@
 #include "fuzz_fdnew.h"
 #include "fuzz_ipc.h"
 #include "fuzz_mount.h"
-#include "fuzz_special.h"
+#include "fuzz_calls.h"
 
 /* --- A worker: set-up, then the calls. --- */
 
