@@ -27,8 +27,7 @@ INITRD_BENCH := $(BUILD)/initrd-bench.cpio
 $(INITRD_BENCH): $(INITRD) $(BENCH_ROWS_FILE)
 	@rm -rf $(BUILD)/initrd-bench && cp -r $(BUILD)/initrd $(BUILD)/initrd-bench
 	cp $(BENCH_ROWS_FILE) $(BUILD)/initrd-bench/etc/bench-rows
-	cd $(BUILD)/initrd-bench && find . -mindepth 1 | LC_ALL=C sort | \
-		cpio -o -H newc --quiet --owner=0:0 > ../initrd-bench.cpio
+	iso/pack-initrd $(BUILD)/initrd-bench > $@
 
 ISO_BENCH := $(KBUILD)/fdkernel-bench.iso
 $(ISO_BENCH): $(KERNEL) $(INITRD_BENCH) iso/boot/grub/grub.cfg.in
@@ -74,8 +73,7 @@ INITRD_SCALE := $(BUILD)/initrd-scale.cpio
 $(INITRD_SCALE): $(INITRD) $(SCALE_PROG)
 	@rm -rf $(BUILD)/initrd-scale && cp -r $(BUILD)/initrd $(BUILD)/initrd-scale
 	rm -f $(BUILD)/initrd-scale/bench/* && cp $(SCALE_PROG) $(BUILD)/initrd-scale/bench/
-	cd $(BUILD)/initrd-scale && find . -mindepth 1 | LC_ALL=C sort | \
-		cpio -o -H newc --quiet --owner=0:0 > ../initrd-scale.cpio
+	iso/pack-initrd $(BUILD)/initrd-scale > $@
 
 ISO_SCALE := $(BUILD)/fdkernel-scale.iso
 $(ISO_SCALE): $(KERNEL) $(INITRD_SCALE) iso/boot/grub/grub.cfg.in

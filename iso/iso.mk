@@ -16,14 +16,15 @@ GRUB_MODULES := multiboot2 normal iso9660 part_msdos serial terminal
 # files of iso/rootfs, user/bin programs in /bin, tests/newlib in /tests,
 # user/bench in /bench, the musl programs of tests/linux in /linux (those of
 # LINUX_GUEST_SKIP in /linux/pending), two symbolic links, an empty /tmp and
-# /dev (the kernel adds the device nodes).
+# /dev (the kernel adds the device nodes), the homes /root and /home/user.
+# iso/pack-initrd packs it: root's, but for the owners and modes of iso/owners.
 ROOTFS_FILES := $(shell find iso/rootfs -type f)
 $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PROGS) \
 		$(LINUX_PROGS) iso/iso.mk $(LINUX_SKIP_FILE) \
-		$(BUSYBOX_FILES) $(BASH_STATIC)
+		$(BUSYBOX_FILES) $(BASH_STATIC) iso/owners iso/pack-initrd
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/tests \
 		$(BUILD)/initrd/bench $(BUILD)/initrd/linux/pending $(BUILD)/initrd/tmp \
-		$(BUILD)/initrd/dev
+		$(BUILD)/initrd/dev $(BUILD)/initrd/root $(BUILD)/initrd/home/user
 	cp -r iso/rootfs/. $(BUILD)/initrd/
 	$(if $(USER_BIN_PROGS),cp $(USER_BIN_PROGS) $(BUILD)/initrd/bin/)
 	$(if $(USER_TEST_PROGS),cp $(USER_TEST_PROGS) $(BUILD)/initrd/tests/)
@@ -39,8 +40,7 @@ $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PRO
 	@# gets lean copies.
 	find $(BUILD)/initrd/bin $(BUILD)/initrd/tests $(BUILD)/initrd/bench \
 		$(BUILD)/initrd/linux -type f -exec strip --strip-debug {} +
-	cd $(BUILD)/initrd && find . -mindepth 1 | LC_ALL=C sort | \
-		cpio -o -H newc --quiet --owner=0:0 > ../initrd.cpio
+	iso/pack-initrd $(BUILD)/initrd > $@
 
 # The boot-path ISOs (self-tests, crash, strace, gdb: no user suite, no
 # /linux program run) carry the initrd without /linux.  The 64 MiB boot of
@@ -50,9 +50,7 @@ $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PRO
 # and bash-static, 2.3 MB) leaves the ramfs self-tests ENOSPC.
 INITRD_BOOT := $(BUILD)/initrd-boot.cpio
 $(INITRD_BOOT): $(INITRD)
-	cd $(BUILD)/initrd && find . -mindepth 1 ! -path './linux/*' ! -path ./bin/bash-static | \
-		LC_ALL=C sort | \
-		cpio -o -H newc --quiet --owner=0:0 > ../initrd-boot.cpio
+	iso/pack-initrd $(BUILD)/initrd ! -path './linux/*' ! -path ./bin/bash-static > $@
 
 # make_iso ISO,FLAVOUR,CMDLINE[,INITRD]: the initrd is $(INITRD) unless given.
 define make_iso
@@ -139,8 +137,7 @@ test-some: $(KERNEL) $(INITRD)
 	@rm -rf $(BUILD)/initrd-some && cp -r $(BUILD)/initrd $(BUILD)/initrd-some
 	@find $(BUILD)/initrd-some/tests $(BUILD)/initrd-some/linux -maxdepth 1 -type f \
 		$(foreach t,$(T),! -name $(t)) -delete
-	@cd $(BUILD)/initrd-some && find . -mindepth 1 | LC_ALL=C sort | \
-		cpio -o -H newc --quiet --owner=0:0 > ../initrd-some.cpio
+	@iso/pack-initrd $(BUILD)/initrd-some > $(INITRD_SOME)
 	@rm -rf $(BUILD)/iso-some && mkdir -p $(BUILD)/iso-some/boot/grub
 	@cp $(KERNEL) $(BUILD)/iso-some/boot/ && cp $(INITRD_SOME) $(BUILD)/iso-some/boot/initrd.cpio
 	@sed 's|@CMDLINE@|test quiet enosys=log$(if $(TRACE), strace=$(TRACE))|' iso/boot/grub/grub.cfg.in \

@@ -2,7 +2,11 @@
  * The initrd loader: unpacks a cpio "newc" archive (what `cpio -H newc`
  * writes) into the ramfs.  Every header field is checked against the archive
  * bounds first, so a malformed archive stops the unpacking with a message.
- * Directories, regular files, symbolic links and character devices.
+ * Directories, regular files, symbolic links and character devices, each
+ * with the owner, group and mode its header gives (as Linux's initramfs:
+ * chown, then chmod, since a chown clears the set-user-ID bit).  Several
+ * archives may follow one another, NUL padding between them (Linux's
+ * rule too): the build appends one per owner (iso/pack-initrd).
  */
 #include "fs/vfs.h"
 #include "lib/printk.h"
@@ -152,6 +156,22 @@ static int unpack_symlink(const struct path *root, const char *path, const struc
 	return err;
 }
 
+/* The header's owner and group, then its mode (a link has none of its
+ * own); an entry that already existed takes them too, as on Linux. */
+static int set_owner(const struct path *root, const char *path, const struct newc_entry *e)
+{
+	struct inode *ip;
+	int err = path_lookup_flags(root, path, LOOKUP_NOFOLLOW, &ip);
+
+	if (err)
+		return err;
+	inode_chown(ip, e->f[F_UID], e->f[F_GID]);
+	if (!inode_is_link(ip))
+		err = inode_chmod(ip, e->f[F_MODE] & 07777);
+	inode_put(ip);
+	return err;
+}
+
 /* Creates one entry; unsupported types (fifos, sockets, block devices) are skipped. */
 static int unpack_entry(const struct path *root, const struct newc_entry *e)
 {
@@ -164,19 +184,28 @@ static int unpack_entry(const struct path *root, const struct newc_entry *e)
 	if (!strcmp(path, ".") || !*path)
 		return 0; /* the root itself */
 	if (S_ISREG(mode))
-		return unpack_file(root, path, e);
-	if (S_ISLNK(mode))
-		return unpack_symlink(root, path, e);
-	if (S_ISDIR(mode)) {
+		err = unpack_file(root, path, e);
+	else if (S_ISLNK(mode))
+		err = unpack_symlink(root, path, e);
+	else if (S_ISDIR(mode))
 		err = vfs_mkdir(root, path, mode);
-		return err == -EEXIST ? 0 : err;
-	}
-	if (S_ISCHR(mode)) {
+	else if (S_ISCHR(mode))
 		err = vfs_mknod(root, path, mode, MKDEV(e->f[F_RDEVMAJOR], e->f[F_RDEVMINOR]));
-		return err == -EEXIST ? 0 : err;
+	else {
+		printk("cpio: %s: file type %o not supported, skipped\n", path, mode & S_IFMT);
+		return 0;
 	}
-	printk("cpio: %s: file type %o not supported, skipped\n", path, mode & S_IFMT);
-	return 0;
+	if (err == -EEXIST && (S_ISDIR(mode) || S_ISCHR(mode)))
+		err = 0;
+	return err ? err : set_owner(root, path, e);
+}
+
+/* Past the NUL padding after a trailer: whether another archive follows. */
+static bool next_archive(const char *ar, size_t len, size_t *off)
+{
+	while (*off < len && ar[*off] == '\0')
+		(*off)++;
+	return *off < len;
 }
 
 long cpio_unpack(const void *archive, size_t len, const struct path *root)
@@ -191,8 +220,11 @@ long cpio_unpack(const void *archive, size_t len, const struct path *root)
 			printk("cpio: malformed archive at offset %lu: %s\n", off, why);
 			return -EINVAL;
 		}
-		if (!strcmp(e.name, NEWC_TRAILER))
-			return count;
+		if (!strcmp(e.name, NEWC_TRAILER)) {
+			if (!next_archive(ar, len, &off))
+				return count;
+			continue;
+		}
 		int err = unpack_entry(root, &e);
 		if (err)
 			printk("cpio: %s: error %d, skipped\n", e.name, err);

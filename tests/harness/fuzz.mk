@@ -21,8 +21,7 @@ $(shell mkdir -p $(BUILD); [ "$$(cat $(FUZZ_CONF) 2>/dev/null)" = "$(FUZZ_SETTIN
 $(FUZZ_INITRD): $(INITRD) $(FUZZ_CONF)
 	@rm -rf $(BUILD)/fuzz && mkdir -p $(BUILD)/fuzz && cp -r $(BUILD)/initrd $(BUILD)/fuzz/initrd
 	mkdir -p $(BUILD)/fuzz/initrd/etc && cp $(FUZZ_CONF) $(BUILD)/fuzz/initrd/etc/fuzz.conf
-	cd $(BUILD)/fuzz/initrd && find . -mindepth 1 | LC_ALL=C sort | \
-		cpio -o -H newc --quiet --owner=0:0 > ../initrd.cpio
+	iso/pack-initrd $(BUILD)/fuzz/initrd > $@
 
 # make_iso copies $(INITRD): here the fuzz copy (private: not the prerequisites').
 $(ISO_FUZZ): private INITRD := $(FUZZ_INITRD)
