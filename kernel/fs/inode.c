@@ -6,6 +6,7 @@
  */
 #include "fs/inode.h"
 #include "fs/notify/fsnotify.h"
+#include "fs/permission.h"
 #include "fs/pipe/pipe.h"
 #include "fs/super.h"
 #include "arch/x86_64/rtc.h"
@@ -207,7 +208,9 @@ int inode_chmod(struct inode *ip, uint32_t mode)
 
 void inode_chown(struct inode *ip, uint32_t uid, uint32_t gid)
 {
-	setattr(ip, &(struct iattr){.valid = ATTR_UID | ATTR_GID, .uid = uid, .gid = gid});
+	unsigned int kill = setid_drop_on_chown(ip);
+
+	setattr(ip, &(struct iattr){.valid = ATTR_UID | ATTR_GID | kill, .uid = uid, .gid = gid});
 }
 
 void inode_set_times(struct inode *ip, uint64_t atime_ns, uint64_t mtime_ns)
@@ -219,7 +222,9 @@ void inode_set_times(struct inode *ip, uint64_t atime_ns, uint64_t mtime_ns)
 
 int inode_truncate(struct inode *ip, uint64_t size)
 {
-	return setattr(ip, &(struct iattr){.valid = ATTR_SIZE, .size = size});
+	unsigned int kill = setid_drop_on_write(ip);
+
+	return setattr(ip, &(struct iattr){.valid = ATTR_SIZE | kill, .size = size});
 }
 
 /* ---- Regular-file data ---- */
@@ -227,8 +232,11 @@ int inode_truncate(struct inode *ip, uint64_t size)
 /* Appends start at the size seen when the write begins (no reservation). */
 long inode_write_iter(struct inode *ip, struct iov_iter *from, uint64_t *pos, bool append)
 {
+	unsigned int kill = setid_drop_on_write(ip);
 	long n;
 
+	if (kill)
+		setattr(ip, &(struct iattr){.valid = kill});
 	if (append)
 		*pos = inode_size(ip);
 	n = ip->op->write_iter(ip, from, *pos);

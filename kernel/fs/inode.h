@@ -48,6 +48,7 @@ struct file_ops;
 #define S_ISUID 04000
 #define S_ISGID 02000
 #define S_ISVTX 01000
+#define S_IXGRP 00010
 
 #define NAME_MAX 255
 #define PATH_MAX 4096
@@ -212,12 +213,25 @@ struct inode {
 #define ATTR_SIZE  8U
 #define ATTR_ATIME 16U
 #define ATTR_MTIME 32U
+/* Drop the set-user-ID, set-group-ID bit (the VFS decided: permission.h's
+ * setid_drop_*); a file system applies them with iattr_drop_setid. */
+#define ATTR_KILL_SUID 64U
+#define ATTR_KILL_SGID 128U
 struct iattr {
 	unsigned int valid;
 	uint32_t mode, uid, gid;
 	uint64_t size;
 	uint64_t atime_ns, mtime_ns; /* or INODE_TIME_NOW / INODE_TIME_OMIT */
 };
+
+/* For a file system's setattr, under ip->lock. */
+static inline void iattr_drop_setid(struct inode *ip, unsigned int valid)
+{
+	if (valid & ATTR_KILL_SUID)
+		ip->mode &= ~S_ISUID;
+	if (valid & ATTR_KILL_SGID)
+		ip->mode &= ~S_ISGID;
+}
 
 /*
  * Taking one side of writecount: a writer (open for writing, truncate by
@@ -326,7 +340,8 @@ static inline long inode_read_iter(struct inode *ip, struct iov_iter *to, uint64
 {
 	return ip->op->read_iter(ip, to, off);
 }
-/* Writes at *pos (at the end of file if append) and advances *pos. */
+/* Writes at *pos (at the end of file if append) and advances *pos; the
+ * set-id bits the writer may not keep go first (setid_drop_on_write). */
 long inode_write_iter(struct inode *ip, struct iov_iter *from, uint64_t *pos, bool append);
 /*
  * fallocate on a regular file (-EOPNOTSUPP without the op), arguments
@@ -343,8 +358,9 @@ int inode_fallocate(struct inode *ip, bool punch, bool keep_size, uint64_t off, 
  * follows it.
  */
 long inode_seek_hole_data(struct inode *ip, long off, bool hole);
-/* Sets the size: frees pages past it, zero-fills growth.  0, -EFBIG, -ENOSPC,
- * -EPERM (a memfd's F_SEAL_SHRINK or F_SEAL_GROW). */
+/* Sets the size: frees pages past it, zero-fills growth, drops set-id
+ * bits as a write does.  0, -EFBIG, -ENOSPC, -EPERM (a memfd's
+ * F_SEAL_SHRINK or F_SEAL_GROW). */
 int inode_truncate(struct inode *ip, uint64_t size);
 uint64_t inode_size(struct inode *ip);
 /* Pages of a regular file that hold a frame (not holes): its resident set. */
@@ -365,6 +381,7 @@ static inline void inode_stat(struct inode *ip, struct uapi_stat *st)
 #define INODE_TIME_OMIT (~1ULL)
 /* chmod: 0, or -EPERM when a memfd's F_SEAL_EXEC fixes the exec bits. */
 int inode_chmod(struct inode *ip, uint32_t mode);
+/* Also drops set-id bits as Linux's chown (setid_drop_on_chown). */
 void inode_chown(struct inode *ip, uint32_t uid, uint32_t gid);
 void inode_set_times(struct inode *ip, uint64_t atime_ns, uint64_t mtime_ns);
 

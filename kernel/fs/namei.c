@@ -14,7 +14,7 @@
 /* Under syscall_indirect(SYSIND_NOFOLLOW) a final link is ELOOP, as
  * Linux's execveat(AT_SYMLINK_NOFOLLOW). */
 int vfs_lookup_exec(const struct path *start, const char *path, unsigned int flags,
-		    struct inode **out)
+		    struct inode **out, bool *nosuid)
 {
 	struct path p;
 	int err = path_lookup_path(start, path, flags | lookup_follow_flags(false), &p);
@@ -25,6 +25,8 @@ int vfs_lookup_exec(const struct path *start, const char *path, unsigned int fla
 		path_put(&p);
 	else {
 		*out = p.inode;
+		if (nosuid)
+			*nosuid = path_mnt_flags(&p) & MNT_NOSUID;
 		mnt_put(p.mnt);
 	}
 	return err;

@@ -81,3 +81,30 @@ void inode_init_owner(struct inode *ip, const struct inode *dir)
 			ip->mode |= S_ISGID;
 	}
 }
+
+static unsigned int drop_sgid(const struct inode *ip, uint32_t mode)
+{
+	if (!(mode & S_ISGID))
+		return 0;
+	if ((mode & S_IXGRP) ||
+	    (!cred_in_group(cred_current(), ip->gid) && !capable(CAP_FSETID)))
+		return ATTR_KILL_SGID;
+	return 0;
+}
+
+unsigned int setid_drop_on_write_slow(const struct inode *ip)
+{
+	uint32_t mode = __atomic_load_n(&ip->mode, __ATOMIC_RELAXED);
+	unsigned int kill = (mode & S_ISUID ? ATTR_KILL_SUID : 0) | drop_sgid(ip, mode);
+
+	return kill && S_ISREG(mode) && !capable(CAP_FSETID) ? kill : 0;
+}
+
+unsigned int setid_drop_on_chown(const struct inode *ip)
+{
+	uint32_t mode = __atomic_load_n(&ip->mode, __ATOMIC_RELAXED);
+
+	if (S_ISDIR(mode))
+		return 0;
+	return (mode & S_ISUID ? ATTR_KILL_SUID : 0) | drop_sgid(ip, mode);
+}

@@ -53,4 +53,22 @@ int may_create(const struct inode *dir);
  * inode_init_owner.  Before anyone else can see ip. */
 void inode_init_owner(struct inode *ip, const struct inode *dir);
 
+/*
+ * The set-id bits a change by the caller drops, as ATTR_KILL_* bits for
+ * setattr (Linux's setattr_should_drop_suidgid).  A write or truncate of
+ * a regular file, without CAP_FSETID: set-user-ID, and set-group-ID when
+ * the group may execute or the caller is outside the group.  A chown of
+ * anything but a directory: set-user-ID even for root, set-group-ID as
+ * for a write.  Read without the lock: a racing chmod comes before or
+ * after.
+ */
+unsigned int setid_drop_on_chown(const struct inode *ip);
+unsigned int setid_drop_on_write_slow(const struct inode *ip);
+static inline unsigned int setid_drop_on_write(const struct inode *ip)
+{
+	if (!(__atomic_load_n(&ip->mode, __ATOMIC_RELAXED) & (S_ISUID | S_ISGID)))
+		return 0;
+	return setid_drop_on_write_slow(ip);
+}
+
 #endif

@@ -99,9 +99,10 @@ static inline bool is_dotdot(const char *name, size_t len)
 
 /* A regular file to execute: -ENOENT/-ENOTDIR..., -EACCES for non-regular
  * or no x bit or a noexec mount, -ELOOP for a final link with
- * LOOKUP_NOFOLLOW in flags. */
+ * LOOKUP_NOFOLLOW in flags.  *nosuid (when not NULL): whether its mount
+ * ignores set-id bits. */
 int vfs_lookup_exec(const struct path *start, const char *path, unsigned int flags,
-		    struct inode **out);
+		    struct inode **out, bool *nosuid);
 /* Whether p may be executed: 0, -ELOOP (a link), -EACCES. */
 int vfs_exec_check(const struct path *p);
 

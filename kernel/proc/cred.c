@@ -308,28 +308,34 @@ void cred_set_groups(struct cred *new, struct group_info *gi)
 }
 
 /*
- * execve with no set-id bit and no file capabilities (what this kernel
- * has): root (real or effective; not with SECBIT_NOROOT) gets its
- * bounding and inheritable sets as permitted, effective too when the
- * effective uid is 0; anyone else keeps only the ambient set.  no_new_privs forbids gaining
- * anything. The saved and file-system ids become the effective ones.  Everything but the reference
- * count and the group list is written; returns AT_SECURE.
+ * Linux's cap_bprm_creds_from_file without file capabilities: the file's
+ * set-id bits give their ids; root (real or effective, after them; not
+ * with SECBIT_NOROOT) gets its bounding and inheritable sets as
+ * permitted, effective too when the effective uid is 0; anyone else keeps
+ * only the ambient set, which a set-id program clears.  An unsafe exec
+ * gains nothing.  The saved and file-system ids become the effective
+ * ones.  Everything but the reference count and the group list is
+ * written; returns AT_SECURE.
  */
-static bool exec_compute(const struct cred *old, bool nnp, struct cred *out)
+static bool exec_compute(const struct cred *old, const struct exec_ids *file, unsigned unsafe,
+			 struct cred *out)
 {
-	bool root = !(old->securebits & SECBIT_NOROOT), effective = root && old->euid == 0, setid;
+	bool root = !(old->securebits & SECBIT_NOROOT), effective, setid;
 
 	out->uid = old->uid, out->gid = old->gid;
-	out->euid = old->euid, out->egid = old->egid;
+	out->euid = file->setuid ? file->uid : old->euid;
+	out->egid = file->setgid ? file->gid : old->egid;
 	out->cap_inheritable = old->cap_inheritable;
 	out->cap_bset = old->cap_bset;
 	out->cap_ambient = old->cap_ambient;
 	out->cap_permitted = 0;
-	if (root && (old->euid == 0 || old->uid == 0))
+	if (root && (out->euid == 0 || out->uid == 0))
 		out->cap_permitted = old->cap_bset | old->cap_inheritable;
+	effective = root && out->euid == 0;
 	setid = out->euid != old->uid || out->egid != old->gid;
-	if ((setid || (out->cap_permitted & ~old->cap_permitted)) && nnp) {
-		out->euid = out->uid, out->egid = out->gid;
+	if ((setid || (out->cap_permitted & ~old->cap_permitted)) && unsafe) {
+		if ((unsafe & EXEC_UNSAFE_NNP) || !(old->cap_effective & CAP_TO_MASK(CAP_SETUID)))
+			out->euid = out->uid, out->egid = out->gid;
 		out->cap_permitted &= old->cap_permitted;
 	}
 	out->suid = out->fsuid = out->euid;
@@ -342,13 +348,14 @@ static bool exec_compute(const struct cred *old, bool nnp, struct cred *out)
 	return setid || (out->uid != 0 && (effective || (out->cap_permitted & ~out->cap_ambient)));
 }
 
-struct cred *cred_exec_prepare(struct task *t, bool nnp, bool *secure)
+struct cred *cred_exec_prepare(struct task *t, const struct exec_ids *file, unsigned unsafe,
+			       bool *secure)
 {
 	const struct cred *old = cred_get_task(t);
 	struct cred *new = cred_copy(old);
 
 	if (new)
-		*secure = exec_compute(old, nnp, new);
+		*secure = exec_compute(old, file, unsafe, new);
 	cred_put(old);
 	return new;
 }
@@ -363,7 +370,8 @@ static bool cred_same(const struct cred *a, const struct cred *b)
 	       a->cap_ambient == b->cap_ambient && a->securebits == b->securebits;
 }
 
-bool cred_exec_commit(struct task *t, struct cred *new, bool nnp)
+bool cred_exec_commit(struct task *t, struct cred *new, const struct exec_ids *file,
+		      unsigned unsafe)
 {
 	struct thread_group *g = t->group;
 	const struct cred *old;
@@ -376,7 +384,7 @@ bool cred_exec_commit(struct task *t, struct cred *new, bool nnp)
 		groups_put(new->groups);
 		new->groups = old->groups;
 	}
-	secure = exec_compute(old, nnp, new);
+	secure = exec_compute(old, file, unsafe, new);
 	if (cred_same(old, new)) { /* the common case: nothing to publish */
 		mutex_unlock(&g->cred_lock);
 		discard(new);

@@ -106,16 +106,35 @@ void groups_put(struct group_info *gi);
 void cred_set_groups(struct cred *new, struct group_info *gi);
 
 /*
- * execve's new creds for t (Linux's cap_bprm_creds_from_file for a file
- * with no set-id bit and no file capabilities; nnp: t's no_new_privs),
- * made before the point of no return so that nothing fails after it:
- * NULL on ENOMEM; *secure is AT_SECURE.  cred_exec_commit gives them to
- * t's process once t is alone in it, computed again from the creds it
- * has then (another thread may have changed them meanwhile), and
+ * What execve's program grants (Linux's bprm_fill_uid): the file's owner
+ * as the effective uid when it is set-user-ID, its group as the effective
+ * gid when it is set-group-ID and group-executable; nothing on a nosuid
+ * mount or under no_new_privs (exec_file_ids).
+ */
+struct exec_ids {
+	bool setuid, setgid;
+	uint32_t uid, gid;
+};
+
+/* Why an exec may not gain privilege (Linux's bprm->unsafe): the task's
+ * no_new_privs, or its fs_struct shared with another process (CLONE_FS),
+ * which could then steer the privileged program's lookups; the latter is
+ * overridden by CAP_SETUID. */
+#define EXEC_UNSAFE_NNP	  1U
+#define EXEC_UNSAFE_SHARE 2U
+
+/*
+ * execve's new creds for t (Linux's cap_bprm_creds_from_file with no file
+ * capabilities), made before the point of no return so that nothing fails
+ * after it: NULL on ENOMEM; *secure is AT_SECURE.  cred_exec_commit gives
+ * them to t's process once t is alone in it, computed again from the
+ * creds it has then (another thread may have changed them meanwhile), and
  * returns AT_SECURE; cred_put drops them unused.
  */
-struct cred *cred_exec_prepare(struct task *t, bool nnp, bool *secure);
-bool cred_exec_commit(struct task *t, struct cred *new, bool nnp);
+struct cred *cred_exec_prepare(struct task *t, const struct exec_ids *file, unsigned unsafe,
+			       bool *secure);
+bool cred_exec_commit(struct task *t, struct cred *new, const struct exec_ids *file,
+		      unsigned unsafe);
 
 /* prctl's options on credentials (proc/capability.c): keepcaps, the
  * bounding and ambient sets, no_new_privs; EINVAL for any other. */

@@ -194,7 +194,7 @@ static int check_interp(struct inode *ip, const struct elf64_phdr *ph)
 	err = inode_read(ip, path, ph->filesz, ph->offset) == (long)ph->filesz ? 0 : -EIO;
 	if (!err && path[ph->filesz - 1])
 		err = -ENOEXEC;
-	if (!err && !(err = vfs_lookup_exec(NULL, path, 0, &interp))) {
+	if (!err && !(err = vfs_lookup_exec(NULL, path, 0, &interp, NULL))) {
 		inode_put(interp);
 		err = -ENOEXEC;
 	}

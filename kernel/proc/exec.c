@@ -14,6 +14,8 @@
 #include "arch/x86_64/uaccess.h"
 #include "fd/fdtable.h"
 #include "fs/inode.h"
+#include "fs/mount.h"
+#include "fs/root_cwd.h"
 #include "fs/vfs.h"
 #include "lib/string.h"
 #include "mm/heap.h"
@@ -329,18 +331,20 @@ void exe_inode_put(struct inode *ip)
 	inode_put(ip);
 }
 
-/* The program file of tg, referenced in *ip: 0, or the lookup's errors,
- * -EACCES for an fd that is no executable file. */
-static int find_program(const struct exec_target *tg, struct inode **ip)
+/* The program file of tg, referenced in *ip, and whether its mount is
+ * nosuid: 0, or the lookup's errors, -EACCES for an fd that is no
+ * executable file. */
+static int find_program(const struct exec_target *tg, struct inode **ip, bool *nosuid)
 {
+	struct path p = {tg->file ? tg->file->mnt : NULL, tg->file ? tg->file->inode : NULL};
 	int err;
 
 	if (!tg->file)
-		return vfs_lookup_exec(tg->start, tg->path, tg->lookup, ip);
-	*ip = tg->file->inode;
-	if ((err = *ip ? vfs_exec_check(&(struct path){tg->file->mnt, *ip}) : -EACCES))
+		return vfs_lookup_exec(tg->start, tg->path, tg->lookup, ip, nosuid);
+	if ((err = p.inode ? vfs_exec_check(&p) : -EACCES))
 		return err;
-	inode_get(*ip);
+	*nosuid = path_mnt_flags(&p) & MNT_NOSUID;
+	inode_get(*ip = p.inode);
 	return 0;
 }
 
@@ -352,9 +356,9 @@ static int find_program(const struct exec_target *tg, struct inode **ip)
  * could not open "/dev/fd/N" (Linux's BINPRM_FLAGS_PATH_INACCESSIBLE).
  */
 static int lookup_program(const struct exec_target *tg, struct exec_strings *strs,
-			  struct inode **ip, char **interp)
+			  struct inode **ip, bool *nosuid, char **interp)
 {
-	int err = find_program(tg, ip);
+	int err = find_program(tg, ip, nosuid);
 
 	*interp = NULL;
 	if (err)
@@ -363,7 +367,7 @@ static int lookup_program(const struct exec_target *tg, struct exec_strings *str
 		inode_put(*ip);
 		return err;
 	}
-	err = exec_resolve_script(ip, tg->name, strs, interp);
+	err = exec_resolve_script(ip, nosuid, tg->name, strs, interp);
 	if (!err && *interp && tg->fd_closes)
 		err = -ENOENT;
 	if (err) {
@@ -380,17 +384,44 @@ int exec_program(struct task *t, const char *path, struct exec_strings *strs)
 	return exec_program_at(t, &tg, strs);
 }
 
+/* The ids program file ip grants (proc/cred.h's struct exec_ids), its
+ * mode and owner read together under its lock (a chmod or chown races
+ * with the exec, not with itself). */
+static void exec_file_ids(struct task *t, struct inode *ip, bool nosuid, struct exec_ids *out)
+{
+	*out = (struct exec_ids){0};
+	if (nosuid || t->no_new_privs)
+		return;
+	spin_lock(&ip->lock);
+	out->setuid = ip->mode & S_ISUID;
+	out->setgid = (ip->mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP);
+	out->uid = ip->uid, out->gid = ip->gid;
+	spin_unlock(&ip->lock);
+}
+
+/* Linux's check_unsafe_exec: no_new_privs, or t's root and working
+ * directory shared with a task outside its process (its own threads are
+ * gone at cred_exec_commit; before, they may make this too strict, and
+ * exec_creds corrects what was built on it). */
+static unsigned exec_unsafe(struct task *t)
+{
+	unsigned unsafe = t->no_new_privs ? EXEC_UNSAFE_NNP : 0;
+
+	if (__atomic_load_n(&t->fs->refs, __ATOMIC_RELAXED) > __atomic_load_n(&t->group->live, __ATOMIC_RELAXED))
+		unsafe |= EXEC_UNSAFE_SHARE;
+	return unsafe;
+}
+
 /*
  * The creds the new program runs with become t's process's (alone by now),
  * computed again from its creds of this moment: if another thread changed
  * them after the stack was built, the auxv at auxv_va is rewritten.
  */
 static void exec_creds(struct task *t, struct uvm *u, struct cred *new, bool secure,
-		       uint64_t auxv_va)
+		       const struct exec_ids *file, uint64_t auxv_va)
 {
-	bool nnp = t->no_new_privs;
 	uint32_t ids[4] = {new->uid, new->euid, new->gid, new->egid};
-	bool now_secure = cred_exec_commit(t, new, nnp); /* new is gone now */
+	bool now_secure = cred_exec_commit(t, new, file, exec_unsafe(t)); /* new is gone now */
 	const struct cred *c = task_cred(t);
 
 	/* A program run with other effective ids than the real ones is not
@@ -412,13 +443,15 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 	struct uvm *u = NULL;
 	struct inode *ip;
 	struct cred *cred;
-	bool secure;
+	struct exec_ids file;
+	bool secure, nosuid;
 	uint64_t sp, stack_limit = rlimit_soft(t->group, RLIMIT_STACK);
-	int err = lookup_program(tg, strs, &ip, &interp);
+	int err = lookup_program(tg, strs, &ip, &nosuid, &interp);
 
 	if (err)
 		return err;
-	if (!(cred = cred_exec_prepare(t, t->no_new_privs, &secure)) || !(vm = vm_create())) {
+	exec_file_ids(t, ip, nosuid, &file);
+	if (!(cred = cred_exec_prepare(t, &file, exec_unsafe(t), &secure)) || !(vm = vm_create())) {
 		cred_put(cred);
 		exe_inode_put(ip);
 		kfree(interp);
@@ -450,7 +483,7 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 			vm_destroy(vm);
 		return err;
 	}
-	exec_creds(t, u, cred, secure, sp + 8 * (uint64_t)(3 + strs->argc + strs->envc));
+	exec_creds(t, u, cred, secure, &file, sp + 8 * (uint64_t)(3 + strs->argc + strs->envc));
 	commit_exec(t, u, &img, sp, tg->file ? exe_path : tg->name, ip, exe_path);
 	return 0;
 }

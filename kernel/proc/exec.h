@@ -42,12 +42,13 @@ int exec_program(struct task *t, const char *path, struct exec_strings *strs);
 void exe_inode_put(struct inode *ip);
 /*
  * If *ip is a "#!" script (proc/exec_script.c), replaces it by its
- * interpreter (the reference and its write denial move) and rewrites strs' argv, following
- * interpreters that are scripts.  *interp is then the interpreter's path
+ * interpreter (the reference and its write denial move; *nosuid becomes
+ * its mount's) and rewrites strs' argv, following interpreters that are
+ * scripts: a script's own set-id bits are ignored, as Linux does.  *interp is then the interpreter's path
  * (kmalloc'd, the caller frees it; NULL for no script).  0 or -errno; on
  * error *ip and *interp are still the caller's to release.
  */
-int exec_resolve_script(struct inode **ip, const char *path, struct exec_strings *strs,
+int exec_resolve_script(struct inode **ip, bool *nosuid, const char *path, struct exec_strings *strs,
 			char **interp);
 
 #endif

@@ -82,8 +82,8 @@ static int rewrite_args(struct exec_strings *strs, const char *name, const char 
 
 /* One level: 1 if *ip was a script and now is its interpreter, 0 if it is
  * no script, or -errno. */
-static int script_step(struct inode **ip, const char **path, struct exec_strings *strs,
-		       char **interp)
+static int script_step(struct inode **ip, bool *nosuid, const char **path,
+		       struct exec_strings *strs, char **interp)
 {
 	char buf[SCRIPT_LINE_MAX + 1], *name, *arg;
 	long n = inode_read(*ip, buf, SCRIPT_LINE_MAX, 0);
@@ -96,7 +96,7 @@ static int script_step(struct inode **ip, const char **path, struct exec_strings
 	buf[n] = '\0';
 	if ((err = parse_line(buf, n, &name, &arg)) || (err = rewrite_args(strs, name, arg, *path)))
 		return err;
-	if ((err = vfs_lookup_exec(NULL, name, 0, &next)))
+	if ((err = vfs_lookup_exec(NULL, name, 0, &next, nosuid)))
 		return err;
 	if ((err = inode_deny_write_access(next))) {
 		inode_put(next);
@@ -113,13 +113,13 @@ static int script_step(struct inode **ip, const char **path, struct exec_strings
 	return 1;
 }
 
-int exec_resolve_script(struct inode **ip, const char *path, struct exec_strings *strs,
-			char **interp)
+int exec_resolve_script(struct inode **ip, bool *nosuid, const char *path,
+			struct exec_strings *strs, char **interp)
 {
 	int err;
 
 	*interp = NULL;
-	for (int depth = 0; (err = script_step(ip, &path, strs, interp)) == 1; depth++)
+	for (int depth = 0; (err = script_step(ip, nosuid, &path, strs, interp)) == 1; depth++)
 		if (depth == SCRIPT_DEPTH_MAX)
 			return -ELOOP;
 	return err;

@@ -18,7 +18,6 @@
 #include "mm/layout.h"
 #include <uapi/errno.h>
 
-#define S_IXGRP 00010
 
 /* Directories: every operation (rename is ramfs_rename.c's). */
 const struct inode_operations ramfs_dir_iops = {
@@ -143,20 +142,13 @@ static void set_one_time(uint64_t *field, uint64_t ns, uint64_t now)
 		*field = ns;
 }
 
-/* Under ip->lock.  Linux drops set-user-ID on chown even for root, and
- * set-group-ID when the group may execute (without group execute it
- * means mandatory locking). */
+/* Under ip->lock. */
 static void set_owner(struct inode *ip, const struct iattr *a)
 {
 	if ((a->valid & ATTR_UID) && a->uid != (uint32_t)-1)
 		ip->uid = a->uid;
 	if ((a->valid & ATTR_GID) && a->gid != (uint32_t)-1)
 		ip->gid = a->gid;
-	if (!S_ISDIR(ip->mode)) {
-		ip->mode &= ~S_ISUID;
-		if ((ip->mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
-			ip->mode &= ~S_ISGID;
-	}
 }
 
 /* A size change is a truncate (regular files only: the VFS checks);
@@ -166,8 +158,10 @@ int ramfs_setattr(struct inode *ip, const struct iattr *a)
 	uint64_t now = inode_now_ns();
 	int err = 0;
 
-	if (a->valid & ATTR_SIZE)
-		return ramfs_truncate(ip, a->size);
+	if ((a->valid & ATTR_SIZE) && (err = ramfs_truncate(ip, a->size)))
+		return err;
+	if (!(a->valid & ~ATTR_SIZE))
+		return 0;
 	spin_lock(&ip->lock);
 	if ((a->valid & ATTR_MODE) && S_ISREG(ip->mode))
 		err = seals_deny_chmod(ip, a->mode);
@@ -176,6 +170,7 @@ int ramfs_setattr(struct inode *ip, const struct iattr *a)
 			ip->mode = (ip->mode & S_IFMT) | (a->mode & 07777);
 		if (a->valid & (ATTR_UID | ATTR_GID))
 			set_owner(ip, a);
+		iattr_drop_setid(ip, a->valid);
 		if (a->valid & ATTR_ATIME)
 			set_one_time(&ip->atime_ns, a->atime_ns, now);
 		if (a->valid & ATTR_MTIME)
