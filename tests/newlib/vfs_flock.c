@@ -19,7 +19,8 @@
 #define LOCK_UN	  8
 #define LOCK_MAND 32
 
-static const char *path = "/tmp/vfs_flock.tmp";
+/* Per process: two runs at once (host legs of two trees) must not share it. */
+static char path[64];
 
 static long lflock(int fd, int op)
 {
@@ -196,6 +197,7 @@ static void test_teardown(void)
 int main(void)
 {
 	plan(23);
+	snprintf(path, sizeof path, "/tmp/vfs_flock.%d", (int)getpid());
 	test_errors();
 	test_sharing();
 	test_blocking();
