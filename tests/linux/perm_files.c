@@ -7,7 +7,11 @@
  * effective ones), new files owned by the creator (a set-group-ID
  * directory's group), execve needing an execute bit even for root,
  * chdir/chroot/truncate.  The test runs as root (the host leg too) and
- * makes every ordinary-user check in a child. */
+ * makes every ordinary-user check in a child.  runtests runs it a second
+ * time as uid 1000 (every perm_* program: docs/testing.md): then only the
+ * identity checks run, on files it makes itself and the system's own
+ * (/etc, /proc/sys), each expecting root's override or the user's
+ * refusal by who the test is. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <grp.h>
@@ -38,8 +42,8 @@ static void make_file(const char *path, mode_t mode, const char *text)
 {
 	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
 
-	require(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text) && close(fd) == 0 &&
-		    chmod(path, mode) == 0,
+	require(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text) &&
+		    close(fd) == 0 && chmod(path, mode) == 0,
 		"make a scratch file");
 }
 
@@ -61,7 +65,8 @@ static void user_opens(void)
 	is_errno(open(shared, O_RDONLY | O_TRUNC), EACCES, "... O_TRUNC EACCES");
 	is_errno(truncate(shared, 0), EACCES, "... truncate EACCES");
 	struct stat st;
-	is_errno(stat(at(priv, "inside"), &st), EACCES, "a path through a 0700 root directory: EACCES");
+	is_errno(stat(at(priv, "inside"), &st), EACCES,
+		 "a path through a 0700 root directory: EACCES");
 	is_errno(open(priv, O_RDONLY | O_DIRECTORY), EACCES, "listing that directory: EACCES");
 	is_errno(chdir(priv), EACCES, "chdir into it: EACCES");
 	is_errno(chroot(priv), EACCES, "chroot into it: EACCES before EPERM");
@@ -79,19 +84,23 @@ static void user_names(void)
 	is_errno(open(at(open_dir, "new"), O_CREAT | O_WRONLY, 0644), EACCES,
 		 "creating in a root 0755 directory: EACCES");
 	is_errno(mkdir(at(open_dir, "d"), 0755), EACCES, "mkdir there: EACCES");
-	is_errno(mkdir(at(open_dir, "kept"), 0755), EEXIST, "mkdir of an existing name: EEXIST first");
+	is_errno(mkdir(at(open_dir, "kept"), 0755), EEXIST,
+		 "mkdir of an existing name: EEXIST first");
 	is_errno(unlink(at(open_dir, "kept")), EACCES, "unlink there: EACCES");
-	is_errno(rename(at(open_dir, "kept"), at(sticky, "kept")), EACCES, "rename out of it: EACCES");
+	is_errno(rename(at(open_dir, "kept"), at(sticky, "kept")), EACCES,
+		 "rename out of it: EACCES");
 	int fd = open(at(sticky, "mine"), O_CREAT | O_WRONLY, 0640);
 	ok(fd >= 0 && close(fd) == 0, "creating in a 1777 directory");
 	ok(stat(at(sticky, "mine"), &st) == 0 && st.st_uid == USER && st.st_gid == USER,
 	   "the new file is the creator's (%d:%d)", (int)st.st_uid, (int)st.st_gid);
-	is_errno(unlink(at(sticky, "roots")), EPERM, "unlink of root's file in a sticky directory: EPERM");
+	is_errno(unlink(at(sticky, "roots")), EPERM,
+		 "unlink of root's file in a sticky directory: EPERM");
 	is_errno(rename(at(sticky, "roots"), at(sticky, "moved")), EPERM,
 		 "rename of root's file there: EPERM");
 	ok(rename(at(sticky, "mine"), at(sticky, "mine2")) == 0 && unlink(at(sticky, "mine2")) == 0,
 	   "the user's own file there renames and unlinks");
-	ok(mkdir(at(sticky, "sg"), 0755) == 0 && stat(at(sticky, "sg"), &st) == 0 && st.st_uid == USER,
+	ok(mkdir(at(sticky, "sg"), 0755) == 0 && stat(at(sticky, "sg"), &st) == 0 &&
+	       st.st_uid == USER,
 	   "a new directory is the creator's");
 	ok(rmdir(at(sticky, "sg")) == 0, "and goes");
 }
@@ -109,12 +118,14 @@ static void user_attrs(void)
 	ok(fd >= 0 && close(fd) == 0 && chmod(own, 0640) == 0, "chmod of one's own file");
 	is_errno(chown(own, 0, -1), EPERM, "giving it away: EPERM");
 	is_errno(chown(own, -1, 0), EPERM, "to a group one is not in: EPERM");
-	ok(chown(own, USER, USER) == 0 && chown(own, -1, -1) == 0, "to one's own ids, or -1: allowed");
+	ok(chown(own, USER, USER) == 0 && chown(own, -1, -1) == 0,
+	   "to one's own ids, or -1: allowed");
 	ok(utimensat(AT_FDCWD, at(sticky, "open"), NULL, 0) == 0,
 	   "utimensat(now) of root's 0666 file: allowed (write permission)");
 	is_errno(utimensat(AT_FDCWD, at(sticky, "open"), two, 0), EPERM,
 		 "explicit times on it: EPERM (not the owner)");
-	is_errno(utimensat(AT_FDCWD, shared, NULL, 0), EACCES, "utimensat(now) of a 0644 one: EACCES");
+	is_errno(utimensat(AT_FDCWD, shared, NULL, 0), EACCES,
+		 "utimensat(now) of a 0644 one: EACCES");
 	ok(unlink(own) == 0, "remove it");
 }
 
@@ -132,7 +143,8 @@ static void setuid_like_access(void)
 {
 	require(setresuid(USER, 0, 0) == 0, "real uid 1000, effective 0");
 	is_errno(access(secret, R_OK), EACCES, "access checks the real uid: EACCES");
-	ok(faccessat(AT_FDCWD, secret, R_OK, AT_EACCESS) == 0, "AT_EACCESS the effective one: allowed");
+	ok(faccessat(AT_FDCWD, secret, R_OK, AT_EACCESS) == 0,
+	   "AT_EACCESS the effective one: allowed");
 	int fd = open(secret, O_RDONLY);
 	ok(fd >= 0 && close(fd) == 0, "and open uses the effective one");
 }
@@ -168,11 +180,68 @@ static void root_checks(void)
 	is_errno(access(shared, X_OK), EACCES, "access(X_OK) of it: EACCES for root too");
 }
 
+/* As root the call succeeds (an fd it gives is closed); as anyone else it
+ * fails with ERR. */
+static void unless_root(long ret, int err, bool fd, const char *what)
+{
+	if (geteuid() != 0) {
+		is_errno(ret, err, "uid %d: %s", (int)geteuid(), what);
+		return;
+	}
+	ok(ret >= 0, "root: %s: allowed", what);
+	if (fd && ret >= 0)
+		close((int)ret);
+}
+
+#define IDENTITY_CHECKS 12
+
+/* What the caller's identity decides, on its own files and the system's:
+ * root's overrides, or an ordinary user's refusals. */
+static void identity_checks(void)
+{
+	char own[96], locked[128], ro_dir[128], other[128];
+	bool root = geteuid() == 0;
+
+	snprintf(own, sizeof own, "/tmp/perm-id-%d", (int)getpid());
+	snprintf(locked, sizeof locked, "%s/locked", own);
+	snprintf(ro_dir, sizeof ro_dir, "%s/ro", own);
+	snprintf(other, sizeof other, "%s/other", own);
+	require(mkdir(own, 0700) == 0 && mkdir(ro_dir, 0500) == 0, "scratch directories");
+	make_file(locked, 0, "locked");
+	unless_root(open(locked, O_RDONLY), EACCES, true, "open one's own 0000 file");
+	unless_root(access(locked, R_OK), EACCES, false, "access(R_OK) of it");
+	unless_root(mkdir(at(ro_dir, "d"), 0755), EACCES, false,
+		    "mkdir in one's own 0500 directory");
+	unless_root(open("/etc/shadow", O_RDONLY), EACCES, true, "open /etc/shadow (root's 0640)");
+	unless_root(open("/etc/passwd", O_WRONLY | O_APPEND), EACCES, true,
+		    "open /etc/passwd to write");
+	unless_root(open("/proc/sys/kernel/hostname", O_WRONLY), EACCES, true,
+		    "open /proc/sys/kernel/hostname to write");
+	/* Another's file: /etc/passwd for the user; for root one it gave away. */
+	if (root)
+		make_file(other, 0644, "other");
+	unless_root(root ? (chown(other, USER, USER) ? -1 : chmod(other, 0600))
+			 : chmod("/etc/passwd", 0666),
+		    EPERM, false, "chmod of another's file");
+	unless_root(chown(locked, 0, 0), EPERM, false, "chown of one's own file to root");
+	unless_root(setuid(0), EPERM, false, "setuid(0)");
+	unless_root(kill(1, 0), EPERM, false, "kill(1, 0): init is root's");
+	is_errno(execl(locked, locked, (char *)NULL), EACCES,
+		 "exec of a 0000 file: EACCES for all");
+	ok(unlink(locked) == 0 && (!root || unlink(other) == 0) &&
+	       rmdir(at(ro_dir, "d")) == (root ? 0 : -1) && rmdir(ro_dir) == 0 && rmdir(own) == 0,
+	   "clean up");
+}
+
 int main(void)
 {
-	plan(50);
-	if (geteuid() != 0)
-		skip_all("needs root, to become an ordinary user");
+	if (geteuid() != 0) {
+		plan(IDENTITY_CHECKS);
+		identity_checks();
+		return done();
+	}
+	plan(50 + IDENTITY_CHECKS);
+	identity_checks();
 	snprintf(dir, sizeof dir, "/tmp/perm-%d", (int)getpid());
 	snprintf(priv, sizeof priv, "%s/priv", dir);
 	snprintf(open_dir, sizeof open_dir, "%s/open", dir);

@@ -3,6 +3,9 @@
  * process with a time limit, read its TAP through a pipe and total it: one
  * line per folder ("/linux: N passed, ..."), then the grand total.
  * usage: runtests [-t SECONDS] [-s SUMMARY_FILE] DIR...
+ * Run as root, it runs every perm_* program a second time as an ordinary
+ * user (uid and gid 1000, no groups): the permission suite as both
+ * (docs/security.md, "Tests").
  * The time limit (300 s unless -t) catches a hang; it is no speed check: a
  * race test of 2,000 fork+exec took over 60 s on a loaded CI host under
  * the LOCKDEP kernel on four CPUs.
@@ -14,6 +17,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +28,8 @@
 
 #define MAX_TESTS    512
 #define LINE_MAX_LEN 1024
+#define USER_PASS    "perm_" /* programs run again as USER_ID */
+#define USER_ID	     1000
 
 struct totals {
 	int passed, failed, skipped;
@@ -151,13 +157,26 @@ static int reap(pid_t pid, long deadline, int *timed_out)
 	return status;
 }
 
-static pid_t start(const char *path, int out)
+/* The caller becomes USER_ID with no supplementary group; false if not. */
+static bool become_user(void)
+{
+	return syscall(__NR_setgroups, 0, 0) == 0 &&
+	       syscall(__NR_setresgid, USER_ID, USER_ID, USER_ID) == 0 &&
+	       syscall(__NR_setresuid, USER_ID, USER_ID, USER_ID) == 0;
+}
+
+static pid_t start(const char *path, int out, bool as_user)
 {
 	pid_t pid = fork();
 
 	if (pid == 0) {
 		char *argv[] = {(char *)path, NULL};
 		dup2(out, 1);
+		if (as_user && !become_user()) {
+			fprintf(stderr, "runtests: %s: cannot become uid %d: %s\n", path, USER_ID,
+				strerror(errno));
+			_exit(127);
+		}
 		/* Each program starts at nice 0: a fuzzer's setpriority(PRIO_USER,
 		 * 0, ...) nices every process of root, this runner included. */
 		syscall(__NR_setpriority, 0 /* PRIO_PROCESS */, 0, 0);
@@ -187,13 +206,15 @@ static const char *verdict(const struct report *r, int status, int timed_out, ch
 	return why;
 }
 
-static void run_one(const char *dir, const char *name, int timeout, struct totals *t)
+static void run_one(const char *dir, const char *name, bool as_user, int timeout, struct totals *t)
 {
-	char path[512], why[64];
+	char path[512], why[64], title[300];
 	struct report r = {.planned = -1};
 	int fds[2], timed_out = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(title, sizeof(title), "%s%s", name, as_user ? " (as uid 1000)" : "");
+	name = title;
 	printf("# %s\n", name);
 	fflush(stdout);
 	if (pipe2(fds, O_CLOEXEC) < 0) {
@@ -202,7 +223,7 @@ static void run_one(const char *dir, const char *name, int timeout, struct total
 		return;
 	}
 	long deadline = now_ms() + timeout * 1000L;
-	pid_t pid = start(path, fds[1]);
+	pid_t pid = start(path, fds[1], as_user);
 	close(fds[1]);
 	if (pid > 0 && !collect(fds[0], &r, deadline))
 		deadline = now_ms(); /* stuck: kill it now */
@@ -230,7 +251,9 @@ static int run_dir(const char *dir, int timeout, struct totals *t)
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		run_one(dir, names[i], timeout, &mine);
+		run_one(dir, names[i], false, timeout, &mine);
+		if (getuid() == 0 && !strncmp(names[i], USER_PASS, strlen(USER_PASS)))
+			run_one(dir, names[i], true, timeout, &mine);
 		free(names[i]);
 	}
 	printf("%s: %d passed, %d failed, %d skipped\n", dir, mine.passed, mine.failed,
