@@ -1,5 +1,7 @@
 # `make fuzz-guest [FUZZ_SEED=N] [FUZZ_CALLS=N] [FUZZ_WORKERS=N]
-# [FUZZ_CLASSES=a,b] [SMP=n]`: a long in-guest fuzz run (classes: docs/robustness.md);
+# [FUZZ_CLASSES=a,b] [FUZZ_UNPRIV=1] [SMP=n]`: a long in-guest fuzz run
+# (classes: docs/robustness.md); FUZZ_UNPRIV=1 (or `make fuzz-unpriv`): the
+# workers drop to uid 1000 after their set-up and try escalations;
 # SMP=n boots n CPUs (2 unless set, as make test; tasks run on all).
 # The ISO boots `test init=/tests/fuzz`; the kernel passes init only "test",
 # so the settings travel in /etc/fuzz.conf of a copy of the initrd.
@@ -8,13 +10,14 @@ FUZZ_SEED ?= 1
 FUZZ_CALLS ?= 1000000
 FUZZ_WORKERS ?= 8
 FUZZ_CLASSES ?= all
+FUZZ_UNPRIV ?=
 FUZZ_TIMEOUT ?= 3600
 ISO_FUZZ := $(KBUILD)/fdkernel-fuzz.iso
 FUZZ_INITRD := $(BUILD)/fuzz/initrd.cpio
 FUZZ_CONF := $(BUILD)/fuzz.conf
 
 # Rewritten only when the values change, so the ISO is rebuilt exactly then.
-FUZZ_SETTINGS := $(FUZZ_SEED) $(FUZZ_CALLS) $(FUZZ_WORKERS) $(FUZZ_CLASSES)
+FUZZ_SETTINGS := $(FUZZ_SEED) $(FUZZ_CALLS) $(FUZZ_WORKERS) $(FUZZ_CLASSES)$(if $(FUZZ_UNPRIV), unpriv)
 $(shell mkdir -p $(BUILD); [ "$$(cat $(FUZZ_CONF) 2>/dev/null)" = "$(FUZZ_SETTINGS)" ] || \
 	echo "$(FUZZ_SETTINGS)" > $(FUZZ_CONF))
 
@@ -28,6 +31,9 @@ $(ISO_FUZZ): private INITRD := $(FUZZ_INITRD)
 $(ISO_FUZZ): $(KERNEL) $(FUZZ_INITRD) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,fuzz,test quiet init=/tests/fuzz)
 
-.PHONY: fuzz-guest
+.PHONY: fuzz-guest fuzz-unpriv
 fuzz-guest: deps $(ISO_FUZZ)
 	QEMU_SMP=$(or $(SMP),2) tests/harness/qemu-run --timeout $(FUZZ_TIMEOUT) --log $(BUILD)/serial-fuzz.log $(ISO_FUZZ)
+
+fuzz-unpriv:
+	@$(MAKE) --no-print-directory fuzz-guest FUZZ_UNPRIV=1

@@ -1,8 +1,10 @@
 /* The in-guest syscall fuzzer: worker processes issue random system calls with
  * hostile arguments and play scenarios that build object graphs and tear them
  * down (fuzz_scenario.h); the kernel must not panic, hang or leak.
- * docs/robustness.md.  usage: fuzz [SEED [CALLS [WORKERS [CLASSES]]]]; as
- * init, the same from /etc/fuzz.conf.  On Linux only the scenarios play. */
+ * docs/robustness.md.  usage: fuzz [SEED [CALLS [WORKERS [CLASSES [unpriv]]]]];
+ * as init, the same from /etc/fuzz.conf.  "unpriv": the workers drop to
+ * uid 1000 after their set-up (fuzz_unpriv.h).  On Linux only the
+ * scenarios play. */
 #define _GNU_SOURCE /* pipe2 */
 #include <dirent.h>
 #include <fcntl.h>
@@ -49,6 +51,7 @@
 #include "fuzz_fdnew.h"
 #include "fuzz_ipc.h"
 #include "fuzz_mount.h"
+#include "fuzz_unpriv.h"
 #include "fuzz_calls.h"
 
 /* --- A worker: set-up, then the calls. --- */
@@ -84,7 +87,7 @@ static void open_playthings(void)
 		if (dup2(null, fd) != fd)
 			finish(SETUP_FAILED + 2); /* never fuzz with the console or TAP open */
 	close(null);
-	remember(open("f", O_RDWR | O_CREAT, 0600));
+	remember(open("f", O_RDWR | O_CREAT, 0600)); /* before "f" is chowned */
 	remember(open(".", O_RDONLY));
 	remember(open("/dev/zero", O_RDONLY));
 	if (pipe(fds) == 0)
@@ -161,46 +164,52 @@ struct fuzz_class {
 	void (*run)(void); /* NULL: the call-by-call fuzzing above */
 	long ms;	   /* the scenario process must be done by then: else it hung */
 	int odds;	   /* picked 1 time in this when drawn (costly ones) */
+	bool root_only;	   /* needs root: off in the unprivileged mode */
 };
 
 /* What a class provokes (issue 13 names the bugs) is in docs/robustness.md. */
 static const struct fuzz_class classes[] = {
-    {"args", NULL, 0, 1},
-    {"graph", scenario_graph, SCENARIO_MS, 1},
-    {"cycle", scenario_cycle, SCENARIO_MS, 1},
-    {"peerpoll", scenario_peer_poll, SCENARIO_MS, 1},
-    {"dgramq", scenario_dgram_queue, SCENARIO_MS, 1},
-    {"signals", scenario_signals, SCENARIO_MS, 1},
-    {"ac", scenario_ac, SCENARIO_MS, 1},
-    {"iov", scenario_iov, SCENARIO_MS, 1},
-    {"ports", scenario_ports, PORT_MS + SCENARIO_MS, 32},
-    {"listener", scenario_listener, SCENARIO_MS, 1},
-    {"scmlimit", scenario_scm_limit, SCENARIO_MS, 1},
-    {"wait", scenario_wait, SCENARIO_MS, 1},
-    {"mem", scenario_mem, SCENARIO_MS, 1},
-    {"tmpfs", scenario_tmpfs, SCENARIO_MS, 1},
-    {"nonseq", scenario_nonseq, SCENARIO_MS, 1},
-    {"timers", scenario_timers, SCENARIO_MS, 1},
-    {"threads", scenario_threads, SCENARIO_MS, 1},
-    {"memfd", scenario_memfd, SCENARIO_MS, 1},
-    {"sysv", scenario_sysv, SCENARIO_MS, 1},
-    {"locks", scenario_locks, SCENARIO_MS, 1},
-    {"pidfd", scenario_pidfd, SCENARIO_MS, 1},
-    {"inotify", scenario_inotify, SCENARIO_MS, 1},
-    {"mounts", scenario_mounts, SCENARIO_MS, 1},
+    {"args", NULL, 0, 1, false},
+    {"graph", scenario_graph, SCENARIO_MS, 1, false},
+    {"cycle", scenario_cycle, SCENARIO_MS, 1, false},
+    {"peerpoll", scenario_peer_poll, SCENARIO_MS, 1, false},
+    {"dgramq", scenario_dgram_queue, SCENARIO_MS, 1, false},
+    {"signals", scenario_signals, SCENARIO_MS, 1, false},
+    {"ac", scenario_ac, SCENARIO_MS, 1, false},
+    {"iov", scenario_iov, SCENARIO_MS, 1, false},
+    {"ports", scenario_ports, PORT_MS + SCENARIO_MS, 32, false},
+    {"listener", scenario_listener, SCENARIO_MS, 1, false},
+    {"scmlimit", scenario_scm_limit, SCENARIO_MS, 1, false},
+    {"wait", scenario_wait, SCENARIO_MS, 1, false},
+    {"mem", scenario_mem, SCENARIO_MS, 1, false},
+    {"tmpfs", scenario_tmpfs, SCENARIO_MS, 1, false},
+    {"nonseq", scenario_nonseq, SCENARIO_MS, 1, false},
+    {"timers", scenario_timers, SCENARIO_MS, 1, false},
+    {"threads", scenario_threads, SCENARIO_MS, 1, false},
+    {"memfd", scenario_memfd, SCENARIO_MS, 1, false},
+    {"sysv", scenario_sysv, SCENARIO_MS, 1, false},
+    {"locks", scenario_locks, SCENARIO_MS, 1, false},
+    {"pidfd", scenario_pidfd, SCENARIO_MS, 1, false},
+    {"inotify", scenario_inotify, SCENARIO_MS, 1, false},
+    {"mounts", scenario_mounts, SCENARIO_MS, 1, true},
+    {"escalate", scenario_escalate, SCENARIO_MS, 1, false},
 };
 
 #define NCLASSES      (sizeof classes / sizeof classes[0])
 #define ALL_CLASSES   ((1U << NCLASSES) - 1)
-#define ARGS_CLASS    1U /* classes[0] */
-#define SCENARIO_ODDS 8	 /* with args on: a scenario instead of a call */
+#define ARGS_CLASS    1U		     /* classes[0] */
+#define SCENARIO_ODDS 8			     /* with args on: a scenario instead of a call */
+#define ESCALATE_BIT  (1U << (NCLASSES - 1)) /* classes[]' last */
 
 static unsigned enabled = ALL_CLASSES; /* bit i: classes[i]; inherited by the workers */
 
-/* A class to play, by its odds; only one class on: always that one. */
+/* A class to play, by its odds; only one class on: always that one.  The
+ * unprivileged mode plays escalate every other time. */
 static const struct fuzz_class *pick_class(void)
 {
 	unsigned scenarios = enabled & ~ARGS_CLASS;
+	if (unpriv.on && (scenarios & ESCALATE_BIT) && one_in(2))
+		return &classes[NCLASSES - 1];
 	for (;;) {
 		size_t i = 1 + below(NCLASSES - 1);
 		if (scenarios & (1U << i) &&
@@ -303,6 +312,11 @@ static _Noreturn void run_worker(int index, uint64_t seed, long budget)
 	if (!(fz.buf = map_buffer()))
 		finish(SETUP_FAILED + 1);
 	open_playthings();
+	/* The unprivileged mode: the worker's directory and file become the
+	 * user's, then the worker becomes the user for good. */
+	if (unpriv.on && (raw_call(__NR_chown, (long)own_dir, UNPRIV_ID, UNPRIV_ID) ||
+			  raw_call(__NR_chown, (long)"f", UNPRIV_ID, UNPRIV_ID) || !drop_to_user()))
+		finish(SETUP_FAILED + 3);
 	while (fz.budget > 0) {
 		one_step();
 		if (fz.unreported >= REPORT_EVERY)
@@ -324,7 +338,8 @@ struct slot {
 
 static struct run {
 	uint64_t seed;
-	long calls, done, workers, killed, lost_groups;
+	long calls, done, workers, killed, lost_groups, attempts;
+	bool escalation_named[NESCALATIONS + 1]; /* [NESCALATIONS]: raised ids */
 	long findings[NFINDINGS];
 	long played[NCLASSES]; /* scenarios that ended, by class */
 	int setup_failures;    /* in a row */
@@ -378,6 +393,19 @@ static void count_finding(const struct report *r, const struct slot *s)
 		     classes[r->playing].name, (unsigned long long)s->seed);
 }
 
+/* An escalation that was not refused as on Linux, named once. */
+static void name_escalation(const struct report *r)
+{
+	size_t i = r->which < 0 ? NESCALATIONS : (size_t)r->which;
+
+	if (r->finding == F_NONE || i > NESCALATIONS || run.escalation_named[i])
+		return;
+	run.escalation_named[i] = true;
+	diag("escalation: %s: %s (result %d)",
+	     i < NESCALATIONS ? escalations[i].what : "ids raised", finding_text[r->finding],
+	     r->result);
+}
+
 /* Calls made, findings, and (calls 0) a scenario's keep-alive. */
 static void read_reports(void)
 {
@@ -391,6 +419,8 @@ static void read_reports(void)
 			    r[i].finding >= NFINDINGS)
 				continue;
 			run.done += r[i].calls;
+			run.attempts += r[i].attempts;
+			name_escalation(&r[i]);
 			s->reported += r[i].calls;
 			s->progress_ms = now_ms();
 			if (r[i].finding != F_NONE)
@@ -549,25 +579,34 @@ static void select_classes(const char *list)
 static void configure(int argc, char **argv)
 {
 	unsigned long long seed = DEFAULT_SEED;
-	char list[256] = "all";
+	char list[256] = "all", mode[16] = "";
 	FILE *f;
 	run.calls = DEFAULT_CALLS;
 	run.nworkers = DEFAULT_WORKERS;
 	if (argc > 1 && strcmp(argv[1], "test") == 0 && (f = fopen(CONFIG_FILE, "r"))) {
-		if (fscanf(f, "%llu %ld %d %255s", &seed, &run.calls, &run.nworkers, list) < 1)
-			diag("%s: expected 'SEED [CALLS [WORKERS [CLASSES]]]'", CONFIG_FILE);
+		if (fscanf(f, "%llu %ld %d %255s %15s", &seed, &run.calls, &run.nworkers, list,
+			   mode) < 1)
+			diag("%s: expected 'SEED [CALLS [WORKERS [CLASSES [unpriv]]]]'",
+			     CONFIG_FILE);
 		fclose(f);
 	} else if (argc > 1) {
 		seed = strtoull(argv[1], NULL, 0);
 		run.calls = argc > 2 ? strtol(argv[2], NULL, 0) : run.calls;
 		run.nworkers = argc > 3 ? atoi(argv[3]) : run.nworkers;
 		snprintf(list, sizeof list, "%s", argc > 4 ? argv[4] : "all");
+		snprintf(mode, sizeof mode, "%s", argc > 5 ? argv[5] : "");
 	}
 	if (run.nworkers < 1 || run.nworkers > MAX_WORKERS)
 		run.nworkers = DEFAULT_WORKERS;
 	run.seed = seed;
 	select_classes(list);
 	snprintf(run.classes, sizeof run.classes, "%s", list);
+	unpriv.on = !strcmp(mode, "unpriv");
+	for (size_t i = 0; i < NCLASSES && unpriv.on; i++)
+		if (classes[i].root_only && (enabled & (1U << i))) {
+			enabled &= ~(1U << i);
+			diag("unprivileged: class %s needs root, left out", classes[i].name);
+		}
 }
 
 static long total_findings(void)
@@ -618,7 +657,8 @@ static int check_scenarios_on_host(void)
 {
 	int fds[2];
 	struct report r;
-	plan(1);
+	plan(2);
+	unpriv_setup();
 	require(pipe(fds) == 0 && dup2(fds[1], REPORT_FD) == REPORT_FD, "the report pipe");
 	require(fcntl(fds[0], F_SETFL, O_NONBLOCK) == 0, "a non-blocking report pipe");
 	worker_dir(getpid(), own_dir, sizeof own_dir);
@@ -628,15 +668,18 @@ static int check_scenarios_on_host(void)
 		for (int k = 0; k < HOST_ROUNDS && classes[i].run != scenario_ports; k++) {
 			fz.rng = run.seed + (uint64_t)k;
 			play(&classes[i]);
-			while (read(fds[0], &r, sizeof r) == sizeof r)
+			while (read(fds[0], &r, sizeof r) == sizeof r) {
+				name_escalation(&r);
 				if (r.finding > F_NONE && r.finding < NFINDINGS &&
 				    !run.findings[r.finding]++)
 					diag("class %s: %s", classes[i].name,
 					     finding_text[r.finding]);
+			}
 		}
 	remove_tree(own_dir);
 	close(REPORT_FD), close(fds[0]), close(fds[1]);
 	ok(total_findings() == 0, "the scenarios see Linux's results on Linux");
+	ok(unpriv_teardown(), "the root file and the root process came through untouched");
 	return done();
 }
 
@@ -645,18 +688,27 @@ int main(int argc, char **argv)
 	configure(argc, argv);
 	if (!on_fdkernel()) /* fuzzing the host's kernel could damage it */
 		return check_scenarios_on_host();
-	plan(7);
-	diag("seed %llu, %ld calls, %d workers, classes %s (replay: fuzz %llu %ld %d %s)",
+	plan(9);
+	diag("seed %llu, %ld calls, %d workers, classes %s%s (replay: fuzz %llu %ld %d %s%s)",
 	     (unsigned long long)run.seed, run.calls, run.nworkers, run.classes,
-	     (unsigned long long)run.seed, run.calls, run.nworkers, run.classes);
+	     unpriv.on ? ", workers as uid 1000" : "", (unsigned long long)run.seed, run.calls,
+	     run.nworkers, run.classes, unpriv.on ? " unpriv" : "");
 	warm_up(argv[0]);
 	run.have_before = kstat_read(&run.before);
 	kstat_show("counters before");
+	unpriv_setup(); /* after the reading: gone again before the last one */
 	long start = now_ms();
 	fuzz_all();
 	long ms = now_ms() - start;
 	diag("%ld calls in %ld.%03ld s by %ld workers (%ld killed by the watchdog)", run.done,
 	     ms / 1000, ms % 1000, run.workers, run.killed);
+	diag("%ld escalation attempts, %ld succeeded, %ld refused with another errno than "
+	     "Linux's",
+	     run.attempts, run.findings[F_ESCALATED], run.findings[F_ESCALATION_ERRNO]);
+	ok(!(enabled & ESCALATE_BIT) || (run.attempts > 0 && !run.findings[F_ESCALATED] &&
+					 !run.findings[F_ESCALATION_ERRNO]),
+	   "escalation attempts made (%ld), every one refused", run.attempts);
+	ok(unpriv_teardown(), "the root file and the root process came through untouched");
 	ok(run.done >= run.calls, "%ld calls made", run.calls);
 	ok(run.lost_groups == 0, "every worker's process group ended");
 	show_played();

@@ -49,7 +49,9 @@
 	X(F_IPC_RESULT,                                                                            \
 	  "a semop, msgsnd or msgrcv ended otherwise than by success, EIDRM or E2BIG")             \
 	X(F_IPC_ALIVE, "a removed semaphore set or message queue was still there")                 \
-	X(F_MOUNT_LEFT, "a mount point was still one after every mount on it was unmounted")
+	X(F_MOUNT_LEFT, "a mount point was still one after every mount on it was unmounted")       \
+	X(F_ESCALATED, "an ordinary user got what only root may have (fuzz_unpriv.h)")             \
+	X(F_ESCALATION_ERRNO, "an ordinary user's escalation was refused with another errno")
 
 enum finding {
 #define FINDING_ENUM(name, text) name,
@@ -64,15 +66,17 @@ static const char *const finding_text[] = {
 #undef FINDING_TEXT
 };
 
-/* What goes up the report pipe: calls made, a finding, a scenario played
+/* What goes up the report pipe: calls made, a finding, a scenario played,
+ * escalation attempts made and which one was not refused (fuzz_unpriv.h)
  * (one write, so reports from many processes never interleave). */
 struct report {
 	int worker, calls, finding, playing, played; /* played: a scenario ended */
+	int attempts, which, result; /* result: the named attempt's, -errno */
 };
 
 static void send_report_of(int calls, enum finding f, int played)
 {
-	struct report r = {fz.worker, calls, f, fz.playing, played};
+	struct report r = {fz.worker, calls, f, fz.playing, played, 0, -1, 0};
 	raw_call(__NR_write, REPORT_FD, (long)&r, sizeof r);
 }
 
