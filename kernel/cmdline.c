@@ -39,6 +39,8 @@ static void apply_word(const char *w, size_t len)
 		       word + 7);
 	else if (!strcmp(word, "smp=on") || !strcmp(word, "smp=off"))
 		kopts.smp = word[5] == 'n';
+	else if (!strcmp(word, "pci=nomsi"))
+		kopts.pci_nomsi = true;
 	else if (!strcmp(word, "heaptrace"))
 		kopts.heaptrace = true;
 	else if (!strcmp(word, "enosys=log"))

@@ -28,6 +28,9 @@ struct kernel_options {
 	/* heaptrace: note each allocation's callers, so a leak check names
 	 * what leaked (mm/heaptrace.h); on in test mode too */
 	bool heaptrace;
+	/* pci=nomsi: devices interrupt through their INTx lines and the I/O
+	 * APIC, not MSI-X (Linux's word; drivers/pci/pci_irq.c) */
+	bool pci_nomsi;
 };
 
 extern struct kernel_options kopts;

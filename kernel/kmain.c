@@ -22,6 +22,8 @@
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/timer.h"
 #include "cmdline.h"
+#include "drivers/pci/pci.h"
+#include "fs/sysfs/sysfs.h"
 #include "lib/lockdep.h"
 #include "lib/printk.h"
 #include "lib/profile.h"
@@ -104,6 +106,8 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	strace_init(); /* after vfs_init: it looks for the program */
 	irq_enable();
 	smp_boot(); /* after timer_init: the APs' timers use its calibration */
+	pci_init(); /* after smp_boot (MSI-X to any CPU) and vfs_init (nodes, /sys) */
+	sysfs_seal();
 	printk("fdkernel: up (%lu ms since boot)\n", clock_monotonic_ns() / 1000000);
 
 	if (kopts.crashtest)

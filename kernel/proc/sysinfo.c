@@ -5,6 +5,7 @@
  */
 #include "proc/sysinfo.h"
 #include "arch/x86_64/lapic.h"
+#include "arch/x86_64/irqvec.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/traps.h"
@@ -189,6 +190,7 @@ static void format_interrupts(char *buf, size_t size)
 		snprintk(what, sizeof what, "%s %d-edge %s", chip, q, irq_name(q));
 		irq_row(buf, size, &len, label, offsetof(struct cpu, irqs[q]), what);
 	}
+	irqvec_format(buf, size, &len);
 	irq_row(buf, size, &len, "LOC", offsetof(struct cpu, ticks), "Local timer interrupts");
 	irq_row(buf, size, &len, "NMI", offsetof(struct cpu, nmis), "Non-maskable interrupts");
 	irq_row(buf, size, &len, "RES", offsetof(struct cpu, resched_ipis),

@@ -1,6 +1,7 @@
 /*
- * ACPI tables for SMP bring-up: RSDP → RSDT/XSDT → MADT.  Only the MADT is
- * read (CPUs, I/O APIC, ISA overrides); no AML, no power management.  Every
+ * ACPI tables for SMP bring-up and PCI: RSDP → RSDT/XSDT → MADT (CPUs,
+ * I/O APIC, ISA overrides) and MCFG (PCI's ECAM); no AML, no power
+ * management.  Every
  * table is checksummed and every MADT entry bounded by its table, since
  * firmware tables are input like any other.
  */
@@ -210,6 +211,29 @@ bool acpi_parse_madt(const struct acpi_sdt *madt, struct acpi_info *out)
 	return out->found;
 }
 
+/* MCFG: the header, 8 reserved bytes, then 16-byte entries: base u64,
+ * segment u16, start bus u8, end bus u8, reserved u32. */
+bool acpi_parse_mcfg(const struct acpi_sdt *mcfg, struct acpi_info *out)
+{
+	const uint8_t *e = (const uint8_t *)(mcfg + 1) + 8;
+	const uint8_t *end = (const uint8_t *)mcfg + mcfg->length;
+
+	for (; e + 16 <= end; e += 16) {
+		uint64_t base;
+		uint16_t seg;
+
+		memcpy(&base, e, 8);
+		memcpy(&seg, e + 8, 2);
+		if (seg != 0 || !base || e[11] < e[10])
+			continue;
+		out->ecam_pa = base;
+		out->ecam_bus_start = e[10];
+		out->ecam_bus_end = e[11];
+		return true;
+	}
+	return false;
+}
+
 /* The CPU running this: its initial APIC id (CPUID leaf 1, EBX[31:24]). */
 static uint32_t boot_lapic_id(void)
 {
@@ -237,6 +261,7 @@ void acpi_init(void)
 {
 	const struct acpi_rsdp *r = rsdp_find();
 	const struct acpi_sdt *madt = r ? sdt_find(r, "APIC") : NULL;
+	const struct acpi_sdt *mcfg = r ? sdt_find(r, "MCFG") : NULL;
 
 	if (!madt || !acpi_parse_madt(madt, &acpi_info)) {
 		printk("acpi: no %s, running on the boot CPU alone\n", r ? "valid MADT" : "RSDP");
@@ -249,4 +274,7 @@ void acpi_init(void)
 		return;
 	}
 	acpi_print();
+	if (mcfg && acpi_parse_mcfg(mcfg, &acpi_info))
+		printk("acpi: PCI ECAM at %lx, buses %u-%u\n", acpi_info.ecam_pa,
+		       acpi_info.ecam_bus_start, acpi_info.ecam_bus_end);
 }

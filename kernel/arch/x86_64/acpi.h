@@ -1,7 +1,7 @@
 /*
- * ACPI, only as far as SMP bring-up needs it: the RSDP (from the boot
- * loader or a BIOS scan), the RSDT/XSDT, and the MADT's CPUs, I/O APIC and
- * ISA interrupt overrides.  Parsed once at boot into acpi_info, read-only
+ * ACPI, only as far as SMP bring-up and PCI need it: the RSDP (from the
+ * boot loader or a BIOS scan), the RSDT/XSDT, the MADT's CPUs, I/O APIC
+ * and ISA interrupt overrides, and the MCFG's configuration space.  Parsed once at boot into acpi_info, read-only
  * afterwards (no lock).
  */
 #ifndef ARCH_ACPI_H
@@ -29,6 +29,11 @@ struct acpi_info {
 	 * flags; 0 = the bus default: edge, active high). */
 	uint32_t isa_gsi[16];
 	uint16_t isa_flags[16];
+	/* PCI segment 0's memory-mapped configuration space (the MCFG,
+	 * PCI Firmware 3.2 4.1.2): buses ecam_bus_start..ecam_bus_end at
+	 * ecam_pa + (bus << 20); ecam_pa 0 without an MCFG (legacy ports). */
+	uint64_t ecam_pa;
+	uint8_t ecam_bus_start, ecam_bus_end;
 };
 
 extern struct acpi_info acpi_info;
@@ -52,6 +57,8 @@ void acpi_init(void);
 /* Parses one MADT into *out (exposed for the self-test); false if its
  * checksum or length is wrong. */
 bool acpi_parse_madt(const struct acpi_sdt *madt, struct acpi_info *out);
+/* Takes segment 0's entry of an MCFG into *out; false if it has none. */
+bool acpi_parse_mcfg(const struct acpi_sdt *mcfg, struct acpi_info *out);
 void acpi_selftest(void);
 
 #endif

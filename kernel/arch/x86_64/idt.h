@@ -14,6 +14,8 @@
 #define VEC_IRQ_BASE	   32 /* ISA IRQ 0..15 land at 32..47 (PIC or I/O APIC) */
 #define VEC_TIMER	   (VEC_IRQ_BASE + 0)
 #define VEC_COM1	   (VEC_IRQ_BASE + 4)
+#define VEC_DEV_BASE	   48 /* device vectors (MSI-X, PCI INTx): irqvec.h */
+#define VEC_DEV_COUNT	   32
 #define VEC_LAPIC_TIMER	   0xec /* each CPU's local APIC timer */
 #define VEC_IPI_CALL	   0xeb /* run a function on another CPU (smp.c) */
 #define VEC_IPI_RESCHED	   0xea /* wake an idle CPU: tasks are queued (sched.c) */

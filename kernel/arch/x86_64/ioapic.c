@@ -1,7 +1,7 @@
 /*
  * I/O APIC: an index register and a data window; redirection entry n is
- * the register pair 0x10 + 2n.  Written only at boot and by irq_register
- * (boot time too), by the boot CPU: no lock.
+ * the register pair 0x10 + 2n.  Written only at boot, by irq_register
+ * and ioapic_route_gsi (boot time too), by the boot CPU: no lock.
  */
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/acpi.h"
@@ -63,4 +63,18 @@ void ioapic_route_isa(int irq)
 		lo |= REDIR_LEVEL;
 	ioapic_write(IOAPIC_REDIR + 2 * pin + 1, lapic_id() << 24);
 	ioapic_write(IOAPIC_REDIR + 2 * pin, lo);
+}
+
+bool ioapic_route_gsi(uint32_t gsi, int vector, bool level, uint32_t apic_id)
+{
+	uint32_t pin = gsi - acpi_info.ioapic_gsi_base;
+	uint32_t lo = (uint32_t)vector; /* fixed delivery, physical destination */
+
+	if (!ioapic || gsi < acpi_info.ioapic_gsi_base || pin >= ninputs)
+		return false;
+	if (level)
+		lo |= REDIR_LEVEL;
+	ioapic_write(IOAPIC_REDIR + 2 * pin + 1, apic_id << 24);
+	ioapic_write(IOAPIC_REDIR + 2 * pin, lo);
+	return true;
 }

@@ -53,6 +53,7 @@ struct cpu {
 	/* What /proc/interrupts and /proc/stat show: written by this CPU
 	 * only, with interrupts off; read by anyone, without a lock. */
 	uint64_t irqs[16];     /* ISA IRQs taken (traps.c) */
+	uint64_t dev_irqs[32]; /* device vectors taken (irqvec.c: VEC_DEV_COUNT) */
 	uint64_t resched_ipis; /* VEC_IPI_RESCHED and VEC_IPI_KICK taken */
 	uint64_t call_ipis;    /* VEC_IPI_CALL taken */
 	uint64_t nmis;	       /* NMIs taken (and ignored) */

@@ -8,6 +8,7 @@
 #include "arch/x86_64/extable.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/ioapic.h"
+#include "arch/x86_64/irqvec.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/pic.h"
 #include "arch/x86_64/smp.h"
@@ -233,6 +234,8 @@ void trap_dispatch(struct trapframe *tf)
 		handle_exception(tf);
 	} else if (v >= VEC_IRQ_BASE && v < VEC_IRQ_BASE + 16) {
 		isa_irq(tf, (int)(v - VEC_IRQ_BASE));
+	} else if (v >= VEC_DEV_BASE && v < VEC_DEV_BASE + VEC_DEV_COUNT) {
+		irqvec_dispatch((int)v);
 	} else if (v == VEC_LAPIC_TIMER) {
 		lapic_eoi();
 		timer_interrupt(tf);
