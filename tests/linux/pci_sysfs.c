@@ -66,7 +66,8 @@ static bool resource_matches(const char *dir, const uint8_t *cfg, int nbars)
 
 	if (sys_text(dir, "resource", text, sizeof text) < 0)
 		return false;
-	while (lines < 7 && sscanf(line, "0x%llx 0x%llx 0x%llx", &start[lines], &end, &flags) == 3) {
+	while (lines < 7 &&
+	       sscanf(line, "0x%llx 0x%llx 0x%llx", &start[lines], &end, &flags) == 3) {
 		lines++;
 		if (!(line = strchr(line, '\n')))
 			break;

@@ -1,8 +1,8 @@
 /*
  * ACPI, only as far as SMP bring-up and PCI need it: the RSDP (from the
  * boot loader or a BIOS scan), the RSDT/XSDT, the MADT's CPUs, I/O APIC
- * and ISA interrupt overrides, and the MCFG's configuration space.  Parsed once at boot into acpi_info, read-only
- * afterwards (no lock).
+ * and ISA interrupt overrides, and the MCFG's configuration space.  Parsed once at boot into
+ * acpi_info, read-only afterwards (no lock).
  */
 #ifndef ARCH_ACPI_H
 #define ARCH_ACPI_H
