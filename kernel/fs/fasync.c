@@ -8,6 +8,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
 #include "mm/heap.h"
+#include "proc/cred.h"
 #include "proc/group.h"
 #include "proc/jobctl.h"
 #include "proc/proc.h"
@@ -38,8 +39,12 @@ struct fown {
 	 */
 	int type; /* F_OWNER_TID, F_OWNER_PID, F_OWNER_PGRP */
 	int id;	  /* its tid, pid or process-group id; 0: no owner */
-	int sig;  /* F_SETSIG: 0 sends SIGIO without information */
-	int fd;	  /* si_fd: the fd F_SETFL set O_ASYNC through */
+	/* The real and effective uid of whoever last named an owner
+	 * (F_SETOWN, F_SETOWN_EX, O_ASYNC's default): a signal goes only to
+	 * a process it would have been allowed to signal (sigio_perm). */
+	uint32_t uid, euid;
+	int sig; /* F_SETSIG: 0 sends SIGIO without information */
+	int fd;	 /* si_fd: the fd F_SETFL set O_ASYNC through */
 };
 
 /*
@@ -97,9 +102,11 @@ struct pgrp_walk {
 	bool hit;
 	int sig;		     /* 0: only look */
 	const struct sig_info *info; /* what goes with sig */
+	const struct fown *from;     /* whose signal (sigio_perm) */
 };
 
-static void send_process_locked(struct thread_group *g, int sig, const struct sig_info *info);
+static void send_process_locked(const struct fown *o, struct thread_group *g, int sig,
+				const struct sig_info *info);
 
 /* Each process of the group: its leader stands for it (proc_lock held). */
 static bool pgrp_one(struct task *t, void *arg)
@@ -111,7 +118,7 @@ static bool pgrp_one(struct task *t, void *arg)
 		return true;
 	w->hit = true;
 	if (w->sig)
-		send_process_locked(g, w->sig, w->info);
+		send_process_locked(w->from, g, w->sig, w->info);
 	return w->sig != 0; /* looking: the first member answers */
 }
 
@@ -163,6 +170,15 @@ static void owner_read(struct file *f, int *type, int *id)
 	spin_unlock(&fasync_lock);
 }
 
+/* o's sender ids become the caller's (fasync_lock held). */
+static void owner_creds(struct fown *o)
+{
+	const struct cred *c = cred_current();
+
+	o->uid = c->uid;
+	o->euid = c->euid;
+}
+
 /* Makes (type, id) f's owner; id 0 clears it.  -ESRCH if id names no one. */
 static long owner_set(struct file *f, int type, int id)
 {
@@ -179,6 +195,8 @@ static long owner_set(struct file *f, int type, int id)
 	spin_lock(&fasync_lock);
 	o->type = type;
 	o->id = id;
+	if (id) /* Linux's f_modown: the ids of whoever names an owner */
+		owner_creds(o);
 	spin_unlock(&fasync_lock);
 	return 0;
 }
@@ -193,6 +211,7 @@ int fasync_own_default(struct file *f)
 	if (!o->id) { /* an owner that exited still counts, as Linux's pid */
 		o->type = F_OWNER_PID;
 		o->id = current()->group->tgid;
+		owner_creds(o);
 	}
 	spin_unlock(&fasync_lock);
 	return 0;
@@ -340,17 +359,33 @@ static bool has_own_codes(int sig)
 	       sig == SIGSEGV || sig == SIGCHLD || sig == SIGSYS;
 }
 
-static void send_process_locked(struct thread_group *g, int sig, const struct sig_info *info)
+/*
+ * Linux's sigio_perm: whoever named the owner had effective uid 0 (the
+ * id, not a capability, as Linux), or its real or effective uid is the
+ * receiver's real or saved uid.  Otherwise the signal is dropped
+ * silently.  proc_lock held.
+ */
+static bool sigio_perm(const struct fown *o, const struct thread_group *g)
 {
-	if (g->state != GROUP_LIVE)
+	const struct cred *c = group_cred(g);
+
+	return o->euid == 0 || o->euid == c->suid || o->euid == c->uid || o->uid == c->suid ||
+	       o->uid == c->uid;
+}
+
+static void send_process_locked(const struct fown *o, struct thread_group *g, int sig,
+				const struct sig_info *info)
+{
+	if (g->state != GROUP_LIVE || !sigio_perm(o, g))
 		return;
 	if (signal_send_process_info_locked(g, sig, info) && sig != SIGIO)
 		signal_send_process_info_locked(g, SIGIO, &sigio_plain);
 }
 
-static void send_thread_locked(struct task *t, int sig, const struct sig_info *info)
+static void send_thread_locked(const struct fown *o, struct task *t, int sig,
+			       const struct sig_info *info)
 {
-	if (task_exited(t))
+	if (task_exited(t) || !sigio_perm(o, t->group))
 		return;
 	jobctl_signal_sent(t->group, sig); /* a stop or SIGCONT acts on the process */
 	if (signal_send_info(t, sig, info) && sig != SIGIO)
@@ -371,13 +406,13 @@ static void fown_signal_locked(struct fown *o, int reason, int fd)
 		info.poll.fd = fd;
 	}
 	if (o->type == F_OWNER_PGRP) {
-		struct pgrp_walk w = {.pgid = o->id, .sig = sig, .info = &info};
+		struct pgrp_walk w = {.pgid = o->id, .sig = sig, .info = &info, .from = o};
 		task_for_each_locked(pgrp_one, &w);
 	} else if ((t = task_find_locked(o->id))) {
 		if (o->type == F_OWNER_TID)
-			send_thread_locked(t, sig, &info);
+			send_thread_locked(o, t, sig, &info);
 		else if (task_is_leader(t))
-			send_process_locked(t->group, sig, &info);
+			send_process_locked(o, t->group, sig, &info);
 	}
 }
 

@@ -39,6 +39,7 @@ struct file_ops;
 #define S_ISREG(m)  (((m)&S_IFMT) == S_IFREG)
 #define S_ISDIR(m)  (((m)&S_IFMT) == S_IFDIR)
 #define S_ISCHR(m)  (((m)&S_IFMT) == S_IFCHR)
+#define S_ISBLK(m)  (((m)&S_IFMT) == S_IFBLK)
 #define S_ISLNK(m)  (((m)&S_IFMT) == S_IFLNK)
 #define S_ISFIFO(m) (((m)&S_IFMT) == S_IFIFO)
 #define S_ISSOCK(m) (((m)&S_IFMT) == S_IFSOCK)
@@ -72,6 +73,10 @@ typedef bool (*dir_emit_fn)(void *ctx, const char *name, size_t len, uint64_t in
 struct inode_operations {
 	/* Directories: each as its dispatcher (dir_find, dir_create...). */
 	int (*lookup)(struct inode *dir, const char *name, size_t len, struct inode **out);
+	/* Every inode: its own access rule, when the mode bits are not the
+	 * whole of it (/proc/<pid>/fd, fdinfo: Linux's .permission); NULL
+	 * for the mode bits (fs/permission.h).  0 or -errno. */
+	int (*permission)(const struct inode *ip, int mask);
 	/* create makes regular files, mknod devices, FIFOs and sockets. */
 	int (*create)(struct inode *dir, const char *name, size_t len, uint32_t mode, uint32_t rdev,
 		      struct inode **out);
@@ -194,6 +199,11 @@ struct inode {
 			 * cwd, root, fd/N: they name an object, not a path),
 			 * which openat2's RESOLVE_NO_MAGICLINKS refuses. */
 			bool magic;
+			/* A /proc/<pid> link of a process the caller may not
+			 * inspect (Linux's proc_fd_access_allowed): it stats,
+			 * but readlink and walks through it are EACCES, and
+			 * its target (empty) is never read. */
+			bool denied;
 			/* A /proc/<pid>/fd link (fs/proc/proc_fd.c): the open file
 			 * it stands for and the inode a walk jumps to (the
 			 * file's own, or fifo_holding's for a pipe; NULL when

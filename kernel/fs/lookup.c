@@ -189,6 +189,8 @@ static int link_allowed(const struct walk *w, const struct inode *link)
 {
 	if (w->flags & LOOKUP_NO_SYMLINKS)
 		return -ELOOP;
+	if (link->link.denied)
+		return -EACCES;
 	if (!link->link.magic)
 		return 0;
 	if (w->flags & LOOKUP_NO_MAGICLINKS)

@@ -8,6 +8,7 @@
 #include "fs/root_cwd.h"
 #include "fs/super.h"
 #include "lib/string.h"
+#include "proc/cred.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
 
@@ -43,6 +44,15 @@ int vfs_exec_check(const struct path *p)
 	return inode_permission(ip, MAY_EXEC); /* root too needs an execute bit */
 }
 
+/* Device nodes take CAP_MKNOD, after the directory's checks (Linux's
+ * vfs_mknod); a whiteout (character device 0:0) does not. */
+static int may_mknod(uint32_t mode, uint32_t rdev)
+{
+	if (!S_ISBLK(mode) && !(S_ISCHR(mode) && rdev != 0))
+		return 0;
+	return capable(CAP_MKNOD) ? 0 : -EPERM;
+}
+
 /* Creates the last component; "/", "." and ".." always exist. */
 static int create_at(const struct path *start, const char *path, uint32_t mode, uint32_t rdev)
 {
@@ -58,7 +68,8 @@ static int create_at(const struct path *start, const char *path, uint32_t mode, 
 		err = -ENOENT; /* Linux: mknod("x/") names no directory to create */
 	else if ((ip = dir_lookup(last.dir.inode, last.name, last.len)))
 		err = -EEXIST;
-	else if (!(err = path_want_write(&last.dir)) && !(err = may_create(last.dir.inode)))
+	else if (!(err = path_want_write(&last.dir)) && !(err = may_create(last.dir.inode)) &&
+		 !(err = may_mknod(mode, rdev)))
 		err = dir_create(last.dir.inode, last.name, last.len, mode, rdev, &ip);
 	if (ip)
 		inode_put(ip);
@@ -271,6 +282,8 @@ long vfs_real_path(const struct path *start, const char *path, char *buf)
 		ip = last.len ? dir_lookup(last.dir.inode, last.name, last.len) : NULL;
 		if (!ip || !inode_is_link(ip)) {
 			err = vfs_join_name(&last.dir, last.name, last.len, buf);
+		} else if (ip->link.denied) {
+			err = -EACCES;
 		} else if ((target = ip->link.target)[0] == '/') {
 			err = strlcpy(buf, target, PATH_MAX) >= PATH_MAX ? -ENAMETOOLONG : 0;
 		} else {

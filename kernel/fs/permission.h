@@ -22,8 +22,7 @@ struct inode;
 /* Whether c may access ip as mask asks (MAY_* bits): 0 or -EACCES; the
  * same for a file of mode, uid and gid (a pipe's, which has no inode). */
 int cred_permission(const struct cred *c, const struct inode *ip, int mask);
-int cred_mode_permission(const struct cred *c, uint32_t mode, uint32_t uid, uint32_t gid,
-			 int mask);
+int cred_mode_permission(const struct cred *c, uint32_t mode, uint32_t uid, uint32_t gid, int mask);
 /* The same for the caller.  Inline first: when the owner, group and
  * other bits all allow mask, everyone may and no credential is looked
  * at (a walk through 0755 directories; Linux's acl_permission_check
@@ -33,6 +32,8 @@ static inline int inode_permission(const struct inode *ip, int mask)
 {
 	uint32_t mode = __atomic_load_n(&ip->mode, __ATOMIC_RELAXED);
 
+	if (__builtin_expect(ip->op && ip->op->permission, 0))
+		return ip->op->permission(ip, mask);
 	if (!(mask & ~(mode & (mode >> 3) & (mode >> 6)) & 7))
 		return 0;
 	return inode_permission_slow(ip, mask);

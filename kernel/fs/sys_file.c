@@ -127,9 +127,10 @@ long upath_lookup_at(int dirfd, const char *upath, int flags, struct path *out)
 
 	if (err)
 		return err;
-	err = p.path[0] ? path_lookup_where(&p.dir, p.path,
-					    lookup_follow_flags(flags & AT_SYMLINK_NOFOLLOW), out, NULL)
-			: upath_empty(dirfd, out);
+	err = p.path[0]
+		  ? path_lookup_where(&p.dir, p.path,
+				      lookup_follow_flags(flags & AT_SYMLINK_NOFOLLOW), out, NULL)
+		  : upath_empty(dirfd, out);
 	upath_put(&p);
 	return err;
 }
@@ -321,8 +322,8 @@ SYSCALL_DEFINE3(mkdirat, int, dirfd, const char *, path, unsigned int, mode)
 
 /*
  * mknod: a regular file (type 0 too), a FIFO, a device or socket node
- * (the one user is root, who may make devices on Linux; opening one with
- * no driver here is ENXIO).  The type is checked before the path, as
+ * (a device needs CAP_MKNOD: vfs_mknod; opening one with no driver here
+ * is ENXIO).  The type is checked before the path, as
  * Linux's may_mknod: a directory is EPERM, anything else EINVAL.  dev is
  * kept for devices only, as st_rdev shows it.
  */
@@ -410,7 +411,8 @@ static long do_access(int dirfd, const char *upath, int mode, int flags)
 		return -EINVAL;
 	if ((err = upath_stat(dirfd, upath, flags & ~AT_EACCESS, &st)))
 		return err;
-	if (!(mode & MAY_WRITE) || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)))
+	if (!(mode & MAY_WRITE) ||
+	    !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)))
 		return cred_mode_permission(access_cred(&buf, flags), st.st_mode, st.st_uid,
 					    st.st_gid, mode);
 	/* A write: a read-only instance first, the mode, then a read-only
@@ -474,10 +476,10 @@ SYSCALL_DEFINE1(chroot, const char *, upath)
 	if (err)
 		return err;
 	/* Linux's order: ENOTDIR, search permission, then privilege. */
-	err = !inode_is_dir(p.inode)			     ? -ENOTDIR
+	err = !inode_is_dir(p.inode)		    ? -ENOTDIR
 	      : inode_permission(p.inode, MAY_EXEC) ? -EACCES
-	      : !capable(CAP_SYS_CHROOT)		     ? -EPERM
-							     : 0;
+	      : !capable(CAP_SYS_CHROOT)	    ? -EPERM
+						    : 0;
 	if (err) {
 		path_put(&p);
 		return err;

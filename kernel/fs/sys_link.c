@@ -65,6 +65,8 @@ static long do_readlink(int dirfd, const char *upath, char *ubuf, int size)
 	ip = lp.inode;
 	if (!inode_is_link(ip)) {
 		err = p.path[0] ? -EINVAL : -ENOENT;
+	} else if (ip->link.denied) {
+		err = -EACCES;
 	} else {
 		/* The target stays while we hold the inode. */
 		size_t len = strlen(target = ip->link.target);

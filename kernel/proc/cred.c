@@ -225,12 +225,16 @@ bool ptrace_may_access_locked(const struct task *t, bool fscreds)
 
 	if (t->group == current()->group)
 		return true;
+	if (capable(CAP_SYS_PTRACE))
+		return true;
 	if (!(uid == tc->uid && uid == tc->euid && uid == tc->suid && gid == tc->gid &&
-	      gid == tc->egid && gid == tc->sgid) &&
-	    !capable(CAP_SYS_PTRACE))
+	      gid == tc->egid && gid == tc->sgid))
 		return false;
-	return !t->uvm || __atomic_load_n(&t->uvm->dumpable, __ATOMIC_RELAXED) == 1 ||
-	       capable(CAP_SYS_PTRACE);
+	if (t->uvm && __atomic_load_n(&t->uvm->dumpable, __ATOMIC_RELAXED) != 1)
+		return false;
+	/* commoncap's rule: t has no capability the caller lacks (its
+	 * effective set with fscreds, else its permitted set). */
+	return !(tc->cap_permitted & ~(fscreds ? c->cap_effective : c->cap_permitted));
 }
 
 static bool groups_search(const struct group_info *gi, uint32_t gid)

@@ -87,10 +87,12 @@ bool capable(int cap);
 bool cred_same_owner(const struct task *t);
 /*
  * Linux's ptrace_may_access: may the caller inspect t (kcmp,
- * get_robust_list, pidfd_getfd; /proc/<pid> files to come)?  Its own
+ * get_robust_list, pidfd_getfd, /proc/<pid>'s guarded files)?  Its own
  * process; or its real ids (fscreds: its fs ids) equal to all of t's
- * uids and gids, and t dumpable; CAP_SYS_PTRACE passes both tests.  No
- * Yama here.  proc_lock held (t->uvm).
+ * uids and gids, t dumpable, and t's permitted capabilities within the
+ * caller's (fscreds: effective, else permitted; commoncap's rule);
+ * CAP_SYS_PTRACE passes all three.  No Yama here.  proc_lock held
+ * (t->uvm).
  */
 bool ptrace_may_access_locked(const struct task *t, bool fscreds);
 /* Whether c's fsgid (in_group_p) or egid (in_egroup_p) or supplementary

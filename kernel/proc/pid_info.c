@@ -290,6 +290,42 @@ struct files_table *proc_pid_files(int pid)
 	return files;
 }
 
+int proc_pid_may_access(int pid, bool mm)
+{
+	struct pid_ref r = pid_ref_get(pid, 0);
+	struct thread_group *g;
+	int err = -ESRCH;
+
+	spin_lock(&proc_lock);
+	if ((g = group_of_locked(&r, pid))) { /* t->uvm: swapped under proc_lock */
+		struct task *t = g->leader;
+		bool may = ptrace_may_access_locked(t, true) ||
+			   (mm && (!t->uvm || capable(CAP_PERFMON) || capable(CAP_SYS_ADMIN)));
+		err = may ? 0 : -EPERM;
+	}
+	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
+	return err;
+}
+
+void proc_pid_owner(int pid, bool world_dir, uint32_t *uid, uint32_t *gid)
+{
+	struct pid_ref r = pid_ref_get(pid, 0);
+	struct thread_group *g;
+
+	spin_lock(&proc_lock);
+	if ((g = group_of_locked(&r, pid))) {
+		const struct cred *c = group_cred(g);
+		struct uvm *u = g->leader->uvm; /* swapped and dropped under proc_lock */
+		bool root =
+		    !world_dir && (!u || __atomic_load_n(&u->dumpable, __ATOMIC_RELAXED) != 1);
+		*uid = root ? 0 : c->euid;
+		*gid = root ? 0 : c->egid;
+	}
+	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
+}
+
 bool proc_pid_exists(int pid)
 {
 	struct pid_ref r = pid_ref_get(pid, 0);
@@ -503,8 +539,10 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 		len = g->leader->uvm ? uvm_format_smaps(g->leader->uvm,
 							which == PROC_PID_SMAPS_ROLLUP, buf, size)
 				     : 0;
-	else if (which == PROC_PID_SYSCALL)
-		len = syscall_locked(t ? t : g->leader, buf, size);
+	else if (which == PROC_PID_SYSCALL) /* Linux's lock_trace: PTRACE_MODE_ATTACH_FSCREDS */
+		len = ptrace_may_access_locked(g->leader, true)
+			  ? syscall_locked(t ? t : g->leader, buf, size)
+			  : -EPERM;
 	else if (which == PROC_PID_COREDUMP_FILTER) /* a zombie's is empty, as Linux */
 		len = g->leader->uvm ? dump_filter_text(g->leader->uvm, buf, size) : 0;
 	else

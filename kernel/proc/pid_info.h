@@ -28,6 +28,18 @@ enum proc_pid_file {
 	PROC_PID_NFILES
 };
 
+/* Linux's ptrace_may_access(PTRACE_MODE_*_FSCREDS) on process pid, for
+ * /proc/<pid>'s guarded files (docs/security.md): 0, -EPERM when the
+ * caller may not inspect it, -ESRCH when pid is no process.  mm: a
+ * reader of its memory map (Linux's mm_access for proc_mem_open), which
+ * a process without memory (a zombie) and perfmon_capable (CAP_PERFMON
+ * or CAP_SYS_ADMIN) pass too. */
+int proc_pid_may_access(int pid, bool mm);
+/* Who owns pid's /proc entries (Linux's task_dump_owner): its effective
+ * uid and gid; root instead for any entry but a world-readable directory
+ * (world_dir: /proc/<pid>, task, fdinfo) while pid is not dumpable or has
+ * no memory (a zombie).  Untouched when pid is no process. */
+void proc_pid_owner(int pid, bool world_dir, uint32_t *uid, uint32_t *gid);
 /* Whether pid is a process (a thread group not yet reaped: zombies too). */
 bool proc_pid_exists(int pid);
 /* The smallest process id >= from, or 0 if there is none. */

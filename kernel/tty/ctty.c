@@ -96,9 +96,7 @@ struct tty *ctty_get_current(void)
 	return t;
 }
 
-/* TIOCSCTTY: a session leader without a terminal takes t; one another
- * session has is stolen only with arg 1 and CAP_SYS_ADMIN. */
-static long set_ctty(struct tty *t, unsigned long arg)
+long ctty_set(struct tty *t, unsigned long arg, bool readable)
 {
 	struct thread_group *g = current()->group;
 	long ret = 0;
@@ -109,6 +107,8 @@ static long set_ctty(struct tty *t, unsigned long arg)
 	else if (!leader(g) || session_has_tty_locked(g->sid))
 		ret = -EPERM;
 	else if (t->sid && (arg != 1 || !capable(CAP_SYS_ADMIN)))
+		ret = -EPERM;
+	else if (!readable && !capable(CAP_SYS_ADMIN))
 		ret = -EPERM;
 	else if (hung_up(t))
 		ret = -EIO;
@@ -206,8 +206,6 @@ long ctty_ioctl(struct tty *t, bool master, unsigned long cmd, unsigned long arg
 		return get_id(t, master, true, (int *)arg);
 	case TIOCSPGRP:
 		return set_fg(t, (const int *)arg);
-	case TIOCSCTTY:
-		return set_ctty(t, arg);
 	case TIOCNOTTY:
 		return drop_ctty(t);
 	}

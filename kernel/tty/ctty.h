@@ -22,7 +22,12 @@ void ctty_open(struct tty *t, unsigned flags);
 /* /dev/tty: the caller's controlling terminal with a reference for an
  * open file (its driver's get), or NULL (ENXIO). */
 struct tty *ctty_get_current(void);
-/* TIOCGPGRP, TIOCSPGRP, TIOCSCTTY, TIOCNOTTY, TIOCGSID on t (master: on a
+/* TIOCSCTTY through a file of t (readable: open for reading): a session
+ * leader without a terminal takes t; one another session has is stolen
+ * only with arg 1 and CAP_SYS_ADMIN; a file not open for reading needs
+ * CAP_SYS_ADMIN too (Linux's tiocsctty).  0 or -errno. */
+long ctty_set(struct tty *t, unsigned long arg, bool readable);
+/* TIOCGPGRP, TIOCSPGRP, TIOCNOTTY, TIOCGSID on t (master: on a
  * pty master, which asks about its slave): the result, -errno, or
  * -ENOIOCTLCMD for any other cmd. */
 long ctty_ioctl(struct tty *t, bool master, unsigned long cmd, unsigned long arg);

@@ -70,6 +70,8 @@ static long tty_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
 		return cmd == TIOCSPGRP ? -ENOTTY : -EIO;
 	if (cmd == TIOCGPTPEER) /* a pty master's request (Linux's ptm_open_peer) */
 		return -EIO;
+	if (cmd == TIOCSCTTY) /* the one request that asks how f was opened */
+		return ctty_set(t, arg, file_can_read(f));
 	return tty_ioctl_common(t, false, cmd, arg);
 }
 

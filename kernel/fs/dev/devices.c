@@ -85,7 +85,7 @@ static const struct chrdev {
     {"/dev/urandom", MKDEV(1, 9), 0666, &random_ops},
     {"/dev/tty", MKDEV(5, 0), 0666, &tty_file_ops}, /* the caller's controlling terminal */
     {"/dev/console", MKDEV(5, 1), 0600, &tty_file_ops},
-    {"/dev/ptmx", MKDEV(5, 2), 0666, &ptmx_ops}, /* a new pseudo-terminal (tty/pty.c) */
+    {"/dev/ptmx", MKDEV(5, 2), 0666, &ptmx_ops},	  /* a new pseudo-terminal (tty/pty.c) */
     {"/dev/profile", MKDEV(10, 240), 0666, &profile_ops}, /* misc major, a free minor */
     {"/proc/kstat", MKDEV(10, 241), 0444, &kstat_ops},
     {"/proc/strace", MKDEV(10, 242), 0600, &strace_ops},
@@ -151,6 +151,8 @@ int chrdev_open(struct file *f, unsigned flags)
 		return -ENXIO;
 	if (ip->rdev >> 8 == PROC_SYS_MAJOR)
 		return proc_sys_open(ip, flags);
+	if (ip->rdev >> 8 == PROC_PID_MAJOR)
+		return proc_pid_open(f);
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 #include "fs/proc/proc_sys.h"
 #include "lib/spinlock.h"
 #include "mm/heap.h"
+#include "proc/cred.h"
 #include "sched/sched.h"
 #include "sched/wait.h"
 #include <uapi/errno.h>
@@ -231,12 +232,17 @@ long lease_setlease(struct file *f, int fd, unsigned long arg)
 	bool used = false, changed;
 	long err;
 
-	if (!ip || !inode_is_reg(ip)) /* directories too, before any other check */
+	/* Linux's order: the type, the owner, the file's type. */
+	if (type != F_UNLCK && type != F_RDLCK && type != F_WRLCK)
+		return -EINVAL;
+	if (!ip)
+		return -EINVAL;
+	if (ip->uid != cred_current()->fsuid && !capable(CAP_LEASE))
+		return -EACCES;
+	if (!inode_is_reg(ip)) /* directories too */
 		return -EINVAL;
 	if (type == F_UNLCK)
 		return remove_lease(f);
-	if (type != F_RDLCK && type != F_WRLCK)
-		return -EINVAL;
 	if (!(spare = kmalloc(sizeof(*spare))))
 		return -ENOMEM;
 	if ((err = fasync_prepare(f))) {

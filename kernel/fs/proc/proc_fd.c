@@ -21,11 +21,14 @@
 #include "fs/inode.h"
 #include "fs/pipe/pipe.h"
 #include "fs/proc/proc_pid.h"
+#include "fs/permission.h"
 #include "fs/vfs.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/heap.h"
 #include "proc/pid_info.h"
+#include "proc/group.h"
+#include "proc/proc.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
 #include <uapi/stat.h>
@@ -73,7 +76,8 @@ static long fd_target(struct file *f, char *buf)
 
 	/* A directory by its path; one getcwd cannot walk up from (a /proc
 	 * directory) by the name it was opened with, as other files. */
-	if (f->inode && inode_is_dir(f->inode) && vfs_getcwd(&(struct path){f->mnt, f->inode}, buf, PATH_MAX) >= 0)
+	if (f->inode && inode_is_dir(f->inode) &&
+	    vfs_getcwd(&(struct path){f->mnt, f->inode}, buf, PATH_MAX) >= 0)
 		return 0;
 	if (f->inode && f->name && !f->dir) { /* a memfd: named, in no directory */
 		snprintk(buf, PATH_MAX, "/%s (deleted)", f->name);
@@ -195,14 +199,25 @@ long proc_fdinfo_text(int pid, int fd, char *buf, size_t size)
 
 /* ---- the directories ---- */
 
-/* ESRCH once the process is gone (Linux), ENOENT for an fd not open. */
+/* ESRCH once the process is gone (Linux), ENOENT for an fd not open; a
+ * link that is EACCES to read or follow for a caller who may not inspect
+ * the process (Linux's proc_fd_access_allowed, checked at each use). */
 static int fd_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
 {
-	int fdflags, err;
+	int pid = PROC_I(dir)->pid, fdflags, err;
 	struct file *f;
 
-	err = pid_fd_file(PROC_I(dir)->pid, proc_name_to_int(name, len), &f, &fdflags);
-	return err ? err : fd_link(f, out);
+	if ((err = pid_fd_file(pid, proc_name_to_int(name, len), &f, &fdflags)))
+		return err;
+	if (proc_pid_may_access(pid, false) == -EPERM) {
+		file_put(f);
+		err = proc_denied_link(out);
+	} else {
+		err = fd_link(f, out);
+	}
+	if (!err)
+		proc_pid_own(*out, pid);
+	return err;
 }
 
 /* fdinfo/<fd>: a text file naming the fd (read as proc_fdinfo_text). */
@@ -217,6 +232,7 @@ static int fdinfo_dir_lookup(struct inode *dir, const char *name, size_t len, st
 	if ((err = proc_text_file(PROC_I(dir)->pid, 0, PROC_FDINFO_MINOR, out)))
 		return err;
 	PROC_I(*out)->fd = fd;
+	proc_pid_own(*out, PROC_I(dir)->pid);
 	return 0;
 }
 
@@ -243,12 +259,33 @@ static void fd_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, v
 	files_unborrow(files);
 }
 
+/* fd (0500, the process's owner's): the mode bits, or a thread of the
+ * process itself, whoever owns it now (Linux's proc_fd_permission). */
+static int fd_dir_permission(const struct inode *dir, int mask)
+{
+	int err = inode_permission_slow(dir, mask);
+
+	return err && PROC_I(dir)->pid == current()->group->tgid ? 0 : err;
+}
+
+/* fdinfo (0555): only for a caller that may inspect the process (EACCES;
+ * ESRCH once it is gone), then the mode bits (Linux's
+ * proc_fdinfo_permission). */
+static int fdinfo_dir_permission(const struct inode *dir, int mask)
+{
+	int err = proc_pid_check(dir, false);
+
+	return err ? err : inode_permission_slow(dir, mask);
+}
+
 const struct dir_gen proc_fd_dir_gen = {
     .lookup = fd_dir_lookup,
     .iterate = fd_dir_iterate,
+    .permission = fd_dir_permission,
 };
 
 const struct dir_gen proc_fdinfo_dir_gen = {
     .lookup = fdinfo_dir_lookup,
     .iterate = fd_dir_iterate,
+    .permission = fdinfo_dir_permission,
 };

@@ -8,6 +8,7 @@
  */
 #include "fs/proc/proc_pid.h"
 #include "fs/file.h"
+#include "fs/permission.h"
 #include "fs/super.h"
 #include "fs/vfs.h"
 #include "mm/heap.h"
@@ -45,6 +46,15 @@ static void proc_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, voi
 	gen->iterate(dir, pos, emit, ctx);
 }
 
+/* A generated directory's own rule, else the mode bits. */
+static int proc_dir_permission(const struct inode *dir, int mask)
+{
+	const struct dir_gen *gen = PROC_I(dir)->gen;
+
+	return gen && gen->permission ? gen->permission(dir, mask)
+				      : inode_permission_slow(dir, mask);
+}
+
 /* A generated directory takes no new names, so none can shadow a
  * process or self (Linux's answer, ENOENT). */
 static int proc_dir_create(struct inode *dir, const char *name, size_t len, uint32_t mode,
@@ -67,6 +77,7 @@ static int proc_dir_link(struct inode *dir, const char *name, size_t len, struct
 /* No O_TMPFILE (EOPNOTSUPP): procfs makes no regular files. */
 static const struct inode_operations proc_dir_iops = {
     .lookup = proc_lookup,
+    .permission = proc_dir_permission,
     .create = proc_dir_create,
     .mknod = proc_dir_create,
     .mkdir = proc_dir_create,

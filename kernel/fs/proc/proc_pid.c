@@ -154,6 +154,21 @@ static long pid_file_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 	return (long)count;
 }
 
+int proc_pid_open(struct file *f)
+{
+	switch (MINOR(f->inode->rdev)) {
+	case PROC_PID_MAPS:
+	case PROC_PID_SMAPS:
+	case PROC_PID_SMAPS_ROLLUP:
+	case PROC_PID_ENVIRON:
+	case PROC_PID_PAGEMAP:
+		return proc_pid_check(f->inode, true);
+	case PROC_FDINFO_MINOR:
+		return proc_pid_check(f->inode, false);
+	}
+	return 0;
+}
+
 const struct file_ops proc_pid_file_ops = {
     .read_iter = pid_file_read,
     .write_iter = pid_file_write,
@@ -162,6 +177,18 @@ const struct file_ops proc_pid_file_ops = {
 };
 
 /* ---- the links ---- */
+
+void proc_pid_own(struct inode *ip, int pid)
+{
+	proc_pid_owner(pid, ip->mode == (S_IFDIR | 0555), &ip->uid, &ip->gid);
+}
+
+int proc_pid_check(const struct inode *ip, bool mm)
+{
+	int err = proc_pid_may_access(PROC_I(ip)->pid, mm);
+
+	return err == -EPERM ? -EACCES : err;
+}
 
 /* A link to a copy of target, made for one lookup (not charged against
  * the ramfs size, st_size 0 as Linux's /proc links): 0 or -ENOMEM. */
@@ -181,13 +208,31 @@ static int proc_link(const char *target, struct inode **out)
 	return 0;
 }
 
-/* exe, cwd or root: a link to the path, taken now. */
+int proc_denied_link(struct inode **out)
+{
+	int err = proc_link("", out);
+
+	if (!err)
+		(*out)->link.magic = (*out)->link.denied = true;
+	return err;
+}
+
+/* exe, cwd or root: a link to the path, taken now; one that is EACCES to
+ * read or follow for a caller who may not inspect pid (Linux checks
+ * before it looks at the path). */
 static int path_link(int pid, int which, struct inode **out)
 {
-	char *buf = kmalloc(PATH_MAX);
-	int err = !buf		     ? -ENOMEM
-		  : which == PID_EXE ? proc_pid_exe(pid, buf)
-				     : proc_pid_fs_path(pid, which == PID_ROOT, buf);
+	int err = proc_pid_may_access(pid, false);
+	char *buf;
+
+	if (err == -EPERM)
+		return proc_denied_link(out);
+	if (err)
+		return err;
+	if (!(buf = kmalloc(PATH_MAX)))
+		return -ENOMEM;
+	err = which == PID_EXE ? proc_pid_exe(pid, buf)
+			       : proc_pid_fs_path(pid, which == PID_ROOT, buf);
 
 	if (!err)
 		err = proc_link(buf, out);
@@ -218,9 +263,12 @@ int proc_gen_dir(struct inode *parent, const struct dir_gen *gen, int pid, int t
 
 int proc_text_file(int pid, int tid, int which, struct inode **out)
 {
-	uint32_t perm = which == PROC_PID_COREDUMP_FILTER ? 0644 /* Linux's */
-			: which == PROC_PID_PAGEMAP	  ? 0400
-							  : 0444;
+	/* Linux's: the owner only for what gives away more than the rest */
+	uint32_t perm =
+	    which == PROC_PID_COREDUMP_FILTER ? 0644
+	    : which == PROC_PID_PAGEMAP || which == PROC_PID_ENVIRON || which == PROC_PID_SYSCALL
+		? 0400
+		: 0444;
 	struct inode *ip = proc_inode_alloc(S_IFCHR | perm, MKDEV(PROC_PID_MAJOR, which));
 
 	if (!ip)
@@ -240,16 +288,9 @@ int proc_entry_index(const char *const *names, int n, const char *name, size_t l
 	return -1;
 }
 
-/* ESRCH once the process is gone, whatever the name (Linux). */
-static int pid_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
+static int pid_dir_entry(struct inode *dir, int pid, int i, struct inode **out)
 {
-	int pid = PROC_I(dir)->pid, i = proc_entry_index(entry_names, PID_ENTRIES, name, len);
-
-	if (!proc_pid_exists(pid))
-		return -ESRCH;
 	switch (i) {
-	case -1:
-		return -ENOENT;
 	case PID_EXE:
 	case PID_CWD:
 	case PID_ROOT:
@@ -263,6 +304,20 @@ static int pid_dir_lookup(struct inode *dir, const char *name, size_t len, struc
 	default:
 		return proc_text_file(pid, 0, i, out);
 	}
+}
+
+/* ESRCH once the process is gone, whatever the name (Linux). */
+static int pid_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
+{
+	int pid = PROC_I(dir)->pid, i = proc_entry_index(entry_names, PID_ENTRIES, name, len), err;
+
+	if (!proc_pid_exists(pid))
+		return -ESRCH;
+	if (i < 0)
+		return -ENOENT;
+	if (!(err = pid_dir_entry(dir, pid, i, out)))
+		proc_pid_own(*out, pid);
+	return err;
 }
 
 /* Nothing once the process is gone. */
@@ -304,13 +359,16 @@ static int self_link(struct inode **out)
 /* /proc/<pid> for a live process; its ".." is /proc (referenced). */
 static int proc_root_lookup(struct inode *proc, const char *name, size_t len, struct inode **out)
 {
-	int pid = proc_name_to_int(name, len);
+	int pid = proc_name_to_int(name, len), err;
 
 	if (len == 4 && !memcmp(name, "self", 4))
 		return self_link(out);
 	if (pid <= 0 || !proc_pid_exists(pid))
 		return -ENOENT;
-	return proc_gen_dir(proc, &pid_dir_gen, pid, 0, 0555, out);
+	if ((err = proc_gen_dir(proc, &pid_dir_gen, pid, 0, 0555, out)))
+		return err;
+	proc_pid_own(*out, pid);
+	return 0;
 }
 
 /* After /proc's own files, self (cookie DIR_GEN_POS), then one directory

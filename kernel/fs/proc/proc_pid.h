@@ -20,6 +20,9 @@
 struct dir_gen {
 	int (*lookup)(struct inode *dir, const char *name, size_t len, struct inode **out);
 	void (*iterate)(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx);
+	/* The directory's access rule (inode_operations.permission), or
+	 * NULL for its mode bits. */
+	int (*permission)(const struct inode *dir, int mask);
 };
 
 /*
@@ -88,6 +91,21 @@ int proc_text_file(int pid, int tid, int which, struct inode **out);
  * rule of proc_pid.c), or 0 for any other inode, a task/<tid> one too
  * (Linux's tgid_pidfd_to_pid: pidfd_send_signal takes such a directory). */
 int proc_pid_dir_pid(const struct inode *ip);
+/* ip, just made for one of pid's entries, gets its owner (proc_pid_owner;
+ * a directory of mode 0555 counts as world-readable). */
+void proc_pid_own(struct inode *ip, int pid);
+/* Whether the caller may inspect the process of ip, a /proc/<pid>
+ * directory or file (proc_pid_may_access; mm: to read its memory map):
+ * 0, -EACCES, -ESRCH. */
+int proc_pid_check(const struct inode *ip, bool mm);
+/* A /proc/<pid> link for a caller who may not inspect the process
+ * (inode.h's link.denied): 0 or -ENOMEM. */
+int proc_denied_link(struct inode **out);
+/* The open of a /proc/<pid> file (fs/dev/devices.c's chrdev_open):
+ * maps, smaps, smaps_rollup, environ, pagemap and fdinfo/<fd> only for
+ * a caller that may inspect the process (EACCES; ESRCH once it is gone),
+ * as Linux's proc_mem_open and fdinfo's open. */
+int proc_pid_open(struct file *f);
 /* The index of name in names[0..n) (NULL entries never match), or -1. */
 int proc_entry_index(const char *const *names, int n, const char *name, size_t len);
 

@@ -26,11 +26,15 @@ static const char *const tid_names[PROC_PID_NFILES] = {
 
 static int tid_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
 {
-	int i = proc_entry_index(tid_names, PROC_PID_NFILES, name, len);
+	int i = proc_entry_index(tid_names, PROC_PID_NFILES, name, len), err;
 
 	if (!proc_tid_exists(PROC_I(dir)->pid, PROC_I(dir)->tid))
 		return -ESRCH;
-	return i < 0 ? -ENOENT : proc_text_file(PROC_I(dir)->pid, PROC_I(dir)->tid, i, out);
+	if (i < 0)
+		return -ENOENT;
+	if (!(err = proc_text_file(PROC_I(dir)->pid, PROC_I(dir)->tid, i, out)))
+		proc_pid_own(*out, PROC_I(dir)->pid);
+	return err;
 }
 
 static void tid_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx)
@@ -55,13 +59,16 @@ static const struct dir_gen tid_dir_gen = {
 /* ESRCH once the process is gone (Linux), ENOENT for a tid not of it. */
 static int task_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
 {
-	int pid = PROC_I(dir)->pid, tid = proc_name_to_int(name, len);
+	int pid = PROC_I(dir)->pid, tid = proc_name_to_int(name, len), err;
 
 	if (!proc_pid_exists(pid))
 		return -ESRCH;
 	if (tid <= 0 || !proc_tid_exists(pid, tid))
 		return -ENOENT;
-	return proc_gen_dir(dir, &tid_dir_gen, pid, tid, 0555, out);
+	if ((err = proc_gen_dir(dir, &tid_dir_gen, pid, tid, 0555, out)))
+		return err;
+	proc_pid_own(*out, pid);
+	return 0;
 }
 
 /* Threads in tid order: the cookie after tid is DIR_GEN_POS + tid + 1. */
