@@ -31,7 +31,7 @@ $(INITRD_BENCH): $(INITRD) $(BENCH_ROWS_FILE)
 
 ISO_BENCH := $(KBUILD)/fdkernel-bench.iso
 $(ISO_BENCH): $(KERNEL) $(INITRD_BENCH) iso/boot/grub/grub.cfg.in
-	$(call make_iso,$@,bench,bench quiet,$(INITRD_BENCH))
+	$(call make_iso,$@,bench,bench quiet norandmaps,$(INITRD_BENCH))
 
 # The Linux guest's initramfs: our /init, fdkernel's /bin/init (run as
 # `init bench`), /bin/true for fork+execve, the benchmarks in /bench,

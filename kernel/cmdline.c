@@ -43,6 +43,8 @@ static void apply_word(const char *w, size_t len)
 		kopts.pci_nomsi = true;
 	else if (!strcmp(word, "heaptrace"))
 		kopts.heaptrace = true;
+	else if (!strcmp(word, "norandmaps"))
+		kopts.norandmaps = true;
 	else if (!strcmp(word, "enosys=log"))
 		kopts.enosys_log = true;
 	else if (!strcmp(word, "lockdeptest=cycle") || !strcmp(word, "lockdeptest=sleep"))

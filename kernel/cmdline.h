@@ -31,6 +31,9 @@ struct kernel_options {
 	/* pci=nomsi: devices interrupt through their INTx lines and the I/O
 	 * APIC, not MSI-X (Linux's word; drivers/pci/pci_irq.c) */
 	bool pci_nomsi;
+	/* norandmaps: no address-space randomisation (mm/randomize.c), as
+	 * Linux's boot word; make bench uses it */
+	bool norandmaps;
 };
 
 extern struct kernel_options kopts;

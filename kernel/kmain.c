@@ -30,6 +30,7 @@
 #include "fs/vfs.h"
 #include "ipc/ipc.h"
 #include "mm/heaptrace.h"
+#include "mm/uvm.h"
 #include "mm/mm.h"
 #include "proc/futex.h"
 #include "proc/proc.h"
@@ -83,6 +84,7 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	idt_init();
 	pic_init();
 	mm_init();
+	randomize_init();
 	if (kopts.test || kopts.heaptrace)
 		heaptrace_start();
 	acpi_init();

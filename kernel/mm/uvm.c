@@ -330,17 +330,17 @@ bool uvm_range_ok(uint64_t addr, uint64_t len)
 	return addr >= USER_IMAGE_MIN && addr < USER_STACK_TOP && len <= USER_STACK_TOP - addr;
 }
 
-void uvm_set_mmap_base(struct uvm *u, uint64_t stack_limit)
+void uvm_set_mmap_base(struct uvm *u, uint64_t stack_limit, const struct uvm_layout *l)
 {
-	uint64_t gap = stack_limit;
+	uint64_t gap = stack_limit, pad = STACK_GUARD_GAP + l->stack_rnd_max;
 
-	if (gap + STACK_GUARD_GAP > gap) /* a limit near RLIM_INFINITY would wrap */
-		gap += STACK_GUARD_GAP;
+	if (gap + pad > gap) /* a limit near RLIM_INFINITY would wrap */
+		gap += pad;
 	if (gap < MMAP_GAP_MIN)
 		gap = MMAP_GAP_MIN;
 	else if (gap > MMAP_GAP_MAX)
 		gap = MMAP_GAP_MAX;
-	u->mmap_base = PAGE_ALIGN_UP(USER_STACK_TOP - gap);
+	u->mmap_base = PAGE_ALIGN_UP(USER_STACK_TOP - gap - l->mmap_rnd);
 }
 
 /* brk under u->lock: threads move one break.  The heap is one vma grown

@@ -150,8 +150,31 @@ int uvm_populate(struct uvm *u, uint64_t start, uint64_t end);
 /* Whether [addr, addr+len) lies where mappings may go: above
  * USER_IMAGE_MIN, below USER_STACK_TOP. */
 bool uvm_range_ok(uint64_t addr, uint64_t len);
-/* Linux's mmap_base for a stack limit (RLIMIT_STACK at exec): u's top of
- * mmap placement. */
-void uvm_set_mmap_base(struct uvm *u, uint64_t stack_limit);
+/*
+ * Where exec puts a new image's parts (mm/randomize.c), drawn once per
+ * exec: every offset 0 and the stack at USER_STACK_TOP without
+ * randomisation.  Linux's x86_64 amounts: the stack's top up to 16 GiB
+ * lower and its first frame up to 8 KiB lower still, the mmap base (and
+ * with it a static PIE) up to 1 TiB lower, the heap's start up to 1 GiB
+ * higher.
+ */
+#define STACK_RND_BITS 22 /* pages: Linux's STACK_RND_MASK */
+#define MMAP_RND_BITS  28 /* pages: Linux's mmap_rnd_bits */
+#define BRK_RND_RANGE  (1UL << 30)
+struct uvm_layout {
+	uint64_t stack_top;	/* the end of the stack vma */
+	uint64_t stack_pad;	/* bytes left unused below the argument strings */
+	uint64_t stack_rnd_max; /* kept free for the stack's move: mmap's gap grows by it */
+	uint64_t mmap_rnd;	/* mmap_base lowered by it */
+	uint64_t brk_rnd;	/* added to the heap's start */
+};
+/* randomize: not personality's ADDR_NO_RANDOMIZE (or a set-id program);
+ * /proc/sys/kernel/randomize_va_space decides the rest. */
+void uvm_layout_draw(struct uvm_layout *l, bool randomize);
+/* Applies the boot word norandmaps. */
+void randomize_init(void);
+/* Linux's mmap_base for a stack limit (RLIMIT_STACK at exec) and layout
+ * l: u's top of mmap placement. */
+void uvm_set_mmap_base(struct uvm *u, uint64_t stack_limit, const struct uvm_layout *l);
 
 #endif

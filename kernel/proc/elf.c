@@ -5,8 +5,9 @@
  * No page is ever user writable and executable at once: a W+X segment is
  * refused, and so are segments that share a page.
  *
- * ET_DYN images (static PIE: gcc -static-pie) are placed at a fixed base,
- * ET_DYN_BASE, and relocate themselves from the auxiliary vector (AT_PHDR,
+ * ET_DYN images without an interpreter (static PIE: gcc -static-pie; a
+ * loader run as a program) go where an mmap of their size would, at the
+ * top of the mmap area, as Linux places them, and relocate themselves from the auxiliary vector (AT_PHDR,
  * AT_ENTRY point into the placed image).  There is no dynamic loader: a
  * program naming an interpreter (PT_INTERP) gets Linux's errors for a bad or
  * missing one (ENOEXEC, ENOENT, ...), and ENOEXEC when it exists.
@@ -26,12 +27,12 @@
 #define EI_NIDENT 16
 
 /*
- * Where an ET_DYN program's lowest segment goes: Linux's ELF_ET_DYN_BASE on
- * x86_64 without randomisation (what `setarch -R` gives a PIE).  Fixed, not
- * randomised, so that traces and fault reports repeat from run to run.  The
- * brk heap starts above the image as for ET_EXEC.
+ * Linux's ELF_ET_DYN_BASE on x86_64 (2/3 of the 47-bit space): where the
+ * brk heap of an ET_DYN program without an interpreter starts, since the
+ * program itself sits in the mmap area (Linux keeps the heap away from
+ * the mappings it grows towards).  An ET_EXEC's heap starts above it.
  */
-#define ET_DYN_BASE 0x555555554000UL
+#define ELF_ET_DYN_BASE 0x555555554aaaUL
 
 /* Linux's limit: a program header table of at most 64 KiB. */
 #define MAX_PHNUM (65536 / sizeof(struct elf64_phdr))
@@ -204,13 +205,14 @@ static int check_interp(struct inode *ip, const struct elf64_phdr *ph)
 
 /*
  * What the headers ask before anything is mapped: an interpreter (refused,
- * see check_interp) and, for ET_DYN, the load bias that puts the lowest
- * segment's page at ET_DYN_BASE.  Segments are moved by the bias in place.
+ * see check_interp) and, for ET_DYN, the load bias that puts the image's
+ * pages right below u's mmap base.  Segments are moved by the bias in
+ * place.
  */
-static int place_segments(struct inode *ip, const struct elf64_ehdr *eh, struct elf64_phdr *ph,
-			  uint64_t *bias)
+static int place_segments(struct inode *ip, struct uvm *u, const struct elf64_ehdr *eh,
+			  struct elf64_phdr *ph, uint64_t *bias)
 {
-	uint64_t low = USER_END;
+	uint64_t low = USER_END, high = 0;
 	int err;
 
 	for (int i = 0; i < eh->phnum; i++) {
@@ -222,8 +224,12 @@ static int place_segments(struct inode *ip, const struct elf64_ehdr *eh, struct 
 			return -ENOEXEC;
 		if (ph[i].vaddr < low)
 			low = ph[i].vaddr;
+		if (ph[i].memsz < USER_END && ph[i].vaddr + ph[i].memsz > high)
+			high = ph[i].vaddr + ph[i].memsz;
 	}
-	*bias = eh->type == ET_DYN ? ET_DYN_BASE - PAGE_ALIGN_DOWN(low) : 0;
+	*bias = 0;
+	if (eh->type == ET_DYN && high > low && PAGE_ALIGN_UP(high) - PAGE_ALIGN_DOWN(low) < u->mmap_base)
+		*bias = u->mmap_base - (PAGE_ALIGN_UP(high) - PAGE_ALIGN_DOWN(low)) - PAGE_ALIGN_DOWN(low);
 	for (int i = 0; i < eh->phnum; i++)
 		if (ph[i].type == PT_LOAD)
 			ph[i].vaddr += *bias;
@@ -248,7 +254,7 @@ int elf_load(struct inode *ip, struct uvm *u, struct elf_image *img)
 	err = inode_read(ip, ph, phsize, eh.phoff) == (long)phsize ? 0 : -ENOEXEC;
 	memset(img, 0, sizeof(*img));
 	if (!err)
-		err = place_segments(ip, &eh, ph, &bias);
+		err = place_segments(ip, u, &eh, ph, &bias);
 	for (int i = 0; !err && i < eh.phnum; i++) {
 		if (ph[i].type != PT_LOAD)
 			continue;
@@ -263,6 +269,7 @@ int elf_load(struct inode *ip, struct uvm *u, struct elf_image *img)
 	}
 	kfree(ph);
 	img->entry = eh.entry + bias;
+	img->brk = eh.type == ET_DYN ? PAGE_ALIGN_UP(ELF_ET_DYN_BASE) : PAGE_ALIGN_UP(img->end);
 	if (!err && (!nload || img->entry < USER_IMAGE_MIN || img->entry >= img->end))
 		err = -ENOEXEC;
 	img->phnum = eh.phnum;

@@ -18,11 +18,12 @@ struct elf_image {
 	uint64_t phdr_va; /* where the program headers are mapped, 0 if not */
 	uint16_t phnum;
 	uint16_t phentsize;
-	uint64_t end; /* highest address of any segment: brk starts above */
+	uint64_t end; /* highest address of any segment */
+	uint64_t brk; /* where the heap starts, before randomisation */
 };
 
-/* Maps the PT_LOAD segments of ip into u's space and mapping list.  0,
- * -ENOEXEC, -ENOMEM or -EIO. */
+/* Maps the PT_LOAD segments of ip into u's space and mapping list (an
+ * ET_DYN program below u's mmap base).  0, -ENOEXEC, -ENOMEM or -EIO. */
 int elf_load(struct inode *ip, struct uvm *u, struct elf_image *img);
 
 #endif

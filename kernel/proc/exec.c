@@ -7,6 +7,7 @@
  */
 #include "proc/exec.h"
 #include "proc/exec_strings.h"
+#include "lib/random.h"
 #include "proc/posix_timer.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
@@ -36,6 +37,7 @@
 #include "sys/strace.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
+#include <uapi/personality.h>
 
 #define AT_NULL	    0
 #define AT_PHDR	    3
@@ -112,43 +114,45 @@ static int build_auxv(uint64_t *auxv, const struct elf_image *img, uint64_t rand
 }
 
 /* The stack vma's first bottom: the arguments' pages and 128 KiB more,
- * within the stack limit (Linux's setup_arg_pages). */
-static uint64_t stack_base(uint64_t sp, uint64_t limit)
+ * within the stack limit (Linux's setup_arg_pages), below top. */
+static uint64_t stack_base(uint64_t top, uint64_t sp, uint64_t limit)
 {
-	uint64_t used = USER_STACK_TOP - PAGE_ALIGN_DOWN(sp);
+	uint64_t used = top - PAGE_ALIGN_DOWN(sp);
 
 	if (limit < used + STACK_INITIAL_EXPAND)
-		return limit < used ? PAGE_ALIGN_DOWN(sp) : PAGE_ALIGN_UP(USER_STACK_TOP - limit);
+		return limit < used ? PAGE_ALIGN_DOWN(sp) : PAGE_ALIGN_UP(top - limit);
 	return PAGE_ALIGN_DOWN(sp) - STACK_INITIAL_EXPAND;
 }
 
 /*
- * Lays out the initial stack (SysV ABI): strings at the top, 16 random
- * bytes, then argc, argv[], NULL, envp[], NULL, auxv, with rsp 16-aligned
- * at argc.  limit: RLIMIT_STACK.  Returns the initial rsp, or 0 if memory
- * ran out.
+ * Lays out the initial stack (SysV ABI) below l's top: strings at the
+ * top, l's random pad, 16 random bytes (AT_RANDOM), then argc, argv[],
+ * NULL, envp[], NULL, auxv, with rsp 16-aligned at argc.  limit:
+ * RLIMIT_STACK.  Returns the initial rsp, or 0 if memory ran out.
  */
 static uint64_t build_stack(struct uvm *u, const struct exec_strings *s,
-			    const struct elf_image *img, uint64_t limit, const struct cred *c,
-			    bool secure)
+			    const struct elf_image *img, uint64_t limit, const struct uvm_layout *l,
+			    const struct cred *c, bool secure)
 {
 	struct vm_space *vm = u->space;
-	struct vma stack = {.end = USER_STACK_TOP,
+	struct vma stack = {.end = l->stack_top,
 			    .prot = PROT_READ | PROT_WRITE,
 			    .flags = VMA_STACK | VMA_GROWSDOWN};
 	int nptr = 1 + s->argc + 1 + s->envc + 1;
-	uint64_t strings = USER_STACK_TOP - PAGE_ALIGN_UP(s->len + 1), random = strings - 16;
+	uint64_t strings = l->stack_top - PAGE_ALIGN_UP(s->len + 1);
+	uint64_t random = strings - l->stack_pad - 16;
 	uint64_t vecsz = (uint64_t)nptr * 8 + NAUXV * 16;
 	uint64_t sp = (random - vecsz) & ~15UL, *vec;
-	uint64_t rnd[2] = {rdtsc() * 0x9e3779b97f4a7c15UL, clock_monotonic_ns() ^ 0xa5a5a5a5UL};
+	uint8_t rnd[16];
 	uint64_t va = strings;
 
 	/* The vma grows down on faults (vma_stack_grow). */
-	stack.start = stack_base(sp, limit);
+	stack.start = stack_base(l->stack_top, sp, limit);
 	if (uvm_add_vma(u, &stack) ||
-	    vm_map_anon(vm, PAGE_ALIGN_DOWN(sp), USER_STACK_TOP - PAGE_ALIGN_DOWN(sp),
+	    vm_map_anon(vm, PAGE_ALIGN_DOWN(sp), l->stack_top - PAGE_ALIGN_DOWN(sp),
 			vma_pte_flags(&stack)))
 		return 0;
+	random_fill(rnd, sizeof(rnd));
 	if (!(vec = kmalloc(vecsz)))
 		return 0;
 	vec[0] = (uint64_t)s->argc;
@@ -231,7 +235,7 @@ static int exec_take_over(struct task *t)
 
 /* Point of no return: the task takes the new memory and program (and the
  * caller's reference to its file, with the write denial); its name is the
- * last component of path. */
+ * last component of path.  u's brk is set. */
 static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *img, uint64_t sp,
 			const char *path, struct inode *exe, char *exe_path)
 {
@@ -242,11 +246,10 @@ static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *i
 	 * still mapped, and forgotten (Linux's exec_mm_release). */
 	if (t == current())
 		futex_exec_release(t);
-	/* Set while u is still private: once t->uvm points at it, brk is
-	 * written only under u->lock, and /proc reads exe_path. */
+	/* Set while u is still private: once t->uvm points at it, /proc
+	 * reads exe_path. */
 	u->exe = exe;
 	u->exe_path = exe_path;
-	u->brk_start = u->brk = PAGE_ALIGN_UP(img->end);
 	old = task_swap_uvm(t, u);
 	if (t == current())
 		vm_switch(u->space);
@@ -424,6 +427,8 @@ static void exec_creds(struct task *t, struct uvm *u, struct cred *new, bool sec
 	bool now_secure = cred_exec_commit(t, new, file, exec_unsafe(t)); /* new is gone now */
 	const struct cred *c = task_cred(t);
 
+	if (file->setuid || file->setgid)
+		t->personality &= ~PER_CLEAR_ON_SETID;
 	/* A program run with other effective ids than the real ones is not
 	 * dumpable (Linux's begin_new_exec, suid_dumpable 0). */
 	if (c->euid != c->uid || c->egid != c->gid)
@@ -444,6 +449,7 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 	struct inode *ip;
 	struct cred *cred;
 	struct exec_ids file;
+	struct uvm_layout layout;
 	bool secure, nosuid;
 	uint64_t sp, stack_limit = rlimit_soft(t->group, RLIMIT_STACK);
 	int err = lookup_program(tg, strs, &ip, &nosuid, &interp);
@@ -451,6 +457,8 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 	if (err)
 		return err;
 	exec_file_ids(t, ip, nosuid, &file);
+	/* A set-id program is randomised whatever the caller's persona. */
+	uvm_layout_draw(&layout, !(t->personality & ADDR_NO_RANDOMIZE) || file.setuid || file.setgid);
 	if (!(cred = cred_exec_prepare(t, &file, exec_unsafe(t), &secure)) || !(vm = vm_create())) {
 		cred_put(cred);
 		exe_inode_put(ip);
@@ -460,12 +468,14 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 	if (!(u = uvm_create(vm)))
 		err = -ENOMEM;
 	else
-		uvm_set_mmap_base(u, stack_limit);
+		uvm_set_mmap_base(u, stack_limit, &layout);
 	if (u && t->uvm) /* kept across exec, as Linux's mm flags (MMF_INIT_MASK) */
 		u->dump_filter = __atomic_load_n(&t->uvm->dump_filter, __ATOMIC_RELAXED);
 	if (!err)
 		err = elf_load(ip, u, &img);
-	if (!err && !(sp = build_stack(u, strs, &img, stack_limit, cred, secure)))
+	if (!err) /* while u is private: then brk is written only under u->lock */
+		u->brk_start = u->brk = img.brk + layout.brk_rnd;
+	if (!err && !(sp = build_stack(u, strs, &img, stack_limit, &layout, cred, secure)))
 		err = -ENOMEM;
 	if (!err && !keep_cmdline(u, strs))
 		err = -ENOMEM;

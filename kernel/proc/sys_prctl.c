@@ -22,6 +22,7 @@
 #include "sched/sched.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
+#include <uapi/personality.h>
 
 #define PR_SET_PDEATHSIG       1
 #define PR_GET_PDEATHSIG       2
@@ -39,7 +40,6 @@
 #define PR_GET_CHILD_SUBREAPER 37
 #define TASK_COMM_LEN	       16      /* Linux's comm buffer, NUL included */
 #define TIMER_SLACK_DEFAULT    50000UL /* ns, Linux's */
-#define PERSONALITY_QUERY      0xffffffffU
 
 /* The caller's name becomes the string at uname, cut to 15 bytes.  The
  * name is the task's own; other tasks only print it (a reader racing with
@@ -149,9 +149,10 @@ void prctl_clone(struct task *child, const struct task *parent)
 	child->no_new_privs = parent->no_new_privs;
 }
 
-/* The persona is stored and reported; of its flags only STICKY_TIMEOUTS
- * acts (select and ppoll leave the timeout alone: fs/event/select.c), as
- * nothing here randomises addresses or emulates another ABI.  0xffffffff
+/* The persona is stored and reported; of its flags STICKY_TIMEOUTS acts
+ * (select and ppoll leave the timeout alone: fs/event/select.c) and
+ * ADDR_NO_RANDOMIZE (exec's layout: mm/randomize.c); no other ABI is
+ * emulated.  0xffffffff
  * only queries; any other value is taken, unknown ones too, as Linux. */
 SYSCALL_DEFINE1(personality, unsigned int, persona)
 {

@@ -127,7 +127,8 @@ struct task {
 	 * slack in ns (rdtsc faults, tsc_sigsegv, are the scheduler's part). */
 	int pdeath_signal;
 	uint64_t timer_slack_ns, default_slack_ns;
-	/* personality(2)'s persona: stored and reported, not acted on. */
+	/* personality(2)'s persona (uapi/personality.h: STICKY_TIMEOUTS and
+	 * ADDR_NO_RANDOMIZE act). */
 	unsigned int personality;
 	/* PR_SET_NO_NEW_PRIVS (proc/capability.c), own: set once, never
 	 * cleared, inherited by clone, kept by execve (which then grants no

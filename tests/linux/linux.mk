@@ -16,7 +16,7 @@ LINUX_PROGS := $(patsubst tests/linux/%.c,$(BUILD)/linux/%,$(LINUX_SRCS))
 # musl-gcc specs know only -static (their -static-pie makes a dynamic
 # program asking for /lib/ld-musl-x86_64.so.1), so the start files and the
 # link flags of gcc's -static-pie are spelt out.
-LINUX_PIE := hello errno_tls fork_exec
+LINUX_PIE := hello errno_tls fork_exec mem_aslr
 MUSL_LIB := /usr/lib/x86_64-linux-musl
 LINUX_PIE_CFLAGS := $(filter-out -static,$(LINUX_CFLAGS)) -fPIE -nostartfiles \
 	-Wl,-static,-pie,--no-dynamic-linker,-z,text

@@ -15,6 +15,7 @@
 #include "proc/task.h"
 #include "sched/wait.h"
 #include "sys/syscall.h"
+#include <uapi/personality.h>
 #include <uapi/errno.h>
 
 /* Linux's select sets (fs/event/select.c): what readiness marks each set. */
@@ -84,7 +85,6 @@ static long timeval_deadline(const struct timeval_k *utv, uint64_t *deadline)
  * If that fails an interrupted call is not restarted (its timeout could
  * not be kept): EINTR.
  */
-#define STICKY_TIMEOUTS 0x4000000 /* personality(2) flag */
 
 static long timeout_finish(uint64_t deadline, void *utimeout, bool timeval, long ret)
 {
