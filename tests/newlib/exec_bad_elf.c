@@ -147,9 +147,16 @@ static void bad_machine(void)
 {
 	img.eh.machine = 3; /* i386 */
 }
+/* Placed below the mmap base, as Linux places a static PIE, it fits the
+ * address space; its 64 TiB of bss do not fit memory: ENOMEM before the
+ * point of no return.  One past the address space cannot be placed. */
 static void huge_memsz(void)
 {
 	img.ph[0].memsz = 1UL << 46;
+}
+static void memsz_past_space(void)
+{
+	img.ph[0].memsz = 1UL << 47;
 }
 static void unaligned(void)
 {
@@ -189,7 +196,8 @@ static const struct image_case {
     {too_many_phdrs, ENOEXEC, 0, "program headers over 64 KiB: ENOEXEC"},
     {phdrs_past_end, ENOEXEC, 0, "program headers past the end of the file: ENOEXEC"},
     {bad_machine, ENOEXEC, 0, "e_machine i386: ENOEXEC"},
-    {huge_memsz, ENOEXEC, SIGSEGV, "a 64 TiB p_memsz"},
+    {huge_memsz, ENOMEM, SIGSEGV, "a 64 TiB p_memsz"},
+    {memsz_past_space, ENOEXEC, SIGSEGV, "a 128 TiB p_memsz"},
     {unaligned, ENOEXEC, SIGSEGV, "p_vaddr and p_offset differing modulo the page"},
     {entry_outside, ENOEXEC, SIGSEGV, "the entry outside every segment"},
     {overlapping, ENOEXEC, SIGSEGV, "a writable segment over the code's page"},
