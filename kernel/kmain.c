@@ -3,6 +3,7 @@
  * (console, boot information, CPU tables, memory, interrupts) and then runs
  * what the command line asks for.
  */
+#include "block/blkdev.h"
 #include <stdint.h>
 #include "arch/x86_64/cpuinfo.h"
 #include "arch/x86_64/acpi.h"
@@ -107,8 +108,9 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	vfs_init();    /* after timer_init: file times read the clock */
 	strace_init(); /* after vfs_init: it looks for the program */
 	irq_enable();
-	smp_boot(); /* after timer_init: the APs' timers use its calibration */
-	pci_init(); /* after smp_boot (MSI-X to any CPU) and vfs_init (nodes, /sys) */
+	smp_boot();   /* after timer_init: the APs' timers use its calibration */
+	block_init(); /* after vfs_init (/dev) and irq_enable: it sleeps on mutexes */
+	pci_init();   /* after smp_boot (MSI-X to any CPU) and vfs_init (nodes, /sys) */
 	sysfs_seal();
 	printk("fdkernel: up (%lu ms since boot)\n", clock_monotonic_ns() / 1000000);
 

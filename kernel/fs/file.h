@@ -54,6 +54,13 @@ struct file_ops {
 	 * becomes readable or writable (fs/fasync.h); NULL or absent: the
 	 * flag is only stored, as Linux's files without ->fasync. */
 	struct fasync_list *(*fasync)(struct file *f);
+	/* fsync and fdatasync: write what is cached back (a disk's blocks,
+	 * block/bdev_file.c); without it the file has nothing to sync. */
+	int (*fsync)(struct file *f);
+	/* A device of fixed size (a disk): its size in bytes.  lseek works
+	 * on it, SEEK_END counts from the size and a position past the size
+	 * is EINVAL, as Linux's fixed_size_llseek. */
+	uint64_t (*fixed_size)(struct file *f);
 	/* Last reference gone. */
 	void (*release)(struct file *f);
 	/* Lines of its own for /proc/<pid>/fdinfo/<fd> (Linux's show_fdinfo:

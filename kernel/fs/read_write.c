@@ -24,7 +24,8 @@
 /* Regular files and directories have positions; devices, pipes, sockets do not. */
 static bool seekable(struct file *f)
 {
-	return f->inode && (inode_is_reg(f->inode) || inode_is_dir(f->inode) || f->ops->seekable);
+	return f->inode && (inode_is_reg(f->inode) || inode_is_dir(f->inode) || f->ops->seekable ||
+			    f->ops->fixed_size);
 }
 
 /* What every transfer checks first: -EBADF (access mode), -EINVAL (no such operation). */
@@ -224,11 +225,35 @@ SYSCALL_DEFINE6(pwritev2, int, fd, const struct iovec *, vec, unsigned long, vle
 	return fd_rwv(fd, vec, vlen, pos_l == -1 ? NULL : &pos_l, flags, true);
 }
 
+/* A disk's lseek (Linux's fixed_size_llseek): SEEK_END from its size,
+ * all data (SEEK_HOLE is the end), nothing past the end. */
+static long seek_fixed(struct file *f, long off, unsigned int whence)
+{
+	long size = (long)f->ops->fixed_size(f), pos;
+
+	if (whence == SEEK_DATA || whence == SEEK_HOLE) {
+		if (off < 0 || off >= size)
+			return -ENXIO;
+		return whence == SEEK_HOLE ? size : off;
+	}
+	if (whence == SEEK_SET)
+		pos = off;
+	else if (whence == SEEK_CUR)
+		pos = (long)file_pos_get(f) + off;
+	else if (whence == SEEK_END)
+		pos = size + off;
+	else
+		return -EINVAL;
+	return pos < 0 || pos > size ? -EINVAL : pos;
+}
+
 /* Under file_pos_lock: the new position for lseek, or -EINVAL, -ENXIO. */
 static long seek_target(struct file *f, long off, unsigned int whence)
 {
 	long base;
 
+	if (f->ops->fixed_size)
+		return seek_fixed(f, off, whence);
 	if ((whence == SEEK_DATA || whence == SEEK_HOLE) && inode_is_reg(f->inode))
 		return inode_seek_hole_data(f->inode, off, whence == SEEK_HOLE);
 	if (whence == SEEK_SET)

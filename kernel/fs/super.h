@@ -110,6 +110,10 @@ unsigned long sb_count(void);
  * default. */
 extern struct super_block *internal_sb;
 
+/* The root of devtmpfs's one instance, referenced, where drivers make
+ * and remove their /dev nodes (block/genhd.c); NULL before it exists. */
+struct inode *devtmpfs_root(void);
+
 /* tmpfs's default size (the ramfs_size= boot option, or half of memory). */
 size_t tmpfs_default_pages(void);
 /*

@@ -1,5 +1,5 @@
 /*
- * statfs/fstatfs, /proc/filesystems and /proc/partitions.  An inode's
+ * statfs/fstatfs and /proc/filesystems.  An inode's
  * instance answers statfs as Linux's does for its type: a tmpfs its
  * size and inode limits and what is in use, proc and sysfs nothing but
  * their magic.  Pipes, sockets and epoll files answer with the magic
@@ -128,11 +128,3 @@ static void format_filesystems(char *buf, size_t size)
 }
 
 SNAPSHOT_OPS(filesystems, 256);
-
-/* No block devices: Linux's header alone. */
-static void format_partitions(char *buf, size_t size)
-{
-	strlcpy(buf, "major minor  #blocks  name\n\n", size);
-}
-
-SNAPSHOT_OPS(partitions, 64);

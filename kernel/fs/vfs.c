@@ -5,6 +5,7 @@
  * and bring-up (root, initrd, /dev, /proc, /tmp).
  */
 #include "fs/vfs.h"
+#include "block/bdev_file.h"
 #include "fs/mount.h"
 #include "fs/permission.h"
 #include "fs/super.h"
@@ -176,13 +177,16 @@ int vfs_open_inode(struct inode *ip, unsigned int flags, struct file **out)
 		return fifo_open(ip, flags, out);
 	if (S_ISCHR(ip->mode))
 		ops = chrdev_ops(ip->rdev);
+	else if (S_ISBLK(ip->mode))
+		ops = blkdev_file_ops(); /* block/bdev_file.c */
 	else if (!inode_is_reg(ip) && !inode_is_dir(ip))
-		ops = NULL; /* block devices and sockets: no driver here, as Linux's ENXIO */
+		ops = NULL; /* sockets: no driver, as Linux's ENXIO */
 	if (!ops)
 		return -ENXIO;
 	if (!inode_is_reg(ip) && (err = open_file(ip, ops, flags, out)))
 		return err;
-	if (S_ISCHR(ip->mode) && (err = chrdev_open(*out, flags))) {
+	if ((S_ISCHR(ip->mode) && (err = chrdev_open(*out, flags))) ||
+	    (S_ISBLK(ip->mode) && (err = blkdev_open(*out, flags)))) {
 		inode_get(ip); /* the caller's reference, which the file's release puts */
 		file_put(*out);
 		return err;

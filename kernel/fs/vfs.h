@@ -80,7 +80,7 @@ int path_create(const struct path *start, const char *path, unsigned int flags, 
 struct path_last {
 	struct path dir;  /* referenced: path_put it */
 	const char *name; /* name_buf, or "" when len is 0 */
-	size_t len;	   /* 0 when the path is "/" (name is the root itself) */
+	size_t len;	  /* 0 when the path is "/" (name is the root itself) */
 	bool trailing_slash;
 	char name_buf[NAME_MAX + 1]; /* the name, NUL-terminated (it may come from a link) */
 };
@@ -179,7 +179,7 @@ const struct file_ops *chrdev_ops(uint32_t rdev);
 int chrdev_open(struct file *f, unsigned flags);
 /* Starts the drivers and creates the missing /dev nodes (/dev must exist). */
 void devices_init(void);
-/* /proc/filesystems, /proc/partitions (sys_statfs.c). */
+/* /proc/filesystems (sys_statfs.c), /proc/partitions (block/proc_partitions.c). */
 extern const struct file_ops filesystems_ops, partitions_ops;
 /* /proc/self and /proc/<pid>, made up at each lookup (proc_pid.c). */
 void proc_pid_init(void);

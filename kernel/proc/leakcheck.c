@@ -1,5 +1,8 @@
 /* Resource counters and the end-of-test leak report (see leakcheck.h). */
 #include "proc/leakcheck.h"
+#include "block/bcache.h"
+#include "block/blkdev.h"
+#include "block/loop.h"
 #include "fs/event/eventpoll.h"
 #include "fs/notify/dnotify.h"
 #include "fs/fasync.h"
@@ -36,7 +39,10 @@ void kcounters_read(struct kcounters *c)
 	 * several CPUs too (on one, a switch ends the period at once). */
 	grace_drain();
 	task_stack_cache_drain(); /* frames kept mapped for the next fork */
-	heap_purge();		  /* large allocations awaiting a shootdown, empty slabs */
+	/* Clean cached blocks are not in use: given back, so that frames
+	 * count what is held (dirty ones stay, and count). */
+	bcache_shrink(~0UL);
+	heap_purge(); /* large allocations awaiting a shootdown, empty slabs */
 	c->free_frames = frame_free_count();
 	c->heap_bytes = heap_bytes_in_use();
 	c->tasks = task_count();
@@ -69,10 +75,14 @@ void kcounters_read(struct kcounters *c)
 	c->mnt_ns = mnt_ns_count();
 	c->ptys = pty_count();
 	c->creds = cred_count();
+	c->disks = disk_count();
+	c->bdevs = bdev_count();
+	c->bufs = bcache_count();
+	c->loops = loop_count();
 	c->heap_serial = heaptrace_serial();
 }
 
-#define LEAK_CHECKS 32 /* the check() lines below */
+#define LEAK_CHECKS 36 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -119,6 +129,10 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(30, "ptys", (long)b->ptys, (long)a->ptys);
 	passed += check(31, "credentials", (long)b->creds, (long)a->creds);
 	passed += check(32, "mount namespaces", (long)b->mnt_ns, (long)a->mnt_ns);
+	passed += check(33, "disks", (long)b->disks, (long)a->disks);
+	passed += check(34, "block devices", (long)b->bdevs, (long)a->bdevs);
+	passed += check(35, "cached blocks", (long)b->bufs, (long)a->bufs);
+	passed += check(36, "loop devices", (long)b->loops, (long)a->loops);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

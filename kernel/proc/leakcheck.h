@@ -5,7 +5,8 @@
  * Committed_AS (mm/commit.h), futex PI states, queued signals, POSIX
  * timers, pidfd identities, inotify watches and events, open files'
  * signal-driven I/O state (fs/fasync.h), dnotify watches, file leases, ptys
- * and credentials, compared when init exits
+ * credentials, disks, partitions, cached blocks and loop devices,
+ * compared when init exits
  * in test mode with what they were when it started.
  */
 #ifndef PROC_LEAKCHECK_H
@@ -43,6 +44,9 @@ struct kcounters {
 	unsigned long mnt_ns;	       /* fs/mount.c */
 	unsigned long ptys;	       /* pseudo-terminals (tty/pty.c) */
 	unsigned long creds;	       /* credentials and group lists (proc/cred.c) */
+	unsigned long disks, bdevs;    /* block/genhd.c: disks, partitions */
+	unsigned long bufs;	       /* block/bcache.c: cached blocks after a shrink */
+	unsigned long loops;	       /* block/loop.c: loop devices */
 	uint64_t heap_serial;	       /* heaptrace_serial(): allocations so far */
 };
 

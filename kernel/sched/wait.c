@@ -37,10 +37,16 @@ void wake_up(struct wait_queue *wq)
 
 void wake_up_poll(struct wait_queue *wq, unsigned int key)
 {
+	spin_lock(&wq->lock);
+	wake_up_locked(wq, key);
+	spin_unlock(&wq->lock);
+}
+
+void wake_up_locked(struct wait_queue *wq, unsigned int key)
+{
 	struct wait_entry *we, *next;
 	bool exclusive_done = false;
 
-	spin_lock(&wq->lock);
 	list_for_each_entry_safe(we, next, &wq->sleepers, link)
 	{
 		if (!we->func)
@@ -50,7 +56,6 @@ void wake_up_poll(struct wait_queue *wq, unsigned int key)
 		else if (!exclusive_done)
 			exclusive_done = we->func(we, key);
 	}
-	spin_unlock(&wq->lock);
 }
 
 bool wait_queue_active(struct wait_queue *wq)

@@ -59,6 +59,11 @@ void wake_up(struct wait_queue *wq);
  * true: lets epoll pass over items that do not watch them (Linux's
  * wake_up_poll).  key must cover every event the change may raise. */
 void wake_up_poll(struct wait_queue *wq, unsigned int key);
+/* wake_up_poll with wq->lock already held: a waker that sets the condition
+ * under that lock, so that the sleeper (which tests it under the lock too)
+ * cannot return and free the queue before the wake-up is done with it
+ * (block/bio.c's submit_bio_wait). */
+void wake_up_locked(struct wait_queue *wq, unsigned int key);
 /* For func entries, which have no task to put to sleep: wait_add queues we
  * on wq unless it is queued already; wait_remove unqueues it (harmless if
  * it is not queued). */

@@ -10,6 +10,7 @@
  * in stored (uncompressed) deflate blocks: zcat reads it, and the kernel
  * needs no compressor.
  */
+#include "lib/crc32.h"
 #include "sys/kconfig.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/timer.h"
@@ -146,19 +147,6 @@ static void config_text(struct text *t)
 	line(t, "CHECKPOINT_RESTORE", calls_implemented("kcmp msgget") ? "y" : NULL);
 }
 
-/* CRC-32 (IEEE 802.3, reflected), as gzip's trailer has it. */
-static uint32_t crc32(const uint8_t *p, size_t len)
-{
-	uint32_t crc = 0xffffffffu;
-
-	while (len--) {
-		crc ^= *p++;
-		for (int k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1));
-	}
-	return ~crc;
-}
-
 static void put_le(uint8_t *p, uint32_t v, int bytes)
 {
 	for (int i = 0; i < bytes; i++)
@@ -191,7 +179,7 @@ static size_t gz_store(const uint8_t *in, size_t len, uint8_t *out)
 		o += 5 + n;
 		done += n;
 	} while (done < len);
-	put_le(out + o, crc32(in, len), 4);
+	put_le(out + o, crc32_update(0, in, len), 4);
 	put_le(out + o + 4, len, 4);
 	return o + GZ_TRAILER;
 }

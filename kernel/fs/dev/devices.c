@@ -4,6 +4,7 @@
  * and full (profile, random and urandom are in profile.c and random.c).
  */
 #include "arch/x86_64/cpuinfo.h"
+#include "block/loop.h"
 #include "tty/console.h"
 #include "tty/pty.h"
 #include "fs/devpts/devpts.h"
@@ -87,6 +88,7 @@ static const struct chrdev {
     {"/dev/console", MKDEV(5, 1), 0600, &tty_file_ops},
     {"/dev/ptmx", MKDEV(5, 2), 0666, &ptmx_ops},	  /* a new pseudo-terminal (tty/pty.c) */
     {"/dev/profile", MKDEV(10, 240), 0666, &profile_ops}, /* misc major, a free minor */
+    {"/dev/loop-control", MKDEV(10, 237), 0600, &loop_ctl_ops}, /* block/loop.c */
     {"/proc/kstat", MKDEV(10, 241), 0444, &kstat_ops},
     {"/proc/strace", MKDEV(10, 242), 0600, &strace_ops},
     /* Text files of proc/sysinfo.c (regular files on Linux). */

@@ -254,6 +254,18 @@ const struct fs_type devtmpfs_type = {
     .single = &devtmpfs_sb,
 };
 
+struct inode *devtmpfs_root(void)
+{
+	/* The instance outlives its mounts (the type holds it) and keeps
+	 * its root: both constant once set at boot. */
+	struct super_block *sb = __atomic_load_n(&devtmpfs_sb, __ATOMIC_ACQUIRE);
+	struct inode *root = sb ? sb->root : NULL;
+
+	if (root)
+		inode_get(root);
+	return root;
+}
+
 struct super_block *internal_sb;
 
 const struct fs_type internal_type = {

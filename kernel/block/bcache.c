@@ -1,0 +1,388 @@
+/*
+ * The buffer cache (bcache.h): a hash of buffers by (block_device, block),
+ * an LRU list for eviction, write-back on sync and eviction.  Mostly
+ * xv6's bio.c, with Linux's dirty flag and a size bound.
+ */
+#include "block/bcache.h"
+#include "block/blkdev.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/frame.h"
+#include "mm/heap.h"
+#include "mm/layout.h"
+#include <uapi/errno.h>
+
+#define BCACHE_HASH 256
+
+/*
+ * Protects the hash chains, the LRU list, every buffer's refcnt and flags,
+ * and the counts.  Innermost but for the frame and heap locks; never held
+ * across I/O or a buffer's sleeping lock.
+ */
+static struct spinlock bcache_lock = SPINLOCK_INIT("bcache");
+static struct list_head hash[BCACHE_HASH];
+static struct list_head lru = LIST_HEAD_INIT(lru); /* most recently used first */
+static unsigned long nbufs, ndirty;
+static bool hash_ready;
+
+static struct list_head *chain(const struct block_device *bdev, uint64_t blockno)
+{
+	uint64_t h = ((uint64_t)bdev >> 4) * 31 + blockno;
+
+	return &hash[(h ^ (h >> 8)) % BCACHE_HASH];
+}
+
+/* The cache's bound: BCACHE_MAX_BUFS, or an eighth of memory if less. */
+static unsigned long bcache_max(void)
+{
+	unsigned long eighth = frame_total_count() / 8;
+
+	return eighth < BCACHE_MAX_BUFS ? eighth : BCACHE_MAX_BUFS;
+}
+
+unsigned long bcache_count(void)
+{
+	return __atomic_load_n(&nbufs, __ATOMIC_RELAXED);
+}
+
+unsigned long bcache_dirty_count(void)
+{
+	return __atomic_load_n(&ndirty, __ATOMIC_RELAXED);
+}
+
+uint32_t bcache_default_blocksize(uint32_t lbsize, uint64_t sectors)
+{
+	uint32_t bs = PAGE_SIZE;
+
+	while (bs > lbsize && ((sectors << SECTOR_SHIFT) & (bs - 1)))
+		bs >>= 1;
+	return bs;
+}
+
+/* Under bcache_lock: the cached buffer, or NULL. */
+static struct buf *find(struct block_device *bdev, uint64_t blockno)
+{
+	struct buf *b;
+	struct list_head *h = chain(bdev, blockno);
+
+	list_for_each_entry(b, h, hash_link) if (b->bdev == bdev && b->blockno == blockno &&
+						 b->size == bdev->blocksize) return b;
+	return NULL;
+}
+
+/* Under bcache_lock: takes b out of the cache's lists (its memory goes
+ * with buf_free, outside the lock). */
+static void unlink_buf(struct buf *b)
+{
+	list_del(&b->hash_link);
+	list_init(&b->hash_link);
+	list_del(&b->lru_link);
+	list_init(&b->lru_link);
+	if (b->flags & BUF_DIRTY)
+		ndirty--;
+	b->flags = (b->flags & ~BUF_DIRTY) | BUF_STALE;
+	nbufs--;
+}
+
+static void buf_free(struct buf *b)
+{
+	frame_unref(V2P(b->data));
+	bdev_put(b->bdev);
+	kfree(b);
+}
+
+/* A new buffer (refcnt 1, not in the cache), or NULL.  Leaves the frame
+ * reserve alone: a cache can always do with less. */
+static struct buf *buf_alloc(struct block_device *bdev, uint64_t blockno)
+{
+	struct buf *b = frame_spare(1) ? kzalloc(sizeof(*b)) : NULL;
+	uint64_t pa = b ? frame_alloc() : 0;
+
+	if (!pa) {
+		kfree(b);
+		return NULL;
+	}
+	b->bdev = bdev;
+	bdev_get(bdev);
+	b->blockno = blockno;
+	b->size = bdev->blocksize;
+	b->refcnt = 1;
+	b->data = P2V(pa);
+	mutex_init(&b->lock, "buf");
+	list_init(&b->hash_link);
+	list_init(&b->lru_link);
+	return b;
+}
+
+static bool buf_has(struct buf *b, uint32_t flag);
+
+/* Under bcache_lock: an unused dirty buffer from the cold end, referenced
+ * for write-back, or NULL. */
+static struct buf *cold_dirty(void)
+{
+	struct buf *b;
+
+	for (b = list_entry(lru.prev, struct buf, lru_link); &b->lru_link != &lru;
+	     b = list_entry(b->lru_link.prev, struct buf, lru_link))
+		if (!b->refcnt && (b->flags & BUF_DIRTY)) {
+			b->refcnt++;
+			return b;
+		}
+	return NULL;
+}
+
+/* Writes the dirty buffer b (referenced by the caller, unlocked) back, and
+ * drops that reference. */
+static void writeback_one(struct buf *b)
+{
+	mutex_lock(&b->lock);
+	if (buf_has(b, BUF_DIRTY))
+		bwrite(b);
+	brelse(b);
+}
+
+/*
+ * Makes room for one more buffer when the cache is at its bound: frees
+ * clean unused buffers from the cold end, or writes a dirty one back and
+ * tries again.  A cache whose every buffer is held grows past its bound
+ * (each holder holds a few, for a bounded time).
+ */
+static void make_room(void)
+{
+	for (int tries = 0; tries < 8; tries++) {
+		struct buf *dirty;
+
+		if (bcache_count() < bcache_max() || bcache_shrink(1))
+			return;
+		spin_lock(&bcache_lock);
+		dirty = cold_dirty();
+		spin_unlock(&bcache_lock);
+		if (!dirty)
+			return;
+		writeback_one(dirty);
+	}
+}
+
+/* The buffer for the block, referenced and locked (not read): 0 or
+ * -ENOMEM. */
+static int getblk(struct block_device *bdev, uint64_t blockno, struct buf **out)
+{
+	struct buf *b, *fresh;
+
+	spin_lock(&bcache_lock);
+	if (!hash_ready) {
+		for (int i = 0; i < BCACHE_HASH; i++)
+			list_init(&hash[i]);
+		hash_ready = true;
+	}
+	b = find(bdev, blockno);
+	if (b)
+		b->refcnt++;
+	spin_unlock(&bcache_lock);
+	if (!b) {
+		make_room();
+		if (!(fresh = buf_alloc(bdev, blockno)))
+			return -ENOMEM;
+		spin_lock(&bcache_lock);
+		b = find(bdev, blockno); /* another task may have made it meanwhile */
+		if (b) {
+			b->refcnt++;
+		} else {
+			b = fresh;
+			fresh = NULL;
+			list_add(&b->hash_link, chain(bdev, blockno));
+			list_add(&b->lru_link, &lru);
+			nbufs++;
+		}
+		spin_unlock(&bcache_lock);
+		if (fresh)
+			buf_free(fresh);
+	}
+	mutex_lock(&b->lock);
+	*out = b;
+	return 0;
+}
+
+int bget(struct block_device *bdev, uint64_t blockno, struct buf **out)
+{
+	return getblk(bdev, blockno, out);
+}
+
+static bool buf_has(struct buf *b, uint32_t flag)
+{
+	bool v;
+
+	spin_lock(&bcache_lock);
+	v = b->flags & flag;
+	spin_unlock(&bcache_lock);
+	return v;
+}
+
+static void set_flags(struct buf *b, uint32_t set, uint32_t clear)
+{
+	spin_lock(&bcache_lock);
+	if ((set & BUF_DIRTY) && !(b->flags & (BUF_DIRTY | BUF_STALE)))
+		ndirty++;
+	if ((clear & BUF_DIRTY) && (b->flags & BUF_DIRTY))
+		ndirty--;
+	b->flags = (b->flags | set) & ~clear;
+	if (b->flags & BUF_STALE) /* gone from the cache: never counted dirty */
+		b->flags &= ~BUF_DIRTY;
+	spin_unlock(&bcache_lock);
+}
+
+static int buf_io(struct buf *b, enum bio_op op)
+{
+	return blkdev_rw_kernel(b->bdev, op, b->blockno * b->size, b->data, b->size);
+}
+
+int bread(struct block_device *bdev, uint64_t blockno, struct buf **out)
+{
+	int err = getblk(bdev, blockno, out);
+
+	if (err || buf_has(*out, BUF_VALID))
+		return err;
+	if ((err = buf_io(*out, BIO_READ))) {
+		brelse(*out);
+		*out = NULL;
+		return err;
+	}
+	set_flags(*out, BUF_VALID, 0);
+	return 0;
+}
+
+void bdirty(struct buf *b)
+{
+	set_flags(b, BUF_VALID | BUF_DIRTY, 0);
+}
+
+int bwrite(struct buf *b)
+{
+	int err = buf_io(b, BIO_WRITE);
+
+	if (!err)
+		set_flags(b, BUF_VALID, BUF_DIRTY);
+	return err;
+}
+
+void brelse(struct buf *b)
+{
+	bool gone;
+
+	mutex_unlock(&b->lock);
+	spin_lock(&bcache_lock);
+	gone = !--b->refcnt && (b->flags & BUF_STALE);
+	if (!gone && !(b->flags & BUF_STALE)) { /* most recently used */
+		list_del(&b->lru_link);
+		list_add(&b->lru_link, &lru);
+	}
+	spin_unlock(&bcache_lock);
+	if (gone)
+		buf_free(b);
+}
+
+/* Under bcache_lock: an unused-or-not dirty buffer of bdev (NULL: any),
+ * referenced, or NULL when none is left. */
+static struct buf *next_dirty(struct block_device *bdev)
+{
+	struct buf *b;
+
+	list_for_each_entry(b, &lru,
+			    lru_link) if ((b->flags & BUF_DIRTY) && (!bdev || b->bdev == bdev))
+	{
+		b->refcnt++;
+		return b;
+	}
+	return NULL;
+}
+
+/* The disks bcache_sync wrote to, to flush each once. */
+#define SYNC_FLUSH_MAX 16
+
+int bcache_sync(struct block_device *bdev)
+{
+	struct block_device *written[SYNC_FLUSH_MAX];
+	unsigned int nwritten = 0;
+	unsigned long budget = bcache_count() + 1; /* each dirty buffer once */
+	int err = 0;
+	struct buf *b;
+
+	spin_lock(&bcache_lock);
+	while (budget-- && (b = next_dirty(bdev))) {
+		spin_unlock(&bcache_lock);
+		mutex_lock(&b->lock);
+		if (buf_has(b, BUF_DIRTY)) {
+			int werr = bwrite(b);
+			if (!err)
+				err = werr;
+		}
+		if (nwritten < SYNC_FLUSH_MAX) {
+			bool seen = false;
+			for (unsigned int i = 0; i < nwritten; i++)
+				seen |= written[i] == b->bdev;
+			if (!seen)
+				bdev_get(written[nwritten++] = b->bdev);
+		}
+		brelse(b);
+		spin_lock(&bcache_lock);
+	}
+	spin_unlock(&bcache_lock);
+	for (unsigned int i = 0; i < nwritten; i++) {
+		int ferr = blkdev_issue_flush(written[i]);
+		if (!err)
+			err = ferr;
+		bdev_put(written[i]);
+	}
+	if (bdev && !nwritten) {
+		int ferr = blkdev_issue_flush(bdev);
+		if (!err)
+			err = ferr;
+	}
+	return err;
+}
+
+void bcache_invalidate_bdev(struct block_device *bdev)
+{
+	struct list_head gone = LIST_HEAD_INIT(gone);
+	struct buf *b, *n;
+
+	spin_lock(&bcache_lock);
+	list_for_each_entry_safe(b, n, &lru, lru_link)
+	{
+		if (b->bdev != bdev)
+			continue;
+		unlink_buf(b);
+		if (!b->refcnt)
+			list_add(&b->lru_link, &gone); /* held ones go at brelse */
+	}
+	spin_unlock(&bcache_lock);
+	list_for_each_entry_safe(b, n, &gone, lru_link) buf_free(b);
+}
+
+void bcache_set_blocksize(struct block_device *bdev, uint32_t size)
+{
+	bcache_sync(bdev);
+	bcache_invalidate_bdev(bdev);
+	__atomic_store_n(&bdev->blocksize, size, __ATOMIC_RELAXED);
+}
+
+unsigned long bcache_shrink(unsigned long want)
+{
+	struct list_head gone = LIST_HEAD_INIT(gone);
+	unsigned long freed = 0;
+	struct buf *b, *n;
+
+	spin_lock(&bcache_lock);
+	for (b = list_entry(lru.prev, struct buf, lru_link); &b->lru_link != &lru && freed < want;
+	     b = n) {
+		n = list_entry(b->lru_link.prev, struct buf, lru_link);
+		if (b->refcnt || (b->flags & BUF_DIRTY))
+			continue;
+		unlink_buf(b);
+		list_add(&b->lru_link, &gone);
+		freed++;
+	}
+	spin_unlock(&bcache_lock);
+	list_for_each_entry_safe(b, n, &gone, lru_link) buf_free(b);
+	return freed;
+}

@@ -1,0 +1,19 @@
+/*
+ * What the block layer's own files share (genhd.c, partition.c): making a
+ * block_device and publishing it in a disk's table.  Drivers use blkdev.h.
+ */
+#ifndef BLOCK_INTERNAL_H
+#define BLOCK_INTERNAL_H
+
+#include "block/blkdev.h"
+
+/* A block_device of d (which it references) with one reference, or NULL. */
+struct block_device *bdev_alloc(struct gendisk *d, uint32_t partno, uint64_t start,
+				uint64_t nr_sects);
+/* Under d->scan_lock: installs b as d->parts[b->partno] (taking over the
+ * caller's reference) and makes its /dev node. */
+void disk_install_part(struct gendisk *d, struct block_device *b);
+/* Under d->scan_lock: removes partitions 1.. with their nodes and blocks. */
+void disk_drop_parts(struct gendisk *d);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * /proc/partitions: every registered disk with a size, and its partitions,
+ * in Linux's format (block/genhd.c's show_partition): major, minor, size
+ * in KiB, name.  Disks of size 0 (an unbound loop device) are left out, as
+ * Linux does.
+ */
+#include "block/blkdev.h"
+#include "fs/file.h"
+#include "fs/snapshot.h"
+#include "fs/vfs.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+
+struct part_text {
+	char *buf;
+	size_t size, n;
+};
+
+/* Under disks_lock (disk_for_each): d's lines. */
+static void show_disk(struct gendisk *d, void *arg)
+{
+	struct part_text *t = arg;
+
+	if (!disk_capacity(d))
+		return;
+	spin_lock(&d->lock);
+	for (uint32_t i = 0; i < DISK_MAX_PARTS && t->n < t->size; i++) {
+		struct block_device *b = d->parts[i];
+
+		if (b)
+			t->n += snprintk(t->buf + t->n, t->size - t->n, "%4u  %7u %10lu %s\n",
+					 b->rdev >> 8, b->rdev & 0xff,
+					 (unsigned long)(bdev_nr_sects(b) >> 1), b->name);
+	}
+	spin_unlock(&d->lock);
+}
+
+static void format_partitions(char *buf, size_t size)
+{
+	struct part_text t = {buf, size, 0};
+
+	t.n = snprintk(buf, size, "major minor  #blocks  name\n\n");
+	disk_for_each(show_disk, &t);
+}
+
+/* 300 devices' lines of at most 48 bytes. */
+SNAPSHOT_OPS(partitions, 16384);
