@@ -1,8 +1,9 @@
 /*
  * Path lookup with symbolic links and mounts.  The walk holds one path
  * (mount and inode) at a time and takes each directory's lock only inside
- * dir_lookup, so it never nests locks.  A link met on the way is spliced into the path (see struct
- * walk); MAXSYMLINKS links per lookup at most, then ELOOP, as Linux.
+ * dir_lookup, so it never nests locks.  A link met on the way is walked
+ * in its own text, what followed it saved on a stack (see struct walk);
+ * MAXSYMLINKS links per lookup at most, then ELOOP, as Linux.
  */
 #include "fs/file.h"
 #include "fs/root_cwd.h"
@@ -81,15 +82,28 @@ static bool at_end(const char *p)
 }
 
 /*
- * A walk in progress.  Following a link replaces what remains of the path
- * by the link's target followed by that remainder, in buf, so the walk
- * stays a loop (no recursion, one buffer) and `..` after a link goes up
- * from where the link pointed, as in Linux.
+ * A link being walked: the walk reads the link's own text (its target,
+ * constant while the inode is referenced) and comes back to rest, what
+ * followed the link in the text that named it, when that text is done.
+ */
+struct walk_link {
+	struct inode *link; /* referenced: its target is the text being walked */
+	const char *rest;   /* in the caller's path, a link below's text, or "" / "/" */
+};
+
+/*
+ * A walk in progress.  Following a link pushes what remains of the
+ * current text and walks the link's target (Linux's nd->stack), so the
+ * walk stays a loop (no recursion), nothing is copied, each text is
+ * bounded by PATH_MAX on its own (never a target and the rest of the
+ * path together), and `..` after a link goes up from where the link
+ * pointed, as in Linux.
  */
 struct walk {
 	struct path cur;	  /* referenced directory where rest starts */
-	const char *rest;	  /* what remains: in the caller's path or in buf */
-	char *buf;		  /* kmalloc'd PATH_MAX once a link was followed, else NULL */
+	const char *rest;	  /* what remains of the current text */
+	struct walk_link *stack;  /* kmalloc'd (MAXSYMLINKS) at the first link, else NULL */
+	int depth;		  /* links on the stack */
 	int links;		  /* links followed so far */
 	struct path_where *where; /* to fill at the end, or NULL */
 	bool named;	    /* the result is w->cur's child by the last name (not a jump, ., ..) */
@@ -173,13 +187,51 @@ static int note_where(struct walk *w, const struct path_last *last, struct inode
 	return 0;
 }
 
+/* Back to the text the innermost link interrupted. */
+static void walk_pop(struct walk *w)
+{
+	struct walk_link *l = &w->stack[--w->depth];
+
+	w->rest = l->rest;
+	inode_put(l->link);
+}
+
 static void walk_done(struct walk *w)
 {
 	if (w->cur.inode)
 		path_put(&w->cur);
 	if (w->scope.inode)
 		path_put(&w->scope);
-	kfree(w->buf);
+	while (w->depth)
+		walk_pop(w);
+	kfree(w->stack);
+}
+
+/* The next component of the whole path: of the current text, else of the
+ * texts the links interrupted.  false at the end. */
+static bool walk_next(struct walk *w, const char **name, size_t *len)
+{
+	while (!next_component(&w->rest, name, len)) {
+		if (!w->depth)
+			return false;
+		walk_pop(w);
+	}
+	return true;
+}
+
+/* Only slashes left in every text (the component just read is the last);
+ * *slash: one of them has one (the last must be a directory). */
+static bool walk_at_end(const struct walk *w, bool *slash)
+{
+	*slash = *w->rest == '/';
+	if (!at_end(w->rest))
+		return false;
+	for (int i = 0; i < w->depth; i++) {
+		if (!at_end(w->stack[i].rest))
+			return false;
+		*slash |= *w->stack[i].rest == '/';
+	}
+	return true;
 }
 
 /* May the walk take link (ELOOP, EXDEV as Linux's pick_link and
@@ -200,31 +252,25 @@ static int link_allowed(const struct walk *w, const struct inode *link)
 
 /*
  * The link ip (referenced by the caller; its target is constant) stands
- * where the walk is, and tail follows it.  The walk goes on with target +
- * tail: from the root if the target is absolute, else from w->cur, the
- * link's directory.
+ * where the walk is, and tail follows it (valid for the walk: see struct
+ * walk_link).  The walk goes on in the target, from the root if it is
+ * absolute, else from w->cur, the link's directory; then in tail.
  */
 static int follow_link(struct walk *w, struct inode *ip, const char *tail)
 {
 	const char *target = ip->link.target;
-	size_t tlen = strlen(target), rlen = strlen(tail);
-	char *buf;
 	int err;
 
 	if (++w->links > MAXSYMLINKS)
 		return -ELOOP;
 	if ((err = link_allowed(w, ip)))
 		return err;
-	if (tlen + rlen >= PATH_MAX)
-		return -ENAMETOOLONG;
-	buf = kmalloc(PATH_MAX);
-	if (!buf)
+	/* At most one entry per link followed: MAXSYMLINKS is room enough. */
+	if (!w->stack && !(w->stack = kmalloc(MAXSYMLINKS * sizeof(*w->stack))))
 		return -ENOMEM;
-	memcpy(buf, target, tlen);
-	memcpy(buf + tlen, tail, rlen + 1);
-	kfree(w->buf);
-	w->buf = buf;
-	w->rest = buf;
+	inode_get(ip);
+	w->stack[w->depth++] = (struct walk_link){ip, tail};
+	w->rest = target;
 	return target[0] == '/' ? jump_root(w) : 0;
 }
 
@@ -400,15 +446,16 @@ static int walk_to_last(struct walk *w, struct path_last *last)
 	int err;
 
 	*last = (struct path_last){.name = "", .len = 0, .trailing_slash = true};
-	while (next_component(&w->rest, &name, &len)) {
+	while (walk_next(w, &name, &len)) {
+		bool slash;
 		/* Search permission on every directory the walk goes
 		 * through, the last one's too (Linux's may_lookup). */
 		if (inode_is_dir(w->cur.inode) && (err = inode_permission(w->cur.inode, MAY_EXEC)))
 			return err;
-		if (at_end(w->rest)) {
+		if (walk_at_end(w, &slash)) {
 			last->name = name;
 			last->len = len;
-			last->trailing_slash = *w->rest == '/';
+			last->trailing_slash = slash;
 			break;
 		}
 		err = child_of(w, name, len, &next);
@@ -457,7 +504,7 @@ int path_lookup_parent(const struct path *start, const char *path, struct path_l
 	if (!err)
 		err = walk_to_last(&w, last);
 	if (!err) {
-		/* The name may be in w.buf: keep a copy that outlives the walk. */
+		/* The name may be in a link's text: a copy that outlives the walk. */
 		memcpy(last->name_buf, last->name, last->len);
 		last->name_buf[last->len] = '\0';
 		last->name = last->name_buf;

@@ -41,15 +41,15 @@ void upath_put(struct upath *p)
 		path_put(&p->dir);
 }
 
-/* Copies the user's path into p: its length (PATH_MAX if too long),
- * -EFAULT or -ENOMEM.  A short one stays in p->iname, the rest is
- * copied again into a PATH_MAX buffer. */
+/* Copies the user's path into p: its length, -ENAMETOOLONG (PATH_MAX
+ * bytes or more), -EFAULT or -ENOMEM.  A short one stays in p->iname,
+ * a longer one is copied again into a PATH_MAX buffer. */
 static long upath_copy(struct upath *p, const char *upath)
 {
 	long n = strncpy_from_user(p->iname, upath, UPATH_INLINE);
 
 	p->path = p->iname;
-	if (n < UPATH_INLINE)
+	if (n != -ENAMETOOLONG) /* it fit, or a fault */
 		return n;
 	if (!(p->path = kmalloc(PATH_MAX))) {
 		p->path = p->iname;
