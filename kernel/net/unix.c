@@ -8,9 +8,12 @@
  * here.
  */
 #include "fs/mount.h"
+#include "fs/permission.h"
+#include "fs/root_cwd.h"
 #include "fs/vfs.h"
 #include "lib/string.h"
 #include "net/socket.h"
+#include "proc/task.h"
 #include <uapi/errno.h>
 
 #define UNIX_NAME_OFF offsetof(struct sockaddr_un, sun_path)
@@ -128,7 +131,8 @@ static int unix_autobind_name(struct socket *sk)
 	return err;
 }
 
-/* Creates the socket inode at path: referenced in *ip, or -EADDRINUSE & co. */
+/* Creates the socket inode at path, 0777 less the umask (Linux's
+ * unix_bind_bsd): referenced in *ip, or -EADDRINUSE & co. */
 static int unix_mknod(const char *path, struct inode **ip)
 {
 	struct path_last last;
@@ -136,12 +140,12 @@ static int unix_mknod(const char *path, struct inode **ip)
 
 	if (err)
 		return err;
-	if (!last.len)
+	/* An existing name first, then EROFS, then the directory's EACCES. */
+	if (!last.len || (*ip = dir_lookup(last.dir.inode, last.name, last.len)))
 		err = -EEXIST;
-	else if ((err = path_want_write(&last.dir))) /* EEXIST first, as Linux */
-		err = (*ip = dir_lookup(last.dir.inode, last.name, last.len)) ? -EEXIST : err;
-	else
-		err = dir_create(last.dir.inode, last.name, last.len, S_IFSOCK | 0777, 0, ip);
+	else if (!(err = path_want_write(&last.dir)) && !(err = may_create(last.dir.inode)))
+		err = dir_create(last.dir.inode, last.name, last.len,
+				 S_IFSOCK | (0777 & ~fs_umask(current()->fs)), 0, ip);
 	if (err == -EEXIST)
 		err = -EADDRINUSE;
 	if (err && *ip)
@@ -237,6 +241,12 @@ static int unix_lookup(struct socket *sk, const struct sock_addr *a, struct sock
 	err = path_lookup(NULL, path, &ip);
 	if (err)
 		return err;
+	/* Linux's unix_find_bsd: write permission on the file, before its
+	 * type is looked at. */
+	if ((err = inode_permission(ip, MAY_WRITE))) {
+		inode_put(ip);
+		return err;
+	}
 	*out = (ip->mode & S_IFMT) == S_IFSOCK ? unix_find(ip) : NULL;
 	inode_put(ip);
 	if (!*out)
