@@ -71,13 +71,24 @@ void dir_hash_add(struct inode *dir, struct ramfs_dirent *e)
 	}
 }
 
+/* Called before dir->size drops for e.  A directory that falls back
+ * below DIR_HASH_MIN gives its table back (the list is as quick there),
+ * so a directory that grew for a while and shrank again holds no more
+ * memory than before (the leak check compares the heap's bytes). */
 void dir_hash_del(struct inode *dir, struct ramfs_dirent *e)
 {
-	if (RAMFS_I(dir)->dir.buckets) {
+	struct ramfs_inode *ri = RAMFS_I(dir);
+
+	if (ri->dir.buckets) {
 		struct ramfs_dirent **p = bucket_of(dir, e->key);
 		while (*p != e)
 			p = &(*p)->hnext;
 		*p = e->hnext;
+	}
+	if (ri->dir.buckets && dir->size <= DIR_HASH_MIN) {
+		kfree(ri->dir.buckets);
+		ri->dir.buckets = NULL;
+		ri->dir.mask = 0;
 	}
 }
 
