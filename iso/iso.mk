@@ -124,15 +124,28 @@ $(ISO_CORE): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 
 # fdkernel-bench.iso (its own initrd, for BENCH_ROWS): see bench/bench.mk.
 
+# The guest suite's disks (tests/linux/blk_virtio.c): /dev/vda, a 64 MiB
+# scratch disk of zeroes made anew before each boot, whose contents the
+# host checks after QEMU exits (test-disk); /dev/vdb, a read-only 1 MiB
+# disk of 16-byte numbered records.
+DISK_SCRATCH := $(BUILD)/disk-scratch.img
+DISK_RO := $(BUILD)/disk-ro.img
+TEST_DISKS := --disk $(DISK_SCRATCH) --disk $(DISK_RO):ro
+$(DISK_RO):
+	@mkdir -p $(@D)
+	seq -f 'ro-block %06g' 0 65535 > $@
+scratch_disk = rm -f $(DISK_SCRATCH) && truncate -s 64M $(DISK_SCRATCH)
+disk_check = tests/harness/disk-check $(BUILD)/linux/blk_virtio $(DISK_SCRATCH)
+
 # `make test-some T="sig_regs sock_scm"`: the in-guest suite with only the
 # named test programs in /tests and /linux (a development aid; `make test`
 # runs all).  TRACE=NAME adds the kernel word strace=NAME; SMP=N boots N
-# CPUs (2 unless set, as test-guest).
+# CPUs (2 unless set, as test-guest); KARGS="pci=nomsi" adds kernel words.
 T ?=
 INITRD_SOME := $(BUILD)/initrd-some.cpio
 ISO_SOME := $(BUILD)/fdkernel-some.iso
 .PHONY: test-some
-test-some: $(KERNEL) $(INITRD)
+test-some: $(KERNEL) $(INITRD) $(DISK_RO)
 	@[ -n "$(T)" ] || { echo 'usage: make test-some T="test names"'; exit 2; }
 	@rm -rf $(BUILD)/initrd-some && cp -r $(BUILD)/initrd $(BUILD)/initrd-some
 	@find $(BUILD)/initrd-some/tests $(BUILD)/initrd-some/linux -maxdepth 1 -type f \
@@ -140,8 +153,12 @@ test-some: $(KERNEL) $(INITRD)
 	@iso/pack-initrd $(BUILD)/initrd-some > $(INITRD_SOME)
 	@rm -rf $(BUILD)/iso-some && mkdir -p $(BUILD)/iso-some/boot/grub
 	@cp $(KERNEL) $(BUILD)/iso-some/boot/ && cp $(INITRD_SOME) $(BUILD)/iso-some/boot/initrd.cpio
-	@sed 's|@CMDLINE@|test quiet enosys=log$(if $(TRACE), strace=$(TRACE))|' iso/boot/grub/grub.cfg.in \
-		> $(BUILD)/iso-some/boot/grub/grub.cfg
+	@sed 's|@CMDLINE@|test quiet enosys=log$(if $(TRACE), strace=$(TRACE))$(if $(KARGS), $(KARGS))|' \
+		iso/boot/grub/grub.cfg.in > $(BUILD)/iso-some/boot/grub/grub.cfg
 	@grub-mkrescue --install-modules="$(GRUB_MODULES)" --locales= --fonts= --themes= \
 		-o $(ISO_SOME) $(BUILD)/iso-some 2>/dev/null
-	@QEMU_SMP=$(or $(SMP),2) tests/harness/qemu-run --timeout 600 --log $(BUILD)/serial-some.log $(ISO_SOME)
+	@$(scratch_disk)
+	@QEMU_SMP=$(or $(SMP),2) tests/harness/qemu-run --timeout 600 --log $(BUILD)/serial-some.log \
+		$(TEST_DISKS) $(ISO_SOME); status=$$?; \
+	if echo " $(T) " | grep -q " blk_virtio "; then $(disk_check) | sed -n '/^disk-check: not ok/p;$$p'; fi; \
+	exit $$status

@@ -3,7 +3,8 @@
 
 TEST_LEGS := test-unit test-host test-guest test-lockdep test-boot test-gdb
 # Result files: test-guest writes three (kernel self-tests, user suite, leaks).
-TEST_RESULTS := test-unit test-host test-kernel test-guest test-leaks test-lockdep test-boot test-gdb
+TEST_RESULTS := test-unit test-host test-kernel test-guest test-leaks test-disk test-lockdep \
+	test-boot test-gdb
 RESULTS := $(BUILD)/results
 
 .PHONY: test-guest test-kernel test-lockdep test-boot test-gdb debug
@@ -11,20 +12,24 @@ RESULTS := $(BUILD)/results
 # One boot of the test ISO on two CPUs, tasks on both: the kernel's
 # self-tests, then init runs /bin/runtests over /tests and its exit status
 # ends QEMU.  test-boot runs the suite again on one CPU.
-test-guest: $(ISO_TEST)
+test-guest: $(ISO_TEST) $(DISK_RO) $(BUILD)/linux/blk_virtio
 	@mkdir -p $(RESULTS)
-	@QEMU_SMP=2 tests/harness/qemu-run --timeout 1800 --log $(BUILD)/serial-test.log $(ISO_TEST); \
+	@$(scratch_disk)
+	@QEMU_SMP=2 tests/harness/qemu-run --timeout 1800 --log $(BUILD)/serial-test.log $(TEST_DISKS) $(ISO_TEST); \
 	status=$$?; \
+	$(disk_check) > $(BUILD)/disk-check.log; tail -n 1 $(BUILD)/disk-check.log > $(RESULTS)/test-disk; \
 	tests/harness/tap-result $(BUILD)/serial-test.log 0 "kernel: " > $(RESULTS)/test-kernel; \
 	tests/harness/tap-result $(BUILD)/serial-test.log $$status > $(RESULTS)/test-guest; \
 	tests/harness/tap-result $(BUILD)/serial-test.log 0 "leaks: " > $(RESULTS)/test-leaks; \
 	echo "kernel self-tests: $$(cat $(RESULTS)/test-kernel)"; \
 	echo "user tests in fdkernel (-smp 2): $$(cat $(RESULTS)/test-guest)"; \
 	echo "leak check after the suite: $$(cat $(RESULTS)/test-leaks)"; \
-	! cat $(RESULTS)/test-kernel $(RESULTS)/test-guest $(RESULTS)/test-leaks | grep -qv " 0 failed," || \
+	echo "scratch disk checked on the host: $$(cat $(RESULTS)/test-disk)"; \
+	! cat $(RESULTS)/test-kernel $(RESULTS)/test-guest $(RESULTS)/test-leaks $(RESULTS)/test-disk | grep -qv " 0 failed," || \
 		tests/harness/suite-failures $(BUILD)/serial-test.log; \
 	exit $$status
 test-kernel: test-guest
+test-disk: test-guest
 
 # The `make LOCKDEP=1` kernel (lib/lockdep.h, built in $(BUILD)/lockdep):
 # the whole guest suite must find no lock-order cycle and no function that
