@@ -24,10 +24,13 @@ include bench/bench.mk
 .PHONY: all run test clean
 all: $(ISO)
 
-# `make run UEFI=1` boots the same ISO through OVMF instead of SeaBIOS.
+# `make run UEFI=1` boots the same ISO through OVMF instead of SeaBIOS;
+# `make run DISK=path.img` attaches a raw image as a virtio disk, /dev/vda
+# (DISK="a.img b.img:ro": /dev/vda, then /dev/vdb read-only).
 run: deps
 	@$(MAKE) --no-print-directory all
-	QEMU_SMP=$${QEMU_SMP:-2} tests/harness/qemu-run --interactive $(if $(UEFI),--uefi) $(ISO)
+	QEMU_SMP=$${QEMU_SMP:-2} tests/harness/qemu-run --interactive $(if $(UEFI),--uefi) \
+		$(foreach d,$(DISK),--disk $(d)) $(ISO)
 
 # Legs run in order; a failing leg does not stop the others.
 test: deps
