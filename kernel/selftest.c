@@ -11,6 +11,7 @@
 #include "arch/x86_64/timer.h"
 #include "cmdline.h"
 #include "lib/backtrace.h"
+#include "drivers/virtio/virtio.h"
 #include "lib/ktest.h"
 #include "sched/grace.h"
 #include "lib/printk.h"
@@ -150,6 +151,7 @@ int selftest_run(void)
 	vfs_selftest();
 	grace_selftest();
 	task_handshake_selftest();
+	virtqueue_selftest();
 	printk("kernel: %d passed, %d failed\n", ktest_counts.passed, ktest_counts.failed);
 	return ktest_counts.failed;
 }

@@ -67,16 +67,16 @@ struct virtqueue {
 	volatile uint16_t *avail; /* flags, idx, ring[size], used_event */
 	volatile uint16_t *used;  /* flags, idx, {u32 id, u32 len}[size], avail_event */
 	uint16_t free_head, num_free;
-	uint16_t avail_idx; /* the next free slot of the available ring (ours) */
+	uint16_t avail_idx;  /* the next free slot of the available ring (ours) */
 	uint16_t kicked_idx; /* avail_idx when the device was last notified */
-	uint16_t last_used; /* the used entries taken so far */
+	uint16_t last_used;  /* the used entries taken so far */
 	volatile uint16_t *notify;
 	bool event_idx; /* VIRTIO_F_EVENT_IDX negotiated */
 	/* The token of each chain in flight, by its head descriptor: the
 	 * caller's request, kept alive by the caller until done runs. */
 	void *tokens[VQ_MAX_SIZE];
 	vq_done_fn done;
-	void *priv; /* the driver's */
+	void *priv;	/* the driver's */
 	uint64_t kicks; /* notifications sent, under the lock */
 };
 
@@ -134,5 +134,6 @@ int vq_init(struct virtqueue *vq, struct virtio_dev *vd, uint16_t index, uint16_
 uint64_t vq_desc_pa(const struct virtqueue *vq);
 uint64_t vq_avail_pa(const struct virtqueue *vq);
 uint64_t vq_used_pa(const struct virtqueue *vq);
+void virtqueue_selftest(void);
 
 #endif

@@ -108,7 +108,7 @@ int virtio_dev_init(struct virtio_dev *vd, struct pci_dev *d, uint64_t wanted)
 
 	vd->pci = d;
 	if (find_caps(vd, d))
-		return -ENODEV; /* legacy-only: not ours */
+		return -ENODEV;	     /* legacy-only: not ours */
 	REG8(vd, COMMON_STATUS) = 0; /* reset; done when it reads back 0 */
 	while (REG8(vd, COMMON_STATUS) && ++spins < 1000000)
 		;
@@ -236,9 +236,9 @@ uint64_t virtio_cfg_read(const struct virtio_dev *vd, uint32_t off, int width)
 		gen = REG8(vd, COMMON_CFG_GEN);
 		v = width == 1	 ? *p
 		    : width == 2 ? *(volatile uint16_t *)p
-		    : width == 4 ? *(volatile uint32_t *)p
-				 : *(volatile uint32_t *)p | (uint64_t) * (volatile uint32_t *)(p + 4)
-								 << 32;
+		    : width == 4
+			? *(volatile uint32_t *)p
+			: *(volatile uint32_t *)p | (uint64_t) * (volatile uint32_t *)(p + 4) << 32;
 	} while (gen != REG8(vd, COMMON_CFG_GEN));
 	return v;
 }

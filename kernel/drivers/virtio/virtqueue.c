@@ -26,9 +26,9 @@
 #define USED_OFFSET	       1024 /* the used ring's place in the rings' second frame */
 
 /* The avail ring's u16 fields: flags, idx, ring[size], used_event. */
-#define AVAIL_IDX	1
-#define AVAIL_RING(i)	(2 + (i))
-#define USED_EVENT(vq)	(2 + (vq)->size)
+#define AVAIL_IDX      1
+#define AVAIL_RING(i)  (2 + (i))
+#define USED_EVENT(vq) (2 + (vq)->size)
 /* The used ring's: flags, idx, then {u32 id, u32 len}[size], avail_event. */
 #define USED_IDX	1
 #define AVAIL_EVENT(vq) (2 + 4 * (vq)->size)
