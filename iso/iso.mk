@@ -91,6 +91,13 @@ ISO_SMP_OFF := $(KBUILD)/fdkernel-smp-off.iso
 $(ISO_SMP_OFF): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,smp-off,test quiet init=/bin/true smp=off,$(INITRD_BOOT))
 
+# The disk test alone as init, with devices interrupting through their
+# INTx lines and the I/O APIC instead of MSI-X (tests/harness/boot-checks
+# attaches the disks).
+ISO_NOMSI := $(KBUILD)/fdkernel-nomsi.iso
+$(ISO_NOMSI): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,nomsi,test quiet pci=nomsi init=/linux/blk_virtio)
+
 # Boot checks (tests/harness/boot-checks): `crashtest` faults on purpose so the
 # panic report can be read; the self-test flavour runs the kernel's tests
 # and /bin/true as init (no user suite), for odd memory sizes and UEFI; the

@@ -46,12 +46,13 @@ test-lockdep:
 	tail -n 1 $(BUILD)/lockdep-checks.log > $(RESULTS)/$@; exit $$status
 
 # Boot-path failures: no long mode, a kernel fault's report, odd memory maps,
-# UEFI, several CPUs (and smp=off), the user suite on one CPU; and the
-# syscall trace of a test program.
-test-boot: $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST) $(ISO_SMP_OFF)
+# UEFI, several CPUs (and smp=off), the user suite on one CPU; the disk
+# test with INTx instead of MSI-X; and the syscall trace of a test program.
+test-boot: $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST) $(ISO_SMP_OFF) \
+		$(ISO_NOMSI) $(DISK_RO)
 	@mkdir -p $(RESULTS)
 	@tests/harness/boot-checks $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST) $(ISO_SMP_OFF) \
-		> $(BUILD)/boot-checks.log; \
+		$(ISO_NOMSI) $(DISK_RO) > $(BUILD)/boot-checks.log; \
 	status=$$?; cat $(BUILD)/boot-checks.log; tail -n 1 $(BUILD)/boot-checks.log > $(RESULTS)/$@; \
 	exit $$status
 
