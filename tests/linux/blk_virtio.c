@@ -53,16 +53,24 @@ static bool region_holds(const uint8_t *buf, uint64_t off, size_t len)
 	return true;
 }
 
-/* Reads every region back from fd: whether all hold the pattern. */
-static bool regions_read_back(int fd, uint64_t size)
+/* Writes the pattern to every region of fd, or reads each back and
+ * compares: whether every transfer was whole (and matched). */
+static bool regions_io(int fd, uint64_t size, bool write)
 {
 	static uint8_t buf[256 << 10];
 	bool good = true;
 
 	for (size_t i = 0; i < sizeof regions / sizeof regions[0]; i++) {
 		uint64_t off = region_off(&regions[i], size);
-		good &= pread(fd, buf, regions[i].len, (off_t)off) == (ssize_t)regions[i].len &&
-			region_holds(buf, off, regions[i].len);
+		size_t len = regions[i].len;
+
+		for (size_t j = 0; write && j < len; j++)
+			buf[j] = pattern(off + j);
+		if (write)
+			good &= pwrite(fd, buf, len, (off_t)off) == (ssize_t)len;
+		else
+			good &= pread(fd, buf, len, (off_t)off) == (ssize_t)len &&
+				region_holds(buf, off, len);
 	}
 	return good;
 }
@@ -77,7 +85,7 @@ static int check_image(const char *path)
 
 	plan(2);
 	require(fd >= 0 && fstat(fd, &st) == 0, "the image opens");
-	ok(regions_read_back(fd, (uint64_t)st.st_size), "the image holds the guest's patterns");
+	ok(regions_io(fd, (uint64_t)st.st_size, false), "the image holds the guest's patterns");
 	untouched = pread(fd, zero, sizeof zero, UNTOUCHED_OFF) == sizeof zero;
 	for (size_t i = 0; i < sizeof zero; i++)
 		untouched &= zero[i] == 0;
@@ -110,20 +118,12 @@ static uint64_t test_size(int fd)
 
 static void test_write_read(int fd, uint64_t size)
 {
-	static uint8_t buf[256 << 10];
-	bool wrote = true;
-
-	for (size_t i = 0; i < sizeof regions / sizeof regions[0]; i++) {
-		uint64_t off = region_off(&regions[i], size);
-		for (size_t j = 0; j < regions[i].len; j++)
-			buf[j] = pattern(off + j);
-		wrote &= pwrite(fd, buf, regions[i].len, (off_t)off) == (ssize_t)regions[i].len;
-	}
-	ok(wrote, "pwrite of 4 regions (aligned, unaligned, 256 KiB, the last block)");
-	ok(regions_read_back(fd, size), "pread gives them back");
+	ok(regions_io(fd, size, true),
+	   "pwrite of 4 regions (aligned, unaligned, 256 KiB, the last block)");
+	ok(regions_io(fd, size, false), "pread gives them back");
 	is_int(fsync(fd), 0, "fsync");
 	is_int(ioctl(fd, BLKFLSBUF, 0), 0, "BLKFLSBUF drops the cached blocks");
-	ok(regions_read_back(fd, size), "read back again from the device");
+	ok(regions_io(fd, size, false), "read back again from the device");
 }
 
 static void test_end(int fd, uint64_t size)
