@@ -19,6 +19,7 @@ struct dgram {
 	size_t truesize; /* charged to the receiver while queued (dgram_truesize) */
 	struct sock_addr from;
 	struct scm_fds *fds;
+	struct scm_cred cred; /* its sender (pid 0: none attached) */
 	char data[];
 };
 
@@ -187,6 +188,7 @@ static struct dgram *dgram_alloc(size_t len)
 	if (d) {
 		d->len = len;
 		d->fds = NULL;
+		d->cred = (struct scm_cred){0};
 	}
 	return d;
 }
@@ -283,6 +285,7 @@ static int dgram_post(struct socket *sk, const struct sock_addr *name, struct km
 	if (d && t) {
 		d->fds = m->fds;
 		m->fds = NULL;
+		d->cred = sock_msg_cred(sk, t, m);
 		d->truesize = dgram_truesize(d);
 		if (dgram_enqueue(t, d, m->nonblock, sock_deadline(sk->sndtimeo), &err))
 			d = NULL;
@@ -414,6 +417,8 @@ static long dgram_take(struct socket *sk, struct kmsg *m)
 	sk->rx_busy = true;
 	spin_unlock(&sk->lock);
 	err = copy_to_iter_full(d->data, n, &m->it);
+	if (!err && sock_wants_cred(sk))
+		err = sock_deliver_cred(m, &d->cred);
 	if (!err && d->fds)
 		err = sock_deliver_fds(m, d->fds);
 	m->name = d->from;

@@ -11,8 +11,10 @@
 
 struct sbuf_att {
 	struct list_head link;
-	uint64_t pos; /* the stream byte the set travels with */
-	struct scm_fds *fds;
+	uint64_t pos;	      /* the stream byte the set travels with */
+	struct scm_fds *fds;  /* or NULL */
+	struct scm_cred cred; /* the credentials of the bytes from pos on */
+	bool cred_change;     /* they differ from the bytes' before (counted) */
 };
 
 void sbuf_init(struct sbuf *sb, size_t cap)
@@ -21,11 +23,11 @@ void sbuf_init(struct sbuf *sb, size_t cap)
 	list_init(&sb->atts);
 }
 
-long sbuf_reserve(struct sbuf *sb, size_t want)
+long sbuf_reserve(struct sbuf *sb, size_t want, const struct scm_cred *cred)
 {
 	size_t n = sbuf_space(sb);
 
-	if (sb->writing || n == 0)
+	if (sb->writing || !sbuf_room(sb, cred))
 		return 0;
 	if (!sb->data && !(sb->data = kmalloc(sb->cap)))
 		return -ENOMEM;
@@ -33,33 +35,39 @@ long sbuf_reserve(struct sbuf *sb, size_t want)
 	return n < want ? n : want;
 }
 
-int sbuf_commit(struct sbuf *sb, size_t n, struct scm_fds *fds)
+int sbuf_commit(struct sbuf *sb, size_t n, struct scm_fds *fds, const struct scm_cred *cred)
 {
+	bool change = !scm_cred_eq(cred, &sb->tail_cred);
 	struct sbuf_att *a = NULL;
 
 	sb->writing = false;
-	if (fds && n) {
+	if ((fds || change) && n) {
 		a = kmalloc(sizeof(*a));
 		if (!a)
 			return -ENOMEM;
-		*a = (struct sbuf_att){.pos = sb->tail, .fds = fds};
+		*a = (struct sbuf_att){
+		    .pos = sb->tail, .fds = fds, .cred = *cred, .cred_change = change};
 		list_add_tail(&a->link, &sb->atts);
+		sb->tail_cred = *cred;
+		sb->cred_changes += change;
 	}
 	sb->tail += n;
 	return 0;
 }
 
-size_t sbuf_readable(const struct sbuf *sb, struct scm_fds **fds)
+size_t sbuf_readable(const struct sbuf *sb, struct scm_fds **fds, struct scm_cred *cred, bool split)
 {
 	size_t n = sbuf_ready(sb);
 	struct sbuf_att *a;
 
 	*fds = NULL;
+	*cred = sb->head_cred;
 	list_for_each_entry(a, &sb->atts, link)
 	{
 		if (a->pos == sb->head) {
 			*fds = a->fds;
-		} else {
+			*cred = a->cred;
+		} else if (a->fds || (split && a->cred_change)) {
 			if (a->pos - sb->head < n)
 				n = a->pos - sb->head;
 			break;
@@ -77,6 +85,8 @@ void sbuf_consume(struct sbuf *sb, size_t n, struct list_head *dead)
 	{
 		if (a->pos >= sb->head)
 			break;
+		sb->head_cred = a->cred;
+		sb->cred_changes -= a->cred_change;
 		list_del(&a->link);
 		list_add_tail(&a->link, dead);
 	}
@@ -91,18 +101,17 @@ void sbuf_purge(struct sbuf *sb, struct list_head *dead)
 		list_del(&a->link);
 		list_add_tail(&a->link, dead);
 	}
+	sb->cred_changes = 0;
 }
 
 void sbuf_gc_fds(struct sbuf *sb, bool (*fn)(struct scm_fds *fds, void *arg), void *arg)
 {
-	struct sbuf_att *a, *next;
+	struct sbuf_att *a;
 
-	list_for_each_entry_safe(a, next, &sb->atts, link)
+	list_for_each_entry(a, &sb->atts, link)
 	{
-		if (fn(a->fds, arg)) {
-			list_del(&a->link);
-			kfree(a);
-		}
+		if (a->fds && fn(a->fds, arg))
+			a->fds = NULL; /* fn's now; the credentials stay */
 	}
 }
 

@@ -1,7 +1,8 @@
 /*
  * The stream buffer: one direction of a stream connection, a byte ring of
  * SO_RCVBUF bytes owned by the receiving socket, with SCM_RIGHTS sets
- * attached to the stream position of the first byte they were sent with.
+ * attached to the stream position of the first byte they were sent with,
+ * and the senders' credentials (SCM_CREDENTIALS) where they change.
  *
  * Locking: the owning socket's lock protects every field.  Data moves
  * without it: one writer at a time reserves free space (writing = true)
@@ -16,9 +17,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/list.h"
+#include "net/scm.h"
 
 struct iov_iter;
-struct scm_fds;
+
+/* Credential changes a ring holds at most: a writer whose credentials
+ * differ from the last ones waits for its reader beyond that, so that
+ * one-byte writes alternating credentials cannot take memory without
+ * bound (Linux charges each skb to the buffer instead). */
+#define SBUF_MAX_CRED_CHANGES 64
 
 struct sbuf {
 	char *data;    /* cap bytes, allocated at the first write */
@@ -30,6 +37,11 @@ struct sbuf {
 	uint64_t pushed;
 	bool writing;	       /* a writer is filling [tail, tail + reserved) */
 	struct list_head atts; /* struct sbuf_att, by position */
+	/* The credentials of the byte at head (when no attachment is
+	 * there) and of the last committed byte; changes: the attachments
+	 * that change them. */
+	struct scm_cred head_cred, tail_cred;
+	unsigned int cred_changes;
 };
 
 void sbuf_init(struct sbuf *sb, size_t cap);
@@ -57,25 +69,35 @@ static inline void sbuf_push(struct sbuf *sb)
 	sb->pushed = sb->tail;
 }
 
-/* Under the lock: claims up to want free bytes at tail for one writer:
- * the count (0 if full or busy), or -ENOMEM. */
-long sbuf_reserve(struct sbuf *sb, size_t want);
-/* Under the lock: ends the reservation, committing n bytes and fds
- * (taken over; NULL for none), held back until sbuf_push.  -ENOMEM leaves
- * fds to the caller. */
-int sbuf_commit(struct sbuf *sb, size_t n, struct scm_fds *fds);
+/* Under the lock: whether a writer with credentials cred finds room. */
+static inline bool sbuf_room(const struct sbuf *sb, const struct scm_cred *cred)
+{
+	return sbuf_space(sb) &&
+	       (scm_cred_eq(cred, &sb->tail_cred) || sb->cred_changes < SBUF_MAX_CRED_CHANGES);
+}
+/* Under the lock: claims up to want free bytes at tail for one writer
+ * with credentials cred: the count (0 if full or busy), or -ENOMEM. */
+long sbuf_reserve(struct sbuf *sb, size_t want, const struct scm_cred *cred);
+/* Under the lock: ends the reservation, committing n bytes sent with
+ * cred and fds (taken over; NULL for none), held back until sbuf_push.
+ * -ENOMEM leaves fds to the caller. */
+int sbuf_commit(struct sbuf *sb, size_t n, struct scm_fds *fds, const struct scm_cred *cred);
 /*
  * Under the lock: bytes a read starting at head may take (it stops before
- * the next attached set) and, in *fds, the set attached at head (stays queued).
+ * the next attached set and, if split, before the credentials change)
+ * and, in *fds and *cred, the set attached at head (stays queued) and the
+ * credentials of the byte there.
  */
-size_t sbuf_readable(const struct sbuf *sb, struct scm_fds **fds);
+size_t sbuf_readable(const struct sbuf *sb, struct scm_fds **fds, struct scm_cred *cred,
+		     bool split);
 /* Under the lock: drops n read bytes; an attached set they cover goes to
  * *dead for scm_free outside the lock. */
 void sbuf_consume(struct sbuf *sb, size_t n, struct list_head *dead);
 /* Under the lock: moves every attached set to *dead (the socket closes). */
 void sbuf_purge(struct sbuf *sb, struct list_head *dead);
 /* Under the lock: calls fn on each attached set; a set for which it
- * returns true is fn's and leaves the buffer (the unix GC). */
+ * returns true is fn's and leaves the buffer (the unix GC; its
+ * credentials stay). */
 void sbuf_gc_fds(struct sbuf *sb, bool (*fn)(struct scm_fds *fds, void *arg), void *arg);
 /* Outside the lock: frees the sets collected on dead. */
 void sbuf_free_dead(struct list_head *dead);

@@ -1,6 +1,7 @@
 /*
- * SCM_RIGHTS fd passing (see scm.h): control-message parsing on send, new
- * fds and the cmsg header written back on receive.
+ * SCM_RIGHTS fd passing and SCM_CREDENTIALS (see scm.h): control-message
+ * parsing on send, new fds, credentials and the cmsg headers written
+ * back on receive.
  */
 #include "net/scm.h"
 #include "arch/x86_64/uaccess.h"
@@ -10,6 +11,9 @@
 #include "lib/string.h"
 #include "mm/heap.h"
 #include "net/unix_gc.h"
+#include "proc/cred.h"
+#include "proc/group.h"
+#include "proc/proc.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
 #include <uapi/socket.h>
@@ -97,12 +101,49 @@ static int scm_add_fds(struct scm_fds **set, const int *fds, unsigned int n)
 	return 0;
 }
 
-int scm_parse(const void *ctl, size_t len, bool allow_fds, struct scm_fds **out)
+struct scm_cred scm_cred_current(void)
+{
+	const struct cred *c = cred_current();
+
+	return (struct scm_cred){current()->group->tgid, c->uid, c->gid};
+}
+
+/*
+ * SCM_CREDENTIALS' payload (Linux's scm_check_creds and __scm_send): ids
+ * of -1 are EINVAL; the pid must be the caller's or CAP_SYS_ADMIN, the
+ * uid one of its real, effective and saved ones or CAP_SETUID, the gid
+ * likewise or CAP_SETGID (EPERM); then the pid must be someone's (ESRCH).
+ */
+static int scm_parse_cred(const struct cmsghdr *h, struct scm_cred *cred)
+{
+	const struct cred *c = cred_current();
+	struct ucred u;
+	struct task *t;
+
+	if (h->cmsg_len != CMSG_HDRLEN + sizeof(u))
+		return -EINVAL;
+	memcpy(&u, (const char *)h + CMSG_HDRLEN, sizeof(u));
+	if (u.uid == (uint32_t)-1 || u.gid == (uint32_t)-1)
+		return -EINVAL;
+	if ((u.pid != current()->group->tgid && !capable(CAP_SYS_ADMIN)) ||
+	    (u.uid != c->uid && u.uid != c->euid && u.uid != c->suid && !capable(CAP_SETUID)) ||
+	    (u.gid != c->gid && u.gid != c->egid && u.gid != c->sgid && !capable(CAP_SETGID)))
+		return -EPERM;
+	if (u.pid <= 0 || !(t = task_find(u.pid)))
+		return -ESRCH;
+	task_put(t);
+	*cred = (struct scm_cred){u.pid, u.uid, u.gid};
+	return 0;
+}
+
+int scm_parse(const void *ctl, size_t len, bool is_unix, struct scm_fds **out,
+	      struct scm_cred *cred)
 {
 	size_t off = 0;
 	int err = 0;
 
 	*out = NULL;
+	*cred = (struct scm_cred){0};
 	while (!err && len - off >= sizeof(struct cmsghdr)) {
 		const struct cmsghdr *h = (const void *)((const char *)ctl + off);
 
@@ -110,9 +151,11 @@ int scm_parse(const void *ctl, size_t len, bool allow_fds, struct scm_fds **out)
 			err = -EINVAL;
 		else if (h->cmsg_level != SOL_SOCKET)
 			; /* other levels mean nothing to a loopback socket */
+		else if (is_unix && h->cmsg_type == SCM_CREDENTIALS)
+			err = scm_parse_cred(h, cred);
 		else if (h->cmsg_type != SCM_RIGHTS)
 			err = -EINVAL;
-		else if (allow_fds) /* AF_INET ignores SCM_RIGHTS, as Linux */
+		else if (is_unix) /* AF_INET ignores SCM_RIGHTS, as Linux */
 			err = scm_add_fds(out, (const int *)((const char *)h + CMSG_HDRLEN),
 					  (h->cmsg_len - CMSG_HDRLEN) / sizeof(int));
 		off += CMSG_ALIGN(h->cmsg_len);
@@ -126,6 +169,28 @@ int scm_parse(const void *ctl, size_t len, bool allow_fds, struct scm_fds **out)
 		*out = NULL;
 	}
 	return err;
+}
+
+long scm_put_cmsg(void *uctl, size_t room, int type, const void *data, size_t len, int *msg_flags)
+{
+	struct {
+		struct cmsghdr h;
+		unsigned char data[32];
+	} c = {.h = {.cmsg_len = CMSG_HDRLEN + len, .cmsg_level = SOL_SOCKET, .cmsg_type = type}};
+	size_t n = c.h.cmsg_len;
+
+	if (room < sizeof(c.h)) {
+		*msg_flags |= MSG_CTRUNC;
+		return 0;
+	}
+	if (n > room) {
+		*msg_flags |= MSG_CTRUNC;
+		n = room;
+	}
+	memcpy(c.data, data, len < sizeof(c.data) ? len : sizeof(c.data));
+	if (copy_to_user(uctl, &c, n))
+		return -EFAULT;
+	return CMSG_ALIGN(c.h.cmsg_len) < room ? CMSG_ALIGN(c.h.cmsg_len) : room;
 }
 
 /* Reserves up to max fds into fds[]: how many (fewer at the fd limit). */

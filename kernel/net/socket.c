@@ -115,10 +115,46 @@ long sock_deliver_fds(struct kmsg *m, const struct scm_fds *fds)
 		m->out_flags |= MSG_CTRUNC;
 		return 0;
 	}
-	n = scm_deliver(fds, m->uctl, m->ctl_room, oflags, &m->out_flags);
+	n = scm_deliver(fds, (char *)m->uctl + m->ctl_used, m->ctl_room - m->ctl_used, oflags,
+			&m->out_flags);
 	if (n < 0)
 		return n;
-	m->ctl_used = n;
+	m->ctl_used += n;
+	return 0;
+}
+
+struct scm_cred sock_msg_cred(const struct socket *sk, const struct socket *t, const struct kmsg *m)
+{
+	if (m->cred.pid)
+		return m->cred;
+	if (__atomic_load_n(&sk->passcred, __ATOMIC_RELAXED) ||
+	    (t && __atomic_load_n(&t->passcred, __ATOMIC_RELAXED)))
+		return scm_cred_current();
+	return (struct scm_cred){0};
+}
+
+bool sock_wants_cred(const struct socket *sk)
+{
+	return sk->fam->passes_fds && __atomic_load_n(&sk->passcred, __ATOMIC_RELAXED);
+}
+
+#define OVERFLOW_ID 65534 /* Linux's overflowuid and overflowgid */
+
+long sock_deliver_cred(struct kmsg *m, const struct scm_cred *cred)
+{
+	struct ucred u = {cred->pid, cred->pid ? cred->uid : OVERFLOW_ID,
+			  cred->pid ? cred->gid : OVERFLOW_ID};
+	long n;
+
+	if (!m->uctl) {
+		m->out_flags |= MSG_CTRUNC;
+		return 0;
+	}
+	n = scm_put_cmsg((char *)m->uctl + m->ctl_used, m->ctl_room - m->ctl_used, SCM_CREDENTIALS,
+			 &u, sizeof(u), &m->out_flags);
+	if (n < 0)
+		return n;
+	m->ctl_used += n;
 	return 0;
 }
 
@@ -436,7 +472,7 @@ long sock_accept(int fd, struct sock_addr *peer, int flags, struct file **nf)
 
 long sock_send(struct socket *sk, struct file *f, struct kmsg *m)
 {
-	long n = scm_parse(m->ctl, m->ctl_len, sk->fam->passes_fds, &m->fds);
+	long n = scm_parse(m->ctl, m->ctl_len, sk->fam->passes_fds, &m->fds, &m->cred);
 
 	if (n)
 		return n;

@@ -15,6 +15,7 @@
 #include "lib/spinlock.h"
 #include "fs/fasync.h"
 #include "net/sbuf.h"
+#include "net/scm.h"
 #include "arch/x86_64/timer.h"
 #include "sched/sched.h"
 #include "sched/wait.h"
@@ -102,13 +103,16 @@ struct socket {
 	 */
 	struct spinlock lock;
 	enum sock_state state;
-	bool dead;		   /* its file is closed */
-	unsigned int shut;	   /* SHUT_RX | SHUT_TX */
-	int error;		   /* SO_ERROR, cleared when read */
-	bool reuseaddr;		   /* SO_REUSEADDR */
-	bool reuseport;		   /* SO_REUSEPORT */
-	uint32_t owner_uid;	   /* the creator's fsuid (Linux's sk_uid): SO_REUSEPORT's match */
-	bool oobinline;		   /* SO_OOBINLINE */
+	bool dead;	    /* its file is closed */
+	unsigned int shut;  /* SHUT_RX | SHUT_TX */
+	int error;	    /* SO_ERROR, cleared when read */
+	bool reuseaddr;	    /* SO_REUSEADDR */
+	bool reuseport;	    /* SO_REUSEPORT */
+	uint32_t owner_uid; /* the creator's fsuid (Linux's sk_uid): SO_REUSEPORT's match */
+	bool oobinline;	    /* SO_OOBINLINE */
+	/* SO_PASSCRED: its messages' senders come with them (AF_UNIX); read
+	 * without the lock by senders (scm_cred_for) and readers. */
+	bool passcred;
 	bool nodelay;		   /* TCP_NODELAY */
 	bool cork;		   /* TCP_CORK / UDP_CORK: sends are held (family: holds_more) */
 	bool v6only;		   /* IPV6_V6ONLY: an AF_INET6 socket on :: takes no IPv4 */
@@ -166,10 +170,14 @@ struct kmsg {
 	struct iov_iter it;    /* the data */
 	struct sock_addr name; /* send: target (len 0: none); recv: the source */
 	struct scm_fds *fds;   /* send: SCM_RIGHTS to queue (NULL once a queue took them) */
-	int flags;	       /* MSG_* of the call */
-	int out_flags;	       /* recv: MSG_TRUNC | MSG_CTRUNC for msg_flags */
-	bool nonblock;	       /* O_NONBLOCK or MSG_DONTWAIT */
-	const void *ctl;       /* send: kernel copy of the control buffer */
+	/* send: SCM_CREDENTIALS asked for (pid 0: none), then what the
+	 * message carries (sock_msg_cred); recv: what a stream read
+	 * delivered, which the rest of the read must match. */
+	struct scm_cred cred;
+	int flags;	 /* MSG_* of the call */
+	int out_flags;	 /* recv: MSG_TRUNC | MSG_CTRUNC for msg_flags */
+	bool nonblock;	 /* O_NONBLOCK or MSG_DONTWAIT */
+	const void *ctl; /* send: kernel copy of the control buffer */
 	size_t ctl_len;
 	/* recv: the user's control buffer (NULL: received fds are dropped). */
 	void *uctl;
@@ -279,6 +287,16 @@ void sock_wake(struct socket *sk);
 void sock_async(struct socket *sk, int reason);
 /* Received fds into m's control buffer (dropped, MSG_CTRUNC, if none). */
 long sock_deliver_fds(struct kmsg *m, const struct scm_fds *fds);
+/* The credentials a message from sk to t carries (Linux's scm_send and
+ * maybe_add_creds): those the sender asked for, else its own when either
+ * end has SO_PASSCRED, else none. */
+struct scm_cred sock_msg_cred(const struct socket *sk, const struct socket *t,
+			      const struct kmsg *m);
+/* Whether sk's reader gets SCM_CREDENTIALS (SO_PASSCRED on AF_UNIX). */
+bool sock_wants_cred(const struct socket *sk);
+/* A received message's credentials into m's control buffer, before any
+ * fds (SCM_CREDENTIALS; none known: pid 0 and the overflow ids). */
+long sock_deliver_cred(struct kmsg *m, const struct scm_cred *cred);
 /* Stream send on a broken connection: SIGPIPE unless MSG_NOSIGNAL; -EPIPE. */
 long sock_epipe(int flags);
 /* The credentials of the calling process, for SO_PEERCRED. */

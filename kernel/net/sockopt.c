@@ -79,6 +79,11 @@ static int sock_set_int(struct socket *sk, int name, int val)
 	case SO_OOBINLINE:
 		sk->oobinline = val != 0;
 		break;
+	case SO_PASSCRED: /* AF_UNIX only (Linux 6.16's sk_may_scm_recv) */
+		if (!sk->fam->passes_fds)
+			return -EOPNOTSUPP;
+		__atomic_store_n(&sk->passcred, val != 0, __ATOMIC_RELAXED);
+		break;
 	case SO_SNDBUF:
 	case SO_SNDBUFFORCE:
 		sk->sndbuf = sock_bufsize(val);
@@ -161,6 +166,11 @@ static int sock_get_locked(struct socket *sk, int name, struct sockopt *o)
 		break;
 	case SO_OOBINLINE:
 		v = sk->oobinline;
+		break;
+	case SO_PASSCRED:
+		if (!sk->fam->passes_fds)
+			return -EOPNOTSUPP;
+		v = sk->passcred;
 		break;
 	case SO_RCVBUF:
 		v = sk->rcvbuf;

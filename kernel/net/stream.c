@@ -25,9 +25,9 @@ static bool can_read(struct socket *sk)
 	return !sk->rx_busy && (sbuf_ready(&sk->rx) || (sk->shut & SHUT_RX) || sk->error);
 }
 
-static bool can_write(struct socket *p)
+static bool can_write(struct socket *p, const struct scm_cred *cred)
 {
-	return !p->rx.writing && (sbuf_space(&p->rx) || p->dead || (p->shut & SHUT_RX));
+	return !p->rx.writing && (sbuf_room(&p->rx, cred) || p->dead || (p->shut & SHUT_RX));
 }
 
 /* Loopback TCP's segment size (MTU 65536 less the headers): held-back
@@ -230,7 +230,7 @@ static long stream_put_chunk(struct socket *p, struct kmsg *m, bool hold)
 	int err;
 
 	spin_lock(&p->lock);
-	n = p->dead || (p->shut & SHUT_RX) ? -EPIPE : sbuf_reserve(&p->rx, m->it.left);
+	n = p->dead || (p->shut & SHUT_RX) ? -EPIPE : sbuf_reserve(&p->rx, m->it.left, &m->cred);
 	pos = p->rx.tail;
 	spin_unlock(&p->lock);
 	if (n <= 0)
@@ -240,9 +240,9 @@ static long stream_put_chunk(struct socket *p, struct kmsg *m, bool hold)
 	if (!err && p->dead)
 		err = -EPIPE;
 	if (!err)
-		err = sbuf_commit(&p->rx, n, m->fds);
+		err = sbuf_commit(&p->rx, n, m->fds, &m->cred);
 	else
-		sbuf_commit(&p->rx, 0, NULL);
+		sbuf_commit(&p->rx, 0, NULL, &m->cred);
 	if (!err)
 		m->fds = NULL; /* queued with the first byte */
 	stream_push(p, hold);
@@ -282,6 +282,7 @@ static long stream_sendmsg(struct socket *sk, struct kmsg *m)
 
 	if (n)
 		return n;
+	m->cred = sock_msg_cred(sk, p, m);
 	while (m->it.left) {
 		n = stream_put_chunk(p, m, hold);
 		if (n == 0) /* its reader will tell us of room (POLL_OUT) */
@@ -289,7 +290,7 @@ static long stream_sendmsg(struct socket *sk, struct kmsg *m)
 		if (n == 0 && m->nonblock)
 			n = -EAGAIN;
 		else if (n == 0)
-			n = sock_wait_event(&p->wq, can_write(p), deadline);
+			n = sock_wait_event(&p->wq, can_write(p, &m->cred), deadline);
 		if (n < 0)
 			break;
 		sent += n;
@@ -303,25 +304,33 @@ static long stream_sendmsg(struct socket *sk, struct kmsg *m)
  * Reads once from the ring (called and returning under sk's lock): bytes
  * read, 0 if nothing can be read now, -errno.  fds attached to the first
  * byte come with this read (*fds_seen) and end it; a read that already has
- * data stops before them (-EAGAIN: return what was read).
+ * data stops before them (-EAGAIN: return what was read).  A reader with
+ * SO_PASSCRED gets the first byte's credentials and stops where they
+ * change (Linux never joins two writers' data there).
  */
 static long stream_get_chunk(struct socket *sk, struct kmsg *m, size_t copied,
 			     struct list_head *dead, bool *fds_seen)
 {
+	bool creds = sock_wants_cred(sk);
 	struct scm_fds *fds;
-	size_t n = sbuf_readable(&sk->rx, &fds);
+	struct scm_cred cred;
+	size_t n = sbuf_readable(&sk->rx, &fds, &cred, creds);
 	uint64_t pos = sk->rx.head;
 	long err;
 
 	if (sk->rx_busy || n == 0)
 		return 0;
-	if (fds && copied)
+	if (copied && (fds || (creds && !scm_cred_eq(&cred, &m->cred))))
 		return -EAGAIN;
 	if (n > m->it.left)
 		n = m->it.left;
 	sk->rx_busy = true;
 	spin_unlock(&sk->lock);
 	err = sbuf_copy_out(&sk->rx, pos, &m->it, n);
+	if (!err && creds && !copied) {
+		m->cred = cred;
+		err = sock_deliver_cred(m, &cred);
+	}
 	if (!err && fds)
 		err = sock_deliver_fds(m, fds);
 	spin_lock(&sk->lock);

@@ -191,12 +191,14 @@ static int unix_bind(struct socket *sk, const struct sock_addr *a)
 	return unix_abstract(a) ? unix_bind_abstract(sk, a) : unix_bind_path(sk, a);
 }
 
-/* Sends and connects leave an unbound socket unnamed (Linux names it only
- * with SO_PASSCRED, which is not here). */
+/* Sends and connects (dest set) leave an unbound socket unnamed, but one
+ * with SO_PASSCRED, which gets an autobind name (Linux's
+ * unix_may_passcred); listen (dest NULL) names none (EINVAL). */
 static int unix_autobind(struct socket *sk, const struct sock_addr *dest)
 {
-	(void)sk, (void)dest;
-	return 0;
+	if (!dest || !__atomic_load_n(&sk->passcred, __ATOMIC_RELAXED))
+		return 0;
+	return unix_autobind_name(sk);
 }
 
 /* The socket bound to inode ip, referenced, or NULL. */

@@ -35,6 +35,7 @@
 #define SO_RCVBUF      8
 #define SO_OOBINLINE   10
 #define SO_REUSEPORT   15
+#define SO_PASSCRED    16
 #define SO_PEERCRED    17
 #define SO_RCVTIMEO    20 /* struct timeval (the _OLD form, 64-bit) */
 #define SO_SNDTIMEO    21
@@ -68,14 +69,16 @@
 #define MSG_CMSG_CLOEXEC 0x40000000
 #define MSG_CMSG_CLOFORK 0x20000000 /* fdkernel: received fds get FD_CLOFORK */
 #define MSG_CTRUNC	 0x8
-#define MSG_CMSG_COMPAT	 0x80000000u /* 32-bit control messages: no 64-bit call takes it (EINVAL) */
+#define MSG_CMSG_COMPAT	 0x80000000u /* 32-bit control messages: no 64-bit call takes it (EINVAL)  \
+				      */
 
 #define SHUT_RD	  0
 #define SHUT_WR	  1
 #define SHUT_RDWR 2
 
-#define SCM_RIGHTS 1
-#define SOMAXCONN  4096
+#define SCM_RIGHTS	1
+#define SCM_CREDENTIALS 2 /* struct ucred */
+#define SOMAXCONN	4096
 
 #define INADDR_ANY	 0x00000000U /* host byte order */
 #define INADDR_LOOPBACK	 0x7f000001U /* 127.0.0.1, host byte order */
