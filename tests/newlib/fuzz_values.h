@@ -185,13 +185,13 @@ static long address_value(void)
 	}
 }
 
-/* Socket option levels and names: SOL_SOCKET's (SO_PEERCRED, the
- * timeouts, SO_REUSEPORT, ..., SO_DOMAIN), IPPROTO_IP/TCP/UDP/IPV6 and
+/* Socket option levels and names: SOL_SOCKET's (SO_PASSCRED, SO_PEERCRED,
+ * the timeouts, SO_REUSEPORT, ..., SO_DOMAIN), IPPROTO_IP/TCP/UDP/IPV6 and
  * theirs (TCP_NODELAY, TCP_CORK, UDP_CORK, IPV6_V6ONLY). */
 static long sockopt_value(void)
 {
-	static const long keys[] = {0,	1,  2,	3,  4,	7,  8,	10, 15, 17,
-				    20, 21, 26, 30, 32, 33, 38, 39, 41};
+	static const long keys[] = {0,	1,  2,	3,  4,	7,  8,	10, 15, 16,
+				    17, 20, 21, 26, 30, 32, 33, 38, 39, 41};
 	return one_in(8) ? (long)below(64) : PICK(keys);
 }
 
