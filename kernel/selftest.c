@@ -22,6 +22,7 @@
 #include "mm/paging.h"
 #include "proc/task.h"
 #include "fs/vfs.h"
+#include "block/block_selftest.h"
 #include <uapi/errno.h>
 
 static void format_selftest(void)
@@ -149,6 +150,7 @@ int selftest_run(void)
 	mm_selftest();
 	entry_selftest();
 	vfs_selftest();
+	block_selftest();
 	grace_selftest();
 	task_handshake_selftest();
 	virtqueue_selftest();

@@ -13,8 +13,16 @@
 
 struct part_text {
 	char *buf;
-	size_t size, n;
+	size_t size, n; /* n < size: snprintk returns the length it wanted */
 };
+
+static void put_line(struct part_text *t, const struct block_device *b)
+{
+	int n = snprintk(t->buf + t->n, t->size - t->n, "%4u  %7u %10lu %s\n", b->rdev >> 8,
+			 b->rdev & 0xff, (unsigned long)(bdev_nr_sects(b) >> 1), b->name);
+
+	t->n = (size_t)n < t->size - t->n ? t->n + n : t->size - 1;
+}
 
 /* Under disks_lock (disk_for_each): d's lines. */
 static void show_disk(struct gendisk *d, void *arg)
@@ -24,14 +32,9 @@ static void show_disk(struct gendisk *d, void *arg)
 	if (!disk_capacity(d))
 		return;
 	spin_lock(&d->lock);
-	for (uint32_t i = 0; i < DISK_MAX_PARTS && t->n < t->size; i++) {
-		struct block_device *b = d->parts[i];
-
-		if (b)
-			t->n += snprintk(t->buf + t->n, t->size - t->n, "%4u  %7u %10lu %s\n",
-					 b->rdev >> 8, b->rdev & 0xff,
-					 (unsigned long)(bdev_nr_sects(b) >> 1), b->name);
-	}
+	for (uint32_t i = 0; i < DISK_MAX_PARTS; i++)
+		if (d->parts[i])
+			put_line(t, d->parts[i]);
 	spin_unlock(&d->lock);
 }
 
@@ -39,7 +42,7 @@ static void format_partitions(char *buf, size_t size)
 {
 	struct part_text t = {buf, size, 0};
 
-	t.n = snprintk(buf, size, "major minor  #blocks  name\n\n");
+	t.n = strlcpy(buf, "major minor  #blocks  name\n\n", size);
 	disk_for_each(show_disk, &t);
 }
 

@@ -1,15 +1,16 @@
-# Host tests of the pure C parts of the kernel (fdmap first): cmocka unit
+# Host tests of the pure C parts of the kernel (fdmap first, the partition parser): cmocka unit
 # tests and a libFuzzer target under ASan+UBSan, and a native micro-benchmark.
 #   make test-unit     unit tests + a short fixed-seed fuzz pass -> $(BUILD)/results/test-unit
 #   make fuzz          fuzz for FUZZ_SECONDS (default 60)
 #   make bench-fdmap   ns per alloc+close, fdmap vs the host's own syscalls
 
 HOST_DIR := $(BUILD)/host
-HOST_CODE := kernel/fd/fdmap.c kernel/fd/fdtable.c kernel/fd/fdtable_close.c kernel/fd/fdtable_share.c
+HOST_CODE := kernel/fd/fdmap.c kernel/fd/fdtable.c kernel/fd/fdtable_close.c kernel/fd/fdtable_share.c \
+	kernel/block/partition_parse.c kernel/lib/crc32.c
 HOST_SUPPORT := tests/unit/host_heap.c tests/unit/host_grace.c tests/unit/fake_file.c
 HOST_CFLAGS := -std=gnu11 -g -Wall -Wextra -Werror -Ikernel -Itests/unit -MMD -MP
 HOST_SAN := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
-HOST_UNIT_TESTS := $(HOST_DIR)/test_fdmap $(HOST_DIR)/test_files
+HOST_UNIT_TESTS := $(HOST_DIR)/test_fdmap $(HOST_DIR)/test_files $(HOST_DIR)/test_partition
 HOST_FUZZER := $(HOST_DIR)/fuzz_files
 HOST_BENCH := $(HOST_DIR)/bench_fdmap
 FUZZ_CC := clang-14
@@ -42,10 +43,11 @@ $(HOST_BENCH): $(call host_objs,bench,tests/unit/bench_fdmap.c)
 	$(HOSTCC) $^ -o $@
 
 # Objects are built by pattern; keep them so rebuilds stay incremental.
-.SECONDARY: $(call host_objs,asan,tests/unit/test_fdmap.c tests/unit/test_files.c) \
+.SECONDARY: $(call host_objs,asan,tests/unit/test_fdmap.c tests/unit/test_files.c tests/unit/test_partition.c) \
 	$(call host_objs,fuzz,tests/unit/fuzz_files.c) $(call host_objs,bench,tests/unit/bench_fdmap.c)
 
--include $(wildcard $(HOST_DIR)/*/kernel/fd/*.d $(HOST_DIR)/*/tests/unit/*.d)
+-include $(wildcard $(HOST_DIR)/*/kernel/fd/*.d $(HOST_DIR)/*/kernel/block/*.d $(HOST_DIR)/*/kernel/lib/*.d \
+	$(HOST_DIR)/*/tests/unit/*.d)
 
 .PHONY: test-unit fuzz bench-fdmap
 test-unit: $(HOST_UNIT_TESTS) $(HOST_FUZZER)
