@@ -19,7 +19,7 @@
 #define CHUNK (64 * 1024)
 
 static char buf[CHUNK];
-static const char *backing = "/tmp/bench_blk";
+static const char *backing = "/tmp/bench_loop";
 
 struct blk_case {
 	int dev;
