@@ -8,6 +8,7 @@
 #include "block/bcache.h"
 #include "block/bdev_file.h"
 #include "block/blkdev.h"
+#include "block/internal.h"
 #include "fs/file.h"
 #include "fs/inode.h"
 #include "fs/vfs.h"
@@ -124,6 +125,7 @@ static long bdev_set_ro(struct block_device *bdev, unsigned long arg)
 	if (copy_from_user(&ro, (const void *)arg, sizeof(ro)))
 		return -EFAULT;
 	__atomic_store_n(&bdev->ro, ro != 0, __ATOMIC_RELAXED);
+	disk_sysfs_update(bdev->disk);
 	return 0;
 }
 

@@ -229,6 +229,7 @@ void disk_install_part(struct gendisk *d, struct block_device *b)
 	d->parts[b->partno] = b;
 	spin_unlock(&d->lock);
 	node_add(b);
+	block_sysfs_add(b);
 }
 
 void disk_drop_parts(struct gendisk *d)
@@ -245,6 +246,7 @@ void disk_drop_parts(struct gendisk *d)
 		if (!b)
 			continue;
 		node_del(b);
+		block_sysfs_del(b);
 		bcache_invalidate_bdev(b);
 		bdev_put(b);
 	}
@@ -311,6 +313,7 @@ void disk_del(struct gendisk *d)
 	mutex_unlock(&d->scan_lock);
 	if (whole) {
 		node_del(whole);
+		block_sysfs_del(whole);
 		bcache_invalidate_bdev(whole);
 		bdev_put(whole);
 	}
@@ -341,6 +344,7 @@ void disk_set_capacity(struct gendisk *d, uint64_t sectors)
 				 __ATOMIC_RELAXED);
 		bdev_put(whole);
 	}
+	disk_sysfs_update(d);
 }
 
 void disk_drop_partitions(struct gendisk *d)
@@ -396,6 +400,7 @@ void block_init(void)
 {
 	struct early *e = kzalloc(sizeof(*e));
 
+	block_sysfs_init();
 	if (e) {
 		disk_for_each(collect_parts, e);
 		for (unsigned int i = 0; i < e->n; i++) {

@@ -16,4 +16,12 @@ void disk_install_part(struct gendisk *d, struct block_device *b);
 /* Under d->scan_lock: removes partitions 1.. with their nodes and blocks. */
 void disk_drop_parts(struct gendisk *d);
 
+/* /sys/block (block_sysfs.c): under d->scan_lock, a block_device's
+ * entry made or removed; without it, every entry of d rewritten with its
+ * size and read-only state (a capacity or ro change). */
+void block_sysfs_add(struct block_device *b);
+void block_sysfs_del(struct block_device *b);
+void disk_sysfs_update(struct gendisk *d);
+void block_sysfs_init(void);
+
 #endif

@@ -152,6 +152,8 @@ static int loop_validate(struct loop_device *lo, struct file *f)
 	return 0;
 }
 
+/* The disk's read-only state from the flags; /sys/block follows at the
+ * disk_set_capacity every caller makes next. */
 static void loop_set_ro(struct loop_device *lo)
 {
 	__atomic_store_n(&lo->disk->ro, !!(lo->flags & LO_FLAGS_READ_ONLY), __ATOMIC_RELAXED);
@@ -218,18 +220,21 @@ static struct file *loop_unbind(struct loop_device *lo)
 	struct file *f;
 
 	disk_drop_partitions(lo->disk);
-	disk_set_capacity(lo->disk, 0); /* writes the cached blocks back first */
+	__atomic_store_n(&lo->disk->no_partscan, true, __ATOMIC_RELAXED);
+	/* Writable again (the dirty blocks of a read-only device can only be
+	 * BLKROSET's), then the size: disk_set_capacity writes the cached
+	 * blocks back at the old size and updates /sys/block. */
+	lo->flags = 0;
+	loop_set_ro(lo);
+	disk_set_capacity(lo->disk, 0);
+	lo->disk->lbsize = SECTOR_SIZE;
 	spin_lock(&lo->io_lock);
 	f = lo->backing;
 	lo->backing = NULL;
 	spin_unlock(&lo->io_lock);
 	lo->state = LO_UNBOUND;
 	lo->offset = lo->sizelimit = 0;
-	lo->flags = 0;
 	memset(lo->file_name, 0, sizeof(lo->file_name));
-	loop_set_ro(lo);
-	__atomic_store_n(&lo->disk->no_partscan, true, __ATOMIC_RELAXED);
-	lo->disk->lbsize = SECTOR_SIZE;
 	return f;
 }
 

@@ -67,7 +67,7 @@ static void test_bad_fds(int dev)
 	close(dir);
 }
 
-static void test_io(int dev, int back)
+static void test_io(int dev, int back, int n)
 {
 	char buf[8192], want[8192];
 	uint64_t size = 0;
@@ -80,6 +80,9 @@ static void test_io(int dev, int back)
 	   "BLKGETSIZE: in 512-byte sectors");
 	ok(ioctl(dev, BLKSSZGET, &ssz) == 0 && ssz == 512, "BLKSSZGET: 512");
 	ok(ioctl(dev, BLKROGET, &ro) == 0 && ro == 0, "BLKROGET: writable");
+	is_int(sys_number("/sys/block/loop%d/size", n), FILE_SIZE / 512,
+	       "/sys/block/loop%d/size: in sectors", n);
+	is_int(sys_number("/sys/block/loop%d/ro", n), 0, "... ro 0", n);
 	is_int(pread(dev, buf, sizeof buf, 4096 + 100), sizeof buf, "pread across blocks");
 	fill_pattern(want, sizeof want, 4096 + 100);
 	ok(!memcmp(buf, want, sizeof buf), "... reads the file's bytes");
@@ -119,6 +122,7 @@ static void test_status(int dev, int back, int n)
 	ok(ioctl(dev, LOOP_SET_STATUS64, &info) == 0,
 	   "LOOP_SET_STATUS64 offset 8192, limit 64 KiB");
 	ok(ioctl(dev, BLKGETSIZE64, &size) == 0 && size == 65536, "... the size is the limit");
+	is_int(sys_number("/sys/block/loop%d/size", n), 128, "... /sys/block says so too");
 	fill_pattern(want, sizeof want, 8192);
 	ok(pread(dev, buf, 512, 0) == 512 && !memcmp(buf, want, 512), "... sector 0 is byte 8192");
 	memset(&info, 0, sizeof info);
@@ -138,7 +142,7 @@ static void test_status(int dev, int back, int n)
 		 "LOOP_SET_STATUS64 bad pointer: EFAULT");
 }
 
-static void test_readonly(int dev)
+static void test_readonly(int dev, int n)
 {
 	int one = 1, zero = 0, ro = 0;
 	char buf[512] = {0};
@@ -147,6 +151,7 @@ static void test_readonly(int dev)
 	   "BLKROSET 1: BLKROGET says read-only");
 	is_errno(pwrite(dev, buf, 512, 0), EPERM, "... a write: EPERM");
 	ok(pread(dev, buf, 512, 0) == 512, "... a read works");
+	is_int(sys_number("/sys/block/loop%d/ro", n), 1, "... /sys/block's ro is 1");
 	ok(ioctl(dev, BLKROSET, &zero) == 0 && ioctl(dev, BLKROGET, &ro) == 0 && ro == 0,
 	   "BLKROSET 0: writable again");
 	is_errno(ioctl(dev, BLKROSET, (void *)8), EFAULT, "BLKROSET bad pointer: EFAULT");
@@ -260,6 +265,34 @@ static void test_configure(const char *path)
 	unlink(backing_path);
 }
 
+/* busybox losetup attaches with an offset, lists and detaches. */
+static void test_busybox(const char *path)
+{
+	char out[256] = "", want[256], *envp[] = {NULL};
+	char *attach[] = {"losetup", "-o", "1024", (char *)path, backing_path, NULL};
+	char *show[] = {"losetup", (char *)path, NULL},
+	     *detach[] = {"losetup", "-d", (char *)path, NULL};
+	struct loop_info64 info;
+	int back = make_backing(), dev;
+
+	close(back);
+	if (access("/bin/busybox", X_OK)) {
+		skip("no /bin/busybox", "busybox losetup");
+		unlink(backing_path);
+		return;
+	}
+	is_int(run_capture("/bin/busybox", attach, envp, out, sizeof out), 0,
+	       "busybox losetup -o 1024 %s FILE", path);
+	snprintf(want, sizeof want, "%s: 1024 %s\n", path, backing_path);
+	ok(run_capture("/bin/busybox", show, envp, out, sizeof out) == 0 && !strcmp(out, want),
+	   "busybox losetup %s shows it: %s", path, one_line(out));
+	is_int(run_capture("/bin/busybox", detach, envp, out, sizeof out), 0, "busybox losetup -d");
+	dev = open(path, O_RDONLY);
+	is_errno(ioctl(dev, LOOP_GET_STATUS64, &info), ENXIO, "... the device is free again");
+	close(dev);
+	unlink(backing_path);
+}
+
 static void test_nodes(const char *path, int n)
 {
 	struct stat st;
@@ -270,6 +303,7 @@ static void test_nodes(const char *path, int n)
 	ok(stat("/dev/loop-control", &st) == 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) == 10 &&
 	       minor(st.st_rdev) == 237,
 	   "/dev/loop-control is 10:237");
+	is_int(sys_number("/sys/block/loop%d/size", n), 0, "/sys/block/loop%d/size: 0 unbound", n);
 }
 
 int main(void)
@@ -279,7 +313,7 @@ int main(void)
 
 	if (access("/dev/loop-control", F_OK) != 0)
 		skip_all("no /dev/loop-control (no loop support)");
-	plan(74);
+	plan(84);
 	ctl = open("/dev/loop-control", O_RDWR);
 	require(ctl >= 0, "open /dev/loop-control");
 	n = ioctl(ctl, LOOP_CTL_ADD, -1);
@@ -297,9 +331,9 @@ int main(void)
 	test_bad_fds(dev);
 	back = make_backing();
 	require(ioctl(dev, LOOP_SET_FD, back) == 0, "LOOP_SET_FD of the file");
-	test_io(dev, back);
+	test_io(dev, back, n);
 	test_status(dev, back, n);
-	test_readonly(dev);
+	test_readonly(dev, n);
 	ok(ioctl(dev, LOOP_CLR_FD, 0) == 0, "LOOP_CLR_FD");
 	close(dev);
 	close(back);
@@ -307,9 +341,11 @@ int main(void)
 	test_clear_two_openers(ctl, path, n);
 	test_clear_alone(path);
 	test_configure(path);
+	test_busybox(path);
 	ok(ioctl(ctl, LOOP_CTL_REMOVE, n) == 0, "LOOP_CTL_REMOVE of the unbound device");
 	is_errno(ioctl(ctl, LOOP_CTL_REMOVE, n), ENODEV, "... again: ENODEV");
 	is_errno(open(path, O_RDONLY), ENOENT, "... its node is gone");
+	is_int(sys_number("/sys/block/loop%d/size", n), -1, "... and its /sys/block entry");
 	close(ctl);
 	return done();
 }

@@ -161,6 +161,11 @@ static void test_mbr(int dev)
 	is_int(part_size(6), 256 * 512, "... the second p6 (a link of the chain)");
 	is_int(part_size(7), -ENOENT, "... no p7");
 	ok(listed(1, 512) && listed(5, 256) && listed(4, 96), "/proc/partitions lists them (KiB)");
+	ok(sys_number("/sys/block/%s/%sp1/start", dev_path + 5, dev_path + 5) == 2048 &&
+	       sys_number("/sys/block/%s/%sp1/size", dev_path + 5, dev_path + 5) == 1024 &&
+	       sys_number("/sys/block/%s/%sp5/start", dev_path + 5, dev_path + 5) == 4160 &&
+	       sys_number("/sys/block/%s/%sp5/partition", dev_path + 5, dev_path + 5) == 5,
+	   "/sys/block/%s/%sp1 and p5: start, size, partition", dev_path + 5, dev_path + 5);
 	snprintf(path, sizeof path, "%sp1", dev_path);
 	ok(stat(path, &st) == 0 && S_ISBLK(st.st_mode) && major(st.st_rdev) == 259,
 	   "%s is a block device of major 259", path);
@@ -229,12 +234,14 @@ int main(void)
 		ioctl(ctl, LOOP_CTL_REMOVE, n);
 		skip_all("this kernel reads no partition tables");
 	}
-	plan(27);
+	plan(29);
 	test_mbr(dev);
 	test_gpt(dev);
 	ok(ioctl(dev, LOOP_CLR_FD, 0) == 0, "clear");
 	close(dev);
 	is_int(part_size(1), -ENOENT, "the clear removes the partitions");
+	is_int(sys_number("/sys/block/%s/%sp1/start", dev_path + 5, dev_path + 5), -1,
+	       "... and their /sys/block entries");
 	write_mbr(back);
 	dev = open(dev_path, O_RDWR);
 	require(dev >= 0 && ioctl(dev, LOOP_SET_FD, back) == 0, "bind without PARTSCAN");
