@@ -3,8 +3,9 @@
  * mm/pagemap.rst): one 64-bit entry per virtual page, the entry of page
  * N at offset 8 * N, up to the top of user space (then EOF).  An entry:
  * bit 63 the page is mapped (PROT_NONE ones too, as Linux's pte_present),
- * bits 0-54 its frame number (Linux shows them to CAP_SYS_ADMIN only:
- * every process here is root), 56 the page is mapped once (its map count
+ * bits 0-54 its frame number (to a reader with CAP_SYS_ADMIN only, 0 for
+ * anyone else: physical addresses help attacks such as rowhammer; Linux
+ * asks the opener, this the reader), 56 the page is mapped once (its map count
  * as smaps counts it), 61 a file's page or shared anonymous memory
  * (Linux's shmem; a private copy is anonymous).  No swap (62), no
  * soft-dirty tracking (55), no userfaultfd (57): those read 0.  An
@@ -20,6 +21,7 @@
 #include "proc/pid_info.h"
 #include "mm/uvm.h"
 #include "mm/vma.h"
+#include "proc/cred.h"
 #include "sched/sched.h"
 #include <uapi/errno.h>
 
@@ -36,15 +38,18 @@ struct pm_chunk {
 	size_t n;
 	uint64_t *out; /* n entries, zeroed */
 	const struct vma *v;
+	bool show_pfn;
 };
 
 /* vm_walk_mapped's callback: the entry of a mapped page. */
 static void pm_page(void *arg, uint64_t va, uint64_t pte)
 {
 	struct pm_chunk *c = arg;
-	uint64_t pa = pte & PTE_ADDR, e = PM_PRESENT | ((pa >> PAGE_SHIFT) & PM_PFN_MASK);
+	uint64_t pa = pte & PTE_ADDR, e = PM_PRESENT;
 	bool file;
 
+	if (c->show_pfn)
+		e |= (pa >> PAGE_SHIFT) & PM_PFN_MASK;
 	if (vma_page_mapcount(c->v, va, pa, &file) == 1)
 		e |= PM_MMAP_EXCLUSIVE;
 	if (file || (c->v->flags & VMA_SHARED))
@@ -73,6 +78,7 @@ long proc_pagemap_read(int pid, struct iov_iter *to, uint64_t *pos)
 	size_t count = iov_iter_count(to), done = 0;
 	uint64_t page = *pos / PM_ENTRY, top = USER_STACK_TOP / PAGE_SIZE;
 	uint64_t *buf;
+	bool show_pfn = capable(CAP_SYS_ADMIN);
 	long err = 0;
 
 	if (*pos % PM_ENTRY || count % PM_ENTRY)
@@ -86,7 +92,7 @@ long proc_pagemap_read(int pid, struct iov_iter *to, uint64_t *pos)
 		n = n < PM_CHUNK ? n : PM_CHUNK;
 		n = n < top - page ? n : top - page;
 		memset(buf, 0, n * PM_ENTRY);
-		struct pm_chunk c = {.start = page * PAGE_SIZE, .n = n, .out = buf};
+		struct pm_chunk c = {.start = page * PAGE_SIZE, .n = n, .out = buf, .show_pfn = show_pfn};
 		if ((err = proc_pid_uvm_call(pid, pm_fill, &c)) <= 0)
 			break; /* gone (ESRCH), or no address space (EOF, as Linux) */
 		err = 0;

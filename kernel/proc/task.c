@@ -5,6 +5,7 @@
  * fault on the IST stack reports it) instead of the neighbour's stack.
  */
 #include "proc/task.h"
+#include "proc/cred.h"
 #include "fd/fdtable.h"
 #include "fs/proc/proc_sys.h"
 #include "lib/printk.h"
@@ -161,9 +162,9 @@ PROC_SYS_ROW(pid_max_row, .path = "kernel/pid_max", .mode = 0644, .show = proc_s
  * /proc/sys/kernel/ns_last_pid (Linux's CHECKPOINT_RESTORE): the pid
  * given out last.  Writing n, 0..pid_max, makes the next allocation start
  * at n + 1, so the next process gets n + 1 if it is free: how
- * checkpoint/restore tools recreate a pid.  Linux checks the writer for
- * CAP_CHECKPOINT_RESTORE in the handler (the file is 0666): every process
- * here is root, which has it.  next_pid changes under proc_lock.
+ * checkpoint/restore tools recreate a pid.  The file is 0666; a writer
+ * needs CAP_CHECKPOINT_RESTORE or CAP_SYS_ADMIN (EPERM first, as Linux's
+ * handler).  next_pid changes under proc_lock.
  */
 static long ns_last_pid_show(const struct proc_sys_row *row, char *buf, size_t size)
 {
@@ -179,6 +180,8 @@ static long ns_last_pid_store(const struct proc_sys_row *row, const char *text, 
 	int err;
 
 	(void)row;
+	if (!capable(CAP_CHECKPOINT_RESTORE) && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
 	if (*pos) { /* sysctl_writes_strict: taken, ignored */
 		*pos += len;
 		return (long)len;

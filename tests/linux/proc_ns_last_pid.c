@@ -1,10 +1,12 @@
 /* /proc/sys/kernel/ns_last_pid: it reads the pid given out last, and
  * writing n gives the next process n + 1 (a reaped child's pid comes
  * back); a pidfd of the first holder of that pid then answers ESRCH, not
- * signalling the new one; values outside 0..pid_max are EINVAL.  On a
- * busy host another process may take the pid first: a few tries. */
+ * signalling the new one; values outside 0..pid_max are EINVAL; an
+ * ordinary user may read it, not write it (EPERM).  On a busy host
+ * another process may take the pid first: a few tries. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tap_child.h"
 #include "testutil.h"
 
 #define LAST_PID "/proc/sys/kernel/ns_last_pid"
@@ -114,15 +117,26 @@ static void test_bounds(void)
 	ok(write_text(LAST_PID, buf) == 0, "the value it reads can be written back");
 }
 
+static void test_user(void)
+{
+	require(setgroups(0, NULL) == 0 && setresgid(62001, 62001, 62001) == 0 &&
+		    setresuid(61001, 61001, 61001) == 0,
+		"become an ordinary user");
+	ok(read_long(LAST_PID) > 0, "an ordinary user reads it");
+	is_errno(set_last_pid(1000), EPERM, "... but writing is EPERM");
+	is_errno(write_text(LAST_PID, "x"), EPERM, "... before the value is looked at");
+}
+
 int main(void)
 {
 	if (access(LAST_PID, F_OK) != 0)
 		skip_all("no ns_last_pid (Linux without CHECKPOINT_RESTORE)");
 	if (access(LAST_PID, W_OK) != 0)
 		skip_all("ns_last_pid not writable here");
-	plan(9);
+	plan(12);
 	test_read();
 	test_reuse();
 	test_bounds();
+	in_child("ordinary user", test_user);
 	return done();
 }

@@ -6,16 +6,21 @@
  * anonymous memory, not a private copy; MAP_POPULATE maps every page;
  * EINVAL for an offset or a count not a multiple of 8, 0 for count 0 and
  * at the top of user space.  The host runs as root (frame numbers shown);
- * soft-dirty (bit 55), which fdkernel does not track, is not looked at. */
+ * an ordinary user reading its own pagemap gets the bits but frame
+ * number 0 (Linux shows frames to CAP_SYS_ADMIN only).  Soft-dirty (bit
+ * 55), which fdkernel does not track, is not looked at. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <grp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tap_child.h"
 #include "testutil.h"
 
 #define PAGE	  4096UL
@@ -188,14 +193,39 @@ static void test_other_process(void)
 	munmap(priv, PAGE);
 }
 
+/* An ordinary user (dumpable again, so that its /proc files are its own)
+ * reads its own touched page. */
+static void user_reads(void)
+{
+	static char page[PAGE] __attribute__((aligned(4096)));
+	uint64_t e = 0;
+	int fd;
+
+	page[0] = 1;
+	require(setgroups(0, NULL) == 0 && setresgid(62001, 62001, 62001) == 0 &&
+		    setresuid(61001, 61001, 61001) == 0 && prctl(PR_SET_DUMPABLE, 1) == 0,
+		"become an ordinary user");
+	fd = open("/proc/self/pagemap", O_RDONLY);
+	ok(fd >= 0 && pread(fd, &e, 8, (off_t)((uintptr_t)page / PAGE * 8)) == 8 &&
+	       (e & PRESENT) && (e & EXCLUSIVE),
+	   "an ordinary user reads its own pagemap: the page is there");
+	is_int((long long)(e & PFN), 0, "... with frame number 0");
+}
+
 int main(void)
 {
 	pm = open("/proc/self/pagemap", O_RDONLY);
 	require(pm >= 0, "open /proc/self/pagemap");
-	plan(14 + 3 + 2 + 2);
+	plan(14 + 3 + 2 + 2 + 2);
 	test_reads();
 	test_fork_shared();
 	test_file();
 	test_other_process();
+	if (geteuid() == 0)
+		in_child("ordinary user", user_reads);
+	else {
+		skip("needs root", "an ordinary user's frame numbers");
+		skip("needs root", "... 0");
+	}
 	return done();
 }
