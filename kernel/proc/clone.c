@@ -15,6 +15,7 @@
 #include "proc/clone.h"
 #include "proc/exit.h"
 #include "proc/group.h"
+#include "proc/nproc.h"
 #include "proc/pidfd.h"
 #include "proc/proc.h"
 #include "mm/uvm.h"
@@ -137,6 +138,7 @@ static void join_new_process_locked(struct thread_group *g, struct task *child,
 static int clone_join(struct task *child, const struct clone_req *r)
 {
 	struct thread_group *self = current()->group, *g = NULL;
+	bool exempt = capable(CAP_SYS_RESOURCE) || capable(CAP_SYS_ADMIN);
 	int err = 0;
 
 	if (!(r->flags & CLONE_THREAD) && !(g = group_create(child)))
@@ -147,6 +149,8 @@ static int clone_join(struct task *child, const struct clone_req *r)
 	prctl_clone(child, current());
 	if (self->exiting)
 		err = -EINTR;
+	else if (nproc_fork_refused_locked(self, exempt))
+		err = -EAGAIN; /* RLIMIT_NPROC */
 	else if (g)
 		join_new_process_locked(g, child, r);
 	else

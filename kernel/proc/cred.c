@@ -4,6 +4,7 @@
  * test, capable(), group membership and execve's transition.
  */
 #include "proc/cred.h"
+#include "proc/nproc.h"
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "lib/string.h"
@@ -161,12 +162,26 @@ static void identity_changed(struct thread_group *g, const struct cred *old, con
 	spin_unlock(&proc_lock);
 }
 
+/* g's tasks count for its new real uid from now on (proc/nproc.h); the
+ * caller is flagged if that user is past its RLIMIT_NPROC. */
+static void real_uid_changed(struct thread_group *g, uint32_t uid)
+{
+	uint64_t limit = rlimit_soft(g, RLIMIT_NPROC);
+
+	spin_lock(&proc_lock);
+	current()->nproc_exceeded = uid != 0 && (uint64_t)nproc_tasks_locked(uid) > limit;
+	nproc_move_locked(g, uid);
+	spin_unlock(&proc_lock);
+}
+
 /* new replaces g's creds (cred_lock held, released here). */
 static void publish(struct thread_group *g, struct cred *new)
 {
 	const struct cred *old = g->cred;
 
 	__atomic_store_n(&g->cred, new, __ATOMIC_RELEASE);
+	if (new->uid != old->uid)
+		real_uid_changed(g, new->uid);
 	identity_changed(g, old, new);
 	mutex_unlock(&g->cred_lock);
 	cred_put(old);

@@ -26,6 +26,7 @@
 #include "proc/futex.h"
 #include "proc/exit.h"
 #include "proc/group.h"
+#include "proc/nproc.h"
 #include "proc/proc.h"
 #include "proc/rlimit.h"
 #include "proc/signal.h"
@@ -498,10 +499,30 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 	return 0;
 }
 
+/* Linux's do_execveat_common: a task whose set*id put it past its new
+ * user's RLIMIT_NPROC may not exec while it still is. */
+static bool nproc_exec_refused(struct task *t)
+{
+	bool over;
+
+	if (!t->nproc_exceeded)
+		return false;
+	spin_lock(&proc_lock);
+	over = (uint64_t)nproc_tasks_locked(t->group->nproc_uid) >
+	       rlimit_soft(t->group, RLIMIT_NPROC);
+	spin_unlock(&proc_lock);
+	t->nproc_exceeded = over; /* under the limit again: later execs go */
+	return over;
+}
+
 long exec_from_user(const struct exec_target *tg, char *const *uargv, char *const *uenvp)
 {
 	struct exec_strings strs = {0};
-	long err = exec_strings_from_user(&strs, uargv, uenvp);
+	long err;
+
+	if (nproc_exec_refused(current()))
+		return -EAGAIN;
+	err = exec_strings_from_user(&strs, uargv, uenvp);
 
 	if (!err)
 		err = exec_program_at(current(), tg, &strs);

@@ -23,6 +23,7 @@
 #include "proc/futex.h"
 #include "proc/leakcheck.h"
 #include "proc/group.h"
+#include "proc/nproc.h"
 #include "proc/posix_timer.h"
 #include "proc/pidfd.h"
 #include "proc/proc.h"
@@ -194,6 +195,7 @@ __attribute__((noreturn)) void task_exit(int status)
 	g->exited_stime += t->stime_ticks;
 	wake_up(&g->thread_exit); /* de_thread counts the threads left */
 	forget_parent_thread_locked(g, t);
+	nproc_leave_locked(g);
 	if ((last = --g->live == 0))
 		group_dies_locked(g, status);
 	/* A leader stays, holding the pid, until its process is reaped. */

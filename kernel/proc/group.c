@@ -3,6 +3,7 @@
  * that frees one after its last task.
  */
 #include "proc/group.h"
+#include "proc/nproc.h"
 #include "proc/cred.h"
 #include "proc/pidfd.h"
 #include "fs/event/signalfd.h"
@@ -47,6 +48,7 @@ void group_free_unused(struct thread_group *g)
 
 void group_add_thread_locked(struct thread_group *g, struct task *t)
 {
+	nproc_join_locked(g);
 	g->refs++;
 	g->live++;
 	t->group = g;

@@ -38,6 +38,9 @@ struct thread_group {
 	struct task *leader;	  /* the task whose tid is tgid (de_thread changes it) */
 	struct list_head threads; /* tasks not yet exited, via task->group_link */
 	int live;		  /* how many are on threads */
+	/* The real uid the live threads count for (proc/nproc.h): set by
+	 * the first, moved with a change of the real uid. */
+	uint32_t nproc_uid;
 	/*
 	 * The whole group is dying (exit_group, a fatal signal: exit_status
 	 * is its wait status from then on) or a thread is exec'ing

@@ -30,8 +30,8 @@ static struct rlimit default_limit(unsigned int res)
 		return (struct rlimit){STACK_SOFT, RLIM_INFINITY};
 	case RLIMIT_CORE:
 		return (struct rlimit){0, RLIM_INFINITY};
-	case RLIMIT_NPROC:
-		return (struct rlimit){TASK_MAX, TASK_MAX};
+	case RLIMIT_NPROC: /* Linux's max_threads / 2: a user leaves root half */
+		return (struct rlimit){TASK_MAX / 2, TASK_MAX / 2};
 	case RLIMIT_MEMLOCK:
 		return (struct rlimit){MEMLOCK_SOFT, MEMLOCK_SOFT};
 	case RLIMIT_SIGPENDING:

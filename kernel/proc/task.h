@@ -134,6 +134,11 @@ struct task {
 	 * cleared, inherited by clone, kept by execve (which then grants no
 	 * privilege, proc/cred.c); /proc/<pid>/status reads it. */
 	bool no_new_privs;
+	/* A change of real uid found the new user past RLIMIT_NPROC: the
+	 * next execve fails with EAGAIN if it still is (Linux's
+	 * PF_NPROC_EXCEEDED: the set*id call itself succeeds, as daemons
+	 * that ignore its result expect).  The task's own. */
+	bool nproc_exceeded;
 
 	struct signal_state sig; /* per thread; its rules are in proc/signal.h */
 	unsigned strace_session; /* own: traced while it equals the trace session (sys/strace.c) */
