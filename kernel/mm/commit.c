@@ -5,9 +5,9 @@
  * two steps: a mapping made on another CPU between them may pass the
  * strict limit by its own size, as Linux's per-CPU counter may be off by
  * its batch.  There is no swap: RAM + swap is the frames the allocator
- * manages.  Strict mode keeps no reserves: every process is root, whom
- * Linux spares the admin reserve, and the user reserve (a process's
- * size / 32, at most 128 MiB) is not subtracted.
+ * manages.  Strict mode keeps no reserves: neither Linux's admin reserve
+ * (memory only CAP_SYS_ADMIN may take) nor its user reserve (a process's
+ * size / 32, at most 128 MiB) is subtracted.
  */
 #include "mm/commit.h"
 #include "mm/frame.h"

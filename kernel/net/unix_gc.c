@@ -55,8 +55,8 @@ static bool over_limit(unsigned int n, unsigned long limit)
 /*
  * The limit is the sender's RLIMIT_NOFILE against everything its user has
  * in flight, as Linux's too_many_unix_fds, but without Linux's exemption
- * for CAP_SYS_RESOURCE / CAP_SYS_ADMIN: every process here is root, so
- * the exemption would leave no limit at all.
+ * for CAP_SYS_RESOURCE / CAP_SYS_ADMIN: the count here is one for every
+ * user (not Linux's per user), which the exemption would leave unbounded.
  */
 int unix_inflight_charge(const struct scm_fds *fds)
 {
