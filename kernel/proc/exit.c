@@ -193,10 +193,14 @@ __attribute__((noreturn)) void task_exit(int status)
 	list_init(&t->group_link);
 	g->exited_utime += t->utime_ticks; /* times() counts the whole process */
 	g->exited_stime += t->stime_ticks;
-	wake_up(&g->thread_exit); /* de_thread counts the threads left */
 	forget_parent_thread_locked(g, t);
 	nproc_leave_locked(g);
-	if ((last = --g->live == 0))
+	last = --g->live == 0;
+	/* After the count: de_thread reads it without proc_lock, and a
+	 * wake-up before it could find the count not yet moved and sleep
+	 * again with no one left to wake it. */
+	wake_up(&g->thread_exit);
+	if (last)
 		group_dies_locked(g, status);
 	/* A leader stays, holding the pid, until its process is reaped. */
 	if (!task_is_leader(t) && g->state == GROUP_DEAD)
