@@ -15,6 +15,7 @@
 #define NR_MOUNT	    165
 #define NR_REBOOT	    169
 #define NR_SYNC		    162
+#define NR_FINIT_MODULE	    313
 #define REBOOT_MAGIC1	    0xfee1deadUL
 #define REBOOT_MAGIC2	    672274793UL
 #define REBOOT_CMD_POWEROFF 0x4321fedcUL
@@ -93,6 +94,26 @@ static void print_mitigations(void)
 	}
 }
 
+/* Loads the modules bench/run put in /modules (virtio_pci, virtio_blk
+ * and what they need, for bench_blk's disk), in the order of
+ * /modules/order: Debian builds them as modules, not into the kernel. */
+static void load_modules(void)
+{
+	FILE *order = fopen("/modules/order", "r");
+	char name[64], path[96];
+
+	while (order && fscanf(order, "%63s", name) == 1) {
+		snprintf(path, sizeof path, "/modules/%s.ko", name);
+		int fd = open(path, O_RDONLY);
+		if (fd < 0 || syscall(NR_FINIT_MODULE, fd, "", 0) < 0)
+			warn(path);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (order)
+		fclose(order);
+}
+
 /* Runs /bin/init bench and returns its wait status (-1: not started). */
 static int run_benchmarks(void)
 {
@@ -118,6 +139,7 @@ int main(void)
 	mount_fs("proc", "/proc");
 	mount_fs("sysfs", "/sys");
 	print_mitigations();
+	load_modules();
 	loopback_up();
 	if (setrlimit(RLIMIT_NOFILE, &nofile) < 0)
 		warn("setrlimit RLIMIT_NOFILE");
