@@ -9,8 +9,7 @@ static bool cred_capable(const struct cred *c, int cap)
 	return c->cap_effective & CAP_TO_MASK(cap);
 }
 
-int cred_mode_permission(const struct cred *c, uint32_t fmode, uint32_t uid, uint32_t gid,
-			 int mask)
+int cred_mode_permission(const struct cred *c, uint32_t fmode, uint32_t uid, uint32_t gid, int mask)
 {
 	uint32_t mode = fmode;
 
@@ -86,8 +85,7 @@ static unsigned int drop_sgid(const struct inode *ip, uint32_t mode)
 {
 	if (!(mode & S_ISGID))
 		return 0;
-	if ((mode & S_IXGRP) ||
-	    (!cred_in_group(cred_current(), ip->gid) && !capable(CAP_FSETID)))
+	if ((mode & S_IXGRP) || (!cred_in_group(cred_current(), ip->gid) && !capable(CAP_FSETID)))
 		return ATTR_KILL_SGID;
 	return 0;
 }

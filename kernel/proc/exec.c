@@ -411,7 +411,8 @@ static unsigned exec_unsafe(struct task *t)
 {
 	unsigned unsafe = t->no_new_privs ? EXEC_UNSAFE_NNP : 0;
 
-	if (__atomic_load_n(&t->fs->refs, __ATOMIC_RELAXED) > __atomic_load_n(&t->group->live, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&t->fs->refs, __ATOMIC_RELAXED) >
+	    __atomic_load_n(&t->group->live, __ATOMIC_RELAXED))
 		unsafe |= EXEC_UNSAFE_SHARE;
 	return unsafe;
 }
@@ -459,7 +460,8 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 		return err;
 	exec_file_ids(t, ip, nosuid, &file);
 	/* A set-id program is randomised whatever the caller's persona. */
-	uvm_layout_draw(&layout, !(t->personality & ADDR_NO_RANDOMIZE) || file.setuid || file.setgid);
+	uvm_layout_draw(&layout,
+			!(t->personality & ADDR_NO_RANDOMIZE) || file.setuid || file.setgid);
 	if (!(cred = cred_exec_prepare(t, &file, exec_unsafe(t), &secure)) || !(vm = vm_create())) {
 		cred_put(cred);
 		exe_inode_put(ip);
@@ -508,8 +510,8 @@ static bool nproc_exec_refused(struct task *t)
 	if (!t->nproc_exceeded)
 		return false;
 	spin_lock(&proc_lock);
-	over = (uint64_t)nproc_tasks_locked(t->group->nproc_uid) >
-	       rlimit_soft(t->group, RLIMIT_NPROC);
+	over =
+	    (uint64_t)nproc_tasks_locked(t->group->nproc_uid) > rlimit_soft(t->group, RLIMIT_NPROC);
 	spin_unlock(&proc_lock);
 	t->nproc_exceeded = over; /* under the limit again: later execs go */
 	return over;

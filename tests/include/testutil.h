@@ -137,6 +137,18 @@ static inline int run_shell(const char *argv0, const char *cmd, char *out, size_
 	return run_capture(test_bin_path(argv0, "sh", sh, sizeof sh), argv, envp, out, size);
 }
 
+/* base/name in one of four static buffers, so that a call may take up
+ * to four of them (scratch paths of a test). */
+static inline const char *path_at(const char *base, const char *name)
+{
+	static char bufs[4][256];
+	static int next;
+	char *path = bufs[next++ & 3];
+
+	snprintf(path, sizeof bufs[0], "%s/%s", base, name);
+	return path;
+}
+
 /* The text of the file at path (a /proc file: read until EOF) into buf,
  * NUL-terminated; its length, or -1 if it cannot be opened. */
 static inline long read_text(const char *path, char *buf, size_t size)

@@ -45,16 +45,6 @@ struct report {
 
 static char dir[64], suid_dir[96], nosuid_dir[96];
 
-static const char *at(const char *base, const char *name)
-{
-	static char bufs[4][192];
-	static int next;
-	char *p = bufs[next++ & 3];
-
-	snprintf(p, sizeof bufs[0], "%s/%s", base, name);
-	return p;
-}
-
 static int report(void)
 {
 	uid_t r, e, s;
@@ -76,7 +66,8 @@ static int report(void)
 static void install(const char *path, uid_t uid, gid_t gid, mode_t mode)
 {
 	char buf[65536];
-	int in = open("/proc/self/exe", O_RDONLY), out = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0700);
+	int in = open("/proc/self/exe", O_RDONLY),
+	    out = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0700);
 	ssize_t n;
 
 	require(in >= 0 && out >= 0, "open the program and its copy");
@@ -158,8 +149,9 @@ static bool run(const char *prog, const struct how *how, struct report *r)
 	n = read(p[0], line, sizeof line - 1);
 	close(p[0]);
 	waitpid(pid, &status, 0);
-	if (n <= 0 || sscanf(line, "%u %u %u %u %u %u %lu %d %llx", &r->ruid, &r->euid, &r->suid,
-			     &r->rgid, &r->egid, &r->sgid, &r->secure, &r->null_fds, &r->cap_eff) != 9) {
+	if (n <= 0 ||
+	    sscanf(line, "%u %u %u %u %u %u %lu %d %llx", &r->ruid, &r->euid, &r->suid, &r->rgid,
+		   &r->egid, &r->sgid, &r->secure, &r->null_fds, &r->cap_eff) != 9) {
 		diag("%s: no report (status 0x%x)", prog, status);
 		return false;
 	}
@@ -173,8 +165,8 @@ static bool ids(const struct report *r, unsigned ru, unsigned eu, unsigned rg, u
 		  r->egid == eg && r->sgid == eg && r->secure == secure;
 
 	if (!ok)
-		diag("got uids %u %u %u gids %u %u %u secure %lu", r->ruid, r->euid, r->suid, r->rgid,
-		     r->egid, r->sgid, r->secure);
+		diag("got uids %u %u %u gids %u %u %u secure %lu", r->ruid, r->euid, r->suid,
+		     r->rgid, r->egid, r->sgid, r->secure);
 	return ok;
 }
 
@@ -183,27 +175,28 @@ static void set_id_bits(void)
 	const struct how user = {.uid = U1};
 	struct report r;
 
-	install(at(suid_dir, "suid"), U2, G2, 04755);
-	install(at(suid_dir, "sgid"), U2, G2, 02755);
-	install(at(suid_dir, "sgid-nox"), U2, G2, 02745);
-	install(at(suid_dir, "root"), 0, 0, 04755);
-	install(at(suid_dir, "plain"), U2, G2, 0755);
-	ok(run(at(suid_dir, "suid"), &user, &r) && ids(&r, U1, U2, G1, G1, 1) && r.cap_eff == 0,
+	install(path_at(suid_dir, "suid"), U2, G2, 04755);
+	install(path_at(suid_dir, "sgid"), U2, G2, 02755);
+	install(path_at(suid_dir, "sgid-nox"), U2, G2, 02745);
+	install(path_at(suid_dir, "root"), 0, 0, 04755);
+	install(path_at(suid_dir, "plain"), U2, G2, 0755);
+	ok(run(path_at(suid_dir, "suid"), &user, &r) && ids(&r, U1, U2, G1, G1, 1) &&
+	       r.cap_eff == 0,
 	   "set-user-ID: the owner's uid effective and saved, AT_SECURE, no capability");
-	ok(run(at(suid_dir, "sgid"), &user, &r) && ids(&r, U1, U1, G1, G2, 1),
+	ok(run(path_at(suid_dir, "sgid"), &user, &r) && ids(&r, U1, U1, G1, G2, 1),
 	   "set-group-ID: the file's gid effective and saved");
-	ok(run(at(suid_dir, "sgid-nox"), &user, &r) && ids(&r, U1, U1, G1, G1, 0),
+	ok(run(path_at(suid_dir, "sgid-nox"), &user, &r) && ids(&r, U1, U1, G1, G1, 0),
 	   "set-group-ID without group execute: nothing");
-	ok(run(at(suid_dir, "root"), &user, &r) && ids(&r, U1, 0, G1, G1, 1) &&
+	ok(run(path_at(suid_dir, "root"), &user, &r) && ids(&r, U1, 0, G1, G1, 1) &&
 	       r.cap_eff == root_caps(),
 	   "set-user-ID root: euid 0 with root's capabilities");
-	ok(run(at(suid_dir, "plain"), &user, &r) && ids(&r, U1, U1, G1, G1, 0),
+	ok(run(path_at(suid_dir, "plain"), &user, &r) && ids(&r, U1, U1, G1, G1, 0),
 	   "no set-id bit: the caller's ids, AT_SECURE 0");
-	ok(run(at(suid_dir, "suid"), &(struct how){0}, &r) && ids(&r, 0, U2, 0, 0, 1) &&
+	ok(run(path_at(suid_dir, "suid"), &(struct how){0}, &r) && ids(&r, 0, U2, 0, 0, 1) &&
 	       r.cap_eff == 0,
 	   "root running a set-user-ID program: effective and saved uid the owner's, no effective "
 	   "capability");
-	ok(run(at(suid_dir, "suid"), &(struct how){.uid = U1, .in_thread = true}, &r) &&
+	ok(run(path_at(suid_dir, "suid"), &(struct how){.uid = U1, .in_thread = true}, &r) &&
 	       ids(&r, U1, U2, G1, G1, 1),
 	   "exec from a second thread: the same");
 }
@@ -214,23 +207,26 @@ static void refused(void)
 	char script[256];
 	int fd;
 
-	install(at(nosuid_dir, "suid"), U2, G2, 06755);
-	ok(run(at(nosuid_dir, "suid"), &(struct how){.uid = U1}, &r) && ids(&r, U1, U1, G1, G1, 0),
+	install(path_at(nosuid_dir, "suid"), U2, G2, 06755);
+	ok(run(path_at(nosuid_dir, "suid"), &(struct how){.uid = U1}, &r) &&
+	       ids(&r, U1, U1, G1, G1, 0),
 	   "on a nosuid mount: nothing");
-	ok(run(at(suid_dir, "suid"), &(struct how){.uid = U1, .nnp = true}, &r) &&
+	ok(run(path_at(suid_dir, "suid"), &(struct how){.uid = U1, .nnp = true}, &r) &&
 	       ids(&r, U1, U1, G1, G1, 0),
 	   "under no_new_privs: nothing");
-	ok(run(at(suid_dir, "suid"), &(struct how){.uid = U1, .share_fs = true}, &r) &&
+	ok(run(path_at(suid_dir, "suid"), &(struct how){.uid = U1, .share_fs = true}, &r) &&
 	       ids(&r, U1, U1, G1, G1, 1),
 	   "root and cwd shared with another process (CLONE_FS): no new id (AT_SECURE still)");
-	ok(run(at(suid_dir, "suid"), &(struct how){.share_fs = true}, &r) && ids(&r, 0, U2, 0, 0, 1),
+	ok(run(path_at(suid_dir, "suid"), &(struct how){.share_fs = true}, &r) &&
+	       ids(&r, 0, U2, 0, 0, 1),
 	   "... unless the caller has CAP_SETUID");
-	snprintf(script, sizeof script, "#!%s --report\n", at(suid_dir, "plain"));
-	fd = open(at(suid_dir, "script"), O_CREAT | O_WRONLY | O_TRUNC, 0700);
+	snprintf(script, sizeof script, "#!%s --report\n", path_at(suid_dir, "plain"));
+	fd = open(path_at(suid_dir, "script"), O_CREAT | O_WRONLY | O_TRUNC, 0700);
 	require(fd >= 0 && write(fd, script, strlen(script)) == (ssize_t)strlen(script) &&
 		    fchown(fd, U2, G2) == 0 && fchmod(fd, 06755) == 0 && close(fd) == 0,
 		"a set-id script");
-	ok(run(at(suid_dir, "script"), &(struct how){.uid = U1}, &r) && ids(&r, U1, U1, G1, G1, 0),
+	ok(run(path_at(suid_dir, "script"), &(struct how){.uid = U1}, &r) &&
+	       ids(&r, U1, U1, G1, G1, 0),
 	   "a set-id script: its bits are ignored");
 }
 
@@ -238,10 +234,10 @@ static void closed_std_fds(void)
 {
 	struct report r;
 
-	ok(run(at(suid_dir, "suid"), &(struct how){.uid = U1, .close_std = true}, &r) &&
+	ok(run(path_at(suid_dir, "suid"), &(struct how){.uid = U1, .close_std = true}, &r) &&
 	       r.null_fds == 7,
 	   "set-user-ID with fds 0-2 closed: they are /dev/null");
-	ok(run(at(suid_dir, "plain"), &(struct how){.uid = U1, .close_std = true}, &r) &&
+	ok(run(path_at(suid_dir, "plain"), &(struct how){.uid = U1, .close_std = true}, &r) &&
 	       r.null_fds == 0,
 	   "without set-id: they stay closed");
 }
@@ -299,7 +295,7 @@ static void bits_dropped(void)
 {
 	int fd;
 
-	victim = at(dir, "victim");
+	victim = path_at(dir, "victim");
 	fd = open(victim, O_CREAT | O_WRONLY, 0600);
 	require(fd >= 0 && close(fd) == 0, "a scratch file");
 	reset(06777);

@@ -20,7 +20,7 @@
 
 #include "testutil.h"
 
-#define RUNS 6
+#define RUNS   6
 #define SYSCTL "/proc/sys/kernel/randomize_va_space"
 
 enum { STACK, MMAP, BRK, CODE, RANDOM, NWHERE };

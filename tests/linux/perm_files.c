@@ -28,16 +28,6 @@
 
 static char dir[64], priv[96], open_dir[96], sticky[96], secret[128], shared[128], prog[128];
 
-static const char *at(const char *base, const char *name)
-{
-	static char bufs[4][192];
-	static int next;
-	char *p = bufs[next++ & 3];
-
-	snprintf(p, sizeof bufs[0], "%s/%s", base, name);
-	return p;
-}
-
 static void make_file(const char *path, mode_t mode, const char *text)
 {
 	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
@@ -65,7 +55,7 @@ static void user_opens(void)
 	is_errno(open(shared, O_RDONLY | O_TRUNC), EACCES, "... O_TRUNC EACCES");
 	is_errno(truncate(shared, 0), EACCES, "... truncate EACCES");
 	struct stat st;
-	is_errno(stat(at(priv, "inside"), &st), EACCES,
+	is_errno(stat(path_at(priv, "inside"), &st), EACCES,
 		 "a path through a 0700 root directory: EACCES");
 	is_errno(open(priv, O_RDONLY | O_DIRECTORY), EACCES, "listing that directory: EACCES");
 	is_errno(chdir(priv), EACCES, "chdir into it: EACCES");
@@ -81,28 +71,28 @@ static void user_names(void)
 	struct stat st;
 
 	become_user();
-	is_errno(open(at(open_dir, "new"), O_CREAT | O_WRONLY, 0644), EACCES,
+	is_errno(open(path_at(open_dir, "new"), O_CREAT | O_WRONLY, 0644), EACCES,
 		 "creating in a root 0755 directory: EACCES");
-	is_errno(mkdir(at(open_dir, "d"), 0755), EACCES, "mkdir there: EACCES");
-	is_errno(mkdir(at(open_dir, "kept"), 0755), EEXIST,
+	is_errno(mkdir(path_at(open_dir, "d"), 0755), EACCES, "mkdir there: EACCES");
+	is_errno(mkdir(path_at(open_dir, "kept"), 0755), EEXIST,
 		 "mkdir of an existing name: EEXIST first");
-	is_errno(unlink(at(open_dir, "kept")), EACCES, "unlink there: EACCES");
-	is_errno(rename(at(open_dir, "kept"), at(sticky, "kept")), EACCES,
+	is_errno(unlink(path_at(open_dir, "kept")), EACCES, "unlink there: EACCES");
+	is_errno(rename(path_at(open_dir, "kept"), path_at(sticky, "kept")), EACCES,
 		 "rename out of it: EACCES");
-	int fd = open(at(sticky, "mine"), O_CREAT | O_WRONLY, 0640);
+	int fd = open(path_at(sticky, "mine"), O_CREAT | O_WRONLY, 0640);
 	ok(fd >= 0 && close(fd) == 0, "creating in a 1777 directory");
-	ok(stat(at(sticky, "mine"), &st) == 0 && st.st_uid == USER && st.st_gid == USER,
+	ok(stat(path_at(sticky, "mine"), &st) == 0 && st.st_uid == USER && st.st_gid == USER,
 	   "the new file is the creator's (%d:%d)", (int)st.st_uid, (int)st.st_gid);
-	is_errno(unlink(at(sticky, "roots")), EPERM,
+	is_errno(unlink(path_at(sticky, "roots")), EPERM,
 		 "unlink of root's file in a sticky directory: EPERM");
-	is_errno(rename(at(sticky, "roots"), at(sticky, "moved")), EPERM,
+	is_errno(rename(path_at(sticky, "roots"), path_at(sticky, "moved")), EPERM,
 		 "rename of root's file there: EPERM");
-	ok(rename(at(sticky, "mine"), at(sticky, "mine2")) == 0 && unlink(at(sticky, "mine2")) == 0,
+	ok(rename(path_at(sticky, "mine"), path_at(sticky, "mine2")) == 0 && unlink(path_at(sticky, "mine2")) == 0,
 	   "the user's own file there renames and unlinks");
-	ok(mkdir(at(sticky, "sg"), 0755) == 0 && stat(at(sticky, "sg"), &st) == 0 &&
+	ok(mkdir(path_at(sticky, "sg"), 0755) == 0 && stat(path_at(sticky, "sg"), &st) == 0 &&
 	       st.st_uid == USER,
 	   "a new directory is the creator's");
-	ok(rmdir(at(sticky, "sg")) == 0, "and goes");
+	ok(rmdir(path_at(sticky, "sg")) == 0, "and goes");
 }
 
 static void user_attrs(void)
@@ -120,9 +110,9 @@ static void user_attrs(void)
 	is_errno(chown(own, -1, 0), EPERM, "to a group one is not in: EPERM");
 	ok(chown(own, USER, USER) == 0 && chown(own, -1, -1) == 0,
 	   "to one's own ids, or -1: allowed");
-	ok(utimensat(AT_FDCWD, at(sticky, "open"), NULL, 0) == 0,
+	ok(utimensat(AT_FDCWD, path_at(sticky, "open"), NULL, 0) == 0,
 	   "utimensat(now) of root's 0666 file: allowed (write permission)");
-	is_errno(utimensat(AT_FDCWD, at(sticky, "open"), two, 0), EPERM,
+	is_errno(utimensat(AT_FDCWD, path_at(sticky, "open"), two, 0), EPERM,
 		 "explicit times on it: EPERM (not the owner)");
 	is_errno(utimensat(AT_FDCWD, shared, NULL, 0), EACCES,
 		 "utimensat(now) of a 0644 one: EACCES");
@@ -157,13 +147,13 @@ static void setgid_dir(void)
 	snprintf(sg, sizeof sg, "%s/sgid", dir);
 	require(mkdir(sg, 0777) == 0 && chown(sg, 0, 2000) == 0 && chmod(sg, 02777) == 0,
 		"a set-group-ID directory of group 2000");
-	int fd = open(at(sg, "f"), O_CREAT | O_WRONLY, 0644);
-	ok(fd >= 0 && close(fd) == 0 && stat(at(sg, "f"), &st) == 0 && st.st_gid == 2000,
+	int fd = open(path_at(sg, "f"), O_CREAT | O_WRONLY, 0644);
+	ok(fd >= 0 && close(fd) == 0 && stat(path_at(sg, "f"), &st) == 0 && st.st_gid == 2000,
 	   "a file made in it takes its group (%d)", (int)st.st_gid);
-	ok(mkdir(at(sg, "d"), 0755) == 0 && stat(at(sg, "d"), &st) == 0 && st.st_gid == 2000 &&
+	ok(mkdir(path_at(sg, "d"), 0755) == 0 && stat(path_at(sg, "d"), &st) == 0 && st.st_gid == 2000 &&
 	       (st.st_mode & S_ISGID),
 	   "a directory made in it takes its group and the bit");
-	ok(rmdir(at(sg, "d")) == 0 && unlink(at(sg, "f")) == 0 && rmdir(sg) == 0, "clean up");
+	ok(rmdir(path_at(sg, "d")) == 0 && unlink(path_at(sg, "f")) == 0 && rmdir(sg) == 0, "clean up");
 }
 
 static void root_checks(void)
@@ -210,7 +200,7 @@ static void identity_checks(void)
 	make_file(locked, 0, "locked");
 	unless_root(open(locked, O_RDONLY), EACCES, true, "open one's own 0000 file");
 	unless_root(access(locked, R_OK), EACCES, false, "access(R_OK) of it");
-	unless_root(mkdir(at(ro_dir, "d"), 0755), EACCES, false,
+	unless_root(mkdir(path_at(ro_dir, "d"), 0755), EACCES, false,
 		    "mkdir in one's own 0500 directory");
 	unless_root(open("/etc/shadow", O_RDONLY), EACCES, true, "open /etc/shadow (root's 0640)");
 	unless_root(open("/etc/passwd", O_WRONLY | O_APPEND), EACCES, true,
@@ -229,7 +219,7 @@ static void identity_checks(void)
 	is_errno(execl(locked, locked, (char *)NULL), EACCES,
 		 "exec of a 0000 file: EACCES for all");
 	ok(unlink(locked) == 0 && (!root || unlink(other) == 0) &&
-	       rmdir(at(ro_dir, "d")) == (root ? 0 : -1) && rmdir(ro_dir) == 0 && rmdir(own) == 0,
+	       rmdir(path_at(ro_dir, "d")) == (root ? 0 : -1) && rmdir(ro_dir) == 0 && rmdir(own) == 0,
 	   "clean up");
 }
 
@@ -250,14 +240,14 @@ int main(void)
 	snprintf(shared, sizeof shared, "%s/shared", dir);
 	snprintf(prog, sizeof prog, "%s/prog", dir);
 	require(mkdir(dir, 0755) == 0 && mkdir(priv, 0700) == 0 && mkdir(open_dir, 0755) == 0 &&
-		    mkdir(at(open_dir, "kept"), 0755) == 0 && mkdir(sticky, 0777) == 0 &&
+		    mkdir(path_at(open_dir, "kept"), 0755) == 0 && mkdir(sticky, 0777) == 0 &&
 		    chmod(sticky, 01777) == 0,
 		"scratch directories");
 	make_file(secret, 0600, "secret");
 	make_file(shared, 0644, "shared");
-	make_file(at(priv, "inside"), 0644, "x");
-	make_file(at(sticky, "roots"), 0666, "root's");
-	make_file(at(sticky, "open"), 0666, "open");
+	make_file(path_at(priv, "inside"), 0644, "x");
+	make_file(path_at(sticky, "roots"), 0666, "root's");
+	make_file(path_at(sticky, "open"), 0666, "open");
 	make_file(prog, 0700, "#!/bin/sh\n");
 	in_child("ordinary user: opening", user_opens);
 	in_child("ordinary user: names", user_names);
@@ -266,9 +256,9 @@ int main(void)
 	in_child("real uid apart from effective", setuid_like_access);
 	setgid_dir();
 	root_checks();
-	ok(unlink(at(sticky, "roots")) == 0 && unlink(at(sticky, "open")) == 0 &&
-	       unlink(at(priv, "inside")) == 0 && unlink(secret) == 0 && unlink(shared) == 0 &&
-	       unlink(prog) == 0 && rmdir(at(open_dir, "kept")) == 0 && rmdir(open_dir) == 0 &&
+	ok(unlink(path_at(sticky, "roots")) == 0 && unlink(path_at(sticky, "open")) == 0 &&
+	       unlink(path_at(priv, "inside")) == 0 && unlink(secret) == 0 && unlink(shared) == 0 &&
+	       unlink(prog) == 0 && rmdir(path_at(open_dir, "kept")) == 0 && rmdir(open_dir) == 0 &&
 	       rmdir(priv) == 0 && rmdir(sticky) == 0 && rmdir(dir) == 0,
 	   "clean up");
 	return done();

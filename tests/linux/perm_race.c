@@ -24,8 +24,8 @@ static char path[64];
 static volatile int stop;
 
 struct flip {
-	mode_t a, b;	/* chmod between these */
-	uid_t ua, ub;	/* and chown between these (same: no chown) */
+	mode_t a, b;  /* chmod between these */
+	uid_t ua, ub; /* and chown between these (same: no chown) */
 };
 
 static void *flipper(void *arg)

@@ -147,7 +147,8 @@ static pid_t u3_pauser(void)
 static void setuid_past_limit(void)
 {
 	pid_t x = u3_pauser(), y = u3_pauser();
-	char *early[] = {"rlimit_nproc", "--early", NULL}, *late[] = {"rlimit_nproc", "--exit", NULL};
+	char *early[] = {"rlimit_nproc", "--early", NULL},
+	     *late[] = {"rlimit_nproc", "--exit", NULL};
 
 	set_nproc(1);
 	if (setresuid(U3, U3, U3) != 0)

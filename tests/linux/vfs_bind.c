@@ -22,17 +22,6 @@
 
 static char dir[64], src[96], srcsub[128], dst[96], fsrc[96], fdst[96];
 
-/* base/name, in one of two buffers (two may be used in one call). */
-static const char *at(const char *base, const char *name)
-{
-	static char bufs[2][256];
-	static int next;
-	char *path = bufs[next ^= 1];
-
-	snprintf(path, sizeof bufs[0], "%s/%s", base, name);
-	return path;
-}
-
 static bool same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
@@ -82,14 +71,14 @@ static void shows_the_same(void)
 	struct stat st, up;
 
 	ok(mount(src, dst, NULL, MS_BIND, NULL) == 0, "mount --bind SRC DST");
-	ok(same_file(src, dst) && same_file(srcsub, at(dst, "sub")),
+	ok(same_file(src, dst) && same_file(srcsub, path_at(dst, "sub")),
 	   "the same inodes at both places");
-	int fd = open(at(dst, "made"), O_CREAT | O_WRONLY, 0600);
-	ok(fd >= 0 && write(fd, "x", 1) == 1 && close(fd) == 0 && stat(at(src, "made"), &st) == 0,
+	int fd = open(path_at(dst, "made"), O_CREAT | O_WRONLY, 0600);
+	ok(fd >= 0 && write(fd, "x", 1) == 1 && close(fd) == 0 && stat(path_at(src, "made"), &st) == 0,
 	   "a file made through DST is in SRC");
-	ok(stat(at(dst, ".."), &st) == 0 && stat(dir, &up) == 0 && st.st_ino == up.st_ino,
+	ok(stat(path_at(dst, ".."), &st) == 0 && stat(dir, &up) == 0 && st.st_ino == up.st_ino,
 	   "\"..\" of DST is DST's parent, not SRC's");
-	const char *dsub = at(dst, "sub");
+	const char *dsub = path_at(dst, "sub");
 	ok(chdir(dsub) == 0 && getcwd(cwd, sizeof cwd) && !strcmp(cwd, dsub),
 	   "getcwd in DST/sub names the place it was reached by (%s)", cwd);
 	ok(chdir("../..") == 0 && getcwd(cwd, sizeof cwd) && !strcmp(cwd, dir),
@@ -109,28 +98,28 @@ static void shows_the_same(void)
 static void read_only(void)
 {
 	struct statvfs sv;
-	int fd = open(at(dst, "made"), O_WRONLY);
+	int fd = open(path_at(dst, "made"), O_WRONLY);
 
 	is_errno(mount(NULL, dst, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL), EBUSY,
 		 "remount,bind,ro with a file open for writing through it: EBUSY");
 	close(fd);
 	ok(mount(NULL, dst, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) == 0,
 	   "mount -o remount,bind,ro DST");
-	is_errno(open(at(dst, "new"), O_CREAT | O_WRONLY, 0600), EROFS,
+	is_errno(open(path_at(dst, "new"), O_CREAT | O_WRONLY, 0600), EROFS,
 		 "creating through DST: EROFS");
-	is_errno(open(at(dst, "made"), O_WRONLY), EROFS, "writing through DST: EROFS");
-	is_errno(mkdir(at(dst, "d"), 0700), EROFS, "mkdir through DST: EROFS");
-	is_errno(unlink(at(dst, "made")), EROFS, "unlink through DST: EROFS");
-	is_errno(chmod(at(dst, "made"), 0644), EROFS, "chmod through DST: EROFS");
+	is_errno(open(path_at(dst, "made"), O_WRONLY), EROFS, "writing through DST: EROFS");
+	is_errno(mkdir(path_at(dst, "d"), 0700), EROFS, "mkdir through DST: EROFS");
+	is_errno(unlink(path_at(dst, "made")), EROFS, "unlink through DST: EROFS");
+	is_errno(chmod(path_at(dst, "made"), 0644), EROFS, "chmod through DST: EROFS");
 	ok(statvfs(dst, &sv) == 0 && (sv.f_flag & ST_RDONLY), "statvfs(DST) says read-only");
-	is_errno(access(at(dst, "made"), W_OK), EROFS, "access(W_OK) through DST: EROFS");
-	ok(access(at(dst, "made"), R_OK) == 0 && access(at(src, "made"), W_OK) == 0,
+	is_errno(access(path_at(dst, "made"), W_OK), EROFS, "access(W_OK) through DST: EROFS");
+	ok(access(path_at(dst, "made"), R_OK) == 0 && access(path_at(src, "made"), W_OK) == 0,
 	   "R_OK through DST, W_OK through SRC: allowed");
 	ok(statvfs(src, &sv) == 0 && !(sv.f_flag & ST_RDONLY), "statvfs(SRC) does not");
-	fd = open(at(src, "made"), O_WRONLY | O_APPEND);
+	fd = open(path_at(src, "made"), O_WRONLY | O_APPEND);
 	ok(fd >= 0 && write(fd, "y", 1) == 1 && close(fd) == 0, "SRC itself stays writable");
 	ok(mount(NULL, dst, NULL, MS_REMOUNT | MS_BIND, NULL) == 0 &&
-	       mkdir(at(dst, "d"), 0700) == 0 && rmdir(at(dst, "d")) == 0,
+	       mkdir(path_at(dst, "d"), 0700) == 0 && rmdir(path_at(dst, "d")) == 0,
 	   "remount,bind,rw makes DST writable again");
 }
 
@@ -139,10 +128,10 @@ static void across(void)
 	char other[256];
 
 	snprintf(other, sizeof other, "%s/made", src);
-	is_errno(link(other, at(dst, "hard")), EXDEV, "link from SRC into DST: EXDEV");
-	is_errno(rename(other, at(dst, "moved")), EXDEV, "rename from SRC into DST: EXDEV");
-	ok(rename(at(dst, "made"), at(dst, "made2")) == 0 &&
-	       rename(at(dst, "made2"), at(dst, "made")) == 0,
+	is_errno(link(other, path_at(dst, "hard")), EXDEV, "link from SRC into DST: EXDEV");
+	is_errno(rename(other, path_at(dst, "moved")), EXDEV, "rename from SRC into DST: EXDEV");
+	ok(rename(path_at(dst, "made"), path_at(dst, "made2")) == 0 &&
+	       rename(path_at(dst, "made2"), path_at(dst, "made")) == 0,
 	   "rename inside DST");
 }
 
@@ -173,17 +162,17 @@ static void recursion(void)
 	struct stat st;
 
 	require(mount("none", srcsub, "tmpfs", 0, "size=64k") == 0, "a tmpfs under SRC");
-	int fd = open(at(srcsub, "deep"), O_CREAT | O_WRONLY, 0600);
+	int fd = open(path_at(srcsub, "deep"), O_CREAT | O_WRONLY, 0600);
 	require(fd >= 0 && close(fd) == 0, "a file in it");
 	ok(umount2(dst, 0) == 0, "umount DST");
-	ok(mount(src, dst, NULL, MS_BIND, NULL) == 0 && stat(at(dst, "sub/deep"), &st) == -1 &&
+	ok(mount(src, dst, NULL, MS_BIND, NULL) == 0 && stat(path_at(dst, "sub/deep"), &st) == -1 &&
 	       errno == ENOENT,
 	   "a plain bind leaves the mount below behind");
 	ok(umount2(dst, 0) == 0 && mount(src, dst, NULL, MS_BIND | MS_REC, NULL) == 0 &&
-	       same_file(at(srcsub, "deep"), at(dst, "sub/deep")),
+	       same_file(path_at(srcsub, "deep"), path_at(dst, "sub/deep")),
 	   "MS_REC takes it along");
 	is_errno(umount2(dst, 0), EBUSY, "umount of the rbind with a mount under it: EBUSY");
-	ok(umount2(at(dst, "sub"), 0) == 0 && umount2(dst, 0) == 0, "umount below, then the top");
+	ok(umount2(path_at(dst, "sub"), 0) == 0 && umount2(dst, 0) == 0, "umount below, then the top");
 	ok(umount2(srcsub, 0) == 0, "umount the tmpfs under SRC");
 }
 
@@ -199,10 +188,10 @@ static void unmounting(void)
 	ok(mount(srcsub, inner, NULL, MS_BIND, NULL) == 0 && mount_root_is(inner, "/sub"),
 	   "bind its subdirectory: mountinfo's root is /sub");
 	ok(umount2(src, 0) == 0, "the tmpfs's own mount unmounts while the bind holds it");
-	int fd = open(at(inner, "kept"), O_CREAT | O_WRONLY, 0600);
-	ok(fd >= 0 && close(fd) == 0 && stat(at(inner, "kept"), &st) == 0,
+	int fd = open(path_at(inner, "kept"), O_CREAT | O_WRONLY, 0600);
+	ok(fd >= 0 && close(fd) == 0 && stat(path_at(inner, "kept"), &st) == 0,
 	   "the instance lives on through the bind");
-	ok(umount2(inner, 0) == 0 && stat(at(inner, "kept"), &st) == -1 && errno == ENOENT,
+	ok(umount2(inner, 0) == 0 && stat(path_at(inner, "kept"), &st) == -1 && errno == ENOENT,
 	   "the bind unmounts: the directory is empty again");
 	ok(rmdir(inner) == 0, "rmdir inner");
 }
@@ -249,7 +238,7 @@ int main(void)
 	files();
 	recursion();
 	bad_args();
-	ok(unlink(at(src, "made")) == 0 && rmdir(srcsub) == 0, "SRC is as before");
+	ok(unlink(path_at(src, "made")) == 0 && rmdir(srcsub) == 0, "SRC is as before");
 	unmounting();
 	ok(rmdir(src) == 0 && rmdir(dst) == 0 && rmdir(dir) == 0, "clean up");
 	return done();
