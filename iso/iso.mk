@@ -134,10 +134,12 @@ $(ISO_CORE): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 # The guest suite's disks (tests/linux/blk_virtio.c): /dev/vda, a 64 MiB
 # scratch disk of zeroes made anew before each boot, whose contents the
 # host checks after QEMU exits (test-disk); /dev/vdb, a read-only 1 MiB
-# disk of 16-byte numbered records.
+# disk of 16-byte numbered records; /dev/vdc, the same records through
+# QEMU's error injector, whose sector 64 cannot be read (disk-faulty.cfg).
 DISK_SCRATCH := $(BUILD)/disk-scratch.img
 DISK_RO := $(BUILD)/disk-ro.img
-TEST_DISKS := --disk $(DISK_SCRATCH) --disk $(DISK_RO):ro
+TEST_DISKS := --disk $(DISK_SCRATCH) --disk $(DISK_RO):ro \
+	--disk blkdebug:tests/harness/disk-faulty.cfg:$(DISK_RO):ro
 $(DISK_RO):
 	@mkdir -p $(@D)
 	seq -f 'ro-block %06g' 0 65535 > $@

@@ -6,7 +6,9 @@
  * gives Linux's answers (EOF, ENOSPC, short transfers, EINVAL); the
  * read-only disk refuses writes (EPERM); several processes read at once;
  * a read from each CPU completes by an interrupt on that CPU (MSI-X, a
- * queue per CPU: /proc/interrupts).
+ * queue per CPU: /proc/interrupts); /dev/vdc, the read-only records
+ * behind QEMU's error injector, fails the reads of its sector 64 with EIO
+ * and goes on serving the others.
  * After QEMU exits the harness runs `blk_virtio --check IMAGE` on the
  * host, which finds the same patterns in the image file.  On the host
  * the disk part skips: no disk of ours is attached there. */
@@ -199,6 +201,30 @@ static void test_concurrent_readers(void)
 	close(fd);
 }
 
+/* /dev/vdc: the device fails every read of sector 64 (byte 32768, in
+ * the 4 KiB block at 32768); the requests around it and after it work. */
+#define BAD_OFF 32768
+
+static void test_device_error(void)
+{
+	char buf[4096];
+	int fd = open("/dev/vdc", O_RDONLY);
+
+	if (fd < 0) {
+		for (int i = 0; i < 4; i++)
+			skip("no faulty disk /dev/vdc attached", "device errors");
+		return;
+	}
+	is_errno(pread(fd, buf, sizeof buf, BAD_OFF), EIO, "a read the device fails: EIO");
+	ok(pread(fd, buf, sizeof buf, 0) == sizeof buf && records_ok(buf, 0, sizeof buf),
+	   "the disk goes on: the next read works");
+	ok(pread(fd, buf, 512, BAD_OFF - 512) == 512 && records_ok(buf, BAD_OFF - 512, 512),
+	   "the sector before the bad one reads");
+	is_errno(pread(fd, buf, sizeof buf, BAD_OFF), EIO,
+		 "the bad block again: EIO (no failed data kept)");
+	close(fd);
+}
+
 #define MAX_CPUS 8
 
 /* The virtio-blk MSI-X rows of /proc/interrupts summed per CPU column:
@@ -270,7 +296,7 @@ int main(int argc, char **argv)
 		skip_all("the disks are the guest's (the host checks the image: --check)");
 	if (access("/dev/vda", F_OK) || access("/dev/vdb", F_OK))
 		skip_all("no virtio disks attached (tests/harness/tests.mk attaches them)");
-	plan(21);
+	plan(25);
 	test_nodes();
 	fd = open("/dev/vda", O_RDWR);
 	require(fd >= 0, "open /dev/vda");
@@ -281,5 +307,6 @@ int main(int argc, char **argv)
 	test_read_only();
 	test_concurrent_readers();
 	test_irq_per_cpu();
+	test_device_error();
 	return done();
 }
