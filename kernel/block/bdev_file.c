@@ -227,11 +227,16 @@ int blkdev_open(struct file *f, unsigned int flags)
 {
 	struct block_device *bdev = bdev_lookup(f->inode->rdev);
 	struct gendisk *d;
+	int err;
 
 	(void)flags;
 	if (!bdev)
 		return -ENXIO;
 	d = bdev->disk;
+	if (d->ops->open && (err = d->ops->open(d))) {
+		bdev_put(bdev);
+		return err;
+	}
 	spin_lock(&d->lock);
 	if (d->dead || bdev->dead) { /* removed since the lookup */
 		spin_unlock(&d->lock);

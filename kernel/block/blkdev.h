@@ -127,6 +127,9 @@ struct disk_ops {
 	void (*release)(struct gendisk *d);
 	long (*ioctl)(struct block_device *bdev, unsigned int fflags, unsigned int cmd,
 		      unsigned long arg); /* fflags: the open file's O_ACCMODE... */
+	/* An open of the disk or a partition: 0 or -errno (loop's ENXIO while
+	 * it clears itself); may sleep; optional. */
+	int (*open)(struct gendisk *d);
 	/* The last open file of the disk closed (loop's autoclear); optional. */
 	void (*last_close)(struct gendisk *d);
 };

@@ -252,7 +252,8 @@ static uint32_t loop_openers(struct loop_device *lo)
 /*
  * LOOP_CLR_FD, as Linux since 5.x: the device is marked to clear itself at
  * its last close (autoclear); when the caller is the only opener, it
- * already counts as gone (LOOP_GET_STATUS64 ENXIO, LOOP_SET_FD EBUSY).
+ * already counts as gone (LOOP_GET_STATUS64 ENXIO, LOOP_SET_FD EBUSY, a
+ * new open ENXIO).
  */
 static long loop_clear(struct loop_device *lo)
 {
@@ -275,6 +276,18 @@ static void loop_last_close(struct gendisk *d)
 	mutex_unlock(&loop_lock);
 	if (backing)
 		file_put(backing);
+}
+
+/* Linux's lo_open: a device clearing itself takes no new opener. */
+static int loop_open(struct gendisk *d)
+{
+	struct loop_device *lo = d->priv;
+	int err;
+
+	mutex_lock(&loop_lock);
+	err = lo->state == LO_RUNDOWN ? -ENXIO : 0;
+	mutex_unlock(&loop_lock);
+	return err;
 }
 
 static void loop_status_out(struct loop_device *lo, struct loop_info64 *info)
@@ -395,6 +408,7 @@ const struct disk_ops loop_disk_ops = {
     .submit = loop_submit,
     .release = loop_release,
     .ioctl = loop_ioctl,
+    .open = loop_open,
     .last_close = loop_last_close,
 };
 

@@ -214,6 +214,7 @@ static void test_clear_alone(const char *path)
 	is_errno(ioctl(dev, LOOP_GET_STATUS64, &info), ENXIO,
 		 "... LOOP_GET_STATUS64 at once: ENXIO");
 	is_errno(ioctl(dev, LOOP_CLR_FD, 0), ENXIO, "... a second LOOP_CLR_FD: ENXIO");
+	is_errno(open(path, O_RDONLY), ENXIO, "... a new open: ENXIO");
 	close(dev);
 	dev = open(path, O_RDONLY);
 	ok(dev >= 0 && ioctl(dev, BLKGETSIZE64, &size) == 0 && size == 0,
@@ -313,7 +314,7 @@ int main(void)
 
 	if (access("/dev/loop-control", F_OK) != 0)
 		skip_all("no /dev/loop-control (no loop support)");
-	plan(84);
+	plan(85);
 	ctl = open("/dev/loop-control", O_RDWR);
 	require(ctl >= 0, "open /dev/loop-control");
 	n = ioctl(ctl, LOOP_CTL_ADD, -1);
