@@ -95,7 +95,7 @@ static void print_mitigations(void)
 }
 
 /* Loads the modules bench/run put in /modules (virtio_pci, virtio_blk
- * and what they need, for bench_blk's disk), in the order of
+ * and what they need, for bench_blk's disk; loop for bench_loop), in the order of
  * /modules/order: Debian builds them as modules, not into the kernel. */
 static void load_modules(void)
 {
