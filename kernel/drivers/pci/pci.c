@@ -108,21 +108,29 @@ static void bars_decode(struct pci_dev *d)
 }
 
 /*
- * The GSI of the function's INTx line on QEMU's q35 (ICH9): a device in
- * slot s of bus 0 raising INT(A+p) drives PIRQ E..H as (s + p) mod 4 (the
- * chipset's default routing, the one its ACPI _PRT describes), which the
- * I/O APIC sees on GSI 16 + PIRQ.  Behind a bridge, the pin is swizzled
- * by each bridge's slot (PCI-to-PCI Bridge 1.2, 9.1) up to bus 0.  Slots
- * 25..31 (the chipset's own functions) have routing registers of their
- * own: not routed (0).  Without ACPI's AML this is the board's knowledge.
+ * The GSI of the function's INTx line.  Without ACPI's AML (no _PRT to
+ * read) this is the board's knowledge.  On QEMU's q35 (ICH9, host bridge
+ * 8086:29c0) a device in slot s of bus 0 raising INT(A+p) drives PIRQ
+ * E..H as (s + p) mod 4 (the chipset's default routing, the one its DSDT
+ * describes), which the I/O APIC sees on GSI 16 + PIRQ; behind a bridge
+ * the pin is swizzled by each bridge's slot (PCI-to-PCI Bridge 1.2, 9.1)
+ * up to bus 0; slots 25..31 (the chipset's own functions) have routing
+ * registers of their own: not routed (0).  Elsewhere (the i440FX `pc`
+ * machine) the firmware's choice, the interrupt line register: an ISA
+ * IRQ, identity-mapped to its GSI.
  */
 static uint32_t intx_gsi(const struct pci_dev *d)
 {
 	int pin = d->irq_pin - 1;
 	const struct pci_dev *at = d;
+	uint8_t line;
 
 	if (d->irq_pin < 1 || d->irq_pin > 4)
 		return 0;
+	if (devs[0].vendor != 0x8086 || devs[0].device != 0x29c0) {
+		line = pci_read8(d, PCI_INTERRUPT_LINE);
+		return line >= 1 && line < 16 ? line : 0;
+	}
 	for (; at->parent; at = at->parent)
 		pin = (pin + at->slot) % 4;
 	if (at->slot >= 25)

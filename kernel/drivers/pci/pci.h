@@ -121,8 +121,9 @@ struct pci_irq {
  * command line), -ENOSPC without vectors: use pci_enable_intx then.
  */
 int pci_enable_msix(struct pci_dev *d, int n, const struct pci_irq *irqs);
-/* The legacy line through the I/O APIC to the boot CPU (level, shared
- * with nobody else here: one handler per line).  0 or -ENODEV. */
+/* The legacy line through the I/O APIC to the boot CPU (level-triggered,
+ * shared: irq's handler must check that its device raised it).  0,
+ * -ENODEV (no line), -ENOSPC (too many lines or sharers). */
 int pci_enable_intx(struct pci_dev *d, const struct pci_irq *irq);
 
 /* "0000:00:01.0" into buf (at least 13 bytes). */

@@ -86,8 +86,9 @@ void pci_write32(const struct pci_dev *d, uint16_t off, uint32_t v)
 }
 
 /* The ports move dwords: a word write is a read-modify-write of its
- * dword, which is safe for the registers written this way (command,
- * MSI-X control) since no other bits of theirs change meanwhile. */
+ * dword.  The command register's neighbour is the status register, whose
+ * error bits clear when written as 1: the read-back status is written as
+ * 0 instead, which changes nothing. */
 void pci_write16(const struct pci_dev *d, uint16_t off, uint16_t v)
 {
 	uint32_t dw, shift = (off & 2) * 8;
@@ -97,6 +98,8 @@ void pci_write16(const struct pci_dev *d, uint16_t off, uint16_t v)
 		return;
 	}
 	dw = pci_read32(d, off & ~3);
+	if ((off & ~3) == PCI_COMMAND)
+		dw &= 0xffff;
 	dw = (dw & ~(0xffffu << shift)) | (uint32_t)v << shift;
 	pci_write32(d, off & ~3, dw);
 }

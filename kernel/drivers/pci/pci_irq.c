@@ -10,6 +10,7 @@
 #include "cmdline.h"
 #include "drivers/pci/pci.h"
 #include "lib/printk.h"
+#include "lib/spinlock.h"
 #include <uapi/errno.h>
 
 #define MSIX_CONTROL	  2
@@ -61,17 +62,70 @@ int pci_enable_msix(struct pci_dev *d, int n, const struct pci_irq *irqs)
 	return 0;
 }
 
+/*
+ * INTx lines are shared (four pins, many devices): a line's vector calls
+ * every handler on it in turn, and each asks its own device whether it
+ * raised the line (virtio: the ISR byte).  Entries are added at boot by
+ * probes on CPU 0 under intx_lock, each complete before its device may
+ * raise the line, and never removed: the handler walks them without the
+ * lock, up to the count it reads with acquire.
+ */
+#define INTX_MAX_LINES 8
+#define INTX_MAX_SHARE 8
+struct intx_line {
+	uint32_t gsi;
+	int nhandlers;
+	struct pci_irq handlers[INTX_MAX_SHARE];
+};
+static struct spinlock intx_lock = SPINLOCK_INIT("pci_intx"); /* protects intx_lines */
+static struct intx_line intx_lines[INTX_MAX_LINES];
+static int nlines;
+
+static void intx_dispatch(void *data)
+{
+	struct intx_line *l = data;
+	int n = __atomic_load_n(&l->nhandlers, __ATOMIC_ACQUIRE);
+
+	for (int i = 0; i < n; i++)
+		l->handlers[i].fn(l->handlers[i].data);
+}
+
+/* The line of gsi, routed to a vector of its own at its first user; NULL
+ * when none is left.  Under intx_lock. */
+static struct intx_line *intx_line_get(uint32_t gsi, const char *name)
+{
+	struct intx_line *l;
+	int vec;
+
+	for (int i = 0; i < nlines; i++)
+		if (intx_lines[i].gsi == gsi)
+			return &intx_lines[i];
+	if (nlines == INTX_MAX_LINES)
+		return NULL;
+	l = &intx_lines[nlines];
+	l->gsi = gsi;
+	if ((vec = irqvec_alloc("IO-APIC", name, intx_dispatch, l)) < 0 ||
+	    !ioapic_route_gsi(gsi, vec, true, lapic_id()))
+		return NULL;
+	nlines++;
+	return l;
+}
+
 int pci_enable_intx(struct pci_dev *d, const struct pci_irq *irq)
 {
-	int vec;
+	struct intx_line *l;
+	int err = -ENOSPC;
 
 	if (!d->gsi || !lapic_enabled())
 		return -ENODEV;
-	vec = irqvec_alloc("IO-APIC", irq->name, irq->fn, irq->data);
-	if (vec < 0)
-		return vec;
-	if (!ioapic_route_gsi(d->gsi, vec, true, lapic_id()))
-		return -ENODEV;
-	pci_write16(d, PCI_COMMAND, pci_read16(d, PCI_COMMAND) & ~PCI_CMD_INTX_OFF);
-	return 0;
+	spin_lock(&intx_lock);
+	if ((l = intx_line_get(d->gsi, irq->name)) && l->nhandlers < INTX_MAX_SHARE) {
+		l->handlers[l->nhandlers] = *irq;
+		__atomic_store_n(&l->nhandlers, l->nhandlers + 1, __ATOMIC_RELEASE);
+		err = 0;
+	}
+	spin_unlock(&intx_lock);
+	if (!err)
+		pci_write16(d, PCI_COMMAND, pci_read16(d, PCI_COMMAND) & ~PCI_CMD_INTX_OFF);
+	return err;
 }
