@@ -338,7 +338,7 @@ struct slot {
 
 static struct run {
 	uint64_t seed;
-	long calls, done, workers, killed, lost_groups, attempts;
+	long calls, done, workers, killed, lost_groups, attempts, bad_bytes;
 	bool escalation_named[NESCALATIONS + 1]; /* [NESCALATIONS]: raised ids */
 	long findings[NFINDINGS];
 	long played[NCLASSES]; /* scenarios that ended, by class */
@@ -398,7 +398,8 @@ static void name_escalation(const struct report *r)
 {
 	size_t i = r->which < 0 ? NESCALATIONS : (size_t)r->which;
 
-	if (r->finding == F_NONE || i > NESCALATIONS || run.escalation_named[i])
+	if ((r->finding != F_ESCALATED && r->finding != F_ESCALATION_ERRNO) || i > NESCALATIONS ||
+	    run.escalation_named[i])
 		return;
 	run.escalation_named[i] = true;
 	diag("escalation: %s: %s (result %d)",
@@ -406,27 +407,57 @@ static void name_escalation(const struct report *r)
 	     r->result);
 }
 
-/* Calls made, findings, and (calls 0) a scenario's keep-alive. */
+/* Whether a report holds what a worker can send: the args fuzzing may
+ * write anything to REPORT_FD now and then, and the parent indexes its
+ * tables with these fields. */
+static bool report_valid(const struct report *r)
+{
+	return r->magic == REPORT_MAGIC && r->worker >= 0 && r->worker < run.nworkers &&
+	       r->calls >= 0 && r->calls <= REPORT_EVERY && r->finding >= 0 &&
+	       r->finding < NFINDINGS && r->playing >= 0 && r->playing < (int)NCLASSES &&
+	       (r->played == 0 || r->played == 1) && r->attempts >= 0 &&
+	       r->attempts <= (int)NESCALATIONS && r->which >= -1 && r->which < (int)NESCALATIONS;
+}
+
+static void take_report(const struct report *r)
+{
+	struct slot *s = &run.slot[r->worker];
+
+	run.done += r->calls;
+	run.attempts += r->attempts;
+	name_escalation(r);
+	s->reported += r->calls;
+	s->progress_ms = now_ms();
+	if (r->finding != F_NONE)
+		count_finding(r, s);
+	run.played[r->playing] += r->played == 1;
+}
+
+/* Calls made, findings, and (calls 0) a scenario's keep-alive.  A read may
+ * end inside a report (a write the reader met half done): the rest is kept
+ * for the next read.  Bytes the args fuzzing wrote to the pipe are skipped
+ * one at a time until a valid report starts again. */
 static void read_reports(void)
 {
-	struct report r[64];
+	static char buf[64 * sizeof(struct report)];
+	static size_t have;
+	struct report r;
 	ssize_t n;
-	while ((n = read(run.report_read_fd, r, sizeof r)) > 0)
-		for (size_t i = 0; i < (size_t)n / sizeof r[0]; i++) {
-			struct slot *s = &run.slot[r[i].worker];
-			if (r[i].worker < 0 || r[i].worker >= run.nworkers || r[i].calls < 0 ||
-			    r[i].calls > REPORT_EVERY || r[i].finding < 0 ||
-			    r[i].finding >= NFINDINGS)
+
+	while ((n = read(run.report_read_fd, buf + have, sizeof buf - have)) > 0) {
+		size_t used = 0;
+		for (have += (size_t)n; have - used >= sizeof r;) {
+			memcpy(&r, buf + used, sizeof r);
+			if (!report_valid(&r)) {
+				run.bad_bytes++, used++;
 				continue;
-			run.done += r[i].calls;
-			run.attempts += r[i].attempts;
-			name_escalation(&r[i]);
-			s->reported += r[i].calls;
-			s->progress_ms = now_ms();
-			if (r[i].finding != F_NONE)
-				count_finding(&r[i], s);
-			run.played[r[i].playing] += r[i].played == 1;
+			}
+			take_report(&r);
+			used += sizeof r;
 		}
+		memmove(buf, buf + used, have - used);
+		have -= used;
+	}
 }
 
 /* Workers that cannot even set up mean the system is broken: the run ends
@@ -705,6 +736,9 @@ int main(int argc, char **argv)
 	diag("%ld escalation attempts, %ld succeeded, %ld refused with another errno than "
 	     "Linux's",
 	     run.attempts, run.findings[F_ESCALATED], run.findings[F_ESCALATION_ERRNO]);
+	if (run.bad_bytes)
+		diag("%ld bytes in the report pipe skipped (the args fuzzing wrote them)",
+		     run.bad_bytes);
 	ok(!(enabled & ESCALATE_BIT) || (run.attempts > 0 && !run.findings[F_ESCALATED] &&
 					 !run.findings[F_ESCALATION_ERRNO]),
 	   "escalation attempts made (%ld), every one refused", run.attempts);

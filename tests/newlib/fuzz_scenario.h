@@ -69,14 +69,16 @@ static const char *const finding_text[] = {
 /* What goes up the report pipe: calls made, a finding, a scenario played,
  * escalation attempts made and which one was not refused (fuzz_unpriv.h)
  * (one write, so reports from many processes never interleave). */
+#define REPORT_MAGIC 0x52505a46 /* "FZPR": where a report starts in the stream */
 struct report {
+	int magic;
 	int worker, calls, finding, playing, played; /* played: a scenario ended */
-	int attempts, which, result; /* result: the named attempt's, -errno */
+	int attempts, which, result;		     /* result: the named attempt's, -errno */
 };
 
 static void send_report_of(int calls, enum finding f, int played)
 {
-	struct report r = {fz.worker, calls, f, fz.playing, played, 0, -1, 0};
+	struct report r = {REPORT_MAGIC, fz.worker, calls, f, fz.playing, played, 0, -1, 0};
 	raw_call(__NR_write, REPORT_FD, (long)&r, sizeof r);
 }
 

@@ -25,13 +25,13 @@
  * (WHICH: its index in escalations[], -1 for ids found raised after). */
 static void send_attempts(int n)
 {
-	struct report r = {fz.worker, 0, F_NONE, fz.playing, 0, n, -1, 0};
+	struct report r = {REPORT_MAGIC, fz.worker, 0, F_NONE, fz.playing, 0, n, -1, 0};
 	raw_call(__NR_write, REPORT_FD, (long)&r, sizeof r);
 }
 
 static void send_escalation(int which, enum finding f, long result)
 {
-	struct report r = {fz.worker, 0, f, fz.playing, 0, 0, which, (int)result};
+	struct report r = {REPORT_MAGIC, fz.worker, 0, f, fz.playing, 0, 0, which, (int)result};
 	raw_call(__NR_write, REPORT_FD, (long)&r, sizeof r);
 }
 
