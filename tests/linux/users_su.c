@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "owner_util.h"
 #include "testutil.h"
 
 #define BUSYBOX "/bin/busybox"
@@ -28,16 +29,6 @@ static int sh(const char *cmd)
 	int status = run_capture(BUSYBOX, argv, envp, out, sizeof out);
 
 	return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static void owned(const char *path, mode_t mode, uid_t uid, gid_t gid)
-{
-	struct stat st = {0};
-	int err = lstat(path, &st);
-
-	ok(err == 0 && (st.st_mode & 07777) == mode && st.st_uid == uid && st.st_gid == gid,
-	   "%s: %04o %d:%d (is %04o %d:%d)", path, (unsigned)mode, (int)uid, (int)gid,
-	   (unsigned)(st.st_mode & 07777), (int)st.st_uid, (int)st.st_gid);
 }
 
 static void image(void)
