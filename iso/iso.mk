@@ -20,7 +20,7 @@ GRUB_MODULES := multiboot2 normal iso9660 part_msdos serial terminal
 # iso/pack-initrd packs it: root's, but for the owners and modes of iso/owners.
 ROOTFS_FILES := $(shell find iso/rootfs -type f)
 $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PROGS) \
-		$(LINUX_PROGS) iso/iso.mk $(LINUX_SKIP_FILE) \
+		$(LINUX_PROGS) $(EXT2_IMAGES) iso/iso.mk $(LINUX_SKIP_FILE) \
 		$(BUSYBOX_FILES) $(BASH_STATIC) iso/owners iso/pack-initrd
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/tests \
 		$(BUILD)/initrd/bench $(BUILD)/initrd/linux/pending $(BUILD)/initrd/tmp \
@@ -40,6 +40,7 @@ $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PRO
 	@# gets lean copies.
 	find $(BUILD)/initrd/bin $(BUILD)/initrd/tests $(BUILD)/initrd/bench \
 		$(BUILD)/initrd/linux -type f -exec strip --strip-debug {} +
+	cp -r $(BUILD)/linux/ext2 $(BUILD)/initrd/linux/ext2
 	iso/pack-initrd $(BUILD)/initrd > $@
 
 # The boot-path ISOs (self-tests, crash, strace, gdb: no user suite, no

@@ -187,15 +187,11 @@ static long bdev_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
 
 /* ---- open and close ---- */
 
-static void bdev_release(struct file *f)
+void bdev_close(struct block_device *bdev)
 {
-	struct block_device *bdev = file_bdev(f);
-	struct gendisk *d;
+	struct gendisk *d = bdev->disk;
 	bool last;
 
-	if (!bdev) /* an open that failed before it found the device */
-		return vfs_release_inode(f);
-	d = bdev->disk;
 	spin_lock(&d->lock);
 	bdev->openers--;
 	last = !--d->openers;
@@ -206,6 +202,14 @@ static void bdev_release(struct file *f)
 	if (last && d->ops->last_close)
 		d->ops->last_close(d);
 	bdev_put(bdev);
+}
+
+static void bdev_release(struct file *f)
+{
+	struct block_device *bdev = file_bdev(f);
+
+	if (bdev) /* NULL: an open that failed before it found the device */
+		bdev_close(bdev);
 	vfs_release_inode(f);
 }
 
@@ -223,13 +227,12 @@ const struct file_ops *blkdev_file_ops(void)
 	return &bdev_file_ops;
 }
 
-int blkdev_open(struct file *f, unsigned int flags)
+int bdev_open(uint32_t rdev, struct block_device **out)
 {
-	struct block_device *bdev = bdev_lookup(f->inode->rdev);
+	struct block_device *bdev = bdev_lookup(rdev);
 	struct gendisk *d;
 	int err;
 
-	(void)flags;
 	if (!bdev)
 		return -ENXIO;
 	d = bdev->disk;
@@ -246,6 +249,17 @@ int blkdev_open(struct file *f, unsigned int flags)
 	bdev->openers++;
 	d->openers++;
 	spin_unlock(&d->lock);
-	f->priv = bdev;
+	*out = bdev;
 	return 0;
+}
+
+int blkdev_open(struct file *f, unsigned int flags)
+{
+	struct block_device *bdev;
+	int err = bdev_open(f->inode->rdev, &bdev);
+
+	(void)flags;
+	if (!err)
+		f->priv = bdev;
+	return err;
 }

@@ -244,6 +244,15 @@ void bdev_put(struct block_device *bdev);
 /* The block_device of device number rdev, referenced, or NULL (no such
  * registered disk or partition: ENXIO). */
 struct block_device *bdev_lookup(uint32_t rdev);
+/*
+ * Opening a block device as an open /dev file does (counted in openers,
+ * so BLKRRPART and loop's autoclear see it): what a mounted file system
+ * holds from mount to its super block's end.  bdev_open gives it
+ * referenced in *out, or -ENXIO; bdev_close is the last close's work
+ * (write-back, last_close) and drops the reference.
+ */
+int bdev_open(uint32_t rdev, struct block_device **out);
+void bdev_close(struct block_device *bdev);
 /* Its size in 512-byte sectors. */
 uint64_t bdev_nr_sects(const struct block_device *bdev);
 static inline uint64_t bdev_bytes(const struct block_device *bdev)

@@ -4,6 +4,7 @@
  * (ramfs/tmpfs.c, proc/, dev/).
  */
 #include "fs/super.h"
+#include "block/blkdev.h"
 #include "fs/devpts/devpts.h"
 #include "fs/inode.h"
 #include "lib/string.h"
@@ -11,8 +12,8 @@
 #include "mm/heap.h"
 #include <uapi/errno.h>
 
-static const struct fs_type *const types[] = {&sysfs_type, &tmpfs_type, &devtmpfs_type, &proc_type,
-					      &devpts_type};
+static const struct fs_type *const types[] = {&sysfs_type, &tmpfs_type,	 &devtmpfs_type,
+					      &proc_type,  &devpts_type, &ext2_type};
 
 const struct fs_type *fs_type_at(size_t i)
 {
@@ -82,6 +83,23 @@ static struct super_block *sb_alloc(const struct fs_type *type, int *err)
 	return sb;
 }
 
+struct super_block *sb_create_bdev(const struct fs_type *type, struct block_device *bdev,
+				   const char *data, int *err)
+{
+	struct super_block *sb = sb_alloc(type, err);
+
+	if (!sb) {
+		bdev_close(bdev);
+		return NULL;
+	}
+	sb->bdev = bdev; /* closed by put_super at the instance's end */
+	if ((*err = type->fill(sb, data))) {
+		sb_put(sb);
+		return NULL;
+	}
+	return sb;
+}
+
 struct super_block *sb_create(const struct fs_type *type, const char *data, int *err)
 {
 	struct super_block *sb;
@@ -112,6 +130,8 @@ void sb_put(struct super_block *sb)
 {
 	if (__atomic_sub_fetch(&sb->refs, 1, __ATOMIC_ACQ_REL))
 		return;
+	if (sb->op->put_super)
+		sb->op->put_super(sb);
 	dev_free(sb->dev);
 	__atomic_sub_fetch(&live_sbs, 1, __ATOMIC_RELAXED);
 	kfree(sb);
@@ -160,6 +180,8 @@ int sb_want_write(const struct super_block *sb)
  */
 static uint32_t tree_refs(const struct super_block *sb, const struct inode *ip)
 {
+	if (sb->icache) /* nothing of the tree holds an inode */
+		return ip == sb->root;
 	if (!S_ISDIR(ip->mode))
 		return ip->nlink;
 	if (ip == sb->root)

@@ -18,6 +18,12 @@
 struct inode;
 struct mount;
 struct super_block;
+struct block_device;
+
+/* What a file system's statfs fills (the rest is the VFS's). */
+struct kstatfs {
+	uint64_t bsize, blocks, bfree, bavail, files, ffree, namelen;
+};
 
 /* Super-block flags (Linux's SB_* values, as mount(2)'s MS_*). */
 #define SB_RDONLY 1U
@@ -39,6 +45,12 @@ struct super_operations {
 	 * (the ramfs empties it, as Linux's kill_litter_super; a disk file
 	 * system only puts the root). */
 	void (*kill_tree)(struct inode *root);
+	/* The instance's last reference is gone (every inode freed): its
+	 * own data and device go (ext2's).  NULL: nothing to release. */
+	void (*put_super)(struct super_block *sb);
+	/* statfs's counts (Linux's ->statfs); NULL: the instance's page
+	 * and inode limits, as tmpfs. */
+	void (*statfs)(struct super_block *sb, struct kstatfs *st);
 };
 
 struct fs_type {
@@ -58,6 +70,12 @@ struct fs_type {
 	/* One instance for every mount (proc, sysfs): fill runs once and
 	 * the mounts share it.  NULL: a new instance each mount (tmpfs). */
 	struct super_block **single;
+	/* On a block device (Linux's FS_REQUIRES_DEV): mount's source names
+	 * it, opened before fill into sb->bdev. */
+	bool requires_dev;
+	/* Mounts only read-only (no write support yet): a mount or remount
+	 * without MS_RDONLY is EROFS (busybox's mount retries read-only). */
+	bool read_only;
 };
 
 struct super_block {
@@ -86,13 +104,22 @@ struct super_block {
 	 * whether anything outside the tree holds (sb_busy). */
 	struct spinlock inodes_lock;
 	struct list_head inodes;
+	/* A disk file system's device, open (bdev_open) from sb_create_bdev
+	 * to the instance's end (put_super closes it), so it outlives every
+	 * inode; NULL for the others.  Constant. */
+	struct block_device *bdev;
+	/* Inodes live only while used (a disk file system: no entry holds
+	 * one; the instance holds its root): what sb_busy counts. */
+	bool icache;
+	void *fs_info; /* the file system's own, freed by put_super: constant */
 };
 
 /* The registered types, for mount(2) and /proc/filesystems: by name,
  * or the i-th (NULL past the last). */
 const struct fs_type *fs_type_find(const char *name);
 const struct fs_type *fs_type_at(size_t i);
-extern const struct fs_type tmpfs_type, proc_type, sysfs_type, devtmpfs_type, internal_type;
+extern const struct fs_type tmpfs_type, proc_type, sysfs_type, devtmpfs_type, internal_type,
+    ext2_type;
 
 /*
  * A new instance of type with its options: referenced once (the caller's,
@@ -100,6 +127,11 @@ extern const struct fs_type tmpfs_type, proc_type, sysfs_type, devtmpfs_type, in
  * number left) in *err.  For a single-instance type, that instance.
  */
 struct super_block *sb_create(const struct fs_type *type, const char *data, int *err);
+/* The same for a type on a block device: bdev (opened by the caller)
+ * passes to the instance, which closes it at its end, or is closed here
+ * on failure. */
+struct super_block *sb_create_bdev(const struct fs_type *type, struct block_device *bdev,
+				   const char *data, int *err);
 void sb_get(struct super_block *sb);
 void sb_put(struct super_block *sb);
 /* Instances alive (leak accounting). */

@@ -4,6 +4,7 @@
  * do_remount, can_umount, pivot_root); the table's changes are mount.c's.
  */
 #include "arch/x86_64/uaccess.h"
+#include "block/blkdev.h"
 #include "fs/mount_table.h"
 #include "fs/root_cwd.h"
 #include "fs/super.h"
@@ -106,6 +107,8 @@ static int do_remount(const struct path *p, unsigned long flags, const char *dat
 		return -EBUSY;
 	if (!bind && (flags & MS_RDONLY) && !(sb->flags & SB_RDONLY) && sb_has_writers(sb))
 		return -EBUSY;
+	if (!bind && !(flags & MS_RDONLY) && sb->type->read_only)
+		return -EROFS;
 	if (!bind && sb->type->remount && (err = sb->type->remount(sb, data)))
 		return err;
 	return mount_set_flags(p, mnt_flags_of(flags), !bind);
@@ -173,6 +176,32 @@ static int do_change_type(const struct path *p, unsigned long flags)
 	return type & (MS_SHARED | MS_SLAVE) ? -EINVAL : 0;
 }
 
+/*
+ * A new instance of a type on a block device: source names the device
+ * (links followed), which the instance opens and holds (Linux's
+ * mount_bdev).  ENOTBLK for another kind of file, EACCES through a
+ * nodev mount, ENXIO without a registered device.
+ */
+static struct super_block *bdev_sb_create(const struct fs_type *fst, const char *source,
+					  const char *data, int *err)
+{
+	struct block_device *bdev;
+	struct path from;
+	uint32_t rdev = 0;
+
+	if ((*err = source_path(source, &from)))
+		return NULL;
+	if (!S_ISBLK(from.inode->mode))
+		*err = -ENOTBLK;
+	else if (path_mnt_flags(&from) & MNT_NODEV)
+		*err = -EACCES;
+	rdev = from.inode->rdev;
+	path_put(&from);
+	if (*err || (*err = bdev_open(rdev, &bdev)))
+		return NULL;
+	return sb_create_bdev(fst, bdev, data, err);
+}
+
 static int do_new_mount(const struct path *p, const char *type, const char *source,
 			unsigned long flags, const char *data)
 {
@@ -187,7 +216,11 @@ static int do_new_mount(const struct path *p, const char *type, const char *sour
 		return -ENODEV;
 	if (!inode_is_dir(p->inode))
 		return -ENOTDIR;
-	if (!(sb = sb_create(fst, data, &err)))
+	if (fst->read_only && !(flags & MS_RDONLY))
+		return -EROFS;
+	sb = fst->requires_dev ? bdev_sb_create(fst, source, data, &err)
+			       : sb_create(fst, data, &err);
+	if (!sb)
 		return err;
 	/* A new instance takes the read-only flag; a single one keeps its
 	 * own, and the mount is read-only on its own. */

@@ -56,6 +56,15 @@ static void sb_statfs(const struct path *p, struct statfs_k *st)
 	st->f_namelen = NAME_MAX;
 	st->f_fsid[0] = (int32_t)sb->dev;
 	st->f_flags = ST_VALID | path_mnt_flags(p) | (sb->flags & SB_RDONLY ? ST_RDONLY : 0);
+	if (sb->op->statfs) {
+		struct kstatfs k = {0};
+
+		sb->op->statfs(sb, &k);
+		st->f_bsize = st->f_frsize = k.bsize;
+		st->f_blocks = k.blocks, st->f_bfree = k.bfree, st->f_bavail = k.bavail;
+		st->f_files = k.files, st->f_ffree = k.ffree, st->f_namelen = k.namelen;
+		return;
+	}
 	if (sb->type->magic != 0x01021994)
 		return; /* proc, sysfs: no blocks, no files */
 	if (max != SIZE_MAX) {
@@ -114,15 +123,17 @@ SYSCALL_DEFINE2(fstatfs, int, fd, void *, ubuf)
 }
 
 /* The file system types there are, as Linux lists its registered ones:
- * those mount(2) knows, and the pseudo file systems of pipes and
- * sockets; none needs a device. */
+ * those mount(2) knows ("nodev" unless on a block device: what mount
+ * tries when no type is given), and the pseudo file systems of pipes
+ * and sockets. */
 static void format_filesystems(char *buf, size_t size)
 {
 	const struct fs_type *t;
 	size_t n = 0;
 
 	for (size_t i = 0; (t = fs_type_at(i)) && n < size; i++)
-		n += snprintk(buf + n, size - n, "nodev\t%s\n", t->name);
+		n += snprintk(buf + n, size - n, "%s\t%s\n", t->requires_dev ? "" : "nodev",
+			      t->name);
 	if (n < size)
 		strlcpy(buf + n, "nodev\tpipefs\nnodev\tsockfs\n", size - n);
 }

@@ -98,3 +98,10 @@ $(BUILD)/linux/glibc_%: tests/linux/glibc/glibc_%.c
 linux: $(LINUX_PROGS)
 
 -include $(LINUX_PROGS:=.d)
+
+# ext2_ro's images (tests/harness/ext2-images), in ext2/ beside it: built
+# with it, and copied into the initrd's /linux/ext2 (iso/iso.mk).
+EXT2_IMAGES := $(BUILD)/linux/ext2/good-1k.img
+$(EXT2_IMAGES): tests/harness/ext2-images
+	tests/harness/ext2-images $(@D)
+$(BUILD)/linux/ext2_ro: | $(EXT2_IMAGES)
