@@ -23,7 +23,9 @@ static struct spinlock bcache_lock = SPINLOCK_INIT("bcache");
 static struct list_head hash[BCACHE_HASH];
 static struct list_head lru = LIST_HEAD_INIT(lru); /* most recently used first */
 static unsigned long nbufs, ndirty;
-static bool hash_ready;
+static bool hash_ready; /* hash[] and ra_wq set up (the first getblk) */
+/* Tasks waiting for a readahead's buffer (BUF_READING) to be read. */
+static struct wait_queue ra_wq;
 
 static struct list_head *chain(const struct block_device *bdev, uint64_t blockno)
 {
@@ -115,6 +117,7 @@ static struct buf *buf_alloc(struct block_device *bdev, uint64_t blockno)
 }
 
 static bool buf_has(struct buf *b, uint32_t flag);
+static void buf_put(struct buf *b);
 
 /* Under bcache_lock: an unused dirty buffer from the cold end, referenced
  * for write-back, or NULL. */
@@ -163,21 +166,40 @@ static void make_room(void)
 	}
 }
 
+/* Waits while a readahead reads b (BUF_READING: it holds no lock on b, only
+ * a reference): the flag is cleared under bcache_lock before the wake-up,
+ * and tested under it after queueing, so no wake-up is lost. */
+static void wait_not_reading(struct buf *b)
+{
+	while (buf_has(b, BUF_READING)) {
+		DEFINE_WAIT(w);
+
+		prepare_to_wait(&ra_wq, &w);
+		if (buf_has(b, BUF_READING))
+			schedule();
+		finish_wait(&ra_wq, &w);
+	}
+}
+
 /* The buffer for the block, referenced and locked (not read): 0 or
  * -ENOMEM. */
 static int getblk(struct block_device *bdev, uint64_t blockno, struct buf **out)
 {
 	struct buf *b, *fresh;
+	bool reading = false;
 
 	spin_lock(&bcache_lock);
 	if (!hash_ready) {
 		for (int i = 0; i < BCACHE_HASH; i++)
 			list_init(&hash[i]);
-		hash_ready = true;
+		wait_queue_init(&ra_wq, "bcache_ra");
+		__atomic_store_n(&hash_ready, true, __ATOMIC_RELEASE);
 	}
 	b = find(bdev, blockno);
-	if (b)
+	if (b) {
 		b->refcnt++;
+		reading = b->flags & BUF_READING;
+	}
 	spin_unlock(&bcache_lock);
 	if (!b) {
 		make_room();
@@ -187,6 +209,7 @@ static int getblk(struct block_device *bdev, uint64_t blockno, struct buf **out)
 		b = find(bdev, blockno); /* another task may have made it meanwhile */
 		if (b) {
 			b->refcnt++;
+			reading = b->flags & BUF_READING;
 		} else {
 			b = fresh;
 			fresh = NULL;
@@ -198,6 +221,8 @@ static int getblk(struct block_device *bdev, uint64_t blockno, struct buf **out)
 		if (fresh)
 			buf_free(fresh);
 	}
+	if (reading) /* the flag is only ever set before a buffer is published */
+		wait_not_reading(b);
 	mutex_lock(&b->lock);
 	*out = b;
 	return 0;
@@ -251,6 +276,97 @@ int bread(struct block_device *bdev, uint64_t blockno, struct buf **out)
 	return 0;
 }
 
+bool bcache_cached(struct block_device *bdev, uint64_t blockno)
+{
+	struct buf *b;
+	bool v;
+
+	spin_lock(&bcache_lock);
+	b = hash_ready ? find(bdev, blockno) : NULL;
+	v = b && (b->flags & BUF_VALID);
+	spin_unlock(&bcache_lock);
+	return v;
+}
+
+/* A run of consecutive buffers for one readahead bio. */
+struct ra_run {
+	struct buf *b[BIO_MAX_SEGS];
+	unsigned int n;
+};
+
+/* Reads the run's blocks with one bio, marks them valid if it worked,
+ * lets the waiters in and drops the run's references. */
+static void ra_read(struct block_device *bdev, struct ra_run *run)
+{
+	struct bio *bio = run->n ? bio_alloc(BIO_READ, bdev, 0) : NULL;
+	int err = -ENOMEM;
+
+	if (!run->n)
+		return;
+	if (bio) {
+		bio->sector = run->b[0]->blockno * run->b[0]->size >> SECTOR_SHIFT;
+		for (unsigned int i = 0; i < run->n; i++)
+			bio_add_kernel(bio, run->b[i]->data, run->b[i]->size);
+		err = submit_bio_wait(bio);
+		bio_free(bio);
+	}
+	for (unsigned int i = 0; i < run->n; i++)
+		set_flags(run->b[i], err ? 0 : BUF_VALID, BUF_READING);
+	wake_up(&ra_wq);
+	for (unsigned int i = 0; i < run->n; i++)
+		buf_put(run->b[i]);
+	run->n = 0;
+}
+
+/*
+ * A new buffer for the block, published as BUF_READING (whoever finds it
+ * waits for the read, wait_not_reading) and referenced, or NULL when the
+ * block is cached already, the cache is full of what it cannot drop
+ * without writing, or memory runs out.  Readahead takes no buffer's lock:
+ * it never waits for a lock others hold (and lockdep bounds the mutexes a
+ * task holds).
+ */
+static struct buf *getblk_fresh(struct block_device *bdev, uint64_t blockno)
+{
+	struct buf *b;
+
+	if (bcache_count() >= bcache_max() && !bcache_shrink(1))
+		return NULL;
+	if (!(b = buf_alloc(bdev, blockno)))
+		return NULL;
+	b->flags = BUF_READING;
+	spin_lock(&bcache_lock);
+	if (find(bdev, blockno)) {
+		spin_unlock(&bcache_lock);
+		buf_free(b);
+		return NULL;
+	}
+	list_add(&b->hash_link, chain(bdev, blockno));
+	list_add(&b->lru_link, &lru);
+	nbufs++;
+	spin_unlock(&bcache_lock);
+	return b;
+}
+
+void bcache_readahead(struct block_device *bdev, uint64_t blockno, unsigned int count)
+{
+	uint64_t end = bdev_bytes(bdev) / __atomic_load_n(&bdev->blocksize, __ATOMIC_RELAXED);
+	struct ra_run run = {.n = 0};
+
+	if (!__atomic_load_n(&hash_ready, __ATOMIC_ACQUIRE))
+		return; /* the first bread sets the cache up */
+	for (; count-- && blockno < end; blockno++) {
+		struct buf *b = getblk_fresh(bdev, blockno);
+
+		if (!b)
+			break;
+		run.b[run.n++] = b;
+		if (run.n == BIO_MAX_SEGS)
+			ra_read(bdev, &run);
+	}
+	ra_read(bdev, &run);
+}
+
 void bdirty(struct buf *b)
 {
 	set_flags(b, BUF_VALID | BUF_DIRTY, 0);
@@ -265,11 +381,11 @@ int bwrite(struct buf *b)
 	return err;
 }
 
-void brelse(struct buf *b)
+/* Drops a reference taken without the lock (readahead's). */
+static void buf_put(struct buf *b)
 {
 	bool gone;
 
-	mutex_unlock(&b->lock);
 	spin_lock(&bcache_lock);
 	gone = !--b->refcnt && (b->flags & BUF_STALE);
 	if (!gone && !(b->flags & BUF_STALE)) { /* most recently used */
@@ -279,6 +395,12 @@ void brelse(struct buf *b)
 	spin_unlock(&bcache_lock);
 	if (gone)
 		buf_free(b);
+}
+
+void brelse(struct buf *b)
+{
+	mutex_unlock(&b->lock);
+	buf_put(b);
 }
 
 /* Under bcache_lock: an unused-or-not dirty buffer of bdev (NULL: any),

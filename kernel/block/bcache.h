@@ -42,9 +42,10 @@ struct buf {
 	struct list_head lru_link;  /* in the LRU list, most recent first */
 };
 
-#define BUF_VALID 1U /* data holds the block */
-#define BUF_DIRTY 2U /* data is newer than the disk */
-#define BUF_STALE 4U /* out of the hash (device gone, cache dropped): freed at the last brelse */
+#define BUF_VALID   1U /* data holds the block */
+#define BUF_DIRTY   2U /* data is newer than the disk */
+#define BUF_STALE   4U /* out of the hash (device gone, cache dropped): freed at the last brelse */
+#define BUF_READING 8U /* a readahead reads it (unlocked): getblk waits for the end */
 
 #define BCACHE_MAX_BUFS 4096 /* 16 MiB of 4 KiB blocks */
 
@@ -53,6 +54,17 @@ int bread(struct block_device *bdev, uint64_t blockno, struct buf **out);
 /* The block, locked, its data valid or not (BUF_VALID): for a caller
  * that overwrites it whole. */
 int bget(struct block_device *bdev, uint64_t blockno, struct buf **out);
+/*
+ * Reads up to count blocks from blockno on that are not cached yet, in as
+ * few bios as it can (consecutive blocks, BIO_MAX_SEGS to a bio), and
+ * leaves them cached: readahead.  It holds no buffer's lock: its buffers
+ * are marked BUF_READING and whoever wants one waits for the read.  Stops
+ * at the first block already cached.  Errors are dropped: a later bread reads the
+ * block again and reports its own.
+ */
+void bcache_readahead(struct block_device *bdev, uint64_t blockno, unsigned int count);
+/* Whether the block is cached with valid data now (a hint). */
+bool bcache_cached(struct block_device *bdev, uint64_t blockno);
 /* Marks the locked buffer's data valid and newer than the disk. */
 void bdirty(struct buf *b);
 /* Writes the locked buffer to the disk now: 0 or -EIO (it stays dirty). */

@@ -55,6 +55,27 @@ static long rw_block(struct block_device *bdev, uint64_t pos, struct iov_iter *i
 	return done ? (long)done : -EFAULT;
 }
 
+#define RA_BLOCKS 32 /* a sequential reader's window: 128 KiB of 4 KiB blocks */
+
+/*
+ * Before a read of [pos, pos + len): the blocks it covers are read in as
+ * few bios as they can be when the first is not cached, and a reader that
+ * goes on where the last read ended gets RA_BLOCKS ahead (Linux's
+ * readahead, in small: one window, no state per file).
+ */
+static void read_ahead(struct block_device *bdev, uint64_t pos, size_t len)
+{
+	uint32_t bs = __atomic_load_n(&bdev->blocksize, __ATOMIC_RELAXED);
+	uint64_t first = pos / bs, last = (pos + len - 1) / bs;
+	uint64_t n = last - first + 1;
+
+	if (__atomic_load_n(&bdev->ra_next, __ATOMIC_RELAXED) == first && n < RA_BLOCKS)
+		n = RA_BLOCKS;
+	__atomic_store_n(&bdev->ra_next, last + 1, __ATOMIC_RELAXED);
+	if (n > 1 && !bcache_cached(bdev, first))
+		bcache_readahead(bdev, first, n > RA_BLOCKS ? RA_BLOCKS : n);
+}
+
 /* The transfer at *pos, clipped at the device's end: bytes moved, or the
  * error of the first block. */
 static long bdev_rw(struct file *f, struct iov_iter *it, uint64_t *pos, bool write)
@@ -71,6 +92,8 @@ static long bdev_rw(struct file *f, struct iov_iter *it, uint64_t *pos, bool wri
 		return write && want ? -ENOSPC : 0;
 	if (want > size - *pos)
 		want = size - *pos;
+	if (!write && want)
+		read_ahead(bdev, *pos, want);
 	while (total < want) {
 		long n = rw_block(bdev, *pos, it, want - total, write);
 

@@ -202,7 +202,10 @@ struct block_device {
 	 * blocks (bcache.c, under the bcache lock). */
 	uint32_t blocksize;
 	uint32_t openers; /* open files of it, under disk->lock */
-	bool ro;	  /* BLKROSET on it (atomic loads and stores) */
+	/* Readahead's hint: the block after the last one read through a
+	 * /dev file (atomic loads and stores; any reader's). */
+	uint64_t ra_next;
+	bool ro; /* BLKROSET on it (atomic loads and stores) */
 	/* Out of its disk's table (a rescan, the disk's removal): I/O -EIO,
 	 * opens ENXIO.  Set under disk->lock. */
 	bool dead;
