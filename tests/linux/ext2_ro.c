@@ -18,6 +18,7 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "blk_util.h"
@@ -29,6 +30,8 @@
 int mount(const char *source, const char *target, const char *type, unsigned long flags,
 	  const void *data);
 int umount(const char *target);
+int umount2(const char *target, int flags);
+#define MNT_DETACH 2
 
 static char imgdir[256], mnt[64];
 
@@ -228,6 +231,42 @@ static void check_image(const char *name, int bsize)
 	loop_detach(lfd);
 }
 
+/* Teardown out of order: a child's working directory keeps the mount
+ * busy; a lazy umount with a file open leaves it readable until the close,
+ * and the instance (and its device) go at the last close. */
+static void check_teardown(void)
+{
+	char img[300], dev[32], buf[8];
+	int lfd, fd, go[2], ready[2], status;
+	pid_t pid;
+
+	snprintf(img, sizeof img, "%s/good-1k.img", imgdir);
+	lfd = loop_attach(img, dev, sizeof dev);
+	require(mount(dev, mnt, "ext2", MS_RDONLY, NULL) == 0, "mount for the teardown");
+	require(pipe(go) == 0 && pipe(ready) == 0, "pipes");
+	if ((pid = fork()) == 0) {
+		char c = chdir(at("a/b")) ? 'n' : 'y';
+
+		close(go[1]);
+		write(ready[1], &c, 1);
+		read(go[0], &c, 1); /* the parent tried umount: leave */
+		_exit(0);
+	}
+	close(go[0]);
+	close(ready[1]);
+	require(read(ready[0], buf, 1) == 1 && buf[0] == 'y', "the child's chdir");
+	close(ready[0]);
+	is_errno(umount(mnt), EBUSY, "umount while another process's cwd is inside: EBUSY");
+	close(go[1]);
+	waitpid(pid, &status, 0);
+	fd = open(at("big"), O_RDONLY);
+	ok(fd >= 0 && umount2(mnt, MNT_DETACH) == 0, "lazy umount with a file open");
+	ok(pread(fd, buf, 8, 8 * 1000) == 8 && !memcmp(buf, "0001000\n", 8),
+	   "... the open file still reads");
+	close(fd); /* the instance's last inode: it ends and closes the device */
+	loop_detach(lfd);
+}
+
 /* busybox mount -o loop: a loop device of its own, a read-write mount
  * refused (EROFS on fdkernel) and retried read-only, as busybox does. */
 static void check_busybox(void)
@@ -302,7 +341,7 @@ int main(int argc, char **argv)
 		umount(mnt);
 		loop_detach(lfd);
 	}
-	plan(on_fdkernel() ? 2 * 37 + 4 + 7 : 2 * 36 + 4);
+	plan(on_fdkernel() ? 2 * 37 + 7 + 7 : 2 * 36 + 7);
 	{
 		char img[300];
 
@@ -319,6 +358,7 @@ int main(int argc, char **argv)
 	}
 	check_image("good-1k.img", 1024);
 	check_image("good-4k.img", 4096);
+	check_teardown();
 	check_busybox();
 	if (on_fdkernel()) {
 		check_bad("bad-magic.img", NULL);
