@@ -306,6 +306,32 @@ static void loop_status_out(struct loop_device *lo, struct loop_info64 *info)
 	memcpy(info->lo_file_name, lo->file_name, LO_NAME_SIZE);
 }
 
+_Static_assert(sizeof(struct loop_info) == 168, "x86_64's struct loop_info");
+
+/* Linux's loop_info64_from_old: the old form as the new one (no size
+ * limit; the offset a signed 32-bit number, widened). */
+static void status_from_old(const struct loop_info *old, struct loop_info64 *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->lo_offset = (uint64_t)(int64_t)old->lo_offset;
+	info->lo_flags = (uint32_t)old->lo_flags;
+	memcpy(info->lo_file_name, old->lo_name, LO_NAME_SIZE);
+}
+
+/* Linux's loop_info64_to_old: -EOVERFLOW when the offset does not fit. */
+static long status_to_old(const struct loop_info64 *info, struct loop_info *old)
+{
+	memset(old, 0, sizeof(*old));
+	old->lo_number = (int32_t)info->lo_number;
+	old->lo_device = info->lo_device;
+	old->lo_inode = info->lo_inode;
+	old->lo_rdevice = info->lo_rdevice;
+	old->lo_offset = (int32_t)info->lo_offset;
+	old->lo_flags = (int32_t)info->lo_flags;
+	memcpy(old->lo_name, info->lo_file_name, LO_NAME_SIZE);
+	return (uint64_t)(int64_t)old->lo_offset != info->lo_offset ? -EOVERFLOW : 0;
+}
+
 #define LOOP_SETTABLE  (LO_FLAGS_AUTOCLEAR | LO_FLAGS_PARTSCAN)
 #define LOOP_CLEARABLE LO_FLAGS_AUTOCLEAR
 #define LOOP_CONFIGURABLE                                                                          \
@@ -347,7 +373,9 @@ static long loop_ioctl_locked(struct loop_device *lo, bool writable, unsigned in
 			      unsigned long arg)
 {
 	struct loop_info64 info;
+	struct loop_info old;
 	struct loop_config cfg;
+	long err;
 
 	switch (cmd) {
 	case LOOP_SET_FD:
@@ -368,6 +396,20 @@ static long loop_ioctl_locked(struct loop_device *lo, bool writable, unsigned in
 	case LOOP_SET_STATUS64:
 		if (copy_from_user(&info, (const void *)arg, sizeof(info)))
 			return -EFAULT;
+		return loop_set_status(lo, &info);
+	case LOOP_GET_STATUS:
+		if (!arg)
+			return -EINVAL;
+		if (lo->state != LO_BOUND)
+			return -ENXIO;
+		loop_status_out(lo, &info);
+		if ((err = status_to_old(&info, &old)))
+			return err;
+		return copy_to_user((void *)arg, &old, sizeof(old)) ? -EFAULT : 0;
+	case LOOP_SET_STATUS:
+		if (copy_from_user(&old, (const void *)arg, sizeof(old)))
+			return -EFAULT;
+		status_from_old(&old, &info);
 		return loop_set_status(lo, &info);
 	case LOOP_SET_CAPACITY:
 		if (lo->state != LO_BOUND)

@@ -63,6 +63,24 @@ struct loop_info64 {
 	uint64_t lo_init[2];
 };
 
+/* The old LOOP_GET_STATUS/LOOP_SET_STATUS form, x86_64 layout (what
+ * LTP's device set-up and old losetup use): no size limit, a 32-bit
+ * offset. */
+struct loop_info {
+	int32_t lo_number;
+	uint64_t lo_device; /* x86_64's __kernel_old_dev_t is unsigned long */
+	uint64_t lo_inode;
+	uint64_t lo_rdevice;
+	int32_t lo_offset;
+	int32_t lo_encrypt_type;
+	int32_t lo_encrypt_key_size;
+	int32_t lo_flags;
+	uint8_t lo_name[LO_NAME_SIZE];
+	uint8_t lo_encrypt_key[LO_KEY_SIZE];
+	uint64_t lo_init[2];
+	uint8_t reserved[4];
+};
+
 struct loop_config {
 	uint32_t fd;
 	uint32_t block_size; /* 0: 512 */

@@ -142,6 +142,27 @@ static void test_status(int dev, int back, int n)
 		 "LOOP_SET_STATUS64 bad pointer: EFAULT");
 }
 
+/* The old 32-bit form (LTP's device set-up and old losetup use it). */
+static void test_status_old(int dev, int n)
+{
+	struct loop_info old;
+	uint64_t size = 0;
+
+	memset(&old, 0, sizeof old);
+	old.lo_offset = 4096;
+	strcpy((char *)old.lo_name, "old form");
+	ok(ioctl(dev, LOOP_SET_STATUS, &old) == 0 && ioctl(dev, BLKGETSIZE64, &size) == 0 &&
+	       size == FILE_SIZE - 4096,
+	   "LOOP_SET_STATUS (old form) offset 4096: the size follows");
+	memset(&old, 0xff, sizeof old);
+	ok(ioctl(dev, LOOP_GET_STATUS, &old) == 0 && old.lo_offset == 4096 && old.lo_number == n &&
+	       !strcmp((char *)old.lo_name, "old form"),
+	   "LOOP_GET_STATUS shows offset, number and name");
+	is_errno(ioctl(dev, LOOP_GET_STATUS, NULL), EINVAL, "LOOP_GET_STATUS NULL: EINVAL");
+	old.lo_offset = 0;
+	ok(ioctl(dev, LOOP_SET_STATUS, &old) == 0, "offset 0 again");
+}
+
 static void test_readonly(int dev, int n)
 {
 	int one = 1, zero = 0, ro = 0;
@@ -314,7 +335,7 @@ int main(void)
 
 	if (access("/dev/loop-control", F_OK) != 0)
 		skip_all("no /dev/loop-control (no loop support)");
-	plan(85);
+	plan(89);
 	ctl = open("/dev/loop-control", O_RDWR);
 	require(ctl >= 0, "open /dev/loop-control");
 	n = ioctl(ctl, LOOP_CTL_ADD, -1);
@@ -334,6 +355,7 @@ int main(void)
 	require(ioctl(dev, LOOP_SET_FD, back) == 0, "LOOP_SET_FD of the file");
 	test_io(dev, back, n);
 	test_status(dev, back, n);
+	test_status_old(dev, n);
 	test_readonly(dev, n);
 	ok(ioctl(dev, LOOP_CLR_FD, 0) == 0, "LOOP_CLR_FD");
 	close(dev);
