@@ -122,31 +122,18 @@ static void cap_exempt(void)
 		reap(a);
 }
 
-/* Children of root that become U3 and pause: U3 then has n tasks. */
-static pid_t u3_pauser(void)
+/* spawn_paused's setup: the child becomes U3, one more task of U3's. */
+static bool to_u3(const void *arg)
 {
-	int p[2];
-	char c;
-	pid_t pid;
-
-	require(pipe(p) == 0, "pipe");
-	if ((pid = fork()) == 0) {
-		if (setresuid(U3, U3, U3) || write(p[1], "r", 1) != 1)
-			_exit(2);
-		for (;;)
-			pause();
-	}
-	require(pid > 0 && read(p[0], &c, 1) == 1, "a child of U3");
-	close(p[0]);
-	close(p[1]);
-	return pid;
+	(void)arg;
+	return setresuid(U3, U3, U3) == 0;
 }
 
 /* In a child of root: exits EXIT_CODE if every step went as Linux's, or
  * the number of the step that did not. */
 static void setuid_past_limit(void)
 {
-	pid_t x = u3_pauser(), y = u3_pauser();
+	pid_t x = spawn_paused(to_u3, NULL), y = spawn_paused(to_u3, NULL);
 	char *early[] = {"rlimit_nproc", "--early", NULL},
 	     *late[] = {"rlimit_nproc", "--exit", NULL};
 
