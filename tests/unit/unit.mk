@@ -10,7 +10,8 @@ HOST_CODE := kernel/fd/fdmap.c kernel/fd/fdtable.c kernel/fd/fdtable_close.c ker
 HOST_SUPPORT := tests/unit/host_heap.c tests/unit/host_grace.c tests/unit/fake_file.c
 HOST_CFLAGS := -std=gnu11 -g -Wall -Wextra -Werror -Ikernel -Itests/unit -MMD -MP
 HOST_SAN := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
-HOST_UNIT_TESTS := $(HOST_DIR)/test_fdmap $(HOST_DIR)/test_files $(HOST_DIR)/test_partition
+HOST_UNIT_TESTS := $(HOST_DIR)/test_fdmap $(HOST_DIR)/test_files $(HOST_DIR)/test_files_copy \
+	$(HOST_DIR)/test_partition
 HOST_FUZZER := $(HOST_DIR)/fuzz_files
 HOST_BENCH := $(HOST_DIR)/bench_fdmap
 FUZZ_CC := clang-14
@@ -43,7 +44,8 @@ $(HOST_BENCH): $(call host_objs,bench,tests/unit/bench_fdmap.c)
 	$(HOSTCC) $^ -o $@
 
 # Objects are built by pattern; keep them so rebuilds stay incremental.
-.SECONDARY: $(call host_objs,asan,tests/unit/test_fdmap.c tests/unit/test_files.c tests/unit/test_partition.c) \
+.SECONDARY: $(call host_objs,asan,tests/unit/test_fdmap.c tests/unit/test_files.c tests/unit/test_files_copy.c \
+	tests/unit/test_partition.c) \
 	$(call host_objs,fuzz,tests/unit/fuzz_files.c) $(call host_objs,bench,tests/unit/bench_fdmap.c)
 
 -include $(wildcard $(HOST_DIR)/*/kernel/fd/*.d $(HOST_DIR)/*/kernel/block/*.d $(HOST_DIR)/*/kernel/lib/*.d \
