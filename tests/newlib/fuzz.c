@@ -204,6 +204,7 @@ static _Noreturn void run_worker(int index, uint64_t seed, long budget)
 	fz = (struct fuzzer){.rng = seed, .worker = index, .budget = budget};
 	worker_dir(getpid(), own_dir, sizeof own_dir);
 	raw_call(__NR_setpgid, 0, 0, 0);
+	private_dev();
 	make_long_paths();
 	if (mkdir(own_dir, 0700) < 0 || chdir(own_dir) < 0)
 		finish(SETUP_FAILED);

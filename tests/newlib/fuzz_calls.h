@@ -278,23 +278,9 @@ static const struct call *lookup(long nr)
 	return NULL;
 }
 
-/*
- * What a number picked from Linux's whole range may not be: the calls that
- * change a file's mode or owner.  Given any argument, they reach the
- * workers' fds 0-2 and their fds on /dev/zero and the other system files,
- * and a root fuzzer would change those nodes for every test after it (a
- * /dev/null of mode 0000 once broke exec_setid's set-user-ID program).
- * perm_* and cred_* test these calls, and the unprivileged mode tries them.
- */
-static bool changes_shared_files(long nr)
-{
-	return nr == __NR_chmod || nr == __NR_fchmod || nr == __NR_chown || nr == __NR_fchown ||
-	       nr == __NR_lchown || nr == __NR_fchownat || nr == __NR_fchmodat;
-}
-
 /* A call number: mostly from the table, else anything from Linux's range,
  * fdkernel's, x32-flagged, negative or huge. */
-static long pick_any_number(void)
+static long pick_number(void)
 {
 	switch (below(16)) {
 	case 0:
@@ -307,16 +293,6 @@ static long pick_any_number(void)
 	default:
 		return calls[below(NCALLS)].nr;
 	}
-}
-
-/* A call number, never one that changes_shared_files. */
-static long pick_number(void)
-{
-	long nr;
-
-	while (changes_shared_files(nr = pick_any_number()))
-		;
-	return nr;
 }
 
 /* A call with generated arguments, NR and A; NULL kinds: all arguments any. */

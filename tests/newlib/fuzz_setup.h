@@ -26,6 +26,33 @@ static void open_pty(void)
 	remember(open(name, O_RDWR | O_NOCTTY | O_NONBLOCK));
 }
 
+/*
+ * The worker's own /dev, in a mount namespace of its own: a tmpfs with the
+ * nodes it plays with, and devpts.  Given any call and any argument, a
+ * root worker reaches fchmod or fchown of its fds on /dev/null and the
+ * other system files, and the shared nodes would change for every test
+ * after it (a /dev/null of mode 0000 once broke exec_setid's set-user-ID
+ * program); here it changes only its own copies, which go with it.
+ */
+static void private_dev(void)
+{
+	static const struct {
+		const char *path;
+		unsigned int major, minor;
+	} nodes[] = {{"/dev/null", 1, 3},    {"/dev/zero", 1, 5}, {"/dev/full", 1, 7},
+		     {"/dev/urandom", 1, 9}, {"/dev/ptmx", 5, 2}, {"/dev/profile", 10, 240}};
+
+	if (raw_call(__NR_unshare, 0x20000 /* CLONE_NEWNS */, 0, 0) ||
+	    fz_mount("fuzzdev", "/dev", "tmpfs", 0, "mode=755") || mkdir("/dev/pts", 0755) ||
+	    fz_mount("devpts", "/dev/pts", "devpts", 0, ""))
+		finish(SETUP_FAILED + 4);
+	for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++)
+		if (raw_call(__NR_mknod, (long)nodes[i].path, S_IFCHR | 0666,
+			     (long)((nodes[i].major << 8) | nodes[i].minor)) ||
+		    chmod(nodes[i].path, 0666)) /* past the umask */
+			finish(SETUP_FAILED + 4);
+}
+
 /* fds to play with: the standard ones on /dev/null, a file and a directory
  * in the worker's own directory, a pipe, a socket pair, /dev/zero, a pty. */
 static void open_playthings(void)
