@@ -16,6 +16,7 @@ include tests/linux/linux.mk
 include user/user.mk
 include iso/busybox.mk
 include iso/iso.mk
+include iso/disk.mk
 include tests/unit/unit.mk
 include tests/harness/tests.mk
 include tests/harness/fuzz.mk
@@ -26,7 +27,10 @@ all: $(ISO)
 
 # `make run UEFI=1` boots the same ISO through OVMF instead of SeaBIOS;
 # `make run DISK=path.img` attaches a raw image as a virtio disk, /dev/vda
-# (DISK="a.img b.img:ro": /dev/vda, then /dev/vdb read-only).
+# (DISK="a.img b.img:ro": /dev/vda, then /dev/vdb read-only);
+# `make run ROOT=/dev/vda1` boots with that device as the root (root=...
+# rw on the command line, iso/iso.mk), DISK build/disk.img unless given.
+DISK ?= $(if $(ROOT),$(DISK_IMG))
 run: deps
 	@$(MAKE) --no-print-directory all
 	QEMU_SMP=$${QEMU_SMP:-2} tests/harness/qemu-run --interactive $(if $(UEFI),--uefi) \

@@ -66,13 +66,15 @@ endef
 
 # `make run CMDLINE="profile"` boots with extra kernel words; the file below
 # changes only when they do, so the ISO is rebuilt exactly then.
+# ROOT=/dev/vda1 adds "root=/dev/vda1 rw" (the Makefile's run).
 CMDLINE ?=
+RUN_CMDLINE := $(strip $(CMDLINE) $(if $(ROOT),root=$(ROOT) rw))
 RUN_CMDLINE_FILE := $(BUILD)/run-cmdline
 $(shell mkdir -p $(BUILD); [ -f $(RUN_CMDLINE_FILE) ] && \
-	[ "$$(cat $(RUN_CMDLINE_FILE))" = "$(CMDLINE)" ] || echo "$(CMDLINE)" > $(RUN_CMDLINE_FILE))
+	[ "$$(cat $(RUN_CMDLINE_FILE))" = "$(RUN_CMDLINE)" ] || echo "$(RUN_CMDLINE)" > $(RUN_CMDLINE_FILE))
 
 $(ISO): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in $(RUN_CMDLINE_FILE)
-	$(call make_iso,$@,run,$(CMDLINE))
+	$(call make_iso,$@,run,$(RUN_CMDLINE))
 
 $(ISO_TEST): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,test,test quiet enosys=log)
@@ -98,6 +100,20 @@ $(ISO_SMP_OFF): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
 ISO_NOMSI := $(KBUILD)/fdkernel-nomsi.iso
 $(ISO_NOMSI): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,nomsi,test quiet pci=nomsi init=/linux/blk_virtio)
+
+# Root on a disk (tests/harness/boot-checks): init is the disk's
+# /sbin/rootcheck (tests/harness/rootdisk) with root=/dev/vda1; a missing
+# root device and one that holds no file system panic, naming it.
+ISO_ROOTDISK := $(KBUILD)/fdkernel-rootdisk.iso
+$(ISO_ROOTDISK): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,rootdisk,test quiet root=/dev/vda1 rw init=/sbin/rootcheck,$(INITRD_BOOT))
+ISO_NOROOT := $(KBUILD)/fdkernel-noroot.iso
+$(ISO_NOROOT): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,noroot,test quiet root=/dev/vdz1,$(INITRD_BOOT))
+ISO_BADROOT := $(KBUILD)/fdkernel-badroot.iso
+$(ISO_BADROOT): $(KERNEL) $(INITRD_BOOT) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,badroot,test quiet root=/dev/vdb rootfstype=ext2,$(INITRD_BOOT))
+DISK_ROOTCHECK := $(BUILD)/disk-rootcheck.img
 
 # Boot checks (tests/harness/boot-checks): `crashtest` faults on purpose so the
 # panic report can be read; the self-test flavour runs the kernel's tests

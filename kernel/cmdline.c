@@ -53,6 +53,12 @@ static void apply_word(const char *w, size_t len)
 		strlcpy(kopts.ramfs_size, word + 11, sizeof(kopts.ramfs_size));
 	else if (!strncmp(word, "root=", 5))
 		strlcpy(kopts.root, word + 5, sizeof(kopts.root));
+	else if (!strcmp(word, "ro") || !strcmp(word, "rw"))
+		kopts.root_rw = word[1] == 'w';
+	else if (!strncmp(word, "rootfstype=", 11))
+		strlcpy(kopts.rootfstype, word + 11, sizeof(kopts.rootfstype));
+	else if (!strncmp(word, "rootflags=", 10))
+		strlcpy(kopts.rootflags, word + 10, sizeof(kopts.rootflags));
 	else
 		printk("cmdline: unknown word '%s' ignored\n", word);
 }

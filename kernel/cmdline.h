@@ -14,8 +14,13 @@ struct kernel_options {
 	/* ramfs_size=: every tmpfs's default size, parsed by fs/ramfs/tmpfs.c */
 	char ramfs_size[24];
 	/* root=: the device to mount as "/" (docs/vfs.md, "Boot"); empty:
-	 * the initrd's tmpfs.  Read by fs/vfs.c. */
+	 * the initrd's tmpfs.  Read by fs/mount_root.c. */
 	char root[64];
+	/* rw: the root device mounted read-write; ro (Linux's default,
+	 * which distributions' boot loaders pass): read-only */
+	bool root_rw;
+	char rootfstype[16]; /* rootfstype=: its type; empty: each disk type */
+	char rootflags[64];  /* rootflags=: its mount options */
 	/* strace=: the syscall trace's target, applied by sys/strace.c */
 	char strace[32]; /* TASK_NAME_MAX */
 	/* enosys=log: log the first call of each unimplemented number */

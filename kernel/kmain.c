@@ -108,9 +108,10 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	vfs_init();    /* after timer_init: file times read the clock */
 	strace_init(); /* after vfs_init: it looks for the program */
 	irq_enable();
-	smp_boot();   /* after timer_init: the APs' timers use its calibration */
-	block_init(); /* after vfs_init (/dev) and irq_enable: it sleeps on mutexes */
-	pci_init();   /* after smp_boot (MSI-X to any CPU) and vfs_init (nodes, /sys) */
+	smp_boot();	  /* after timer_init: the APs' timers use its calibration */
+	block_init();	  /* after vfs_init (/dev) and irq_enable: it sleeps on mutexes */
+	pci_init();	  /* after smp_boot (MSI-X to any CPU) and vfs_init (nodes, /sys) */
+	vfs_mount_root(); /* root=: after the drivers registered their disks */
 	sysfs_seal();
 	printk("fdkernel: up (%lu ms since boot)\n", clock_monotonic_ns() / 1000000);
 

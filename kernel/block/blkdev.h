@@ -280,6 +280,10 @@ unsigned long bdev_count(void);
 /* Calls fn for each registered disk under disks_lock (fn must not sleep). */
 void disk_for_each(void (*fn)(struct gendisk *d, void *arg), void *arg);
 
+/* /proc/partitions' text (NUL-terminated, cut at size): also what the
+ * boot lists when the root device is missing (fs/mount_root.c). */
+void partitions_text(char *buf, size_t size);
+
 /* At boot (kmain) once devtmpfs exists and interrupts are on (it takes
  * mutexes): the /dev nodes of the disks registered before, and the loop
  * devices.  disk_add too must run with interrupts on. */

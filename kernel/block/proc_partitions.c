@@ -46,5 +46,10 @@ static void format_partitions(char *buf, size_t size)
 	disk_for_each(show_disk, &t);
 }
 
+void partitions_text(char *buf, size_t size)
+{
+	format_partitions(buf, size);
+}
+
 /* 300 devices' lines of at most 48 bytes. */
 SNAPSHOT_OPS(partitions, 16384);

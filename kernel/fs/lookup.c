@@ -48,12 +48,21 @@ static void start_dir(const struct path *start, const char *path, struct path *o
 }
 
 /* Whether ".." stays at dir: the caller's root (no escape by "..";
- * a working directory outside it still walks up, as on Linux). */
+ * a working directory outside it still walks up, as on Linux), or the
+ * kernel's "/" for a caller without one (root= mounts it over the first
+ * root, which ".." must not reach). */
 static bool at_task_root(const struct path *dir)
 {
 	struct task *t = current();
+	struct path root;
+	bool at;
 
-	return t && t->fs && fs_is_root(t->fs, dir);
+	if (t && t->fs)
+		return fs_is_root(t->fs, dir);
+	vfs_root_path(&root);
+	at = path_equal(&root, dir);
+	path_put(&root);
+	return at;
 }
 
 /* Next component after *p (slashes skipped): false at the end of the path. */

@@ -18,6 +18,16 @@
  */
 struct mount *mount_alloc(struct super_block *sb, struct inode *root, const char *source,
 			  unsigned int flags);
+/* mount(2)'s read-only flag (sys_mount.c has the others). */
+#define MS_RDONLY 1UL
+/*
+ * A new instance of type (on the device source names, for a type that
+ * requires one) mounted over the directory p with mount(2)'s flags and
+ * options data: mount(2)'s new mount, and the root's (mount_root.c).
+ * 0, or mount(2)'s errors (ENODEV, ENOTDIR, EROFS, ENOTBLK, ENXIO...).
+ */
+int do_new_mount(const struct path *p, const char *type, const char *source, unsigned long flags,
+		 const char *data);
 /* A mount that was never attached goes (its instance's tree too, if it
  * had no other mount). */
 void mount_discard(struct mount *m);

@@ -20,7 +20,6 @@
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
 
-#define MS_RDONLY      1UL
 #define MS_NOSUID      2UL
 #define MS_NODEV       4UL
 #define MS_NOEXEC      8UL
@@ -202,8 +201,8 @@ static struct super_block *bdev_sb_create(const struct fs_type *fst, const char 
 	return sb_create_bdev(fst, bdev, data, err);
 }
 
-static int do_new_mount(const struct path *p, const char *type, const char *source,
-			unsigned long flags, const char *data)
+int do_new_mount(const struct path *p, const char *type, const char *source, unsigned long flags,
+		 const char *data)
 {
 	const struct fs_type *fst;
 	struct super_block *sb;

@@ -437,7 +437,8 @@ static void unpack_initrd(void)
 }
 
 /*
- * The root is a tmpfs with the initrd unpacked in it; then the mounts a
+ * The root is a tmpfs with the initrd unpacked in it (empty with root=,
+ * which vfs_mount_root mounts over it); then the mounts a
  * Linux distribution's init makes: proc, devtmpfs (with /dev's nodes),
  * tmpfs on /dev/shm and /tmp, sysfs.
  */
@@ -452,10 +453,8 @@ void vfs_init(void)
 	    !(root_sb = sb_create(&tmpfs_type, "mode=0755", &err)))
 		panic("vfs: no root file system (%d)", err);
 	mount_init(root_sb);
-	unpack_initrd();
-	if (kopts.root[0]) /* the disk issue mounts it over the initrd's root */
-		printk("vfs: root=%s: no block device driver yet; \"/\" stays the initrd's tmpfs\n",
-		       kopts.root);
+	if (!kopts.root[0]) /* else the device's file system is "/" (vfs_mount_root) */
+		unpack_initrd();
 	mount_boot("proc", "proc", "/proc", "", MNT_NOSUID | MNT_NODEV | MNT_NOEXEC);
 	mount_boot("sysfs", "sysfs", "/sys", "", MNT_NOSUID | MNT_NODEV | MNT_NOEXEC);
 	mount_boot("devtmpfs", "devtmpfs", "/dev", "mode=0755", MNT_NOSUID);

@@ -19,6 +19,10 @@ struct file_ops;
 
 /* Creates the root, unpacks the "initrd" module, adds /dev nodes and /tmp. */
 void vfs_init(void);
+/* With root= on the command line: that device's file system becomes the
+ * root, the boot mounts moved onto it, or a panic listing the block
+ * devices (fs/mount_root.c); after the drivers registered their disks. */
+void vfs_mount_root(void);
 
 /*
  * Path lookup (lookup.c).  start is where a relative path begins (a

@@ -47,12 +47,13 @@ test-lockdep:
 
 # Boot-path failures: no long mode, a kernel fault's report, odd memory maps,
 # UEFI, several CPUs (and smp=off), the user suite on one CPU; the disk
-# test with INTx instead of MSI-X; and the syscall trace of a test program.
+# test with INTx instead of MSI-X; the syscall trace of a test program;
+# the root on a disk (root=).
 test-boot: $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST) $(ISO_SMP_OFF) \
-		$(ISO_NOMSI) $(DISK_RO)
+		$(ISO_NOMSI) $(DISK_RO) $(ISO_ROOTDISK) $(ISO_NOROOT) $(ISO_BADROOT)
 	@mkdir -p $(RESULTS)
 	@tests/harness/boot-checks $(ISO) $(ISO_SELFTEST) $(ISO_CRASH) $(ISO_STRACE) $(ISO_TEST) $(ISO_SMP_OFF) \
-		$(ISO_NOMSI) $(DISK_RO) > $(BUILD)/boot-checks.log; \
+		$(ISO_NOMSI) $(DISK_RO) $(ISO_ROOTDISK) $(ISO_NOROOT) $(ISO_BADROOT) > $(BUILD)/boot-checks.log; \
 	status=$$?; cat $(BUILD)/boot-checks.log; tail -n 1 $(BUILD)/boot-checks.log > $(RESULTS)/$@; \
 	exit $$status
 
