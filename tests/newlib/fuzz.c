@@ -42,6 +42,7 @@
 #define SCENARIO_CALLS	16		 /* a scenario counts as this many calls */
 #define HOST_ROUNDS	8		 /* plays of each scenario on the host */
 #define SCENARIO_MS	3000		 /* a scenario's time (all its waits are shorter) */
+#define HUNG_FACTOR	10		 /* a scenario is hung past this many times its time */
 
 #include "fuzz_values.h"
 #include "fuzz_scenario.h"
@@ -141,8 +142,11 @@ static void show_threads(pid_t pid)
 
 /* Play scenario C in a process of its own (whatever it changes, fds, limits,
  * signal dispositions, dies with it); while waiting, tell the watchdog we
- * are alive.  False if it overran its time: it is killed, its helpers are
- * left to the caller. */
+ * are alive.  False if it overran HUNG_FACTOR times its time: it is killed,
+ * its helpers are left to the caller.  Its time is what its waits add up
+ * to on an idle machine; on a loaded one (a shared CI host running QEMU
+ * without KVM, four guest CPUs on two host cores) a scenario that works
+ * took over 3 s, while a hung one is caught at any limit. */
 static bool play(const struct fuzz_class *c)
 {
 	int status;
@@ -159,7 +163,7 @@ static bool play(const struct fuzz_class *c)
 		}
 		_exit(0);
 	}
-	for (long end = now_ms() + c->ms; pid > 0; sleep_ms(2)) {
+	for (long end = now_ms() + c->ms * HUNG_FACTOR; pid > 0; sleep_ms(2)) {
 		pid_t r = waitpid(pid, &status, WNOHANG);
 		if (r == pid || (r < 0 && errno == ECHILD)) { /* ECHILD: SIGCHLD ignored */
 			send_report_of(0, F_NONE, 1);
