@@ -137,7 +137,10 @@ static void ext2_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, voi
 	struct emit_ctx c = {EXT2_SB(dir->sb), emit, ctx};
 	uint64_t p = *pos;
 
-	dir_walk(dir, &p, emit_one, &c); /* a damaged block ends the listing */
+	/* A damaged block ends the listing: from its end, not from the last
+	 * entry given, which the next call would give again, and again. */
+	if (dir_walk(dir, &p, emit_one, &c))
+		p = inode_size(dir);
 	*pos = p;
 }
 
