@@ -153,14 +153,20 @@ $(ISO_CORE): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 # host checks after QEMU exits (test-disk); /dev/vdb, a read-only 1 MiB
 # disk of 16-byte numbered records; /dev/vdc, the same records through
 # QEMU's error injector, whose sector 64 cannot be read (disk-faulty.cfg).
+# /dev/vdd, ext2 (a copy of ext2-images' good-1k.img, made anew too)
+# behind the error injector: a block of a file cannot be read, the last
+# KiB cannot be written (tests/harness/ext2-faulty, tests/linux/ext2_ioerr.c).
 DISK_SCRATCH := $(BUILD)/disk-scratch.img
 DISK_RO := $(BUILD)/disk-ro.img
+DISK_EXT2_FAULTY := $(BUILD)/disk-ext2-faulty.img
 TEST_DISKS := --disk $(DISK_SCRATCH) --disk $(DISK_RO):ro \
-	--disk blkdebug:tests/harness/disk-faulty.cfg:$(DISK_RO):ro
+	--disk blkdebug:tests/harness/disk-faulty.cfg:$(DISK_RO):ro \
+	--disk blkdebug:$(DISK_EXT2_FAULTY).cfg:$(DISK_EXT2_FAULTY)
 $(DISK_RO):
 	@mkdir -p $(@D)
 	seq -f 'ro-block %06g' 0 65535 > $@
-scratch_disk = rm -f $(DISK_SCRATCH) && truncate -s 64M $(DISK_SCRATCH)
+scratch_disk = rm -f $(DISK_SCRATCH) && truncate -s 64M $(DISK_SCRATCH) && \
+	tests/harness/ext2-faulty $(EXT2_IMAGES) $(DISK_EXT2_FAULTY)
 disk_check = tests/harness/disk-check $(BUILD)/linux/blk_virtio $(DISK_SCRATCH)
 
 # `make test-some T="sig_regs sock_scm"`: the in-guest suite with only the

@@ -376,7 +376,13 @@ int bwrite(struct buf *b)
 {
 	int err = buf_io(b, BIO_WRITE);
 
-	if (!err)
+	/* A failed write is this caller's error, then forgotten, as Linux's
+	 * buffers: left dirty, every later sync would write it again and
+	 * fail (and the cache never free it); not valid, so the next read
+	 * asks the device what it holds. */
+	if (err)
+		set_flags(b, 0, BUF_DIRTY | BUF_VALID);
+	else
 		set_flags(b, BUF_VALID, BUF_DIRTY);
 	return err;
 }

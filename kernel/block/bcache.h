@@ -67,7 +67,8 @@ void bcache_readahead(struct block_device *bdev, uint64_t blockno, unsigned int 
 bool bcache_cached(struct block_device *bdev, uint64_t blockno);
 /* Marks the locked buffer's data valid and newer than the disk. */
 void bdirty(struct buf *b);
-/* Writes the locked buffer to the disk now: 0 or -EIO (it stays dirty). */
+/* Writes the locked buffer to the disk now: 0, or -EIO (and the block is
+ * no longer dirty nor valid: the error is this caller's, as on Linux). */
 int bwrite(struct buf *b);
 /* Unlocks b and drops the caller's reference. */
 void brelse(struct buf *b);
