@@ -485,29 +485,11 @@ static int ext2_log_lines(void)
 	return count;
 }
 
-/* A loop device over imgpath, read-write: its path in dev, its fd. */
-static int loop_bind(char *dev, size_t size)
-{
-	struct loop_config cfg = {0};
-	int ctl = open("/dev/loop-control", O_RDWR), nr, fd, backing;
-
-	nr = ctl >= 0 ? ioctl(ctl, LOOP_CTL_GET_FREE) : -1;
-	close(ctl);
-	snprintf(dev, size, "/dev/loop%d", nr);
-	backing = open(imgpath, O_RDWR);
-	fd = open(dev, O_RDWR);
-	require(nr >= 0 && backing >= 0 && fd >= 0, "a free loop device and the image");
-	cfg.fd = (uint32_t)backing;
-	require(ioctl(fd, LOOP_CONFIGURE, &cfg) == 0, "LOOP_CONFIGURE");
-	close(backing);
-	return fd;
-}
-
 /* Mounts (read-write if ext2 takes it), uses and unmounts imgpath. */
 static void run_image(void)
 {
 	char dev[32];
-	int lfd = loop_bind(dev, sizeof dev), err = 0;
+	int lfd = loop_bind(imgpath, 0, dev, sizeof dev), err = 0;
 	struct statfs sf;
 	bool rw = true;
 

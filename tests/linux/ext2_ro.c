@@ -38,20 +38,7 @@ static char imgdir[256], mnt[64];
 /* A read-only loop device bound to the image; its path in dev, the fd. */
 static int loop_attach(const char *img, char *dev, size_t size)
 {
-	struct loop_config cfg = {0};
-	int ctl = open("/dev/loop-control", O_RDWR), n, fd, back;
-
-	n = ctl >= 0 ? ioctl(ctl, LOOP_CTL_GET_FREE) : -1;
-	close(ctl);
-	snprintf(dev, size, "/dev/loop%d", n);
-	back = open(img, O_RDONLY);
-	fd = open(dev, O_RDONLY);
-	require(n >= 0 && back >= 0 && fd >= 0, "a free loop device and the image");
-	cfg.fd = back;
-	cfg.info.lo_flags = LO_FLAGS_READ_ONLY;
-	require(ioctl(fd, LOOP_CONFIGURE, &cfg) == 0, "LOOP_CONFIGURE");
-	close(back);
-	return fd;
+	return loop_bind(img, LO_FLAGS_READ_ONLY, dev, size);
 }
 
 static void loop_detach(int fd)
