@@ -16,6 +16,7 @@
 #include "arch/x86_64/timer.h"
 #include "fs/file.h"
 #include "fs/snapshot.h"
+#include "fs/super.h"
 #include "fs/vfs.h"
 #include "lib/iov_iter.h"
 #include "lib/printk.h"
@@ -61,21 +62,31 @@ static const struct {
     {"USERFAULTFD", "userfaultfd"},
 };
 
+/* Options that stand for a file system type: set when the kernel has
+ * the type (fs/super.c's list, as /proc/filesystems shows it). */
+static const struct {
+	const char *option, *fs;
+} by_fs[] = {
+    {"TMPFS", "tmpfs"},	 {"DEVTMPFS", "devtmpfs"},  {"SYSFS", "sysfs"},
+    {"EXT2_FS", "ext2"}, {"UNIX98_PTYS", "devpts"},
+};
+
 /* What the kernel is, whatever its calls: x86_64 with 4-level paging,
  * /proc with /proc/sys, loopback AF_UNIX, AF_INET and AF_INET6, dnotify
- * (fcntl's F_NOTIFY), and this file itself. */
+ * (fcntl's F_NOTIFY), the block layer with loop devices (kernel/block),
+ * and this file itself. */
 static const char *const always[] = {
-    "X86_64", "64BIT", "MMU",	  "PROC_FS",   "PROC_SYSCTL", "NET",	       "UNIX",
-    "INET",   "IPV6",  "DNOTIFY", "MULTIUSER", "IKCONFIG",    "IKCONFIG_PROC",
+    "X86_64", "64BIT",	 "MMU",	      "PROC_FS",  "PROC_SYSCTL",   "NET",   "UNIX",	    "INET",
+    "IPV6",   "DNOTIFY", "MULTIUSER", "IKCONFIG", "IKCONFIG_PROC", "BLOCK", "BLK_DEV_LOOP",
 };
 
 /* Features fdkernel does not have (update when one arrives): namespaces,
- * control groups, NUMA, swap, huge pages, memory-failure injection,
- * loop devices, the sanitizers.  Programs ask about these. */
+ * control groups, NUMA, swap, huge pages, memory-failure injection, the
+ * sanitizers.  Programs ask about these. */
 static const char *const never[] = {
-    "NAMESPACES",     "UTS_NS",	      "IPC_NS", "USER_NS", "PID_NS",	"NET_NS",
-    "TIME_NS",	      "CGROUPS",      "NUMA",	"SWAP",	   "HUGETLBFS", "TRANSPARENT_HUGEPAGE",
-    "MEMORY_FAILURE", "BLK_DEV_LOOP", "KASAN",	"UBSAN",
+    "NAMESPACES",     "UTS_NS",	 "IPC_NS", "USER_NS", "PID_NS",	   "NET_NS",
+    "TIME_NS",	      "CGROUPS", "NUMA",   "SWAP",    "HUGETLBFS", "TRANSPARENT_HUGEPAGE",
+    "MEMORY_FAILURE", "KASAN",	 "UBSAN",
 };
 
 static bool call_implemented(const char *name, size_t len)
@@ -138,6 +149,8 @@ static void config_text(struct text *t)
 #endif
 	for (size_t i = 0; i < sizeof(by_calls) / sizeof(by_calls[0]); i++)
 		line(t, by_calls[i].option, calls_implemented(by_calls[i].calls) ? "y" : NULL);
+	for (size_t i = 0; i < sizeof(by_fs) / sizeof(by_fs[0]); i++)
+		line(t, by_fs[i].option, fs_type_find(by_fs[i].fs) ? "y" : NULL);
 	for (size_t i = 0; i < sizeof(never) / sizeof(never[0]); i++)
 		line(t, never[i], NULL);
 	/* What Linux gates on CHECKPOINT_RESTORE and programs and LTP use

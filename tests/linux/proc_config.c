@@ -1,7 +1,10 @@
 /* /proc/config.gz: the kernel's configuration as Linux's option names, in
  * gzip (zcat reads it).  An option that stands for system calls is set
- * exactly when the calls exist, and a namespace option exactly when
- * unshare accepts its flag: on Linux and on fdkernel alike. */
+ * exactly when the calls exist, a namespace option exactly when
+ * unshare accepts its flag, a file system's exactly when
+ * /proc/filesystems lists it, and loop devices' when /dev/loop-control
+ * is there: on Linux and on fdkernel alike (a module, =m, may be
+ * either). */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <sys/syscall.h>
@@ -116,6 +119,45 @@ static const struct {
     {"TIME_NS", 0x80 /* CLONE_NEWTIME */},
 };
 
+/* Whether /proc/filesystems lists type fs. */
+static bool fs_listed(const char *fs)
+{
+	char line[128], *name;
+	bool found = false;
+	FILE *f = fopen("/proc/filesystems", "r");
+
+	while (f && !found && fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = 0;
+		name = strchr(line, '\t');
+		found = name && !strcmp(name + 1, fs);
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* alt: another option that gives the type (Linux's ext4 driver can
+ * serve ext2). */
+static const struct {
+	const char *opt, *alt, *fs;
+} file_systems[] = {
+    {"TMPFS", NULL, "tmpfs"},	     {"DEVTMPFS", NULL, "devtmpfs"},
+    {"SYSFS", NULL, "sysfs"},	     {"EXT2_FS", "EXT4_USE_FOR_EXT2", "ext2"},
+    {"UNIX98_PTYS", NULL, "devpts"},
+};
+
+/* An option (or alt) against what the system shows: set (y) when it has
+ * it, not set when it has not; a module (m) may be either. */
+static void option_matches(const char *opt, const char *alt, bool have, const char *what)
+{
+	const char *v = option(opt);
+
+	if (!v && alt)
+		v = option(alt);
+	ok((v && !strcmp(v, "m")) || (v != NULL) == have, "CONFIG_%s %s, and %s %s", opt,
+	   v ? v : "not set", what, have ? "is there" : "is not");
+}
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 int main(void)
@@ -127,7 +169,7 @@ int main(void)
 
 	if (fd < 0 && !on_fdkernel())
 		skip_all("this Linux has no /proc/config.gz");
-	plan(6 + N(by_calls) + N(namespaces));
+	plan(7 + N(by_calls) + N(namespaces) + N(file_systems));
 	ok(fd >= 0 && read(fd, magic, 2) == 2 && magic[0] == 0x1f && magic[1] == 0x8b,
 	   "/proc/config.gz opens and starts with gzip's magic");
 	close(fd);
@@ -155,5 +197,10 @@ int main(void)
 		ok(set == have, "CONFIG_%s %s, and unshare %s its flag", namespaces[i].opt,
 		   set ? "set" : "not set", have ? "takes" : "refuses (EINVAL)");
 	}
+	for (size_t i = 0; i < N(file_systems); i++)
+		option_matches(file_systems[i].opt, file_systems[i].alt,
+			       fs_listed(file_systems[i].fs), file_systems[i].fs);
+	option_matches("BLK_DEV_LOOP", NULL, access("/dev/loop-control", F_OK) == 0,
+		       "/dev/loop-control");
 	return done();
 }
