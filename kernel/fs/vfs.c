@@ -115,7 +115,10 @@ static bool emit_dirent(void *ctx, const char *name, size_t len, uint64_t ino, u
 	return true;
 }
 
-/* Bytes stored, 0 at the end, -EINVAL if not even one entry fits, -EFAULT. */
+/* Bytes stored, 0 at the end, -EINVAL if not even one entry fits, -EFAULT;
+ * -ENOENT for a removed directory (nlink 0: Linux's IS_DEADDIR), before
+ * anything else, as Linux's iterate_dir.  An rmdir racing the check leaves
+ * an empty directory to list, so the unlocked read is enough. */
 static long dir_getdents(struct file *f, void *ubuf, size_t len)
 {
 	struct dirent_buf b = {.cap = len < GETDENTS_BOUNCE ? len : GETDENTS_BOUNCE};
@@ -123,6 +126,8 @@ static long dir_getdents(struct file *f, void *ubuf, size_t len)
 	bool locked;
 	long ret;
 
+	if (__atomic_load_n(&f->inode->nlink, __ATOMIC_RELAXED) == 0)
+		return -ENOENT;
 	b.buf = kmalloc(b.cap ? b.cap : 1);
 	if (!b.buf)
 		return -ENOMEM;
