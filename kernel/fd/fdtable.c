@@ -586,13 +586,27 @@ int files_get_fdflags(struct files_table *files, int fd)
  */
 int files_set_fdflags(struct files_table *files, int fd, fdflags_t fdflags)
 {
-	int ret = -EBADF;
-
 	if (fdflags & ~FDF_KEPT)
 		return -EINVAL;
+	return files_change_fdflags(files, fd, FDF_KEPT, fdflags);
+}
+
+/**
+ * files_change_fdflags - ioctl's FIOCLEX, FIONCLEX: change some flags only
+ * @files:   [in] the table
+ * @fd:      [in] the fd
+ * @mask:    [in] the FDF_KEPT bits to change
+ * @fdflags: [in] their new values
+ *
+ * Returns 0, -EBADF if @fd has no file.
+ */
+int files_change_fdflags(struct files_table *files, int fd, fdflags_t mask, fdflags_t fdflags)
+{
+	int ret = -EBADF;
+
 	spin_lock_task(&files->lock);
 	if (files_installed(files, fd))
-		ret = fdmap_set_flags(files_map_of(files, fd), (unsigned int)fd, FDF_KEPT, fdflags);
+		ret = fdmap_set_flags(files_map_of(files, fd), (unsigned int)fd, mask, fdflags);
 	spin_unlock_task(&files->lock);
 	return ret;
 }

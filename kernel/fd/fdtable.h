@@ -114,6 +114,7 @@ long files_close(struct files_table *files, int fd);
 int files_dup_to(struct files_table *files, int oldfd, int newfd, fdflags_t fdflags);
 int files_get_fdflags(struct files_table *files, int fd);
 int files_set_fdflags(struct files_table *files, int fd, fdflags_t fdflags);
+int files_change_fdflags(struct files_table *files, int fd, fdflags_t mask, fdflags_t fdflags);
 int files_close_range_check(unsigned int first, unsigned int last, unsigned int flags);
 int files_close_range(struct files_table *files, unsigned int first, unsigned int last,
 		      unsigned int flags);

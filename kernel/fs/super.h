@@ -114,6 +114,9 @@ struct super_block {
 	void *fs_info; /* the file system's own, freed by put_super: constant */
 };
 
+/* The instance's block size, statfs's f_bsize (ioctl's FIGETBSZ). */
+uint32_t sb_block_size(struct super_block *sb);
+
 /* The registered types, for mount(2) and /proc/filesystems: by name,
  * or the i-th (NULL past the last). */
 const struct fs_type *fs_type_find(const char *name);

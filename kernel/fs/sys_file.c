@@ -531,27 +531,6 @@ SYSCALL_DEFINE1(fchdir, int, fd)
 
 /* FIONBIO is generic (it sets O_NONBLOCK); everything else is the file's.
  * cmd is 32 bits, as Linux's: musl passes an int, sign-extended. */
-SYSCALL_DEFINE3(ioctl, int, fd, unsigned int, cmd, unsigned long, arg)
-{
-	struct file *f = files_lookup(files(), fd);
-	long err;
-	int on;
-
-	if (!f)
-		return -EBADF;
-	if (cmd == FIONBIO) {
-		err = copy_from_user(&on, (const void *)arg, sizeof(on));
-		if (!err && on)
-			__atomic_or_fetch(&f->flags, O_NONBLOCK, __ATOMIC_RELAXED);
-		else if (!err)
-			__atomic_and_fetch(&f->flags, ~O_NONBLOCK, __ATOMIC_RELAXED);
-	} else {
-		err = f->ops->ioctl ? f->ops->ioctl(f, cmd, arg) : -ENOTTY;
-	}
-	file_put(f);
-	return err;
-}
-
 SYSCALL_DEFINE2(ftruncate, int, fd, long, length)
 {
 	struct file *f;

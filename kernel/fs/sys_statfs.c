@@ -77,6 +77,16 @@ static void sb_statfs(const struct path *p, struct statfs_k *st)
 	}
 }
 
+uint32_t sb_block_size(struct super_block *sb)
+{
+	struct kstatfs k = {0};
+
+	if (!sb->op->statfs)
+		return PAGE_SIZE;
+	sb->op->statfs(sb, &k);
+	return k.bsize;
+}
+
 static long put_statfs(struct statfs_k *st, void *ubuf)
 {
 	return copy_to_user(ubuf, st, sizeof(*st)) ? -EFAULT : 0;

@@ -2,6 +2,8 @@
 #ifndef UAPI_IOCTL_H
 #define UAPI_IOCTL_H
 
+#include <stdint.h>
+
 #define TCGETS	   0x5401
 #define TCSETS	   0x5402
 #define TCSETSW	   0x5403
@@ -33,6 +35,29 @@
 #define TIOCGPKT    0x80045438
 #define TIOCGPTLCK  0x80045439
 #define TIOCGPTPEER 0x5441
+/* What every open file answers (fs/ioctl.c, Linux's do_vfs_ioctl). */
+#define FIONCLEX      0x5450
+#define FIOCLEX	      0x5451
+#define FIOASYNC      0x5452
+#define FIOQSIZE      0x5460
+#define FIGETBSZ      2		 /* _IO(0x00, 2) */
+#define FICLONE	      0x40049409 /* _IOW(0x94, 9, int) */
+#define FICLONERANGE  0x4020940d /* _IOW(0x94, 13, struct file_clone_range) */
+#define FIDEDUPERANGE 0xc0189436 /* _IOWR(0x94, 54, struct file_dedupe_range) */
+
+struct file_clone_range {
+	int64_t src_fd;
+	uint64_t src_offset, src_length, dest_offset;
+};
+
+/* FIDEDUPERANGE's header; dest_count struct file_dedupe_range_info
+ * (32 bytes each) follow it. */
+struct file_dedupe_range {
+	uint64_t src_offset, src_length;
+	uint16_t dest_count, reserved1;
+	uint32_t reserved2;
+};
+
 /* TCFLSH's and TCXONC's arguments. */
 #define TCIFLUSH  0
 #define TCOFLUSH  1
