@@ -74,5 +74,5 @@ void cmdline_parse(const char *s)
 		if (s > start)
 			apply_word(start, (size_t)(s - start));
 	}
-	printk_quiet = kopts.quiet;
+	printk_set_quiet(kopts.quiet);
 }

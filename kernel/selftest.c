@@ -114,7 +114,7 @@ static void cmdline_selftest(void)
 		 "command line: test, quiet, init=, strace= parsed; unknown word and bad "
 		 "strace= ignored");
 	kopts = saved;
-	printk_quiet = kopts.quiet;
+	printk_set_quiet(kopts.quiet);
 }
 
 /* Fault reports: a burst of 10 per 5 s window, then the count of the dropped. */

@@ -20,13 +20,35 @@ int vsnprintk(char *buf, size_t size, const char *fmt, va_list ap);
 void appendk(char *buf, size_t size, size_t *len, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Set by the `quiet` command-line word: printk_info() prints nothing. */
+/*
+ * Message levels, Linux's (KERN_EMERG 0 ... KERN_DEBUG 7): the console
+ * shows a message whose level is below its console level; the kernel log
+ * keeps them all.  printk() is at the default message level (a warning,
+ * 4, unless /proc/sys/kernel/printk says otherwise), printk_info() at
+ * KERN_INFO: progress a quiet boot does not show.
+ */
+#define LOGLEVEL_INFO 6
+int printk_level(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define printk_info(...) printk_level(LOGLEVEL_INFO, __VA_ARGS__)
+
+/* Set by the `quiet` command-line word: the console level becomes 5
+ * (warnings and worse), else 7 (all but debug). */
 extern int printk_quiet;
-#define printk_info(...)                                                                           \
-	do {                                                                                       \
-		if (!printk_quiet)                                                                 \
-			printk(__VA_ARGS__);                                                       \
-	} while (0)
+void printk_set_quiet(bool quiet);
+
+/* Linux's console_printk, as /proc/sys/kernel/printk shows it: the
+ * console level, the default message level, the lowest console level
+ * syslog may set, the default console level. */
+#define CONSOLE_LEVELS 4
+void console_levels_get(int levels[CONSOLE_LEVELS]);
+/* The first n of them (n <= CONSOLE_LEVELS) become levels[0..n). */
+void console_levels_set(const int *levels, int n);
+/* syslog(2)'s console actions, as Linux's: CONSOLE_OFF keeps the level
+ * and sets the lowest, CONSOLE_ON brings the kept one back, CONSOLE_LEVEL
+ * sets level (1..8, raised to the lowest) and forgets a kept one. */
+void console_off(void);
+void console_on(void);
+void console_set_level(int level);
 
 __attribute__((noreturn, format(printf, 1, 2))) void panic(const char *fmt, ...);
 /* With test on, a panic ends QEMU with a failure status (kmain, from the

@@ -305,6 +305,20 @@ static void fuzz_mlock(void)
 }
 
 /*
+ * syslog: any action but the console's (OFF, ON, LEVEL: 6-8), which would
+ * silence the kernel's messages, the leak check's among them, for every
+ * test after the fuzzer; syslog_console tests those.
+ */
+static void fuzz_syslog(void)
+{
+	long type = one_in(8) ? arg_value('i') : (long)below(11);
+
+	if (type >= 6 && type <= 8)
+		type = 3; /* READ_ALL */
+	remember(raw_call(__NR_syslog, type, arg_value('b'), arg_value('l')));
+}
+
+/*
  * futex: the wakes and the PI operations on four words of the fuzzer's
  * buffer (which its threads and children may hold or wait on), now and
  * then a bad address.  A wait or lock only with a timeout already past,
