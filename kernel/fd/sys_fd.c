@@ -11,6 +11,7 @@
 #include "fd/fd_install.h"
 #include "fs/ramfs/memfd.h"
 #include "fs/file.h"
+#include "fs/inode.h"
 #include "fd/fdtable.h"
 #include "fs/pipe/pipe.h"
 #include "proc/proc.h"
@@ -89,6 +90,11 @@ static long fcntl_dupfd(struct file *f, unsigned long arg, fdflags_t flags)
 static long fcntl_setfl(struct file *f, int fd, unsigned long arg)
 {
 	unsigned int mask = SETFL_FLAGS | (pipe_of(f) ? O_DIRECT : 0);
+
+	/* An append-only file's O_APPEND stays (Linux's setfl: EPERM). */
+	if (((arg ^ __atomic_load_n(&f->flags, __ATOMIC_RELAXED)) & O_APPEND) && f->inode &&
+	    inode_append_only(f->inode))
+		return -EPERM;
 
 	return fasync_setfl(f, fd, (unsigned int)arg & mask, mask);
 }

@@ -16,6 +16,8 @@
 #include "fs/super.h"
 #include "lib/string.h"
 #include "mm/layout.h"
+#include <uapi/errno.h>
+#include <uapi/ioctl.h>
 #include <uapi/stat.h>
 
 struct inotify_watch;
@@ -173,8 +175,12 @@ struct inode {
 
 	struct spinlock lock; /* protects every field below, and the file system's own */
 	uint32_t nlink;	      /* directory entries naming it (+1 for a directory's ".") */
-	uint32_t uid, gid;    /* owner: the permission checks' (fs/permission.h) */
-	uint64_t size;	      /* bytes (regular, link); entries (directory) */
+	/* chattr's FS_*_FL (uapi/ioctl.h), those its type keeps (fs_type's
+	 * attr_flags); read atomically without the lock by the checks of
+	 * inode_immutable and inode_append_only. */
+	uint32_t attr_flags;
+	uint32_t uid, gid; /* owner: the permission checks' (fs/permission.h) */
+	uint64_t size;	   /* bytes (regular, link); entries (directory) */
 	uint64_t mtime_ns, ctime_ns, atime_ns;
 	/* What Linux's core keeps too (i_pipe, i_link), by type: */
 	union {
@@ -215,6 +221,26 @@ struct inode {
 		} link;
 	};
 };
+
+/* Linux's IS_IMMUTABLE: no write, no metadata change, no new name, no
+ * removal (EPERM); IS_APPEND: written only at the end, never truncated
+ * or removed.  chattr's +i and +a (fs/ioctl.c). */
+static inline bool inode_immutable(const struct inode *ip)
+{
+	return __atomic_load_n(&ip->attr_flags, __ATOMIC_RELAXED) & FS_IMMUTABLE_FL;
+}
+
+static inline bool inode_append_only(const struct inode *ip)
+{
+	return __atomic_load_n(&ip->attr_flags, __ATOMIC_RELAXED) & FS_APPEND_FL;
+}
+
+/* Linux's notify_change for a mode, owner or explicit times: EPERM for an
+ * immutable or append-only inode. */
+static inline int inode_may_setattr(const struct inode *ip)
+{
+	return inode_immutable(ip) || inode_append_only(ip) ? -EPERM : 0;
+}
 
 /* Metadata changes (setattr): which fields of struct iattr are set. */
 #define ATTR_MODE  1U

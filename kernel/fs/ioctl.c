@@ -2,7 +2,9 @@
  * ioctl(2): the requests every open file answers alike (Linux's
  * do_vfs_ioctl), then the file's own.  Close-on-exec (FIOCLEX,
  * FIONCLEX), the status flags (FIONBIO, FIOASYNC), sizes (FIOQSIZE,
- * FIGETBSZ, a regular file's FIONREAD), and the reflink requests
+ * FIGETBSZ, a regular file's FIONREAD), chattr's inode flags
+ * (FS_IOC_GETFLAGS, FS_IOC_SETFLAGS: fs/inode.h's inode_immutable and
+ * inode_append_only say where they act), and the reflink requests
  * (FICLONE, FICLONERANGE, FIDEDUPERANGE): no file system here shares
  * blocks between files, so after Linux's checks they are EOPNOTSUPP, as
  * on Linux's tmpfs and ext2.
@@ -12,9 +14,12 @@
 #include "fs/fasync.h"
 #include "fs/file.h"
 #include "fs/inode.h"
+#include "fs/mount.h"
+#include "fs/permission.h"
 #include "fs/super.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
+#include "proc/cred.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -158,6 +163,58 @@ static long ioctl_fideduperange(struct file *f, unsigned long arg)
 	return err;
 }
 
+/* The chattr flags the file's type keeps, 0 for none (ENOTTY then). */
+static uint32_t attr_flags_kept(const struct file *f)
+{
+	return f->inode ? f->inode->sb->type->attr_flags : 0;
+}
+
+/* FS_IOC_GETFLAGS: the inode's chattr flags, as an int (Linux's). */
+static long ioctl_getflags(struct file *f, unsigned long arg)
+{
+	int flags;
+
+	if (!attr_flags_kept(f))
+		return -ENOTTY;
+	flags = (int)__atomic_load_n(&f->inode->attr_flags, __ATOMIC_RELAXED);
+	return copy_to_user((void *)arg, &flags, sizeof(flags)) ? -EFAULT : 0;
+}
+
+/*
+ * FS_IOC_SETFLAGS, as Linux's ioctl_setflags on tmpfs: EFAULT, a read-only
+ * mount EROFS, ENOTTY where the type keeps no flags, not the owner (nor
+ * CAP_FOWNER) EPERM, a change of immutable or append-only without
+ * CAP_LINUX_IMMUTABLE EPERM, a flag the type does not keep EOPNOTSUPP;
+ * then the flags and the ctime change.
+ */
+static long ioctl_setflags(struct file *f, unsigned long arg)
+{
+	struct inode *ip = f->inode;
+	uint32_t flags;
+	long err;
+
+	if (copy_from_user(&flags, (const void *)arg, sizeof(flags)))
+		return -EFAULT;
+	if (ip && (err = path_want_write(&(struct path){f->mnt, ip})))
+		return err;
+	if (!attr_flags_kept(f))
+		return -ENOTTY;
+	if (!inode_owner_or_capable(ip))
+		return -EPERM;
+	spin_lock(&ip->lock);
+	err = ((flags ^ ip->attr_flags) & (FS_APPEND_FL | FS_IMMUTABLE_FL)) &&
+		      !capable(CAP_LINUX_IMMUTABLE)
+		  ? -EPERM
+	      : flags & ~attr_flags_kept(f) ? -EOPNOTSUPP
+					    : 0;
+	if (!err) {
+		__atomic_store_n(&ip->attr_flags, flags, __ATOMIC_RELAXED);
+		ip->ctime_ns = inode_now_ns();
+	}
+	spin_unlock(&ip->lock);
+	return err;
+}
+
 /* One of the requests of every file: its result, or NOT_COMMON. */
 #define NOT_COMMON (-(1L << 40))
 static long ioctl_common(struct file *f, int fd, unsigned int cmd, unsigned long arg)
@@ -181,6 +238,10 @@ static long ioctl_common(struct file *f, int fd, unsigned int cmd, unsigned long
 		return ioctl_ficlonerange(f, arg);
 	case FIDEDUPERANGE:
 		return ioctl_fideduperange(f, arg);
+	case FS_IOC_GETFLAGS:
+		return ioctl_getflags(f, arg);
+	case FS_IOC_SETFLAGS:
+		return ioctl_setflags(f, arg);
 	case FIONREAD:
 		if (is_reg(f))
 			return ioctl_fionread_reg(f, arg);

@@ -84,10 +84,11 @@ int vfs_link_inode(const struct path *old, const struct path *newstart, const ch
 		err = last.dir.inode->sb->type == &proc_type ? -ENOENT
 		      : path_want_write(&last.dir)	     ? -EROFS
 		      : !same_mount(old, &last.dir)	     ? -EXDEV
-					 : may_create(last.dir.inode);
+							     : may_create(last.dir.inode);
 		if (!err)
-			err = inode_is_dir(ip) ? -EPERM
-					       : dir_link(last.dir.inode, last.name, last.len, ip);
+			err = inode_is_dir(ip) || inode_may_setattr(ip)
+				  ? -EPERM /* a directory, an immutable or append-only file */
+				  : dir_link(last.dir.inode, last.name, last.len, ip);
 		path_put(&last.dir);
 	}
 	return err;

@@ -35,6 +35,8 @@ int cred_mode_permission(const struct cred *c, uint32_t fmode, uint32_t uid, uin
 
 int cred_permission(const struct cred *c, const struct inode *ip, int mask)
 {
+	if ((mask & MAY_WRITE) && inode_immutable(ip))
+		return -EPERM;
 	/* A chmod may race with the check: either mode is an answer. */
 	return cred_mode_permission(c, __atomic_load_n(&ip->mode, __ATOMIC_RELAXED), ip->uid,
 				    ip->gid, mask);
@@ -62,10 +64,12 @@ int may_delete(const struct inode *dir, const struct inode *victim)
 
 	if (err)
 		return err;
+	if (inode_append_only(dir))
+		return -EPERM; /* names are only added to it */
 	if ((dir->mode & S_ISVTX) && c->fsuid != victim->uid && c->fsuid != dir->uid &&
 	    !cred_capable(c, CAP_FOWNER))
 		return -EPERM;
-	return 0;
+	return inode_immutable(victim) || inode_append_only(victim) ? -EPERM : 0;
 }
 
 void inode_init_owner(struct inode *ip, const struct inode *dir)

@@ -19,7 +19,8 @@ struct inode;
 #define MAY_WRITE 2
 #define MAY_READ  4
 
-/* Whether c may access ip as mask asks (MAY_* bits): 0 or -EACCES; the
+/* Whether c may access ip as mask asks (MAY_* bits): 0 or -EACCES
+ * (-EPERM to write an immutable inode, as Linux's inode_permission); the
  * same for a file of mode, uid and gid (a pipe's, which has no inode). */
 int cred_permission(const struct cred *c, const struct inode *ip, int mask);
 int cred_mode_permission(const struct cred *c, uint32_t mode, uint32_t uid, uint32_t gid, int mask);
@@ -32,6 +33,8 @@ static inline int inode_permission(const struct inode *ip, int mask)
 {
 	uint32_t mode = __atomic_load_n(&ip->mode, __ATOMIC_RELAXED);
 
+	if (__builtin_expect((mask & MAY_WRITE) && inode_immutable(ip), 0))
+		return -EPERM;
 	if (__builtin_expect(ip->op && ip->op->permission, 0))
 		return ip->op->permission(ip, mask);
 	if (!(mask & ~(mode & (mode >> 3) & (mode >> 6)) & 7))

@@ -73,6 +73,9 @@ struct fs_type {
 	/* On a block device (Linux's FS_REQUIRES_DEV): mount's source names
 	 * it, opened before fill into sb->bdev. */
 	bool requires_dev;
+	/* The chattr flags (FS_*_FL) its inodes keep: FS_IOC_SETFLAGS of
+	 * others is EOPNOTSUPP; 0: no FS_IOC_GETFLAGS either (ENOTTY). */
+	uint32_t attr_flags;
 	/* Mounts only read-only (no write support yet): a mount or remount
 	 * without MS_RDONLY is EROFS (busybox's mount retries read-only). */
 	bool read_only;

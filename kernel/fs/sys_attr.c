@@ -145,7 +145,8 @@ static long do_chmod(int dirfd, const char *upath, unsigned int mode, int flags)
 		return attr_done(&o, err);
 	if (inode_is_link(o.ip))
 		err = -EOPNOTSUPP;
-	else if (!(err = attr_want_write(&o)) && !(err = chmod_check(o.ip, &mode)))
+	else if (!(err = attr_want_write(&o)) && !(err = inode_may_setattr(o.ip)) &&
+		 !(err = chmod_check(o.ip, &mode)))
 		err = inode_chmod(o.ip, mode);
 	return attr_done(&o, err);
 }
@@ -196,7 +197,8 @@ static long do_chown(int dirfd, const char *upath, uint32_t uid, uint32_t gid, i
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
 	err = attr_target(dirfd, upath, flags, flags & AT_SYMLINK_NOFOLLOW, &o);
-	if (!err && o.ip && !(err = attr_want_write(&o)) && !(err = chown_check(o.ip, uid, gid)))
+	if (!err && o.ip && !(err = attr_want_write(&o)) && !(err = inode_may_setattr(o.ip)) &&
+	    !(err = chown_check(o.ip, uid, gid)))
 		inode_chown(o.ip, uid, gid);
 	return attr_done(&o, err);
 }
@@ -240,13 +242,18 @@ static long time_from_user(const struct timespec_u *ts, uint64_t *ns)
 
 /* Linux's rule for times: "now" (NULL, or both UTIME_NOW) needs the owner
  * or write permission (EACCES), other times the owner or CAP_FOWNER
- * (EPERM); both UTIME_OMIT asks nothing. */
+ * (EPERM); both UTIME_OMIT asks nothing.  First notify_change's: no time
+ * of an immutable inode, only "now" for an append-only one (EPERM). */
 static int utimes_check(const struct inode *ip, const struct timespec_u *times, uint64_t atime,
 			uint64_t mtime)
 {
 	bool now = !times || (atime == INODE_TIME_NOW && mtime == INODE_TIME_NOW);
 
-	if ((atime == INODE_TIME_OMIT && mtime == INODE_TIME_OMIT) || inode_owner_or_capable(ip))
+	if (atime == INODE_TIME_OMIT && mtime == INODE_TIME_OMIT)
+		return 0;
+	if (now ? inode_immutable(ip) : inode_may_setattr(ip) != 0)
+		return -EPERM;
+	if (inode_owner_or_capable(ip))
 		return 0;
 	return now ? inode_permission(ip, MAY_WRITE) : -EPERM;
 }

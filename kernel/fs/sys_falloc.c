@@ -61,6 +61,13 @@ static long do_fallocate(struct file *f, int mode, long off, long len)
 		return -EOPNOTSUPP;
 	if (!file_can_write(f))
 		return -EBADF;
+	/* No hole in an append-only file, nothing at all in an immutable one. */
+	if (f->inode &&
+	    (mode & (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE)) &&
+	    inode_append_only(f->inode))
+		return -EPERM;
+	if (f->inode && inode_immutable(f->inode))
+		return -EPERM;
 	if ((err = falloc_file_type(f)))
 		return err;
 	if ((uint64_t)off + (uint64_t)len > inode_max_bytes(f->inode))

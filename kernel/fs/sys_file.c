@@ -419,6 +419,8 @@ static long do_access(int dirfd, const char *upath, int mode, int flags)
 	 * mount (Linux's sb_permission, inode_permission, __mnt_is_readonly). */
 	if (!(err = upath_lookup_at(dirfd, upath, flags, &p))) {
 		err = sb_want_write(p.inode->sb);
+		if (!err && inode_immutable(p.inode))
+			err = -EPERM; /* Linux's inode_permission */
 		if (!err)
 			err = cred_mode_permission(access_cred(&buf, flags), st.st_mode, st.st_uid,
 						   st.st_gid, mode);
@@ -542,7 +544,7 @@ SYSCALL_DEFINE2(ftruncate, int, fd, long, length)
 	if (!f)
 		return -EBADF;
 	if (f->inode && inode_is_reg(f->inode) && file_can_write(f))
-		err = inode_truncate(f->inode, length);
+		err = inode_append_only(f->inode) ? -EPERM : inode_truncate(f->inode, length);
 	if (!err)
 		fsnotify_file(f, IN_MODIFY);
 	file_put(f);

@@ -18,8 +18,24 @@
 /* The flags every call of the family takes (statx adds its sync ones). */
 #define STAT_FLAGS (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH)
 
-/* Fills *st for the file on fd: 0 or -EBADF. */
-static long fd_stat(int fd, struct uapi_stat *st)
+/* What statx adds of an inode: its chattr flags as STATX_ATTR_* (the
+ * same bits as FS_*_FL for these three), and which of them its type
+ * keeps (stx_attributes_mask), as Linux's tmpfs getattr. */
+#define STATX_ATTR_FROM_FL (FS_IMMUTABLE_FL | FS_APPEND_FL | FS_NODUMP_FL)
+struct stat_attrs {
+	uint64_t attributes, mask;
+};
+
+static void inode_attrs(const struct inode *ip, struct stat_attrs *a)
+{
+	if (!a || !ip)
+		return;
+	a->attributes = __atomic_load_n(&ip->attr_flags, __ATOMIC_RELAXED) & STATX_ATTR_FROM_FL;
+	a->mask = ip->sb->type->attr_flags & STATX_ATTR_FROM_FL;
+}
+
+/* Fills *st (and *a, if not NULL) for the file on fd: 0 or -EBADF. */
+static long fd_stat(int fd, struct uapi_stat *st, struct stat_attrs *a)
 {
 	struct file *f = files_lookup_raw(current()->files, fd); /* O_PATH too */
 	long err = 0;
@@ -31,11 +47,13 @@ static long fd_stat(int fd, struct uapi_stat *st)
 		inode_stat(f->inode, st);
 	else if (f->ops->stat)
 		err = f->ops->stat(f, st);
+	inode_attrs(f->inode, a);
 	file_put(f);
 	return err;
 }
 
-long upath_stat(int dirfd, const char *upath, int flags, struct uapi_stat *st)
+static long stat_at(int dirfd, const char *upath, int flags, struct uapi_stat *st,
+		    struct stat_attrs *a)
 {
 	struct upath p;
 	struct inode *ip;
@@ -46,7 +64,7 @@ long upath_stat(int dirfd, const char *upath, int flags, struct uapi_stat *st)
 	bool fd_itself = !p.path[0] && (flags & AT_EMPTY_PATH);
 	if (fd_itself && dirfd != AT_FDCWD) {
 		upath_put(&p);
-		return fd_stat(dirfd, st);
+		return fd_stat(dirfd, st, a);
 	}
 	err = path_lookup_flags(&p.dir, fd_itself ? "." : p.path,
 				lookup_follow_flags(flags & AT_SYMLINK_NOFOLLOW), &ip);
@@ -54,8 +72,14 @@ long upath_stat(int dirfd, const char *upath, int flags, struct uapi_stat *st)
 	if (err)
 		return err;
 	inode_stat(ip, st);
+	inode_attrs(ip, a);
 	inode_put(ip);
 	return 0;
+}
+
+long upath_stat(int dirfd, const char *upath, int flags, struct uapi_stat *st)
+{
+	return stat_at(dirfd, upath, flags, st, NULL);
 }
 
 static long stat_copy_out(long err, const struct uapi_stat *st, struct uapi_stat *ust)
@@ -79,7 +103,7 @@ SYSCALL_DEFINE2(fstat, int, fd, struct uapi_stat *, ust)
 {
 	struct uapi_stat st;
 
-	return stat_copy_out(fd_stat(fd, &st), &st, ust);
+	return stat_copy_out(fd_stat(fd, &st, NULL), &st, ust);
 }
 
 SYSCALL_DEFINE2(stat, const char *, path, struct uapi_stat *, st)
@@ -143,6 +167,7 @@ SYSCALL_DEFINE5(statx, int, dirfd, const char *, path, int, flags, unsigned int,
 {
 	struct uapi_stat st;
 	struct uapi_statx sx;
+	struct stat_attrs a = {0, 0};
 	long err;
 
 	/* Linux's order of checks: the mask, the sync type, other flags. */
@@ -154,9 +179,11 @@ SYSCALL_DEFINE5(statx, int, dirfd, const char *, path, int, flags, unsigned int,
 		return -EINVAL;
 	/* The sync types ask a network file system to (not) revalidate:
 	 * nothing to do here. */
-	err = upath_stat(dirfd, path, flags & STAT_FLAGS, &st);
+	err = stat_at(dirfd, path, flags & STAT_FLAGS, &st, &a);
 	if (err)
 		return err;
 	fill_statx(&sx, &st);
+	sx.stx_attributes = a.attributes;
+	sx.stx_attributes_mask = a.mask;
 	return copy_to_user(ubuf, &sx, sizeof(sx)) ? -EFAULT : 0;
 }

@@ -8,6 +8,7 @@
  */
 #include "arch/x86_64/uaccess.h"
 #include "fs/file.h"
+#include "fs/inode.h"
 #include "fd/fdtable.h"
 #include "fs/upath.h"
 #include "proc/task.h"
@@ -30,32 +31,38 @@ static long check_name(const char *uname)
 }
 
 /* The object: a path (nofollow: a final link itself) or, for fd >= 0
- * with no path, an open file.  0 or the lookup's errors. */
-static long check_object(const char *upath, bool nofollow, int fd)
+ * with no path, an open file.  0 or the lookup's errors; for a change
+ * (set, remove), -EPERM on an immutable or append-only inode (Linux's
+ * xattr_permission, before the file system is asked). */
+static long check_object(const char *upath, bool nofollow, int fd, bool change)
 {
-	struct inode *ip;
-	struct file *f;
-	long err;
+	struct inode *ip = NULL;
+	struct file *f = NULL;
+	long err = 0;
 
 	if (!upath) {
 		if (!(f = files_lookup(current()->files, fd)))
 			return -EBADF;
-		file_put(f);
-		return 0;
-	}
-	if ((err = upath_lookup(AT_FDCWD, upath, nofollow, &ip)))
+		ip = f->inode;
+	} else if ((err = upath_lookup(AT_FDCWD, upath, nofollow, &ip))) {
 		return err;
-	inode_put(ip);
-	return 0;
+	}
+	if (change && ip)
+		err = inode_may_setattr(ip);
+	if (f)
+		file_put(f);
+	else
+		inode_put(ip);
+	return err;
 }
 
 /* get, set and remove: the name, then the object, then no support. */
-static long xattr_op(const char *upath, bool nofollow, int fd, const char *uname)
+static long xattr_op(const char *upath, bool nofollow, int fd, const char *uname, bool change)
 {
 	long err = check_name(uname);
 
 	if (!err)
-		err = check_object(upath, nofollow, fd);
+		err = check_object(upath, nofollow, fd, change);
 	return err ? err : -EOPNOTSUPP;
 }
 
@@ -63,13 +70,13 @@ static long xattr_set(const char *upath, bool nofollow, int fd, const char *unam
 {
 	if (flags & ~(XATTR_CREATE | XATTR_REPLACE))
 		return -EINVAL;
-	return xattr_op(upath, nofollow, fd, uname);
+	return xattr_op(upath, nofollow, fd, uname, true);
 }
 
 /* An empty list: no attribute, and no security label either. */
 static long xattr_list(const char *upath, bool nofollow, int fd)
 {
-	return check_object(upath, nofollow, fd);
+	return check_object(upath, nofollow, fd, false);
 }
 
 SYSCALL_DEFINE5(setxattr, const char *, path, const char *, name, const void *, value, size_t, size,
@@ -96,19 +103,19 @@ SYSCALL_DEFINE5(fsetxattr, int, fd, const char *, name, const void *, value, siz
 SYSCALL_DEFINE4(getxattr, const char *, path, const char *, name, void *, value, size_t, size)
 {
 	(void)value, (void)size;
-	return xattr_op(path, false, -1, name);
+	return xattr_op(path, false, -1, name, false);
 }
 
 SYSCALL_DEFINE4(lgetxattr, const char *, path, const char *, name, void *, value, size_t, size)
 {
 	(void)value, (void)size;
-	return xattr_op(path, true, -1, name);
+	return xattr_op(path, true, -1, name, false);
 }
 
 SYSCALL_DEFINE4(fgetxattr, int, fd, const char *, name, void *, value, size_t, size)
 {
 	(void)value, (void)size;
-	return xattr_op(NULL, false, fd, name);
+	return xattr_op(NULL, false, fd, name, false);
 }
 
 SYSCALL_DEFINE3(listxattr, const char *, path, char *, list, size_t, size)
@@ -131,15 +138,15 @@ SYSCALL_DEFINE3(flistxattr, int, fd, char *, list, size_t, size)
 
 SYSCALL_DEFINE2(removexattr, const char *, path, const char *, name)
 {
-	return xattr_op(path, false, -1, name);
+	return xattr_op(path, false, -1, name, true);
 }
 
 SYSCALL_DEFINE2(lremovexattr, const char *, path, const char *, name)
 {
-	return xattr_op(path, true, -1, name);
+	return xattr_op(path, true, -1, name, true);
 }
 
 SYSCALL_DEFINE2(fremovexattr, int, fd, const char *, name)
 {
-	return xattr_op(NULL, false, fd, name);
+	return xattr_op(NULL, false, fd, name, true);
 }

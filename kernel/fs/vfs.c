@@ -235,6 +235,8 @@ int vfs_truncate(const struct path *p, uint64_t size)
 
 	if (!err)
 		err = inode_permission(p->inode, MAY_WRITE);
+	if (!err && inode_append_only(p->inode))
+		err = -EPERM;
 	return err ? err : truncate_by_name(p->inode, size, true);
 }
 
@@ -286,6 +288,10 @@ static int open_check(const struct path *p, unsigned int flags, bool created)
 		return err;
 	if (!created && (err = inode_permission(ip, mask))) /* the creator may, whatever the mode */
 		return err;
+	/* An append-only file opens for writing only to append (Linux's may_open). */
+	if (inode_append_only(ip) &&
+	    (((mask & MAY_WRITE) && !(flags & O_APPEND)) || (flags & O_TRUNC)))
+		return -EPERM;
 	if ((flags & O_NOATIME) && !inode_owner_or_capable(ip))
 		return -EPERM; /* Linux's may_open: only the owner may leave atime alone */
 	if (inode_is_reg(ip) && (mask & MAY_WRITE))

@@ -45,6 +45,15 @@
 #define FICLONERANGE  0x4020940d /* _IOW(0x94, 13, struct file_clone_range) */
 #define FIDEDUPERANGE 0xc0189436 /* _IOWR(0x94, 54, struct file_dedupe_range) */
 
+/* The inode flags chattr sets (Linux's FS_IOC_GETFLAGS, FS_IOC_SETFLAGS:
+ * an int, whatever the names say) and the ones fdkernel keeps. */
+#define FS_IOC_GETFLAGS 0x80086601
+#define FS_IOC_SETFLAGS 0x40086602
+#define FS_IMMUTABLE_FL 0x00000010
+#define FS_APPEND_FL	0x00000020
+#define FS_NODUMP_FL	0x00000040
+#define FS_NOATIME_FL	0x00000080
+
 struct file_clone_range {
 	int64_t src_fd;
 	uint64_t src_offset, src_length, dest_offset;

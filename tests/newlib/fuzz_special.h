@@ -388,18 +388,41 @@ static void fuzz_futex_waitv(void)
 }
 
 /* ioctl: half the time a terminal request (the worker has a pty, fuzz.c)
- * with a buffer, an int or a bad pointer.  TIOCSCTTY and TIOCNOTTY stay
- * out: a worker taking or dropping a terminal could stop or hang up its
- * own group, which is job control working, not a finding. */
+ * or one every file answers (fs/ioctl.c), with a buffer, an int or a bad
+ * pointer.  TIOCSCTTY and TIOCNOTTY stay out: a worker taking or dropping
+ * a terminal could stop or hang up its own group, which is job control
+ * working, not a finding; so does FS_IOC_SETFLAGS: an immutable file left
+ * in the worker's directory could not be removed after it
+ * (file_attr_flags tests it). */
 static void fuzz_ioctl(void)
 {
-	static const long requests[] = {
-	    0x5401 /* TCGETS */,	 0x5402 /* TCSETS */,	      0x5403 /* TCSETSW */,
-	    0x5404 /* TCSETSF */,	 0x5409 /* TCSBRK */,	      0x540B /* TCFLSH */,
-	    0x540F /* TIOCGPGRP */,	 0x5410 /* TIOCSPGRP */,      0x5411 /* TIOCOUTQ */,
-	    0x5413 /* TIOCGWINSZ */,	 0x5414 /* TIOCSWINSZ */,     0x541B /* FIONREAD */,
-	    0x5420 /* TIOCPKT */,	 0x5429 /* TIOCGSID */,	      0x80045430 /* TIOCGPTN */,
-	    0x40045431 /* TIOCSPTLCK */, 0x80045439 /* TIOCGPTLCK */, 0x5441 /* TIOCGPTPEER */};
+	static const long requests[] = {0x5401 /* TCGETS */,
+					0x5402 /* TCSETS */,
+					0x5403 /* TCSETSW */,
+					0x5404 /* TCSETSF */,
+					0x5409 /* TCSBRK */,
+					0x540B /* TCFLSH */,
+					0x540F /* TIOCGPGRP */,
+					0x5410 /* TIOCSPGRP */,
+					0x5411 /* TIOCOUTQ */,
+					0x5413 /* TIOCGWINSZ */,
+					0x5414 /* TIOCSWINSZ */,
+					0x541B /* FIONREAD */,
+					0x5420 /* TIOCPKT */,
+					0x5429 /* TIOCGSID */,
+					0x80045430 /* TIOCGPTN */,
+					0x40045431 /* TIOCSPTLCK */,
+					0x80045439 /* TIOCGPTLCK */,
+					0x5441 /* TIOCGPTPEER */,
+					0x5450 /* FIONCLEX */,
+					0x5451 /* FIOCLEX */,
+					0x5452 /* FIOASYNC */,
+					0x5460 /* FIOQSIZE */,
+					2 /* FIGETBSZ */,
+					0x40049409 /* FICLONE */,
+					0x4020940d /* FICLONERANGE */,
+					0xc0189436 /* FIDEDUPERANGE */,
+					0x80086601 /* FS_IOC_GETFLAGS */};
 	long req = one_in(2) ? PICK(requests) : arg_value('i');
 	long arg = one_in(4) ? arg_value('i') : one_in(8) ? any_pointer() : buffer_pointer();
 

@@ -18,6 +18,7 @@
 #include "mm/heap.h"
 #include "mm/layout.h"
 #include <uapi/errno.h>
+#include <uapi/ioctl.h>
 #include <stdint.h>
 
 #define TMPFS_MAGIC 0x01021994
@@ -232,7 +233,11 @@ static void tmpfs_show_options(struct super_block *sb, char *buf, size_t size)
 		snprintk(buf + n, size - n, ",gid=%u", sb->gid);
 }
 
+/* Linux's tmpfs (6.0+) keeps these. */
+#define TMPFS_ATTR_FLAGS (FS_IMMUTABLE_FL | FS_APPEND_FL | FS_NODUMP_FL | FS_NOATIME_FL)
+
 const struct fs_type tmpfs_type = {
+    .attr_flags = TMPFS_ATTR_FLAGS,
     .name = "tmpfs",
     .sops = &ramfs_super_ops,
     .magic = TMPFS_MAGIC,
@@ -245,6 +250,7 @@ const struct fs_type tmpfs_type = {
 static struct super_block *devtmpfs_sb;
 
 const struct fs_type devtmpfs_type = {
+    .attr_flags = TMPFS_ATTR_FLAGS,
     .name = "devtmpfs",
     .sops = &ramfs_super_ops,
     .magic = TMPFS_MAGIC,
