@@ -12,15 +12,30 @@ INITRD := $(BUILD)/initrd.cpio
 # image gets biosdisk by itself).
 GRUB_MODULES := multiboot2 normal iso9660 part_msdos serial terminal
 
+# install_dyn_libs ROOT: what the dynamically linked tests need, where
+# Debian has it: musl's libc.so (its own ld.so) and glibc's ld.so and
+# libc.so.6 (2.3 MB together; not all of /lib), no /etc/ld.so.cache.
+DYN_SYSTEM_LIBS := /usr/lib/x86_64-linux-musl/libc.so /lib/x86_64-linux-gnu/libc.so.6 \
+	/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+define install_dyn_libs
+	mkdir -p $(1)/lib/x86_64-linux-musl $(1)/lib/x86_64-linux-gnu $(1)/lib64
+	cp /usr/lib/x86_64-linux-musl/libc.so $(1)/lib/x86_64-linux-musl/
+	ln -s x86_64-linux-musl/libc.so $(1)/lib/ld-musl-x86_64.so.1
+	cp -L /lib/x86_64-linux-gnu/libc.so.6 /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 \
+		$(1)/lib/x86_64-linux-gnu/
+	ln -s /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 $(1)/lib64/ld-linux-x86-64.so.2
+endef
+
 # The ramfs archive (newc cpio) unpacked at / by the kernel: the static
 # files of iso/rootfs, user/bin programs in /bin, tests/newlib in /tests,
 # user/bench in /bench, the musl programs of tests/linux in /linux (those of
 # LINUX_GUEST_SKIP in /linux/pending), two symbolic links, an empty /tmp and
-# /dev (the kernel adds the device nodes), the homes /root and /home/user.
+# /dev (the kernel adds the device nodes), the homes /root and /home/user,
+# the dynamic tests' libraries in /linux/dynlib and the libcs in /lib.
 # iso/pack-initrd packs it: root's, but for the owners and modes of iso/owners.
 ROOTFS_FILES := $(shell find iso/rootfs -type f)
 $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PROGS) \
-		$(LINUX_PROGS) $(EXT2_IMAGES) iso/iso.mk $(LINUX_SKIP_FILE) \
+		$(LINUX_PROGS) $(EXT2_IMAGES) $(DYNLIB_FILES) $(DYN_SYSTEM_LIBS) iso/iso.mk $(LINUX_SKIP_FILE) \
 		$(BUSYBOX_FILES) $(BASH_STATIC) iso/owners iso/pack-initrd
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/tests \
 		$(BUILD)/initrd/bench $(BUILD)/initrd/linux/pending $(BUILD)/initrd/tmp \
@@ -41,6 +56,8 @@ $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PRO
 	find $(BUILD)/initrd/bin $(BUILD)/initrd/tests $(BUILD)/initrd/bench \
 		$(BUILD)/initrd/linux -type f -exec strip --strip-debug {} +
 	cp -r $(BUILD)/linux/ext2 $(BUILD)/initrd/linux/ext2
+	mkdir -p $(BUILD)/initrd/linux/dynlib && cp $(DYNLIB_FILES) $(BUILD)/initrd/linux/dynlib/
+	$(call install_dyn_libs,$(BUILD)/initrd)
 	iso/pack-initrd $(BUILD)/initrd > $@
 
 # The boot-path ISOs (self-tests, crash, strace, gdb: no user suite, no
@@ -51,7 +68,8 @@ $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PRO
 # and bash-static, 2.3 MB) leaves the ramfs self-tests ENOSPC.
 INITRD_BOOT := $(BUILD)/initrd-boot.cpio
 $(INITRD_BOOT): $(INITRD)
-	iso/pack-initrd $(BUILD)/initrd ! -path './linux/*' ! -path ./bin/bash-static > $@
+	iso/pack-initrd $(BUILD)/initrd ! -path './linux/*' ! -path ./bin/bash-static \
+		! -path './lib/*' ! -path './lib64/*' > $@
 
 # make_iso ISO,FLAVOUR,CMDLINE[,INITRD]: the initrd is $(INITRD) unless given.
 define make_iso

@@ -1,7 +1,8 @@
 /*
  * Address-space layout randomisation at exec (Linux's PF_RANDOMIZE): the
  * stack's top, the initial stack pointer within its page, the mmap base
- * (with a static PIE, placed below it) and the heap's start move by
+ * (with a static PIE or ld.so, placed below it), a PIE's base above
+ * ELF_ET_DYN_BASE and the heap's start move by
  * random amounts as Linux's x86_64 does, so that an attacker cannot know
  * where anything is.  /proc/sys/kernel/randomize_va_space turns it down,
  * the boot word norandmaps starts it at 0 (reproducible traces: make
@@ -44,6 +45,7 @@ void uvm_layout_draw(struct uvm_layout *l, bool randomize)
 	l->stack_pad = (random_u64() % 8192) & ~15UL;
 	l->stack_rnd_max = (1UL << STACK_RND_BITS) << PAGE_SHIFT;
 	l->mmap_rnd = random_pages(MMAP_RND_BITS);
+	l->pie_rnd = random_pages(MMAP_RND_BITS); /* Linux's arch_mmap_rnd, drawn again */
 	if (level > 1)
 		l->brk_rnd = (random_u64() % (BRK_RND_RANGE / PAGE_SIZE)) << PAGE_SHIFT;
 }

@@ -280,6 +280,10 @@ struct uvm *uvm_fork(struct uvm *u)
 	}
 	if (u->exe_path && !(copy->exe_path = kstrdup(u->exe_path)))
 		goto bad;
+	if ((copy->interp = u->interp))
+		inode_get(copy->interp);
+	if (u->interp_path && !(copy->interp_path = kstrdup(u->interp_path)))
+		goto bad;
 	if (!uvm_keep_text(&copy->cmdline, &copy->cmdline_len, u->cmdline, u->cmdline_len) ||
 	    !uvm_keep_text(&copy->environ, &copy->environ_len, u->environ, u->environ_len))
 		goto bad;
@@ -320,6 +324,9 @@ void uvm_put(struct uvm *u)
 	if (u->exe)
 		exe_inode_put(u->exe);
 	kfree(u->exe_path);
+	if (u->interp)
+		inode_put(u->interp);
+	kfree(u->interp_path);
 	kfree(u->cmdline);
 	kfree(u->environ);
 	kfree(u);

@@ -32,7 +32,7 @@
 #define MMAP_GAP_MAX	     (USER_STACK_TOP / 6 * 5)
 #define USER_IMAGE_MIN	     0x10000UL /* nothing below: NULL stays unmapped */
 
-#define UVM_AUXV_WORDS 32 /* 16 pairs */
+#define UVM_AUXV_WORDS 48 /* 24 pairs */
 
 struct task;
 struct vm_space;
@@ -68,6 +68,12 @@ struct uvm {
 	/* The absolute path execve was given for exe (kmalloc'd, constant,
 	 * freed with the uvm), what /proc/<pid>/exe shows; NULL with exe. */
 	char *exe_path;
+	/* The program's ELF interpreter (ld.so; referenced, not denied to
+	 * writers, as Linux) and its path as PT_INTERP names it (kmalloc'd,
+	 * constant, freed with the uvm), what /proc/<pid>/maps names its
+	 * mappings; both NULL for a static program. */
+	struct inode *interp;
+	char *interp_path;
 	/* argv as exec got it, each string NUL-terminated, cut to
 	 * UVM_CMDLINE_MAX bytes (kmalloc'd, constant, freed with the uvm;
 	 * NULL for none): /proc/<pid>/cmdline. */
@@ -166,6 +172,7 @@ struct uvm_layout {
 	uint64_t stack_pad;	/* bytes left unused below the argument strings */
 	uint64_t stack_rnd_max; /* kept free for the stack's move: mmap's gap grows by it */
 	uint64_t mmap_rnd;	/* mmap_base lowered by it */
+	uint64_t pie_rnd;	/* a PIE with an interpreter: added to ELF_ET_DYN_BASE */
 	uint64_t brk_rnd;	/* added to the heap's start */
 };
 /* randomize: not personality's ADDR_NO_RANDOMIZE (or a set-id program);

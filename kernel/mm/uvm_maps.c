@@ -2,7 +2,7 @@
  * /proc/<pid>/maps: a process's mapping list (mm/vma.h) in Linux's
  * format, one line per vma:
  *   start-end perms offset major:minor inode, then the name at column 73
- * (the program's path for its image, [heap], [stack], what a mapping with
+ * (the program's path for its image, its interpreter's, [heap], [stack], what a mapping with
  * vma_ops describes (a System V attach); none for anonymous memory, nor
  * for other files: a ramfs inode does not know its name).
  */
@@ -23,6 +23,8 @@ static const char *vma_name(const struct uvm *u, const struct vma *v)
 		return "[stack]";
 	if (v->file && v->file == u->exe)
 		return u->exe_path;
+	if (v->file && v->file == u->interp)
+		return u->interp_path;
 	return NULL;
 }
 

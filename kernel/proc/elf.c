@@ -5,12 +5,12 @@
  * No page is ever user writable and executable at once: a W+X segment is
  * refused, and so are segments that share a page.
  *
- * ET_DYN images without an interpreter (static PIE: gcc -static-pie; a
- * loader run as a program) go where an mmap of their size would, at the
- * top of the mmap area, as Linux places them, and relocate themselves from the auxiliary vector (AT_PHDR,
- * AT_ENTRY point into the placed image).  There is no dynamic loader: a
- * program naming an interpreter (PT_INTERP) gets Linux's errors for a bad or
- * missing one (ENOEXEC, ENOENT, ...), and ENOEXEC when it exists.
+ * An ET_DYN program without an interpreter (a static PIE; ld.so run as a
+ * program) goes where an mmap of its size would, at the top of the mmap
+ * area, as Linux places it, and relocates itself from the auxiliary
+ * vector (AT_PHDR, AT_ENTRY point into the placed image).  One with an
+ * interpreter goes at ELF_ET_DYN_BASE plus a random offset, and its
+ * interpreter (proc/elf_interp.c) at the top of the mmap area.
  */
 #include "proc/elf.h"
 #include "fs/inode.h"
@@ -37,7 +37,7 @@
 /* Linux's limit: a program header table of at most 64 KiB. */
 #define MAX_PHNUM (65536 / sizeof(struct elf64_phdr))
 
-static int check_header(const struct elf64_ehdr *eh, uint64_t fsize)
+int elf_check_header(const struct elf64_ehdr *eh, uint64_t fsize)
 {
 	static const uint8_t magic[] = {0x7f, 'E', 'L', 'F', 2 /* 64-bit */, 1 /* LE */, 1};
 
@@ -176,103 +176,153 @@ static void note_phdr(struct elf_image *img, const struct elf64_ehdr *eh,
 		img->phdr_va = ph->vaddr + (eh->phoff - ph->offset);
 }
 
-/*
- * The interpreter a PT_INTERP segment names, checked as Linux does before
- * it would load it: a path of 2..PATH_MAX bytes ending in its NUL
- * (ENOEXEC), read whole (EIO), then looked up as execve's own path is
- * (ENOENT, EACCES, ...).  None is ever loaded: one that exists is ENOEXEC.
- */
-static int check_interp(struct inode *ip, const struct elf64_phdr *ph)
+/* Linux's maximum_alignment: the largest power-of-two p_align of the
+ * loadable segments, at least a page. */
+static uint64_t max_align(const struct elf_file *ef)
 {
-	struct inode *interp;
-	char *path;
-	int err;
+	uint64_t align = PAGE_SIZE;
 
-	if (ph->filesz < 2 || ph->filesz > PATH_MAX)
-		return -ENOEXEC;
-	if (!(path = kmalloc(ph->filesz)))
-		return -ENOMEM;
-	err = inode_read(ip, path, ph->filesz, ph->offset) == (long)ph->filesz ? 0 : -EIO;
-	if (!err && path[ph->filesz - 1])
-		err = -ENOEXEC;
-	if (!err && !(err = vfs_lookup_exec(NULL, path, 0, &interp, NULL))) {
-		inode_put(interp);
-		err = -ENOEXEC;
-	}
-	kfree(path);
-	return err;
+	for (int i = 0; i < ef->eh.phnum; i++)
+		if (ef->ph[i].type == PT_LOAD && ef->ph[i].align > align &&
+		    !(ef->ph[i].align & (ef->ph[i].align - 1)) && ef->ph[i].align < USER_END / 4)
+			align = ef->ph[i].align;
+	return align;
 }
 
 /*
- * What the headers ask before anything is mapped: an interpreter (refused,
- * see check_interp) and, for ET_DYN, the load bias that puts the image's
- * pages right below u's mmap base.  Segments are moved by the bias in
- * place.
+ * The load bias of ef: 0 for ET_EXEC; for ET_DYN, dyn_base aligned to its
+ * segments' alignment (a PIE with an interpreter), or, dyn_base 0, the
+ * gap an mmap of its size would take (a static PIE, an interpreter: the
+ * top of the mmap area).  Segments are moved by the bias in place.
  */
-static int place_segments(struct inode *ip, struct uvm *u, const struct elf64_ehdr *eh,
-			  struct elf64_phdr *ph, uint64_t *bias)
+static int place_segments(struct elf_file *ef, struct uvm *u, uint64_t dyn_base, uint64_t *bias)
 {
-	uint64_t low = USER_END, high = 0;
-	int err;
+	uint64_t low = USER_END, high = 0, at;
 
-	for (int i = 0; i < eh->phnum; i++) {
-		if (ph[i].type == PT_INTERP && (err = check_interp(ip, &ph[i])))
-			return err;
-		if (ph[i].type != PT_LOAD)
+	for (int i = 0; i < ef->eh.phnum; i++) {
+		struct elf64_phdr *ph = &ef->ph[i];
+		if (ph->type != PT_LOAD)
 			continue;
-		if (ph[i].vaddr >= USER_END) /* also keeps vaddr + bias from wrapping */
+		if (ph->vaddr >= USER_END) /* also keeps vaddr + bias from wrapping */
 			return -ENOEXEC;
-		if (ph[i].vaddr < low)
-			low = ph[i].vaddr;
-		if (ph[i].memsz < USER_END && ph[i].vaddr + ph[i].memsz > high)
-			high = ph[i].vaddr + ph[i].memsz;
+		if (ph->vaddr < low)
+			low = ph->vaddr;
+		if (ph->memsz < USER_END && ph->vaddr + ph->memsz > high)
+			high = ph->vaddr + ph->memsz;
 	}
 	*bias = 0;
-	if (eh->type == ET_DYN && high > low && PAGE_ALIGN_UP(high) - PAGE_ALIGN_DOWN(low) < u->mmap_base)
-		*bias = u->mmap_base - (PAGE_ALIGN_UP(high) - PAGE_ALIGN_DOWN(low)) - PAGE_ALIGN_DOWN(low);
-	for (int i = 0; i < eh->phnum; i++)
-		if (ph[i].type == PT_LOAD)
-			ph[i].vaddr += *bias;
+	if (ef->eh.type != ET_DYN || high <= low)
+		return 0;
+	low = PAGE_ALIGN_DOWN(low);
+	if (dyn_base) {
+		at = dyn_base & ~(max_align(ef) - 1);
+	} else {
+		spin_lock(&u->lock);
+		at = vma_place(u, PAGE_ALIGN_UP(high) - low, 0);
+		spin_unlock(&u->lock);
+		if (!at)
+			return -ENOMEM;
+	}
+	*bias = at - low;
+	for (int i = 0; i < ef->eh.phnum; i++)
+		if (ef->ph[i].type == PT_LOAD)
+			ef->ph[i].vaddr += *bias;
 	return 0;
 }
 
-int elf_load(struct inode *ip, struct uvm *u, struct elf_image *img)
+int elf_read_headers(struct inode *ip, struct elf_file *ef)
 {
-	struct elf64_ehdr eh;
-	struct elf64_phdr *ph;
-	uint64_t fsize = inode_size(ip), bias = 0;
 	size_t phsize;
+	int err;
+
+	ef->ip = ip;
+	ef->ph = NULL;
+	if (inode_read(ip, &ef->eh, sizeof(ef->eh), 0) != (long)sizeof(ef->eh))
+		return -ENOEXEC;
+	if ((err = elf_check_header(&ef->eh, inode_size(ip))))
+		return err;
+	phsize = (size_t)ef->eh.phnum * sizeof(*ef->ph);
+	if (!(ef->ph = kmalloc(phsize)))
+		return -ENOMEM;
+	if (inode_read(ip, ef->ph, phsize, ef->eh.phoff) == (long)phsize)
+		return 0;
+	kfree(ef->ph);
+	ef->ph = NULL;
+	return -ENOEXEC;
+}
+
+int elf_map(struct elf_file *ef, struct uvm *u, uint64_t dyn_base, struct elf_image *img)
+{
+	uint64_t fsize = inode_size(ef->ip), bias;
 	int err, nload = 0;
 
-	if (inode_read(ip, &eh, sizeof(eh), 0) != (long)sizeof(eh))
-		return -ENOEXEC;
-	if ((err = check_header(&eh, fsize)))
-		return err;
-	phsize = (size_t)eh.phnum * sizeof(*ph);
-	if (!(ph = kmalloc(phsize)))
-		return -ENOMEM;
-	err = inode_read(ip, ph, phsize, eh.phoff) == (long)phsize ? 0 : -ENOEXEC;
-	memset(img, 0, sizeof(*img));
-	if (!err)
-		err = place_segments(ip, u, &eh, ph, &bias);
-	for (int i = 0; !err && i < eh.phnum; i++) {
-		if (ph[i].type != PT_LOAD)
+	img->phdr_va = img->end = 0;
+	err = place_segments(ef, u, dyn_base, &bias);
+	for (int i = 0; !err && i < ef->eh.phnum; i++) {
+		struct elf64_phdr *ph = &ef->ph[i];
+		if (ph->type != PT_LOAD)
 			continue;
-		if (!(err = check_segment(&ph[i], fsize)))
-			err = load_segment(ip, u->space, &ph[i]);
+		if (!(err = check_segment(ph, fsize)))
+			err = load_segment(ef->ip, u->space, ph);
 		if (!err)
-			err = segment_vmas(ip, u, &ph[i]);
-		note_phdr(img, &eh, &ph[i]);
-		if (ph[i].vaddr + ph[i].memsz > img->end)
-			img->end = ph[i].vaddr + ph[i].memsz;
+			err = segment_vmas(ef->ip, u, ph);
+		note_phdr(img, &ef->eh, ph);
+		if (ph->vaddr + ph->memsz > img->end)
+			img->end = ph->vaddr + ph->memsz;
 		nload++;
 	}
-	kfree(ph);
-	img->entry = eh.entry + bias;
-	img->brk = eh.type == ET_DYN ? PAGE_ALIGN_UP(ELF_ET_DYN_BASE) : PAGE_ALIGN_UP(img->end);
-	if (!err && (!nload || img->entry < USER_IMAGE_MIN || img->entry >= img->end))
+	img->entry = ef->eh.entry + bias;
+	img->base = bias;
+	img->phnum = ef->eh.phnum;
+	img->phentsize = ef->eh.phentsize;
+	return !err && !nload ? -ENOEXEC : err;
+}
+
+/* Whether img's entry lies in its image. */
+static bool entry_ok(const struct elf_image *img)
+{
+	return img->entry >= USER_IMAGE_MIN && img->entry < img->end;
+}
+
+/*
+ * Linux's load_elf_binary: the interpreter is opened and checked first;
+ * an ET_DYN program with one goes at ELF_ET_DYN_BASE plus a random
+ * offset (its heap follows it), one without (a static PIE, ld.so run as
+ * a program) where an mmap would go (its heap at ELF_ET_DYN_BASE); the
+ * interpreter, an ET_DYN too, then goes where an mmap would.
+ */
+int elf_load(struct inode *ip, struct uvm *u, uint64_t pie_rnd, struct elf_image *img)
+{
+	struct elf_file ef, iv = {0};
+	struct elf_image prog;
+	int err = elf_read_headers(ip, &ef);
+
+	memset(img, 0, sizeof(*img));
+	if (!err)
+		err = elf_open_interp(&ef, img, &iv);
+	if (!err)
+		err = elf_map(&ef, u, img->interp ? PAGE_ALIGN_DOWN(ELF_ET_DYN_BASE) + pie_rnd : 0,
+			      &prog);
+	if (!err && !img->interp && !entry_ok(&prog))
 		err = -ENOEXEC;
-	img->phnum = eh.phnum;
-	img->phentsize = eh.phentsize;
+	if (!err) {
+		prog.brk = ef.eh.type == ET_DYN && !img->interp ? PAGE_ALIGN_UP(ELF_ET_DYN_BASE)
+								: PAGE_ALIGN_UP(prog.end);
+		prog.start = prog.entry;
+		prog.base = 0;
+		prog.interp = img->interp, prog.interp_path = img->interp_path;
+		*img = prog;
+	}
+	if (!err && img->interp)
+		err = elf_load_interp(&iv, u, img);
+	kfree(ef.ph);
+	kfree(iv.ph);
+	if (img->interp) /* writers wait only while it is loaded, as Linux */
+		inode_allow_write_access(img->interp);
+	if (err && img->interp) {
+		inode_put(img->interp);
+		kfree(img->interp_path);
+		img->interp = NULL, img->interp_path = NULL;
+	}
 	return err;
 }

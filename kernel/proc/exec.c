@@ -7,6 +7,7 @@
  */
 #include "proc/exec.h"
 #include "proc/exec_strings.h"
+#include "proc/exec_auxv.h"
 #include "lib/random.h"
 #include "proc/posix_timer.h"
 #include "arch/x86_64/cpu.h"
@@ -40,25 +41,7 @@
 #include <uapi/errno.h>
 #include <uapi/personality.h>
 
-#define AT_NULL	    0
-#define AT_PHDR	    3
-#define AT_PHENT    4
-#define AT_PHNUM    5
-#define AT_PAGESZ   6
-#define AT_BASE	    7
-#define AT_ENTRY    9
-#define AT_UID	    11
-#define AT_EUID	    12
-#define AT_GID	    13
-#define AT_EGID	    14
-#define AT_HWCAP    16
-#define AT_CLKTCK   17
-#define AT_SECURE   23
-#define AT_RANDOM   25
-#define AT_EXECFN   31
-#define NAUXV	    16 /* pairs */
-#define AUXV_SECURE 12 /* AT_SECURE's pair */
-_Static_assert(NAUXV * 2 <= UVM_AUXV_WORDS, "uvm->saved_auxv holds the vector");
+_Static_assert(EXEC_AUXV_PAIRS * 2 <= UVM_AUXV_WORDS, "uvm->saved_auxv holds the vector");
 
 /* Writes len bytes at user address va of vm (its pages are mapped). */
 static void poke_vm(struct vm_space *vm, uint64_t va, const void *src, size_t len)
@@ -75,43 +58,14 @@ static void poke_vm(struct vm_space *vm, uint64_t va, const void *src, size_t le
 	}
 }
 
-/* Where the auxv's identity entries sit (build_auxv) and what they say:
- * the new program's real and effective ids and AT_SECURE. */
-#define AUXV_IDS 6 /* AT_UID's pair */
-static void auxv_put_ids(uint64_t *auxv, const struct cred *c, bool secure)
+/* The bytes of an auxiliary vector, its AT_NULL pair included. */
+static size_t auxv_bytes(const uint64_t *auxv)
 {
-	uint64_t ids[][2] = {
-	    {AT_UID, c->uid}, {AT_EUID, c->euid}, {AT_GID, c->gid}, {AT_EGID, c->egid}};
+	size_t n = 1;
 
-	memcpy(auxv + 2 * AUXV_IDS, ids, sizeof(ids));
-	auxv[2 * AUXV_SECURE + 1] = secure;
-}
-
-/* Fills an auxiliary vector; returns its length in entries (pairs). */
-static int build_auxv(uint64_t *auxv, const struct elf_image *img, uint64_t random_va,
-		      uint64_t execfn_va, const struct cred *c, bool secure)
-{
-	uint64_t pairs[][2] = {
-	    {AT_PHDR, img->phdr_va},
-	    {AT_PHENT, img->phentsize},
-	    {AT_PHNUM, img->phnum},
-	    {AT_PAGESZ, PAGE_SIZE},
-	    {AT_BASE, 0}, /* no interpreter (Linux gives 0 too) */
-	    {AT_ENTRY, img->entry},
-	    {AT_UID, 0}, /* pairs AUXV_IDS.. and AUXV_SECURE: auxv_put_ids */
-	    {AT_EUID, 0},
-	    {AT_GID, 0},
-	    {AT_EGID, 0},
-	    {AT_HWCAP, 0},
-	    {AT_CLKTCK, TIMER_HZ},
-	    {AT_SECURE, 0},
-	    {AT_RANDOM, random_va},
-	    {AT_EXECFN, execfn_va},
-	    {AT_NULL, 0},
-	};
-	memcpy(auxv, pairs, sizeof(pairs));
-	auxv_put_ids(auxv, c, secure);
-	return NAUXV;
+	while (auxv[2 * (n - 1)])
+		n++;
+	return n * 16;
 }
 
 /* The stack vma's first bottom: the arguments' pages and 128 KiB more,
@@ -127,9 +81,10 @@ static uint64_t stack_base(uint64_t top, uint64_t sp, uint64_t limit)
 
 /*
  * Lays out the initial stack (SysV ABI) below l's top: strings at the
- * top, l's random pad, 16 random bytes (AT_RANDOM), then argc, argv[],
- * NULL, envp[], NULL, auxv, with rsp 16-aligned at argc.  limit:
- * RLIMIT_STACK.  Returns the initial rsp, or 0 if memory ran out.
+ * top, l's random pad, the platform string, 16 random bytes (AT_RANDOM),
+ * then argc, argv[], NULL, envp[], NULL, auxv, with rsp 16-aligned at
+ * argc.  limit: RLIMIT_STACK.  Returns the initial rsp, or 0 if memory
+ * ran out.
  */
 static uint64_t build_stack(struct uvm *u, const struct exec_strings *s,
 			    const struct elf_image *img, uint64_t limit, const struct uvm_layout *l,
@@ -141,12 +96,16 @@ static uint64_t build_stack(struct uvm *u, const struct exec_strings *s,
 			    .flags = VMA_STACK | VMA_GROWSDOWN};
 	int nptr = 1 + s->argc + 1 + s->envc + 1;
 	uint64_t strings = l->stack_top - PAGE_ALIGN_UP(s->len + 1);
-	uint64_t random = strings - l->stack_pad - 16;
-	uint64_t vecsz = (uint64_t)nptr * 8 + NAUXV * 16;
-	uint64_t sp = (random - vecsz) & ~15UL, *vec;
+	struct auxv_places at = {.execfn = strings,
+				 .platform = strings - l->stack_pad - sizeof(EXEC_PLATFORM)};
+	uint64_t auxv[EXEC_AUXV_PAIRS * 2];
+	uint64_t vecsz, sp, *vec;
 	uint8_t rnd[16];
 	uint64_t va = strings;
 
+	at.random = (at.platform - 16) & ~15UL;
+	vecsz = (uint64_t)nptr * 8 + 16 * exec_auxv_build(auxv, img, &at, c, secure);
+	sp = (at.random - vecsz) & ~15UL;
 	/* The vma grows down on faults (vma_stack_grow). */
 	stack.start = stack_base(l->stack_top, sp, limit);
 	if (uvm_add_vma(u, &stack) ||
@@ -163,10 +122,11 @@ static uint64_t build_stack(struct uvm *u, const struct exec_strings *s,
 	}
 	vec[1 + s->argc] = 0;
 	vec[2 + s->argc + s->envc] = 0;
-	build_auxv(vec + nptr, img, random, strings, c, secure);
-	memcpy(u->saved_auxv, vec + nptr, NAUXV * 16);
+	memcpy(vec + nptr, auxv, vecsz - (uint64_t)nptr * 8);
+	memcpy(u->saved_auxv, auxv, vecsz - (uint64_t)nptr * 8);
 	poke_vm(vm, strings, s->buf ? s->buf : "", s->len);
-	poke_vm(vm, random, rnd, sizeof(rnd));
+	poke_vm(vm, at.platform, EXEC_PLATFORM, sizeof(EXEC_PLATFORM));
+	poke_vm(vm, at.random, rnd, sizeof(rnd));
 	poke_vm(vm, sp, vec, vecsz);
 	kfree(vec);
 	return sp;
@@ -278,7 +238,7 @@ static void commit_exec(struct task *t, struct uvm *u, const struct elf_image *i
 	t->fsbase = t->gsbase = 0; /* a new program sets up its own TLS */
 	if (t == current())
 		user_bases_load(t);
-	t->tf->rip = img->entry;
+	t->tf->rip = img->start;
 	t->tf->rsp = sp;
 	t->tf->cs = USER_CS;
 	t->tf->ss = USER_DS;
@@ -438,14 +398,14 @@ static void exec_creds(struct task *t, struct uvm *u, struct cred *new, bool sec
 	if (now_secure == secure && ids[0] == c->uid && ids[1] == c->euid && ids[2] == c->gid &&
 	    ids[3] == c->egid)
 		return;
-	auxv_put_ids(u->saved_auxv, c, now_secure);
-	poke_vm(u->space, auxv_va, u->saved_auxv, NAUXV * 16);
+	exec_auxv_put_ids(u->saved_auxv, c, now_secure);
+	poke_vm(u->space, auxv_va, u->saved_auxv, auxv_bytes(u->saved_auxv));
 }
 
 int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_strings *strs)
 {
 	char *exe_path, *interp;
-	struct elf_image img;
+	struct elf_image img = {0};
 	struct vm_space *vm;
 	struct uvm *u = NULL;
 	struct inode *ip;
@@ -475,9 +435,13 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 	if (u && t->uvm) /* kept across exec, as Linux's mm flags (MMF_INIT_MASK) */
 		u->dump_filter = __atomic_load_n(&t->uvm->dump_filter, __ATOMIC_RELAXED);
 	if (!err)
-		err = elf_load(ip, u, &img);
-	if (!err) /* while u is private: then brk is written only under u->lock */
+		err = elf_load(ip, u, layout.pie_rnd, &img);
+	if (!err) { /* while u is private: then brk is written only under u->lock */
 		u->brk_start = u->brk = img.brk + layout.brk_rnd;
+		u->interp = img.interp, u->interp_path = img.interp_path;
+	} else if (img.fatal) { /* Linux has no old image left to return to */
+		signal_force_fatal(t, SIGSEGV);
+	}
 	if (!err && !(sp = build_stack(u, strs, &img, stack_limit, &layout, cred, secure)))
 		err = -ENOMEM;
 	if (!err && !keep_cmdline(u, strs))

@@ -330,6 +330,17 @@ void signal_force_fault(struct trapframe *tf, int sig, int code, uint64_t addr)
 	enqueue_signal(t, sig, &info);
 }
 
+void signal_force_fatal(struct task *t, int sig)
+{
+	struct sighand *sh = t->sighand;
+
+	spin_lock(&sh->lock);
+	t->sig.blocked &= ~SIGBIT(sig);
+	sh->action[sig - 1].handler = UAPI_SIG_DFL;
+	spin_unlock(&sh->lock);
+	enqueue_signal(t, sig, &(struct sig_info){.code = SI_KERNEL});
+}
+
 void signal_set_temporary_mask(uint64_t mask)
 {
 	struct task *t = current();

@@ -151,6 +151,9 @@ static inline bool signal_work(const struct signal_state *s, const uint64_t *sha
 /* A user-mode fault: the current task gets sig with its si_code and
  * si_addr (Linux's force_sig_fault). */
 void signal_force_fault(struct trapframe *tf, int sig, int code, uint64_t addr);
+/* sig kills t's process whatever its action and mask (Linux's
+ * force_fatal_sig): an execve that failed past its point of no return. */
+void signal_force_fatal(struct task *t, int sig);
 
 /*
  * Temporarily replaces the blocked mask (sigsuspend, ppoll, pselect,

@@ -48,6 +48,44 @@ SQLITE_SRCS := $(wildcard tests/linux/sqlite/*.c)
 SQLITE_PROGS := $(patsubst tests/linux/sqlite/%.c,$(BUILD)/linux/%,$(SQLITE_SRCS))
 LINUX_PROGS += $(SQLITE_PROGS)
 
+# Dynamically linked programs (tests/linux/dyn/*.c), each built twice:
+# NAME_musl against musl's libc.so (interpreter /lib/ld-musl-x86_64.so.1)
+# and NAME_glibc against glibc's (/lib64/ld-linux-x86-64.so.2).  Their
+# test library and the helpers that need it at start-up (dyn_needed_*:
+# found only through LD_LIBRARY_PATH) live in dynlib/, where runtests
+# does not look; the initrd gets both libcs (DYN_SYSTEM_LIBS, iso/iso.mk).
+DYN_SRCS := $(wildcard tests/linux/dyn/dyn_*.c)
+DYN_PROGS := $(patsubst tests/linux/dyn/%.c,$(BUILD)/linux/%_musl,$(DYN_SRCS)) \
+	$(patsubst tests/linux/dyn/%.c,$(BUILD)/linux/%_glibc,$(DYN_SRCS))
+DYNLIB := $(BUILD)/linux/dynlib
+DYNLIB_FILES := $(DYNLIB)/libdyntest.so $(DYNLIB)/dyn_needed_musl $(DYNLIB)/dyn_needed_glibc
+DYN_CFLAGS := $(filter-out -static,$(LINUX_CFLAGS))
+LINUX_PROGS += $(DYN_PROGS)
+
+$(BUILD)/linux/dyn_%_musl: tests/linux/dyn/dyn_%.c | $(DYNLIB_FILES)
+	@mkdir -p $(@D)
+	@echo "MUSLDYN  $<"
+	@$(LINUX_CC) $(DYN_CFLAGS) -MF $@.d -MT $@ -o $@ $<
+
+$(BUILD)/linux/dyn_%_glibc: tests/linux/dyn/dyn_%.c | $(DYNLIB_FILES)
+	@mkdir -p $(@D)
+	@echo "GLIBCDYN $<"
+	@$(GLIBC_CC) $(DYN_CFLAGS) -MF $@.d -MT $@ -o $@ $< -ldl
+
+# The library uses no libc: one build serves both.
+$(DYNLIB)/libdyntest.so: tests/linux/dyn/lib/dyntest.c
+	@mkdir -p $(@D)
+	@echo "SHLIB    $<"
+	@gcc -std=gnu11 -O2 -Wall -Wextra -Werror -fPIC -shared -nostdlib -o $@ $<
+
+$(DYNLIB)/dyn_needed_musl: tests/linux/dyn/lib/needed.c $(DYNLIB)/libdyntest.so
+	@echo "MUSLDYN  $<"
+	@$(LINUX_CC) $(DYN_CFLAGS) -MF $@.d -MT $@ -o $@ $< -L$(DYNLIB) -ldyntest
+
+$(DYNLIB)/dyn_needed_glibc: tests/linux/dyn/lib/needed.c $(DYNLIB)/libdyntest.so
+	@echo "GLIBCDYN $<"
+	@$(GLIBC_CC) $(DYN_CFLAGS) -MF $@.d -MT $@ -o $@ $< -L$(DYNLIB) -ldyntest
+
 # Programs known to fail inside fdkernel today (docs/linux-abi.md says why).
 # The ISO puts them in /linux/pending, where runtests does not look but a
 # developer can run them by hand; the host runs them all.  Today: none.
@@ -97,7 +135,7 @@ $(BUILD)/linux/glibc_%: tests/linux/glibc/glibc_%.c
 .PHONY: linux
 linux: $(LINUX_PROGS)
 
--include $(LINUX_PROGS:=.d)
+-include $(LINUX_PROGS:=.d) $(DYNLIB)/dyn_needed_musl.d $(DYNLIB)/dyn_needed_glibc.d
 
 # ext2_ro's images (tests/harness/ext2-images), in ext2/ beside it: built
 # with it, and copied into the initrd's /linux/ext2 (iso/iso.mk).

@@ -118,14 +118,19 @@ int siginfo_to_user(void *uinfo, int sig, const struct sig_info *info)
 	return copy_to_user(uinfo, &si, sizeof(si)) ? -EFAULT : 0;
 }
 
+uint64_t sigframe_size(void)
+{
+	/* Room for both frames and their alignment. */
+	return sizeof(struct rt_sigframe) + sizeof(struct fpu_state) + 64 + 16 + 8;
+}
+
 int sigframe_setup(struct trapframe *tf, int sig, const struct uapi_sigaction *act,
 		   const struct sig_info *info, uint64_t old_mask)
 {
 	struct task *t = current();
 	struct rt_sigframe f;
 	struct fpu_state fpu;
-	/* Room for both frames and their alignment. */
-	uint64_t need = sizeof(f) + sizeof(fpu) + 64 + 16 + 8;
+	uint64_t need = sigframe_size();
 	uint64_t top = altstack_frame_top(t, act->flags, tf->rsp, need);
 	uint64_t fp_va = (top - sizeof(fpu)) & ~63UL;
 	/* At handler entry rsp + 8 must be 16-aligned, as after a call. */

@@ -11,6 +11,8 @@
 struct uapi_sigaction;
 struct sig_info;
 
+/* The most a signal frame takes of a stack (AT_MINSIGSTKSZ). */
+uint64_t sigframe_size(void);
 /* Saves tf, the FPU state and old_mask on the user stack and points tf at
  * the handler.  0, or -EFAULT if the stack cannot take the frame. */
 int sigframe_setup(struct trapframe *tf, int sig, const struct uapi_sigaction *act,
