@@ -30,6 +30,7 @@
 #include "lib/profile.h"
 #include "fs/vfs.h"
 #include "ipc/ipc.h"
+#include "mm/filemap.h"
 #include "mm/heaptrace.h"
 #include "mm/uvm.h"
 #include "mm/mm.h"
@@ -105,7 +106,8 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	proc_time_init();
 	profile_init(kopts.profile);
 	timer_init();
-	vfs_init();    /* after timer_init: file times read the clock */
+	vfs_init(); /* after timer_init: file times read the clock */
+	filemap_init();
 	strace_init(); /* after vfs_init: it looks for the program */
 	irq_enable();
 	smp_boot();	  /* after timer_init: the APs' timers use its calibration */

@@ -5,10 +5,11 @@
  * is really exhausted.  Killing the task that happened to fault would punish
  * whoever was unlucky; as Linux, kill the biggest process and let the
  * faulting task retry once the victim's memory is back.  Clean cached
- * disk blocks go first.
+ * file pages and disk blocks go first.
  */
 #include "mm/oom.h"
 #include "block/bcache.h"
+#include "mm/filemap.h"
 #include "lib/printk.h"
 #include "mm/layout.h"
 #include "mm/paging.h"
@@ -68,15 +69,16 @@ static bool kill_task(struct task *t, void *arg)
 	return false;
 }
 
-/* Frames a cache gives back before anyone is killed: clean cached disk
- * blocks (block/bcache.c), a batch at a time. */
+/* Frames the caches give back before anyone is killed: clean cached file
+ * pages (mm/filemap.c), then clean cached disk blocks (block/bcache.c), a
+ * batch at a time. */
 #define OOM_SHRINK_BATCH 64
 
 bool oom_kill(void)
 {
 	struct oom_scan s = {0};
 
-	if (bcache_shrink(OOM_SHRINK_BATCH))
+	if (filemap_shrink(OOM_SHRINK_BATCH) || bcache_shrink(OOM_SHRINK_BATCH))
 		return true; /* the faulting task retries with those frames */
 	task_for_each(scan_task, &s);
 	if (s.victim_pending)

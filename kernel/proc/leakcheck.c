@@ -3,6 +3,7 @@
 #include "block/bcache.h"
 #include "block/blkdev.h"
 #include "block/loop.h"
+#include "mm/filemap.h"
 #include "fs/event/eventpoll.h"
 #include "fs/notify/dnotify.h"
 #include "fs/fasync.h"
@@ -42,7 +43,8 @@ void kcounters_read(struct kcounters *c)
 	/* Clean cached blocks are not in use: given back, so that frames
 	 * count what is held (dirty ones stay, and count). */
 	bcache_shrink(~0UL);
-	heap_purge(); /* large allocations awaiting a shootdown, empty slabs */
+	filemap_shrink(~0UL); /* the same for clean cached file pages */
+	heap_purge();	      /* large allocations awaiting a shootdown, empty slabs */
 	c->free_frames = frame_free_count();
 	c->heap_bytes = heap_bytes_in_use();
 	c->tasks = task_count();
@@ -79,10 +81,12 @@ void kcounters_read(struct kcounters *c)
 	c->bdevs = bdev_count();
 	c->bufs = bcache_count();
 	c->loops = loop_count();
+	c->pages = filemap_page_count();
+	c->mappings = filemap_mapping_count();
 	c->heap_serial = heaptrace_serial();
 }
 
-#define LEAK_CHECKS 36 /* the check() lines below */
+#define LEAK_CHECKS 38 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -133,6 +137,8 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(34, "block devices", (long)b->bdevs, (long)a->bdevs);
 	passed += check(35, "cached blocks", (long)b->bufs, (long)a->bufs);
 	passed += check(36, "loop devices", (long)b->loops, (long)a->loops);
+	passed += check(37, "cached file pages", (long)b->pages, (long)a->pages);
+	passed += check(38, "page cache mappings", (long)b->mappings, (long)a->mappings);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

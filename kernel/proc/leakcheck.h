@@ -47,6 +47,8 @@ struct kcounters {
 	unsigned long disks, bdevs;    /* block/genhd.c: disks, partitions */
 	unsigned long bufs;	       /* block/bcache.c: cached blocks after a shrink */
 	unsigned long loops;	       /* block/loop.c: loop devices */
+	unsigned long pages;	       /* mm/filemap.c: cached file pages (after a shrink) */
+	unsigned long mappings;	       /* mm/filemap.c: files with cached pages */
 	uint64_t heap_serial;	       /* heaptrace_serial(): allocations so far */
 };
 

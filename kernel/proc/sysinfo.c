@@ -10,6 +10,7 @@
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/uaccess.h"
+#include "block/bcache.h"
 #include "fs/file.h"
 #include "fs/proc/proc_sys.h"
 #include "fs/super.h"
@@ -17,6 +18,7 @@
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/commit.h"
+#include "mm/filemap.h"
 #include "mm/frame.h"
 #include "mm/paging.h"
 #include "proc/proc.h"
@@ -54,23 +56,33 @@ SYSCALL_DEFINE1(sysinfo, struct sysinfo_k *, uinfo)
 	return copy_to_user(uinfo, &si, sizeof(si)) ? -EFAULT : 0;
 }
 
-/* The lines `free` and `top` read, in kB; ramfs pages count as Shmem and
- * Cached, as tmpfs pages do on Linux.  CommitLimit and Committed_AS are
- * the overcommit accounting's (mm/commit.h). */
+/*
+ * The lines `free` and `top` read, in kB.  Cached is the page cache of
+ * disk files (mm/filemap.h) plus the ramfs's pages, which also count as
+ * Shmem, as tmpfs pages do on Linux; Buffers the cached disk blocks
+ * (block/bcache.h, Linux's block-device page cache); Dirty the blocks
+ * newer than the disk.  MemAvailable adds what reclaim could free
+ * (cached pages and blocks, dirty or not: a write-back frees those too).
+ * CommitLimit and Committed_AS are the overcommit accounting's
+ * (mm/commit.h).
+ */
 static void format_meminfo(char *buf, size_t size)
 {
+	uint64_t kb = PAGE_SIZE / 1024, cached = filemap_page_count() * kb,
+		 buffers = bcache_count() * kb, dirty = bcache_dirty_count() * kb;
 	struct sysinfo_k si;
 
 	sysinfo_read(&si);
 	snprintk(buf, size,
 		 "MemTotal:       %8lu kB\nMemFree:        %8lu kB\nMemAvailable:   %8lu kB\n"
 		 "Buffers:        %8lu kB\nCached:         %8lu kB\nSwapCached:     %8lu kB\n"
-		 "SwapTotal:      %8lu kB\nSwapFree:       %8lu kB\nShmem:          %8lu kB\n"
+		 "SwapTotal:      %8lu kB\nSwapFree:       %8lu kB\nDirty:          %8lu kB\n"
+		 "Writeback:      %8lu kB\nShmem:          %8lu kB\n"
 		 "SReclaimable:   %8lu kB\nCommitLimit:    %8lu kB\nCommitted_AS:   %8lu kB\n",
-		 si.totalram / 1024, si.freeram / 1024, si.freeram / 1024, 0UL, si.sharedram / 1024,
-		 0UL, 0UL, 0UL, si.sharedram / 1024, 0UL,
-		 vm_commit_limit_pages() * (PAGE_SIZE / 1024),
-		 (uint64_t)vm_committed_pages() * (PAGE_SIZE / 1024));
+		 si.totalram / 1024, si.freeram / 1024, si.freeram / 1024 + cached + buffers,
+		 buffers, si.sharedram / 1024 + cached, 0UL, 0UL, 0UL, dirty, 0UL,
+		 si.sharedram / 1024, 0UL, vm_commit_limit_pages() * kb,
+		 (uint64_t)vm_committed_pages() * kb);
 }
 
 /* A per-CPU counter, read without a lock (its CPU alone writes it). */

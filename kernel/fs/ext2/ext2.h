@@ -12,6 +12,7 @@
 #include "block/bcache.h"
 #include "fs/inode.h"
 #include "fs/super.h"
+#include "mm/filemap.h"
 #include "lib/list.h"
 #include "lib/spinlock.h"
 
@@ -88,6 +89,9 @@ struct ext2_inode {
 	struct inode vfs;
 	uint32_t block[EXT2_NDIR + 3];
 	uint64_t disk_blocks; /* i_blocks: 512-byte sectors */
+	/* A regular file's cached pages (mm/filemap.h), attached when it is
+	 * read from the disk and detached by free_inode: constant between. */
+	struct address_space *mapping;
 	struct list_head hash_link;
 };
 
@@ -106,6 +110,9 @@ void ext2_getattr(struct inode *ip, struct uapi_stat *st);
 void ext2_error(struct super_block *sb, const char *what, uint64_t n);
 struct inode *ext2_alloc_inode(struct super_block *sb, uint32_t mode);
 void ext2_free_inode(struct inode *ip);
+/* file.c */
+extern const struct inode_operations ext2_file_iops;
+extern const struct filemap_ops ext2_filemap_ops;
 /* dir.c */
 extern const struct inode_operations ext2_dir_iops;
 

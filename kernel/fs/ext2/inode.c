@@ -2,7 +2,7 @@
  * ext2 inodes (docs/ext2.md): reading one from its group's inode table
  * (one VFS inode per disk inode while used: the instance's icache), the
  * block map (12 direct, single, double, triple indirect; 0 is a hole),
- * regular-file reads through the buffer cache, links and stat.
+ * links and stat; regular files' data is file.c's.
  */
 #include "fs/ext2/ext2.h"
 #include "block/bcache.h"
@@ -10,7 +10,7 @@
 #include "lib/iov_iter.h"
 #include "lib/printk.h"
 #include "lib/string.h"
-#include "mm/frame.h"
+#include "mm/filemap.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
 #include "fs/vfs.h"
@@ -73,87 +73,6 @@ int ext2_bmap(struct inode *ip, uint64_t lblk, uint32_t *pblk)
 	return 0;
 }
 
-/* Copies len bytes at off of the file (off + len inside one block). */
-static int read_piece(struct inode *ip, uint64_t off, size_t len, struct iov_iter *to)
-{
-	uint32_t bs = EXT2_SB(ip->sb)->block_size, pblk;
-	struct buf *b;
-	size_t n;
-	int err = ext2_bmap(ip, off / bs, &pblk);
-
-	if (err)
-		return err;
-	if (!pblk)
-		return zero_to_iter(len, to) == len ? 0 : -EFAULT;
-	if ((err = ext2_read_block(ip->sb, pblk, &b)))
-		return err;
-	n = copy_to_iter(b->data + off % bs, len, to); /* may fault: a buffer's lock is a mutex */
-	brelse(b);
-	return n == len ? 0 : -EFAULT;
-}
-
-static long ext2_read_iter(struct inode *ip, struct iov_iter *to, uint64_t off)
-{
-	uint32_t bs = EXT2_SB(ip->sb)->block_size;
-	uint64_t size = inode_size(ip);
-	long done = 0;
-
-	while (to->left && off < size) {
-		size_t len = bs - off % bs;
-		int err;
-
-		if (len > size - off)
-			len = size - off;
-		if (len > to->left)
-			len = to->left;
-		if ((err = read_piece(ip, off, len, to)))
-			return done ? done : err;
-		done += len;
-		off += len;
-	}
-	return done;
-}
-
-static long ext2_write_iter(struct inode *ip, struct iov_iter *from, uint64_t off)
-{
-	(void)ip, (void)from, (void)off;
-	return -EROFS; /* every instance is read-only (the VFS refuses first) */
-}
-
-/* No page cache yet: a private copy of the page, the caller's (the file
- * never changes under it: the instance is read-only). */
-static uint64_t ext2_page_ref(struct inode *ip, size_t idx, bool fill)
-{
-	uint64_t pa;
-	long n;
-
-	(void)fill;
-	if ((uint64_t)idx * PAGE_SIZE >= inode_size(ip) || !(pa = frame_zalloc()))
-		return 0;
-	n = inode_read(ip, P2V(pa), PAGE_SIZE, (uint64_t)idx * PAGE_SIZE);
-	if (n < 0) {
-		frame_unref(pa);
-		return 0;
-	}
-	return pa;
-}
-
-/* Every byte below the size is data (holes are not told apart yet). */
-static long ext2_seek_hole_data(struct inode *ip, long off, bool hole)
-{
-	uint64_t size = inode_size(ip);
-
-	if (off < 0 || (uint64_t)off >= size)
-		return -ENXIO;
-	return hole ? (long)size : off;
-}
-
-static size_t ext2_resident_pages(struct inode *ip)
-{
-	(void)ip;
-	return 0; /* nothing is kept per file: the buffer cache holds blocks */
-}
-
 void ext2_getattr(struct inode *ip, struct uapi_stat *st)
 {
 	spin_lock(&ip->lock);
@@ -164,15 +83,6 @@ void ext2_getattr(struct inode *ip, struct uapi_stat *st)
 	st->st_blksize = EXT2_SB(ip->sb)->block_size;
 	spin_unlock(&ip->lock);
 }
-
-static const struct inode_operations ext2_file_iops = {
-    .getattr = ext2_getattr,
-    .read_iter = ext2_read_iter,
-    .write_iter = ext2_write_iter,
-    .page_ref = ext2_page_ref,
-    .seek_hole_data = ext2_seek_hole_data,
-    .resident_pages = ext2_resident_pages,
-};
 
 static const struct inode_operations ext2_other_iops = {
     .getattr = ext2_getattr,
@@ -208,6 +118,8 @@ void ext2_free_inode(struct inode *ip)
 	spin_unlock(&si->icache_lock);
 	if (S_ISLNK(ip->mode))
 		kfree(ip->link.target);
+	if (ei->mapping) /* its pages stay cached while the file exists */
+		filemap_detach(ei->mapping, ip->nlink > 0);
 	kfree(ei);
 }
 
@@ -332,6 +244,10 @@ static int load_inode(struct super_block *sb, uint32_t ino, struct inode **out)
 		ext2_error(sb, "bad symbolic link:", ino);
 		inode_put(ip);
 		return err;
+	}
+	if (S_ISREG(type) && !(EXT2_I(ip)->mapping = filemap_attach(ip, &ext2_filemap_ops))) {
+		inode_put(ip);
+		return -ENOMEM;
 	}
 	*out = ip;
 	return 0;

@@ -9,6 +9,7 @@
 #include "block/blkdev.h"
 #include "lib/printk.h"
 #include "lib/string.h"
+#include "mm/filemap.h"
 #include "mm/heap.h"
 #include <uapi/errno.h>
 
@@ -199,6 +200,7 @@ static void ext2_put_super(struct super_block *sb)
 	if (si)
 		kfree(si->inode_table);
 	kfree(si);
+	filemap_drop_sb(sb); /* no inode is left: the files' pages go */
 	/* Its blocks stay cached for the device's other users, as Linux's
 	 * page cache of the block device keeps them. */
 	bdev_close(sb->bdev);

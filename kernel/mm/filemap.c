@@ -1,0 +1,526 @@
+/*
+ * The page cache (filemap.h, docs/pagecache.md).  Pages are found by
+ * (mapping, index) in one hash sized by memory (Linux 2.4's page hash):
+ * O(1) lookups, no memory for the holes of a sparse file (a growable
+ * array per file would spend 8 bytes per hole page: 2 MiB for a sparse
+ * file 1 GiB long) and no per-file index to grow or free.  Mappings are
+ * found by (super block, inode number) in a second hash.  One LRU list
+ * orders every page for reclaim.
+ */
+#include "mm/filemap.h"
+#include "block/bcache.h"
+#include "fs/inode.h"
+#include "fs/proc/proc_sys.h"
+#include "lib/iov_iter.h"
+#include "lib/printk.h"
+#include "lib/spinlock.h"
+#include "lib/string.h"
+#include "mm/frame.h"
+#include "mm/heap.h"
+#include "mm/layout.h"
+#include "sched/wait.h"
+#include <uapi/errno.h>
+
+/* A cached page of a file. */
+struct page {
+	/* Under pagecache_lock: the file, or NULL once the page left the
+	 * cache (truncated, reclaimed, a failed read): freed at the last
+	 * reference then. */
+	struct address_space *mapping;
+	uint64_t index; /* page index in the file: constant */
+	uint64_t pa;	/* its frame (one reference the page's): constant */
+	/* Under pagecache_lock: one for being cached, one per holder (a
+	 * reader between lookup and put). */
+	uint32_t refcnt;
+	uint32_t flags;		       /* PG_*, under pagecache_lock */
+	struct list_head hash_link;    /* in its hash chain */
+	struct list_head mapping_link; /* in mapping->pages */
+	struct list_head lru_link;     /* in lru, most recently used first */
+};
+
+#define PG_UPTODATE 1U /* the frame holds the file's data */
+/* The page lock (Linux's PG_locked): held while the page is read in; the
+ * holder may sleep, others wait on page_wq.  A bit, not a mutex, so a
+ * readahead can hold its 32 pages' locks (lockdep bounds held mutexes). */
+#define PG_LOCKED 2U
+
+#define MAPPING_HASH 256
+
+/*
+ * Protects both hashes, the LRU list, every mapping's host, pages and
+ * counts, and every page's mapping, refcnt and flags.  Innermost but for
+ * the frame and heap locks; never held across I/O or a user copy.
+ */
+static struct spinlock pagecache_lock = SPINLOCK_INIT("pagecache");
+static struct list_head *page_hash; /* page_hash_mask + 1 chains: filemap_init */
+static uint64_t page_hash_mask;
+static struct list_head mapping_hash[MAPPING_HASH];
+static struct list_head lru = LIST_HEAD_INIT(lru);
+static unsigned long npages, nmappings;
+/* Tasks waiting for a page's lock (PG_LOCKED). */
+static struct wait_queue page_wq;
+
+void filemap_init(void)
+{
+	uint64_t n = 1024;
+
+	while (n < frame_total_count() / 8)
+		n <<= 1; /* a chain per eight frames */
+	if (!(page_hash = kmalloc(n * sizeof(*page_hash))))
+		panic("filemap: no memory for the page hash");
+	for (uint64_t i = 0; i < n; i++)
+		list_init(&page_hash[i]);
+	for (int i = 0; i < MAPPING_HASH; i++)
+		list_init(&mapping_hash[i]);
+	wait_queue_init(&page_wq, "page");
+	page_hash_mask = n - 1;
+}
+
+static struct list_head *page_chain(const struct address_space *m, uint64_t idx)
+{
+	uint64_t h = ((uint64_t)m >> 6) * 0x9E3779B97F4A7C15ULL + idx;
+
+	return &page_hash[(h ^ (h >> 29)) & page_hash_mask];
+}
+
+static struct list_head *mapping_chain(const struct super_block *sb, uint64_t ino)
+{
+	uint64_t h = ((uint64_t)sb >> 6) * 31 + ino;
+
+	return &mapping_hash[(h ^ (h >> 8)) % MAPPING_HASH];
+}
+
+unsigned long filemap_page_count(void)
+{
+	return __atomic_load_n(&npages, __ATOMIC_RELAXED);
+}
+
+unsigned long filemap_mapping_count(void)
+{
+	return __atomic_load_n(&nmappings, __ATOMIC_RELAXED);
+}
+
+/* ---- mappings ---- */
+
+struct address_space *filemap_attach(struct inode *ip, const struct filemap_ops *ops)
+{
+	struct address_space *m, *fresh;
+	struct list_head *h;
+
+	if (!(fresh = kzalloc(sizeof(*fresh))))
+		return NULL;
+	fresh->sb = ip->sb;
+	fresh->ino = ip->ino;
+	fresh->ops = ops;
+	list_init(&fresh->pages);
+	h = mapping_chain(ip->sb, ip->ino);
+	spin_lock(&pagecache_lock);
+	list_for_each_entry(m, h, hash_link) if (m->sb == ip->sb && m->ino == ip->ino) break;
+	if (&m->hash_link == h) { /* none: the fresh one */
+		m = fresh;
+		fresh = NULL;
+		list_add(&m->hash_link, h);
+		nmappings++;
+	}
+	/* One inode of a file at a time (the file system's icache). */
+	m->host = ip;
+	spin_unlock(&pagecache_lock);
+	kfree(fresh);
+	return m;
+}
+
+/* Under pagecache_lock: frees m if nothing is left of it (no pages, no
+ * inode); the caller no longer touches it then. */
+static void mapping_gc(struct address_space *m)
+{
+	if (m->nrpages || m->host)
+		return;
+	list_del(&m->hash_link);
+	nmappings--;
+	kfree(m); /* the heap's lock nests inside pagecache_lock */
+}
+
+/* ---- pages ---- */
+
+/* Under pagecache_lock: page idx of m, or NULL. */
+static struct page *lookup(struct address_space *m, uint64_t idx)
+{
+	struct page *pg;
+
+	list_for_each_entry(pg, page_chain(m, idx),
+			    hash_link) if (pg->mapping == m && pg->index == idx) return pg;
+	return NULL;
+}
+
+static void page_free(struct page *pg)
+{
+	frame_unref(pg->pa);
+	kfree(pg);
+}
+
+/* Under pagecache_lock: takes pg out of the cache and drops the cache's
+ * reference: true when pg is to be freed (page_free, outside the lock). */
+static bool page_remove(struct page *pg)
+{
+	struct address_space *m = pg->mapping;
+
+	list_del(&pg->hash_link);
+	list_del(&pg->mapping_link);
+	list_del(&pg->lru_link);
+	list_init(&pg->lru_link);
+	pg->mapping = NULL;
+	npages--;
+	m->nrpages--;
+	mapping_gc(m);
+	return --pg->refcnt == 0;
+}
+
+/* Drops a holder's reference (and moves the page to the LRU's head). */
+static void page_put(struct page *pg)
+{
+	bool gone;
+
+	spin_lock(&pagecache_lock);
+	gone = --pg->refcnt == 0;
+	if (pg->mapping) {
+		list_del(&pg->lru_link);
+		list_add(&pg->lru_link, &lru);
+	}
+	spin_unlock(&pagecache_lock);
+	if (gone)
+		page_free(pg);
+}
+
+/* Waits while pg is locked (a read in progress): the flag is cleared
+ * under pagecache_lock before the wake-up and tested under it after
+ * queueing, so no wake-up is lost. */
+static void page_wait_unlocked(struct page *pg)
+{
+	for (;;) {
+		DEFINE_WAIT(w);
+		bool locked;
+
+		prepare_to_wait(&page_wq, &w);
+		spin_lock(&pagecache_lock);
+		locked = pg->flags & PG_LOCKED;
+		spin_unlock(&pagecache_lock);
+		if (locked)
+			schedule();
+		finish_wait(&page_wq, &w);
+		if (!locked)
+			return;
+	}
+}
+
+/* A frame for a new page: past the frame reserve, the cache's own clean
+ * pages and buffers go first (it never takes the reserve). */
+static uint64_t page_frame(void)
+{
+	if (!frame_spare(1) && !filemap_shrink(FILEMAP_RA_PAGES) &&
+	    !bcache_shrink(FILEMAP_RA_PAGES))
+		return 0;
+	return frame_spare(1) ? frame_alloc() : 0;
+}
+
+/* A new page of m at idx, locked, cached and held (refcnt 2), or NULL
+ * when idx is cached already or memory ran out (*err -ENOMEM). */
+static struct page *page_new_locked(struct address_space *m, uint64_t idx, int *err)
+{
+	struct page *pg = kzalloc(sizeof(*pg));
+	uint64_t pa = pg ? page_frame() : 0;
+
+	*err = 0;
+	if (!pa) {
+		kfree(pg);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	pg->index = idx;
+	pg->pa = pa;
+	pg->refcnt = 2;
+	pg->flags = PG_LOCKED;
+	spin_lock(&pagecache_lock);
+	if (lookup(m, idx)) {
+		spin_unlock(&pagecache_lock);
+		page_free(pg);
+		return NULL;
+	}
+	pg->mapping = m;
+	list_add(&pg->hash_link, page_chain(m, idx));
+	list_add_tail(&pg->mapping_link, &m->pages);
+	list_add(&pg->lru_link, &lru);
+	npages++;
+	m->nrpages++;
+	spin_unlock(&pagecache_lock);
+	return pg;
+}
+
+/* Ends the read of the locked pages pgs[0..n): uptodate, or out of the
+ * cache when it failed (a later read tries again); unlocks, wakes the
+ * waiters, drops the reader's holds. */
+static void read_end(struct page **pgs, unsigned int n, int err)
+{
+	spin_lock(&pagecache_lock);
+	for (unsigned int i = 0; i < n; i++) {
+		pgs[i]->flags &= ~PG_LOCKED;
+		if (!err)
+			pgs[i]->flags |= PG_UPTODATE;
+		else if (pgs[i]->mapping)
+			page_remove(pgs[i]); /* never the last reference: ours */
+	}
+	spin_unlock(&pagecache_lock);
+	wake_up(&page_wq);
+	for (unsigned int i = 0; i < n; i++)
+		page_put(pgs[i]);
+}
+
+/*
+ * Reads pages idx.. of m that are not cached, up to count and the last
+ * page before size, stopping at the first cached one: 0 (perhaps nothing
+ * was read: another task made idx meanwhile), -ENOMEM, -EIO.
+ */
+static int read_pages(struct address_space *m, struct inode *ip, uint64_t idx, unsigned int count,
+		      uint64_t size)
+{
+	struct page *pgs[FILEMAP_RA_PAGES];
+	uint64_t pas[FILEMAP_RA_PAGES], last = (size + PAGE_SIZE - 1) / PAGE_SIZE;
+	unsigned int n = 0;
+	int err = 0;
+
+	if (count > FILEMAP_RA_PAGES)
+		count = FILEMAP_RA_PAGES;
+	for (; n < count && idx + n < last; n++) {
+		if (!(pgs[n] = page_new_locked(m, idx + n, &err)))
+			break;
+		pas[n] = pgs[n]->pa;
+	}
+	if (!n)
+		return err;
+	err = m->ops->readpages(ip, idx, pas, n);
+	read_end(pgs, n, err);
+	spin_lock(&pagecache_lock);
+	m->ra_next = idx + n;
+	spin_unlock(&pagecache_lock);
+	return err;
+}
+
+/*
+ * Page idx of m, uptodate and held, or NULL with *err.  A page missing
+ * is read with those after it when the reader is sequential (idx follows
+ * the last page read, or is the first).
+ */
+static struct page *get_page(struct address_space *m, struct inode *ip, uint64_t idx, uint64_t size,
+			     int *err)
+{
+	for (int tries = 0; tries < 4; tries++) {
+		struct page *pg;
+		bool seq;
+
+		spin_lock(&pagecache_lock);
+		if ((pg = lookup(m, idx)))
+			pg->refcnt++;
+		seq = idx == 0 || idx == m->ra_next;
+		spin_unlock(&pagecache_lock);
+		if (!pg) {
+			if ((*err = read_pages(m, ip, idx, seq ? FILEMAP_RA_PAGES : 1, size)))
+				return NULL;
+			continue; /* now cached (or another task's read is) */
+		}
+		page_wait_unlocked(pg);
+		if (__atomic_load_n(&pg->flags, __ATOMIC_ACQUIRE) & PG_UPTODATE)
+			return pg;
+		page_put(pg); /* another task's read failed: ours tries again */
+	}
+	*err = -EIO;
+	return NULL;
+}
+
+long filemap_read(struct address_space *m, struct inode *ip, struct iov_iter *to, uint64_t off,
+		  uint64_t size)
+{
+	long done = 0;
+
+	while (to->left && off < size) {
+		size_t in = off % PAGE_SIZE, len = PAGE_SIZE - in, n;
+		int err;
+		struct page *pg = get_page(m, ip, off / PAGE_SIZE, size, &err);
+
+		if (!pg)
+			return done ? done : err;
+		if (len > size - off)
+			len = size - off;
+		/* No lock held: a fault on the user's buffer may read this
+		 * very file through its mapping. */
+		n = copy_to_iter((char *)P2V(pg->pa) + in, len, to);
+		page_put(pg);
+		done += n;
+		off += n;
+		if (n < len)
+			return done ? done : -EFAULT;
+	}
+	return done;
+}
+
+/* Under nothing: page idx of m if cached and uptodate, held. */
+static struct page *find_uptodate(struct address_space *m, uint64_t idx)
+{
+	struct page *pg;
+
+	spin_lock(&pagecache_lock);
+	if ((pg = lookup(m, idx)) && (pg->flags & (PG_UPTODATE | PG_LOCKED)) == PG_UPTODATE)
+		pg->refcnt++;
+	else
+		pg = NULL;
+	spin_unlock(&pagecache_lock);
+	return pg;
+}
+
+uint64_t filemap_page_ref(struct address_space *m, struct inode *ip, uint64_t idx, bool read)
+{
+	uint64_t size = inode_size(ip), pa;
+	struct page *pg;
+	int err;
+
+	if (idx >= (size + PAGE_SIZE - 1) / PAGE_SIZE)
+		return 0;
+	pg = read ? get_page(m, ip, idx, size, &err) : find_uptodate(m, idx);
+	if (!pg)
+		return 0;
+	pa = pg->pa;
+	frame_ref(pa); /* the caller's: the frame outlives the page if need be */
+	page_put(pg);
+	return pa;
+}
+
+/* Under pagecache_lock: removes m's pages from index first on (all of
+ * them from 0) into *gone (those to free).  A page held or locked leaves
+ * the cache too; its holder's put frees it. */
+static void remove_from(struct address_space *m, uint64_t first, struct list_head *gone)
+{
+	struct page *pg, *n;
+
+	list_for_each_entry_safe(pg, n, &m->pages, mapping_link)
+	{
+		if (pg->index < first)
+			continue;
+		if (m->nrpages == 1 && !m->host) { /* the last: page_remove frees m */
+			if (page_remove(pg))
+				list_add(&pg->lru_link, gone);
+			return;
+		}
+		if (page_remove(pg))
+			list_add(&pg->lru_link, gone);
+	}
+}
+
+static void free_list(struct list_head *gone)
+{
+	struct page *pg, *n;
+
+	list_for_each_entry_safe(pg, n, gone, lru_link) page_free(pg);
+}
+
+void filemap_truncate(struct address_space *m, uint64_t size)
+{
+	struct list_head gone = LIST_HEAD_INIT(gone);
+	uint64_t first = (size + PAGE_SIZE - 1) / PAGE_SIZE;
+	struct page *tail;
+
+	spin_lock(&pagecache_lock);
+	remove_from(m, first, &gone);
+	if ((tail = size % PAGE_SIZE ? lookup(m, size / PAGE_SIZE) : NULL))
+		tail->refcnt++;
+	spin_unlock(&pagecache_lock);
+	free_list(&gone);
+	if (tail) { /* a later growth reads zeroes there, as from the disk */
+		page_wait_unlocked(tail);
+		memset((char *)P2V(tail->pa) + size % PAGE_SIZE, 0, PAGE_SIZE - size % PAGE_SIZE);
+		page_put(tail);
+	}
+}
+
+void filemap_detach(struct address_space *m, bool keep)
+{
+	struct list_head gone = LIST_HEAD_INIT(gone);
+
+	spin_lock(&pagecache_lock);
+	m->host = NULL;
+	m->ra_next = 0;
+	if (!keep && m->nrpages)
+		remove_from(m, 0, &gone); /* frees m with its last page */
+	else
+		mapping_gc(m);
+	spin_unlock(&pagecache_lock);
+	free_list(&gone);
+}
+
+void filemap_drop_sb(struct super_block *sb)
+{
+	struct list_head gone = LIST_HEAD_INIT(gone);
+
+	spin_lock(&pagecache_lock);
+	for (int i = 0; i < MAPPING_HASH; i++) {
+		struct address_space *m, *n;
+
+		list_for_each_entry_safe(m, n, &mapping_hash[i], hash_link) if (m->sb == sb)
+		{
+			m->host = NULL; /* no inode of sb is left */
+			if (m->nrpages)
+				remove_from(m, 0, &gone);
+			else
+				mapping_gc(m);
+		}
+	}
+	spin_unlock(&pagecache_lock);
+	free_list(&gone);
+}
+
+unsigned long filemap_shrink(unsigned long want)
+{
+	struct list_head gone = LIST_HEAD_INIT(gone);
+	unsigned long freed = 0;
+	struct page *pg, *n;
+
+	spin_lock(&pagecache_lock);
+	for (pg = list_entry(lru.prev, struct page, lru_link);
+	     &pg->lru_link != &lru && freed < want; pg = n) {
+		n = list_entry(pg->lru_link.prev, struct page, lru_link);
+		/* Held, being read, or mapped by a process (no reverse map to
+		 * unmap it): it stays. */
+		if (pg->refcnt != 1 || pg->flags != PG_UPTODATE || frame_refcount(pg->pa) != 1)
+			continue;
+		page_remove(pg); /* may free a mapping, never a page's neighbour */
+		list_add(&pg->lru_link, &gone);
+		freed++;
+	}
+	spin_unlock(&pagecache_lock);
+	free_list(&gone);
+	return freed;
+}
+
+/*
+ * /proc/sys/vm/drop_caches (root, write-only as Linux's 0200): 1 drops the
+ * clean page cache and the clean cached blocks (Linux's buffers live in
+ * the block devices' page cache, so its 1 drops them too), 2 the slab
+ * caches' free memory (the heap's purge), 3 both; any other positive
+ * number is taken as its low bits say (Linux 6.x).  Dirty pages stay.
+ */
+static int drop_caches;
+
+static long drop_caches_store(const struct proc_sys_row *row, const char *text, size_t len,
+			      uint64_t *pos)
+{
+	long ret = proc_sys_int_store(row, text, len, pos);
+	int v = __atomic_load_n(&drop_caches, __ATOMIC_RELAXED);
+
+	if (ret > 0 && (v & 1)) {
+		filemap_shrink(~0UL);
+		bcache_shrink(~0UL);
+	}
+	if (ret > 0 && (v & 2))
+		heap_purge();
+	return ret;
+}
+
+PROC_SYS_ROW(drop_caches_row, .path = "vm/drop_caches", .mode = 0200, .show = proc_sys_int_show,
+	     .store = drop_caches_store, .data = &drop_caches, .min = 1, .max = __INT_MAX__);
