@@ -108,6 +108,12 @@ struct inode_operations {
 	long (*read_iter)(struct inode *ip, struct iov_iter *to, uint64_t off);
 	long (*write_iter)(struct inode *ip, struct iov_iter *from, uint64_t off);
 	uint64_t (*page_ref)(struct inode *ip, size_t idx, bool fill);
+	/* A file whose pages may need I/O (a disk file system's): page_ref
+	 * never sleeps (faults call it under the uvm lock) and gives only a
+	 * page in memory; page_prepare reads page idx in, with no lock of the
+	 * caller's held, for the fault to retry: 0 or -EIO, -ENOMEM.  NULL:
+	 * page_ref has every page at once (the ramfs). */
+	int (*page_prepare)(struct inode *ip, size_t idx);
 	int (*fallocate)(struct inode *ip, bool punch, bool keep_size, uint64_t off, uint64_t len);
 	long (*seek_hole_data)(struct inode *ip, long off, bool hole);
 	size_t (*resident_pages)(struct inode *ip);

@@ -52,17 +52,46 @@ static uint64_t user_zeroed_frame(void)
  * own, a hole filled first, as Linux's tmpfs fault (shmem_fault) does for
  * private mappings too: the page is then in the file's cache, where
  * mincore finds it for every process mapping the file.  0 with *err:
- * -EIO past the end of the file or with the ramfs full (SIGBUS, as Linux).
+ * -EIO past the end of the file or with the ramfs full (SIGBUS, as Linux),
+ * -EAGAIN for a disk file's page that is not in memory (the caller reads
+ * it with the lock dropped: prepare_file_page).
  */
 static uint64_t file_frame(struct vma *v, uint64_t va, int *err)
 {
-	uint64_t off = v->off + (va - v->start);
+	uint64_t off = v->off + (va - v->start), pa;
 
 	*err = -EIO;
 	if (off >= inode_size(v->file))
 		return 0;
-	return inode_page_fill_ref(v->file, off / PAGE_SIZE);
+	if (!(pa = inode_page_fill_ref(v->file, off / PAGE_SIZE)) && v->file->op->page_prepare)
+		*err = -EAGAIN;
+	return pa;
 }
+
+/*
+ * Under u->lock, after fault_in_page's -EAGAIN for page va of v: reads
+ * the file's page into its cache with the lock dropped (the read
+ * sleeps; the inode is held meanwhile, as v may go), then takes the lock
+ * again for the caller to retry: 0 or -EIO, -ENOMEM.  v may be gone
+ * after it.
+ */
+static int prepare_file_page(struct uvm *u, struct vma *v, uint64_t va)
+{
+	struct inode *ip = v->file;
+	size_t idx = (v->off + (va - v->start)) / PAGE_SIZE;
+	int err;
+
+	inode_get(ip);
+	spin_unlock(&u->lock);
+	err = ip->op->page_prepare(ip, idx);
+	inode_put(ip);
+	spin_lock(&u->lock);
+	return err;
+}
+
+/* Reads before a fault gives up on a page reclaimed as soon as read
+ * (memory that tight goes to the OOM path: -ENOMEM). */
+#define PREPARE_TRIES 8
 
 /* Maps page va of v on its first touch.  0 or -errno (see file_frame). */
 static int fault_in_page(struct uvm *u, struct vma *v, uint64_t va)
@@ -84,28 +113,29 @@ static int fault_in_page(struct uvm *u, struct vma *v, uint64_t va)
 #define POPULATE_BATCH 64 /* pages per hold of the uvm lock */
 
 /* Under u->lock: maps pages of v from *va up to stop (POPULATE_BATCH at
- * most), advancing *va.  0, -ENOMEM, -EIO (the file ends). */
+ * most), advancing *va to the first page not mapped.  0, -ENOMEM, -EIO
+ * (the file ends), -EAGAIN (*va's file page needs reading). */
 static int populate_batch(struct uvm *u, struct vma *v, uint64_t *va, uint64_t stop)
 {
 	uint64_t flags;
-	int err = 0;
+	int err;
 
 	if (!(v->prot & (PROT_READ | PROT_WRITE | PROT_EXEC))) {
 		*va = stop; /* nothing may touch it: nothing to map */
 		return 0;
 	}
-	for (int n = 0; *va < stop && n < POPULATE_BATCH && !err; *va += PAGE_SIZE, n++)
-		if (translate(u->space, *va, NULL, &flags) &&
-		    (err = fault_in_page(u, v, *va)) == -EEXIST)
-			err = 0;
-	return err;
+	for (int n = 0; *va < stop && n < POPULATE_BATCH; *va += PAGE_SIZE, n++)
+		if (translate(u->space, *va, NULL, &flags) && (err = fault_in_page(u, v, *va)) &&
+		    err != -EEXIST)
+			return err;
+	return 0;
 }
 
 int uvm_populate(struct uvm *u, uint64_t start, uint64_t end)
 {
 	uint64_t va = start;
 	struct vma *v;
-	int err = 0;
+	int err = 0, tries = 0;
 
 	while (va < end && !err) {
 		spin_lock(&u->lock);
@@ -114,8 +144,11 @@ int uvm_populate(struct uvm *u, uint64_t start, uint64_t end)
 			break;
 		}
 		va = va > v->start ? va : v->start;
-		uint64_t stop = v->end < end ? v->end : end;
+		uint64_t stop = v->end < end ? v->end : end, from = va;
 		err = populate_batch(u, v, &va, stop);
+		tries = va == from ? tries + 1 : 0;
+		if (err == -EAGAIN)
+			err = tries > PREPARE_TRIES ? -ENOMEM : prepare_file_page(u, v, va);
 		spin_unlock(&u->lock);
 		if (err == -EIO) { /* past the end of the file: the rest of v too */
 			va = stop;
@@ -153,11 +186,22 @@ static int resolve_fault(struct task *t, uint64_t va, uint64_t error)
 		return flags & PTE_WRITE ? 0 : err;
 	}
 	spin_lock(&u->lock);
-	v = vma_find(u, va);
-	if (v && v->start > va && (v->flags & VMA_GROWSDOWN))
-		v = vma_stack_grow(u, va, rlimit_soft(t->group, RLIMIT_STACK));
-	if (v && v->start <= va && access_allowed(v, error))
-		err = fault_in_page(u, v, va); /* a write faults again to copy */
+	for (int tries = 0;; tries++) {
+		err = -EFAULT;
+		v = vma_find(u, va);
+		if (v && v->start > va && (v->flags & VMA_GROWSDOWN))
+			v = vma_stack_grow(u, va, rlimit_soft(t->group, RLIMIT_STACK));
+		if (v && v->start <= va && access_allowed(v, error))
+			err = fault_in_page(u, v, va); /* a write faults again to copy */
+		if (err != -EAGAIN)
+			break;
+		if (tries == PREPARE_TRIES) {
+			err = -ENOMEM;
+			break;
+		}
+		if ((err = prepare_file_page(u, v, va)))
+			break;
+	}
 	spin_unlock(&u->lock);
 	return err;
 }

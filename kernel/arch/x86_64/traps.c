@@ -186,10 +186,20 @@ static void handle_exception(struct trapframe *tf)
 	struct task *t = current();
 	int sig = 0;
 
-	/* First touch and copy-on-write, whoever touched the user page. */
-	if (tf->vector == VEC_PAGE_FAULT && t->pid &&
-	    !(sig = uvm_handle_fault(t, read_cr2(), tf->error)))
-		return;
+	/* First touch and copy-on-write, whoever touched the user page.
+	 * With interrupts on when the faulting code had them (Linux's
+	 * do_user_addr_fault): a disk file's page is read in, which sleeps. */
+	if (tf->vector == VEC_PAGE_FAULT && t->pid) {
+		bool irqs = tf->rflags & RFLAGS_IF;
+
+		if (irqs)
+			irq_enable();
+		sig = uvm_handle_fault(t, read_cr2(), tf->error);
+		if (irqs)
+			irq_disable();
+		if (!sig)
+			return;
+	}
 	if (!trapframe_from_user(tf) && (fixup = extable_fixup(tf->rip))) {
 		/* A probe or user copy faulted: resume at its fixup with -EFAULT. */
 		tf->rip = fixup;

@@ -10,6 +10,7 @@
 #include "lib/iov_iter.h"
 #include "lib/string.h"
 #include "mm/filemap.h"
+#include "mm/frame.h"
 #include "mm/layout.h"
 #include <uapi/errno.h>
 
@@ -89,15 +90,27 @@ static long ext2_write_iter(struct inode *ip, struct iov_iter *from, uint64_t of
 /*
  * The cached page itself: a shared mapping and read() see one frame; a
  * private mapping maps it read-only and copies on its first write
- * (mm/uvm.c).  fill (a fault) reads a page that is not cached; without
- * it (mincore, smaps, execve) only a cached page is given, so mincore
- * tells what is resident, and execve copies what is not (reading it
- * into the cache: the next execve shares it).  A hole reads as a page
- * of zeroes, cached as any other.
+ * (mm/uvm.c).  Only a cached page, whether fill or not: faults call it
+ * under the uvm lock, and read a missing page first with page_prepare.
+ * So mincore tells what is resident, and execve maps cached text and
+ * copies the rest (reading it into the cache: the next execve shares
+ * it).  A hole reads as a page of zeroes, cached as any other.
  */
 static uint64_t ext2_page_ref(struct inode *ip, size_t idx, bool fill)
 {
-	return filemap_page_ref(EXT2_I(ip)->mapping, ip, idx, fill);
+	(void)fill;
+	return filemap_page_ref(EXT2_I(ip)->mapping, ip, idx, false);
+}
+
+/* A fault's page read into the cache (no lock held). */
+static int ext2_page_prepare(struct inode *ip, size_t idx)
+{
+	uint64_t pa = filemap_page_ref(EXT2_I(ip)->mapping, ip, idx, true);
+
+	if (!pa)
+		return -EIO;
+	frame_unref(pa);
+	return 0;
 }
 
 /* Every byte below the size is data (holes are not told apart yet). */
@@ -120,6 +133,7 @@ const struct inode_operations ext2_file_iops = {
     .read_iter = ext2_read_iter,
     .write_iter = ext2_write_iter,
     .page_ref = ext2_page_ref,
+    .page_prepare = ext2_page_prepare,
     .seek_hole_data = ext2_seek_hole_data,
     .resident_pages = ext2_resident_pages,
 };
