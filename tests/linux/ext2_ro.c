@@ -328,7 +328,7 @@ int main(int argc, char **argv)
 		umount(mnt);
 		loop_detach(lfd);
 	}
-	plan(on_fdkernel() ? 2 * 37 + 7 + 7 : 2 * 36 + 7);
+	plan(on_fdkernel() ? 2 * 37 + 7 + 9 : 2 * 36 + 7);
 	{
 		char img[300];
 
@@ -353,6 +353,7 @@ int main(int argc, char **argv)
 		check_bad("bad-groups.img", NULL);
 		check_bad("bad-indirect.img", "big");
 		check_bad("bad-reclen.img", "many/f000");
+		check_bad("bad-linksize.img", "slow-link");
 	}
 	rmdir(mnt);
 	return done();

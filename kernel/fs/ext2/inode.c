@@ -174,9 +174,10 @@ static int read_link(struct inode *ip, const struct ext2_disk_inode *d)
 	uint32_t pblk;
 	int err;
 
-	if (!size || size >= PATH_MAX || size >= EXT2_SB(ip->sb)->block_size ||
-	    !(ip->link.target = kmalloc(size + 1)))
-		return size ? -ENOMEM : -EIO;
+	if (!size || size >= PATH_MAX || size >= EXT2_SB(ip->sb)->block_size)
+		return -EIO; /* a damaged size, not a lack of memory (ext2_fuzz seed 2) */
+	if (!(ip->link.target = kmalloc(size + 1)))
+		return -ENOMEM;
 	if (!d->i_blocks) {
 		if (size >= EXT2_FAST_LINK_MAX)
 			return -EIO;
