@@ -118,11 +118,13 @@ static const struct fuzz_class *pick_class(void)
 }
 
 /* For the log: the call each thread of an overrunning scenario process
- * sleeps in, or "running" (/proc/<pid>/task/<tid>/syscall). */
+ * sleeps in, or "running" (/proc/<pid>/task/<tid>/syscall), on the console
+ * (the worker's stdout is /dev/null). */
 static void show_threads(pid_t pid)
 {
-	char path[64], line[200];
+	char path[64], line[200], out[300];
 	struct dirent *de;
+	int con = open("/dev/console", O_WRONLY | O_NOCTTY);
 	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
 	DIR *d = opendir(path);
 	while (d && (de = readdir(d))) {
@@ -133,11 +135,14 @@ static void show_threads(pid_t pid)
 		ssize_t n = fd >= 0 ? read(fd, line, sizeof line - 1) : -1;
 		close(fd);
 		line[n > 0 ? n : 0] = '\0';
-		diag("overrun: process %d thread %s: %.*s", (int)pid, de->d_name,
-		     (int)strcspn(line, "\n"), line);
+		int len = snprintf(out, sizeof out, "# fuzz: overrun: process %d thread %s: %.*s\n",
+				   (int)pid, de->d_name, (int)strcspn(line, "\n"), line);
+		if (write(con, out, (size_t)len) < 0)
+			break;
 	}
 	if (d)
 		closedir(d);
+	close(con);
 }
 
 /* Play scenario C in a process of its own (whatever it changes, fds, limits,

@@ -38,18 +38,22 @@ static void private_dev(void)
 {
 	static const struct {
 		const char *path;
-		unsigned int major, minor;
-	} nodes[] = {{"/dev/null", 1, 3},    {"/dev/zero", 1, 5}, {"/dev/full", 1, 7},
-		     {"/dev/urandom", 1, 9}, {"/dev/ptmx", 5, 2}, {"/dev/profile", 10, 240}};
+		unsigned int major, minor, mode;
+	} nodes[] = {
+	    {"/dev/null", 1, 3, 0666},	  {"/dev/zero", 1, 5, 0666},
+	    {"/dev/full", 1, 7, 0666},	  {"/dev/urandom", 1, 9, 0666},
+	    {"/dev/ptmx", 5, 2, 0666},	  {"/dev/profile", 10, 240, 0666},
+	    {"/dev/console", 5, 1, 0600}, /* show_threads' */
+	};
 
 	if (raw_call(__NR_unshare, 0x20000 /* CLONE_NEWNS */, 0, 0) ||
 	    fz_mount("fuzzdev", "/dev", "tmpfs", 0, "mode=755") || mkdir("/dev/pts", 0755) ||
 	    fz_mount("devpts", "/dev/pts", "devpts", 0, ""))
 		finish(SETUP_FAILED + 4);
 	for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++)
-		if (raw_call(__NR_mknod, (long)nodes[i].path, S_IFCHR | 0666,
+		if (raw_call(__NR_mknod, (long)nodes[i].path, S_IFCHR | nodes[i].mode,
 			     (long)((nodes[i].major << 8) | nodes[i].minor)) ||
-		    chmod(nodes[i].path, 0666)) /* past the umask */
+		    chmod(nodes[i].path, nodes[i].mode)) /* past the umask */
 			finish(SETUP_FAILED + 4);
 }
 
