@@ -322,7 +322,10 @@ static struct page *get_page(struct address_space *m, struct inode *ip, uint64_t
 		seq = idx == 0 || idx == m->ra_next;
 		spin_unlock(&pagecache_lock);
 		if (!pg) {
-			if ((*err = read_pages(m, ip, idx, seq ? FILEMAP_RA_PAGES : 1, size)))
+			/* A readahead that failed (a bad block anywhere in its
+			 * window) is dropped: the page alone is read again. */
+			if ((*err = read_pages(m, ip, idx, seq ? FILEMAP_RA_PAGES : 1, size)) &&
+			    (!seq || (*err = read_pages(m, ip, idx, 1, size))))
 				return NULL;
 			continue; /* now cached (or another task's read is) */
 		}
@@ -345,10 +348,22 @@ long filemap_read(struct address_space *m, struct inode *ip, struct iov_iter *to
 		int err;
 		struct page *pg = get_page(m, ip, off / PAGE_SIZE, size, &err);
 
-		if (!pg)
-			return done ? done : err;
 		if (len > size - off)
 			len = size - off;
+		if (!pg && err == -EIO && m->ops->read_uncached) {
+			/* A page that cannot be read whole: its blocks that can
+			 * (Linux's partially uptodate pages), up to the bad one. */
+			long r =
+			    m->ops->read_uncached(ip, off, len < to->left ? len : to->left, to);
+
+			if (r > 0)
+				done += r, off += r;
+			if (r > 0 && (size_t)r == len)
+				continue;
+			return done ? done : r;
+		}
+		if (!pg)
+			return done ? done : err;
 		/* No lock held: a fault on the user's buffer may read this
 		 * very file through its mapping. */
 		n = copy_to_iter((char *)P2V(pg->pa) + in, len, to);

@@ -37,6 +37,13 @@ struct filemap_ops {
 	 * reads consecutive blocks with one bio (readahead's point).
 	 */
 	int (*readpages)(struct inode *ip, uint64_t first, const uint64_t *pas, unsigned int n);
+	/*
+	 * A read of len bytes at off (inside one page) that bypasses the
+	 * cache, a block at a time, for a page readpages cannot read whole
+	 * (a bad block): the bytes before the first block that fails are
+	 * the reader's.  Bytes copied, or -EIO / -EFAULT.  NULL: none.
+	 */
+	long (*read_uncached)(struct inode *ip, uint64_t off, size_t len, struct iov_iter *to);
 };
 
 /*

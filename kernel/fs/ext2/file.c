@@ -72,8 +72,39 @@ static int ext2_readpages(struct inode *ip, uint64_t first, const uint64_t *pas,
 	return err;
 }
 
+/* A page the cache could not read (a bad block in it): its blocks one by
+ * one through a frame of their own, up to the first that fails. */
+static long ext2_read_uncached(struct inode *ip, uint64_t off, size_t len, struct iov_iter *to)
+{
+	uint32_t bs = EXT2_SB(ip->sb)->block_size, pblk;
+	uint64_t pa = frame_alloc();
+	long done = 0;
+	int err = 0;
+
+	if (!pa)
+		return -ENOMEM;
+	while ((size_t)done < len && !err) {
+		size_t in = off % bs, n = bs - in < len - done ? bs - in : len - done;
+
+		if (!(err = ext2_bmap(ip, off / bs, &pblk)) && pblk)
+			err = blkdev_rw_kernel(ip->sb->bdev, BIO_READ, (uint64_t)pblk * bs, P2V(pa),
+					       bs)
+				  ? -EIO
+				  : 0;
+		if (!err && !pblk)
+			memset(P2V(pa), 0, bs);
+		if (!err && copy_to_iter((char *)P2V(pa) + in, n, to) != n)
+			err = -EFAULT;
+		if (!err)
+			done += n, off += n;
+	}
+	frame_unref(pa);
+	return done ? done : err;
+}
+
 const struct filemap_ops ext2_filemap_ops = {
     .readpages = ext2_readpages,
+    .read_uncached = ext2_read_uncached,
 };
 
 static long ext2_read_iter(struct inode *ip, struct iov_iter *to, uint64_t off)
