@@ -174,6 +174,9 @@ $(ISO_CORE): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 # /dev/vdd, ext2 (a copy of ext2-images' good-1k.img, made anew too)
 # behind the error injector: a block of a file cannot be read, the last
 # KiB cannot be written (tests/harness/ext2-faulty, tests/linux/ext2_ioerr.c).
+# The scratch disk holds a fresh 16 MiB ext2 at 32 MiB too (label
+# fdk-ext2-rw, past blk_virtio's regions) that tests/linux/ext2_rw.c
+# writes and the host checks after (e2fsck -fn, debugfs).
 DISK_SCRATCH := $(BUILD)/disk-scratch.img
 DISK_RO := $(BUILD)/disk-ro.img
 DISK_EXT2_FAULTY := $(BUILD)/disk-ext2-faulty.img
@@ -184,8 +187,13 @@ $(DISK_RO):
 	@mkdir -p $(@D)
 	seq -f 'ro-block %06g' 0 65535 > $@
 scratch_disk = rm -f $(DISK_SCRATCH) && truncate -s 64M $(DISK_SCRATCH) && \
+	mke2fs -q -F -t ext2 -L fdk-ext2-rw -E offset=33554432 $(DISK_SCRATCH) 16M >/dev/null && \
 	tests/harness/ext2-faulty $(EXT2_IMAGES) $(DISK_EXT2_FAULTY)
-disk_check = tests/harness/disk-check $(BUILD)/linux/blk_virtio $(DISK_SCRATCH)
+disk_check = tests/harness/disk-check $(BUILD)/linux/blk_virtio $(DISK_SCRATCH) \
+	$(BUILD)/linux/ext2_rw $(DISK_SCRATCH)
+# test-some checks the disks of the tests it ran.
+disk_check_some = $(if $(filter blk_virtio,$(T)),$(BUILD)/linux/blk_virtio $(DISK_SCRATCH)) \
+	$(if $(filter ext2_rw,$(T)),$(BUILD)/linux/ext2_rw $(DISK_SCRATCH))
 
 # `make test-some T="sig_regs sock_scm"`: the in-guest suite with only the
 # named test programs in /tests and /linux (a development aid; `make test`
@@ -210,5 +218,6 @@ test-some: $(KERNEL) $(INITRD) $(DISK_RO)
 	@$(scratch_disk)
 	@QEMU_SMP=$(or $(SMP),2) tests/harness/qemu-run --timeout 600 --log $(BUILD)/serial-some.log \
 		$(TEST_DISKS) $(ISO_SOME); status=$$?; \
-	if echo " $(T) " | grep -q " blk_virtio "; then $(disk_check) | sed -n '/^disk-check: not ok/p;$$p'; fi; \
+	if [ -n "$(disk_check_some)" ]; then tests/harness/disk-check $(disk_check_some) | \
+		sed -n '/^disk-check: .*not ok/p;$$p'; fi; \
 	exit $$status

@@ -4,6 +4,7 @@
  * xv6's bio.c, with Linux's dirty flag and a size bound.
  */
 #include "block/bcache.h"
+#include "proc/task.h"
 #include "block/blkdev.h"
 #include "lib/printk.h"
 #include "lib/string.h"
@@ -147,22 +148,30 @@ static void writeback_one(struct buf *b)
 /*
  * Makes room for one more buffer when the cache is at its bound: frees
  * clean unused buffers from the cold end, or writes a dirty one back and
- * tries again.  A cache whose every buffer is held grows past its bound
- * (each holder holds a few, for a bounded time).
+ * tries again.  A write-back can need a buffer itself (a loop device over
+ * a disk goes through the disk's cache), whose make_room would write
+ * another back, and so on down the stack: inside one (the task's
+ * bcache_evicting) only clean buffers go, and the cache grows past its
+ * bound by one.  A cache whose every buffer is held grows past its bound
+ * too (each holder holds a few, for a bounded time).
  */
 static void make_room(void)
 {
+	struct task *t = current();
+
 	for (int tries = 0; tries < 8; tries++) {
 		struct buf *dirty;
 
-		if (bcache_count() < bcache_max() || bcache_shrink(1))
+		if (bcache_count() < bcache_max() || bcache_shrink(1) || t->bcache_evicting)
 			return;
 		spin_lock(&bcache_lock);
 		dirty = cold_dirty();
 		spin_unlock(&bcache_lock);
 		if (!dirty)
 			return;
+		t->bcache_evicting = true;
 		writeback_one(dirty);
+		t->bcache_evicting = false;
 	}
 }
 

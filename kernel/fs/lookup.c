@@ -629,10 +629,16 @@ static int create_last(struct walk *w, const struct path_last *last, unsigned in
 		return -EISDIR; /* Linux: O_CREAT never makes a directory */
 	w->named = true;
 	ip->mnt = w->cur.mnt;
-	if ((ip->inode = dir_lookup(w->cur.inode, last->name, last->len))) {
+	err = dir_find(w->cur.inode, last->name, last->len, &ip->inode);
+	if (err && err != -ENOENT && err != -ESRCH) {
+		ip->inode = NULL;
+		return err; /* a damaged directory (EIO): Linux's lookup error */
+	}
+	if (!err) {
 		mnt_get(ip->mnt);
 		mount_down(ip);
 	} else {
+		ip->inode = NULL;
 		if ((err = path_want_write(&w->cur)) || (err = may_create(w->cur.inode)))
 			return err;
 		err = dir_create(w->cur.inode, last->name, last->len, S_IFREG | (mode & 07777), 0,

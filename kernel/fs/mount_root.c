@@ -98,7 +98,9 @@ void vfs_mount_root(void)
 			panic("vfs: no %s to move onto the root (%d)", boot_mounts[i], err);
 	vfs_root_path(&root);
 	err = mount_types(&root, flags);
-	if (err == -EROFS && !(flags & MS_RDONLY)) {
+	/* A read-only device: EACCES from the read-write open (Linux's),
+	 * EROFS from a file system that cannot write. */
+	if ((err == -EROFS || err == -EACCES) && !(flags & MS_RDONLY)) {
 		printk("VFS: %s is write-protected, mounting read-only\n", kopts.root);
 		err = mount_types(&root, flags |= MS_RDONLY);
 	}

@@ -84,7 +84,7 @@ static struct super_block *sb_alloc(const struct fs_type *type, int *err)
 }
 
 struct super_block *sb_create_bdev(const struct fs_type *type, struct block_device *bdev,
-				   const char *data, int *err)
+				   unsigned int sb_flags, const char *data, int *err)
 {
 	struct super_block *sb = sb_alloc(type, err);
 
@@ -93,6 +93,7 @@ struct super_block *sb_create_bdev(const struct fs_type *type, struct block_devi
 		return NULL;
 	}
 	sb->bdev = bdev; /* closed by put_super at the instance's end */
+	sb->flags = sb_flags;
 	if ((*err = type->fill(sb, data))) {
 		sb_put(sb);
 		return NULL;

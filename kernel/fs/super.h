@@ -26,7 +26,8 @@ struct kstatfs {
 };
 
 /* Super-block flags (Linux's SB_* values, as mount(2)'s MS_*). */
-#define SB_RDONLY 1U
+#define SB_RDONLY      1U
+#define SB_SYNCHRONOUS 16U /* writes reach the disk before the call returns */
 
 /*
  * What an instance does with its inodes' memory (Linux's
@@ -51,6 +52,11 @@ struct super_operations {
 	/* statfs's counts (Linux's ->statfs); NULL: the instance's page
 	 * and inode limits, as tmpfs. */
 	void (*statfs)(struct super_block *sb, struct kstatfs *st);
+	/* Writes everything of the instance back to its device and asks
+	 * the device to flush its cache (Linux's ->sync_fs with wait, plus
+	 * the writeback of the instance's dirty buffers): 0 or -EIO.  NULL:
+	 * nothing to write (the ramfs). */
+	int (*sync_fs)(struct super_block *sb);
 };
 
 struct fs_type {
@@ -63,8 +69,10 @@ struct fs_type {
 	 * an option it does not know or a bad value, -ENOMEM.
 	 */
 	int (*fill)(struct super_block *sb, const char *data);
-	/* Changes options of a mounted instance (MS_REMOUNT): 0 or -EINVAL. */
-	int (*remount)(struct super_block *sb, const char *data);
+	/* Changes options of a mounted instance (MS_REMOUNT, with the
+	 * mount(2) flags asked: MS_RDONLY, MS_SYNCHRONOUS): 0 or -EINVAL.
+	 * The VFS sets the instance's read-only flag after it. */
+	int (*remount)(struct super_block *sb, unsigned long flags, const char *data);
 	/* Its options as mountinfo shows them after "rw"/"ro" (",size=..."). */
 	void (*show_options)(struct super_block *sb, char *buf, size_t size);
 	/* One instance for every mount (proc, sysfs): fill runs once and
@@ -76,7 +84,7 @@ struct fs_type {
 	/* The chattr flags (FS_*_FL) its inodes keep: FS_IOC_SETFLAGS of
 	 * others is EOPNOTSUPP; 0: no FS_IOC_GETFLAGS either (ENOTTY). */
 	uint32_t attr_flags;
-	/* Mounts only read-only (no write support yet): a mount or remount
+	/* Mounts only read-only (no write support): a mount or remount
 	 * without MS_RDONLY is EROFS (busybox's mount retries read-only). */
 	bool read_only;
 };
@@ -135,9 +143,10 @@ extern const struct fs_type tmpfs_type, proc_type, sysfs_type, devtmpfs_type, in
 struct super_block *sb_create(const struct fs_type *type, const char *data, int *err);
 /* The same for a type on a block device: bdev (opened by the caller)
  * passes to the instance, which closes it at its end, or is closed here
- * on failure. */
+ * on failure.  sb_flags (SB_RDONLY, SB_SYNCHRONOUS) are the instance's
+ * before fill runs, so fill knows whether it may write. */
 struct super_block *sb_create_bdev(const struct fs_type *type, struct block_device *bdev,
-				   const char *data, int *err);
+				   unsigned int sb_flags, const char *data, int *err);
 void sb_get(struct super_block *sb);
 void sb_put(struct super_block *sb);
 /* Instances alive (leak accounting). */

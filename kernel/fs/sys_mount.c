@@ -23,6 +23,7 @@
 #define MS_NOSUID      2UL
 #define MS_NODEV       4UL
 #define MS_NOEXEC      8UL
+#define MS_SYNCHRONOUS 16UL
 #define MS_REMOUNT     32UL
 #define MS_BIND	       4096UL
 #define MS_MOVE	       8192UL
@@ -108,7 +109,7 @@ static int do_remount(const struct path *p, unsigned long flags, const char *dat
 		return -EBUSY;
 	if (!bind && !(flags & MS_RDONLY) && sb->type->read_only)
 		return -EROFS;
-	if (!bind && sb->type->remount && (err = sb->type->remount(sb, data)))
+	if (!bind && sb->type->remount && (err = sb->type->remount(sb, flags, data)))
 		return err;
 	return mount_set_flags(p, mnt_flags_of(flags), !bind);
 }
@@ -179,10 +180,12 @@ static int do_change_type(const struct path *p, unsigned long flags)
  * A new instance of a type on a block device: source names the device
  * (links followed), which the instance opens and holds (Linux's
  * mount_bdev).  ENOTBLK for another kind of file, EACCES through a
- * nodev mount, ENXIO without a registered device.
+ * nodev mount or for a read-write mount of a read-only device (Linux's
+ * bdev open for writing; mount(8) retries read-only), ENXIO without a
+ * registered device.
  */
 static struct super_block *bdev_sb_create(const struct fs_type *fst, const char *source,
-					  const char *data, int *err)
+					  unsigned long flags, const char *data, int *err)
 {
 	struct block_device *bdev;
 	struct path from;
@@ -198,7 +201,15 @@ static struct super_block *bdev_sb_create(const struct fs_type *fst, const char 
 	path_put(&from);
 	if (*err || (*err = bdev_open(rdev, &bdev)))
 		return NULL;
-	return sb_create_bdev(fst, bdev, data, err);
+	if (!(flags & MS_RDONLY) && bdev_read_only(bdev)) {
+		bdev_close(bdev);
+		*err = -EACCES;
+		return NULL;
+	}
+	return sb_create_bdev(fst, bdev,
+			      (flags & MS_RDONLY ? SB_RDONLY : 0) |
+				  (flags & MS_SYNCHRONOUS ? SB_SYNCHRONOUS : 0),
+			      data, err);
 }
 
 int do_new_mount(const struct path *p, const char *type, const char *source, unsigned long flags,
@@ -217,7 +228,7 @@ int do_new_mount(const struct path *p, const char *type, const char *source, uns
 		return -ENOTDIR;
 	if (fst->read_only && !(flags & MS_RDONLY))
 		return -EROFS;
-	sb = fst->requires_dev ? bdev_sb_create(fst, source, data, &err)
+	sb = fst->requires_dev ? bdev_sb_create(fst, source, flags, data, &err)
 			       : sb_create(fst, data, &err);
 	if (!sb)
 		return err;

@@ -134,6 +134,11 @@ struct task {
 	 * cleared, inherited by clone, kept by execve (which then grants no
 	 * privilege, proc/cred.c); /proc/<pid>/status reads it. */
 	bool no_new_privs;
+	/* In a buffer-cache write-back of make_room (block/bcache.c): a
+	 * buffer it needs itself (a loop device over a disk) only frees
+	 * clean ones, so the write-backs do not nest down the stack.  Its
+	 * own task's. */
+	bool bcache_evicting;
 	/* A change of real uid found the new user past RLIMIT_NPROC: the
 	 * next execve fails with EAGAIN if it still is (Linux's
 	 * PF_NPROC_EXCEEDED: the set*id call itself succeeds, as daemons

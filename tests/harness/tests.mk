@@ -12,7 +12,7 @@ RESULTS := $(BUILD)/results
 # One boot of the test ISO on two CPUs, tasks on both: the kernel's
 # self-tests, then init runs /bin/runtests over /tests and its exit status
 # ends QEMU.  test-boot runs the suite again on one CPU.
-test-guest: $(ISO_TEST) $(DISK_RO) $(BUILD)/linux/blk_virtio
+test-guest: $(ISO_TEST) $(DISK_RO) $(BUILD)/linux/blk_virtio $(BUILD)/linux/ext2_rw
 	@mkdir -p $(RESULTS)
 	@$(scratch_disk)
 	@QEMU_SMP=2 tests/harness/qemu-run --timeout 1800 --log $(BUILD)/serial-test.log $(TEST_DISKS) $(ISO_TEST); \

@@ -1,76 +1,60 @@
 /*
  * ext2 inodes (docs/ext2.md): reading one from its group's inode table
- * (one VFS inode per disk inode while used: the instance's icache), the
- * block map (12 direct, single, double, triple indirect; 0 is a hole),
- * links and stat; regular files' data is file.c's.
+ * (one VFS inode per disk inode while used: the instance's icache),
+ * writing it back through the buffer cache, its end (an unlinked inode's
+ * blocks and number go back at its last put), links, stat and setattr.
  */
 #include "fs/ext2/ext2.h"
 #include "block/bcache.h"
 #include "block/blkdev.h"
-#include "lib/iov_iter.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/filemap.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
 #include "fs/vfs.h"
+#include "proc/rlimit.h"
 #include <uapi/errno.h>
 
+/* Damage found (Linux's ext2_error): the line, the error state the
+ * super block gets at its next write, and errors= (panic is taken as
+ * remount-ro: a damaged disk does not stop the kernel). */
 void ext2_error(struct super_block *sb, const char *what, uint64_t n)
 {
+	struct ext2_sb_info *si = EXT2_SB(sb);
+
 	printk("ext2: error (device %s): %s %llu\n", sb->bdev->name, what, (unsigned long long)n);
+	__atomic_or_fetch(&si->state, EXT2_ERROR_FS, __ATOMIC_RELAXED);
+	if (si->errors == EXT2_ERRORS_CONTINUE || ext2_rdonly(sb))
+		return;
+	if (si->errors == EXT2_ERRORS_PANIC)
+		printk("ext2: errors=panic taken as remount-ro (device %s)\n", sb->bdev->name);
+	printk("ext2: remounting filesystem read-only (device %s)\n", sb->bdev->name);
+	__atomic_or_fetch(&sb->flags, SB_RDONLY, __ATOMIC_RELAXED);
+}
+
+int ext2_dirty(struct super_block *sb, struct buf *b)
+{
+	bdirty(b);
+	return EXT2_SB(sb)->sync && bwrite(b) ? -EIO : 0;
+}
+
+bool ext2_data_block_ok(struct super_block *sb, uint32_t pblk, const char *what)
+{
+	const struct ext2_sb_info *si = EXT2_SB(sb);
+
+	if (pblk > si->first_data_block && pblk < si->blocks_count)
+		return true;
+	ext2_error(sb, what, pblk);
+	return false;
 }
 
 /* A block of the file system, checked to be a data block inside it. */
 int ext2_read_block(struct super_block *sb, uint32_t pblk, struct buf **out)
 {
-	const struct ext2_sb_info *si = EXT2_SB(sb);
-
-	if (pblk <= si->first_data_block || pblk >= si->blocks_count) {
-		ext2_error(sb, "block number outside the file system:", pblk);
+	if (!ext2_data_block_ok(sb, pblk, "block number outside the file system:"))
 		return -EIO;
-	}
 	return bread(sb->bdev, pblk, out) ? -EIO : 0;
-}
-
-int ext2_bmap(struct inode *ip, uint64_t lblk, uint32_t *pblk)
-{
-	struct ext2_sb_info *si = EXT2_SB(ip->sb);
-	uint64_t apb = si->addr_per_block, span = 1;
-	uint32_t ptr;
-	int depth = 0;
-
-	if (lblk < EXT2_NDIR) {
-		ptr = EXT2_I(ip)->block[lblk];
-	} else {
-		/* Which tree (depth 1..3) and the index inside it. */
-		lblk -= EXT2_NDIR;
-		for (depth = 1, span = apb; depth <= 3 && lblk >= span; depth++, span *= apb)
-			lblk -= span;
-		if (depth > 3) {
-			*pblk = 0; /* past what a map reaches: a hole */
-			return 0;
-		}
-		ptr = EXT2_I(ip)->block[EXT2_NDIR + depth - 1];
-	}
-	/* Each level is one read: depth bounds the walk, so no loop of
-	 * indirect blocks can make it endless. */
-	for (; depth > 0 && ptr; depth--) {
-		struct buf *b;
-		int err = ext2_read_block(ip->sb, ptr, &b);
-
-		if (err)
-			return err;
-		span /= apb;
-		ptr = ((const uint32_t *)b->data)[(lblk / span) % apb];
-		brelse(b);
-	}
-	if (ptr && (ptr <= si->first_data_block || ptr >= si->blocks_count)) {
-		ext2_error(ip->sb, "data block outside the file system:", ptr);
-		return -EIO;
-	}
-	*pblk = ptr;
-	return 0;
 }
 
 void ext2_getattr(struct inode *ip, struct uapi_stat *st)
@@ -84,7 +68,9 @@ void ext2_getattr(struct inode *ip, struct uapi_stat *st)
 	spin_unlock(&ip->lock);
 }
 
+/* Links, devices, FIFOs, sockets: metadata only. */
 static const struct inode_operations ext2_other_iops = {
+    .setattr = ext2_setattr,
     .getattr = ext2_getattr,
 };
 
@@ -96,6 +82,7 @@ struct inode *ext2_alloc_inode(struct super_block *sb, uint32_t mode)
 	if (!ei)
 		return NULL;
 	list_init(&ei->hash_link);
+	mutex_init(&ei->map_lock, "ext2_map");
 	ei->vfs.op = &ext2_other_iops;
 	if (S_ISDIR(mode)) {
 		ei->vfs.op = &ext2_dir_iops;
@@ -107,19 +94,56 @@ struct inode *ext2_alloc_inode(struct super_block *sb, uint32_t mode)
 	return &ei->vfs;
 }
 
+/* Whether i_block holds a block map (not a device number or a fast
+ * link's target). */
+static bool has_map(struct inode *ip)
+{
+	return S_ISREG(ip->mode) || S_ISDIR(ip->mode) ||
+	       (S_ISLNK(ip->mode) && EXT2_I(ip)->disk_blocks);
+}
+
+/*
+ * The last put of an inode no entry names (unlinked while open, or a
+ * creation that failed): its blocks, then its disk inode (dtime), then
+ * its bitmap bit go, so its number is reused only after the rest.  On a
+ * read-only instance it stays allocated: an orphan e2fsck frees.
+ */
+static void delete_inode(struct inode *ip)
+{
+	struct ext2_inode *ei = EXT2_I(ip);
+
+	mutex_lock(&ei->map_lock);
+	if (has_map(ip))
+		ext2_truncate_blocks(ip, 0);
+	spin_lock(&ip->lock);
+	ip->size = 0;
+	spin_unlock(&ip->lock);
+	ext2_write_inode(ip);
+	mutex_unlock(&ei->map_lock);
+	ext2_free_ino(ip->sb, ip->ino, S_ISDIR(ip->mode));
+}
+
 void ext2_free_inode(struct inode *ip)
 {
 	struct ext2_sb_info *si = EXT2_SB(ip->sb);
 	struct ext2_inode *ei = EXT2_I(ip);
+	bool hashed;
 
 	spin_lock(&si->icache_lock);
-	if (!list_empty(&ei->hash_link))
+	hashed = !list_empty(&ei->hash_link);
+	if (hashed)
 		list_del(&ei->hash_link);
 	spin_unlock(&si->icache_lock);
+	/* Its pages stay cached while the file exists; a deleted one's go
+	 * before its number can be reused (a new file of that number finds
+	 * a mapping of its own). */
+	if (ei->mapping)
+		filemap_detach(ei->mapping, ip->nlink > 0);
+	/* Only a hashed inode was read or made whole (a failed read is not). */
+	if (hashed && ip->nlink == 0 && !ext2_rdonly(ip->sb))
+		delete_inode(ip);
 	if (S_ISLNK(ip->mode))
 		kfree(ip->link.target);
-	if (ei->mapping) /* its pages stay cached while the file exists */
-		filemap_detach(ei->mapping, ip->nlink > 0);
 	kfree(ei);
 }
 
@@ -159,7 +183,7 @@ static int read_disk_inode(struct super_block *sb, uint32_t ino, struct ext2_dis
 	group = (ino - 1) / si->inodes_per_group;
 	idx = (ino - 1) % si->inodes_per_group;
 	byte = (uint64_t)idx * si->inode_size;
-	if ((err = ext2_read_block(sb, si->inode_table[group] + byte / si->block_size, &b)))
+	if ((err = ext2_read_block(sb, si->group[group].inode_table + byte / si->block_size, &b)))
 		return err;
 	memcpy(d, b->data + byte % si->block_size, sizeof(*d));
 	brelse(b);
@@ -183,7 +207,7 @@ static int read_link(struct inode *ip, const struct ext2_disk_inode *d)
 			return -EIO;
 		memcpy(ip->link.target, d->i_block, size);
 	} else {
-		if ((err = ext2_bmap(ip, 0, &pblk)) || !pblk ||
+		if ((err = ext2_get_block(ip, 0, false, &pblk)) || !pblk ||
 		    (err = ext2_read_block(ip->sb, pblk, &b)))
 			return err ? err : -EIO;
 		memcpy(ip->link.target, b->data, size);
@@ -193,14 +217,13 @@ static int read_link(struct inode *ip, const struct ext2_disk_inode *d)
 	return strlen(ip->link.target) == size ? 0 : -EIO;
 }
 
-/* Linux's new_decode_dev / old_decode_dev, into the 8:8 numbers here. */
+/* A device number from i_block: Linux's old encoding (8:8) in [0], else
+ * its new one in [1], which is the core's (a user's dev_t) as it is. */
 static uint32_t decode_rdev(const struct ext2_disk_inode *d)
 {
-	uint32_t old = d->i_block[0], nw = d->i_block[1];
+	uint32_t old = d->i_block[0];
 
-	if (old)
-		return MKDEV((old >> 8) & 0xff, old & 0xff);
-	return MKDEV((nw >> 8) & 0xfff, (nw & 0xff) | ((nw >> 12) & 0xfff00));
+	return old ? MKDEV((old >> 8) & 0xff, old & 0xff) : d->i_block[1];
 }
 
 static void fill_inode(struct inode *ip, const struct ext2_disk_inode *d)
@@ -217,6 +240,7 @@ static void fill_inode(struct inode *ip, const struct ext2_disk_inode *d)
 	ip->mtime_ns = d->i_mtime * 1000000000ULL;
 	ip->ctime_ns = d->i_ctime * 1000000000ULL;
 	ei->disk_blocks = d->i_blocks;
+	ei->flags = d->i_flags;
 	memcpy(ei->block, d->i_block, sizeof(ei->block));
 }
 
@@ -280,4 +304,142 @@ int ext2_iget(struct super_block *sb, uint32_t ino, struct inode **out)
 	}
 	*out = ip;
 	return 0;
+}
+
+void ext2_icache_add(struct inode *ip)
+{
+	struct ext2_sb_info *si = EXT2_SB(ip->sb);
+
+	spin_lock(&si->icache_lock);
+	list_add(&EXT2_I(ip)->hash_link, &si->icache);
+	spin_unlock(&si->icache_lock);
+}
+
+/* Under ip->lock: the core and map into the disk inode d (a new one was
+ * zeroed: Linux's ext2 zeroes a new raw inode, extra space included). */
+static void fill_disk_inode(struct inode *ip, struct ext2_disk_inode *d)
+{
+	struct ext2_inode *ei = EXT2_I(ip);
+
+	d->i_mode = ip->mode;
+	d->i_uid = ip->uid & 0xffff;
+	d->l_i_uid_high = ip->uid >> 16;
+	d->i_gid = ip->gid & 0xffff;
+	d->l_i_gid_high = ip->gid >> 16;
+	d->i_size = (uint32_t)ip->size;
+	d->i_size_high = S_ISREG(ip->mode) ? (uint32_t)(ip->size >> 32) : 0;
+	d->i_atime = ip->atime_ns / 1000000000ULL;
+	d->i_mtime = ip->mtime_ns / 1000000000ULL;
+	d->i_ctime = ip->ctime_ns / 1000000000ULL;
+	d->i_links_count = ip->nlink;
+	d->i_dtime = ip->nlink ? 0 : d->i_ctime;
+	d->i_blocks = (uint32_t)ei->disk_blocks;
+	d->i_flags = ei->flags;
+	memcpy(d->i_block, ei->block, sizeof(d->i_block));
+}
+
+/* A file past 2 GiB sets large_file, as Linux's ext2 does on its first. */
+static void note_large_file(struct inode *ip)
+{
+	struct ext2_sb_info *si = EXT2_SB(ip->sb);
+
+	if (__atomic_load_n(&si->large_file, __ATOMIC_RELAXED) || inode_size(ip) <= 0x7fffffff)
+		return;
+	mutex_lock(&si->alloc_lock);
+	si->large_file = true;
+	ext2_write_super(ip->sb);
+	mutex_unlock(&si->alloc_lock);
+}
+
+int ext2_write_inode(struct inode *ip)
+{
+	struct super_block *sb = ip->sb;
+	struct ext2_sb_info *si = EXT2_SB(sb);
+	uint32_t idx = (ip->ino - 1) % si->inodes_per_group;
+	uint64_t byte = (uint64_t)idx * si->inode_size;
+	struct buf *b;
+	int err;
+
+	if (ip->ino < 1 || ip->ino > si->inodes_count)
+		return -EIO;
+	note_large_file(ip);
+	err = ext2_read_block(
+	    sb, si->group[(ip->ino - 1) / si->inodes_per_group].inode_table + byte / si->block_size,
+	    &b);
+	if (err)
+		return err;
+	/* Copied under the buffer's lock: of two writers the later copies
+	 * the later state, so the disk never goes back to an older one. */
+	struct ext2_disk_inode *d = (void *)(b->data + byte % si->block_size);
+	spin_lock(&ip->lock);
+	if (EXT2_I(ip)->fresh)
+		memset(d, 0, si->inode_size);
+	EXT2_I(ip)->fresh = false;
+	fill_disk_inode(ip, d);
+	spin_unlock(&ip->lock);
+	err = ext2_dirty(sb, b);
+	brelse(b);
+	return err;
+}
+
+static void set_time(uint64_t *field, uint64_t ns, uint64_t now)
+{
+	if (ns == INODE_TIME_NOW)
+		*field = now;
+	else if (ns != INODE_TIME_OMIT)
+		*field = ns - ns % 1000000000ULL; /* the disk keeps seconds */
+}
+
+/* Under map_lock: truncate or extend to size (a regular file). */
+static int set_size(struct inode *ip, uint64_t size)
+{
+	uint64_t old = inode_size(ip);
+	int err = 0;
+
+	if (size > ip->sb->maxbytes || (size > old && rlimit_fsize_grow(size)))
+		return -EFBIG;
+	if (size < old && (err = ext2_zero_tail(ip, size)))
+		return err;
+	spin_lock(&ip->lock);
+	ip->size = size;
+	ip->mtime_ns = ip->ctime_ns = ext2_now();
+	spin_unlock(&ip->lock);
+	return size < old ? ext2_truncate_blocks(ip, size) : 0;
+}
+
+/* The VFS checked permissions (sys_attr.c); a size is a truncate. */
+int ext2_setattr(struct inode *ip, const struct iattr *a)
+{
+	uint64_t now = ext2_now();
+	int err = 0;
+
+	if (ext2_rdonly(ip->sb))
+		return -EROFS;
+	mutex_lock(&EXT2_I(ip)->map_lock);
+	if (a->valid & ATTR_SIZE)
+		err = set_size(ip, a->size);
+	if (!err && (a->valid & ~ATTR_SIZE)) {
+		spin_lock(&ip->lock);
+		if (a->valid & ATTR_MODE)
+			ip->mode = (ip->mode & S_IFMT) | (a->mode & 07777);
+		if ((a->valid & ATTR_UID) && a->uid != (uint32_t)-1)
+			ip->uid = a->uid;
+		if ((a->valid & ATTR_GID) && a->gid != (uint32_t)-1)
+			ip->gid = a->gid;
+		iattr_drop_setid(ip, a->valid);
+		if (a->valid & ATTR_ATIME)
+			set_time(&ip->atime_ns, a->atime_ns, now);
+		if (a->valid & ATTR_MTIME)
+			set_time(&ip->mtime_ns, a->mtime_ns, now);
+		ip->ctime_ns = now;
+		spin_unlock(&ip->lock);
+	}
+	if (!err || (a->valid & ATTR_SIZE))
+		err = ext2_write_inode(ip) ?: err;
+	mutex_unlock(&EXT2_I(ip)->map_lock);
+	/* The cached pages past the size go, and the last one's tail is
+	 * zeroed: after map_lock, as a page being read waits for it. */
+	if ((a->valid & ATTR_SIZE) && EXT2_I(ip)->mapping)
+		filemap_truncate(EXT2_I(ip)->mapping, inode_size(ip));
+	return err;
 }

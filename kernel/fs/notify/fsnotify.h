@@ -84,4 +84,11 @@ static inline void fsnotify_inode_gone(struct inode *ip)
 /* A new rename cookie (never 0). */
 uint32_t fsnotify_cookie(void);
 
+/* The events of one name moving, sent with no lock held (Linux's
+ * fsnotify_move): a rename within one directory is FSN_RENAME there
+ * (dnotify's DN_RENAME); a cookie pairs IN_MOVED_FROM in from with
+ * IN_MOVED_TO in to; the inode itself gets IN_MOVE_SELF. */
+void fsnotify_move(struct inode *from, const char *fname, size_t flen, struct inode *to,
+		   const char *tname, size_t tlen, struct inode *ip);
+
 #endif

@@ -22,6 +22,7 @@
 #include "fs/file.h"
 #include "fs/notify/fsnotify.h"
 #include "fs/notify/inotify.h"
+#include "fs/notify/dnotify.h"
 #include "fs/event/poll.h"
 #include "fs/proc/proc_sys.h"
 #include "fs/upath.h"
@@ -121,6 +122,18 @@ uint32_t fsnotify_cookie(void)
 	while (!(c = __atomic_add_fetch(&last_cookie, 1, __ATOMIC_RELAXED)))
 		;
 	return c;
+}
+
+void fsnotify_move(struct inode *from, const char *fname, size_t flen, struct inode *to,
+		   const char *tname, size_t tlen, struct inode *ip)
+{
+	uint32_t cookie = fsnotify_cookie();
+
+	if (from == to)
+		fsnotify_name(from, ip, FSN_RENAME, fname, flen, 0);
+	fsnotify_name(from, ip, IN_MOVED_FROM, fname, flen, cookie);
+	fsnotify_name(to, ip, IN_MOVED_TO, tname, tlen, cookie);
+	fsnotify_inode(ip, IN_MOVE_SELF);
 }
 
 /* ---- The event queue ---- */

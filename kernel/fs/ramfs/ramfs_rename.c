@@ -202,7 +202,7 @@ static int rename_locked(struct rename_op *r, const char *oldname, size_t oldlen
 		return err;
 	if (r->new && r->new->ip == r->old->ip)
 		return 0; /* two names of one inode: Linux does nothing */
-	if (mount_is_local(r->old->ip) || (r->new && mount_is_local(r->new->ip)))
+	if (mount_is_local(r->old->ip) || (r->new &&mount_is_local(r->new->ip)))
 		return -EBUSY; /* a mount point stays where it is (Linux's vfs_rename) */
 	if (r->new && !(r->flags & RENAME_EXCHANGE) &&
 	    (err = drop_victim(r->newdir, r->old->ip, r->new->ip, now)))
@@ -217,29 +217,13 @@ static int rename_locked(struct rename_op *r, const char *oldname, size_t oldlen
 	return 0;
 }
 
-/* The events of one name moving (Linux's fsnotify_move): a rename within
- * one directory is FSN_RENAME there (dnotify's DN_RENAME); a cookie pairs
- * IN_MOVED_FROM in from with IN_MOVED_TO in to; the inode itself gets
- * IN_MOVE_SELF. */
-static void notify_move(struct inode *from, const char *fname, size_t flen, struct inode *to,
-			const char *tname, size_t tlen, struct inode *ip)
-{
-	uint32_t cookie = fsnotify_cookie();
-
-	if (from == to)
-		fsnotify_name(from, ip, FSN_RENAME, fname, flen, 0);
-	fsnotify_name(from, ip, IN_MOVED_FROM, fname, flen, cookie);
-	fsnotify_name(to, ip, IN_MOVED_TO, tname, tlen, cookie);
-	fsnotify_inode(ip, IN_MOVE_SELF);
-}
-
 /* The events of a committed rename, sent without locks; drops r's references. */
 static void notify_rename(struct rename_op *r, const char *oldname, size_t oldlen,
 			  const char *newname, size_t newlen)
 {
-	notify_move(r->olddir, oldname, oldlen, r->newdir, newname, newlen, r->moved);
+	fsnotify_move(r->olddir, oldname, oldlen, r->newdir, newname, newlen, r->moved);
 	if (r->other && (r->flags & RENAME_EXCHANGE))
-		notify_move(r->newdir, newname, newlen, r->olddir, oldname, oldlen, r->other);
+		fsnotify_move(r->newdir, newname, newlen, r->olddir, oldname, oldlen, r->other);
 	else if (r->other)
 		fsnotify_inode(r->other, IN_ATTRIB); /* it lost a name */
 	inode_put(r->moved);

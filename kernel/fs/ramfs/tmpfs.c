@@ -197,8 +197,9 @@ static int tmpfs_fill(struct super_block *sb, const char *data)
 
 /* remount: size= and nr_inodes= may change, not below what is in use
  * (EINVAL, as Linux's shmem_reconfigure). */
-static int tmpfs_remount(struct super_block *sb, const char *data)
+static int tmpfs_remount(struct super_block *sb, unsigned long flags, const char *data)
 {
+	(void)flags;
 	struct tmpfs_opts o = {0};
 	int err = parse_opts(data, &o);
 
