@@ -120,11 +120,18 @@ static long ext2_read_uncached(struct inode *ip, uint64_t off, size_t len, struc
 	while ((size_t)done < len && !err) {
 		size_t in = off % bs, n = bs - in < len - done ? bs - in : len - done;
 
-		if (!(err = ext2_bmap(ip, off / bs, &pblk)) && pblk)
+		/* Under map_lock as readpages: a block the buffer cache holds
+		 * is copied from it (it may be newer than the disk). */
+		mutex_lock(&EXT2_I(ip)->map_lock);
+		if (!(err = ext2_get_block_locked(ip, off / bs, false, &pblk)) && pblk &&
+		    !(err = copy_cached(ip->sb, pblk, P2V(pa))))
 			err = blkdev_rw_kernel(ip->sb->bdev, BIO_READ, (uint64_t)pblk * bs, P2V(pa),
 					       bs)
 				  ? -EIO
 				  : 0;
+		else if (err > 0)
+			err = 0; /* copied from the buffer cache */
+		mutex_unlock(&EXT2_I(ip)->map_lock);
 		if (!err && !pblk)
 			memset(P2V(pa), 0, bs);
 		if (!err && copy_to_iter((char *)P2V(pa) + in, n, to) != n)
