@@ -10,6 +10,7 @@
 #include "lib/printk.h"
 #include "lib/spinlock.h"
 #include "lib/string.h"
+#include "mm/heaptrace.h"
 #include "mm/layout.h"
 
 #define FRAME_UNMANAGED UINT32_MAX  /* refs of a frame we never hand out */
@@ -148,6 +149,9 @@ uint64_t frame_alloc_kind(enum frame_kind k)
 		free_count--;
 	}
 	spin_unlock(&frame_lock);
+	if (n && heaptrace_on)
+		heaptrace_add((void *)((uint64_t)n << PAGE_SHIFT), PAGE_SIZE,
+			      (uint64_t)__builtin_frame_address(0));
 	return (uint64_t)n << PAGE_SHIFT;
 }
 
@@ -211,6 +215,8 @@ void frame_unref(uint64_t pa)
 	if (f->next)
 		panic("frame_unref: frame 0x%lx is a live %s (a stale reference)", pa,
 		      f->next == kind_tag(FRAME_TABLE) ? "page table" : "heap page");
+	if (heaptrace_on)
+		heaptrace_del((void *)pa);
 	spin_lock(&frame_lock);
 	push_free(f - frames);
 	spin_unlock(&frame_lock);
@@ -221,6 +227,8 @@ void frame_free_kind(uint64_t pa, enum frame_kind k)
 	struct frame *f = managed(pa);
 
 	kassert(f);
+	if (heaptrace_on)
+		heaptrace_del((void *)pa);
 	spin_lock(&frame_lock);
 	if (f->refs != 1 || f->next != kind_tag(k))
 		panic(

@@ -1,9 +1,10 @@
 /*
- * Allocation sites of live heap objects (see heaptrace.h).  An open-address
- * hash table keyed by pointer, linear probing, deletion by backward shift
- * (no tombstones, so a long run stays as fast as a short one).  Its own lock,
- * a leaf taken after the heap's is released: kmalloc and kfree call in
- * with any other lock held.
+ * Allocation sites of live heap objects and page frames (see heaptrace.h).
+ * An open-address hash table keyed by pointer, linear probing, deletion by
+ * backward shift (no tombstones, so a long run stays as fast as a short
+ * one).  Its own lock, a leaf (it takes none inside): kmalloc, kfree and
+ * the frame allocator call in with any other lock held, the heap's too
+ * (the heap takes frames under it), never frame_lock.
  */
 #include "mm/heaptrace.h"
 
@@ -14,7 +15,7 @@
 #include "mm/heap.h"
 #include "mm/layout.h"
 
-#define TABLE_BITS 17
+#define TABLE_BITS 18
 #define TABLE_SIZE (1UL << TABLE_BITS)
 #define TABLE_FILL (TABLE_SIZE / 8 * 7) /* entries at most: probes stay short */
 #define REPORT_MAX 24
@@ -139,8 +140,10 @@ size_t heaptrace_collect(uint64_t since, struct heap_site *out, size_t max)
 static void print_site(const struct heap_site *s)
 {
 	char line[256];
-	size_t len =
-	    snprintk(line, sizeof(line), "  #%lu %u bytes at %lx:", s->serial, s->size, s->ptr);
+	size_t len = s->ptr < KERNEL_HALF_BASE
+			 ? snprintk(line, sizeof(line), "  #%lu frame %lx:", s->serial, s->ptr)
+			 : snprintk(line, sizeof(line), "  #%lu %u bytes at %lx:", s->serial,
+				    s->size, s->ptr);
 
 	for (int k = 0; k < HEAPTRACE_FRAMES && s->ret[k] && len < sizeof(line); k++) {
 		uint64_t off, addr = KERNEL_VMA + s->ret[k] - 1; /* the call, not after it */
