@@ -496,6 +496,23 @@ void bcache_invalidate_bdev(struct block_device *bdev)
 	list_for_each_entry_safe(b, n, &gone, lru_link) buf_free(b);
 }
 
+void bcache_forget(struct block_device *bdev, uint64_t blockno)
+{
+	struct buf *b;
+	bool gone = false;
+
+	if (!__atomic_load_n(&hash_ready, __ATOMIC_ACQUIRE))
+		return;
+	spin_lock(&bcache_lock);
+	if ((b = find(bdev, blockno))) {
+		unlink_buf(b); /* dirty or not: never written now */
+		gone = !b->refcnt;
+	}
+	spin_unlock(&bcache_lock);
+	if (gone)
+		buf_free(b);
+}
+
 void bcache_set_blocksize(struct block_device *bdev, uint32_t size)
 {
 	bcache_sync(bdev);

@@ -79,6 +79,11 @@ int bcache_sync(struct block_device *bdev);
 /* Forgets bdev's blocks (after a sync when they must not be lost: the
  * dirty ones are dropped unwritten). */
 void bcache_invalidate_bdev(struct block_device *bdev);
+/* Forgets one block, unwritten even if dirty (held: at its brelse): a
+ * block a file system gives to a file's data, written from the page
+ * cache, whose earlier life as metadata must not be written over it
+ * (Linux's clean_bdev_aliases). */
+void bcache_forget(struct block_device *bdev, uint64_t blockno);
 /* Syncs and forgets bdev's blocks, then sets its block size. */
 void bcache_set_blocksize(struct block_device *bdev, uint32_t size);
 /* Linux's initial block size for a device of that many sectors: the

@@ -117,7 +117,21 @@ struct inode_operations {
 	int (*fallocate)(struct inode *ip, bool punch, bool keep_size, uint64_t off, uint64_t len);
 	long (*seek_hole_data)(struct inode *ip, long off, bool hole);
 	size_t (*resident_pages)(struct inode *ip);
+	/* A process maps page idx shared and writable (its fault, under the
+	 * uvm lock: no sleep): the page may change unseen.  NULL: nothing to
+	 * note (the ramfs's pages are the file). */
+	void (*page_mkwrite)(struct inode *ip, size_t idx);
+	/*
+	 * fsync, fdatasync, sync_file_range, msync: writes the data cached
+	 * for bytes [start, end] back and, unless how has FSYNC_DATA_RANGE,
+	 * the inode and the device's cache (a flush).  0 or -EIO (a write-back
+	 * error not reported yet counts).  NULL: nothing is cached apart
+	 * from the data itself (the ramfs): 0.
+	 */
+	int (*fsync)(struct inode *ip, uint64_t start, uint64_t end, unsigned int how);
 };
+#define FSYNC_DATASYNC	 1U /* fdatasync: the inode only if the data needs it */
+#define FSYNC_DATA_RANGE 2U /* sync_file_range: the range's pages only */
 
 /*
  * The inode core: what every file system's inodes share.  Each file
@@ -407,6 +421,11 @@ int inode_truncate(struct inode *ip, uint64_t size);
 uint64_t inode_size(struct inode *ip);
 /* Pages of a regular file that hold a frame (not holes): its resident set. */
 size_t inode_resident_pages(struct inode *ip);
+/* The file system's fsync (0 without one). */
+static inline int inode_fsync(struct inode *ip, uint64_t start, uint64_t end, unsigned int how)
+{
+	return ip->op->fsync ? ip->op->fsync(ip, start, end, how) : 0;
+}
 static inline void inode_stat(struct inode *ip, struct uapi_stat *st)
 {
 	ip->op->getattr(ip, st);

@@ -1,14 +1,16 @@
 /*
- * The sync calls: fsync, fdatasync, sync, syncfs, sync_file_range.  The
- * only file system is the ramfs, whose pages are the data itself, so it
- * has nothing to write back (docs/vfs.md); the disks' cached blocks
+ * The sync calls: fsync, fdatasync, sync, syncfs, sync_file_range.  A
+ * disk file system's files write their dirty pages (mm/filemap.h) and
+ * inodes back through their fsync operation; the disks' cached blocks
  * (block/bcache.h) are written by sync, syncfs and a disk's fsync.  The
- * rest is Linux's argument checking, in Linux's order.
+ * ramfs's pages are the data itself: nothing to write (docs/vfs.md).
+ * The rest is Linux's argument checking, in Linux's order.
  */
 #include "block/bcache.h"
 #include "fs/file.h"
 #include "fd/fdtable.h"
 #include "fs/inode.h"
+#include "mm/filemap.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -26,57 +28,74 @@ static bool file_syncable(const struct file *f)
 }
 
 /* fsync and fdatasync: EBADF, then EINVAL for a file that cannot be
- * synced; a disk writes its cached blocks back (EIO). */
-static long do_fsync(int fd)
+ * synced; a disk file's pages, inode and device cache are written
+ * (inode_fsync), a disk writes its cached blocks back; -EIO when a
+ * write-back failed since the last report. */
+static long do_fsync(int fd, unsigned int how)
 {
 	struct file *f = files_lookup(current()->files, fd);
 	long ret;
 
 	if (!f)
 		return -EBADF;
-	ret = !file_syncable(f) ? -EINVAL : f->ops->fsync ? f->ops->fsync(f) : 0;
+	if (!file_syncable(f))
+		ret = -EINVAL;
+	else
+		ret = f->ops->fsync ? f->ops->fsync(f) : inode_fsync(f->inode, 0, UINT64_MAX, how);
 	file_put(f);
 	return ret;
 }
 
 SYSCALL_DEFINE1(fsync, int, fd)
 {
-	return do_fsync(fd);
+	return do_fsync(fd, 0);
 }
 
 SYSCALL_DEFINE1(fdatasync, int, fd)
 {
-	return do_fsync(fd);
+	return do_fsync(fd, FSYNC_DATASYNC);
 }
 
-/* Every disk's cached blocks (block/bcache.c); sync(2) reports nothing. */
+/* Every file's dirty pages (mm/filemap.h), then every disk's cached
+ * blocks, each disk flushed; sync(2) reports nothing. */
 SYSCALL_DEFINE0(sync)
 {
+	filemap_sync_sb(NULL);
 	bcache_sync(NULL);
 	return 0;
 }
 
 /*
- * Any open fd names a file system (pipes and sockets their pseudo ones).
- * The ramfs has nothing to write; until a disk file system exists, syncfs
- * writes back every disk's cached blocks, as sync does (a superset of
- * what Linux's syncfs writes).
+ * Any open fd names a file system (pipes and sockets their pseudo ones):
+ * its files' dirty pages and, for one on a disk, the disk's cached blocks
+ * and a flush.  -EIO when a write failed (Linux reports write-back errors
+ * since 5.8); the ramfs and the pseudo file systems have nothing to write.
  */
 SYSCALL_DEFINE1(syncfs, int, fd)
 {
 	struct file *f = files_lookup(current()->files, fd);
+	struct super_block *sb;
+	int err = 0;
 
 	if (!f)
 		return -EBADF;
+	if ((sb = f->inode ? f->inode->sb : NULL) && sb->op->sync_fs) {
+		err = sb->op->sync_fs(sb);
+	} else if (sb) {
+		err = filemap_sync_sb(sb);
+		if (sb->bdev)
+			err = bcache_sync(sb->bdev) ?: err;
+	}
 	file_put(f);
-	bcache_sync(NULL);
-	return 0;
+	return err ? -EIO : 0;
 }
 
 /*
  * Linux's order: EBADF, then EINVAL for unknown flags, a negative offset
  * or length, or an end past the largest offset, then ESPIPE for anything but a
  * regular file or directory (nbytes 0 means "to the end of the file").
+ * SYNC_FILE_RANGE_WRITE writes the range's dirty pages (synchronously, so
+ * the WAIT flags have nothing left to wait for); no inode, no flush.
  */
 SYSCALL_DEFINE4(sync_file_range, int, fd, long, offset, long, nbytes, unsigned int, flags)
 {
@@ -90,6 +109,10 @@ SYSCALL_DEFINE4(sync_file_range, int, fd, long, offset, long, nbytes, unsigned i
 		ret = -EINVAL;
 	else if (!file_syncable(f))
 		ret = -ESPIPE;
+	else if ((flags & SYNC_FILE_RANGE_WRITE) && inode_is_reg(f->inode))
+		ret = inode_fsync(f->inode, offset,
+				  nbytes ? (uint64_t)offset + nbytes - 1 : UINT64_MAX,
+				  FSYNC_DATA_RANGE);
 	file_put(f);
 	return ret;
 }

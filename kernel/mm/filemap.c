@@ -7,7 +7,7 @@
  * found by (super block, inode number) in a second hash.  One LRU list
  * orders every page for reclaim.
  */
-#include "mm/filemap.h"
+#include "mm/filemap_internal.h"
 #include "block/bcache.h"
 #include "fs/inode.h"
 #include "fs/proc/proc_sys.h"
@@ -21,29 +21,6 @@
 #include "sched/wait.h"
 #include <uapi/errno.h>
 
-/* A cached page of a file. */
-struct page {
-	/* Under pagecache_lock: the file, or NULL once the page left the
-	 * cache (truncated, reclaimed, a failed read): freed at the last
-	 * reference then. */
-	struct address_space *mapping;
-	uint64_t index; /* page index in the file: constant */
-	uint64_t pa;	/* its frame (one reference the page's): constant */
-	/* Under pagecache_lock: one for being cached, one per holder (a
-	 * reader between lookup and put). */
-	uint32_t refcnt;
-	uint32_t flags;		       /* PG_*, under pagecache_lock */
-	struct list_head hash_link;    /* in its hash chain */
-	struct list_head mapping_link; /* in mapping->pages */
-	struct list_head lru_link;     /* in lru, most recently used first */
-};
-
-#define PG_UPTODATE 1U /* the frame holds the file's data */
-/* The page lock (Linux's PG_locked): held while the page is read in; the
- * holder may sleep, others wait on page_wq.  A bit, not a mutex, so a
- * readahead can hold its 32 pages' locks (lockdep bounds held mutexes). */
-#define PG_LOCKED 2U
-
 #define MAPPING_HASH 256
 
 /*
@@ -51,12 +28,13 @@ struct page {
  * counts, and every page's mapping, refcnt and flags.  Innermost but for
  * the frame and heap locks; never held across I/O or a user copy.
  */
-static struct spinlock pagecache_lock = SPINLOCK_INIT("pagecache");
+struct spinlock pagecache_lock = SPINLOCK_INIT("pagecache");
 static struct list_head *page_hash; /* page_hash_mask + 1 chains: filemap_init */
 static uint64_t page_hash_mask;
 static struct list_head mapping_hash[MAPPING_HASH];
 static struct list_head lru = LIST_HEAD_INIT(lru);
 static unsigned long npages, nmappings;
+unsigned long ndirty, nwriteback;
 /* Tasks waiting for a page's lock (PG_LOCKED). */
 static struct wait_queue page_wq;
 
@@ -95,6 +73,16 @@ unsigned long filemap_page_count(void)
 	return __atomic_load_n(&npages, __ATOMIC_RELAXED);
 }
 
+unsigned long filemap_dirty_count(void)
+{
+	return __atomic_load_n(&ndirty, __ATOMIC_RELAXED);
+}
+
+unsigned long filemap_writeback_count(void)
+{
+	return __atomic_load_n(&nwriteback, __ATOMIC_RELAXED);
+}
+
 unsigned long filemap_mapping_count(void)
 {
 	return __atomic_load_n(&nmappings, __ATOMIC_RELAXED);
@@ -113,6 +101,8 @@ struct address_space *filemap_attach(struct inode *ip, const struct filemap_ops 
 	fresh->ino = ip->ino;
 	fresh->ops = ops;
 	list_init(&fresh->pages);
+	list_init(&fresh->dirty);
+	mutex_init(&fresh->write_lock, "filemap_write");
 	h = mapping_chain(ip->sb, ip->ino);
 	spin_lock(&pagecache_lock);
 	list_for_each_entry(m, h, hash_link) if (m->sb == ip->sb && m->ino == ip->ino) break;
@@ -143,7 +133,7 @@ static void mapping_gc(struct address_space *m)
 /* ---- pages ---- */
 
 /* Under pagecache_lock: page idx of m, or NULL. */
-static struct page *lookup(struct address_space *m, uint64_t idx)
+struct page *filemap_lookup(struct address_space *m, uint64_t idx)
 {
 	struct page *pg;
 
@@ -164,6 +154,11 @@ static bool page_remove(struct page *pg)
 {
 	struct address_space *m = pg->mapping;
 
+	if (pg->flags & PG_DIRTY) {
+		pg->flags &= ~PG_DIRTY;
+		m->ndirty--;
+		ndirty--;
+	}
 	list_del(&pg->hash_link);
 	list_del(&pg->mapping_link);
 	list_del(&pg->lru_link);
@@ -176,7 +171,7 @@ static bool page_remove(struct page *pg)
 }
 
 /* Drops a holder's reference (and moves the page to the LRU's head). */
-static void page_put(struct page *pg)
+void filemap_page_put(struct page *pg)
 {
 	bool gone;
 
@@ -191,10 +186,10 @@ static void page_put(struct page *pg)
 		page_free(pg);
 }
 
-/* Waits while pg is locked (a read in progress): the flag is cleared
- * under pagecache_lock before the wake-up and tested under it after
- * queueing, so no wake-up is lost. */
-static void page_wait_unlocked(struct page *pg)
+/* Waits while pg (held) is locked, then takes the lock if take: the
+ * flag is cleared under pagecache_lock before the wake-up and tested
+ * under it after queueing, so no wake-up is lost. */
+static void page_wait(struct page *pg, bool take)
 {
 	for (;;) {
 		DEFINE_WAIT(w);
@@ -202,7 +197,8 @@ static void page_wait_unlocked(struct page *pg)
 
 		prepare_to_wait(&page_wq, &w);
 		spin_lock(&pagecache_lock);
-		locked = pg->flags & PG_LOCKED;
+		if (!(locked = pg->flags & PG_LOCKED) && take)
+			pg->flags |= PG_LOCKED;
 		spin_unlock(&pagecache_lock);
 		if (locked)
 			schedule();
@@ -210,6 +206,38 @@ static void page_wait_unlocked(struct page *pg)
 		if (!locked)
 			return;
 	}
+}
+
+static void page_wait_unlocked(struct page *pg)
+{
+	page_wait(pg, false);
+}
+
+void filemap_page_lock(struct page *pg)
+{
+	page_wait(pg, true);
+}
+
+void filemap_page_unlock(struct page *pg)
+{
+	spin_lock(&pagecache_lock);
+	pg->flags &= ~PG_LOCKED;
+	spin_unlock(&pagecache_lock);
+	wake_up(&page_wq);
+}
+
+/* Under pagecache_lock: pg (cached) becomes dirty, or clean. */
+void filemap_set_dirty(struct page *pg, bool dirty)
+{
+	struct address_space *m = pg->mapping;
+
+	if (!m || !(pg->flags & PG_DIRTY) == !dirty)
+		return;
+	pg->flags ^= PG_DIRTY;
+	m->ndirty += dirty ? 1 : -1;
+	ndirty += dirty ? 1 : -1;
+	list_del(&pg->mapping_link);
+	list_add_tail(&pg->mapping_link, dirty ? &m->dirty : &m->pages);
 }
 
 /* A frame for a new page: past the frame reserve, the cache's own clean
@@ -224,7 +252,7 @@ static uint64_t page_frame(void)
 
 /* A new page of m at idx, locked, cached and held (refcnt 2), or NULL
  * when idx is cached already or memory ran out (*err -ENOMEM). */
-static struct page *page_new_locked(struct address_space *m, uint64_t idx, int *err)
+struct page *filemap_page_new_locked(struct address_space *m, uint64_t idx, int *err)
 {
 	struct page *pg = kzalloc(sizeof(*pg));
 	uint64_t pa = pg ? page_frame() : 0;
@@ -240,7 +268,7 @@ static struct page *page_new_locked(struct address_space *m, uint64_t idx, int *
 	pg->refcnt = 2;
 	pg->flags = PG_LOCKED;
 	spin_lock(&pagecache_lock);
-	if (lookup(m, idx)) {
+	if (filemap_lookup(m, idx)) {
 		spin_unlock(&pagecache_lock);
 		page_free(pg);
 		return NULL;
@@ -271,7 +299,7 @@ static void read_end(struct page **pgs, unsigned int n, int err)
 	spin_unlock(&pagecache_lock);
 	wake_up(&page_wq);
 	for (unsigned int i = 0; i < n; i++)
-		page_put(pgs[i]);
+		filemap_page_put(pgs[i]);
 }
 
 /*
@@ -290,7 +318,7 @@ static int read_pages(struct address_space *m, struct inode *ip, uint64_t idx, u
 	if (count > FILEMAP_RA_PAGES)
 		count = FILEMAP_RA_PAGES;
 	for (; n < count && idx + n < last; n++) {
-		if (!(pgs[n] = page_new_locked(m, idx + n, &err)))
+		if (!(pgs[n] = filemap_page_new_locked(m, idx + n, &err)))
 			break;
 		pas[n] = pgs[n]->pa;
 	}
@@ -309,15 +337,15 @@ static int read_pages(struct address_space *m, struct inode *ip, uint64_t idx, u
  * is read with those after it when the reader is sequential (idx follows
  * the last page read, or is the first).
  */
-static struct page *get_page(struct address_space *m, struct inode *ip, uint64_t idx, uint64_t size,
-			     int *err)
+struct page *filemap_get_page(struct address_space *m, struct inode *ip, uint64_t idx,
+			      uint64_t size, int *err)
 {
 	for (int tries = 0; tries < 4; tries++) {
 		struct page *pg;
 		bool seq;
 
 		spin_lock(&pagecache_lock);
-		if ((pg = lookup(m, idx)))
+		if ((pg = filemap_lookup(m, idx)))
 			pg->refcnt++;
 		seq = idx == 0 || idx == m->ra_next;
 		spin_unlock(&pagecache_lock);
@@ -329,10 +357,14 @@ static struct page *get_page(struct address_space *m, struct inode *ip, uint64_t
 				return NULL;
 			continue; /* now cached (or another task's read is) */
 		}
-		page_wait_unlocked(pg);
+		/* An uptodate page is given as it is: a writer holds its lock
+		 * while it copies from the user, whose fault on a mapping of
+		 * this very page must not wait for it. */
+		if (!(__atomic_load_n(&pg->flags, __ATOMIC_ACQUIRE) & PG_UPTODATE))
+			page_wait_unlocked(pg);
 		if (__atomic_load_n(&pg->flags, __ATOMIC_ACQUIRE) & PG_UPTODATE)
 			return pg;
-		page_put(pg); /* another task's read failed: ours tries again */
+		filemap_page_put(pg); /* another task's read failed: ours tries again */
 	}
 	*err = -EIO;
 	return NULL;
@@ -346,7 +378,7 @@ long filemap_read(struct address_space *m, struct inode *ip, struct iov_iter *to
 	while (to->left && off < size) {
 		size_t in = off % PAGE_SIZE, len = PAGE_SIZE - in, n;
 		int err;
-		struct page *pg = get_page(m, ip, off / PAGE_SIZE, size, &err);
+		struct page *pg = filemap_get_page(m, ip, off / PAGE_SIZE, size, &err);
 
 		if (len > size - off)
 			len = size - off;
@@ -367,7 +399,7 @@ long filemap_read(struct address_space *m, struct inode *ip, struct iov_iter *to
 		/* No lock held: a fault on the user's buffer may read this
 		 * very file through its mapping. */
 		n = copy_to_iter((char *)P2V(pg->pa) + in, len, to);
-		page_put(pg);
+		filemap_page_put(pg);
 		done += n;
 		off += n;
 		if (n < len)
@@ -382,7 +414,7 @@ static struct page *find_uptodate(struct address_space *m, uint64_t idx)
 	struct page *pg;
 
 	spin_lock(&pagecache_lock);
-	if ((pg = lookup(m, idx)) && (pg->flags & (PG_UPTODATE | PG_LOCKED)) == PG_UPTODATE)
+	if ((pg = filemap_lookup(m, idx)) && (pg->flags & (PG_UPTODATE | PG_LOCKED)) == PG_UPTODATE)
 		pg->refcnt++;
 	else
 		pg = NULL;
@@ -398,31 +430,24 @@ uint64_t filemap_page_ref(struct address_space *m, struct inode *ip, uint64_t id
 
 	if (idx >= (size + PAGE_SIZE - 1) / PAGE_SIZE)
 		return 0;
-	pg = read ? get_page(m, ip, idx, size, &err) : find_uptodate(m, idx);
+	pg = read ? filemap_get_page(m, ip, idx, size, &err) : find_uptodate(m, idx);
 	if (!pg)
 		return 0;
 	pa = pg->pa;
 	frame_ref(pa); /* the caller's: the frame outlives the page if need be */
-	page_put(pg);
+	filemap_page_put(pg);
 	return pa;
 }
 
-/* Under pagecache_lock: removes m's pages from index first on (all of
- * them from 0) into *gone (those to free).  A page held or locked leaves
- * the cache too; its holder's put frees it. */
-static void remove_from(struct address_space *m, uint64_t first, struct list_head *gone)
+/* Under pagecache_lock: removes every page of m (which has no inode:
+ * nothing holds or locks them) into *gone; m goes with its last page. */
+static void remove_all(struct address_space *m, struct list_head *gone)
 {
-	struct page *pg, *n;
+	/* Counted first: page_remove frees m with its last page. */
+	for (unsigned long n = m->nrpages; n; n--) {
+		struct list_head *l = list_empty(&m->pages) ? &m->dirty : &m->pages;
+		struct page *pg = list_first_entry(l, struct page, mapping_link);
 
-	list_for_each_entry_safe(pg, n, &m->pages, mapping_link)
-	{
-		if (pg->index < first)
-			continue;
-		if (m->nrpages == 1 && !m->host) { /* the last: page_remove frees m */
-			if (page_remove(pg))
-				list_add(&pg->lru_link, gone);
-			return;
-		}
 		if (page_remove(pg))
 			list_add(&pg->lru_link, gone);
 	}
@@ -435,34 +460,85 @@ static void free_list(struct list_head *gone)
 	list_for_each_entry_safe(pg, n, gone, lru_link) page_free(pg);
 }
 
+#define TRUNC_BATCH 64
+
+/* Under pagecache_lock: up to TRUNC_BATCH pages of m from index first
+ * on, held, into pgs: how many. */
+static unsigned int grab_from(struct address_space *m, uint64_t first, struct page **pgs)
+{
+	struct list_head *lists[2] = {&m->pages, &m->dirty};
+	unsigned int n = 0;
+	struct page *pg;
+
+	for (int i = 0; i < 2; i++)
+		list_for_each_entry(pg, lists[i], mapping_link) if (pg->index >= first)
+		{
+			pg->refcnt++;
+			pgs[n++] = pg;
+			if (n == TRUNC_BATCH)
+				return n;
+		}
+	return n;
+}
+
 void filemap_truncate(struct address_space *m, uint64_t size)
 {
-	struct list_head gone = LIST_HEAD_INIT(gone);
 	uint64_t first = (size + PAGE_SIZE - 1) / PAGE_SIZE;
-	struct page *tail;
+	struct page *pgs[TRUNC_BATCH], *tail;
+	unsigned int n;
+	int err;
 
-	spin_lock(&pagecache_lock);
-	remove_from(m, first, &gone);
-	if ((tail = size % PAGE_SIZE ? lookup(m, size / PAGE_SIZE) : NULL))
-		tail->refcnt++;
-	spin_unlock(&pagecache_lock);
-	free_list(&gone);
-	if (tail) { /* a later growth reads zeroes there, as from the disk */
-		page_wait_unlocked(tail);
+	/* Each page is taken out under its lock, so a write-back of it
+	 * ends before the file system frees its blocks. */
+	do {
+		spin_lock(&pagecache_lock);
+		n = grab_from(m, first, pgs);
+		spin_unlock(&pagecache_lock);
+		for (unsigned int i = 0; i < n; i++) {
+			filemap_page_lock(pgs[i]);
+			spin_lock(&pagecache_lock);
+			if (pgs[i]->mapping == m)
+				page_remove(pgs[i]); /* never the last reference: ours */
+			spin_unlock(&pagecache_lock);
+			filemap_page_unlock(pgs[i]);
+			filemap_page_put(pgs[i]);
+		}
+	} while (n);
+	/* The last page's bytes past the size become zeroes in the cache
+	 * and, dirty, on the disk: a later growth reads zeroes there (the
+	 * page is read first when it is not cached: Linux's
+	 * block_truncate_page). */
+	if (size % PAGE_SIZE &&
+	    (tail = filemap_get_page(m, m->host, size / PAGE_SIZE, size, &err))) {
+		filemap_page_lock(tail);
 		memset((char *)P2V(tail->pa) + size % PAGE_SIZE, 0, PAGE_SIZE - size % PAGE_SIZE);
-		page_put(tail);
+		spin_lock(&pagecache_lock);
+		if (tail->mapping == m)
+			filemap_set_dirty(tail, true);
+		spin_unlock(&pagecache_lock);
+		filemap_page_unlock(tail);
+		filemap_page_put(tail);
 	}
 }
 
-void filemap_detach(struct address_space *m, bool keep)
+void filemap_detach(struct address_space *m, struct inode *ip, bool keep)
 {
 	struct list_head gone = LIST_HEAD_INIT(gone);
 
+	/* A mapping without its inode cannot write: its dirty pages go to
+	 * the disk now (an error stays in the log: no fd is left to tell). */
+	if (keep && __atomic_load_n(&m->ndirty, __ATOMIC_RELAXED))
+		filemap_writeback(m, ip, 0, ~0ULL);
 	spin_lock(&pagecache_lock);
+	if (m->host != ip) { /* a newer inode of the file has it now */
+		spin_unlock(&pagecache_lock);
+		return;
+	}
 	m->host = NULL;
 	m->ra_next = 0;
+	m->wb_err = 0;
 	if (!keep && m->nrpages)
-		remove_from(m, 0, &gone); /* frees m with its last page */
+		remove_all(m, &gone); /* frees m with its last page */
 	else
 		mapping_gc(m);
 	spin_unlock(&pagecache_lock);
@@ -481,13 +557,70 @@ void filemap_drop_sb(struct super_block *sb)
 		{
 			m->host = NULL; /* no inode of sb is left */
 			if (m->nrpages)
-				remove_from(m, 0, &gone);
+				remove_all(m, &gone);
 			else
 				mapping_gc(m);
 		}
 	}
 	spin_unlock(&pagecache_lock);
 	free_list(&gone);
+}
+
+#define SYNC_BATCH 16
+
+/* Under pagecache_lock: up to SYNC_BATCH inodes of sb (NULL: any) whose
+ * mapping has dirty pages, referenced (an inode whose last reference is
+ * going is passed over: its free_inode writes its pages), into ms
+ * (each held by its inode, which stays its host while referenced). */
+static unsigned int grab_dirty_hosts(struct super_block *sb, struct address_space **ms)
+{
+	unsigned int n = 0;
+
+	for (int i = 0; i < MAPPING_HASH && n < SYNC_BATCH; i++) {
+		struct address_space *m;
+
+		list_for_each_entry(m, &mapping_hash[i], hash_link)
+		{
+			uint32_t refs;
+
+			if (!m->ndirty || !m->host || (sb && m->sb != sb) || n == SYNC_BATCH)
+				continue;
+			refs = __atomic_load_n(&m->host->refcount, __ATOMIC_RELAXED);
+			while (refs && !__atomic_compare_exchange_n(
+					   &m->host->refcount, &refs, refs + 1, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+				;
+			if (refs)
+				ms[n++] = m;
+		}
+	}
+	return n;
+}
+
+int filemap_sync_sb(struct super_block *sb)
+{
+	struct address_space *ms[SYNC_BATCH];
+	unsigned int n;
+	int err = 0;
+
+	/* Each round writes what it found; a file dirtied again meanwhile
+	 * is found again, so the rounds are bounded. */
+	for (int rounds = 0; rounds < 64; rounds++) {
+		spin_lock(&pagecache_lock);
+		n = grab_dirty_hosts(sb, ms);
+		spin_unlock(&pagecache_lock);
+		if (!n)
+			break;
+		for (unsigned int i = 0; i < n; i++) {
+			struct inode *ip = ms[i]->host;
+			int werr = filemap_writeback(ms[i], ip, 0, ~0ULL);
+
+			if (!err)
+				err = werr;
+			inode_put(ip);
+		}
+	}
+	return err;
 }
 
 unsigned long filemap_shrink(unsigned long want)

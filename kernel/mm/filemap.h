@@ -9,11 +9,13 @@
  * pages stay, Linux's inode cache in small) until memory pressure, a
  * drop_caches, the file's deletion or the instance's end drops them.
  *
- *	struct address_space *m = filemap_attach(ip, &ops);	// ip's icache load
- *	n = filemap_read(m, ip, to, off);			// read_iter
- *	pa = filemap_page_ref(m, ip, idx);			// mmap, execve
+ *	struct address_space *m = filemap_attach(ip, &ops);	// ip's first use
+ *	n = filemap_read(m, ip, to, off, size);			// read_iter
+ *	n = filemap_write(m, ip, from, off, len);		// write_iter
+ *	pa = filemap_page_ref(m, ip, idx, read);		// mmap, execve
  *	filemap_truncate(m, size);				// the size shrank
- *	filemap_detach(m, keep);				// ip's free_inode
+ *	err = filemap_writeback(m, ip, first, last);		// fsync
+ *	filemap_detach(m, ip, keep);				// ip's free_inode
  *	filemap_drop_sb(sb);					// the instance's end
  */
 #ifndef MM_FILEMAP_H
@@ -23,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/list.h"
+#include "sched/mutex.h"
 
 struct inode;
 struct iov_iter;
@@ -37,6 +40,18 @@ struct filemap_ops {
 	 * reads consecutive blocks with one bio (readahead's point).
 	 */
 	int (*readpages)(struct inode *ip, uint64_t first, const uint64_t *pas, unsigned int n);
+	/*
+	 * Before a write copies into the cache: the blocks under [off, off +
+	 * len) exist (made if holes), so the write is ENOSPC now rather than
+	 * lost at write-back.  0, -ENOSPC, -EIO, -EFBIG.
+	 */
+	int (*prepare_write)(struct inode *ip, uint64_t off, size_t len);
+	/*
+	 * Writes the first len bytes of page idx (the frame pa, locked by the
+	 * caller) to its blocks, making any that is a hole (a store through
+	 * a shared mapping): 0 or -errno.
+	 */
+	int (*writepage)(struct inode *ip, uint64_t idx, uint64_t pa, size_t len);
 	/*
 	 * A read of len bytes at off (inside one page) that bypasses the
 	 * cache, a block at a time, for a page readpages cannot read whole
@@ -60,9 +75,17 @@ struct address_space {
 	 * it before the memory goes, so a non-NULL host is alive).
 	 */
 	struct inode *host;
-	/* Under pagecache_lock: its pages (struct page.mapping_link), their count. */
-	struct list_head pages;
-	unsigned long nrpages;
+	/* Under pagecache_lock: its clean and its dirty pages (struct
+	 * page.mapping_link), how many in all and dirty. */
+	struct list_head pages, dirty;
+	unsigned long nrpages, ndirty;
+	/* Under pagecache_lock: the first write-back error not yet reported
+	 * (the next fsync takes it, as Linux's AS_EIO). */
+	int wb_err;
+	/* Held by a writer of the file from its first page to the size's
+	 * growth, and by a truncation (the file system's setattr, before its
+	 * block lock): Linux's i_rwsem for writers. */
+	struct mutex write_lock;
 	/* The page after the last one read (under pagecache_lock): a read
 	 * that starts there is sequential and reads ahead. */
 	uint64_t ra_next;
@@ -77,9 +100,10 @@ void filemap_init(void);
 /* ip's pages (made, or found from an earlier inode of the file): its
  * host is ip until filemap_detach.  NULL when memory runs out. */
 struct address_space *filemap_attach(struct inode *ip, const struct filemap_ops *ops);
-/* ip's last reference is going: the mapping forgets it.  keep false (the
- * file was deleted) drops the pages too. */
-void filemap_detach(struct address_space *m, bool keep);
+/* ip's last reference is going: its dirty pages are written back (keep)
+ * and the mapping forgets it, unless a newer inode of the file attached
+ * meanwhile.  keep false (the file was deleted) drops the pages. */
+void filemap_detach(struct address_space *m, struct inode *ip, bool keep);
 /*
  * read_iter through the cache: up to size (the caller's snapshot of
  * ip's size), reading missing pages with ops->readpages (ahead of a
@@ -93,10 +117,39 @@ long filemap_read(struct address_space *m, struct inode *ip, struct iov_iter *to
  * smaps, execve's sharing): 0 when it is not, cannot be read or memory
  * runs out. */
 uint64_t filemap_page_ref(struct address_space *m, struct inode *ip, uint64_t idx, bool read);
-/* The file's size became size: pages wholly past it leave the cache
- * (a page still mapped keeps its frame, detached from the file) and the
- * tail of the last one is zeroed. */
+/* The file's size became size (the caller holds m->write_lock and no
+ * block lock): pages wholly past it leave the cache once no write-back
+ * holds them (a page still mapped keeps its frame, detached from the
+ * file) and the tail of the last one is zeroed. */
 void filemap_truncate(struct address_space *m, uint64_t size);
+/*
+ * write_iter through the cache, under m->write_lock: each page made
+ * whole (read if it holds data, zeroed past the size), the bytes copied
+ * in, the page dirty; ip's size grows past the last byte written.  Bytes
+ * copied, or -errno when nothing was.  A writer past the dirty limit
+ * (vm/dirty_ratio of memory) writes its own file back before it returns.
+ */
+long filemap_write(struct address_space *m, struct inode *ip, struct iov_iter *from, uint64_t off,
+		   size_t len);
+/*
+ * Writes the dirty pages of m with an index in [first, last] back
+ * (ops->writepage) and waits: 0 or the first error, which is then
+ * reported: the error the next fsync gets (filemap_take_error) is one
+ * no call reported yet.
+ */
+int filemap_writeback(struct address_space *m, struct inode *ip, uint64_t first, uint64_t last);
+/* The write-back error not yet reported, cleared: 0 or -EIO. */
+int filemap_take_error(struct address_space *m);
+/* Writes back the dirty pages of every file of sb (NULL: of every
+ * instance) that has an inode: 0 or the first error. */
+int filemap_sync_sb(struct super_block *sb);
+/* A process maps page idx shared and writable (a fault): the page
+ * counts as dirty while anything maps it, as no store through a mapping
+ * is seen (no dirty bits are read back). */
+void filemap_page_mkwrite(struct address_space *m, uint64_t idx);
+/* Pages dirty now, and being written now (meminfo's Dirty, Writeback). */
+unsigned long filemap_dirty_count(void);
+unsigned long filemap_writeback_count(void);
 /* The instance's last reference is gone (no inode left): its mappings
  * and their pages go. */
 void filemap_drop_sb(struct super_block *sb);

@@ -3,6 +3,7 @@
  * of the mapping list (mm/vma.c) under the uvm lock; pages move or go
  * through mm/paging.c.
  */
+#include "fs/inode.h"
 #include "mm/commit.h"
 #include "mm/frame.h"
 #include "mm/paging.h"
@@ -207,8 +208,51 @@ SYSCALL_DEFINE3(madvise, uint64_t, start, uint64_t, len, int, advice)
 	return err;
 }
 
-/* Shared file mappings write the ramfs's own frames, so there is nothing
- * to write back: what is left of msync are Linux's checks. */
+/*
+ * Under u->lock: the file of the first shared file mapping overlapping
+ * [*from, end), held, with the file range it maps there in *fstart and
+ * *fend (inclusive); *from moves past the mapping.  NULL when none is left.
+ */
+static struct inode *next_shared_file(struct uvm *u, uint64_t *from, uint64_t end, uint64_t *fstart,
+				      uint64_t *fend)
+{
+	for (struct vma *v = vma_find(u, *from); v && v->start < end; v = vma_next(u, v)) {
+		uint64_t a = v->start > *from ? v->start : *from, b = v->end < end ? v->end : end;
+
+		if (!v->file || !(v->flags & VMA_SHARED))
+			continue;
+		*fstart = v->off + (a - v->start);
+		*fend = v->off + (b - v->start) - 1;
+		*from = b;
+		inode_get(v->file);
+		return v->file;
+	}
+	return NULL;
+}
+
+/* MS_SYNC: each shared file mapping's range written back (its file's
+ * fsync, the lock dropped: it sleeps).  -EIO for a failed write. */
+static int msync_files(struct uvm *u, uint64_t start, uint64_t end)
+{
+	uint64_t fstart, fend;
+	struct inode *ip;
+	int err = 0;
+
+	for (;;) {
+		spin_lock(&u->lock);
+		ip = next_shared_file(u, &start, end, &fstart, &fend);
+		spin_unlock(&u->lock);
+		if (!ip)
+			return err;
+		if (!err)
+			err = inode_fsync(ip, fstart, fend, 0);
+		inode_put(ip);
+	}
+}
+
+/* Shared file mappings write the file's own pages (the page cache's, or
+ * the ramfs's); MS_SYNC writes a disk file's back (MS_ASYNC has nothing
+ * to start: write-back is synchronous).  First Linux's checks. */
 SYSCALL_DEFINE3(msync, uint64_t, start, uint64_t, len, int, flags)
 {
 	struct uvm *u = current()->uvm;
@@ -229,5 +273,7 @@ SYSCALL_DEFINE3(msync, uint64_t, start, uint64_t, len, int, flags)
 	else
 		err = advise_range(u, start, end, MADV_NORMAL); /* ENOMEM for a hole */
 	spin_unlock(&u->lock);
+	if (!err && (flags & MS_SYNC))
+		err = msync_files(u, start, end);
 	return err;
 }

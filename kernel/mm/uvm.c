@@ -105,6 +105,9 @@ static int fault_in_page(struct uvm *u, struct vma *v, uint64_t va)
 	/* The file's frame is read-only to a private mapping: a write copies. */
 	if (v->file && !(v->flags & VMA_SHARED) && (flags & PTE_WRITE))
 		flags = (flags & ~PTE_WRITE) | PTE_COW;
+	/* A shared one writes the file's page: its cache must know. */
+	if (v->file && (v->flags & VMA_SHARED) && (flags & PTE_WRITE) && v->file->op->page_mkwrite)
+		v->file->op->page_mkwrite(v->file, (v->off + (va - v->start)) / PAGE_SIZE);
 	if ((err = map_page(u->space, va, pa, flags)))
 		frame_unref(pa);
 	return err;

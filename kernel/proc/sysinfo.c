@@ -60,16 +60,18 @@ SYSCALL_DEFINE1(sysinfo, struct sysinfo_k *, uinfo)
  * The lines `free` and `top` read, in kB.  Cached is the page cache of
  * disk files (mm/filemap.h) plus the ramfs's pages, which also count as
  * Shmem, as tmpfs pages do on Linux; Buffers the cached disk blocks
- * (block/bcache.h, Linux's block-device page cache); Dirty the blocks
- * newer than the disk.  MemAvailable adds what reclaim could free
- * (cached pages and blocks, dirty or not: a write-back frees those too).
+ * (block/bcache.h, Linux's block-device page cache); Dirty the pages
+ * and blocks newer than the disk, Writeback the pages being written.  MemAvailable adds what
+ * reclaim could free (cached pages and blocks, dirty or not: a write-back frees those too).
  * CommitLimit and Committed_AS are the overcommit accounting's
  * (mm/commit.h).
  */
 static void format_meminfo(char *buf, size_t size)
 {
 	uint64_t kb = PAGE_SIZE / 1024, cached = filemap_page_count() * kb,
-		 buffers = bcache_count() * kb, dirty = bcache_dirty_count() * kb;
+		 buffers = bcache_count() * kb,
+		 dirty = (filemap_dirty_count() + bcache_dirty_count()) * kb,
+		 writeback = filemap_writeback_count() * kb;
 	struct sysinfo_k si;
 
 	sysinfo_read(&si);
@@ -80,7 +82,7 @@ static void format_meminfo(char *buf, size_t size)
 		 "Writeback:      %8lu kB\nShmem:          %8lu kB\n"
 		 "SReclaimable:   %8lu kB\nCommitLimit:    %8lu kB\nCommitted_AS:   %8lu kB\n",
 		 si.totalram / 1024, si.freeram / 1024, si.freeram / 1024 + cached + buffers,
-		 buffers, si.sharedram / 1024 + cached, 0UL, 0UL, 0UL, dirty, 0UL,
+		 buffers, si.sharedram / 1024 + cached, 0UL, 0UL, 0UL, dirty, writeback,
 		 si.sharedram / 1024, 0UL, vm_commit_limit_pages() * kb,
 		 (uint64_t)vm_committed_pages() * kb);
 }

@@ -261,21 +261,3 @@ int ext2_truncate_blocks(struct inode *ip, uint64_t size)
 	ei->last_alloc = 0;
 	return ext2_write_inode(ip) ?: err;
 }
-
-int ext2_zero_tail(struct inode *ip, uint64_t size)
-{
-	uint32_t bs = EXT2_SB(ip->sb)->block_size, pblk;
-	struct buf *b;
-	int err;
-
-	if (!(size % bs))
-		return 0;
-	if ((err = ext2_get_block_locked(ip, size / bs, false, &pblk)) || !pblk)
-		return err;
-	if ((err = ext2_read_block(ip->sb, pblk, &b)))
-		return err;
-	memset(b->data + size % bs, 0, bs - size % bs);
-	err = ext2_dirty(ip->sb, b);
-	brelse(b);
-	return err;
-}

@@ -220,9 +220,6 @@ int ext2_get_block_locked(struct inode *ip, uint64_t lblk, bool create, uint32_t
 /* Under map_lock: frees ip's blocks from byte size on (indirect blocks
  * that map nothing any more too), holes staying holes. 0 or -EIO. */
 int ext2_truncate_blocks(struct inode *ip, uint64_t size);
-/* Under map_lock: zeroes the tail of the block holding byte size (the
- * bytes past a shrunk size, so growing again reads zeros). */
-int ext2_zero_tail(struct inode *ip, uint64_t size);
 
 /* balloc.c */
 /* A free block near goal (0: near ip's inode), taken: 0, -ENOSPC, -EIO.

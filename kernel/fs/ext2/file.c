@@ -1,15 +1,11 @@
 /*
- * ext2 regular files' data (docs/ext2.md, docs/pagecache.md): read through
- * the page cache (mm/filemap.h).  The cache asks ext2 for pages
+ * ext2 regular files' data (docs/ext2.md, docs/pagecache.md): through the
+ * page cache (mm/filemap.h).  The cache asks ext2 for pages
  * (ext2_readpages: the block map, then one bio per run of consecutive
- * blocks straight into the pages' frames; a block the buffer cache holds
- * is copied from it, as it may be newer than the disk); reads, mmap and
- * execve take the cached pages.  Writes go through the buffer cache a
- * block at a time (ext2_get_block makes missing blocks) and into the
- * cached page when there is one, until the page cache writes pages back
- * itself.  User memory is copied through a bounce block with no lock
- * held, so a fault on a mapping of the same file never waits for a lock
- * the faulting call holds.
+ * blocks straight into the pages' frames), for blocks before a write
+ * copies into them (ext2_prepare_write: ext2_get_block makes holes) and
+ * for write-back (ext2_writepage); reads, writes, mmap and execve share
+ * the cached pages.
  */
 #include "fs/ext2/ext2.h"
 #include "block/bcache.h"
@@ -18,92 +14,141 @@
 #include "lib/string.h"
 #include "mm/filemap.h"
 #include "mm/frame.h"
-#include "mm/heap.h"
 #include "mm/layout.h"
 #include "proc/rlimit.h"
 #include <uapi/errno.h>
 
-/* Submits bio and waits for it: its status. */
-static int read_bio(struct bio *bio)
-{
-	int err = submit_bio_wait(bio);
+/* A run of consecutive disk blocks for one bio (readpages, writepage). */
+struct block_run {
+	struct block_device *bdev;
+	enum bio_op op;
+	struct bio *bio;
+	uint32_t next; /* the block that would extend the run */
+	int err;
+};
 
-	bio_free(bio);
-	return err ? -EIO : 0;
+/* Ends the run's bio (submitted, waited for): the run's error so far. */
+static int run_end(struct block_run *r)
+{
+	if (r->bio) {
+		if (submit_bio_wait(r->bio) && !r->err)
+			r->err = -EIO;
+		bio_free(r->bio);
+		r->bio = NULL;
+	}
+	return r->err;
 }
 
-/* Block j of the n pages' frames (pas): where it goes in memory. */
-static void *block_dest(const uint64_t *pas, uint32_t bs, uint64_t j)
+/* Adds block pblk (bs bytes at kva) to the run, ending the bio first
+ * when it does not follow on or is full. */
+static void run_add(struct block_run *r, uint32_t pblk, void *kva, uint32_t bs)
+{
+	if (r->bio && (pblk != r->next || !bio_add_kernel(r->bio, kva, bs)))
+		run_end(r);
+	if (!r->bio && !r->err) {
+		if (!(r->bio = bio_alloc(r->op, r->bdev, (uint64_t)pblk * bs >> SECTOR_SHIFT)))
+			r->err = -ENOMEM;
+		else
+			bio_add_kernel(r->bio, kva, bs);
+	}
+	r->next = pblk + 1;
+}
+
+/* Block j of the pages' frames pas: where it lies in memory. */
+static void *block_kva(const uint64_t *pas, uint32_t bs, uint64_t j)
 {
 	uint64_t per = PAGE_SIZE / bs;
 
 	return (char *)P2V(pas[j / per]) + (j % per) * bs;
 }
 
-/* A block the buffer cache holds (written there, maybe not on the disk
- * yet) into dest: 1 when it did, 0 when the disk has to be read. */
-static int copy_cached(struct super_block *sb, uint32_t pblk, void *dest)
-{
-	struct buf *b;
-
-	if (!bcache_cached(sb->bdev, pblk))
-		return 0;
-	if (ext2_read_block(sb, pblk, &b))
-		return -EIO;
-	memcpy(dest, b->data, b->size);
-	brelse(b);
-	return 1;
-}
-
-/* The cache's readpages: holes and what lies past the size read as
- * zeroes.  Under map_lock, so a write (which holds it) is all before or
- * all after, and a truncation frees no block being read. */
+/* The cache's readpages: holes and what lies past the size read as zeroes. */
 static int ext2_readpages(struct inode *ip, uint64_t first, const uint64_t *pas, unsigned int n)
 {
-	uint32_t bs = EXT2_SB(ip->sb)->block_size, pblk, next = 0;
-	uint64_t size, per = PAGE_SIZE / bs, lblk0 = first * per;
-	struct bio *bio = NULL;
-	int err = 0, cached;
+	uint32_t bs = EXT2_SB(ip->sb)->block_size, pblk;
+	uint64_t size = inode_size(ip), per = PAGE_SIZE / bs, lblk0 = first * per;
+	struct block_run run = {.bdev = ip->sb->bdev, .op = BIO_READ};
 
-	mutex_lock(&EXT2_I(ip)->map_lock);
-	size = inode_size(ip);
-	for (uint64_t j = 0; j < n * per && !err; j++) {
-		void *dest = block_dest(pas, bs, j);
+	for (uint64_t j = 0; j < n * per && !run.err; j++) {
+		void *kva = block_kva(pas, bs, j);
 
 		pblk = 0;
 		if ((lblk0 + j) * bs < size &&
-		    (err = ext2_get_block_locked(ip, lblk0 + j, false, &pblk)))
+		    (run.err = ext2_get_block(ip, lblk0 + j, false, &pblk)))
 			break;
-		if (!pblk) {
-			memset(dest, 0, bs);
-			continue;
-		}
-		if ((cached = copy_cached(ip->sb, pblk, dest))) {
-			err = cached < 0 ? cached : 0;
-			continue;
-		}
-		if (bio && (pblk != next || !bio_add_kernel(bio, dest, bs))) {
-			err = read_bio(bio);
-			bio = NULL;
-		}
-		if (!bio && !err) {
-			if (!(bio = bio_alloc(BIO_READ, ip->sb->bdev,
-					      (uint64_t)pblk * bs >> SECTOR_SHIFT)))
-				err = -ENOMEM;
-			else
-				bio_add_kernel(bio, dest, bs);
-		}
-		next = pblk + 1;
+		if (pblk)
+			run_add(&run, pblk, kva, bs);
+		else
+			memset(kva, 0, bs);
 	}
-	if (bio)
-		err = read_bio(bio) ?: err;
-	mutex_unlock(&EXT2_I(ip)->map_lock);
+	if (run_end(&run))
+		return run.err;
 	/* The last block's bytes past the size are whatever the disk holds:
 	 * a mapping sees zeroes there, as on Linux. */
-	if (!err && (first + n) * PAGE_SIZE > size && size > first * PAGE_SIZE && size % PAGE_SIZE)
+	if ((first + n) * PAGE_SIZE > size && size > first * PAGE_SIZE && size % PAGE_SIZE)
 		memset((char *)P2V(pas[size / PAGE_SIZE - first]) + size % PAGE_SIZE, 0,
 		       PAGE_SIZE - size % PAGE_SIZE);
+	return 0;
+}
+
+/* Whether the len bytes at p are all zero. */
+static bool all_zero(const uint8_t *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/*
+ * The block under lblk, made when it is a hole and make says so; a block
+ * new to the file is forgotten by the buffer cache, which may hold it
+ * from an earlier life as a map block (dirty, even), so that no
+ * write-back of that old life lands on the data.  0 or -errno; *pblk 0
+ * for a hole left alone.
+ */
+static int data_block(struct inode *ip, uint64_t lblk, bool make, uint32_t *pblk)
+{
+	int err = ext2_get_block(ip, lblk, false, pblk);
+
+	if (err || *pblk || !make)
+		return err;
+	if (!(err = ext2_get_block(ip, lblk, true, pblk)))
+		bcache_forget(ip->sb->bdev, *pblk);
 	return err;
+}
+
+/* Before a write copies into the cache: its blocks exist (ENOSPC now,
+ * not at write-back). */
+static int ext2_prepare_write(struct inode *ip, uint64_t off, size_t len)
+{
+	uint32_t bs = EXT2_SB(ip->sb)->block_size, pblk;
+	int err = 0;
+
+	for (uint64_t l = off / bs; l <= (off + len - 1) / bs && !err; l++)
+		err = data_block(ip, l, true, &pblk);
+	return err;
+}
+
+/*
+ * Write-back of a page's first len bytes: each block's, one bio per run
+ * of consecutive blocks.  A hole stays one while its bytes are zeroes (a
+ * partial write filled only its own blocks); a store through a shared
+ * mapping into a hole makes the block.
+ */
+static int ext2_writepage(struct inode *ip, uint64_t idx, uint64_t pa, size_t len)
+{
+	uint32_t bs = EXT2_SB(ip->sb)->block_size, pblk;
+	uint64_t per = PAGE_SIZE / bs;
+	struct block_run run = {.bdev = ip->sb->bdev, .op = BIO_WRITE};
+
+	for (uint64_t j = 0; j * bs < len && !run.err; j++) {
+		uint8_t *kva = (uint8_t *)P2V(pa) + j * bs;
+
+		if (!(run.err = data_block(ip, idx * per + j, !all_zero(kva, bs), &pblk)) && pblk)
+			run_add(&run, pblk, kva, bs);
+	}
+	return run_end(&run);
 }
 
 /* A page the cache could not read (a bad block in it): its blocks one by
@@ -120,18 +165,11 @@ static long ext2_read_uncached(struct inode *ip, uint64_t off, size_t len, struc
 	while ((size_t)done < len && !err) {
 		size_t in = off % bs, n = bs - in < len - done ? bs - in : len - done;
 
-		/* Under map_lock as readpages: a block the buffer cache holds
-		 * is copied from it (it may be newer than the disk). */
-		mutex_lock(&EXT2_I(ip)->map_lock);
-		if (!(err = ext2_get_block_locked(ip, off / bs, false, &pblk)) && pblk &&
-		    !(err = copy_cached(ip->sb, pblk, P2V(pa))))
+		if (!(err = ext2_get_block(ip, off / bs, false, &pblk)) && pblk)
 			err = blkdev_rw_kernel(ip->sb->bdev, BIO_READ, (uint64_t)pblk * bs, P2V(pa),
 					       bs)
 				  ? -EIO
 				  : 0;
-		else if (err > 0)
-			err = 0; /* copied from the buffer cache */
-		mutex_unlock(&EXT2_I(ip)->map_lock);
 		if (!err && !pblk)
 			memset(P2V(pa), 0, bs);
 		if (!err && copy_to_iter((char *)P2V(pa) + in, n, to) != n)
@@ -146,64 +184,31 @@ static long ext2_read_uncached(struct inode *ip, uint64_t off, size_t len, struc
 const struct filemap_ops ext2_filemap_ops = {
     .readpages = ext2_readpages,
     .read_uncached = ext2_read_uncached,
+    .prepare_write = ext2_prepare_write,
+    .writepage = ext2_writepage,
 };
+
+/* A regular file's pages: attached when its inode is read or made. */
+static struct address_space *ext2_mapping(struct inode *ip)
+{
+	return EXT2_I(ip)->mapping;
+}
 
 static long ext2_read_iter(struct inode *ip, struct iov_iter *to, uint64_t off)
 {
-	return filemap_read(EXT2_I(ip)->mapping, ip, to, off, inode_size(ip));
+	struct address_space *m = ext2_mapping(ip);
+
+	return m ? filemap_read(m, ip, to, off, inode_size(ip)) : -ENOMEM;
 }
 
-/* The cached page holding [off, off + len) gets the bytes written (a
- * page being read now is not seen: its read may miss them, a window the
- * page cache's own write path closes). */
-static void update_page(struct inode *ip, uint64_t off, size_t len, const uint8_t *buf)
-{
-	uint64_t pa = filemap_page_ref(EXT2_I(ip)->mapping, ip, off / PAGE_SIZE, false);
-
-	if (!pa)
-		return;
-	memcpy((char *)P2V(pa) + off % PAGE_SIZE, buf, len);
-	frame_unref(pa);
-}
-
-/* Under map_lock: writes len bytes of buf at off (inside one block),
- * making the block if it is a hole; the size grows past it. */
-static int write_piece(struct inode *ip, uint64_t off, size_t len, const uint8_t *buf)
-{
-	uint32_t bs = EXT2_SB(ip->sb)->block_size, pblk;
-	struct buf *b;
-	bool fresh;
-	int err = ext2_get_block_locked(ip, off / bs, false, &pblk);
-
-	if (err)
-		return err;
-	fresh = !pblk;
-	if (fresh && (err = ext2_get_block_locked(ip, off / bs, true, &pblk)))
-		return err;
-	/* A new block or a whole one overwritten is not read first; the
-	 * bytes not written of a new block are zeros. */
-	err = fresh || len == bs ? bget(ip->sb->bdev, pblk, &b) : ext2_read_block(ip->sb, pblk, &b);
-	if (err)
-		return err == -ENOMEM ? err : -EIO;
-	if (fresh)
-		memset(b->data, 0, bs);
-	memcpy(b->data + off % bs, buf, len);
-	err = ext2_dirty(ip->sb, b);
-	brelse(b);
-	spin_lock(&ip->lock);
-	if (off + len > ip->size)
-		ip->size = off + len;
-	spin_unlock(&ip->lock);
-	return err;
-}
-
+/* Linux's checks (RLIMIT_FSIZE, EROFS, the largest size), then the
+ * cache; the inode (size, times) is written after. */
 static long ext2_write_iter(struct inode *ip, struct iov_iter *from, uint64_t off)
 {
-	uint32_t bs = EXT2_SB(ip->sb)->block_size;
+	struct address_space *m = ext2_mapping(ip);
 	uint64_t max = ip->sb->maxbytes;
-	size_t len = iov_iter_count(from), done = 0;
-	long err = rlimit_fsize_write(off, &len);
-	uint8_t *buf;
+	size_t len = iov_iter_count(from);
+	long err = rlimit_fsize_write(off, &len), done;
 
 	if (err)
 		return err;
@@ -215,35 +220,15 @@ static long ext2_write_iter(struct inode *ip, struct iov_iter *from, uint64_t of
 		len = max - off;
 	if (!len)
 		return 0;
-	if (!(buf = kmalloc(bs)))
+	if (!m)
 		return -ENOMEM;
-	while (done < len) {
-		size_t n = bs - off % bs, c;
-
-		if (n > len - done)
-			n = len - done;
-		c = copy_from_iter(buf, n, from);
-		mutex_lock(&EXT2_I(ip)->map_lock);
-		err = c ? write_piece(ip, off, c, buf) : 0;
-		mutex_unlock(&EXT2_I(ip)->map_lock);
-		if (err)
-			break;
-		update_page(ip, off, c, buf);
-		done += c;
-		off += c;
-		if (c < n) {
-			err = -EFAULT;
-			break;
-		}
-	}
-	kfree(buf);
-	if (done) {
+	if ((done = filemap_write(m, ip, from, off, len)) > 0) {
 		spin_lock(&ip->lock);
 		ip->mtime_ns = ip->ctime_ns = ext2_now();
 		spin_unlock(&ip->lock);
 		ext2_write_inode(ip);
 	}
-	return done ? (long)done : err;
+	return done;
 }
 
 /*
@@ -258,16 +243,19 @@ static long ext2_write_iter(struct inode *ip, struct iov_iter *from, uint64_t of
 static uint64_t ext2_page_ref(struct inode *ip, size_t idx, bool fill)
 {
 	(void)fill;
-	return filemap_page_ref(EXT2_I(ip)->mapping, ip, idx, false);
+	struct address_space *m = ext2_mapping(ip);
+
+	return m ? filemap_page_ref(m, ip, idx, false) : 0;
 }
 
 /* A fault's page read into the cache (no lock held). */
 static int ext2_page_prepare(struct inode *ip, size_t idx)
 {
-	uint64_t pa = filemap_page_ref(EXT2_I(ip)->mapping, ip, idx, true);
+	struct address_space *m = ext2_mapping(ip);
+	uint64_t pa = m ? filemap_page_ref(m, ip, idx, true) : 0;
 
 	if (!pa)
-		return -EIO;
+		return m ? -EIO : -ENOMEM;
 	frame_unref(pa);
 	return 0;
 }
@@ -282,9 +270,39 @@ static long ext2_seek_hole_data(struct inode *ip, long off, bool hole)
 	return hole ? (long)size : off;
 }
 
+static void ext2_page_mkwrite(struct inode *ip, size_t idx)
+{
+	struct address_space *m = ext2_mapping(ip);
+
+	if (m)
+		filemap_page_mkwrite(m, idx);
+}
+
+/*
+ * The range's dirty pages, then (not for sync_file_range) the device's
+ * dirty blocks, the inode's among them, and a flush: 0, or -EIO for this
+ * write-back or an earlier one no call reported yet.
+ */
+static int ext2_fsync(struct inode *ip, uint64_t start, uint64_t end, unsigned int how)
+{
+	struct address_space *m = ext2_mapping(ip);
+	int err;
+
+	if (!m)
+		return -ENOMEM;
+	err = filemap_writeback(m, ip, start / PAGE_SIZE, end / PAGE_SIZE);
+
+	if (!(how & FSYNC_DATA_RANGE))
+		err = bcache_sync(ip->sb->bdev) ?: err;
+	err = filemap_take_error(m) ?: err;
+	return err ? -EIO : 0;
+}
+
 static size_t ext2_resident_pages(struct inode *ip)
 {
-	return __atomic_load_n(&EXT2_I(ip)->mapping->nrpages, __ATOMIC_RELAXED);
+	struct address_space *m = __atomic_load_n(&EXT2_I(ip)->mapping, __ATOMIC_ACQUIRE);
+
+	return m ? __atomic_load_n(&m->nrpages, __ATOMIC_RELAXED) : 0;
 }
 
 const struct inode_operations ext2_file_iops = {
@@ -296,4 +314,6 @@ const struct inode_operations ext2_file_iops = {
     .page_prepare = ext2_page_prepare,
     .seek_hole_data = ext2_seek_hole_data,
     .resident_pages = ext2_resident_pages,
+    .page_mkwrite = ext2_page_mkwrite,
+    .fsync = ext2_fsync,
 };

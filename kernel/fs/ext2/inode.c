@@ -134,11 +134,12 @@ void ext2_free_inode(struct inode *ip)
 	if (hashed)
 		list_del(&ei->hash_link);
 	spin_unlock(&si->icache_lock);
-	/* Its pages stay cached while the file exists; a deleted one's go
-	 * before its number can be reused (a new file of that number finds
-	 * a mapping of its own). */
+	/* Its pages stay cached while the file exists (the dirty ones
+	 * written first); a deleted one's go before its blocks and its
+	 * number can be reused (a new file of that number finds a mapping
+	 * of its own). */
 	if (ei->mapping)
-		filemap_detach(ei->mapping, ip->nlink > 0);
+		filemap_detach(ei->mapping, ip, ip->nlink > 0);
 	/* Only a hashed inode was read or made whole (a failed read is not). */
 	if (hashed && ip->nlink == 0 && !ext2_rdonly(ip->sb))
 		delete_inode(ip);
@@ -390,34 +391,48 @@ static void set_time(uint64_t *field, uint64_t ns, uint64_t now)
 		*field = ns - ns % 1000000000ULL; /* the disk keeps seconds */
 }
 
-/* Under map_lock: truncate or extend to size (a regular file). */
-static int set_size(struct inode *ip, uint64_t size)
+/*
+ * Under the pages' write_lock (m: no writer runs): truncate or extend a
+ * regular file to size.  The size first, so no reader brings back a page
+ * past it; then the pages past it go and the last one's tail is zeroed
+ * (mm/filemap.h: each page under its lock, so a write-back of it ends
+ * first); then the blocks, under map_lock (Linux's order: page lock,
+ * then the block map's).
+ */
+static int set_size(struct inode *ip, struct address_space *m, uint64_t size)
 {
 	uint64_t old = inode_size(ip);
 	int err = 0;
 
 	if (size > ip->sb->maxbytes || (size > old && rlimit_fsize_grow(size)))
 		return -EFBIG;
-	if (size < old && (err = ext2_zero_tail(ip, size)))
-		return err;
 	spin_lock(&ip->lock);
 	ip->size = size;
 	ip->mtime_ns = ip->ctime_ns = ext2_now();
 	spin_unlock(&ip->lock);
-	return size < old ? ext2_truncate_blocks(ip, size) : 0;
+	if (size >= old)
+		return 0;
+	filemap_truncate(m, size);
+	mutex_lock(&EXT2_I(ip)->map_lock);
+	err = ext2_truncate_blocks(ip, size);
+	mutex_unlock(&EXT2_I(ip)->map_lock);
+	return err;
 }
 
 /* The VFS checked permissions (sys_attr.c); a size is a truncate. */
 int ext2_setattr(struct inode *ip, const struct iattr *a)
 {
+	struct address_space *m = NULL;
 	uint64_t now = ext2_now();
 	int err = 0;
 
 	if (ext2_rdonly(ip->sb))
 		return -EROFS;
+	if ((a->valid & ATTR_SIZE) && S_ISREG(ip->mode) && (m = EXT2_I(ip)->mapping)) {
+		mutex_lock(&m->write_lock); /* writers wait: Linux's i_rwsem */
+		err = set_size(ip, m, a->size);
+	}
 	mutex_lock(&EXT2_I(ip)->map_lock);
-	if (a->valid & ATTR_SIZE)
-		err = set_size(ip, a->size);
 	if (!err && (a->valid & ~ATTR_SIZE)) {
 		spin_lock(&ip->lock);
 		if (a->valid & ATTR_MODE)
@@ -437,9 +452,7 @@ int ext2_setattr(struct inode *ip, const struct iattr *a)
 	if (!err || (a->valid & ATTR_SIZE))
 		err = ext2_write_inode(ip) ?: err;
 	mutex_unlock(&EXT2_I(ip)->map_lock);
-	/* The cached pages past the size go, and the last one's tail is
-	 * zeroed: after map_lock, as a page being read waits for it. */
-	if ((a->valid & ATTR_SIZE) && EXT2_I(ip)->mapping)
-		filemap_truncate(EXT2_I(ip)->mapping, inode_size(ip));
+	if (m)
+		mutex_unlock(&m->write_lock);
 	return err;
 }

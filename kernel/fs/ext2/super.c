@@ -250,10 +250,10 @@ int ext2_write_super(struct super_block *sb)
 static int ext2_sync_fs(struct super_block *sb)
 {
 	struct ext2_sb_info *si = EXT2_SB(sb);
-	int err;
+	int err = filemap_sync_sb(sb); /* the files' dirty pages first */
 
 	mutex_lock(&si->alloc_lock);
-	err = ext2_write_super(sb);
+	err = ext2_write_super(sb) ?: err;
 	mutex_unlock(&si->alloc_lock);
 	return bcache_sync(sb->bdev) ?: err;
 }
