@@ -71,8 +71,9 @@ static bool kill_task(struct task *t, void *arg)
 
 /* Frames the caches give back before anyone is killed: clean cached file
  * pages (mm/filemap.c), then clean cached disk blocks (block/bcache.c), a
- * batch at a time; dirty pages are written back first (the fault path
- * sleeps: its interrupts are on and it holds no lock). */
+ * batch at a time.  Dirty pages are not written here: the fault may be a
+ * writer's user copy holding the very page's lock; vm/dirty_ratio bounds
+ * them instead. */
 #define OOM_SHRINK_BATCH 64
 
 bool oom_kill(void)
@@ -81,10 +82,6 @@ bool oom_kill(void)
 
 	if (filemap_shrink(OOM_SHRINK_BATCH) || bcache_shrink(OOM_SHRINK_BATCH))
 		return true; /* the faulting task retries with those frames */
-	if (filemap_dirty_count()) { /* written now, clean (freed) at the retry */
-		filemap_sync_sb(NULL);
-		return true;
-	}
 	task_for_each(scan_task, &s);
 	if (s.victim_pending)
 		return true;
