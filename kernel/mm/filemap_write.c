@@ -15,13 +15,13 @@
 
 /*
  * /proc/sys/vm/dirty_ratio: the percentage of memory dirty pages may
- * fill before a writer writes back (Linux's default 20; 1..100).  Past
+ * fill before a writer writes back (Linux's default 20; 0..100).  Past
  * it, each write writes its own file's dirty pages before it returns, so
  * no writer fills memory with pages the disk has not seen.
  */
 static int dirty_ratio = 20;
 PROC_SYS_ROW(dirty_ratio_row, .path = "vm/dirty_ratio", .mode = 0644, .show = proc_sys_int_show,
-	     .store = proc_sys_int_store, .data = &dirty_ratio, .min = 1, .max = 100);
+	     .store = proc_sys_int_store, .data = &dirty_ratio, .min = 0, .max = 100);
 
 static unsigned long dirty_limit(void)
 {

@@ -6,7 +6,8 @@
  * drops pages and zeroes the tail; a reader racing truncations sees
  * records or zeroes, never anything else; two writers of one file; a
  * reader keeps an unlinked file whole.  On fdkernel only: meminfo's Dirty
- * rises after a write and falls after sync.  On the host as root when it
+ * rises after a write and falls after sync, and vm/dirty_ratio 0 makes a
+ * writer write back at once.  On the host as root when it
  * loop-mounts ext2 (else SKIP). */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -63,6 +64,18 @@ static int drop_caches(void)
 	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY), ret;
 
 	ret = fd >= 0 && write(fd, "3", 1) == 1 ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/* Writes text to /proc/sys/vm/dirty_ratio: 0 or -1 with errno. */
+static int set_dirty_ratio(const char *text)
+{
+	int fd = open("/proc/sys/vm/dirty_ratio", O_WRONLY), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : -1;
 	close(fd);
 	return ret;
 }
@@ -126,6 +139,14 @@ static void check_dirty(void)
 		ok(meminfo("Dirty") < 64, "sync brings Dirty down (%ld kB)", meminfo("Dirty"));
 	else
 		skip("the host's Dirty moves with everything else", "Dirty fell");
+	is_errno(set_dirty_ratio("101"), EINVAL, "vm/dirty_ratio 101: EINVAL");
+	if (on_fdkernel()) { /* the host's setting is the host's */
+		ok(set_dirty_ratio("0") == 0 && pwrite(fd, buf, 65536, 0) == 65536 &&
+		       meminfo("Dirty") < 64 && set_dirty_ratio("20") == 0,
+		   "dirty_ratio 0: a writer writes its pages back at once");
+	} else {
+		skip("the host's setting is the host's", "dirty_ratio 0");
+	}
 	is_int(sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE), 0, "sync_file_range");
 	is_int(syncfs(fd), 0, "syncfs");
 	close(fd);
@@ -276,7 +297,7 @@ int main(int argc, char **argv)
 		unlink(img);
 		skip_all("this kernel does not mount ext2 read-write from a loop device");
 	}
-	plan(27);
+	plan(29);
 	check_coherence();
 	check_dirty();
 	check_truncate();
