@@ -131,7 +131,8 @@ static void check_dirty(void)
 	ok(write(fd, buf, sizeof buf) == (ssize_t)sizeof buf, "a 1 MiB write to a new file");
 	after = meminfo("Dirty");
 	if (on_fdkernel())
-		ok(after - before >= 1024, "meminfo Dirty rose by it (%ld -> %ld kB)", before, after);
+		ok(after - before >= 1024, "meminfo Dirty rose by it (%ld -> %ld kB)", before,
+		   after);
 	else
 		skip("the host's Dirty moves with everything else", "Dirty rose");
 	sync();
@@ -184,8 +185,9 @@ static void check_truncate_race(void)
 			ssize_t n = pread(fd, buf, sizeof buf, off);
 
 			for (ssize_t j = 0; j + 8 <= n; j += 8)
-				if (!is_record(buf + j, off + j) && memcmp(buf + j, "\0\0\0\0\0\0\0\0", 8) &&
-				    off + j != 8192 && off + j != 12288 && off + j != 16384)
+				if (!is_record(buf + j, off + j) &&
+				    memcmp(buf + j, "\0\0\0\0\0\0\0\0", 8) && off + j != 8192 &&
+				    off + j != 12288 && off + j != 16384)
 					_exit(1);
 		}
 		_exit(0);
@@ -216,7 +218,8 @@ static void check_two_writers(void)
 
 			memset(page, 'a' + k, sizeof page);
 			for (int i = k; i < 256; i += 2)
-				if (pwrite(fd, page, sizeof page, (off_t)i * 4096) != (ssize_t)sizeof page)
+				if (pwrite(fd, page, sizeof page, (off_t)i * 4096) !=
+				    (ssize_t)sizeof page)
 					_exit(1);
 			_exit(0);
 		}
