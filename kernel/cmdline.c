@@ -45,6 +45,8 @@ static void apply_word(const char *w, size_t len)
 		kopts.heaptrace = true;
 	else if (!strcmp(word, "norandmaps"))
 		kopts.norandmaps = true;
+	else if (!strcmp(word, "tsc=unstable"))
+		kopts.tsc_unstable = true;
 	else if (!strcmp(word, "enosys=log"))
 		kopts.enosys_log = true;
 	else if (!strcmp(word, "lockdeptest=cycle") || !strcmp(word, "lockdeptest=sleep"))

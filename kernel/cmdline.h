@@ -39,6 +39,9 @@ struct kernel_options {
 	/* norandmaps: no address-space randomisation (mm/randomize.c), as
 	 * Linux's boot word; make bench uses it */
 	bool norandmaps;
+	/* tsc=unstable: the vDSO's clock calls the kernel instead of reading
+	 * the TSC (Linux's word; arch/x86_64/vclock.c) */
+	bool tsc_unstable;
 };
 
 extern struct kernel_options kopts;

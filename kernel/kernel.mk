@@ -10,6 +10,30 @@ KERNEL_ASM := $(wildcard boot/*.asm) $(shell find kernel -name '*.asm')
 KERNEL_OBJS := $(patsubst %.c,$(KBUILD)/%.o,$(KERNEL_C)) \
 	$(patsubst %.asm,$(KBUILD)/%.asm.o,$(KERNEL_ASM))
 
+# The vDSO (vdso/, docs/vdso.md): a user-space shared object, position
+# independent and free of relocations (checked), embedded in the kernel
+# by vdso/blob.S.
+VDSO_SO := $(KBUILD)/vdso/vdso.so
+VDSO_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding -fPIC -fno-stack-protector \
+	-fcf-protection=none -nostdinc -isystem $(shell $(CC) -print-file-name=include) -Ikernel \
+	-MMD -MP
+KERNEL_OBJS += $(KBUILD)/vdso/blob.o
+
+$(KBUILD)/vdso/vdso.o: vdso/vdso.c mk/config.mk kernel/kernel.mk
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@) $(CC) $(VDSO_CFLAGS) -c $< -o $@
+
+$(VDSO_SO): $(KBUILD)/vdso/vdso.o vdso/vdso.lds vdso/vdso.ver
+	$(call quiet,LD,$@) $(LD) -shared -nostdlib -soname=linux-vdso.so.1 --hash-style=both \
+		--eh-frame-hdr -z max-page-size=4096 -z noexecstack --no-undefined -T vdso/vdso.lds \
+		--version-script=vdso/vdso.ver $< -o $@
+	@readelf -r $@ | grep -q "no relocations" || { echo "vdso: relocations in $@"; rm -f $@; exit 1; }
+
+$(KBUILD)/vdso/blob.o: vdso/blob.S $(VDSO_SO)
+	$(call quiet,AS,$@) $(CC) -c -DVDSO_SO='"$(VDSO_SO)"' $< -o $@
+
+-include $(KBUILD)/vdso/vdso.d
+
 # Flags live in mk/config.mk: changing them rebuilds everything.
 $(KERNEL_OBJS): mk/config.mk
 

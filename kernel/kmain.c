@@ -31,6 +31,7 @@
 #include "fs/vfs.h"
 #include "ipc/ipc.h"
 #include "mm/filemap.h"
+#include "mm/vdso.h"
 #include "mm/heaptrace.h"
 #include "mm/uvm.h"
 #include "mm/mm.h"
@@ -106,7 +107,8 @@ void kmain(uint32_t magic, uint64_t info_pa)
 	proc_time_init();
 	profile_init(kopts.profile);
 	timer_init();
-	vfs_init(); /* after timer_init: file times read the clock */
+	vdso_init(); /* after timer_init: the clock page exists */
+	vfs_init();  /* after timer_init: file times read the clock */
 	filemap_init();
 	strace_init(); /* after vfs_init: it looks for the program */
 	irq_enable();

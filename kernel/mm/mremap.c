@@ -74,6 +74,8 @@ static long remap_locked(struct uvm *u, uint64_t addr, uint64_t old_len, uint64_
 	}
 	if ((err = remap_source(u, addr, old_len, &v)))
 		return err;
+	if ((v->flags & VMA_SPECIAL) && new_len > old_len)
+		return -EFAULT; /* Linux's VM_DONTEXPAND */
 	if (!vm_commit_allowed(vma_charge(v) ? more : 0))
 		return -ENOMEM;
 	if (flags & MREMAP_FIXED)

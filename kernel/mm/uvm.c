@@ -18,6 +18,7 @@
 #include "proc/rlimit.h"
 #include "proc/signal.h"
 #include "proc/task.h"
+#include "mm/vdso.h"
 #include "mm/vma.h"
 #include "sched/sched.h"
 #include "sched/wait.h"
@@ -99,11 +100,16 @@ static int fault_in_page(struct uvm *u, struct vma *v, uint64_t va)
 	uint64_t flags = vma_pte_flags(v), pa;
 	int err = -ENOMEM;
 
-	pa = v->file ? file_frame(v, va, &err) : user_zeroed_frame();
+	if (v->flags & VMA_SPECIAL)
+		err = (pa = vdso_frame(v, va)) ? 0 : -EIO;
+	else
+		pa = v->file ? file_frame(v, va, &err) : user_zeroed_frame();
 	if (!pa)
 		return err;
-	/* The file's frame is read-only to a private mapping: a write copies. */
-	if (v->file && !(v->flags & VMA_SHARED) && (flags & PTE_WRITE))
+	/* The file's frame (or the vDSO's) is read-only to a private mapping:
+	 * a write copies. */
+	if ((v->file || (v->flags & VMA_SPECIAL)) && !(v->flags & VMA_SHARED) &&
+	    (flags & PTE_WRITE))
 		flags = (flags & ~PTE_WRITE) | PTE_COW;
 	/* A shared one writes the file's page: its cache must know. */
 	if (v->file && (v->flags & VMA_SHARED) && (flags & PTE_WRITE) && v->file->op->page_mkwrite)

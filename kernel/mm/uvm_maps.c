@@ -2,9 +2,10 @@
  * /proc/<pid>/maps: a process's mapping list (mm/vma.h) in Linux's
  * format, one line per vma:
  *   start-end perms offset major:minor inode, then the name at column 73
- * (the program's path for its image, its interpreter's, [heap], [stack], what a mapping with
- * vma_ops describes (a System V attach); none for anonymous memory, nor
- * for other files: a ramfs inode does not know its name).
+ * (the program's path for its image, its interpreter's, [heap], [vdso],
+ * [vvar], [stack], what a mapping with vma_ops describes (a System V
+ * attach); none for anonymous memory, nor for other files: a ramfs inode
+ * does not know its name).
  */
 #include "fs/inode.h"
 #include "lib/printk.h"
@@ -21,6 +22,10 @@ static const char *vma_name(const struct uvm *u, const struct vma *v)
 		return "[heap]";
 	if (v->flags & VMA_STACK)
 		return "[stack]";
+	if (v->flags & VMA_VDSO)
+		return "[vdso]";
+	if (v->flags & VMA_VVAR)
+		return "[vvar]";
 	if (v->file && v->file == u->exe)
 		return u->exe_path;
 	if (v->file && v->file == u->interp)

@@ -238,7 +238,7 @@ static bool mergeable(const struct vma *a, const struct vma *b)
 {
 	return a->end == b->start && a->prot == b->prot && a->flags == b->flags && !a->ops &&
 	       !b->ops && a->file == b->file &&
-	       (!a->file || a->off + (a->end - a->start) == b->off);
+	       (!(a->file || (a->flags & VMA_SPECIAL)) || a->off + (a->end - a->start) == b->off);
 }
 
 /*
@@ -306,6 +306,13 @@ static bool inside(struct uvm *u, uint64_t addr)
 	return v && v->start < addr;
 }
 
+/* Whether addr falls strictly inside a vDSO vma, which Linux never splits
+ * (special_mapping_split: EINVAL). */
+static bool inside_special(struct uvm *u, uint64_t addr)
+{
+	return inside(u, addr) && (vma_at(u, addr)->flags & VMA_SPECIAL);
+}
+
 /* Cuts the vma around at into two; upper (from vma_new) takes the top. */
 static void split(struct uvm *u, uint64_t at, struct vma *upper)
 {
@@ -323,6 +330,8 @@ int vma_split_range(struct uvm *u, uint64_t start, uint64_t end)
 	struct vma *spare[2] = {NULL, NULL};
 	int need;
 
+	if (inside_special(u, start) || (end != start && inside_special(u, end)))
+		return -EINVAL;
 	if (own(u))
 		return -ENOMEM;
 	/* One spare per cut made, each used below: an empty range is one cut
@@ -485,6 +494,9 @@ int vma_protect(struct uvm *u, uint64_t start, uint64_t end, int prot)
 			return -ENOMEM; /* a hole */
 		if ((prot & PROT_WRITE) && (v->flags & (VMA_SHARED | VMA_MAYWRITE)) == VMA_SHARED)
 			return -EACCES; /* a shared mapping of an fd not open for writing */
+		if ((prot & (PROT_WRITE | PROT_EXEC)) && (v->flags & VMA_VVAR))
+			return -EACCES; /* the clock page: Linux's has neither VM_MAYWRITE nor
+					   VM_MAYEXEC */
 		if ((err = protect_part(u, v, at, v->end < end ? v->end : end, prot, &v)))
 			return err;
 		at = v->end < end ? v->end : end;

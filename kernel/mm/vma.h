@@ -74,7 +74,9 @@ struct vma {
  * copied at fork instead (vma_table_fork), so that each side's vmas are
  * counted by their objects.
  */
-#define VMA_SLOTS 6 /* vmas kept in the table itself: an exec's need none from the heap */
+/* vmas kept in the table itself: an exec's (image, heap, stack, [vvar],
+ * [vdso]) need none from the heap */
+#define VMA_SLOTS 8
 
 struct vma_table {
 	int refs;
@@ -103,6 +105,11 @@ struct vma_table {
 /* Grows down to a fault below it (vma_stack_grow, Linux's VM_GROWSDOWN):
  * the main stack and MAP_GROWSDOWN mappings. */
 #define VMA_GROWSDOWN 256u
+/* The vDSO's image and data page (mm/vdso.c, Linux's special mappings):
+ * pages from vdso_frame, never split or grown; [vvar] never writable. */
+#define VMA_VDSO    512u
+#define VMA_VVAR    1024u
+#define VMA_SPECIAL (VMA_VDSO | VMA_VVAR)
 
 /* Linux's vm.max_map_count: one more mapping is ENOMEM. */
 #define VMA_MAX 65530

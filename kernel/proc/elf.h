@@ -23,8 +23,9 @@ struct elf_image {
 	uint64_t phdr_va; /* where the program headers are mapped, 0 if not */
 	uint16_t phnum;
 	uint16_t phentsize;
-	uint64_t end; /* highest address of any of the program's segments */
-	uint64_t brk; /* where the heap starts, before randomisation */
+	uint64_t end;  /* highest address of any of the program's segments */
+	uint64_t brk;  /* where the heap starts, before randomisation */
+	uint64_t vdso; /* where exec mapped the vDSO (AT_SYSINFO_EHDR) */
 	/* The interpreter (referenced, the caller's to inode_put) and its
 	 * path (kmalloc'd, the caller's), NULL for a static program. */
 	struct inode *interp;

@@ -33,6 +33,7 @@
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "mm/uvm.h"
+#include "mm/vdso.h"
 #include "mm/vma.h"
 #include <uapi/mman.h>
 #include "sched/sched.h"
@@ -97,6 +98,7 @@ static uint64_t build_stack(struct uvm *u, const struct exec_strings *s,
 	int nptr = 1 + s->argc + 1 + s->envc + 1;
 	uint64_t strings = l->stack_top - PAGE_ALIGN_UP(s->len + 1);
 	struct auxv_places at = {.execfn = strings,
+				 .vdso = img->vdso,
 				 .platform = strings - l->stack_pad - sizeof(EXEC_PLATFORM)};
 	uint64_t auxv[EXEC_AUXV_PAIRS * 2];
 	uint64_t vecsz, sp, *vec;
@@ -439,6 +441,8 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 	if (!err) { /* while u is private: then brk is written only under u->lock */
 		u->brk_start = u->brk = img.brk + layout.brk_rnd;
 		u->interp = img.interp, u->interp_path = img.interp_path;
+		if (!(img.vdso = vdso_map(u)))
+			err = -ENOMEM;
 	} else if (img.fatal) { /* Linux has no old image left to return to */
 		signal_force_fatal(t, SIGSEGV);
 	}

@@ -5,6 +5,7 @@
 #include "arch/x86_64/rtc.h"
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
+#include "arch/x86_64/vclock.h"
 #include "lib/string.h"
 #include "proc/cpuclock.h"
 #include "sched/ktimer.h"
@@ -25,6 +26,7 @@
 #define CLOCK_BOOTTIME	       7
 #define CLOCK_REALTIME_ALARM   8
 #define CLOCK_BOOTTIME_ALARM   9
+#define CLOCK_TAI	       11
 
 struct timeval_k {
 	int64_t tv_sec;
@@ -77,13 +79,15 @@ static int64_t clock_now_ns(int clk)
 
 	switch (clk) {
 	case CLOCK_REALTIME:
-	case CLOCK_REALTIME_COARSE:
+	case CLOCK_TAI: /* Linux's TAI offset is 0 until adjtimex sets it */
 		return clock_realtime_offset_ns() + (int64_t)clock_monotonic_ns();
 	case CLOCK_MONOTONIC:
 	case CLOCK_MONOTONIC_RAW:
-	case CLOCK_MONOTONIC_COARSE:
 	case CLOCK_BOOTTIME:
 		return (int64_t)clock_monotonic_ns();
+	case CLOCK_REALTIME_COARSE: /* the last tick's time, as the vDSO reads it */
+	case CLOCK_MONOTONIC_COARSE:
+		return vclock_coarse_ns(clk);
 	}
 	if (!cpuclock_id(clk))
 		return -EINVAL;
@@ -137,11 +141,12 @@ SYSCALL_DEFINE2(gettimeofday, struct timeval_k *, utv, struct timezone_k *, utz)
 	return utz && copy_to_user(utz, &tz, sizeof(tz)) ? -EFAULT : 0;
 }
 
-/* Seconds since the epoch, also stored at tloc if not NULL (-EFAULT if it
- * cannot be); glibc calls it for time() when there is no vDSO. */
+/* Seconds since the epoch at the last tick (Linux's
+ * ktime_get_real_seconds, what the vDSO's time() reads), also stored at
+ * tloc if not NULL (-EFAULT if it cannot be). */
 SYSCALL_DEFINE1(time, int64_t *, tloc)
 {
-	int64_t secs = clock_now_ns(CLOCK_REALTIME) / NSEC_PER_SEC;
+	int64_t secs = clock_now_ns(CLOCK_REALTIME_COARSE) / NSEC_PER_SEC;
 
 	if (tloc && copy_to_user(tloc, &secs, sizeof(secs)))
 		return -EFAULT;

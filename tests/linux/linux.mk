@@ -32,7 +32,8 @@ LINUX_PROGS += $(patsubst %,$(BUILD)/linux/%_pie,$(LINUX_PIE))
 # is 0.9 MB of glibc.  errno_tls (musl's thread block) and the fd-flag tests
 # (fdkernel_abi.h) stay musl's.
 GLIBC_CC := gcc
-LINUX_GLIBC := hello files fork_exec pipes signals spawn pthread_join pthread_cond inet6 overcommit pthread_pi
+LINUX_GLIBC := hello files fork_exec pipes signals spawn pthread_join pthread_cond inet6 overcommit pthread_pi \
+	vdso
 GLIBC_SRCS := $(wildcard tests/linux/glibc/*.c)
 GLIBC_PROGS := $(patsubst %,$(BUILD)/linux/%_glibc,$(LINUX_GLIBC)) \
 	$(patsubst tests/linux/glibc/%.c,$(BUILD)/linux/%,$(GLIBC_SRCS)) \

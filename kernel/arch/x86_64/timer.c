@@ -2,8 +2,9 @@
  * The periodic tick (TIMER_HZ, kept low: each tick is an emulated device
  * access under QEMU) from the local APIC timer, or PIT channel 0 on a
  * machine without an I/O APIC; the TSC as the clock, calibrated against
- * the PIT once at boot so reading time never touches a port.  The LAPIC
- * timer is calibrated against the TSC.
+ * the PIT once at boot so reading time never touches a port (the clock
+ * itself: arch/x86_64/vclock.c).  The LAPIC timer is calibrated against
+ * the TSC.
  */
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/cpu.h"
@@ -11,6 +12,7 @@
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/traps.h"
+#include "arch/x86_64/vclock.h"
 #include "lib/printk.h"
 #include "lib/profile.h"
 #include "sched/ktimer.h"
@@ -24,7 +26,6 @@
 #define CALIBRATE_MS 20
 
 static uint64_t tsc_per_ms;
-static uint64_t tsc_at_boot;
 static uint32_t lapic_per_tick; /* LAPIC timer count per tick, for every CPU */
 
 void timer_interrupt(struct trapframe *tf)
@@ -37,6 +38,7 @@ void timer_interrupt(struct trapframe *tf)
 			sched_tick(tf);
 		return;
 	}
+	vclock_tick();
 	profile_sample(tf, task_sched(current())->name);
 	ktimer_run_expired();
 	sched_tick(tf);
@@ -74,8 +76,8 @@ static void pit_tick_start(void)
 
 void timer_init(void)
 {
-	tsc_at_boot = rdtsc();
 	calibrate_tsc();
+	vclock_init(tsc_per_ms);
 	if (lapic_enabled()) {
 		lapic_per_tick = lapic_timer_calibrate(tsc_per_ms) * 1000 / TIMER_HZ;
 		lapic_timer_start(lapic_per_tick);
@@ -88,15 +90,8 @@ void timer_init(void)
 
 void timer_start_cpu(void)
 {
+	vclock_cpu_init(this_cpu()->id);
 	lapic_timer_start(lapic_per_tick);
-}
-
-uint64_t clock_monotonic_ns(void)
-{
-	uint64_t d = rdtsc() - tsc_at_boot;
-
-	/* Split to avoid overflow of d * 1000000 after ~5 hours at 1 GHz. */
-	return d / tsc_per_ms * 1000000 + d % tsc_per_ms * 1000000 / tsc_per_ms;
 }
 
 uint64_t timer_tsc_khz(void)

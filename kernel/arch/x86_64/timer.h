@@ -11,7 +11,8 @@ struct trapframe;
 #define TICK_NS (1000000000UL / TIMER_HZ)
 
 void timer_init(void);
-/* Nanoseconds since boot, from the TSC calibrated against the PIT. */
+/* Nanoseconds since boot, from the TSC calibrated against the PIT
+ * (arch/x86_64/vclock.c). */
 uint64_t clock_monotonic_ns(void);
 /* The system's tick count: CPU 0's (cpu->ticks counts each CPU's own). */
 uint64_t timer_ticks(void);

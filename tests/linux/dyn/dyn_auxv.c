@@ -123,6 +123,8 @@ static void check_auxv(void)
 	ok(getauxval(AT_MINSIGSTKSZ) >= 1024 && getauxval(AT_MINSIGSTKSZ) <= 65536,
 	   "AT_MINSIGSTKSZ %lu", getauxval(AT_MINSIGSTKSZ));
 	ok(getauxval(AT_FLAGS) == 0, "AT_FLAGS 0");
+	ok(getauxval(AT_SYSINFO_EHDR) && in_mapping(getauxval(AT_SYSINFO_EHDR), "[vdso]"),
+	   "AT_SYSINFO_EHDR points at [vdso]");
 }
 
 /* Child mode "report": prints the program's and ld.so's bases. */
@@ -213,7 +215,7 @@ int main(int argc, char **argv, char **envp)
 		execv(self, args);
 		require(false, "re-exec");
 	}
-	plan(21);
+	plan(22);
 	check_auxv();
 	check_placement();
 	check_ld_direct();

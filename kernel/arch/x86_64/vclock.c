@@ -1,0 +1,182 @@
+/*
+ * The clock, kept in the vDSO's data page (arch/x86_64/vvar.h) so that
+ * user space reads the same time the kernel does, without a system call.
+ * Time is a base per clock plus the TSC since the base's update, turned
+ * into ns by a multiply and a shift; CPU 0's tick moves the bases up (a
+ * single writer, under the page's seqlock), so the TSC delta stays small.
+ * Every CPU reads its own TSC: they are assumed synchronised (QEMU gives
+ * all its vCPUs one), as Linux assumes once it trusts the TSC; the boot
+ * word tsc=unstable makes the vDSO's TSC clocks fall back to system calls
+ * (the kernel has no other clock).
+ */
+#include "arch/x86_64/vclock.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/timer.h"
+#include "cmdline.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/frame.h"
+#include "mm/layout.h"
+#include "proc/proc.h"
+
+#define MSR_TSC_AUX 0xc0000103
+#define NSEC	    1000000000UL
+
+/* Before vclock_init: all zero, the clock reads 0.  Then the data page,
+ * a frame mapped read-only into every process (vvar_frame). */
+static struct vvar_data boot_vvar;
+static struct vvar_data *vvar = &boot_vvar;
+static uint64_t vvar_pa;
+
+static inline uint64_t rdtsc_ordered(void)
+{
+	asm volatile("lfence" ::: "memory");
+	return rdtsc();
+}
+
+static uint64_t tsc_delta(const struct vvar_data *d)
+{
+	uint64_t now = rdtsc_ordered(), base = __atomic_load_n(&d->tsc_base, __ATOMIC_RELAXED);
+
+	return now > base ? now - base : 0; /* a TSC a hair behind CPU 0's */
+}
+
+/* clk's time now: seconds and ns. */
+static void vclock_read(int clk, bool coarse, uint64_t *sec, uint64_t *ns)
+{
+	const struct vvar_data *d = vvar;
+	uint64_t s, sn;
+	uint32_t seq;
+
+	do {
+		while ((seq = __atomic_load_n(&d->seq, __ATOMIC_ACQUIRE)) & 1)
+			cpu_relax();
+		s = d->base[clk].sec;
+		sn = d->base[clk].snsec + (coarse ? 0 : tsc_delta(d) * d->mult);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while (__atomic_load_n(&d->seq, __ATOMIC_RELAXED) != seq);
+	sn >>= VVAR_SHIFT;
+	*sec = s + sn / NSEC;
+	*ns = sn % NSEC;
+}
+
+uint64_t clock_monotonic_ns(void)
+{
+	uint64_t sec, ns;
+
+	vclock_read(VCLOCK_MONOTONIC, false, &sec, &ns);
+	return sec * NSEC + ns;
+}
+
+int64_t vclock_coarse_ns(int clk)
+{
+	uint64_t sec, ns;
+
+	vclock_read(clk, true, &sec, &ns);
+	return (int64_t)(sec * NSEC + ns);
+}
+
+/* The other clocks' bases from the monotonic one: the real-time clock is
+ * it plus the boot time (whole seconds), BOOTTIME equal (no suspend), TAI
+ * the real time (Linux's TAI offset, 0 until adjtimex sets it); the coarse
+ * ones the same, truncated to the ns. */
+static void derive_bases(struct vvar_data *d)
+{
+	const struct vvar_base *mono = &d->base[VCLOCK_MONOTONIC];
+	uint64_t epoch = (uint64_t)clock_realtime_offset_ns() / NSEC;
+	uint64_t whole = mono->snsec >> VVAR_SHIFT << VVAR_SHIFT;
+
+	d->base[VCLOCK_REALTIME] = (struct vvar_base){mono->sec + epoch, mono->snsec};
+	d->base[VCLOCK_BOOTTIME] = *mono;
+	d->base[VCLOCK_TAI] = d->base[VCLOCK_REALTIME];
+	d->base[VCLOCK_MONOTONIC_COARSE] = (struct vvar_base){mono->sec, whole};
+	d->base[VCLOCK_REALTIME_COARSE] = (struct vvar_base){mono->sec + epoch, whole};
+}
+
+void vclock_tick(void)
+{
+	struct vvar_data *d = vvar;
+	struct vvar_base *mono = &d->base[VCLOCK_MONOTONIC];
+	uint64_t now = rdtsc_ordered(), add;
+	const uint64_t second = NSEC << VVAR_SHIFT;
+
+	add = (now > d->tsc_base ? now - d->tsc_base : 0) * d->mult;
+	__atomic_store_n(&d->seq, d->seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&d->tsc_base, now, __ATOMIC_RELAXED);
+	mono->snsec += add;
+	while (mono->snsec >= second) {
+		mono->snsec -= second;
+		mono->sec++;
+	}
+	derive_bases(d);
+	__atomic_store_n(&d->seq, d->seq + 1, __ATOMIC_RELEASE);
+}
+
+/* Which instruction gives user space its CPU number (IA32_TSC_AUX). */
+static uint32_t getcpu_mode(void)
+{
+	uint32_t a, b, c, d;
+
+	cpuid(0, 0, &a, &b, &c, &d);
+	if (a >= 7) {
+		cpuid(7, 0, &a, &b, &c, &d);
+		if (c & (1u << 22))
+			return VGETCPU_RDPID;
+	}
+	cpuid(0x80000000, 0, &a, &b, &c, &d);
+	if (a >= 0x80000001) {
+		cpuid(0x80000001, 0, &a, &b, &c, &d);
+		if (d & (1u << 27))
+			return VGETCPU_RDTSCP;
+	}
+	return VGETCPU_SYSCALL;
+}
+
+/* How the vDSO answers clk: from the TSC unless tsc=unstable; the coarse
+ * clocks need no TSC. */
+static uint8_t clock_kind(int clk)
+{
+	switch (clk) {
+	case VCLOCK_REALTIME:
+	case VCLOCK_MONOTONIC:
+	case VCLOCK_BOOTTIME:
+	case VCLOCK_TAI:
+		return kopts.tsc_unstable ? VKIND_SYSCALL : VKIND_HRES;
+	case VCLOCK_REALTIME_COARSE:
+	case VCLOCK_MONOTONIC_COARSE:
+		return VKIND_COARSE;
+	}
+	return VKIND_SYSCALL;
+}
+
+void vclock_cpu_init(int cpu)
+{
+	/* Linux's layout: the node above bit 12 (always 0 here). */
+	if (vvar->getcpu_mode != VGETCPU_SYSCALL)
+		wrmsr(MSR_TSC_AUX, (uint64_t)cpu);
+}
+
+void vclock_init(uint64_t tsc_per_ms)
+{
+	struct vvar_data *d;
+
+	if (!(vvar_pa = frame_zalloc()))
+		panic("vclock: no frame for the vDSO data page");
+	d = P2V(vvar_pa);
+	d->tsc_base = rdtsc_ordered();
+	d->mult = (1000000UL << VVAR_SHIFT) / tsc_per_ms;
+	d->getcpu_mode = getcpu_mode();
+	for (int clk = 0; clk < VVAR_CLOCKS; clk++)
+		d->kind[clk] = clock_kind(clk);
+	d->res_ns = TICK_NS;
+	derive_bases(d);
+	__atomic_store_n(&vvar, d, __ATOMIC_RELEASE);
+	vclock_cpu_init(0);
+}
+
+uint64_t vvar_frame(void)
+{
+	return vvar_pa;
+}
