@@ -443,6 +443,16 @@ static void walk(const char *dir, int depth)
 	close(fd);
 }
 
+/* A write that failed: cleanly with ENOSPC (damaged free counts or
+ * bitmaps), EROFS (errors=remount-ro), EEXIST/ENOTEMPTY/EMLINK (a
+ * damaged directory or link count), else as seen() says. */
+static void write_failed(int err, const char *path)
+{
+	n.write_errors++;
+	if (err != ENOSPC && err != EROFS && err != EEXIST && err != ENOTEMPTY && err != EMLINK)
+		seen(err, "write", path);
+}
+
 /* Writes through a read-write mount: each may fail cleanly (ENOSPC of
  * damaged counts, EIO of a damaged directory, EROFS after errors=). */
 static void write_some(void)
@@ -459,12 +469,12 @@ static void write_some(void)
 		if (write(fd, data, sizeof data) == (ssize_t)sizeof data && !fsync(fd))
 			n.writes_ok++;
 		else
-			n.write_errors++;
+			write_failed(errno, a);
 		close(fd);
 	} else
-		n.write_errors++;
+		write_failed(errno, a);
 	if (mkdir(b, 0755) || rename(a, c) || unlink(c) || rmdir(b))
-		n.write_errors++;
+		write_failed(errno, b);
 	else
 		n.writes_ok++;
 }
