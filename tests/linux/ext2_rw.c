@@ -443,6 +443,25 @@ static void check_options(const char *dev, const char *name)
 		skip("Linux shares the instance", "a second mount of the device");
 }
 
+/* -o sync (MS_SYNCHRONOUS): a write has reached the image file when it
+ * returns, before any umount or sync. */
+static void check_sync_mount(const char *dev, const char *img)
+{
+	static const char data[] = "written through at once";
+	static char all[4 << 20];
+	int fd;
+	ssize_t n;
+
+	require(mount(dev, mnt, "ext2", MS_SYNCHRONOUS, NULL) == 0, "mount -o sync");
+	ok(write_all(at("sync-file"), data, sizeof data - 1, 0), "-o sync: write a file");
+	fd = open(img, O_RDONLY);
+	n = fd >= 0 ? pread(fd, all, sizeof all, 0) : -1;
+	close(fd);
+	ok(n > 0 && memmem(all, n, data, sizeof data - 1), "... its data is in the image at once");
+	unlink(at("sync-file"));
+	require(umount(mnt) == 0, "umount");
+}
+
 /* fdkernel: damage met while writing is EIO (errors=remount-ro then makes
  * the instance read-only), never a panic or another file's corruption. */
 static void check_damaged(const char *imgdir)
@@ -601,7 +620,7 @@ int main(int argc, char **argv)
 		skip_all("no /dev/loop-control, or not root");
 	host = host && !access(tool("e2fsck"), X_OK) && !access(tool("debugfs"), X_OK);
 	disk = !host && on_fdkernel() && find_disk();
-	plan(2 * (5 + WORKLOAD_CHECKS + 2 * checks_per_round() + 1 + (host ? 3 : 0)) +
+	plan(2 * (7 + WORKLOAD_CHECKS + 2 * checks_per_round() + 1 + (host ? 3 : 0)) +
 	     (disk ? 2 + WORKLOAD_CHECKS + 2 * checks_per_round() + 2 : 0) +
 	     (on_fdkernel() ? 6 : 0));
 	require(mkdir(mnt, 0755) == 0, "make the mount point");
@@ -621,6 +640,7 @@ int main(int argc, char **argv)
 		   "remount read-only and back");
 		workload(dev, name);
 		ok(umount(mnt) == 0, "umount");
+		check_sync_mount(dev, copy);
 		loop_unbind(lfd);
 		if (host)
 			host_check(copy);
