@@ -14,6 +14,7 @@
 #include "lib/spinlock.h"
 #include "sched/grace.h"
 #include "sched/mutex.h"
+#include "sched/task_sched.h"
 #include <uapi/fcntl.h>
 
 struct file;
@@ -76,6 +77,15 @@ struct file_ops {
 	/* mmap of it gives anonymous memory, as MAP_ANONYMOUS would
 	 * (/dev/zero, Linux's mmap_zero); otherwise only regular files map. */
 	bool mmap_anonymous;
+	/* mmap of it maps a region of an inode the file holds (io_uring's
+	 * rings, async/io_uring.c): the inode for the len bytes at *off,
+	 * with *off rewritten to the offset in it, or NULL (-EINVAL); the
+	 * vma takes its own reference.  Optional. */
+	struct inode *(*mmap_region)(struct file *f, uint64_t *off, uint64_t len);
+	/* Every wait of its read, write and socket calls honours
+	 * file_nonblock (pipes, sockets, eventfds): io_uring tries such a
+	 * call inline before it punts it to a worker. */
+	bool nowait;
 };
 
 struct file {
@@ -120,6 +130,18 @@ struct file {
 	bool mnt_writer;
 	struct grace_head grace; /* released, awaiting a grace period (file.c) */
 };
+
+/*
+ * Whether a wait on f must not sleep: its O_NONBLOCK, or an io_uring
+ * attempt inline in the submitter (task_sched.h, nowait), which punts the
+ * request to a worker on -EAGAIN.  The file types that honour it: pipes,
+ * sockets, eventfds; the others are punted without an attempt.
+ */
+static inline bool file_nonblock(const struct file *f)
+{
+	return (__atomic_load_n(&f->flags, __ATOMIC_RELAXED) & O_NONBLOCK) ||
+	       task_sched(current())->nowait;
+}
 
 /*
  * An O_PATH file: a place in the file system, not an open file.  Only

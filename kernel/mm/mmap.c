@@ -57,7 +57,7 @@ static void mapping_populate(struct uvm *u, const struct vma *v, int flags)
  * -EPERM (a sealed memfd).  A writable shared file mapping holds a count
  * on the file's writable mappings until memfd_mmap_done.
  */
-static int mapping_kind(int flags, int prot, struct file *f, struct vma *tmpl)
+static int mapping_kind(int flags, int prot, struct file *f, struct vma *tmpl, uint64_t len)
 {
 	int type = flags & MAP_TYPE;
 
@@ -87,6 +87,8 @@ static int mapping_kind(int flags, int prot, struct file *f, struct vma *tmpl)
 		return -EACCES;
 	if ((tmpl->flags & VMA_SHARED) && file_can_write(f) && !(f->flags & O_APPEND))
 		tmpl->flags |= VMA_MAYWRITE;
+	if (f->ops->mmap_region && !(flags & MAP_GROWSDOWN)) /* io_uring's rings */
+		return (tmpl->file = f->ops->mmap_region(f, &tmpl->off, len)) ? 0 : -EINVAL;
 	if (!f->ops->mmap_anonymous && (!f->inode || !inode_is_reg(f->inode)))
 		return -ENODEV; /* pipes, sockets, other devices, directories */
 	if (flags & MAP_GROWSDOWN)
@@ -137,7 +139,7 @@ static long do_mmap(uint64_t addr, uint64_t len, int prot, int flags, struct fil
 	len = PAGE_ALIGN_UP(len);
 	if (off + len < off)
 		return -EOVERFLOW;
-	if ((err = mapping_kind(flags, prot, f, &tmpl)))
+	if ((err = mapping_kind(flags, prot, f, &tmpl, len)))
 		return err;
 	spin_lock(&u->lock);
 	err = mapping_place(u, addr, len, flags, &tmpl.start);

@@ -167,7 +167,7 @@ long sock_deliver_cred(struct kmsg *m, const struct scm_cred *cred)
 static long sock_file_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 {
 	struct socket *sk = f->priv;
-	struct kmsg m = {.it = *to, .nonblock = f->flags & O_NONBLOCK};
+	struct kmsg m = {.it = *to, .nonblock = file_nonblock(f)};
 
 	(void)pos;
 	return sk->proto->recvmsg(sk, &m);
@@ -176,7 +176,7 @@ static long sock_file_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 static long sock_file_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 {
 	struct socket *sk = f->priv;
-	struct kmsg m = {.it = *from, .nonblock = f->flags & O_NONBLOCK};
+	struct kmsg m = {.it = *from, .nonblock = file_nonblock(f)};
 
 	(void)pos;
 	return sk->proto->sendmsg(sk, &m);
@@ -217,6 +217,7 @@ static struct fasync_list *sock_file_fasync(struct file *f)
 }
 
 static const struct file_ops sock_file_ops = {
+    .nowait = true,
     .read_iter = sock_file_read,
     .write_iter = sock_file_write,
     .poll = sock_file_poll,
@@ -435,7 +436,7 @@ static long sock_accept_fd(int fd, struct socket *sk, struct file *f, struct soc
 	struct socket *ns;
 	struct file *nf;
 	int nfd = fd_reserve(oflags, 0);
-	long err = nfd < 0 ? nfd : sk->proto->accept(sk, f->flags & O_NONBLOCK, &ns);
+	long err = nfd < 0 ? nfd : sk->proto->accept(sk, file_nonblock(f), &ns);
 
 	if (err)
 		goto bad;
@@ -476,7 +477,7 @@ long sock_send(struct socket *sk, struct file *f, struct kmsg *m)
 
 	if (n)
 		return n;
-	m->nonblock = (f->flags & O_NONBLOCK) || (m->flags & MSG_DONTWAIT);
+	m->nonblock = file_nonblock(f) || (m->flags & MSG_DONTWAIT);
 	n = sk->proto->sendmsg(sk, m);
 	scm_free(m->fds); /* what the protocol did not queue */
 	m->fds = NULL;
@@ -485,7 +486,7 @@ long sock_send(struct socket *sk, struct file *f, struct kmsg *m)
 
 long sock_recv(struct socket *sk, struct file *f, struct kmsg *m)
 {
-	m->nonblock = (f->flags & O_NONBLOCK) || (m->flags & MSG_DONTWAIT);
+	m->nonblock = file_nonblock(f) || (m->flags & MSG_DONTWAIT);
 	/* inet's error queue (ICMP reports, timestamps) never has anything here. */
 	return (m->flags & MSG_ERRQUEUE) && sk->fam->errqueue ? -EAGAIN : sk->proto->recvmsg(sk, m);
 }

@@ -6,6 +6,7 @@
  * execve failing after that leaves the caller alone with the old image.
  */
 #include "proc/exec.h"
+#include "async/async.h"
 #include "proc/exec_strings.h"
 #include "proc/exec_auxv.h"
 #include "lib/random.h"
@@ -189,6 +190,8 @@ static int exec_take_over(struct task *t)
 {
 	int err = de_thread(t);
 
+	if (!err) /* its asynchronous calls do not survive the exec */
+		async_task_exit(t);
 	if (!err)
 		err = task_unshare_files(t);
 	if (!err)

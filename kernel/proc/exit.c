@@ -6,6 +6,7 @@
  * reaps it (reap.c).
  */
 #include "proc/exit.h"
+#include "async/async.h"
 #include "proc/coredump.h"
 #include "tty/ctty.h"
 #include "proc/jobctl.h"
@@ -182,6 +183,9 @@ __attribute__((noreturn)) void task_exit(int status)
 
 	if (g->tgid == 1 && g->live == 1)
 		init_exited(status);
+	/* Its asynchronous calls end with it, while its files and memory
+	 * are still there for them (Linux's io_uring_files_cancel). */
+	async_task_exit(t);
 	/* Before anything of it goes: a core being written reads it. */
 	coredump_park(t);
 	/* While t's memory is still its own: the words to release are in it. */

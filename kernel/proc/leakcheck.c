@@ -1,5 +1,7 @@
 /* Resource counters and the end-of-test leak report (see leakcheck.h). */
 #include "proc/leakcheck.h"
+#include "async/async.h"
+#include "async/io_uring.h"
 #include "block/bcache.h"
 #include "block/blkdev.h"
 #include "block/loop.h"
@@ -83,10 +85,13 @@ void kcounters_read(struct kcounters *c)
 	c->loops = loop_count();
 	c->pages = filemap_page_count();
 	c->mappings = filemap_mapping_count();
+	c->io_rings = io_ring_count();
+	c->async_ctxs = async_ctx_count();
+	c->async_workers = async_worker_count();
 	c->heap_serial = heaptrace_serial();
 }
 
-#define LEAK_CHECKS 38 /* the check() lines below */
+#define LEAK_CHECKS 41 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -139,6 +144,9 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(36, "loop devices", (long)b->loops, (long)a->loops);
 	passed += check(37, "cached file pages", (long)b->pages, (long)a->pages);
 	passed += check(38, "page cache mappings", (long)b->mappings, (long)a->mappings);
+	passed += check(39, "io_uring rings", (long)b->io_rings, (long)a->io_rings);
+	passed += check(40, "async engines", (long)b->async_ctxs, (long)a->async_ctxs);
+	passed += check(41, "async workers", (long)b->async_workers, (long)a->async_workers);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

@@ -6,6 +6,7 @@
  * timers, pidfd identities, inotify watches and events, open files'
  * signal-driven I/O state (fs/fasync.h), dnotify watches, file leases, ptys
  * credentials, disks, partitions, cached blocks and loop devices,
+ * io_uring rings, asynchronous-call engines and their workers,
  * compared when init exits
  * in test mode with what they were when it started.
  */
@@ -49,6 +50,9 @@ struct kcounters {
 	unsigned long loops;	       /* block/loop.c: loop devices */
 	unsigned long pages;	       /* mm/filemap.c: cached file pages (after a shrink) */
 	unsigned long mappings;	       /* mm/filemap.c: files with cached pages */
+	unsigned long io_rings;	       /* async/io_uring.c: io_uring instances */
+	unsigned long async_ctxs;      /* async/async.c: engines (one per submitting task) */
+	unsigned long async_workers;   /* async/async.c: their workers */
 	uint64_t heap_serial;	       /* heaptrace_serial(): allocations so far */
 };
 

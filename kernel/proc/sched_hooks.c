@@ -7,6 +7,7 @@
  * reaches these only through the hooks.
  */
 #include "arch/x86_64/percpu.h"
+#include "async/async.h"
 #include "proc/cpu_timer.h"
 #include "proc/group.h"
 #include "proc/itimer.h"
@@ -38,6 +39,8 @@ static void task_tick(struct task *t, bool user)
 
 static void task_first_step(struct task *t)
 {
+	if (t->async_serve)
+		async_worker_main(); /* an engine worker: never leaves the kernel */
 	if (t->set_child_tid)
 		clone_child_start(t);
 }

@@ -22,6 +22,7 @@
 struct files_table;
 struct sem_undo_list;
 struct fs_struct;
+struct async_ctx;
 struct inode;
 struct sighand;
 struct thread_group;
@@ -160,6 +161,13 @@ struct task {
 	 * drop it at exit applies it.  Own: only the task sets its pointer.
 	 */
 	struct sem_undo_list *sysvsem;
+	/* The asynchronous-call engine this task submits to (async/async.h),
+	 * made at its first punt, ended by its exit or exec; own. */
+	struct async_ctx *async;
+	/* Set for an engine worker: the engine it serves, which outlives it
+	 * (its owner waits for every worker before freeing it); constant.
+	 * A worker never enters user mode (proc/sched_hooks.c). */
+	struct async_ctx *async_serve;
 };
 
 /* A signal for the task, or a change of its mask or of its stop state:

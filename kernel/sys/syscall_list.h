@@ -268,6 +268,9 @@
 	X(__NR_pwritev2, pwritev2)                                                                 \
 	X(__NR_statx, statx)                                                                       \
 	X(__NR_pidfd_send_signal, pidfd_send_signal)                                               \
+	X(__NR_io_uring_setup, io_uring_setup)                                                     \
+	X(__NR_io_uring_enter, io_uring_enter)                                                     \
+	X(__NR_io_uring_register, io_uring_register)                                               \
 	X(__NR_pidfd_open, pidfd_open)                                                             \
 	X(__NR_clone3, clone3)                                                                     \
 	X(__NR_close_range, close_range)                                                           \

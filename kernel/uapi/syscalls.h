@@ -264,6 +264,9 @@
 #define __NR_pwritev2	     328
 #define __NR_statx	     332
 #define __NR_pidfd_send_signal 424
+#define __NR_io_uring_setup    425
+#define __NR_io_uring_enter    426
+#define __NR_io_uring_register 427
 #define __NR_pidfd_open	     434
 #define __NR_clone3	     435
 #define __NR_close_range     436

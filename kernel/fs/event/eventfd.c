@@ -6,6 +6,7 @@
  */
 #include "fd/fd_install.h"
 #include "fs/file.h"
+#include "fs/event/eventfd.h"
 #include "fs/event/poll.h"
 #include "lib/iov_iter.h"
 #include "mm/heap.h"
@@ -60,7 +61,7 @@ static long eventfd_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 	spin_lock(&e->lock);
 	while (!e->count) {
 		spin_unlock(&e->lock);
-		if (f->flags & O_NONBLOCK)
+		if (file_nonblock(f))
 			return -EAGAIN;
 		err = wait_event_interruptible(&e->wq, count_now(e) != 0);
 		if (err)
@@ -95,7 +96,7 @@ static long eventfd_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 	spin_lock(&e->lock);
 	while (!fits(e->count, v)) {
 		spin_unlock(&e->lock);
-		if (f->flags & O_NONBLOCK)
+		if (file_nonblock(f))
 			return -EAGAIN;
 		err = wait_event_interruptible(&e->wq, fits(count_now(e), v));
 		if (err)
@@ -125,12 +126,25 @@ static void eventfd_release(struct file *f)
 }
 
 static const struct file_ops eventfd_ops = {
+    .nowait = true,
     .anon_name = "anon_inode:[eventfd]",
     .read_iter = eventfd_read,
     .write_iter = eventfd_write,
     .poll = eventfd_poll,
     .release = eventfd_release,
 };
+
+void eventfd_signal(struct file *f)
+{
+	struct eventfd *e = f->priv;
+
+	if (f->ops != &eventfd_ops)
+		return;
+	spin_lock(&e->lock);
+	if (fits(e->count, 1)) /* a full counter stays full, as Linux's */
+		count_set(e, e->count + 1);
+	spin_unlock(&e->lock);
+}
 
 /* eventfd2's flags as open flags for fd_install_new (same bits). */
 #define EFD_FD_FLAGS (EFD_CLOEXEC | EFD_CLOFORK)

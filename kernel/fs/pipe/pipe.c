@@ -183,6 +183,7 @@ static struct fasync_list *pipe_fasync(struct file *f)
 }
 
 static const struct file_ops pipe_ops = {
+    .nowait = true,
     .read_iter = pipe_read,
     .write_iter = pipe_write,
     .poll = pipe_poll,

@@ -187,7 +187,7 @@ out:
 long pipe_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 {
 	(void)pos;
-	return pipe_read_nb(f->priv, to, f->flags & O_NONBLOCK);
+	return pipe_read_nb(f->priv, to, file_nonblock(f));
 }
 
 long pipe_write(struct file *f, struct iov_iter *from, uint64_t *pos)
@@ -195,7 +195,7 @@ long pipe_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 	(void)pos;
 	unsigned int flags = __atomic_load_n(&f->flags, __ATOMIC_RELAXED);
 
-	return pipe_write_nb(f->priv, from, flags & O_NONBLOCK, flags & O_DIRECT);
+	return pipe_write_nb(f->priv, from, file_nonblock(f), flags & O_DIRECT);
 }
 
 /* ---- splice, tee and vmsplice (fs/pipe/splice.c) ---- */

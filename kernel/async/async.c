@@ -1,0 +1,345 @@
+/*
+ * The asynchronous-call engine (async.h): per owner task, a queue of
+ * requests and up to ASYNC_MAX_WORKERS kernel workers that take them.  A
+ * worker is a task that never enters user mode: it borrows its owner's
+ * address space, files table, fs context and signal handlers (one
+ * reference to each, held for its whole life and dropped at its end) and
+ * names the owner's thread group (a reference too, so getpid, the
+ * credentials and the limits are the owner's), but it is not one of the
+ * group's threads: no process-directed signal, exit_group or exec picks
+ * it; its owner ends it (async_task_exit).  docs/async.md.
+ */
+#include "async/async.h"
+#include "fd/fdtable.h"
+#include "fs/root_cwd.h"
+#include "lib/printk.h"
+#include "mm/heap.h"
+#include "mm/uvm.h"
+#include "proc/exit.h"
+#include "proc/group.h"
+#include "proc/proc.h"
+#include "proc/rlimit.h"
+#include "proc/signal.h"
+#include "proc/task.h"
+#include "sched/sched.h"
+#include <uapi/errno.h>
+#include <uapi/resource.h>
+
+/*
+ * One owner's engine.  Lifetime: made by the owner at its first punt
+ * (task->async), freed by the owner in async_task_exit once no worker is
+ * left and no request queued; a request's ctx pointer is good while the
+ * request is queued or running (see async.h).
+ */
+struct async_ctx {
+	/* Protects queue, nqueued, idle, nworkers, workers[], dying, and
+	 * each request's worker and cancelled.  Taken before a wait
+	 * queue's lock and before a thread group's siglock (a cancel's
+	 * SIGKILL); no user copy and no sleep under it. */
+	struct spinlock lock;
+	struct list_head queue; /* struct async_req, by link */
+	int nqueued, idle, nworkers, max;
+	/* The live workers (nworkers of them, in the first slots): each
+	 * entry stays valid until the worker takes itself off, under lock,
+	 * just before it exits. */
+	struct task *workers[ASYNC_MAX_WORKERS];
+	bool dying;		   /* the owner is ending it: no new work */
+	struct wait_queue work_wq; /* idle workers sleep here */
+	struct wait_queue exit_wq; /* the owner waits here for the workers to go */
+};
+
+static unsigned long nctx, nworkers_live; /* atomic: the leak check's counts */
+
+unsigned long async_ctx_count(void)
+{
+	return __atomic_load_n(&nctx, __ATOMIC_RELAXED);
+}
+
+unsigned long async_worker_count(void)
+{
+	return __atomic_load_n(&nworkers_live, __ATOMIC_RELAXED);
+}
+
+bool async_in_worker(void)
+{
+	return current()->async_serve != NULL;
+}
+
+/* The current task's engine, made on first use: NULL on ENOMEM. */
+static struct async_ctx *ctx_get(struct task *t)
+{
+	struct async_ctx *ctx = t->async;
+	uint64_t nproc;
+
+	if (ctx)
+		return ctx;
+	if (!(ctx = kzalloc(sizeof(*ctx))))
+		return NULL;
+	spin_init(&ctx->lock, "async");
+	list_init(&ctx->queue);
+	wait_queue_init(&ctx->work_wq, "async_work");
+	wait_queue_init(&ctx->exit_wq, "async_exit");
+	nproc = rlimit_soft(t->group, RLIMIT_NPROC);
+	ctx->max = nproc < ASYNC_MAX_WORKERS ? (int)(nproc ? nproc : 1) : ASYNC_MAX_WORKERS;
+	__atomic_add_fetch(&nctx, 1, __ATOMIC_RELAXED);
+	t->async = ctx; /* own: only the task itself sets and clears it */
+	return ctx;
+}
+
+/* A new worker for ctx, borrowing owner's resources, running: false if
+ * none could be made (TASK_MAX tasks, or no memory). */
+static bool worker_spawn(struct async_ctx *ctx, struct task *owner)
+{
+	char name[TASK_NAME_MAX];
+	struct task *w;
+
+	snprintk(name, sizeof(name), "iou-wrk-%d", owner->pid);
+	if (!(w = task_alloc(name)))
+		return false;
+	task_swap_uvm(w, uvm_share(owner->uvm));
+	w->files = files_share(owner->files);
+	w->fs = fs_share(owner->fs);
+	if (!w->uvm || !w->files || !w->fs || signal_clone(w, owner, true)) {
+		task_release_resources(w);
+		task_free(w);
+		return false;
+	}
+	/* Only SIGKILL reaches it: a cancel, or its owner's end. */
+	w->sig.blocked = ~SIGBIT(SIGKILL);
+	w->async_serve = ctx; /* ctx outlives it: the owner waits for it */
+	w->cpus_allowed = sched_affinity(owner);
+	spin_lock(&proc_lock);
+	w->group = owner->group; /* referenced until task_put (group_put_locked) */
+	owner->group->refs++;
+	spin_unlock(&proc_lock);
+	spin_lock(&ctx->lock);
+	ctx->workers[ctx->nworkers - 1] = w; /* its slot, counted by the caller */
+	spin_unlock(&ctx->lock);
+	__atomic_add_fetch(&nworkers_live, 1, __ATOMIC_RELAXED);
+	sched_make_runnable(w);
+	return true;
+}
+
+int async_punt(struct async_req *r)
+{
+	struct task *t = current();
+	struct async_ctx *ctx = ctx_get(t);
+	bool spawn = false, refused = false;
+
+	if (!ctx)
+		return -ENOMEM;
+	spin_lock(&ctx->lock);
+	if (ctx->dying) {
+		spin_unlock(&ctx->lock);
+		return -ECANCELED;
+	}
+	__atomic_store_n(&r->ctx, ctx, __ATOMIC_RELEASE); /* read by async_interrupt */
+	r->worker = NULL;
+	r->cancelled = false;
+	list_add_tail(&r->link, &ctx->queue);
+	ctx->nqueued++;
+	/* A worker per queued request while under the bound, so that a
+	 * request never waits behind one that waits for it. */
+	if (ctx->nqueued > ctx->idle && ctx->nworkers < ctx->max) {
+		ctx->nworkers++;
+		spawn = true;
+	}
+	wake_up(&ctx->work_wq);
+	spin_unlock(&ctx->lock);
+	if (spawn && !worker_spawn(ctx, t)) {
+		spin_lock(&ctx->lock);
+		ctx->nworkers--;
+		/* No worker at all would ever take it: give it back. */
+		if (!ctx->nworkers && !list_empty(&r->link) && !r->worker) {
+			list_del(&r->link);
+			ctx->nqueued--;
+			refused = true;
+		}
+		spin_unlock(&ctx->lock);
+	}
+	return refused ? -EAGAIN : 0;
+}
+
+int async_cancel(struct async_req *r)
+{
+	struct async_ctx *ctx = r->ctx;
+	int ret = -ENOENT;
+
+	spin_lock(&ctx->lock);
+	if (r->worker) {
+		r->cancelled = true;
+		signal_kill_thread(r->worker); /* its blocking call returns -EINTR */
+		ret = -EALREADY;
+	} else if (!list_empty(&r->link)) {
+		list_del(&r->link);
+		ctx->nqueued--;
+		ret = 0;
+	}
+	spin_unlock(&ctx->lock);
+	return ret;
+}
+
+void async_interrupt(struct async_req *r)
+{
+	struct async_ctx *ctx = __atomic_load_n(&r->ctx, __ATOMIC_ACQUIRE);
+
+	if (!ctx)
+		return; /* not punted yet: its run sees the caller's flag */
+	spin_lock(&ctx->lock);
+	if (r->worker)
+		signal_kill_thread(r->worker);
+	spin_unlock(&ctx->lock);
+}
+
+void async_adopt(struct async_req *r)
+{
+	struct task *self = current();
+	struct async_ctx *ctx = self->async_serve;
+
+	spin_lock(&ctx->lock);
+	__atomic_store_n(&r->ctx, ctx, __ATOMIC_RELEASE);
+	r->worker = self;
+	r->cancelled = false;
+	spin_unlock(&ctx->lock);
+}
+
+static long user_result(long res);
+
+long async_unadopt(struct async_req *r, long res)
+{
+	struct async_ctx *ctx = r->ctx;
+
+	spin_lock(&ctx->lock);
+	r->worker = NULL;
+	/* A cancel's SIGKILL is spent; an ending engine's stays, so that
+	 * whatever runs next on this worker does not block. */
+	if (!ctx->dying)
+		signal_flush_thread(current());
+	spin_unlock(&ctx->lock);
+	return user_result(res);
+}
+
+/* The next request for worker self, NULL once its engine is dying with
+ * nothing queued.  Sleeps while there is nothing to do. */
+static struct async_req *worker_next(struct async_ctx *ctx, struct task *self)
+{
+	struct async_req *r = NULL;
+	DEFINE_WAIT(we);
+
+	spin_lock(&ctx->lock);
+	for (;;) {
+		if (!list_empty(&ctx->queue)) {
+			r = list_first_entry(&ctx->queue, struct async_req, link);
+			list_del(&r->link);
+			ctx->nqueued--;
+			r->worker = self;
+			break;
+		}
+		if (ctx->dying)
+			break;
+		ctx->idle++;
+		prepare_to_wait(&ctx->work_wq, &we);
+		spin_unlock(&ctx->lock);
+		schedule();
+		finish_wait(&ctx->work_wq, &we);
+		spin_lock(&ctx->lock);
+		ctx->idle--;
+	}
+	spin_unlock(&ctx->lock);
+	return r;
+}
+
+/* A result as user space may see it: a call a signal cut short never
+ * restarts here, it failed with EINTR (io_uring's rule too). */
+static long user_result(long res)
+{
+	if (res == -ERESTARTSYS || res == -ERESTARTNOINTR || res == -ERESTARTNOHAND)
+		return -EINTR;
+	return res;
+}
+
+/* Runs r on worker self, then completes it. */
+static void worker_run(struct task *self, struct async_req *r)
+{
+	(void)self;
+	r->done(r, async_unadopt(r, r->run(r)));
+}
+
+/* The worker's end: its borrowed references go, its slot is cleared and
+ * the owner told; the scheduler frees the task (free_dead). */
+static __attribute__((noreturn)) void worker_exit(struct async_ctx *ctx, struct task *self)
+{
+	int i;
+
+	task_release_resources(self);
+	__atomic_sub_fetch(&nworkers_live, 1, __ATOMIC_RELAXED);
+	spin_lock(&ctx->lock);
+	for (i = 0; i < ctx->nworkers && ctx->workers[i] != self; i++)
+		;
+	ctx->workers[i] = ctx->workers[--ctx->nworkers];
+	/* Under the lock: the owner frees ctx only after taking it. */
+	wake_up(&ctx->exit_wq);
+	spin_unlock(&ctx->lock);
+	spin_lock(&proc_lock);
+	sched_set_state(self, TASK_DEAD);
+	spin_unlock(&proc_lock);
+	schedule();
+	panic("async worker %d ran again", self->pid);
+}
+
+void async_worker_main(void)
+{
+	struct task *self = current();
+	struct async_ctx *ctx = self->async_serve;
+	struct async_req *r;
+
+	while ((r = worker_next(ctx, self)))
+		worker_run(self, r);
+	worker_exit(ctx, self);
+}
+
+/* Waits until ctx has no worker left (uninterruptible: they are being
+ * killed and end quickly). */
+static void wait_workers_gone(struct async_ctx *ctx)
+{
+	DEFINE_WAIT(we);
+	int n;
+
+	for (;;) {
+		prepare_to_wait(&ctx->exit_wq, &we);
+		spin_lock(&ctx->lock);
+		n = ctx->nworkers;
+		spin_unlock(&ctx->lock);
+		if (!n)
+			break;
+		schedule();
+	}
+	finish_wait(&ctx->exit_wq, &we);
+}
+
+void async_task_exit(struct task *t)
+{
+	struct async_ctx *ctx = t->async;
+	struct list_head queued = LIST_HEAD_INIT(queued);
+	struct async_req *r, *n;
+
+	if (!ctx)
+		return;
+	spin_lock(&ctx->lock);
+	ctx->dying = true;
+	list_splice_init(&ctx->queue, &queued);
+	ctx->nqueued = 0;
+	for (int i = 0; i < ctx->nworkers; i++)
+		signal_kill_thread(ctx->workers[i]);
+	wake_up(&ctx->work_wq);
+	spin_unlock(&ctx->lock);
+	list_for_each_entry_safe(r, n, &queued, link)
+	{
+		list_del(&r->link);
+		r->done(r, -ECANCELED);
+	}
+	wait_workers_gone(ctx);
+	t->async = NULL;
+	kfree(ctx);
+	__atomic_sub_fetch(&nctx, 1, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,89 @@
+/*
+ * The asynchronous-call engine: kernel workers that run an ordinary system
+ * call (or a kernel function) on behalf of a task, with that task's
+ * memory, files table, fs context, credentials and signal handlers.
+ * io_uring (async/io_uring*.c) submits through it.  docs/async.md.
+ *
+ * Each submitting task owns at most one engine context (task->async),
+ * made at its first punt and ended at its exit or exec: every queued
+ * request then completes with -ECANCELED, every running one is
+ * interrupted (-EINTR), and the task waits for its workers to go, as
+ * Linux's io-wq is per task and cancelled by io_uring_task_cancel.
+ */
+#ifndef ASYNC_ASYNC_H
+#define ASYNC_ASYNC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "lib/list.h"
+#include "lib/spinlock.h"
+#include "sched/wait.h"
+
+struct task;
+struct async_ctx;
+
+/* Workers per owner task: at most this many, and never more than the
+ * owner's RLIMIT_NPROC soft limit (io-wq's bound is RLIMIT_NPROC too). */
+#define ASYNC_MAX_WORKERS 8
+
+/*
+ * A request: run() is called once, by a worker (blocking allowed) or by
+ * the submitter inline; its result goes to done(), which may free the
+ * request.  Embedded in its user's own request (container_of).
+ */
+struct async_req {
+	long (*run)(struct async_req *r);
+	void (*done)(struct async_req *r, long result);
+	/* On ctx->queue while queued (ctx->lock). */
+	struct list_head link;
+	/* The engine it was queued on, set by async_punt; alive while the
+	 * request is queued or running: the owner's exit completes or
+	 * interrupts every request before it frees the engine. */
+	struct async_ctx *ctx;
+	/* The worker running it, NULL while queued or done (ctx->lock): a
+	 * cancel interrupts that worker's blocking call with SIGKILL. */
+	struct task *worker;
+	bool cancelled; /* asked to stop (ctx->lock) */
+};
+
+/*
+ * Hands r to one of the current task's workers (made on demand, up to the
+ * bound; beyond it r waits in the queue for a free one).  r->done runs on
+ * that worker.  -ENOMEM or -EAGAIN if the task has no engine and none can
+ * be made (r untouched), else 0.
+ */
+int async_punt(struct async_req *r);
+/*
+ * Cancels r, which was punted and whose done has not run (the caller
+ * holds what keeps r alive: its own lock, which done takes).  Returns 0
+ * if r was still queued: it is taken off and done(r, -ECANCELED) is the
+ * caller's to call; -EALREADY if it runs: its worker is interrupted and
+ * done follows on the worker.
+ */
+int async_cancel(struct async_req *r);
+/* Interrupts r's blocking call if a worker runs it now; nothing if it is
+ * queued or done (the caller's flag tells its run what happened). */
+void async_interrupt(struct async_req *r);
+/*
+ * On a worker, for a request it runs itself after another (io_uring's
+ * links): adopt makes r cancellable as if it had been punted to this
+ * worker; unadopt ends that after its run, and returns res as user space
+ * may see it (a restart code becomes -EINTR).
+ */
+void async_adopt(struct async_req *r);
+long async_unadopt(struct async_req *r, long res);
+/* Whether the current task is one of the engine's workers. */
+bool async_in_worker(void);
+/*
+ * The owner t is exiting or exec'ing (t is current): every request it
+ * punted completes or is interrupted, and its workers are gone on return.
+ */
+void async_task_exit(struct task *t);
+/* A worker's first step (proc/sched_hooks.c): never returns. */
+__attribute__((noreturn)) void async_worker_main(void);
+
+/* Leak-check counters: live engines, workers and requests in them. */
+unsigned long async_ctx_count(void);
+unsigned long async_worker_count(void);
+
+#endif

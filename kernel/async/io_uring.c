@@ -1,0 +1,627 @@
+/*
+ * io_uring: the ring file, its memory, io_uring_setup and io_uring_enter
+ * (Linux's ABI, uapi/io_uring.h).  The rings live in pages the kernel
+ * pins and reaches through its direct map; user space maps the same pages
+ * (mmap at IORING_OFF_*), so a hostile unmap or mprotect of its view can
+ * never make the kernel fault.  docs/async.md.
+ */
+#include "arch/x86_64/timer.h"
+#include "arch/x86_64/uaccess.h"
+#include "async/io_uring_int.h"
+#include "fd/fd_install.h"
+#include "fs/event/eventfd.h"
+#include "fs/event/poll.h"
+#include "fs/file.h"
+#include "fs/inode.h"
+#include "fs/super.h"
+#include "lib/string.h"
+#include "mm/frame.h"
+#include "mm/heap.h"
+#include "mm/layout.h"
+#include "proc/signal.h"
+#include "sched/ktimer.h"
+#include "sched/sched.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/stat.h>
+
+/* Where the rings region keeps each field (offsets reported in the
+ * params): heads and tails on cache lines of their own, as Linux. */
+#define R_SQ_HEAD     0
+#define R_SQ_TAIL     64
+#define R_CQ_HEAD     128
+#define R_CQ_TAIL     192
+#define R_SQ_MASK     256
+#define R_CQ_MASK     260
+#define R_SQ_ENTRIES  264
+#define R_CQ_ENTRIES  268
+#define R_SQ_DROPPED  272
+#define R_SQ_FLAGS    276
+#define R_CQ_FLAGS    280
+#define R_CQ_OVERFLOW 284
+#define R_CQES	      320 /* a multiple of 16: no CQE straddles a page */
+
+#define SETUP_KNOWN                                                                                \
+	(IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP | IORING_SETUP_SUBMIT_ALL |                      \
+	 IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER)
+#define FEATURES                                                                                   \
+	(IORING_FEAT_SINGLE_MMAP | IORING_FEAT_NODROP | IORING_FEAT_SUBMIT_STABLE |                \
+	 IORING_FEAT_RW_CUR_POS | IORING_FEAT_EXT_ARG | IORING_FEAT_NATIVE_WORKERS |               \
+	 IORING_FEAT_CUR_PERSONALITY)
+#define ENTER_KNOWN                                                                                \
+	(IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP | IORING_ENTER_SQ_WAIT |                  \
+	 IORING_ENTER_EXT_ARG | IORING_ENTER_REGISTERED_RING)
+
+/*
+ * Ring pages system-wide: a setup past the bound is ENOMEM (Linux charges
+ * them to RLIMIT_MEMLOCK).  16384 pages, 64 MiB; the largest ring takes
+ * 833.  Atomic.
+ */
+#define IORING_PAGES_MAX 16384
+static unsigned long ring_pages;
+static unsigned long nrings; /* atomic: the leak check's count */
+
+/* Overflowed CQEs queued per ring at most (NODROP): beyond, a CQE is
+ * dropped and counted in the CQ ring's overflow word. */
+#define IORING_OVERFLOW_MAX 4096
+
+struct io_overflow {
+	struct list_head link;
+	struct io_uring_cqe cqe;
+};
+
+unsigned long io_ring_count(void)
+{
+	return __atomic_load_n(&nrings, __ATOMIC_RELAXED);
+}
+
+/* ---- ring memory ---- */
+
+/* The kernel's view of byte off of a region of pinned frames. */
+static void *region_at(const uint64_t *pa, uint64_t off)
+{
+	return (char *)P2V(pa[off / PAGE_SIZE]) + off % PAGE_SIZE;
+}
+
+static uint32_t *ring_word(struct io_ring *ring, uint32_t off)
+{
+	return region_at(ring->rings_pa, off);
+}
+
+static uint32_t ring_load(struct io_ring *ring, uint32_t off)
+{
+	return __atomic_load_n(ring_word(ring, off), __ATOMIC_ACQUIRE);
+}
+
+static void ring_store(struct io_ring *ring, uint32_t off, uint32_t v)
+{
+	__atomic_store_n(ring_word(ring, off), v, __ATOMIC_RELEASE);
+}
+
+static uint32_t sq_array_off(uint32_t cq_entries)
+{
+	return (R_CQES + cq_entries * sizeof(struct io_uring_cqe) + 63) & ~63U;
+}
+
+/* An unnamed regular inode of npages pages, each pinned into pa[]: 0 or
+ * -ENOMEM (what was made is given back by region_free). */
+static int region_alloc(struct inode **ipp, uint64_t **pap, uint32_t npages)
+{
+	if (!(*pap = kzalloc(npages * sizeof(uint64_t))))
+		return -ENOMEM;
+	*ipp = inode_alloc(internal_sb, S_IFREG | 0600, 0);
+	if (!*ipp || inode_truncate(*ipp, (uint64_t)npages * PAGE_SIZE))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < npages; i++)
+		if (!((*pap)[i] = inode_page_fill_ref(*ipp, i)))
+			return -ENOMEM;
+	return 0;
+}
+
+static void region_free(struct inode *ip, uint64_t *pa, uint32_t npages)
+{
+	for (uint32_t i = 0; pa && i < npages && pa[i]; i++)
+		frame_unref(pa[i]);
+	kfree(pa);
+	if (ip)
+		inode_put(ip);
+}
+
+static void ring_free(struct io_ring *ring)
+{
+	struct io_overflow *o, *n;
+
+	io_unregister_all(ring);
+	list_for_each_entry_safe(o, n, &ring->overflow, link) kfree(o);
+	region_free(ring->rings_ip, ring->rings_pa, ring->rings_npages);
+	region_free(ring->sqes_ip, ring->sqes_pa, ring->sqes_npages);
+	__atomic_sub_fetch(&ring_pages, ring->rings_npages + ring->sqes_npages, __ATOMIC_RELAXED);
+	__atomic_sub_fetch(&nrings, 1, __ATOMIC_RELAXED);
+	kfree(ring);
+}
+
+void io_ring_get(struct io_ring *ring)
+{
+	__atomic_add_fetch(&ring->refs, 1, __ATOMIC_RELAXED);
+}
+
+void io_ring_put(struct io_ring *ring)
+{
+	if (__atomic_sub_fetch(&ring->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		ring_free(ring);
+}
+
+/* Fills the fixed words of the rings region. */
+static void ring_init_words(struct io_ring *ring)
+{
+	ring_store(ring, R_SQ_MASK, ring->sq_entries - 1);
+	ring_store(ring, R_CQ_MASK, ring->cq_entries - 1);
+	ring_store(ring, R_SQ_ENTRIES, ring->sq_entries);
+	ring_store(ring, R_CQ_ENTRIES, ring->cq_entries);
+}
+
+/* A ring of sq and cq entries: the ring, or NULL with *err (-ENOMEM). */
+static struct io_ring *ring_create(uint32_t sq, uint32_t cq, uint32_t flags, int *err)
+{
+	struct io_ring *ring = kzalloc(sizeof(*ring));
+	uint64_t rings_size = sq_array_off(cq) + (uint64_t)sq * sizeof(uint32_t);
+	uint32_t np = (uint32_t)((rings_size + PAGE_SIZE - 1) / PAGE_SIZE);
+	uint32_t ns =
+	    (uint32_t)(((uint64_t)sq * sizeof(struct io_uring_sqe) + PAGE_SIZE - 1) / PAGE_SIZE);
+
+	*err = -ENOMEM;
+	if (!ring)
+		return NULL;
+	if (__atomic_add_fetch(&ring_pages, np + ns, __ATOMIC_RELAXED) > IORING_PAGES_MAX) {
+		__atomic_sub_fetch(&ring_pages, np + ns, __ATOMIC_RELAXED);
+		kfree(ring);
+		return NULL;
+	}
+	__atomic_add_fetch(&nrings, 1, __ATOMIC_RELAXED);
+	ring->refs = 1;
+	ring->flags = flags;
+	ring->sq_entries = sq;
+	ring->cq_entries = cq;
+	ring->rings_npages = np;
+	ring->sqes_npages = ns;
+	mutex_init(&ring->submit_lock, "io_uring_submit");
+	spin_init(&ring->lock, "io_uring");
+	list_init(&ring->overflow);
+	list_init(&ring->inflight);
+	list_init(&ring->timeouts);
+	wait_queue_init(&ring->cq_wait, "io_uring_cq");
+	if (region_alloc(&ring->rings_ip, &ring->rings_pa, np) ||
+	    region_alloc(&ring->sqes_ip, &ring->sqes_pa, ns)) {
+		ring_free(ring);
+		return NULL;
+	}
+	ring_init_words(ring);
+	return ring;
+}
+
+/* ---- completions ---- */
+
+/* Writes a CQE if the CQ ring has room (ring->lock held): false if full. */
+static bool cqe_write_locked(struct io_ring *ring, const struct io_uring_cqe *cqe)
+{
+	uint32_t head = ring_load(ring, R_CQ_HEAD);
+	uint32_t off = R_CQES + (ring->cq_tail & (ring->cq_entries - 1)) * sizeof(*cqe);
+
+	if (ring->cq_tail - head >= ring->cq_entries)
+		return false;
+	memcpy(region_at(ring->rings_pa, off), cqe, sizeof(*cqe));
+	ring_store(ring, R_CQ_TAIL, ++ring->cq_tail); /* release: the CQE first */
+	return true;
+}
+
+/* Moves queued overflow CQEs into the CQ ring while it has room (lock
+ * held); clears IORING_SQ_CQ_OVERFLOW once none is left. */
+static void overflow_flush_locked(struct io_ring *ring)
+{
+	struct io_overflow *o, *n;
+
+	list_for_each_entry_safe(o, n, &ring->overflow, link)
+	{
+		if (!cqe_write_locked(ring, &o->cqe))
+			break;
+		list_del(&o->link);
+		ring->noverflow--;
+		kfree(o);
+	}
+	if (!ring->noverflow)
+		__atomic_and_fetch(ring_word(ring, R_SQ_FLAGS), ~IORING_SQ_CQ_OVERFLOW,
+				   __ATOMIC_RELEASE);
+}
+
+/* Queues cqe for later (NODROP), or drops it and counts the drop. */
+static void overflow_add_locked(struct io_ring *ring, const struct io_uring_cqe *cqe)
+{
+	struct io_overflow *o = NULL;
+
+	if (ring->noverflow < IORING_OVERFLOW_MAX)
+		o = kmalloc(sizeof(*o));
+	if (!o) {
+		__atomic_add_fetch(ring_word(ring, R_CQ_OVERFLOW), 1, __ATOMIC_RELEASE);
+		return;
+	}
+	o->cqe = *cqe;
+	list_add_tail(&o->link, &ring->overflow);
+	ring->noverflow++;
+	__atomic_or_fetch(ring_word(ring, R_SQ_FLAGS), IORING_SQ_CQ_OVERFLOW, __ATOMIC_RELEASE);
+}
+
+/* The TIMEOUTs whose count the new CQE met (lock held): each fires,
+ * its sleep interrupted, or skipped if it has not begun. */
+static void timeouts_count_locked(struct io_ring *ring)
+{
+	struct io_req *t, *n;
+
+	ring->ncompleted++;
+	list_for_each_entry_safe(t, n, &ring->timeouts, tlink)
+	{
+		if (ring->ncompleted < t->target)
+			continue;
+		list_del(&t->tlink);
+		t->fired = true;
+		async_interrupt(&t->ar);
+	}
+}
+
+void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags, bool counts)
+{
+	struct io_uring_cqe cqe = {.user_data = user_data, .res = res, .flags = flags};
+	struct file *efd;
+
+	spin_lock(&ring->lock);
+	if (ring->noverflow || !cqe_write_locked(ring, &cqe))
+		overflow_add_locked(ring, &cqe);
+	if (counts) /* a TIMEOUT's own CQE counts for no TIMEOUT, as Linux */
+		timeouts_count_locked(ring);
+	efd = ring->eventfd;
+	if (efd)
+		file_get(efd);
+	wake_up(&ring->cq_wait);
+	spin_unlock(&ring->lock);
+	if (efd) {
+		eventfd_signal(efd);
+		file_put(efd);
+	}
+}
+
+/* CQEs ready for user space, overflow flushed first. */
+static uint32_t cq_ready(struct io_ring *ring)
+{
+	uint32_t n;
+
+	spin_lock(&ring->lock);
+	if (ring->noverflow)
+		overflow_flush_locked(ring);
+	n = ring->cq_tail - ring_load(ring, R_CQ_HEAD);
+	spin_unlock(&ring->lock);
+	return n;
+}
+
+/* ---- the file ---- */
+
+static unsigned io_uring_poll(struct file *f, struct poll_table *pt)
+{
+	struct io_ring *ring = f->priv;
+	unsigned mask = 0;
+
+	poll_wait(f, &ring->cq_wait, pt);
+	if (cq_ready(ring))
+		mask |= POLLIN | POLLRDNORM;
+	if (ring_load(ring, R_SQ_TAIL) - ring_load(ring, R_SQ_HEAD) < ring->sq_entries)
+		mask |= POLLOUT | POLLWRNORM;
+	return mask;
+}
+
+/* The last reference to the ring's file: what is in flight is cancelled;
+ * the ring goes when its last request does. */
+static void io_uring_release(struct file *f)
+{
+	struct io_ring *ring = f->priv;
+
+	io_cancel_all(ring);
+	io_ring_put(ring);
+}
+
+/* mmap: OFF_SQ_RING and OFF_CQ_RING both map the rings region
+ * (IORING_FEAT_SINGLE_MMAP), OFF_SQES the entries; longer than the
+ * region is EINVAL, as Linux. */
+static struct inode *io_uring_mmap_region(struct file *f, uint64_t *off, uint64_t len)
+{
+	struct io_ring *ring = f->priv;
+	struct inode *ip;
+	uint32_t npages;
+
+	if (*off == IORING_OFF_SQ_RING || *off == IORING_OFF_CQ_RING) {
+		ip = ring->rings_ip;
+		npages = ring->rings_npages;
+	} else if (*off == IORING_OFF_SQES) {
+		ip = ring->sqes_ip;
+		npages = ring->sqes_npages;
+	} else {
+		return NULL;
+	}
+	if (len > (uint64_t)npages * PAGE_SIZE)
+		return NULL;
+	*off = 0;
+	return ip;
+}
+
+const struct file_ops io_uring_fops = {
+    .anon_name = "anon_inode:[io_uring]",
+    .poll = io_uring_poll,
+    .release = io_uring_release,
+    .mmap_region = io_uring_mmap_region,
+};
+
+/* ---- io_uring_setup ---- */
+
+static uint32_t roundup_pow2(uint32_t v)
+{
+	uint32_t p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+/* Linux's checks and sizes: 0 or -EINVAL; sq and cq entries in *p. */
+static int setup_sizes(uint32_t entries, struct io_uring_params *p)
+{
+	if (!entries)
+		return -EINVAL;
+	if (entries > IORING_MAX_ENTRIES) {
+		if (!(p->flags & IORING_SETUP_CLAMP))
+			return -EINVAL;
+		entries = IORING_MAX_ENTRIES;
+	}
+	p->sq_entries = roundup_pow2(entries);
+	if (!(p->flags & IORING_SETUP_CQSIZE)) {
+		p->cq_entries = 2 * p->sq_entries;
+		return 0;
+	}
+	if (!p->cq_entries)
+		return -EINVAL;
+	if (p->cq_entries > IORING_MAX_CQ_ENTRIES) {
+		if (!(p->flags & IORING_SETUP_CLAMP))
+			return -EINVAL;
+		p->cq_entries = IORING_MAX_CQ_ENTRIES;
+	}
+	p->cq_entries = roundup_pow2(p->cq_entries);
+	return p->cq_entries < p->sq_entries ? -EINVAL : 0;
+}
+
+/* The offsets user space maps by. */
+static void setup_offsets(struct io_uring_params *p)
+{
+	p->features = FEATURES;
+	p->sq_off = (struct io_sqring_offsets){.head = R_SQ_HEAD,
+					       .tail = R_SQ_TAIL,
+					       .ring_mask = R_SQ_MASK,
+					       .ring_entries = R_SQ_ENTRIES,
+					       .flags = R_SQ_FLAGS,
+					       .dropped = R_SQ_DROPPED,
+					       .array = sq_array_off(p->cq_entries)};
+	p->cq_off = (struct io_cqring_offsets){.head = R_CQ_HEAD,
+					       .tail = R_CQ_TAIL,
+					       .ring_mask = R_CQ_MASK,
+					       .ring_entries = R_CQ_ENTRIES,
+					       .overflow = R_CQ_OVERFLOW,
+					       .cqes = R_CQES,
+					       .flags = R_CQ_FLAGS};
+}
+
+/*
+ * Checks, then the ring, then the parameters written back, then the fd:
+ * Linux's order, so a bad params pointer costs no fd.  The fd is
+ * close-on-exec as Linux's, plus every syscall_indirect flag.
+ */
+SYSCALL_DEFINE2(io_uring_setup, uint32_t, entries, struct io_uring_params *, up)
+{
+	struct io_uring_params p;
+	struct io_ring *ring;
+	struct file *f;
+	int err, fd;
+
+	if (copy_from_user(&p, up, sizeof(p)))
+		return -EFAULT;
+	for (unsigned int i = 0; i < sizeof(p.resv) / sizeof(p.resv[0]); i++)
+		if (p.resv[i])
+			return -EINVAL;
+	if (p.flags & ~SETUP_KNOWN)
+		return -EINVAL; /* SQPOLL, IOPOLL, ...: docs/async.md */
+	if ((err = setup_sizes(entries, &p)))
+		return err;
+	if (!(ring = ring_create(p.sq_entries, p.cq_entries, p.flags, &err)))
+		return err;
+	setup_offsets(&p);
+	if (copy_to_user(up, &p, sizeof(p))) {
+		io_ring_put(ring);
+		return -EFAULT;
+	}
+	if (!(f = file_alloc(&io_uring_fops, O_RDWR, ring))) {
+		io_ring_put(ring);
+		return -ENOMEM;
+	}
+	fd = fd_install_new(f, O_CLOEXEC);
+	if (fd < 0)
+		file_put(f); /* its release drops the ring */
+	return fd;
+}
+
+/* ---- io_uring_enter ---- */
+
+/* The SQE at index idx, copied. */
+static void sqe_read(struct io_ring *ring, uint32_t idx, struct io_uring_sqe *sqe)
+{
+	memcpy(sqe, region_at(ring->sqes_pa, (uint64_t)idx * sizeof(*sqe)), sizeof(*sqe));
+}
+
+/* Ends the chain head..: issued, or failed whole if one of its SQEs was. */
+static void chain_end(struct io_req *head, bool failed)
+{
+	if (failed)
+		io_fail_chain(head);
+	else
+		io_submit_chain(head);
+}
+
+/*
+ * Submits up to n SQEs (submit_lock held): how many were consumed, or
+ * -EBUSY when the CQ has overflowed or too much is in flight, -ENOMEM.
+ * As Linux: a bad SQ index is dropped (counted) and ends the batch; an
+ * SQE that fails its checks gets its CQE and, unless IORING_SETUP_SUBMIT_ALL
+ * or linked to the next, ends the batch after itself; a link chain with
+ * a failed SQE fails whole.
+ */
+static int submit_locked(struct io_ring *ring, uint32_t n)
+{
+	uint32_t tail = ring_load(ring, R_SQ_TAIL), avail = tail - ring->sq_head, done = 0, idx;
+	uint32_t array = sq_array_off(ring->cq_entries);
+	struct io_req *head = NULL, *last = NULL, *req;
+	struct io_uring_sqe sqe;
+	bool failed = false, linked;
+	int err = 0;
+
+	n = n < avail ? n : avail;
+	if (n > ring->sq_entries)
+		n = ring->sq_entries;
+	if (n && __atomic_load_n(&ring->noverflow, __ATOMIC_RELAXED) && !cq_ready(ring))
+		return -EBUSY;
+	while (done < n) {
+		idx = __atomic_load_n(
+		    (uint32_t *)region_at(ring->rings_pa,
+					  array + (ring->sq_head & (ring->sq_entries - 1)) * 4),
+		    __ATOMIC_RELAXED);
+		if (idx >= ring->sq_entries) {
+			ring->sq_head++;
+			__atomic_add_fetch(ring_word(ring, R_SQ_DROPPED), 1, __ATOMIC_RELEASE);
+			break;
+		}
+		if (__atomic_load_n(&ring->ninflight, __ATOMIC_RELAXED) >= ring->cq_entries) {
+			err = -EBUSY;
+			break;
+		}
+		sqe_read(ring, idx, &sqe);
+		if (!(req = io_req_alloc(ring, &sqe))) {
+			err = -ENOMEM;
+			break;
+		}
+		ring->sq_head++;
+		done++;
+		err = req->err = io_req_prep(req);
+		failed |= err != 0;
+		if (last)
+			last->next = req; /* the chain owns it */
+		else
+			head = req;
+		last = req;
+		linked = sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
+		if (linked)
+			continue;
+		chain_end(head, failed);
+		head = last = NULL;
+		failed = false;
+		if (err && !(ring->flags & IORING_SETUP_SUBMIT_ALL))
+			break;
+	}
+	if (head) /* a link flag on the last SQE: the chain ends there */
+		chain_end(head, failed);
+	ring_store(ring, R_SQ_HEAD, ring->sq_head);
+	return done ? (int)done : err;
+}
+
+/* Waits for min CQEs (clamped to the CQ size) until deadline
+ * (POLL_FOREVER: none; 0: check once): 0, -ETIME, -EINTR. */
+static long cq_wait(struct io_ring *ring, uint32_t min, uint64_t deadline)
+{
+	DEFINE_WAIT(we);
+	long ret = 0;
+
+	if (min > ring->cq_entries)
+		min = ring->cq_entries;
+	for (;;) {
+		prepare_to_wait(&ring->cq_wait, &we);
+		if (deadline != POLL_FOREVER && deadline)
+			sched_arm_deadline(deadline);
+		if (cq_ready(ring) >= min)
+			break;
+		if (signal_pending()) {
+			ret = -EINTR;
+			break;
+		}
+		if (deadline != POLL_FOREVER && clock_monotonic_ns() >= deadline) {
+			ret = -ETIME;
+			break;
+		}
+		schedule();
+	}
+	if (deadline != POLL_FOREVER && deadline)
+		sched_disarm_deadline();
+	finish_wait(&ring->cq_wait, &we);
+	return ret;
+}
+
+/* GETEVENTS' argument: the signal mask set for the wait (restored on the
+ * way out, as ppoll's) and the deadline.  0, -EINVAL, -EFAULT. */
+static long wait_args(uint32_t flags, const void *argp, size_t argsz, uint64_t *deadline)
+{
+	struct io_uring_getevents_arg ea;
+
+	*deadline = POLL_FOREVER;
+	if (!(flags & IORING_ENTER_EXT_ARG))
+		return argp ? signal_set_user_mask(argp, argsz) : 0;
+	if (argsz != sizeof(ea))
+		return -EINVAL;
+	if (copy_from_user(&ea, argp, sizeof(ea)))
+		return -EFAULT;
+	if (ea.ts) {
+		long err = poll_timespec_deadline((const struct timespec_k *)ea.ts, deadline);
+		if (err)
+			return err;
+	}
+	return ea.sigmask ? signal_set_user_mask((const uint64_t *)ea.sigmask, ea.sigmask_sz) : 0;
+}
+
+SYSCALL_DEFINE6(io_uring_enter, unsigned int, fd, uint32_t, to_submit, uint32_t, min_complete,
+		uint32_t, flags, const void *, argp, size_t, argsz)
+{
+	struct file *f;
+	struct io_ring *ring;
+	uint64_t deadline = POLL_FOREVER;
+	long ret = 0, err;
+
+	if (flags & ~ENTER_KNOWN)
+		return -EINVAL;
+	if (flags & IORING_ENTER_REGISTERED_RING)
+		return -EINVAL; /* no ring fd is ever registered here */
+	if (!(f = files_lookup(current()->files, (int)fd)))
+		return -EBADF;
+	if (f->ops != &io_uring_fops) {
+		file_put(f);
+		return -EOPNOTSUPP;
+	}
+	ring = f->priv;
+	if (to_submit) {
+		mutex_lock(&ring->submit_lock);
+		ret = submit_locked(ring, to_submit);
+		mutex_unlock(&ring->submit_lock);
+	}
+	if (flags & IORING_ENTER_GETEVENTS) {
+		err = wait_args(flags, argp, argsz, &deadline);
+		if (!err)
+			err = cq_wait(ring, min_complete, deadline);
+		if (!ret || ret < 0)
+			ret = ret < 0 ? ret : err;
+	}
+	file_put(f);
+	return ret;
+}
+
+struct io_ring *io_ring_of(struct file *f)
+{
+	return f->ops == &io_uring_fops ? f->priv : NULL;
+}

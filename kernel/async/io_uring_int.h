@@ -1,0 +1,126 @@
+/*
+ * io_uring inside the kernel: a ring (the file's state) and a request
+ * (one SQE on its way to its CQE).  io_uring.c has the rings, setup and
+ * enter; io_uring_op.c the opcodes and how a request is issued, linked
+ * and cancelled; io_uring_register.c the registered buffers, files and
+ * eventfd.  docs/async.md.
+ */
+#ifndef ASYNC_IO_URING_INT_H
+#define ASYNC_IO_URING_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "async/async.h"
+#include "async/io_uring.h"
+#include "lib/list.h"
+#include "lib/spinlock.h"
+#include "sched/mutex.h"
+#include "sched/wait.h"
+#include <uapi/io_uring.h>
+
+struct file;
+struct inode;
+struct files_table;
+
+/* Registered buffers and direct descriptors per ring, as Linux's limits. */
+#define IORING_MAX_REG_BUFFERS (1U << 14)
+#define IORING_MAX_FIXED_FILES (1U << 15)
+
+struct io_buf {
+	uint64_t addr, len; /* a user range, checked against by the _FIXED ops */
+};
+
+/*
+ * Lifetime: refs counts the ring's file (one, dropped by its release) and
+ * each request not yet freed (one each); the last put frees the ring, its
+ * pages and what is registered.  Ring memory is two unnamed regular
+ * inodes whose pages the ring pins (one frame reference each) and reaches
+ * through the kernel's direct map: user space maps the same pages, and
+ * unmapping or mprotecting its view never changes the kernel's.
+ */
+struct io_ring {
+	int refs; /* atomic */
+	uint32_t flags, sq_entries, cq_entries;
+	struct inode *rings_ip, *sqes_ip; /* referenced until the ring is freed */
+	uint64_t *rings_pa, *sqes_pa;	  /* the pinned frames, by page */
+	uint32_t rings_npages, sqes_npages;
+
+	/* Serializes submitters (the SQ head, sq_taken) and io_uring_register
+	 * (the tables below change only under it).  Outermost: may sleep. */
+	struct mutex submit_lock;
+	uint32_t sq_head; /* the kernel's SQ head (submit_lock) */
+
+	/* Protects cq_tail and the CQ ring, overflow, inflight, ncompleted,
+	 * timeouts and dead.  Taken before an engine's lock (a cancel); no
+	 * sleep or user copy under it. */
+	struct spinlock lock;
+	uint32_t cq_tail;	   /* the kernel's CQ tail */
+	struct list_head overflow; /* struct io_overflow: NODROP's queue */
+	uint32_t noverflow;
+	struct list_head inflight; /* issued requests, by link */
+	uint32_t ninflight;
+	uint64_t ncompleted;	   /* CQEs posted: the timeouts' count */
+	struct list_head timeouts; /* TIMEOUT requests with a count, by tlink */
+	bool dead;		   /* its file was released: cancel what comes */
+	struct wait_queue cq_wait; /* io_uring_enter's waiters and pollers */
+
+	/* Registered state (submit_lock to change; the op path reads it under
+	 * submit_lock too, as submission holds it). */
+	struct file *eventfd; /* referenced; signalled at each CQE (lock to read) */
+	struct io_buf *bufs;
+	uint32_t nbufs;
+	/* Direct descriptors: a files table of the ring's own whose
+	 * non-sequential area is the direct-descriptor space (docs/async.md),
+	 * NULL until REGISTER_FILES; referenced by the ring. */
+	struct files_table *fixed;
+	uint32_t nfixed, alloc_off, alloc_len;
+};
+
+/* One SQE's request, kmalloc'd at submission, freed after its CQE. */
+struct io_req {
+	struct async_req ar;	 /* the engine's part, when punted */
+	struct io_ring *ring;	 /* referenced until the request is freed */
+	struct list_head link;	 /* on ring->inflight while issued (ring->lock) */
+	struct list_head tlink;	 /* on ring->timeouts (TIMEOUT with a count) */
+	struct io_req *next;	 /* IO_LINK's next request, owned by this one */
+	struct io_uring_sqe sqe; /* a stable copy (IORING_FEAT_SUBMIT_STABLE) */
+	int nr;			 /* the system call an op runs, or -1 */
+	uint64_t args[6];
+	uint64_t deadline, target; /* TIMEOUT: clock deadline, CQE count */
+	bool fired;		   /* TIMEOUT met its count (ring->lock) */
+	bool removed;		   /* cancelled by a remove or cancel op (ring->lock) */
+	bool fixed;		   /* its fd is a direct descriptor (IOSQE_FIXED_FILE) */
+	int err;		   /* its preparation failed: the CQE's res */
+};
+
+/* io_uring.c */
+void io_ring_get(struct io_ring *ring);
+void io_ring_put(struct io_ring *ring);
+/* Posts a CQE (NODROP: queued if the CQ ring is full). */
+void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags,
+		 bool counts);
+/* f's ring if f is an io_uring file, else NULL. */
+struct io_ring *io_ring_of(struct file *f);
+
+/* io_uring_op.c */
+/* Submits one SQE's copy: the request runs inline, is punted, or
+ * completes at once with an error CQE; chains with IO_LINK. */
+struct io_req *io_req_alloc(struct io_ring *ring, const struct io_uring_sqe *sqe);
+/* Checks an SQE and prepares its op at submission (its arguments copied
+ * then: IORING_FEAT_SUBMIT_STABLE): 0 or the -errno its CQE carries. */
+int io_req_prep(struct io_req *req);
+void io_submit_chain(struct io_req *head);
+/* A chain with a request whose preparation failed: that one completes
+ * with its error, every other with -ECANCELED (Linux's). */
+void io_fail_chain(struct io_req *head);
+/* Cancels every request of a released ring. */
+void io_cancel_all(struct io_ring *ring);
+/* The opcodes implemented, for REGISTER_PROBE. */
+bool io_op_supported(unsigned int op);
+
+/* io_uring_register.c */
+void io_unregister_all(struct io_ring *ring);
+/* A direct descriptor's fd in ring->fixed, validated: fd or -EBADF. */
+int io_fixed_check(struct io_ring *ring, int index);
+
+#endif

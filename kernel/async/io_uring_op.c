@@ -1,0 +1,707 @@
+/*
+ * io_uring's opcodes and how a request travels: prepared from its SQE
+ * copy, issued inline when it cannot block (or when a non-blocking
+ * attempt succeeds: file_nonblock), punted to the engine's workers
+ * otherwise, completed with a CQE; linked requests (IO_LINK, IO_HARDLINK)
+ * follow one another in the context that completed the previous one.
+ * Most opcodes are an ordinary system call run with the SQE's arguments
+ * (the "syscall" ops); the others have a run function of their own.
+ */
+#include "arch/x86_64/timer.h"
+#include "arch/x86_64/uaccess.h"
+#include "async/io_uring_int.h"
+#include "fd/fdtable.h"
+#include "fs/event/poll.h"
+#include "fs/file.h"
+#include "fs/inode.h"
+#include "mm/heap.h"
+#include "proc/task.h"
+#include "sched/ktimer.h"
+#include "sched/sched.h"
+#include "sys/dispatch.h"
+#include <uapi/errno.h>
+#include <uapi/syscalls.h>
+
+#define SQE_FLAGS_KNOWN                                                                            \
+	(IOSQE_FIXED_FILE | IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_ASYNC |                      \
+	 IOSQE_CQE_SKIP_SUCCESS)
+
+#define IO_PUNTED 1L /* req_issue: on a worker now, which completes it */
+
+enum op_how {
+	HOW_INLINE, /* never waits: always run in the submitter */
+	HOW_NOWAIT, /* an fd op: inline if the file allows (file_kind) */
+	HOW_PUNT,   /* may wait on something no flag stops: always a worker */
+};
+
+struct io_op {
+	enum op_how how;
+	bool uses_fd;			     /* sqe->fd is a file (IOSQE_FIXED_FILE applies) */
+	bool short_fails;		     /* a short transfer breaks IO_LINK, as Linux's rw */
+	int (*prep)(struct io_req *req);     /* sets nr and args, or -errno for the CQE */
+	long (*run)(struct io_req *req);     /* NULL: the system call nr */
+	long (*attempt)(struct io_req *req); /* HOW_NOWAIT without a file test */
+};
+
+static const struct io_op *op_of(const struct io_req *req);
+
+static struct io_req *req_of(struct async_req *ar)
+{
+	return container_of(ar, struct io_req, ar);
+}
+
+/* ---- preparation: SQE fields to system-call arguments ---- */
+
+static void set_call(struct io_req *req, int nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		     uint64_t a4, uint64_t a5)
+{
+	req->nr = nr;
+	req->args[0] = a0, req->args[1] = a1, req->args[2] = a2;
+	req->args[3] = a3, req->args[4] = a4, req->args[5] = a5;
+}
+
+static int prep_nop(struct io_req *req)
+{
+	(void)req;
+	return 0;
+}
+
+/* READ/WRITE: offset -1 is the file position (IORING_FEAT_RW_CUR_POS). */
+static int prep_rw(struct io_req *req, bool write)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->rw_flags)
+		return -EOPNOTSUPP; /* RWF_* on a plain buffer: docs/async.md */
+	if (s->off == UINT64_MAX)
+		set_call(req, write ? __NR_write : __NR_read, (uint64_t)s->fd, s->addr, s->len, 0,
+			 0, 0);
+	else
+		set_call(req, write ? __NR_pwrite64 : __NR_pread64, (uint64_t)s->fd, s->addr,
+			 s->len, s->off, 0, 0);
+	return 0;
+}
+
+static int prep_read(struct io_req *req)
+{
+	return prep_rw(req, false);
+}
+
+static int prep_write(struct io_req *req)
+{
+	return prep_rw(req, true);
+}
+
+/* READ_FIXED/WRITE_FIXED: the range must lie in registered buffer
+ * buf_index (-EFAULT otherwise, as Linux's io_import_fixed). */
+static int prep_fixed(struct io_req *req, bool write)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+	struct io_ring *ring = req->ring;
+	const struct io_buf *b;
+
+	if (s->buf_index >= ring->nbufs)
+		return -EFAULT;
+	b = &ring->bufs[s->buf_index];
+	if (s->addr < b->addr || s->addr + s->len < s->addr || s->addr + s->len > b->addr + b->len)
+		return -EFAULT;
+	return prep_rw(req, write);
+}
+
+static int prep_read_fixed(struct io_req *req)
+{
+	return prep_fixed(req, false);
+}
+
+static int prep_write_fixed(struct io_req *req)
+{
+	return prep_fixed(req, true);
+}
+
+/* READV/WRITEV through preadv2/pwritev2, whose offset -1 is the position
+ * and which take the RWF_* flags. */
+static int prep_rwv(struct io_req *req, bool write)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	set_call(req, write ? __NR_pwritev2 : __NR_preadv2, (uint64_t)s->fd, s->addr, s->len,
+		 s->off, 0, s->rw_flags);
+	return 0;
+}
+
+static int prep_readv(struct io_req *req)
+{
+	return prep_rwv(req, false);
+}
+
+static int prep_writev(struct io_req *req)
+{
+	return prep_rwv(req, true);
+}
+
+static int prep_fsync(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->fsync_flags & ~IORING_FSYNC_DATASYNC)
+		return -EINVAL;
+	set_call(req, s->fsync_flags ? __NR_fdatasync : __NR_fsync, (uint64_t)s->fd, 0, 0, 0, 0, 0);
+	return 0;
+}
+
+static int prep_sendmsg(struct io_req *req)
+{
+	set_call(req, __NR_sendmsg, (uint64_t)req->sqe.fd, req->sqe.addr, req->sqe.msg_flags, 0, 0,
+		 0);
+	return 0;
+}
+
+static int prep_recvmsg(struct io_req *req)
+{
+	set_call(req, __NR_recvmsg, (uint64_t)req->sqe.fd, req->sqe.addr, req->sqe.msg_flags, 0, 0,
+		 0);
+	return 0;
+}
+
+static int prep_send(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	set_call(req, __NR_sendto, (uint64_t)s->fd, s->addr, s->len, s->msg_flags, 0, 0);
+	return 0;
+}
+
+static int prep_recv(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	set_call(req, __NR_recvfrom, (uint64_t)s->fd, s->addr, s->len, s->msg_flags, 0, 0);
+	return 0;
+}
+
+/* ACCEPT: addr and addr2 (the length's address) as accept4's; multishot
+ * and direct descriptors are not taken (docs/async.md). */
+static int prep_accept(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->len || s->buf_index || s->ioprio || s->file_index)
+		return -EINVAL;
+	set_call(req, __NR_accept4, (uint64_t)s->fd, s->addr, s->addr2, s->accept_flags, 0, 0);
+	return 0;
+}
+
+static int prep_connect(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->len || s->buf_index || s->rw_flags)
+		return -EINVAL;
+	set_call(req, __NR_connect, (uint64_t)s->fd, s->addr, s->addr2, 0, 0, 0);
+	return 0;
+}
+
+/* OPENAT: fd is the directory, addr the path, len the mode. */
+static int prep_openat(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->buf_index || s->file_index)
+		return -EINVAL;
+	set_call(req, __NR_openat, (uint64_t)(int64_t)s->fd, s->addr, s->open_flags, s->len, 0, 0);
+	return 0;
+}
+
+/* CLOSE: not of an io_uring fd (Linux's EBADF). */
+static int prep_close(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+	struct file *f;
+
+	if (s->off || s->addr || s->len || s->rw_flags || s->buf_index || s->file_index)
+		return -EINVAL;
+	if ((f = files_lookup(current()->files, s->fd))) {
+		bool ring = io_ring_of(f) != NULL;
+		file_put(f);
+		if (ring)
+			return -EBADF;
+	}
+	set_call(req, __NR_close, (uint64_t)s->fd, 0, 0, 0, 0, 0);
+	return 0;
+}
+
+/* STATX: fd the directory, addr the path, len the mask, addr2 the buffer. */
+static int prep_statx(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->buf_index || s->file_index)
+		return -EINVAL;
+	set_call(req, __NR_statx, (uint64_t)(int64_t)s->fd, s->addr, s->statx_flags, s->len,
+		 s->addr2, 0);
+	return 0;
+}
+
+/* SOCKET: fd the domain, off the type, len the protocol. */
+static int prep_socket(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->addr || s->rw_flags || s->buf_index || s->file_index)
+		return -EINVAL;
+	set_call(req, __NR_socket, (uint64_t)s->fd, s->off, s->len, 0, 0, 0);
+	return 0;
+}
+
+/* ---- ops with a run of their own ---- */
+
+static long run_nop(struct io_req *req)
+{
+	(void)req;
+	return 0;
+}
+
+/* POLL_ADD (one shot): the first of the events (or an error, a hang-up)
+ * that becomes true; the mask is the result. */
+static int prep_poll(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->addr || s->off || s->buf_index)
+		return -EINVAL;
+	if (s->len)
+		return -EINVAL; /* IORING_POLL_ADD_MULTI and update: docs/async.md */
+	return 0;
+}
+
+static long poll_once(struct io_req *req, uint64_t deadline)
+{
+	struct pollfd p = {.fd = req->sqe.fd, .events = (short)req->sqe.poll32_events};
+	long n = poll_kernel(&p, 1, POLLERR | POLLHUP, deadline);
+
+	return n > 0 ? p.revents : n;
+}
+
+static long run_poll(struct io_req *req)
+{
+	return poll_once(req, POLL_FOREVER);
+}
+
+/* Inline: ready now, or to a worker. */
+static long attempt_poll(struct io_req *req)
+{
+	long n = poll_once(req, 0);
+
+	return n > 0 ? n : -EAGAIN;
+}
+
+/* TIMEOUT: len 1, addr a timespec (relative, or CLOCK_MONOTONIC with
+ * IORING_TIMEOUT_ABS), off the CQE count that also ends it. */
+static int prep_timeout(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+	struct timespec_k ts;
+	int64_t ns;
+
+	if (s->buf_index || s->len != 1 || (s->timeout_flags & ~IORING_TIMEOUT_ABS))
+		return -EINVAL;
+	if (copy_from_user(&ts, (const void *)s->addr, sizeof(ts)))
+		return -EFAULT;
+	if ((ns = timespec_to_ns(&ts)) < 0)
+		return -EINVAL;
+	req->deadline = s->timeout_flags & IORING_TIMEOUT_ABS ? (uint64_t)ns
+							      : clock_monotonic_ns() + (uint64_t)ns;
+	return 0;
+}
+
+/* Sleeps to the deadline unless its count was met or it was removed
+ * first (either interrupts the sleep: async_interrupt). */
+static long run_timeout(struct io_req *req)
+{
+	struct io_ring *ring = req->ring;
+	bool early;
+	long res = -EINTR;
+
+	spin_lock(&ring->lock);
+	early = req->fired || req->removed;
+	spin_unlock(&ring->lock);
+	if (!early)
+		res = sched_sleep_until(req->deadline) ? -EINTR : -ETIME;
+	spin_lock(&ring->lock);
+	if (req->fired)
+		res = 0;
+	else if (req->removed)
+		res = -ECANCELED;
+	list_del(&req->tlink);
+	spin_unlock(&ring->lock);
+	return res;
+}
+
+/* The request of ring whose user_data is key and whose op is op (-1:
+ * any), other than self, issued and not yet cancelled (lock held). */
+static struct io_req *find_locked(struct io_ring *ring, uint64_t key, int op, struct io_req *self)
+{
+	struct io_req *r;
+
+	list_for_each_entry(r, &ring->inflight, link) if (r != self && r->sqe.user_data == key &&
+							  (op < 0 || r->sqe.opcode == op) &&
+							  !r->removed) return r;
+	return NULL;
+}
+
+static struct io_req *req_complete(struct io_req *req, long res);
+static void req_done_async(struct async_req *ar, long res);
+
+/* Cancels the request keyed by addr: 0 (it completes with -ECANCELED),
+ * -EALREADY (it runs: interrupted), -ENOENT. */
+static long cancel_key(struct io_req *self, int op)
+{
+	struct io_ring *ring = self->ring;
+	struct io_req *t;
+	long ret = -ENOENT;
+
+	spin_lock(&ring->lock);
+	if ((t = find_locked(ring, self->sqe.addr, op, self)) && t->ar.ctx) {
+		t->removed = true;
+		ret = async_cancel(&t->ar);
+	} else if (t) {
+		ret = -EALREADY; /* running inline in another submitter */
+	}
+	spin_unlock(&ring->lock);
+	if (ret == 0)
+		io_submit_chain(req_complete(t, -ECANCELED));
+	return ret == -EALREADY && op == IORING_OP_TIMEOUT ? 0 : ret;
+}
+
+static int prep_cancel(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->off || s->len || s->buf_index || s->cancel_flags || s->file_index)
+		return -EINVAL; /* IORING_ASYNC_CANCEL_ALL/FD/ANY: docs/async.md */
+	return 0;
+}
+
+static long run_cancel(struct io_req *req)
+{
+	return cancel_key(req, -1);
+}
+
+static int prep_poll_remove(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->off || s->len || s->buf_index || s->poll32_events)
+		return -EINVAL;
+	return 0;
+}
+
+static long run_poll_remove(struct io_req *req)
+{
+	return cancel_key(req, IORING_OP_POLL_ADD);
+}
+
+static int prep_timeout_remove(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->off || s->len || s->buf_index || s->timeout_flags)
+		return -EINVAL;
+	return 0;
+}
+
+static long run_timeout_remove(struct io_req *req)
+{
+	return cancel_key(req, IORING_OP_TIMEOUT);
+}
+
+/* ---- the table ---- */
+
+static const struct io_op ops[IORING_OP_LAST] = {
+    [IORING_OP_NOP] = {HOW_INLINE, false, false, prep_nop, run_nop, NULL},
+    [IORING_OP_READV] = {HOW_NOWAIT, true, true, prep_readv, NULL, NULL},
+    [IORING_OP_WRITEV] = {HOW_NOWAIT, true, true, prep_writev, NULL, NULL},
+    [IORING_OP_FSYNC] = {HOW_PUNT, true, false, prep_fsync, NULL, NULL},
+    [IORING_OP_READ_FIXED] = {HOW_NOWAIT, true, true, prep_read_fixed, NULL, NULL},
+    [IORING_OP_WRITE_FIXED] = {HOW_NOWAIT, true, true, prep_write_fixed, NULL, NULL},
+    [IORING_OP_POLL_ADD] = {HOW_NOWAIT, true, false, prep_poll, run_poll, attempt_poll},
+    [IORING_OP_POLL_REMOVE] = {HOW_INLINE, false, false, prep_poll_remove, run_poll_remove, NULL},
+    [IORING_OP_SENDMSG] = {HOW_NOWAIT, true, false, prep_sendmsg, NULL, NULL},
+    [IORING_OP_RECVMSG] = {HOW_NOWAIT, true, false, prep_recvmsg, NULL, NULL},
+    [IORING_OP_TIMEOUT] = {HOW_PUNT, false, false, prep_timeout, run_timeout, NULL},
+    [IORING_OP_TIMEOUT_REMOVE] = {HOW_INLINE, false, false, prep_timeout_remove, run_timeout_remove,
+				  NULL},
+    [IORING_OP_ACCEPT] = {HOW_NOWAIT, true, false, prep_accept, NULL, NULL},
+    [IORING_OP_ASYNC_CANCEL] = {HOW_INLINE, false, false, prep_cancel, run_cancel, NULL},
+    [IORING_OP_CONNECT] = {HOW_PUNT, true, false, prep_connect, NULL, NULL},
+    [IORING_OP_OPENAT] = {HOW_PUNT, false, false, prep_openat, NULL, NULL},
+    [IORING_OP_CLOSE] = {HOW_INLINE, false, false, prep_close, NULL, NULL},
+    [IORING_OP_STATX] = {HOW_PUNT, false, false, prep_statx, NULL, NULL},
+    [IORING_OP_READ] = {HOW_NOWAIT, true, true, prep_read, NULL, NULL},
+    [IORING_OP_WRITE] = {HOW_NOWAIT, true, true, prep_write, NULL, NULL},
+    [IORING_OP_SEND] = {HOW_NOWAIT, true, false, prep_send, NULL, NULL},
+    [IORING_OP_RECV] = {HOW_NOWAIT, true, false, prep_recv, NULL, NULL},
+    [IORING_OP_SOCKET] = {HOW_INLINE, false, false, prep_socket, NULL, NULL},
+};
+
+static const struct io_op *op_of(const struct io_req *req)
+{
+	return &ops[req->sqe.opcode];
+}
+
+bool io_op_supported(unsigned int op)
+{
+	return op < IORING_OP_LAST && ops[op].prep;
+}
+
+/* ---- issue, completion, links ---- */
+
+/* Runs the request's op here (blocking allowed unless nowait is set). */
+static long op_run(struct io_req *req)
+{
+	const struct io_op *op = op_of(req);
+
+	if (op->run)
+		return op->run(req);
+	return syscall_call((uint64_t)req->nr, req->args);
+}
+
+static long req_run_async(struct async_req *ar)
+{
+	return op_run(req_of(ar));
+}
+
+/* How the file of an fd op may run inline: HOW_INLINE (never waits, or
+ * O_NONBLOCK: its -EAGAIN is the answer), HOW_NOWAIT (an attempt with
+ * nowait), HOW_PUNT (waits no flag stops). */
+static enum op_how file_kind(int fd)
+{
+	struct file *f = files_lookup(current()->files, fd);
+	enum op_how how = HOW_INLINE; /* a bad fd fails inline with EBADF */
+
+	if (!f)
+		return how;
+	if (f->inode && (inode_is_reg(f->inode) || inode_is_dir(f->inode)))
+		how = HOW_INLINE;
+	else if (!f->ops->nowait && !f->ops->poll)
+		how = HOW_INLINE; /* nothing to wait for (/dev/null, ...) */
+	else if (!f->ops->nowait)
+		how = HOW_PUNT;
+	else
+		how = (f->flags & O_NONBLOCK) ? HOW_INLINE : HOW_NOWAIT;
+	file_put(f);
+	return how;
+}
+
+/* Issues req: its result, or IO_PUNTED once a worker has it. */
+static long req_issue(struct io_req *req)
+{
+	const struct io_op *op = op_of(req);
+	enum op_how how = op->how;
+	long res;
+	int err;
+
+	if (req->sqe.flags & IOSQE_ASYNC)
+		how = HOW_PUNT;
+	else if (how == HOW_NOWAIT && !op->attempt)
+		how = file_kind(req->sqe.fd);
+	if (how == HOW_INLINE)
+		return op_run(req);
+	if (how == HOW_NOWAIT) {
+		task_sched(current())->nowait = true;
+		res = op->attempt ? op->attempt(req) : op_run(req);
+		task_sched(current())->nowait = false;
+		if (res != -EAGAIN)
+			return res;
+	}
+	spin_lock(&req->ring->lock);
+	if (req->sqe.opcode == IORING_OP_TIMEOUT && req->sqe.off) {
+		req->target = req->ring->ncompleted + req->sqe.off;
+		list_add_tail(&req->tlink, &req->ring->timeouts);
+	}
+	spin_unlock(&req->ring->lock);
+	/* Linked from ring->lock's lists, so that a cancel finds it only
+	 * once it is queued: async_punt takes the engine's lock itself. */
+	if ((err = async_punt(&req->ar))) {
+		spin_lock(&req->ring->lock);
+		list_del(&req->tlink);
+		spin_unlock(&req->ring->lock);
+		return err;
+	}
+	return IO_PUNTED;
+}
+
+/* Whether res breaks the link to the next request. */
+static bool link_broken(const struct io_req *req, long res)
+{
+	if (req->sqe.flags & IOSQE_IO_HARDLINK)
+		return false;
+	return res < 0 ||
+	       (op_of(req)->short_fails && res < (long)req->sqe.len &&
+		req->sqe.opcode != IORING_OP_READV && req->sqe.opcode != IORING_OP_WRITEV);
+}
+
+static void req_free(struct io_req *req)
+{
+	struct io_ring *ring = req->ring;
+
+	kfree(req);
+	io_ring_put(ring);
+}
+
+/* Posts req's CQE and frees it: the next request of its chain to issue,
+ * or NULL (a broken link cancels the rest of the chain). */
+static struct io_req *req_complete(struct io_req *req, long res)
+{
+	struct io_ring *ring = req->ring;
+	struct io_req *next = req->next, *n;
+	bool broken = link_broken(req, res);
+
+	spin_lock(&ring->lock);
+	if (!list_empty(&req->link)) {
+		list_del(&req->link);
+		ring->ninflight--;
+	}
+	list_del(&req->tlink);
+	spin_unlock(&ring->lock);
+	if (!(req->sqe.flags & IOSQE_CQE_SKIP_SUCCESS) || res < 0)
+		io_post_cqe(ring, req->sqe.user_data, (int32_t)res, 0,
+			    req->sqe.opcode != IORING_OP_TIMEOUT);
+	req_free(req);
+	while (broken && next) { /* Linux: -ECANCELED for each */
+		n = next->next;
+		io_post_cqe(ring, next->sqe.user_data, -ECANCELED, 0, true);
+		req_free(next);
+		next = n;
+	}
+	return next;
+}
+
+/* The checks every SQE gets before its op's own: -errno for its CQE. */
+int io_req_prep(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->opcode >= IORING_OP_LAST || !ops[s->opcode].prep)
+		return -EINVAL;
+	if (s->flags & ~SQE_FLAGS_KNOWN)
+		return -EINVAL; /* IO_DRAIN, BUFFER_SELECT: docs/async.md */
+	if (s->personality)
+		return -EINVAL; /* none registered */
+	if (s->flags & IOSQE_FIXED_FILE) {
+		if (!ops[s->opcode].uses_fd)
+			return -EBADF;
+		if ((req->sqe.fd = io_fixed_check(req->ring, s->fd)) < 0)
+			return -EBADF;
+		req->fixed = true;
+	}
+	return ops[s->opcode].prep(req);
+}
+
+struct io_req *io_req_alloc(struct io_ring *ring, const struct io_uring_sqe *sqe)
+{
+	struct io_req *req = kzalloc(sizeof(*req));
+
+	if (!req)
+		return NULL;
+	req->sqe = *sqe;
+	req->ring = ring;
+	req->nr = -1;
+	list_init(&req->link);
+	list_init(&req->tlink);
+	list_init(&req->ar.link);
+	req->ar.run = req_run_async;
+	req->ar.done = req_done_async;
+	io_ring_get(ring);
+	return req;
+}
+
+/* Counts req in flight (cancels find it) unless the ring is dead:
+ * false then, and it completes with -ECANCELED. */
+static bool req_start(struct io_req *req)
+{
+	struct io_ring *ring = req->ring;
+	bool live;
+
+	spin_lock(&ring->lock);
+	live = !ring->dead;
+	if (live) {
+		list_add_tail(&req->link, &ring->inflight);
+		ring->ninflight++;
+	}
+	spin_unlock(&ring->lock);
+	return live;
+}
+
+void io_submit_chain(struct io_req *req)
+{
+	long res;
+
+	while (req) {
+		res = req_start(req) ? req_issue(req) : -ECANCELED;
+		if (res == IO_PUNTED)
+			return; /* the worker completes it and goes on with the chain */
+		req = req_complete(req, res);
+	}
+}
+
+/*
+ * A punted request's end, on its worker: the rest of its chain runs here
+ * too, each request in turn (blocking allowed), adopted by the worker
+ * before it counts as in flight, so that a cancel finds it interruptible.
+ * Completed by its owner's exit instead (never ran), the rest of the
+ * chain is cancelled.
+ */
+static void req_done_async(struct async_req *ar, long res)
+{
+	struct io_req *req = req_complete(req_of(ar), res);
+
+	while (req) {
+		bool here = async_in_worker();
+
+		if (here)
+			async_adopt(&req->ar);
+		res = here && req_start(req) ? op_run(req) : -ECANCELED;
+		if (here)
+			res = async_unadopt(&req->ar, res);
+		req = req_complete(req, res);
+	}
+}
+
+void io_fail_chain(struct io_req *req)
+{
+	struct io_req *next;
+
+	for (; req; req = next) {
+		next = req->next;
+		io_post_cqe(req->ring, req->sqe.user_data, req->err ? req->err : -ECANCELED, 0,
+			    true);
+		req_free(req);
+	}
+}
+
+void io_cancel_all(struct io_ring *ring)
+{
+	struct io_req *r, *n;
+	struct list_head queued = LIST_HEAD_INIT(queued);
+
+	spin_lock(&ring->lock);
+	ring->dead = true;
+	list_for_each_entry_safe(r, n, &ring->inflight, link)
+	{
+		if (!r->ar.ctx || r->removed)
+			continue;
+		r->removed = true;
+		if (async_cancel(&r->ar) == 0) { /* never ran: ours to complete */
+			list_del(&r->link);
+			ring->ninflight--;
+			list_add_tail(&r->link, &queued);
+		}
+	}
+	spin_unlock(&ring->lock);
+	list_for_each_entry_safe(r, n, &queued, link)
+	{
+		list_del(&r->link);
+		io_submit_chain(req_complete(r, -ECANCELED));
+	}
+}

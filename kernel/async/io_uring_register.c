@@ -1,0 +1,183 @@
+/*
+ * io_uring_register: registered buffers (the _FIXED ops' ranges), the
+ * eventfd told of every CQE, and the probe of the opcodes.  Everything
+ * here changes under the ring's submit_lock, so a submission sees a
+ * table whole.  docs/async.md.
+ */
+#include "arch/x86_64/uaccess.h"
+#include "async/io_uring_int.h"
+#include "fd/fdtable.h"
+#include "fs/file.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "mm/layout.h"
+#include "proc/task.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/uio.h>
+
+#define BUF_MAX_LEN (1UL << 30) /* one registered buffer at most (Linux's SZ_1G) */
+
+static int unregister_buffers(struct io_ring *ring)
+{
+	if (!ring->bufs)
+		return -ENXIO;
+	kfree(ring->bufs);
+	ring->bufs = NULL;
+	ring->nbufs = 0;
+	return 0;
+}
+
+/* Linux's checks: EBUSY if some are, EINVAL for none or too many or a
+ * too long one, EFAULT for an array or a buffer it cannot reach. */
+static int register_buffers(struct io_ring *ring, const struct iovec *uvec, uint32_t nr)
+{
+	struct io_buf *bufs;
+	struct iovec v;
+
+	if (ring->bufs)
+		return -EBUSY;
+	if (!nr || nr > IORING_MAX_REG_BUFFERS)
+		return -EINVAL;
+	if (!(bufs = kzalloc(nr * sizeof(*bufs))))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < nr; i++) {
+		int err = copy_from_user(&v, &uvec[i], sizeof(v)) ? -EFAULT : 0;
+		if (!err && (!v.iov_len || v.iov_len > BUF_MAX_LEN))
+			err = -EFAULT;
+		if (!err && (!v.iov_base || (uint64_t)v.iov_base + v.iov_len > USER_END))
+			err = -EFAULT;
+		if (err) {
+			kfree(bufs);
+			return err;
+		}
+		bufs[i] = (struct io_buf){(uint64_t)v.iov_base, v.iov_len};
+	}
+	ring->bufs = bufs;
+	ring->nbufs = nr;
+	return 0;
+}
+
+static int register_eventfd(struct io_ring *ring, const int *ufd, uint32_t nr)
+{
+	struct file *f;
+	int fd;
+
+	if (nr != 1)
+		return -EINVAL;
+	if (ring->eventfd)
+		return -EBUSY;
+	if (copy_from_user(&fd, ufd, sizeof(fd)))
+		return -EFAULT;
+	if (!(f = files_lookup(current()->files, fd)))
+		return -EBADF;
+	if (!f->ops->anon_name || strcmp(f->ops->anon_name, "anon_inode:[eventfd]")) {
+		file_put(f);
+		return -EINVAL;
+	}
+	spin_lock(&ring->lock);
+	ring->eventfd = f; /* the reference is the ring's now */
+	spin_unlock(&ring->lock);
+	return 0;
+}
+
+static int unregister_eventfd(struct io_ring *ring)
+{
+	struct file *f;
+
+	spin_lock(&ring->lock);
+	f = ring->eventfd;
+	ring->eventfd = NULL;
+	spin_unlock(&ring->lock);
+	if (!f)
+		return -ENXIO;
+	file_put(f);
+	return 0;
+}
+
+/* The opcodes, into a zeroed probe of nr entries (Linux: EINVAL if the
+ * caller's is not zeroed). */
+static int register_probe(struct io_ring *ring, struct io_uring_probe *up, uint32_t nr)
+{
+	size_t size;
+	struct io_uring_probe *p;
+	int err = 0;
+
+	(void)ring;
+	if (nr > IORING_OP_LAST)
+		nr = IORING_OP_LAST;
+	size = sizeof(*p) + nr * sizeof(p->ops[0]);
+	if (!(p = kmalloc(size)))
+		return -ENOMEM;
+	if (copy_from_user(p, up, size)) {
+		err = -EFAULT;
+		goto out;
+	}
+	for (size_t i = 0; i < size; i++)
+		if (((const uint8_t *)p)[i]) {
+			err = -EINVAL;
+			goto out;
+		}
+	p->last_op = IORING_OP_LAST - 1;
+	p->ops_len = (uint8_t)nr;
+	for (uint32_t i = 0; i < nr; i++) {
+		p->ops[i].op = (uint8_t)i;
+		p->ops[i].flags = io_op_supported(i) ? IO_URING_OP_SUPPORTED : 0;
+	}
+	if (copy_to_user(up, p, size))
+		err = -EFAULT;
+out:
+	kfree(p);
+	return err;
+}
+
+int io_fixed_check(struct io_ring *ring, int index)
+{
+	(void)ring;
+	(void)index;
+	return -EBADF; /* no direct descriptors yet: docs/async.md */
+}
+
+void io_unregister_all(struct io_ring *ring)
+{
+	(void)unregister_buffers(ring);
+	(void)unregister_eventfd(ring);
+}
+
+static long do_register(struct io_ring *ring, unsigned int opcode, void *arg, uint32_t nr)
+{
+	switch (opcode) {
+	case IORING_REGISTER_BUFFERS:
+		return register_buffers(ring, arg, nr);
+	case IORING_UNREGISTER_BUFFERS:
+		return arg || nr ? -EINVAL : unregister_buffers(ring);
+	case IORING_REGISTER_EVENTFD:
+		return register_eventfd(ring, arg, nr);
+	case IORING_UNREGISTER_EVENTFD:
+		return arg || nr ? -EINVAL : unregister_eventfd(ring);
+	case IORING_REGISTER_PROBE:
+		return register_probe(ring, arg, nr);
+	default:
+		return -EINVAL;
+	}
+}
+
+SYSCALL_DEFINE4(io_uring_register, unsigned int, fd, unsigned int, opcode, void *, arg, uint32_t,
+		nr_args)
+{
+	struct file *f = files_lookup(current()->files, (int)fd);
+	struct io_ring *ring;
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	if (!(ring = io_ring_of(f))) {
+		file_put(f);
+		return -EOPNOTSUPP;
+	}
+	mutex_lock(&ring->submit_lock);
+	ret = do_register(ring, opcode, arg, nr_args);
+	mutex_unlock(&ring->submit_lock);
+	file_put(f);
+	return ret;
+}
