@@ -226,26 +226,27 @@ static struct async_req *worker_next(struct async_ctx *ctx, struct task *self)
 	struct async_req *r = NULL;
 	DEFINE_WAIT(we);
 
-	spin_lock(&ctx->lock);
 	for (;;) {
+		prepare_to_wait(&ctx->work_wq, &we); /* before the test: no lost wake-up */
+		spin_lock(&ctx->lock);
 		if (!list_empty(&ctx->queue)) {
 			r = list_first_entry(&ctx->queue, struct async_req, link);
 			list_del(&r->link);
 			ctx->nqueued--;
 			r->worker = self;
+		}
+		if (r || ctx->dying) {
+			spin_unlock(&ctx->lock);
 			break;
 		}
-		if (ctx->dying)
-			break;
 		ctx->idle++;
-		prepare_to_wait(&ctx->work_wq, &we);
 		spin_unlock(&ctx->lock);
 		schedule();
-		finish_wait(&ctx->work_wq, &we);
 		spin_lock(&ctx->lock);
 		ctx->idle--;
+		spin_unlock(&ctx->lock);
 	}
-	spin_unlock(&ctx->lock);
+	finish_wait(&ctx->work_wq, &we);
 	return r;
 }
 

@@ -282,9 +282,23 @@ static long poll_once(struct io_req *req, uint64_t deadline)
 	return n > 0 ? p.revents : n;
 }
 
+/* Whether a remove or cancel op took req (its interrupted wait then
+ * ends in -ECANCELED, as a removed poll's or timeout's on Linux). */
+static bool req_removed(struct io_req *req)
+{
+	bool removed;
+
+	spin_lock(&req->ring->lock);
+	removed = req->removed;
+	spin_unlock(&req->ring->lock);
+	return removed;
+}
+
 static long run_poll(struct io_req *req)
 {
-	return poll_once(req, POLL_FOREVER);
+	long res = poll_once(req, POLL_FOREVER);
+
+	return res == -ERESTARTNOHAND && req_removed(req) ? -ECANCELED : res;
 }
 
 /* Inline: ready now, or to a worker. */
@@ -370,7 +384,9 @@ static long cancel_key(struct io_req *self, int op)
 	spin_unlock(&ring->lock);
 	if (ret == 0)
 		io_submit_chain(req_complete(t, -ECANCELED));
-	return ret == -EALREADY && op == IORING_OP_TIMEOUT ? 0 : ret;
+	/* A running poll or timeout is as good as removed: it ends
+	 * -ECANCELED once its wait is interrupted. */
+	return ret == -EALREADY && op >= 0 ? 0 : ret;
 }
 
 static int prep_cancel(struct io_req *req)

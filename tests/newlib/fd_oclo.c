@@ -287,6 +287,16 @@ static int make_inotify_init1(int oflags, int fds[2])
 	return fds[0] < 0 ? -1 : 1;
 }
 
+/* io_uring_setup: a ring fd, always close-on-exec (Linux's). */
+static int make_io_uring(int oflags, int fds[2])
+{
+	uint32_t params[30] = {0}; /* struct io_uring_params, zeroed */
+
+	(void)oflags;
+	fds[0] = syscall(__NR_io_uring_setup, 4, params);
+	return fds[0] < 0 ? -1 : 1;
+}
+
 static const struct creator creators[] = {
     {"open", TAKES_FLAGS, 0, false, make_open},
     {"openat", TAKES_FLAGS, 0, false, make_openat},
@@ -314,6 +324,7 @@ static const struct creator creators[] = {
     {"pidfd_getfd", COPIES, FD_CLOEXEC, false, make_pidfd_getfd},
     {"inotify_init", FLAGLESS, 0, false, make_inotify_init},
     {"inotify_init1", TAKES_FLAGS, 0, false, make_inotify_init1},
+    {"io_uring_setup", COPIES, FD_CLOEXEC, false, make_io_uring},
 };
 
 #define NCREATORS (sizeof(creators) / sizeof(creators[0]))

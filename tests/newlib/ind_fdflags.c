@@ -228,6 +228,13 @@ static int make_pidfd_open(unsigned long flags, int fds[2])
 	return one(IND(flags, __NR_pidfd_open, (unsigned long)getpid(), 0), fds);
 }
 
+static int make_io_uring(unsigned long flags, int fds[2])
+{
+	uint32_t params[30] = {0}; /* struct io_uring_params, zeroed */
+
+	return one(IND(flags, __NR_io_uring_setup, 4, (unsigned long)params), fds);
+}
+
 static int make_pidfd_getfd(unsigned long flags, int fds[2])
 {
 	int pidfd = (int)syscall(__NR_pidfd_open, getpid(), 0), src = null_fd();
@@ -293,6 +300,7 @@ static const struct maker makers[] = {
     {"clone(CLONE_PIDFD)", make_clone_pidfd, FD_CLOEXEC, false},
     {"inotify_init", make_inotify_init, 0, false},
     {"inotify_init1", make_inotify_init1, 0, false},
+    {"io_uring_setup", make_io_uring, FD_CLOEXEC, false},
 };
 
 static const struct {
