@@ -18,24 +18,15 @@ struct kts {
 	int64_t sec, nsec;
 };
 
-static int32_t run1(void)
-{
-	struct io_uring_cqe c;
-
-	if (uring_submit_wait(&r, 1) < 0 || uring_wait(&r, &c))
-		return -99999;
-	return c.res;
-}
-
 static void check_timeouts(void)
 {
 	struct kts ts = {0, 10000000}, big = {100, 0};
 	int32_t res[3];
 
 	uring_prep(&r, IORING_OP_TIMEOUT, -1, (uint64_t)&ts, 1, 0, 0);
-	is_int(run1(), -ETIME, "TIMEOUT of 10 ms: ETIME");
+	is_int(uring_run1(&r), -ETIME, "TIMEOUT of 10 ms: ETIME");
 	uring_prep(&r, IORING_OP_TIMEOUT, -1, (uint64_t)&ts, 2, 0, 0);
-	is_int(run1(), -EINVAL, "TIMEOUT with len 2: EINVAL");
+	is_int(uring_run1(&r), -EINVAL, "TIMEOUT with len 2: EINVAL");
 	uring_prep(&r, IORING_OP_TIMEOUT, -1, (uint64_t)&big, 1, 1, 0);
 	uring_prep(&r, IORING_OP_NOP, -1, 0, 0, 0, 1);
 	uring_submit_wait(&r, 2);
@@ -49,7 +40,7 @@ static void check_timeouts(void)
 	uring_wait_n(&r, 2, res);
 	ok(res[0] == -ECANCELED && res[1] == 0, "TIMEOUT_REMOVE: the timeout ECANCELED, remove 0");
 	uring_prep(&r, IORING_OP_TIMEOUT_REMOVE, -1, 12345, 0, 0, 0);
-	is_int(run1(), -ENOENT, "TIMEOUT_REMOVE of nothing: ENOENT");
+	is_int(uring_run1(&r), -ENOENT, "TIMEOUT_REMOVE of nothing: ENOENT");
 }
 
 static void check_poll_cancel(void)
@@ -85,7 +76,7 @@ static void check_poll_cancel(void)
 	ok((res[1] == 0 && res[0] == -ECANCELED) || (res[1] == -EALREADY && res[0] == -EINTR),
 	   "ASYNC_CANCEL of a waiting READ (%d, %d)", res[1], res[0]);
 	uring_prep(&r, IORING_OP_ASYNC_CANCEL, -1, 4242, 0, 0, 0);
-	is_int(run1(), -ENOENT, "ASYNC_CANCEL of nothing: ENOENT");
+	is_int(uring_run1(&r), -ENOENT, "ASYNC_CANCEL of nothing: ENOENT");
 	close(p[0]);
 	close(p[1]);
 }

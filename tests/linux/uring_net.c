@@ -13,15 +13,6 @@
 
 static struct uring r;
 
-static int32_t run1(void)
-{
-	struct io_uring_cqe c;
-
-	if (uring_submit_wait(&r, 1) < 0 || uring_wait(&r, &c))
-		return -99999;
-	return c.res;
-}
-
 static void check_tcp(void)
 {
 	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
@@ -31,7 +22,7 @@ static void check_tcp(void)
 	char buf[16] = {0};
 
 	uring_prep(&r, IORING_OP_SOCKET, AF_INET, 0, 0, SOCK_STREAM, 0);
-	lfd = run1();
+	lfd = uring_run1(&r);
 	ok(lfd >= 0, "SOCKET: a TCP socket");
 	require(!bind(lfd, (struct sockaddr *)&a, sizeof(a)) && !listen(lfd, 4) &&
 		    !getsockname(lfd, (struct sockaddr *)&a, &alen),
@@ -54,26 +45,26 @@ static void check_tcp(void)
 	}
 	ok(sfd >= 0, "the ACCEPT completes with the connection");
 	uring_prep(&r, IORING_OP_SEND, cfd, (uint64_t) "ping", 4, 0, 0);
-	is_int(run1(), 4, "SEND 4 bytes");
+	is_int(uring_run1(&r), 4, "SEND 4 bytes");
 	uring_prep(&r, IORING_OP_RECV, sfd, (uint64_t)buf, sizeof(buf), 0, 0);
-	ok(run1() == 4 && !memcmp(buf, "ping", 4), "RECV them");
+	ok(uring_run1(&r) == 4 && !memcmp(buf, "ping", 4), "RECV them");
 
 	struct iovec iov = {"pong!", 5};
 	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
 	uring_prep(&r, IORING_OP_SENDMSG, sfd, (uint64_t)&m, 1, 0, 0);
-	is_int(run1(), 5, "SENDMSG back");
+	is_int(uring_run1(&r), 5, "SENDMSG back");
 	struct iovec in = {buf, sizeof(buf)};
 	struct msghdr mi = {.msg_iov = &in, .msg_iovlen = 1};
 	uring_prep(&r, IORING_OP_RECVMSG, cfd, (uint64_t)&mi, 1, 0, 0);
-	ok(run1() == 5 && !memcmp(buf, "pong!", 5), "RECVMSG it");
+	ok(uring_run1(&r) == 5 && !memcmp(buf, "pong!", 5), "RECVMSG it");
 	uring_prep(&r, IORING_OP_CLOSE, sfd, 0, 0, 0, 0);
-	is_int(run1(), 0, "CLOSE the connection");
+	is_int(uring_run1(&r), 0, "CLOSE the connection");
 	uring_prep(&r, IORING_OP_RECV, cfd, (uint64_t)buf, sizeof(buf), 0, 0);
-	is_int(run1(), 0, "the peer's RECV sees the end");
+	is_int(uring_run1(&r), 0, "the peer's RECV sees the end");
 	uring_prep(&r, IORING_OP_CLOSE, sfd, 0, 0, 0, 0);
-	is_int(run1(), -EBADF, "CLOSE it again: EBADF");
+	is_int(uring_run1(&r), -EBADF, "CLOSE it again: EBADF");
 	uring_prep(&r, IORING_OP_CLOSE, r.fd, 0, 0, 0, 0);
-	is_int(run1(), -EBADF, "CLOSE of the ring's own fd: EBADF");
+	is_int(uring_run1(&r), -EBADF, "CLOSE of the ring's own fd: EBADF");
 	close(cfd);
 	close(lfd);
 }
@@ -94,7 +85,7 @@ static void check_unix(void)
 	   "and the RECV has it");
 	uring_prep(&r, IORING_OP_RECV, sv[0], (uint64_t)buf, sizeof(buf), 0, 0)->msg_flags =
 	    MSG_DONTWAIT;
-	is_int(run1(), -EAGAIN, "RECV with MSG_DONTWAIT and nothing there: EAGAIN");
+	is_int(uring_run1(&r), -EAGAIN, "RECV with MSG_DONTWAIT and nothing there: EAGAIN");
 	close(sv[0]);
 	close(sv[1]);
 }

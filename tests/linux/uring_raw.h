@@ -188,4 +188,15 @@ static inline int uring_wait_n(struct uring *r, int n, int32_t *res)
 	return 0;
 }
 
+/* Submits what is prepared and waits for one CQE: its res (-99999 if
+ * io_uring_enter failed). */
+static inline int32_t uring_run1(struct uring *r)
+{
+	struct io_uring_cqe c;
+
+	if (uring_submit_wait(r, 1) < 0 || uring_wait(r, &c))
+		return -99999;
+	return c.res;
+}
+
 #endif

@@ -14,16 +14,6 @@
 
 static struct uring r;
 
-/* Submits what is prepared and waits for one CQE: its res. */
-static int32_t run1(void)
-{
-	struct io_uring_cqe c;
-
-	if (uring_submit_wait(&r, 1) < 0 || uring_wait(&r, &c))
-		return -99999;
-	return c.res;
-}
-
 static int tmpfile_fd(void)
 {
 	char path[] = "/tmp/uring_rwXXXXXX";
@@ -41,25 +31,26 @@ static void check_files(void)
 
 	require(fd >= 0, "a file");
 	uring_prep(&r, IORING_OP_WRITE, fd, (uint64_t) "hello, ring", 11, 0, 0);
-	is_int(run1(), 11, "WRITE at offset 0: 11 bytes");
+	is_int(uring_run1(&r), 11, "WRITE at offset 0: 11 bytes");
 	uring_prep(&r, IORING_OP_READ, fd, (uint64_t)buf, 5, 7, 0);
-	ok(run1() == 4 && !memcmp(buf, "ring", 4), "READ at offset 7: the last 4 bytes");
+	ok(uring_run1(&r) == 4 && !memcmp(buf, "ring", 4), "READ at offset 7: the last 4 bytes");
 	lseek(fd, 0, SEEK_SET);
 	uring_prep(&r, IORING_OP_READ, fd, (uint64_t)buf, 5, UINT64_MAX, 0);
-	ok(run1() == 5 && !memcmp(buf, "hello", 5), "READ at offset -1: from the file position");
+	ok(uring_run1(&r) == 5 && !memcmp(buf, "hello", 5),
+	   "READ at offset -1: from the file position");
 	is_int(lseek(fd, 0, SEEK_CUR), 5, "which it moves (RW_CUR_POS)");
 	uring_prep(&r, IORING_OP_READV, fd, (uint64_t)iov, 2, 0, 0);
-	ok(run1() == 7 && !memcmp(buf, "hello, ", 7), "READV of two segments");
+	ok(uring_run1(&r) == 7 && !memcmp(buf, "hello, ", 7), "READV of two segments");
 	uring_prep(&r, IORING_OP_WRITEV, fd, (uint64_t)iov, 1, 20, 0);
-	is_int(run1(), 3, "WRITEV at offset 20");
+	is_int(uring_run1(&r), 3, "WRITEV at offset 20");
 	uring_prep(&r, IORING_OP_FSYNC, fd, 0, 0, 0, 0);
-	is_int(run1(), 0, "FSYNC: 0");
+	is_int(uring_run1(&r), 0, "FSYNC: 0");
 	uring_prep(&r, IORING_OP_FSYNC, fd, 0, 0, 0, 0)->fsync_flags = 2;
-	is_int(run1(), -EINVAL, "FSYNC with an unknown flag: EINVAL");
+	is_int(uring_run1(&r), -EINVAL, "FSYNC with an unknown flag: EINVAL");
 	uring_prep(&r, IORING_OP_READ, 999, (uint64_t)buf, 5, 0, 0);
-	is_int(run1(), -EBADF, "READ of a closed fd: EBADF");
+	is_int(uring_run1(&r), -EBADF, "READ of a closed fd: EBADF");
 	uring_prep(&r, IORING_OP_READ, fd, 8, 5, 0, 0);
-	is_int(run1(), -EFAULT, "READ into a bad buffer: EFAULT");
+	is_int(uring_run1(&r), -EFAULT, "READ into a bad buffer: EFAULT");
 	close(fd);
 }
 
@@ -125,13 +116,13 @@ static void check_fixed(void)
 	is_int(uring_register_raw(r.fd, IORING_REGISTER_BUFFERS, &iov, 1), -EBUSY, "again: EBUSY");
 	memcpy(mem + 100, "fixed", 5);
 	uring_prep(&r, IORING_OP_WRITE_FIXED, fd, (uint64_t)(mem + 100), 5, 0, 0);
-	is_int(run1(), 5, "WRITE_FIXED from inside the buffer");
+	is_int(uring_run1(&r), 5, "WRITE_FIXED from inside the buffer");
 	uring_prep(&r, IORING_OP_READ_FIXED, fd, (uint64_t)(mem + 8190), 5, 0, 0);
-	is_int(run1(), -EFAULT, "READ_FIXED past the buffer's end: EFAULT");
+	is_int(uring_run1(&r), -EFAULT, "READ_FIXED past the buffer's end: EFAULT");
 	uring_prep(&r, IORING_OP_READ_FIXED, fd, (uint64_t)mem, 5, 0, 0)->buf_index = 1;
-	is_int(run1(), -EFAULT, "READ_FIXED of buffer index 1 of 1: EFAULT");
+	is_int(uring_run1(&r), -EFAULT, "READ_FIXED of buffer index 1 of 1: EFAULT");
 	uring_prep(&r, IORING_OP_READ_FIXED, fd, (uint64_t)mem, 5, 0, 0);
-	ok(run1() == 5 && !memcmp(mem, "fixed", 5), "READ_FIXED into it");
+	ok(uring_run1(&r) == 5 && !memcmp(mem, "fixed", 5), "READ_FIXED into it");
 	is_int(uring_register_raw(r.fd, IORING_UNREGISTER_BUFFERS, NULL, 0), 0, "unregister");
 	(void)buf;
 	close(fd);
@@ -156,11 +147,11 @@ static void check_eventfd_probe(void)
 	       "register an eventfd");
 	is_int(uring_register_raw(r.fd, IORING_REGISTER_EVENTFD, &efd, 1), -EBUSY, "again: EBUSY");
 	uring_prep(&r, IORING_OP_NOP, -1, 0, 0, 0, 0);
-	run1();
+	uring_run1(&r);
 	ok(read(efd, &v, 8) == 8 && v == 1, "a CQE signals it once");
 	is_int(uring_register_raw(r.fd, IORING_UNREGISTER_EVENTFD, NULL, 0), 0, "unregister it");
 	uring_prep(&r, IORING_OP_NOP, -1, 0, 0, 0, 0);
-	run1();
+	uring_run1(&r);
 	ok(read(efd, &v, 8) < 0 && errno == EAGAIN, "then CQEs no longer do");
 
 	memset(&pr, 0, sizeof(pr));
