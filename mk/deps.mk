@@ -3,7 +3,7 @@
 
 DEB_PACKAGES := nasm qemu-system-x86 grub-pc-bin grub-efi-amd64-bin ovmf grub-common xorriso mtools \
 	newlib-source gdb cpio libcmocka-dev clang libclang-rt-14-dev gnuplot-nox musl-tools \
-	busybox-static bash-static libsqlite3-dev e2fsprogs
+	busybox-static bash-static libsqlite3-dev e2fsprogs linux-libc-dev
 
 .PHONY: deps
 deps:

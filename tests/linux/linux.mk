@@ -87,6 +87,38 @@ $(DYNLIB)/dyn_needed_glibc: tests/linux/dyn/lib/needed.c $(DYNLIB)/libdyntest.so
 	@echo "GLIBCDYN $<"
 	@$(GLIBC_CC) $(DYN_CFLAGS) -MF $@.d -MT $@ -o $@ $< -L$(DYNLIB) -ldyntest
 
+# liburing programs (tests/linux/liburing/*.c): Debian's liburing.a
+# (package liburing-dev, fetched with `apt-get download` and unpacked with
+# `dpkg -x` into $(BUILD)/liburing: never installed) linked statically with
+# musl, as NAME.  liburing 2.3 makes its system calls itself and needs only
+# calloc and free from the libc; its header wants the kernel's uapi headers
+# (linux-libc-dev), which musl's include path lacks: $(BUILD)/kheaders
+# links exactly those (linux/, asm/, asm-generic/), nothing of glibc's.
+LIBURING_DIR := $(BUILD)/liburing
+LIBURING_A := $(LIBURING_DIR)/usr/lib/x86_64-linux-gnu/liburing.a
+KHEADERS := $(BUILD)/kheaders
+LIBURING_SRCS := $(wildcard tests/linux/liburing/*.c)
+LIBURING_PROGS := $(patsubst tests/linux/liburing/%.c,$(BUILD)/linux/%,$(LIBURING_SRCS))
+LINUX_PROGS += $(LIBURING_PROGS)
+
+$(LIBURING_A):
+	@mkdir -p $(LIBURING_DIR)
+	@echo "APT      liburing-dev"
+	@cd $(LIBURING_DIR) && rm -f liburing-dev_*.deb && apt-get download -q liburing-dev >/dev/null 2>&1 && \
+		dpkg -x liburing-dev_*.deb . && touch $(abspath $@)
+
+$(KHEADERS)/linux:
+	@mkdir -p $(KHEADERS)
+	@ln -sfn /usr/include/linux $(KHEADERS)/linux
+	@ln -sfn /usr/include/x86_64-linux-gnu/asm $(KHEADERS)/asm
+	@ln -sfn /usr/include/asm-generic $(KHEADERS)/asm-generic
+
+$(BUILD)/linux/%: tests/linux/liburing/%.c $(LIBURING_A) | $(KHEADERS)/linux
+	@mkdir -p $(@D)
+	@echo "URINGCC  $<"
+	@$(LINUX_CC) $(LINUX_CFLAGS) -I$(LIBURING_DIR)/usr/include -idirafter $(KHEADERS) \
+		-MF $@.d -MT $@ -o $@ $< $(LIBURING_A)
+
 # Programs known to fail inside fdkernel today (docs/linux-abi.md says why).
 # The ISO puts them in /linux/pending, where runtests does not look but a
 # developer can run them by hand; the host runs them all.  Today: none.

@@ -1,0 +1,111 @@
+/* An echo server on Debian's liburing: one ring accepts 4 clients over
+ * TCP loopback and echoes 16 messages of 64 bytes for each, every accept,
+ * recv and send an SQE (user_data names the operation and the
+ * connection); the clients, in a child, check every reply. */
+#define _GNU_SOURCE
+#include <liburing.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "testutil.h"
+
+#define CLIENTS 4
+#define MSGS	16
+#define LEN	64
+
+enum { OP_ACCEPT, OP_RECV, OP_SEND };
+
+static char bufs[CLIENTS][LEN];
+
+static uint64_t tag(int op, int conn)
+{
+	return (uint64_t)op << 32 | (uint32_t)conn;
+}
+
+static void prep(struct io_uring *r, int op, int fd, int conn, int len)
+{
+	struct io_uring_sqe *s = io_uring_get_sqe(r);
+
+	if (op == OP_ACCEPT)
+		io_uring_prep_accept(s, fd, NULL, NULL, 0);
+	else if (op == OP_RECV)
+		io_uring_prep_recv(s, fd, bufs[conn], LEN, MSG_WAITALL);
+	else
+		io_uring_prep_send(s, fd, bufs[conn], (size_t)len, 0);
+	io_uring_sqe_set_data64(s, tag(op, conn));
+}
+
+/* The clients: each connects, sends MSGS messages and checks each echo. */
+static int clients(const struct sockaddr_in *a)
+{
+	int fds[CLIENTS], bad = 0;
+	char m[LEN], back[LEN];
+
+	for (int c = 0; c < CLIENTS; c++)
+		if ((fds[c] = socket(AF_INET, SOCK_STREAM, 0)) < 0 ||
+		    connect(fds[c], (const struct sockaddr *)a, sizeof(*a)))
+			return 2;
+	for (int i = 0; i < MSGS; i++)
+		for (int c = 0; c < CLIENTS; c++) {
+			memset(m, 'a' + (i + c) % 26, LEN);
+			if (write(fds[c], m, LEN) != LEN || recv(fds[c], back, LEN, MSG_WAITALL) != LEN ||
+			    memcmp(m, back, LEN))
+				bad++;
+		}
+	for (int c = 0; c < CLIENTS; c++)
+		close(fds[c]);
+	return bad ? 1 : 0;
+}
+
+int main(void)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t alen = sizeof(a);
+	int lfd = socket(AF_INET, SOCK_STREAM, 0), conns[CLIENTS], accepted = 0, echoed = 0, ended = 0;
+	int errors = 0, st;
+	struct io_uring r;
+	struct io_uring_cqe *c;
+	pid_t pid;
+
+	plan(4);
+	require(lfd >= 0 && !bind(lfd, (struct sockaddr *)&a, sizeof(a)) && !listen(lfd, CLIENTS) &&
+		    !getsockname(lfd, (struct sockaddr *)&a, &alen),
+		"a listener");
+	is_int(io_uring_queue_init(16, &r, 0), 0, "io_uring_queue_init");
+	fflush(stdout);
+	if ((pid = fork()) == 0)
+		_exit(clients(&a));
+	prep(&r, OP_ACCEPT, lfd, 0, 0);
+	io_uring_submit(&r);
+	while (ended < CLIENTS && !io_uring_wait_cqe(&r, &c)) {
+		int op = (int)(c->user_data >> 32), conn = (int)(uint32_t)c->user_data, res = c->res;
+
+		io_uring_cqe_seen(&r, c);
+		if (op == OP_ACCEPT && res >= 0) {
+			conns[accepted] = res;
+			prep(&r, OP_RECV, res, accepted, 0);
+			if (++accepted < CLIENTS)
+				prep(&r, OP_ACCEPT, lfd, 0, 0);
+		} else if (op == OP_RECV && res > 0) {
+			prep(&r, OP_SEND, conns[conn], conn, res);
+		} else if (op == OP_SEND && res > 0) {
+			echoed++;
+			prep(&r, OP_RECV, conns[conn], conn, 0);
+		} else if (op == OP_RECV && res == 0) {
+			close(conns[conn]);
+			ended++;
+		} else {
+			errors++;
+			break;
+		}
+		io_uring_submit(&r);
+	}
+	waitpid(pid, &st, 0);
+	is_int(errors, 0, "no accept, recv or send failed");
+	is_int(echoed, CLIENTS * MSGS, "64 messages echoed through the ring");
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "every client saw its own bytes back");
+	io_uring_queue_exit(&r);
+	close(lfd);
+	return done();
+}
