@@ -19,6 +19,7 @@ page_of() { # call file
 	*:kernel/fs/* | *:kernel/fd/* | *:kernel/proc/sys_cred.c) echo vfs.md ;;
 	*:kernel/net/*) echo sockets.md ;;
 	*:kernel/sys/indirect.c) echo syscall_indirect.md ;;
+	sysind_queue:*) echo syscall_indirect.md ;;
 	*:kernel/async/*) echo async.md ;;
 	*) echo processes.md ;;
 	esac

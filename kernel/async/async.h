@@ -82,8 +82,20 @@ void async_task_exit(struct task *t);
 /* A worker's first step (proc/sched_hooks.c): never returns. */
 __attribute__((noreturn)) void async_worker_main(void);
 
-/* Leak-check counters: live engines, workers and requests in them. */
+/* Leak-check counters: live engines and their workers; SYSIND_ASYNC's
+ * completion queues. */
 unsigned long async_ctx_count(void);
 unsigned long async_worker_count(void);
+unsigned long sysind_queue_count(void);
+
+/*
+ * syscall_indirect(SYSIND_ASYNC | flags, 0, nr, uargs, queue)
+ * (async/sysind_async.c): nr's arguments copied now, the call run on a
+ * worker with the other flags in force, its (token, result) record sent
+ * to the sysind_queue fd queue.  The token (> 0), or -EINVAL (SIGMASK, a
+ * call that cannot run elsewhere, queue no queue), -EBADF, -EFAULT,
+ * -EAGAIN (the queue is full, or no worker).  nr exists (checked).
+ */
+long sysind_async_submit(unsigned long flags, int nr, const uint64_t *uargs, int queue);
 
 #endif

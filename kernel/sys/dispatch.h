@@ -13,7 +13,7 @@
 #include "sys/strace.h"
 #include "sys/syscall.h"
 
-#define NR_SYSCALLS 1002
+#define NR_SYSCALLS 1003
 
 typedef long (*syscall_fn)(const uint64_t args[6]);
 

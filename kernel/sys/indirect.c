@@ -8,6 +8,7 @@
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "sys/dispatch.h"
+#include "async/async.h"
 #include <uapi/errno.h>
 #include <uapi/syscall_indirect.h>
 
@@ -23,7 +24,7 @@ static const uint64_t no_args[6];
  * clears them (syscall.asm).
  */
 static __attribute__((noinline)) long indirect_call(unsigned long flags, uint64_t sigmask, int nr,
-						    const uint64_t *uargs)
+						    const uint64_t *uargs, int queue)
 {
 	uint64_t args[6];
 	unsigned int nargs;
@@ -35,6 +36,8 @@ static __attribute__((noinline)) long indirect_call(unsigned long flags, uint64_
 		return -EINVAL;
 	if (nr < 0 || !syscall_exists((uint64_t)nr))
 		return -ENOSYS;
+	if (flags & SYSIND_ASYNC) /* on a worker: a token now, the result in queue */
+		return sysind_async_submit(flags, nr, uargs, queue);
 	/* Marks the call in progress even with no fd flag, to refuse nesting. */
 	current()->indirect_flags = flags | SYSIND_ACTIVE;
 	nargs = syscall_params[nr]->n;
@@ -47,8 +50,8 @@ static __attribute__((noinline)) long indirect_call(unsigned long flags, uint64_
 	return syscall_invoke((uint64_t)nr, nargs ? args : no_args);
 }
 
-SYSCALL_PARAMS(syscall_indirect, 4, {"unsigned long", "flags"}, {"uint64_t", "sigmask"},
-	       {"int", "nr"}, {"const uint64_t *", "uargs"})
+SYSCALL_PARAMS(syscall_indirect, 5, {"unsigned long", "flags"}, {"uint64_t", "sigmask"},
+	       {"int", "nr"}, {"const uint64_t *", "uargs"}, {"int", "queue"})
 
 /*
  * The handler, written out rather than by SYSCALL_DEFINE4 so that its
@@ -66,10 +69,12 @@ long sys_syscall_indirect(const uint64_t frame[6])
 	struct task *t = current();
 	const struct syscall_params *p;
 
-	if (__builtin_expect((flags & ~(SYSIND_ALL & ~SYSIND_SIGMASK)) | frame[1], 0) ||
+	if (__builtin_expect((flags & ~(SYSIND_ALL & ~(SYSIND_SIGMASK | SYSIND_ASYNC))) | frame[1],
+			     0) ||
 	    nr >= NR_SYSCALLS || !(p = syscall_params[nr]) || p->n || strace_on ||
 	    t->indirect_flags)
-		return indirect_call(flags, frame[1], (int)frame[2], (const uint64_t *)frame[3]);
+		return indirect_call(flags, frame[1], (int)frame[2], (const uint64_t *)frame[3],
+				     (int)frame[4]);
 	t->indirect_flags = flags | SYSIND_ACTIVE;
 	return syscall_table[nr](no_args);
 }

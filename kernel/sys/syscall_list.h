@@ -281,6 +281,7 @@
 	X(__NR_futex_waitv, futex_waitv)                                                           \
 	X(__NR_fchmodat2, fchmodat2)                                                               \
 	X(__NR_socket2, socket2)                                                                   \
-	X(__NR_syscall_indirect, syscall_indirect)
+	X(__NR_syscall_indirect, syscall_indirect)                                                 \
+	X(__NR_sysind_queue, sysind_queue)
 
 #endif

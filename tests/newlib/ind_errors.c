@@ -15,7 +15,7 @@ static void test_own_errors(void)
 {
 	static const unsigned long args[6];
 
-	is_errno(IND(1UL << 6, __NR_getpid, 0), EINVAL, "unknown flag bit 6: EINVAL");
+	is_errno(IND(1UL << 7, __NR_getpid, 0), EINVAL, "unknown flag bit 7: EINVAL");
 	is_errno(IND(1UL << 63, __NR_getpid, 0), EINVAL, "unknown flag bit 63: EINVAL");
 	is_errno(IND(0, __NR_syscall_indirect, 0, 0, __NR_getpid, (unsigned long)args), EINVAL,
 		 "nesting: EINVAL");

@@ -16,7 +16,7 @@ CPU_CURRENT    equ 24
 CPU_NEED_RESCHED equ 88
 TASK_WORK      equ 0                    ; struct task's work word (proc/task.h)
 TASK_INDIRECT  equ 8                    ; its indirect_flags
-NR_SYSCALLS    equ 1002                 ; sys/dispatch.h
+NR_SYSCALLS    equ 1003                 ; sys/dispatch.h
 ERESTARTSYS    equ 512                  ; sched/wait.h: -ERESTARTNOHAND ..
 ERESTARTNOHAND equ 514                  ; -ERESTARTSYS may restart the call
 USER_DS        equ 0x23                 ; gdt.h

@@ -25,7 +25,7 @@ _Static_assert(offsetof(struct cpu, need_resched) == CPU_NEED_RESCHED,
 	       "syscall.asm: CPU_NEED_RESCHED");
 _Static_assert(offsetof(struct task, work) == 0, "syscall.asm: TASK_WORK");
 _Static_assert(offsetof(struct task, indirect_flags) == 8, "syscall.asm: TASK_INDIRECT");
-_Static_assert(NR_SYSCALLS == 1002, "syscall.asm: NR_SYSCALLS");
+_Static_assert(NR_SYSCALLS == 1003, "syscall.asm: NR_SYSCALLS");
 
 void syscall_entry(void);
 

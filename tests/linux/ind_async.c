@@ -1,0 +1,211 @@
+/* syscall_indirect(SYSIND_ASYNC): a token at once, the (token, result)
+ * record in the sysind_queue fd once a worker has run the call: read,
+ * write, accept (with NONSEQFD and CLOEXEC applied to its fd), nanosleep,
+ * wait4, futex; the queue under poll and epoll; the errors; a full queue
+ * (EAGAIN), a queue closed and an exec with calls outstanding.
+ * fdkernel's own calls: SKIP on Linux. */
+#include "fdkernel_abi.h"
+
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#include "testutil.h"
+
+#define FUTEX_WAIT_PRIVATE 128 /* FUTEX_WAIT | FUTEX_PRIVATE_FLAG (musl has no linux/futex.h) */
+#define FUTEX_WAKE_PRIVATE 129
+
+static long async_call(unsigned long flags, int q, long nr, const unsigned long *args)
+{
+	long r = syscall(__NR_syscall_indirect, SYSIND_ASYNC | flags, (uint64_t)0, nr, args, q);
+	return r < 0 ? -errno : r;
+}
+
+#define ASYNC(flags, q, nr, ...) async_call(flags, q, nr, (const unsigned long[6]){__VA_ARGS__})
+
+/* The next record of q (waiting for it). */
+static struct sysind_completion next_rec(int q)
+{
+	struct sysind_completion c = {0, -99999};
+
+	if (read(q, &c, sizeof(c)) != sizeof(c))
+		c.result = -99998;
+	return c;
+}
+
+static bool readable(int q, int ms)
+{
+	struct pollfd p = {.fd = q, .events = POLLIN};
+	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
+}
+
+static void check_basics(int q)
+{
+	int p[2];
+	char buf[8] = {0};
+	long tok;
+	struct sysind_completion c;
+
+	require(!pipe(p), "a pipe");
+	tok = ASYNC(0, q, SYS_read, (unsigned long)p[0], (unsigned long)buf, 5);
+	ok(tok > 0, "async read of an empty pipe: a token at once (%ld)", tok);
+	ok(!readable(q, 20), "no record while it waits");
+	is_int(write(p[1], "hello", 5), 5, "a writer comes");
+	c = next_rec(q);
+	ok((long)c.token == tok && c.result == 5 && !memcmp(buf, "hello", 5),
+	   "its record: the token, 5, the bytes in the buffer");
+	tok = ASYNC(0, q, SYS_write, (unsigned long)p[1], (unsigned long)"abc", 3);
+	c = next_rec(q);
+	ok((long)c.token == tok && c.result == 3 && read(p[0], buf, 3) == 3, "async write: 3");
+	tok = ASYNC(0, q, SYS_nanosleep, (unsigned long)&(struct timespec){0, 10000000}, 0);
+	c = next_rec(q);
+	ok((long)c.token == tok && c.result == 0, "async nanosleep of 10 ms: 0");
+	tok = ASYNC(0, q, SYS_read, 999, (unsigned long)buf, 1);
+	c = next_rec(q);
+	ok((long)c.token == tok && c.result == -EBADF,
+	   "async read of a closed fd: EBADF in its record");
+	close(p[0]);
+	close(p[1]);
+}
+
+static void check_accept(int q)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t alen = sizeof(a);
+	int lfd = socket(AF_INET, SOCK_STREAM, 0), cfd = socket(AF_INET, SOCK_STREAM, 0);
+	long tok;
+	struct sysind_completion c;
+
+	require(!bind(lfd, (struct sockaddr *)&a, sizeof(a)) && !listen(lfd, 1) &&
+		    !getsockname(lfd, (struct sockaddr *)&a, &alen),
+		"a listener");
+	tok = ASYNC(SYSIND_NONSEQFD | SYSIND_CLOEXEC, q, SYS_accept4, (unsigned long)lfd, 0, 0, 0);
+	ok(tok > 0 && !readable(q, 20), "async accept waits for a client");
+	require(!connect(cfd, (struct sockaddr *)&a, sizeof(a)), "connect");
+	c = next_rec(q);
+	ok((long)c.token == tok && c.result >= NONSEQ_FD_BASE,
+	   "the record: the connection's fd, in the non-sequential area (NONSEQFD)");
+	ok(c.result >= 0 && fcntl((int)c.result, F_GETFD) == FD_CLOEXEC,
+	   "and close-on-exec (CLOEXEC)");
+	close((int)c.result);
+	close(cfd);
+	close(lfd);
+}
+
+static void check_wait_futex(int q)
+{
+	static int word;
+	int status = 0;
+	long tok;
+	struct sysind_completion c;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		sleep_ms(10);
+		_exit(7);
+	}
+	tok = ASYNC(0, q, SYS_wait4, (unsigned long)pid, (unsigned long)&status, 0, 0);
+	c = next_rec(q);
+	ok((long)c.token == tok && c.result == pid && WIFEXITED(status) && WEXITSTATUS(status) == 7,
+	   "async wait4: the child's pid and exit status");
+	tok = ASYNC(0, q, SYS_futex, (unsigned long)&word, FUTEX_WAIT_PRIVATE, 0, 0, 0, 0);
+	ok(!readable(q, 20), "async FUTEX_WAIT waits");
+	while (!readable(q, 10))
+		syscall(SYS_futex, &word, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
+	c = next_rec(q);
+	ok((long)c.token == tok && c.result == 0, "FUTEX_WAKE ends it: 0");
+}
+
+static void check_epoll(int q)
+{
+	int ep = epoll_create1(0);
+	struct epoll_event ev = {.events = EPOLLIN}, out;
+	long tok;
+
+	require(ep >= 0 && !epoll_ctl(ep, EPOLL_CTL_ADD, q, &ev), "epoll");
+	tok = ASYNC(0, q, SYS_nanosleep, (unsigned long)&(struct timespec){0, 1000000}, 0);
+	ok(epoll_wait(ep, &out, 1, -1) == 1 && (out.events & EPOLLIN),
+	   "epoll sees the record come");
+	ok((long)next_rec(q).token == tok, "which is the call's");
+	close(ep);
+}
+
+static void check_errors(int q)
+{
+	int p[2];
+	char small[8];
+
+	require(!pipe(p), "a pipe");
+	is_int(syscall(__NR_sysind_queue, 1) < 0 ? -errno : 0, -EINVAL, "sysind_queue(1): EINVAL");
+	is_int(ASYNC(0, -1, SYS_read, 0, 0, 0), -EBADF, "queue fd -1: EBADF");
+	is_int(ASYNC(0, p[0], SYS_read, 0, 0, 0), -EINVAL, "a pipe as the queue: EINVAL");
+	is_int(ASYNC(0, q, SYS_getpid), -EINVAL, "a call that cannot run on a worker: EINVAL");
+	is_int(ASYNC(0, q, SYS_exit_group, 0), -EINVAL, "exit_group: EINVAL");
+	is_int(ASYNC(0, q, 5000), -ENOSYS, "an unknown call: ENOSYS");
+	is_int(async_call(0, q, SYS_read, (const unsigned long *)8), -EFAULT,
+	       "unreadable arguments: EFAULT");
+	is_int(syscall(__NR_syscall_indirect, SYSIND_ASYNC | SYSIND_SIGMASK, (uint64_t)1, SYS_read,
+		       (const unsigned long[6]){0}, q) < 0
+		   ? -errno
+		   : 0,
+	       -EINVAL, "with SIGMASK: EINVAL");
+	is_int(read(q, small, 8) < 0 ? -errno : 0, -EINVAL, "reading less than a record: EINVAL");
+	int nq = (int)syscall(__NR_sysind_queue, O_NONBLOCK | O_CLOEXEC);
+	is_int(read(nq, small, 16) < 0 ? -errno : 0, -EAGAIN, "an empty O_NONBLOCK queue: EAGAIN");
+
+	/* 256 reads of an empty pipe fill a queue; the next is EAGAIN. */
+	long last = 0;
+	int n = 0;
+	while ((last = ASYNC(0, nq, SYS_read, (unsigned long)p[0], (unsigned long)small, 1)) > 0)
+		n++;
+	ok(n == 256 && last == -EAGAIN, "a queue holds 256 calls, then EAGAIN (%d)", n);
+	is_int(close(nq), 0, "closing it with 256 calls outstanding cancels them");
+	close(p[0]);
+	close(p[1]);
+}
+
+static void check_exec(const char *self)
+{
+	int st, p[2];
+	pid_t pid;
+
+	require(!pipe(p), "a pipe");
+	if ((pid = fork()) == 0) {
+		int q = (int)syscall(__NR_sysind_queue, 0);
+		static char b[4];
+		for (int i = 0; i < 4; i++)
+			ASYNC(0, q, SYS_read, (unsigned long)p[0], (unsigned long)b, 1);
+		execl(self, self, "exit0", (char *)NULL);
+		_exit(3);
+	}
+	ok(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
+	   "exec with 4 async reads outstanding");
+	close(p[0]);
+	close(p[1]);
+}
+
+int main(int argc, char **argv)
+{
+	int q;
+
+	if (argc > 1 && !strcmp(argv[1], "exit0"))
+		return 0;
+	if (!on_fdkernel())
+		skip_all("syscall_indirect is fdkernel's");
+	plan(29);
+	q = (int)syscall(__NR_sysind_queue, O_CLOEXEC);
+	ok(q >= 0 && fcntl(q, F_GETFD) == FD_CLOEXEC,
+	   "sysind_queue(O_CLOEXEC): a close-on-exec fd");
+	check_basics(q);
+	check_accept(q);
+	check_wait_futex(q);
+	check_epoll(q);
+	check_errors(q);
+	check_exec(argv[0]);
+	close(q);
+	return done();
+}
