@@ -257,6 +257,9 @@ static const struct call calls[] = {
     {__NR_pwritev2, "fbsisF", 0},
     {__NR_statx, "foFsb", 0},
     {__NR_pidfd_send_signal, "", fuzz_pidfd},
+    {__NR_io_uring_setup, "lb", 0},
+    {__NR_io_uring_enter, "fllFbl", 0},
+    {__NR_io_uring_register, "fibl", 0},
     {__NR_pidfd_open, "PF", 0},
     {435 /* clone3 */, "", fuzz_fork},
     {__NR_close_range, "ffF", 0},
@@ -265,6 +268,7 @@ static const struct call calls[] = {
     {__NR_faccessat2, "fosF", 0},
     {__NR_socket2, "dFsF", 0},
     {__NR_syscall_indirect, "", fuzz_indirect},
+    {__NR_sysind_queue, "F", 0},
     {__NR_epoll_pwait2, "fbsbbs", 0},
     {__NR_futex_waitv, "", fuzz_futex_waitv},
 };
@@ -316,7 +320,14 @@ static void fuzz_indirect(void)
 	long nr, *args = (long *)(fz.buf + STRUCT_WORDS * sizeof(long));
 	long flags = one_in(4) ? flags_value() : (long)below(SYSIND_ALL + 1);
 	typed_call(&nr, args);
-	const long a[6] = {flags, (long)rnd(), nr, one_in(8) ? any_pointer() : (long)args, 0, 0};
+	/* The fifth word names SYSIND_ASYNC's queue: any fd, often one the
+	 * fuzzer made with sysind_queue. */
+	const long a[6] = {flags,
+			   (long)rnd(),
+			   nr,
+			   one_in(8) ? any_pointer() : (long)args,
+			   one_in(2) ? fd_value() : 0,
+			   0};
 	remember(raw_syscall(__NR_syscall_indirect, a));
 }
 
