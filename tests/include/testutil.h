@@ -165,6 +165,38 @@ static inline long read_text(const char *path, char *buf, size_t size)
 	return len;
 }
 
+/* Writes text to path (a /proc/sys knob, say): 0, or -1 with the errno
+ * of the open or the write (a short write counts as failed). */
+static inline int write_text(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	int fd = open(path, O_WRONLY), err;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, text, len);
+	err = errno;
+	close(fd);
+	errno = err;
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+/* /proc/meminfo's figure for key ("Dirty", "MemTotal"), in kB; -1 if the
+ * file or the line is missing. */
+static inline long meminfo_kb(const char *key)
+{
+	char buf[4096];
+	size_t len = strlen(key);
+
+	if (read_text("/proc/meminfo", buf, sizeof buf) <= 0)
+		return -1;
+	for (char *line = buf; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+		if (!strncmp(line, key, len) && line[len] == ':')
+			return strtol(line + len + 1, NULL, 10);
+	return -1;
+}
+
 /* S with its newlines shown as '|', to fit on a TAP diagnostic line. */
 static inline char *one_line(char *s)
 {

@@ -73,46 +73,24 @@ static int resident(void)
 	return n;
 }
 
-/* /proc/meminfo's line name, in kB (-1 if missing). */
-static long meminfo(const char *name)
-{
-	static char buf[4096];
-	char *at;
-
-	if (read_text("/proc/meminfo", buf, sizeof buf) <= 0 || !(at = strstr(buf, name)))
-		return -1;
-	return strtol(at + strlen(name) + 1, NULL, 10);
-}
-
-static int drop_caches(const char *what)
-{
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY), ret;
-
-	if (fd < 0)
-		return -1;
-	ret = write(fd, what, strlen(what)) == (ssize_t)strlen(what) ? 0 : -1;
-	close(fd);
-	return ret;
-}
-
 static void check_read_and_drop(void)
 {
-	long before = meminfo("Cached"), after;
+	long before = meminfo_kb("Cached"), after;
 
-	ok(drop_caches("1") == 0, "drop_caches 1");
+	ok(write_text("/proc/sys/vm/drop_caches", "1") == 0, "drop_caches 1");
 	is_int(resident(), 0, "a fresh mount's file: no page resident");
 	is_int(read_whole(), -1, "read() gives the whole file, record by record");
 	is_int(resident(), NPAGES, "... and leaves all %d pages resident", NPAGES);
-	after = meminfo("Cached");
+	after = meminfo_kb("Cached");
 	if (on_fdkernel())
 		ok(after - before >= DATA_SIZE / 1024, "meminfo Cached rose by the file (%ld kB)",
 		   after - before);
 	else
 		skip("the host's Cached moves with everything else", "meminfo Cached rose");
-	ok(drop_caches("3") == 0, "drop_caches 3");
+	ok(write_text("/proc/sys/vm/drop_caches", "3") == 0, "drop_caches 3");
 	is_int(resident(), 0, "... drops the file's pages");
 	if (on_fdkernel())
-		ok(after - meminfo("Cached") >= DATA_SIZE / 1024,
+		ok(after - meminfo_kb("Cached") >= DATA_SIZE / 1024,
 		   "... and Cached falls by the file");
 	else
 		skip("the host's Cached moves with everything else", "Cached falls");
@@ -127,17 +105,17 @@ static void check_mapping(void)
 	volatile char sum = 0;
 
 	require(p != MAP_FAILED, "mmap of the file");
-	drop_caches("1");
+	write_text("/proc/sys/vm/drop_caches", "1");
 	is_int(bad_record(p + DATA_SIZE / 2, DATA_SIZE / 2, DATA_SIZE / 2), -1,
 	       "a shared mapping reads the file's second half (from the disk)");
 	ok(pread(fd, buf, DATA_SIZE, 0) == DATA_SIZE && !memcmp(buf, p, DATA_SIZE),
 	   "read() and the mapping agree on every byte");
 	for (int i = 0; i < DATA_SIZE; i += 4096)
 		sum += p[i];
-	drop_caches("1");
+	write_text("/proc/sys/vm/drop_caches", "1");
 	is_int(resident(), NPAGES, "drop_caches leaves the pages a process maps");
-	is_errno(drop_caches("0"), EINVAL, "drop_caches 0: EINVAL");
-	is_errno(drop_caches("-1"), EINVAL, "drop_caches -1: EINVAL");
+	is_errno(write_text("/proc/sys/vm/drop_caches", "0"), EINVAL, "drop_caches 0: EINVAL");
+	is_errno(write_text("/proc/sys/vm/drop_caches", "-1"), EINVAL, "drop_caches -1: EINVAL");
 	munmap(p, DATA_SIZE);
 	close(fd);
 	(void)sum;
@@ -158,7 +136,7 @@ static void check_race(void)
 			_exit(0);
 		}
 	for (int i = 0; i < rounds; i++)
-		drop_caches("1");
+		write_text("/proc/sys/vm/drop_caches", "1");
 	for (int k = 0; k < 2; k++)
 		bad += waitpid(kids[k], &status, 0) != kids[k] || !exited_with(status, 0);
 	is_int(bad, 0, "two readers racing drop_caches see every record");
@@ -178,7 +156,7 @@ int main(int argc, char **argv)
 	if (access("/dev/loop-control", F_OK) || geteuid() != 0)
 		skip_all("no /dev/loop-control, or not root");
 	require(mkdir(mnt, 0755) == 0, "a mount point");
-	before = meminfo("Cached");
+	before = meminfo_kb("Cached");
 	lfd = loop_bind(img, LO_FLAGS_READ_ONLY, dev, sizeof dev);
 	if (mount(dev, mnt, "ext2", MS_RDONLY, NULL)) {
 		ioctl(lfd, LOOP_CLR_FD, 0);
@@ -193,9 +171,9 @@ int main(int argc, char **argv)
 	is_int(read_whole(), -1, "the file reads whole after the race");
 	ok(umount(mnt) == 0, "umount");
 	if (on_fdkernel())
-		ok(meminfo("Cached") <= before,
+		ok(meminfo_kb("Cached") <= before,
 		   "umount drops the instance's pages (Cached %ld -> %ld kB)", before,
-		   meminfo("Cached"));
+		   meminfo_kb("Cached"));
 	else
 		skip("the host's Cached moves with everything else", "umount drops the pages");
 	ioctl(lfd, LOOP_CLR_FD, 0);

@@ -49,37 +49,6 @@ static bool is_record(const char *p, uint64_t off)
 	return !memcmp(p, want, 8);
 }
 
-static long meminfo(const char *name)
-{
-	static char buf[4096];
-	char *p;
-
-	if (read_text("/proc/meminfo", buf, sizeof buf) <= 0 || !(p = strstr(buf, name)))
-		return -1;
-	return strtol(p + strlen(name) + 1, NULL, 10);
-}
-
-static int drop_caches(void)
-{
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY), ret;
-
-	ret = fd >= 0 && write(fd, "3", 1) == 1 ? 0 : -1;
-	close(fd);
-	return ret;
-}
-
-/* Writes text to /proc/sys/vm/dirty_ratio: 0 or -1 with errno. */
-static int set_dirty_ratio(const char *text)
-{
-	int fd = open("/proc/sys/vm/dirty_ratio", O_WRONLY), ret;
-
-	if (fd < 0)
-		return -1;
-	ret = write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : -1;
-	close(fd);
-	return ret;
-}
-
 static int do_mount(void)
 {
 	return mount(dev, mnt, "ext2", 0, NULL);
@@ -125,11 +94,11 @@ static void check_dirty(void)
 {
 	static char buf[1 << 20];
 	int fd = open(at("new"), O_RDWR | O_CREAT | O_TRUNC, 0644);
-	long before = meminfo("Dirty"), after;
+	long before = meminfo_kb("Dirty"), after;
 
 	memset(buf, 'x', sizeof buf);
 	ok(write(fd, buf, sizeof buf) == (ssize_t)sizeof buf, "a 1 MiB write to a new file");
-	after = meminfo("Dirty");
+	after = meminfo_kb("Dirty");
 	if (on_fdkernel())
 		ok(after - before >= 1024, "meminfo Dirty rose by it (%ld -> %ld kB)", before,
 		   after);
@@ -137,13 +106,16 @@ static void check_dirty(void)
 		skip("the host's Dirty moves with everything else", "Dirty rose");
 	sync();
 	if (on_fdkernel())
-		ok(meminfo("Dirty") < 64, "sync brings Dirty down (%ld kB)", meminfo("Dirty"));
+		ok(meminfo_kb("Dirty") < 64, "sync brings Dirty down (%ld kB)",
+		   meminfo_kb("Dirty"));
 	else
 		skip("the host's Dirty moves with everything else", "Dirty fell");
-	is_errno(set_dirty_ratio("101"), EINVAL, "vm/dirty_ratio 101: EINVAL");
+	is_errno(write_text("/proc/sys/vm/dirty_ratio", "101"), EINVAL,
+		 "vm/dirty_ratio 101: EINVAL");
 	if (on_fdkernel()) { /* the host's setting is the host's */
-		ok(set_dirty_ratio("0") == 0 && pwrite(fd, buf, 65536, 0) == 65536 &&
-		       meminfo("Dirty") < 64 && set_dirty_ratio("20") == 0,
+		ok(write_text("/proc/sys/vm/dirty_ratio", "0") == 0 &&
+		       pwrite(fd, buf, 65536, 0) == 65536 && meminfo_kb("Dirty") < 64 &&
+		       write_text("/proc/sys/vm/dirty_ratio", "20") == 0,
 		   "dirty_ratio 0: a writer writes its pages back at once");
 	} else {
 		skip("the host's setting is the host's", "dirty_ratio 0");
@@ -274,7 +246,7 @@ static void check_after_remount(void)
 	ok(pread(fd, buf, 8, DATA_SIZE - 8) == 8 && is_record(buf, DATA_SIZE - 8),
 	   "the rewritten second half is too");
 	close(fd);
-	ok(drop_caches() == 0, "drop_caches");
+	ok(write_text("/proc/sys/vm/drop_caches", "3") == 0, "drop_caches");
 	fd = open(at("two"), O_RDONLY);
 	ok(pread(fd, buf, 8, 4096) == 8 && !memcmp(buf, "bbbbbbbb", 8),
 	   "the two writers' file reads back from the disk");

@@ -19,14 +19,11 @@
 #define OVERCOMMIT "/proc/sys/vm/overcommit_memory"
 
 /* A /proc/meminfo figure in bytes, or -1. */
-static long meminfo(const char *key)
+static long meminfo_bytes(const char *key)
 {
-	char buf[4096], *p;
-	long n = read_text("/proc/meminfo", buf, sizeof buf);
+	long kb = meminfo_kb(key);
 
-	if (n <= 0 || !(p = strstr(buf, key)))
-		return -1;
-	return strtol(p + strlen(key) + 1, NULL, 10) * 1024;
+	return kb < 0 ? -1 : kb * 1024;
 }
 
 /* The policy: the knob's value, or 0 in fdkernel without the knob (its
@@ -56,7 +53,7 @@ static void *map(size_t len, int prot, int flags)
 /* RAM + swap, page aligned: what the heuristic compares one mapping with. */
 static size_t ram_and_swap(void)
 {
-	return (size_t)(meminfo("MemTotal:") + meminfo("SwapTotal:")) & ~(size_t)4095;
+	return (size_t)(meminfo_bytes("MemTotal") + meminfo_bytes("SwapTotal")) & ~(size_t)4095;
 }
 
 static pthread_barrier_t all_up;
@@ -133,14 +130,15 @@ static void test_heuristic(void)
 static bool committed_moves(size_t len, int prot, int flags, long expect)
 {
 	for (int i = 0; i < 20; i++) {
-		long before = meminfo("Committed_AS:");
+		long before = meminfo_bytes("Committed_AS");
 		void *p = map(len, prot, flags);
-		long during = meminfo("Committed_AS:");
+		long during = meminfo_bytes("Committed_AS");
 
 		if (p == MAP_FAILED)
 			return false;
 		munmap(p, len);
-		long after = meminfo("Committed_AS:"), up = during - before, down = during - after;
+		long after = meminfo_bytes("Committed_AS"), up = during - before,
+		     down = during - after;
 		long slack = (long)len / 8;
 
 		if (labs(up - expect) < slack && labs(down - expect) < slack)
@@ -153,7 +151,7 @@ static bool committed_moves(size_t len, int prot, int flags, long expect)
 /* What a fork adds to Committed_AS while its child lives. */
 static long fork_charge(void)
 {
-	long before = meminfo("Committed_AS:"), during;
+	long before = meminfo_bytes("Committed_AS"), during;
 	int go[2];
 	pid_t pid;
 	char c;
@@ -164,7 +162,7 @@ static long fork_charge(void)
 		_exit(read(go[0], &c, 1) == 0 ? 0 : 1);
 	}
 	require(pid > 0, "fork");
-	during = meminfo("Committed_AS:");
+	during = meminfo_bytes("Committed_AS");
 	close(go[0]);
 	close(go[1]);
 	waitpid(pid, NULL, 0);
@@ -196,12 +194,13 @@ static bool fork_charges(size_t len)
 static void test_accounting(void)
 {
 	size_t len = ram_and_swap() / 8 & ~(size_t)4095;
-	long limit = meminfo("CommitLimit:"), ratio = 50;
+	long limit = meminfo_bytes("CommitLimit"), ratio = 50;
 	char buf[16];
 
 	if (read_text("/proc/sys/vm/overcommit_ratio", buf, sizeof buf) > 0)
 		ratio = atol(buf);
-	ok(labs(limit - (meminfo("MemTotal:") * ratio / 100 + meminfo("SwapTotal:"))) <= 4096,
+	ok(labs(limit - (meminfo_bytes("MemTotal") * ratio / 100 + meminfo_bytes("SwapTotal"))) <=
+	       4096,
 	   "CommitLimit is %ld%% of RAM plus swap", ratio);
 	ok(committed_moves(len, PROT_READ | PROT_WRITE, 0, (long)len),
 	   "Committed_AS rises by a private writable mapping and falls at munmap");
@@ -223,7 +222,7 @@ static void test_modes(void)
 		return;
 	}
 	require(set_mode(2), "overcommit_memory 2");
-	long room = meminfo("CommitLimit:") - meminfo("Committed_AS:");
+	long room = meminfo_bytes("CommitLimit") - meminfo_bytes("Committed_AS");
 	void *p;
 
 	is_errno((long)map((size_t)room + 16 * MiB, PROT_READ | PROT_WRITE, 0), ENOMEM,

@@ -27,18 +27,6 @@ static long read_long(const char *path)
 	return read_text(path, buf, sizeof buf) > 0 ? strtol(buf, NULL, 10) : -1;
 }
 
-/* Writes text to path: 0, or -1 with errno. */
-static int write_text(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY), r;
-
-	if (fd < 0)
-		return -1;
-	r = write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : -1;
-	close(fd);
-	return r;
-}
-
 static int set_last_pid(long v)
 {
 	char buf[32];
