@@ -124,9 +124,10 @@ struct thread_group {
 	 * changes (cred_prepare to cred_commit). */
 	const struct cred *cred;
 	struct mutex cred_lock;
-	/* The identity pidfds hold (proc/pidfd.c), made by the first
-	 * pidfd_open or CLONE_PIDFD (proc_lock), referenced until group_free;
-	 * NULL while no pidfd was asked for. */
+	/* The identity pidfds and /proc/<pid> hold (proc/pidfd.c), made by
+	 * the first pidfd_open, CLONE_PIDFD or /proc lookup, under
+	 * proc_lock; no reference: the identity's last put clears it (under
+	 * proc_lock).  NULL while nothing names the process so. */
 	struct pid_ident *ident;
 };
 

@@ -31,10 +31,14 @@
 #define SIGINFO_SIZE 128 /* the user's siginfo_t */
 
 /*
- * A process's identity.  Lifetime: refs (atomic) counts the group's
- * reference (thread_group.ident, from the first pidfd until group_free)
- * and one per pidfd file and per user in a call (waitid).  The last put
- * frees it; nothing else points here.
+ * A process's identity.  Lifetime: refs (atomic) counts one per pidfd
+ * file, per /proc/<pid> inode (fs/proc/proc_pid.h) and per user in a call
+ * (waitid).  The group's pointer to it (thread_group.ident) holds none:
+ * it is cleared under proc_lock by the put that frees the identity, and
+ * a new reference is taken from it only under proc_lock (ident_of_locked),
+ * so a put that may be the last takes proc_lock (pid_ident_put).  So an
+ * identity lasts while something names the process by it, not as long as
+ * the process: a long-lived process looked at through /proc keeps none.
  */
 struct pid_ident {
 	uint32_t refs;
@@ -82,9 +86,25 @@ static void ident_get(struct pid_ident *id)
 	__atomic_add_fetch(&id->refs, 1, __ATOMIC_RELAXED);
 }
 
+/* Linux's refcount_dec_and_lock: not the last reference, a plain
+ * decrement; maybe the last, under proc_lock, where a lookup through the
+ * group's pointer may have taken a new one meanwhile.  The caller holds
+ * no proc_lock. */
 void pid_ident_put(struct pid_ident *id)
 {
-	if (__atomic_sub_fetch(&id->refs, 1, __ATOMIC_ACQ_REL))
+	uint32_t r = __atomic_load_n(&id->refs, __ATOMIC_RELAXED);
+	bool last;
+
+	while (r > 1)
+		if (__atomic_compare_exchange_n(&id->refs, &r, r - 1, true, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED))
+			return;
+	spin_lock(&proc_lock);
+	last = __atomic_sub_fetch(&id->refs, 1, __ATOMIC_ACQ_REL) == 0;
+	if (last && id->group && id->group->ident == id)
+		id->group->ident = NULL;
+	spin_unlock(&proc_lock);
+	if (!last)
 		return;
 	kfree(id);
 	__atomic_sub_fetch(&live_idents, 1, __ATOMIC_RELAXED);
@@ -99,7 +119,7 @@ static struct pid_ident *ident_of_locked(struct thread_group *g, struct pid_iden
 	if (!id) {
 		id = g->ident = *spare;
 		*spare = NULL;
-		id->refs = 1; /* the group's */
+		id->refs = 0; /* the group's pointer holds none */
 		id->tgid = g->tgid;
 		id->group = g;
 		id->exited = g->state != GROUP_LIVE;
@@ -115,15 +135,27 @@ void pidfd_group_state_locked(struct thread_group *g)
 	if (!id)
 		return;
 	__atomic_store_n(&id->exited, true, __ATOMIC_RELEASE);
-	if (g->state == GROUP_DEAD)
+	if (g->state == GROUP_DEAD) { /* reaped: the two part for good */
 		__atomic_store_n(&id->group, NULL, __ATOMIC_RELEASE);
+		g->ident = NULL;
+	}
 	wake_up(&id->wq);
 }
 
 void pidfd_group_free(struct thread_group *g)
 {
-	if (g->ident)
-		pid_ident_put(g->ident); /* ->group was cleared at the reap */
+	/* ->group was cleared at the reap; in case a group ends otherwise,
+	 * no identity may keep pointing at it. */
+	spin_lock(&proc_lock);
+	if (g->ident && g->ident->group == g)
+		__atomic_store_n(&g->ident->group, NULL, __ATOMIC_RELEASE);
+	g->ident = NULL;
+	spin_unlock(&proc_lock);
+}
+
+bool pid_ident_alive(const struct pid_ident *id)
+{
+	return __atomic_load_n(&id->group, __ATOMIC_ACQUIRE) != NULL;
 }
 
 bool pid_ident_is_locked(const struct pid_ident *id, const struct thread_group *g)
@@ -207,7 +239,7 @@ int pidfd_ident_of_fd(int fd, struct pid_ident **out, bool *nonblock)
 /* The identity of process pid, referenced, in *out: 0, -ESRCH (none, or
  * reaped), -ENOENT (pid is a thread, not a process, as Linux 6.9+
  * without PIDFD_THREAD), -ENOMEM. */
-static int ident_find(int pid, struct pid_ident **out)
+int pid_ident_find(int pid, struct pid_ident **out)
 {
 	struct pid_ident *spare = ident_alloc();
 	struct task *t = task_find(pid); /* referenced: t and its group stay */
@@ -242,7 +274,7 @@ SYSCALL_DEFINE2(pidfd_open, int, pid, unsigned int, flags)
 		return -EINVAL; /* PIDFD_THREAD (Linux 6.9) included */
 	if (pid <= 0)
 		return -EINVAL;
-	if ((err = ident_find(pid, &id)))
+	if ((err = pid_ident_find(pid, &id)))
 		return err;
 	if (!(f = pidfd_file(id, flags)))
 		return -ENOMEM;
@@ -266,7 +298,7 @@ int pidfd_clone_reserve(struct file **out)
 			ident_free_unused(id);
 		return fd < 0 ? fd : -ENOMEM;
 	}
-	id->refs = 1; /* the file's; the group's is added at install */
+	id->refs = 1; /* the file's */
 	if (!(*out = pidfd_file(id, 0))) {
 		fd_unreserve(fd);
 		return -ENOMEM;
@@ -282,8 +314,7 @@ void pidfd_clone_install(int fd, struct file *f, struct thread_group *g)
 	id->tgid = g->tgid;
 	id->group = g;
 	id->exited = g->state != GROUP_LIVE;
-	ident_get(id); /* the group's */
-	g->ident = id;
+	g->ident = id; /* holds no reference: see struct pid_ident */
 	spin_unlock(&proc_lock);
 	fd_install(fd, f);
 }
@@ -342,22 +373,24 @@ static int send_locked(struct pid_ident *id, int sig, const struct sig_info *inf
 }
 
 /* The identity of the process fd names, referenced: a pidfd's, or that of
- * the live process an open /proc/<pid> directory is about (Linux's
- * pidfd_to_pid; the directory holds a number only, so a reaped process's
- * is -ESRCH).  -EBADF for any other fd. */
+ * the process an open /proc/<pid> directory was looked up for (Linux's
+ * pidfd_to_pid: a pid reused since is not it); a thread's directory holds
+ * a number only, so it names whoever has that number now.  -EBADF for
+ * any other fd. */
 static int signal_target(int fd, struct pid_ident **out)
 {
 	struct file *f = files_lookup(current()->files, fd);
 	int pid = f && f->ops != &pidfd_ops ? proc_pid_dir_pid(f->inode) : 0;
+	struct pid_ident *dir_id = pid ? proc_pid_dir_ident(f->inode) : NULL;
 	int err = 0;
 
 	if (!f)
 		return -EBADF;
-	if (f->ops == &pidfd_ops) {
-		*out = f->priv;
+	if (f->ops == &pidfd_ops || dir_id) {
+		*out = dir_id ? dir_id : f->priv;
 		ident_get(*out);
 	} else {
-		err = pid ? ident_find(pid, out) : -EBADF;
+		err = pid ? pid_ident_find(pid, out) : -EBADF;
 	}
 	file_put(f);
 	return err;

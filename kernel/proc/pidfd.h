@@ -15,13 +15,20 @@ struct pid_ident;
  * pidfds of it become readable, and once it is reaped they stop naming
  * it. */
 void pidfd_group_state_locked(struct thread_group *g);
-/* group_free: drops the group's reference on its identity (no lock held). */
+/* group_free: the group's identity, if any, stops pointing at it (no
+ * lock held). */
 void pidfd_group_free(struct thread_group *g);
 
 /* waitid(P_PIDFD): the identity fd holds, referenced, in *out, and
  * whether its file is O_NONBLOCK: 0 or -EBADF (no fd, not a pidfd). */
 int pidfd_ident_of_fd(int fd, struct pid_ident **out, bool *nonblock);
 void pid_ident_put(struct pid_ident *id);
+/* /proc/<pid> (fs/proc/proc_pid.c): the identity of process pid,
+ * referenced, in *out: 0, -ESRCH (none, or reaped), -ENOENT (a thread's
+ * id), -ENOMEM. */
+int pid_ident_find(int pid, struct pid_ident **out);
+/* Whether id's process is not reaped yet (no lock: it may be at once). */
+bool pid_ident_alive(const struct pid_ident *id);
 /* Whether g is the process id names (proc_lock held): false once reaped. */
 bool pid_ident_is_locked(const struct pid_ident *id, const struct thread_group *g);
 

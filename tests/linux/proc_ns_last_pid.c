@@ -1,9 +1,11 @@
 /* /proc/sys/kernel/ns_last_pid: it reads the pid given out last, and
  * writing n gives the next process n + 1 (a reaped child's pid comes
- * back); a pidfd of the first holder of that pid then answers ESRCH, not
- * signalling the new one; values outside 0..pid_max are EINVAL; an
- * ordinary user may read it, not write it (EPERM).  On a busy host
- * another process may take the pid first: a few tries. */
+ * back); a pidfd or an open /proc/<pid> directory of the first holder
+ * of that pid then answers ESRCH, not signalling the new one, and the
+ * directory shows none of the new process's files (ESRCH); values
+ * outside 0..pid_max are EINVAL; an ordinary user may read it, not
+ * write it (EPERM).  On a busy host another process may take the pid
+ * first: a few tries. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <grp.h>
@@ -65,20 +67,31 @@ static void test_read(void)
 	reap(c);
 }
 
-/* The old pid back: a pidfd of its first process stays with that one. */
+static int open_proc_dir(pid_t pid)
+{
+	char path[32];
+
+	snprintf(path, sizeof path, "/proc/%d", (int)pid);
+	return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* The old pid back: a pidfd or /proc/<pid> fd of its first process stays
+ * with that one. */
 static void test_reuse(void)
 {
 	pid_t first, again = 0;
-	int pidfd = -1, tries = 0;
+	int pidfd = -1, dirfd = -1, tries = 0, newdir;
 
 	do {
 		if (pidfd >= 0) {
 			close(pidfd);
+			close(dirfd);
 			reap(again);
 		}
 		first = pausing_child();
 		pidfd = (int)syscall(SYS_pidfd_open, first, 0);
-		require(pidfd >= 0, "pidfd_open");
+		dirfd = open_proc_dir(first);
+		require(pidfd >= 0 && dirfd >= 0, "pidfd_open, open /proc/<pid>");
 		reap(first);
 		require(set_last_pid(first - 1) == 0, "write ns_last_pid");
 		again = pausing_child();
@@ -87,10 +100,19 @@ static void test_reuse(void)
 	ok(read_long(LAST_PID) >= again, "ns_last_pid reads it back (or a later fork's)");
 	is_errno(syscall(SYS_pidfd_send_signal, pidfd, SIGUSR1, NULL, 0), ESRCH,
 		 "a pidfd of the pid's first process: ESRCH, the new one left alone");
+	is_errno(syscall(SYS_pidfd_send_signal, dirfd, SIGUSR1, NULL, 0), ESRCH,
+		 "its /proc/<pid> directory fd: ESRCH too");
+	is_errno(openat(dirfd, "status", O_RDONLY), ESRCH,
+		 "that directory shows nothing of the new process (ESRCH)");
 	int st;
 	ok(waitpid(again, &st, WNOHANG) == 0, "the new process did not get the signal");
+	newdir = open_proc_dir(again);
+	ok(newdir >= 0 && syscall(SYS_pidfd_send_signal, newdir, 0, NULL, 0) == 0,
+	   "a /proc/<pid> opened now names the new process");
+	close(newdir);
 	reap(again);
 	close(pidfd);
+	close(dirfd);
 }
 
 static void test_bounds(void)
@@ -121,7 +143,7 @@ int main(void)
 		skip_all("no ns_last_pid (Linux without CHECKPOINT_RESTORE)");
 	if (access(LAST_PID, W_OK) != 0)
 		skip_all("ns_last_pid not writable here");
-	plan(12);
+	plan(15);
 	test_read();
 	test_reuse();
 	test_bounds();

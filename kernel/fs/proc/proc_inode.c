@@ -12,6 +12,7 @@
 #include "fs/super.h"
 #include "fs/vfs.h"
 #include "mm/heap.h"
+#include "proc/pidfd.h"
 #include <uapi/errno.h>
 
 /* procfs has one instance, as Linux's for one pid namespace: every
@@ -113,6 +114,8 @@ static void proc_free_inode(struct inode *ip)
 {
 	struct proc_inode *pi = PROC_I(ip);
 
+	if (pi->ident)
+		pid_ident_put(pi->ident);
 	if (S_ISLNK(ip->mode) && pi->uncharged) {
 		kfree(ip->link.target);
 		if (ip->link.file)

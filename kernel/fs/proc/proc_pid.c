@@ -22,6 +22,7 @@
 #include "mm/layout.h"
 #include "proc/group.h"
 #include "proc/pid_info.h"
+#include "proc/pidfd.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
 
@@ -306,12 +307,21 @@ static int pid_dir_entry(struct inode *dir, int pid, int i, struct inode **out)
 	}
 }
 
+/* Whether the process of /proc/<pid> directory dir is still there: the
+ * one it was looked up for, or (a thread's) whoever has the number. */
+static bool pid_dir_live(const struct inode *dir)
+{
+	const struct proc_inode *pi = PROC_I(dir);
+
+	return pi->ident ? pid_ident_alive(pi->ident) : proc_pid_exists(pi->pid);
+}
+
 /* ESRCH once the process is gone, whatever the name (Linux). */
 static int pid_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
 {
 	int pid = PROC_I(dir)->pid, i = proc_entry_index(entry_names, PID_ENTRIES, name, len), err;
 
-	if (!proc_pid_exists(pid))
+	if (!pid_dir_live(dir))
 		return -ESRCH;
 	if (i < 0)
 		return -ENOENT;
@@ -323,7 +333,7 @@ static int pid_dir_lookup(struct inode *dir, const char *name, size_t len, struc
 /* Nothing once the process is gone. */
 static void pid_dir_iterate(struct inode *dir, uint64_t *pos, dir_emit_fn emit, void *ctx)
 {
-	if (!proc_pid_exists(PROC_I(dir)->pid))
+	if (!pid_dir_live(dir))
 		return;
 	for (uint64_t i = *pos - DIR_GEN_POS; i < PID_ENTRIES; i++) {
 		const char *name = entry_names[i];
@@ -347,6 +357,11 @@ int proc_pid_dir_pid(const struct inode *ip)
 	return PROC_I(ip)->gen == &pid_dir_gen ? PROC_I(ip)->pid : 0;
 }
 
+struct pid_ident *proc_pid_dir_ident(const struct inode *ip)
+{
+	return proc_pid_dir_pid(ip) ? PROC_I(ip)->ident : NULL;
+}
+
 /* /proc/self, a link to the caller's process id. */
 static int self_link(struct inode **out)
 {
@@ -367,6 +382,15 @@ static int proc_root_lookup(struct inode *proc, const char *name, size_t len, st
 		return -ENOENT;
 	if ((err = proc_gen_dir(proc, &pid_dir_gen, pid, 0, 0555, out)))
 		return err;
+	err = pid_ident_find(pid, &PROC_I(*out)->ident);
+	if (err == -ENOENT) /* a thread's id: the number only */
+		err = 0;
+	else if (err == -ESRCH)
+		err = -ENOENT; /* reaped since the check */
+	if (err) {
+		inode_put(*out);
+		return err;
+	}
 	proc_pid_own(*out, pid);
 	return 0;
 }

@@ -30,7 +30,8 @@ struct dir_gen {
  * sysvipc) and ".." are a ramfs directory's; the rest is procfs's own,
  * constant once the inode is made (gen of /proc and /proc/sys: set at
  * boot, before any task walks there).  Lifetime rule (proc_pid.c): pid,
- * tid and fd are numbers looked up again at each use, never pointers.
+ * tid and fd are numbers looked up again at each use, never pointers;
+ * ident is the one pointer, and holds a reference.
  */
 struct proc_inode {
 	struct ramfs_inode ri;
@@ -42,6 +43,12 @@ struct proc_inode {
 	 * pid (directories) or fd (files) and a directory's prefix length
 	 * in tid. */
 	int pid, tid, fd;
+	/* A /proc/<pid> directory's process identity (proc/pidfd.h, Linux's
+	 * struct pid of the inode), referenced from the lookup that made the
+	 * inode until proc_free_inode; constant.  So the directory stays
+	 * about that process, not a later one given the same number.  NULL
+	 * for a thread's id and for every other inode. */
+	struct pid_ident *ident;
 	/* A link made at lookup (self, exe, fd/N...): not charged against
 	 * the instance's size, and its file and jump (inode.h) are put with
 	 * it. */
@@ -91,6 +98,8 @@ int proc_text_file(int pid, int tid, int which, struct inode **out);
  * rule of proc_pid.c), or 0 for any other inode, a task/<tid> one too
  * (Linux's tgid_pidfd_to_pid: pidfd_send_signal takes such a directory). */
 int proc_pid_dir_pid(const struct inode *ip);
+/* Its process identity (borrowed: the inode holds it), or NULL. */
+struct pid_ident *proc_pid_dir_ident(const struct inode *ip);
 /* ip, just made for one of pid's entries, gets its owner (proc_pid_owner;
  * a directory of mode 0555 counts as world-readable). */
 void proc_pid_own(struct inode *ip, int pid);
