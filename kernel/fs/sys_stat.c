@@ -7,6 +7,7 @@
 #include "fs/file.h"
 #include "fd/fdtable.h"
 #include "fs/inode.h"
+#include "fs/mount.h"
 #include "fs/upath.h"
 #include "fs/vfs.h"
 #include "proc/task.h"
@@ -18,20 +19,31 @@
 /* The flags every call of the family takes (statx adds its sync ones). */
 #define STAT_FLAGS (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH)
 
-/* What statx adds of an inode: its chattr flags as STATX_ATTR_* (the
- * same bits as FS_*_FL for these three), and which of them its type
- * keeps (stx_attributes_mask), as Linux's tmpfs getattr. */
-#define STATX_ATTR_FROM_FL (FS_IMMUTABLE_FL | FS_APPEND_FL | FS_NODUMP_FL)
+/* What statx adds of a file: its inode's chattr flags as STATX_ATTR_*
+ * (the same bits as FS_*_FL for these three) and which of them its type
+ * keeps, as Linux's tmpfs getattr; whether it is the root of its mount
+ * (Linux's vfs_statx); and, as Linux's VFS for every file, that the
+ * automount and DAX attributes are known (never set here). */
+#define STATX_ATTR_FROM_FL    (FS_IMMUTABLE_FL | FS_APPEND_FL | FS_NODUMP_FL)
+#define STATX_ATTR_AUTOMOUNT  0x1000
+#define STATX_ATTR_MOUNT_ROOT 0x2000
+#define STATX_ATTR_DAX	      0x200000
 struct stat_attrs {
 	uint64_t attributes, mask;
 };
 
-static void inode_attrs(const struct inode *ip, struct stat_attrs *a)
+static void path_attrs(const struct path *p, struct stat_attrs *a)
 {
-	if (!a || !ip)
+	if (!a)
 		return;
-	a->attributes = __atomic_load_n(&ip->attr_flags, __ATOMIC_RELAXED) & STATX_ATTR_FROM_FL;
-	a->mask = ip->sb->type->attr_flags & STATX_ATTR_FROM_FL;
+	a->mask = STATX_ATTR_AUTOMOUNT | STATX_ATTR_MOUNT_ROOT | STATX_ATTR_DAX;
+	if (!p->inode)
+		return;
+	a->attributes =
+	    __atomic_load_n(&p->inode->attr_flags, __ATOMIC_RELAXED) & STATX_ATTR_FROM_FL;
+	a->mask |= p->inode->sb->type->attr_flags & STATX_ATTR_FROM_FL;
+	if (path_is_mount_root(p))
+		a->attributes |= STATX_ATTR_MOUNT_ROOT;
 }
 
 /* Fills *st (and *a, if not NULL) for the file on fd: 0 or -EBADF. */
@@ -47,7 +59,7 @@ static long fd_stat(int fd, struct uapi_stat *st, struct stat_attrs *a)
 		inode_stat(f->inode, st);
 	else if (f->ops->stat)
 		err = f->ops->stat(f, st);
-	inode_attrs(f->inode, a);
+	path_attrs(&(struct path){f->mnt, f->inode}, a);
 	file_put(f);
 	return err;
 }
@@ -56,7 +68,7 @@ static long stat_at(int dirfd, const char *upath, int flags, struct uapi_stat *s
 		    struct stat_attrs *a)
 {
 	struct upath p;
-	struct inode *ip;
+	struct path found;
 	long err = upath_get_flags(dirfd, upath, flags, &p);
 
 	if (err)
@@ -66,14 +78,14 @@ static long stat_at(int dirfd, const char *upath, int flags, struct uapi_stat *s
 		upath_put(&p);
 		return fd_stat(dirfd, st, a);
 	}
-	err = path_lookup_flags(&p.dir, fd_itself ? "." : p.path,
-				lookup_follow_flags(flags & AT_SYMLINK_NOFOLLOW), &ip);
+	err = path_lookup_path(&p.dir, fd_itself ? "." : p.path,
+			       lookup_follow_flags(flags & AT_SYMLINK_NOFOLLOW), &found);
 	upath_put(&p);
 	if (err)
 		return err;
-	inode_stat(ip, st);
-	inode_attrs(ip, a);
-	inode_put(ip);
+	inode_stat(found.inode, st);
+	path_attrs(&found, a);
+	path_put(&found);
 	return 0;
 }
 

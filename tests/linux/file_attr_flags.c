@@ -3,7 +3,8 @@
  * removal with EPERM; append-only (+a) lets a file grow at its end only;
  * the flags in statx's attributes; who may set them (the owner, and
  * CAP_LINUX_IMMUTABLE for +i and +a); EOPNOTSUPP for a flag tmpfs does
- * not keep, ENOTTY on /proc, EBADF on an O_PATH fd.  Runs in /dev/shm or
+ * not keep, ENOTTY on /proc, EBADF on an O_PATH fd; statx's mount-root
+ * attribute.  Runs in /dev/shm or
  * /tmp, whichever is tmpfs; root only. */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -187,6 +188,20 @@ static void test_who(void)
 	unlink(at("r"));
 }
 
+/* Not chattr's, but statx's attributes too: the root of a mount, and
+ * the attributes the VFS always knows (automount, mount root, DAX). */
+static void test_mount_root(void)
+{
+	unsigned long long mask, attrs = statx_attrs("/proc", &mask);
+
+	ok(attrs & 0x2000, "/proc is the root of its mount (STATX_ATTR_MOUNT_ROOT)");
+	ok((mask & 0x203000) == 0x203000, "... every file's mask has automount, mount root, dax");
+	attrs = statx_attrs("/proc/self/status", &mask);
+	ok(!(attrs & 0x2000) && (mask & 0x2000), "/proc/self/status is not a mount root");
+	attrs = statx_attrs(dir, &mask);
+	ok(!(attrs & 0x2000), "nor is the test's directory");
+}
+
 static void test_others(void)
 {
 	int opath = open(at("."), O_PATH), proc = open("/proc/self/status", O_RDONLY);
@@ -218,13 +233,14 @@ int main(void)
 		skip_all("not root");
 	if (!pick_dir())
 		skip_all("neither /dev/shm nor /tmp is tmpfs");
-	plan(53);
+	plan(57);
 	require(mkdir(dir, 0755) == 0, "mkdir");
 	test_immutable();
 	test_append();
 	test_dirs();
 	test_who();
 	test_others();
+	test_mount_root();
 	ok(rmdir(dir) == 0, "clean up");
 	return done();
 }
