@@ -408,6 +408,17 @@ static void dgram_uncork(struct socket *sk)
 
 /* Copies the oldest message out (under sk's lock on entry and exit, which
  * it drops meanwhile); consumes it unless MSG_PEEK.  Its length, or -errno. */
+size_t dgram_first_len(struct socket *sk)
+{
+	size_t len = 0;
+
+	spin_lock(&sk->lock);
+	if (!list_empty(&sk->dgq))
+		len = list_first_entry(&sk->dgq, struct dgram, link)->len;
+	spin_unlock(&sk->lock);
+	return len;
+}
+
 static long dgram_take(struct socket *sk, struct kmsg *m)
 {
 	struct dgram *d = list_first_entry(&sk->dgq, struct dgram, link);

@@ -222,6 +222,7 @@ static const struct file_ops sock_file_ops = {
     .write_iter = sock_file_write,
     .poll = sock_file_poll,
     .stat = sock_file_stat,
+    .ioctl = sock_ioctl,
     .release = sock_file_release,
     .fasync = sock_file_fasync,
 };

@@ -279,6 +279,10 @@ void sock_put(struct socket *sk);
 unsigned long socket_count(void);
 /* The socket behind file f, or NULL if f is not a socket. */
 struct socket *sock_of_file(struct file *f);
+/* ioctl on a socket's file (net/sock_ioctl.c). */
+long sock_ioctl(struct file *f, unsigned long cmd, unsigned long arg);
+/* The length of the next datagram a read would take, 0 if none (dgram.c). */
+size_t dgram_first_len(struct socket *sk);
 /* Wakes everyone waiting on sk or polling it. */
 void sock_wake(struct socket *sk);
 /* Signals sk's O_ASYNC files' owners (POLL_IN, POLL_OUT, POLL_HUP,

@@ -388,7 +388,8 @@ static void fuzz_futex_waitv(void)
 }
 
 /* ioctl: half the time a terminal request (the worker has a pty, fuzz.c)
- * or one every file answers (fs/ioctl.c), with a buffer, an int or a bad
+ * or one every file answers (fs/ioctl.c) or a socket's (net/sock_ioctl.c),
+ * with a buffer, an int or a bad
  * pointer.  TIOCSCTTY and TIOCNOTTY stay out: a worker taking or dropping
  * a terminal could stop or hang up its own group, which is job control
  * working, not a finding; so does FS_IOC_SETFLAGS: an immutable file left
@@ -422,7 +423,12 @@ static void fuzz_ioctl(void)
 					0x40049409 /* FICLONE */,
 					0x4020940d /* FICLONERANGE */,
 					0xc0189436 /* FIDEDUPERANGE */,
-					0x80086601 /* FS_IOC_GETFLAGS */};
+					0x80086601 /* FS_IOC_GETFLAGS */,
+					0x8910 /* SIOCGIFNAME */,
+					0x8913 /* SIOCGIFFLAGS */,
+					0x8914 /* SIOCSIFFLAGS */,
+					0x8921 /* SIOCGIFMTU */,
+					0x8933 /* SIOCGIFINDEX */};
 	long req = one_in(2) ? PICK(requests) : arg_value('i');
 	long arg = one_in(4) ? arg_value('i') : one_in(8) ? any_pointer() : buffer_pointer();
 
