@@ -387,14 +387,13 @@ static void fuzz_futex_waitv(void)
 	remember(raw_syscall(__NR_futex_waitv, a));
 }
 
-/* ioctl: half the time a terminal request (the worker has a pty, fuzz.c)
- * or one every file answers (fs/ioctl.c) or a socket's (net/sock_ioctl.c),
- * with a buffer, an int or a bad
- * pointer.  TIOCSCTTY and TIOCNOTTY stay out: a worker taking or dropping
- * a terminal could stop or hang up its own group, which is job control
- * working, not a finding; so does FS_IOC_SETFLAGS: an immutable file left
- * in the worker's directory could not be removed after it
- * (file_attr_flags tests it). */
+/* ioctl: half the time a terminal request (the worker has a pty, fuzz.c),
+ * one every file answers (fs/ioctl.c) or a socket's (net/sock_ioctl.c),
+ * with a buffer, an int or a bad pointer.  TIOCSCTTY and TIOCNOTTY stay
+ * out: a worker taking or dropping a terminal could stop or hang up its
+ * own group, which is job control working, not a finding; so does
+ * FS_IOC_SETFLAGS: an immutable file left in the worker's directory could
+ * not be removed after it (file_attr_flags tests it). */
 static void fuzz_ioctl(void)
 {
 	static const long requests[] = {0x5401 /* TCGETS */,
