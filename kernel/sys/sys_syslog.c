@@ -2,8 +2,9 @@
  * syslog(2) (glibc's klogctl): reading and clearing the kernel log
  * (lib/klog.h), as busybox dmesg does, and the console's level (which
  * messages printk shows: lib/printk.h), also /proc/sys/kernel/printk.
- * The blocking read (action 2) is not offered: EINVAL, the same as an
- * unknown action.  As Linux with
+ * The blocking read (action 2) is not offered: after Linux's checks of
+ * its arguments (EINVAL for a NULL buffer or a negative length, 0 for
+ * length 0), EINVAL, the same as an unknown action.  As Linux with
  * dmesg_restrict 0 (its default), anyone may read the whole log and its
  * size; every other action needs CAP_SYSLOG or CAP_SYS_ADMIN (EPERM,
  * before any other check).
@@ -65,6 +66,8 @@ SYSCALL_DEFINE3(syslog, int, type, char *, ubuf, int, len)
 	case SYSLOG_ACTION_CLOSE:
 	case SYSLOG_ACTION_OPEN:
 		return 0;
+	case SYSLOG_ACTION_READ:
+		return !ubuf || len < 0 ? -EINVAL : len == 0 ? 0 : -EINVAL;
 	case SYSLOG_ACTION_READ_ALL:
 		return read_log(ubuf, len, false);
 	case SYSLOG_ACTION_READ_CLEAR:

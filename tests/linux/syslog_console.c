@@ -2,8 +2,9 @@
  * (console level, default message level, lowest console level, default
  * console level), syslog's CONSOLE_LEVEL (1..8, raised to the lowest),
  * CONSOLE_OFF (the lowest, the old level kept) and CONSOLE_ON (the kept
- * level back, once), and the file's writes (the first values given).
- * Root only; the levels are put back as they were. */
+ * level back, once), the file's writes (the first values given), and
+ * READ's argument checks.  Root only; the levels are put back as they
+ * were. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -71,6 +72,16 @@ static void test_syslog(void)
 	is_int(console_level(), 4, "CONSOLE_LEVEL after OFF forgets the kept level");
 }
 
+/* READ (2), which blocks for new messages: Linux's argument checks first. */
+static void test_read(void)
+{
+	char buf[8];
+
+	is_errno(klogctl(2, NULL, 8), EINVAL, "READ with a NULL buffer: EINVAL");
+	is_errno(klogctl(2, buf, -1), EINVAL, "READ with a negative length: EINVAL");
+	is_int(klogctl(2, buf, 0), 0, "READ of 0 bytes: 0, without waiting");
+}
+
 static void test_file(void)
 {
 	int v[4];
@@ -91,9 +102,10 @@ int main(void)
 		skip_all("not root");
 	if (read_text(PRINTK, saved, sizeof saved) <= 0)
 		skip_all("no " PRINTK);
-	plan(22);
+	plan(25);
 	test_syslog();
 	test_file();
+	test_read();
 	ok(write_printk(saved) > 0, "the levels put back");
 	return done();
 }
