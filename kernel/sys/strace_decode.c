@@ -326,6 +326,9 @@ static void put_call(struct out *o, uint64_t nr, const uint64_t args[6])
 	}
 	put(o, "%s(", names[nr]);
 	for (int i = 0; i < ps->n; i++) {
+		if (nr == __NR_syscall_indirect && !strcmp(ps->p[i].name, "queue") &&
+		    !(args[0] & SYSIND_ASYNC))
+			break; /* read only with SYSIND_ASYNC, as the call reads it */
 		put(o, i ? ", " : "");
 		put_arg(o, nr, &ps->p[i], args[i], i < 5 ? args[i + 1] : 0);
 		if (kind_of(nr, ps->p[i].name) == K_CALL)
