@@ -2,7 +2,8 @@
  * io_uring inside the kernel: a ring (the file's state) and a request
  * (one SQE on its way to its CQE).  io_uring.c has the rings, setup and
  * enter; io_uring_op.c the opcodes and how a request is issued, linked
- * and cancelled; io_uring_register.c the registered buffers, files and
+ * and cancelled; io_uring_prep.c the preparation of the opcodes that are
+ * a system call; io_uring_register.c the registered buffers, files and
  * eventfd.  docs/async.md.
  */
 #ifndef ASYNC_IO_URING_INT_H
@@ -117,6 +118,27 @@ void io_fail_chain(struct io_req *head);
 void io_cancel_all(struct io_ring *ring);
 /* The opcodes implemented, for REGISTER_PROBE. */
 bool io_op_supported(unsigned int op);
+
+/* io_uring_prep.c: the "syscall" opcodes' preparation (req->nr and
+ * req->args from the SQE), 0 or the -errno its CQE carries. */
+int io_prep_nop(struct io_req *req);
+int io_prep_read(struct io_req *req);
+int io_prep_write(struct io_req *req);
+int io_prep_read_fixed(struct io_req *req);
+int io_prep_write_fixed(struct io_req *req);
+int io_prep_readv(struct io_req *req);
+int io_prep_writev(struct io_req *req);
+int io_prep_fsync(struct io_req *req);
+int io_prep_sendmsg(struct io_req *req);
+int io_prep_recvmsg(struct io_req *req);
+int io_prep_send(struct io_req *req);
+int io_prep_recv(struct io_req *req);
+int io_prep_accept(struct io_req *req);
+int io_prep_connect(struct io_req *req);
+int io_prep_openat(struct io_req *req);
+int io_prep_close(struct io_req *req);
+int io_prep_statx(struct io_req *req);
+int io_prep_socket(struct io_req *req);
 
 /* io_uring_register.c */
 void io_unregister_all(struct io_ring *ring);

@@ -20,7 +20,6 @@
 #include "sched/sched.h"
 #include "sys/dispatch.h"
 #include <uapi/errno.h>
-#include <uapi/syscalls.h>
 
 #define SQE_FLAGS_KNOWN                                                                            \
 	(IOSQE_FIXED_FILE | IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_ASYNC |                      \
@@ -48,209 +47,6 @@ static const struct io_op *op_of(const struct io_req *req);
 static struct io_req *req_of(struct async_req *ar)
 {
 	return container_of(ar, struct io_req, ar);
-}
-
-/* ---- preparation: SQE fields to system-call arguments ---- */
-
-static void set_call(struct io_req *req, int nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-		     uint64_t a4, uint64_t a5)
-{
-	req->nr = nr;
-	req->args[0] = a0, req->args[1] = a1, req->args[2] = a2;
-	req->args[3] = a3, req->args[4] = a4, req->args[5] = a5;
-}
-
-static int prep_nop(struct io_req *req)
-{
-	(void)req;
-	return 0;
-}
-
-/* READ/WRITE: offset -1 is the file position (IORING_FEAT_RW_CUR_POS). */
-static int prep_rw(struct io_req *req, bool write)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-
-	if (s->rw_flags)
-		return -EOPNOTSUPP; /* RWF_* on a plain buffer: docs/async.md */
-	if (s->off == UINT64_MAX)
-		set_call(req, write ? __NR_write : __NR_read, (uint64_t)s->fd, s->addr, s->len, 0,
-			 0, 0);
-	else
-		set_call(req, write ? __NR_pwrite64 : __NR_pread64, (uint64_t)s->fd, s->addr,
-			 s->len, s->off, 0, 0);
-	return 0;
-}
-
-static int prep_read(struct io_req *req)
-{
-	return prep_rw(req, false);
-}
-
-static int prep_write(struct io_req *req)
-{
-	return prep_rw(req, true);
-}
-
-/* READ_FIXED/WRITE_FIXED: the range must lie in registered buffer
- * buf_index (-EFAULT otherwise, as Linux's io_import_fixed). */
-static int prep_fixed(struct io_req *req, bool write)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-	struct io_ring *ring = req->ring;
-	const struct io_buf *b;
-
-	if (s->buf_index >= ring->nbufs)
-		return -EFAULT;
-	b = &ring->bufs[s->buf_index];
-	if (s->addr < b->addr || s->addr + s->len < s->addr || s->addr + s->len > b->addr + b->len)
-		return -EFAULT;
-	return prep_rw(req, write);
-}
-
-static int prep_read_fixed(struct io_req *req)
-{
-	return prep_fixed(req, false);
-}
-
-static int prep_write_fixed(struct io_req *req)
-{
-	return prep_fixed(req, true);
-}
-
-/* READV/WRITEV through preadv2/pwritev2, whose offset -1 is the position
- * and which take the RWF_* flags. */
-static int prep_rwv(struct io_req *req, bool write)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-
-	set_call(req, write ? __NR_pwritev2 : __NR_preadv2, (uint64_t)s->fd, s->addr, s->len,
-		 s->off, 0, s->rw_flags);
-	return 0;
-}
-
-static int prep_readv(struct io_req *req)
-{
-	return prep_rwv(req, false);
-}
-
-static int prep_writev(struct io_req *req)
-{
-	return prep_rwv(req, true);
-}
-
-static int prep_fsync(struct io_req *req)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-
-	if (s->fsync_flags & ~IORING_FSYNC_DATASYNC)
-		return -EINVAL;
-	set_call(req, s->fsync_flags ? __NR_fdatasync : __NR_fsync, (uint64_t)s->fd, 0, 0, 0, 0, 0);
-	return 0;
-}
-
-static int prep_sendmsg(struct io_req *req)
-{
-	set_call(req, __NR_sendmsg, (uint64_t)req->sqe.fd, req->sqe.addr, req->sqe.msg_flags, 0, 0,
-		 0);
-	return 0;
-}
-
-static int prep_recvmsg(struct io_req *req)
-{
-	set_call(req, __NR_recvmsg, (uint64_t)req->sqe.fd, req->sqe.addr, req->sqe.msg_flags, 0, 0,
-		 0);
-	return 0;
-}
-
-static int prep_send(struct io_req *req)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-
-	set_call(req, __NR_sendto, (uint64_t)s->fd, s->addr, s->len, s->msg_flags, 0, 0);
-	return 0;
-}
-
-static int prep_recv(struct io_req *req)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-
-	set_call(req, __NR_recvfrom, (uint64_t)s->fd, s->addr, s->len, s->msg_flags, 0, 0);
-	return 0;
-}
-
-/* ACCEPT: addr and addr2 (the length's address) as accept4's; multishot
- * and direct descriptors are not taken (docs/async.md). */
-static int prep_accept(struct io_req *req)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-
-	if (s->len || s->buf_index || s->ioprio || s->file_index)
-		return -EINVAL;
-	set_call(req, __NR_accept4, (uint64_t)s->fd, s->addr, s->addr2, s->accept_flags, 0, 0);
-	return 0;
-}
-
-static int prep_connect(struct io_req *req)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-
-	if (s->len || s->buf_index || s->rw_flags)
-		return -EINVAL;
-	set_call(req, __NR_connect, (uint64_t)s->fd, s->addr, s->addr2, 0, 0, 0);
-	return 0;
-}
-
-/* OPENAT: fd is the directory, addr the path, len the mode. */
-static int prep_openat(struct io_req *req)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-
-	if (s->buf_index || s->file_index)
-		return -EINVAL;
-	set_call(req, __NR_openat, (uint64_t)(int64_t)s->fd, s->addr, s->open_flags, s->len, 0, 0);
-	return 0;
-}
-
-/* CLOSE: not of an io_uring fd (Linux's EBADF). */
-static int prep_close(struct io_req *req)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-	struct file *f;
-
-	if (s->off || s->addr || s->len || s->rw_flags || s->buf_index || s->file_index)
-		return -EINVAL;
-	if ((f = files_lookup(current()->files, s->fd))) {
-		bool ring = io_ring_of(f) != NULL;
-		file_put(f);
-		if (ring)
-			return -EBADF;
-	}
-	set_call(req, __NR_close, (uint64_t)s->fd, 0, 0, 0, 0, 0);
-	return 0;
-}
-
-/* STATX: fd the directory, addr the path, len the mask, addr2 the buffer. */
-static int prep_statx(struct io_req *req)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-
-	if (s->buf_index || s->file_index)
-		return -EINVAL;
-	set_call(req, __NR_statx, (uint64_t)(int64_t)s->fd, s->addr, s->statx_flags, s->len,
-		 s->addr2, 0);
-	return 0;
-}
-
-/* SOCKET: fd the domain, off the type, len the protocol. */
-static int prep_socket(struct io_req *req)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-
-	if (s->addr || s->rw_flags || s->buf_index || s->file_index)
-		return -EINVAL;
-	set_call(req, __NR_socket, (uint64_t)s->fd, s->off, s->len, 0, 0, 0);
-	return 0;
 }
 
 /* ---- ops with a run of their own ---- */
@@ -434,30 +230,30 @@ static long run_timeout_remove(struct io_req *req)
 /* ---- the table ---- */
 
 static const struct io_op ops[IORING_OP_LAST] = {
-    [IORING_OP_NOP] = {HOW_INLINE, false, false, prep_nop, run_nop, NULL},
-    [IORING_OP_READV] = {HOW_NOWAIT, true, true, prep_readv, NULL, NULL},
-    [IORING_OP_WRITEV] = {HOW_NOWAIT, true, true, prep_writev, NULL, NULL},
-    [IORING_OP_FSYNC] = {HOW_PUNT, true, false, prep_fsync, NULL, NULL},
-    [IORING_OP_READ_FIXED] = {HOW_NOWAIT, true, true, prep_read_fixed, NULL, NULL},
-    [IORING_OP_WRITE_FIXED] = {HOW_NOWAIT, true, true, prep_write_fixed, NULL, NULL},
+    [IORING_OP_NOP] = {HOW_INLINE, false, false, io_prep_nop, run_nop, NULL},
+    [IORING_OP_READV] = {HOW_NOWAIT, true, true, io_prep_readv, NULL, NULL},
+    [IORING_OP_WRITEV] = {HOW_NOWAIT, true, true, io_prep_writev, NULL, NULL},
+    [IORING_OP_FSYNC] = {HOW_PUNT, true, false, io_prep_fsync, NULL, NULL},
+    [IORING_OP_READ_FIXED] = {HOW_NOWAIT, true, true, io_prep_read_fixed, NULL, NULL},
+    [IORING_OP_WRITE_FIXED] = {HOW_NOWAIT, true, true, io_prep_write_fixed, NULL, NULL},
     [IORING_OP_POLL_ADD] = {HOW_NOWAIT, true, false, prep_poll, run_poll, attempt_poll},
     [IORING_OP_POLL_REMOVE] = {HOW_INLINE, false, false, prep_poll_remove, run_poll_remove, NULL},
-    [IORING_OP_SENDMSG] = {HOW_NOWAIT, true, false, prep_sendmsg, NULL, NULL},
-    [IORING_OP_RECVMSG] = {HOW_NOWAIT, true, false, prep_recvmsg, NULL, NULL},
+    [IORING_OP_SENDMSG] = {HOW_NOWAIT, true, false, io_prep_sendmsg, NULL, NULL},
+    [IORING_OP_RECVMSG] = {HOW_NOWAIT, true, false, io_prep_recvmsg, NULL, NULL},
     [IORING_OP_TIMEOUT] = {HOW_PUNT, false, false, prep_timeout, run_timeout, NULL},
     [IORING_OP_TIMEOUT_REMOVE] = {HOW_INLINE, false, false, prep_timeout_remove, run_timeout_remove,
 				  NULL},
-    [IORING_OP_ACCEPT] = {HOW_NOWAIT, true, false, prep_accept, NULL, NULL},
+    [IORING_OP_ACCEPT] = {HOW_NOWAIT, true, false, io_prep_accept, NULL, NULL},
     [IORING_OP_ASYNC_CANCEL] = {HOW_INLINE, false, false, prep_cancel, run_cancel, NULL},
-    [IORING_OP_CONNECT] = {HOW_PUNT, true, false, prep_connect, NULL, NULL},
-    [IORING_OP_OPENAT] = {HOW_PUNT, false, false, prep_openat, NULL, NULL},
-    [IORING_OP_CLOSE] = {HOW_INLINE, false, false, prep_close, NULL, NULL},
-    [IORING_OP_STATX] = {HOW_PUNT, false, false, prep_statx, NULL, NULL},
-    [IORING_OP_READ] = {HOW_NOWAIT, true, true, prep_read, NULL, NULL},
-    [IORING_OP_WRITE] = {HOW_NOWAIT, true, true, prep_write, NULL, NULL},
-    [IORING_OP_SEND] = {HOW_NOWAIT, true, false, prep_send, NULL, NULL},
-    [IORING_OP_RECV] = {HOW_NOWAIT, true, false, prep_recv, NULL, NULL},
-    [IORING_OP_SOCKET] = {HOW_INLINE, false, false, prep_socket, NULL, NULL},
+    [IORING_OP_CONNECT] = {HOW_PUNT, true, false, io_prep_connect, NULL, NULL},
+    [IORING_OP_OPENAT] = {HOW_PUNT, false, false, io_prep_openat, NULL, NULL},
+    [IORING_OP_CLOSE] = {HOW_INLINE, false, false, io_prep_close, NULL, NULL},
+    [IORING_OP_STATX] = {HOW_PUNT, false, false, io_prep_statx, NULL, NULL},
+    [IORING_OP_READ] = {HOW_NOWAIT, true, true, io_prep_read, NULL, NULL},
+    [IORING_OP_WRITE] = {HOW_NOWAIT, true, true, io_prep_write, NULL, NULL},
+    [IORING_OP_SEND] = {HOW_NOWAIT, true, false, io_prep_send, NULL, NULL},
+    [IORING_OP_RECV] = {HOW_NOWAIT, true, false, io_prep_recv, NULL, NULL},
+    [IORING_OP_SOCKET] = {HOW_INLINE, false, false, io_prep_socket, NULL, NULL},
 };
 
 static const struct io_op *op_of(const struct io_req *req)

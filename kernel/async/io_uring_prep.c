@@ -1,0 +1,214 @@
+/*
+ * io_uring's "syscall" opcodes prepared: each prep_ function checks its
+ * SQE's fields (Linux's EINVAL for those the op does not take) and turns
+ * them into the system call and arguments the request runs (req->nr,
+ * req->args).  The ops with a run function of their own prepare beside
+ * it in io_uring_op.c, which has the table.  docs/async.md.
+ */
+#include "async/io_uring_int.h"
+#include "fd/fdtable.h"
+#include "fs/file.h"
+#include "proc/task.h"
+#include <uapi/errno.h>
+#include <uapi/syscalls.h>
+
+static void set_call(struct io_req *req, int nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		     uint64_t a4, uint64_t a5)
+{
+	req->nr = nr;
+	req->args[0] = a0, req->args[1] = a1, req->args[2] = a2;
+	req->args[3] = a3, req->args[4] = a4, req->args[5] = a5;
+}
+
+int io_prep_nop(struct io_req *req)
+{
+	(void)req;
+	return 0;
+}
+
+/* READ/WRITE: offset -1 is the file position (IORING_FEAT_RW_CUR_POS). */
+static int prep_rw(struct io_req *req, bool write)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->rw_flags)
+		return -EOPNOTSUPP; /* RWF_* on a plain buffer: docs/async.md */
+	if (s->off == UINT64_MAX)
+		set_call(req, write ? __NR_write : __NR_read, (uint64_t)s->fd, s->addr, s->len, 0,
+			 0, 0);
+	else
+		set_call(req, write ? __NR_pwrite64 : __NR_pread64, (uint64_t)s->fd, s->addr,
+			 s->len, s->off, 0, 0);
+	return 0;
+}
+
+int io_prep_read(struct io_req *req)
+{
+	return prep_rw(req, false);
+}
+
+int io_prep_write(struct io_req *req)
+{
+	return prep_rw(req, true);
+}
+
+/* READ_FIXED/WRITE_FIXED: the range must lie in registered buffer
+ * buf_index (-EFAULT otherwise, as Linux's io_import_fixed). */
+static int prep_fixed(struct io_req *req, bool write)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+	struct io_ring *ring = req->ring;
+	const struct io_buf *b;
+
+	if (s->buf_index >= ring->nbufs)
+		return -EFAULT;
+	b = &ring->bufs[s->buf_index];
+	if (s->addr < b->addr || s->addr + s->len < s->addr || s->addr + s->len > b->addr + b->len)
+		return -EFAULT;
+	return prep_rw(req, write);
+}
+
+int io_prep_read_fixed(struct io_req *req)
+{
+	return prep_fixed(req, false);
+}
+
+int io_prep_write_fixed(struct io_req *req)
+{
+	return prep_fixed(req, true);
+}
+
+/* READV/WRITEV through preadv2/pwritev2, whose offset -1 is the position
+ * and which take the RWF_* flags. */
+static int prep_rwv(struct io_req *req, bool write)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	set_call(req, write ? __NR_pwritev2 : __NR_preadv2, (uint64_t)s->fd, s->addr, s->len,
+		 s->off, 0, s->rw_flags);
+	return 0;
+}
+
+int io_prep_readv(struct io_req *req)
+{
+	return prep_rwv(req, false);
+}
+
+int io_prep_writev(struct io_req *req)
+{
+	return prep_rwv(req, true);
+}
+
+int io_prep_fsync(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->fsync_flags & ~IORING_FSYNC_DATASYNC)
+		return -EINVAL;
+	set_call(req, s->fsync_flags ? __NR_fdatasync : __NR_fsync, (uint64_t)s->fd, 0, 0, 0, 0, 0);
+	return 0;
+}
+
+int io_prep_sendmsg(struct io_req *req)
+{
+	set_call(req, __NR_sendmsg, (uint64_t)req->sqe.fd, req->sqe.addr, req->sqe.msg_flags, 0, 0,
+		 0);
+	return 0;
+}
+
+int io_prep_recvmsg(struct io_req *req)
+{
+	set_call(req, __NR_recvmsg, (uint64_t)req->sqe.fd, req->sqe.addr, req->sqe.msg_flags, 0, 0,
+		 0);
+	return 0;
+}
+
+int io_prep_send(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	set_call(req, __NR_sendto, (uint64_t)s->fd, s->addr, s->len, s->msg_flags, 0, 0);
+	return 0;
+}
+
+int io_prep_recv(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	set_call(req, __NR_recvfrom, (uint64_t)s->fd, s->addr, s->len, s->msg_flags, 0, 0);
+	return 0;
+}
+
+/* ACCEPT: addr and addr2 (the length's address) as accept4's; multishot
+ * and direct descriptors are not taken (docs/async.md). */
+int io_prep_accept(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->len || s->buf_index || s->ioprio || s->file_index)
+		return -EINVAL;
+	set_call(req, __NR_accept4, (uint64_t)s->fd, s->addr, s->addr2, s->accept_flags, 0, 0);
+	return 0;
+}
+
+int io_prep_connect(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->len || s->buf_index || s->rw_flags)
+		return -EINVAL;
+	set_call(req, __NR_connect, (uint64_t)s->fd, s->addr, s->addr2, 0, 0, 0);
+	return 0;
+}
+
+/* OPENAT: fd is the directory, addr the path, len the mode. */
+int io_prep_openat(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->buf_index || s->file_index)
+		return -EINVAL;
+	set_call(req, __NR_openat, (uint64_t)(int64_t)s->fd, s->addr, s->open_flags, s->len, 0, 0);
+	return 0;
+}
+
+/* CLOSE: not of an io_uring fd (Linux's EBADF). */
+int io_prep_close(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+	struct file *f;
+
+	if (s->off || s->addr || s->len || s->rw_flags || s->buf_index || s->file_index)
+		return -EINVAL;
+	if ((f = files_lookup(current()->files, s->fd))) {
+		bool ring = io_ring_of(f) != NULL;
+		file_put(f);
+		if (ring)
+			return -EBADF;
+	}
+	set_call(req, __NR_close, (uint64_t)s->fd, 0, 0, 0, 0, 0);
+	return 0;
+}
+
+/* STATX: fd the directory, addr the path, len the mask, addr2 the buffer. */
+int io_prep_statx(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->buf_index || s->file_index)
+		return -EINVAL;
+	set_call(req, __NR_statx, (uint64_t)(int64_t)s->fd, s->addr, s->statx_flags, s->len,
+		 s->addr2, 0);
+	return 0;
+}
+
+/* SOCKET: fd the domain, off the type, len the protocol. */
+int io_prep_socket(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->addr || s->rw_flags || s->buf_index || s->file_index)
+		return -EINVAL;
+	set_call(req, __NR_socket, (uint64_t)s->fd, s->off, s->len, 0, 0, 0);
+	return 0;
+}
