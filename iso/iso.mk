@@ -31,12 +31,13 @@ endef
 # user/bench in /bench, the musl programs of tests/linux in /linux (those of
 # LINUX_GUEST_SKIP in /linux/pending), two symbolic links, an empty /tmp and
 # /dev (the kernel adds the device nodes), the homes /root and /home/user,
-# the dynamic tests' libraries in /linux/dynlib and the libcs in /lib.
+# the dynamic tests' libraries in /linux/dynlib, the libcs in /lib, and
+# e2fsprogs' mke2fs (before busybox, whose applet would take its name).
 # iso/pack-initrd packs it: root's, but for the owners and modes of iso/owners.
 ROOTFS_FILES := $(shell find iso/rootfs -type f)
 $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PROGS) \
 		$(LINUX_PROGS) $(EXT2_IMAGES) $(DYNLIB_FILES) $(DYN_SYSTEM_LIBS) iso/iso.mk $(LINUX_SKIP_FILE) \
-		$(BUSYBOX_FILES) $(BASH_STATIC) iso/owners iso/pack-initrd
+		$(BUSYBOX_FILES) $(BASH_STATIC) $(E2FS_FILES) iso/owners iso/pack-initrd
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/tests \
 		$(BUILD)/initrd/bench $(BUILD)/initrd/linux/pending $(BUILD)/initrd/tmp \
 		$(BUILD)/initrd/dev $(BUILD)/initrd/root $(BUILD)/initrd/home/user
@@ -49,6 +50,7 @@ $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PRO
 	@# Symbolic links the cpio loader recreates (test vfs_initrd).
 	ln -s motd $(BUILD)/initrd/etc/motd.link
 	ln -s /bin/sh $(BUILD)/initrd/bin/sh-link
+	$(call install_e2fsprogs,$(BUILD)/initrd)
 	$(call install_busybox,$(BUILD)/initrd)
 	$(call install_bash_static,$(BUILD)/initrd)
 	@# Debug info stays in build/user and build/linux (for gdb); the guest
@@ -69,6 +71,7 @@ $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PRO
 INITRD_BOOT := $(BUILD)/initrd-boot.cpio
 $(INITRD_BOOT): $(INITRD)
 	iso/pack-initrd $(BUILD)/initrd ! -path './linux/*' ! -path ./bin/bash-static \
+		! -path ./sbin/mke2fs ! -path './sbin/mkfs.ext*' \
 		! -path './lib/*' ! -path './lib64/*' > $@
 
 # make_iso ISO,FLAVOUR,CMDLINE[,INITRD]: the initrd is $(INITRD) unless given.
