@@ -55,25 +55,31 @@ static long rw_block(struct block_device *bdev, uint64_t pos, struct iov_iter *i
 	return done ? (long)done : -EFAULT;
 }
 
-#define RA_BLOCKS 32 /* a sequential reader's window: 128 KiB of 4 KiB blocks */
+/* The most blocks one read brings in ahead of its copy (2 MiB of 4 KiB
+ * blocks): a window set huge by BLKRASET is cut to it. */
+#define RA_MAX_BLOCKS 512
 
 /*
  * Before a read of [pos, pos + len): the blocks it covers are read in as
  * few bios as they can be when the first is not cached, and a reader that
- * goes on where the last read ended gets RA_BLOCKS ahead (Linux's
- * readahead, in small: one window, no state per file).
+ * goes on where the last read ended gets the disk's readahead window
+ * ahead (ra_pages: Linux's readahead, in small: one window, no state per
+ * file).
  */
 static void read_ahead(struct block_device *bdev, uint64_t pos, size_t len)
 {
 	uint32_t bs = __atomic_load_n(&bdev->blocksize, __ATOMIC_RELAXED);
 	uint64_t first = pos / bs, last = (pos + len - 1) / bs;
 	uint64_t n = last - first + 1;
+	uint64_t ra = __atomic_load_n(&bdev->disk->ra_pages, __ATOMIC_RELAXED);
+	/* in blocks, bs <= PAGE_SIZE; cut below with the rest */
+	uint64_t window = ra >= RA_MAX_BLOCKS ? RA_MAX_BLOCKS : ra * (PAGE_SIZE / bs);
 
-	if (__atomic_load_n(&bdev->ra_next, __ATOMIC_RELAXED) == first && n < RA_BLOCKS)
-		n = RA_BLOCKS;
+	if (__atomic_load_n(&bdev->ra_next, __ATOMIC_RELAXED) == first && n < window)
+		n = window;
 	__atomic_store_n(&bdev->ra_next, last + 1, __ATOMIC_RELAXED);
 	if (n > 1 && !bcache_cached(bdev, first))
-		bcache_readahead(bdev, first, n > RA_BLOCKS ? RA_BLOCKS : n);
+		bcache_readahead(bdev, first, n > RA_MAX_BLOCKS ? RA_MAX_BLOCKS : n);
 }
 
 /* The transfer at *pos, clipped at the device's end: bytes moved, or the
@@ -152,6 +158,18 @@ static long bdev_set_ro(struct block_device *bdev, unsigned long arg)
 	return 0;
 }
 
+/* BLKRASET: the disk's readahead from 512-byte sectors (rounded down to
+ * pages, as Linux's; a partition's is its disk's). */
+static long bdev_set_ra(struct block_device *bdev, unsigned long sectors)
+{
+	if (!capable(CAP_SYS_ADMIN))
+		return -EACCES;
+	__atomic_store_n(&bdev->disk->ra_pages, sectors * SECTOR_SIZE / PAGE_SIZE,
+			 __ATOMIC_RELAXED);
+	disk_sysfs_update(bdev->disk);
+	return 0;
+}
+
 /* BLKBSZSET: a power of two from the logical block size to a page. */
 static long bdev_set_blocksize(struct block_device *bdev, unsigned long arg)
 {
@@ -197,6 +215,15 @@ static long bdev_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
 		bcache_sync(bdev);
 		bcache_invalidate_bdev(bdev);
 		return 0;
+	case BLKRASET:
+	case BLKFRASET:
+		return bdev_set_ra(bdev, arg);
+	case BLKRAGET:
+	case BLKFRAGET:
+		if (!arg)
+			return -EINVAL;
+		return put_u64(arg, __atomic_load_n(&d->ra_pages, __ATOMIC_RELAXED) * PAGE_SIZE /
+					SECTOR_SIZE);
 	case BLKRRPART:
 		if (!capable(CAP_SYS_ADMIN))
 			return -EACCES;

@@ -136,6 +136,7 @@ struct disk_ops {
 
 #define DISK_NAME_LEN  16
 #define DISK_MAX_PARTS 16 /* minors per disk, the whole disk included (virtio-blk's) */
+#define DISK_RA_PAGES  32 /* 128 KiB of readahead, Linux's VM_READAHEAD_PAGES */
 
 /*
  * A disk.  The driver sets the fields above the line before disk_add;
@@ -156,6 +157,10 @@ struct gendisk {
 	uint32_t lbsize;   /* logical block size: 512..4096, a power of two */
 	bool ro;	   /* read-only (a device that refuses writes, BLKROSET) */
 	bool flush_ok;	   /* the driver handles BIO_FLUSH (a write cache) */
+	/* Readahead of a sequential reader, in pages (Linux's bdi ra_pages:
+	 * BLKRASET, queue/read_ahead_kb); 0 reads only what is asked.
+	 * Atomic. */
+	uint64_t ra_pages;
 	const struct disk_ops *ops;
 	void *priv; /* the driver's; constant */
 	/* ---- the layer's ---- */

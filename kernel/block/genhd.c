@@ -67,6 +67,7 @@ struct gendisk *disk_alloc(void)
 		return NULL;
 	d->refcount = 1;
 	d->lbsize = SECTOR_SIZE;
+	d->ra_pages = DISK_RA_PAGES;
 	d->minors = 1;
 	spin_init(&d->lock, "disk");
 	wait_queue_init(&d->drain_wq, "disk_drain");

@@ -3,7 +3,8 @@
  * sectors are a file's bytes, and /dev/loop-control, which makes and
  * removes them.  Linux's drivers/block/loop.c ABI: LOOP_SET_FD,
  * LOOP_CONFIGURE, LOOP_CLR_FD (deferred to the last close, as Linux's
- * autoclear), LOOP_{GET,SET}_STATUS64, LOOP_SET_CAPACITY, LOOP_CTL_*.
+ * autoclear), LOOP_{GET,SET}_STATUS64, LOOP_CHANGE_FD, LOOP_SET_CAPACITY,
+ * LOOP_CTL_*, and a bound device's /sys/block/loopN/loop attributes.
  * The I/O runs in the submitter's context, synchronously, through the
  * backing file's inode (a regular file) or its read/write (a disk).
  */
@@ -12,6 +13,7 @@
 #include "block/loop.h"
 #include "fd/fdtable.h"
 #include "fs/file.h"
+#include "fs/sysfs/sysfs.h"
 #include "fs/inode.h"
 #include "fs/vfs.h"
 #include "lib/iov_iter.h"
@@ -171,6 +173,59 @@ static void loop_partscan(struct loop_device *lo)
 }
 
 /*
+ * /sys/block/loopN/loop while lo is bound (Linux's loop_attribute_group):
+ * backing_file (its path when the attributes were last written: at the
+ * bind, LOOP_CHANGE_FD, a status change; Linux's shows the path at each
+ * read), offset, sizelimit, and the flags autoclear, partscan and dio, one
+ * value a line.  Rewritten after each change under loop_lock.
+ */
+static void loop_sysfs_attr(struct loop_device *lo, const char *attr, const char *fmt,
+			    unsigned long v)
+{
+	char path[48], text[24];
+
+	snprintk(path, sizeof path, "block/loop%u/loop/%s", lo->number, attr);
+	snprintk(text, sizeof text, fmt, v);
+	sysfs_dyn_set(path, text);
+}
+
+static void loop_sysfs_update(struct loop_device *lo)
+{
+	char path[48], *buf = kmalloc(PATH_MAX);
+	size_t len;
+
+	snprintk(path, sizeof path, "block/loop%u/loop", lo->number);
+	if (!buf || sysfs_dyn_mkdir(path)) {
+		kfree(buf);
+		printk("loop: cannot make /sys/%s\n", path);
+		return;
+	}
+	if (file_path_text(lo->backing, buf))
+		buf[0] = '\0';
+	len = strlen(buf);
+	if (len + 2 <= PATH_MAX) { /* Linux's "%s\n" */
+		buf[len] = '\n';
+		buf[len + 1] = '\0';
+	}
+	strlcpy(path + strlen(path), "/backing_file", sizeof path - strlen(path));
+	sysfs_dyn_set(path, buf);
+	kfree(buf);
+	loop_sysfs_attr(lo, "offset", "%lu\n", lo->offset);
+	loop_sysfs_attr(lo, "sizelimit", "%lu\n", lo->sizelimit);
+	loop_sysfs_attr(lo, "autoclear", "%lu\n", !!(lo->flags & LO_FLAGS_AUTOCLEAR));
+	loop_sysfs_attr(lo, "partscan", "%lu\n", !!(lo->flags & LO_FLAGS_PARTSCAN));
+	loop_sysfs_attr(lo, "dio", "%lu\n", !!(lo->flags & LO_FLAGS_DIRECT_IO));
+}
+
+static void loop_sysfs_remove(struct loop_device *lo)
+{
+	char path[48];
+
+	snprintk(path, sizeof path, "block/loop%u/loop", lo->number);
+	sysfs_dyn_remove(path);
+}
+
+/*
  * Binds lo to the open file fd with the settings of info (NULL: none) and
  * the block size bs (0: 512).  -EBUSY when bound, -EBADF, -EINVAL.
  */
@@ -203,6 +258,7 @@ static long loop_bind(struct loop_device *lo, int fd, const struct loop_info64 *
 	loop_set_ro(lo);
 	disk_set_capacity(lo->disk, loop_sectors(lo, f));
 	loop_partscan(lo);
+	loop_sysfs_update(lo);
 	return 0;
 }
 
@@ -219,6 +275,7 @@ static struct file *loop_unbind(struct loop_device *lo)
 {
 	struct file *f;
 
+	loop_sysfs_remove(lo);
 	disk_drop_partitions(lo->disk);
 	__atomic_store_n(&lo->disk->no_partscan, true, __ATOMIC_RELAXED);
 	/* Writable again (the dirty blocks of a read-only device can only be
@@ -262,7 +319,45 @@ static long loop_clear(struct loop_device *lo)
 	lo->flags |= LO_FLAGS_AUTOCLEAR;
 	if (loop_openers(lo) <= 1)
 		lo->state = LO_RUNDOWN;
+	loop_sysfs_update(lo);
 	return 0;
+}
+
+/*
+ * LOOP_CHANGE_FD: a read-only device's backing file replaced by the open
+ * file fd of the same size (a live media change, as Linux's installers do
+ * with a CD image): -EBADF, -ENXIO unbound, -EINVAL when the device is
+ * writable, the file cannot back it or its size differs; the checks in
+ * Linux's order.  The cache is written back (a BLKROSET may have let
+ * writes in) and forgotten before and after the swap, so no block of the
+ * old file survives it.  The old file is returned for the caller to put
+ * once loop_lock is dropped (loop_unbind's rule); NULL on error.
+ */
+static struct file *loop_change_fd(struct loop_device *lo, int fd, long *err)
+{
+	struct file *f = files_lookup(current()->files, fd), *old;
+
+	*err = !f				   ? -EBADF
+	       : lo->state != LO_BOUND		   ? -ENXIO
+	       : !(lo->flags & LO_FLAGS_READ_ONLY) ? -EINVAL
+						   : loop_validate(lo, f);
+	if (!*err && loop_sectors(lo, f) != loop_sectors(lo, lo->backing))
+		*err = -EINVAL;
+	if (*err) {
+		if (f)
+			file_put(f);
+		return NULL;
+	}
+	disk_set_capacity(lo->disk, loop_sectors(lo, lo->backing));
+	spin_lock(&lo->io_lock);
+	old = lo->backing;
+	lo->backing = f; /* the lookup's reference becomes the device's */
+	spin_unlock(&lo->io_lock);
+	disk_set_capacity(lo->disk, loop_sectors(lo, f));
+	if (lo->flags & LO_FLAGS_PARTSCAN)
+		disk_rescan(lo->disk);
+	loop_sysfs_update(lo);
+	return old;
 }
 
 static void loop_last_close(struct gendisk *d)
@@ -355,6 +450,7 @@ static long loop_set_status(struct loop_device *lo, const struct loop_info64 *in
 	disk_set_capacity(lo->disk, loop_sectors(lo, lo->backing));
 	if ((flags & LO_FLAGS_PARTSCAN) && !(was & LO_FLAGS_PARTSCAN))
 		loop_partscan(lo);
+	loop_sysfs_update(lo);
 	return 0;
 }
 
@@ -369,8 +465,10 @@ static long loop_configure(struct loop_device *lo, const struct loop_config *cfg
 }
 
 /* writable: the device was opened for writing (else it binds read-only). */
+/* prev: a backing file the request let go, to be put once loop_lock is
+ * dropped (loop_unbind's rule). */
 static long loop_ioctl_locked(struct loop_device *lo, bool writable, unsigned int cmd,
-			      unsigned long arg)
+			      unsigned long arg, struct file **prev)
 {
 	struct loop_info64 info;
 	struct loop_info old;
@@ -386,6 +484,9 @@ static long loop_ioctl_locked(struct loop_device *lo, bool writable, unsigned in
 		return loop_configure(lo, &cfg, writable);
 	case LOOP_CLR_FD:
 		return loop_clear(lo);
+	case LOOP_CHANGE_FD:
+		*prev = loop_change_fd(lo, (int)arg, &err);
+		return err;
 	case LOOP_GET_STATUS64:
 		if (!arg)
 			return -EINVAL;
@@ -433,11 +534,14 @@ static long loop_ioctl(struct block_device *bdev, unsigned int fflags, unsigned 
 {
 	struct loop_device *lo = bdev->disk->priv;
 	unsigned int acc = fflags & O_ACCMODE;
+	struct file *old = NULL;
 	long ret;
 
 	mutex_lock(&loop_lock);
-	ret = loop_ioctl_locked(lo, acc == O_WRONLY || acc == O_RDWR, cmd, arg);
+	ret = loop_ioctl_locked(lo, acc == O_WRONLY || acc == O_RDWR, cmd, arg, &old);
 	mutex_unlock(&loop_lock);
+	if (old)
+		file_put(old);
 	return ret;
 }
 

@@ -236,4 +236,10 @@ void file_put(struct file *f);
 /* Open files in the system (leak accounting). */
 unsigned long file_count(void);
 
+/* What readlink of a /proc/<pid>/fd link to f shows, into buf (PATH_MAX
+ * bytes): the path of a file opened by name (" (deleted)" once it has
+ * none), "pipe:[ino]", "anon_inode:[...]"... (fs/proc/proc_fd.c; Linux's
+ * d_path, as loop's backing_file shows it too).  0 or -errno. */
+long file_path_text(struct file *f, char *buf);
+
 #endif

@@ -13,6 +13,10 @@
 #define BLKRRPART    0x125f	/* reread the partition table (CAP_SYS_ADMIN) */
 #define BLKGETSIZE   0x1260	/* unsigned long: 512-byte sectors */
 #define BLKFLSBUF    0x1261	/* write back and drop the cached blocks (CAP_SYS_ADMIN) */
+#define BLKRASET     0x1262	/* by value: readahead in 512-byte sectors (CAP_SYS_ADMIN) */
+#define BLKRAGET     0x1263	/* long */
+#define BLKFRASET    0x1264	/* the same as BLKRASET, as Linux */
+#define BLKFRAGET    0x1265	/* the same as BLKRAGET */
 #define BLKSSZGET    0x1268	/* int: logical block size */
 #define BLKBSZGET    0x80081270 /* int: the cache's block size */
 #define BLKBSZSET    0x40081271 /* int: set it (exclusive opens only on Linux) */

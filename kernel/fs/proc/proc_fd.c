@@ -69,8 +69,7 @@ static long named_path(struct file *f, char *buf)
 	return err;
 }
 
-/* What readlink shows for f, into buf (PATH_MAX bytes): 0 or -errno. */
-static long fd_target(struct file *f, char *buf)
+long file_path_text(struct file *f, char *buf)
 {
 	struct uapi_stat st = {0};
 
@@ -124,7 +123,7 @@ static int fd_link(struct file *f, struct inode **out)
 {
 	char *buf = kmalloc(PATH_MAX);
 	struct inode *ip = proc_inode_alloc(fd_link_mode(f), 0);
-	long err = buf && ip ? fd_target(f, buf) : -ENOMEM;
+	long err = buf && ip ? file_path_text(f, buf) : -ENOMEM;
 
 	if (ip)
 		PROC_I(ip)->uncharged = ip->link.magic = true;
