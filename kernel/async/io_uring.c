@@ -47,7 +47,7 @@
 #define FEATURES                                                                                   \
 	(IORING_FEAT_SINGLE_MMAP | IORING_FEAT_NODROP | IORING_FEAT_SUBMIT_STABLE |                \
 	 IORING_FEAT_RW_CUR_POS | IORING_FEAT_EXT_ARG | IORING_FEAT_NATIVE_WORKERS |               \
-	 IORING_FEAT_CUR_PERSONALITY)
+	 IORING_FEAT_CQE_SKIP)
 #define ENTER_KNOWN                                                                                \
 	(IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP | IORING_ENTER_SQ_WAIT |                  \
 	 IORING_ENTER_EXT_ARG | IORING_ENTER_REGISTERED_RING)
@@ -267,6 +267,22 @@ static void timeouts_count_locked(struct io_ring *ring)
 	}
 }
 
+/* The registered eventfd to tell of a CQE (lock held), referenced, or
+ * NULL: none, IORING_CQ_EVENTFD_DISABLED set by user space, or
+ * EVENTFD_ASYNC and the CQE not posted by an async worker (Linux's
+ * io_wq_current_is_worker). */
+static struct file *eventfd_to_tell_locked(struct io_ring *ring)
+{
+	struct file *efd = ring->eventfd;
+
+	if (!efd || (ring_load(ring, R_CQ_FLAGS) & IORING_CQ_EVENTFD_DISABLED))
+		return NULL;
+	if (ring->eventfd_async && !async_in_worker())
+		return NULL;
+	file_get(efd);
+	return efd;
+}
+
 void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags, bool counts)
 {
 	struct io_uring_cqe cqe = {.user_data = user_data, .res = res, .flags = flags};
@@ -277,9 +293,7 @@ void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t
 		overflow_add_locked(ring, &cqe);
 	if (counts) /* a TIMEOUT's own CQE counts for no TIMEOUT, as Linux */
 		timeouts_count_locked(ring);
-	efd = ring->eventfd;
-	if (efd)
-		file_get(efd);
+	efd = eventfd_to_tell_locked(ring);
 	wake_up(&ring->cq_wait);
 	spin_unlock(&ring->lock);
 	if (efd) {

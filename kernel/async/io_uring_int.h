@@ -68,6 +68,7 @@ struct io_ring {
 	/* Registered state (submit_lock to change; the op path reads it under
 	 * submit_lock too, as submission holds it). */
 	struct file *eventfd; /* referenced; signalled at each CQE (lock to read) */
+	bool eventfd_async;   /* only for CQEs an async worker posts (lock) */
 	struct io_buf *bufs;
 	uint32_t nbufs;
 	/* Direct descriptors: a files table of the ring's own whose

@@ -58,7 +58,9 @@ static int register_buffers(struct io_ring *ring, const struct iovec *uvec, uint
 	return 0;
 }
 
-static int register_eventfd(struct io_ring *ring, const int *ufd, uint32_t nr)
+/* EVENTFD and EVENTFD_ASYNC (only completions an async worker posts are
+ * told): Linux's checks, EINVAL for a file that is not an eventfd. */
+static int register_eventfd(struct io_ring *ring, const int *ufd, uint32_t nr, bool async)
 {
 	struct file *f;
 	int fd;
@@ -77,6 +79,7 @@ static int register_eventfd(struct io_ring *ring, const int *ufd, uint32_t nr)
 	}
 	spin_lock(&ring->lock);
 	ring->eventfd = f; /* the reference is the ring's now */
+	ring->eventfd_async = async;
 	spin_unlock(&ring->lock);
 	return 0;
 }
@@ -152,7 +155,8 @@ static long do_register(struct io_ring *ring, unsigned int opcode, void *arg, ui
 	case IORING_UNREGISTER_BUFFERS:
 		return arg || nr ? -EINVAL : unregister_buffers(ring);
 	case IORING_REGISTER_EVENTFD:
-		return register_eventfd(ring, arg, nr);
+	case IORING_REGISTER_EVENTFD_ASYNC:
+		return register_eventfd(ring, arg, nr, opcode == IORING_REGISTER_EVENTFD_ASYNC);
 	case IORING_UNREGISTER_EVENTFD:
 		return arg || nr ? -EINVAL : unregister_eventfd(ring);
 	case IORING_REGISTER_PROBE:

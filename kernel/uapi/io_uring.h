@@ -139,6 +139,9 @@ struct io_uring_probe {
 #define IORING_FEAT_SQPOLL_NONFIXED (1U << 7)
 #define IORING_FEAT_EXT_ARG	    (1U << 8)
 #define IORING_FEAT_NATIVE_WORKERS  (1U << 9)
+#define IORING_FEAT_RSRC_TAGS	    (1U << 10)
+#define IORING_FEAT_CQE_SKIP	    (1U << 11)
+#define IORING_FEAT_LINKED_FILE	    (1U << 12)
 
 /* mmap offsets of the three regions. */
 #define IORING_OFF_SQ_RING 0ULL
@@ -213,11 +216,14 @@ struct io_uring_probe {
 #define IORING_OP_LAST		  46 /* the first number fdkernel does not know */
 
 /* sqe->fsync_flags, timeout_flags, poll32 flags (in len), accept ioprio. */
-#define IORING_FSYNC_DATASYNC	(1U << 0)
-#define IORING_TIMEOUT_ABS	(1U << 0)
-#define IORING_POLL_ADD_MULTI	(1U << 0)
-#define IORING_ACCEPT_MULTISHOT (1U << 0)
-#define IORING_FILE_INDEX_ALLOC (~0U)
+#define IORING_FSYNC_DATASYNC	     (1U << 0)
+#define IORING_TIMEOUT_ABS	     (1U << 0)
+#define IORING_POLL_ADD_MULTI	     (1U << 0)
+#define IORING_POLL_UPDATE_EVENTS    (1U << 1)
+#define IORING_POLL_UPDATE_USER_DATA (1U << 2)
+#define IORING_POLL_ADD_LEVEL	     (1U << 3)
+#define IORING_ACCEPT_MULTISHOT	     (1U << 0)
+#define IORING_FILE_INDEX_ALLOC	     (~0U)
 
 /* io_uring_enter flags. */
 #define IORING_ENTER_GETEVENTS	     (1U << 0)
