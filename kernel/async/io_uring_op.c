@@ -25,7 +25,9 @@
 	(IOSQE_FIXED_FILE | IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_ASYNC |                      \
 	 IOSQE_CQE_SKIP_SUCCESS)
 
-#define IO_PUNTED 1L /* req_issue: on a worker now, which completes it */
+/* req_issue: on a worker now, which completes it.  No result can be it
+ * (a READ of 1 byte returns 1, an error is -4095 to -1). */
+#define IO_PUNTED (-(1L << 40))
 
 enum op_how {
 	HOW_INLINE, /* never waits: always run in the submitter */
