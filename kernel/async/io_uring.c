@@ -189,7 +189,9 @@ static struct io_ring *ring_create(uint32_t sq, uint32_t cq, uint32_t flags, int
 	list_init(&ring->overflow);
 	list_init(&ring->inflight);
 	list_init(&ring->timeouts);
+	list_init(&ring->deferred);
 	wait_queue_init(&ring->cq_wait, "io_uring_cq");
+	wait_queue_init(&ring->drain_wq, "io_uring_drain");
 	if (region_alloc(&ring->rings_ip, &ring->rings_pa, np) ||
 	    region_alloc(&ring->sqes_ip, &ring->sqes_pa, ns)) {
 		ring_free(ring);
@@ -480,7 +482,7 @@ static void chain_end(struct io_req *head, bool failed)
 	if (failed)
 		io_fail_chain(head);
 	else
-		io_submit_chain(head);
+		io_queue_chain(head);
 }
 
 /*
@@ -526,6 +528,7 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 		}
 		ring->sq_head++;
 		done++;
+		req->prev = last; /* the request before it in its chain: LINK_TIMEOUT's */
 		err = req->err = io_req_prep(req);
 		failed |= err != 0;
 		if (last)

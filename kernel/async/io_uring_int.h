@@ -15,6 +15,7 @@
 #include "async/io_uring.h"
 #include "lib/list.h"
 #include "lib/spinlock.h"
+#include "sched/ktimer.h"
 #include "sched/mutex.h"
 #include "sched/wait.h"
 #include <uapi/io_uring.h>
@@ -65,6 +66,16 @@ struct io_ring {
 	bool dead;		   /* its file was released: cancel what comes */
 	struct wait_queue cq_wait; /* io_uring_enter's waiters and pollers */
 
+	/* IOSQE_IO_DRAIN (io_uring_link.c).  Under lock: the chains waiting
+	 * for their turn, in submission order (by dlink), the requests in
+	 * them, and the requests of released drained chains not yet freed.
+	 * nlive (atomic) counts every request from allocation to free. */
+	struct list_head deferred;
+	uint32_t ndeferred, ndrain_live, nlive;
+	bool drain_used;	    /* a DRAIN was submitted: chains queue (lock) */
+	bool drain_disabled;	    /* CQE_SKIP_SUCCESS seen: DRAIN fails (submit_lock) */
+	struct wait_queue drain_wq; /* deferred chains' workers wait for their turn */
+
 	/* Registered state (submit_lock to change; the op path reads it under
 	 * submit_lock too, as submission holds it). */
 	struct file *eventfd; /* referenced; signalled at each CQE (lock to read) */
@@ -89,10 +100,23 @@ struct io_req {
 	int nr;			 /* the system call an op runs, or -1 */
 	uint64_t args[6];
 	uint64_t deadline, target; /* TIMEOUT: clock deadline, CQE count */
-	bool fired;		   /* TIMEOUT met its count (ring->lock) */
+	bool fired;		   /* TIMEOUT met its count, LINK_TIMEOUT went off (ring->lock) */
 	bool removed;		   /* cancelled by a remove or cancel op (ring->lock) */
 	bool fixed;		   /* its fd is a direct descriptor (IOSQE_FIXED_FILE) */
+	bool multishot;		   /* POLL_ADD_MULTI, ACCEPT_MULTISHOT: CQEs with F_MORE */
 	int err;		   /* its preparation failed: the CQE's res */
+	/* LINK_TIMEOUT: prev is the request it times (it owns this one and
+	 * outlives the timer: its completion disarms it, synchronously);
+	 * the timer is armed while prev waits; fired once it went off. */
+	struct io_req *prev;
+	struct ktimer timer;
+	/* IOSQE_IO_DRAIN, a chain's head: on ring->deferred while deferred
+	 * (ring->lock); nchain requests; drain_head: the chain is drained;
+	 * punted: it waits for its turn on a worker (io_drain_wait).  Any
+	 * request: drain, counted in ring->ndrain_live until freed. */
+	struct list_head dlink;
+	uint32_t nchain;
+	bool deferred, drain_head, punted, drain;
 };
 
 /* io_uring.c */
@@ -112,6 +136,11 @@ struct io_req *io_req_alloc(struct io_ring *ring, const struct io_uring_sqe *sqe
  * then: IORING_FEAT_SUBMIT_STABLE): 0 or the -errno its CQE carries. */
 int io_req_prep(struct io_req *req);
 void io_submit_chain(struct io_req *head);
+/* A new chain from io_uring_enter (submit_lock held): issued, or held
+ * behind an IOSQE_IO_DRAIN. */
+void io_queue_chain(struct io_req *head);
+/* Frees a completed request (its CQE posted). */
+void io_req_free(struct io_req *req);
 /* A chain with a request whose preparation failed: that one completes
  * with its error, every other with -ECANCELED (Linux's). */
 void io_fail_chain(struct io_req *head);
@@ -140,6 +169,28 @@ int io_prep_openat(struct io_req *req);
 int io_prep_close(struct io_req *req);
 int io_prep_statx(struct io_req *req);
 int io_prep_socket(struct io_req *req);
+
+/* io_uring_link.c: LINK_TIMEOUT and IOSQE_IO_DRAIN. */
+int io_prep_link_timeout(struct io_req *req);
+/* req is about to wait (punted, or run on a worker after another): the
+ * LINK_TIMEOUT after it, if any, starts. */
+void io_ltimeout_arm(struct io_req *req);
+/* req completes with res: the LINK_TIMEOUT after it, if any, is disarmed,
+ * posts its CQE (-ETIME if it cut req short, else -ECANCELED or
+ * -EALREADY) and leaves the chain; req's result, -ECANCELED if it cut it
+ * short.  No lock held. */
+long io_ltimeout_done(struct io_req *req, long res);
+/* The new chain head (submit_lock held) waits behind a drain: true, and
+ * the caller punts it (io_drain_wait holds it on its worker).  False:
+ * issue it now. */
+bool io_drain_defer(struct io_req *head);
+/* On the worker: waits for a deferred chain's turn; 0, or -ECANCELED if
+ * it was cancelled first (it leaves the queue). */
+long io_drain_wait(struct io_req *req);
+/* req completes or is freed: a deferred head leaves the queue; a freed
+ * request may let deferred chains go. */
+void io_drain_forget(struct io_req *req);
+void io_drain_put(struct io_req *req);
 
 /* io_uring_register.c */
 void io_unregister_all(struct io_ring *ring);

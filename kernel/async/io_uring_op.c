@@ -22,7 +22,7 @@
 #include <uapi/errno.h>
 
 #define SQE_FLAGS_KNOWN                                                                            \
-	(IOSQE_FIXED_FILE | IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_ASYNC |                      \
+	(IOSQE_FIXED_FILE | IOSQE_IO_DRAIN | IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_ASYNC |     \
 	 IOSQE_CQE_SKIP_SUCCESS)
 
 /* req_issue: on a worker now, which completes it.  No result can be it
@@ -57,6 +57,14 @@ static long run_nop(struct io_req *req)
 {
 	(void)req;
 	return 0;
+}
+
+/* A LINK_TIMEOUT is never issued: the request it times completes it
+ * (io_ltimeout_done); a chain that breaks before cancels it. */
+static long run_orphan(struct io_req *req)
+{
+	(void)req;
+	return -ECANCELED;
 }
 
 /* POLL_ADD (one shot): the first of the events (or an error, a hang-up)
@@ -247,6 +255,7 @@ static const struct io_op ops[IORING_OP_LAST] = {
 				  NULL},
     [IORING_OP_ACCEPT] = {HOW_NOWAIT, true, false, io_prep_accept, NULL, NULL},
     [IORING_OP_ASYNC_CANCEL] = {HOW_INLINE, false, false, prep_cancel, run_cancel, NULL},
+    [IORING_OP_LINK_TIMEOUT] = {HOW_INLINE, false, false, io_prep_link_timeout, run_orphan, NULL},
     [IORING_OP_CONNECT] = {HOW_PUNT, true, false, io_prep_connect, NULL, NULL},
     [IORING_OP_OPENAT] = {HOW_PUNT, false, false, io_prep_openat, NULL, NULL},
     [IORING_OP_CLOSE] = {HOW_INLINE, false, false, io_prep_close, NULL, NULL},
@@ -280,9 +289,16 @@ static long op_run(struct io_req *req)
 	return syscall_call((uint64_t)req->nr, req->args);
 }
 
+/* On its worker: a deferred chain first waits for its turn; a request
+ * its LINK_TIMEOUT cut short before it started does not start. */
 static long req_run_async(struct async_req *ar)
 {
-	return op_run(req_of(ar));
+	struct io_req *req = req_of(ar);
+	long res = io_drain_wait(req);
+
+	if (res)
+		return res;
+	return req_removed(req) ? -ECANCELED : op_run(req);
 }
 
 /* How the file of an fd op may run inline: HOW_INLINE (never waits, or
@@ -334,6 +350,7 @@ static long req_issue(struct io_req *req)
 		list_add_tail(&req->tlink, &req->ring->timeouts);
 	}
 	spin_unlock(&req->ring->lock);
+	io_ltimeout_arm(req); /* before the punt: its worker may finish it at once */
 	/* Linked from ring->lock's lists, so that a cancel finds it only
 	 * once it is queued: async_punt takes the engine's lock itself. */
 	if ((err = async_punt(&req->ar))) {
@@ -355,10 +372,11 @@ static bool link_broken(const struct io_req *req, long res)
 		req->sqe.opcode != IORING_OP_READV && req->sqe.opcode != IORING_OP_WRITEV);
 }
 
-static void req_free(struct io_req *req)
+void io_req_free(struct io_req *req)
 {
 	struct io_ring *ring = req->ring;
 
+	io_drain_put(req);
 	kfree(req);
 	io_ring_put(ring);
 }
@@ -368,9 +386,13 @@ static void req_free(struct io_req *req)
 static struct io_req *req_complete(struct io_req *req, long res)
 {
 	struct io_ring *ring = req->ring;
-	struct io_req *next = req->next, *n;
-	bool broken = link_broken(req, res);
+	struct io_req *next, *n;
+	bool broken;
 
+	io_drain_forget(req);
+	res = io_ltimeout_done(req, res);
+	next = req->next;
+	broken = link_broken(req, res);
 	spin_lock(&ring->lock);
 	if (!list_empty(&req->link)) {
 		list_del(&req->link);
@@ -381,11 +403,11 @@ static struct io_req *req_complete(struct io_req *req, long res)
 	if (!(req->sqe.flags & IOSQE_CQE_SKIP_SUCCESS) || res < 0)
 		io_post_cqe(ring, req->sqe.user_data, (int32_t)res, 0,
 			    req->sqe.opcode != IORING_OP_TIMEOUT);
-	req_free(req);
+	io_req_free(req);
 	while (broken && next) { /* Linux: -ECANCELED for each */
 		n = next->next;
 		io_post_cqe(ring, next->sqe.user_data, -ECANCELED, 0, true);
-		req_free(next);
+		io_req_free(next);
 		next = n;
 	}
 	return next;
@@ -399,7 +421,11 @@ int io_req_prep(struct io_req *req)
 	if (s->opcode >= IORING_OP_LAST || !ops[s->opcode].prep)
 		return -EINVAL;
 	if (s->flags & ~SQE_FLAGS_KNOWN)
-		return -EINVAL; /* IO_DRAIN, BUFFER_SELECT: docs/async.md */
+		return -EINVAL; /* BUFFER_SELECT: docs/async.md */
+	if (s->flags & IOSQE_CQE_SKIP_SUCCESS)
+		req->ring->drain_disabled = true; /* Linux: skipped CQEs defeat a drain */
+	if ((s->flags & IOSQE_IO_DRAIN) && req->ring->drain_disabled)
+		return -EOPNOTSUPP;
 	if (s->personality)
 		return -EINVAL; /* none registered */
 	if (s->flags & IOSQE_FIXED_FILE) {
@@ -426,7 +452,9 @@ struct io_req *io_req_alloc(struct io_ring *ring, const struct io_uring_sqe *sqe
 	list_init(&req->ar.link);
 	req->ar.run = req_run_async;
 	req->ar.done = req_done_async;
+	list_init(&req->dlink);
 	io_ring_get(ring);
+	__atomic_add_fetch(&ring->nlive, 1, __ATOMIC_ACQ_REL);
 	return req;
 }
 
@@ -473,13 +501,32 @@ static void req_done_async(struct async_req *ar, long res)
 	while (req) {
 		bool here = async_in_worker();
 
-		if (here)
+		if (here) {
 			async_adopt(&req->ar);
-		res = here && req_start(req) ? op_run(req) : -ECANCELED;
+			io_ltimeout_arm(req);
+		}
+		res = here && req_start(req) && !req_removed(req) ? op_run(req) : -ECANCELED;
 		if (here)
 			res = async_unadopt(&req->ar, res);
 		req = req_complete(req, res);
 	}
+}
+
+/* A new chain from io_uring_enter: issued, or held behind a drain on a
+ * worker of the submitter's own (its context is the submitter's). */
+void io_queue_chain(struct io_req *head)
+{
+	int err;
+
+	if (!io_drain_defer(head)) {
+		io_submit_chain(head);
+		return;
+	}
+	if (!req_start(head))
+		err = -ECANCELED;
+	else if (!(err = async_punt(&head->ar)))
+		return;
+	io_submit_chain(req_complete(head, err));
 }
 
 void io_fail_chain(struct io_req *req)
@@ -490,7 +537,7 @@ void io_fail_chain(struct io_req *req)
 		next = req->next;
 		io_post_cqe(req->ring, req->sqe.user_data, req->err ? req->err : -ECANCELED, 0,
 			    true);
-		req_free(req);
+		io_req_free(req);
 	}
 }
 
