@@ -1,8 +1,11 @@
 /*
- * The mapping list (vma.h): a list per address space, sorted by address.
- * A process has a handful of mappings (image, heap, stack, a few mmaps
- * and thread stacks), so walking a list costs what a tree lookup would;
- * fork shares the list copy-on-write (struct vma_table).
+ * The mapping list (vma.h): a list per address space, sorted by address,
+ * for walks and neighbours, and a red-black tree of the same vmas by
+ * start for finding the one at an address (lib/rbtree.h): a process has
+ * a handful of mappings (image, heap, stack, a few mmaps and thread
+ * stacks), but may have up to VMA_MAX.  A vma's range changes in place
+ * only between its neighbours, so its place in both stays right; fork
+ * shares the table copy-on-write (struct vma_table).
  */
 #include "mm/vma.h"
 #include "fs/inode.h"
@@ -88,6 +91,19 @@ static void vma_free(struct vma_table *t, struct vma *v)
 		kfree(v);
 }
 
+/* Adds v to t's tree by its start. */
+static void tree_insert(struct vma_table *t, struct vma *v)
+{
+	struct rb_node **link = &t->tree.node, *parent = NULL;
+
+	while (*link) {
+		parent = *link;
+		link = v->start < rb_entry(parent, struct vma, rb)->start ? &parent->left
+									  : &parent->right;
+	}
+	rb_insert(&t->tree, &v->rb, parent, link);
+}
+
 struct vma_table *vma_table_new(void)
 {
 	struct vma_table *t = kzalloc(sizeof(*t));
@@ -136,6 +152,7 @@ static struct vma_table *table_copy(const struct vma_table *t)
 		}
 		vma_set(n, v);
 		list_add_tail(&n->node, &c->vmas);
+		tree_insert(c, n);
 	}
 	c->nr = t->nr;
 	c->committed = t->committed;
@@ -166,6 +183,7 @@ static int own(struct uvm *u)
 static void link_before(struct uvm *u, struct vma *v, struct list_head *pos)
 {
 	list_insert_between(&v->node, pos->prev, pos);
+	tree_insert(u->vt, v);
 	u->vt->nr++;
 	u->vt->with_ops += v->ops != NULL;
 	charge(u, vma_charge(v));
@@ -174,6 +192,7 @@ static void link_before(struct uvm *u, struct vma *v, struct list_head *pos)
 static void unlink_vma(struct uvm *u, struct vma *v)
 {
 	list_del(&v->node);
+	rb_erase(&u->vt->tree, &v->rb);
 	u->vt->nr--;
 	u->vt->with_ops -= v->ops != NULL;
 	charge(u, -vma_charge(v));
@@ -192,10 +211,21 @@ static void set_range(struct uvm *u, struct vma *v, uint64_t start, uint64_t end
 
 struct vma *vma_find(struct uvm *u, uint64_t addr)
 {
-	struct vma *v;
+	struct rb_node *n = u->vt->tree.node;
+	struct vma *found = NULL;
 
-	list_for_each_entry(v, &u->vt->vmas, node) if (v->end > addr) return v;
-	return NULL;
+	/* Ends are in the starts' order (no two vmas overlap): the leftmost
+	 * vma ending above addr. */
+	while (n) {
+		struct vma *v = rb_entry(n, struct vma, rb);
+		if (v->end > addr) {
+			found = v;
+			n = n->left;
+		} else {
+			n = n->right;
+		}
+	}
+	return found;
 }
 
 struct vma *vma_at(struct uvm *u, uint64_t addr)

@@ -1,17 +1,18 @@
-# Host tests of the pure C parts of the kernel (fdmap first, the partition parser): cmocka unit
-# tests and a libFuzzer target under ASan+UBSan, and a native micro-benchmark.
+# Host tests of the pure C parts of the kernel (fdmap first, the partition parser, red-black
+# trees): cmocka unit tests and a libFuzzer target under ASan+UBSan, and a native
+# micro-benchmark.
 #   make test-unit     unit tests + a short fixed-seed fuzz pass -> $(BUILD)/results/test-unit
 #   make fuzz          fuzz for FUZZ_SECONDS (default 60)
 #   make bench-fdmap   ns per alloc+close, fdmap vs the host's own syscalls
 
 HOST_DIR := $(BUILD)/host
 HOST_CODE := kernel/fd/fdmap.c kernel/fd/fdtable.c kernel/fd/fdtable_close.c kernel/fd/fdtable_share.c \
-	kernel/block/partition_parse.c kernel/lib/crc32.c
+	kernel/block/partition_parse.c kernel/lib/crc32.c kernel/lib/rbtree.c
 HOST_SUPPORT := tests/unit/host_heap.c tests/unit/host_grace.c tests/unit/fake_file.c
 HOST_CFLAGS := -std=gnu11 -g -Wall -Wextra -Werror -Ikernel -Itests/unit -MMD -MP
 HOST_SAN := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 HOST_UNIT_TESTS := $(HOST_DIR)/test_fdmap $(HOST_DIR)/test_files $(HOST_DIR)/test_files_copy \
-	$(HOST_DIR)/test_partition
+	$(HOST_DIR)/test_partition $(HOST_DIR)/test_rbtree
 HOST_FUZZER := $(HOST_DIR)/fuzz_files
 HOST_BENCH := $(HOST_DIR)/bench_fdmap
 FUZZ_CC := clang-14
