@@ -192,6 +192,10 @@ long io_drain_wait(struct io_req *req);
 void io_drain_forget(struct io_req *req);
 void io_drain_put(struct io_req *req);
 
+/* io_uring_multi.c: a multishot request's run, on its worker: a CQE
+ * with F_MORE per event, its end (-ECANCELED if removed) returned. */
+long io_run_multishot(struct io_req *req);
+
 /* io_uring_register.c */
 void io_unregister_all(struct io_ring *ring);
 /* A direct descriptor's fd in ring->fixed, validated: fd or -EBADF. */

@@ -67,16 +67,20 @@ static long run_orphan(struct io_req *req)
 	return -ECANCELED;
 }
 
-/* POLL_ADD (one shot): the first of the events (or an error, a hang-up)
- * that becomes true; the mask is the result. */
+/* POLL_ADD: one shot, the first of the events (or an error, a hang-up)
+ * that becomes true, the mask its result; or IORING_POLL_ADD_MULTI
+ * (io_uring_multi.c), which skipped CQEs would make meaningless. */
 static int prep_poll(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 
 	if (s->addr || s->off || s->buf_index)
 		return -EINVAL;
-	if (s->len)
-		return -EINVAL; /* IORING_POLL_ADD_MULTI and update: docs/async.md */
+	if (s->len & ~IORING_POLL_ADD_MULTI)
+		return -EINVAL;
+	if ((s->len & IORING_POLL_ADD_MULTI) && (s->flags & IOSQE_CQE_SKIP_SUCCESS))
+		return -EINVAL;
+	req->multishot = s->len & IORING_POLL_ADD_MULTI;
 	return 0;
 }
 
@@ -180,9 +184,12 @@ static long cancel_key(struct io_req *self, int op)
 	struct io_req *t;
 	long ret = -ENOENT;
 
+	bool ends = op >= 0;
+
 	spin_lock(&ring->lock);
 	if ((t = find_locked(ring, self->sqe.addr, op, self)) && t->ar.ctx) {
 		t->removed = true;
+		ends |= t->multishot;
 		ret = async_cancel(&t->ar);
 	} else if (t) {
 		ret = -EALREADY; /* running inline in another submitter */
@@ -190,9 +197,9 @@ static long cancel_key(struct io_req *self, int op)
 	spin_unlock(&ring->lock);
 	if (ret == 0)
 		io_submit_chain(req_complete(t, -ECANCELED));
-	/* A running poll or timeout is as good as removed: it ends
-	 * -ECANCELED once its wait is interrupted. */
-	return ret == -EALREADY && op >= 0 ? 0 : ret;
+	/* A running poll, timeout or multishot request is as good as
+	 * removed: it ends -ECANCELED once its wait is interrupted. */
+	return ret == -EALREADY && ends ? 0 : ret;
 }
 
 static int prep_cancel(struct io_req *req)
@@ -209,18 +216,38 @@ static long run_cancel(struct io_req *req)
 	return cancel_key(req, -1);
 }
 
+/* POLL_REMOVE, or with IORING_POLL_UPDATE_USER_DATA in len an update of
+ * the poll's user_data to off (Linux's checks); UPDATE_EVENTS is not
+ * taken (docs/async.md). */
 static int prep_poll_remove(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
+	uint32_t flags = s->len;
 
-	if (s->off || s->len || s->buf_index || s->poll32_events)
+	if (s->buf_index || s->file_index)
+		return -EINVAL;
+	if (flags &
+	    ~(IORING_POLL_UPDATE_EVENTS | IORING_POLL_UPDATE_USER_DATA | IORING_POLL_ADD_MULTI))
+		return -EINVAL;
+	if (flags == IORING_POLL_ADD_MULTI || (flags & IORING_POLL_UPDATE_EVENTS))
+		return -EINVAL;
+	if ((!(flags & IORING_POLL_UPDATE_USER_DATA) && s->off) || s->poll32_events)
 		return -EINVAL;
 	return 0;
 }
 
 static long run_poll_remove(struct io_req *req)
 {
-	return cancel_key(req, IORING_OP_POLL_ADD);
+	struct io_ring *ring = req->ring;
+	struct io_req *t;
+
+	if (!(req->sqe.len & IORING_POLL_UPDATE_USER_DATA))
+		return cancel_key(req, IORING_OP_POLL_ADD);
+	spin_lock(&ring->lock);
+	if ((t = find_locked(ring, req->sqe.addr, IORING_OP_POLL_ADD, req)))
+		t->sqe.user_data = req->sqe.off; /* its next CQE carries it */
+	spin_unlock(&ring->lock);
+	return t ? 0 : -ENOENT;
 }
 
 static int prep_timeout_remove(struct io_req *req)
@@ -284,6 +311,8 @@ static long op_run(struct io_req *req)
 {
 	const struct io_op *op = op_of(req);
 
+	if (req->multishot)
+		return io_run_multishot(req);
 	if (op->run)
 		return op->run(req);
 	return syscall_call((uint64_t)req->nr, req->args);
@@ -331,8 +360,8 @@ static long req_issue(struct io_req *req)
 	long res;
 	int err;
 
-	if (req->sqe.flags & IOSQE_ASYNC)
-		how = HOW_PUNT;
+	if ((req->sqe.flags & IOSQE_ASYNC) || req->multishot)
+		how = HOW_PUNT; /* a multishot request lives on a worker */
 	else if (how == HOW_NOWAIT && !op->attempt)
 		how = file_kind(req->sqe.fd);
 	if (how == HOW_INLINE)

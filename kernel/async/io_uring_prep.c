@@ -139,14 +139,16 @@ int io_prep_recv(struct io_req *req)
 	return 0;
 }
 
-/* ACCEPT: addr and addr2 (the length's address) as accept4's; multishot
- * and direct descriptors are not taken (docs/async.md). */
+/* ACCEPT: addr and addr2 (the length's address) as accept4's; ioprio may
+ * ask for IORING_ACCEPT_MULTISHOT (io_uring_multi.c); direct descriptors
+ * are not taken (docs/async.md). */
 int io_prep_accept(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 
-	if (s->len || s->buf_index || s->ioprio || s->file_index)
+	if (s->len || s->buf_index || (s->ioprio & ~IORING_ACCEPT_MULTISHOT) || s->file_index)
 		return -EINVAL;
+	req->multishot = s->ioprio & IORING_ACCEPT_MULTISHOT;
 	set_call(req, __NR_accept4, (uint64_t)s->fd, s->addr, s->addr2, s->accept_flags, 0, 0);
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include "testutil.h"
+#include "uring_child.h"
 
 static struct io_uring r;
 static char buf[8];
@@ -230,29 +231,21 @@ static void check_drain_skip(void)
 	io_uring_queue_exit(&s);
 }
 
-/* A child with a READ waiting, a drained NOP and a NOP behind it: it
- * closes the ring (close_ring) or not, and exits. */
-static int drain_child(bool close_ring)
+/* The teardown child's requests: a READ of a pipe nobody writes, a
+ * drained NOP and a NOP behind it. */
+static int arm_drain(struct io_uring *c, int unused)
 {
-	struct io_uring c;
 	struct io_uring_sqe *e;
-	int p[2], st;
-	pid_t pid = fork();
+	int p[2];
 
-	if (pid == 0) {
-		if (io_uring_queue_init(4, &c, 0) || pipe(p))
-			_exit(2);
-		io_uring_prep_read(io_uring_get_sqe(&c), p[0], buf, 1, -1);
-		io_uring_prep_nop(e = io_uring_get_sqe(&c));
-		io_uring_sqe_set_flags(e, IOSQE_IO_DRAIN);
-		io_uring_prep_nop(io_uring_get_sqe(&c));
-		if (io_uring_submit(&c) != 3)
-			_exit(3);
-		if (close_ring)
-			close(c.ring_fd);
-		_exit(0);
-	}
-	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	(void)unused;
+	if (pipe(p))
+		return -1;
+	io_uring_prep_read(io_uring_get_sqe(c), p[0], buf, 1, -1);
+	io_uring_prep_nop(e = io_uring_get_sqe(c));
+	io_uring_sqe_set_flags(e, IOSQE_IO_DRAIN);
+	io_uring_prep_nop(io_uring_get_sqe(c));
+	return 3;
 }
 
 int main(void)
@@ -267,8 +260,8 @@ int main(void)
 	check_bad();
 	check_drain(p[0], p[1]);
 	check_drain_skip();
-	is_int(drain_child(true), 0, "a ring closed with drained requests waiting");
-	is_int(drain_child(false), 0, "an exit with drained requests waiting");
+	is_int(uring_child(true, arm_drain, 0), 0, "a ring closed with drained requests waiting");
+	is_int(uring_child(false, arm_drain, 0), 0, "an exit with drained requests waiting");
 	io_uring_queue_exit(&r);
 	return done();
 }
