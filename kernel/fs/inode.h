@@ -235,7 +235,9 @@ struct inode {
 			 * file's own, or fifo_holding's for a pipe; NULL when
 			 * it cannot be opened, as a socket), both referenced
 			 * by the link; file is NULL for other links (Linux's
-			 * nd_jump_link from proc's get_link). */
+			 * nd_jump_link from proc's get_link).  A
+			 * /proc/<pid>/ns link (fs/proc/proc_ns.c) has only
+			 * jump: its nsfs inode, on no mount. */
 			struct file *file;
 			struct inode *jump;
 		} link;

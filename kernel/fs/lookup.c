@@ -283,17 +283,28 @@ static int follow_link(struct walk *w, struct inode *ip, const char *tail)
 	return target[0] == '/' ? jump_root(w) : 0;
 }
 
+/* Whether the walk jumps through link rather than following its text: a
+ * /proc/<pid>/fd link (link.file) or a /proc/<pid>/ns one (link.jump
+ * alone). */
+static bool link_jumps(const struct inode *link)
+{
+	return link->link.file || link->link.jump;
+}
+
 /*
  * A /proc/<pid>/fd link (link.file set) stands for an open file: the walk
  * goes to the file's inode itself, not to the path the link shows
  * (Linux's magic links), so a renamed or unlinked file is still reached.
  * *out is that inode and the mount the file was opened through,
  * referenced; w->where takes the file's own.  -ENXIO for a file that
- * cannot be opened again (a socket, as Linux).
+ * cannot be opened again (a socket, as Linux).  A /proc/<pid>/ns link
+ * jumps to its nsfs inode, which no mount shows (Linux's nsfs is an
+ * internal mount), as a memfd's file has no mount.
  */
 static int jump_link(struct walk *w, struct inode *link, struct path *out)
 {
 	struct file *f = link->link.file;
+	struct mount *mnt = f ? f->mnt : NULL;
 	int err;
 
 	if (++w->links > MAXSYMLINKS)
@@ -302,17 +313,17 @@ static int jump_link(struct walk *w, struct inode *link, struct path *out)
 		return err;
 	if (!link->link.jump)
 		return -ENXIO;
-	if ((err = xdev_check(w, &(struct path){f->mnt, link->link.jump})))
+	if ((err = xdev_check(w, &(struct path){mnt, link->link.jump})))
 		return err;
 	w->named = false;
-	if (w->where && f->name) {
+	if (w->where && f && f->name) {
 		if (!(w->where->name = kstrdup(f->name)))
 			return -ENOMEM;
 		if (f->dir) /* none for a memfd (fs/ramfs/memfd.c) */
 			inode_get(f->dir);
 		w->where->dir = f->dir;
 	}
-	*out = (struct path){f->mnt, link->link.jump};
+	*out = (struct path){mnt, link->link.jump};
 	path_get(out);
 	return 0;
 }
@@ -320,7 +331,7 @@ static int jump_link(struct walk *w, struct inode *link, struct path *out)
 /* A link met at the end: jump (*out set) or follow (out->inode left NULL). */
 static int take_link(struct walk *w, struct inode *link, const char *tail, struct path *out)
 {
-	return link->link.file ? jump_link(w, link, out) : follow_link(w, link, tail);
+	return link_jumps(link) ? jump_link(w, link, out) : follow_link(w, link, tail);
 }
 
 /*
@@ -470,7 +481,7 @@ static int walk_to_last(struct walk *w, struct path_last *last)
 		err = child_of(w, name, len, &next);
 		if (err)
 			return err;
-		if (inode_is_link(next.inode) && next.inode->link.file) {
+		if (inode_is_link(next.inode) && link_jumps(next.inode)) {
 			struct path dir;
 			err = jump_link(w, next.inode, &dir);
 			walk_drop(w, &next);

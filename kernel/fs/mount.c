@@ -8,6 +8,7 @@
 #include "fs/mount.h"
 #include "fs/mount_table.h"
 #include "fs/mount_tree.h"
+#include "fs/nsfs.h"
 #include "fs/inode.h"
 #include "fs/root_cwd.h"
 #include "fs/super.h"
@@ -21,7 +22,8 @@
 /* What it protects and the lock order: mount_tree.h. */
 struct spinlock mount_lock = SPINLOCK_INIT("mount");
 
-struct mnt_namespace init_ns = {.refs = 1, .mounts = LIST_HEAD_INIT(init_ns.mounts)};
+struct mnt_namespace init_ns = {
+    .refs = 1, .mounts = LIST_HEAD_INIT(init_ns.mounts), .inum = NS_MNT_INIT_INUM};
 /* The attached mounts by mount point (their hash link), so that a
  * crossing looks at the few mounts on that inode, not the whole table. */
 #define MOUNT_HASH_BITS 6

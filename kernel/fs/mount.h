@@ -101,6 +101,8 @@ struct mnt_namespace *mnt_ns_init(void); /* the first one, referenced */
 void mnt_ns_get(struct mnt_namespace *ns);
 void mnt_ns_put(struct mnt_namespace *ns);
 int mnt_ns_copy(struct fs_struct *fs);
+/* Its number, as /proc/<pid>/ns/mnt shows it (fs/nsfs.h). */
+uint64_t mnt_ns_inum(const struct mnt_namespace *ns);
 /* Namespaces alive (leak accounting). */
 unsigned long mnt_ns_count(void);
 

@@ -7,6 +7,7 @@
  */
 #include "fs/mount_table.h"
 #include "fs/mount_tree.h"
+#include "fs/nsfs.h"
 #include "fs/inode.h"
 #include "fs/root_cwd.h"
 #include "fs/super.h"
@@ -210,6 +211,15 @@ static void move_to_copy(struct path *p, const struct tree_copy *list, size_t n)
 	}
 }
 
+/* The next mount namespace's number (never reused: 64 bits do not run
+ * out). */
+static uint64_t next_inum = NS_MNT_INUM_NEXT;
+
+uint64_t mnt_ns_inum(const struct mnt_namespace *ns)
+{
+	return ns->inum;
+}
+
 int mnt_ns_copy(struct fs_struct *fs)
 {
 	struct mnt_namespace *ns = kzalloc(sizeof(*ns)), *old = fs->mnt_ns;
@@ -227,6 +237,7 @@ int mnt_ns_copy(struct fs_struct *fs)
 	if (!err) {
 		ns->refs = 1;
 		list_init(&ns->mounts);
+		ns->inum = __atomic_fetch_add(&next_inum, 1, __ATOMIC_RELAXED);
 		spin_lock(&mount_lock);
 		attach_tree(ns, list, n, NULL, NULL);
 		spin_unlock(&mount_lock);

@@ -24,6 +24,8 @@ struct mnt_namespace {
 	/* The mount with no mount point, "/" of its processes before any
 	 * chroot (pivot_root changes it). */
 	struct mount *root;
+	/* Its number, /proc/<pid>/ns/mnt's (fs/nsfs.h); constant. */
+	uint64_t inum;
 };
 
 /* The first namespace: init's, and the kernel's own lookups'. */

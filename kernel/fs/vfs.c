@@ -7,6 +7,7 @@
 #include "fs/vfs.h"
 #include "block/bdev_file.h"
 #include "fs/mount.h"
+#include "fs/nsfs.h"
 #include "fs/permission.h"
 #include "fs/super.h"
 #include "fs/ramfs/ramfs.h"
@@ -463,6 +464,7 @@ void vfs_init(void)
 	if (!sb_create(&internal_type, "", &err) ||
 	    !(root_sb = sb_create(&tmpfs_type, "mode=0755", &err)))
 		panic("vfs: no root file system (%d)", err);
+	nsfs_init();
 	mount_init(root_sb);
 	if (!kopts.root[0]) /* else the device's file system is "/" (vfs_mount_root) */
 		unpack_initrd();

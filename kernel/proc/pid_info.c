@@ -274,6 +274,20 @@ int proc_pid_fs_path(int pid, bool root, char *buf)
 	return err;
 }
 
+int proc_pid_mnt_ns_inum(int pid, uint64_t *inum)
+{
+	int err;
+	struct fs_struct *fs = pid_fs_get(pid, &err);
+
+	if (fs) {
+		spin_lock_task(&fs->lock); /* unshare(CLONE_NEWNS) changes mnt_ns */
+		*inum = mnt_ns_inum(fs->mnt_ns);
+		spin_unlock_task(&fs->lock);
+		fs_put(fs);
+	}
+	return err;
+}
+
 struct files_table *proc_pid_files(int pid)
 {
 	struct thread_group *g;

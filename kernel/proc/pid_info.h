@@ -71,6 +71,8 @@ int proc_pid_exe(int pid, char *buf);
  * (PATH_MAX bytes): 0, -ESRCH, or -ENOENT for a zombie or a removed
  * directory. */
 int proc_pid_fs_path(int pid, bool root, char *buf);
+/* The number of pid's mount namespace: 0, -ESRCH, -ENOENT (a zombie). */
+int proc_pid_mnt_ns_inum(int pid, uint64_t *inum);
 struct files_table;
 /* pid's files table, borrowed (files_unborrow it), or NULL when pid is
  * no process or its leader has exited (Linux's fd listing is then empty). */

@@ -28,4 +28,7 @@
 #define CLONE_NEWNET	     0x40000000UL
 #define CLONE_IO	     0x80000000UL
 
+/* clone3 and unshare only (clone's low byte is the exit signal); refused */
+#define CLONE_NEWTIME 0x00000080UL
+
 #endif

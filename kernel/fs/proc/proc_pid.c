@@ -27,14 +27,16 @@
 #include <uapi/errno.h>
 
 /* The entries of /proc/<pid>: the text files (enum proc_pid_file order),
- * the links exe, cwd and root, and the directories fd, fdinfo and task. */
+ * the links exe, cwd and root, and the directories fd, fdinfo, task and
+ * ns. */
 #define PID_EXE	    PROC_PID_NFILES
 #define PID_CWD	    (PROC_PID_NFILES + 1)
 #define PID_ROOT    (PROC_PID_NFILES + 2)
 #define PID_FD	    (PROC_PID_NFILES + 3)
 #define PID_FDINFO  (PROC_PID_NFILES + 4)
 #define PID_TASK    (PROC_PID_NFILES + 5)
-#define PID_ENTRIES (PROC_PID_NFILES + 6)
+#define PID_NS	    (PROC_PID_NFILES + 6)
+#define PID_ENTRIES (PROC_PID_NFILES + 7)
 static const char *const entry_names[PID_ENTRIES] = {
     [PROC_PID_STAT] = "stat",
     [PROC_PID_STATUS] = "status",
@@ -56,6 +58,7 @@ static const char *const entry_names[PID_ENTRIES] = {
     [PID_FD] = "fd",
     [PID_FDINFO] = "fdinfo",
     [PID_TASK] = "task",
+    [PID_NS] = "ns",
 };
 
 int proc_name_to_int(const char *name, size_t len)
@@ -191,9 +194,7 @@ int proc_pid_check(const struct inode *ip, bool mm)
 	return err == -EPERM ? -EACCES : err;
 }
 
-/* A link to a copy of target, made for one lookup (not charged against
- * the ramfs size, st_size 0 as Linux's /proc links): 0 or -ENOMEM. */
-static int proc_link(const char *target, struct inode **out)
+int proc_link(const char *target, struct inode **out)
 {
 	struct inode *ip = proc_inode_alloc(S_IFLNK | 0777, 0);
 
@@ -302,6 +303,8 @@ static int pid_dir_entry(struct inode *dir, int pid, int i, struct inode **out)
 		return proc_gen_dir(dir, &proc_fdinfo_dir_gen, pid, 0, 0555, out);
 	case PID_TASK:
 		return proc_gen_dir(dir, &proc_task_dir_gen, pid, 0, 0555, out);
+	case PID_NS: /* Linux's dr-x--x--x */
+		return proc_gen_dir(dir, &proc_ns_dir_gen, pid, 0, 0511, out);
 	default:
 		return proc_text_file(pid, 0, i, out);
 	}

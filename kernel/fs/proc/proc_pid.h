@@ -76,6 +76,8 @@ extern const struct file_ops proc_pid_file_ops;
 /* /proc/<pid>/fd's entries (fs/proc/proc_fd.c), /proc/<pid>/task's (fs/proc/proc_task.c). */
 extern const struct dir_gen proc_fd_dir_gen, proc_fdinfo_dir_gen;
 extern const struct dir_gen proc_task_dir_gen;
+/* /proc/<pid>/ns's links (fs/proc/proc_ns.c). */
+extern const struct dir_gen proc_ns_dir_gen;
 /* The text of /proc/<pid>/fdinfo/<fd> (fs/proc/proc_fd.c): its length,
  * -ENOENT once the fd is closed, -ESRCH once the process is gone. */
 long proc_fdinfo_text(int pid, int fd, char *buf, size_t size);
@@ -107,6 +109,9 @@ void proc_pid_own(struct inode *ip, int pid);
  * directory or file (proc_pid_may_access; mm: to read its memory map):
  * 0, -EACCES, -ESRCH. */
 int proc_pid_check(const struct inode *ip, bool mm);
+/* A link to a copy of target, made for one lookup (not charged against
+ * the ramfs size, st_size 0 as Linux's /proc links): 0 or -ENOMEM. */
+int proc_link(const char *target, struct inode **out);
 /* A /proc/<pid> link for a caller who may not inspect the process
  * (inode.h's link.denied): 0 or -ENOMEM. */
 int proc_denied_link(struct inode **out);
