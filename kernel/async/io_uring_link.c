@@ -145,7 +145,7 @@ bool io_drain_defer(struct io_req *head)
 	if (!drain && !ring->drain_used) /* submit_lock: only submitters set it */
 		return false;
 	spin_lock(&ring->lock);
-	ring->drain_used = true;
+	__atomic_store_n(&ring->drain_used, true, __ATOMIC_RELEASE); /* io_drain_put reads it */
 	head->nchain = n;
 	head->drain_head = drain;
 	head->deferred = true;
@@ -194,8 +194,6 @@ long io_drain_wait(struct io_req *req)
 		schedule();
 	}
 	finish_wait(&ring->drain_wq, &we);
-	if (!res)
-		io_ltimeout_arm(req); /* its wait for the drain did not count */
 	return res;
 }
 

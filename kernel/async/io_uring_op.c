@@ -45,6 +45,7 @@ struct io_op {
 };
 
 static const struct io_op *op_of(const struct io_req *req);
+static void req_wait_start(struct io_req *req);
 
 static struct io_req *req_of(struct async_req *ar)
 {
@@ -327,6 +328,8 @@ static long req_run_async(struct async_req *ar)
 
 	if (res)
 		return res;
+	if (req->punted)
+		req_wait_start(req); /* its wait for the drain did not count */
 	return req_removed(req) ? -ECANCELED : op_run(req);
 }
 
@@ -352,6 +355,20 @@ static enum op_how file_kind(int fd)
 	return how;
 }
 
+/* req is about to wait (punted, or run by a worker after another or
+ * after its drain): a TIMEOUT's count starts with the CQEs posted from
+ * now on, as Linux counts from its issue; its LINK_TIMEOUT is armed. */
+static void req_wait_start(struct io_req *req)
+{
+	if (req->sqe.opcode == IORING_OP_TIMEOUT && req->sqe.off) {
+		spin_lock(&req->ring->lock);
+		req->target = req->ring->ncompleted + req->sqe.off;
+		list_add_tail(&req->tlink, &req->ring->timeouts);
+		spin_unlock(&req->ring->lock);
+	}
+	io_ltimeout_arm(req);
+}
+
 /* Issues req: its result, or IO_PUNTED once a worker has it. */
 static long req_issue(struct io_req *req)
 {
@@ -373,13 +390,7 @@ static long req_issue(struct io_req *req)
 		if (res != -EAGAIN)
 			return res;
 	}
-	spin_lock(&req->ring->lock);
-	if (req->sqe.opcode == IORING_OP_TIMEOUT && req->sqe.off) {
-		req->target = req->ring->ncompleted + req->sqe.off;
-		list_add_tail(&req->tlink, &req->ring->timeouts);
-	}
-	spin_unlock(&req->ring->lock);
-	io_ltimeout_arm(req); /* before the punt: its worker may finish it at once */
+	req_wait_start(req); /* before the punt: its worker may finish it at once */
 	/* Linked from ring->lock's lists, so that a cancel finds it only
 	 * once it is queued: async_punt takes the engine's lock itself. */
 	if ((err = async_punt(&req->ar))) {
@@ -532,7 +543,7 @@ static void req_done_async(struct async_req *ar, long res)
 
 		if (here) {
 			async_adopt(&req->ar);
-			io_ltimeout_arm(req);
+			req_wait_start(req);
 		}
 		res = here && req_start(req) && !req_removed(req) ? op_run(req) : -ECANCELED;
 		if (here)

@@ -131,6 +131,28 @@ static void check_not_fired(int p0, int p1)
 	   "a READ failing (EBADF) before its link timeout: the timeout and the NOP ECANCELED");
 }
 
+/* A TIMEOUT with a count, linked after a READ that waits: its count
+ * starts when it is issued, after the READ's CQE, so the next CQE (a
+ * NOP's) ends it with 0; it never sleeps its 10 s. */
+static void check_counted_in_chain(int p0, int p1)
+{
+	static struct __kernel_timespec ten = {10, 0};
+	struct io_uring_sqe *s;
+	int res[3];
+
+	read1(0, IOSQE_IO_LINK, p0);
+	io_uring_prep_timeout(s = io_uring_get_sqe(&r), &ten, 1, 0);
+	mark(s, 1, 0);
+	io_uring_submit(&r);
+	is_int(write(p1, "e", 1), 1, "the READ's data written");
+	require(!reap(1, 3, res, NULL), "the READ's CQE");
+	nop(2, 0);
+	io_uring_submit(&r);
+	require(!reap(2, 3, res, NULL), "2 CQEs");
+	ok(res[1] == 0 && res[2] == 0,
+	   "a counted TIMEOUT after a READ in a chain: 0 after one CQE");
+}
+
 static void check_bad(void)
 {
 	int res[3];
@@ -252,11 +274,12 @@ int main(void)
 {
 	int p[2];
 
-	plan(22);
+	plan(24);
 	require(!pipe(p), "a pipe");
 	is_int(io_uring_queue_init(16, &r, 0), 0, "io_uring_queue_init");
 	check_fires(p[0]);
 	check_not_fired(p[0], p[1]);
+	check_counted_in_chain(p[0], p[1]);
 	check_bad();
 	check_drain(p[0], p[1]);
 	check_drain_skip();
