@@ -140,6 +140,9 @@ static void check_bad(int p0, int lfd)
 	s->len = 1U << 4;
 	is_int(submit1(s), -EINVAL, "POLL_ADD with an unknown flag: EINVAL");
 	io_uring_prep_poll_multishot(s = io_uring_get_sqe(&r), p0, POLLIN);
+	s->len |= IORING_POLL_ADD_LEVEL;
+	is_int(submit1(s), -EINVAL, "POLL_ADD with IORING_POLL_ADD_LEVEL: EINVAL, as Linux's");
+	io_uring_prep_poll_multishot(s = io_uring_get_sqe(&r), p0, POLLIN);
 	io_uring_sqe_set_flags(s, IOSQE_CQE_SKIP_SUCCESS);
 	is_int(submit1(s), -EINVAL, "multishot POLL_ADD with CQE_SKIP_SUCCESS: EINVAL");
 	io_uring_prep_poll_remove(s = io_uring_get_sqe(&r), 12345);
@@ -207,7 +210,7 @@ int main(void)
 	socklen_t alen = sizeof(a);
 	int p[2], lfd = socket(AF_INET, SOCK_STREAM, 0);
 
-	plan(29);
+	plan(30);
 	require(!pipe(p), "a pipe");
 	require(lfd >= 0 && !bind(lfd, (struct sockaddr *)&a, sizeof(a)) && !listen(lfd, 8) &&
 		    !getsockname(lfd, (struct sockaddr *)&a, &alen),
