@@ -47,7 +47,7 @@ static int remap_template(struct uvm *u, uint64_t start, uint64_t end, struct vm
 
 /*
  * u locked: replaces [tmpl->start, tmpl->end) by *tmpl.  The template pins
- * its file and its object (an open of its own) while the old vmas go, so
+ * its file, its name and its object (an open of its own) while the old vmas go, so
  * neither is freed under it; an object the old vmas were the last users
  * of, Linux would have freed before mapping it again (EINVAL, the old
  * mapping gone all the same).
@@ -57,6 +57,8 @@ static int remap_replace(struct uvm *u, struct vma *tmpl)
 	int err;
 
 	inode_get(tmpl->file);
+	if (tmpl->name)
+		vma_name_get(tmpl->name);
 	if (tmpl->ops)
 		tmpl->ops->open(tmpl);
 	err = vma_remove(u, tmpl->start, tmpl->end);
@@ -66,6 +68,8 @@ static int remap_replace(struct uvm *u, struct vma *tmpl)
 		err = vma_insert(u, tmpl); /* its copy takes its own references */
 	if (tmpl->ops)
 		tmpl->ops->close(tmpl);
+	if (tmpl->name)
+		vma_name_put(tmpl->name);
 	inode_put(tmpl->file);
 	return err;
 }

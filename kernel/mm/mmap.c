@@ -126,6 +126,20 @@ static int mapping_add(struct uvm *u, const struct vma *tmpl)
 	return vma_insert_populated(u, tmpl);
 }
 
+/* The name /proc/<pid>/maps gives the mapping of f: its fd link's text
+ * (a path, "/memfd:x (deleted)", "anon_inode:[io_uring]"), taken before
+ * the uvm's lock (it sleeps).  0 or -ENOMEM. */
+static int mapping_name(struct file *f, struct vma *tmpl)
+{
+	char *buf = kmalloc(PATH_MAX);
+	long err = buf ? file_path_text(f, buf) : -ENOMEM;
+
+	if (!err && !(tmpl->name = vma_name_new(buf)))
+		err = -ENOMEM;
+	kfree(buf);
+	return err == -ENOMEM ? -ENOMEM : 0; /* a file without a path: no name */
+}
+
 static long do_mmap(uint64_t addr, uint64_t len, int prot, int flags, struct file *f, uint64_t off)
 {
 	struct uvm *u = current()->uvm;
@@ -139,7 +153,8 @@ static long do_mmap(uint64_t addr, uint64_t len, int prot, int flags, struct fil
 	len = PAGE_ALIGN_UP(len);
 	if (off + len < off)
 		return -EOVERFLOW;
-	if ((err = mapping_kind(flags, prot, f, &tmpl, len)))
+	if ((err = mapping_kind(flags, prot, f, &tmpl, len)) ||
+	    (tmpl.file && (err = mapping_name(f, &tmpl))))
 		return err;
 	spin_lock(&u->lock);
 	err = mapping_place(u, addr, len, flags, &tmpl.start);
@@ -148,8 +163,10 @@ static long do_mmap(uint64_t addr, uint64_t len, int prot, int flags, struct fil
 	if (!err)
 		err = mapping_add(u, &tmpl);
 	spin_unlock(&u->lock);
-	if (tmpl.file) /* the vma holds its own count now, if it was made */
+	if (tmpl.file) /* the vma holds its own counts now, if it was made */
 		memfd_mmap_done(tmpl.file, tmpl.flags);
+	if (tmpl.name)
+		vma_name_put(tmpl.name);
 	if (!err)
 		mapping_populate(u, &tmpl, flags);
 	return err ? err : (long)tmpl.start;

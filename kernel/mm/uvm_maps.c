@@ -4,8 +4,9 @@
  *   start-end perms offset major:minor inode, then the name at column 73
  * (the program's path for its image, its interpreter's, [heap], [vdso],
  * [vvar], [stack], what a mapping with vma_ops describes (a System V
- * attach); none for anonymous memory, nor for other files: a ramfs inode
- * does not know its name).
+ * attach), a file mapping's path as mmap found it (vma->name, with
+ * " (deleted)" once the file has no name left, as Linux); none for
+ * anonymous memory).
  */
 #include "fs/inode.h"
 #include "lib/printk.h"
@@ -30,7 +31,19 @@ static const char *vma_name(const struct uvm *u, const struct vma *v)
 		return u->exe_path;
 	if (v->file && v->file == u->interp)
 		return u->interp_path;
-	return NULL;
+	return v->name ? v->name->path : NULL;
+}
+
+/* Whether v's file lost its last name after mmap gave v its name.  nlink
+ * is read without the inode's lock (not to be taken under the uvm's): a
+ * name being removed at this moment may show either way, as on Linux. */
+static bool deleted(const struct vma *v, const char *name)
+{
+	size_t len = strlen(name), tail = sizeof(" (deleted)") - 1;
+
+	return v->name && name == v->name->path && v->file &&
+	       !__atomic_load_n(&v->file->nlink, __ATOMIC_RELAXED) &&
+	       (len < tail || strcmp(name + len - tail, " (deleted)"));
 }
 
 size_t uvm_maps_line(const struct uvm *u, const struct vma *v, const char *name, char *buf,
@@ -56,10 +69,12 @@ size_t uvm_maps_line(const struct uvm *u, const struct vma *v, const char *name,
 		       v->prot & PROT_EXEC ? 'x' : '-', v->flags & VMA_SHARED ? 's' : 'p',
 		       v->file ? v->off : 0, (uint64_t)st.st_dev >> 8, (uint64_t)st.st_dev & 0xff,
 		       (uint64_t)st.st_ino);
-	if (name && (size_t)len + NAME_COLUMN + strlen(name) + 1 < size) {
+	const char *tail = name && deleted(v, name) ? " (deleted)" : "";
+
+	if (name && (size_t)len + NAME_COLUMN + strlen(name) + strlen(tail) + 1 < size) {
 		while (len < NAME_COLUMN)
 			buf[len++] = ' ';
-		len += snprintk(buf + len, size - len, "%s", name);
+		len += snprintk(buf + len, size - len, "%s%s", name, tail);
 	}
 	if ((size_t)len + 1 >= size)
 		return 0;

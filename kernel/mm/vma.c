@@ -54,9 +54,34 @@ static struct vma *vma_new(struct vma_table *t)
 	if (i >= 0)
 		t->slots_used |= 1u << i;
 	v->file = NULL; /* a spare may be freed unused */
+	v->name = NULL;
 	v->ops = NULL;
 	__atomic_add_fetch(&live_vmas, 1, __ATOMIC_RELAXED);
 	return v;
+}
+
+struct vma_name *vma_name_new(const char *path)
+{
+	size_t len = strlen(path) + 1;
+	struct vma_name *n = kmalloc(sizeof(*n) + len);
+
+	if (n) {
+		n->refs = 1;
+		memcpy(n->path, path, len);
+	}
+	return n;
+}
+
+void vma_name_get(struct vma_name *n)
+{
+	__atomic_add_fetch(&n->refs, 1, __ATOMIC_RELAXED);
+}
+
+/* kfree takes no lock a uvm's holder may not: callable under it. */
+void vma_name_put(struct vma_name *n)
+{
+	if (!__atomic_sub_fetch(&n->refs, 1, __ATOMIC_ACQ_REL))
+		kfree(n);
 }
 
 /* dst becomes a copy of src (with its own file reference, counted by
@@ -69,6 +94,8 @@ static void vma_set(struct vma *dst, const struct vma *src)
 		inode_get(dst->file);
 		inode_mmap_writable_add(dst->file, dst->flags, 1); /* memfd seals */
 	}
+	if (dst->name)
+		vma_name_get(dst->name);
 	if (dst->ops)
 		dst->ops->open(dst);
 }
@@ -84,6 +111,8 @@ static void vma_free(struct vma_table *t, struct vma *v)
 		inode_mmap_writable_add(v->file, v->flags, -1);
 		inode_put(v->file);
 	}
+	if (v->name)
+		vma_name_put(v->name);
 	__atomic_sub_fetch(&live_vmas, 1, __ATOMIC_RELAXED);
 	if (v >= t->slot && v < t->slot + VMA_SLOTS)
 		t->slots_used &= ~(1u << (v - t->slot));

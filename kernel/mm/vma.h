@@ -48,6 +48,23 @@ struct vma_ops {
 	bool (*remappable)(struct vma *pin);
 };
 
+/*
+ * What /proc/<pid>/maps names a file mapping by: the path of the open
+ * file it was made from, as readlink of its /proc/<pid>/fd link said at
+ * mmap (fdkernel keeps no dentry a vma could ask later).  Lifetime: refs
+ * (atomic) counts the vmas pointing here (vma_set takes one, vma_free
+ * drops it) and the mmap making them; the last put frees it.  One per
+ * mmap call, so bounded by the vmas.
+ */
+struct vma_name {
+	uint32_t refs;
+	char path[];
+};
+
+struct vma_name *vma_name_new(const char *path);
+void vma_name_get(struct vma_name *n);
+void vma_name_put(struct vma_name *n);
+
 struct vma {
 	struct list_head node; /* in uvm->vmas, sorted by start, never overlapping */
 	struct rb_node rb;     /* in the table's tree, by start (vma_find) */
@@ -58,7 +75,8 @@ struct vma {
 	 * holds one inode reference (taken when it is made or copied, dropped
 	 * when it is freed), so a mapping outlives close() and unlink(). */
 	struct inode *file;
-	uint64_t off; /* offset in file of start (page aligned) */
+	uint64_t off;	       /* offset in file of start (page aligned) */
+	struct vma_name *name; /* NULL, or file's path for maps (referenced) */
 	/* NULL, or the ops of the object priv points to; priv stays valid
 	 * while the vma exists because ops->open counted it (the object's
 	 * rule: ipc/shm.c's segments live while attached). */
