@@ -38,6 +38,7 @@ static long kstat_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 }
 
 const struct file_ops kstat_ops = {
+    .seekable = true,
     .read_iter = kstat_read,
     .release = snapshot_release,
 };

@@ -245,6 +245,15 @@ static long config_gz_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 	return n || !len ? (long)n : -EFAULT;
 }
 
+/* Its own release: f->priv is a config_gz, not a snapshot's text. */
+static void config_gz_release(struct file *f)
+{
+	kfree(f->priv);
+	f->priv = NULL;
+	vfs_release_inode(f);
+}
+
 const struct file_ops config_gz_ops = {
-    .read_iter = config_gz_read, .release = snapshot_release, /* kfree(f->priv) */
+    .read_iter = config_gz_read,
+    .release = config_gz_release,
 };
