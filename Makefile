@@ -17,6 +17,7 @@ include user/user.mk
 include iso/busybox.mk
 include iso/iso.mk
 include iso/disk.mk
+include iso/rootfs.mk
 include tests/unit/unit.mk
 include tests/harness/tests.mk
 include tests/harness/fuzz.mk
@@ -29,10 +30,12 @@ all: $(ISO)
 # `make run DISK=path.img` attaches a raw image as a virtio disk, /dev/vda
 # (DISK="a.img b.img:ro": /dev/vda, then /dev/vdb read-only);
 # `make run ROOT=/dev/vda1` boots with that device as the root (root=...
-# rw on the command line, iso/iso.mk), DISK build/disk.img unless given.
-DISK ?= $(if $(ROOT),$(DISK_IMG))
+# rw on the command line, iso/iso.mk), DISK build/disk.img unless given;
+# `make run ROOT=debian` boots Debian's userland (`make rootfs`,
+# iso/rootfs.mk) into its bash.
+DISK ?= $(if $(filter debian,$(ROOT)),$(ROOTFS_IMG),$(if $(ROOT),$(DISK_IMG)))
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(if $(filter debian,$(ROOT)),rootfs)
 	QEMU_SMP=$${QEMU_SMP:-2} tests/harness/qemu-run --interactive $(if $(UEFI),--uefi) \
 		$(foreach d,$(DISK),--disk $(d)) $(ISO)
 

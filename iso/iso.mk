@@ -87,9 +87,11 @@ endef
 
 # `make run CMDLINE="profile"` boots with extra kernel words; the file below
 # changes only when they do, so the ISO is rebuilt exactly then.
-# ROOT=/dev/vda1 adds "root=/dev/vda1 rw" (the Makefile's run).
+# ROOT=/dev/vda1 adds "root=/dev/vda1 rw" (the Makefile's run), ROOT=debian
+# the Debian root's words (iso/rootfs.mk).
 CMDLINE ?=
-RUN_CMDLINE := $(strip $(CMDLINE) $(if $(ROOT),root=$(ROOT) rw))
+RUN_CMDLINE := $(strip $(CMDLINE) $(if $(filter debian,$(ROOT)),root=/dev/vda1 rw \
+	init=/sbin/fdkernel-init,$(if $(ROOT),root=$(ROOT) rw)))
 RUN_CMDLINE_FILE := $(BUILD)/run-cmdline
 $(shell mkdir -p $(BUILD); [ -f $(RUN_CMDLINE_FILE) ] && \
 	[ "$$(cat $(RUN_CMDLINE_FILE))" = "$(RUN_CMDLINE)" ] || echo "$(RUN_CMDLINE)" > $(RUN_CMDLINE_FILE))

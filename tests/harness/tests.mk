@@ -1,10 +1,10 @@
 # Test legs of `make test`, in the order they run, and `make debug`.
 # Fragments add their own legs (test-unit: tests/unit, test-host: user/).
 
-TEST_LEGS := test-unit test-host test-guest test-lockdep test-boot test-gdb
+TEST_LEGS := test-unit test-host test-guest test-lockdep test-boot test-debian test-gdb
 # Result files: test-guest writes three (kernel self-tests, user suite, leaks).
 TEST_RESULTS := test-unit test-host test-kernel test-guest test-leaks test-disk test-lockdep \
-	test-boot test-gdb
+	test-boot test-debian test-gdb
 RESULTS := $(BUILD)/results
 
 .PHONY: test-guest test-kernel test-lockdep test-boot test-gdb debug
