@@ -71,7 +71,7 @@ $(INITRD): $(ROOTFS_FILES) $(USER_BIN_PROGS) $(USER_TEST_PROGS) $(USER_BENCH_PRO
 INITRD_BOOT := $(BUILD)/initrd-boot.cpio
 $(INITRD_BOOT): $(INITRD)
 	iso/pack-initrd $(BUILD)/initrd ! -path './linux/*' ! -path ./bin/bash-static \
-		! -path ./sbin/mke2fs ! -path './sbin/mkfs.ext*' \
+		! -path ./sbin/mke2fs ! -path ./sbin/mkfs.ext2 \
 		! -path './lib/*' ! -path './lib64/*' > $@
 
 # make_iso ISO,FLAVOUR,CMDLINE[,INITRD]: the initrd is $(INITRD) unless given.
