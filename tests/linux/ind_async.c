@@ -4,12 +4,11 @@
  * wait4, futex; the queue under poll and epoll; the errors; a full queue
  * (EAGAIN), a queue closed and an exec with calls outstanding.
  * fdkernel's own calls: SKIP on Linux. */
-#include "fdkernel_abi.h"
+#include "ind_async.h"
 
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -18,30 +17,6 @@
 
 #define FUTEX_WAIT_PRIVATE 128 /* FUTEX_WAIT | FUTEX_PRIVATE_FLAG (musl has no linux/futex.h) */
 #define FUTEX_WAKE_PRIVATE 129
-
-static long async_call(unsigned long flags, int q, long nr, const unsigned long *args)
-{
-	long r = syscall(__NR_syscall_indirect, SYSIND_ASYNC | flags, (uint64_t)0, nr, args, q);
-	return r < 0 ? -errno : r;
-}
-
-#define ASYNC(flags, q, nr, ...) async_call(flags, q, nr, (const unsigned long[6]){__VA_ARGS__})
-
-/* The next record of q (waiting for it). */
-static struct sysind_completion next_rec(int q)
-{
-	struct sysind_completion c = {0, -99999};
-
-	if (read(q, &c, sizeof(c)) != sizeof(c))
-		c.result = -99998;
-	return c;
-}
-
-static bool readable(int q, int ms)
-{
-	struct pollfd p = {.fd = q, .events = POLLIN};
-	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
-}
 
 static void check_basics(int q)
 {
