@@ -120,31 +120,62 @@ static bool worker_spawn(struct async_ctx *ctx, struct task *owner)
 	return true;
 }
 
-int async_punt(struct async_req *r)
+/* Queues r on ctx unless it is dying (lock held): 0 or -ECANCELED. */
+static int queue_locked(struct async_ctx *ctx, struct async_req *r)
 {
-	struct task *t = current();
-	struct async_ctx *ctx = ctx_get(t);
-	bool spawn = false, refused = false;
-
-	if (!ctx)
-		return -ENOMEM;
-	spin_lock(&ctx->lock);
-	if (ctx->dying) {
-		spin_unlock(&ctx->lock);
+	if (ctx->dying)
 		return -ECANCELED;
-	}
 	__atomic_store_n(&r->ctx, ctx, __ATOMIC_RELEASE); /* read by async_interrupt */
 	r->worker = NULL;
 	r->cancelled = false;
 	list_add_tail(&r->link, &ctx->queue);
 	ctx->nqueued++;
+	wake_up(&ctx->work_wq);
+	return 0;
+}
+
+/*
+ * A worker's punt (a request its run issued: the next of a chain a
+ * cancel or a drain released) goes to the engine it serves, never to an
+ * engine of its own, which no exit would end.  It spawns no worker: the
+ * punting one takes it when its own request is done, if no other does
+ * first (workers are spawned by the owner alone, so their slots never
+ * race).
+ */
+static int worker_punt(struct async_ctx *ctx, struct async_req *r)
+{
+	int err;
+
+	spin_lock(&ctx->lock);
+	err = queue_locked(ctx, r);
+	spin_unlock(&ctx->lock);
+	return err;
+}
+
+int async_punt(struct async_req *r)
+{
+	struct task *t = current();
+	struct async_ctx *ctx;
+	bool spawn = false, refused = false;
+	int err;
+
+	if (t->async_serve)
+		return worker_punt(t->async_serve, r);
+	if (t->async_gone)
+		return -ECANCELED; /* an exiting task's files closing: see task.h */
+	if (!(ctx = ctx_get(t)))
+		return -ENOMEM;
+	spin_lock(&ctx->lock);
+	if ((err = queue_locked(ctx, r))) {
+		spin_unlock(&ctx->lock);
+		return err;
+	}
 	/* A worker per queued request while under the bound, so that a
 	 * request never waits behind one that waits for it. */
 	if (ctx->nqueued > ctx->idle && ctx->nworkers < ctx->max) {
 		ctx->nworkers++;
 		spawn = true;
 	}
-	wake_up(&ctx->work_wq);
 	spin_unlock(&ctx->lock);
 	if (spawn && !worker_spawn(ctx, t)) {
 		spin_lock(&ctx->lock);
@@ -318,12 +349,13 @@ static void wait_workers_gone(struct async_ctx *ctx)
 	finish_wait(&ctx->exit_wq, &we);
 }
 
-void async_task_exit(struct task *t)
+void async_task_exit(struct task *t, bool final)
 {
 	struct async_ctx *ctx = t->async;
 	struct list_head queued = LIST_HEAD_INIT(queued);
 	struct async_req *r, *n;
 
+	t->async_gone = final;
 	if (!ctx)
 		return;
 	spin_lock(&ctx->lock);

@@ -75,10 +75,11 @@ long async_unadopt(struct async_req *r, long res);
 /* Whether the current task is one of the engine's workers. */
 bool async_in_worker(void);
 /*
- * The owner t is exiting or exec'ing (t is current): every request it
- * punted completes or is interrupted, and its workers are gone on return.
+ * The owner t is exiting (final) or exec'ing (t is current): every
+ * request it punted completes or is interrupted, and its workers are gone
+ * on return.  After its exit's call, a punt of t's is -ECANCELED.
  */
-void async_task_exit(struct task *t);
+void async_task_exit(struct task *t, bool final);
 /* A worker's first step (proc/sched_hooks.c): never returns. */
 __attribute__((noreturn)) void async_worker_main(void);
 

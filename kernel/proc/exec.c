@@ -191,7 +191,7 @@ static int exec_take_over(struct task *t)
 	int err = de_thread(t);
 
 	if (!err) /* its asynchronous calls do not survive the exec */
-		async_task_exit(t);
+		async_task_exit(t, false);
 	if (!err)
 		err = task_unshare_files(t);
 	if (!err)

@@ -185,7 +185,7 @@ __attribute__((noreturn)) void task_exit(int status)
 		init_exited(status);
 	/* Its asynchronous calls end with it, while its files and memory
 	 * are still there for them (Linux's io_uring_files_cancel). */
-	async_task_exit(t);
+	async_task_exit(t, true);
 	/* Before anything of it goes: a core being written reads it. */
 	coredump_park(t);
 	/* While t's memory is still its own: the words to release are in it. */
