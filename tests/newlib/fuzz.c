@@ -49,6 +49,7 @@
 #include "fuzz_graph.h"
 #include "fuzz_cases.h"
 #include "fuzz_threads.h"
+#include "fuzz_uring.h"
 #include "fuzz_fdnew.h"
 #include "fuzz_ipc.h"
 #include "fuzz_mount.h"
@@ -91,6 +92,7 @@ static const struct fuzz_class classes[] = {
     {"pidfd", scenario_pidfd, SCENARIO_MS, 1, false},
     {"inotify", scenario_inotify, SCENARIO_MS, 1, false},
     {"mounts", scenario_mounts, SCENARIO_MS, 1, true},
+    {"uring", scenario_uring, SCENARIO_MS, 4, false},
     {"escalate", scenario_escalate, SCENARIO_MS, 1, false},
 };
 
