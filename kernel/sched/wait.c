@@ -35,14 +35,9 @@ void wake_up(struct wait_queue *wq)
 	wake_up_poll(wq, 0);
 }
 
-void wake_up_poll(struct wait_queue *wq, unsigned int key)
-{
-	spin_lock(&wq->lock);
-	wake_up_locked(wq, key);
-	spin_unlock(&wq->lock);
-}
-
-void wake_up_locked(struct wait_queue *wq, unsigned int key)
+/* wake_up_locked's body, inline in wake_up_poll too: every pipe or socket
+ * transfer wakes a queue, and the call was a tenth of the wake-up. */
+static inline void wake_entries(struct wait_queue *wq, unsigned int key)
 {
 	struct wait_entry *we, *next;
 	bool exclusive_done = false;
@@ -56,6 +51,18 @@ void wake_up_locked(struct wait_queue *wq, unsigned int key)
 		else if (!exclusive_done)
 			exclusive_done = we->func(we, key);
 	}
+}
+
+void wake_up_poll(struct wait_queue *wq, unsigned int key)
+{
+	spin_lock(&wq->lock);
+	wake_entries(wq, key);
+	spin_unlock(&wq->lock);
+}
+
+void wake_up_locked(struct wait_queue *wq, unsigned int key)
+{
+	wake_entries(wq, key);
 }
 
 bool wait_queue_active(struct wait_queue *wq)

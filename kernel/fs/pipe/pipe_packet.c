@@ -32,13 +32,6 @@ void pkt_ring_free(struct pkt_ring *r)
 	r->v = NULL;
 }
 
-bool pkt_ring_room(const struct pkt_ring *r)
-{
-	return !__atomic_load_n(&r->v, __ATOMIC_RELAXED) ||
-	       __atomic_load_n(&r->n, __ATOMIC_RELAXED) <
-		   __atomic_load_n(&r->cap, __ATOMIC_RELAXED);
-}
-
 bool pkt_ring_ends_packet(const struct pkt_ring *r, size_t head)
 {
 	return r->n && pkt_at(r, r->n - 1)->end == head;
@@ -51,8 +44,8 @@ void pkt_ring_push(struct pkt_ring *r, size_t start, size_t end)
 	__atomic_store_n(&r->n, r->n + 1, __ATOMIC_RELAXED);
 }
 
-size_t pkt_ring_read_span(const struct pkt_ring *r, size_t tail, size_t head, size_t len,
-			  size_t *drop)
+size_t pkt_ring_read_span_slow(const struct pkt_ring *r, size_t tail, size_t head, size_t len,
+			       size_t *drop)
 {
 	const struct pkt_span *p = r->n ? pkt_at(r, 0) : NULL;
 	size_t stream = (p ? p->start : head) - tail, n;
@@ -65,7 +58,7 @@ size_t pkt_ring_read_span(const struct pkt_ring *r, size_t tail, size_t head, si
 	return stream + n;
 }
 
-void pkt_ring_consumed(struct pkt_ring *r, size_t tail)
+void pkt_ring_consumed_slow(struct pkt_ring *r, size_t tail)
 {
 	while (r->n && pkt_at(r, 0)->end <= tail) {
 		r->first = (r->first + 1) % r->cap;

@@ -36,9 +36,11 @@ static int ring_copy(struct pipe *p, size_t pos, struct iov_iter *it, size_t len
 /*
  * With the mutex: waits until p holds data or has no writer left.  0 with
  * the mutex still held; -EAGAIN (nonblock) or the wait's error with it
- * released.
+ * released.  The test of the common case, data there, is inline
+ * (wait_data_locked): a call and its frame were a tenth of a small
+ * read's pipe work (docs/bench.md).
  */
-static int wait_data_locked(struct pipe *p, bool nonblock)
+static __attribute__((noinline)) int wait_data_slow(struct pipe *p, bool nonblock)
 {
 	while (p->head == p->tail && load_u(&p->writers)) {
 		int err;
@@ -53,12 +55,25 @@ static int wait_data_locked(struct pipe *p, bool nonblock)
 	return 0;
 }
 
+static inline int wait_data_locked(struct pipe *p, bool nonblock)
+{
+	return p->head != p->tail ? 0 : wait_data_slow(p, nonblock);
+}
+
+/* Under the mutex: whether p has room for need bytes (packets fill slots:
+ * pipe_has_room). */
+static inline bool room_locked(struct pipe *p, size_t need)
+{
+	return p->size - (p->head - p->tail) >= need && pkt_ring_room(&p->pkts);
+}
+
 /*
  * With the mutex: waits until p has room for need bytes.  0 with the
  * mutex still held; -EPIPE (no reader: SIGPIPE sent), -EAGAIN (nonblock)
- * or the wait's error with it released.
+ * or the wait's error with it released.  The common case, a reader and
+ * room, is tested inline (wait_room_locked), as for the data.
  */
-static int wait_room_locked(struct pipe *p, size_t need, bool nonblock)
+static __attribute__((noinline)) int wait_room_slow(struct pipe *p, size_t need, bool nonblock)
 {
 	for (;;) {
 		int err;
@@ -68,8 +83,8 @@ static int wait_room_locked(struct pipe *p, size_t need, bool nonblock)
 			signal_send(current(), SIGPIPE);
 			return -EPIPE;
 		}
-		if (p->size - (p->head - p->tail) >= need && pkt_ring_room(&p->pkts))
-			return 0; /* packets fill slots (pipe_has_room) */
+		if (room_locked(p, need))
+			return 0;
 		mutex_unlock(&p->mutex);
 		if (nonblock)
 			return -EAGAIN;
@@ -78,6 +93,11 @@ static int wait_room_locked(struct pipe *p, size_t need, bool nonblock)
 			return err;
 		mutex_lock(&p->mutex);
 	}
+}
+
+static inline int wait_room_locked(struct pipe *p, size_t need, bool nonblock)
+{
+	return load_u(&p->readers) && room_locked(p, need) ? 0 : wait_room_slow(p, need, nonblock);
 }
 
 /* Takes what is there, up to the whole vector: never waits for more once data came. */
@@ -108,7 +128,7 @@ static long pipe_read_nb(struct pipe *p, struct iov_iter *to, bool nonblock)
  * Under the mutex: puts as much of the iterator's len bytes as fits, if at
  * least need bytes fit.  Bytes put, or -EFAULT.
  */
-static long ring_put(struct pipe *p, struct iov_iter *from, size_t len, size_t need)
+static inline long ring_put(struct pipe *p, struct iov_iter *from, size_t len, size_t need)
 {
 	size_t room = p->size - (p->head - p->tail), n = len < room ? len : room;
 
