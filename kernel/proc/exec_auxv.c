@@ -59,11 +59,13 @@ int exec_auxv_build(uint64_t *auxv, const struct elf_image *img, const struct au
 	    {AT_BASE, img->base},
 	    {AT_FLAGS, 0},
 	    {AT_ENTRY, img->entry},
-	    {AT_UID, 0}, /* the identities: exec_auxv_put_ids */
-	    {AT_EUID, 0},
-	    {AT_GID, 0},
-	    {AT_EGID, 0},
-	    {AT_SECURE, 0},
+	    /* The identities, in place: exec_auxv_put_ids' walk of the
+	     * vector cost every exec 150 instructions (docs/bench.md). */
+	    {AT_UID, c->uid},
+	    {AT_EUID, c->euid},
+	    {AT_GID, c->gid},
+	    {AT_EGID, c->egid},
+	    {AT_SECURE, secure},
 	    {AT_RANDOM, at->random},
 	    {AT_EXECFN, at->execfn},
 	    {AT_PLATFORM, at->platform},
@@ -73,7 +75,6 @@ int exec_auxv_build(uint64_t *auxv, const struct elf_image *img, const struct au
 
 	_Static_assert(sizeof(pairs) / sizeof(pairs[0]) <= EXEC_AUXV_PAIRS, "room for the vector");
 	memcpy(auxv, pairs[skip], n * sizeof(pairs[0]));
-	exec_auxv_put_ids(auxv, c, secure);
 	return n;
 }
 

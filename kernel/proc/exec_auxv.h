@@ -22,7 +22,8 @@ struct auxv_places {
 int exec_auxv_build(uint64_t *auxv, const struct elf_image *img, const struct auxv_places *at,
 		    const struct cred *c, bool secure);
 /* Rewrites the identity entries (AT_UID, AT_EUID, AT_GID, AT_EGID,
- * AT_SECURE) of a built vector. */
+ * AT_SECURE) of a built vector: exec's credentials changed after the
+ * vector was built with the old ones. */
 void exec_auxv_put_ids(uint64_t *auxv, const struct cred *c, bool secure);
 
 #endif
