@@ -12,7 +12,7 @@ DEBIAN_PACKAGES := libc6 bash coreutils util-linux mount grep sed mawk findutils
 	tar gzip xz-utils procps python3-minimal libpython3-stdlib python3 perl-base sqlite3 \
 	busybox strace hostname usr-is-merged
 ROOTFS_INPUTS := iso/make-rootfs iso/make-disk iso/rootfs.mk iso/owners \
-	$(shell find iso/debian tests/debian -type f) iso/rootfs/etc/passwd iso/rootfs/etc/group \
+	$(shell find iso/debian tests/debian user/demo -type f) iso/rootfs/etc/passwd iso/rootfs/etc/group \
 	iso/rootfs/etc/shadow iso/rootfs/etc/hosts
 
 .PHONY: rootfs
