@@ -25,21 +25,50 @@ static int reserve(fdflags_t flags, int minfd)
 	return files_alloc_fd(current()->files, minfd, with_percall(flags));
 }
 
+/* A capturing call's one new fd: 0 (stands for the slot), or -EMFILE
+ * for a second, which no call io_uring runs this way makes. */
+static int capture_reserve(struct fd_redirect *r)
+{
+	return r->made ? -EMFILE : 0;
+}
+
 int fd_reserve(unsigned int oflags, int minfd)
 {
+	struct fd_redirect *r = current()->fd_redirect;
+
+	if (__builtin_expect(r && r->capture, 0))
+		return capture_reserve(r);
 	return reserve(fdflags_from_open(oflags), minfd);
 }
 
 void fd_install(int fd, struct file *f)
 {
+	struct fd_redirect *r = current()->fd_redirect;
+
 	if (current()->indirect_flags & SYSIND_NONBLOCK)
 		__atomic_or_fetch(&f->flags, O_NONBLOCK, __ATOMIC_RELAXED);
-	files_install(current()->files, fd, f);
+	if (__builtin_expect(r && r->capture, 0))
+		r->made = f;
+	else
+		files_install(current()->files, fd, f);
 }
 
 void fd_unreserve(int fd)
 {
-	files_unreserve_fd(current()->files, fd);
+	struct fd_redirect *r = current()->fd_redirect;
+
+	if (!(r && r->capture))
+		files_unreserve_fd(current()->files, fd);
+}
+
+struct file *files_lookup_lent(struct files_table *files)
+{
+	struct fd_redirect *r = current()->fd_redirect;
+
+	if (!r || !r->lent || files != current()->files)
+		return NULL;
+	file_get(r->lent);
+	return r->lent;
 }
 
 int fd_dup_file(struct file *f, fdflags_t flags, int minfd)

@@ -16,6 +16,22 @@
 struct file;
 
 /*
+ * The fd redirection of one call that io_uring runs for a request on
+ * direct descriptors (async/io_uring_files.c, docs/async.md), pointed to
+ * by task->fd_redirect for the call's length (own: the task sets it on
+ * itself, NULL otherwise).  The call's lookups of FD_LENT (fdtable.h) find
+ * `lent` (IOSQE_FIXED_FILE); with `capture` (file_index), the one fd the
+ * call creates is not made: its reservation succeeds with 0, and the file
+ * it would have held goes to `made` for io_uring to put in a slot after
+ * the call, as Linux installs a direct descriptor once the file exists.
+ */
+struct fd_redirect {
+	struct file *lent; /* referenced by the request until it is freed */
+	bool capture;
+	struct file *made; /* the new file's reference, or NULL */
+};
+
+/*
  * Reserves an fd: of oflags only O_NONSEQFD | O_CLOEXEC | O_CLOFORK count,
  * merged with the per-call flags; the sequential area gives the lowest
  * free fd >= minfd.  Returns the fd or -EMFILE / -EINVAL / -ENOMEM.

@@ -19,6 +19,11 @@
 #include "lib/spinlock.h"
 #include <uapi/errno.h>
 
+struct files_table;
+/* FD_LENT's file for a lookup in @files (fd_install.c): the file an
+ * io_uring request lent the calling task, referenced, or NULL. */
+struct file *files_lookup_lent(struct files_table *files);
+
 #else /* host: libc, and a spinlock good enough for tests and benchmarks */
 
 #include <stdlib.h>
@@ -42,6 +47,13 @@ static inline bool file_is_path(const struct file *f)
 struct files_table;
 void reclock_close(struct file *f, struct files_table *files);
 void dnotify_close(struct file *f, struct files_table *files);
+
+/* Nothing is lent on the host. */
+static inline struct file *files_lookup_lent(struct files_table *files)
+{
+	(void)files;
+	return NULL;
+}
 
 /* The host heap is tests/unit's injectable allocator (fails on request). */
 void *kmalloc(size_t size);

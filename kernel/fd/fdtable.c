@@ -392,7 +392,7 @@ struct file *files_lookup_raw(struct files_table *files, int fd)
 		struct file *file = map ? fdmap_file(map, (unsigned int)fd) : NULL;
 
 		if (!file)
-			return NULL;
+			return fd == FD_LENT ? files_lookup_lent(files) : NULL;
 		if (!file_tryget(file))
 			continue; /* being closed: the slot has changed, look again */
 		/*
@@ -430,7 +430,11 @@ struct file *files_lookup_light(struct files_table *files, int fd, bool *put)
 	if (*put)
 		return files_lookup(files, fd);
 	struct file *file = files_installed(files, fd);
-	return file && file_is_path(file) ? NULL : file;
+	if (__builtin_expect(!file, 0)) {
+		*put = fd == FD_LENT; /* a lent file: referenced, as shared */
+		return *put ? files_lookup(files, fd) : NULL;
+	}
+	return file_is_path(file) ? NULL : file;
 }
 
 struct file *files_lookup(struct files_table *files, int fd)

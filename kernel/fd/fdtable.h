@@ -19,6 +19,14 @@
 
 #include "fdmap.h"
 
+/*
+ * The fd that names, for the lookups of one call, a file lent to the task
+ * rather than one of its table (io_uring's IOSQE_FIXED_FILE: fd_install.h,
+ * struct fd_redirect).  It lies in the gap between the areas, so no table
+ * ever holds it: outside such a call it is EBADF like its neighbours.
+ */
+#define FD_LENT (NONSEQ_FD_BASE - 1)
+
 #define FILES_DEFAULT_NOFILE 1024 /* RLIMIT_NOFILE soft limit of a new table */
 #define FILES_MIN_MAP	     64	  /* slots each area starts with */
 

@@ -23,6 +23,7 @@ struct files_table;
 struct sem_undo_list;
 struct fs_struct;
 struct async_ctx;
+struct fd_redirect;
 struct inode;
 struct sighand;
 struct thread_group;
@@ -173,6 +174,9 @@ struct task {
 	 * (its owner waits for every worker before freeing it); constant.
 	 * A worker never enters user mode (proc/sched_hooks.c). */
 	struct async_ctx *async_serve;
+	/* An io_uring request's fd redirection while the task runs its call
+	 * (fd/fd_install.h, async/io_uring_op.c), else NULL; own. */
+	struct fd_redirect *fd_redirect;
 };
 
 /* A signal for the task, or a change of its mask or of its stop state:
