@@ -186,6 +186,7 @@ static struct io_ring *ring_create(uint32_t sq, uint32_t cq, uint32_t flags, int
 	ring->sqes_npages = ns;
 	mutex_init(&ring->submit_lock, "io_uring_submit");
 	spin_init(&ring->lock, "io_uring");
+	spin_init(&ring->files_lock, "io_uring_files");
 	list_init(&ring->overflow);
 	list_init(&ring->inflight);
 	list_init(&ring->timeouts);
@@ -332,13 +333,15 @@ static unsigned io_uring_poll(struct file *f, struct poll_table *pt)
 	return mask;
 }
 
-/* The last reference to the ring's file: what is in flight is cancelled;
- * the ring goes when its last request does. */
+/* The last reference to the ring's file: what is in flight is cancelled
+ * and the registered files go (a request holds its own); the ring goes
+ * when its last request does. */
 static void io_uring_release(struct file *f)
 {
 	struct io_ring *ring = f->priv;
 
 	io_cancel_all(ring);
+	io_files_release(ring);
 	io_ring_put(ring);
 }
 

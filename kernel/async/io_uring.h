@@ -7,5 +7,7 @@
 
 /* Live rings (freed when their file and last request are gone). */
 unsigned long io_ring_count(void);
+/* Registered-file slots of every ring (async/io_uring_files.c). */
+unsigned long io_fixed_slot_count(void);
 
 #endif

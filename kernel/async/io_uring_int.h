@@ -23,10 +23,18 @@
 struct file;
 struct inode;
 struct files_table;
+struct fdmap;
 
 /* Registered buffers and direct descriptors per ring, as Linux's limits. */
 #define IORING_MAX_REG_BUFFERS (1U << 14)
-#define IORING_MAX_FIXED_FILES (1U << 15)
+#define IORING_MAX_FIXED_FILES (1U << 20)
+
+/* A ring's registered files; all zero until REGISTER_FILES. */
+struct io_ftable {
+	struct fdmap *map; /* slot i is direct descriptor i; holds a reference on each file */
+	uint64_t *tags;	   /* by slot: FILES2/UPDATE2's, a CQE when its file goes */
+	uint32_t alloc_off, alloc_end; /* IORING_FILE_INDEX_ALLOC's range */
+};
 
 struct io_buf {
 	uint64_t addr, len; /* a user range, checked against by the _FIXED ops */
@@ -82,11 +90,13 @@ struct io_ring {
 	bool eventfd_async;   /* only for CQEs an async worker posts (lock) */
 	struct io_buf *bufs;
 	uint32_t nbufs;
-	/* Direct descriptors: a files table of the ring's own whose
-	 * non-sequential area is the direct-descriptor space (docs/async.md),
-	 * NULL until REGISTER_FILES; referenced by the ring. */
-	struct files_table *fixed;
-	uint32_t nfixed, alloc_off, alloc_len;
+
+	/* Direct descriptors (io_uring_files.c).  files_lock protects the
+	 * table: taken by the register ops (under submit_lock, which keeps
+	 * the table there for them) and by the requests that look up,
+	 * install and close slots, on any task; innermost, no sleep. */
+	struct spinlock files_lock;
+	struct io_ftable files;
 };
 
 /* One SQE's request, kmalloc'd at submission, freed after its CQE. */
@@ -103,8 +113,13 @@ struct io_req {
 	bool fired;		   /* TIMEOUT met its count, LINK_TIMEOUT went off (ring->lock) */
 	bool removed;		   /* cancelled by a remove or cancel op (ring->lock) */
 	bool fixed;		   /* its fd is a direct descriptor (IOSQE_FIXED_FILE) */
-	bool multishot;		   /* POLL_ADD_MULTI, ACCEPT_MULTISHOT: CQEs with F_MORE */
-	int err;		   /* its preparation failed: the CQE's res */
+	uint32_t fixed_index;	   /* ... that one (sqe.fd is FD_LENT then) */
+	/* That descriptor's file, referenced from the request's issue until
+	 * it is freed (a slot changed meanwhile does not affect it). */
+	struct file *file;
+	uint32_t file_slot; /* OPENAT, ACCEPT, SOCKET: the file_index to make */
+	bool multishot;	    /* POLL_ADD_MULTI, ACCEPT_MULTISHOT: CQEs with F_MORE */
+	int err;	    /* its preparation failed: the CQE's res */
 	/* LINK_TIMEOUT: prev is the request it times (it owns this one and
 	 * outlives the timer: its completion disarms it, synchronously);
 	 * the timer is armed while prev waits; fired once it went off. */
@@ -198,7 +213,19 @@ long io_run_multishot(struct io_req *req);
 
 /* io_uring_register.c */
 void io_unregister_all(struct io_ring *ring);
-/* A direct descriptor's fd in ring->fixed, validated: fd or -EBADF. */
-int io_fixed_check(struct io_ring *ring, int index);
+
+/* io_uring_files.c: the direct descriptors (register ops hold submit_lock) */
+int io_files_register(struct io_ring *ring, const int32_t *ufds, const uint64_t *utags,
+		      uint32_t nr);
+int io_files_unregister(struct io_ring *ring);
+int io_files_update(struct io_ring *ring, uint32_t off, const int32_t *ufds, const uint64_t *utags,
+		    uint32_t nr);
+int io_files_alloc_range(struct io_ring *ring, const struct io_uring_file_index_range *urange);
+/* Drops the table at the ring's release, requests in flight or not. */
+void io_files_release(struct io_ring *ring);
+/* Direct descriptor index's file, referenced, or NULL (EBADF). */
+struct file *io_fixed_get(struct io_ring *ring, uint32_t index);
+long io_fixed_install(struct io_ring *ring, uint32_t file_index, struct file *f);
+long io_fixed_remove(struct io_ring *ring, uint32_t index);
 
 #endif

@@ -10,6 +10,7 @@
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
 #include "async/io_uring_int.h"
+#include "fd/fd_install.h"
 #include "fd/fdtable.h"
 #include "fs/event/poll.h"
 #include "fs/file.h"
@@ -66,6 +67,14 @@ static long run_orphan(struct io_req *req)
 {
 	(void)req;
 	return -ECANCELED;
+}
+
+/* CLOSE: of a direct descriptor (file_index), or the fd's system call. */
+static long run_close(struct io_req *req)
+{
+	if (req->sqe.file_index)
+		return io_fixed_remove(req->ring, req->sqe.file_index - 1);
+	return syscall_call((uint64_t)req->nr, req->args);
 }
 
 /* POLL_ADD: one shot, the first of the events (or an error, a hang-up)
@@ -286,7 +295,7 @@ static const struct io_op ops[IORING_OP_LAST] = {
     [IORING_OP_LINK_TIMEOUT] = {HOW_INLINE, false, false, io_prep_link_timeout, run_orphan, NULL},
     [IORING_OP_CONNECT] = {HOW_PUNT, true, false, io_prep_connect, NULL, NULL},
     [IORING_OP_OPENAT] = {HOW_PUNT, false, false, io_prep_openat, NULL, NULL},
-    [IORING_OP_CLOSE] = {HOW_INLINE, false, false, io_prep_close, NULL, NULL},
+    [IORING_OP_CLOSE] = {HOW_INLINE, false, false, io_prep_close, run_close, NULL},
     [IORING_OP_STATX] = {HOW_PUNT, false, false, io_prep_statx, NULL, NULL},
     [IORING_OP_READ] = {HOW_NOWAIT, true, true, io_prep_read, NULL, NULL},
     [IORING_OP_WRITE] = {HOW_NOWAIT, true, true, io_prep_write, NULL, NULL},
@@ -307,8 +316,18 @@ bool io_op_supported(unsigned int op)
 
 /* ---- issue, completion, links ---- */
 
-/* Runs the request's op here (blocking allowed unless nowait is set). */
-static long op_run(struct io_req *req)
+/* A FIXED_FILE request's file, taken from its slot when it is issued
+ * (a request linked after a direct OPENAT finds what the open made, as
+ * on Linux): 0, or -EBADF for an empty slot or no table. */
+static int req_fixed_file(struct io_req *req)
+{
+	if (!req->fixed || req->file)
+		return 0;
+	req->file = io_fixed_get(req->ring, req->fixed_index);
+	return req->file ? 0 : -EBADF;
+}
+
+static long op_call(struct io_req *req)
 {
 	const struct io_op *op = op_of(req);
 
@@ -317,6 +336,32 @@ static long op_run(struct io_req *req)
 	if (op->run)
 		return op->run(req);
 	return syscall_call((uint64_t)req->nr, req->args);
+}
+
+/*
+ * Runs the request's op here (blocking allowed unless nowait is set).
+ * On direct descriptors the call runs redirected (fd/fd_install.h): its
+ * FD_LENT is the request's file, and the file it creates for a
+ * file_index goes to the ring's table rather than the process's.
+ */
+static long op_run(struct io_req *req)
+{
+	struct fd_redirect r = {.capture = req->file_slot != 0};
+	long res = req_fixed_file(req);
+
+	if (res)
+		return res;
+	if (!req->file && !r.capture)
+		return op_call(req);
+	r.lent = req->file;
+	current()->fd_redirect = &r;
+	res = op_call(req);
+	current()->fd_redirect = NULL;
+	if (r.made && res >= 0)
+		return io_fixed_install(req->ring, req->file_slot, r.made);
+	if (r.made)
+		file_put(r.made);
+	return res;
 }
 
 /* On its worker: a deferred chain first waits for its turn; a request
@@ -336,9 +381,9 @@ static long req_run_async(struct async_req *ar)
 /* How the file of an fd op may run inline: HOW_INLINE (never waits, or
  * O_NONBLOCK: its -EAGAIN is the answer), HOW_NOWAIT (an attempt with
  * nowait), HOW_PUNT (waits no flag stops). */
-static enum op_how file_kind(int fd)
+static enum op_how file_kind(struct io_req *req)
 {
-	struct file *f = files_lookup(current()->files, fd);
+	struct file *f = req->file ? req->file : files_lookup(current()->files, req->sqe.fd);
 	enum op_how how = HOW_INLINE; /* a bad fd fails inline with EBADF */
 
 	if (!f)
@@ -351,7 +396,8 @@ static enum op_how file_kind(int fd)
 		how = HOW_PUNT;
 	else
 		how = (f->flags & O_NONBLOCK) ? HOW_INLINE : HOW_NOWAIT;
-	file_put(f);
+	if (f != req->file)
+		file_put(f);
 	return how;
 }
 
@@ -377,10 +423,12 @@ static long req_issue(struct io_req *req)
 	long res;
 	int err;
 
+	if ((err = req_fixed_file(req)))
+		return err;
 	if ((req->sqe.flags & IOSQE_ASYNC) || req->multishot)
 		how = HOW_PUNT; /* a multishot request lives on a worker */
 	else if (how == HOW_NOWAIT && !op->attempt)
-		how = file_kind(req->sqe.fd);
+		how = file_kind(req);
 	if (how == HOW_INLINE)
 		return op_run(req);
 	if (how == HOW_NOWAIT) {
@@ -417,6 +465,8 @@ void io_req_free(struct io_req *req)
 	struct io_ring *ring = req->ring;
 
 	io_drain_put(req);
+	if (req->file)
+		file_put(req->file);
 	kfree(req);
 	io_ring_put(ring);
 }
@@ -471,9 +521,9 @@ int io_req_prep(struct io_req *req)
 	if (s->flags & IOSQE_FIXED_FILE) {
 		if (!ops[s->opcode].uses_fd)
 			return -EBADF;
-		if ((req->sqe.fd = io_fixed_check(req->ring, s->fd)) < 0)
-			return -EBADF;
-		req->fixed = true;
+		req->fixed = true; /* its file is taken at its issue: req_fixed_file */
+		req->fixed_index = (uint32_t)s->fd;
+		req->sqe.fd = FD_LENT;
 	}
 	return ops[s->opcode].prep(req);
 }

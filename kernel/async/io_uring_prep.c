@@ -10,6 +10,7 @@
 #include "fs/file.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
+#include <uapi/fcntl.h>
 #include <uapi/syscalls.h>
 
 static void set_call(struct io_req *req, int nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
@@ -139,14 +140,28 @@ int io_prep_recv(struct io_req *req)
 	return 0;
 }
 
+/* A file_index for the file an op makes (OPENAT, ACCEPT, SOCKET): a
+ * direct descriptor is never close-on-exec (Linux's EINVAL). */
+static int prep_file_slot(struct io_req *req, unsigned int cloexec)
+{
+	if (req->sqe.file_index && cloexec)
+		return -EINVAL;
+	req->file_slot = req->sqe.file_index;
+	return 0;
+}
+
 /* ACCEPT: addr and addr2 (the length's address) as accept4's; ioprio may
- * ask for IORING_ACCEPT_MULTISHOT (io_uring_multi.c); direct descriptors
- * are not taken (docs/async.md). */
+ * ask for IORING_ACCEPT_MULTISHOT (io_uring_multi.c), which does not take
+ * a file_index yet (docs/async.md). */
 int io_prep_accept(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 
-	if (s->len || s->buf_index || (s->ioprio & ~IORING_ACCEPT_MULTISHOT) || s->file_index)
+	if (s->len || s->buf_index || (s->ioprio & ~IORING_ACCEPT_MULTISHOT))
+		return -EINVAL;
+	if ((s->ioprio & IORING_ACCEPT_MULTISHOT) && s->file_index)
+		return -EINVAL;
+	if (prep_file_slot(req, s->accept_flags & SOCK_CLOEXEC))
 		return -EINVAL;
 	req->multishot = s->ioprio & IORING_ACCEPT_MULTISHOT;
 	set_call(req, __NR_accept4, (uint64_t)s->fd, s->addr, s->addr2, s->accept_flags, 0, 0);
@@ -163,25 +178,29 @@ int io_prep_connect(struct io_req *req)
 	return 0;
 }
 
-/* OPENAT: fd is the directory, addr the path, len the mode. */
+/* OPENAT: fd is the directory, addr the path, len the mode; file_index
+ * a direct descriptor to open into. */
 int io_prep_openat(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 
-	if (s->buf_index || s->file_index)
+	if (s->buf_index || prep_file_slot(req, s->open_flags & O_CLOEXEC))
 		return -EINVAL;
 	set_call(req, __NR_openat, (uint64_t)(int64_t)s->fd, s->addr, s->open_flags, s->len, 0, 0);
 	return 0;
 }
 
-/* CLOSE: not of an io_uring fd (Linux's EBADF). */
+/* CLOSE: a direct descriptor (file_index, with fd 0: run_close), or an
+ * fd, not of an io_uring (Linux's EBADF). */
 int io_prep_close(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 	struct file *f;
 
-	if (s->off || s->addr || s->len || s->rw_flags || s->buf_index || s->file_index)
+	if (s->off || s->addr || s->len || s->rw_flags || s->buf_index)
 		return -EINVAL;
+	if (s->file_index)
+		return s->fd ? -EINVAL : 0;
 	if ((f = files_lookup(current()->files, s->fd))) {
 		bool ring = io_ring_of(f) != NULL;
 		file_put(f);
@@ -204,12 +223,13 @@ int io_prep_statx(struct io_req *req)
 	return 0;
 }
 
-/* SOCKET: fd the domain, off the type, len the protocol. */
+/* SOCKET: fd the domain, off the type, len the protocol; file_index as
+ * OPENAT's. */
 int io_prep_socket(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 
-	if (s->addr || s->rw_flags || s->buf_index || s->file_index)
+	if (s->addr || s->rw_flags || s->buf_index || prep_file_slot(req, s->off & SOCK_CLOEXEC))
 		return -EINVAL;
 	set_call(req, __NR_socket, (uint64_t)s->fd, s->off, s->len, 0, 0, 0);
 	return 0;

@@ -1,8 +1,9 @@
 /*
  * io_uring_register: registered buffers (the _FIXED ops' ranges), the
- * eventfd told of every CQE, and the probe of the opcodes.  Everything
- * here changes under the ring's submit_lock, so a submission sees a
- * table whole.  docs/async.md.
+ * eventfd told of every CQE, the probe of the opcodes, and the argument
+ * checks of the registered files' ops (their table: io_uring_files.c).
+ * Everything here changes under the ring's submit_lock, so a submission
+ * sees a table whole.  docs/async.md.
  */
 #include "arch/x86_64/uaccess.h"
 #include "async/io_uring_int.h"
@@ -134,17 +135,59 @@ out:
 	return err;
 }
 
-int io_fixed_check(struct io_ring *ring, int index)
-{
-	(void)ring;
-	(void)index;
-	return -EBADF; /* no direct descriptors yet: docs/async.md */
-}
-
 void io_unregister_all(struct io_ring *ring)
 {
 	(void)unregister_buffers(ring);
 	(void)unregister_eventfd(ring);
+	io_files_release(ring);
+}
+
+/* FILES2: the table described by a struct io_uring_rsrc_register of
+ * size bytes (SPARSE: nr empty slots, no data). */
+static int register_files2(struct io_ring *ring, const struct io_uring_rsrc_register *urr,
+			   uint32_t size)
+{
+	struct io_uring_rsrc_register rr;
+
+	if (size != sizeof(rr))
+		return -EINVAL;
+	if (copy_from_user(&rr, urr, sizeof(rr)))
+		return -EFAULT;
+	if (!rr.nr || rr.resv2 || (rr.flags & ~IORING_RSRC_REGISTER_SPARSE))
+		return -EINVAL;
+	if ((rr.flags & IORING_RSRC_REGISTER_SPARSE) && rr.data)
+		return -EINVAL;
+	return io_files_register(ring, (const int32_t *)rr.data, (const uint64_t *)rr.tags, rr.nr);
+}
+
+/* FILES_UPDATE: nr slots from a struct io_uring_rsrc_update, no tags. */
+static int update_files(struct io_ring *ring, const struct io_uring_rsrc_update *uup, uint32_t nr)
+{
+	struct io_uring_rsrc_update up;
+
+	if (!nr)
+		return -EINVAL;
+	if (copy_from_user(&up, uup, sizeof(up)))
+		return -EFAULT;
+	if (up.resv)
+		return -EINVAL;
+	return io_files_update(ring, up.offset, (const int32_t *)up.data, NULL, nr);
+}
+
+/* FILES_UPDATE2: a struct io_uring_rsrc_update2 of size bytes. */
+static int update_files2(struct io_ring *ring, const struct io_uring_rsrc_update2 *uup,
+			 uint32_t size)
+{
+	struct io_uring_rsrc_update2 up;
+
+	if (size != sizeof(up))
+		return -EINVAL;
+	if (copy_from_user(&up, uup, sizeof(up)))
+		return -EFAULT;
+	if (!up.nr || up.resv || up.resv2)
+		return -EINVAL;
+	return io_files_update(ring, up.offset, (const int32_t *)up.data, (const uint64_t *)up.tags,
+			       up.nr);
 }
 
 static long do_register(struct io_ring *ring, unsigned int opcode, void *arg, uint32_t nr)
@@ -161,6 +204,18 @@ static long do_register(struct io_ring *ring, unsigned int opcode, void *arg, ui
 		return arg || nr ? -EINVAL : unregister_eventfd(ring);
 	case IORING_REGISTER_PROBE:
 		return register_probe(ring, arg, nr);
+	case IORING_REGISTER_FILES:
+		return !arg ? -EFAULT : io_files_register(ring, arg, NULL, nr);
+	case IORING_UNREGISTER_FILES:
+		return arg || nr ? -EINVAL : io_files_unregister(ring);
+	case IORING_REGISTER_FILES2:
+		return register_files2(ring, arg, nr);
+	case IORING_REGISTER_FILES_UPDATE:
+		return update_files(ring, arg, nr);
+	case IORING_REGISTER_FILES_UPDATE2:
+		return update_files2(ring, arg, nr);
+	case IORING_REGISTER_FILE_ALLOC_RANGE:
+		return !arg || nr ? -EINVAL : io_files_alloc_range(ring, arg);
 	default:
 		return -EINVAL;
 	}

@@ -89,10 +89,11 @@ void kcounters_read(struct kcounters *c)
 	c->async_ctxs = async_ctx_count();
 	c->async_workers = async_worker_count();
 	c->sysind_queues = sysind_queue_count();
+	c->io_fixed_slots = io_fixed_slot_count();
 	c->heap_serial = heaptrace_serial();
 }
 
-#define LEAK_CHECKS 42 /* the check() lines below */
+#define LEAK_CHECKS 43 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -149,6 +150,8 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(40, "async engines", (long)b->async_ctxs, (long)a->async_ctxs);
 	passed += check(41, "async workers", (long)b->async_workers, (long)a->async_workers);
 	passed += check(42, "SYSIND_ASYNC queues", (long)b->sysind_queues, (long)a->sysind_queues);
+	passed +=
+	    check(43, "io_uring file slots", (long)b->io_fixed_slots, (long)a->io_fixed_slots);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

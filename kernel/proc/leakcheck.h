@@ -6,7 +6,8 @@
  * timers, pidfd identities, inotify watches and events, open files'
  * signal-driven I/O state (fs/fasync.h), dnotify watches, file leases, ptys
  * credentials, disks, partitions, cached blocks and loop devices,
- * io_uring rings, asynchronous-call engines and their workers,
+ * io_uring rings and their registered-file slots, asynchronous-call
+ * engines and their workers,
  * compared when init exits
  * in test mode with what they were when it started.
  */
@@ -54,6 +55,7 @@ struct kcounters {
 	unsigned long async_ctxs;      /* async/async.c: engines (one per submitting task) */
 	unsigned long async_workers;   /* async/async.c: their workers */
 	unsigned long sysind_queues;   /* async/sysind_async.c: SYSIND_ASYNC completion queues */
+	unsigned long io_fixed_slots;  /* async/io_uring_files.c: registered-file slots */
 	uint64_t heap_serial;	       /* heaptrace_serial(): allocations so far */
 };
 

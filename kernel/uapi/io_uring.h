@@ -89,6 +89,12 @@ struct io_uring_rsrc_update {
 	uint64_t data;
 };
 
+struct io_uring_rsrc_update2 {
+	uint32_t offset, resv;
+	uint64_t data, tags;
+	uint32_t nr, resv2;
+};
+
 struct io_uring_file_index_range {
 	uint32_t off, len;
 	uint64_t resv;
@@ -247,6 +253,7 @@ struct io_uring_probe {
 #define IORING_REGISTER_FILE_ALLOC_RANGE 25
 
 #define IORING_RSRC_REGISTER_SPARSE (1U << 0)
+#define IORING_REGISTER_FILES_SKIP  (-2) /* FILES_UPDATE: leave this slot as it is */
 
 #define IORING_MAX_ENTRIES    32768
 #define IORING_MAX_CQ_ENTRIES (2 * IORING_MAX_ENTRIES)
