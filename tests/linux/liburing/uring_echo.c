@@ -1,7 +1,10 @@
 /* An echo server on Debian's liburing: one ring accepts 4 clients over
  * TCP loopback and echoes 16 messages of 64 bytes for each, every accept,
- * recv and send an SQE (user_data names the operation and the
- * connection); the clients, in a child, check every reply. */
+ * recv, send and close an SQE (user_data names the operation and the
+ * connection); the connections are direct descriptors (accepted with
+ * IORING_FILE_INDEX_ALLOC into a sparse table, used with
+ * IOSQE_FIXED_FILE, closed by slot), never fds of the process; the
+ * clients, in a child, check every reply. */
 #define _GNU_SOURCE
 #include <liburing.h>
 #include <arpa/inet.h>
@@ -14,7 +17,7 @@
 #define MSGS	16
 #define LEN	64
 
-enum { OP_ACCEPT, OP_RECV, OP_SEND };
+enum { OP_ACCEPT, OP_RECV, OP_SEND, OP_CLOSE };
 
 static char bufs[CLIENTS][LEN];
 
@@ -28,11 +31,15 @@ static void prep(struct io_uring *r, int op, int fd, int conn, int len)
 	struct io_uring_sqe *s = io_uring_get_sqe(r);
 
 	if (op == OP_ACCEPT)
-		io_uring_prep_accept(s, fd, NULL, NULL, 0);
+		io_uring_prep_accept_direct(s, fd, NULL, NULL, 0, IORING_FILE_INDEX_ALLOC - 1);
 	else if (op == OP_RECV)
 		io_uring_prep_recv(s, fd, bufs[conn], LEN, MSG_WAITALL);
-	else
+	else if (op == OP_SEND)
 		io_uring_prep_send(s, fd, bufs[conn], (size_t)len, 0);
+	else
+		io_uring_prep_close_direct(s, (unsigned)fd);
+	if (op == OP_RECV || op == OP_SEND)
+		s->flags |= IOSQE_FIXED_FILE; /* fd is a slot */
 	io_uring_sqe_set_data64(s, tag(op, conn));
 }
 
@@ -49,8 +56,8 @@ static int clients(const struct sockaddr_in *a)
 	for (int i = 0; i < MSGS; i++)
 		for (int c = 0; c < CLIENTS; c++) {
 			memset(m, 'a' + (i + c) % 26, LEN);
-			if (write(fds[c], m, LEN) != LEN || recv(fds[c], back, LEN, MSG_WAITALL) != LEN ||
-			    memcmp(m, back, LEN))
+			if (write(fds[c], m, LEN) != LEN ||
+			    recv(fds[c], back, LEN, MSG_WAITALL) != LEN || memcmp(m, back, LEN))
 				bad++;
 		}
 	for (int c = 0; c < CLIENTS; c++)
@@ -62,24 +69,28 @@ int main(void)
 {
 	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	socklen_t alen = sizeof(a);
-	int lfd = socket(AF_INET, SOCK_STREAM, 0), conns[CLIENTS], accepted = 0, echoed = 0, ended = 0;
+	int lfd = socket(AF_INET, SOCK_STREAM, 0), conns[CLIENTS], accepted = 0, echoed = 0,
+	    ended = 0;
 	int errors = 0, st;
 	struct io_uring r;
 	struct io_uring_cqe *c;
 	pid_t pid;
 
-	plan(4);
+	plan(5);
 	require(lfd >= 0 && !bind(lfd, (struct sockaddr *)&a, sizeof(a)) && !listen(lfd, CLIENTS) &&
 		    !getsockname(lfd, (struct sockaddr *)&a, &alen),
 		"a listener");
 	is_int(io_uring_queue_init(16, &r, 0), 0, "io_uring_queue_init");
+	is_int(io_uring_register_files_sparse(&r, CLIENTS), 0,
+	       "a sparse table for the connections");
 	fflush(stdout);
 	if ((pid = fork()) == 0)
 		_exit(clients(&a));
 	prep(&r, OP_ACCEPT, lfd, 0, 0);
 	io_uring_submit(&r);
 	while (ended < CLIENTS && !io_uring_wait_cqe(&r, &c)) {
-		int op = (int)(c->user_data >> 32), conn = (int)(uint32_t)c->user_data, res = c->res;
+		int op = (int)(c->user_data >> 32), conn = (int)(uint32_t)c->user_data,
+		    res = c->res;
 
 		io_uring_cqe_seen(&r, c);
 		if (op == OP_ACCEPT && res >= 0) {
@@ -93,7 +104,8 @@ int main(void)
 			echoed++;
 			prep(&r, OP_RECV, conns[conn], conn, 0);
 		} else if (op == OP_RECV && res == 0) {
-			close(conns[conn]);
+			prep(&r, OP_CLOSE, conns[conn], conn, 0);
+		} else if (op == OP_CLOSE && res == 0) {
 			ended++;
 		} else {
 			errors++;
@@ -102,7 +114,7 @@ int main(void)
 		io_uring_submit(&r);
 	}
 	waitpid(pid, &st, 0);
-	is_int(errors, 0, "no accept, recv or send failed");
+	is_int(errors, 0, "no accept, recv, send or close failed");
 	is_int(echoed, CLIENTS * MSGS, "64 messages echoed through the ring");
 	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "every client saw its own bytes back");
 	io_uring_queue_exit(&r);
