@@ -339,12 +339,12 @@ static long op_call(struct io_req *req)
 }
 
 /*
- * Runs the request's op here (blocking allowed unless nowait is set).
- * On direct descriptors the call runs redirected (fd/fd_install.h): its
- * FD_LENT is the request's file, and the file it creates for a
- * file_index goes to the ring's table rather than the process's.
+ * Runs call (the op, or its inline attempt) for the request here.  On
+ * direct descriptors it runs redirected (fd/fd_install.h): its FD_LENT is
+ * the request's file, and the file it creates for a file_index goes to
+ * the ring's table rather than the process's.
  */
-static long op_run(struct io_req *req)
+static long op_run_with(struct io_req *req, long (*call)(struct io_req *))
 {
 	struct fd_redirect r = {.capture = req->file_slot != 0};
 	long res = req_fixed_file(req);
@@ -352,16 +352,22 @@ static long op_run(struct io_req *req)
 	if (res)
 		return res;
 	if (!req->file && !r.capture)
-		return op_call(req);
+		return call(req);
 	r.lent = req->file;
 	current()->fd_redirect = &r;
-	res = op_call(req);
+	res = call(req);
 	current()->fd_redirect = NULL;
 	if (r.made && res >= 0)
 		return io_fixed_install(req->ring, req->file_slot, r.made);
 	if (r.made)
 		file_put(r.made);
 	return res;
+}
+
+/* Runs the request's op here (blocking allowed unless nowait is set). */
+static long op_run(struct io_req *req)
+{
+	return op_run_with(req, op_call);
 }
 
 /* On its worker: a deferred chain first waits for its turn; a request
@@ -433,7 +439,7 @@ static long req_issue(struct io_req *req)
 		return op_run(req);
 	if (how == HOW_NOWAIT) {
 		task_sched(current())->nowait = true;
-		res = op->attempt ? op->attempt(req) : op_run(req);
+		res = op_run_with(req, op->attempt ? op->attempt : op_call);
 		task_sched(current())->nowait = false;
 		if (res != -EAGAIN)
 			return res;

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <liburing.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -70,6 +71,12 @@ static void fixed_ops(struct io_uring *r, int p[2])
 	is_int(fixed_rw(r, true, 2, "direct", 6), 6, "a fixed WRITE on slot 2 (the pipe's end)");
 	ok(fixed_rw(r, false, 0, buf, 6) == 6 && !memcmp(buf, "direct", 6),
 	   "a fixed READ on slot 0 reads it");
+	require(write(p[1], "p", 1) == 1, "a byte to poll for");
+	struct io_uring_sqe *ps = io_uring_get_sqe(r);
+	io_uring_prep_poll_add(ps, 0, POLLIN);
+	ps->flags |= IOSQE_FIXED_FILE;
+	is_int(run1(r), POLLIN, "a fixed POLL_ADD on slot 0, data there: POLLIN");
+	ok(fixed_rw(r, false, 0, buf, 1) == 1 && buf[0] == 'p', "(the byte read back)");
 	is_int(fixed_rw(r, false, 1, buf, 6), -EBADF, "an empty slot: EBADF in the CQE");
 	is_int(fixed_rw(r, false, 4, buf, 6), -EBADF, "a slot past the table: EBADF");
 	is_int(fixed_rw(r, false, -1, buf, 6), -EBADF, "slot -1: EBADF");
@@ -175,7 +182,7 @@ int main(void)
 	struct io_uring r;
 	int p[2];
 
-	plan(56);
+	plan(58);
 	require(!pipe(p), "a pipe");
 	is_int(io_uring_queue_init(8, &r, 0), 0, "io_uring_queue_init");
 	errno_cases(&r, p);
