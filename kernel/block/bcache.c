@@ -5,6 +5,7 @@
  */
 #include "block/bcache.h"
 #include "proc/task.h"
+#include "arch/x86_64/timer.h"
 #include "block/blkdev.h"
 #include "lib/printk.h"
 #include "lib/string.h"
@@ -255,8 +256,10 @@ static bool buf_has(struct buf *b, uint32_t flag)
 static void set_flags(struct buf *b, uint32_t set, uint32_t clear)
 {
 	spin_lock(&bcache_lock);
-	if ((set & BUF_DIRTY) && !(b->flags & (BUF_DIRTY | BUF_STALE)))
+	if ((set & BUF_DIRTY) && !(b->flags & (BUF_DIRTY | BUF_STALE))) {
 		ndirty++;
+		b->dirtied_ns = clock_monotonic_ns();
+	}
 	if ((clear & BUF_DIRTY) && (b->flags & BUF_DIRTY))
 		ndirty--;
 	b->flags = (b->flags | set) & ~clear;
@@ -418,34 +421,42 @@ void brelse(struct buf *b)
 	buf_put(b);
 }
 
-/* Under bcache_lock: an unused-or-not dirty buffer of bdev (NULL: any),
- * referenced, or NULL when none is left. */
-static struct buf *next_dirty(struct block_device *bdev)
+/* Under bcache_lock: an unused-or-not dirty buffer of bdev (NULL: any)
+ * dirty since before_ns or earlier, referenced, or NULL when none is left. */
+static struct buf *next_dirty(struct block_device *bdev, uint64_t before_ns)
 {
 	struct buf *b;
 
-	list_for_each_entry(b, &lru,
-			    lru_link) if ((b->flags & BUF_DIRTY) && (!bdev || b->bdev == bdev))
+	list_for_each_entry(b, &lru, lru_link)
 	{
-		b->refcnt++;
-		return b;
+		if ((b->flags & BUF_DIRTY) && (!bdev || b->bdev == bdev) &&
+		    b->dirtied_ns <= before_ns) {
+			b->refcnt++;
+			return b;
+		}
 	}
 	return NULL;
 }
 
-/* The disks bcache_sync wrote to, to flush each once. */
+/* The disks a write-back wrote to, to flush each once. */
 #define SYNC_FLUSH_MAX 16
 
-int bcache_sync(struct block_device *bdev)
+struct written {
+	struct block_device *bdev[SYNC_FLUSH_MAX]; /* referenced (bdev_get) */
+	unsigned int n;
+};
+
+/* Writes the dirty blocks of bdev (NULL: of every device) dirty since
+ * before_ns or earlier, noting their disks in w (w NULL: none): 0 or the
+ * first error. */
+static int write_dirty(struct block_device *bdev, uint64_t before_ns, struct written *w)
 {
-	struct block_device *written[SYNC_FLUSH_MAX];
-	unsigned int nwritten = 0;
 	unsigned long budget = bcache_count() + 1; /* each dirty buffer once */
 	int err = 0;
 	struct buf *b;
 
 	spin_lock(&bcache_lock);
-	while (budget-- && (b = next_dirty(bdev))) {
+	while (budget-- && (b = next_dirty(bdev, before_ns))) {
 		spin_unlock(&bcache_lock);
 		mutex_lock(&b->lock);
 		if (buf_has(b, BUF_DIRTY)) {
@@ -453,24 +464,37 @@ int bcache_sync(struct block_device *bdev)
 			if (!err)
 				err = werr;
 		}
-		if (nwritten < SYNC_FLUSH_MAX) {
+		if (w && w->n < SYNC_FLUSH_MAX) {
 			bool seen = false;
-			for (unsigned int i = 0; i < nwritten; i++)
-				seen |= written[i] == b->bdev;
+			for (unsigned int i = 0; i < w->n; i++)
+				seen |= w->bdev[i] == b->bdev;
 			if (!seen)
-				bdev_get(written[nwritten++] = b->bdev);
+				bdev_get(w->bdev[w->n++] = b->bdev);
 		}
 		brelse(b);
 		spin_lock(&bcache_lock);
 	}
 	spin_unlock(&bcache_lock);
-	for (unsigned int i = 0; i < nwritten; i++) {
-		int ferr = blkdev_issue_flush(written[i]);
+	return err;
+}
+
+int bcache_flush_expired(uint64_t before_ns)
+{
+	return write_dirty(NULL, before_ns, NULL);
+}
+
+int bcache_sync(struct block_device *bdev)
+{
+	struct written w = {.n = 0};
+	int err = write_dirty(bdev, ~0ULL, &w);
+
+	for (unsigned int i = 0; i < w.n; i++) {
+		int ferr = blkdev_issue_flush(w.bdev[i]);
 		if (!err)
 			err = ferr;
-		bdev_put(written[i]);
+		bdev_put(w.bdev[i]);
 	}
-	if (bdev && !nwritten) {
+	if (bdev && !w.n) {
 		int ferr = blkdev_issue_flush(bdev);
 		if (!err)
 			err = ferr;

@@ -11,7 +11,8 @@
  *	... read or change b->data; bdirty(b) after a change ...
  *	brelse(b);				// unlocked, still cached
  *
- * Dirty blocks reach the disk when bwrite or bcache_sync asks, and when
+ * Dirty blocks reach the disk when bwrite or bcache_sync asks, when the
+ * flusher finds them expired (mm/writeback.c), and when
  * they are evicted (the cache is bounded: BCACHE_MAX_BUFS, or an eighth
  * of memory); memory pressure (mm/oom.c) drops the clean ones first.
  */
@@ -33,6 +34,9 @@ struct buf {
 	/* Under bcache_lock: holders (bread..brelse), and the flags. */
 	uint32_t refcnt;
 	uint32_t flags;
+	/* Under bcache_lock: when it last became dirty (monotonic ns), for
+	 * the flusher's expiry (bcache_flush_expired). */
+	uint64_t dirtied_ns;
 	/* Held by whoever has the buffer from bread or bget to brelse (and
 	 * by the cache while it writes the block back): protects data.  A
 	 * sleeping lock: the holder copies user memory and does I/O. */
@@ -76,6 +80,9 @@ void brelse(struct buf *b);
 /* Writes every dirty block of bdev (NULL: of every device) and then asks
  * the disks for a cache flush: 0 or the first error. */
 int bcache_sync(struct block_device *bdev);
+/* Writes back every dirty block dirty since before_ns or earlier (the
+ * flusher's expiry), without a cache flush: 0 or the first error. */
+int bcache_flush_expired(uint64_t before_ns);
 /* Forgets bdev's blocks (after a sync when they must not be lost: the
  * dirty ones are dropped unwritten). */
 void bcache_invalidate_bdev(struct block_device *bdev);

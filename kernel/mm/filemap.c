@@ -8,6 +8,7 @@
  * orders every page for reclaim.
  */
 #include "mm/filemap_internal.h"
+#include "arch/x86_64/timer.h"
 #include "block/bcache.h"
 #include "fs/inode.h"
 #include "fs/proc/proc_sys.h"
@@ -35,8 +36,11 @@ static struct list_head mapping_hash[MAPPING_HASH];
 static struct list_head lru = LIST_HEAD_INIT(lru);
 static unsigned long npages, nmappings;
 unsigned long ndirty, nwriteback;
+struct list_head dirty_mappings = LIST_HEAD_INIT(dirty_mappings);
+unsigned long ndirty_mappings;
 /* Tasks waiting for a page's lock (PG_LOCKED). */
 static struct wait_queue page_wq;
+struct wait_queue flush_wq;
 
 void filemap_init(void)
 {
@@ -51,6 +55,7 @@ void filemap_init(void)
 	for (int i = 0; i < MAPPING_HASH; i++)
 		list_init(&mapping_hash[i]);
 	wait_queue_init(&page_wq, "page");
+	wait_queue_init(&flush_wq, "filemap_flush");
 	page_hash_mask = n - 1;
 }
 
@@ -76,6 +81,11 @@ unsigned long filemap_page_count(void)
 unsigned long filemap_dirty_count(void)
 {
 	return __atomic_load_n(&ndirty, __ATOMIC_RELAXED);
+}
+
+unsigned long filemap_dirty_files(void)
+{
+	return __atomic_load_n(&ndirty_mappings, __ATOMIC_RELAXED);
 }
 
 unsigned long filemap_writeback_count(void)
@@ -148,6 +158,22 @@ static void page_free(struct page *pg)
 	kfree(pg);
 }
 
+/* Under pagecache_lock: m has one more dirty page, or one less; a
+ * mapping's first dirty page puts it at the end of the dirty list, stamped
+ * now (the flusher's expiry counts from then), its last takes it off. */
+static void count_dirty(struct address_space *m, bool dirty)
+{
+	if (dirty && !m->ndirty++) {
+		m->dirtied_ns = clock_monotonic_ns();
+		list_add_tail(&m->dirty_link, &dirty_mappings);
+		ndirty_mappings++;
+	} else if (!dirty && !--m->ndirty) {
+		list_del(&m->dirty_link);
+		ndirty_mappings--;
+	}
+	ndirty += dirty ? 1 : -1;
+}
+
 /* Under pagecache_lock: takes pg out of the cache and drops the cache's
  * reference: true when pg is to be freed (page_free, outside the lock). */
 static bool page_remove(struct page *pg)
@@ -156,8 +182,7 @@ static bool page_remove(struct page *pg)
 
 	if (pg->flags & PG_DIRTY) {
 		pg->flags &= ~PG_DIRTY;
-		m->ndirty--;
-		ndirty--;
+		count_dirty(m, false);
 	}
 	list_del(&pg->hash_link);
 	list_del(&pg->mapping_link);
@@ -234,8 +259,7 @@ void filemap_set_dirty(struct page *pg, bool dirty)
 	if (!m || !(pg->flags & PG_DIRTY) == !dirty)
 		return;
 	pg->flags ^= PG_DIRTY;
-	m->ndirty += dirty ? 1 : -1;
-	ndirty += dirty ? 1 : -1;
+	count_dirty(m, dirty);
 	list_del(&pg->mapping_link);
 	list_add_tail(&pg->mapping_link, dirty ? &m->dirty : &m->pages);
 }
@@ -525,6 +549,7 @@ void filemap_detach(struct address_space *m, struct inode *ip, bool keep)
 {
 	struct list_head gone = LIST_HEAD_INIT(gone);
 
+	filemap_flush_wait(m); /* the flusher may be writing through ip */
 	/* A mapping without its inode cannot write: its dirty pages go to
 	 * the disk now (an error stays in the log: no fd is left to tell). */
 	if (keep && __atomic_load_n(&m->ndirty, __ATOMIC_RELAXED))
@@ -564,63 +589,6 @@ void filemap_drop_sb(struct super_block *sb)
 	}
 	spin_unlock(&pagecache_lock);
 	free_list(&gone);
-}
-
-#define SYNC_BATCH 16
-
-/* Under pagecache_lock: up to SYNC_BATCH inodes of sb (NULL: any) whose
- * mapping has dirty pages, referenced (an inode whose last reference is
- * going is passed over: its free_inode writes its pages), into ms
- * (each held by its inode, which stays its host while referenced). */
-static unsigned int grab_dirty_hosts(struct super_block *sb, struct address_space **ms)
-{
-	unsigned int n = 0;
-
-	for (int i = 0; i < MAPPING_HASH && n < SYNC_BATCH; i++) {
-		struct address_space *m;
-
-		list_for_each_entry(m, &mapping_hash[i], hash_link)
-		{
-			uint32_t refs;
-
-			if (!m->ndirty || !m->host || (sb && m->sb != sb) || n == SYNC_BATCH)
-				continue;
-			refs = __atomic_load_n(&m->host->refcount, __ATOMIC_RELAXED);
-			while (refs && !__atomic_compare_exchange_n(
-					   &m->host->refcount, &refs, refs + 1, false,
-					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-				;
-			if (refs)
-				ms[n++] = m;
-		}
-	}
-	return n;
-}
-
-int filemap_sync_sb(struct super_block *sb)
-{
-	struct address_space *ms[SYNC_BATCH];
-	unsigned int n;
-	int err = 0;
-
-	/* Each round writes what it found; a file dirtied again meanwhile
-	 * is found again, so the rounds are bounded. */
-	for (int rounds = 0; rounds < 64; rounds++) {
-		spin_lock(&pagecache_lock);
-		n = grab_dirty_hosts(sb, ms);
-		spin_unlock(&pagecache_lock);
-		if (!n)
-			break;
-		for (unsigned int i = 0; i < n; i++) {
-			struct inode *ip = ms[i]->host;
-			int werr = filemap_writeback(ms[i], ip, 0, ~0ULL);
-
-			if (!err)
-				err = werr;
-			inode_put(ip);
-		}
-	}
-	return err;
 }
 
 unsigned long filemap_shrink(unsigned long want)

@@ -79,6 +79,15 @@ struct address_space {
 	 * page.mapping_link), how many in all and dirty. */
 	struct list_head pages, dirty;
 	unsigned long nrpages, ndirty;
+	/* Under pagecache_lock, while it has dirty pages: when it became
+	 * dirty (monotonic ns) and its place on the list of dirty mappings,
+	 * oldest first (the flusher's and sync's order, Linux's b_dirty). */
+	uint64_t dirtied_ns;
+	struct list_head dirty_link;
+	/* Under pagecache_lock: the flusher writes it back now through host,
+	 * which it holds no reference to; filemap_detach waits for the end
+	 * (Linux's I_SYNC), so that host outlives the write-back. */
+	bool flushing;
 	/* Under pagecache_lock: the first write-back error not yet reported
 	 * (the next fsync takes it, as Linux's AS_EIO). */
 	int wb_err;
@@ -143,12 +152,18 @@ int filemap_take_error(struct address_space *m);
 /* Writes back the dirty pages of every file of sb (NULL: of every
  * instance) that has an inode: 0 or the first error. */
 int filemap_sync_sb(struct super_block *sb);
+/* The flusher (mm/writeback.c): writes back the file whose pages have
+ * been dirty longest if that is since before_ns or earlier (an error
+ * waits in the mapping for fsync).  false when there is none. */
+bool filemap_flush_oldest(uint64_t before_ns);
 /* A process maps page idx shared and writable (a fault): the page
  * counts as dirty while anything maps it, as no store through a mapping
  * is seen (no dirty bits are read back). */
 void filemap_page_mkwrite(struct address_space *m, uint64_t idx);
 /* Pages dirty now, and being written now (meminfo's Dirty, Writeback). */
 unsigned long filemap_dirty_count(void);
+/* Files with dirty pages now. */
+unsigned long filemap_dirty_files(void);
 unsigned long filemap_writeback_count(void);
 /* The instance's last reference is gone (no inode left): its mappings
  * and their pages go. */

@@ -7,6 +7,7 @@
 
 #include "mm/filemap.h"
 #include "lib/spinlock.h"
+#include "sched/wait.h"
 
 /* A cached page of a file. */
 struct page {
@@ -39,6 +40,12 @@ struct page {
 extern struct spinlock pagecache_lock;
 /* Under pagecache_lock: the counts of dirty pages and pages being written. */
 extern unsigned long ndirty, nwriteback;
+/* Under pagecache_lock: the mappings with dirty pages, oldest first
+ * (struct address_space.dirty_link), and how many. */
+extern struct list_head dirty_mappings;
+extern unsigned long ndirty_mappings;
+/* Tasks waiting for the flusher to end with a mapping (m->flushing). */
+extern struct wait_queue flush_wq;
 
 /* Page idx of m, uptodate and held, or NULL with *err (read if need be). */
 struct page *filemap_get_page(struct address_space *m, struct inode *ip, uint64_t idx,
@@ -51,6 +58,9 @@ void filemap_page_lock(struct page *pg);
 void filemap_page_unlock(struct page *pg);
 /* Under pagecache_lock: pg (cached) becomes dirty, or clean. */
 void filemap_set_dirty(struct page *pg, bool dirty);
+/* Waits while the flusher writes m back (m->flushing): ip's free_inode
+ * must not free ip under it. */
+void filemap_flush_wait(struct address_space *m);
 /* Under pagecache_lock: page idx of m, or NULL. */
 struct page *filemap_lookup(struct address_space *m, uint64_t idx);
 

@@ -1,33 +1,19 @@
 /*
  * The page cache's write side (filemap.h, docs/pagecache.md): writes
  * copied into cached pages that become dirty, write-back through the
- * file system's writepage, the dirty limit that throttles a writer, and
+ * file system's writepage (and the flusher's and sync's choice of files),
+ * the throttle of a writer past the dirty limit (mm/writeback.c), and
  * shared writable mappings.
  */
+#include "arch/x86_64/timer.h"
 #include "fs/inode.h"
-#include "fs/proc/proc_sys.h"
 #include "lib/iov_iter.h"
 #include "lib/string.h"
 #include "mm/filemap_internal.h"
 #include "mm/frame.h"
 #include "mm/layout.h"
+#include "mm/writeback.h"
 #include <uapi/errno.h>
-
-/*
- * /proc/sys/vm/dirty_ratio: the percentage of memory dirty pages may
- * fill before a writer writes back (Linux's default 20; 0..100).  Past
- * it, each write writes its own file's dirty pages before it returns, so
- * no writer fills memory with pages the disk has not seen.
- */
-static int dirty_ratio = 20;
-PROC_SYS_ROW(dirty_ratio_row, .path = "vm/dirty_ratio", .mode = 0644, .show = proc_sys_int_show,
-	     .store = proc_sys_int_store, .data = &dirty_ratio, .min = 0, .max = 100);
-
-static unsigned long dirty_limit(void)
-{
-	return frame_total_count() *
-	       (unsigned long)__atomic_load_n(&dirty_ratio, __ATOMIC_RELAXED) / 100;
-}
 
 /*
  * Page idx of m for a write, locked, uptodate and held: a page past the
@@ -123,7 +109,7 @@ long filemap_write(struct address_space *m, struct inode *ip, struct iov_iter *f
 		}
 	}
 	mutex_unlock(&m->write_lock);
-	if (done && __atomic_load_n(&ndirty, __ATOMIC_RELAXED) > dirty_limit())
+	if (done && writeback_balance())
 		filemap_writeback(m, ip, 0, ~0ULL); /* the throttle: an error waits for fsync */
 	return done ? (long)done : (err ? err : 0);
 }
@@ -202,6 +188,130 @@ int filemap_writeback(struct address_space *m, struct inode *ip, uint64_t first,
 			err = werr;
 	}
 	return err;
+}
+
+/* Under pagecache_lock: m was written back; if it is dirty again (a
+ * write meanwhile, a page mapped shared and writable) it goes to the end
+ * of the dirty list as dirtied now (Linux's redirty_tail), so that one
+ * file does not hold up the others. */
+static void requeue_dirty(struct address_space *m)
+{
+	if (!m->ndirty)
+		return;
+	m->dirtied_ns = clock_monotonic_ns();
+	list_del(&m->dirty_link);
+	list_add_tail(&m->dirty_link, &dirty_mappings);
+}
+
+#define SYNC_BATCH 16
+
+/* Under pagecache_lock: up to SYNC_BATCH inodes of sb (NULL: any) whose
+ * mapping has dirty pages, oldest first, referenced (an inode whose last
+ * reference is going is passed over: its free_inode writes its pages),
+ * into ms (each held by its inode, which stays its host while
+ * referenced). */
+static unsigned int grab_dirty_hosts(struct super_block *sb, struct address_space **ms)
+{
+	struct address_space *m;
+	unsigned int n = 0;
+
+	list_for_each_entry(m, &dirty_mappings, dirty_link)
+	{
+		uint32_t refs;
+
+		if (n == SYNC_BATCH)
+			break;
+		if (!m->host || (sb && m->sb != sb))
+			continue;
+		refs = __atomic_load_n(&m->host->refcount, __ATOMIC_RELAXED);
+		while (refs &&
+		       !__atomic_compare_exchange_n(&m->host->refcount, &refs, refs + 1, false,
+						    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			;
+		if (refs)
+			ms[n++] = m;
+	}
+	return n;
+}
+
+int filemap_sync_sb(struct super_block *sb)
+{
+	struct address_space *ms[SYNC_BATCH];
+	unsigned long rounds;
+	unsigned int n;
+	int err = 0;
+
+	spin_lock(&pagecache_lock);
+	rounds = ndirty_mappings / SYNC_BATCH + 2;
+	spin_unlock(&pagecache_lock);
+	/* Each round writes the oldest it found, which leave the list or go
+	 * to its end; a file dirtied meanwhile comes after them, so every
+	 * file dirty at the start is written within the rounds. */
+	while (rounds--) {
+		spin_lock(&pagecache_lock);
+		n = grab_dirty_hosts(sb, ms);
+		spin_unlock(&pagecache_lock);
+		if (!n)
+			break;
+		for (unsigned int i = 0; i < n; i++) {
+			struct inode *ip = ms[i]->host;
+			int werr = filemap_writeback(ms[i], ip, 0, ~0ULL);
+
+			if (!err)
+				err = werr;
+			spin_lock(&pagecache_lock);
+			requeue_dirty(ms[i]);
+			spin_unlock(&pagecache_lock);
+			inode_put(ip);
+		}
+	}
+	return err;
+}
+
+bool filemap_flush_oldest(uint64_t before_ns)
+{
+	struct address_space *m;
+	struct inode *ip = NULL;
+
+	spin_lock(&pagecache_lock);
+	list_for_each_entry(m, &dirty_mappings, dirty_link)
+	{
+		if (m->dirtied_ns > before_ns)
+			break;
+		if (m->host && !m->flushing) {
+			m->flushing = true; /* ip's free_inode waits for the end */
+			ip = m->host;
+			break;
+		}
+	}
+	spin_unlock(&pagecache_lock);
+	if (!ip)
+		return false;
+	filemap_writeback(m, ip, 0, ~0ULL); /* an error waits for fsync */
+	spin_lock(&pagecache_lock);
+	requeue_dirty(m);
+	m->flushing = false;
+	spin_unlock(&pagecache_lock);
+	wake_up(&flush_wq);
+	return true;
+}
+
+void filemap_flush_wait(struct address_space *m)
+{
+	for (;;) {
+		DEFINE_WAIT(w);
+		bool busy;
+
+		prepare_to_wait(&flush_wq, &w);
+		spin_lock(&pagecache_lock);
+		busy = m->flushing;
+		spin_unlock(&pagecache_lock);
+		if (busy)
+			schedule();
+		finish_wait(&flush_wq, &w);
+		if (!busy)
+			return;
+	}
 }
 
 int filemap_take_error(struct address_space *m)

@@ -10,6 +10,7 @@
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/paging.h"
+#include "proc/kthread.h"
 #include "proc/exec.h"
 #include "proc/exec_strings.h"
 #include "proc/leakcheck.h"
@@ -65,6 +66,7 @@ void proc_start_init(const char *path, const char *arg)
 	/* What init keeps to the end (task, group, handlers) is counted in. */
 	if (!g || signal_create(t))
 		panic("init: out of memory");
+	kthreads_boot(); /* pid 2 on, as Linux's kthreadd */
 	kcounters_read(&counters_at_init);
 	struct path root, cwd;
 

@@ -32,11 +32,15 @@
 #include "proc/pidfd.h"
 #include "proc/proc.h"
 #include "mm/vma.h"
+#include "mm/writeback.h"
 #include "sched/grace.h"
 #include "tty/pty.h"
 
 void kcounters_read(struct kcounters *c)
 {
+	/* Not in the middle of a flusher's pass, which holds pages and
+	 * blocks for a moment. */
+	writeback_pause();
 	/* What waits for a grace period or a fork is not in use: counted
 	 * free, so a count read right after a close or an exit is exact on
 	 * several CPUs too (on one, a switch ends the period at once). */
@@ -91,6 +95,7 @@ void kcounters_read(struct kcounters *c)
 	c->sysind_queues = sysind_queue_count();
 	c->io_fixed_slots = io_fixed_slot_count();
 	c->heap_serial = heaptrace_serial();
+	writeback_resume();
 }
 
 #define LEAK_CHECKS 43 /* the check() lines below */

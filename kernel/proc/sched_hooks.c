@@ -8,6 +8,7 @@
  */
 #include "arch/x86_64/percpu.h"
 #include "async/async.h"
+#include "lib/printk.h"
 #include "proc/cpu_timer.h"
 #include "proc/group.h"
 #include "proc/itimer.h"
@@ -41,6 +42,10 @@ static void task_first_step(struct task *t)
 {
 	if (t->async_serve)
 		async_worker_main(); /* an engine worker: never leaves the kernel */
+	if (t->kthread_fn) {
+		t->kthread_fn();
+		panic("kernel thread %s returned", t->name);
+	}
 	if (t->set_child_tid)
 		clone_child_start(t);
 }

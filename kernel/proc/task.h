@@ -177,6 +177,9 @@ struct task {
 	/* An io_uring request's fd redirection while the task runs its call
 	 * (fd/fd_install.h, async/io_uring_op.c), else NULL; own. */
 	struct fd_redirect *fd_redirect;
+	/* Set for a kernel thread (proc/kthread.h): the function that is its
+	 * whole life, called at its first step; constant. */
+	void (*kthread_fn)(void);
 };
 
 /* A signal for the task, or a change of its mask or of its stop state:

@@ -176,4 +176,4 @@ EXT2_IMAGES := $(BUILD)/linux/ext2/good-1k.img
 $(EXT2_IMAGES): tests/harness/ext2-images
 	tests/harness/ext2-images $(@D)
 $(BUILD)/linux/ext2_ro $(BUILD)/linux/ext2_pagecache $(BUILD)/linux/ext2_rw \
-	$(BUILD)/linux/ext2_writeback: | $(EXT2_IMAGES)
+	$(BUILD)/linux/ext2_writeback $(BUILD)/linux/ext2_flusher: | $(EXT2_IMAGES)
