@@ -124,6 +124,12 @@ ISO_NOMSI := $(KBUILD)/fdkernel-nomsi.iso
 $(ISO_NOMSI): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
 	$(call make_iso,$@,nomsi,test quiet pci=nomsi init=/linux/blk_virtio)
 
+# The crash leg (tests/harness/crash-check): init is /linux/ext2_crash,
+# which writes the disk until QEMU is killed.
+ISO_CRASHDISK := $(KBUILD)/fdkernel-crashdisk.iso
+$(ISO_CRASHDISK): $(KERNEL) $(INITRD) iso/boot/grub/grub.cfg.in
+	$(call make_iso,$@,crashdisk,quiet init=/linux/ext2_crash)
+
 # Root on a disk (tests/harness/boot-checks): init is the disk's
 # /sbin/rootcheck (tests/harness/rootdisk) with root=/dev/vda1; a missing
 # root device and one that holds no file system panic, naming it.

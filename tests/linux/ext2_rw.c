@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "blk_util.h"
+#include "e2fs_util.h"
 #include "testutil.h"
 
 /* <sys/mount.h> would redefine blk_util.h's BLK* requests. */
@@ -498,43 +499,23 @@ static void check_damaged(const char *imgdir)
 	}
 }
 
-/* A command's exit status and its output (the host's tools). */
-static int run(char *const argv[], char *out, size_t size)
-{
-	char *envp[] = {"PATH=/usr/sbin:/sbin:/usr/bin:/bin", NULL};
-
-	return run_capture(argv[0], argv, envp, out, size);
-}
-
-static const char *tool(const char *name)
-{
-	static char buf[2][64];
-	static int n;
-
-	n ^= 1;
-	snprintf(buf[n], sizeof buf[n], "/usr/sbin/%s", name);
-	if (access(buf[n], X_OK))
-		snprintf(buf[n], sizeof buf[n], "/sbin/%s", name);
-	return buf[n];
-}
-
 /* e2fsck -fn says the image is clean; debugfs reads the files back. */
 static void host_check(const char *img)
 {
 	static char out[1 << 20];
 	char cmd[64], *want = malloc(BIG_LEN);
-	char *fsck[] = {(char *)tool("e2fsck"), "-fn", (char *)img, NULL};
-	char *cat[] = {(char *)tool("debugfs"), "-R", cmd, (char *)img, NULL};
-	int status = run(fsck, out, sizeof out);
+	char *fsck[] = {(char *)e2fs_tool("e2fsck"), "-fn", (char *)img, NULL};
+	char *cat[] = {(char *)e2fs_tool("debugfs"), "-R", cmd, (char *)img, NULL};
+	int status = e2fs_run(fsck, out, sizeof out);
 
 	if (!is_int(status, 0, "e2fsck -fn: the file system is clean"))
 		diag("%s", out);
 	snprintf(cmd, sizeof cmd, "cat /small");
-	status = run(cat, out, sizeof out);
+	status = e2fs_run(cat, out, sizeof out);
 	ok(status == 0 && strstr(out, "hello, ext2 rw\n"), "debugfs cat /small");
 	snprintf(cmd, sizeof cmd, "cat /big");
 	memset(out, 0, sizeof out);
-	status = run(cat, out, sizeof out);
+	status = e2fs_run(cat, out, sizeof out);
 	fill_pattern(want, 5000, 0);
 	ok(status == 0 && memmem(out, sizeof out, want, 5000), "debugfs cat /big: the 5000 bytes");
 	free(want);
@@ -545,7 +526,7 @@ static int check_image(const char *img)
 {
 	char at_off[400];
 
-	if (access(tool("e2fsck"), X_OK) || access(tool("debugfs"), X_OK))
+	if (!e2fs_tools_present())
 		skip_all("no e2fsck or debugfs");
 	snprintf(at_off, sizeof at_off, "%s?offset=%lld", img, DISK_OFF);
 	plan(3);
@@ -618,7 +599,7 @@ int main(int argc, char **argv)
 	snprintf(mnt, sizeof mnt, "/tmp/ext2_rw.%d", (int)getpid());
 	if (access("/dev/loop-control", F_OK) || geteuid())
 		skip_all("no /dev/loop-control, or not root");
-	host = host && !access(tool("e2fsck"), X_OK) && !access(tool("debugfs"), X_OK);
+	host = host && e2fs_tools_present();
 	disk = !host && on_fdkernel() && find_disk();
 	plan(2 * (7 + WORKLOAD_CHECKS + 2 * checks_per_round() + 1 + (host ? 3 : 0)) +
 	     (disk ? 2 + WORKLOAD_CHECKS + 2 * checks_per_round() + 2 : 0) +
