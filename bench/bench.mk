@@ -35,9 +35,10 @@ $(ISO_BENCH): $(KERNEL) $(INITRD_BENCH) iso/boot/grub/grub.cfg.in
 
 # The Linux guest's initramfs: our /init, fdkernel's /bin/init (run as
 # `init bench`), /bin/true for fork+execve, the benchmarks in /bench,
-# /etc/bench-rows.
+# /etc/bench-rows, and e2fsprogs' mke2fs with the libraries it loads
+# (bench_ext2 makes its file system in the guest, as in fdkernel's).
 $(LINUX_INITRAMFS): $(BENCH_LINUX_INIT) $(BUILD)/user/bin/init $(BUILD)/user/bin/true \
-		$(USER_BENCH_PROGS) $(BENCH_ROWS_FILE) bench/bench.mk
+		$(USER_BENCH_PROGS) $(BENCH_ROWS_FILE) bench/bench.mk $(E2FS_FILES) $(DYN_SYSTEM_LIBS)
 	@rm -rf $(BUILD)/linux-initramfs && mkdir -p $(BUILD)/linux-initramfs/bin \
 		$(BUILD)/linux-initramfs/bench $(BUILD)/linux-initramfs/dev \
 		$(BUILD)/linux-initramfs/etc $(BUILD)/linux-initramfs/proc \
@@ -46,6 +47,8 @@ $(LINUX_INITRAMFS): $(BENCH_LINUX_INIT) $(BUILD)/user/bin/init $(BUILD)/user/bin
 	cp $(BUILD)/user/bin/init $(BUILD)/user/bin/true $(BUILD)/linux-initramfs/bin/
 	cp $(USER_BENCH_PROGS) $(BUILD)/linux-initramfs/bench/
 	find $(BUILD)/linux-initramfs -type f -exec strip --strip-debug {} +
+	$(call install_e2fsprogs,$(BUILD)/linux-initramfs)
+	$(call install_dyn_libs,$(BUILD)/linux-initramfs)
 	cp $(BENCH_ROWS_FILE) $(BUILD)/linux-initramfs/etc/bench-rows
 	cd $(BUILD)/linux-initramfs && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc --quiet --owner=0:0 | gzip -9 > $(abspath $@)
