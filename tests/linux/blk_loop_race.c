@@ -34,10 +34,11 @@ static int make_backing(void)
 }
 
 /* One round of a reader: a few opens, whole reads and closes of the
- * device while the parent binds and clears it.  False if a read saw other
- * bytes than the file's or an error, or an open failed otherwise than
- * with ENXIO (a device clearing itself, as Linux). */
-static bool read_round(void)
+ * device while the parent binds and clears it.  'k' if all went well, else
+ * what did not: 'o' an open failed otherwise than with ENXIO (a device
+ * clearing itself, as Linux), 'd' a read saw other bytes than the file's,
+ * 'e' a read failed, 'p' a read ended inside the file. */
+static char read_round(void)
 {
 	char buf[4096], want[4096];
 
@@ -48,29 +49,33 @@ static bool read_round(void)
 
 		if (fd < 0) {
 			if (errno != ENXIO)
-				return false;
+				return 'o';
 			continue;
 		}
 		for (off = 0; (n = pread(fd, buf, sizeof buf, off)) > 0; off += n) {
 			fill_pattern(want, (size_t)n, (uint64_t)off);
-			if (memcmp(buf, want, (size_t)n))
-				return false;
+			if (memcmp(buf, want, (size_t)n)) {
+				close(fd);
+				return 'd';
+			}
 		}
 		close(fd);
-		if (n < 0 || (off != 0 && off != FILE_SIZE))
-			return false; /* bound: all of it; unbound: nothing */
+		if (n < 0)
+			return 'e';
+		if (off != 0 && off != FILE_SIZE)
+			return 'p'; /* bound: all of it; unbound: nothing */
 	}
-	return true;
+	return 'k';
 }
 
-/* Rounds on the go pipe until it closes; one byte on done per round: 'k'
- * or 'x' for a round that went wrong. */
+/* Rounds on the go pipe until it closes; one byte on done per round, as
+ * read_round says. */
 static _Noreturn void reader(int go, int done)
 {
 	char c;
 
 	while (read(go, &c, 1) == 1)
-		if (write(done, read_round() ? "k" : "x", 1) != 1)
+		if (write(done, (char[]){read_round()}, 1) != 1)
 			_exit(2);
 	_exit(0);
 }
@@ -104,7 +109,15 @@ static void churn(int go, int done, int *bind_fail, int *bad_reads)
 			close(dev);
 		for (int i = 0; i < READERS; i++) {
 			require(read(done, &c, 1) == 1, "a reader's round");
-			*bad_reads += c != 'k';
+			/* Linux, loaded, once let a reader's read end early or
+			 * fail ('p' or 'e'): an open can slip in between
+			 * LOOP_CLR_FD's count of openers (one: clear now, not
+			 * at the last close) and its rundown.  fdkernel gives
+			 * all of the file or nothing, so there only 'k'
+			 * passes; other bytes or open errors fail on both. */
+			if (c != 'k')
+				diag("round %d: a reader's %c", round, c);
+			*bad_reads += c == 'o' || c == 'd' || (c != 'k' && on_fdkernel());
 		}
 	}
 }
