@@ -1,9 +1,9 @@
 /*
  * mmap, munmap and mprotect: argument checks in Linux's order, then the
  * mapping list (mm/vma.c) under the uvm lock.  Anonymous private and
- * file mappings are filled on first touch (mm/uvm.c); anonymous shared
- * memory is mapped at once, so that a fork before the first touch still
- * shares its frames.  /dev/zero maps as anonymous memory (file_ops
+ * file mappings are filled on first touch (mm/uvm.c).  Anonymous shared
+ * memory is a file of its own, so a fork before the first touch shares
+ * the pages touched after.  /dev/zero maps as anonymous memory (file_ops
  * mmap_anonymous).
  */
 #include "fs/file.h"
@@ -11,6 +11,7 @@
 #include "fd/fdtable.h"
 #include "fs/inode.h"
 #include "fs/ramfs/memfd.h"
+#include "fs/super.h"
 #include "mm/commit.h"
 #include "mm/frame.h"
 #include "mm/paging.h"
@@ -118,12 +119,26 @@ static int mapping_place(struct uvm *u, uint64_t addr, uint64_t len, int flags, 
 	return (*start = vma_place(u, len, addr)) ? 0 : -ENOMEM;
 }
 
-/* Adds the mapping *tmpl (its place free), u locked: 0 or -ENOMEM. */
-static int mapping_add(struct uvm *u, const struct vma *tmpl)
+/*
+ * Shared anonymous memory (MAP_SHARED of MAP_ANONYMOUS or /dev/zero) maps
+ * an unlinked ramfs file of len bytes, as Linux's shmem_zero_setup: pages
+ * come at the first touch, a fork shares them, and maps names it as Linux
+ * does.  The file is *anon, one reference the caller drops once the vma
+ * holds its own.  0 or -ENOMEM.
+ */
+static int shared_anon_file(struct vma *tmpl, int prot, uint64_t len, struct inode **anon)
 {
-	if (tmpl->file || !(tmpl->flags & VMA_SHARED))
-		return vma_insert(u, tmpl);
-	return vma_insert_populated(u, tmpl);
+	struct inode *ip = inode_alloc(internal_sb, S_IFREG | 0777, 0);
+
+	if (!ip)
+		return -ENOMEM;
+	if (inode_truncate(ip, len) || !(tmpl->name = vma_name_new("/dev/zero (deleted)"))) {
+		inode_put(ip);
+		return -ENOMEM;
+	}
+	*anon = tmpl->file = ip;
+	tmpl->off = 0;
+	return memfd_mmap_check(ip, prot, &tmpl->flags); /* counts the writable mapping */
 }
 
 /* The name /proc/<pid>/maps gives the mapping of f: its fd link's text
@@ -144,6 +159,7 @@ static long do_mmap(uint64_t addr, uint64_t len, int prot, int flags, struct fil
 {
 	struct uvm *u = current()->uvm;
 	struct vma tmpl = {.prot = prot & ~PROT_SEM, .off = off};
+	struct inode *anon = NULL;
 	int err;
 
 	if (!len)
@@ -153,18 +169,25 @@ static long do_mmap(uint64_t addr, uint64_t len, int prot, int flags, struct fil
 	len = PAGE_ALIGN_UP(len);
 	if (off + len < off)
 		return -EOVERFLOW;
-	if ((err = mapping_kind(flags, prot, f, &tmpl, len)) ||
-	    (tmpl.file && (err = mapping_name(f, &tmpl))))
+	if ((err = mapping_kind(flags, prot, f, &tmpl, len)))
 		return err;
-	spin_lock(&u->lock);
-	err = mapping_place(u, addr, len, flags, &tmpl.start);
-	tmpl.end = tmpl.start + len;
-	tmpl.flags |= mapping_lock(u, flags);
-	if (!err)
-		err = mapping_add(u, &tmpl);
-	spin_unlock(&u->lock);
+	if (!tmpl.file && (tmpl.flags & VMA_SHARED))
+		err = shared_anon_file(&tmpl, prot, len, &anon);
+	else if (tmpl.file)
+		err = mapping_name(f, &tmpl);
+	if (!err) {
+		spin_lock(&u->lock);
+		err = mapping_place(u, addr, len, flags, &tmpl.start);
+		tmpl.end = tmpl.start + len;
+		tmpl.flags |= mapping_lock(u, flags);
+		if (!err)
+			err = vma_insert(u, &tmpl);
+		spin_unlock(&u->lock);
+	}
 	if (tmpl.file) /* the vma holds its own counts now, if it was made */
 		memfd_mmap_done(tmpl.file, tmpl.flags);
+	if (anon)
+		inode_put(anon);
 	if (tmpl.name)
 		vma_name_put(tmpl.name);
 	if (!err)

@@ -5,7 +5,6 @@
  */
 #include "fs/inode.h"
 #include "mm/commit.h"
-#include "mm/frame.h"
 #include "mm/paging.h"
 #include "proc/task.h"
 #include "mm/uvm.h"
@@ -31,25 +30,14 @@ static int remap_source(struct uvm *u, uint64_t addr, uint64_t len, struct vma *
 	return 0;
 }
 
-/* Pages more of v's kind for [start, start+len), now part of v: shared
- * anonymous memory is mapped at once (see mm/mmap.c), the rest on touch. */
-static int grow_pages(struct uvm *u, struct vma *v, uint64_t start, uint64_t len)
-{
-	if (v->file || !(v->flags & VMA_SHARED) || !len)
-		return 0;
-	if (!frame_spare(len / PAGE_SIZE))
-		return -ENOMEM;
-	return vm_map_anon(u->space, start, len, vma_pte_flags(v));
-}
-
-/* Moves v's pages and v to dest, grown to new_len: 0 or -ENOMEM. */
+/* Moves v's pages and v to dest, grown to new_len: 0 or -ENOMEM.  Growth
+ * needs no pages: anonymous memory comes on touch, and shared anonymous
+ * memory is a file of its old length (mm/mmap.c), so a touch past it is
+ * SIGBUS, as Linux's shmem. */
 static int move_to(struct uvm *u, struct vma *v, uint64_t dest, uint64_t new_len)
 {
-	uint64_t old_len = v->end - v->start;
-	int err = vm_move_range(u->space, v->start, dest, old_len);
+	int err = vm_move_range(u->space, v->start, dest, v->end - v->start);
 
-	if (!err && (err = grow_pages(u, v, dest + old_len, new_len - old_len)))
-		vm_move_range(u->space, dest, v->start, old_len); /* tables exist there */
 	if (!err)
 		vma_move(u, v, dest, new_len);
 	return err;
@@ -81,8 +69,6 @@ static long remap_locked(struct uvm *u, uint64_t addr, uint64_t old_len, uint64_
 	if (flags & MREMAP_FIXED)
 		return (err = move_to(u, v, new_addr, new_len)) ? err : (long)new_addr;
 	if (addr + new_len <= USER_STACK_TOP && vma_range_free(u, v->end, addr + new_len)) {
-		if ((err = grow_pages(u, v, v->end, new_len - old_len)))
-			return err;
 		vma_move(u, v, addr, new_len);
 		return (long)addr;
 	}

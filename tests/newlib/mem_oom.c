@@ -1,12 +1,15 @@
 /* The OOM killer: when a page fault finds no free frame, the biggest process
  * is killed, not the one that happened to fault.  A hog takes all the memory
- * shared anonymous mmap gives (private mappings are lazy: no frame until
- * touched); then a small process grows its stack by 7 MiB, past the frame
+ * file writes give and maps it (anonymous mappings are lazy: no frame
+ * until touched); then a small process grows its stack by 7 MiB, past the frame
  * reserve: the hog must die of SIGKILL and the small process live.  Needs
  * the default 512 MiB guest (the reserve, 1/128 of memory, is under 7 MiB). */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
+#include <fdkernel.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "robust.h"
 
@@ -14,13 +17,31 @@
 #define PAGE  4096UL
 #define GROW  (7UL << 20)
 
-/* Maps memory until mmap refuses, tells the parent, then waits to be killed. */
+/* Writes fd full (until its file system or the frame reserve refuses)
+ * and maps it all, so its pages count as the caller's. */
+static void fill_and_map(int fd)
+{
+	static char chunk[CHUNK];
+	size_t size = 0;
+
+	for (size_t len = CHUNK; fd >= 0 && len >= PAGE; len /= 2)
+		while (write(fd, chunk, len) == (ssize_t)len)
+			size += len;
+	if (size)
+		mmap(NULL, size, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+}
+
+/* Takes all the memory file writes give: a memfd (its tmpfs holds half of
+ * memory at most), then an unlinked file of /tmp for the rest; tells the
+ * parent, then waits to be killed. */
 static _Noreturn void hog(int full_fd)
 {
-	for (size_t len = CHUNK; len >= PAGE; len /= 2)
-		while (mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0) !=
-		       MAP_FAILED)
-			;
+	int fd;
+
+	fill_and_map(syscall(__NR_memfd_create, "hog", 0));
+	fd = open("/tmp/mem_oom_hog", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	unlink("/tmp/mem_oom_hog");
+	fill_and_map(fd);
 	write(full_fd, "f", 1);
 	for (;;)
 		pause();
@@ -56,7 +77,7 @@ int main(int argc, char **argv)
 	if ((hog_pid = fork()) == 0)
 		hog(full[1]);
 	require(small_pid > 0 && hog_pid > 0, "fork");
-	ok(read(full[0], &c, 1) == 1, "the hog took all the memory mmap gives");
+	ok(read(full[0], &c, 1) == 1, "the hog took all the memory file writes give");
 	write(go[1], "g", 1);
 	waitpid(small_pid, &small_status, 0);
 	kill(hog_pid, SIGTERM); /* if the OOM killer did not kill it */
