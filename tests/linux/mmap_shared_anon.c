@@ -14,7 +14,7 @@
 #include "tap.h"
 #include "testutil.h"
 
-#define PAGE 4096
+#define PAGE  4096
 #define PAGES 8
 
 static char *mem;
