@@ -2,9 +2,10 @@
  * Path lookup with symbolic links and mounts.  The walk holds one path
  * (mount and inode) at a time and takes each directory's lock only inside
  * dir_lookup, so it never nests locks.  A link met on the way is walked
- * in its own text, what followed it saved on a stack (see struct walk);
- * MAXSYMLINKS links per lookup at most, then ELOOP, as Linux.
+ * in its own text, what followed it saved on a stack (struct walk in
+ * fs/lookup_walk.h, the links themselves in fs/lookup_link.c).
  */
+#include "fs/lookup_walk.h"
 #include "fs/file.h"
 #include "fs/root_cwd.h"
 #include "fs/mount.h"
@@ -90,55 +91,17 @@ static bool at_end(const char *p)
 	return !*p;
 }
 
-/*
- * A link being walked: the walk reads the link's own text (its target,
- * constant while the inode is referenced) and comes back to rest, what
- * followed the link in the text that named it, when that text is done.
- */
-struct walk_link {
-	struct inode *link; /* referenced: its target is the text being walked */
-	const char *rest;   /* in the caller's path, a link below's text, or "" / "/" */
-};
-
-/*
- * A walk in progress.  Following a link pushes what remains of the
- * current text and walks the link's target (Linux's nd->stack), so the
- * walk stays a loop (no recursion), nothing is copied, each text is
- * bounded by PATH_MAX on its own (never a target and the rest of the
- * path together), and `..` after a link goes up from where the link
- * pointed, as in Linux.
- */
-struct walk {
-	struct path cur;	  /* referenced directory where rest starts */
-	const char *rest;	  /* what remains of the current text */
-	struct walk_link *stack;  /* kmalloc'd (MAXSYMLINKS) at the first link, else NULL */
-	int depth;		  /* links on the stack */
-	int links;		  /* links followed so far */
-	struct path_where *where; /* to fill at the end, or NULL */
-	bool named;	    /* the result is w->cur's child by the last name (not a jump, ., ..) */
-	unsigned int flags; /* LOOKUP_* of the whole walk (vfs.h) */
-	/* A scoped walk (LOOKUP_BENEATH or LOOKUP_IN_ROOT): where it started,
-	 * referenced, which it may not leave, and the rename sequence then. */
-	struct path scope;
-	unsigned long rename_seq;
-	/* LOOKUP_NO_XDEV: the mount the walk starts on, which it may not
-	 * leave. */
-	const struct mount *home;
-};
-
 /* LOOKUP_NO_XDEV: -EXDEV if reaching p crosses a mount point (Linux's
  * crossings: down, up by "..", and jumps; into a bind of the same
  * instance too). */
-static int xdev_check(const struct walk *w, const struct path *p)
+int xdev_check(const struct walk *w, const struct path *p)
 {
 	return (w->flags & LOOKUP_NO_XDEV) && p->mnt != w->home ? -EXDEV : 0;
 }
 
-#define LOOKUP_SCOPED (LOOKUP_BENEATH | LOOKUP_IN_ROOT)
-
 /* The walk goes on from "/": the root, or a scoped walk's own (IN_ROOT);
  * BENEATH may not go there. */
-static int jump_root(struct walk *w)
+int jump_root(struct walk *w)
 {
 	if (w->flags & LOOKUP_BENEATH)
 		return -EXDEV;
@@ -241,97 +204,6 @@ static bool walk_at_end(const struct walk *w, bool *slash)
 		*slash |= *w->stack[i].rest == '/';
 	}
 	return true;
-}
-
-/* May the walk take link (ELOOP, EXDEV as Linux's pick_link and
- * nd_jump_link)?  Magic links name an object, not a path, so no scope
- * can vouch for where they lead. */
-static int link_allowed(const struct walk *w, const struct inode *link)
-{
-	if (w->flags & LOOKUP_NO_SYMLINKS)
-		return -ELOOP;
-	if (link->link.denied)
-		return -EACCES;
-	if (!link->link.magic)
-		return 0;
-	if (w->flags & LOOKUP_NO_MAGICLINKS)
-		return -ELOOP;
-	return w->flags & LOOKUP_SCOPED ? -EXDEV : 0;
-}
-
-/*
- * The link ip (referenced by the caller; its target is constant) stands
- * where the walk is, and tail follows it (valid for the walk: see struct
- * walk_link).  The walk goes on in the target, from the root if it is
- * absolute, else from w->cur, the link's directory; then in tail.
- */
-static int follow_link(struct walk *w, struct inode *ip, const char *tail)
-{
-	const char *target = ip->link.target;
-	int err;
-
-	if (++w->links > MAXSYMLINKS)
-		return -ELOOP;
-	if ((err = link_allowed(w, ip)))
-		return err;
-	/* At most one entry per link followed: MAXSYMLINKS is room enough. */
-	if (!w->stack && !(w->stack = kmalloc(MAXSYMLINKS * sizeof(*w->stack))))
-		return -ENOMEM;
-	inode_get(ip);
-	w->stack[w->depth++] = (struct walk_link){ip, tail};
-	w->rest = target;
-	return target[0] == '/' ? jump_root(w) : 0;
-}
-
-/* Whether the walk jumps through link rather than following its text: a
- * /proc/<pid>/fd link (link.file) or a /proc/<pid>/ns one (link.jump
- * alone). */
-static bool link_jumps(const struct inode *link)
-{
-	return link->link.file || link->link.jump;
-}
-
-/*
- * A /proc/<pid>/fd link (link.file set) stands for an open file: the walk
- * goes to the file's inode itself, not to the path the link shows
- * (Linux's magic links), so a renamed or unlinked file is still reached.
- * *out is that inode and the mount the file was opened through,
- * referenced; w->where takes the file's own.  -ENXIO for a file that
- * cannot be opened again (a socket, as Linux).  A /proc/<pid>/ns link
- * jumps to its nsfs inode, which no mount shows (Linux's nsfs is an
- * internal mount), as a memfd's file has no mount.
- */
-static int jump_link(struct walk *w, struct inode *link, struct path *out)
-{
-	struct file *f = link->link.file;
-	struct mount *mnt = f ? f->mnt : NULL;
-	int err;
-
-	if (++w->links > MAXSYMLINKS)
-		return -ELOOP;
-	if ((err = link_allowed(w, link)))
-		return err;
-	if (!link->link.jump)
-		return -ENXIO;
-	if ((err = xdev_check(w, &(struct path){mnt, link->link.jump})))
-		return err;
-	w->named = false;
-	if (w->where && f && f->name) {
-		if (!(w->where->name = kstrdup(f->name)))
-			return -ENOMEM;
-		if (f->dir) /* none for a memfd (fs/ramfs/memfd.c) */
-			inode_get(f->dir);
-		w->where->dir = f->dir;
-	}
-	*out = (struct path){mnt, link->link.jump};
-	path_get(out);
-	return 0;
-}
-
-/* A link met at the end: jump (*out set) or follow (out->inode left NULL). */
-static int take_link(struct walk *w, struct inode *link, const char *tail, struct path *out)
-{
-	return link_jumps(link) ? jump_link(w, link, out) : follow_link(w, link, tail);
 }
 
 /*
