@@ -64,6 +64,12 @@ long file_rw_iter(struct file *f, struct iov_iter *it, uint64_t *at, bool write)
 		locked = file_pos_lock(f);
 		pos = file_pos_get(f);
 	}
+	/* A transfer whose end would pass the largest offset is EINVAL
+	 * before the file sees it (Linux's rw_verify_area). */
+	if (seekable(f) && (int64_t)(pos + iov_iter_count(it)) < 0) {
+		file_pos_unlock(f, locked);
+		return -EINVAL;
+	}
 	n = write ? f->ops->write_iter(f, it, &pos) : f->ops->read_iter(f, it, &pos);
 	if (!at && n > 0)
 		file_pos_set(f, pos);

@@ -94,8 +94,8 @@ static long do_sendfile(int out_fd, int in_fd, long *pos, size_t count)
 		n = -EBADF;
 	else if (pos && !in->inode)
 		n = -ESPIPE; /* pipes and sockets have no positions */
-	else if (pos && *pos < 0)
-		n = -EINVAL;
+	else if (pos && (*pos < 0 || (int64_t)((uint64_t)*pos + count) < 0))
+		n = -EINVAL; /* negative, or the end wraps (rw_verify_area) */
 	else if (!(out = files_lookup(current()->files, out_fd)) || !file_can_write(out))
 		n = -EBADF;
 	else if ((at = pos ? (uint64_t)*pos : file_pos_get(in)) >= (max = sendfile_max(in, out)))

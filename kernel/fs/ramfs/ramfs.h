@@ -13,9 +13,18 @@
 
 struct ramfs_dirent;
 
-/* Largest regular file (EFBIG beyond): bounds the page index; every
- * ramfs instance's maxbytes. */
-#define RAMFS_MAX_FILE (1UL << 32)
+/* Largest regular file (EFBIG beyond), every ramfs instance's
+ * maxbytes: Linux's MAX_LFS_FILESIZE, as its tmpfs. */
+#define RAMFS_MAX_FILE ((uint64_t)INT64_MAX)
+
+/* A regular file's page index (ramfs_index.c): a radix tree, NULL root
+ * when the file has no page. */
+#define RAMFS_INDEX_BITS 6
+struct ramfs_index_node;
+struct ramfs_index {
+	struct ramfs_index_node *root;
+	unsigned height; /* levels under root; 1: root is a leaf */
+};
 
 /* A ramfs inode: the core, then the data of its type, under vfs.lock
  * unless a field says otherwise. */
@@ -23,8 +32,7 @@ struct ramfs_inode {
 	struct inode vfs;
 	union {
 		struct {
-			uint64_t *pages; /* physical frame per page, 0 for a hole */
-			size_t npages;	 /* slots in pages[] */
+			struct ramfs_index pages; /* page number to frame */
 			/* A memfd (fs/ramfs/memfd.c): its F_SEAL_* bits, under the
 			 * lock, only ever added to; constant false otherwise
 			 * (F_GET_SEALS: EINVAL). */
@@ -35,7 +43,7 @@ struct ramfs_inode {
 			 * about to add one), or -1 once F_SEAL_WRITE denies
 			 * them (Linux's i_mmap_writable). */
 			int32_t mmap_writable;
-			size_t used; /* frames in pages[] (st_blocks) */
+			size_t used; /* frames in pages (st_blocks) */
 			/* An O_TMPFILE file opened without O_EXCL that has
 			 * had no name yet: linkat may give it its first one
 			 * (Linux's I_LINKABLE).  Under the lock; cleared by

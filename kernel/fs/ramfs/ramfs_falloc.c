@@ -18,19 +18,25 @@
 
 #define FALLOC_BATCH 64 /* pages per hold of the inode lock */
 
-/* The holes among pages idx..end-1, a batch per lock hold. */
+/* The holes among pages idx..end-1: the range less its pages, counted
+ * a batch per lock hold (the pages, so a hole of terabytes is quick). */
 static size_t count_holes(struct inode *ip, size_t idx, size_t end)
 {
-	size_t n = 0;
+	struct ramfs_index *t = &RAMFS_I(ip)->file.pages;
+	size_t pages = 0, range = end - idx;
 
-	for (size_t i = idx; i < end; i += FALLOC_BATCH) {
-		size_t stop = end - i < FALLOC_BATCH ? end : i + FALLOC_BATCH;
+	while (idx < end) {
 		spin_lock(&ip->lock);
-		n += ramfs_holes(ip, i, stop);
+		for (int n = 0; n < FALLOC_BATCH; n++) {
+			if ((idx = ramfs_index_next(t, idx, end)) >= end)
+				break;
+			pages++;
+			idx++;
+		}
 		spin_unlock(&ip->lock);
 		cond_resched();
 	}
-	return n;
+	return range - pages;
 }
 
 /*
@@ -73,11 +79,11 @@ static void zero_in_page(struct inode *ip, uint64_t from, uint64_t to)
 /* Frees the whole pages of [off, end), zeroes the parts of the others. */
 static void punch_hole(struct inode *ip, uint64_t off, uint64_t end)
 {
-	size_t first = PAGE_ALIGN_UP(off) >> PAGE_SHIFT, last = end >> PAGE_SHIFT;
+	size_t i = PAGE_ALIGN_UP(off) >> PAGE_SHIFT, last = end >> PAGE_SHIFT;
 
-	for (size_t i = first; i < last; i += FALLOC_BATCH) {
+	while (i < last) {
 		spin_lock(&ip->lock);
-		ramfs_drop_pages(ip, i, last - i < FALLOC_BATCH ? last : i + FALLOC_BATCH);
+		i = ramfs_drop_pages(ip, i, last, FALLOC_BATCH);
 		spin_unlock(&ip->lock);
 		cond_resched();
 	}
@@ -131,22 +137,31 @@ int ramfs_fallocate(struct inode *ip, bool punch, bool keep_size, uint64_t off, 
 /* Under ip->lock: whether page idx holds data (written, not a hole). */
 static bool page_is_data(struct inode *ip, size_t idx)
 {
-	return ramfs_frame(ip, idx) && !(RAMFS_I(ip)->file.pages[idx] & RAMFS_UNWRITTEN);
+	uint64_t e = ramfs_index_get(&RAMFS_I(ip)->file.pages, idx);
+
+	return e && !(e & RAMFS_UNWRITTEN);
 }
 
 /*
- * Under ip->lock: the first page in idx..end-1 that is data (or, with
- * hole, a hole), or end.  Past pages[] everything is a hole.
+ * Under ip->lock: moves *idx to the first page in *idx..end-1 that is
+ * data (or, with hole, a hole), or to end; true when there, false when
+ * it looked at FALLOC_BATCH pages first (go on from *idx).  Data is
+ * looked for among the index's pages, skipping holes of any size.
  */
-static size_t find_page(struct inode *ip, size_t idx, size_t end, bool hole)
+static bool find_page(struct inode *ip, size_t *idx, size_t end, bool hole)
 {
-	for (; idx < end; idx++) {
-		if (!hole && idx >= RAMFS_I(ip)->file.npages)
-			return end;
-		if (page_is_data(ip, idx) != hole)
-			return idx;
+	size_t i = *idx;
+
+	for (int n = 0; n < FALLOC_BATCH; n++, i++) {
+		if (!hole)
+			i = ramfs_index_next(&RAMFS_I(ip)->file.pages, i, end);
+		if (i >= end || page_is_data(ip, i) != hole) {
+			*idx = i < end ? i : end;
+			return true;
+		}
 	}
-	return end;
+	*idx = i;
+	return false;
 }
 
 long ramfs_seek_hole_data(struct inode *ip, long off, bool hole)
@@ -157,12 +172,11 @@ long ramfs_seek_hole_data(struct inode *ip, long off, bool hole)
 	if (off < 0 || (uint64_t)off >= size)
 		return -ENXIO;
 	last = PAGE_ALIGN_UP(size) >> PAGE_SHIFT;
-	for (idx = (uint64_t)off >> PAGE_SHIFT; idx < last;) {
-		size_t stop = last - idx < FALLOC_BATCH ? last : idx + FALLOC_BATCH;
+	for (idx = (uint64_t)off >> PAGE_SHIFT;;) {
 		spin_lock(&ip->lock);
-		idx = find_page(ip, idx, stop, hole);
+		bool found = find_page(ip, &idx, last, hole);
 		spin_unlock(&ip->lock);
-		if (idx < stop)
+		if (found)
 			break;
 		cond_resched();
 	}

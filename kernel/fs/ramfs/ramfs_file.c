@@ -1,7 +1,7 @@
 /*
- * ramfs regular files: data in page frames listed in a growable index
- * (pages[]), so large files (binaries that execve maps) cost one page
- * lookup per 4 KiB; holes are 0 entries.  The data operations of
+ * ramfs regular files: data in page frames listed in a sparse index
+ * (ramfs_index.c), so large files (binaries that execve maps) cost one
+ * walk of a few levels per 4 KiB and holes cost nothing.  The data operations of
  * ramfs_file_iops (fallocate and SEEK_DATA/SEEK_HOLE are
  * ramfs_falloc.c's).
  */
@@ -12,60 +12,31 @@
 #include "lib/iov_iter.h"
 #include "lib/string.h"
 #include "mm/frame.h"
-#include "mm/heap.h"
 #include "mm/layout.h"
 #include "proc/rlimit.h"
 #include <uapi/errno.h>
 
-#define RAMFS_MAX_PAGES (RAMFS_MAX_FILE >> PAGE_SHIFT)
-#define RAMFS_MIN_INDEX 16
-
-void ramfs_drop_pages(struct inode *ip, size_t idx, size_t end)
+size_t ramfs_drop_pages(struct inode *ip, size_t idx, size_t end, size_t max)
 {
 	struct ramfs_inode *ri = RAMFS_I(ip);
 	size_t dropped = 0;
 
-	for (size_t i = idx; i < end && i < ri->file.npages; i++) {
-		if (!ri->file.pages[i])
-			continue;
-		frame_unref(ri->file.pages[i] & ~RAMFS_UNWRITTEN);
-		ri->file.pages[i] = 0;
+	while (dropped < max && (idx = ramfs_index_next(&ri->file.pages, idx, end)) < end) {
+		frame_unref(ramfs_index_take(&ri->file.pages, idx) & ~RAMFS_UNWRITTEN);
 		dropped++;
+		idx++;
 	}
 	ri->file.used -= dropped;
 	sb_uncharge_pages(ip->sb, dropped);
+	return dropped < max ? end : idx;
 }
 
 void ramfs_free_data(struct inode *ip)
 {
-	ramfs_drop_pages(ip, 0, SIZE_MAX);
-	kfree(RAMFS_I(ip)->file.pages);
+	ramfs_drop_pages(ip, 0, SIZE_MAX, SIZE_MAX);
+	ramfs_index_free(&RAMFS_I(ip)->file.pages);
 	if (RAMFS_I(ip)->file.memfd)
 		memfd_inode_gone();
-}
-
-/* Under ip->lock: makes pages[] hold index idx.  False when memory runs out. */
-static bool index_reach(struct inode *ip, size_t idx)
-{
-	struct ramfs_inode *ri = RAMFS_I(ip);
-	size_t n = ri->file.npages ? ri->file.npages : RAMFS_MIN_INDEX;
-	uint64_t *pages;
-
-	if (idx < ri->file.npages)
-		return true;
-	while (n <= idx)
-		n *= 2;
-	if (n > RAMFS_MAX_PAGES)
-		n = RAMFS_MAX_PAGES;
-	pages = kzalloc(n * sizeof(*pages));
-	if (!pages)
-		return false;
-	if (ri->file.npages)
-		memcpy(pages, ri->file.pages, ri->file.npages * sizeof(*pages));
-	kfree(ri->file.pages);
-	ri->file.pages = pages;
-	ri->file.npages = n;
-	return true;
 }
 
 static uint64_t page_at(struct inode *ip, size_t idx)
@@ -77,14 +48,15 @@ uint64_t ramfs_page_fill(struct inode *ip, size_t idx, size_t *charged, bool wri
 {
 	struct ramfs_inode *ri = RAMFS_I(ip);
 	bool prepaid = charged && *charged;
+	uint64_t *slot = ramfs_index_slot(&ri->file.pages, idx);
 	uint64_t pa;
 
-	if (!index_reach(ip, idx))
+	if (!slot)
 		return 0;
-	if (ri->file.pages[idx]) {
+	if (*slot) {
 		if (written)
-			ri->file.pages[idx] &= ~RAMFS_UNWRITTEN;
-		return page_at(ip, idx);
+			*slot &= ~RAMFS_UNWRITTEN;
+		return *slot & ~RAMFS_UNWRITTEN;
 	}
 	if (!prepaid && !sb_charge_pages(ip->sb, 1))
 		return 0;
@@ -96,17 +68,8 @@ uint64_t ramfs_page_fill(struct inode *ip, size_t idx, size_t *charged, bool wri
 	if (prepaid)
 		--*charged;
 	ri->file.used++;
-	ri->file.pages[idx] = written ? pa : pa | RAMFS_UNWRITTEN;
+	*slot = written ? pa : pa | RAMFS_UNWRITTEN;
 	return pa;
-}
-
-size_t ramfs_holes(struct inode *ip, size_t idx, size_t end)
-{
-	size_t n = 0;
-
-	for (size_t i = idx; i < end; i++)
-		n += !page_at(ip, i);
-	return n;
 }
 
 static uint64_t page_fill(struct inode *ip, size_t idx)
@@ -226,7 +189,7 @@ int ramfs_truncate(struct inode *ip, uint64_t size)
 		return err;
 	}
 	if (size < ip->size) {
-		ramfs_drop_pages(ip, PAGE_ALIGN_UP(size) >> PAGE_SHIFT, SIZE_MAX);
+		ramfs_drop_pages(ip, PAGE_ALIGN_UP(size) >> PAGE_SHIFT, SIZE_MAX, SIZE_MAX);
 		uint64_t pa = page_at(ip, size >> PAGE_SHIFT);
 		if (pa && (size & PAGE_MASK))
 			memset(page_ptr(pa, size), 0, PAGE_SIZE - (size & PAGE_MASK));
@@ -239,11 +202,10 @@ int ramfs_truncate(struct inode *ip, uint64_t size)
 
 size_t ramfs_resident_pages(struct inode *ip)
 {
-	size_t n = 0;
+	size_t n;
 
 	spin_lock(&ip->lock);
-	for (size_t i = 0; i < RAMFS_I(ip)->file.npages; i++)
-		n += RAMFS_I(ip)->file.pages[i] != 0;
+	n = RAMFS_I(ip)->file.used;
 	spin_unlock(&ip->lock);
 	return n;
 }

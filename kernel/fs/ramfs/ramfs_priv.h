@@ -21,7 +21,19 @@ struct ramfs_dirent {
 };
 
 /*
- * A pages[] entry is a frame's physical address, with RAMFS_UNWRITTEN set
+ * The page index (ramfs_index.c), under the inode's lock: page idx's
+ * entry (0: a hole); its slot, made if missing (NULL without memory);
+ * the entry taken out (0 left); the first index in [idx, end) with an
+ * entry, or end; every node freed (the pages dropped first).
+ */
+uint64_t ramfs_index_get(const struct ramfs_index *t, size_t idx);
+uint64_t *ramfs_index_slot(struct ramfs_index *t, size_t idx);
+uint64_t ramfs_index_take(struct ramfs_index *t, size_t idx);
+size_t ramfs_index_next(const struct ramfs_index *t, size_t idx, size_t end);
+void ramfs_index_free(struct ramfs_index *t);
+
+/*
+ * An index entry is a frame's physical address, with RAMFS_UNWRITTEN set
  * while a page fallocate added has not been written: tmpfs's !uptodate
  * folio, zeroes to read but a hole to SEEK_DATA until a write or a shared
  * mapping's fault fills it.
@@ -31,21 +43,18 @@ struct ramfs_dirent {
 /* Under ip->lock: the frame of page idx, or 0 for a hole. */
 static inline uint64_t ramfs_frame(struct inode *ip, size_t idx)
 {
-	struct ramfs_inode *ri = RAMFS_I(ip);
-
-	return idx < ri->file.npages ? ri->file.pages[idx] & ~RAMFS_UNWRITTEN : 0;
+	return ramfs_index_get(&RAMFS_I(ip)->file.pages, idx) & ~RAMFS_UNWRITTEN;
 }
 
-/* Under ip->lock (or as its last user): drops the data pages idx..end-1. */
-void ramfs_drop_pages(struct inode *ip, size_t idx, size_t end);
+/* Under ip->lock (or as its last user): drops the data pages idx..end-1,
+ * at most max of them; returns the index to go on from (end when done). */
+size_t ramfs_drop_pages(struct inode *ip, size_t idx, size_t end, size_t max);
 /* Under ip->lock: the frame of page idx, allocated (zeroed) if missing and
  * charged to the size limit: from *charged, pages the caller charged
  * ahead, while it lasts (decremented), else one by one.  0 on ENOSPC.
  * written: the caller stores into it (clears RAMFS_UNWRITTEN); else a
  * page it adds is marked unwritten (fallocate). */
 uint64_t ramfs_page_fill(struct inode *ip, size_t idx, size_t *charged, bool written);
-/* Under ip->lock: how many of the pages idx..end-1 are holes. */
-size_t ramfs_holes(struct inode *ip, size_t idx, size_t end);
 
 /* Under dir->lock: the entry called name, or NULL. */
 struct ramfs_dirent *find_entry(struct inode *dir, const char *name, size_t len);
