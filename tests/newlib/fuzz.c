@@ -147,6 +147,16 @@ static void show_threads(pid_t pid)
 	close(con);
 }
 
+/* The scenario process and its helpers are "fz-CLASS" (the workers and
+ * what the args fuzzing forks stay "fuzz"): the kernel's report of a
+ * fault names the class whose process took it. */
+static void name_process(const char *class)
+{
+	char name[16];
+	snprintf(name, sizeof name, "fz-%s", class);
+	raw_call(__NR_prctl, 15 /* PR_SET_NAME */, (long)name, 0);
+}
+
 /* Play scenario C in a process of its own (whatever it changes, fds, limits,
  * signal dispositions, dies with it); while waiting, tell the watchdog we
  * are alive.  False if it overran HUNG_FACTOR times its time: it is killed,
@@ -162,6 +172,7 @@ static bool play(const struct fuzz_class *c)
 	pid_t pid = fork();
 	if (pid == 0) {
 		scenario_reset();
+		name_process(c->name);
 		if (enter_scenario_dir(dir, sizeof dir)) {
 			c->run();
 			kill_helpers();
@@ -173,7 +184,8 @@ static bool play(const struct fuzz_class *c)
 	for (long end = now_ms() + c->ms * HUNG_FACTOR; pid > 0; sleep_ms(2)) {
 		pid_t r = waitpid(pid, &status, WNOHANG);
 		if (r == pid || (r < 0 && errno == ECHILD)) { /* ECHILD: SIGCHLD ignored */
-			send_report_of(0, F_NONE, 1);
+			send_report_of(0, r == pid && fault_death(status) ? F_FAULT_DEATH : F_NONE,
+				       1);
 			break;
 		}
 		send_report(0, F_NONE);
@@ -252,7 +264,12 @@ static struct run {
 	bool escalation_named[NESCALATIONS + 1]; /* [NESCALATIONS]: raised ids */
 	long findings[NFINDINGS];
 	long played[NCLASSES]; /* scenarios that ended, by class */
-	int setup_failures;    /* in a row */
+	/* Deaths by a fault's signal (by number) of the processes the parent
+	 * reaps: the workers and the orphans of the args fuzzing, which jumps
+	 * through what it draws (rt_sigreturn of a frame of stack words,
+	 * rt_sigaction of a handler below 64).  A scenario's are findings. */
+	long args_faults[65];
+	int setup_failures; /* in a row */
 	int report_fd, report_read_fd;
 	int nworkers;
 	char classes[256]; /* as given: "all" or names */
@@ -388,13 +405,16 @@ static void reap(void)
 {
 	pid_t pid;
 	int status;
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (fault_death(status))
+			run.args_faults[WTERMSIG(status)]++;
 		for (int i = 0; i < run.nworkers; i++)
 			if (run.slot[i].state == RUNNING && run.slot[i].pid == pid) {
 				run.slot[i].state = EXITED;
 				run.slot[i].exited_ms = now_ms();
 				count_setup_failure(status);
 			}
+	}
 }
 
 /* The AF_UNIX garbage collector runs when a unix socket closes, as Linux's;
@@ -571,6 +591,25 @@ static void show_played(void)
 		diag("scenarios played:%s", line);
 }
 
+#define SIG_NAME(name, value) [value] = #name,
+static const char *const sig_names[65] = {UAPI_SIGNAL_LIST(SIG_NAME)};
+#undef SIG_NAME
+
+static void show_args_faults(void)
+{
+	char line[256] = "";
+	size_t n = 0;
+	long total = 0;
+	for (int sig = 1; sig < 65 && n < sizeof line; sig++)
+		if (run.args_faults[sig]) {
+			total += run.args_faults[sig];
+			n += (size_t)snprintf(line + n, sizeof line - n, " %s %ld",
+					      sig_names[sig] ? sig_names[sig] : "?",
+					      run.args_faults[sig]);
+		}
+	diag("args processes dead of a fault: %ld%s%s", total, n ? ":" : "", line);
+}
+
 static void show_findings(void)
 {
 	for (int f = F_NONE + 1; f < NFINDINGS; f++)
@@ -656,6 +695,7 @@ int main(int argc, char **argv)
 	ok(run.done >= run.calls, "%ld calls made", run.calls);
 	ok(run.lost_groups == 0, "every worker's process group ended");
 	show_played();
+	show_args_faults();
 	show_findings();
 	ok(total_findings() == 0, "no scenario saw a wrong result");
 	ok(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD, "all children reaped");

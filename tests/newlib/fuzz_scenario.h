@@ -50,6 +50,7 @@
 	  "a semop, msgsnd or msgrcv ended otherwise than by success, EIDRM or E2BIG")             \
 	X(F_IPC_ALIVE, "a removed semaphore set or message queue was still there")                 \
 	X(F_MOUNT_LEFT, "a mount point was still one after every mount on it was unmounted")       \
+	X(F_FAULT_DEATH, "a scenario's process or helper died of a fault (SIGSEGV, SIGBUS, ...)")  \
 	X(F_ESCALATED, "an ordinary user got what only root may have (fuzz_unpriv.h)")             \
 	X(F_ESCALATION_ERRNO, "an ordinary user's escalation was refused with another errno")
 
@@ -101,7 +102,29 @@ static void finding(enum finding f)
 static struct {
 	pid_t pid[MAX_HELPERS];
 	int n;
+	bool faulting; /* the scenario's helpers fault on purpose (mem's) */
 } helpers;
+
+/* Whether a wait status is a death by a fault's signal, which no
+ * scenario provokes in its own process or its helpers but for mem's
+ * probes: one means the kernel wrote where it must not, or jumped a
+ * process somewhere (the kernel's fault report names the process). */
+static bool fault_death(int status)
+{
+	if (!WIFSIGNALED(status))
+		return false;
+	switch (WTERMSIG(status)) { /* Linux's numbers: newlib's differ */
+	case LSIGSEGV:
+	case LSIGBUS:
+	case LSIGILL:
+	case LSIGFPE:
+	case LSIGTRAP:
+	case LSIGSYS:
+		return true;
+	default:
+		return false;
+	}
+}
 
 /* Fork a helper; it returns 0 in the helper (which must end with _exit),
  * the pid in the scenario, -1 when out of helpers or processes. */
@@ -121,8 +144,10 @@ static pid_t helper(void)
 static void kill_helper(int i)
 {
 	pid_t pid = helpers.pid[i];
+	int status;
 	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	if (waitpid(pid, &status, 0) == pid && fault_death(status) && !helpers.faulting)
+		finding(F_FAULT_DEATH);
 	helpers.pid[i] = helpers.pid[--helpers.n];
 }
 
@@ -287,6 +312,7 @@ static void scenario_reset(void)
 	set_nofile(1024);
 	fz.rng ^= (uint64_t)getpid() << 32;
 	helpers.n = 0;
+	helpers.faulting = false;
 }
 
 #endif
