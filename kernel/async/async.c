@@ -15,6 +15,7 @@
 #include "lib/printk.h"
 #include "mm/heap.h"
 #include "mm/uvm.h"
+#include "proc/nsproxy.h"
 #include "proc/exit.h"
 #include "proc/group.h"
 #include "proc/proc.h"
@@ -99,6 +100,7 @@ static bool worker_spawn(struct async_ctx *ctx, struct task *owner)
 	task_swap_uvm(w, uvm_share(owner->uvm));
 	w->files = files_share(owner->files);
 	w->fs = fs_share(owner->fs);
+	w->nsproxy = nsproxy_share(owner->nsproxy);
 	if (!w->uvm || !w->files || !w->fs || signal_clone(w, owner, true)) {
 		task_release_resources(w);
 		task_free(w);

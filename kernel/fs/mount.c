@@ -23,7 +23,7 @@
 struct spinlock mount_lock = SPINLOCK_INIT("mount");
 
 struct mnt_namespace init_ns = {
-    .refs = 1, .mounts = LIST_HEAD_INIT(init_ns.mounts), .inum = NS_MNT_INIT_INUM};
+    .ns = {NS_MNT_INIT_INUM, &mnt_ns_ops}, .refs = 1, .mounts = LIST_HEAD_INIT(init_ns.mounts)};
 /* The attached mounts by mount point (their hash link), so that a
  * crossing looks at the few mounts on that inode, not the whole table. */
 #define MOUNT_HASH_BITS 6

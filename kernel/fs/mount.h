@@ -101,8 +101,11 @@ struct mnt_namespace *mnt_ns_init(void); /* the first one, referenced */
 void mnt_ns_get(struct mnt_namespace *ns);
 void mnt_ns_put(struct mnt_namespace *ns);
 int mnt_ns_copy(struct fs_struct *fs);
-/* Its number, as /proc/<pid>/ns/mnt shows it (fs/nsfs.h). */
-uint64_t mnt_ns_inum(const struct mnt_namespace *ns);
+/* What nsfs and setns know of it (fs/nsfs.h): its number, and its
+ * operations (setns enters it: the caller's fs_struct, shared with no
+ * other task, moves into it, its root and cwd to the namespace's root). */
+struct ns_common *mnt_ns_common(struct mnt_namespace *ns);
+extern const struct ns_ops mnt_ns_ops;
 /* Namespaces alive (leak accounting). */
 unsigned long mnt_ns_count(void);
 

@@ -12,6 +12,8 @@
 #include "fs/root_cwd.h"
 #include "fs/super.h"
 #include "mm/heap.h"
+#include "proc/cred.h"
+#include "proc/task.h"
 #include <uapi/errno.h>
 
 static unsigned long live_ns = 1; /* atomic: init_ns and every copy */
@@ -211,14 +213,66 @@ static void move_to_copy(struct path *p, const struct tree_copy *list, size_t n)
 	}
 }
 
-/* The next mount namespace's number (never reused: 64 bits do not run
- * out). */
-static uint64_t next_inum = NS_MNT_INUM_NEXT;
-
-uint64_t mnt_ns_inum(const struct mnt_namespace *ns)
+struct ns_common *mnt_ns_common(struct mnt_namespace *ns)
 {
-	return ns->inum;
+	return &ns->ns;
 }
+
+static struct mnt_namespace *to_mnt_ns(struct ns_common *ns)
+{
+	return container_of(ns, struct mnt_namespace, ns);
+}
+
+static void mnt_ns_get_common(struct ns_common *ns)
+{
+	mnt_ns_get(to_mnt_ns(ns));
+}
+
+static void mnt_ns_put_common(struct ns_common *ns)
+{
+	mnt_ns_put(to_mnt_ns(ns));
+}
+
+/*
+ * setns into ns (Linux's mntns_install): CAP_SYS_ADMIN and
+ * CAP_SYS_CHROOT (EPERM), an fs_struct no other task shares (EINVAL);
+ * then the caller's root and working directory are the namespace's root,
+ * what is mounted on it crossed.
+ */
+static int mnt_ns_install(struct ns_common *common)
+{
+	struct mnt_namespace *ns = to_mnt_ns(common), *old;
+	struct fs_struct *fs = current()->fs;
+	struct path root, cwd;
+
+	if (!capable(CAP_SYS_ADMIN) || !capable(CAP_SYS_CHROOT))
+		return -EPERM;
+	if (__atomic_load_n(&fs->refs, __ATOMIC_ACQUIRE) != 1)
+		return -EINVAL;
+	spin_lock(&mount_lock);
+	root = (struct path){ns->root, ns->root->root}; /* ns referenced: its tree attached */
+	path_get(&root);
+	spin_unlock(&mount_lock);
+	mount_down(&root);
+	cwd = root;
+	path_get(&cwd);
+	mnt_ns_get(ns);
+	spin_lock_task(&fs->lock);
+	old = fs->mnt_ns;
+	fs->mnt_ns = ns;
+	spin_unlock_task(&fs->lock);
+	fs_set_root(fs, &root);
+	fs_set_cwd(fs, &cwd);
+	mnt_ns_put(old);
+	return 0;
+}
+
+const struct ns_ops mnt_ns_ops = {
+    .kind = NS_MNT,
+    .get = mnt_ns_get_common,
+    .put = mnt_ns_put_common,
+    .install = mnt_ns_install,
+};
 
 int mnt_ns_copy(struct fs_struct *fs)
 {
@@ -237,7 +291,7 @@ int mnt_ns_copy(struct fs_struct *fs)
 	if (!err) {
 		ns->refs = 1;
 		list_init(&ns->mounts);
-		ns->inum = __atomic_fetch_add(&next_inum, 1, __ATOMIC_RELAXED);
+		ns->ns = (struct ns_common){nsfs_alloc_inum(), &mnt_ns_ops};
 		spin_lock(&mount_lock);
 		attach_tree(ns, list, n, NULL, NULL);
 		spin_unlock(&mount_lock);

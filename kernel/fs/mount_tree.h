@@ -13,19 +13,21 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "fs/mount.h"
+#include "fs/nsfs.h"
 #include "lib/list.h"
 #include "lib/spinlock.h"
 
 extern struct spinlock mount_lock;
 
 struct mnt_namespace {
-	uint32_t refs;		 /* atomic: the fs_structs pointing here */
+	/* Its number, /proc/<pid>/ns/mnt's, and setns's operations
+	 * (fs/nsfs.h); constant. */
+	struct ns_common ns;
+	uint32_t refs;		 /* atomic: the fs_structs and nsfs inodes pointing here */
 	struct list_head mounts; /* its table: attached mounts, oldest first */
 	/* The mount with no mount point, "/" of its processes before any
 	 * chroot (pivot_root changes it). */
 	struct mount *root;
-	/* Its number, /proc/<pid>/ns/mnt's (fs/nsfs.h); constant. */
-	uint64_t inum;
 };
 
 /* The first namespace: init's, and the kernel's own lookups'. */

@@ -1,11 +1,10 @@
 /*
- * nsfs (nsfs.h): an unmounted ramfs instance with NSFS_MAGIC whose
- * inodes are made for one open each and freed with it: the inode number
- * is the namespace's (fstat's st_ino, what programs compare to tell two
- * namespaces apart), the kind is kept in rdev (a regular file has no
- * device).  No namespace object is referenced: the ones a file can name
- * other than mount namespaces live forever, and nothing here reads a
- * mount namespace (setns is not implemented).
+ * nsfs (nsfs.h): an unmounted ramfs-based instance with NSFS_MAGIC whose
+ * inodes are made for one walk through a /proc/<pid>/ns link each and
+ * freed with the last file opened through it: the inode number is the
+ * namespace's (fstat's st_ino, what programs compare to tell two
+ * namespaces apart), and the inode holds a reference on the namespace,
+ * so that setns can enter it as long as the file is open.
  */
 #include "fs/nsfs.h"
 #include "arch/x86_64/uaccess.h"
@@ -16,6 +15,8 @@
 #include "fs/super.h"
 #include "fs/vfs.h"
 #include "lib/printk.h"
+#include "mm/heap.h"
+#include "proc/cred.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
 #include <uapi/nsfs.h>
@@ -25,16 +26,12 @@ static struct super_block *nsfs_sb;
 
 static const struct {
 	const char *name;
-	uint32_t clone_flag; /* NS_GET_NSTYPE's answer */
-	uint64_t inum;
+	unsigned long clone_flag; /* NS_GET_NSTYPE's answer */
 } kinds[NS_KINDS] = {
-    [NS_IPC] = {"ipc", CLONE_NEWIPC, 0xEFFFFFFFUL},
-    [NS_UTS] = {"uts", CLONE_NEWUTS, 0xEFFFFFFEUL},
-    [NS_USER] = {"user", CLONE_NEWUSER, 0xEFFFFFFDUL},
-    [NS_PID] = {"pid", CLONE_NEWPID, 0xEFFFFFFCUL},
-    [NS_NET] = {"net", CLONE_NEWNET, NS_NET_INUM},
-    [NS_TIME] = {"time", CLONE_NEWTIME, 0xEFFFFFFAUL},
-    [NS_MNT] = {"mnt", CLONE_NEWNS, 0},
+    [NS_IPC] = {"ipc", CLONE_NEWIPC},	 [NS_UTS] = {"uts", CLONE_NEWUTS},
+    [NS_USER] = {"user", CLONE_NEWUSER}, [NS_PID] = {"pid", CLONE_NEWPID},
+    [NS_NET] = {"net", CLONE_NEWNET},	 [NS_TIME] = {"time", CLONE_NEWTIME},
+    [NS_MNT] = {"mnt", CLONE_NEWNS},
 };
 
 const char *nsfs_kind_name(enum ns_kind kind)
@@ -42,21 +39,74 @@ const char *nsfs_kind_name(enum ns_kind kind)
 	return kinds[kind].name;
 }
 
-uint64_t nsfs_inum(enum ns_kind kind)
+unsigned long nsfs_clone_flag(enum ns_kind kind)
 {
-	return kinds[kind].inum;
+	return kinds[kind].clone_flag;
 }
 
-static enum ns_kind kind_of(const struct file *f)
+static uint64_t next_inum = NS_INUM_NEXT;
+
+uint64_t nsfs_alloc_inum(void)
 {
-	return (enum ns_kind)f->inode->rdev;
+	return __atomic_fetch_add(&next_inum, 1, __ATOMIC_RELAXED);
+}
+
+/* ---- the initial namespaces of the kinds that have no other ---- */
+
+static void initial_ref(struct ns_common *ns)
+{
+	(void)ns;
+}
+
+/*
+ * Entering the one namespace of its kind changes nothing, after Linux's
+ * checks: CAP_SYS_ADMIN, and for the user namespace EINVAL (the caller
+ * is in it already: Linux's userns_install refuses its own namespace).
+ */
+static int initial_install(struct ns_common *ns)
+{
+	if (ns->ops->kind == NS_USER)
+		return -EINVAL;
+	return capable(CAP_SYS_ADMIN) ? 0 : -EPERM;
+}
+
+#define INITIAL_OPS(k)                                                                             \
+	{                                                                                          \
+		.kind = k, .get = initial_ref, .put = initial_ref, .install = initial_install      \
+	}
+static const struct ns_ops initial_ops[] = {INITIAL_OPS(NS_IPC), INITIAL_OPS(NS_USER),
+					    INITIAL_OPS(NS_PID), INITIAL_OPS(NS_NET),
+					    INITIAL_OPS(NS_TIME)};
+static struct ns_common initial[] = {
+    {NS_IPC_INUM, &initial_ops[0]}, {NS_USER_INUM, &initial_ops[1]}, {NS_PID_INUM, &initial_ops[2]},
+    {NS_NET_INUM, &initial_ops[3]}, {NS_TIME_INUM, &initial_ops[4]},
+};
+
+struct ns_common *nsfs_initial(enum ns_kind kind)
+{
+	for (size_t i = 0; i < sizeof(initial) / sizeof(initial[0]); i++)
+		if (initial[i].ops->kind == kind)
+			return &initial[i];
+	panic("nsfs: no initial-only namespace of kind %d", kind);
+}
+
+/* ---- the files ---- */
+
+struct nsfs_inode {
+	struct ramfs_inode ri;
+	struct ns_common *ns; /* referenced (ops->get) until the inode is freed */
+};
+
+static struct ns_common *ns_of(const struct inode *ip)
+{
+	return container_of(RAMFS_I(ip), struct nsfs_inode, ri)->ns;
 }
 
 /* NS_GET_USERNS: a new fd (close-on-exec, as Linux's open_related_ns)
  * for the initial user namespace, which owns every namespace here. */
 static long open_user_ns(void)
 {
-	struct inode *ip = nsfs_inode(NS_USER, kinds[NS_USER].inum);
+	struct inode *ip = nsfs_inode(nsfs_initial(NS_USER));
 	struct file *f;
 	long fd;
 
@@ -72,14 +122,14 @@ static long open_user_ns(void)
 }
 
 /*
- * Linux's ns_ioctl for initial namespaces: the initial user namespace
- * has no owner nor parent (EPERM), nor has the initial pid namespace a
- * parent (EPERM); the other kinds have no parent at all (EINVAL); only a
- * user namespace has an owner's uid (root's, 0).
+ * Linux's ns_ioctl: the initial user namespace has no owner nor parent
+ * (EPERM), nor has the initial pid namespace a parent (EPERM); the other
+ * kinds have no parent at all (EINVAL); only a user namespace has an
+ * owner's uid (root's, 0).
  */
 static long ns_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
 {
-	enum ns_kind kind = kind_of(f);
+	enum ns_kind kind = ns_of(f->inode)->ops->kind;
 	uint32_t uid = 0;
 
 	switch (cmd) {
@@ -88,7 +138,7 @@ static long ns_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
 	case NS_GET_PARENT:
 		return kind == NS_USER || kind == NS_PID ? -EPERM : -EINVAL;
 	case NS_GET_NSTYPE:
-		return kinds[kind].clone_flag;
+		return (long)kinds[kind].clone_flag;
 	case NS_GET_OWNER_UID:
 		if (kind != NS_USER)
 			return -EINVAL;
@@ -103,18 +153,50 @@ static const struct file_ops ns_file_ops = {
     .release = vfs_release_inode,
 };
 
-struct inode *nsfs_inode(enum ns_kind kind, uint64_t inum)
+struct inode *nsfs_inode(struct ns_common *ns)
 {
 	struct inode *ip = inode_alloc(nsfs_sb, S_IFREG | 0444, 0);
 
 	if (!ip)
 		return NULL;
-	ip->ino = inum;
-	ip->rdev = kind;
+	ns->ops->get(ns);
+	container_of(RAMFS_I(ip), struct nsfs_inode, ri)->ns = ns;
+	ip->ino = ns->inum;
 	ip->nlink = 1; /* Linux's: a file no directory holds */
 	ip->fop = &ns_file_ops;
 	return ip;
 }
+
+struct ns_common *nsfs_of_file(struct file *f)
+{
+	return f->ops == &ns_file_ops ? ns_of(f->inode) : NULL;
+}
+
+static struct inode *nsfs_alloc_inode(struct super_block *sb, uint32_t mode)
+{
+	struct nsfs_inode *ni = kzalloc(sizeof(*ni));
+
+	(void)sb;
+	if (!ni)
+		return NULL;
+	ramfs_inode_init(&ni->ri, mode);
+	return &ni->ri.vfs;
+}
+
+static void nsfs_free_inode(struct inode *ip)
+{
+	struct nsfs_inode *ni = container_of(RAMFS_I(ip), struct nsfs_inode, ri);
+
+	if (ni->ns)
+		ni->ns->ops->put(ni->ns);
+	ramfs_evict(ip);
+	kfree(ni);
+}
+
+static const struct super_operations nsfs_super_ops = {
+    .alloc_inode = nsfs_alloc_inode,
+    .free_inode = nsfs_free_inode,
+};
 
 static int nsfs_fill(struct super_block *sb, const char *data)
 {
@@ -124,7 +206,7 @@ static int nsfs_fill(struct super_block *sb, const char *data)
 
 static const struct fs_type nsfs_type = {
     .name = "nsfs",
-    .sops = &ramfs_super_ops,
+    .sops = &nsfs_super_ops,
     .magic = 0x6e736673, /* NSFS_MAGIC */
     .fill = nsfs_fill,
     .single = &nsfs_sb,

@@ -24,8 +24,8 @@ struct fs_struct {
 	struct path root; /* chroot(2)'s: where "/" and ".." stop */
 	struct path cwd;
 	/* Its mount namespace (fs/mount.h), referenced.  Changed only by
-	 * unshare(CLONE_NEWNS) on an fs_struct of one task, under lock;
-	 * that task reads it without the lock, others with it. */
+	 * unshare(CLONE_NEWNS) and setns on an fs_struct of one task, under
+	 * lock; that task reads it without the lock, others with it. */
 	struct mnt_namespace *mnt_ns;
 	/* umask(2): read and replaced with single atomic accesses, no lock
 	 * (a create uses the value it read, as on Linux). */

@@ -6,6 +6,7 @@
  * reaps it (reap.c).
  */
 #include "proc/exit.h"
+#include "proc/nsproxy.h"
 #include "async/async.h"
 #include "proc/coredump.h"
 #include "tty/ctty.h"
@@ -67,6 +68,7 @@ void task_release_resources(struct task *t)
 	files_put(task_swap_files(t, NULL));
 	sem_undo_exit(t);
 	fs_put(task_swap_fs(t, NULL));
+	nsproxy_release(t);
 	/* Leave the address space before dropping it. */
 	if (t == current())
 		vm_switch(vm_kernel());

@@ -17,6 +17,7 @@
 #include "fs/root_cwd.h"
 #include "fs/mount.h"
 #include "proc/group.h"
+#include "proc/nsproxy.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include <uapi/fcntl.h>
@@ -74,6 +75,7 @@ void proc_start_init(const char *path, const char *arg)
 	vfs_root_path(&cwd);
 	if (!(t->files = files_create()) || !(t->fs = fs_create(&root, &cwd, mnt_ns_init())))
 		panic("init: out of memory");
+	t->nsproxy = nsproxy_share(&init_nsproxy);
 	spin_lock(&proc_lock);
 	group_add_thread_locked(g, t);
 	g->pgid = g->sid = g->tgid;

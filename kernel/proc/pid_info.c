@@ -19,6 +19,7 @@
 #include "proc/coredump.h"
 #include "proc/cred.h"
 #include "proc/group.h"
+#include "proc/nsproxy.h"
 #include "proc/proc.h"
 #include "proc/rlimit.h"
 #include "proc/rusage.h"
@@ -274,18 +275,48 @@ int proc_pid_fs_path(int pid, bool root, char *buf)
 	return err;
 }
 
-int proc_pid_mnt_ns_inum(int pid, uint64_t *inum)
+/* pid's namespace of a kind its nsproxy holds, referenced, or NULL with
+ * *err -ESRCH (no such process) or -ENOENT (it has exited). */
+static struct ns_common *pid_nsproxy_ns(int pid, enum ns_kind kind, int *err)
 {
-	int err;
-	struct fs_struct *fs = pid_fs_get(pid, &err);
+	struct thread_group *g;
+	struct ns_common *ns = NULL;
+	struct pid_ref r = pid_ref_get(pid, 0);
 
-	if (fs) {
-		spin_lock_task(&fs->lock); /* unshare(CLONE_NEWNS) changes mnt_ns */
-		*inum = mnt_ns_inum(fs->mnt_ns);
-		spin_unlock_task(&fs->lock);
-		fs_put(fs);
+	(void)kind; /* NS_UTS: the one kind an nsproxy holds */
+	*err = 0;
+	spin_lock(&proc_lock);
+	/* t->nsproxy is replaced and cleared under proc_lock (nsproxy.c) */
+	if (!(g = group_of_locked(&r, pid)))
+		*err = -ESRCH;
+	else if (!g->leader->nsproxy)
+		*err = -ENOENT;
+	else {
+		ns = uts_ns_common(g->leader->nsproxy->uts);
+		ns->ops->get(ns);
 	}
-	return err;
+	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
+	return ns;
+}
+
+struct ns_common *proc_pid_ns(int pid, enum ns_kind kind, int *err)
+{
+	struct fs_struct *fs;
+	struct ns_common *ns;
+
+	if (kind == NS_UTS)
+		return pid_nsproxy_ns(pid, kind, err);
+	if (kind != NS_MNT)
+		return proc_pid_exists(pid) ? nsfs_initial(kind) : (*err = -ESRCH, NULL);
+	if (!(fs = pid_fs_get(pid, err)))
+		return NULL;
+	spin_lock_task(&fs->lock); /* unshare(CLONE_NEWNS) and setns change mnt_ns */
+	ns = mnt_ns_common(fs->mnt_ns);
+	ns->ops->get(ns);
+	spin_unlock_task(&fs->lock);
+	fs_put(fs);
+	return ns;
 }
 
 struct files_table *proc_pid_files(int pid)

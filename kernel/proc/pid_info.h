@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "fs/nsfs.h"
 
 enum proc_pid_file {
 	PROC_PID_STAT,
@@ -71,8 +72,9 @@ int proc_pid_exe(int pid, char *buf);
  * (PATH_MAX bytes): 0, -ESRCH, or -ENOENT for a zombie or a removed
  * directory. */
 int proc_pid_fs_path(int pid, bool root, char *buf);
-/* The number of pid's mount namespace: 0, -ESRCH, -ENOENT (a zombie). */
-int proc_pid_mnt_ns_inum(int pid, uint64_t *inum);
+/* pid's namespace of kind, referenced (ops->put it), or NULL with *err
+ * -ESRCH (no such process) or -ENOENT (a zombie: mnt and uts). */
+struct ns_common *proc_pid_ns(int pid, enum ns_kind kind, int *err);
 struct files_table;
 /* pid's files table, borrowed (files_unborrow it), or NULL when pid is
  * no process or its leader has exited (Linux's fd listing is then empty). */

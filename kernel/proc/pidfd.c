@@ -220,6 +220,15 @@ static int pidfd_lookup(int fd, struct file **out)
 	return f ? 0 : -EBADF;
 }
 
+int pidfd_file_pid(struct file *f)
+{
+	struct pid_ident *id = f->priv;
+
+	if (f->ops != &pidfd_ops)
+		return -EBADF;
+	return pid_ident_alive(id) ? id->tgid : -ESRCH;
+}
+
 int pidfd_ident_of_fd(int fd, struct pid_ident **out, bool *nonblock)
 {
 	struct file *f;

@@ -23,6 +23,10 @@ void pidfd_group_free(struct thread_group *g);
  * whether its file is O_NONBLOCK: 0 or -EBADF (no fd, not a pidfd). */
 int pidfd_ident_of_fd(int fd, struct pid_ident **out, bool *nonblock);
 void pid_ident_put(struct pid_ident *id);
+struct file;
+/* setns: the pid of the process pidfd f names, -ESRCH once it is
+ * reaped, -EBADF when f is no pidfd. */
+int pidfd_file_pid(struct file *f);
 /* /proc/<pid> (fs/proc/proc_pid.c): the identity of process pid,
  * referenced, in *out: 0, -ESRCH (none, or reaped), -ENOENT (a thread's
  * id), -ENOMEM. */
@@ -36,7 +40,6 @@ bool pid_ident_is_locked(const struct pid_ident *id, const struct thread_group *
  * running; proc_lock not held), the fd reserved close-on-exec: the fd
  * or -errno; pidfd_clone_install() installs it once the child exists,
  * pidfd_clone_cancel() gives it back if clone fails. */
-struct file;
 int pidfd_clone_reserve(struct file **out);
 void pidfd_clone_install(int fd, struct file *f, struct thread_group *g);
 void pidfd_clone_cancel(int fd, struct file *f);

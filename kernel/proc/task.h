@@ -22,6 +22,7 @@
 struct files_table;
 struct sem_undo_list;
 struct fs_struct;
+struct nsproxy;
 struct async_ctx;
 struct fd_redirect;
 struct inode;
@@ -85,6 +86,8 @@ struct task {
 	 * /proc/<pid>/cwd). */
 	struct files_table *files;
 	struct fs_struct *fs;
+	/* Its namespaces but mnt (proc/nsproxy.h: the rules there). */
+	struct nsproxy *nsproxy;
 	/* Referenced (CLONE_SIGHAND shares it) until task_free, so a zombie
 	 * leader still answers for its group's dispositions. */
 	struct sighand *sighand;

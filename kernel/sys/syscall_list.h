@@ -254,6 +254,7 @@
 	X(__NR_prlimit64, prlimit64)                                                               \
 	X(__NR_syncfs, syncfs)                                                                     \
 	X(__NR_sendmmsg, sendmmsg)                                                                 \
+	X(__NR_setns, setns)                                                                       \
 	X(__NR_getcpu, getcpu)                                                                     \
 	X(__NR_kcmp, kcmp)                                                                         \
 	X(__NR_sched_setattr, sched_setattr)                                                       \

@@ -250,6 +250,7 @@
 #define __NR_prlimit64	     302
 #define __NR_syncfs	     306
 #define __NR_sendmmsg	     307
+#define __NR_setns	     308
 #define __NR_getcpu	     309
 #define __NR_kcmp	     312
 #define __NR_sched_setattr   314

@@ -248,6 +248,7 @@ static const struct call calls[] = {
     {__NR_prlimit64, "Psbb", 0},
     {__NR_syncfs, "f", 0},
     {__NR_sendmmsg, "fbsF", 0},
+    {__NR_setns, "fF", 0},
     {__NR_getcpu, "bbb", 0},
     {__NR_kcmp, "PPsff", 0},
     {__NR_memfd_create, "oF", 0},

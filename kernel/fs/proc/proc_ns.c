@@ -4,13 +4,14 @@
  * readlink shows "<kind>:[<number>]", and a walk through it jumps to an
  * nsfs inode of that namespace (fs/nsfs.h), whose open file takes the
  * namespace ioctls; pid_for_children and time_for_children name the same
- * namespaces as pid and time (no process here enters another).  A
+ * namespaces as pid and time (fdkernel has one of each).  A
  * caller who may not inspect the process gets a denied link (EACCES to
  * read or follow, Linux's ptrace check).
  *
  * Lifetime rule, as for /proc/<pid>: the directory holds the pid number
  * only; a link holds the nsfs inode it jumps to (link.jump) for as long
- * as the link inode lives, and nothing of the process.
+ * as the link inode lives, and that inode the namespace, nothing of the
+ * process.
  */
 #include "fs/inode.h"
 #include "fs/nsfs.h"
@@ -39,23 +40,24 @@ static const struct {
 /* The link to pid's namespace of kind: 0, -ESRCH/-ENOENT (gone), -ENOMEM. */
 static int ns_link(int pid, enum ns_kind kind, struct inode **out)
 {
-	uint64_t inum = nsfs_inum(kind);
+	struct ns_common *ns;
 	char target[32];
 	int err = proc_pid_may_access(pid, false);
 
 	if (err == -EPERM)
 		return proc_denied_link(out);
-	if (err || (kind == NS_MNT && (err = proc_pid_mnt_ns_inum(pid, &inum))))
+	if (err || !(ns = proc_pid_ns(pid, kind, &err)))
 		return err;
-	snprintk(target, sizeof target, "%s:[%lu]", nsfs_kind_name(kind), inum);
-	if ((err = proc_link(target, out)))
-		return err;
-	(*out)->link.magic = true;
-	if (!((*out)->link.jump = nsfs_inode(kind, inum))) {
-		inode_put(*out);
-		return -ENOMEM;
+	snprintk(target, sizeof target, "%s:[%lu]", nsfs_kind_name(kind), ns->inum);
+	if (!(err = proc_link(target, out))) {
+		(*out)->link.magic = true;
+		if (!((*out)->link.jump = nsfs_inode(ns))) {
+			inode_put(*out);
+			err = -ENOMEM;
+		}
 	}
-	return 0;
+	ns->ops->put(ns); /* the nsfs inode holds its own */
+	return err;
 }
 
 static int ns_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)

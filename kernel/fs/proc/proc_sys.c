@@ -37,9 +37,14 @@ static int nrows(void)
 
 /* ---- the values ---- */
 
+static void *row_data(const struct proc_sys_row *row)
+{
+	return row->data_of ? row->data_of(row) : row->data;
+}
+
 long proc_sys_int_show(const struct proc_sys_row *row, char *buf, size_t size)
 {
-	return snprintk(buf, size, "%d\n", __atomic_load_n((int *)row->data, __ATOMIC_RELAXED));
+	return snprintk(buf, size, "%d\n", __atomic_load_n((int *)row_data(row), __ATOMIC_RELAXED));
 }
 
 static bool is_space(char c)
@@ -117,7 +122,7 @@ long proc_sys_int_store(const struct proc_sys_row *row, const char *text, size_t
 		return err;
 	if (v < row->min || v > row->max)
 		return -EINVAL;
-	__atomic_store_n((int *)row->data, (int)v, __ATOMIC_RELAXED);
+	__atomic_store_n((int *)row_data(row), (int)v, __ATOMIC_RELAXED);
 	*pos += used;
 	return used;
 }
@@ -125,7 +130,7 @@ long proc_sys_int_store(const struct proc_sys_row *row, const char *text, size_t
 long proc_sys_ulong_show(const struct proc_sys_row *row, char *buf, size_t size)
 {
 	return snprintk(buf, size, "%lu\n",
-			__atomic_load_n((uint64_t *)row->data, __ATOMIC_RELAXED));
+			__atomic_load_n((uint64_t *)row_data(row), __ATOMIC_RELAXED));
 }
 
 long proc_sys_ulong_store(const struct proc_sys_row *row, const char *text, size_t len,
@@ -151,7 +156,7 @@ long proc_sys_ulong_store(const struct proc_sys_row *row, const char *text, size
 		return -EINVAL;
 	while (at < len && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n'))
 		at++;
-	__atomic_store_n((uint64_t *)row->data, v, __ATOMIC_RELAXED);
+	__atomic_store_n((uint64_t *)row_data(row), v, __ATOMIC_RELAXED);
 	*pos += at;
 	return (long)at;
 }
@@ -166,14 +171,14 @@ long proc_sys_string_show(const struct proc_sys_row *row, char *buf, size_t size
 void proc_sys_string_get(const struct proc_sys_row *row, char *buf, size_t size)
 {
 	spin_lock(&proc_sys_lock);
-	strlcpy(buf, row->data, size);
+	strlcpy(buf, row_data(row), size);
 	spin_unlock(&proc_sys_lock);
 }
 
 long proc_sys_string_store(const struct proc_sys_row *row, const char *text, size_t len,
 			   uint64_t *pos)
 {
-	char *s = row->data;
+	char *s = row_data(row);
 	size_t at;
 
 	spin_lock(&proc_sys_lock);

@@ -36,7 +36,10 @@ struct proc_sys_row {
 	/* Strings read on from the file position; numbers read whole at
 	 * position 0 and give EOF after (Linux's proc_dointvec). */
 	bool text;
-	void *data;    /* the variable (int, unsigned int, char[]) */
+	void *data; /* the variable (int, unsigned int, char[]) */
+	/* The variable instead, where it is the caller's namespace's (the
+	 * uts rows): kept by the caller's namespace for the call. */
+	void *(*data_of)(const struct proc_sys_row *row);
 	long min, max; /* proc_sys_int_store's bounds; a string's size */
 };
 

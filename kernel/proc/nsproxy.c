@@ -1,0 +1,179 @@
+/*
+ * Tasks' namespaces (nsproxy.h): sharing them at clone, new ones at clone
+ * and unshare, entering one with setns, and what /proc/<pid>/ns reads.
+ */
+#include "proc/nsproxy.h"
+#include "fd/fdtable.h"
+#include "fs/file.h"
+#include "fs/nsfs.h"
+#include "mm/heap.h"
+#include "proc/group.h"
+#include "proc/pid_info.h"
+#include "proc/pidfd.h"
+#include "proc/proc.h"
+#include "proc/task.h"
+#include "sys/syscall.h"
+#include <uapi/errno.h>
+#include <uapi/sched.h>
+
+/* init's, and the kernel threads': holds init_uts_ns's own reference. */
+struct nsproxy init_nsproxy = {.refs = 1, .uts = &init_uts_ns};
+
+struct nsproxy *current_nsproxy(void)
+{
+	struct nsproxy *n = current()->nsproxy;
+
+	return n ? n : &init_nsproxy;
+}
+
+struct nsproxy *nsproxy_share(struct nsproxy *n)
+{
+	__atomic_add_fetch(&n->refs, 1, __ATOMIC_RELAXED);
+	return n;
+}
+
+void nsproxy_put(struct nsproxy *n)
+{
+	if (!n || __atomic_sub_fetch(&n->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	uts_ns_put(n->uts);
+	kfree(n);
+}
+
+/* A new nsproxy with old's namespaces, but new ones for flags: NULL
+ * when memory runs out (Linux's create_new_namespaces). */
+static struct nsproxy *nsproxy_new(struct nsproxy *old, unsigned long flags)
+{
+	struct nsproxy *n = kzalloc(sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->refs = 1;
+	if (!(flags & CLONE_NEWUTS))
+		uts_ns_get(n->uts = old->uts);
+	else if (!(n->uts = uts_ns_copy(old->uts))) {
+		kfree(n);
+		return NULL;
+	}
+	return n;
+}
+
+int nsproxy_clone(struct task *child, const struct task *parent, unsigned long flags)
+{
+	struct nsproxy *from = parent->nsproxy ? parent->nsproxy : &init_nsproxy;
+
+	child->nsproxy = flags & CLONE_NEWUTS ? nsproxy_new(from, flags) : nsproxy_share(from);
+	return child->nsproxy ? 0 : -ENOMEM;
+}
+
+/* The caller's nsproxy becomes n (its reference taken over). */
+static void nsproxy_switch(struct nsproxy *n)
+{
+	struct task *t = current();
+	struct nsproxy *old;
+
+	spin_lock(&proc_lock);
+	old = t->nsproxy;
+	t->nsproxy = n;
+	spin_unlock(&proc_lock);
+	nsproxy_put(old);
+}
+
+int nsproxy_unshare(unsigned long flags)
+{
+	struct nsproxy *n;
+
+	if (!(flags & CLONE_NEWUTS))
+		return 0;
+	if (!(n = nsproxy_new(current_nsproxy(), flags)))
+		return -ENOMEM;
+	nsproxy_switch(n);
+	return 0;
+}
+
+int nsproxy_enter_uts(struct uts_namespace *uts)
+{
+	struct nsproxy *n = nsproxy_new(current_nsproxy(), 0);
+
+	if (!n)
+		return -ENOMEM;
+	uts_ns_get(uts);
+	uts_ns_put(n->uts);
+	n->uts = uts;
+	nsproxy_switch(n);
+	return 0;
+}
+
+void nsproxy_release(struct task *t)
+{
+	struct nsproxy *old;
+
+	spin_lock(&proc_lock);
+	old = t->nsproxy;
+	t->nsproxy = NULL;
+	spin_unlock(&proc_lock);
+	nsproxy_put(old);
+}
+
+/* The kinds setns takes with a pidfd (Linux's check_setns_flags; cgroup
+ * namespaces are a kind fdkernel lacks, EINVAL as in a Linux without). */
+#define SETNS_PIDFD_FLAGS                                                                          \
+	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWTIME |                \
+	 CLONE_NEWUSER | CLONE_NEWPID)
+
+/*
+ * setns with a pidfd: the caller enters the namespaces of flags' kinds of
+ * process pid, taken all first (ESRCH once it has exited, as Linux),
+ * then entered in Linux's order.  The user namespace fails at once
+ * (EINVAL: there is one, the caller's own already, which Linux's
+ * userns_install refuses to re-enter); the mount namespace's failures
+ * (EPERM, EINVAL for a shared fs_struct) come before it changes
+ * anything; the kinds after it check only CAP_SYS_ADMIN, which it
+ * checked: so a failure leaves nothing half entered (but ENOMEM).
+ */
+static int setns_pidfd(struct file *f, unsigned long flags)
+{
+	static const enum ns_kind order[] = {NS_USER, NS_MNT, NS_UTS, NS_IPC,
+					     NS_NET,  NS_PID, NS_TIME};
+	struct ns_common *ns[NS_KINDS] = {0};
+	int err = 0, pid;
+
+	if (!flags || (flags & ~SETNS_PIDFD_FLAGS))
+		return -EINVAL;
+	if ((pid = pidfd_file_pid(f)) < 0)
+		return pid;
+	for (int k = 0; k < NS_KINDS && !err; k++)
+		if ((flags & nsfs_clone_flag(k)) && !(ns[k] = proc_pid_ns(pid, k, &err)))
+			err = -ESRCH;
+	if (!err && pidfd_file_pid(f) != pid)
+		err = -ESRCH; /* reaped meanwhile: pid may name another process */
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]) && !err; i++)
+		if (ns[order[i]])
+			err = ns[order[i]]->ops->install(ns[order[i]]);
+	for (int k = 0; k < NS_KINDS; k++)
+		if (ns[k])
+			ns[k]->ops->put(ns[k]);
+	return err;
+}
+
+/* setns(fd, nstype): fd is a namespace file (nstype 0 or its kind's
+ * CLONE_NEW*, else EINVAL) or a pidfd (nstype the kinds to enter). */
+SYSCALL_DEFINE2(setns, int, fd, int, nstype)
+{
+	struct file *f = files_lookup(current()->files, fd);
+	unsigned long flags = (unsigned int)nstype;
+	struct ns_common *ns;
+	int err;
+
+	if (!f)
+		return -EBADF;
+	if ((ns = nsfs_of_file(f)))
+		err = flags && flags != nsfs_clone_flag(ns->ops->kind) ? -EINVAL
+								       : ns->ops->install(ns);
+	else if (pidfd_file_pid(f) == -EBADF)
+		err = -EINVAL;
+	else
+		err = setns_pidfd(f, flags);
+	file_put(f);
+	return err;
+}
