@@ -100,6 +100,7 @@ void submit_bio(struct bio *b)
 		return bio_fail(b, -EIO);
 	}
 	d->inflight++; /* disk_del waits for it: the driver stays up */
+	disk_stats_start(d, b);
 	spin_unlock(&d->lock);
 	d->ops->submit(d, b);
 }
@@ -112,6 +113,7 @@ void bio_endio(struct bio *b, int status)
 	/* d outlives this: the submitter's bdev reference holds it until
 	 * end_io has run, so the drain wake-up comes first. */
 	spin_lock(&d->lock);
+	disk_stats_done(d, b);
 	if (!--d->inflight && d->dead)
 		wake_up(&d->drain_wq);
 	spin_unlock(&d->lock);

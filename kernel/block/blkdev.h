@@ -35,6 +35,7 @@ enum bio_op {
 	BIO_READ,  /* device to memory */
 	BIO_WRITE, /* memory to device */
 	BIO_FLUSH, /* make every completed write durable (no segments) */
+	BIO_NR_OPS,
 };
 
 /*
@@ -74,6 +75,7 @@ struct bio {
 	/* The driver's, between ->submit and bio_endio (its queue). */
 	struct list_head drv_link;
 	void *drv_private;
+	uint64_t start_ns; /* handed to the driver (the I/O statistics) */
 };
 
 /* A zeroed bio (kzalloc), or NULL; bio_free releases it (not the memory
@@ -187,6 +189,22 @@ struct gendisk {
 };
 
 /*
+ * The I/O statistics of a partition or a whole disk (Linux's disk_stats),
+ * counted as requests reach the driver and complete, under the disk's
+ * lock; /sys/block/<dev>/stat and /proc/diskstats show them
+ * (block/disk_stats.c).  Requests are never merged here, and there is no
+ * discard: those fields are 0.
+ */
+struct disk_stats {
+	uint64_t ios[BIO_NR_OPS];     /* completed */
+	uint64_t sectors[BIO_NR_OPS]; /* moved by them */
+	uint64_t nsecs[BIO_NR_OPS];   /* their time from the driver's submit to completion */
+	uint64_t busy_ns;	      /* time with a request in flight (io_ticks) */
+	uint64_t busy_from;	      /* when the in-flight count last changed */
+	uint32_t inflight;
+};
+
+/*
  * A partition, or the whole disk (partno 0): what a /dev node opens and
  * what the buffer cache keys its blocks by (Linux's block_device).
  */
@@ -215,6 +233,7 @@ struct block_device {
 	 * opens ENXIO.  Set under disk->lock. */
 	bool dead;
 	char name[DISK_NAME_LEN + 4]; /* "vda1" */
+	struct disk_stats stats;      /* under disk->lock */
 };
 
 /* A new disk with one reference (the caller's), zeroed, the layer's
@@ -284,6 +303,14 @@ unsigned long bdev_count(void);
 
 /* Calls fn for each registered disk under disks_lock (fn must not sleep). */
 void disk_for_each(void (*fn)(struct gendisk *d, void *arg), void *arg);
+
+/* Under d->lock: b's request reaches the driver, or completes
+ * (block/disk_stats.c). */
+void disk_stats_start(struct gendisk *d, struct bio *b);
+void disk_stats_done(struct gendisk *d, struct bio *b);
+/* /sys/block/<dev>/stat's line for the block_device numbered rdev, or
+ * false if it is gone. */
+bool disk_stats_line(uint32_t rdev, char *buf, size_t size);
 
 /* /proc/partitions' text (NUL-terminated, cut at size): also what the
  * boot lists when the root device is missing (fs/mount_root.c). */

@@ -74,6 +74,8 @@ void block_sysfs_add(struct block_device *b)
 		return;
 	}
 	set_attr(b, "dev", "%lu:%lu\n", b->rdev >> 8, b->rdev & 0xff);
+	entry_path(b, "stat", path);
+	sysfs_dyn_show(path, disk_stats_line, b->rdev);
 	if (b->partno) {
 		set_attr(b, "start", "%lu\n", b->start, 0);
 		set_attr(b, "partition", "%lu\n", b->partno, 0);

@@ -184,7 +184,7 @@ int chrdev_open(struct file *f, unsigned flags);
 /* Starts the drivers and creates the missing /dev nodes (/dev must exist). */
 void devices_init(void);
 /* /proc/filesystems (sys_statfs.c), /proc/partitions (block/proc_partitions.c). */
-extern const struct file_ops filesystems_ops, partitions_ops;
+extern const struct file_ops filesystems_ops, partitions_ops, diskstats_ops;
 /* /proc/self and /proc/<pid>, made up at each lookup (proc_pid.c). */
 void proc_pid_init(void);
 

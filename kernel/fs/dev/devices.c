@@ -106,6 +106,7 @@ static const struct chrdev {
     {"/proc/sysvipc/msg", MKDEV(10, 255), 0444, &sysvipc_msg_ops}, /* ipc/msg.c */
     /* From 239 down, clear of the minors added upwards. */
     {"/proc/config.gz", MKDEV(10, 239), 0444, &config_gz_ops}, /* sys/kconfig.c */
+    {"/proc/diskstats", MKDEV(10, 238), 0444, &diskstats_ops}, /* block/disk_stats.c */
 };
 
 #define NCHRDEVS (sizeof(chrdevs) / sizeof(chrdevs[0]))

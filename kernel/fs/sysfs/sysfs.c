@@ -10,13 +10,32 @@
 #include "fs/super.h"
 #include "fs/vfs.h"
 #include "fs/inode.h"
+#include "lib/iov_iter.h"
+#include "lib/spinlock.h"
 #include "lib/string.h"
+#include "fs/file.h"
 #include "mm/heap.h"
 #include "lib/printk.h"
 #include <uapi/dirent.h>
 #include <uapi/errno.h>
 
 static struct super_block *sysfs_sb;
+
+/*
+ * The generated files (sysfs_dyn_show), by inode number: an entry lives
+ * from the file's creation to its removal by sysfs_dyn_remove (a number is
+ * unique among live inodes, so a file is found by its own).  Under
+ * show_lock.
+ */
+struct show_attr {
+	struct list_head link;
+	uint64_t ino;
+	sysfs_show_fn show;
+	uint32_t key;
+};
+static struct list_head show_attrs = LIST_HEAD_INIT(show_attrs);
+static struct spinlock show_lock = SPINLOCK_INIT("sysfs_show");
+#define SHOW_MAX 256 /* the longest text a show writes */
 
 static int sysfs_fill(struct super_block *sb, const char *data)
 {
@@ -100,6 +119,58 @@ static struct inode *dyn_parent(const char *rel, const char **name, size_t *len)
 	}
 }
 
+/* The show and key of generated file ino: false if it has none. */
+static bool show_find(uint64_t ino, sysfs_show_fn *show, uint32_t *key)
+{
+	struct show_attr *a, *found = NULL;
+
+	spin_lock(&show_lock);
+	list_for_each_entry(a, &show_attrs, link)
+	{
+		if (a->ino == ino)
+			found = a;
+	}
+	if (found)
+		*show = found->show, *key = found->key;
+	spin_unlock(&show_lock);
+	return found;
+}
+
+static void show_forget(uint64_t ino)
+{
+	struct show_attr *a, *tmp;
+
+	spin_lock(&show_lock);
+	list_for_each_entry_safe(a, tmp, &show_attrs, link)
+	{
+		if (a->ino == ino) {
+			list_del(&a->link);
+			kfree(a);
+		}
+	}
+	spin_unlock(&show_lock);
+}
+
+static long show_read(struct file *f, struct iov_iter *to, uint64_t *pos)
+{
+	char text[SHOW_MAX];
+	sysfs_show_fn show = NULL;
+	uint32_t key = 0;
+	size_t len;
+
+	if (!show_find(f->inode->ino, &show, &key) || !show(key, text, sizeof text))
+		return -ENODEV;
+	len = strlen(text);
+	if (*pos >= len)
+		return 0;
+	len = copy_to_iter(text + *pos, len - *pos, to);
+	*pos += len;
+	return len ? (long)len : -EFAULT;
+}
+
+static const struct file_ops show_ops = {
+    .read_iter = show_read, .release = vfs_release_inode, .seekable = true};
+
 static int dyn_create(const char *rel, uint32_t mode, struct inode **out)
 {
 	const char *name;
@@ -139,12 +210,35 @@ int sysfs_dyn_set(const char *rel, const char *text)
 	return err;
 }
 
+int sysfs_dyn_show(const char *rel, sysfs_show_fn show, uint32_t key)
+{
+	struct show_attr *a = kmalloc(sizeof(*a));
+	struct inode *ip;
+	int err = a ? dyn_create(rel, S_IFREG | 0444, &ip) : -ENOMEM;
+
+	if (err) {
+		kfree(a);
+		return err;
+	}
+	/* Before any open can find the name, but for one racing with the
+	 * creation itself: that one reads the empty file. */
+	ip->fop = &show_ops;
+	*a = (struct show_attr){.ino = ip->ino, .show = show, .key = key};
+	show_forget(ip->ino); /* a file made again under the name */
+	spin_lock(&show_lock);
+	list_add(&a->link, &show_attrs);
+	spin_unlock(&show_lock);
+	inode_put(ip);
+	return 0;
+}
+
 /* getdents of a directory into names, for removal (the emit callback may
  * not sleep, the removal does). */
 #define DYN_NAMES 32
 
 struct dyn_names {
 	char name[DYN_NAMES][32];
+	uint64_t ino[DYN_NAMES];
 	bool dir[DYN_NAMES];
 	int n;
 };
@@ -154,13 +248,14 @@ static bool dyn_emit(void *ctx, const char *name, size_t len, uint64_t ino, unsi
 {
 	struct dyn_names *d = ctx;
 
-	(void)ino, (void)next_pos;
+	(void)next_pos;
 	if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.'))
 		return true;
 	if (d->n == DYN_NAMES || len >= sizeof(d->name[0]))
 		return false;
 	memcpy(d->name[d->n], name, len);
 	d->name[d->n][len] = 0;
+	d->ino[d->n] = ino;
 	d->dir[d->n++] = dtype == DT_DIR;
 	return true;
 }
@@ -184,6 +279,8 @@ static void dyn_remove_in(struct inode *dir, int depth)
 			}
 		}
 		dir_remove(dir, names->name[i], len, names->dir[i]);
+		if (!names->dir[i])
+			show_forget(names->ino[i]);
 	}
 	kfree(names);
 }

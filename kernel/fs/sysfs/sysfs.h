@@ -9,6 +9,7 @@
 #ifndef FS_SYSFS_H
 #define FS_SYSFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,5 +34,14 @@ int sysfs_dyn_set(const char *rel, const char *text);
 /* Removes the directory rel with its files and subdirectories (two
  * levels: a disk and its partitions). */
 void sysfs_dyn_remove(const char *rel);
+/*
+ * Creates the read-only file rel whose text show writes at each read (a
+ * value that changes all the time: a disk's I/O statistics), into buf of
+ * size bytes; key (a device number, say) is handed back to it.  show
+ * returns false when what the file shows is gone: the read is ENODEV, as
+ * Linux's for a removed attribute.
+ */
+typedef bool (*sysfs_show_fn)(uint32_t key, char *buf, size_t size);
+int sysfs_dyn_show(const char *rel, sysfs_show_fn show, uint32_t key);
 
 #endif
