@@ -32,7 +32,7 @@
 #define COMM_LEN 16 /* Linux's TASK_COMM_LEN: 15 bytes shown */
 
 struct pid_info {
-	int pid, tgid, ppid, pgid, sid, threads, exit_signal, nice;
+	int pid, tgid, ppid, pgid, sid, threads, exit_signal, nice, rt_prio, policy;
 	char state; /* R, S or Z */
 	char comm[COMM_LEN];
 	uint64_t utime, stime, cutime, cstime; /* ticks (TIMER_HZ = USER_HZ = 100) */
@@ -110,6 +110,8 @@ static void gather_locked(struct thread_group *g, struct task *t, struct pid_inf
 	in->exit_signal = g->exit_signal;
 	/* the thread's, or the process's: its leader's, as Linux */
 	in->nice = (t ? t : g->leader)->nice;
+	in->rt_prio = sched_rt_prio(t ? t : g->leader);
+	in->policy = (t ? t : g->leader)->policy;
 	in->cpus = sched_affinity(t ? t : g->leader) & smp_task_cpus();
 	in->no_new_privs = (t ? t : g->leader)->no_new_privs;
 	in->state = !t ? group_state_locked(g) : t->state == TASK_RUNNABLE ? 'R' : 'S';
@@ -410,15 +412,17 @@ static const char *state_name(char state)
 	return state == 'R' ? "running" : state == 'Z' ? "zombie" : "sleeping";
 }
 
-/* Linux's 52 fields; what fdkernel does not keep is 0. */
+/* Linux's 52 fields; what fdkernel does not keep is 0.  The priority
+ * (field 18) is Linux's prio - 100: -1 - rt_priority for a real-time
+ * task, 20 + nice for a normal one. */
 static long format_stat(const struct pid_info *in, char *buf, size_t size)
 {
 	snprintk(buf, size,
 		 "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %lu %lu %lu %lu %d %d %d 0 0 %lu %lu "
-		 "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 %d 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+		 "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 %d 0 %d %d 0 0 0 0 0 0 0 0 0 0 0\n",
 		 in->pid, in->comm, in->state, in->ppid, in->pgid, in->sid, in->utime, in->stime,
-		 in->cutime, in->cstime, 20 + in->nice, in->nice, in->threads, in->vsize,
-		 in->rss_pages, in->exit_signal);
+		 in->cutime, in->cstime, in->rt_prio ? -1 - in->rt_prio : 20 + in->nice, in->nice,
+		 in->threads, in->vsize, in->rss_pages, in->exit_signal, in->rt_prio, in->policy);
 	return strlen(buf);
 }
 

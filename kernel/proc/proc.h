@@ -82,7 +82,7 @@ void prctl_clone(struct task *child, const struct task *parent);
 void clone_child_start(struct task *t);
 /* clone: the child's policy and nice from its parent thread's, as
  * SCHED_RESET_ON_FORK asks (proc/sys_sched_policy.c; proc_lock held). */
-void sched_policy_clone_locked(struct task *child, const struct task *parent);
+void sched_policy_clone_locked(struct task *child, struct task *parent);
 /* What the scheduler calls the process model for (proc/sched_hooks.c),
  * handed to sched_init at boot. */
 extern const struct sched_hooks task_sched_hooks;

@@ -4,13 +4,13 @@
  * sched_rr_get_interval, sched_setattr, sched_getattr, with Linux's
  * argument checks and errno order.
  *
- * The scheduler is one round robin without priorities, so it takes the
- * normal policies, SCHED_OTHER, SCHED_BATCH and SCHED_IDLE, and treats
- * them alike (a tick's slice each).  The real-time and deadline policies
- * (SCHED_FIFO, SCHED_RR, SCHED_DEADLINE) are refused with EPERM, Linux's
- * answer to a caller without CAP_SYS_NICE: a program that asked for a
- * real-time guarantee is told it does not have one, rather than running
- * as an ordinary task that believes it preempts the others.
+ * The scheduler honours the real-time policies, SCHED_FIFO and SCHED_RR
+ * with priorities 1..99 (sched/sched.h), and treats the normal ones,
+ * SCHED_OTHER, SCHED_BATCH and SCHED_IDLE, alike (a tick's slice each).
+ * SCHED_DEADLINE is refused with EPERM, Linux's answer to a caller
+ * without CAP_SYS_NICE: a program that asked for a deadline guarantee is
+ * told it does not have one, rather than running as a task that believes
+ * its deadlines are kept.
  */
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
@@ -20,6 +20,7 @@
 #include "mm/layout.h"
 #include "sched/ktimer.h"
 #include "proc/proc.h"
+#include "proc/rlimit.h"
 #include "proc/task.h"
 #include "sched/sched.h"
 #include "sys/syscall.h"
@@ -80,13 +81,21 @@ static int check_params(int policy, const struct sched_attr_k *a)
 /*
  * Linux's user_check_sched_setscheduler for the policies taken here:
  * what only CAP_SYS_NICE may do -- a nice value beyond RLIMIT_NICE,
- * leaving SCHED_IDLE beyond it, another user's thread (neither its real
- * nor effective uid the caller's effective uid), clearing
+ * leaving SCHED_IDLE beyond it, a real-time policy the thread's
+ * RLIMIT_RTPRIO does not allow (a new one with the limit 0, a priority
+ * above both the limit and its own), another user's thread (neither its
+ * real nor effective uid the caller's effective uid), clearing
  * SCHED_RESET_ON_FORK.  proc_lock held.
  */
-static bool needs_privilege(const struct task *t, int policy, const struct sched_attr_k *a,
-			    bool set_nice, bool reset)
+static bool needs_privilege(struct task *t, int policy, const struct sched_attr_k *a, bool set_nice,
+			    bool reset)
 {
+	if (policy_rt(policy)) {
+		uint64_t rtprio = rlimit_soft(t->group, RLIMIT_RTPRIO);
+		if ((policy != t->policy && !rtprio) ||
+		    (a->sched_priority > (uint32_t)sched_rt_prio(t) && a->sched_priority > rtprio))
+			return true;
+	}
 	if (set_nice && !(a->sched_flags & SCHED_FLAG_KEEP_PARAMS) && policy != SCHED_IDLE &&
 	    a->sched_nice < t->nice && !nice_within_rlimit(t, a->sched_nice))
 		return true;
@@ -114,14 +123,15 @@ static int set_policy(int pid, struct sched_attr_k *a, bool set_nice)
 		policy = t->policy;
 	reset = keep ? t->reset_on_fork : !!(a->sched_flags & SCHED_FLAG_RESET_ON_FORK);
 	err = !policy_valid(policy) ? -EINVAL : check_params(policy, a);
-	if (!err && (policy_rt(policy) || policy == SCHED_DEADLINE))
+	if (!err && policy == SCHED_DEADLINE)
 		err = -EPERM;
 	if (!err && needs_privilege(t, policy, a, set_nice, reset) && !capable(CAP_SYS_NICE))
 		err = -EPERM;
 	if (!err) {
 		t->policy = policy;
 		t->reset_on_fork = reset;
-		if (set_nice && !(a->sched_flags & SCHED_FLAG_KEEP_PARAMS))
+		sched_set_rt(t, (int)a->sched_priority, policy == SCHED_RR);
+		if (set_nice && !(a->sched_flags & SCHED_FLAG_KEEP_PARAMS) && !policy_rt(policy))
 			t->nice = a->sched_nice < NICE_MIN   ? NICE_MIN
 				  : a->sched_nice > NICE_MAX ? NICE_MAX
 							     : a->sched_nice;
@@ -162,8 +172,9 @@ SYSCALL_DEFINE2(sched_setparam, int, pid, const int *, uparam)
 	return set_scheduler(pid, -1, uparam);
 }
 
-/* Thread pid's policy and SCHED_RESET_ON_FORK, nice in *nice: -ESRCH. */
-static int get_policy(int pid, int *policy, bool *reset, int *nice)
+/* Thread pid's policy and SCHED_RESET_ON_FORK, nice in *nice, real-time
+ * priority in *prio: -ESRCH. */
+static int get_policy(int pid, int *policy, bool *reset, int *nice, int *prio)
 {
 	struct task *t;
 
@@ -173,6 +184,7 @@ static int get_policy(int pid, int *policy, bool *reset, int *nice)
 		return -ESRCH;
 	spin_lock(&proc_lock);
 	*policy = t->policy, *reset = t->reset_on_fork, *nice = t->nice;
+	*prio = sched_rt_prio(t);
 	spin_unlock(&proc_lock);
 	task_put(t);
 	return 0;
@@ -180,23 +192,22 @@ static int get_policy(int pid, int *policy, bool *reset, int *nice)
 
 SYSCALL_DEFINE1(sched_getscheduler, int, pid)
 {
-	int policy, nice, err;
+	int policy, nice, prio, err;
 	bool reset;
 
-	if ((err = get_policy(pid, &policy, &reset, &nice)))
+	if ((err = get_policy(pid, &policy, &reset, &nice, &prio)))
 		return err;
 	return policy | (reset ? SCHED_RESET_ON_FORK : 0);
 }
 
-/* The priority is 0: no thread here has a real-time policy. */
 SYSCALL_DEFINE2(sched_getparam, int, pid, int *, uparam)
 {
-	int policy, nice, prio = 0, err;
+	int policy, nice, prio, err;
 	bool reset;
 
 	if (!uparam || pid < 0)
 		return -EINVAL;
-	if ((err = get_policy(pid, &policy, &reset, &nice)))
+	if ((err = get_policy(pid, &policy, &reset, &nice, &prio)))
 		return err;
 	return copy_to_user(uparam, &prio, sizeof(prio)) ? -EFAULT : 0;
 }
@@ -211,15 +222,20 @@ SYSCALL_DEFINE1(sched_get_priority_min, int, policy)
 	return !policy_valid(policy) ? -EINVAL : policy_rt(policy) ? 1 : 0;
 }
 
-/* A normal task's slice: the tick, after which the round robin moves on. */
+/* SCHED_RR's quantum; 0 for SCHED_FIFO, which has none; a normal task's
+ * slice: the tick, after which the round robin moves on. */
 SYSCALL_DEFINE2(sched_rr_get_interval, int, pid, struct timespec_k *, uts)
 {
-	struct timespec_k ts = {0, (int64_t)TICK_NS};
-	int policy, nice, err;
+	struct timespec_k ts = {0, 0};
+	int policy, nice, prio, err;
 	bool reset;
 
-	if ((err = get_policy(pid, &policy, &reset, &nice)))
+	if ((err = get_policy(pid, &policy, &reset, &nice, &prio)))
 		return err;
+	uint64_t ns = policy == SCHED_RR     ? sched_rr_quantum_ns()
+		      : policy == SCHED_FIFO ? 0
+					     : TICK_NS;
+	ts.tv_sec = (int64_t)(ns / 1000000000), ts.tv_nsec = (int64_t)(ns % 1000000000);
 	return copy_to_user(uts, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
@@ -274,14 +290,15 @@ SYSCALL_DEFINE4(sched_getattr, int, pid, struct sched_attr_k *, uattr, unsigned 
 		unsigned int, flags)
 {
 	struct sched_attr_k a = {0};
-	int policy, nice, err;
+	int policy, nice, prio, err;
 	bool reset;
 
 	if (!uattr || pid < 0 || usize > PAGE_SIZE || usize < SCHED_ATTR_SIZE_VER0 || flags)
 		return -EINVAL;
-	if ((err = get_policy(pid, &policy, &reset, &nice)))
+	if ((err = get_policy(pid, &policy, &reset, &nice, &prio)))
 		return err;
 	a.sched_policy = (uint32_t)policy;
+	a.sched_priority = (uint32_t)prio;
 	a.sched_flags = reset ? SCHED_FLAG_RESET_ON_FORK : 0;
 	a.sched_nice = nice;
 	a.sched_util_max = 1024; /* no clamp: the whole capacity, as Linux reports */
@@ -289,13 +306,17 @@ SYSCALL_DEFINE4(sched_getattr, int, pid, struct sched_attr_k *, uattr, unsigned 
 	return copy_to_user(uattr, &a, a.size) ? -EFAULT : 0;
 }
 
-void sched_policy_clone_locked(struct task *child, const struct task *parent)
+void sched_policy_clone_locked(struct task *child, struct task *parent)
 {
-	/* SCHED_RESET_ON_FORK: the child starts normal (a negative nice
-	 * back to 0) and without the flag, as Linux's sched_fork. */
-	child->policy = parent->policy;
+	/* SCHED_RESET_ON_FORK: the child starts normal (SCHED_OTHER from a
+	 * real-time policy, a negative nice back to 0) and without the flag,
+	 * as Linux's sched_fork. */
+	bool rt = policy_rt(parent->policy) && !parent->reset_on_fork;
+
+	child->policy = policy_rt(parent->policy) && !rt ? SCHED_OTHER : parent->policy;
 	child->nice = parent->nice;
 	if (parent->reset_on_fork && child->nice < 0)
 		child->nice = 0;
 	child->reset_on_fork = false;
+	sched_set_rt(child, rt ? sched_rt_prio(parent) : 0, rt && parent->policy == SCHED_RR);
 }

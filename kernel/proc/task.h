@@ -121,8 +121,9 @@ struct task {
 	 * read under it.  Kept by exec.  The scheduler ignores it. */
 	int nice;
 	/* Scheduling policy (SCHED_OTHER, SCHED_BATCH, SCHED_IDLE: the
-	 * scheduler treats them alike) and SCHED_RESET_ON_FORK, as nice:
-	 * under proc_lock, copied by clone (proc/sys_sched_policy.c). */
+	 * scheduler treats them alike; SCHED_FIFO, SCHED_RR: with the
+	 * real-time priority in sched.rt_prio) and SCHED_RESET_ON_FORK, as
+	 * nice: under proc_lock, copied by clone (proc/sys_sched_policy.c). */
 	int policy;
 	bool reset_on_fork;
 	/* prctl state (proc/sys_prctl.c), own, copied by clone but for

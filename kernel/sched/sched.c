@@ -1,9 +1,11 @@
 /*
- * Round-robin scheduler (see sched.h).  A running task is never on the run
- * queue; schedule() puts it back at the tail if it is still runnable and
- * switches to the head.  One queue for every CPU (docs/smp.md measures
- * it); each CPU has an idle task, which runs only when nothing else can:
- * the boot context on CPU 0, the start-up stack on the others.
+ * The scheduler (see sched.h).  A running task is never queued;
+ * schedule() queues it again if it is still runnable and switches to the
+ * first task this CPU may run: from the real-time queue, ordered by
+ * priority, then from the normal one, a round robin.  One pair of queues
+ * for every CPU (docs/smp.md measures it); each CPU has an idle task,
+ * which runs only when nothing else can: the boot context on CPU 0, the
+ * start-up stack on the others.
  */
 #include "sched/sched.h"
 #include "arch/x86_64/cpu.h"
@@ -14,6 +16,7 @@
 #include "lib/string.h"
 #include "mm/paging.h"
 #include "sched/grace.h"
+#include "sched/rt_tunables.h"
 #include <uapi/errno.h>
 
 /*
@@ -23,6 +26,14 @@
  */
 static struct spinlock sched_lock = SPINLOCK_INIT("sched");
 static struct list_head run_queue = LIST_HEAD_INIT(run_queue); /* of task_sched.run_link */
+/* The real-time tasks (run_link): highest rt_prio first, in order of
+ * arrival among equals. */
+static struct list_head rt_queue = LIST_HEAD_INIT(rt_queue);
+/* Each CPU's RT throttling (sched_lock): ticks into the current period,
+ * and ticks of it that real-time tasks ran. */
+static struct {
+	int elapsed, used;
+} rt_band[MAX_CPUS];
 /* CPUs running their idle task that no wake-up has kicked yet (bit n:
  * CPU n; sched_lock): a task queued on a busy CPU kicks one of them. */
 static uint32_t idle_cpus;
@@ -66,14 +77,36 @@ void sched_init_cpu(void)
 
 static bool run_queue_empty(void)
 {
-	return __atomic_load_n(&run_queue.next, __ATOMIC_RELAXED) == &run_queue;
+	return __atomic_load_n(&run_queue.next, __ATOMIC_RELAXED) == &run_queue &&
+	       __atomic_load_n(&rt_queue.next, __ATOMIC_RELAXED) == &rt_queue;
 }
 
-/* Caller holds sched_lock. */
+/* Caller holds sched_lock.  A real-time task goes behind its equals, or
+ * in front of them (head: it was preempted, as POSIX wants). */
+static void enqueue_at(struct task_sched *t, bool head)
+{
+	struct list_head *before = &rt_queue;
+	struct task_sched *q;
+
+	if (t->is_idle || !list_empty(&t->run_link))
+		return;
+	if (!t->rt_prio) {
+		list_add_tail(&t->run_link, &run_queue);
+		return;
+	}
+	list_for_each_entry(q, &rt_queue, run_link)
+	{
+		if (q->rt_prio < t->rt_prio || (head && q->rt_prio == t->rt_prio)) {
+			before = &q->run_link;
+			break;
+		}
+	}
+	list_add_tail(&t->run_link, before);
+}
+
 static void enqueue(struct task_sched *t)
 {
-	if (!t->is_idle && list_empty(&t->run_link))
-		list_add_tail(&t->run_link, &run_queue);
+	enqueue_at(t, false);
 }
 
 static bool may_run_on(const struct task_sched *t, const struct cpu *c)
@@ -94,6 +127,47 @@ static void kick_idle_cpu(struct cpu *c, uint64_t mask)
 	smp_resched(cpu);
 }
 
+/* Has c's real-time work used its share of the period (sched_lock)? */
+static bool rt_throttled(const struct cpu *c)
+{
+	int runtime = rt_runtime_ticks();
+
+	return runtime >= 0 && rt_band[c->id].used >= runtime;
+}
+
+/* The CPU c reschedules at its next way out of the kernel (sched_lock). */
+static void resched_cpu(int cpu)
+{
+	if (cpu == this_cpu()->id) {
+		this_cpu()->need_resched = true;
+	} else {
+		idle_cpus &= ~(1u << cpu);
+		smp_resched(cpu);
+	}
+}
+
+/*
+ * t, a real-time task, was queued (sched_lock held): the CPU of its mask
+ * that runs the least urgent task below it, an idle one first, takes it
+ * (Linux's check_preempt_curr and push to the lowest CPU).
+ */
+static void preempt_for(struct task_sched *t)
+{
+	int me = this_cpu()->id, best = -1, best_prio = t->rt_prio;
+	uint64_t mask = t->cpus_allowed & smp_task_cpus();
+
+	for (int cpu = 0; cpu < smp_cpus_online; cpu++) {
+		if (!(mask & (1ull << cpu)))
+			continue;
+		const struct task_sched *cur = task_sched(cpu_get(cpu)->current);
+		int prio = cur->is_idle ? -1 : cur->rt_prio;
+		if (prio < best_prio || (prio == best_prio && cpu == me))
+			best = cpu, best_prio = prio;
+	}
+	if (best >= 0)
+		resched_cpu(best);
+}
+
 /*
  * t became runnable (sched_lock held).  A task still on a CPU (it marked
  * itself sleeping and has not switched away yet) is not queued: its own
@@ -110,7 +184,9 @@ static void make_runnable_locked(struct task_sched *t)
 	if (t->on_cpu)
 		return;
 	enqueue(t);
-	if (c->current != c->idle || !may_run_on(t, c))
+	if (t->rt_prio)
+		preempt_for(t);
+	else if (c->current != c->idle || !may_run_on(t, c))
 		kick_idle_cpu(c, t->cpus_allowed);
 }
 
@@ -189,13 +265,27 @@ void sched_set_state(struct task *t, enum task_state state)
 	spin_unlock(&sched_lock);
 }
 
-/* The first queued task that may run on c, or NULL (sched_lock held). */
+static struct task_sched *first_in(struct list_head *queue, const struct cpu *c)
+{
+	struct task_sched *t;
+
+	list_for_each_entry(t, queue, run_link) if (may_run_on(t, c)) return t;
+	return NULL;
+}
+
+/* The task c runs next, or NULL (sched_lock held): a real-time one, but
+ * a normal one first while c's real-time share is spent.  A throttled
+ * CPU with no normal task to run keeps running real-time ones (Linux
+ * idles it). */
 static struct task_sched *first_for(const struct cpu *c)
 {
 	struct task_sched *t;
 
-	list_for_each_entry(t, &run_queue, run_link) if (may_run_on(t, c)) return t;
-	return NULL;
+	if (!rt_throttled(c) && (t = first_in(&rt_queue, c)))
+		return t;
+	if ((t = first_in(&run_queue, c)))
+		return t;
+	return first_in(&rt_queue, c);
 }
 
 /* Caller holds sched_lock.  An idle CPU is marked so in idle_cpus. */
@@ -293,7 +383,8 @@ void schedule(void)
 	c = this_cpu(); /* interrupts are off: no migration until the switch */
 	c->need_resched = false;
 	if (prev->state == TASK_RUNNABLE)
-		enqueue(prev);
+		enqueue_at(prev, !prev->rt_tail);
+	prev->rt_tail = false;
 	next = pick_next(c);
 	if (next != prev) {
 		/* A dead task cannot free the stack it runs on: the next one does. */
@@ -338,6 +429,8 @@ void sched_tail(void)
 
 void sched_yield(void)
 {
+	/* Only the task itself and its CPU's tick (interrupts off) set it. */
+	task_sched(current())->rt_tail = true;
 	schedule();
 }
 
@@ -345,6 +438,31 @@ void cond_resched(void)
 {
 	if (this_cpu()->need_resched)
 		schedule();
+}
+
+/*
+ * Whether the task t running on c gives its turn up at this tick: a
+ * normal task (the round robin) or the idle task always, an RR task when
+ * its quantum is spent, a real-time one when c's real-time share of the
+ * period is.  Counts the period and the share.
+ */
+static bool tick_ends_turn(struct cpu *c, struct task_sched *t)
+{
+	bool ends = !t->rt_prio;
+
+	spin_lock(&sched_lock);
+	if (++rt_band[c->id].elapsed >= rt_period_ticks())
+		rt_band[c->id].elapsed = rt_band[c->id].used = 0;
+	if (t->rt_prio) {
+		rt_band[c->id].used++;
+		if (t->rt_rr && --t->rr_left <= 0) {
+			t->rr_left = rr_quantum_ticks();
+			t->rt_tail = ends = true;
+		}
+		ends = ends || rt_throttled(c);
+	}
+	spin_unlock(&sched_lock);
+	return ends;
 }
 
 void sched_tick(struct trapframe *tf)
@@ -360,7 +478,43 @@ void sched_tick(struct trapframe *tf)
 	else
 		c->system_ticks++;
 	sched_hooks->tick(t, user);
-	c->need_resched = true;
+	if (tick_ends_turn(c, task_sched(t)))
+		c->need_resched = true;
+}
+
+void sched_set_rt(struct task *task, int prio, bool rr)
+{
+	struct task_sched *t = task_sched(task);
+
+	spin_lock(&sched_lock);
+	bool lowered = prio < t->rt_prio, queued = !list_empty(&t->run_link);
+	t->rt_prio = prio;
+	t->rt_rr = rr;
+	t->rr_left = rr_quantum_ticks();
+	if (queued) { /* a lowered one goes in front of its new equals (POSIX) */
+		list_del(&t->run_link);
+		enqueue_at(t, lowered);
+		if (prio)
+			preempt_for(t);
+		else
+			kick_idle_cpu(this_cpu(), t->cpus_allowed);
+	} else if (t->on_cpu && lowered) { /* someone queued may come first now */
+		resched_cpu(t->on_cpu - 1);
+	}
+	spin_unlock(&sched_lock);
+}
+
+int sched_rt_prio(struct task *t)
+{
+	spin_lock(&sched_lock);
+	int prio = task_sched(t)->rt_prio;
+	spin_unlock(&sched_lock);
+	return prio;
+}
+
+uint64_t sched_rr_quantum_ns(void)
+{
+	return (uint64_t)rr_quantum_ticks() * TICK_NS;
 }
 
 /* A task's sleep timer: its deadline passed. */

@@ -1,8 +1,15 @@
 /*
- * The scheduler: preemptive round robin over runnable tasks, one CPU.  The
- * timer asks for a reschedule every tick; the switch happens on the way
- * back to user mode or when a task sleeps.  The kernel itself is not
- * preempted.
+ * The scheduler: two classes over one set of queues that every CPU takes
+ * from.  Real-time tasks (SCHED_FIFO, SCHED_RR; priorities 1..99) run
+ * before every normal one, the highest priority first; a FIFO task keeps
+ * its CPU until it blocks, yields or a higher one comes, an RR task also
+ * until its quantum (sched_rr_timeslice_ms) is spent.  Normal tasks
+ * (SCHED_OTHER, BATCH, IDLE) share what is left in a round robin of one
+ * tick each.  Real-time tasks get at most sched_rt_runtime_us of each
+ * sched_rt_period_us on a CPU while normal tasks wait there (Linux's RT
+ * throttling).  The timer asks for a reschedule; the switch happens on
+ * the way back to user mode or when a task sleeps.  The kernel itself is
+ * not preempted.
  */
 #ifndef SCHED_SCHED_H
 #define SCHED_SCHED_H
@@ -77,6 +84,14 @@ uint64_t sched_affinity(struct task *t);
 void sched_wake_signal(struct task *t);
 /* Sets t's state under the scheduler lock (wait queues, exit). */
 void sched_set_state(struct task *t, enum task_state state);
+/* Puts t in the real-time class at priority prio (1..99; rr: SCHED_RR),
+ * or back in the normal one (prio 0).  It moves in the queues at once; a
+ * CPU that should now run something else reschedules. */
+void sched_set_rt(struct task *t, int prio, bool rr);
+/* t's real-time priority: 0 for a normal task. */
+int sched_rt_prio(struct task *t);
+/* The round-robin quantum of SCHED_RR, in nanoseconds. */
+uint64_t sched_rr_quantum_ns(void);
 /* Loads t's user FS and GS bases into this CPU (switch, exec, arch_prctl). */
 void user_bases_load(struct task *t);
 /* Makes rdtsc in user mode fault on this CPU (CR4.TSD) if t asked for it

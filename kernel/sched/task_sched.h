@@ -77,6 +77,15 @@ enum task_state {
 	/* The CPUs it may run on, bit n for CPU n (sched_lock; clone copies                       \
 	 * its parent's, exec keeps it; sched_setaffinity). */                                     \
 	uint64_t cpus_allowed;                                                                     \
+	/* The real-time class (sched_lock; sched_set_rt): rt_prio 1..99 for                       \
+	 * SCHED_FIFO and SCHED_RR, 0 for the normal policies; rt_rr: round                        \
+	 * robin among its equals, with rr_left ticks left of its quantum;                         \
+	 * rt_tail: the next switch away queues it behind its equals (a yield,                     \
+	 * a spent quantum), not in front as a preempted one. */                                   \
+	int rt_prio;                                                                               \
+	int rr_left;                                                                               \
+	bool rt_rr;                                                                                \
+	bool rt_tail;                                                                              \
 	struct ktimer sleep_timer; /* ends a deadline sleep (ktimer_lock) */                       \
 	/* Kernel stack (its top: the user trapframe): set by task_alloc,                          \
 	 * then constant until task_free; NULL until mapped. */                                    \
