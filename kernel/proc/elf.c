@@ -37,13 +37,13 @@
 /* Linux's limit: a program header table of at most 64 KiB. */
 #define MAX_PHNUM (65536 / sizeof(struct elf64_phdr))
 
+/* As Linux's load_elf_binary: the magic, the type and the machine; the
+ * class, byte order and versions are not looked at (Debian's true with
+ * ELFCLASS32 in its e_ident runs on Linux). */
 int elf_check_header(const struct elf64_ehdr *eh, uint64_t fsize)
 {
-	static const uint8_t magic[] = {0x7f, 'E', 'L', 'F', 2 /* 64-bit */, 1 /* LE */, 1};
-
-	if (memcmp(eh->ident, magic, sizeof(magic)) ||
-	    (eh->type != ET_EXEC && eh->type != ET_DYN) || eh->machine != EM_X86_64 ||
-	    eh->version != 1 || eh->phentsize != sizeof(struct elf64_phdr) || !eh->phnum ||
+	if (memcmp(eh->ident, ELF_MAGIC, 4) || (eh->type != ET_EXEC && eh->type != ET_DYN) ||
+	    eh->machine != EM_X86_64 || eh->phentsize != sizeof(struct elf64_phdr) || !eh->phnum ||
 	    eh->phnum > MAX_PHNUM)
 		return -ENOEXEC;
 	if (eh->phoff > fsize || (uint64_t)eh->phnum * eh->phentsize > fsize - eh->phoff)

@@ -16,6 +16,9 @@
 struct inode;
 struct uvm;
 
+/* e_ident's first 4 bytes: all of it that Linux looks at. */
+#define ELF_MAGIC "\177ELF"
+
 struct elf_image {
 	uint64_t entry;	  /* the program's entry, load bias added (AT_ENTRY) */
 	uint64_t start;	  /* the first instruction: the interpreter's entry, or entry */

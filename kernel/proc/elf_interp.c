@@ -19,7 +19,6 @@
 #include "mm/uvm.h"
 #include <uapi/errno.h>
 
-#define ELF_MAGIC  "\177ELF"
 #define MAX_PHSIZE 65536 /* Linux's load_elf_phdrs: a table of at most 64 KiB */
 
 /* The path a PT_INTERP segment holds (kmalloc'd into *path): 0, -ENOEXEC

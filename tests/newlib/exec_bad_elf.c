@@ -176,6 +176,15 @@ static void entry_outside(void)
 {
 	img.eh.entry = 0x100000;
 }
+/* Linux looks at e_ident's magic only: not the class, byte order or
+ * versions, nor e_version. */
+static void other_ident(void)
+{
+	img.eh.ident[4] = 1; /* ELFCLASS32 */
+	img.eh.ident[5] = 2; /* big-endian */
+	img.eh.ident[6] = 0;
+	img.eh.version = 0;
+}
 
 /* Each image: how make_image's is broken, and what running it gives. */
 static const struct image_case {
@@ -196,6 +205,7 @@ static const struct image_case {
     {too_many_phdrs, ENOEXEC, 0, "program headers over 64 KiB: ENOEXEC"},
     {phdrs_past_end, ENOEXEC, 0, "program headers past the end of the file: ENOEXEC"},
     {bad_machine, ENOEXEC, 0, "e_machine i386: ENOEXEC"},
+    {other_ident, RUN_CODE, 0, "ELFCLASS32, big-endian, version 0 in e_ident: runs"},
     {huge_memsz, ENOMEM, SIGSEGV, "a 64 TiB p_memsz"},
     {memsz_past_space, ENOEXEC, SIGSEGV, "a 128 TiB p_memsz"},
     {unaligned, ENOEXEC, SIGSEGV, "p_vaddr and p_offset differing modulo the page"},
