@@ -97,14 +97,20 @@ run('echo "fg status $?"; rm ' + GO)
 run("sh -c 'echo READY; exec sleep 60'; echo not printed", until="READY\n")
 key(b"\x03", "Ctrl-C")
 run("echo status $?")
-# cat reads the terminal from the background: SIGTTIN stops it.  Its
-# notice comes when bash sees the stop: ask until it has, then once more.
-run("cat &")
+# cat reads the terminal from the background: SIGTTIN stops it.  bash
+# tells of the stop at the first prompt after it sees it, or in a jobs
+# listing, whichever comes first: only the job's number is shown, then
+# jobs is asked until it has seen the stop, then once more.
+print("$ cat &")
+os.write(master, b"cat &\n")
+show(read_until(PROMPT).splitlines()[0])
+out = ""
 for _ in range(1200):
-    os.write(master, b"jobs %cat\n")
-    if "Stopped" in read_until(PROMPT):
+    if "Stopped" in out:
         break
     time.sleep(0.1)
+    os.write(master, b"jobs %cat\n")
+    out = read_until(PROMPT)
 run("jobs %cat")
 # fg gives it the terminal: its read goes on and sees what is typed.
 run("fg %cat", until="\n")
