@@ -318,6 +318,44 @@ long io_fixed_install(struct io_ring *ring, uint32_t file_index, struct file *f)
 	return alloc ? res : 0;
 }
 
+/* Linux's order: no table ENXIO first; then per fd EFAULT, EBADF, ENFILE
+ * (no free slot), and EFAULT writing the slot back, which gives the slot
+ * up again. */
+long io_files_update_alloc(struct io_ring *ring, int32_t *ufds, uint32_t nr)
+{
+	uint32_t done;
+	long res = 0;
+	bool table;
+
+	spin_lock(&ring->files_lock);
+	table = ring->files.map != NULL;
+	spin_unlock(&ring->files_lock);
+	if (!table)
+		return -ENXIO;
+	for (done = 0; done < nr; done++) {
+		struct file *f;
+		int32_t fd;
+
+		if (copy_from_user(&fd, &ufds[done], sizeof(fd))) {
+			res = -EFAULT;
+			break;
+		}
+		if (!(f = file_for_slot(fd))) {
+			res = -EBADF;
+			break;
+		}
+		if ((res = io_fixed_install(ring, IORING_FILE_INDEX_ALLOC, f)) < 0)
+			break;
+		fd = (int32_t)res; /* the slot */
+		if (copy_to_user(&ufds[done], &fd, sizeof(fd))) {
+			io_fixed_remove(ring, (uint32_t)fd);
+			res = -EFAULT;
+			break;
+		}
+	}
+	return done ? (long)done : res;
+}
+
 /* CLOSE of direct descriptor index: 0, -ENXIO, -EINVAL, -EBADF (empty). */
 long io_fixed_remove(struct io_ring *ring, uint32_t index)
 {

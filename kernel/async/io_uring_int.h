@@ -110,6 +110,10 @@ struct io_req {
 	int nr;			 /* the system call an op runs, or -1 */
 	uint64_t args[6];
 	uint64_t deadline, target; /* TIMEOUT: clock deadline, CQE count */
+	/* TIMEOUT: the timespec's ns, MULTISHOT's interval; firings left
+	 * (0: for ever); TIMEOUT_REMOVE's update: its timespec's ns. */
+	uint64_t period;
+	uint32_t repeats;
 	bool fired;		   /* TIMEOUT met its count, LINK_TIMEOUT went off (ring->lock) */
 	bool removed;		   /* cancelled by a remove or cancel op (ring->lock) */
 	bool fixed;		   /* its fd is a direct descriptor (IOSQE_FIXED_FILE) */
@@ -119,6 +123,7 @@ struct io_req {
 	struct file *file;
 	uint32_t file_slot; /* OPENAT, ACCEPT, SOCKET: the file_index to make */
 	bool multishot;	    /* POLL_ADD_MULTI, ACCEPT_MULTISHOT: CQEs with F_MORE */
+	bool rearm;	    /* POLL_ADD: an update changed its events: it waits anew (ring->lock) */
 	int err;	    /* its preparation failed: the CQE's res */
 	/* LINK_TIMEOUT: prev is the request it times (it owns this one and
 	 * outlives the timer: its completion disarms it, synchronously);
@@ -221,6 +226,9 @@ int io_files_unregister(struct io_ring *ring);
 int io_files_update(struct io_ring *ring, uint32_t off, const int32_t *ufds, const uint64_t *utags,
 		    uint32_t nr);
 int io_files_alloc_range(struct io_ring *ring, const struct io_uring_file_index_range *urange);
+/* IORING_OP_FILES_UPDATE with IORING_FILE_INDEX_ALLOC: each fd to a free
+ * slot, written back over it; how many, or the first one's -errno. */
+long io_files_update_alloc(struct io_ring *ring, int32_t *ufds, uint32_t nr);
 /* Drops the table at the ring's release, requests in flight or not. */
 void io_files_release(struct io_ring *ring);
 /* Direct descriptor index's file, referenced, or NULL (EBADF). */

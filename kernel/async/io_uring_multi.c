@@ -8,6 +8,7 @@
  * docs/async.md.
  */
 #include "async/io_uring_int.h"
+#include "fd/fd_install.h"
 #include "fd/fdtable.h"
 #include "fs/event/eventpoll.h"
 #include "fs/event/poll.h"
@@ -125,10 +126,28 @@ static long poll_multi(struct io_req *req)
 	return multi_end(req, res);
 }
 
+/* One accept4 with the SQE's arguments: the new fd, or with
+ * IORING_FILE_INDEX_ALLOC the free slot its file went to (op_run_with's
+ * redirect captured it: each connection is installed here, not once
+ * after the run as a one-shot's). */
+static long accept_one(struct io_req *req)
+{
+	struct fd_redirect *r = current()->fd_redirect;
+	long fd = syscall_call(__NR_accept4, req->args);
+	struct file *made;
+
+	if (fd < 0 || !req->file_slot)
+		return fd;
+	made = r->made;
+	r->made = NULL;
+	return io_fixed_install(req->ring, req->file_slot, made);
+}
+
 /*
  * ACCEPT_MULTISHOT: accept4 with the SQE's arguments again and again, a
  * CQE per connection; a listener with O_NONBLOCK is waited for with
- * poll.  An error (not EAGAIN) is the end, as Linux's.
+ * poll.  An error (not EAGAIN) is the end, as Linux's: with
+ * IORING_FILE_INDEX_ALLOC, ENFILE once no slot is free.
  */
 static long accept_multi(struct io_req *req)
 {
@@ -136,7 +155,7 @@ static long accept_multi(struct io_req *req)
 	long fd;
 
 	for (;;) {
-		fd = syscall_call(__NR_accept4, req->args);
+		fd = accept_one(req);
 		if (fd == -EAGAIN && (fd = poll_kernel(&p, 1, POLLERR | POLLHUP, POLL_FOREVER)) > 0)
 			continue;
 		if (fd < 0)

@@ -16,6 +16,7 @@
 #include "fs/file.h"
 #include "fs/inode.h"
 #include "mm/heap.h"
+#include "proc/proc.h"
 #include "proc/task.h"
 #include "sched/ktimer.h"
 #include "sched/sched.h"
@@ -29,6 +30,9 @@
 /* req_issue: on a worker now, which completes it.  No result can be it
  * (a READ of 1 byte returns 1, an error is -4095 to -1). */
 #define IO_PUNTED (-(1L << 40))
+/* A run's result: the poll's events were updated, it waits anew
+ * (req_done_async queues it again). */
+#define IO_REARM (IO_PUNTED - 1)
 
 enum op_how {
 	HOW_INLINE, /* never waits: always run in the submitter */
@@ -114,11 +118,26 @@ static bool req_removed(struct io_req *req)
 	return removed;
 }
 
+/* A poll whose wait a POLL_REMOVE update interrupted (its events
+ * changed) is not done: IO_REARM. */
+static long poll_rearmed(struct io_req *req, long res)
+{
+	bool rearm;
+
+	if (res != -ERESTARTNOHAND && res != -EINTR)
+		return res;
+	spin_lock(&req->ring->lock);
+	rearm = req->rearm && !req->removed;
+	req->rearm = false;
+	spin_unlock(&req->ring->lock);
+	return rearm ? IO_REARM : res;
+}
+
 static long run_poll(struct io_req *req)
 {
 	long res = poll_once(req, POLL_FOREVER);
 
-	return res == -ERESTARTNOHAND && req_removed(req) ? -ECANCELED : res;
+	return res == -ERESTARTNOHAND && req_removed(req) ? -ECANCELED : poll_rearmed(req, res);
 }
 
 /* Inline: ready now, or to a worker. */
@@ -129,43 +148,125 @@ static long attempt_poll(struct io_req *req)
 	return n > 0 ? n : -EAGAIN;
 }
 
-/* TIMEOUT: len 1, addr a timespec (relative, or CLOCK_MONOTONIC with
- * IORING_TIMEOUT_ABS), off the CQE count that also ends it. */
-static int prep_timeout(struct io_req *req)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-	struct timespec_k ts;
-	int64_t ns;
+/* TIMEOUT: len 1, addr a timespec (relative, or absolute on its clock
+ * with IORING_TIMEOUT_ABS), off the CQE count that also ends it (and with
+ * MULTISHOT the firings, 0 for ever); ETIME_SUCCESS: its -ETIME does not
+ * break a link.  Linux's checks. */
+#define TIMEOUT_FLAGS                                                                              \
+	(IORING_TIMEOUT_ABS | IORING_TIMEOUT_CLOCK_MASK | IORING_TIMEOUT_ETIME_SUCCESS |           \
+	 IORING_TIMEOUT_MULTISHOT)
 
-	if (s->buf_index || s->len != 1 || (s->timeout_flags & ~IORING_TIMEOUT_ABS))
-		return -EINVAL;
-	if (copy_from_user(&ts, (const void *)s->addr, sizeof(ts)))
+/* The timespec at uts in ns into *ns: 0, -EFAULT, -EINVAL. */
+static int timeout_ns(uint64_t uts, uint64_t *ns)
+{
+	struct timespec_k ts;
+	int64_t v;
+
+	if (copy_from_user(&ts, (const void *)uts, sizeof(ts)))
 		return -EFAULT;
-	if ((ns = timespec_to_ns(&ts)) < 0)
+	if ((v = timespec_to_ns(&ts)) < 0)
 		return -EINVAL;
-	req->deadline = s->timeout_flags & IORING_TIMEOUT_ABS ? (uint64_t)ns
-							      : clock_monotonic_ns() + (uint64_t)ns;
+	*ns = (uint64_t)v;
 	return 0;
 }
 
-/* Sleeps to the deadline unless its count was met or it was removed
- * first (either interrupts the sleep: async_interrupt). */
+/* A deadline on the monotonic clock: ns from now, or with ABS ns on the
+ * clock flags name (CLOCK_REALTIME runs a fixed offset ahead of
+ * CLOCK_MONOTONIC here; CLOCK_BOOTTIME is CLOCK_MONOTONIC: nothing
+ * suspends). */
+static uint64_t timeout_deadline(uint32_t flags, uint64_t ns)
+{
+	int64_t ahead = flags & IORING_TIMEOUT_REALTIME ? clock_realtime_offset_ns() : 0;
+
+	if (!(flags & IORING_TIMEOUT_ABS))
+		return clock_monotonic_ns() + ns;
+	return (int64_t)ns > ahead ? ns - (uint64_t)ahead : 0;
+}
+
+static int prep_timeout(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+	uint32_t flags = s->timeout_flags;
+	int err;
+
+	if (s->buf_index || s->len != 1 || s->splice_fd_in || (flags & ~TIMEOUT_FLAGS) ||
+	    (flags & IORING_TIMEOUT_CLOCK_MASK) == IORING_TIMEOUT_CLOCK_MASK)
+		return -EINVAL;
+	if ((flags & IORING_TIMEOUT_MULTISHOT) && (flags & IORING_TIMEOUT_ABS))
+		return -EINVAL; /* Linux: a repeating timeout is relative */
+	if ((err = timeout_ns(s->addr, &req->period)))
+		return err;
+	req->repeats = flags & IORING_TIMEOUT_MULTISHOT ? (uint32_t)s->off : 0;
+	req->deadline = timeout_deadline(flags, req->period);
+	return 0;
+}
+
+/* Sleeps until req's deadline, which an update moves (it wakes the CQ
+ * queue), unless its count was met or it was removed first (either
+ * interrupts the sleep: async_interrupt): -ETIME, or -EINTR. */
+static long timeout_wait(struct io_req *req)
+{
+	struct io_ring *ring = req->ring;
+	DEFINE_WAIT(we);
+	uint64_t deadline;
+	long res;
+
+	for (;;) {
+		prepare_to_wait(&ring->cq_wait, &we);
+		spin_lock(&ring->lock);
+		deadline = req->deadline;
+		res = req->fired || req->removed ? -EINTR : 0;
+		spin_unlock(&ring->lock);
+		if (res || signal_pending()) {
+			res = -EINTR;
+			break;
+		}
+		if (clock_monotonic_ns() >= deadline) {
+			res = -ETIME;
+			break;
+		}
+		sched_arm_deadline(deadline);
+		schedule();
+	}
+	sched_disarm_deadline();
+	finish_wait(&ring->cq_wait, &we);
+	return res;
+}
+
+/* Whether a MULTISHOT timeout that went off fires again (ring->lock):
+ * then its CQE has F_MORE and its next deadline is an interval on. */
+static bool timeout_again_locked(struct io_req *req)
+{
+	if (!(req->sqe.timeout_flags & IORING_TIMEOUT_MULTISHOT) ||
+	    (req->repeats && !--req->repeats))
+		return false;
+	req->deadline = clock_monotonic_ns() + req->period;
+	return true;
+}
+
 static long run_timeout(struct io_req *req)
 {
 	struct io_ring *ring = req->ring;
-	bool early;
-	long res = -EINTR;
+	uint64_t data;
+	bool again;
+	long res;
 
+	do {
+		res = timeout_wait(req);
+		spin_lock(&ring->lock);
+		if (req->fired)
+			res = 0;
+		else if (req->removed)
+			res = -ECANCELED;
+		again = res == -ETIME && timeout_again_locked(req);
+		data = req->sqe.user_data;
+		spin_unlock(&ring->lock);
+		if (again) { /* a TIMEOUT's own CQEs count for no TIMEOUT */
+			io_post_cqe(ring, data, -ETIME, IORING_CQE_F_MORE, false);
+			cond_resched(); /* an interval of 0 never sleeps */
+		}
+	} while (again);
 	spin_lock(&ring->lock);
-	early = req->fired || req->removed;
-	spin_unlock(&ring->lock);
-	if (!early)
-		res = sched_sleep_until(req->deadline) ? -EINTR : -ETIME;
-	spin_lock(&ring->lock);
-	if (req->fired)
-		res = 0;
-	else if (req->removed)
-		res = -ECANCELED;
 	list_del(&req->tlink);
 	spin_unlock(&ring->lock);
 	return res;
@@ -226,9 +327,10 @@ static long run_cancel(struct io_req *req)
 	return cancel_key(req, -1);
 }
 
-/* POLL_REMOVE, or with IORING_POLL_UPDATE_USER_DATA in len an update of
- * the poll's user_data to off (Linux's checks); UPDATE_EVENTS is not
- * taken (docs/async.md). */
+/* POLL_REMOVE, or with IORING_POLL_UPDATE_USER_DATA and
+ * IORING_POLL_UPDATE_EVENTS in len an update of the poll's user_data to
+ * off and its events to poll32_events (Linux's checks; a multishot poll
+ * stays one, whatever ADD_MULTI says). */
 static int prep_poll_remove(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
@@ -239,39 +341,115 @@ static int prep_poll_remove(struct io_req *req)
 	if (flags &
 	    ~(IORING_POLL_UPDATE_EVENTS | IORING_POLL_UPDATE_USER_DATA | IORING_POLL_ADD_MULTI))
 		return -EINVAL;
-	if (flags == IORING_POLL_ADD_MULTI || (flags & IORING_POLL_UPDATE_EVENTS))
+	if (flags == IORING_POLL_ADD_MULTI)
 		return -EINVAL;
-	if ((!(flags & IORING_POLL_UPDATE_USER_DATA) && s->off) || s->poll32_events)
+	if ((!(flags & IORING_POLL_UPDATE_USER_DATA) && s->off) ||
+	    (!(flags & IORING_POLL_UPDATE_EVENTS) && s->poll32_events))
 		return -EINVAL;
 	return 0;
 }
 
+/* An update: the next CQE carries the new user_data; new events
+ * interrupt the poll's wait, which starts again with them (IO_REARM), or
+ * are read when it starts. */
 static long run_poll_remove(struct io_req *req)
 {
+	uint32_t flags = req->sqe.len;
 	struct io_ring *ring = req->ring;
 	struct io_req *t;
 
-	if (!(req->sqe.len & IORING_POLL_UPDATE_USER_DATA))
+	if (!(flags & (IORING_POLL_UPDATE_USER_DATA | IORING_POLL_UPDATE_EVENTS)))
 		return cancel_key(req, IORING_OP_POLL_ADD);
 	spin_lock(&ring->lock);
-	if ((t = find_locked(ring, req->sqe.addr, IORING_OP_POLL_ADD, req)))
-		t->sqe.user_data = req->sqe.off; /* its next CQE carries it */
+	if ((t = find_locked(ring, req->sqe.addr, IORING_OP_POLL_ADD, req))) {
+		if (flags & IORING_POLL_UPDATE_USER_DATA)
+			t->sqe.user_data = req->sqe.off;
+		if (flags & IORING_POLL_UPDATE_EVENTS) {
+			t->sqe.poll32_events = req->sqe.poll32_events & 0xffff;
+			t->rearm = true;
+			async_interrupt(&t->ar); /* under ring->lock: t stays */
+		}
+	}
 	spin_unlock(&ring->lock);
 	return t ? 0 : -ENOENT;
 }
 
+/* TIMEOUT_REMOVE, or with IORING_TIMEOUT_UPDATE a new timespec (addr2,
+ * relative or ABS) for the timeout keyed by addr, counting no CQE any
+ * more, as Linux's; LINK_TIMEOUT_UPDATE is not taken (docs/async.md). */
 static int prep_timeout_remove(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
+	uint32_t flags = s->timeout_flags;
 
-	if (s->off || s->len || s->buf_index || s->timeout_flags)
+	if (s->buf_index || s->len || s->splice_fd_in)
 		return -EINVAL;
+	if (!(flags & IORING_TIMEOUT_UPDATE_MASK))
+		return flags ? -EINVAL : 0;
+	if ((flags & IORING_TIMEOUT_CLOCK_MASK) == IORING_TIMEOUT_CLOCK_MASK ||
+	    (flags & ~(IORING_TIMEOUT_UPDATE_MASK | IORING_TIMEOUT_ABS)) ||
+	    (flags & IORING_LINK_TIMEOUT_UPDATE))
+		return -EINVAL;
+	return timeout_ns(s->addr2, &req->period);
+}
+
+/* The timeout's new deadline is on its own clock; its sleep is woken to
+ * take it (timeout_wait). */
+static long timeout_update(struct io_req *req)
+{
+	struct io_ring *ring = req->ring;
+	uint32_t abs = req->sqe.timeout_flags & IORING_TIMEOUT_ABS;
+	struct io_req *t;
+
+	spin_lock(&ring->lock);
+	if ((t = find_locked(ring, req->sqe.addr, IORING_OP_TIMEOUT, req))) {
+		t->deadline = timeout_deadline(
+		    (t->sqe.timeout_flags & IORING_TIMEOUT_CLOCK_MASK) | abs, req->period);
+		t->period = req->period;
+		list_del(&t->tlink);
+	}
+	spin_unlock(&ring->lock);
+	if (!t)
+		return -ENOENT;
+	wake_up(&ring->cq_wait);
 	return 0;
 }
 
 static long run_timeout_remove(struct io_req *req)
 {
+	if (req->sqe.timeout_flags & IORING_TIMEOUT_UPDATE)
+		return timeout_update(req);
 	return cancel_key(req, IORING_OP_TIMEOUT);
+}
+
+/* FILES_UPDATE: REGISTER's FILES_UPDATE as a request, len fds at addr
+ * into the slots from off (32 bits, as Linux reads it), or with off
+ * IORING_FILE_INDEX_ALLOC each into a free slot. */
+static int prep_files_update(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->rw_flags || s->splice_fd_in || !s->len)
+		return -EINVAL;
+	return 0;
+}
+
+/* The table changes under submit_lock (io_uring_register's rule): held
+ * by the submitter inline; a worker (a link's next) takes it. */
+static long run_files_update(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+	bool worker = async_in_worker();
+	long res;
+
+	if ((uint32_t)s->off == IORING_FILE_INDEX_ALLOC)
+		return io_files_update_alloc(req->ring, (int32_t *)s->addr, s->len);
+	if (worker)
+		mutex_lock(&req->ring->submit_lock);
+	res = io_files_update(req->ring, (uint32_t)s->off, (const int32_t *)s->addr, NULL, s->len);
+	if (worker)
+		mutex_unlock(&req->ring->submit_lock);
+	return res;
 }
 
 /* ---- the table ---- */
@@ -290,6 +468,8 @@ static const struct io_op ops[IORING_OP_LAST] = {
     [IORING_OP_TIMEOUT] = {HOW_PUNT, false, false, prep_timeout, run_timeout, NULL},
     [IORING_OP_TIMEOUT_REMOVE] = {HOW_INLINE, false, false, prep_timeout_remove, run_timeout_remove,
 				  NULL},
+    [IORING_OP_FILES_UPDATE] = {HOW_INLINE, false, false, prep_files_update, run_files_update,
+				NULL},
     [IORING_OP_ACCEPT] = {HOW_NOWAIT, true, false, io_prep_accept, NULL, NULL},
     [IORING_OP_ASYNC_CANCEL] = {HOW_INLINE, false, false, prep_cancel, run_cancel, NULL},
     [IORING_OP_LINK_TIMEOUT] = {HOW_INLINE, false, false, io_prep_link_timeout, run_orphan, NULL},
@@ -332,7 +512,7 @@ static long op_call(struct io_req *req)
 	const struct io_op *op = op_of(req);
 
 	if (req->multishot)
-		return io_run_multishot(req);
+		return poll_rearmed(req, io_run_multishot(req));
 	if (op->run)
 		return op->run(req);
 	return syscall_call((uint64_t)req->nr, req->args);
@@ -460,6 +640,9 @@ static long req_issue(struct io_req *req)
 static bool link_broken(const struct io_req *req, long res)
 {
 	if (req->sqe.flags & IOSQE_IO_HARDLINK)
+		return false;
+	if (res == -ETIME && req->sqe.opcode == IORING_OP_TIMEOUT &&
+	    (req->sqe.timeout_flags & IORING_TIMEOUT_ETIME_SUCCESS))
 		return false;
 	return res < 0 ||
 	       (op_of(req)->short_fails && res < (long)req->sqe.len &&
@@ -592,7 +775,17 @@ void io_submit_chain(struct io_req *req)
  */
 static void req_done_async(struct async_req *ar, long res)
 {
-	struct io_req *req = req_complete(req_of(ar), res);
+	struct io_req *req = req_of(ar);
+
+	/* A poll whose events changed (on its worker): queued again, to
+	 * wait anew; its drain, if any, is behind it. */
+	if (res == IO_REARM) {
+		req->punted = false;
+		if (!async_punt(ar))
+			return;
+		res = -ECANCELED; /* the engine is ending */
+	}
+	req = req_complete(req, res);
 
 	while (req) {
 		bool here = async_in_worker();

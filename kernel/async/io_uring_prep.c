@@ -151,15 +151,16 @@ static int prep_file_slot(struct io_req *req, unsigned int cloexec)
 }
 
 /* ACCEPT: addr and addr2 (the length's address) as accept4's; ioprio may
- * ask for IORING_ACCEPT_MULTISHOT (io_uring_multi.c), which does not take
- * a file_index yet (docs/async.md). */
+ * ask for IORING_ACCEPT_MULTISHOT (io_uring_multi.c), whose file_index
+ * can only be IORING_FILE_INDEX_ALLOC (a slot per connection). */
 int io_prep_accept(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 
 	if (s->len || s->buf_index || (s->ioprio & ~IORING_ACCEPT_MULTISHOT))
 		return -EINVAL;
-	if ((s->ioprio & IORING_ACCEPT_MULTISHOT) && s->file_index)
+	if ((s->ioprio & IORING_ACCEPT_MULTISHOT) && s->file_index &&
+	    s->file_index != IORING_FILE_INDEX_ALLOC)
 		return -EINVAL;
 	if (prep_file_slot(req, s->accept_flags & SOCK_CLOEXEC))
 		return -EINVAL;

@@ -209,6 +209,8 @@ static void uz_prep(uint64_t *s)
 		e->addr = (uint64_t)(uintptr_t)&uz.ts[fd_thread_rnd(s) % 2];
 		e->len = 1;
 		e->off = fd_thread_rnd(s) % 3;
+		/* the clocks, ABS, ETIME_SUCCESS, MULTISHOT (for ever at off 0) */
+		e->timeout_flags = fd_thread_rnd(s) % 2 ? 0 : (uint32_t)(fd_thread_rnd(s) & 0x6d);
 		break;
 	case IORING_OP_ASYNC_CANCEL:
 	case IORING_OP_POLL_REMOVE:
@@ -217,11 +219,23 @@ static void uz_prep(uint64_t *s)
 		e->addr = fd_thread_rnd(s) % URING_KEYS;
 		e->len = 0;
 		e->off = 0;
+		if (e->opcode == IORING_OP_POLL_REMOVE && fd_thread_rnd(s) % 2) {
+			e->len = (uint32_t)(fd_thread_rnd(s) % 8); /* the update forms */
+			e->off = e->len & IORING_POLL_UPDATE_USER_DATA
+				     ? fd_thread_rnd(s) % URING_KEYS
+				     : 0;
+			e->poll32_events = e->len & IORING_POLL_UPDATE_EVENTS ? POLLIN : 0;
+		} else if (e->opcode == IORING_OP_TIMEOUT_REMOVE && fd_thread_rnd(s) % 2) {
+			e->timeout_flags = IORING_TIMEOUT_UPDATE | (uint32_t)(fd_thread_rnd(s) % 2);
+			e->addr2 = (uint64_t)(uintptr_t)&uz.ts[fd_thread_rnd(s) % 2];
+		}
 		break;
-	case IORING_OP_ACCEPT:
+	case IORING_OP_ACCEPT: /* now and then multishot, into direct descriptors */
 		e->addr = 0;
 		e->len = 0;
 		e->off = 0;
+		e->ioprio = (uint16_t)(fd_thread_rnd(s) % 2);
+		e->file_index = fd_thread_rnd(s) % 2 ? 0 : IORING_FILE_INDEX_ALLOC;
 		break;
 	case IORING_OP_CONNECT:
 		e->addr = (uint64_t)(uintptr_t)&uz.name;

@@ -3,7 +3,9 @@
  * and its checks, IOSQE_FIXED_FILE reads and writes, FILES_UPDATE (skip,
  * clear, a bad fd that leaves its slot empty), FILES2 sparse tables and
  * their checks, tags, UNREGISTER_FILES, a fixed slot that outlives its
- * fd, and fork with a ring holding registered files. */
+ * fd, the FILES_UPDATE op (also with IORING_FILE_INDEX_ALLOC, which
+ * writes the slots it took over the fds), and fork with a ring holding
+ * registered files. */
 #define _GNU_SOURCE
 #include <liburing.h>
 #include <fcntl.h>
@@ -154,6 +156,44 @@ static void sparse_and_tags(struct io_uring *r, int p[2])
 	is_int(io_uring_unregister_files(r), 0, "unregistered");
 }
 
+/* IORING_OP_FILES_UPDATE, on the request path: n fds at fds from slot
+ * off, or (off -1) IORING_FILE_INDEX_ALLOC's free slots. */
+static int op_update(struct io_uring *r, int *fds, unsigned n, int off)
+{
+	io_uring_prep_files_update(io_uring_get_sqe(r), fds, n, off);
+	return run1(r);
+}
+
+static void update_op(struct io_uring *r, int p[2])
+{
+	int one[1] = {p[1]}, two[2] = {p[0], p[1]}, bad[1] = {999}, last[1] = {p[0]};
+	struct io_uring_sqe *s;
+	char buf[4];
+
+	is_int(op_update(r, one, 1, 0), -ENXIO, "the FILES_UPDATE op, no table: ENXIO");
+	is_int(op_update(r, one, 1, -1), -ENXIO, "with IORING_FILE_INDEX_ALLOC, no table: ENXIO");
+	is_int(io_uring_register_files_sparse(r, 3), 0, "a sparse table of 3");
+	is_int(op_update(r, one, 1, 1), 1, "the op puts the pipe's write end in slot 1: 1");
+	is_int(fixed_rw(r, true, 1, "u", 1), 1, "slot 1 writes");
+	ok(read(p[0], buf, 1) == 1 && buf[0] == 'u', "(the byte read back)");
+	is_int(op_update(r, one, 0, 0), -EINVAL, "len 0: EINVAL");
+	is_int(op_update(r, one, 1, 3), -EINVAL, "past the table: EINVAL");
+	io_uring_prep_files_update(s = io_uring_get_sqe(r), one, 1, 0);
+	s->rw_flags = 1;
+	is_int(run1(r), -EINVAL, "rw_flags set: EINVAL");
+	is_int(op_update(r, (int *)8, 1, -1), -EFAULT, "ALLOC from a bad array: EFAULT");
+	is_int(op_update(r, bad, 1, -1), -EBADF, "ALLOC of a bad fd: EBADF");
+	is_int(op_update(r, two, 2, -1), 2, "ALLOC of both pipe ends: 2 done");
+	ok((two[0] == 0 && two[1] == 2) || (two[0] == 2 && two[1] == 0),
+	   "the array now holds their slots, the free ones 0 and 2 (%d %d)", two[0], two[1]);
+	is_int(fixed_rw(r, true, two[1], "a", 1), 1, "the write end's slot writes");
+	ok(fixed_rw(r, false, two[0], buf, 1) == 1 && buf[0] == 'a',
+	   "the read end's slot reads it");
+	is_int(op_update(r, last, 1, -1), -ENFILE, "ALLOC with no slot free: ENFILE");
+	ok(last[0] == p[0], "and the fd is left in the array");
+	is_int(io_uring_unregister_files(r), 0, "unregistered");
+}
+
 /* The child submits on the parent's ring, through its registered files. */
 static void fork_child(struct io_uring *r)
 {
@@ -182,12 +222,13 @@ int main(void)
 	struct io_uring r;
 	int p[2];
 
-	plan(58);
+	plan(76);
 	require(!pipe(p), "a pipe");
 	is_int(io_uring_queue_init(8, &r, 0), 0, "io_uring_queue_init");
 	errno_cases(&r, p);
 	fixed_ops(&r, p);
 	sparse_and_tags(&r, p);
+	update_op(&r, p);
 	fork_case(&r, p);
 	io_uring_queue_exit(&r);
 	return done();

@@ -2,10 +2,10 @@
  * POLL_ADD posts a CQE with IORING_CQE_F_MORE each time its file becomes
  * ready (once at once if it is ready when armed) and stays armed until a
  * POLL_REMOVE ends it (-ECANCELED, no F_MORE); POLL_REMOVE's update
- * form changes its user_data.  A multishot ACCEPT posts one CQE with
- * F_MORE per connection until ASYNC_CANCEL ends it.  Bad flags fail in
- * the CQE; rings closed and processes exiting with multishot requests
- * armed leave nothing. */
+ * form changes its user_data and its events (the wait starts again).  A multishot ACCEPT posts one
+ * CQE with F_MORE per connection until ASYNC_CANCEL ends it; with IORING_FILE_INDEX_ALLOC each CQE
+ * is the direct descriptor it took.  Bad flags fail in the CQE; rings closed and processes exiting
+ * with multishot requests armed leave nothing. */
 #define _GNU_SOURCE
 #include <liburing.h>
 #include <arpa/inet.h>
@@ -123,6 +123,53 @@ static void check_poll_update(int p0, int p1)
 	ok(t.res == -ECANCELED && !more(&t), "it ends ECANCELED");
 }
 
+/* POLL_REMOVE's UPDATE_EVENTS: a poll armed for POLLPRI, which a pipe
+ * never raises, fires once its events are updated to POLLIN; one shot,
+ * and multishot (which stays armed). */
+static void check_poll_events(int p0, int p1)
+{
+	struct io_uring_sqe *s;
+	struct io_uring_cqe c, t = {0};
+	char b;
+
+	io_uring_prep_poll_add(s = io_uring_get_sqe(&r), p0, POLLPRI);
+	io_uring_sqe_set_data64(s, 30);
+	io_uring_submit(&r);
+	io_uring_prep_poll_update(s = io_uring_get_sqe(&r), 30, 0, POLLIN,
+				  IORING_POLL_UPDATE_EVENTS);
+	io_uring_sqe_set_data64(s, 31);
+	io_uring_submit(&r);
+	ok(!next_cqe(&c) && c.user_data == 31 && c.res == 0, "POLL_REMOVE updating events: 0");
+	is_int(write(p1, "e", 1), 1, "a write");
+	ok(!next_cqe(&c) && c.user_data == 30 && c.res == POLLIN && !more(&c),
+	   "the one-shot poll fires for its new events: POLLIN");
+	is_int(read(p0, &b, 1), 1, "the byte read");
+
+	io_uring_prep_poll_multishot(s = io_uring_get_sqe(&r), p0, POLLPRI);
+	io_uring_sqe_set_data64(s, 32);
+	io_uring_submit(&r);
+	io_uring_prep_poll_update(s = io_uring_get_sqe(&r), 32, 33, POLLIN,
+				  IORING_POLL_UPDATE_EVENTS | IORING_POLL_UPDATE_USER_DATA |
+				      IORING_POLL_ADD_MULTI);
+	io_uring_sqe_set_data64(s, 34);
+	io_uring_submit(&r);
+	ok(!next_cqe(&c) && c.user_data == 34 && c.res == 0,
+	   "a multishot poll's events and user_data updated: 0");
+	for (int i = 0; i < 2; i++) {
+		is_int(write(p1, "f", 1), 1, "a write");
+		ok(!next_cqe(&c) && c.user_data == 33 && (c.res & POLLIN) && more(&c),
+		   "a CQE with the new user_data, POLLIN, F_MORE");
+		is_int(read(p0, &b, 1), 1, "the byte read");
+	}
+	is_int(end_it(33, false, &t), 0, "POLL_REMOVE of it: 0");
+	ok(t.res == -ECANCELED && !more(&t), "it ends ECANCELED");
+	io_uring_prep_poll_update(s = io_uring_get_sqe(&r), 12345, 0, POLLIN,
+				  IORING_POLL_UPDATE_EVENTS);
+	io_uring_sqe_set_data64(s, 35);
+	io_uring_submit(&r);
+	ok(!next_cqe(&c) && c.res == -ENOENT, "updating the events of no poll: ENOENT");
+}
+
 static int submit1(struct io_uring_sqe *s)
 {
 	struct io_uring_cqe c;
@@ -191,6 +238,45 @@ static void check_accept(int lfd, const struct sockaddr_in *a)
 	ok(t.res == -ECANCELED && !more(&t), "it ends ECANCELED, no F_MORE");
 }
 
+/* Multishot ACCEPT into direct descriptors (IORING_FILE_INDEX_ALLOC):
+ * each connection's CQE is the free slot it took, F_MORE; once the
+ * table is full the next connection ends it with ENFILE. */
+static void check_accept_direct(int lfd, const struct sockaddr_in *a)
+{
+	struct io_uring_sqe *s;
+	struct io_uring_cqe c;
+	int cl[3], slots[2] = {-1, -1}, got = 0, fd = lfd;
+	char buf[2] = {0};
+
+	is_int(io_uring_register_files_sparse(&r, 2), 0, "a sparse table of 2");
+	io_uring_prep_multishot_accept(s = io_uring_get_sqe(&r), lfd, NULL, NULL, 0);
+	__io_uring_set_target_fixed_file(s, 0);
+	is_int(submit1(s), -EINVAL, "multishot ACCEPT into slot 0 (not ALLOC): EINVAL");
+	io_uring_prep_multishot_accept_direct(s = io_uring_get_sqe(&r), fd, NULL, NULL, 0);
+	io_uring_sqe_set_data64(s, 20);
+	io_uring_submit(&r);
+	for (int i = 0; i < 3; i++) {
+		cl[i] = socket(AF_INET, SOCK_STREAM, 0);
+		if (cl[i] < 0 || connect(cl[i], (const struct sockaddr *)a, sizeof(*a)) ||
+		    next_cqe(&c))
+			break;
+		if (i < 2 && c.user_data == 20 && c.res >= 0 && c.res < 2 && more(&c))
+			slots[got++] = c.res;
+		else if (i == 2)
+			ok(c.user_data == 20 && c.res == -ENFILE && !more(&c),
+			   "the third connection, no slot free: ENFILE ends it (%d)", c.res);
+	}
+	ok(got == 2 && slots[0] != slots[1], "two connections: slots 0 and 1, F_MORE (%d %d)",
+	   slots[0], slots[1]);
+	is_int(write(cl[1], "d", 1), 1, "the second client writes");
+	io_uring_prep_recv(s = io_uring_get_sqe(&r), slots[1], buf, 1, 0);
+	s->flags |= IOSQE_FIXED_FILE;
+	ok(submit1(s) == 1 && buf[0] == 'd', "a fixed RECV on its slot reads it");
+	is_int(io_uring_unregister_files(&r), 0, "unregistered");
+	for (int i = 0; i < 3; i++)
+		close(cl[i]);
+}
+
 /* The teardown child's requests: a multishot poll of a pipe nobody
  * writes and a multishot accept of the listener lfd. */
 static int arm_multi(struct io_uring *c, int lfd)
@@ -210,7 +296,7 @@ int main(void)
 	socklen_t alen = sizeof(a);
 	int p[2], lfd = socket(AF_INET, SOCK_STREAM, 0);
 
-	plan(30);
+	plan(51);
 	require(!pipe(p), "a pipe");
 	require(lfd >= 0 && !bind(lfd, (struct sockaddr *)&a, sizeof(a)) && !listen(lfd, 8) &&
 		    !getsockname(lfd, (struct sockaddr *)&a, &alen),
@@ -218,8 +304,10 @@ int main(void)
 	is_int(io_uring_queue_init(16, &r, 0), 0, "io_uring_queue_init");
 	check_poll(p[0], p[1]);
 	check_poll_update(p[0], p[1]);
+	check_poll_events(p[0], p[1]);
 	check_bad(p[0], lfd);
 	check_accept(lfd, &a);
+	check_accept_direct(lfd, &a);
 	is_int(uring_child(true, arm_multi, lfd), 0, "a ring closed with multishot requests armed");
 	is_int(uring_child(false, arm_multi, lfd), 0, "an exit with multishot requests armed");
 	io_uring_queue_exit(&r);
