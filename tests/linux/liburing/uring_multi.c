@@ -16,20 +16,9 @@
 
 #include "testutil.h"
 #include "uring_child.h"
+#include "uring_run1.h"
 
 static struct io_uring r;
-
-/* The next CQE, consumed, into *out: 0 or -1. */
-static int next_cqe(struct io_uring_cqe *out)
-{
-	struct io_uring_cqe *c;
-
-	if (io_uring_wait_cqe(&r, &c))
-		return -1;
-	*out = *c;
-	io_uring_cqe_seen(&r, c);
-	return 0;
-}
 
 static bool more(const struct io_uring_cqe *c)
 {
@@ -59,7 +48,7 @@ static int end_it(uint64_t target, bool cancel, struct io_uring_cqe *t)
 		io_uring_prep_poll_remove(s, target);
 	io_uring_sqe_set_data64(s, 99);
 	io_uring_submit(&r);
-	if (next_cqe(&c[0]) || next_cqe(&c[1]))
+	if (next_cqe(&r, &c[0]) || next_cqe(&r, &c[1]))
 		return rm;
 	for (int i = 0; i < 2; i++) {
 		if (c[i].user_data == 99)
@@ -81,7 +70,7 @@ static void check_poll(int p0, int p1)
 	is_int(io_uring_peek_cqe(&r, &(struct io_uring_cqe *){0}), -EAGAIN,
 	       "a multishot POLL_ADD of an empty pipe: no CQE");
 	for (int i = 0; i < 3; i++) {
-		if (write(p1, "x", 1) != 1 || next_cqe(&c))
+		if (write(p1, "x", 1) != 1 || next_cqe(&r, &c))
 			break;
 		fires += c.user_data == 1 && (c.res & POLLIN) && more(&c);
 		if (read(p0, &b, 1) != 1)
@@ -95,7 +84,7 @@ static void check_poll(int p0, int p1)
 	is_int(write(p1, "y", 1), 1, "the pipe readable before the arming");
 	poll_multi(p0, 2);
 	io_uring_submit(&r);
-	ok(!next_cqe(&c) && c.user_data == 2 && (c.res & POLLIN) && more(&c),
+	ok(!next_cqe(&r, &c) && c.user_data == 2 && (c.res & POLLIN) && more(&c),
 	   "armed on a ready pipe: a CQE at once, F_MORE");
 	is_int(read(p0, &b, 1), 1, "the byte read");
 	is_int(end_it(2, true, &t), 0, "ASYNC_CANCEL of the multishot poll: 0");
@@ -114,9 +103,10 @@ static void check_poll_update(int p0, int p1)
 	io_uring_prep_poll_update(s, 3, 4, 0, IORING_POLL_UPDATE_USER_DATA);
 	io_uring_sqe_set_data64(s, 5);
 	io_uring_submit(&r);
-	ok(!next_cqe(&c) && c.user_data == 5 && c.res == 0, "POLL_REMOVE updating user_data: 0");
+	ok(!next_cqe(&r, &c) && c.user_data == 5 && c.res == 0,
+	   "POLL_REMOVE updating user_data: 0");
 	is_int(write(p1, "z", 1), 1, "a write");
-	ok(!next_cqe(&c) && c.user_data == 4 && (c.res & POLLIN) && more(&c),
+	ok(!next_cqe(&r, &c) && c.user_data == 4 && (c.res & POLLIN) && more(&c),
 	   "the poll's next CQE carries the new user_data");
 	is_int(read(p0, &b, 1), 1, "the byte read");
 	is_int(end_it(4, false, &t), 0, "POLL_REMOVE by the new user_data: 0");
@@ -139,9 +129,9 @@ static void check_poll_events(int p0, int p1)
 				  IORING_POLL_UPDATE_EVENTS);
 	io_uring_sqe_set_data64(s, 31);
 	io_uring_submit(&r);
-	ok(!next_cqe(&c) && c.user_data == 31 && c.res == 0, "POLL_REMOVE updating events: 0");
+	ok(!next_cqe(&r, &c) && c.user_data == 31 && c.res == 0, "POLL_REMOVE updating events: 0");
 	is_int(write(p1, "e", 1), 1, "a write");
-	ok(!next_cqe(&c) && c.user_data == 30 && c.res == POLLIN && !more(&c),
+	ok(!next_cqe(&r, &c) && c.user_data == 30 && c.res == POLLIN && !more(&c),
 	   "the one-shot poll fires for its new events: POLLIN");
 	is_int(read(p0, &b, 1), 1, "the byte read");
 
@@ -153,11 +143,11 @@ static void check_poll_events(int p0, int p1)
 				      IORING_POLL_ADD_MULTI);
 	io_uring_sqe_set_data64(s, 34);
 	io_uring_submit(&r);
-	ok(!next_cqe(&c) && c.user_data == 34 && c.res == 0,
+	ok(!next_cqe(&r, &c) && c.user_data == 34 && c.res == 0,
 	   "a multishot poll's events and user_data updated: 0");
 	for (int i = 0; i < 2; i++) {
 		is_int(write(p1, "f", 1), 1, "a write");
-		ok(!next_cqe(&c) && c.user_data == 33 && (c.res & POLLIN) && more(&c),
+		ok(!next_cqe(&r, &c) && c.user_data == 33 && (c.res & POLLIN) && more(&c),
 		   "a CQE with the new user_data, POLLIN, F_MORE");
 		is_int(read(p0, &b, 1), 1, "the byte read");
 	}
@@ -167,7 +157,7 @@ static void check_poll_events(int p0, int p1)
 				  IORING_POLL_UPDATE_EVENTS);
 	io_uring_sqe_set_data64(s, 35);
 	io_uring_submit(&r);
-	ok(!next_cqe(&c) && c.res == -ENOENT, "updating the events of no poll: ENOENT");
+	ok(!next_cqe(&r, &c) && c.res == -ENOENT, "updating the events of no poll: ENOENT");
 }
 
 static int submit1(struct io_uring_sqe *s)
@@ -176,7 +166,7 @@ static int submit1(struct io_uring_sqe *s)
 
 	io_uring_sqe_set_data64(s, 7);
 	io_uring_submit(&r);
-	return next_cqe(&c) ? -9999 : c.res;
+	return next_cqe(&r, &c) ? -9999 : c.res;
 }
 
 static void check_bad(int p0, int lfd)
@@ -225,7 +215,7 @@ static void check_accept(int lfd, const struct sockaddr_in *a)
 
 		cl[i] = socket(AF_INET, SOCK_STREAM, 0);
 		if (cl[i] < 0 || connect(cl[i], (const struct sockaddr *)a, sizeof(*a)) ||
-		    next_cqe(&c))
+		    next_cqe(&r, &c))
 			break;
 		got += c.user_data == 10 && c.res >= 0 && more(&c) &&
 		       !getpeername(c.res, (struct sockaddr *)&peer, &len) &&
@@ -258,7 +248,7 @@ static void check_accept_direct(int lfd, const struct sockaddr_in *a)
 	for (int i = 0; i < 3; i++) {
 		cl[i] = socket(AF_INET, SOCK_STREAM, 0);
 		if (cl[i] < 0 || connect(cl[i], (const struct sockaddr *)a, sizeof(*a)) ||
-		    next_cqe(&c))
+		    next_cqe(&r, &c))
 			break;
 		if (i < 2 && c.user_data == 20 && c.res >= 0 && c.res < 2 && more(&c))
 			slots[got++] = c.res;

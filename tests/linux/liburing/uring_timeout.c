@@ -53,18 +53,6 @@ static void nop(uint64_t data)
 	io_uring_sqe_set_data64(s, data);
 }
 
-/* The next CQE, consumed, into *out: 0 or -1. */
-static int next_cqe(struct io_uring_cqe *out)
-{
-	struct io_uring_cqe *c;
-
-	if (io_uring_wait_cqe(&r, &c))
-		return -1;
-	*out = *c;
-	io_uring_cqe_seen(&r, c);
-	return 0;
-}
-
 /* Submits and reaps n CQEs; res[i] is user_data i's last result (the
  * user_data are 0..n-1). */
 static void run_n(int n, int *res)
@@ -72,7 +60,7 @@ static void run_n(int n, int *res)
 	struct io_uring_cqe c;
 
 	io_uring_submit(&r);
-	for (int i = 0; i < n && !next_cqe(&c); i++)
+	for (int i = 0; i < n && !next_cqe(&r, &c); i++)
 		if (c.user_data < (uint64_t)n)
 			res[c.user_data] = c.res;
 }
@@ -168,7 +156,7 @@ static void check_multishot(void)
 
 	timeout(&ts, 3, IORING_TIMEOUT_MULTISHOT, 7);
 	io_uring_submit(&r);
-	while (n++ < 3 && !next_cqe(&c) && c.user_data == 7) {
+	while (n++ < 3 && !next_cqe(&r, &c) && c.user_data == 7) {
 		if (c.flags & IORING_CQE_F_MORE)
 			more += c.res == -ETIME;
 		else
@@ -181,14 +169,14 @@ static void check_multishot(void)
 	timeout(&ts, 0, IORING_TIMEOUT_MULTISHOT, 8);
 	io_uring_submit(&r);
 	more = 0;
-	while (more < 2 && !next_cqe(&c) && c.user_data == 8 && (c.flags & IORING_CQE_F_MORE))
+	while (more < 2 && !next_cqe(&r, &c) && c.user_data == 8 && (c.flags & IORING_CQE_F_MORE))
 		more++;
 	is_int(more, 2, "MULTISHOT for ever: CQEs with F_MORE");
 	remove_or_update(NULL, 8, 0, 9);
 	io_uring_submit(&r);
 	int removed = -9999;
 	last = -9999;
-	for (n = 0; n < 16 && (removed == -9999 || last == -9999) && !next_cqe(&c); n++) {
+	for (n = 0; n < 16 && (removed == -9999 || last == -9999) && !next_cqe(&r, &c); n++) {
 		if (c.user_data == 9)
 			removed = c.res;
 		else if (c.user_data == 8 && !(c.flags & IORING_CQE_F_MORE))
