@@ -220,6 +220,11 @@ void inode_set_times(struct inode *ip, uint64_t atime_ns, uint64_t mtime_ns)
 				    .mtime_ns = mtime_ns});
 }
 
+int inode_set_attr_flags(struct inode *ip, uint32_t flags)
+{
+	return setattr(ip, &(struct iattr){.valid = ATTR_FLAGS, .attr_flags = flags});
+}
+
 int inode_truncate(struct inode *ip, uint64_t size)
 {
 	unsigned int kill = setid_drop_on_write(ip);

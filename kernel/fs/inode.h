@@ -68,6 +68,7 @@ struct file_ops;
  * "." or "..", at most NAME_MAX bytes, not NUL-terminated).
  */
 struct iattr;
+struct fiemap_info;
 /* One getdents record: return false to stop (no room).  Called under a
  * lock: must not sleep or touch user memory. */
 typedef bool (*dir_emit_fn)(void *ctx, const char *name, size_t len, uint64_t ino,
@@ -129,6 +130,9 @@ struct inode_operations {
 	 * from the data itself (the ramfs): 0.
 	 */
 	int (*fsync)(struct inode *ip, uint64_t start, uint64_t end, unsigned int how);
+	/* FS_IOC_FIEMAP (fs/fiemap.h): the extents of [start, start + len).
+	 * NULL: EOPNOTSUPP (the ramfs, as Linux's tmpfs). */
+	int (*fiemap)(struct inode *ip, struct fiemap_info *fi, uint64_t start, uint64_t len);
 };
 #define FSYNC_DATASYNC	 1U /* fdatasync: the inode only if the data needs it */
 #define FSYNC_DATA_RANGE 2U /* sync_file_range: the range's pages only */
@@ -275,9 +279,13 @@ static inline int inode_may_setattr(const struct inode *ip)
  * setid_drop_*); a file system applies them with iattr_drop_setid. */
 #define ATTR_KILL_SUID 64U
 #define ATTR_KILL_SGID 128U
+/* chattr's flags (FS_IOC_SETFLAGS, fs/ioctl.c): the new attr_flags,
+ * checked and merged with the kept ones by the VFS. */
+#define ATTR_FLAGS 256U
 struct iattr {
 	unsigned int valid;
 	uint32_t mode, uid, gid;
+	uint32_t attr_flags;
 	uint64_t size;
 	uint64_t atime_ns, mtime_ns; /* or INODE_TIME_NOW / INODE_TIME_OMIT */
 };
@@ -447,6 +455,9 @@ int inode_chmod(struct inode *ip, uint32_t mode);
 /* Also drops set-id bits as Linux's chown (setid_drop_on_chown). */
 void inode_chown(struct inode *ip, uint32_t uid, uint32_t gid);
 void inode_set_times(struct inode *ip, uint64_t atime_ns, uint64_t mtime_ns);
+/* chattr: attr_flags becomes flags (checked by fs/ioctl.c), the ctime
+ * now; -EROFS, or the disk's error. */
+int inode_set_attr_flags(struct inode *ip, uint32_t flags);
 
 /*
  * Directories.  Names are (pointer, length), not NUL-terminated, never "."

@@ -12,6 +12,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "fd/fdtable.h"
 #include "fs/fasync.h"
+#include "fs/fiemap.h"
 #include "fs/file.h"
 #include "fs/inode.h"
 #include "fs/mount.h"
@@ -169,6 +170,15 @@ static uint32_t attr_flags_kept(const struct file *f)
 	return f->inode ? f->inode->sb->type->attr_flags : 0;
 }
 
+/* The chattr flags FS_IOC_GETFLAGS shows of ip. */
+static uint32_t attr_flags_shown(const struct inode *ip)
+{
+	uint32_t shown = ip->sb->type->attr_flags_shown;
+
+	return __atomic_load_n(&ip->attr_flags, __ATOMIC_RELAXED) &
+	       (shown ? shown : ip->sb->type->attr_flags);
+}
+
 /* FS_IOC_GETFLAGS: the inode's chattr flags, as an int (Linux's). */
 static long ioctl_getflags(struct file *f, unsigned long arg)
 {
@@ -176,7 +186,7 @@ static long ioctl_getflags(struct file *f, unsigned long arg)
 
 	if (!attr_flags_kept(f))
 		return -ENOTTY;
-	flags = (int)__atomic_load_n(&f->inode->attr_flags, __ATOMIC_RELAXED);
+	flags = (int)attr_flags_shown(f->inode);
 	return copy_to_user((void *)arg, &flags, sizeof(flags)) ? -EFAULT : 0;
 }
 
@@ -184,35 +194,31 @@ static long ioctl_getflags(struct file *f, unsigned long arg)
  * FS_IOC_SETFLAGS, as Linux's ioctl_setflags on tmpfs: EFAULT, a read-only
  * mount EROFS, ENOTTY where the type keeps no flags, not the owner (nor
  * CAP_FOWNER) EPERM, a change of immutable or append-only without
- * CAP_LINUX_IMMUTABLE EPERM, a flag the type does not keep EOPNOTSUPP;
- * then the flags and the ctime change.
+ * CAP_LINUX_IMMUTABLE EPERM, a flag the type does not keep EOPNOTSUPP
+ * (ext2: ignored, attr_flags_shown); then the file system's setattr
+ * stores the flags and the ctime (on its disk too).
  */
 static long ioctl_setflags(struct file *f, unsigned long arg)
 {
 	struct inode *ip = f->inode;
-	uint32_t flags;
+	uint32_t flags, kept = attr_flags_kept(f);
 	long err;
 
 	if (copy_from_user(&flags, (const void *)arg, sizeof(flags)))
 		return -EFAULT;
 	if (ip && (err = path_want_write(&(struct path){f->mnt, ip})))
 		return err;
-	if (!attr_flags_kept(f))
+	if (!kept)
 		return -ENOTTY;
 	if (!inode_owner_or_capable(ip))
 		return -EPERM;
-	spin_lock(&ip->lock);
-	err = ((flags ^ ip->attr_flags) & (FS_APPEND_FL | FS_IMMUTABLE_FL)) &&
-		      !capable(CAP_LINUX_IMMUTABLE)
-		  ? -EPERM
-	      : flags & ~attr_flags_kept(f) ? -EOPNOTSUPP
-					    : 0;
-	if (!err) {
-		__atomic_store_n(&ip->attr_flags, flags, __ATOMIC_RELAXED);
-		ip->ctime_ns = inode_now_ns();
-	}
-	spin_unlock(&ip->lock);
-	return err;
+	if (((flags ^ attr_flags_shown(ip)) & (FS_APPEND_FL | FS_IMMUTABLE_FL)) &&
+	    !capable(CAP_LINUX_IMMUTABLE))
+		return -EPERM;
+	if (flags & ~kept && !ip->sb->type->attr_flags_shown)
+		return -EOPNOTSUPP;
+	flags = (flags & kept) | (__atomic_load_n(&ip->attr_flags, __ATOMIC_RELAXED) & ~kept);
+	return inode_set_attr_flags(ip, flags);
 }
 
 /* One of the requests of every file: its result, or NOT_COMMON. */
@@ -242,6 +248,8 @@ static long ioctl_common(struct file *f, int fd, unsigned int cmd, unsigned long
 		return ioctl_getflags(f, arg);
 	case FS_IOC_SETFLAGS:
 		return ioctl_setflags(f, arg);
+	case FS_IOC_FIEMAP:
+		return ioctl_fiemap(f, arg);
 	case FIONREAD:
 		if (is_reg(f))
 			return ioctl_fionread_reg(f, arg);

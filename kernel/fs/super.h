@@ -84,6 +84,11 @@ struct fs_type {
 	/* The chattr flags (FS_*_FL) its inodes keep: FS_IOC_SETFLAGS of
 	 * others is EOPNOTSUPP; 0: no FS_IOC_GETFLAGS either (ENOTTY). */
 	uint32_t attr_flags;
+	/* 0 for most; ext2's: the flags FS_IOC_GETFLAGS shows, of an inode
+	 * that keeps others only the file system sets (Linux's
+	 * EXT2_FL_USER_VISIBLE); FS_IOC_SETFLAGS then changes attr_flags'
+	 * among them and ignores the rest, as Linux's ext2. */
+	uint32_t attr_flags_shown;
 	/* Mounts only read-only (no write support): a mount or remount
 	 * without MS_RDONLY is EROFS (busybox's mount retries read-only). */
 	bool read_only;

@@ -53,6 +53,7 @@
 	X(ELOOP, 40, "Too many levels of symbolic links")                                          \
 	X(ENOMSG, 42, "No message of desired type")                                                \
 	X(EIDRM, 43, "Identifier removed")                                                         \
+	X(EBADR, 53, "Invalid request descriptor")                                                 \
 	X(ENOSTR, 60, "Device not a stream")                                                       \
 	X(ENODATA, 61, "No data available")                                                        \
 	X(ETIME, 62, "Timer expired")                                                              \

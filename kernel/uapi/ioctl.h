@@ -53,6 +53,25 @@
 #define FS_APPEND_FL	0x00000020
 #define FS_NODUMP_FL	0x00000040
 #define FS_NOATIME_FL	0x00000080
+/* Those Linux lets chattr see and change on file systems that keep them
+ * all (ext2's EXT2_FL_USER_VISIBLE, EXT2_FL_USER_MODIFIABLE). */
+#define FS_FL_USER_VISIBLE    0x0003DFFF
+#define FS_FL_USER_MODIFIABLE 0x000380FF
+
+/* FS_IOC_FIEMAP: a file's extents (Linux's struct fiemap, then
+ * fm_extent_count struct fiemap_extent). */
+#define FS_IOC_FIEMAP		0xc020660b /* _IOWR('f', 11, struct fiemap) */
+#define FIEMAP_FLAG_SYNC	0x00000001 /* write the data back first */
+#define FIEMAP_EXTENT_LAST	0x00000001 /* the last extent of the range */
+struct fiemap_extent {
+	uint64_t fe_logical, fe_physical, fe_length, fe_reserved64[2];
+	uint32_t fe_flags, fe_reserved[3];
+};
+struct fiemap {
+	uint64_t fm_start, fm_length;
+	uint32_t fm_flags, fm_mapped_extents, fm_extent_count, fm_reserved;
+	struct fiemap_extent fm_extents[];
+};
 
 struct file_clone_range {
 	int64_t src_fd;

@@ -15,31 +15,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "blk_util.h"
-#include "testutil.h"
-
-/* <sys/mount.h> would redefine blk_util.h's BLK* requests. */
-int mount(const char *source, const char *target, const char *type, unsigned long flags,
-	  const void *data);
-int umount(const char *target);
+#include "ext2_scratch.h"
 
 #define IMG_SIZE	 (4 << 20)
 #define EXT2_SUPER_MAGIC 0xEF53
 
 static char img[64], mnt[64];
-
-/* Where a shell with Debian's PATH finds name: into buf, or false. */
-static bool find_tool(const char *name, char *buf, size_t size)
-{
-	static const char *const dirs[] = {"/usr/sbin", "/usr/bin", "/sbin", "/bin"};
-
-	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-		snprintf(buf, size, "%s/%s", dirs[i], name);
-		if (!access(buf, X_OK))
-			return true;
-	}
-	return false;
-}
 
 /* mkfs.ext2 -q -F "-b 1024" IMG, or mke2fs -q -F -t TYPE "-b 1024" IMG,
  * on a fresh image: its wait status. */

@@ -215,7 +215,7 @@ static int touch_dir(struct inode *dir, bool times)
 	spin_lock(&dir->lock);
 	if (times)
 		dir->mtime_ns = dir->ctime_ns = ext2_now();
-	EXT2_I(dir)->flags &= ~EXT2_INDEX_FL;
+	__atomic_and_fetch(&dir->attr_flags, ~EXT2_INDEX_FL, __ATOMIC_RELAXED);
 	spin_unlock(&dir->lock);
 	return ext2_write_inode(dir);
 }

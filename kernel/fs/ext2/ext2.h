@@ -153,7 +153,6 @@ struct ext2_inode {
 	struct mutex map_lock;
 	uint32_t block[EXT2_NDIR + 3]; /* a device's number instead, as Linux */
 	uint64_t disk_blocks;	       /* i_blocks: 512-byte sectors */
-	uint32_t flags;		       /* i_flags, under the core's lock */
 	uint32_t last_alloc;	       /* the block last given it (balloc's goal), under map_lock */
 	bool fresh; /* made here, not written yet: its raw inode is zeroed first */
 	/* A regular file's cached pages (mm/filemap.h), attached when it is

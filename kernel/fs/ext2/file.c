@@ -8,6 +8,7 @@
  * the cached pages.
  */
 #include "fs/ext2/ext2.h"
+#include "fs/fiemap.h"
 #include "block/bcache.h"
 #include "block/blkdev.h"
 #include "lib/iov_iter.h"
@@ -298,6 +299,48 @@ static int ext2_fsync(struct inode *ip, uint64_t start, uint64_t end, unsigned i
 	return err ? -EIO : 0;
 }
 
+/* Whether block lblk starts a map block of its own (Linux's ext2 ends a
+ * mapping there, so an extent does too). */
+static bool map_boundary(const struct ext2_sb_info *si, uint64_t lblk)
+{
+	return lblk >= EXT2_NDIR && (lblk - EXT2_NDIR) % si->addr_per_block == 0;
+}
+
+/*
+ * FS_IOC_FIEMAP from the block map, as Linux's ext2 (iomap_fiemap): the
+ * range cut to the size (so a walk never crosses a huge hole past it),
+ * then each run of consecutive blocks in it one extent, the final one
+ * FIEMAP_EXTENT_LAST.
+ */
+static int ext2_fiemap(struct inode *ip, struct fiemap_info *fi, uint64_t start, uint64_t len)
+{
+	struct ext2_sb_info *si = EXT2_SB(ip->sb);
+	uint64_t size = inode_size(ip), bs = si->block_size, lblk, end, first = 0, n = 0;
+	uint32_t pblk, pfirst = 0;
+	int err;
+
+	if (len > (size ? size : 1))
+		len = size ? size : 1;
+	if ((err = fiemap_prep(ip, fi, start, &len)))
+		return err;
+	end = (start + len + bs - 1) / bs;
+	for (lblk = start / bs; lblk < end; lblk++) {
+		if ((err = ext2_get_block(ip, lblk, false, &pblk)))
+			return err;
+		if (n && pblk == pfirst + n && !map_boundary(si, lblk)) {
+			n++;
+			continue;
+		}
+		if (n && (err = fiemap_fill(fi, first * bs, pfirst * bs, n * bs, 0)))
+			return err < 0 ? err : 0;
+		first = lblk;
+		pfirst = pblk;
+		n = pblk != 0;
+	}
+	err = n ? fiemap_fill(fi, first * bs, pfirst * bs, n * bs, FIEMAP_EXTENT_LAST) : 0;
+	return err < 0 ? err : 0;
+}
+
 static size_t ext2_resident_pages(struct inode *ip)
 {
 	struct address_space *m = __atomic_load_n(&EXT2_I(ip)->mapping, __ATOMIC_ACQUIRE);
@@ -316,4 +359,5 @@ const struct inode_operations ext2_file_iops = {
     .resident_pages = ext2_resident_pages,
     .page_mkwrite = ext2_page_mkwrite,
     .fsync = ext2_fsync,
+    .fiemap = ext2_fiemap,
 };

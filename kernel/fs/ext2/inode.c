@@ -241,7 +241,7 @@ static void fill_inode(struct inode *ip, const struct ext2_disk_inode *d)
 	ip->mtime_ns = d->i_mtime * 1000000000ULL;
 	ip->ctime_ns = d->i_ctime * 1000000000ULL;
 	ei->disk_blocks = d->i_blocks;
-	ei->flags = d->i_flags;
+	ip->attr_flags = d->i_flags;
 	memcpy(ei->block, d->i_block, sizeof(ei->block));
 }
 
@@ -335,7 +335,7 @@ static void fill_disk_inode(struct inode *ip, struct ext2_disk_inode *d)
 	d->i_links_count = ip->nlink;
 	d->i_dtime = ip->nlink ? 0 : d->i_ctime;
 	d->i_blocks = (uint32_t)ei->disk_blocks;
-	d->i_flags = ei->flags;
+	d->i_flags = __atomic_load_n(&ip->attr_flags, __ATOMIC_RELAXED);
 	memcpy(d->i_block, ei->block, sizeof(d->i_block));
 }
 
@@ -446,6 +446,8 @@ int ext2_setattr(struct inode *ip, const struct iattr *a)
 			set_time(&ip->atime_ns, a->atime_ns, now);
 		if (a->valid & ATTR_MTIME)
 			set_time(&ip->mtime_ns, a->mtime_ns, now);
+		if (a->valid & ATTR_FLAGS)
+			__atomic_store_n(&ip->attr_flags, a->attr_flags, __ATOMIC_RELAXED);
 		ip->ctime_ns = now;
 		spin_unlock(&ip->lock);
 	}

@@ -508,7 +508,11 @@ const struct super_operations ext2_super_ops = {
     .sync_fs = ext2_sync_fs,
 };
 
+/* i_flags, chattr's flags, as Linux's ext2: all kept on the disk;
+ * immutable and append-only enforced by the VFS, the others only kept. */
 const struct fs_type ext2_type = {
+    .attr_flags = FS_FL_USER_MODIFIABLE,
+    .attr_flags_shown = FS_FL_USER_VISIBLE,
     .name = "ext2",
     .sops = &ext2_super_ops,
     .magic = EXT2_MAGIC,
