@@ -86,9 +86,12 @@ void inode_put(struct inode *ip)
 {
 	struct super_block *sb = ip->sb;
 
-	if (__atomic_sub_fetch(&ip->refcount, 1, __ATOMIC_ACQ_REL) != 0)
+	uint32_t left = __atomic_sub_fetch(&ip->refcount, 1, __ATOMIC_ACQ_REL);
+
+	if (left == 1)
+		fsnotify_unlinked(ip); /* only its watches left on a removed file */
+	if (left != 0)
 		return;
-	fsnotify_inode_gone(ip); /* IN_DELETE_SELF, IN_IGNORED: its watches go */
 	if (S_ISFIFO(ip->mode) && ip->fifo.held)
 		pipe_put(ip->fifo.pipe);
 	spin_lock(&sb->inodes_lock);

@@ -179,8 +179,12 @@ struct inode {
 	int32_t writecount;
 	/* inotify watches on this inode (fs/notify/inotify.c), chained through
 	 * them, under inotify_lock (read without it only to skip unwatched
-	 * inodes).  They hold no reference: the last inode_put detaches them
-	 * (fsnotify_inode_gone), so a watch never keeps a file alive. */
+	 * inodes).  Together they hold one reference, as Linux's mark
+	 * connector: an ext2 inode stays in memory while watched.  It goes
+	 * when the last watch does, when the file is gone (no name, no other
+	 * user: fsnotify_unlinked from inode_put, IN_DELETE_SELF) or when
+	 * the instance leaves its last mount (fsnotify_sb_unmount,
+	 * IN_UNMOUNT); sb_busy does not count it. */
 	struct inotify_watch *watches;
 	/* dnotify watches on this directory (fs/notify/dnotify.c), under
 	 * dnotify_lock (read without it only to skip unwatched inodes).

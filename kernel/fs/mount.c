@@ -6,6 +6,7 @@
  * mounts, namespaces) mount_tree.c's.
  */
 #include "fs/mount.h"
+#include "fs/notify/fsnotify.h"
 #include "fs/mount_table.h"
 #include "fs/mount_tree.h"
 #include "fs/nsfs.h"
@@ -44,11 +45,13 @@ unsigned long mount_count(void)
 }
 
 /* An instance leaving its last mount (or never getting one): for a type
- * with an instance per mount, its tree goes (files still open keep their
- * inodes); then the mount's reference on it. */
+ * with an instance per mount, its inotify watches end (IN_UNMOUNT), its
+ * tree goes (files still open keep their inodes); then the mount's
+ * reference on it. */
 static void sb_discard(struct super_block *sb)
 {
 	if (!sb->type->single) {
+		fsnotify_sb_unmount(sb);
 		struct inode *root = sb->root;
 		sb->root = NULL;
 		sb->op->kill_tree(root);

@@ -202,6 +202,8 @@ bool sb_busy(struct super_block *sb, const struct inode *held, unsigned int extr
 
 		if (ip == held)
 			refs -= extra;
+		if (__atomic_load_n(&ip->watches, __ATOMIC_RELAXED))
+			refs--; /* its watches' (fs/inode.h): they end at umount */
 		if (refs > tree_refs(sb, ip) || __atomic_load_n(&ip->mounted, __ATOMIC_RELAXED)) {
 			busy = true;
 			break;

@@ -120,6 +120,10 @@ struct super_block {
 	 * whether anything outside the tree holds (sb_busy). */
 	struct spinlock inodes_lock;
 	struct list_head inodes;
+	/* Its inodes that inotify watches, each holding its watches'
+	 * reference (fs/notify/inotify.c, under inotify_lock; read without
+	 * it to skip an unwatched instance at umount). */
+	uint32_t watched;
 	/* A disk file system's device, open (bdev_open) from sb_create_bdev
 	 * to the instance's end (put_super closes it), so it outlives every
 	 * inode; NULL for the others.  Constant. */

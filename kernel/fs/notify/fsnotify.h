@@ -16,6 +16,7 @@
 #include "fs/notify/dnotify.h"
 #include "fs/file.h"
 #include "fs/inode.h"
+#include "fs/super.h"
 #include <uapi/inotify.h>
 
 /* Whether anything watches ip (a racy read: a watch being added now may
@@ -32,7 +33,8 @@ void __fsnotify_name(struct inode *dir, uint32_t mask, const char *name, size_t 
 void __fsnotify_parent(struct inode *ip, struct inode *dir, const char *name, uint32_t mask);
 /* Whether any watch exists at all (a racy read, as fsnotify_watched). */
 bool fsnotify_any(void);
-void __fsnotify_inode_gone(struct inode *ip);
+void __fsnotify_unlinked(struct inode *ip);
+void __fsnotify_sb_unmount(struct super_block *sb);
 
 /* An event of ip itself (IN_ATTRIB, IN_MODIFY, IN_MOVE_SELF). */
 static inline void fsnotify_inode(struct inode *ip, uint32_t mask)
@@ -73,12 +75,23 @@ static inline void fsnotify_file(struct file *f, uint32_t mask)
 		fsnotify_parent(f->inode, f->dir, f->name, mask);
 }
 
-/* The last reference to ip is going: IN_DELETE_SELF and IN_IGNORED to its
- * watches, which are then gone (inode_put). */
-static inline void fsnotify_inode_gone(struct inode *ip)
+/* inode_put left ip one reference: if that is its watches' and no name
+ * leads to it any more, the file is gone (Linux's fsnotify_inoderemove):
+ * IN_DELETE_SELF and IN_IGNORED to its watches, which go with their
+ * reference. */
+static inline void fsnotify_unlinked(struct inode *ip)
 {
-	if (fsnotify_watched(ip))
-		__fsnotify_inode_gone(ip);
+	if (__atomic_load_n(&ip->watches, __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&ip->nlink, __ATOMIC_RELAXED))
+		__fsnotify_unlinked(ip);
+}
+
+/* sb leaves its last mount (Linux's fsnotify_sb_delete): every watch on
+ * its inodes gets IN_UNMOUNT and IN_IGNORED and goes. */
+static inline void fsnotify_sb_unmount(struct super_block *sb)
+{
+	if (__atomic_load_n(&sb->watched, __ATOMIC_RELAXED))
+		__fsnotify_sb_unmount(sb);
 }
 
 /* A new rename cookie (never 0). */

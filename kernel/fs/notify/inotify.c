@@ -10,12 +10,15 @@
  * nests inside inotify_lock, and a wait queue's lock inside that.
  *
  * Lifetimes: a watch belongs to its group, which frees it when it is
- * removed (inotify_rm_watch, IN_ONESHOT, the group's release) or when its
- * inode goes (fsnotify_inode_gone, from the inode's last put, before the
- * inode is freed).  It holds no reference on the inode; watch->inode is
- * cleared under inotify_lock before the inode can be freed, so a holder of
- * inotify_lock may use a non-NULL watch->inode.  A group lives as long as
- * its file; events hold no references at all (a name is copied).
+ * removed (inotify_rm_watch, IN_ONESHOT, the group's release), when its
+ * file is gone (fsnotify_unlinked: no name and no user but the watches)
+ * or when its instance leaves its last mount (fsnotify_sb_unmount).  The
+ * watches of an inode hold one reference on it together (Linux's mark
+ * connector's), taken with the first and given back, after inotify_lock
+ * is dropped, by whoever destroys the last (watch_destroy_locked hands it
+ * over), so a holder of inotify_lock may use watch->inode.  A group
+ * lives as long as its file; events hold no references at all (a name is
+ * copied).
  */
 #include "arch/x86_64/uaccess.h"
 #include "fd/fd_install.h"
@@ -225,29 +228,43 @@ static void queue_event(struct inotify_group *g, int wd, uint32_t mask, uint32_t
 /* ---- Watches ---- */
 
 /* Takes w off its inode's chain and its group's list and frees it, after
- * queueing IN_IGNORED for it (inotify_lock held). */
-static void watch_destroy_locked(struct inotify_watch *w)
+ * queueing IN_IGNORED for it (inotify_lock held).  Returns its inode if
+ * that was its last watch: the watches' reference, which the caller puts
+ * once inotify_lock is dropped; else NULL. */
+static struct inode *watch_destroy_locked(struct inotify_watch *w)
 {
+	struct inode *ip = w->inode;
 	struct inotify_watch **pp;
 
-	if (w->inode) {
-		for (pp = &w->inode->watches; *pp != w; pp = &(*pp)->next_on_inode)
-			;
-		*pp = w->next_on_inode;
-	}
+	for (pp = &ip->watches; *pp != w; pp = &(*pp)->next_on_inode)
+		;
+	__atomic_store_n(pp, w->next_on_inode, __ATOMIC_RELAXED);
 	list_del(&w->in_group);
 	queue_event(w->group, w->wd, IN_IGNORED, 0, "", 0);
 	nr_watches--;
 	kfree(w);
+	if (ip->watches)
+		return NULL;
+	__atomic_sub_fetch(&ip->sb->watched, 1, __ATOMIC_RELAXED);
+	return ip;
+}
+
+/* The reference watch_destroy_locked handed over, with no lock held. */
+static void put_watches_ref(struct inode *ip)
+{
+	if (ip)
+		inode_put(ip);
 }
 
 /* Delivers an event to ip's watches (inotify_lock held): each watch whose
  * mask asks for it gets the event with name (its subject's, for a
- * directory watch); IN_ONESHOT watches go after their first. */
-static void deliver_locked(struct inode *ip, uint32_t mask, uint32_t cookie, const char *name,
-			   size_t len, bool unlinked_child)
+ * directory watch); IN_ONESHOT watches go after their first.  Returns ip
+ * if that took its last watch (see watch_destroy_locked), else NULL. */
+static struct inode *deliver_locked(struct inode *ip, uint32_t mask, uint32_t cookie,
+				    const char *name, size_t len, bool unlinked_child)
 {
 	struct inotify_watch *w, *next;
+	struct inode *last = NULL;
 
 	for (w = ip->watches; w; w = next) {
 		next = w->next_on_inode;
@@ -257,8 +274,9 @@ static void deliver_locked(struct inode *ip, uint32_t mask, uint32_t cookie, con
 			continue;
 		queue_event(w->group, w->wd, mask, cookie, name, len);
 		if (w->mask & IN_ONESHOT)
-			watch_destroy_locked(w);
+			last = watch_destroy_locked(w);
 	}
+	return last;
 }
 
 static uint32_t isdir_bit(const struct inode *ip)
@@ -273,20 +291,25 @@ void __fsnotify_inode(struct inode *ip, uint32_t mask)
 	/* inotify never reported IN_ISDIR with IN_MOVE_SELF (nor with
 	 * IN_DELETE_SELF): Linux masks it out for compatibility. */
 	uint32_t self = mask & IN_MOVE_SELF ? 0 : isdir_bit(ip);
+	struct inode *last;
 
 	spin_lock(&inotify_lock);
-	deliver_locked(ip, mask | self, 0, "", 0, false);
+	last = deliver_locked(ip, mask | self, 0, "", 0, false);
 	spin_unlock(&inotify_lock);
 	dnotify_event(ip, mask | isdir_bit(ip));
+	put_watches_ref(last);
 }
 
 void __fsnotify_name(struct inode *dir, uint32_t mask, const char *name, size_t len,
 		     uint32_t cookie)
 {
+	struct inode *last;
+
 	spin_lock(&inotify_lock);
-	deliver_locked(dir, mask, cookie, name, len, false);
+	last = deliver_locked(dir, mask, cookie, name, len, false);
 	spin_unlock(&inotify_lock);
 	dnotify_event(dir, mask);
+	put_watches_ref(last);
 }
 
 bool fsnotify_any(void)
@@ -311,7 +334,7 @@ static struct inode *parent_of_dir(struct inode *ip, char *name)
 void __fsnotify_parent(struct inode *ip, struct inode *dir, const char *name, uint32_t mask)
 {
 	bool unlinked = __atomic_load_n(&ip->nlink, __ATOMIC_RELAXED) == 0;
-	struct inode *parent = NULL;
+	struct inode *parent = NULL, *last_dir = NULL, *last;
 	char buf[NAME_MAX + 1];
 
 	if (!dir && S_ISDIR(ip->mode) && (parent = parent_of_dir(ip, buf))) {
@@ -321,25 +344,76 @@ void __fsnotify_parent(struct inode *ip, struct inode *dir, const char *name, ui
 	mask |= isdir_bit(ip);
 	spin_lock(&inotify_lock); /* the directory first, as Linux */
 	if (dir && name)
-		deliver_locked(dir, mask, 0, name, strlen(name), unlinked);
-	deliver_locked(ip, mask, 0, "", 0, false);
+		last_dir = deliver_locked(dir, mask, 0, name, strlen(name), unlinked);
+	last = deliver_locked(ip, mask, 0, "", 0, false);
 	spin_unlock(&inotify_lock);
 	if (dir && name)
 		dnotify_event(dir, mask);
 	dnotify_event(ip, mask);
+	put_watches_ref(last_dir);
+	put_watches_ref(last);
 	if (parent)
 		inode_put(parent);
 }
 
-void __fsnotify_inode_gone(struct inode *ip)
+/* Every watch on ip gets event (whatever its mask: IN_UNMOUNT) unless 0,
+ * then all go (inotify_lock held); the watches' reference is returned. */
+static struct inode *end_watches_locked(struct inode *ip, uint32_t event)
 {
-	/* A dnotify watch's file holds its directory: none can be left. */
-	kassert(!__atomic_load_n(&ip->dnotify, __ATOMIC_RELAXED));
-	spin_lock(&inotify_lock);
-	deliver_locked(ip, IN_DELETE_SELF, 0, "", 0, false); /* no IN_ISDIR: Linux's */
+	struct inode *last = NULL;
+
+	for (struct inotify_watch *w = ip->watches; w && event; w = w->next_on_inode)
+		queue_event(w->group, w->wd, event, 0, "", 0);
 	while (ip->watches)
-		watch_destroy_locked(ip->watches);
+		last = watch_destroy_locked(ip->watches);
+	return last;
+}
+
+void __fsnotify_unlinked(struct inode *ip)
+{
+	struct inode *last = NULL;
+
+	spin_lock(&inotify_lock);
+	/* Still nothing but the watches' reference: a new user (a lookup
+	 * by number racing) keeps them until it puts the inode. */
+	if (ip->watches && __atomic_load_n(&ip->refcount, __ATOMIC_ACQUIRE) == 1 &&
+	    !__atomic_load_n(&ip->nlink, __ATOMIC_RELAXED)) {
+		last = deliver_locked(ip, IN_DELETE_SELF, 0, "", 0, false); /* no IN_ISDIR */
+		last = end_watches_locked(ip, 0) ?: last;
+	}
 	spin_unlock(&inotify_lock);
+	put_watches_ref(last);
+}
+
+/* One inode of sb that inotify watches, referenced, or NULL. */
+static struct inode *next_watched(struct super_block *sb)
+{
+	struct inode *ip, *found = NULL;
+
+	spin_lock(&sb->inodes_lock);
+	list_for_each_entry(ip, &sb->inodes, sb_link)
+	{
+		if (__atomic_load_n(&ip->watches, __ATOMIC_RELAXED)) {
+			inode_get(ip);
+			found = ip;
+			break;
+		}
+	}
+	spin_unlock(&sb->inodes_lock);
+	return found;
+}
+
+void __fsnotify_sb_unmount(struct super_block *sb)
+{
+	struct inode *ip, *last;
+
+	while ((ip = next_watched(sb))) {
+		spin_lock(&inotify_lock);
+		last = end_watches_locked(ip, IN_UNMOUNT);
+		spin_unlock(&inotify_lock);
+		put_watches_ref(last);
+		inode_put(ip);
+	}
 }
 
 /* g's watch on ip, or NULL (inotify_lock held). */
@@ -356,7 +430,7 @@ static struct inotify_watch *watch_on_locked(struct inotify_group *g, struct ino
 /* Adds or updates g's watch on ip (inotify_lock held): its wd, -EEXIST
  * (IN_MASK_CREATE), -ENOSPC (max_user_watches), -ENOMEM. */
 static int watch_set_locked(struct inotify_group *g, struct inode *ip, uint32_t mask,
-			    struct inotify_watch *spare, bool *used)
+			    struct inotify_watch *spare, bool *used, bool *first)
 {
 	struct inotify_watch *w = watch_on_locked(g, ip);
 	uint32_t keep = mask & (IN_ALL_EVENTS | IN_ONESHOT | IN_EXCL_UNLINK);
@@ -372,6 +446,8 @@ static int watch_set_locked(struct inotify_group *g, struct inode *ip, uint32_t 
 	if (!spare)
 		return -ENOMEM;
 	*spare = (struct inotify_watch){.group = g, .inode = ip, .mask = keep, .wd = ++g->last_wd};
+	if ((*first = !ip->watches))
+		__atomic_add_fetch(&ip->sb->watched, 1, __ATOMIC_RELAXED);
 	spare->next_on_inode = ip->watches;
 	__atomic_store_n(&ip->watches, spare, __ATOMIC_RELEASE);
 	list_add_tail(&spare->in_group, &g->watches);
@@ -470,9 +546,17 @@ static void inotify_release(struct file *f)
 	struct inotify_group *g = f->priv;
 	struct inotify_kevent *e, *n;
 
+	struct inode *last;
+
 	spin_lock(&inotify_lock);
-	while (!list_empty(&g->watches))
-		watch_destroy_locked(list_entry(g->watches.next, struct inotify_watch, in_group));
+	while (!list_empty(&g->watches)) {
+		last = watch_destroy_locked(list_entry(g->watches.next, struct inotify_watch, in_group));
+		if (last) { /* its put may take inotify_lock (fsnotify_unlinked) */
+			spin_unlock(&inotify_lock);
+			inode_put(last);
+			spin_lock(&inotify_lock);
+		}
+	}
 	nr_groups--;
 	spin_unlock(&inotify_lock);
 	list_for_each_entry_safe(e, n, &g->events, link)
@@ -575,7 +659,7 @@ SYSCALL_DEFINE3(inotify_add_watch, int, fd, const char *, upath, uint32_t, mask)
 	struct file *f;
 	long err;
 
-	bool used = false;
+	bool used = false, first = false;
 
 	if ((mask & IN_MASK_ADD) && (mask & IN_MASK_CREATE))
 		return -EINVAL;
@@ -591,11 +675,12 @@ SYSCALL_DEFINE3(inotify_add_watch, int, fd, const char *, upath, uint32_t, mask)
 	if (!err) {
 		spare = kmalloc(sizeof(*spare));
 		spin_lock(&inotify_lock);
-		err = watch_set_locked(f->priv, ip, mask, spare, &used);
+		err = watch_set_locked(f->priv, ip, mask, spare, &used, &first);
 		spin_unlock(&inotify_lock);
 		if (!used)
 			kfree(spare); /* an update, or an error */
-		inode_put(ip);	      /* the watch holds none: see the top of this file */
+		if (!first)
+			inode_put(ip); /* the first watch keeps it: the watches' */
 	}
 	file_put(f);
 	return err;
@@ -605,6 +690,7 @@ SYSCALL_DEFINE2(inotify_rm_watch, int, fd, int, wd)
 {
 	struct inotify_group *g;
 	struct inotify_watch *w;
+	struct inode *last = NULL;
 	struct file *f;
 	int err;
 
@@ -616,12 +702,13 @@ SYSCALL_DEFINE2(inotify_rm_watch, int, fd, int, wd)
 	list_for_each_entry(w, &g->watches, in_group)
 	{
 		if (w->wd == wd) {
-			watch_destroy_locked(w);
+			last = watch_destroy_locked(w);
 			err = 0;
 			break;
 		}
 	}
 	spin_unlock(&inotify_lock);
+	put_watches_ref(last);
 	file_put(f);
 	return err;
 }
