@@ -91,6 +91,8 @@ void submit_bio(struct bio *b)
 
 	if (err)
 		return bio_fail(b, err);
+	if (b->op == BIO_READ) /* the submitter made a disk read (Linux's submit_bio) */
+		task_io_add(&task_io_current()->read_bytes, bio_bytes(b));
 	if (b->op == BIO_FLUSH && !d->flush_ok)
 		return bio_fail(b, 0); /* no volatile cache: nothing to make durable */
 	b->sector += b->bdev->start;

@@ -52,6 +52,17 @@ void file_pos_unlock(struct file *f, bool locked)
 		mutex_unlock(&f->pos_lock);
 }
 
+/* A transfer that reached the file counts in the caller's I/O (Linux's
+ * add_rchar and inc_syscr of vfs_read, and their writing twins). */
+static void io_account(bool write, long n)
+{
+	struct task_io *io = task_io_current();
+
+	task_io_add(write ? &io->syscw : &io->syscr, 1);
+	if (n > 0)
+		task_io_add(write ? &io->wchar : &io->rchar, (uint64_t)n);
+}
+
 long file_rw_iter(struct file *f, struct iov_iter *it, uint64_t *at, bool write)
 {
 	bool locked = false;
@@ -74,6 +85,7 @@ long file_rw_iter(struct file *f, struct iov_iter *it, uint64_t *at, bool write)
 	if (!at && n > 0)
 		file_pos_set(f, pos);
 	file_pos_unlock(f, locked);
+	io_account(write, n);
 	if (n > 0)
 		fsnotify_file(f, write ? IN_MODIFY : IN_ACCESS);
 	return n;

@@ -3,14 +3,18 @@
  * checks are Linux's, in its order (vfs_fallocate, generic_fadvise,
  * ksys_readahead); the ramfs answers as tmpfs: fallocate allocates and
  * punches holes (ramfs_falloc.c) and refuses the other modes with
- * EOPNOTSUPP, and with no backing store there is nothing to read ahead or
- * drop, so valid hints are accepted and change nothing.
+ * EOPNOTSUPP.  readahead and POSIX_FADV_WILLNEED read a disk file's pages
+ * into the cache; on the ramfs, with no backing store, there is nothing to
+ * read, and the other hints are accepted and change nothing.
  */
 #include "fs/file.h"
 #include "fd/fdtable.h"
 #include "fs/inode.h"
 #include "fs/pipe/pipe.h"
 #include "proc/rlimit.h"
+#include "mm/frame.h"
+#include "mm/layout.h"
+#include "sched/wait.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -94,6 +98,30 @@ SYSCALL_DEFINE4(fallocate, int, fd, int, mode, long, off, long, len)
 	return err;
 }
 
+/*
+ * Reads pages [off, off + len) of ip (len 0: to the end) into the cache,
+ * synchronously, at most half the free memory a call (Linux's
+ * max_sane_readahead before 4.10; later kernels cut a call to the
+ * device's readahead size, which /sys here does not let a user raise)
+ * and until a signal comes.  A file whose pages are all in memory (no
+ * page_prepare: the ramfs) has nothing to read.
+ */
+static void read_ahead(struct inode *ip, uint64_t off, uint64_t len)
+{
+	uint64_t size = inode_size(ip), idx = off / PAGE_SIZE, end, max = frame_free_count() / 2;
+
+	if (!ip->op->page_prepare || off >= size)
+		return;
+	if (!len || len > size - off)
+		len = size - off;
+	end = PAGE_ALIGN_UP(off + len) / PAGE_SIZE;
+	if (end - idx > max)
+		end = idx + max;
+	for (; idx < end && !signal_pending(); idx++)
+		if (ip->op->page_prepare(ip, idx))
+			break; /* a hint: an I/O error is the later read's to report */
+}
+
 /* A FIFO or pipe is ESPIPE whatever the advice; a negative length or an
  * unknown advice EINVAL; an O_PATH fd is no file here (EBADF). */
 SYSCALL_DEFINE4(fadvise64, int, fd, long, off, long, len, int, advice)
@@ -101,7 +129,6 @@ SYSCALL_DEFINE4(fadvise64, int, fd, long, off, long, len, int, advice)
 	struct file *f = files_lookup(current()->files, fd);
 	long err = 0;
 
-	(void)off;
 	if (!f)
 		return -EBADF;
 	if (f->flags & O_PATH)
@@ -110,6 +137,8 @@ SYSCALL_DEFINE4(fadvise64, int, fd, long, off, long, len, int, advice)
 		err = -ESPIPE;
 	else if (len < 0 || advice < POSIX_FADV_NORMAL || advice > POSIX_FADV_NOREUSE)
 		err = -EINVAL;
+	else if (advice == POSIX_FADV_WILLNEED && f->inode && inode_is_reg(f->inode) && off >= 0)
+		read_ahead(f->inode, (uint64_t)off, (uint64_t)len);
 	file_put(f);
 	return err;
 }
@@ -120,13 +149,14 @@ SYSCALL_DEFINE3(readahead, int, fd, long, off, size_t, count)
 	struct file *f = files_lookup(current()->files, fd);
 	long err = 0;
 
-	(void)off, (void)count;
 	if (!f)
 		return -EBADF;
 	if (!file_can_read(f))
 		err = -EBADF;
 	else if (!f->inode || !inode_is_reg(f->inode))
 		err = -EINVAL;
+	else if (off >= 0 && count) /* Linux reads nothing for a negative offset */
+		read_ahead(f->inode, (uint64_t)off, count);
 	file_put(f);
 	return err;
 }

@@ -19,6 +19,7 @@
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
+#include "proc/task.h"
 #include "sched/wait.h"
 #include <uapi/errno.h>
 
@@ -180,9 +181,10 @@ static bool page_remove(struct page *pg)
 {
 	struct address_space *m = pg->mapping;
 
-	if (pg->flags & PG_DIRTY) {
+	if (pg->flags & PG_DIRTY) { /* a truncation throws the data away */
 		pg->flags &= ~PG_DIRTY;
 		count_dirty(m, false);
+		task_io_add(&task_io_current()->cancelled_write_bytes, PAGE_SIZE);
 	}
 	list_del(&pg->hash_link);
 	list_del(&pg->mapping_link);
@@ -258,6 +260,8 @@ void filemap_set_dirty(struct page *pg, bool dirty)
 
 	if (!m || !(pg->flags & PG_DIRTY) == !dirty)
 		return;
+	if (dirty) /* the caller dirtied it: its write_bytes (proc/task_io.h) */
+		task_io_add(&task_io_current()->write_bytes, PAGE_SIZE);
 	pg->flags ^= PG_DIRTY;
 	count_dirty(m, dirty);
 	list_del(&pg->mapping_link);

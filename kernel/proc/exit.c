@@ -199,6 +199,7 @@ __attribute__((noreturn)) void task_exit(int status)
 	list_init(&t->group_link);
 	g->exited_utime += t->utime_ticks; /* times() counts the whole process */
 	g->exited_stime += t->stime_ticks;
+	task_io_sum(&g->exited_io, &t->io);
 	forget_parent_thread_locked(g, t);
 	nproc_leave_locked(g);
 	last = --g->live == 0;

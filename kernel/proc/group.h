@@ -13,6 +13,7 @@
 #include "proc/itimer.h"
 #include "proc/rlimit.h"
 #include "proc/signal.h"
+#include "proc/task_io.h"
 #include "sched/mutex.h"
 #include "sched/wait.h"
 
@@ -115,6 +116,9 @@ struct thread_group {
 	 * atomic reads). */
 	struct rlimit rlim[RLIM_NLIMITS];
 	uint64_t exited_utime, exited_stime; /* CPU ticks of its threads that exited */
+	/* The I/O of its threads that exited and of the children it reaped
+	 * (proc_lock: added by exit and reap). */
+	struct task_io exited_io;
 	/* CPU ticks of the children it reaped, theirs included (proc_lock:
 	 * added by reap.c, read by times and getrusage). */
 	uint64_t children_utime, children_stime;

@@ -569,6 +569,27 @@ int proc_pid_set_dump_filter(int pid, unsigned int value)
 	return err;
 }
 
+/* Under proc_lock: /proc/<pid>/io, the I/O of thread t or, without one,
+ * of the whole process: its live threads' and its exited ones' (Linux's
+ * do_io_accounting). */
+static long io_text_locked(struct thread_group *g, struct task *t, char *buf, size_t size)
+{
+	struct task_io io = {0};
+	struct task *each;
+
+	if (t) {
+		task_io_sum(&io, &t->io);
+	} else {
+		task_io_sum(&io, &g->exited_io);
+		list_for_each_entry(each, &g->threads, group_link) task_io_sum(&io, &each->io);
+	}
+	return snprintk(buf, size,
+			"rchar: %lu\nwchar: %lu\nsyscr: %lu\nsyscw: %lu\nread_bytes: %lu\n"
+			"write_bytes: %lu\ncancelled_write_bytes: %lu\n",
+			io.rchar, io.wchar, io.syscr, io.syscw, io.read_bytes, io.write_bytes,
+			io.cancelled_write_bytes);
+}
+
 long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t size)
 {
 	struct pid_info in;
@@ -592,6 +613,8 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 		len = ptrace_may_access_locked(g->leader, true)
 			  ? syscall_locked(t ? t : g->leader, buf, size)
 			  : -EPERM;
+	else if (which == PROC_PID_IO)
+		len = io_text_locked(g, t, buf, size);
 	else if (which == PROC_PID_COREDUMP_FILTER) /* a zombie's is empty, as Linux */
 		len = g->leader->uvm ? dump_filter_text(g->leader->uvm, buf, size) : 0;
 	else
@@ -602,7 +625,7 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 	pid_ref_put(&r);
 	if (len || which == PROC_PID_CMDLINE || which == PROC_PID_MAPS || which == PROC_PID_SMAPS ||
 	    which == PROC_PID_SMAPS_ROLLUP || which == PROC_PID_SYSCALL ||
-	    which == PROC_PID_ENVIRON || which == PROC_PID_COREDUMP_FILTER)
+	    which == PROC_PID_ENVIRON || which == PROC_PID_COREDUMP_FILTER || which == PROC_PID_IO)
 		return len;
 	if (which == PROC_PID_LIMITS)
 		return limits_text(pid, buf, size);

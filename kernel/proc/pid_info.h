@@ -26,6 +26,7 @@ enum proc_pid_file {
 	PROC_PID_SMAPS_ROLLUP,
 	PROC_PID_COREDUMP_FILTER, /* the one writable: proc_pid_set_dump_filter */
 	PROC_PID_PAGEMAP,	  /* binary, read by proc_pagemap_read */
+	PROC_PID_IO,
 	PROC_PID_NFILES
 };
 

@@ -129,9 +129,11 @@ static int try_wait(const struct wait_opts *w, struct wait_found *found)
 		if (!(w->options & WNOWAIT))
 			z->report = 0; /* a stop or continue is reported once */
 	} else if (z && !(w->options & WNOWAIT)) {
-		/* Reaping hands the child's time to us (Linux's cutime). */
+		/* Reaping hands the child's time to us (Linux's cutime), and
+		 * its I/O, its own reaped children's in it (wait_task_zombie). */
 		current()->group->children_utime += found->utime;
 		current()->group->children_stime += found->stime;
+		task_io_sum(&current()->group->exited_io, &z->exited_io);
 		list_del(&z->sibling);
 		z->state = GROUP_DEAD;
 		pidfd_group_state_locked(z); /* its pidfds stop naming it */

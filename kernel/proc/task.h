@@ -16,6 +16,7 @@
 #include "lib/list.h"
 #include "proc/itimer.h"
 #include "proc/signal.h"
+#include "proc/task_io.h"
 #include "sched/task_sched.h"
 #include "sched/wait.h"
 
@@ -86,6 +87,7 @@ struct task {
 	 * /proc/<pid>/cwd). */
 	struct files_table *files;
 	struct fs_struct *fs;
+	struct task_io io; /* own (proc/task_io.h) */
 	/* Its namespaces but mnt (proc/nsproxy.h: the rules there). */
 	struct nsproxy *nsproxy;
 	/* Referenced (CLONE_SIGHAND shares it) until task_free, so a zombie
@@ -185,6 +187,12 @@ struct task {
 	 * whole life, called at its first step; constant. */
 	void (*kthread_fn)(void);
 };
+
+/* The calling thread's I/O counters (proc/task_io.h). */
+static inline struct task_io *task_io_current(void)
+{
+	return &current()->io;
+}
 
 /* A signal for the task, or a change of its mask or of its stop state:
  * signal_work (proc/signal.h) may hold.  Setters set it after the state

@@ -2,8 +2,9 @@
  * Linux keeps them (LTP's tst_dev_bytes_written reads the first): on a
  * loop device, 1 MiB written and fsync'd counts at least 2048 sectors
  * written in one or more writes, 1 MiB read after BLKFLSBUF at least 2048
- * sectors read, nothing in flight once idle, 17 fields, and the
- * diskstats line of the device says what its stat file says. */
+ * sectors read (and the reader's /proc/self/io read_bytes as much),
+ * nothing in flight once idle, 17 fields, and the diskstats line of the
+ * device says what its stat file says. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -58,15 +59,27 @@ static int read_diskstats(unsigned long long f[NFIELDS + 1])
 	return parse(line + strlen(name), f);
 }
 
+/* /proc/self/io's read_bytes: what this process had read from disks. */
+static long long read_bytes(void)
+{
+	char text[512], *p;
+
+	if (read_text("/proc/self/io", text, sizeof text) <= 0 ||
+	    !(p = strstr(text, "read_bytes: ")))
+		return -1;
+	return strtoll(p + strlen("read_bytes: "), NULL, 10);
+}
+
 int main(void)
 {
 	static char buf[IO_SIZE];
+	long long rb;
 	unsigned long long before[NFIELDS + 1], after[NFIELDS + 1], ds[NFIELDS + 1];
 	int fd, n;
 
 	if (access("/dev/loop-control", F_OK) || geteuid())
 		skip_all("no /dev/loop-control, or not root");
-	plan(9);
+	plan(10);
 	snprintf(img, sizeof img, "/tmp/blk_stat.%d", (int)getpid());
 	fd = open(img, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	require(fd >= 0 && ftruncate(fd, FILE_SIZE) == 0, "the image");
@@ -85,13 +98,16 @@ int main(void)
 
 	memcpy(before, after, sizeof before);
 	require(ioctl(fd, BLKFLSBUF, 0) == 0, "BLKFLSBUF");
+	rb = read_bytes();
 	require(pread(fd, buf, IO_SIZE, 0) == IO_SIZE && buf[IO_SIZE - 1] == 'w', "read back");
+	rb = read_bytes() - rb;
 	read_stat(after);
 	ok(after[RD_SECTORS] - before[RD_SECTORS] >= IO_SIZE / 512,
 	   "1 MiB read past the dropped cache: %llu sectors read",
 	   after[RD_SECTORS] - before[RD_SECTORS]);
 	ok(after[RD_IOS] > before[RD_IOS], "in %llu reads", after[RD_IOS] - before[RD_IOS]);
 	ok(after[WR_SECTORS] == before[WR_SECTORS], "and no more written");
+	ok(rb >= IO_SIZE, "the reader's /proc/self/io read_bytes grew by %lld", rb);
 
 	n = read_diskstats(ds);
 	is_int(n, NFIELDS, "its /proc/diskstats line has the %d fields", NFIELDS);

@@ -52,6 +52,7 @@ static const char *const entry_names[PID_ENTRIES] = {
     [PROC_PID_SMAPS_ROLLUP] = "smaps_rollup",
     [PROC_PID_COREDUMP_FILTER] = "coredump_filter",
     [PROC_PID_PAGEMAP] = "pagemap",
+    [PROC_PID_IO] = "io",
     [PID_EXE] = "exe",
     [PID_CWD] = "cwd",
     [PID_ROOT] = "root",
@@ -168,6 +169,7 @@ int proc_pid_open(struct file *f)
 	case PROC_PID_PAGEMAP:
 		return proc_pid_check(f->inode, true);
 	case PROC_FDINFO_MINOR:
+	case PROC_PID_IO:
 		return proc_pid_check(f->inode, false);
 	}
 	return 0;
@@ -268,7 +270,8 @@ int proc_text_file(int pid, int tid, int which, struct inode **out)
 	/* Linux's: the owner only for what gives away more than the rest */
 	uint32_t perm =
 	    which == PROC_PID_COREDUMP_FILTER ? 0644
-	    : which == PROC_PID_PAGEMAP || which == PROC_PID_ENVIRON || which == PROC_PID_SYSCALL
+	    : which == PROC_PID_PAGEMAP || which == PROC_PID_ENVIRON || which == PROC_PID_SYSCALL ||
+		      which == PROC_PID_IO
 		? 0400
 		: 0444;
 	struct inode *ip = proc_inode_alloc(S_IFCHR | perm, MKDEV(PROC_PID_MAJOR, which));

@@ -22,6 +22,7 @@ static const char *const tid_names[PROC_PID_NFILES] = {
     [PROC_PID_STATUS] = "status",
     [PROC_PID_COMM] = "comm",
     [PROC_PID_SYSCALL] = "syscall",
+    [PROC_PID_IO] = "io",
 };
 
 static int tid_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **out)
