@@ -78,6 +78,22 @@ static void child_peeks(void)
 	_exit(fd < 0 && errno == EACCES ? 0 : 1);
 }
 
+/* N bytes read from /dev/zero or written to /dev/null: b, read after,
+ * shows them on top of a. */
+static void check_transfer(bool write_, const unsigned long long a[NKEYS],
+			   unsigned long long b[NKEYS])
+{
+	int fd = open(write_ ? "/dev/null" : "/dev/zero", write_ ? O_WRONLY : O_RDONLY);
+	int bytes = write_ ? WCHAR : RCHAR, calls = write_ ? SYSCW : SYSCR;
+
+	require(fd >= 0 && (write_ ? write(fd, buf, N) : read(fd, buf, N)) == N, "the transfer");
+	close(fd);
+	io_read("/proc/self/io", b);
+	ok(b[bytes] - a[bytes] >= N && b[calls] > a[calls], "a %s of %d bytes: %s +%llu, %s +%llu",
+	   write_ ? "write" : "read", N, keys[bytes], b[bytes] - a[bytes], keys[calls],
+	   b[calls] - a[calls]);
+}
+
 int main(void)
 {
 	unsigned long long a[NKEYS], b[NKEYS], t[NKEYS] = {0};
@@ -85,28 +101,14 @@ int main(void)
 	pthread_t th;
 	siginfo_t si;
 	pid_t pid;
-	int fd;
 
 	plan(11);
 	is_int(io_read("/proc/self/io", a), NKEYS, "/proc/self/io: Linux's seven lines in order");
 	ok(stat("/proc/self/io", &st) == 0 && (st.st_mode & 0777) == 0400, "mode 0400");
 
-	fd = open("/dev/zero", O_RDONLY);
-	require(fd >= 0 && read(fd, buf, N) == N, "read /dev/zero");
-	close(fd);
-	io_read("/proc/self/io", b);
-	ok(b[RCHAR] - a[RCHAR] >= N && b[SYSCR] > a[SYSCR],
-	   "a read of %d bytes: rchar +%llu, syscr +%llu", N, b[RCHAR] - a[RCHAR],
-	   b[SYSCR] - a[SYSCR]);
-
+	check_transfer(false, a, b);
 	memcpy(a, b, sizeof a);
-	fd = open("/dev/null", O_WRONLY);
-	require(fd >= 0 && write(fd, buf, N) == N, "write /dev/null");
-	close(fd);
-	io_read("/proc/self/io", b);
-	ok(b[WCHAR] - a[WCHAR] >= N && b[SYSCW] > a[SYSCW],
-	   "a write of %d bytes: wchar +%llu, syscw +%llu", N, b[WCHAR] - a[WCHAR],
-	   b[SYSCW] - a[SYSCW]);
+	check_transfer(true, a, b);
 
 	memcpy(a, b, sizeof a);
 	require(pthread_create(&th, NULL, thread_reads, t) == 0, "pthread_create");
