@@ -76,7 +76,7 @@ def overlap(b):
 
 def show(what, argv, env=None):
     try:
-        r = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
+        r = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
     except OSError as e:
         print("%s: execve: %s" % (what, os.strerror(e.errno)))
         return

@@ -24,7 +24,7 @@ def job():
     """The job: READY, then, once GO exists, whether it has the terminal
     (fg makes the job the foreground group: the file may come first)."""
     print("READY", flush=True)
-    end = time.monotonic() + 120
+    end = time.monotonic() + 600
     while not os.path.exists(GO) and time.monotonic() < end:
         time.sleep(0.02)
     while os.tcgetpgrp(0) != os.getpgrp() and time.monotonic() < end:
@@ -44,8 +44,9 @@ if pid == 0:
 buf = ""
 
 
-def read_until(text, limit=120):
-    """What the terminal shows up to and including text."""
+def read_until(text, limit=600):
+    """What the terminal shows up to and including text (the limit only
+    turns a hang into an error)."""
     global buf
     end = time.monotonic() + limit
     while text not in buf:

@@ -40,15 +40,17 @@ def sems():
     return {n for n in os.listdir("/dev/shm") if n.startswith("sem.mp-")}
 
 
+# The waits' limits (600 s) only turn a hang into an error; the guest's
+# whole run has 900 s.
 def work(ctx):
     with ctx.Pool(4) as pool:
         print("pool map", sum(pool.map(square, range(1000))), pool.map(square, range(8)))
         print("imap_unordered", sorted(pool.imap_unordered(square, range(10), chunksize=3)))
-        print("a worker is another process", pool.apply_async(os.getpid).get(60) != os.getpid())
+        print("a worker is another process", pool.apply_async(os.getpid).get(600) != os.getpid())
     q = ctx.Queue()
     p = ctx.Process(target=produce, args=(q, 3000))
     p.start()
-    got = list(iter(lambda: q.get(timeout=60), None))
+    got = list(iter(lambda: q.get(timeout=600), None))
     p.join()
     print("queue", len(got), got == list(range(3000)), "exit", p.exitcode)
     total, lock = ctx.Value("i", 0), ctx.Lock()
