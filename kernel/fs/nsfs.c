@@ -74,12 +74,13 @@ static int initial_install(struct ns_common *ns)
 	{                                                                                          \
 		.kind = k, .get = initial_ref, .put = initial_ref, .install = initial_install      \
 	}
-static const struct ns_ops initial_ops[] = {INITIAL_OPS(NS_IPC), INITIAL_OPS(NS_USER),
-					    INITIAL_OPS(NS_PID), INITIAL_OPS(NS_NET),
-					    INITIAL_OPS(NS_TIME)};
+static const struct ns_ops initial_ops[] = {INITIAL_OPS(NS_USER), INITIAL_OPS(NS_PID),
+					    INITIAL_OPS(NS_NET), INITIAL_OPS(NS_TIME)};
 static struct ns_common initial[] = {
-    {NS_IPC_INUM, &initial_ops[0]}, {NS_USER_INUM, &initial_ops[1]}, {NS_PID_INUM, &initial_ops[2]},
-    {NS_NET_INUM, &initial_ops[3]}, {NS_TIME_INUM, &initial_ops[4]},
+    {NS_USER_INUM, &initial_ops[0]},
+    {NS_PID_INUM, &initial_ops[1]},
+    {NS_NET_INUM, &initial_ops[2]},
+    {NS_TIME_INUM, &initial_ops[3]},
 };
 
 struct ns_common *nsfs_initial(enum ns_kind kind)

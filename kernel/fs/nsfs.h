@@ -1,7 +1,8 @@
 /*
  * nsfs: the files /proc/<pid>/ns/<kind> lead to (Linux's nsfs), one kind
- * per namespace type.  Mount and uts namespaces are real (each process
- * is in one of each, clone and unshare make new ones, setns enters one);
+ * per namespace type.  Mount, uts and ipc namespaces are real (each
+ * process is in one of each, clone and unshare make new ones, setns
+ * enters one);
  * of the other kinds fdkernel has only the initial namespace, which the
  * files name with the numbers Linux gives its initial namespaces.  Their
  * ioctls (NS_GET_USERNS, NS_GET_PARENT, NS_GET_NSTYPE, NS_GET_OWNER_UID)
@@ -55,7 +56,7 @@ const char *nsfs_kind_name(enum ns_kind kind);
 /* The kind's CLONE_NEW* flag. */
 unsigned long nsfs_clone_flag(enum ns_kind kind);
 /* The one namespace of a kind fdkernel has only the initial one of
- * (ipc, user, pid, net, time): never freed, references not counted. */
+ * (user, pid, net, time): never freed, references not counted. */
 struct ns_common *nsfs_initial(enum ns_kind kind);
 /* A number for a new namespace (never reused: 64 bits do not run out). */
 uint64_t nsfs_alloc_inum(void);

@@ -23,15 +23,10 @@
 #include "sched/sched.h"
 #include <uapi/errno.h>
 
-void ipc_init(void)
+void ipc_ids_init(struct ipc_ids *ids, const char *name, const char *get_name, int mni,
+		  unsigned long *total)
 {
-	shm_init();
-	sem_init();
-	msg_init();
-}
-
-void ipc_ids_init(struct ipc_ids *ids, const char *name, const char *get_name, int mni)
-{
+	ids->total = total;
 	spin_init(&ids->lock, name);
 	mutex_init(&ids->get_lock, get_name);
 	ids->max_idx = ids->last_idx = ids->next_id = -1;
@@ -126,6 +121,7 @@ int ipc_addid(struct ipc_ids *ids, struct kern_ipc_perm *obj)
 	if (obj->key != IPC_PRIVATE)
 		list_add_tail(&obj->key_link, key_bucket(ids, obj->key));
 	ids->in_use++;
+	__atomic_add_fetch(ids->total, 1, __ATOMIC_RELAXED);
 	if (idx > ids->max_idx)
 		ids->max_idx = idx;
 	return obj->id;
@@ -143,6 +139,7 @@ void ipc_rmid(struct ipc_ids *ids, struct kern_ipc_perm *obj)
 	}
 	list_del(&obj->key_link);
 	ids->in_use--;
+	__atomic_sub_fetch(ids->total, 1, __ATOMIC_RELAXED);
 	while (ids->max_idx >= 0 && !index_used(ids, ids->max_idx))
 		ids->max_idx--;
 }

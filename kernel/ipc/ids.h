@@ -21,9 +21,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "fs/nsfs.h"
 #include "lib/list.h"
 #include "lib/spinlock.h"
 #include "sched/mutex.h"
+#include "proc/nsproxy.h"
+#include "sched/grace.h"
 #include <uapi/ipc.h>
 
 struct task;
@@ -51,17 +54,6 @@ struct kern_ipc_perm {
 	struct list_head key_link; /* in the registry's key hash unless key is IPC_PRIVATE */
 };
 
-/*
- * The kinds' registries and tunables, written by /proc/sys/kernel
- * (ipc_sysctl.c) with atomic stores and read atomically or under the
- * registry's lock: shmmax, shmall (pages); semmsl, semmns, semopm and
- * semmni (sem_ctl[3] is unused: semmni is sem_ids.mni); msgmax, msgmnb.
- */
-struct ipc_ids;
-extern struct ipc_ids shm_ids, sem_ids, msg_ids;
-extern uint64_t shm_ctlmax, shm_ctlall;
-extern int sem_ctl[4], msg_ctlmax, msg_ctlmnb;
-
 struct ipc_ids {
 	/* The registry and every field of its kind's objects. */
 	struct spinlock lock;
@@ -77,13 +69,50 @@ struct ipc_ids {
 	/* IPC_CHUNK slots each, allocated when first used, freed when empty */
 	struct kern_ipc_perm **chunk[IPCMNI / IPC_CHUNK];
 	struct list_head keys[IPC_KEY_BUCKETS];
+	unsigned long *total; /* atomic: the kind's objects in all namespaces */
 };
 
-void ipc_ids_init(struct ipc_ids *ids, const char *name, const char *get_name, int mni);
-/* Each kind's start-up, from ipc_init. */
-void shm_init(void);
-void sem_init(void);
-void msg_init(void);
+/*
+ * An ipc namespace (Linux's CLONE_NEWIPC): the three registries, their
+ * totals and the tunables /proc/sys/kernel shows (ipc_sysctl.c), written
+ * with atomic stores and read atomically or under the registry's lock:
+ * shmmax, shmall (pages); semmsl, semmns, semopm and semmni (sem_ctl[3]
+ * is unused: semmni is sem_ids.mni); msgmax, msgmnb.  The caller's is
+ * current_ipc() (proc/nsproxy.h); a system call uses it throughout, kept
+ * by the caller's nsproxy.
+ *
+ * Lifetime: refs counts the nsproxies and nsfs inodes holding it, and
+ * the vmas attaching its segments (so a process that left it keeps its
+ * attaches working); the last put removes every object left in it, as
+ * Linux's free_ipc_ns, and frees it.  The initial one is never freed.
+ */
+struct ipc_namespace {
+	struct ns_common ns;
+	int refs;
+	struct ipc_ids shm_ids, sem_ids, msg_ids;
+	uint64_t shm_tot;	      /* shm_ids.lock: pages of all segments, against shmall */
+	int used_sems;		      /* sem_ids.lock: semaphores in all sets, against semmns */
+	uint64_t msg_bytes, msg_hdrs; /* msg_ids.lock: queued in all queues (MSG_INFO) */
+	uint64_t shm_ctlmax, shm_ctlall;
+	int sem_ctl[4], msg_ctlmax, msg_ctlmnb;
+	struct grace_head grace; /* its end, once unused (namespace.c) */
+};
+
+extern struct ipc_namespace init_ipc_ns;
+/* Each kind's share of a namespace: its start (registry and tunables),
+ * and its end once the namespace is unused (every object removed; no
+ * waiter, attach or undo list can be left). */
+void shm_init_ns(struct ipc_namespace *ns);
+void sem_init_ns(struct ipc_namespace *ns);
+void msg_init_ns(struct ipc_namespace *ns);
+void shm_exit_ns(struct ipc_namespace *ns);
+void sem_exit_ns(struct ipc_namespace *ns);
+void msg_exit_ns(struct ipc_namespace *ns);
+
+/* A registry of at most mni objects; total counts the kind's objects in
+ * every namespace (the leak check's figure). */
+void ipc_ids_init(struct ipc_ids *ids, const char *name, const char *get_name, int mni,
+		  unsigned long *total);
 
 /* What a get asks for.  size: shmget's; nsems: semget's. */
 struct ipc_params {
@@ -202,7 +231,7 @@ char *ipc_proc_text(struct ipc_ids *ids, const char *header, size_t line_max, ip
 #define IPC_PROC_OPS(name, ids, header, line_max, show)                                            \
 	static char *name##_text(void)                                                             \
 	{                                                                                          \
-		return ipc_proc_text(&(ids), header, line_max, show);                              \
+		return ipc_proc_text(&current_ipc()->ids, header, line_max, show);                 \
 	}                                                                                          \
 	static long name##_read(struct file *f, struct iov_iter *to, uint64_t *pos)                \
 	{                                                                                          \

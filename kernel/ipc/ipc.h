@@ -1,19 +1,21 @@
 /*
  * System V IPC (kernel/ipc/, docs/ipc.md): what the rest of the kernel
  * sees of it.  Segments, semaphore sets and message queues live in a
- * registry per kind (ipc/ids.h) until removed; an attach is a mapping
- * (mm/vma.h's vma_ops), undo lists belong to processes.
+ * registry per kind of their ipc namespace (ipc/ids.h) until removed;
+ * an attach is a mapping (mm/vma.h's vma_ops), undo lists belong to
+ * processes.
  */
 #ifndef IPC_IPC_H
 #define IPC_IPC_H
 
 #include <stdbool.h>
 
-/* The registries (kmain, before any process). */
+/* The initial namespace's registries (kmain, before any process). */
 void ipc_init(void);
 
-/* Live objects, for the leak check: segments, semaphore sets, undo
- * structures, message queues, bytes of queued messages. */
+/* Live objects of every namespace, for the leak check: segments,
+ * semaphore sets, undo structures, message queues, bytes of queued
+ * messages. */
 unsigned long shm_segment_count(void);
 unsigned long sem_set_count(void);
 unsigned long sem_undo_count(void);

@@ -4,7 +4,7 @@
  * waiting receiver that wants it (pipelined send), and a waiter is told
  * its result by whoever ends its wait: the message, EIDRM at removal,
  * E2BIG when the message it was given is too long, or a retry.  A
- * message is copied in before msg_ids.lock is taken and out after it is
+ * message is copied in before ns->msg_ids.lock is taken and out after it is
  * dropped; a dequeued message is the receiver's alone.
  */
 #include "arch/x86_64/uaccess.h"
@@ -61,20 +61,18 @@ struct msg_sender {
 	int status; /* IPC_WAITING; 0: look again; -EIDRM */
 };
 
-/* msg_ids.lock: the registry, every queue, its messages and waiters, and
- * the totals below. */
-struct ipc_ids msg_ids;
-static uint64_t msg_bytes, msg_hdrs; /* queued in all queues (MSG_INFO, the leak check) */
-int msg_ctlmax = MSGMAX, msg_ctlmnb = MSGMNB;
+/* A namespace's msg_ids.lock: its registry, every queue, its messages
+ * and waiters, and its totals (msg_bytes, msg_hdrs). */
+static unsigned long all_queues, all_bytes; /* atomic: of every namespace (the leak check) */
 
 static struct msg_queue *queue_of(struct kern_ipc_perm *p)
 {
 	return container_of(p, struct msg_queue, perm);
 }
 
-static struct msg_queue *queue_find(int msqid)
+static struct msg_queue *queue_find(struct ipc_namespace *ns, int msqid)
 {
-	struct kern_ipc_perm *p = ipc_find(&msg_ids, msqid);
+	struct kern_ipc_perm *p = ipc_find(&ns->msg_ids, msqid);
 
 	return p ? queue_of(p) : NULL;
 }
@@ -95,7 +93,7 @@ static struct msg_msg *msg_alloc(uint64_t size)
 	return m;
 }
 
-/* Frees m: never under msg_ids.lock (a large one's free may shoot TLBs down). */
+/* Frees m: never under ns->msg_ids.lock (a large one's free may shoot TLBs down). */
 static void msg_free(struct msg_msg *m)
 {
 	if (!m)
@@ -108,6 +106,7 @@ static void msg_free(struct msg_msg *m)
 
 static int newque(struct ipc_ids *ids, const struct ipc_params *p)
 {
+	struct ipc_namespace *ns = container_of(ids, struct ipc_namespace, msg_ids);
 	struct msg_queue *q = kzalloc(sizeof(*q));
 	int id;
 
@@ -115,7 +114,7 @@ static int newque(struct ipc_ids *ids, const struct ipc_params *p)
 		return -ENOMEM;
 	q->perm.key = p->key;
 	q->perm.mode = p->flg & S_IRWXUGO;
-	q->qbytes = (uint64_t)__atomic_load_n(&msg_ctlmnb, __ATOMIC_RELAXED);
+	q->qbytes = (uint64_t)__atomic_load_n(&ns->msg_ctlmnb, __ATOMIC_RELAXED);
 	q->ctime = ipc_now();
 	list_init(&q->messages);
 	list_init(&q->receivers);
@@ -130,13 +129,14 @@ static int newque(struct ipc_ids *ids, const struct ipc_params *p)
 
 SYSCALL_DEFINE2(msgget, int32_t, key, int, msgflg)
 {
+	struct ipc_namespace *ns = current_ipc();
 	static const struct ipc_get_ops ops = {.getnew = newque};
 	struct ipc_params p = {.key = key, .flg = msgflg};
 
-	return ipcget(&msg_ids, &ops, &p);
+	return ipcget(&ns->msg_ids, &ops, &p);
 }
 
-/* ---- the queue (msg_ids.lock held) ---- */
+/* ---- the queue (ns->msg_ids.lock held) ---- */
 
 static bool fits(struct msg_queue *q, uint64_t size)
 {
@@ -178,22 +178,24 @@ static struct msg_msg *find_msg(struct msg_queue *q, int64_t type, int mode)
 	return found;
 }
 
-static void enqueue(struct msg_queue *q, struct msg_msg *m)
+static void enqueue(struct ipc_namespace *ns, struct msg_queue *q, struct msg_msg *m)
 {
+	__atomic_add_fetch(&all_bytes, m->size, __ATOMIC_RELAXED);
 	list_add_tail(&m->link, &q->messages);
 	q->cbytes += m->size;
 	q->qnum++;
-	msg_bytes += m->size;
-	msg_hdrs++;
+	ns->msg_bytes += m->size;
+	ns->msg_hdrs++;
 }
 
-static void dequeue(struct msg_queue *q, struct msg_msg *m)
+static void dequeue(struct ipc_namespace *ns, struct msg_queue *q, struct msg_msg *m)
 {
+	__atomic_sub_fetch(&all_bytes, m->size, __ATOMIC_RELAXED);
 	list_del(&m->link);
 	q->cbytes -= m->size;
 	q->qnum--;
-	msg_bytes -= m->size;
-	msg_hdrs--;
+	ns->msg_bytes -= m->size;
+	ns->msg_hdrs--;
 }
 
 /* Wakes the senders whose message fits now (or, with status -EIDRM, all). */
@@ -257,12 +259,13 @@ static bool pipelined_send(struct msg_queue *q, struct msg_msg *m)
  */
 static long do_msgsnd(int msqid, struct msg_msg *m, int msgflg)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct msg_sender s = {.task = current(), .size = m->size};
 	struct msg_queue *q;
 	long err;
 
-	spin_lock(&msg_ids.lock);
-	err = (q = queue_find(msqid)) ? 0 : -EINVAL;
+	spin_lock(&ns->msg_ids.lock);
+	err = (q = queue_find(ns, msqid)) ? 0 : -EINVAL;
 	while (!err) {
 		if (!ipc_permitted(&q->perm, S_IWUGO)) {
 			err = -EACCES;
@@ -271,11 +274,12 @@ static long do_msgsnd(int msqid, struct msg_msg *m, int msgflg)
 		} else if (msgflg & IPC_NOWAIT) {
 			err = -EAGAIN;
 		} else {
-			err = ipc_wait(&msg_ids.lock, &s.link, &q->senders, &s.status, false, 0);
+			err =
+			    ipc_wait(&ns->msg_ids.lock, &s.link, &q->senders, &s.status, false, 0);
 			if (err == IPC_WAITING) {
 				err = -ERESTARTNOHAND; /* a signal */
 			} else if (!err) { /* room may have freed: q was alive then, look again */
-				err = (q = queue_find(msqid)) ? 0 : -EIDRM;
+				err = (q = queue_find(ns, msqid)) ? 0 : -EIDRM;
 			}
 		}
 	}
@@ -283,9 +287,9 @@ static long do_msgsnd(int msqid, struct msg_msg *m, int msgflg)
 		q->lspid = ipc_tgid();
 		q->stime = ipc_now();
 		if (!pipelined_send(q, m))
-			enqueue(q, m);
+			enqueue(ns, q, m);
 	}
-	spin_unlock(&msg_ids.lock);
+	spin_unlock(&ns->msg_ids.lock);
 	return err;
 }
 
@@ -293,13 +297,14 @@ static long do_msgsnd(int msqid, struct msg_msg *m, int msgflg)
  * the text's copy; then the queue's. */
 SYSCALL_DEFINE4(msgsnd, int, msqid, uint64_t, msgp, uint64_t, msgsz, int, msgflg)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct msg_msg *m;
 	int64_t mtype;
 	long err;
 
 	if (copy_from_user(&mtype, (void *)msgp, sizeof(mtype)))
 		return -EFAULT;
-	if (msgsz > (uint64_t)__atomic_load_n(&msg_ctlmax, __ATOMIC_RELAXED) || msqid < 0)
+	if (msgsz > (uint64_t)__atomic_load_n(&ns->msg_ctlmax, __ATOMIC_RELAXED) || msqid < 0)
 		return -EINVAL;
 	if (mtype < 1)
 		return -EINVAL;
@@ -332,7 +337,7 @@ static int search_mode(int64_t *type, int flg)
 }
 
 /*
- * A message for r from q (msg_ids.lock held) in *out: dequeued, or with
+ * A message for r from q (ns->msg_ids.lock held) in *out: dequeued, or with
  * MSG_COPY copied into copy and left queued.  0; 1 if there is none;
  * -E2BIG if it is longer than bufsz without MSG_NOERROR; -EINVAL if it is
  * longer than the copy (Linux's copy_msg).
@@ -340,6 +345,7 @@ static int search_mode(int64_t *type, int flg)
 static int take(struct msg_queue *q, struct msg_receiver *r, int flg, uint64_t bufsz,
 		struct msg_msg *copy, struct msg_msg **out)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct msg_msg *m = find_msg(q, r->type, r->mode);
 
 	if (!m)
@@ -355,7 +361,7 @@ static int take(struct msg_queue *q, struct msg_receiver *r, int flg, uint64_t b
 		*out = copy;
 		return 0;
 	}
-	dequeue(q, m);
+	dequeue(ns, q, m);
 	q->rtime = ipc_now();
 	q->lrpid = r->tgid;
 	wake_senders(q, 0);
@@ -368,6 +374,7 @@ static int take(struct msg_queue *q, struct msg_receiver *r, int flg, uint64_t b
 static long do_msgrcv(int msqid, uint64_t bufsz, int64_t type, int flg, struct msg_msg *copy,
 		      struct msg_msg **out)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct msg_receiver r = {.task = current(), .tgid = ipc_tgid()};
 	struct msg_queue *q;
 	long err;
@@ -375,8 +382,8 @@ static long do_msgrcv(int msqid, uint64_t bufsz, int64_t type, int flg, struct m
 	r.mode = search_mode(&type, flg);
 	r.type = type;
 	r.maxsize = flg & MSG_NOERROR ? INT32_MAX : bufsz;
-	spin_lock(&msg_ids.lock);
-	err = (q = queue_find(msqid)) ? 0 : -EINVAL;
+	spin_lock(&ns->msg_ids.lock);
+	err = (q = queue_find(ns, msqid)) ? 0 : -EINVAL;
 	while (!err) {
 		if (!ipc_permitted(&q->perm, S_IRUGO)) {
 			err = -EACCES;
@@ -385,18 +392,19 @@ static long do_msgrcv(int msqid, uint64_t bufsz, int64_t type, int flg, struct m
 		} else if (flg & IPC_NOWAIT) {
 			err = -ENOMSG;
 		} else {
-			err = ipc_wait(&msg_ids.lock, &r.link, &q->receivers, &r.status, false, 0);
+			err = ipc_wait(&ns->msg_ids.lock, &r.link, &q->receivers, &r.status, false,
+				       0);
 			if (err == IPC_WAITING) {
 				err = -ERESTARTNOHAND; /* a signal */
 			} else if (!err) {
 				*out = r.msg; /* handed over by a sender */
 				break;
 			} else if (err == -EAGAIN) { /* IPC_SET: look again */
-				err = (q = queue_find(msqid)) ? 0 : -EIDRM;
+				err = (q = queue_find(ns, msqid)) ? 0 : -EIDRM;
 			}
 		}
 	}
-	spin_unlock(&msg_ids.lock);
+	spin_unlock(&ns->msg_ids.lock);
 	return err;
 }
 
@@ -414,8 +422,9 @@ static long msg_fill(uint64_t msgp, const struct msg_msg *m, uint64_t bufsz)
 
 SYSCALL_DEFINE5(msgrcv, int, msqid, uint64_t, msgp, uint64_t, msgsz, int64_t, msgtyp, int, msgflg)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct msg_msg *copy = NULL, *m = NULL;
-	uint64_t max = (uint64_t)__atomic_load_n(&msg_ctlmax, __ATOMIC_RELAXED);
+	uint64_t max = (uint64_t)__atomic_load_n(&ns->msg_ctlmax, __ATOMIC_RELAXED);
 	long ret;
 
 	if (msqid < 0 || (int64_t)msgsz < 0)
@@ -436,22 +445,24 @@ SYSCALL_DEFINE5(msgrcv, int, msqid, uint64_t, msgp, uint64_t, msgsz, int64_t, ms
 
 /* ---- msgctl ---- */
 
-/* MSG_INFO: what is in use instead of the pool figures (msg_ids.lock held). */
+/* MSG_INFO: what is in use instead of the pool figures (ns->msg_ids.lock held). */
 static void msg_in_use(void *p)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct msginfo *info = p;
 
-	info->msgpool = msg_ids.in_use;
-	info->msgmap = msg_hdrs > INT32_MAX ? INT32_MAX : (int32_t)msg_hdrs;
-	info->msgtql = msg_bytes > INT32_MAX ? INT32_MAX : (int32_t)msg_bytes;
+	info->msgpool = ns->msg_ids.in_use;
+	info->msgmap = ns->msg_hdrs > INT32_MAX ? INT32_MAX : (int32_t)ns->msg_hdrs;
+	info->msgtql = ns->msg_bytes > INT32_MAX ? INT32_MAX : (int32_t)ns->msg_bytes;
 }
 
 static long msg_info(int cmd, uint64_t buf)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct msginfo info = {
-	    .msgmax = __atomic_load_n(&msg_ctlmax, __ATOMIC_RELAXED),
-	    .msgmnb = __atomic_load_n(&msg_ctlmnb, __ATOMIC_RELAXED),
-	    .msgmni = __atomic_load_n(&msg_ids.mni, __ATOMIC_RELAXED),
+	    .msgmax = __atomic_load_n(&ns->msg_ctlmax, __ATOMIC_RELAXED),
+	    .msgmnb = __atomic_load_n(&ns->msg_ctlmnb, __ATOMIC_RELAXED),
+	    .msgmni = __atomic_load_n(&ns->msg_ids.mni, __ATOMIC_RELAXED),
 	    .msgssz = MSGSSZ,
 	    .msgseg = MSGSEG,
 	    .msgmap = MSGMAP,
@@ -459,7 +470,8 @@ static long msg_info(int cmd, uint64_t buf)
 	    .msgtql = MSGTQL,
 	};
 
-	return ipc_info(&msg_ids, cmd == MSG_INFO ? msg_in_use : NULL, &info, sizeof(info), buf);
+	return ipc_info(&ns->msg_ids, cmd == MSG_INFO ? msg_in_use : NULL, &info, sizeof(info),
+			buf);
 }
 
 static void msg_fill_ds(struct kern_ipc_perm *p, void *out)
@@ -478,13 +490,14 @@ static void msg_fill_ds(struct kern_ipc_perm *p, void *out)
 	ds->msg_lrpid = q->lrpid;
 }
 
-/* IPC_SET (msg_ids.lock held): a larger msg_qbytes than msgmnb needs
+/* IPC_SET (ns->msg_ids.lock held): a larger msg_qbytes than msgmnb needs
  * CAP_SYS_RESOURCE (root has it); waiters look again. */
 static long msg_set(struct msg_queue *q, const struct msqid64_ds *ds)
 {
+	struct ipc_namespace *ns = current_ipc();
 	long err;
 
-	if (ds->msg_qbytes > (uint64_t)__atomic_load_n(&msg_ctlmnb, __ATOMIC_RELAXED) &&
+	if (ds->msg_qbytes > (uint64_t)__atomic_load_n(&ns->msg_ctlmnb, __ATOMIC_RELAXED) &&
 	    !ipc_privileged())
 		return -EPERM;
 	if ((err = ipc_update_perm(&ds->msg_perm, &q->perm)))
@@ -496,9 +509,9 @@ static long msg_set(struct msg_queue *q, const struct msqid64_ds *ds)
 	return 0;
 }
 
-/* IPC_RMID (msg_ids.lock held): every waiter fails with EIDRM; the
+/* IPC_RMID (ns->msg_ids.lock held): every waiter fails with EIDRM; the
  * messages go onto *dead, freed by the caller unlocked with the queue. */
-static void freeque(struct msg_queue *q, struct list_head *dead)
+static void freeque(struct ipc_namespace *ns, struct msg_queue *q, struct list_head *dead)
 {
 	struct msg_msg *m, *n;
 
@@ -506,29 +519,30 @@ static void freeque(struct msg_queue *q, struct list_head *dead)
 	wake_senders(q, -EIDRM);
 	list_for_each_entry_safe(m, n, &q->messages, link)
 	{
-		dequeue(q, m);
+		dequeue(ns, q, m);
 		list_add_tail(&m->link, dead);
 	}
-	ipc_rmid(&msg_ids, &q->perm);
+	ipc_rmid(&ns->msg_ids, &q->perm);
 }
 
 static long msg_down(int msqid, int cmd, const struct msqid64_ds *ds)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct list_head dead = LIST_HEAD_INIT(dead);
 	struct msg_queue *q, *dead_q = NULL;
 	struct msg_msg *m, *n;
 	long ret;
 
-	spin_lock(&msg_ids.lock);
-	q = queue_find(msqid);
+	spin_lock(&ns->msg_ids.lock);
+	q = queue_find(ns, msqid);
 	ret = !q ? -EINVAL : !ipc_may_change(&q->perm) ? -EPERM : 0;
 	if (!ret && cmd == IPC_SET)
 		ret = msg_set(q, ds);
 	if (!ret && cmd == IPC_RMID) {
-		freeque(q, &dead);
+		freeque(ns, q, &dead);
 		dead_q = q;
 	}
-	spin_unlock(&msg_ids.lock);
+	spin_unlock(&ns->msg_ids.lock);
 	list_for_each_entry_safe(m, n, &dead, link) msg_free(m);
 	kfree(dead_q);
 	return ret;
@@ -536,6 +550,7 @@ static long msg_down(int msqid, int cmd, const struct msqid64_ds *ds)
 
 SYSCALL_DEFINE3(msgctl, int, msqid, int, cmd, uint64_t, buf)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct msqid64_ds ds = {0};
 
 	if (msqid < 0 || cmd < 0)
@@ -545,12 +560,14 @@ SYSCALL_DEFINE3(msgctl, int, msqid, int, cmd, uint64_t, buf)
 	case MSG_INFO:
 		return msg_info(cmd, buf);
 	case IPC_STAT:
-		return ipc_stat(&msg_ids, msqid, IPC_STAT_ID, msg_fill_ds, &ds, sizeof(ds), buf);
-	case MSG_STAT:
-		return ipc_stat(&msg_ids, msqid, IPC_STAT_INDEX, msg_fill_ds, &ds, sizeof(ds), buf);
-	case MSG_STAT_ANY:
-		return ipc_stat(&msg_ids, msqid, IPC_STAT_INDEX_ANY, msg_fill_ds, &ds, sizeof(ds),
+		return ipc_stat(&ns->msg_ids, msqid, IPC_STAT_ID, msg_fill_ds, &ds, sizeof(ds),
 				buf);
+	case MSG_STAT:
+		return ipc_stat(&ns->msg_ids, msqid, IPC_STAT_INDEX, msg_fill_ds, &ds, sizeof(ds),
+				buf);
+	case MSG_STAT_ANY:
+		return ipc_stat(&ns->msg_ids, msqid, IPC_STAT_INDEX_ANY, msg_fill_ds, &ds,
+				sizeof(ds), buf);
 	case IPC_SET:
 		if (copy_from_user(&ds, (void *)buf, sizeof(ds)))
 			return -EFAULT;
@@ -583,15 +600,34 @@ IPC_PROC_OPS(sysvipc_msg_ops, msg_ids, MSG_HEADER, MSG_LINE_MAX, msg_show);
 
 unsigned long msg_queue_count(void)
 {
-	return __atomic_load_n(&msg_ids.in_use, __ATOMIC_RELAXED);
+	return __atomic_load_n(&all_queues, __ATOMIC_RELAXED);
 }
 
 unsigned long msg_queued_bytes(void)
 {
-	return __atomic_load_n(&msg_bytes, __ATOMIC_RELAXED);
+	return __atomic_load_n(&all_bytes, __ATOMIC_RELAXED);
 }
 
-void msg_init(void)
+void msg_init_ns(struct ipc_namespace *ns)
 {
-	ipc_ids_init(&msg_ids, "msg_ids", "msg_get", MSGMNI);
+	ipc_ids_init(&ns->msg_ids, "msg_ids", "msg_get", MSGMNI, &all_queues);
+	ns->msg_ctlmax = MSGMAX;
+	ns->msg_ctlmnb = MSGMNB;
+}
+
+/* No process is in ns, so no waiter: every queue goes, messages and all. */
+void msg_exit_ns(struct ipc_namespace *ns)
+{
+	for (int idx = 0; idx <= ns->msg_ids.max_idx; idx++) {
+		struct list_head dead = LIST_HEAD_INIT(dead);
+		struct kern_ipc_perm *p;
+		struct msg_msg *m, *n;
+		spin_lock(&ns->msg_ids.lock);
+		if ((p = ipc_find_idx(&ns->msg_ids, idx)))
+			freeque(ns, queue_of(p), &dead);
+		spin_unlock(&ns->msg_ids.lock);
+		list_for_each_entry_safe(m, n, &dead, link) msg_free(m);
+		if (p)
+			kfree(queue_of(p));
+	}
 }

@@ -1,7 +1,8 @@
 /*
  * System V semaphore sets: semget, semctl and /proc/sysvipc/sem.  The
  * operations are semop.c's, the undo lists sem_undo.c's; sem.h has the
- * structures and the locking rule (sem_ids.lock for all of it).
+ * structures and the locking rule (the namespace's sem_ids.lock for all
+ * of it).
  */
 #include "ipc/sem.h"
 #include "arch/x86_64/uaccess.h"
@@ -9,19 +10,18 @@
 #include "fs/snapshot.h"
 #include "ipc/ipc.h"
 #include "lib/printk.h"
+#include "lib/string.h"
 #include "mm/heap.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
-/* sem_ids.lock: the registry, every set (sem.h), used_sems. */
-struct ipc_ids sem_ids;
-int sem_ctl[4] = {SEMMSL, SEMMNS, SEMOPM, SEMMNI};
-static int used_sems; /* semaphores in all sets, against semmns */
+/* ns->sem_ids.lock: the registry, every set (sem.h), ns->used_sems. */
+static unsigned long all_sets; /* atomic: sets of every namespace */
 
-struct sem_array *sem_find(int semid)
+struct sem_array *sem_find(struct ipc_namespace *ns, int semid)
 {
-	struct kern_ipc_perm *p = ipc_find(&sem_ids, semid);
+	struct kern_ipc_perm *p = ipc_find(&ns->sem_ids, semid);
 
 	return p ? container_of(p, struct sem_array, perm) : NULL;
 }
@@ -41,6 +41,7 @@ static void set_free(struct sem_array *sma)
 
 static int newary(struct ipc_ids *ids, const struct ipc_params *p)
 {
+	struct ipc_namespace *ns = container_of(ids, struct ipc_namespace, sem_ids);
 	struct sem_array *sma;
 	bool over;
 	int id;
@@ -48,8 +49,8 @@ static int newary(struct ipc_ids *ids, const struct ipc_params *p)
 	if (!p->nsems)
 		return -EINVAL;
 	spin_lock(&ids->lock);
-	over = used_sems + p->nsems > __atomic_load_n(&SEMMNS_CTL, __ATOMIC_RELAXED);
-	spin_unlock(&ids->lock); /* used_sems grows only under get_lock, which we hold */
+	over = ns->used_sems + p->nsems > __atomic_load_n(&SEMMNS_CTL(ns), __ATOMIC_RELAXED);
+	spin_unlock(&ids->lock); /* ns->used_sems grows only under get_lock, which we hold */
 	if (over)
 		return -ENOSPC;
 	if (!ipc_mem_charge(set_size(p->nsems)))
@@ -66,7 +67,7 @@ static int newary(struct ipc_ids *ids, const struct ipc_params *p)
 	list_init(&sma->undos);
 	spin_lock(&ids->lock);
 	if ((id = ipc_addid(ids, &sma->perm)) >= 0)
-		used_sems += sma->nsems;
+		ns->used_sems += sma->nsems;
 	spin_unlock(&ids->lock);
 	if (id < 0)
 		set_free(sma);
@@ -80,32 +81,35 @@ static int sem_more_checks(struct kern_ipc_perm *obj, const struct ipc_params *p
 
 SYSCALL_DEFINE3(semget, int32_t, key, int, nsems, int, semflg)
 {
+	struct ipc_namespace *ns = current_ipc();
 	static const struct ipc_get_ops ops = {.getnew = newary, .more_checks = sem_more_checks};
 	struct ipc_params p = {.key = key, .flg = semflg, .nsems = nsems};
 
-	if (nsems < 0 || nsems > __atomic_load_n(&SEMMSL_CTL, __ATOMIC_RELAXED))
+	if (nsems < 0 || nsems > __atomic_load_n(&SEMMSL_CTL(ns), __ATOMIC_RELAXED))
 		return -EINVAL;
-	return ipcget(&sem_ids, &ops, &p);
+	return ipcget(&ns->sem_ids, &ops, &p);
 }
 
 /* ---- semctl ---- */
 
-/* SEM_INFO: what is in use instead (sem_ids.lock held). */
+/* SEM_INFO: what is in use instead (ns->sem_ids.lock held). */
 static void sem_in_use(void *p)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct seminfo *info = p;
 
-	info->semusz = sem_ids.in_use;
-	info->semaem = used_sems;
+	info->semusz = ns->sem_ids.in_use;
+	info->semaem = ns->used_sems;
 }
 
 static long sem_info(int cmd, uint64_t buf)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct seminfo info = {
-	    .semmsl = __atomic_load_n(&SEMMSL_CTL, __ATOMIC_RELAXED),
-	    .semmns = __atomic_load_n(&SEMMNS_CTL, __ATOMIC_RELAXED),
-	    .semopm = __atomic_load_n(&SEMOPM_CTL, __ATOMIC_RELAXED),
-	    .semmni = __atomic_load_n(&sem_ids.mni, __ATOMIC_RELAXED),
+	    .semmsl = __atomic_load_n(&SEMMSL_CTL(ns), __ATOMIC_RELAXED),
+	    .semmns = __atomic_load_n(&SEMMNS_CTL(ns), __ATOMIC_RELAXED),
+	    .semopm = __atomic_load_n(&SEMOPM_CTL(ns), __ATOMIC_RELAXED),
+	    .semmni = __atomic_load_n(&ns->sem_ids.mni, __ATOMIC_RELAXED),
 	    .semvmx = SEMVMX,
 	    .semmnu = SEMMNU,
 	    .semmap = SEMMAP,
@@ -114,7 +118,8 @@ static long sem_info(int cmd, uint64_t buf)
 	    .semaem = SEMAEM,
 	};
 
-	return ipc_info(&sem_ids, cmd == SEM_INFO ? sem_in_use : NULL, &info, sizeof(info), buf);
+	return ipc_info(&ns->sem_ids, cmd == SEM_INFO ? sem_in_use : NULL, &info, sizeof(info),
+			buf);
 }
 
 static void sem_fill_ds(struct kern_ipc_perm *p, void *out)
@@ -129,16 +134,17 @@ static void sem_fill_ds(struct kern_ipc_perm *p, void *out)
 }
 
 /* The set semid for a command needing access (S_IRUGO or S_IWUGO): the set
- * with sem_ids.lock held, or NULL with *err set and the lock dropped. */
+ * with ns->sem_ids.lock held, or NULL with *err set and the lock dropped. */
 static struct sem_array *set_for(int semid, int access, long *err)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct sem_array *sma;
 
-	spin_lock(&sem_ids.lock);
-	sma = sem_find(semid);
+	spin_lock(&ns->sem_ids.lock);
+	sma = sem_find(ns, semid);
 	*err = !sma ? -EINVAL : !ipc_permitted(&sma->perm, access) ? -EACCES : 0;
 	if (*err) {
-		spin_unlock(&sem_ids.lock);
+		spin_unlock(&ns->sem_ids.lock);
 		return NULL;
 	}
 	return sma;
@@ -162,6 +168,7 @@ static int waiters_on(struct sem_array *sma, int semnum, bool zero)
 /* GETVAL, GETPID, GETNCNT, GETZCNT. */
 static long sem_get_one(int semid, int semnum, int cmd)
 {
+	struct ipc_namespace *ns = current_ipc();
 	long ret;
 	struct sem_array *sma = set_for(semid, S_IRUGO, &ret);
 
@@ -175,7 +182,7 @@ static long sem_get_one(int semid, int semnum, int cmd)
 		ret = sma->sems[semnum].sempid;
 	else
 		ret = waiters_on(sma, semnum, cmd == GETZCNT);
-	spin_unlock(&sem_ids.lock);
+	spin_unlock(&ns->sem_ids.lock);
 	return ret;
 }
 
@@ -183,18 +190,20 @@ static long sem_get_one(int semid, int semnum, int cmd)
  * values, allocated unlocked, in *vals.  0 or -errno. */
 static long values_buffer(int semid, int access, uint16_t **vals, int *n)
 {
+	struct ipc_namespace *ns = current_ipc();
 	long err;
 	struct sem_array *sma = set_for(semid, access, &err);
 
 	if (!sma)
 		return err;
 	*n = sma->nsems;
-	spin_unlock(&sem_ids.lock);
+	spin_unlock(&ns->sem_ids.lock);
 	return (*vals = kmalloc((size_t)*n * sizeof(**vals))) ? 0 : -ENOMEM;
 }
 
 static long sem_getall(int semid, uint64_t buf)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct sem_array *sma;
 	uint16_t *vals = NULL;
 	int n = 0;
@@ -202,11 +211,11 @@ static long sem_getall(int semid, uint64_t buf)
 
 	if (ret)
 		return ret;
-	spin_lock(&sem_ids.lock);
-	if ((sma = sem_find(semid))) /* else removed meanwhile: EIDRM, as Linux */
+	spin_lock(&ns->sem_ids.lock);
+	if ((sma = sem_find(ns, semid))) /* else removed meanwhile: EIDRM, as Linux */
 		for (int i = 0; i < n; i++)
 			vals[i] = (uint16_t)sma->sems[i].semval;
-	spin_unlock(&sem_ids.lock);
+	spin_unlock(&ns->sem_ids.lock);
 	ret = !sma							   ? -EIDRM
 	      : copy_to_user((void *)buf, vals, (size_t)n * sizeof(*vals)) ? -EFAULT
 									   : 0;
@@ -214,7 +223,7 @@ static long sem_getall(int semid, uint64_t buf)
 	return ret;
 }
 
-/* SETALL and SETVAL's common end (sem_ids.lock held): the undo values of
+/* SETALL and SETVAL's common end (ns->sem_ids.lock held): the undo values of
  * what changed are void, waiters may now go. */
 static void values_changed(struct sem_array *sma, int semnum)
 {
@@ -225,6 +234,7 @@ static void values_changed(struct sem_array *sma, int semnum)
 
 static long sem_setall(int semid, uint64_t buf)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct sem_array *sma;
 	uint16_t *vals = NULL;
 	int n = 0;
@@ -238,14 +248,14 @@ static long sem_setall(int semid, uint64_t buf)
 		if (vals[i] > SEMVMX)
 			ret = -ERANGE;
 	if (!ret) {
-		spin_lock(&sem_ids.lock);
-		if ((sma = sem_find(semid))) {
+		spin_lock(&ns->sem_ids.lock);
+		if ((sma = sem_find(ns, semid))) {
 			for (int i = 0; i < n; i++)
 				sma->sems[i] =
 				    (struct sem){.semval = vals[i], .sempid = ipc_tgid()};
 			values_changed(sma, -1);
 		}
-		spin_unlock(&sem_ids.lock);
+		spin_unlock(&ns->sem_ids.lock);
 		ret = sma ? 0 : -EIDRM;
 	}
 	kfree(vals);
@@ -254,13 +264,14 @@ static long sem_setall(int semid, uint64_t buf)
 
 static long sem_setval(int semid, int semnum, int val)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct sem_array *sma;
 	long ret;
 
 	if (val < 0 || val > SEMVMX)
 		return -ERANGE;
-	spin_lock(&sem_ids.lock);
-	sma = sem_find(semid);
+	spin_lock(&ns->sem_ids.lock);
+	sma = sem_find(ns, semid);
 	ret = !sma				    ? -EINVAL
 	      : semnum < 0 || semnum >= sma->nsems  ? -EINVAL
 	      : !ipc_permitted(&sma->perm, S_IWUGO) ? -EACCES
@@ -269,14 +280,14 @@ static long sem_setval(int semid, int semnum, int val)
 		sma->sems[semnum] = (struct sem){.semval = val, .sempid = ipc_tgid()};
 		values_changed(sma, semnum);
 	}
-	spin_unlock(&sem_ids.lock);
+	spin_unlock(&ns->sem_ids.lock);
 	return ret;
 }
 
-/* IPC_RMID (sem_ids.lock held): every waiter fails with EIDRM, every
+/* IPC_RMID (ns->sem_ids.lock held): every waiter fails with EIDRM, every
  * process's undo for the set goes (into *dead), and the id with it.  The
  * caller frees the set and *dead unlocked. */
-static void freeary(struct sem_array *sma, struct list_head *dead)
+static void freeary(struct ipc_namespace *ns, struct sem_array *sma, struct list_head *dead)
 {
 	struct sem_queue *q, *n;
 
@@ -286,27 +297,28 @@ static void freeary(struct sem_array *sma, struct list_head *dead)
 		sem_wake(q, -EIDRM);
 	}
 	sem_undo_unlink_set(sma, dead);
-	used_sems -= sma->nsems;
-	ipc_rmid(&sem_ids, &sma->perm);
+	ns->used_sems -= sma->nsems;
+	ipc_rmid(&ns->sem_ids, &sma->perm);
 }
 
 /* IPC_SET (with ds) and IPC_RMID: the owner's commands. */
 static long sem_down(int semid, int cmd, const struct semid64_ds *ds)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct sem_array *sma, *dead_set = NULL;
 	struct list_head dead = LIST_HEAD_INIT(dead);
 	long ret;
 
-	spin_lock(&sem_ids.lock);
-	sma = sem_find(semid);
+	spin_lock(&ns->sem_ids.lock);
+	sma = sem_find(ns, semid);
 	ret = !sma ? -EINVAL : !ipc_may_change(&sma->perm) ? -EPERM : 0;
 	if (!ret && cmd == IPC_SET && !(ret = ipc_update_perm(&ds->sem_perm, &sma->perm)))
 		sma->ctime = ipc_now();
 	if (!ret && cmd == IPC_RMID) {
-		freeary(sma, &dead);
+		freeary(ns, sma, &dead);
 		dead_set = sma;
 	}
-	spin_unlock(&sem_ids.lock);
+	spin_unlock(&ns->sem_ids.lock);
 	sem_undo_free_all(&dead);
 	if (dead_set)
 		set_free(dead_set);
@@ -317,6 +329,7 @@ static long sem_down(int semid, int cmd, const struct semid64_ds *ds)
  * pointer. */
 SYSCALL_DEFINE4(semctl, int, semid, int, semnum, int, cmd, uint64_t, arg)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct semid64_ds ds = {0};
 
 	if (semid < 0)
@@ -326,12 +339,14 @@ SYSCALL_DEFINE4(semctl, int, semid, int, semnum, int, cmd, uint64_t, arg)
 	case SEM_INFO:
 		return sem_info(cmd, arg);
 	case IPC_STAT:
-		return ipc_stat(&sem_ids, semid, IPC_STAT_ID, sem_fill_ds, &ds, sizeof(ds), arg);
-	case SEM_STAT:
-		return ipc_stat(&sem_ids, semid, IPC_STAT_INDEX, sem_fill_ds, &ds, sizeof(ds), arg);
-	case SEM_STAT_ANY:
-		return ipc_stat(&sem_ids, semid, IPC_STAT_INDEX_ANY, sem_fill_ds, &ds, sizeof(ds),
+		return ipc_stat(&ns->sem_ids, semid, IPC_STAT_ID, sem_fill_ds, &ds, sizeof(ds),
 				arg);
+	case SEM_STAT:
+		return ipc_stat(&ns->sem_ids, semid, IPC_STAT_INDEX, sem_fill_ds, &ds, sizeof(ds),
+				arg);
+	case SEM_STAT_ANY:
+		return ipc_stat(&ns->sem_ids, semid, IPC_STAT_INDEX_ANY, sem_fill_ds, &ds,
+				sizeof(ds), arg);
 	case GETVAL:
 	case GETPID:
 	case GETNCNT:
@@ -373,10 +388,30 @@ IPC_PROC_OPS(sysvipc_sem_ops, sem_ids, SEM_HEADER, SEM_LINE_MAX, sem_show);
 
 unsigned long sem_set_count(void)
 {
-	return __atomic_load_n(&sem_ids.in_use, __ATOMIC_RELAXED);
+	return __atomic_load_n(&all_sets, __ATOMIC_RELAXED);
 }
 
-void sem_init(void)
+void sem_init_ns(struct ipc_namespace *ns)
 {
-	ipc_ids_init(&sem_ids, "sem_ids", "sem_get", SEMMNI);
+	static const int ctl[4] = {SEMMSL, SEMMNS, SEMOPM, SEMMNI};
+
+	ipc_ids_init(&ns->sem_ids, "sem_ids", "sem_get", SEMMNI, &all_sets);
+	memcpy(ns->sem_ctl, ctl, sizeof(ctl));
+}
+
+/* No process is in ns: no waiter, and no undo list (a process leaves
+ * its undo list before its namespace): every set goes. */
+void sem_exit_ns(struct ipc_namespace *ns)
+{
+	for (int idx = 0; idx <= ns->sem_ids.max_idx; idx++) {
+		struct list_head dead = LIST_HEAD_INIT(dead);
+		struct kern_ipc_perm *p;
+		spin_lock(&ns->sem_ids.lock);
+		if ((p = ipc_find_idx(&ns->sem_ids, idx)))
+			freeary(ns, container_of(p, struct sem_array, perm), &dead);
+		spin_unlock(&ns->sem_ids.lock);
+		sem_undo_free_all(&dead);
+		if (p)
+			set_free(container_of(p, struct sem_array, perm));
+	}
 }

@@ -53,6 +53,10 @@ struct sem_undo {
 struct sem_undo_list {
 	int refs;
 	struct list_head undos;
+	/* The namespace of its sets (constant): the one of every task
+	 * sharing the list, which leaves the list before the namespace
+	 * (exit, unshare and setns of CLONE_NEWIPC), so it outlives it. */
+	struct ipc_namespace *ns;
 };
 
 /* A blocked semop, on its caller's stack while queued on a set. */
@@ -67,12 +71,12 @@ struct sem_queue {
 	int status; /* IPC_WAITING until an operation completes it or the set goes */
 };
 
-#define SEMMSL_CTL sem_ctl[0]
-#define SEMMNS_CTL sem_ctl[1]
-#define SEMOPM_CTL sem_ctl[2]
+#define SEMMSL_CTL(ns) (ns)->sem_ctl[0]
+#define SEMMNS_CTL(ns) (ns)->sem_ctl[1]
+#define SEMOPM_CTL(ns) (ns)->sem_ctl[2]
 
-/* The set with this id (sem_ids.lock held), or NULL. */
-struct sem_array *sem_find(int semid);
+/* The set with this id in ns (its sem_ids.lock held), or NULL. */
+struct sem_array *sem_find(struct ipc_namespace *ns, int semid);
 /*
  * Tries q's operations on sma, all or none (sem_ids.lock held): 0 done,
  * 1 would block (q->blocking says where), -EAGAIN if it would block with

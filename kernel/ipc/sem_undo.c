@@ -22,6 +22,7 @@ static struct sem_undo_list *list_alloc(void)
 	if (ulp) {
 		ulp->refs = 1;
 		list_init(&ulp->undos);
+		ulp->ns = current_ipc();
 	}
 	return ulp;
 }
@@ -136,9 +137,9 @@ int sem_undo_fork(struct task *child, struct task *parent, bool share)
 }
 
 /* Adds un's adjustments back to its set (sem_ids.lock held). */
-static void apply_undo(struct sem_undo *un)
+static void apply_undo(struct ipc_namespace *ns, struct sem_undo *un)
 {
-	struct sem_array *sma = sem_find(un->semid);
+	struct sem_array *sma = sem_find(ns, un->semid);
 
 	kassert(sma); /* a linked undo's set exists: IPC_RMID unlinks them */
 	for (int i = 0; i < un->nsems; i++) {
@@ -160,13 +161,13 @@ void sem_undo_exit(struct task *t)
 	t->sysvsem = NULL;
 	if (!ulp || __atomic_sub_fetch(&ulp->refs, 1, __ATOMIC_ACQ_REL))
 		return;
-	spin_lock(&sem_ids.lock);
+	spin_lock(&ulp->ns->sem_ids.lock);
 	while (!list_empty(&ulp->undos)) {
 		un = list_first_entry(&ulp->undos, struct sem_undo, list_proc);
-		apply_undo(un);
+		apply_undo(ulp->ns, un);
 		unlink_undo(un, &dead);
 	}
-	spin_unlock(&sem_ids.lock);
+	spin_unlock(&ulp->ns->sem_ids.lock);
 	sem_undo_free_all(&dead);
 	kfree(ulp);
 }

@@ -102,14 +102,16 @@ again:
 }
 
 /*
- * Waits on sma (sem_ids.lock held) until an operation completes
+ * Waits on sma (ns->sem_ids.lock held) until an operation completes
  * q or the set goes (q's status), a signal comes (-EINTR: semop is never
  * restarted) or the deadline passes (-EAGAIN).  Returns with the lock
  * held and q dequeued.
  */
 static int wait_queued(struct sem_array *sma, struct sem_queue *q, bool timed, uint64_t deadline)
 {
-	int status = ipc_wait(&sem_ids.lock, &q->link, &sma->pending, &q->status, timed, deadline);
+	struct ipc_namespace *ns = current_ipc();
+	int status =
+	    ipc_wait(&ns->sem_ids.lock, &q->link, &sma->pending, &q->status, timed, deadline);
 
 	if (status != IPC_WAITING)
 		return status;
@@ -130,7 +132,7 @@ static void scan_ops(const struct sembuf *sops, unsigned nsops, int *max, bool *
 }
 
 /*
- * The set semid with sem_ids.lock held and, with undo, the caller's undo
+ * The set semid with ns->sem_ids.lock held and, with undo, the caller's undo
  * for it in *un: an undo made unlocked (*spare) is linked here, or the
  * set's size is returned in *need for the caller to make one and retry.
  * 0 (set found), 1 (retry with a spare of *need), or -errno with the lock
@@ -139,14 +141,15 @@ static void scan_ops(const struct sembuf *sops, unsigned nsops, int *max, bool *
 static int lock_set(int semid, int max, bool undo, bool alter, struct sem_undo **spare,
 		    struct sem_undo **un, struct sem_array **out, int *need)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct sem_undo_list *ulp = undo ? sem_undo_list_current() : NULL;
 	struct sem_array *sma;
 	int err;
 
 	if (undo && !ulp)
 		return -ENOMEM;
-	spin_lock(&sem_ids.lock);
-	sma = sem_find(semid);
+	spin_lock(&ns->sem_ids.lock);
+	sma = sem_find(ns, semid);
 	err = !sma						      ? -EINVAL
 	      : max >= sma->nsems				      ? -EFBIG
 	      : !ipc_permitted(&sma->perm, alter ? S_IWUGO : S_IRUGO) ? -EACCES
@@ -162,7 +165,7 @@ static int lock_set(int semid, int max, bool undo, bool alter, struct sem_undo *
 		}
 	}
 	if (err)
-		spin_unlock(&sem_ids.lock);
+		spin_unlock(&ns->sem_ids.lock);
 	*out = sma;
 	return err;
 }
@@ -170,6 +173,7 @@ static int lock_set(int semid, int max, bool undo, bool alter, struct sem_undo *
 static long do_semtimedop(int semid, const struct sembuf *sops, unsigned nsops, bool timed,
 			  uint64_t deadline)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct sem_queue q = {.task = current(),
 			      .sops = sops,
 			      .nsops = (int)nsops,
@@ -194,7 +198,7 @@ static long do_semtimedop(int semid, const struct sembuf *sops, unsigned nsops, 
 	else if (!err && alter) {
 		sem_update_queue(sma);
 	}
-	spin_unlock(&sem_ids.lock);
+	spin_unlock(&ns->sem_ids.lock);
 out:
 	sem_undo_free(spare);
 	return err;
@@ -211,7 +215,7 @@ static long semtimedop_common(int semid, uint64_t usops, unsigned nsops, uint64_
 
 	if (utimeout && copy_from_user(&ts, (void *)utimeout, sizeof(ts)))
 		return -EFAULT;
-	if (nsops > (unsigned)__atomic_load_n(&SEMOPM_CTL, __ATOMIC_RELAXED))
+	if (nsops > (unsigned)__atomic_load_n(&SEMOPM_CTL(current_ipc()), __ATOMIC_RELAXED))
 		return -E2BIG;
 	if (nsops < 1)
 		return -EINVAL;

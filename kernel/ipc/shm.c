@@ -39,14 +39,13 @@ struct shm_seg {
 	 * not removed, or while nattch > 0; IPC_RMID of an attached segment
 	 * marks it SHM_DEST and the last detach frees it. */
 	unsigned long nattch;
+	/* The namespace whose registry holds it (constant): alive while the
+	 * segment is, each attach's vma holding a reference on it. */
+	struct ipc_namespace *ns;
 };
 
-/* shm_ids.lock: the registry, every segment's fields, and shm_tot. */
-struct ipc_ids shm_ids;
-static uint64_t shm_tot; /* pages of all segments, against shmall */
-
-/* The tunables (Linux's /proc/sys/kernel/shm*); shmmni is shm_ids.mni. */
-uint64_t shm_ctlmax = SHMMAX, shm_ctlall = SHMALL;
+/* ns->shm_ids.lock: the registry, every segment's fields, and shm_tot. */
+static unsigned long all_segs; /* atomic: segments of every namespace */
 
 static const struct vma_ops shm_vma_ops;
 
@@ -55,10 +54,10 @@ static struct shm_seg *seg_of(struct kern_ipc_perm *p)
 	return container_of(p, struct shm_seg, perm);
 }
 
-/* The segment with this id (shm_ids.lock held), or NULL. */
-static struct shm_seg *seg_find(int shmid)
+/* The segment with this id in ns (its lock held), or NULL. */
+static struct shm_seg *seg_find(struct ipc_namespace *ns, int shmid)
 {
-	struct kern_ipc_perm *p = ipc_find(&shm_ids, shmid);
+	struct kern_ipc_perm *p = ipc_find(&ns->shm_ids, shmid);
 
 	return p ? seg_of(p) : NULL;
 }
@@ -72,8 +71,8 @@ static uint64_t seg_pages(const struct shm_seg *seg)
  * (shm_ids.lock held): the caller frees it with seg_free, unlocked. */
 static void seg_unregister(struct shm_seg *seg)
 {
-	shm_tot -= seg_pages(seg);
-	ipc_rmid(&shm_ids, &seg->perm);
+	seg->ns->shm_tot -= seg_pages(seg);
+	ipc_rmid(&seg->ns->shm_ids, &seg->perm);
 }
 
 static void seg_free(struct shm_seg *seg)
@@ -89,13 +88,14 @@ static bool seg_dying(const struct shm_seg *seg)
 	return !seg->nattch && (seg->perm.mode & SHM_DEST);
 }
 
-/* Drops an attach (a vma, or a shmat's pin): the last of a removed
- * segment frees it. */
+/* Drops an attach (a vma, with its namespace reference, or a shmat's
+ * pin): the last of a removed segment frees it. */
 static void seg_detach(struct shm_seg *seg, bool vma)
 {
+	struct ipc_namespace *ns = seg->ns;
 	bool dying;
 
-	spin_lock(&shm_ids.lock);
+	spin_lock(&ns->shm_ids.lock);
 	if (vma) {
 		seg->lpid = ipc_tgid();
 		seg->dtime = ipc_now();
@@ -103,9 +103,11 @@ static void seg_detach(struct shm_seg *seg, bool vma)
 	seg->nattch--;
 	if ((dying = seg_dying(seg)))
 		seg_unregister(seg);
-	spin_unlock(&shm_ids.lock);
+	spin_unlock(&ns->shm_ids.lock);
 	if (dying)
 		seg_free(seg);
+	if (vma)
+		ipc_ns_put(ns);
 }
 
 /* A vma now maps v->priv: shmat's, a fork's copy, a split's half. */
@@ -113,11 +115,12 @@ static void shm_vma_open(struct vma *v)
 {
 	struct shm_seg *seg = v->priv;
 
-	spin_lock(&shm_ids.lock);
+	ipc_ns_get(seg->ns);
+	spin_lock(&seg->ns->shm_ids.lock);
 	seg->atime = ipc_now();
 	seg->lpid = ipc_tgid();
 	seg->nattch++;
-	spin_unlock(&shm_ids.lock);
+	spin_unlock(&seg->ns->shm_ids.lock);
 }
 
 static void shm_vma_close(struct vma *v)
@@ -133,10 +136,10 @@ static void shm_vma_describe(const struct vma *v, uint64_t *dev, uint64_t *ino, 
 {
 	struct shm_seg *seg = v->priv;
 
-	spin_lock(&shm_ids.lock);
+	spin_lock(&seg->ns->shm_ids.lock);
 	*ino = (uint64_t)seg->perm.id;
 	snprintk(name, size, "/SYSV%08x (deleted)", (uint32_t)seg->name_key);
-	spin_unlock(&shm_ids.lock);
+	spin_unlock(&seg->ns->shm_ids.lock);
 	*dev = 1;
 }
 
@@ -146,9 +149,9 @@ static bool shm_vma_remappable(struct vma *pin)
 	struct shm_seg *seg = pin->priv;
 	bool ok;
 
-	spin_lock(&shm_ids.lock);
+	spin_lock(&seg->ns->shm_ids.lock);
 	ok = seg->nattch > 1 || !(seg->perm.mode & SHM_DEST);
-	spin_unlock(&shm_ids.lock);
+	spin_unlock(&seg->ns->shm_ids.lock);
 	return ok;
 }
 
@@ -160,18 +163,19 @@ static const struct vma_ops shm_vma_ops = {.open = shm_vma_open,
 /* ---- shmget ---- */
 
 /* Linux's newseg checks, in its order (get_lock held): 0 or -errno. */
-static int newseg_check(const struct ipc_params *p)
+static int newseg_check(struct ipc_namespace *ns, const struct ipc_params *p)
 {
 	uint64_t pages = PAGE_ALIGN_UP(p->size) >> PAGE_SHIFT;
 	bool over;
 
-	if (p->size < SHMMIN || p->size > __atomic_load_n(&shm_ctlmax, __ATOMIC_RELAXED))
+	if (p->size < SHMMIN || p->size > __atomic_load_n(&ns->shm_ctlmax, __ATOMIC_RELAXED))
 		return -EINVAL;
 	if (pages << PAGE_SHIFT < p->size)
 		return -ENOSPC; /* the size wraps */
-	spin_lock(&shm_ids.lock);
-	over = shm_tot + pages < shm_tot || shm_tot + pages > shm_ctlall;
-	spin_unlock(&shm_ids.lock);
+	spin_lock(&ns->shm_ids.lock);
+	over = ns->shm_tot + pages < ns->shm_tot ||
+	       ns->shm_tot + pages > __atomic_load_n(&ns->shm_ctlall, __ATOMIC_RELAXED);
+	spin_unlock(&ns->shm_ids.lock);
 	if (over)
 		return -ENOSPC;
 	if (p->flg & SHM_HUGETLB)
@@ -207,16 +211,18 @@ static struct shm_seg *seg_alloc(const struct ipc_params *p)
 
 static int newseg(struct ipc_ids *ids, const struct ipc_params *p)
 {
+	struct ipc_namespace *ns = container_of(ids, struct ipc_namespace, shm_ids);
 	struct shm_seg *seg;
-	int err = newseg_check(p);
+	int err = newseg_check(ns, p);
 
 	if (err)
 		return err;
 	if (!(seg = seg_alloc(p)))
 		return -ENOMEM;
+	seg->ns = ns;
 	spin_lock(&ids->lock);
 	if ((err = ipc_addid(ids, &seg->perm)) >= 0)
-		shm_tot += seg_pages(seg);
+		ns->shm_tot += seg_pages(seg);
 	spin_unlock(&ids->lock);
 	if (err < 0)
 		seg_free(seg);
@@ -234,7 +240,7 @@ SYSCALL_DEFINE3(shmget, int32_t, key, uint64_t, size, int, shmflg)
 	static const struct ipc_get_ops ops = {.getnew = newseg, .more_checks = shm_more_checks};
 	struct ipc_params p = {.key = key, .flg = shmflg, .size = size};
 
-	return ipcget(&shm_ids, &ops, &p);
+	return ipcget(&current_ipc()->shm_ids, &ops, &p);
 }
 
 /* ---- shmat, shmdt ---- */
@@ -286,6 +292,7 @@ static long attach(struct shm_seg *seg, uint64_t addr, bool fixed, int shmflg, i
 
 static long do_shmat(int shmid, uint64_t addr, int shmflg)
 {
+	struct ipc_namespace *ns = current_ipc();
 	int prot = PROT_READ, want = S_IRUGO;
 	struct shm_seg *seg;
 	bool fixed = addr != 0;
@@ -310,12 +317,12 @@ static long do_shmat(int shmid, uint64_t addr, int shmflg)
 		prot |= PROT_EXEC;
 		want |= 0111;
 	}
-	spin_lock(&shm_ids.lock);
-	seg = seg_find(shmid);
+	spin_lock(&ns->shm_ids.lock);
+	seg = seg_find(ns, shmid);
 	ret = !seg ? -EINVAL : !ipc_permitted(&seg->perm, want) ? -EACCES : 0;
 	if (!ret)
 		seg->nattch++; /* the pin: the segment cannot go while we map it */
-	spin_unlock(&shm_ids.lock);
+	spin_unlock(&ns->shm_ids.lock);
 	if (ret)
 		return ret;
 	ret = attach(seg, addr, fixed, shmflg, prot);
@@ -377,42 +384,43 @@ SYSCALL_DEFINE1(shmdt, uint64_t, shmaddr)
 
 /* ---- shmctl ---- */
 
-static long shm_ipc_info(uint64_t buf)
+static long shm_ipc_info(struct ipc_namespace *ns, uint64_t buf)
 {
-	uint64_t mni = (uint64_t)__atomic_load_n(&shm_ids.mni, __ATOMIC_RELAXED);
+	uint64_t mni = (uint64_t)__atomic_load_n(&ns->shm_ids.mni, __ATOMIC_RELAXED);
 	struct shminfo64 info = {
-	    .shmmax = __atomic_load_n(&shm_ctlmax, __ATOMIC_RELAXED),
+	    .shmmax = __atomic_load_n(&ns->shm_ctlmax, __ATOMIC_RELAXED),
 	    .shmmin = SHMMIN,
-	    .shmall = __atomic_load_n(&shm_ctlall, __ATOMIC_RELAXED),
+	    .shmall = __atomic_load_n(&ns->shm_ctlall, __ATOMIC_RELAXED),
 	    .shmmni = mni,
 	    .shmseg = mni,
 	};
 
-	return ipc_info(&shm_ids, NULL, &info, sizeof(info), buf);
+	return ipc_info(&ns->shm_ids, NULL, &info, sizeof(info), buf);
 }
 
-/* Resident pages of every segment (shm_ids.lock held; the order is
+/* Resident pages of every segment of ns (its lock held; the order is
  * shm_ids.lock, then an inode's). */
-static uint64_t shm_rss(void)
+static uint64_t shm_rss(struct ipc_namespace *ns)
 {
 	uint64_t rss = 0;
 
-	for (int idx = 0; idx <= shm_ids.max_idx; idx++) {
-		struct kern_ipc_perm *p = ipc_find_idx(&shm_ids, idx);
+	for (int idx = 0; idx <= ns->shm_ids.max_idx; idx++) {
+		struct kern_ipc_perm *p = ipc_find_idx(&ns->shm_ids, idx);
 		if (p)
 			rss += inode_resident_pages(seg_of(p)->file);
 	}
 	return rss;
 }
 
-/* SHM_INFO's figures (shm_ids.lock held). */
+/* SHM_INFO's figures (the caller's namespace's lock held). */
 static void shm_in_use(void *p)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct shm_info *info = p;
 
-	info->used_ids = shm_ids.in_use;
-	info->shm_tot = shm_tot;
-	info->shm_rss = shm_rss();
+	info->used_ids = ns->shm_ids.in_use;
+	info->shm_tot = ns->shm_tot;
+	info->shm_rss = shm_rss(ns);
 }
 
 static void seg_stat(struct kern_ipc_perm *p, void *out)
@@ -431,25 +439,25 @@ static void seg_stat(struct kern_ipc_perm *p, void *out)
 }
 
 /* IPC_SET (with ds) and IPC_RMID: the owner's commands. */
-static long shm_down(int shmid, int cmd, const struct shmid64_ds *ds)
+static long shm_down(struct ipc_namespace *ns, int shmid, int cmd, const struct shmid64_ds *ds)
 {
 	struct shm_seg *seg, *dead = NULL;
 	long ret;
 
-	spin_lock(&shm_ids.lock);
-	seg = seg_find(shmid);
+	spin_lock(&ns->shm_ids.lock);
+	seg = seg_find(ns, shmid);
 	ret = !seg ? -EINVAL : !ipc_may_change(&seg->perm) ? -EPERM : 0;
 	if (!ret && cmd == IPC_SET && !(ret = ipc_update_perm(&ds->shm_perm, &seg->perm)))
 		seg->ctime = ipc_now();
 	if (!ret && cmd == IPC_RMID) {
 		seg->perm.mode |= SHM_DEST;
-		ipc_set_key_private(&shm_ids, &seg->perm); /* no get finds it now */
+		ipc_set_key_private(&ns->shm_ids, &seg->perm); /* no get finds it now */
 		if (seg_dying(seg)) {
 			seg_unregister(seg);
 			dead = seg;
 		}
 	}
-	spin_unlock(&shm_ids.lock);
+	spin_unlock(&ns->shm_ids.lock);
 	if (dead)
 		seg_free(dead);
 	return ret;
@@ -457,50 +465,52 @@ static long shm_down(int shmid, int cmd, const struct shmid64_ds *ds)
 
 /* SHM_LOCK and SHM_UNLOCK: every page stays in memory here, so locking
  * is the SHM_LOCKED mode bit that IPC_STAT shows. */
-static long shm_lock(int shmid, int cmd)
+static long shm_lock(struct ipc_namespace *ns, int shmid, int cmd)
 {
 	struct shm_seg *seg;
 	long ret;
 
-	spin_lock(&shm_ids.lock);
-	seg = seg_find(shmid);
+	spin_lock(&ns->shm_ids.lock);
+	seg = seg_find(ns, shmid);
 	ret = !seg ? -EINVAL : !ipc_may_lock(&seg->perm) ? -EPERM : 0;
 	if (!ret && cmd == SHM_LOCK)
 		seg->perm.mode |= SHM_LOCKED;
 	else if (!ret)
 		seg->perm.mode &= ~SHM_LOCKED;
-	spin_unlock(&shm_ids.lock);
+	spin_unlock(&ns->shm_ids.lock);
 	return ret;
 }
 
 SYSCALL_DEFINE3(shmctl, int, shmid, int, cmd, uint64_t, buf)
 {
+	struct ipc_namespace *ns = current_ipc();
 	struct shmid64_ds ds = {0};
 
 	if (cmd < 0 || shmid < 0)
 		return -EINVAL;
 	switch (cmd) {
 	case IPC_INFO:
-		return shm_ipc_info(buf);
+		return shm_ipc_info(ns, buf);
 	case SHM_INFO:
-		return ipc_info(&shm_ids, shm_in_use, &(struct shm_info){0},
+		return ipc_info(&ns->shm_ids, shm_in_use, &(struct shm_info){0},
 				sizeof(struct shm_info), buf);
 	case IPC_STAT:
-		return ipc_stat(&shm_ids, shmid, IPC_STAT_ID, seg_stat, &ds, sizeof(ds), buf);
+		return ipc_stat(&ns->shm_ids, shmid, IPC_STAT_ID, seg_stat, &ds, sizeof(ds), buf);
 	case SHM_STAT:
-		return ipc_stat(&shm_ids, shmid, IPC_STAT_INDEX, seg_stat, &ds, sizeof(ds), buf);
+		return ipc_stat(&ns->shm_ids, shmid, IPC_STAT_INDEX, seg_stat, &ds, sizeof(ds),
+				buf);
 	case SHM_STAT_ANY:
-		return ipc_stat(&shm_ids, shmid, IPC_STAT_INDEX_ANY, seg_stat, &ds, sizeof(ds),
+		return ipc_stat(&ns->shm_ids, shmid, IPC_STAT_INDEX_ANY, seg_stat, &ds, sizeof(ds),
 				buf);
 	case IPC_SET:
 		if (copy_from_user(&ds, (void *)buf, sizeof(ds)))
 			return -EFAULT;
-		return shm_down(shmid, cmd, &ds);
+		return shm_down(ns, shmid, cmd, &ds);
 	case IPC_RMID:
-		return shm_down(shmid, cmd, NULL);
+		return shm_down(ns, shmid, cmd, NULL);
 	case SHM_LOCK:
 	case SHM_UNLOCK:
-		return shm_lock(shmid, cmd);
+		return shm_lock(ns, shmid, cmd);
 	default:
 		return -EINVAL;
 	}
@@ -529,10 +539,26 @@ IPC_PROC_OPS(sysvipc_shm_ops, shm_ids, SHM_HEADER, SHM_LINE_MAX, shm_show);
 
 unsigned long shm_segment_count(void)
 {
-	return __atomic_load_n(&shm_ids.in_use, __ATOMIC_RELAXED);
+	return __atomic_load_n(&all_segs, __ATOMIC_RELAXED);
 }
 
-void shm_init(void)
+void shm_init_ns(struct ipc_namespace *ns)
 {
-	ipc_ids_init(&shm_ids, "shm_ids", "shm_get", SHMMNI);
+	ipc_ids_init(&ns->shm_ids, "shm_ids", "shm_get", SHMMNI, &all_segs);
+	ns->shm_ctlmax = SHMMAX;
+	ns->shm_ctlall = SHMALL;
+}
+
+/* No attach is left (each holds a reference on ns): every segment goes. */
+void shm_exit_ns(struct ipc_namespace *ns)
+{
+	for (int idx = 0; idx <= ns->shm_ids.max_idx; idx++) {
+		struct kern_ipc_perm *p;
+		spin_lock(&ns->shm_ids.lock);
+		if ((p = ipc_find_idx(&ns->shm_ids, idx)))
+			seg_unregister(seg_of(p));
+		spin_unlock(&ns->shm_ids.lock);
+		if (p)
+			seg_free(seg_of(p));
+	}
 }

@@ -33,7 +33,7 @@
 	(CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK |               \
 	 CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID |        \
 	 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_IO |  \
-	 CLONE_PIDFD | CLONE_NEWNS | CLONE_NEWUTS)
+	 CLONE_PIDFD | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC)
 #define CLONE_NAMESPACES                                                                           \
 	(CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |             \
 	 CLONE_NEWPID | CLONE_NEWNET)
@@ -58,11 +58,14 @@ static int clone_check(const struct clone_req *r)
 		return -EINVAL;
 	if ((flags & CLONE_PIDFD) && (flags & (CLONE_DETACHED | CLONE_THREAD)))
 		return -EINVAL; /* no thread pidfds (Linux 6.9 has them) */
-	/* Mount and uts namespaces only: Linux built without the others
-	 * answers EINVAL too. */
+	/* A new ipc namespace cannot share the old one's undo list. */
+	if ((flags & (CLONE_NEWIPC | CLONE_SYSVSEM)) == (CLONE_NEWIPC | CLONE_SYSVSEM))
+		return -EINVAL;
+	/* Mount, uts and ipc namespaces only: Linux built without the
+	 * others answers EINVAL too. */
 	if (flags & ~CLONE_KNOWN)
 		return -EINVAL;
-	if ((flags & (CLONE_NEWNS | CLONE_NEWUTS)) && !capable(CAP_SYS_ADMIN))
+	if ((flags & (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC)) && !capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	if ((flags & CLONE_SETTLS) && r->tls >= USER_END)
 		return -EPERM; /* as ARCH_SET_FS */
@@ -280,8 +283,9 @@ SYSCALL_DEFINE5(clone, unsigned long, flags, uint64_t, stack, uint64_t, parent_t
 	return do_clone(&r);
 }
 
-/* Flags unshare takes (Linux's list); the namespaces among them but mount
- * and uts ones give EINVAL below, as in a Linux built without them. */
+/* Flags unshare takes (Linux's list); the namespaces among them but mount,
+ * uts and ipc ones give EINVAL below, as in a Linux built without them. */
+#define UNSHARE_NAMESPACES (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC)
 #define UNSHARE_KNOWN                                                                              \
 	(CLONE_THREAD | CLONE_FS | CLONE_SIGHAND | CLONE_VM | CLONE_FILES | CLONE_SYSVSEM |        \
 	 CLONE_NAMESPACES)
@@ -315,7 +319,8 @@ static int fs_unshare(struct task *t)
 
 /* unshare(CLONE_FILES | CLONE_FS): the caller gets its own copies (of every
  * fd, flags included; of the working directory); CLONE_NEWNS and
- * CLONE_NEWUTS: new namespaces, copies of its own.  Leaving a thread group,
+ * CLONE_NEWUTS: new namespaces, copies of its own; CLONE_NEWIPC: a new
+ * empty one (and CLONE_SYSVSEM with it).  Leaving a thread group,
  * shared handlers or shared memory is EINVAL, as Linux; alone in them, the
  * call succeeds and changes nothing. */
 SYSCALL_DEFINE1(unshare, unsigned long, flags)
@@ -323,23 +328,25 @@ SYSCALL_DEFINE1(unshare, unsigned long, flags)
 	struct task *t = current();
 	int err = 0;
 
-	if ((flags & ~UNSHARE_KNOWN) ||
-	    (flags & CLONE_NAMESPACES & ~(CLONE_NEWNS | CLONE_NEWUTS)) || unshare_refused(t, flags))
+	if ((flags & ~UNSHARE_KNOWN) || (flags & CLONE_NAMESPACES & ~UNSHARE_NAMESPACES) ||
+	    unshare_refused(t, flags))
 		return -EINVAL;
-	if ((flags & (CLONE_NEWNS | CLONE_NEWUTS)) && !capable(CAP_SYS_ADMIN))
+	if ((flags & UNSHARE_NAMESPACES) && !capable(CAP_SYS_ADMIN))
 		return -EPERM;
+	if (flags & CLONE_NEWIPC)
+		flags |= CLONE_SYSVSEM; /* the undo list is the old namespace's */
 	if (flags & CLONE_NEWNS)
 		flags |= CLONE_FS; /* a namespace of its own needs an fs_struct of its own */
 	if (flags & CLONE_FS)
 		err = fs_unshare(t);
 	if (!err && (flags & CLONE_NEWNS))
 		err = mnt_ns_copy(t->fs);
+	if (!err && (flags & CLONE_SYSVSEM))
+		sem_undo_exit(t); /* as exit for its undo list (Linux) */
 	if (!err)
 		err = nsproxy_unshare(flags);
 	if (!err && (flags & CLONE_FILES))
 		err = task_unshare_files(t);
-	if (!err && (flags & CLONE_SYSVSEM))
-		sem_undo_exit(t); /* as exit for its undo list (Linux) */
 	return err;
 }
 

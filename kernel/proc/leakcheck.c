@@ -83,6 +83,7 @@ void kcounters_read(struct kcounters *c)
 	c->sbs = sb_count();
 	c->mnt_ns = mnt_ns_count();
 	c->uts_ns = uts_ns_count();
+	c->ipc_ns = ipc_ns_count();
 	c->ptys = pty_count();
 	c->creds = cred_count();
 	c->disks = disk_count();
@@ -100,7 +101,7 @@ void kcounters_read(struct kcounters *c)
 	writeback_resume();
 }
 
-#define LEAK_CHECKS 44 /* the check() lines below */
+#define LEAK_CHECKS 45 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -160,6 +161,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed +=
 	    check(43, "io_uring file slots", (long)b->io_fixed_slots, (long)a->io_fixed_slots);
 	passed += check(44, "uts namespaces", (long)b->uts_ns, (long)a->uts_ns);
+	passed += check(45, "ipc namespaces", (long)b->ipc_ns, (long)a->ipc_ns);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

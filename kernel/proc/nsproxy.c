@@ -3,6 +3,7 @@
  * and unshare, entering one with setns, and what /proc/<pid>/ns reads.
  */
 #include "proc/nsproxy.h"
+#include "ipc/ipc.h"
 #include "fd/fdtable.h"
 #include "fs/file.h"
 #include "fs/nsfs.h"
@@ -16,8 +17,12 @@
 #include <uapi/errno.h>
 #include <uapi/sched.h>
 
-/* init's, and the kernel threads': holds init_uts_ns's own reference. */
-struct nsproxy init_nsproxy = {.refs = 1, .uts = &init_uts_ns};
+/* The kinds an nsproxy holds. */
+#define NSPROXY_FLAGS (CLONE_NEWUTS | CLONE_NEWIPC)
+
+/* init's, and the kernel threads': holds the initial namespaces' own
+ * references. */
+struct nsproxy init_nsproxy = {.refs = 1, .uts = &init_uts_ns, .ipc = &init_ipc_ns};
 
 struct nsproxy *current_nsproxy(void)
 {
@@ -37,6 +42,7 @@ void nsproxy_put(struct nsproxy *n)
 	if (!n || __atomic_sub_fetch(&n->refs, 1, __ATOMIC_ACQ_REL))
 		return;
 	uts_ns_put(n->uts);
+	ipc_ns_put(n->ipc);
 	kfree(n);
 }
 
@@ -55,6 +61,13 @@ static struct nsproxy *nsproxy_new(struct nsproxy *old, unsigned long flags)
 		kfree(n);
 		return NULL;
 	}
+	if (!(flags & CLONE_NEWIPC))
+		ipc_ns_get(n->ipc = old->ipc);
+	else if (!(n->ipc = ipc_ns_new())) {
+		uts_ns_put(n->uts);
+		kfree(n);
+		return NULL;
+	}
 	return n;
 }
 
@@ -62,12 +75,16 @@ int nsproxy_clone(struct task *child, const struct task *parent, unsigned long f
 {
 	struct nsproxy *from = parent->nsproxy ? parent->nsproxy : &init_nsproxy;
 
-	child->nsproxy = flags & CLONE_NEWUTS ? nsproxy_new(from, flags) : nsproxy_share(from);
+	child->nsproxy = flags & NSPROXY_FLAGS ? nsproxy_new(from, flags) : nsproxy_share(from);
 	return child->nsproxy ? 0 : -ENOMEM;
 }
 
-/* The caller's nsproxy becomes n (its reference taken over). */
-static void nsproxy_switch(struct nsproxy *n)
+struct nsproxy *nsproxy_copy_current(void)
+{
+	return nsproxy_new(current_nsproxy(), 0);
+}
+
+void nsproxy_switch(struct nsproxy *n)
 {
 	struct task *t = current();
 	struct nsproxy *old;
@@ -83,23 +100,10 @@ int nsproxy_unshare(unsigned long flags)
 {
 	struct nsproxy *n;
 
-	if (!(flags & CLONE_NEWUTS))
+	if (!(flags & NSPROXY_FLAGS))
 		return 0;
 	if (!(n = nsproxy_new(current_nsproxy(), flags)))
 		return -ENOMEM;
-	nsproxy_switch(n);
-	return 0;
-}
-
-int nsproxy_enter_uts(struct uts_namespace *uts)
-{
-	struct nsproxy *n = nsproxy_new(current_nsproxy(), 0);
-
-	if (!n)
-		return -ENOMEM;
-	uts_ns_get(uts);
-	uts_ns_put(n->uts);
-	n->uts = uts;
 	nsproxy_switch(n);
 	return 0;
 }

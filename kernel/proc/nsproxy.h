@@ -1,5 +1,5 @@
 /*
- * The namespaces a task is in (Linux's nsproxy), but its mount namespace,
+ * The namespaces a task is in (Linux's nsproxy: uts and ipc), but its mount namespace,
  * which its fs_struct holds (fs/root_cwd.h), and the kinds fdkernel has
  * only the initial namespace of (fs/nsfs.h).  Tasks share one nsproxy
  * until one of them enters or makes another namespace: then it gets a
@@ -14,9 +14,12 @@ struct task;
 struct ns_common;
 struct uts_namespace;
 
+struct ipc_namespace;
+
 struct nsproxy {
 	int refs;		   /* atomic: the tasks pointing here */
-	struct uts_namespace *uts; /* referenced; constant */
+	struct uts_namespace *uts; /* referenced; constant once switched to */
+	struct ipc_namespace *ipc; /* the same */
 };
 
 /*
@@ -33,6 +36,11 @@ int nsproxy_clone(struct task *child, const struct task *parent, unsigned long f
 /* unshare(flags): the caller enters new namespaces of flags' kinds (its
  * checks done): 0 or -ENOMEM. */
 int nsproxy_unshare(unsigned long flags);
+/* setns: a copy of the caller's nsproxy (NULL without memory), in
+ * which the caller replaces one namespace before nsproxy_switch makes it
+ * the caller's (its reference taken over, the old one dropped). */
+struct nsproxy *nsproxy_copy_current(void);
+void nsproxy_switch(struct nsproxy *n);
 /* One more task shares n (the caller holds a reference). */
 struct nsproxy *nsproxy_share(struct nsproxy *n);
 void nsproxy_put(struct nsproxy *n);
@@ -53,7 +61,17 @@ void uts_ns_put(struct uts_namespace *uts);
 struct ns_common *uts_ns_common(struct uts_namespace *uts);
 /* Namespaces alive (the leak check's count). */
 unsigned long uts_ns_count(void);
-/* setns: the caller's nsproxy, but with uts: 0 or -ENOMEM. */
-int nsproxy_enter_uts(struct uts_namespace *uts);
+
+/* ---- ipc namespaces (ipc/namespace.c; the struct is ipc/ids.h's) ---- */
+
+/* The caller's ipc namespace, kept by its nsproxy for the call. */
+struct ipc_namespace *current_ipc(void);
+extern struct ipc_namespace init_ipc_ns;
+/* A new namespace, empty, referenced, or NULL. */
+struct ipc_namespace *ipc_ns_new(void);
+void ipc_ns_get(struct ipc_namespace *ns);
+void ipc_ns_put(struct ipc_namespace *ns);
+struct ns_common *ipc_ns_common(struct ipc_namespace *ns);
+unsigned long ipc_ns_count(void);
 
 #endif

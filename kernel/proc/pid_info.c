@@ -277,7 +277,7 @@ int proc_pid_fs_path(int pid, bool root, char *buf)
 	return err;
 }
 
-/* pid's namespace of a kind its nsproxy holds, referenced, or NULL with
+/* pid's namespace of a kind its nsproxy holds (uts, ipc), referenced, or NULL with
  * *err -ESRCH (no such process) or -ENOENT (it has exited). */
 static struct ns_common *pid_nsproxy_ns(int pid, enum ns_kind kind, int *err)
 {
@@ -285,7 +285,6 @@ static struct ns_common *pid_nsproxy_ns(int pid, enum ns_kind kind, int *err)
 	struct ns_common *ns = NULL;
 	struct pid_ref r = pid_ref_get(pid, 0);
 
-	(void)kind; /* NS_UTS: the one kind an nsproxy holds */
 	*err = 0;
 	spin_lock(&proc_lock);
 	/* t->nsproxy is replaced and cleared under proc_lock (nsproxy.c) */
@@ -294,7 +293,8 @@ static struct ns_common *pid_nsproxy_ns(int pid, enum ns_kind kind, int *err)
 	else if (!g->leader->nsproxy)
 		*err = -ENOENT;
 	else {
-		ns = uts_ns_common(g->leader->nsproxy->uts);
+		struct nsproxy *n = g->leader->nsproxy;
+		ns = kind == NS_UTS ? uts_ns_common(n->uts) : ipc_ns_common(n->ipc);
 		ns->ops->get(ns);
 	}
 	spin_unlock(&proc_lock);
@@ -307,7 +307,7 @@ struct ns_common *proc_pid_ns(int pid, enum ns_kind kind, int *err)
 	struct fs_struct *fs;
 	struct ns_common *ns;
 
-	if (kind == NS_UTS)
+	if (kind == NS_UTS || kind == NS_IPC)
 		return pid_nsproxy_ns(pid, kind, err);
 	if (kind != NS_MNT)
 		return proc_pid_exists(pid) ? nsfs_initial(kind) : (*err = -ESRCH, NULL);

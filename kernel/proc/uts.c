@@ -185,9 +185,17 @@ static void uts_ns_put_common(struct ns_common *ns)
  * user namespace and the caller's: both the initial one here). */
 static int uts_install(struct ns_common *ns)
 {
+	struct nsproxy *n;
+
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	return nsproxy_enter_uts(to_uts(ns));
+	if (!(n = nsproxy_copy_current()))
+		return -ENOMEM;
+	uts_ns_get(to_uts(ns));
+	uts_ns_put(n->uts);
+	n->uts = to_uts(ns);
+	nsproxy_switch(n);
+	return 0;
 }
 
 static const struct ns_ops uts_ops = {
