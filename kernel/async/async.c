@@ -33,13 +33,19 @@
  * request is queued or running (see async.h).
  */
 struct async_ctx {
-	/* Protects queue, nqueued, idle, nworkers, workers[], dying, and
-	 * each request's worker and cancelled.  Taken before a wait
-	 * queue's lock and before a thread group's siglock (a cancel's
-	 * SIGKILL); no user copy and no sleep under it. */
+	/* Protects queue, nqueued, idle, nworkers, workers[], dying, the
+	 * parked lists, and each request's worker, cancelled and park.
+	 * Taken before work_wq's lock and a thread group's siglock (a
+	 * cancel's SIGKILL), after a parked request's file queue's (its
+	 * wake-up); no user copy and no sleep under it. */
 	struct spinlock lock;
 	struct list_head queue; /* struct async_req, by link */
 	int nqueued, idle, nworkers, max;
+	/* Parked requests: armed (waiting for a wake-up), and woken ones
+	 * the owner retries (nready of them, read unlocked as a hint). */
+	struct list_head parked, ready;
+	int nready;
+	struct task *owner; /* ctx lives no longer than it */
 	/* The live workers (nworkers of them, in the first slots): each
 	 * entry stays valid until the worker takes itself off, under lock,
 	 * just before it exits. */
@@ -78,6 +84,9 @@ static struct async_ctx *ctx_get(struct task *t)
 		return NULL;
 	spin_init(&ctx->lock, "async");
 	list_init(&ctx->queue);
+	list_init(&ctx->parked);
+	list_init(&ctx->ready);
+	ctx->owner = t;
 	wait_queue_init(&ctx->work_wq, "async_work");
 	wait_queue_init(&ctx->exit_wq, "async_exit");
 	nproc = rlimit_soft(t->group, RLIMIT_NPROC);
@@ -130,6 +139,7 @@ static int queue_locked(struct async_ctx *ctx, struct async_req *r)
 	__atomic_store_n(&r->ctx, ctx, __ATOMIC_RELEASE); /* read by async_interrupt */
 	r->worker = NULL;
 	r->cancelled = false;
+	r->park = PARK_NONE; /* a retried request its user could not arm */
 	list_add_tail(&r->link, &ctx->queue);
 	ctx->nqueued++;
 	wake_up(&ctx->work_wq);
@@ -193,13 +203,28 @@ int async_punt(struct async_req *r)
 	return refused ? -EAGAIN : 0;
 }
 
+/* Takes r off the parked or ready list (lock held). */
+static void unpark_locked(struct async_ctx *ctx, struct async_req *r)
+{
+	if (r->park == PARK_READY)
+		ctx->nready--;
+	list_del(&r->link);
+	r->park = PARK_NONE;
+}
+
 int async_cancel(struct async_req *r)
 {
 	struct async_ctx *ctx = r->ctx;
 	int ret = -ENOENT;
 
 	spin_lock(&ctx->lock);
-	if (r->worker) {
+	if (r->park == PARK_ARMED || r->park == PARK_READY) {
+		unpark_locked(ctx, r);
+		ret = 1; /* disarmed below, once the lock is dropped */
+	} else if (r->park != PARK_NONE) {
+		r->cancelled = true; /* its owner's retry ends it */
+		ret = -EALREADY;
+	} else if (r->worker) {
 		r->cancelled = true;
 		signal_kill_thread(r->worker); /* its blocking call returns -EINTR */
 		ret = -EALREADY;
@@ -209,7 +234,109 @@ int async_cancel(struct async_req *r)
 		ret = 0;
 	}
 	spin_unlock(&ctx->lock);
+	if (ret == 1) {
+		r->disarm(r);
+		ret = 0;
+	}
 	return ret;
+}
+
+/* ---- parked requests ---- */
+
+int async_arm_begin(struct async_req *r)
+{
+	struct task *t = current();
+	struct async_ctx *ctx = t->async_serve ? t->async_serve : ctx_get(t);
+	int err = 0;
+
+	if (!ctx)
+		return -ENOMEM;
+	spin_lock(&ctx->lock);
+	if (ctx->dying || r->cancelled) {
+		err = -ECANCELED;
+	} else {
+		__atomic_store_n(&r->ctx, ctx, __ATOMIC_RELEASE);
+		r->park = PARK_ARMING;
+		r->woken = false;
+	}
+	spin_unlock(&ctx->lock);
+	return err;
+}
+
+int async_arm_end(struct async_req *r, bool ready)
+{
+	struct async_ctx *ctx = r->ctx;
+	int ret = 0;
+
+	spin_lock(&ctx->lock);
+	if (r->cancelled || ctx->dying) {
+		r->park = PARK_NONE;
+		ret = -ECANCELED;
+	} else if (ready || r->woken) {
+		r->park = PARK_RETRY;
+		ret = 1;
+	} else {
+		r->park = PARK_ARMED;
+		list_add_tail(&r->link, &ctx->parked);
+	}
+	spin_unlock(&ctx->lock);
+	return ret;
+}
+
+/* An armed r goes to the ready list (lock held): true if it did. */
+static bool wake_locked(struct async_ctx *ctx, struct async_req *r)
+{
+	if (r->park == PARK_ARMING)
+		r->woken = true;
+	if (r->park != PARK_ARMED)
+		return false;
+	list_del(&r->link);
+	list_add_tail(&r->link, &ctx->ready);
+	r->park = PARK_READY;
+	ctx->nready++;
+	/* Its way back to user mode runs it (return_to_user_work). */
+	task_work_set(ctx->owner, TASK_WORK_ASYNC);
+	return true;
+}
+
+bool async_wake(struct async_req *r)
+{
+	struct async_ctx *ctx = r->ctx; /* alive while r is parked */
+	bool moved;
+
+	spin_lock(&ctx->lock);
+	moved = wake_locked(ctx, r);
+	spin_unlock(&ctx->lock);
+	return moved;
+}
+
+bool async_ready_pending(void)
+{
+	struct async_ctx *ctx = current()->async;
+
+	return ctx && __atomic_load_n(&ctx->nready, __ATOMIC_RELAXED);
+}
+
+void async_run_ready(void)
+{
+	struct async_ctx *ctx = current()->async;
+	struct async_req *r;
+
+	if (!ctx)
+		return;
+	for (;;) {
+		spin_lock(&ctx->lock);
+		r = list_empty(&ctx->ready) ? NULL
+					    : list_first_entry(&ctx->ready, struct async_req, link);
+		if (r) {
+			unpark_locked(ctx, r);
+			r->park = PARK_RETRY; /* a cancel now ends its retry */
+		}
+		spin_unlock(&ctx->lock);
+		if (!r)
+			return;
+		r->retry(r);
+	}
 }
 
 void async_interrupt(struct async_req *r)
@@ -221,6 +348,7 @@ void async_interrupt(struct async_req *r)
 	spin_lock(&ctx->lock);
 	if (r->worker)
 		signal_kill_thread(r->worker);
+	wake_locked(ctx, r); /* parked: its owner's retry reads the flag */
 	spin_unlock(&ctx->lock);
 }
 
@@ -354,7 +482,7 @@ static void wait_workers_gone(struct async_ctx *ctx)
 void async_task_exit(struct task *t, bool final)
 {
 	struct async_ctx *ctx = t->async;
-	struct list_head queued = LIST_HEAD_INIT(queued);
+	struct list_head queued = LIST_HEAD_INIT(queued), parked = LIST_HEAD_INIT(parked);
 	struct async_req *r, *n;
 
 	t->async_gone = final;
@@ -364,6 +492,10 @@ void async_task_exit(struct task *t, bool final)
 	ctx->dying = true;
 	list_splice_init(&ctx->queue, &queued);
 	ctx->nqueued = 0;
+	list_splice_init(&ctx->ready, &ctx->parked);
+	ctx->nready = 0;
+	list_for_each_entry(r, &ctx->parked, link) r->park = PARK_NONE;
+	list_splice_init(&ctx->parked, &parked);
 	for (int i = 0; i < ctx->nworkers; i++)
 		signal_kill_thread(ctx->workers[i]);
 	wake_up(&ctx->work_wq);
@@ -371,6 +503,12 @@ void async_task_exit(struct task *t, bool final)
 	list_for_each_entry_safe(r, n, &queued, link)
 	{
 		list_del(&r->link);
+		r->done(r, -ECANCELED);
+	}
+	list_for_each_entry_safe(r, n, &parked, link)
+	{
+		list_del(&r->link);
+		r->disarm(r);
 		r->done(r, -ECANCELED);
 	}
 	wait_workers_gone(ctx);

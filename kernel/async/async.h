@@ -26,15 +26,33 @@ struct async_ctx;
  * owner's RLIMIT_NPROC soft limit (io-wq's bound is RLIMIT_NPROC too). */
 #define ASYNC_MAX_WORKERS 8
 
+/* Where a parked request is (async_req.park, ctx->lock). */
+enum async_park {
+	PARK_NONE,   /* not parked: queued, on a worker, or its user's */
+	PARK_ARMING, /* its user hooks it on wait queues (async_arm_begin) */
+	PARK_ARMED,  /* on ctx->parked: waits for a wake-up, no worker */
+	PARK_READY,  /* woken, on ctx->ready: the owner retries it */
+	PARK_RETRY,  /* the owner retries it now */
+};
+
 /*
  * A request: run() is called once, by a worker (blocking allowed) or by
  * the submitter inline; its result goes to done(), which may free the
  * request.  Embedded in its user's own request (container_of).
+ *
+ * Or a parked request (io_uring's armed polls, docs/async.md): hooked on
+ * a file's wait queues with no worker; the hook's wake-up (async_wake)
+ * hands it to its owner, which calls retry() from io_uring_enter or on
+ * its way back to user mode; disarm() takes its hooks off (no lock held:
+ * it takes the queues' locks).
  */
 struct async_req {
 	long (*run)(struct async_req *r);
 	void (*done)(struct async_req *r, long result);
-	/* On ctx->queue while queued (ctx->lock). */
+	void (*retry)(struct async_req *r);
+	void (*disarm)(struct async_req *r);
+	/* On ctx->queue while queued, ctx->parked while armed, ctx->ready
+	 * while ready (ctx->lock). */
 	struct list_head link;
 	/* The engine it was queued on, set by async_punt; alive while the
 	 * request is queued or running: the owner's exit completes or
@@ -44,6 +62,8 @@ struct async_req {
 	 * cancel interrupts that worker's blocking call with SIGKILL. */
 	struct task *worker;
 	bool cancelled; /* asked to stop (ctx->lock) */
+	uint8_t park;	/* enum async_park (ctx->lock) */
+	bool woken;	/* a wake-up came while PARK_ARMING (ctx->lock) */
 };
 
 /*
@@ -54,15 +74,37 @@ struct async_req {
  */
 int async_punt(struct async_req *r);
 /*
- * Cancels r, which was punted and whose done has not run (the caller
- * holds what keeps r alive: its own lock, which done takes).  Returns 0
- * if r was still queued: it is taken off and done(r, -ECANCELED) is the
- * caller's to call; -EALREADY if it runs: its worker is interrupted and
- * done follows on the worker.
+ * Cancels r, which was punted or parked and whose done has not run (the
+ * caller holds what keeps r alive: its own lock, which done takes).
+ * Returns 0 if r was still queued, armed or ready: it is taken off (and
+ * disarmed) and done(r, -ECANCELED) is the caller's to call; -EALREADY
+ * if it runs: its worker is interrupted (or its owner's retry ends it)
+ * and done follows there.
  */
 int async_cancel(struct async_req *r);
-/* Interrupts r's blocking call if a worker runs it now; nothing if it is
- * queued or done (the caller's flag tells its run what happened). */
+/*
+ * Parking, on the current task's engine (a worker's: its owner's).
+ * async_arm_begin before hooking r on queues: 0, or -ECANCELED (the
+ * engine ends, or r was cancelled while its owner retried it).
+ * async_arm_end after: 0, r is armed; 1, a wake-up came or ready is set,
+ * r stays the caller's (its hooks on: disarm, then attempt again);
+ * -ECANCELED, r was cancelled meanwhile and is the caller's to disarm
+ * and complete.
+ */
+int async_arm_begin(struct async_req *r);
+int async_arm_end(struct async_req *r, bool ready);
+/* From r's wake-up callback (any context, the queue's lock held): an
+ * armed r goes to its owner's ready list.  True if it did (the caller
+ * then wakes where its owner may wait). */
+bool async_wake(struct async_req *r);
+/* The current task's woken requests retried, in the order they woke. */
+void async_run_ready(void);
+/* Whether the current task has woken requests to retry (a hint). */
+bool async_ready_pending(void);
+
+/* Interrupts r's blocking call if a worker runs it now, or wakes it if
+ * it is armed (as async_wake); nothing if it is queued or done (the
+ * caller's flag tells its run what happened). */
 void async_interrupt(struct async_req *r);
 /*
  * On a worker, for a request it runs itself after another (io_uring's
@@ -76,7 +118,8 @@ long async_unadopt(struct async_req *r, long res);
 bool async_in_worker(void);
 /*
  * The owner t is exiting (final) or exec'ing (t is current): every
- * request it punted completes or is interrupted, and its workers are gone
+ * request it punted completes or is interrupted, every one it parked is
+ * disarmed and completes with -ECANCELED, and its workers are gone
  * on return.  After its exit's call, a punt of t's is -ECANCELED.
  */
 void async_task_exit(struct task *t, bool final);

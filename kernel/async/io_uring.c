@@ -127,10 +127,21 @@ static void region_free(struct inode *ip, uint64_t *pa, uint32_t npages)
 		inode_put(ip);
 }
 
+/* Frees a list of cached requests (by next). */
+static void req_list_free(struct io_req *req)
+{
+	for (struct io_req *next; req; req = next) {
+		next = req->next;
+		kfree(req);
+	}
+}
+
 static void ring_free(struct io_ring *ring)
 {
 	struct io_overflow *o, *n;
 
+	req_list_free(ring->req_cache);
+	req_list_free(ring->req_free);
 	io_unregister_all(ring);
 	list_for_each_entry_safe(o, n, &ring->overflow, link) kfree(o);
 	region_free(ring->rings_ip, ring->rings_pa, ring->rings_npages);
@@ -149,6 +160,28 @@ void io_ring_put(struct io_ring *ring)
 {
 	if (__atomic_sub_fetch(&ring->refs, 1, __ATOMIC_ACQ_REL) == 0)
 		ring_free(ring);
+}
+
+struct io_req *io_req_cache_get(struct io_ring *ring)
+{
+	struct io_req *req = ring->req_cache;
+
+	if (!req) /* one exchange takes every request freed since */
+		req = __atomic_exchange_n(&ring->req_free, NULL, __ATOMIC_ACQUIRE);
+	if (!req)
+		return kmalloc(sizeof(*req));
+	ring->req_cache = req->next;
+	return req;
+}
+
+void io_req_cache_put(struct io_req *req)
+{
+	struct io_ring *ring = req->ring; /* referenced by req until the caller's put */
+
+	req->next = __atomic_load_n(&ring->req_free, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&ring->req_free, &req->next, req, true,
+					    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		;
 }
 
 /* Fills the fixed words of the rings region. */
@@ -213,7 +246,8 @@ static bool cqe_write_locked(struct io_ring *ring, const struct io_uring_cqe *cq
 	if (ring->cq_tail - head >= ring->cq_entries)
 		return false;
 	memcpy(region_at(ring->rings_pa, off), cqe, sizeof(*cqe));
-	ring_store(ring, R_CQ_TAIL, ++ring->cq_tail); /* release: the CQE first */
+	__atomic_store_n(&ring->cq_tail, ring->cq_tail + 1, __ATOMIC_RELEASE); /* cq_ready's */
+	ring_store(ring, R_CQ_TAIL, ring->cq_tail); /* release: the CQE first */
 	return true;
 }
 
@@ -297,7 +331,8 @@ void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t
 	if (counts) /* a TIMEOUT's own CQE counts for no TIMEOUT, as Linux */
 		timeouts_count_locked(ring);
 	efd = eventfd_to_tell_locked(ring);
-	wake_up(&ring->cq_wait);
+	if (wait_queue_has_sleeper(&ring->cq_wait)) /* after the CQE: see wait.h */
+		wake_up(&ring->cq_wait);
 	spin_unlock(&ring->lock);
 	if (efd) {
 		eventfd_signal(efd);
@@ -310,6 +345,9 @@ static uint32_t cq_ready(struct io_ring *ring)
 {
 	uint32_t n;
 
+	if (!__atomic_load_n(&ring->noverflow, __ATOMIC_ACQUIRE)) /* no flush: no lock */
+		return __atomic_load_n(&ring->cq_tail, __ATOMIC_ACQUIRE) -
+		       ring_load(ring, R_CQ_HEAD);
 	spin_lock(&ring->lock);
 	if (ring->noverflow)
 		overflow_flush_locked(ring);
@@ -326,7 +364,9 @@ static unsigned io_uring_poll(struct file *f, struct poll_table *pt)
 	unsigned mask = 0;
 
 	poll_wait(f, &ring->cq_wait, pt);
-	if (cq_ready(ring))
+	/* The poller's woken requests post their CQEs on its way back to
+	 * user mode (return_to_user_work): readable for it. */
+	if (cq_ready(ring) || async_ready_pending())
 		mask |= POLLIN | POLLRDNORM;
 	if (ring_load(ring, R_SQ_TAIL) - ring_load(ring, R_SQ_HEAD) < ring->sq_entries)
 		mask |= POLLOUT | POLLWRNORM;
@@ -554,21 +594,26 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 	return done ? (int)done : err;
 }
 
-/* Waits for min CQEs (clamped to the CQ size) until deadline
- * (POLL_FOREVER: none; 0: check once): 0, -ETIME, -EINTR. */
-static long cq_wait(struct io_ring *ring, uint32_t min, uint64_t deadline)
+/* cq_wait's sleep. */
+static long cq_sleep(struct io_ring *ring, uint32_t min, uint64_t deadline)
 {
 	DEFINE_WAIT(we);
 	long ret = 0;
 
-	if (min > ring->cq_entries)
-		min = ring->cq_entries;
 	for (;;) {
+		/* The woken requests' retries first (awake: they may sleep),
+		 * then the test, queued: a wake-up after it is not lost. */
+		if (async_ready_pending())
+			async_run_ready();
 		prepare_to_wait(&ring->cq_wait, &we);
 		if (deadline != POLL_FOREVER && deadline)
 			sched_arm_deadline(deadline);
 		if (cq_ready(ring) >= min)
 			break;
+		if (async_ready_pending()) {
+			finish_wait(&ring->cq_wait, &we);
+			continue;
+		}
 		if (signal_pending()) {
 			ret = -EINTR;
 			break;
@@ -583,6 +628,20 @@ static long cq_wait(struct io_ring *ring, uint32_t min, uint64_t deadline)
 		sched_disarm_deadline();
 	finish_wait(&ring->cq_wait, &we);
 	return ret;
+}
+
+/* Waits for min CQEs (clamped to the CQ size) until deadline
+ * (POLL_FOREVER: none; 0: check once): 0, -ETIME, -EINTR.  The common
+ * case, CQEs there already, neither queues nor sleeps. */
+static long cq_wait(struct io_ring *ring, uint32_t min, uint64_t deadline)
+{
+	if (min > ring->cq_entries)
+		min = ring->cq_entries;
+	if (async_ready_pending())
+		async_run_ready();
+	if (cq_ready(ring) >= min)
+		return 0;
+	return cq_sleep(ring, min, deadline);
 }
 
 /* GETEVENTS' argument: the signal mask set for the wait (restored on the

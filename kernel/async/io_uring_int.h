@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "async/async.h"
 #include "async/io_uring.h"
+#include "fs/event/poll.h"
 #include "lib/list.h"
 #include "lib/spinlock.h"
 #include "sched/ktimer.h"
@@ -97,6 +98,33 @@ struct io_ring {
 	 * install and close slots, on any task; innermost, no sleep. */
 	struct spinlock files_lock;
 	struct io_ftable files;
+
+	/* Freed requests kept for the next submissions (io_req_cache_get):
+	 * any context pushes onto req_free (lock-free, by next); the
+	 * submitter (submit_lock) takes the whole list into req_cache.  At
+	 * most the most requests the ring ever had live; freed with it. */
+	struct io_req *req_free, *req_cache;
+};
+
+struct io_req;
+
+/* One wait-queue hook of an armed request (io_uring_poll.c). */
+struct io_poll_hook {
+	struct wait_entry we;  /* func = the wake-up, no task */
+	struct wait_queue *wq; /* the polled file's: lives as long as it (poll.h) */
+	struct io_req *req;
+};
+
+/* An armed request's poll of its file: a pollable file's queues (two at
+ * most: a stream socket's own and its peer's, a read-write pipe's),
+ * hooked while armed (its engine part parked, async.h). */
+struct io_poll {
+	struct poll_table pt;
+	struct io_poll_hook hooks[2];
+	int nhooks;
+	bool overflow;	   /* the file offered a third queue: not armed */
+	uint32_t events;   /* what completes the wait (POLLERR, POLLHUP too) */
+	struct file *file; /* polled; referenced from the first arming to the request's free */
 };
 
 /* One SQE's request, kmalloc'd at submission, freed after its CQE. */
@@ -137,6 +165,7 @@ struct io_req {
 	struct list_head dlink;
 	uint32_t nchain;
 	bool deferred, drain_head, punted, drain;
+	struct io_poll poll; /* armed on its file instead of punted */
 };
 
 /* io_uring.c */
@@ -145,6 +174,11 @@ void io_ring_put(struct io_ring *ring);
 /* Posts a CQE (NODROP: queued if the CQ ring is full). */
 void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags,
 		 bool counts);
+/* A request's memory (uninitialized) for a submitter (submit_lock held),
+ * from the ring's cache or the heap: NULL on ENOMEM. */
+struct io_req *io_req_cache_get(struct io_ring *ring);
+/* Gives a freed request's memory back to its ring's cache (any context). */
+void io_req_cache_put(struct io_req *req);
 /* f's ring if f is an io_uring file, else NULL. */
 struct io_ring *io_ring_of(struct file *f);
 
@@ -168,6 +202,26 @@ void io_fail_chain(struct io_req *head);
 void io_cancel_all(struct io_ring *ring);
 /* The opcodes implemented, for REGISTER_PROBE. */
 bool io_op_supported(unsigned int op);
+
+/* req_issue's answer once a worker has the request or it is armed on
+ * its file.  No result can be it (a READ of 1 byte returns 1, an error
+ * is -4095 to -1). */
+#define IO_PUNTED (-(1L << 40))
+
+/* The request's non-blocking attempt, here: its result, -EAGAIN if it
+ * would wait. */
+long io_req_attempt(struct io_req *req);
+/* Whether a remove or cancel op (or a LINK_TIMEOUT) took req. */
+bool io_req_removed(struct io_req *req);
+/* Posts req's CQE, frees it, and issues the rest of its chain here. */
+void io_req_finish(struct io_req *req, long res);
+
+/* io_uring_poll.c: a request that would wait on a pollable file (its
+ * attempt said -EAGAIN) is armed on the file's wait queues, no worker;
+ * its wake-up has the submitter retry it (docs/async.md).  IO_PUNTED
+ * once armed, a result if the attempt was retried and completed at once,
+ * -EAGAIN when it cannot be armed (punt it). */
+long io_poll_arm(struct io_req *req);
 
 /* io_uring_prep.c: the "syscall" opcodes' preparation (req->nr and
  * req->args from the SQE), 0 or the -errno its CQE carries. */

@@ -27,6 +27,7 @@ static void ltimeout_fired(struct ktimer *t)
 	prev->removed = true;
 	spin_unlock(&ring->lock);
 	async_interrupt(&prev->ar);
+	wake_up(&ring->cq_wait); /* an armed prev's owner may wait there */
 }
 
 /* Linux's checks: len 1, no count, a timespec (EFAULT, EINVAL), and a

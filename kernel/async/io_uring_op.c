@@ -15,6 +15,7 @@
 #include "fs/event/poll.h"
 #include "fs/file.h"
 #include "fs/inode.h"
+#include "lib/string.h"
 #include "mm/heap.h"
 #include "proc/proc.h"
 #include "proc/task.h"
@@ -27,9 +28,6 @@
 	(IOSQE_FIXED_FILE | IOSQE_IO_DRAIN | IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_ASYNC |     \
 	 IOSQE_CQE_SKIP_SUCCESS)
 
-/* req_issue: on a worker now, which completes it.  No result can be it
- * (a READ of 1 byte returns 1, an error is -4095 to -1). */
-#define IO_PUNTED (-(1L << 40))
 /* A run's result: the poll's events were updated, it waits anew
  * (req_done_async queues it again). */
 #define IO_REARM (IO_PUNTED - 1)
@@ -106,9 +104,9 @@ static long poll_once(struct io_req *req, uint64_t deadline)
 	return n > 0 ? p.revents : n;
 }
 
-/* Whether a remove or cancel op took req (its interrupted wait then
- * ends in -ECANCELED, as a removed poll's or timeout's on Linux). */
-static bool req_removed(struct io_req *req)
+/* Its interrupted wait then ends in -ECANCELED, as a removed poll's or
+ * timeout's on Linux. */
+bool io_req_removed(struct io_req *req)
 {
 	bool removed;
 
@@ -137,7 +135,7 @@ static long run_poll(struct io_req *req)
 {
 	long res = poll_once(req, POLL_FOREVER);
 
-	return res == -ERESTARTNOHAND && req_removed(req) ? -ECANCELED : poll_rearmed(req, res);
+	return res == -ERESTARTNOHAND && io_req_removed(req) ? -ECANCELED : poll_rearmed(req, res);
 }
 
 /* Inline: ready now, or to a worker. */
@@ -561,7 +559,7 @@ static long req_run_async(struct async_req *ar)
 		return res;
 	if (req->punted)
 		req_wait_start(req); /* its wait for the drain did not count */
-	return req_removed(req) ? -ECANCELED : op_run(req);
+	return io_req_removed(req) ? -ECANCELED : op_run(req);
 }
 
 /* How the file of an fd op may run inline: HOW_INLINE (never waits, or
@@ -601,7 +599,18 @@ static void req_wait_start(struct io_req *req)
 	io_ltimeout_arm(req);
 }
 
-/* Issues req: its result, or IO_PUNTED once a worker has it. */
+long io_req_attempt(struct io_req *req)
+{
+	const struct io_op *op = op_of(req);
+	long res;
+
+	task_sched(current())->nowait = true;
+	res = op_run_with(req, op->attempt ? op->attempt : op_call);
+	task_sched(current())->nowait = false;
+	return res;
+}
+
+/* Issues req: its result, or IO_PUNTED once a worker or its file has it. */
 static long req_issue(struct io_req *req)
 {
 	const struct io_op *op = op_of(req);
@@ -617,14 +626,11 @@ static long req_issue(struct io_req *req)
 		how = file_kind(req);
 	if (how == HOW_INLINE)
 		return op_run(req);
-	if (how == HOW_NOWAIT) {
-		task_sched(current())->nowait = true;
-		res = op_run_with(req, op->attempt ? op->attempt : op_call);
-		task_sched(current())->nowait = false;
-		if (res != -EAGAIN)
-			return res;
-	}
+	if (how == HOW_NOWAIT && (res = io_req_attempt(req)) != -EAGAIN)
+		return res;
 	req_wait_start(req); /* before the punt: its worker may finish it at once */
+	if (how == HOW_NOWAIT && (res = io_poll_arm(req)) != -EAGAIN)
+		return res; /* armed on its file (IO_PUNTED), or done */
 	/* Linked from ring->lock's lists, so that a cancel finds it only
 	 * once it is queued: async_punt takes the engine's lock itself. */
 	if ((err = async_punt(&req->ar))) {
@@ -656,7 +662,9 @@ void io_req_free(struct io_req *req)
 	io_drain_put(req);
 	if (req->file)
 		file_put(req->file);
-	kfree(req);
+	if (req->poll.file)
+		file_put(req->poll.file);
+	io_req_cache_put(req);
 	io_ring_put(ring);
 }
 
@@ -672,13 +680,15 @@ static struct io_req *req_complete(struct io_req *req, long res)
 	res = io_ltimeout_done(req, res);
 	next = req->next;
 	broken = link_broken(req, res);
-	spin_lock(&ring->lock);
-	if (!list_empty(&req->link)) {
-		list_del(&req->link);
-		ring->ninflight--;
+	if (!list_empty(&req->link) || !list_empty(&req->tlink)) { /* else never on them */
+		spin_lock(&ring->lock);
+		if (!list_empty(&req->link)) {
+			list_del(&req->link);
+			ring->ninflight--;
+		}
+		list_del(&req->tlink);
+		spin_unlock(&ring->lock);
 	}
-	list_del(&req->tlink);
-	spin_unlock(&ring->lock);
 	if (!(req->sqe.flags & IOSQE_CQE_SKIP_SUCCESS) || res < 0)
 		io_post_cqe(ring, req->sqe.user_data, (int32_t)res, 0,
 			    req->sqe.opcode != IORING_OP_TIMEOUT);
@@ -690,6 +700,11 @@ static struct io_req *req_complete(struct io_req *req, long res)
 		next = n;
 	}
 	return next;
+}
+
+void io_req_finish(struct io_req *req, long res)
+{
+	io_submit_chain(req_complete(req, res));
 }
 
 /* The checks every SQE gets before its op's own: -errno for its CQE. */
@@ -719,10 +734,11 @@ int io_req_prep(struct io_req *req)
 
 struct io_req *io_req_alloc(struct io_ring *ring, const struct io_uring_sqe *sqe)
 {
-	struct io_req *req = kzalloc(sizeof(*req));
+	struct io_req *req = io_req_cache_get(ring);
 
 	if (!req)
 		return NULL;
+	memset(req, 0, sizeof(*req));
 	req->sqe = *sqe;
 	req->ring = ring;
 	req->nr = -1;
@@ -738,12 +754,15 @@ struct io_req *io_req_alloc(struct io_ring *ring, const struct io_uring_sqe *sqe
 }
 
 /* Counts req in flight (cancels find it) unless the ring is dead:
- * false then, and it completes with -ECANCELED. */
+ * false then, and it completes with -ECANCELED.  An op that runs to its
+ * end inline has nothing to cancel: not counted (as Linux's NOP). */
 static bool req_start(struct io_req *req)
 {
 	struct io_ring *ring = req->ring;
 	bool live;
 
+	if (op_of(req)->how == HOW_INLINE && !(req->sqe.flags & IOSQE_ASYNC))
+		return true;
 	spin_lock(&ring->lock);
 	live = !ring->dead;
 	if (live) {
@@ -794,7 +813,7 @@ static void req_done_async(struct async_req *ar, long res)
 			async_adopt(&req->ar);
 			req_wait_start(req);
 		}
-		res = here && req_start(req) && !req_removed(req) ? op_run(req) : -ECANCELED;
+		res = here && req_start(req) && !io_req_removed(req) ? op_run(req) : -ECANCELED;
 		if (here)
 			res = async_unadopt(&req->ar, res);
 		req = req_complete(req, res);

@@ -337,7 +337,9 @@ static long stream_get_chunk(struct socket *sk, struct kmsg *m, size_t copied,
 	sk->rx_busy = false;
 	if (!err && !(m->flags & MSG_PEEK))
 		sbuf_consume(&sk->rx, n, dead);
-	sock_wake(sk); /* room for the writer, the ring for other readers */
+	/* Room for the writer, the ring for other readers (tasks: woken
+	 * whatever the key); to pollers only POLLOUT can be news. */
+	wake_up_poll(&sk->wq, POLLOUT | POLLWRNORM);
 	*fds_seen = fds != NULL;
 	return err ? err : (long)n;
 }

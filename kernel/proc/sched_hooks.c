@@ -63,6 +63,8 @@ void return_to_user_work(struct trapframe *tf)
 	grace_quiescent(); /* leaving for user mode: no lock-free read spans it */
 	if (this_cpu()->need_resched)
 		schedule();
+	if (async_ready_pending())
+		async_run_ready(); /* woken io_uring requests: their CQEs first */
 	if (task_signal_work(current(), tf))
 		signal_deliver(tf);
 }

@@ -202,6 +202,9 @@ static inline struct task_io *task_io_current(void)
  * frame's rcx and r11 are no longer what SYSRET would load, so it
  * leaves by the exit that checks the frame. */
 #define TASK_WORK_FRAME (1UL << 1)
+/* A parked asynchronous request woke (async/async.h): the owner retries
+ * it on its way back to user mode. */
+#define TASK_WORK_ASYNC (1UL << 2)
 
 static inline void task_work_set(struct task *t, unsigned long bits)
 {

@@ -72,6 +72,18 @@ void wait_remove(struct wait_queue *wq, struct wait_entry *we);
 /* Whether a task or entry is queued on wq now (a hint: it may change as
  * soon as the queue's lock is dropped). */
 bool wait_queue_active(struct wait_queue *wq);
+/* Whether wq has a sleeper or entry, read without its lock (Linux's
+ * wq_has_sleeper): a waker that made its condition true calls it to
+ * skip an empty queue's wake-up.  The full barrier orders the
+ * condition's store before the read; the sleeper's prepare_to_wait
+ * queues it, then takes the scheduler's lock (a locked instruction: a
+ * full barrier), before its test.
+ * So either the sleeper sees the condition or the waker sees it. */
+static inline bool wait_queue_has_sleeper(struct wait_queue *wq)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return __atomic_load_n(&wq->sleepers.next, __ATOMIC_RELAXED) != &wq->sleepers;
+}
 /* True if the current task has a signal that should end a wait (-EINTR). */
 bool signal_pending(void);
 void schedule(void);

@@ -1,0 +1,179 @@
+/*
+ * io_uring's armed polls: a request on a pollable file (a socket, a pipe,
+ * an eventfd: a file with a poll operation whose calls honour nowait)
+ * whose non-blocking attempt would wait is hooked on the file's wait
+ * queues, with no worker, as Linux's io_arm_poll_handler.  The wake-up
+ * (under the queue's lock, on the waker's CPU, in the waker's context)
+ * cannot run the call: it would copy into the submitter's memory and use
+ * its files.  So it hands the request to its submitter's engine
+ * (async_wake), which retries it in the submitter itself: in
+ * io_uring_enter's wait, or on its way back to user mode, before it can
+ * look at the CQ ring (Linux's task_work).  The retry unhooks, attempts
+ * again, and completes the request or arms it again.  docs/async.md.
+ */
+#include "async/io_uring_int.h"
+#include "fd/fdtable.h"
+#include "fs/event/poll.h"
+#include "fs/file.h"
+#include "proc/task.h"
+#include <uapi/socket.h>
+#include <uapi/errno.h>
+
+/* Three tries of a file that says ready and then would wait: punted. */
+#define ARM_TRIES 3
+
+static struct io_req *req_of(struct async_req *ar)
+{
+	return container_of(ar, struct io_req, ar);
+}
+
+/* What a request waits for; 0: not one to arm.  A socket op with
+ * MSG_DONTWAIT asked not to wait: its worker's call fails with EAGAIN,
+ * as Linux's REQ_F_NOWAIT (the bit is no RWF_* flag the other ops
+ * take: they failed their attempt with EINVAL). */
+static uint32_t poll_events(const struct io_req *req)
+{
+	if (req->sqe.msg_flags & MSG_DONTWAIT)
+		return 0;
+	switch (req->sqe.opcode) {
+	case IORING_OP_READ:
+	case IORING_OP_READV:
+	case IORING_OP_READ_FIXED:
+	case IORING_OP_RECV:
+	case IORING_OP_RECVMSG:
+	case IORING_OP_ACCEPT:
+		return POLLIN | POLLRDNORM;
+	case IORING_OP_WRITE:
+	case IORING_OP_WRITEV:
+	case IORING_OP_WRITE_FIXED:
+	case IORING_OP_SEND:
+	case IORING_OP_SENDMSG:
+		return POLLOUT | POLLWRNORM;
+	case IORING_OP_POLL_ADD:
+		return req->multishot ? 0 : req->sqe.poll32_events & 0xffff;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The wake-up, under the queue's lock: a wake-up about what the request
+ * waits for (or of unknown kind) has its submitter retry it; the ring's
+ * waiters are woken, where the submitter may sleep (io_uring_enter) and
+ * pollers of the ring learn it has work (io_uring_poll).
+ */
+static bool poll_wake(struct wait_entry *we, unsigned int key)
+{
+	struct io_req *req = container_of(we, struct io_poll_hook, we)->req;
+
+	if (key && !(key & (req->poll.events | POLLERR | POLLHUP)))
+		return false;
+	if (async_wake(&req->ar))
+		wake_up(&req->ring->cq_wait);
+	return false; /* no task of its own woken: an exclusive wake-up goes on */
+}
+
+/* poll_wait of the file: a hook on each of its queues. */
+static void poll_queue(struct file *f, struct wait_queue *wq, struct poll_table *pt)
+{
+	struct io_poll *p = container_of(pt, struct io_poll, pt);
+	struct io_poll_hook *h;
+
+	(void)f; /* referenced by p->file while hooked */
+	if (p->nhooks == 2) {
+		p->overflow = true;
+		return;
+	}
+	h = &p->hooks[p->nhooks++];
+	h->we = (struct wait_entry){.func = poll_wake, .link = LIST_HEAD_INIT(h->we.link)};
+	h->wq = wq;
+	wait_add(wq, &h->we);
+}
+
+/* Unhooks the request; no wake-up of it runs after.  Spinlocks may be
+ * held (a cancel holds the ring's): the file stays referenced until the
+ * request is freed (io_req_free), whose put may release it. */
+static void poll_disarm(struct async_req *ar)
+{
+	struct io_poll *p = &req_of(ar)->poll;
+
+	for (int i = 0; i < p->nhooks; i++)
+		wait_remove(p->hooks[i].wq, &p->hooks[i].we);
+	p->nhooks = 0;
+}
+
+/* Hooks req on its file's queues (the file taken at its first arming),
+ * parking it first so that no wake-up is lost: 0 and the file's mask in
+ * *mask, -EAGAIN (no poll: punt it), -EBADF, -ECANCELED. */
+static long poll_hook(struct io_req *req, uint32_t *mask)
+{
+	struct io_poll *p = &req->poll;
+	int err;
+
+	if (!p->file && req->file) {
+		file_get(req->file);
+		p->file = req->file;
+	} else if (!p->file && !(p->file = files_lookup(current()->files, req->sqe.fd))) {
+		return -EBADF;
+	}
+	if (!p->file->ops->poll)
+		return -EAGAIN;
+	if ((err = async_arm_begin(&req->ar)))
+		return err;
+	p->overflow = false;
+	*mask = p->file->ops->poll(p->file, &p->pt);
+	return 0;
+}
+
+static void poll_retry(struct async_req *ar);
+
+long io_poll_arm(struct io_req *req)
+{
+	struct io_poll *p = &req->poll;
+	uint32_t mask;
+	long res;
+	int ret;
+
+	if (!(p->events = poll_events(req)))
+		return -EAGAIN;
+	req->ar.retry = poll_retry;
+	req->ar.disarm = poll_disarm;
+	p->pt.queue = poll_queue;
+	p->hooks[0].req = p->hooks[1].req = req;
+	for (int tries = 0; tries < ARM_TRIES; tries++) {
+		if ((res = poll_hook(req, &mask)))
+			return res;
+		ret = async_arm_end(&req->ar,
+				    p->overflow || (mask & (p->events | POLLERR | POLLHUP)));
+		if (!ret)
+			return IO_PUNTED; /* armed: its wake-up retries it */
+		poll_disarm(&req->ar);
+		if (ret < 0 || p->overflow)
+			return ret < 0 ? ret : -EAGAIN;
+		res = io_req_removed(req) ? -ECANCELED : io_req_attempt(req);
+		if (res != -EAGAIN)
+			return res;
+	}
+	return -EAGAIN; /* ready, yet it would wait: a worker rather than a spin */
+}
+
+/*
+ * In the submitter, after the wake-up: unhooked, attempted again (or
+ * ended, if a remove, a cancel or its LINK_TIMEOUT took it), armed again
+ * if it would still wait, else completed with the rest of its chain
+ * issued here.  A request that can no longer be armed goes to a worker.
+ */
+static void poll_retry(struct async_req *ar)
+{
+	struct io_req *req = req_of(ar);
+	long res;
+
+	poll_disarm(ar);
+	res = io_req_removed(req) ? -ECANCELED : io_req_attempt(req);
+	if (res == -EAGAIN)
+		res = io_poll_arm(req);
+	if (res == -EAGAIN && !(res = async_punt(ar)))
+		return;
+	if (res != IO_PUNTED)
+		io_req_finish(req, res);
+}
