@@ -1,10 +1,11 @@
 /* An echo server over 64 stream connections (AF_UNIX socketpairs, or TCP
  * over 127.0.0.1), 64-byte messages,
  * three ways (issue 34): epoll + read/write, io_uring (RECV, then SEND
- * linked to the next RECV), and syscall_indirect(SYSIND_ASYNC) reads with
- * write.  The client, the same for all three, writes one message on every
- * connection, then reads every echo back; the figure is ns per echoed
- * message (client and server together: under icount, instructions). */
+ * linked to the next RECV; on plain fds, or on registered files), and
+ * syscall_indirect(SYSIND_ASYNC) reads with write.  The client, the same
+ * for all, writes one message on every connection, then reads every echo
+ * back; the figure is ns per echoed message (client and server together:
+ * under icount, instructions). */
 #include <fdkernel.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -71,6 +72,7 @@ struct ring {
 	struct io_uring_sqe *sqes;
 	struct io_uring_cqe *cqes;
 	uint32_t queued; /* SQEs written but not yet submitted */
+	bool fixed;	 /* srv[] registered: SQEs name direct descriptor i */
 };
 
 static int ring_open(struct ring *r, uint32_t entries)
@@ -108,8 +110,8 @@ static void ring_prep(struct ring *r, uint8_t op, int i, uint32_t len, uint8_t f
 
 	memset(s, 0, sizeof(*s));
 	s->opcode = op;
-	s->flags = flags;
-	s->fd = srv[i];
+	s->flags = flags | (r->fixed ? IOSQE_FIXED_FILE : 0);
+	s->fd = r->fixed ? i : srv[i];
 	s->addr = (uint64_t)(uintptr_t)bufs[i];
 	s->len = len;
 	s->user_data = ud;
@@ -119,12 +121,16 @@ static void ring_prep(struct ring *r, uint8_t op, int i, uint32_t len, uint8_t f
 }
 
 /* RECV on every connection; on each one's CQE, SEND the echo linked to
- * the next RECV (the SEND's own CQE skipped unless it fails). */
-static void serve_uring(void)
+ * the next RECV (the SEND's own CQE skipped unless it fails); fixed: on
+ * the connections registered as direct descriptors 0 to 63. */
+static void serve_ring(bool fixed)
 {
 	struct ring r;
 
 	if (ring_open(&r, 2 * CONNS) < 0)
+		return;
+	r.fixed = fixed;
+	if (fixed && syscall(__NR_io_uring_register, r.fd, IORING_REGISTER_FILES, srv, CONNS) < 0)
 		return;
 	for (int i = 0; i < CONNS; i++)
 		ring_prep(&r, IORING_OP_RECV, i, MSG, 0, (uint64_t)i);
@@ -145,6 +151,16 @@ static void serve_uring(void)
 		}
 		__atomic_store_n(r.cq_head, head, __ATOMIC_RELEASE);
 	}
+}
+
+static void serve_uring(void)
+{
+	serve_ring(false);
+}
+
+static void serve_uring_fixed(void)
+{
+	serve_ring(true);
 }
 
 /* Which connection each outstanding token is for: open addressing. */
@@ -316,20 +332,26 @@ int main(void)
 		void (*serve)(void);
 		int family;
 	} rows[] = {
-	    {"echo_epoll_unix", serve_epoll, AF_UNIX}, {"echo_uring_unix", serve_uring, AF_UNIX},
-	    {"echo_async_unix", serve_async, AF_UNIX}, {"echo_epoll_inet", serve_epoll, AF_INET},
-	    {"echo_uring_inet", serve_uring, AF_INET}, {"echo_async_inet", serve_async, AF_INET},
+	    {"echo_epoll_unix", serve_epoll, AF_UNIX},
+	    {"echo_uring_unix", serve_uring, AF_UNIX},
+	    {"echo_uring_fixed_unix", serve_uring_fixed, AF_UNIX},
+	    {"echo_async_unix", serve_async, AF_UNIX},
+	    {"echo_epoll_inet", serve_epoll, AF_INET},
+	    {"echo_uring_inet", serve_uring, AF_INET},
+	    {"echo_uring_fixed_inet", serve_uring_fixed, AF_INET},
+	    {"echo_async_inet", serve_async, AF_INET},
 	};
 	/* A kernel without the call is n/a, not a failure. */
 	bool no_uring = syscall(__NR_io_uring_setup, 0, NULL) < 0 && errno == ENOSYS;
 	bool no_async = syscall(__NR_sysind_queue, -1) < 0 && errno == ENOSYS;
 
-	bench_begin("bench_echo", "echo_epoll_unix,echo_uring_unix,echo_async_unix,"
-				  "echo_epoll_inet,echo_uring_inet,echo_async_inet");
+	bench_begin("bench_echo", "echo_epoll_unix,echo_uring_unix,echo_uring_fixed_unix,"
+				  "echo_async_unix,echo_epoll_inet,echo_uring_inet,"
+				  "echo_uring_fixed_inet,echo_async_inet");
 	signal(SIGPIPE, SIG_IGN); /* a server that ended is a failed row, not a dead bench */
 	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
-		if ((rows[k].serve == serve_uring && no_uring) ||
-		    (rows[k].serve == serve_async && no_async))
+		bool uring = rows[k].serve == serve_uring || rows[k].serve == serve_uring_fixed;
+		if ((uring && no_uring) || (rows[k].serve == serve_async && no_async))
 			bench_skip(rows[k].name, "%s: ENOSYS",
 				   no_async && rows[k].serve == serve_async ? "sysind_queue"
 									    : "io_uring_setup");
