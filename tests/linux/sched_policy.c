@@ -12,26 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sched_attr.h"
 #include "testutil.h"
-
-#ifndef SCHED_RESET_ON_FORK
-#define SCHED_RESET_ON_FORK 0x40000000
-#endif
-
-struct attr {
-	uint32_t size, policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t prio;
-	uint64_t runtime, deadline, period;
-	uint32_t util_min, util_max;
-};
-
-static long sys(long nr, long a, long b, long c, long d)
-{
-	long r = syscall(nr, a, b, c, d);
-	return r < 0 ? -errno : r;
-}
 
 int main(void)
 {

@@ -19,20 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sched_attr.h"
 #include "testutil.h"
-
-#ifndef SCHED_RESET_ON_FORK
-#define SCHED_RESET_ON_FORK 0x40000000
-#endif
-
-struct attr {
-	uint32_t size, policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t prio;
-	uint64_t runtime, deadline, period;
-	uint32_t util_min, util_max;
-};
 
 /* Shared between the parent and its children (MAP_SHARED). */
 static volatile struct shared {
@@ -42,22 +30,16 @@ static volatile struct shared {
 	long turns[2];
 } * sh;
 
-static long sys(long nr, long a, long b, long c)
-{
-	long r = syscall(nr, a, b, c);
-	return r < 0 ? -errno : r;
-}
-
 static int set_policy(int policy, int prio)
 {
 	struct sched_param p = {.sched_priority = prio};
-	return (int)sys(SYS_sched_setscheduler, 0, policy, (long)&p);
+	return (int)sys(SYS_sched_setscheduler, 0, policy, (long)&p, 0);
 }
 
 static int get_prio(pid_t pid)
 {
 	struct sched_param p = {.sched_priority = -1};
-	return sys(SYS_sched_getparam, pid, (long)&p, 0) ? -1 : p.sched_priority;
+	return sys(SYS_sched_getparam, pid, (long)&p, 0, 0) ? -1 : p.sched_priority;
 }
 
 /* Field n (1-based, n > 2) of /proc/self/stat. */
@@ -103,29 +85,29 @@ static void set_and_read(void)
 	char buf[64];
 
 	is_int(set_policy(SCHED_FIFO, 50), 0, "SCHED_FIFO 50 is taken");
-	is_int(sys(SYS_sched_getscheduler, 0, 0, 0), SCHED_FIFO, "getscheduler: SCHED_FIFO");
+	is_int(sys(SYS_sched_getscheduler, 0, 0, 0, 0), SCHED_FIFO, "getscheduler: SCHED_FIFO");
 	is_int(get_prio(0), 50, "getparam: 50");
 	ok(stat_field(18) == -51 && stat_field(40) == 50 && stat_field(41) == SCHED_FIFO,
 	   "/proc/self/stat: priority -51, rt_priority 50, policy 1 (%ld %ld %ld)", stat_field(18),
 	   stat_field(40), stat_field(41));
 	ts.tv_sec = ts.tv_nsec = -1;
-	ok(sys(SYS_sched_rr_get_interval, 0, (long)&ts, 0) == 0 && ts.tv_sec == 0 &&
+	ok(sys(SYS_sched_rr_get_interval, 0, (long)&ts, 0, 0) == 0 && ts.tv_sec == 0 &&
 	       ts.tv_nsec == 0,
 	   "a FIFO task has no quantum: 0");
 	struct sched_param p = {.sched_priority = 0};
-	is_int(sys(SYS_sched_setparam, 0, (long)&p, 0), -EINVAL, "setparam 0 on FIFO: EINVAL");
+	is_int(sys(SYS_sched_setparam, 0, (long)&p, 0, 0), -EINVAL, "setparam 0 on FIFO: EINVAL");
 	p.sched_priority = 100;
-	is_int(sys(SYS_sched_setscheduler, 0, SCHED_RR, (long)&p), -EINVAL, "RR 100: EINVAL");
+	is_int(sys(SYS_sched_setscheduler, 0, SCHED_RR, (long)&p, 0), -EINVAL, "RR 100: EINVAL");
 	p.sched_priority = 7;
-	ok(sys(SYS_sched_setparam, 0, (long)&p, 0) == 0 && get_prio(0) == 7 &&
-	       sys(SYS_sched_getscheduler, 0, 0, 0) == SCHED_FIFO,
+	ok(sys(SYS_sched_setparam, 0, (long)&p, 0, 0) == 0 && get_prio(0) == 7 &&
+	       sys(SYS_sched_getscheduler, 0, 0, 0, 0) == SCHED_FIFO,
 	   "setparam 7 keeps FIFO");
 
 	is_int(set_policy(SCHED_RR, 10), 0, "SCHED_RR 10 is taken");
 	long ms = read_text("/proc/sys/kernel/sched_rr_timeslice_ms", buf, sizeof buf) > 0
 		      ? strtol(buf, NULL, 10)
 		      : -1;
-	ok(sys(SYS_sched_rr_get_interval, 0, (long)&ts, 0) == 0 &&
+	ok(sys(SYS_sched_rr_get_interval, 0, (long)&ts, 0, 0) == 0 &&
 	       ts.tv_sec * 1000 + ts.tv_nsec / 1000000 == ms && ms == 100,
 	   "RR's quantum: sched_rr_timeslice_ms, 100 ms (%ld ms, %ld ns)", ms, (long)ts.tv_nsec);
 	memset(&a, 0, sizeof a);
@@ -151,17 +133,19 @@ static void forks(void)
 
 	set_policy(SCHED_FIFO, 30);
 	if ((pid = fork()) == 0)
-		_exit(!(sys(SYS_sched_getscheduler, 0, 0, 0) == SCHED_FIFO && get_prio(0) == 30));
+		_exit(
+		    !(sys(SYS_sched_getscheduler, 0, 0, 0, 0) == SCHED_FIFO && get_prio(0) == 30));
 	ok(exited_with(reap(pid), 0), "a child inherits SCHED_FIFO 30");
 	set_policy(SCHED_FIFO | SCHED_RESET_ON_FORK, 30);
-	is_int(sys(SYS_sched_getscheduler, 0, 0, 0), SCHED_FIFO | SCHED_RESET_ON_FORK,
+	is_int(sys(SYS_sched_getscheduler, 0, 0, 0, 0), SCHED_FIFO | SCHED_RESET_ON_FORK,
 	       "FIFO with SCHED_RESET_ON_FORK");
 	if ((pid = fork()) == 0)
-		_exit(!(sys(SYS_sched_getscheduler, 0, 0, 0) == SCHED_OTHER && get_prio(0) == 0));
+		_exit(
+		    !(sys(SYS_sched_getscheduler, 0, 0, 0, 0) == SCHED_OTHER && get_prio(0) == 0));
 	ok(exited_with(reap(pid), 0), "with SCHED_RESET_ON_FORK the child is SCHED_OTHER, 0");
 	set_policy(SCHED_OTHER, 0);
 	struct sched_param p = {.sched_priority = 1};
-	is_int(sys(SYS_sched_setscheduler, 999999, SCHED_FIFO, (long)&p), -ESRCH,
+	is_int(sys(SYS_sched_setscheduler, 999999, SCHED_FIFO, (long)&p, 0), -ESRCH,
 	       "no such pid: ESRCH");
 }
 
