@@ -131,6 +131,13 @@ void attach(struct mount *m, struct mnt_namespace *ns, struct mount *parent, str
 	list_add_tail(&m->link, &ns->mounts);
 	if (!parent)
 		ns->root = m;
+	ns_changed(ns);
+}
+
+void ns_changed(struct mnt_namespace *ns)
+{
+	__atomic_add_fetch(&ns->event, 1, __ATOMIC_RELEASE);
+	wake_up(&ns->poll);
 }
 
 bool in_current_ns(const struct path *p)
@@ -166,6 +173,7 @@ void mount_init(struct super_block *root_sb)
 
 	for (size_t i = 0; i < sizeof(mount_hash) / sizeof(mount_hash[0]); i++)
 		list_init(&mount_hash[i]);
+	wait_queue_init(&init_ns.poll, "mnt_ns_poll");
 	inode_get(root_sb->root);
 	/* Named tmpfs, not rootfs: busybox df skips those. */
 	if (!(m = mount_alloc(root_sb, root_sb->root, "tmpfs", 0)))
@@ -270,6 +278,7 @@ int mount_set_flags(const struct path *p, unsigned int flags, bool sb_too)
 		err = -EINVAL;
 	else {
 		p->mnt->flags = flags;
+		ns_changed(p->mnt->ns);
 		if (sb_too)
 			sb->flags =
 			    (sb->flags & ~SB_RDONLY) | (flags & MNT_READONLY ? SB_RDONLY : 0);
@@ -309,6 +318,7 @@ void detach_tree(struct mount *top, struct list_head *gone)
 	bool again = true;
 
 	detach(top, gone);
+	ns_changed(ns);
 	while (again) { /* the table is flat: sweep until no orphan is left */
 		again = false;
 		list_for_each_entry_safe(m, n, &ns->mounts, link) if (m->parent && !m->parent->ns)
@@ -394,6 +404,7 @@ int mount_move(const struct path *from, const struct path *to)
 	if (!err) {
 		path_get(to);
 		place(m, to->mnt, to->inode, &old);
+		ns_changed(m->ns);
 	}
 	spin_unlock(&mount_lock);
 	spin_unlock(&to->inode->lock);
@@ -443,6 +454,7 @@ int mount_pivot(const struct path *new, const struct path *old, const struct pat
 			nm->ns->root = nm;
 		list_del(&nm->link); /* the new root first in the table, as in a walk */
 		list_add(&nm->link, &nm->ns->mounts);
+		ns_changed(nm->ns);
 	}
 	spin_unlock(&mount_lock);
 	if (ex.inode)

@@ -161,6 +161,15 @@ int path_want_write(const struct path *p);
 /* /proc/<pid>/mounts and mountinfo (proc_mounts.c): the table of fs's
  * namespace as seen from fs's root. */
 long mounts_text(struct fs_struct *fs, char *buf, size_t size);
+struct poll_table;
+struct file;
+/* The poll of a /proc/<pid>/mounts or mountinfo file f reading ns (Linux's
+ * mounts_poll): always readable, and POLLPRI | POLLERR once for each
+ * change of ns's table since *seen, the change count the file last saw,
+ * which it updates. */
+unsigned mounts_poll(struct file *f, struct ns_common *ns, uint32_t *seen, struct poll_table *pt);
+/* The change count now of ns, a mount namespace. */
+uint32_t mounts_event(struct ns_common *ns);
 long mountinfo_text(struct fs_struct *fs, char *buf, size_t size);
 /* Mounts alive (leak accounting). */
 unsigned long mount_count(void);

@@ -292,6 +292,7 @@ int mnt_ns_copy(struct fs_struct *fs)
 		ns->refs = 1;
 		list_init(&ns->mounts);
 		ns->ns = (struct ns_common){nsfs_alloc_inum(), &mnt_ns_ops};
+		wait_queue_init(&ns->poll, "mnt_ns_poll");
 		spin_lock(&mount_lock);
 		attach_tree(ns, list, n, NULL, NULL);
 		spin_unlock(&mount_lock);

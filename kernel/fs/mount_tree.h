@@ -16,6 +16,7 @@
 #include "fs/nsfs.h"
 #include "lib/list.h"
 #include "lib/spinlock.h"
+#include "sched/wait.h"
 
 extern struct spinlock mount_lock;
 
@@ -23,11 +24,18 @@ struct mnt_namespace {
 	/* Its number, /proc/<pid>/ns/mnt's, and setns's operations
 	 * (fs/nsfs.h); constant. */
 	struct ns_common ns;
-	uint32_t refs;		 /* atomic: the fs_structs and nsfs inodes pointing here */
+	/* atomic: the fs_structs and nsfs inodes pointing here, and the
+	 * open /proc/<pid>/mounts and mountinfo files reading it */
+	uint32_t refs;
 	struct list_head mounts; /* its table: attached mounts, oldest first */
 	/* The mount with no mount point, "/" of its processes before any
 	 * chroot (pivot_root changes it). */
 	struct mount *root;
+	/* Bumped (under mount_lock) at each change of its table, a mount,
+	 * umount, move, pivot or flag change, when poll waits on it are
+	 * woken: Linux's ns->event, for mounts_poll (fs/proc_mounts.c). */
+	uint32_t event;
+	struct wait_queue poll;
 };
 
 /* The first namespace: init's, and the kernel's own lookups'. */
@@ -47,6 +55,7 @@ struct list_head *mount_bucket(const struct inode *mp);
  * leave the table (a lazy umount) for *gone, which release drops after
  * the lock.  mount_under: whether m is top or lies under it. */
 void attach(struct mount *m, struct mnt_namespace *ns, struct mount *parent, struct inode *mp);
+void ns_changed(struct mnt_namespace *ns);
 bool in_current_ns(const struct path *p);
 int attach_check(const struct path *mp);
 void detach_tree(struct mount *top, struct list_head *gone);

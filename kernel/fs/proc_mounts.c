@@ -5,6 +5,8 @@
  * directory locks), so a concurrent umount changes nothing the lines are made from.
  */
 #include "fs/mount_table.h"
+#include "fs/event/poll.h"
+#include "fs/mount_tree.h"
 #include "fs/root_cwd.h"
 #include "fs/super.h"
 #include "fs/vfs.h"
@@ -88,6 +90,25 @@ out:
 	kfree(where);
 	kfree(root);
 	return n < size ? (long)n : (long)size;
+}
+
+uint32_t mounts_event(struct ns_common *ns)
+{
+	return __atomic_load_n(&container_of(ns, struct mnt_namespace, ns)->event,
+			       __ATOMIC_ACQUIRE);
+}
+
+unsigned mounts_poll(struct file *f, struct ns_common *ns, uint32_t *seen, struct poll_table *pt)
+{
+	unsigned mask = POLLIN | POLLRDNORM;
+	uint32_t event;
+
+	poll_wait(f, &container_of(ns, struct mnt_namespace, ns)->poll, pt); /* f holds ns */
+	event = mounts_event(ns);
+	/* Each change is reported once to the file's pollers together. */
+	if (__atomic_exchange_n(seen, event, __ATOMIC_RELAXED) != event)
+		mask |= POLLERR | POLLPRI;
+	return mask;
 }
 
 long mounts_text(struct fs_struct *fs, char *buf, size_t size)

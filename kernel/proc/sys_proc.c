@@ -37,16 +37,15 @@ struct tms_k {
 	int64_t utime, stime, cutime, cstime;
 };
 
-static int64_t boot_epoch;
-
+/* The real time starts from the CMOS clock; clock_settime moves it. */
 void proc_time_init(void)
 {
-	boot_epoch = rtc_read_epoch();
+	vclock_set(rtc_read_epoch() * (int64_t)NSEC_PER_SEC, false);
 }
 
 int64_t clock_realtime_offset_ns(void)
 {
-	return boot_epoch * NSEC_PER_SEC;
+	return vclock_realtime_offset();
 }
 
 SYSCALL_DEFINE0(getpid)
@@ -79,8 +78,10 @@ static int64_t clock_now_ns(int clk)
 
 	switch (clk) {
 	case CLOCK_REALTIME:
-	case CLOCK_TAI: /* Linux's TAI offset is 0 until adjtimex sets it */
 		return clock_realtime_offset_ns() + (int64_t)clock_monotonic_ns();
+	case CLOCK_TAI: /* Linux's TAI offset is 0 until adjtimex sets it */
+		return clock_realtime_offset_ns() + vclock_tai_offset() * (int64_t)NSEC_PER_SEC +
+		       (int64_t)clock_monotonic_ns();
 	case CLOCK_MONOTONIC:
 	case CLOCK_MONOTONIC_RAW:
 	case CLOCK_BOOTTIME:
@@ -124,8 +125,8 @@ SYSCALL_DEFINE2(clock_getres, int, clk, struct timespec_k *, uts)
 }
 
 /* struct timezone: obsolete, but Linux still copies it out when asked
- * (EFAULT for a bad pointer).  It is what settimeofday last set there;
- * fdkernel has no settimeofday, so it stays UTC, Linux's value at boot. */
+ * (EFAULT for a bad pointer).  It is what settimeofday last set there
+ * (UTC, Linux's value at boot, until then). */
 struct timezone_k {
 	int32_t tz_minuteswest, tz_dsttime;
 };
@@ -134,7 +135,9 @@ SYSCALL_DEFINE2(gettimeofday, struct timeval_k *, utv, struct timezone_k *, utz)
 {
 	int64_t ns = clock_now_ns(CLOCK_REALTIME);
 	struct timeval_k tv = {ns / NSEC_PER_SEC, ns % NSEC_PER_SEC / 1000};
-	struct timezone_k tz = {0, 0};
+	struct timezone_k tz;
+
+	vclock_timezone(&tz.tz_minuteswest, &tz.tz_dsttime);
 
 	if (utv && copy_to_user(utv, &tv, sizeof(tv)))
 		return -EFAULT;
@@ -234,8 +237,15 @@ SYSCALL_DEFINE4(clock_nanosleep, int, clk, int, flags, const struct timespec_k *
 		return ns;
 	if (!(flags & TIMER_ABSTIME))
 		return sleep_until(clock_monotonic_ns() + (uint64_t)ns, urem);
-	/* An absolute time, on clk's scale; one already past returns at once. */
-	return sleep_until(ns > offset ? (uint64_t)(ns - offset) : 0, NULL);
+	/* An absolute time, on clk's scale; one already past returns at once.
+	 * The real-time clock set back while it slept: it sleeps on to the
+	 * time asked (set forward: it still wakes at the old deadline). */
+	long ret;
+	do
+		ret = sleep_until(ns > offset ? (uint64_t)(ns - offset) : 0, NULL);
+	while (!ret && clk == CLOCK_REALTIME &&
+	       (offset = clock_wall_offset(clk)) + (int64_t)clock_monotonic_ns() < ns);
+	return ret;
 }
 
 /* The CPU ticks of g's threads, exited and live, and of its reaped

@@ -107,6 +107,9 @@
 	X(__NR_lchown, lchown)                                                                     \
 	X(__NR_umask, umask)                                                                       \
 	X(__NR_gettimeofday, gettimeofday)                                                         \
+	X(__NR_settimeofday, settimeofday)                                                         \
+	X(__NR_adjtimex, adjtimex)                                                                 \
+	X(__NR_clock_adjtime, clock_adjtime)                                                       \
 	X(__NR_getrlimit, getrlimit)                                                               \
 	X(__NR_getrusage, getrusage)                                                               \
 	X(__NR_sysinfo, sysinfo)                                                                   \
@@ -198,6 +201,7 @@
 	X(__NR_timer_gettime, timer_gettime)                                                       \
 	X(__NR_timer_getoverrun, timer_getoverrun)                                                 \
 	X(__NR_timer_delete, timer_delete)                                                         \
+	X(__NR_clock_settime, clock_settime)                                                       \
 	X(__NR_clock_gettime, clock_gettime)                                                       \
 	X(__NR_clock_getres, clock_getres)                                                         \
 	X(__NR_clock_nanosleep, clock_nanosleep)                                                   \

@@ -157,9 +157,11 @@
 #define __NR_pivot_root     155
 #define __NR_prctl	     157
 #define __NR_arch_prctl	     158
+#define __NR_adjtimex	     159
 #define __NR_setrlimit	     160
 #define __NR_chroot	     161
 #define __NR_sync	     162
+#define __NR_settimeofday    164
 #define __NR_mount	     165
 #define __NR_umount2	     166
 #define __NR_sethostname     170
@@ -194,6 +196,7 @@
 #define __NR_timer_gettime   224
 #define __NR_timer_getoverrun 225
 #define __NR_timer_delete    226
+#define __NR_clock_settime   227
 #define __NR_clock_gettime   228
 #define __NR_clock_getres    229
 #define __NR_clock_nanosleep 230
@@ -248,6 +251,7 @@
 #define __NR_rt_tgsigqueueinfo 297
 #define __NR_recvmmsg	     299
 #define __NR_prlimit64	     302
+#define __NR_clock_adjtime   305
 #define __NR_syncfs	     306
 #define __NR_sendmmsg	     307
 #define __NR_setns	     308

@@ -15,10 +15,13 @@
 #include "arch/x86_64/timer.h"
 #include "cmdline.h"
 #include "lib/printk.h"
+#include "lib/spinlock.h"
 #include "lib/string.h"
 #include "mm/frame.h"
 #include "mm/layout.h"
 #include "proc/proc.h"
+#include "time/ntp.h"
+#include <uapi/errno.h>
 
 #define MSR_TSC_AUX 0xc0000103
 #define NSEC	    1000000000UL
@@ -28,6 +31,13 @@
 static struct vvar_data boot_vvar;
 static struct vvar_data *vvar = &boot_vvar;
 static uint64_t vvar_pa;
+/* The page's writers: CPU 0's tick and the calls that set the clock. */
+static struct spinlock vclock_lock = SPINLOCK_INIT("vclock");
+/* CLOCK_REALTIME - CLOCK_MONOTONIC in ns, never negative (clock_settime
+ * refuses a real time before the monotonic one, as Linux), and
+ * CLOCK_TAI - CLOCK_REALTIME in seconds (adjtimex's ADJ_TAI): written
+ * under vclock_lock and the page's seqlock. */
+static int64_t realtime_off, tai_off;
 
 static inline uint64_t rdtsc_ordered(void)
 {
@@ -77,41 +87,147 @@ int64_t vclock_coarse_ns(int clk)
 	return (int64_t)(sec * NSEC + ns);
 }
 
+/* base plus off ns (off >= 0). */
+static struct vvar_base base_plus(const struct vvar_base *base, int64_t off)
+{
+	const uint64_t second = NSEC << VVAR_SHIFT;
+	struct vvar_base b = {base->sec + (uint64_t)off / NSEC,
+			      base->snsec + ((uint64_t)off % NSEC << VVAR_SHIFT)};
+
+	if (b.snsec >= second)
+		b.snsec -= second, b.sec++;
+	return b;
+}
+
 /* The other clocks' bases from the monotonic one: the real-time clock is
- * it plus the boot time (whole seconds), BOOTTIME equal (no suspend), TAI
- * the real time (Linux's TAI offset, 0 until adjtimex sets it); the coarse
- * ones the same, truncated to the ns. */
+ * it plus realtime_off, BOOTTIME equal (no suspend), TAI the real time
+ * plus tai_off seconds; the coarse ones the same, truncated to the ns. */
 static void derive_bases(struct vvar_data *d)
 {
 	const struct vvar_base *mono = &d->base[VCLOCK_MONOTONIC];
-	uint64_t epoch = (uint64_t)clock_realtime_offset_ns() / NSEC;
-	uint64_t whole = mono->snsec >> VVAR_SHIFT << VVAR_SHIFT;
+	struct vvar_base whole = {mono->sec, mono->snsec >> VVAR_SHIFT << VVAR_SHIFT};
 
-	d->base[VCLOCK_REALTIME] = (struct vvar_base){mono->sec + epoch, mono->snsec};
+	d->base[VCLOCK_REALTIME] = base_plus(mono, realtime_off);
 	d->base[VCLOCK_BOOTTIME] = *mono;
-	d->base[VCLOCK_TAI] = d->base[VCLOCK_REALTIME];
-	d->base[VCLOCK_MONOTONIC_COARSE] = (struct vvar_base){mono->sec, whole};
-	d->base[VCLOCK_REALTIME_COARSE] = (struct vvar_base){mono->sec + epoch, whole};
+	d->base[VCLOCK_TAI] = base_plus(mono, realtime_off + tai_off * (int64_t)NSEC);
+	d->base[VCLOCK_MONOTONIC_COARSE] = whole;
+	d->base[VCLOCK_REALTIME_COARSE] = base_plus(&whole, realtime_off);
 }
 
-void vclock_tick(void)
+/* The monotonic base moves up to now (vclock_lock held, seqlock open). */
+static void advance(struct vvar_data *d)
 {
-	struct vvar_data *d = vvar;
 	struct vvar_base *mono = &d->base[VCLOCK_MONOTONIC];
 	uint64_t now = rdtsc_ordered(), add;
 	const uint64_t second = NSEC << VVAR_SHIFT;
 
 	add = (now > d->tsc_base ? now - d->tsc_base : 0) * d->mult;
-	__atomic_store_n(&d->seq, d->seq + 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
 	__atomic_store_n(&d->tsc_base, now, __ATOMIC_RELAXED);
 	mono->snsec += add;
 	while (mono->snsec >= second) {
 		mono->snsec -= second;
 		mono->sec++;
 	}
+}
+
+static void write_begin(struct vvar_data *d)
+{
+	spin_lock(&vclock_lock);
+	__atomic_store_n(&d->seq, d->seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void write_end(struct vvar_data *d)
+{
 	derive_bases(d);
 	__atomic_store_n(&d->seq, d->seq + 1, __ATOMIC_RELEASE);
+	spin_unlock(&vclock_lock);
+}
+
+int64_t vclock_realtime_offset(void)
+{
+	return __atomic_load_n(&realtime_off, __ATOMIC_RELAXED);
+}
+
+int64_t vclock_tai_offset(void)
+{
+	return __atomic_load_n(&tai_off, __ATOMIC_RELAXED);
+}
+
+int vclock_set(int64_t realtime_ns, bool relative)
+{
+	struct vvar_data *d = vvar;
+	int err = 0;
+
+	write_begin(d);
+	advance(d);
+	int64_t mono = (int64_t)(d->base[VCLOCK_MONOTONIC].sec * NSEC +
+				 (d->base[VCLOCK_MONOTONIC].snsec >> VVAR_SHIFT));
+	int64_t target = relative ? mono + realtime_off + realtime_ns : realtime_ns;
+	if (target < mono)
+		err = -EINVAL;
+	else
+		__atomic_store_n(&realtime_off, target - mono, __ATOMIC_RELAXED);
+	write_end(d);
+	return err;
+}
+
+void vclock_set_tai(int64_t seconds)
+{
+	struct vvar_data *d = vvar;
+
+	write_begin(d);
+	__atomic_store_n(&tai_off, seconds, __ATOMIC_RELAXED);
+	write_end(d);
+}
+
+void vclock_set_timezone(int32_t minuteswest, int32_t dsttime)
+{
+	struct vvar_data *d = vvar;
+
+	write_begin(d);
+	d->tz_minuteswest = minuteswest;
+	d->tz_dsttime = dsttime;
+	write_end(d);
+}
+
+/*
+ * The real time crossed into second sec: the leap-second state machine
+ * (time/ntp.c) may step the clock back a second (an inserted 23:59:60
+ * reads 23:59:59 again, as Linux) or forward (a deleted 23:59:59).
+ */
+static void second_overflow(struct vvar_data *d)
+{
+	int64_t sec = (int64_t)d->base[VCLOCK_REALTIME].sec;
+	int leap = ntp_second_overflow(sec);
+
+	if (leap && realtime_off + leap * (int64_t)NSEC >= 0) {
+		__atomic_store_n(&realtime_off, realtime_off + leap * (int64_t)NSEC,
+				 __ATOMIC_RELAXED);
+		derive_bases(d);
+	}
+}
+
+void vclock_timezone(int32_t *minuteswest, int32_t *dsttime)
+{
+	spin_lock(&vclock_lock);
+	*minuteswest = vvar->tz_minuteswest;
+	*dsttime = vvar->tz_dsttime;
+	spin_unlock(&vclock_lock);
+}
+
+void vclock_tick(void)
+{
+	struct vvar_data *d = vvar;
+	uint64_t before;
+
+	write_begin(d);
+	before = d->base[VCLOCK_REALTIME].sec;
+	advance(d);
+	derive_bases(d);
+	if (d->base[VCLOCK_REALTIME].sec != before)
+		second_overflow(d);
+	write_end(d);
 }
 
 /* Which instruction gives user space its CPU number (IA32_TSC_AUX). */

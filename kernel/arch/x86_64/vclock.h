@@ -2,6 +2,7 @@
 #ifndef ARCH_VCLOCK_H
 #define ARCH_VCLOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "arch/x86_64/vvar.h"
 
@@ -22,6 +23,18 @@ void vclock_cpu_init(int cpu);
 void vclock_tick(void);
 /* A coarse clock (VCLOCK_*_COARSE): its time at the last tick, in ns. */
 int64_t vclock_coarse_ns(int clk);
+/* CLOCK_REALTIME - CLOCK_MONOTONIC, in ns (0 until proc_time_init). */
+int64_t vclock_realtime_offset(void);
+/* CLOCK_TAI - CLOCK_REALTIME, in seconds (adjtimex's ADJ_TAI). */
+int64_t vclock_tai_offset(void);
+/* Sets the real time to realtime_ns (relative: moves it by that much),
+ * for every reader at once, the vDSO's too: 0, or -EINVAL if it would
+ * fall before the monotonic clock (Linux's rule). */
+int vclock_set(int64_t realtime_ns, bool relative);
+void vclock_set_tai(int64_t seconds);
+/* gettimeofday's struct timezone (settimeofday). */
+void vclock_set_timezone(int32_t minuteswest, int32_t dsttime);
+void vclock_timezone(int32_t *minuteswest, int32_t *dsttime);
 /* The data page's frame (mm/vdso.c maps it), 0 before vclock_init. */
 uint64_t vvar_frame(void);
 

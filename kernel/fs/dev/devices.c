@@ -126,7 +126,7 @@ const struct file_ops *chrdev_ops(uint32_t rdev)
 	if (RDEV_MAJOR(rdev) == PTY_SLAVE_MAJOR)
 		return &tty_file_ops;
 	if (rdev >> 8 == PROC_PID_MAJOR)
-		return &proc_pid_file_ops;
+		return proc_pid_ops(MINOR(rdev));
 	if (rdev >> 8 == PROC_SYS_MAJOR)
 		return proc_sys_ops();
 	for (size_t i = 0; i < NCHRDEVS; i++)

@@ -11,6 +11,7 @@
 #include "fs/file.h"
 #include "fd/fdtable.h"
 #include "fs/event/poll.h"
+#include "fs/event/timerfd.h"
 #include "lib/iov_iter.h"
 #include "mm/heap.h"
 #include "sched/ktimer.h"
@@ -59,11 +60,52 @@ struct timerfd {
 	bool expired;
 	int64_t expired_at;   /* monotonic ns; negative: a real-time deadline before boot */
 	struct wait_queue wq; /* readers and pollers: ticks became non-zero */
+	/* Armed with TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET on the
+	 * real-time clock: on cancel_list (under cancel_lock, until settime
+	 * or release), and canceled (under the lock) once the clock was set,
+	 * until a read reports it (ECANCELED). */
+	struct list_head cancel_link;
+	bool canceled;
 };
+
+/* The timerfds a setting of the real-time clock cancels (Linux's
+ * cancel_list).  Taken before a timerfd's lock. */
+static struct spinlock cancel_lock = SPINLOCK_INIT("timerfd_cancel");
+static struct list_head cancel_list = LIST_HEAD_INIT(cancel_list);
+
+void timerfd_clock_was_set(void)
+{
+	struct timerfd *t;
+
+	spin_lock(&cancel_lock);
+	list_for_each_entry(t, &cancel_list, cancel_link)
+	{
+		spin_lock(&t->lock);
+		t->canceled = true;
+		wake_up(&t->wq);
+		spin_unlock(&t->lock);
+	}
+	spin_unlock(&cancel_lock);
+}
+
+/* Whether t may be canceled: on cancel_list or not (settime). */
+static void set_might_cancel(struct timerfd *t, bool might)
+{
+	spin_lock(&cancel_lock);
+	list_del(&t->cancel_link);
+	if (might)
+		list_add_tail(&t->cancel_link, &cancel_list);
+	spin_unlock(&cancel_lock);
+}
 
 static uint64_t ticks_now(struct timerfd *t)
 {
 	return __atomic_load_n(&t->ticks, __ATOMIC_RELAXED);
+}
+
+static bool readable(struct timerfd *t)
+{
+	return ticks_now(t) || __atomic_load_n(&t->canceled, __ATOMIC_RELAXED);
 }
 
 /* Under the lock: the timer, due at expired (see expired_at), has expired:
@@ -111,14 +153,20 @@ static long timerfd_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 	if (iov_iter_count(to) < TICKS_SIZE)
 		return -EINVAL;
 	spin_lock(&t->lock);
-	while (!t->ticks) {
+	while (!t->ticks && !t->canceled) {
 		spin_unlock(&t->lock);
 		if (f->flags & O_NONBLOCK)
 			return -EAGAIN;
-		err = wait_event_interruptible(&t->wq, ticks_now(t) != 0);
+		err = wait_event_interruptible(&t->wq, readable(t));
 		if (err)
 			return err;
 		spin_lock(&t->lock);
+	}
+	if (t->canceled) { /* the expirations go too, as Linux's */
+		t->canceled = t->expired = false;
+		__atomic_store_n(&t->ticks, 0, __ATOMIC_RELAXED);
+		spin_unlock(&t->lock);
+		return -ECANCELED;
 	}
 	forward_locked(t, clock_monotonic_ns());
 	n = t->ticks;
@@ -132,7 +180,7 @@ static unsigned timerfd_poll(struct file *f, struct poll_table *pt)
 	struct timerfd *t = f->priv;
 
 	poll_wait(f, &t->wq, pt); /* t lives as long as f */
-	return ticks_now(t) ? POLLIN | POLLRDNORM : 0;
+	return readable(t) ? POLLIN | POLLRDNORM : 0;
 }
 
 /* The last reference: cancel before freeing (the lifetime rule at timer). */
@@ -141,6 +189,7 @@ static void timerfd_release(struct file *f)
 	struct timerfd *t = f->priv;
 
 	ktimer_cancel_sync(&t->timer); /* no lock held: the callback takes t->lock */
+	set_might_cancel(t, false);
 	kfree(t);
 }
 
@@ -167,6 +216,7 @@ SYSCALL_DEFINE2(timerfd_create, int, clockid, int, flags)
 		return -ENOMEM;
 	spin_init(&t->lock, "timerfd");
 	wait_queue_init(&t->wq, "timerfd");
+	list_init(&t->cancel_link);
 	ktimer_init(&t->timer, timerfd_fired);
 	t->clockid = clockid;
 	f = file_alloc(&timerfd_ops, O_RDWR | (flags & TFD_NONBLOCK), t);
@@ -222,8 +272,9 @@ static int64_t deadline_of(struct timerfd *t, int64_t value, int flags, uint64_t
 /*
  * Arms (value > 0) or disarms t, dropping unread expirations; returns the
  * old setting.  A deadline already past expires now, as Linux's immediate
- * hrtimer expiry.  TFD_TIMER_CANCEL_ON_SET is accepted and never fires:
- * nothing sets the real-time clock.
+ * hrtimer expiry.  With TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET on the
+ * real-time clock, a setting of that clock cancels it (Linux's
+ * might_cancel).
  */
 static struct itimerspec_k timerfd_set(struct timerfd *t, int flags, int64_t value,
 				       int64_t interval)
@@ -232,7 +283,10 @@ static struct itimerspec_k timerfd_set(struct timerfd *t, int flags, int64_t val
 	int64_t deadline;
 	uint64_t now;
 
+	set_might_cancel(t, t->clockid == CLOCK_REALTIME && (flags & TFD_TIMER_ABSTIME) &&
+				(flags & TFD_TIMER_CANCEL_ON_SET));
 	spin_lock(&t->lock);
+	t->canceled = false;
 	now = clock_monotonic_ns();
 	old = gettime_locked(t, now);
 	ktimer_cancel(&t->timer);

@@ -12,6 +12,7 @@
 #include "fs/proc/proc_pid.h"
 #include "fs/proc/proc_sys.h"
 #include "fs/file.h"
+#include "fs/mount.h"
 #include "fs/inode.h"
 #include "fs/super.h"
 #include "fs/vfs.h"
@@ -25,6 +26,7 @@
 #include "proc/pidfd.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
+#include <uapi/poll.h>
 
 /* The entries of /proc/<pid>: the text files (enum proc_pid_file order),
  * the links exe, cwd and root, and the directories fd, fdinfo, task and
@@ -78,10 +80,16 @@ int proc_name_to_int(const char *name, size_t len)
 
 /* ---- /proc/<pid>/stat, status, cmdline ---- */
 
-/* The text, taken at the first read and kept for the next ones (a reader
- * never sees it change mid-way): f->priv, freed at release. */
+/* The text, taken at a read from position 0 and kept for the next ones
+ * (a reader never sees it change mid-way; a read from 0 again, after an
+ * lseek, sees it anew, as Linux's seq_file): f->priv, freed at release. */
 struct proc_text {
-	long len;
+	long len; /* -1 before the first read */
+	/* mounts and mountinfo: the mount namespace taken at open (a
+	 * reference, put at release; NULL for a zombie's) and its change
+	 * count the file last saw (mounts_poll). */
+	struct ns_common *ns;
+	uint32_t ns_event;
 	char buf[]; /* text_size() bytes */
 };
 
@@ -92,6 +100,17 @@ static size_t text_size(unsigned int minor)
 	return minor == PROC_PID_SMAPS ? 16 * PAGE_SIZE : 4 * PAGE_SIZE;
 }
 
+static struct proc_text *text_alloc(unsigned int minor)
+{
+	struct proc_text *t = kmalloc(sizeof(*t) + text_size(minor));
+
+	if (t) {
+		t->len = -1;
+		t->ns = NULL;
+	}
+	return t;
+}
+
 static long pid_file_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 {
 	struct proc_text *t = f->priv;
@@ -99,21 +118,18 @@ static long pid_file_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 
 	if (MINOR(f->inode->rdev) == PROC_PID_PAGEMAP) /* binary, made at each read */
 		return proc_pagemap_read(PROC_I(f->inode)->pid, to, pos);
-	if (!t) {
+	if (!t && !(t = f->priv = text_alloc(MINOR(f->inode->rdev))))
+		return -ENOMEM;
+	if (t->len < 0 || !*pos) {
 		struct inode *ip = f->inode;
 		size_t size = text_size(MINOR(ip->rdev));
-		if (!(t = kmalloc(sizeof(*t) + size)))
-			return -ENOMEM;
-		t->len = MINOR(ip->rdev) == PROC_FDINFO_MINOR
-			     ? proc_fdinfo_text(PROC_I(ip)->pid, PROC_I(ip)->fd, t->buf, size)
-			     : proc_pid_text(PROC_I(ip)->pid, PROC_I(ip)->tid, MINOR(ip->rdev),
-					     t->buf, size);
-		if (t->len < 0) {
-			long err = t->len;
-			kfree(t);
-			return err;
-		}
-		f->priv = t;
+		long made = MINOR(ip->rdev) == PROC_FDINFO_MINOR
+				? proc_fdinfo_text(PROC_I(ip)->pid, PROC_I(ip)->fd, t->buf, size)
+				: proc_pid_text(PROC_I(ip)->pid, PROC_I(ip)->tid, MINOR(ip->rdev),
+						t->buf, size);
+		if (made < 0)
+			return made;
+		t->len = made;
 	}
 	if (*pos >= (uint64_t)t->len)
 		return 0;
@@ -126,6 +142,10 @@ static long pid_file_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 
 static void pid_file_release(struct file *f)
 {
+	struct proc_text *t = f->priv;
+
+	if (t && t->ns)
+		t->ns->ops->put(t->ns);
 	kfree(f->priv);
 	f->priv = NULL;
 	vfs_release_inode(f);
@@ -154,14 +174,39 @@ static long pid_file_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 	if ((err = kstrtouint(text, 0, &value)) ||
 	    (err = proc_pid_set_dump_filter(PROC_I(f->inode)->pid, value)))
 		return err;
-	kfree(f->priv);
-	f->priv = NULL;
+	if (f->priv)
+		((struct proc_text *)f->priv)->len = -1;
 	return (long)count;
+}
+
+/* mounts and mountinfo: the namespace they report changes of. */
+static int mounts_open(struct file *f)
+{
+	struct proc_text *t = text_alloc(MINOR(f->inode->rdev));
+
+	if (!t)
+		return -ENOMEM;
+	int err;
+
+	if ((t->ns = proc_pid_ns(PROC_I(f->inode)->pid, NS_MNT, &err)))
+		t->ns_event = mounts_event(t->ns);
+	f->priv = t;
+	return 0;
+}
+
+static unsigned pid_mounts_poll(struct file *f, struct poll_table *pt)
+{
+	struct proc_text *t = f->priv; /* set at open, until release */
+
+	return t->ns ? mounts_poll(f, t->ns, &t->ns_event, pt) : POLLIN | POLLRDNORM;
 }
 
 int proc_pid_open(struct file *f)
 {
 	switch (MINOR(f->inode->rdev)) {
+	case PROC_PID_MOUNTS:
+	case PROC_PID_MOUNTINFO:
+		return mounts_open(f);
 	case PROC_PID_MAPS:
 	case PROC_PID_SMAPS:
 	case PROC_PID_SMAPS_ROLLUP:
@@ -175,12 +220,28 @@ int proc_pid_open(struct file *f)
 	return 0;
 }
 
-const struct file_ops proc_pid_file_ops = {
+static const struct file_ops proc_pid_file_ops = {
     .read_iter = pid_file_read,
     .write_iter = pid_file_write,
     .release = pid_file_release,
     .seekable = true, /* as Linux's: pagemap is read by lseek or pread */
 };
+
+/* The same with a poll: only mounts and mountinfo have one, as Linux's;
+ * the others stay out of epoll (EPERM). */
+static const struct file_ops proc_mounts_file_ops = {
+    .read_iter = pid_file_read,
+    .write_iter = pid_file_write,
+    .release = pid_file_release,
+    .poll = pid_mounts_poll,
+    .seekable = true,
+};
+
+const struct file_ops *proc_pid_ops(unsigned int minor)
+{
+	return minor == PROC_PID_MOUNTS || minor == PROC_PID_MOUNTINFO ? &proc_mounts_file_ops
+								       : &proc_pid_file_ops;
+}
 
 /* ---- the links ---- */
 

@@ -72,7 +72,8 @@ static inline struct proc_inode *PROC_I(const struct inode *ip)
 /* d_ino of /proc/<pid> in a listing: beyond the ramfs numbers in use. */
 #define PROC_PID_INO_BASE (1ULL << 32)
 
-extern const struct file_ops proc_pid_file_ops;
+/* The file operations of /proc/<pid> file minor (fs/dev/devices.c). */
+const struct file_ops *proc_pid_ops(unsigned int minor);
 /* /proc/<pid>/fd's entries (fs/proc/proc_fd.c), /proc/<pid>/task's (fs/proc/proc_task.c). */
 extern const struct dir_gen proc_fd_dir_gen, proc_fdinfo_dir_gen;
 extern const struct dir_gen proc_task_dir_gen;
