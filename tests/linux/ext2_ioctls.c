@@ -20,26 +20,16 @@
 
 #include "ext2_scratch.h"
 
-/* <linux/fs.h>'s and <linux/fiemap.h>'s, which musl-gcc has not. */
-#define FS_IOC_GETFLAGS	   0x80086601
-#define FS_IOC_SETFLAGS	   0x40086602
-#define FS_IOC_FIEMAP	   0xc020660b
-#define FS_IMMUTABLE_FL	   0x00000010
-#define FS_APPEND_FL	   0x00000020
-#define FS_NODUMP_FL	   0x00000040
-#define FS_CASEFOLD_FL	   0x40000000
-#define FIEMAP_FLAG_SYNC   0x00000001
-#define FIEMAP_EXTENT_LAST 0x00000001
-#define BLK		   1024L
+/* <linux/fs.h>'s and <linux/fiemap.h>'s, which musl-gcc has not: the
+ * ABI's, as fdkernel's uapi header spells them. */
+#include "../../kernel/uapi/ioctl.h"
+#define FS_CASEFOLD_FL 0x40000000
+#define BLK	       1024L
 
-struct fiemap_extent {
-	uint64_t fe_logical, fe_physical, fe_length, fe_reserved64[2];
-	uint32_t fe_flags, fe_reserved[3];
-};
-struct fiemap {
-	uint64_t fm_start, fm_length;
-	uint32_t fm_flags, fm_mapped_extents, fm_extent_count, fm_reserved;
-	struct fiemap_extent fm_extents[8];
+/* A request with room for 8 extents. */
+struct fiemap8 {
+	struct fiemap h;
+	struct fiemap_extent ext[8];
 };
 
 static struct scratch s;
@@ -55,13 +45,9 @@ static int setflags(int fd, int f)
 	return ioctl(fd, FS_IOC_SETFLAGS, &f);
 }
 
-static char *at(const char *name)
+static const char *at(const char *name)
 {
-	static char buf[2][128];
-	static int i;
-
-	snprintf(buf[i ^= 1], sizeof buf[0], "%s/%s", s.mnt, name);
-	return buf[i];
+	return scratch_at(&s, name);
 }
 
 static int make(const char *name)
@@ -142,16 +128,18 @@ static void test_other_flags(void)
 	unlink(at("other"));
 }
 
-/* FIEMAP of fd: its return, the header and extents in *fm. */
-static int fiemap(int fd, struct fiemap *fm, uint64_t start, uint64_t len, uint32_t flags,
+/* FIEMAP of fd: its return, the header and extents in *r. */
+static int fiemap(int fd, struct fiemap8 *r, uint64_t start, uint64_t len, uint32_t flags,
 		  uint32_t count)
 {
-	memset(fm, 0, sizeof *fm);
+	struct fiemap *fm = &r->h;
+
+	memset(r, 0, sizeof *r);
 	fm->fm_start = start;
 	fm->fm_length = len;
 	fm->fm_flags = flags;
 	fm->fm_extent_count = count;
-	return ioctl(fd, FS_IOC_FIEMAP, fm);
+	return ioctl(fd, FS_IOC_FIEMAP, r);
 }
 
 /* Whether the extents of fm hold fd's bytes at their device offsets,
@@ -182,11 +170,11 @@ static void test_fiemap(void)
 {
 	int fd = open(at("map"), O_RDWR | O_CREAT | O_TRUNC, 0644);
 	char blk[BLK];
-	struct fiemap fm;
+	struct fiemap8 fm;
 	long bytes;
 
 	require(fd >= 0, "open");
-	ok(fiemap(fd, &fm, 0, ~0ULL, 0, 8) == 0 && fm.fm_mapped_extents == 0,
+	ok(fiemap(fd, &fm, 0, ~0ULL, 0, 8) == 0 && fm.h.fm_mapped_extents == 0,
 	   "an empty file: no extent");
 	for (int i = 0; i < 3; i++) {
 		memset(blk, 'a' + i, sizeof blk);
@@ -194,26 +182,26 @@ static void test_fiemap(void)
 	}
 	memset(blk, 'z', sizeof blk);
 	require(pwrite(fd, blk, BLK, 40 * BLK) == BLK, "pwrite past a hole");
-	ok(fiemap(fd, &fm, 0, ~0ULL, FIEMAP_FLAG_SYNC, 8) == 0 && fm.fm_mapped_extents >= 2 &&
-	       extents_true(fd, &fm, &bytes) && bytes == 4 * BLK,
+	ok(fiemap(fd, &fm, 0, ~0ULL, FIEMAP_FLAG_SYNC, 8) == 0 && fm.h.fm_mapped_extents >= 2 &&
+	       extents_true(fd, &fm.h, &bytes) && bytes == 4 * BLK,
 	   "FIEMAP_FLAG_SYNC: extents hold the file's bytes on the device, the hole left out");
-	ok(fm.fm_extents[0].fe_logical == 0 &&
-	       fm.fm_extents[fm.fm_mapped_extents - 1].fe_logical == 40 * BLK,
+	ok(fm.h.fm_extents[0].fe_logical == 0 &&
+	       fm.h.fm_extents[fm.h.fm_mapped_extents - 1].fe_logical == 40 * BLK,
 	   "the first extent at 0, the last at block 40");
-	uint32_t all = fm.fm_mapped_extents;
-	ok(fiemap(fd, &fm, 0, ~0ULL, 0, 0) == 0 && fm.fm_mapped_extents == all,
-	   "fm_extent_count 0: only counted (%u)", fm.fm_mapped_extents);
-	ok(fiemap(fd, &fm, 0, ~0ULL, 0, 1) == 0 && fm.fm_mapped_extents == 1 &&
-	       !(fm.fm_extents[0].fe_flags & FIEMAP_EXTENT_LAST),
+	uint32_t all = fm.h.fm_mapped_extents;
+	ok(fiemap(fd, &fm, 0, ~0ULL, 0, 0) == 0 && fm.h.fm_mapped_extents == all,
+	   "fm_extent_count 0: only counted (%u)", fm.h.fm_mapped_extents);
+	ok(fiemap(fd, &fm, 0, ~0ULL, 0, 1) == 0 && fm.h.fm_mapped_extents == 1 &&
+	       !(fm.h.fm_extents[0].fe_flags & FIEMAP_EXTENT_LAST),
 	   "an array of one: one extent, not the last");
-	ok(fiemap(fd, &fm, 40 * BLK, BLK, 0, 8) == 0 && fm.fm_mapped_extents == 1 &&
-	       fm.fm_extents[0].fe_logical == 40 * BLK &&
-	       (fm.fm_extents[0].fe_flags & FIEMAP_EXTENT_LAST),
+	ok(fiemap(fd, &fm, 40 * BLK, BLK, 0, 8) == 0 && fm.h.fm_mapped_extents == 1 &&
+	       fm.h.fm_extents[0].fe_logical == 40 * BLK &&
+	       (fm.h.fm_extents[0].fe_flags & FIEMAP_EXTENT_LAST),
 	   "a range: its one extent, marked last");
-	ok(fiemap(fd, &fm, 10 * BLK, 10 * BLK, 0, 8) == 0 && fm.fm_mapped_extents == 0,
+	ok(fiemap(fd, &fm, 10 * BLK, 10 * BLK, 0, 8) == 0 && fm.h.fm_mapped_extents == 0,
 	   "a range in the hole: none");
 	is_errno(fiemap(fd, &fm, 0, ~0ULL, 0x40000000, 8), EBADR, "an unknown flag: EBADR");
-	is_int(fm.fm_flags, 0x40000000, "... fm_flags then holds the refused flags");
+	is_int(fm.h.fm_flags, 0x40000000, "... fm_flags then holds the refused flags");
 	is_errno(fiemap(fd, &fm, 0, 0, 0, 8), EINVAL, "fm_length 0: EINVAL");
 	is_errno(fiemap(fd, &fm, 1ULL << 62, 1, 0, 8), EFBIG,
 		 "fm_start past the largest file: EFBIG");
@@ -227,7 +215,7 @@ static void test_fiemap(void)
 static void test_tmpfs(void)
 {
 	char path[64];
-	struct fiemap fm;
+	struct fiemap8 fm;
 	int fd;
 
 	snprintf(path, sizeof path, "/dev/shm/ext2_ioctls.%d", (int)getpid());

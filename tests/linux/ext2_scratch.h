@@ -61,6 +61,17 @@ static inline void scratch_ext2(struct scratch *s, const char *name)
 		"mount the scratch ext2");
 }
 
+/* s->mnt/name, in one of two buffers that take turns (two paths may be
+ * in use at once: rename, link). */
+static inline const char *scratch_at(const struct scratch *s, const char *name)
+{
+	static char buf[2][128];
+	static int i;
+
+	snprintf(buf[i ^= 1], sizeof buf[0], "%s/%s", s->mnt, name);
+	return buf[i];
+}
+
 /* Unmounts, lets the loop device go, removes the image and mount point. */
 static inline void scratch_done(struct scratch *s)
 {

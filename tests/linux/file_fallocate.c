@@ -25,18 +25,6 @@
 
 static char path[96];
 
-static long blocks(int fd)
-{
-	struct stat st;
-	return fstat(fd, &st) ? -1 : (long)st.st_blocks;
-}
-
-static long size(int fd)
-{
-	struct stat st;
-	return fstat(fd, &st) ? -1 : (long)st.st_size;
-}
-
 /* How many of the bytes [off, off + len) read as zero. */
 static long zeros(int fd, long off, long len)
 {
@@ -51,14 +39,17 @@ static long zeros(int fd, long off, long len)
 
 static void test_allocate(int fd)
 {
-	ok(fallocate(fd, 0, 0, 2 * PAGE) == 0 && size(fd) == 2 * PAGE && blocks(fd) == 16,
-	   "mode 0 on an empty file: size and blocks grow (%ld blocks)", blocks(fd));
+	ok(fallocate(fd, 0, 0, 2 * PAGE) == 0 && st_size_of(fd) == 2 * PAGE &&
+	       st_blocks_of(fd) == 16,
+	   "mode 0 on an empty file: size and blocks grow (%ld blocks)", st_blocks_of(fd));
 	is_int(zeros(fd, 0, 2 * PAGE), 2 * PAGE, "the new range reads as zeroes");
-	ok(fallocate(fd, 0, 100, 10) == 0 && size(fd) == 2 * PAGE, "inside the file: size kept");
-	ok(fallocate(fd, FALLOC_FL_KEEP_SIZE, 2 * PAGE, 2 * PAGE) == 0 && size(fd) == 2 * PAGE &&
-	       blocks(fd) == 32,
-	   "KEEP_SIZE: pages past the end, size kept (%ld blocks)", blocks(fd));
-	ok(fallocate(fd, 0, 3 * PAGE, 100) == 0 && size(fd) == 3 * PAGE + 100 && blocks(fd) == 32,
+	ok(fallocate(fd, 0, 100, 10) == 0 && st_size_of(fd) == 2 * PAGE,
+	   "inside the file: size kept");
+	ok(fallocate(fd, FALLOC_FL_KEEP_SIZE, 2 * PAGE, 2 * PAGE) == 0 &&
+	       st_size_of(fd) == 2 * PAGE && st_blocks_of(fd) == 32,
+	   "KEEP_SIZE: pages past the end, size kept (%ld blocks)", st_blocks_of(fd));
+	ok(fallocate(fd, 0, 3 * PAGE, 100) == 0 && st_size_of(fd) == 3 * PAGE + 100 &&
+	       st_blocks_of(fd) == 32,
 	   "extending over them takes no new page");
 }
 
@@ -74,10 +65,10 @@ static void test_punch(int fd)
 	ok(zeros(fd, 100, 2 * PAGE) == 2 * PAGE && zeros(fd, 99, 1) == 0 &&
 	       zeros(fd, 100 + 2 * PAGE, 1) == 0,
 	   "and they are the range asked for");
-	is_int(blocks(fd), 24, "the one whole page inside is freed");
-	is_int(size(fd), 4 * PAGE, "the size is kept");
+	is_int(st_blocks_of(fd), 24, "the one whole page inside is freed");
+	is_int(st_size_of(fd), 4 * PAGE, "the size is kept");
 	ok(fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, 1L << 31) == 0 &&
-	       blocks(fd) == 0 && size(fd) == 4 * PAGE,
+	       st_blocks_of(fd) == 0 && st_size_of(fd) == 4 * PAGE,
 	   "a hole past the end frees everything, size kept");
 }
 
@@ -125,7 +116,7 @@ static void test_errors(int fd)
 
 static void test_enospc(int fd)
 {
-	long before = blocks(fd);
+	long before = st_blocks_of(fd);
 
 	if (!on_fdkernel()) {
 		skip("the host's tmpfs is larger than its memory", "a range past the ramfs size");
@@ -134,7 +125,7 @@ static void test_enospc(int fd)
 	}
 	is_errno(fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 4L << 30), ENOSPC,
 		 "a range past the ramfs size: ENOSPC");
-	is_int(blocks(fd), before, "nothing allocated");
+	is_int(st_blocks_of(fd), before, "nothing allocated");
 }
 
 /* A memfd's seals (Linux's shmem_fallocate): F_SEAL_GROW refuses an
@@ -168,7 +159,7 @@ static void test_fadvise(int fd)
 	is_int(posix_fadvise(999, 0, 0, 0), EBADF, "a closed fd: EBADF");
 	is_int(posix_fadvise(p[0], 0, 0, 99), ESPIPE, "a pipe: ESPIPE, before the advice");
 	is_int(posix_fadvise(dir, 0, 0, POSIX_FADV_DONTNEED), 0, "a directory: accepted");
-	ok(pread(fd, (char[1]){0}, 1, 0) == 1 || size(fd) == 0, "DONTNEED drops no data");
+	ok(pread(fd, (char[1]){0}, 1, 0) == 1 || st_size_of(fd) == 0, "DONTNEED drops no data");
 	close(p[0]);
 	close(p[1]);
 	close(dir);

@@ -5,6 +5,7 @@
 #define LINUX_TMPFS_DIR_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 
 #define TMPFS_MAGIC 0x01021994
@@ -18,6 +19,19 @@ static inline const char *tmpfs_dir(void)
 		if (statfs(dirs[i], &s) == 0 && s.f_type == TMPFS_MAGIC)
 			return dirs[i];
 	return NULL;
+}
+
+/* fd's st_blocks and st_size, -1 if fstat fails. */
+static inline long st_blocks_of(int fd)
+{
+	struct stat st;
+	return fstat(fd, &st) ? -1 : (long)st.st_blocks;
+}
+
+static inline long st_size_of(int fd)
+{
+	struct stat st;
+	return fstat(fd, &st) ? -1 : (long)st.st_size;
 }
 
 #endif

@@ -28,26 +28,14 @@ static void on_xfsz(int sig)
 	xfsz++;
 }
 
-static long blocks(int fd)
-{
-	struct stat st;
-	return fstat(fd, &st) ? -1 : (long)st.st_blocks;
-}
-
-static long size(int fd)
-{
-	struct stat st;
-	return fstat(fd, &st) ? -1 : (long)st.st_size;
-}
-
 /* A byte far out: one page, the rest a hole, seen by read, mmap, lseek. */
 static void test_far_write(int fd, const char *what)
 {
 	char buf[8] = {0};
 
 	is_int(pwrite(fd, "abc", 3, FAR), 3, "%s: a write at 4 GiB + 1 MiB", what);
-	is_int(size(fd), FAR + 3, "%s: the size is past 4 GiB", what);
-	is_int(blocks(fd), 8, "%s: one page is allocated, the hole costs nothing", what);
+	is_int(st_size_of(fd), FAR + 3, "%s: the size is past 4 GiB", what);
+	is_int(st_blocks_of(fd), 8, "%s: one page is allocated, the hole costs nothing", what);
 	ok(pread(fd, buf, 3, FAR) == 3 && !memcmp(buf, "abc", 3), "%s: read back", what);
 	ok(pread(fd, buf, 4, FAR - 1) == 4 && !memcmp(buf, "\0abc", 4),
 	   "%s: the hole before reads as zeroes", what);
@@ -64,11 +52,11 @@ static void test_far_write(int fd, const char *what)
 	ok(pread(fd, buf, 3, FAR) == 3 && !memcmp(buf, "aXc", 3),
 	   "%s: a store through the mapping reads back", what);
 	ok(fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, FAR, PAGE) == 0 &&
-	       blocks(fd) == 0 && size(fd) == FAR + 3,
+	       st_blocks_of(fd) == 0 && st_size_of(fd) == FAR + 3,
 	   "%s: punching the page frees it, the size stays", what);
 	is_errno(lseek(fd, 0, SEEK_DATA), ENXIO, "%s: no data left: ENXIO", what);
-	ok(pwrite(fd, "e", 1, FAR) == 1 && ftruncate(fd, PAGE) == 0 && blocks(fd) == 0 &&
-	       size(fd) == PAGE,
+	ok(pwrite(fd, "e", 1, FAR) == 1 && ftruncate(fd, PAGE) == 0 && st_blocks_of(fd) == 0 &&
+	       st_size_of(fd) == PAGE,
 	   "%s: truncating below the page drops it", what);
 }
 
@@ -78,15 +66,16 @@ static void test_limits(int fd)
 	char c = 0;
 
 	is_int(pwrite(fd, "z", 1, LLONG_MAX - 1), 1, "a write ending at MAX_LFS_FILESIZE");
-	ok(size(fd) == LLONG_MAX && blocks(fd) == 8, "the size is LLONG_MAX, one page allocated");
+	ok(st_size_of(fd) == LLONG_MAX && st_blocks_of(fd) == 8,
+	   "the size is LLONG_MAX, one page allocated");
 	ok(pread(fd, &c, 1, LLONG_MAX - 1) == 1 && c == 'z', "the last byte reads back");
 	is_int(lseek(fd, 1L << 40, SEEK_HOLE), 1L << 40, "SEEK_HOLE in the 8 EiB hole");
 	is_errno(pwrite(fd, "z", 1, LLONG_MAX), EINVAL,
 		 "a write at MAX_LFS_FILESIZE would wrap: EINVAL");
 	is_errno(pwrite(fd, "yy", 2, LLONG_MAX - 1), EINVAL, "... as one across it");
 	is_int(pwrite(fd, "", 0, LLONG_MAX), 0, "an empty write there: 0");
-	ok(ftruncate(fd, 0) == 0 && blocks(fd) == 0, "truncate to 0 frees the far page");
-	ok(ftruncate(fd, LLONG_MAX) == 0 && size(fd) == LLONG_MAX && blocks(fd) == 0,
+	ok(ftruncate(fd, 0) == 0 && st_blocks_of(fd) == 0, "truncate to 0 frees the far page");
+	ok(ftruncate(fd, LLONG_MAX) == 0 && st_size_of(fd) == LLONG_MAX && st_blocks_of(fd) == 0,
 	   "ftruncate to MAX_LFS_FILESIZE: a hole");
 	is_int(lseek(fd, 0, SEEK_HOLE), 0, "... all hole");
 	is_errno(lseek(fd, 0, SEEK_DATA), ENXIO, "... no data");
