@@ -449,12 +449,16 @@ static void walk(const char *dir, int depth)
 static void write_failed(int err, const char *path)
 {
 	n.write_errors++;
-	if (err != ENOSPC && err != EROFS && err != EEXIST && err != ENOTEMPTY && err != EMLINK)
+	/* EPERM: a damaged inode's i_flags may say immutable or append-only,
+	 * which ext2 enforces (as Linux's). */
+	if (err != ENOSPC && err != EROFS && err != EEXIST && err != ENOTEMPTY && err != EMLINK &&
+	    err != EPERM)
 		seen(err, "write", path);
 }
 
 /* Writes through a read-write mount: each may fail cleanly (ENOSPC of
- * damaged counts, EIO of a damaged directory, EROFS after errors=). */
+ * damaged counts, EIO of a damaged directory, EROFS after errors=,
+ * EPERM of damaged flags). */
 static void write_some(void)
 {
 	static char data[10000];
