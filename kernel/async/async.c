@@ -494,8 +494,12 @@ void async_task_exit(struct task *t, bool final)
 	ctx->nqueued = 0;
 	list_splice_init(&ctx->ready, &ctx->parked);
 	ctx->nready = 0;
-	list_for_each_entry(r, &ctx->parked, link) r->park = PARK_NONE;
 	list_splice_init(&ctx->parked, &parked);
+	/* Ours to complete from here: a cancel from another thread (or the
+	 * ring's last close) now only marks them (async_cancel's -EALREADY),
+	 * never takes them off our lists to complete them a second time. */
+	list_for_each_entry(r, &queued, link) r->park = PARK_RETRY;
+	list_for_each_entry(r, &parked, link) r->park = PARK_RETRY;
 	for (int i = 0; i < ctx->nworkers; i++)
 		signal_kill_thread(ctx->workers[i]);
 	wake_up(&ctx->work_wq);

@@ -32,7 +32,7 @@ enum async_park {
 	PARK_ARMING, /* its user hooks it on wait queues (async_arm_begin) */
 	PARK_ARMED,  /* on ctx->parked: waits for a wake-up, no worker */
 	PARK_READY,  /* woken, on ctx->ready: the owner retries it */
-	PARK_RETRY,  /* the owner retries it now */
+	PARK_RETRY,  /* the owner retries it now, or its exit completes it */
 };
 
 /*
