@@ -269,6 +269,10 @@ long vfs_join_name(const struct path *dir, const char *name, size_t len, char *b
 long vfs_real_path(const struct path *start, const char *path, char *buf)
 {
 	struct path_last last;
+	/* A relative link's directory, where its target is looked up next;
+	 * held while set.  Its absolute path would not do: that is the
+	 * global one, and the lookup starts at a chroot's root. */
+	struct path from = {0};
 	struct inode *ip;
 	const char *target;
 	long err = -ELOOP;
@@ -276,27 +280,37 @@ long vfs_real_path(const struct path *start, const char *path, char *buf)
 	if (strlcpy(buf, path, PATH_MAX) >= PATH_MAX)
 		return -ENAMETOOLONG;
 	for (int links = 0; links <= MAXSYMLINKS; links++) {
-		/* After the first step buf is absolute: start no longer counts. */
-		if ((err = path_lookup_parent(links ? NULL : start, buf, &last)))
+		/* After the first step start no longer counts. */
+		err = path_lookup_parent(from.inode ? &from : links ? NULL : start, buf, &last);
+		if (from.inode)
+			path_put(&from); /* zeroes it */
+		if (err)
 			return err;
 		ip = last.len ? dir_lookup(last.dir.inode, last.name, last.len) : NULL;
 		if (!ip || !inode_is_link(ip)) {
 			err = vfs_join_name(&last.dir, last.name, last.len, buf);
 		} else if (ip->link.denied) {
 			err = -EACCES;
-		} else if ((target = ip->link.target)[0] == '/') {
-			err = strlcpy(buf, target, PATH_MAX) >= PATH_MAX ? -ENAMETOOLONG : 0;
 		} else {
-			err = vfs_join_name(&last.dir, target, strlen(target), buf);
+			target = ip->link.target;
+			err = strlcpy(buf, target, PATH_MAX) >= PATH_MAX ? -ENAMETOOLONG : 0;
+			if (target[0] != '/') {
+				from = last.dir;
+				path_get(&from);
+			}
 		}
 		path_put(&last.dir);
 		if (!ip || !inode_is_link(ip) || err) {
 			if (ip)
 				inode_put(ip);
+			if (from.inode)
+				path_put(&from);
 			return err;
 		}
 		inode_put(ip);
 		err = -ELOOP;
 	}
+	if (from.inode)
+		path_put(&from);
 	return err;
 }

@@ -4,7 +4,8 @@
  * classic escape (a second chroot below the working directory, then
  * "..") works, as it does on Linux.  pivot_root: a tmpfs becomes "/",
  * the old root appears under it, and a second pivot_root puts everything
- * back; bad arguments get Linux's errno.  On the host (as root) it runs
+ * back; bad arguments get Linux's errno.  A program runs in a chroot
+ * through a relative link.  On the host (as root) it runs
  * in a mount namespace of its own. */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -87,6 +88,48 @@ static void chroot_tests(void)
 	close(p[0]);
 }
 
+/* dir/d/prog: a copy of this program; whether it was made. */
+static int copy_self(const char *to)
+{
+	char buf[4096];
+	ssize_t n = 0;
+	int in = open("/proc/self/exe", O_RDONLY), out = open(to, O_CREAT | O_WRONLY, 0755);
+
+	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			n = -1;
+	close(in);
+	return close(out) == 0 && n == 0;
+}
+
+/* A program run inside the chroot through a relative link (as Debian's
+ * /usr/bin/python3 -> python3.11): its target is looked up from the
+ * link's directory in the chroot.  fdkernel once took that directory's
+ * global path and looked it up from the chroot's root (ENOMEM). */
+static void chroot_exec_link(void)
+{
+	char d[96], prog[128], link[96];
+	int status;
+	pid_t pid;
+
+	snprintf(d, sizeof d, "%s/d", dir);
+	snprintf(prog, sizeof prog, "%s/prog", d);
+	snprintf(link, sizeof link, "%s/lnk", dir);
+	require(mkdir(d, 0700) == 0 && copy_self(prog) && symlink("d/prog", link) == 0,
+		"a copy of this program and a relative link to it");
+	if ((pid = fork()) == 0) {
+		char *argv[] = {"prog", "--exit-zero", NULL};
+
+		if (chroot(dir) == 0)
+			execve("/lnk", argv, (char *[]){NULL});
+		_exit(errno);
+	}
+	waitpid(pid, &status, 0);
+	ok(exited_with(status, 0), "execve through a relative link in a chroot (status 0x%x)",
+	   status);
+	require(unlink(link) == 0 && unlink(prog) == 0 && rmdir(d) == 0, "remove the copy");
+}
+
 static void pivot_tests(void)
 {
 	char new_root[96], put_old[128], back[128];
@@ -117,9 +160,11 @@ static void pivot_tests(void)
 	ok(umount2(new_root, 0) == 0 && rmdir(new_root) == 0, "the tmpfs unmounts");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	plan(18);
+	if (argc > 1 && !strcmp(argv[1], "--exit-zero"))
+		return 0; /* run by chroot_exec_link */
+	plan(19);
 	own_mount_namespace();
 	snprintf(dir, sizeof dir, "/tmp/chroot-%d", (int)getpid());
 	snprintf(inner, sizeof inner, "%s/inner", dir);
@@ -127,6 +172,7 @@ int main(void)
 	require(mkdir(dir, 0700) == 0 && mkdir(inner, 0700) == 0, "scratch directories");
 	close(open(file, O_CREAT | O_WRONLY, 0600));
 	chroot_tests();
+	chroot_exec_link();
 	pivot_tests();
 	ok(unlink(file) == 0 && rmdir(inner) == 0 && rmdir(dir) == 0, "clean up");
 	return done();
