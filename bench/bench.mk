@@ -6,6 +6,8 @@
 #   make bench CLOCK=wall         TCG real time, with its spread, and host-native
 #   make bench BENCH_ROWS="getpid fd_seq_*"   those rows only, docs untouched
 #   make bench-check              fdkernel's rows against docs/bench.tsv (3%)
+#
+# Both build make rootfs's image too: the Debian rows run its programs.
 
 CLOCK ?= icount
 BENCH_ROWS ?=
@@ -61,11 +63,11 @@ BENCH_RUN = BENCH_CPU='$(BENCH_CPU)' bench/run --build $(BUILD) \
 .PHONY: bench bench-check
 bench: deps
 	@$(MAKE) --no-print-directory $(ISO_BENCH) $(LINUX_INITRAMFS) $(USER_BENCH_PROGS) \
-		$(BUILD)/user/bin/true
+		$(BUILD)/user/bin/true $(ROOTFS_IMG)
 	@for clock in $(CLOCK); do $(BENCH_RUN) --clock $$clock || exit 1; done
 
 bench-check: deps
-	@$(MAKE) --no-print-directory $(ISO_BENCH)
+	@$(MAKE) --no-print-directory $(ISO_BENCH) $(ROOTFS_IMG)
 	$(BENCH_RUN) --check
 
 # make bench-scale (docs/smp.md): issue 19's scaling row, user/bench/scale_fd

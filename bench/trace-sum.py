@@ -23,6 +23,10 @@ tables = {True: symbols(sys.argv[2], True), False: symbols(sys.argv[3], False)}
 def name(pc):
     addrs, names = tables[pc >= KERNEL_HALF]
     i = bisect.bisect_right(addrs, pc) - 1
+    # User code far from every symbol of PROGRAM: another program or a
+    # shared library (bench_debian's Debian binaries), unnamed.
+    if pc < KERNEL_HALF and (i < 0 or pc - addrs[i] > 1 << 20):
+        return "[user: not PROGRAM]"
     return names[i] if i >= 0 else "?%x" % pc
 
 
