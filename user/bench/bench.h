@@ -76,27 +76,48 @@ static inline uint64_t bench_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+#define BENCH_NAME_MAX 64
+
+/* The next name of the comma-separated list at *r into name (BENCH_NAME_MAX
+ * bytes), *r moved past it; false at the list's end. */
+static inline int bench_next_row(const char **r, char *name)
+{
+	size_t len = strcspn(*r, ",");
+
+	if (!**r)
+		return 0;
+	snprintf(name, BENCH_NAME_MAX, "%.*s", (int)len, *r);
+	*r += len + ((*r)[len] == ',');
+	return 1;
+}
+
 /* Prints the plan: PROG's name and those of its comma-separated ROWS that
  * are wanted. */
 static inline void bench_begin(const char *prog, const char *rows)
 {
 	const char *comma = "";
+	char name[BENCH_NAME_MAX];
 
 	bench_prog = prog;
 	printf("# bench %s rows=", prog);
-	for (const char *r = rows; *r; r += *r == ',') {
-		size_t len = strcspn(r, ",");
-		char name[64];
-
-		snprintf(name, sizeof name, "%.*s", (int)len, r);
+	while (bench_next_row(&rows, name))
 		if (bench_wanted(name)) {
 			printf("%s%s", comma, name);
 			comma = ",";
 		}
-		r += len;
-	}
 	printf("\n");
 	fflush(stdout);
+}
+
+/* Whether any of the comma-separated ROWS is wanted. */
+static inline int bench_any_wanted(const char *rows)
+{
+	char name[BENCH_NAME_MAX];
+
+	while (bench_next_row(&rows, name))
+		if (bench_wanted(name))
+			return 1;
+	return 0;
 }
 
 /* Row NAME cannot be measured on this kernel (not a failure): "n/a" in the table. */
@@ -112,6 +133,15 @@ static inline __attribute__((format(printf, 2, 3))) void bench_skip(const char *
 	va_end(ap);
 	printf("\n");
 	fflush(stdout);
+}
+
+/* Every one of the comma-separated ROWS cannot be measured, for WHY. */
+static inline void bench_skip_rows(const char *rows, const char *why)
+{
+	char name[BENCH_NAME_MAX];
+
+	while (bench_next_row(&rows, name))
+		bench_skip(name, "%s", why);
 }
 
 /* Reports row NAME as not measured, with a printf-style reason. */

@@ -122,28 +122,20 @@ static void run_rows(void)
 	bench_row("deb_true_fork_exec", "us", REPS, prog_rep, &progs[0]);
 	bench_row("deb_python3_start", "us", REPS, prog_rep, &progs[1]);
 	bench_row("deb_bash_subst", "us", REPS, prog_rep, &progs[2]);
-	if (!write_sql("/tmp/insert-1.sql", true) || !write_sql("/tmp/insert-n.sql", false))
-		bench_fail("deb_sqlite3_1tx", "writing the SQL: %s", strerror(errno));
-	else {
-		bench_row("deb_sqlite3_1tx", "us", REPS, prog_rep, &progs[3]);
-		bench_row("deb_sqlite3_10ktx", "us", REPS, prog_rep, &progs[4]);
+	if (bench_wanted("deb_sqlite3_1tx") || bench_wanted("deb_sqlite3_10ktx")) {
+		if (!write_sql("/tmp/insert-1.sql", true) ||
+		    !write_sql("/tmp/insert-n.sql", false)) {
+			bench_fail("deb_sqlite3_1tx", "writing the SQL: %s", strerror(errno));
+			bench_fail("deb_sqlite3_10ktx", "writing the SQL: %s", strerror(errno));
+		} else {
+			bench_row("deb_sqlite3_1tx", "us", REPS, prog_rep, &progs[3]);
+			bench_row("deb_sqlite3_10ktx", "us", REPS, prog_rep, &progs[4]);
+		}
 	}
-	if (!run(tar_make, NULL))
+	if (bench_wanted("deb_tar_xzf") && !run(tar_make, NULL))
 		bench_fail("deb_tar_xzf", "tar czf of the tree failed");
 	else
 		bench_row("deb_tar_xzf", "us", REPS, prog_rep, &progs[5]);
-}
-
-static void skip_all(const char *why)
-{
-	for (const char *r = rows; *r; r += *r == ',') {
-		char name[64];
-		size_t len = strcspn(r, ",");
-
-		snprintf(name, sizeof name, "%.*s", (int)len, r);
-		bench_skip(name, "%s", why);
-		r += len;
-	}
 }
 
 /* Mounts the image's partition on ROOT: the first /dev/vdX1 that mounts as
@@ -176,13 +168,13 @@ static int run_chrooted(void)
 
 	if (pid == 0) {
 		if (syscall(__NR_chroot, ROOT) < 0 || chdir("/") < 0)
-			skip_all("chroot failed");
+			bench_skip_rows(rows, "chroot failed");
 		else
 			run_rows();
 		_exit(bench_end());
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
-		skip_all("the chrooted child could not be started or waited for");
+		bench_skip_rows(rows, "the chrooted child could not be started or waited for");
 		return bench_end();
 	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
@@ -193,8 +185,10 @@ int main(void)
 	int n = 0, status;
 
 	bench_begin("bench_debian", rows);
+	if (!bench_any_wanted(rows)) /* nothing to mount */
+		return bench_end();
 	if (!mount_root()) {
-		skip_all("no virtio disk with the rootfs image (make rootfs)");
+		bench_skip_rows(rows, "no virtio disk with the rootfs image (make rootfs)");
 		return bench_end();
 	}
 	while (n < NMOUNTS &&
@@ -203,7 +197,7 @@ int main(void)
 	if (n == NMOUNTS)
 		status = run_chrooted();
 	else {
-		skip_all("mounting tmpfs and devtmpfs in the image failed");
+		bench_skip_rows(rows, "mounting tmpfs and devtmpfs in the image failed");
 		status = bench_end();
 	}
 	while (n-- > 0)

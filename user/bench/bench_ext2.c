@@ -213,18 +213,6 @@ static bool mkfs(void)
 	       WEXITSTATUS(status) == 0;
 }
 
-static void skip_all(const char *why)
-{
-	for (const char *r = rows; *r; r += *r == ',') {
-		char name[64];
-		size_t len = strcspn(r, ",");
-
-		snprintf(name, sizeof name, "%.*s", (int)len, r);
-		bench_skip(name, "%s", why);
-		r += len;
-	}
-}
-
 static void run_rows(void)
 {
 	bool cold = true, cached = false;
@@ -250,11 +238,11 @@ int main(void)
 	memset(buf, 'e', sizeof buf);
 	ctl = open("/dev/loop-control", O_RDWR);
 	if (ctl < 0) {
-		skip_all("no /dev/loop-control");
+		bench_skip_rows(rows, "no /dev/loop-control");
 		return bench_end();
 	}
 	if (access("/sbin/mke2fs", X_OK) || !mkfs()) {
-		skip_all("no mke2fs, or it failed");
+		bench_skip_rows(rows, "no mke2fs, or it failed");
 		close(ctl);
 		unlink(IMG);
 		return bench_end();
@@ -266,7 +254,7 @@ int main(void)
 	mkdir(MNT, 0755);
 	if (back < 0 || dev < 0 || syscall(__NR_ioctl, dev, LOOP_SET_FD, (long)back) < 0 ||
 	    syscall(__NR_mount, path, MNT, "ext2", 0L, NULL) < 0) {
-		skip_all("no loop device or no ext2");
+		bench_skip_rows(rows, "no loop device or no ext2");
 	} else {
 		run_rows();
 		syscall(__NR_umount2, MNT, 0L);
