@@ -244,6 +244,18 @@ int io_prep_close(struct io_req *req);
 int io_prep_statx(struct io_req *req);
 int io_prep_socket(struct io_req *req);
 
+/* io_uring_timeout.c: TIMEOUT and TIMEOUT_REMOVE. */
+int io_prep_timeout(struct io_req *req);
+long io_run_timeout(struct io_req *req);
+int io_prep_timeout_remove(struct io_req *req);
+long io_run_timeout_remove(struct io_req *req);
+/* io_uring_op.c, for them: the request of ring whose user_data is key and
+ * whose op is op (-1: any), other than self, issued and not yet cancelled
+ * (ring->lock held); and the cancel of the request keyed by self's addr:
+ * 0, -EALREADY (it runs: interrupted), -ENOENT. */
+struct io_req *io_find_locked(struct io_ring *ring, uint64_t key, int op, struct io_req *self);
+long io_cancel_key(struct io_req *self, int op);
+
 /* io_uring_link.c: LINK_TIMEOUT and IOSQE_IO_DRAIN. */
 int io_prep_link_timeout(struct io_req *req);
 /* req is about to wait (punted, or run on a worker after another): the

@@ -146,133 +146,9 @@ static long attempt_poll(struct io_req *req)
 	return n > 0 ? n : -EAGAIN;
 }
 
-/* TIMEOUT: len 1, addr a timespec (relative, or absolute on its clock
- * with IORING_TIMEOUT_ABS), off the CQE count that also ends it (and with
- * MULTISHOT the firings, 0 for ever); ETIME_SUCCESS: its -ETIME does not
- * break a link.  Linux's checks. */
-#define TIMEOUT_FLAGS                                                                              \
-	(IORING_TIMEOUT_ABS | IORING_TIMEOUT_CLOCK_MASK | IORING_TIMEOUT_ETIME_SUCCESS |           \
-	 IORING_TIMEOUT_MULTISHOT)
-
-/* The timespec at uts in ns into *ns: 0, -EFAULT, -EINVAL. */
-static int timeout_ns(uint64_t uts, uint64_t *ns)
-{
-	struct timespec_k ts;
-	int64_t v;
-
-	if (copy_from_user(&ts, (const void *)uts, sizeof(ts)))
-		return -EFAULT;
-	if ((v = timespec_to_ns(&ts)) < 0)
-		return -EINVAL;
-	*ns = (uint64_t)v;
-	return 0;
-}
-
-/* A deadline on the monotonic clock: ns from now, or with ABS ns on the
- * clock flags name (CLOCK_REALTIME runs a fixed offset ahead of
- * CLOCK_MONOTONIC here; CLOCK_BOOTTIME is CLOCK_MONOTONIC: nothing
- * suspends). */
-static uint64_t timeout_deadline(uint32_t flags, uint64_t ns)
-{
-	int64_t ahead = flags & IORING_TIMEOUT_REALTIME ? clock_realtime_offset_ns() : 0;
-
-	if (!(flags & IORING_TIMEOUT_ABS))
-		return clock_monotonic_ns() + ns;
-	return (int64_t)ns > ahead ? ns - (uint64_t)ahead : 0;
-}
-
-static int prep_timeout(struct io_req *req)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-	uint32_t flags = s->timeout_flags;
-	int err;
-
-	if (s->buf_index || s->len != 1 || s->splice_fd_in || (flags & ~TIMEOUT_FLAGS) ||
-	    (flags & IORING_TIMEOUT_CLOCK_MASK) == IORING_TIMEOUT_CLOCK_MASK)
-		return -EINVAL;
-	if ((flags & IORING_TIMEOUT_MULTISHOT) && (flags & IORING_TIMEOUT_ABS))
-		return -EINVAL; /* Linux: a repeating timeout is relative */
-	if ((err = timeout_ns(s->addr, &req->period)))
-		return err;
-	req->repeats = flags & IORING_TIMEOUT_MULTISHOT ? (uint32_t)s->off : 0;
-	req->deadline = timeout_deadline(flags, req->period);
-	return 0;
-}
-
-/* Sleeps until req's deadline, which an update moves (it wakes the CQ
- * queue), unless its count was met or it was removed first (either
- * interrupts the sleep: async_interrupt): -ETIME, or -EINTR. */
-static long timeout_wait(struct io_req *req)
-{
-	struct io_ring *ring = req->ring;
-	DEFINE_WAIT(we);
-	uint64_t deadline;
-	long res;
-
-	for (;;) {
-		prepare_to_wait(&ring->cq_wait, &we);
-		spin_lock(&ring->lock);
-		deadline = req->deadline;
-		res = req->fired || req->removed ? -EINTR : 0;
-		spin_unlock(&ring->lock);
-		if (res || signal_pending()) {
-			res = -EINTR;
-			break;
-		}
-		if (clock_monotonic_ns() >= deadline) {
-			res = -ETIME;
-			break;
-		}
-		sched_arm_deadline(deadline);
-		schedule();
-	}
-	sched_disarm_deadline();
-	finish_wait(&ring->cq_wait, &we);
-	return res;
-}
-
-/* Whether a MULTISHOT timeout that went off fires again (ring->lock):
- * then its CQE has F_MORE and its next deadline is an interval on. */
-static bool timeout_again_locked(struct io_req *req)
-{
-	if (!(req->sqe.timeout_flags & IORING_TIMEOUT_MULTISHOT) ||
-	    (req->repeats && !--req->repeats))
-		return false;
-	req->deadline = clock_monotonic_ns() + req->period;
-	return true;
-}
-
-static long run_timeout(struct io_req *req)
-{
-	struct io_ring *ring = req->ring;
-	uint64_t data;
-	bool again;
-	long res;
-
-	do {
-		res = timeout_wait(req);
-		spin_lock(&ring->lock);
-		if (req->fired)
-			res = 0;
-		else if (req->removed)
-			res = -ECANCELED;
-		again = res == -ETIME && timeout_again_locked(req);
-		data = req->sqe.user_data;
-		spin_unlock(&ring->lock);
-		if (again) { /* a TIMEOUT's own CQEs count for no TIMEOUT */
-			io_post_cqe(ring, data, -ETIME, IORING_CQE_F_MORE, false);
-			cond_resched(); /* an interval of 0 never sleeps */
-		}
-	} while (again);
-	spin_lock(&ring->lock);
-	list_del(&req->tlink);
-	spin_unlock(&ring->lock);
-	return res;
-}
-
 /* The request of ring whose user_data is key and whose op is op (-1:
  * any), other than self, issued and not yet cancelled (lock held). */
-static struct io_req *find_locked(struct io_ring *ring, uint64_t key, int op, struct io_req *self)
+struct io_req *io_find_locked(struct io_ring *ring, uint64_t key, int op, struct io_req *self)
 {
 	struct io_req *r;
 
@@ -287,7 +163,7 @@ static void req_done_async(struct async_req *ar, long res);
 
 /* Cancels the request keyed by addr: 0 (it completes with -ECANCELED),
  * -EALREADY (it runs: interrupted), -ENOENT. */
-static long cancel_key(struct io_req *self, int op)
+long io_cancel_key(struct io_req *self, int op)
 {
 	struct io_ring *ring = self->ring;
 	struct io_req *t;
@@ -296,7 +172,7 @@ static long cancel_key(struct io_req *self, int op)
 	bool ends = op >= 0;
 
 	spin_lock(&ring->lock);
-	if ((t = find_locked(ring, self->sqe.addr, op, self)) && t->ar.ctx) {
+	if ((t = io_find_locked(ring, self->sqe.addr, op, self)) && t->ar.ctx) {
 		t->removed = true;
 		ends |= t->multishot;
 		ret = async_cancel(&t->ar);
@@ -322,7 +198,7 @@ static int prep_cancel(struct io_req *req)
 
 static long run_cancel(struct io_req *req)
 {
-	return cancel_key(req, -1);
+	return io_cancel_key(req, -1);
 }
 
 /* POLL_REMOVE, or with IORING_POLL_UPDATE_USER_DATA and
@@ -357,9 +233,9 @@ static long run_poll_remove(struct io_req *req)
 	struct io_req *t;
 
 	if (!(flags & (IORING_POLL_UPDATE_USER_DATA | IORING_POLL_UPDATE_EVENTS)))
-		return cancel_key(req, IORING_OP_POLL_ADD);
+		return io_cancel_key(req, IORING_OP_POLL_ADD);
 	spin_lock(&ring->lock);
-	if ((t = find_locked(ring, req->sqe.addr, IORING_OP_POLL_ADD, req))) {
+	if ((t = io_find_locked(ring, req->sqe.addr, IORING_OP_POLL_ADD, req))) {
 		if (flags & IORING_POLL_UPDATE_USER_DATA)
 			t->sqe.user_data = req->sqe.off;
 		if (flags & IORING_POLL_UPDATE_EVENTS) {
@@ -370,54 +246,6 @@ static long run_poll_remove(struct io_req *req)
 	}
 	spin_unlock(&ring->lock);
 	return t ? 0 : -ENOENT;
-}
-
-/* TIMEOUT_REMOVE, or with IORING_TIMEOUT_UPDATE a new timespec (addr2,
- * relative or ABS) for the timeout keyed by addr, counting no CQE any
- * more, as Linux's; LINK_TIMEOUT_UPDATE is not taken (docs/async.md). */
-static int prep_timeout_remove(struct io_req *req)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-	uint32_t flags = s->timeout_flags;
-
-	if (s->buf_index || s->len || s->splice_fd_in)
-		return -EINVAL;
-	if (!(flags & IORING_TIMEOUT_UPDATE_MASK))
-		return flags ? -EINVAL : 0;
-	if ((flags & IORING_TIMEOUT_CLOCK_MASK) == IORING_TIMEOUT_CLOCK_MASK ||
-	    (flags & ~(IORING_TIMEOUT_UPDATE_MASK | IORING_TIMEOUT_ABS)) ||
-	    (flags & IORING_LINK_TIMEOUT_UPDATE))
-		return -EINVAL;
-	return timeout_ns(s->addr2, &req->period);
-}
-
-/* The timeout's new deadline is on its own clock; its sleep is woken to
- * take it (timeout_wait). */
-static long timeout_update(struct io_req *req)
-{
-	struct io_ring *ring = req->ring;
-	uint32_t abs = req->sqe.timeout_flags & IORING_TIMEOUT_ABS;
-	struct io_req *t;
-
-	spin_lock(&ring->lock);
-	if ((t = find_locked(ring, req->sqe.addr, IORING_OP_TIMEOUT, req))) {
-		t->deadline = timeout_deadline(
-		    (t->sqe.timeout_flags & IORING_TIMEOUT_CLOCK_MASK) | abs, req->period);
-		t->period = req->period;
-		list_del(&t->tlink);
-	}
-	spin_unlock(&ring->lock);
-	if (!t)
-		return -ENOENT;
-	wake_up(&ring->cq_wait);
-	return 0;
-}
-
-static long run_timeout_remove(struct io_req *req)
-{
-	if (req->sqe.timeout_flags & IORING_TIMEOUT_UPDATE)
-		return timeout_update(req);
-	return cancel_key(req, IORING_OP_TIMEOUT);
 }
 
 /* FILES_UPDATE: REGISTER's FILES_UPDATE as a request, len fds at addr
@@ -463,8 +291,8 @@ static const struct io_op ops[IORING_OP_LAST] = {
     [IORING_OP_POLL_REMOVE] = {HOW_INLINE, false, false, prep_poll_remove, run_poll_remove, NULL},
     [IORING_OP_SENDMSG] = {HOW_NOWAIT, true, false, io_prep_sendmsg, NULL, NULL},
     [IORING_OP_RECVMSG] = {HOW_NOWAIT, true, false, io_prep_recvmsg, NULL, NULL},
-    [IORING_OP_TIMEOUT] = {HOW_PUNT, false, false, prep_timeout, run_timeout, NULL},
-    [IORING_OP_TIMEOUT_REMOVE] = {HOW_INLINE, false, false, prep_timeout_remove, run_timeout_remove,
+    [IORING_OP_TIMEOUT] = {HOW_PUNT, false, false, io_prep_timeout, io_run_timeout, NULL},
+    [IORING_OP_TIMEOUT_REMOVE] = {HOW_INLINE, false, false, io_prep_timeout_remove, io_run_timeout_remove,
 				  NULL},
     [IORING_OP_FILES_UPDATE] = {HOW_INLINE, false, false, prep_files_update, run_files_update,
 				NULL},
