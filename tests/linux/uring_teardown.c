@@ -9,6 +9,7 @@
 #include "uring_raw.h"
 
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "robust.h"
@@ -94,7 +95,7 @@ static int run(enum end how)
 		child(how);
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
 		return -1;
-	while (wait(NULL) > 0) /* END_WRITER's writer */
+	while (wait(NULL) > 0) /* END_WRITER's writer, orphaned to us */
 		;
 	return WEXITSTATUS(st);
 }
@@ -114,6 +115,9 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "exit0"))
 		return 0;
 	self_path = argv[0];
+	/* END_WRITER's writer outlives its parent: as a subreaper this
+	 * process gets it, and run() reaps it before the counts are read. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	plan(12);
 	run(END_EXIT); /* warm-up: the first ring's slab pages */
 	for (int how = END_EXIT; how <= END_THREAD; how++) {
