@@ -83,9 +83,10 @@ static int64_t clock_now_ns(int clk)
 		return clock_realtime_offset_ns() + vclock_tai_offset() * (int64_t)NSEC_PER_SEC +
 		       (int64_t)clock_monotonic_ns();
 	case CLOCK_MONOTONIC:
-	case CLOCK_MONOTONIC_RAW:
 	case CLOCK_BOOTTIME:
 		return (int64_t)clock_monotonic_ns();
+	case CLOCK_MONOTONIC_RAW: /* the rate adjtimex does not discipline */
+		return (int64_t)clock_monotonic_raw_ns();
 	case CLOCK_REALTIME_COARSE: /* the last tick's time, as the vDSO reads it */
 	case CLOCK_MONOTONIC_COARSE:
 		return vclock_coarse_ns(clk);

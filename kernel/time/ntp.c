@@ -1,15 +1,22 @@
 /*
- * adjtimex and clock_adjtime: the NTP state Linux keeps (status, maximum
- * and estimated error, time constant, TAI offset) and its leap seconds.
+ * adjtimex and clock_adjtime: the NTP kernel clock model Linux keeps
+ * (RFC 1589's, Linux's kernel/time/ntp.c) and its leap seconds.
+ *
+ * The clock is disciplined a second at a time: at each second of real
+ * time the tick asks for the length of the next one (ntp_second_length)
+ * and the clock runs at that rate for it (arch/x86_64/vclock.c scales
+ * the TSC's multiplier; CLOCK_MONOTONIC_RAW keeps the calibrated one).
+ * The length is the nominal second (ADJ_TICK's tick times USER_HZ),
+ * plus the frequency offset (ADJ_FREQUENCY, or what the PLL/FLL made of
+ * ADJ_OFFSET with STA_PLL), plus a share of the phase offset left to
+ * slew (1 / 2^(SHIFT_PLL + time constant) of it a second), plus
+ * adjtime's ADJ_OFFSET_SINGLESHOT slewed at 500 us a second.
+ *
  * With STA_INS (STA_DEL) set, the state goes TIME_INS (TIME_DEL) at the
  * next second, and at the next midnight UTC the real-time clock repeats
  * 23:59:59 (skips it): TIME_OOP for the inserted second, TIME_WAIT after
  * until the flag is cleared, as Linux's second_overflow.  ADJ_SETOFFSET
- * steps the clock.  The clock is not disciplined: there is no PLL, FLL or
- * slewing, so ADJ_FREQUENCY, ADJ_TICK and the offsets (ADJ_OFFSET with
- * STA_PLL, adjtime's ADJ_OFFSET_SINGLESHOT) take only the values in force
- * (0, 10000 us, 0) and are EINVAL otherwise: a daemon that wants to slew
- * the clock is told it cannot.
+ * steps the clock.
  */
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
@@ -42,8 +49,11 @@
 #define STA_INS	     0x0010
 #define STA_DEL	     0x0020
 #define STA_UNSYNC   0x0040
+#define STA_FREQHOLD 0x0080
 #define STA_CLOCKERR 0x1000
 #define STA_NANO     0x2000
+#define STA_MODE     0x4000 /* the FLL, not the PLL, set the frequency */
+#define STA_FLL	     0x0008
 /* What adjtimex cannot set (PPS signal and errors, clock error, NANO,
  * MODE, CLK). */
 #define STA_RONLY 0xff00
@@ -53,9 +63,24 @@ enum { TIME_OK, TIME_INS, TIME_DEL, TIME_OOP, TIME_WAIT, TIME_ERROR };
 #define NTP_PHASE_LIMIT 16000000L /* us: maxerror and esterror at most */
 #define MAXTC		10
 #define MAX_TAI_OFFSET	100000
+#define USER_HZ		100
 #define TICK_USEC	10000 /* USER_HZ 100 */
 #define SECS_PER_DAY	86400
 #define NO_LEAP		INT64_MAX
+
+/* Lengths and offsets are ns scaled by 2^SCALE_SHIFT; frequencies are
+ * such ns per second (ns/s is ppb: 1 ppm is 1000 of them). */
+#define SCALE_SHIFT    32
+#define NSEC_PER_USEC  1000LL
+#define PPM_SCALE      (NSEC_PER_USEC << (SCALE_SHIFT - 16)) /* timex's freq is ppm << 16 */
+#define MAXFREQ_NS     500000LL				     /* 500 ppm, the tolerance */
+#define MAXFREQ_SCALED (MAXFREQ_NS << SCALE_SHIFT)
+#define MAXPHASE       500000000LL /* ns: the largest PLL offset taken */
+#define MAX_TICKADJ    500LL	   /* us a second: adjtime's slew rate */
+#define SHIFT_PLL      2	   /* the PLL's gain, and the FLL's */
+#define SHIFT_FLL      2
+#define MINSEC	       256  /* the FLL needs updates at least this far apart */
+#define MAXSEC	       2048 /* the PLL's longest update interval */
 
 /* struct timex as the x86_64 ABI lays it out (208 bytes). */
 struct timex_k {
@@ -81,12 +106,60 @@ static int time_status = STA_UNSYNC;
 static int64_t time_maxerror = NTP_PHASE_LIMIT, time_esterror = NTP_PHASE_LIMIT;
 static int64_t time_constant = 2;
 static int64_t next_leap_sec = NO_LEAP;
+static int64_t time_tick = TICK_USEC; /* us a USER_HZ tick: ADJ_TICK */
+static int64_t time_freq;	      /* scaled ns a second: ADJ_FREQUENCY, the PLL */
+static int64_t time_offset;	      /* scaled ns of phase still to slew */
+static int64_t time_reftime;	      /* the real-time second of the last ADJ_OFFSET */
+static int64_t time_adjust;	      /* us adjtime still has to slew */
+static int64_t slew_now;	      /* scaled ns of it slewed in this second */
+
+static int64_t nominal_length(void)
+{
+	return ((time_tick * NSEC_PER_USEC * USER_HZ) << SCALE_SHIFT) + time_freq;
+}
+
+/* The phase to slew in the next second, out of time_offset and
+ * time_adjust (Linux's second_overflow, with one interval a second). */
+static int64_t slew_chunk(void)
+{
+	int64_t chunk = time_offset >> (SHIFT_PLL + time_constant), adj;
+
+	if (time_offset < 0) /* shifted toward zero, as the positive side */
+		chunk = -(-time_offset >> (SHIFT_PLL + time_constant));
+	time_offset -= chunk;
+	adj = time_adjust > MAX_TICKADJ	   ? MAX_TICKADJ
+	      : time_adjust < -MAX_TICKADJ ? -MAX_TICKADJ
+					   : time_adjust;
+	time_adjust -= adj;
+	return chunk + adj * NSEC_PER_USEC * (1LL << SCALE_SHIFT);
+}
+
+/* Once a second: the errors grow by the tolerance, past the limit the
+ * clock is unsynchronised (Linux's second_overflow). */
+static void grow_maxerror(void)
+{
+	time_maxerror += MAXFREQ_NS / NSEC_PER_USEC;
+	if (time_maxerror > NTP_PHASE_LIMIT) {
+		time_maxerror = NTP_PHASE_LIMIT;
+		time_status |= STA_UNSYNC;
+	}
+}
+
+int64_t ntp_second_length(void)
+{
+	spin_lock(&ntp_lock);
+	int64_t len = nominal_length() + slew_now;
+	spin_unlock(&ntp_lock);
+	return len;
+}
 
 int ntp_second_overflow(int64_t sec)
 {
 	int leap = 0;
 
 	spin_lock(&ntp_lock);
+	grow_maxerror();
+	slew_now = slew_chunk();
 	switch (time_state) {
 	case TIME_OK:
 		if (time_status & STA_INS) {
@@ -142,8 +215,6 @@ static int validate(const struct timex_k *tx)
 			return -EINVAL;
 		if (!(tx->modes & ADJ_OFFSET_READONLY) && !capable(CAP_SYS_TIME))
 			return -EPERM;
-		if (!(tx->modes & ADJ_OFFSET_READONLY) && tx->offset)
-			return -EINVAL; /* no slewing */
 		return 0;
 	}
 	if (tx->modes && !capable(CAP_SYS_TIME))
@@ -155,39 +226,74 @@ static int validate(const struct timex_k *tx)
 		if (tx->time_usec < 0 || tx->time_usec >= limit)
 			return -EINVAL;
 	}
-	if ((tx->modes & ADJ_FREQUENCY) && tx->freq)
-		return -EINVAL; /* no frequency discipline */
-	if ((tx->modes & ADJ_TICK) && tx->tick != TICK_USEC)
+	if ((tx->modes & ADJ_FREQUENCY) &&
+	    (tx->freq < INT64_MIN / PPM_SCALE || tx->freq > INT64_MAX / PPM_SCALE))
 		return -EINVAL;
 	return 0;
 }
 
-/* Linux's process_adj_status: leaving STA_PLL resets the state. */
-static void set_status(int status)
+/* Linux's process_adj_status: leaving STA_PLL resets the state,
+ * entering it starts the PLL's interval. */
+static void set_status(int status, int64_t now_sec)
 {
 	if ((time_status & STA_PLL) && !(status & STA_PLL)) {
 		time_state = TIME_OK;
 		time_status = STA_UNSYNC;
 		next_leap_sec = NO_LEAP;
 	}
+	if (!(time_status & STA_PLL) && (status & STA_PLL))
+		time_reftime = now_sec;
 	time_status &= STA_RONLY;
 	time_status |= status & ~STA_RONLY;
 }
 
-/* A PLL offset can only be the one in force, 0, while STA_PLL is on;
- * without it Linux ignores the offset too. */
-static int apply_modes(const struct timex_k *tx, int64_t *tai)
+static int64_t clamp_freq(int64_t freq)
 {
+	return clamp64(freq, -MAXFREQ_SCALED, MAXFREQ_SCALED);
+}
 
-	if ((tx->modes & ADJ_OFFSET) && !(tx->modes & ADJ_ADJTIME) && tx->offset &&
-	    ((time_status & STA_PLL) || ((tx->modes & ADJ_STATUS) && (tx->status & STA_PLL))))
-		return -EINVAL;
+/* The FLL's frequency step for an offset measured secs after the last:
+ * it takes over from the PLL for long intervals or with STA_FLL. */
+static int64_t fll_step(int64_t offset, int64_t secs)
+{
+	time_status &= ~STA_MODE;
+	if (secs < MINSEC || (!(time_status & STA_FLL) && secs <= MAXSEC))
+		return 0;
+	time_status |= STA_MODE;
+	return offset * (1LL << (SCALE_SHIFT - SHIFT_FLL)) / secs;
+}
+
+/* ADJ_OFFSET with STA_PLL: a measured phase offset (us, or ns with
+ * STA_NANO) to slew away, and the frequency error it implies; without
+ * STA_PLL the offset is ignored, as Linux. */
+static void pll_update(int64_t offset, int64_t now_sec)
+{
+	if (!(time_status & STA_PLL))
+		return;
+	if (!(time_status & STA_NANO))
+		offset = clamp64(offset, -1000000, 1000000) * NSEC_PER_USEC;
+	offset = clamp64(offset, -MAXPHASE, MAXPHASE);
+	int64_t secs = (time_status & STA_FREQHOLD) ? 0 : now_sec - time_reftime;
+	time_reftime = now_sec;
+	int64_t step = fll_step(offset, secs);
+	if (secs > 1LL << (SHIFT_PLL + 1 + time_constant))
+		secs = 1LL << (SHIFT_PLL + 1 + time_constant);
+	step += offset * secs * (1LL << (SCALE_SHIFT - 2 * (SHIFT_PLL + 2 + time_constant)));
+	time_freq = clamp_freq(time_freq + step);
+	time_offset = offset * (1LL << SCALE_SHIFT);
+}
+
+/* Linux's process_adjtimex_modes, in its order. */
+static void apply_modes(const struct timex_k *tx, int64_t *tai, int64_t now_sec)
+{
 	if (tx->modes & ADJ_STATUS)
-		set_status(tx->status);
+		set_status(tx->status, now_sec);
 	if (tx->modes & ADJ_NANO)
 		time_status |= STA_NANO;
 	if (tx->modes & ADJ_MICRO)
 		time_status &= ~STA_NANO;
+	if (tx->modes & ADJ_FREQUENCY)
+		time_freq = clamp_freq(tx->freq * PPM_SCALE);
 	if (tx->modes & ADJ_MAXERROR)
 		time_maxerror = clamp64(tx->maxerror, 0, NTP_PHASE_LIMIT);
 	if (tx->modes & ADJ_ESTERROR)
@@ -199,38 +305,67 @@ static int apply_modes(const struct timex_k *tx, int64_t *tai)
 	}
 	if ((tx->modes & ADJ_TAI) && tx->constant >= 0 && tx->constant <= MAX_TAI_OFFSET)
 		*tai = tx->constant;
-	return 0;
+	if (tx->modes & ADJ_OFFSET)
+		pll_update(tx->offset, now_sec);
+	if (tx->modes & ADJ_TICK)
+		time_tick = tx->tick;
+}
+
+/* What adjtime reads and sets: the slew still to do, in us. */
+static int64_t adjtime_swap(const struct timex_k *tx)
+{
+	int64_t left = time_adjust;
+
+	if (!(tx->modes & ADJ_OFFSET_READONLY))
+		time_adjust = tx->offset;
+	return left;
+}
+
+/* The PLL's offset still to slew and its frequency, in timex's units. */
+static int64_t offset_out(void)
+{
+	int64_t off = time_offset / (1LL << SCALE_SHIFT);
+
+	return time_status & STA_NANO ? off : off / NSEC_PER_USEC;
 }
 
 /* Linux's __do_adjtimex: applies tx and fills it with what it reads
  * back; the clock state, or -errno. */
 static int do_adjtimex(struct timex_k *tx)
 {
-	int64_t tai = vclock_tai_offset();
-	int err = 0, result;
+	int64_t tai = vclock_tai_offset(), offset;
+	int result;
 
 	if (!(tx->modes & ADJ_ADJTIME) && (tx->modes & ADJ_SETOFFSET)) {
 		int64_t ns = tx->time_sec * 1000000000 +
 			     (tx->modes & ADJ_NANO ? tx->time_usec : tx->time_usec * 1000);
-		if ((err = clock_set_realtime(ns, true)))
+		int err = clock_set_realtime(ns, true);
+		if (err)
 			return err;
 	}
+	int64_t now = vclock_realtime_offset() + (int64_t)clock_monotonic_ns();
 	spin_lock(&ntp_lock);
-	if (!(tx->modes & ADJ_ADJTIME) && tx->modes)
-		err = apply_modes(tx, &tai);
+	if (tx->modes & ADJ_ADJTIME) {
+		offset = adjtime_swap(tx);
+	} else {
+		if (tx->modes)
+			apply_modes(tx, &tai, now / 1000000000);
+		offset = offset_out();
+	}
 	result = time_state;
 	if (time_status & (STA_UNSYNC | STA_CLOCKERR))
 		result = TIME_ERROR;
-	int64_t now = vclock_realtime_offset() + (int64_t)clock_monotonic_ns();
 	struct timex_k out = {
 	    .modes = tx->modes,
+	    .offset = offset,
+	    .freq = time_freq / PPM_SCALE,
 	    .maxerror = time_maxerror,
 	    .esterror = time_esterror,
 	    .status = time_status,
 	    .constant = time_constant,
 	    .precision = 1,
 	    .tolerance = 500 << 16, /* 500 ppm, Linux's MAXFREQ */
-	    .tick = TICK_USEC,
+	    .tick = time_tick,
 	    .tai = (int32_t)tai,
 	    .time_sec = now / 1000000000,
 	    .time_usec = now % 1000000000,
@@ -252,10 +387,11 @@ static int do_adjtimex(struct timex_k *tx)
 			result = TIME_WAIT;
 	}
 	spin_unlock(&ntp_lock);
-	if (err)
-		return err;
-	if (tai != vclock_tai_offset()) /* the page's lock comes before ntp_lock */
+	/* the page's lock comes before ntp_lock: these after it is dropped */
+	if (tai != vclock_tai_offset())
 		vclock_set_tai(tai);
+	if (tx->modes & (ADJ_TICK | ADJ_FREQUENCY | ADJ_OFFSET))
+		vclock_rate_changed();
 	*tx = out;
 	return result;
 }

@@ -14,5 +14,11 @@
  * Linux's second_overflow.
  */
 int ntp_second_overflow(int64_t sec);
+/*
+ * How long the clock's current second lasts, in ns scaled by 2^32: the
+ * nominal second adjusted by ADJ_TICK, the frequency offset and this
+ * second's share of the phase to slew.  The clock runs at this rate.
+ */
+int64_t ntp_second_length(void);
 
 #endif

@@ -3,10 +3,13 @@
  * system calls, CLOCK_MONOTONIC unmoved; a real time before the monotonic
  * one refused; the time zone read back; adjtimex's state and an inserted
  * leap second (STA_INS at midnight UTC: 23:59:59 twice, TIME_OOP then
- * TIME_WAIT).  Every bad argument's errno, as root and as an ordinary
+ * TIME_WAIT); the clock disciplined: ADJ_TICK and ADJ_FREQUENCY change
+ * CLOCK_MONOTONIC's rate against CLOCK_MONOTONIC_RAW's, adjtime and the
+ * PLL's ADJ_OFFSET slew it.  Every bad argument's errno, as root and as an ordinary
  * user (EPERM), runs on the host too; what sets the clock runs only in
  * fdkernel: the host's clock is the machine's, shared. */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -90,6 +93,8 @@ static void errors(void)
 	is_int(sys(SYS_adjtimex, (long)&tx, 0), -EINVAL, "adjtimex ADJ_TICK 5000: EINVAL");
 	tx.modes = 0x8000; /* ADJ_ADJTIME without ADJ_OFFSET */
 	is_int(sys(SYS_adjtimex, (long)&tx, 0), -EINVAL, "ADJ_ADJTIME alone: EINVAL");
+	tx.modes = ADJ_FREQUENCY, tx.freq = INT64_MAX / 1000;
+	is_int(sys(SYS_adjtimex, (long)&tx, 0), -EINVAL, "an ADJ_FREQUENCY that overflows: EINVAL");
 	tx.modes = ADJ_SETOFFSET, tx.time.tv_usec = 1000000;
 	is_int(sys(SYS_adjtimex, (long)&tx, 0), -EINVAL, "ADJ_SETOFFSET of 1e6 us: EINVAL");
 	is_int(sys(SYS_adjtimex, 8, 0), -EFAULT, "adjtimex of a bad pointer: EFAULT");
@@ -215,9 +220,98 @@ static void leap_second(void)
 	is_int(adj_status(0, &tx), TIME_OK, "leaving STA_PLL resets the state: TIME_OK");
 }
 
+/* CLOCK_MONOTONIC - CLOCK_MONOTONIC_RAW, from reads no more than 20 us
+ * apart (a pair split by a preemption is taken again). */
+static int64_t disciplined_gap(void)
+{
+	for (;;) {
+		int64_t r1 = sys_ns_of(CLOCK_MONOTONIC_RAW), m = sys_ns_of(CLOCK_MONOTONIC);
+		int64_t r2 = sys_ns_of(CLOCK_MONOTONIC_RAW);
+		if (r2 - r1 < 20000)
+			return m - r1;
+	}
+}
+
+static long adjtime_us(long modes, long offset)
+{
+	struct timex tx = {.modes = modes, .offset = offset};
+	return sys(SYS_adjtimex, (long)&tx, 0) < 0 ? LONG_MIN : tx.offset;
+}
+
+/* How much faster CLOCK_MONOTONIC runs than CLOCK_MONOTONIC_RAW, in ppm,
+ * over at least a second of raw time (each gap is within 20 us). */
+static int64_t rate_ppm(void)
+{
+	int64_t raw0 = sys_ns_of(CLOCK_MONOTONIC_RAW), gap0 = disciplined_gap();
+	usleep(1000000);
+	int64_t raw1 = sys_ns_of(CLOCK_MONOTONIC_RAW), gap1 = disciplined_gap();
+	return (gap1 - gap0) * 1000000 / (raw1 - raw0);
+}
+
+static struct timex adj(int modes, long value)
+{
+	struct timex tx = {.modes = modes};
+	if (modes & ADJ_TICK)
+		tx.tick = value;
+	if (modes & ADJ_FREQUENCY)
+		tx.freq = value;
+	if (modes & ADJ_OFFSET)
+		tx.offset = value;
+	if (modes & ADJ_STATUS)
+		tx.status = (int)value;
+	tx.modes = modes;
+	sys(SYS_adjtimex, (long)&tx, 0);
+	return tx;
+}
+
+/* The discipline: the rate follows ADJ_TICK and ADJ_FREQUENCY at once;
+ * adjtime slews 500 us a second; the PLL slews a share of its offset a
+ * second; the raw clock never moves with any of it. */
+static void discipline(void)
+{
+	int64_t ppm = rate_ppm();
+	ok(ppm > -100 && ppm < 100,
+	   "undisciplined, CLOCK_MONOTONIC runs at the raw rate (%lld ppm)", (long long)ppm);
+	struct timex tx = adj(ADJ_TICK, 11000);
+	ppm = rate_ppm();
+	ok(tx.tick == 11000 && ppm > 99000 && ppm < 101000,
+	   "ADJ_TICK 11000: it runs 10%% fast (%lld ppm)", (long long)ppm);
+	adj(ADJ_TICK, 10000);
+	tx = adj(ADJ_FREQUENCY, -300L * 65536);
+	ppm = rate_ppm();
+	ok(tx.freq == -300L * 65536 && ppm > -450 && ppm < -150,
+	   "ADJ_FREQUENCY -300 ppm: it runs slow (%lld ppm)", (long long)ppm);
+	is_int(adj(ADJ_FREQUENCY, 1000L << 16).freq, 500L << 16,
+	       "a frequency past 500 ppm: clamped");
+	adj(ADJ_FREQUENCY, 0);
+
+	int64_t gap0 = disciplined_gap();
+	is_int(adjtime_us(ADJ_OFFSET_SINGLESHOT, 200000), 0, "adjtime 200 ms: none was pending");
+	usleep(2100000); /* at least two second boundaries: one chunk slewed whole */
+	long left = adjtime_us(ADJ_OFFSET_SS_READ, 0);
+	int64_t slewed = disciplined_gap() - gap0, due = (200000 - left) * 1000LL;
+	ok(left < 200000 && left % 500 == 0 && slewed >= due - 500000 - 100000 &&
+	       slewed <= due + 100000,
+	   "adjtime slews 500 us a second: %ld us left, %lld ns slewed", left, (long long)slewed);
+	is_int(adjtime_us(ADJ_OFFSET_SINGLESHOT, 0), left,
+	       "adjtime 0 cancels it, returning what was left");
+
+	adj(ADJ_STATUS, STA_PLL);
+	tx = adj(ADJ_OFFSET, 100000);
+	ok(tx.offset > 90000 && tx.offset <= 100000, "the PLL takes ADJ_OFFSET 100 ms (%ld)",
+	   tx.offset);
+	usleep(1200000);
+	tx = adj(0, 0);
+	ok(tx.offset > 0 && tx.offset < 100000, "and slews it away a share a second (%ld left)",
+	   tx.offset);
+	adj(ADJ_OFFSET, 0);
+	adj(ADJ_FREQUENCY, 0);
+	adj(ADJ_STATUS, 0);
+}
+
 int main(void)
 {
-	plan(on_fdkernel() ? 34 : 20);
+	plan(on_fdkernel() ? 44 : 21);
 	errors();
 	read_state();
 	if (!on_fdkernel())
@@ -225,6 +319,7 @@ int main(void)
 	int64_t real0 = ns_of(CLOCK_REALTIME), mono0 = ns_of(CLOCK_MONOTONIC);
 	set_and_see();
 	leap_second();
+	discipline();
 	/* the time it would be had nobody set it */
 	is_int(set_real(real0 + ns_of(CLOCK_MONOTONIC) - mono0), 0, "the clock set back");
 	return done();

@@ -38,6 +38,11 @@ static struct spinlock vclock_lock = SPINLOCK_INIT("vclock");
  * CLOCK_TAI - CLOCK_REALTIME in seconds (adjtimex's ADJ_TAI): written
  * under vclock_lock and the page's seqlock. */
 static int64_t realtime_off, tai_off;
+/* The TSC's calibrated multiplier (the page's mult is it scaled by the
+ * NTP discipline) and CLOCK_MONOTONIC_RAW's base, which it alone moves:
+ * written under vclock_lock and the page's seqlock. */
+static uint64_t raw_mult;
+static struct vvar_base raw_base;
 
 static inline uint64_t rdtsc_ordered(void)
 {
@@ -52,8 +57,9 @@ static uint64_t tsc_delta(const struct vvar_data *d)
 	return now > base ? now - base : 0; /* a TSC a hair behind CPU 0's */
 }
 
-/* clk's time now: seconds and ns. */
-static void vclock_read(int clk, bool coarse, uint64_t *sec, uint64_t *ns)
+/* The time of base (a clock's in the page, or the raw one) now, in ns:
+ * it plus the TSC since, at *mult (at the last update's if coarse). */
+static uint64_t read_base(const struct vvar_base *base, const uint64_t *mult, bool coarse)
 {
 	const struct vvar_data *d = vvar;
 	uint64_t s, sn;
@@ -62,40 +68,46 @@ static void vclock_read(int clk, bool coarse, uint64_t *sec, uint64_t *ns)
 	do {
 		while ((seq = __atomic_load_n(&d->seq, __ATOMIC_ACQUIRE)) & 1)
 			cpu_relax();
-		s = d->base[clk].sec;
-		sn = d->base[clk].snsec + (coarse ? 0 : tsc_delta(d) * d->mult);
+		s = base->sec;
+		sn = base->snsec + (coarse ? 0 : tsc_delta(d) * *mult);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	} while (__atomic_load_n(&d->seq, __ATOMIC_RELAXED) != seq);
 	sn >>= VVAR_SHIFT;
-	*sec = s + sn / NSEC;
-	*ns = sn % NSEC;
+	return (s + sn / NSEC) * NSEC + sn % NSEC;
+}
+
+uint64_t clock_monotonic_raw_ns(void)
+{
+	return read_base(&raw_base, &raw_mult, false);
 }
 
 uint64_t clock_monotonic_ns(void)
 {
-	uint64_t sec, ns;
-
-	vclock_read(VCLOCK_MONOTONIC, false, &sec, &ns);
-	return sec * NSEC + ns;
+	return read_base(&vvar->base[VCLOCK_MONOTONIC], &vvar->mult, false);
 }
 
 int64_t vclock_coarse_ns(int clk)
 {
-	uint64_t sec, ns;
+	return (int64_t)read_base(&vvar->base[clk], &vvar->mult, true);
+}
 
-	vclock_read(clk, true, &sec, &ns);
-	return (int64_t)(sec * NSEC + ns);
+static void base_add(struct vvar_base *b, uint64_t snsec)
+{
+	const uint64_t second = NSEC << VVAR_SHIFT;
+
+	b->snsec += snsec;
+	while (b->snsec >= second) {
+		b->snsec -= second;
+		b->sec++;
+	}
 }
 
 /* base plus off ns (off >= 0). */
 static struct vvar_base base_plus(const struct vvar_base *base, int64_t off)
 {
-	const uint64_t second = NSEC << VVAR_SHIFT;
-	struct vvar_base b = {base->sec + (uint64_t)off / NSEC,
-			      base->snsec + ((uint64_t)off % NSEC << VVAR_SHIFT)};
+	struct vvar_base b = {base->sec + (uint64_t)off / NSEC, base->snsec};
 
-	if (b.snsec >= second)
-		b.snsec -= second, b.sec++;
+	base_add(&b, (uint64_t)off % NSEC << VVAR_SHIFT);
 	return b;
 }
 
@@ -114,20 +126,24 @@ static void derive_bases(struct vvar_data *d)
 	d->base[VCLOCK_REALTIME_COARSE] = base_plus(&whole, realtime_off);
 }
 
-/* The monotonic base moves up to now (vclock_lock held, seqlock open). */
+/* The monotonic and raw bases move up to now (vclock_lock held, seqlock
+ * open). */
 static void advance(struct vvar_data *d)
 {
-	struct vvar_base *mono = &d->base[VCLOCK_MONOTONIC];
-	uint64_t now = rdtsc_ordered(), add;
-	const uint64_t second = NSEC << VVAR_SHIFT;
+	uint64_t now = rdtsc_ordered(), cycles = now > d->tsc_base ? now - d->tsc_base : 0;
 
-	add = (now > d->tsc_base ? now - d->tsc_base : 0) * d->mult;
 	__atomic_store_n(&d->tsc_base, now, __ATOMIC_RELAXED);
-	mono->snsec += add;
-	while (mono->snsec >= second) {
-		mono->snsec -= second;
-		mono->sec++;
-	}
+	base_add(&d->base[VCLOCK_MONOTONIC], cycles * d->mult);
+	base_add(&raw_base, cycles * raw_mult);
+}
+
+/* The multiplier for the NTP's second length (ns scaled by 2^32; whole
+ * ns are precise enough, 1 ppb): the calibrated one when the second is
+ * nominal.  Below 2^64: raw_mult < 2^32 for any TSC above 4 MHz, and a
+ * second is at most 1.1e9 ns. */
+static void set_rate(struct vvar_data *d)
+{
+	d->mult = raw_mult * (uint64_t)(ntp_second_length() >> 32) / NSEC;
 }
 
 static void write_begin(struct vvar_data *d)
@@ -142,6 +158,16 @@ static void write_end(struct vvar_data *d)
 	derive_bases(d);
 	__atomic_store_n(&d->seq, d->seq + 1, __ATOMIC_RELEASE);
 	spin_unlock(&vclock_lock);
+}
+
+void vclock_rate_changed(void)
+{
+	struct vvar_data *d = vvar;
+
+	write_begin(d);
+	advance(d);
+	set_rate(d);
+	write_end(d);
 }
 
 int64_t vclock_realtime_offset(void)
@@ -201,6 +227,7 @@ static void second_overflow(struct vvar_data *d)
 	int64_t sec = (int64_t)d->base[VCLOCK_REALTIME].sec;
 	int leap = ntp_second_overflow(sec);
 
+	set_rate(d);
 	if (leap && realtime_off + leap * (int64_t)NSEC >= 0) {
 		__atomic_store_n(&realtime_off, realtime_off + leap * (int64_t)NSEC,
 				 __ATOMIC_RELAXED);
@@ -282,7 +309,7 @@ void vclock_init(uint64_t tsc_per_ms)
 		panic("vclock: no frame for the vDSO data page");
 	d = P2V(vvar_pa);
 	d->tsc_base = rdtsc_ordered();
-	d->mult = (1000000UL << VVAR_SHIFT) / tsc_per_ms;
+	d->mult = raw_mult = (1000000UL << VVAR_SHIFT) / tsc_per_ms;
 	d->getcpu_mode = getcpu_mode();
 	for (int clk = 0; clk < VVAR_CLOCKS; clk++)
 		d->kind[clk] = clock_kind(clk);

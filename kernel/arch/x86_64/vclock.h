@@ -32,6 +32,12 @@ int64_t vclock_tai_offset(void);
  * fall before the monotonic clock (Linux's rule). */
 int vclock_set(int64_t realtime_ns, bool relative);
 void vclock_set_tai(int64_t seconds);
+/* adjtimex changed the clock's rate (ntp_second_length): it runs at the
+ * new one from now on, without a jump. */
+void vclock_rate_changed(void);
+/* CLOCK_MONOTONIC_RAW, in ns: the TSC at its calibrated rate, which no
+ * adjtimex disciplines. */
+uint64_t clock_monotonic_raw_ns(void);
 /* gettimeofday's struct timezone (settimeofday). */
 void vclock_set_timezone(int32_t minuteswest, int32_t dsttime);
 void vclock_timezone(int32_t *minuteswest, int32_t *dsttime);
