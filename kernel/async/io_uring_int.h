@@ -155,9 +155,12 @@ struct io_req {
 	int err;	    /* its preparation failed: the CQE's res */
 	/* LINK_TIMEOUT: prev is the request it times (it owns this one and
 	 * outlives the timer: its completion disarms it, synchronously);
-	 * the timer is armed while prev waits; fired once it went off. */
+	 * the timer is armed while prev waits; fired once it went off;
+	 * started once armed (ring->lock: LINK_TIMEOUT_UPDATE moves only a
+	 * started timer). */
 	struct io_req *prev;
 	struct ktimer timer;
+	bool started;
 	/* IOSQE_IO_DRAIN, a chain's head: on ring->deferred while deferred
 	 * (ring->lock); nchain requests; drain_head: the chain is drained;
 	 * punted: it waits for its turn on a worker (io_drain_wait).  Any
@@ -261,6 +264,9 @@ int io_prep_link_timeout(struct io_req *req);
 /* req is about to wait (punted, or run on a worker after another): the
  * LINK_TIMEOUT after it, if any, starts. */
 void io_ltimeout_arm(struct io_req *req);
+/* TIMEOUT_REMOVE's LINK_TIMEOUT_UPDATE (req->period: its new time): 0,
+ * -ENOENT, -EALREADY. */
+long io_ltimeout_update(struct io_req *req);
 /* req completes with res: the LINK_TIMEOUT after it, if any, is disarmed,
  * posts its CQE (-ETIME if it cut req short, else -ECANCELED or
  * -EALREADY) and leaves the chain; req's result, -ECANCELED if it cut it

@@ -60,16 +60,54 @@ static struct io_req *ltimeout_of(struct io_req *req)
 	return lt && lt->sqe.opcode == IORING_OP_LINK_TIMEOUT ? lt : NULL;
 }
 
+/* A deadline of ns: from now, or on the monotonic clock with ABS. */
+static uint64_t ltimeout_deadline(uint32_t flags, uint64_t ns)
+{
+	return flags & IORING_TIMEOUT_ABS ? ns : clock_monotonic_ns() + ns;
+}
+
 void io_ltimeout_arm(struct io_req *req)
 {
 	struct io_req *lt = ltimeout_of(req);
 
 	if (!lt)
 		return;
-	if (lt->sqe.timeout_flags & IORING_TIMEOUT_ABS)
-		ktimer_arm(&lt->timer, lt->deadline);
-	else
-		ktimer_arm(&lt->timer, clock_monotonic_ns() + lt->deadline);
+	spin_lock(&req->ring->lock);
+	ktimer_arm(&lt->timer, ltimeout_deadline(lt->sqe.timeout_flags, lt->deadline));
+	lt->started = true;
+	spin_unlock(&req->ring->lock);
+}
+
+/*
+ * TIMEOUT_REMOVE with LINK_TIMEOUT_UPDATE: the started link timeout keyed
+ * by req's addr goes off at the new time instead.  It hangs off the
+ * request it times, which is in flight; under ring->lock it stays there
+ * (io_ltimeout_done detaches it under the lock before it disarms it).
+ * 0; -ENOENT if none is started and pending (Linux's: one that went off
+ * is on no list); -EALREADY if it is going off right now.
+ */
+long io_ltimeout_update(struct io_req *req)
+{
+	struct io_ring *ring = req->ring;
+	uint64_t at = ltimeout_deadline(req->sqe.timeout_flags, req->period);
+	struct io_req *r, *lt;
+	long res = -ENOENT;
+
+	spin_lock(&ring->lock);
+	list_for_each_entry(r, &ring->inflight, link)
+	{
+		lt = ltimeout_of(r);
+		if (!lt || lt->sqe.user_data != req->sqe.addr || !lt->started || lt->fired)
+			continue;
+		res = -EALREADY;
+		if (ktimer_cancel(&lt->timer)) {
+			ktimer_arm(&lt->timer, at);
+			res = 0;
+		}
+		break;
+	}
+	spin_unlock(&ring->lock);
+	return res;
 }
 
 long io_ltimeout_done(struct io_req *req, long res)
@@ -80,6 +118,9 @@ long io_ltimeout_done(struct io_req *req, long res)
 
 	if (!lt)
 		return res;
+	spin_lock(&req->ring->lock); /* no update finds it (and re-arms it) after */
+	req->next = lt->next;
+	spin_unlock(&req->ring->lock);
 	ktimer_cancel_sync(&lt->timer); /* the callback is done with req */
 	spin_lock(&req->ring->lock);
 	fired = lt->fired;
@@ -90,7 +131,6 @@ long io_ltimeout_done(struct io_req *req, long res)
 	} else if (fired) {
 		lt_res = -EALREADY; /* too late to cancel: it completed */
 	}
-	req->next = lt->next;
 	lt->next = NULL;
 	io_post_cqe(lt->ring, lt->sqe.user_data, (int32_t)lt_res, 0, true);
 	io_req_free(lt);

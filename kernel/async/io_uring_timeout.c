@@ -137,7 +137,7 @@ long io_run_timeout(struct io_req *req)
 
 /* TIMEOUT_REMOVE, or with IORING_TIMEOUT_UPDATE a new timespec (addr2,
  * relative or ABS) for the timeout keyed by addr, counting no CQE any
- * more, as Linux's; LINK_TIMEOUT_UPDATE is not taken (docs/async.md). */
+ * more, as Linux's; with IORING_LINK_TIMEOUT_UPDATE, for a LINK_TIMEOUT. */
 int io_prep_timeout_remove(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
@@ -148,8 +148,7 @@ int io_prep_timeout_remove(struct io_req *req)
 	if (!(flags & IORING_TIMEOUT_UPDATE_MASK))
 		return flags ? -EINVAL : 0;
 	if ((flags & IORING_TIMEOUT_CLOCK_MASK) == IORING_TIMEOUT_CLOCK_MASK ||
-	    (flags & ~(IORING_TIMEOUT_UPDATE_MASK | IORING_TIMEOUT_ABS)) ||
-	    (flags & IORING_LINK_TIMEOUT_UPDATE))
+	    (flags & ~(IORING_TIMEOUT_UPDATE_MASK | IORING_TIMEOUT_ABS)))
 		return -EINVAL;
 	return timeout_ns(s->addr2, &req->period);
 }
@@ -178,6 +177,8 @@ static long timeout_update(struct io_req *req)
 
 long io_run_timeout_remove(struct io_req *req)
 {
+	if (req->sqe.timeout_flags & IORING_LINK_TIMEOUT_UPDATE)
+		return io_ltimeout_update(req);
 	if (req->sqe.timeout_flags & IORING_TIMEOUT_UPDATE)
 		return timeout_update(req);
 	return io_cancel_key(req, IORING_OP_TIMEOUT);

@@ -3,10 +3,11 @@
  * -ECANCELED, the timeout -ETIME, the rest of the chain -ECANCELED); one
  * whose request completes first ends -ECANCELED and the chain goes on;
  * its preparation errors (alone, after another, off set) fail in their
- * CQEs.  A drained SQE starts only once every earlier one has completed,
- * and later ones only once it has: the CQEs come in submission order; a
- * ring that saw CQE_SKIP_SUCCESS refuses DRAIN (EOPNOTSUPP); rings closed
- * and processes exiting with drained requests waiting leave nothing. */
+ * CQEs; TIMEOUT_REMOVE's LINK_TIMEOUT_UPDATE moves a waiting one's
+ * deadline, and finds none that went off or never started (ENOENT).  A drained SQE starts only once
+ * every earlier one has completed, and later ones only once it has: the CQEs come in submission
+ * order; a ring that saw CQE_SKIP_SUCCESS refuses DRAIN (EOPNOTSUPP); rings closed and processes
+ * exiting with drained requests waiting leave nothing. */
 #define _GNU_SOURCE
 #include <liburing.h>
 #include <poll.h>
@@ -129,6 +130,45 @@ static void check_not_fired(int p0, int p1)
 	require(!reap(3, 3, res, NULL), "3 CQEs");
 	ok(res[0] == -EBADF && res[1] == -ECANCELED && res[2] == -ECANCELED,
 	   "a READ failing (EBADF) before its link timeout: the timeout and the NOP ECANCELED");
+}
+
+/* A TIMEOUT_REMOVE with LINK_TIMEOUT_UPDATE of key to ns from now. */
+static void ltimeout_update(uint64_t data, uint64_t key, long long ns)
+{
+	static struct __kernel_timespec t;
+	struct io_uring_sqe *s = io_uring_get_sqe(&r);
+
+	t.tv_sec = ns / 1000000000;
+	t.tv_nsec = ns % 1000000000;
+	io_uring_prep_timeout_update(s, &t, key, IORING_LINK_TIMEOUT_UPDATE); /* liburing 2.3 */
+	mark(s, data, 0);
+}
+
+/* A READ that waits with a 10 s link timeout, brought to 20 ms by an
+ * update: the update 0, then the READ ECANCELED and the timeout ETIME;
+ * an update of that timeout now (it went off and is gone) or of an
+ * unknown key: ENOENT. */
+static void check_update(int p0)
+{
+	int res[3];
+
+	read1(0, IOSQE_IO_LINK, p0);
+	link_timeout(1, 10000000000LL, 0);
+	io_uring_submit(&r);
+	ltimeout_update(2, 1, 20000000);
+	io_uring_submit(&r);
+	require(!reap(3, 3, res, NULL), "3 CQEs");
+	ok(res[2] == 0 && res[0] == -ECANCELED && res[1] == -ETIME,
+	   "LINK_TIMEOUT_UPDATE to 20 ms: 0, the READ ECANCELED, the timeout ETIME (%d, %d, %d)",
+	   res[2], res[0], res[1]);
+	ltimeout_update(2, 1, 20000000);
+	io_uring_submit(&r);
+	require(!reap(1, 3, res, NULL), "1 CQE");
+	is_int(res[2], -ENOENT, "an update of the timeout that went off: ENOENT");
+	ltimeout_update(2, 77, 20000000);
+	io_uring_submit(&r);
+	require(!reap(1, 3, res, NULL), "1 CQE");
+	is_int(res[2], -ENOENT, "an update of an unknown key: ENOENT");
 }
 
 /* A TIMEOUT with a count, linked after a READ that waits: its count
@@ -274,11 +314,12 @@ int main(void)
 {
 	int p[2];
 
-	plan(24);
+	plan(27);
 	require(!pipe(p), "a pipe");
 	is_int(io_uring_queue_init(16, &r, 0), 0, "io_uring_queue_init");
 	check_fires(p[0]);
 	check_not_fired(p[0], p[1]);
+	check_update(p[0]);
 	check_counted_in_chain(p[0], p[1]);
 	check_bad();
 	check_drain(p[0], p[1]);
