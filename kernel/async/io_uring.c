@@ -287,14 +287,14 @@ static void overflow_add_locked(struct io_ring *ring, const struct io_uring_cqe 
 	__atomic_or_fetch(ring_word(ring, R_SQ_FLAGS), IORING_SQ_CQ_OVERFLOW, __ATOMIC_RELEASE);
 }
 
-/* The TIMEOUTs whose count the new CQE met (lock held): each fires,
+/* The TIMEOUTs whose count the n new CQEs met (lock held): each fires,
  * its sleep interrupted, or skipped if it has not begun. */
-static void timeouts_count_locked(struct io_ring *ring)
+static void timeouts_count_locked(struct io_ring *ring, uint32_t n)
 {
-	struct io_req *t, *n;
+	struct io_req *t, *nt;
 
-	ring->ncompleted++;
-	list_for_each_entry_safe(t, n, &ring->timeouts, tlink)
+	ring->ncompleted += n;
+	list_for_each_entry_safe(t, nt, &ring->timeouts, tlink)
 	{
 		if (ring->ncompleted < t->target)
 			continue;
@@ -320,24 +320,88 @@ static struct file *eventfd_to_tell_locked(struct io_ring *ring)
 	return efd;
 }
 
-void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags, bool counts)
+/* Posts n CQEs, counted of them counting for the TIMEOUTs (a TIMEOUT's
+ * own CQE counts for none, as Linux), under one hold of the lock, with
+ * one wake-up and one eventfd signal. */
+static void cq_post(struct io_ring *ring, const struct io_uring_cqe *cqes, uint32_t n,
+		    uint32_t counted)
 {
-	struct io_uring_cqe cqe = {.user_data = user_data, .res = res, .flags = flags};
 	struct file *efd;
 
 	spin_lock(&ring->lock);
-	if (ring->noverflow || !cqe_write_locked(ring, &cqe))
-		overflow_add_locked(ring, &cqe);
-	if (counts) /* a TIMEOUT's own CQE counts for no TIMEOUT, as Linux */
-		timeouts_count_locked(ring);
+	for (uint32_t i = 0; i < n; i++)
+		if (ring->noverflow || !cqe_write_locked(ring, &cqes[i]))
+			overflow_add_locked(ring, &cqes[i]);
+	if (counted)
+		timeouts_count_locked(ring, counted);
 	efd = eventfd_to_tell_locked(ring);
-	if (wait_queue_has_sleeper(&ring->cq_wait)) /* after the CQE: see wait.h */
+	if (wait_queue_has_sleeper(&ring->cq_wait)) /* after the CQEs: see wait.h */
 		wake_up(&ring->cq_wait);
 	spin_unlock(&ring->lock);
 	if (efd) {
 		eventfd_signal(efd);
 		file_put(efd);
 	}
+}
+
+/* ---- a submission's CQEs ---- */
+
+/*
+ * While a task submits (io_uring_enter, submit_lock held), the CQEs it
+ * posts wait in a batch and reach the CQ ring together, at its end or
+ * when the batch is full: one lock hold, one wake-up and one eventfd
+ * signal for them all (Linux's io_submit_flush_completions).  Every
+ * other task (a worker, another submitter's cancel) posts at once.  Not
+ * once a DRAIN was used: a drained chain's turn depends on the CQEs
+ * posted before it (io_drain_defer flushes first).
+ */
+static struct io_cq_batch *cq_batch_of(struct io_ring *ring)
+{
+	if (__atomic_load_n(&ring->batch_task, __ATOMIC_RELAXED) != current() || ring->drain_used)
+		return NULL;
+	return ring->batch;
+}
+
+static void cq_batch_begin(struct io_ring *ring, struct io_cq_batch *b)
+{
+	b->n = b->ncounted = 0;
+	ring->batch = b;
+	__atomic_store_n(&ring->batch_task, current(), __ATOMIC_RELAXED);
+}
+
+static void cq_batch_flush(struct io_ring *ring, struct io_cq_batch *b)
+{
+	if (b->n)
+		cq_post(ring, b->cqes, b->n, b->ncounted);
+	b->n = b->ncounted = 0;
+}
+
+static void cq_batch_end(struct io_ring *ring)
+{
+	cq_batch_flush(ring, ring->batch);
+	__atomic_store_n(&ring->batch_task, NULL, __ATOMIC_RELAXED);
+	ring->batch = NULL;
+}
+
+void io_cq_flush(struct io_ring *ring)
+{
+	if (__atomic_load_n(&ring->batch_task, __ATOMIC_RELAXED) == current())
+		cq_batch_flush(ring, ring->batch);
+}
+
+void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags, bool counts)
+{
+	struct io_uring_cqe cqe = {.user_data = user_data, .res = res, .flags = flags};
+	struct io_cq_batch *b = cq_batch_of(ring);
+
+	if (!b) {
+		cq_post(ring, &cqe, 1, counts);
+		return;
+	}
+	if (b->n == IO_CQ_BATCH)
+		cq_batch_flush(ring, b);
+	b->cqes[b->n++] = cqe;
+	b->ncounted += counts;
 }
 
 /* CQEs ready for user space, overflow flushed first. */
@@ -541,7 +605,6 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 	uint32_t tail = ring_load(ring, R_SQ_TAIL), avail = tail - ring->sq_head, done = 0, idx;
 	uint32_t array = sq_array_off(ring->cq_entries);
 	struct io_req *head = NULL, *last = NULL, *req;
-	struct io_uring_sqe sqe;
 	bool failed = false, linked;
 	int err = 0;
 
@@ -564,11 +627,11 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 			err = -EBUSY;
 			break;
 		}
-		sqe_read(ring, idx, &sqe);
-		if (!(req = io_req_alloc(ring, &sqe))) {
+		if (!(req = io_req_alloc(ring))) {
 			err = -ENOMEM;
 			break;
 		}
+		sqe_read(ring, idx, &req->sqe);
 		ring->sq_head++;
 		done++;
 		req->prev = last; /* the request before it in its chain: LINK_TIMEOUT's */
@@ -579,7 +642,7 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 		else
 			head = req;
 		last = req;
-		linked = sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
+		linked = req->sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
 		if (linked)
 			continue;
 		chain_end(head, failed);
@@ -668,6 +731,7 @@ static long wait_args(uint32_t flags, const void *argp, size_t argsz, uint64_t *
 SYSCALL_DEFINE6(io_uring_enter, unsigned int, fd, uint32_t, to_submit, uint32_t, min_complete,
 		uint32_t, flags, const void *, argp, size_t, argsz)
 {
+	struct io_cq_batch batch;
 	struct file *f;
 	struct io_ring *ring;
 	uint64_t deadline = POLL_FOREVER;
@@ -686,7 +750,9 @@ SYSCALL_DEFINE6(io_uring_enter, unsigned int, fd, uint32_t, to_submit, uint32_t,
 	ring = f->priv;
 	if (to_submit) {
 		mutex_lock(&ring->submit_lock);
+		cq_batch_begin(ring, &batch);
 		ret = submit_locked(ring, to_submit);
+		cq_batch_end(ring);
 		mutex_unlock(&ring->submit_lock);
 	}
 	if (flags & IORING_ENTER_GETEVENTS) {

@@ -99,6 +99,12 @@ struct io_ring {
 	struct spinlock files_lock;
 	struct io_ftable files;
 
+	/* A submission's CQEs (io_uring.c, "a submission's CQEs"): while
+	 * batch_task submits (submit_lock held), the CQEs it posts wait in
+	 * batch, on its stack; no other task's ever do. */
+	struct task *batch_task; /* atomic: read by every poster */
+	struct io_cq_batch *batch;
+
 	/* Freed requests kept for the next submissions (io_req_cache_get):
 	 * any context pushes onto req_free (lock-free, by next); the
 	 * submitter (submit_lock) takes the whole list into req_cache.  At
@@ -127,25 +133,25 @@ struct io_poll {
 	struct file *file; /* polled; referenced from the first arming to the request's free */
 };
 
-/* One SQE's request, kmalloc'd at submission, freed after its CQE. */
+/*
+ * One SQE's request, from its ring's cache (or kmalloc'd) at submission,
+ * freed after its CQE.  io_req_alloc resets the fields before sqe; sqe
+ * is the submitter's copy, and the fields after it belong to the ops
+ * that use them, which set them before they are read (their prep,
+ * io_poll_arm): a NOP or a SEND never pays for a TIMEOUT's timer or a
+ * poll's hooks.
+ */
 struct io_req {
-	struct async_req ar;	 /* the engine's part, when punted */
-	struct io_ring *ring;	 /* referenced until the request is freed */
-	struct list_head link;	 /* on ring->inflight while issued (ring->lock) */
-	struct list_head tlink;	 /* on ring->timeouts (TIMEOUT with a count) */
-	struct io_req *next;	 /* IO_LINK's next request, owned by this one */
-	struct io_uring_sqe sqe; /* a stable copy (IORING_FEAT_SUBMIT_STABLE) */
-	int nr;			 /* the system call an op runs, or -1 */
-	uint64_t args[6];
-	uint64_t deadline, target; /* TIMEOUT: clock deadline, CQE count */
-	/* TIMEOUT: the timespec's ns, MULTISHOT's interval; firings left
-	 * (0: for ever); TIMEOUT_REMOVE's update: its timespec's ns. */
-	uint64_t period;
-	uint32_t repeats;
-	bool fired;		   /* TIMEOUT met its count, LINK_TIMEOUT went off (ring->lock) */
-	bool removed;		   /* cancelled by a remove or cancel op (ring->lock) */
-	bool fixed;		   /* its fd is a direct descriptor (IOSQE_FIXED_FILE) */
-	uint32_t fixed_index;	   /* ... that one (sqe.fd is FD_LENT then) */
+	struct async_req ar;	/* the engine's part, when punted */
+	struct io_ring *ring;	/* referenced until the request is freed */
+	struct list_head link;	/* on ring->inflight while issued (ring->lock) */
+	struct list_head tlink; /* on ring->timeouts (TIMEOUT with a count) */
+	struct io_req *next;	/* IO_LINK's next request, owned by this one */
+	int nr;			/* the system call an op runs, or -1 */
+	bool fired;		/* TIMEOUT met its count, LINK_TIMEOUT went off (ring->lock) */
+	bool removed;		/* cancelled by a remove or cancel op (ring->lock) */
+	bool fixed;		/* its fd is a direct descriptor (IOSQE_FIXED_FILE) */
+	uint32_t fixed_index;	/* ... that one (sqe.fd is FD_LENT then) */
 	/* That descriptor's file, referenced from the request's issue until
 	 * it is freed (a slot changed meanwhile does not affect it). */
 	struct file *file;
@@ -159,7 +165,6 @@ struct io_req {
 	 * started once armed (ring->lock: LINK_TIMEOUT_UPDATE moves only a
 	 * started timer). */
 	struct io_req *prev;
-	struct ktimer timer;
 	bool started;
 	/* IOSQE_IO_DRAIN, a chain's head: on ring->deferred while deferred
 	 * (ring->lock); nchain requests; drain_head: the chain is drained;
@@ -168,7 +173,26 @@ struct io_req {
 	struct list_head dlink;
 	uint32_t nchain;
 	bool deferred, drain_head, punted, drain;
-	struct io_poll poll; /* armed on its file instead of punted */
+
+	/* From here on not reset by io_req_alloc (above). */
+	struct io_uring_sqe sqe;   /* a stable copy (IORING_FEAT_SUBMIT_STABLE) */
+	uint64_t args[6];	   /* the system call's (req->nr's), by its prep */
+	uint64_t deadline, target; /* TIMEOUT: clock deadline, CQE count */
+	/* TIMEOUT: the timespec's ns, MULTISHOT's interval; firings left
+	 * (0: for ever); TIMEOUT_REMOVE's update: its timespec's ns. */
+	uint64_t period;
+	uint32_t repeats;
+	struct ktimer timer; /* LINK_TIMEOUT's, from its prep */
+	/* Armed on its file instead of punted: io_req_alloc clears its
+	 * file and nhooks, io_poll_arm sets the rest. */
+	struct io_poll poll;
+};
+
+/* The CQEs a submission posts, written to the CQ ring together. */
+#define IO_CQ_BATCH 16
+struct io_cq_batch {
+	uint32_t n, ncounted; /* CQEs, those that count for the TIMEOUTs */
+	struct io_uring_cqe cqes[IO_CQ_BATCH];
 };
 
 /* io_uring.c */
@@ -177,6 +201,10 @@ void io_ring_put(struct io_ring *ring);
 /* Posts a CQE (NODROP: queued if the CQ ring is full). */
 void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags,
 		 bool counts);
+/* The current task's batched CQEs of ring, if it submits, posted now:
+ * before a request leaves its hands (a worker or a drain may complete
+ * one after it, whose CQE must come later). */
+void io_cq_flush(struct io_ring *ring);
 /* A request's memory (uninitialized) for a submitter (submit_lock held),
  * from the ring's cache or the heap: NULL on ENOMEM. */
 struct io_req *io_req_cache_get(struct io_ring *ring);
@@ -186,9 +214,9 @@ void io_req_cache_put(struct io_req *req);
 struct io_ring *io_ring_of(struct file *f);
 
 /* io_uring_op.c */
-/* Submits one SQE's copy: the request runs inline, is punted, or
- * completes at once with an error CQE; chains with IO_LINK. */
-struct io_req *io_req_alloc(struct io_ring *ring, const struct io_uring_sqe *sqe);
+/* A new request of ring (submit_lock held), its sqe still to be filled:
+ * NULL on ENOMEM. */
+struct io_req *io_req_alloc(struct io_ring *ring);
 /* Checks an SQE and prepares its op at submission (its arguments copied
  * then: IORING_FEAT_SUBMIT_STABLE): 0 or the -errno its CQE carries. */
 int io_req_prep(struct io_req *req);

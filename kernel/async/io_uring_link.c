@@ -185,6 +185,7 @@ bool io_drain_defer(struct io_req *head)
 		drain |= (r->sqe.flags & IOSQE_IO_DRAIN) != 0;
 	if (!drain && !ring->drain_used) /* submit_lock: only submitters set it */
 		return false;
+	io_cq_flush(ring); /* what completed before the chain is posted */
 	spin_lock(&ring->lock);
 	__atomic_store_n(&ring->drain_used, true, __ATOMIC_RELEASE); /* io_drain_put reads it */
 	head->nchain = n;

@@ -461,6 +461,7 @@ static long req_issue(struct io_req *req)
 		return res; /* armed on its file (IO_PUNTED), or done */
 	/* Linked from ring->lock's lists, so that a cancel finds it only
 	 * once it is queued: async_punt takes the engine's lock itself. */
+	io_cq_flush(req->ring);
 	if ((err = async_punt(&req->ar))) {
 		spin_lock(&req->ring->lock);
 		list_del(&req->tlink);
@@ -560,14 +561,13 @@ int io_req_prep(struct io_req *req)
 	return ops[s->opcode].prep(req);
 }
 
-struct io_req *io_req_alloc(struct io_ring *ring, const struct io_uring_sqe *sqe)
+struct io_req *io_req_alloc(struct io_ring *ring)
 {
 	struct io_req *req = io_req_cache_get(ring);
 
 	if (!req)
 		return NULL;
-	memset(req, 0, sizeof(*req));
-	req->sqe = *sqe;
+	memset(req, 0, offsetof(struct io_req, sqe)); /* the rest: struct io_req */
 	req->ring = ring;
 	req->nr = -1;
 	list_init(&req->link);
@@ -576,6 +576,8 @@ struct io_req *io_req_alloc(struct io_ring *ring, const struct io_uring_sqe *sqe
 	req->ar.run = req_run_async;
 	req->ar.done = req_done_async;
 	list_init(&req->dlink);
+	req->poll.file = NULL;
+	req->poll.nhooks = 0;
 	io_ring_get(ring);
 	__atomic_add_fetch(&ring->nlive, 1, __ATOMIC_ACQ_REL);
 	return req;
