@@ -146,26 +146,51 @@ static int dgram_accept(struct socket *sk, bool nonblock, struct socket **out)
 	return -EOPNOTSUPP;
 }
 
-/* Where a send goes: a referenced socket, NULL to drop the message, or -errno. */
-static int dgram_target(struct socket *sk, const struct sock_addr *name, struct socket **t)
+/* Where a send goes, referenced: one socket, or a group's members (a
+ * new array); neither drops the message. */
+struct dgram_dest {
+	struct socket *one;
+	struct socket **group;
+	size_t n; /* in group */
+};
+
+static void dgram_dest_put(struct dgram_dest *dst)
+{
+	if (dst->one)
+		sock_put(dst->one);
+	for (size_t i = 0; i < dst->n; i++)
+		sock_put(dst->group[i]);
+	kfree(dst->group);
+}
+
+/* The receivers of address a: a group's members, else its one socket. */
+static int dgram_resolve(struct socket *sk, const struct sock_addr *a, struct dgram_dest *dst)
+{
+	int err = sk->fam->group_lookup ? sk->fam->group_lookup(sk, a, &dst->group, &dst->n) : 1;
+
+	return err <= 0 ? err : sk->fam->lookup(sk, a, &dst->one);
+}
+
+/* Where a send goes (in *dst, which the caller puts), or -errno. */
+static int dgram_target(struct socket *sk, const struct sock_addr *name, struct dgram_dest *dst)
 {
 	struct sock_addr remote;
 	int err;
 
-	*t = NULL;
+	*dst = (struct dgram_dest){0};
 	if (name->len) {
 		err = sk->fam->check_addr(sk, name);
 		if (!err)
 			err = dgram_autobind(sk, name);
-		return err ? err : sk->fam->lookup(sk, name, t);
+		return err ? err : dgram_resolve(sk, name, dst);
 	}
 	spin_lock(&sk->lock);
 	if (sk->peer)
-		sock_get(*t = sk->peer);
+		sock_get(dst->one = sk->peer);
 	remote = sk->remote;
 	spin_unlock(&sk->lock);
-	if (*t || remote.len)
-		return *t ? 0 : sk->fam->lookup(sk, &remote, t);
+	if (dst->one || remote.len)
+		return dst->one ? 0 : dgram_resolve(sk, &remote, dst);
 	return sk->fam->dgram_noaddr_err;
 }
 
@@ -266,6 +291,29 @@ static bool dgram_enqueue(struct socket *t, struct dgram *d, bool nonblock, uint
 }
 
 /*
+ * A copy of d for each member of a group (no fds travel to groups: the
+ * families with groups pass none).  A group send never waits: a member
+ * whose queue is full misses its copy, as UDP drops what finds no room.
+ */
+static void dgram_to_group(struct socket *sk, const struct dgram_dest *dst, const struct dgram *d,
+			   const struct kmsg *m)
+{
+	for (size_t i = 0; i < dst->n; i++) {
+		struct dgram *c = dgram_alloc(d->len);
+		int err;
+
+		if (!c)
+			return;
+		memcpy(c->data, d->data, d->len);
+		c->from = d->from;
+		c->cred = sock_msg_cred(sk, dst->group[i], m);
+		c->truesize = dgram_truesize(c);
+		if (!dgram_enqueue(dst->group[i], c, true, 0, &err))
+			dgram_free(c);
+	}
+}
+
+/*
  * Sends the message build makes from src (m, or a cork) to name
  * (len 0: the connected peer): 0 or -errno.  The message is built after the
  * target is known, so address errors come first, but always, so a bad
@@ -275,13 +323,17 @@ static bool dgram_enqueue(struct socket *t, struct dgram *d, bool nonblock, uint
 static int dgram_post(struct socket *sk, const struct sock_addr *name, struct kmsg *m,
 		      struct dgram *(*build)(struct socket *sk, void *src, int *err), void *src)
 {
+	struct dgram_dest dst;
 	struct socket *t;
 	struct dgram *d;
-	int err = dgram_target(sk, name, &t);
+	int err = dgram_target(sk, name, &dst);
 
 	if (!err && !may_send(sk))
 		err = -EPIPE; /* shutdown(SHUT_WR): no SIGPIPE for datagrams, as Linux */
 	d = err ? NULL : build(sk, src, &err);
+	t = dst.one;
+	if (d && dst.n)
+		dgram_to_group(sk, &dst, d, m);
 	if (d && t) {
 		d->fds = m->fds;
 		m->fds = NULL;
@@ -296,8 +348,7 @@ static int dgram_post(struct socket *sk, const struct sock_addr *name, struct km
 		d->fds = NULL;
 		dgram_free(d);
 	}
-	if (t)
-		sock_put(t);
+	dgram_dest_put(&dst);
 	return err;
 }
 

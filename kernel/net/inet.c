@@ -9,13 +9,13 @@
  */
 #include "net/inet_key.h"
 #include "proc/cred.h"
+#include "net/inet_mcast.h"
 #include "net/inet_opt.h"
 #include "net/inet_port.h"
 #include <uapi/errno.h>
 
-#define UDP_MAX	     65507 /* largest UDP payload over IPv4 */
-#define UDP6_MAX     65527 /* over IPv6 (no jumbograms) */
-#define LOOPBACK_DEV 1	   /* lo's interface index, the only interface */
+#define UDP_MAX	 65507 /* largest UDP payload over IPv4 */
+#define UDP6_MAX 65527 /* over IPv6 (no jumbograms) */
 
 static const struct inet_key loopback6 = {.b[15] = 1};
 
@@ -32,7 +32,7 @@ static void key_wire(struct inet_key *k)
 
 static bool key_is_loopback(const struct inet_key *k)
 {
-	return key_is_v4(k) ? key_v4_addr(k) >> 24 == 127 : key_eq(k, &loopback6);
+	return key_is_v4(k) ? ipv4_is_loopback(key_v4_addr(k)) : key_eq(k, &loopback6);
 }
 
 static bool key_is_linklocal(const struct inet_key *k)
@@ -76,8 +76,9 @@ static int inet_parse(const struct socket *sk, const struct sock_addr *a, bool v
 }
 
 /* Where connect and sendto may go: loopback and the wildcards (which mean
- * it); a link-local address needs a scope (EINVAL) and is on no
- * interface; an IPv4 one is out of a V6ONLY socket's reach. */
+ * it), and for UDP the IPv4 multicast groups (TCP's connect to one is
+ * ENETUNREACH, as Linux); a link-local address needs a scope (EINVAL)
+ * and is on no interface; an IPv4 one is out of a V6ONLY socket's reach. */
 static int inet_check_addr(const struct socket *sk, const struct sock_addr *a)
 {
 	struct inet_key k;
@@ -90,6 +91,8 @@ static int inet_check_addr(const struct socket *sk, const struct sock_addr *a)
 		return scope_of(a) ? -ENETUNREACH : -EINVAL;
 	if (key_is_v4(&k) && sk->v6only)
 		return -ENETUNREACH;
+	if (key_is_group(&k))
+		return sk->type == SOCK_DGRAM ? 0 : -ENETUNREACH;
 	return key_is_any(&k) || key_is_loopback(&k) ? 0 : -ENETUNREACH;
 }
 
@@ -97,7 +100,8 @@ static int inet_check_addr(const struct socket *sk, const struct sock_addr *a)
  * net.ipv4.ip_unprivileged_port_start. */
 #define PORT_UNPRIVILEGED_START 1024
 
-/* What bind takes: loopback or a wildcard (else EADDRNOTAVAIL); an IPv4
+/* What bind takes: loopback, a wildcard or an IPv4 multicast group (a
+ * socket bound to one hears only it; else EADDRNOTAVAIL); an IPv4
  * address on a V6ONLY socket EINVAL; a link-local one needs a scope
  * (EINVAL), an interface (ENODEV) and an address lo does not have; a
  * privileged port its capability. */
@@ -115,7 +119,7 @@ static int inet_bind(struct socket *sk, const struct sock_addr *a)
 		return !scope_of(a)		     ? -EINVAL
 		       : scope_of(a) != LOOPBACK_DEV ? -ENODEV
 						     : -EADDRNOTAVAIL;
-	if (!key_is_any(&k) && !key_is_loopback(&k))
+	if (!key_is_any(&k) && !key_is_loopback(&k) && !key_is_group(&k))
 		return -EADDRNOTAVAIL;
 	if (port && port < PORT_UNPRIVILEGED_START && !capable(CAP_NET_BIND_SERVICE))
 		return -EACCES;
@@ -144,6 +148,31 @@ static int inet_autobind(struct socket *sk, const struct sock_addr *dest)
 		k = loopback6;
 	err = inet_port_bind(sk, &k, 0);
 	return err == -EINVAL ? 0 : err; /* bound meanwhile */
+}
+
+/* A datagram to a group the host is in goes to its members on its port
+ * (inet_port_group); to another group, to nobody. */
+static int inet_group_lookup(struct socket *sk, const struct sock_addr *a, struct socket ***out,
+			     size_t *n)
+{
+	struct inet_key k;
+	unsigned int port;
+
+	inet_key_of(a, &k, &port);
+	if (!key_is_group(&k))
+		return 1;
+	*out = NULL;
+	*n = 0;
+	if (!inet_mc_host_member(key_v4_addr(&k)))
+		return 0;
+	return inet_port_group(sk->type, &k, port, out, n);
+}
+
+/* The file is closing: its port and its groups go. */
+static void inet_unbind(struct socket *sk)
+{
+	inet_port_unbind(sk);
+	inet_mc_drop(sk);
 }
 
 /* The listener (stream) or receiver (datagram: NULL drops the message). */
@@ -228,10 +257,10 @@ static int inet_dgram_refused(const struct socket *t)
 	    .dgram_noaddr_err = -EDESTADDRREQ, .socket_type = inet_socket_type,                    \
 	.setsockopt = inet_setsockopt, .getsockopt = inet_getsockopt,                              \
 	.check_addr = inet_check_addr, .bind = inet_bind, .autobind = inet_autobind,               \
-	.lookup = inet_lookup, .wire_name = inet_wire_name, .same_addr = inet_same_addr,           \
-	.unbind = inet_port_unbind, .pair = NULL, .connect_result = inet_connect_result,           \
-	.accepted_name = inet_accepted_name, .dgram_peer = inet_dgram_peer,                        \
-	.dgram_refused = inet_dgram_refused
+	.group_lookup = inet_group_lookup, .lookup = inet_lookup, .wire_name = inet_wire_name,     \
+	.same_addr = inet_same_addr, .unbind = inet_unbind, .pair = NULL,                          \
+	.connect_result = inet_connect_result, .accepted_name = inet_accepted_name,                \
+	.dgram_peer = inet_dgram_peer, .dgram_refused = inet_dgram_refused
 
 const struct sock_family inet_family = {
     .family = AF_INET,

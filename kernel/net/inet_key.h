@@ -44,6 +44,27 @@ static inline bool key_eq(const struct inet_key *a, const struct inet_key *b)
 	return ((a->w[0] ^ b->w[0]) | (a->w[1] ^ b->w[1])) == 0;
 }
 
+/* lo's interface index, the only interface. */
+#define LOOPBACK_DEV 1
+
+/* IPv4 addresses in host order: 127.0.0.0/8 (lo's, all of it, as Linux's
+ * local route), and the multicast groups 224.0.0.0/4. */
+static inline bool ipv4_is_loopback(uint32_t ip)
+{
+	return ip >> 24 == 127;
+}
+
+static inline bool ipv4_is_multicast(uint32_t ip)
+{
+	return ip >> 28 == 0xe;
+}
+
+/* An IPv4 multicast group (v4-mapped: AF_INET6 sockets send to them too). */
+static inline bool key_is_group(const struct inet_key *k)
+{
+	return key_is_v4(k) && ipv4_is_multicast(key_v4_addr(k));
+}
+
 /* :: or 0.0.0.0 (::ffff:0.0.0.0). */
 static inline bool key_is_any(const struct inet_key *k)
 {

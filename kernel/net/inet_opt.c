@@ -1,9 +1,11 @@
 /*
  * What AF_INET and AF_INET6 sockets take from socket() and from the option
  * levels of their own (SOL_SOCKET's are sockopt.c's): IPPROTO_TCP or
- * IPPROTO_UDP by the socket's protocol, IPPROTO_IPV6 for AF_INET6.
+ * IPPROTO_UDP by the socket's protocol, IPPROTO_IPV6 for AF_INET6,
+ * IPPROTO_IP (inet_mcast.c's multicast options) for both.
  */
 #include "net/inet_opt.h"
+#include "net/inet_mcast.h"
 #include <uapi/errno.h>
 
 /*
@@ -62,13 +64,16 @@ static int inet_set(struct socket *sk, int level, int name, int val, bool *uncor
 	return 0;
 }
 
-/* Options of IPPROTO_IP (none kept here) and of sk's own levels.  Another
- * level is ENOPROTOOPT, as Linux's ip_setsockopt. */
+/* Options of IPPROTO_IP (multicast: inet_mcast.c; both families, as
+ * Linux's IPv6 sockets pass the level to IPv4's) and of sk's own levels.
+ * Another level is ENOPROTOOPT, as Linux's ip_setsockopt. */
 int inet_setsockopt(struct socket *sk, int level, int name, const struct sockopt *o)
 {
 	bool uncork = false;
 	int val, err;
 
+	if (level == IPPROTO_IP)
+		return inet_mc_setsockopt(sk, name, o);
 	if (!inet_has_level(sk, level))
 		return -ENOPROTOOPT;
 	err = sockopt_int(o, &val);
@@ -89,7 +94,7 @@ int inet_getsockopt(struct socket *sk, int level, int name, struct sockopt *o)
 	int err = 0;
 
 	if (level == IPPROTO_IP)
-		return -ENOPROTOOPT;
+		return inet_mc_getsockopt(sk, name, o);
 	if (!inet_has_level(sk, level))
 		return -EOPNOTSUPP;
 	spin_lock(&sk->lock);

@@ -9,7 +9,7 @@
 
 /* socket()'s checks: type, with its protocol in *proto, or -errno. */
 int inet_socket_type(int type, int protocol, int *proto);
-/* The option levels IPPROTO_TCP, IPPROTO_UDP and IPPROTO_IPV6. */
+/* The option levels IPPROTO_IP, IPPROTO_TCP, IPPROTO_UDP and IPPROTO_IPV6. */
 int inet_setsockopt(struct socket *sk, int level, int name, const struct sockopt *o);
 int inet_getsockopt(struct socket *sk, int level, int name, struct sockopt *o);
 

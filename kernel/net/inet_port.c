@@ -7,6 +7,7 @@
  * socket: no call's time grows with what others have bound.
  */
 #include "mm/heap.h"
+#include "net/inet_mcast.h"
 #include "net/inet_port.h"
 #include <uapi/errno.h>
 
@@ -218,10 +219,18 @@ int inet_port_bind(struct socket *sk, const struct inet_key *ip, unsigned int po
 	return err;
 }
 
+/* Under port_lock: does bound socket s receive what is sent to ip? */
+static bool receives(const struct socket *s, const struct inet_key *ip)
+{
+	struct inet_key sip;
+	unsigned int covers = inet_covers(s, &sip);
+
+	return key_eq(&sip, ip) || (covers & key_class(ip));
+}
+
 struct socket *inet_port_find(int type, const struct inet_key *ip, unsigned int port)
 {
 	struct socket *s, *found = NULL;
-	struct inet_key sip;
 	struct inet_port *pp;
 
 	spin_lock(&port_lock);
@@ -229,9 +238,7 @@ struct socket *inet_port_find(int type, const struct inet_key *ip, unsigned int 
 	if (pp) {
 		list_for_each_entry(s, &pp->owners, bind_link)
 		{
-			unsigned int covers = inet_covers(s, &sip);
-			if ((key_eq(&sip, ip) || (covers & key_class(ip))) &&
-			    (type != SOCK_STREAM || is_listening(s))) {
+			if (receives(s, ip) && (type != SOCK_STREAM || is_listening(s))) {
 				sock_get(found = s);
 				break;
 			}
@@ -239,6 +246,53 @@ struct socket *inet_port_find(int type, const struct inet_key *ip, unsigned int 
 	}
 	spin_unlock(&port_lock);
 	return found;
+}
+
+/* Under port_lock: the group's receivers on (type, port), at most max of
+ * them into out (referenced; out NULL: only counted): how many there are. */
+static size_t group_members(int type, const struct inet_key *ip, unsigned int port,
+			    struct socket **out, size_t max)
+{
+	struct inet_port *pp = port_lookup(type, port);
+	uint32_t group = key_v4_addr(ip);
+	struct socket *s;
+	size_t n = 0;
+
+	if (!pp)
+		return 0;
+	list_for_each_entry(s, &pp->owners, bind_link)
+	{
+		if (!receives(s, ip) || !inet_mc_accepts(s, group))
+			continue;
+		if (out && n < max)
+			sock_get(out[n] = s);
+		n++;
+	}
+	return n;
+}
+
+/* Counted, then taken in an array sized by that count: a socket bound
+ * in between may miss this datagram, as if it came first. */
+int inet_port_group(int type, const struct inet_key *ip, unsigned int port, struct socket ***out,
+		    size_t *n)
+{
+	size_t max, got;
+
+	spin_lock(&port_lock);
+	max = group_members(type, ip, port, NULL, 0);
+	spin_unlock(&port_lock);
+	*out = NULL;
+	*n = 0;
+	if (!max)
+		return 0;
+	*out = kmalloc(max * sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	spin_lock(&port_lock);
+	got = group_members(type, ip, port, *out, max);
+	spin_unlock(&port_lock);
+	*n = got < max ? got : max;
+	return 0;
 }
 
 void inet_port_unbind(struct socket *sk)

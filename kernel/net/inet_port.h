@@ -18,6 +18,11 @@ int inet_port_bind(struct socket *sk, const struct inet_key *ip, unsigned int po
 /* The socket of type that receives what is sent to ip:port (for a stream:
  * a listener), referenced, or NULL. */
 struct socket *inet_port_find(int type, const struct inet_key *ip, unsigned int port);
+/* The sockets of type bound to port that receive what is sent to the
+ * group ip and that inet_mc_accepts, referenced, in a new array of *n
+ * (NULL if none): 0 or -ENOMEM. */
+int inet_port_group(int type, const struct inet_key *ip, unsigned int port, struct socket ***out,
+		    size_t *n);
 /* Gives sk's port back (nothing if it was never bound). */
 void inet_port_unbind(struct socket *sk);
 

@@ -41,6 +41,8 @@ struct socket *sock_alloc(const struct sock_family *fam, int type)
 	fasync_list_init(&sk->async, false);
 	spin_init(&sk->lock, "socket");
 	sk->rcvbuf = sk->sndbuf = SOCK_BUF_DEFAULT;
+	sk->mc_loop = sk->mc_all = true; /* inet's defaults, as Linux's inet_create */
+	sk->mc_ttl = 1;
 	sk->local.len = fam->unnamed_len;
 	sk->local.sa.ss_family = fam->family;
 	list_init(&sk->accq);

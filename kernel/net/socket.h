@@ -52,10 +52,15 @@ struct sock_cred {
 /*
  * A socket option's value on its way in or out.  setsockopt: len is what
  * the caller gave, of which the first min(len, sizeof(u)) bytes were copied
- * in; getsockopt: len is how many bytes of u the option has.
+ * in if len was at least an int's (fault: that copy faulted, u is zero);
+ * uval is the caller's buffer, for options that read their own size as
+ * Linux does (a byte, a struct: inet_mcast.c).  getsockopt: len is the
+ * caller's length on entry, then how many bytes of u the option has.
  */
 struct sockopt {
 	uint32_t len;
+	bool fault;
+	const void *uval;
 	union {
 		int i;
 		struct ucred cred;
@@ -137,6 +142,19 @@ struct socket {
 	 * wait on its queues (a poll relays through peer_wake, dgram.c).
 	 */
 	struct socket *peer;
+
+	/* Inet multicast (inet_mcast.c), as Linux's inet_sock: kept across
+	 * accept, except the groups joined, which a new socket never has.
+	 * mc_all is read without the lock by senders (atomic). */
+	bool mc_loop;	/* IP_MULTICAST_LOOP */
+	bool mc_all;	/* IP_MULTICAST_ALL */
+	uint8_t mc_ttl; /* IP_MULTICAST_TTL */
+	/* IP_MULTICAST_IF: the address it was given (network order), read
+	 * back as given; lo is the only interface to send on either way. */
+	uint32_t mc_addr;
+	/* The groups it joined: a list of struct inet_mc, under inet_mcast.c's
+	 * mc_lock, not this lock; freed by the family's unbind. */
+	struct inet_mc *mc_list;
 
 	/* Listening stream sockets. */
 	struct list_head accq; /* connected sockets awaiting accept(), by acc_link */
@@ -240,6 +258,15 @@ struct sock_family {
 			      * talking to dest (NULL: listen); no name left is -EADDRINUSE, which
 			      * each caller turns into its call's errno. */
 	int (*autobind)(struct socket *sk, const struct sock_addr *dest);
+	/*
+	 * Datagram: the sockets a message to a reaches when a is a group
+	 * address (multicast), each referenced, in a new array of *n (NULL
+	 * if none: dropped) that the caller frees after putting them: 0, or
+	 * -errno.  1 if a is no group address (lookup finds its receiver).
+	 * NULL: the family has no groups.
+	 */
+	int (*group_lookup)(struct socket *sk, const struct sock_addr *a, struct socket ***out,
+			    size_t *n);
 	/* The socket of sk's type at address a, referenced. */
 	int (*lookup)(
 	    struct socket *sk, const struct sock_addr *a,
@@ -249,7 +276,8 @@ struct sock_family {
 	void (*wire_name)(const struct socket *sk, struct sock_addr *a);
 	/* True if datagrams from addr reach a socket connected to remote. */
 	bool (*same_addr)(const struct sock_addr *remote, const struct sock_addr *addr);
-	/* The file is closing: give the name back. */
+	/* The file is closing: give the name back, and what else the family
+	 * keeps for the socket (inet: its multicast groups). */
 	void (*unbind)(struct socket *sk);
 	/* socketpair(), or NULL (EOPNOTSUPP). */
 	int (*pair)(struct socket *a, struct socket *b);
@@ -382,7 +410,8 @@ long sock_getsockopt(int fd, int level, int name, struct sockopt *o);
 /* SOL_SOCKET options (sockopt.c). */
 int sock_set_sol(struct socket *sk, int name, const struct sockopt *o);
 int sock_get_sol(struct socket *sk, int name, struct sockopt *o);
-/* An int option's value: -EINVAL if the caller gave fewer than 4 bytes. */
+/* An int option's value: -EINVAL if the caller gave fewer than 4 bytes,
+ * -EFAULT if they could not be read. */
 int sockopt_int(const struct sockopt *o, int *val);
 /* Sets o to the int value v. */
 void sockopt_put_int(struct sockopt *o, int v);

@@ -14,6 +14,8 @@ int sockopt_int(const struct sockopt *o, int *val)
 {
 	if (o->len < sizeof(int))
 		return -EINVAL;
+	if (o->fault)
+		return -EFAULT;
 	*val = o->u.i;
 	return 0;
 }

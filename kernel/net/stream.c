@@ -86,6 +86,12 @@ static struct socket *stream_server_end(struct socket *sk, struct socket *l,
 	ns->sndtimeo = l->sndtimeo;
 	ns->oobinline = l->oobinline;
 	ns->nodelay = l->nodelay;
+	/* The multicast settings, not the groups: ns->mc_list stays empty,
+	 * or closing both would leave them twice (Linux's CVE-2017-8890). */
+	ns->mc_loop = l->mc_loop;
+	ns->mc_all = l->mc_all;
+	ns->mc_ttl = l->mc_ttl;
+	ns->mc_addr = l->mc_addr;
 	*lhas = l->has_peercred;
 	*lcred = l->peercred;
 	spin_unlock(&l->lock);

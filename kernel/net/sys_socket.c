@@ -488,20 +488,24 @@ SYSCALL_DEFINE3(getpeername, int, fd, void *, uaddr, uint32_t *, ulen)
 }
 
 /*
- * The value is copied in before the option is known, as Linux reads an
- * int before looking at the name (a bad pointer is EFAULT even for an
- * unknown option); options are at most sizeof(o.u) bytes, the rest of a
- * longer buffer is not read.
+ * The value is copied in before the option is known, as Linux's
+ * SOL_SOCKET reads an int before looking at the name: a fault is kept
+ * for the option to report (EFAULT even for an unknown SOL_SOCKET name,
+ * as Linux; a level that reads nothing for a name says its own errno).
+ * Options read at most sizeof(o.u) bytes from here; those that read a
+ * size of their own (IPPROTO_IP's) read it from uval.
  */
 SYSCALL_DEFINE5(setsockopt, int, fd, int, level, int, name, const void *, uval, int, len)
 {
-	struct sockopt o = {.len = len};
+	struct sockopt o = {.len = len, .uval = uval};
 	size_t n = (size_t)len < sizeof(o.u) ? (size_t)len : sizeof(o.u);
 
 	if (len < 0)
 		return -EINVAL;
-	if (n >= sizeof(int) && copy_from_user(&o.u, uval, n))
-		return -EFAULT;
+	if (n >= sizeof(int) && copy_from_user(&o.u, uval, n)) {
+		memset(&o.u, 0, sizeof(o.u));
+		o.fault = true;
+	}
 	return sock_setsockopt(fd, level, name, &o);
 }
 
@@ -514,6 +518,7 @@ SYSCALL_DEFINE5(getsockopt, int, fd, int, level, int, name, void *, uval, uint32
 
 	if (!err && !ulen)
 		err = -EFAULT;
+	o.len = len;
 	if (!err)
 		err = sock_getsockopt(fd, level, name, &o);
 	if (err)

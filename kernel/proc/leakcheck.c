@@ -24,6 +24,7 @@
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include "mm/heaptrace.h"
+#include "net/inet_mcast.h"
 #include "net/socket.h"
 #include "proc/nsproxy.h"
 #include "proc/cred.h"
@@ -58,6 +59,7 @@ void kcounters_read(struct kcounters *c)
 	c->files = file_count();
 	c->inodes = inode_count();
 	c->sockets = socket_count();
+	c->mcast = inet_mc_count();
 	c->futex_waiters = futex_waiter_count();
 	c->epoll_watches = eventpoll_watch_count();
 	c->vmas = vma_count();
@@ -101,7 +103,7 @@ void kcounters_read(struct kcounters *c)
 	writeback_resume();
 }
 
-#define LEAK_CHECKS 45 /* the check() lines below */
+#define LEAK_CHECKS 46 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -162,6 +164,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	    check(43, "io_uring file slots", (long)b->io_fixed_slots, (long)a->io_fixed_slots);
 	passed += check(44, "uts namespaces", (long)b->uts_ns, (long)a->uts_ns);
 	passed += check(45, "ipc namespaces", (long)b->ipc_ns, (long)a->ipc_ns);
+	passed += check(46, "multicast memberships", (long)b->mcast, (long)a->mcast);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

@@ -1,7 +1,7 @@
 /*
  * Resource accounting for tests: the kernel's counts of free frames, heap
  * bytes, tasks, open files, inodes, sockets, futex waiters, epoll watches,
- * mappings, flock locks, record locks, System V IPC objects,
+ * multicast memberships, mappings, flock locks, record locks, System V IPC objects,
  * Committed_AS (mm/commit.h), futex PI states, queued signals, POSIX
  * timers, pidfd identities, inotify watches and events, open files'
  * signal-driven I/O state (fs/fasync.h), dnotify watches, file leases, ptys
@@ -24,6 +24,7 @@ struct kcounters {
 	unsigned long files;
 	unsigned long inodes;
 	unsigned long sockets;
+	unsigned long mcast; /* net/inet_mcast.c: sockets' groups and the host's */
 	unsigned long futex_waiters;
 	unsigned long epoll_watches;
 	unsigned long vmas; /* struct vma (mm/vma.h) */

@@ -56,6 +56,16 @@
 #define UDP_CORK    1  /* level IPPROTO_UDP */
 #define IPV6_V6ONLY 26 /* level IPPROTO_IPV6 */
 
+/* Level IPPROTO_IP: multicast (net/inet_mcast.c). */
+#define IP_MULTICAST_IF	   32 /* struct in_addr, ip_mreq or ip_mreqn */
+#define IP_MULTICAST_TTL   33
+#define IP_MULTICAST_LOOP  34
+#define IP_ADD_MEMBERSHIP  35 /* struct ip_mreq or ip_mreqn */
+#define IP_DROP_MEMBERSHIP 36
+#define MCAST_JOIN_GROUP   42 /* struct group_req */
+#define MCAST_LEAVE_GROUP  45
+#define IP_MULTICAST_ALL   49
+
 #define MSG_OOB		 0x1
 #define MSG_PEEK	 0x2
 #define MSG_TRUNC	 0x20
@@ -124,6 +134,25 @@ struct sockaddr_storage {
 	uint16_t ss_family;
 	char ss_pad[118];
 	uint64_t ss_align;
+};
+
+/* IP_ADD_MEMBERSHIP's older form: a group and an interface's address. */
+struct ip_mreq {
+	struct in_addr imr_multiaddr;
+	struct in_addr imr_interface;
+};
+
+/* The newer: the interface by address or index (0: by the address). */
+struct ip_mreqn {
+	struct in_addr imr_multiaddr;
+	struct in_addr imr_address;
+	int32_t imr_ifindex;
+};
+
+/* MCAST_JOIN_GROUP / MCAST_LEAVE_GROUP: the interface by index. */
+struct group_req {
+	uint32_t gr_interface;
+	struct sockaddr_storage gr_group;
 };
 
 /* SO_PEERCRED: the peer's process and user when the connection was made. */

@@ -187,11 +187,13 @@ static long address_value(void)
 
 /* Socket option levels and names: SOL_SOCKET's (SO_PASSCRED, SO_PEERCRED,
  * the timeouts, SO_REUSEPORT, ..., SO_DOMAIN), IPPROTO_IP/TCP/UDP/IPV6 and
- * theirs (TCP_NODELAY, TCP_CORK, UDP_CORK, IPV6_V6ONLY). */
+ * theirs (TCP_NODELAY, TCP_CORK, UDP_CORK, IPV6_V6ONLY, the multicast
+ * ones: IP_MULTICAST_IF..IP_DROP_MEMBERSHIP 32-36, MCAST_JOIN_GROUP 42,
+ * MCAST_LEAVE_GROUP 45, IP_MULTICAST_ALL 49). */
 static long sockopt_value(void)
 {
-	static const long keys[] = {0,	1,  2,	3,  4,	7,  8,	10, 15, 16,
-				    17, 20, 21, 26, 30, 32, 33, 38, 39, 41};
+	static const long keys[] = {0,	1,  2,	3,  4,	7,  8,	10, 15, 16, 17, 20, 21,
+				    26, 30, 32, 33, 34, 35, 36, 38, 39, 41, 42, 45, 49};
 	return one_in(8) ? (long)below(64) : PICK(keys);
 }
 
