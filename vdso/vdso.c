@@ -28,6 +28,7 @@ struct vdso_timezone {
 #define NR_gettimeofday	 96
 #define NR_clock_gettime 228
 #define NR_clock_getres	 229
+#define NR_time		 201
 #define NR_getcpu	 309
 
 static inline long syscall3(long nr, long a, long b, long c)
@@ -138,7 +139,9 @@ int __vdso_gettimeofday(struct vdso_timeval *tv, struct vdso_timezone *tz)
  * aligned word). */
 int64_t __vdso_time(int64_t *t)
 {
-	int64_t sec = (int64_t)vvar.base[5].sec; /* CLOCK_REALTIME_COARSE */
+	if (vvar.kind[5] == VKIND_SYSCALL) /* CLOCK_REALTIME_COARSE: a time namespace's page */
+		return fallback(NR_time, (long)t, 0, 0);
+	int64_t sec = (int64_t)vvar.base[5].sec;
 
 	if (t)
 		*t = sec;

@@ -101,7 +101,7 @@ static int fault_in_page(struct uvm *u, struct vma *v, uint64_t va)
 	int err = -ENOMEM;
 
 	if (v->flags & VMA_SPECIAL)
-		err = (pa = vdso_frame(v, va)) ? 0 : -EIO;
+		err = (pa = vdso_frame(u, v, va)) ? 0 : -EIO;
 	else
 		pa = v->file ? file_frame(v, va, &err) : user_zeroed_frame();
 	if (!pa)
@@ -307,6 +307,7 @@ static struct uvm *fork_layout(struct uvm *u)
 	copy->brk_start = u->brk_start;
 	copy->brk = u->brk;
 	copy->mmap_base = u->mmap_base;
+	copy->timens = u->timens;
 	copy->dumpable = __atomic_load_n(&u->dumpable, __ATOMIC_RELAXED);
 	copy->dump_filter = __atomic_load_n(&u->dump_filter, __ATOMIC_RELAXED);
 	memcpy(copy->saved_auxv, u->saved_auxv, sizeof(u->saved_auxv));

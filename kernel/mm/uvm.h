@@ -102,6 +102,11 @@ struct uvm {
 	 * for the core's NT_AUXV (Linux's saved_auxv); constant after exec,
 	 * copied by fork. */
 	uint64_t saved_auxv[UVM_AUXV_WORDS];
+	/* The process is in a time namespace other than the initial one
+	 * (time/timens.h): its [vvar] is the page that sends the vDSO's
+	 * clocks to the system calls.  Set by exec and fork, changed by
+	 * setns under lock with the page unmapped (vdso_set_timens). */
+	bool timens;
 };
 
 #define UVM_CMDLINE_MAX 4096

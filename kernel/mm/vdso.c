@@ -10,13 +10,17 @@
  * the page.  As Linux's special mappings: neither may be split (EINVAL)
  * or grown (EFAULT), [vvar] never made writable or executable (EACCES);
  * both may be moved whole and unmapped.  Placed as Linux 6.x places
- * them: where an mmap of their size goes, after the interpreter.
+ * them: where an mmap of their size goes, after the interpreter.  A
+ * process in a time namespace of its own maps another [vvar], whose
+ * clocks all fall back to the system calls (Linux maps a namespace page
+ * the vDSO reads the offsets from; here the calls add them).
  */
 #include "mm/vdso.h"
 #include "arch/x86_64/vclock.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/frame.h"
+#include "mm/paging.h"
 #include "mm/uvm.h"
 #include "mm/vma.h"
 #include <uapi/mman.h>
@@ -30,6 +34,25 @@ extern const char vdso_image[], vdso_image_end[];
  * kernel's reference; processes take their own). */
 static uint64_t vdso_pages[VDSO_MAX_PAGES];
 static int vdso_npages;
+/* [vvar] of a process in a time namespace but the initial one: a page
+ * every clock of which says "ask the system call" (VKIND_SYSCALL), which
+ * adds the namespace's offsets; the other fields as the clock page's.
+ * Filled at boot, never written again, never freed. */
+static uint64_t timens_vvar;
+
+static void timens_vvar_init(void)
+{
+	struct vvar_data *d;
+
+	if (!(timens_vvar = frame_zalloc()))
+		panic("vdso: no frame for the time-namespace page");
+	d = P2V(timens_vvar);
+	*d = *(const struct vvar_data *)P2V(vvar_frame());
+	for (int clk = 0; clk < VVAR_CLOCKS; clk++)
+		d->kind[clk] = VKIND_SYSCALL;
+	memset(d->base, 0, sizeof(d->base));
+	d->seq = 0;
+}
 
 void vdso_init(void)
 {
@@ -45,19 +68,34 @@ void vdso_init(void)
 		memcpy(P2V(vdso_pages[i]), vdso_image + (size_t)i * PAGE_SIZE,
 		       n < PAGE_SIZE ? n : PAGE_SIZE);
 	}
+	timens_vvar_init();
 }
 
-uint64_t vdso_frame(const struct vma *v, uint64_t va)
+uint64_t vdso_frame(const struct uvm *u, const struct vma *v, uint64_t va)
 {
 	uint64_t page = (v->off + (va - v->start)) / PAGE_SIZE, pa;
 
 	if (v->flags & VMA_VVAR)
-		pa = page ? 0 : vvar_frame();
+		pa = page ? 0 : u->timens ? timens_vvar : vvar_frame();
 	else
 		pa = page < (uint64_t)vdso_npages ? vdso_pages[page] : 0;
 	if (pa)
 		frame_ref(pa);
 	return pa;
+}
+
+void vdso_set_timens(struct uvm *u, bool timens)
+{
+	struct vma *v;
+
+	spin_lock(&u->lock);
+	if (u->timens != timens) {
+		u->timens = timens;
+		for (v = vma_find(u, 0); v; v = vma_next(u, v))
+			if (v->flags & VMA_VVAR)
+				vm_unmap_range(u->space, v->start, v->end - v->start);
+	}
+	spin_unlock(&u->lock);
 }
 
 uint64_t vdso_map(struct uvm *u)

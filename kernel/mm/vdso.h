@@ -2,6 +2,7 @@
 #ifndef MM_VDSO_H
 #define MM_VDSO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct uvm;
@@ -14,6 +15,9 @@ void vdso_init(void);
 uint64_t vdso_map(struct uvm *u);
 /* The frame behind page va of a [vvar] or [vdso] vma, referenced for the
  * caller; 0 for a page past the image (the fault is SIGBUS). */
-uint64_t vdso_frame(const struct vma *v, uint64_t va);
+uint64_t vdso_frame(const struct uvm *u, const struct vma *v, uint64_t va);
+/* u's [vvar] becomes the time-namespace page (timens) or the clock page:
+ * its mapped page goes, the next touch maps the other. */
+void vdso_set_timens(struct uvm *u, bool timens);
 
 #endif

@@ -36,7 +36,7 @@
 	 CLONE_PIDFD | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC)
 #define CLONE_NAMESPACES                                                                           \
 	(CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |             \
-	 CLONE_NEWPID | CLONE_NEWNET)
+	 CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWTIME)
 
 /* Linux's kernel_clone and copy_process checks, in its order: 0 or -EINVAL. */
 static int clone_check(const struct clone_req *r)
@@ -65,7 +65,8 @@ static int clone_check(const struct clone_req *r)
 	 * others answers EINVAL too. */
 	if (flags & ~CLONE_KNOWN)
 		return -EINVAL;
-	if ((flags & (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC)) && !capable(CAP_SYS_ADMIN))
+	if (((flags & (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC)) || r->newtime) &&
+	    !capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	if ((flags & CLONE_SETTLS) && r->tls >= USER_END)
 		return -EPERM; /* as ARCH_SET_FS */
@@ -90,7 +91,7 @@ static int clone_resources(struct task *child, struct task *parent, const struct
 		return flags & CLONE_FILES ? -ENOMEM : err;
 	child->fs = flags & CLONE_FS ? fs_share(parent->fs) : fs_copy(parent->fs);
 	if (!child->fs || ((flags & CLONE_NEWNS) && mnt_ns_copy(child->fs)) ||
-	    nsproxy_clone(child, parent, flags))
+	    nsproxy_clone(child, parent, (flags & ~CSIGNAL) | (r->newtime ? CLONE_NEWTIME : 0)))
 		return -ENOMEM;
 	if ((err = sem_undo_fork(child, parent, flags & CLONE_SYSVSEM)))
 		return err;
@@ -278,14 +279,14 @@ fail_pidfd:
 SYSCALL_DEFINE5(clone, unsigned long, flags, uint64_t, stack, uint64_t, parent_tid, uint64_t,
 		child_tid, uint64_t, tls)
 {
-	struct clone_req r = {flags, stack, parent_tid, child_tid, tls, false, parent_tid};
+	struct clone_req r = {flags, stack, parent_tid, child_tid, tls, false, parent_tid, false};
 
 	return do_clone(&r);
 }
 
 /* Flags unshare takes (Linux's list); the namespaces among them but mount,
  * uts and ipc ones give EINVAL below, as in a Linux built without them. */
-#define UNSHARE_NAMESPACES (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC)
+#define UNSHARE_NAMESPACES (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWTIME)
 #define UNSHARE_KNOWN                                                                              \
 	(CLONE_THREAD | CLONE_FS | CLONE_SIGHAND | CLONE_VM | CLONE_FILES | CLONE_SYSVSEM |        \
 	 CLONE_NAMESPACES)
@@ -352,14 +353,14 @@ SYSCALL_DEFINE1(unshare, unsigned long, flags)
 
 SYSCALL_DEFINE0(fork)
 {
-	struct clone_req r = {SIGCHLD, 0, 0, 0, 0, false, 0};
+	struct clone_req r = {SIGCHLD, 0, 0, 0, 0, false, 0, false};
 
 	return do_clone(&r);
 }
 
 SYSCALL_DEFINE0(vfork)
 {
-	struct clone_req r = {CLONE_VFORK | CLONE_VM | SIGCHLD, 0, 0, 0, 0, false, 0};
+	struct clone_req r = {CLONE_VFORK | CLONE_VM | SIGCHLD, 0, 0, 0, 0, false, 0, false};
 
 	return do_clone(&r);
 }

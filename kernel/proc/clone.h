@@ -12,6 +12,7 @@ struct clone_req {
 	uint64_t stack, parent_tid, child_tid, tls;
 	bool clear_sighand; /* clone3's CLONE_CLEAR_SIGHAND: handlers back to default */
 	uint64_t pidfd;	    /* CLONE_PIDFD: where the pidfd goes (clone: parent_tid) */
+	bool newtime;	    /* clone3's CLONE_NEWTIME (clone's bit is the exit signal's) */
 };
 
 /* Checks and carries out r: the child's tid, or -errno. */

@@ -46,7 +46,7 @@ static int check_clone_args(const struct clone_args_k *a)
 		return -EINVAL;
 	if (a->flags & ~(CLONE_LEGACY_FLAGS | CLONE_CLEAR_SIGHAND | CLONE_INTO_CGROUP))
 		return -EINVAL;
-	if (a->flags & (CLONE_DETACHED | CSIGNAL))
+	if (a->flags & (CLONE_DETACHED | (CSIGNAL & ~CLONE_NEWTIME)))
 		return -EINVAL; /* bits clone3 keeps for later */
 	if ((a->flags & CLONE_SIGHAND) && (a->flags & CLONE_CLEAR_SIGHAND))
 		return -EINVAL;
@@ -70,13 +70,15 @@ SYSCALL_DEFINE2(clone3, const char *, uargs, size_t, size)
 	if (err)
 		return err;
 	r = (struct clone_req){
-	    .flags = (unsigned long)(a.flags & CLONE_LEGACY_FLAGS) | (unsigned long)a.exit_signal,
+	    .flags = (unsigned long)(a.flags & CLONE_LEGACY_FLAGS & ~CSIGNAL) |
+		     (unsigned long)a.exit_signal,
 	    .stack = a.stack ? a.stack + a.stack_size : 0, /* the top: stacks grow down */
 	    .parent_tid = a.parent_tid,
 	    .child_tid = a.child_tid,
 	    .tls = a.tls,
 	    .clear_sighand = a.flags & CLONE_CLEAR_SIGHAND,
 	    .pidfd = a.pidfd,
+	    .newtime = a.flags & CLONE_NEWTIME,
 	};
 	return do_clone(&r);
 }

@@ -10,9 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-
-#define CLOCK_PROCESS_CPUTIME_ID 2
-#define CLOCK_THREAD_CPUTIME_ID	 3
+#include <uapi/time.h>
 
 #define CPUCLOCK_PROF	      0 /* user and system time */
 #define CPUCLOCK_VIRT	      1 /* user time */

@@ -37,9 +37,11 @@
 #include "mm/vdso.h"
 #include "mm/vma.h"
 #include <uapi/mman.h>
+#include "proc/nsproxy.h"
 #include "sched/sched.h"
 #include "sys/strace.h"
 #include "sys/syscall.h"
+#include "time/timens.h"
 #include <uapi/errno.h>
 #include <uapi/personality.h>
 
@@ -446,6 +448,8 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 		u->interp = img.interp, u->interp_path = img.interp_path;
 		if (!(img.vdso = vdso_map(u)))
 			err = -ENOMEM;
+		else /* the new image's [vvar] suits the caller's time namespace */
+			timens_enter(current_nsproxy()->time, u);
 	} else if (img.fatal) { /* Linux has no old image left to return to */
 		signal_force_fatal(t, SIGSEGV);
 	}

@@ -20,8 +20,10 @@
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "sys/syscall.h"
+#include "time/timens.h"
 #include <uapi/errno.h>
 #include <uapi/futex.h>
+#include <uapi/time.h>
 
 #define FUTEX_HASH_BITS 6
 #define FUTEX_BUCKETS	(1 << FUTEX_HASH_BITS)
@@ -569,7 +571,7 @@ int futex_cmpxchg_user(uint64_t uaddr, uint32_t old, uint32_t new, uint32_t *cur
 static int wait_deadline(uint64_t utimeout, int cmd, bool realtime, uint64_t *deadline)
 {
 	struct timespec_k ts;
-	int64_t ns, offset = realtime ? clock_realtime_offset_ns() : 0;
+	int64_t ns, offset = realtime ? clock_realtime_offset_ns() : timens_offset(CLOCK_MONOTONIC);
 
 	if (copy_from_user(&ts, (const void *)utimeout, sizeof(ts)))
 		return -EFAULT;

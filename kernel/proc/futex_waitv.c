@@ -13,11 +13,10 @@
 #include "proc/proc.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
+#include "time/timens.h"
 #include <uapi/errno.h>
 #include <uapi/futex.h>
-
-#define CLOCK_REALTIME	0
-#define CLOCK_MONOTONIC 1
+#include <uapi/time.h>
 
 /* One word to wait on, as user space lays it out. */
 struct futex_waitv_k {
@@ -40,7 +39,7 @@ static int waitv_deadline(const struct timespec_k *uts, int clk, uint64_t *deadl
 		return -EFAULT;
 	if ((ns = timespec_to_ns(&ts)) < 0)
 		return (int)ns;
-	offset = clk == CLOCK_REALTIME ? clock_realtime_offset_ns() : 0;
+	offset = clk == CLOCK_REALTIME ? clock_realtime_offset_ns() : timens_offset(clk);
 	*deadline = ns > offset ? (uint64_t)(ns - offset) : 0; /* 0: already past */
 	return 0;
 }

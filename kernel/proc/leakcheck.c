@@ -36,6 +36,7 @@
 #include "mm/vma.h"
 #include "mm/writeback.h"
 #include "sched/grace.h"
+#include "time/timens.h"
 #include "tty/pty.h"
 
 void kcounters_read(struct kcounters *c)
@@ -86,6 +87,7 @@ void kcounters_read(struct kcounters *c)
 	c->mnt_ns = mnt_ns_count();
 	c->uts_ns = uts_ns_count();
 	c->ipc_ns = ipc_ns_count();
+	c->time_ns = timens_count();
 	c->ptys = pty_count();
 	c->creds = cred_count();
 	c->disks = disk_count();
@@ -103,7 +105,7 @@ void kcounters_read(struct kcounters *c)
 	writeback_resume();
 }
 
-#define LEAK_CHECKS 46 /* the check() lines below */
+#define LEAK_CHECKS 47 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -165,6 +167,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(44, "uts namespaces", (long)b->uts_ns, (long)a->uts_ns);
 	passed += check(45, "ipc namespaces", (long)b->ipc_ns, (long)a->ipc_ns);
 	passed += check(46, "multicast memberships", (long)b->mcast, (long)a->mcast);
+	passed += check(47, "time namespaces", (long)b->time_ns, (long)a->time_ns);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

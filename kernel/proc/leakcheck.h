@@ -46,6 +46,7 @@ struct kcounters {
 	unsigned long mounts, sbs;     /* fs/mount.c, fs/super.c */
 	unsigned long mnt_ns;	       /* fs/mount.c */
 	unsigned long uts_ns, ipc_ns;  /* proc/uts.c, ipc/namespace.c */
+	unsigned long time_ns;	       /* time/timens.c */
 	unsigned long ptys;	       /* pseudo-terminals (tty/pty.c) */
 	unsigned long creds;	       /* credentials and group lists (proc/cred.c) */
 	unsigned long disks, bdevs;    /* block/genhd.c: disks, partitions */

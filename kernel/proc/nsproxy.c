@@ -13,16 +13,21 @@
 #include "proc/pidfd.h"
 #include "proc/proc.h"
 #include "proc/task.h"
+#include "time/timens.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 #include <uapi/sched.h>
 
 /* The kinds an nsproxy holds. */
-#define NSPROXY_FLAGS (CLONE_NEWUTS | CLONE_NEWIPC)
+#define NSPROXY_FLAGS (CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWTIME)
 
 /* init's, and the kernel threads': holds the initial namespaces' own
  * references. */
-struct nsproxy init_nsproxy = {.refs = 1, .uts = &init_uts_ns, .ipc = &init_ipc_ns};
+struct nsproxy init_nsproxy = {.refs = 1,
+			       .uts = &init_uts_ns,
+			       .ipc = &init_ipc_ns,
+			       .time = &init_time_ns,
+			       .time_for_children = &init_time_ns};
 
 struct nsproxy *current_nsproxy(void)
 {
@@ -43,6 +48,8 @@ void nsproxy_put(struct nsproxy *n)
 		return;
 	uts_ns_put(n->uts);
 	ipc_ns_put(n->ipc);
+	timens_put(n->time);
+	timens_put(n->time_for_children);
 	kfree(n);
 }
 
@@ -68,15 +75,37 @@ static struct nsproxy *nsproxy_new(struct nsproxy *old, unsigned long flags)
 		kfree(n);
 		return NULL;
 	}
+	timens_get(n->time = old->time);
+	if (!(flags & CLONE_NEWTIME))
+		timens_get(n->time_for_children = old->time_for_children);
+	else if (!(n->time_for_children = timens_copy(old->time_for_children))) {
+		n->time_for_children = old->time; /* referenced for nsproxy_put */
+		timens_get(n->time);
+		nsproxy_put(n);
+		return NULL;
+	}
 	return n;
 }
 
+/* A child with memory of its own enters the time namespace its parent's
+ * children go to (Linux's timens_on_fork); a CLONE_VM child stays in its
+ * parent's, as its address space's [vvar] does. */
 int nsproxy_clone(struct task *child, const struct task *parent, unsigned long flags)
 {
-	struct nsproxy *from = parent->nsproxy ? parent->nsproxy : &init_nsproxy;
+	struct nsproxy *from = parent->nsproxy ? parent->nsproxy : &init_nsproxy, *n;
+	bool enter = !(flags & CLONE_VM) &&
+		     ((flags & CLONE_NEWTIME) || from->time != from->time_for_children);
 
-	child->nsproxy = flags & NSPROXY_FLAGS ? nsproxy_new(from, flags) : nsproxy_share(from);
-	return child->nsproxy ? 0 : -ENOMEM;
+	n = (flags & NSPROXY_FLAGS) || enter ? nsproxy_new(from, flags) : nsproxy_share(from);
+	if (!(child->nsproxy = n))
+		return -ENOMEM;
+	if (enter) {
+		timens_get(n->time_for_children);
+		timens_put(n->time);
+		n->time = n->time_for_children;
+		timens_enter(n->time, child->uvm);
+	}
+	return 0;
 }
 
 struct nsproxy *nsproxy_copy_current(void)

@@ -1,5 +1,5 @@
 /*
- * The namespaces a task is in (Linux's nsproxy: uts and ipc), but its mount namespace,
+ * The namespaces a task is in (Linux's nsproxy: uts, ipc, time), but its mount namespace,
  * which its fs_struct holds (fs/root_cwd.h), and the kinds fdkernel has
  * only the initial namespace of (fs/nsfs.h).  Tasks share one nsproxy
  * until one of them enters or makes another namespace: then it gets a
@@ -15,11 +15,15 @@ struct ns_common;
 struct uts_namespace;
 
 struct ipc_namespace;
+struct time_namespace;
 
 struct nsproxy {
 	int refs;		   /* atomic: the tasks pointing here */
 	struct uts_namespace *uts; /* referenced; constant once switched to */
 	struct ipc_namespace *ipc; /* the same */
+	/* The same: the task's time namespace, and the one its children
+	 * enter at fork (another after unshare(CLONE_NEWTIME)). */
+	struct time_namespace *time, *time_for_children;
 };
 
 /*

@@ -26,6 +26,7 @@
 #include "mm/uvm.h"
 #include "mm/vma.h"
 #include "sched/sched.h"
+#include "time/timens.h"
 #include <uapi/errno.h>
 #include <uapi/resource.h>
 
@@ -277,9 +278,23 @@ int proc_pid_fs_path(int pid, bool root, char *buf)
 	return err;
 }
 
-/* pid's namespace of a kind its nsproxy holds (uts, ipc), referenced, or NULL with
- * *err -ESRCH (no such process) or -ENOENT (it has exited). */
-static struct ns_common *pid_nsproxy_ns(int pid, enum ns_kind kind, int *err)
+/* The namespace of kind an nsproxy holds, its children's with children. */
+static struct ns_common *nsproxy_ns(struct nsproxy *n, enum ns_kind kind, bool children)
+{
+	switch (kind) {
+	case NS_UTS:
+		return uts_ns_common(n->uts);
+	case NS_IPC:
+		return ipc_ns_common(n->ipc);
+	default:
+		return timens_common(children ? n->time_for_children : n->time);
+	}
+}
+
+/* pid's namespace of a kind its nsproxy holds (uts, ipc, time), its
+ * children's with children, referenced, or NULL with *err -ESRCH (no such
+ * process) or -ENOENT (it has exited). */
+static struct ns_common *pid_nsproxy_ns(int pid, enum ns_kind kind, bool children, int *err)
 {
 	struct thread_group *g;
 	struct ns_common *ns = NULL;
@@ -293,8 +308,7 @@ static struct ns_common *pid_nsproxy_ns(int pid, enum ns_kind kind, int *err)
 	else if (!g->leader->nsproxy)
 		*err = -ENOENT;
 	else {
-		struct nsproxy *n = g->leader->nsproxy;
-		ns = kind == NS_UTS ? uts_ns_common(n->uts) : ipc_ns_common(n->ipc);
+		ns = nsproxy_ns(g->leader->nsproxy, kind, children);
 		ns->ops->get(ns);
 	}
 	spin_unlock(&proc_lock);
@@ -307,8 +321,8 @@ struct ns_common *proc_pid_ns(int pid, enum ns_kind kind, int *err)
 	struct fs_struct *fs;
 	struct ns_common *ns;
 
-	if (kind == NS_UTS || kind == NS_IPC)
-		return pid_nsproxy_ns(pid, kind, err);
+	if (kind == NS_UTS || kind == NS_IPC || kind == NS_TIME)
+		return pid_nsproxy_ns(pid, kind, false, err);
 	if (kind != NS_MNT)
 		return proc_pid_exists(pid) ? nsfs_initial(kind) : (*err = -ESRCH, NULL);
 	if (!(fs = pid_fs_get(pid, err)))
@@ -319,6 +333,26 @@ struct ns_common *proc_pid_ns(int pid, enum ns_kind kind, int *err)
 	spin_unlock_task(&fs->lock);
 	fs_put(fs);
 	return ns;
+}
+
+/* /proc/<pid>/timens_offsets: its time_for_children's offsets. */
+static long timens_offsets_text(int pid, char *buf, size_t size)
+{
+	int err;
+	struct ns_common *ns = proc_pid_ns_for_children(pid, NS_TIME, &err);
+
+	if (!ns)
+		return err == -ENOENT ? -ESRCH : err;
+	timens_show_offsets(ns, buf, size);
+	ns->ops->put(ns);
+	return (long)strlen(buf);
+}
+
+struct ns_common *proc_pid_ns_for_children(int pid, enum ns_kind kind, int *err)
+{
+	if (kind == NS_TIME)
+		return pid_nsproxy_ns(pid, kind, true, err);
+	return proc_pid_ns(pid, kind, err);
 }
 
 struct files_table *proc_pid_files(int pid)
@@ -596,8 +630,10 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 	struct thread_group *g;
 	struct task *t = NULL;
 	long len = 0;
-	struct pid_ref r = pid_ref_get(pid, tid);
 
+	if (which == PROC_PID_TIMENS_OFFSETS)
+		return timens_offsets_text(pid, buf, size);
+	struct pid_ref r = pid_ref_get(pid, tid);
 	spin_lock(&proc_lock);
 	if (!(g = group_of_locked(&r, pid)) || (tid && !(t = thread_of_locked(&r, pid))))
 		len = -ESRCH;

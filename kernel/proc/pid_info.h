@@ -27,6 +27,7 @@ enum proc_pid_file {
 	PROC_PID_COREDUMP_FILTER, /* the one writable: proc_pid_set_dump_filter */
 	PROC_PID_PAGEMAP,	  /* binary, read by proc_pagemap_read */
 	PROC_PID_IO,
+	PROC_PID_TIMENS_OFFSETS, /* writable too: time/timens.h */
 	PROC_PID_NFILES
 };
 
@@ -76,6 +77,8 @@ int proc_pid_fs_path(int pid, bool root, char *buf);
 /* pid's namespace of kind, referenced (ops->put it), or NULL with *err
  * -ESRCH (no such process) or -ENOENT (a zombie: mnt and uts). */
 struct ns_common *proc_pid_ns(int pid, enum ns_kind kind, int *err);
+/* The same for the namespace pid's children go to (time_for_children). */
+struct ns_common *proc_pid_ns_for_children(int pid, enum ns_kind kind, int *err);
 struct files_table;
 /* pid's files table, borrowed (files_unborrow it), or NULL when pid is
  * no process or its leader has exited (Linux's fd listing is then empty). */

@@ -147,7 +147,7 @@ static int check_clock(struct posix_timer *pt, int clk)
 	uint64_t ns;
 
 	if (!cpuclock_id(clk))
-		return (off = clock_wall_offset(clk)) < 0 ? (int)off : 0;
+		return clock_wall_offset(clk, &off);
 	if (cpuclock_read(clk, &ns))
 		return -EINVAL;
 	pt->cpu = true;
@@ -342,6 +342,8 @@ static uint64_t wall_expiry(struct posix_timer *pt, int64_t mono)
 static void arm_locked(struct posix_timer *pt, int flags, uint64_t value, uint64_t interval,
 		       uint64_t now)
 {
+	int64_t off;
+
 	disarm_locked(pt);
 	pt->interval = value ? interval : 0;
 	pt->early = 0;
@@ -351,8 +353,8 @@ static void arm_locked(struct posix_timer *pt, int flags, uint64_t value, uint64
 		pt->expires = now + value; /* both <= KTIME_MAX: no overflow */
 	else if (pt->cpu)
 		pt->expires = value;
-	else
-		pt->expires = wall_expiry(pt, (int64_t)value - clock_wall_offset(pt->clock));
+	else if (!clock_wall_offset(pt->clock, &off)) /* checked at its creation */
+		pt->expires = wall_expiry(pt, (int64_t)value - off);
 	if (pt->notify == SIGEV_NONE)
 		return; /* only read: nothing happens at its expiry */
 	if (pt->cpu)
@@ -433,12 +435,13 @@ SYSCALL_DEFINE3(timer_create, int, clk, const struct sigevent_k *, uev, int *, u
 	struct sigevent_k ev = {.notify = SIGEV_SIGNAL, .signo = SIGALRM};
 	struct posix_timer *pt;
 	bool default_value = !uev;
+	int64_t off;
 	long err;
 
 	if (uev && copy_from_user(&ev, uev, sizeof(ev)))
 		return -EFAULT;
-	if (!cpuclock_id(clk) && clock_wall_offset(clk) < 0)
-		return clock_wall_offset(clk);
+	if (!cpuclock_id(clk) && (err = clock_wall_offset(clk, &off)))
+		return err;
 	if ((err = timer_new(clk, &ev, &pt)))
 		return err;
 	spin_lock(&g->siglock);

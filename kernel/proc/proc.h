@@ -61,11 +61,12 @@ void proc_time_init(void);
 /* How far CLOCK_REALTIME runs ahead of CLOCK_MONOTONIC, in ns: fixed, since
  * nothing sets the clock (timerfd's absolute real-time deadlines). */
 int64_t clock_realtime_offset_ns(void);
-/* How far wall clock clk runs ahead of the monotonic clock (ns) for a
- * sleep or a timer: CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_BOOTTIME;
- * -EOPNOTSUPP for the clocks without timers on Linux and the alarm clocks
- * (no RTC alarm here), -EINVAL for others (proc/sys_proc.c). */
-int64_t clock_wall_offset(int clk);
+/* The offset from the monotonic clock to clk's scale, as the caller
+ * sees it (the real time's; its time namespace's for CLOCK_MONOTONIC and
+ * CLOCK_BOOTTIME), for absolute sleeps and timers: 0 and *off, or
+ * -EOPNOTSUPP for the clocks without timers on Linux and the alarm
+ * clocks (no RTC alarm here), -EINVAL for others (proc/sys_proc.c). */
+int clock_wall_offset(int clk, int64_t *off);
 
 /* Calls fn on every task (thread) until it returns false; tasks clone is
  * still building are skipped (proc_lock held: fn must not sleep or take

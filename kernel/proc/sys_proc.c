@@ -16,17 +16,9 @@
 #include "proc/signal.h"
 #include "proc/sysinfo.h"
 #include "sys/syscall.h"
+#include "time/timens.h"
 #include <uapi/errno.h>
-
-#define CLOCK_REALTIME	       0
-#define CLOCK_MONOTONIC	       1
-#define CLOCK_MONOTONIC_RAW    4
-#define CLOCK_REALTIME_COARSE  5
-#define CLOCK_MONOTONIC_COARSE 6
-#define CLOCK_BOOTTIME	       7
-#define CLOCK_REALTIME_ALARM   8
-#define CLOCK_BOOTTIME_ALARM   9
-#define CLOCK_TAI	       11
+#include <uapi/time.h>
 
 struct timeval_k {
 	int64_t tv_sec;
@@ -84,12 +76,12 @@ static int64_t clock_now_ns(int clk)
 		       (int64_t)clock_monotonic_ns();
 	case CLOCK_MONOTONIC:
 	case CLOCK_BOOTTIME:
-		return (int64_t)clock_monotonic_ns();
+		return (int64_t)clock_monotonic_ns() + timens_offset(clk);
 	case CLOCK_MONOTONIC_RAW: /* the rate adjtimex does not discipline */
-		return (int64_t)clock_monotonic_raw_ns();
+		return (int64_t)clock_monotonic_raw_ns() + timens_offset(clk);
 	case CLOCK_REALTIME_COARSE: /* the last tick's time, as the vDSO reads it */
 	case CLOCK_MONOTONIC_COARSE:
-		return vclock_coarse_ns(clk);
+		return vclock_coarse_ns(clk) + timens_offset(clk);
 	}
 	if (!cpuclock_id(clk))
 		return -EINVAL;
@@ -193,13 +185,15 @@ SYSCALL_DEFINE2(nanosleep, const struct timespec_k *, ureq, struct timespec_k *,
 	return sleep_until(clock_monotonic_ns() + (uint64_t)ns, urem);
 }
 
-int64_t clock_wall_offset(int clk)
+int clock_wall_offset(int clk, int64_t *off)
 {
 	switch (clk) {
 	case CLOCK_REALTIME:
-		return clock_realtime_offset_ns();
+		*off = clock_realtime_offset_ns();
+		return 0;
 	case CLOCK_MONOTONIC:
 	case CLOCK_BOOTTIME:
+		*off = timens_offset(clk);
 		return 0;
 	case CLOCK_MONOTONIC_RAW:
 	case CLOCK_REALTIME_COARSE:
@@ -216,12 +210,12 @@ int64_t clock_wall_offset(int clk)
  * thread would never advance while it sleeps (EINVAL, as Linux's
  * posix_cpu_nsleep), and the process clocks, which Linux sleeps on, are
  * EOPNOTSUPP here. */
-static int64_t sleep_clock_offset(int clk)
+static int sleep_clock_offset(int clk, int64_t *off)
 {
-	int64_t off = clock_wall_offset(clk);
+	int err = clock_wall_offset(clk, off);
 
-	if (off != -EINVAL || !cpuclock_id(clk))
-		return off;
+	if (err != -EINVAL || !cpuclock_id(clk))
+		return err;
 	if (clk == CLOCK_THREAD_CPUTIME_ID)
 		return -EOPNOTSUPP;
 	return cpuclock_is_own_thread(clk) ? -EINVAL : -EOPNOTSUPP;
@@ -230,10 +224,11 @@ static int64_t sleep_clock_offset(int clk)
 SYSCALL_DEFINE4(clock_nanosleep, int, clk, int, flags, const struct timespec_k *, ureq,
 		struct timespec_k *, urem)
 {
-	int64_t offset = sleep_clock_offset(clk), ns;
+	int64_t offset, ns;
+	int err = sleep_clock_offset(clk, &offset);
 
-	if (offset < 0)
-		return offset;
+	if (err)
+		return err;
 	if ((ns = get_sleep_request(ureq)) < 0)
 		return ns;
 	if (!(flags & TIMER_ABSTIME))
@@ -245,7 +240,7 @@ SYSCALL_DEFINE4(clock_nanosleep, int, clk, int, flags, const struct timespec_k *
 	do
 		ret = sleep_until(ns > offset ? (uint64_t)(ns - offset) : 0, NULL);
 	while (!ret && clk == CLOCK_REALTIME &&
-	       (offset = clock_wall_offset(clk)) + (int64_t)clock_monotonic_ns() < ns);
+	       (offset = clock_realtime_offset_ns()) + (int64_t)clock_monotonic_ns() < ns);
 	return ret;
 }
 

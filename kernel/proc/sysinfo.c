@@ -23,8 +23,10 @@
 #include "mm/paging.h"
 #include "proc/proc.h"
 #include "sys/syscall.h"
+#include "time/timens.h"
 #include <stddef.h>
 #include <uapi/errno.h>
+#include <uapi/time.h>
 
 /*
  * /proc/sys/kernel/tainted: Linux's taint bits.  fdkernel loads no
@@ -37,7 +39,8 @@ PROC_SYS_ROW(tainted_row, .path = "kernel/tainted", .mode = 0444, .show = proc_s
 
 void sysinfo_read(struct sysinfo_k *si)
 {
-	uint64_t now = clock_monotonic_ns();
+	/* the caller's CLOCK_BOOTTIME: its time namespace's uptime */
+	uint64_t now = clock_monotonic_ns() + (uint64_t)timens_offset(CLOCK_BOOTTIME);
 
 	memset(si, 0, sizeof(*si));
 	si->uptime = (now + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
@@ -93,10 +96,12 @@ static uint64_t cpu_read(const uint64_t *counter)
 	return __atomic_load_n(counter, __ATOMIC_RELAXED);
 }
 
-/* Seconds up, and seconds every CPU spent idle, summed (Linux's). */
+/* Seconds up (in the reader's time namespace), and seconds every CPU
+ * spent idle, summed (Linux's). */
 static void format_uptime(char *buf, size_t size)
 {
-	uint64_t cs = clock_monotonic_ns() / (NSEC_PER_SEC / 100), idle = 0;
+	uint64_t up = clock_monotonic_ns() + (uint64_t)timens_offset(CLOCK_BOOTTIME);
+	uint64_t cs = up / (NSEC_PER_SEC / 100), idle = 0;
 
 	for (int i = 0; i < smp_cpus_online; i++) /* ticks: 100 Hz, so hundredths */
 		idle += cpu_read(&cpu_get(i)->idle_ticks);

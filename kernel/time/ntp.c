@@ -29,6 +29,7 @@
 #include "time/settime.h"
 #include <uapi/capability.h>
 #include <uapi/errno.h>
+#include <uapi/time.h>
 
 #define ADJ_OFFSET	      0x0001
 #define ADJ_FREQUENCY	      0x0002
@@ -415,9 +416,6 @@ SYSCALL_DEFINE1(adjtimex, struct timex_k *, utx)
 {
 	return adjtimex_user(utx);
 }
-
-#define CLOCK_REALTIME 0
-#define CLOCK_TAI      11
 
 /* Only the real-time clock is adjustable: another clock Linux knows is
  * EOPNOTSUPP (it has no clock_adj; no dynamic POSIX clocks, PTP devices,

@@ -16,8 +16,8 @@
 #include "time/settime.h"
 #include <uapi/capability.h>
 #include <uapi/errno.h>
+#include <uapi/time.h>
 
-#define CLOCK_REALTIME 0
 /* Linux's TIME_SETTOD_SEC_MAX: KTIME_SEC_MAX less 30 years of uptime. */
 #define SETTOD_SEC_MAX (KTIME_MAX / NSEC_PER_SEC - 30LL * 365 * 86400)
 

@@ -18,14 +18,11 @@
 #include "proc/proc.h"
 #include "sched/wait.h"
 #include "sys/syscall.h"
+#include "time/timens.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
+#include <uapi/time.h>
 #include <uapi/timerfd.h>
-
-/* Linux's clock ids, those a timerfd accepts (the alarm clocks are not). */
-#define CLOCK_REALTIME	0
-#define CLOCK_MONOTONIC 1
-#define CLOCK_BOOTTIME	7
 
 #define TICKS_SIZE sizeof(uint64_t)
 
@@ -266,7 +263,8 @@ static int64_t deadline_of(struct timerfd *t, int64_t value, int flags, uint64_t
 {
 	if (!(flags & TFD_TIMER_ABSTIME))
 		return value > KTIME_MAX - (int64_t)now ? KTIME_MAX : (int64_t)now + value;
-	return t->clockid == CLOCK_REALTIME ? value - clock_realtime_offset_ns() : value;
+	return value - (t->clockid == CLOCK_REALTIME ? clock_realtime_offset_ns()
+						     : timens_offset(t->clockid));
 }
 
 /*

@@ -3,8 +3,9 @@
  * fs/proc/namespaces.c, cgroup's left out: there are no control groups):
  * readlink shows "<kind>:[<number>]", and a walk through it jumps to an
  * nsfs inode of that namespace (fs/nsfs.h), whose open file takes the
- * namespace ioctls; pid_for_children and time_for_children name the same
- * namespaces as pid and time (fdkernel has one of each).  A
+ * namespace ioctls; time_for_children names the time namespace the
+ * process's children will enter, pid_for_children the same as pid
+ * (fdkernel has one pid namespace).  A
  * caller who may not inspect the process gets a denied link (EACCES to
  * read or follow, Linux's ptrace check).
  *
@@ -25,20 +26,22 @@
 static const struct {
 	const char *name;
 	enum ns_kind kind;
+	bool children; /* the namespace the process's children go to */
 } entries[NS_ENTRIES] = {
-    {"net", NS_NET},
-    {"uts", NS_UTS},
-    {"ipc", NS_IPC},
-    {"pid", NS_PID},
-    {"pid_for_children", NS_PID},
-    {"mnt", NS_MNT},
-    {"user", NS_USER},
-    {"time", NS_TIME},
-    {"time_for_children", NS_TIME},
+    {"net", NS_NET, false},
+    {"uts", NS_UTS, false},
+    {"ipc", NS_IPC, false},
+    {"pid", NS_PID, false},
+    {"pid_for_children", NS_PID, true},
+    {"mnt", NS_MNT, false},
+    {"user", NS_USER, false},
+    {"time", NS_TIME, false},
+    {"time_for_children", NS_TIME, true},
 };
 
-/* The link to pid's namespace of kind: 0, -ESRCH/-ENOENT (gone), -ENOMEM. */
-static int ns_link(int pid, enum ns_kind kind, struct inode **out)
+/* The link to pid's namespace of kind (its children's with children): 0,
+ * -ESRCH/-ENOENT (gone), -ENOMEM. */
+static int ns_link(int pid, enum ns_kind kind, bool children, struct inode **out)
 {
 	struct ns_common *ns;
 	char target[32];
@@ -46,7 +49,10 @@ static int ns_link(int pid, enum ns_kind kind, struct inode **out)
 
 	if (err == -EPERM)
 		return proc_denied_link(out);
-	if (err || !(ns = proc_pid_ns(pid, kind, &err)))
+	if (err)
+		return err;
+	if (!(ns = children ? proc_pid_ns_for_children(pid, kind, &err)
+			    : proc_pid_ns(pid, kind, &err)))
 		return err;
 	snprintk(target, sizeof target, "%s:[%lu]", nsfs_kind_name(kind), ns->inum);
 	if (!(err = proc_link(target, out))) {
@@ -69,7 +75,7 @@ static int ns_dir_lookup(struct inode *dir, const char *name, size_t len, struct
 	for (int i = 0; i < NS_ENTRIES; i++) {
 		if (strlen(entries[i].name) != len || memcmp(entries[i].name, name, len))
 			continue;
-		if (!(err = ns_link(pid, entries[i].kind, out)))
+		if (!(err = ns_link(pid, entries[i].kind, entries[i].children, out)))
 			proc_pid_own(*out, pid);
 		return err;
 	}

@@ -13,6 +13,7 @@
 #include "fs/proc/proc_sys.h"
 #include "fs/file.h"
 #include "fs/mount.h"
+#include "fs/nsfs.h"
 #include "fs/inode.h"
 #include "fs/super.h"
 #include "fs/vfs.h"
@@ -25,6 +26,7 @@
 #include "proc/pid_info.h"
 #include "proc/pidfd.h"
 #include "proc/task.h"
+#include "time/timens.h"
 #include <uapi/errno.h>
 #include <uapi/poll.h>
 
@@ -55,6 +57,7 @@ static const char *const entry_names[PID_ENTRIES] = {
     [PROC_PID_COREDUMP_FILTER] = "coredump_filter",
     [PROC_PID_PAGEMAP] = "pagemap",
     [PROC_PID_IO] = "io",
+    [PROC_PID_TIMENS_OFFSETS] = "timens_offsets",
     [PID_EXE] = "exe",
     [PID_CWD] = "cwd",
     [PID_ROOT] = "root",
@@ -151,10 +154,31 @@ static void pid_file_release(struct file *f)
 	vfs_release_inode(f);
 }
 
+/* timens_offsets: at most two lines of the process's time_for_children
+ * offsets (time/timens.h), from the first bytes written whatever the
+ * offset: how many were taken, or -errno. */
+static long timens_offsets_write(int pid, struct iov_iter *from, size_t count)
+{
+	char text[128]; /* two lines of the longest clock name and numbers */
+	struct ns_common *ns;
+	long ret;
+	int err;
+
+	if (count >= sizeof(text))
+		return -EINVAL;
+	if (copy_from_iter_full(text, count, from))
+		return -EFAULT;
+	if (!(ns = proc_pid_ns_for_children(pid, NS_TIME, &err)))
+		return err == -ENOENT ? -ESRCH : err;
+	ret = timens_write_offsets(ns, text, count);
+	ns->ops->put(ns);
+	return ret;
+}
+
 /*
- * Only coredump_filter takes writes (Linux's proc_coredump_filter_write):
- * a number as kstrtouint reads it, from the first 34 bytes written
- * whatever the offset, the whole count taken.  A text kept by an
+ * coredump_filter (Linux's proc_coredump_filter_write): a number as
+ * kstrtouint reads it, from the first 34 bytes written whatever the
+ * offset, the whole count taken; and timens_offsets.  A text kept by an
  * earlier read is dropped, so the next read shows the new value.
  */
 static long pid_file_write(struct file *f, struct iov_iter *from, uint64_t *pos)
@@ -163,20 +187,26 @@ static long pid_file_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 	size_t count = iov_iter_count(from),
 	       n = count < sizeof(text) - 1 ? count : sizeof(text) - 1;
 	unsigned int value;
-	int err;
+	long err;
 
 	(void)pos;
-	if (MINOR(f->inode->rdev) != PROC_PID_COREDUMP_FILTER)
+	if (MINOR(f->inode->rdev) == PROC_PID_TIMENS_OFFSETS)
+		err = timens_offsets_write(PROC_I(f->inode)->pid, from, count);
+	else if (MINOR(f->inode->rdev) != PROC_PID_COREDUMP_FILTER)
 		return -EINVAL; /* no write op, as Linux's vfs_write */
-	if (copy_from_iter_full(text, n, from))
+	else if (copy_from_iter_full(text, n, from))
 		return -EFAULT;
-	text[n] = '\0';
-	if ((err = kstrtouint(text, 0, &value)) ||
-	    (err = proc_pid_set_dump_filter(PROC_I(f->inode)->pid, value)))
-		return err;
-	if (f->priv)
+	else {
+		text[n] = '\0';
+		err = kstrtouint(text, 0, &value);
+		if (!err)
+			err = proc_pid_set_dump_filter(PROC_I(f->inode)->pid, value);
+		if (!err)
+			err = (long)count;
+	}
+	if (err >= 0 && f->priv)
 		((struct proc_text *)f->priv)->len = -1;
-	return (long)count;
+	return err;
 }
 
 /* mounts and mountinfo: the namespace they report changes of. */
@@ -329,12 +359,11 @@ int proc_gen_dir(struct inode *parent, const struct dir_gen *gen, int pid, int t
 int proc_text_file(int pid, int tid, int which, struct inode **out)
 {
 	/* Linux's: the owner only for what gives away more than the rest */
-	uint32_t perm =
-	    which == PROC_PID_COREDUMP_FILTER ? 0644
-	    : which == PROC_PID_PAGEMAP || which == PROC_PID_ENVIRON || which == PROC_PID_SYSCALL ||
-		      which == PROC_PID_IO
-		? 0400
-		: 0444;
+	uint32_t perm = which == PROC_PID_COREDUMP_FILTER || which == PROC_PID_TIMENS_OFFSETS ? 0644
+			: which == PROC_PID_PAGEMAP || which == PROC_PID_ENVIRON ||
+				which == PROC_PID_SYSCALL || which == PROC_PID_IO
+			    ? 0400
+			    : 0444;
 	struct inode *ip = proc_inode_alloc(S_IFCHR | perm, MKDEV(PROC_PID_MAJOR, which));
 
 	if (!ip)
