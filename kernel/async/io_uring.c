@@ -245,7 +245,7 @@ static bool cqe_write_locked(struct io_ring *ring, const struct io_uring_cqe *cq
 
 	if (ring->cq_tail - head >= ring->cq_entries)
 		return false;
-	memcpy(region_at(ring->rings_pa, off), cqe, sizeof(*cqe));
+	*(struct io_uring_cqe *)region_at(ring->rings_pa, off) = *cqe;
 	__atomic_store_n(&ring->cq_tail, ring->cq_tail + 1, __ATOMIC_RELEASE); /* cq_ready's */
 	ring_store(ring, R_CQ_TAIL, ring->cq_tail); /* release: the CQE first */
 	return true;
@@ -580,7 +580,7 @@ SYSCALL_DEFINE2(io_uring_setup, uint32_t, entries, struct io_uring_params *, up)
 /* The SQE at index idx, copied. */
 static void sqe_read(struct io_ring *ring, uint32_t idx, struct io_uring_sqe *sqe)
 {
-	memcpy(sqe, region_at(ring->sqes_pa, (uint64_t)idx * sizeof(*sqe)), sizeof(*sqe));
+	*sqe = *(const struct io_uring_sqe *)region_at(ring->sqes_pa, (uint64_t)idx * sizeof(*sqe));
 }
 
 /* Ends the chain head..: issued, or failed whole if one of its SQEs was. */

@@ -175,16 +175,13 @@ static void drain_release_locked(struct io_ring *ring)
 		wake_up(&ring->drain_wq);
 }
 
-bool io_drain_defer(struct io_req *head)
+/* The chain of head waits in the queue if it drains or a drain was ever
+ * used (io_drain_defer's slow half). */
+static __attribute__((noinline)) bool drain_defer(struct io_req *head, bool drain, uint32_t n)
 {
 	struct io_ring *ring = head->ring;
-	bool drain = false, deferred;
-	uint32_t n = 0;
+	bool deferred;
 
-	for (struct io_req *r = head; r; r = r->next, n++)
-		drain |= (r->sqe.flags & IOSQE_IO_DRAIN) != 0;
-	if (!drain && !ring->drain_used) /* submit_lock: only submitters set it */
-		return false;
 	io_cq_flush(ring); /* what completed before the chain is posted */
 	spin_lock(&ring->lock);
 	__atomic_store_n(&ring->drain_used, true, __ATOMIC_RELEASE); /* io_drain_put reads it */
@@ -198,6 +195,18 @@ bool io_drain_defer(struct io_req *head)
 	head->punted = deferred;
 	spin_unlock(&ring->lock);
 	return deferred;
+}
+
+bool io_drain_defer(struct io_req *head)
+{
+	bool drain = false;
+	uint32_t n = 0;
+
+	for (struct io_req *r = head; r; r = r->next, n++)
+		drain |= (r->sqe.flags & IOSQE_IO_DRAIN) != 0;
+	if (!drain && !head->ring->drain_used) /* submit_lock: only submitters set it */
+		return false;
+	return drain_defer(head, drain, n);
 }
 
 /* A deferred head leaves the queue without its turn (lock held). */

@@ -15,8 +15,10 @@
 #include "fs/event/poll.h"
 #include "fs/file.h"
 #include "fs/inode.h"
+#include "lib/iov_iter.h"
 #include "lib/string.h"
 #include "mm/heap.h"
+#include "net/socket.h"
 #include "proc/proc.h"
 #include "proc/task.h"
 #include "sched/ktimer.h"
@@ -278,6 +280,32 @@ static long run_files_update(struct io_req *req)
 	return res;
 }
 
+/* SEND and RECV on a file the request holds (a direct descriptor): the
+ * socket's one-message send or receive, which sendto and recvfrom (no
+ * address) call after their fd lookup; on an fd, the system call. */
+static long sock_one(struct io_req *req, bool send)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+	struct iovec v = {(void *)s->addr, s->len};
+	struct kmsg m = {.flags = (int)s->msg_flags};
+	struct socket *sk = sock_of_file(req->file);
+
+	if (!sk)
+		return -ENOTSOCK;
+	iov_iter_init(&m.it, &v, 1, s->len);
+	return send ? sock_send(sk, req->file, &m) : sock_recv(sk, req->file, &m);
+}
+
+static long run_send(struct io_req *req)
+{
+	return req->file ? sock_one(req, true) : syscall_call((uint64_t)req->nr, req->args);
+}
+
+static long run_recv(struct io_req *req)
+{
+	return req->file ? sock_one(req, false) : syscall_call((uint64_t)req->nr, req->args);
+}
+
 /* ---- the table ---- */
 
 static const struct io_op ops[IORING_OP_LAST] = {
@@ -305,8 +333,8 @@ static const struct io_op ops[IORING_OP_LAST] = {
     [IORING_OP_STATX] = {HOW_PUNT, false, false, io_prep_statx, NULL, NULL},
     [IORING_OP_READ] = {HOW_NOWAIT, true, true, io_prep_read, NULL, NULL},
     [IORING_OP_WRITE] = {HOW_NOWAIT, true, true, io_prep_write, NULL, NULL},
-    [IORING_OP_SEND] = {HOW_NOWAIT, true, false, io_prep_send, NULL, NULL},
-    [IORING_OP_RECV] = {HOW_NOWAIT, true, false, io_prep_recv, NULL, NULL},
+    [IORING_OP_SEND] = {HOW_NOWAIT, true, false, io_prep_send, run_send, NULL},
+    [IORING_OP_RECV] = {HOW_NOWAIT, true, false, io_prep_recv, run_recv, NULL},
     [IORING_OP_SOCKET] = {HOW_INLINE, false, false, io_prep_socket, NULL, NULL},
 };
 
@@ -353,12 +381,12 @@ static long op_call(struct io_req *req)
 static long op_run_with(struct io_req *req, long (*call)(struct io_req *))
 {
 	struct fd_redirect r = {.capture = req->file_slot != 0};
-	long res = req_fixed_file(req);
+	long res;
 
-	if (res)
-		return res;
-	if (!req->file && !r.capture)
+	if (!req->fixed && !r.capture)
 		return call(req);
+	if ((res = req_fixed_file(req)))
+		return res;
 	r.lent = req->file;
 	current()->fd_redirect = &r;
 	res = call(req);
@@ -506,7 +534,8 @@ static struct io_req *req_complete(struct io_req *req, long res)
 	bool broken;
 
 	io_drain_forget(req);
-	res = io_ltimeout_done(req, res);
+	if (req->next) /* a LINK_TIMEOUT is one */
+		res = io_ltimeout_done(req, res);
 	next = req->next;
 	broken = link_broken(req, res);
 	if (!list_empty(&req->link) || !list_empty(&req->tlink)) { /* else never on them */
