@@ -139,6 +139,7 @@ long io_poll_arm(struct io_req *req)
 	req->ar.retry = poll_retry;
 	req->ar.disarm = poll_disarm;
 	p->pt.queue = poll_queue;
+	p->pt.events = p->events | POLLERR | POLLHUP;
 	p->hooks[0].req = p->hooks[1].req = req;
 	for (int tries = 0; tries < ARM_TRIES; tries++) {
 		if ((res = poll_hook(req, &mask)))

@@ -588,7 +588,8 @@ static unsigned int stream_poll(struct socket *sk, struct file *f, struct poll_t
 		mask |= POLLOUT | POLLWRNORM;
 	p = sk->state == SS_CONNECTED && !(sk->shut & SHUT_TX) ? sk->peer : NULL;
 	spin_unlock(&sk->lock);
-	if (!p)
+	/* The peer's queue tells only of room to write (its reads). */
+	if (!p || !poll_wants(pt, POLLOUT | POLLWRNORM))
 		return mask;
 	poll_wait(f, &p->wq, pt); /* sk holds p until its release, after f's */
 	/*

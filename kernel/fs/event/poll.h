@@ -19,7 +19,16 @@ struct wait_queue;
 /* How poll_wait registers: embedded in the poller's own state (container_of). */
 struct poll_table {
 	void (*queue)(struct file *f, struct wait_queue *wq, struct poll_table *pt);
+	/* The events the poller waits for (Linux's _key), 0 for any: a
+	 * file may leave out a queue that only tells of others. */
+	unsigned int events;
 };
+
+/* Whether the poller (NULL: a readiness check) may want any of events. */
+static inline int poll_wants(const struct poll_table *pt, unsigned int events)
+{
+	return !pt || !pt->events || (pt->events & events);
+}
 
 /*
  * Registers the poller on wq; does nothing when pt is NULL (a readiness
