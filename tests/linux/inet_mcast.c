@@ -3,13 +3,16 @@
  * IP_MULTICAST_IF/TTL/LOOP/ALL) with their errnos, the per-socket limit
  * net.ipv4.igmp_max_memberships, which sockets a datagram sent to a group
  * reaches, groups left when their socket closes, and a TCP socket that
- * accept() made starting with no groups (LTP's accept02, CVE-2017-8890).
+ * accept() made starting with no groups (LTP's accept02, CVE-2017-8890),
+ * groups shared by a forked child's fd, members closing while a thread
+ * sends to them.
  * Everything names lo (index 1, its address 127.0.0.1), so the host's other
  * interfaces and routes play no part.  A socket that must not receive a
  * datagram is shown not to by the next one it does receive. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -18,9 +21,13 @@
 
 #define LO	 1 /* lo's interface index (Linux's LOOPBACK_IFINDEX) */
 #define NO_IF	 1000000
-#define GROUP	 "239.255.77.1"
 #define GROUP2	 "239.255.77.2"
 #define NOT_HERE "203.0.113.77" /* TEST-NET-3: on no interface */
+
+/* The group most tests use, 239.x.y.z from the pid: another run of this
+ * test on the same host (a parallel test leg) keeps the host in a group
+ * of its own, so what reaches this one's sockets is this one's doing. */
+static char group[16];
 
 static struct in_addr ip(const char *s)
 {
@@ -94,15 +101,15 @@ static void test_join_errors(void)
 {
 	int u = socket(AF_INET, SOCK_DGRAM, 0), t = socket(AF_INET, SOCK_STREAM, 0);
 	struct ip_mreqn m = mreqn("10.0.0.1", NULL, LO);
-	struct group_req g = greq(GROUP, LO);
+	struct group_req g = greq(group, LO);
 
 	set_fails(u, IP_ADD_MEMBERSHIP, &m, sizeof m, EINVAL, "join a unicast address: EINVAL");
 	set_fails(u, IP_DROP_MEMBERSHIP, &m, sizeof m, EADDRNOTAVAIL,
 		  "leave a unicast address: EADDRNOTAVAIL");
-	m = mreqn(GROUP, NULL, NO_IF);
+	m = mreqn(group, NULL, NO_IF);
 	set_fails(u, IP_ADD_MEMBERSHIP, &m, sizeof m, ENODEV,
 		  "join on an unknown interface index: ENODEV");
-	m = mreqn(GROUP, NOT_HERE, 0);
+	m = mreqn(group, NOT_HERE, 0);
 	set_fails(u, IP_ADD_MEMBERSHIP, &m, sizeof m, ENODEV,
 		  "join by an address no interface has: ENODEV");
 	set_fails(u, IP_ADD_MEMBERSHIP, &m, 7, EINVAL, "join with 7 bytes: EINVAL");
@@ -115,7 +122,7 @@ static void test_join_errors(void)
 	g.gr_group.ss_family = AF_INET6;
 	set_fails(u, MCAST_JOIN_GROUP, &g, sizeof g, EINVAL,
 		  "MCAST_JOIN_GROUP of an AF_INET6 group: EINVAL");
-	g = greq(GROUP, NO_IF);
+	g = greq(group, NO_IF);
 	set_fails(u, MCAST_JOIN_GROUP, &g, sizeof g, ENODEV,
 		  "MCAST_JOIN_GROUP on an unknown interface: ENODEV");
 	set_fails(u, 9999, &m, sizeof m, ENOPROTOOPT, "an unknown IPPROTO_IP name: ENOPROTOOPT");
@@ -126,9 +133,9 @@ static void test_join_errors(void)
 static void test_join_leave(void)
 {
 	int u = socket(AF_INET, SOCK_DGRAM, 0), t = socket(AF_INET, SOCK_STREAM, 0);
-	struct ip_mreq old = {.imr_multiaddr = ip(GROUP), .imr_interface = ip("127.0.0.1")};
-	struct ip_mreqn m = mreqn(GROUP, NULL, LO);
-	struct group_req g = greq(GROUP, LO);
+	struct ip_mreq old = {.imr_multiaddr = ip(group), .imr_interface = ip("127.0.0.1")};
+	struct ip_mreqn m = mreqn(group, NULL, LO);
+	struct group_req g = greq(group, LO);
 
 	ok(setsockopt(u, IPPROTO_IP, IP_ADD_MEMBERSHIP, &old, sizeof old) == 0,
 	   "join by lo's address (struct ip_mreq)");
@@ -171,15 +178,15 @@ static int max_memberships(void)
 static void test_limit(void)
 {
 	int u = socket(AF_INET, SOCK_DGRAM, 0), max = max_memberships(), joined = 0;
-	char group[32];
+	char name[32];
 
 	for (int i = 0; i < max; i++) {
-		snprintf(group, sizeof group, "239.255.78.%d", i + 1);
-		joined += join(u, group) == 0;
+		snprintf(name, sizeof name, "239.254.%d.%d", i / 256, i % 256);
+		joined += join(u, name) == 0;
 	}
 	ok(joined == max, "%d groups joined (igmp_max_memberships)", max);
 	is_errno(join(u, "239.255.79.1"), ENOBUFS, "one more: ENOBUFS");
-	ok(leave(u, "239.255.78.1") == 0 && join(u, "239.255.79.1") == 0,
+	ok(leave(u, "239.254.0.0") == 0 && join(u, "239.255.79.1") == 0,
 	   "after leaving one, another can be joined");
 	close(u); /* leaves them all (the leak check counts them in fdkernel) */
 }
@@ -277,7 +284,7 @@ static void test_delivery(void)
 {
 	unsigned short port = 0, port2 = 0, sport = 0;
 	int r1 = udp_on("0.0.0.0", &port), r2 = udp_on("0.0.0.0", &port),
-	    r3 = udp_on("0.0.0.0", &port), r4 = udp_on(GROUP, &port),
+	    r3 = udp_on("0.0.0.0", &port), r4 = udp_on(group, &port),
 	    r5 = udp_on("0.0.0.0", &port2), s = udp_on("127.0.0.1", &sport), off = 0;
 	struct in_addr lo = ip("127.0.0.1");
 	struct sockaddr_in from;
@@ -286,28 +293,28 @@ static void test_delivery(void)
 
 	require(setsockopt(s, IPPROTO_IP, IP_MULTICAST_IF, &lo, sizeof lo) == 0, "IF lo");
 	require(setsockopt(r3, IPPROTO_IP, IP_MULTICAST_ALL, &off, sizeof off) == 0, "ALL off");
-	send_to(s, GROUP, port, "0"); /* the host is in no group yet: nobody gets it */
-	ok(join(r1, GROUP) == 0 && join(r5, GROUP) == 0, "two sockets join, on two ports");
-	send_to(s, GROUP, port, "1");
+	send_to(s, group, port, "0"); /* the host is in no group yet: nobody gets it */
+	ok(join(r1, group) == 0 && join(r5, group) == 0, "two sockets join, on two ports");
+	send_to(s, group, port, "1");
 	ok(recvfrom(r1, &b, 1, 0, (struct sockaddr *)&from, &flen) == 1 && b == '1' &&
 	       from.sin_addr.s_addr == lo.s_addr && from.sin_port == sport,
 	   "a member gets it, from the sender's name");
 	ok(next_is(r2, "1"), "a socket on the port with IP_MULTICAST_ALL gets it unjoined");
 	ok(next_is(r4, "1"), "so does one bound to the group's address");
-	ok(join(r3, GROUP) == 0, "the socket without IP_MULTICAST_ALL joins");
-	send_to(s, GROUP, port2, "2");
+	ok(join(r3, group) == 0, "the socket without IP_MULTICAST_ALL joins");
+	send_to(s, group, port2, "2");
 	ok(next_is(r5, "2"), "nothing sent to another port reached the member there");
 	require(setsockopt(s, IPPROTO_IP, IP_MULTICAST_LOOP, &off, sizeof off) == 0 &&
 		    setsockopt(s, IPPROTO_IP, IP_MULTICAST_TTL, &off, sizeof off) == 0,
 		"LOOP 0, TTL 0");
-	send_to(s, GROUP, port, "3");
+	send_to(s, group, port, "3");
 	ok(next_is(r3, "3"), "nothing reached the socket before it joined or had ALL");
 	ok(next_is(r1, "3") && next_is(r2, "3"), "LOOP 0 and TTL 0 still deliver on lo");
 	ok(next_is(r4, "3"), "so the group-bound one got each once");
 	close(r1);
 	close(r3);
 	close(r5);
-	send_to(s, GROUP, port, "4");	    /* its members closed: the host left the group */
+	send_to(s, group, port, "4");	    /* its members closed: the host left the group */
 	send_to(s, "224.0.0.1", port, "5"); /* all-hosts: lo is always in it */
 	ok(next_is(r2, "5"), "closing the members left the group; all-hosts reaches ALL sockets");
 	close(r2);
@@ -346,7 +353,7 @@ static void test_inet6(void)
 static void test_accept(void)
 {
 	struct sockaddr_in sin = {.sin_family = AF_INET, .sin_addr = ip("127.0.0.1")};
-	struct group_req g = greq(GROUP, LO);
+	struct group_req g = greq(group, LO);
 	socklen_t len = sizeof sin;
 	int l = socket(AF_INET, SOCK_STREAM, 0), c = socket(AF_INET, SOCK_STREAM, 0), a, off = 0;
 
@@ -370,9 +377,73 @@ static void test_accept(void)
 	close(c);
 }
 
+/* The groups belong to the socket, not the fd: a child's copy of it
+ * leaves a group its parent joined, after the parent closed its fd. */
+static void test_fork(void)
+{
+	int u = socket(AF_INET, SOCK_DGRAM, 0), status = -1;
+	pid_t pid;
+
+	require(u >= 0 && join(u, group) == 0, "join");
+	pid = fork();
+	require(pid >= 0, "fork");
+	if (pid == 0)
+		_exit(leave(u, group) == 0 && leave(u, group) == -1 && errno == EADDRNOTAVAIL ? 0
+											      : 1);
+	close(u);
+	ok(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	   "a forked child leaves the group through its copy of the fd");
+}
+
+#define CHURN_SENDS   2000
+#define CHURN_MEMBERS 200
+
+struct churn {
+	unsigned short port;
+	int sent;
+};
+
+static void *churn_sender(void *arg)
+{
+	struct churn *c = arg;
+	struct in_addr lo = ip("127.0.0.1");
+	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = c->port, .sin_addr = ip(group)};
+	unsigned short sport = 0;
+	int s = udp_on("127.0.0.1", &sport);
+
+	require(setsockopt(s, IPPROTO_IP, IP_MULTICAST_IF, &lo, sizeof lo) == 0, "IF lo");
+	for (int i = 0; i < CHURN_SENDS; i++)
+		c->sent += sendto(s, "c", 1, 0, (struct sockaddr *)&to, sizeof to) == 1;
+	close(s);
+	return NULL;
+}
+
+/* Members join and close while another thread sends to their group:
+ * every call succeeds (the leak check sees what the closes left). */
+static void test_churn(void)
+{
+	unsigned short port = 0;
+	int first = udp_on("0.0.0.0", &port), joined = 0;
+	struct churn c = {.port = port};
+	pthread_t th;
+
+	require(pthread_create(&th, NULL, churn_sender, &c) == 0, "thread");
+	for (int i = 0; i < CHURN_MEMBERS; i++) {
+		int r = udp_on("0.0.0.0", &port);
+		joined += join(r, group) == 0;
+		close(r);
+	}
+	pthread_join(th, NULL);
+	close(first);
+	ok(joined == CHURN_MEMBERS && c.sent == CHURN_SENDS,
+	   "%d joins and closes beside %d sends to the group: all succeed", joined, c.sent);
+}
+
 int main(void)
 {
-	plan(58);
+	plan(60);
+	snprintf(group, sizeof group, "239.%d.%d.%d", getpid() >> 16 & 127, getpid() >> 8 & 255,
+		 getpid() & 255);
 	test_defaults();
 	test_join_errors();
 	test_join_leave();
@@ -381,5 +452,7 @@ int main(void)
 	test_delivery();
 	test_inet6();
 	test_accept();
+	test_fork();
+	test_churn();
 	return done();
 }
