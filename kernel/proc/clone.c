@@ -151,16 +151,17 @@ static int clone_join(struct task *child, const struct clone_req *r)
 		return -ENOMEM;
 	child->cpus_allowed = sched_affinity(current()); /* child unseen yet */
 	spin_lock(&proc_lock);
-	sched_policy_clone_locked(child, current());
 	prctl_clone(child, current());
 	if (self->exiting)
 		err = -EINTR;
 	else if (nproc_fork_refused_locked(self, exempt))
 		err = -EAGAIN; /* RLIMIT_NPROC */
-	else if (g)
-		join_new_process_locked(g, child, r);
-	else
-		group_add_thread_locked(self, child);
+	else if (!(err = sched_policy_clone_locked(child, current()))) { /* EAGAIN: deadline */
+		if (g)
+			join_new_process_locked(g, child, r);
+		else
+			group_add_thread_locked(self, child);
+	}
 	spin_unlock(&proc_lock);
 	if (err && g)
 		group_free_unused(g);

@@ -212,6 +212,9 @@ __attribute__((noreturn)) void task_exit(int status)
 	/* A leader stays, holding the pid, until its process is reaped. */
 	if (!task_is_leader(t) && g->state == GROUP_DEAD)
 		free_leader = g->leader; /* exited before us, and nobody reaps it */
+	/* A deadline task's bandwidth is free again; under proc_lock with the
+	 * state, so no sched_setattr comes in between (sched_set_dl). */
+	sched_exit(t);
 	sched_set_state(t, task_is_leader(t) && g->state != GROUP_DEAD ? TASK_ZOMBIE : TASK_DEAD);
 	spin_unlock(&proc_lock);
 	/* The process's timers go with it; their expiries queue nothing now

@@ -29,6 +29,7 @@
 #include "time/timens.h"
 #include <uapi/errno.h>
 #include <uapi/resource.h>
+#include <uapi/sched.h>
 
 #define COMM_LEN 16 /* Linux's TASK_COMM_LEN: 15 bytes shown */
 
@@ -447,16 +448,20 @@ static const char *state_name(char state)
 }
 
 /* Linux's 52 fields; what fdkernel does not keep is 0.  The priority
- * (field 18) is Linux's prio - 100: -1 - rt_priority for a real-time
- * task, 20 + nice for a normal one. */
+ * (field 18) is Linux's prio - 100: -101 for a deadline task, -1 -
+ * rt_priority for a real-time one, 20 + nice for a normal one. */
 static long format_stat(const struct pid_info *in, char *buf, size_t size)
 {
 	snprintk(buf, size,
 		 "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %lu %lu %lu %lu %d %d %d 0 0 %lu %lu "
 		 "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 %d 0 %d %d 0 0 0 0 0 0 0 0 0 0 0\n",
 		 in->pid, in->comm, in->state, in->ppid, in->pgid, in->sid, in->utime, in->stime,
-		 in->cutime, in->cstime, in->rt_prio ? -1 - in->rt_prio : 20 + in->nice, in->nice,
-		 in->threads, in->vsize, in->rss_pages, in->exit_signal, in->rt_prio, in->policy);
+		 in->cutime, in->cstime,
+		 in->policy == SCHED_DEADLINE ? -101
+		 : in->rt_prio		      ? -1 - in->rt_prio
+					      : 20 + in->nice,
+		 in->nice, in->threads, in->vsize, in->rss_pages, in->exit_signal, in->rt_prio,
+		 in->policy);
 	return strlen(buf);
 }
 

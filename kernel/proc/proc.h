@@ -82,8 +82,9 @@ void prctl_clone(struct task *child, const struct task *parent);
 /* A CLONE_CHILD_SETTID child's first step: its tid to its memory. */
 void clone_child_start(struct task *t);
 /* clone: the child's policy and nice from its parent thread's, as
- * SCHED_RESET_ON_FORK asks (proc/sys_sched_policy.c; proc_lock held). */
-void sched_policy_clone_locked(struct task *child, struct task *parent);
+ * SCHED_RESET_ON_FORK asks (proc/sys_sched_policy.c; proc_lock held):
+ * -EAGAIN for a deadline task without it. */
+int sched_policy_clone_locked(struct task *child, struct task *parent);
 /* What the scheduler calls the process model for (proc/sched_hooks.c),
  * handed to sched_init at boot. */
 extern const struct sched_hooks task_sched_hooks;

@@ -37,9 +37,10 @@ SYSCALL_DEFINE3(sched_getaffinity, int, pid, unsigned int, len, uint64_t *, umas
 
 /* Binds thread pid (0: the caller) to the CPUs of umask, len bytes of it
  * read (a shorter mask is zero-extended, a longer one cut: Linux's
- * get_user_cpu_mask).  EFAULT first, then ESRCH; EINVAL if no CPU of the
- * mask takes tasks.  The caller leaves a CPU outside the mask before the
- * call returns; another thread at its CPU's next way out of the kernel. */
+ * get_user_cpu_mask).  EFAULT first, then ESRCH; EBUSY for a deadline
+ * task unless every CPU is in it; EINVAL if no CPU of the mask takes
+ * tasks.  The caller leaves a CPU outside the mask before the call
+ * returns; another thread at its CPU's next way out of the kernel. */
 SYSCALL_DEFINE3(sched_setaffinity, int, pid, unsigned int, len, const uint64_t *, umask)
 {
 	uint64_t mask = 0;
@@ -53,11 +54,9 @@ SYSCALL_DEFINE3(sched_setaffinity, int, pid, unsigned int, len, const uint64_t *
 		task_put(t);
 		return -EPERM;
 	}
-	mask &= smp_task_cpus();
-	if (mask)
-		sched_set_affinity(t, mask);
+	int err = sched_set_affinity(t, mask & smp_task_cpus());
 	task_put(t);
-	return mask ? 0 : -EINVAL;
+	return err;
 }
 
 /* The CPU the caller runs on (it may have moved by the time it looks) and

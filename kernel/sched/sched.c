@@ -1,9 +1,10 @@
 /*
  * The scheduler (see sched.h).  A running task is never queued;
  * schedule() queues it again if it is still runnable and switches to the
- * first task this CPU may run: from the real-time queue, ordered by
- * priority, then from the normal one, a round robin.  One pair of queues
- * for every CPU (docs/smp.md measures it); each CPU has an idle task,
+ * first task this CPU may run: from the deadline queue, earliest deadline
+ * first, then from the real-time queue, ordered by priority, then from
+ * the normal one, a round robin.  One set of queues for every CPU
+ * (docs/smp.md measures it); each CPU has an idle task,
  * which runs only when nothing else can: the boot context on CPU 0, the
  * start-up stack on the others.
  */
@@ -29,6 +30,14 @@ static struct list_head run_queue = LIST_HEAD_INIT(run_queue); /* of task_sched.
 /* The real-time tasks (run_link): highest rt_prio first, in order of
  * arrival among equals. */
 static struct list_head rt_queue = LIST_HEAD_INIT(rt_queue);
+/* The deadline tasks that may run (run_link): earliest absolute deadline
+ * first (EDF), in order of arrival among equals.  A throttled one is on
+ * no queue until its replenishment. */
+static struct list_head dl_queue = LIST_HEAD_INIT(dl_queue);
+/* The bandwidth admitted to the deadline class (sched_lock): the sum of
+ * every deadline task's dl_bw, Linux's root domain total_bw.  All CPUs
+ * are one root domain. */
+static uint64_t dl_total_bw;
 /* Each CPU's RT throttling (sched_lock): ticks into the current period,
  * and ticks of it that real-time tasks ran. */
 static struct {
@@ -78,7 +87,25 @@ void sched_init_cpu(void)
 static bool run_queue_empty(void)
 {
 	return __atomic_load_n(&run_queue.next, __ATOMIC_RELAXED) == &run_queue &&
-	       __atomic_load_n(&rt_queue.next, __ATOMIC_RELAXED) == &rt_queue;
+	       __atomic_load_n(&rt_queue.next, __ATOMIC_RELAXED) == &rt_queue &&
+	       __atomic_load_n(&dl_queue.next, __ATOMIC_RELAXED) == &dl_queue;
+}
+
+/* Caller holds sched_lock: deadline task t goes behind every task due no
+ * later than it. */
+static void enqueue_dl(struct task_sched *t)
+{
+	struct list_head *before = &dl_queue;
+	struct task_sched *q;
+
+	list_for_each_entry(q, &dl_queue, run_link)
+	{
+		if (q->dl_abs > t->dl_abs) {
+			before = &q->run_link;
+			break;
+		}
+	}
+	list_add_tail(&t->run_link, before);
 }
 
 /* Caller holds sched_lock.  A real-time task goes behind its equals, or
@@ -88,8 +115,12 @@ static void enqueue_at(struct task_sched *t, bool head)
 	struct list_head *before = &rt_queue;
 	struct task_sched *q;
 
-	if (t->is_idle || !list_empty(&t->run_link))
+	if (t->is_idle || !list_empty(&t->run_link) || t->dl_throttled)
 		return;
+	if (t->dl) {
+		enqueue_dl(t);
+		return;
+	}
 	if (!t->rt_prio) {
 		list_add_tail(&t->run_link, &run_queue);
 		return;
@@ -146,26 +177,104 @@ static void resched_cpu(int cpu)
 	}
 }
 
+/* How urgent t is, to compare with another task (sched_lock held): the
+ * deadline class first, the earlier deadline before the later, then the
+ * real-time one by priority, then the normal tasks, the idle task last. */
+struct urgency {
+	int class;
+	uint64_t key;
+};
+
+static struct urgency urgency_of(const struct task_sched *t)
+{
+	if (t->is_idle)
+		return (struct urgency){0, 0};
+	if (t->dl)
+		return (struct urgency){3, ~t->dl_abs};
+	return (struct urgency){t->rt_prio ? 2 : 1, (uint64_t)t->rt_prio};
+}
+
+static int urgency_cmp(struct urgency a, struct urgency b)
+{
+	if (a.class != b.class)
+		return a.class < b.class ? -1 : 1;
+	return a.key < b.key ? -1 : a.key > b.key;
+}
+
 /*
- * t, a real-time task, was queued (sched_lock held): the CPU of its mask
- * that runs the least urgent task below it, an idle one first, takes it
- * (Linux's check_preempt_curr and push to the lowest CPU).
+ * t, a real-time or deadline task, was queued (sched_lock held): the CPU
+ * of its mask that runs the least urgent task below it, an idle one
+ * first, takes it (Linux's check_preempt_curr and push to the lowest CPU).
  */
 static void preempt_for(struct task_sched *t)
 {
-	int me = this_cpu()->id, best = -1, best_prio = t->rt_prio;
+	int me = this_cpu()->id, best = -1;
+	struct urgency best_u = urgency_of(t);
 	uint64_t mask = t->cpus_allowed & smp_task_cpus();
 
 	for (int cpu = 0; cpu < smp_cpus_online; cpu++) {
 		if (!(mask & (1ull << cpu)))
 			continue;
-		const struct task_sched *cur = task_sched(cpu_get(cpu)->current);
-		int prio = cur->is_idle ? -1 : cur->rt_prio;
-		if (prio < best_prio || (prio == best_prio && cpu == me))
-			best = cpu, best_prio = prio;
+		struct urgency u = urgency_of(task_sched(cpu_get(cpu)->current));
+		int cmp = urgency_cmp(u, best_u);
+		if (cmp < 0 || (cmp == 0 && cpu == me))
+			best = cpu, best_u = u;
 	}
 	if (best >= 0)
 		resched_cpu(best);
+}
+
+/*
+ * Deadline task t's next instance (sched_lock held), as Linux's
+ * replenish_dl_entity: a period later and a runtime more for each period
+ * its overrun spans; one that fell behind now starts afresh, due a
+ * relative deadline from now.
+ */
+static void dl_replenish(struct task_sched *t, uint64_t now)
+{
+	if (t->dl_left <= 0) {
+		uint64_t n = (uint64_t)-t->dl_left / t->dl_runtime + 1;
+		t->dl_abs += n * t->dl_period;
+		t->dl_left += (int64_t)(n * t->dl_runtime);
+	}
+	if (t->dl_abs < now) {
+		t->dl_abs = now + t->dl_deadline;
+		t->dl_left = (int64_t)t->dl_runtime;
+	}
+}
+
+/*
+ * Deadline task t waking at now (sched_lock held): Linux's CBS wake-up
+ * rule (update_dl_entity).  If its deadline passed, or the runtime left
+ * would use more than its bandwidth before that deadline, it starts a
+ * fresh instance.
+ */
+static void dl_wakeup(struct task_sched *t, uint64_t now)
+{
+	if (t->dl_abs <= now || (unsigned __int128)(uint64_t)t->dl_left * t->dl_deadline >
+				    (unsigned __int128)(t->dl_abs - now) * t->dl_runtime) {
+		t->dl_abs = now + t->dl_deadline;
+		t->dl_left = (int64_t)t->dl_runtime;
+	}
+}
+
+/*
+ * Deadline task t has no runtime left (spent on the tick, or given up by
+ * sched_yield; sched_lock held): throttled until its next period begins,
+ * when dl_timer replenishes it; at once if that time has come.  True if
+ * it is throttled.
+ */
+static bool dl_throttle(struct task_sched *t)
+{
+	uint64_t now = clock_monotonic_ns(), next = t->dl_abs - t->dl_deadline + t->dl_period;
+
+	if (next <= now) {
+		dl_replenish(t, now);
+		return false;
+	}
+	t->dl_throttled = true;
+	ktimer_arm(&t->dl_timer, next);
+	return true;
 }
 
 /*
@@ -181,10 +290,12 @@ static void make_runnable_locked(struct task_sched *t)
 	struct cpu *c = this_cpu();
 
 	t->state = TASK_RUNNABLE;
-	if (t->on_cpu)
+	if (t->on_cpu || t->dl_throttled)
 		return;
+	if (t->dl)
+		dl_wakeup(t, clock_monotonic_ns());
 	enqueue(t);
-	if (t->rt_prio)
+	if (t->rt_prio || t->dl)
 		preempt_for(t);
 	else if (c->current != c->idle || !may_run_on(t, c))
 		kick_idle_cpu(c, t->cpus_allowed);
@@ -228,12 +339,22 @@ void sched_wake_signal(struct task *task)
 	spin_unlock(&sched_lock);
 }
 
-void sched_set_affinity(struct task *task, uint64_t mask)
+int sched_set_affinity(struct task *task, uint64_t mask)
 {
 	struct task_sched *t = task_sched(task);
+	uint64_t cpus = smp_task_cpus();
 	bool move_self = false;
 
 	spin_lock(&sched_lock);
+	/* Linux's dl_task_check_affinity: admission counted every CPU. */
+	if (t->dl && (mask & cpus) != cpus) {
+		spin_unlock(&sched_lock);
+		return -EBUSY;
+	}
+	if (!mask) {
+		spin_unlock(&sched_lock);
+		return -EINVAL;
+	}
 	t->cpus_allowed = mask;
 	if (t->on_cpu && !(mask & (1ull << (t->on_cpu - 1)))) {
 		if (task == current())
@@ -246,6 +367,7 @@ void sched_set_affinity(struct task *task, uint64_t mask)
 	spin_unlock(&sched_lock);
 	if (move_self)
 		schedule(); /* queued, for a CPU of mask to take */
+	return 0;
 }
 
 uint64_t sched_affinity(struct task *t)
@@ -273,14 +395,16 @@ static struct task_sched *first_in(struct list_head *queue, const struct cpu *c)
 	return NULL;
 }
 
-/* The task c runs next, or NULL (sched_lock held): a real-time one, but
- * a normal one first while c's real-time share is spent.  A throttled
- * CPU with no normal task to run keeps running real-time ones (Linux
- * idles it). */
+/* The task c runs next, or NULL (sched_lock held): a deadline one, else
+ * a real-time one, but a normal one first while c's real-time share is
+ * spent.  A throttled CPU with no normal task to run keeps running
+ * real-time ones (Linux idles it). */
 static struct task_sched *first_for(const struct cpu *c)
 {
 	struct task_sched *t;
 
+	if ((t = first_in(&dl_queue, c)))
+		return t;
 	if (!rt_throttled(c) && (t = first_in(&rt_queue, c)))
 		return t;
 	if ((t = first_in(&run_queue, c)))
@@ -429,8 +553,18 @@ void sched_tail(void)
 
 void sched_yield(void)
 {
+	struct task_sched *t = task_sched(current());
+
+	/* A deadline task ends its instance: it waits for its next period
+	 * (Linux's yield_task_dl). */
+	spin_lock(&sched_lock);
+	if (t->dl) {
+		t->dl_left = 0;
+		dl_throttle(t);
+	}
+	spin_unlock(&sched_lock);
 	/* Only the task itself and its CPU's tick (interrupts off) set it. */
-	task_sched(current())->rt_tail = true;
+	t->rt_tail = true;
 	schedule();
 }
 
@@ -444,16 +578,21 @@ void cond_resched(void)
  * Whether the task t running on c gives its turn up at this tick: a
  * normal task (the round robin) or the idle task always, an RR task when
  * its quantum is spent, a real-time one when c's real-time share of the
- * period is.  Counts the period and the share.
+ * period is, a deadline one when its runtime is (it is charged the whole
+ * tick).  Counts the period and the share.
  */
 static bool tick_ends_turn(struct cpu *c, struct task_sched *t)
 {
-	bool ends = !t->rt_prio;
+	bool ends = !t->rt_prio && !t->dl;
 
 	spin_lock(&sched_lock);
 	if (++rt_band[c->id].elapsed >= rt_period_ticks())
 		rt_band[c->id].elapsed = rt_band[c->id].used = 0;
-	if (t->rt_prio) {
+	if (t->dl && !t->dl_throttled) {
+		t->dl_left -= (int64_t)TICK_NS;
+		if ((ends = t->dl_left <= 0)) /* throttled, or due later */
+			dl_throttle(t);
+	} else if (t->rt_prio) {
 		rt_band[c->id].used++;
 		if (t->rt_rr && --t->rr_left <= 0) {
 			t->rr_left = rr_quantum_ticks();
@@ -482,26 +621,133 @@ void sched_tick(struct trapframe *tf)
 		c->need_resched = true;
 }
 
-void sched_set_rt(struct task *task, int prio, bool rr)
+/*
+ * t changed class or place in it (sched_lock held; lowered: it is less
+ * urgent than it was).  A waiting task moves in the queues at once: a
+ * queued one, or a throttled deadline task that left its class (runnable,
+ * on no CPU); a lowered one goes in front of its new equals (POSIX).  A
+ * CPU that should now run something else reschedules.
+ */
+static void requeue(struct task_sched *t, bool lowered)
 {
-	struct task_sched *t = task_sched(task);
-
-	spin_lock(&sched_lock);
-	bool lowered = prio < t->rt_prio, queued = !list_empty(&t->run_link);
-	t->rt_prio = prio;
-	t->rt_rr = rr;
-	t->rr_left = rr_quantum_ticks();
-	if (queued) { /* a lowered one goes in front of its new equals (POSIX) */
+	if (t->state == TASK_RUNNABLE && !t->on_cpu && !t->is_idle) {
 		list_del(&t->run_link);
 		enqueue_at(t, lowered);
-		if (prio)
+		if (t->rt_prio || t->dl)
 			preempt_for(t);
 		else
 			kick_idle_cpu(this_cpu(), t->cpus_allowed);
 	} else if (t->on_cpu && lowered) { /* someone queued may come first now */
 		resched_cpu(t->on_cpu - 1);
 	}
+}
+
+/* t leaves the deadline class, if in it (sched_lock held): its bandwidth
+ * is free again.  A replenishment timer still running finds it not dl. */
+static void dl_leave(struct task_sched *t)
+{
+	if (!t->dl)
+		return;
+	dl_total_bw -= t->dl_bw;
+	t->dl = t->dl_throttled = false;
+	t->dl_bw = 0;
+	ktimer_cancel(&t->dl_timer);
+}
+
+void sched_set_rt(struct task *task, int prio, bool rr)
+{
+	struct task_sched *t = task_sched(task);
+
+	spin_lock(&sched_lock);
+	bool lowered = prio < t->rt_prio || t->dl;
+	dl_leave(t);
+	t->rt_prio = prio;
+	t->rt_rr = rr;
+	t->rr_left = rr_quantum_ticks();
+	requeue(t, lowered);
 	spin_unlock(&sched_lock);
+}
+
+/* A share of a CPU, runtime of every period, in units of 1 << DL_BW_SHIFT
+ * for the whole CPU (Linux's to_ratio).  runtime <= period <= INT32_MAX
+ * us < 2^41 ns (sched_deadline_period_max_us): the shift cannot overflow. */
+static uint64_t dl_ratio(uint64_t runtime, uint64_t period)
+{
+	return (runtime << DL_BW_SHIFT) / period;
+}
+
+/* Whether a deadline class of bandwidth total fits in cap of every CPU
+ * that takes tasks (Linux's __dl_overflow, negated). */
+static bool dl_fits(uint64_t total, uint64_t cap)
+{
+	uint64_t cpus = smp_sched_on ? (uint64_t)smp_cpus_online : 1;
+
+	return cap == DL_BW_UNLIMITED || total <= cap * cpus;
+}
+
+int sched_set_dl(struct task *task, uint64_t runtime, uint64_t deadline, uint64_t period)
+{
+	struct task_sched *t = task_sched(task);
+	uint64_t bw = dl_ratio(runtime, period), cpus = smp_task_cpus();
+	uint64_t cap = rt_bandwidth_lock(); /* no write of the tunables meanwhile */
+	int err = 0;
+
+	spin_lock(&sched_lock);
+	/* Linux's __sched_setscheduler and __dl_overflow: the task must be
+	 * free to run on every CPU of its root domain, and the class fit in
+	 * what the RT tunables give real-time work on them all. */
+	if (t->state == TASK_ZOMBIE || t->state == TASK_DEAD)
+		err = -ESRCH; /* past sched_exit: nothing would free the bandwidth */
+	else if ((t->cpus_allowed & cpus) != cpus || cap == 0)
+		err = -EPERM;
+	else if (!dl_fits(dl_total_bw - t->dl_bw + bw, cap))
+		err = -EBUSY;
+	if (!err) {
+		bool was_dl = t->dl;
+		dl_total_bw += bw - t->dl_bw;
+		t->dl = true;
+		t->dl_bw = bw;
+		t->dl_runtime = runtime, t->dl_deadline = deadline, t->dl_period = period;
+		t->dl_throttled = false;
+		ktimer_cancel(&t->dl_timer);
+		t->dl_abs = clock_monotonic_ns() + deadline;
+		t->dl_left = (int64_t)runtime;
+		t->rt_prio = 0;
+		t->rt_rr = false;
+		requeue(t, was_dl);
+	}
+	spin_unlock(&sched_lock);
+	rt_bandwidth_unlock();
+	return err;
+}
+
+bool sched_dl_params(struct task *task, uint64_t *runtime, uint64_t *deadline, uint64_t *period)
+{
+	const struct task_sched *t = task_sched(task);
+
+	spin_lock(&sched_lock);
+	bool dl = t->dl;
+	*runtime = t->dl_runtime, *deadline = t->dl_deadline, *period = t->dl_period;
+	spin_unlock(&sched_lock);
+	return dl;
+}
+
+bool sched_dl_admits(uint64_t cap)
+{
+	spin_lock(&sched_lock);
+	bool fits = dl_fits(dl_total_bw, cap);
+	spin_unlock(&sched_lock);
+	return fits;
+}
+
+void sched_exit(struct task *task)
+{
+	struct task_sched *t = task_sched(task);
+
+	spin_lock(&sched_lock);
+	dl_leave(t);
+	spin_unlock(&sched_lock);
+	ktimer_cancel_sync(&t->dl_timer); /* then t may go */
 }
 
 int sched_rt_prio(struct task *t)
@@ -523,6 +769,25 @@ static void sleep_timer_fired(struct ktimer *k)
 	sched_wake(sched_task(container_of(k, struct task_sched, sleep_timer)));
 }
 
+/* A throttled deadline task's next period began: it is replenished and
+ * queued again if runnable.  One that left the class (dl_leave, after
+ * which sched_exit waits for this callback) is left alone. */
+static void dl_timer_fired(struct ktimer *k)
+{
+	struct task_sched *t = container_of(k, struct task_sched, dl_timer);
+
+	spin_lock(&sched_lock);
+	if (t->dl && t->dl_throttled) {
+		t->dl_throttled = false;
+		dl_replenish(t, clock_monotonic_ns());
+		if (t->state == TASK_RUNNABLE && !t->on_cpu) {
+			enqueue(t);
+			preempt_for(t);
+		}
+	}
+	spin_unlock(&sched_lock);
+}
+
 void sched_task_init(struct task *task)
 {
 	struct task_sched *t = task_sched(task);
@@ -533,6 +798,7 @@ void sched_task_init(struct task *task)
 #endif
 	list_init(&t->run_link);
 	ktimer_init(&t->sleep_timer, sleep_timer_fired);
+	ktimer_init(&t->dl_timer, dl_timer_fired);
 }
 
 void sched_arm_deadline(uint64_t deadline_ns)

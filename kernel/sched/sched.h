@@ -73,10 +73,11 @@ void sched_disarm_deadline(void);
 __attribute__((noreturn)) void sched_idle_loop(void);
 /* Wakes t if it sleeps (wait queues, timers, futexes). */
 void sched_wake(struct task *t);
-/* Sets the CPUs t may run on (a non-empty mask of online ones, bit n for
- * CPU n); t leaves a CPU outside it at once if it is the caller, else at
- * that CPU's next way out of the kernel. */
-void sched_set_affinity(struct task *t, uint64_t mask);
+/* Sets the CPUs t may run on (a mask of online ones, bit n for CPU n);
+ * t leaves a CPU outside it at once if it is the caller, else at that
+ * CPU's next way out of the kernel.  -EBUSY for a deadline task if the
+ * mask leaves a CPU out, then -EINVAL if it is empty. */
+int sched_set_affinity(struct task *t, uint64_t mask);
 /* The CPUs t may run on, as set (all bits until it is). */
 uint64_t sched_affinity(struct task *t);
 /* Wakes t for a signal or stop it must take: also interrupts its CPU if it
@@ -88,6 +89,27 @@ void sched_set_state(struct task *t, enum task_state state);
  * or back in the normal one (prio 0).  It moves in the queues at once; a
  * CPU that should now run something else reschedules. */
 void sched_set_rt(struct task *t, int prio, bool rr);
+/*
+ * Puts t in the deadline class (SCHED_DEADLINE): runtime ns of every
+ * period, due deadline ns after each period starts (parameters checked by
+ * the caller), its instance starting now.  -EPERM if t may not run on
+ * every CPU or the RT tunables leave real-time work nothing; -EBUSY if
+ * the class's bandwidth would exceed what they give it on all CPUs
+ * (admission control); -ESRCH if t exited.  sched_set_rt takes it out
+ * again; so does sched_exit.  The caller serialises it with t's exit
+ * (proc_lock).
+ */
+int sched_set_dl(struct task *t, uint64_t runtime, uint64_t deadline, uint64_t period);
+/* Whether t is a deadline task, with its parameters if it is. */
+bool sched_dl_params(struct task *t, uint64_t *runtime, uint64_t *deadline, uint64_t *period);
+/* Whether the admitted deadline bandwidth fits in cap per CPU (units of
+ * rt_tunables.h): the RT tunables may change to it. */
+bool sched_dl_admits(uint64_t cap);
+/* t exits (before its state becomes TASK_ZOMBIE or TASK_DEAD, under the
+ * lock that serialises sched_set_dl): it leaves its class (its deadline
+ * bandwidth is freed) and no timer of the scheduler's refers to it once
+ * this returns. */
+void sched_exit(struct task *t);
 /* t's real-time priority: 0 for a normal task. */
 int sched_rt_prio(struct task *t);
 /* The round-robin quantum of SCHED_RR, in nanoseconds. */

@@ -86,6 +86,18 @@ enum task_state {
 	int rr_left;                                                                               \
 	bool rt_rr;                                                                                \
 	bool rt_tail;                                                                              \
+	/* The deadline class (sched_lock; sched_set_dl): dl for                                   \
+	 * SCHED_DEADLINE, a reservation of dl_runtime ns in every dl_period,                      \
+	 * due dl_deadline ns after the period starts, admitted as dl_bw (of                       \
+	 * 1 << 20 for a whole CPU).  The current instance: dl_left ns of                          \
+	 * runtime left, due at dl_abs (monotonic ns).  dl_throttled: its                          \
+	 * runtime is spent, so it waits off the queues until dl_timer                             \
+	 * replenishes it at the start of its next period (CBS). */                                \
+	bool dl;                                                                                   \
+	bool dl_throttled;                                                                         \
+	int64_t dl_left;                                                                           \
+	uint64_t dl_runtime, dl_deadline, dl_period, dl_abs, dl_bw;                                \
+	struct ktimer dl_timer;                                                                    \
 	struct ktimer sleep_timer; /* ends a deadline sleep (ktimer_lock) */                       \
 	/* Kernel stack (its top: the user trapframe): set by task_alloc,                          \
 	 * then constant until task_free; NULL until mapped. */                                    \

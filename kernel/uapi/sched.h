@@ -1,4 +1,4 @@
-/* clone(2) flags: Linux x86_64 values. */
+/* clone(2) flags and the scheduling policies: Linux x86_64 values. */
 #ifndef UAPI_SCHED_H
 #define UAPI_SCHED_H
 
@@ -27,6 +27,15 @@
 #define CLONE_NEWPID	     0x20000000UL
 #define CLONE_NEWNET	     0x40000000UL
 #define CLONE_IO	     0x80000000UL
+
+/* Scheduling policies (sched_setscheduler, sched_setattr): Linux's. */
+#define SCHED_OTHER	    0
+#define SCHED_FIFO	    1
+#define SCHED_RR	    2
+#define SCHED_BATCH	    3
+#define SCHED_IDLE	    5
+#define SCHED_DEADLINE	    6
+#define SCHED_RESET_ON_FORK 0x40000000
 
 /* clone3 and unshare only (clone's low byte is the exit signal); refused */
 #define CLONE_NEWTIME 0x00000080UL

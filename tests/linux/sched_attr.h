@@ -1,12 +1,17 @@
 /* What the scheduling-policy tests share: struct sched_attr as the
- * kernel takes it (glibc has no wrapper), and a raw system call that
- * returns -errno. */
+ * kernel takes it (glibc has no wrapper), a raw system call that returns
+ * -errno, /proc/self/stat's fields, the clock, a child's status.  After
+ * testutil.h. */
 #ifndef LINUX_SCHED_ATTR_H
 #define LINUX_SCHED_ATTR_H
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SCHED_RESET_ON_FORK
@@ -26,6 +31,38 @@ static inline long sys(long nr, long a, long b, long c, long d)
 {
 	long r = syscall(nr, a, b, c, d);
 	return r < 0 ? -errno : r;
+}
+
+/* Field n (1-based, n > 2) of /proc/self/stat. */
+static inline long stat_field(int n)
+{
+	char buf[1024], *s;
+	long v = 0;
+
+	if (read_text("/proc/self/stat", buf, sizeof buf) <= 0 || !(s = strrchr(buf, ')')))
+		return -9999;
+	s += 2; /* field 3 */
+	for (int i = 3; i < n && s; i++)
+		if ((s = strchr(s, ' ')))
+			s++;
+	if (s)
+		v = strtol(s, NULL, 10);
+	return v;
+}
+
+static inline double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The wait status of child pid, once it ended. */
+static inline int reap(pid_t pid)
+{
+	int status = -1;
+	waitpid(pid, &status, 0);
+	return status;
 }
 
 #endif

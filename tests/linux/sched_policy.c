@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sched_attr.h"
 #include "testutil.h"
+#include "sched_attr.h"
 
 int main(void)
 {

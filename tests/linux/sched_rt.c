@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sched_attr.h"
 #include "testutil.h"
+#include "sched_attr.h"
 
 /* Shared between the parent and its children (MAP_SHARED). */
 static volatile struct shared {
@@ -42,40 +42,9 @@ static int get_prio(pid_t pid)
 	return sys(SYS_sched_getparam, pid, (long)&p, 0, 0) ? -1 : p.sched_priority;
 }
 
-/* Field n (1-based, n > 2) of /proc/self/stat. */
-static long stat_field(int n)
-{
-	char buf[1024], *s;
-	long v = 0;
-
-	if (read_text("/proc/self/stat", buf, sizeof buf) <= 0 || !(s = strrchr(buf, ')')))
-		return -9999;
-	s += 2; /* field 3 */
-	for (int i = 3; i < n && s; i++)
-		if ((s = strchr(s, ' ')))
-			s++;
-	if (s)
-		v = strtol(s, NULL, 10);
-	return v;
-}
-
 static void log_char(char c)
 {
 	sh->log[__atomic_fetch_add(&sh->len, 1, __ATOMIC_SEQ_CST)] = c;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int reap(pid_t pid)
-{
-	int status = -1;
-	waitpid(pid, &status, 0);
-	return status;
 }
 
 static void set_and_read(void)
