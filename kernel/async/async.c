@@ -283,31 +283,32 @@ int async_arm_end(struct async_req *r, bool ready)
 	return ret;
 }
 
-/* An armed r goes to the ready list (lock held): true if it did. */
-static bool wake_locked(struct async_ctx *ctx, struct async_req *r)
+/* An armed r goes to the ready list (lock held); one being armed is
+ * marked woken, which its arming reads at its end. */
+static void wake_locked(struct async_ctx *ctx, struct async_req *r)
 {
 	if (r->park == PARK_ARMING)
 		r->woken = true;
 	if (r->park != PARK_ARMED)
-		return false;
+		return;
 	list_del(&r->link);
 	list_add_tail(&r->link, &ctx->ready);
 	r->park = PARK_READY;
 	ctx->nready++;
-	/* Its way back to user mode runs it (return_to_user_work). */
+	/* Its way back to user mode runs it (return_to_user_work); a wait
+	 * it sleeps in ends or runs it (proc/sched_hooks.c), as Linux's
+	 * TWA_SIGNAL task work: woken, or its CPU kicked if it runs. */
 	task_work_set(ctx->owner, TASK_WORK_ASYNC);
-	return true;
+	sched_wake_signal(ctx->owner);
 }
 
-bool async_wake(struct async_req *r)
+void async_wake(struct async_req *r)
 {
 	struct async_ctx *ctx = r->ctx; /* alive while r is parked */
-	bool moved;
 
 	spin_lock(&ctx->lock);
-	moved = wake_locked(ctx, r);
+	wake_locked(ctx, r);
 	spin_unlock(&ctx->lock);
-	return moved;
 }
 
 bool async_ready_pending(void)

@@ -94,9 +94,9 @@ int async_cancel(struct async_req *r);
 int async_arm_begin(struct async_req *r);
 int async_arm_end(struct async_req *r, bool ready);
 /* From r's wake-up callback (any context, the queue's lock held): an
- * armed r goes to its owner's ready list.  True if it did (the caller
- * then wakes where its owner may wait). */
-bool async_wake(struct async_req *r);
+ * armed r goes to its owner's ready list, and the owner is woken (or
+ * kicked) to retry it: its waits end or run it (proc/sched_hooks.c). */
+void async_wake(struct async_req *r);
 /* The current task's woken requests retried, in the order they woke. */
 void async_run_ready(void);
 /* Whether the current task has woken requests to retry (a hint). */

@@ -26,8 +26,7 @@ static void ltimeout_fired(struct ktimer *t)
 	lt->fired = true;
 	prev->removed = true;
 	spin_unlock(&ring->lock);
-	async_interrupt(&prev->ar);
-	wake_up(&ring->cq_wait); /* an armed prev's owner may wait there */
+	async_interrupt(&prev->ar); /* an armed prev's owner is woken to end it */
 }
 
 /* Linux's checks: len 1, no count, a timespec (EFAULT, EINVAL), and a

@@ -58,9 +58,11 @@ static uint32_t poll_events(const struct io_req *req)
 
 /*
  * The wake-up, under the queue's lock: a wake-up about what the request
- * waits for (or of unknown kind) has its submitter retry it; the ring's
- * waiters are woken, where the submitter may sleep (io_uring_enter) and
- * pollers of the ring learn it has work (io_uring_poll).
+ * waits for (or of unknown kind) has its submitter retry it (async_wake
+ * wakes the submitter, wherever it sleeps).  No other queue is woken
+ * here: the polled file may be the ring itself, whose CQ queue's lock
+ * is held then, and a second ring polled back would make two queue
+ * locks taken in both orders.
  */
 static bool poll_wake(struct wait_entry *we, unsigned int key)
 {
@@ -68,8 +70,7 @@ static bool poll_wake(struct wait_entry *we, unsigned int key)
 
 	if (key && !(key & (req->poll.events | POLLERR | POLLHUP)))
 		return false;
-	if (async_wake(&req->ar))
-		wake_up(&req->ring->cq_wait);
+	async_wake(&req->ar);
 	return false; /* no task of its own woken: an exclusive wake-up goes on */
 }
 

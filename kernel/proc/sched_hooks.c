@@ -50,12 +50,35 @@ static void task_first_step(struct task *t)
 		clone_child_start(t);
 }
 
+/*
+ * A wait ends for a signal, and for woken io_uring requests of the task
+ * (task work: Linux's TIF_NOTIFY_SIGNAL): their wake-up woke it
+ * (async_wake).  A wait that restarts (ERESTARTSYS and the like) returns,
+ * its request is retried on the way out and the call restarts, as no
+ * handler ran (return_to_user_work); one that would fail with EINTR runs
+ * it where it is and goes on (sched_run_task_work).  So a request armed
+ * by a thread that then blocks elsewhere completes while it blocks.
+ */
+static bool wait_interrupted(struct task *t)
+{
+	return signal_is_pending(t) || async_ready_pending();
+}
+
+static bool run_task_work(void)
+{
+	if (!async_ready_pending())
+		return false;
+	async_run_ready();
+	return true;
+}
+
 const struct sched_hooks task_sched_hooks = {
     .idle_task = idle_task,
     .tick = task_tick,
     .free_dead = task_free,
     .first_run = task_first_step,
-    .signal_pending = signal_is_pending,
+    .signal_pending = wait_interrupted,
+    .run_task_work = run_task_work,
 };
 
 void return_to_user_work(struct trapframe *tf)

@@ -823,23 +823,28 @@ bool signal_pending(void)
 	return sched_hooks->signal_pending(current());
 }
 
+bool sched_run_task_work(void)
+{
+	return sched_hooks->run_task_work();
+}
+
 int sched_sleep_until(uint64_t deadline_ns)
 {
-	int ret = 0;
-
 	might_sleep();
 	for (;;) {
 		sched_arm_deadline(deadline_ns);
 		if (clock_monotonic_ns() >= deadline_ns)
 			break;
 		if (signal_pending()) {
-			ret = -EINTR;
-			break;
+			sched_disarm_deadline(); /* awake: the task work may sleep */
+			if (sched_run_task_work())
+				continue;
+			return -EINTR;
 		}
 		schedule();
 	}
 	sched_disarm_deadline();
-	return ret;
+	return 0;
 }
 
 /* A queued task may run on c: looked at by its idle loop, so that a task

@@ -33,8 +33,12 @@ struct sched_hooks {
 	void (*free_dead)(struct task *t);
 	/* A new task's first step, before it first leaves the kernel. */
 	void (*first_run)(struct task *t);
-	/* Whether t, the current task, has a signal that should end a wait. */
+	/* Whether t, the current task, has a signal that should end a wait,
+	 * or work to run before it sleeps on (run_task_work). */
 	bool (*signal_pending)(struct task *t);
+	/* Runs the current task's work that a wait may run itself, with no
+	 * lock held: false if there was none (a signal ended the wait). */
+	bool (*run_task_work)(void);
 };
 extern const struct sched_hooks *sched_hooks;
 
@@ -58,8 +62,13 @@ void sched_task_init(struct task *t);
 /* True if the current task has a signal that should end a wait (-EINTR;
  * also declared in wait.h, for its wait loop). */
 bool signal_pending(void);
-/* Sleeps until the monotonic clock reaches deadline_ns: 0 or -EINTR. */
+/* Sleeps until the monotonic clock reaches deadline_ns: 0 or -EINTR.
+ * Task work that comes meanwhile runs and the sleep goes on. */
 int sched_sleep_until(uint64_t deadline_ns);
+/* For a wait that holds no lock and would fail with EINTR (not restart)
+ * when signal_pending() says so: runs the task work that made it say so,
+ * true if there was some (the wait goes on, as if nothing happened). */
+bool sched_run_task_work(void);
 /*
  * A wait with a deadline (poll's timeout): marks the current task sleeping
  * and arms its sleep timer (a ktimer), which wakes it once the clock

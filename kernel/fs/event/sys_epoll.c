@@ -128,8 +128,12 @@ static long ep_wait(struct eventpoll *ep, struct epoll_event *uevents, int maxev
 		n = ep_copy_events(ep, uevents, maxevents);
 		if (n || !deadline || clock_monotonic_ns() >= deadline)
 			return n;
-		if (signal_pending())
-			return -EINTR; /* never restarted, as Linux */
+		if (signal_pending()) {
+			if (!sched_run_task_work())
+				return -EINTR; /* never restarted, as Linux */
+			/* Task work ran: a CQE it posted may be an event. */
+			continue;
+		}
 		DEFINE_WAIT(we);
 		prepare_to_wait(wq, &we);
 		if (deadline != POLL_FOREVER)
