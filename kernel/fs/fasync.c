@@ -13,6 +13,7 @@
 #include "proc/jobctl.h"
 #include "proc/proc.h"
 #include "proc/signal.h"
+#include "proc/pid_ns.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
 #include <uapi/poll.h>
@@ -165,7 +166,7 @@ static void owner_read(struct file *f, int *type, int *id)
 	*type = o->type;
 	spin_lock(&proc_lock);
 	if (owner_alive_locked(o->type, o->id))
-		*id = o->id;
+		*id = pid_vnr(o->id); /* as the caller numbers it (0: not at all) */
 	spin_unlock(&proc_lock);
 	spin_unlock(&fasync_lock);
 }
@@ -185,6 +186,8 @@ static long owner_set(struct file *f, int type, int id)
 	struct fown *o;
 	bool known;
 
+	if (id > 0 && !(id = pid_from_vnr(id)))
+		return -ESRCH; /* named in the caller's pid namespace; kept global */
 	spin_lock(&proc_lock);
 	known = !id || (id > 0 && id_in_use_locked(id));
 	spin_unlock(&proc_lock);

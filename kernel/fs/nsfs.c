@@ -74,13 +74,12 @@ static int initial_install(struct ns_common *ns)
 	{                                                                                          \
 		.kind = k, .get = initial_ref, .put = initial_ref, .install = initial_install      \
 	}
-static const struct ns_ops initial_ops[] = {INITIAL_OPS(NS_USER), INITIAL_OPS(NS_PID),
-					    INITIAL_OPS(NS_NET), INITIAL_OPS(NS_TIME)};
+static const struct ns_ops initial_ops[] = {INITIAL_OPS(NS_USER), INITIAL_OPS(NS_NET),
+					    INITIAL_OPS(NS_TIME)};
 static struct ns_common initial[] = {
     {NS_USER_INUM, &initial_ops[0]},
-    {NS_PID_INUM, &initial_ops[1]},
-    {NS_NET_INUM, &initial_ops[2]},
-    {NS_TIME_INUM, &initial_ops[3]},
+    {NS_NET_INUM, &initial_ops[1]},
+    {NS_TIME_INUM, &initial_ops[2]},
 };
 
 struct ns_common *nsfs_initial(enum ns_kind kind)
@@ -103,11 +102,11 @@ static struct ns_common *ns_of(const struct inode *ip)
 	return container_of(RAMFS_I(ip), struct nsfs_inode, ri)->ns;
 }
 
-/* NS_GET_USERNS: a new fd (close-on-exec, as Linux's open_related_ns)
- * for the initial user namespace, which owns every namespace here. */
-static long open_user_ns(void)
+/* NS_GET_USERNS, NS_GET_PARENT: a new fd (close-on-exec, as Linux's
+ * open_related_ns) for ns (the inode takes its own reference). */
+static long open_ns_fd(struct ns_common *ns)
 {
-	struct inode *ip = nsfs_inode(nsfs_initial(NS_USER));
+	struct inode *ip = nsfs_inode(ns);
 	struct file *f;
 	long fd;
 
@@ -122,10 +121,27 @@ static long open_user_ns(void)
 	return fd;
 }
 
+/* NS_GET_PARENT: a kind with a hierarchy answers through its parent
+ * operation (pid namespaces); the initial user namespace has no parent
+ * (EPERM); the other kinds have no hierarchy (EINVAL). */
+static long open_parent(struct ns_common *ns)
+{
+	struct ns_common *parent;
+	int err;
+	long fd;
+
+	if (!ns->ops->parent)
+		return ns->ops->kind == NS_USER ? -EPERM : -EINVAL;
+	if (!(parent = ns->ops->parent(ns, &err)))
+		return err;
+	fd = open_ns_fd(parent);
+	parent->ops->put(parent);
+	return fd;
+}
+
 /*
- * Linux's ns_ioctl: the initial user namespace has no owner nor parent
- * (EPERM), nor has the initial pid namespace a parent (EPERM); the other
- * kinds have no parent at all (EINVAL); only a user namespace has an
+ * Linux's ns_ioctl: the initial user namespace has no owner, and owns
+ * every namespace here (NS_GET_USERNS); only a user namespace has an
  * owner's uid (root's, 0).
  */
 static long ns_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
@@ -135,9 +151,9 @@ static long ns_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
 
 	switch (cmd) {
 	case NS_GET_USERNS:
-		return kind == NS_USER ? -EPERM : open_user_ns();
+		return kind == NS_USER ? -EPERM : open_ns_fd(nsfs_initial(NS_USER));
 	case NS_GET_PARENT:
-		return kind == NS_USER || kind == NS_PID ? -EPERM : -EINVAL;
+		return open_parent(ns_of(f->inode));
 	case NS_GET_NSTYPE:
 		return (long)kinds[kind].clone_flag;
 	case NS_GET_OWNER_UID:

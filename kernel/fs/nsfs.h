@@ -43,6 +43,9 @@ struct ns_ops {
 	/* setns: the calling task enters ns (its checks first): 0 or
 	 * -errno. */
 	int (*install)(struct ns_common *ns);
+	/* NS_GET_PARENT: the parent, referenced, or NULL with *err set;
+	 * NULL for kinds without a hierarchy (EINVAL). */
+	struct ns_common *(*parent)(struct ns_common *ns, int *err);
 };
 
 /* What every namespace has (embedded in it; Linux's ns_common). */
@@ -56,7 +59,7 @@ const char *nsfs_kind_name(enum ns_kind kind);
 /* The kind's CLONE_NEW* flag. */
 unsigned long nsfs_clone_flag(enum ns_kind kind);
 /* The one namespace of a kind fdkernel has only the initial one of
- * (user, pid, net, time): never freed, references not counted. */
+ * (user, net, time): never freed, references not counted. */
 struct ns_common *nsfs_initial(enum ns_kind kind);
 /* A number for a new namespace (never reused: 64 bits do not run out). */
 uint64_t nsfs_alloc_inum(void);

@@ -15,6 +15,7 @@
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "proc/task.h"
+#include "proc/pid_ns.h"
 #include <uapi/errno.h>
 #include <uapi/socket.h>
 
@@ -125,14 +126,14 @@ static int scm_parse_cred(const struct cmsghdr *h, struct scm_cred *cred)
 	memcpy(&u, (const char *)h + CMSG_HDRLEN, sizeof(u));
 	if (u.uid == (uint32_t)-1 || u.gid == (uint32_t)-1)
 		return -EINVAL;
-	if ((u.pid != current()->group->tgid && !capable(CAP_SYS_ADMIN)) ||
+	if ((u.pid != pid_vnr(current()->group->tgid) && !capable(CAP_SYS_ADMIN)) ||
 	    (u.uid != c->uid && u.uid != c->euid && u.uid != c->suid && !capable(CAP_SETUID)) ||
 	    (u.gid != c->gid && u.gid != c->egid && u.gid != c->sgid && !capable(CAP_SETGID)))
 		return -EPERM;
-	if (u.pid <= 0 || !(t = task_find(u.pid)))
+	if (u.pid <= 0 || !(t = task_find_vnr(u.pid)))
 		return -ESRCH;
+	*cred = (struct scm_cred){t->pid, u.uid, u.gid}; /* global: the receiver translates */
 	task_put(t);
-	*cred = (struct scm_cred){u.pid, u.uid, u.gid};
 	return 0;
 }
 

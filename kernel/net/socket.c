@@ -16,6 +16,7 @@
 #include "proc/group.h"
 #include "proc/signal.h"
 #include "proc/task.h"
+#include "proc/pid_ns.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
 #include <uapi/stat.h>
@@ -144,7 +145,9 @@ bool sock_wants_cred(const struct socket *sk)
 
 long sock_deliver_cred(struct kmsg *m, const struct scm_cred *cred)
 {
-	struct ucred u = {cred->pid, cred->pid ? cred->uid : OVERFLOW_ID,
+	/* The sender as the receiver (the caller) numbers it: 0 if it
+	 * cannot (Linux's pid_vnr). */
+	struct ucred u = {pid_vnr(cred->pid), cred->pid ? cred->uid : OVERFLOW_ID,
 			  cred->pid ? cred->gid : OVERFLOW_ID};
 	long n;
 

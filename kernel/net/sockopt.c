@@ -6,6 +6,7 @@
  * ENOPROTOOPT.
  */
 #include "net/socket.h"
+#include "proc/pid_ns.h"
 #include <uapi/errno.h>
 
 #define USEC_PER_SEC 1000000L
@@ -129,7 +130,7 @@ int sock_set_sol(struct socket *sk, int name, const struct sockopt *o)
 static void sock_put_cred(const struct socket *sk, struct sockopt *o)
 {
 	o->len = sizeof(o->u.cred);
-	o->u.cred.pid = sk->has_peercred ? sk->peercred.pid : 0;
+	o->u.cred.pid = sk->has_peercred ? pid_vnr(sk->peercred.pid) : 0; /* the caller's number */
 	o->u.cred.uid = sk->has_peercred ? (uint32_t)sk->peercred.uid : (uint32_t)-1;
 	o->u.cred.gid = sk->has_peercred ? (uint32_t)sk->peercred.gid : (uint32_t)-1;
 }

@@ -9,6 +9,7 @@
 #include "proc/proc.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
+#include "proc/pid_ns.h"
 #include <uapi/errno.h>
 
 /*
@@ -114,7 +115,7 @@ SYSCALL_DEFINE2(capset, struct cap_user_header *, uh, const struct cap_user_data
 
 	if (err || (err = header_pid(uh, &pid)))
 		return err;
-	if (pid != 0 && pid != current()->pid)
+	if (pid != 0 && pid != task_nr(current()))
 		return -EPERM;
 	if (copy_from_user(data, udata, (size_t)words * sizeof(data[0])))
 		return -EFAULT;

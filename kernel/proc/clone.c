@@ -18,6 +18,7 @@
 #include "proc/nproc.h"
 #include "proc/nsproxy.h"
 #include "proc/pidfd.h"
+#include "proc/pid_ns.h"
 #include "proc/proc.h"
 #include "mm/uvm.h"
 #include "sched/sched.h"
@@ -33,7 +34,7 @@
 	(CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK |               \
 	 CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID |        \
 	 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_IO |  \
-	 CLONE_PIDFD | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC)
+	 CLONE_PIDFD | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID)
 #define CLONE_NAMESPACES                                                                           \
 	(CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |             \
 	 CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWTIME)
@@ -50,8 +51,14 @@ static int clone_check(const struct clone_req *r)
 		return -EINVAL;
 	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
 		return -EINVAL;
-	if ((flags & CLONE_PARENT) && current()->group->tgid == 1)
-		return -EINVAL; /* init has no parent to share */
+	if ((flags & CLONE_PARENT) &&
+	    (current()->group->tgid == 1 || pid_ns_is_reaper(current()->group)))
+		return -EINVAL; /* an init has no parent to share (Linux's SIGNAL_UNKILLABLE) */
+	/* A thread is in its process's pid namespace: not a new one, nor
+	 * where the caller's children go after setns or unshare. */
+	if ((flags & CLONE_THREAD) &&
+	    ((flags & CLONE_NEWPID) || current_nsproxy()->pid_ns_for_children != current_pid_ns()))
+		return -EINVAL;
 	/* clone() returns the pidfd where CLONE_PARENT_SETTID writes the tid:
 	 * both at one address is EINVAL, as for clone3. */
 	if ((flags & CLONE_PIDFD) && (flags & CLONE_PARENT_SETTID) && r->pidfd == r->parent_tid)
@@ -61,16 +68,17 @@ static int clone_check(const struct clone_req *r)
 	/* A new ipc namespace cannot share the old one's undo list. */
 	if ((flags & (CLONE_NEWIPC | CLONE_SYSVSEM)) == (CLONE_NEWIPC | CLONE_SYSVSEM))
 		return -EINVAL;
-	/* Mount, uts and ipc namespaces only: Linux built without the
-	 * others answers EINVAL too. */
+	/* A new namespace of any kind but user needs CAP_SYS_ADMIN, asked
+	 * first (Linux's copy_namespaces); then mount, uts, ipc and pid
+	 * ones only: Linux built without the others answers EINVAL. */
+	if (((flags & CLONE_NAMESPACES & ~(CLONE_NEWUSER | CLONE_NEWTIME)) || r->newtime) &&
+	    !capable(CAP_SYS_ADMIN))
+		return -EPERM; /* CLONE_NEWTIME is clone3's (clone's CSIGNAL bits) */
 	if (flags & ~CLONE_KNOWN)
 		return -EINVAL;
-	if (((flags & (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC)) || r->newtime) &&
-	    !capable(CAP_SYS_ADMIN))
-		return -EPERM;
 	if ((flags & CLONE_SETTLS) && r->tls >= USER_END)
 		return -EPERM; /* as ARCH_SET_FS */
-	return 0;
+	return nsproxy_check(flags);
 }
 
 /* The child's shares and copies of the parent's resources: 0, -ENOMEM or
@@ -93,6 +101,12 @@ static int clone_resources(struct task *child, struct task *parent, const struct
 	if (!child->fs || ((flags & CLONE_NEWNS) && mnt_ns_copy(child->fs)) ||
 	    nsproxy_clone(child, parent, (flags & ~CSIGNAL) | (r->newtime ? CLONE_NEWTIME : 0)))
 		return -ENOMEM;
+	/* A thread's pid is in its process's namespace; a process's where
+	 * the parent's children go (a new one with CLONE_NEWPID). */
+	if ((err = pid_numbers_attach(child, flags & CLONE_THREAD
+						 ? task_pid_ns(parent)
+						 : child->nsproxy->pid_ns_for_children)))
+		return err;
 	if ((err = sem_undo_fork(child, parent, flags & CLONE_SYSVSEM)))
 		return err;
 	err = signal_clone(child, parent, flags & CLONE_SIGHAND);
@@ -157,10 +171,12 @@ static int clone_join(struct task *child, const struct clone_req *r)
 	else if (nproc_fork_refused_locked(self, exempt))
 		err = -EAGAIN; /* RLIMIT_NPROC */
 	else if (!(err = sched_policy_clone_locked(child, current()))) { /* EAGAIN: deadline */
-		if (g)
+		if (g) {
 			join_new_process_locked(g, child, r);
-		else
+			pid_ns_new_process_locked(child);
+		} else {
 			group_add_thread_locked(self, child);
+		}
 	}
 	spin_unlock(&proc_lock);
 	if (err && g)
@@ -213,7 +229,7 @@ void vfork_done(struct task *child)
 
 void clone_child_start(struct task *t)
 {
-	int tid = t->pid;
+	int tid = task_nr(t);
 
 	/* Linux ignores a fault here, as for CLONE_PARENT_SETTID. */
 	(void)copy_to_user((void *)t->set_child_tid, &tid, sizeof(tid));
@@ -253,7 +269,7 @@ long do_clone(const struct clone_req *r)
 	clone_registers(child, parent, r);
 	if ((err = clone_join(child, r)))
 		goto fail;
-	tid = child->pid;
+	tid = pid_nr_ns(child->pid, task_pid_ns(parent)); /* as the parent numbers it */
 	if (pf) /* before the child can run, and so exit */
 		pidfd_clone_install(pidfd, pf, child->group);
 	strace_fork(child, parent);
@@ -286,8 +302,10 @@ SYSCALL_DEFINE5(clone, unsigned long, flags, uint64_t, stack, uint64_t, parent_t
 }
 
 /* Flags unshare takes (Linux's list); the namespaces among them but mount,
- * uts and ipc ones give EINVAL below, as in a Linux built without them. */
-#define UNSHARE_NAMESPACES (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWTIME)
+ * uts, ipc, pid and time ones give EINVAL below, as in a Linux built
+ * without them. */
+#define UNSHARE_NAMESPACES                                                                         \
+	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWTIME)
 #define UNSHARE_KNOWN                                                                              \
 	(CLONE_THREAD | CLONE_FS | CLONE_SIGHAND | CLONE_VM | CLONE_FILES | CLONE_SYSVSEM |        \
 	 CLONE_NAMESPACES)
@@ -335,6 +353,12 @@ SYSCALL_DEFINE1(unshare, unsigned long, flags)
 		return -EINVAL;
 	if ((flags & UNSHARE_NAMESPACES) && !capable(CAP_SYS_ADMIN))
 		return -EPERM;
+	/* A second CLONE_NEWPID before a child entered the first: EINVAL
+	 * (Linux's copy_pid_ns). */
+	if ((flags & CLONE_NEWPID) && current_nsproxy()->pid_ns_for_children != current_pid_ns())
+		return -EINVAL;
+	if ((err = nsproxy_check(flags)))
+		return err;
 	if (flags & CLONE_NEWIPC)
 		flags |= CLONE_SYSVSEM; /* the undo list is the old namespace's */
 	if (flags & CLONE_NEWNS)

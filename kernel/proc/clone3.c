@@ -8,6 +8,7 @@
 #include "mm/layout.h"
 #include "proc/clone.h"
 #include "sys/syscall.h"
+#include "proc/pid_ns.h"
 #include <uapi/errno.h>
 #include <uapi/sched.h>
 #include <uapi/signal.h>
@@ -16,7 +17,6 @@
 #define CLONE_LEGACY_FLAGS   0xffffffffULL
 #define CLONE_CLEAR_SIGHAND  0x100000000ULL
 #define CLONE_INTO_CGROUP    0x200000000ULL
-#define MAX_PID_NS_LEVEL     32
 
 /* struct clone_args (Linux's VER2 layout, 88 bytes). */
 struct clone_args_k {
@@ -35,8 +35,9 @@ static int copy_clone_args(struct clone_args_k *a, const char *uargs, size_t siz
 	return copy_struct_from_user(a, sizeof(*a), uargs, size);
 }
 
-/* Linux's checks of the structure, in its order: 0 or -EINVAL.  No pid
- * namespaces (set_tid) and no cgroups here: asking for them is EINVAL. */
+/* Linux's checks of the structure, in its order: 0 or -EINVAL.  No
+ * chosen pids (set_tid, for checkpoint/restore) and no cgroups here:
+ * asking for them is EINVAL. */
 static int check_clone_args(const struct clone_args_k *a)
 {
 	if (a->set_tid_size > MAX_PID_NS_LEVEL || (!a->set_tid && a->set_tid_size) ||

@@ -35,6 +35,7 @@
 #include "proc/sysinfo.h"
 #include "mm/uvm.h"
 #include "mm/vma.h"
+#include "proc/pid_ns.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
 #include <uapi/mman.h>
@@ -307,13 +308,16 @@ static void name_spec(char c, int sig, char *name, size_t size, size_t *len, boo
 	case '%':
 		name_put(name, size, len, "%", false);
 		break;
-	case 'p':
+	case 'p': /* as the process numbers itself; %P: the initial namespace's */
 		*pid = true;
-		__attribute__((fallthrough)); /* no pid namespaces: %P is the same */
+		name_num(name, size, len, (uint64_t)pid_vnr(t->group->tgid));
+		break;
 	case 'P':
 		name_num(name, size, len, (uint64_t)t->group->tgid);
 		break;
 	case 'i':
+		name_num(name, size, len, (uint64_t)task_nr(t));
+		break;
 	case 'I':
 		name_num(name, size, len, (uint64_t)t->pid);
 		break;
@@ -377,7 +381,7 @@ static bool core_name(int sig, char *name, size_t size)
 	}
 	if (!pid && __atomic_load_n(&core_uses_pid, __ATOMIC_RELAXED)) {
 		name_put(name, size, &len, ".", false);
-		name_num(name, size, &len, (uint64_t)current()->group->tgid);
+		name_num(name, size, &len, (uint64_t)pid_vnr(current()->group->tgid));
 	}
 	return len > 0;
 }

@@ -21,6 +21,7 @@
 #include "proc/task.h"
 #include "mm/uvm.h"
 #include "mm/vma.h"
+#include "proc/pid_ns.h"
 #include <uapi/elf.h>
 #include <uapi/mman.h>
 
@@ -122,11 +123,12 @@ static void fill_prstatus(struct core_prstatus *p, const struct core_dump *d,
 	p->si_signo = p->cursig = (int16_t)d->sig;
 	p->sigpend = __atomic_load_n(&t->sig.pending.set, __ATOMIC_RELAXED);
 	p->sighold = t->sig.blocked;
-	p->pid = t->pid;
+	/* Numbered as the process numbers them (Linux's task_pid_vnr ...). */
+	p->pid = task_nr(t);
 	spin_lock(&proc_lock);
-	p->ppid = g->parent ? g->parent->tgid : 0;
-	p->pgrp = g->pgid;
-	p->sid = g->sid;
+	p->ppid = g->parent ? pid_vnr(g->parent->tgid) : 0;
+	p->pgrp = pid_vnr(g->pgid);
+	p->sid = pid_vnr(g->sid);
 	p->cutime = ticks_time(g->children_utime);
 	p->cstime = ticks_time(g->children_stime);
 	spin_unlock(&proc_lock);
@@ -146,13 +148,13 @@ static void fill_prpsinfo(struct core_prpsinfo *p, const struct core_dump *d)
 	memset(p, 0, sizeof(*p));
 	p->sname = 'R'; /* the writer runs: state 0 */
 	p->nice = (char)t->nice;
-	p->pid = g->tgid;
+	p->pid = pid_vnr(g->tgid);
 	p->uid = task_cred(t)->uid; /* the real ids, as Linux */
 	p->gid = task_cred(t)->gid;
 	spin_lock(&proc_lock);
-	p->ppid = g->parent ? g->parent->tgid : 0;
-	p->pgrp = g->pgid;
-	p->sid = g->sid;
+	p->ppid = g->parent ? pid_vnr(g->parent->tgid) : 0;
+	p->pgrp = pid_vnr(g->pgid);
+	p->sid = pid_vnr(g->sid);
 	spin_unlock(&proc_lock);
 	strlcpy(p->fname, t->name, sizeof(p->fname));
 	if (d->u->cmdline)

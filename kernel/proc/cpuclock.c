@@ -9,6 +9,7 @@
 #include "proc/proc.h"
 #include "proc/rusage.h"
 #include "proc/task.h"
+#include "proc/pid_ns.h"
 #include <uapi/errno.h>
 
 #define CLOCKFD			       3
@@ -33,7 +34,7 @@ bool cpuclock_is_own_thread(int clk)
 {
 	clk = cpuclock_normalise(clk);
 	return CPUCLOCK_PERTHREAD(clk) &&
-	       (CPUCLOCK_PID(clk) == 0 || CPUCLOCK_PID(clk) == current()->pid);
+	       (CPUCLOCK_PID(clk) == 0 || CPUCLOCK_PID(clk) == task_nr(current()));
 }
 
 /* Ticks to ns for the clock's kind. */
@@ -53,7 +54,7 @@ int cpuclock_read(int clk, uint64_t *ns)
 	if (which > CPUCLOCK_SCHED || pid < 0)
 		return -EINVAL;
 	spin_lock(&proc_lock);
-	t = pid ? task_find_locked(pid) : current();
+	t = pid ? task_find_locked_vnr(pid) : current();
 	/* A thread clock: a thread of the caller's process; a process clock:
 	 * a process id (its leader's), as Linux's lookup_task. */
 	if (!t || task_exited(t) ||

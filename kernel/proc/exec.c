@@ -28,6 +28,7 @@
 #include "proc/futex.h"
 #include "proc/exit.h"
 #include "proc/group.h"
+#include "proc/pid_ns.h"
 #include "proc/nproc.h"
 #include "proc/proc.h"
 #include "proc/rlimit.h"
@@ -174,6 +175,7 @@ static int de_thread(struct task *t)
 		old = g->leader;
 		old->pid = t->pid;
 		t->pid = g->tgid;
+		pid_numbers_swap_locked(t, old);
 		g->leader = t;
 	}
 	g->exiting = false;

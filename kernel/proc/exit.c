@@ -28,6 +28,7 @@
 #include "proc/nproc.h"
 #include "proc/posix_timer.h"
 #include "proc/pidfd.h"
+#include "proc/pid_ns.h"
 #include "proc/proc.h"
 #include "mm/uvm.h"
 #include "sched/sched.h"
@@ -105,13 +106,18 @@ static void forget_parent_thread_locked(struct thread_group *g, struct task *t)
 }
 
 /* Where g's orphans go (proc_lock held): the nearest live ancestor that
- * set PR_SET_CHILD_SUBREAPER, else init (Linux's find_new_reaper). */
+ * set PR_SET_CHILD_SUBREAPER below their pid namespace's init, else that
+ * init (Linux's find_new_reaper). */
 static struct thread_group *new_reaper_locked(struct thread_group *g, struct thread_group *init)
 {
-	for (struct thread_group *a = g->parent; a && a != init; a = a->parent)
+	struct thread_group *reaper = pid_ns_reaper_locked(g);
+
+	if (!reaper)
+		reaper = init;
+	for (struct thread_group *a = g->parent; a && a != reaper; a = a->parent)
 		if (a->child_subreaper && a->state == GROUP_LIVE && !a->exiting)
 			return a;
-	return init;
+	return reaper;
 }
 
 /* Gives g's children to their new reaper (proc_lock held): a subreaper
@@ -161,6 +167,7 @@ static void group_dies_locked(struct thread_group *g, int status)
 
 	itimer_exit(g);
 	ctty_session_ended_locked(g);
+	pid_ns_reaper_gone_locked(g);
 	reparent_children(g, init);
 	if (!g->exiting)
 		g->exit_status = status;
@@ -185,6 +192,10 @@ __attribute__((noreturn)) void task_exit(int status)
 
 	if (g->tgid == 1 && g->live == 1)
 		init_exited(status);
+	/* A pid namespace's init takes the namespace with it, and reaps it
+	 * before it goes (its orphans are its own). */
+	if (__atomic_load_n(&g->live, __ATOMIC_ACQUIRE) == 1 && pid_ns_is_reaper(g))
+		pid_ns_zap(g);
 	/* Its asynchronous calls end with it, while its files and memory
 	 * are still there for them (Linux's io_uring_files_cancel). */
 	async_task_exit(t, true);

@@ -48,5 +48,8 @@ __attribute__((noreturn)) void group_exit(int status);
 void group_kill_others_locked(struct thread_group *g, struct task *keep);
 /* Drops t's files, fs context and user memory (exit; clone's failures). */
 void task_release_resources(struct task *t);
+/* Reaps the caller's children until it has none, not interruptible
+ * (reap.c): a dying pid namespace's init (proc/pid_ns.h). */
+void reap_all_children(void);
 
 #endif

@@ -13,6 +13,7 @@
 #include "proc/proc.h"
 #include "sys/syscall.h"
 #include "proc/cred.h"
+#include "proc/pid_ns.h"
 #include <uapi/errno.h>
 #include <uapi/futex.h>
 
@@ -110,7 +111,7 @@ static void release(struct task *t, int end_state)
 	uint32_t zero = 0;
 
 	if (t->robust_list)
-		exit_robust_list(t->robust_list, t->pid); /* t->pid is the thread's tid */
+		exit_robust_list(t->robust_list, task_nr(t)); /* the tid the thread knows */
 	t->robust_list = 0;
 	futex_pi_exit(t, end_state);
 	/*

@@ -22,6 +22,7 @@
 #include "mm/layout.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
+#include "proc/pid_ns.h"
 #include <uapi/errno.h>
 #include <uapi/futex.h>
 
@@ -126,7 +127,8 @@ static int attach_to_owner(const uint32_t *word, uint32_t uval, const struct fut
 	int ret = 0;
 
 	spin_lock(&proc_lock); /* p stays listed, so allocated, until unlocked */
-	p = task_find_locked((int)(uval & FUTEX_TID_MASK));
+	/* The word holds tids as the threads number themselves (gettid). */
+	p = task_find_locked_vnr((int)(uval & FUTEX_TID_MASK));
 	if (!p) {
 		ret = exit_race(word, uval, NULL);
 	} else {
@@ -158,7 +160,7 @@ static int attach_to_state(uint32_t uval, struct futex_waiter *top, struct futex
 	} else if (!s->owner) {
 		return -EINVAL;
 	}
-	if (pid != (uint32_t)s->owner->pid)
+	if (pid != (uint32_t)task_nr(s->owner))
 		return -EINVAL;
 attach:
 	__atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
@@ -180,12 +182,12 @@ static int lock_pi_atomic(struct futex_bucket *b, const struct futex_key *key, u
 	uint32_t uval = __atomic_load_n(word, __ATOMIC_ACQUIRE), newval;
 	struct futex_waiter *top;
 
-	if ((uval & FUTEX_TID_MASK) == (uint32_t)t->pid)
+	if ((uval & FUTEX_TID_MASK) == (uint32_t)task_nr(t))
 		return -EDEADLK;
 	if ((top = futex_top_waiter(b, key)))
 		return attach_to_state(uval, top, ps);
 	if (!(uval & FUTEX_TID_MASK)) { /* free: ours, keeping OWNER_DIED */
-		newval = (uval & FUTEX_OWNER_DIED) | (uint32_t)t->pid;
+		newval = (uval & FUTEX_OWNER_DIED) | (uint32_t)task_nr(t);
 		if (set_waiters)
 			newval |= FUTEX_WAITERS;
 		if (!word_cas(word, uval, newval))
@@ -262,7 +264,7 @@ static long unlock_to_waiter(struct futex_waiter *top, uint32_t *word, uint32_t 
 
 	if (!s || s->owner != current())
 		return -EINVAL;
-	if (!word_cas(word, uval, FUTEX_WAITERS | (uint32_t)top->task->pid))
+	if (!word_cas(word, uval, FUTEX_WAITERS | (uint32_t)task_nr(top->task)))
 		return -EAGAIN;
 	give(s, top);
 	return 0;
@@ -279,7 +281,7 @@ long futex_unlock_pi(uint64_t uaddr, bool shared)
 retry:
 	if (copy_from_user(&uval, (const void *)uaddr, sizeof(uval)))
 		return -EFAULT;
-	if ((uval & FUTEX_TID_MASK) != (uint32_t)current()->pid)
+	if ((uval & FUTEX_TID_MASK) != (uint32_t)task_nr(current()))
 		return -EPERM; /* only the owner unlocks */
 	if ((ret = futex_key_get(uaddr, shared, &key)))
 		return ret;
@@ -492,7 +494,7 @@ static void exit_hand_over(struct task *t, struct futex_pi_state *s)
 			uval = word ? __atomic_load_n(word, __ATOMIC_ACQUIRE) : 0;
 		while (word &&
 		       !word_cas(word, uval,
-				 FUTEX_OWNER_DIED | FUTEX_WAITERS | (uint32_t)top->task->pid));
+				 FUTEX_OWNER_DIED | FUTEX_WAITERS | (uint32_t)task_nr(top->task)));
 		give(s, top);
 		spin_unlock(&b->lock);
 		return;

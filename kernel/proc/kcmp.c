@@ -14,6 +14,7 @@
 #include "proc/proc.h"
 #include "sys/syscall.h"
 #include "proc/cred.h"
+#include "proc/pid_ns.h"
 #include <uapi/errno.h>
 #include <uapi/kcmp.h>
 
@@ -149,8 +150,8 @@ SYSCALL_DEFINE5(kcmp, int, pid1, int, pid2, int, type, unsigned long, idx1, unsi
 
 	cookies_init();
 	spin_lock(&proc_lock);
-	t1 = task_find_locked(pid1);
-	t2 = task_find_locked(pid2);
+	t1 = task_find_locked_vnr(pid1);
+	t2 = task_find_locked_vnr(pid2);
 	if (!t1 || !t2)
 		ret = -ESRCH;
 	else if (!may_inspect(t1) || !may_inspect(t2))

@@ -27,6 +27,7 @@
 #include "net/inet_mcast.h"
 #include "net/socket.h"
 #include "proc/nsproxy.h"
+#include "proc/pid_ns.h"
 #include "proc/cred.h"
 #include "proc/futex.h"
 #include "proc/posix_timer.h"
@@ -88,6 +89,7 @@ void kcounters_read(struct kcounters *c)
 	c->uts_ns = uts_ns_count();
 	c->ipc_ns = ipc_ns_count();
 	c->time_ns = timens_count();
+	c->pid_ns = pid_ns_count();
 	c->ptys = pty_count();
 	c->creds = cred_count();
 	c->disks = disk_count();
@@ -105,7 +107,7 @@ void kcounters_read(struct kcounters *c)
 	writeback_resume();
 }
 
-#define LEAK_CHECKS 47 /* the check() lines below */
+#define LEAK_CHECKS 48 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -168,6 +170,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(45, "ipc namespaces", (long)b->ipc_ns, (long)a->ipc_ns);
 	passed += check(46, "multicast memberships", (long)b->mcast, (long)a->mcast);
 	passed += check(47, "time namespaces", (long)b->time_ns, (long)a->time_ns);
+	passed += check(48, "pid namespaces", (long)b->pid_ns, (long)a->pid_ns);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

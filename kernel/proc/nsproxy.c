@@ -11,6 +11,7 @@
 #include "proc/group.h"
 #include "proc/pid_info.h"
 #include "proc/pidfd.h"
+#include "proc/pid_ns.h"
 #include "proc/proc.h"
 #include "proc/task.h"
 #include "time/timens.h"
@@ -19,7 +20,7 @@
 #include <uapi/sched.h>
 
 /* The kinds an nsproxy holds. */
-#define NSPROXY_FLAGS (CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWTIME)
+#define NSPROXY_FLAGS (CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWTIME | CLONE_NEWPID)
 
 /* init's, and the kernel threads': holds the initial namespaces' own
  * references. */
@@ -27,7 +28,8 @@ struct nsproxy init_nsproxy = {.refs = 1,
 			       .uts = &init_uts_ns,
 			       .ipc = &init_ipc_ns,
 			       .time = &init_time_ns,
-			       .time_for_children = &init_time_ns};
+			       .time_for_children = &init_time_ns,
+			       .pid_ns_for_children = &init_pid_ns};
 
 struct nsproxy *current_nsproxy(void)
 {
@@ -50,6 +52,7 @@ void nsproxy_put(struct nsproxy *n)
 	ipc_ns_put(n->ipc);
 	timens_put(n->time);
 	timens_put(n->time_for_children);
+	pid_ns_put(n->pid_ns_for_children);
 	kfree(n);
 }
 
@@ -58,6 +61,7 @@ void nsproxy_put(struct nsproxy *n)
 static struct nsproxy *nsproxy_new(struct nsproxy *old, unsigned long flags)
 {
 	struct nsproxy *n = kzalloc(sizeof(*n));
+	int err;
 
 	if (!n)
 		return NULL;
@@ -75,6 +79,14 @@ static struct nsproxy *nsproxy_new(struct nsproxy *old, unsigned long flags)
 		kfree(n);
 		return NULL;
 	}
+	if (!(flags & CLONE_NEWPID))
+		pid_ns_get(n->pid_ns_for_children = old->pid_ns_for_children);
+	else if (!(n->pid_ns_for_children = pid_ns_create(old->pid_ns_for_children, &err))) {
+		uts_ns_put(n->uts);
+		ipc_ns_put(n->ipc);
+		kfree(n);
+		return NULL;
+	}
 	timens_get(n->time = old->time);
 	if (!(flags & CLONE_NEWTIME))
 		timens_get(n->time_for_children = old->time_for_children);
@@ -85,6 +97,13 @@ static struct nsproxy *nsproxy_new(struct nsproxy *old, unsigned long flags)
 		return NULL;
 	}
 	return n;
+}
+
+int nsproxy_check(unsigned long flags)
+{
+	if (!(flags & CLONE_NEWPID))
+		return 0;
+	return current_nsproxy()->pid_ns_for_children->level >= MAX_PID_NS_LEVEL ? -ENOSPC : 0;
 }
 
 /* A child with memory of its own enters the time namespace its parent's
@@ -162,7 +181,8 @@ void nsproxy_release(struct task *t)
  * userns_install refuses to re-enter); the mount namespace's failures
  * (EPERM, EINVAL for a shared fs_struct) come before it changes
  * anything; the kinds after it check only CAP_SYS_ADMIN, which it
- * checked: so a failure leaves nothing half entered (but ENOMEM).
+ * checked, but pid's, whose EINVAL is checked first too: so a failure
+ * leaves nothing half entered (but ENOMEM).
  */
 static int setns_pidfd(struct file *f, unsigned long flags)
 {
@@ -180,6 +200,8 @@ static int setns_pidfd(struct file *f, unsigned long flags)
 			err = -ESRCH;
 	if (!err && pidfd_file_pid(f) != pid)
 		err = -ESRCH; /* reaped meanwhile: pid may name another process */
+	if (!err && ns[NS_PID])
+		err = pid_ns_may_enter(ns[NS_PID]); /* its EINVAL before anything changes */
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]) && !err; i++)
 		if (ns[order[i]])
 			err = ns[order[i]]->ops->install(ns[order[i]]);

@@ -16,6 +16,7 @@ struct uts_namespace;
 
 struct ipc_namespace;
 struct time_namespace;
+struct pid_namespace;
 
 struct nsproxy {
 	int refs;		   /* atomic: the tasks pointing here */
@@ -24,6 +25,10 @@ struct nsproxy {
 	/* The same: the task's time namespace, and the one its children
 	 * enter at fork (another after unshare(CLONE_NEWTIME)). */
 	struct time_namespace *time, *time_for_children;
+	/* The same: where the task's children's pids go (proc/pid_ns.h);
+	 * its own namespace, or a child of it after unshare(CLONE_NEWPID)
+	 * or setns. */
+	struct pid_namespace *pid_ns_for_children;
 };
 
 /*
@@ -35,8 +40,12 @@ struct nsproxy {
 extern struct nsproxy init_nsproxy;
 
 /* clone: child's nsproxy, the parent's shared, or a new one with a new
- * namespace for each CLONE_NEW* of flags it covers: 0 or -ENOMEM. */
+ * namespace for each CLONE_NEW* of flags it covers: 0 or -ENOMEM
+ * (CLONE_NEWPID's -ENOSPC is nsproxy_check's). */
 int nsproxy_clone(struct task *child, const struct task *parent, unsigned long flags);
+/* clone, unshare: -ENOSPC if flags ask for a pid namespace deeper than
+ * MAX_PID_NS_LEVEL, else 0. */
+int nsproxy_check(unsigned long flags);
 /* unshare(flags): the caller enters new namespaces of flags' kinds (its
  * checks done): 0 or -ENOMEM. */
 int nsproxy_unshare(unsigned long flags);

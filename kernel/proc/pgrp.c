@@ -3,9 +3,11 @@
  * and getppid.  A process's pgid, sid and parent are read and written
  * under proc_lock (group.h).  A lookup by pid takes a reference on the
  * task (task_find), so the task and its group stay until task_put; under
- * proc_lock the group is then checked to be still unreaped.
+ * proc_lock the group is then checked to be still unreaped.  Pids and
+ * groups are numbered in the caller's pid namespace (pid_ns.h).
  */
 #include "proc/group.h"
+#include "proc/pid_ns.h"
 #include "proc/proc.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -78,7 +80,12 @@ SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
 	t = task_find_or_self(pid);
 	spin_lock(&proc_lock);
 	p = target_locked(t);
-	ret = p ? setpgid_locked(p, pgid ? pgid : p->tgid) : -ESRCH;
+	if (!p)
+		ret = -ESRCH;
+	else if (!pgid)
+		ret = setpgid_locked(p, p->tgid);
+	else /* a group the caller cannot name is none (EPERM) */
+		ret = (pgid = pid_from_vnr(pgid)) ? setpgid_locked(p, pgid) : -EPERM;
 	spin_unlock(&proc_lock);
 	task_put(t);
 	return ret;
@@ -92,7 +99,7 @@ SYSCALL_DEFINE1(getpgid, int, pid)
 
 	spin_lock(&proc_lock);
 	p = target_locked(t);
-	ret = p ? p->pgid : -ESRCH;
+	ret = p ? pid_vnr(p->pgid) : -ESRCH;
 	spin_unlock(&proc_lock);
 	task_put(t);
 	return ret;
@@ -100,7 +107,7 @@ SYSCALL_DEFINE1(getpgid, int, pid)
 
 SYSCALL_DEFINE0(getpgrp)
 {
-	return current_pgid();
+	return pid_vnr(current_pgid());
 }
 
 SYSCALL_DEFINE0(setsid)
@@ -113,7 +120,7 @@ SYSCALL_DEFINE0(setsid)
 		ret = -EPERM; /* a group leader cannot leave its group */
 	} else {
 		p->pgid = p->sid = p->tgid;
-		ret = p->sid;
+		ret = pid_vnr(p->sid);
 	}
 	spin_unlock(&proc_lock);
 	return ret;
@@ -127,7 +134,7 @@ SYSCALL_DEFINE1(getsid, int, pid)
 
 	spin_lock(&proc_lock);
 	p = target_locked(t);
-	ret = p ? p->sid : -ESRCH;
+	ret = p ? pid_vnr(p->sid) : -ESRCH;
 	spin_unlock(&proc_lock);
 	task_put(t);
 	return ret;
@@ -140,7 +147,7 @@ SYSCALL_DEFINE0(getppid)
 
 	spin_lock(&proc_lock);
 	p = current()->group->parent;
-	ret = p ? p->tgid : 0;
+	ret = p ? pid_vnr(p->tgid) : 0; /* 0 for a parent outside our namespace */
 	spin_unlock(&proc_lock);
 	return ret;
 }

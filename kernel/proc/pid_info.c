@@ -20,6 +20,7 @@
 #include "proc/cred.h"
 #include "proc/group.h"
 #include "proc/nsproxy.h"
+#include "proc/pid_ns.h"
 #include "proc/proc.h"
 #include "proc/rlimit.h"
 #include "proc/rusage.h"
@@ -45,6 +46,7 @@ struct pid_info {
 	uint64_t cpus;			       /* the CPUs the thread (or leader) may run on */
 	bool no_new_privs;		       /* the thread's (or leader's) */
 	const struct cred *cred;	       /* status only: referenced, put by the reader */
+	struct pid_namespace *pidns;	       /* status only: its pid namespace, the same */
 };
 
 /*
@@ -287,13 +289,15 @@ static struct ns_common *nsproxy_ns(struct nsproxy *n, enum ns_kind kind, bool c
 		return uts_ns_common(n->uts);
 	case NS_IPC:
 		return ipc_ns_common(n->ipc);
+	case NS_PID: /* the nsproxy has only where children go */
+		return &n->pid_ns_for_children->ns;
 	default:
 		return timens_common(children ? n->time_for_children : n->time);
 	}
 }
 
-/* pid's namespace of a kind its nsproxy holds (uts, ipc, time), its
- * children's with children, referenced, or NULL with *err -ESRCH (no such
+/* pid's namespace of a kind its nsproxy holds (uts, ipc, time; pid for
+ * children), its children's with children, referenced, or NULL with *err -ESRCH (no such
  * process) or -ENOENT (it has exited). */
 static struct ns_common *pid_nsproxy_ns(int pid, enum ns_kind kind, bool children, int *err)
 {
@@ -317,6 +321,23 @@ static struct ns_common *pid_nsproxy_ns(int pid, enum ns_kind kind, bool childre
 	return ns;
 }
 
+/* pid's own pid namespace (its numbers', constant), referenced, or NULL
+ * with *err -ESRCH. */
+static struct ns_common *pid_active_ns(int pid, int *err)
+{
+	struct thread_group *g;
+	struct pid_namespace *ns = NULL;
+	struct pid_ref r = pid_ref_get(pid, 0);
+
+	spin_lock(&proc_lock);
+	if ((g = group_of_locked(&r, pid)))
+		pid_ns_get(ns = task_pid_ns(g->leader));
+	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
+	*err = ns ? 0 : -ESRCH;
+	return ns ? &ns->ns : NULL;
+}
+
 struct ns_common *proc_pid_ns(int pid, enum ns_kind kind, int *err)
 {
 	struct fs_struct *fs;
@@ -324,6 +345,8 @@ struct ns_common *proc_pid_ns(int pid, enum ns_kind kind, int *err)
 
 	if (kind == NS_UTS || kind == NS_IPC || kind == NS_TIME)
 		return pid_nsproxy_ns(pid, kind, false, err);
+	if (kind == NS_PID)
+		return pid_active_ns(pid, err);
 	if (kind != NS_MNT)
 		return proc_pid_exists(pid) ? nsfs_initial(kind) : (*err = -ESRCH, NULL);
 	if (!(fs = pid_fs_get(pid, err)))
@@ -351,7 +374,7 @@ static long timens_offsets_text(int pid, char *buf, size_t size)
 
 struct ns_common *proc_pid_ns_for_children(int pid, enum ns_kind kind, int *err)
 {
-	if (kind == NS_TIME)
+	if (kind == NS_TIME || kind == NS_PID)
 		return pid_nsproxy_ns(pid, kind, true, err);
 	return proc_pid_ns(pid, kind, err);
 }
@@ -528,6 +551,12 @@ static long format_status(const struct pid_info *in, char *buf, size_t size)
 		"Name:\t%s\nState:\t%c (%s)\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n",
 		in->comm, in->state, state_name(in->state), in->tgid, in->pid, in->ppid);
 	append_ids(buf, size, &len, in->cred);
+	/* Its numbers in each pid namespace it is in, from the initial one
+	 * (this /proc's) down (Linux's NStgid, NSpid, NSpgid, NSsid). */
+	pid_ns_append_nrs(buf, size, &len, "NStgid", in->tgid, in->pidns);
+	pid_ns_append_nrs(buf, size, &len, "NSpid", in->pid, in->pidns);
+	pid_ns_append_nrs(buf, size, &len, "NSpgid", in->pgid, in->pidns);
+	pid_ns_append_nrs(buf, size, &len, "NSsid", in->sid, in->pidns);
 	if (in->has_mm)
 		appendk(buf, size, &len, "VmSize:\t%8lu kB\nVmLck:\t%8lu kB\nVmRSS:\t%8lu kB\n",
 			in->vsize >> 10, in->locked >> 10, in->rss_pages * (PAGE_SIZE >> 10));
@@ -660,8 +689,10 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 		len = g->leader->uvm ? dump_filter_text(g->leader->uvm, buf, size) : 0;
 	else
 		gather_locked(g, t, &in);
-	if (!len && which == PROC_PID_STATUS) /* t's or the leader's: its group's */
+	if (!len && which == PROC_PID_STATUS) { /* t's or the leader's: its group's */
 		in.cred = cred_get_task(g->leader);
+		pid_ns_get(in.pidns = task_pid_ns(g->leader));
+	}
 	spin_unlock(&proc_lock);
 	pid_ref_put(&r);
 	if (len || which == PROC_PID_CMDLINE || which == PROC_PID_MAPS || which == PROC_PID_SMAPS ||
@@ -680,6 +711,7 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 		return format_stat(&in, buf, size);
 	len = format_status(&in, buf, size);
 	cred_put(in.cred);
+	pid_ns_put(in.pidns);
 	return len;
 }
 

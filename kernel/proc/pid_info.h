@@ -77,7 +77,7 @@ int proc_pid_fs_path(int pid, bool root, char *buf);
 /* pid's namespace of kind, referenced (ops->put it), or NULL with *err
  * -ESRCH (no such process) or -ENOENT (a zombie: mnt and uts). */
 struct ns_common *proc_pid_ns(int pid, enum ns_kind kind, int *err);
-/* The same for the namespace pid's children go to (time_for_children). */
+/* The same for the namespace pid's children go to (pid_for_children, time_for_children). */
 struct ns_common *proc_pid_ns_for_children(int pid, enum ns_kind kind, int *err);
 struct files_table;
 /* pid's files table, borrowed (files_unborrow it), or NULL when pid is

@@ -20,6 +20,7 @@
 #include "proc/cred.h"
 #include "proc/group.h"
 #include "proc/proc.h"
+#include "proc/pid_ns.h"
 #include "proc/signal.h"
 #include "sched/wait.h"
 #include "sys/syscall.h"
@@ -176,13 +177,22 @@ static unsigned pidfd_poll(struct file *f, struct poll_table *pt)
 	return __atomic_load_n(&id->exited, __ATOMIC_ACQUIRE) ? POLLIN | POLLRDNORM : 0;
 }
 
-/* fdinfo's "Pid:" (and "NSpid:": one namespace): -1 once reaped. */
+/* fdinfo's "Pid:" (as /proc numbers it: the initial namespace's) and
+ * "NSpid:" (its number in each of its namespaces): -1 once reaped. */
 static void pidfd_fdinfo(struct file *f, char *buf, size_t size)
 {
 	struct pid_ident *id = f->priv;
-	int pid = __atomic_load_n(&id->group, __ATOMIC_ACQUIRE) ? id->tgid : -1;
+	struct thread_group *g;
+	size_t len = 0;
 
-	snprintk(buf, size, "Pid:\t%d\nNSpid:\t%d\n", pid, pid);
+	spin_lock(&proc_lock); /* the group stays while it is the pidfd's */
+	if (!(g = __atomic_load_n(&id->group, __ATOMIC_ACQUIRE))) {
+		appendk(buf, size, &len, "Pid:\t-1\nNSpid:\t-1\n");
+	} else {
+		appendk(buf, size, &len, "Pid:\t%d\n", id->tgid);
+		pid_ns_append_nrs(buf, size, &len, "NSpid", id->tgid, task_pid_ns(g->leader));
+	}
+	spin_unlock(&proc_lock);
 }
 
 static void pidfd_release(struct file *f)
@@ -283,6 +293,8 @@ SYSCALL_DEFINE2(pidfd_open, int, pid, unsigned int, flags)
 		return -EINVAL; /* PIDFD_THREAD (Linux 6.9) included */
 	if (pid <= 0)
 		return -EINVAL;
+	if (!(pid = pid_from_vnr(pid)))
+		return -ESRCH; /* none the caller can name */
 	if ((err = pid_ident_find(pid, &id)))
 		return err;
 	if (!(f = pidfd_file(id, flags)))
@@ -348,7 +360,7 @@ static int send_info(const void *uinfo, int sig, bool to_self, struct sig_info *
 
 	*info = (struct sig_info){.code = SI_USER};
 	if (!uinfo) {
-		info->kill.pid = current()->group->tgid;
+		info->kill.pid = pid_vnr(current()->group->tgid);
 		info->kill.uid = cred_current()->uid;
 		return 0;
 	}

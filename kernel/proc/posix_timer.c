@@ -16,6 +16,7 @@
 #include "proc/rlimit.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
+#include "proc/pid_ns.h"
 #include <uapi/errno.h>
 
 #define TIMER_ABSTIME 1
@@ -112,7 +113,7 @@ static uint64_t clock_now_locked(const struct posix_timer *pt)
  * NULL. */
 static struct task *own_thread(int tid)
 {
-	struct task *t = tid > 0 ? task_find(tid) : NULL;
+	struct task *t = tid > 0 ? task_find_vnr(tid) : NULL;
 
 	if (t && (t->group != current()->group || task_exited(t))) {
 		task_put(t);
@@ -154,10 +155,11 @@ static int check_clock(struct posix_timer *pt, int clk)
 	pt->clock = cpuclock_normalise(clk);
 	if (CPUCLOCK_PERTHREAD(pt->clock)) {
 		int tid = CPUCLOCK_PID(pt->clock);
-		pt->clock_thread = own_thread(tid ? tid : current()->pid);
+		pt->clock_thread = own_thread(tid ? tid : task_nr(current()));
 		if (!pt->clock_thread)
 			return -EINVAL;
-	} else if (CPUCLOCK_PID(pt->clock) && CPUCLOCK_PID(pt->clock) != current()->group->tgid) {
+	} else if (CPUCLOCK_PID(pt->clock) &&
+		   CPUCLOCK_PID(pt->clock) != pid_vnr(current()->group->tgid)) {
 		return -EINVAL;
 	}
 	return 0;

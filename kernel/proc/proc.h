@@ -31,8 +31,11 @@ size_t task_stack_deepest(void);
  * it), with a reference the caller drops with task_put: the struct stays,
  * though the task may exit and be reaped meanwhile. */
 struct task *task_find(int pid);
-/* The same with 0 naming the caller (which gets a reference too). */
-struct task *task_find_or_self(int pid);
+/* The same for the task numbered nr in the caller's pid namespace
+ * (proc/pid_ns.h): what a pid from user space names. */
+struct task *task_find_vnr(int nr);
+/* task_find_vnr with 0 naming the caller (which gets a reference too). */
+struct task *task_find_or_self(int nr);
 void task_get(struct task *t);
 /* Drops a reference (NULL: none); the last frees the struct (proc_lock
  * not held). */
@@ -41,6 +44,7 @@ void task_put(struct task *t);
  * pointer is good until they drop the lock (the reaper unlists a task
  * under it before task_free). */
 struct task *task_find_locked(int pid);
+struct task *task_find_locked_vnr(int nr);
 /* Gives t the user memory u (NULL: none, vm_kernel() loaded) and returns
  * the uvm it had, its reference now the caller's (under proc_lock, so a
  * task reading t->vm under it sees a live space). */

@@ -11,6 +11,7 @@
 #include "proc/cred.h"
 #include "proc/group.h"
 #include "proc/pidfd.h"
+#include "proc/pid_ns.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "sys/syscall.h"
@@ -119,8 +120,9 @@ static int try_wait(const struct wait_opts *w, struct wait_found *found)
 	spin_lock(&proc_lock);
 	z = find_reportable_locked(current()->group, w, &any, &status);
 	if (z) {
-		*found = (struct wait_found){
-		    .pid = z->tgid, .uid = group_cred(z)->uid, .status = status};
+		*found = (struct wait_found){.pid = pid_nr_ns(z->tgid, current_pid_ns()),
+					     .uid = group_cred(z)->uid,
+					     .status = status};
 		group_cpu_ticks_locked(z, &found->utime, &found->stime);
 		found->utime += z->children_utime;
 		found->stime += z->children_stime;
@@ -163,21 +165,42 @@ static int do_wait(const struct wait_opts *w, struct wait_found *found)
 	}
 }
 
-/* wait4's pid: > 0 that child, -1 any, 0 the caller's group, < -1 group -pid. */
+void reap_all_children(void)
+{
+	struct wait_opts w = {P_ALL, 0, WEXITED | __WALL | WNOHANG, NULL};
+	struct wait_found found;
+	int ret;
+
+	while ((ret = try_wait(&w, &found)) >= 0) {
+		DEFINE_WAIT(we);
+
+		if (ret)
+			continue;
+		prepare_to_wait(&current()->group->child_exit, &we);
+		if (!wait_ready(&w))
+			schedule(); /* not interruptible: the caller is dying */
+		finish_wait(&current()->group->child_exit, &we);
+	}
+}
+
+/* wait4's pid: > 0 that child, -1 any, 0 the caller's group, < -1 group
+ * -pid (numbers in the caller's pid namespace; one that names nothing
+ * there matches no child, as global pid 0). */
 static struct wait_opts wait4_opts(int pid, int options)
 {
-	struct wait_opts w = {P_PID, pid, options | WEXITED, NULL};
+	struct wait_opts w = {P_PID, pid_from_vnr(pid), options | WEXITED, NULL};
 
 	if (pid == -1)
 		w.type = P_ALL;
 	else if (pid <= 0)
-		w = (struct wait_opts){P_PGID, pid ? -pid : current_pgid(), w.options, NULL};
+		w = (struct wait_opts){P_PGID, pid ? pid_from_vnr(-pid) : current_pgid(), w.options,
+				       NULL};
 	return w;
 }
 
 SYSCALL_DEFINE4(wait4, int, pid, int *, ustatus, int, options, void *, urusage)
 {
-	struct wait_opts w = wait4_opts(pid, options);
+	struct wait_opts w;
 	struct wait_found found;
 	int ret;
 
@@ -185,6 +208,7 @@ SYSCALL_DEFINE4(wait4, int, pid, int *, ustatus, int, options, void *, urusage)
 		return -EINVAL;
 	if (pid == INT32_MIN)
 		return -ESRCH; /* -pid does not exist (Linux) */
+	w = wait4_opts(pid, options);
 	if (ustatus && !user_range_ok((uint64_t)ustatus, sizeof(int)))
 		return -EFAULT;
 	ret = do_wait(&w, &found);
@@ -220,6 +244,8 @@ static int waitid_opts(int idtype, int id, int options, struct wait_opts *w, boo
 	if (!(options & (WEXITED | WSTOPPED | WCONTINUED)))
 		return -EINVAL;
 	*w = (struct wait_opts){idtype, id, options, NULL};
+	if (idtype == P_PID || (idtype == P_PGID && id > 0))
+		w->id = pid_from_vnr(id); /* the caller's number of it */
 	switch (idtype) {
 	case P_ALL:
 		return 0;

@@ -12,6 +12,7 @@
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
+#include "proc/pid_ns.h"
 #include <uapi/errno.h>
 
 #define STACK_SOFT   (8UL << 20) /* the stack may grow that far (mm) */
@@ -86,7 +87,7 @@ static long fsize_exceeded(void)
 {
 	struct sig_info info = {.code = SI_USER};
 
-	info.kill.pid = current()->group->tgid;
+	info.kill.pid = pid_vnr(current()->group->tgid);
 	info.kill.uid = cred_current()->uid;
 	signal_send_info(current(), SIGXFSZ, &info);
 	return -EFBIG;

@@ -17,6 +17,7 @@
 #include "proc/exit.h"
 #include "proc/fault_report.h"
 #include "proc/group.h"
+#include "proc/pid_ns.h"
 #include "proc/jobctl.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
@@ -65,6 +66,22 @@ static bool ignored(const struct task *t, int sig)
 	return h == UAPI_SIG_IGN || (h == UAPI_SIG_DFL && (SIGBIT(sig) & DEFAULT_IGNORE));
 }
 
+/* A signal with its default action for an init (Linux's
+ * SIGNAL_UNKILLABLE): the global one ignores them all; a pid namespace's
+ * all but SIGKILL and SIGSTOP sent from outside its namespace (an
+ * ancestor's process, or the kernel), which end it. */
+static bool init_ignores(const struct task *t, int sig)
+{
+	const struct thread_group *from = current()->group;
+
+	if (t->group->tgid == 1)
+		return true;
+	if (!pid_ns_is_reaper(t->group))
+		return false;
+	return (sig != SIGKILL && sig != SIGSTOP) ||
+	       (from && pid_nr_ns(from->tgid, task_pid_ns(t)));
+}
+
 /*
  * Init gets only the signals it has handlers for, as on Linux: a stray
  * kill must not end the system.  Its own faults still reach it.  A signal
@@ -84,7 +101,7 @@ static bool dropped(const struct task *t, int sig)
 	blocked |= __atomic_load_n(&t->sig.blocked, __ATOMIC_RELAXED);
 	if (blocked & SIGBIT(sig))
 		return false;
-	return ignored(t, sig) || (t->group->tgid == 1 && handler_of(t, sig) == UAPI_SIG_DFL);
+	return ignored(t, sig) || (handler_of(t, sig) == UAPI_SIG_DFL && init_ignores(t, sig));
 }
 
 /* A signal was queued for g: signalfd readers and pollers look again. */
@@ -121,29 +138,43 @@ static void thread_notify(struct task *t)
 	wake_signalfds(t->group);
 }
 
+/* info as a receiver in ns sees it: Linux's send_signal shows a sender
+ * (the caller) that ns cannot name, one in an ancestor namespace, as pid
+ * 0 wherever the layout has a pid (kill, queue, SIGCHLD). */
+static struct sig_info seen_in(const struct sig_info *info, int sig, const struct pid_namespace *ns)
+{
+	struct sig_info seen = *info;
+	enum sig_layout l = siginfo_layout(sig, info->code);
+
+	if ((l == SIL_KILL || l == SIL_RT || l == SIL_CHLD) && info->kill.pid &&
+	    ns != current_pid_ns() && !pid_nr_ns(current()->group->tgid, ns))
+		seen.kill.pid = 0; /* chld.pid is at the same place */
+	return seen;
+}
+
 /* Queues sig with info for thread t: 0 or -EAGAIN (sigqueue.h). */
 static int enqueue_signal(struct task *t, int sig, const struct sig_info *info)
 {
 	struct thread_group *g = t->group;
+	struct sig_info seen = seen_in(info, sig, task_pid_ns(t));
 	int err;
 
 	spin_lock(&g->siglock);
-	err = sigpending_queue_locked(&t->sig.pending, sig, info, sigpending_limit(g));
+	err = sigpending_queue_locked(&t->sig.pending, sig, &seen, sigpending_limit(g));
 	spin_unlock(&g->siglock);
 	if (!err)
 		thread_notify(t);
 	return err;
 }
 
-/* Information of a kill-like send: SI_USER or SI_TKILL from process
- * `from`, SI_KERNEL for the kernel (from 0). */
-/* A signal from process from (the caller, with its real uid) or, from 0,
- * from the kernel. */
+/* A signal from process from (the caller, with its real uid; si_pid its
+ * own number, Linux's task_tgid_vnr) or, from 0, from the kernel: SI_USER
+ * or SI_TKILL, else SI_KERNEL. */
 static struct sig_info kill_info(int code, int from)
 {
 	struct sig_info info = {.code = from ? code : SI_KERNEL};
 
-	info.kill.pid = from;
+	info.kill.pid = from ? pid_vnr(from) : 0;
 	info.kill.uid = from ? cred_current()->uid : 0;
 	return info;
 }
@@ -225,6 +256,7 @@ static void process_notify_locked(struct thread_group *g, int sig)
 /* sig with info for process g (proc_lock held): 0 or -EAGAIN. */
 static int post_process_locked(struct thread_group *g, int sig, const struct sig_info *info)
 {
+	struct sig_info seen;
 	int err;
 
 	if (g->state != GROUP_LIVE)
@@ -232,8 +264,9 @@ static int post_process_locked(struct thread_group *g, int sig, const struct sig
 	jobctl_signal_sent(g, sig); /* even if blocked or ignored */
 	if (dropped(g->leader, sig))
 		return 0;
+	seen = seen_in(info, sig, task_pid_ns(g->leader));
 	spin_lock(&g->siglock);
-	err = sigpending_queue_locked(&g->shared, sig, info, sigpending_limit(g));
+	err = sigpending_queue_locked(&g->shared, sig, &seen, sigpending_limit(g));
 	spin_unlock(&g->siglock);
 	if (!err)
 		process_notify_locked(g, sig);
@@ -281,7 +314,7 @@ static struct sig_info child_info(const struct thread_group *child, int wait_sta
 {
 	struct sig_info info = {.code = wait_status_code(wait_status)};
 
-	info.chld.pid = child->tgid;
+	info.chld.pid = pid_nr_ns(child->tgid, task_pid_ns(child->parent->leader));
 	info.chld.uid = group_cred(child)->uid;
 	info.chld.status = wait_status_value(wait_status);
 	return info;
@@ -584,7 +617,7 @@ int signal_permission_locked(const struct thread_group *g, int sig)
 
 struct broadcast {
 	int sig;
-	int pgid; /* 0: every process but init and the sender's */
+	int pgid; /* 0: every process but init and the sender's in its pid namespace */
 	int from; /* the sender's pid (its permission checked), 0 for the kernel */
 	int hit;  /* processes found */
 	int sent; /* ... and signalled (or allowed to be, for sig 0) */
@@ -596,7 +629,7 @@ static bool broadcast_one(struct task *t, void *arg)
 {
 	struct broadcast *b = arg;
 	struct thread_group *g = t->group;
-	bool target = b->pgid ? g->pgid == b->pgid : g->tgid > 1 && g != current()->group;
+	bool target = b->pgid ? g->pgid == b->pgid : pid_vnr(g->tgid) > 1 && g != current()->group;
 	int err;
 
 	if (!task_is_leader(t) || !target || g->state != GROUP_LIVE)

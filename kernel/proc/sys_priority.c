@@ -14,6 +14,7 @@
 #include "proc/proc.h"
 #include "proc/task.h"
 #include "sys/syscall.h"
+#include "proc/pid_ns.h"
 #include <uapi/errno.h>
 #include "proc/rlimit.h"
 #include <uapi/resource.h>
@@ -90,8 +91,8 @@ static int prio_run(struct prio_walk *w)
 		if (t)
 			prio_apply(t, w);
 	} else {
-		if (w->which == PRIO_PGRP && !w->who)
-			w->who = current()->group->pgid;
+		if (w->which == PRIO_PGRP) /* the caller's number of the group */
+			w->who = w->who ? pid_from_vnr(w->who) : current()->group->pgid;
 		if (w->which == PRIO_USER && !w->who)
 			w->who = (int)cred_current()->uid;
 		task_for_each_locked(prio_visit, w);

@@ -10,6 +10,7 @@
 #include "proc/cpuclock.h"
 #include "sched/ktimer.h"
 #include "proc/group.h"
+#include "proc/pid_ns.h"
 #include "proc/proc.h"
 #include "sched/sched.h"
 #include "proc/rusage.h"
@@ -42,19 +43,19 @@ int64_t clock_realtime_offset_ns(void)
 
 SYSCALL_DEFINE0(getpid)
 {
-	return current()->group->tgid;
+	return pid_vnr(current()->group->tgid);
 }
 
 SYSCALL_DEFINE0(gettid)
 {
-	return current()->pid;
+	return task_nr(current());
 }
 
 /* Where the thread's exit zeroes its tid (glibc and musl pass it at start-up). */
 SYSCALL_DEFINE1(set_tid_address, uint64_t, tidptr)
 {
 	current()->clear_child_tid = tidptr;
-	return current()->pid;
+	return task_nr(current());
 }
 
 SYSCALL_DEFINE0(sched_yield)

@@ -8,6 +8,7 @@
 #include "proc/cred.h"
 #include "proc/exit.h"
 #include "proc/group.h"
+#include "proc/pid_ns.h"
 #include "proc/jobctl.h"
 #include "sched/ktimer.h"
 #include "proc/proc.h"
@@ -185,7 +186,7 @@ SYSCALL_DEFINE0(rt_sigreturn)
  * signalled (EPERM). */
 static int kill_process(int pid, int sig)
 {
-	struct task *t = task_find(pid); /* referenced: t and its group stay */
+	struct task *t = task_find_vnr(pid); /* referenced: t and its group stay */
 	int err = 0;
 
 	if (!t)
@@ -210,20 +211,21 @@ SYSCALL_DEFINE2(kill, int, pid, int, sig)
 		return signal_broadcast(sig);
 	if (pid == INT32_MIN)
 		return -ESRCH;
-	return signal_send_group(pid ? -pid : current_pgid(), sig, current()->group->tgid);
+	return signal_send_group(pid ? pid_from_vnr(-pid) : current_pgid(), sig,
+				 current()->group->tgid);
 }
 
 /* tgkill, tkill, rt_tgsigqueueinfo: sig with info to thread tid, of
- * process tgid unless tgid is 0.  Linux's order: no such thread is ESRCH
- * before a bad signal's EINVAL, then the permission's EPERM; a real-time
- * signal past the receiver's RLIMIT_SIGPENDING is EAGAIN. */
+ * process tgid unless tgid is 0 (both as the caller numbers them).
+ * Linux's order: no such thread is ESRCH before a bad signal's EINVAL,
+ * then the permission's EPERM; a real-time signal past the receiver's
+ * RLIMIT_SIGPENDING is EAGAIN. */
 static int kill_thread(int tgid, int tid, int sig, const struct sig_info *info)
 {
-	struct task *t = task_find(tid); /* referenced: t stays until task_put */
+	struct task *t = task_find_vnr(tid); /* referenced: t stays until task_put */
 	int ret = -ESRCH;
-
 	spin_lock(&proc_lock);
-	if (t && (!tgid || t->group->tgid == tgid)) {
+	if (t && (!tgid || pid_vnr(t->group->tgid) == tgid)) {
 		ret =
 		    sig < 0 || sig > UAPI_NSIG ? -EINVAL : signal_permission_locked(t->group, sig);
 		if (!ret && sig && !task_exited(t)) {
@@ -242,7 +244,7 @@ static struct sig_info tkill_info(void)
 {
 	struct sig_info info = {.code = SI_TKILL};
 
-	info.kill.pid = current()->group->tgid;
+	info.kill.pid = pid_vnr(current()->group->tgid);
 	info.kill.uid = cred_current()->uid;
 	return info;
 }
@@ -282,7 +284,7 @@ static long sigqueue_info_from_user(const void *uinfo, int dest, struct sig_info
 		return -EFAULT;
 	info->err = head[1];
 	info->code = head[2];
-	if ((info->code >= 0 || info->code == SI_TKILL) && dest != current()->pid)
+	if ((info->code >= 0 || info->code == SI_TKILL) && dest != task_nr(current()))
 		return -EPERM;
 	return 0;
 }
@@ -290,7 +292,7 @@ static long sigqueue_info_from_user(const void *uinfo, int dest, struct sig_info
 /* rt_sigqueueinfo: sig with the caller's information to process tgid. */
 static long queue_process(int tgid, int sig, const struct sig_info *info)
 {
-	struct task *t = task_find(tgid); /* referenced: t and its group stay */
+	struct task *t = task_find_vnr(tgid); /* referenced: t and its group stay */
 	long ret = -ESRCH;
 
 	if (!t)

@@ -15,6 +15,7 @@
 #include "mm/layout.h"
 #include "mm/paging.h"
 #include "proc/group.h"
+#include "proc/pid_ns.h"
 #include "proc/proc.h"
 #include "mm/uvm.h"
 #include "sched/sched.h"
@@ -101,6 +102,20 @@ int task_unshare_files(struct task *t)
 	return 0;
 }
 
+struct task *task_find_locked_vnr(int nr)
+{
+	int pid = pid_from_vnr(nr);
+
+	return pid ? task_find_locked(pid) : NULL;
+}
+
+struct task *task_find_vnr(int nr)
+{
+	int pid = pid_from_vnr(nr);
+
+	return pid ? task_find(pid) : NULL;
+}
+
 struct task *task_find(int pid)
 {
 	spin_lock(&proc_lock);
@@ -116,7 +131,7 @@ struct task *task_find_or_self(int pid)
 	struct task *self = current();
 
 	if (pid)
-		return task_find(pid);
+		return task_find_vnr(pid);
 	task_get(self);
 	return self;
 }
@@ -386,6 +401,7 @@ void task_free(struct task *t)
 	bool keep = false;
 
 	task_wait_switched_out(t);
+	pid_numbers_free(t); /* before its pid may be given again */
 	spin_lock(&proc_lock);
 	list_del(&t->all_link);
 	if (t->kstack && nwarm < WARM_MAX) {

@@ -24,6 +24,7 @@ struct files_table;
 struct sem_undo_list;
 struct fs_struct;
 struct nsproxy;
+struct pid_numbers;
 struct async_ctx;
 struct fd_redirect;
 struct inode;
@@ -54,6 +55,11 @@ struct task {
 	 * proc_lock in task_alloc; changed only by de_thread (exec.c, under
 	 * proc_lock), which gives the exec'ing thread its leader's. */
 	int pid;
+	/* Its numbers in its pid namespace and their ancestors
+	 * (proc/pid_ns.h), NULL in the initial namespace (pid is all it
+	 * has): set by clone before the task is visible, swapped with pid
+	 * by de_thread, freed by task_free. */
+	struct pid_numbers *pidnums;
 	/* Referenced (group->refs): set before the task is visible, dropped by
 	 * task_free.  group_link is on group->threads while the task has not
 	 * exited (proc_lock). */

@@ -74,20 +74,20 @@ static const struct {
 /* What the kernel is, whatever its calls: x86_64 with 4-level paging,
  * /proc with /proc/sys, loopback AF_UNIX, AF_INET and AF_INET6, dnotify
  * (fcntl's F_NOTIFY), the block layer with loop devices (kernel/block),
- * uts, ipc and time namespaces (and so NAMESPACES; mount namespaces
- * have no option), and this file itself. */
+ * uts, ipc, pid and time namespaces (and so NAMESPACES; mount
+ * namespaces have no option), and this file itself. */
 static const char *const always[] = {
     "X86_64",	    "64BIT",	  "MMU",     "PROC_FS",	  "PROC_SYSCTL", "NET",		  "UNIX",
     "INET",	    "IPV6",	  "DNOTIFY", "MULTIUSER", "IKCONFIG",	 "IKCONFIG_PROC", "BLOCK",
-    "BLK_DEV_LOOP", "NAMESPACES", "UTS_NS",  "IPC_NS",	  "TIME_NS",
+    "BLK_DEV_LOOP", "NAMESPACES", "UTS_NS",  "IPC_NS",	  "PID_NS",	 "TIME_NS",
 };
 
 /* Features fdkernel does not have (update when one arrives): namespaces
- * but mount, uts, ipc and time ones, control groups, NUMA, swap, huge pages,
- * memory-failure injection, the sanitizers.  Programs ask about these. */
+ * but mount, uts, ipc, pid and time ones, control groups, NUMA, swap,
+ * huge pages, memory-failure injection, the sanitizers.  Programs ask
+ * about these. */
 static const char *const never[] = {
-    "USER_NS",	      "PID_NS", "NET_NS",    "CGROUPS",
-    "NUMA",	      "SWAP",	"HUGETLBFS", "TRANSPARENT_HUGEPAGE",
+    "USER_NS",	      "NET_NS", "CGROUPS", "NUMA", "SWAP", "HUGETLBFS", "TRANSPARENT_HUGEPAGE",
     "MEMORY_FAILURE", "KASAN",	"UBSAN",
 };
 

@@ -13,6 +13,7 @@
 #include "proc/group.h"
 #include "proc/jobctl.h"
 #include "proc/proc.h"
+#include "proc/pid_ns.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
 #include <uapi/ioctl.h>
@@ -170,7 +171,9 @@ static long set_fg(struct tty *t, const int *upgrp)
 	} else if (p.pgid < 0) {
 		ret = -EINVAL;
 	} else {
-		task_for_each_locked(probe_pgrp, &p);
+		/* The caller's number of it; one it cannot name is none. */
+		if ((p.pgid = pid_from_vnr(p.pgid)))
+			task_for_each_locked(probe_pgrp, &p);
 		ret = !p.sid ? -ESRCH : p.sid != t->sid ? -EPERM : 0;
 		if (!ret)
 			__atomic_store_n(&t->fg_pgrp, p.pgid, __ATOMIC_RELAXED);
@@ -190,7 +193,7 @@ static long get_id(struct tty *t, bool master, bool sid, int *uval)
 	if (!master && !mine_locked(t))
 		val = -1;
 	else
-		val = sid ? (t->sid ? t->sid : -1) : t->fg_pgrp;
+		val = sid ? (t->sid ? pid_vnr(t->sid) : -1) : pid_vnr(t->fg_pgrp);
 	spin_unlock(&proc_lock);
 	if (val < 0)
 		return -ENOTTY;

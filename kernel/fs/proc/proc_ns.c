@@ -3,9 +3,8 @@
  * fs/proc/namespaces.c, cgroup's left out: there are no control groups):
  * readlink shows "<kind>:[<number>]", and a walk through it jumps to an
  * nsfs inode of that namespace (fs/nsfs.h), whose open file takes the
- * namespace ioctls; time_for_children names the time namespace the
- * process's children will enter, pid_for_children the same as pid
- * (fdkernel has one pid namespace).  A
+ * namespace ioctls; pid_for_children and time_for_children name the
+ * namespaces the process's children go to (its nsproxy's).  A
  * caller who may not inspect the process gets a denied link (EACCES to
  * read or follow, Linux's ptrace check).
  *
