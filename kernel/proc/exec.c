@@ -417,6 +417,7 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 	struct elf_image img = {0};
 	struct vm_space *vm;
 	struct uvm *u = NULL;
+	struct nsproxy *ns = NULL; /* the caller's at the commit, if it changes */
 	struct inode *ip;
 	struct cred *cred;
 	struct exec_ids file;
@@ -450,8 +451,6 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 		u->interp = img.interp, u->interp_path = img.interp_path;
 		if (!(img.vdso = vdso_map(u)))
 			err = -ENOMEM;
-		else /* the new image's [vvar] suits the caller's time namespace */
-			timens_enter(current_nsproxy()->time, u);
 	} else if (img.fatal) { /* Linux has no old image left to return to */
 		signal_force_fatal(t, SIGSEGV);
 	}
@@ -462,9 +461,12 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 	if (!err && !(exe_path = program_path(tg, interp)))
 		err = -ENOMEM;
 	kfree(interp);
+	if (!err)
+		err = nsproxy_for_exec(&ns);
 	if (!err && (err = exec_take_over(t)))
 		kfree(exe_path);
 	if (err) {
+		nsproxy_put(ns);
 		cred_put(cred);
 		exe_inode_put(ip);
 		if (u)
@@ -474,6 +476,10 @@ int exec_program_at(struct task *t, const struct exec_target *tg, struct exec_st
 		return err;
 	}
 	exec_creds(t, u, cred, secure, &file, sp + 8 * (uint64_t)(3 + strs->argc + strs->envc));
+	/* the new image is in the time namespace its children would enter */
+	timens_enter(ns ? ns->time : current_nsproxy()->time, u);
+	if (ns)
+		nsproxy_switch(ns);
 	commit_exec(t, u, &img, sp, tg->file ? exe_path : tg->name, ip, exe_path);
 	return 0;
 }

@@ -106,6 +106,14 @@ int nsproxy_check(unsigned long flags)
 	return current_nsproxy()->pid_ns_for_children->level >= MAX_PID_NS_LEVEL ? -ENOSPC : 0;
 }
 
+/* n's task enters the time namespace of its children (n is private). */
+static void time_enter_children(struct nsproxy *n)
+{
+	timens_get(n->time_for_children);
+	timens_put(n->time);
+	n->time = n->time_for_children;
+}
+
 /* A child with memory of its own enters the time namespace its parent's
  * children go to (Linux's timens_on_fork); a CLONE_VM child stays in its
  * parent's, as its address space's [vvar] does. */
@@ -119,11 +127,22 @@ int nsproxy_clone(struct task *child, const struct task *parent, unsigned long f
 	if (!(child->nsproxy = n))
 		return -ENOMEM;
 	if (enter) {
-		timens_get(n->time_for_children);
-		timens_put(n->time);
-		n->time = n->time_for_children;
+		time_enter_children(n);
 		timens_enter(n->time, child->uvm);
 	}
+	return 0;
+}
+
+int nsproxy_for_exec(struct nsproxy **out)
+{
+	struct nsproxy *from = current_nsproxy();
+
+	*out = NULL;
+	if (from->time == from->time_for_children)
+		return 0;
+	if (!(*out = nsproxy_new(from, 0)))
+		return -ENOMEM;
+	time_enter_children(*out);
 	return 0;
 }
 

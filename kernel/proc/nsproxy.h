@@ -46,6 +46,10 @@ int nsproxy_clone(struct task *child, const struct task *parent, unsigned long f
 /* clone, unshare: -ENOSPC if flags ask for a pid namespace deeper than
  * MAX_PID_NS_LEVEL, else 0. */
 int nsproxy_check(unsigned long flags);
+/* exec: the nsproxy the caller takes at its point of no return (Linux's
+ * exec_task_namespaces), in *out: a copy whose time namespace is its
+ * time_for_children when the two differ, else NULL.  0 or -ENOMEM. */
+int nsproxy_for_exec(struct nsproxy **out);
 /* unshare(flags): the caller enters new namespaces of flags' kinds (its
  * checks done): 0 or -ENOMEM. */
 int nsproxy_unshare(unsigned long flags);

@@ -5,9 +5,9 @@
  * through the vDSO and the system call) and CLOCK_BOOTTIME, sysinfo's
  * and /proc/uptime's uptime shifted by them, CLOCK_REALTIME not; its
  * absolute sleeps and timerfds are on its own clocks; setns takes it
- * back (EUSERS with a second thread); clone3(CLONE_NEWTIME) puts a child
- * in a new one; bad offsets are EINVAL or ERANGE, and an ordinary user
- * gets EPERM.  Run as root. */
+ * back (EUSERS with a second thread); a vfork child enters it only when
+ * it execs; clone3(CLONE_NEWTIME) puts a child in a new one; bad offsets are EINVAL or ERANGE, and
+ * an ordinary user gets EPERM.  Run as root. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -232,6 +232,31 @@ static int clone3_child(void)
 	return pid < 0 ? -1 : exit_status((pid_t)pid);
 }
 
+/* A vfork child shares its parent's memory and so its time namespace;
+ * its exec enters time_for_children (Linux's exec_task_namespaces). */
+static void check_exec(void)
+{
+	char base[32];
+	int status;
+
+	snprintf(base, sizeof base, "%lld", (long long)parent_mono);
+	pid_t pid = vfork();
+	if (!pid) {
+		execl("/proc/self/exe", "ns_time", "exec-child", base, (char *)NULL);
+		_exit(127);
+	}
+	ok(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	   "a vfork child's exec enters time_for_children (%#x)", status);
+}
+
+/* The program exec'd by check_exec: in the namespace, its clock ahead. */
+static int exec_child(const char *base)
+{
+	parent_mono = atoll(base);
+	return ns_ino("time") != ns_ino("time_for_children") ||
+	       !AHEAD(vdso_ns(CLOCK_MONOTONIC), parent_mono, MONO_OFF);
+}
+
 static void check_unprivileged(void)
 {
 	pid_t pid = fork();
@@ -244,19 +269,22 @@ static void check_unprivileged(void)
 	is_int(exit_status(pid), 0, "unshare(CLONE_NEWTIME) as an ordinary user: EPERM");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "exec-child"))
+		return exec_child(argv[2]);
 	if (geteuid() || access("/proc/self/ns/time", F_OK))
 		skip_all("not root, or no time namespaces");
 	unsigned long time_ino = ns_ino("time");
 	initial_fd = open("/proc/self/ns/time", O_RDONLY);
 	require(initial_fd >= 0, "/proc/self/ns/time");
-	plan(13);
+	plan(14);
 	require(unshare(CLONE_NEWTIME) == 0, "unshare(CLONE_NEWTIME)");
 	check_offsets_file(time_ino);
 	check_children();
 	read_host_clocks();
 	is_int(clone3_child(), 0, "clone3(CLONE_NEWTIME): a new namespace with the offsets");
+	check_exec();
 	check_unprivileged();
 	return done();
 }
