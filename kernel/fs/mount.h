@@ -19,6 +19,7 @@
 struct super_block;
 struct mnt_namespace;
 struct fs_struct;
+struct user_namespace;
 
 /* Per-mount flags (Linux's MNT_* meaning, MS_* and ST_* values). */
 #define MNT_READONLY 1U
@@ -100,7 +101,7 @@ static inline void path_put(struct path *p)
 struct mnt_namespace *mnt_ns_init(void); /* the first one, referenced */
 void mnt_ns_get(struct mnt_namespace *ns);
 void mnt_ns_put(struct mnt_namespace *ns);
-int mnt_ns_copy(struct fs_struct *fs);
+int mnt_ns_copy(struct fs_struct *fs, struct user_namespace *owner);
 /* What nsfs and setns know of it (fs/nsfs.h): its number, and its
  * operations (setns enters it: the caller's fs_struct, shared with no
  * other task, moves into it, its root and cwd to the namespace's root). */

@@ -14,6 +14,7 @@
 #include "mm/heap.h"
 #include "proc/cred.h"
 #include "proc/task.h"
+#include "proc/user_namespace.h"
 #include <uapi/errno.h>
 
 static unsigned long live_ns = 1; /* atomic: init_ns and every copy */
@@ -197,6 +198,7 @@ void mnt_ns_put(struct mnt_namespace *ns)
 	detach_tree(ns->root, &gone);
 	spin_unlock(&mount_lock);
 	release(&gone);
+	user_ns_put(ns->owner);
 	kfree(ns);
 	__atomic_sub_fetch(&live_ns, 1, __ATOMIC_RELAXED);
 }
@@ -267,14 +269,20 @@ static int mnt_ns_install(struct ns_common *common)
 	return 0;
 }
 
+static struct user_namespace *mnt_ns_owner(struct ns_common *ns)
+{
+	return to_mnt_ns(ns)->owner;
+}
+
 const struct ns_ops mnt_ns_ops = {
     .kind = NS_MNT,
     .get = mnt_ns_get_common,
     .put = mnt_ns_put_common,
     .install = mnt_ns_install,
+    .owner = mnt_ns_owner,
 };
 
-int mnt_ns_copy(struct fs_struct *fs)
+int mnt_ns_copy(struct fs_struct *fs, struct user_namespace *owner)
 {
 	struct mnt_namespace *ns = kzalloc(sizeof(*ns)), *old = fs->mnt_ns;
 	struct tree_copy *list = NULL;
@@ -292,6 +300,7 @@ int mnt_ns_copy(struct fs_struct *fs)
 		ns->refs = 1;
 		list_init(&ns->mounts);
 		ns->ns = (struct ns_common){nsfs_alloc_inum(), &mnt_ns_ops};
+		user_ns_get(ns->owner = owner);
 		wait_queue_init(&ns->poll, "mnt_ns_poll");
 		spin_lock(&mount_lock);
 		attach_tree(ns, list, n, NULL, NULL);

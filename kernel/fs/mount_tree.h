@@ -24,6 +24,7 @@ struct mnt_namespace {
 	/* Its number, /proc/<pid>/ns/mnt's, and setns's operations
 	 * (fs/nsfs.h); constant. */
 	struct ns_common ns;
+	struct user_namespace *owner; /* referenced, constant; NULL: the initial one */
 	/* atomic: the fs_structs and nsfs inodes pointing here, and the
 	 * open /proc/<pid>/mounts and mountinfo files reading it */
 	uint32_t refs;

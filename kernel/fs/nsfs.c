@@ -17,6 +17,7 @@
 #include "lib/printk.h"
 #include "mm/heap.h"
 #include "proc/cred.h"
+#include "proc/user_namespace.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
 #include <uapi/nsfs.h>
@@ -58,28 +59,21 @@ static void initial_ref(struct ns_common *ns)
 	(void)ns;
 }
 
-/*
- * Entering the one namespace of its kind changes nothing, after Linux's
- * checks: CAP_SYS_ADMIN, and for the user namespace EINVAL (the caller
- * is in it already: Linux's userns_install refuses its own namespace).
- */
+/* Entering the one namespace of its kind changes nothing, after Linux's
+ * check: CAP_SYS_ADMIN over it and the caller's user namespace. */
 static int initial_install(struct ns_common *ns)
 {
-	if (ns->ops->kind == NS_USER)
-		return -EINVAL;
-	return capable(CAP_SYS_ADMIN) ? 0 : -EPERM;
+	return ns_may_install(ns) ? 0 : -EPERM;
 }
 
 #define INITIAL_OPS(k)                                                                             \
 	{                                                                                          \
 		.kind = k, .get = initial_ref, .put = initial_ref, .install = initial_install      \
 	}
-static const struct ns_ops initial_ops[] = {INITIAL_OPS(NS_USER), INITIAL_OPS(NS_NET),
-					    INITIAL_OPS(NS_TIME)};
+static const struct ns_ops initial_ops[] = {INITIAL_OPS(NS_NET), INITIAL_OPS(NS_TIME)};
 static struct ns_common initial[] = {
-    {NS_USER_INUM, &initial_ops[0]},
-    {NS_NET_INUM, &initial_ops[1]},
-    {NS_TIME_INUM, &initial_ops[2]},
+    {NS_NET_INUM, &initial_ops[0]},
+    {NS_TIME_INUM, &initial_ops[1]},
 };
 
 struct ns_common *nsfs_initial(enum ns_kind kind)
@@ -121,9 +115,22 @@ static long open_ns_fd(struct ns_common *ns)
 	return fd;
 }
 
+/* NS_GET_USERNS: the user namespace owning ns, for a user namespace its
+ * parent; EPERM for the initial one's (none) or one outside the
+ * caller's namespace (Linux's ns_get_owner). */
+static long open_owner(struct ns_common *ns)
+{
+	struct user_namespace *owner =
+	    ns->ops->kind == NS_USER ? to_user_ns(ns)->parent : ns_owner(ns);
+
+	if (!owner || !user_ns_visible(owner))
+		return -EPERM;
+	return open_ns_fd(&owner->ns);
+}
+
 /* NS_GET_PARENT: a kind with a hierarchy answers through its parent
- * operation (pid namespaces); the initial user namespace has no parent
- * (EPERM); the other kinds have no hierarchy (EINVAL). */
+ * operation (pid and user namespaces); the other kinds have no
+ * hierarchy (EINVAL). */
 static long open_parent(struct ns_common *ns)
 {
 	struct ns_common *parent;
@@ -131,7 +138,7 @@ static long open_parent(struct ns_common *ns)
 	long fd;
 
 	if (!ns->ops->parent)
-		return ns->ops->kind == NS_USER ? -EPERM : -EINVAL;
+		return -EINVAL;
 	if (!(parent = ns->ops->parent(ns, &err)))
 		return err;
 	fd = open_ns_fd(parent);
@@ -140,25 +147,28 @@ static long open_parent(struct ns_common *ns)
 }
 
 /*
- * Linux's ns_ioctl: the initial user namespace has no owner, and owns
- * every namespace here (NS_GET_USERNS); only a user namespace has an
- * owner's uid (root's, 0).
+ * Linux's ns_ioctl: a user namespace's owner is its parent, another
+ * kind's the user namespace it was made in; the initial user namespace
+ * has none; only a user namespace has an owner's uid, as the caller's
+ * namespace shows it.
  */
 static long ns_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
 {
-	enum ns_kind kind = ns_of(f->inode)->ops->kind;
-	uint32_t uid = 0;
+	struct ns_common *ns = ns_of(f->inode);
+	enum ns_kind kind = ns->ops->kind;
+	uint32_t uid;
 
 	switch (cmd) {
 	case NS_GET_USERNS:
-		return kind == NS_USER ? -EPERM : open_ns_fd(nsfs_initial(NS_USER));
+		return open_owner(ns);
 	case NS_GET_PARENT:
-		return open_parent(ns_of(f->inode));
+		return open_parent(ns);
 	case NS_GET_NSTYPE:
 		return (long)kinds[kind].clone_flag;
 	case NS_GET_OWNER_UID:
 		if (kind != NS_USER)
 			return -EINVAL;
+		uid = from_kuid_munged(current_user_ns(), to_user_ns(ns)->owner);
 		return copy_to_user((void *)arg, &uid, sizeof(uid)) ? -EFAULT : 0;
 	}
 	return -ENOTTY;

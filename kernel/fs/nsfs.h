@@ -1,6 +1,6 @@
 /*
  * nsfs: the files /proc/<pid>/ns/<kind> lead to (Linux's nsfs), one kind
- * per namespace type.  Mount, uts and ipc namespaces are real (each
+ * per namespace type.  Mount, uts, ipc and user namespaces are real (each
  * process is in one of each, clone and unshare make new ones, setns
  * enters one);
  * of the other kinds fdkernel has only the initial namespace, which the
@@ -32,6 +32,7 @@ enum ns_kind { NS_IPC, NS_UTS, NS_USER, NS_PID, NS_NET, NS_TIME, NS_MNT, NS_KIND
 #define NS_INUM_NEXT	 0xF0000000UL
 
 struct ns_common;
+struct user_namespace;
 
 /* What a kind of namespace does for nsfs and setns (Linux's
  * proc_ns_operations). */
@@ -46,6 +47,10 @@ struct ns_ops {
 	/* NS_GET_PARENT: the parent, referenced, or NULL with *err set;
 	 * NULL for kinds without a hierarchy (EINVAL). */
 	struct ns_common *(*parent)(struct ns_common *ns, int *err);
+	/* The user namespace that owns ns (NS_GET_USERNS, setns's and
+	 * sethostname's checks; proc/user_namespace.h: ns_owner), or NULL
+	 * for the initial one; NULL op: always the initial one. */
+	struct user_namespace *(*owner)(struct ns_common *ns);
 };
 
 /* What every namespace has (embedded in it; Linux's ns_common). */
@@ -59,7 +64,7 @@ const char *nsfs_kind_name(enum ns_kind kind);
 /* The kind's CLONE_NEW* flag. */
 unsigned long nsfs_clone_flag(enum ns_kind kind);
 /* The one namespace of a kind fdkernel has only the initial one of
- * (user, net, time): never freed, references not counted. */
+ * (net, time): never freed, references not counted. */
 struct ns_common *nsfs_initial(enum ns_kind kind);
 /* A number for a new namespace (never reused: 64 bits do not run out). */
 uint64_t nsfs_alloc_inum(void);

@@ -2,11 +2,13 @@
 #include "fs/permission.h"
 #include "fs/inode.h"
 #include "proc/cred.h"
+#include "proc/user_namespace.h"
 #include <uapi/errno.h>
 
+/* Files are the initial user namespace's: capabilities over it only. */
 static bool cred_capable(const struct cred *c, int cap)
 {
-	return c->cap_effective & CAP_TO_MASK(cap);
+	return cred_ns_capable(c, &init_user_ns, cap);
 }
 
 int cred_mode_permission(const struct cred *c, uint32_t fmode, uint32_t uid, uint32_t gid, int mask)

@@ -13,6 +13,7 @@
 #include "fs/mount.h"
 #include "fs/permission.h"
 #include "proc/cred.h"
+#include "proc/user_namespace.h"
 #include "fs/upath.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
@@ -188,12 +189,20 @@ static int chown_check(const struct inode *ip, uint32_t uid, uint32_t gid)
 	return 0;
 }
 
-/* uid/gid (uint32_t)-1: unchanged. */
-static long do_chown(int dirfd, const char *upath, uint32_t uid, uint32_t gid, int flags)
+/* uid/gid (uint32_t)-1: unchanged; others the caller's user namespace's
+ * (EINVAL when it does not map them, first, as Linux). */
+static long do_chown(int dirfd, const char *upath, uint32_t user, uint32_t group, int flags)
 {
+	struct user_namespace *ns = current_user_ns();
+	uint32_t uid = user == ID_UNCHANGED ? user : make_kuid(ns, user);
+	uint32_t gid = group == ID_UNCHANGED ? group : make_kgid(ns, group);
 	struct attr_obj o;
 	long err;
 
+	if (uid == INVALID_ID && user != ID_UNCHANGED)
+		return -EINVAL;
+	if (gid == INVALID_ID && group != ID_UNCHANGED)
+		return -EINVAL;
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
 	err = attr_target(dirfd, upath, flags, flags & AT_SYMLINK_NOFOLLOW, &o);

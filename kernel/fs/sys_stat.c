@@ -11,6 +11,7 @@
 #include "fs/upath.h"
 #include "fs/vfs.h"
 #include "proc/task.h"
+#include "proc/user_namespace.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
@@ -94,10 +95,22 @@ long upath_stat(int dirfd, const char *upath, int flags, struct uapi_stat *st)
 	return stat_at(dirfd, upath, flags, st, NULL);
 }
 
-static long stat_copy_out(long err, const struct uapi_stat *st, struct uapi_stat *ust)
+/* The owner and group as the caller's user namespace names them (65534
+ * when it does not map them), at the user boundary only: inside, st
+ * holds kernel ids (access checks compare them). */
+static void stat_ids_out(struct uapi_stat *st)
+{
+	struct user_namespace *ns = current_user_ns();
+
+	st->st_uid = from_kuid_munged(ns, st->st_uid);
+	st->st_gid = from_kgid_munged(ns, st->st_gid);
+}
+
+static long stat_copy_out(long err, struct uapi_stat *st, struct uapi_stat *ust)
 {
 	if (err)
 		return err;
+	stat_ids_out(st);
 	return copy_to_user(ust, st, sizeof(*st)) ? -EFAULT : 0;
 }
 
@@ -194,6 +207,7 @@ SYSCALL_DEFINE5(statx, int, dirfd, const char *, path, int, flags, unsigned int,
 	err = stat_at(dirfd, path, flags & STAT_FLAGS, &st, &a);
 	if (err)
 		return err;
+	stat_ids_out(&st);
 	fill_statx(&sx, &st);
 	sx.stx_attributes = a.attributes;
 	sx.stx_attributes_mask = a.mask;

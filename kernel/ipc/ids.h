@@ -89,6 +89,7 @@ struct ipc_ids {
 struct ipc_namespace {
 	struct ns_common ns;
 	int refs;
+	struct user_namespace *owner; /* referenced; NULL: the initial one */
 	struct ipc_ids shm_ids, sem_ids, msg_ids;
 	uint64_t shm_tot;	      /* shm_ids.lock: pages of all segments, against shmall */
 	int used_sems;		      /* sem_ids.lock: semaphores in all sets, against semmns */

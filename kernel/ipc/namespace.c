@@ -11,6 +11,7 @@
 #include "proc/cred.h"
 #include "proc/nsproxy.h"
 #include "proc/task.h"
+#include "proc/user_namespace.h"
 #include "sched/grace.h"
 #include <uapi/errno.h>
 
@@ -35,13 +36,14 @@ struct ipc_namespace *current_ipc(void)
 	return current_nsproxy()->ipc;
 }
 
-struct ipc_namespace *ipc_ns_new(void)
+struct ipc_namespace *ipc_ns_new(struct user_namespace *owner)
 {
 	struct ipc_namespace *ns = kzalloc(sizeof(*ns));
 
 	if (!ns)
 		return NULL;
 	ns->ns = (struct ns_common){nsfs_alloc_inum(), &ipc_ops};
+	user_ns_get(ns->owner = owner);
 	ns->refs = 1;
 	ipc_ns_start(ns);
 	__atomic_add_fetch(&live_ipc, 1, __ATOMIC_RELAXED);
@@ -61,6 +63,7 @@ static void ipc_ns_free(struct grace_head *head)
 	shm_exit_ns(ns);
 	sem_exit_ns(ns);
 	msg_exit_ns(ns);
+	user_ns_put(ns->owner);
 	kfree(ns);
 	__atomic_sub_fetch(&live_ipc, 1, __ATOMIC_RELAXED);
 }
@@ -105,7 +108,7 @@ static int ipc_install(struct ns_common *ns)
 {
 	struct nsproxy *n;
 
-	if (!capable(CAP_SYS_ADMIN))
+	if (!ns_may_install(ns))
 		return -EPERM;
 	if (!(n = nsproxy_copy_current()))
 		return -ENOMEM;
@@ -117,9 +120,15 @@ static int ipc_install(struct ns_common *ns)
 	return 0;
 }
 
+static struct user_namespace *ipc_owner(struct ns_common *ns)
+{
+	return to_ipc(ns)->owner;
+}
+
 static const struct ns_ops ipc_ops = {
     .kind = NS_IPC,
     .get = ipc_ns_get_common,
     .put = ipc_ns_put_common,
     .install = ipc_install,
+    .owner = ipc_owner,
 };

@@ -20,6 +20,7 @@
 #include "proc/pidfd.h"
 #include "proc/pid_ns.h"
 #include "proc/proc.h"
+#include "proc/user_namespace.h"
 #include "mm/uvm.h"
 #include "sched/sched.h"
 #include "sys/strace.h"
@@ -34,7 +35,7 @@
 	(CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK |               \
 	 CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID |        \
 	 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_IO |  \
-	 CLONE_PIDFD | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID)
+	 CLONE_PIDFD | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWUSER)
 #define CLONE_NAMESPACES                                                                           \
 	(CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |             \
 	 CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWTIME)
@@ -48,6 +49,9 @@ static int clone_check(const struct clone_req *r)
 	    (flags & (CLONE_NEWUSER | CLONE_FS)) == (CLONE_NEWUSER | CLONE_FS))
 		return -EINVAL;
 	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return -EINVAL;
+	/* A thread group lives in one user namespace. */
+	if ((flags & CLONE_THREAD) && (flags & CLONE_NEWUSER))
 		return -EINVAL;
 	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
 		return -EINVAL;
@@ -68,11 +72,13 @@ static int clone_check(const struct clone_req *r)
 	/* A new ipc namespace cannot share the old one's undo list. */
 	if ((flags & (CLONE_NEWIPC | CLONE_SYSVSEM)) == (CLONE_NEWIPC | CLONE_SYSVSEM))
 		return -EINVAL;
-	/* A new namespace of any kind but user needs CAP_SYS_ADMIN, asked
-	 * first (Linux's copy_namespaces); then mount, uts, ipc and pid
-	 * ones only: Linux built without the others answers EINVAL. */
+	/* A new namespace of any kind but user needs CAP_SYS_ADMIN over the
+	 * caller's user namespace, asked first (Linux's copy_namespaces);
+	 * with a new user namespace, over that one, which the child has.
+	 * Then mount, uts, ipc, pid and user ones only: Linux built without
+	 * the others answers EINVAL. */
 	if (((flags & CLONE_NAMESPACES & ~(CLONE_NEWUSER | CLONE_NEWTIME)) || r->newtime) &&
-	    !capable(CAP_SYS_ADMIN))
+	    !(flags & CLONE_NEWUSER) && !ns_capable(current_user_ns(), CAP_SYS_ADMIN))
 		return -EPERM; /* CLONE_NEWTIME is clone3's (clone's CSIGNAL bits) */
 	if (flags & ~CLONE_KNOWN)
 		return -EINVAL;
@@ -81,9 +87,11 @@ static int clone_check(const struct clone_req *r)
 	return nsproxy_check(flags);
 }
 
-/* The child's shares and copies of the parent's resources: 0, -ENOMEM or
- * -EMFILE (files_fork; the caller releases what was taken). */
-static int clone_resources(struct task *child, struct task *parent, const struct clone_req *r)
+/* The child's shares and copies of the parent's resources, its new
+ * namespaces owned by owner: 0, -ENOMEM or -EMFILE (files_fork; the
+ * caller releases what was taken). */
+static int clone_resources(struct task *child, struct task *parent, const struct clone_req *r,
+			   struct user_namespace *owner)
 {
 	unsigned long flags = r->flags;
 	int err;
@@ -98,8 +106,9 @@ static int clone_resources(struct task *child, struct task *parent, const struct
 	if (!child->files)
 		return flags & CLONE_FILES ? -ENOMEM : err;
 	child->fs = flags & CLONE_FS ? fs_share(parent->fs) : fs_copy(parent->fs);
-	if (!child->fs || ((flags & CLONE_NEWNS) && mnt_ns_copy(child->fs)) ||
-	    nsproxy_clone(child, parent, (flags & ~CSIGNAL) | (r->newtime ? CLONE_NEWTIME : 0)))
+	if (!child->fs || ((flags & CLONE_NEWNS) && mnt_ns_copy(child->fs, owner)) ||
+	    nsproxy_clone(child, parent, (flags & ~CSIGNAL) | (r->newtime ? CLONE_NEWTIME : 0),
+			  owner))
 		return -ENOMEM;
 	/* A thread's pid is in its process's namespace; a process's where
 	 * the parent's children go (a new one with CLONE_NEWPID). */
@@ -151,11 +160,12 @@ static void join_new_process_locked(struct thread_group *g, struct task *child,
 }
 
 /*
- * Makes child visible in its thread group: a new one, or the caller's
- * with CLONE_THREAD.  0, -ENOMEM, or -EINTR if the caller's process is
- * dying (exit_group or exec in progress: the caller is being killed too).
+ * Makes child visible in its thread group: a new one, with creds cred
+ * when not NULL (taken over), or the caller's with CLONE_THREAD.  0,
+ * -ENOMEM, or -EINTR if the caller's process is dying (exit_group or
+ * exec in progress: the caller is being killed too).
  */
-static int clone_join(struct task *child, const struct clone_req *r)
+static int clone_join(struct task *child, const struct clone_req *r, struct cred **cred)
 {
 	struct thread_group *self = current()->group, *g = NULL;
 	bool exempt = capable(CAP_SYS_RESOURCE) || capable(CAP_SYS_ADMIN);
@@ -163,6 +173,10 @@ static int clone_join(struct task *child, const struct clone_req *r)
 
 	if (!(r->flags & CLONE_THREAD) && !(g = group_create(child)))
 		return -ENOMEM;
+	if (g && *cred) {
+		cred_group_set(g, *cred); /* g unseen yet */
+		*cred = NULL;
+	}
 	child->cpus_allowed = sched_affinity(current()); /* child unseen yet */
 	spin_lock(&proc_lock);
 	prctl_clone(child, current());
@@ -250,24 +264,47 @@ static int clone_pidfd(const struct clone_req *r, struct file **pf)
 	return fd;
 }
 
+/* CLONE_NEWUSER: the child's creds, in a new user namespace (*cred,
+ * else NULL): 0 or -errno (user_ns_create's). */
+static int clone_user_ns(const struct clone_req *r, struct cred **cred)
+{
+	int err;
+
+	*cred = NULL;
+	if (!(r->flags & CLONE_NEWUSER))
+		return 0;
+	if (!(*cred = cred_dup_current()))
+		return -ENOMEM;
+	if ((err = user_ns_create(*cred))) {
+		cred_put(*cred);
+		*cred = NULL;
+	}
+	return err;
+}
+
 long do_clone(const struct clone_req *r)
 {
 	struct task *parent = current(), *child;
 	int err = clone_check(r), tid, pidfd = -1;
 	struct file *pf = NULL;
+	struct cred *cred;
 
-	if (err)
+	if (err || (err = clone_user_ns(r, &cred)))
 		return err;
-	if ((r->flags & CLONE_PIDFD) && (pidfd = clone_pidfd(r, &pf)) < 0)
+	if ((r->flags & CLONE_PIDFD) && (pidfd = clone_pidfd(r, &pf)) < 0) {
+		cred_put(cred);
 		return pidfd;
+	}
 	if (!(child = task_alloc(parent->name))) {
 		err = -EAGAIN; /* TASK_MAX tasks, threads included */
 		goto fail_pidfd;
 	}
-	if ((err = clone_resources(child, parent, r)))
+	/* The owner of the child's new namespaces: its user namespace (cred
+	 * holds it), else the caller's (its process holds it). */
+	if ((err = clone_resources(child, parent, r, cred ? cred->user_ns : current_user_ns())))
 		goto fail;
 	clone_registers(child, parent, r);
-	if ((err = clone_join(child, r)))
+	if ((err = clone_join(child, r, &cred)))
 		goto fail;
 	tid = pid_nr_ns(child->pid, task_pid_ns(parent)); /* as the parent numbers it */
 	if (pf) /* before the child can run, and so exit */
@@ -290,6 +327,7 @@ fail:
 fail_pidfd:
 	if (pf)
 		pidfd_clone_cancel(pidfd, pf);
+	cred_put(cred);
 	return err;
 }
 
@@ -302,10 +340,10 @@ SYSCALL_DEFINE5(clone, unsigned long, flags, uint64_t, stack, uint64_t, parent_t
 }
 
 /* Flags unshare takes (Linux's list); the namespaces among them but mount,
- * uts, ipc, pid and time ones give EINVAL below, as in a Linux built
- * without them. */
+ * uts, ipc, pid, time and user ones give EINVAL below, as in a Linux
+ * built without them. */
 #define UNSHARE_NAMESPACES                                                                         \
-	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWTIME)
+	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWTIME | CLONE_NEWUSER)
 #define UNSHARE_KNOWN                                                                              \
 	(CLONE_THREAD | CLONE_FS | CLONE_SIGHAND | CLONE_VM | CLONE_FILES | CLONE_SYSVSEM |        \
 	 CLONE_NAMESPACES)
@@ -337,28 +375,29 @@ static int fs_unshare(struct task *t)
 	return 0;
 }
 
-/* unshare(CLONE_FILES | CLONE_FS): the caller gets its own copies (of every
- * fd, flags included; of the working directory); CLONE_NEWNS and
- * CLONE_NEWUTS: new namespaces, copies of its own; CLONE_NEWIPC: a new
- * empty one (and CLONE_SYSVSEM with it).  Leaving a thread group,
- * shared handlers or shared memory is EINVAL, as Linux; alone in them, the
- * call succeeds and changes nothing. */
-SYSCALL_DEFINE1(unshare, unsigned long, flags)
+/* CLONE_NEWUSER: new creds in a new user namespace, cred_lock held until
+ * unshare commits or drops them (*new, else NULL): 0 or -errno. */
+static int unshare_user_ns(unsigned long flags, struct cred **new)
 {
-	struct task *t = current();
+	int err;
+
+	*new = NULL;
+	if (!(flags & CLONE_NEWUSER))
+		return 0;
+	if (!(*new = cred_prepare()))
+		return -ENOMEM;
+	if ((err = user_ns_create(*new))) {
+		cred_abort(*new);
+		*new = NULL;
+	}
+	return err;
+}
+
+/* unshare's steps after the user namespace's: the rest owned by owner. */
+static int unshare_rest(struct task *t, unsigned long flags, struct user_namespace *owner)
+{
 	int err = 0;
 
-	if ((flags & ~UNSHARE_KNOWN) || (flags & CLONE_NAMESPACES & ~UNSHARE_NAMESPACES) ||
-	    unshare_refused(t, flags))
-		return -EINVAL;
-	if ((flags & UNSHARE_NAMESPACES) && !capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	/* A second CLONE_NEWPID before a child entered the first: EINVAL
-	 * (Linux's copy_pid_ns). */
-	if ((flags & CLONE_NEWPID) && current_nsproxy()->pid_ns_for_children != current_pid_ns())
-		return -EINVAL;
-	if ((err = nsproxy_check(flags)))
-		return err;
 	if (flags & CLONE_NEWIPC)
 		flags |= CLONE_SYSVSEM; /* the undo list is the old namespace's */
 	if (flags & CLONE_NEWNS)
@@ -366,13 +405,52 @@ SYSCALL_DEFINE1(unshare, unsigned long, flags)
 	if (flags & CLONE_FS)
 		err = fs_unshare(t);
 	if (!err && (flags & CLONE_NEWNS))
-		err = mnt_ns_copy(t->fs);
+		err = mnt_ns_copy(t->fs, owner);
 	if (!err && (flags & CLONE_SYSVSEM))
 		sem_undo_exit(t); /* as exit for its undo list (Linux) */
 	if (!err)
-		err = nsproxy_unshare(flags);
+		err = nsproxy_unshare(flags, owner);
 	if (!err && (flags & CLONE_FILES))
 		err = task_unshare_files(t);
+	return err;
+}
+
+/* unshare(CLONE_FILES | CLONE_FS): the caller gets its own copies (of every
+ * fd, flags included; of the working directory); CLONE_NEWNS and
+ * CLONE_NEWUTS: new namespaces, copies of its own; CLONE_NEWIPC: a new
+ * empty one (and CLONE_SYSVSEM with it); CLONE_NEWUSER: a new user
+ * namespace, which then owns the others made with it.  Leaving a thread
+ * group, shared handlers or shared memory is EINVAL, as Linux; alone in
+ * them, the call succeeds and changes nothing. */
+SYSCALL_DEFINE1(unshare, unsigned long, flags)
+{
+	struct task *t = current();
+	struct cred *new;
+	int err = 0;
+
+	/* A process in a user namespace is one thread with an fs_struct of
+	 * its own (Linux). */
+	if (flags & CLONE_NEWUSER)
+		flags |= CLONE_THREAD | CLONE_FS;
+	if ((flags & ~UNSHARE_KNOWN) || (flags & CLONE_NAMESPACES & ~UNSHARE_NAMESPACES) ||
+	    unshare_refused(t, flags))
+		return -EINVAL;
+	if ((flags & UNSHARE_NAMESPACES & ~CLONE_NEWUSER) && !(flags & CLONE_NEWUSER) &&
+	    !ns_capable(current_user_ns(), CAP_SYS_ADMIN))
+		return -EPERM;
+	/* A second CLONE_NEWPID before a child entered the first: EINVAL
+	 * (Linux's copy_pid_ns). */
+	if ((flags & CLONE_NEWPID) && current_nsproxy()->pid_ns_for_children != current_pid_ns())
+		return -EINVAL;
+	if ((err = nsproxy_check(flags)))
+		return err;
+	if ((err = unshare_user_ns(flags, &new)))
+		return err;
+	err = unshare_rest(t, flags, new ? new->user_ns : current_user_ns());
+	if (new && !err)
+		cred_commit(new);
+	else if (new)
+		cred_abort(new);
 	return err;
 }
 

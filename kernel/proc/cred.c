@@ -7,6 +7,7 @@
 #include "proc/nproc.h"
 #include "proc/group.h"
 #include "proc/proc.h"
+#include "proc/user_namespace.h"
 #include "lib/string.h"
 #include "mm/heap.h"
 #include "mm/uvm.h"
@@ -24,6 +25,7 @@ static struct cred init_cred = {
     .cap_permitted = CAP_VALID_MASK,
     .cap_effective = CAP_VALID_MASK,
     .cap_bset = CAP_VALID_MASK,
+    .user_ns = &init_user_ns,
 };
 
 /* Before the first task and in kernel tasks: the kernel's own, root's. */
@@ -99,6 +101,7 @@ static void cred_free(struct grace_head *head)
 	struct cred *c = (struct cred *)((char *)head - offsetof(struct cred, grace));
 
 	groups_put(c->groups);
+	user_ns_put(c->user_ns);
 	kfree(c);
 	__atomic_sub_fetch(&nr_creds, 1, __ATOMIC_RELAXED);
 }
@@ -123,8 +126,29 @@ static struct cred *cred_copy(const struct cred *old)
 	*c = *old;
 	c->refs = 1;
 	__atomic_add_fetch(&c->groups->refs, 1, __ATOMIC_RELAXED);
+	user_ns_get(c->user_ns);
 	__atomic_add_fetch(&nr_creds, 1, __ATOMIC_RELAXED);
 	return c;
+}
+
+struct cred *cred_dup_current(void)
+{
+	const struct cred *old = cred_get_current();
+	struct cred *c = cred_copy(old);
+
+	cred_put(old);
+	return c;
+}
+
+void cred_group_set(struct thread_group *g, struct cred *c)
+{
+	cred_put(g->cred);
+	g->cred = c;
+}
+
+uint32_t cred_root_uid(const struct cred *c)
+{
+	return make_kuid(c->user_ns, 0);
 }
 
 struct cred *cred_prepare(void)
@@ -139,6 +163,22 @@ struct cred *cred_prepare(void)
 	return c;
 }
 
+/* Linux's cred_cap_issubset: whether subset's capabilities are within
+ * set's -- in one namespace, its permitted set within set's; in a
+ * namespace below set's, one that set's effective uid owns (or an
+ * ancestor of it below set's does), where set has them all anyway. */
+static bool cap_subset(const struct cred *set, const struct cred *subset)
+{
+	const struct user_namespace *ns;
+
+	if (set->user_ns == subset->user_ns)
+		return !(subset->cap_permitted & ~set->cap_permitted);
+	for (ns = subset->user_ns; ns->level > set->user_ns->level; ns = ns->parent)
+		if (ns->parent == set->user_ns && ns->owner == set->euid)
+			return true;
+	return false;
+}
+
 /*
  * Linux's commit_creds: a process whose effective or file-system ids
  * change, or whose capabilities grow, stops being dumpable (core dumps,
@@ -150,7 +190,7 @@ static void identity_changed(struct thread_group *g, const struct cred *old, con
 	struct task *t;
 
 	if (old->euid == new->euid && old->egid == new->egid && old->fsuid == new->fsuid &&
-	    old->fsgid == new->fsgid && !(new->cap_permitted & ~old->cap_permitted))
+	    old->fsgid == new->fsgid &&cap_subset(old, new))
 		return;
 	spin_lock(&proc_lock); /* the thread list; t->uvm is swapped under it */
 	list_for_each_entry(t, &g->threads, group_link)
@@ -223,7 +263,7 @@ void cred_group_free(struct thread_group *g)
 
 bool capable(int cap)
 {
-	return cred_current()->cap_effective & CAP_TO_MASK(cap);
+	return ns_capable(&init_user_ns, cap);
 }
 
 bool cred_same_owner(const struct task *t)
@@ -240,15 +280,20 @@ bool ptrace_may_access_locked(const struct task *t, bool fscreds)
 
 	if (t->group == current()->group)
 		return true;
-	if (capable(CAP_SYS_PTRACE))
+	/* Linux's ptrace_has_cap: over t's user namespace. */
+	if (cred_ns_capable(c, tc->user_ns, CAP_SYS_PTRACE))
 		return true;
 	if (!(uid == tc->uid && uid == tc->euid && uid == tc->suid && gid == tc->gid &&
 	      gid == tc->egid && gid == tc->sgid))
 		return false;
 	if (t->uvm && __atomic_load_n(&t->uvm->dumpable, __ATOMIC_RELAXED) != 1)
 		return false;
-	/* commoncap's rule: t has no capability the caller lacks (its
-	 * effective set with fscreds, else its permitted set). */
+	/* commoncap's rule: t, in the caller's namespace, has no capability
+	 * the caller lacks (its effective set with fscreds, else its
+	 * permitted set); in another, the caller needs CAP_SYS_PTRACE over
+	 * it, which it has over a namespace it owns. */
+	if (c->user_ns != tc->user_ns)
+		return false;
 	return !(tc->cap_permitted & ~(fscreds ? c->cap_effective : c->cap_permitted));
 }
 
@@ -340,6 +385,7 @@ static bool exec_compute(const struct cred *old, const struct exec_ids *file, un
 			 struct cred *out)
 {
 	bool root = !(old->securebits & SECBIT_NOROOT), effective, setid;
+	uint32_t root_uid = cred_root_uid(old);
 
 	out->uid = old->uid, out->gid = old->gid;
 	out->euid = file->setuid ? file->uid : old->euid;
@@ -348,9 +394,9 @@ static bool exec_compute(const struct cred *old, const struct exec_ids *file, un
 	out->cap_bset = old->cap_bset;
 	out->cap_ambient = old->cap_ambient;
 	out->cap_permitted = 0;
-	if (root && (out->euid == 0 || out->uid == 0))
+	if (root && (out->euid == root_uid || out->uid == root_uid))
 		out->cap_permitted = old->cap_bset | old->cap_inheritable;
-	effective = root && out->euid == 0;
+	effective = root && out->euid == root_uid;
 	setid = out->euid != old->uid || out->egid != old->gid;
 	if ((setid || (out->cap_permitted & ~old->cap_permitted)) && unsafe) {
 		if ((unsafe & EXEC_UNSAFE_NNP) || !(old->cap_effective & CAP_TO_MASK(CAP_SETUID)))
@@ -364,7 +410,8 @@ static bool exec_compute(const struct cred *old, const struct exec_ids *file, un
 	out->cap_permitted |= out->cap_ambient;
 	out->cap_effective = effective ? out->cap_permitted : out->cap_ambient;
 	out->securebits = old->securebits & ~SECBIT_KEEP_CAPS;
-	return setid || (out->uid != 0 && (effective || (out->cap_permitted & ~out->cap_ambient)));
+	return setid ||
+	       (out->uid != root_uid && (effective || (out->cap_permitted & ~out->cap_ambient)));
 }
 
 struct cred *cred_exec_prepare(struct task *t, const struct exec_ids *file, unsigned unsafe,
@@ -386,7 +433,8 @@ static bool cred_same(const struct cred *a, const struct cred *b)
 	       a->sgid == b->sgid && a->fsgid == b->fsgid && a->groups == b->groups &&
 	       a->cap_inheritable == b->cap_inheritable && a->cap_permitted == b->cap_permitted &&
 	       a->cap_effective == b->cap_effective && a->cap_bset == b->cap_bset &&
-	       a->cap_ambient == b->cap_ambient && a->securebits == b->securebits;
+	       a->cap_ambient == b->cap_ambient && a->securebits == b->securebits &&
+	       a->user_ns == b->user_ns;
 }
 
 bool cred_exec_commit(struct task *t, struct cred *new, const struct exec_ids *file,

@@ -48,11 +48,15 @@ struct cred {
 	/* SECBIT_* (uapi/capability.h): PR_SET_SECUREBITS, PR_SET_KEEPCAPS;
 	 * execve clears SECBIT_KEEP_CAPS. */
 	unsigned int securebits;
+	/* The user namespace its ids are seen through and its capabilities
+	 * count in (proc/user_namespace.h): referenced, constant. */
+	struct user_namespace *user_ns;
 	struct grace_head grace;
 };
 
 struct task;
 struct thread_group;
+struct user_namespace;
 
 /* The calling process's credentials (the rules above). */
 const struct cred *cred_current(void);
@@ -79,8 +83,17 @@ void cred_group_init(struct thread_group *g, const struct thread_group *parent);
 /* The group is freed: its reference goes. */
 void cred_group_free(struct thread_group *g);
 
-/* Whether the caller's effective set has cap: the one test of privilege. */
+/* Whether the caller has cap over the initial user namespace, which owns
+ * every host object (user_namespace.h: ns_capable for others). */
 bool capable(int cap);
+/* The caller's creds, a private copy with one reference and no lock
+ * held, for a process not yet visible (clone with CLONE_NEWUSER): NULL
+ * on ENOMEM; cred_group_set gives it to that process's group. */
+struct cred *cred_dup_current(void);
+void cred_group_set(struct thread_group *g, struct cred *c);
+/* Kernel id of uid 0 in c's namespace (INVALID_ID-like (uint32_t)-1 when
+ * unmapped): the root whose ids grant capabilities at execve and set*id. */
+uint32_t cred_root_uid(const struct cred *c);
 /* Linux's check_same_owner: the caller's effective uid is t's real or
  * effective uid (sched_setaffinity, sched_setscheduler; the caller keeps
  * t alive). */

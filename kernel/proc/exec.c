@@ -6,6 +6,7 @@
  * execve failing after that leaves the caller alone with the old image.
  */
 #include "proc/exec.h"
+#include "proc/user_namespace.h"
 #include "async/async.h"
 #include "proc/exec_strings.h"
 #include "proc/exec_auxv.h"
@@ -362,6 +363,8 @@ int exec_program(struct task *t, const char *path, struct exec_strings *strs)
  * with the exec, not with itself). */
 static void exec_file_ids(struct task *t, struct inode *ip, bool nosuid, struct exec_ids *out)
 {
+	struct user_namespace *ns = current_user_ns(); /* t is the caller */
+
 	*out = (struct exec_ids){0};
 	if (nosuid || t->no_new_privs)
 		return;
@@ -370,6 +373,11 @@ static void exec_file_ids(struct task *t, struct inode *ip, bool nosuid, struct 
 	out->setgid = (ip->mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP);
 	out->uid = ip->uid, out->gid = ip->gid;
 	spin_unlock(&ip->lock);
+	/* Linux's bprm_fill_uid: ids the caller's user namespace does not
+	 * map grant nothing there (else a set-user-ID-root program would
+	 * give a process owned by that namespace's creator root's uid). */
+	if (from_kuid(ns, out->uid) == INVALID_ID || from_kgid(ns, out->gid) == INVALID_ID)
+		out->setuid = out->setgid = false;
 }
 
 /* Linux's check_unsafe_exec: no_new_privs, or t's root and working

@@ -28,6 +28,7 @@
 #include "net/socket.h"
 #include "proc/nsproxy.h"
 #include "proc/pid_ns.h"
+#include "proc/user_namespace.h"
 #include "proc/cred.h"
 #include "proc/futex.h"
 #include "proc/posix_timer.h"
@@ -90,6 +91,7 @@ void kcounters_read(struct kcounters *c)
 	c->ipc_ns = ipc_ns_count();
 	c->time_ns = timens_count();
 	c->pid_ns = pid_ns_count();
+	c->user_ns = user_ns_count();
 	c->ptys = pty_count();
 	c->creds = cred_count();
 	c->disks = disk_count();
@@ -107,7 +109,7 @@ void kcounters_read(struct kcounters *c)
 	writeback_resume();
 }
 
-#define LEAK_CHECKS 48 /* the check() lines below */
+#define LEAK_CHECKS 49 /* the check() lines below */
 
 static int check(int n, const char *what, long before, long after)
 {
@@ -171,6 +173,7 @@ int leakcheck_report(const struct kcounters *b, const struct kcounters *a)
 	passed += check(46, "multicast memberships", (long)b->mcast, (long)a->mcast);
 	passed += check(47, "time namespaces", (long)b->time_ns, (long)a->time_ns);
 	passed += check(48, "pid namespaces", (long)b->pid_ns, (long)a->pid_ns);
+	passed += check(49, "user namespaces", (long)b->user_ns, (long)a->user_ns);
 	if (b->free_frames != a->free_frames || b->heap_bytes != a->heap_bytes)
 		heaptrace_report(b->heap_serial);
 	printk("leaks: %d passed, %d failed\n", passed, LEAK_CHECKS - passed);

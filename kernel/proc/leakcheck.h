@@ -48,6 +48,7 @@ struct kcounters {
 	unsigned long uts_ns, ipc_ns;  /* proc/uts.c, ipc/namespace.c */
 	unsigned long time_ns;	       /* time/timens.c */
 	unsigned long pid_ns;	       /* proc/pid_ns.c */
+	unsigned long user_ns;	       /* proc/user_namespace.c */
 	unsigned long ptys;	       /* pseudo-terminals (tty/pty.c) */
 	unsigned long creds;	       /* credentials and group lists (proc/cred.c) */
 	unsigned long disks, bdevs;    /* block/genhd.c: disks, partitions */

@@ -58,7 +58,8 @@ void nsproxy_put(struct nsproxy *n)
 
 /* A new nsproxy with old's namespaces, but new ones for flags: NULL
  * when memory runs out (Linux's create_new_namespaces). */
-static struct nsproxy *nsproxy_new(struct nsproxy *old, unsigned long flags)
+static struct nsproxy *nsproxy_new(struct nsproxy *old, unsigned long flags,
+				   struct user_namespace *owner)
 {
 	struct nsproxy *n = kzalloc(sizeof(*n));
 	int err;
@@ -68,20 +69,20 @@ static struct nsproxy *nsproxy_new(struct nsproxy *old, unsigned long flags)
 	n->refs = 1;
 	if (!(flags & CLONE_NEWUTS))
 		uts_ns_get(n->uts = old->uts);
-	else if (!(n->uts = uts_ns_copy(old->uts))) {
+	else if (!(n->uts = uts_ns_copy(old->uts, owner))) {
 		kfree(n);
 		return NULL;
 	}
 	if (!(flags & CLONE_NEWIPC))
 		ipc_ns_get(n->ipc = old->ipc);
-	else if (!(n->ipc = ipc_ns_new())) {
+	else if (!(n->ipc = ipc_ns_new(owner))) {
 		uts_ns_put(n->uts);
 		kfree(n);
 		return NULL;
 	}
 	if (!(flags & CLONE_NEWPID))
 		pid_ns_get(n->pid_ns_for_children = old->pid_ns_for_children);
-	else if (!(n->pid_ns_for_children = pid_ns_create(old->pid_ns_for_children, &err))) {
+	else if (!(n->pid_ns_for_children = pid_ns_create(old->pid_ns_for_children, owner, &err))) {
 		uts_ns_put(n->uts);
 		ipc_ns_put(n->ipc);
 		kfree(n);
@@ -90,7 +91,7 @@ static struct nsproxy *nsproxy_new(struct nsproxy *old, unsigned long flags)
 	timens_get(n->time = old->time);
 	if (!(flags & CLONE_NEWTIME))
 		timens_get(n->time_for_children = old->time_for_children);
-	else if (!(n->time_for_children = timens_copy(old->time_for_children))) {
+	else if (!(n->time_for_children = timens_copy(old->time_for_children, owner))) {
 		n->time_for_children = old->time; /* referenced for nsproxy_put */
 		timens_get(n->time);
 		nsproxy_put(n);
@@ -117,13 +118,15 @@ static void time_enter_children(struct nsproxy *n)
 /* A child with memory of its own enters the time namespace its parent's
  * children go to (Linux's timens_on_fork); a CLONE_VM child stays in its
  * parent's, as its address space's [vvar] does. */
-int nsproxy_clone(struct task *child, const struct task *parent, unsigned long flags)
+int nsproxy_clone(struct task *child, const struct task *parent, unsigned long flags,
+		  struct user_namespace *owner)
 {
 	struct nsproxy *from = parent->nsproxy ? parent->nsproxy : &init_nsproxy, *n;
 	bool enter = !(flags & CLONE_VM) &&
 		     ((flags & CLONE_NEWTIME) || from->time != from->time_for_children);
 
-	n = (flags & NSPROXY_FLAGS) || enter ? nsproxy_new(from, flags) : nsproxy_share(from);
+	n = (flags & NSPROXY_FLAGS) || enter ? nsproxy_new(from, flags, owner)
+					     : nsproxy_share(from);
 	if (!(child->nsproxy = n))
 		return -ENOMEM;
 	if (enter) {
@@ -140,7 +143,7 @@ int nsproxy_for_exec(struct nsproxy **out)
 	*out = NULL;
 	if (from->time == from->time_for_children)
 		return 0;
-	if (!(*out = nsproxy_new(from, 0)))
+	if (!(*out = nsproxy_new(from, 0, NULL)))
 		return -ENOMEM;
 	time_enter_children(*out);
 	return 0;
@@ -148,7 +151,7 @@ int nsproxy_for_exec(struct nsproxy **out)
 
 struct nsproxy *nsproxy_copy_current(void)
 {
-	return nsproxy_new(current_nsproxy(), 0);
+	return nsproxy_new(current_nsproxy(), 0, NULL);
 }
 
 void nsproxy_switch(struct nsproxy *n)
@@ -163,13 +166,13 @@ void nsproxy_switch(struct nsproxy *n)
 	nsproxy_put(old);
 }
 
-int nsproxy_unshare(unsigned long flags)
+int nsproxy_unshare(unsigned long flags, struct user_namespace *owner)
 {
 	struct nsproxy *n;
 
 	if (!(flags & NSPROXY_FLAGS))
 		return 0;
-	if (!(n = nsproxy_new(current_nsproxy(), flags)))
+	if (!(n = nsproxy_new(current_nsproxy(), flags, owner)))
 		return -ENOMEM;
 	nsproxy_switch(n);
 	return 0;
@@ -195,13 +198,12 @@ void nsproxy_release(struct task *t)
 /*
  * setns with a pidfd: the caller enters the namespaces of flags' kinds of
  * process pid, taken all first (ESRCH once it has exited, as Linux),
- * then entered in Linux's order.  The user namespace fails at once
- * (EINVAL: there is one, the caller's own already, which Linux's
- * userns_install refuses to re-enter); the mount namespace's failures
- * (EPERM, EINVAL for a shared fs_struct) come before it changes
- * anything; the kinds after it check only CAP_SYS_ADMIN, which it
- * checked, but pid's, whose EINVAL is checked first too: so a failure
- * leaves nothing half entered (but ENOMEM).
+ * then entered in Linux's order.  The user namespace comes first, and
+ * the others are then checked with the creds it gave; a failure after
+ * it leaves it entered (Linux prepares all and commits them at once).
+ * The mount namespace's failures (EPERM, EINVAL for a shared fs_struct)
+ * come before it changes anything, and pid's EINVAL is checked first
+ * too.
  */
 static int setns_pidfd(struct file *f, unsigned long flags)
 {

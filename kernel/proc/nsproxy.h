@@ -13,6 +13,7 @@
 struct task;
 struct ns_common;
 struct uts_namespace;
+struct user_namespace;
 
 struct ipc_namespace;
 struct time_namespace;
@@ -40,9 +41,10 @@ struct nsproxy {
 extern struct nsproxy init_nsproxy;
 
 /* clone: child's nsproxy, the parent's shared, or a new one with a new
- * namespace for each CLONE_NEW* of flags it covers: 0 or -ENOMEM
- * (CLONE_NEWPID's -ENOSPC is nsproxy_check's). */
-int nsproxy_clone(struct task *child, const struct task *parent, unsigned long flags);
+ * namespace, owned by owner, for each CLONE_NEW* of flags it covers: 0
+ * or -ENOMEM (CLONE_NEWPID's -ENOSPC is nsproxy_check's). */
+int nsproxy_clone(struct task *child, const struct task *parent, unsigned long flags,
+		  struct user_namespace *owner);
 /* clone, unshare: -ENOSPC if flags ask for a pid namespace deeper than
  * MAX_PID_NS_LEVEL, else 0. */
 int nsproxy_check(unsigned long flags);
@@ -50,9 +52,9 @@ int nsproxy_check(unsigned long flags);
  * exec_task_namespaces), in *out: a copy whose time namespace is its
  * time_for_children when the two differ, else NULL.  0 or -ENOMEM. */
 int nsproxy_for_exec(struct nsproxy **out);
-/* unshare(flags): the caller enters new namespaces of flags' kinds (its
- * checks done): 0 or -ENOMEM. */
-int nsproxy_unshare(unsigned long flags);
+/* unshare(flags): the caller enters new namespaces of flags' kinds owned
+ * by owner (its checks done): 0 or -ENOMEM. */
+int nsproxy_unshare(unsigned long flags, struct user_namespace *owner);
 /* setns: a copy of the caller's nsproxy (NULL without memory), in
  * which the caller replaces one namespace before nsproxy_switch makes it
  * the caller's (its reference taken over, the old one dropped). */
@@ -71,8 +73,9 @@ struct nsproxy *current_nsproxy(void);
 /* The caller's uts namespace, kept by its nsproxy for the call. */
 struct uts_namespace *current_uts(void);
 extern struct uts_namespace init_uts_ns;
-/* A copy of old's names in a new namespace, referenced, or NULL. */
-struct uts_namespace *uts_ns_copy(struct uts_namespace *old);
+/* A copy of old's names in a new namespace owned by owner, referenced,
+ * or NULL. */
+struct uts_namespace *uts_ns_copy(struct uts_namespace *old, struct user_namespace *owner);
 void uts_ns_get(struct uts_namespace *uts);
 void uts_ns_put(struct uts_namespace *uts);
 struct ns_common *uts_ns_common(struct uts_namespace *uts);
@@ -84,8 +87,8 @@ unsigned long uts_ns_count(void);
 /* The caller's ipc namespace, kept by its nsproxy for the call. */
 struct ipc_namespace *current_ipc(void);
 extern struct ipc_namespace init_ipc_ns;
-/* A new namespace, empty, referenced, or NULL. */
-struct ipc_namespace *ipc_ns_new(void);
+/* A new namespace owned by owner, empty, referenced, or NULL. */
+struct ipc_namespace *ipc_ns_new(struct user_namespace *owner);
 void ipc_ns_get(struct ipc_namespace *ns);
 void ipc_ns_put(struct ipc_namespace *ns);
 struct ns_common *ipc_ns_common(struct ipc_namespace *ns);

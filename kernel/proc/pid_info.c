@@ -24,6 +24,7 @@
 #include "proc/proc.h"
 #include "proc/rlimit.h"
 #include "proc/rusage.h"
+#include "proc/user_namespace.h"
 #include "mm/uvm.h"
 #include "mm/vma.h"
 #include "sched/sched.h"
@@ -321,6 +322,24 @@ static struct ns_common *pid_nsproxy_ns(int pid, enum ns_kind kind, bool childre
 	return ns;
 }
 
+/* pid's user namespace, its creds', referenced, or NULL with *err
+ * -ESRCH. */
+static struct ns_common *pid_user_ns(int pid, int *err)
+{
+	struct thread_group *g;
+	struct user_namespace *ns = NULL;
+	struct pid_ref r = pid_ref_get(pid, 0);
+
+	spin_lock(&proc_lock); /* g alive, so its cred and that its namespace */
+	if ((g = group_of_locked(&r, pid)))
+		user_ns_get(ns = group_cred(g)->user_ns);
+	else
+		*err = -ESRCH;
+	spin_unlock(&proc_lock);
+	pid_ref_put(&r);
+	return ns ? &ns->ns : NULL;
+}
+
 /* pid's own pid namespace (its numbers', constant), referenced, or NULL
  * with *err -ESRCH. */
 static struct ns_common *pid_active_ns(int pid, int *err)
@@ -347,6 +366,8 @@ struct ns_common *proc_pid_ns(int pid, enum ns_kind kind, int *err)
 		return pid_nsproxy_ns(pid, kind, false, err);
 	if (kind == NS_PID)
 		return pid_active_ns(pid, err);
+	if (kind == NS_USER)
+		return pid_user_ns(pid, err);
 	if (kind != NS_MNT)
 		return proc_pid_exists(pid) ? nsfs_initial(kind) : (*err = -ESRCH, NULL);
 	if (!(fs = pid_fs_get(pid, err)))
@@ -525,10 +546,16 @@ static void append_cpu_list(char *buf, size_t size, size_t *len, uint64_t mask)
  * file system) and the supplementary groups, as many as fit. */
 static void append_ids(char *buf, size_t size, size_t *len, const struct cred *c)
 {
-	appendk(buf, size, len, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nGroups:\t", c->uid,
-		c->euid, c->suid, c->fsuid, c->gid, c->egid, c->sgid, c->fsgid);
+	struct user_namespace *ns = current_user_ns(); /* the reader's (Linux: the opener's) */
+
+	appendk(buf, size, len, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nGroups:\t",
+		from_kuid_munged(ns, c->uid), from_kuid_munged(ns, c->euid),
+		from_kuid_munged(ns, c->suid), from_kuid_munged(ns, c->fsuid),
+		from_kgid_munged(ns, c->gid), from_kgid_munged(ns, c->egid),
+		from_kgid_munged(ns, c->sgid), from_kgid_munged(ns, c->fsgid));
 	for (int i = 0; i < c->groups->ngroups && *len + 1 < size; i++)
-		appendk(buf, size, len, "%s%u", i ? " " : "", c->groups->gid[i]);
+		appendk(buf, size, len, "%s%u", i ? " " : "",
+			from_kgid_munged(ns, c->groups->gid[i]));
 	appendk(buf, size, len, " \n");
 }
 

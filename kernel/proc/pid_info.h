@@ -28,6 +28,9 @@ enum proc_pid_file {
 	PROC_PID_PAGEMAP,	  /* binary, read by proc_pagemap_read */
 	PROC_PID_IO,
 	PROC_PID_TIMENS_OFFSETS, /* writable too: time/timens.h */
+	PROC_PID_UID_MAP,	 /* these three: its user namespace's (fs/proc/proc_pid.c) */
+	PROC_PID_GID_MAP,
+	PROC_PID_SETGROUPS,
 	PROC_PID_NFILES
 };
 

@@ -22,6 +22,7 @@
 #include "proc/proc.h"
 #include "proc/signal.h"
 #include "proc/task.h"
+#include "proc/user_namespace.h"
 #include <uapi/errno.h>
 #include <uapi/signal.h>
 
@@ -53,13 +54,15 @@ void pid_ns_put(struct pid_namespace *ns)
 	while (ns && !__atomic_sub_fetch(&ns->refs, 1, __ATOMIC_ACQ_REL)) {
 		struct pid_namespace *parent = ns->parent;
 
+		user_ns_put(ns->owner);
 		kfree(ns);
 		__atomic_sub_fetch(&live_pid_ns, 1, __ATOMIC_RELAXED);
 		ns = parent; /* the child's reference on it, dropped without recursing */
 	}
 }
 
-struct pid_namespace *pid_ns_create(struct pid_namespace *parent, int *err)
+struct pid_namespace *pid_ns_create(struct pid_namespace *parent, struct user_namespace *owner,
+				    int *err)
 {
 	struct pid_namespace *ns;
 
@@ -73,6 +76,7 @@ struct pid_namespace *pid_ns_create(struct pid_namespace *parent, int *err)
 	ns->refs = 1;
 	ns->level = parent->level + 1;
 	pid_ns_get(ns->parent = parent);
+	user_ns_get(ns->owner = owner);
 	ns->next_nr = 1;
 	__atomic_add_fetch(&live_pid_ns, 1, __ATOMIC_RELAXED);
 	*err = 0;
@@ -330,7 +334,7 @@ static void pid_ns_put_common(struct ns_common *ns)
 
 int pid_ns_may_enter(struct ns_common *common)
 {
-	if (!capable(CAP_SYS_ADMIN))
+	if (!ns_may_install(common))
 		return -EPERM;
 	return pid_ns_within(to_pid_ns(common), current_pid_ns()) ? 0 : -EINVAL;
 }
@@ -351,6 +355,11 @@ static int pid_ns_install(struct ns_common *common)
 	n->pid_ns_for_children = ns;
 	nsproxy_switch(n);
 	return 0;
+}
+
+static struct user_namespace *pid_ns_owner(struct ns_common *common)
+{
+	return to_pid_ns(common)->owner;
 }
 
 /* NS_GET_PARENT: the parent, referenced, if the caller's namespace is it
@@ -374,4 +383,5 @@ static const struct ns_ops pid_ns_ops = {
     .put = pid_ns_put_common,
     .install = pid_ns_install,
     .parent = pid_ns_parent,
+    .owner = pid_ns_owner,
 };

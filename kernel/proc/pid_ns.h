@@ -20,6 +20,7 @@
 
 struct task;
 struct thread_group;
+struct user_namespace;
 
 #define MAX_PID_NS_LEVEL 32 /* Linux's: a namespace at level 33 is ENOSPC */
 
@@ -31,6 +32,7 @@ struct pid_namespace {
 	int refs;
 	int level;		      /* constant */
 	struct pid_namespace *parent; /* referenced; NULL for the initial one */
+	struct user_namespace *owner; /* referenced; NULL: the initial one */
 	/* Its init's process while it lives (proc_lock): set by the fork
 	 * that gives number 1, cleared when that process dies.  NULL for
 	 * the initial namespace (the global init, found by pid 1). */
@@ -61,7 +63,8 @@ void pid_ns_get(struct pid_namespace *ns);
 void pid_ns_put(struct pid_namespace *ns);
 /* A child namespace of parent, referenced: -ENOSPC past
  * MAX_PID_NS_LEVEL, -ENOMEM (as ERR in *err; NULL returned). */
-struct pid_namespace *pid_ns_create(struct pid_namespace *parent, int *err);
+struct pid_namespace *pid_ns_create(struct pid_namespace *parent, struct user_namespace *owner,
+				    int *err);
 /* Whether ns is a (non-strict) descendant of anc. */
 bool pid_ns_within(const struct pid_namespace *ns, const struct pid_namespace *anc);
 /* setns's checks for a pid namespace: CAP_SYS_ADMIN (EPERM), and the

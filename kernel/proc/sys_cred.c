@@ -5,9 +5,15 @@
  * its capability changes on uid changes (capabilities(7), "Effect of
  * user ID changes on capabilities").  A change applies to every thread
  * of the process: credentials are per process here (proc/cred.h).
+ * Ids cross through the caller's user namespace (proc/user_namespace.h):
+ * the getters show unmapped ids as 65534, the setters refuse them
+ * (EINVAL), and CAP_SETUID and CAP_SETGID count over that namespace,
+ * whose mapped ids are all its creator could be.
  */
 #include "arch/x86_64/uaccess.h"
 #include "proc/cred.h"
+#include "mm/heap.h"
+#include "proc/user_namespace.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 
@@ -17,29 +23,55 @@
 	 CAP_TO_MASK(CAP_DAC_READ_SEARCH) | CAP_TO_MASK(CAP_FOWNER) | CAP_TO_MASK(CAP_FSETID) |    \
 	 CAP_TO_MASK(CAP_LINUX_IMMUTABLE) | CAP_TO_MASK(CAP_MAC_OVERRIDE))
 
+/* Kernel id kid as the caller's namespace shows it. */
+static uint32_t shown(uint32_t kid, bool uids)
+{
+	struct user_namespace *ns = current_user_ns();
+
+	return uids ? from_kuid_munged(ns, kid) : from_kgid_munged(ns, kid);
+}
+
+/* The caller's id to a kernel id in *kid: ID_UNCHANGED stays; an id
+ * its namespace does not map is EINVAL. */
+static long to_kernel(uint32_t id, bool uids, uint32_t *kid)
+{
+	struct user_namespace *ns = current_user_ns();
+
+	if (id == ID_UNCHANGED)
+		return *kid = id, 0;
+	*kid = uids ? make_kuid(ns, id) : make_kgid(ns, id);
+	return *kid == INVALID_ID ? -EINVAL : 0;
+}
+
+/* CAP_SETUID (uids) or CAP_SETGID over the caller's namespace. */
+static bool may_setid(bool uids)
+{
+	return ns_capable(current_user_ns(), uids ? CAP_SETUID : CAP_SETGID);
+}
+
 SYSCALL_DEFINE0(getuid)
 {
-	return cred_current()->uid;
+	return shown(cred_current()->uid, true);
 }
 
 SYSCALL_DEFINE0(geteuid)
 {
-	return cred_current()->euid;
+	return shown(cred_current()->euid, true);
 }
 
 SYSCALL_DEFINE0(getgid)
 {
-	return cred_current()->gid;
+	return shown(cred_current()->gid, false);
 }
 
 SYSCALL_DEFINE0(getegid)
 {
-	return cred_current()->egid;
+	return shown(cred_current()->egid, false);
 }
 
-static bool is_root(uint32_t a, uint32_t b, uint32_t c)
+static bool is_root(uint32_t root, uint32_t a, uint32_t b, uint32_t c)
 {
-	return a == 0 || b == 0 || c == 0;
+	return a == root || b == root || c == root;
 }
 
 /*
@@ -51,16 +83,19 @@ static bool is_root(uint32_t a, uint32_t b, uint32_t c)
  */
 static void fix_caps_for_uids(struct cred *new, const struct cred *old)
 {
+	uint32_t root = cred_root_uid(old);
+
 	if (new->securebits & SECBIT_NO_SETUID_FIXUP)
 		return;
-	if (is_root(old->uid, old->euid, old->suid) && !is_root(new->uid, new->euid, new->suid)) {
+	if (is_root(root, old->uid, old->euid, old->suid) &&
+	    !is_root(root, new->uid, new->euid, new->suid)) {
 		if (!(new->securebits &SECBIT_KEEP_CAPS))
 			new->cap_permitted = new->cap_effective = 0;
 		new->cap_ambient = 0;
 	}
-	if (old->euid == 0 && new->euid != 0)
+	if (old->euid == root && new->euid != root)
 		new->cap_effective = 0;
-	if (old->euid != 0 && new->euid == 0)
+	if (old->euid != root && new->euid == root)
 		new->cap_effective = new->cap_permitted;
 }
 
@@ -82,12 +117,14 @@ static long commit_ids(struct cred *new, const struct cred *old, bool uids)
 		return -ENOMEM;                                                                    \
 	const struct cred *old = cred_current()
 
-SYSCALL_DEFINE1(setuid, uint32_t, uid)
+SYSCALL_DEFINE1(setuid, uint32_t, id)
 {
-	if (uid == ID_UNCHANGED)
+	uint32_t uid;
+
+	if (id == ID_UNCHANGED || to_kernel(id, true, &uid))
 		return -EINVAL;
 	PREPARE(new, old);
-	if (capable(CAP_SETUID)) {
+	if (may_setid(true)) {
 		new->uid = new->suid = uid;
 	} else if (uid != old->uid && uid != old->suid) {
 		cred_abort(new);
@@ -97,12 +134,14 @@ SYSCALL_DEFINE1(setuid, uint32_t, uid)
 	return commit_ids(new, old, true);
 }
 
-SYSCALL_DEFINE1(setgid, uint32_t, gid)
+SYSCALL_DEFINE1(setgid, uint32_t, id)
 {
-	if (gid == ID_UNCHANGED)
+	uint32_t gid;
+
+	if (id == ID_UNCHANGED || to_kernel(id, false, &gid))
 		return -EINVAL;
 	PREPARE(new, old);
-	if (capable(CAP_SETGID)) {
+	if (may_setid(false)) {
 		new->gid = new->sgid = gid;
 	} else if (gid != old->gid && gid != old->sgid) {
 		cred_abort(new);
@@ -133,12 +172,16 @@ static struct ids gids_of(struct cred *c)
  * capability; the saved id follows the effective one when the real id
  * is set or the effective one becomes other than the old real one.
  */
-static long set_re(uint32_t r, uint32_t e, bool uids)
+static long set_re(uint32_t ur, uint32_t ue, bool uids)
 {
+	uint32_t r, e;
+
+	if (to_kernel(ur, uids, &r) || to_kernel(ue, uids, &e))
+		return -EINVAL;
 	PREPARE(new, old);
 	struct ids n = uids ? uids_of(new) : gids_of(new);
 	struct ids o = uids ? uids_of((struct cred *)old) : gids_of((struct cred *)old);
-	bool priv = capable(uids ? CAP_SETUID : CAP_SETGID);
+	bool priv = may_setid(uids);
 
 	if ((r != ID_UNCHANGED && r != *o.r && r != *o.e && !priv) ||
 	    (e != ID_UNCHANGED && e != *o.r && e != *o.e && e != *o.s && !priv)) {
@@ -174,14 +217,17 @@ static bool id_new(uint32_t id, struct ids o)
 
 /* setresuid/setresgid: each id may become any of the three, or anything
  * with the capability; the file-system id follows the effective one. */
-static long set_res(uint32_t r, uint32_t e, uint32_t s, bool uids)
+static long set_res(uint32_t ur, uint32_t ue, uint32_t us, bool uids)
 {
+	uint32_t r, e, s;
+
+	if (to_kernel(ur, uids, &r) || to_kernel(ue, uids, &e) || to_kernel(us, uids, &s))
+		return -EINVAL;
 	PREPARE(new, old);
 	struct ids n = uids ? uids_of(new) : gids_of(new);
 	struct ids o = uids ? uids_of((struct cred *)old) : gids_of((struct cred *)old);
 
-	if ((id_new(r, o) || id_new(e, o) || id_new(s, o)) &&
-	    !capable(uids ? CAP_SETUID : CAP_SETGID)) {
+	if ((id_new(r, o) || id_new(e, o) || id_new(s, o)) && !may_setid(uids)) {
 		cred_abort(new);
 		return -EPERM;
 	}
@@ -218,7 +264,8 @@ static long put_three(uint32_t *ur, uint32_t *ue, uint32_t *us, uint32_t r, uint
 SYSCALL_DEFINE3(getresuid, uint32_t *, ruid, uint32_t *, euid, uint32_t *, suid)
 {
 	const struct cred *c = cred_get_current(); /* across the faults */
-	long ret = put_three(ruid, euid, suid, c->uid, c->euid, c->suid);
+	long ret = put_three(ruid, euid, suid, shown(c->uid, true), shown(c->euid, true),
+			     shown(c->suid, true));
 
 	cred_put(c);
 	return ret;
@@ -227,7 +274,8 @@ SYSCALL_DEFINE3(getresuid, uint32_t *, ruid, uint32_t *, euid, uint32_t *, suid)
 SYSCALL_DEFINE3(getresgid, uint32_t *, rgid, uint32_t *, egid, uint32_t *, sgid)
 {
 	const struct cred *c = cred_get_current();
-	long ret = put_three(rgid, egid, sgid, c->gid, c->egid, c->sgid);
+	long ret = put_three(rgid, egid, sgid, shown(c->gid, false), shown(c->egid, false),
+			     shown(c->sgid, false));
 
 	cred_put(c);
 	return ret;
@@ -240,28 +288,29 @@ SYSCALL_DEFINE3(getresgid, uint32_t *, rgid, uint32_t *, egid, uint32_t *, sgid)
  * file-system capabilities from the effective set, one becoming 0 takes
  * them back from the permitted set.
  */
-static long set_fs(uint32_t id, bool uids)
+static long set_fs(uint32_t uid, bool uids)
 {
 	struct cred *new = cred_prepare();
-	uint32_t prev;
+	uint32_t prev, id;
 
 	if (!new)
-		return uids ? cred_current()->fsuid : cred_current()->fsgid;
+		return shown(uids ? cred_current()->fsuid : cred_current()->fsgid, uids);
 	struct ids n = uids ? uids_of(new) : gids_of(new);
+	uint32_t root = cred_root_uid(new);
 
 	prev = *n.fs; /* new is old's copy */
-	if (id == ID_UNCHANGED || id == prev ||
-	    (id != *n.r && id != *n.e && id != *n.s && !capable(uids ? CAP_SETUID : CAP_SETGID))) {
+	if (to_kernel(uid, uids, &id) || id == ID_UNCHANGED || id == prev ||
+	    (id != *n.r && id != *n.e && id != *n.s && !may_setid(uids))) {
 		cred_abort(new);
-		return prev;
+		return shown(prev, uids);
 	}
 	*n.fs = id;
-	if (uids && !(new->securebits &SECBIT_NO_SETUID_FIXUP) && prev == 0 && id != 0)
+	if (uids && !(new->securebits &SECBIT_NO_SETUID_FIXUP) && prev == root && id != root)
 		new->cap_effective &= ~CAP_FS_SET;
-	if (uids && !(new->securebits &SECBIT_NO_SETUID_FIXUP) && prev != 0 && id == 0)
+	if (uids && !(new->securebits &SECBIT_NO_SETUID_FIXUP) && prev != root && id == root)
 		new->cap_effective |= new->cap_permitted &CAP_FS_SET;
 	cred_commit(new);
-	return prev;
+	return shown(prev, uids);
 }
 
 SYSCALL_DEFINE1(setfsuid, uint32_t, uid)
@@ -279,6 +328,7 @@ SYSCALL_DEFINE1(setfsgid, uint32_t, gid)
 SYSCALL_DEFINE2(getgroups, int, size, uint32_t *, list)
 {
 	const struct cred *c;
+	uint32_t *ids = NULL;
 	long ret;
 
 	if (size < 0)
@@ -287,20 +337,29 @@ SYSCALL_DEFINE2(getgroups, int, size, uint32_t *, list)
 	ret = c->groups->ngroups;
 	if (size && ret > size)
 		ret = -EINVAL;
-	else if (size && copy_to_user(list, c->groups->gid, (size_t)ret * sizeof(uint32_t)))
-		ret = -EFAULT;
+	else if (size && ret && !(ids = kmalloc((size_t)ret * sizeof(uint32_t))))
+		ret = -ENOMEM;
+	else if (size) {
+		for (long i = 0; i < ret; i++)
+			ids[i] = from_kgid_munged(c->user_ns, c->groups->gid[i]);
+		if (copy_to_user(list, ids, (size_t)ret * sizeof(uint32_t)))
+			ret = -EFAULT;
+	}
+	kfree(ids);
 	cred_put(c);
 	return ret;
 }
 
-/* CAP_SETGID first (EPERM), then the size (EINVAL), the list (EFAULT;
- * EINVAL for the id -1), as Linux. */
+/* CAP_SETGID over the caller's namespace, in which setgroups is allowed
+ * (EPERM), then the size (EINVAL), the list (EFAULT; EINVAL for an id
+ * the namespace does not map), as Linux. */
 SYSCALL_DEFINE2(setgroups, int, size, const uint32_t *, ulist)
 {
+	struct user_namespace *ns = current_user_ns();
 	struct group_info *gi;
 	struct cred *new;
 
-	if (!capable(CAP_SETGID))
+	if (!may_setid(false) || !user_ns_may_setgroups(ns))
 		return -EPERM;
 	if ((unsigned int)size > NGROUPS_MAX)
 		return -EINVAL;
@@ -311,7 +370,7 @@ SYSCALL_DEFINE2(setgroups, int, size, const uint32_t *, ulist)
 		return -EFAULT;
 	}
 	for (int i = 0; i < size; i++) {
-		if (gi->gid[i] == ID_UNCHANGED) {
+		if ((gi->gid[i] = make_kgid(ns, gi->gid[i])) == INVALID_ID) {
 			groups_put(gi);
 			return -EINVAL;
 		}

@@ -17,6 +17,7 @@
 #include "proc/cred.h"
 #include "proc/nsproxy.h"
 #include "proc/sysinfo.h"
+#include "proc/user_namespace.h"
 #include "sys/syscall.h"
 #include <uapi/errno.h>
 #include <uapi/utsname.h>
@@ -29,6 +30,7 @@
 struct uts_namespace {
 	struct ns_common ns;
 	int refs;
+	struct user_namespace *owner;  /* referenced; NULL: the initial one */
 	char nodename[UTSNAME_LENGTH]; /* proc_sys_lock */
 	char domainname[UTSNAME_LENGTH];
 };
@@ -95,14 +97,14 @@ SYSCALL_DEFINE1(uname, struct utsname *, ubuf)
 	return copy_to_user(ubuf, &u, sizeof(u)) ? -EFAULT : 0;
 }
 
-/* Linux's checks: EPERM without CAP_SYS_ADMIN, first; EINVAL for a
- * negative length or one over 64 bytes, EFAULT; no NUL needed (the name
- * is the len bytes). */
+/* Linux's checks: EPERM without CAP_SYS_ADMIN over the namespace's
+ * owner, first; EINVAL for a negative length or one over 64 bytes,
+ * EFAULT; no NUL needed (the name is the len bytes). */
 static long set_name(char *name, const char *uname, int len)
 {
 	char buf[UTSNAME_LENGTH];
 
-	if (!capable(CAP_SYS_ADMIN))
+	if (!ns_capable(ns_owner(&current_uts()->ns), CAP_SYS_ADMIN))
 		return -EPERM;
 	if (len < 0 || len > UTSNAME_LENGTH - 1)
 		return -EINVAL;
@@ -127,13 +129,14 @@ SYSCALL_DEFINE2(setdomainname, const char *, uname, int, len)
 
 /* ---- the namespaces ---- */
 
-struct uts_namespace *uts_ns_copy(struct uts_namespace *old)
+struct uts_namespace *uts_ns_copy(struct uts_namespace *old, struct user_namespace *owner)
 {
 	struct uts_namespace *uts = kzalloc(sizeof(*uts));
 
 	if (!uts)
 		return NULL;
 	uts->ns = (struct ns_common){nsfs_alloc_inum(), &uts_ops};
+	user_ns_get(uts->owner = owner);
 	uts->refs = 1;
 	spin_lock(&proc_sys_lock);
 	memcpy(uts->nodename, old->nodename, sizeof(uts->nodename));
@@ -152,6 +155,7 @@ void uts_ns_put(struct uts_namespace *uts)
 {
 	if (__atomic_sub_fetch(&uts->refs, 1, __ATOMIC_ACQ_REL))
 		return;
+	user_ns_put(uts->owner);
 	kfree(uts);
 	__atomic_sub_fetch(&live_uts, 1, __ATOMIC_RELAXED);
 }
@@ -181,13 +185,13 @@ static void uts_ns_put_common(struct ns_common *ns)
 	uts_ns_put(to_uts(ns));
 }
 
-/* setns: Linux's utsns_install asks CAP_SYS_ADMIN (over the namespace's
- * user namespace and the caller's: both the initial one here). */
+/* setns: Linux's utsns_install asks CAP_SYS_ADMIN over the namespace's
+ * user namespace and the caller's. */
 static int uts_install(struct ns_common *ns)
 {
 	struct nsproxy *n;
 
-	if (!capable(CAP_SYS_ADMIN))
+	if (!ns_may_install(ns))
 		return -EPERM;
 	if (!(n = nsproxy_copy_current()))
 		return -ENOMEM;
@@ -198,9 +202,15 @@ static int uts_install(struct ns_common *ns)
 	return 0;
 }
 
+static struct user_namespace *uts_owner(struct ns_common *ns)
+{
+	return to_uts(ns)->owner;
+}
+
 static const struct ns_ops uts_ops = {
     .kind = NS_UTS,
     .get = uts_ns_get_common,
     .put = uts_ns_put_common,
     .install = uts_install,
+    .owner = uts_owner,
 };

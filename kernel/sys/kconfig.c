@@ -74,21 +74,21 @@ static const struct {
 /* What the kernel is, whatever its calls: x86_64 with 4-level paging,
  * /proc with /proc/sys, loopback AF_UNIX, AF_INET and AF_INET6, dnotify
  * (fcntl's F_NOTIFY), the block layer with loop devices (kernel/block),
- * uts, ipc, pid and time namespaces (and so NAMESPACES; mount
+ * uts, ipc, pid, time and user namespaces (and so NAMESPACES; mount
  * namespaces have no option), and this file itself. */
 static const char *const always[] = {
     "X86_64",	    "64BIT",	  "MMU",     "PROC_FS",	  "PROC_SYSCTL", "NET",		  "UNIX",
     "INET",	    "IPV6",	  "DNOTIFY", "MULTIUSER", "IKCONFIG",	 "IKCONFIG_PROC", "BLOCK",
-    "BLK_DEV_LOOP", "NAMESPACES", "UTS_NS",  "IPC_NS",	  "PID_NS",	 "TIME_NS",
+    "BLK_DEV_LOOP", "NAMESPACES", "UTS_NS",  "IPC_NS",	  "PID_NS",	 "TIME_NS",	  "USER_NS",
 };
 
 /* Features fdkernel does not have (update when one arrives): namespaces
- * but mount, uts, ipc, pid and time ones, control groups, NUMA, swap,
- * huge pages, memory-failure injection, the sanitizers.  Programs ask
- * about these. */
+ * but mount, uts, ipc, pid, time and user ones, control groups, NUMA,
+ * swap, huge pages, memory-failure injection, the sanitizers.  Programs
+ * ask about these. */
 static const char *const never[] = {
-    "USER_NS",	      "NET_NS", "CGROUPS", "NUMA", "SWAP", "HUGETLBFS", "TRANSPARENT_HUGEPAGE",
-    "MEMORY_FAILURE", "KASAN",	"UBSAN",
+    "NET_NS",	      "CGROUPS", "NUMA",  "SWAP", "HUGETLBFS", "TRANSPARENT_HUGEPAGE",
+    "MEMORY_FAILURE", "KASAN",	 "UBSAN",
 };
 
 static bool call_implemented(const char *name, size_t len)

@@ -21,6 +21,7 @@
 #include "proc/nsproxy.h"
 #include "proc/group.h"
 #include "proc/task.h"
+#include "proc/user_namespace.h"
 #include "mm/uvm.h"
 #include "sched/ktimer.h"
 #include <uapi/capability.h>
@@ -32,6 +33,7 @@
 struct time_namespace {
 	struct ns_common ns;
 	int refs;
+	struct user_namespace *owner; /* referenced; NULL: the initial one */
 	/* ns added to CLOCK_MONOTONIC's and CLOCK_BOOTTIME's readings:
 	 * written under timens_lock while !frozen, constant after. */
 	int64_t monotonic, boottime;
@@ -43,13 +45,14 @@ struct time_namespace init_time_ns = {.ns = {NS_TIME_INUM, &timens_ops}, .refs =
 static unsigned long live_timens;			      /* atomic: but the initial one */
 static struct spinlock timens_lock = SPINLOCK_INIT("timens"); /* offsets and frozen */
 
-struct time_namespace *timens_copy(struct time_namespace *old)
+struct time_namespace *timens_copy(struct time_namespace *old, struct user_namespace *owner)
 {
 	struct time_namespace *ns = kzalloc(sizeof(*ns));
 
 	if (!ns)
 		return NULL;
 	ns->ns = (struct ns_common){nsfs_alloc_inum(), &timens_ops};
+	user_ns_get(ns->owner = owner);
 	ns->refs = 1;
 	spin_lock(&timens_lock);
 	ns->monotonic = old->monotonic;
@@ -68,6 +71,7 @@ void timens_put(struct time_namespace *ns)
 {
 	if (__atomic_sub_fetch(&ns->refs, 1, __ATOMIC_ACQ_REL))
 		return;
+	user_ns_put(ns->owner);
 	kfree(ns);
 	__atomic_sub_fetch(&live_timens, 1, __ATOMIC_RELAXED);
 }
@@ -209,7 +213,8 @@ static void timens_put_common(struct ns_common *ns)
 }
 
 /* setns: Linux's timens_install: a single-threaded caller (EUSERS) with
- * CAP_SYS_ADMIN enters ns at once, and its children will too. */
+ * CAP_SYS_ADMIN (over ns's owner and its own user namespace) enters ns
+ * at once, and its children will too. */
 static int timens_install(struct ns_common *common)
 {
 	struct time_namespace *ns = to_timens(common);
@@ -219,7 +224,7 @@ static int timens_install(struct ns_common *common)
 	if (__atomic_load_n(&t->group->live, __ATOMIC_ACQUIRE) > 1 ||
 	    __atomic_load_n(&t->uvm->users, __ATOMIC_ACQUIRE) > 1)
 		return -EUSERS; /* Linux's current_is_single_threaded */
-	if (!capable(CAP_SYS_ADMIN))
+	if (!ns_may_install(common))
 		return -EPERM;
 	if (!(n = nsproxy_copy_current()))
 		return -ENOMEM;
@@ -233,9 +238,15 @@ static int timens_install(struct ns_common *common)
 	return 0;
 }
 
+static struct user_namespace *timens_owner(struct ns_common *ns)
+{
+	return to_timens(ns)->owner;
+}
+
 static const struct ns_ops timens_ops = {
     .kind = NS_TIME,
     .get = timens_get_common,
     .put = timens_put_common,
     .install = timens_install,
+    .owner = timens_owner,
 };

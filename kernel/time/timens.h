@@ -23,12 +23,13 @@ struct uvm;
  * its own and is never freed.
  */
 struct time_namespace;
+struct user_namespace;
 extern struct time_namespace init_time_ns;
 
 /* unshare/clone with CLONE_NEWTIME: a new namespace with old's offsets,
- * open for /proc/<pid>/timens_offsets until a task enters it; referenced,
- * or NULL without memory. */
-struct time_namespace *timens_copy(struct time_namespace *old);
+ * owned by owner, open for /proc/<pid>/timens_offsets until a task
+ * enters it; referenced, or NULL without memory. */
+struct time_namespace *timens_copy(struct time_namespace *old, struct user_namespace *owner);
 void timens_get(struct time_namespace *ns);
 void timens_put(struct time_namespace *ns);
 struct ns_common *timens_common(struct time_namespace *ns);

@@ -26,6 +26,8 @@
 #include "proc/pid_info.h"
 #include "proc/pidfd.h"
 #include "proc/task.h"
+#include "proc/cred.h"
+#include "proc/user_namespace.h"
 #include "time/timens.h"
 #include <uapi/errno.h>
 #include <uapi/poll.h>
@@ -58,6 +60,9 @@ static const char *const entry_names[PID_ENTRIES] = {
     [PROC_PID_PAGEMAP] = "pagemap",
     [PROC_PID_IO] = "io",
     [PROC_PID_TIMENS_OFFSETS] = "timens_offsets",
+    [PROC_PID_UID_MAP] = "uid_map",
+    [PROC_PID_GID_MAP] = "gid_map",
+    [PROC_PID_SETGROUPS] = "setgroups",
     [PID_EXE] = "exe",
     [PID_CWD] = "cwd",
     [PID_ROOT] = "root",
@@ -93,6 +98,10 @@ struct proc_text {
 	 * count the file last saw (mounts_poll). */
 	struct ns_common *ns;
 	uint32_t ns_event;
+	/* uid_map, gid_map and setgroups: ns is the process's user
+	 * namespace, taken at open, and opener the creds of the opener
+	 * (Linux's file->f_cred), referenced until release. */
+	const struct cred *opener;
 	char buf[]; /* text_size() bytes */
 };
 
@@ -110,8 +119,26 @@ static struct proc_text *text_alloc(unsigned int minor)
 	if (t) {
 		t->len = -1;
 		t->ns = NULL;
+		t->opener = NULL;
 	}
 	return t;
+}
+
+static bool is_userns_file(unsigned int minor)
+{
+	return minor == PROC_PID_UID_MAP || minor == PROC_PID_GID_MAP ||
+	       minor == PROC_PID_SETGROUPS;
+}
+
+/* uid_map, gid_map, setgroups: what the opener's namespace sees. */
+static long userns_text(struct proc_text *t, unsigned int minor)
+{
+	struct user_namespace *ns = to_user_ns(t->ns);
+	size_t size = text_size(minor);
+
+	if (minor == PROC_PID_SETGROUPS)
+		return user_ns_setgroups_text(ns, t->buf, size);
+	return user_ns_map_text(ns, t->opener->user_ns, minor == PROC_PID_GID_MAP, t->buf, size);
 }
 
 static long pid_file_read(struct file *f, struct iov_iter *to, uint64_t *pos)
@@ -128,6 +155,8 @@ static long pid_file_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 		size_t size = text_size(MINOR(ip->rdev));
 		long made = MINOR(ip->rdev) == PROC_FDINFO_MINOR
 				? proc_fdinfo_text(PROC_I(ip)->pid, PROC_I(ip)->fd, t->buf, size)
+			    : is_userns_file(MINOR(ip->rdev))
+				? userns_text(t, MINOR(ip->rdev))
 				: proc_pid_text(PROC_I(ip)->pid, PROC_I(ip)->tid, MINOR(ip->rdev),
 						t->buf, size);
 		if (made < 0)
@@ -149,6 +178,8 @@ static void pid_file_release(struct file *f)
 
 	if (t && t->ns)
 		t->ns->ops->put(t->ns);
+	if (t)
+		cred_put(t->opener);
 	kfree(f->priv);
 	f->priv = NULL;
 	vfs_release_inode(f);
@@ -175,11 +206,43 @@ static long timens_offsets_write(int pid, struct iov_iter *from, size_t count)
 	return ret;
 }
 
+/* uid_map, gid_map, setgroups: the whole write, under a page (larger is
+ * EINVAL, which user_ns_*_write answer without reading it). */
+static long userns_write(struct file *f, struct iov_iter *from, uint64_t *pos)
+{
+	struct proc_text *t = f->priv; /* set at open, until release */
+	unsigned int minor = MINOR(f->inode->rdev);
+	size_t count = iov_iter_count(from);
+	char *text = NULL;
+	long n;
+
+	if (count < PAGE_SIZE) {
+		if (!(text = kmalloc(count + 1)))
+			return -ENOMEM;
+		if (copy_from_iter_full(text, count, from)) {
+			kfree(text);
+			return -EFAULT;
+		}
+	}
+	if (minor == PROC_PID_SETGROUPS)
+		n = user_ns_setgroups_write(to_user_ns(t->ns), t->opener, text, count, *pos);
+	else
+		n = user_ns_map_write(to_user_ns(t->ns), t->opener, minor == PROC_PID_GID_MAP, text,
+				      count, *pos);
+	kfree(text);
+	if (n > 0) {
+		*pos += (uint64_t)n;
+		t->len = -1; /* the next read shows it */
+	}
+	return n;
+}
+
 /*
  * coredump_filter (Linux's proc_coredump_filter_write): a number as
  * kstrtouint reads it, from the first 34 bytes written whatever the
- * offset, the whole count taken; and timens_offsets.  A text kept by an
- * earlier read is dropped, so the next read shows the new value.
+ * offset, the whole count taken; timens_offsets; the user namespace's
+ * files.  A text kept by an earlier read is dropped, so the next read
+ * shows the new value.
  */
 static long pid_file_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 {
@@ -189,7 +252,8 @@ static long pid_file_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 	unsigned int value;
 	long err;
 
-	(void)pos;
+	if (is_userns_file(MINOR(f->inode->rdev)))
+		return userns_write(f, from, pos);
 	if (MINOR(f->inode->rdev) == PROC_PID_TIMENS_OFFSETS)
 		err = timens_offsets_write(PROC_I(f->inode)->pid, from, count);
 	else if (MINOR(f->inode->rdev) != PROC_PID_COREDUMP_FILTER)
@@ -224,6 +288,32 @@ static int mounts_open(struct file *f)
 	return 0;
 }
 
+/* uid_map, gid_map, setgroups: the process's user namespace and the
+ * opener's creds, kept while open (Linux's proc_id_map_open); writing
+ * setgroups needs CAP_SYS_ADMIN over the namespace at open (EPERM). */
+static int userns_open(struct file *f)
+{
+	struct proc_text *t = text_alloc(MINOR(f->inode->rdev));
+	int err = 0;
+
+	if (!t)
+		return -ENOMEM;
+	if (!(t->ns = proc_pid_ns(PROC_I(f->inode)->pid, NS_USER, &err))) {
+		kfree(t);
+		return err;
+	}
+	t->opener = cred_get_current();
+	if (MINOR(f->inode->rdev) == PROC_PID_SETGROUPS && (f->flags & O_ACCMODE) != O_RDONLY &&
+	    !cred_ns_capable(t->opener, to_user_ns(t->ns), CAP_SYS_ADMIN)) {
+		t->ns->ops->put(t->ns);
+		cred_put(t->opener);
+		kfree(t);
+		return -EPERM;
+	}
+	f->priv = t;
+	return 0;
+}
+
 static unsigned pid_mounts_poll(struct file *f, struct poll_table *pt)
 {
 	struct proc_text *t = f->priv; /* set at open, until release */
@@ -237,6 +327,10 @@ int proc_pid_open(struct file *f)
 	case PROC_PID_MOUNTS:
 	case PROC_PID_MOUNTINFO:
 		return mounts_open(f);
+	case PROC_PID_UID_MAP:
+	case PROC_PID_GID_MAP:
+	case PROC_PID_SETGROUPS:
+		return userns_open(f);
 	case PROC_PID_MAPS:
 	case PROC_PID_SMAPS:
 	case PROC_PID_SMAPS_ROLLUP:
@@ -359,7 +453,9 @@ int proc_gen_dir(struct inode *parent, const struct dir_gen *gen, int pid, int t
 int proc_text_file(int pid, int tid, int which, struct inode **out)
 {
 	/* Linux's: the owner only for what gives away more than the rest */
-	uint32_t perm = which == PROC_PID_COREDUMP_FILTER || which == PROC_PID_TIMENS_OFFSETS ? 0644
+	uint32_t perm = which == PROC_PID_COREDUMP_FILTER || which == PROC_PID_TIMENS_OFFSETS ||
+				is_userns_file(which)
+			    ? 0644
 			: which == PROC_PID_PAGEMAP || which == PROC_PID_ENVIRON ||
 				which == PROC_PID_SYSCALL || which == PROC_PID_IO
 			    ? 0400
