@@ -204,6 +204,11 @@ SYSCALL_DEFINE3(madvise, uint64_t, start, uint64_t, len, int, advice)
 static struct inode *next_shared_file(struct uvm *u, uint64_t *from, uint64_t end, uint64_t *fstart,
 				      uint64_t *fend)
 {
+	/* Past end: a mapping reaching beyond it was the last (its part
+	 * from end on is no part of the range: msync of part of a mapping
+	 * once looped here for ever). */
+	if (*from >= end)
+		return NULL;
 	for (struct vma *v = vma_find(u, *from); v && v->start < end; v = vma_next(u, v)) {
 		uint64_t a = v->start > *from ? v->start : *from, b = v->end < end ? v->end : end;
 
