@@ -23,6 +23,7 @@
 struct inotify_watch;
 struct dnotify_watch;
 struct lease;
+struct vma;
 struct iov_iter;
 struct super_block;
 struct inode;
@@ -196,6 +197,11 @@ struct inode {
 	 * none).  Each belongs to an open file of this inode, which holds
 	 * the inode: the file's release removes it first. */
 	struct lease *leases;
+	/* The vmas mapping this file shared and writable whose pages are
+	 * written back (mm/rmap.h: Linux's i_mmap), chained through them,
+	 * under rmap_lock.  Each holds a reference on the inode, so the
+	 * head outlives the list. */
+	struct vma *mmaps;
 	/* Atomic, as Linux's i_readcount: open files of this regular file
 	 * that are open for reading only (a write lease wants none but its
 	 * own; writers are writecount's). */

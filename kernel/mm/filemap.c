@@ -18,6 +18,7 @@
 #include "lib/string.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
+#include "mm/kpageflags.h"
 #include "mm/layout.h"
 #include "proc/task.h"
 #include "sched/wait.h"
@@ -77,6 +78,28 @@ static struct list_head *mapping_chain(const struct super_block *sb, uint64_t in
 unsigned long filemap_page_count(void)
 {
 	return __atomic_load_n(&npages, __ATOMIC_RELAXED);
+}
+
+void filemap_kpageflags(uint64_t first, size_t n, uint64_t *out)
+{
+	struct page *pg;
+
+	spin_lock(&pagecache_lock);
+	list_for_each_entry(pg, &lru, lru_link)
+	{
+		uint64_t pfn = pg->pa >> PAGE_SHIFT, f = KPF_LRU;
+
+		if (pfn < first || pfn - first >= n)
+			continue;
+		f |= pg->flags & PG_LOCKED ? KPF_LOCKED : 0;
+		f |= pg->flags & PG_UPTODATE ? KPF_UPTODATE : 0;
+		f |= pg->flags & PG_DIRTY ? KPF_DIRTY : 0;
+		f |= pg->flags & PG_WRITEBACK ? KPF_WRITEBACK : 0;
+		/* Mapped: a process holds the frame beside the page's own. */
+		f |= frame_refcount(pg->pa) > 1 ? KPF_MMAP : 0;
+		out[pfn - first] |= f;
+	}
+	spin_unlock(&pagecache_lock);
 }
 
 unsigned long filemap_dirty_count(void)

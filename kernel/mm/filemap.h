@@ -156,9 +156,10 @@ int filemap_sync_sb(struct super_block *sb);
  * been dirty longest if that is since before_ns or earlier (an error
  * waits in the mapping for fsync).  false when there is none. */
 bool filemap_flush_oldest(uint64_t before_ns);
-/* A process maps page idx shared and writable (a fault): the page
- * counts as dirty while anything maps it, as no store through a mapping
- * is seen (no dirty bits are read back). */
+/* A process writes page idx through a shared mapping (its write fault,
+ * after the entry became writable): the page is dirty.  Its write-back
+ * write-protects the mappings again (mm/rmap.h), so the next store
+ * comes here too. */
 void filemap_page_mkwrite(struct address_space *m, uint64_t idx);
 /* Pages dirty now, and being written now (meminfo's Dirty, Writeback). */
 unsigned long filemap_dirty_count(void);

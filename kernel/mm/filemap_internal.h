@@ -29,9 +29,6 @@ struct page {
 #define PG_UPTODATE  1U /* the frame holds the file's data */
 #define PG_DIRTY     4U /* newer than the disk: on mapping->dirty */
 #define PG_WRITEBACK 8U /* being written (under the page lock) */
-/* Mapped shared and writable by a process: dirty again after each
- * write-back while anything maps it (filemap_page_mkwrite). */
-#define PG_MAPWRITE 16U
 /* The page lock (Linux's PG_locked): held while the page is read in; the
  * holder may sleep, others wait on page_wq.  A bit, not a mutex, so a
  * readahead can hold its 32 pages' locks (lockdep bounds held mutexes). */

@@ -12,6 +12,7 @@
 #include "mm/filemap_internal.h"
 #include "mm/frame.h"
 #include "mm/layout.h"
+#include "mm/rmap.h"
 #include "mm/writeback.h"
 #include <uapi/errno.h>
 
@@ -145,6 +146,10 @@ static int write_back_page(struct address_space *m, struct inode *ip, struct pag
 		nwriteback++;
 	}
 	spin_unlock(&pagecache_lock);
+	/* Clean now, so the next store through a mapping faults and
+	 * dirties it again; a store before is in the frame written below. */
+	if (go)
+		rmap_mkclean(ip, pg->index, pg->pa);
 	if (go && at < size)
 		err = m->ops->writepage(ip, pg->index, pg->pa,
 					size - at < PAGE_SIZE ? size - at : PAGE_SIZE);
@@ -154,11 +159,6 @@ static int write_back_page(struct address_space *m, struct inode *ip, struct pag
 		nwriteback--;
 		if (err && !m->wb_err)
 			m->wb_err = err;
-		/* Still mapped shared and writable: stores may come, unseen. */
-		if ((pg->flags & PG_MAPWRITE) && frame_refcount(pg->pa) > 1)
-			filemap_set_dirty(pg, true);
-		else
-			pg->flags &= ~PG_MAPWRITE;
 	}
 	spin_unlock(&pagecache_lock);
 	filemap_page_unlock(pg);
@@ -171,7 +171,7 @@ int filemap_writeback(struct address_space *m, struct inode *ip, uint64_t first,
 	int err = 0;
 
 	spin_lock(&pagecache_lock);
-	budget = m->ndirty; /* each page once: a mapped page comes back dirty */
+	budget = m->ndirty; /* each page once: a store meanwhile dirties it again */
 	spin_unlock(&pagecache_lock);
 	while (budget--) {
 		struct page *pg;
@@ -330,9 +330,7 @@ void filemap_page_mkwrite(struct address_space *m, uint64_t idx)
 	struct page *pg;
 
 	spin_lock(&pagecache_lock);
-	if ((pg = filemap_lookup(m, idx)) && (pg->flags & PG_UPTODATE)) {
-		pg->flags |= PG_MAPWRITE;
+	if ((pg = filemap_lookup(m, idx)) && (pg->flags & PG_UPTODATE))
 		filemap_set_dirty(pg, true);
-	}
 	spin_unlock(&pagecache_lock);
 }

@@ -266,6 +266,11 @@ uint32_t frame_refcount(uint64_t pa)
 	return f ? __atomic_load_n(&f->refs, __ATOMIC_RELAXED) : 0;
 }
 
+uint64_t frame_pfn_end(void)
+{
+	return nframes;
+}
+
 size_t frame_free_count(void)
 {
 	return __atomic_load_n(&free_count, __ATOMIC_RELAXED);

@@ -60,6 +60,8 @@ bool frame_is_kind(uint64_t pa, enum frame_kind k);
 
 /* References held on the frame: 0 if free or not managed. */
 uint32_t frame_refcount(uint64_t pa);
+/* One past the highest frame number of RAM (/proc/kpageflags's end). */
+uint64_t frame_pfn_end(void);
 
 /* Free frames now, and frames the allocator manages in all (leak checks). */
 size_t frame_free_count(void);

@@ -30,19 +30,6 @@ static int remap_source(struct uvm *u, uint64_t addr, uint64_t len, struct vma *
 	return 0;
 }
 
-/* Moves v's pages and v to dest, grown to new_len: 0 or -ENOMEM.  Growth
- * needs no pages: anonymous memory comes on touch, and shared anonymous
- * memory is a file of its old length (mm/mmap.c), so a touch past it is
- * SIGBUS, as Linux's shmem. */
-static int move_to(struct uvm *u, struct vma *v, uint64_t dest, uint64_t new_len)
-{
-	int err = vm_move_range(u->space, v->start, dest, v->end - v->start);
-
-	if (!err)
-		vma_move(u, v, dest, new_len);
-	return err;
-}
-
 /* Grows or moves [addr, addr+old_len) to new_len bytes (u locked): the new
  * address or -errno.  Growth into another mapping needs MREMAP_MAYMOVE. */
 static long remap_locked(struct uvm *u, uint64_t addr, uint64_t old_len, uint64_t new_len,
@@ -66,15 +53,16 @@ static long remap_locked(struct uvm *u, uint64_t addr, uint64_t old_len, uint64_
 		return -EFAULT; /* Linux's VM_DONTEXPAND */
 	if (!vm_commit_allowed(vma_charge(v) ? more : 0))
 		return -ENOMEM;
+	/* Growth needs no pages: anonymous memory comes on touch, and shared
+	 * anonymous memory is a file of its old length (mm/mmap.c), so a
+	 * touch past it is SIGBUS, as Linux's shmem. */
 	if (flags & MREMAP_FIXED)
-		return (err = move_to(u, v, new_addr, new_len)) ? err : (long)new_addr;
-	if (addr + new_len <= USER_STACK_TOP && vma_range_free(u, v->end, addr + new_len)) {
-		vma_move(u, v, addr, new_len);
-		return (long)addr;
-	}
+		return (err = vma_move(u, v, new_addr, new_len)) ? err : (long)new_addr;
+	if (addr + new_len <= USER_STACK_TOP && vma_range_free(u, v->end, addr + new_len))
+		return (err = vma_move(u, v, addr, new_len)) ? err : (long)addr;
 	if (!(flags & MREMAP_MAYMOVE) || !(new_addr = vma_place(u, new_len, 0)))
 		return -ENOMEM;
-	return (err = move_to(u, v, new_addr, new_len)) ? err : (long)new_addr;
+	return (err = vma_move(u, v, new_addr, new_len)) ? err : (long)new_addr;
 }
 
 SYSCALL_DEFINE5(mremap, uint64_t, addr, uint64_t, old_len, uint64_t, new_len, int, flags, uint64_t,

@@ -10,13 +10,14 @@
  * (Linux's shmem; a private copy is anonymous).  No swap (62), no
  * soft-dirty tracking (55), no userfaultfd (57): those read 0.  An
  * unmapped page reads 0.  Reads start and end on entries (EINVAL), and
- * are made chunk by chunk under the uvm lock, then copied out without it.
+ * are made chunk by chunk under the uvm lock, then copied out without it
+ * (proc_words_read, mm/kpageflags.c).
  * The file holds the pid only (fs/proc/proc_pid.c's rule): each chunk looks
  * the process up again, where Linux's keeps the address space it opened.
  */
 #include "lib/iov_iter.h"
 #include "lib/string.h"
-#include "mm/heap.h"
+#include "mm/kpageflags.h"
 #include "mm/paging.h"
 #include "proc/pid_info.h"
 #include "mm/uvm.h"
@@ -25,12 +26,10 @@
 #include "sched/sched.h"
 #include <uapi/errno.h>
 
-#define PM_ENTRY	  8 /* bytes */
 #define PM_PFN_MASK	  ((1ULL << 55) - 1)
 #define PM_MMAP_EXCLUSIVE (1ULL << 56)
 #define PM_FILE		  (1ULL << 61)
 #define PM_PRESENT	  (1ULL << 63)
-#define PM_CHUNK	  512 /* entries per hold of the locks: a 4 KiB buffer */
 
 /* A chunk of entries for the pages from start on, and the vma walked. */
 struct pm_chunk {
@@ -73,38 +72,26 @@ static long pm_fill(struct uvm *u, void *arg)
 	return 1;
 }
 
+/* What a read asks of pm_words: whose pages, and whether frames show. */
+struct pm_reader {
+	int pid;
+	bool show_pfn;
+};
+
+/* proc_words_read's fill: entries from page first on, from the process
+ * looked up again (ESRCH when gone, 0 when it has no address space). */
+static long pm_words(void *arg, uint64_t first, size_t n, uint64_t *out)
+{
+	struct pm_reader *r = arg;
+	struct pm_chunk c = {
+	    .start = first * PAGE_SIZE, .n = n, .out = out, .show_pfn = r->show_pfn};
+
+	return proc_pid_uvm_call(r->pid, pm_fill, &c);
+}
+
 long proc_pagemap_read(int pid, struct iov_iter *to, uint64_t *pos)
 {
-	size_t count = iov_iter_count(to), done = 0;
-	uint64_t page = *pos / PM_ENTRY, top = USER_STACK_TOP / PAGE_SIZE;
-	uint64_t *buf;
-	bool show_pfn = capable(CAP_SYS_ADMIN);
-	long err = 0;
+	struct pm_reader r = {.pid = pid, .show_pfn = capable(CAP_SYS_ADMIN)};
 
-	if (*pos % PM_ENTRY || count % PM_ENTRY)
-		return -EINVAL;
-	if (!count || page >= top)
-		return 0;
-	if (!(buf = kmalloc(PM_CHUNK * PM_ENTRY)))
-		return -ENOMEM;
-	while (done < count && page < top) {
-		size_t n = (count - done) / PM_ENTRY;
-		n = n < PM_CHUNK ? n : PM_CHUNK;
-		n = n < top - page ? n : top - page;
-		memset(buf, 0, n * PM_ENTRY);
-		struct pm_chunk c = {.start = page * PAGE_SIZE, .n = n, .out = buf, .show_pfn = show_pfn};
-		if ((err = proc_pid_uvm_call(pid, pm_fill, &c)) <= 0)
-			break; /* gone (ESRCH), or no address space (EOF, as Linux) */
-		err = 0;
-		if (copy_to_iter(buf, n * PM_ENTRY, to) < n * PM_ENTRY) {
-			err = -EFAULT; /* Linux's answer, even after earlier chunks */
-			break;
-		}
-		done += n * PM_ENTRY;
-		page += n;
-		cond_resched();
-	}
-	kfree(buf);
-	*pos += done;
-	return err && (err == -EFAULT || !done) ? err : (long)done;
+	return proc_words_read(to, pos, USER_STACK_TOP / PAGE_SIZE, pm_words, &r);
 }

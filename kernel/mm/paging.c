@@ -574,6 +574,38 @@ struct vm_space *vm_fork(struct vm_space *src)
 	return child;
 }
 
+void vm_page_mkclean(struct vm_space *as, uint64_t va, uint64_t pa)
+{
+	struct tlb_gather g;
+	uint64_t *e;
+
+	gather_init(&g, as);
+	spin_lock(&as->lock);
+	if (!walk(as->pml4, va, 1, false, &e) && pte_mapped(*e) && (*e & PTE_ADDR) == pa &&
+	    (*e & PTE_WRITE)) {
+		*e &= ~(PTE_WRITE | PTE_DIRTY);
+		gather_page(&g, va);
+	}
+	/* Under the lock: the write fault that makes it writable again
+	 * waits for every CPU to have dropped it. */
+	gather_flush(&g);
+	spin_unlock(&as->lock);
+}
+
+bool vm_page_mkwrite(struct vm_space *as, uint64_t va)
+{
+	uint64_t *e;
+	bool ok;
+
+	spin_lock(&as->lock);
+	ok = !walk(as->pml4, va, 1, false, &e) &&
+	     (*e & (PTE_PRESENT | PTE_SHARED)) == (PTE_PRESENT | PTE_SHARED);
+	if (ok)
+		*e |= PTE_WRITE;
+	spin_unlock(&as->lock);
+	return ok;
+}
+
 /* Makes the COW entry *e writable, on a private copy unless it is the frame's
  * last owner; the frame copied from goes to g.  Caller holds the space lock. */
 static int break_cow(struct tlb_gather *g, uint64_t va, uint64_t *e)

@@ -135,5 +135,12 @@ struct vm_space *vm_fork(struct vm_space *src);
  * frame, others get a private copy.  0 (also if another thread made it
  * writable first), -EFAULT (not a COW page) or -ENOMEM. */
 int vm_resolve_cow(struct vm_space *as, uint64_t va);
+/* Dirty tracking of shared file pages (mm/rmap.h).  mkclean: the entry
+ * of va, if it maps frame pa writable, becomes read-only and clean, shot
+ * down on the other CPUs.  mkwrite: the present shared entry of va
+ * becomes writable (an upgrade: a CPU holding the old one faults and
+ * retries); false when va is not mapped so. */
+void vm_page_mkclean(struct vm_space *as, uint64_t va, uint64_t pa);
+bool vm_page_mkwrite(struct vm_space *as, uint64_t va);
 
 #endif

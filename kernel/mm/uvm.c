@@ -11,6 +11,7 @@
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include "mm/paging.h"
+#include "mm/rmap.h"
 #include "proc/coredump.h"
 #include "proc/exec.h"
 #include "mm/oom.h"
@@ -94,8 +95,17 @@ static int prepare_file_page(struct uvm *u, struct vma *v, uint64_t va)
  * (memory that tight goes to the OOM path: -ENOMEM). */
 #define PREPARE_TRIES 8
 
-/* Maps page va of v on its first touch.  0 or -errno (see file_frame). */
-static int fault_in_page(struct uvm *u, struct vma *v, uint64_t va)
+/* Page va of the tracked v is written: its file's page is dirty again
+ * (after its entry became writable: a write-back in between cleans the
+ * entry again, rmap.h). */
+static void tracked_write(struct vma *v, uint64_t va)
+{
+	v->file->op->page_mkwrite(v->file, (v->off + (va - v->start)) / PAGE_SIZE);
+}
+
+/* Maps page va of v on its first touch (by a write if write: a tracked
+ * page is mapped writable only then).  0 or -errno (see file_frame). */
+static int fault_in_page(struct uvm *u, struct vma *v, uint64_t va, bool write)
 {
 	uint64_t flags = vma_pte_flags(v), pa;
 	int err = -ENOMEM;
@@ -112,10 +122,13 @@ static int fault_in_page(struct uvm *u, struct vma *v, uint64_t va)
 	    (flags & PTE_WRITE))
 		flags = (flags & ~PTE_WRITE) | PTE_COW;
 	/* A shared one writes the file's page: its cache must know. */
-	if (v->file && (v->flags & VMA_SHARED) && (flags & PTE_WRITE) && v->file->op->page_mkwrite)
-		v->file->op->page_mkwrite(v->file, (v->off + (va - v->start)) / PAGE_SIZE);
+	bool tracked = write && vma_tracks_dirty(v);
+	if (tracked)
+		flags |= PTE_WRITE;
 	if ((err = map_page(u->space, va, pa, flags)))
 		frame_unref(pa);
+	else if (tracked)
+		tracked_write(v, va);
 	return err;
 }
 
@@ -134,8 +147,8 @@ static int populate_batch(struct uvm *u, struct vma *v, uint64_t *va, uint64_t s
 		return 0;
 	}
 	for (int n = 0; *va < stop && n < POPULATE_BATCH; *va += PAGE_SIZE, n++)
-		if (translate(u->space, *va, NULL, &flags) && (err = fault_in_page(u, v, *va)) &&
-		    err != -EEXIST)
+		if (translate(u->space, *va, NULL, &flags) &&
+		    (err = fault_in_page(u, v, *va, false)) && err != -EEXIST)
 			return err;
 	return 0;
 }
@@ -170,6 +183,25 @@ int uvm_populate(struct uvm *u, uint64_t start, uint64_t end)
 	return err;
 }
 
+/* A write to the present read-only page va of a shared mapping: a
+ * tracked page written again after its write-back (rmap.h) becomes
+ * writable and dirty.  0 (the write is retried) or -EFAULT. */
+static int shared_write_fault(struct uvm *u, uint64_t va, uint64_t error)
+{
+	struct vma *v;
+	int err = -EFAULT;
+
+	spin_lock(&u->lock);
+	v = vma_at(u, va);
+	if (v && access_allowed(v, error) && vma_tracks_dirty(v)) {
+		err = 0;
+		if (vm_page_mkwrite(u->space, va)) /* else unmapped meanwhile: faults anew */
+			tracked_write(v, va);
+	}
+	spin_unlock(&u->lock);
+	return err;
+}
+
 /* 0, -ENOMEM (no frame), -EIO (SIGBUS) or -EFAULT (SIGSEGV). */
 static int resolve_fault(struct task *t, uint64_t va, uint64_t error)
 {
@@ -192,7 +224,9 @@ static int resolve_fault(struct task *t, uint64_t va, uint64_t error)
 		/* Writable now: another thread broke the COW, or mprotect
 		 * allowed writes, while this CPU held the old entry (since
 		 * shot down).  The write is retried. */
-		return flags & PTE_WRITE ? 0 : err;
+		if (flags & PTE_WRITE)
+			return 0;
+		return flags & PTE_SHARED ? shared_write_fault(u, va, error) : err;
 	}
 	spin_lock(&u->lock);
 	for (int tries = 0;; tries++) {
@@ -200,8 +234,9 @@ static int resolve_fault(struct task *t, uint64_t va, uint64_t error)
 		v = vma_find(u, va);
 		if (v && v->start > va && (v->flags & VMA_GROWSDOWN))
 			v = vma_stack_grow(u, va, rlimit_soft(t->group, RLIMIT_STACK));
+		/* A private write faults again to copy. */
 		if (v && v->start <= va && access_allowed(v, error))
-			err = fault_in_page(u, v, va); /* a write faults again to copy */
+			err = fault_in_page(u, v, va, error & PF_WRITE);
 		if (err != -EAGAIN)
 			break;
 		if (tries == PREPARE_TRIES) {
@@ -261,6 +296,8 @@ struct uvm *uvm_create(struct vm_space *space)
 
 	if (!u)
 		vma_table_put(vt);
+	else
+		vt->space = space;
 	return u;
 }
 
@@ -290,13 +327,31 @@ static bool fork_commit_ok(struct uvm *u)
 	return true;
 }
 
+/* The child's page tables for fork_layout, and with them the space of
+ * vt, u's table's copy if it holds tracked vmas: under rmap_lock, so no
+ * write-back cleans a page between the entries' copy and the child's
+ * vmas finding them (rmap.h). */
+static struct vm_space *fork_space(struct uvm *u, struct vma_table *vt)
+{
+	bool tracked = vt->with_rmap;
+	struct vm_space *space;
+
+	if (tracked)
+		rmap_lock();
+	if ((space = vm_fork(u->space)) && tracked)
+		vt->space = space;
+	if (tracked)
+		rmap_unlock();
+	return space;
+}
+
 /* fork's copy of the layout, or NULL: under u->lock, so no thread maps
  * or faults between the page-table copy and sharing the mapping table. */
 static struct uvm *fork_layout(struct uvm *u)
 {
-	struct vm_space *space = fork_commit_ok(u) ? vm_fork(u->space) : NULL;
-	struct vma_table *vt = space ? vma_table_fork(u->vt) : NULL;
-	struct uvm *copy = vt ? uvm_alloc(space, vt) : NULL;
+	struct vma_table *vt = fork_commit_ok(u) ? vma_table_fork(u->vt) : NULL;
+	struct vm_space *space = vt ? fork_space(u, vt) : NULL;
+	struct uvm *copy = space ? uvm_alloc(space, vt) : NULL;
 
 	if (!copy) {
 		vma_table_put(vt); /* not the last if shared: u holds it */
@@ -373,8 +428,8 @@ void uvm_put(struct uvm *u)
 	if (!u || __atomic_sub_fetch(&u->users, 1, __ATOMIC_ACQ_REL))
 		return;
 	vm_commit_add(-(int64_t)u->vt->committed);
+	vma_table_put(u->vt); /* first: a tracked vma's space outlives it (rmap.h) */
 	vm_destroy(u->space);
-	vma_table_put(u->vt);
 	if (u->exe)
 		exe_inode_put(u->exe);
 	kfree(u->exe_path);

@@ -15,6 +15,7 @@
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include "mm/paging.h"
+#include "mm/rmap.h"
 #include "mm/uvm.h"
 #include <uapi/errno.h>
 #include <uapi/mman.h>
@@ -56,6 +57,7 @@ static struct vma *vma_new(struct vma_table *t)
 	v->file = NULL; /* a spare may be freed unused */
 	v->name = NULL;
 	v->ops = NULL;
+	v->rmap_pprev = NULL;
 	__atomic_add_fetch(&live_vmas, 1, __ATOMIC_RELAXED);
 	return v;
 }
@@ -84,12 +86,17 @@ void vma_name_put(struct vma_name *n)
 		kfree(n);
 }
 
-/* dst becomes a copy of src (with its own file reference, counted by
- * its object), unlinked. */
-static void vma_set(struct vma *dst, const struct vma *src)
+/* dst becomes a copy of src in table t (with its own file reference,
+ * counted by its object, on the file's reverse map if tracked), not on
+ * t's list. */
+static void vma_set(struct vma_table *t, struct vma *dst, const struct vma *src)
 {
 	*dst = *src;
 	list_init(&dst->node);
+	dst->vt = t;
+	dst->rmap_pprev = NULL;
+	if (vma_tracks_dirty(dst))
+		rmap_link(dst);
 	if (dst->file) {
 		inode_get(dst->file);
 		inode_mmap_writable_add(dst->file, dst->flags, 1); /* memfd seals */
@@ -107,6 +114,7 @@ static void vma_free(struct vma_table *t, struct vma *v)
 {
 	if (v->ops)
 		v->ops->close(v);
+	rmap_unlink(v);
 	if (v->file) {
 		inode_mmap_writable_add(v->file, v->flags, -1);
 		inode_put(v->file);
@@ -144,12 +152,12 @@ struct vma_table *vma_table_new(void)
 	return t;
 }
 
-static struct vma_table *table_copy(const struct vma_table *t);
+static struct vma_table *table_copy(const struct vma_table *t, struct vm_space *space);
 
 struct vma_table *vma_table_fork(struct vma_table *t)
 {
-	if (t->with_ops)
-		return table_copy(t);
+	if (t->with_ops || t->with_rmap)
+		return table_copy(t, NULL);
 	__atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
 	return t;
 }
@@ -164,28 +172,30 @@ void vma_table_put(struct vma_table *t)
 	kfree(t);
 }
 
-/* A private copy of t, its vmas with file references of their own; NULL
- * when memory runs out. */
-static struct vma_table *table_copy(const struct vma_table *t)
+/* A private copy of t for the page tables space, its vmas with file
+ * references of their own; NULL when memory runs out. */
+static struct vma_table *table_copy(const struct vma_table *t, struct vm_space *space)
 {
 	struct vma_table *c = vma_table_new();
 	struct vma *v, *n;
 
 	if (!c)
 		return NULL;
+	c->space = space;
 	list_for_each_entry(v, &t->vmas, node)
 	{
 		if (!(n = vma_new(c))) {
 			vma_table_put(c);
 			return NULL;
 		}
-		vma_set(n, v);
+		vma_set(c, n, v);
 		list_add_tail(&n->node, &c->vmas);
 		tree_insert(c, n);
 	}
 	c->nr = t->nr;
 	c->committed = t->committed;
 	c->with_ops = t->with_ops;
+	c->with_rmap = t->with_rmap;
 	return c;
 }
 
@@ -201,7 +211,7 @@ static int own(struct uvm *u)
 
 	if (__atomic_load_n(&u->vt->refs, __ATOMIC_ACQUIRE) == 1)
 		return 0;
-	if (!(c = table_copy(u->vt)))
+	if (!(c = table_copy(u->vt, u->space)))
 		return -ENOMEM;
 	vma_table_put(u->vt);
 	u->vt = c;
@@ -215,6 +225,7 @@ static void link_before(struct uvm *u, struct vma *v, struct list_head *pos)
 	tree_insert(u->vt, v);
 	u->vt->nr++;
 	u->vt->with_ops += v->ops != NULL;
+	u->vt->with_rmap += v->rmap_pprev != NULL;
 	charge(u, vma_charge(v));
 }
 
@@ -224,17 +235,23 @@ static void unlink_vma(struct uvm *u, struct vma *v)
 	rb_erase(&u->vt->tree, &v->rb);
 	u->vt->nr--;
 	u->vt->with_ops -= v->ops != NULL;
+	u->vt->with_rmap -= v->rmap_pprev != NULL;
 	charge(u, -vma_charge(v));
 }
 
-/* Gives the linked v a new range, keeping its file offset in step. */
+/* Gives the linked v a new range, keeping its file offset in step (a
+ * tracked one under rmap_lock: a write-back reads it). */
 static void set_range(struct uvm *u, struct vma *v, uint64_t start, uint64_t end)
 {
 	int64_t old = vma_charge(v);
 
+	if (v->rmap_pprev)
+		rmap_lock();
 	v->off += start - v->start; /* modular: start may be below */
 	v->start = start;
 	v->end = end;
+	if (v->rmap_pprev)
+		rmap_unlock();
 	charge(u, vma_charge(v) - old);
 }
 
@@ -300,6 +317,16 @@ static bool mergeable(const struct vma *a, const struct vma *b)
 	       (!(a->file || (a->flags & VMA_SPECIAL)) || a->off + (a->end - a->start) == b->off);
 }
 
+/* The linked a grows over b, its mergeable neighbour above, which is
+ * freed: a grows first, so that a write-back always finds b's pages
+ * through one of them (rmap.h). */
+static void absorb(struct uvm *u, struct vma *a, struct vma *b)
+{
+	set_range(u, a, a->start, b->end);
+	unlink_vma(u, b);
+	vma_free(u->vt, b);
+}
+
 /*
  * Joins v with equal neighbours; returns the vma now covering v's range.
  * A vma merged away is freed at once.
@@ -307,19 +334,11 @@ static bool mergeable(const struct vma *a, const struct vma *b)
 static struct vma *merge(struct uvm *u, struct vma *v)
 {
 	struct vma *n = vma_next(u, v), *p = vma_prev(u, v);
-	uint64_t end;
 
-	if (n && mergeable(v, n)) {
-		end = n->end;
-		unlink_vma(u, n);
-		vma_free(u->vt, n);
-		set_range(u, v, v->start, end);
-	}
+	if (n && mergeable(v, n))
+		absorb(u, v, n);
 	if (p && mergeable(p, v)) {
-		end = v->end;
-		unlink_vma(u, v);
-		vma_free(u->vt, v);
-		set_range(u, p, p->start, end);
+		absorb(u, p, v);
 		v = p;
 	}
 	return v;
@@ -332,7 +351,7 @@ int vma_insert(struct uvm *u, const struct vma *tmpl)
 	if (own(u) || u->vt->nr >= VMA_MAX || !vm_commit_allowed(vma_charge(tmpl)) ||
 	    !(v = vma_new(u->vt)))
 		return -ENOMEM;
-	vma_set(v, tmpl);
+	vma_set(u->vt, v, tmpl);
 	next = vma_last(u);
 	if (next && next->end > v->start) /* not the new highest */
 		next = vma_find(u, v->start);
@@ -372,14 +391,15 @@ static bool inside_special(struct uvm *u, uint64_t addr)
 	return inside(u, addr) && (vma_at(u, addr)->flags & VMA_SPECIAL);
 }
 
-/* Cuts the vma around at into two; upper (from vma_new) takes the top. */
+/* Cuts the vma around at into two; upper (from vma_new) takes the top,
+ * ready before v shrinks (a write-back finds each page in one of them). */
 static void split(struct uvm *u, uint64_t at, struct vma *upper)
 {
-	struct vma *v = vma_at(u, at);
+	struct vma *v = vma_at(u, at), top = *v;
 
-	vma_set(upper, v);
-	upper->start = at;
-	upper->off = v->off + (at - v->start);
+	top.start = at;
+	top.off = v->off + (at - v->start);
+	vma_set(u->vt, upper, &top);
 	set_range(u, v, v->start, at);
 	link_before(u, upper, v->node.next);
 }
@@ -425,12 +445,14 @@ int vma_remove(struct uvm *u, uint64_t start, uint64_t end)
 		return -EINVAL;
 	if ((err = vma_split_range(u, start, end)))
 		return err;
+	/* The pages first: a write-back finds a writable entry through its
+	 * vma until the entry is gone (rmap.h). */
+	vm_unmap_range(u->space, start, end - start);
 	for (v = vma_find(u, start); v && v->start < end; v = n) {
 		n = vma_next(u, v);
 		unlink_vma(u, v);
 		vma_free(u->vt, v);
 	}
-	vm_unmap_range(u->space, start, end - start);
 	return 0;
 }
 
@@ -441,7 +463,9 @@ uint64_t vma_pte_flags(const struct vma *v)
 	/* x86 pages are readable when present: write or exec imply read. */
 	if (!(v->prot & (PROT_READ | PROT_WRITE | PROT_EXEC)))
 		f |= PTE_PROTNONE;
-	if (v->prot & PROT_WRITE)
+	/* A tracked page is writable only after a write fault dirtied it
+	 * (Linux's vma_wants_writenotify). */
+	if ((v->prot & PROT_WRITE) && !vma_tracks_dirty(v))
 		f |= PTE_WRITE;
 	if (!(v->prot & PROT_EXEC))
 		f |= PTE_NX;
@@ -639,15 +663,29 @@ struct vma *vma_stack_grow(struct uvm *u, uint64_t va, uint64_t limit)
 	return v;
 }
 
-void vma_move(struct uvm *u, struct vma *v, uint64_t start, uint64_t len)
+int vma_move(struct uvm *u, struct vma *v, uint64_t start, uint64_t len)
 {
 	struct vma *next;
+	int err = 0;
 
 	kassert(u->vt->refs == 1); /* the caller split v: the table is u's */
-	unlink_vma(u, v);
-	v->start = start;
-	v->end = start + len;
+	/* A tracked v's pages and range move together under rmap_lock: a
+	 * write-back finds each entry where v says. */
+	if (v->rmap_pprev)
+		rmap_lock();
+	if (start != v->start)
+		err = vm_move_range(u->space, v->start, start, v->end - v->start);
+	if (!err) {
+		unlink_vma(u, v);
+		v->start = start;
+		v->end = start + len;
+	}
+	if (v->rmap_pprev)
+		rmap_unlock();
+	if (err)
+		return err;
 	next = vma_find(u, start);
 	link_before(u, v, next ? &next->node : &u->vt->vmas);
 	merge(u, v);
+	return 0;
 }

@@ -21,6 +21,7 @@
 struct inode;
 struct uvm;
 struct vma;
+struct vm_space;
 
 /*
  * A mapping of an object that counts the vmas mapping it (Linux's vm_ops
@@ -82,6 +83,11 @@ struct vma {
 	 * rule: ipc/shm.c's segments live while attached). */
 	const struct vma_ops *ops;
 	void *priv;
+	/* The table v is in (set when it is made from another); and, while
+	 * v is tracked (mm/rmap.h), its place on file->mmaps, rmap_pprev
+	 * NULL when on none: under rmap_lock, v's own rule (rmap.h). */
+	struct vma_table *vt;
+	struct vma *rmap_next, **rmap_pprev;
 };
 
 /*
@@ -108,6 +114,12 @@ struct vma_table {
 	int nr;
 	uint64_t committed; /* pages charged (vma_charge), this table's share of Committed_AS */
 	int with_ops;	    /* vmas with ops on the list */
+	int with_rmap;	    /* tracked vmas (mm/rmap.h) on the list: never shared by fork */
+	/* The page tables of the uvm owning the table (set when it is made
+	 * for one; a fork's copy gets it under rmap_lock, with the entries
+	 * copied): where a tracked vma's pages are mapped.  Meaningless in
+	 * a shared table, which holds no tracked vma. */
+	struct vm_space *space;
 	unsigned int slots_used; /* bit i: slot[i] holds a vma */
 	struct vma slot[VMA_SLOTS];
 };
@@ -206,9 +218,10 @@ uint64_t vma_place(struct uvm *u, uint64_t len, uint64_t hint);
  * growth is refused its overcommit charge.
  */
 struct vma *vma_stack_grow(struct uvm *u, uint64_t va, uint64_t limit);
-/* mremap: v now covers [start, start + len) (free, but for v itself);
- * the caller moved its pages and checked the charge. */
-void vma_move(struct uvm *u, struct vma *v, uint64_t start, uint64_t len);
+/* mremap: v now covers [start, start + len) (free, but for v itself),
+ * its pages moved there (the caller checked the charge): 0, or -ENOMEM
+ * with nothing changed. */
+int vma_move(struct uvm *u, struct vma *v, uint64_t start, uint64_t len);
 /* Page-table flags for v's pages (protection, PTE_SHARED). */
 uint64_t vma_pte_flags(const struct vma *v);
 /* Pages of v charged to Committed_AS: private writable ones, unless
@@ -218,7 +231,8 @@ int64_t vma_charge(const struct vma *v);
 /* An empty table (one reference), or NULL. */
 struct vma_table *vma_table_new(void);
 /* fork: the child's table: t shared (copied at its first change), or a
- * copy if t holds vmas with ops; NULL when memory runs out.  Under the
+ * copy if t holds vmas with ops or tracked ones (its space is set by the
+ * caller: mm/uvm.c's fork_layout); NULL when memory runs out.  Under the
  * lock of t's uvm. */
 struct vma_table *vma_table_fork(struct vma_table *t);
 /* Drops a reference (NULL: nothing); the last frees the vmas. */

@@ -17,6 +17,7 @@
 #include "fs/vfs.h"
 #include "ipc/ipc.h"
 #include "lib/iov_iter.h"
+#include "mm/kpageflags.h"
 #include "proc/kstat.h"
 #include "proc/sysinfo.h"
 #include "sys/kconfig.h"
@@ -105,8 +106,9 @@ static const struct chrdev {
     {"/proc/sysvipc/sem", MKDEV(10, 254), 0444, &sysvipc_sem_ops}, /* ipc/sem.c */
     {"/proc/sysvipc/msg", MKDEV(10, 255), 0444, &sysvipc_msg_ops}, /* ipc/msg.c */
     /* From 239 down, clear of the minors added upwards. */
-    {"/proc/config.gz", MKDEV(10, 239), 0444, &config_gz_ops}, /* sys/kconfig.c */
-    {"/proc/diskstats", MKDEV(10, 238), 0444, &diskstats_ops}, /* block/disk_stats.c */
+    {"/proc/config.gz", MKDEV(10, 239), 0444, &config_gz_ops},	 /* sys/kconfig.c */
+    {"/proc/diskstats", MKDEV(10, 238), 0444, &diskstats_ops},	 /* block/disk_stats.c */
+    {"/proc/kpageflags", MKDEV(10, 236), 0400, &kpageflags_ops}, /* mm/kpageflags.c */
 };
 
 #define NCHRDEVS (sizeof(chrdevs) / sizeof(chrdevs[0]))
