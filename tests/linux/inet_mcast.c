@@ -191,6 +191,35 @@ static void test_limit(void)
 	close(u); /* leaves them all (the leak check counts them in fdkernel) */
 }
 
+/* Writes n to igmp_max_memberships: true if it took it. */
+static bool set_max_memberships(int n)
+{
+	FILE *f = fopen("/proc/sys/net/ipv4/igmp_max_memberships", "w");
+	bool ok = f && fprintf(f, "%d\n", n) > 0;
+
+	return f && fclose(f) == 0 && ok;
+}
+
+/* Root may change the limit and joins follow it (in fdkernel only: on the
+ * host it would change the machine's for everyone meanwhile). */
+static void test_limit_set(void)
+{
+	int u, max = max_memberships(), joined = 0;
+
+	if (!on_fdkernel()) {
+		skip("fdkernel only: it would change the host's setting", "a lowered limit");
+		return;
+	}
+	u = socket(AF_INET, SOCK_DGRAM, 0);
+	require(set_max_memberships(2), "write igmp_max_memberships");
+	joined += join(u, "239.254.0.1") == 0;
+	joined += join(u, "239.254.0.2") == 0;
+	joined += join(u, "239.254.0.3") == 0;
+	ok(joined == 2 && errno == ENOBUFS, "igmp_max_memberships 2: two joins, the third ENOBUFS");
+	require(set_max_memberships(max) && max_memberships() == max, "restore");
+	close(u);
+}
+
 static void test_options(void)
 {
 	int u = socket(AF_INET, SOCK_DGRAM, 0), t = socket(AF_INET, SOCK_STREAM, 0), v;
@@ -441,13 +470,14 @@ static void test_churn(void)
 
 int main(void)
 {
-	plan(60);
+	plan(61);
 	snprintf(group, sizeof group, "239.%d.%d.%d", getpid() >> 16 & 127, getpid() >> 8 & 255,
 		 getpid() & 255);
 	test_defaults();
 	test_join_errors();
 	test_join_leave();
 	test_limit();
+	test_limit_set();
 	test_options();
 	test_delivery();
 	test_inet6();
