@@ -105,16 +105,17 @@ static void forget_parent_thread_locked(struct thread_group *g, struct task *t)
 	}
 }
 
-/* Where g's orphans go (proc_lock held): the nearest live ancestor that
- * set PR_SET_CHILD_SUBREAPER below their pid namespace's init, else that
- * init (Linux's find_new_reaper). */
+/* Where g's orphans go (proc_lock held): the nearest live ancestor in
+ * g's pid namespace that set PR_SET_CHILD_SUBREAPER, else the
+ * namespace's init (Linux's find_new_reaper). */
 static struct thread_group *new_reaper_locked(struct thread_group *g, struct thread_group *init)
 {
 	struct thread_group *reaper = pid_ns_reaper_locked(g);
 
 	if (!reaper)
 		reaper = init;
-	for (struct thread_group *a = g->parent; a && a != reaper; a = a->parent)
+	for (struct thread_group *a = g->parent;
+	     a && a != reaper && task_pid_ns(a->leader) == task_pid_ns(g->leader); a = a->parent)
 		if (a->child_subreaper && a->state == GROUP_LIVE && !a->exiting)
 			return a;
 	return reaper;

@@ -99,8 +99,8 @@ void pid_ns_append_nrs(char *buf, size_t size, size_t *len, const char *name, in
  * visible): 0, -ENOMEM (no memory, or ns's init is dead), -EAGAIN (no
  * free number).  A task in the initial namespace needs none. */
 int pid_numbers_attach(struct task *child, struct pid_namespace *ns);
-/* task_free: t's numbers go (its pid with them); number 1 going ends
- * the namespace (no more forks). */
+/* task_free (proc_lock held): t's numbers go (its pid with them);
+ * number 1 going ends the namespace (no more forks). */
 void pid_numbers_free(struct task *t);
 /* de_thread: a and b trade numbers as they trade pids (proc_lock held). */
 void pid_numbers_swap_locked(struct task *a, struct task *b);

@@ -417,6 +417,18 @@ static int signal_target(int fd, struct pid_ident **out)
 	return err;
 }
 
+/* Whether the caller's pid namespace sees id's process (a reaped one
+ * counts: its ESRCH comes later), as Linux's access_pidfd_pidns. */
+static bool ident_visible(struct pid_ident *id)
+{
+	bool visible;
+
+	spin_lock(&proc_lock); /* id->group is cleared under it, at the reaping */
+	visible = !id->group || pid_ns_within(task_pid_ns(id->group->leader), current_pid_ns());
+	spin_unlock(&proc_lock);
+	return visible;
+}
+
 SYSCALL_DEFINE4(pidfd_send_signal, int, pidfd, int, sig, const void *, uinfo, unsigned int, flags)
 {
 	struct sig_info info;
@@ -427,6 +439,10 @@ SYSCALL_DEFINE4(pidfd_send_signal, int, pidfd, int, sig, const void *, uinfo, un
 		return -EINVAL; /* unknown, or more than one target */
 	if ((err = signal_target(pidfd, &id)))
 		return err;
+	if (!ident_visible(id)) {
+		pid_ident_put(id);
+		return -EINVAL; /* outside the caller's pid namespace */
+	}
 	/* "To itself": the caller's own thread id is the pid, and the target
 	 * no wider than the process, as Linux. */
 	err = send_info(uinfo, sig,

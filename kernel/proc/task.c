@@ -401,9 +401,11 @@ void task_free(struct task *t)
 	bool keep = false;
 
 	task_wait_switched_out(t);
-	pid_numbers_free(t); /* before its pid may be given again */
 	spin_lock(&proc_lock);
 	list_del(&t->all_link);
+	/* With its pid, which may then be given again; under proc_lock, so
+	 * that no one walking the tasks finds it without them. */
+	pid_numbers_free(t);
 	if (t->kstack && nwarm < WARM_MAX) {
 		warm_slots[nwarm++] = t->kslot;
 		keep = true;

@@ -2,8 +2,8 @@
  * a new namespace, with no parent it can name (getppid 0), while its
  * parent numbers it as before (clone, waitpid, waitid's si_pid); a
  * signal from outside carries si_pid 0; the namespace's init reaps the
- * orphans of its namespace, ignores SIGKILL from inside it, and its death
- * kills every other process in
+ * orphans of its namespace, ignores SIGKILL from inside it and SIGHUP
+ * from outside, and its death kills every other process in
  * it before its parent can reap it; after that a fork in it is ENOMEM
  * (unshare(CLONE_NEWPID): the next child is the init); /proc/<pid>/ns/pid
  * and pid_for_children, NS_GET_PARENT (EPERM above the caller's own
@@ -26,6 +26,12 @@
 
 #include "testutil.h"
 
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
 #define NSIO		 0xb7
 #define NS_GET_PARENT	 _IO(NSIO, 0x2)
 #define NS_GET_NSTYPE	 _IO(NSIO, 0x3)
@@ -107,6 +113,7 @@ static int nspid(int *first, int *last)
 }
 
 static int sigusr_from = -1;
+static int test_pidfd; /* the test's process: the child cannot name it */
 
 static void on_usr1(int sig, siginfo_t *si, void *ctx)
 {
@@ -129,6 +136,9 @@ static int init_view(void)
 	say(getppid());
 	say((int)syscall(SYS_gettid));
 	say(levels >= 2 && last == 1 ? first : -1); /* its global number */
+	/* A pidfd of a process outside its namespace: EINVAL (Linux's
+	 * access_pidfd_pidns). */
+	say(syscall(SYS_pidfd_send_signal, test_pidfd, 0, NULL, 0) == -1 ? errno : 0);
 	sigemptyset(&set);
 	sigsuspend(&set); /* the parent's SIGUSR1 */
 	say(sigusr_from);
@@ -137,12 +147,14 @@ static int init_view(void)
 
 static void check_init_view(void)
 {
-	pid_t pid = clone_with(CLONE_NEWPID, init_view);
 	siginfo_t si = {0};
-	int v[4];
+	pid_t pid;
+	int v[5];
 
+	test_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	pid = clone_with(CLONE_NEWPID, init_view);
 	require(pid > 0, "clone(CLONE_NEWPID)");
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		v[i] = hear();
 	is_int(v[0], 1, "the child of clone(CLONE_NEWPID) is pid 1");
 	is_int(v[1], 0, "... its parent is outside: getppid 0");
@@ -152,6 +164,8 @@ static void check_init_view(void)
 	   "/proc/<child>/ns/pid is another namespace");
 	ok(ns_ino(pid, "pid_for_children") == ns_ino(pid, "pid"),
 	   "... its pid_for_children is its own");
+	is_int(v[4], EINVAL, "pidfd_send_signal to a process outside the namespace: EINVAL");
+	close(test_pidfd);
 	kill(pid, SIGUSR1);
 	is_int(hear(), 0, "a signal from outside the namespace: si_pid 0");
 	ok(waitid(P_PID, pid, &si, WEXITED) == 0 && si.si_pid == pid && si.si_status == 7,
@@ -252,6 +266,31 @@ static void check_init_death(void)
 	   "the init ignored SIGKILL from its namespace and exits with its own status");
 	is_errno(kill(sleeper_pid, 0), ESRCH,
 		 "its death killed the namespace's other process, reaped before the init");
+}
+
+static int waiting_init(void)
+{
+	say(0);
+	while (pause() == -1) /* until killed */
+		;
+	return 0;
+}
+
+/* From outside, a default-action SIGHUP is ignored by a namespace's
+ * init, SIGKILL is not (Linux's SIGNAL_UNKILLABLE and its exceptions).
+ * SIGHUP, not SIGTERM: were it queued, it would be taken before SIGKILL,
+ * the lower number first. */
+static void check_init_signals(void)
+{
+	pid_t pid = clone_with(CLONE_NEWPID, waiting_init);
+	int status;
+
+	require(pid > 0, "clone(CLONE_NEWPID)");
+	hear(); /* it runs, its handlers the defaults */
+	kill(pid, SIGHUP);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	ok(killed_by(status, SIGKILL), "the init ignores SIGHUP from outside, not SIGKILL");
 }
 
 /* unshare(CLONE_NEWPID): the caller stays, its next child is the init;
@@ -390,10 +429,11 @@ int main(void)
 	if (geteuid() || access("/proc/self/ns/pid_for_children", F_OK))
 		skip_all("not root, or no pid namespaces");
 	require(pipe(report) == 0 && pipe(go) == 0 && pipe(inner) == 0, "pipes");
-	plan(24);
+	plan(26);
 	check_init_view();
 	check_reaping();
 	check_init_death();
+	check_init_signals();
 	check_unshare();
 	check_ns_files();
 	check_nesting();
