@@ -13,6 +13,7 @@
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include "proc/cred.h"
+#include "proc/user_namespace.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/layout.h"
@@ -250,23 +251,31 @@ bool ipc_privileged(void)
 	return capable(CAP_SYS_RESOURCE);
 }
 
+/* The ids as the caller's user namespace names them (65534 unmapped). */
 void ipc_perm_out(const struct kern_ipc_perm *obj, struct ipc64_perm *out)
 {
+	struct user_namespace *ns = current_user_ns();
+
 	*out = (struct ipc64_perm){.key = obj->key,
-				   .uid = obj->uid,
-				   .gid = obj->gid,
-				   .cuid = obj->cuid,
-				   .cgid = obj->cgid,
+				   .uid = from_kuid_munged(ns, obj->uid),
+				   .gid = from_kgid_munged(ns, obj->gid),
+				   .cuid = from_kuid_munged(ns, obj->cuid),
+				   .cgid = from_kgid_munged(ns, obj->cgid),
 				   .mode = obj->mode,
 				   .seq = obj->seq};
 }
 
+/* IPC_SET's ids are the caller's namespace's: EINVAL for one it does not
+ * map (or -1), as Linux's ipc_update_perm. */
 int ipc_update_perm(const struct ipc64_perm *in, struct kern_ipc_perm *obj)
 {
-	if (in->uid == (uint32_t)-1 || in->gid == (uint32_t)-1)
+	struct user_namespace *ns = current_user_ns();
+	uint32_t uid = make_kuid(ns, in->uid), gid = make_kgid(ns, in->gid);
+
+	if (uid == INVALID_ID || gid == INVALID_ID)
 		return -EINVAL;
-	obj->uid = in->uid;
-	obj->gid = in->gid;
+	obj->uid = uid;
+	obj->gid = gid;
 	obj->mode = (obj->mode & ~S_IRWXUGO) | (in->mode & S_IRWXUGO);
 	return 0;
 }

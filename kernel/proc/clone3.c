@@ -8,7 +8,10 @@
 #include "mm/layout.h"
 #include "proc/clone.h"
 #include "sys/syscall.h"
+#include "proc/nsproxy.h"
 #include "proc/pid_ns.h"
+#include "proc/user_namespace.h"
+#include <uapi/capability.h>
 #include <uapi/errno.h>
 #include <uapi/sched.h>
 #include <uapi/signal.h>
@@ -36,8 +39,7 @@ static int copy_clone_args(struct clone_args_k *a, const char *uargs, size_t siz
 }
 
 /* Linux's checks of the structure, in its order: 0 or -EINVAL.  No
- * chosen pids (set_tid, for checkpoint/restore) and no cgroups here:
- * asking for them is EINVAL. */
+ * cgroups here: asking for one is EINVAL (set_tid: check_set_tid). */
 static int check_clone_args(const struct clone_args_k *a)
 {
 	if (a->set_tid_size > MAX_PID_NS_LEVEL || (!a->set_tid && a->set_tid_size) ||
@@ -55,9 +57,41 @@ static int check_clone_args(const struct clone_args_k *a)
 		return -EINVAL;
 	if (a->stack ? !a->stack_size || !user_range_ok(a->stack, a->stack_size) : a->stack_size)
 		return -EINVAL;
-	if (a->set_tid_size || (a->flags & CLONE_INTO_CGROUP))
+	if (a->flags & CLONE_INTO_CGROUP)
 		return -EINVAL;
 	return 0;
+}
+
+/* Linux's checkpoint_restore_ns_capable. */
+static bool restore_capable(struct user_namespace *ns)
+{
+	return ns_capable(ns, CAP_SYS_ADMIN) || ns_capable(ns, CAP_CHECKPOINT_RESTORE);
+}
+
+/*
+ * set_tid, checkpoint/restore's chosen pids, one per pid namespace level
+ * from the child's up: Linux's alloc_pid asks CAP_SYS_ADMIN or
+ * CAP_CHECKPOINT_RESTORE over the user namespace owning each (EPERM); a
+ * new pid namespace needs CAP_SYS_ADMIN over the caller's user
+ * namespace, which owns it (or a new one made with it, where the child
+ * has both).  fdkernel does not choose pids: past that check, EINVAL.
+ */
+static int check_set_tid(const struct clone_args_k *a)
+{
+	struct pid_namespace *ns = current_nsproxy()->pid_ns_for_children;
+	uint64_t levels = a->set_tid_size;
+
+	if (!levels)
+		return 0;
+	if (a->flags & CLONE_NEWPID) { /* clone_check's EPERM, which comes first */
+		if (!(a->flags & CLONE_NEWUSER) && !ns_capable(current_user_ns(), CAP_SYS_ADMIN))
+			return -EPERM;
+		levels--;
+	}
+	for (; levels && ns; levels--, ns = ns->parent)
+		if (!restore_capable(ns_owner(&ns->ns)))
+			return -EPERM;
+	return -EINVAL;
 }
 
 SYSCALL_DEFINE2(clone3, const char *, uargs, size_t, size)
@@ -68,6 +102,8 @@ SYSCALL_DEFINE2(clone3, const char *, uargs, size_t, size)
 
 	if (!err)
 		err = check_clone_args(&a);
+	if (!err)
+		err = check_set_tid(&a);
 	if (err)
 		return err;
 	r = (struct clone_req){

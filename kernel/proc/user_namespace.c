@@ -66,9 +66,10 @@ unsigned long user_ns_count(void)
 
 /* ---- ids ---- */
 
-static const struct uid_gid_map *map_of(const struct uid_gid_map *const *slot)
+/* ns's uid or gid map, as published (user_ns_map_write), or NULL. */
+static const struct uid_gid_map *map_of(const struct user_namespace *ns, bool gid)
 {
-	return __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(gid ? &ns->gid_map : &ns->uid_map, __ATOMIC_ACQUIRE);
 }
 
 /* Linux's map_id_range_down: the lower id of ids id..id+count-1, all in
@@ -99,22 +100,22 @@ static uint32_t map_up(const struct uid_gid_map *map, uint32_t id)
 
 uint32_t make_kuid(const struct user_namespace *ns, uint32_t uid)
 {
-	return map_down(map_of((const struct uid_gid_map *const *)&ns->uid_map), uid, 1);
+	return map_down(map_of(ns, false), uid, 1);
 }
 
 uint32_t make_kgid(const struct user_namespace *ns, uint32_t gid)
 {
-	return map_down(map_of((const struct uid_gid_map *const *)&ns->gid_map), gid, 1);
+	return map_down(map_of(ns, true), gid, 1);
 }
 
 uint32_t from_kuid(const struct user_namespace *ns, uint32_t kuid)
 {
-	return map_up(map_of((const struct uid_gid_map *const *)&ns->uid_map), kuid);
+	return map_up(map_of(ns, false), kuid);
 }
 
 uint32_t from_kgid(const struct user_namespace *ns, uint32_t kgid)
 {
-	return map_up(map_of((const struct uid_gid_map *const *)&ns->gid_map), kgid);
+	return map_up(map_of(ns, true), kgid);
 }
 
 uint32_t from_kuid_munged(const struct user_namespace *ns, uint32_t kuid)
@@ -287,14 +288,13 @@ static struct uid_gid_map **slot_of(struct user_namespace *ns, bool gid)
 
 /*
  * Linux's uid_m_show: each line as the reader's namespace sees the lower
- * ids (through its own map when the reader is the namespace itself, its
- * parent's otherwise); lines it cannot express are left out.
+ * ids (its parent's when the reader is the namespace itself); a lower id
+ * the reader cannot name shows as 4294967295, as Linux prints it.
  */
 long user_ns_map_text(const struct user_namespace *ns, const struct user_namespace *reader,
 		      bool gid, char *buf, size_t size)
 {
-	const struct uid_gid_map *map =
-	    map_of((const struct uid_gid_map *const *)slot_of((struct user_namespace *)ns, gid));
+	const struct uid_gid_map *map = map_of(ns, gid);
 	const struct user_namespace *lower = reader == ns && ns->parent ? ns->parent : reader;
 	size_t len = 0;
 
@@ -303,8 +303,7 @@ long user_ns_map_text(const struct user_namespace *ns, const struct user_namespa
 		uint32_t id =
 		    gid ? from_kgid(lower, e->lower_first) : from_kuid(lower, e->lower_first);
 
-		if (id != INVALID_ID)
-			appendk(buf, size, &len, "%10u %10u %10u\n", e->first, id, e->count);
+		appendk(buf, size, &len, "%10u %10u %10u\n", e->first, id, e->count);
 	}
 	return (long)len;
 }
@@ -436,7 +435,7 @@ static long map_write_check(const struct user_namespace *ns, const struct cred *
 long user_ns_map_write(struct user_namespace *ns, const struct cred *opener, bool gid,
 		       const char *text, size_t len, uint64_t pos)
 {
-	struct uid_gid_map *map;
+	struct uid_gid_map *map, *fit = NULL; /* parsed; published (its size) */
 	char *copy;
 	long err = map_write_check(ns, opener, len, pos);
 
@@ -462,13 +461,16 @@ long user_ns_map_write(struct user_namespace *ns, const struct cred *opener, boo
 	 * inside one of the parent's. */
 	for (uint32_t i = 0; i < map->nr; i++) {
 		struct uid_gid_extent *e = &map->extent[i];
-		const struct uid_gid_map *up = *slot_of(ns->parent, gid);
+		const struct uid_gid_map *up = map_of(ns->parent, gid);
 
 		if ((e->lower_first = map_down(up, e->lower_first, e->count)) == INVALID_ID)
 			goto out;
 	}
-	__atomic_store_n(slot_of(ns, gid), map, __ATOMIC_RELEASE);
-	map = NULL;
+	err = -ENOMEM;
+	if (!(fit = kmalloc(sizeof(*fit) + map->nr * sizeof(fit->extent[0]))))
+		goto out;
+	memcpy(fit, map, sizeof(*fit) + map->nr * sizeof(fit->extent[0]));
+	__atomic_store_n(slot_of(ns, gid), fit, __ATOMIC_RELEASE);
 	err = (long)len;
 out:
 	mutex_unlock(&map_lock);

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -30,6 +32,9 @@
 #include "cred_util.h"
 #include "testutil.h"
 
+#ifndef SYS_clone3
+#define SYS_clone3 435
+#endif
 #define NS_GET_USERNS	 0xb701
 #define NS_GET_PARENT	 0xb702
 #define NS_GET_OWNER_UID 0xb704
@@ -95,9 +100,8 @@ static int exec_status(const char *path)
 		execl(path, path, "euid", (char *)NULL);
 		_exit(3);
 	}
-	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status)
-		   ? WEXITSTATUS(status)
-		   : -1;
+	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) ? WEXITSTATUS(status)
+									       : -1;
 }
 
 /* A set-user-ID-root copy of this program, at suid_copy. */
@@ -170,9 +174,15 @@ static void map_rules(void)
 
 	become_u1();
 	require(unshare(CLONE_NEWUSER) == 0, "unshare");
-	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char shown[32];
+
+		snprintf(shown, sizeof shown, "%s", bad[i]);
+		for (char *nl; (nl = strchr(shown, '\n'));)
+			*nl = '|'; /* one line of TAP */
 		ok(map_self("uid_map", bad[i]) < 0 && errno == EINVAL, "uid_map \"%s\": EINVAL",
-		   bad[i]);
+		   shown);
+	}
 	ok(map_self("uid_map", "0 0 1") < 0 && errno == EPERM, "uid_map of another's id: EPERM");
 	ok(map_self("uid_map", "0 61001 2") < 0 && errno == EPERM, "uid_map of 2 ids: EPERM");
 	ok(map_self("gid_map", "0 62001 1") < 0 && errno == EPERM,
@@ -186,6 +196,17 @@ static void map_rules(void)
 	is_errno(setuid(1), EINVAL, "setuid to an unmapped id: EINVAL");
 	is_int(setgid(5), 0, "setgid to a mapped id");
 	is_errno(chown(root_file, 1, -1), EINVAL, "chown to an unmapped uid: EINVAL");
+	is_int(unshare(CLONE_NEWIPC), 0, "unshare(CLONE_NEWIPC) in it");
+	struct shmid_ds ds;
+	int id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+	ok(id >= 0 && shmctl(id, IPC_STAT, &ds) == 0 && ds.shm_perm.uid == 0 &&
+	       ds.shm_perm.cuid == 0 && ds.shm_perm.gid == 5 && ds.shm_perm.cgid == 5,
+	   "IPC_STAT: the ids through the maps");
+	ds.shm_perm.uid = 1;
+	is_errno(shmctl(id, IPC_SET, &ds), EINVAL, "IPC_SET to an unmapped uid: EINVAL");
+	ds.shm_perm.uid = 0;
+	ok(shmctl(id, IPC_SET, &ds) == 0 && shmctl(id, IPC_RMID, NULL) == 0,
+	   "IPC_SET to 0: its own");
 }
 
 /* An unprivileged user with every capability in its own namespace still
@@ -251,7 +272,7 @@ static void unmapped_creator(void)
 static void clone_and_ioctls(void)
 {
 	int go[2], ready[2], userfd, parentfd, utsfd, initfd, status;
-	char path[64], c;
+	char path[64], text[128], c;
 	uint32_t owner = 0;
 	pid_t pid;
 
@@ -289,6 +310,12 @@ static void clone_and_ioctls(void)
 	   "its uts namespace's NS_GET_USERNS: its user namespace");
 	close(parentfd);
 	ok(write_proc(pid, "uid_map", "0 61001 1") == 0, "the owner writes its uid_map");
+	snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
+	ok(read_text(path, text, sizeof text) > 0 &&
+	       !strcmp(text, "         0      61001          1\n"),
+	   "read from outside: the lower ids as the parent's");
+	snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
+	ok(read_text(path, text, sizeof text) == 0, "gid_map unwritten: empty");
 	is_errno(setns(utsfd, CLONE_NEWUTS), EPERM, "U1 outside: setns into its uts: EPERM");
 	is_int(setns(userfd, CLONE_NEWUSER), 0, "the owner enters it (setns)");
 	ok(getuid() == 0 && caps_of(0).eff == ALL_CAPS, "there: uid 0, every capability");
@@ -298,6 +325,69 @@ static void clone_and_ioctls(void)
 	write(go[1], "x", 1);
 	waitpid(pid, &status, 0);
 	ok(exited_with(status, 0), "the child exits 0");
+}
+
+/* Lifetimes: a uts namespace's file keeps it and its owner after their
+ * last process is gone; the owner's fd then still enters the user
+ * namespace; nested namespaces go with their last holder (the leak
+ * check counts them at the end of the suite). */
+static void lifetimes(void)
+{
+	int utsfd, userfd, fd, status, ready[2];
+	unsigned long user_ino;
+	char path[64];
+	pid_t pid;
+
+	require(pipe(ready) == 0, "pipe");
+	become_u1();
+	pid = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | CLONE_NEWUTS | SIGCHLD, 0, 0, 0, 0);
+	if (pid == 0) { /* 5 more below, each mapping its creator's ids as 0 */
+		if (map_self("uid_map", "0 61001 1") || map_self("setgroups", "deny") ||
+		    map_self("gid_map", "0 62001 1"))
+			_exit(1);
+		for (int i = 0; i < 5; i++)
+			if (unshare(CLONE_NEWUSER) || map_self("uid_map", "0 0 1") ||
+			    map_self("setgroups", "deny") || map_self("gid_map", "0 0 1"))
+				_exit(1);
+		write(ready[1], "x", 1);
+		pause();
+		_exit(0);
+	}
+	require(pid > 0, "clone");
+	snprintf(path, sizeof path, "/proc/%d/ns/uts", (int)pid);
+	utsfd = open(path, O_RDONLY);
+	ok(read(ready[0], path, 1) == 1, "a process 6 levels down");
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	userfd = ioctl(utsfd, NS_GET_USERNS);
+	user_ino = fd_ino(userfd);
+	ok(userfd >= 0 && user_ino != host_user_ino,
+	   "a uts file outlives its processes, and keeps its owner");
+	fd = ioctl(userfd, NS_GET_USERNS);
+	ok(fd >= 0 && fd_ino(fd) == host_user_ino, "whose parent is ours");
+	close(fd);
+	close(utsfd);
+	is_int(setns(userfd, CLONE_NEWUSER), 0, "its owner enters it with no process in it");
+	ok(ino_of("/proc/self/ns/user") == user_ino, "there now");
+}
+
+/* clone3's set_tid needs CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE over
+ * the user namespace owning the pid namespace (ours, the initial one):
+ * every capability in a new user namespace is not enough. */
+static void set_tid(void)
+{
+	struct {
+		uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls,
+		    set_tid, set_tid_size;
+	} args = {0};
+	pid_t tid = 1000;
+
+	require(unshare(CLONE_NEWUSER) == 0, "unshare");
+	args.exit_signal = SIGCHLD;
+	args.set_tid = (uint64_t)(uintptr_t)&tid;
+	args.set_tid_size = 1;
+	is_errno(syscall(SYS_clone3, &args, sizeof args), EPERM,
+		 "clone3 with set_tid from a new user namespace: EPERM");
 }
 
 static void clone_flags(void)
@@ -325,13 +415,15 @@ int main(int argc, char **argv)
 	close(fd);
 	snprintf(suid_copy, sizeof suid_copy, "/tmp/ns_user_suid.%d", (int)getpid());
 	make_suid_copy("/proc/self/exe");
-	plan(71);
+	plan(83);
 	in_child("root unshare", root_unshare);
 	in_child("map rules", map_rules);
 	in_child("no escape", no_escape);
 	in_child("nesting", nesting);
 	in_child("unmapped creator", unmapped_creator);
 	in_child("clone and ioctls", clone_and_ioctls);
+	in_child("lifetimes", lifetimes);
+	in_child("set_tid", set_tid);
 	clone_flags();
 	is_int(gethostname((char[65]){0}, 65), 0, "the host's name untouched");
 	unlink(root_file);
