@@ -347,11 +347,13 @@ static void cq_post(struct io_ring *ring, const struct io_uring_cqe *cqes, uint3
 /* ---- a submission's CQEs ---- */
 
 /*
- * While a task submits (io_uring_enter, submit_lock held), the CQEs it
- * posts wait in a batch and reach the CQ ring together, at its end or
- * when the batch is full: one lock hold, one wake-up and one eventfd
- * signal for them all (Linux's io_submit_flush_completions).  Every
- * other task (a worker, another submitter's cancel) posts at once.  Not
+ * While a task submits (io_uring_enter, submit_lock held), or retries
+ * its woken requests in io_uring_enter's wait (as a submission), the
+ * CQEs it posts wait in a batch and reach the CQ ring together, at its
+ * end or when the batch is full: one lock hold, one wake-up and one
+ * eventfd signal for them all (Linux's io_submit_flush_completions).
+ * Every other task (a worker, another submitter's cancel) and the
+ * retries on the way back to user mode post at once.  Not
  * once a DRAIN was used: a drained chain's turn depends on the CQEs
  * posted before it (io_drain_defer flushes first).
  */
@@ -657,6 +659,19 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 	return done ? (int)done : err;
 }
 
+/* The current task's woken requests retried (armed polls, docs/async.md)
+ * as a submission of ring: their CQEs for it posted together. */
+static void cq_run_ready(struct io_ring *ring)
+{
+	struct io_cq_batch batch;
+
+	mutex_lock(&ring->submit_lock);
+	cq_batch_begin(ring, &batch);
+	async_run_ready();
+	cq_batch_end(ring);
+	mutex_unlock(&ring->submit_lock);
+}
+
 /* cq_wait's sleep. */
 static long cq_sleep(struct io_ring *ring, uint32_t min, uint64_t deadline)
 {
@@ -667,7 +682,7 @@ static long cq_sleep(struct io_ring *ring, uint32_t min, uint64_t deadline)
 		/* The woken requests' retries first (awake: they may sleep),
 		 * then the test, queued: a wake-up after it is not lost. */
 		if (async_ready_pending())
-			async_run_ready();
+			cq_run_ready(ring);
 		prepare_to_wait(&ring->cq_wait, &we);
 		if (deadline != POLL_FOREVER && deadline)
 			sched_arm_deadline(deadline);
@@ -701,7 +716,7 @@ static long cq_wait(struct io_ring *ring, uint32_t min, uint64_t deadline)
 	if (min > ring->cq_entries)
 		min = ring->cq_entries;
 	if (async_ready_pending())
-		async_run_ready();
+		cq_run_ready(ring);
 	if (cq_ready(ring) >= min)
 		return 0;
 	return cq_sleep(ring, min, deadline);

@@ -100,8 +100,8 @@ struct io_ring {
 	struct io_ftable files;
 
 	/* A submission's CQEs (io_uring.c, "a submission's CQEs"): while
-	 * batch_task submits (submit_lock held), the CQEs it posts wait in
-	 * batch, on its stack; no other task's ever do. */
+	 * batch_task submits or retries (submit_lock held), the CQEs it
+	 * posts wait in batch, on its stack; no other task's ever do. */
 	struct task *batch_task; /* atomic: read by every poster */
 	struct io_cq_batch *batch;
 
