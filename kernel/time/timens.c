@@ -42,7 +42,7 @@ struct time_namespace {
 
 static const struct ns_ops timens_ops;
 struct time_namespace init_time_ns = {.ns = {NS_TIME_INUM, &timens_ops}, .refs = 1, .frozen = true};
-static unsigned long live_timens;			      /* atomic: but the initial one */
+unsigned long timens_live;				      /* atomic: but the initial one */
 static struct spinlock timens_lock = SPINLOCK_INIT("timens"); /* offsets and frozen */
 
 struct time_namespace *timens_copy(struct time_namespace *old, struct user_namespace *owner)
@@ -58,7 +58,7 @@ struct time_namespace *timens_copy(struct time_namespace *old, struct user_names
 	ns->monotonic = old->monotonic;
 	ns->boottime = old->boottime;
 	spin_unlock(&timens_lock);
-	__atomic_add_fetch(&live_timens, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&timens_live, 1, __ATOMIC_RELAXED);
 	return ns;
 }
 
@@ -73,7 +73,7 @@ void timens_put(struct time_namespace *ns)
 		return;
 	user_ns_put(ns->owner);
 	kfree(ns);
-	__atomic_sub_fetch(&live_timens, 1, __ATOMIC_RELAXED);
+	__atomic_sub_fetch(&timens_live, 1, __ATOMIC_RELAXED);
 }
 
 struct ns_common *timens_common(struct time_namespace *ns)
@@ -83,11 +83,11 @@ struct ns_common *timens_common(struct time_namespace *ns)
 
 unsigned long timens_count(void)
 {
-	return __atomic_load_n(&live_timens, __ATOMIC_RELAXED);
+	return __atomic_load_n(&timens_live, __ATOMIC_RELAXED);
 }
 
 /* The caller's namespace is frozen (it is in it): no lock to read. */
-int64_t timens_offset(int clk)
+int64_t timens_offset_of(int clk)
 {
 	const struct time_namespace *ns = current_nsproxy()->time;
 

@@ -36,9 +36,17 @@ struct ns_common *timens_common(struct time_namespace *ns);
 /* Namespaces alive but the initial one (the leak check's count). */
 unsigned long timens_count(void);
 
+/* Namespaces alive but the initial one (atomic): while there are none,
+ * every task reads the host's clocks without looking further. */
+extern unsigned long timens_live;
+int64_t timens_offset_of(int clk);
+
 /* What the caller's namespace adds to clock clk's reading, in ns (0 for
  * the clocks without an offset). */
-int64_t timens_offset(int clk);
+static inline int64_t timens_offset(int clk)
+{
+	return __atomic_load_n(&timens_live, __ATOMIC_RELAXED) ? timens_offset_of(clk) : 0;
+}
 /* A task of address space u enters ns (a fork's child, setns): the
  * offsets are fixed from now on, and u's [vvar] shows the page that suits
  * ns (the initial namespace's clocks, or one that sends the vDSO's clock
