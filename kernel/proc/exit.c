@@ -193,10 +193,6 @@ __attribute__((noreturn)) void task_exit(int status)
 
 	if (g->tgid == 1 && g->live == 1)
 		init_exited(status);
-	/* A pid namespace's init takes the namespace with it, and reaps it
-	 * before it goes (its orphans are its own). */
-	if (__atomic_load_n(&g->live, __ATOMIC_ACQUIRE) == 1 && pid_ns_is_reaper(g))
-		pid_ns_zap(g);
 	/* Its asynchronous calls end with it, while its files and memory
 	 * are still there for them (Linux's io_uring_files_cancel). */
 	async_task_exit(t, true);
@@ -219,6 +215,14 @@ __attribute__((noreturn)) void task_exit(int status)
 	 * wake-up before it could find the count not yet moved and sleep
 	 * again with no one left to wake it. */
 	wake_up(&g->thread_exit);
+	if (last && pid_ns_is_reaper(g)) {
+		/* A pid namespace's init takes the namespace with it, and
+		 * reaps it before it goes: its last thread, decided under
+		 * proc_lock whichever of its threads exit together. */
+		spin_unlock(&proc_lock);
+		pid_ns_zap(g);
+		spin_lock(&proc_lock);
+	}
 	if (last)
 		group_dies_locked(g, status);
 	/* A leader stays, holding the pid, until its process is reaped. */

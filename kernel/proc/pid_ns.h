@@ -119,10 +119,10 @@ bool pid_ns_is_reaper(const struct thread_group *g);
 /* g's last thread exits (proc_lock held): if it is a namespace's init,
  * the namespace loses it. */
 void pid_ns_reaper_gone_locked(struct thread_group *g);
-/* The last thread of a namespace's init exits: no more forks in it,
- * SIGKILL to every other process in it (and in its descendants), and
- * the caller reaps its children until none is left (Linux's
- * zap_pid_ns_processes). */
+/* The last thread of a namespace's init exits (its resources released,
+ * the group not yet a zombie): no more forks in it, SIGKILL to every
+ * other process in it (and in its descendants), and the caller reaps
+ * its children until none is left (Linux's zap_pid_ns_processes). */
 void pid_ns_zap(struct thread_group *g);
 
 #endif

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -238,9 +239,24 @@ static int sleeper(void)
 	return 0;
 }
 
+static void *idle_thread(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* A multi-threaded init: the namespace dies with the last of its
+ * threads, whichever that is. */
 static int abandoning_init(void)
 {
-	pid_t killer = fork();
+	pthread_t idle;
+	pid_t killer;
+
+	if (pthread_create(&idle, NULL, idle_thread, NULL))
+		return 9;
+	killer = fork();
 
 	if (killer == 0) /* from inside, SIGKILL without a handler: ignored */
 		_exit(kill(1, SIGKILL) == 0 ? 0 : 1);
@@ -262,8 +278,8 @@ static void check_init_death(void)
 	ok(sleeper_pid > 0 && sleeper_pid != pid, "NSpid: the global and the namespace's number");
 	put_int(go[1], 0); /* lets the init go */
 	waitpid(pid, &status, 0);
-	ok(exited_with(status, 3),
-	   "the init ignored SIGKILL from its namespace and exits with its own status");
+	ok(exited_with(status, 3), "the init (two threads) ignored SIGKILL from its namespace "
+				   "and exits with its own status");
 	is_errno(kill(sleeper_pid, 0), ESRCH,
 		 "its death killed the namespace's other process, reaped before the init");
 }
