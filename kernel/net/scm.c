@@ -16,6 +16,7 @@
 #include "proc/proc.h"
 #include "proc/task.h"
 #include "proc/pid_ns.h"
+#include "proc/user_namespace.h"
 #include <uapi/errno.h>
 #include <uapi/socket.h>
 
@@ -111,9 +112,11 @@ struct scm_cred scm_cred_current(void)
 
 /*
  * SCM_CREDENTIALS' payload (Linux's scm_check_creds and __scm_send): ids
- * of -1 are EINVAL; the pid must be the caller's or CAP_SYS_ADMIN, the
- * uid one of its real, effective and saved ones or CAP_SETUID, the gid
- * likewise or CAP_SETGID (EPERM); then the pid must be someone's (ESRCH).
+ * the caller's user namespace does not map (-1 among them) are EINVAL;
+ * the pid must be the caller's or CAP_SYS_ADMIN, the uid one of its
+ * real, effective and saved ones or CAP_SETUID over its user namespace,
+ * the gid likewise or CAP_SETGID (EPERM); then the pid must be
+ * someone's (ESRCH).
  */
 static int scm_parse_cred(const struct cmsghdr *h, struct scm_cred *cred)
 {
@@ -124,11 +127,15 @@ static int scm_parse_cred(const struct cmsghdr *h, struct scm_cred *cred)
 	if (h->cmsg_len != CMSG_HDRLEN + sizeof(u))
 		return -EINVAL;
 	memcpy(&u, (const char *)h + CMSG_HDRLEN, sizeof(u));
-	if (u.uid == (uint32_t)-1 || u.gid == (uint32_t)-1)
+	u.uid = make_kuid(c->user_ns, u.uid);
+	u.gid = make_kgid(c->user_ns, u.gid);
+	if (u.uid == INVALID_ID || u.gid == INVALID_ID)
 		return -EINVAL;
 	if ((u.pid != pid_vnr(current()->group->tgid) && !capable(CAP_SYS_ADMIN)) ||
-	    (u.uid != c->uid && u.uid != c->euid && u.uid != c->suid && !capable(CAP_SETUID)) ||
-	    (u.gid != c->gid && u.gid != c->egid && u.gid != c->sgid && !capable(CAP_SETGID)))
+	    (u.uid != c->uid && u.uid != c->euid && u.uid != c->suid &&
+	     !ns_capable(c->user_ns, CAP_SETUID)) ||
+	    (u.gid != c->gid && u.gid != c->egid && u.gid != c->sgid &&
+	     !ns_capable(c->user_ns, CAP_SETGID)))
 		return -EPERM;
 	if (u.pid <= 0 || !(t = task_find_vnr(u.pid)))
 		return -ESRCH;

@@ -17,6 +17,7 @@
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "proc/pid_ns.h"
+#include "proc/user_namespace.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
 #include <uapi/stat.h>
@@ -141,14 +142,15 @@ bool sock_wants_cred(const struct socket *sk)
 	return sk->fam->passes_fds && __atomic_load_n(&sk->passcred, __ATOMIC_RELAXED);
 }
 
-#define OVERFLOW_ID 65534 /* Linux's overflowuid and overflowgid */
-
 long sock_deliver_cred(struct kmsg *m, const struct scm_cred *cred)
 {
-	/* The sender as the receiver (the caller) numbers it: 0 if it
-	 * cannot (Linux's pid_vnr). */
-	struct ucred u = {pid_vnr(cred->pid), cred->pid ? cred->uid : OVERFLOW_ID,
-			  cred->pid ? cred->gid : OVERFLOW_ID};
+	/* The sender as the receiver (the caller) names it: pid 0 if its
+	 * pid namespace cannot (Linux's pid_vnr), ids 65534 if its user
+	 * namespace cannot. */
+	struct user_namespace *ns = current_user_ns();
+	struct ucred u = {pid_vnr(cred->pid),
+			  cred->pid ? from_kuid_munged(ns, cred->uid) : OVERFLOW_ID,
+			  cred->pid ? from_kgid_munged(ns, cred->gid) : OVERFLOW_ID};
 	long n;
 
 	if (!m->uctl) {

@@ -7,6 +7,7 @@
  */
 #include "net/socket.h"
 #include "proc/pid_ns.h"
+#include "proc/user_namespace.h"
 #include <uapi/errno.h>
 
 #define USEC_PER_SEC 1000000L
@@ -126,13 +127,18 @@ int sock_set_sol(struct socket *sk, int name, const struct sockopt *o)
 	return err;
 }
 
-/* Under sk's lock: SO_PEERCRED; pid 0 and ids -1 without a peer, as Linux. */
+/* Under sk's lock: SO_PEERCRED, as the caller's pid and user namespaces
+ * name them; pid 0 and ids -1 without a peer, as Linux. */
 static void sock_put_cred(const struct socket *sk, struct sockopt *o)
 {
+	struct user_namespace *ns = current_user_ns();
+
 	o->len = sizeof(o->u.cred);
 	o->u.cred.pid = sk->has_peercred ? pid_vnr(sk->peercred.pid) : 0; /* the caller's number */
-	o->u.cred.uid = sk->has_peercred ? (uint32_t)sk->peercred.uid : (uint32_t)-1;
-	o->u.cred.gid = sk->has_peercred ? (uint32_t)sk->peercred.gid : (uint32_t)-1;
+	o->u.cred.uid =
+	    sk->has_peercred ? from_kuid_munged(ns, (uint32_t)sk->peercred.uid) : (uint32_t)-1;
+	o->u.cred.gid =
+	    sk->has_peercred ? from_kgid_munged(ns, (uint32_t)sk->peercred.gid) : (uint32_t)-1;
 }
 
 /* Under sk's lock: the value of name, or -ENOPROTOOPT. */

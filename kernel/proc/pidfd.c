@@ -361,7 +361,7 @@ static int send_info(const void *uinfo, int sig, bool to_self, struct sig_info *
 	*info = (struct sig_info){.code = SI_USER};
 	if (!uinfo) {
 		info->kill.pid = pid_vnr(current()->group->tgid);
-		info->kill.uid = cred_current()->uid;
+		info->kill.uid = signal_sender_uid();
 		return 0;
 	}
 	if (copy_from_user(&si, uinfo, sizeof(si)))

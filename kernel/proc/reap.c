@@ -13,6 +13,7 @@
 #include "proc/pidfd.h"
 #include "proc/pid_ns.h"
 #include "proc/proc.h"
+#include "proc/user_namespace.h"
 #include "sched/sched.h"
 #include "sys/syscall.h"
 #include "proc/rusage.h"
@@ -283,7 +284,8 @@ static int put_waitid_info(char *uinfo, bool found, const struct wait_found *f)
 
 	if (found) {
 		head = (struct waitid_head){SIGCHLD, 0, wait_status_code(f->status)};
-		tail = (struct waitid_tail){f->pid, f->uid, wait_status_value(f->status)};
+		tail = (struct waitid_tail){f->pid, from_kuid_munged(current_user_ns(), f->uid),
+					    wait_status_value(f->status)};
 	}
 	if (copy_to_user(uinfo, &head, sizeof(head)) ||
 	    copy_to_user(uinfo + WAITID_TAIL_OFFSET, &tail, sizeof(tail)))

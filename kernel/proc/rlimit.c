@@ -88,7 +88,7 @@ static long fsize_exceeded(void)
 	struct sig_info info = {.code = SI_USER};
 
 	info.kill.pid = pid_vnr(current()->group->tgid);
-	info.kill.uid = cred_current()->uid;
+	info.kill.uid = signal_sender_uid();
 	signal_send_info(current(), SIGXFSZ, &info);
 	return -EFBIG;
 }

@@ -18,6 +18,7 @@
 #include "proc/fault_report.h"
 #include "proc/group.h"
 #include "proc/pid_ns.h"
+#include "proc/user_namespace.h"
 #include "proc/jobctl.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
@@ -138,25 +139,42 @@ static void thread_notify(struct task *t)
 	wake_signalfds(t->group);
 }
 
-/* info as a receiver in ns sees it: Linux's send_signal shows a sender
- * (the caller) that ns cannot name, one in an ancestor namespace, as pid
- * 0 wherever the layout has a pid (kill, queue, SIGCHLD). */
-static struct sig_info seen_in(const struct sig_info *info, int sig, const struct pid_namespace *ns)
+/* info as receiver t sees it: Linux's send_signal shows a sender (the
+ * caller) that t's pid namespace cannot name, one in an ancestor
+ * namespace, as pid 0 wherever the layout has a pid (kill, queue,
+ * SIGCHLD).  A sender from user space gave its uid as its own user
+ * namespace names it (signal_sender_uid, or its own siginfo): t's
+ * namespace names it anew if it is another (userns_fixup_signal_uid);
+ * a SIGCHLD holds the child's kernel uid, named for t
+ * (do_notify_parent).  t's creds: the caller keeps t alive. */
+static struct sig_info seen_by(const struct sig_info *info, int sig, const struct task *t)
 {
 	struct sig_info seen = *info;
 	enum sig_layout l = siginfo_layout(sig, info->code);
+	const struct pid_namespace *ns = task_pid_ns(t);
 
 	if ((l == SIL_KILL || l == SIL_RT || l == SIL_CHLD) && info->kill.pid &&
 	    ns != current_pid_ns() && !pid_nr_ns(current()->group->tgid, ns))
 		seen.kill.pid = 0; /* chld.pid is at the same place */
+	if (l == SIL_CHLD)
+		seen.chld.uid = from_kuid_munged(task_cred(t)->user_ns, info->chld.uid);
+	else if ((l == SIL_KILL || l == SIL_RT) && info->code <= 0 &&
+		 task_cred(t)->user_ns != current_user_ns())
+		seen.kill.uid = from_kuid_munged(task_cred(t)->user_ns,
+						 make_kuid(current_user_ns(), info->kill.uid));
 	return seen;
+}
+
+uint32_t signal_sender_uid(void)
+{
+	return from_kuid_munged(current_user_ns(), cred_current()->uid);
 }
 
 /* Queues sig with info for thread t: 0 or -EAGAIN (sigqueue.h). */
 static int enqueue_signal(struct task *t, int sig, const struct sig_info *info)
 {
 	struct thread_group *g = t->group;
-	struct sig_info seen = seen_in(info, sig, task_pid_ns(t));
+	struct sig_info seen = seen_by(info, sig, t);
 	int err;
 
 	spin_lock(&g->siglock);
@@ -175,7 +193,7 @@ static struct sig_info kill_info(int code, int from)
 	struct sig_info info = {.code = from ? code : SI_KERNEL};
 
 	info.kill.pid = from ? pid_vnr(from) : 0;
-	info.kill.uid = from ? cred_current()->uid : 0;
+	info.kill.uid = from ? signal_sender_uid() : 0;
 	return info;
 }
 
@@ -264,7 +282,7 @@ static int post_process_locked(struct thread_group *g, int sig, const struct sig
 	jobctl_signal_sent(g, sig); /* even if blocked or ignored */
 	if (dropped(g->leader, sig))
 		return 0;
-	seen = seen_in(info, sig, task_pid_ns(g->leader));
+	seen = seen_by(info, sig, g->leader);
 	spin_lock(&g->siglock);
 	err = sigpending_queue_locked(&g->shared, sig, &seen, sigpending_limit(g));
 	spin_unlock(&g->siglock);

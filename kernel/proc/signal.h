@@ -69,6 +69,9 @@ void signal_send(struct task *t, int sig);
  */
 int signal_send_info(struct task *t, int sig, const struct sig_info *info);
 int signal_send_process_info_locked(struct thread_group *g, int sig, const struct sig_info *info);
+/* The si_uid a signal from the caller carries: its real uid as its own
+ * user namespace names it (the send translates it for the receiver). */
+uint32_t signal_sender_uid(void);
 /*
  * A POSIX timer's signal, its own entry q, for thread t of g or (t NULL)
  * for g (proc_lock and g's siglock held), `missed` periods after its

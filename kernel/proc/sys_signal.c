@@ -245,7 +245,7 @@ static struct sig_info tkill_info(void)
 	struct sig_info info = {.code = SI_TKILL};
 
 	info.kill.pid = pid_vnr(current()->group->tgid);
-	info.kill.uid = cred_current()->uid;
+	info.kill.uid = signal_sender_uid();
 	return info;
 }
 

@@ -21,6 +21,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/shm.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -371,6 +372,115 @@ static void lifetimes(void)
 	ok(ino_of("/proc/self/ns/user") == user_ino, "there now");
 }
 
+/* One SCM_CREDENTIALS message with ids uid and gid on fd: sendmsg's
+ * result. */
+static ssize_t send_cred(int fd, uid_t uid, gid_t gid)
+{
+	struct ucred u = {getpid(), uid, gid};
+	union {
+		char buf[CMSG_SPACE(sizeof(struct ucred))];
+		struct cmsghdr align;
+	} ctl;
+	char byte = 'x';
+	struct iovec iov = {&byte, 1};
+	struct msghdr m = {.msg_iov = &iov,
+			   .msg_iovlen = 1,
+			   .msg_control = ctl.buf,
+			   .msg_controllen = sizeof ctl.buf};
+	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+
+	h->cmsg_level = SOL_SOCKET;
+	h->cmsg_type = SCM_CREDENTIALS;
+	h->cmsg_len = CMSG_LEN(sizeof u);
+	memcpy(CMSG_DATA(h), &u, sizeof u);
+	return sendmsg(fd, &m, 0);
+}
+
+/* The uid of the SCM_CREDENTIALS received on fd, or -1. */
+static long recv_cred_uid(int fd)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct ucred))];
+		struct cmsghdr align;
+	} ctl;
+	char byte;
+	struct iovec iov = {&byte, 1};
+	struct msghdr m = {.msg_iov = &iov,
+			   .msg_iovlen = 1,
+			   .msg_control = ctl.buf,
+			   .msg_controllen = sizeof ctl.buf};
+	struct cmsghdr *h;
+	struct ucred u;
+
+	if (recvmsg(fd, &m, 0) != 1 || !(h = CMSG_FIRSTHDR(&m)) || h->cmsg_type != SCM_CREDENTIALS)
+		return -1;
+	memcpy(&u, CMSG_DATA(h), sizeof u);
+	return u.uid;
+}
+
+/* Ids on sockets and in waitid through the maps: SO_PEERCRED,
+ * SCM_CREDENTIALS both ways, si_uid. */
+static void ids_elsewhere(void)
+{
+	struct ucred peer;
+	socklen_t len = sizeof peer;
+	int sv[2], on = 1;
+	siginfo_t si;
+	pid_t pid;
+
+	become_u1();
+	{ /* a signal from outside: the child names its sender's uid 0 */
+		int ready[2], status;
+		sigset_t usr1;
+		char c;
+
+		sigemptyset(&usr1);
+		sigaddset(&usr1, SIGUSR1);
+		require(pipe(ready) == 0, "pipe");
+		if ((pid = fork()) == 0) {
+			sigprocmask(SIG_BLOCK, &usr1, NULL);
+			if (unshare(CLONE_NEWUSER) || map_self("uid_map", "0 61001 1"))
+				_exit(2);
+			write(ready[1], "x", 1);
+			_exit(sigwaitinfo(&usr1, &si) == SIGUSR1 && si.si_uid == 0 ? 0 : 1);
+		}
+		ok(read(ready[0], &c, 1) == 1 && kill(pid, SIGUSR1) == 0 &&
+		       waitpid(pid, &status, 0) == pid && exited_with(status, 0),
+		   "a kill from outside: the receiver sees si_uid 0 through its map");
+	}
+	require(unshare(CLONE_NEWUSER) == 0 && map_self("uid_map", "0 61001 1") == 0 &&
+		    map_self("setgroups", "deny") == 0 && map_self("gid_map", "0 62001 1") == 0,
+		"a mapped namespace");
+	require(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) == 0 &&
+		    setsockopt(sv[1], SOL_SOCKET, SO_PASSCRED, &on, sizeof on) == 0,
+		"socketpair");
+	ok(getsockopt(sv[0], SOL_SOCKET, SO_PEERCRED, &peer, &len) == 0 && peer.uid == 0 &&
+	       peer.gid == 0,
+	   "SO_PEERCRED: uid and gid 0 through the maps");
+	ok(send_cred(sv[0], 0, 0) == 1 && recv_cred_uid(sv[1]) == 0,
+	   "SCM_CREDENTIALS of uid 0: sent, received as 0");
+	is_errno(send_cred(sv[0], 1, 0), EINVAL, "SCM_CREDENTIALS of an unmapped uid: EINVAL");
+	if ((pid = fork()) == 0)
+		_exit(0);
+	ok(pid > 0 && waitid(P_PID, pid, &si, WEXITED) == 0 && si.si_uid == 0,
+	   "waitid's si_uid: 0 through the map");
+
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	kill(getpid(), SIGUSR1);
+	ok(sigwaitinfo(&set, &si) == SIGUSR1 && si.si_code == SI_USER && si.si_uid == 0,
+	   "kill's si_uid: 0 through the map");
+	if ((pid = fork()) == 0)
+		_exit(0);
+	ok(sigwaitinfo(&set, &si) == SIGCHLD && si.si_pid == pid && si.si_uid == 0,
+	   "SIGCHLD's si_uid: 0 through the map");
+	waitpid(pid, NULL, 0);
+}
+
 /* clone3's set_tid needs CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE over
  * the user namespace owning the pid namespace (ours, the initial one):
  * every capability in a new user namespace is not enough. */
@@ -415,7 +525,7 @@ int main(int argc, char **argv)
 	close(fd);
 	snprintf(suid_copy, sizeof suid_copy, "/tmp/ns_user_suid.%d", (int)getpid());
 	make_suid_copy("/proc/self/exe");
-	plan(83);
+	plan(90);
 	in_child("root unshare", root_unshare);
 	in_child("map rules", map_rules);
 	in_child("no escape", no_escape);
@@ -424,6 +534,7 @@ int main(int argc, char **argv)
 	in_child("clone and ioctls", clone_and_ioctls);
 	in_child("lifetimes", lifetimes);
 	in_child("set_tid", set_tid);
+	in_child("ids elsewhere", ids_elsewhere);
 	clone_flags();
 	is_int(gethostname((char[65]){0}, 65), 0, "the host's name untouched");
 	unlink(root_file);
