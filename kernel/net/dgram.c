@@ -158,6 +158,8 @@ static void dgram_dest_put(struct dgram_dest *dst)
 {
 	if (dst->one)
 		sock_put(dst->one);
+	if (!dst->group) /* the common case: no group */
+		return;
 	for (size_t i = 0; i < dst->n; i++)
 		sock_put(dst->group[i]);
 	kfree(dst->group);
@@ -166,9 +168,9 @@ static void dgram_dest_put(struct dgram_dest *dst)
 /* The receivers of address a: a group's members, else its one socket. */
 static int dgram_resolve(struct socket *sk, const struct sock_addr *a, struct dgram_dest *dst)
 {
-	int err = sk->fam->group_lookup ? sk->fam->group_lookup(sk, a, &dst->group, &dst->n) : 1;
+	int err = sk->fam->lookup(sk, a, &dst->one);
 
-	return err <= 0 ? err : sk->fam->lookup(sk, a, &dst->one);
+	return err == 1 ? sk->fam->group_lookup(sk, a, &dst->group, &dst->n) : err;
 }
 
 /* Where a send goes (in *dst, which the caller puts), or -errno. */

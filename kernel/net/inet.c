@@ -159,8 +159,6 @@ static int inet_group_lookup(struct socket *sk, const struct sock_addr *a, struc
 	unsigned int port;
 
 	inet_key_of(a, &k, &port);
-	if (!key_is_group(&k))
-		return 1;
 	*out = NULL;
 	*n = 0;
 	if (!inet_mc_host_member(key_v4_addr(&k)))
@@ -182,6 +180,8 @@ static int inet_lookup(struct socket *sk, const struct sock_addr *a, struct sock
 	unsigned int port;
 
 	inet_key_of(a, &k, &port);
+	if (key_is_group(&k)) /* a datagram's: a stream's connect never gets here */
+		return 1;
 	key_wire(&k);
 	*out = inet_port_find(sk->type, &k, port);
 	return *out || sk->type != SOCK_STREAM ? 0 : -ECONNREFUSED;

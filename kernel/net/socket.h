@@ -260,14 +260,14 @@ struct sock_family {
 	int (*autobind)(struct socket *sk, const struct sock_addr *dest);
 	/*
 	 * Datagram: the sockets a message to a reaches when a is a group
-	 * address (multicast), each referenced, in a new array of *n (NULL
-	 * if none: dropped) that the caller frees after putting them: 0, or
-	 * -errno.  1 if a is no group address (lookup finds its receiver).
-	 * NULL: the family has no groups.
+	 * address (multicast: lookup said 1), each referenced, in a new
+	 * array of *n (NULL if none: dropped) that the caller frees after
+	 * putting them: 0, or -errno.  NULL: the family has no groups.
 	 */
 	int (*group_lookup)(struct socket *sk, const struct sock_addr *a, struct socket ***out,
 			    size_t *n);
-	/* The socket of sk's type at address a, referenced. */
+	/* The socket of sk's type at address a, referenced: 0, -errno, or
+	 * 1 for a datagram's group address (group_lookup finds them). */
 	int (*lookup)(
 	    struct socket *sk, const struct sock_addr *a,
 	    struct socket **out); /* Turns a, some socket's local name, into the name sk sees it by:
