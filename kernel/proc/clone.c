@@ -112,9 +112,10 @@ static int clone_resources(struct task *child, struct task *parent, const struct
 		return -ENOMEM;
 	/* A thread's pid is in its process's namespace; a process's where
 	 * the parent's children go (a new one with CLONE_NEWPID). */
-	if ((err = pid_numbers_attach(child, flags & CLONE_THREAD
-						 ? task_pid_ns(parent)
-						 : child->nsproxy->pid_ns_for_children)))
+	if ((err = pid_numbers_attach(child,
+				      flags & CLONE_THREAD ? task_pid_ns(parent)
+							   : child->nsproxy->pid_ns_for_children,
+				      r->set_tid, r->set_tid_size)))
 		return err;
 	if ((err = sem_undo_fork(child, parent, flags & CLONE_SYSVSEM)))
 		return err;
@@ -334,7 +335,12 @@ fail_pidfd:
 SYSCALL_DEFINE5(clone, unsigned long, flags, uint64_t, stack, uint64_t, parent_tid, uint64_t,
 		child_tid, uint64_t, tls)
 {
-	struct clone_req r = {flags, stack, parent_tid, child_tid, tls, false, parent_tid, false};
+	struct clone_req r = {.flags = flags,
+			      .stack = stack,
+			      .parent_tid = parent_tid,
+			      .child_tid = child_tid,
+			      .tls = tls,
+			      .pidfd = parent_tid};
 
 	return do_clone(&r);
 }
@@ -456,14 +462,14 @@ SYSCALL_DEFINE1(unshare, unsigned long, flags)
 
 SYSCALL_DEFINE0(fork)
 {
-	struct clone_req r = {SIGCHLD, 0, 0, 0, 0, false, 0, false};
+	struct clone_req r = {.flags = SIGCHLD};
 
 	return do_clone(&r);
 }
 
 SYSCALL_DEFINE0(vfork)
 {
-	struct clone_req r = {CLONE_VFORK | CLONE_VM | SIGCHLD, 0, 0, 0, 0, false, 0, false};
+	struct clone_req r = {.flags = CLONE_VFORK | CLONE_VM | SIGCHLD};
 
 	return do_clone(&r);
 }

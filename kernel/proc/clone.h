@@ -13,6 +13,10 @@ struct clone_req {
 	bool clear_sighand; /* clone3's CLONE_CLEAR_SIGHAND: handlers back to default */
 	uint64_t pidfd;	    /* CLONE_PIDFD: where the pidfd goes (clone: parent_tid) */
 	bool newtime;	    /* clone3's CLONE_NEWTIME (clone's bit is the exit signal's) */
+	/* clone3's set_tid: the child's pids, its namespace's first (the
+	 * caller's copy, set_tid_size of them; none for clone). */
+	const int *set_tid;
+	int set_tid_size;
 };
 
 /* Checks and carries out r: the child's tid, or -errno. */

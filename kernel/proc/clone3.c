@@ -8,10 +8,7 @@
 #include "mm/layout.h"
 #include "proc/clone.h"
 #include "sys/syscall.h"
-#include "proc/nsproxy.h"
 #include "proc/pid_ns.h"
-#include "proc/user_namespace.h"
-#include <uapi/capability.h>
 #include <uapi/errno.h>
 #include <uapi/sched.h>
 #include <uapi/signal.h>
@@ -39,7 +36,8 @@ static int copy_clone_args(struct clone_args_k *a, const char *uargs, size_t siz
 }
 
 /* Linux's checks of the structure, in its order: 0 or -EINVAL.  No
- * cgroups here: asking for one is EINVAL (set_tid: check_set_tid). */
+ * cgroups here: asking for one is EINVAL.  set_tid's numbers are
+ * checked by the clone (proc/pid_ns.h). */
 static int check_clone_args(const struct clone_args_k *a)
 {
 	if (a->set_tid_size > MAX_PID_NS_LEVEL || (!a->set_tid && a->set_tid_size) ||
@@ -62,50 +60,19 @@ static int check_clone_args(const struct clone_args_k *a)
 	return 0;
 }
 
-/* Linux's checkpoint_restore_ns_capable. */
-static bool restore_capable(struct user_namespace *ns)
-{
-	return ns_capable(ns, CAP_SYS_ADMIN) || ns_capable(ns, CAP_CHECKPOINT_RESTORE);
-}
-
-/*
- * set_tid, checkpoint/restore's chosen pids, one per pid namespace level
- * from the child's up: Linux's alloc_pid asks CAP_SYS_ADMIN or
- * CAP_CHECKPOINT_RESTORE over the user namespace owning each (EPERM); a
- * new pid namespace needs CAP_SYS_ADMIN over the caller's user
- * namespace, which owns it (or a new one made with it, where the child
- * has both).  fdkernel does not choose pids: past that check, EINVAL.
- */
-static int check_set_tid(const struct clone_args_k *a)
-{
-	struct pid_namespace *ns = current_nsproxy()->pid_ns_for_children;
-	uint64_t levels = a->set_tid_size;
-
-	if (!levels)
-		return 0;
-	if (a->flags & CLONE_NEWPID) { /* clone_check's EPERM, which comes first */
-		if (!(a->flags & CLONE_NEWUSER) && !ns_capable(current_user_ns(), CAP_SYS_ADMIN))
-			return -EPERM;
-		levels--;
-	}
-	for (; levels && ns; levels--, ns = ns->parent)
-		if (!restore_capable(ns_owner(&ns->ns)))
-			return -EPERM;
-	return -EINVAL;
-}
-
 SYSCALL_DEFINE2(clone3, const char *, uargs, size_t, size)
 {
 	struct clone_args_k a;
 	struct clone_req r;
-	int err = copy_clone_args(&a, uargs, size);
+	int set_tid[MAX_PID_NS_LEVEL], err = copy_clone_args(&a, uargs, size);
 
 	if (!err)
 		err = check_clone_args(&a);
-	if (!err)
-		err = check_set_tid(&a);
 	if (err)
 		return err;
+	if (a.set_tid_size &&
+	    copy_from_user(set_tid, (const void *)a.set_tid, a.set_tid_size * sizeof(int)))
+		return -EFAULT;
 	r = (struct clone_req){
 	    .flags = (unsigned long)(a.flags & CLONE_LEGACY_FLAGS & ~CSIGNAL) |
 		     (unsigned long)a.exit_signal,
@@ -116,6 +83,8 @@ SYSCALL_DEFINE2(clone3, const char *, uargs, size_t, size)
 	    .clear_sighand = a.flags & CLONE_CLEAR_SIGHAND,
 	    .pidfd = a.pidfd,
 	    .newtime = a.flags & CLONE_NEWTIME,
+	    .set_tid = set_tid,
+	    .set_tid_size = (int)a.set_tid_size,
 	};
 	return do_clone(&r);
 }

@@ -200,22 +200,61 @@ static bool ns_dead_locked(const struct pid_namespace *ns)
 	return false;
 }
 
-int pid_numbers_attach(struct task *child, struct pid_namespace *ns)
+/* clone3's set_tid (Linux's alloc_pid checks, from ns's level up to the
+ * initial namespace's): each number below pid_max, 1 in a namespace
+ * without an init yet, and the caller allowed to choose (CAP_SYS_ADMIN
+ * or CAP_CHECKPOINT_RESTORE over the namespace's owner).  0, -EINVAL,
+ * -EPERM. */
+static int check_set_tid(const struct pid_namespace *ns, const int *set_tid, int n)
+{
+	if (n > ns->level + 1)
+		return -EINVAL;
+	for (int i = 0; i < n; i++, ns = ns->parent) {
+		const struct user_namespace *owner = ns->owner ? ns->owner : &init_user_ns;
+
+		if (set_tid[i] < 1 || set_tid[i] >= task_pid_max())
+			return -EINVAL;
+		if (set_tid[i] != 1 && ns->level && !__atomic_load_n(&ns->reaper, __ATOMIC_RELAXED))
+			return -EINVAL;
+		if (!ns_capable(owner, CAP_SYS_ADMIN) && !ns_capable(owner, CAP_CHECKPOINT_RESTORE))
+			return -EPERM;
+	}
+	return 0;
+}
+
+/* n's number in a (pidns_lock held): the one set_tid asks for (-EEXIST
+ * if taken), else the next free one (-EAGAIN if none). */
+static int take_nr_locked(struct pid_namespace *a, int want)
+{
+	if (want)
+		return numbers_of_locked(want, a) ? -EEXIST : want;
+	return alloc_nr_locked(a) ?: -EAGAIN;
+}
+
+int pid_numbers_attach(struct task *child, struct pid_namespace *ns, const int *set_tid, int ntid)
 {
 	struct pid_numbers *n;
-	int err = 0;
+	int err = check_set_tid(ns, set_tid, ntid), nr;
 
-	if (ns == &init_pid_ns)
-		return 0;
+	/* The global number last, as the set_tid array ends with it. */
+	if (!err && ntid == ns->level + 1)
+		err = task_set_pid(child, set_tid[ns->level]);
+	if (err || ns == &init_pid_ns)
+		return err;
 	if (!(n = kzalloc(sizeof(*n))))
 		return -ENOMEM;
 	n->pid = n->nr[0] = child->pid;
 	spin_lock(&pidns_lock);
 	if (ns_dead_locked(ns))
 		err = -ENOMEM; /* as Linux's alloc_pid once PIDNS_ADDING is gone */
-	for (const struct pid_namespace *a = ns; !err && a->level > 0; a = a->parent)
-		if (!(n->nr[a->level] = alloc_nr_locked((struct pid_namespace *)a)))
-			err = -EAGAIN;
+	for (struct pid_namespace *a = ns; !err && a->level > 0; a = a->parent) {
+		int i = ns->level - a->level; /* set_tid[i] is for a */
+
+		if ((nr = take_nr_locked(a, i < ntid ? set_tid[i] : 0)) < 0)
+			err = nr;
+		else
+			n->nr[a->level] = nr;
+	}
 	if (!err) {
 		pid_ns_get(n->ns = ns);
 		list_add_tail(&n->link, &numbers);

@@ -96,9 +96,11 @@ void pid_ns_append_nrs(char *buf, size_t size, size_t *len, const char *name, in
 		       const struct pid_namespace *ns);
 
 /* clone: numbers for child in ns and each ancestor (child not yet
- * visible): 0, -ENOMEM (no memory, or ns's init is dead), -EAGAIN (no
- * free number).  A task in the initial namespace needs none. */
-int pid_numbers_attach(struct task *child, struct pid_namespace *ns);
+ * visible), the first ntid of them (ns's first, the global one last)
+ * chosen by clone3's set_tid: 0, -ENOMEM (no memory, or ns's init is
+ * dead), -EAGAIN (no free number), -EINVAL, -EPERM, -EEXIST (set_tid).
+ * A task in the initial namespace needs none but its pid. */
+int pid_numbers_attach(struct task *child, struct pid_namespace *ns, const int *set_tid, int ntid);
 /* task_free (proc_lock held): t's numbers go (its pid with them);
  * number 1 going ends the namespace (no more forks). */
 void pid_numbers_free(struct task *t);

@@ -57,6 +57,11 @@ struct fs_struct *task_swap_fs(struct task *t, struct fs_struct *fs);
 /* Gives t (the caller) a table of its own if it shares one: 0, -ENOMEM. */
 int task_unshare_files(struct task *t);
 int task_count(void);
+/* /proc/sys/kernel/pid_max now: pids are below it. */
+int task_pid_max(void);
+/* clone3's set_tid: t (not yet visible) takes pid instead of the one
+ * task_alloc gave it: 0, or -EEXIST if another task has it. */
+int task_set_pid(struct task *t, int pid);
 /* The pid given out last (a snapshot: /proc/loadavg). */
 int last_pid(void);
 

@@ -239,6 +239,24 @@ static int alloc_pid_locked(void)
 	return 0;
 }
 
+int task_pid_max(void)
+{
+	return __atomic_load_n(&pid_max, __ATOMIC_RELAXED);
+}
+
+int task_set_pid(struct task *t, int pid)
+{
+	int err = 0;
+
+	spin_lock(&proc_lock);
+	if (pid != t->pid && task_with_pid_locked(pid))
+		err = -EEXIST;
+	else
+		t->pid = pid;
+	spin_unlock(&proc_lock);
+	return err;
+}
+
 /* Also frees the page tables the region's last stack leaves empty: kept,
  * 1024 tasks left 16 frames of tables behind (the leak check saw them). */
 static void unmap_stack(uint64_t base, int npages)

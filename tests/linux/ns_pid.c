@@ -8,7 +8,8 @@
  * (unshare(CLONE_NEWPID): the next child is the init); /proc/<pid>/ns/pid
  * and pid_for_children, NS_GET_PARENT (EPERM above the caller's own
  * namespace) and NS_GET_NSTYPE; setns into a descendant namespace;
- * /proc/<pid>/status's NSpid; nesting stops with ENOSPC at level 33;
+ * /proc/<pid>/status's NSpid; clone3's set_tid; nesting stops with
+ * ENOSPC at level 33;
  * the EINVAL cases of clone and unshare.  Run as root. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,6 +407,48 @@ static void check_ns_files(void)
 	close(fd);
 }
 
+struct clone_args_k {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	uint64_t set_tid, set_tid_size, cgroup;
+};
+
+/* clone3 as fork, with set_tid: the child exits 0 if getpid() is want. */
+static long clone3_tid(uint64_t flags, const pid_t *tids, int n, pid_t want)
+{
+	struct clone_args_k a = {.flags = flags,
+				 .exit_signal = SIGCHLD,
+				 .set_tid = (uint64_t)(uintptr_t)tids,
+				 .set_tid_size = (uint64_t)n};
+	long pid = syscall(435 /* clone3 */, &a, sizeof a);
+	int status;
+
+	if (pid == 0)
+		_exit(getpid() == want ? 0 : 1);
+	if (pid > 0 && (waitpid((pid_t)pid, &status, 0) != pid || !exited_with(status, 0)))
+		return -2;
+	return pid;
+}
+
+/* clone3's set_tid: the numbers a checkpoint/restore tool asks for. */
+static void check_set_tid(void)
+{
+	pid_t gone = fork(), tids[2];
+
+	if (gone == 0)
+		_exit(0);
+	waitpid(gone, NULL, 0); /* a free number, most likely still free */
+	tids[0] = 1;
+	tids[1] = gone;
+	is_int(clone3_tid(CLONE_NEWPID, tids, 2, 1), gone,
+	       "set_tid {1, a free pid}: pid 1 in the new namespace, that pid outside");
+	tids[0] = 2;
+	is_errno(clone3_tid(CLONE_NEWPID, tids, 1, 2), EINVAL,
+		 "set_tid 2 in a namespace without its init: EINVAL");
+	tids[0] = getpid();
+	is_errno(clone3_tid(0, tids, 1, 0), EEXIST, "set_tid of a pid in use: EEXIST");
+	is_errno(clone3_tid(0, tids, 2, 0), EINVAL, "set_tid longer than the levels: EINVAL");
+}
+
 /* Nests pid namespaces until unshare refuses: reports the depth reached
  * and the errno. */
 static int nest(int depth)
@@ -445,13 +489,14 @@ int main(void)
 	if (geteuid() || access("/proc/self/ns/pid_for_children", F_OK))
 		skip_all("not root, or no pid namespaces");
 	require(pipe(report) == 0 && pipe(go) == 0 && pipe(inner) == 0, "pipes");
-	plan(26);
+	plan(30);
 	check_init_view();
 	check_reaping();
 	check_init_death();
 	check_init_signals();
 	check_unshare();
 	check_ns_files();
+	check_set_tid();
 	check_nesting();
 	return done();
 }
