@@ -98,24 +98,26 @@ static uint32_t map_up(const struct uid_gid_map *map, uint32_t id)
 	return INVALID_ID;
 }
 
+/* The initial namespace's maps are the identity (0..2^32-2, so
+ * INVALID_ID stays itself): its ids are not looked up. */
 uint32_t make_kuid(const struct user_namespace *ns, uint32_t uid)
 {
-	return map_down(map_of(ns, false), uid, 1);
+	return ns == &init_user_ns ? uid : map_down(map_of(ns, false), uid, 1);
 }
 
 uint32_t make_kgid(const struct user_namespace *ns, uint32_t gid)
 {
-	return map_down(map_of(ns, true), gid, 1);
+	return ns == &init_user_ns ? gid : map_down(map_of(ns, true), gid, 1);
 }
 
 uint32_t from_kuid(const struct user_namespace *ns, uint32_t kuid)
 {
-	return map_up(map_of(ns, false), kuid);
+	return ns == &init_user_ns ? kuid : map_up(map_of(ns, false), kuid);
 }
 
 uint32_t from_kgid(const struct user_namespace *ns, uint32_t kgid)
 {
-	return map_up(map_of(ns, true), kgid);
+	return ns == &init_user_ns ? kgid : map_up(map_of(ns, true), kgid);
 }
 
 uint32_t from_kuid_munged(const struct user_namespace *ns, uint32_t kuid)
