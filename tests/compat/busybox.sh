@@ -148,8 +148,14 @@ sh -c 'taskset -p 1 $$ >/dev/null && taskset -p $$' | sed 's/pid [0-9]*/pid N/'
 
 echo "== ps, pidof, top (shapes only)"
 # The sleep ends by itself: a killed job's "Terminated" note comes when
-# the shell happens to notice, so its place in the output varies.
-sleep 2 & sp=$!
+# the shell happens to notice, so its place in the output varies.  ps
+# looks once the child has exec'd sleep (before, it is a copy of sh), and
+# 5 s leave a loaded machine time for top.
+sleep 5 & sp=$!
+n=0
+while [ "$(cat /proc/$sp/comm 2>/dev/null)" != sleep ] && [ $((n += 1)) -lt 1000 ]; do
+	usleep 10000
+done
 ps | awk 'NR == 1 {print $1, $NF}'
 ps | awk -v p=$sp '$1 == p {print "ps:", $(NF-1), $NF}'
 pidof sleep | tr ' ' '\n' | grep -qx $sp && echo pidof ok
