@@ -128,7 +128,8 @@ int pid_nr_ns(int pid, const struct pid_namespace *ns)
 	return nr;
 }
 
-int pid_vnr(int pid)
+/* pid_vnr's path for a caller outside the initial namespace. */
+int pid_vnr_numbered(int pid)
 {
 	return pid_nr_ns(pid, current_pid_ns());
 }

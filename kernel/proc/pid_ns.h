@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include "fs/nsfs.h"
 #include "lib/list.h"
+#include "proc/task.h"
+#include "sched/task_sched.h"
 
 struct task;
 struct thread_group;
@@ -80,8 +82,13 @@ unsigned long pid_ns_count(void);
  * there (it is outside ns, or gone).  Takes pidns_lock (a leaf lock:
  * proc_lock may be held). */
 int pid_nr_ns(int pid, const struct pid_namespace *ns);
-/* The same in the caller's namespace (Linux's pid_vnr). */
-int pid_vnr(int pid);
+/* The same in the caller's namespace (Linux's pid_vnr); a task of the
+ * initial namespace has no numbers of its own: a pid is its number. */
+int pid_vnr_numbered(int pid);
+static inline int pid_vnr(int pid)
+{
+	return current()->pidnums ? pid_vnr_numbered(pid) : pid;
+}
 /* t's (thread) number in its own namespace (gettid's). */
 int task_nr(const struct task *t);
 /* The global pid of the task numbered nr in ns, or 0 if none. */
