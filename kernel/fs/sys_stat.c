@@ -21,11 +21,11 @@
 #define STAT_FLAGS (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH)
 
 /* What statx adds of a file: its inode's chattr flags as STATX_ATTR_*
- * (the same bits as FS_*_FL for these three) and which of them its type
- * keeps, as Linux's tmpfs getattr; whether it is the root of its mount
+ * (the same bits as FS_*_FL for these four) and which of them its type
+ * keeps, as Linux's tmpfs and ext2 getattr; whether it is the root of its mount
  * (Linux's vfs_statx); and, as Linux's VFS for every file, that the
  * automount and DAX attributes are known (never set here). */
-#define STATX_ATTR_FROM_FL    (FS_IMMUTABLE_FL | FS_APPEND_FL | FS_NODUMP_FL)
+#define STATX_ATTR_FROM_FL    (FS_COMPR_FL | FS_IMMUTABLE_FL | FS_APPEND_FL | FS_NODUMP_FL)
 #define STATX_ATTR_AUTOMOUNT  0x1000
 #define STATX_ATTR_MOUNT_ROOT 0x2000
 #define STATX_ATTR_DAX	      0x200000

@@ -49,6 +49,7 @@
  * an int, whatever the names say) and the ones fdkernel keeps. */
 #define FS_IOC_GETFLAGS 0x80086601
 #define FS_IOC_SETFLAGS 0x40086602
+#define FS_COMPR_FL	0x00000004 /* kept, never acted on: no compression */
 #define FS_IMMUTABLE_FL 0x00000010
 #define FS_APPEND_FL	0x00000020
 #define FS_NODUMP_FL	0x00000040

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "ext2_scratch.h"
@@ -121,6 +122,13 @@ static void test_other_flags(void)
 	else
 		skip("the host's ext2 may be ext4's driver", "a flag chattr may not set ignored");
 	close(fd);
+	/* statx: the flags ext2 keeps are known attributes (Linux's
+	 * ext2_getattr), compressed among them (LTP's statx04) */
+	uint64_t sx[32] = {0};
+	syscall(SYS_statx, AT_FDCWD, at("other"), 0, 0x7ffU, sx);
+	ok((sx[7] & 0x74) == 0x74 && (sx[1] & 0x74) == 0x40,
+	   "statx: compressed, immutable, append, nodump known; nodump set (%#llx, %#llx)",
+	   (unsigned long long)sx[7], (unsigned long long)sx[1]);
 	remount();
 	fd = open(at("other"), O_RDONLY);
 	is_int(getflags(fd), FS_NODUMP_FL, "nodump is on the disk");
@@ -233,7 +241,7 @@ static void test_tmpfs(void)
 int main(void)
 {
 	scratch_ext2(&s, "ext2_ioctls");
-	plan(10 + 7 + 3 + 13 + 1);
+	plan(10 + 7 + 4 + 13 + 1);
 	test_immutable();
 	test_append();
 	test_other_flags();
