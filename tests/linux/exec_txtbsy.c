@@ -43,21 +43,34 @@ static void copy_self(void)
 
 /* Starts the copy in MODE with a pipe as stdin: returns the pipe's write
  * end (closing it ends the copy) and the pid in *pid. */
-static int start(const char *mode, pid_t *pid)
+/*
+ * Runs path (with mode as its argument unless NULL) in a child whose
+ * stdin is a pipe, and returns that pipe's write end.  It returns once
+ * the exec is over (a close-on-exec pipe's end gone), so that the busy()
+ * probes, which open the file for writing, never race the exec itself
+ * (an exec meeting a writer fails with ETXTBSY, on Linux too).
+ */
+static int start(const char *path, const char *mode, pid_t *pid)
 {
-	int p[2];
+	int p[2], done[2];
+	char c;
 
-	require(pipe(p) == 0, "pipe");
+	require(pipe(p) == 0 && pipe2(done, O_CLOEXEC) == 0, "pipes");
 	*pid = fork();
 	require(*pid >= 0, "fork");
 	if (*pid == 0) {
 		dup2(p[0], 0);
 		close(p[0]);
 		close(p[1]);
-		execl(prog, prog, mode, (char *)NULL);
+		close(done[0]);
+		execl(path, path, mode, (char *)NULL);
 		_exit(127);
 	}
 	close(p[0]);
+	close(done[1]);
+	while (read(done[0], &c, 1) < 0 && errno == EINTR)
+		;
+	close(done[0]);
 	return p[1];
 }
 
@@ -97,7 +110,7 @@ static void test_exec_of_open_file(void)
 static void test_open_of_running_file(void)
 {
 	pid_t pid;
-	int status, fd, end = start("wait", &pid);
+	int status, fd, end = start(prog, "wait", &pid);
 
 	ok(wait_until(true), "a running program: open O_WRONLY gives ETXTBSY");
 	is_errno(open(prog, O_RDWR), ETXTBSY, "open O_RDWR: ETXTBSY");
@@ -114,7 +127,7 @@ static void test_open_of_running_file(void)
 static void test_fork_keeps_it(void)
 {
 	pid_t pid;
-	int status, end = start("fork-hold", &pid);
+	int status, end = start(prog, "fork-hold", &pid);
 
 	ok(waitpid(pid, &status, 0) == pid && exited_with(status, 0), "the copy forks and exits");
 	ok(busy(prog), "its child still runs the program: ETXTBSY");
@@ -125,24 +138,13 @@ static void test_fork_keeps_it(void)
 static void test_script_interpreter(void)
 {
 	pid_t pid;
-	int status, p[2];
+	int status, end = start(script, NULL, &pid);
 
-	require(pipe(p) == 0, "pipe");
-	pid = fork();
-	require(pid >= 0, "fork");
-	if (pid == 0) {
-		dup2(p[0], 0);
-		close(p[0]);
-		close(p[1]);
-		execl(script, script, (char *)NULL);
-		_exit(127);
-	}
-	close(p[0]);
 	ok(wait_until(true), "a script's interpreter is busy while the script runs");
 	int fd = open(script, O_WRONLY);
 	ok(fd >= 0, "the script itself opens for writing");
 	close(fd);
-	close(p[1]);
+	close(end);
 	ok(waitpid(pid, &status, 0) == pid && exited_with(status, 0), "the script ends");
 }
 
