@@ -1,8 +1,9 @@
 /*
  * inotify (docs/inotify.md): watches on ramfs inodes, their events queued
  * on an inotify fd, read as struct inotify_event records.  The VFS and the
- * ramfs report events through fs/notify/fsnotify.h; this file turns them into
- * queued records, and holds the three system calls and the fd.
+ * ramfs report events through fs/notify/fsnotify.h; this file keeps the
+ * watches and turns the events into queued records; the fd and the three
+ * system calls are fs/notify/inotify_user.c's.
  *
  * Locks: inotify_lock (global) protects every watch (its inode, mask and
  * wd), every inode's chain of watches and every group's list of them, and
@@ -10,7 +11,7 @@
  * nests inside inotify_lock, and a wait queue's lock inside that.
  *
  * Lifetimes: a watch belongs to its group, which frees it when it is
- * removed (inotify_rm_watch, IN_ONESHOT, the group's release), when its
+ * removed (inotify_rm_watch, IN_ONESHOT, the group's end), when its
  * file is gone (fsnotify_unlinked: no name and no user but the watches)
  * or when its instance leaves its last mount (fsnotify_sb_unmount).  The
  * watches of an inode hold one reference on it together (Linux's mark
@@ -20,34 +21,20 @@
  * lives as long as its file; events hold no references at all (a name is
  * copied).
  */
-#include "arch/x86_64/uaccess.h"
-#include "fd/fd_install.h"
 #include "fs/file.h"
 #include "fs/notify/fsnotify.h"
 #include "fs/notify/inotify.h"
+#include "fs/notify/inotify_group.h"
 #include "fs/notify/dnotify.h"
-#include "fs/event/poll.h"
 #include "fs/proc/proc_sys.h"
-#include "fs/upath.h"
 #include "fs/vfs.h"
-#include "lib/iov_iter.h"
 #include "lib/list.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/heap.h"
 #include "sched/wait.h"
-#include "sys/syscall.h"
 #include <uapi/errno.h>
-#include <uapi/fcntl.h>
 #include <uapi/inotify.h>
-#include <uapi/ioctl.h>
-#include <uapi/poll.h>
-
-#define EVENT_SIZE  sizeof(struct inotify_event)
-#define IN_FD_FLAGS (IN_CLOEXEC | IN_CLOFORK)
-#define WATCH_FLAGS                                                                                \
-	(IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK | IN_MASK_CREATE | IN_MASK_ADD | IN_ONESHOT)
-#define ALWAYS_SENT (IN_IGNORED | IN_Q_OVERFLOW | IN_UNMOUNT) /* whatever the mask */
 
 /* The limits of /proc/sys/fs/inotify (Linux's defaults; counted for all
  * users together here, not per user: docs/security.md),
@@ -76,31 +63,6 @@ struct inotify_watch {
 	struct inode *inode;		     /* NULL once detached */
 	uint32_t mask;			     /* IN_* events and IN_ONESHOT, IN_EXCL_UNLINK */
 	int wd;
-};
-
-/* A queued event: its record and name (len bytes, NUL-padded). */
-struct inotify_kevent {
-	struct list_head link;
-	struct inotify_event ev;
-	char name[];
-};
-
-struct inotify_group {
-	/* Protects events, nevents, bytes and the overflow event's place;
-	 * woken on wq. */
-	struct spinlock lock;
-	struct list_head events; /* struct inotify_kevent, oldest first */
-	unsigned int nevents;	 /* queued; at most max_events, + the overflow event */
-	unsigned int max_events; /* inotify_max_queued_events when created */
-	size_t bytes;		 /* FIONREAD: the records and their names (atomic reads) */
-	/* IN_Q_OVERFLOW, made with the group so that it can always be
-	 * queued; queued (overflowed) at most once at a time. */
-	struct inotify_kevent *overflow;
-	bool overflowed;
-	struct wait_queue wq; /* readers, pollers, epoll */
-	/* Under inotify_lock. */
-	struct list_head watches; /* struct inotify_watch */
-	int last_wd;		  /* wds count up from 1, as Linux's idr */
 };
 
 static struct spinlock inotify_lock = SPINLOCK_INIT("inotify");
@@ -144,10 +106,12 @@ void fsnotify_move(struct inode *from, const char *fname, size_t flen, struct in
 /* Linux's record length: the name with its NUL, rounded up to a record. */
 static uint32_t padded_len(size_t len)
 {
-	return len ? (uint32_t)((len + 1 + EVENT_SIZE - 1) / EVENT_SIZE * EVENT_SIZE) : 0;
+	const size_t rec = INOTIFY_EVENT_SIZE;
+
+	return len ? (uint32_t)((len + rec) / rec * rec) : 0;
 }
 
-static void free_event(struct inotify_kevent *e)
+void inotify_event_free(struct inotify_kevent *e)
 {
 	kfree(e);
 	__atomic_sub_fetch(&live_events, 1, __ATOMIC_RELAXED);
@@ -184,30 +148,28 @@ static void queue_locked(struct inotify_group *g, struct inotify_kevent *e)
 
 	if (!e || g->nevents >= g->max_events) {
 		if (e)
-			free_event(e);
+			inotify_event_free(e);
 		if (g->overflowed)
 			return;
 		e = g->overflow;
 		g->overflowed = true;
 	} else if (last && same_event(last, e)) {
-		free_event(e);
+		inotify_event_free(e);
 		return;
 	}
 	list_add_tail(&e->link, &g->events);
 	g->nevents++;
-	__atomic_store_n(&g->bytes, g->bytes + EVENT_SIZE + e->ev.len, __ATOMIC_RELAXED);
+	__atomic_store_n(&g->bytes, g->bytes + INOTIFY_EVENT_SIZE + e->ev.len, __ATOMIC_RELAXED);
 	wake_up(&g->wq);
 }
 
-/* Takes the oldest event off g's queue (g->lock held, queue not empty):
- * the caller frees it, unless it is the overflow event (NULL then). */
-static struct inotify_kevent *dequeue_locked(struct inotify_group *g, struct inotify_event *ev)
+struct inotify_kevent *inotify_dequeue_locked(struct inotify_group *g, struct inotify_event *ev)
 {
 	struct inotify_kevent *e = list_entry(g->events.next, struct inotify_kevent, link);
 
 	list_del(&e->link);
 	g->nevents--;
-	__atomic_store_n(&g->bytes, g->bytes - EVENT_SIZE - e->ev.len, __ATOMIC_RELAXED);
+	__atomic_store_n(&g->bytes, g->bytes - INOTIFY_EVENT_SIZE - e->ev.len, __ATOMIC_RELAXED);
 	*ev = e->ev;
 	if (e != g->overflow)
 		return e;
@@ -456,74 +418,45 @@ static int watch_set_locked(struct inotify_group *g, struct inode *ip, uint32_t 
 	return spare->wd;
 }
 
-/* ---- The inotify fd ---- */
-
-/* Copies whole events while they fit (EINVAL if the first does not), or
- * waits for one.  Each is taken off under the lock and copied out after. */
-static long inotify_read(struct file *f, struct iov_iter *to, uint64_t *pos)
+int inotify_watch_add(struct inotify_group *g, struct inode *ip, uint32_t mask)
 {
-	struct inotify_group *g = f->priv;
-	struct inotify_kevent *e;
-	struct inotify_event ev;
-	size_t done = 0;
-	int err;
+	struct inotify_watch *spare = kmalloc(sizeof(*spare));
+	bool used = false, first = false;
+	int ret;
 
-	(void)pos;
-	for (;;) {
-		spin_lock(&g->lock);
-		if (!list_empty(&g->events))
+	spin_lock(&inotify_lock);
+	ret = watch_set_locked(g, ip, mask, spare, &used, &first);
+	spin_unlock(&inotify_lock);
+	if (!used)
+		kfree(spare); /* an update, or an error */
+	if (!first)
+		inode_put(ip); /* the first watch keeps it: the watches' */
+	return ret;
+}
+
+int inotify_watch_rm(struct inotify_group *g, int wd)
+{
+	struct inotify_watch *w;
+	struct inode *last = NULL;
+	int err = -EINVAL; /* no such watch (Linux) */
+
+	spin_lock(&inotify_lock);
+	list_for_each_entry(w, &g->watches, in_group)
+	{
+		if (w->wd == wd) {
+			last = watch_destroy_locked(w);
+			err = 0;
 			break;
-		spin_unlock(&g->lock);
-		if (f->flags & O_NONBLOCK)
-			return -EAGAIN;
-		if ((err = wait_event_interruptible(
-			 &g->wq, __atomic_load_n(&g->bytes, __ATOMIC_RELAXED) != 0)))
-			return err;
+		}
 	}
-	while (!list_empty(&g->events)) {
-		e = list_entry(g->events.next, struct inotify_kevent, link);
-		if (EVENT_SIZE + e->ev.len > iov_iter_count(to))
-			break;
-		e = dequeue_locked(g, &ev);
-		spin_unlock(&g->lock);
-		err = copy_to_iter_full(&ev, EVENT_SIZE, to) ||
-		      (ev.len && copy_to_iter_full(e->name, ev.len, to));
-		if (e)
-			free_event(e);
-		if (err) /* the event is lost, as Linux's */
-			return done ? (long)done : -EFAULT;
-		done += EVENT_SIZE + ev.len;
-		spin_lock(&g->lock);
-	}
-	spin_unlock(&g->lock);
-	return done ? (long)done : -EINVAL; /* the buffer is smaller than the next event */
+	spin_unlock(&inotify_lock);
+	put_watches_ref(last);
+	return err;
 }
 
-static unsigned inotify_poll(struct file *f, struct poll_table *pt)
+/* As Linux's fdinfo, without file handles. */
+void inotify_watches_show(struct inotify_group *g, char *buf, size_t size)
 {
-	struct inotify_group *g = f->priv;
-
-	poll_wait(f, &g->wq, pt); /* g lives as long as f */
-	return __atomic_load_n(&g->bytes, __ATOMIC_RELAXED) ? POLLIN | POLLRDNORM : 0;
-}
-
-static long inotify_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
-{
-	struct inotify_group *g = f->priv;
-	int n;
-
-	if (cmd != FIONREAD)
-		return -ENOTTY; /* FIONBIO is the VFS's */
-	spin_lock(&g->lock);
-	n = (int)g->bytes;
-	spin_unlock(&g->lock);
-	return copy_to_user((void *)arg, &n, sizeof(n)) ? -EFAULT : 0;
-}
-
-/* One "inotify" line per watch, as Linux's fdinfo (no file handles). */
-static void inotify_fdinfo(struct file *f, char *buf, size_t size)
-{
-	struct inotify_group *g = f->priv;
 	struct inotify_watch *w;
 	size_t at = 0;
 
@@ -539,64 +472,9 @@ static void inotify_fdinfo(struct file *f, char *buf, size_t size)
 	spin_unlock(&inotify_lock);
 }
 
-/* The last reference: every watch goes (IN_IGNORED to nobody), then the
- * queue. */
-static void inotify_release(struct file *f)
-{
-	struct inotify_group *g = f->priv;
-	struct inotify_kevent *e, *n;
+/* ---- Groups ---- */
 
-	struct inode *last;
-
-	spin_lock(&inotify_lock);
-	while (!list_empty(&g->watches)) {
-		last = watch_destroy_locked(list_entry(g->watches.next, struct inotify_watch, in_group));
-		if (last) { /* its put may take inotify_lock (fsnotify_unlinked) */
-			spin_unlock(&inotify_lock);
-			inode_put(last);
-			spin_lock(&inotify_lock);
-		}
-	}
-	nr_groups--;
-	spin_unlock(&inotify_lock);
-	list_for_each_entry_safe(e, n, &g->events, link)
-	{
-		if (e != g->overflow)
-			free_event(e);
-	}
-	free_event(g->overflow);
-	kfree(g);
-}
-
-static const struct file_ops inotify_ops = {
-    .anon_name = "anon_inode:inotify",
-    .read_iter = inotify_read,
-    .poll = inotify_poll,
-    .ioctl = inotify_ioctl,
-    .show_fdinfo = inotify_fdinfo,
-    .release = inotify_release,
-};
-
-/* The group of inotify fd fd, its file referenced in *out: 0, -EBADF,
- * -EINVAL (not an inotify fd). */
-static int inotify_lookup(int fd, struct file **out)
-{
-	struct file *f = files_lookup(current()->files, fd);
-
-	if (!f)
-		return -EBADF;
-	if (f->ops != &inotify_ops) {
-		file_put(f);
-		return -EINVAL;
-	}
-	*out = f;
-	return 0;
-}
-
-/* ---- The system calls ---- */
-
-/* A new group, counted against max_user_instances: -EMFILE, -ENOMEM. */
-static int group_new(struct inotify_group **out)
+int inotify_group_new(struct inotify_group **out)
 {
 	struct inotify_group *g = kzalloc(sizeof(*g));
 	int err = 0;
@@ -615,7 +493,7 @@ static int group_new(struct inotify_group **out)
 	g->max_events = limit(&inotify_max_queued_events);
 	spin_unlock(&inotify_lock);
 	if (err) {
-		free_event(g->overflow);
+		inotify_event_free(g->overflow);
 		kfree(g);
 		return err;
 	}
@@ -627,88 +505,29 @@ static int group_new(struct inotify_group **out)
 	return 0;
 }
 
-SYSCALL_DEFINE1(inotify_init1, int, flags)
+/* Every watch goes (IN_IGNORED to nobody), then the queue. */
+void inotify_group_free(struct inotify_group *g)
 {
-	struct inotify_group *g;
-	struct file *f;
-	int err, fd;
+	struct inotify_kevent *e, *n;
+	struct inode *last;
 
-	if (flags & ~(IN_NONBLOCK | IN_FD_FLAGS))
-		return -EINVAL;
-	if ((err = group_new(&g)))
-		return err;
-	if (!(f = file_alloc(&inotify_ops, O_RDONLY | (flags & IN_NONBLOCK), g))) {
-		inotify_release(&(struct file){.priv = g}); /* a group without a file yet */
-		return -ENOMEM;
-	}
-	fd = fd_install_new(f, flags & IN_FD_FLAGS); /* same bits as O_CLOEXEC, O_CLOFORK */
-	if (fd < 0)
-		file_put(f); /* its release frees g */
-	return fd;
-}
-
-SYSCALL_DEFINE0(inotify_init)
-{
-	return do_sys_inotify_init1(0);
-}
-
-SYSCALL_DEFINE3(inotify_add_watch, int, fd, const char *, upath, uint32_t, mask)
-{
-	struct inotify_watch *spare;
-	struct inode *ip;
-	struct file *f;
-	long err;
-
-	bool used = false, first = false;
-
-	if ((mask & IN_MASK_ADD) && (mask & IN_MASK_CREATE))
-		return -EINVAL;
-	if (!(mask & IN_ALL_EVENTS))
-		return -EINVAL; /* nothing to watch */
-	if ((err = inotify_lookup(fd, &f)))
-		return err;
-	err = upath_lookup(AT_FDCWD, upath, !(mask & IN_DONT_FOLLOW), &ip);
-	if (!err && (mask & IN_ONLYDIR) && !inode_is_dir(ip)) {
-		inode_put(ip);
-		err = -ENOTDIR;
-	}
-	if (!err) {
-		spare = kmalloc(sizeof(*spare));
-		spin_lock(&inotify_lock);
-		err = watch_set_locked(f->priv, ip, mask, spare, &used, &first);
-		spin_unlock(&inotify_lock);
-		if (!used)
-			kfree(spare); /* an update, or an error */
-		if (!first)
-			inode_put(ip); /* the first watch keeps it: the watches' */
-	}
-	file_put(f);
-	return err;
-}
-
-SYSCALL_DEFINE2(inotify_rm_watch, int, fd, int, wd)
-{
-	struct inotify_group *g;
-	struct inotify_watch *w;
-	struct inode *last = NULL;
-	struct file *f;
-	int err;
-
-	if ((err = inotify_lookup(fd, &f)))
-		return err;
-	g = f->priv;
-	err = -EINVAL; /* no such watch (Linux) */
 	spin_lock(&inotify_lock);
-	list_for_each_entry(w, &g->watches, in_group)
-	{
-		if (w->wd == wd) {
-			last = watch_destroy_locked(w);
-			err = 0;
-			break;
+	while (!list_empty(&g->watches)) {
+		last = watch_destroy_locked(
+		    list_entry(g->watches.next, struct inotify_watch, in_group));
+		if (last) { /* its put may take inotify_lock (fsnotify_unlinked) */
+			spin_unlock(&inotify_lock);
+			inode_put(last);
+			spin_lock(&inotify_lock);
 		}
 	}
+	nr_groups--;
 	spin_unlock(&inotify_lock);
-	put_watches_ref(last);
-	file_put(f);
-	return err;
+	list_for_each_entry_safe(e, n, &g->events, link)
+	{
+		if (e != g->overflow)
+			inotify_event_free(e);
+	}
+	inotify_event_free(g->overflow);
+	kfree(g);
 }
