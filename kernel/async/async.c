@@ -243,6 +243,8 @@ int async_cancel(struct async_req *r)
 
 /* ---- parked requests ---- */
 
+static void wake_locked(struct async_ctx *ctx, struct async_req *r);
+
 int async_arm_begin(struct async_req *r)
 {
 	struct task *t = current();
@@ -263,6 +265,45 @@ int async_arm_begin(struct async_req *r)
 	return err;
 }
 
+/* Parks r armed (lock held), on the ready list at once if ready: 0, or
+ * -ECANCELED if r was cancelled or the engine ends. */
+static int park_locked(struct async_ctx *ctx, struct async_req *r, bool ready)
+{
+	if (r->cancelled || ctx->dying) {
+		r->park = PARK_NONE;
+		return -ECANCELED;
+	}
+	r->park = PARK_ARMED;
+	list_add_tail(&r->link, &ctx->parked);
+	if (ready)
+		wake_locked(ctx, r);
+	return 0;
+}
+
+int async_arm_keep(struct async_req *r)
+{
+	struct async_ctx *ctx = r->ctx;
+	int ret;
+
+	spin_lock(&ctx->lock);
+	ret = park_locked(ctx, r, r->woken);
+	spin_unlock(&ctx->lock);
+	return ret;
+}
+
+int async_hand_owner(struct async_req *r)
+{
+	struct async_ctx *ctx = current()->async_serve;
+	int ret;
+
+	spin_lock(&ctx->lock);
+	__atomic_store_n(&r->ctx, ctx, __ATOMIC_RELEASE);
+	r->woken = false;
+	ret = park_locked(ctx, r, true);
+	spin_unlock(&ctx->lock);
+	return ret;
+}
+
 int async_arm_end(struct async_req *r, bool ready)
 {
 	struct async_ctx *ctx = r->ctx;
@@ -276,8 +317,7 @@ int async_arm_end(struct async_req *r, bool ready)
 		r->park = PARK_RETRY;
 		ret = 1;
 	} else {
-		r->park = PARK_ARMED;
-		list_add_tail(&r->link, &ctx->parked);
+		park_locked(ctx, r, false);
 	}
 	spin_unlock(&ctx->lock);
 	return ret;

@@ -93,6 +93,16 @@ int async_cancel(struct async_req *r);
  */
 int async_arm_begin(struct async_req *r);
 int async_arm_end(struct async_req *r, bool ready);
+/* As async_arm_end(r, false), for a request that stays armed across its
+ * wake-ups (io_uring's multishot ones): a wake-up that came while it was
+ * hooked puts it on the ready list, for its owner to retry later, rather
+ * than back in the caller's hands (no retry loop here).  0 or
+ * -ECANCELED. */
+int async_arm_keep(struct async_req *r);
+/* On a worker, for a request it ran and gave up (r unadopted, no hooks):
+ * parked on the ready list of the engine it serves, for the owner to
+ * retry (and arm) on its way back to user mode.  0 or -ECANCELED. */
+int async_hand_owner(struct async_req *r);
 /* From r's wake-up callback (any context, the queue's lock held): an
  * armed r goes to its owner's ready list, and the owner is woken (or
  * kicked) to retry it: its waits end or run it (proc/sched_hooks.c). */

@@ -322,16 +322,23 @@ static struct file *eventfd_to_tell_locked(struct io_ring *ring)
 
 /* Posts n CQEs, counted of them counting for the TIMEOUTs (a TIMEOUT's
  * own CQE counts for none, as Linux), under one hold of the lock, with
- * one wake-up and one eventfd signal. */
-static void cq_post(struct io_ring *ring, const struct io_uring_cqe *cqes, uint32_t n,
-		    uint32_t counted)
+ * one wake-up and one eventfd signal.  Without may_overflow (one CQE
+ * only: a multishot request's F_MORE), a full CQ ring takes none: false. */
+static bool cq_post(struct io_ring *ring, const struct io_uring_cqe *cqes, uint32_t n,
+		    uint32_t counted, bool may_overflow)
 {
 	struct file *efd;
 
 	spin_lock(&ring->lock);
-	for (uint32_t i = 0; i < n; i++)
-		if (ring->noverflow || !cqe_write_locked(ring, &cqes[i]))
-			overflow_add_locked(ring, &cqes[i]);
+	for (uint32_t i = 0; i < n; i++) {
+		if (!ring->noverflow && cqe_write_locked(ring, &cqes[i]))
+			continue;
+		if (!may_overflow) {
+			spin_unlock(&ring->lock);
+			return false;
+		}
+		overflow_add_locked(ring, &cqes[i]);
+	}
 	if (counted)
 		timeouts_count_locked(ring, counted);
 	efd = eventfd_to_tell_locked(ring);
@@ -342,6 +349,7 @@ static void cq_post(struct io_ring *ring, const struct io_uring_cqe *cqes, uint3
 		eventfd_signal(efd);
 		file_put(efd);
 	}
+	return true;
 }
 
 /* ---- a submission's CQEs ---- */
@@ -374,7 +382,7 @@ static void cq_batch_begin(struct io_ring *ring, struct io_cq_batch *b)
 static void cq_batch_flush(struct io_ring *ring, struct io_cq_batch *b)
 {
 	if (b->n)
-		cq_post(ring, b->cqes, b->n, b->ncounted);
+		cq_post(ring, b->cqes, b->n, b->ncounted, true);
 	b->n = b->ncounted = 0;
 }
 
@@ -397,13 +405,35 @@ void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t
 	struct io_cq_batch *b = cq_batch_of(ring);
 
 	if (!b) {
-		cq_post(ring, &cqe, 1, counts);
+		cq_post(ring, &cqe, 1, counts, true);
 		return;
 	}
 	if (b->n == IO_CQ_BATCH)
 		cq_batch_flush(ring, b);
 	b->cqes[b->n++] = cqe;
 	b->ncounted += counts;
+}
+
+/* Batched while the CQ ring has room for the batch and it (a hint: a
+ * worker's CQE posted meanwhile may send it to the overflow queue, which
+ * keeps it); else posted now, or refused. */
+bool io_post_cqe_more(struct io_ring *ring, uint64_t user_data, int32_t res)
+{
+	struct io_uring_cqe cqe = {.user_data = user_data, .res = res, .flags = IORING_CQE_F_MORE};
+	struct io_cq_batch *b = cq_batch_of(ring);
+	uint32_t used;
+
+	if (b && b->n < IO_CQ_BATCH && !__atomic_load_n(&ring->noverflow, __ATOMIC_ACQUIRE)) {
+		used =
+		    __atomic_load_n(&ring->cq_tail, __ATOMIC_ACQUIRE) - ring_load(ring, R_CQ_HEAD);
+		if (used + b->n < ring->cq_entries) {
+			b->cqes[b->n++] = cqe;
+			b->ncounted++;
+			return true;
+		}
+	}
+	io_cq_flush(ring);
+	return cq_post(ring, &cqe, 1, 1, false);
 }
 
 /* CQEs ready for user space, overflow flushed first. */

@@ -118,6 +118,13 @@ struct io_req;
 struct io_poll_hook {
 	struct wait_entry we;  /* func = the wake-up, no task */
 	struct wait_queue *wq; /* the polled file's: lives as long as it (poll.h) */
+	/* Lifetime: the request is freed only after io_poll_disarm took
+	 * this hook off under wq's lock, so a wake-up running on another
+	 * CPU (which holds that lock) has finished with req before; the
+	 * wake-up only moves req to its engine's ready list (the engine
+	 * outlives every parked request: the owner's exit unparks them
+	 * first).  A multishot request is unhooked and hooked again at each
+	 * retry, in its owner, before it posts. */
 	struct io_req *req;
 };
 
@@ -201,6 +208,10 @@ void io_ring_put(struct io_ring *ring);
 /* Posts a CQE (NODROP: queued if the CQ ring is full). */
 void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags,
 		 bool counts);
+/* A multishot request's CQE with IORING_CQE_F_MORE: false, and none
+ * posted, if the CQ ring is full (or its overflow queue is not empty):
+ * the request then ends, as Linux's, its last CQE going to overflow. */
+bool io_post_cqe_more(struct io_ring *ring, uint64_t user_data, int32_t res);
 /* The current task's batched CQEs of ring, if it submits, posted now:
  * before a request leaves its hands (a worker or a drain may complete
  * one after it, whose CQE must come later). */
@@ -242,6 +253,9 @@ bool io_op_supported(unsigned int op);
 /* The request's non-blocking attempt, here: its result, -EAGAIN if it
  * would wait. */
 long io_req_attempt(struct io_req *req);
+/* The same with call in place of the op (as its direct descriptor, its
+ * file_index, want). */
+long io_req_attempt_with(struct io_req *req, long (*call)(struct io_req *));
 /* Whether a remove or cancel op (or a LINK_TIMEOUT) took req. */
 bool io_req_removed(struct io_req *req);
 /* Posts req's CQE, frees it, and issues the rest of its chain here. */
@@ -253,6 +267,15 @@ void io_req_finish(struct io_req *req, long res);
  * once armed, a result if the attempt was retried and completed at once,
  * -EAGAIN when it cannot be armed (punt it). */
 long io_poll_arm(struct io_req *req);
+/* Its parts, for the multishot requests (io_uring_multi.c), which stay
+ * armed across their wake-ups.  What req waits for (0: not one to arm);
+ * io_poll_setup: req ready to be hooked, retry its wake-up's; io_poll_watch: hooked
+ * (async_arm_begin done), its file's mask in *mask: 0, -EAGAIN (no poll operation), -EBADF,
+ * -ECANCELED; io_poll_disarm: its hooks off (no wake-up of it runs after). */
+uint32_t io_poll_events(const struct io_req *req);
+void io_poll_setup(struct io_req *req, void (*retry)(struct async_req *ar));
+long io_poll_watch(struct io_req *req, uint32_t *mask);
+void io_poll_disarm(struct async_req *ar);
 
 /* io_uring_prep.c: the "syscall" opcodes' preparation (req->nr and
  * req->args from the SQE), 0 or the -errno its CQE carries. */
@@ -312,9 +335,13 @@ long io_drain_wait(struct io_req *req);
 void io_drain_forget(struct io_req *req);
 void io_drain_put(struct io_req *req);
 
-/* io_uring_multi.c: a multishot request's run, on its worker: a CQE
- * with F_MORE per event, its end (-ECANCELED if removed) returned. */
-long io_run_multishot(struct io_req *req);
+/* io_uring_multi.c: a multishot request, armed on its file with no
+ * worker (docs/async.md): the events there now posted (a CQE with F_MORE
+ * each) and req armed, IO_PUNTED; or its last result (its end).
+ * io_multi_handoff: one a worker reached (IOSQE_ASYNC, a link, a drain)
+ * goes to its owner, which arms it: 0, or -ECANCELED. */
+long io_multi_arm(struct io_req *req);
+int io_multi_handoff(struct io_req *req);
 
 /* io_uring_register.c */
 void io_unregister_all(struct io_ring *ring);

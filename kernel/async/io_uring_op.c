@@ -366,7 +366,7 @@ static long op_call(struct io_req *req)
 	const struct io_op *op = op_of(req);
 
 	if (req->multishot)
-		return poll_rearmed(req, io_run_multishot(req));
+		return IO_REARM; /* on a worker: its owner arms it (req_done_async) */
 	if (op->run)
 		return op->run(req);
 	return syscall_call((uint64_t)req->nr, req->args);
@@ -455,15 +455,21 @@ static void req_wait_start(struct io_req *req)
 	io_ltimeout_arm(req);
 }
 
-long io_req_attempt(struct io_req *req)
+long io_req_attempt_with(struct io_req *req, long (*call)(struct io_req *))
 {
-	const struct io_op *op = op_of(req);
 	long res;
 
 	task_sched(current())->nowait = true;
-	res = op_run_with(req, op->attempt ? op->attempt : op_call);
+	res = op_run_with(req, call);
 	task_sched(current())->nowait = false;
 	return res;
+}
+
+long io_req_attempt(struct io_req *req)
+{
+	const struct io_op *op = op_of(req);
+
+	return io_req_attempt_with(req, op->attempt ? op->attempt : op_call);
 }
 
 /* Issues req: its result, or IO_PUNTED once a worker or its file has it. */
@@ -476,8 +482,12 @@ static long req_issue(struct io_req *req)
 
 	if ((err = req_fixed_file(req)))
 		return err;
-	if ((req->sqe.flags & IOSQE_ASYNC) || req->multishot)
-		how = HOW_PUNT; /* a multishot request lives on a worker */
+	if (req->multishot) { /* armed on its file, IOSQE_ASYNC or not */
+		req_wait_start(req);
+		return io_multi_arm(req);
+	}
+	if (req->sqe.flags & IOSQE_ASYNC)
+		how = HOW_PUNT;
 	else if (how == HOW_NOWAIT && !op->attempt)
 		how = file_kind(req);
 	if (how == HOW_INLINE)
@@ -655,27 +665,27 @@ static void req_done_async(struct async_req *ar, long res)
 {
 	struct io_req *req = req_of(ar);
 
-	/* A poll whose events changed (on its worker): queued again, to
-	 * wait anew; its drain, if any, is behind it. */
-	if (res == IO_REARM) {
-		req->punted = false;
-		if (!async_punt(ar))
+	for (;;) {
+		bool here;
+
+		/* A poll whose events changed: queued again, to wait anew (its
+		 * drain, if any, is behind it); a multishot request: to its
+		 * owner, which arms it on its file. */
+		if (res == IO_REARM) {
+			req->punted = false;
+			if (!(req->multishot ? io_multi_handoff(req) : async_punt(&req->ar)))
+				return;
+			res = -ECANCELED; /* the engine is ending */
+		}
+		if (!(req = req_complete(req, res)))
 			return;
-		res = -ECANCELED; /* the engine is ending */
-	}
-	req = req_complete(req, res);
-
-	while (req) {
-		bool here = async_in_worker();
-
-		if (here) {
+		if ((here = async_in_worker())) {
 			async_adopt(&req->ar);
 			req_wait_start(req);
 		}
 		res = here && req_start(req) && !io_req_removed(req) ? op_run(req) : -ECANCELED;
 		if (here)
 			res = async_unadopt(&req->ar, res);
-		req = req_complete(req, res);
 	}
 }
 

@@ -31,10 +31,10 @@ static struct io_req *req_of(struct async_req *ar)
  * MSG_DONTWAIT asked not to wait: its worker's call fails with EAGAIN,
  * as Linux's REQ_F_NOWAIT (the bit is no RWF_* flag the other ops
  * take: they failed their attempt with EINVAL). */
-static uint32_t poll_events(const struct io_req *req)
+uint32_t io_poll_events(const struct io_req *req)
 {
-	if (req->sqe.msg_flags & MSG_DONTWAIT)
-		return 0;
+	if ((req->sqe.msg_flags & MSG_DONTWAIT) && req->sqe.opcode != IORING_OP_POLL_ADD)
+		return 0; /* the union's bit is POLLRDNORM there */
 	switch (req->sqe.opcode) {
 	case IORING_OP_READ:
 	case IORING_OP_READV:
@@ -50,7 +50,7 @@ static uint32_t poll_events(const struct io_req *req)
 	case IORING_OP_SENDMSG:
 		return POLLOUT | POLLWRNORM;
 	case IORING_OP_POLL_ADD:
-		return req->multishot ? 0 : req->sqe.poll32_events & 0xffff;
+		return req->sqe.poll32_events & 0xffff;
 	default:
 		return 0;
 	}
@@ -94,7 +94,7 @@ static void poll_queue(struct file *f, struct wait_queue *wq, struct poll_table 
 /* Unhooks the request; no wake-up of it runs after.  Spinlocks may be
  * held (a cancel holds the ring's): the file stays referenced until the
  * request is freed (io_req_free), whose put may release it. */
-static void poll_disarm(struct async_req *ar)
+void io_poll_disarm(struct async_req *ar)
 {
 	struct io_poll *p = &req_of(ar)->poll;
 
@@ -106,7 +106,7 @@ static void poll_disarm(struct async_req *ar)
 /* Hooks req on its file's queues (the file taken at its first arming),
  * parking it first so that no wake-up is lost: 0 and the file's mask in
  * *mask, -EAGAIN (no poll: punt it), -EBADF, -ECANCELED. */
-static long poll_hook(struct io_req *req, uint32_t *mask)
+long io_poll_watch(struct io_req *req, uint32_t *mask)
 {
 	struct io_poll *p = &req->poll;
 	int err;
@@ -128,6 +128,18 @@ static long poll_hook(struct io_req *req, uint32_t *mask)
 
 static void poll_retry(struct async_req *ar);
 
+void io_poll_setup(struct io_req *req, void (*retry)(struct async_req *ar))
+{
+	struct io_poll *p = &req->poll;
+
+	p->events = io_poll_events(req);
+	req->ar.retry = retry;
+	req->ar.disarm = io_poll_disarm;
+	p->pt.queue = poll_queue;
+	p->pt.events = p->events | POLLERR | POLLHUP;
+	p->hooks[0].req = p->hooks[1].req = req;
+}
+
 long io_poll_arm(struct io_req *req)
 {
 	struct io_poll *p = &req->poll;
@@ -135,21 +147,17 @@ long io_poll_arm(struct io_req *req)
 	long res;
 	int ret;
 
-	if (!(p->events = poll_events(req)))
+	io_poll_setup(req, poll_retry);
+	if (!p->events)
 		return -EAGAIN;
-	req->ar.retry = poll_retry;
-	req->ar.disarm = poll_disarm;
-	p->pt.queue = poll_queue;
-	p->pt.events = p->events | POLLERR | POLLHUP;
-	p->hooks[0].req = p->hooks[1].req = req;
 	for (int tries = 0; tries < ARM_TRIES; tries++) {
-		if ((res = poll_hook(req, &mask)))
+		if ((res = io_poll_watch(req, &mask)))
 			return res;
 		ret = async_arm_end(&req->ar,
 				    p->overflow || (mask & (p->events | POLLERR | POLLHUP)));
 		if (!ret)
 			return IO_PUNTED; /* armed: its wake-up retries it */
-		poll_disarm(&req->ar);
+		io_poll_disarm(&req->ar);
 		if (ret < 0 || p->overflow)
 			return ret < 0 ? ret : -EAGAIN;
 		res = io_req_removed(req) ? -ECANCELED : io_req_attempt(req);
@@ -170,7 +178,7 @@ static void poll_retry(struct async_req *ar)
 	struct io_req *req = req_of(ar);
 	long res;
 
-	poll_disarm(ar);
+	io_poll_disarm(ar);
 	res = io_req_removed(req) ? -ECANCELED : io_req_attempt(req);
 	if (res == -EAGAIN)
 		res = io_poll_arm(req);

@@ -192,8 +192,8 @@ static void uz_prep(uint64_t *s)
 	case IORING_OP_WRITE_FIXED:
 		e->buf_index = (uint16_t)(fd_thread_rnd(s) % 3);
 		break;
-	case IORING_OP_POLL_ADD:
-		e->len = 0;
+	case IORING_OP_POLL_ADD: /* now and then multishot, armed until removed */
+		e->len = fd_thread_rnd(s) % 2 ? IORING_POLL_ADD_MULTI : 0;
 		e->off = 0;
 		e->poll32_events = fd_thread_rnd(s) % 2 ? POLLIN : POLLOUT | POLLIN;
 		break;
