@@ -266,6 +266,7 @@ const struct sock_family inet_family = {
     .family = AF_INET,
     .unnamed_len = sizeof(struct sockaddr_in),
     .dgram_max = UDP_MAX,
+    .ifreq_v4 = true,
     INET_FAMILY_OPS,
 };
 

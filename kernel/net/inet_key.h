@@ -8,6 +8,7 @@
 #define NET_INET_KEY_H
 
 #include "lib/string.h"
+#include "net/netdev.h"
 #include "net/socket.h"
 
 /* An address of either family in IPv6 form (v4-mapped for IPv4).  The
@@ -44,14 +45,11 @@ static inline bool key_eq(const struct inet_key *a, const struct inet_key *b)
 	return ((a->w[0] ^ b->w[0]) | (a->w[1] ^ b->w[1])) == 0;
 }
 
-/* lo's interface index, the only interface. */
-#define LOOPBACK_DEV 1
-
-/* IPv4 addresses in host order: 127.0.0.0/8 (lo's, all of it, as Linux's
- * local route), and the multicast groups 224.0.0.0/4. */
+/* IPv4 addresses in host order: lo's network, 127.0.0.0/8 (all of it
+ * lo's, as Linux's local route), and the multicast groups 224.0.0.0/4. */
 static inline bool ipv4_is_loopback(uint32_t ip)
 {
-	return ip >> 24 == 127;
+	return ip >> (32 - LO_PREFIX4) == LO_ADDR4 >> (32 - LO_PREFIX4);
 }
 
 static inline bool ipv4_is_multicast(uint32_t ip)

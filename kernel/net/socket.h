@@ -237,9 +237,13 @@ struct sock_family {
 	int stream_unconnected_err;   /* send on an unconnected stream */
 	int stream_listener_recv_err; /* receive on a listening stream socket */
 	int stream_unconnected_recv_err; /* receive on an unconnected stream socket */
-	int dgram_recv_oob_err;		 /* MSG_OOB receive on a datagram socket (0: ignored) */
-	int dgram_noaddr_err;		 /* send without address on an unconnected datagram */
-	size_t dgram_max;		 /* longest datagram (EMSGSIZE) */
+	/* MSG_OOB receive and SIOCATMARK on a datagram socket (0: not the
+	 * family's concern: MSG_OOB is ignored, SIOCATMARK goes on to the
+	 * interface requests, as Linux's UDP). */
+	int dgram_recv_oob_err;
+	int dgram_noaddr_err; /* send without address on an unconnected datagram */
+	size_t dgram_max;     /* longest datagram (EMSGSIZE) */
+	bool ifreq_v4;	      /* answers the IPv4 interface address requests (AF_INET) */
 	/* socket(): the socket type made for type (SOCK_TYPE_MASK bits) and
 	 * protocol, with its SO_PROTOCOL in *proto, or -errno as Linux's
 	 * family says (EPROTONOSUPPORT, ESOCKTNOSUPPORT, EINVAL). */
@@ -309,6 +313,10 @@ unsigned long socket_count(void);
 struct socket *sock_of_file(struct file *f);
 /* ioctl on a socket's file (net/sock_ioctl.c). */
 long sock_ioctl(struct file *f, unsigned long cmd, unsigned long arg);
+/* The interface requests (net/dev_ioctl.c): SIOCGIFCONF, and the ifreq
+ * requests sk did not take itself. */
+long dev_ifconf(void *uarg);
+long dev_ioctl(const struct socket *sk, unsigned int cmd, void *uarg);
 /* The length of the next datagram a read would take, 0 if none (dgram.c). */
 size_t dgram_first_len(struct socket *sk);
 /* Wakes everyone waiting on sk or polling it. */

@@ -5,6 +5,7 @@
  * a connection is made at once when the listener has backlog room.
  */
 #include "fs/event/poll.h"
+#include "net/netdev.h"
 #include "net/scm.h"
 #include "net/socket.h"
 #include <uapi/errno.h>
@@ -29,10 +30,6 @@ static bool can_write(struct socket *p, const struct scm_cred *cred)
 {
 	return !p->rx.writing && (sbuf_room(&p->rx, cred) || p->dead || (p->shut & SHUT_RX));
 }
-
-/* Loopback TCP's segment size (MTU 65536 less the headers): held-back
- * data (MSG_MORE, TCP_CORK) goes out once a full segment is waiting. */
-#define STREAM_SEGMENT 65483
 
 /* ---- connection set-up ---- */
 
@@ -220,10 +217,11 @@ static int stream_accept(struct socket *sk, bool nonblock, struct socket **out)
 /* ---- data ---- */
 
 /* Under p's lock: readers see what was held back, once the sender stops
- * holding it or a full segment (or a full ring) waits, as TCP sends. */
+ * holding it or a full segment (or a full ring) waits, as TCP sends.
+ * Only TCP holds: the segment is loopback TCP's (lo's MTU, netdev.h). */
 static void stream_push(struct socket *p, bool hold)
 {
-	if (!hold || sbuf_held(&p->rx) >= STREAM_SEGMENT || !sbuf_space(&p->rx))
+	if (!hold || sbuf_held(&p->rx) >= netdev_lo_segment() || !sbuf_space(&p->rx))
 		sbuf_push(&p->rx);
 }
 

@@ -33,7 +33,7 @@ LINUX_PROGS += $(patsubst %,$(BUILD)/linux/%_pie,$(LINUX_PIE))
 # (fdkernel_abi.h) stay musl's.
 GLIBC_CC := gcc
 LINUX_GLIBC := hello files fork_exec pipes signals spawn pthread_join pthread_cond inet6 overcommit pthread_pi \
-	vdso
+	vdso sock_ifreq
 GLIBC_SRCS := $(wildcard tests/linux/glibc/*.c)
 GLIBC_PROGS := $(patsubst %,$(BUILD)/linux/%_glibc,$(LINUX_GLIBC)) \
 	$(patsubst tests/linux/glibc/%.c,$(BUILD)/linux/%,$(GLIBC_SRCS)) \

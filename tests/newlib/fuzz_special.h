@@ -423,11 +423,18 @@ static void fuzz_ioctl(void)
 					0x4020940d /* FICLONERANGE */,
 					0xc0189436 /* FIDEDUPERANGE */,
 					0x80086601 /* FS_IOC_GETFLAGS */,
+					0x8905 /* SIOCATMARK */,
 					0x8910 /* SIOCGIFNAME */,
 					0x8913 /* SIOCGIFFLAGS */,
 					0x8914 /* SIOCSIFFLAGS */,
+					0x8915 /* SIOCGIFADDR */,
+					0x891b /* SIOCGIFNETMASK */,
 					0x8921 /* SIOCGIFMTU */,
-					0x8933 /* SIOCGIFINDEX */};
+					0x8922 /* SIOCSIFMTU */,
+					0x8927 /* SIOCGIFHWADDR */,
+					0x8933 /* SIOCGIFINDEX */,
+					0x8942 /* SIOCGIFTXQLEN */,
+					0x8943 /* SIOCSIFTXQLEN */};
 	long req = one_in(2) ? PICK(requests) : arg_value('i');
 	long arg = one_in(4) ? arg_value('i') : one_in(8) ? any_pointer() : buffer_pointer();
 
