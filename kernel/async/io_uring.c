@@ -220,6 +220,8 @@ static struct io_ring *ring_create(uint32_t sq, uint32_t cq, uint32_t flags, int
 	mutex_init(&ring->submit_lock, "io_uring_submit");
 	spin_init(&ring->lock, "io_uring");
 	spin_init(&ring->files_lock, "io_uring_files");
+	spin_init(&ring->pbuf_lock, "io_uring_pbuf");
+	list_init(&ring->bgroups);
 	list_init(&ring->overflow);
 	list_init(&ring->inflight);
 	list_init(&ring->timeouts);
@@ -417,9 +419,10 @@ void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t
 /* Batched while the CQ ring has room for the batch and it (a hint: a
  * worker's CQE posted meanwhile may send it to the overflow queue, which
  * keeps it); else posted now, or refused. */
-bool io_post_cqe_more(struct io_ring *ring, uint64_t user_data, int32_t res)
+bool io_post_cqe_more(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags)
 {
-	struct io_uring_cqe cqe = {.user_data = user_data, .res = res, .flags = IORING_CQE_F_MORE};
+	struct io_uring_cqe cqe = {
+	    .user_data = user_data, .res = res, .flags = flags | IORING_CQE_F_MORE};
 	struct io_cq_batch *b = cq_batch_of(ring);
 	uint32_t used;
 

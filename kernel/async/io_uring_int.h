@@ -92,6 +92,13 @@ struct io_ring {
 	struct io_buf *bufs;
 	uint32_t nbufs;
 
+	/* Provided buffers (io_uring_kbuf.c): struct io_bgroup by link,
+	 * each with its buffers; pbuf_lock, innermost, no sleep, protects
+	 * them and the counts.  Freed with the ring. */
+	struct spinlock pbuf_lock;
+	struct list_head bgroups;
+	uint32_t npbufs, nbgroups;
+
 	/* Direct descriptors (io_uring_files.c).  files_lock protects the
 	 * table: taken by the register ops (under submit_lock, which keeps
 	 * the table there for them) and by the requests that look up,
@@ -163,7 +170,8 @@ struct io_req {
 	 * it is freed (a slot changed meanwhile does not affect it). */
 	struct file *file;
 	uint32_t file_slot; /* OPENAT, ACCEPT, SOCKET: the file_index to make */
-	bool multishot;	    /* POLL_ADD_MULTI, ACCEPT_MULTISHOT: CQEs with F_MORE */
+	bool multishot;	    /* POLL_ADD_MULTI, ACCEPT_MULTISHOT, RECV_MULTISHOT: CQEs with F_MORE */
+	uint32_t cflags;    /* its next CQE's flags: a provided buffer it filled */
 	bool rearm;	    /* POLL_ADD: an update changed its events: it waits anew (ring->lock) */
 	int err;	    /* its preparation failed: the CQE's res */
 	/* LINK_TIMEOUT: prev is the request it times (it owns this one and
@@ -211,7 +219,7 @@ void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t
 /* A multishot request's CQE with IORING_CQE_F_MORE: false, and none
  * posted, if the CQ ring is full (or its overflow queue is not empty):
  * the request then ends, as Linux's, its last CQE going to overflow. */
-bool io_post_cqe_more(struct io_ring *ring, uint64_t user_data, int32_t res);
+bool io_post_cqe_more(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags);
 /* The current task's batched CQEs of ring, if it submits, posted now:
  * before a request leaves its hands (a worker or a drain may complete
  * one after it, whose CQE must come later). */
@@ -342,6 +350,24 @@ void io_drain_put(struct io_req *req);
  * goes to its owner, which arms it: 0, or -ECANCELED. */
 long io_multi_arm(struct io_req *req);
 int io_multi_handoff(struct io_req *req);
+/* RECV's run (io_uring_op.c), which the multishot one repeats. */
+long io_run_recv(struct io_req *req);
+
+/* io_uring_kbuf.c: provided buffers (IOSQE_BUFFER_SELECT). */
+struct io_pbuf;
+int io_prep_provide_buffers(struct io_req *req);
+long io_run_provide_buffers(struct io_req *req);
+int io_prep_remove_buffers(struct io_req *req);
+long io_run_remove_buffers(struct io_req *req);
+/* Takes group bgid's next buffer for a call (NULL: none, ENOBUFS): its
+ * address in *addr, *len clamped to it (0: all of it).  The call's result
+ * then goes to io_pbuf_done, which keeps the buffer consumed if res > 0
+ * and returns the CQE flags naming it, else puts it back first in its
+ * group and returns 0. */
+struct io_pbuf *io_pbuf_take(struct io_ring *ring, uint16_t bgid, uint64_t *addr, uint32_t *len);
+uint32_t io_pbuf_done(struct io_ring *ring, struct io_pbuf *b, long res);
+/* Frees every group at the ring's end. */
+void io_pbufs_release(struct io_ring *ring);
 
 /* io_uring_register.c */
 void io_unregister_all(struct io_ring *ring);

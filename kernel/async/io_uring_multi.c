@@ -1,13 +1,15 @@
 /*
- * io_uring's multishot requests: POLL_ADD with IORING_POLL_ADD_MULTI and
- * ACCEPT with IORING_ACCEPT_MULTISHOT.  One is armed on its file's wait
- * queues as a one-shot request that would wait is (io_uring_poll.c),
- * with no worker, and stays armed: each wake-up has its submitter retry
- * it, which posts a CQE with IORING_CQE_F_MORE for what is there (the
- * poll's mask, each connection accepted) and hooks it again.  Its last
+ * io_uring's multishot requests: POLL_ADD with IORING_POLL_ADD_MULTI,
+ * ACCEPT with IORING_ACCEPT_MULTISHOT and RECV with IORING_RECV_MULTISHOT.
+ * One is armed on its file's wait queues as a one-shot request that would
+ * wait is (io_uring_poll.c), with no worker, and stays armed: each
+ * wake-up has its submitter retry it, which posts a CQE with
+ * IORING_CQE_F_MORE for what is there (the poll's mask, each connection
+ * accepted, each receive into a provided buffer) and hooks it again.  Its last
  * CQE, without F_MORE, is its end: an error, -ECANCELED once removed or
  * cancelled (its ring's last close and its owner's exit or exec cancel
- * it), or, as Linux's, the event whose CQE found the CQ ring full.
+ * it), a RECV's end of stream (0) or empty buffer group (-ENOBUFS), or,
+ * as Linux's, the event whose CQE found the CQ ring full.
  * docs/async.md.
  */
 #include "async/io_uring_int.h"
@@ -16,10 +18,10 @@
 #include "sys/dispatch.h"
 #include <uapi/errno.h>
 
-/* A listener that says ready and then has no connection: accepted again
- * this many times at most before it waits for its next wake-up (another
- * thread's accept took it), rather than spin. */
-#define ACCEPT_TRIES 3
+/* A listener or socket that says ready and then has nothing: tried
+ * again this many times at most before it waits for its next wake-up
+ * (another thread's call took it), rather than spin. */
+#define TAKE_TRIES 3
 
 /* A file without a poll operation is always ready (Linux's
  * DEFAULT_POLLMASK): the one CQE is the end. */
@@ -27,9 +29,10 @@
 
 static void multi_retry(struct async_req *ar);
 
-/* Posts one of req's CQEs with F_MORE, with its user_data as it is now
- * (POLL_REMOVE's update may change it, under the ring's lock): false,
- * and nothing posted, if the CQ ring is full. */
+/* Posts one of req's CQEs with F_MORE (and the flags naming the buffer
+ * it filled), with its user_data as it is now (POLL_REMOVE's update may
+ * change it, under the ring's lock): false, and nothing posted, if the
+ * CQ ring is full (the caller's last CQE carries them then). */
 static bool multi_post(struct io_req *req, int32_t res)
 {
 	uint64_t data;
@@ -37,7 +40,10 @@ static bool multi_post(struct io_req *req, int32_t res)
 	spin_lock(&req->ring->lock);
 	data = req->sqe.user_data;
 	spin_unlock(&req->ring->lock);
-	return io_post_cqe_more(req->ring, data, res);
+	if (!io_post_cqe_more(req->ring, data, res, req->cflags))
+		return false;
+	req->cflags = 0;
+	return true;
 }
 
 /* Whether polling f would feed itself: each CQE wakes the ring's file
@@ -59,17 +65,33 @@ static long accept_call(struct io_req *req)
 	return syscall_call((uint64_t)req->nr, req->args);
 }
 
-/* Accepts every connection waiting, a CQE each (with
- * IORING_FILE_INDEX_ALLOC each goes to a free slot, the CQE's result):
- * -EAGAIN once none is left, or the result that ends the request. */
-static long accept_all(struct io_req *req)
+/* 0 if the RECV's socket has data (or an error, an end) waiting, else
+ * -EAGAIN. */
+static long recv_pending(struct io_req *req)
 {
-	long fd;
+	struct pollfd p = {.fd = req->sqe.fd, .events = POLLIN};
 
-	while ((fd = io_req_attempt_with(req, accept_call)) >= 0)
-		if (!multi_post(req, (int32_t)fd))
-			return fd;
-	return fd;
+	return poll_kernel(&p, 1, POLLERR | POLLHUP, 0) > 0 ? 0 : -EAGAIN;
+}
+
+/* Takes everything there, a CQE each: every connection waiting (with
+ * IORING_FILE_INDEX_ALLOC each goes to a free slot, the CQE's result),
+ * every receive (into a buffer each).  -EAGAIN once nothing is left, or
+ * the result that ends the request (a RECV's 0 is the end of stream). */
+static long take_all(struct io_req *req)
+{
+	bool accept = req->sqe.opcode == IORING_OP_ACCEPT;
+	long res;
+
+	for (bool again = false;; again = true) {
+		/* As Linux, a RECV goes on at once only while data remains:
+		 * an empty group then waits for the next data to end it. */
+		if (again && !accept && io_req_attempt_with(req, recv_pending))
+			return -EAGAIN;
+		res = io_req_attempt_with(req, accept ? accept_call : io_run_recv);
+		if (res < 0 || (!accept && !res) || !multi_post(req, (int32_t)res))
+			return res;
+	}
 }
 
 /* req hooked (PARK_ARMING) ends here with res: unhooked, the caller's to
@@ -87,13 +109,12 @@ static long multi_unhook(struct io_req *req, long res)
  * result that ends it.  A poll posts its mask when the file is ready
  * (once at its arming if ready then, then once per wake-up that leaves
  * it ready: edge-triggered, as Linux's); an accept posts each
- * connection.  A wake-up while it was hooked or posting puts it on its
- * owner's ready list (async_arm_keep): the next round runs from there,
- * never in a loop here.
+ * connection, a receive each buffer it filled.  A wake-up while it was hooked or posting puts it on
+ * its owner's ready list (async_arm_keep): the next round runs from there, never in a loop here.
  */
 static long multi_round(struct io_req *req)
 {
-	bool accept = req->sqe.opcode == IORING_OP_ACCEPT;
+	bool take = req->sqe.opcode != IORING_OP_POLL_ADD;
 	struct io_poll *p = &req->poll;
 	uint32_t mask;
 	long res;
@@ -101,20 +122,20 @@ static long multi_round(struct io_req *req)
 	for (int tries = 1;; tries++) {
 		if (io_req_removed(req))
 			return -ECANCELED;
-		if (accept && (res = accept_all(req)) != -EAGAIN)
-			return res;
+		if (take && ((res = take_all(req)) != -EAGAIN || !io_poll_events(req)))
+			return res; /* MSG_DONTWAIT: its EAGAIN is the end */
 		io_poll_setup(req, multi_retry);
 		if ((res = io_poll_watch(req, &mask)))
 			return res == -EAGAIN ? POLL_DEFAULT & p->events : res;
 		if (p->overflow)
 			return multi_unhook(req, -EINVAL); /* Linux: a third queue */
 		mask &= p->events | POLLERR | POLLHUP;
-		if (!accept && mask &&
+		if (!take && mask &&
 		    (feeds_itself(req, p->file) || !multi_post(req, (int32_t)mask)))
 			return multi_unhook(req, mask);
-		if (!accept || !mask || tries == ACCEPT_TRIES)
+		if (!take || !mask || tries == TAKE_TRIES)
 			break;
-		multi_unhook(req, 0); /* a connection came meanwhile: accept it */
+		multi_unhook(req, 0); /* something came meanwhile: take it */
 	}
 	if (async_arm_keep(&req->ar)) {
 		io_poll_disarm(&req->ar);

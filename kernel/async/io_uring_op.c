@@ -283,27 +283,49 @@ static long run_files_update(struct io_req *req)
 /* SEND and RECV on a file the request holds (a direct descriptor): the
  * socket's one-message send or receive, which sendto and recvfrom (no
  * address) call after their fd lookup; on an fd, the system call. */
-static long sock_one(struct io_req *req, bool send)
+static long sock_one(struct io_req *req, bool send, uint64_t addr, uint32_t len)
 {
-	const struct io_uring_sqe *s = &req->sqe;
-	struct iovec v = {(void *)s->addr, s->len};
-	struct kmsg m = {.flags = (int)s->msg_flags};
+	struct iovec v = {(void *)addr, len};
+	struct kmsg m = {.flags = (int)req->sqe.msg_flags};
 	struct socket *sk = sock_of_file(req->file);
 
 	if (!sk)
 		return -ENOTSOCK;
-	iov_iter_init(&m.it, &v, 1, s->len);
+	iov_iter_init(&m.it, &v, 1, len);
 	return send ? sock_send(sk, req->file, &m) : sock_recv(sk, req->file, &m);
 }
 
 static long run_send(struct io_req *req)
 {
-	return req->file ? sock_one(req, true) : syscall_call((uint64_t)req->nr, req->args);
+	if (req->file)
+		return sock_one(req, true, req->sqe.addr, req->sqe.len);
+	return syscall_call((uint64_t)req->nr, req->args);
 }
 
-static long run_recv(struct io_req *req)
+/* A RECV into addr, len (recvfrom's arguments otherwise the SQE's). */
+static long recv_into(struct io_req *req, uint64_t addr, uint32_t len)
 {
-	return req->file ? sock_one(req, false) : syscall_call((uint64_t)req->nr, req->args);
+	uint64_t a[6] = {req->args[0], addr, len, req->args[3], 0, 0};
+
+	return req->file ? sock_one(req, false, addr, len) : syscall_call((uint64_t)req->nr, a);
+}
+
+/* With IOSQE_BUFFER_SELECT, into its group's next buffer (ENOBUFS if
+ * none), which its CQE names if it received anything. */
+long io_run_recv(struct io_req *req)
+{
+	uint32_t len = req->sqe.len;
+	struct io_pbuf *b;
+	uint64_t addr;
+	long res;
+
+	if (!(req->sqe.flags & IOSQE_BUFFER_SELECT))
+		return recv_into(req, req->sqe.addr, len);
+	if (!(b = io_pbuf_take(req->ring, req->sqe.buf_group, &addr, &len)))
+		return -ENOBUFS;
+	res = recv_into(req, addr, len);
+	req->cflags = io_pbuf_done(req->ring, b, res);
+	return res;
 }
 
 /* ---- the table ---- */
@@ -331,10 +353,14 @@ static const struct io_op ops[IORING_OP_LAST] = {
     [IORING_OP_OPENAT] = {HOW_PUNT, false, false, io_prep_openat, NULL, NULL},
     [IORING_OP_CLOSE] = {HOW_INLINE, false, false, io_prep_close, run_close, NULL},
     [IORING_OP_STATX] = {HOW_PUNT, false, false, io_prep_statx, NULL, NULL},
+    [IORING_OP_PROVIDE_BUFFERS] = {HOW_INLINE, false, false, io_prep_provide_buffers,
+				   io_run_provide_buffers, NULL},
+    [IORING_OP_REMOVE_BUFFERS] = {HOW_INLINE, false, false, io_prep_remove_buffers,
+				  io_run_remove_buffers, NULL},
     [IORING_OP_READ] = {HOW_NOWAIT, true, true, io_prep_read, NULL, NULL},
     [IORING_OP_WRITE] = {HOW_NOWAIT, true, true, io_prep_write, NULL, NULL},
     [IORING_OP_SEND] = {HOW_NOWAIT, true, false, io_prep_send, run_send, NULL},
-    [IORING_OP_RECV] = {HOW_NOWAIT, true, false, io_prep_recv, run_recv, NULL},
+    [IORING_OP_RECV] = {HOW_NOWAIT, true, false, io_prep_recv, io_run_recv, NULL},
     [IORING_OP_SOCKET] = {HOW_INLINE, false, false, io_prep_socket, NULL, NULL},
 };
 
@@ -558,7 +584,7 @@ static struct io_req *req_complete(struct io_req *req, long res)
 		spin_unlock(&ring->lock);
 	}
 	if (!(req->sqe.flags & IOSQE_CQE_SKIP_SUCCESS) || res < 0)
-		io_post_cqe(ring, req->sqe.user_data, (int32_t)res, 0,
+		io_post_cqe(ring, req->sqe.user_data, (int32_t)res, req->cflags,
 			    req->sqe.opcode != IORING_OP_TIMEOUT);
 	io_req_free(req);
 	while (broken && next) { /* Linux: -ECANCELED for each */
@@ -575,6 +601,14 @@ void io_req_finish(struct io_req *req, long res)
 	io_submit_chain(req_complete(req, res));
 }
 
+/* Whether Linux lets op take IOSQE_BUFFER_SELECT: RECV does here, the
+ * others not yet (EINVAL: docs/async.md); any other op, Linux's
+ * EOPNOTSUPP. */
+static bool op_buffer_select(uint8_t op)
+{
+	return op == IORING_OP_READ || op == IORING_OP_READV || op == IORING_OP_RECVMSG;
+}
+
 /* The checks every SQE gets before its op's own: -errno for its CQE. */
 int io_req_prep(struct io_req *req)
 {
@@ -582,8 +616,10 @@ int io_req_prep(struct io_req *req)
 
 	if (s->opcode >= IORING_OP_LAST || !ops[s->opcode].prep)
 		return -EINVAL;
-	if (s->flags & ~SQE_FLAGS_KNOWN)
-		return -EINVAL; /* BUFFER_SELECT: docs/async.md */
+	if (s->flags & ~(SQE_FLAGS_KNOWN | IOSQE_BUFFER_SELECT))
+		return -EINVAL;
+	if ((s->flags & IOSQE_BUFFER_SELECT) && s->opcode != IORING_OP_RECV)
+		return op_buffer_select(s->opcode) ? -EINVAL : -EOPNOTSUPP;
 	if (s->flags & IOSQE_CQE_SKIP_SUCCESS)
 		req->ring->drain_disabled = true; /* Linux: skipped CQEs defeat a drain */
 	if ((s->flags & IOSQE_IO_DRAIN) && req->ring->drain_disabled)

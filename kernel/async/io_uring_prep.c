@@ -11,6 +11,7 @@
 #include "proc/task.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
+#include <uapi/socket.h>
 #include <uapi/syscalls.h>
 
 static void set_call(struct io_req *req, int nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
@@ -132,10 +133,21 @@ int io_prep_send(struct io_req *req)
 	return 0;
 }
 
+/* RECV: recvfrom's arguments; ioprio may take IORING_RECVSEND_POLL_FIRST
+ * (a hint: the attempt is made all the same) and IORING_RECV_MULTISHOT
+ * (io_uring_multi.c: a CQE per receive, each into a provided buffer, so
+ * BUFFER_SELECT, len a cap on each; not MSG_WAITALL), as Linux 6.10+. */
 int io_prep_recv(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 
+	if (s->ioprio & ~(IORING_RECVSEND_POLL_FIRST | IORING_RECV_MULTISHOT))
+		return -EINVAL;
+	if (s->ioprio & IORING_RECV_MULTISHOT) {
+		if (!(s->flags & IOSQE_BUFFER_SELECT) || (s->msg_flags & MSG_WAITALL))
+			return -EINVAL;
+		req->multishot = true;
+	}
 	set_call(req, __NR_recvfrom, (uint64_t)s->fd, s->addr, s->len, s->msg_flags, 0, 0);
 	return 0;
 }

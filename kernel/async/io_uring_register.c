@@ -140,6 +140,7 @@ void io_unregister_all(struct io_ring *ring)
 	(void)unregister_buffers(ring);
 	(void)unregister_eventfd(ring);
 	io_files_release(ring);
+	io_pbufs_release(ring);
 }
 
 /* FILES2: the table described by a struct io_uring_rsrc_register of

@@ -36,7 +36,10 @@ struct io_uring_sqe {
 		uint32_t statx_flags;
 	};
 	uint64_t user_data;
-	uint16_t buf_index;
+	union {
+		uint16_t buf_index; /* READ_FIXED, WRITE_FIXED */
+		uint16_t buf_group; /* IOSQE_BUFFER_SELECT */
+	};
 	uint16_t personality;
 	union {
 		int32_t splice_fd_in;
@@ -169,8 +172,9 @@ struct io_uring_probe {
 #define IOSQE_CQE_SKIP_SUCCESS (1U << 6)
 
 /* Completion entry flags. */
-#define IORING_CQE_F_BUFFER (1U << 0)
-#define IORING_CQE_F_MORE   (1U << 1)
+#define IORING_CQE_F_BUFFER	(1U << 0) /* the buffer id in flags >> 16 */
+#define IORING_CQE_F_MORE	(1U << 1)
+#define IORING_CQE_BUFFER_SHIFT 16
 
 /* Opcodes (Linux's numbering; fdkernel implements those docs/async.md lists). */
 #define IORING_OP_NOP		  0
@@ -237,6 +241,9 @@ struct io_uring_probe {
 #define IORING_POLL_UPDATE_USER_DATA (1U << 2)
 #define IORING_POLL_ADD_LEVEL	     (1U << 3)
 #define IORING_ACCEPT_MULTISHOT	     (1U << 0)
+/* RECV's ioprio (Linux's IORING_RECVSEND_*). */
+#define IORING_RECVSEND_POLL_FIRST   (1U << 0)
+#define IORING_RECV_MULTISHOT	     (1U << 1)
 #define IORING_FILE_INDEX_ALLOC	     (~0U)
 
 /* io_uring_enter flags. */

@@ -144,6 +144,8 @@ static const uint8_t uz_ops[] = {
     IORING_OP_SHUTDOWN,
     IORING_OP_SOCKET,
     IORING_OP_FILES_UPDATE,
+    IORING_OP_PROVIDE_BUFFERS,
+    IORING_OP_REMOVE_BUFFERS,
     IORING_OP_LAST,
     IORING_OP_LAST + 7,
     255,
@@ -261,6 +263,21 @@ static void uz_prep(uint64_t *s)
 		e->addr = 0;
 		e->len = 0;
 		e->off = 0;
+		break;
+	case IORING_OP_PROVIDE_BUFFERS: /* up to 4 slices of one buffer, groups 0-2 */
+	case IORING_OP_REMOVE_BUFFERS:
+		e->fd = 1 + (int)(fd_thread_rnd(s) % 4);
+		e->len = e->opcode == IORING_OP_REMOVE_BUFFERS ? 0 : 1 + e->len / 4;
+		e->off = e->opcode == IORING_OP_REMOVE_BUFFERS ? 0 : fd_thread_rnd(s) % 8;
+		e->addr = e->opcode == IORING_OP_REMOVE_BUFFERS ? 0 : e->addr;
+		e->buf_group = (uint16_t)(fd_thread_rnd(s) % 3);
+		break;
+	case IORING_OP_RECV: /* now and then into provided buffers, multishot */
+		if (fd_thread_rnd(s) % 2)
+			break;
+		e->flags |= IOSQE_BUFFER_SELECT;
+		e->buf_group = (uint16_t)(fd_thread_rnd(s) % 3);
+		e->ioprio = fd_thread_rnd(s) % 2 ? IORING_RECV_MULTISHOT : 0;
 		break;
 	}
 	if (fd_thread_rnd(s) % 16 == 0) /* a field the op must refuse, or a bad pointer */

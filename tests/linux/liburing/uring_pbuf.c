@@ -1,0 +1,221 @@
+/* Provided buffers and multishot RECV on Debian's liburing, as Linux:
+ * PROVIDE_BUFFERS gives a group buffers (ids from off), a RECV with
+ * IOSQE_BUFFER_SELECT fills the group's next one and names it in its CQE
+ * (IORING_CQE_F_BUFFER, the id in flags >> 16), an empty group is
+ * ENOBUFS; a multishot RECV posts a CQE with F_MORE per receive, each
+ * into a buffer (SQE's len, if any, a cap on each), and ends with
+ * ENOBUFS once the group is empty and data comes, or 0 at
+ * the end of stream, or ECANCELED; REMOVE_BUFFERS takes them back; bad
+ * fields fail in the CQE; a ring closed with a multishot RECV armed and
+ * buffers provided leaves nothing. */
+#define _GNU_SOURCE
+#include <liburing.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include "robust.h"
+#include "testutil.h"
+#include "uring_run1.h"
+
+#define BLEN 16
+#define NBUF 4
+
+static struct io_uring r;
+static char bufs[NBUF][BLEN];
+
+static unsigned int bid_of(const struct io_uring_cqe *c)
+{
+	return c->flags >> IORING_CQE_BUFFER_SHIFT;
+}
+
+/* The flags a test looks at: Linux may add IORING_CQE_F_SOCK_NONEMPTY. */
+static unsigned int fl(const struct io_uring_cqe *c)
+{
+	return c->flags & (IORING_CQE_F_BUFFER | IORING_CQE_F_MORE);
+}
+
+static int provide(int nr, int bgid, int bid)
+{
+	io_uring_prep_provide_buffers(io_uring_get_sqe(&r), bufs, BLEN, nr, bgid, bid);
+	return run1(&r);
+}
+
+/* A RECV of fd into group bgid (multishot or not), user_data data. */
+static struct io_uring_sqe *recv_select(int fd, int bgid, bool multi, uint64_t data)
+{
+	struct io_uring_sqe *s = io_uring_get_sqe(&r);
+
+	if (multi)
+		io_uring_prep_recv_multishot(s, fd, NULL, 0, 0);
+	else
+		io_uring_prep_recv(s, fd, NULL, BLEN, 0);
+	io_uring_sqe_set_flags(s, IOSQE_BUFFER_SELECT);
+	s->buf_group = (uint16_t)bgid;
+	io_uring_sqe_set_data64(s, data);
+	return s;
+}
+
+static void check_oneshot(int sv[2])
+{
+	struct io_uring_cqe c = {0};
+
+	is_int(provide(NBUF, 7, 10), 0,
+	       "PROVIDE_BUFFERS: 4 buffers of 16 bytes, group 7, ids 10-13");
+	is_int(write(sv[1], "hello", 5), 5, "the peer sends 5 bytes");
+	recv_select(sv[0], 7, false, 1);
+	io_uring_submit(&r);
+	next_cqe(&r, &c);
+	ok(c.res == 5 && fl(&c) == IORING_CQE_F_BUFFER && bid_of(&c) == 10 &&
+	       !memcmp(bufs[0], "hello", 5),
+	   "a RECV with BUFFER_SELECT: 5 bytes in the first buffer, F_BUFFER, id 10 (%d %x)", c.res,
+	   c.flags);
+	recv_select(sv[0], 8, false, 2);
+	is_int(run1(&r), -ENOBUFS, "a RECV from a group never provided: ENOBUFS");
+	io_uring_prep_remove_buffers(io_uring_get_sqe(&r), 8, 7);
+	is_int(run1(&r), 3, "REMOVE_BUFFERS of 8: the 3 left");
+	recv_select(sv[0], 7, false, 3);
+	is_int(run1(&r), -ENOBUFS, "a RECV from the emptied group: ENOBUFS");
+	io_uring_prep_remove_buffers(io_uring_get_sqe(&r), 1, 9);
+	is_int(run1(&r), -ENOENT, "REMOVE_BUFFERS of a group that never was: ENOENT");
+}
+
+/* A multishot RECV waits; three sends, three CQEs with F_MORE, each in
+ * the next buffer; the fourth finds none: ENOBUFS, the end.  Then one
+ * ended by the peer's close (0) and one by ASYNC_CANCEL (ECANCELED). */
+static void check_multishot(int sv[2])
+{
+	static const char *msg[3] = {"a", "bb", "ccc"};
+	struct io_uring_cqe c = {0}, *cp;
+	int good = 0;
+
+	provide(3, 1, 0);
+	recv_select(sv[0], 1, true, 5);
+	io_uring_submit(&r);
+	ok(io_uring_peek_cqe(&r, &cp) == -EAGAIN, "a multishot RECV waits");
+	for (int i = 0; i < 3; i++) {
+		int n = (int)strlen(msg[i]);
+
+		if (write(sv[1], msg[i], (size_t)n) != n || next_cqe(&r, &c))
+			break;
+		good += c.user_data == 5 && c.res == n &&
+			fl(&c) == (IORING_CQE_F_BUFFER | IORING_CQE_F_MORE) &&
+			bid_of(&c) == (unsigned)i && !memcmp(bufs[i], msg[i], (size_t)n);
+	}
+	is_int(good, 3, "three sends: three CQEs with F_MORE and F_BUFFER, ids 0, 1, 2");
+	ok(io_uring_peek_cqe(&r, &cp) == -EAGAIN, "the group empty, it still waits");
+	is_int(write(sv[1], "d", 1), 1, "a fourth send");
+	next_cqe(&r, &c);
+	ok(c.user_data == 5 && c.res == -ENOBUFS && !fl(&c),
+	   "no buffer left: ENOBUFS ends it, no F_MORE (%d %x)", c.res, c.flags);
+
+	provide(2, 1, 20);
+	recv_select(sv[0], 1, true, 6);
+	io_uring_submit(&r);
+	next_cqe(&r, &c);
+	ok(c.user_data == 6 && c.res == 1 && bid_of(&c) == 20 && (c.flags & IORING_CQE_F_MORE),
+	   "armed with data waiting: it takes it at once (id 20)");
+	io_uring_prep_cancel64(io_uring_get_sqe(&r), 6, 0);
+	io_uring_submit(&r);
+	int res[2] = {1, 1};
+	for (int k = 0; k < 2 && !next_cqe(&r, &c); k++)
+		res[c.user_data == 6] = fl(&c) ? 1 : c.res;
+	ok(res[0] == 0 && res[1] == -ECANCELED, "ASYNC_CANCEL: 0, and it ends ECANCELED");
+
+	recv_select(sv[0], 1, true, 7);
+	io_uring_submit(&r);
+	close(sv[1]);
+	next_cqe(&r, &c);
+	ok(c.user_data == 7 && c.res == 0 && !fl(&c),
+	   "the peer's close: it ends with 0, no buffer used (%d %x)", c.res, c.flags);
+	io_uring_prep_remove_buffers(io_uring_get_sqe(&r), 8, 1);
+	is_int(run1(&r), 1, "the buffer not used is still there");
+}
+
+static int submit1(struct io_uring_sqe *s, uint64_t data)
+{
+	io_uring_sqe_set_data64(s, data);
+	return run1(&r);
+}
+
+static void check_bad(int fd)
+{
+	struct io_uring_sqe *s;
+
+	io_uring_prep_provide_buffers(s = io_uring_get_sqe(&r), bufs, BLEN, 0, 1, 0);
+	is_int(submit1(s, 30), -E2BIG, "PROVIDE_BUFFERS of 0 buffers: E2BIG");
+	io_uring_prep_provide_buffers(s = io_uring_get_sqe(&r), bufs, BLEN, 65537, 1, 0);
+	is_int(submit1(s, 31), -E2BIG, "of 65537: E2BIG");
+	io_uring_prep_provide_buffers(s = io_uring_get_sqe(&r), bufs, 0, 1, 1, 0);
+	is_int(submit1(s, 32), -EINVAL, "of 0 bytes each: EINVAL");
+	io_uring_prep_provide_buffers(s = io_uring_get_sqe(&r), bufs, BLEN, 1, 1, 65536);
+	is_int(submit1(s, 33), -E2BIG, "with a first id past 65535: E2BIG");
+	io_uring_prep_provide_buffers(s = io_uring_get_sqe(&r), bufs, BLEN, 2, 1, 65535);
+	is_int(submit1(s, 34), -EINVAL, "with ids past 65535: EINVAL");
+	io_uring_prep_provide_buffers(s = io_uring_get_sqe(&r), (void *)-4096L, BLEN, 1, 1, 0);
+	is_int(submit1(s, 35), -EFAULT, "at a kernel address: EFAULT");
+	io_uring_prep_remove_buffers(s = io_uring_get_sqe(&r), 0, 1);
+	is_int(submit1(s, 36), -EINVAL, "REMOVE_BUFFERS of 0: EINVAL");
+	io_uring_prep_remove_buffers(s = io_uring_get_sqe(&r), 1, 1);
+	s->addr = 8;
+	is_int(submit1(s, 37), -EINVAL, "REMOVE_BUFFERS with an address: EINVAL");
+	io_uring_prep_recv_multishot(s = io_uring_get_sqe(&r), fd, NULL, 0, 0);
+	is_int(submit1(s, 38), -EINVAL, "a multishot RECV without BUFFER_SELECT: EINVAL");
+	s = recv_select(fd, 1, true, 39);
+	s->len = 8;
+	is_int(run1(&r), -ENOBUFS, "a multishot RECV with a length (a cap per receive): ENOBUFS");
+	s = recv_select(fd, 1, true, 40);
+	s->msg_flags = MSG_WAITALL;
+	is_int(run1(&r), -EINVAL, "a multishot RECV with MSG_WAITALL: EINVAL");
+	s = recv_select(fd, 1, false, 41);
+	s->ioprio = 1U << 7;
+	is_int(run1(&r), -EINVAL, "a RECV with an unknown ioprio flag: EINVAL");
+	io_uring_prep_nop(s = io_uring_get_sqe(&r));
+	io_uring_sqe_set_flags(s, IOSQE_BUFFER_SELECT);
+	is_int(submit1(s, 42), -EOPNOTSUPP, "a NOP with BUFFER_SELECT: EOPNOTSUPP");
+}
+
+/* A child provides buffers and arms a multishot RECV on a socket pair
+ * of its own, then closes its ring or not and exits. */
+static int run_child(bool close_ring)
+{
+	int st, sv[2];
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (io_uring_queue_init(8, &r, 0) || socketpair(AF_UNIX, SOCK_STREAM, 0, sv) ||
+		    provide(NBUF, 3, 0))
+			_exit(2);
+		recv_select(sv[0], 3, true, 1);
+		if (io_uring_submit(&r) != 1)
+			_exit(3);
+		if (close_ring)
+			io_uring_queue_exit(&r);
+		_exit(0);
+	}
+	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int main(void)
+{
+	struct kstat before;
+	int sv[2];
+	bool have;
+
+	plan(33);
+	require(!io_uring_queue_init(16, &r, 0), "a ring");
+	require(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "a socket pair");
+	check_oneshot(sv);
+	check_multishot(sv);
+	close(sv[0]);
+	require(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "a socket pair");
+	check_bad(sv[0]);
+	io_uring_queue_exit(&r);
+	run_child(false); /* warm-up: slab pages */
+	have = kstat_read(&before);
+	is_int(run_child(true), 0, "a ring closed with a multishot RECV armed, buffers provided");
+	kstat_unchanged(&before, have, "and nothing of it is left");
+	have = kstat_read(&before);
+	is_int(run_child(false), 0, "an exit with a multishot RECV armed, buffers provided");
+	kstat_unchanged(&before, have, "and nothing of it is left");
+	return done();
+}
