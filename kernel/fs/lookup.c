@@ -3,7 +3,9 @@
  * (mount and inode) at a time and takes each directory's lock only inside
  * dir_lookup, so it never nests locks.  A link met on the way is walked
  * in its own text, what followed it saved on a stack (struct walk in
- * fs/lookup_walk.h, the links themselves in fs/lookup_link.c).
+ * fs/lookup_walk.h, the links themselves in fs/lookup_link.c).  The
+ * walk's own puts keep a mount's expiry mark (mnt_put_keep_mark): passing
+ * through a mount is no use of it; only the path handed out is.
  */
 #include "fs/lookup_walk.h"
 #include "fs/file.h"
@@ -62,7 +64,7 @@ static bool at_task_root(const struct path *dir)
 		return fs_is_root(t->fs, dir);
 	vfs_root_path(&root);
 	at = path_equal(&root, dir);
-	path_put(&root);
+	path_put_keep_mark(&root);
 	return at;
 }
 
@@ -106,7 +108,7 @@ int jump_root(struct walk *w)
 	if (w->flags & LOOKUP_BENEATH)
 		return -EXDEV;
 	if (w->cur.inode)
-		path_put(&w->cur);
+		path_put_keep_mark(&w->cur);
 	if (w->flags & LOOKUP_IN_ROOT) {
 		w->cur = w->scope;
 		path_get(&w->cur);
@@ -171,9 +173,9 @@ static void walk_pop(struct walk *w)
 static void walk_done(struct walk *w)
 {
 	if (w->cur.inode)
-		path_put(&w->cur);
+		path_put_keep_mark(&w->cur);
 	if (w->scope.inode)
-		path_put(&w->scope);
+		path_put_keep_mark(&w->scope);
 	while (w->depth)
 		walk_pop(w);
 	kfree(w->stack);
@@ -223,7 +225,7 @@ static void walk_own(const struct walk *w, struct path *p)
 static void walk_borrow(const struct walk *w, struct path *p)
 {
 	if (p->mnt == w->cur.mnt)
-		mnt_put(p->mnt); /* never the last: w->cur holds one */
+		mnt_put_keep_mark(p->mnt); /* never the last: w->cur holds one */
 }
 
 /* Drops p's mount only: before a link is followed, which may move the
@@ -231,7 +233,7 @@ static void walk_borrow(const struct walk *w, struct path *p)
 static void walk_drop_mnt(const struct walk *w, struct path *p)
 {
 	if (p->mnt != w->cur.mnt)
-		mnt_put(p->mnt);
+		mnt_put_keep_mark(p->mnt);
 	p->mnt = NULL;
 }
 
@@ -245,7 +247,7 @@ static void walk_step(struct walk *w, const struct path *next)
 {
 	inode_put(w->cur.inode);
 	if (next->mnt != w->cur.mnt)
-		mnt_put(w->cur.mnt);
+		mnt_put_keep_mark(w->cur.mnt);
 	w->cur = *next;
 }
 
@@ -325,6 +327,14 @@ static int child_of(struct walk *w, const char *name, size_t len, struct path *o
 	return err;
 }
 
+/* MS_NOSYMFOLLOW: no link on such a mount is taken, a magic one neither:
+ * ELOOP before any other check (Linux's pick_link); readlink and
+ * O_NOFOLLOW, which take none, still work. */
+static int link_mnt_check(const struct path *link)
+{
+	return path_mnt_flags(link) & MNT_NOSYMFOLLOW ? -ELOOP : 0;
+}
+
 /*
  * Walks every component but the last, following the links met.  Then
  * w->cur is the last component's directory and *last names the component
@@ -353,13 +363,17 @@ static int walk_to_last(struct walk *w, struct path_last *last)
 		err = child_of(w, name, len, &next);
 		if (err)
 			return err;
+		if (inode_is_link(next.inode) && (err = link_mnt_check(&next))) {
+			walk_drop(w, &next);
+			return err;
+		}
 		if (inode_is_link(next.inode) && link_jumps(next.inode)) {
 			struct path dir;
 			err = jump_link(w, next.inode, &dir);
 			walk_drop(w, &next);
 			if (err)
 				return err == -ENXIO ? -ENOTDIR : err;
-			path_put(&w->cur);
+			path_put_keep_mark(&w->cur);
 			w->cur = dir;
 			continue;
 		}
@@ -429,6 +443,10 @@ static int walk_last(struct walk *w, const struct path_last *last, unsigned int 
 	if (err)
 		return err;
 	if (inode_is_link(ip.inode) && (!(flags & LOOKUP_NOFOLLOW) || last->trailing_slash)) {
+		if ((err = link_mnt_check(&ip))) {
+			walk_drop(w, &ip);
+			return err;
+		}
 		walk_drop_mnt(w, &ip);
 		err = take_link(w, ip.inode, last->trailing_slash ? "/" : "", out);
 		inode_put(ip.inode);
@@ -464,7 +482,7 @@ int path_lookup_where(const struct path *start, const char *path, unsigned int f
 		path_where_put(where);
 	walk_done(&w);
 	if (err && ip.inode)
-		path_put(&ip);
+		path_put_keep_mark(&ip);
 	if (!err)
 		*out = ip;
 	return err;
@@ -533,8 +551,10 @@ static int create_last(struct walk *w, const struct path_last *last, unsigned in
 	}
 	if (!inode_is_link(ip->inode) || (flags & (LOOKUP_EXCL | LOOKUP_NOFOLLOW)))
 		return 0;
+	if ((err = link_mnt_check(ip)))
+		return err; /* ip, whole, is the caller's to put */
 	link = ip->inode;
-	mnt_put(ip->mnt);
+	mnt_put_keep_mark(ip->mnt);
 	*ip = (struct path){NULL, NULL};
 	err = take_link(w, link, "", ip);
 	inode_put(link);
@@ -566,7 +586,7 @@ int path_create(const struct path *start, const char *path, unsigned int flags, 
 		path_where_put(where);
 	walk_done(&w);
 	if (err && ip.inode)
-		path_put(&ip);
+		path_put_keep_mark(&ip);
 	if (!err)
 		*out = ip;
 	return err;

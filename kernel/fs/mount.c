@@ -216,7 +216,7 @@ void mount_down_slow(struct path *p)
 		spin_unlock(&mount_lock);
 		if (!top)
 			return;
-		path_put(p);
+		path_put_keep_mark(p); /* a crossing: no use of the mount (mount.h) */
 		*p = (struct path){top, top->root};
 	}
 }
@@ -234,7 +234,7 @@ void mount_up(struct path *p)
 		spin_unlock(&mount_lock);
 		if (!up.inode)
 			return;
-		path_put(p);
+		path_put_keep_mark(p);
 		*p = up;
 	}
 }
@@ -339,8 +339,8 @@ void release(struct list_head *gone)
 		m->parent = NULL;
 		m->mountpoint = NULL;
 		if (mp.inode)
-			path_put(&mp);
-		mnt_put(m);
+			path_put_keep_mark(&mp);
+		mnt_put_keep_mark(m);
 	}
 }
 
@@ -357,7 +357,7 @@ static bool mount_busy(struct mount *m)
 	return __atomic_load_n(&m->sb->mounts, __ATOMIC_RELAXED) == 1 && sb_busy(m->sb, m->root, 2);
 }
 
-int mount_umount(const struct path *p, bool lazy)
+int mount_umount(const struct path *p, int flags)
 {
 	struct list_head gone = LIST_HEAD_INIT(gone);
 	struct mount *m = p->mnt;
@@ -368,8 +368,11 @@ int mount_umount(const struct path *p, bool lazy)
 		err = -EINVAL;
 	else if (!m->parent)
 		err = -EBUSY; /* the root stays (docs/vfs.md) */
-	else if (!lazy && (has_children(m) || mount_busy(m)))
+	else if (!(flags & MNT_DETACH) && (has_children(m) || mount_busy(m)))
 		err = -EBUSY;
+	else if ((flags & MNT_EXPIRE) &&
+		 !__atomic_exchange_n(&m->expiry_mark, true, __ATOMIC_RELAXED))
+		err = -EAGAIN; /* marked now: the next call takes it unless it is used first */
 	else
 		detach_tree(m, &gone);
 	spin_unlock(&mount_lock);
@@ -409,7 +412,7 @@ int mount_move(const struct path *from, const struct path *to)
 	spin_unlock(&mount_lock);
 	spin_unlock(&to->inode->lock);
 	if (old.inode)
-		path_put(&old);
+		path_put_keep_mark(&old);
 	return err;
 }
 
@@ -430,7 +433,7 @@ bool path_reaches(const struct path *p, const struct path *top)
 		inode_put(cur.inode);
 		cur.inode = parent;
 	}
-	path_put(&cur);
+	path_put_keep_mark(&cur);
 	return found;
 }
 
@@ -458,7 +461,7 @@ int mount_pivot(const struct path *new, const struct path *old, const struct pat
 	}
 	spin_unlock(&mount_lock);
 	if (ex.inode)
-		path_put(&ex);
+		path_put_keep_mark(&ex);
 	return err;
 }
 

@@ -21,11 +21,13 @@ struct mnt_namespace;
 struct fs_struct;
 struct user_namespace;
 
-/* Per-mount flags (Linux's MNT_* meaning, MS_* and ST_* values). */
-#define MNT_READONLY 1U
-#define MNT_NOSUID   2U
-#define MNT_NODEV    4U
-#define MNT_NOEXEC   8U
+/* Per-mount flags (Linux's MNT_* meaning, mount(2)'s MS_* values; the
+ * first four are statfs's ST_* ones too, ST_NOSYMFOLLOW is 0x2000). */
+#define MNT_READONLY	1U
+#define MNT_NOSUID	2U
+#define MNT_NODEV	4U
+#define MNT_NOEXEC	8U
+#define MNT_NOSYMFOLLOW 0x100U /* path lookup follows no link on it: ELOOP */
 
 struct mount {
 	/*
@@ -49,6 +51,14 @@ struct mount {
 	struct inode *mountpoint;
 	struct mount *parent;
 	unsigned int flags; /* MNT_*, under mount_lock, read without it as a hint */
+	/*
+	 * Atomic.  umount2(MNT_EXPIRE) found the mount unused and set it;
+	 * the next such call unmounts it unless a use cleared it meanwhile:
+	 * mnt_put, the end of a path a call held there (a lookup ending in
+	 * it, a file closed, a working directory left), as Linux's
+	 * mnt_expiry_mark and mntput.
+	 */
+	bool expiry_mark;
 	/* Atomic: files opened for writing through it (remount,ro's EBUSY). */
 	int writers;
 	/* The namespace whose table it is in; NULL before it is attached
@@ -69,10 +79,25 @@ static inline void mnt_get(struct mount *m)
 }
 /* The last put of a detached mount frees it (mount.c). */
 void mount_free(struct mount *m);
-static inline void mnt_put(struct mount *m)
+/* A put that is no use of the mount (Linux's mntput_no_expire): the
+ * walk's own references (a crossing, as Linux's RCU walk takes none),
+ * umount2's, the /proc lists'. */
+static inline void mnt_put_keep_mark(struct mount *m)
 {
 	if (m && !__atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL))
 		mount_free(m);
+}
+/* Every other put ends a use, which clears the expiry mark (Linux's
+ * mntput); the load first keeps the line shared in the usual case. */
+static inline void mnt_used(struct mount *m)
+{
+	if (m && __atomic_load_n(&m->expiry_mark, __ATOMIC_RELAXED))
+		__atomic_store_n(&m->expiry_mark, false, __ATOMIC_RELAXED);
+}
+static inline void mnt_put(struct mount *m)
+{
+	mnt_used(m);
+	mnt_put_keep_mark(m);
 }
 
 /* Inline: a walk takes and drops a path at every step. */
@@ -82,11 +107,17 @@ static inline void path_get(const struct path *p)
 	inode_get(p->inode);
 }
 
-static inline void path_put(struct path *p)
+static inline void path_put_keep_mark(struct path *p)
 {
 	inode_put(p->inode);
-	mnt_put(p->mnt);
+	mnt_put_keep_mark(p->mnt);
 	*p = (struct path){NULL, NULL};
+}
+
+static inline void path_put(struct path *p)
+{
+	mnt_used(p->mnt);
+	path_put_keep_mark(p);
 }
 
 /*

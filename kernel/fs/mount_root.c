@@ -78,7 +78,7 @@ static void move_boot_mount(struct path *from, const char *name)
 	}
 	if (err) {
 		printk("VFS: %s not mounted: no directory %s on the root (%d)\n", name, name, err);
-		mount_umount(from, true);
+		mount_umount(from, MNT_DETACH);
 	}
 	path_put(from);
 }

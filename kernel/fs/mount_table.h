@@ -44,10 +44,19 @@ int mount_bind(const struct path *from, const struct path *to, bool rec);
 /* Sets the flags of the mount whose root p is (-EINVAL if none) and,
  * with sb_too, its instance's read-only flag as MNT_READONLY says. */
 int mount_set_flags(const struct path *p, unsigned int flags, bool sb_too);
-/* umount: the mount whose root p is leaves the table: -EINVAL (no
+/* umount2(2)'s flags. */
+#define MNT_FORCE	0x1
+#define MNT_DETACH	0x2
+#define MNT_EXPIRE	0x4
+#define UMOUNT_NOFOLLOW 0x8
+/*
+ * umount: the mount whose root p is leaves the table: -EINVAL (no
  * mount's root), -EBUSY (the root mount; held or with mounts under it,
- * unless lazy, which takes those along). */
-int mount_umount(const struct path *p, bool lazy);
+ * unless MNT_DETACH, which takes those along).  With MNT_EXPIRE only if
+ * its expiry mark was set and no use cleared it since; else the mark is
+ * set, -EAGAIN (Linux's do_umount).
+ */
+int mount_umount(const struct path *p, int flags);
 /* MS_MOVE: the mount whose root from is goes over to (-EINVAL,
  * -ELOOP into itself, -ENOENT). */
 int mount_move(const struct path *from, const struct path *to);

@@ -134,8 +134,8 @@ static void tree_copy_free(struct tree_copy *list, size_t n)
 		else if (list[i].copy)
 			mount_discard(list[i].copy);
 		if (list[i].at.inode)
-			path_put(&list[i].at);
-		mnt_put(list[i].m);
+			path_put_keep_mark(&list[i].at); /* a copy is no use of the source */
+		mnt_put_keep_mark(list[i].m);
 	}
 	kfree(list);
 }

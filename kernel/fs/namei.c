@@ -220,7 +220,7 @@ long vfs_getcwd_at(const struct path *root, const struct path *dir, char *buf, s
 			break;
 		}
 	}
-	path_put(&cur);
+	path_put_keep_mark(&cur); /* a walk up: no use (mount.h) */
 	if (!err && unreachable && !(err = prepend(buf, &at, "(unreachable)", 13)))
 		return path_done(buf, at + 1, size, 0); /* without the "/" prepend put first */
 	return path_done(buf, at, size, err);

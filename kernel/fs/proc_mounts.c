@@ -28,6 +28,8 @@ static void format_opts(const struct mount_snap *s, bool rdonly, bool sb_opts, c
 		n += snprintk(buf + n, size - n, ",nodev");
 	if (s->flags & MNT_NOEXEC)
 		n += snprintk(buf + n, size - n, ",noexec");
+	if (s->flags & MNT_NOSYMFOLLOW)
+		n += snprintk(buf + n, size - n, ",nosymfollow");
 	if (sb_opts && n < size)
 		strlcpy(buf + n, s->sb_opts, size - n);
 }
@@ -85,7 +87,7 @@ static long mounts_format(struct fs_struct *fs, mount_line_fn line, char *buf, s
 	path_put(&proc_root);
 out:
 	for (size_t i = 0; i < count; i++)
-		path_put(&snap[i].at);
+		path_put_keep_mark(&snap[i].at); /* reading the table uses no mount */
 	kfree(snap);
 	kfree(where);
 	kfree(root);

@@ -85,7 +85,7 @@ static int copy_mount_options(const void *u, char **out)
 /* The MNT_* flags MS_* ask for (their values agree). */
 static unsigned int mnt_flags_of(unsigned long flags)
 {
-	return flags & (MNT_READONLY | MNT_NOSUID | MNT_NODEV | MNT_NOEXEC);
+	return flags & (MNT_READONLY | MNT_NOSUID | MNT_NODEV | MNT_NOEXEC | MNT_NOSYMFOLLOW);
 }
 
 /*
@@ -293,10 +293,17 @@ SYSCALL_DEFINE5(mount, const char *, usource, const char *, utarget, const char 
 	return err;
 }
 
-#define MNT_FORCE	0x1
-#define MNT_DETACH	0x2
-#define MNT_EXPIRE	0x4
-#define UMOUNT_NOFOLLOW 0x8
+/* MNT_EXPIRE's own EINVALs (Linux's do_umount, after the lookup): with
+ * MNT_FORCE or MNT_DETACH, or on the caller's root's mount. */
+static bool bad_expire(const struct path *p, int flags)
+{
+	struct fs_struct *fs = current()->fs;
+
+	if (!(flags & MNT_EXPIRE))
+		return false;
+	return (flags & (MNT_FORCE | MNT_DETACH)) ||
+	       (fs && __atomic_load_n(&fs->root.mnt, __ATOMIC_RELAXED) == p->mnt);
+}
 
 SYSCALL_DEFINE2(umount2, const char *, utarget, int, flags)
 {
@@ -305,20 +312,16 @@ SYSCALL_DEFINE2(umount2, const char *, utarget, int, flags)
 
 	if (flags & ~(MNT_FORCE | MNT_DETACH | MNT_EXPIRE | UMOUNT_NOFOLLOW))
 		return -EINVAL;
-	if ((flags & MNT_EXPIRE) && (flags & (MNT_FORCE | MNT_DETACH)))
-		return -EINVAL;
 	if ((err = upath_lookup_path(AT_FDCWD, utarget, flags & UMOUNT_NOFOLLOW, &p)))
 		return err;
 	mount_down(&p); /* the top mount there (pivot_root's ". ." leaves one on "/") */
 	if (!capable(CAP_SYS_ADMIN))
 		err = -EPERM;
-	else if (!path_is_mount_root(&p))
+	else if (!path_is_mount_root(&p) || bad_expire(&p, flags))
 		err = -EINVAL;
-	else if (flags & MNT_EXPIRE)
-		err = p.mnt->parent ? -EAGAIN : -EBUSY; /* expiry marks; nothing clears marks */
 	else
-		err = mount_umount(&p, flags & MNT_DETACH);
-	path_put(&p);
+		err = mount_umount(&p, flags);
+	path_put_keep_mark(&p); /* naming the mount is no use of it */
 	return err;
 }
 

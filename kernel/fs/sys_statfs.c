@@ -37,10 +37,20 @@ struct statfs_k {
 	int64_t f_namelen, f_frsize, f_flags, f_spare[4];
 };
 
-/* f_flags: the mount's flags (MNT_* and ST_* values agree). */
-#define ST_RDONLY 0x0001
+/* f_flags: the mount's flags (the first four MNT_* are ST_* values too). */
+#define ST_RDONLY      0x0001
+#define ST_NOSYMFOLLOW 0x2000
 _Static_assert(MNT_READONLY == ST_RDONLY && MNT_NOSUID == 2 && MNT_NODEV == 4 && MNT_NOEXEC == 8,
 	       "statfs's ST_* are mount(2)'s MS_* values");
+
+static int64_t st_flags(const struct path *p)
+{
+	unsigned int mnt = path_mnt_flags(p);
+
+	return ST_VALID | (mnt & (MNT_READONLY | MNT_NOSUID | MNT_NODEV | MNT_NOEXEC)) |
+	       (mnt & MNT_NOSYMFOLLOW ? ST_NOSYMFOLLOW : 0) |
+	       (p->inode->sb->flags & SB_RDONLY ? ST_RDONLY : 0);
+}
 
 /* p's instance, with its mount's flags: blocks are pages; an unlimited
  * count is shown as Linux's tmpfs shows it (0 blocks or files: "no limit"). */
@@ -55,7 +65,7 @@ static void sb_statfs(const struct path *p, struct statfs_k *st)
 	st->f_bsize = st->f_frsize = PAGE_SIZE;
 	st->f_namelen = NAME_MAX;
 	st->f_fsid[0] = (int32_t)sb->dev;
-	st->f_flags = ST_VALID | path_mnt_flags(p) | (sb->flags & SB_RDONLY ? ST_RDONLY : 0);
+	st->f_flags = st_flags(p);
 	if (sb->op->statfs) {
 		struct kstatfs k = {0};
 
