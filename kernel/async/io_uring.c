@@ -222,6 +222,7 @@ static struct io_ring *ring_create(uint32_t sq, uint32_t cq, uint32_t flags, int
 	spin_init(&ring->files_lock, "io_uring_files");
 	spin_init(&ring->pbuf_lock, "io_uring_pbuf");
 	list_init(&ring->bgroups);
+	list_init(&ring->pbuf_spare);
 	list_init(&ring->overflow);
 	list_init(&ring->inflight);
 	list_init(&ring->timeouts);

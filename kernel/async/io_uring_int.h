@@ -93,11 +93,12 @@ struct io_ring {
 	uint32_t nbufs;
 
 	/* Provided buffers (io_uring_kbuf.c): struct io_bgroup by link,
-	 * each with its buffers; pbuf_lock, innermost, no sleep, protects
-	 * them and the counts.  Freed with the ring. */
+	 * each with its buffers, and the records of consumed buffers kept
+	 * for the next PROVIDE (pbuf_spare); pbuf_lock, innermost, no sleep,
+	 * protects them and the counts.  Freed with the ring. */
 	struct spinlock pbuf_lock;
-	struct list_head bgroups;
-	uint32_t npbufs, nbgroups;
+	struct list_head bgroups, pbuf_spare;
+	uint32_t nrecords, nbgroups;
 
 	/* Direct descriptors (io_uring_files.c).  files_lock protects the
 	 * table: taken by the register ops (under submit_lock, which keeps
@@ -130,8 +131,10 @@ struct io_poll_hook {
 	 * CPU (which holds that lock) has finished with req before; the
 	 * wake-up only moves req to its engine's ready list (the engine
 	 * outlives every parked request: the owner's exit unparks them
-	 * first).  A multishot request is unhooked and hooked again at each
-	 * retry, in its owner, before it posts. */
+	 * first).  A multishot poll is unhooked and hooked again at each
+	 * retry, in its owner; a multishot ACCEPT or RECV keeps its hooks
+	 * across retries (marked arming while it takes: a wake-up then is
+	 * not lost) and is unhooked at its end, before its free. */
 	struct io_req *req;
 };
 

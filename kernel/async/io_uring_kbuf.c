@@ -16,8 +16,8 @@
 
 /* Ids are 16 bits in a CQE: a group's ids, one PROVIDE's count. */
 #define MAX_BIDS (1U << 16)
-/* Per ring: buffers and groups held (ENOMEM beyond; Linux charges the
- * memory to the ring's owner instead). */
+/* Per ring: buffer records (provided, or spare once consumed) and
+ * groups (ENOMEM beyond; Linux charges the memory to its owner). */
 #define IORING_MAX_PBUFS   (1U << 16)
 #define IORING_MAX_BGROUPS 1024U
 /* Linux's MAX_RW_COUNT: a buffer's length is clamped to it. */
@@ -69,23 +69,56 @@ int io_prep_provide_buffers(struct io_req *req)
 	return 0;
 }
 
-/* The buffers made first (no allocation under the lock), then given to
- * the group (made if new): 0, or -ENOMEM with none added (Linux: 0 once
- * any was). */
+/* Up to n buffer records onto made: the ring's spare ones (the records
+ * of buffers consumed), then new ones; never more than IORING_MAX_PBUFS
+ * records per ring.  No allocation under the lock. */
+static void records_get(struct io_ring *ring, struct list_head *made, uint32_t n)
+{
+	struct io_pbuf *b;
+	uint32_t got = 0, more;
+
+	spin_lock(&ring->pbuf_lock);
+	for (; got < n && !list_empty(&ring->pbuf_spare); got++) {
+		b = list_first_entry(&ring->pbuf_spare, struct io_pbuf, link);
+		list_del(&b->link);
+		list_add_tail(&b->link, made);
+	}
+	more = n - got;
+	if (more > IORING_MAX_PBUFS - ring->nrecords)
+		more = IORING_MAX_PBUFS - ring->nrecords;
+	ring->nrecords += more;
+	spin_unlock(&ring->pbuf_lock);
+	for (; more && (b = kmalloc(sizeof(*b))); more--)
+		list_add_tail(&b->link, made);
+	if (more) { /* out of memory: give the unused count back */
+		spin_lock(&ring->pbuf_lock);
+		ring->nrecords -= more;
+		spin_unlock(&ring->pbuf_lock);
+	}
+}
+
+/* The records taken first, then given to the group (made if new): 0,
+ * or -ENOMEM with none added (Linux: 0 once any was). */
 long io_run_provide_buffers(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 	struct io_ring *ring = req->ring;
-	struct io_bgroup *g, *fresh = kzalloc(sizeof(*fresh));
+	struct io_bgroup *g, *fresh = NULL;
 	struct list_head made = LIST_HEAD_INIT(made);
 	struct io_pbuf *b, *n;
-	uint32_t nbufs = (uint32_t)s->fd, i, added = 0;
+	uint32_t i = 0, added = 0;
 
-	for (i = 0; i < nbufs && (b = kmalloc(sizeof(*b))); i++) {
+	spin_lock(&ring->pbuf_lock);
+	g = group_find_locked(ring, s->buf_group);
+	spin_unlock(&ring->pbuf_lock);
+	if (!g)
+		fresh = kzalloc(sizeof(*fresh));
+	records_get(ring, &made, (uint32_t)s->fd);
+	list_for_each_entry(b, &made, link)
+	{
 		b->addr = s->addr + (uint64_t)i * s->len;
 		b->len = s->len < MAX_RW_COUNT ? s->len : MAX_RW_COUNT;
-		b->bid = (uint16_t)(s->off + i);
-		list_add_tail(&b->link, &made);
+		b->bid = (uint16_t)(s->off + i++);
 	}
 	spin_lock(&ring->pbuf_lock);
 	if (!(g = group_find_locked(ring, s->buf_group)) && fresh &&
@@ -99,16 +132,15 @@ long io_run_provide_buffers(struct io_req *req)
 	}
 	list_for_each_entry_safe(b, n, &made, link)
 	{
-		if (!g || ring->npbufs >= IORING_MAX_PBUFS)
+		if (!g)
 			break;
 		b->group = g;
 		list_del(&b->link);
 		list_add_tail(&b->link, &g->bufs);
-		ring->npbufs++;
 		added++;
 	}
+	list_splice_init(&made, &ring->pbuf_spare); /* no group: kept spare */
 	spin_unlock(&ring->pbuf_lock);
-	list_for_each_entry_safe(b, n, &made, link) kfree(b);
 	kfree(fresh);
 	return added ? 0 : -ENOMEM;
 }
@@ -141,7 +173,7 @@ long io_run_remove_buffers(struct io_req *req)
 			list_del(&b->link);
 			list_add_tail(&b->link, &gone);
 		}
-		ring->npbufs -= (uint32_t)res;
+		ring->nrecords -= (uint32_t)res;
 	}
 	spin_unlock(&ring->pbuf_lock);
 	list_for_each_entry_safe(b, n, &gone, link) kfree(b);
@@ -157,7 +189,6 @@ struct io_pbuf *io_pbuf_take(struct io_ring *ring, uint16_t bgid, uint64_t *addr
 	if ((g = group_find_locked(ring, bgid)) && !list_empty(&g->bufs)) {
 		b = list_first_entry(&g->bufs, struct io_pbuf, link);
 		list_del(&b->link);
-		ring->npbufs--;
 	}
 	spin_unlock(&ring->pbuf_lock);
 	if (b) {
@@ -172,15 +203,13 @@ uint32_t io_pbuf_done(struct io_ring *ring, struct io_pbuf *b, long res)
 {
 	uint32_t cflags = IORING_CQE_F_BUFFER | ((uint32_t)b->bid << IORING_CQE_BUFFER_SHIFT);
 
-	if (res > 0) {
-		kfree(b);
-		return cflags;
-	}
 	spin_lock(&ring->pbuf_lock);
-	list_add(&b->link, &b->group->bufs); /* its group's next again */
-	ring->npbufs++;
+	if (res > 0)
+		list_add(&b->link, &ring->pbuf_spare); /* consumed: its record kept */
+	else
+		list_add(&b->link, &b->group->bufs); /* its group's next again */
 	spin_unlock(&ring->pbuf_lock);
-	return 0;
+	return res > 0 ? cflags : 0;
 }
 
 void io_pbufs_release(struct io_ring *ring)
@@ -193,6 +222,8 @@ void io_pbufs_release(struct io_ring *ring)
 		list_for_each_entry_safe(b, n, &g->bufs, link) kfree(b);
 		kfree(g);
 	}
+	list_for_each_entry_safe(b, n, &ring->pbuf_spare, link) kfree(b);
 	list_init(&ring->bgroups);
-	ring->npbufs = ring->nbgroups = 0;
+	list_init(&ring->pbuf_spare);
+	ring->nrecords = ring->nbgroups = 0;
 }

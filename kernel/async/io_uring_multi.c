@@ -66,11 +66,14 @@ static long accept_call(struct io_req *req)
 }
 
 /* 0 if the RECV's socket has data (or an error, an end) waiting, else
- * -EAGAIN. */
+ * -EAGAIN: its file's readiness, once armed (poll.file), else poll's. */
 static long recv_pending(struct io_req *req)
 {
 	struct pollfd p = {.fd = req->sqe.fd, .events = POLLIN};
+	struct file *f = req->poll.file;
 
+	if (f && f->ops->poll)
+		return f->ops->poll(f, NULL) & (POLLIN | POLLERR | POLLHUP) ? 0 : -EAGAIN;
 	return poll_kernel(&p, 1, POLLERR | POLLHUP, 0) > 0 ? 0 : -EAGAIN;
 }
 
@@ -104,21 +107,52 @@ static long multi_unhook(struct io_req *req, long res)
 }
 
 /*
- * One round, in the submitter (or a worker issuing a link): what the
- * file has now is posted and req is hooked again, IO_PUNTED; or the
- * result that ends it.  A poll posts its mask when the file is ready
- * (once at its arming if ready then, then once per wake-up that leaves
- * it ready: edge-triggered, as Linux's); an accept posts each
- * connection, a receive each buffer it filled.  A wake-up while it was hooked or posting puts it on
- * its owner's ready list (async_arm_keep): the next round runs from there, never in a loop here.
+ * A retry of an ACCEPT or RECV whose hooks stayed on its file (the last
+ * round armed it): it is marked arming again before it takes what is
+ * there, so that a wake-up meanwhile (whose hook is still on) puts it
+ * back on the ready list rather than being lost; no unhook and hook
+ * again per event.  IO_PUNTED, or the result that ends it.
  */
-static long multi_round(struct io_req *req)
+static long take_hooked(struct io_req *req)
+{
+	long res;
+
+	if (async_arm_begin(&req->ar)) {
+		io_poll_disarm(&req->ar);
+		return -ECANCELED;
+	}
+	if (io_req_removed(req))
+		return multi_unhook(req, -ECANCELED);
+	if ((res = take_all(req)) != -EAGAIN)
+		return multi_unhook(req, res);
+	if (async_arm_keep(&req->ar)) {
+		io_poll_disarm(&req->ar);
+		return -ECANCELED;
+	}
+	return IO_PUNTED;
+}
+
+/*
+ * One round, in the submitter (or a worker issuing a link): what the
+ * file has now is posted and req is hooked, IO_PUNTED; or the result
+ * that ends it.  A poll posts its mask when the file is ready (once at
+ * its arming if ready then, then once per wake-up that leaves it ready:
+ * edge-triggered, as Linux's), and is hooked anew each round (an update
+ * may change its events, and so its queues); an accept posts each
+ * connection, a receive each buffer it filled.  A wake-up that comes
+ * while it is hooked and not yet armed puts it on its owner's ready list
+ * (async_arm_keep): the next round runs from there, never in a loop
+ * here.
+ */
+long io_multi_arm(struct io_req *req)
 {
 	bool take = req->sqe.opcode != IORING_OP_POLL_ADD;
 	struct io_poll *p = &req->poll;
 	uint32_t mask;
 	long res;
 
+	if (take && p->nhooks)
+		return take_hooked(req);
 	for (int tries = 1;; tries++) {
 		if (io_req_removed(req))
 			return -ECANCELED;
@@ -144,19 +178,15 @@ static long multi_round(struct io_req *req)
 	return IO_PUNTED;
 }
 
-long io_multi_arm(struct io_req *req)
-{
-	return multi_round(req);
-}
-
 /* After its wake-up, in its owner (async_run_ready). */
 static void multi_retry(struct async_req *ar)
 {
 	struct io_req *req = container_of(ar, struct io_req, ar);
 	long res;
 
-	io_poll_disarm(ar);
-	res = multi_round(req);
+	if (req->sqe.opcode == IORING_OP_POLL_ADD)
+		io_poll_disarm(ar); /* an ACCEPT or RECV keeps its hooks */
+	res = io_multi_arm(req);
 	if (res != IO_PUNTED)
 		io_req_finish(req, res);
 }

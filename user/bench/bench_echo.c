@@ -1,7 +1,9 @@
 /* An echo server over 64 stream connections (AF_UNIX socketpairs, or TCP
  * over 127.0.0.1), 64-byte messages,
  * three ways (issue 34): epoll + read/write, io_uring (RECV, then SEND
- * linked to the next RECV; on plain fds, or on registered files), and
+ * linked to the next RECV; on plain fds, or on registered files; or one
+ * multishot RECV per connection into provided buffers, on plain fds or
+ * registered files), and
  * syscall_indirect(SYSIND_ASYNC) reads with write.  The client, the same
  * for all, writes one message on every connection, then reads every echo
  * back; the figure is ns per echoed message (client and server together:
@@ -103,7 +105,8 @@ static int ring_open(struct ring *r, uint32_t entries)
 	return 0;
 }
 
-static void ring_prep(struct ring *r, uint8_t op, int i, uint32_t len, uint8_t flags, uint64_t ud)
+static struct io_uring_sqe *ring_prep(struct ring *r, uint8_t op, int i, uint32_t len,
+				      uint8_t flags, uint64_t ud)
 {
 	uint32_t tail = *r->sq_tail, idx = tail & *r->sq_mask;
 	struct io_uring_sqe *s = &r->sqes[idx];
@@ -118,6 +121,7 @@ static void ring_prep(struct ring *r, uint8_t op, int i, uint32_t len, uint8_t f
 	r->sq_array[idx] = idx;
 	__atomic_store_n(r->sq_tail, tail + 1, __ATOMIC_RELEASE);
 	r->queued++;
+	return s;
 }
 
 /* RECV on every connection; on each one's CQE, SEND the echo linked to
@@ -161,6 +165,87 @@ static void serve_uring(void)
 static void serve_uring_fixed(void)
 {
 	serve_ring(true);
+}
+
+/* The multishot server's buffers: group 0, two per connection. */
+#define POOL (2 * CONNS)
+static char pool[POOL][MSG];
+
+/* A multishot RECV of connection i into group 0 (the SQE's fields are
+ * written before the tail moves: its submission reads them later). */
+static void recv_mshot(struct ring *r, int i)
+{
+	struct io_uring_sqe *s =
+	    ring_prep(r, IORING_OP_RECV, i, 0, IOSQE_BUFFER_SELECT, (uint64_t)i);
+
+	s->addr = 0;
+	s->ioprio = IORING_RECV_MULTISHOT;
+	s->buf_group = 0;
+}
+
+/* PROVIDE_BUFFERS of n pool buffers from id bid, its CQE skipped. */
+static void provide(struct ring *r, int n, int bid)
+{
+	struct io_uring_sqe *s =
+	    ring_prep(r, IORING_OP_PROVIDE_BUFFERS, 0, MSG, IOSQE_CQE_SKIP_SUCCESS, 3 * CONNS);
+
+	s->flags &= (uint8_t)~IOSQE_FIXED_FILE;
+	s->fd = n;
+	s->addr = (uint64_t)(uintptr_t)pool[bid];
+	s->off = (uint64_t)bid;
+	s->buf_group = 0;
+}
+
+/* One multishot RECV per connection into provided buffers, as io_uring
+ * servers are written: each CQE names the buffer it filled, whose bytes
+ * a SEND echoes, linked to a PROVIDE_BUFFERS that gives the buffer back
+ * (both CQEs skipped unless they fail); a RECV that ended (its group
+ * empty for a moment) is armed again. */
+static void serve_ring_mshot(bool fixed)
+{
+	struct ring r;
+
+	if (ring_open(&r, 4 * CONNS) < 0)
+		return;
+	r.fixed = fixed;
+	if (fixed && syscall(__NR_io_uring_register, r.fd, IORING_REGISTER_FILES, srv, CONNS) < 0)
+		return;
+	provide(&r, POOL, 0);
+	for (int i = 0; i < CONNS; i++)
+		recv_mshot(&r, i);
+	for (;;) {
+		if (syscall(__NR_io_uring_enter, r.fd, r.queued, 1, IORING_ENTER_GETEVENTS, NULL,
+			    0) < 0)
+			return;
+		r.queued = 0;
+		uint32_t head = *r.cq_head, tail = __atomic_load_n(r.cq_tail, __ATOMIC_ACQUIRE);
+		for (; head != tail; head++) {
+			struct io_uring_cqe *c = &r.cqes[head & *r.cq_mask];
+			int i = (int)c->user_data, bid = (int)(c->flags >> IORING_CQE_BUFFER_SHIFT);
+			if (c->user_data >= CONNS || (c->res <= 0 && c->res != -ENOBUFS))
+				return;
+			if (c->res > 0) {
+				struct io_uring_sqe *s = ring_prep(
+				    &r, IORING_OP_SEND, i, (uint32_t)c->res,
+				    IOSQE_IO_LINK | IOSQE_CQE_SKIP_SUCCESS, CONNS + (uint64_t)i);
+				s->addr = (uint64_t)(uintptr_t)pool[bid];
+				provide(&r, 1, bid);
+			}
+			if (!(c->flags & IORING_CQE_F_MORE))
+				recv_mshot(&r, i);
+		}
+		__atomic_store_n(r.cq_head, head, __ATOMIC_RELEASE);
+	}
+}
+
+static void serve_uring_mshot(void)
+{
+	serve_ring_mshot(false);
+}
+
+static void serve_uring_mshot_fixed(void)
+{
+	serve_ring_mshot(true);
 }
 
 /* Which connection each outstanding token is for: open addressing. */
@@ -335,10 +420,14 @@ int main(void)
 	    {"echo_epoll_unix", serve_epoll, AF_UNIX},
 	    {"echo_uring_unix", serve_uring, AF_UNIX},
 	    {"echo_uring_fixed_unix", serve_uring_fixed, AF_UNIX},
+	    {"echo_uring_mshot_unix", serve_uring_mshot, AF_UNIX},
+	    {"echo_uring_mshot_fixed_unix", serve_uring_mshot_fixed, AF_UNIX},
 	    {"echo_async_unix", serve_async, AF_UNIX},
 	    {"echo_epoll_inet", serve_epoll, AF_INET},
 	    {"echo_uring_inet", serve_uring, AF_INET},
 	    {"echo_uring_fixed_inet", serve_uring_fixed, AF_INET},
+	    {"echo_uring_mshot_inet", serve_uring_mshot, AF_INET},
+	    {"echo_uring_mshot_fixed_inet", serve_uring_mshot_fixed, AF_INET},
 	    {"echo_async_inet", serve_async, AF_INET},
 	};
 	/* A kernel without the call is n/a, not a failure. */
@@ -346,11 +435,13 @@ int main(void)
 	bool no_async = syscall(__NR_sysind_queue, -1) < 0 && errno == ENOSYS;
 
 	bench_begin("bench_echo", "echo_epoll_unix,echo_uring_unix,echo_uring_fixed_unix,"
+				  "echo_uring_mshot_unix,echo_uring_mshot_fixed_unix,"
 				  "echo_async_unix,echo_epoll_inet,echo_uring_inet,"
-				  "echo_uring_fixed_inet,echo_async_inet");
+				  "echo_uring_fixed_inet,echo_uring_mshot_inet,"
+				  "echo_uring_mshot_fixed_inet,echo_async_inet");
 	signal(SIGPIPE, SIG_IGN); /* a server that ended is a failed row, not a dead bench */
 	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
-		bool uring = rows[k].serve == serve_uring || rows[k].serve == serve_uring_fixed;
+		bool uring = rows[k].serve != serve_epoll && rows[k].serve != serve_async;
 		if ((uring && no_uring) || (rows[k].serve == serve_async && no_async))
 			bench_skip(rows[k].name, "%s: ENOSYS",
 				   no_async && rows[k].serve == serve_async ? "sysind_queue"
