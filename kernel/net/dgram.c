@@ -20,6 +20,9 @@ struct dgram {
 	struct sock_addr from;
 	struct scm_fds *fds;
 	struct scm_cred cred; /* its sender (pid 0: none attached) */
+	/* The socket charged for it while it exists (socket.wmem), holding
+	 * a reference; NULL where the family charges no sender. */
+	struct socket *sender;
 	char data[];
 };
 
@@ -44,10 +47,26 @@ static size_t dgram_truesize(const struct dgram *d)
 	return sizeof(*d) + d->len + scm_size(d->fds);
 }
 
+/* Never under a socket lock: it may put files and its sender. */
 static void dgram_free(struct dgram *d)
 {
 	scm_free(d->fds);
+	if (d->sender) {
+		__atomic_sub_fetch(&d->sender->wmem, d->truesize, __ATOMIC_RELAXED);
+		sock_put(d->sender);
+	}
 	kfree(d);
+}
+
+/* d, its truesize known, is about to be queued: sk pays for it until it
+ * is freed, if its family charges senders (SIOCOUTQ). */
+static void dgram_charge(struct socket *sk, struct dgram *d)
+{
+	if (!sk->fam->outq_unread)
+		return;
+	sock_get(sk);
+	d->sender = sk;
+	__atomic_add_fetch(&sk->wmem, d->truesize, __ATOMIC_RELAXED);
 }
 
 /* Conditions a sleeper re-checks; read without the lock, re-checked under it. */
@@ -216,6 +235,7 @@ static struct dgram *dgram_alloc(size_t len)
 		d->len = len;
 		d->fds = NULL;
 		d->cred = (struct scm_cred){0};
+		d->sender = NULL;
 	}
 	return d;
 }
@@ -310,6 +330,7 @@ static void dgram_to_group(struct socket *sk, const struct dgram_dest *dst, cons
 		c->from = d->from;
 		c->cred = sock_msg_cred(sk, dst->group[i], m);
 		c->truesize = dgram_truesize(c);
+		dgram_charge(sk, c);
 		if (!dgram_enqueue(dst->group[i], c, true, 0, &err))
 			dgram_free(c);
 	}
@@ -341,6 +362,7 @@ static int dgram_post(struct socket *sk, const struct sock_addr *name, struct km
 		m->fds = NULL;
 		d->cred = sock_msg_cred(sk, t, m);
 		d->truesize = dgram_truesize(d);
+		dgram_charge(sk, d);
 		if (dgram_enqueue(t, d, m->nonblock, sock_deadline(sk->sndtimeo), &err))
 			d = NULL;
 		else
@@ -461,6 +483,16 @@ static void dgram_uncork(struct socket *sk)
 
 /* Copies the oldest message out (under sk's lock on entry and exit, which
  * it drops meanwhile); consumes it unless MSG_PEEK.  Its length, or -errno. */
+size_t dgram_outq(struct socket *sk)
+{
+	size_t n;
+
+	spin_lock(&sk->lock);
+	n = sk->pending ? sk->pending->len : 0;
+	spin_unlock(&sk->lock);
+	return n + __atomic_load_n(&sk->wmem, __ATOMIC_RELAXED);
+}
+
 size_t dgram_first_len(struct socket *sk)
 {
 	size_t len = 0;

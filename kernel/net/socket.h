@@ -78,9 +78,11 @@ struct sock_addr {
 };
 
 struct socket {
-	uint32_t refcount; /* atomic: the file, a peer's pointer, an accept queue, lookups */
-	int type;	   /* SOCK_STREAM or SOCK_DGRAM */
-	int protocol;	   /* SO_PROTOCOL (IPPROTO_TCP, IPPROTO_UDP; 0 for unix) */
+	/* Atomic: the file, a peer's pointer, an accept queue, lookups, its
+	 * unread AF_UNIX datagrams (dgram.c's sender). */
+	uint32_t refcount;
+	int type;     /* SOCK_STREAM or SOCK_DGRAM */
+	int protocol; /* SO_PROTOCOL (IPPROTO_TCP, IPPROTO_UDP; 0 for unix) */
 	const struct sock_family *fam;
 	const struct sock_proto *proto;
 	struct wait_queue wq; /* woken on any change of this socket's readiness */
@@ -166,6 +168,11 @@ struct socket {
 	struct sbuf rx;	      /* stream */
 	struct list_head dgq; /* datagram: struct dgram, oldest first */
 	size_t dgq_size;      /* what the queued messages cost (dgram.c truesize) */
+	/* Atomic: what its datagrams waiting unread in receivers' queues
+	 * cost (their truesize), where the family charges the sender
+	 * (outq_unread: Linux's sk_wmem_alloc, SIOCOUTQ); each such message
+	 * holds a reference to its sender until it is freed. */
+	size_t wmem;
 
 	struct list_head bind_link; /* the family's table of bound sockets */
 	void *bind_priv;	    /* the family's (unix: the socket inode; inet: its port) */
@@ -244,6 +251,11 @@ struct sock_family {
 	int dgram_noaddr_err; /* send without address on an unconnected datagram */
 	size_t dgram_max;     /* longest datagram (EMSGSIZE) */
 	bool ifreq_v4;	      /* answers the IPv4 interface address requests (AF_INET) */
+	/* SIOCOUTQ counts what the receiver has not read (AF_UNIX: Linux
+	 * charges it to the sender until it is read), not only what was not
+	 * sent yet (TCP, UDP: what a receiver queued is no longer the
+	 * sender's); false also makes a listener's SIOCOUTQ EINVAL, as TCP. */
+	bool outq_unread;
 	/* socket(): the socket type made for type (SOCK_TYPE_MASK bits) and
 	 * protocol, with its SO_PROTOCOL in *proto, or -errno as Linux's
 	 * family says (EPROTONOSUPPORT, ESOCKTNOSUPPORT, EINVAL). */
@@ -319,6 +331,8 @@ long dev_ifconf(void *uarg);
 long dev_ioctl(const struct socket *sk, unsigned int cmd, void *uarg);
 /* The length of the next datagram a read would take, 0 if none (dgram.c). */
 size_t dgram_first_len(struct socket *sk);
+/* SIOCOUTQ of a datagram socket: its cork's bytes and wmem (dgram.c). */
+size_t dgram_outq(struct socket *sk);
 /* Wakes everyone waiting on sk or polling it. */
 void sock_wake(struct socket *sk);
 /* Signals sk's O_ASYNC files' owners (POLL_IN, POLL_OUT, POLL_HUP,

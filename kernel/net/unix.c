@@ -367,6 +367,7 @@ const struct sock_family unix_family = {
     .dgram_recv_oob_err = -EOPNOTSUPP,
     .dgram_noaddr_err = -ENOTCONN,
     .dgram_max = SOCK_BUF_MAX,
+    .outq_unread = true,
     .socket_type = unix_socket_type,
     .setsockopt = unix_setsockopt,
     .getsockopt = unix_getsockopt,

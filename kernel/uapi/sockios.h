@@ -2,7 +2,12 @@
 #ifndef UAPI_SOCKIOS_H
 #define UAPI_SOCKIOS_H
 
+#define FIOSETOWN  0x8901 /* the socket's owner for SIGIO, as F_SETOWN */
+#define SIOCSPGRP  0x8902
+#define FIOGETOWN  0x8903
+#define SIOCGPGRP  0x8904
 #define SIOCATMARK 0x8905
+#define SIOCOUTQ   0x5411 /* TIOCOUTQ */
 
 /* The interface requests: SOCK_IOC_TYPE in the request's type byte
  * (Linux's is_socket_ioctl_cmd). */

@@ -423,6 +423,8 @@ static void fuzz_ioctl(void)
 					0x4020940d /* FICLONERANGE */,
 					0xc0189436 /* FIDEDUPERANGE */,
 					0x80086601 /* FS_IOC_GETFLAGS */,
+					0x8901 /* FIOSETOWN */,
+					0x8903 /* FIOGETOWN */,
 					0x8905 /* SIOCATMARK */,
 					0x8910 /* SIOCGIFNAME */,
 					0x8913 /* SIOCGIFFLAGS */,
