@@ -302,30 +302,30 @@ static long run_send(struct io_req *req)
 	return syscall_call((uint64_t)req->nr, req->args);
 }
 
-/* A RECV into addr, len (recvfrom's arguments otherwise the SQE's). */
-static long recv_into(struct io_req *req, uint64_t addr, uint32_t len)
-{
-	uint64_t a[6] = {req->args[0], addr, len, req->args[3], 0, 0};
-
-	return req->file ? sock_one(req, false, addr, len) : syscall_call((uint64_t)req->nr, a);
-}
-
-/* With IOSQE_BUFFER_SELECT, into its group's next buffer (ENOBUFS if
- * none), which its CQE names if it received anything. */
-long io_run_recv(struct io_req *req)
+/* IOSQE_BUFFER_SELECT: into its group's next buffer (ENOBUFS if none),
+ * which its CQE names if it received anything. */
+static __attribute__((noinline)) long recv_select(struct io_req *req)
 {
 	uint32_t len = req->sqe.len;
-	struct io_pbuf *b;
-	uint64_t addr;
+	uint64_t a[6] = {req->args[0], 0, 0, req->args[3], 0, 0};
+	struct io_pbuf *b = io_pbuf_take(req->ring, req->sqe.buf_group, &a[1], &len);
 	long res;
 
-	if (!(req->sqe.flags & IOSQE_BUFFER_SELECT))
-		return recv_into(req, req->sqe.addr, len);
-	if (!(b = io_pbuf_take(req->ring, req->sqe.buf_group, &addr, &len)))
+	if (!b)
 		return -ENOBUFS;
-	res = recv_into(req, addr, len);
+	a[2] = len;
+	res = req->file ? sock_one(req, false, a[1], len) : syscall_call((uint64_t)req->nr, a);
 	req->cflags = io_pbuf_done(req->ring, b, res);
 	return res;
+}
+
+long io_run_recv(struct io_req *req)
+{
+	if (req->sqe.flags & IOSQE_BUFFER_SELECT)
+		return recv_select(req);
+	if (req->file)
+		return sock_one(req, false, req->sqe.addr, req->sqe.len);
+	return syscall_call((uint64_t)req->nr, req->args);
 }
 
 /* ---- the table ---- */
@@ -616,10 +616,12 @@ int io_req_prep(struct io_req *req)
 
 	if (s->opcode >= IORING_OP_LAST || !ops[s->opcode].prep)
 		return -EINVAL;
-	if (s->flags & ~(SQE_FLAGS_KNOWN | IOSQE_BUFFER_SELECT))
-		return -EINVAL;
-	if ((s->flags & IOSQE_BUFFER_SELECT) && s->opcode != IORING_OP_RECV)
-		return op_buffer_select(s->opcode) ? -EINVAL : -EOPNOTSUPP;
+	if (s->flags & (~SQE_FLAGS_KNOWN | IOSQE_BUFFER_SELECT)) { /* rare: one test */
+		if (s->flags & ~(SQE_FLAGS_KNOWN | IOSQE_BUFFER_SELECT))
+			return -EINVAL;
+		if (s->opcode != IORING_OP_RECV)
+			return op_buffer_select(s->opcode) ? -EINVAL : -EOPNOTSUPP;
+	}
 	if (s->flags & IOSQE_CQE_SKIP_SUCCESS)
 		req->ring->drain_disabled = true; /* Linux: skipped CQEs defeat a drain */
 	if ((s->flags & IOSQE_IO_DRAIN) && req->ring->drain_disabled)

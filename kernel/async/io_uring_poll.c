@@ -31,7 +31,7 @@ static struct io_req *req_of(struct async_req *ar)
  * MSG_DONTWAIT asked not to wait: its worker's call fails with EAGAIN,
  * as Linux's REQ_F_NOWAIT (the bit is no RWF_* flag the other ops
  * take: they failed their attempt with EINVAL). */
-uint32_t io_poll_events(const struct io_req *req)
+static inline __attribute__((always_inline)) uint32_t poll_events(const struct io_req *req)
 {
 	if ((req->sqe.msg_flags & MSG_DONTWAIT) && req->sqe.opcode != IORING_OP_POLL_ADD)
 		return 0; /* the union's bit is POLLRDNORM there */
@@ -106,7 +106,7 @@ void io_poll_disarm(struct async_req *ar)
 /* Hooks req on its file's queues (the file taken at its first arming),
  * parking it first so that no wake-up is lost: 0 and the file's mask in
  * *mask, -EAGAIN (no poll: punt it), -EBADF, -ECANCELED. */
-long io_poll_watch(struct io_req *req, uint32_t *mask)
+static inline __attribute__((always_inline)) long poll_hook(struct io_req *req, uint32_t *mask)
 {
 	struct io_poll *p = &req->poll;
 	int err;
@@ -128,11 +128,23 @@ long io_poll_watch(struct io_req *req, uint32_t *mask)
 
 static void poll_retry(struct async_req *ar);
 
+/* For the multishot requests; poll_events and poll_hook stay inline in
+ * the one-shot path. */
+uint32_t io_poll_events(const struct io_req *req)
+{
+	return poll_events(req);
+}
+
+long io_poll_watch(struct io_req *req, uint32_t *mask)
+{
+	return poll_hook(req, mask);
+}
+
 void io_poll_setup(struct io_req *req, void (*retry)(struct async_req *ar))
 {
 	struct io_poll *p = &req->poll;
 
-	p->events = io_poll_events(req);
+	p->events = poll_events(req);
 	req->ar.retry = retry;
 	req->ar.disarm = io_poll_disarm;
 	p->pt.queue = poll_queue;
@@ -151,7 +163,7 @@ long io_poll_arm(struct io_req *req)
 	if (!p->events)
 		return -EAGAIN;
 	for (int tries = 0; tries < ARM_TRIES; tries++) {
-		if ((res = io_poll_watch(req, &mask)))
+		if ((res = poll_hook(req, &mask)))
 			return res;
 		ret = async_arm_end(&req->ar,
 				    p->overflow || (mask & (p->events | POLLERR | POLLHUP)));
