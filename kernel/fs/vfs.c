@@ -278,9 +278,11 @@ static int open_check(const struct path *p, unsigned int flags, bool created)
 		return -ELOOP;
 	if (inode_is_dir(ip) && ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC))))
 		return -EISDIR;
-	/* nodev refuses device nodes, not /proc's files (devices here, regular
-	 * files on Linux, in a proc mounted nodev there too). */
-	if (S_ISCHR(ip->mode) && ip->sb->type != &proc_type && (path_mnt_flags(p) & MNT_NODEV))
+	/* nodev refuses device nodes, character and block, before the device
+	 * is looked for (Linux's may_open), but not /proc's files (devices
+	 * here, regular files on Linux, in a proc mounted nodev there too). */
+	if ((S_ISCHR(ip->mode) || S_ISBLK(ip->mode)) && ip->sb->type != &proc_type &&
+	    (path_mnt_flags(p) & MNT_NODEV))
 		return -EACCES;
 	/* Devices, FIFOs and sockets write nothing to their file system;
 	 * a truncation asks for the mount first (Linux's do_open), other

@@ -5,9 +5,9 @@
  * EROFS and is refused while a file is open for writing, a mount point
  * cannot be removed, umount of a busy mount is EBUSY and of a
  * non-mount EINVAL, MNT_DETACH unmounts a busy one, nr_inodes= limits
- * files (the root counting), noexec and nodev hold, MS_MOVE moves a
- * mount, and bad arguments
- * get Linux's errno.  On the host (as root) it runs in a mount namespace
+ * files (the root counting), noexec and nodev (character and block
+ * nodes) hold, MS_MOVE moves a mount, and bad arguments get Linux's
+ * errno.  On the host (as root) it runs in a mount namespace
  * of its own, so nothing it mounts is seen outside. */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -246,6 +246,10 @@ static void mount_flags(void)
 	snprintf(null, sizeof null, "%s/null", mnt);
 	require(mknod(null, S_IFCHR | 0666, makedev(1, 3)) == 0, "mknod of a null device there");
 	is_errno(open(null, O_RDWR), EACCES, "opening it on a nodev mount: EACCES");
+	snprintf(null, sizeof null, "%s/blk", mnt);
+	require(mknod(null, S_IFBLK | 0666, 0) == 0, "mknod of a block node 0:0 there");
+	is_errno(open(null, O_RDWR), EACCES,
+		 "a block node too, before its missing device (LTP mount03): EACCES");
 	ok(umount2(mnt, 0) == 0, "umount");
 }
 
@@ -285,7 +289,7 @@ static void unmounting(void)
 
 int main(void)
 {
-	plan(69);
+	plan(70);
 	own_mount_namespace();
 	snprintf(dir, sizeof dir, "/tmp/mnt-%d", (int)getpid());
 	snprintf(mnt, sizeof mnt, "%s/m", dir);
