@@ -568,8 +568,9 @@ static void append_caps(char *buf, size_t size, size_t *len, const struct cred *
 		nnp);
 }
 
-/* VmSize, VmLck and VmRSS for a process with user memory (Linux leaves
- * the Vm lines out for a zombie). */
+/* VmSize, VmLck, VmRSS and VmSwap for a process with user memory (Linux
+ * leaves the Vm lines out for a zombie). VmSwap is 0 kB because fdkernel
+ * has no swap: no page is ever written out. */
 static long format_status(const struct pid_info *in, char *buf, size_t size)
 {
 	size_t len = 0;
@@ -585,8 +586,9 @@ static long format_status(const struct pid_info *in, char *buf, size_t size)
 	pid_ns_append_nrs(buf, size, &len, "NSpgid", in->pgid, in->pidns);
 	pid_ns_append_nrs(buf, size, &len, "NSsid", in->sid, in->pidns);
 	if (in->has_mm)
-		appendk(buf, size, &len, "VmSize:\t%8lu kB\nVmLck:\t%8lu kB\nVmRSS:\t%8lu kB\n",
-			in->vsize >> 10, in->locked >> 10, in->rss_pages * (PAGE_SIZE >> 10));
+		appendk(buf, size, &len,
+			"VmSize:\t%8lu kB\nVmLck:\t%8lu kB\nVmRSS:\t%8lu kB\nVmSwap:\t%8lu kB\n",
+			in->vsize >> 10, in->locked >> 10, in->rss_pages * (PAGE_SIZE >> 10), 0ul);
 	appendk(buf, size, &len, "Threads:\t%d\n", in->threads);
 	append_caps(buf, size, &len, in->cred, in->no_new_privs);
 	appendk(buf, size, &len, "Cpus_allowed:\t");
