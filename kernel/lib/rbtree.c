@@ -172,3 +172,17 @@ void rb_erase(struct rb_root *root, struct rb_node *z)
 	if (!removed_red)
 		erase_fixup(root, x, xp);
 }
+
+struct rb_node *rb_next(const struct rb_node *n)
+{
+	if (n->right) { /* the leftmost of the right subtree */
+		n = n->right;
+		while (n->left)
+			n = n->left;
+		return (struct rb_node *)n;
+	}
+	/* Else the first ancestor reached from its left side. */
+	while (n->parent && n == n->parent->right)
+		n = n->parent;
+	return n->parent;
+}

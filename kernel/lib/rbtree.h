@@ -38,5 +38,8 @@ void rb_insert(struct rb_root *root, struct rb_node *node, struct rb_node *paren
 	       struct rb_node **link);
 /* Takes node out of the tree and rebalances; the others keep their order. */
 void rb_erase(struct rb_root *root, struct rb_node *node);
+/* The node after node in key order, or NULL: O(log n), O(1) amortised
+ * over a walk. */
+struct rb_node *rb_next(const struct rb_node *node);
 
 #endif

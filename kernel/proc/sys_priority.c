@@ -6,13 +6,14 @@
  * an error); setpriority clamps to -20..19; no match is ESRCH; a thread
  * whose real or effective uid is not the caller's effective uid is EPERM
  * without CAP_SYS_NICE, a nice value lower than the thread's and beyond
- * its RLIMIT_NICE EACCES (Linux's set_one_prio).  The scheduler does not
- * use the value yet (docs/processes.md).
+ * its RLIMIT_NICE EACCES (Linux's set_one_prio).  The value weighs in
+ * the fair class of the scheduler (sched/fair.c).
  */
 #include "proc/cred.h"
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "proc/task.h"
+#include "sched/sched.h"
 #include "sys/syscall.h"
 #include "proc/pid_ns.h"
 #include <uapi/errno.h>
@@ -67,6 +68,7 @@ static void prio_apply(struct task *t, struct prio_walk *w)
 		w->err = err;
 	} else {
 		t->nice = w->nice;
+		sched_set_fair(t, t->policy, t->nice);
 	}
 }
 

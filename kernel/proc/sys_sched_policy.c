@@ -7,8 +7,9 @@
  * The scheduler honours SCHED_DEADLINE (earliest deadline first, with
  * Linux's admission control and CBS throttling), the real-time policies,
  * SCHED_FIFO and SCHED_RR with priorities 1..99 (sched/sched.h), and
- * treats the normal ones, SCHED_OTHER, SCHED_BATCH and SCHED_IDLE, alike
- * (a tick's slice each).
+ * the normal ones, SCHED_OTHER, SCHED_BATCH and SCHED_IDLE, in its fair
+ * class, weighted by nice value (SCHED_IDLE: the least weight; BATCH
+ * never preempts on waking; sched/fair.c).
  */
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
@@ -180,6 +181,7 @@ static int set_policy(int pid, struct sched_attr_k *a, bool set_nice)
 	if (!err && !(err = set_class(t, policy, a, set_nice))) {
 		t->policy = policy;
 		t->reset_on_fork = reset;
+		sched_set_fair(t, policy, t->nice);
 	}
 	spin_unlock(&proc_lock);
 	task_put(t);
@@ -270,8 +272,8 @@ SYSCALL_DEFINE1(sched_get_priority_min, int, policy)
 }
 
 /* SCHED_RR's quantum; 0 for SCHED_FIFO and SCHED_DEADLINE, which have
- * none; a normal task's slice: the tick, after which the round robin
- * moves on. */
+ * none; a normal task's slice: the tick, at which the fair class hands
+ * the CPU on to a waiting task behind it in virtual runtime. */
 SYSCALL_DEFINE2(sched_rr_get_interval, int, pid, struct timespec_k *, uts)
 {
 	struct timespec_k ts = {0, 0};
@@ -366,6 +368,7 @@ int sched_policy_clone_locked(struct task *child, struct task *parent)
 	if (parent->reset_on_fork && child->nice < 0)
 		child->nice = 0;
 	child->reset_on_fork = false;
+	sched_set_fair(child, child->policy, child->nice);
 	sched_set_rt(child, rt ? sched_rt_prio(parent) : 0, rt && parent->policy == SCHED_RR);
 	return 0;
 }

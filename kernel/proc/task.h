@@ -126,10 +126,11 @@ struct task {
 
 	/* Nice value, -20..19, per thread as Linux (proc/sys_priority.c):
 	 * written under proc_lock (setpriority; clone copies the parent's),
-	 * read under it.  Kept by exec.  The scheduler ignores it. */
+	 * read under it.  Kept by exec.  Its weight in the scheduler's fair
+	 * class follows it (sched_set_fair). */
 	int nice;
 	/* Scheduling policy (SCHED_OTHER, SCHED_BATCH, SCHED_IDLE: the
-	 * scheduler treats them alike; SCHED_FIFO, SCHED_RR: with the
+	 * scheduler's fair class; SCHED_FIFO, SCHED_RR: with the
 	 * real-time priority in sched.rt_prio) and SCHED_RESET_ON_FORK, as
 	 * nice: under proc_lock, copied by clone (proc/sys_sched_policy.c). */
 	int policy;

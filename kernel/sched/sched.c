@@ -1,14 +1,15 @@
 /*
- * The scheduler (see sched.h).  A running task is never queued;
- * schedule() queues it again if it is still runnable and switches to the
- * first task this CPU may run: from the deadline queue, earliest deadline
- * first, then from the real-time queue, ordered by priority, then from
- * the normal one, a round robin.  One set of queues for every CPU
+ * The scheduler's core (see sched.h), and its real-time class.  A running
+ * task is never queued; schedule() queues it again if it is still
+ * runnable and switches to the first task this CPU may run: from the
+ * deadline queue, earliest deadline first (deadline.c), then from the
+ * real-time queue, ordered by priority, then the fair class's task of
+ * least virtual runtime (fair.c).  One set of queues for every CPU
  * (docs/smp.md measures it); each CPU has an idle task,
  * which runs only when nothing else can: the boot context on CPU 0, the
  * start-up stack on the others.
  */
-#include "sched/sched.h"
+#include "sched/sched_class.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/smp.h"
@@ -25,19 +26,10 @@
  * itself: it is held across switch_to and released by the task that wakes
  * up on the other side (in schedule() or, for a new task, sched_tail()).
  */
-static struct spinlock sched_lock = SPINLOCK_INIT("sched");
-static struct list_head run_queue = LIST_HEAD_INIT(run_queue); /* of task_sched.run_link */
+struct spinlock sched_lock = SPINLOCK_INIT("sched");
 /* The real-time tasks (run_link): highest rt_prio first, in order of
  * arrival among equals. */
 static struct list_head rt_queue = LIST_HEAD_INIT(rt_queue);
-/* The deadline tasks that may run (run_link): earliest absolute deadline
- * first (EDF), in order of arrival among equals.  A throttled one is on
- * no queue until its replenishment. */
-static struct list_head dl_queue = LIST_HEAD_INIT(dl_queue);
-/* The bandwidth admitted to the deadline class (sched_lock): the sum of
- * every deadline task's dl_bw, Linux's root domain total_bw.  All CPUs
- * are one root domain. */
-static uint64_t dl_total_bw;
 /* Each CPU's RT throttling (sched_lock): ticks into the current period,
  * and ticks of it that real-time tasks ran. */
 static struct {
@@ -86,26 +78,23 @@ void sched_init_cpu(void)
 
 static bool run_queue_empty(void)
 {
-	return __atomic_load_n(&run_queue.next, __ATOMIC_RELAXED) == &run_queue &&
-	       __atomic_load_n(&rt_queue.next, __ATOMIC_RELAXED) == &rt_queue &&
+	return fair_empty() && __atomic_load_n(&rt_queue.next, __ATOMIC_RELAXED) == &rt_queue &&
 	       __atomic_load_n(&dl_queue.next, __ATOMIC_RELAXED) == &dl_queue;
 }
 
-/* Caller holds sched_lock: deadline task t goes behind every task due no
- * later than it. */
-static void enqueue_dl(struct task_sched *t)
+/* Whether t waits in a queue (sched_lock held). */
+static bool queued(const struct task_sched *t)
 {
-	struct list_head *before = &dl_queue;
-	struct task_sched *q;
+	return t->fair_queued || !list_empty(&t->run_link);
+}
 
-	list_for_each_entry(q, &dl_queue, run_link)
-	{
-		if (q->dl_abs > t->dl_abs) {
-			before = &q->run_link;
-			break;
-		}
-	}
-	list_add_tail(&t->run_link, before);
+/* t leaves the queue it waits in, if any (sched_lock held). */
+static void dequeue(struct task_sched *t)
+{
+	if (t->fair_queued)
+		fair_dequeue(t);
+	else
+		list_del(&t->run_link);
 }
 
 /* Caller holds sched_lock.  A real-time task goes behind its equals, or
@@ -115,14 +104,14 @@ static void enqueue_at(struct task_sched *t, bool head)
 	struct list_head *before = &rt_queue;
 	struct task_sched *q;
 
-	if (t->is_idle || !list_empty(&t->run_link) || t->dl_throttled)
+	if (t->is_idle || queued(t) || t->dl_throttled)
 		return;
 	if (t->dl) {
-		enqueue_dl(t);
+		dl_enqueue(t);
 		return;
 	}
 	if (!t->rt_prio) {
-		list_add_tail(&t->run_link, &run_queue);
+		fair_enqueue(t);
 		return;
 	}
 	list_for_each_entry(q, &rt_queue, run_link)
@@ -135,7 +124,7 @@ static void enqueue_at(struct task_sched *t, bool head)
 	list_add_tail(&t->run_link, before);
 }
 
-static void enqueue(struct task_sched *t)
+void sched_enqueue(struct task_sched *t)
 {
 	enqueue_at(t, false);
 }
@@ -146,16 +135,18 @@ static bool may_run_on(const struct task_sched *t, const struct cpu *c)
 }
 
 /* Tasks wait in the queue: an idle CPU of mask other than this one
- * (sched_lock held) is sent a reschedule IPI and takes one. */
-static void kick_idle_cpu(struct cpu *c, uint64_t mask)
+ * (sched_lock held) is sent a reschedule IPI and takes one.  False if
+ * there was none. */
+static bool kick_idle_cpu(struct cpu *c, uint64_t mask)
 {
 	uint32_t others = idle_cpus & (uint32_t)mask & ~(1u << c->id);
 
 	if (!others || run_queue_empty())
-		return;
+		return false;
 	int cpu = __builtin_ctz(others);
 	idle_cpus &= ~(1u << cpu);
 	smp_resched(cpu);
+	return true;
 }
 
 /* Has c's real-time work used its share of the period (sched_lock)? */
@@ -206,7 +197,7 @@ static int urgency_cmp(struct urgency a, struct urgency b)
  * of its mask that runs the least urgent task below it, an idle one
  * first, takes it (Linux's check_preempt_curr and push to the lowest CPU).
  */
-static void preempt_for(struct task_sched *t)
+void sched_preempt_for(struct task_sched *t)
 {
 	int me = this_cpu()->id, best = -1;
 	struct urgency best_u = urgency_of(t);
@@ -225,80 +216,33 @@ static void preempt_for(struct task_sched *t)
 }
 
 /*
- * Deadline task t's next instance (sched_lock held), as Linux's
- * replenish_dl_entity: a period later and a runtime more for each period
- * its overrun spans; one that fell behind now starts afresh, due a
- * relative deadline from now.
- */
-static void dl_replenish(struct task_sched *t, uint64_t now)
-{
-	if (t->dl_left <= 0) {
-		uint64_t n = (uint64_t)-t->dl_left / t->dl_runtime + 1;
-		t->dl_abs += n * t->dl_period;
-		t->dl_left += (int64_t)(n * t->dl_runtime);
-	}
-	if (t->dl_abs < now) {
-		t->dl_abs = now + t->dl_deadline;
-		t->dl_left = (int64_t)t->dl_runtime;
-	}
-}
-
-/*
- * Deadline task t waking at now (sched_lock held): Linux's CBS wake-up
- * rule (update_dl_entity).  If its deadline passed, or the runtime left
- * would use more than its bandwidth before that deadline, it starts a
- * fresh instance.
- */
-static void dl_wakeup(struct task_sched *t, uint64_t now)
-{
-	if (t->dl_abs <= now || (unsigned __int128)(uint64_t)t->dl_left * t->dl_deadline >
-				    (unsigned __int128)(t->dl_abs - now) * t->dl_runtime) {
-		t->dl_abs = now + t->dl_deadline;
-		t->dl_left = (int64_t)t->dl_runtime;
-	}
-}
-
-/*
- * Deadline task t has no runtime left (spent on the tick, or given up by
- * sched_yield; sched_lock held): throttled until its next period begins,
- * when dl_timer replenishes it; at once if that time has come.  True if
- * it is throttled.
- */
-static bool dl_throttle(struct task_sched *t)
-{
-	uint64_t now = clock_monotonic_ns(), next = t->dl_abs - t->dl_deadline + t->dl_period;
-
-	if (next <= now) {
-		dl_replenish(t, now);
-		return false;
-	}
-	t->dl_throttled = true;
-	ktimer_arm(&t->dl_timer, next);
-	return true;
-}
-
-/*
  * t became runnable (sched_lock held).  A task still on a CPU (it marked
  * itself sleeping and has not switched away yet) is not queued: its own
  * schedule() sees it runnable and queues it, while holding the lock
  * across the switch, so no CPU picks it before it is off its CPU.  A
  * queued task goes to an idle CPU it may run on, unless this CPU is idle
- * itself and will take it (its idle loop looks at the queue).
+ * itself and will take it (its idle loop looks at the queue); a fair one
+ * with no idle CPU to go to may preempt this CPU's task.
  */
 static void make_runnable_locked(struct task_sched *t)
 {
 	struct cpu *c = this_cpu();
+	bool fresh = t->state == TASK_NEW;
 
 	t->state = TASK_RUNNABLE;
 	if (t->on_cpu || t->dl_throttled)
 		return;
 	if (t->dl)
 		dl_wakeup(t, clock_monotonic_ns());
-	enqueue(t);
+	else if (!t->rt_prio)
+		fair_place(t, fresh);
+	sched_enqueue(t);
 	if (t->rt_prio || t->dl)
-		preempt_for(t);
-	else if (c->current != c->idle || !may_run_on(t, c))
-		kick_idle_cpu(c, t->cpus_allowed);
+		sched_preempt_for(t);
+	else if ((c->current != c->idle || !may_run_on(t, c)) &&
+		 !kick_idle_cpu(c, t->cpus_allowed) && may_run_on(t, c) &&
+		 fair_wakeup_preempts(task_sched(c->current), t))
+		c->need_resched = true;
 }
 
 void sched_make_runnable(struct task *t)
@@ -361,7 +305,7 @@ int sched_set_affinity(struct task *task, uint64_t mask)
 			move_self = true;
 		else
 			smp_resched(t->on_cpu - 1); /* its CPU schedules, and leaves it queued */
-	} else if (!list_empty(&t->run_link)) {
+	} else if (queued(t)) {
 		kick_idle_cpu(this_cpu(), mask); /* queued: an idle CPU of mask takes it */
 	}
 	spin_unlock(&sched_lock);
@@ -397,9 +341,10 @@ static struct task_sched *first_in(struct list_head *queue, const struct cpu *c)
 
 /* The task c runs next, or NULL (sched_lock held): a deadline one, else
  * a real-time one, but a normal one first while c's real-time share is
- * spent.  A throttled CPU with no normal task to run keeps running
+ * spent; skip, a normal task that yielded, only if no other normal one
+ * may run on c.  A throttled CPU with no normal task to run keeps running
  * real-time ones (Linux idles it). */
-static struct task_sched *first_for(const struct cpu *c)
+static struct task_sched *first_for(const struct cpu *c, const struct task_sched *skip)
 {
 	struct task_sched *t;
 
@@ -407,22 +352,22 @@ static struct task_sched *first_for(const struct cpu *c)
 		return t;
 	if (!rt_throttled(c) && (t = first_in(&rt_queue, c)))
 		return t;
-	if ((t = first_in(&run_queue, c)))
+	if ((t = fair_pick(c, skip)))
 		return t;
 	return first_in(&rt_queue, c);
 }
 
 /* Caller holds sched_lock.  An idle CPU is marked so in idle_cpus. */
-static struct task_sched *pick_next(struct cpu *c)
+static struct task_sched *pick_next(struct cpu *c, const struct task_sched *skip)
 {
-	struct task_sched *t = first_for(c);
+	struct task_sched *t = first_for(c, skip);
 
 	if (!t) {
 		idle_cpus |= 1u << c->id;
 		return task_sched(c->idle);
 	}
 	idle_cpus &= ~(1u << c->id);
-	list_del(&t->run_link);
+	dequeue(t);
 	return t;
 }
 
@@ -508,8 +453,8 @@ void schedule(void)
 	c->need_resched = false;
 	if (prev->state == TASK_RUNNABLE)
 		enqueue_at(prev, !prev->rt_tail);
+	next = pick_next(c, prev->rt_tail ? prev : NULL);
 	prev->rt_tail = false;
-	next = pick_next(c);
 	if (next != prev) {
 		/* A dead task cannot free the stack it runs on: the next one does. */
 		if (prev->state == TASK_DEAD)
@@ -575,15 +520,16 @@ void cond_resched(void)
 }
 
 /*
- * Whether the task t running on c gives its turn up at this tick: a
- * normal task (the round robin) or the idle task always, an RR task when
+ * Whether the task t running on c gives its turn up at this tick: the
+ * idle task always, a fair one when a waiting fair task is behind it in
+ * virtual runtime or a real-time or deadline task waits, an RR task when
  * its quantum is spent, a real-time one when c's real-time share of the
  * period is, a deadline one when its runtime is (it is charged the whole
  * tick).  Counts the period and the share.
  */
 static bool tick_ends_turn(struct cpu *c, struct task_sched *t)
 {
-	bool ends = !t->rt_prio && !t->dl;
+	bool ends = t->is_idle;
 
 	spin_lock(&sched_lock);
 	if (++rt_band[c->id].elapsed >= rt_period_ticks())
@@ -599,6 +545,8 @@ static bool tick_ends_turn(struct cpu *c, struct task_sched *t)
 			t->rt_tail = ends = true;
 		}
 		ends = ends || rt_throttled(c);
+	} else if (fair_task(t)) {
+		ends = fair_tick(t) || !list_empty(&rt_queue) || !list_empty(&dl_queue);
 	}
 	spin_unlock(&sched_lock);
 	return ends;
@@ -628,13 +576,13 @@ void sched_tick(struct trapframe *tf)
  * on no CPU); a lowered one goes in front of its new equals (POSIX).  A
  * CPU that should now run something else reschedules.
  */
-static void requeue(struct task_sched *t, bool lowered)
+void sched_requeue(struct task_sched *t, bool lowered)
 {
 	if (t->state == TASK_RUNNABLE && !t->on_cpu && !t->is_idle) {
-		list_del(&t->run_link);
+		dequeue(t);
 		enqueue_at(t, lowered);
 		if (t->rt_prio || t->dl)
-			preempt_for(t);
+			sched_preempt_for(t);
 		else
 			kick_idle_cpu(this_cpu(), t->cpus_allowed);
 	} else if (t->on_cpu && lowered) { /* someone queued may come first now */
@@ -642,102 +590,27 @@ static void requeue(struct task_sched *t, bool lowered)
 	}
 }
 
-/* t leaves the deadline class, if in it (sched_lock held): its bandwidth
- * is free again.  A replenishment timer still running finds it not dl. */
-static void dl_leave(struct task_sched *t)
-{
-	if (!t->dl)
-		return;
-	dl_total_bw -= t->dl_bw;
-	t->dl = t->dl_throttled = false;
-	t->dl_bw = 0;
-	ktimer_cancel(&t->dl_timer);
-}
-
 void sched_set_rt(struct task *task, int prio, bool rr)
 {
 	struct task_sched *t = task_sched(task);
 
 	spin_lock(&sched_lock);
-	bool lowered = prio < t->rt_prio || t->dl;
+	bool lowered = prio < t->rt_prio || t->dl, was_fair = fair_task(t);
 	dl_leave(t);
 	t->rt_prio = prio;
 	t->rt_rr = rr;
 	t->rr_left = rr_quantum_ticks();
-	requeue(t, lowered);
+	if (!was_fair && fair_task(t))
+		fair_place(t, false); /* back from another class */
+	sched_requeue(t, lowered);
 	spin_unlock(&sched_lock);
 }
 
-/* A share of a CPU, runtime of every period, in units of 1 << DL_BW_SHIFT
- * for the whole CPU (Linux's to_ratio).  runtime <= period <= INT32_MAX
- * us < 2^41 ns (sched_deadline_period_max_us): the shift cannot overflow. */
-static uint64_t dl_ratio(uint64_t runtime, uint64_t period)
-{
-	return (runtime << DL_BW_SHIFT) / period;
-}
-
-/* Whether a deadline class of bandwidth total fits in cap of every CPU
- * that takes tasks (Linux's __dl_overflow, negated). */
-static bool dl_fits(uint64_t total, uint64_t cap)
-{
-	uint64_t cpus = smp_sched_on ? (uint64_t)smp_cpus_online : 1;
-
-	return cap == DL_BW_UNLIMITED || total <= cap * cpus;
-}
-
-int sched_set_dl(struct task *task, uint64_t runtime, uint64_t deadline, uint64_t period)
-{
-	struct task_sched *t = task_sched(task);
-	uint64_t bw = dl_ratio(runtime, period), cpus = smp_task_cpus();
-	uint64_t cap = rt_bandwidth_lock(); /* no write of the tunables meanwhile */
-	int err = 0;
-
-	spin_lock(&sched_lock);
-	/* Linux's __sched_setscheduler and __dl_overflow: the task must be
-	 * free to run on every CPU of its root domain, and the class fit in
-	 * what the RT tunables give real-time work on them all. */
-	if (t->state == TASK_ZOMBIE || t->state == TASK_DEAD)
-		err = -ESRCH; /* past sched_exit: nothing would free the bandwidth */
-	else if ((t->cpus_allowed & cpus) != cpus || cap == 0)
-		err = -EPERM;
-	else if (!dl_fits(dl_total_bw - t->dl_bw + bw, cap))
-		err = -EBUSY;
-	if (!err) {
-		bool was_dl = t->dl;
-		dl_total_bw += bw - t->dl_bw;
-		t->dl = true;
-		t->dl_bw = bw;
-		t->dl_runtime = runtime, t->dl_deadline = deadline, t->dl_period = period;
-		t->dl_throttled = false;
-		ktimer_cancel(&t->dl_timer);
-		t->dl_abs = clock_monotonic_ns() + deadline;
-		t->dl_left = (int64_t)runtime;
-		t->rt_prio = 0;
-		t->rt_rr = false;
-		requeue(t, was_dl);
-	}
-	spin_unlock(&sched_lock);
-	rt_bandwidth_unlock();
-	return err;
-}
-
-bool sched_dl_params(struct task *task, uint64_t *runtime, uint64_t *deadline, uint64_t *period)
-{
-	const struct task_sched *t = task_sched(task);
-
-	spin_lock(&sched_lock);
-	bool dl = t->dl;
-	*runtime = t->dl_runtime, *deadline = t->dl_deadline, *period = t->dl_period;
-	spin_unlock(&sched_lock);
-	return dl;
-}
-
-bool sched_dl_admits(uint64_t cap)
+void sched_set_fair(struct task *t, int policy, int nice)
 {
 	spin_lock(&sched_lock);
-	bool fits = dl_fits(dl_total_bw, cap);
+	fair_set(task_sched(t), policy, nice);
 	spin_unlock(&sched_lock);
-	return fits;
 }
 
 void sched_exit(struct task *task)
@@ -769,25 +642,6 @@ static void sleep_timer_fired(struct ktimer *k)
 	sched_wake(sched_task(container_of(k, struct task_sched, sleep_timer)));
 }
 
-/* A throttled deadline task's next period began: it is replenished and
- * queued again if runnable.  One that left the class (dl_leave, after
- * which sched_exit waits for this callback) is left alone. */
-static void dl_timer_fired(struct ktimer *k)
-{
-	struct task_sched *t = container_of(k, struct task_sched, dl_timer);
-
-	spin_lock(&sched_lock);
-	if (t->dl && t->dl_throttled) {
-		t->dl_throttled = false;
-		dl_replenish(t, clock_monotonic_ns());
-		if (t->state == TASK_RUNNABLE && !t->on_cpu) {
-			enqueue(t);
-			preempt_for(t);
-		}
-	}
-	spin_unlock(&sched_lock);
-}
-
 void sched_task_init(struct task *task)
 {
 	struct task_sched *t = task_sched(task);
@@ -798,7 +652,8 @@ void sched_task_init(struct task *task)
 #endif
 	list_init(&t->run_link);
 	ktimer_init(&t->sleep_timer, sleep_timer_fired);
-	ktimer_init(&t->dl_timer, dl_timer_fired);
+	dl_task_init(t);
+	fair_task_init(t);
 }
 
 void sched_arm_deadline(uint64_t deadline_ns)
@@ -854,7 +709,7 @@ static bool work_for(const struct cpu *c)
 	if (run_queue_empty())
 		return false;
 	spin_lock(&sched_lock);
-	bool found = first_for(c) != NULL;
+	bool found = first_for(c, NULL) != NULL;
 	spin_unlock(&sched_lock);
 	return found;
 }

@@ -1,11 +1,12 @@
 /*
- * The scheduler: two classes over one set of queues that every CPU takes
- * from.  Real-time tasks (SCHED_FIFO, SCHED_RR; priorities 1..99) run
- * before every normal one, the highest priority first; a FIFO task keeps
- * its CPU until it blocks, yields or a higher one comes, an RR task also
- * until its quantum (sched_rr_timeslice_ms) is spent.  Normal tasks
- * (SCHED_OTHER, BATCH, IDLE) share what is left in a round robin of one
- * tick each.  Real-time tasks get at most sched_rt_runtime_us of each
+ * The scheduler: three classes over one set of queues that every CPU
+ * takes from.  Deadline tasks (SCHED_DEADLINE) run first, earliest
+ * deadline first.  Real-time tasks (SCHED_FIFO, SCHED_RR; priorities
+ * 1..99) run before every normal one, the highest priority first; a FIFO
+ * task keeps its CPU until it blocks, yields or a higher one comes, an RR
+ * task also until its quantum (sched_rr_timeslice_ms) is spent.  Normal
+ * tasks (SCHED_OTHER, BATCH, IDLE) share what is left in proportion to
+ * weights from their nice values (sched/fair.c).  Real-time tasks get at most sched_rt_runtime_us of each
  * sched_rt_period_us on a CPU while normal tasks wait there (Linux's RT
  * throttling).  The timer asks for a reschedule; the switch happens on
  * the way back to user mode or when a task sleeps.  The kernel itself is
@@ -98,6 +99,10 @@ void sched_set_state(struct task *t, enum task_state state);
  * or back in the normal one (prio 0).  It moves in the queues at once; a
  * CPU that should now run something else reschedules. */
 void sched_set_rt(struct task *t, int prio, bool rr);
+/* t's normal policy (SCHED_OTHER, BATCH or IDLE; a real-time or deadline
+ * one counts as SCHED_OTHER) and nice value (-20..19): its weight in the
+ * fair class, now or once it is back in it. */
+void sched_set_fair(struct task *t, int policy, int nice);
 /*
  * Puts t in the deadline class (SCHED_DEADLINE): runtime ns of every
  * period, due deadline ns after each period starts (parameters checked by

@@ -15,6 +15,7 @@
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/percpu.h"
 #include "lib/list.h"
+#include "lib/rbtree.h"
 #include "lib/lockdep.h"
 #include "sched/ktimer.h"
 
@@ -66,7 +67,7 @@ enum task_state {
 	bool is_idle;		  /* a CPU's idle task (sched_init_cpu); constant */               \
 	/* Scheduling (sched_lock). */                                                             \
 	uint64_t ctx_rsp;	   /* kernel rsp saved by switch_to */                             \
-	struct list_head run_link; /* run queue membership */                                      \
+	struct list_head run_link; /* real-time or deadline queue membership */                    \
 	/* Its CPU's id + 1 when the task is switched in; cleared (release)                        \
 	 * by finish_switch once the switch away from it completed, on the                         \
 	 * next task's stack.  No CPU switches to a task whose on_cpu is                           \
@@ -81,7 +82,8 @@ enum task_state {
 	 * SCHED_FIFO and SCHED_RR, 0 for the normal policies; rt_rr: round                        \
 	 * robin among its equals, with rr_left ticks left of its quantum;                         \
 	 * rt_tail: the next switch away queues it behind its equals (a yield,                     \
-	 * a spent quantum), not in front as a preempted one. */                                   \
+	 * a spent quantum), not in front as a preempted one; for a fair task                      \
+	 * (a yield), any other fair task that may run there comes first. */                       \
 	int rt_prio;                                                                               \
 	int rr_left;                                                                               \
 	bool rt_rr;                                                                                \
@@ -98,6 +100,16 @@ enum task_state {
 	int64_t dl_left;                                                                           \
 	uint64_t dl_runtime, dl_deadline, dl_period, dl_abs, dl_bw;                                \
 	struct ktimer dl_timer;                                                                    \
+	/* The fair class (sched_lock; sched/fair.c): weight from the nice                         \
+	 * value (1024 at nice 0; 3 for SCHED_IDLE) and fair_policy                                \
+	 * (SCHED_OTHER, BATCH or IDLE), set by sched_set_fair; vruntime,                          \
+	 * the virtual runtime (ns), its place in the fair tree (fair_node,                        \
+	 * while fair_queued). */                                                                  \
+	struct rb_node fair_node;                                                                  \
+	bool fair_queued;                                                                          \
+	uint8_t fair_policy;                                                                       \
+	uint32_t weight;                                                                           \
+	uint64_t vruntime;                                                                         \
 	struct ktimer sleep_timer; /* ends a deadline sleep (ktimer_lock) */                       \
 	/* Kernel stack (its top: the user trapframe): set by task_alloc,                          \
 	 * then constant until task_free; NULL until mapped. */                                    \

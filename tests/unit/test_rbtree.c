@@ -4,8 +4,9 @@
  * and two children and of the root, and thousands of random operations;
  * after each one the tree is checked whole: in-order keys sorted, parent
  * links consistent, the root black, no red node with a red child, as many
- * black nodes on every path, height at most 2 log2(n + 1), and exactly
- * the nodes inserted and not removed in it.
+ * black nodes on every path, height at most 2 log2(n + 1), exactly
+ * the nodes inserted and not removed in it, and rb_next walks them all
+ * in key order from the leftmost.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,6 +84,15 @@ static void check_tree(const struct rb_root *root)
 	for (int i = 0; i < NITEMS; i++)
 		in += items[i].in;
 	assert_int_equal(count, in);
+	int walked = 0;
+	const struct rb_node *first = root->node;
+	while (first && first->left)
+		first = first->left;
+	for (const struct rb_node *n = first, *prev = NULL; n; prev = n, n = rb_next(n)) {
+		assert_true(!prev || key_of(prev) <= key_of(n));
+		walked++;
+	}
+	assert_int_equal(walked, count);
 	while ((1 << log2) < count + 1)
 		log2++;
 	assert_true(height <= 2 * log2);
