@@ -124,37 +124,59 @@ static struct io_uring_sqe *ring_prep(struct ring *r, uint8_t op, int i, uint32_
 	return s;
 }
 
-/* RECV on every connection; on each one's CQE, SEND the echo linked to
- * the next RECV (the SEND's own CQE skipped unless it fails); fixed: on
- * the connections registered as direct descriptors 0 to 63. */
+/* A server's ring of entries (on the connections registered as direct
+ * descriptors 0 to 63 if fixed): 0 or -1. */
+static int ring_start(struct ring *r, uint32_t entries, bool fixed)
+{
+	if (ring_open(r, entries) < 0)
+		return -1;
+	r->fixed = fixed;
+	if (fixed && syscall(__NR_io_uring_register, r->fd, IORING_REGISTER_FILES, srv, CONNS) < 0)
+		return -1;
+	return 0;
+}
+
+/* A server's loop: submits what is queued, waits for a CQE, and hands
+ * each CQE to on_cqe, which queues what follows (false: the end). */
+static void ring_serve(struct ring *r, bool (*on_cqe)(struct ring *r, const struct io_uring_cqe *c))
+{
+	for (;;) {
+		if (syscall(__NR_io_uring_enter, r->fd, r->queued, 1, IORING_ENTER_GETEVENTS, NULL,
+			    0) < 0)
+			return;
+		r->queued = 0;
+		uint32_t head = *r->cq_head, tail = __atomic_load_n(r->cq_tail, __ATOMIC_ACQUIRE);
+		for (; head != tail; head++)
+			if (!on_cqe(r, &r->cqes[head & *r->cq_mask]))
+				return;
+		__atomic_store_n(r->cq_head, head, __ATOMIC_RELEASE);
+	}
+}
+
+/* A RECV's CQE: SEND the echo linked to the connection's next RECV (the
+ * SEND's own CQE skipped unless it fails). */
+static bool echo_recv(struct ring *r, const struct io_uring_cqe *c)
+{
+	int i = (int)c->user_data;
+
+	if (c->res <= 0 || c->user_data >= CONNS)
+		return false;
+	ring_prep(r, IORING_OP_SEND, i, (uint32_t)c->res, IOSQE_IO_LINK | IOSQE_CQE_SKIP_SUCCESS,
+		  CONNS + (uint64_t)i);
+	ring_prep(r, IORING_OP_RECV, i, MSG, 0, (uint64_t)i);
+	return true;
+}
+
+/* RECV on every connection, each CQE's echo linked to the next RECV. */
 static void serve_ring(bool fixed)
 {
 	struct ring r;
 
-	if (ring_open(&r, 2 * CONNS) < 0)
-		return;
-	r.fixed = fixed;
-	if (fixed && syscall(__NR_io_uring_register, r.fd, IORING_REGISTER_FILES, srv, CONNS) < 0)
+	if (ring_start(&r, 2 * CONNS, fixed) < 0)
 		return;
 	for (int i = 0; i < CONNS; i++)
 		ring_prep(&r, IORING_OP_RECV, i, MSG, 0, (uint64_t)i);
-	for (;;) {
-		if (syscall(__NR_io_uring_enter, r.fd, r.queued, 1, IORING_ENTER_GETEVENTS, NULL,
-			    0) < 0)
-			return;
-		r.queued = 0;
-		uint32_t head = *r.cq_head, tail = __atomic_load_n(r.cq_tail, __ATOMIC_ACQUIRE);
-		for (; head != tail; head++) {
-			struct io_uring_cqe *c = &r.cqes[head & *r.cq_mask];
-			int i = (int)c->user_data;
-			if (c->res <= 0 || c->user_data >= CONNS)
-				return;
-			ring_prep(&r, IORING_OP_SEND, i, (uint32_t)c->res,
-				  IOSQE_IO_LINK | IOSQE_CQE_SKIP_SUCCESS, CONNS + (uint64_t)i);
-			ring_prep(&r, IORING_OP_RECV, i, MSG, 0, (uint64_t)i);
-		}
-		__atomic_store_n(r.cq_head, head, __ATOMIC_RELEASE);
-	}
+	ring_serve(&r, echo_recv);
 }
 
 static void serve_uring(void)
@@ -196,46 +218,40 @@ static void provide(struct ring *r, int n, int bid)
 	s->buf_group = 0;
 }
 
+/* A multishot RECV's CQE: SEND the bytes of the buffer it names, linked
+ * to a PROVIDE_BUFFERS that gives the buffer back (both CQEs skipped
+ * unless they fail); a RECV that ended (its group empty for a moment)
+ * is armed again. */
+static bool echo_mshot(struct ring *r, const struct io_uring_cqe *c)
+{
+	int i = (int)c->user_data, bid = (int)(c->flags >> IORING_CQE_BUFFER_SHIFT);
+
+	if (c->user_data >= CONNS || (c->res <= 0 && c->res != -ENOBUFS))
+		return false;
+	if (c->res > 0) {
+		struct io_uring_sqe *s =
+		    ring_prep(r, IORING_OP_SEND, i, (uint32_t)c->res,
+			      IOSQE_IO_LINK | IOSQE_CQE_SKIP_SUCCESS, CONNS + (uint64_t)i);
+		s->addr = (uint64_t)(uintptr_t)pool[bid];
+		provide(r, 1, bid);
+	}
+	if (!(c->flags & IORING_CQE_F_MORE))
+		recv_mshot(r, i);
+	return true;
+}
+
 /* One multishot RECV per connection into provided buffers, as io_uring
- * servers are written: each CQE names the buffer it filled, whose bytes
- * a SEND echoes, linked to a PROVIDE_BUFFERS that gives the buffer back
- * (both CQEs skipped unless they fail); a RECV that ended (its group
- * empty for a moment) is armed again. */
+ * servers are written. */
 static void serve_ring_mshot(bool fixed)
 {
 	struct ring r;
 
-	if (ring_open(&r, 4 * CONNS) < 0)
-		return;
-	r.fixed = fixed;
-	if (fixed && syscall(__NR_io_uring_register, r.fd, IORING_REGISTER_FILES, srv, CONNS) < 0)
+	if (ring_start(&r, 4 * CONNS, fixed) < 0)
 		return;
 	provide(&r, POOL, 0);
 	for (int i = 0; i < CONNS; i++)
 		recv_mshot(&r, i);
-	for (;;) {
-		if (syscall(__NR_io_uring_enter, r.fd, r.queued, 1, IORING_ENTER_GETEVENTS, NULL,
-			    0) < 0)
-			return;
-		r.queued = 0;
-		uint32_t head = *r.cq_head, tail = __atomic_load_n(r.cq_tail, __ATOMIC_ACQUIRE);
-		for (; head != tail; head++) {
-			struct io_uring_cqe *c = &r.cqes[head & *r.cq_mask];
-			int i = (int)c->user_data, bid = (int)(c->flags >> IORING_CQE_BUFFER_SHIFT);
-			if (c->user_data >= CONNS || (c->res <= 0 && c->res != -ENOBUFS))
-				return;
-			if (c->res > 0) {
-				struct io_uring_sqe *s = ring_prep(
-				    &r, IORING_OP_SEND, i, (uint32_t)c->res,
-				    IOSQE_IO_LINK | IOSQE_CQE_SKIP_SUCCESS, CONNS + (uint64_t)i);
-				s->addr = (uint64_t)(uintptr_t)pool[bid];
-				provide(&r, 1, bid);
-			}
-			if (!(c->flags & IORING_CQE_F_MORE))
-				recv_mshot(&r, i);
-		}
-		__atomic_store_n(r.cq_head, head, __ATOMIC_RELEASE);
-	}
+	ring_serve(&r, echo_mshot);
 }
 
 static void serve_uring_mshot(void)

@@ -10,16 +10,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* arm prepares the child's SQEs on ring c and returns how many; the exit
- * status: 0, 2 (no ring), 3 (not all submitted), -1 (not an exit). */
-static inline int uring_child(bool close_ring, int (*arm)(struct io_uring *c, int arg), int arg)
+/* arm prepares the child's SQEs on ring c (of entries) and returns how
+ * many; the exit status: 0, 2 (no ring), 3 (not all submitted), -1 (not
+ * an exit). */
+static inline int uring_child_n(unsigned int entries, bool close_ring,
+				int (*arm)(struct io_uring *c, int arg), int arg)
 {
 	struct io_uring c;
 	int st, n;
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		if (io_uring_queue_init(4, &c, 0) || (n = arm(&c, arg)) < 0)
+		if (io_uring_queue_init(entries, &c, 0) || (n = arm(&c, arg)) < 0)
 			_exit(2);
 		if (io_uring_submit(&c) != n)
 			_exit(3);
@@ -28,6 +30,11 @@ static inline int uring_child(bool close_ring, int (*arm)(struct io_uring *c, in
 		_exit(0);
 	}
 	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static inline int uring_child(bool close_ring, int (*arm)(struct io_uring *c, int arg), int arg)
+{
+	return uring_child_n(4, close_ring, arm, arg);
 }
 
 #endif

@@ -15,10 +15,10 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 
 #include "robust.h"
 #include "testutil.h"
+#include "uring_child.h"
 #include "uring_run1.h"
 
 #define N	   64
@@ -68,8 +68,9 @@ static int accept_now(int fd)
 
 /* A multishot ACCEPT of each listener (user_data i) and a multishot poll
  * of each pipe (user_data N + i) on c. */
-static void arm_all(struct io_uring *c)
+static int arm_all(struct io_uring *c, int unused)
 {
+	(void)unused;
 	for (int i = 0; i < N; i++) {
 		struct io_uring_sqe *s = io_uring_get_sqe(c);
 
@@ -78,6 +79,7 @@ static void arm_all(struct io_uring *c)
 		io_uring_prep_poll_multishot(s = io_uring_get_sqe(c), pipes[i][0], POLLIN);
 		io_uring_sqe_set_data64(s, (uint64_t)(N + i));
 	}
+	return 2 * N;
 }
 
 /* Each listener gets a connection and each pipe a byte, twice: every
@@ -92,7 +94,7 @@ static void check_many(void)
 
 	require(!io_uring_queue_init(4 * N, &r, 0), "a ring");
 	have = kstat_read(&before);
-	arm_all(&r);
+	arm_all(&r, 0);
 	is_int(io_uring_submit(&r), 2 * N, "64 multishot ACCEPTs and 64 multishot polls submitted");
 	ok(io_uring_peek_cqe(&r, &cp) == -EAGAIN, "they wait");
 	if (have && kstat_read(&armed))
@@ -273,28 +275,6 @@ static void check_cancel_race(void)
 	io_uring_queue_exit(&race_ring);
 }
 
-/* A child arms 128 multishot requests, then closes the ring or not, and
- * exits: its exit status. */
-static int run_child(bool close_ring)
-{
-	int st;
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		struct io_uring c;
-
-		if (io_uring_queue_init(4 * N, &c, 0))
-			_exit(2);
-		arm_all(&c);
-		if (io_uring_submit(&c) != 2 * N)
-			_exit(3);
-		if (close_ring)
-			io_uring_queue_exit(&c);
-		_exit(0);
-	}
-	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 int main(void)
 {
 	struct kstat before;
@@ -307,12 +287,14 @@ int main(void)
 	check_cq_full();
 	check_async();
 	check_cancel_race();
-	run_child(false); /* warm-up: slab pages */
+	uring_child_n(4 * N, false, arm_all, 0); /* warm-up: slab pages */
 	have = kstat_read(&before);
-	is_int(run_child(true), 0, "a ring closed with 128 multishot requests armed");
+	is_int(uring_child_n(4 * N, true, arm_all, 0), 0,
+	       "a ring closed with 128 multishot requests armed");
 	kstat_unchanged(&before, have, "and nothing of it is left");
 	have = kstat_read(&before);
-	is_int(run_child(false), 0, "an exit with 128 multishot requests armed");
+	is_int(uring_child_n(4 * N, false, arm_all, 0), 0,
+	       "an exit with 128 multishot requests armed");
 	kstat_unchanged(&before, have, "and nothing of it is left");
 	return done();
 }

@@ -11,10 +11,10 @@
 #define _GNU_SOURCE
 #include <liburing.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 
 #include "robust.h"
 #include "testutil.h"
+#include "uring_child.h"
 #include "uring_run1.h"
 
 #define BLEN 16
@@ -34,16 +34,17 @@ static unsigned int fl(const struct io_uring_cqe *c)
 	return c->flags & (IORING_CQE_F_BUFFER | IORING_CQE_F_MORE);
 }
 
-static int provide(int nr, int bgid, int bid)
+static int provide(struct io_uring *ring, int nr, int bgid, int bid)
 {
-	io_uring_prep_provide_buffers(io_uring_get_sqe(&r), bufs, BLEN, nr, bgid, bid);
-	return run1(&r);
+	io_uring_prep_provide_buffers(io_uring_get_sqe(ring), bufs, BLEN, nr, bgid, bid);
+	return run1(ring);
 }
 
 /* A RECV of fd into group bgid (multishot or not), user_data data. */
-static struct io_uring_sqe *recv_select(int fd, int bgid, bool multi, uint64_t data)
+static struct io_uring_sqe *recv_select_on(struct io_uring *ring, int fd, int bgid, bool multi,
+					   uint64_t data)
 {
-	struct io_uring_sqe *s = io_uring_get_sqe(&r);
+	struct io_uring_sqe *s = io_uring_get_sqe(ring);
 
 	if (multi)
 		io_uring_prep_recv_multishot(s, fd, NULL, 0, 0);
@@ -55,11 +56,16 @@ static struct io_uring_sqe *recv_select(int fd, int bgid, bool multi, uint64_t d
 	return s;
 }
 
+static struct io_uring_sqe *recv_select(int fd, int bgid, bool multi, uint64_t data)
+{
+	return recv_select_on(&r, fd, bgid, multi, data);
+}
+
 static void check_oneshot(int sv[2])
 {
 	struct io_uring_cqe c = {0};
 
-	is_int(provide(NBUF, 7, 10), 0,
+	is_int(provide(&r, NBUF, 7, 10), 0,
 	       "PROVIDE_BUFFERS: 4 buffers of 16 bytes, group 7, ids 10-13");
 	is_int(write(sv[1], "hello", 5), 5, "the peer sends 5 bytes");
 	recv_select(sv[0], 7, false, 1);
@@ -88,7 +94,7 @@ static void check_multishot(int sv[2])
 	struct io_uring_cqe c = {0}, *cp;
 	int good = 0;
 
-	provide(3, 1, 0);
+	provide(&r, 3, 1, 0);
 	recv_select(sv[0], 1, true, 5);
 	io_uring_submit(&r);
 	ok(io_uring_peek_cqe(&r, &cp) == -EAGAIN, "a multishot RECV waits");
@@ -108,7 +114,7 @@ static void check_multishot(int sv[2])
 	ok(c.user_data == 5 && c.res == -ENOBUFS && !fl(&c),
 	   "no buffer left: ENOBUFS ends it, no F_MORE (%d %x)", c.res, c.flags);
 
-	provide(2, 1, 20);
+	provide(&r, 2, 1, 20);
 	recv_select(sv[0], 1, true, 6);
 	io_uring_submit(&r);
 	next_cqe(&r, &c);
@@ -174,25 +180,17 @@ static void check_bad(int fd)
 	is_int(submit1(s, 42), -EOPNOTSUPP, "a NOP with BUFFER_SELECT: EOPNOTSUPP");
 }
 
-/* A child provides buffers and arms a multishot RECV on a socket pair
- * of its own, then closes its ring or not and exits. */
-static int run_child(bool close_ring)
+/* The teardown child's: buffers provided, a multishot RECV of a socket
+ * pair of its own prepared. */
+static int arm_recv(struct io_uring *c, int unused)
 {
-	int st, sv[2];
-	pid_t pid = fork();
+	int sv[2];
 
-	if (pid == 0) {
-		if (io_uring_queue_init(8, &r, 0) || socketpair(AF_UNIX, SOCK_STREAM, 0, sv) ||
-		    provide(NBUF, 3, 0))
-			_exit(2);
-		recv_select(sv[0], 3, true, 1);
-		if (io_uring_submit(&r) != 1)
-			_exit(3);
-		if (close_ring)
-			io_uring_queue_exit(&r);
-		_exit(0);
-	}
-	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	(void)unused;
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) || provide(c, NBUF, 3, 0))
+		return -1;
+	recv_select_on(c, sv[0], 3, true, 1);
+	return 1;
 }
 
 int main(void)
@@ -210,12 +208,14 @@ int main(void)
 	require(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "a socket pair");
 	check_bad(sv[0]);
 	io_uring_queue_exit(&r);
-	run_child(false); /* warm-up: slab pages */
+	uring_child_n(8, false, arm_recv, 0); /* warm-up: slab pages */
 	have = kstat_read(&before);
-	is_int(run_child(true), 0, "a ring closed with a multishot RECV armed, buffers provided");
+	is_int(uring_child_n(8, true, arm_recv, 0), 0,
+	       "a ring closed with a multishot RECV armed, buffers provided");
 	kstat_unchanged(&before, have, "and nothing of it is left");
 	have = kstat_read(&before);
-	is_int(run_child(false), 0, "an exit with a multishot RECV armed, buffers provided");
+	is_int(uring_child_n(8, false, arm_recv, 0), 0,
+	       "an exit with a multishot RECV armed, buffers provided");
 	kstat_unchanged(&before, have, "and nothing of it is left");
 	return done();
 }
