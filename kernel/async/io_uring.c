@@ -9,6 +9,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "async/io_uring_int.h"
 #include "fd/fd_install.h"
+#include "fd/fdtable.h"
 #include "fs/event/eventfd.h"
 #include "fs/event/poll.h"
 #include "fs/file.h"
@@ -83,9 +84,10 @@ static void *region_at(const uint64_t *pa, uint64_t off)
 	return (char *)P2V(pa[off / PAGE_SIZE]) + off % PAGE_SIZE;
 }
 
+/* A word of the rings region's first page (its heads, tails, flags). */
 static uint32_t *ring_word(struct io_ring *ring, uint32_t off)
 {
-	return region_at(ring->rings_pa, off);
+	return (uint32_t *)((char *)ring->words + off);
 }
 
 static uint32_t ring_load(struct io_ring *ring, uint32_t off)
@@ -234,24 +236,30 @@ static struct io_ring *ring_create(uint32_t sq, uint32_t cq, uint32_t flags, int
 		ring_free(ring);
 		return NULL;
 	}
+	ring->words = P2V(ring->rings_pa[0]);
 	ring_init_words(ring);
 	return ring;
 }
 
 /* ---- completions ---- */
 
-/* Writes a CQE if the CQ ring has room (ring->lock held): false if full. */
-static bool cqe_write_locked(struct io_ring *ring, const struct io_uring_cqe *cqe)
+/* Writes the first of n CQEs the CQ ring has room for (ring->lock held),
+ * its head read and its tail published once: how many. */
+static uint32_t cqes_write_locked(struct io_ring *ring, const struct io_uring_cqe *cqes, uint32_t n)
 {
-	uint32_t head = ring_load(ring, R_CQ_HEAD);
-	uint32_t off = R_CQES + (ring->cq_tail & (ring->cq_entries - 1)) * sizeof(*cqe);
+	uint32_t tail = ring->cq_tail, used = tail - ring_load(ring, R_CQ_HEAD), off;
 
-	if (ring->cq_tail - head >= ring->cq_entries)
-		return false;
-	*(struct io_uring_cqe *)region_at(ring->rings_pa, off) = *cqe;
-	__atomic_store_n(&ring->cq_tail, ring->cq_tail + 1, __ATOMIC_RELEASE); /* cq_ready's */
-	ring_store(ring, R_CQ_TAIL, ring->cq_tail); /* release: the CQE first */
-	return true;
+	if (used >= ring->cq_entries)
+		return 0;
+	if (n > ring->cq_entries - used)
+		n = ring->cq_entries - used;
+	for (uint32_t i = 0; i < n; i++) {
+		off = R_CQES + ((tail + i) & (ring->cq_entries - 1)) * sizeof(*cqes);
+		*(struct io_uring_cqe *)region_at(ring->rings_pa, off) = cqes[i];
+	}
+	__atomic_store_n(&ring->cq_tail, tail + n, __ATOMIC_RELEASE); /* cq_ready's */
+	ring_store(ring, R_CQ_TAIL, tail + n);			      /* release: the CQEs first */
+	return n;
 }
 
 /* Moves queued overflow CQEs into the CQ ring while it has room (lock
@@ -262,7 +270,7 @@ static void overflow_flush_locked(struct io_ring *ring)
 
 	list_for_each_entry_safe(o, n, &ring->overflow, link)
 	{
-		if (!cqe_write_locked(ring, &o->cqe))
+		if (!cqes_write_locked(ring, &o->cqe, 1))
 			break;
 		list_del(&o->link);
 		ring->noverflow--;
@@ -331,17 +339,16 @@ static bool cq_post(struct io_ring *ring, const struct io_uring_cqe *cqes, uint3
 		    uint32_t counted, bool may_overflow)
 {
 	struct file *efd;
+	uint32_t i;
 
 	spin_lock(&ring->lock);
-	for (uint32_t i = 0; i < n; i++) {
-		if (!ring->noverflow && cqe_write_locked(ring, &cqes[i]))
-			continue;
-		if (!may_overflow) {
-			spin_unlock(&ring->lock);
-			return false;
-		}
-		overflow_add_locked(ring, &cqes[i]);
+	i = ring->noverflow ? 0 : cqes_write_locked(ring, cqes, n);
+	if (i < n && !may_overflow) {
+		spin_unlock(&ring->lock);
+		return false;
 	}
+	for (; i < n; i++)
+		overflow_add_locked(ring, &cqes[i]); /* behind those already queued */
 	if (counted)
 		timeouts_count_locked(ring, counted);
 	efd = eventfd_to_tell_locked(ring);
@@ -628,19 +635,36 @@ static void chain_end(struct io_req *head, bool failed)
 		io_queue_chain(head);
 }
 
+/* A request for the SQE read into sreq->sqe, not in a chain if last is
+ * NULL: sreq itself if it may start on the stack, else one of the ring's
+ * with that sqe; NULL on ENOMEM. */
+static struct io_req *req_for_sqe(struct io_ring *ring, struct io_req *sreq, struct io_req *last)
+{
+	struct io_req *req;
+
+	if (!last && io_sqe_on_stack(ring, &sreq->sqe)) {
+		io_req_init_stack(sreq, ring);
+		return sreq;
+	}
+	if ((req = io_req_alloc(ring)))
+		req->sqe = sreq->sqe;
+	return req;
+}
+
 /*
  * Submits up to n SQEs (submit_lock held): how many were consumed, or
  * -EBUSY when the CQ has overflowed or too much is in flight, -ENOMEM.
  * As Linux: a bad SQ index is dropped (counted) and ends the batch; an
  * SQE that fails its checks gets its CQE and, unless IORING_SETUP_SUBMIT_ALL
  * or linked to the next, ends the batch after itself; a link chain with
- * a failed SQE fails whole.
+ * a failed SQE fails whole.  The SQ head and tail are read once, the
+ * head written back once.
  */
 static int submit_locked(struct io_ring *ring, uint32_t n)
 {
-	uint32_t tail = ring_load(ring, R_SQ_TAIL), avail = tail - ring->sq_head, done = 0, idx;
+	uint32_t head = ring->sq_head, avail = ring_load(ring, R_SQ_TAIL) - head, done = 0, idx;
 	uint32_t array = sq_array_off(ring->cq_entries);
-	struct io_req *head = NULL, *last = NULL, *req;
+	struct io_req sreq, *chain = NULL, *last = NULL, *req;
 	bool failed = false, linked;
 	int err = 0;
 
@@ -652,10 +676,10 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 	while (done < n) {
 		idx = __atomic_load_n(
 		    (uint32_t *)region_at(ring->rings_pa,
-					  array + (ring->sq_head & (ring->sq_entries - 1)) * 4),
+					  array + (head & (ring->sq_entries - 1)) * 4),
 		    __ATOMIC_RELAXED);
 		if (idx >= ring->sq_entries) {
-			ring->sq_head++;
+			head++;
 			__atomic_add_fetch(ring_word(ring, R_SQ_DROPPED), 1, __ATOMIC_RELEASE);
 			break;
 		}
@@ -663,12 +687,12 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 			err = -EBUSY;
 			break;
 		}
-		if (!(req = io_req_alloc(ring))) {
+		sqe_read(ring, idx, &sreq.sqe);
+		if (!(req = req_for_sqe(ring, &sreq, last))) {
 			err = -ENOMEM;
 			break;
 		}
-		sqe_read(ring, idx, &req->sqe);
-		ring->sq_head++;
+		head++;
 		done++;
 		req->prev = last; /* the request before it in its chain: LINK_TIMEOUT's */
 		err = req->err = io_req_prep(req);
@@ -676,20 +700,21 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 		if (last)
 			last->next = req; /* the chain owns it */
 		else
-			head = req;
+			chain = req;
 		last = req;
 		linked = req->sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
 		if (linked)
 			continue;
-		chain_end(head, failed);
-		head = last = NULL;
+		chain_end(chain, failed);
+		chain = last = NULL;
 		failed = false;
 		if (err && !(ring->flags & IORING_SETUP_SUBMIT_ALL))
 			break;
 	}
-	if (head) /* a link flag on the last SQE: the chain ends there */
-		chain_end(head, failed);
-	ring_store(ring, R_SQ_HEAD, ring->sq_head);
+	if (chain) /* a link flag on the last SQE: the chain ends there */
+		chain_end(chain, failed);
+	ring->sq_head = head;
+	ring_store(ring, R_SQ_HEAD, head);
 	return done ? (int)done : err;
 }
 
@@ -785,16 +810,19 @@ SYSCALL_DEFINE6(io_uring_enter, unsigned int, fd, uint32_t, to_submit, uint32_t,
 	struct io_ring *ring;
 	uint64_t deadline = POLL_FOREVER;
 	long ret = 0, err;
+	bool put;
 
 	if (flags & ~ENTER_KNOWN)
 		return -EINVAL;
 	if (flags & IORING_ENTER_REGISTERED_RING)
 		return -EINVAL; /* no ring fd is ever registered here */
-	if (!(f = files_lookup(current()->files, (int)fd)))
+	/* Not referenced when no other task shares the table (Linux's
+	 * fdget): the fd, and so the ring, stay for the call. */
+	if (!(f = files_lookup_light(current()->files, (int)fd, &put)))
 		return -EBADF;
 	if (f->ops != &io_uring_fops) {
-		file_put(f);
-		return -EOPNOTSUPP;
+		ret = -EOPNOTSUPP;
+		goto out;
 	}
 	ring = f->priv;
 	if (to_submit) {
@@ -811,7 +839,9 @@ SYSCALL_DEFINE6(io_uring_enter, unsigned int, fd, uint32_t, to_submit, uint32_t,
 		if (!ret || ret < 0)
 			ret = ret < 0 ? ret : err;
 	}
-	file_put(f);
+out:
+	if (put)
+		file_put(f);
 	return ret;
 }
 

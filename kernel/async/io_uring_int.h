@@ -54,6 +54,7 @@ struct io_ring {
 	uint32_t flags, sq_entries, cq_entries;
 	struct inode *rings_ip, *sqes_ip; /* referenced until the ring is freed */
 	uint64_t *rings_pa, *sqes_pa;	  /* the pinned frames, by page */
+	void *words;			  /* the rings region's first page, mapped */
 	uint32_t rings_npages, sqes_npages;
 
 	/* Serializes submitters (the SQ head, sq_taken) and io_uring_register
@@ -151,38 +152,48 @@ struct io_poll {
 };
 
 /*
- * One SQE's request, from its ring's cache (or kmalloc'd) at submission,
- * freed after its CQE.  io_req_alloc resets the fields before sqe; sqe
- * is the submitter's copy, and the fields after it belong to the ops
- * that use them, which set them before they are read (their prep,
- * io_poll_arm): a NOP or a SEND never pays for a TIMEOUT's timer or a
- * poll's hooks.
+ * One SQE's request.  A request alone (no link, no drain, not IOSQE_ASYNC,
+ * an op that may finish without waiting: io_sqe_on_stack) is prepared on
+ * io_uring_enter's stack and, if it finishes there, never leaves it: no
+ * reference on the ring, not counted live or in flight, its CQE in the
+ * submission's batch.  Only one that must wait (and every other) is a
+ * request of the ring's cache (or kmalloc'd) until it completes, with its
+ * references.  Three parts: what every request starts with (reset for a
+ * stack request too), what a request of the ring's adds (reset by
+ * io_req_alloc, and by req_persist when a stack request must wait), and
+ * sqe on, which belongs to the submitter's copy and to the ops that use
+ * them, which set them before they are read (their prep, io_poll_arm): a
+ * NOP or a SEND never pays for a TIMEOUT's timer or a poll's hooks.
  */
 struct io_req {
+	/* Every request's. */
+	struct io_ring *ring; /* referenced until the request is freed, if of the ring's */
+	struct io_req *next;  /* IO_LINK's next request, owned by this one */
+	/* LINK_TIMEOUT: prev is the request it times (it owns this one and
+	 * outlives the timer: its completion disarms it, synchronously). */
+	struct io_req *prev;
+	/* Its direct descriptor's file, referenced from the request's issue
+	 * until it is freed (a slot changed meanwhile does not affect it). */
+	struct file *file;
+	int nr;		      /* the system call an op runs (its prep's) */
+	int err;	      /* its preparation failed: the CQE's res */
+	uint32_t fixed_index; /* IOSQE_FIXED_FILE's descriptor (sqe.fd is FD_LENT then) */
+	uint32_t file_slot;   /* OPENAT, ACCEPT, SOCKET: the file_index to make */
+	bool fixed;	      /* its fd is a direct descriptor (IOSQE_FIXED_FILE) */
+	uint32_t cflags;      /* its next CQE's flags: a provided buffer it filled */
+	bool multishot;	      /* POLL_ADD_MULTI, ACCEPT_MULTISHOT, RECV_MULTISHOT: CQEs with F_MORE */
+	bool on_stack;	      /* io_req_init_stack's: moved to the ring's if it waits */
+
+	/* A request of the ring's: what waiting, cancels and drains use. */
 	struct async_req ar;	/* the engine's part, when punted */
-	struct io_ring *ring;	/* referenced until the request is freed */
-	struct list_head link;	/* on ring->inflight while issued (ring->lock) */
+	struct list_head link;	/* on ring->inflight while it waits (ring->lock) */
 	struct list_head tlink; /* on ring->timeouts (TIMEOUT with a count) */
-	struct io_req *next;	/* IO_LINK's next request, owned by this one */
-	int nr;			/* the system call an op runs, or -1 */
 	bool fired;		/* TIMEOUT met its count, LINK_TIMEOUT went off (ring->lock) */
 	bool removed;		/* cancelled by a remove or cancel op (ring->lock) */
-	bool fixed;		/* its fd is a direct descriptor (IOSQE_FIXED_FILE) */
-	uint32_t fixed_index;	/* ... that one (sqe.fd is FD_LENT then) */
-	/* That descriptor's file, referenced from the request's issue until
-	 * it is freed (a slot changed meanwhile does not affect it). */
-	struct file *file;
-	uint32_t file_slot; /* OPENAT, ACCEPT, SOCKET: the file_index to make */
-	bool multishot;	    /* POLL_ADD_MULTI, ACCEPT_MULTISHOT, RECV_MULTISHOT: CQEs with F_MORE */
-	uint32_t cflags;    /* its next CQE's flags: a provided buffer it filled */
-	bool rearm;	    /* POLL_ADD: an update changed its events: it waits anew (ring->lock) */
-	int err;	    /* its preparation failed: the CQE's res */
-	/* LINK_TIMEOUT: prev is the request it times (it owns this one and
-	 * outlives the timer: its completion disarms it, synchronously);
-	 * the timer is armed while prev waits; fired once it went off;
-	 * started once armed (ring->lock: LINK_TIMEOUT_UPDATE moves only a
-	 * started timer). */
-	struct io_req *prev;
+	bool rearm;		/* POLL_ADD: its events updated, it waits anew (ring->lock) */
+	/* LINK_TIMEOUT: the timer is armed while prev waits; fired once it
+	 * went off; started once armed (ring->lock: LINK_TIMEOUT_UPDATE
+	 * moves only a started timer). */
 	bool started;
 	/* IOSQE_IO_DRAIN, a chain's head: on ring->deferred while deferred
 	 * (ring->lock); nchain requests; drain_head: the chain is drained;
@@ -192,7 +203,7 @@ struct io_req {
 	uint32_t nchain;
 	bool deferred, drain_head, punted, drain;
 
-	/* From here on not reset by io_req_alloc (above). */
+	/* From here on not reset. */
 	struct io_uring_sqe sqe;   /* a stable copy (IORING_FEAT_SUBMIT_STABLE) */
 	uint64_t args[6];	   /* the system call's (req->nr's), by its prep */
 	uint64_t deadline, target; /* TIMEOUT: clock deadline, CQE count */
@@ -239,6 +250,12 @@ struct io_ring *io_ring_of(struct file *f);
 /* A new request of ring (submit_lock held), its sqe still to be filled:
  * NULL on ENOMEM. */
 struct io_req *io_req_alloc(struct io_ring *ring);
+/* Whether sqe's request may start on the submitter's stack (its stable
+ * copy: the user may change the ring's meanwhile), not in a chain. */
+bool io_sqe_on_stack(const struct io_ring *ring, const struct io_uring_sqe *sqe);
+/* req, on the submitter's stack (submit_lock held, the ring's file held
+ * for the call), reset as io_req_alloc's, its sqe kept. */
+void io_req_init_stack(struct io_req *req, struct io_ring *ring);
 /* Checks an SQE and prepares its op at submission (its arguments copied
  * then: IORING_FEAT_SUBMIT_STABLE): 0 or the -errno its CQE carries. */
 int io_req_prep(struct io_req *req);

@@ -409,7 +409,7 @@ static long op_run_with(struct io_req *req, long (*call)(struct io_req *))
 	struct fd_redirect r = {.capture = req->file_slot != 0};
 	long res;
 
-	if (!req->fixed && !r.capture)
+	if (!req->fixed && !req->file_slot)
 		return call(req);
 	if ((res = req_fixed_file(req)))
 		return res;
@@ -498,8 +498,16 @@ long io_req_attempt(struct io_req *req)
 	return io_req_attempt_with(req, op->attempt ? op->attempt : op_call);
 }
 
-/* Issues req: its result, or IO_PUNTED once a worker or its file has it. */
-static long req_issue(struct io_req *req)
+/* req_try's answers for a request that must wait: its attempt would
+ * (armed on its file, or punted), it goes to a worker at once, or it is
+ * multishot (armed on its file, IOSQE_ASYNC or not). */
+#define IO_WAIT_POLL  (IO_PUNTED - 2)
+#define IO_WAIT_PUNT  (IO_PUNTED - 3)
+#define IO_WAIT_MULTI (IO_PUNTED - 4)
+
+/* Runs req here if it finishes without waiting: its result, or an
+ * IO_WAIT_ answer (nothing done that its wait must undo). */
+static long req_try(struct io_req *req)
 {
 	const struct io_op *op = op_of(req);
 	enum op_how how = op->how;
@@ -508,20 +516,43 @@ static long req_issue(struct io_req *req)
 
 	if ((err = req_fixed_file(req)))
 		return err;
-	if (req->multishot) { /* armed on its file, IOSQE_ASYNC or not */
-		req_wait_start(req);
-		return io_multi_arm(req);
-	}
+	if (req->multishot)
+		return IO_WAIT_MULTI;
 	if (req->sqe.flags & IOSQE_ASYNC)
-		how = HOW_PUNT;
-	else if (how == HOW_NOWAIT && !op->attempt)
+		return IO_WAIT_PUNT;
+	if (how == HOW_NOWAIT && !op->attempt)
 		how = file_kind(req);
 	if (how == HOW_INLINE)
 		return op_run(req);
-	if (how == HOW_NOWAIT && (res = io_req_attempt(req)) != -EAGAIN)
-		return res;
+	if (how == HOW_PUNT)
+		return IO_WAIT_PUNT;
+	res = io_req_attempt(req);
+	return res == -EAGAIN ? IO_WAIT_POLL : res;
+}
+
+static struct io_req *req_persist(struct io_req *sreq);
+static bool req_start(struct io_req *req);
+
+/*
+ * *reqp must wait (why: req_try's answer): a request on the submitter's
+ * stack is moved to one of the ring's first (*reqp is then that one),
+ * counted in flight, armed on its file or punted.  IO_PUNTED once a
+ * worker or its file has it, else its result.
+ */
+static long req_wait(struct io_req **reqp, long why)
+{
+	struct io_req *req = *reqp;
+	long res;
+	int err;
+
+	if (req->on_stack && !(req = *reqp = req_persist(req)))
+		return -ENOMEM; /* *reqp, still the stack's, completes with it */
+	if (!req_start(req))
+		return -ECANCELED;
 	req_wait_start(req); /* before the punt: its worker may finish it at once */
-	if (how == HOW_NOWAIT && (res = io_poll_arm(req)) != -EAGAIN)
+	if (why == IO_WAIT_MULTI)
+		return io_multi_arm(req);
+	if (why == IO_WAIT_POLL && (res = io_poll_arm(req)) != -EAGAIN)
 		return res; /* armed on its file (IO_PUNTED), or done */
 	/* Linked from ring->lock's lists, so that a cancel finds it only
 	 * once it is queued: async_punt takes the engine's lock itself. */
@@ -552,28 +583,27 @@ void io_req_free(struct io_req *req)
 {
 	struct io_ring *ring = req->ring;
 
-	io_drain_put(req);
 	if (req->file)
 		file_put(req->file);
+	if (req->on_stack)
+		return; /* never armed or counted, no reference: io_req_init_stack */
 	if (req->poll.file)
 		file_put(req->poll.file);
+	io_drain_put(req);
 	io_req_cache_put(req);
 	io_ring_put(ring);
 }
 
-/* Posts req's CQE and frees it: the next request of its chain to issue,
- * or NULL (a broken link cancels the rest of the chain). */
-static struct io_req *req_complete(struct io_req *req, long res)
+/* A request of the ring's completes with res: out of the drain queue,
+ * its LINK_TIMEOUT done, off the ring's lists; its result (the timeout's
+ * -ECANCELED if it cut it short). */
+static long req_leave(struct io_req *req, long res)
 {
 	struct io_ring *ring = req->ring;
-	struct io_req *next, *n;
-	bool broken;
 
 	io_drain_forget(req);
 	if (req->next) /* a LINK_TIMEOUT is one */
 		res = io_ltimeout_done(req, res);
-	next = req->next;
-	broken = link_broken(req, res);
 	if (!list_empty(&req->link) || !list_empty(&req->tlink)) { /* else never on them */
 		spin_lock(&ring->lock);
 		if (!list_empty(&req->link)) {
@@ -582,6 +612,22 @@ static struct io_req *req_complete(struct io_req *req, long res)
 		}
 		list_del(&req->tlink);
 		spin_unlock(&ring->lock);
+	}
+	return res;
+}
+
+/* Posts req's CQE and frees it: the next request of its chain to issue,
+ * or NULL (a broken link cancels the rest of the chain). */
+static struct io_req *req_complete(struct io_req *req, long res)
+{
+	struct io_ring *ring = req->ring;
+	struct io_req *next = NULL, *n;
+	bool broken = false;
+
+	if (!req->on_stack) { /* a stack request is alone and never waited */
+		res = req_leave(req, res);
+		next = req->next;
+		broken = link_broken(req, res);
 	}
 	if (!(req->sqe.flags & IOSQE_CQE_SKIP_SUCCESS) || res < 0)
 		io_post_cqe(ring, req->sqe.user_data, (int32_t)res, req->cflags,
@@ -638,15 +684,12 @@ int io_req_prep(struct io_req *req)
 	return ops[s->opcode].prep(req);
 }
 
-struct io_req *io_req_alloc(struct io_ring *ring)
+/* What a request of the ring's adds (struct io_req): reset, and a
+ * reference on the ring, counted live (the drains' count) until its
+ * free. */
+static void req_init_ring(struct io_req *req)
 {
-	struct io_req *req = io_req_cache_get(ring);
-
-	if (!req)
-		return NULL;
-	memset(req, 0, offsetof(struct io_req, sqe)); /* the rest: struct io_req */
-	req->ring = ring;
-	req->nr = -1;
+	memset(&req->ar, 0, offsetof(struct io_req, sqe) - offsetof(struct io_req, ar));
 	list_init(&req->link);
 	list_init(&req->tlink);
 	list_init(&req->ar.link);
@@ -655,21 +698,66 @@ struct io_req *io_req_alloc(struct io_ring *ring)
 	list_init(&req->dlink);
 	req->poll.file = NULL;
 	req->poll.nhooks = 0;
-	io_ring_get(ring);
-	__atomic_add_fetch(&ring->nlive, 1, __ATOMIC_ACQ_REL);
+	io_ring_get(req->ring);
+	__atomic_add_fetch(&req->ring->nlive, 1, __ATOMIC_ACQ_REL);
+}
+
+struct io_req *io_req_alloc(struct io_ring *ring)
+{
+	struct io_req *req = io_req_cache_get(ring);
+
+	if (!req)
+		return NULL;
+	memset(req, 0, offsetof(struct io_req, ar));
+	req->ring = ring;
+	req_init_ring(req);
 	return req;
 }
 
-/* Counts req in flight (cancels find it) unless the ring is dead:
- * false then, and it completes with -ECANCELED.  An op that runs to its
- * end inline has nothing to cancel: not counted (as Linux's NOP). */
+void io_req_init_stack(struct io_req *req, struct io_ring *ring)
+{
+	__builtin_memset(req, 0, offsetof(struct io_req, ar)); /* a few stores, inline */
+	req->ring = ring;
+	req->on_stack = true;
+}
+
+bool io_sqe_on_stack(const struct io_ring *ring, const struct io_uring_sqe *sqe)
+{
+	if (sqe->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_IO_DRAIN | IOSQE_ASYNC))
+		return false;
+	return !ring->drain_used &&
+	       (sqe->opcode >= IORING_OP_LAST || ops[sqe->opcode].how != HOW_PUNT);
+}
+
+/*
+ * A stack request that must wait, moved to one of its ring's: what its
+ * preparation and attempt set (its file's reference comes along; a
+ * stack request's op never has its timer or poll armed) and the ring's
+ * part anew.  NULL on ENOMEM.
+ */
+static struct io_req *req_persist(struct io_req *sreq)
+{
+	struct io_req *req = io_req_cache_get(sreq->ring);
+
+	if (!req)
+		return NULL;
+	memcpy(req, sreq, offsetof(struct io_req, ar));
+	memcpy(&req->sqe, &sreq->sqe,
+	       offsetof(struct io_req, timer) - offsetof(struct io_req, sqe));
+	req->on_stack = false;
+	req_init_ring(req);
+	return req;
+}
+
+/* Counts req in flight, as it is about to wait (cancels find it),
+ * unless the ring is dead: false then, and it completes with
+ * -ECANCELED.  A request that ends inline has nothing to cancel: never
+ * counted (as Linux's). */
 static bool req_start(struct io_req *req)
 {
 	struct io_ring *ring = req->ring;
 	bool live;
 
-	if (op_of(req)->how == HOW_INLINE && !(req->sqe.flags & IOSQE_ASYNC))
-		return true;
 	spin_lock(&ring->lock);
 	live = !ring->dead;
 	if (live) {
@@ -685,9 +773,11 @@ void io_submit_chain(struct io_req *req)
 	long res;
 
 	while (req) {
-		res = req_start(req) ? req_issue(req) : -ECANCELED;
+		res = req_try(req);
+		if (res == IO_WAIT_POLL || res == IO_WAIT_PUNT || res == IO_WAIT_MULTI)
+			res = req_wait(&req, res);
 		if (res == IO_PUNTED)
-			return; /* the worker completes it and goes on with the chain */
+			return; /* its worker or wake-up completes it, and the chain */
 		req = req_complete(req, res);
 	}
 }
@@ -733,7 +823,7 @@ void io_queue_chain(struct io_req *head)
 {
 	int err;
 
-	if (!io_drain_defer(head)) {
+	if (head->on_stack || !io_drain_defer(head)) { /* io_sqe_on_stack: no drain */
 		io_submit_chain(head);
 		return;
 	}
