@@ -635,22 +635,6 @@ static void chain_end(struct io_req *head, bool failed)
 		io_queue_chain(head);
 }
 
-/* A request for the SQE read into sreq->sqe, not in a chain if last is
- * NULL: sreq itself if it may start on the stack, else one of the ring's
- * with that sqe; NULL on ENOMEM. */
-static struct io_req *req_for_sqe(struct io_ring *ring, struct io_req *sreq, struct io_req *last)
-{
-	struct io_req *req;
-
-	if (!last && io_sqe_on_stack(ring, &sreq->sqe)) {
-		io_req_init_stack(sreq, ring);
-		return sreq;
-	}
-	if ((req = io_req_alloc(ring)))
-		req->sqe = sreq->sqe;
-	return req;
-}
-
 /*
  * Submits up to n SQEs (submit_lock held): how many were consumed, or
  * -EBUSY when the CQ has overflowed or too much is in flight, -ENOMEM.
@@ -688,7 +672,7 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 			break;
 		}
 		sqe_read(ring, idx, &sreq.sqe);
-		if (!(req = req_for_sqe(ring, &sreq, last))) {
+		if (!(req = io_req_for_sqe(ring, &sreq, last))) {
 			err = -ENOMEM;
 			break;
 		}

@@ -153,14 +153,14 @@ struct io_poll {
 
 /*
  * One SQE's request.  A request alone (no link, no drain, not IOSQE_ASYNC,
- * an op that may finish without waiting: io_sqe_on_stack) is prepared on
+ * an op that may finish without waiting: io_req_for_sqe) is prepared on
  * io_uring_enter's stack and, if it finishes there, never leaves it: no
  * reference on the ring, not counted live or in flight, its CQE in the
  * submission's batch.  Only one that must wait (and every other) is a
  * request of the ring's cache (or kmalloc'd) until it completes, with its
  * references.  Three parts: what every request starts with (reset for a
  * stack request too), what a request of the ring's adds (reset by
- * io_req_alloc, and by req_persist when a stack request must wait), and
+ * req_alloc, and by req_persist when a stack request must wait), and
  * sqe on, which belongs to the submitter's copy and to the ops that use
  * them, which set them before they are read (their prep, io_poll_arm): a
  * NOP or a SEND never pays for a TIMEOUT's timer or a poll's hooks.
@@ -181,8 +181,8 @@ struct io_req {
 	uint32_t file_slot;   /* OPENAT, ACCEPT, SOCKET: the file_index to make */
 	bool fixed;	      /* its fd is a direct descriptor (IOSQE_FIXED_FILE) */
 	uint32_t cflags;      /* its next CQE's flags: a provided buffer it filled */
-	bool multishot;	      /* POLL_ADD_MULTI, ACCEPT_MULTISHOT, RECV_MULTISHOT: CQEs with F_MORE */
-	bool on_stack;	      /* io_req_init_stack's: moved to the ring's if it waits */
+	bool multishot;	      /* POLL_ADD, ACCEPT, RECV multishot: CQEs with F_MORE */
+	bool on_stack;	      /* io_req_for_sqe's: moved to the ring's if it waits */
 
 	/* A request of the ring's: what waiting, cancels and drains use. */
 	struct async_req ar;	/* the engine's part, when punted */
@@ -212,7 +212,7 @@ struct io_req {
 	uint64_t period;
 	uint32_t repeats;
 	struct ktimer timer; /* LINK_TIMEOUT's, from its prep */
-	/* Armed on its file instead of punted: io_req_alloc clears its
+	/* Armed on its file instead of punted: req_init_ring clears its
 	 * file and nhooks, io_poll_arm sets the rest. */
 	struct io_poll poll;
 };
@@ -247,15 +247,11 @@ void io_req_cache_put(struct io_req *req);
 struct io_ring *io_ring_of(struct file *f);
 
 /* io_uring_op.c */
-/* A new request of ring (submit_lock held), its sqe still to be filled:
- * NULL on ENOMEM. */
-struct io_req *io_req_alloc(struct io_ring *ring);
-/* Whether sqe's request may start on the submitter's stack (its stable
- * copy: the user may change the ring's meanwhile), not in a chain. */
-bool io_sqe_on_stack(const struct io_ring *ring, const struct io_uring_sqe *sqe);
-/* req, on the submitter's stack (submit_lock held, the ring's file held
- * for the call), reset as io_req_alloc's, its sqe kept. */
-void io_req_init_stack(struct io_req *req, struct io_ring *ring);
+/* The request for the SQE read into sreq->sqe (submit_lock held, the
+ * ring's file held for the call), after last in its chain (or NULL):
+ * sreq itself, on the submitter's stack, if it may start there (struct
+ * io_req), else one of the ring's with that sqe; NULL on ENOMEM. */
+struct io_req *io_req_for_sqe(struct io_ring *ring, struct io_req *sreq, struct io_req *last);
 /* Checks an SQE and prepares its op at submission (its arguments copied
  * then: IORING_FEAT_SUBMIT_STABLE): 0 or the -errno its CQE carries. */
 int io_req_prep(struct io_req *req);

@@ -398,19 +398,15 @@ static long op_call(struct io_req *req)
 	return syscall_call((uint64_t)req->nr, req->args);
 }
 
-/*
- * Runs call (the op, or its inline attempt) for the request here.  On
- * direct descriptors it runs redirected (fd/fd_install.h): its FD_LENT is
- * the request's file, and the file it creates for a file_index goes to
- * the ring's table rather than the process's.
- */
-static long op_run_with(struct io_req *req, long (*call)(struct io_req *))
+/* op_run_with on direct descriptors: redirected (fd/fd_install.h), its
+ * FD_LENT the request's file, the file it creates for a file_index put
+ * in the ring's table rather than the process's. */
+static __attribute__((noinline)) long op_run_redirected(struct io_req *req,
+							long (*call)(struct io_req *))
 {
 	struct fd_redirect r = {.capture = req->file_slot != 0};
 	long res;
 
-	if (!req->fixed && !req->file_slot)
-		return call(req);
 	if ((res = req_fixed_file(req)))
 		return res;
 	r.lent = req->file;
@@ -422,6 +418,14 @@ static long op_run_with(struct io_req *req, long (*call)(struct io_req *))
 	if (r.made)
 		file_put(r.made);
 	return res;
+}
+
+/* Runs call (the op, or its inline attempt) for the request here. */
+static inline long op_run_with(struct io_req *req, long (*call)(struct io_req *))
+{
+	if (req->fixed || req->file_slot)
+		return op_run_redirected(req, call);
+	return call(req);
 }
 
 /* Runs the request's op here (blocking allowed unless nowait is set). */
@@ -498,9 +502,10 @@ long io_req_attempt(struct io_req *req)
 	return io_req_attempt_with(req, op->attempt ? op->attempt : op_call);
 }
 
-/* req_try's answers for a request that must wait: its attempt would
- * (armed on its file, or punted), it goes to a worker at once, or it is
- * multishot (armed on its file, IOSQE_ASYNC or not). */
+/* req_try's answers for a request that must wait (a range, below
+ * IO_REARM): its attempt would (armed on its file, or punted), it goes
+ * to a worker at once, or it is multishot (armed on its file, IOSQE_ASYNC
+ * or not). */
 #define IO_WAIT_POLL  (IO_PUNTED - 2)
 #define IO_WAIT_PUNT  (IO_PUNTED - 3)
 #define IO_WAIT_MULTI (IO_PUNTED - 4)
@@ -586,7 +591,7 @@ void io_req_free(struct io_req *req)
 	if (req->file)
 		file_put(req->file);
 	if (req->on_stack)
-		return; /* never armed or counted, no reference: io_req_init_stack */
+		return; /* never armed or counted, no reference: io_req_for_sqe */
 	if (req->poll.file)
 		file_put(req->poll.file);
 	io_drain_put(req);
@@ -684,6 +689,13 @@ int io_req_prep(struct io_req *req)
 	return ops[s->opcode].prep(req);
 }
 
+/* What every request starts with (struct io_req): a few stores, inline. */
+static void req_init(struct io_req *req, struct io_ring *ring)
+{
+	__builtin_memset(req, 0, offsetof(struct io_req, ar));
+	req->ring = ring;
+}
+
 /* What a request of the ring's adds (struct io_req): reset, and a
  * reference on the ring, counted live (the drains' count) until its
  * free. */
@@ -702,31 +714,41 @@ static void req_init_ring(struct io_req *req)
 	__atomic_add_fetch(&req->ring->nlive, 1, __ATOMIC_ACQ_REL);
 }
 
-struct io_req *io_req_alloc(struct io_ring *ring)
+/* A new request of ring (submit_lock held), its sqe still to be filled:
+ * NULL on ENOMEM. */
+static struct io_req *req_alloc(struct io_ring *ring)
 {
 	struct io_req *req = io_req_cache_get(ring);
 
 	if (!req)
 		return NULL;
-	memset(req, 0, offsetof(struct io_req, ar));
-	req->ring = ring;
+	req_init(req, ring);
 	req_init_ring(req);
 	return req;
 }
 
-void io_req_init_stack(struct io_req *req, struct io_ring *ring)
-{
-	__builtin_memset(req, 0, offsetof(struct io_req, ar)); /* a few stores, inline */
-	req->ring = ring;
-	req->on_stack = true;
-}
-
-bool io_sqe_on_stack(const struct io_ring *ring, const struct io_uring_sqe *sqe)
+/* Whether sqe's request may start on the submitter's stack (its stable
+ * copy: the user may change the ring's meanwhile). */
+static bool sqe_on_stack(const struct io_ring *ring, const struct io_uring_sqe *sqe)
 {
 	if (sqe->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_IO_DRAIN | IOSQE_ASYNC))
 		return false;
 	return !ring->drain_used &&
 	       (sqe->opcode >= IORING_OP_LAST || ops[sqe->opcode].how != HOW_PUNT);
+}
+
+struct io_req *io_req_for_sqe(struct io_ring *ring, struct io_req *sreq, struct io_req *last)
+{
+	struct io_req *req;
+
+	if (!last && sqe_on_stack(ring, &sreq->sqe)) {
+		req_init(sreq, ring);
+		sreq->on_stack = true;
+		return sreq;
+	}
+	if ((req = req_alloc(ring)))
+		req->sqe = sreq->sqe;
+	return req;
 }
 
 /*
@@ -773,8 +795,12 @@ void io_submit_chain(struct io_req *req)
 	long res;
 
 	while (req) {
-		res = req_try(req);
-		if (res == IO_WAIT_POLL || res == IO_WAIT_PUNT || res == IO_WAIT_MULTI)
+		/* A released ring issues nothing more (the rest of a chain its
+		 * cancels complete: its owner may be exiting, its files gone);
+		 * a waiting request checks again under the lock (req_start). */
+		if (__atomic_load_n(&req->ring->dead, __ATOMIC_RELAXED))
+			res = -ECANCELED;
+		else if ((res = req_try(req)) <= IO_WAIT_POLL && res >= IO_WAIT_MULTI)
 			res = req_wait(&req, res);
 		if (res == IO_PUNTED)
 			return; /* its worker or wake-up completes it, and the chain */
@@ -823,7 +849,7 @@ void io_queue_chain(struct io_req *head)
 {
 	int err;
 
-	if (head->on_stack || !io_drain_defer(head)) { /* io_sqe_on_stack: no drain */
+	if (head->on_stack || !io_drain_defer(head)) { /* sqe_on_stack: no drain */
 		io_submit_chain(head);
 		return;
 	}

@@ -2,7 +2,10 @@
  * a process exits (or closes its ring, or execs) with 16 READs of an
  * empty pipe in flight (8 on workers, 8 queued behind them), with a
  * flood that fills its CQ (EBUSY), with reads a writer is completing
- * while it ends, and with a second thread's requests; afterwards the
+ * while it ends, with a second thread's requests, and with reads each
+ * hard-linked to a write when a child's exit drops the ring's last
+ * reference (its cancel of a read must not run the write there: not its
+ * request, and its files are gone); afterwards the
  * kernel's counters (files, inodes: a ring is two) are where they were.
  * The counters are fdkernel's /proc/kstat: on Linux only the results. */
 #define _GNU_SOURCE
@@ -29,7 +32,25 @@ static long submit_reads(struct uring *r, int p0, int n)
 	return uring_submit_wait(r, 0);
 }
 
-enum end { END_EXIT, END_CLOSE, END_EXEC, END_WRITER, END_FLOOD, END_THREAD };
+enum end { END_EXIT, END_CLOSE, END_EXEC, END_WRITER, END_FLOOD, END_THREAD, END_CHAIN };
+
+/* n chains on ring r: a READ of the empty pipe p0, waiting,
+ * IOSQE_IO_HARDLINK to a WRITE into p1; submitted. */
+static long submit_chains(struct uring *r, int p0, int p1, int n)
+{
+	struct io_uring_sqe *sqe;
+
+	for (int i = 0; i < n; i++) {
+		if (!(sqe = uring_prep(r, IORING_OP_READ, p0, (uint64_t)bufs[i % NREADS], 4,
+				       UINT64_MAX, (uint64_t)i)))
+			break;
+		sqe->flags |= IOSQE_IO_HARDLINK;
+		if (!uring_prep(r, IORING_OP_WRITE, p1, (uint64_t) "abcd", 4, UINT64_MAX,
+				(uint64_t)(100 + i)))
+			break;
+	}
+	return uring_submit_wait(r, 0);
+}
 
 static const char *self_path;
 static int tp[2];
@@ -75,6 +96,22 @@ static void child(enum end how)
 			_exit(3);
 		break;
 	}
+	case END_CHAIN: { /* the last reference goes with a child's exit */
+		int sync[2];
+		char c;
+		if (submit_chains(&r, p[0], p[1], NREADS / 2) != NREADS || pipe(sync))
+			_exit(3);
+		if (fork() == 0) {
+			close(sync[1]);
+			read(sync[0], &c, 1); /* until its parent closed its ring */
+			_exit(0);
+		}
+		close(r.fd);
+		close(sync[1]);
+		while (wait(NULL) > 0)
+			;
+		break;
+	}
 	default:
 		if (submit_reads(&r, p[0], NREADS) != NREADS)
 			_exit(3);
@@ -108,7 +145,8 @@ int main(int argc, char **argv)
 	    "exec with 16 reads in flight",
 	    "exit while a writer completes the reads",
 	    "exit after a flood that filled the CQ",
-	    "exit with a finished thread's 16 reads and 4 of its own in flight"};
+	    "exit with a finished thread's 16 reads and 4 of its own in flight",
+	    "a child's exit drops the ring, 8 reads each hard-linked to a write in flight"};
 	struct kstat before;
 	bool have;
 
@@ -118,9 +156,9 @@ int main(int argc, char **argv)
 	/* END_WRITER's writer outlives its parent: as a subreaper this
 	 * process gets it, and run() reaps it before the counts are read. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	plan(12);
+	plan(14);
 	run(END_EXIT); /* warm-up: the first ring's slab pages */
-	for (int how = END_EXIT; how <= END_THREAD; how++) {
+	for (int how = END_EXIT; how <= END_CHAIN; how++) {
 		have = kstat_read(&before);
 		is_int(run((enum end)how), 0, "%s", what[how]);
 		kstat_unchanged(&before, have, "and nothing of it is left");
