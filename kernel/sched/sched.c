@@ -1,13 +1,11 @@
 /*
- * The scheduler's core (see sched.h), and its real-time class.  A running
- * task is never queued; schedule() queues it again if it is still
- * runnable and switches to the first task this CPU may run: from the
- * deadline queue, earliest deadline first (deadline.c), then from the
- * real-time queue, ordered by priority, then the fair class's task of
- * least virtual runtime (fair.c).  One set of queues for every CPU
- * (docs/smp.md measures it); each CPU has an idle task,
- * which runs only when nothing else can: the boot context on CPU 0, the
- * start-up stack on the others.
+ * The scheduler's core (see sched.h).  A running task is never queued;
+ * schedule() queues it again if it is still runnable and switches to the
+ * first task this CPU may run: from the deadline queue, earliest deadline
+ * first (deadline.c), then from the real-time queue, ordered by priority
+ * (rt.c), then the fair class's task of least virtual runtime (fair.c).  One set of queues for
+ * every CPU (docs/smp.md measures it); each CPU has an idle task, which runs only when nothing else
+ * can: the boot context on CPU 0, the start-up stack on the others.
  */
 #include "sched/sched_class.h"
 #include "arch/x86_64/cpu.h"
@@ -18,7 +16,6 @@
 #include "lib/string.h"
 #include "mm/paging.h"
 #include "sched/grace.h"
-#include "sched/rt_tunables.h"
 #include <uapi/errno.h>
 
 /*
@@ -27,14 +24,6 @@
  * up on the other side (in schedule() or, for a new task, sched_tail()).
  */
 struct spinlock sched_lock = SPINLOCK_INIT("sched");
-/* The real-time tasks (run_link): highest rt_prio first, in order of
- * arrival among equals. */
-static struct list_head rt_queue = LIST_HEAD_INIT(rt_queue);
-/* Each CPU's RT throttling (sched_lock): ticks into the current period,
- * and ticks of it that real-time tasks ran. */
-static struct {
-	int elapsed, used;
-} rt_band[MAX_CPUS];
 /* CPUs running their idle task that no wake-up has kicked yet (bit n:
  * CPU n; sched_lock): a task queued on a busy CPU kicks one of them. */
 static uint32_t idle_cpus;
@@ -97,31 +86,18 @@ static void dequeue(struct task_sched *t)
 		list_del(&t->run_link);
 }
 
-/* Caller holds sched_lock.  A real-time task goes behind its equals, or
- * in front of them (head: it was preempted, as POSIX wants). */
+/* Caller holds sched_lock.  t goes in its class's queue; a real-time
+ * task in front of its equals if head (it was preempted, as POSIX wants). */
 static void enqueue_at(struct task_sched *t, bool head)
 {
-	struct list_head *before = &rt_queue;
-	struct task_sched *q;
-
 	if (t->is_idle || queued(t) || t->dl_throttled)
 		return;
-	if (t->dl) {
+	if (t->dl)
 		dl_enqueue(t);
-		return;
-	}
-	if (!t->rt_prio) {
+	else if (t->rt_prio)
+		rt_enqueue(t, head);
+	else
 		fair_enqueue(t);
-		return;
-	}
-	list_for_each_entry(q, &rt_queue, run_link)
-	{
-		if (q->rt_prio < t->rt_prio || (head && q->rt_prio == t->rt_prio)) {
-			before = &q->run_link;
-			break;
-		}
-	}
-	list_add_tail(&t->run_link, before);
 }
 
 void sched_enqueue(struct task_sched *t)
@@ -147,14 +123,6 @@ static bool kick_idle_cpu(struct cpu *c, uint64_t mask)
 	idle_cpus &= ~(1u << cpu);
 	smp_resched(cpu);
 	return true;
-}
-
-/* Has c's real-time work used its share of the period (sched_lock)? */
-static bool rt_throttled(const struct cpu *c)
-{
-	int runtime = rt_runtime_ticks();
-
-	return runtime >= 0 && rt_band[c->id].used >= runtime;
 }
 
 /* The CPU c reschedules at its next way out of the kernel (sched_lock). */
@@ -532,19 +500,13 @@ static bool tick_ends_turn(struct cpu *c, struct task_sched *t)
 	bool ends = t->is_idle;
 
 	spin_lock(&sched_lock);
-	if (++rt_band[c->id].elapsed >= rt_period_ticks())
-		rt_band[c->id].elapsed = rt_band[c->id].used = 0;
+	rt_period_tick(c);
 	if (t->dl && !t->dl_throttled) {
 		t->dl_left -= (int64_t)TICK_NS;
 		if ((ends = t->dl_left <= 0)) /* throttled, or due later */
 			dl_throttle(t);
 	} else if (t->rt_prio) {
-		rt_band[c->id].used++;
-		if (t->rt_rr && --t->rr_left <= 0) {
-			t->rr_left = rr_quantum_ticks();
-			t->rt_tail = ends = true;
-		}
-		ends = ends || rt_throttled(c);
+		ends = rt_tick(c, t);
 	} else if (fair_task(t)) {
 		ends = fair_tick(t) || !list_empty(&rt_queue) || !list_empty(&dl_queue);
 	}
@@ -590,22 +552,6 @@ void sched_requeue(struct task_sched *t, bool lowered)
 	}
 }
 
-void sched_set_rt(struct task *task, int prio, bool rr)
-{
-	struct task_sched *t = task_sched(task);
-
-	spin_lock(&sched_lock);
-	bool lowered = prio < t->rt_prio || t->dl, was_fair = fair_task(t);
-	dl_leave(t);
-	t->rt_prio = prio;
-	t->rt_rr = rr;
-	t->rr_left = rr_quantum_ticks();
-	if (!was_fair && fair_task(t))
-		fair_place(t, false); /* back from another class */
-	sched_requeue(t, lowered);
-	spin_unlock(&sched_lock);
-}
-
 void sched_set_fair(struct task *t, int policy, int nice)
 {
 	spin_lock(&sched_lock);
@@ -621,19 +567,6 @@ void sched_exit(struct task *task)
 	dl_leave(t);
 	spin_unlock(&sched_lock);
 	ktimer_cancel_sync(&t->dl_timer); /* then t may go */
-}
-
-int sched_rt_prio(struct task *t)
-{
-	spin_lock(&sched_lock);
-	int prio = task_sched(t)->rt_prio;
-	spin_unlock(&sched_lock);
-	return prio;
-}
-
-uint64_t sched_rr_quantum_ns(void)
-{
-	return (uint64_t)rr_quantum_ticks() * TICK_NS;
 }
 
 /* A task's sleep timer: its deadline passed. */

@@ -1,8 +1,8 @@
 /*
  * What the scheduler's files share inside sched/: sched.c (the core: the
- * switch, wake-ups, the tick, and the real-time class), deadline.c (the
- * deadline class) and fair.c (the normal policies).  Everything here is
- * called with sched_lock held.
+ * switch, wake-ups, the tick), rt.c (the real-time class), deadline.c
+ * (the deadline class) and fair.c (the normal policies).  Everything here
+ * is called with sched_lock held.
  */
 #ifndef SCHED_SCHED_CLASS_H
 #define SCHED_SCHED_CLASS_H
@@ -24,6 +24,19 @@ void sched_enqueue(struct task_sched *t);
 void sched_preempt_for(struct task_sched *t);
 /* t changed class or place in it (lowered: less urgent than it was). */
 void sched_requeue(struct task_sched *t, bool lowered);
+
+/* The real-time class (rt.c). */
+/* The real-time tasks that may run (run_link), highest priority first. */
+extern struct list_head rt_queue;
+/* Queues real-time task t behind its equals, or in front of them (head). */
+void rt_enqueue(struct task_sched *t, bool head);
+/* Whether c's real-time work used its share of the period. */
+bool rt_throttled(const struct cpu *c);
+/* Each tick on c: counts the throttling period. */
+void rt_period_tick(const struct cpu *c);
+/* The tick charges real-time task t, running on c, to c's share: whether
+ * it gives its turn up (its RR quantum or c's share is spent). */
+bool rt_tick(const struct cpu *c, struct task_sched *t);
 
 /* The deadline class (deadline.c). */
 /* The deadline tasks that may run (run_link), earliest deadline first. */
