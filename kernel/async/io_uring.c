@@ -1,9 +1,10 @@
 /*
  * io_uring: the ring file, its memory, io_uring_setup and io_uring_enter
- * (Linux's ABI, uapi/io_uring.h).  The rings live in pages the kernel
- * pins and reaches through its direct map; user space maps the same pages
- * (mmap at IORING_OFF_*), so a hostile unmap or mprotect of its view can
- * never make the kernel fault.  docs/async.md.
+ * (Linux's ABI, uapi/io_uring.h); its completions are io_uring_cq.c's.
+ * The rings live in pages the kernel pins and reaches through its direct
+ * map; user space maps the same pages (mmap at IORING_OFF_*), so a
+ * hostile unmap or mprotect of its view can never make the kernel
+ * fault.  docs/async.md.
  */
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
@@ -26,22 +27,6 @@
 #include <uapi/errno.h>
 #include <uapi/stat.h>
 
-/* Where the rings region keeps each field (offsets reported in the
- * params): heads and tails on cache lines of their own, as Linux. */
-#define R_SQ_HEAD     0
-#define R_SQ_TAIL     64
-#define R_CQ_HEAD     128
-#define R_CQ_TAIL     192
-#define R_SQ_MASK     256
-#define R_CQ_MASK     260
-#define R_SQ_ENTRIES  264
-#define R_CQ_ENTRIES  268
-#define R_SQ_DROPPED  272
-#define R_SQ_FLAGS    276
-#define R_CQ_FLAGS    280
-#define R_CQ_OVERFLOW 284
-#define R_CQES	      320 /* a multiple of 16: no CQE straddles a page */
-
 #define SETUP_KNOWN                                                                                \
 	(IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP | IORING_SETUP_SUBMIT_ALL |                      \
 	 IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER)
@@ -62,43 +47,12 @@
 static unsigned long ring_pages;
 static unsigned long nrings; /* atomic: the leak check's count */
 
-/* Overflowed CQEs queued per ring at most (NODROP): beyond, a CQE is
- * dropped and counted in the CQ ring's overflow word. */
-#define IORING_OVERFLOW_MAX 4096
-
-struct io_overflow {
-	struct list_head link;
-	struct io_uring_cqe cqe;
-};
-
 unsigned long io_ring_count(void)
 {
 	return __atomic_load_n(&nrings, __ATOMIC_RELAXED);
 }
 
 /* ---- ring memory ---- */
-
-/* The kernel's view of byte off of a region of pinned frames. */
-static void *region_at(const uint64_t *pa, uint64_t off)
-{
-	return (char *)P2V(pa[off / PAGE_SIZE]) + off % PAGE_SIZE;
-}
-
-/* A word of the rings region's first page (its heads, tails, flags). */
-static uint32_t *ring_word(struct io_ring *ring, uint32_t off)
-{
-	return (uint32_t *)((char *)ring->words + off);
-}
-
-static uint32_t ring_load(struct io_ring *ring, uint32_t off)
-{
-	return __atomic_load_n(ring_word(ring, off), __ATOMIC_ACQUIRE);
-}
-
-static void ring_store(struct io_ring *ring, uint32_t off, uint32_t v)
-{
-	__atomic_store_n(ring_word(ring, off), v, __ATOMIC_RELEASE);
-}
 
 static uint32_t sq_array_off(uint32_t cq_entries)
 {
@@ -140,12 +94,10 @@ static void req_list_free(struct io_req *req)
 
 static void ring_free(struct io_ring *ring)
 {
-	struct io_overflow *o, *n;
-
 	req_list_free(ring->req_cache);
 	req_list_free(ring->req_free);
 	io_unregister_all(ring);
-	list_for_each_entry_safe(o, n, &ring->overflow, link) kfree(o);
+	io_cq_release(ring);
 	region_free(ring->rings_ip, ring->rings_pa, ring->rings_npages);
 	region_free(ring->sqes_ip, ring->sqes_pa, ring->sqes_npages);
 	__atomic_sub_fetch(&ring_pages, ring->rings_npages + ring->sqes_npages, __ATOMIC_RELAXED);
@@ -241,228 +193,6 @@ static struct io_ring *ring_create(uint32_t sq, uint32_t cq, uint32_t flags, int
 	return ring;
 }
 
-/* ---- completions ---- */
-
-/* Writes the first of n CQEs the CQ ring has room for (ring->lock held),
- * its head read and its tail published once: how many. */
-static uint32_t cqes_write_locked(struct io_ring *ring, const struct io_uring_cqe *cqes, uint32_t n)
-{
-	uint32_t tail = ring->cq_tail, used = tail - ring_load(ring, R_CQ_HEAD), off;
-
-	if (used >= ring->cq_entries)
-		return 0;
-	if (n > ring->cq_entries - used)
-		n = ring->cq_entries - used;
-	for (uint32_t i = 0; i < n; i++) {
-		off = R_CQES + ((tail + i) & (ring->cq_entries - 1)) * sizeof(*cqes);
-		*(struct io_uring_cqe *)region_at(ring->rings_pa, off) = cqes[i];
-	}
-	__atomic_store_n(&ring->cq_tail, tail + n, __ATOMIC_RELEASE); /* cq_ready's */
-	ring_store(ring, R_CQ_TAIL, tail + n);			      /* release: the CQEs first */
-	return n;
-}
-
-/* Moves queued overflow CQEs into the CQ ring while it has room (lock
- * held); clears IORING_SQ_CQ_OVERFLOW once none is left. */
-static void overflow_flush_locked(struct io_ring *ring)
-{
-	struct io_overflow *o, *n;
-
-	list_for_each_entry_safe(o, n, &ring->overflow, link)
-	{
-		if (!cqes_write_locked(ring, &o->cqe, 1))
-			break;
-		list_del(&o->link);
-		ring->noverflow--;
-		kfree(o);
-	}
-	if (!ring->noverflow)
-		__atomic_and_fetch(ring_word(ring, R_SQ_FLAGS), ~IORING_SQ_CQ_OVERFLOW,
-				   __ATOMIC_RELEASE);
-}
-
-/* Queues cqe for later (NODROP), or drops it and counts the drop. */
-static void overflow_add_locked(struct io_ring *ring, const struct io_uring_cqe *cqe)
-{
-	struct io_overflow *o = NULL;
-
-	if (ring->noverflow < IORING_OVERFLOW_MAX)
-		o = kmalloc(sizeof(*o));
-	if (!o) {
-		__atomic_add_fetch(ring_word(ring, R_CQ_OVERFLOW), 1, __ATOMIC_RELEASE);
-		return;
-	}
-	o->cqe = *cqe;
-	list_add_tail(&o->link, &ring->overflow);
-	ring->noverflow++;
-	__atomic_or_fetch(ring_word(ring, R_SQ_FLAGS), IORING_SQ_CQ_OVERFLOW, __ATOMIC_RELEASE);
-}
-
-/* The TIMEOUTs whose count the n new CQEs met (lock held): each fires,
- * its sleep interrupted, or skipped if it has not begun. */
-static void timeouts_count_locked(struct io_ring *ring, uint32_t n)
-{
-	struct io_req *t, *nt;
-
-	ring->ncompleted += n;
-	list_for_each_entry_safe(t, nt, &ring->timeouts, tlink)
-	{
-		if (ring->ncompleted < t->target)
-			continue;
-		list_del(&t->tlink);
-		t->fired = true;
-		async_interrupt(&t->ar);
-	}
-}
-
-/* The registered eventfd to tell of a CQE (lock held), referenced, or
- * NULL: none, IORING_CQ_EVENTFD_DISABLED set by user space, or
- * EVENTFD_ASYNC and the CQE not posted by an async worker (Linux's
- * io_wq_current_is_worker). */
-static struct file *eventfd_to_tell_locked(struct io_ring *ring)
-{
-	struct file *efd = ring->eventfd;
-
-	if (!efd || (ring_load(ring, R_CQ_FLAGS) & IORING_CQ_EVENTFD_DISABLED))
-		return NULL;
-	if (ring->eventfd_async && !async_in_worker())
-		return NULL;
-	file_get(efd);
-	return efd;
-}
-
-/* Posts n CQEs, counted of them counting for the TIMEOUTs (a TIMEOUT's
- * own CQE counts for none, as Linux), under one hold of the lock, with
- * one wake-up and one eventfd signal.  Without may_overflow (one CQE
- * only: a multishot request's F_MORE), a full CQ ring takes none: false. */
-static bool cq_post(struct io_ring *ring, const struct io_uring_cqe *cqes, uint32_t n,
-		    uint32_t counted, bool may_overflow)
-{
-	struct file *efd;
-	uint32_t i;
-
-	spin_lock(&ring->lock);
-	i = ring->noverflow ? 0 : cqes_write_locked(ring, cqes, n);
-	if (i < n && !may_overflow) {
-		spin_unlock(&ring->lock);
-		return false;
-	}
-	for (; i < n; i++)
-		overflow_add_locked(ring, &cqes[i]); /* behind those already queued */
-	if (counted)
-		timeouts_count_locked(ring, counted);
-	efd = eventfd_to_tell_locked(ring);
-	if (wait_queue_has_sleeper(&ring->cq_wait)) /* after the CQEs: see wait.h */
-		wake_up(&ring->cq_wait);
-	spin_unlock(&ring->lock);
-	if (efd) {
-		eventfd_signal(efd);
-		file_put(efd);
-	}
-	return true;
-}
-
-/* ---- a submission's CQEs ---- */
-
-/*
- * While a task submits (io_uring_enter, submit_lock held), or retries
- * its woken requests in io_uring_enter's wait (as a submission), the
- * CQEs it posts wait in a batch and reach the CQ ring together, at its
- * end or when the batch is full: one lock hold, one wake-up and one
- * eventfd signal for them all (Linux's io_submit_flush_completions).
- * Every other task (a worker, another submitter's cancel) and the
- * retries on the way back to user mode post at once.  Not
- * once a DRAIN was used: a drained chain's turn depends on the CQEs
- * posted before it (io_drain_defer flushes first).
- */
-static struct io_cq_batch *cq_batch_of(struct io_ring *ring)
-{
-	if (__atomic_load_n(&ring->batch_task, __ATOMIC_RELAXED) != current() || ring->drain_used)
-		return NULL;
-	return ring->batch;
-}
-
-static void cq_batch_begin(struct io_ring *ring, struct io_cq_batch *b)
-{
-	b->n = b->ncounted = 0;
-	ring->batch = b;
-	__atomic_store_n(&ring->batch_task, current(), __ATOMIC_RELAXED);
-}
-
-static void cq_batch_flush(struct io_ring *ring, struct io_cq_batch *b)
-{
-	if (b->n)
-		cq_post(ring, b->cqes, b->n, b->ncounted, true);
-	b->n = b->ncounted = 0;
-}
-
-static void cq_batch_end(struct io_ring *ring)
-{
-	cq_batch_flush(ring, ring->batch);
-	__atomic_store_n(&ring->batch_task, NULL, __ATOMIC_RELAXED);
-	ring->batch = NULL;
-}
-
-void io_cq_flush(struct io_ring *ring)
-{
-	if (__atomic_load_n(&ring->batch_task, __ATOMIC_RELAXED) == current())
-		cq_batch_flush(ring, ring->batch);
-}
-
-void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags, bool counts)
-{
-	struct io_uring_cqe cqe = {.user_data = user_data, .res = res, .flags = flags};
-	struct io_cq_batch *b = cq_batch_of(ring);
-
-	if (!b) {
-		cq_post(ring, &cqe, 1, counts, true);
-		return;
-	}
-	if (b->n == IO_CQ_BATCH)
-		cq_batch_flush(ring, b);
-	b->cqes[b->n++] = cqe;
-	b->ncounted += counts;
-}
-
-/* Batched while the CQ ring has room for the batch and it (a hint: a
- * worker's CQE posted meanwhile may send it to the overflow queue, which
- * keeps it); else posted now, or refused. */
-bool io_post_cqe_more(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags)
-{
-	struct io_uring_cqe cqe = {
-	    .user_data = user_data, .res = res, .flags = flags | IORING_CQE_F_MORE};
-	struct io_cq_batch *b = cq_batch_of(ring);
-	uint32_t used;
-
-	if (b && b->n < IO_CQ_BATCH && !__atomic_load_n(&ring->noverflow, __ATOMIC_ACQUIRE)) {
-		used =
-		    __atomic_load_n(&ring->cq_tail, __ATOMIC_ACQUIRE) - ring_load(ring, R_CQ_HEAD);
-		if (used + b->n < ring->cq_entries) {
-			b->cqes[b->n++] = cqe;
-			b->ncounted++;
-			return true;
-		}
-	}
-	io_cq_flush(ring);
-	return cq_post(ring, &cqe, 1, 1, false);
-}
-
-/* CQEs ready for user space, overflow flushed first. */
-static uint32_t cq_ready(struct io_ring *ring)
-{
-	uint32_t n;
-
-	if (!__atomic_load_n(&ring->noverflow, __ATOMIC_ACQUIRE)) /* no flush: no lock */
-		return __atomic_load_n(&ring->cq_tail, __ATOMIC_ACQUIRE) -
-		       ring_load(ring, R_CQ_HEAD);
-	spin_lock(&ring->lock);
-	if (ring->noverflow)
-		overflow_flush_locked(ring);
-	n = ring->cq_tail - ring_load(ring, R_CQ_HEAD);
-	spin_unlock(&ring->lock);
-	return n;
-}
-
 /* ---- the file ---- */
 
 static unsigned io_uring_poll(struct file *f, struct poll_table *pt)
@@ -473,7 +203,7 @@ static unsigned io_uring_poll(struct file *f, struct poll_table *pt)
 	poll_wait(f, &ring->cq_wait, pt);
 	/* The poller's woken requests post their CQEs on its way back to
 	 * user mode (return_to_user_work): readable for it. */
-	if (cq_ready(ring) || async_ready_pending())
+	if (io_cq_ready(ring) || async_ready_pending())
 		mask |= POLLIN | POLLRDNORM;
 	if (ring_load(ring, R_SQ_TAIL) - ring_load(ring, R_SQ_HEAD) < ring->sq_entries)
 		mask |= POLLOUT | POLLWRNORM;
@@ -655,7 +385,7 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 	n = n < avail ? n : avail;
 	if (n > ring->sq_entries)
 		n = ring->sq_entries;
-	if (n && __atomic_load_n(&ring->noverflow, __ATOMIC_RELAXED) && !cq_ready(ring))
+	if (n && __atomic_load_n(&ring->noverflow, __ATOMIC_RELAXED) && !io_cq_ready(ring))
 		return -EBUSY;
 	while (done < n) {
 		idx = __atomic_load_n(
@@ -709,9 +439,9 @@ static void cq_run_ready(struct io_ring *ring)
 	struct io_cq_batch batch;
 
 	mutex_lock(&ring->submit_lock);
-	cq_batch_begin(ring, &batch);
+	io_cq_batch_begin(ring, &batch);
 	async_run_ready();
-	cq_batch_end(ring);
+	io_cq_batch_end(ring);
 	mutex_unlock(&ring->submit_lock);
 }
 
@@ -729,7 +459,7 @@ static long cq_sleep(struct io_ring *ring, uint32_t min, uint64_t deadline)
 		prepare_to_wait(&ring->cq_wait, &we);
 		if (deadline != POLL_FOREVER && deadline)
 			sched_arm_deadline(deadline);
-		if (cq_ready(ring) >= min)
+		if (io_cq_ready(ring) >= min)
 			break;
 		if (async_ready_pending()) {
 			finish_wait(&ring->cq_wait, &we);
@@ -760,7 +490,7 @@ static long cq_wait(struct io_ring *ring, uint32_t min, uint64_t deadline)
 		min = ring->cq_entries;
 	if (async_ready_pending())
 		cq_run_ready(ring);
-	if (cq_ready(ring) >= min)
+	if (io_cq_ready(ring) >= min)
 		return 0;
 	return cq_sleep(ring, min, deadline);
 }
@@ -811,9 +541,9 @@ SYSCALL_DEFINE6(io_uring_enter, unsigned int, fd, uint32_t, to_submit, uint32_t,
 	ring = f->priv;
 	if (to_submit) {
 		mutex_lock(&ring->submit_lock);
-		cq_batch_begin(ring, &batch);
+		io_cq_batch_begin(ring, &batch);
 		ret = submit_locked(ring, to_submit);
-		cq_batch_end(ring);
+		io_cq_batch_end(ring);
 		mutex_unlock(&ring->submit_lock);
 	}
 	if (flags & IORING_ENTER_GETEVENTS) {

@@ -1,10 +1,11 @@
 /*
  * io_uring inside the kernel: a ring (the file's state) and a request
  * (one SQE on its way to its CQE).  io_uring.c has the rings, setup and
- * enter; io_uring_op.c the opcodes and how a request is issued, linked
- * and cancelled; io_uring_prep.c the preparation of the opcodes that are
- * a system call; io_uring_register.c the registered buffers, files and
- * eventfd.  docs/async.md.
+ * enter; io_uring_req.c how a request lives, is issued, waits, completes
+ * and is linked; io_uring_op.c the opcodes' table and their runs;
+ * io_uring_prep.c the preparation of the opcodes that are a system
+ * call; io_uring_register.c the registered buffers, files and eventfd.
+ * docs/async.md.
  */
 #ifndef ASYNC_IO_URING_INT_H
 #define ASYNC_IO_URING_INT_H
@@ -16,6 +17,7 @@
 #include "fs/event/poll.h"
 #include "lib/list.h"
 #include "lib/spinlock.h"
+#include "mm/layout.h"
 #include "sched/ktimer.h"
 #include "sched/mutex.h"
 #include "sched/wait.h"
@@ -108,7 +110,7 @@ struct io_ring {
 	struct spinlock files_lock;
 	struct io_ftable files;
 
-	/* A submission's CQEs (io_uring.c, "a submission's CQEs"): while
+	/* A submission's CQEs (io_uring_cq.c, "a submission's CQEs"): while
 	 * batch_task submits or retries (submit_lock held), the CQEs it
 	 * posts wait in batch, on its stack; no other task's ever do. */
 	struct task *batch_task; /* atomic: read by every poster */
@@ -224,20 +226,47 @@ struct io_cq_batch {
 	struct io_uring_cqe cqes[IO_CQ_BATCH];
 };
 
+/* Where the rings region keeps each field (offsets reported in the
+ * params): heads and tails on cache lines of their own, as Linux. */
+#define R_SQ_HEAD     0
+#define R_SQ_TAIL     64
+#define R_CQ_HEAD     128
+#define R_CQ_TAIL     192
+#define R_SQ_MASK     256
+#define R_CQ_MASK     260
+#define R_SQ_ENTRIES  264
+#define R_CQ_ENTRIES  268
+#define R_SQ_DROPPED  272
+#define R_SQ_FLAGS    276
+#define R_CQ_FLAGS    280
+#define R_CQ_OVERFLOW 284
+#define R_CQES	      320 /* a multiple of 16: no CQE straddles a page */
+
+/* The kernel's view of byte off of a region of pinned frames. */
+static inline void *region_at(const uint64_t *pa, uint64_t off)
+{
+	return (char *)P2V(pa[off / PAGE_SIZE]) + off % PAGE_SIZE;
+}
+
+/* A word of the rings region's first page (its heads, tails, flags). */
+static inline uint32_t *ring_word(struct io_ring *ring, uint32_t off)
+{
+	return (uint32_t *)((char *)ring->words + off);
+}
+
+static inline uint32_t ring_load(struct io_ring *ring, uint32_t off)
+{
+	return __atomic_load_n(ring_word(ring, off), __ATOMIC_ACQUIRE);
+}
+
+static inline void ring_store(struct io_ring *ring, uint32_t off, uint32_t v)
+{
+	__atomic_store_n(ring_word(ring, off), v, __ATOMIC_RELEASE);
+}
+
 /* io_uring.c */
 void io_ring_get(struct io_ring *ring);
 void io_ring_put(struct io_ring *ring);
-/* Posts a CQE (NODROP: queued if the CQ ring is full). */
-void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags,
-		 bool counts);
-/* A multishot request's CQE with IORING_CQE_F_MORE: false, and none
- * posted, if the CQ ring is full (or its overflow queue is not empty):
- * the request then ends, as Linux's, its last CQE going to overflow. */
-bool io_post_cqe_more(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags);
-/* The current task's batched CQEs of ring, if it submits, posted now:
- * before a request leaves its hands (a worker or a drain may complete
- * one after it, whose CQE must come later). */
-void io_cq_flush(struct io_ring *ring);
 /* A request's memory (uninitialized) for a submitter (submit_lock held),
  * from the ring's cache or the heap: NULL on ENOMEM. */
 struct io_req *io_req_cache_get(struct io_ring *ring);
@@ -246,7 +275,36 @@ void io_req_cache_put(struct io_req *req);
 /* f's ring if f is an io_uring file, else NULL. */
 struct io_ring *io_ring_of(struct file *f);
 
-/* io_uring_op.c */
+/* io_uring_cq.c: the CQ ring, its overflow queue and a submission's
+ * batch of CQEs. */
+/* Posts a CQE (NODROP: queued if the CQ ring is full). */
+void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags,
+		 bool counts);
+/* A multishot request's CQE with IORING_CQE_F_MORE: false, and none
+ * posted, if the CQ ring is full (or its overflow queue is not empty):
+ * the request then ends, as Linux's, its last CQE going to overflow. */
+bool io_post_cqe_more(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags);
+/* The current task's CQEs of ring wait in b (on its stack, submit_lock
+ * held) from io_cq_batch_begin until io_cq_batch_end. */
+void io_cq_batch_begin(struct io_ring *ring, struct io_cq_batch *b);
+void io_cq_batch_end(struct io_ring *ring);
+/* The current task's batched CQEs of ring, if it submits, posted now:
+ * before a request leaves its hands (a worker or a drain may complete
+ * one after it, whose CQE must come later). */
+void io_cq_flush(struct io_ring *ring);
+/* CQEs ready for user space, overflow flushed first (under the lock:
+ * io_cq_ready_flush; none to flush, none taken). */
+uint32_t io_cq_ready_flush(struct io_ring *ring);
+static inline uint32_t io_cq_ready(struct io_ring *ring)
+{
+	if (__atomic_load_n(&ring->noverflow, __ATOMIC_ACQUIRE))
+		return io_cq_ready_flush(ring);
+	return __atomic_load_n(&ring->cq_tail, __ATOMIC_ACQUIRE) - ring_load(ring, R_CQ_HEAD);
+}
+/* The overflow queue freed, with the ring. */
+void io_cq_release(struct io_ring *ring);
+
+/* io_uring_req.c */
 /* The request for the SQE read into sreq->sqe (submit_lock held, the
  * ring's file held for the call), after last in its chain (or NULL):
  * sreq itself, on the submitter's stack, if it may start there (struct
@@ -266,13 +324,14 @@ void io_req_free(struct io_req *req);
 void io_fail_chain(struct io_req *head);
 /* Cancels every request of a released ring. */
 void io_cancel_all(struct io_ring *ring);
-/* The opcodes implemented, for REGISTER_PROBE. */
-bool io_op_supported(unsigned int op);
 
-/* req_issue's answer once a worker has the request or it is armed on
- * its file.  No result can be it (a READ of 1 byte returns 1, an error
- * is -4095 to -1). */
+/* An issue's answer once a worker has the request or it is armed on its
+ * file.  No result can be it (a READ of 1 byte returns 1, an error is
+ * -4095 to -1). */
 #define IO_PUNTED (-(1L << 40))
+/* A run's result: the poll's events were updated, it waits anew
+ * (req_done_async queues it again). */
+#define IO_REARM (IO_PUNTED - 1)
 
 /* The request's non-blocking attempt, here: its result, -EAGAIN if it
  * would wait. */
@@ -280,10 +339,31 @@ long io_req_attempt(struct io_req *req);
 /* The same with call in place of the op (as its direct descriptor, its
  * file_index, want). */
 long io_req_attempt_with(struct io_req *req, long (*call)(struct io_req *));
-/* Whether a remove or cancel op (or a LINK_TIMEOUT) took req. */
-bool io_req_removed(struct io_req *req);
 /* Posts req's CQE, frees it, and issues the rest of its chain here. */
 void io_req_finish(struct io_req *req, long res);
+
+/* io_uring_op.c: each opcode's way through a request's life. */
+enum op_how {
+	HOW_INLINE, /* never waits: always run in the submitter */
+	HOW_NOWAIT, /* an fd op: inline if the file allows (file_kind) */
+	HOW_PUNT,   /* may wait on something no flag stops: always a worker */
+};
+
+struct io_op {
+	enum op_how how;
+	bool uses_fd;			     /* sqe->fd is a file (IOSQE_FIXED_FILE applies) */
+	bool short_fails;		     /* a short transfer breaks IO_LINK, as Linux's rw */
+	int (*prep)(struct io_req *req);     /* sets nr and args, or -errno for the CQE */
+	long (*run)(struct io_req *req);     /* NULL: the system call nr */
+	long (*attempt)(struct io_req *req); /* HOW_NOWAIT without a file test */
+};
+
+/* By opcode; prep NULL: not implemented. */
+extern const struct io_op io_ops[IORING_OP_LAST];
+/* The opcodes implemented, for REGISTER_PROBE. */
+bool io_op_supported(unsigned int op);
+/* Whether a remove or cancel op (or a LINK_TIMEOUT) took req. */
+bool io_req_removed(struct io_req *req);
 
 /* io_uring_poll.c: a request that would wait on a pollable file (its
  * attempt said -EAGAIN) is armed on the file's wait queues, no worker;

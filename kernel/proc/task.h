@@ -188,7 +188,7 @@ struct task {
 	 * A worker never enters user mode (proc/sched_hooks.c). */
 	struct async_ctx *async_serve;
 	/* An io_uring request's fd redirection while the task runs its call
-	 * (fd/fd_install.h, async/io_uring_op.c), else NULL; own. */
+	 * (fd/fd_install.h, async/io_uring_req.c), else NULL; own. */
 	struct fd_redirect *fd_redirect;
 	/* Set for a kernel thread (proc/kthread.h): the function that is its
 	 * whole life, called at its first step; constant. */

@@ -126,7 +126,7 @@ enum task_state {
 	uint64_t fsbase, gsbase;                                                                   \
 	/* own: rdtsc faults (PR_TSC_SIGSEGV: CR4.TSD while it runs; prctl). */                    \
 	bool tsc_sigsegv;                                                                          \
-	/* own: an io_uring inline attempt in progress (async/io_uring_op.c):                      \
+	/* own: an io_uring inline attempt in progress (async/io_uring_req.c):                     \
 	 * the calls that honour O_NONBLOCK return -EAGAIN rather than wait                        \
 	 * (file_nonblock, fs/file.h), as Linux's IOCB_NOWAIT. */                                  \
 	bool nowait;                                                                               \

@@ -1,0 +1,560 @@
+/*
+ * An io_uring request's life: where it lives (on the submitter's stack
+ * while it may complete inline, a request of the ring's once it must
+ * wait), its preparation's common checks, its issue inline (or a
+ * non-blocking attempt: file_nonblock) or its wait (armed on its file,
+ * or punted to the engine's workers), its completion with a CQE, and
+ * its chain: linked requests (IO_LINK, IO_HARDLINK) follow one another
+ * in the context that completed the previous one.  The ops themselves
+ * are io_uring_op.c's table.  docs/async.md, "Requests".
+ */
+#include "async/io_uring_int.h"
+#include "fd/fd_install.h"
+#include "fd/fdtable.h"
+#include "fs/file.h"
+#include "fs/inode.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "proc/task.h"
+#include "sched/sched.h"
+#include "sys/dispatch.h"
+#include <uapi/errno.h>
+
+#define SQE_FLAGS_KNOWN                                                                            \
+	(IOSQE_FIXED_FILE | IOSQE_IO_DRAIN | IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_ASYNC |     \
+	 IOSQE_CQE_SKIP_SUCCESS)
+
+static void req_wait_start(struct io_req *req);
+static void req_done_async(struct async_req *ar, long res);
+
+static const struct io_op *op_of(const struct io_req *req)
+{
+	return &io_ops[req->sqe.opcode];
+}
+
+static struct io_req *req_of(struct async_req *ar)
+{
+	return container_of(ar, struct io_req, ar);
+}
+
+/* A FIXED_FILE request's file, taken from its slot when it is issued
+ * (a request linked after a direct OPENAT finds what the open made, as
+ * on Linux): 0, or -EBADF for an empty slot or no table. */
+static int req_fixed_file(struct io_req *req)
+{
+	if (!req->fixed || req->file)
+		return 0;
+	req->file = io_fixed_get(req->ring, req->fixed_index);
+	return req->file ? 0 : -EBADF;
+}
+
+static long op_call(struct io_req *req)
+{
+	const struct io_op *op = op_of(req);
+
+	if (req->multishot)
+		return IO_REARM; /* on a worker: its owner arms it (req_done_async) */
+	if (op->run)
+		return op->run(req);
+	return syscall_call((uint64_t)req->nr, req->args);
+}
+
+/* op_run_with on direct descriptors: redirected (fd/fd_install.h), its
+ * FD_LENT the request's file, the file it creates for a file_index put
+ * in the ring's table rather than the process's. */
+static __attribute__((noinline)) long op_run_redirected(struct io_req *req,
+							long (*call)(struct io_req *))
+{
+	struct fd_redirect r = {.capture = req->file_slot != 0};
+	long res;
+
+	if ((res = req_fixed_file(req)))
+		return res;
+	r.lent = req->file;
+	current()->fd_redirect = &r;
+	res = call(req);
+	current()->fd_redirect = NULL;
+	if (r.made && res >= 0)
+		return io_fixed_install(req->ring, req->file_slot, r.made);
+	if (r.made)
+		file_put(r.made);
+	return res;
+}
+
+/* Runs call (the op, or its inline attempt) for the request here. */
+static inline long op_run_with(struct io_req *req, long (*call)(struct io_req *))
+{
+	if (req->fixed || req->file_slot)
+		return op_run_redirected(req, call);
+	return call(req);
+}
+
+/* Runs the request's op here (blocking allowed unless nowait is set). */
+static long op_run(struct io_req *req)
+{
+	return op_run_with(req, op_call);
+}
+
+/* On its worker: a deferred chain first waits for its turn; a request
+ * its LINK_TIMEOUT cut short before it started does not start. */
+static long req_run_async(struct async_req *ar)
+{
+	struct io_req *req = req_of(ar);
+	long res = io_drain_wait(req);
+
+	if (res)
+		return res;
+	if (req->punted)
+		req_wait_start(req); /* its wait for the drain did not count */
+	return io_req_removed(req) ? -ECANCELED : op_run(req);
+}
+
+/* How the file of an fd op may run inline: HOW_INLINE (never waits, or
+ * O_NONBLOCK: its -EAGAIN is the answer), HOW_NOWAIT (an attempt with
+ * nowait), HOW_PUNT (waits no flag stops). */
+static enum op_how file_kind(struct io_req *req)
+{
+	struct file *f = req->file ? req->file : files_lookup(current()->files, req->sqe.fd);
+	enum op_how how = HOW_INLINE; /* a bad fd fails inline with EBADF */
+
+	if (!f)
+		return how;
+	if (f->inode && (inode_is_reg(f->inode) || inode_is_dir(f->inode)))
+		how = HOW_INLINE;
+	else if (!f->ops->nowait && !f->ops->poll)
+		how = HOW_INLINE; /* nothing to wait for (/dev/null, ...) */
+	else if (!f->ops->nowait)
+		how = HOW_PUNT;
+	else
+		how = (f->flags & O_NONBLOCK) ? HOW_INLINE : HOW_NOWAIT;
+	if (f != req->file)
+		file_put(f);
+	return how;
+}
+
+/* req is about to wait (punted, or run by a worker after another or
+ * after its drain): a TIMEOUT's count starts with the CQEs posted from
+ * now on, as Linux counts from its issue; its LINK_TIMEOUT is armed. */
+static void req_wait_start(struct io_req *req)
+{
+	if (req->sqe.opcode == IORING_OP_TIMEOUT && req->sqe.off) {
+		spin_lock(&req->ring->lock);
+		req->target = req->ring->ncompleted + req->sqe.off;
+		list_add_tail(&req->tlink, &req->ring->timeouts);
+		spin_unlock(&req->ring->lock);
+	}
+	io_ltimeout_arm(req);
+}
+
+long io_req_attempt_with(struct io_req *req, long (*call)(struct io_req *))
+{
+	long res;
+
+	task_sched(current())->nowait = true;
+	res = op_run_with(req, call);
+	task_sched(current())->nowait = false;
+	return res;
+}
+
+long io_req_attempt(struct io_req *req)
+{
+	const struct io_op *op = op_of(req);
+
+	return io_req_attempt_with(req, op->attempt ? op->attempt : op_call);
+}
+
+/* req_try's answers for a request that must wait (a range, below
+ * IO_REARM): its attempt would (armed on its file, or punted), it goes
+ * to a worker at once, or it is multishot (armed on its file, IOSQE_ASYNC
+ * or not). */
+#define IO_WAIT_POLL  (IO_PUNTED - 2)
+#define IO_WAIT_PUNT  (IO_PUNTED - 3)
+#define IO_WAIT_MULTI (IO_PUNTED - 4)
+
+/* Runs req here if it finishes without waiting: its result, or an
+ * IO_WAIT_ answer (nothing done that its wait must undo). */
+static long req_try(struct io_req *req)
+{
+	const struct io_op *op = op_of(req);
+	enum op_how how = op->how;
+	long res;
+	int err;
+
+	if ((err = req_fixed_file(req)))
+		return err;
+	if (req->multishot)
+		return IO_WAIT_MULTI;
+	if (req->sqe.flags & IOSQE_ASYNC)
+		return IO_WAIT_PUNT;
+	if (how == HOW_NOWAIT && !op->attempt)
+		how = file_kind(req);
+	if (how == HOW_INLINE)
+		return op_run(req);
+	if (how == HOW_PUNT)
+		return IO_WAIT_PUNT;
+	res = io_req_attempt(req);
+	return res == -EAGAIN ? IO_WAIT_POLL : res;
+}
+
+static struct io_req *req_persist(struct io_req *sreq);
+static bool req_start(struct io_req *req);
+
+/*
+ * *reqp must wait (why: req_try's answer): a request on the submitter's
+ * stack is moved to one of the ring's first (*reqp is then that one),
+ * counted in flight, armed on its file or punted.  IO_PUNTED once a
+ * worker or its file has it, else its result.
+ */
+static long req_wait(struct io_req **reqp, long why)
+{
+	struct io_req *req = *reqp;
+	long res;
+	int err;
+
+	if (req->on_stack && !(req = *reqp = req_persist(req)))
+		return -ENOMEM; /* *reqp, still the stack's, completes with it */
+	if (!req_start(req))
+		return -ECANCELED;
+	req_wait_start(req); /* before the punt: its worker may finish it at once */
+	if (why == IO_WAIT_MULTI)
+		return io_multi_arm(req);
+	if (why == IO_WAIT_POLL && (res = io_poll_arm(req)) != -EAGAIN)
+		return res; /* armed on its file (IO_PUNTED), or done */
+	/* Linked from ring->lock's lists, so that a cancel finds it only
+	 * once it is queued: async_punt takes the engine's lock itself. */
+	io_cq_flush(req->ring);
+	if ((err = async_punt(&req->ar))) {
+		spin_lock(&req->ring->lock);
+		list_del(&req->tlink);
+		spin_unlock(&req->ring->lock);
+		return err;
+	}
+	return IO_PUNTED;
+}
+
+/* Whether res breaks the link to the next request. */
+static bool link_broken(const struct io_req *req, long res)
+{
+	if (req->sqe.flags & IOSQE_IO_HARDLINK)
+		return false;
+	if (res == -ETIME && req->sqe.opcode == IORING_OP_TIMEOUT &&
+	    (req->sqe.timeout_flags & IORING_TIMEOUT_ETIME_SUCCESS))
+		return false;
+	return res < 0 ||
+	       (op_of(req)->short_fails && res < (long)req->sqe.len &&
+		req->sqe.opcode != IORING_OP_READV && req->sqe.opcode != IORING_OP_WRITEV);
+}
+
+void io_req_free(struct io_req *req)
+{
+	struct io_ring *ring = req->ring;
+
+	if (req->file)
+		file_put(req->file);
+	if (req->on_stack)
+		return; /* never armed or counted, no reference: io_req_for_sqe */
+	if (req->poll.file)
+		file_put(req->poll.file);
+	io_drain_put(req);
+	io_req_cache_put(req);
+	io_ring_put(ring);
+}
+
+/* A request of the ring's completes with res: out of the drain queue,
+ * its LINK_TIMEOUT done, off the ring's lists; its result (the timeout's
+ * -ECANCELED if it cut it short). */
+static long req_leave(struct io_req *req, long res)
+{
+	struct io_ring *ring = req->ring;
+
+	io_drain_forget(req);
+	if (req->next) /* a LINK_TIMEOUT is one */
+		res = io_ltimeout_done(req, res);
+	if (!list_empty(&req->link) || !list_empty(&req->tlink)) { /* else never on them */
+		spin_lock(&ring->lock);
+		if (!list_empty(&req->link)) {
+			list_del(&req->link);
+			ring->ninflight--;
+		}
+		list_del(&req->tlink);
+		spin_unlock(&ring->lock);
+	}
+	return res;
+}
+
+/* Posts req's CQE and frees it: the next request of its chain to issue,
+ * or NULL (a broken link cancels the rest of the chain). */
+static struct io_req *req_complete(struct io_req *req, long res)
+{
+	struct io_ring *ring = req->ring;
+	struct io_req *next = NULL, *n;
+	bool broken = false;
+
+	if (!req->on_stack) { /* a stack request is alone and never waited */
+		res = req_leave(req, res);
+		next = req->next;
+		broken = link_broken(req, res);
+	}
+	if (!(req->sqe.flags & IOSQE_CQE_SKIP_SUCCESS) || res < 0)
+		io_post_cqe(ring, req->sqe.user_data, (int32_t)res, req->cflags,
+			    req->sqe.opcode != IORING_OP_TIMEOUT);
+	io_req_free(req);
+	while (broken && next) { /* Linux: -ECANCELED for each */
+		n = next->next;
+		io_post_cqe(ring, next->sqe.user_data, -ECANCELED, 0, true);
+		io_req_free(next);
+		next = n;
+	}
+	return next;
+}
+
+void io_req_finish(struct io_req *req, long res)
+{
+	io_submit_chain(req_complete(req, res));
+}
+
+/* Whether Linux lets op take IOSQE_BUFFER_SELECT: RECV does here, the
+ * others not yet (EINVAL: docs/async.md); any other op, Linux's
+ * EOPNOTSUPP. */
+static bool op_buffer_select(uint8_t op)
+{
+	return op == IORING_OP_READ || op == IORING_OP_READV || op == IORING_OP_RECVMSG;
+}
+
+/* The checks every SQE gets before its op's own: -errno for its CQE. */
+int io_req_prep(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->opcode >= IORING_OP_LAST || !io_ops[s->opcode].prep)
+		return -EINVAL;
+	if (s->flags & (~SQE_FLAGS_KNOWN | IOSQE_BUFFER_SELECT)) { /* rare: one test */
+		if (s->flags & ~(SQE_FLAGS_KNOWN | IOSQE_BUFFER_SELECT))
+			return -EINVAL;
+		if (s->opcode != IORING_OP_RECV)
+			return op_buffer_select(s->opcode) ? -EINVAL : -EOPNOTSUPP;
+	}
+	if (s->flags & IOSQE_CQE_SKIP_SUCCESS)
+		req->ring->drain_disabled = true; /* Linux: skipped CQEs defeat a drain */
+	if ((s->flags & IOSQE_IO_DRAIN) && req->ring->drain_disabled)
+		return -EOPNOTSUPP;
+	if (s->personality)
+		return -EINVAL; /* none registered */
+	if (s->flags & IOSQE_FIXED_FILE) {
+		if (!io_ops[s->opcode].uses_fd)
+			return -EBADF;
+		req->fixed = true; /* its file is taken at its issue: req_fixed_file */
+		req->fixed_index = (uint32_t)s->fd;
+		req->sqe.fd = FD_LENT;
+	}
+	return io_ops[s->opcode].prep(req);
+}
+
+/* What every request starts with (struct io_req): a few stores, inline. */
+static void req_init(struct io_req *req, struct io_ring *ring)
+{
+	__builtin_memset(req, 0, offsetof(struct io_req, ar));
+	req->ring = ring;
+}
+
+/* What a request of the ring's adds (struct io_req): reset, and a
+ * reference on the ring, counted live (the drains' count) until its
+ * free. */
+static void req_init_ring(struct io_req *req)
+{
+	memset(&req->ar, 0, offsetof(struct io_req, sqe) - offsetof(struct io_req, ar));
+	list_init(&req->link);
+	list_init(&req->tlink);
+	list_init(&req->ar.link);
+	req->ar.run = req_run_async;
+	req->ar.done = req_done_async;
+	list_init(&req->dlink);
+	req->poll.file = NULL;
+	req->poll.nhooks = 0;
+	io_ring_get(req->ring);
+	__atomic_add_fetch(&req->ring->nlive, 1, __ATOMIC_ACQ_REL);
+}
+
+/* A new request of ring (submit_lock held), its sqe still to be filled:
+ * NULL on ENOMEM. */
+static struct io_req *req_alloc(struct io_ring *ring)
+{
+	struct io_req *req = io_req_cache_get(ring);
+
+	if (!req)
+		return NULL;
+	req_init(req, ring);
+	req_init_ring(req);
+	return req;
+}
+
+/* Whether sqe's request may start on the submitter's stack (its stable
+ * copy: the user may change the ring's meanwhile). */
+static bool sqe_on_stack(const struct io_ring *ring, const struct io_uring_sqe *sqe)
+{
+	if (sqe->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_IO_DRAIN | IOSQE_ASYNC))
+		return false;
+	return !ring->drain_used &&
+	       (sqe->opcode >= IORING_OP_LAST || io_ops[sqe->opcode].how != HOW_PUNT);
+}
+
+struct io_req *io_req_for_sqe(struct io_ring *ring, struct io_req *sreq, struct io_req *last)
+{
+	struct io_req *req;
+
+	if (!last && sqe_on_stack(ring, &sreq->sqe)) {
+		req_init(sreq, ring);
+		sreq->on_stack = true;
+		return sreq;
+	}
+	if ((req = req_alloc(ring)))
+		req->sqe = sreq->sqe;
+	return req;
+}
+
+/*
+ * A stack request that must wait, moved to one of its ring's: what its
+ * preparation and attempt set (its file's reference comes along; a
+ * stack request's op never has its timer or poll armed) and the ring's
+ * part anew.  NULL on ENOMEM.
+ */
+static struct io_req *req_persist(struct io_req *sreq)
+{
+	struct io_req *req = io_req_cache_get(sreq->ring);
+
+	if (!req)
+		return NULL;
+	memcpy(req, sreq, offsetof(struct io_req, ar));
+	memcpy(&req->sqe, &sreq->sqe,
+	       offsetof(struct io_req, timer) - offsetof(struct io_req, sqe));
+	req->on_stack = false;
+	req_init_ring(req);
+	return req;
+}
+
+/* Counts req in flight, as it is about to wait (cancels find it),
+ * unless the ring is dead: false then, and it completes with
+ * -ECANCELED.  A request that ends inline has nothing to cancel: never
+ * counted (as Linux's). */
+static bool req_start(struct io_req *req)
+{
+	struct io_ring *ring = req->ring;
+	bool live;
+
+	spin_lock(&ring->lock);
+	live = !ring->dead;
+	if (live) {
+		list_add_tail(&req->link, &ring->inflight);
+		ring->ninflight++;
+	}
+	spin_unlock(&ring->lock);
+	return live;
+}
+
+void io_submit_chain(struct io_req *req)
+{
+	long res;
+
+	while (req) {
+		/* A released ring issues nothing more (the rest of a chain its
+		 * cancels complete: its owner may be exiting, its files gone);
+		 * a waiting request checks again under the lock (req_start). */
+		if (__atomic_load_n(&req->ring->dead, __ATOMIC_RELAXED))
+			res = -ECANCELED;
+		else if ((res = req_try(req)) <= IO_WAIT_POLL && res >= IO_WAIT_MULTI)
+			res = req_wait(&req, res);
+		if (res == IO_PUNTED)
+			return; /* its worker or wake-up completes it, and the chain */
+		req = req_complete(req, res);
+	}
+}
+
+/*
+ * A punted request's end, on its worker: the rest of its chain runs here
+ * too, each request in turn (blocking allowed), adopted by the worker
+ * before it counts as in flight, so that a cancel finds it interruptible.
+ * Completed by its owner's exit instead (never ran), the rest of the
+ * chain is cancelled.
+ */
+static void req_done_async(struct async_req *ar, long res)
+{
+	struct io_req *req = req_of(ar);
+
+	for (;;) {
+		bool here;
+
+		/* A poll whose events changed: queued again, to wait anew (its
+		 * drain, if any, is behind it); a multishot request: to its
+		 * owner, which arms it on its file. */
+		if (res == IO_REARM) {
+			req->punted = false;
+			if (!(req->multishot ? io_multi_handoff(req) : async_punt(&req->ar)))
+				return;
+			res = -ECANCELED; /* the engine is ending */
+		}
+		if (!(req = req_complete(req, res)))
+			return;
+		if ((here = async_in_worker())) {
+			async_adopt(&req->ar);
+			req_wait_start(req);
+		}
+		res = here && req_start(req) && !io_req_removed(req) ? op_run(req) : -ECANCELED;
+		if (here)
+			res = async_unadopt(&req->ar, res);
+	}
+}
+
+/* A new chain from io_uring_enter: issued, or held behind a drain on a
+ * worker of the submitter's own (its context is the submitter's). */
+void io_queue_chain(struct io_req *head)
+{
+	int err;
+
+	if (head->on_stack || !io_drain_defer(head)) { /* sqe_on_stack: no drain */
+		io_submit_chain(head);
+		return;
+	}
+	if (!req_start(head))
+		err = -ECANCELED;
+	else if (!(err = async_punt(&head->ar)))
+		return;
+	io_submit_chain(req_complete(head, err));
+}
+
+void io_fail_chain(struct io_req *req)
+{
+	struct io_req *next;
+
+	for (; req; req = next) {
+		next = req->next;
+		io_post_cqe(req->ring, req->sqe.user_data, req->err ? req->err : -ECANCELED, 0,
+			    true);
+		io_req_free(req);
+	}
+}
+
+void io_cancel_all(struct io_ring *ring)
+{
+	struct io_req *r, *n;
+	struct list_head queued = LIST_HEAD_INIT(queued);
+
+	spin_lock(&ring->lock);
+	ring->dead = true;
+	list_for_each_entry_safe(r, n, &ring->inflight, link)
+	{
+		if (!r->ar.ctx || r->removed)
+			continue;
+		r->removed = true;
+		if (async_cancel(&r->ar) == 0) { /* never ran: ours to complete */
+			list_del(&r->link);
+			ring->ninflight--;
+			list_add_tail(&r->link, &queued);
+		}
+	}
+	spin_unlock(&ring->lock);
+	list_for_each_entry_safe(r, n, &queued, link)
+	{
+		list_del(&r->link);
+		io_submit_chain(req_complete(r, -ECANCELED));
+	}
+}
