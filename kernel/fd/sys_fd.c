@@ -12,6 +12,7 @@
 #include "fs/ramfs/memfd.h"
 #include "fs/file.h"
 #include "fs/inode.h"
+#include "fs/permission.h"
 #include "fd/fdtable.h"
 #include "fs/pipe/pipe.h"
 #include "proc/proc.h"
@@ -23,7 +24,7 @@
 
 #define DUP3_FLAGS  (O_CLOEXEC | O_CLOFORK)
 #define PIPE2_FLAGS (O_CLOEXEC | O_CLOFORK | O_NONBLOCK | O_NONSEQFD | O_DIRECT)
-#define SETFL_FLAGS (O_APPEND | O_NONBLOCK | O_ASYNC)
+#define SETFL_FLAGS (O_APPEND | O_NONBLOCK | O_ASYNC | O_NOATIME)
 /* An O_PATH file keeps O_PATH and the O_DIRECTORY/O_NOFOLLOW it was
  * opened with, as Linux shows them; other files have neither. */
 #define GETFL_FLAGS (O_ACCMODE | SETFL_FLAGS | O_DIRECT | O_PATH | O_DIRECTORY | O_NOFOLLOW)
@@ -84,16 +85,19 @@ static long fcntl_dupfd(struct file *f, unsigned long arg, fdflags_t flags)
 	return fd_dup_file(f, flags, (int)minfd);
 }
 
-/* F_SETFL: only O_APPEND, O_NONBLOCK and O_ASYNC change, and O_DIRECT
- * on a pipe (packet mode, fs/pipe/pipe_packet.h); other bits are ignored.
- * O_ASYNC arms signal-driven I/O (fs/fasync.c). */
+/* F_SETFL: only O_APPEND, O_NONBLOCK, O_ASYNC and O_NOATIME change, and
+ * O_DIRECT on a pipe (packet mode, fs/pipe/pipe_packet.h); other bits are
+ * ignored.  O_ASYNC arms signal-driven I/O (fs/fasync.c). */
 static long fcntl_setfl(struct file *f, int fd, unsigned long arg)
 {
 	unsigned int mask = SETFL_FLAGS | (pipe_of(f) ? O_DIRECT : 0);
+	unsigned int old = __atomic_load_n(&f->flags, __ATOMIC_RELAXED);
 
 	/* An append-only file's O_APPEND stays (Linux's setfl: EPERM). */
-	if (((arg ^ __atomic_load_n(&f->flags, __ATOMIC_RELAXED)) & O_APPEND) && f->inode &&
-	    inode_append_only(f->inode))
+	if (((arg ^ old) & O_APPEND) && f->inode && inode_append_only(f->inode))
+		return -EPERM;
+	/* Only the owner may leave atime alone, as open's (vfs.c). */
+	if ((arg & ~old & O_NOATIME) && f->inode && !inode_owner_or_capable(f->inode))
 		return -EPERM;
 
 	return fasync_setfl(f, fd, (unsigned int)arg & mask, mask);

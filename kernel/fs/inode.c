@@ -11,6 +11,7 @@
 #include "fs/super.h"
 #include "arch/x86_64/rtc.h"
 #include "arch/x86_64/timer.h"
+#include "arch/x86_64/vclock.h"
 #include "lib/iov_iter.h"
 #include "lib/string.h"
 #include "mm/layout.h"
@@ -29,6 +30,11 @@ void inode_clock_init(void)
 uint64_t inode_now_ns(void)
 {
 	return boot_epoch_ns + clock_monotonic_ns();
+}
+
+uint64_t inode_now_coarse_ns(void)
+{
+	return boot_epoch_ns + (uint64_t)vclock_coarse_ns(VCLOCK_MONOTONIC_COARSE);
 }
 
 /* ---- Lifetime ---- */

@@ -292,6 +292,9 @@ static inline int inode_may_setattr(const struct inode *ip)
 /* chattr's flags (FS_IOC_SETFLAGS, fs/ioctl.c): the new attr_flags,
  * checked and merged with the kept ones by the VFS. */
 #define ATTR_FLAGS 256U
+/* With ATTR_ATIME: an access (fs/atime.c), which leaves ctime alone
+ * (Linux's inode_update_time), where utimensat's change sets it. */
+#define ATTR_TOUCH 512U
 struct iattr {
 	unsigned int valid;
 	uint32_t mode, uid, gid;
@@ -323,6 +326,8 @@ void inode_allow_write_access(struct inode *ip);
 void inode_clock_init(void);
 /* The current real time in ns, as file times take it. */
 uint64_t inode_now_ns(void);
+/* The same at the last tick: cheaper, for comparisons (fs/atime.c). */
+uint64_t inode_now_coarse_ns(void);
 /*
  * A new inode of sb (its file system's, sb->op->alloc_inode) with one
  * reference (the caller's), nlink 0, a fresh number and the current

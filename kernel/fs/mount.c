@@ -176,7 +176,7 @@ void mount_init(struct super_block *root_sb)
 	wait_queue_init(&init_ns.poll, "mnt_ns_poll");
 	inode_get(root_sb->root);
 	/* Named tmpfs, not rootfs: busybox df skips those. */
-	if (!(m = mount_alloc(root_sb, root_sb->root, "tmpfs", 0)))
+	if (!(m = mount_alloc(root_sb, root_sb->root, "tmpfs", MNT_RELATIME)))
 		panic("vfs: no memory for the root mount");
 	spin_lock(&mount_lock);
 	attach(m, &init_ns, NULL, NULL);
@@ -261,7 +261,9 @@ void mount_boot(const char *type, const char *source, const char *path, const ch
 	if (!(sb = sb_create(fs_type_find(type), data, &err)))
 		panic("vfs: cannot make %s for %s (%d)", type, path, err);
 	inode_get(sb->root);
-	if (!(m = mount_alloc(sb, sb->root, source, mnt_flags)) || (err = mount_attach(m, &mp)))
+	/* relatime, as mount(2)'s default */
+	if (!(m = mount_alloc(sb, sb->root, source, mnt_flags | MNT_RELATIME)) ||
+	    (err = mount_attach(m, &mp)))
 		panic("vfs: cannot mount %s on %s (%d)", type, path, err);
 	path_put(&mp);
 }

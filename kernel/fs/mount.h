@@ -22,12 +22,20 @@ struct fs_struct;
 struct user_namespace;
 
 /* Per-mount flags (Linux's MNT_* meaning, mount(2)'s MS_* values; the
- * first four are statfs's ST_* ones too, ST_NOSYMFOLLOW is 0x2000). */
+ * first four and the next two are statfs's ST_* ones too, ST_RELATIME is
+ * 0x1000, ST_NOSYMFOLLOW 0x2000). */
 #define MNT_READONLY	1U
 #define MNT_NOSUID	2U
 #define MNT_NODEV	4U
 #define MNT_NOEXEC	8U
 #define MNT_NOSYMFOLLOW 0x100U /* path lookup follows no link on it: ELOOP */
+/* How reads update atime (fs/atime.c): never, never for directories,
+ * only when stale (Linux's relatime, the default); none of them is
+ * strictatime, every access. */
+#define MNT_NOATIME    0x400U
+#define MNT_NODIRATIME 0x800U
+#define MNT_RELATIME   0x200000U
+#define MNT_ATIME_MASK (MNT_NOATIME | MNT_NODIRATIME | MNT_RELATIME)
 
 struct mount {
 	/*

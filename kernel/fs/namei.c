@@ -7,6 +7,7 @@
 #include "fs/permission.h"
 #include "fs/root_cwd.h"
 #include "fs/super.h"
+#include "fs/atime.h"
 #include "lib/string.h"
 #include "proc/cred.h"
 #include "proc/task.h"
@@ -33,15 +34,21 @@ int vfs_lookup_exec(const struct path *start, const char *path, unsigned int fla
 	return err;
 }
 
+/* A program that may run is accessed: exec reads it (Linux's atime
+ * from kernel_read of the program). */
 int vfs_exec_check(const struct path *p)
 {
 	struct inode *ip = p->inode;
+	int err;
 
 	if (inode_is_link(ip))
 		return -ELOOP;
 	if (!inode_is_reg(ip) || (path_mnt_flags(p) & MNT_NOEXEC))
 		return -EACCES;
-	return inode_permission(ip, MAY_EXEC); /* root too needs an execute bit */
+	if ((err = inode_permission(ip, MAY_EXEC))) /* root too needs an execute bit */
+		return err;
+	touch_atime(p->mnt, ip);
+	return 0;
 }
 
 /* Device nodes take CAP_MKNOD, after the directory's checks (Linux's

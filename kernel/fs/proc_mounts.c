@@ -15,6 +15,17 @@
 #include "mm/heap.h"
 #include "proc/task.h"
 
+/* The MNT_* flags shown, in Linux's show_mnt_opts order (strictatime,
+ * no atime flag, shows nothing). */
+static const struct {
+	unsigned int flag;
+	const char *name;
+} mnt_opts[] = {
+    {MNT_NOSUID, ",nosuid"},	       {MNT_NODEV, ",nodev"},		{MNT_NOEXEC, ",noexec"},
+    {MNT_NOATIME, ",noatime"},	       {MNT_NODIRATIME, ",nodiratime"}, {MNT_RELATIME, ",relatime"},
+    {MNT_NOSYMFOLLOW, ",nosymfollow"},
+};
+
 /* The options of a line: the mount's ("rw"/"ro" and its MNT_* flags),
  * then, for mounts only, the instance's. */
 static void format_opts(const struct mount_snap *s, bool rdonly, bool sb_opts, char *buf,
@@ -22,14 +33,9 @@ static void format_opts(const struct mount_snap *s, bool rdonly, bool sb_opts, c
 {
 	size_t n = strlcpy(buf, rdonly ? "ro" : "rw", size);
 
-	if (s->flags & MNT_NOSUID)
-		n += snprintk(buf + n, size - n, ",nosuid");
-	if (s->flags & MNT_NODEV)
-		n += snprintk(buf + n, size - n, ",nodev");
-	if (s->flags & MNT_NOEXEC)
-		n += snprintk(buf + n, size - n, ",noexec");
-	if (s->flags & MNT_NOSYMFOLLOW)
-		n += snprintk(buf + n, size - n, ",nosymfollow");
+	for (size_t i = 0; i < sizeof(mnt_opts) / sizeof(mnt_opts[0]); i++)
+		if (s->flags & mnt_opts[i].flag)
+			n += snprintk(buf + n, size - n, "%s", mnt_opts[i].name);
 	if (sb_opts && n < size)
 		strlcpy(buf + n, s->sb_opts, size - n);
 }

@@ -27,7 +27,8 @@ struct kstatfs {
 
 /* Super-block flags (Linux's SB_* values, as mount(2)'s MS_*). */
 #define SB_RDONLY      1U
-#define SB_SYNCHRONOUS 16U /* writes reach the disk before the call returns */
+#define SB_SYNCHRONOUS 16U   /* writes reach the disk before the call returns */
+#define SB_NODIRATIME  2048U /* no directory's atime changes (/proc's, as Linux's) */
 
 /*
  * What an instance does with its inodes' memory (Linux's

@@ -4,6 +4,7 @@
  */
 #include "arch/x86_64/uaccess.h"
 #include "fd/fd_install.h"
+#include "fs/atime.h"
 #include "fs/file.h"
 #include "fd/fdtable.h"
 #include "fs/notify/fsnotify.h"
@@ -279,8 +280,10 @@ SYSCALL_DEFINE3(getdents64, int, fd, void *, buf, unsigned int, count)
 		n = -EFAULT;
 	else
 		n = f->ops->getdents(f, buf, count);
-	if (n >= 0 && f->inode)
-		fsnotify_file(f, IN_ACCESS); /* as Linux's iterate_dir */
+	if (n >= 0 && f->inode) { /* as Linux's iterate_dir */
+		fsnotify_file(f, IN_ACCESS);
+		file_accessed(f);
+	}
 	file_put(f);
 	return n;
 }

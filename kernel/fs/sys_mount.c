@@ -25,6 +25,8 @@
 #define MS_NOEXEC      8UL
 #define MS_SYNCHRONOUS 16UL
 #define MS_REMOUNT     32UL
+#define MS_NOATIME     1024UL
+#define MS_NODIRATIME  2048UL
 #define MS_BIND	       4096UL
 #define MS_MOVE	       8192UL
 #define MS_REC	       16384UL
@@ -32,6 +34,9 @@
 #define MS_PRIVATE     (1UL << 18)
 #define MS_SLAVE       (1UL << 19)
 #define MS_SHARED      (1UL << 20)
+#define MS_RELATIME    (1UL << 21)
+#define MS_STRICTATIME (1UL << 24)
+#define MS_ATIME       (MS_NOATIME | MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME)
 #define MS_NOUSER      (1UL << 31)
 #define MS_MGC_VAL     0xC0ED0000UL
 #define MS_MGC_MSK     0xffff0000UL
@@ -82,10 +87,24 @@ static int copy_mount_options(const void *u, char **out)
 	return 0;
 }
 
-/* The MNT_* flags MS_* ask for (their values agree). */
-static unsigned int mnt_flags_of(unsigned long flags)
+/*
+ * The MNT_* flags MS_* ask for (their values agree).  atime as Linux's
+ * path_mount: relatime unless MS_NOATIME, MS_STRICTATIME takes relatime
+ * and noatime away, and a remount that names no atime flag keeps the
+ * mount's (old's).
+ */
+static unsigned int mnt_flags_of(unsigned long flags, unsigned int old)
 {
-	return flags & (MNT_READONLY | MNT_NOSUID | MNT_NODEV | MNT_NOEXEC | MNT_NOSYMFOLLOW);
+	unsigned int mnt = flags & (MNT_READONLY | MNT_NOSUID | MNT_NODEV | MNT_NOEXEC |
+				    MNT_NOSYMFOLLOW | MNT_NOATIME | MNT_NODIRATIME);
+
+	if (!(flags & MS_NOATIME))
+		mnt |= MNT_RELATIME;
+	if (flags & MS_STRICTATIME)
+		mnt &= ~(MNT_RELATIME | MNT_NOATIME);
+	if ((flags & MS_REMOUNT) && !(flags & MS_ATIME))
+		mnt = (mnt & ~MNT_ATIME_MASK) | (old & MNT_ATIME_MASK);
+	return mnt;
 }
 
 /*
@@ -111,7 +130,7 @@ static int do_remount(const struct path *p, unsigned long flags, const char *dat
 		return -EROFS;
 	if (!bind && sb->type->remount && (err = sb->type->remount(sb, flags, data)))
 		return err;
-	return mount_set_flags(p, mnt_flags_of(flags), !bind);
+	return mount_set_flags(p, mnt_flags_of(flags, path_mnt_flags(p)), !bind);
 }
 
 /* The source of MS_BIND and MS_MOVE: a path (links followed), EINVAL
@@ -237,7 +256,7 @@ int do_new_mount(const struct path *p, const char *type, const char *source, uns
 	if ((flags & MS_RDONLY) && !fst->single)
 		sb->flags |= SB_RDONLY;
 	inode_get(sb->root);
-	if (!(m = mount_alloc(sb, sb->root, source ? source : "none", mnt_flags_of(flags)))) {
+	if (!(m = mount_alloc(sb, sb->root, source ? source : "none", mnt_flags_of(flags, 0)))) {
 		inode_put(sb->root);
 		sb_put(sb);
 		return -ENOMEM;

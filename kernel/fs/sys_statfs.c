@@ -39,15 +39,20 @@ struct statfs_k {
 
 /* f_flags: the mount's flags (the first four MNT_* are ST_* values too). */
 #define ST_RDONLY      0x0001
+#define ST_RELATIME    0x1000
 #define ST_NOSYMFOLLOW 0x2000
-_Static_assert(MNT_READONLY == ST_RDONLY && MNT_NOSUID == 2 && MNT_NODEV == 4 && MNT_NOEXEC == 8,
+_Static_assert(MNT_READONLY == ST_RDONLY && MNT_NOSUID == 2 && MNT_NODEV == 4 && MNT_NOEXEC == 8 &&
+		   MNT_NOATIME == 0x400 && MNT_NODIRATIME == 0x800,
 	       "statfs's ST_* are mount(2)'s MS_* values");
 
 static int64_t st_flags(const struct path *p)
 {
 	unsigned int mnt = path_mnt_flags(p);
 
-	return ST_VALID | (mnt & (MNT_READONLY | MNT_NOSUID | MNT_NODEV | MNT_NOEXEC)) |
+	return ST_VALID |
+	       (mnt & (MNT_READONLY | MNT_NOSUID | MNT_NODEV | MNT_NOEXEC | MNT_NOATIME |
+		       MNT_NODIRATIME)) |
+	       (mnt & MNT_RELATIME ? ST_RELATIME : 0) |
 	       (mnt & MNT_NOSYMFOLLOW ? ST_NOSYMFOLLOW : 0) |
 	       (p->inode->sb->flags & SB_RDONLY ? ST_RDONLY : 0);
 }

@@ -6,6 +6,7 @@
  */
 #include "fs/vfs.h"
 #include "block/bdev_file.h"
+#include "fs/atime.h"
 #include "fs/mount.h"
 #include "fs/nsfs.h"
 #include "fs/permission.h"
@@ -37,12 +38,15 @@ void vfs_release_inode(struct file *f)
 
 /* ---- Regular files ---- */
 
+/* A read accesses the file even at its end (Linux's filemap_read). */
 static long reg_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 {
 	long n = inode_read_iter(f->inode, to, *pos);
 
 	if (n > 0)
 		*pos += n;
+	if (n >= 0)
+		file_accessed(f);
 	return n;
 }
 
@@ -162,8 +166,8 @@ static int open_file(struct inode *ip, const struct file_ops *ops, unsigned int 
 {
 	/* open's O_ASYNC is kept for F_GETFL but arms nothing, as on Linux
 	 * (F_SETFL arms it: docs/fds.md). */
-	struct file *f =
-	    file_alloc(ops, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK | O_ASYNC), NULL);
+	struct file *f = file_alloc(
+	    ops, flags & (O_ACCMODE | O_APPEND | O_NONBLOCK | O_ASYNC | O_NOATIME), NULL);
 
 	if (!f)
 		return -ENOMEM;

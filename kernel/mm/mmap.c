@@ -6,6 +6,7 @@
  * the pages touched after.  /dev/zero maps as anonymous memory (file_ops
  * mmap_anonymous).
  */
+#include "fs/atime.h"
 #include "fs/file.h"
 #include "fs/mount.h"
 #include "fd/fdtable.h"
@@ -61,6 +62,7 @@ static void mapping_populate(struct uvm *u, const struct vma *v, int flags)
 static int mapping_kind(int flags, int prot, struct file *f, struct vma *tmpl, uint64_t len)
 {
 	int type = flags & MAP_TYPE;
+	int err;
 
 	if (type != MAP_SHARED && type != MAP_PRIVATE && type != MAP_SHARED_VALIDATE)
 		return -EINVAL;
@@ -99,7 +101,10 @@ static int mapping_kind(int flags, int prot, struct file *f, struct vma *tmpl, u
 	if ((prot & PROT_EXEC) && (path_mnt_flags(&(struct path){f->mnt, f->inode}) & MNT_NOEXEC))
 		return -EPERM; /* Linux's path_noexec */
 	tmpl->file = f->inode;
-	return memfd_mmap_check(f->inode, prot, &tmpl->flags); /* a memfd's seals */
+	if ((err = memfd_mmap_check(f->inode, prot, &tmpl->flags))) /* a memfd's seals */
+		return err;
+	file_accessed(f); /* as Linux's generic_file_mmap */
+	return 0;
 }
 
 /* Where the mapping goes (u locked): its start in *start, or -errno.  A

@@ -4,6 +4,7 @@
  * and the pipe's side of splice, tee and vmsplice (fs/pipe/splice.c).
  */
 #include "fs/pipe/pipe_ring.h"
+#include "fs/atime.h"
 #include "fs/file.h"
 #include "fs/event/poll.h"
 #include "lib/iov_iter.h"
@@ -204,10 +205,16 @@ out:
 	return done ? (long)done : n;
 }
 
+/* A FIFO's read accesses its inode (Linux's pipe_read); an anonymous
+ * pipe has none here. */
 long pipe_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 {
+	long n;
+
 	(void)pos;
-	return pipe_read_nb(f->priv, to, file_nonblock(f));
+	if ((n = pipe_read_nb(f->priv, to, file_nonblock(f))) > 0 && f->inode)
+		file_accessed(f);
+	return n;
 }
 
 long pipe_write(struct file *f, struct iov_iter *from, uint64_t *pos)

@@ -139,7 +139,8 @@ static const struct super_operations proc_super_ops = {
 static int proc_fill(struct super_block *sb, const char *data)
 {
 	if (*data)
-		return -EINVAL; /* hidepid= and the like: not here */
+		return -EINVAL;	    /* hidepid= and the like: not here */
+	sb->flags |= SB_NODIRATIME; /* as Linux's proc_fill_super */
 	return ramfs_make_root(sb, 0555) ? 0 : -ENOMEM;
 }
 

@@ -177,7 +177,8 @@ int ramfs_setattr(struct inode *ip, const struct iattr *a)
 			set_one_time(&ip->mtime_ns, a->mtime_ns, now);
 		if (a->valid & ATTR_FLAGS)
 			__atomic_store_n(&ip->attr_flags, a->attr_flags, __ATOMIC_RELAXED);
-		ip->ctime_ns = now;
+		if (!(a->valid & ATTR_TOUCH))
+			ip->ctime_ns = now;
 	}
 	spin_unlock(&ip->lock);
 	return err;
