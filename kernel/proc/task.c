@@ -35,11 +35,17 @@ static int nfree_slots, next_slot;
  * Slots whose stack stayed mapped when its task was freed (Linux's
  * cached_stacks): the next task_alloc takes one and maps nothing, and that
  * exit unmapped nothing; without them a fork+exit maps and unmaps four
- * pages and often a page table.  A few suffice for fork/exit cycles; the
+ * pages and often a page table.  When the cache is full, an exit gives
+ * its stack back with 14 of the cache's (RELEASE_BATCH): unmapping a
+ * kernel stack is a TLB shootdown of every CPU, so a burst of exits (the
+ * io_uring workers of a ring) pays one per batch, not one per task.  The
  * leak check drains them (task_stack_cache_drain) so its frame count
  * stays exact.  Under proc_lock.
  */
-#define WARM_MAX 4
+#define WARM_MAX 32
+/* 15 stacks are 60 frames: with the tables they leave empty, they fit one
+ * shootdown's gather (GATHER_FRAMES, mm/tlb.h). */
+#define RELEASE_BATCH 15
 static int warm_slots[WARM_MAX];
 static int nwarm;
 
@@ -375,26 +381,33 @@ size_t task_stack_deepest(void)
 	return __atomic_load_n(&stack_deepest, __ATOMIC_RELAXED);
 }
 
-/* Gives a slot back, its stack unmapped (proc_lock not held). */
-static void release_slot(int slot)
+/* Gives n slots back, their stacks unmapped with one shootdown per
+ * RELEASE_BATCH of them.  proc_lock not held. */
+static void release_slots(const int *slots, int n)
 {
-	measure_stack(stack_base(slot));
-	unmap_stack(stack_base(slot), KSTACK_SIZE / PAGE_SIZE);
+	struct vm_extent r[WARM_MAX];
+
+	for (int i = 0; i < n; i++) {
+		measure_stack(stack_base(slots[i]));
+		r[i] = (struct vm_extent){.va = stack_base(slots[i]), .len = KSTACK_SIZE};
+	}
+	vm_unmap_ranges(vm_kernel(), r, n);
 	spin_lock(&proc_lock);
-	free_slots[nfree_slots++] = slot;
+	for (int i = 0; i < n; i++)
+		free_slots[nfree_slots++] = slots[i];
 	spin_unlock(&proc_lock);
 }
 
 void task_stack_cache_drain(void)
 {
+	int slots[WARM_MAX], n;
+
 	spin_lock(&proc_lock);
-	while (nwarm) {
-		int slot = warm_slots[--nwarm];
-		spin_unlock(&proc_lock);
-		release_slot(slot);
-		spin_lock(&proc_lock);
-	}
+	n = nwarm;
+	memcpy(slots, warm_slots, n * sizeof(*slots));
+	nwarm = 0;
 	spin_unlock(&proc_lock);
+	release_slots(slots, n);
 }
 
 /*
@@ -416,7 +429,7 @@ void task_wait_switched_out(struct task *t)
 
 void task_free(struct task *t)
 {
-	bool keep = false;
+	int batch[RELEASE_BATCH], n = 0;
 
 	task_wait_switched_out(t);
 	spin_lock(&proc_lock);
@@ -424,17 +437,19 @@ void task_free(struct task *t)
 	/* With its pid, which may then be given again; under proc_lock, so
 	 * that no one walking the tasks finds it without them. */
 	pid_numbers_free(t);
-	if (t->kstack && nwarm < WARM_MAX) {
+	if (!t->kstack) {
+		free_slots[nfree_slots++] = t->kslot; /* nothing mapped */
+	} else if (nwarm < WARM_MAX) {
 		warm_slots[nwarm++] = t->kslot;
-		keep = true;
-	} else if (!t->kstack) {
-		free_slots[nfree_slots++] = t->kslot;
-		keep = true; /* nothing mapped */
+	} else { /* full: this stack and others of the cache go at once */
+		batch[n++] = t->kslot;
+		while (n < RELEASE_BATCH)
+			batch[n++] = warm_slots[--nwarm];
 	}
 	ntasks--;
 	spin_unlock(&proc_lock);
-	if (!keep)
-		release_slot(t->kslot);
+	if (n)
+		release_slots(batch, n);
 	task_put(t);
 }
 
