@@ -16,6 +16,7 @@ struct lockdep_task;
 #define MAX_CPUS 8 /* CPUs started; more in the MADT are ignored */
 
 struct vm_space;
+struct call_desc;
 
 /*
  * The fields with a CPU_* offset below are read by assembly through GS
@@ -29,13 +30,11 @@ struct cpu {
 	int id;		      /* 0: the boot CPU; the others in start-up order */
 	bool online;	      /* set by the CPU itself once it runs its idle loop */
 	uint32_t apic_id;     /* its local APIC's id, set before it starts */
-	/* A cross-CPU call for this CPU (smp.c): the caller (under call_lock)
-	 * clears call_done, sets call_arg and publishes call_fn; this CPU takes
-	 * call_fn (exchange with NULL, so a nested poll cannot run it twice),
-	 * runs it and sets call_done. */
-	void (*call_fn)(void *arg);
-	void *call_arg;
-	int call_done;
+	/* The cross-CPU calls made to this CPU and not yet taken (smp.c), a
+	 * lock-free stack: callers push with a compare-and-exchange, this CPU
+	 * takes them all with an exchange.  Each descriptor lives in its
+	 * caller's frame until this CPU marks it done (struct call_desc). */
+	struct call_desc *call_queue;
 	int irq_off_depth; /* nesting of irq_push_off() */
 	bool irq_were_on;  /* IF before the outermost irq_push_off() */
 	uint64_t ticks;	   /* timer interrupts taken on this CPU */
@@ -66,11 +65,11 @@ struct cpu {
 #define CPU_KSTACK_TOP	 8
 #define CPU_USER_RSP	 16
 #define CPU_CURRENT	 24
-#define CPU_NEED_RESCHED 88 /* read by the system call's fast exit */
+#define CPU_NEED_RESCHED 72 /* read by the system call's fast exit */
 
 extern struct cpu cpu0;
 
-/* A pending cross-CPU call runs (smp.c); every loop that waits with
+/* The queued cross-CPU calls run (smp.c); every loop that waits with
  * interrupts off calls smp_call_poll(), so a CPU that waits on another
  * never stops serving the calls made to it. */
 void smp_call_handle(void);
@@ -81,7 +80,7 @@ void smp_call_handle(void);
  * a lock, futex_pingpong +7% under make bench-check). */
 static inline void smp_call_poll(struct cpu *c)
 {
-	if (__atomic_load_n(&c->call_fn, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&c->call_queue, __ATOMIC_RELAXED))
 		asm volatile("call smp_call_handle_thunk" ::: "memory", "cc");
 }
 

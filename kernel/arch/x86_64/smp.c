@@ -55,8 +55,6 @@ int smp_cpus_online = 1;
 uint32_t smp_online_mask = 1;
 bool smp_sched_on;
 
-/* Serializes cross-CPU calls: one caller at a time owns every call slot. */
-static struct spinlock call_lock = SPINLOCK_INIT("smp_call");
 /* Work for a parked AP, run in its idle loop outside interrupt context
  * (the concurrent-call self-test); taken with an exchange. */
 static void (*park_work[MAX_CPUS])(void);
@@ -70,27 +68,58 @@ struct cpu *cpu_get(int id)
 	for (int id = 0; id < MAX_CPUS; id++)                                                      \
 		if ((mask) & (1u << id))
 
+/*
+ * One call for one CPU, queued on that CPU's call_queue (struct cpu).
+ * Lifetime: it lives in the caller's smp_call_many frame, which does not
+ * return before done is set; so the called CPU reads next, fn and arg
+ * before it sets done and never touches the descriptor after.
+ */
+struct call_desc {
+	struct call_desc *next; /* the queue's next older call; read before done */
+	void (*fn)(void *arg);
+	void *arg;
+	int done; /* set (release) by the called CPU once fn returned */
+};
+
+/* Pushes d on c's queue; true if the queue was empty (no IPI on its way). */
+static bool call_enqueue(struct cpu *c, struct call_desc *d)
+{
+	struct call_desc *head = __atomic_load_n(&c->call_queue, __ATOMIC_RELAXED);
+
+	do
+		d->next = head;
+	while (!__atomic_compare_exchange_n(&c->call_queue, &head, d, true, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED));
+	return !head;
+}
+
 void smp_call_many(uint32_t cpus, void (*fn)(void *arg), void *arg)
 {
+	struct call_desc calls[MAX_CPUS];
 	struct cpu *self;
 
-	spin_lock(&call_lock); /* interrupts off: this CPU stays self */
+	irq_push_off(); /* this CPU stays self, and serves its queue below */
 	self = this_cpu();
 	cpus &= smp_online_mask & ~(1u << self->id);
 	for_each_cpu_in(id, cpus)
 	{
 		struct cpu *c = cpu_get(id);
 
-		c->call_done = 0;
-		c->call_arg = arg;
-		__atomic_store_n(&c->call_fn, fn, __ATOMIC_RELEASE); /* publishes both */
-		lapic_send_fixed(c->apic_id, VEC_IPI_CALL);
+		calls[id] = (struct call_desc){.fn = fn, .arg = arg};
+		/* A queue that was not empty has an IPI on its way, or its CPU
+		 * is serving it: the call is taken with the others. */
+		if (call_enqueue(c, &calls[id]))
+			lapic_send_fixed(c->apic_id, VEC_IPI_CALL);
 	}
-	/* The callees may spin on a lock this caller holds: they serve the
-	 * call from their waiting loop (spin_lock), not only from the IPI. */
-	for_each_cpu_in(id, cpus) while (
-	    !__atomic_load_n(&cpu_get(id)->call_done, __ATOMIC_ACQUIRE)) cpu_relax();
-	spin_unlock(&call_lock);
+	/* A called CPU may be waiting for this one (for its own calls, or on
+	 * a lock this caller holds): this CPU serves its own queue meanwhile,
+	 * so two CPUs that call each other both go on. */
+	for_each_cpu_in(id, cpus) while (!__atomic_load_n(&calls[id].done, __ATOMIC_ACQUIRE))
+	{
+		smp_call_poll(self);
+		cpu_relax();
+	}
+	irq_pop_off();
 }
 
 void smp_call(int cpu, void (*fn)(void *arg), void *arg)
@@ -101,14 +130,22 @@ void smp_call(int cpu, void (*fn)(void *arg), void *arg)
 
 void smp_call_handle(void)
 {
-	struct cpu *c = this_cpu();
-	/* Taken, not read: a lock waited for inside fn polls again. */
-	void (*fn)(void *) = __atomic_exchange_n(&c->call_fn, NULL, __ATOMIC_ACQUIRE);
+	/* The whole queue, taken: a poll nested in fn takes what comes after. */
+	struct call_desc *d = __atomic_exchange_n(&this_cpu()->call_queue, NULL, __ATOMIC_ACQUIRE);
+	struct call_desc *fifo = NULL;
 
-	if (!fn)
-		return;
-	fn(c->call_arg);
-	__atomic_store_n(&c->call_done, 1, __ATOMIC_RELEASE); /* the caller may go on */
+	while (d) { /* newest first: reversed, so calls run in the order made */
+		struct call_desc *next = d->next;
+		d->next = fifo;
+		fifo = d;
+		d = next;
+	}
+	while (fifo) {
+		struct call_desc *call = fifo;
+		fifo = call->next; /* after done, the caller may have returned */
+		call->fn(call->arg);
+		__atomic_store_n(&call->done, 1, __ATOMIC_RELEASE);
+	}
 }
 
 /* smp_call_handle with every caller-saved register kept (smp_call_poll);
@@ -288,38 +325,38 @@ static void whoami(void *arg)
 	out[1] = lapic_id();
 }
 
-#define PINGPONG_CALLS 2000
+#define CROSS_CALLS 1000
 
-/* The concurrent-call test: CPU 0 and CPU 1 call each other at once. */
-static int pingpong_served[2]; /* calls each CPU answered */
-static int pingpong_ap_done;   /* CPU 1 made all its calls */
-static struct spinlock pingpong_lock = SPINLOCK_INIT("pingpong");
+/* The concurrent-call test: every CPU calls every other one at once. */
+static int cross_served[MAX_CPUS]; /* calls each CPU answered */
+static int cross_done;		   /* the APs that made all their calls */
+static struct spinlock cross_lock = SPINLOCK_INIT("smp_cross");
 
-static void pingpong_answer(void *arg)
+static void cross_answer(void *arg)
 {
 	(void)arg;
-	pingpong_served[this_cpu()->id]++;
+	cross_served[this_cpu()->id]++; /* only this CPU writes its count */
 }
 
-/* CPU n calls CPU 1 - n; every 64th call with pingpong_lock held, which
- * the other CPU also spins on. */
-static void pingpong_calls(int n)
+/* This CPU calls all the others CROSS_CALLS times; every 64th call with
+ * cross_lock held, which the others also spin on. */
+static void cross_calls(void)
 {
-	for (int i = 0; i < PINGPONG_CALLS; i++) {
+	for (int i = 0; i < CROSS_CALLS; i++) {
 		bool locked = i % 64 == 0;
 
 		if (locked)
-			spin_lock(&pingpong_lock);
-		smp_call(1 - n, pingpong_answer, NULL);
+			spin_lock(&cross_lock);
+		smp_call_many(~0u, cross_answer, NULL);
 		if (locked)
-			spin_unlock(&pingpong_lock);
+			spin_unlock(&cross_lock);
 	}
 }
 
-static void pingpong_ap(void)
+static void cross_ap(void)
 {
-	pingpong_calls(1);
-	__atomic_store_n(&pingpong_ap_done, 1, __ATOMIC_RELEASE);
+	cross_calls();
+	__atomic_add_fetch(&cross_done, 1, __ATOMIC_RELEASE);
 }
 
 static void count_call(void *arg)
@@ -333,10 +370,10 @@ static void nothing(void *arg)
 }
 
 /* CPU 0 calls every other CPU, twice, and each answers as itself; then
- * CPU 0 and CPU 1 call each other concurrently, and neither deadlocks. */
+ * every CPU calls every other one at once, and none deadlocks. */
 void smp_call_selftest(void)
 {
-	int right = 0, aps = smp_cpus_online - 1;
+	int right = 0, aps = smp_cpus_online - 1, served = 0;
 	int counted[MAX_CPUS] = {0};
 
 	for (int round = 0; round < 2; round++)
@@ -354,12 +391,15 @@ void smp_call_selftest(void)
 		 "smp: a call to every CPU runs once on each other CPU, not on the caller");
 	if (!aps)
 		return;
-	park_work[1] = pingpong_ap;
-	smp_call(1, nothing, NULL); /* wakes CPU 1 from hlt: it runs its park work */
-	pingpong_calls(0);
-	while (!__atomic_load_n(&pingpong_ap_done, __ATOMIC_ACQUIRE))
+	for (int n = 1; n <= aps; n++)
+		park_work[n] = cross_ap;
+	smp_call_many(~0u, nothing, NULL); /* wakes the APs from hlt: they run their park work */
+	cross_calls();
+	while (__atomic_load_n(&cross_done, __ATOMIC_ACQUIRE) < aps)
 		cpu_relax();
-	KTEST_OK(pingpong_served[0] == PINGPONG_CALLS && pingpong_served[1] == PINGPONG_CALLS,
-		 "smp: CPUs 0 and 1 called each other %d times at once: %d and %d answered",
-		 PINGPONG_CALLS, pingpong_served[0], pingpong_served[1]);
+	for (int n = 0; n <= aps; n++)
+		served += cross_served[n] == aps * CROSS_CALLS;
+	KTEST_OK(served == aps + 1,
+		 "smp: %d CPUs called each other %d times at once: %d answered every call", aps + 1,
+		 CROSS_CALLS, served);
 }

@@ -26,11 +26,13 @@ void smp_sched_start(void);
 /*
  * Runs fn(arg) on every online CPU of the mask cpus (bit n: CPU n) but
  * this one, in their interrupt context, and returns when each has: one
- * IPI round.  Callers take turns (call_lock).  Any CPU may call, with or
- * without spinlocks held, except from inside fn: a CPU that waits with
- * interrupts off serves its own pending call meanwhile (smp_call_poll in
- * spin_lock and the other waiting loops), so no two CPUs wait for each
- * other.  fn must not sleep or take a lock its caller might hold.
+ * IPI round.  Each called CPU has its own queue (struct cpu.call_queue),
+ * so callers to different CPUs, or to the same ones, do not wait for each
+ * other's turn.  Any CPU may call, with or without spinlocks held, except
+ * from inside fn: a CPU that waits with interrupts off serves its own
+ * queue meanwhile (smp_call_poll in smp_call_many, spin_lock and the
+ * other waiting loops), so no two CPUs wait for each other.  fn must not
+ * sleep or take a lock its caller might hold.
  */
 void smp_call_many(uint32_t cpus, void (*fn)(void *arg), void *arg);
 /* smp_call_many on one CPU (0 ..< smp_cpus_online; this one: no call). */

@@ -13,7 +13,7 @@
 CPU_KSTACK_TOP equ 8                    ; percpu.h (checked by syscall.c)
 CPU_USER_RSP   equ 16
 CPU_CURRENT    equ 24
-CPU_NEED_RESCHED equ 88
+CPU_NEED_RESCHED equ 72
 TASK_WORK      equ 0                    ; struct task's work word (proc/task.h)
 TASK_INDIRECT  equ 8                    ; its indirect_flags
 NR_SYSCALLS    equ 1003                 ; sys/dispatch.h
