@@ -9,7 +9,6 @@
 #include "fs/permission.h"
 #include "fs/pipe/pipe.h"
 #include "fs/super.h"
-#include "arch/x86_64/rtc.h"
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/vclock.h"
 #include "lib/iov_iter.h"
@@ -19,22 +18,16 @@
 
 static uint64_t next_ino = 1;	  /* atomic */
 static unsigned long live_inodes; /* atomic */
-static uint64_t boot_epoch_ns;	  /* real time at boot; set once by inode_clock_init */
-
-/* File times are real time: the RTC at boot plus the monotonic clock. */
-void inode_clock_init(void)
-{
-	boot_epoch_ns = (uint64_t)rtc_read_epoch() * 1000000000UL;
-}
-
+/* File times are CLOCK_REALTIME's, as Linux's current_time: what time()
+ * says, moved by clock_settime (never below 0: vclock_set). */
 uint64_t inode_now_ns(void)
 {
-	return boot_epoch_ns + clock_monotonic_ns();
+	return clock_monotonic_ns() + (uint64_t)vclock_realtime_offset();
 }
 
 uint64_t inode_now_coarse_ns(void)
 {
-	return boot_epoch_ns + (uint64_t)vclock_coarse_ns(VCLOCK_MONOTONIC_COARSE);
+	return (uint64_t)vclock_coarse_ns(VCLOCK_REALTIME_COARSE);
 }
 
 /* ---- Lifetime ---- */

@@ -322,8 +322,6 @@ void inode_put_write_access(struct inode *ip);
 int inode_deny_write_access(struct inode *ip);
 void inode_allow_write_access(struct inode *ip);
 
-/* Reads the real-time clock once; file times need it (and timer_init). */
-void inode_clock_init(void);
 /* The current real time in ns, as file times take it. */
 uint64_t inode_now_ns(void);
 /* The same at the last tick: cheaper, for comparisons (fs/atime.c). */

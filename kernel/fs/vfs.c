@@ -465,7 +465,6 @@ void vfs_init(void)
 	struct super_block *root_sb;
 	int err;
 
-	inode_clock_init();
 	reclock_init();
 	if (!sb_create(&internal_type, "", &err) ||
 	    !(root_sb = sb_create(&tmpfs_type, "mode=0755", &err)))
