@@ -169,29 +169,60 @@ void vm_print_walk(uint64_t pml4, uint64_t va)
 	}
 }
 
+/* The leaf entry of va (0 if not present) and its level in *level, a
+ * huge page's above 1.  Caller holds the lock. */
+static inline __attribute__((always_inline)) uint64_t lookup_locked(struct vm_space *as,
+								    uint64_t va, int *level)
+{
+	uint64_t *t = table(as->pml4), e = 0;
+
+	for (*level = 4; *level >= 1; --*level) {
+		e = t[index_at(va, *level)];
+		if (!(e & PTE_PRESENT) || *level == 1 || (*level <= 3 && (e & PTE_HUGE)))
+			break;
+		t = table(e);
+	}
+	return e & PTE_PRESENT ? e : 0;
+}
+
+/* The physical address of va in the present leaf entry e at level. */
+static uint64_t entry_pa(uint64_t e, int level, uint64_t va)
+{
+	uint64_t span = 1UL << (PAGE_SHIFT + 9 * (level - 1));
+
+	return (e & PTE_ADDR & ~(span - 1)) | (va & (span - 1));
+}
+
 int translate(struct vm_space *as, uint64_t va, uint64_t *pa, uint64_t *flags)
 {
 	if (!canonical(va))
 		return -EFAULT;
 	struct spinlock *lock = lock_for(as, va);
-	uint64_t *t = table(as->pml4), e = 0;
 	int level;
 	spin_lock(lock);
-	for (level = 4; level >= 1; level--) {
-		e = t[index_at(va, level)];
-		if (!(e & PTE_PRESENT) || level == 1 || (level <= 3 && (e & PTE_HUGE)))
-			break;
-		t = table(e);
-	}
+	uint64_t e = lookup_locked(as, va, &level);
 	spin_unlock(lock);
-	if (!(e & PTE_PRESENT))
+	if (!e)
 		return -EFAULT;
-	uint64_t span = 1UL << (PAGE_SHIFT + 9 * (level - 1));
 	if (pa)
-		*pa = (e & PTE_ADDR & ~(span - 1)) | (va & (span - 1));
+		*pa = entry_pa(e, level, va);
 	if (flags)
 		*flags = e & PTE_FLAGS;
 	return 0;
+}
+
+uint32_t *vm_user_word_lock(struct vm_space *as, uint64_t va, bool write)
+{
+	uint64_t need = PTE_USER | (write ? PTE_WRITE : 0), e;
+	int level;
+
+	if (va % sizeof(uint32_t) || va >= USER_END)
+		return NULL;
+	spin_lock(&as->lock);
+	if ((e = lookup_locked(as, va, &level)) && (e & need) == need)
+		return P2V(entry_pa(e, level, va));
+	spin_unlock(&as->lock);
+	return NULL;
 }
 
 static bool table_empty(const uint64_t *t)

@@ -80,6 +80,20 @@ void vm_print_walk(uint64_t pml4, uint64_t va);
 /* Looks an accessible (present) va up: 0 and the physical address (with va's page offset) in *pa
  * and the entry's flags in *flags (either may be NULL), or -EFAULT if unmapped. */
 int translate(struct vm_space *as, uint64_t va, uint64_t *pa, uint64_t *flags);
+/*
+ * The user word at va (4-byte aligned, in the user half) through the
+ * direct map if its page is present, user and, for write, writable: the
+ * pointer, with as's lock held until vm_user_word_unlock; else NULL,
+ * unlocked.  Meanwhile no CPU can unmap the page (and free its frame),
+ * fork the space or break its copy-on-write, so an access through the
+ * pointer is one the page tables agree with: what futexes need on SMP.
+ * Nothing that takes a lock before the space's may run in between.
+ */
+uint32_t *vm_user_word_lock(struct vm_space *as, uint64_t va, bool write);
+static inline void vm_user_word_unlock(struct vm_space *as)
+{
+	spin_unlock(&as->lock);
+}
 
 /* Maps [va, va+len) to fresh zeroed frames; on -ENOMEM (or any error) maps
  * nothing.  The range must be page aligned and unmapped. */

@@ -59,22 +59,49 @@ bool futex_key_equal(const struct futex_key *a, const struct futex_key *b)
 }
 
 /*
- * The word at uaddr through the kernel's direct map, or NULL if its page is
- * not present (or, for a write, not writable) in the caller's space.  The
- * pointer is used at once, before anything can sleep: with one CPU and a
- * kernel that is not preempted nothing can unmap the page in between.
- * (SMP will need translate to take a frame reference under the space's
- * lock.)
+ * Under the space's lock, not through a pointer kept from a translation:
+ * on SMP another thread of the process could otherwise unmap the page
+ * between the two (its frame freed and reused, say as a slab: the futex
+ * write then corrupts the kernel, as a direct-map pointer is no TLB entry
+ * that a shootdown drops), or fork and break its copy-on-write (the write
+ * then lands in the frame the child keeps).  Linux does the access as a
+ * user access with page faults disabled; the space's lock is taken under
+ * the futex bucket locks already, so it costs no new lock order.
  */
-uint32_t *futex_user_word(uint64_t uaddr, bool write)
+int futex_word_access(uint64_t uaddr, struct futex_access *a)
 {
-	uint64_t pa, flags;
+	struct vm_space *vm = current()->vm;
+	uint32_t *w = vm_user_word_lock(vm, uaddr, futex_access_writes(a));
 
-	if (translate(current()->vm, uaddr, &pa, &flags) || !(flags & PTE_USER))
-		return NULL;
-	if (write && !(flags & PTE_WRITE))
-		return NULL;
-	return P2V(pa);
+	if (!w)
+		return -EFAULT;
+	switch (a->op) {
+	case WORD_LOAD: /* a wait's: first */
+		a->old = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+		break;
+	case WORD_CMPXCHG:
+		a->old = a->expect;
+		__atomic_compare_exchange_n(w, &a->old, a->arg, false, __ATOMIC_SEQ_CST,
+					    __ATOMIC_SEQ_CST);
+		break;
+	case WORD_SET:
+		a->old = __atomic_exchange_n(w, a->arg, __ATOMIC_SEQ_CST);
+		break;
+	case WORD_ADD:
+		a->old = __atomic_fetch_add(w, a->arg, __ATOMIC_SEQ_CST);
+		break;
+	case WORD_OR:
+		a->old = __atomic_fetch_or(w, a->arg, __ATOMIC_SEQ_CST);
+		break;
+	case WORD_ANDN:
+		a->old = __atomic_fetch_and(w, ~a->arg, __ATOMIC_SEQ_CST);
+		break;
+	case WORD_XOR:
+		a->old = __atomic_fetch_xor(w, a->arg, __ATOMIC_SEQ_CST);
+		break;
+	}
+	vm_user_word_unlock(vm);
+	return 0;
 }
 
 /* Makes the word's page present, and writable for write, as a user access
@@ -300,7 +327,7 @@ static long futex_wait(uint64_t uaddr, bool shared, uint32_t val, uint64_t deadl
 {
 	struct futex_waiter w = {.bitset = bitset, .task = current()};
 	struct futex_bucket *b;
-	uint32_t *word;
+	struct futex_access a = {.op = WORD_LOAD};
 	long ret;
 
 	if (!bitset)
@@ -309,9 +336,9 @@ static long futex_wait(uint64_t uaddr, bool shared, uint32_t val, uint64_t deadl
 		return ret;
 	list_init(&w.link);
 	b = futex_bucket_of(&w.key);
-	if ((ret = futex_lock_word(b, uaddr, false, &word)))
+	if ((ret = futex_lock_word(b, uaddr, &a)))
 		goto out;
-	if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != val) {
+	if (a.old != val) {
 		spin_unlock(&b->lock);
 		ret = -EAGAIN;
 		goto out;
@@ -394,21 +421,20 @@ static void pair_put(struct futex_pair *p)
 }
 
 /*
- * Locks both buckets with the word at uaddr mapped, faulting it in with
- * the locks dropped as often as needed; without need, no word.  0 with
- * the buckets locked (and *word set when needed), or -errno unlocked.
+ * Locks both buckets and does a (if any) to the word at uaddr, faulting
+ * it in with the locks dropped as often as needed.  0 with the buckets
+ * locked, or -errno unlocked.
  */
-static long pair_lock_word(struct futex_pair *p, uint64_t uaddr, bool write, bool need,
-			   uint32_t **word)
+static long pair_lock_word(struct futex_pair *p, uint64_t uaddr, struct futex_access *a)
 {
 	for (;;) {
 		long ret;
 
 		futex_lock_pair(p->b1, p->b2);
-		if (!need || (*word = futex_user_word(uaddr, write)))
+		if (!a || !futex_word_access(uaddr, a))
 			return 0;
 		futex_unlock_pair(p->b1, p->b2);
-		if ((ret = futex_fault_in(uaddr, write)))
+		if ((ret = futex_fault_in(uaddr, futex_access_writes(a))))
 			return ret;
 	}
 }
@@ -423,16 +449,16 @@ static long futex_requeue(uint64_t uaddr1, bool shared, uint64_t uaddr2, int nr_
 {
 	struct futex_pair p;
 	struct futex_waiter *w, *next;
-	uint32_t *word = NULL;
+	struct futex_access a = {.op = WORD_LOAD};
 	long ret, count = 0;
 
 	if (nr_wake < 0 || nr_requeue < 0)
 		return -EINVAL;
 	if ((ret = pair_get(&p, uaddr1, uaddr2, shared)))
 		return ret;
-	if ((ret = pair_lock_word(&p, uaddr1, false, cmpval != NULL, &word)))
+	if ((ret = pair_lock_word(&p, uaddr1, cmpval ? &a : NULL)))
 		goto out;
-	if (cmpval && __atomic_load_n(word, __ATOMIC_ACQUIRE) != *cmpval) {
+	if (cmpval && a.old != *cmpval) {
 		ret = -EAGAIN;
 		goto unlock;
 	}
@@ -460,38 +486,30 @@ out:
 }
 
 /*
- * FUTEX_WAKE_OP's operation on *word: the old value compared with the
- * encoded argument (0 or 1), or -ENOSYS for an unknown operation (nothing
- * changed) or comparison (after the change), as Linux.
+ * FUTEX_WAKE_OP's operation as an access to the word: false for one
+ * Linux does not know (nothing is done to the word, the call fails).
  */
-static int wake_op_apply(uint32_t *word, uint32_t encoded)
+static bool wake_op_access(uint32_t encoded, struct futex_access *a)
 {
-	unsigned op = (encoded >> 28) & 7, cmp = (encoded >> 24) & 15;
-	int32_t oparg = (int32_t)(encoded << 8) >> 20, cmparg = (int32_t)(encoded << 20) >> 20;
-	int32_t old;
+	unsigned op = (encoded >> 28) & 7;
+	int32_t oparg = (int32_t)(encoded << 8) >> 20;
 
+	if (op > FUTEX_OP_XOR)
+		return false;
 	if (encoded & (FUTEX_OP_OPARG_SHIFT << 28))
 		oparg = (int32_t)(1U << (oparg & 31)); /* Linux masks a bad shift too */
-	switch (op) {
-	case FUTEX_OP_SET:
-		old = (int32_t)__atomic_exchange_n(word, (uint32_t)oparg, __ATOMIC_SEQ_CST);
-		break;
-	case FUTEX_OP_ADD:
-		old = (int32_t)__atomic_fetch_add(word, (uint32_t)oparg, __ATOMIC_SEQ_CST);
-		break;
-	case FUTEX_OP_OR:
-		old = (int32_t)__atomic_fetch_or(word, (uint32_t)oparg, __ATOMIC_SEQ_CST);
-		break;
-	case FUTEX_OP_ANDN:
-		old = (int32_t)__atomic_fetch_and(word, ~(uint32_t)oparg, __ATOMIC_SEQ_CST);
-		break;
-	case FUTEX_OP_XOR:
-		old = (int32_t)__atomic_fetch_xor(word, (uint32_t)oparg, __ATOMIC_SEQ_CST);
-		break;
-	default:
-		return -ENOSYS;
-	}
-	switch (cmp) {
+	*a = (struct futex_access){.op = WORD_SET + op, .arg = (uint32_t)oparg};
+	return true;
+}
+
+/* FUTEX_WAKE_OP's comparison of the word's old value with the encoded
+ * argument: 0 or 1, or -ENOSYS for an unknown one (after the change), as
+ * Linux. */
+static int wake_op_compare(uint32_t encoded, int32_t old)
+{
+	int32_t cmparg = (int32_t)(encoded << 20) >> 20;
+
+	switch ((encoded >> 24) & 15) {
 	case FUTEX_OP_CMP_EQ:
 		return old == cmparg;
 	case FUTEX_OP_CMP_NE:
@@ -509,12 +527,6 @@ static int wake_op_apply(uint32_t *word, uint32_t encoded)
 	}
 }
 
-/* An operation Linux knows, so the word is worth faulting in. */
-static bool wake_op_known(uint32_t encoded)
-{
-	return ((encoded >> 28) & 7) <= FUTEX_OP_XOR;
-}
-
 /*
  * FUTEX_WAKE_OP: applies the encoded operation to *uaddr2 atomically,
  * wakes nr_wake waiters of uaddr1 and, if the comparison held, nr_wake2 of
@@ -524,15 +536,16 @@ static long futex_wake_op(uint64_t uaddr1, bool shared, uint64_t uaddr2, int nr_
 			  uint32_t encoded)
 {
 	struct futex_pair p;
-	uint32_t *word = NULL;
+	struct futex_access a;
+	bool known = wake_op_access(encoded, &a);
 	long ret;
 	int cond;
 
 	if ((ret = pair_get(&p, uaddr1, uaddr2, shared)))
 		return ret;
-	if ((ret = pair_lock_word(&p, uaddr2, true, wake_op_known(encoded), &word)))
+	if ((ret = pair_lock_word(&p, uaddr2, known ? &a : NULL)))
 		goto out;
-	cond = word ? wake_op_apply(word, encoded) : -ENOSYS;
+	cond = known ? wake_op_compare(encoded, (int32_t)a.old) : -ENOSYS;
 	if (cond < 0) {
 		ret = cond;
 	} else {
@@ -551,15 +564,14 @@ out:
 
 int futex_cmpxchg_user(uint64_t uaddr, uint32_t old, uint32_t new, uint32_t *cur)
 {
-	uint32_t *word;
+	struct futex_access a = {.op = WORD_CMPXCHG, .arg = new, .expect = old};
 
 	if (uaddr % sizeof(uint32_t) || !user_range_ok(uaddr, sizeof(uint32_t)))
 		return -EFAULT;
-	while (!(word = futex_user_word(uaddr, true)))
+	while (futex_word_access(uaddr, &a))
 		if (futex_fault_in(uaddr, true))
 			return -EFAULT;
-	__atomic_compare_exchange_n(word, &old, new, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-	*cur = old; /* the value found: new was stored if it equals old */
+	*cur = a.old; /* the value found: new was stored if it equals old */
 	return 0;
 }
 

@@ -85,25 +85,40 @@ bool futex_key_equal(const struct futex_key *a, const struct futex_key *b);
 int futex_key_get(uint64_t uaddr, bool shared, struct futex_key *key);
 void futex_key_put(struct futex_key *key);
 struct futex_bucket *futex_bucket_of(const struct futex_key *k);
-/* The word at uaddr through the direct map if its page is present (and
- * writable for write) in the caller's space, else NULL: used at once,
- * under a bucket lock. */
-uint32_t *futex_user_word(uint64_t uaddr, bool write);
+/* What futex_word_access does to a word: a load, a compare-and-exchange,
+ * or FUTEX_WAKE_OP's operations (in FUTEX_OP_SET's order). */
+enum futex_word_op { WORD_LOAD, WORD_CMPXCHG, WORD_SET, WORD_ADD, WORD_OR, WORD_ANDN, WORD_XOR };
+struct futex_access {
+	enum futex_word_op op;
+	uint32_t arg;	 /* the value stored (CMPXCHG's if old equals expect), or the operand */
+	uint32_t expect; /* CMPXCHG's */
+	bool write;	 /* a load whose page must be writable: a write follows */
+	uint32_t old;	 /* out: the value found */
+};
+/* Does a to the word at uaddr in the caller's space, translating it and
+ * touching it under the space's lock (vm_user_word_lock), so that no CPU
+ * unmaps the page or breaks its copy-on-write in between: 0, or -EFAULT
+ * if the page is not present (or not writable for a write).  Never
+ * sleeps; the caller may hold any lock before vm_space's in the order. */
+int futex_word_access(uint64_t uaddr, struct futex_access *a);
 /* Makes the word's page present (writable for write) as a user access
  * would: 0 or -EFAULT.  No lock held. */
 int futex_fault_in(uint64_t uaddr, bool write);
-/* Locks b with the word at uaddr present (writable for write), *word its
- * direct-map address, faulting it in with the lock dropped as often as
- * needed: 0, or -EFAULT unlocked. */
-static inline int futex_lock_word(struct futex_bucket *b, uint64_t uaddr, bool write,
-				  uint32_t **word)
+/* Whether a needs the word's page writable. */
+static inline bool futex_access_writes(const struct futex_access *a)
+{
+	return a->write || a->op != WORD_LOAD;
+}
+/* Locks b and does a to the word at uaddr, faulting it in with the lock
+ * dropped as often as needed: 0 with b locked, or -EFAULT unlocked. */
+static inline int futex_lock_word(struct futex_bucket *b, uint64_t uaddr, struct futex_access *a)
 {
 	for (;;) {
 		spin_lock(&b->lock);
-		if ((*word = futex_user_word(uaddr, write)))
+		if (!futex_word_access(uaddr, a))
 			return 0;
 		spin_unlock(&b->lock);
-		if (futex_fault_in(uaddr, write))
+		if (futex_fault_in(uaddr, futex_access_writes(a)))
 			return -EFAULT;
 	}
 }

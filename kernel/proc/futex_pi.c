@@ -101,26 +101,33 @@ static void state_put(struct futex_pi_state *s)
 	__atomic_sub_fetch(&live_states, 1, __ATOMIC_RELAXED);
 }
 
-/* Compares *word with old and stores new if equal: whether it did. */
-static bool word_cas(uint32_t *word, uint32_t old, uint32_t new)
+/* Compares the word at uaddr with old and stores new if equal: 0, -EAGAIN
+ * if it held another value, -EFAULT if its page is gone (or read-only)
+ * since the caller looked. */
+static int word_cas(uint64_t uaddr, uint32_t old, uint32_t new)
 {
-	return __atomic_compare_exchange_n(word, &old, new, false, __ATOMIC_SEQ_CST,
-					   __ATOMIC_SEQ_CST);
+	struct futex_access a = {.op = WORD_CMPXCHG, .arg = new, .expect = old};
+	int err = futex_word_access(uaddr, &a);
+
+	return err ? err : a.old == old ? 0 : -EAGAIN;
 }
 
 /* The word's owner is gone or going (Linux's handle_exit_race): -EBUSY
  * to wait for an exit still under way, -EAGAIN if the word changed,
  * else -ESRCH (no such owner, and nothing will change that). */
-static int exit_race(const uint32_t *word, uint32_t uval, const struct task *p)
+static int exit_race(uint64_t uaddr, uint32_t uval, const struct task *p)
 {
+	struct futex_access a = {.op = WORD_LOAD};
+
 	if (p && p->futex_state != FUTEX_STATE_DEAD)
 		return -EBUSY;
-	return __atomic_load_n(word, __ATOMIC_ACQUIRE) != uval ? -EAGAIN : -ESRCH;
+	/* a page gone counts as a change: the retry faults it in */
+	return futex_word_access(uaddr, &a) || a.old != uval ? -EAGAIN : -ESRCH;
 }
 
 /* The first waiter: attach to the owner named by uval (FUTEX_WAITERS set
  * already) with a new state in *ps.  0 or -errno (see exit_race). */
-static int attach_to_owner(const uint32_t *word, uint32_t uval, const struct futex_key *key,
+static int attach_to_owner(uint64_t uaddr, uint32_t uval, const struct futex_key *key,
 			   struct futex_pi_state **spare, struct futex_pi_state **ps)
 {
 	struct task *p;
@@ -130,11 +137,11 @@ static int attach_to_owner(const uint32_t *word, uint32_t uval, const struct fut
 	/* The word holds tids as the threads number themselves (gettid). */
 	p = task_find_locked_vnr((int)(uval & FUTEX_TID_MASK));
 	if (!p) {
-		ret = exit_race(word, uval, NULL);
+		ret = exit_race(uaddr, uval, NULL);
 	} else {
 		spin_lock(&futex_pi_lock);
 		if (p->futex_state != FUTEX_STATE_OK)
-			ret = exit_race(word, uval, p);
+			ret = exit_race(uaddr, uval, p);
 		else
 			*ps = new_state_locked(spare, key, p);
 		spin_unlock(&futex_pi_lock);
@@ -169,17 +176,18 @@ attach:
 }
 
 /*
- * Linux's futex_lock_pi_atomic, b locked: takes the lock at *word for t
+ * Linux's futex_lock_pi_atomic, b locked: takes the lock at uaddr, whose
+ * word held uval when looked at under b's lock, for t
  * (PI_ACQUIRED; set_waiters: with FUTEX_WAITERS and a state in *ps, for a
  * requeue) or attaches *ps to its owner's state (0).  -EDEADLK if t owns
  * it, -EAGAIN if the word changed, -EBUSY while its owner exits, -ESRCH
  * if its owner does not exist, -EINVAL if word and state disagree.
  */
-static int lock_pi_atomic(struct futex_bucket *b, const struct futex_key *key, uint32_t *word,
-			  struct task *t, bool set_waiters, struct futex_pi_state **spare,
-			  struct futex_pi_state **ps)
+static int lock_pi_atomic(struct futex_bucket *b, const struct futex_key *key, uint64_t uaddr,
+			  uint32_t uval, struct task *t, bool set_waiters,
+			  struct futex_pi_state **spare, struct futex_pi_state **ps)
 {
-	uint32_t uval = __atomic_load_n(word, __ATOMIC_ACQUIRE), newval;
+	uint32_t newval;
 	struct futex_waiter *top;
 
 	if ((uval & FUTEX_TID_MASK) == (uint32_t)task_nr(t))
@@ -190,7 +198,7 @@ static int lock_pi_atomic(struct futex_bucket *b, const struct futex_key *key, u
 		newval = (uval & FUTEX_OWNER_DIED) | (uint32_t)task_nr(t);
 		if (set_waiters)
 			newval |= FUTEX_WAITERS;
-		if (!word_cas(word, uval, newval))
+		if (word_cas(uaddr, uval, newval)) /* changed, or gone: the retry faults it in */
 			return -EAGAIN;
 		if (set_waiters) {
 			spin_lock(&futex_pi_lock);
@@ -200,9 +208,9 @@ static int lock_pi_atomic(struct futex_bucket *b, const struct futex_key *key, u
 		return PI_ACQUIRED;
 	}
 	newval = uval | FUTEX_WAITERS; /* its unlock must come to the kernel */
-	if (!word_cas(word, uval, newval))
+	if (word_cas(uaddr, uval, newval))
 		return -EAGAIN;
-	return attach_to_owner(word, newval, key, spare, ps);
+	return attach_to_owner(uaddr, newval, key, spare, ps);
 }
 
 /* Gives the lock of s to w, its waiter, whose tid the word holds now;
@@ -217,8 +225,8 @@ long futex_lock_pi(uint64_t uaddr, bool shared, uint64_t deadline, bool trylock)
 {
 	struct futex_waiter w = {.bitset = FUTEX_BITSET_MATCH_ANY, .task = current()};
 	struct futex_pi_state *spare = kzalloc(sizeof(*spare));
+	struct futex_access a = {.op = WORD_LOAD, .write = true};
 	struct futex_bucket *b;
-	uint32_t *word;
 	long ret;
 
 	if (!spare)
@@ -228,9 +236,9 @@ retry:
 	if ((ret = futex_key_get(uaddr, shared, &w.key)))
 		goto out;
 	b = futex_bucket_of(&w.key);
-	if ((ret = futex_lock_word(b, uaddr, true, &word)))
+	if ((ret = futex_lock_word(b, uaddr, &a)))
 		goto out_key;
-	ret = lock_pi_atomic(b, &w.key, word, current(), false, &spare, &w.pi);
+	ret = lock_pi_atomic(b, &w.key, uaddr, a.old, current(), false, &spare, &w.pi);
 	if (ret == -EAGAIN || ret == -EBUSY) { /* a changed word, an owner exiting */
 		spin_unlock(&b->lock);
 		futex_key_put(&w.key);
@@ -257,15 +265,17 @@ out:
 }
 
 /* The unlock with waiters, b locked: hands the lock to the first.
- * 0, -EINVAL (word and state disagree), -EAGAIN (the word changed). */
-static long unlock_to_waiter(struct futex_waiter *top, uint32_t *word, uint32_t uval)
+ * 0, -EINVAL (word and state disagree), -EAGAIN (the word changed),
+ * -EFAULT (its page is gone). */
+static long unlock_to_waiter(struct futex_waiter *top, uint64_t uaddr, uint32_t uval)
 {
 	struct futex_pi_state *s = top->pi;
+	long ret;
 
 	if (!s || s->owner != current())
 		return -EINVAL;
-	if (!word_cas(word, uval, FUTEX_WAITERS | (uint32_t)task_nr(top->task)))
-		return -EAGAIN;
+	if ((ret = word_cas(uaddr, uval, FUTEX_WAITERS | (uint32_t)task_nr(top->task))))
+		return ret;
 	give(s, top);
 	return 0;
 }
@@ -275,7 +285,8 @@ long futex_unlock_pi(uint64_t uaddr, bool shared)
 	struct futex_key key;
 	struct futex_bucket *b;
 	struct futex_waiter *top;
-	uint32_t uval, *word;
+	struct futex_access a = {.op = WORD_LOAD, .write = true}; /* the page made writable */
+	uint32_t uval;
 	long ret;
 
 retry:
@@ -286,14 +297,14 @@ retry:
 	if ((ret = futex_key_get(uaddr, shared, &key)))
 		return ret;
 	b = futex_bucket_of(&key);
-	if ((ret = futex_lock_word(b, uaddr, true, &word)))
+	if ((ret = futex_lock_word(b, uaddr, &a)))
 		goto out;
 	if ((top = futex_top_waiter(b, &key)))
-		ret = unlock_to_waiter(top, word, uval);
+		ret = unlock_to_waiter(top, uaddr, uval);
 	else /* nobody in the kernel: clear it all, as Linux; a changed word is user space's */
-		ret = word_cas(word, uval, 0) ? 0 : -EAGAIN;
+		ret = word_cas(uaddr, uval, 0);
 	spin_unlock(&b->lock);
-	if (ret == -EAGAIN && top) {
+	if (ret == -EFAULT || (ret == -EAGAIN && top)) { /* the retry faults the page in */
 		futex_key_put(&key);
 		goto retry;
 	}
@@ -308,7 +319,7 @@ long futex_wait_requeue_pi(uint64_t uaddr, bool shared, uint32_t val, uint64_t d
 	struct futex_waiter w = {
 	    .bitset = FUTEX_BITSET_MATCH_ANY, .task = current(), .requeue_pi = true};
 	struct futex_bucket *b;
-	uint32_t *word;
+	struct futex_access a = {.op = WORD_LOAD};
 	long ret;
 
 	if (uaddr == uaddr2)
@@ -319,9 +330,9 @@ long futex_wait_requeue_pi(uint64_t uaddr, bool shared, uint32_t val, uint64_t d
 		goto out_key2;
 	list_init(&w.link);
 	b = futex_bucket_of(&w.key);
-	if ((ret = futex_lock_word(b, uaddr, false, &word)))
+	if ((ret = futex_lock_word(b, uaddr, &a)))
 		goto out;
-	if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != val)
+	if (a.old != val)
 		ret = -EAGAIN;
 	else if (futex_key_equal(&w.key, &w.pi_key))
 		ret = -EINVAL; /* two addresses of one shared word */
@@ -361,7 +372,8 @@ static bool requeue_pi_ok(const struct futex_waiter *w, const struct futex_key *
  */
 static long requeue_pi_locked(struct futex_bucket *b1, const struct futex_key *key1,
 			      struct futex_bucket *b2, const struct futex_key *key2,
-			      uint32_t *word2, int nr_requeue, struct futex_pi_state **spare)
+			      uint64_t uaddr2, uint32_t uval2, int nr_requeue,
+			      struct futex_pi_state **spare)
 {
 	struct futex_waiter *w = futex_top_waiter(b1, key1), *next;
 	struct futex_pi_state *s = NULL;
@@ -373,7 +385,7 @@ static long requeue_pi_locked(struct futex_bucket *b1, const struct futex_key *k
 		return -EINVAL;
 	/* FUTEX_WAITERS only if more may follow it (Linux's): else its
 	 * unlock need not come to the kernel. */
-	ret = lock_pi_atomic(b2, key2, word2, w->task, nr_requeue > 0, spare, &s);
+	ret = lock_pi_atomic(b2, key2, uaddr2, uval2, w->task, nr_requeue > 0, spare, &s);
 	if (ret < 0)
 		return ret == -EAGAIN ? -EBUSY : ret; /* the PI word changed: try again */
 	if (ret == PI_ACQUIRED) {
@@ -406,7 +418,7 @@ long futex_cmp_requeue_pi(uint64_t uaddr1, bool shared, uint64_t uaddr2, int nr_
 	struct futex_pi_state *spare = NULL;
 	struct futex_key key1, key2;
 	struct futex_bucket *b1, *b2;
-	uint32_t *word1, *word2;
+	struct futex_access a1 = {.op = WORD_LOAD}, a2 = {.op = WORD_LOAD, .write = true};
 	long ret;
 
 	if (nr_wake < 0 || nr_requeue < 0 || uaddr1 == uaddr2 || nr_wake != 1)
@@ -422,8 +434,7 @@ retry:
 	b2 = futex_bucket_of(&key2);
 	for (;;) {
 		futex_lock_pair(b1, b2);
-		if ((word2 = futex_user_word(uaddr2, true)) &&
-		    (word1 = futex_user_word(uaddr1, false)))
+		if (!futex_word_access(uaddr2, &a2) && !futex_word_access(uaddr1, &a1))
 			break;
 		futex_unlock_pair(b1, b2);
 		if ((ret = futex_fault_in(uaddr2, true)) || (ret = futex_fault_in(uaddr1, false)))
@@ -431,10 +442,10 @@ retry:
 	}
 	if (futex_key_equal(&key1, &key2))
 		ret = -EINVAL;
-	else if (__atomic_load_n(word1, __ATOMIC_ACQUIRE) != cmpval)
+	else if (a1.old != cmpval)
 		ret = -EAGAIN;
 	else
-		ret = requeue_pi_locked(b1, &key1, b2, &key2, word2, nr_requeue, &spare);
+		ret = requeue_pi_locked(b1, &key1, b2, &key2, uaddr2, a2.old, nr_requeue, &spare);
 	futex_unlock_pair(b1, b2);
 	if (ret == -EBUSY) { /* the PI word changed, or its owner is exiting */
 		futex_key_put(&key2);
@@ -452,18 +463,23 @@ out:
 }
 
 /*
- * The word of s for an exiting owner to write, b locked: through the
- * direct map for a shared key; for a private one, in the exiting task's
- * own space, which is the key's (a waiter of a private word shares it),
- * if the page is there.  NULL otherwise.
+ * Stores v in the word of key for an exiting owner, b locked: through the
+ * direct map for a shared key (whose frame reference keeps the frame, and
+ * a shared page is never copied on write); for a private one, in the
+ * exiting task's own space, which is the key's (a waiter of a private
+ * word shares it), if the page is there.  0, or -EFAULT.
  */
-static uint32_t *exit_word(const struct futex_key *key)
+static int exit_word_set(const struct futex_key *key, uint32_t v)
 {
-	if (key->frame)
-		return (uint32_t *)P2V(key->frame + key->offset);
+	struct futex_access a = {.op = WORD_SET, .arg = v};
+
+	if (key->frame) {
+		__atomic_store_n((uint32_t *)P2V(key->frame + key->offset), v, __ATOMIC_SEQ_CST);
+		return 0;
+	}
 	if (key->vm != current()->vm)
-		return NULL; /* the word named a task of another space: unreachable */
-	return futex_user_word(key->offset, true);
+		return -EFAULT; /* the word named a task of another space: unreachable */
+	return futex_word_access(key->offset, &a);
 }
 
 /*
@@ -478,23 +494,19 @@ static void exit_hand_over(struct task *t, struct futex_pi_state *s)
 	struct futex_bucket *b = futex_bucket_of(&s->key);
 	struct futex_waiter *top;
 	bool can_fault = !s->key.frame && s->key.vm == t->vm;
-	uint32_t *word, uval;
+	uint32_t died;
 
 	for (;;) {
 		spin_lock(&b->lock);
 		top = futex_top_waiter(b, &s->key);
 		if (s->owner != t || !top || top->pi != s)
 			break;
-		if (!(word = exit_word(&s->key)) && can_fault) {
+		died = FUTEX_OWNER_DIED | FUTEX_WAITERS | (uint32_t)task_nr(top->task);
+		if (exit_word_set(&s->key, died) && can_fault) {
 			spin_unlock(&b->lock);
 			can_fault = !futex_fault_in(s->key.offset, true);
 			continue;
 		}
-		do
-			uval = word ? __atomic_load_n(word, __ATOMIC_ACQUIRE) : 0;
-		while (word &&
-		       !word_cas(word, uval,
-				 FUTEX_OWNER_DIED | FUTEX_WAITERS | (uint32_t)task_nr(top->task)));
 		give(s, top);
 		spin_unlock(&b->lock);
 		return;

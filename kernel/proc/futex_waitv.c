@@ -110,11 +110,11 @@ static long waitv_queue(struct waitv_call *c, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++) {
 		struct futex_bucket *b = futex_bucket_of(&c->v[i].key);
-		uint32_t *word;
+		struct futex_access a = {.op = WORD_LOAD};
 		long woken;
-		int err = futex_lock_word(b, c->uaddrs[i], false, &word);
+		int err = futex_lock_word(b, c->uaddrs[i], &a);
 
-		if (!err && __atomic_load_n(word, __ATOMIC_ACQUIRE) == c->vals[i]) {
+		if (!err && a.old == c->vals[i]) {
 			futex_queue(&c->v[i], b);
 			spin_unlock(&b->lock);
 			continue;
