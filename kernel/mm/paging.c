@@ -67,6 +67,18 @@ static struct spinlock *lock_for(struct vm_space *as, uint64_t va)
 	return in_kernel_half(va) ? &kernel_space.lock : &as->lock;
 }
 
+/* A leaf entry of va came (+1) or went (-1); the kernel half is not
+ * counted.  Caller holds the lock. */
+static void count_rss(struct vm_space *as, uint64_t va, long delta)
+{
+	if (in_kernel_half(va))
+		return;
+	size_t rss = as->rss + delta;
+	__atomic_store_n(&as->rss, rss, __ATOMIC_RELAXED);
+	if (rss > as->hiwater_rss)
+		__atomic_store_n(&as->hiwater_rss, rss, __ATOMIC_RELAXED);
+}
+
 /*
  * Finds the entry mapping va at level leaf (1: 4 KiB page, 2: 2 MiB page),
  * allocating missing tables if create is set.  Returns 0, -EFAULT (missing,
@@ -116,8 +128,10 @@ int map_page(struct vm_space *as, uint64_t va, uint64_t pa, uint64_t flags)
 	int err = walk(as->pml4, va, 1, true, &e);
 	if (!err && pte_mapped(*e))
 		err = -EEXIST;
-	if (!err) /* was not present, so not in any TLB */
+	if (!err) { /* was not present, so not in any TLB */
 		*e = make_entry(va, pa, flags & ~PTE_HUGE);
+		count_rss(as, va, 1);
+	}
 	spin_unlock(lock);
 	return err;
 }
@@ -130,6 +144,7 @@ static void unmap_locked(struct tlb_gather *g, uint64_t va)
 	if (!walk(g->range.as->pml4, va, 1, false, &e) && pte_mapped(*e)) {
 		uint64_t pa = *e & PTE_ADDR;
 		*e = 0;
+		count_rss(g->range.as, va, -1);
 		gather_frame(g, va, pa);
 	}
 }
@@ -146,6 +161,7 @@ uint64_t unmap_page(struct vm_space *as, uint64_t va)
 	if (!walk(as->pml4, va, 1, false, &e) && pte_mapped(*e)) {
 		pa = *e & PTE_ADDR;
 		*e = 0;
+		count_rss(as, va, -1);
 		gather_page(&g, va);
 	}
 	spin_unlock(lock);
@@ -363,6 +379,7 @@ struct vm_space *vm_create(void)
 	}
 	spin_init(&as->lock, "vm_space");
 	as->cpus = 0;
+	as->rss = as->hiwater_rss = 0;
 	memcpy(table(as->pml4) + KERNEL_PML4_LO, table(kernel_space.pml4) + KERNEL_PML4_LO,
 	       (TABLE_ENTRIES - KERNEL_PML4_LO) * sizeof(uint64_t));
 	return as;
@@ -412,25 +429,14 @@ static void free_tree(uint64_t *t, int level, int n)
 	}
 }
 
-/* Mapped leaf entries under the n first entries of table t (at level). */
-static size_t count_tree(const uint64_t *t, int level, int n)
-{
-	size_t count = 0;
-	for (int i = 0; i < n; i++) {
-		if (level == 1)
-			count += pte_mapped(t[i]);
-		else if (t[i] & PTE_PRESENT)
-			count += count_tree(table(t[i]), level - 1, TABLE_ENTRIES);
-	}
-	return count;
-}
-
 size_t vm_resident_pages(struct vm_space *as)
 {
-	spin_lock(&as->lock);
-	size_t pages = count_tree(table(as->pml4), 4, KERNEL_PML4_LO);
-	spin_unlock(&as->lock);
-	return pages;
+	return __atomic_load_n(&as->rss, __ATOMIC_RELAXED);
+}
+
+size_t vm_hiwater_pages(struct vm_space *as)
+{
+	return __atomic_load_n(&as->hiwater_rss, __ATOMIC_RELAXED);
 }
 
 void vm_destroy(struct vm_space *as)
@@ -591,6 +597,10 @@ struct vm_space *vm_fork(struct vm_space *src)
 	gather_init(&g, src);
 	spin_lock(&src->lock);
 	int err = fork_tree(table(src->pml4), table(child->pml4), 4, KERNEL_PML4_LO);
+	/* Every mapped entry was copied; the high-water mark too, as Linux's
+	 * dup_mm copies hiwater_rss. */
+	child->rss = src->rss;
+	child->hiwater_rss = src->hiwater_rss;
 	if (loaded(src)) /* forget the writable user entries just downgraded */
 		write_cr3(src->pml4);
 	/* and so do the other CPUs running src's threads: the whole user half */

@@ -45,6 +45,10 @@ struct vm_space {
 	/* CPUs that have it in CR3 (bit n: CPU n), for TLB shootdown: set by
 	 * vm_switch before the CR3 load, cleared after the next one. */
 	uint32_t cpus;
+	/* User pages mapped (PROT_NONE ones too) and the most there have
+	 * been (Linux's hiwater_rss): changed under lock as leaf entries of
+	 * the user half come and go; read without it. */
+	size_t rss, hiwater_rss;
 };
 
 /* Enables NX and global pages, builds the kernel tables (text R+X, rodata R,
@@ -137,6 +141,9 @@ void vm_walk_mapped(struct vm_space *as, uint64_t va, uint64_t end,
 /* User pages mapped in the space (PROT_NONE ones too; a frame shared with
  * other spaces counts in each): its resident size, for the OOM killer. */
 size_t vm_resident_pages(struct vm_space *as);
+/* The most user pages it has had mapped at once, fork's copy included
+ * (getrusage's ru_maxrss, VmHWM). */
+size_t vm_hiwater_pages(struct vm_space *as);
 
 /*
  * fork: a new space whose user half maps the same frames as src; writable

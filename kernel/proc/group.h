@@ -122,6 +122,11 @@ struct thread_group {
 	/* CPU ticks of the children it reaped, theirs included (proc_lock:
 	 * added by reap.c, read by times and getrusage). */
 	uint64_t children_utime, children_stime;
+	/* Pages: the high-water resident size of the address spaces it has
+	 * left (exec, exit: task_swap_uvm), and the most of any child it
+	 * reaped, theirs included (Linux's signal->maxrss, cmaxrss;
+	 * proc_lock). */
+	size_t maxrss, children_maxrss;
 	/* Credentials (proc/cred.h), referenced: shared by every thread,
 	 * replaced whole by cred_commit under cred_lock (a release store),
 	 * read without a lock by cred.h's rules.  cred_lock serializes the

@@ -41,6 +41,7 @@ struct pid_info {
 	char comm[COMM_LEN];
 	uint64_t utime, stime, cutime, cstime; /* ticks (TIMER_HZ = USER_HZ = 100) */
 	uint64_t rss_pages;		       /* user pages mapped; 0 without user memory */
+	uint64_t hiwater_pages;		       /* the most there have been (VmHWM) */
 	uint64_t vsize;			       /* bytes of the mapping list; 0 without */
 	uint64_t locked;		       /* bytes of it mlock'd (VmLck) */
 	bool has_mm;			       /* the leader has user memory (not a zombie) */
@@ -133,6 +134,7 @@ static void gather_locked(struct thread_group *g, struct task *t, struct pid_inf
 	 * killer's rule */
 	in->has_mm = g->leader->uvm != NULL;
 	in->rss_pages = in->has_mm ? vm_resident_pages(g->leader->vm) : 0;
+	in->hiwater_pages = in->has_mm ? vm_hiwater_pages(g->leader->vm) : 0;
 	in->vsize = in->has_mm ? uvm_mapped_bytes(g->leader->uvm, 0) : 0;
 	in->locked = in->has_mm ? uvm_mapped_bytes(g->leader->uvm, VMA_LOCKED) : 0;
 }
@@ -568,7 +570,7 @@ static void append_caps(char *buf, size_t size, size_t *len, const struct cred *
 		nnp);
 }
 
-/* VmSize, VmLck, VmRSS and VmSwap for a process with user memory (Linux
+/* VmSize, VmLck, VmHWM, VmRSS and VmSwap for a process with user memory (Linux
  * leaves the Vm lines out for a zombie). VmSwap is 0 kB because fdkernel
  * has no swap: no page is ever written out. */
 static long format_status(const struct pid_info *in, char *buf, size_t size)
@@ -587,8 +589,10 @@ static long format_status(const struct pid_info *in, char *buf, size_t size)
 	pid_ns_append_nrs(buf, size, &len, "NSsid", in->sid, in->pidns);
 	if (in->has_mm)
 		appendk(buf, size, &len,
-			"VmSize:\t%8lu kB\nVmLck:\t%8lu kB\nVmRSS:\t%8lu kB\nVmSwap:\t%8lu kB\n",
-			in->vsize >> 10, in->locked >> 10, in->rss_pages * (PAGE_SIZE >> 10), 0ul);
+			"VmSize:\t%8lu kB\nVmLck:\t%8lu kB\nVmHWM:\t%8lu kB\nVmRSS:\t%8lu kB\n"
+			"VmSwap:\t%8lu kB\n",
+			in->vsize >> 10, in->locked >> 10, in->hiwater_pages * (PAGE_SIZE >> 10),
+			in->rss_pages * (PAGE_SIZE >> 10), 0ul);
 	appendk(buf, size, &len, "Threads:\t%d\n", in->threads);
 	append_caps(buf, size, &len, in->cred, in->no_new_privs);
 	appendk(buf, size, &len, "Cpus_allowed:\t");

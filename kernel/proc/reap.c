@@ -41,6 +41,7 @@ struct wait_found {
 	uint32_t uid;	       /* its real uid (waitid's si_uid) */
 	int status;	       /* wait status encoding (exit.h) */
 	uint64_t utime, stime; /* CPU ticks of the child and its reaped children */
+	size_t maxrss;	       /* pages: its ru_maxrss */
 };
 
 static bool child_matches(const struct thread_group *c, const struct wait_opts *w)
@@ -127,6 +128,9 @@ static int try_wait(const struct wait_opts *w, struct wait_found *found)
 		group_cpu_ticks_locked(z, &found->utime, &found->stime);
 		found->utime += z->children_utime;
 		found->stime += z->children_stime;
+		/* Its spaces are gone (exit left them): the most it and its
+		 * reaped children had (Linux's RUSAGE_BOTH). */
+		found->maxrss = z->maxrss > z->children_maxrss ? z->maxrss : z->children_maxrss;
 	}
 	if (z && z->state != GROUP_ZOMBIE) {
 		if (!(w->options & WNOWAIT))
@@ -136,6 +140,8 @@ static int try_wait(const struct wait_opts *w, struct wait_found *found)
 		 * its I/O, its own reaped children's in it (wait_task_zombie). */
 		current()->group->children_utime += found->utime;
 		current()->group->children_stime += found->stime;
+		if (found->maxrss > current()->group->children_maxrss)
+			current()->group->children_maxrss = found->maxrss;
 		task_io_sum(&current()->group->exited_io, &z->exited_io);
 		list_del(&z->sibling);
 		z->state = GROUP_DEAD;
@@ -217,7 +223,7 @@ SYSCALL_DEFINE4(wait4, int, pid, int *, ustatus, int, options, void *, urusage)
 		return ret;
 	if (ustatus && copy_to_user(ustatus, &found.status, sizeof(found.status)))
 		return -EFAULT;
-	if (urusage && put_rusage(urusage, found.utime, found.stime))
+	if (urusage && put_rusage(urusage, found.utime, found.stime, found.maxrss))
 		return -EFAULT;
 	return found.pid;
 }
@@ -306,7 +312,7 @@ SYSCALL_DEFINE5(waitid, int, idtype, int, id, char *, uinfo, int, options, void 
 		ret = -EAGAIN; /* a PIDFD_NONBLOCK pidfd's child has not exited (Linux) */
 	if (w.ident)
 		pid_ident_put(w.ident);
-	if (ret > 0 && urusage && put_rusage(urusage, found.utime, found.stime))
+	if (ret > 0 && urusage && put_rusage(urusage, found.utime, found.stime, found.maxrss))
 		return -EFAULT;
 	if (uinfo && put_waitid_info(uinfo, ret > 0, &found))
 		return -EFAULT;

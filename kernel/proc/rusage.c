@@ -3,13 +3,18 @@
  * tick charged (proc/sched: utime_ticks, stime_ticks per thread); a
  * process's exited threads are summed in its group, and its reaped
  * children's totals in the group's children_* (reap.c), as Linux's
- * signal_struct keeps them.  Memory, fault, I/O and switch counts are 0.
+ * signal_struct keeps them.  ru_maxrss is the most user pages mapped at
+ * once (mm/paging's hiwater_rss): of the current space, of those the
+ * process left (exec, exit) and, for children, the most of any reaped
+ * one.  Fault, I/O and switch counts are 0.
  */
 #include "proc/rusage.h"
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/list.h"
 #include "lib/spinlock.h"
+#include "mm/layout.h"
+#include "mm/paging.h"
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "proc/task.h"
@@ -24,7 +29,8 @@
 /* Linux's struct rusage on x86_64 (144 bytes). */
 struct rusage_k {
 	int64_t utime_sec, utime_usec, stime_sec, stime_usec;
-	int64_t counts[14]; /* maxrss ... nivcsw: not counted */
+	int64_t maxrss;	    /* KiB */
+	int64_t counts[13]; /* ixrss ... nivcsw: not counted */
 };
 
 void group_cpu_ticks_locked(struct thread_group *g, uint64_t *uticks, uint64_t *sticks)
@@ -40,7 +46,7 @@ void group_cpu_ticks_locked(struct thread_group *g, uint64_t *uticks, uint64_t *
 	}
 }
 
-int put_rusage(void *urusage, uint64_t uticks, uint64_t sticks)
+int put_rusage(void *urusage, uint64_t uticks, uint64_t sticks, size_t maxrss)
 {
 	const uint64_t usec_per_tick = 1000000 / TIMER_HZ;
 	struct rusage_k ru = {
@@ -48,6 +54,7 @@ int put_rusage(void *urusage, uint64_t uticks, uint64_t sticks)
 	    .utime_usec = uticks % TIMER_HZ * usec_per_tick,
 	    .stime_sec = sticks / TIMER_HZ,
 	    .stime_usec = sticks % TIMER_HZ * usec_per_tick,
+	    .maxrss = maxrss * (PAGE_SIZE >> 10),
 	};
 
 	return copy_to_user(urusage, &ru, sizeof(ru)) ? -EFAULT : 0;
@@ -61,6 +68,7 @@ SYSCALL_DEFINE2(getrusage, int, who, void *, urusage)
 	struct task *t = current();
 	struct thread_group *g = t->group;
 	uint64_t u, s;
+	size_t maxrss;
 
 	if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN && who != RUSAGE_THREAD)
 		return -EINVAL;
@@ -74,6 +82,10 @@ SYSCALL_DEFINE2(getrusage, int, who, void *, urusage)
 		u = g->children_utime;
 		s = g->children_stime;
 	}
+	/* A thread's is its process's, as Linux's RUSAGE_THREAD reports. */
+	maxrss = who == RUSAGE_CHILDREN ? g->children_maxrss : g->maxrss;
+	if (who != RUSAGE_CHILDREN && vm_hiwater_pages(t->vm) > maxrss)
+		maxrss = vm_hiwater_pages(t->vm);
 	spin_unlock(&proc_lock);
-	return put_rusage(urusage, u, s);
+	return put_rusage(urusage, u, s, maxrss);
 }

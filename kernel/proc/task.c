@@ -72,6 +72,10 @@ struct uvm *task_swap_uvm(struct task *t, struct uvm *u)
 {
 	spin_lock(&proc_lock);
 	struct uvm *old = t->uvm;
+	/* The space it leaves keeps counting in the process's ru_maxrss
+	 * (Linux's setmax_mm_hiwater_rss at exec and exit). */
+	if (old && t->group && vm_hiwater_pages(old->space) > t->group->maxrss)
+		t->group->maxrss = vm_hiwater_pages(old->space);
 	t->uvm = u;
 	t->vm = u ? u->space : vm_kernel();
 	spin_unlock(&proc_lock);

@@ -1,10 +1,16 @@
 /* getrusage: RUSAGE_SELF grows while computing, RUSAGE_THREAD is within it,
  * RUSAGE_CHILDREN takes a child's time when it is reaped (not before, not
  * on a WNOWAIT peek) including the grandchildren it reaped; wait4's rusage
- * is the child's; EINVAL and EFAULT. */
+ * is the child's; EINVAL and EFAULT.  ru_maxrss: the high-water resident
+ * size, kept after munmap and across exec, the most of any reaped child or
+ * grandchild, 0 for a new child's children; VmHWM agrees. */
 #include <errno.h>
 #include <fdkernel.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,7 +30,8 @@
 
 struct rusage_linux {
 	long utime_sec, utime_usec, stime_sec, stime_usec;
-	long counts[14];
+	long maxrss; /* KiB */
+	long counts[13];
 };
 
 static long cpu_ms(const struct rusage_linux *ru)
@@ -103,10 +110,119 @@ static void test_children(void)
 	   usage_ms(RUSAGE_CHILDREN) - c1);
 }
 
-int main(void)
+static long maxrss_kb(int who)
 {
-	plan(10);
+	struct rusage_linux ru;
+	return syscall(NR_getrusage, who, &ru) == 0 ? ru.maxrss : -1;
+}
+
+/* Maps and writes mib MiB, returning the mapping (NULL on failure). */
+static char *touch_mib(long mib)
+{
+	size_t len = (size_t)mib << 20;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	for (size_t off = 0; off < len; off += 4096)
+		p[off] = 1;
+	return p;
+}
+
+/* /proc/self/status's VmHWM in kB, or -1. */
+static long vm_hwm_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+static void test_maxrss_self(void)
+{
+	long before = maxrss_kb(RUSAGE_SELF), after;
+	char *p = touch_mib(8);
+	ok(before > 0 && p, "RUSAGE_SELF ru_maxrss: %ld KiB", before);
+	after = maxrss_kb(RUSAGE_SELF);
+	ok(after > before && after >= 8 * 1024, "writing 8 MiB raised it to %ld KiB", after);
+	long hwm = vm_hwm_kb();
+	ok(hwm >= 8 * 1024, "VmHWM: %ld kB", hwm);
+	munmap(p, 8 << 20);
+	long unmapped = maxrss_kb(RUSAGE_SELF), thread = maxrss_kb(RUSAGE_THREAD);
+	ok(unmapped >= after, "it stays after munmap (%ld KiB)", unmapped);
+	ok(thread >= after, "RUSAGE_THREAD: %ld KiB", thread);
+}
+
+/* A child that writes mib MiB then exits; grandchild_mib: it first forks
+ * and reaps one that writes that much; exec_self: it then runs this
+ * program again as `proc_rusage maxrss <KiB>`, which checks that its
+ * ru_maxrss kept the old image's. */
+static pid_t start_toucher(long mib, long grandchild_mib, const char *exec_self)
+{
+	pid_t pid;
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		if (maxrss_kb(RUSAGE_CHILDREN) != 0)
+			_exit(2); /* a new process has reaped nothing */
+		if (grandchild_mib) {
+			pid_t g = start_toucher(grandchild_mib, 0, NULL);
+			int st;
+			if (waitpid(g, &st, 0) != g || !exited_with(st, 0))
+				_exit(3);
+		}
+		if (mib && !touch_mib(mib))
+			_exit(4);
+		if (exec_self) {
+			char kb[32];
+			snprintf(kb, sizeof(kb), "%ld", mib << 10);
+			char *argv[] = {(char *)exec_self, "maxrss", kb, NULL}, *envp[] = {NULL};
+			execve(exec_self, argv, envp);
+			_exit(5);
+		}
+		_exit(0);
+	}
+	return pid;
+}
+
+static void test_maxrss_children(const char *self)
+{
+	struct rusage_linux ru;
+	char info[128];
+	int status;
+	long c0 = maxrss_kb(RUSAGE_CHILDREN), c;
+	pid_t pid = start_toucher(16, 0, NULL);
+	bool peeked = syscall(NR_waitid, P_PID, pid, info, WEXITED_ | WNOWAIT_, NULL) == 0;
+	c = maxrss_kb(RUSAGE_CHILDREN);
+	ok(peeked && c == c0, "before the reap RUSAGE_CHILDREN ru_maxrss stays %ld KiB", c);
+	bool reaped = syscall(NR_wait4, pid, &status, 0, &ru) == pid && exited_with(status, 0);
+	ok(reaped && ru.maxrss >= 16 * 1024, "wait4's ru_maxrss: the child's %ld KiB", ru.maxrss);
+	c = maxrss_kb(RUSAGE_CHILDREN);
+	ok(c >= 16 * 1024, "reaped: RUSAGE_CHILDREN %ld KiB", c);
+	pid = start_toucher(0, 24, NULL);
+	reaped = waitpid(pid, &status, 0) == pid && exited_with(status, 0);
+	c = maxrss_kb(RUSAGE_CHILDREN);
+	ok(reaped && c >= 24 * 1024, "a reaped grandchild's 24 MiB comes with its parent (%ld KiB)",
+	   c);
+	pid = start_toucher(20, 0, self);
+	reaped = waitpid(pid, &status, 0) == pid;
+	ok(reaped && exited_with(status, 0),
+	   "after exec a child's ru_maxrss keeps the 20 MiB it had (status %#x)", status);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 2 && !strcmp(argv[1], "maxrss"))
+		return maxrss_kb(RUSAGE_SELF) >= atol(argv[2]) ? 0 : 6;
+	require(argv[0][0] == '/', "an absolute argv[0]");
+	plan(20);
 	test_self();
 	test_children();
+	test_maxrss_self();
+	test_maxrss_children(argv[0]);
 	return done();
 }
