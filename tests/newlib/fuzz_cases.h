@@ -17,7 +17,7 @@
 #define SPIN_MS	       100	  /* the signaller gives up after this */
 #define RFLAGS_AC      0x40000L	  /* alignment check, also SMAP's override */
 #define PORT_SOCKETS   29000	  /* more than the ephemeral range */
-#define HELPER_END_MS  1000	  /* a helper that must end does by then, however loaded */
+#define HELPER_END_MS  15000	  /* a helper that must end does by then, however loaded */
 #define PORT_SLOW_MS   1000	  /* one bind with the range used up */
 #define PORT_MS	       15000	  /* binding the whole range */
 #define TMP_CAP	       (8L << 20) /* bytes written to /tmp: bounded, then removed */
