@@ -19,8 +19,9 @@
 
 #define SLAB_MAGIC  0x51ab0b1eu
 #define LARGE_MAGIC 0x1a46eb10c0ffee00UL
-#define FREE_MARK   0xf7eef7eef7eef7eeUL /* second word of a free object */
-#define POISON_FREE 0x6b		 /* the rest of a free object */
+#define FREE_MARK   0xf7eef7eef7eef7eeUL		 /* second word of a free object */
+#define POISON_FREE 0x6b				 /* the rest of a free object */
+#define POISON_WORD (0x0101010101010101UL * POISON_FREE) /* a word of it */
 #define HEAP_ALIGN  16UL
 #define NCLASSES    8
 #define SMALL_MAX   2032
@@ -211,7 +212,7 @@ static bool poisoned(const uint64_t *p, size_t words)
 	if (words)
 		asm("repe scasq"
 		    : "+D"(p), "+c"(words), "=@ccz"(equal)
-		    : "a"(0x0101010101010101UL * POISON_FREE), "m"(*(const char(*)[words * 8]) p));
+		    : "a"(POISON_WORD), "m"(*(const char(*)[words * 8]) p));
 	return equal;
 }
 
@@ -222,11 +223,21 @@ static bool poison_intact(const struct free_obj *o, size_t size)
 	return o->mark == FREE_MARK && poisoned((const uint64_t *)(o + 1), (size - sizeof(*o)) / 8);
 }
 
-/* Panics if a free object was written to since it was freed. */
+/* Panics if a free object was written to since it was freed, naming the
+ * first word changed: its offset tells which field a stale writer set. */
 static void check_poison(const struct free_obj *o, size_t size)
 {
-	if (!poison_intact(o, size))
-		panic("heap: free object %p (size %zu) was written after kfree", (void *)o, size);
+	const uint64_t *w = (const uint64_t *)(o + 1);
+	size_t i = 0;
+
+	if (poison_intact(o, size))
+		return;
+	while (o->mark == FREE_MARK && w[i] == POISON_WORD)
+		i++;
+	panic("heap: free object %p (size %zu) was written after kfree: at byte %zu, 0x%lx",
+	      (void *)o, size,
+	      o->mark == FREE_MARK ? sizeof(*o) + i * 8 : offsetof(struct free_obj, mark),
+	      o->mark == FREE_MARK ? w[i] : o->mark);
 }
 
 /* An object of class cls, or NULL.  Caller holds heap_lock. */
