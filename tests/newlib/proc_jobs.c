@@ -299,6 +299,7 @@ static void test_orphaned_stopped(void)
 		syscall(__NR_setsid);
 		if ((job = fork()) == 0) {
 			syscall(__NR_setpgid, 0, 0);
+			lsig_action(LSIGHUP, 0, 0, 0); /* run under nohup, it would be ignored */
 			lsig_kill(getpid(), LSIGSTOP);
 			for (;;)
 				pause();
