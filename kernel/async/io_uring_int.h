@@ -462,6 +462,11 @@ long io_run_remove_buffers(struct io_req *req);
  * group and returns 0. */
 struct io_pbuf *io_pbuf_take(struct io_ring *ring, uint16_t bgid, uint64_t *addr, uint32_t *len);
 uint32_t io_pbuf_done(struct io_ring *ring, struct io_pbuf *b, long res);
+/* io_uring_register's REGISTER_PBUF_RING, UNREGISTER_PBUF_RING and
+ * PBUF_STATUS (submit_lock held): 0 or Linux's -errno. */
+int io_pbuf_ring_register(struct io_ring *ring, const struct io_uring_buf_reg *ureg);
+int io_pbuf_ring_unregister(struct io_ring *ring, const struct io_uring_buf_reg *ureg);
+int io_pbuf_ring_status(struct io_ring *ring, struct io_uring_buf_status *ustatus);
 /* Frees every group at the ring's end. */
 void io_pbufs_release(struct io_ring *ring);
 

@@ -215,6 +215,12 @@ static long do_register(struct io_ring *ring, unsigned int opcode, void *arg, ui
 		return update_files(ring, arg, nr);
 	case IORING_REGISTER_FILES_UPDATE2:
 		return update_files2(ring, arg, nr);
+	case IORING_REGISTER_PBUF_RING:
+		return !arg || nr != 1 ? -EINVAL : io_pbuf_ring_register(ring, arg);
+	case IORING_UNREGISTER_PBUF_RING:
+		return !arg || nr != 1 ? -EINVAL : io_pbuf_ring_unregister(ring, arg);
+	case IORING_REGISTER_PBUF_STATUS:
+		return !arg || nr != 1 ? -EINVAL : io_pbuf_ring_status(ring, arg);
 	case IORING_REGISTER_FILE_ALLOC_RANGE:
 		return !arg || nr ? -EINVAL : io_files_alloc_range(ring, arg);
 	default:

@@ -172,9 +172,10 @@ struct io_uring_probe {
 #define IOSQE_CQE_SKIP_SUCCESS (1U << 6)
 
 /* Completion entry flags. */
-#define IORING_CQE_F_BUFFER	(1U << 0) /* the buffer id in flags >> 16 */
-#define IORING_CQE_F_MORE	(1U << 1)
-#define IORING_CQE_BUFFER_SHIFT 16
+#define IORING_CQE_F_BUFFER	   (1U << 0) /* the buffer id in flags >> 16 */
+#define IORING_CQE_F_MORE	   (1U << 1)
+#define IORING_CQE_F_SOCK_NONEMPTY (1U << 2) /* a RECV left more data queued */
+#define IORING_CQE_BUFFER_SHIFT	   16
 
 /* Opcodes (Linux's numbering; fdkernel implements those docs/async.md lists). */
 #define IORING_OP_NOP		  0
@@ -242,9 +243,9 @@ struct io_uring_probe {
 #define IORING_POLL_ADD_LEVEL	     (1U << 3)
 #define IORING_ACCEPT_MULTISHOT	     (1U << 0)
 /* RECV's ioprio (Linux's IORING_RECVSEND_*). */
-#define IORING_RECVSEND_POLL_FIRST   (1U << 0)
-#define IORING_RECV_MULTISHOT	     (1U << 1)
-#define IORING_FILE_INDEX_ALLOC	     (~0U)
+#define IORING_RECVSEND_POLL_FIRST (1U << 0)
+#define IORING_RECV_MULTISHOT	   (1U << 1)
+#define IORING_FILE_INDEX_ALLOC	   (~0U)
 
 /* io_uring_enter flags. */
 #define IORING_ENTER_GETEVENTS	     (1U << 0)
@@ -265,7 +266,36 @@ struct io_uring_probe {
 #define IORING_REGISTER_PROBE		 8
 #define IORING_REGISTER_FILES2		 13
 #define IORING_REGISTER_FILES_UPDATE2	 14
+#define IORING_REGISTER_PBUF_RING	 22
+#define IORING_UNREGISTER_PBUF_RING	 23
 #define IORING_REGISTER_FILE_ALLOC_RANGE 25
+#define IORING_REGISTER_PBUF_STATUS	 26
+
+/* A buffer ring's entry; the first entry's resv is the ring's tail. */
+struct io_uring_buf {
+	uint64_t addr;
+	uint32_t len;
+	uint16_t bid;
+	uint16_t resv;
+};
+#define IO_URING_BUF_TAIL_OFF 14 /* struct io_uring_buf_ring's tail */
+
+/* REGISTER_PBUF_RING and UNREGISTER_PBUF_RING's argument. */
+struct io_uring_buf_reg {
+	uint64_t ring_addr;
+	uint32_t ring_entries;
+	uint16_t bgid;
+	uint16_t flags;
+	uint64_t resv[3];
+};
+#define IOU_PBUF_RING_MMAP 1U /* the kernel's memory, not implemented: EINVAL */
+
+/* REGISTER_PBUF_STATUS's argument: head is the kernel's. */
+struct io_uring_buf_status {
+	uint32_t buf_group;
+	uint32_t head;
+	uint32_t resv[8];
+};
 
 #define IORING_RSRC_REGISTER_SPARSE (1U << 0)
 #define IORING_REGISTER_FILES_SKIP  (-2) /* FILES_UPDATE: leave this slot as it is */
