@@ -1,8 +1,11 @@
 /*
- * Paging: builds the kernel's final 4-level tables and manages address
- * spaces.  Every table is reached through the direct map (P2V).
+ * Paging: builds the kernel's final 4-level tables and maps, unmaps,
+ * moves and translates pages in them, and switches CPUs between spaces (a
+ * space's life is vm_space.c's, write protection pte_protect.c's).  Every
+ * table is reached through the direct map (P2V).
  */
 #include "mm/paging.h"
+#include "mm/paging_internal.h"
 
 #include <stdbool.h>
 
@@ -10,16 +13,12 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/smp.h"
 #include "lib/printk.h"
-#include "lib/string.h"
 #include "mm/frame.h"
-#include "mm/heap.h"
 #include "mm/layout.h"
 #include "mm/tlb.h"
 #include "uapi/errno.h"
 
-#define CPUID_EXT_NX   (1u << 20) /* cpuid 0x80000001 edx */
-#define KERNEL_PML4_LO 256	  /* first kernel-half PML4 entry */
-#define TABLE_ENTRIES  512
+#define CPUID_EXT_NX (1u << 20) /* cpuid 0x80000001 edx */
 
 /* The kernel's space; its lock also guards the kernel half of every space. */
 static struct vm_space kernel_space = {.lock = SPINLOCK_INIT("kernel_vm")};
@@ -31,22 +30,6 @@ static unsigned index_at(uint64_t va, int level)
 	return (va >> (PAGE_SHIFT + 9 * (level - 1))) % TABLE_ENTRIES;
 }
 
-/* A leaf entry that maps a frame: present, or a PROT_NONE page. */
-static bool pte_mapped(uint64_t e)
-{
-	return e & (PTE_PRESENT | PTE_PROTNONE);
-}
-
-static uint64_t *table(uint64_t entry)
-{
-	return P2V(entry & PTE_ADDR);
-}
-
-static bool canonical(uint64_t va)
-{
-	return va < USER_END || in_kernel_half(va);
-}
-
 /*
  * Panics unless [va, va+len) lies in as's own half: the kernel's for the
  * kernel space, below USER_END for a user one.  The walks index each level
@@ -54,7 +37,7 @@ static bool canonical(uint64_t va)
  * USER_END would reach the kernel half's shared tables (an unchecked
  * mremap length once unmapped the kernel's text from user space).
  */
-static void check_range(struct vm_space *as, uint64_t va, uint64_t len)
+void pt_check_range(struct vm_space *as, uint64_t va, uint64_t len)
 {
 	bool ok = as == &kernel_space ? in_kernel_half(va) && va + len >= va
 				      : va < USER_END && len <= USER_END - va;
@@ -84,7 +67,7 @@ static void count_rss(struct vm_space *as, uint64_t va, long delta)
  * allocating missing tables if create is set.  Returns 0, -EFAULT (missing,
  * !create), -EEXIST (a huge page covers va) or -ENOMEM.  Caller holds the lock.
  */
-static int walk(uint64_t pml4, uint64_t va, int leaf, bool create, uint64_t **out)
+int pt_walk(uint64_t pml4, uint64_t va, int leaf, bool create, uint64_t **out)
 {
 	uint64_t up = PTE_PRESENT | PTE_WRITE | (in_kernel_half(va) ? 0 : PTE_USER);
 	uint64_t *t = table(pml4);
@@ -106,7 +89,7 @@ static int walk(uint64_t pml4, uint64_t va, int leaf, bool create, uint64_t **ou
 	return 0;
 }
 
-static uint64_t make_entry(uint64_t va, uint64_t pa, uint64_t flags)
+uint64_t pt_make_entry(uint64_t va, uint64_t pa, uint64_t flags)
 {
 	flags &= PTE_FLAGS & pte_supported;
 	if (!(flags & PTE_PROTNONE))
@@ -125,11 +108,11 @@ int map_page(struct vm_space *as, uint64_t va, uint64_t pa, uint64_t flags)
 	struct spinlock *lock = lock_for(as, va);
 	uint64_t *e;
 	spin_lock(lock);
-	int err = walk(as->pml4, va, 1, true, &e);
+	int err = pt_walk(as->pml4, va, 1, true, &e);
 	if (!err && pte_mapped(*e))
 		err = -EEXIST;
 	if (!err) { /* was not present, so not in any TLB */
-		*e = make_entry(va, pa, flags & ~PTE_HUGE);
+		*e = pt_make_entry(va, pa, flags & ~PTE_HUGE);
 		count_rss(as, va, 1);
 	}
 	spin_unlock(lock);
@@ -141,7 +124,7 @@ static void unmap_locked(struct tlb_gather *g, uint64_t va)
 {
 	uint64_t *e;
 
-	if (!walk(g->range.as->pml4, va, 1, false, &e) && pte_mapped(*e)) {
+	if (!pt_walk(g->range.as->pml4, va, 1, false, &e) && pte_mapped(*e)) {
 		uint64_t pa = *e & PTE_ADDR;
 		*e = 0;
 		count_rss(g->range.as, va, -1);
@@ -158,7 +141,7 @@ uint64_t unmap_page(struct vm_space *as, uint64_t va)
 	uint64_t *e, pa = 0;
 	gather_init(&g, as);
 	spin_lock(lock);
-	if (!walk(as->pml4, va, 1, false, &e) && pte_mapped(*e)) {
+	if (!pt_walk(as->pml4, va, 1, false, &e) && pte_mapped(*e)) {
 		pa = *e & PTE_ADDR;
 		*e = 0;
 		count_rss(as, va, -1);
@@ -253,7 +236,7 @@ static bool table_empty(const uint64_t *t)
  * region of a table missing above it, else the next level-leaf region.  So
  * unmapping a huge range costs what is mapped in it, not its size (a 1 TiB
  * munmap once held the CPU for minutes).  Caller holds the lock. */
-static uint64_t next_candidate(struct vm_space *as, uint64_t va, int leaf)
+uint64_t pt_next_candidate(struct vm_space *as, uint64_t va, int leaf)
 {
 	uint64_t *t = table(as->pml4);
 	int level = 4;
@@ -280,9 +263,9 @@ static void prune_tables(struct tlb_gather *g, uint64_t va, uint64_t len)
 		uint64_t first = va & ~((1UL << (PAGE_SHIFT + 9 * (level - 1))) - 1);
 		/* a - first, not a: the step after the last region may wrap to 0. */
 		for (uint64_t a = first; a - first <= va + len - 1 - first;
-		     a = next_candidate(as, a, level)) {
+		     a = pt_next_candidate(as, a, level)) {
 			uint64_t *e;
-			if (walk(as->pml4, a, level, false, &e) || !(*e & PTE_PRESENT) ||
+			if (pt_walk(as->pml4, a, level, false, &e) || !(*e & PTE_PRESENT) ||
 			    (*e & PTE_HUGE) || !table_empty(table(*e)))
 				continue;
 			uint64_t pa = *e & PTE_ADDR;
@@ -306,11 +289,11 @@ void vm_unmap_ranges(struct vm_space *as, const struct vm_extent *r, int n)
 		struct spinlock *lock = lock_for(as, va);
 		if (!len)
 			continue;
-		check_range(as, va, len);
+		pt_check_range(as, va, len);
 		for (uint64_t a = va, next; a - va < len; a = next) {
 			spin_lock(lock);
 			unmap_locked(&g, a);
-			next = next_candidate(as, a, 1);
+			next = pt_next_candidate(as, a, 1);
 			spin_unlock(lock);
 		}
 		prune_tables(&g, va, len);
@@ -367,129 +350,11 @@ void vm_switch(struct vm_space *as)
 	c->vm = as == &kernel_space ? NULL : as;
 }
 
-struct vm_space *vm_create(void)
-{
-	struct vm_space *as = kmalloc(sizeof(*as));
-	if (!as)
-		return NULL;
-	as->pml4 = frame_zalloc_kind(FRAME_TABLE);
-	if (!as->pml4) {
-		kfree(as);
-		return NULL;
-	}
-	spin_init(&as->lock, "vm_space");
-	as->cpus = 0;
-	as->rss = as->hiwater_rss = 0;
-	memcpy(table(as->pml4) + KERNEL_PML4_LO, table(kernel_space.pml4) + KERNEL_PML4_LO,
-	       (TABLE_ENTRIES - KERNEL_PML4_LO) * sizeof(uint64_t));
-	return as;
-}
-
-/*
- * Index of the first non-zero entry of t[i..n), or n.  Most entries of a
- * user page table are empty (a small process has a few thousand, a few
- * dozen in use), and fork and exit walk them all: repe scasq steps over
- * one empty entry per iteration where the C loop took six instructions
- * (make bench: fork+exit+wait 82.6k -> 34.9k instructions).
- */
-static int next_used(const uint64_t *t, int i, int n)
-{
-	const uint64_t *p = t + i;
-	uint64_t left = (uint64_t)(n - i);
-	bool all_zero;
-
-	if (i >= n)
-		return n;
-	asm("repe scasq"
-	    : "+D"(p), "+c"(left), "=@ccz"(all_zero)
-	    : "a"(0UL), "m"(*(const uint64_t(*)[n - i])(t + i)));
-	/* p is one past the entry that stopped the scan (or past the end). */
-	return all_zero ? n : (int)(p - t) - 1;
-}
-
-/* for each non-zero entry i of t[0..n). */
-#define for_each_used(i, t, n) for (int i = next_used(t, 0, n); i < (n); i = next_used(t, i + 1, n))
-
-/* Drops the frames mapped through the n first entries of table t (at the
- * given level) and frees the tables below it. */
-static void free_tree(uint64_t *t, int level, int n)
-{
-	for_each_used(i, t, n)
-	{
-		uint64_t e = t[i];
-		if (!(level == 1 ? pte_mapped(e) : e & PTE_PRESENT))
-			continue;
-		kassert(level == 1 || !(e & PTE_HUGE)); /* no huge user pages */
-		if (level > 1) {
-			free_tree(table(e), level - 1, TABLE_ENTRIES);
-			frame_free_kind(e & PTE_ADDR, FRAME_TABLE);
-		} else {
-			frame_unref(e & PTE_ADDR);
-		}
-	}
-}
-
-size_t vm_resident_pages(struct vm_space *as)
-{
-	return __atomic_load_n(&as->rss, __ATOMIC_RELAXED);
-}
-
-size_t vm_hiwater_pages(struct vm_space *as)
-{
-	return __atomic_load_n(&as->hiwater_rss, __ATOMIC_RELAXED);
-}
-
-void vm_destroy(struct vm_space *as)
-{
-	kassert(as != &kernel_space && !loaded(as) && !as->cpus);
-	free_tree(table(as->pml4), 4, KERNEL_PML4_LO);
-	frame_free_kind(as->pml4, FRAME_TABLE);
-	kfree(as);
-}
-
-/* Copies the n first entries of table from (at level) into to, sharing the
- * leaf frames: private ones copy-on-write.  Caller holds from's space lock. */
-static int fork_tree(uint64_t *from, uint64_t *to, int level, int n)
-{
-	for_each_used(i, from, n)
-	{
-		uint64_t e = from[i];
-		if (level == 1 && pte_mapped(e)) {
-			if ((e & (PTE_WRITE | PTE_COW)) && !(e & PTE_SHARED))
-				e = from[i] = (e & ~PTE_WRITE) | PTE_COW;
-			frame_ref(e & PTE_ADDR);
-			to[i] = e;
-			continue;
-		}
-		if (level == 1 || !(e & PTE_PRESENT))
-			continue;
-		uint64_t t = frame_zalloc_kind(FRAME_TABLE);
-		if (!t)
-			return -ENOMEM;
-		to[i] = t | (e & PTE_FLAGS);
-		int err = fork_tree(table(e), table(t), level - 1, TABLE_ENTRIES);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/* The entry *e with protection flags: a private page shared with other
- * owners must not become writable in place, so it gets PTE_COW. */
-static uint64_t protected_entry(uint64_t va, uint64_t e, uint64_t flags)
-{
-	uint64_t pa = e & PTE_ADDR;
-	flags = (flags & ~(PTE_COW | PTE_SHARED)) | (e & PTE_SHARED);
-	if ((flags & PTE_WRITE) && !(flags & PTE_SHARED) && frame_refcount(pa) > 1)
-		flags = (flags & ~PTE_WRITE) | PTE_COW;
-	return make_entry(va, pa, flags);
-}
-
 bool vm_page_mapped(struct vm_space *as, uint64_t va)
 {
 	uint64_t *e;
 	spin_lock(&as->lock);
-	bool mapped = !walk(as->pml4, PAGE_ALIGN_DOWN(va), 1, false, &e) && pte_mapped(*e);
+	bool mapped = !pt_walk(as->pml4, PAGE_ALIGN_DOWN(va), 1, false, &e) && pte_mapped(*e);
 	spin_unlock(&as->lock);
 	return mapped;
 }
@@ -500,11 +365,11 @@ uint64_t vm_next_mapped(struct vm_space *as, uint64_t va, uint64_t end)
 
 	spin_lock(&as->lock);
 	for (; va < end; va = next) {
-		if (!walk(as->pml4, va, 1, false, &e) && pte_mapped(*e)) {
+		if (!pt_walk(as->pml4, va, 1, false, &e) && pte_mapped(*e)) {
 			found = va;
 			break;
 		}
-		if ((next = next_candidate(as, va, 1)) <= va)
+		if ((next = pt_next_candidate(as, va, 1)) <= va)
 			break; /* past the top of the space */
 	}
 	spin_unlock(&as->lock);
@@ -518,31 +383,13 @@ void vm_walk_mapped(struct vm_space *as, uint64_t va, uint64_t end,
 
 	spin_lock(&as->lock);
 	for (; va < end; va = next) {
-		if (!walk(as->pml4, va, 1, false, &e) && pte_mapped(*e)) {
+		if (!pt_walk(as->pml4, va, 1, false, &e) && pte_mapped(*e)) {
 			fn(arg, va, *e);
 			next = va + PAGE_SIZE;
-		} else if ((next = next_candidate(as, va, 1)) <= va) {
+		} else if ((next = pt_next_candidate(as, va, 1)) <= va) {
 			break; /* past the top of the space */
 		}
 	}
-	spin_unlock(&as->lock);
-}
-
-void vm_protect(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags)
-{
-	struct tlb_gather g;
-	uint64_t *e;
-	check_range(as, va, len);
-	gather_init(&g, as);
-	spin_lock(&as->lock);
-	for (uint64_t a = va, next; a - va < len; a = next) {
-		if (!walk(as->pml4, a, 1, false, &e) && pte_mapped(*e)) {
-			*e = protected_entry(a, *e, flags);
-			gather_page(&g, a);
-		}
-		next = next_candidate(as, a, 1);
-	}
-	gather_flush(&g); /* under the lock: a fault on another CPU waits for it */
 	spin_unlock(&as->lock);
 }
 
@@ -550,10 +397,10 @@ void vm_protect(struct vm_space *as, uint64_t va, uint64_t len, uint64_t flags)
 static int move_entry(struct tlb_gather *g, uint64_t from, uint64_t to)
 {
 	uint64_t *src, *dst, pml4 = g->range.as->pml4;
-	int err = walk(pml4, to, 1, true, &dst);
+	int err = pt_walk(pml4, to, 1, true, &dst);
 	if (err)
 		return err;
-	walk(pml4, from, 1, false, &src);
+	pt_walk(pml4, from, 1, false, &src);
 	*dst = *src; /* to was not mapped: not in any TLB */
 	*src = 0;
 	gather_page(g, from);
@@ -565,18 +412,18 @@ int vm_move_range(struct vm_space *as, uint64_t from, uint64_t to, uint64_t len)
 	struct tlb_gather g;
 	uint64_t *e, off = 0;
 	int err = 0;
-	check_range(as, from, len);
-	check_range(as, to, len);
+	pt_check_range(as, from, len);
+	pt_check_range(as, to, len);
 	gather_init(&g, as);
 	spin_lock(&as->lock);
 	for (uint64_t next; !err && off < len; off = next) {
-		next = next_candidate(as, from + off, 1) - from;
-		if (!walk(as->pml4, from + off, 1, false, &e) && pte_mapped(*e))
+		next = pt_next_candidate(as, from + off, 1) - from;
+		if (!pt_walk(as->pml4, from + off, 1, false, &e) && pte_mapped(*e))
 			err = move_entry(&g, from + off, to + off);
 	}
 	/* Back out: the tables at from are still there, so this cannot fail. */
 	for (uint64_t back = 0; err && back < off; back += PAGE_SIZE)
-		if (!walk(as->pml4, to + back, 1, false, &e) && pte_mapped(*e))
+		if (!pt_walk(as->pml4, to + back, 1, false, &e) && pte_mapped(*e))
 			move_entry(&g, to + back, from + back);
 	/* Under the lock: no thread writes through the old address after the
 	 * new one is visible. */
@@ -585,111 +432,6 @@ int vm_move_range(struct vm_space *as, uint64_t from, uint64_t to, uint64_t len)
 	if (!err)
 		prune_tables(&g, from, len);
 	gather_flush(&g);
-	return err;
-}
-
-struct vm_space *vm_fork(struct vm_space *src)
-{
-	struct vm_space *child = vm_create();
-	if (!child)
-		return NULL;
-	struct tlb_gather g;
-	gather_init(&g, src);
-	spin_lock(&src->lock);
-	int err = fork_tree(table(src->pml4), table(child->pml4), 4, KERNEL_PML4_LO);
-	/* Every mapped entry was copied; the high-water mark too, as Linux's
-	 * dup_mm copies hiwater_rss. */
-	child->rss = src->rss;
-	child->hiwater_rss = src->hiwater_rss;
-	if (loaded(src)) /* forget the writable user entries just downgraded */
-		write_cr3(src->pml4);
-	/* and so do the other CPUs running src's threads: the whole user half */
-	g.range.start = 0;
-	g.range.end = USER_END;
-	gather_flush(&g);
-	spin_unlock(&src->lock);
-	if (err) {
-		vm_destroy(child);
-		return NULL;
-	}
-	return child;
-}
-
-void vm_page_mkclean(struct vm_space *as, uint64_t va, uint64_t pa)
-{
-	struct tlb_gather g;
-	uint64_t *e;
-
-	gather_init(&g, as);
-	spin_lock(&as->lock);
-	if (!walk(as->pml4, va, 1, false, &e) && pte_mapped(*e) && (*e & PTE_ADDR) == pa &&
-	    (*e & PTE_WRITE)) {
-		*e &= ~(PTE_WRITE | PTE_DIRTY);
-		gather_page(&g, va);
-	}
-	/* Under the lock: the write fault that makes it writable again
-	 * waits for every CPU to have dropped it. */
-	gather_flush(&g);
-	spin_unlock(&as->lock);
-}
-
-bool vm_page_mkwrite(struct vm_space *as, uint64_t va)
-{
-	uint64_t *e;
-	bool ok;
-
-	spin_lock(&as->lock);
-	ok = !walk(as->pml4, va, 1, false, &e) &&
-	     (*e & (PTE_PRESENT | PTE_SHARED)) == (PTE_PRESENT | PTE_SHARED);
-	if (ok)
-		*e |= PTE_WRITE;
-	spin_unlock(&as->lock);
-	return ok;
-}
-
-/* Makes the COW entry *e writable, on a private copy unless it is the frame's
- * last owner; the frame copied from goes to g.  Caller holds the space lock. */
-static int break_cow(struct tlb_gather *g, uint64_t va, uint64_t *e)
-{
-	uint64_t old = *e & PTE_ADDR;
-	uint64_t flags = (*e & PTE_FLAGS & ~PTE_COW) | PTE_WRITE;
-	if (frame_refcount(old) == 1) {
-		*e = old | flags;
-		return 0;
-	}
-	uint64_t copy = frame_alloc();
-	if (!copy)
-		return -ENOMEM;
-	memcpy(P2V(copy), P2V(old), PAGE_SIZE);
-	*e = copy | flags;
-	gather_frame(g, va, old);
-	return 0;
-}
-
-int vm_resolve_cow(struct vm_space *as, uint64_t va)
-{
-	va = PAGE_ALIGN_DOWN(va);
-	if (in_kernel_half(va) || !canonical(va))
-		return -EFAULT;
-	struct tlb_gather g;
-	uint64_t *e;
-	gather_init(&g, as);
-	spin_lock(&as->lock);
-	int err = walk(as->pml4, va, 1, false, &e);
-	if (!err && (*e & (PTE_PRESENT | PTE_WRITE)) == (PTE_PRESENT | PTE_WRITE)) {
-		spin_unlock(&as->lock); /* another CPU's thread broke it first */
-		return 0;
-	}
-	if (!err && (*e & (PTE_PRESENT | PTE_COW)) != (PTE_PRESENT | PTE_COW))
-		err = -EFAULT;
-	if (!err)
-		err = break_cow(&g, va, e);
-	if (!err)
-		gather_page(&g, va); /* the last owner's entry became writable */
-	/* Under the lock: another thread's write fault waits for the flush,
-	 * so no CPU reads the old frame after this one wrote the copy. */
-	gather_flush(&g);
-	spin_unlock(&as->lock);
 	return err;
 }
 
@@ -706,9 +448,9 @@ static void map_direct(uint64_t top)
 {
 	uint64_t *e;
 	for (uint64_t pa = 0; pa < top; pa += HUGE_SIZE) {
-		if (walk(kernel_space.pml4, PHYS_MAP_BASE + pa, 2, true, &e))
+		if (pt_walk(kernel_space.pml4, PHYS_MAP_BASE + pa, 2, true, &e))
 			panic("paging_init: out of memory for the direct map");
-		*e = make_entry(PHYS_MAP_BASE + pa, pa, PTE_HUGE | PTE_WRITE | PTE_NX);
+		*e = pt_make_entry(PHYS_MAP_BASE + pa, pa, PTE_HUGE | PTE_WRITE | PTE_NX);
 	}
 }
 
