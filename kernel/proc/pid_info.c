@@ -5,30 +5,22 @@
  * then formatted outside it.
  */
 #include "proc/pid_info.h"
+#include "proc/pid_info_internal.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/trapframe.h"
-#include "fd/fd_install.h"
 #include "fd/fdtable.h"
-#include "fs/root_cwd.h"
-#include "fs/mount.h"
-#include "fs/vfs.h"
-#include "fs/inode.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/paging.h"
 #include "proc/coredump.h"
 #include "proc/cred.h"
-#include "proc/group.h"
-#include "proc/nsproxy.h"
 #include "proc/pid_ns.h"
-#include "proc/proc.h"
 #include "proc/rlimit.h"
 #include "proc/rusage.h"
 #include "proc/user_namespace.h"
 #include "mm/uvm.h"
 #include "mm/vma.h"
 #include "sched/sched.h"
-#include "time/timens.h"
 #include <uapi/errno.h>
 #include <uapi/resource.h>
 #include <uapi/sched.h>
@@ -50,47 +42,6 @@ struct pid_info {
 	const struct cred *cred;	       /* status only: referenced, put by the reader */
 	struct pid_namespace *pidns;	       /* status only: its pid namespace, the same */
 };
-
-/*
- * The tasks a report is about, found by pid and held by a reference
- * (task_find): the structs stay while the report is taken, whatever they
- * do meanwhile; proc_lock is taken only to read their fields and check
- * that they are still what the path names.
- */
-struct pid_ref {
-	struct task *leader; /* task pid, its process's leader if the path is right */
-	struct task *thread; /* task tid, or NULL */
-};
-
-static struct pid_ref pid_ref_get(int pid, int tid)
-{
-	return (struct pid_ref){task_find(pid), tid ? task_find(tid) : NULL};
-}
-
-static void pid_ref_put(struct pid_ref *r)
-{
-	task_put(r->leader);
-	task_put(r->thread);
-}
-
-/* proc_lock held: the process r names (pid leads it), or NULL once reaped. */
-static struct thread_group *group_of_locked(const struct pid_ref *r, int pid)
-{
-	struct task *t = r->leader;
-
-	if (!t || t->group->tgid != pid || t->group->state == GROUP_DEAD)
-		return NULL;
-	return t->group;
-}
-
-/* proc_lock held: r's thread if it is a live thread of r's process, or NULL. */
-static struct task *thread_of_locked(const struct pid_ref *r, int pid)
-{
-	struct thread_group *g = group_of_locked(r, pid);
-	struct task *t = r->thread;
-
-	return g && t && t->group == g && !task_exited(t) ? t : NULL;
-}
 
 /* A process's state is its main thread's, as Linux shows it (a waiter
  * for 'S' must see it while another thread runs): R or S; Z once the
@@ -208,284 +159,6 @@ static long limits_text(int pid, char *buf, size_t size)
 	if (files)
 		files_unborrow(files);
 	return len;
-}
-
-int proc_pid_exe(int pid, char *buf)
-{
-	struct thread_group *g;
-	int err = 0;
-	struct pid_ref r = pid_ref_get(pid, 0);
-
-	spin_lock(&proc_lock);
-	if (!(g = group_of_locked(&r, pid)))
-		err = -ESRCH;
-	else if (!g->leader->uvm || !g->leader->uvm->exe_path)
-		err = -ENOENT;
-	else
-		strlcpy(buf, g->leader->uvm->exe_path, PATH_MAX);
-	spin_unlock(&proc_lock);
-	pid_ref_put(&r);
-	return err;
-}
-
-/* pid's fs_struct, shared (fs_put it), or NULL with *err -ESRCH (no such
- * process) or -ENOENT (it has exited). */
-static struct fs_struct *pid_fs_get(int pid, int *err)
-{
-	struct thread_group *g;
-	struct fs_struct *fs = NULL;
-	struct pid_ref r = pid_ref_get(pid, 0);
-
-	*err = 0;
-	spin_lock(&proc_lock);
-	/* t->fs is cleared under proc_lock at exit (exit.c) */
-	if (!(g = group_of_locked(&r, pid)))
-		*err = -ESRCH;
-	else if (!g->leader->fs)
-		*err = -ENOENT;
-	else
-		fs = fs_share(g->leader->fs);
-	spin_unlock(&proc_lock);
-	pid_ref_put(&r);
-	return fs;
-}
-
-/* /proc/<pid>/mounts and mountinfo: its namespace, from its root. */
-static long pid_mounts_text(int pid, bool info, char *buf, size_t size)
-{
-	int err;
-	struct fs_struct *fs = pid_fs_get(pid, &err);
-	long n;
-
-	if (!fs)
-		return err == -ENOENT ? 0 : err; /* a zombie's is empty */
-	n = info ? mountinfo_text(fs, buf, size) : mounts_text(fs, buf, size);
-	fs_put(fs);
-	return n;
-}
-
-int proc_pid_fs_path(int pid, bool root, char *buf)
-{
-	int err;
-	struct fs_struct *fs = pid_fs_get(pid, &err);
-
-	if (fs) {
-		struct path dir;
-		long n;
-		if (root)
-			fs_get_root(fs, &dir);
-		else
-			fs_get_cwd(fs, &dir);
-		n = vfs_getcwd(&dir, buf, PATH_MAX);
-		err = n < 0 ? (int)n : 0;
-		path_put(&dir);
-		fs_put(fs);
-	}
-	return err;
-}
-
-/* The namespace of kind an nsproxy holds, its children's with children. */
-static struct ns_common *nsproxy_ns(struct nsproxy *n, enum ns_kind kind, bool children)
-{
-	switch (kind) {
-	case NS_UTS:
-		return uts_ns_common(n->uts);
-	case NS_IPC:
-		return ipc_ns_common(n->ipc);
-	case NS_PID: /* the nsproxy has only where children go */
-		return &n->pid_ns_for_children->ns;
-	default:
-		return timens_common(children ? n->time_for_children : n->time);
-	}
-}
-
-/* pid's namespace of a kind its nsproxy holds (uts, ipc, time; pid for
- * children), its children's with children, referenced, or NULL with *err -ESRCH (no such
- * process) or -ENOENT (it has exited). */
-static struct ns_common *pid_nsproxy_ns(int pid, enum ns_kind kind, bool children, int *err)
-{
-	struct thread_group *g;
-	struct ns_common *ns = NULL;
-	struct pid_ref r = pid_ref_get(pid, 0);
-
-	*err = 0;
-	spin_lock(&proc_lock);
-	/* t->nsproxy is replaced and cleared under proc_lock (nsproxy.c) */
-	if (!(g = group_of_locked(&r, pid)))
-		*err = -ESRCH;
-	else if (!g->leader->nsproxy)
-		*err = -ENOENT;
-	else {
-		ns = nsproxy_ns(g->leader->nsproxy, kind, children);
-		ns->ops->get(ns);
-	}
-	spin_unlock(&proc_lock);
-	pid_ref_put(&r);
-	return ns;
-}
-
-/* pid's user namespace, its creds', referenced, or NULL with *err
- * -ESRCH. */
-static struct ns_common *pid_user_ns(int pid, int *err)
-{
-	struct thread_group *g;
-	struct user_namespace *ns = NULL;
-	struct pid_ref r = pid_ref_get(pid, 0);
-
-	spin_lock(&proc_lock); /* g alive, so its cred and that its namespace */
-	if ((g = group_of_locked(&r, pid)))
-		user_ns_get(ns = group_cred(g)->user_ns);
-	else
-		*err = -ESRCH;
-	spin_unlock(&proc_lock);
-	pid_ref_put(&r);
-	return ns ? &ns->ns : NULL;
-}
-
-/* pid's own pid namespace (its numbers', constant), referenced, or NULL
- * with *err -ESRCH. */
-static struct ns_common *pid_active_ns(int pid, int *err)
-{
-	struct thread_group *g;
-	struct pid_namespace *ns = NULL;
-	struct pid_ref r = pid_ref_get(pid, 0);
-
-	spin_lock(&proc_lock);
-	if ((g = group_of_locked(&r, pid)))
-		pid_ns_get(ns = task_pid_ns(g->leader));
-	spin_unlock(&proc_lock);
-	pid_ref_put(&r);
-	*err = ns ? 0 : -ESRCH;
-	return ns ? &ns->ns : NULL;
-}
-
-struct ns_common *proc_pid_ns(int pid, enum ns_kind kind, int *err)
-{
-	struct fs_struct *fs;
-	struct ns_common *ns;
-
-	if (kind == NS_UTS || kind == NS_IPC || kind == NS_TIME)
-		return pid_nsproxy_ns(pid, kind, false, err);
-	if (kind == NS_PID)
-		return pid_active_ns(pid, err);
-	if (kind == NS_USER)
-		return pid_user_ns(pid, err);
-	if (kind != NS_MNT)
-		return proc_pid_exists(pid) ? nsfs_initial(kind) : (*err = -ESRCH, NULL);
-	if (!(fs = pid_fs_get(pid, err)))
-		return NULL;
-	spin_lock_task(&fs->lock); /* unshare(CLONE_NEWNS) and setns change mnt_ns */
-	ns = mnt_ns_common(fs->mnt_ns);
-	ns->ops->get(ns);
-	spin_unlock_task(&fs->lock);
-	fs_put(fs);
-	return ns;
-}
-
-/* /proc/<pid>/timens_offsets: its time_for_children's offsets. */
-static long timens_offsets_text(int pid, char *buf, size_t size)
-{
-	int err;
-	struct ns_common *ns = proc_pid_ns_for_children(pid, NS_TIME, &err);
-
-	if (!ns)
-		return err == -ENOENT ? -ESRCH : err;
-	timens_show_offsets(ns, buf, size);
-	ns->ops->put(ns);
-	return (long)strlen(buf);
-}
-
-struct ns_common *proc_pid_ns_for_children(int pid, enum ns_kind kind, int *err)
-{
-	if (kind == NS_TIME || kind == NS_PID)
-		return pid_nsproxy_ns(pid, kind, true, err);
-	return proc_pid_ns(pid, kind, err);
-}
-
-struct files_table *proc_pid_files(int pid)
-{
-	struct thread_group *g;
-	struct files_table *files = NULL;
-
-	struct pid_ref r = pid_ref_get(pid, 0);
-
-	spin_lock(&proc_lock);
-	/* t->files is replaced under proc_lock (task_swap_files) */
-	if ((g = group_of_locked(&r, pid)) && g->leader->files)
-		files = files_borrow(g->leader->files);
-	spin_unlock(&proc_lock);
-	pid_ref_put(&r);
-	return files;
-}
-
-int proc_pid_may_access(int pid, bool mm)
-{
-	struct pid_ref r = pid_ref_get(pid, 0);
-	struct thread_group *g;
-	int err = -ESRCH;
-
-	spin_lock(&proc_lock);
-	if ((g = group_of_locked(&r, pid))) { /* t->uvm: swapped under proc_lock */
-		struct task *t = g->leader;
-		bool may = ptrace_may_access_locked(t, true) ||
-			   (mm && (!t->uvm || capable(CAP_PERFMON) || capable(CAP_SYS_ADMIN)));
-		err = may ? 0 : -EPERM;
-	}
-	spin_unlock(&proc_lock);
-	pid_ref_put(&r);
-	return err;
-}
-
-void proc_pid_owner(int pid, bool world_dir, uint32_t *uid, uint32_t *gid)
-{
-	struct pid_ref r = pid_ref_get(pid, 0);
-	struct thread_group *g;
-
-	spin_lock(&proc_lock);
-	if ((g = group_of_locked(&r, pid))) {
-		const struct cred *c = group_cred(g);
-		struct uvm *u = g->leader->uvm; /* swapped and dropped under proc_lock */
-		bool root =
-		    !world_dir && (!u || __atomic_load_n(&u->dumpable, __ATOMIC_RELAXED) != 1);
-		*uid = root ? 0 : c->euid;
-		*gid = root ? 0 : c->egid;
-	}
-	spin_unlock(&proc_lock);
-	pid_ref_put(&r);
-}
-
-bool proc_pid_exists(int pid)
-{
-	struct pid_ref r = pid_ref_get(pid, 0);
-
-	spin_lock(&proc_lock);
-	bool found = group_of_locked(&r, pid) != NULL;
-	spin_unlock(&proc_lock);
-	pid_ref_put(&r);
-	return found;
-}
-
-struct next_arg {
-	int from, best;
-};
-
-static bool consider(struct task *t, void *arg)
-{
-	struct next_arg *a = arg;
-	int id = t->group->tgid;
-
-	if (t->pid == id && id >= a->from && (!a->best || id < a->best) &&
-	    t->group->state != GROUP_DEAD)
-		a->best = id;
-	return true;
-}
-
-int proc_pid_next(int from)
-{
-	struct next_arg a = {from, 0};
-
-	task_for_each(consider, &a);
-	return a.best;
 }
 
 static const char *state_name(char state)
@@ -699,7 +372,7 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 	long len = 0;
 
 	if (which == PROC_PID_TIMENS_OFFSETS)
-		return timens_offsets_text(pid, buf, size);
+		return pid_timens_offsets_text(pid, buf, size);
 	struct pid_ref r = pid_ref_get(pid, tid);
 	spin_lock(&proc_lock);
 	if (!(g = group_of_locked(&r, pid)) || (tid && !(t = thread_of_locked(&r, pid))))
@@ -746,35 +419,4 @@ long proc_pid_text(int pid, int tid, enum proc_pid_file which, char *buf, size_t
 	cred_put(in.cred);
 	pid_ns_put(in.pidns);
 	return len;
-}
-
-bool proc_tid_exists(int pid, int tid)
-{
-	struct pid_ref r = pid_ref_get(pid, tid);
-
-	spin_lock(&proc_lock);
-	bool found = thread_of_locked(&r, pid) != NULL;
-	spin_unlock(&proc_lock);
-	pid_ref_put(&r);
-	return found;
-}
-
-int proc_tid_next(int pid, int from)
-{
-	struct thread_group *g;
-	struct task *t;
-	int best = 0;
-	struct pid_ref r = pid_ref_get(pid, 0);
-
-	spin_lock(&proc_lock);
-	if ((g = group_of_locked(&r, pid))) {
-		list_for_each_entry(t, &g->threads, group_link)
-		{
-			if (t->pid >= from && (!best || t->pid < best))
-				best = t->pid;
-		}
-	}
-	spin_unlock(&proc_lock);
-	pid_ref_put(&r);
-	return best;
 }

@@ -1,7 +1,9 @@
 /*
- * What /proc/<pid> reports about a process (pid_info.c).  Callers
- * name the process by its pid, never by pointer: each call looks it up
- * under proc_lock, so nothing in /proc can outlive the process it shows.
+ * What /proc/<pid> reports about a process (pid_info.c; pid_fs_ns.c for
+ * its file-system context and namespaces, pid_lookup.c for finding it).
+ * Callers name the process by its pid, never by pointer: each call looks
+ * it up under proc_lock, so nothing in /proc can outlive the process it
+ * shows.
  */
 #ifndef PROC_PROC_PID_H
 #define PROC_PROC_PID_H
