@@ -4,7 +4,8 @@
  * enter; io_uring_req.c how a request lives, is issued, waits, completes
  * and is linked; io_uring_op.c the opcodes' table and their runs;
  * io_uring_prep.c the preparation of the opcodes that are a system
- * call; io_uring_register.c the registered buffers, files and eventfd.
+ * call; io_uring_register.c the registered buffers, files and eventfd;
+ * io_uring_personality.c the registered credentials.
  * docs/async.md.
  */
 #ifndef ASYNC_IO_URING_INT_H
@@ -23,6 +24,7 @@
 #include "sched/wait.h"
 #include <uapi/io_uring.h>
 
+struct cred;
 struct file;
 struct inode;
 struct files_table;
@@ -110,6 +112,12 @@ struct io_ring {
 	struct spinlock files_lock;
 	struct io_ftable files;
 
+	/* Personalities (io_uring_personality.c), under submit_lock: by id
+	 * (slot 0 unused), each referenced by the ring from its register
+	 * until its unregister or the ring's free; npers slots. */
+	const struct cred **pers;
+	uint32_t npers, pers_next;
+
 	/* A submission's CQEs (io_uring_cq.c, "a submission's CQEs"): while
 	 * batch_task submits or retries (submit_lock held), the CQEs it
 	 * posts wait in batch, on its stack; no other task's ever do. */
@@ -177,6 +185,10 @@ struct io_req {
 	/* Its direct descriptor's file, referenced from the request's issue
 	 * until it is freed (a slot changed meanwhile does not affect it). */
 	struct file *file;
+	/* SQE personality's creds, which its op runs with: referenced from
+	 * its preparation until it is freed (an unregister meanwhile does
+	 * not affect it); NULL for the process's own. */
+	const struct cred *creds;
 	int nr;		      /* the system call an op runs (its prep's) */
 	int err;	      /* its preparation failed: the CQE's res */
 	uint32_t fixed_index; /* IOSQE_FIXED_FILE's descriptor (sqe.fd is FD_LENT then) */
@@ -472,6 +484,15 @@ void io_pbufs_release(struct io_ring *ring);
 
 /* io_uring_register.c */
 void io_unregister_all(struct io_ring *ring);
+
+/* io_uring_personality.c (submit_lock held): REGISTER_PERSONALITY, the
+ * caller's creds under a new id (-EBUSY: every id in use, -ENOMEM);
+ * UNREGISTER_PERSONALITY (-EINVAL: no such id); the creds of id,
+ * referenced, or NULL; every one dropped at the ring's free. */
+int io_personality_register(struct io_ring *ring);
+int io_personality_unregister(struct io_ring *ring, uint32_t id);
+const struct cred *io_personality_get(struct io_ring *ring, uint16_t id);
+void io_personalities_release(struct io_ring *ring);
 
 /* io_uring_files.c: the direct descriptors (register ops hold submit_lock) */
 int io_files_register(struct io_ring *ring, const int32_t *ufds, const uint64_t *utags,

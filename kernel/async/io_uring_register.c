@@ -141,6 +141,7 @@ void io_unregister_all(struct io_ring *ring)
 	(void)unregister_eventfd(ring);
 	io_files_release(ring);
 	io_pbufs_release(ring);
+	io_personalities_release(ring);
 }
 
 /* FILES2: the table described by a struct io_uring_rsrc_register of
@@ -221,6 +222,10 @@ static long do_register(struct io_ring *ring, unsigned int opcode, void *arg, ui
 		return !arg || nr != 1 ? -EINVAL : io_pbuf_ring_unregister(ring, arg);
 	case IORING_REGISTER_PBUF_STATUS:
 		return !arg || nr != 1 ? -EINVAL : io_pbuf_ring_status(ring, arg);
+	case IORING_REGISTER_PERSONALITY:
+		return arg || nr ? -EINVAL : io_personality_register(ring);
+	case IORING_UNREGISTER_PERSONALITY:
+		return arg ? -EINVAL : io_personality_unregister(ring, nr);
 	case IORING_REGISTER_FILE_ALLOC_RANGE:
 		return !arg || nr ? -EINVAL : io_files_alloc_range(ring, arg);
 	default:

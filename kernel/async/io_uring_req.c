@@ -15,6 +15,7 @@
 #include "fs/inode.h"
 #include "lib/string.h"
 #include "mm/heap.h"
+#include "proc/cred.h"
 #include "proc/task.h"
 #include "sched/sched.h"
 #include "sys/dispatch.h"
@@ -81,12 +82,33 @@ static __attribute__((noinline)) long op_run_redirected(struct io_req *req,
 	return res;
 }
 
-/* Runs call (the op, or its inline attempt) for the request here. */
-static inline long op_run_with(struct io_req *req, long (*call)(struct io_req *))
+static inline long op_run_files(struct io_req *req, long (*call)(struct io_req *))
 {
 	if (req->fixed || req->file_slot)
 		return op_run_redirected(req, call);
 	return call(req);
+}
+
+/* A request with a personality runs with its creds: the task's
+ * override while it runs (the request's reference keeps them). */
+static __attribute__((noinline)) long op_run_as(struct io_req *req, long (*call)(struct io_req *))
+{
+	struct task *t = current();
+	const struct cred *saved = t->cred_override;
+	long res;
+
+	t->cred_override = req->creds;
+	res = op_run_files(req, call);
+	t->cred_override = saved;
+	return res;
+}
+
+/* Runs call (the op, or its inline attempt) for the request here. */
+static inline long op_run_with(struct io_req *req, long (*call)(struct io_req *))
+{
+	if (req->creds)
+		return op_run_as(req, call);
+	return op_run_files(req, call);
 }
 
 /* Runs the request's op here (blocking allowed unless nowait is set). */
@@ -251,6 +273,8 @@ void io_req_free(struct io_req *req)
 
 	if (req->file)
 		file_put(req->file);
+	if (req->creds)
+		cred_put(req->creds);
 	if (req->on_stack)
 		return; /* never armed or counted, no reference: io_req_for_sqe */
 	if (req->poll.file)
@@ -338,8 +362,8 @@ int io_req_prep(struct io_req *req)
 		req->ring->drain_disabled = true; /* Linux: skipped CQEs defeat a drain */
 	if ((s->flags & IOSQE_IO_DRAIN) && req->ring->drain_disabled)
 		return -EOPNOTSUPP;
-	if (s->personality)
-		return -EINVAL; /* none registered */
+	if (s->personality && !(req->creds = io_personality_get(req->ring, s->personality)))
+		return -EINVAL;
 	if (s->flags & IOSQE_FIXED_FILE) {
 		if (!io_ops[s->opcode].uses_fd)
 			return -EBADF;

@@ -28,11 +28,14 @@ static struct cred init_cred = {
     .user_ns = &init_user_ns,
 };
 
-/* Before the first task and in kernel tasks: the kernel's own, root's. */
+/* Before the first task and in kernel tasks: the kernel's own, root's;
+ * while an io_uring request runs with a personality, its creds. */
 const struct cred *cred_current(void)
 {
 	struct task *t = current();
 
+	if (t && t->cred_override)
+		return t->cred_override;
 	return t && t->group ? task_cred(t) : &init_cred;
 }
 
@@ -78,14 +81,19 @@ const struct cred *cred_get_task(const struct task *t)
 	return group_cred_get(t->group);
 }
 
-const struct cred *cred_get_current(void)
-{
-	return cred_get_task(current());
-}
-
-static void cred_get(const struct cred *c)
+void cred_get(const struct cred *c)
 {
 	__atomic_add_fetch((int *)&c->refs, 1, __ATOMIC_RELAXED);
+}
+
+const struct cred *cred_get_current(void)
+{
+	const struct cred *c = current()->cred_override;
+
+	if (!c)
+		return cred_get_task(current());
+	cred_get(c); /* the request running keeps it alive meanwhile */
+	return c;
 }
 
 void groups_put(struct group_info *gi)

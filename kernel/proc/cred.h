@@ -9,7 +9,9 @@
  * good until the caller sleeps, switches tasks or returns to user mode
  * (the grace-period rule of sched/grace.h: a replaced cred is freed only
  * after a grace period).  Keeping one longer takes a reference
- * (cred_get_current, cred_get_task) dropped with cred_put.
+ * (cred_get_current, cred_get_task) dropped with cred_put.  While an
+ * io_uring request with a personality runs, the caller's are the
+ * request's (task->cred_override), as Linux's override_creds.
  *
  * Changing: cred_prepare() gives the caller a private copy and holds its
  * process's cred_lock until cred_commit() publishes the copy (every
@@ -67,6 +69,8 @@ const struct cred *group_cred(const struct thread_group *g);
 /* The same with a reference, for use across sleeps. */
 const struct cred *cred_get_current(void);
 const struct cred *cred_get_task(const struct task *t);
+/* Another reference on c, which the caller already holds one on. */
+void cred_get(const struct cred *c);
 void cred_put(const struct cred *c);
 
 /* A private copy of the caller's process's creds, its cred_lock held: NULL

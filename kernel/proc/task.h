@@ -190,6 +190,12 @@ struct task {
 	/* An io_uring request's fd redirection while the task runs its call
 	 * (fd/fd_install.h, async/io_uring_req.c), else NULL; own. */
 	struct fd_redirect *fd_redirect;
+	/* Linux's override_creds: the creds an io_uring request with a
+	 * personality runs with (async/io_uring_req.c), which cred_current()
+	 * answers instead of the process's while it runs, else NULL.
+	 * Lifetime: borrowed from the request, which holds a reference while
+	 * it runs and clears this before that reference can go; own. */
+	const struct cred *cred_override;
 	/* Set for a kernel thread (proc/kthread.h): the function that is its
 	 * whole life, called at its first step; constant. */
 	void (*kthread_fn)(void);
