@@ -495,6 +495,26 @@ static long cq_wait(struct io_ring *ring, uint32_t min, uint64_t deadline)
 	return cq_sleep(ring, min, deadline);
 }
 
+/* EXT_ARG's timeout as Linux takes it (timespec64_to_ktime, unchecked):
+ * tv_nsec past a second adds up, and a negative sum has passed (ETIME at
+ * once).  0 or -EFAULT. */
+static long ext_arg_deadline(const struct timespec_k *uts, uint64_t *deadline)
+{
+	struct timespec_k ts;
+	int64_t ns;
+
+	if (copy_from_user(&ts, uts, sizeof(ts)))
+		return -EFAULT;
+	if (ts.tv_sec >= KTIME_MAX / NSEC_PER_SEC)
+		ns = KTIME_MAX;
+	else if (__builtin_mul_overflow(ts.tv_sec, NSEC_PER_SEC, &ns) ||
+		 __builtin_add_overflow(ns, ts.tv_nsec, &ns))
+		ns = ts.tv_sec < 0 ? 0 : KTIME_MAX;
+	/* 0: checked once (cq_wait); now + KTIME_MAX cannot overflow */
+	*deadline = ns <= 0 ? 0 : clock_monotonic_ns() + (uint64_t)ns;
+	return 0;
+}
+
 /* GETEVENTS' argument: the signal mask set for the wait (restored on the
  * way out, as ppoll's) and the deadline.  0, -EINVAL, -EFAULT. */
 static long wait_args(uint32_t flags, const void *argp, size_t argsz, uint64_t *deadline)
@@ -509,7 +529,7 @@ static long wait_args(uint32_t flags, const void *argp, size_t argsz, uint64_t *
 	if (copy_from_user(&ea, argp, sizeof(ea)))
 		return -EFAULT;
 	if (ea.ts) {
-		long err = poll_timespec_deadline((const struct timespec_k *)ea.ts, deadline);
+		long err = ext_arg_deadline((const struct timespec_k *)ea.ts, deadline);
 		if (err)
 			return err;
 	}
@@ -529,7 +549,7 @@ SYSCALL_DEFINE6(io_uring_enter, unsigned int, fd, uint32_t, to_submit, uint32_t,
 	if (flags & ~ENTER_KNOWN)
 		return -EINVAL;
 	if (flags & IORING_ENTER_REGISTERED_RING)
-		return -EINVAL; /* no ring fd is ever registered here */
+		return io_registered_ring_err(fd);
 	/* Not referenced when no other task shares the table (Linux's
 	 * fdget): the fd, and so the ring, stay for the call. */
 	if (!(f = files_lookup_light(current()->files, (int)fd, &put)))

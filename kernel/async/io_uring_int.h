@@ -286,6 +286,15 @@ struct io_req *io_req_cache_get(struct io_ring *ring);
 void io_req_cache_put(struct io_req *req);
 /* f's ring if f is an io_uring file, else NULL. */
 struct io_ring *io_ring_of(struct file *f);
+/* The answer to a registered ring's index (IORING_ENTER_REGISTERED_RING,
+ * IORING_REGISTER_USE_REGISTERED_RING): no ring is ever registered here
+ * (no IORING_REGISTER_RING_FDS), so an index within Linux's table of 16
+ * is an empty slot, EBADF, and one past it EINVAL, Linux's answers to a
+ * task that has set up or used a ring. */
+static inline long io_registered_ring_err(unsigned int index)
+{
+	return index >= 16 ? -EINVAL : -EBADF;
+}
 
 /* io_uring_cq.c: the CQ ring, its overflow queue and a submission's
  * batch of CQEs. */

@@ -65,11 +65,15 @@ static int prep_poll(struct io_req *req)
 	return 0;
 }
 
+/* A closed fd, POLLNVAL to poll(), is EBADF to POLL_ADD: Linux looks
+ * its file up at its issue. */
 static long poll_once(struct io_req *req, uint64_t deadline)
 {
 	struct pollfd p = {.fd = req->sqe.fd, .events = (short)req->sqe.poll32_events};
 	long n = poll_kernel(&p, 1, POLLERR | POLLHUP, deadline);
 
+	if (n > 0 && (p.revents & POLLNVAL))
+		return -EBADF;
 	return n > 0 ? p.revents : n;
 }
 

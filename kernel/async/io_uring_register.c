@@ -108,6 +108,8 @@ static int register_probe(struct io_ring *ring, struct io_uring_probe *up, uint3
 	int err = 0;
 
 	(void)ring;
+	if (!up || nr > 256)
+		return -EINVAL; /* Linux's checks, before its clamp */
 	if (nr > IORING_OP_LAST)
 		nr = IORING_OP_LAST;
 	size = sizeof(*p) + nr * sizeof(p->ops[0]);
@@ -236,11 +238,16 @@ static long do_register(struct io_ring *ring, unsigned int opcode, void *arg, ui
 SYSCALL_DEFINE4(io_uring_register, unsigned int, fd, unsigned int, opcode, void *, arg, uint32_t,
 		nr_args)
 {
-	struct file *f = files_lookup(current()->files, (int)fd);
+	struct file *f;
 	struct io_ring *ring;
 	long ret;
 
-	if (!f)
+	/* Linux's order: the opcode, then the fd. */
+	if ((opcode & ~IORING_REGISTER_USE_REGISTERED_RING) >= IORING_REGISTER_LAST)
+		return -EINVAL;
+	if (opcode & IORING_REGISTER_USE_REGISTERED_RING)
+		return io_registered_ring_err(fd);
+	if (!(f = files_lookup(current()->files, (int)fd)))
 		return -EBADF;
 	if (!(ring = io_ring_of(f))) {
 		file_put(f);

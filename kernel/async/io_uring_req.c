@@ -350,7 +350,7 @@ int io_req_prep(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 
-	if (s->opcode >= IORING_OP_LAST || !io_ops[s->opcode].prep)
+	if (s->opcode >= IORING_OP_LAST)
 		return -EINVAL;
 	if (s->flags & (~SQE_FLAGS_KNOWN | IOSQE_BUFFER_SELECT)) { /* rare: one test */
 		if (s->flags & ~(SQE_FLAGS_KNOWN | IOSQE_BUFFER_SELECT))
@@ -371,6 +371,8 @@ int io_req_prep(struct io_req *req)
 		req->fixed_index = (uint32_t)s->fd;
 		req->sqe.fd = FD_LENT;
 	}
+	if (!io_ops[s->opcode].prep)
+		return -EOPNOTSUPP; /* Linux's for an op its probe lists unsupported */
 	return io_ops[s->opcode].prep(req);
 }
 

@@ -272,6 +272,7 @@ struct io_uring_probe {
 #define IORING_UNREGISTER_PBUF_RING	 23
 #define IORING_REGISTER_FILE_ALLOC_RANGE 25
 #define IORING_REGISTER_PBUF_STATUS	 26
+#define IORING_REGISTER_LAST		 27 /* past it: EINVAL before the fd (Linux's order) */
 
 /* A buffer ring's entry; the first entry's resv is the ring's tail. */
 struct io_uring_buf {
@@ -298,6 +299,9 @@ struct io_uring_buf_status {
 	uint32_t head;
 	uint32_t resv[8];
 };
+
+/* In the opcode: the fd is an index in the task's registered rings. */
+#define IORING_REGISTER_USE_REGISTERED_RING (1U << 31)
 
 #define IORING_RSRC_REGISTER_SPARSE (1U << 0)
 #define IORING_REGISTER_FILES_SKIP  (-2) /* FILES_UPDATE: leave this slot as it is */
