@@ -15,17 +15,21 @@
 #include "fs/file.h"
 #include "lib/iov_iter.h"
 #include "mm/heap.h"
+#include "proc/group.h"
+#include "proc/proc.h"
 #include "proc/task.h"
 #include "sys/dispatch.h"
 #include <uapi/errno.h>
 #include <uapi/syscall_indirect.h>
 #include <uapi/syscalls.h>
 
-/* Calls a queue holds at most, outstanding or finished and unread: past
- * it, SYSIND_ASYNC is EAGAIN (with the engine's worker bound, a flood of
- * asynchronous calls from one process stays bounded). */
-#define QUEUE_MAX 256
-#define READ_MAX  64 /* records one read returns at most */
+/* Calls a queue holds at most, outstanding or finished and unread, and
+ * calls a process has so in all its queues: past either, SYSIND_ASYNC is
+ * EAGAIN, so a flood from one process stays bounded however many queues
+ * it opens (the engine bounds its workers). */
+#define QUEUE_MAX   256
+#define PROCESS_MAX 1024
+#define READ_MAX    64 /* records one read returns at most */
 
 /*
  * A completion queue.  Lifetime: refs counts its file (dropped by its
@@ -47,7 +51,11 @@ struct sysind_queue {
 struct async_call {
 	struct async_req ar;
 	struct sysind_queue *q; /* referenced until the call is freed */
-	struct list_head link;	/* on q->calls, then q->done (q->lock) */
+	/* The submitter, referenced until the call is freed: that keeps its
+	 * thread group, charged for the call, allocated (task_free drops
+	 * the task's reference on it). */
+	struct task *owner;
+	struct list_head link; /* on q->calls, then q->done (q->lock) */
 	uint64_t token;
 	long result;
 	unsigned long flags; /* the per-call flags, SYSIND_ASYNC cleared */
@@ -70,11 +78,23 @@ static void queue_put(struct sysind_queue *q)
 	__atomic_sub_fetch(&nqueues, 1, __ATOMIC_RELAXED);
 }
 
+/* A call's charge on its submitter's process: 0 or -EAGAIN. */
+static int process_charge(struct thread_group *g)
+{
+	if (__atomic_add_fetch(&g->async_calls, 1, __ATOMIC_RELAXED) <= PROCESS_MAX)
+		return 0;
+	__atomic_sub_fetch(&g->async_calls, 1, __ATOMIC_RELAXED);
+	return -EAGAIN;
+}
+
 static void call_free(struct async_call *c)
 {
 	struct sysind_queue *q = c->q;
+	struct task *owner = c->owner;
 
+	__atomic_sub_fetch(&owner->group->async_calls, 1, __ATOMIC_RELAXED);
 	kfree(c);
+	task_put(owner);
 	queue_put(q);
 }
 
@@ -169,7 +189,10 @@ long sysind_async_submit(unsigned long flags, int nr, const uint64_t *uargs, int
 	if (!(f = files_lookup(current()->files, qfd)))
 		return -EBADF;
 	err = -EINVAL;
-	if (f->ops != &sysind_queue_ops || !(c = kzalloc(sizeof(*c))))
+	if (f->ops != &sysind_queue_ops)
+		goto out;
+	err = -ENOMEM;
+	if (!(c = kzalloc(sizeof(*c))))
 		goto out;
 	err = -EFAULT;
 	if (nargs && copy_from_user(c->args, uargs, nargs * sizeof(c->args[0])))
@@ -180,17 +203,23 @@ long sysind_async_submit(unsigned long flags, int nr, const uint64_t *uargs, int
 	c->flags = flags & ~SYSIND_ASYNC;
 	c->ar.run = call_run;
 	c->ar.done = call_done;
+	if ((err = process_charge(current()->group)))
+		goto free;
+	c->owner = current();
+	task_get(c->owner);
+	__atomic_add_fetch(&q->refs, 1, __ATOMIC_RELAXED);
 	spin_lock(&q->lock);
 	err = q->ncalls >= QUEUE_MAX ? -EAGAIN : 0;
 	if (!err) {
 		q->ncalls++;
 		c->token = ++q->next_token;
 		list_add_tail(&c->link, &q->calls);
-		__atomic_add_fetch(&q->refs, 1, __ATOMIC_RELAXED);
 	}
 	spin_unlock(&q->lock);
-	if (err)
-		goto free;
+	if (err) {
+		call_free(c);
+		goto out;
+	}
 	err = (long)c->token;
 	if (async_punt(&c->ar)) { /* no worker could be made: nothing ran */
 		spin_lock(&q->lock);

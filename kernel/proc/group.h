@@ -138,6 +138,9 @@ struct thread_group {
 	 * proc_lock; no reference: the identity's last put clears it (under
 	 * proc_lock).  NULL while nothing names the process so. */
 	struct pid_ident *ident;
+	/* Its SYSIND_ASYNC calls outstanding or unread, in any queue
+	 * (async/sysind_async.c, atomic): bounded per process. */
+	int async_calls;
 };
 
 /* A new group for leader, not joined yet (group_add_thread_locked does,

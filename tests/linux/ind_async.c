@@ -2,7 +2,9 @@
  * record in the sysind_queue fd once a worker has run the call: read,
  * write, accept (with NONSEQFD and CLOEXEC applied to its fd), nanosleep,
  * wait4, futex; the queue under poll and epoll; the errors; a full queue
- * (EAGAIN), a queue closed and an exec with calls outstanding.
+ * (EAGAIN), a process's calls over all its queues bounded (EAGAIN), a
+ * child's calls on a shared queue cancelled by its exit, a queue closed
+ * and an exec with calls outstanding.
  * fdkernel's own calls: SKIP on Linux. */
 #include "ind_async.h"
 
@@ -143,6 +145,49 @@ static void check_errors(int q)
 	close(p[1]);
 }
 
+/* The bound is per process, over all its queues: four full queues hold
+ * its 1024 calls, a fifth takes none; another process (a child) still
+ * can, on the same queue, and its exit cancels its own call only; a
+ * closed queue gives its calls back. */
+static void check_flood(void)
+{
+	static char b[1];
+	int p[2], q[5], n = 0, st;
+	long tok, last = 0;
+	pid_t pid;
+
+	require(!pipe(p), "a pipe");
+	for (int i = 0; i < 5; i++) {
+		require((q[i] = (int)syscall(__NR_sysind_queue, O_CLOEXEC)) >= 0, "a queue");
+		while ((last = ASYNC(0, q[i], SYS_read, (unsigned long)p[0], (unsigned long)b, 1)) >
+		       0)
+			n++;
+	}
+	ok(n == 1024 && last == -EAGAIN,
+	   "1024 calls outstanding over 4 queues, then EAGAIN on an empty fifth (%d)", n);
+	tok = ASYNC(0, q[0], SYS_nanosleep, (unsigned long)&(struct timespec){0, 1000}, 0);
+	is_int(tok, -EAGAIN, "and on a queue with room left");
+	tok = ASYNC(0, q[4], SYS_read, (unsigned long)p[0], (unsigned long)b, 1);
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		long t = ASYNC(0, q[4], SYS_read, (unsigned long)p[0], (unsigned long)b, 1);
+		_exit(t > 0 ? 0 : 1);
+	}
+	ok(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
+	   "a child (another process) submits on the fifth queue");
+	struct sysind_completion c = next_rec(q[4]);
+	ok((c.result == -ECANCELED || c.result == -EINTR) && (long)c.token != tok,
+	   "its exit ends its call: ECANCELED or EINTR in the shared queue (%ld)", (long)c.result);
+	ok(!readable(q[4], 20), "the parent's calls go on waiting");
+	close(q[0]);
+	tok = ASYNC(0, q[4], SYS_read, (unsigned long)p[0], (unsigned long)b, 1);
+	ok(tok > 0, "a closed queue gives its 256 calls back: a token");
+	for (int i = 1; i < 5; i++)
+		close(q[i]);
+	close(p[0]);
+	close(p[1]);
+}
+
 static void check_exec(const char *self)
 {
 	int st, p[2];
@@ -171,7 +216,7 @@ int main(int argc, char **argv)
 		return 0;
 	if (!on_fdkernel())
 		skip_all("syscall_indirect is fdkernel's");
-	plan(29);
+	plan(35);
 	q = (int)syscall(__NR_sysind_queue, O_CLOEXEC);
 	ok(q >= 0 && fcntl(q, F_GETFD) == FD_CLOEXEC,
 	   "sysind_queue(O_CLOEXEC): a close-on-exec fd");
@@ -180,6 +225,7 @@ int main(int argc, char **argv)
 	check_wait_futex(q);
 	check_epoll(q);
 	check_errors(q);
+	check_flood();
 	check_exec(argv[0]);
 	close(q);
 	return done();
