@@ -235,6 +235,13 @@ static int make_io_uring(unsigned long flags, int fds[2])
 	return one(IND(flags, __NR_io_uring_setup, 4, (unsigned long)params), fds);
 }
 
+/* sysind_queue(0): SYSIND_ASYNC's completion queue, through the call's
+ * own flags only. */
+static int make_sysind_queue(unsigned long flags, int fds[2])
+{
+	return one(IND(flags, __NR_sysind_queue, 0), fds);
+}
+
 static int make_pidfd_getfd(unsigned long flags, int fds[2])
 {
 	int pidfd = (int)syscall(__NR_pidfd_open, getpid(), 0), src = null_fd();
@@ -301,6 +308,7 @@ static const struct maker makers[] = {
     {"inotify_init", make_inotify_init, 0, false},
     {"inotify_init1", make_inotify_init1, 0, false},
     {"io_uring_setup", make_io_uring, FD_CLOEXEC, false},
+    {"sysind_queue", make_sysind_queue, 0, false},
 };
 
 static const struct {
