@@ -402,7 +402,14 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 			break;
 		}
 		sqe_read(ring, idx, &sreq.sqe);
-		if (!(req = io_req_for_sqe(ring, &sreq, last))) {
+		if (!last && (err = io_submit_alone(ring, &sreq)) <= 0) {
+			head++;
+			done++;
+			if (err && !(ring->flags & IORING_SETUP_SUBMIT_ALL))
+				break;
+			continue;
+		}
+		if (!(req = io_req_for_sqe(ring, &sreq.sqe))) {
 			err = -ENOMEM;
 			break;
 		}

@@ -186,7 +186,8 @@ void io_cq_flush(struct io_ring *ring)
 		cq_batch_flush(ring, ring->batch);
 }
 
-void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags, bool counts)
+void io_post_cqe_slow(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags,
+		      bool counts)
 {
 	struct io_uring_cqe cqe = {.user_data = user_data, .res = res, .flags = flags};
 	struct io_cq_batch *b = cq_batch_of(ring);
@@ -195,8 +196,7 @@ void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t
 		cq_post(ring, &cqe, 1, counts, true);
 		return;
 	}
-	if (b->n == IO_CQ_BATCH)
-		cq_batch_flush(ring, b);
+	cq_batch_flush(ring, b); /* full: io_post_cqe batches while it has room */
 	b->cqes[b->n++] = cqe;
 	b->ncounted += counts;
 }

@@ -20,6 +20,7 @@
 #include "lib/spinlock.h"
 #include "mm/layout.h"
 #include "sched/ktimer.h"
+#include "sched/task_sched.h"
 #include "sched/mutex.h"
 #include "sched/wait.h"
 #include <uapi/io_uring.h>
@@ -163,7 +164,7 @@ struct io_poll {
 
 /*
  * One SQE's request.  A request alone (no link, no drain, not IOSQE_ASYNC,
- * an op that may finish without waiting: io_req_for_sqe) is prepared on
+ * an op that may finish without waiting: io_submit_alone) is prepared on
  * io_uring_enter's stack and, if it finishes there, never leaves it: no
  * reference on the ring, not counted live or in flight, its CQE in the
  * submission's batch.  Only one that must wait (and every other) is a
@@ -196,7 +197,7 @@ struct io_req {
 	bool fixed;	      /* its fd is a direct descriptor (IOSQE_FIXED_FILE) */
 	uint32_t cflags;      /* its next CQE's flags: a provided buffer it filled */
 	bool multishot;	      /* POLL_ADD, ACCEPT, RECV multishot: CQEs with F_MORE */
-	bool on_stack;	      /* io_req_for_sqe's: moved to the ring's if it waits */
+	bool on_stack;	      /* io_submit_alone's: moved to the ring's if it waits */
 
 	/* A request of the ring's: what waiting, cancels and drains use. */
 	struct async_req ar;	/* the engine's part, when punted */
@@ -298,9 +299,27 @@ static inline long io_registered_ring_err(unsigned int index)
 
 /* io_uring_cq.c: the CQ ring, its overflow queue and a submission's
  * batch of CQEs. */
-/* Posts a CQE (NODROP: queued if the CQ ring is full). */
-void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags,
-		 bool counts);
+/* io_post_cqe's case without room in a batch of the current task's:
+ * the batch flushed if full, else the CQE posted now. */
+void io_post_cqe_slow(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags,
+		      bool counts);
+/* Posts a CQE (NODROP: queued if the CQ ring is full): into the current
+ * task's batch if it submits on ring (inline: every op's completion
+ * comes here), else at once. */
+static inline void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res,
+			       uint32_t flags, bool counts)
+{
+	struct io_cq_batch *b;
+
+	if (__atomic_load_n(&ring->batch_task, __ATOMIC_RELAXED) == current() &&
+	    !ring->drain_used && (b = ring->batch) && b->n < IO_CQ_BATCH) {
+		b->cqes[b->n++] =
+		    (struct io_uring_cqe){.user_data = user_data, .res = res, .flags = flags};
+		b->ncounted += counts;
+		return;
+	}
+	io_post_cqe_slow(ring, user_data, res, flags, counts);
+}
 /* A multishot request's CQE with IORING_CQE_F_MORE: false, and none
  * posted, if the CQ ring is full (or its overflow queue is not empty):
  * the request then ends, as Linux's, its last CQE going to overflow. */
@@ -326,11 +345,13 @@ static inline uint32_t io_cq_ready(struct io_ring *ring)
 void io_cq_release(struct io_ring *ring);
 
 /* io_uring_req.c */
-/* The request for the SQE read into sreq->sqe (submit_lock held, the
- * ring's file held for the call), after last in its chain (or NULL):
- * sreq itself, on the submitter's stack, if it may start there (struct
- * io_req), else one of the ring's with that sqe; NULL on ENOMEM. */
-struct io_req *io_req_for_sqe(struct io_ring *ring, struct io_req *sreq, struct io_req *last);
+/* The SQE read into sreq->sqe (submit_lock held, the ring's file held
+ * for the call, no chain open) submitted whole on the submitter's stack
+ * if it may start there (struct io_req): 0, or its preparation's -errno
+ * (its CQE posted); 1 if it may not (io_req_for_sqe then). */
+int io_submit_alone(struct io_ring *ring, struct io_req *sreq);
+/* A request of the ring's for sqe (submit_lock held): NULL on ENOMEM. */
+struct io_req *io_req_for_sqe(struct io_ring *ring, const struct io_uring_sqe *sqe);
 /* Checks an SQE and prepares its op at submission (its arguments copied
  * then: IORING_FEAT_SUBMIT_STABLE): 0 or the -errno its CQE carries. */
 int io_req_prep(struct io_req *req);

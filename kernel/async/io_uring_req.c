@@ -41,7 +41,7 @@ static struct io_req *req_of(struct async_req *ar)
 /* A FIXED_FILE request's file, taken from its slot when it is issued
  * (a request linked after a direct OPENAT finds what the open made, as
  * on Linux): 0, or -EBADF for an empty slot or no table. */
-static int req_fixed_file(struct io_req *req)
+static inline int req_fixed_file(struct io_req *req)
 {
 	if (!req->fixed || req->file)
 		return 0;
@@ -49,7 +49,7 @@ static int req_fixed_file(struct io_req *req)
 	return req->file ? 0 : -EBADF;
 }
 
-static long op_call(struct io_req *req)
+static inline __attribute__((always_inline)) long op_call(struct io_req *req)
 {
 	const struct io_op *op = op_of(req);
 
@@ -112,7 +112,7 @@ static inline long op_run_with(struct io_req *req, long (*call)(struct io_req *)
 }
 
 /* Runs the request's op here (blocking allowed unless nowait is set). */
-static long op_run(struct io_req *req)
+static inline __attribute__((always_inline)) long op_run(struct io_req *req)
 {
 	return op_run_with(req, op_call);
 }
@@ -195,7 +195,7 @@ long io_req_attempt(struct io_req *req)
 
 /* Runs req here if it finishes without waiting: its result, or an
  * IO_WAIT_ answer (nothing done that its wait must undo). */
-static long req_try(struct io_req *req)
+static inline __attribute__((always_inline)) long req_try(struct io_req *req)
 {
 	const struct io_op *op = op_of(req);
 	enum op_how how = op->how;
@@ -267,16 +267,21 @@ static bool link_broken(const struct io_req *req, long res)
 		req->sqe.opcode != IORING_OP_READV && req->sqe.opcode != IORING_OP_WRITEV);
 }
 
-void io_req_free(struct io_req *req)
+/* What any request holds until its free: its direct descriptor's file
+ * and its personality's creds. */
+static inline void req_put_refs(struct io_req *req)
 {
-	struct io_ring *ring = req->ring;
-
 	if (req->file)
 		file_put(req->file);
 	if (req->creds)
 		cred_put(req->creds);
-	if (req->on_stack)
-		return; /* never armed or counted, no reference: io_req_for_sqe */
+}
+
+void io_req_free(struct io_req *req)
+{
+	struct io_ring *ring = req->ring;
+
+	req_put_refs(req);
 	if (req->poll.file)
 		file_put(req->poll.file);
 	io_drain_put(req);
@@ -306,22 +311,28 @@ static long req_leave(struct io_req *req, long res)
 	return res;
 }
 
-/* Posts req's CQE and frees it: the next request of its chain to issue,
- * or NULL (a broken link cancels the rest of the chain). */
+/* req's CQE, unless CQE_SKIP_SUCCESS skips it (a TIMEOUT's own counts
+ * for no TIMEOUT, as Linux's). */
+static inline void req_post(struct io_req *req, long res)
+{
+	if (!(req->sqe.flags & IOSQE_CQE_SKIP_SUCCESS) || res < 0)
+		io_post_cqe(req->ring, req->sqe.user_data, (int32_t)res, req->cflags,
+			    req->sqe.opcode != IORING_OP_TIMEOUT);
+}
+
+/* Posts the CQE of a request of the ring's and frees it: the next
+ * request of its chain to issue, or NULL (a broken link cancels the rest
+ * of the chain). */
 static struct io_req *req_complete(struct io_req *req, long res)
 {
 	struct io_ring *ring = req->ring;
-	struct io_req *next = NULL, *n;
-	bool broken = false;
+	struct io_req *next, *n;
+	bool broken;
 
-	if (!req->on_stack) { /* a stack request is alone and never waited */
-		res = req_leave(req, res);
-		next = req->next;
-		broken = link_broken(req, res);
-	}
-	if (!(req->sqe.flags & IOSQE_CQE_SKIP_SUCCESS) || res < 0)
-		io_post_cqe(ring, req->sqe.user_data, (int32_t)res, req->cflags,
-			    req->sqe.opcode != IORING_OP_TIMEOUT);
+	res = req_leave(req, res);
+	next = req->next;
+	broken = link_broken(req, res);
+	req_post(req, res);
 	io_req_free(req);
 	while (broken && next) { /* Linux: -ECANCELED for each */
 		n = next->next;
@@ -414,27 +425,12 @@ static struct io_req *req_alloc(struct io_ring *ring)
 	return req;
 }
 
-/* Whether sqe's request may start on the submitter's stack (its stable
- * copy: the user may change the ring's meanwhile). */
-static bool sqe_on_stack(const struct io_ring *ring, const struct io_uring_sqe *sqe)
+struct io_req *io_req_for_sqe(struct io_ring *ring, const struct io_uring_sqe *sqe)
 {
-	if (sqe->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_IO_DRAIN | IOSQE_ASYNC))
-		return false;
-	return !ring->drain_used &&
-	       (sqe->opcode >= IORING_OP_LAST || io_ops[sqe->opcode].how != HOW_PUNT);
-}
+	struct io_req *req = req_alloc(ring);
 
-struct io_req *io_req_for_sqe(struct io_ring *ring, struct io_req *sreq, struct io_req *last)
-{
-	struct io_req *req;
-
-	if (!last && sqe_on_stack(ring, &sreq->sqe)) {
-		req_init(sreq, ring);
-		sreq->on_stack = true;
-		return sreq;
-	}
-	if ((req = req_alloc(ring)))
-		req->sqe = sreq->sqe;
+	if (req)
+		req->sqe = *sqe;
 	return req;
 }
 
@@ -477,22 +473,71 @@ static bool req_start(struct io_req *req)
 	return live;
 }
 
+/* Issues *reqp here: its result, or IO_PUNTED once its worker or
+ * wake-up has it (*reqp is then the ring's request it became, if it
+ * started on the stack). */
+static inline __attribute__((always_inline)) long req_issue(struct io_req **reqp)
+{
+	long res;
+
+	/* A released ring issues nothing more (the rest of a chain its
+	 * cancels complete: its owner may be exiting, its files gone); a
+	 * waiting request checks again under the lock (req_start). */
+	if (__atomic_load_n(&(*reqp)->ring->dead, __ATOMIC_RELAXED))
+		return -ECANCELED;
+	if ((res = req_try(*reqp)) <= IO_WAIT_POLL && res >= IO_WAIT_MULTI)
+		res = req_wait(reqp, res);
+	return res;
+}
+
 void io_submit_chain(struct io_req *req)
 {
 	long res;
 
-	while (req) {
-		/* A released ring issues nothing more (the rest of a chain its
-		 * cancels complete: its owner may be exiting, its files gone);
-		 * a waiting request checks again under the lock (req_start). */
-		if (__atomic_load_n(&req->ring->dead, __ATOMIC_RELAXED))
-			res = -ECANCELED;
-		else if ((res = req_try(req)) <= IO_WAIT_POLL && res >= IO_WAIT_MULTI)
-			res = req_wait(&req, res);
-		if (res == IO_PUNTED)
-			return; /* its worker or wake-up completes it, and the chain */
+	/* IO_PUNTED: its worker or wake-up completes it, and the chain. */
+	while (req && (res = req_issue(&req)) != IO_PUNTED)
 		req = req_complete(req, res);
+}
+
+/* Whether sqe, with no chain open, may start on the submitter's stack
+ * (its stable copy: the user may change the ring's meanwhile). */
+static inline bool sqe_on_stack(const struct io_ring *ring, const struct io_uring_sqe *sqe)
+{
+	if (sqe->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_IO_DRAIN | IOSQE_ASYNC))
+		return false;
+	return !ring->drain_used &&
+	       (sqe->opcode >= IORING_OP_LAST || io_ops[sqe->opcode].how != HOW_PUNT);
+}
+
+/*
+ * The path of every SQE alone, in one function: reset, preparation,
+ * issue and CQE into the submission's batch, with the helpers inline.
+ * A request that must wait leaves it as one of the ring's (req_wait),
+ * and that one completes as every other.
+ */
+int io_submit_alone(struct io_ring *ring, struct io_req *req)
+{
+	long res;
+	int err;
+
+	if (!sqe_on_stack(ring, &req->sqe))
+		return 1;
+	req_init(req, ring);
+	req->on_stack = true;
+	if ((err = io_req_prep(req))) {
+		io_post_cqe(ring, req->sqe.user_data, err, 0, true); /* io_fail_chain's */
+		req_put_refs(req);
+		return err;
 	}
+	if ((res = req_issue(&req)) == IO_PUNTED)
+		return 0;
+	if (!req->on_stack) { /* it became the ring's, then failed to wait */
+		io_submit_chain(req_complete(req, res));
+		return 0;
+	}
+	req_post(req, res);
+	req_put_refs(req); /* never armed, counted, or a reference on the ring */
+	return 0;
 }
 
 /*
@@ -536,7 +581,7 @@ void io_queue_chain(struct io_req *head)
 {
 	int err;
 
-	if (head->on_stack || !io_drain_defer(head)) { /* sqe_on_stack: no drain */
+	if (!io_drain_defer(head)) {
 		io_submit_chain(head);
 		return;
 	}
