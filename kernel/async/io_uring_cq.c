@@ -118,10 +118,10 @@ static bool cq_post(struct io_ring *ring, const struct io_uring_cqe *cqes, uint3
 	struct file *efd;
 	uint32_t i;
 
-	spin_lock(&ring->lock);
+	spin_lock_task(&ring->lock);
 	i = ring->noverflow ? 0 : cqes_write_locked(ring, cqes, n);
 	if (i < n && !may_overflow) {
-		spin_unlock(&ring->lock);
+		spin_unlock_task(&ring->lock);
 		return false;
 	}
 	for (; i < n; i++)
@@ -131,7 +131,7 @@ static bool cq_post(struct io_ring *ring, const struct io_uring_cqe *cqes, uint3
 	efd = eventfd_to_tell_locked(ring);
 	if (wait_queue_has_sleeper(&ring->cq_wait)) /* after the CQEs: see wait.h */
 		wake_up(&ring->cq_wait);
-	spin_unlock(&ring->lock);
+	spin_unlock_task(&ring->lock);
 	if (efd) {
 		eventfd_signal(efd);
 		file_put(efd);
@@ -228,11 +228,11 @@ uint32_t io_cq_ready_flush(struct io_ring *ring)
 {
 	uint32_t n;
 
-	spin_lock(&ring->lock);
+	spin_lock_task(&ring->lock);
 	if (ring->noverflow)
 		overflow_flush_locked(ring);
 	n = ring->cq_tail - ring_load(ring, R_CQ_HEAD);
-	spin_unlock(&ring->lock);
+	spin_unlock_task(&ring->lock);
 	return n;
 }
 

@@ -69,7 +69,9 @@ struct io_ring {
 
 	/* Protects cq_tail and the CQ ring, overflow, inflight, ncompleted,
 	 * timeouts and dead.  Taken before an engine's lock (a cancel); no
-	 * sleep or user copy under it. */
+	 * sleep or user copy under it.  No interrupt handler takes it (the
+	 * LINK_TIMEOUT's timer stores its flags without it), so it leaves
+	 * interrupts on: spin_lock_task. */
 	struct spinlock lock;
 	uint32_t cq_tail;	   /* the kernel's CQ tail */
 	struct list_head overflow; /* struct io_overflow: NODROP's queue */
@@ -203,8 +205,12 @@ struct io_req {
 	struct async_req ar;	/* the engine's part, when punted */
 	struct list_head link;	/* on ring->inflight while it waits (ring->lock) */
 	struct list_head tlink; /* on ring->timeouts (TIMEOUT with a count) */
-	bool fired;		/* TIMEOUT met its count, LINK_TIMEOUT went off (ring->lock) */
-	bool removed;		/* cancelled by a remove or cancel op (ring->lock) */
+	/* fired: TIMEOUT met its count, LINK_TIMEOUT went off; removed:
+	 * cancelled by a remove or cancel op, or its LINK_TIMEOUT.  Set under
+	 * ring->lock, or by the LINK_TIMEOUT's timer with an atomic store
+	 * (it runs from the tick: no ring->lock); only ever set. */
+	bool fired;
+	bool removed;
 	bool rearm;		/* POLL_ADD: its events updated, it waits anew (ring->lock) */
 	/* LINK_TIMEOUT: the timer is armed while prev waits; fired once it
 	 * went off; started once armed (ring->lock: LINK_TIMEOUT_UPDATE

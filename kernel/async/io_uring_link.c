@@ -13,19 +13,18 @@
 
 /* ---- LINK_TIMEOUT ---- */
 
-/* The timer went off (from the tick: no sleep): the request it times is
- * marked removed, which its run reads before it starts, and interrupted
- * if a worker runs it.  prev is alive: its completion disarms the timer,
- * waiting for this callback, before it is freed. */
+/* The timer went off (from the tick: no sleep, and not the ring's lock,
+ * which leaves interrupts on): the request it times is marked removed,
+ * which its run reads before it starts, and interrupted if a worker runs
+ * it.  Both flags only ever become true, so a store each does what the
+ * lock did (struct io_req).  prev is alive: its completion disarms the
+ * timer, waiting for this callback, before it is freed. */
 static void ltimeout_fired(struct ktimer *t)
 {
 	struct io_req *lt = container_of(t, struct io_req, timer), *prev = lt->prev;
-	struct io_ring *ring = lt->ring;
 
-	spin_lock(&ring->lock);
-	lt->fired = true;
-	prev->removed = true;
-	spin_unlock(&ring->lock);
+	__atomic_store_n(&lt->fired, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&prev->removed, true, __ATOMIC_RELEASE);
 	async_interrupt(&prev->ar); /* an armed prev's owner is woken to end it */
 }
 
@@ -71,10 +70,10 @@ void io_ltimeout_arm(struct io_req *req)
 
 	if (!lt)
 		return;
-	spin_lock(&req->ring->lock);
+	spin_lock_task(&req->ring->lock);
 	ktimer_arm(&lt->timer, ltimeout_deadline(lt->sqe.timeout_flags, lt->deadline));
 	lt->started = true;
-	spin_unlock(&req->ring->lock);
+	spin_unlock_task(&req->ring->lock);
 }
 
 /*
@@ -92,11 +91,12 @@ long io_ltimeout_update(struct io_req *req)
 	struct io_req *r, *lt;
 	long res = -ENOENT;
 
-	spin_lock(&ring->lock);
+	spin_lock_task(&ring->lock);
 	list_for_each_entry(r, &ring->inflight, link)
 	{
 		lt = ltimeout_of(r);
-		if (!lt || lt->sqe.user_data != req->sqe.addr || !lt->started || lt->fired)
+		if (!lt || lt->sqe.user_data != req->sqe.addr || !lt->started ||
+		    __atomic_load_n(&lt->fired, __ATOMIC_ACQUIRE))
 			continue;
 		res = -EALREADY;
 		if (ktimer_cancel(&lt->timer)) {
@@ -105,7 +105,7 @@ long io_ltimeout_update(struct io_req *req)
 		}
 		break;
 	}
-	spin_unlock(&ring->lock);
+	spin_unlock_task(&ring->lock);
 	return res;
 }
 
@@ -117,13 +117,11 @@ long io_ltimeout_done(struct io_req *req, long res)
 
 	if (!lt)
 		return res;
-	spin_lock(&req->ring->lock); /* no update finds it (and re-arms it) after */
+	spin_lock_task(&req->ring->lock); /* no update finds it (and re-arms it) after */
 	req->next = lt->next;
-	spin_unlock(&req->ring->lock);
+	spin_unlock_task(&req->ring->lock);
 	ktimer_cancel_sync(&lt->timer); /* the callback is done with req */
-	spin_lock(&req->ring->lock);
-	fired = lt->fired;
-	spin_unlock(&req->ring->lock);
+	fired = __atomic_load_n(&lt->fired, __ATOMIC_ACQUIRE);
 	if (fired && (res == -EINTR || res == -ECANCELED)) {
 		res = -ECANCELED; /* Linux: the timeout cancelled it */
 		lt_res = -ETIME;
@@ -182,7 +180,7 @@ static __attribute__((noinline)) bool drain_defer(struct io_req *head, bool drai
 	bool deferred;
 
 	io_cq_flush(ring); /* what completed before the chain is posted */
-	spin_lock(&ring->lock);
+	spin_lock_task(&ring->lock);
 	__atomic_store_n(&ring->drain_used, true, __ATOMIC_RELEASE); /* io_drain_put reads it */
 	head->nchain = n;
 	head->drain_head = drain;
@@ -192,7 +190,7 @@ static __attribute__((noinline)) bool drain_defer(struct io_req *head, bool drai
 	drain_release_locked(ring);
 	deferred = head->deferred;
 	head->punted = deferred;
-	spin_unlock(&ring->lock);
+	spin_unlock_task(&ring->lock);
 	return deferred;
 }
 
@@ -231,16 +229,16 @@ long io_drain_wait(struct io_req *req)
 		return 0;
 	for (;;) {
 		prepare_to_wait(&ring->drain_wq, &we); /* before the test: no lost wake-up */
-		spin_lock(&ring->lock);
+		spin_lock_task(&ring->lock);
 		if (req->deferred && signal_pending()) { /* a cancel, or the owner's end */
 			drain_forget_locked(req);
 			res = -ECANCELED;
 		}
 		if (!req->deferred) {
-			spin_unlock(&ring->lock);
+			spin_unlock_task(&ring->lock);
 			break;
 		}
-		spin_unlock(&ring->lock);
+		spin_unlock_task(&ring->lock);
 		schedule();
 	}
 	finish_wait(&ring->drain_wq, &we);
@@ -251,9 +249,9 @@ void io_drain_forget(struct io_req *req)
 {
 	if (!req->punted)
 		return;
-	spin_lock(&req->ring->lock);
+	spin_lock_task(&req->ring->lock);
 	drain_forget_locked(req);
-	spin_unlock(&req->ring->lock);
+	spin_unlock_task(&req->ring->lock);
 }
 
 void io_drain_put(struct io_req *req)
@@ -263,9 +261,9 @@ void io_drain_put(struct io_req *req)
 	__atomic_sub_fetch(&ring->nlive, 1, __ATOMIC_ACQ_REL);
 	if (!__atomic_load_n(&ring->drain_used, __ATOMIC_ACQUIRE))
 		return;
-	spin_lock(&ring->lock);
+	spin_lock_task(&ring->lock);
 	if (req->drain)
 		ring->ndrain_live--;
 	drain_release_locked(ring);
-	spin_unlock(&ring->lock);
+	spin_unlock_task(&ring->lock);
 }

@@ -37,9 +37,9 @@ static bool multi_post(struct io_req *req, int32_t res)
 {
 	uint64_t data;
 
-	spin_lock(&req->ring->lock);
+	spin_lock_task(&req->ring->lock);
 	data = req->sqe.user_data;
-	spin_unlock(&req->ring->lock);
+	spin_unlock_task(&req->ring->lock);
 	if (!io_post_cqe_more(req->ring, data, res, req->cflags))
 		return false;
 	req->cflags = 0;
@@ -54,9 +54,9 @@ static bool feeds_itself(struct io_req *req, struct file *f)
 {
 	bool self;
 
-	spin_lock(&req->ring->lock);
+	spin_lock_task(&req->ring->lock);
 	self = io_ring_of(f) || f == req->ring->eventfd;
-	spin_unlock(&req->ring->lock);
+	spin_unlock_task(&req->ring->lock);
 	return self;
 }
 

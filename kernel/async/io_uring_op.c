@@ -81,12 +81,7 @@ static long poll_once(struct io_req *req, uint64_t deadline)
  * timeout's on Linux. */
 bool io_req_removed(struct io_req *req)
 {
-	bool removed;
-
-	spin_lock(&req->ring->lock);
-	removed = req->removed;
-	spin_unlock(&req->ring->lock);
-	return removed;
+	return __atomic_load_n(&req->removed, __ATOMIC_ACQUIRE); /* only ever set */
 }
 
 /* A poll whose wait a POLL_REMOVE update interrupted (its events
@@ -97,10 +92,10 @@ static long poll_rearmed(struct io_req *req, long res)
 
 	if (res != -ERESTARTNOHAND && res != -EINTR)
 		return res;
-	spin_lock(&req->ring->lock);
+	spin_lock_task(&req->ring->lock);
 	rearm = req->rearm && !req->removed;
 	req->rearm = false;
-	spin_unlock(&req->ring->lock);
+	spin_unlock_task(&req->ring->lock);
 	return rearm ? IO_REARM : res;
 }
 
@@ -141,7 +136,7 @@ long io_cancel_key(struct io_req *self, int op)
 
 	bool ends = op >= 0;
 
-	spin_lock(&ring->lock);
+	spin_lock_task(&ring->lock);
 	if ((t = io_find_locked(ring, self->sqe.addr, op, self)) && t->ar.ctx) {
 		t->removed = true;
 		ends |= t->multishot;
@@ -149,7 +144,7 @@ long io_cancel_key(struct io_req *self, int op)
 	} else if (t) {
 		ret = -EALREADY; /* running inline in another submitter */
 	}
-	spin_unlock(&ring->lock);
+	spin_unlock_task(&ring->lock);
 	if (ret == 0)
 		io_req_finish(t, -ECANCELED);
 	/* A running poll, timeout or multishot request is as good as
@@ -204,7 +199,7 @@ static long run_poll_remove(struct io_req *req)
 
 	if (!(flags & (IORING_POLL_UPDATE_USER_DATA | IORING_POLL_UPDATE_EVENTS)))
 		return io_cancel_key(req, IORING_OP_POLL_ADD);
-	spin_lock(&ring->lock);
+	spin_lock_task(&ring->lock);
 	if ((t = io_find_locked(ring, req->sqe.addr, IORING_OP_POLL_ADD, req))) {
 		if (flags & IORING_POLL_UPDATE_USER_DATA)
 			t->sqe.user_data = req->sqe.off;
@@ -214,7 +209,7 @@ static long run_poll_remove(struct io_req *req)
 			async_interrupt(&t->ar); /* under ring->lock: t stays */
 		}
 	}
-	spin_unlock(&ring->lock);
+	spin_unlock_task(&ring->lock);
 	return t ? 0 : -ENOENT;
 }
 

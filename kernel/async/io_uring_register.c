@@ -78,10 +78,10 @@ static int register_eventfd(struct io_ring *ring, const int *ufd, uint32_t nr, b
 		file_put(f);
 		return -EINVAL;
 	}
-	spin_lock(&ring->lock);
+	spin_lock_task(&ring->lock);
 	ring->eventfd = f; /* the reference is the ring's now */
 	ring->eventfd_async = async;
-	spin_unlock(&ring->lock);
+	spin_unlock_task(&ring->lock);
 	return 0;
 }
 
@@ -89,10 +89,10 @@ static int unregister_eventfd(struct io_ring *ring)
 {
 	struct file *f;
 
-	spin_lock(&ring->lock);
+	spin_lock_task(&ring->lock);
 	f = ring->eventfd;
 	ring->eventfd = NULL;
-	spin_unlock(&ring->lock);
+	spin_unlock_task(&ring->lock);
 	if (!f)
 		return -ENXIO;
 	file_put(f);

@@ -160,10 +160,10 @@ static enum op_how file_kind(struct io_req *req)
 static void req_wait_start(struct io_req *req)
 {
 	if (req->sqe.opcode == IORING_OP_TIMEOUT && req->sqe.off) {
-		spin_lock(&req->ring->lock);
+		spin_lock_task(&req->ring->lock);
 		req->target = req->ring->ncompleted + req->sqe.off;
 		list_add_tail(&req->tlink, &req->ring->timeouts);
-		spin_unlock(&req->ring->lock);
+		spin_unlock_task(&req->ring->lock);
 	}
 	io_ltimeout_arm(req);
 }
@@ -246,9 +246,9 @@ static long req_wait(struct io_req **reqp, long why)
 	 * once it is queued: async_punt takes the engine's lock itself. */
 	io_cq_flush(req->ring);
 	if ((err = async_punt(&req->ar))) {
-		spin_lock(&req->ring->lock);
+		spin_lock_task(&req->ring->lock);
 		list_del(&req->tlink);
-		spin_unlock(&req->ring->lock);
+		spin_unlock_task(&req->ring->lock);
 		return err;
 	}
 	return IO_PUNTED;
@@ -300,13 +300,13 @@ static long req_leave(struct io_req *req, long res)
 	if (req->next) /* a LINK_TIMEOUT is one */
 		res = io_ltimeout_done(req, res);
 	if (!list_empty(&req->link) || !list_empty(&req->tlink)) { /* else never on them */
-		spin_lock(&ring->lock);
+		spin_lock_task(&ring->lock);
 		if (!list_empty(&req->link)) {
 			list_del(&req->link);
 			ring->ninflight--;
 		}
 		list_del(&req->tlink);
-		spin_unlock(&ring->lock);
+		spin_unlock_task(&ring->lock);
 	}
 	return res;
 }
@@ -463,13 +463,13 @@ static bool req_start(struct io_req *req)
 	struct io_ring *ring = req->ring;
 	bool live;
 
-	spin_lock(&ring->lock);
+	spin_lock_task(&ring->lock);
 	live = !ring->dead;
 	if (live) {
 		list_add_tail(&req->link, &ring->inflight);
 		ring->ninflight++;
 	}
-	spin_unlock(&ring->lock);
+	spin_unlock_task(&ring->lock);
 	return live;
 }
 
@@ -609,7 +609,7 @@ void io_cancel_all(struct io_ring *ring)
 	struct io_req *r, *n;
 	struct list_head queued = LIST_HEAD_INIT(queued);
 
-	spin_lock(&ring->lock);
+	spin_lock_task(&ring->lock);
 	ring->dead = true;
 	list_for_each_entry_safe(r, n, &ring->inflight, link)
 	{
@@ -622,7 +622,7 @@ void io_cancel_all(struct io_ring *ring)
 			list_add_tail(&r->link, &queued);
 		}
 	}
-	spin_unlock(&ring->lock);
+	spin_unlock_task(&ring->lock);
 	list_for_each_entry_safe(r, n, &queued, link)
 	{
 		list_del(&r->link);

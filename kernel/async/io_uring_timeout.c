@@ -76,10 +76,10 @@ static long timeout_wait(struct io_req *req)
 
 	for (;;) {
 		prepare_to_wait(&ring->cq_wait, &we);
-		spin_lock(&ring->lock);
+		spin_lock_task(&ring->lock);
 		deadline = req->deadline;
 		res = req->fired || req->removed ? -EINTR : 0;
-		spin_unlock(&ring->lock);
+		spin_unlock_task(&ring->lock);
 		if (res || signal_pending()) {
 			res = -EINTR;
 			break;
@@ -116,22 +116,22 @@ long io_run_timeout(struct io_req *req)
 
 	do {
 		res = timeout_wait(req);
-		spin_lock(&ring->lock);
+		spin_lock_task(&ring->lock);
 		if (req->fired)
 			res = 0;
 		else if (req->removed)
 			res = -ECANCELED;
 		again = res == -ETIME && timeout_again_locked(req);
 		data = req->sqe.user_data;
-		spin_unlock(&ring->lock);
+		spin_unlock_task(&ring->lock);
 		if (again) { /* a TIMEOUT's own CQEs count for no TIMEOUT */
 			io_post_cqe(ring, data, -ETIME, IORING_CQE_F_MORE, false);
 			cond_resched(); /* an interval of 0 never sleeps */
 		}
 	} while (again);
-	spin_lock(&ring->lock);
+	spin_lock_task(&ring->lock);
 	list_del(&req->tlink);
-	spin_unlock(&ring->lock);
+	spin_unlock_task(&ring->lock);
 	return res;
 }
 
@@ -161,14 +161,14 @@ static long timeout_update(struct io_req *req)
 	uint32_t abs = req->sqe.timeout_flags & IORING_TIMEOUT_ABS;
 	struct io_req *t;
 
-	spin_lock(&ring->lock);
+	spin_lock_task(&ring->lock);
 	if ((t = io_find_locked(ring, req->sqe.addr, IORING_OP_TIMEOUT, req))) {
 		t->deadline = timeout_deadline(
 		    (t->sqe.timeout_flags & IORING_TIMEOUT_CLOCK_MASK) | abs, req->period);
 		t->period = req->period;
 		list_del(&t->tlink);
 	}
-	spin_unlock(&ring->lock);
+	spin_unlock_task(&ring->lock);
 	if (!t)
 		return -ENOENT;
 	wake_up(&ring->cq_wait);
