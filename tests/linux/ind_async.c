@@ -3,8 +3,9 @@
  * write, accept (with NONSEQFD and CLOEXEC applied to its fd), nanosleep,
  * wait4, futex; the queue under poll and epoll; the errors; a full queue
  * (EAGAIN), a process's calls over all its queues bounded (EAGAIN), a
- * child's calls on a shared queue cancelled by its exit, a queue closed
- * and an exec with calls outstanding.  On Linux the calls (not the
+ * child's calls on a shared queue cancelled by its exit, whole records
+ * to a read, a thread's calls ended by its exit, a queue closed and an
+ * exec with calls outstanding.  On Linux the calls (not the
  * queue's own errors, bound and exec) run through ind_async.h's
  * stand-in, SOCK_CLOEXEC for the per-call CLOEXEC: the same results,
  * Linux's. */
@@ -192,6 +193,51 @@ static void check_flood(void)
 	close(p[1]);
 }
 
+static int thread_q, thread_p;
+
+/* A thread's call on its way out: read of an empty pipe. */
+static void *submit_and_exit(void *arg)
+{
+	static char b[1];
+
+	*(long *)arg = ASYNC(0, thread_q, SYS_read, (unsigned long)thread_p, (unsigned long)b, 1);
+	return NULL;
+}
+
+/* A read returns whole records only, as many as fit; a thread's calls
+ * end with the thread (they are its engine's), the process going on. */
+static void check_records_threads(int q)
+{
+	struct sysind_completion r[2];
+	long tok[3], seen = 0, got = 0;
+	int p[2];
+	pthread_t t;
+
+	for (int i = 0; i < 3; i++)
+		tok[i] = ASYNC(0, q, SYS_read, 999, 0, 0);
+	while (got < 3 && readable(q, -1)) {
+		ssize_t n = read(q, r, 40); /* room for 2.5 records */
+		if (n <= 0 || n % 16 || n > 32)
+			break;
+		for (int i = 0; i < n / 16; i++, got++)
+			for (int j = 0; j < 3; j++)
+				seen |= ((long)r[i].token == tok[j] && r[i].result == -EBADF) << j;
+	}
+	ok(got == 3 && seen == 7,
+	   "three records read 40 bytes at a time: whole ones only, each call's once");
+	require(!pipe(p), "a pipe");
+	thread_q = q;
+	thread_p = p[0];
+	ok(!pthread_create(&t, NULL, submit_and_exit, &tok[2]) && !pthread_join(t, NULL) &&
+	       tok[2] > 0,
+	   "a thread submits a read of an empty pipe and exits");
+	struct sysind_completion c = next_rec(q);
+	ok((long)c.token == tok[2] && (c.result == -ECANCELED || c.result == -EINTR),
+	   "its exit ended its call: ECANCELED or EINTR (%ld)", (long)c.result);
+	close(p[0]);
+	close(p[1]);
+}
+
 static void check_exec(const char *self)
 {
 	int st, p[2];
@@ -218,7 +264,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "exit0"))
 		return 0;
-	plan(on_fdkernel() ? 35 : 16);
+	plan(on_fdkernel() ? 38 : 16);
 	q = async_queue(O_CLOEXEC);
 	ok(q >= 0 && fcntl(q, F_GETFD) == FD_CLOEXEC,
 	   "sysind_queue(O_CLOEXEC): a close-on-exec fd");
@@ -229,6 +275,7 @@ int main(int argc, char **argv)
 	if (on_fdkernel()) { /* the queue's own ABI */
 		check_errors(q);
 		check_flood();
+		check_records_threads(q);
 		check_exec(argv[0]);
 	}
 	close(q);

@@ -147,6 +147,15 @@ static void check_setup(void)
 	fd = uring_setup_raw(IORING_MAX_ENTRIES, &p);
 	ok(fd >= 0 && p.sq_entries == IORING_MAX_ENTRIES, "exactly the maximum: accepted");
 	close((int)fd);
+
+	void *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int next = dup(0);
+	close(next);
+	is_int(uring_setup_raw(4, ro), -EFAULT, "params in a read-only page: EFAULT");
+	fd = dup(0);
+	close((int)fd);
+	ok(fd == next, "and no fd was taken (%d %d)", (int)fd, next);
+	munmap(ro, 4096);
 }
 
 /* One SQE alone: its CQE's res. */
@@ -185,6 +194,13 @@ static void check_opcodes(struct uring *r)
 	       unsupported);
 	is_int(run_sqe(r, &(struct io_uring_sqe){.opcode = IORING_OP_NOP, .flags = 0x80}), -EINVAL,
 	       "the unknown SQE flag 0x80: EINVAL");
+	uring_prep(r, IORING_OP_NOP, -1, 0, 0, 0, 0);
+	uring_prep(r, IORING_OP_NOP, -1, 0, 0, 0, 1);
+	__atomic_store_n(r->sq_tail, r->sq_local, __ATOMIC_RELEASE);
+	is_int(uring_enter_raw(r->fd, 100, 2, IORING_ENTER_GETEVENTS, NULL, 0), 2,
+	       "to_submit 100 with 2 SQEs queued: 2 submitted");
+	struct io_uring_cqe c;
+	ok(uring_peek(r, &c) && uring_peek(r, &c), "and their 2 CQEs");
 	is_int(run_sqe(r, &(struct io_uring_sqe){.opcode = IORING_OP_FSYNC,
 						 .fd = 0,
 						 .flags = IOSQE_BUFFER_SELECT}),
@@ -278,7 +294,7 @@ int main(void)
 {
 	struct uring r;
 
-	plan(42);
+	plan(46);
 	require(!uring_init(&r, 8, 0), "a ring");
 	check_register(&r);
 	check_enter(&r);
