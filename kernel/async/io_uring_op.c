@@ -265,29 +265,63 @@ static long run_send(struct io_req *req)
 	return syscall_call((uint64_t)req->nr, req->args);
 }
 
-/* IOSQE_BUFFER_SELECT: into its group's next buffer (ENOBUFS if none),
- * which its CQE names if it received anything. */
-static __attribute__((noinline)) long recv_select(struct io_req *req)
+/* IOSQE_BUFFER_SELECT: call into its group's next buffer (ENOBUFS if
+ * none), len at most (0: all of it), which its CQE names if it
+ * transferred anything. */
+static __attribute__((noinline)) long with_buffer(struct io_req *req, uint32_t len,
+						  long (*call)(struct io_req *, uint64_t, uint32_t))
 {
-	uint32_t len = req->sqe.len;
-	uint64_t a[6] = {req->args[0], 0, 0, req->args[3], 0, 0};
-	struct io_pbuf *b = io_pbuf_take(req->ring, req->sqe.buf_group, &a[1], &len);
+	uint64_t addr;
+	struct io_pbuf *b = io_pbuf_take(req->ring, req->sqe.buf_group, &addr, &len);
 	long res;
 
 	if (!b)
 		return -ENOBUFS;
-	a[2] = len;
-	res = req->file ? sock_one(req, false, a[1], len) : syscall_call((uint64_t)req->nr, a);
+	res = call(req, addr, len);
 	req->cflags = io_pbuf_done(req->ring, b, res);
 	return res;
+}
+
+static long recv_into(struct io_req *req, uint64_t addr, uint32_t len)
+{
+	uint64_t a[6] = {req->args[0], addr, len, req->args[3], 0, 0};
+
+	return req->file ? sock_one(req, false, addr, len) : syscall_call((uint64_t)req->nr, a);
 }
 
 long io_run_recv(struct io_req *req)
 {
 	if (req->sqe.flags & IOSQE_BUFFER_SELECT)
-		return recv_select(req);
-	if (req->file)
-		return sock_one(req, false, req->sqe.addr, req->sqe.len);
+		return with_buffer(req, req->sqe.len, recv_into);
+	return recv_into(req, req->sqe.addr, req->sqe.len);
+}
+
+/* READ, WRITE, their _FIXED forms and a READV into a provided buffer:
+ * one buffer with the RWF_* flags, as preadv2 takes them (prep_rw). */
+static long read_into(struct io_req *req, uint64_t addr, uint32_t len)
+{
+	return fd_rw_flags((int)req->args[0], (void *)addr, len, (long)req->args[3],
+			   (int)req->args[4], false);
+}
+
+static long run_read(struct io_req *req)
+{
+	if (req->sqe.flags & IOSQE_BUFFER_SELECT)
+		return with_buffer(req, (uint32_t)req->args[2], read_into);
+	return read_into(req, req->args[1], (uint32_t)req->args[2]);
+}
+
+static long run_write(struct io_req *req)
+{
+	return fd_rw_flags((int)req->args[0], (void *)req->args[1], req->args[2],
+			   (long)req->args[3], (int)req->args[4], true);
+}
+
+/* READV: preadv2, or as a READ into a provided buffer. */
+static long run_readv(struct io_req *req)
+{
+	if (req->sqe.flags & IOSQE_BUFFER_SELECT)
+		return run_read(req);
 	return syscall_call((uint64_t)req->nr, req->args);
 }
 
@@ -295,11 +329,11 @@ long io_run_recv(struct io_req *req)
 
 const struct io_op io_ops[IORING_OP_LAST] = {
     [IORING_OP_NOP] = {HOW_INLINE, false, false, io_prep_nop, run_nop, NULL},
-    [IORING_OP_READV] = {HOW_NOWAIT, true, true, io_prep_readv, NULL, NULL},
+    [IORING_OP_READV] = {HOW_NOWAIT, true, true, io_prep_readv, run_readv, NULL},
     [IORING_OP_WRITEV] = {HOW_NOWAIT, true, true, io_prep_writev, NULL, NULL},
     [IORING_OP_FSYNC] = {HOW_PUNT, true, false, io_prep_fsync, NULL, NULL},
-    [IORING_OP_READ_FIXED] = {HOW_NOWAIT, true, true, io_prep_read_fixed, NULL, NULL},
-    [IORING_OP_WRITE_FIXED] = {HOW_NOWAIT, true, true, io_prep_write_fixed, NULL, NULL},
+    [IORING_OP_READ_FIXED] = {HOW_NOWAIT, true, true, io_prep_read_fixed, run_read, NULL},
+    [IORING_OP_WRITE_FIXED] = {HOW_NOWAIT, true, true, io_prep_write_fixed, run_write, NULL},
     [IORING_OP_POLL_ADD] = {HOW_NOWAIT, true, false, prep_poll, run_poll, attempt_poll},
     [IORING_OP_POLL_REMOVE] = {HOW_INLINE, false, false, prep_poll_remove, run_poll_remove, NULL},
     [IORING_OP_SENDMSG] = {HOW_NOWAIT, true, false, io_prep_sendmsg, NULL, NULL},
@@ -320,8 +354,8 @@ const struct io_op io_ops[IORING_OP_LAST] = {
 				   io_run_provide_buffers, NULL},
     [IORING_OP_REMOVE_BUFFERS] = {HOW_INLINE, false, false, io_prep_remove_buffers,
 				  io_run_remove_buffers, NULL},
-    [IORING_OP_READ] = {HOW_NOWAIT, true, true, io_prep_read, NULL, NULL},
-    [IORING_OP_WRITE] = {HOW_NOWAIT, true, true, io_prep_write, NULL, NULL},
+    [IORING_OP_READ] = {HOW_NOWAIT, true, true, io_prep_read, run_read, NULL},
+    [IORING_OP_WRITE] = {HOW_NOWAIT, true, true, io_prep_write, run_write, NULL},
     [IORING_OP_SEND] = {HOW_NOWAIT, true, false, io_prep_send, run_send, NULL},
     [IORING_OP_RECV] = {HOW_NOWAIT, true, false, io_prep_recv, io_run_recv, NULL},
     [IORING_OP_SOCKET] = {HOW_INLINE, false, false, io_prep_socket, NULL, NULL},

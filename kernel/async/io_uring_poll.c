@@ -18,6 +18,7 @@
 #include "proc/task.h"
 #include <uapi/socket.h>
 #include <uapi/errno.h>
+#include <uapi/uio.h>
 
 /* Three tries of a file that says ready and then would wait: punted. */
 #define ARM_TRIES 3
@@ -28,9 +29,9 @@ static struct io_req *req_of(struct async_req *ar)
 }
 
 /* What a request waits for; 0: not one to arm.  A socket op with
- * MSG_DONTWAIT asked not to wait: its worker's call fails with EAGAIN,
- * as Linux's REQ_F_NOWAIT (the bit is no RWF_* flag the other ops
- * take: they failed their attempt with EINVAL). */
+ * MSG_DONTWAIT, a read or write with RWF_NOWAIT asked not to wait: its
+ * worker's call fails with EAGAIN, as Linux's REQ_F_NOWAIT (the bit is
+ * RWF_ATOMIC for the rw ops, which fail their attempt with EOPNOTSUPP). */
 static inline __attribute__((always_inline)) uint32_t poll_events(const struct io_req *req)
 {
 	if ((req->sqe.msg_flags & MSG_DONTWAIT) && req->sqe.opcode != IORING_OP_POLL_ADD)
@@ -39,13 +40,15 @@ static inline __attribute__((always_inline)) uint32_t poll_events(const struct i
 	case IORING_OP_READ:
 	case IORING_OP_READV:
 	case IORING_OP_READ_FIXED:
+		return req->sqe.rw_flags & RWF_NOWAIT ? 0 : POLLIN | POLLRDNORM;
+	case IORING_OP_WRITE:
+	case IORING_OP_WRITEV:
+	case IORING_OP_WRITE_FIXED:
+		return req->sqe.rw_flags & RWF_NOWAIT ? 0 : POLLOUT | POLLWRNORM;
 	case IORING_OP_RECV:
 	case IORING_OP_RECVMSG:
 	case IORING_OP_ACCEPT:
 		return POLLIN | POLLRDNORM;
-	case IORING_OP_WRITE:
-	case IORING_OP_WRITEV:
-	case IORING_OP_WRITE_FIXED:
 	case IORING_OP_SEND:
 	case IORING_OP_SENDMSG:
 		return POLLOUT | POLLWRNORM;

@@ -5,6 +5,7 @@
  * req->args).  The ops with a run function of their own prepare beside
  * it in io_uring_op.c, which has the table.  docs/async.md.
  */
+#include "arch/x86_64/uaccess.h"
 #include "async/io_uring_int.h"
 #include "fd/fdtable.h"
 #include "fs/file.h"
@@ -13,6 +14,7 @@
 #include <uapi/fcntl.h>
 #include <uapi/socket.h>
 #include <uapi/syscalls.h>
+#include <uapi/uio.h>
 
 static void set_call(struct io_req *req, int nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 		     uint64_t a4, uint64_t a5)
@@ -28,19 +30,25 @@ int io_prep_nop(struct io_req *req)
 	return 0;
 }
 
-/* READ/WRITE: offset -1 is the file position (IORING_FEAT_RW_CUR_POS). */
+/* RWF_HIPRI asks for polled completions: Linux's EINVAL on a ring
+ * without IORING_SETUP_IOPOLL, which fdkernel has not. */
+static bool rw_hipri(const struct io_uring_sqe *s)
+{
+	return s->rw_flags & RWF_HIPRI;
+}
+
+/* READ/WRITE and the _FIXED ones: their run's arguments, pread64's and
+ * the RWF_* flags, which fd_rw_flags takes as preadv2 does (offset -1 is
+ * the file position: IORING_FEAT_RW_CUR_POS); a READ into a provided
+ * buffer (BUFFER_SELECT) takes len as its cap. */
 static int prep_rw(struct io_req *req, bool write)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 
-	if (s->rw_flags)
-		return -EOPNOTSUPP; /* RWF_* on a plain buffer: docs/async.md */
-	if (s->off == UINT64_MAX)
-		set_call(req, write ? __NR_write : __NR_read, (uint64_t)s->fd, s->addr, s->len, 0,
-			 0, 0);
-	else
-		set_call(req, write ? __NR_pwrite64 : __NR_pread64, (uint64_t)s->fd, s->addr,
-			 s->len, s->off, 0, 0);
+	if (rw_hipri(s))
+		return -EINVAL;
+	set_call(req, write ? __NR_pwrite64 : __NR_pread64, (uint64_t)s->fd, s->addr, s->len,
+		 s->off, s->rw_flags, 0);
 	return 0;
 }
 
@@ -86,14 +94,30 @@ static int prep_rwv(struct io_req *req, bool write)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 
+	if (rw_hipri(s))
+		return -EINVAL;
 	set_call(req, write ? __NR_pwritev2 : __NR_preadv2, (uint64_t)s->fd, s->addr, s->len,
 		 s->off, 0, s->rw_flags);
 	return 0;
 }
 
+/* A READV into a provided buffer (BUFFER_SELECT): one iovec, whose
+ * length caps the read (Linux's EINVAL for another count), copied now;
+ * then io_run_rw's arguments as a READ's. */
 int io_prep_readv(struct io_req *req)
 {
-	return prep_rwv(req, false);
+	const struct io_uring_sqe *s = &req->sqe;
+	struct iovec v;
+
+	if (!(s->flags & IOSQE_BUFFER_SELECT))
+		return prep_rwv(req, false);
+	if (s->len != 1 || rw_hipri(s))
+		return -EINVAL;
+	if (copy_from_user(&v, (const void *)s->addr, sizeof(v)))
+		return -EFAULT;
+	set_call(req, __NR_pread64, (uint64_t)s->fd, 0,
+		 v.iov_len < UINT32_MAX ? v.iov_len : UINT32_MAX, s->off, s->rw_flags, 0);
+	return 0;
 }
 
 int io_prep_writev(struct io_req *req)

@@ -348,12 +348,14 @@ void io_req_finish(struct io_req *req, long res)
 	io_submit_chain(req_complete(req, res));
 }
 
-/* Whether Linux lets op take IOSQE_BUFFER_SELECT: RECV does here, the
- * others not yet (EINVAL: docs/async.md); any other op, Linux's
+/* The ops that take IOSQE_BUFFER_SELECT: RECV, READ, READV here;
+ * RECVMSG not yet (EINVAL: docs/async.md); any other, Linux's
  * EOPNOTSUPP. */
-static bool op_buffer_select(uint8_t op)
+static int op_buffer_select(uint8_t op)
 {
-	return op == IORING_OP_READ || op == IORING_OP_READV || op == IORING_OP_RECVMSG;
+	if (op == IORING_OP_RECV || op == IORING_OP_READ || op == IORING_OP_READV)
+		return 0;
+	return op == IORING_OP_RECVMSG ? -EINVAL : -EOPNOTSUPP;
 }
 
 /* The checks every SQE gets before its op's own: -errno for its CQE. */
@@ -366,8 +368,9 @@ int io_req_prep(struct io_req *req)
 	if (s->flags & (~SQE_FLAGS_KNOWN | IOSQE_BUFFER_SELECT)) { /* rare: one test */
 		if (s->flags & ~(SQE_FLAGS_KNOWN | IOSQE_BUFFER_SELECT))
 			return -EINVAL;
-		if (s->opcode != IORING_OP_RECV)
-			return op_buffer_select(s->opcode) ? -EINVAL : -EOPNOTSUPP;
+		int err = op_buffer_select(s->opcode);
+		if (err)
+			return err;
 	}
 	if (s->flags & IOSQE_CQE_SKIP_SUCCESS)
 		req->ring->drain_disabled = true; /* Linux: skipped CQEs defeat a drain */

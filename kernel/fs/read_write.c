@@ -17,9 +17,11 @@
 #include <uapi/inotify.h>
 #include <uapi/uio.h>
 
-/* preadv2/pwritev2 flags taken as no-ops: a RAM file system has nothing
- * to sync and nothing to poll for.  Others: EOPNOTSUPP. */
-#define RWF_NOOPS (RWF_HIPRI | RWF_DSYNC | RWF_SYNC)
+/* preadv2/pwritev2 flags: HIPRI, DSYNC and SYNC taken as no-ops (as
+ * O_SYNC and O_DSYNC: a write is in the page cache, whose writeback and
+ * fsync are the disk's only durability), NOWAIT and APPEND done (rw_flags
+ * below).  Others: EOPNOTSUPP. */
+#define RWF_KNOWN (RWF_HIPRI | RWF_DSYNC | RWF_SYNC | RWF_NOWAIT | RWF_APPEND)
 
 /* Regular files and directories have positions; devices, pipes, sockets do not. */
 static bool seekable(struct file *f)
@@ -91,8 +93,31 @@ long file_rw_iter(struct file *f, struct iov_iter *it, uint64_t *at, bool write)
 	return n;
 }
 
-/* read, write, pread64, pwrite64: one user buffer, shortened to MAX_RW_COUNT. */
-static long file_rw(struct file *f, void *ubuf, size_t len, uint64_t *at, bool write)
+/*
+ * A transfer with preadv2's flags, the one way every call that takes
+ * them goes: RWF_NOWAIT makes a file that can wait answer EAGAIN instead
+ * (file_nonblock, as io_uring's attempts), RWF_APPEND a regular file's
+ * write go to its end (the position given, if any, untouched).
+ */
+static long file_rw_flags(struct file *f, struct iov_iter *it, uint64_t *at, int rwf, bool write)
+{
+	bool *nowait = &task_sched(current())->nowait, was = *nowait;
+	long n;
+
+	if (rwf & ~RWF_KNOWN)
+		return -EOPNOTSUPP;
+	if (!rwf)
+		return file_rw_iter(f, it, at, write);
+	it->append = write && (rwf & RWF_APPEND);
+	*nowait = was || (rwf & RWF_NOWAIT);
+	n = file_rw_iter(f, it, at, write);
+	*nowait = was;
+	return n;
+}
+
+/* read, write, pread64, pwrite64 (rwf 0), and io_uring's READ and WRITE:
+ * one user buffer, shortened to MAX_RW_COUNT. */
+static long file_rw(struct file *f, void *ubuf, size_t len, uint64_t *at, int rwf, bool write)
 {
 	struct iovec v = {ubuf, len < MAX_RW_COUNT ? len : MAX_RW_COUNT};
 	struct iov_iter it;
@@ -103,7 +128,7 @@ static long file_rw(struct file *f, void *ubuf, size_t len, uint64_t *at, bool w
 	if (!user_range_ok((uint64_t)ubuf, len))
 		return -EFAULT;
 	iov_iter_init(&it, &v, 1, v.iov_len);
-	return file_rw_iter(f, &it, at, write);
+	return file_rw_flags(f, &it, at, rwf, write);
 }
 
 /*
@@ -122,7 +147,7 @@ static long file_rwv(struct file *f, const struct iovec *uvec, unsigned long nr,
 		return n;
 	n = iovec_import(uvec, nr, &iov, &it);
 	if (!n && iov_iter_count(&it))
-		n = rwf & ~RWF_NOOPS ? -EOPNOTSUPP : file_rw_iter(f, &it, at, write);
+		n = file_rw_flags(f, &it, at, rwf, write);
 	kfree(iov);
 	return n;
 }
@@ -160,7 +185,7 @@ static long fd_rw(int fd, void *ubuf, size_t len, const long *off, bool write)
 
 	if (!f)
 		return n;
-	n = file_rw(f, ubuf, len, off ? &pos : NULL, write);
+	n = file_rw(f, ubuf, len, off ? &pos : NULL, 0, write);
 	if (put)
 		file_put(f);
 	return n;
@@ -200,6 +225,26 @@ SYSCALL_DEFINE4(pread64, int, fd, void *, buf, size_t, count, long, off)
 SYSCALL_DEFINE4(pwrite64, int, fd, const void *, buf, size_t, count, long, off)
 {
 	return fd_rw(fd, (void *)buf, count, &off, true);
+}
+
+long fd_rw_flags(int fd, void *ubuf, size_t len, long off, int rwf, bool write)
+{
+	long n;
+	bool put;
+	struct file *f = rw_lookup(fd, NULL, &put, &n);
+	uint64_t pos = (uint64_t)off;
+
+	if (!f)
+		return n;
+	if (!seekable(f))
+		n = file_rw(f, ubuf, len, NULL, rwf, write);
+	else if (off < -1)
+		n = -EINVAL;
+	else
+		n = file_rw(f, ubuf, len, off == -1 ? NULL : &pos, rwf, write);
+	if (put)
+		file_put(f);
+	return n;
 }
 
 SYSCALL_DEFINE3(readv, int, fd, const struct iovec *, vec, unsigned long, vlen)

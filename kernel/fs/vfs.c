@@ -20,6 +20,7 @@
 #include "fs/notify/fsnotify.h"
 #include "fs/locks/lease.h"
 #include "fs/locks/reclock.h"
+#include "lib/iov_iter.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/heap.h"
@@ -52,7 +53,7 @@ static long reg_read(struct file *f, struct iov_iter *to, uint64_t *pos)
 
 static long reg_write(struct file *f, struct iov_iter *from, uint64_t *pos)
 {
-	return inode_write_iter(f->inode, from, pos, f->flags & O_APPEND);
+	return inode_write_iter(f->inode, from, pos, (f->flags & O_APPEND) || from->append);
 }
 
 /* A file opened for writing gives back the write access it took, one

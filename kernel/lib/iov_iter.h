@@ -30,6 +30,7 @@ struct iov_iter {
 	size_t off;		 /* bytes used of the current entry */
 	size_t left;		 /* bytes left in all entries */
 	bool kernel;		 /* segments are kernel addresses */
+	bool append;		 /* RWF_APPEND: a regular file's write goes to its end */
 };
 
 /* A cursor over nr user segments whose lengths add up to total. */

@@ -15,9 +15,12 @@ struct iovec {
 
 #define UIO_MAXIOV 1024 /* most iovecs one call takes (EINVAL beyond) */
 
-/* preadv2/pwritev2 flags fdkernel takes (as no-ops); others EOPNOTSUPP. */
-#define RWF_HIPRI 0x1
-#define RWF_DSYNC 0x2
-#define RWF_SYNC  0x4
+/* preadv2/pwritev2 flags fdkernel takes (fs/read_write.c); others
+ * EOPNOTSUPP. */
+#define RWF_HIPRI  0x1
+#define RWF_DSYNC  0x2
+#define RWF_SYNC   0x4
+#define RWF_NOWAIT 0x8
+#define RWF_APPEND 0x10
 
 #endif
