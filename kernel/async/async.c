@@ -323,11 +323,11 @@ int async_arm_end(struct async_req *r, bool ready)
 	return ret;
 }
 
-/* An armed r goes to the ready list (lock held); one being armed is
- * marked woken, which its arming reads at its end. */
+/* An armed r goes to the ready list (lock held); one being armed or
+ * retried is marked woken, which its arming reads at its end. */
 static void wake_locked(struct async_ctx *ctx, struct async_req *r)
 {
-	if (r->park == PARK_ARMING)
+	if (r->park == PARK_ARMING || r->park == PARK_RETRY)
 		r->woken = true;
 	if (r->park != PARK_ARMED)
 		return;
@@ -372,6 +372,7 @@ void async_run_ready(void)
 		if (r) {
 			unpark_locked(ctx, r);
 			r->park = PARK_RETRY; /* a cancel now ends its retry */
+			r->woken = false;     /* a wake-up from now on is news */
 		}
 		spin_unlock(&ctx->lock);
 		if (!r)

@@ -97,7 +97,8 @@ int async_arm_end(struct async_req *r, bool ready);
  * wake-ups (io_uring's multishot ones): a wake-up that came while it was
  * hooked puts it on the ready list, for its owner to retry later, rather
  * than back in the caller's hands (no retry loop here).  0 or
- * -ECANCELED. */
+ * -ECANCELED.  Its owner's retry of r (async_run_ready) counts as
+ * async_arm_begin: a wake-up since the retry began is not lost. */
 int async_arm_keep(struct async_req *r);
 /* On a worker, for a request it ran and gave up (r unadopted, no hooks):
  * parked on the ready list of the engine it serves, for the owner to

@@ -200,6 +200,7 @@ struct io_req {
 	uint32_t cflags;      /* its next CQE's flags: a provided buffer it filled */
 	bool multishot;	      /* POLL_ADD, ACCEPT, RECV multishot: CQEs with F_MORE */
 	bool on_stack;	      /* io_submit_alone's: moved to the ring's if it waits */
+	bool drained;	      /* its last receive on its file left the socket empty (kmsg) */
 
 	/* A request of the ring's: what waiting, cancels and drains use. */
 	struct async_req ar;	/* the engine's part, when punted */

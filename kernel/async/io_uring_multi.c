@@ -31,15 +31,12 @@ static void multi_retry(struct async_req *ar);
 
 /* Posts one of req's CQEs with F_MORE (and the flags naming the buffer
  * it filled), with its user_data as it is now (POLL_REMOVE's update may
- * change it, under the ring's lock): false, and nothing posted, if the
+ * change it: one word, stored atomically): false, and nothing posted, if the
  * CQ ring is full (the caller's last CQE carries them then). */
 static bool multi_post(struct io_req *req, int32_t res)
 {
-	uint64_t data;
+	uint64_t data = __atomic_load_n(&req->sqe.user_data, __ATOMIC_RELAXED); /* one word */
 
-	spin_lock_task(&req->ring->lock);
-	data = req->sqe.user_data;
-	spin_unlock_task(&req->ring->lock);
 	if (!io_post_cqe_more(req->ring, data, res, req->cflags))
 		return false;
 	req->cflags = 0;
@@ -87,10 +84,13 @@ static long take_all(struct io_req *req)
 	long res;
 
 	for (bool again = false;; again = true) {
-		/* As Linux, a RECV goes on at once only while data remains:
-		 * an empty group then waits for the next data to end it. */
-		if (again && !accept && io_req_attempt_with(req, recv_pending))
+		/* As Linux, a RECV goes on at once only while data remains
+		 * (known from its receive on a direct descriptor, as Linux's
+		 * msg_inq, else polled): an empty group then waits for the
+		 * next data to end it. */
+		if (again && !accept && (req->drained || io_req_attempt_with(req, recv_pending)))
 			return -EAGAIN;
+		req->drained = false;
 		res = io_req_attempt_with(req, accept ? accept_call : io_run_recv);
 		if (res < 0 || (!accept && !res) || !multi_post(req, (int32_t)res))
 			return res;
@@ -108,19 +108,15 @@ static long multi_unhook(struct io_req *req, long res)
 
 /*
  * A retry of an ACCEPT or RECV whose hooks stayed on its file (the last
- * round armed it): it is marked arming again before it takes what is
- * there, so that a wake-up meanwhile (whose hook is still on) puts it
- * back on the ready list rather than being lost; no unhook and hook
- * again per event.  IO_PUNTED, or the result that ends it.
+ * round armed it), in its owner (async_run_ready): a wake-up since the
+ * retry began (whose hook is still on) marks it woken, and async_arm_keep
+ * puts it back on the ready list rather than losing it; no unhook and
+ * hook again per event.  IO_PUNTED, or the result that ends it.
  */
 static long take_hooked(struct io_req *req)
 {
 	long res;
 
-	if (async_arm_begin(&req->ar)) {
-		io_poll_disarm(&req->ar);
-		return -ECANCELED;
-	}
 	if (io_req_removed(req))
 		return multi_unhook(req, -ECANCELED);
 	if ((res = take_all(req)) != -EAGAIN)

@@ -202,7 +202,7 @@ static long run_poll_remove(struct io_req *req)
 	spin_lock_task(&ring->lock);
 	if ((t = io_find_locked(ring, req->sqe.addr, IORING_OP_POLL_ADD, req))) {
 		if (flags & IORING_POLL_UPDATE_USER_DATA)
-			t->sqe.user_data = req->sqe.off;
+			__atomic_store_n(&t->sqe.user_data, req->sqe.off, __ATOMIC_RELAXED);
 		if (flags & IORING_POLL_UPDATE_EVENTS) {
 			t->sqe.poll32_events = req->sqe.poll32_events & 0xffff;
 			t->rearm = true;
@@ -251,11 +251,16 @@ static long sock_one(struct io_req *req, bool send, uint64_t addr, uint32_t len)
 	struct iovec v = {(void *)addr, len};
 	struct kmsg m = {.flags = (int)req->sqe.msg_flags};
 	struct socket *sk = sock_of_file(req->file);
+	long res;
 
 	if (!sk)
 		return -ENOTSOCK;
 	iov_iter_init(&m.it, &v, 1, len);
-	return send ? sock_send(sk, req->file, &m) : sock_recv(sk, req->file, &m);
+	if (send)
+		return sock_send(sk, req->file, &m);
+	res = sock_recv(sk, req->file, &m);
+	req->drained = m.drained;
+	return res;
 }
 
 static long run_send(struct io_req *req)

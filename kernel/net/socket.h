@@ -201,6 +201,10 @@ struct kmsg {
 	struct scm_cred cred;
 	int flags;	 /* MSG_* of the call */
 	int out_flags;	 /* recv: MSG_TRUNC | MSG_CTRUNC for msg_flags */
+	/* recv: a stream's read left nothing a next read would find (no
+	 * data, end or error: its next wake-up tells of more); false:
+	 * unknown.  io_uring's multishot RECV then waits without a poll. */
+	bool drained;
 	bool nonblock;	 /* O_NONBLOCK or MSG_DONTWAIT */
 	const void *ctl; /* send: kernel copy of the control buffer */
 	size_t ctl_len;

@@ -401,6 +401,9 @@ static long stream_recvmsg(struct socket *sk, struct kmsg *m)
 			n = stream_recv_wait(sk, m->nonblock, deadline);
 		}
 	}
+	/* What stream_poll's POLLIN, POLLERR and POLLHUP test. */
+	m->drained = copied && !peek && !sbuf_ready(&sk->rx) && !sk->error &&
+		     sk->state == SS_CONNECTED && !(sk->shut & SHUT_RX);
 	spin_unlock(&sk->lock);
 	sbuf_free_dead(&dead);
 	/* Room for a sender that found none; sk's open file keeps its peer. */
