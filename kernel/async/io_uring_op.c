@@ -301,6 +301,21 @@ long io_run_recv(struct io_req *req)
 	return recv_into(req, req->sqe.addr, req->sqe.len);
 }
 
+/* RECVMSG: recvmsg, or into a provided buffer, its header's iovecs
+ * unused (their length, the cap, read at its prep). */
+static long recvmsg_into(struct io_req *req, uint64_t addr, uint32_t len)
+{
+	return sock_recvmsg_buf((int)req->args[0], (struct msghdr *)req->args[1], (int)req->args[2],
+				(void *)addr, len);
+}
+
+static long run_recvmsg(struct io_req *req)
+{
+	if (req->sqe.flags & IOSQE_BUFFER_SELECT)
+		return with_buffer(req, (uint32_t)req->args[3], recvmsg_into);
+	return syscall_call((uint64_t)req->nr, req->args);
+}
+
 /* READ, WRITE, their _FIXED forms and a READV into a provided buffer:
  * one buffer with the RWF_* flags, as preadv2 takes them (prep_rw). */
 static long read_into(struct io_req *req, uint64_t addr, uint32_t len)
@@ -342,7 +357,7 @@ const struct io_op io_ops[IORING_OP_LAST] = {
     [IORING_OP_POLL_ADD] = {HOW_NOWAIT, true, false, prep_poll, run_poll, attempt_poll},
     [IORING_OP_POLL_REMOVE] = {HOW_INLINE, false, false, prep_poll_remove, run_poll_remove, NULL},
     [IORING_OP_SENDMSG] = {HOW_NOWAIT, true, false, io_prep_sendmsg, NULL, NULL},
-    [IORING_OP_RECVMSG] = {HOW_NOWAIT, true, false, io_prep_recvmsg, NULL, NULL},
+    [IORING_OP_RECVMSG] = {HOW_NOWAIT, true, false, io_prep_recvmsg, run_recvmsg, NULL},
     [IORING_OP_TIMEOUT] = {HOW_PUNT, false, false, io_prep_timeout, io_run_timeout, NULL},
     [IORING_OP_TIMEOUT_REMOVE] = {HOW_INLINE, false, false, io_prep_timeout_remove,
 				  io_run_timeout_remove, NULL},

@@ -142,10 +142,36 @@ int io_prep_sendmsg(struct io_req *req)
 	return 0;
 }
 
+/* The cap of a RECVMSG into a provided buffer: its header's one iovec's
+ * length (0 without one), read now, as Linux's (EFAULT; EINVAL for more
+ * iovecs). */
+static long recvmsg_cap(const struct io_uring_sqe *s)
+{
+	struct msghdr h;
+	struct iovec v = {0};
+
+	if (copy_from_user(&h, (const void *)s->addr, sizeof(h)))
+		return -EFAULT;
+	if (h.msg_iovlen > 1)
+		return -EINVAL;
+	if (h.msg_iovlen && copy_from_user(&v, h.msg_iov, sizeof(v)))
+		return -EFAULT;
+	return v.iov_len < UINT32_MAX ? (long)v.iov_len : UINT32_MAX;
+}
+
+/* RECVMSG: recvmsg's arguments, and with BUFFER_SELECT the cap; ioprio
+ * may take IORING_RECVSEND_POLL_FIRST (a hint), not yet multishot
+ * (EINVAL: docs/async.md). */
 int io_prep_recvmsg(struct io_req *req)
 {
-	set_call(req, __NR_recvmsg, (uint64_t)req->sqe.fd, req->sqe.addr, req->sqe.msg_flags, 0, 0,
-		 0);
+	const struct io_uring_sqe *s = &req->sqe;
+	long cap = 0;
+
+	if (s->ioprio & ~IORING_RECVSEND_POLL_FIRST)
+		return -EINVAL;
+	if ((s->flags & IOSQE_BUFFER_SELECT) && (cap = recvmsg_cap(s)) < 0)
+		return (int)cap;
+	set_call(req, __NR_recvmsg, (uint64_t)s->fd, s->addr, s->msg_flags, (uint64_t)cap, 0, 0);
 	return 0;
 }
 

@@ -348,14 +348,18 @@ void io_req_finish(struct io_req *req, long res)
 	io_submit_chain(req_complete(req, res));
 }
 
-/* The ops that take IOSQE_BUFFER_SELECT: RECV, READ, READV here;
- * RECVMSG not yet (EINVAL: docs/async.md); any other, Linux's
- * EOPNOTSUPP. */
+/* The ops that take IOSQE_BUFFER_SELECT; any other, Linux's EOPNOTSUPP. */
 static int op_buffer_select(uint8_t op)
 {
-	if (op == IORING_OP_RECV || op == IORING_OP_READ || op == IORING_OP_READV)
+	switch (op) {
+	case IORING_OP_RECV:
+	case IORING_OP_RECVMSG:
+	case IORING_OP_READ:
+	case IORING_OP_READV:
 		return 0;
-	return op == IORING_OP_RECVMSG ? -EINVAL : -EOPNOTSUPP;
+	default:
+		return -EOPNOTSUPP;
+	}
 }
 
 /* The checks every SQE gets before its op's own: -errno for its CQE. */

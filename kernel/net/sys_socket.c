@@ -198,9 +198,12 @@ static long umsg_iov(struct umsg *u)
 /*
  * Copies a msghdr and what it points to (the name and control for a send).
  * msg_namelen is an int to Linux: none without msg_name, else negative is
- * EINVAL and more than any address is cut to sockaddr_storage.
+ * EINVAL and more than any address is cut to sockaddr_storage.  data, if
+ * not NULL, is where the data goes instead of the header's iovecs (a
+ * user range), which are not read.
  */
-static long umsg_get(struct umsg *u, const struct msghdr *uh, int flags, bool send)
+static long umsg_get(struct umsg *u, const struct msghdr *uh, int flags, bool send,
+		     const struct iovec *data)
 {
 	long err;
 
@@ -213,7 +216,13 @@ static long umsg_get(struct umsg *u, const struct msghdr *uh, int flags, bool se
 		return -EINVAL;
 	if (u->h.msg_namelen > sizeof(struct sockaddr_storage))
 		u->h.msg_namelen = sizeof(struct sockaddr_storage);
-	err = umsg_iov(u);
+	if (data) {
+		u->fast[0] = *data;
+		iov_iter_init(&u->m.it, u->fast, 1, data->iov_len);
+		err = 0;
+	} else {
+		err = umsg_iov(u);
+	}
 	if (!err && send && u->h.msg_name)
 		err = addr_get(&u->m.name, u->h.msg_name, u->h.msg_namelen);
 	if (err || !send || !u->h.msg_controllen)
@@ -239,7 +248,7 @@ static long sendmsg_one(struct socket *sk, struct file *f, const struct msghdr *
 			bool *whole)
 {
 	struct umsg u;
-	long n = umsg_get(&u, uh, flags, true);
+	long n = umsg_get(&u, uh, flags, true, NULL);
 
 	*whole = true;
 	if (!n) {
@@ -271,11 +280,13 @@ static long umsg_result(struct umsg *u, struct msghdr *uh)
 }
 
 /* One recvmsg on sk (file f, held by the caller) into the user's header
- * uh: the bytes received or -errno.  recvmsg and each of recvmmsg's. */
-static long recvmsg_one(struct socket *sk, struct file *f, struct msghdr *uh, int flags)
+ * uh (data: umsg_get's): the bytes received or -errno.  recvmsg, each of
+ * recvmmsg's and sock_recvmsg_buf. */
+static long recvmsg_one(struct socket *sk, struct file *f, struct msghdr *uh, int flags,
+			const struct iovec *data)
 {
 	struct umsg u;
-	long n = umsg_get(&u, uh, flags, false);
+	long n = umsg_get(&u, uh, flags, false, data);
 
 	if (!n) {
 		u.m.uctl = u.h.msg_control;
@@ -290,7 +301,7 @@ static long recvmsg_one(struct socket *sk, struct file *f, struct msghdr *uh, in
 
 /* sendmsg and recvmsg: one message on the socket at fd, as Linux checks
  * MSG_CMSG_COMPAT (no 64-bit call takes it) and the fd before the header. */
-static long msg_call(int fd, struct msghdr *uh, int flags, bool send)
+static long msg_call(int fd, struct msghdr *uh, int flags, bool send, const struct iovec *data)
 {
 	struct file *f;
 	struct socket *sk;
@@ -302,19 +313,26 @@ static long msg_call(int fd, struct msghdr *uh, int flags, bool send)
 	sk = sock_lookup(fd, &f, &n);
 	if (!sk)
 		return n;
-	n = send ? sendmsg_one(sk, f, uh, flags, &whole) : recvmsg_one(sk, f, uh, flags);
+	n = send ? sendmsg_one(sk, f, uh, flags, &whole) : recvmsg_one(sk, f, uh, flags, data);
 	file_put(f);
 	return n;
 }
 
 SYSCALL_DEFINE3(sendmsg, int, fd, const struct msghdr *, umsg, int, flags)
 {
-	return msg_call(fd, (struct msghdr *)umsg, flags, true); /* only read */
+	return msg_call(fd, (struct msghdr *)umsg, flags, true, NULL); /* only read */
 }
 
 SYSCALL_DEFINE3(recvmsg, int, fd, struct msghdr *, umsg, int, flags)
 {
-	return msg_call(fd, umsg, flags, false);
+	return msg_call(fd, umsg, flags, false, NULL);
+}
+
+long sock_recvmsg_buf(int fd, struct msghdr *umsg, int flags, void *buf, size_t len)
+{
+	struct iovec v = {buf, len};
+
+	return msg_call(fd, umsg, flags, false, &v);
 }
 
 /*
@@ -406,7 +424,7 @@ static long recvmmsg_loop(struct socket *sk, struct file *f, struct mmsghdr *vec
 	long n = 0;
 
 	while (got < vlen) {
-		n = recvmsg_one(sk, f, &vec[got].msg_hdr, flags & ~MSG_WAITFORONE);
+		n = recvmsg_one(sk, f, &vec[got].msg_hdr, flags & ~MSG_WAITFORONE, NULL);
 		if (n >= 0)
 			n = mmsg_put_len(&vec[got], n);
 		if (n < 0)

@@ -1,9 +1,11 @@
-/* READ and READV into provided buffers, and the RWF_* flags on READ and
+/* READ, READV and RECVMSG into provided buffers, and the RWF_* flags on READ and
  * WRITE, on Debian's liburing, as Linux: a READ with IOSQE_BUFFER_SELECT
  * fills its group's next buffer (a legacy group's or a buffer ring's),
  * len a cap, the CQE naming it; one of an empty pipe waits holding none;
  * a READV takes one iovec (its length the cap: EINVAL for two, EFAULT
- * for an iovec it cannot read); READ_FIXED takes none (EOPNOTSUPP).
+ * for an iovec it cannot read); READ_FIXED takes none (EOPNOTSUPP); a
+ * RECVMSG's header gives a cap (one iovec or none; EINVAL for two,
+ * EFAULT unreadable) and gets recvmsg's results (MSG_TRUNC).
  * WRITE with RWF_APPEND goes to the end of the file, its offset and the
  * file position untouched; READ with RWF_NOWAIT of an empty pipe is
  * EAGAIN, not a wait; RWF_DSYNC and RWF_SYNC are taken, RWF_HIPRI is
@@ -13,7 +15,9 @@
 #include <fcntl.h>
 #include <liburing.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/uio.h>
 
 #include "robust.h"
@@ -103,6 +107,45 @@ static void check_select(int fd, int p[2])
 	is_int(run1(&r), -ENOBUFS, "the ring empty: ENOBUFS");
 }
 
+/* RECVMSG into provided buffers: the header's one iovec only a cap (none:
+ * the whole buffer), its name and flags filled as recvmsg's. */
+static void check_recvmsg(void)
+{
+	struct io_uring_cqe c = {0};
+	struct iovec v = {NULL, 3}, two[2] = {{NULL, 1}, {NULL, 1}};
+	struct sockaddr_un from;
+	struct msghdr h = {
+	    .msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = &v, .msg_iovlen = 1};
+	int sv[2];
+
+	require(!socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), "a datagram socket pair");
+	PREP(provide_buffers, bufs, BLEN, 2, 4, 20);
+	is_int(run1(&r), 0, "PROVIDE_BUFFERS: 2 buffers, group 4, ids 20-21");
+	is_int(write(sv[1], "hello", 5), 5, "a datagram of 5 bytes");
+	selected(PREP(recvmsg, sv[0], &h, 0), 4);
+	run_cqe(&c);
+	ok(c.res == 3 && bid_of(&c) == 20 && !memcmp(bufs[0], "hel", 3),
+	   "a RECVMSG, its iovec of 3 a cap: 3 bytes in buffer 20 (%d %u)", c.res, bid_of(&c));
+	ok(h.msg_flags == MSG_TRUNC, "the header's msg_flags: MSG_TRUNC (%x)", h.msg_flags);
+	is_int(write(sv[1], "world!", 6), 6, "a datagram of 6 bytes");
+	h.msg_iovlen = 0;
+	selected(PREP(recvmsg, sv[0], &h, 0), 4);
+	run_cqe(&c);
+	ok(c.res == 6 && bid_of(&c) == 21 && !memcmp(bufs[1], "world!", 6) && !h.msg_flags,
+	   "no iovec: the whole buffer, id 21 (%d %u)", c.res, bid_of(&c));
+	h.msg_iov = two;
+	h.msg_iovlen = 2;
+	selected(PREP(recvmsg, sv[0], &h, 0), 4);
+	is_int(run1(&r), -EINVAL, "a RECVMSG with two iovecs: EINVAL");
+	selected(PREP(recvmsg, sv[0], (struct msghdr *)8, 0), 4);
+	is_int(run1(&r), -EFAULT, "a header it cannot read: EFAULT");
+	h.msg_iovlen = 1;
+	selected(PREP(recvmsg, sv[0], &h, 0), 4);
+	is_int(run1(&r), -ENOBUFS, "the group empty: ENOBUFS");
+	close(sv[0]);
+	close(sv[1]);
+}
+
 static void check_flags(int fd, int p[2])
 {
 	struct io_uring_sqe *s;
@@ -154,13 +197,14 @@ int main(void)
 	char path[] = "/tmp/uring_rwsel.XXXXXX";
 	int fd, p[2];
 
-	plan(29);
+	plan(38);
 	require(!io_uring_queue_init(8, &r, 0), "a ring");
 	require((fd = mkstemp(path)) >= 0, "a file");
 	unlink(path);
 	require(write(fd, "0123456789", 10) == 10 && lseek(fd, 0, SEEK_SET) == 0, "10 bytes");
 	require(!pipe(p), "a pipe");
 	check_select(fd, p);
+	check_recvmsg();
 	check_flags(fd, p);
 	io_uring_queue_exit(&r);
 	return done();
