@@ -50,6 +50,15 @@ static void mutex_wait(struct mutex *m)
 	finish_wait(wq, &we);
 }
 
+/* Out of line, so that the uncontended lock builds no frame for the
+ * sleep's wait entry. */
+static __attribute__((noinline)) void mutex_lock_contended(struct mutex *m)
+{
+	/* Mark it (2) so the unlock wakes the queue. */
+	while (__atomic_exchange_n(&m->state, 2, __ATOMIC_ACQUIRE) != 0)
+		mutex_wait(m);
+}
+
 void mutex_lock(struct mutex *m)
 {
 	int free = 0;
@@ -58,11 +67,8 @@ void mutex_lock(struct mutex *m)
 	lockdep_acquire(m->name, m, true);
 	/* Acquire: the critical section starts after the previous unlock. */
 	if (!__atomic_compare_exchange_n(&m->state, &free, 1, false, __ATOMIC_ACQUIRE,
-					 __ATOMIC_RELAXED)) {
-		/* Contended: mark it (2) so the unlock wakes the queue. */
-		while (__atomic_exchange_n(&m->state, 2, __ATOMIC_ACQUIRE) != 0)
-			mutex_wait(m);
-	}
+					 __ATOMIC_RELAXED))
+		mutex_lock_contended(m);
 	m->owner = current();
 }
 
