@@ -24,15 +24,20 @@ struct io_overflow {
  * its head read and its tail published once: how many. */
 static uint32_t cqes_write_locked(struct io_ring *ring, const struct io_uring_cqe *cqes, uint32_t n)
 {
-	uint32_t tail = ring->cq_tail, used = tail - ring_load(ring, R_CQ_HEAD), off;
+	uint32_t tail = ring->cq_tail, used = tail - ring_load(ring, R_CQ_HEAD);
+	struct io_uring_cqe *dst = NULL;
 
 	if (used >= ring->cq_entries)
 		return 0;
 	if (n > ring->cq_entries - used)
 		n = ring->cq_entries - used;
-	for (uint32_t i = 0; i < n; i++) {
-		off = R_CQES + ((tail + i) & (ring->cq_entries - 1)) * sizeof(*cqes);
-		*(struct io_uring_cqe *)region_at(ring->rings_pa, off) = cqes[i];
+	/* The slot's address once, then the next one's, anew only where the
+	 * ring wraps or a page ends (no CQE straddles one: R_CQES). */
+	for (uint32_t i = 0, mask = ring->cq_entries - 1; i < n; i++) {
+		if (!i || !((tail + i) & mask) || !((uintptr_t)dst % PAGE_SIZE))
+			dst =
+			    region_at(ring->rings_pa, R_CQES + ((tail + i) & mask) * sizeof(*cqes));
+		*dst++ = cqes[i];
 	}
 	__atomic_store_n(&ring->cq_tail, tail + n, __ATOMIC_RELEASE); /* io_cq_ready's */
 	ring_store(ring, R_CQ_TAIL, tail + n);			      /* release: the CQEs first */

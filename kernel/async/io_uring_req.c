@@ -394,10 +394,17 @@ int io_req_prep(struct io_req *req)
 	return io_ops[s->opcode].prep(req);
 }
 
-/* What every request starts with (struct io_req): a few stores, inline. */
+/* What every request starts with (struct io_req): a few stores, inline
+ * (word by word: a memset of the part is a rep stos with its alignment
+ * fix-ups, twice as many instructions). */
 static void req_init(struct io_req *req, struct io_ring *ring)
 {
-	__builtin_memset(req, 0, offsetof(struct io_req, ar));
+	uint64_t *w = (uint64_t *)req;
+
+	_Static_assert(offsetof(struct io_req, ar) % 8 == 0, "req_init clears words");
+#pragma GCC unroll 16
+	for (size_t i = 0; i < offsetof(struct io_req, ar) / 8; i++)
+		__atomic_store_n(&w[i], 0, __ATOMIC_RELAXED); /* not a memset */
 	req->ring = ring;
 }
 
