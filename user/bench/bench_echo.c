@@ -2,7 +2,7 @@
  * over 127.0.0.1), 64-byte messages,
  * three ways (issue 34): epoll + read/write, io_uring (RECV, then SEND
  * linked to the next RECV; on plain fds, or on registered files; or one
- * multishot RECV per connection into provided buffers, on plain fds or
+ * multishot RECV per connection into a buffer ring, on plain fds or
  * registered files), and
  * syscall_indirect(SYSIND_ASYNC) reads with write.  The client, the same
  * for all, writes one message on every connection, then reads every echo
@@ -189,9 +189,43 @@ static void serve_uring_fixed(void)
 	serve_ring(true);
 }
 
-/* The multishot server's buffers: group 0, two per connection. */
+/* The multishot server's buffers: a buffer ring of group 0, two per
+ * connection (a power of two, as a buffer ring's size must be). */
 #define POOL (2 * CONNS)
 static char pool[POOL][MSG];
+static struct io_uring_buf *bring; /* POOL entries, page-aligned */
+static uint16_t bring_tail;
+
+/* Buffer bid back on the ring, seen by the kernel once the tail moves. */
+static void bring_add(int bid)
+{
+	bring[bring_tail & (POOL - 1)] =
+	    (struct io_uring_buf){(uint64_t)(uintptr_t)pool[bid], MSG, (uint16_t)bid, 0};
+	bring_tail++;
+}
+
+static void bring_publish(void)
+{
+	__atomic_store_n((uint16_t *)((char *)bring + IO_URING_BUF_TAIL_OFF), bring_tail,
+			 __ATOMIC_RELEASE);
+}
+
+/* Registers the pool as group 0's buffer ring: 0 or -1. */
+static int bring_start(struct ring *r)
+{
+	struct io_uring_buf_reg reg = {.ring_entries = POOL, .bgid = 0};
+
+	bring = mmap(NULL, POOL * sizeof(*bring), PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (bring == MAP_FAILED)
+		return -1;
+	reg.ring_addr = (uint64_t)(uintptr_t)bring;
+	for (int bid = 0; bid < POOL; bid++)
+		bring_add(bid);
+	bring_publish();
+	return syscall(__NR_io_uring_register, r->fd, IORING_REGISTER_PBUF_RING, &reg, 1) < 0 ? -1
+												: 0;
+}
 
 /* A multishot RECV of connection i into group 0 (the SQE's fields are
  * written before the tail moves: its submission reads them later). */
@@ -205,50 +239,41 @@ static void recv_mshot(struct ring *r, int i)
 	s->buf_group = 0;
 }
 
-/* PROVIDE_BUFFERS of n pool buffers from id bid, its CQE skipped. */
-static void provide(struct ring *r, int n, int bid)
-{
-	struct io_uring_sqe *s =
-	    ring_prep(r, IORING_OP_PROVIDE_BUFFERS, 0, MSG, IOSQE_CQE_SKIP_SUCCESS, 3 * CONNS);
-
-	s->flags &= (uint8_t)~IOSQE_FIXED_FILE;
-	s->fd = n;
-	s->addr = (uint64_t)(uintptr_t)pool[bid];
-	s->off = (uint64_t)bid;
-	s->buf_group = 0;
-}
-
-/* A multishot RECV's CQE: SEND the bytes of the buffer it names, linked
- * to a PROVIDE_BUFFERS that gives the buffer back (both CQEs skipped
- * unless they fail); a RECV that ended (its group empty for a moment)
- * is armed again. */
+/* A multishot RECV's CQE: SEND the bytes of the buffer it names (its
+ * CQE gives the buffer back to the ring); a RECV that ended (the ring
+ * empty for a moment) is armed again.  A SEND's CQE (user_data CONNS +
+ * its buffer's id) puts its buffer back. */
 static bool echo_mshot(struct ring *r, const struct io_uring_cqe *c)
 {
 	int i = (int)c->user_data, bid = (int)(c->flags >> IORING_CQE_BUFFER_SHIFT);
 
-	if (c->user_data >= CONNS || (c->res <= 0 && c->res != -ENOBUFS))
+	if (c->user_data >= CONNS) {
+		if (c->res <= 0)
+			return false;
+		bring_add((int)(c->user_data - CONNS));
+		bring_publish();
+		return true;
+	}
+	if (c->res <= 0 && c->res != -ENOBUFS)
 		return false;
 	if (c->res > 0) {
 		struct io_uring_sqe *s =
-		    ring_prep(r, IORING_OP_SEND, i, (uint32_t)c->res,
-			      IOSQE_IO_LINK | IOSQE_CQE_SKIP_SUCCESS, CONNS + (uint64_t)i);
+		    ring_prep(r, IORING_OP_SEND, i, (uint32_t)c->res, 0, CONNS + (uint64_t)bid);
 		s->addr = (uint64_t)(uintptr_t)pool[bid];
-		provide(r, 1, bid);
 	}
 	if (!(c->flags & IORING_CQE_F_MORE))
 		recv_mshot(r, i);
 	return true;
 }
 
-/* One multishot RECV per connection into provided buffers, as io_uring
+/* One multishot RECV per connection into a buffer ring, as io_uring
  * servers are written. */
 static void serve_ring_mshot(bool fixed)
 {
 	struct ring r;
 
-	if (ring_start(&r, 4 * CONNS, fixed) < 0)
+	if (ring_start(&r, 4 * CONNS, fixed) < 0 || bring_start(&r) < 0)
 		return;
-	provide(&r, POOL, 0);
 	for (int i = 0; i < CONNS; i++)
 		recv_mshot(&r, i);
 	ring_serve(&r, echo_mshot);
