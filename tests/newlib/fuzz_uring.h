@@ -2,7 +2,8 @@
  * io_uring and one sysind_queue shared by the scenario's threads, which
  * submit random SQEs (every opcode, known or not, with random flags,
  * links, fds and user_data, cancels aimed at those user_data), reap
- * CQEs, register and unregister buffers and an eventfd, and make random
+ * CQEs, register and unregister buffers, an eventfd and personalities
+ * (which the SQEs name now and then), and make random
  * syscall_indirect(SYSIND_ASYNC) calls, many of which block on a worker.
  * Meanwhile a helper forked with the ring open submits on it and dies,
  * or execs with async calls outstanding; then the ring, the queue, the
@@ -184,6 +185,8 @@ static void uz_prep(uint64_t *s)
 	e->len = (uint32_t)(fd_thread_rnd(s) % (URING_BUF + 1));
 	e->off = fd_thread_rnd(s) % 2 ? (uint64_t)-1 : fd_thread_rnd(s) % 512;
 	e->user_data = fd_thread_rnd(s) % URING_KEYS;
+	/* now and then a personality: ids 1..3 come and go (uz_register) */
+	e->personality = fd_thread_rnd(s) % 4 ? 0 : (uint16_t)(fd_thread_rnd(s) % 4);
 	switch (e->opcode) {
 	case IORING_OP_READV:
 	case IORING_OP_WRITEV:
@@ -314,10 +317,11 @@ static void uz_enter(uint64_t *s)
 
 static void uz_register(uint64_t *s)
 {
-	static const long ops[] = {IORING_REGISTER_BUFFERS, IORING_UNREGISTER_BUFFERS,
-				   IORING_REGISTER_EVENTFD, IORING_UNREGISTER_EVENTFD,
-				   IORING_REGISTER_PROBE,   IORING_REGISTER_FILES,
-				   IORING_UNREGISTER_FILES, 99};
+	static const long ops[] = {IORING_REGISTER_BUFFERS,	  IORING_UNREGISTER_BUFFERS,
+				   IORING_REGISTER_EVENTFD,	  IORING_UNREGISTER_EVENTFD,
+				   IORING_REGISTER_PROBE,	  IORING_REGISTER_FILES,
+				   IORING_UNREGISTER_FILES,	  IORING_REGISTER_PERSONALITY,
+				   IORING_UNREGISTER_PERSONALITY, 99};
 	static uint8_t probe[16 + 64 * 8];
 	long op = ops[fd_thread_rnd(s) % (sizeof(ops) / sizeof(ops[0]))];
 
@@ -334,6 +338,10 @@ static void uz_register(uint64_t *s)
 		break;
 	case IORING_REGISTER_FILES:
 		thread_sys6(__NR_io_uring_register, uz.ring, op, (long)uz.fds, URING_FDS, 0, 0);
+		break;
+	case IORING_UNREGISTER_PERSONALITY: /* ids 0..3: the SQEs' (uz_prep) */
+		thread_sys6(__NR_io_uring_register, uz.ring, op, 0, (long)(fd_thread_rnd(s) % 4), 0,
+			    0);
 		break;
 	default:
 		thread_sys6(__NR_io_uring_register, uz.ring, op, 0, 0, 0, 0);
