@@ -358,26 +358,34 @@ bool async_ready_pending(void)
 	return ctx && __atomic_load_n(&ctx->nready, __ATOMIC_RELAXED);
 }
 
+/* The ready list is taken whole under one hold of the lock; each
+ * request on the taken list is PARK_RETRY, touched by no one else (a
+ * cancel marks it, a wake-up marks it woken) until its retry. */
 void async_run_ready(void)
 {
 	struct async_ctx *ctx = current()->async;
+	struct list_head taken = LIST_HEAD_INIT(taken);
 	struct async_req *r;
 
 	if (!ctx)
 		return;
 	for (;;) {
 		spin_lock(&ctx->lock);
-		r = list_empty(&ctx->ready) ? NULL
-					    : list_first_entry(&ctx->ready, struct async_req, link);
-		if (r) {
-			unpark_locked(ctx, r);
+		list_for_each_entry(r, &ctx->ready, link)
+		{
 			r->park = PARK_RETRY; /* a cancel now ends its retry */
 			r->woken = false;     /* a wake-up from now on is news */
 		}
+		list_splice_init(&ctx->ready, &taken);
+		ctx->nready = 0;
 		spin_unlock(&ctx->lock);
-		if (!r)
+		if (list_empty(&taken))
 			return;
-		r->retry(r);
+		while (!list_empty(&taken)) {
+			r = list_first_entry(&taken, struct async_req, link);
+			list_del(&r->link);
+			r->retry(r);
+		}
 	}
 }
 
