@@ -5,7 +5,8 @@
  * ENOBUFS; a multishot RECV posts a CQE with F_MORE per receive, each
  * into a buffer (SQE's len, if any, a cap on each), and ends with
  * ENOBUFS once the group is empty and data comes, or 0 at
- * the end of stream, or ECANCELED; REMOVE_BUFFERS takes them back; bad
+ * the end of stream, or ECANCELED (on a direct descriptor too);
+ * REMOVE_BUFFERS takes them back; bad
  * fields fail in the CQE; a ring closed with a multishot RECV armed and
  * buffers provided leaves nothing. */
 #define _GNU_SOURCE
@@ -137,6 +138,55 @@ static void check_multishot(int sv[2])
 	is_int(run1(&r), 1, "the buffer not used is still there");
 }
 
+/* The next CQE within 10 s (a lost wake-up fails, not hangs): 0 or -1. */
+static int cqe_within(struct io_uring_cqe *out)
+{
+	struct __kernel_timespec ts = {.tv_sec = 10};
+	struct io_uring_cqe *c;
+
+	if (io_uring_wait_cqe_timeout(&r, &c, &ts))
+		return -1;
+	*out = *c;
+	io_uring_cqe_seen(&r, c);
+	return 0;
+}
+
+/* A multishot RECV on a direct descriptor, whose receive tells whether
+ * it left the socket empty: one send of 40 bytes fills three 16-byte
+ * buffers, a CQE with F_MORE each (none lost to the last one being
+ * taken for the end); a byte and the peer's shutdown, both before the
+ * ring retries it: the byte, then the end (0). */
+static void check_multishot_direct(void)
+{
+	static char dbufs[8][BLEN];
+	struct io_uring_cqe c = {0};
+	struct io_uring_sqe *s;
+	char big[40];
+	int sv[2], got = 0;
+
+	require(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "a socket pair");
+	is_int(io_uring_register_files(&r, &sv[0], 1), 0, "its end registered: direct descriptor 0");
+	io_uring_prep_provide_buffers(io_uring_get_sqe(&r), dbufs, BLEN, 8, 2, 0);
+	run1(&r);
+	s = recv_select(0, 2, true, 9);
+	io_uring_sqe_set_flags(s, IOSQE_BUFFER_SELECT | IOSQE_FIXED_FILE);
+	io_uring_submit(&r);
+	memset(big, 'z', sizeof(big));
+	if (write(sv[1], big, sizeof(big)) == (ssize_t)sizeof(big))
+		for (int k = 0; k < 3 && !cqe_within(&c); k++)
+			got += c.user_data == 9 && c.res == (k < 2 ? BLEN : 8) &&
+			       fl(&c) == (IORING_CQE_F_BUFFER | IORING_CQE_F_MORE);
+	is_int(got, 3, "one send of 40 bytes: CQEs of 16, 16 and 8 bytes, each with F_MORE");
+	got = write(sv[1], "y", 1) == 1 && !shutdown(sv[1], SHUT_WR) && !cqe_within(&c) &&
+	      c.res == 1 && (c.flags & IORING_CQE_F_MORE);
+	got = got && !cqe_within(&c) && c.user_data == 9 && c.res == 0 && !fl(&c);
+	ok(got, "a byte, then the peer's shutdown: the byte with F_MORE, then 0 ends it (%d %x)",
+	   c.res, c.flags);
+	is_int(io_uring_unregister_files(&r), 0, "unregistered");
+	close(sv[0]);
+	close(sv[1]);
+}
+
 static int submit1(struct io_uring_sqe *s, uint64_t data)
 {
 	io_uring_sqe_set_data64(s, data);
@@ -199,12 +249,13 @@ int main(void)
 	int sv[2];
 	bool have;
 
-	plan(33);
+	plan(37);
 	require(!io_uring_queue_init(16, &r, 0), "a ring");
 	require(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "a socket pair");
 	check_oneshot(sv);
 	check_multishot(sv);
 	close(sv[0]);
+	check_multishot_direct();
 	require(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "a socket pair");
 	check_bad(sv[0]);
 	io_uring_queue_exit(&r);
