@@ -246,19 +246,19 @@ static long run_files_update(struct io_req *req)
 /* SEND and RECV on a file the request holds (a direct descriptor): the
  * socket's one-message send or receive, which sendto and recvfrom (no
  * address) call after their fd lookup; on an fd, the system call. */
-static long sock_one(struct io_req *req, bool send, uint64_t addr, uint32_t len)
+static long sock_one(struct io_req *req, struct file *f, bool send, uint64_t addr, uint32_t len)
 {
 	struct iovec v = {(void *)addr, len};
 	struct kmsg m = {.flags = (int)req->sqe.msg_flags};
-	struct socket *sk = sock_of_file(req->file);
+	struct socket *sk = sock_of_file(f);
 	long res;
 
 	if (!sk)
 		return -ENOTSOCK;
 	iov_iter_init(&m.it, &v, 1, len);
 	if (send)
-		return sock_send(sk, req->file, &m);
-	res = sock_recv(sk, req->file, &m);
+		return sock_send(sk, f, &m);
+	res = sock_recv(sk, f, &m);
 	req->drained = m.drained;
 	return res;
 }
@@ -266,7 +266,7 @@ static long sock_one(struct io_req *req, bool send, uint64_t addr, uint32_t len)
 static long run_send(struct io_req *req)
 {
 	if (req->file)
-		return sock_one(req, true, req->sqe.addr, req->sqe.len);
+		return sock_one(req, req->file, true, req->sqe.addr, req->sqe.len);
 	return syscall_call((uint64_t)req->nr, req->args);
 }
 
@@ -287,11 +287,16 @@ static __attribute__((noinline)) long with_buffer(struct io_req *req, uint32_t l
 	return res;
 }
 
+/* A RECV on its direct descriptor's file, or on the file a multishot
+ * RECV was armed on (poll.file, from its first arming: as Linux's, the
+ * request keeps the file its fd named, whatever becomes of the fd),
+ * else recvfrom on its fd. */
 static long recv_into(struct io_req *req, uint64_t addr, uint32_t len)
 {
 	uint64_t a[6] = {req->args[0], addr, len, req->args[3], 0, 0};
+	struct file *f = req->file ? req->file : req->multishot ? req->poll.file : NULL;
 
-	return req->file ? sock_one(req, false, addr, len) : syscall_call((uint64_t)req->nr, a);
+	return f ? sock_one(req, f, false, addr, len) : syscall_call((uint64_t)req->nr, a);
 }
 
 long io_run_recv(struct io_req *req)

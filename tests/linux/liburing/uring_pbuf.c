@@ -5,7 +5,8 @@
  * ENOBUFS; a multishot RECV posts a CQE with F_MORE per receive, each
  * into a buffer (SQE's len, if any, a cap on each), and ends with
  * ENOBUFS once the group is empty and data comes, or 0 at
- * the end of stream, or ECANCELED (on a direct descriptor too);
+ * the end of stream, or ECANCELED (on a direct descriptor too; on an fd,
+ * the file it named when armed, the fd closed or not);
  * REMOVE_BUFFERS takes them back; bad
  * fields fail in the CQE; a ring closed with a multishot RECV armed and
  * buffers provided leaves nothing. */
@@ -187,6 +188,35 @@ static void check_multishot_direct(void)
 	close(sv[1]);
 }
 
+/* A multishot RECV keeps the file its fd named (as Linux's request
+ * holds its file): the fd closed and its number reused by another
+ * socket with data of its own, the RECV still receives what its own
+ * peer sends; that peer's close ends it (0). */
+static void check_multishot_closed(void)
+{
+	static char cbufs[4][BLEN];
+	struct io_uring_cqe c = {0};
+	int sv[2], nv[2], got;
+
+	require(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "a socket pair");
+	io_uring_prep_provide_buffers(io_uring_get_sqe(&r), cbufs, BLEN, 4, 3, 0);
+	run1(&r);
+	recv_select(sv[0], 3, true, 11);
+	io_uring_submit(&r);
+	close(sv[0]);
+	require(!socketpair(AF_UNIX, SOCK_STREAM, 0, nv), "another pair (its end takes the number)");
+	got = write(nv[1], "zz", 2) == 2 && write(sv[1], "abc", 3) == 3 && !cqe_within(&c) &&
+	      c.user_data == 11 && c.res == 3 && (c.flags & IORING_CQE_F_MORE) &&
+	      !memcmp(cbufs[bid_of(&c) & 3], "abc", 3);
+	ok(got, "its fd closed and reused: the RECV still reads its own socket (%d %x)", c.res,
+	   c.flags);
+	close(sv[1]);
+	got = !cqe_within(&c) && c.user_data == 11 && c.res == 0 && !fl(&c);
+	ok(got, "its peer's close ends it: 0 (%d %x)", c.res, c.flags);
+	close(nv[0]);
+	close(nv[1]);
+}
+
 static int submit1(struct io_uring_sqe *s, uint64_t data)
 {
 	io_uring_sqe_set_data64(s, data);
@@ -249,13 +279,14 @@ int main(void)
 	int sv[2];
 	bool have;
 
-	plan(37);
+	plan(39);
 	require(!io_uring_queue_init(16, &r, 0), "a ring");
 	require(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "a socket pair");
 	check_oneshot(sv);
 	check_multishot(sv);
 	close(sv[0]);
 	check_multishot_direct();
+	check_multishot_closed();
 	require(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "a socket pair");
 	check_bad(sv[0]);
 	io_uring_queue_exit(&r);
