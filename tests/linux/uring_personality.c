@@ -70,21 +70,32 @@ static void register_errors(void)
 	       "UNREGISTER_PERSONALITY with an argument: EINVAL");
 }
 
+/* A one-byte READ of the empty pipe p (user_data data, personality id),
+ * which waits for a writer: its SQE.  Offset -1: the current position,
+ * as a stream has no other.  The byte goes to a static: the ring may
+ * outlive the caller's frame. */
+static struct io_uring_sqe *pipe_read(const int p[2], uint16_t id, uint64_t data)
+{
+	static char byte;
+	struct io_uring_sqe *s =
+	    uring_prep(&r, IORING_OP_READ, p[0], (uint64_t)&byte, 1, UINT64_MAX, data);
+
+	s->personality = id;
+	return s;
+}
+
 /* Submitted with the personality, run after its unregister: a READ of
  * an empty pipe linked to an OPENAT, completed once the id is gone. */
 static void kept_after_unregister(uint16_t id)
 {
 	struct io_uring_cqe c;
 	int p[2], fd = -1, read_res = -1;
-	char byte;
 
 	if (!ok(pipe(p) == 0, "a pipe"))
 		return;
-	/* offset -1: the current position, as a stream has no other */
+	pipe_read(p, 0, 3)->flags = IOSQE_IO_LINK;
 	struct io_uring_sqe *s =
-	    uring_prep(&r, IORING_OP_READ, p[0], (uint64_t)&byte, 1, UINT64_MAX, 3);
-	s->flags = IOSQE_IO_LINK;
-	s = uring_prep(&r, IORING_OP_OPENAT, AT_FDCWD, (uint64_t)secret, 0, 0, 4);
+	    uring_prep(&r, IORING_OP_OPENAT, AT_FDCWD, (uint64_t)secret, 0, 0, 4);
 	s->open_flags = O_RDONLY;
 	s->personality = id;
 	is_int(uring_submit_wait(&r, 0), 2,
@@ -110,13 +121,10 @@ static void kept_after_unregister(uint16_t id)
 static void close_in_flight(uint16_t id)
 {
 	int p[2];
-	char byte;
 
 	if (!ok(pipe(p) == 0, "another pipe"))
 		return;
-	struct io_uring_sqe *s =
-	    uring_prep(&r, IORING_OP_READ, p[0], (uint64_t)&byte, 1, UINT64_MAX, 5);
-	s->personality = id;
+	pipe_read(p, id, 5);
 	is_int(uring_submit_wait(&r, 0), 1, "a READ with the personality waits on a pipe");
 	uring_exit(&r); /* id still registered too */
 	close(p[0]);
