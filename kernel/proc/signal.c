@@ -130,13 +130,18 @@ static uint64_t sigpending_limit(const struct thread_group *g)
 	return rlimit_soft(g, RLIMIT_SIGPENDING);
 }
 
-/* sig is now pending for t: it and its process's signalfds hear of it. */
+/* sig is now pending for t: it and its process's signalfds hear of it.
+ * Not for an async worker's (its engine's SIGKILL): no signalfd reads a
+ * worker's signals, and whoever interrupts a worker holds its engine's
+ * lock, which an io_uring poll armed on a signalfd takes in its wake-up
+ * (a panic: test uring_sigfd). */
 static void thread_notify(struct task *t)
 {
 	task_work_set(t, TASK_WORK_SIGNAL);
 	if (signal_is_pending(t))
 		sched_wake_signal(t);
-	wake_signalfds(t->group);
+	if (!t->async_serve)
+		wake_signalfds(t->group);
 }
 
 /* info as receiver t sees it: Linux's send_signal shows a sender (the
