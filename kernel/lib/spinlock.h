@@ -118,13 +118,14 @@ static inline void spin_unlock(struct spinlock *lock)
 
 /*
  * For a lock that no interrupt handler takes, taken while holding no lock
- * an interrupt handler takes (the files tables'): interrupts stay as they
- * are, which saves spin_lock's save, nesting count and restore (~25
- * instructions a round, two rounds per dup + close: docs/bench.md).  The
- * kernel switches tasks only on the way to user mode, so the holder still
- * cannot be switched out or migrate; an interrupt only delays its unlock.
- * LOCKDEP builds turn interrupts off as spin_lock does: lockdep's per-CPU
- * list of held locks must not see an interrupt handler's locks nested in it.
+ * an interrupt handler takes (the files tables', an io_uring ring's):
+ * interrupts stay as they are, which saves spin_lock's save, nesting
+ * count and restore (~25 instructions a round, two rounds per dup +
+ * close: docs/bench.md).  The kernel switches tasks only on the way to
+ * user mode, so the holder still cannot be switched out or migrate; an
+ * interrupt only delays its unlock.  LOCKDEP builds turn interrupts off
+ * as spin_lock does: lockdep's per-CPU list of held locks must not see an
+ * interrupt handler's locks nested in it.
  */
 static inline void spin_lock_task(struct spinlock *lock)
 {
