@@ -243,31 +243,21 @@ static long run_files_update(struct io_req *req)
 	return res;
 }
 
-/* SEND and RECV on a file the request holds (a direct descriptor): the
- * socket's one-message send or receive, which sendto and recvfrom (no
- * address) call after their fd lookup; on an fd, the system call. */
-static long sock_one(struct io_req *req, struct file *f, bool send, uint64_t addr, uint32_t len)
-{
-	struct iovec v = {(void *)addr, len};
-	struct kmsg m = {.flags = (int)req->sqe.msg_flags};
-	struct socket *sk = sock_of_file(f);
-	long res;
-
-	if (!sk)
-		return -ENOTSOCK;
-	iov_iter_init(&m.it, &v, 1, len);
-	if (send)
-		return sock_send(sk, f, &m);
-	res = sock_recv(sk, f, &m);
-	req->drained = m.drained;
-	return res;
-}
-
+/* SEND on a file the request holds (a direct descriptor): the socket's
+ * one-message send, which sendto (no address) calls after its fd lookup;
+ * on an fd, the system call. */
 static long run_send(struct io_req *req)
 {
-	if (req->file)
-		return sock_one(req, req->file, true, req->sqe.addr, req->sqe.len);
-	return syscall_call((uint64_t)req->nr, req->args);
+	struct iovec v = {(void *)req->sqe.addr, req->sqe.len};
+	struct kmsg m = {.flags = (int)req->sqe.msg_flags};
+	struct socket *sk;
+
+	if (!req->file)
+		return syscall_call((uint64_t)req->nr, req->args);
+	if (!(sk = sock_of_file(req->file)))
+		return -ENOTSOCK;
+	iov_iter_init(&m.it, &v, 1, req->sqe.len);
+	return sock_send(sk, req->file, &m);
 }
 
 /* IOSQE_BUFFER_SELECT: call into its group's next buffer (ENOBUFS if
@@ -283,20 +273,35 @@ static __attribute__((noinline)) long with_buffer(struct io_req *req, uint32_t l
 	if (!b)
 		return -ENOBUFS;
 	res = call(req, addr, len);
-	req->cflags = io_pbuf_done(req->ring, b, res);
+	req->cflags |= io_pbuf_done(req->ring, b, res);
 	return res;
 }
 
 /* A RECV on its direct descriptor's file, or on the file a multishot
  * RECV was armed on (poll.file, from its first arming: as Linux's, the
- * request keeps the file its fd named, whatever becomes of the fd),
- * else recvfrom on its fd. */
+ * request keeps the file its fd named, whatever becomes of the fd), else
+ * on its fd: the socket's receive after the fd's lookup (sock_recvmsg,
+ * recvfrom's code without an address).  What it left to read marks the
+ * CQE, as Linux's msg_inq. */
 static long recv_into(struct io_req *req, uint64_t addr, uint32_t len)
 {
-	uint64_t a[6] = {req->args[0], addr, len, req->args[3], 0, 0};
+	struct iovec v = {(void *)addr, len};
+	struct kmsg m = {.flags = (int)req->sqe.msg_flags};
 	struct file *f = req->file ? req->file : req->multishot ? req->poll.file : NULL;
+	struct socket *sk;
+	long res;
 
-	return f ? sock_one(req, f, false, addr, len) : syscall_call((uint64_t)req->nr, a);
+	iov_iter_init(&m.it, &v, 1, len);
+	if (!f)
+		res = sock_recvmsg((int)req->args[0], &m);
+	else if ((sk = sock_of_file(f)))
+		res = sock_recv(sk, f, &m);
+	else
+		return -ENOTSOCK;
+	req->drained = m.drained;
+	if (res > 0 && m.inq)
+		req->cflags |= IORING_CQE_F_SOCK_NONEMPTY;
+	return res;
 }
 
 long io_run_recv(struct io_req *req)

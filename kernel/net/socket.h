@@ -205,6 +205,9 @@ struct kmsg {
 	 * data, end or error: its next wake-up tells of more); false:
 	 * unknown.  io_uring's multishot RECV then waits without a poll. */
 	bool drained;
+	/* recv: a stream's bytes are left to read after it (Linux's
+	 * msg_inq > 0): io_uring's IORING_CQE_F_SOCK_NONEMPTY. */
+	bool inq;
 	bool nonblock;	 /* O_NONBLOCK or MSG_DONTWAIT */
 	const void *ctl; /* send: kernel copy of the control buffer */
 	size_t ctl_len;

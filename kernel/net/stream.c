@@ -404,6 +404,7 @@ static long stream_recvmsg(struct socket *sk, struct kmsg *m)
 	/* What stream_poll's POLLIN, POLLERR and POLLHUP test. */
 	m->drained = copied && !peek && !sbuf_ready(&sk->rx) && !sk->error &&
 		     sk->state == SS_CONNECTED && !(sk->shut & SHUT_RX);
+	m->inq = sbuf_ready(&sk->rx) != 0;
 	spin_unlock(&sk->lock);
 	sbuf_free_dead(&dead);
 	/* Room for a sender that found none; sk's open file keeps its peer. */

@@ -2,12 +2,14 @@
  * io_uring and one sysind_queue shared by the scenario's threads, which
  * submit random SQEs (every opcode, known or not, with random flags,
  * links, fds and user_data, cancels aimed at those user_data), reap
- * CQEs, register and unregister buffers, an eventfd and personalities
- * (which the SQEs name now and then), and make random
+ * CQEs, register and unregister buffers, buffer rings (filling them),
+ * an eventfd and personalities (which the SQEs name now and then), and
+ * make random
  * syscall_indirect(SYSIND_ASYNC) calls, many of which block on a worker.
  * Meanwhile a helper forked with the ring open submits on it and dies,
  * or execs with async calls outstanding; then the ring, the queue, the
- * files and the ring's views go in a random order, or the process exits
+ * files and the ring's views (the buffer ring's page too) go in a random
+ * order, or the process exits
  * under its threads with everything in flight.  The kernel must not
  * panic, hang or leak (the run's counters count rings, engines,
  * workers and queues).  Only calls whose effects stay in the scenario's
@@ -37,12 +39,13 @@ static struct {
 	uint32_t sq_entries;
 	uint8_t *rings;		   /* the SQ/CQ view, rings_len bytes */
 	struct io_uring_sqe *sqes; /* sqes_len bytes */
+	struct io_uring_buf *br;   /* a page for buffer rings (groups 0-3), unmapped at the end */
 	size_t rings_len, sqes_len;
 	struct io_uring_params p;
 	struct sockaddr_un name; /* the listener's */
 	char bufs[URING_BUFS][URING_BUF];
 	struct iovec iov[URING_BUFS];
-	struct msghdr msg;
+	struct msghdr msg, msg1; /* two iovecs, one */
 	struct uring_ts {
 		int64_t sec, nsec;
 	} ts[2];
@@ -76,7 +79,8 @@ static bool uz_ring_open(uint64_t *s)
 			IORING_OFF_SQ_RING);
 	uz.sqes =
 	    mmap(NULL, uz.sqes_len, PROT_READ | PROT_WRITE, MAP_SHARED, uz.ring, IORING_OFF_SQES);
-	return uz.rings != MAP_FAILED && uz.sqes != MAP_FAILED;
+	uz.br = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return uz.rings != MAP_FAILED && uz.sqes != MAP_FAILED && uz.br != MAP_FAILED;
 }
 
 /* The files the calls aim at: 0-1 a pipe, 2-3 a socket pair, 4 a
@@ -102,6 +106,7 @@ static void uz_files_open(void)
 	for (int i = 0; i < URING_BUFS; i++)
 		uz.iov[i] = (struct iovec){uz.bufs[i], URING_BUF};
 	uz.msg = (struct msghdr){.msg_iov = uz.iov, .msg_iovlen = 2};
+	uz.msg1 = (struct msghdr){.msg_iov = uz.iov, .msg_iovlen = 1};
 }
 
 static int uz_fd(uint64_t *s)
@@ -192,6 +197,10 @@ static void uz_prep(uint64_t *s)
 	case IORING_OP_WRITEV:
 		e->addr = (uint64_t)(uintptr_t)&uz.iov[b % 4];
 		e->len = 1 + (uint32_t)(fd_thread_rnd(s) % 4);
+		if (e->opcode == IORING_OP_READV && fd_thread_rnd(s) % 4 == 0) {
+			e->flags |= IOSQE_BUFFER_SELECT; /* one iovec, else EINVAL */
+			e->buf_group = (uint16_t)(fd_thread_rnd(s) % 4);
+		}
 		break;
 	case IORING_OP_READ_FIXED:
 	case IORING_OP_WRITE_FIXED:
@@ -207,6 +216,11 @@ static void uz_prep(uint64_t *s)
 		e->addr = (uint64_t)(uintptr_t)&uz.msg;
 		e->len = 1;
 		e->off = 0;
+		if (e->opcode == IORING_OP_RECVMSG && fd_thread_rnd(s) % 4 == 0) {
+			e->flags |= IOSQE_BUFFER_SELECT; /* the header has 2 iovecs: EINVAL */
+			e->buf_group = (uint16_t)(fd_thread_rnd(s) % 4);
+			e->addr = (uint64_t)(uintptr_t)&uz.msg1;
+		}
 		break;
 	case IORING_OP_TIMEOUT:
 	case IORING_OP_LINK_TIMEOUT:
@@ -275,6 +289,15 @@ static void uz_prep(uint64_t *s)
 		e->addr = e->opcode == IORING_OP_REMOVE_BUFFERS ? 0 : e->addr;
 		e->buf_group = (uint16_t)(fd_thread_rnd(s) % 3);
 		break;
+	case IORING_OP_READ: /* now and then into a provided buffer, or RWF_* flags */
+	case IORING_OP_WRITE:
+		if (fd_thread_rnd(s) % 4 == 0)
+			e->rw_flags = (int)(1u << (fd_thread_rnd(s) % 8)); /* 5 known, 3 not */
+		if (e->opcode == IORING_OP_READ && fd_thread_rnd(s) % 4 == 0) {
+			e->flags |= IOSQE_BUFFER_SELECT;
+			e->buf_group = (uint16_t)(fd_thread_rnd(s) % 4);
+		}
+		break;
 	case IORING_OP_RECV: /* now and then into provided buffers, multishot */
 		if (fd_thread_rnd(s) % 2)
 			break;
@@ -315,13 +338,43 @@ static void uz_enter(uint64_t *s)
 			    0, 0);
 }
 
+/* Up to 4 entries more on the buffer ring's page, published by its tail
+ * (racing the other threads and the kernel's reads: harmless). */
+static void uz_br_fill(uint64_t *s)
+{
+	uint16_t *tail = (uint16_t *)((char *)uz.br + IO_URING_BUF_TAIL_OFF);
+	uint16_t t = __atomic_load_n(tail, __ATOMIC_RELAXED);
+	uint64_t n = fd_thread_rnd(s) % 5;
+
+	for (uint64_t i = 0; i < n; i++) {
+		struct io_uring_buf *b = &uz.br[(t + i) % 8];
+		b->addr = fd_thread_rnd(s) % 8 ? (uint64_t)(uintptr_t)uz.bufs[fd_thread_rnd(s) % 6]
+					       : uz_bad[fd_thread_rnd(s) % 5];
+		b->len = (uint32_t)(fd_thread_rnd(s) % (URING_BUF + 1));
+		b->bid = (uint16_t)fd_thread_rnd(s);
+	}
+	__atomic_store_n(tail, (uint16_t)(t + n), __ATOMIC_RELEASE);
+}
+
 static void uz_register(uint64_t *s)
 {
-	static const long ops[] = {IORING_REGISTER_BUFFERS,	  IORING_UNREGISTER_BUFFERS,
-				   IORING_REGISTER_EVENTFD,	  IORING_UNREGISTER_EVENTFD,
-				   IORING_REGISTER_PROBE,	  IORING_REGISTER_FILES,
-				   IORING_UNREGISTER_FILES,	  IORING_REGISTER_PERSONALITY,
-				   IORING_UNREGISTER_PERSONALITY, 99};
+	static const long ops[] = {IORING_REGISTER_BUFFERS,
+				   IORING_UNREGISTER_BUFFERS,
+				   IORING_REGISTER_EVENTFD,
+				   IORING_UNREGISTER_EVENTFD,
+				   IORING_REGISTER_PROBE,
+				   IORING_REGISTER_FILES,
+				   IORING_UNREGISTER_FILES,
+				   IORING_REGISTER_PERSONALITY,
+				   IORING_UNREGISTER_PERSONALITY,
+				   IORING_REGISTER_PBUF_RING,
+				   IORING_UNREGISTER_PBUF_RING,
+				   IORING_REGISTER_PBUF_STATUS,
+				   99};
+	struct io_uring_buf_reg reg = {.ring_addr = (uint64_t)(uintptr_t)uz.br,
+				       .ring_entries = 1u << (fd_thread_rnd(s) % 4),
+				       .bgid = (uint16_t)(fd_thread_rnd(s) % 4)};
+	struct io_uring_buf_status st = {.buf_group = reg.bgid};
 	static uint8_t probe[16 + 64 * 8];
 	long op = ops[fd_thread_rnd(s) % (sizeof(ops) / sizeof(ops[0]))];
 
@@ -342,6 +395,16 @@ static void uz_register(uint64_t *s)
 	case IORING_UNREGISTER_PERSONALITY: /* ids 0..3: the SQEs' (uz_prep) */
 		thread_sys6(__NR_io_uring_register, uz.ring, op, 0, (long)(fd_thread_rnd(s) % 4), 0,
 			    0);
+		break;
+	case IORING_REGISTER_PBUF_RING: /* groups 0-3, 1 to 8 entries, some filled */
+	case IORING_UNREGISTER_PBUF_RING:
+		if (op == IORING_UNREGISTER_PBUF_RING)
+			reg.ring_addr = reg.ring_entries = 0;
+		thread_sys6(__NR_io_uring_register, uz.ring, op, (long)&reg, 1, 0, 0);
+		uz_br_fill(s);
+		break;
+	case IORING_REGISTER_PBUF_STATUS:
+		thread_sys6(__NR_io_uring_register, uz.ring, op, (long)&st, 1, 0, 0);
 		break;
 	default:
 		thread_sys6(__NR_io_uring_register, uz.ring, op, 0, 0, 0, 0);
@@ -507,6 +570,7 @@ static void uz_teardown(uint64_t *s)
 		default:
 			munmap(uz.rings, uz.rings_len);
 			munmap(uz.sqes, uz.sqes_len);
+			munmap(uz.br, 4096); /* the kernel reads it only as user memory */
 		}
 }
 

@@ -6,7 +6,8 @@
  * CQE per receive, entries added past the ring's end wrap; PBUF_STATUS
  * reports the head; PROVIDE/REMOVE_BUFFERS refuse a ring's group;
  * UNREGISTER_PBUF_RING ends it; a ring closed with a multishot RECV
- * armed on a buffer ring leaves nothing. */
+ * armed on a buffer ring leaves nothing; a stream RECV that leaves bytes
+ * to read has IORING_CQE_F_SOCK_NONEMPTY. */
 #define _GNU_SOURCE
 #include <liburing.h>
 #include <sys/mman.h>
@@ -17,6 +18,7 @@
 #include "testutil.h"
 #include "uring_child.h"
 #include "uring_run1.h"
+#include "uring_select.h"
 
 #define BLEN		16
 #define NENT		4
@@ -61,17 +63,6 @@ static int head_of(int bgid)
 	return err ? err : (int)st.head;
 }
 
-static unsigned int bid_of(const struct io_uring_cqe *c)
-{
-	return c->flags >> IORING_CQE_BUFFER_SHIFT;
-}
-
-/* The flags a test looks at: Linux may add IORING_CQE_F_SOCK_NONEMPTY. */
-static unsigned int fl(const struct io_uring_cqe *c)
-{
-	return c->flags & (IORING_CQE_F_BUFFER | IORING_CQE_F_MORE);
-}
-
 /* Buffers first..first+n-1 of bufs[] onto the ring, ids 100 + i. */
 static void add(struct io_uring_buf_ring *br, int first, int n)
 {
@@ -79,21 +70,6 @@ static void add(struct io_uring_buf_ring *br, int first, int n)
 		io_uring_buf_ring_add(br, bufs[(first + i) % 8], BLEN, (uint16_t)(100 + first + i),
 				      io_uring_buf_ring_mask(NENT), i);
 	io_uring_buf_ring_advance(br, n);
-}
-
-static struct io_uring_sqe *recv_select_on(struct io_uring *ring, int fd, int bgid, bool multi,
-					   uint64_t data)
-{
-	struct io_uring_sqe *s = io_uring_get_sqe(ring);
-
-	if (multi)
-		io_uring_prep_recv_multishot(s, fd, NULL, 0, 0);
-	else
-		io_uring_prep_recv(s, fd, NULL, BLEN, 0);
-	io_uring_sqe_set_flags(s, IOSQE_BUFFER_SELECT);
-	s->buf_group = (uint16_t)bgid;
-	io_uring_sqe_set_data64(s, data);
-	return s;
 }
 
 static struct io_uring_buf_ring *ring_mem(void)
@@ -223,6 +199,41 @@ static void check_multishot(int sv[2], struct io_uring_buf_ring *br)
 	is_int(head_of(1), 0, "its head starts at 0");
 }
 
+/* IORING_CQE_F_SOCK_NONEMPTY: a stream RECV that left bytes to read says
+ * so (a plain buffer's and a ring's); the one that took the rest, and a
+ * datagram's, do not. */
+static void check_nonempty(struct io_uring_buf_ring *br)
+{
+	struct io_uring_cqe c = {0};
+	char buf[8];
+	int sv[2], dg[2];
+
+	require(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv) && !socketpair(AF_UNIX, SOCK_DGRAM, 0, dg),
+		"two socket pairs");
+	is_int(write(sv[1], "abcdefgh", 8), 8, "8 bytes on a stream");
+	io_uring_prep_recv(io_uring_get_sqe(&r), sv[0], buf, 3, 0);
+	io_uring_submit(&r);
+	next_cqe(&r, &c);
+	ok(c.res == 3 && c.flags == IORING_CQE_F_SOCK_NONEMPTY,
+	   "a RECV of 3: SOCK_NONEMPTY (%d %x)", c.res, c.flags);
+	add(br, 0, 1);
+	recv_select_on(&r, sv[0], 1, false, 9)->len = 3;
+	io_uring_submit(&r);
+	next_cqe(&r, &c);
+	ok(c.res == 3 && c.flags == (IORING_CQE_F_SOCK_NONEMPTY | IORING_CQE_F_BUFFER | (100U << 16)),
+	   "one into the ring's buffer: SOCK_NONEMPTY, F_BUFFER, id 100 (%d %x)", c.res, c.flags);
+	io_uring_prep_recv(io_uring_get_sqe(&r), sv[0], buf, 8, 0);
+	io_uring_submit(&r);
+	next_cqe(&r, &c);
+	ok(c.res == 2 && !c.flags, "the RECV that took the rest: no flag (%d %x)", c.res, c.flags);
+	is_int(write(dg[1], "ab", 2) + write(dg[1], "cd", 2), 4, "two datagrams");
+	io_uring_prep_recv(io_uring_get_sqe(&r), dg[0], buf, 8, 0);
+	io_uring_submit(&r);
+	next_cqe(&r, &c);
+	ok(c.res == 2 && !c.flags, "a datagram's RECV: no flag, as Linux (%d %x)", c.res, c.flags);
+	close(sv[0]), close(sv[1]), close(dg[0]), close(dg[1]);
+}
+
 /* The teardown child's: a buffer ring with entries, a multishot RECV of
  * a socket pair of its own armed on it. */
 static int arm_recv(struct io_uring *c, int unused)
@@ -249,13 +260,14 @@ int main(void)
 	int sv[2];
 	bool have;
 
-	plan(47);
+	plan(53);
 	require(!io_uring_queue_init(16, &r, 0), "a ring");
 	require((br = ring_mem()) != NULL, "a page for the buffer ring");
 	require(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "a socket pair");
 	check_register(br);
 	check_oneshot(sv, br);
 	check_multishot(sv, br);
+	check_nonempty(br);
 	io_uring_queue_exit(&r);
 	uring_child_n(8, false, arm_recv, 0); /* warm-up: slab pages */
 	have = kstat_read(&before);

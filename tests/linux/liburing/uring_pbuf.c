@@ -18,6 +18,7 @@
 #include "testutil.h"
 #include "uring_child.h"
 #include "uring_run1.h"
+#include "uring_select.h"
 
 #define BLEN 16
 #define NBUF 4
@@ -25,37 +26,10 @@
 static struct io_uring r;
 static char bufs[NBUF][BLEN];
 
-static unsigned int bid_of(const struct io_uring_cqe *c)
-{
-	return c->flags >> IORING_CQE_BUFFER_SHIFT;
-}
-
-/* The flags a test looks at: Linux may add IORING_CQE_F_SOCK_NONEMPTY. */
-static unsigned int fl(const struct io_uring_cqe *c)
-{
-	return c->flags & (IORING_CQE_F_BUFFER | IORING_CQE_F_MORE);
-}
-
 static int provide(struct io_uring *ring, int nr, int bgid, int bid)
 {
 	io_uring_prep_provide_buffers(io_uring_get_sqe(ring), bufs, BLEN, nr, bgid, bid);
 	return run1(ring);
-}
-
-/* A RECV of fd into group bgid (multishot or not), user_data data. */
-static struct io_uring_sqe *recv_select_on(struct io_uring *ring, int fd, int bgid, bool multi,
-					   uint64_t data)
-{
-	struct io_uring_sqe *s = io_uring_get_sqe(ring);
-
-	if (multi)
-		io_uring_prep_recv_multishot(s, fd, NULL, 0, 0);
-	else
-		io_uring_prep_recv(s, fd, NULL, BLEN, 0);
-	io_uring_sqe_set_flags(s, IOSQE_BUFFER_SELECT);
-	s->buf_group = (uint16_t)bgid;
-	io_uring_sqe_set_data64(s, data);
-	return s;
 }
 
 static struct io_uring_sqe *recv_select(int fd, int bgid, bool multi, uint64_t data)
