@@ -4,11 +4,11 @@
  * wait4, futex; the queue under poll and epoll; the errors; a full queue
  * (EAGAIN), a process's calls over all its queues bounded (EAGAIN), a
  * child's calls on a shared queue cancelled by its exit, whole records
- * to a read, a thread's calls ended by its exit, a queue closed and an
- * exec with calls outstanding.  On Linux the calls (not the
- * queue's own errors, bound and exec) run through ind_async.h's
- * stand-in, SOCK_CLOEXEC for the per-call CLOEXEC: the same results,
- * Linux's. */
+ * to a read, a thread's calls ended by its exit, a queue closed (by
+ * itself too, through one of its calls) and an exec with calls
+ * outstanding.  On Linux the calls (not the queue's own errors, bound
+ * and exec) run through ind_async.h's stand-in, SOCK_CLOEXEC for the
+ * per-call CLOEXEC: the same results, Linux's. */
 #define _GNU_SOURCE
 #include "ind_async.h"
 
@@ -238,6 +238,20 @@ static void check_records_threads(int q)
 	close(p[1]);
 }
 
+/* A hostile order: a queue closed by its own asynchronous call (the
+ * worker runs the queue's release inside that call, which the release
+ * then cancels: its record is dropped). */
+static void check_self_close(void)
+{
+	int q = async_queue(0);
+	long tok = ASYNC(0, q, SYS_close, (unsigned long)q);
+
+	while (tok > 0 && fcntl(q, F_GETFD) >= 0) /* until its worker ran it */
+		sleep_ms(5);
+	ok(tok > 0 && fcntl(q, F_GETFD) < 0 && errno == EBADF,
+	   "a queue's async close of itself: the fd goes, the record with it");
+}
+
 static void check_exec(const char *self)
 {
 	int st, p[2];
@@ -264,7 +278,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "exit0"))
 		return 0;
-	plan(on_fdkernel() ? 38 : 16);
+	plan(on_fdkernel() ? 39 : 16);
 	q = async_queue(O_CLOEXEC);
 	ok(q >= 0 && fcntl(q, F_GETFD) == FD_CLOEXEC,
 	   "sysind_queue(O_CLOEXEC): a close-on-exec fd");
@@ -276,6 +290,7 @@ int main(int argc, char **argv)
 		check_errors(q);
 		check_flood();
 		check_records_threads(q);
+		check_self_close();
 		check_exec(argv[0]);
 	}
 	close(q);
