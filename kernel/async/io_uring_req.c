@@ -363,13 +363,13 @@ static int op_buffer_select(uint8_t op)
 }
 
 /* The checks every SQE gets before its op's own: -errno for its CQE. */
-int io_req_prep(struct io_req *req)
+/* io_req_prep's rare cases, in Linux's order: any flag but the link
+ * and async ones, a personality.  0 or the -errno for the CQE. */
+static __attribute__((noinline)) int prep_rare(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 
-	if (s->opcode >= IORING_OP_LAST)
-		return -EINVAL;
-	if (s->flags & (~SQE_FLAGS_KNOWN | IOSQE_BUFFER_SELECT)) { /* rare: one test */
+	if (s->flags & (~SQE_FLAGS_KNOWN | IOSQE_BUFFER_SELECT)) {
 		if (s->flags & ~(SQE_FLAGS_KNOWN | IOSQE_BUFFER_SELECT))
 			return -EINVAL;
 		int err = op_buffer_select(s->opcode);
@@ -389,6 +389,22 @@ int io_req_prep(struct io_req *req)
 		req->fixed_index = (uint32_t)s->fd;
 		req->sqe.fd = FD_LENT;
 	}
+	return 0;
+}
+
+int io_req_prep(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+	int err;
+
+	if (s->opcode >= IORING_OP_LAST)
+		return -EINVAL;
+	/* One test for the common case: no flag but the link and async
+	 * ones, no personality. */
+	if (((s->flags & (uint8_t) ~(IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_ASYNC)) ||
+	     s->personality) &&
+	    (err = prep_rare(req)))
+		return err;
 	if (!io_ops[s->opcode].prep)
 		return -EOPNOTSUPP; /* Linux's for an op its probe lists unsupported */
 	return io_ops[s->opcode].prep(req);
