@@ -83,6 +83,19 @@ static void backtrace_selftest(void)
 		 "backtrace: follows a task stack's frames, stops at a user rbp (%d frames)", n);
 }
 
+/* A corrupt frame (a crash's): rip in the boot code, whose text is
+ * unmapped after boot, and an rbp off every stack.  The walker's reads are
+ * probes: it prints that frame and stops, where a plain read faulted
+ * again and lost the first fault's report. */
+static void backtrace_corrupt_selftest(void)
+{
+	uint64_t boot_rip = (uint64_t)_kernel_phys_start + 0x238, word;
+
+	backtrace_from(boot_rip, (uint64_t)__builtin_frame_address(0), 0x10);
+	KTEST_OK(probe_read_u64((void *)boot_rip, &word) == -EFAULT,
+		 "backtrace: a frame in unmapped text ends the walk, no second fault");
+}
+
 /*
  * The tick advances and the TSC clock moves forward with it.  No rate is
  * claimed: on a loaded host an emulator delivers ticks late and in bursts
@@ -138,6 +151,7 @@ int selftest_run(void)
 	extable_selftest();
 	symbols_selftest();
 	backtrace_selftest();
+	backtrace_corrupt_selftest();
 	timer_selftest();
 	ktimer_selftest();
 	cmdline_selftest();

@@ -73,13 +73,15 @@ const char *ksym_lookup(uint64_t addr, uint64_t *offset)
 static bool frame_is_set_up(uint64_t rip)
 {
 	long i = ksym_index(rip);
-	const uint8_t *start;
+	uint64_t start, code;
 
 	if (i < 0)
 		return true;
-	start = (const uint8_t *)ksyms_addr[i];
-	return rip >= (uint64_t)start + sizeof(frame_setup) &&
-	       !memcmp(start, frame_setup, sizeof(frame_setup));
+	start = ksyms_addr[i];
+	/* Probed: a corrupt rip may name a symbol whose text is gone (the
+	 * boot code below the kernel's image is unmapped after boot). */
+	return rip >= start + sizeof(frame_setup) && !probe_read_u64((void *)start, &code) &&
+	       !memcmp(&code, frame_setup, sizeof(frame_setup));
 }
 
 /* Is ret a return address pushed by a call to the function at fn?  A direct
@@ -87,12 +89,14 @@ static bool frame_is_set_up(uint64_t rip)
  * be checked further. */
 static bool is_return_into(uint64_t ret, uint64_t fn)
 {
+	uint64_t word;
 	uint8_t b[7];
 	int32_t rel;
 
-	if (ret < (uint64_t)_text_start + sizeof(b) || ret > (uint64_t)_text_end)
+	if (ret < (uint64_t)_text_start + sizeof(word) || ret > (uint64_t)_text_end ||
+	    probe_read_u64((void *)(ret - sizeof(word)), &word))
 		return false;
-	memcpy(b, (const void *)(ret - sizeof(b)), sizeof(b));
+	memcpy(b, (const uint8_t *)&word + 1, sizeof(b)); /* the 7 bytes before ret */
 	memcpy(&rel, b + 3, sizeof(rel));
 	if (b[2] == 0xe8)
 		return ret + (uint64_t)(int64_t)rel == fn;
