@@ -174,12 +174,17 @@ static const uint8_t uz_sqe_flags[] = {
 };
 
 /* One random SQE at the tail (threads race for the tail: hostile, and
- * harmless, as the kernel copies each entry). */
+ * harmless, as the kernel copies each entry).  It is built in a copy of
+ * this thread's own and then stored: built in the shared slot, the switch
+ * below read the opcode there twice (its bound check, then its jump
+ * table), and another thread's store in between sent it past the table's
+ * end: to 0x20 (the word there for opcode 255) or into unrelated code (the
+ * scenario's SIGSEGVs at rip 0x20, 0x1, 0x3, 0; docs/robustness.md). */
 static void uz_prep(uint64_t *s)
 {
 	uint32_t tail = __atomic_load_n(uz_word(uz.p.sq_off.tail), __ATOMIC_ACQUIRE);
 	uint32_t idx = tail & (uz.sq_entries - 1);
-	struct io_uring_sqe *e = &uz.sqes[idx];
+	struct io_uring_sqe sqe, *e = &sqe;
 	int b = (int)(fd_thread_rnd(s) % URING_BUFS);
 
 	memset(e, 0, sizeof(*e));
@@ -308,6 +313,7 @@ static void uz_prep(uint64_t *s)
 	}
 	if (fd_thread_rnd(s) % 16 == 0) /* a field the op must refuse, or a bad pointer */
 		((uint64_t *)e)[fd_thread_rnd(s) % 8] = uz_bad[fd_thread_rnd(s) % 5];
+	memcpy(&uz.sqes[idx], e, sizeof(*e));
 	uz_word(uz.p.sq_off.array)[idx] = idx;
 	__atomic_store_n(uz_word(uz.p.sq_off.tail), tail + 1, __ATOMIC_RELEASE);
 }
