@@ -24,19 +24,20 @@
  * past the tasks of other CPUs only).
  *
  * min_vruntime follows the smallest virtual runtime of the queue and of
- * the running task at each tick and pick, never going back.  A task that
- * waited (slept, or ran in another class) comes back at no less than
+ * the tasks the CPUs run, at each tick and pick, never going back.  A
+ * task that waited (slept, or ran in another class) comes back at no less than
  * min_vruntime - FAIR_SLEEPER_CREDIT_NS, so a sleeper cannot bank credit
  * and then hold a CPU for as long as it slept; a new task starts a tick
  * of its own weight behind min_vruntime, so a forking loop cannot starve
  * the tasks already there.  A woken SCHED_OTHER task preempts a running
  * fair task that is more than FAIR_WAKEUP_GRAN_NS (a tick, of the woken
  * task's weight) ahead of it, as a nice 19 one soon is, and any running
- * SCHED_IDLE task; SCHED_BATCH and SCHED_IDLE tasks never preempt on
- * waking.
+ * SCHED_IDLE task, on this CPU or, by a reschedule IPI, on another one
+ * (sched.c); SCHED_BATCH and SCHED_IDLE tasks never preempt on waking.
  *
  * Everything here runs under sched_lock (sched_class.h).
  */
+#include "arch/x86_64/smp.h"
 #include "arch/x86_64/timer.h"
 #include "sched/sched_class.h"
 #include <uapi/sched.h>
@@ -139,21 +140,27 @@ bool fair_empty(void)
 	return !__atomic_load_n(&fair_tree.node, __ATOMIC_RELAXED);
 }
 
-/* min_vruntime moves up to the least of the queue's and curr's (NULL:
- * the queue's alone). */
-static void update_min_vruntime(const struct task_sched *curr)
+/*
+ * min_vruntime moves up to the least virtual runtime of the waiting
+ * tasks, of curr (the task c runs at its tick; NULL at a pick, which
+ * takes the leftmost task or one after it) and of the fair tasks the
+ * other CPUs run.  Those count too: the queue is every CPU's, so a task
+ * woken or new here may wait for any of them, and placed above a
+ * CPU-bound one it waits until that one catches up, at its weight's pace.
+ */
+static void update_min_vruntime(const struct cpu *c, const struct task_sched *curr)
 {
-	const struct task_sched *l = leftmost;
-	uint64_t v;
+	const struct task_sched *least = leftmost;
 
-	if (curr && (!l || vruntime_before(curr->vruntime, l->vruntime)))
-		v = curr->vruntime;
-	else if (l)
-		v = l->vruntime;
-	else
-		return;
-	if (vruntime_before(min_vruntime, v))
-		min_vruntime = v;
+	if (curr && (!least || vruntime_before(curr->vruntime, least->vruntime)))
+		least = curr;
+	for (uint64_t cpus = smp_task_cpus() & ~(1ull << c->id); cpus; cpus &= cpus - 1) {
+		const struct task_sched *t = task_sched(cpu_get(__builtin_ctzll(cpus))->current);
+		if (fair_task(t) && (!least || vruntime_before(t->vruntime, least->vruntime)))
+			least = t;
+	}
+	if (least && vruntime_before(min_vruntime, least->vruntime))
+		min_vruntime = least->vruntime;
 }
 
 struct task_sched *fair_pick(const struct cpu *c, const struct task_sched *skip)
@@ -162,8 +169,10 @@ struct task_sched *fair_pick(const struct cpu *c, const struct task_sched *skip)
 
 	if (!leftmost)
 		return NULL;
+	/* Only a leftmost task ahead of it may move it: a woken task that
+	 * slept before any tick charged it seldom is. */
 	if (vruntime_before(min_vruntime, leftmost->vruntime))
-		min_vruntime = leftmost->vruntime;
+		update_min_vruntime(c, NULL);
 	for (struct rb_node *n = &leftmost->fair_node; n; n = rb_next(n)) {
 		struct task_sched *t = rb_entry(n, struct task_sched, fair_node);
 		if (!(t->cpus_allowed & (1ull << c->id)))
@@ -178,7 +187,7 @@ struct task_sched *fair_pick(const struct cpu *c, const struct task_sched *skip)
 bool fair_tick(struct task_sched *curr)
 {
 	curr->vruntime += to_virtual(curr, TICK_NS);
-	update_min_vruntime(curr);
+	update_min_vruntime(this_cpu(), curr);
 	return leftmost && vruntime_before(leftmost->vruntime, curr->vruntime);
 }
 

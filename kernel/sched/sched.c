@@ -184,13 +184,39 @@ void sched_preempt_for(struct task_sched *t)
 }
 
 /*
+ * t, a fair task, was queued and no idle CPU takes it (sched_lock held):
+ * a CPU of its mask whose task it should preempt reschedules, this one
+ * first (no IPI), another by a reschedule IPI (Linux's
+ * check_preempt_wakeup and resched_curr).  Without the IPI it would wait
+ * for that CPU's next tick, as long as the tick's period.
+ */
+static void fair_preempt_for(struct task_sched *t)
+{
+	struct cpu *c = this_cpu();
+
+	if (may_run_on(t, c) && fair_wakeup_preempts(task_sched(c->current), t)) {
+		c->need_resched = true;
+		return;
+	}
+	for (uint64_t cpus = t->cpus_allowed & smp_task_cpus() & ~(1ull << c->id); cpus;
+	     cpus &= cpus - 1) {
+		struct cpu *other = cpu_get(__builtin_ctzll(cpus));
+		if (fair_wakeup_preempts(task_sched(other->current), t)) {
+			if (!other->need_resched) /* else it reschedules already */
+				resched_cpu(other->id);
+			return;
+		}
+	}
+}
+
+/*
  * t became runnable (sched_lock held).  A task still on a CPU (it marked
  * itself sleeping and has not switched away yet) is not queued: its own
  * schedule() sees it runnable and queues it, while holding the lock
  * across the switch, so no CPU picks it before it is off its CPU.  A
  * queued task goes to an idle CPU it may run on, unless this CPU is idle
  * itself and will take it (its idle loop looks at the queue); a fair one
- * with no idle CPU to go to may preempt this CPU's task.
+ * with no idle CPU to go to may preempt a CPU's task.
  */
 static void make_runnable_locked(struct task_sched *t)
 {
@@ -207,10 +233,8 @@ static void make_runnable_locked(struct task_sched *t)
 	sched_enqueue(t);
 	if (t->rt_prio || t->dl)
 		sched_preempt_for(t);
-	else if ((c->current != c->idle || !may_run_on(t, c)) &&
-		 !kick_idle_cpu(c, t->cpus_allowed) && may_run_on(t, c) &&
-		 fair_wakeup_preempts(task_sched(c->current), t))
-		c->need_resched = true;
+	else if ((c->current != c->idle || !may_run_on(t, c)) && !kick_idle_cpu(c, t->cpus_allowed))
+		fair_preempt_for(t);
 }
 
 void sched_make_runnable(struct task *t)

@@ -69,7 +69,8 @@ bool fair_tick(struct task_sched *curr);
 /* t comes back after waiting (fresh: a new task): its virtual runtime
  * against min_vruntime. */
 void fair_place(struct task_sched *t, bool fresh);
-/* Whether woken fair task t should preempt curr, running on this CPU. */
+/* Whether woken fair task t should preempt curr, running on a CPU t may
+ * run on. */
 bool fair_wakeup_preempts(struct task_sched *curr, const struct task_sched *t);
 
 #endif

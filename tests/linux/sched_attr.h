@@ -1,6 +1,6 @@
 /* What the scheduling-policy tests share: struct sched_attr as the
  * kernel takes it (glibc has no wrapper), a raw system call that returns
- * -errno, /proc/self/stat's fields, the clock, a child's status.  After
+ * -errno, /proc/self/stat's fields, the clocks, a child's status.  After
  * testutil.h. */
 #ifndef LINUX_SCHED_ATTR_H
 #define LINUX_SCHED_ATTR_H
@@ -55,6 +55,18 @@ static inline double now_s(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ms of CPU time of process pid (0: this thread). */
+static inline long cpu_ms(pid_t pid)
+{
+	struct timespec ts;
+	clockid_t clk = CLOCK_THREAD_CPUTIME_ID;
+
+	if (pid)
+		require(clock_getcpuclockid(pid, &clk) == 0, "clock_getcpuclockid");
+	require(clock_gettime(clk, &ts) == 0, "clock_gettime on a CPU clock");
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* The wait status of child pid, once it ended. */

@@ -25,18 +25,6 @@ static volatile struct shared {
 	int done;
 } * sh;
 
-/* ms of CPU time of process pid (0: this thread). */
-static long cpu_ms(pid_t pid)
-{
-	struct timespec ts;
-	clockid_t clk = CLOCK_THREAD_CPUTIME_ID;
-
-	if (pid)
-		require(clock_getcpuclockid(pid, &clk) == 0, "clock_getcpuclockid");
-	require(clock_gettime(clk, &ts) == 0, "clock_gettime on a CPU clock");
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void spin_forever(void)
 {
 	for (;;)
