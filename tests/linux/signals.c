@@ -89,13 +89,20 @@ int main(void)
 	is_int(read_across_alarm(SA_RESTART, &err), 1,
 	       "SA_RESTART: the read goes on and gets the byte");
 
+	/* Blocked until sigsuspend waits: a SIGCHLD handled between a test
+	 * of hits and pause() would leave pause() waiting for ever (the
+	 * child may end on another CPU at any moment). */
 	handle(SIGCHLD, 0);
 	hits = 0;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, &old);
 	pid_t pid = fork();
 	if (pid == 0)
 		_exit(9);
 	while (!hits)
-		pause();
+		sigsuspend(&old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	waitpid(pid, NULL, 0);
 	ok(last_code == CLD_EXITED && last_pid == pid && last_status == 9,
 	   "SIGCHLD siginfo: CLD_EXITED, the child's pid and status");
