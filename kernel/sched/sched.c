@@ -112,8 +112,9 @@ static bool may_run_on(const struct task_sched *t, const struct cpu *c)
 
 /* Tasks wait in the queue: an idle CPU of mask other than this one
  * (sched_lock held) is sent a reschedule IPI and takes one.  False if
- * there was none. */
-static bool kick_idle_cpu(struct cpu *c, uint64_t mask)
+ * there was none.  Inline: each wake-up and switch asks, and with no
+ * idle CPU the answer is a mask test, cheaper than the call. */
+static inline __attribute__((always_inline)) bool kick_idle_cpu(struct cpu *c, uint64_t mask)
 {
 	uint32_t others = idle_cpus & (uint32_t)mask & ~(1u << c->id);
 
@@ -342,7 +343,8 @@ static struct task_sched *first_for(const struct cpu *c, const struct task_sched
 
 	if ((t = first_in(&dl_queue, c)))
 		return t;
-	if (!rt_throttled(c) && (t = first_in(&rt_queue, c)))
+	/* The share's test (two calls, a division) only if one waits. */
+	if (!list_empty(&rt_queue) && !rt_throttled(c) && (t = first_in(&rt_queue, c)))
 		return t;
 	if ((t = fair_pick(c, skip)))
 		return t;
