@@ -48,8 +48,11 @@ int main(void)
 	long long p0, t0;
 
 	plan(14);
-	p0 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
+	/* The thread's first: a tick between the two reads then counts in
+	 * p0, so the process clock moving past p0 means a later tick, which
+	 * the thread clock has too (read the other way, it may not). */
 	t0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
+	p0 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
 	ok(p0 >= 0 && t0 >= 0, "process and thread CPU clocks read");
 	ok(spin_until_moved(CLOCK_PROCESS_CPUTIME_ID, p0) > p0,
 	   "the process CPU clock advances with work");
