@@ -326,12 +326,19 @@ static long run_recvmsg(struct io_req *req)
 	return syscall_call((uint64_t)req->nr, req->args);
 }
 
-/* READ, WRITE, their _FIXED forms and a READV into a provided buffer:
- * one buffer with the RWF_* flags, as preadv2 takes them (prep_rw). */
+/* READ, WRITE, READV, WRITEV and the _FIXED forms: fd_rw_flags with
+ * prep_rw's arguments, the user's buffer (vec: iovec array) and the
+ * RWF_* flags, as preadv2 takes them. */
+static long rw_run(struct io_req *req, uint64_t addr, uint64_t len, bool vec, bool write)
+{
+	return fd_rw_flags((int)req->args[0], (void *)addr, len, vec, (long)req->args[3],
+			   (int)req->args[4], write);
+}
+
+/* A READ or a READV into a provided buffer. */
 static long read_into(struct io_req *req, uint64_t addr, uint32_t len)
 {
-	return fd_rw_flags((int)req->args[0], (void *)addr, len, (long)req->args[3],
-			   (int)req->args[4], false);
+	return rw_run(req, addr, len, false, false);
 }
 
 static long run_read(struct io_req *req)
@@ -343,16 +350,19 @@ static long run_read(struct io_req *req)
 
 static long run_write(struct io_req *req)
 {
-	return fd_rw_flags((int)req->args[0], (void *)req->args[1], req->args[2],
-			   (long)req->args[3], (int)req->args[4], true);
+	return rw_run(req, req->args[1], req->args[2], false, true);
 }
 
-/* READV: preadv2, or as a READ into a provided buffer. */
 static long run_readv(struct io_req *req)
 {
 	if (req->sqe.flags & IOSQE_BUFFER_SELECT)
 		return run_read(req);
-	return syscall_call((uint64_t)req->nr, req->args);
+	return rw_run(req, req->args[1], req->args[2], true, false);
+}
+
+static long run_writev(struct io_req *req)
+{
+	return rw_run(req, req->args[1], req->args[2], true, true);
 }
 
 /* ---- the table ---- */
@@ -360,7 +370,7 @@ static long run_readv(struct io_req *req)
 const struct io_op io_ops[IORING_OP_LAST] = {
     [IORING_OP_NOP] = {HOW_INLINE, false, false, io_prep_nop, run_nop, NULL},
     [IORING_OP_READV] = {HOW_NOWAIT, true, true, io_prep_readv, run_readv, NULL},
-    [IORING_OP_WRITEV] = {HOW_NOWAIT, true, true, io_prep_writev, NULL, NULL},
+    [IORING_OP_WRITEV] = {HOW_NOWAIT, true, true, io_prep_writev, run_writev, NULL},
     [IORING_OP_FSYNC] = {HOW_PUNT, true, false, io_prep_fsync, NULL, NULL},
     [IORING_OP_READ_FIXED] = {HOW_NOWAIT, true, true, io_prep_read_fixed, run_read, NULL},
     [IORING_OP_WRITE_FIXED] = {HOW_NOWAIT, true, true, io_prep_write_fixed, run_write, NULL},

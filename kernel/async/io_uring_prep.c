@@ -37,29 +37,29 @@ static bool rw_hipri(const struct io_uring_sqe *s)
 	return s->rw_flags & RWF_HIPRI;
 }
 
-/* READ/WRITE and the _FIXED ones: their run's arguments, pread64's and
- * the RWF_* flags, which fd_rw_flags takes as preadv2 does (offset -1 is
- * the file position: IORING_FEAT_RW_CUR_POS); a READ into a provided
- * buffer (BUFFER_SELECT) takes len as its cap. */
-static int prep_rw(struct io_req *req, bool write)
+/* READ/WRITE, the _FIXED ones, READV/WRITEV: nr names the call (pread64
+ * or preadv2 and their writing twins); the arguments are fd, addr, len,
+ * off and the RWF_* flags, which the run gives fd_rw_flags, as preadv2
+ * takes them (offset -1 is the file position: IORING_FEAT_RW_CUR_POS); a
+ * READ into a provided buffer (BUFFER_SELECT) takes len as its cap. */
+static int prep_rw(struct io_req *req, long nr)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 
 	if (rw_hipri(s))
 		return -EINVAL;
-	set_call(req, write ? __NR_pwrite64 : __NR_pread64, (uint64_t)s->fd, s->addr, s->len,
-		 s->off, s->rw_flags, 0);
+	set_call(req, nr, (uint64_t)s->fd, s->addr, s->len, s->off, s->rw_flags, 0);
 	return 0;
 }
 
 int io_prep_read(struct io_req *req)
 {
-	return prep_rw(req, false);
+	return prep_rw(req, __NR_pread64);
 }
 
 int io_prep_write(struct io_req *req)
 {
-	return prep_rw(req, true);
+	return prep_rw(req, __NR_pwrite64);
 }
 
 /* READ_FIXED/WRITE_FIXED: the range must lie in registered buffer
@@ -75,7 +75,7 @@ static int prep_fixed(struct io_req *req, bool write)
 	b = &ring->bufs[s->buf_index];
 	if (s->addr < b->addr || s->addr + s->len < s->addr || s->addr + s->len > b->addr + b->len)
 		return -EFAULT;
-	return prep_rw(req, write);
+	return prep_rw(req, write ? __NR_pwrite64 : __NR_pread64);
 }
 
 int io_prep_read_fixed(struct io_req *req)
@@ -88,29 +88,16 @@ int io_prep_write_fixed(struct io_req *req)
 	return prep_fixed(req, true);
 }
 
-/* READV/WRITEV through preadv2/pwritev2, whose offset -1 is the position
- * and which take the RWF_* flags. */
-static int prep_rwv(struct io_req *req, bool write)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-
-	if (rw_hipri(s))
-		return -EINVAL;
-	set_call(req, write ? __NR_pwritev2 : __NR_preadv2, (uint64_t)s->fd, s->addr, s->len,
-		 s->off, 0, s->rw_flags);
-	return 0;
-}
-
 /* A READV into a provided buffer (BUFFER_SELECT): one iovec, whose
  * length caps the read (Linux's EINVAL for another count), copied now;
- * then io_run_rw's arguments as a READ's. */
+ * then prep_rw's arguments as a READ's. */
 int io_prep_readv(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 	struct iovec v;
 
 	if (!(s->flags & IOSQE_BUFFER_SELECT))
-		return prep_rwv(req, false);
+		return prep_rw(req, __NR_preadv2);
 	if (s->len != 1 || rw_hipri(s))
 		return -EINVAL;
 	if (copy_from_user(&v, (const void *)s->addr, sizeof(v)))
@@ -122,7 +109,7 @@ int io_prep_readv(struct io_req *req)
 
 int io_prep_writev(struct io_req *req)
 {
-	return prep_rwv(req, true);
+	return prep_rw(req, __NR_pwritev2);
 }
 
 int io_prep_fsync(struct io_req *req)

@@ -227,21 +227,22 @@ SYSCALL_DEFINE4(pwrite64, int, fd, const void *, buf, size_t, count, long, off)
 	return fd_rw(fd, (void *)buf, count, &off, true);
 }
 
-long fd_rw_flags(int fd, void *ubuf, size_t len, long off, int rwf, bool write)
+long fd_rw_flags(int fd, void *ubuf, size_t len, bool vec, long off, int rwf, bool write)
 {
 	long n;
 	bool put;
 	struct file *f = rw_lookup(fd, NULL, &put, &n);
-	uint64_t pos = (uint64_t)off;
+	uint64_t pos = (uint64_t)off, *at;
 
 	if (!f)
 		return n;
-	if (!seekable(f))
-		n = file_rw(f, ubuf, len, NULL, rwf, write);
-	else if (off < -1)
+	at = off == -1 || !seekable(f) ? NULL : &pos;
+	if (at && off < -1)
 		n = -EINVAL;
+	else if (vec)
+		n = file_rwv(f, ubuf, len, at, rwf, write);
 	else
-		n = file_rw(f, ubuf, len, off == -1 ? NULL : &pos, rwf, write);
+		n = file_rw(f, ubuf, len, at, rwf, write);
 	if (put)
 		file_put(f);
 	return n;

@@ -1,8 +1,8 @@
 /* io_uring reads and writes: files at an offset and at the file position
  * (offset -1), vectors, a read of an empty pipe that waits for a writer,
- * linked write -> read, a failed link and a hard link, fsync, registered
- * buffers (READ_FIXED and their range checks), an eventfd told of each
- * CQE, and the opcode probe. */
+ * transfers on a pipe ignoring their offset, linked write -> read, a
+ * failed link and a hard link, fsync, registered buffers (READ_FIXED and
+ * their range checks), an eventfd told of each CQE, and the opcode probe. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdlib.h>
@@ -58,6 +58,7 @@ static void check_pipe(void)
 {
 	int p[2];
 	char buf[8] = {0};
+	struct iovec iov[2] = {{"xy", 2}, {"z", 1}}, rv = {buf, 2};
 	struct io_uring_cqe c;
 
 	require(!pipe(p), "a pipe");
@@ -68,6 +69,18 @@ static void check_pipe(void)
 	is_int(write(p[1], "abc", 3), 3, "a writer comes");
 	ok(!uring_wait(&r, &c) && c.user_data == 7 && c.res == 3 && !memcmp(buf, "abc", 3),
 	   "the READ completes with its bytes");
+	/* A pipe has no positions: every transfer ignores its offset
+	 * (Linux's io_uring), where pwritev and preadv say ESPIPE. */
+	uring_prep(&r, IORING_OP_WRITEV, p[1], (uint64_t)iov, 2, 5, 0);
+	is_int(uring_run1(&r), 3, "WRITEV to a pipe at offset 5: the offset ignored");
+	uring_prep(&r, IORING_OP_READV, p[0], (uint64_t)&rv, 1, 5, 0);
+	ok(uring_run1(&r) == 2 && !memcmp(buf, "xy", 2), "READV of a pipe at offset 5 too");
+	uring_prep(&r, IORING_OP_WRITE, p[1], (uint64_t) "q", 1, 9, 0);
+	is_int(uring_run1(&r), 1, "WRITE to a pipe at offset 9");
+	uring_prep(&r, IORING_OP_READ, p[0], (uint64_t)buf, sizeof(buf), 9, 0);
+	ok(uring_run1(&r) == 2 && !memcmp(buf, "zq", 2), "READ of a pipe at offset 9");
+	is_int(pwritev(p[1], iov, 1, 5), -1, "pwritev of a pipe at offset 5: -1");
+	is_int(errno, ESPIPE, "ESPIPE");
 	close(p[0]);
 	close(p[1]);
 }
@@ -169,7 +182,7 @@ static void check_eventfd_probe(void)
 
 int main(void)
 {
-	plan(37);
+	plan(43);
 	require(!uring_init(&r, 16, 0), "a ring");
 	check_files();
 	check_pipe();
