@@ -376,6 +376,7 @@ const struct io_op io_ops[IORING_OP_LAST] = {
     [IORING_OP_WRITE_FIXED] = {HOW_NOWAIT, true, true, io_prep_write_fixed, run_write, NULL},
     [IORING_OP_POLL_ADD] = {HOW_NOWAIT, true, false, prep_poll, run_poll, attempt_poll},
     [IORING_OP_POLL_REMOVE] = {HOW_INLINE, false, false, prep_poll_remove, run_poll_remove, NULL},
+    [IORING_OP_SYNC_FILE_RANGE] = {HOW_PUNT, true, false, io_prep_sync_file_range, NULL, NULL},
     [IORING_OP_SENDMSG] = {HOW_NOWAIT, true, false, io_prep_sendmsg, NULL, NULL},
     [IORING_OP_RECVMSG] = {HOW_NOWAIT, true, false, io_prep_recvmsg, run_recvmsg, NULL},
     [IORING_OP_TIMEOUT] = {HOW_PUNT, false, false, io_prep_timeout, io_run_timeout, NULL},
@@ -387,6 +388,7 @@ const struct io_op io_ops[IORING_OP_LAST] = {
     [IORING_OP_ASYNC_CANCEL] = {HOW_INLINE, false, false, prep_cancel, run_cancel, NULL},
     [IORING_OP_LINK_TIMEOUT] = {HOW_INLINE, false, false, io_prep_link_timeout, run_orphan, NULL},
     [IORING_OP_CONNECT] = {HOW_PUNT, true, false, io_prep_connect, NULL, NULL},
+    [IORING_OP_FALLOCATE] = {HOW_PUNT, true, false, io_prep_fallocate, NULL, NULL},
     [IORING_OP_OPENAT] = {HOW_PUNT, false, false, io_prep_openat, NULL, NULL},
     [IORING_OP_CLOSE] = {HOW_INLINE, false, false, io_prep_close, run_close, NULL},
     [IORING_OP_STATX] = {HOW_PUNT, false, false, io_prep_statx, NULL, NULL},
@@ -398,6 +400,7 @@ const struct io_op io_ops[IORING_OP_LAST] = {
     [IORING_OP_WRITE] = {HOW_NOWAIT, true, true, io_prep_write, run_write, NULL},
     [IORING_OP_SEND] = {HOW_NOWAIT, true, false, io_prep_send, run_send, NULL},
     [IORING_OP_RECV] = {HOW_NOWAIT, true, false, io_prep_recv, io_run_recv, NULL},
+    [IORING_OP_SHUTDOWN] = {HOW_INLINE, true, false, io_prep_shutdown, NULL, NULL},
     [IORING_OP_SOCKET] = {HOW_INLINE, false, false, io_prep_socket, NULL, NULL},
 };
 

@@ -122,6 +122,43 @@ int io_prep_fsync(struct io_req *req)
 	return 0;
 }
 
+/* SYNC_FILE_RANGE: off, len and sync_range_flags as sync_file_range's
+ * (Linux's io_sfr_prep: EINVAL for addr, buf_index, splice_fd_in). */
+int io_prep_sync_file_range(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->addr || s->buf_index || s->splice_fd_in)
+		return -EINVAL;
+	set_call(req, __NR_sync_file_range, (uint64_t)s->fd, s->off, s->len, s->sync_range_flags, 0,
+		 0);
+	return 0;
+}
+
+/* FALLOCATE: len is the mode, addr the length (Linux's
+ * io_fallocate_prep: EINVAL for buf_index, rw_flags, splice_fd_in). */
+int io_prep_fallocate(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->buf_index || s->rw_flags || s->splice_fd_in)
+		return -EINVAL;
+	set_call(req, __NR_fallocate, (uint64_t)s->fd, s->len, s->off, s->addr, 0, 0);
+	return 0;
+}
+
+/* SHUTDOWN: len is how (Linux's io_shutdown_prep: EINVAL for the other
+ * fields); shutdown's ENOTSOCK and EINVAL. */
+int io_prep_shutdown(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	if (s->off || s->addr || s->rw_flags || s->buf_index || s->splice_fd_in || s->addr3)
+		return -EINVAL;
+	set_call(req, __NR_shutdown, (uint64_t)s->fd, s->len, 0, 0, 0, 0);
+	return 0;
+}
+
 int io_prep_sendmsg(struct io_req *req)
 {
 	set_call(req, __NR_sendmsg, (uint64_t)req->sqe.fd, req->sqe.addr, req->sqe.msg_flags, 0, 0,

@@ -26,6 +26,7 @@ struct io_uring_sqe {
 	union { /* the opcode's flags */
 		uint32_t rw_flags;
 		uint32_t fsync_flags;
+		uint32_t sync_range_flags;
 		uint16_t poll_events;
 		uint32_t poll32_events;
 		uint32_t msg_flags;
