@@ -92,3 +92,11 @@ debug: deps $(ISO) $(KERNEL)
 ltp: $(KERNEL) $(INITRD)
 	@[ -n "$(LTP_SRC)" ] || { echo 'usage: make ltp LTP_SRC=/path/to/ltp [LTP_TESTS="..."]'; exit 2; }
 	@tests/ltp/run $(LTP_SRC) $(BUILD)/ltp $(LTP_TESTS)
+
+# liburing's own test programs (test/*.t of a checkout built statically,
+# docs/async.md) on the host and in fdkernel, through the same runner.
+#   make liburing-tests LIBURING_SRC=/path/to/liburing [LIBURING_TESTS="nop poll"]
+.PHONY: liburing-tests
+liburing-tests: $(KERNEL) $(INITRD)
+	@[ -n "$(LIBURING_SRC)" ] || { echo 'usage: make liburing-tests LIBURING_SRC=/path/to/liburing [LIBURING_TESTS="..."]'; exit 2; }
+	@tests/liburing/run $(LIBURING_SRC) $(BUILD)/liburing-tests $(LIBURING_TESTS)
