@@ -199,8 +199,8 @@ struct kmsg {
 	 * message carries (sock_msg_cred); recv: what a stream read
 	 * delivered, which the rest of the read must match. */
 	struct scm_cred cred;
-	int flags;	 /* MSG_* of the call */
-	int out_flags;	 /* recv: MSG_TRUNC | MSG_CTRUNC for msg_flags */
+	int flags;     /* MSG_* of the call */
+	int out_flags; /* recv: MSG_TRUNC | MSG_CTRUNC for msg_flags */
 	/* recv: a stream's read left nothing a next read would find (no
 	 * data, end or error: its next wake-up tells of more); false:
 	 * unknown.  io_uring's multishot RECV then waits without a poll. */

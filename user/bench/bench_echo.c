@@ -223,8 +223,9 @@ static int bring_start(struct ring *r)
 	for (int bid = 0; bid < POOL; bid++)
 		bring_add(bid);
 	bring_publish();
-	return syscall(__NR_io_uring_register, r->fd, IORING_REGISTER_PBUF_RING, &reg, 1) < 0 ? -1
-												: 0;
+	if (syscall(__NR_io_uring_register, r->fd, IORING_REGISTER_PBUF_RING, &reg, 1) < 0)
+		return -1;
+	return 0;
 }
 
 /* A multishot RECV of connection i into group 0 (the SQE's fields are

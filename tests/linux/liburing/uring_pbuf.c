@@ -140,7 +140,8 @@ static void check_multishot_direct(void)
 	int sv[2], got = 0;
 
 	require(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "a socket pair");
-	is_int(io_uring_register_files(&r, &sv[0], 1), 0, "its end registered: direct descriptor 0");
+	is_int(io_uring_register_files(&r, &sv[0], 1), 0,
+	       "its end registered: direct descriptor 0");
 	io_uring_prep_provide_buffers(io_uring_get_sqe(&r), dbufs, BLEN, 8, 2, 0);
 	run1(&r);
 	s = recv_select(0, 2, true, 9);
@@ -178,7 +179,8 @@ static void check_multishot_closed(void)
 	recv_select(sv[0], 3, true, 11);
 	io_uring_submit(&r);
 	close(sv[0]);
-	require(!socketpair(AF_UNIX, SOCK_STREAM, 0, nv), "another pair (its end takes the number)");
+	require(!socketpair(AF_UNIX, SOCK_STREAM, 0, nv),
+		"another pair (its end takes the number)");
 	got = write(nv[1], "zz", 2) == 2 && write(sv[1], "abc", 3) == 3 && !cqe_within(&c) &&
 	      c.user_data == 11 && c.res == 3 && (c.flags & IORING_CQE_F_MORE) &&
 	      !memcmp(cbufs[bid_of(&c) & 3], "abc", 3);
