@@ -85,9 +85,9 @@ static long take_all(struct io_req *req)
 
 	for (bool again = false;; again = true) {
 		/* As Linux, a RECV goes on at once only while data remains
-		 * (known from its receive on a direct descriptor, as Linux's
-		 * msg_inq, else polled): an empty group then waits for the
-		 * next data to end it. */
+		 * (known from a stream socket's receive, kmsg.drained, as
+		 * Linux's msg_inq; else polled): an empty group then waits
+		 * for the next data to end it. */
 		if (again && !accept && (req->drained || io_req_attempt_with(req, recv_pending)))
 			return -EAGAIN;
 		req->drained = false;
