@@ -243,20 +243,20 @@ static long run_files_update(struct io_req *req)
 	return res;
 }
 
-/* SEND on a file the request holds (a direct descriptor): the socket's
- * one-message send, which sendto (no address) calls after its fd lookup;
- * on an fd, the system call. */
+/* SEND: the socket's one-message send, on the file the request holds
+ * (a direct descriptor), else after its fd's lookup (sock_sendmsg:
+ * sendto's code without an address). */
 static long run_send(struct io_req *req)
 {
 	struct iovec v = {(void *)req->sqe.addr, req->sqe.len};
 	struct kmsg m = {.flags = (int)req->sqe.msg_flags};
 	struct socket *sk;
 
+	iov_iter_init(&m.it, &v, 1, req->sqe.len);
 	if (!req->file)
-		return syscall_call((uint64_t)req->nr, req->args);
+		return sock_sendmsg((int)req->args[0], &m);
 	if (!(sk = sock_of_file(req->file)))
 		return -ENOTSOCK;
-	iov_iter_init(&m.it, &v, 1, req->sqe.len);
 	return sock_send(sk, req->file, &m);
 }
 
