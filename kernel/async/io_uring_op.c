@@ -277,6 +277,15 @@ static __attribute__((noinline)) long with_buffer(struct io_req *req, uint32_t l
 	return res;
 }
 
+/* A receive that left a stream's bytes to read (Linux's msg_inq > 0)
+ * says so in its CQE: IORING_CQE_F_SOCK_NONEMPTY. */
+static long recv_mark(struct io_req *req, long res, bool inq)
+{
+	if (res > 0 && inq)
+		req->cflags |= IORING_CQE_F_SOCK_NONEMPTY;
+	return res;
+}
+
 /* A RECV on its direct descriptor's file, or on the file a multishot
  * RECV was armed on (poll.file, from its first arming: as Linux's, the
  * request keeps the file its fd named, whatever becomes of the fd), else
@@ -299,9 +308,7 @@ static long recv_into(struct io_req *req, uint64_t addr, uint32_t len)
 	else
 		return -ENOTSOCK;
 	req->drained = m.drained;
-	if (res > 0 && m.inq)
-		req->cflags |= IORING_CQE_F_SOCK_NONEMPTY;
-	return res;
+	return recv_mark(req, res, m.inq);
 }
 
 long io_run_recv(struct io_req *req)
@@ -311,19 +318,30 @@ long io_run_recv(struct io_req *req)
 	return recv_into(req, req->sqe.addr, req->sqe.len);
 }
 
-/* RECVMSG: recvmsg, or into a provided buffer, its header's iovecs
- * unused (their length, the cap, read at its prep). */
+/* RECVMSG: recvmsg's code, its data into the header's iovecs or (data)
+ * a provided buffer, those iovecs unused then (their length, the cap,
+ * read at its prep); what it left to read marks the CQE as a RECV's. */
+static long recvmsg_with(struct io_req *req, const struct iovec *data)
+{
+	struct recvmsg_io io = {.data = data};
+	long res = sock_recvmsg_io((int)req->args[0], (struct msghdr *)req->args[1],
+				   (int)req->args[2], &io);
+
+	return recv_mark(req, res, io.inq);
+}
+
 static long recvmsg_into(struct io_req *req, uint64_t addr, uint32_t len)
 {
-	return sock_recvmsg_buf((int)req->args[0], (struct msghdr *)req->args[1], (int)req->args[2],
-				(void *)addr, len);
+	struct iovec v = {(void *)addr, len};
+
+	return recvmsg_with(req, &v);
 }
 
 static long run_recvmsg(struct io_req *req)
 {
 	if (req->sqe.flags & IOSQE_BUFFER_SELECT)
 		return with_buffer(req, (uint32_t)req->args[3], recvmsg_into);
-	return syscall_call((uint64_t)req->nr, req->args);
+	return recvmsg_with(req, NULL);
 }
 
 /* READ, WRITE, READV, WRITEV and the _FIXED forms: fd_rw_flags with

@@ -417,11 +417,16 @@ long sock_accept(int fd, struct sock_addr *peer, int flags, struct file **nf);
 long sock_connect(int fd, const struct sock_addr *a);
 long sock_sendmsg(int fd, struct kmsg *m);
 long sock_recvmsg(int fd, struct kmsg *m);
-/* recvmsg with the data in the user's (buf, len) rather than the
- * header's iovecs (not read); name, control and the results in the
- * header as recvmsg's: io_uring's RECVMSG into a provided buffer. */
+/* io_uring's RECVMSG: recvmsg with the data in the user's range *data,
+ * if not NULL, rather than the header's iovecs (not read then: a provided
+ * buffer); name, control and the results in the header as recvmsg's;
+ * and whether a stream's bytes are left to read (kmsg.inq), out. */
+struct recvmsg_io {
+	const struct iovec *data;
+	bool inq;
+};
 struct msghdr;
-long sock_recvmsg_buf(int fd, struct msghdr *umsg, int flags, void *buf, size_t len);
+long sock_recvmsg_io(int fd, struct msghdr *umsg, int flags, struct recvmsg_io *io);
 /*
  * The socket at fd, its file referenced in *fp (the caller puts it with
  * file_put when done; the file holds the socket), or NULL with *err

@@ -280,18 +280,20 @@ static long umsg_result(struct umsg *u, struct msghdr *uh)
 }
 
 /* One recvmsg on sk (file f, held by the caller) into the user's header
- * uh (data: umsg_get's): the bytes received or -errno.  recvmsg, each of
- * recvmmsg's and sock_recvmsg_buf. */
+ * uh (io, if any: io_uring's, socket.h): the bytes received or -errno.
+ * recvmsg, each of recvmmsg's and sock_recvmsg_io. */
 static long recvmsg_one(struct socket *sk, struct file *f, struct msghdr *uh, int flags,
-			const struct iovec *data)
+			struct recvmsg_io *io)
 {
 	struct umsg u;
-	long n = umsg_get(&u, uh, flags, false, data);
+	long n = umsg_get(&u, uh, flags, false, io ? io->data : NULL);
 
 	if (!n) {
 		u.m.uctl = u.h.msg_control;
 		u.m.ctl_room = u.h.msg_control ? u.h.msg_controllen : 0;
 		n = sock_recv(sk, f, &u.m);
+		if (io)
+			io->inq = u.m.inq;
 	}
 	if (n >= 0 && umsg_result(&u, uh))
 		n = -EFAULT;
@@ -301,7 +303,7 @@ static long recvmsg_one(struct socket *sk, struct file *f, struct msghdr *uh, in
 
 /* sendmsg and recvmsg: one message on the socket at fd, as Linux checks
  * MSG_CMSG_COMPAT (no 64-bit call takes it) and the fd before the header. */
-static long msg_call(int fd, struct msghdr *uh, int flags, bool send, const struct iovec *data)
+static long msg_call(int fd, struct msghdr *uh, int flags, bool send, struct recvmsg_io *io)
 {
 	struct file *f;
 	struct socket *sk;
@@ -313,7 +315,7 @@ static long msg_call(int fd, struct msghdr *uh, int flags, bool send, const stru
 	sk = sock_lookup(fd, &f, &n);
 	if (!sk)
 		return n;
-	n = send ? sendmsg_one(sk, f, uh, flags, &whole) : recvmsg_one(sk, f, uh, flags, data);
+	n = send ? sendmsg_one(sk, f, uh, flags, &whole) : recvmsg_one(sk, f, uh, flags, io);
 	file_put(f);
 	return n;
 }
@@ -328,11 +330,9 @@ SYSCALL_DEFINE3(recvmsg, int, fd, struct msghdr *, umsg, int, flags)
 	return msg_call(fd, umsg, flags, false, NULL);
 }
 
-long sock_recvmsg_buf(int fd, struct msghdr *umsg, int flags, void *buf, size_t len)
+long sock_recvmsg_io(int fd, struct msghdr *umsg, int flags, struct recvmsg_io *io)
 {
-	struct iovec v = {buf, len};
-
-	return msg_call(fd, umsg, flags, false, &v);
+	return msg_call(fd, umsg, flags, false, io);
 }
 
 /*

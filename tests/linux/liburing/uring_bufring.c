@@ -6,8 +6,8 @@
  * CQE per receive, entries added past the ring's end wrap; PBUF_STATUS
  * reports the head; PROVIDE/REMOVE_BUFFERS refuse a ring's group;
  * UNREGISTER_PBUF_RING ends it; a ring closed with a multishot RECV
- * armed on a buffer ring leaves nothing; a stream RECV that leaves bytes
- * to read has IORING_CQE_F_SOCK_NONEMPTY. */
+ * armed on a buffer ring leaves nothing; a stream RECV or RECVMSG that
+ * leaves bytes to read has IORING_CQE_F_SOCK_NONEMPTY. */
 #define _GNU_SOURCE
 #include <liburing.h>
 #include <sys/mman.h>
@@ -199,13 +199,15 @@ static void check_multishot(int sv[2], struct io_uring_buf_ring *br)
 	is_int(head_of(1), 0, "its head starts at 0");
 }
 
-/* IORING_CQE_F_SOCK_NONEMPTY: a stream RECV that left bytes to read says
- * so (a plain buffer's and a ring's); the one that took the rest, and a
- * datagram's, do not. */
+/* IORING_CQE_F_SOCK_NONEMPTY: a stream RECV or RECVMSG that left bytes to
+ * read says so (a plain buffer's and a ring's); the one that took the
+ * rest, and a datagram's, do not. */
 static void check_nonempty(struct io_uring_buf_ring *br)
 {
 	struct io_uring_cqe c = {0};
 	char buf[8];
+	struct iovec v = {buf, 1};
+	struct msghdr h = {.msg_iov = &v, .msg_iovlen = 1};
 	int sv[2], dg[2];
 
 	require(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv) && !socketpair(AF_UNIX, SOCK_DGRAM, 0, dg),
@@ -220,12 +222,18 @@ static void check_nonempty(struct io_uring_buf_ring *br)
 	recv_select_on(&r, sv[0], 1, false, 9)->len = 3;
 	io_uring_submit(&r);
 	next_cqe(&r, &c);
-	ok(c.res == 3 && c.flags == (IORING_CQE_F_SOCK_NONEMPTY | IORING_CQE_F_BUFFER | (100U << 16)),
+	ok(c.res == 3 &&
+	       c.flags == (IORING_CQE_F_SOCK_NONEMPTY | IORING_CQE_F_BUFFER | (100U << 16)),
 	   "one into the ring's buffer: SOCK_NONEMPTY, F_BUFFER, id 100 (%d %x)", c.res, c.flags);
+	io_uring_prep_recvmsg(io_uring_get_sqe(&r), sv[0], &h, 0);
+	io_uring_submit(&r);
+	next_cqe(&r, &c);
+	ok(c.res == 1 && c.flags == IORING_CQE_F_SOCK_NONEMPTY,
+	   "a RECVMSG of 1: SOCK_NONEMPTY (%d %x)", c.res, c.flags);
 	io_uring_prep_recv(io_uring_get_sqe(&r), sv[0], buf, 8, 0);
 	io_uring_submit(&r);
 	next_cqe(&r, &c);
-	ok(c.res == 2 && !c.flags, "the RECV that took the rest: no flag (%d %x)", c.res, c.flags);
+	ok(c.res == 1 && !c.flags, "the RECV that took the rest: no flag (%d %x)", c.res, c.flags);
 	is_int(write(dg[1], "ab", 2) + write(dg[1], "cd", 2), 4, "two datagrams");
 	io_uring_prep_recv(io_uring_get_sqe(&r), dg[0], buf, 8, 0);
 	io_uring_submit(&r);
@@ -260,7 +268,7 @@ int main(void)
 	int sv[2];
 	bool have;
 
-	plan(53);
+	plan(54);
 	require(!io_uring_queue_init(16, &r, 0), "a ring");
 	require((br = ring_mem()) != NULL, "a page for the buffer ring");
 	require(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "a socket pair");
