@@ -9,9 +9,12 @@
 #include "async/io_uring_int.h"
 #include "fd/fdtable.h"
 #include "fs/file.h"
+#include "proc/cred.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
+#include <uapi/capability.h>
 #include <uapi/fcntl.h>
+#include <uapi/ioprio.h>
 #include <uapi/socket.h>
 #include <uapi/syscalls.h>
 #include <uapi/uio.h>
@@ -30,11 +33,21 @@ int io_prep_nop(struct io_req *req)
 	return 0;
 }
 
-/* RWF_HIPRI asks for polled completions: Linux's EINVAL on a ring
- * without IORING_SETUP_IOPOLL, which fdkernel has not. */
-static bool rw_hipri(const struct io_uring_sqe *s)
+/* A read's or write's own checks: RWF_HIPRI asks for polled
+ * completions, Linux's EINVAL on a ring without IORING_SETUP_IOPOLL,
+ * which fdkernel has not; ioprio is an I/O priority, checked as Linux's
+ * ioprio_check_cap (a class past IDLE EINVAL, the real-time class EPERM
+ * without CAP_SYS_NICE or CAP_SYS_ADMIN) and otherwise unused (no I/O
+ * scheduler). */
+static int rw_sqe_check(const struct io_uring_sqe *s)
 {
-	return s->rw_flags & RWF_HIPRI;
+	unsigned int class = s->ioprio >> IOPRIO_CLASS_SHIFT;
+
+	if ((s->rw_flags & RWF_HIPRI) || class > IOPRIO_CLASS_IDLE)
+		return -EINVAL;
+	if (class == IOPRIO_CLASS_RT && !capable(CAP_SYS_NICE) && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	return 0;
 }
 
 /* READ/WRITE, the _FIXED ones, READV/WRITEV: nr names the call (pread64
@@ -45,9 +58,10 @@ static bool rw_hipri(const struct io_uring_sqe *s)
 static int prep_rw(struct io_req *req, long nr)
 {
 	const struct io_uring_sqe *s = &req->sqe;
+	int err = rw_sqe_check(s);
 
-	if (rw_hipri(s))
-		return -EINVAL;
+	if (err)
+		return err;
 	set_call(req, nr, (uint64_t)s->fd, s->addr, s->len, s->off, s->rw_flags, 0);
 	return 0;
 }
@@ -95,11 +109,14 @@ int io_prep_readv(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 	struct iovec v;
+	int err;
 
 	if (!(s->flags & IOSQE_BUFFER_SELECT))
 		return prep_rw(req, __NR_preadv2);
-	if (s->len != 1 || rw_hipri(s))
+	if (s->len != 1)
 		return -EINVAL;
+	if ((err = rw_sqe_check(s)))
+		return err;
 	if (copy_from_user(&v, (const void *)s->addr, sizeof(v)))
 		return -EFAULT;
 	set_call(req, __NR_pread64, (uint64_t)s->fd, 0,

@@ -362,9 +362,31 @@ static int op_buffer_select(uint8_t op)
 	}
 }
 
+/* The ops whose sqe->ioprio means something (an I/O priority or the
+ * op's flags); on any other a nonzero one is Linux's EINVAL. */
+static bool op_takes_ioprio(uint8_t op)
+{
+	switch (op) {
+	case IORING_OP_READV:
+	case IORING_OP_WRITEV:
+	case IORING_OP_READ_FIXED:
+	case IORING_OP_WRITE_FIXED:
+	case IORING_OP_SENDMSG:
+	case IORING_OP_RECVMSG:
+	case IORING_OP_ACCEPT:
+	case IORING_OP_READ:
+	case IORING_OP_WRITE:
+	case IORING_OP_SEND:
+	case IORING_OP_RECV:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* The checks every SQE gets before its op's own: -errno for its CQE. */
 /* io_req_prep's rare cases, in Linux's order: any flag but the link
- * and async ones, a personality.  0 or the -errno for the CQE. */
+ * and async ones, an ioprio, a personality.  0 or the -errno for the CQE. */
 static __attribute__((noinline)) int prep_rare(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
@@ -380,6 +402,8 @@ static __attribute__((noinline)) int prep_rare(struct io_req *req)
 		req->ring->drain_disabled = true; /* Linux: skipped CQEs defeat a drain */
 	if ((s->flags & IOSQE_IO_DRAIN) && req->ring->drain_disabled)
 		return -EOPNOTSUPP;
+	if (s->ioprio && !op_takes_ioprio(s->opcode))
+		return -EINVAL;
 	if (s->personality && !(req->creds = io_personality_get(req->ring, s->personality)))
 		return -EINVAL;
 	if (s->flags & IOSQE_FIXED_FILE) {
@@ -400,9 +424,9 @@ int io_req_prep(struct io_req *req)
 	if (s->opcode >= IORING_OP_LAST)
 		return -EINVAL;
 	/* One test for the common case: no flag but the link and async
-	 * ones, no personality. */
+	 * ones, no ioprio, no personality. */
 	if (((s->flags & (uint8_t) ~(IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_ASYNC)) ||
-	     s->personality) &&
+	     (s->ioprio | s->personality)) &&
 	    (err = prep_rare(req)))
 		return err;
 	if (!io_ops[s->opcode].prep)

@@ -7,7 +7,8 @@
  * (EINVAL), every op the probe calls unsupported (EOPNOTSUPP), the
  * unknown SQE flag, BUFFER_SELECT where an op takes none, and every
  * op that takes an fd given one no table holds (EBADF), a plain fd or
- * a direct descriptor. */
+ * a direct descriptor; sqe->ioprio on an op that takes none (EINVAL),
+ * and a read's I/O priority (a class past IDLE EINVAL). */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
@@ -290,17 +291,45 @@ static void check_fds(struct uring *r)
 	close(sp[1]);
 }
 
+static void check_ioprio(struct uring *r)
+{
+	static const uint8_t ops[] = {IORING_OP_NOP,	 IORING_OP_FSYNC,   IORING_OP_POLL_ADD,
+				      IORING_OP_TIMEOUT, IORING_OP_CONNECT, IORING_OP_CLOSE};
+	int p[2], bad = 0;
+	char buf[4];
+	int32_t res;
+
+	require(!pipe(p), "a pipe");
+	for (unsigned i = 0; i < sizeof(ops); i++) {
+		uring_prep(r, ops[i], p[0], 0, 0, 0, 0)->ioprio = 1;
+		if ((res = uring_run1(r)) != -EINVAL)
+			bad++, diag("op %u with ioprio 1: %d", ops[i], res);
+	}
+	is_int(bad, 0, "ioprio on NOP, FSYNC, POLL_ADD, TIMEOUT, CONNECT, CLOSE: EINVAL");
+	uring_prep(r, IORING_OP_LINK_TIMEOUT, -1, 0, 0, 0, 0)->ioprio = 89;
+	is_int(uring_run1(r), -EINVAL, "a LINK_TIMEOUT with ioprio 89: EINVAL");
+	uring_prep(r, IORING_OP_READ, p[0], (uint64_t)buf, 1, 0, 0)->ioprio = 0xffff;
+	is_int(uring_run1(r), -EINVAL, "a READ with I/O priority class 7: EINVAL");
+	uring_prep(r, IORING_OP_WRITE, p[1], (uint64_t) "ab", 2, 0, 0)->ioprio = 2 << 13 | 7;
+	is_int(uring_run1(r), 2, "a WRITE in class BE, level 7: done");
+	uring_prep(r, IORING_OP_READ, p[0], (uint64_t)buf, 2, 0, 0)->ioprio = 3 << 13;
+	is_int(uring_run1(r), 2, "a READ in class IDLE: done");
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(void)
 {
 	struct uring r;
 
-	plan(46);
+	plan(51);
 	require(!uring_init(&r, 8, 0), "a ring");
 	check_register(&r);
 	check_enter(&r);
 	check_setup();
 	check_opcodes(&r);
 	check_fds(&r);
+	check_ioprio(&r);
 	uring_exit(&r);
 	return done();
 }
