@@ -55,6 +55,9 @@ struct async_call {
 	 * thread group, charged for the call, allocated (task_free drops
 	 * the task's reference on it). */
 	struct task *owner;
+	/* Its charge on the owner's process was given back when its queue
+	 * was closed under it (q->lock): call_free does not again. */
+	bool uncharged;
 	struct list_head link; /* on q->calls, then q->done (q->lock) */
 	uint64_t token;
 	long result;
@@ -92,7 +95,8 @@ static void call_free(struct async_call *c)
 	struct sysind_queue *q = c->q;
 	struct task *owner = c->owner;
 
-	__atomic_sub_fetch(&owner->group->async_calls, 1, __ATOMIC_RELAXED);
+	if (!c->uncharged)
+		__atomic_sub_fetch(&owner->group->async_calls, 1, __ATOMIC_RELAXED);
 	kfree(c);
 	task_put(owner);
 	queue_put(q);
@@ -303,7 +307,9 @@ static unsigned queue_poll(struct file *f, struct poll_table *pt)
 
 /* The last close: outstanding calls are cancelled (queued ones freed
  * here, running ones interrupted and freed by their worker), unread
- * records dropped. */
+ * records dropped.  Every call gives its charge back now, so a process
+ * can submit again at once: those still running are bounded by their
+ * engines' workers. */
 static void queue_release(struct file *f)
 {
 	struct sysind_queue *q = f->priv;
@@ -313,10 +319,15 @@ static void queue_release(struct file *f)
 	spin_lock(&q->lock);
 	q->dead = true;
 	list_splice_init(&q->done, &gone);
-	list_for_each_entry_safe(c, n, &q->calls, link) if (async_cancel(&c->ar) == 0)
+	list_for_each_entry_safe(c, n, &q->calls, link)
 	{
-		list_del(&c->link);
-		list_add_tail(&c->link, &gone);
+		if (async_cancel(&c->ar) == 0) {
+			list_del(&c->link);
+			list_add_tail(&c->link, &gone);
+		} else {
+			__atomic_sub_fetch(&c->owner->group->async_calls, 1, __ATOMIC_RELAXED);
+			c->uncharged = true;
+		}
 	}
 	spin_unlock(&q->lock);
 	list_for_each_entry_safe(c, n, &gone, link)

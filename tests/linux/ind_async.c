@@ -151,7 +151,8 @@ static void check_errors(int q)
 }
 
 /* The bound is per process, over all its queues: four full queues hold
- * its 1024 calls, a fifth takes none; another process (a child) still
+ * its 1024 calls (check_errors's closed queue gave back its calls, the
+ * running ones too, when it closed), a fifth takes none; another process (a child) still
  * can, on the same queue, and its exit cancels its own call only; a
  * closed queue gives its calls back. */
 static void check_flood(void)
