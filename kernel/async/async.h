@@ -19,6 +19,8 @@
 #include "lib/spinlock.h"
 #include "sched/wait.h"
 
+struct thread_group;
+
 struct task;
 struct async_ctx;
 
@@ -144,13 +146,26 @@ unsigned long async_worker_count(void);
 unsigned long sysind_queue_count(void);
 
 /*
- * syscall_indirect(SYSIND_ASYNC | flags, 0, nr, uargs, queue)
+ * syscall_indirect(SYSIND_ASYNC | flags, sigmask, nr, uargs, queue)
  * (async/sysind_async.c): nr's arguments copied now, the call run on a
- * worker with the other flags in force, its (token, result) record sent
- * to the sysind_queue fd queue.  The token (> 0), or -EINVAL (SIGMASK, a
- * call that cannot run elsewhere, queue no queue), -EBADF, -EFAULT,
- * -EAGAIN (the queue is full, or no worker).  nr exists (checked).
+ * worker with the other flags in force (with SYSIND_SIGMASK, the
+ * signals sigmask leaves unblocked interrupt it: async_signal_sent), its
+ * (token, result) record sent to the sysind_queue fd queue.  The token
+ * (> 0), or -EINVAL (a call that cannot run elsewhere, queue no queue),
+ * -EBADF, -EFAULT, -EAGAIN (the queue is full, or no worker).  nr exists
+ * (checked).
  */
-long sysind_async_submit(unsigned long flags, int nr, const uint64_t *uargs, int queue);
+long sysind_async_submit(unsigned long flags, uint64_t sigmask, int nr, const uint64_t *uargs,
+			 int queue);
+
+/*
+ * sig was made pending for process g (t NULL) or for its thread t
+ * (signal.c, after queueing it, siglock not held, proc_lock maybe): the
+ * SYSIND_ASYNC calls with a mask that run now, submitted by t (or by any
+ * thread of g) and whose mask leaves sig unblocked, are interrupted (the
+ * caller sends only signals the process has a handler for) (their record: -EINTR), as the
+ * synchronous call would be.
+ */
+void async_signal_sent(struct thread_group *g, struct task *t, int sig);
 
 #endif

@@ -3,7 +3,7 @@
  * asynchronously" flag, on the engine io_uring uses.  The call is handed
  * to one of the caller's workers at once and syscall_indirect returns a
  * token; the worker runs it with the other per-call flags in force (fd
- * flags, NOFOLLOW), and its (token, result) record goes to the
+ * flags, NOFOLLOW, the signal mask: async_signal_sent), and its (token, result) record goes to the
  * completion queue named by the fifth argument, an fd made by
  * sysind_queue() that read() drains and poll/epoll watch.
  * docs/syscall_indirect.md, "SYSIND_ASYNC".
@@ -17,7 +17,9 @@
 #include "mm/heap.h"
 #include "proc/group.h"
 #include "proc/proc.h"
+#include "proc/signal.h"
 #include "proc/task.h"
+#include "sched/sched.h"
 #include "sys/dispatch.h"
 #include <uapi/errno.h>
 #include <uapi/syscall_indirect.h>
@@ -64,6 +66,17 @@ struct async_call {
 	unsigned long flags; /* the per-call flags, SYSIND_ASYNC cleared */
 	int nr;
 	uint64_t args[6];
+	/* With SYSIND_SIGMASK: the signals that do not interrupt it.  While
+	 * it runs, it is on its process's async_masked list by sig_link
+	 * (siglock), with worker the task that runs it; a sender that
+	 * interrupts it pins it (pins, siglock to raise, atomic to drop)
+	 * and its worker waits for the pins to go before it takes the call
+	 * off, so no SIGKILL of the sender reaches the worker's next call. */
+	bool masked;
+	uint64_t sigmask;
+	struct list_head sig_link;
+	struct task *worker;
+	int pins;
 };
 
 static unsigned long nqueues; /* atomic: the leak check's count */
@@ -142,17 +155,74 @@ static bool async_allowed(int nr)
 	}
 }
 
+/* c, with a mask, is running on worker t: signals may interrupt it. */
+static void masked_begin(struct async_call *c, struct task *t)
+{
+	c->worker = t;
+	spin_lock(&t->group->siglock);
+	list_add_tail(&c->sig_link, &t->group->async_masked);
+	spin_unlock(&t->group->siglock);
+}
+
+/* c is done running: no sender finds it, and none still interrupts it
+ * once the pins are gone (each ends with its SIGKILL sent, so the
+ * worker's flush after the call takes it). */
+static void masked_end(struct async_call *c, struct task *t)
+{
+	spin_lock(&t->group->siglock);
+	list_del(&c->sig_link);
+	spin_unlock(&t->group->siglock);
+	while (__atomic_load_n(&c->pins, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+void async_signal_sent(struct thread_group *g, struct task *t, int sig)
+{
+	struct async_call *c, *hit;
+
+	/* Most processes run no masked call: no lock then.  A call listed
+	 * as this is read started after the signal, which it need not see. */
+	if (__atomic_load_n(&g->async_masked.next, __ATOMIC_RELAXED) == &g->async_masked)
+		return;
+	/* One at a time: the SIGKILL is sent with siglock dropped (it takes
+	 * it), the call pinned meanwhile; a call hit is taken off the list,
+	 * so no sender hits it twice. */
+	for (;;) {
+		hit = NULL;
+		spin_lock(&g->siglock);
+		list_for_each_entry(c, &g->async_masked, sig_link)
+		{
+			if ((!t || c->owner == t) && !(c->sigmask & SIGBIT(sig))) {
+				hit = c;
+				hit->pins++;
+				list_del(&hit->sig_link); /* masked_end's del: harmless */
+				list_init(&hit->sig_link);
+				break;
+			}
+		}
+		spin_unlock(&g->siglock);
+		if (!hit)
+			return;
+		signal_kill_thread(hit->worker); /* its blocking call: -EINTR */
+		__atomic_sub_fetch(&hit->pins, 1, __ATOMIC_RELEASE);
+	}
+}
+
 static long call_run(struct async_req *ar)
 {
 	struct async_call *c = container_of(ar, struct async_call, ar);
 	struct task *t = current();
 	long res;
 
+	if (c->masked)
+		masked_begin(c, t);
 	/* The flags as the synchronous call would have them; a worker never
 	 * leaves by the system-call exit that clears them, so it clears them. */
 	t->indirect_flags = c->flags | SYSIND_ACTIVE;
 	res = syscall_call((uint64_t)c->nr, c->args);
 	t->indirect_flags = 0;
+	if (c->masked)
+		masked_end(c, t);
 	return res;
 }
 
@@ -180,7 +250,8 @@ static void call_done(struct async_req *ar, long res)
 
 static const struct file_ops sysind_queue_ops;
 
-long sysind_async_submit(unsigned long flags, int nr, const uint64_t *uargs, int qfd)
+long sysind_async_submit(unsigned long flags, uint64_t sigmask, int nr, const uint64_t *uargs,
+			 int qfd)
 {
 	struct file *f;
 	struct sysind_queue *q;
@@ -188,7 +259,7 @@ long sysind_async_submit(unsigned long flags, int nr, const uint64_t *uargs, int
 	unsigned int nargs = syscall_params[nr]->n;
 	long err;
 
-	if ((flags & SYSIND_SIGMASK) || !async_allowed(nr))
+	if (!async_allowed(nr))
 		return -EINVAL;
 	if (!(f = files_lookup(current()->files, qfd)))
 		return -EBADF;
@@ -204,7 +275,9 @@ long sysind_async_submit(unsigned long flags, int nr, const uint64_t *uargs, int
 	q = f->priv;
 	c->q = q;
 	c->nr = nr;
-	c->flags = flags & ~SYSIND_ASYNC;
+	c->flags = flags & ~(SYSIND_ASYNC | SYSIND_SIGMASK);
+	c->masked = flags & SYSIND_SIGMASK;
+	c->sigmask = sigmask & ~SIG_UNBLOCKABLE;
 	c->ar.run = call_run;
 	c->ar.done = call_done;
 	if ((err = process_charge(current()->group)))

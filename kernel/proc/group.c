@@ -28,6 +28,7 @@ struct thread_group *group_create(struct task *leader)
 	list_init(&g->children);
 	list_init(&g->sibling);
 	list_init(&g->timers);
+	list_init(&g->async_masked);
 	wait_queue_init(&g->thread_exit, "thread_exit");
 	wait_queue_init(&g->child_exit, "child_exit");
 	wait_queue_init(&g->signalfd_wq, "signalfd");

@@ -141,6 +141,10 @@ struct thread_group {
 	/* Its SYSIND_ASYNC calls outstanding or unread, in any queue
 	 * (async/sysind_async.c, atomic): bounded per process. */
 	int async_calls;
+	/* Its SYSIND_ASYNC calls with a mask that run on a worker now
+	 * (async/sysind_async.c, under siglock): a signal to the process or
+	 * to a call's submitter may interrupt them (async_signal_sent). */
+	struct list_head async_masked;
 };
 
 /* A new group for leader, not joined yet (group_add_thread_locked does,

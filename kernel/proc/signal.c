@@ -12,6 +12,7 @@
 #include "fs/proc/proc_sys.h"
 #include "arch/x86_64/sigframe.h"
 #include "arch/x86_64/uaccess.h"
+#include "async/async.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "proc/exit.h"
@@ -105,6 +106,14 @@ static bool dropped(const struct task *t, int sig)
 	return ignored(t, sig) || (handler_of(t, sig) == UAPI_SIG_DFL && init_ignores(t, sig));
 }
 
+/* t's process runs a handler for sig (neither default nor ignored). */
+static bool handled(const struct task *t, int sig)
+{
+	uint64_t h = handler_of(t, sig);
+
+	return h != UAPI_SIG_DFL && h != UAPI_SIG_IGN;
+}
+
 /* A signal was queued for g: signalfd readers and pollers look again. */
 static void wake_signalfds(struct thread_group *g)
 {
@@ -135,13 +144,16 @@ static uint64_t sigpending_limit(const struct thread_group *g)
  * worker's signals, and whoever interrupts a worker holds its engine's
  * lock, which an io_uring poll armed on a signalfd takes in its wake-up
  * (a panic: test uring_sigfd). */
-static void thread_notify(struct task *t)
+static void thread_notify(struct task *t, int sig)
 {
 	task_work_set(t, TASK_WORK_SIGNAL);
 	if (signal_is_pending(t))
 		sched_wake_signal(t);
-	if (!t->async_serve)
-		wake_signalfds(t->group);
+	if (t->async_serve)
+		return;
+	wake_signalfds(t->group);
+	if (handled(t, sig))
+		async_signal_sent(t->group, t, sig);
 }
 
 /* info as receiver t sees it: Linux's send_signal shows a sender (the
@@ -186,7 +198,7 @@ static int enqueue_signal(struct task *t, int sig, const struct sig_info *info)
 	err = sigpending_queue_locked(&t->sig.pending, sig, &seen, sigpending_limit(g));
 	spin_unlock(&g->siglock);
 	if (!err)
-		thread_notify(t);
+		thread_notify(t, sig);
 	return err;
 }
 
@@ -274,6 +286,8 @@ static void process_notify_locked(struct thread_group *g, int sig)
 	if ((t = pick_thread_locked(g, sig)))
 		sched_wake_signal(t);
 	wake_signalfds(g);
+	if (handled(g->leader, sig))
+		async_signal_sent(g, NULL, sig);
 }
 
 /* sig with info for process g (proc_lock held): 0 or -EAGAIN. */
@@ -327,7 +341,7 @@ bool signal_timer_queue_locked(struct thread_group *g, struct task *t, struct si
 void signal_timer_notify_locked(struct thread_group *g, struct task *t, int sig)
 {
 	if (t)
-		thread_notify(t);
+		thread_notify(t, sig);
 	else
 		process_notify_locked(g, sig);
 }

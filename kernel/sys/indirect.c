@@ -37,7 +37,7 @@ static __attribute__((noinline)) long indirect_call(unsigned long flags, uint64_
 	if (nr < 0 || !syscall_exists((uint64_t)nr))
 		return -ENOSYS;
 	if (flags & SYSIND_ASYNC) /* on a worker: a token now, the result in queue */
-		return sysind_async_submit(flags, nr, uargs, queue);
+		return sysind_async_submit(flags, sigmask, nr, uargs, queue);
 	/* Marks the call in progress even with no fd flag, to refuse nesting. */
 	current()->indirect_flags = flags | SYSIND_ACTIVE;
 	nargs = syscall_params[nr]->n;
