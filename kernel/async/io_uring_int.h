@@ -192,6 +192,9 @@ struct io_req {
 	 * its preparation until it is freed (an unregister meanwhile does
 	 * not affect it); NULL for the process's own. */
 	const struct cred *creds;
+	/* READV/WRITEV: the iovec array its preparation copied (kmalloc'd),
+	 * freed with the request; NULL for any other. */
+	struct iovec *iov;
 	int nr;		      /* the system call an op runs (its prep's) */
 	int err;	      /* its preparation failed: the CQE's res */
 	uint32_t fixed_index; /* IOSQE_FIXED_FILE's descriptor (sqe.fd is FD_LENT then) */

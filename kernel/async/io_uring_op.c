@@ -344,19 +344,30 @@ static long run_recvmsg(struct io_req *req)
 	return recvmsg_with(req, NULL);
 }
 
-/* READ, WRITE, READV, WRITEV and the _FIXED forms: fd_rw_flags with
- * prep_rw's arguments, the user's buffer (vec: iovec array) and the
- * RWF_* flags, as preadv2 takes them. */
-static long rw_run(struct io_req *req, uint64_t addr, uint64_t len, bool vec, bool write)
+/* READ, WRITE and the _FIXED forms: fd_rw_flags with prep_rw's
+ * arguments, the user's buffer and the RWF_* flags, as preadv2 takes
+ * them. */
+static long rw_run(struct io_req *req, uint64_t addr, uint64_t len, bool write)
 {
-	return fd_rw_flags((int)req->args[0], (void *)addr, len, vec, (long)req->args[3],
+	return fd_rw_flags((int)req->args[0], (void *)addr, len, NULL, (long)req->args[3],
 			   (int)req->args[4], write);
+}
+
+/* READV and WRITEV: the same with the iovec array prep_rwv copied
+ * (walked from its start at each attempt: a failed one moved nothing). */
+static long rwv_run(struct io_req *req, bool write)
+{
+	struct iov_iter it;
+
+	iov_iter_init(&it, req->iov, req->args[2], req->args[5]);
+	return fd_rw_flags((int)req->args[0], NULL, 0, &it, (long)req->args[3], (int)req->args[4],
+			   write);
 }
 
 /* A READ or a READV into a provided buffer. */
 static long read_into(struct io_req *req, uint64_t addr, uint32_t len)
 {
-	return rw_run(req, addr, len, false, false);
+	return rw_run(req, addr, len, false);
 }
 
 static long run_read(struct io_req *req)
@@ -368,19 +379,19 @@ static long run_read(struct io_req *req)
 
 static long run_write(struct io_req *req)
 {
-	return rw_run(req, req->args[1], req->args[2], false, true);
+	return rw_run(req, req->args[1], req->args[2], true);
 }
 
 static long run_readv(struct io_req *req)
 {
 	if (req->sqe.flags & IOSQE_BUFFER_SELECT)
 		return run_read(req);
-	return rw_run(req, req->args[1], req->args[2], true, false);
+	return rwv_run(req, false);
 }
 
 static long run_writev(struct io_req *req)
 {
-	return rw_run(req, req->args[1], req->args[2], true, true);
+	return rwv_run(req, true);
 }
 
 /* ---- the table ---- */

@@ -9,6 +9,9 @@
 #include "async/io_uring_int.h"
 #include "fd/fdtable.h"
 #include "fs/file.h"
+#include "lib/iov_iter.h"
+#include "lib/string.h"
+#include "mm/heap.h"
 #include "proc/cred.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
@@ -102,6 +105,36 @@ int io_prep_write_fixed(struct io_req *req)
 	return prep_fixed(req, true);
 }
 
+/*
+ * READV/WRITEV: prep_rw's arguments, and the user's iovec array copied
+ * now into req->iov, as Linux's preparation does: with
+ * IORING_FEAT_SUBMIT_STABLE the user may reuse it once io_uring_enter has
+ * returned, while the request still waits.  Its checks are readv's
+ * (iovec_import); args[5] holds the total it allows.
+ */
+static int prep_rwv(struct io_req *req, long nr)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+	struct iovec fast[UIO_FASTIOV], *v = fast;
+	struct iov_iter it;
+	int err = prep_rw(req, nr);
+
+	if (err)
+		return err;
+	if ((err = iovec_import((const struct iovec *)s->addr, s->len, &v, &it))) {
+		kfree(v);
+		return err;
+	}
+	if (!v && s->len) { /* it used fast: a copy of the request's own */
+		if (!(v = kmalloc(s->len * sizeof(*v))))
+			return -ENOMEM;
+		memcpy(v, fast, s->len * sizeof(*v));
+	}
+	req->iov = v;
+	req->args[5] = iov_iter_count(&it);
+	return 0;
+}
+
 /* A READV into a provided buffer (BUFFER_SELECT): one iovec, whose
  * length caps the read (Linux's EINVAL for another count), copied now;
  * then prep_rw's arguments as a READ's. */
@@ -112,7 +145,7 @@ int io_prep_readv(struct io_req *req)
 	int err;
 
 	if (!(s->flags & IOSQE_BUFFER_SELECT))
-		return prep_rw(req, __NR_preadv2);
+		return prep_rwv(req, __NR_preadv2);
 	if (s->len != 1)
 		return -EINVAL;
 	if ((err = rw_sqe_check(s)))
@@ -126,7 +159,7 @@ int io_prep_readv(struct io_req *req)
 
 int io_prep_writev(struct io_req *req)
 {
-	return prep_rw(req, __NR_pwritev2);
+	return prep_rwv(req, __NR_pwritev2);
 }
 
 int io_prep_fsync(struct io_req *req)

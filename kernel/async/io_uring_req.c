@@ -267,14 +267,16 @@ static bool link_broken(const struct io_req *req, long res)
 		req->sqe.opcode != IORING_OP_READV && req->sqe.opcode != IORING_OP_WRITEV);
 }
 
-/* What any request holds until its free: its direct descriptor's file
- * and its personality's creds. */
+/* What any request holds until its free: its direct descriptor's file,
+ * its personality's creds and its copy of an iovec array. */
 static inline void req_put_refs(struct io_req *req)
 {
 	if (req->file)
 		file_put(req->file);
 	if (req->creds)
 		cred_put(req->creds);
+	if (req->iov)
+		kfree(req->iov);
 }
 
 void io_req_free(struct io_req *req)

@@ -183,12 +183,14 @@ static inline const void *file_lock_key(const struct file *f)
  * has) over the whole iterator, at *at, or at the file position, which
  * it then advances, when at is NULL (fs/read_write.c). */
 long file_rw_iter(struct file *f, struct iov_iter *it, uint64_t *at, bool write);
-/* read or write of one user buffer of len bytes (vec: of an iovec array
- * of len entries) at off (-1: the file position) with preadv2's flags,
+/* read or write of one user buffer of len bytes (or, vec not NULL, over
+ * an iterator on an iovec array the caller copied and checked) at off
+ * (-1: the file position) with preadv2's flags,
  * for io_uring's READ, WRITE, READV and WRITEV: preadv2's errors, but a
  * file without positions (a pipe, a socket) ignores off, as Linux's
  * io_uring (which gives it to the file's read_iter), rather than ESPIPE. */
-long fd_rw_flags(int fd, void *ubuf, size_t len, bool vec, long off, int rwf, bool write);
+long fd_rw_flags(int fd, void *ubuf, size_t len, struct iov_iter *vec, long off, int rwf,
+		 bool write);
 
 /*
  * Takes f->pos_lock when f has a position (a regular file or directory)

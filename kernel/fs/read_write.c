@@ -227,7 +227,8 @@ SYSCALL_DEFINE4(pwrite64, int, fd, const void *, buf, size_t, count, long, off)
 	return fd_rw(fd, (void *)buf, count, &off, true);
 }
 
-long fd_rw_flags(int fd, void *ubuf, size_t len, bool vec, long off, int rwf, bool write)
+long fd_rw_flags(int fd, void *ubuf, size_t len, struct iov_iter *vec, long off, int rwf,
+		 bool write)
 {
 	long n;
 	bool put;
@@ -240,7 +241,7 @@ long fd_rw_flags(int fd, void *ubuf, size_t len, bool vec, long off, int rwf, bo
 	if (at && off < -1)
 		n = -EINVAL;
 	else if (vec)
-		n = file_rwv(f, ubuf, len, at, rwf, write);
+		n = rw_check(f, write) ?: iov_iter_count(vec) ? file_rw_flags(f, vec, at, rwf, write) : 0;
 	else
 		n = file_rw(f, ubuf, len, at, rwf, write);
 	if (put)

@@ -81,6 +81,17 @@ static void check_pipe(void)
 	ok(uring_run1(&r) == 2 && !memcmp(buf, "zq", 2), "READ of a pipe at offset 9");
 	is_int(pwritev(p[1], iov, 1, 5), -1, "pwritev of a pipe at offset 5: -1");
 	is_int(errno, ESPIPE, "ESPIPE");
+	/* IORING_FEAT_SUBMIT_STABLE: a waiting READV's iovec array may be
+	 * reused once submitted; the read still goes where it said. */
+	char other[4] = {0};
+	struct iovec wv[2] = {{buf, 1}, {buf + 4, 2}};
+	uring_prep(&r, IORING_OP_READV, p[0], (uint64_t)wv, 2, UINT64_MAX, 8);
+	is_int(uring_submit_wait(&r, 0), 1, "READV of an empty pipe submitted");
+	wv[0] = wv[1] = (struct iovec){other, sizeof(other)};
+	is_int(write(p[1], "uvw", 3), 3, "its iovecs reused, a writer comes");
+	ok(!uring_wait(&r, &c) && c.user_data == 8 && c.res == 3 && buf[0] == 'u' &&
+	       !memcmp(buf + 4, "vw", 2) && !other[0],
+	   "the READV fills the buffers its SQE named");
 	close(p[0]);
 	close(p[1]);
 }
@@ -182,7 +193,7 @@ static void check_eventfd_probe(void)
 
 int main(void)
 {
-	plan(43);
+	plan(46);
 	require(!uring_init(&r, 16, 0), "a ring");
 	check_files();
 	check_pipe();
