@@ -33,7 +33,7 @@
 #define FEATURES                                                                                   \
 	(IORING_FEAT_SINGLE_MMAP | IORING_FEAT_NODROP | IORING_FEAT_SUBMIT_STABLE |                \
 	 IORING_FEAT_RW_CUR_POS | IORING_FEAT_EXT_ARG | IORING_FEAT_NATIVE_WORKERS |               \
-	 IORING_FEAT_CQE_SKIP)
+	 IORING_FEAT_CQE_SKIP | IORING_FEAT_FAST_POLL)
 #define ENTER_KNOWN                                                                                \
 	(IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP | IORING_ENTER_SQ_WAIT |                  \
 	 IORING_ENTER_EXT_ARG | IORING_ENTER_REGISTERED_RING)

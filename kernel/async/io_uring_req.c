@@ -133,7 +133,10 @@ static long req_run_async(struct async_req *ar)
 
 /* How the file of an fd op may run inline: HOW_INLINE (never waits, or
  * O_NONBLOCK: its -EAGAIN is the answer), HOW_NOWAIT (an attempt with
- * nowait), HOW_PUNT (waits no flag stops). */
+ * nowait), HOW_PUNT (waits no flag stops).  An ACCEPT waits whatever
+ * its listener's O_NONBLOCK, as Linux's (io_uring/net.c's io_accept
+ * tries without waiting and arms a poll; only its own DONTWAIT flag
+ * ends it with EAGAIN). */
 static enum op_how file_kind(struct io_req *req)
 {
 	struct file *f = req->file ? req->file : files_lookup(current()->files, req->sqe.fd);
@@ -147,8 +150,10 @@ static enum op_how file_kind(struct io_req *req)
 		how = HOW_INLINE; /* nothing to wait for (/dev/null, ...) */
 	else if (!f->ops->nowait)
 		how = HOW_PUNT;
+	else if ((f->flags & O_NONBLOCK) && req->sqe.opcode != IORING_OP_ACCEPT)
+		how = HOW_INLINE;
 	else
-		how = (f->flags & O_NONBLOCK) ? HOW_INLINE : HOW_NOWAIT;
+		how = HOW_NOWAIT;
 	if (f != req->file)
 		file_put(f);
 	return how;

@@ -1,12 +1,14 @@
-/* io_uring over sockets: SOCKET, an ACCEPT that waits for its client,
- * CONNECT, SEND/RECV and SENDMSG/RECVMSG echoes over TCP loopback and
- * AF_UNIX, a RECV that waits for its peer, CLOSE (and CLOSE of a ring
- * fd: EBADF). */
+/* io_uring over sockets: SOCKET, an ACCEPT that waits for its client
+ * (on an O_NONBLOCK listener too, or until its LINK_TIMEOUT), CONNECT,
+ * SEND/RECV and SENDMSG/RECVMSG echoes over TCP loopback and AF_UNIX, a
+ * RECV that waits for its peer, CLOSE (and CLOSE of a ring fd: EBADF). */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 
 #include "testutil.h"
 #include "uring_raw.h"
@@ -69,6 +71,53 @@ static void check_tcp(void)
 	close(lfd);
 }
 
+/* A listener of its own: bound to loopback, its address in *a. */
+static int listener(struct sockaddr_in *a, int flags)
+{
+	socklen_t alen = sizeof(*a);
+	int lfd = socket(AF_INET, SOCK_STREAM | flags, 0);
+
+	*a = (struct sockaddr_in){.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	require(lfd >= 0 && !bind(lfd, (struct sockaddr *)a, sizeof(*a)) && !listen(lfd, 4) &&
+		    !getsockname(lfd, (struct sockaddr *)a, &alen),
+		"a listener");
+	return lfd;
+}
+
+/* An ACCEPT on an O_NONBLOCK listener waits for its client all the same
+ * (Linux's io_uring tries it without waiting and arms a poll), and the
+ * socket it makes is not O_NONBLOCK; a LINK_TIMEOUT that ends a waiting
+ * ACCEPT: the ACCEPT ECANCELED, the timeout ETIME. */
+static void check_accept_nonblock(void)
+{
+	struct timespec ts = {.tv_nsec = 20000000}; /* __kernel_timespec on x86_64 */
+	struct sockaddr_in a;
+	struct io_uring_cqe c;
+	int32_t res[2] = {0, 0};
+	int lfd = listener(&a, SOCK_NONBLOCK), cfd;
+
+	ok(accept(lfd, NULL, NULL) < 0 && errno == EAGAIN, "O_NONBLOCK listener: accept EAGAIN");
+	uring_prep(&r, IORING_OP_ACCEPT, lfd, 0, 0, 0, 1);
+	uring_submit_wait(&r, 0);
+	sleep_ms(20);
+	ok(!uring_peek(&r, &c), "an ACCEPT on it waits");
+	cfd = socket(AF_INET, SOCK_STREAM, 0);
+	require(cfd >= 0 && !connect(cfd, (struct sockaddr *)&a, sizeof(a)), "a client");
+	c.res = uring_wait(&r, &c) ? -1 : c.res;
+	ok(c.user_data == 1 && c.res >= 0, "and completes with the connection (%d)", c.res);
+	ok(c.res >= 0 && !(fcntl(c.res, F_GETFL) & O_NONBLOCK), "a socket without O_NONBLOCK");
+	close(c.res);
+	close(cfd);
+	uring_prep(&r, IORING_OP_ACCEPT, lfd, 0, 0, 0, 0)->flags = IOSQE_IO_LINK;
+	uring_prep(&r, IORING_OP_LINK_TIMEOUT, -1, (uint64_t)&ts, 1, 0, 1);
+	uring_submit_wait(&r, 2);
+	require(!uring_wait_n(&r, 2, res), "the two CQEs");
+	ok(res[0] == -ECANCELED && res[1] == -ETIME,
+	   "an ACCEPT timed out by its link: ECANCELED, the timeout ETIME (%d, %d)", res[0],
+	   res[1]);
+	close(lfd);
+}
+
 static void check_unix(void)
 {
 	int sv[2];
@@ -92,9 +141,10 @@ static void check_unix(void)
 
 int main(void)
 {
-	plan(17);
+	plan(22);
 	require(!uring_init(&r, 8, 0), "a ring");
 	check_tcp();
+	check_accept_nonblock();
 	check_unix();
 	uring_exit(&r);
 	return done();

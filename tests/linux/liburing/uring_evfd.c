@@ -98,11 +98,11 @@ static void check_features(const struct io_uring_params *p)
 {
 	unsigned want = IORING_FEAT_SINGLE_MMAP | IORING_FEAT_NODROP | IORING_FEAT_SUBMIT_STABLE |
 			IORING_FEAT_RW_CUR_POS | IORING_FEAT_EXT_ARG | IORING_FEAT_NATIVE_WORKERS |
-			IORING_FEAT_CQE_SKIP;
+			IORING_FEAT_CQE_SKIP | IORING_FEAT_FAST_POLL;
 
 	is_int(p->features & want, want,
 	       "features SINGLE_MMAP, NODROP, SUBMIT_STABLE, RW_CUR_POS, EXT_ARG, "
-	       "NATIVE_WORKERS, CQE_SKIP");
+	       "NATIVE_WORKERS, CQE_SKIP, FAST_POLL");
 }
 
 int main(void)
