@@ -131,12 +131,13 @@ static long req_run_async(struct async_req *ar)
 	return io_req_removed(req) ? -ECANCELED : op_run(req);
 }
 
-/* How the file of an fd op may run inline: HOW_INLINE (never waits, or
- * O_NONBLOCK: its -EAGAIN is the answer), HOW_NOWAIT (an attempt with
- * nowait), HOW_PUNT (waits no flag stops).  An ACCEPT waits whatever
- * its listener's O_NONBLOCK, as Linux's (io_uring/net.c's io_accept
- * tries without waiting and arms a poll; only its own DONTWAIT flag
- * ends it with EAGAIN). */
+/* How the file of an fd op may run inline: HOW_INLINE (never waits),
+ * HOW_NOWAIT (an attempt with nowait, then armed on the file), HOW_PUNT
+ * (waits no flag stops).  A file that can be tried without waiting
+ * waits whatever its O_NONBLOCK, as Linux's (io_uring ignores the flag
+ * on a file with REQ_F_SUPPORT_NOWAIT, and io_accept arms a poll; only
+ * the SQE's own MSG_DONTWAIT or RWF_NOWAIT ends a
+ * request with EAGAIN). */
 static enum op_how file_kind(struct io_req *req)
 {
 	struct file *f = req->file ? req->file : files_lookup(current()->files, req->sqe.fd);
@@ -150,8 +151,6 @@ static enum op_how file_kind(struct io_req *req)
 		how = HOW_INLINE; /* nothing to wait for (/dev/null, ...) */
 	else if (!f->ops->nowait)
 		how = HOW_PUNT;
-	else if ((f->flags & O_NONBLOCK) && req->sqe.opcode != IORING_OP_ACCEPT)
-		how = HOW_INLINE;
 	else
 		how = HOW_NOWAIT;
 	if (f != req->file)

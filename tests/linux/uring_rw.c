@@ -69,6 +69,15 @@ static void check_pipe(void)
 	is_int(write(p[1], "abc", 3), 3, "a writer comes");
 	ok(!uring_wait(&r, &c) && c.user_data == 7 && c.res == 3 && !memcmp(buf, "abc", 3),
 	   "the READ completes with its bytes");
+	/* The pipe's O_NONBLOCK does not end a READ with EAGAIN: io_uring
+	 * waits on a file it can poll (Linux's REQ_F_SUPPORT_NOWAIT). */
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	uring_prep(&r, IORING_OP_READ, p[0], (uint64_t)buf, sizeof(buf), UINT64_MAX, 9);
+	is_int(uring_submit_wait(&r, 0), 1, "READ of an empty O_NONBLOCK pipe submitted");
+	is_int(write(p[1], "de", 2), 2, "a writer comes");
+	ok(!uring_wait(&r, &c) && c.user_data == 9 && c.res == 2 && !memcmp(buf, "de", 2),
+	   "the READ waited for its bytes");
+	fcntl(p[0], F_SETFL, 0);
 	/* A pipe has no positions: every transfer ignores its offset
 	 * (Linux's io_uring), where pwritev and preadv say ESPIPE. */
 	uring_prep(&r, IORING_OP_WRITEV, p[1], (uint64_t)iov, 2, 5, 0);
@@ -193,7 +202,7 @@ static void check_eventfd_probe(void)
 
 int main(void)
 {
-	plan(46);
+	plan(49);
 	require(!uring_init(&r, 16, 0), "a ring");
 	check_files();
 	check_pipe();
