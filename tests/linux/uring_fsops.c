@@ -14,15 +14,6 @@
 
 static struct uring r;
 
-static int tmpfile_fd(void)
-{
-	char path[] = "/tmp/uring_fsopsXXXXXX";
-	int fd = mkstemp(path);
-
-	unlink(path);
-	return fd;
-}
-
 static long size_of(int fd)
 {
 	struct stat st;
@@ -93,7 +84,7 @@ static void check_shutdown(int pipe_fd)
 
 int main(void)
 {
-	int fd = tmpfile_fd(), p[2];
+	int fd = uring_tmpfile(), p[2];
 
 	plan(24);
 	require(fd >= 0 && !pipe(p), "a file and a pipe");

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -186,6 +187,17 @@ static inline int uring_wait_n(struct uring *r, int n, int32_t *res)
 			res[c.user_data] = c.res;
 	}
 	return 0;
+}
+
+/* An unlinked scratch file for the ops to work on: its fd, or -1. */
+static inline int uring_tmpfile(void)
+{
+	char path[] = "/tmp/uringXXXXXX";
+	int fd = mkstemp(path);
+
+	if (fd >= 0)
+		unlink(path);
+	return fd;
 }
 
 /* Submits what is prepared and waits for one CQE: its res (-99999 if

@@ -14,18 +14,9 @@
 
 static struct uring r;
 
-static int tmpfile_fd(void)
-{
-	char path[] = "/tmp/uring_rwXXXXXX";
-	int fd = mkstemp(path);
-
-	unlink(path);
-	return fd;
-}
-
 static void check_files(void)
 {
-	int fd = tmpfile_fd();
+	int fd = uring_tmpfile();
 	char buf[32] = {0};
 	struct iovec iov[2] = {{buf, 3}, {buf + 3, 4}};
 
@@ -107,7 +98,7 @@ static void check_pipe(void)
 
 static void check_links(void)
 {
-	int fd = tmpfile_fd();
+	int fd = uring_tmpfile();
 	char buf[16] = {0};
 	int32_t res[3];
 
@@ -141,7 +132,7 @@ static void check_fixed(void)
 {
 	char *mem = malloc(8192), buf[4];
 	struct iovec iov = {mem, 8192};
-	int fd = tmpfile_fd();
+	int fd = uring_tmpfile();
 
 	is_int(uring_register_raw(r.fd, IORING_REGISTER_BUFFERS, &iov, 0), -EINVAL,
 	       "register 0 buffers: EINVAL");
