@@ -17,6 +17,7 @@
 #include "fs/inode.h"
 #include "fs/super.h"
 #include "lib/string.h"
+#include "mm/budget.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
@@ -46,6 +47,26 @@
 #define IORING_PAGES_MAX 16384
 static unsigned long ring_pages;
 static unsigned long nrings; /* atomic: the leak check's count */
+
+/*
+ * The kernel memory io_uring holds for user space besides ring pages:
+ * requests of the rings' (waiting, or cached for reuse) and overflowed
+ * CQEs, system-wide; an eighth of memory (64 MiB of 512).  Past it, a
+ * submission that can have no request fails with EAGAIN and a CQE that
+ * cannot be queued is counted in the CQ ring's overflow word, Linux's
+ * answers when its (memcg-charged) allocations fail.
+ */
+static struct mem_budget io_budget = {.part = 8};
+
+bool io_mem_charge(size_t bytes)
+{
+	return mem_budget_charge(&io_budget, bytes);
+}
+
+void io_mem_uncharge(size_t bytes)
+{
+	mem_budget_uncharge(&io_budget, bytes);
+}
 
 unsigned long io_ring_count(void)
 {
@@ -89,6 +110,7 @@ static void req_list_free(struct io_req *req)
 	for (struct io_req *next; req; req = next) {
 		next = req->next;
 		kfree(req);
+		io_mem_uncharge(sizeof(*req));
 	}
 }
 
@@ -122,8 +144,13 @@ struct io_req *io_req_cache_get(struct io_ring *ring)
 
 	if (!req) /* one exchange takes every request freed since */
 		req = __atomic_exchange_n(&ring->req_free, NULL, __ATOMIC_ACQUIRE);
-	if (!req)
-		return kmalloc(sizeof(*req));
+	if (!req) {
+		if (!io_mem_charge(sizeof(*req)))
+			return NULL;
+		if (!(req = kmalloc(sizeof(*req))))
+			io_mem_uncharge(sizeof(*req));
+		return req;
+	}
 	ring->req_cache = req->next;
 	return req;
 }
@@ -367,8 +394,10 @@ static void chain_end(struct io_req *head, bool failed)
 
 /*
  * Submits up to n SQEs (submit_lock held): how many were consumed, or
- * -EBUSY when the CQ has overflowed or too much is in flight, -ENOMEM.
- * As Linux: a bad SQ index is dropped (counted) and ends the batch; an
+ * -EAGAIN when no request can be had (the io_uring memory bound,
+ * io_uring_cq.c).  Any number may be in flight, whatever the CQ size
+ * (IORING_FEAT_NODROP: CQEs without room wait on the overflow queue),
+ * as Linux's.  As Linux: a bad SQ index is dropped (counted) and ends the batch; an
  * SQE that fails its checks gets its CQE and, unless IORING_SETUP_SUBMIT_ALL
  * or linked to the next, ends the batch after itself; a link chain with
  * a failed SQE fails whole.  The SQ head and tail are read once, the
@@ -385,8 +414,6 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 	n = n < avail ? n : avail;
 	if (n > ring->sq_entries)
 		n = ring->sq_entries;
-	if (n && __atomic_load_n(&ring->noverflow, __ATOMIC_RELAXED) && !io_cq_ready(ring))
-		return -EBUSY;
 	while (done < n) {
 		idx = __atomic_load_n(
 		    (uint32_t *)region_at(ring->rings_pa,
@@ -395,10 +422,6 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 		if (idx >= ring->sq_entries) {
 			head++;
 			__atomic_add_fetch(ring_word(ring, R_SQ_DROPPED), 1, __ATOMIC_RELEASE);
-			break;
-		}
-		if (__atomic_load_n(&ring->ninflight, __ATOMIC_RELAXED) >= ring->cq_entries) {
-			err = -EBUSY;
 			break;
 		}
 		sqe_read(ring, idx, &sreq.sqe);
@@ -410,7 +433,7 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 			continue;
 		}
 		if (!(req = io_req_for_sqe(ring, &sreq.sqe))) {
-			err = -ENOMEM;
+			err = -EAGAIN; /* Linux's, when no request can be had */
 			break;
 		}
 		head++;
@@ -472,7 +495,10 @@ static long cq_sleep(struct io_ring *ring, uint32_t min, uint64_t deadline)
 			finish_wait(&ring->cq_wait, &we);
 			continue;
 		}
-		if (signal_pending()) {
+		/* A signal, not signal_pending(), which a request made ready
+		 * since the test above also makes true: the loop retries
+		 * that one (its wake-up ends the sleep), it is no EINTR. */
+		if (signal_is_pending(current())) {
 			ret = -EINTR;
 			break;
 		}

@@ -11,10 +11,6 @@
 #include "proc/task.h"
 #include "sched/sched.h"
 
-/* Overflowed CQEs queued per ring at most (NODROP): beyond, a CQE is
- * dropped and counted in the CQ ring's overflow word. */
-#define IORING_OVERFLOW_MAX 4096
-
 struct io_overflow {
 	struct list_head link;
 	struct io_uring_cqe cqe;
@@ -44,6 +40,12 @@ static uint32_t cqes_write_locked(struct io_ring *ring, const struct io_uring_cq
 	return n;
 }
 
+static void overflow_free(struct io_overflow *o)
+{
+	kfree(o);
+	io_mem_uncharge(sizeof(*o));
+}
+
 /* Moves queued overflow CQEs into the CQ ring while it has room (lock
  * held); clears IORING_SQ_CQ_OVERFLOW once none is left. */
 static void overflow_flush_locked(struct io_ring *ring)
@@ -56,20 +58,22 @@ static void overflow_flush_locked(struct io_ring *ring)
 			break;
 		list_del(&o->link);
 		ring->noverflow--;
-		kfree(o);
+		overflow_free(o);
 	}
 	if (!ring->noverflow)
 		__atomic_and_fetch(ring_word(ring, R_SQ_FLAGS), ~IORING_SQ_CQ_OVERFLOW,
 				   __ATOMIC_RELEASE);
 }
 
-/* Queues cqe for later (NODROP), or drops it and counts the drop. */
+/* Queues cqe for later (NODROP), or, past io_uring's memory bound (or
+ * out of memory), drops it and counts the drop, as Linux when its
+ * allocation fails. */
 static void overflow_add_locked(struct io_ring *ring, const struct io_uring_cqe *cqe)
 {
 	struct io_overflow *o = NULL;
 
-	if (ring->noverflow < IORING_OVERFLOW_MAX)
-		o = kmalloc(sizeof(*o));
+	if (io_mem_charge(sizeof(*o)) && !(o = kmalloc(sizeof(*o))))
+		io_mem_uncharge(sizeof(*o));
 	if (!o) {
 		__atomic_add_fetch(ring_word(ring, R_CQ_OVERFLOW), 1, __ATOMIC_RELEASE);
 		return;
@@ -245,5 +249,5 @@ void io_cq_release(struct io_ring *ring)
 {
 	struct io_overflow *o, *n;
 
-	list_for_each_entry_safe(o, n, &ring->overflow, link) kfree(o);
+	list_for_each_entry_safe(o, n, &ring->overflow, link) overflow_free(o);
 }

@@ -77,7 +77,6 @@ struct io_ring {
 	struct list_head overflow; /* struct io_overflow: NODROP's queue */
 	uint32_t noverflow;
 	struct list_head inflight; /* issued requests, by link */
-	uint32_t ninflight;
 	uint64_t ncompleted;	   /* CQEs posted: the timeouts' count */
 	struct list_head timeouts; /* TIMEOUT requests with a count, by tlink */
 	bool dead;		   /* its file was released: cancel what comes */
@@ -290,8 +289,13 @@ static inline void ring_store(struct io_ring *ring, uint32_t off, uint32_t v)
 /* io_uring.c */
 void io_ring_get(struct io_ring *ring);
 void io_ring_put(struct io_ring *ring);
+/* Charges bytes of io_uring's kernel memory (requests, overflowed
+ * CQEs) to its system-wide bound: false past it; uncharged when freed. */
+bool io_mem_charge(size_t bytes);
+void io_mem_uncharge(size_t bytes);
 /* A request's memory (uninitialized) for a submitter (submit_lock held),
- * from the ring's cache or the heap: NULL on ENOMEM. */
+ * from the ring's cache or the heap (charged): NULL past the bound or on
+ * ENOMEM. */
 struct io_req *io_req_cache_get(struct io_ring *ring);
 /* Gives a freed request's memory back to its ring's cache (any context). */
 void io_req_cache_put(struct io_req *req);

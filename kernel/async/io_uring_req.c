@@ -307,10 +307,7 @@ static long req_leave(struct io_req *req, long res)
 		res = io_ltimeout_done(req, res);
 	if (!list_empty(&req->link) || !list_empty(&req->tlink)) { /* else never on them */
 		spin_lock_task(&ring->lock);
-		if (!list_empty(&req->link)) {
-			list_del(&req->link);
-			ring->ninflight--;
-		}
+		list_del(&req->link);
 		list_del(&req->tlink);
 		spin_unlock_task(&ring->lock);
 	}
@@ -527,7 +524,6 @@ static bool req_start(struct io_req *req)
 	live = !ring->dead;
 	if (live) {
 		list_add_tail(&req->link, &ring->inflight);
-		ring->ninflight++;
 	}
 	spin_unlock_task(&ring->lock);
 	return live;
@@ -678,7 +674,6 @@ void io_cancel_all(struct io_ring *ring)
 		r->removed = true;
 		if (async_cancel(&r->ar) == 0) { /* never ran: ours to complete */
 			list_del(&r->link);
-			ring->ninflight--;
 			list_add_tail(&r->link, &queued);
 		}
 	}

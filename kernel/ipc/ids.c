@@ -10,6 +10,7 @@
 #include "ipc/ipc.h"
 #include "arch/x86_64/uaccess.h"
 #include "arch/x86_64/timer.h"
+#include "mm/budget.h"
 #include "mm/frame.h"
 #include "mm/heap.h"
 #include "proc/cred.h"
@@ -364,26 +365,21 @@ int ipc_tgid(void)
 	return current()->group->tgid;
 }
 
-static size_t mem_used; /* atomic: bytes charged by ipc_mem_charge */
+static struct mem_budget ipc_budget = {.part = 4}; /* a quarter of memory */
 
 bool ipc_mem_charge(size_t bytes)
 {
-	size_t limit = frame_total_count() / 4 * PAGE_SIZE;
-
-	if (__atomic_add_fetch(&mem_used, bytes, __ATOMIC_RELAXED) <= limit)
-		return true;
-	ipc_mem_uncharge(bytes);
-	return false;
+	return mem_budget_charge(&ipc_budget, bytes);
 }
 
 void ipc_mem_uncharge(size_t bytes)
 {
-	__atomic_sub_fetch(&mem_used, bytes, __ATOMIC_RELAXED);
+	mem_budget_uncharge(&ipc_budget, bytes);
 }
 
 size_t ipc_mem_used(void)
 {
-	return __atomic_load_n(&mem_used, __ATOMIC_RELAXED);
+	return mem_budget_used(&ipc_budget);
 }
 
 /* ---- /proc/sysvipc ---- */

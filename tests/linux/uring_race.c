@@ -124,8 +124,7 @@ static void sq_submit(uint8_t op, int fd, uint64_t addr, uint32_t len, uint64_t 
 	pthread_mutex_lock(&rc.sq);
 	while (!uring_prep(&rc.r, op, fd, addr, len, 0, data))
 		uring_submit_wait(&rc.r, 0); /* the SQ is full: make room */
-	while (uring_submit_wait(&rc.r, 0) == -EBUSY)
-		sched_yield(); /* too much in flight: the reapers make room */
+	uring_submit_wait(&rc.r, 0);	     /* any number in flight (NODROP) */
 	pthread_mutex_unlock(&rc.sq);
 }
 

@@ -1,7 +1,7 @@
 /* io_uring torn down with more in flight than the engine has workers:
  * a process exits (or closes its ring, or execs) with 16 READs of an
  * empty pipe in flight (8 on workers, 8 queued behind them), with a
- * flood that fills its CQ (EBUSY), with reads a writer is completing
+ * flood of 128 reads on a CQ of 64, with reads a writer is completing
  * while it ends, with a second thread's requests, and with reads each
  * hard-linked to a write when a child's exit drops the ring's last
  * reference (its cancel of a read must not run the write there: not its
@@ -73,7 +73,7 @@ static void child(enum end how)
 	if (uring_init(&r, 2 * NREADS, 0) || pipe(p))
 		_exit(2);
 	switch (how) {
-	case END_FLOOD: /* CQ of 2 * 32: until EBUSY */
+	case END_FLOOD: /* 128 reads in flight, a CQ of 2 * 32 */
 		for (n = 0; n < 8 && submit_reads(&r, p[0], NREADS) > 0; n++)
 			;
 		break;
@@ -144,7 +144,7 @@ int main(int argc, char **argv)
 	    "the ring closed with 16 reads in flight, then exit",
 	    "exec with 16 reads in flight",
 	    "exit while a writer completes the reads",
-	    "exit after a flood that filled the CQ",
+	    "exit with 128 reads in flight on a CQ of 64",
 	    "exit with a finished thread's 16 reads and 4 of its own in flight",
 	    "a child's exit drops the ring, 8 reads each hard-linked to a write in flight"};
 	struct kstat before;
