@@ -191,9 +191,14 @@ struct io_req {
 	 * its preparation until it is freed (an unregister meanwhile does
 	 * not affect it); NULL for the process's own. */
 	const struct cred *creds;
-	/* READV/WRITEV: the iovec array its preparation copied (kmalloc'd),
-	 * freed with the request; NULL for any other. */
-	struct iovec *iov;
+	/* What its preparation copied of the user memory its SQE points at
+	 * (IORING_FEAT_SUBMIT_STABLE: the user may reuse it once
+	 * io_uring_enter returned): READV's iovecs, SENDMSG's and RECVMSG's
+	 * header (struct umsg), OPENAT's and STATX's path (struct upath),
+	 * CONNECT's address.  Owned by the request, which its op runs on;
+	 * freed with it by kdata_free (io_req_keep); NULL for none. */
+	void *kdata;
+	void (*kdata_free)(void *kdata);
 	int nr;		      /* the system call an op runs (its prep's) */
 	int err;	      /* its preparation failed: the CQE's res */
 	uint32_t fixed_index; /* IOSQE_FIXED_FILE's descriptor (sqe.fd is FD_LENT then) */
@@ -439,6 +444,12 @@ void io_poll_disarm(struct async_req *ar);
 
 /* io_uring_prep.c: the "syscall" opcodes' preparation (req->nr and
  * req->args from the SQE), 0 or the -errno its CQE carries. */
+/* Gives req what its preparation copied (kdata, freed by free_fn). */
+static inline void io_req_keep(struct io_req *req, void *kdata, void (*free_fn)(void *))
+{
+	req->kdata = kdata;
+	req->kdata_free = free_fn;
+}
 int io_prep_nop(struct io_req *req);
 int io_prep_read(struct io_req *req);
 int io_prep_write(struct io_req *req);
@@ -457,6 +468,7 @@ int io_prep_recv(struct io_req *req);
 int io_prep_accept(struct io_req *req);
 int io_prep_connect(struct io_req *req);
 int io_prep_openat(struct io_req *req);
+int io_prep_openat2(struct io_req *req);
 int io_prep_close(struct io_req *req);
 int io_prep_statx(struct io_req *req);
 int io_prep_socket(struct io_req *req);

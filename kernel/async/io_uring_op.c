@@ -13,6 +13,7 @@
 #include "fs/event/poll.h"
 #include "fs/file.h"
 #include "fs/inode.h"
+#include "fs/upath.h"
 #include "lib/iov_iter.h"
 #include "lib/string.h"
 #include "mm/heap.h"
@@ -318,14 +319,20 @@ long io_run_recv(struct io_req *req)
 	return recv_into(req, req->sqe.addr, req->sqe.len);
 }
 
-/* RECVMSG: recvmsg's code, its data into the header's iovecs or (data)
- * a provided buffer, those iovecs unused then (their length, the cap,
- * read at its prep); what it left to read marks the CQE as a RECV's. */
+/* SENDMSG: sendmsg's code on the header its prep copied. */
+static long run_sendmsg(struct io_req *req)
+{
+	return sock_sendmsg_umsg((int)req->args[0], req->kdata);
+}
+
+/* RECVMSG: recvmsg's code on the header its prep copied, its data into
+ * the header's iovecs or (data) a provided buffer, the results into the
+ * user's header; what it left to read marks the CQE as a RECV's. */
 static long recvmsg_with(struct io_req *req, const struct iovec *data)
 {
 	struct recvmsg_io io = {.data = data};
-	long res = sock_recvmsg_io((int)req->args[0], (struct msghdr *)req->args[1],
-				   (int)req->args[2], &io);
+	long res =
+	    sock_recvmsg_umsg((int)req->args[0], req->kdata, (struct msghdr *)req->args[1], &io);
 
 	return recv_mark(req, res, io.inq);
 }
@@ -344,6 +351,42 @@ static long run_recvmsg(struct io_req *req)
 	return recvmsg_with(req, NULL);
 }
 
+/* CONNECT: to the address its prep copied. */
+static long run_connect(struct io_req *req)
+{
+	return sock_connect((int)req->args[0], req->kdata);
+}
+
+/* OPENAT and OPENAT2: openat2's code on the path its prep copied, the
+ * open_how checked now (Linux's io_openat2: build_open_flags at its
+ * issue). */
+static long run_openat(struct io_req *req)
+{
+	const struct upath *p = req->kdata;
+
+	return open_kpath((int)req->args[0], p->path, (unsigned int)req->args[1],
+			  (uint32_t)req->args[2], 0);
+}
+
+static long run_openat2(struct io_req *req)
+{
+	const struct upath *p = req->kdata;
+	struct open_how how = {req->args[1], req->args[2], req->args[3]};
+	unsigned int lookup;
+	long err = open_how_check(&how, &lookup);
+
+	return err ? err : open_kpath((int)req->args[0], p->path, how.flags, how.mode, lookup);
+}
+
+/* STATX: statx's code on the path its prep copied. */
+static long run_statx(struct io_req *req)
+{
+	const struct upath *p = req->kdata;
+
+	return statx_kpath((int)req->args[0], p->path, (int)req->args[1],
+			   (unsigned int)req->args[2], (struct uapi_statx *)req->args[3]);
+}
+
 /* READ, WRITE and the _FIXED forms: fd_rw_flags with prep_rw's
  * arguments, the user's buffer and the RWF_* flags, as preadv2 takes
  * them. */
@@ -359,7 +402,7 @@ static long rwv_run(struct io_req *req, bool write)
 {
 	struct iov_iter it;
 
-	iov_iter_init(&it, req->iov, req->args[2], req->args[5]);
+	iov_iter_init(&it, req->kdata, req->args[2], req->args[5]);
 	return fd_rw_flags((int)req->args[0], NULL, 0, &it, (long)req->args[3], (int)req->args[4],
 			   write);
 }
@@ -406,7 +449,7 @@ const struct io_op io_ops[IORING_OP_LAST] = {
     [IORING_OP_POLL_ADD] = {HOW_NOWAIT, true, false, prep_poll, run_poll, attempt_poll},
     [IORING_OP_POLL_REMOVE] = {HOW_INLINE, false, false, prep_poll_remove, run_poll_remove, NULL},
     [IORING_OP_SYNC_FILE_RANGE] = {HOW_PUNT, true, false, io_prep_sync_file_range, NULL, NULL},
-    [IORING_OP_SENDMSG] = {HOW_NOWAIT, true, false, io_prep_sendmsg, NULL, NULL},
+    [IORING_OP_SENDMSG] = {HOW_NOWAIT, true, false, io_prep_sendmsg, run_sendmsg, NULL},
     [IORING_OP_RECVMSG] = {HOW_NOWAIT, true, false, io_prep_recvmsg, run_recvmsg, NULL},
     [IORING_OP_TIMEOUT] = {HOW_PUNT, false, false, io_prep_timeout, io_run_timeout, NULL},
     [IORING_OP_TIMEOUT_REMOVE] = {HOW_INLINE, false, false, io_prep_timeout_remove,
@@ -416,15 +459,16 @@ const struct io_op io_ops[IORING_OP_LAST] = {
     [IORING_OP_ACCEPT] = {HOW_NOWAIT, true, false, io_prep_accept, NULL, NULL},
     [IORING_OP_ASYNC_CANCEL] = {HOW_INLINE, false, false, prep_cancel, run_cancel, NULL},
     [IORING_OP_LINK_TIMEOUT] = {HOW_INLINE, false, false, io_prep_link_timeout, run_orphan, NULL},
-    [IORING_OP_CONNECT] = {HOW_PUNT, true, false, io_prep_connect, NULL, NULL},
+    [IORING_OP_CONNECT] = {HOW_PUNT, true, false, io_prep_connect, run_connect, NULL},
     [IORING_OP_FALLOCATE] = {HOW_PUNT, true, false, io_prep_fallocate, NULL, NULL},
-    [IORING_OP_OPENAT] = {HOW_PUNT, false, false, io_prep_openat, NULL, NULL},
+    [IORING_OP_OPENAT] = {HOW_PUNT, false, false, io_prep_openat, run_openat, NULL},
     [IORING_OP_CLOSE] = {HOW_INLINE, false, false, io_prep_close, run_close, NULL},
-    [IORING_OP_STATX] = {HOW_PUNT, false, false, io_prep_statx, NULL, NULL},
+    [IORING_OP_STATX] = {HOW_PUNT, false, false, io_prep_statx, run_statx, NULL},
     [IORING_OP_PROVIDE_BUFFERS] = {HOW_INLINE, false, false, io_prep_provide_buffers,
 				   io_run_provide_buffers, NULL},
     [IORING_OP_REMOVE_BUFFERS] = {HOW_INLINE, false, false, io_prep_remove_buffers,
 				  io_run_remove_buffers, NULL},
+    [IORING_OP_OPENAT2] = {HOW_PUNT, false, false, io_prep_openat2, run_openat2, NULL},
     [IORING_OP_READ] = {HOW_NOWAIT, true, true, io_prep_read, run_read, NULL},
     [IORING_OP_WRITE] = {HOW_NOWAIT, true, true, io_prep_write, run_write, NULL},
     [IORING_OP_SEND] = {HOW_NOWAIT, true, false, io_prep_send, run_send, NULL},

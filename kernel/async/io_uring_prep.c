@@ -2,16 +2,21 @@
  * io_uring's "syscall" opcodes prepared: each prep_ function checks its
  * SQE's fields (Linux's EINVAL for those the op does not take) and turns
  * them into the system call and arguments the request runs (req->nr,
- * req->args).  The ops with a run function of their own prepare beside
+ * req->args), and copies what the SQE points at that Linux copies at
+ * preparation (IORING_FEAT_SUBMIT_STABLE: iovecs, a msghdr, a path, an
+ * address) into the request (io_req_keep), which its run (io_uring_op.c)
+ * uses.  The other ops with a run function of their own prepare beside
  * it in io_uring_op.c, which has the table.  docs/async.md.
  */
 #include "arch/x86_64/uaccess.h"
 #include "async/io_uring_int.h"
 #include "fd/fdtable.h"
 #include "fs/file.h"
+#include "fs/upath.h"
 #include "lib/iov_iter.h"
 #include "lib/string.h"
 #include "mm/heap.h"
+#include "net/socket.h"
 #include "proc/cred.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
@@ -130,7 +135,8 @@ static int prep_rwv(struct io_req *req, long nr)
 			return -ENOMEM;
 		memcpy(v, fast, s->len * sizeof(*v));
 	}
-	req->iov = v;
+	if (v)
+		io_req_keep(req, v, kfree);
 	req->args[5] = iov_iter_count(&it);
 	return 0;
 }
@@ -209,43 +215,74 @@ int io_prep_shutdown(struct io_req *req)
 	return 0;
 }
 
+static void umsg_free(void *u)
+{
+	umsg_put(u);
+	kfree(u);
+}
+
+/* SENDMSG and RECVMSG: the header at addr copied now, with its iovecs
+ * (or data: a RECVMSG's provided buffer instead, its iovecs not read)
+ * and a send's address, as Linux's io_msg_copy_hdr; the run
+ * (sock_sendmsg_umsg, sock_recvmsg_umsg) takes the control buffer and
+ * writes a receive's results through the pointers copied here, as
+ * Linux's.  args: fd, the user's header (a receive's results), flags. */
+static int prep_msg(struct io_req *req, bool send, const struct iovec *data)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+	struct umsg *u = kmalloc(sizeof(*u));
+	long err;
+
+	if (!u)
+		return -ENOMEM;
+	if ((err = umsg_get(u, (const struct msghdr *)s->addr, (int)s->msg_flags, send, data))) {
+		umsg_free(u);
+		return (int)err;
+	}
+	io_req_keep(req, u, umsg_free);
+	set_call(req, send ? __NR_sendmsg : __NR_recvmsg, (uint64_t)s->fd, s->addr, s->msg_flags, 0,
+		 0, 0);
+	return 0;
+}
+
 int io_prep_sendmsg(struct io_req *req)
 {
-	set_call(req, __NR_sendmsg, (uint64_t)req->sqe.fd, req->sqe.addr, req->sqe.msg_flags, 0, 0,
-		 0);
-	return 0;
+	return prep_msg(req, true, NULL);
 }
 
 /* The cap of a RECVMSG into a provided buffer: its header's one iovec's
  * length (0 without one), read now, as Linux's (EFAULT; EINVAL for more
  * iovecs). */
-static long recvmsg_cap(const struct io_uring_sqe *s)
+static long recvmsg_cap(const struct umsg *u)
 {
-	struct msghdr h;
 	struct iovec v = {0};
 
-	if (copy_from_user(&h, (const void *)s->addr, sizeof(h)))
-		return -EFAULT;
-	if (h.msg_iovlen > 1)
+	if (u->h.msg_iovlen > 1)
 		return -EINVAL;
-	if (h.msg_iovlen && copy_from_user(&v, h.msg_iov, sizeof(v)))
+	if (u->h.msg_iovlen && copy_from_user(&v, u->h.msg_iov, sizeof(v)))
 		return -EFAULT;
 	return v.iov_len < UINT32_MAX ? (long)v.iov_len : UINT32_MAX;
 }
 
-/* RECVMSG: recvmsg's arguments, and with BUFFER_SELECT the cap; ioprio
- * may take IORING_RECVSEND_POLL_FIRST (a hint), not yet multishot
- * (EINVAL: docs/async.md). */
+/* RECVMSG: its header copied (prep_msg), and with BUFFER_SELECT the cap
+ * in args[3]; ioprio may take IORING_RECVSEND_POLL_FIRST (a hint), not
+ * yet multishot (EINVAL: docs/async.md). */
 int io_prep_recvmsg(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
-	long cap = 0;
+	const struct iovec none = {0};
+	long cap;
+	int err;
 
 	if (s->ioprio & ~IORING_RECVSEND_POLL_FIRST)
 		return -EINVAL;
-	if ((s->flags & IOSQE_BUFFER_SELECT) && (cap = recvmsg_cap(s)) < 0)
-		return (int)cap;
-	set_call(req, __NR_recvmsg, (uint64_t)s->fd, s->addr, s->msg_flags, (uint64_t)cap, 0, 0);
+	if (!(s->flags & IOSQE_BUFFER_SELECT))
+		return prep_msg(req, false, NULL);
+	if ((err = prep_msg(req, false, &none)))
+		return err;
+	if ((cap = recvmsg_cap(req->kdata)) < 0)
+		return (int)cap; /* the request's free frees its copy */
+	req->args[3] = (uint64_t)cap;
 	return 0;
 }
 
@@ -305,14 +342,66 @@ int io_prep_accept(struct io_req *req)
 	return 0;
 }
 
+/* CONNECT: the address (addr, addr2 bytes) copied now, as Linux's
+ * move_addr_to_kernel at its preparation (EINVAL for a negative length
+ * or one past any address, EFAULT); the run connects fd to the copy. */
 int io_prep_connect(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
+	struct sock_addr *a;
+	long err;
 
 	if (s->len || s->buf_index || s->rw_flags)
 		return -EINVAL;
-	set_call(req, __NR_connect, (uint64_t)s->fd, s->addr, s->addr2, 0, 0, 0);
+	if (!(a = kmalloc(sizeof(*a))))
+		return -ENOMEM;
+	if ((err = sock_addr_get(a, (const void *)s->addr, (int)s->addr2))) {
+		kfree(a);
+		return (int)err;
+	}
+	io_req_keep(req, a, kfree);
+	set_call(req, __NR_connect, (uint64_t)s->fd, 0, 0, 0, 0, 0);
 	return 0;
+}
+
+static void upath_free(void *p)
+{
+	upath_put(p);
+	kfree(p);
+}
+
+/* A path op's path (addr) copied now, as Linux's getname at preparation
+ * (EFAULT, ENAMETOOLONG, ENOENT for an empty one unless flags has
+ * AT_EMPTY_PATH); its run resolves it from the directory fd then. */
+static int prep_path(struct io_req *req, int flags)
+{
+	struct upath *p = kmalloc(sizeof(*p));
+	int err;
+
+	if (!p)
+		return -ENOMEM;
+	if ((err = upath_name(p, (const char *)req->sqe.addr, flags))) {
+		kfree(p);
+		return err;
+	}
+	io_req_keep(req, p, upath_free);
+	return 0;
+}
+
+/* OPENAT and OPENAT2 in Linux's order (__io_openat_prep): buf_index,
+ * the path, then a file_index with O_CLOEXEC (EINVAL).  args: fd,
+ * flags, mode, resolve (OPENAT2's). */
+static int prep_open(struct io_req *req, uint64_t flags, uint64_t mode, uint64_t resolve)
+{
+	int err;
+
+	if (req->sqe.buf_index)
+		return -EINVAL;
+	if ((err = prep_path(req, 0)))
+		return err;
+	set_call(req, req->sqe.opcode == IORING_OP_OPENAT ? __NR_openat : __NR_openat2,
+		 (uint64_t)(int64_t)req->sqe.fd, flags, mode, resolve, 0, 0);
+	return prep_file_slot(req, flags & O_CLOEXEC);
 }
 
 /* OPENAT: fd is the directory, addr the path, len the mode; file_index
@@ -321,10 +410,20 @@ int io_prep_openat(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 
-	if (s->buf_index || prep_file_slot(req, s->open_flags & O_CLOEXEC))
-		return -EINVAL;
-	set_call(req, __NR_openat, (uint64_t)(int64_t)s->fd, s->addr, s->open_flags, s->len, 0, 0);
-	return 0;
+	return prep_open(req, s->open_flags, s->len, 0);
+}
+
+/* OPENAT2: OPENAT with addr2 an open_how of len bytes, copied now (its
+ * size rules, Linux's io_openat2_prep: EINVAL below version 0, E2BIG for
+ * a non-zero byte past it, no page bound), checked when it runs as
+ * openat2 checks it (EINVAL, EAGAIN in the CQE). */
+int io_prep_openat2(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+	struct open_how how;
+	int err = open_how_get(&how, (const struct open_how *)s->addr2, s->len);
+
+	return err ? err : prep_open(req, how.flags, how.mode, how.resolve);
 }
 
 /* CLOSE: a direct descriptor (file_index, with fd 0: run_close), or an
@@ -348,16 +447,17 @@ int io_prep_close(struct io_req *req)
 	return 0;
 }
 
-/* STATX: fd the directory, addr the path, len the mask, addr2 the buffer. */
+/* STATX: fd the directory, addr the path (copied now: prep_path, empty
+ * with AT_EMPTY_PATH), len the mask, addr2 the buffer.  args: fd, flags,
+ * mask, buffer. */
 int io_prep_statx(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 
 	if (s->buf_index || s->file_index)
 		return -EINVAL;
-	set_call(req, __NR_statx, (uint64_t)(int64_t)s->fd, s->addr, s->statx_flags, s->len,
-		 s->addr2, 0);
-	return 0;
+	set_call(req, __NR_statx, (uint64_t)(int64_t)s->fd, s->statx_flags, s->len, s->addr2, 0, 0);
+	return prep_path(req, (int)s->statx_flags & AT_EMPTY_PATH);
 }
 
 /* SOCKET: fd the domain, off the type, len the protocol; file_index as

@@ -272,15 +272,15 @@ static bool link_broken(const struct io_req *req, long res)
 }
 
 /* What any request holds until its free: its direct descriptor's file,
- * its personality's creds and its copy of an iovec array. */
+ * its personality's creds and what its preparation copied. */
 static inline void req_put_refs(struct io_req *req)
 {
 	if (req->file)
 		file_put(req->file);
 	if (req->creds)
 		cred_put(req->creds);
-	if (req->iov)
-		kfree(req->iov);
+	if (req->kdata)
+		req->kdata_free(req->kdata);
 }
 
 void io_req_free(struct io_req *req)

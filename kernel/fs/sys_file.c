@@ -59,30 +59,46 @@ static long upath_copy(struct upath *p, const char *upath)
 	return strncpy_from_user(p->path, upath, PATH_MAX);
 }
 
-int upath_get_flags(int dirfd, const char *upath, int flags, struct upath *p)
+int upath_name(struct upath *p, const char *upath, int flags)
 {
-	struct file *f;
-	long n;
+	long n = upath_copy(p, upath);
 
 	p->dir = (struct path){NULL, NULL};
-	n = upath_copy(p, upath);
-	if (n == 0 && (flags & AT_EMPTY_PATH))
-		return 0;
-	if (n == 0)
-		n = -ENOENT; /* before dirfd, as Linux's getname */
-	if (n >= 0 && (p->path[0] != '/' || (flags & UPATH_ROOTED)) && dirfd != AT_FDCWD) {
-		f = files_lookup_raw(files(), dirfd); /* O_PATH dirfds too */
-		n = !f ? -EBADF : !f->inode || !inode_is_dir(f->inode) ? -ENOTDIR : 0;
-		if (!n) {
-			p->dir = (struct path){f->mnt, f->inode};
-			path_get(&p->dir);
-		}
-		if (f)
-			file_put(f);
-	}
+	if (n == 0 && !(flags & AT_EMPTY_PATH))
+		n = -ENOENT; /* as Linux's getname */
 	if (n < 0)
 		upath_put(p);
-	return n < 0 ? n : 0;
+	return n < 0 ? (int)n : 0;
+}
+
+int kpath_dir(int dirfd, const char *kpath, int flags, struct path *dir)
+{
+	struct file *f;
+	int err;
+
+	*dir = (struct path){NULL, NULL};
+	if (!kpath[0] || (kpath[0] == '/' && !(flags & UPATH_ROOTED)) || dirfd == AT_FDCWD)
+		return 0;
+	f = files_lookup_raw(files(), dirfd); /* O_PATH dirfds too */
+	err = !f ? -EBADF : !f->inode || !inode_is_dir(f->inode) ? -ENOTDIR : 0;
+	if (!err) {
+		*dir = (struct path){f->mnt, f->inode};
+		path_get(dir);
+	}
+	if (f)
+		file_put(f);
+	return err;
+}
+
+int upath_get_flags(int dirfd, const char *upath, int flags, struct upath *p)
+{
+	int err = upath_name(p, upath, flags);
+
+	if (err)
+		return err;
+	if ((err = kpath_dir(dirfd, p->path, flags, &p->dir)))
+		upath_put(p);
+	return err;
 }
 
 int upath_get(int dirfd, const char *upath, struct upath *p)
@@ -153,31 +169,47 @@ int upath_lookup(int dirfd, const char *upath, bool nofollow, struct inode **out
 	return err;
 }
 
-/* lookup: the walk's LOOKUP_* restrictions (openat2's). */
-static long do_open(int dirfd, const char *upath, unsigned int flags, uint32_t mode,
-		    unsigned int lookup)
+long open_kpath(int dirfd, const char *kpath, unsigned int flags, uint32_t mode,
+		unsigned int lookup)
 {
-	struct upath p;
+	struct path dir;
 	struct file *f;
-	int fd, err = upath_get_flags(dirfd, upath, lookup & LOOKUP_IN_ROOT ? UPATH_ROOTED : 0, &p);
+	int fd, err = kpath_dir(dirfd, kpath, lookup & LOOKUP_IN_ROOT ? UPATH_ROOTED : 0, &dir);
 
 	if (err)
 		return err;
 	fd = fd_reserve(flags, 0);
 	if (fd < 0) {
-		upath_put(&p);
-		return fd;
+		err = fd;
+		goto out;
 	}
 	if (sysind_nofollow())
 		flags |= O_NOFOLLOW;
-	err = vfs_open_at(&p.dir, p.path, flags, mode & ~fs_umask(current()->fs), lookup, &f);
-	upath_put(&p);
+	err = vfs_open_at(&dir, kpath, flags, mode & ~fs_umask(current()->fs), lookup, &f);
 	if (err) {
 		fd_unreserve(fd);
-		return err;
+		goto out;
 	}
 	fd_install(fd, f);
-	return fd;
+	err = fd;
+out:
+	if (dir.inode)
+		path_put(&dir);
+	return err;
+}
+
+/* lookup: the walk's LOOKUP_* restrictions (openat2's). */
+static long do_open(int dirfd, const char *upath, unsigned int flags, uint32_t mode,
+		    unsigned int lookup)
+{
+	struct upath p;
+	long err = upath_name(&p, upath, 0);
+
+	if (err)
+		return err;
+	err = open_kpath(dirfd, p.path, flags, mode, lookup);
+	upath_put(&p);
+	return err;
 }
 
 /* Unknown flag bits are ignored, as Linux does. */
@@ -207,7 +239,7 @@ SYSCALL_DEFINE4(openat, int, dirfd, const char *, path, unsigned int, flags, uns
  * completes, the ramfs being all cache, but not for a call that would
  * create or truncate, as on Linux.
  */
-static int open_how_check(const struct open_how *how, unsigned int *lookup)
+int open_how_check(const struct open_how *how, unsigned int *lookup)
 {
 	static const struct {
 		unsigned int resolve, lookup;
@@ -238,6 +270,13 @@ static int open_how_check(const struct open_how *how, unsigned int *lookup)
 	return 0;
 }
 
+int open_how_get(struct open_how *how, const struct open_how *uhow, size_t size)
+{
+	if (size < OPEN_HOW_SIZE_VER0)
+		return -EINVAL;
+	return copy_struct_from_user(how, sizeof(*how), uhow, size);
+}
+
 /* openat(2) with every argument checked and the walk restricted. */
 SYSCALL_DEFINE4(openat2, int, dirfd, const char *, path, const struct open_how *, uhow, size_t,
 		size)
@@ -246,12 +285,9 @@ SYSCALL_DEFINE4(openat2, int, dirfd, const char *, path, const struct open_how *
 	unsigned int lookup;
 	int err;
 
-	if (size < OPEN_HOW_SIZE_VER0)
-		return -EINVAL;
 	if (size > PAGE_SIZE)
 		return -E2BIG;
-	if ((err = copy_struct_from_user(&how, sizeof(how), uhow, size)) ||
-	    (err = open_how_check(&how, &lookup)))
+	if ((err = open_how_get(&how, uhow, size)) || (err = open_how_check(&how, &lookup)))
 		return err;
 	return do_open(dirfd, path, how.flags, how.mode, lookup);
 }

@@ -65,29 +65,41 @@ static long fd_stat(int fd, struct uapi_stat *st, struct stat_attrs *a)
 	return err;
 }
 
-static long stat_at(int dirfd, const char *upath, int flags, struct uapi_stat *st,
-		    struct stat_attrs *a)
+/* The lookup of a path already copied in (kpath). */
+static long stat_kpath(int dirfd, const char *kpath, int flags, struct uapi_stat *st,
+		       struct stat_attrs *a)
 {
-	struct upath p;
-	struct path found;
-	long err = upath_get_flags(dirfd, upath, flags, &p);
+	struct path dir, found;
+	bool fd_itself = !kpath[0] && (flags & AT_EMPTY_PATH);
+	long err;
 
-	if (err)
-		return err;
-	bool fd_itself = !p.path[0] && (flags & AT_EMPTY_PATH);
-	if (fd_itself && dirfd != AT_FDCWD) {
-		upath_put(&p);
+	if (fd_itself && dirfd != AT_FDCWD)
 		return fd_stat(dirfd, st, a);
-	}
-	err = path_lookup_path(&p.dir, fd_itself ? "." : p.path,
+	if ((err = kpath_dir(dirfd, kpath, flags, &dir)))
+		return err;
+	err = path_lookup_path(&dir, fd_itself ? "." : kpath,
 			       lookup_follow_flags(flags & AT_SYMLINK_NOFOLLOW), &found);
-	upath_put(&p);
+	if (dir.inode)
+		path_put(&dir);
 	if (err)
 		return err;
 	inode_stat(found.inode, st);
 	path_attrs(&found, a);
 	path_put(&found);
 	return 0;
+}
+
+static long stat_at(int dirfd, const char *upath, int flags, struct uapi_stat *st,
+		    struct stat_attrs *a)
+{
+	struct upath p;
+	long err = upath_name(&p, upath, flags);
+
+	if (err)
+		return err;
+	err = stat_kpath(dirfd, p.path, flags, st, a);
+	upath_put(&p);
+	return err;
 }
 
 long upath_stat(int dirfd, const char *upath, int flags, struct uapi_stat *st)
@@ -187,29 +199,46 @@ static void fill_statx(struct uapi_statx *sx, const struct uapi_stat *st)
 	};
 }
 
-SYSCALL_DEFINE5(statx, int, dirfd, const char *, path, int, flags, unsigned int, mask,
-		struct uapi_statx *, ubuf)
+/* Linux's order of checks: the mask, the sync type, other flags. */
+static long statx_check(int flags, unsigned int mask)
 {
-	struct uapi_stat st;
-	struct uapi_statx sx;
-	struct stat_attrs a = {0, 0};
-	long err;
-
-	/* Linux's order of checks: the mask, the sync type, other flags. */
 	if (mask & STATX__RESERVED)
 		return -EINVAL;
 	if ((flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE)
 		return -EINVAL;
 	if (flags & ~(STAT_FLAGS | AT_STATX_SYNC_TYPE))
 		return -EINVAL;
+	return 0;
+}
+
+long statx_kpath(int dirfd, const char *kpath, int flags, unsigned int mask,
+		 struct uapi_statx *ubuf)
+{
+	struct uapi_stat st;
+	struct uapi_statx sx;
+	struct stat_attrs a = {0, 0};
+	long err = statx_check(flags, mask);
+
 	/* The sync types ask a network file system to (not) revalidate:
 	 * nothing to do here. */
-	err = stat_at(dirfd, path, flags & STAT_FLAGS, &st, &a);
-	if (err)
+	if (err || (err = stat_kpath(dirfd, kpath, flags & STAT_FLAGS, &st, &a)))
 		return err;
 	stat_ids_out(&st);
 	fill_statx(&sx, &st);
 	sx.stx_attributes = a.attributes;
 	sx.stx_attributes_mask = a.mask;
 	return copy_to_user(ubuf, &sx, sizeof(sx)) ? -EFAULT : 0;
+}
+
+SYSCALL_DEFINE5(statx, int, dirfd, const char *, path, int, flags, unsigned int, mask,
+		struct uapi_statx *, ubuf)
+{
+	struct upath p;
+	long err = statx_check(flags, mask);
+
+	if (err || (err = upath_name(&p, path, flags & STAT_FLAGS)))
+		return err;
+	err = statx_kpath(dirfd, p.path, flags, mask, ubuf);
+	upath_put(&p);
+	return err;
 }

@@ -30,6 +30,15 @@ struct upath {
  * -ENOTDIR, -ENOMEM.
  */
 int upath_get_flags(int dirfd, const char *upath, int flags, struct upath *p);
+/* Its two halves.  upath_name: the path copied in (Linux's getname), p's
+ * dir empty: 0 (upath_put then), -EFAULT, -ENAMETOOLONG, -ENOMEM, or
+ * -ENOENT for an empty one without AT_EMPTY_PATH in flags.  kpath_dir:
+ * the directory a path already copied in (kpath) is relative to, into
+ * *dir (referenced, or empty for the cwd, an absolute or empty path):
+ * 0, -EBADF, -ENOTDIR.  io_uring copies at submission and resolves when
+ * its request runs. */
+int upath_name(struct upath *p, const char *upath, int flags);
+int kpath_dir(int dirfd, const char *kpath, int flags, struct path *dir);
 /* A flag of upath_get_flags beside the AT_* ones: dirfd is the root of
  * absolute paths too (openat2's RESOLVE_IN_ROOT). */
 #define UPATH_ROOTED (1 << 30)
@@ -51,6 +60,21 @@ static inline unsigned int lookup_follow_flags(bool nofollow)
 {
 	return nofollow || sysind_nofollow() ? LOOKUP_NOFOLLOW : 0;
 }
+
+/* openat(2) of a path already copied in (kpath), with lookup the walk's
+ * LOOKUP_* restrictions: the new fd or -errno (sys_file.c). */
+long open_kpath(int dirfd, const char *kpath, unsigned int flags, uint32_t mode,
+		unsigned int lookup);
+struct open_how;
+/* openat2's open_how of size bytes at uhow into *how (EINVAL below
+ * version 0, E2BIG for a non-zero byte past it, EFAULT), and its checks
+ * (EINVAL, EAGAIN), *lookup the walk's restrictions. */
+int open_how_get(struct open_how *how, const struct open_how *uhow, size_t size);
+int open_how_check(const struct open_how *how, unsigned int *lookup);
+/* statx(2) of a path already copied in (sys_stat.c). */
+struct uapi_statx;
+long statx_kpath(int dirfd, const char *kpath, int flags, unsigned int mask,
+		 struct uapi_statx *ubuf);
 
 /* Fills *st for upath from dirfd (fd itself for "" with AT_EMPTY_PATH,
  * a final link with AT_SYMLINK_NOFOLLOW); flags are checked by the

@@ -417,16 +417,42 @@ long sock_accept(int fd, struct sock_addr *peer, int flags, struct file **nf);
 long sock_connect(int fd, const struct sock_addr *a);
 long sock_sendmsg(int fd, struct kmsg *m);
 long sock_recvmsg(int fd, struct kmsg *m);
-/* io_uring's RECVMSG: recvmsg with the data in the user's range *data,
- * if not NULL, rather than the header's iovecs (not read then: a provided
- * buffer); name, control and the results in the header as recvmsg's;
- * and whether a stream's bytes are left to read (kmsg.inq), out. */
+/*
+ * A user msghdr copied in (sys_socket.c): the header, its iovecs (or, if
+ * umsg_get's data is not NULL, that one user range instead, the header's
+ * iovecs not read) and a send's target address, as Linux's
+ * io_msg_copy_hdr; the control buffer is read when the message is sent
+ * (as Linux's), a receive's name and control are written then.  sendmsg
+ * and recvmsg copy into one on their stack; io_uring's SENDMSG and
+ * RECVMSG at their preparation, into one the request owns (u->m.it may
+ * point into u: it is never moved).  umsg_get: 0, -EFAULT, -EINVAL,
+ * -EMSGSIZE, -ENOMEM; umsg_put frees what it holds (also after a
+ * failed umsg_get).
+ */
+struct umsg {
+	struct msghdr h;		/* the user's header */
+	struct iovec fast[UIO_FASTIOV]; /* copy of its iovecs when they fit */
+	struct iovec *iov;		/* kmalloc'd copy of more, else NULL */
+	struct kmsg m;			/* flags, the data's iterator, a send's name */
+};
+/* Copies an address argument in (Linux's move_addr_to_kernel): 0,
+ * -EINVAL (a negative length, or past any address), -EFAULT. */
+long sock_addr_get(struct sock_addr *a, const void *uaddr, int len);
+long umsg_get(struct umsg *u, const struct msghdr *uh, int flags, bool send,
+	      const struct iovec *data);
+void umsg_put(struct umsg *u);
+/* io_uring's RECVMSG: where the data goes instead of the header's iovecs,
+ * if data is not NULL (a provided buffer); and whether a stream's bytes
+ * are left to read (kmsg.inq), out. */
 struct recvmsg_io {
 	const struct iovec *data;
 	bool inq;
 };
-struct msghdr;
-long sock_recvmsg_io(int fd, struct msghdr *umsg, int flags, struct recvmsg_io *io);
+/* sendmsg and recvmsg of a header u copied in, on the socket at fd, with
+ * the flags u was copied with; a receive's results go to the user's
+ * header uh (the one u was copied from). */
+long sock_sendmsg_umsg(int fd, const struct umsg *u);
+long sock_recvmsg_umsg(int fd, const struct umsg *u, struct msghdr *uh, struct recvmsg_io *io);
 /*
  * The socket at fd, its file referenced in *fp (the caller puts it with
  * file_put when done; the file holds the socket), or NULL with *err

@@ -23,8 +23,7 @@
 	(64 * 1024) /* longest sendmsg control buffer (ENOBUFS), Linux's optmem scale              \
 		     */
 
-/* Copies an address argument in: 0, -EINVAL (length), -EFAULT. */
-static long addr_get(struct sock_addr *a, const void *uaddr, int len)
+long sock_addr_get(struct sock_addr *a, const void *uaddr, int len)
 {
 	if (len < 0 || (size_t)len > sizeof(a->sa))
 		return -EINVAL;
@@ -99,7 +98,7 @@ SYSCALL_DEFINE4(socketpair, int, domain, int, type, int, protocol, int *, usv)
 SYSCALL_DEFINE3(bind, int, fd, const void *, uaddr, int, len)
 {
 	struct sock_addr a;
-	long err = addr_get(&a, uaddr, len);
+	long err = sock_addr_get(&a, uaddr, len);
 
 	return err ? err : sock_bind(fd, &a);
 }
@@ -112,7 +111,7 @@ SYSCALL_DEFINE2(listen, int, fd, int, backlog)
 SYSCALL_DEFINE3(connect, int, fd, const void *, uaddr, int, len)
 {
 	struct sock_addr a;
-	long err = addr_get(&a, uaddr, len);
+	long err = sock_addr_get(&a, uaddr, len);
 
 	return err ? err : sock_connect(fd, &a);
 }
@@ -146,7 +145,7 @@ SYSCALL_DEFINE6(sendto, int, fd, const void *, buf, size_t, len, int, flags, con
 {
 	struct iovec v = {(void *)buf, len};
 	struct kmsg m = {.flags = flags};
-	long err = uaddr ? addr_get(&m.name, uaddr, alen) : 0;
+	long err = uaddr ? sock_addr_get(&m.name, uaddr, alen) : 0;
 
 	if (err)
 		return err;
@@ -171,19 +170,9 @@ SYSCALL_DEFINE6(recvfrom, int, fd, void *, buf, size_t, len, int, flags, void *,
 	return n;
 }
 
-/* A user msghdr in kernel form. */
-struct umsg {
-	struct msghdr h;		/* the user's header */
-	struct iovec fast[UIO_FASTIOV]; /* copy of its iovecs when they fit */
-	struct iovec *iov;		/* kmalloc'd copy of more, else NULL */
-	void *ctl;			/* sendmsg: kmalloc'd copy of its control buffer */
-	struct kmsg m;
-};
-
-static void umsg_put(struct umsg *u)
+void umsg_put(struct umsg *u)
 {
 	kfree(u->iov);
-	kfree(u->ctl);
 }
 
 /* The iovec array, checked as readv's; EMSGSIZE past UIO_MAXIOV as Linux. */
@@ -195,15 +184,8 @@ static long umsg_iov(struct umsg *u)
 	return iovec_import(u->h.msg_iov, u->h.msg_iovlen, &u->iov, &u->m.it);
 }
 
-/*
- * Copies a msghdr and what it points to (the name and control for a send).
- * msg_namelen is an int to Linux: none without msg_name, else negative is
- * EINVAL and more than any address is cut to sockaddr_storage.  data, if
- * not NULL, is where the data goes instead of the header's iovecs (a
- * user range), which are not read.
- */
-static long umsg_get(struct umsg *u, const struct msghdr *uh, int flags, bool send,
-		     const struct iovec *data)
+long umsg_get(struct umsg *u, const struct msghdr *uh, int flags, bool send,
+	      const struct iovec *data)
 {
 	long err;
 
@@ -224,26 +206,49 @@ static long umsg_get(struct umsg *u, const struct msghdr *uh, int flags, bool se
 		err = umsg_iov(u);
 	}
 	if (!err && send && u->h.msg_name)
-		err = addr_get(&u->m.name, u->h.msg_name, u->h.msg_namelen);
-	if (err || !send || !u->h.msg_controllen)
-		return err;
+		err = sock_addr_get(&u->m.name, u->h.msg_name, u->h.msg_namelen);
+	return err;
+}
+
+/* A send's control buffer, read when it sends (as Linux's, also for
+ * io_uring's SENDMSG): into m, *ctl the kmalloc'd copy to free. */
+static long umsg_ctl(const struct umsg *u, struct kmsg *m, void **ctl)
+{
+	*ctl = NULL;
+	if (!u->h.msg_controllen)
+		return 0;
 	if (u->h.msg_controllen > MAX_CONTROL)
 		return -ENOBUFS;
-	u->ctl = kmalloc(u->h.msg_controllen);
-	if (!u->ctl)
+	if (!(*ctl = kmalloc(u->h.msg_controllen)))
 		return -ENOMEM;
-	if (copy_from_user(u->ctl, u->h.msg_control, u->h.msg_controllen))
+	if (copy_from_user(*ctl, u->h.msg_control, u->h.msg_controllen))
 		return -EFAULT;
-	u->m.ctl = u->ctl;
-	u->m.ctl_len = u->h.msg_controllen;
+	m->ctl = *ctl;
+	m->ctl_len = u->h.msg_controllen;
 	return 0;
 }
 
 /*
- * One sendmsg on sk (file f, held by the caller) of the user's header uh:
- * the bytes sent or -errno; *whole is false when a stream took only part.
- * sendmsg and each message of sendmmsg.
+ * One sendmsg on sk (file f, held by the caller) of the header u copied
+ * in, from its start (a request's run may come after an attempt): the
+ * bytes sent or -errno; *whole is false when a stream took only part.
  */
+static long umsg_send(struct socket *sk, struct file *f, const struct umsg *u, bool *whole)
+{
+	struct kmsg m = u->m;
+	void *ctl;
+	long n = umsg_ctl(u, &m, &ctl);
+
+	*whole = true;
+	if (!n) {
+		n = sock_send(sk, f, &m);
+		*whole = n < 0 || (size_t)n == u->m.it.left;
+	}
+	kfree(ctl);
+	return n;
+}
+
+/* sendmsg and each message of sendmmsg: uh copied in, then sent. */
 static long sendmsg_one(struct socket *sk, struct file *f, const struct msghdr *uh, int flags,
 			bool *whole)
 {
@@ -251,59 +256,70 @@ static long sendmsg_one(struct socket *sk, struct file *f, const struct msghdr *
 	long n = umsg_get(&u, uh, flags, true, NULL);
 
 	*whole = true;
-	if (!n) {
-		size_t want = u.m.it.left;
-
-		n = sock_send(sk, f, &u.m);
-		*whole = n < 0 || (size_t)n == want;
-	}
+	if (!n)
+		n = umsg_send(sk, f, &u, whole);
 	umsg_put(&u);
 	return n;
 }
 
-/* recvmsg's results into the user's header: name, control length, flags. */
-static long umsg_result(struct umsg *u, struct msghdr *uh)
+/* recvmsg's results into the user's header uh: name, control length,
+ * flags (u's pointers, as copied in). */
+static long umsg_result(const struct umsg *u, const struct kmsg *m, struct msghdr *uh)
 {
-	struct msghdr *h = &u->h;
-	size_t namelen = u->m.name.len < h->msg_namelen ? u->m.name.len : h->msg_namelen;
+	const struct msghdr *h = &u->h;
+	size_t namelen = m->name.len < h->msg_namelen ? m->name.len : h->msg_namelen;
+	uint32_t outlen = h->msg_name ? m->name.len : 0;
+	size_t ctl_used = m->ctl_used;
+	int out_flags = m->out_flags;
 
-	if (h->msg_name && copy_to_user(h->msg_name, &u->m.name.sa, namelen))
+	if (h->msg_name && copy_to_user(h->msg_name, &m->name.sa, namelen))
 		return -EFAULT;
-	h->msg_namelen = h->msg_name ? u->m.name.len : 0;
-	h->msg_controllen = u->m.ctl_used;
-	h->msg_flags = u->m.out_flags;
-	if (copy_to_user(&uh->msg_namelen, &h->msg_namelen, sizeof(h->msg_namelen)) ||
-	    copy_to_user(&uh->msg_controllen, &h->msg_controllen, sizeof(h->msg_controllen)) ||
-	    copy_to_user(&uh->msg_flags, &h->msg_flags, sizeof(h->msg_flags)))
+	if (copy_to_user(&uh->msg_namelen, &outlen, sizeof(outlen)) ||
+	    copy_to_user(&uh->msg_controllen, &ctl_used, sizeof(ctl_used)) ||
+	    copy_to_user(&uh->msg_flags, &out_flags, sizeof(out_flags)))
 		return -EFAULT;
 	return 0;
 }
 
-/* One recvmsg on sk (file f, held by the caller) into the user's header
- * uh (io, if any: io_uring's, socket.h): the bytes received or -errno.
- * recvmsg, each of recvmmsg's and sock_recvmsg_io. */
-static long recvmsg_one(struct socket *sk, struct file *f, struct msghdr *uh, int flags,
-			struct recvmsg_io *io)
+/* One recvmsg on sk (file f, held by the caller) into the header u
+ * copied in (its data into io->data instead, if io has one: io_uring's,
+ * socket.h), the results into the user's header uh: the bytes received
+ * or -errno. */
+static long umsg_recv(struct socket *sk, struct file *f, const struct umsg *u, struct msghdr *uh,
+		      struct recvmsg_io *io)
+{
+	struct kmsg m = u->m;
+	long n;
+
+	if (io && io->data)
+		iov_iter_init(&m.it, io->data, 1, io->data->iov_len);
+	m.uctl = u->h.msg_control;
+	m.ctl_room = u->h.msg_control ? u->h.msg_controllen : 0;
+	n = sock_recv(sk, f, &m);
+	if (io)
+		io->inq = m.inq;
+	if (n >= 0 && umsg_result(u, &m, uh))
+		n = -EFAULT;
+	return n;
+}
+
+/* recvmsg and each of recvmmsg's: uh copied in, then received into. */
+static long recvmsg_one(struct socket *sk, struct file *f, struct msghdr *uh, int flags)
 {
 	struct umsg u;
-	long n = umsg_get(&u, uh, flags, false, io ? io->data : NULL);
+	long n = umsg_get(&u, uh, flags, false, NULL);
 
-	if (!n) {
-		u.m.uctl = u.h.msg_control;
-		u.m.ctl_room = u.h.msg_control ? u.h.msg_controllen : 0;
-		n = sock_recv(sk, f, &u.m);
-		if (io)
-			io->inq = u.m.inq;
-	}
-	if (n >= 0 && umsg_result(&u, uh))
-		n = -EFAULT;
+	if (!n)
+		n = umsg_recv(sk, f, &u, uh, NULL);
 	umsg_put(&u);
 	return n;
 }
 
 /* sendmsg and recvmsg: one message on the socket at fd, as Linux checks
- * MSG_CMSG_COMPAT (no 64-bit call takes it) and the fd before the header. */
-static long msg_call(int fd, struct msghdr *uh, int flags, bool send, struct recvmsg_io *io)
+ * MSG_CMSG_COMPAT (no 64-bit call takes it) and the fd before the header
+ * (uh's, or u if already copied in: io_uring's). */
+static long msg_call(int fd, struct msghdr *uh, int flags, bool send, const struct umsg *u,
+		     struct recvmsg_io *io)
 {
 	struct file *f;
 	struct socket *sk;
@@ -315,24 +331,32 @@ static long msg_call(int fd, struct msghdr *uh, int flags, bool send, struct rec
 	sk = sock_lookup(fd, &f, &n);
 	if (!sk)
 		return n;
-	n = send ? sendmsg_one(sk, f, uh, flags, &whole) : recvmsg_one(sk, f, uh, flags, io);
+	if (u)
+		n = send ? umsg_send(sk, f, u, &whole) : umsg_recv(sk, f, u, uh, io);
+	else
+		n = send ? sendmsg_one(sk, f, uh, flags, &whole) : recvmsg_one(sk, f, uh, flags);
 	file_put(f);
 	return n;
 }
 
 SYSCALL_DEFINE3(sendmsg, int, fd, const struct msghdr *, umsg, int, flags)
 {
-	return msg_call(fd, (struct msghdr *)umsg, flags, true, NULL); /* only read */
+	return msg_call(fd, (struct msghdr *)umsg, flags, true, NULL, NULL); /* only read */
 }
 
 SYSCALL_DEFINE3(recvmsg, int, fd, struct msghdr *, umsg, int, flags)
 {
-	return msg_call(fd, umsg, flags, false, NULL);
+	return msg_call(fd, umsg, flags, false, NULL, NULL);
 }
 
-long sock_recvmsg_io(int fd, struct msghdr *umsg, int flags, struct recvmsg_io *io)
+long sock_sendmsg_umsg(int fd, const struct umsg *u)
 {
-	return msg_call(fd, umsg, flags, false, io);
+	return msg_call(fd, NULL, u->m.flags, true, u, NULL);
+}
+
+long sock_recvmsg_umsg(int fd, const struct umsg *u, struct msghdr *uh, struct recvmsg_io *io)
+{
+	return msg_call(fd, uh, u->m.flags, false, u, io);
 }
 
 /*
@@ -424,7 +448,7 @@ static long recvmmsg_loop(struct socket *sk, struct file *f, struct mmsghdr *vec
 	long n = 0;
 
 	while (got < vlen) {
-		n = recvmsg_one(sk, f, &vec[got].msg_hdr, flags & ~MSG_WAITFORONE, NULL);
+		n = recvmsg_one(sk, f, &vec[got].msg_hdr, flags & ~MSG_WAITFORONE);
 		if (n >= 0)
 			n = mmsg_put_len(&vec[got], n);
 		if (n < 0)
