@@ -14,7 +14,6 @@
 #include "fs/file.h"
 #include "fs/inode.h"
 #include "lib/string.h"
-#include "mm/heap.h"
 #include "proc/cred.h"
 #include "proc/task.h"
 #include "sched/sched.h"

@@ -16,7 +16,9 @@
 #define UPATH_INLINE 256
 
 /* A path from user space and the directory it is relative to.  Lives on
- * its caller's stack and is never copied (path may point into it). */
+ * its caller's stack (or, its dir empty, in the io_uring request that
+ * copied its path: upath_name) and is never copied (path may point into
+ * it). */
 struct upath {
 	char *path;	 /* iname, or a kmalloc'd copy */
 	struct path dir; /* referenced, or empty for the cwd */

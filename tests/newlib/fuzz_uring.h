@@ -141,6 +141,7 @@ static const uint8_t uz_ops[] = {
     IORING_OP_LINK_TIMEOUT,
     IORING_OP_CONNECT,
     IORING_OP_OPENAT,
+    IORING_OP_OPENAT2,
     IORING_OP_CLOSE,
     IORING_OP_STATX,
     IORING_OP_READ,
@@ -156,6 +157,10 @@ static const uint8_t uz_ops[] = {
     IORING_OP_LAST + 7,
     255,
 };
+
+/* OPENAT2's open_hows, each followed by zeros: read-only, with
+ * RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH, with an unknown flag. */
+static const uint64_t uz_how[5][3] = {{0, 0, 0}, {0, 0, 0x0c}, {1ULL << 40, 0, 0}, {0}, {0}};
 
 static const uint8_t uz_sqe_flags[] = {
     0,
@@ -265,6 +270,14 @@ static void uz_prep(uint64_t *s)
 		e->addr = (uint64_t)(uintptr_t)&uz.name;
 		e->off = sizeof(uz.name);
 		e->len = 0;
+		break;
+	case IORING_OP_OPENAT2: /* an open_how (flags, mode, resolve) of 16, 24 or 32 bytes */
+		e->fd = UZ_AT_FDCWD;
+		e->addr =
+		    (uint64_t)(uintptr_t)(fd_thread_rnd(s) % 2 ? "/dev/null" : "no-such-file");
+		e->addr2 = (uint64_t)(uintptr_t)&uz_how[fd_thread_rnd(s) % 3];
+		e->len = (uint32_t)(fd_thread_rnd(s) % 3) * 8 + 16;
+		e->file_index = fd_thread_rnd(s) % 2 ? 0 : IORING_FILE_INDEX_ALLOC;
 		break;
 	case IORING_OP_OPENAT:
 	case IORING_OP_STATX:
