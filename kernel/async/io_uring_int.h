@@ -198,7 +198,6 @@ struct io_req {
 	 * CONNECT's address.  Owned by the request, which its op runs on;
 	 * freed with it by kdata_free (io_req_keep); NULL for none. */
 	void *kdata;
-	void (*kdata_free)(void *kdata);
 	int nr;		      /* the system call an op runs (its prep's) */
 	int err;	      /* its preparation failed: the CQE's res */
 	uint32_t fixed_index; /* IOSQE_FIXED_FILE's descriptor (sqe.fd is FD_LENT then) */
@@ -235,6 +234,7 @@ struct io_req {
 	/* From here on not reset. */
 	struct io_uring_sqe sqe;   /* a stable copy (IORING_FEAT_SUBMIT_STABLE) */
 	uint64_t args[6];	   /* the system call's (req->nr's), by its prep */
+	void (*kdata_free)(void *kdata); /* set with kdata, read only if it is */
 	uint64_t deadline, target; /* TIMEOUT: clock deadline, CQE count */
 	/* TIMEOUT: the timespec's ns, MULTISHOT's interval; firings left
 	 * (0: for ever); TIMEOUT_REMOVE's update: its timespec's ns. */
