@@ -34,7 +34,7 @@
 #define FEATURES                                                                                   \
 	(IORING_FEAT_SINGLE_MMAP | IORING_FEAT_NODROP | IORING_FEAT_SUBMIT_STABLE |                \
 	 IORING_FEAT_RW_CUR_POS | IORING_FEAT_EXT_ARG | IORING_FEAT_NATIVE_WORKERS |               \
-	 IORING_FEAT_CQE_SKIP | IORING_FEAT_FAST_POLL)
+	 IORING_FEAT_CQE_SKIP | IORING_FEAT_FAST_POLL | IORING_FEAT_CUR_PERSONALITY)
 #define ENTER_KNOWN                                                                                \
 	(IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP | IORING_ENTER_SQ_WAIT |                  \
 	 IORING_ENTER_EXT_ARG | IORING_ENTER_REGISTERED_RING)
@@ -440,6 +440,7 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 		done++;
 		req->prev = last; /* the request before it in its chain: LINK_TIMEOUT's */
 		err = req->err = io_req_prep(req);
+		io_personality_submitter(req);
 		failed |= err != 0;
 		if (last)
 			last->next = req; /* the chain owns it */
@@ -581,12 +582,16 @@ SYSCALL_DEFINE6(io_uring_enter, unsigned int, fd, uint32_t, to_submit, uint32_t,
 
 	if (flags & ~ENTER_KNOWN)
 		return -EINVAL;
-	if (flags & IORING_ENTER_REGISTERED_RING)
-		return io_registered_ring_err(fd);
-	/* Not referenced when no other task shares the table (Linux's
-	 * fdget): the fd, and so the ring, stay for the call. */
-	if (!(f = files_lookup_light(current()->files, (int)fd, &put)))
+	if (flags & IORING_ENTER_REGISTERED_RING) {
+		/* Not referenced: no SQE changes the task's table. */
+		if (!(f = io_ringfd_get(fd, &ret)))
+			return ret;
+		put = false;
+	} else if (!(f = files_lookup_light(current()->files, (int)fd, &put))) {
+		/* Not referenced when no other task shares the table (Linux's
+		 * fdget): the fd, and so the ring, stay for the call. */
 		return -EBADF;
+	}
 	if (f->ops != &io_uring_fops) {
 		ret = -EOPNOTSUPP;
 		goto out;

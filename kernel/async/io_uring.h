@@ -1,13 +1,19 @@
 /*
- * io_uring for the rest of the kernel: the leak check's count of rings.
+ * io_uring for the rest of the kernel: the leak check's count of rings,
+ * and a task's registered rings dropped at its exit and exec.
  * The subsystem's own header is io_uring_int.h.
  */
 #ifndef ASYNC_IO_URING_H
 #define ASYNC_IO_URING_H
 
+struct task;
+
 /* Live rings (freed when their file and last request are gone). */
 unsigned long io_ring_count(void);
 /* Registered-file slots of every ring (async/io_uring_files.c). */
 unsigned long io_fixed_slot_count(void);
+/* Drops t's registered rings (IORING_REGISTER_RING_FDS), at its exit
+ * (after async_task_exit, as its files' closing) and its exec. */
+void io_uring_task_exit(struct task *t);
 
 #endif

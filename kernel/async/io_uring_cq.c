@@ -65,10 +65,10 @@ static void overflow_flush_locked(struct io_ring *ring)
 				   __ATOMIC_RELEASE);
 }
 
-/* Queues cqe for later (NODROP), or, past io_uring's memory bound (or
- * out of memory), drops it and counts the drop, as Linux when its
- * allocation fails. */
-static void overflow_add_locked(struct io_ring *ring, const struct io_uring_cqe *cqe)
+/* Queues cqe for later (NODROP): true; or, past io_uring's memory
+ * bound (or out of memory), drops it and counts the drop, as Linux when
+ * its allocation fails: false. */
+static bool overflow_add_locked(struct io_ring *ring, const struct io_uring_cqe *cqe)
 {
 	struct io_overflow *o = NULL;
 
@@ -76,12 +76,13 @@ static void overflow_add_locked(struct io_ring *ring, const struct io_uring_cqe 
 		io_mem_uncharge(sizeof(*o));
 	if (!o) {
 		__atomic_add_fetch(ring_word(ring, R_CQ_OVERFLOW), 1, __ATOMIC_RELEASE);
-		return;
+		return false;
 	}
 	o->cqe = *cqe;
 	list_add_tail(&o->link, &ring->overflow);
 	ring->noverflow++;
 	__atomic_or_fetch(ring_word(ring, R_SQ_FLAGS), IORING_SQ_CQ_OVERFLOW, __ATOMIC_RELEASE);
+	return true;
 }
 
 /* The TIMEOUTs whose count the n new CQEs met (lock held): each fires,
@@ -119,13 +120,15 @@ static struct file *eventfd_to_tell_locked(struct io_ring *ring)
 
 /* Posts n CQEs, counted of them counting for the TIMEOUTs (a TIMEOUT's
  * own CQE counts for none, as Linux), under one hold of the lock, with
- * one wake-up and one eventfd signal.  Without may_overflow (one CQE
- * only: a multishot request's F_MORE), a full CQ ring takes none: false. */
+ * one wake-up and one eventfd signal: false if one was dropped (past
+ * io_uring's memory bound).  Without may_overflow (one CQE only: a multishot
+ * request's F_MORE), a full CQ ring takes none: false. */
 static bool cq_post(struct io_ring *ring, const struct io_uring_cqe *cqes, uint32_t n,
 		    uint32_t counted, bool may_overflow)
 {
 	struct file *efd;
 	uint32_t i;
+	bool kept = true;
 
 	spin_lock_task(&ring->lock);
 	i = ring->noverflow ? 0 : cqes_write_locked(ring, cqes, n);
@@ -134,7 +137,7 @@ static bool cq_post(struct io_ring *ring, const struct io_uring_cqe *cqes, uint3
 		return false;
 	}
 	for (; i < n; i++)
-		overflow_add_locked(ring, &cqes[i]); /* behind those already queued */
+		kept &= overflow_add_locked(ring, &cqes[i]); /* behind those already queued */
 	if (counted)
 		timeouts_count_locked(ring, counted);
 	efd = eventfd_to_tell_locked(ring);
@@ -145,7 +148,7 @@ static bool cq_post(struct io_ring *ring, const struct io_uring_cqe *cqes, uint3
 		eventfd_signal(efd);
 		file_put(efd);
 	}
-	return true;
+	return kept;
 }
 
 /* ---- a submission's CQEs ---- */
@@ -208,6 +211,15 @@ void io_post_cqe_slow(struct io_ring *ring, uint64_t user_data, int32_t res, uin
 	cq_batch_flush(ring, b); /* full: io_post_cqe batches while it has room */
 	b->cqes[b->n++] = cqe;
 	b->ncounted += counts;
+}
+
+/* Posted now, after the current task's batch for ring (order kept). */
+bool io_post_cqe_kept(struct io_ring *ring, uint64_t user_data, int32_t res)
+{
+	struct io_uring_cqe cqe = {.user_data = user_data, .res = res};
+
+	io_cq_flush(ring);
+	return cq_post(ring, &cqe, 1, 1, true);
 }
 
 /* Batched while the CQ ring has room for the batch and it (a hint: a

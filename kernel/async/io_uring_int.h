@@ -5,7 +5,9 @@
  * and is linked; io_uring_op.c the opcodes' table and their runs;
  * io_uring_prep.c the preparation of the opcodes that are a system
  * call; io_uring_register.c the registered buffers, files and eventfd;
- * io_uring_personality.c the registered credentials.
+ * io_uring_personality.c the registered credentials and the
+ * submitter's; io_uring_cancel.c the cancels; io_uring_msg.c MSG_RING;
+ * io_uring_ringfd.c a task's registered rings.
  * docs/async.md.
  */
 #ifndef ASYNC_IO_URING_INT_H
@@ -80,6 +82,7 @@ struct io_ring {
 	uint64_t ncompleted;	   /* CQEs posted: the timeouts' count */
 	struct list_head timeouts; /* TIMEOUT requests with a count, by tlink */
 	bool dead;		   /* its file was released: cancel what comes */
+	uint32_t cancel_seq;	   /* ALL and ANY cancels so far: each matches a request once */
 	struct wait_queue cq_wait; /* io_uring_enter's waiters and pollers */
 
 	/* IOSQE_IO_DRAIN (io_uring_link.c).  Under lock: the chains waiting
@@ -230,6 +233,7 @@ struct io_req {
 	struct list_head dlink;
 	uint32_t nchain;
 	bool deferred, drain_head, punted, drain;
+	uint32_t cancel_seq; /* the last ALL or ANY cancel that matched it (ring->lock) */
 
 	/* From here on not reset. */
 	struct io_uring_sqe sqe;   /* a stable copy (IORING_FEAT_SUBMIT_STABLE) */
@@ -306,15 +310,18 @@ struct io_req *io_req_cache_get(struct io_ring *ring);
 void io_req_cache_put(struct io_req *req);
 /* f's ring if f is an io_uring file, else NULL. */
 struct io_ring *io_ring_of(struct file *f);
-/* The answer to a registered ring's index (IORING_ENTER_REGISTERED_RING,
- * IORING_REGISTER_USE_REGISTERED_RING): no ring is ever registered here
- * (no IORING_REGISTER_RING_FDS), so an index within Linux's table of 16
- * is an empty slot, EBADF, and one past it EINVAL, Linux's answers to a
- * task that has set up or used a ring. */
-static inline long io_registered_ring_err(unsigned int index)
-{
-	return index >= 16 ? -EINVAL : -EBADF;
-}
+
+/* io_uring_ringfd.c: the task's registered rings, Linux's table of 16. */
+#define IO_RINGFD_MAX 16
+/* REGISTER_RING_FDS, UNREGISTER_RING_FDS: how many, or -errno. */
+int io_ringfd_register(struct io_uring_rsrc_update *uarg, uint32_t nr);
+int io_ringfd_unregister(const struct io_uring_rsrc_update *uarg, uint32_t nr);
+/* The current task's registered ring at index (IORING_ENTER_REGISTERED_RING,
+ * IORING_REGISTER_USE_REGISTERED_RING), not referenced: it stays while
+ * the task is in the call (only the task changes its table).  NULL and
+ * *err: EBADF for an empty index (a table not yet made too), EINVAL past
+ * the table, Linux's answers to a task that has set up or used a ring. */
+struct file *io_ringfd_get(unsigned int index, long *err);
 
 /* io_uring_cq.c: the CQ ring, its overflow queue and a submission's
  * batch of CQEs. */
@@ -343,6 +350,10 @@ static inline void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t
  * posted, if the CQ ring is full (or its overflow queue is not empty):
  * the request then ends, as Linux's, its last CQE going to overflow. */
 bool io_post_cqe_more(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags);
+/* A CQE with no flags posted now, as io_post_cqe's (NODROP), for a ring
+ * the caller may not submit on (MSG_RING's target): false if it was
+ * dropped (past io_uring's memory bound). */
+bool io_post_cqe_kept(struct io_ring *ring, uint64_t user_data, int32_t res);
 /* The current task's CQEs of ring wait in b (on its stack, submit_lock
  * held) from io_cq_batch_begin until io_cq_batch_end. */
 void io_cq_batch_begin(struct io_ring *ring, struct io_cq_batch *b);
@@ -478,12 +489,18 @@ int io_prep_timeout(struct io_req *req);
 long io_run_timeout(struct io_req *req);
 int io_prep_timeout_remove(struct io_req *req);
 long io_run_timeout_remove(struct io_req *req);
-/* io_uring_op.c, for them: the request of ring whose user_data is key and
- * whose op is op (-1: any), other than self, issued and not yet cancelled
- * (ring->lock held); and the cancel of the request keyed by self's addr:
- * 0, -EALREADY (it runs: interrupted), -ENOENT. */
+/* io_uring_cancel.c, for them: the request of ring whose user_data is
+ * key and whose op is op (-1: any), other than self, issued and not yet
+ * cancelled (ring->lock held); and the cancel of the request keyed by
+ * self's addr: 0, -EALREADY (it runs: interrupted), -ENOENT. */
 struct io_req *io_find_locked(struct io_ring *ring, uint64_t key, int op, struct io_req *self);
 long io_cancel_key(struct io_req *self, int op);
+/* ASYNC_CANCEL (its flags: ALL, FD, ANY, FD_FIXED) and
+ * IORING_REGISTER_SYNC_CANCEL (submit_lock held, dropped while it
+ * waits for a running match to end). */
+int io_prep_cancel(struct io_req *req);
+long io_run_cancel(struct io_req *req);
+int io_sync_cancel(struct io_ring *ring, const struct io_uring_sync_cancel_reg *ureg);
 
 /* io_uring_link.c: LINK_TIMEOUT and IOSQE_IO_DRAIN. */
 int io_prep_link_timeout(struct io_req *req);
@@ -541,6 +558,10 @@ int io_pbuf_ring_status(struct io_ring *ring, struct io_uring_buf_status *ustatu
 /* Frees every group at the ring's end. */
 void io_pbufs_release(struct io_ring *ring);
 
+/* io_uring_msg.c: MSG_RING. */
+int io_prep_msg_ring(struct io_req *req);
+long io_run_msg_ring(struct io_req *req);
+
 /* io_uring_register.c */
 void io_unregister_all(struct io_ring *ring);
 
@@ -552,6 +573,12 @@ int io_personality_register(struct io_ring *ring);
 int io_personality_unregister(struct io_ring *ring, uint32_t id);
 const struct cred *io_personality_get(struct io_ring *ring, uint16_t id);
 void io_personalities_release(struct io_ring *ring);
+/* IORING_FEAT_CUR_PERSONALITY: a request of the ring's, which may run
+ * after its submission (on a worker, retried, after its chain's
+ * others), runs with the creds its submitter had when it submitted it,
+ * unless its personality names others: referenced here, at submission,
+ * by the submitter (Linux's io_prep_async_work). */
+void io_personality_submitter(struct io_req *req);
 
 /* io_uring_files.c: the direct descriptors (register ops hold submit_lock) */
 int io_files_register(struct io_ring *ring, const int32_t *ufds, const uint64_t *utags,

@@ -115,58 +115,6 @@ static long attempt_poll(struct io_req *req)
 	return n > 0 ? n : -EAGAIN;
 }
 
-/* The request of ring whose user_data is key and whose op is op (-1:
- * any), other than self, issued and not yet cancelled (lock held). */
-struct io_req *io_find_locked(struct io_ring *ring, uint64_t key, int op, struct io_req *self)
-{
-	struct io_req *r;
-
-	list_for_each_entry(r, &ring->inflight, link) if (r != self && r->sqe.user_data == key &&
-							  (op < 0 || r->sqe.opcode == op) &&
-							  !r->removed) return r;
-	return NULL;
-}
-
-/* Cancels the request keyed by addr: 0 (it completes with -ECANCELED),
- * -EALREADY (it runs: interrupted), -ENOENT. */
-long io_cancel_key(struct io_req *self, int op)
-{
-	struct io_ring *ring = self->ring;
-	struct io_req *t;
-	long ret = -ENOENT;
-
-	bool ends = op >= 0;
-
-	spin_lock_task(&ring->lock);
-	if ((t = io_find_locked(ring, self->sqe.addr, op, self)) && t->ar.ctx) {
-		t->removed = true;
-		ends |= t->multishot;
-		ret = async_cancel(&t->ar);
-	} else if (t) {
-		ret = -EALREADY; /* running inline in another submitter */
-	}
-	spin_unlock_task(&ring->lock);
-	if (ret == 0)
-		io_req_finish(t, -ECANCELED);
-	/* A running poll, timeout or multishot request is as good as
-	 * removed: it ends -ECANCELED once its wait is interrupted. */
-	return ret == -EALREADY && ends ? 0 : ret;
-}
-
-static int prep_cancel(struct io_req *req)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-
-	if (s->off || s->len || s->buf_index || s->cancel_flags || s->file_index)
-		return -EINVAL; /* IORING_ASYNC_CANCEL_ALL/FD/ANY: docs/async.md */
-	return 0;
-}
-
-static long run_cancel(struct io_req *req)
-{
-	return io_cancel_key(req, -1);
-}
-
 /* POLL_REMOVE, or with IORING_POLL_UPDATE_USER_DATA and
  * IORING_POLL_UPDATE_EVENTS in len an update of the poll's user_data to
  * off and its events to poll32_events (Linux's checks; a multishot poll
@@ -457,7 +405,7 @@ const struct io_op io_ops[IORING_OP_LAST] = {
     [IORING_OP_FILES_UPDATE] = {HOW_INLINE, false, false, prep_files_update, run_files_update,
 				NULL},
     [IORING_OP_ACCEPT] = {HOW_NOWAIT, true, false, io_prep_accept, NULL, NULL},
-    [IORING_OP_ASYNC_CANCEL] = {HOW_INLINE, false, false, prep_cancel, run_cancel, NULL},
+    [IORING_OP_ASYNC_CANCEL] = {HOW_INLINE, false, false, io_prep_cancel, io_run_cancel, NULL},
     [IORING_OP_LINK_TIMEOUT] = {HOW_INLINE, false, false, io_prep_link_timeout, run_orphan, NULL},
     [IORING_OP_CONNECT] = {HOW_PUNT, true, false, io_prep_connect, run_connect, NULL},
     [IORING_OP_FALLOCATE] = {HOW_PUNT, true, false, io_prep_fallocate, NULL, NULL},
@@ -474,6 +422,7 @@ const struct io_op io_ops[IORING_OP_LAST] = {
     [IORING_OP_SEND] = {HOW_NOWAIT, true, false, io_prep_send, run_send, NULL},
     [IORING_OP_RECV] = {HOW_NOWAIT, true, false, io_prep_recv, io_run_recv, NULL},
     [IORING_OP_SHUTDOWN] = {HOW_INLINE, true, false, io_prep_shutdown, NULL, NULL},
+    [IORING_OP_MSG_RING] = {HOW_INLINE, true, false, io_prep_msg_ring, io_run_msg_ring, NULL},
     [IORING_OP_SOCKET] = {HOW_INLINE, false, false, io_prep_socket, NULL, NULL},
 };
 

@@ -4,7 +4,9 @@
  * field runs with them (io_uring_req.c: the task's cred_override while
  * the request runs, inline or on a worker).  Ids are 1..65535, given
  * cyclically as Linux's xa_alloc_cyclic does.  The table changes and is
- * read under the ring's submit_lock (register ops, submissions).
+ * read under the ring's submit_lock (register ops, submissions).  A
+ * request without one that may run after its submission takes its
+ * submitter's credentials then (IORING_FEAT_CUR_PERSONALITY).
  * docs/async.md.
  */
 #include "async/io_uring_int.h"
@@ -90,4 +92,10 @@ void io_personalities_release(struct io_ring *ring)
 	kfree(ring->pers);
 	ring->pers = NULL;
 	ring->npers = 0;
+}
+
+void io_personality_submitter(struct io_req *req)
+{
+	if (!req->creds)
+		req->creds = cred_get_current();
 }

@@ -228,6 +228,12 @@ static long do_register(struct io_ring *ring, unsigned int opcode, void *arg, ui
 		return arg || nr ? -EINVAL : io_personality_register(ring);
 	case IORING_UNREGISTER_PERSONALITY:
 		return arg ? -EINVAL : io_personality_unregister(ring, nr);
+	case IORING_REGISTER_RING_FDS:
+		return io_ringfd_register(arg, nr);
+	case IORING_UNREGISTER_RING_FDS:
+		return io_ringfd_unregister(arg, nr);
+	case IORING_REGISTER_SYNC_CANCEL:
+		return !arg || nr != 1 ? -EINVAL : io_sync_cancel(ring, arg);
 	case IORING_REGISTER_FILE_ALLOC_RANGE:
 		return !arg || nr ? -EINVAL : io_files_alloc_range(ring, arg);
 	default:
@@ -245,10 +251,15 @@ SYSCALL_DEFINE4(io_uring_register, unsigned int, fd, unsigned int, opcode, void 
 	/* Linux's order: the opcode, then the fd. */
 	if ((opcode & ~IORING_REGISTER_USE_REGISTERED_RING) >= IORING_REGISTER_LAST)
 		return -EINVAL;
-	if (opcode & IORING_REGISTER_USE_REGISTERED_RING)
-		return io_registered_ring_err(fd);
-	if (!(f = files_lookup(current()->files, (int)fd)))
+	if (opcode & IORING_REGISTER_USE_REGISTERED_RING) {
+		/* Referenced: UNREGISTER_RING_FDS may drop the table's. */
+		if (!(f = io_ringfd_get(fd, &ret)))
+			return ret;
+		file_get(f);
+		opcode &= ~IORING_REGISTER_USE_REGISTERED_RING;
+	} else if (!(f = files_lookup(current()->files, (int)fd))) {
 		return -EBADF;
+	}
 	if (!(ring = io_ring_of(f))) {
 		file_put(f);
 		return -EOPNOTSUPP;

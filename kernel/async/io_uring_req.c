@@ -507,6 +507,7 @@ static struct io_req *req_persist(struct io_req *sreq)
 	       offsetof(struct io_req, timer) - offsetof(struct io_req, sqe));
 	req->on_stack = false;
 	req_init_ring(req);
+	io_personality_submitter(req);
 	return req;
 }
 

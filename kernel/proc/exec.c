@@ -8,6 +8,7 @@
 #include "proc/exec.h"
 #include "proc/user_namespace.h"
 #include "async/async.h"
+#include "async/io_uring.h"
 #include "proc/exec_strings.h"
 #include "proc/exec_auxv.h"
 #include "lib/random.h"
@@ -195,8 +196,10 @@ static int exec_take_over(struct task *t)
 {
 	int err = de_thread(t);
 
-	if (!err) /* its asynchronous calls do not survive the exec */
+	if (!err) { /* its asynchronous calls and registered rings do not survive the exec */
 		async_task_exit(t, false);
+		io_uring_task_exit(t);
+	}
 	if (!err)
 		err = task_unshare_files(t);
 	if (!err)

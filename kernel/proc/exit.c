@@ -8,6 +8,7 @@
 #include "proc/exit.h"
 #include "proc/nsproxy.h"
 #include "async/async.h"
+#include "async/io_uring.h"
 #include "proc/coredump.h"
 #include "tty/ctty.h"
 #include "proc/jobctl.h"
@@ -196,6 +197,7 @@ __attribute__((noreturn)) void task_exit(int status)
 	/* Its asynchronous calls end with it, while its files and memory
 	 * are still there for them (Linux's io_uring_files_cancel). */
 	async_task_exit(t, true);
+	io_uring_task_exit(t); /* its registered rings, as its files */
 	/* Before anything of it goes: a core being written reads it. */
 	coredump_park(t);
 	/* While t's memory is still its own: the words to release are in it. */

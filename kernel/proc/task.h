@@ -196,6 +196,11 @@ struct task {
 	 * Lifetime: borrowed from the request, which holds a reference while
 	 * it runs and clears this before that reference can go; own. */
 	const struct cred *cred_override;
+	/* io_uring rings registered by IORING_REGISTER_RING_FDS
+	 * (async/io_uring_ringfd.c): IO_RINGFD_MAX files, each referenced,
+	 * or NULL until the first; dropped at the task's exit and exec.
+	 * Own: only the task reads or changes it. */
+	struct file **uring_rings;
 	/* Set for a kernel thread (proc/kthread.h): the function that is its
 	 * whole life, called at its first step; constant. */
 	void (*kthread_fn)(void);

@@ -63,6 +63,7 @@
 	X(EMULTIHOP, 72, "Multihop attempted")                                                     \
 	X(EBADMSG, 74, "Bad message")                                                              \
 	X(EOVERFLOW, 75, "Value too large for defined data type")                                  \
+	X(EBADFD, 77, "File descriptor in bad state")                                              \
 	X(ELIBBAD, 80, "Accessing a corrupted shared library")                                     \
 	X(EILSEQ, 84, "Invalid or incomplete multibyte or wide character")                         \
 	X(EUSERS, 87, "Too many users")                                                            \

@@ -35,6 +35,7 @@ struct io_uring_sqe {
 		uint32_t cancel_flags;
 		uint32_t open_flags;
 		uint32_t statx_flags;
+		uint32_t msg_ring_flags;
 	};
 	uint64_t user_data;
 	union {
@@ -248,6 +249,19 @@ struct io_uring_probe {
 #define IORING_RECV_MULTISHOT	   (1U << 1)
 #define IORING_FILE_INDEX_ALLOC	   (~0U)
 
+/* ASYNC_CANCEL's cancel_flags and SYNC_CANCEL's flags: every match, not
+ * the first; match the fd (a direct descriptor with FD_FIXED) or any
+ * request rather than the user_data. */
+#define IORING_ASYNC_CANCEL_ALL	     (1U << 0)
+#define IORING_ASYNC_CANCEL_FD	     (1U << 1)
+#define IORING_ASYNC_CANCEL_ANY	     (1U << 2)
+#define IORING_ASYNC_CANCEL_FD_FIXED (1U << 3)
+
+/* MSG_RING: the command in sqe->addr, its flags in msg_ring_flags. */
+#define IORING_MSG_DATA		 0	   /* a CQE of res len, user_data off, to the ring fd */
+#define IORING_MSG_SEND_FD	 1	   /* direct descriptor addr3 into its slot file_index */
+#define IORING_MSG_RING_CQE_SKIP (1U << 0) /* SEND_FD: no CQE in the target */
+
 /* io_uring_enter flags. */
 #define IORING_ENTER_GETEVENTS	     (1U << 0)
 #define IORING_ENTER_SQ_WAKEUP	     (1U << 1)
@@ -269,8 +283,11 @@ struct io_uring_probe {
 #define IORING_UNREGISTER_PERSONALITY	 10
 #define IORING_REGISTER_FILES2		 13
 #define IORING_REGISTER_FILES_UPDATE2	 14
+#define IORING_REGISTER_RING_FDS	 20
+#define IORING_UNREGISTER_RING_FDS	 21
 #define IORING_REGISTER_PBUF_RING	 22
 #define IORING_UNREGISTER_PBUF_RING	 23
+#define IORING_REGISTER_SYNC_CANCEL	 24
 #define IORING_REGISTER_FILE_ALLOC_RANGE 25
 #define IORING_REGISTER_PBUF_STATUS	 26
 #define IORING_REGISTER_LAST		 27 /* past it: EINVAL before the fd (Linux's order) */
@@ -299,6 +316,19 @@ struct io_uring_buf_status {
 	uint32_t buf_group;
 	uint32_t head;
 	uint32_t resv[8];
+};
+
+/* REGISTER_SYNC_CANCEL's argument: the match as ASYNC_CANCEL's (addr
+ * the user_data, or fd), and how long to wait for a running request to
+ * end (both -1: for ever). */
+struct io_uring_sync_cancel_reg {
+	uint64_t addr;
+	int32_t fd;
+	uint32_t flags;
+	struct {
+		int64_t tv_sec, tv_nsec;
+	} timeout;
+	uint64_t pad[4];
 };
 
 /* In the opcode: the fd is an index in the task's registered rings. */
