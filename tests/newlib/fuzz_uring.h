@@ -1,9 +1,11 @@
 /* The fuzzer's asynchronous-call scenario (issue 34, docs/async.md): one
  * io_uring and one sysind_queue shared by the scenario's threads, which
  * submit random SQEs (every opcode, known or not, with random flags,
- * links, fds and user_data, cancels aimed at those user_data), reap
- * CQEs, register and unregister buffers, buffer rings (filling them),
- * an eventfd and personalities (which the SQEs name now and then), and
+ * links, fds and user_data, cancels aimed at those user_data or fds,
+ * messages to rings), reap CQEs, register and unregister buffers, buffer
+ * rings (filling them), an eventfd, personalities (which the SQEs name
+ * now and then) and the thread's registered rings (which its
+ * io_uring_enter names now and then), cancel synchronously, and
  * make random
  * syscall_indirect(SYSIND_ASYNC) calls, many of which block on a worker.
  * Meanwhile a helper forked with the ring open submits on it and dies,
@@ -153,6 +155,7 @@ static const uint8_t uz_ops[] = {
     IORING_OP_FILES_UPDATE,
     IORING_OP_PROVIDE_BUFFERS,
     IORING_OP_REMOVE_BUFFERS,
+    IORING_OP_MSG_RING,
     IORING_OP_LAST,
     IORING_OP_LAST + 7,
     255,
@@ -248,7 +251,13 @@ static void uz_prep(uint64_t *s)
 		e->addr = fd_thread_rnd(s) % URING_KEYS;
 		e->len = 0;
 		e->off = 0;
-		if (e->opcode == IORING_OP_POLL_REMOVE && fd_thread_rnd(s) % 2) {
+		if (e->opcode == IORING_OP_ASYNC_CANCEL && fd_thread_rnd(s) % 2) {
+			/* ALL, FD, ANY, FD_FIXED and an unknown one */
+			e->cancel_flags = (uint32_t)(fd_thread_rnd(s) % 32);
+			e->fd = e->cancel_flags & IORING_ASYNC_CANCEL_FD_FIXED
+				    ? (int)(fd_thread_rnd(s) % URING_FDS)
+				    : uz_fd(s);
+		} else if (e->opcode == IORING_OP_POLL_REMOVE && fd_thread_rnd(s) % 2) {
 			e->len = (uint32_t)(fd_thread_rnd(s) % 8); /* the update forms */
 			e->off = e->len & IORING_POLL_UPDATE_USER_DATA
 				     ? fd_thread_rnd(s) % URING_KEYS
@@ -316,6 +325,13 @@ static void uz_prep(uint64_t *s)
 			e->buf_group = (uint16_t)(fd_thread_rnd(s) % 4);
 		}
 		break;
+	case IORING_OP_MSG_RING: /* DATA, SEND_FD (of slots 0-3, to slots or ALLOC), bad */
+		e->addr = fd_thread_rnd(s) % 3;
+		e->addr3 = fd_thread_rnd(s) % 4;
+		e->file_index = fd_thread_rnd(s) % 4 ? (uint32_t)(fd_thread_rnd(s) % 5)
+						     : IORING_FILE_INDEX_ALLOC;
+		e->msg_ring_flags = (uint32_t)(fd_thread_rnd(s) % 3);
+		break;
 	case IORING_OP_RECV: /* now and then into provided buffers, multishot */
 		if (fd_thread_rnd(s) % 2)
 			break;
@@ -350,6 +366,9 @@ static void uz_enter(uint64_t *s)
 	if (fd_thread_rnd(s) % 3 == 0)
 		thread_sys6(__NR_io_uring_enter, uz.ring, n, 1,
 			    IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG, (long)&arg, sizeof(arg));
+	else if (fd_thread_rnd(s) % 8 == 0) /* an index of the thread's registered rings */
+		thread_sys6(__NR_io_uring_enter, (long)(fd_thread_rnd(s) % 17), n, 0,
+			    IORING_ENTER_REGISTERED_RING, 0, 0);
 	else
 		thread_sys6(__NR_io_uring_enter, uz.ring, n, 0,
 			    fd_thread_rnd(s) % 8 ? IORING_ENTER_GETEVENTS
@@ -377,19 +396,22 @@ static void uz_br_fill(uint64_t *s)
 
 static void uz_register(uint64_t *s)
 {
-	static const long ops[] = {IORING_REGISTER_BUFFERS,
-				   IORING_UNREGISTER_BUFFERS,
-				   IORING_REGISTER_EVENTFD,
-				   IORING_UNREGISTER_EVENTFD,
-				   IORING_REGISTER_PROBE,
-				   IORING_REGISTER_FILES,
-				   IORING_UNREGISTER_FILES,
-				   IORING_REGISTER_PERSONALITY,
-				   IORING_UNREGISTER_PERSONALITY,
-				   IORING_REGISTER_PBUF_RING,
-				   IORING_UNREGISTER_PBUF_RING,
-				   IORING_REGISTER_PBUF_STATUS,
-				   99};
+	static const long ops[] = {IORING_REGISTER_BUFFERS,	  IORING_UNREGISTER_BUFFERS,
+				   IORING_REGISTER_EVENTFD,	  IORING_UNREGISTER_EVENTFD,
+				   IORING_REGISTER_PROBE,	  IORING_REGISTER_FILES,
+				   IORING_UNREGISTER_FILES,	  IORING_REGISTER_PERSONALITY,
+				   IORING_UNREGISTER_PERSONALITY, IORING_REGISTER_PBUF_RING,
+				   IORING_UNREGISTER_PBUF_RING,	  IORING_REGISTER_PBUF_STATUS,
+				   IORING_REGISTER_SYNC_CANCEL,	  IORING_REGISTER_RING_FDS,
+				   IORING_UNREGISTER_RING_FDS,	  99};
+	/* A cancel waits at most 1 ms for a running match: the threads
+	 * must not block. */
+	struct io_uring_sync_cancel_reg sc = {.addr = fd_thread_rnd(s) % URING_KEYS,
+					      .flags = (uint32_t)(fd_thread_rnd(s) % 16),
+					      .fd = uz_fd(s),
+					      .timeout = {0, 1000000}};
+	struct io_uring_rsrc_update up = {.offset = fd_thread_rnd(s) % 4 ? -1U : 15,
+					  .data = (uint64_t)uz_fd(s)};
 	struct io_uring_buf_reg reg = {.ring_addr = (uint64_t)(uintptr_t)uz.br,
 				       .ring_entries = 1u << (fd_thread_rnd(s) % 4),
 				       .bgid = (uint16_t)(fd_thread_rnd(s) % 4)};
@@ -424,6 +446,15 @@ static void uz_register(uint64_t *s)
 		break;
 	case IORING_REGISTER_PBUF_STATUS:
 		thread_sys6(__NR_io_uring_register, uz.ring, op, (long)&st, 1, 0, 0);
+		break;
+	case IORING_REGISTER_SYNC_CANCEL:
+		thread_sys6(__NR_io_uring_register, uz.ring, op, (long)&sc, 1, 0, 0);
+		break;
+	case IORING_REGISTER_RING_FDS: /* this thread's table: dropped at its exit */
+	case IORING_UNREGISTER_RING_FDS:
+		if (op == IORING_UNREGISTER_RING_FDS)
+			up = (struct io_uring_rsrc_update){.offset = fd_thread_rnd(s) % 17};
+		thread_sys6(__NR_io_uring_register, uz.ring, op, (long)&up, 1, 0, 0);
 		break;
 	default:
 		thread_sys6(__NR_io_uring_register, uz.ring, op, 0, 0, 0, 0);
