@@ -235,6 +235,13 @@ struct open_how {
 #define SYNC_FILE_RANGE_WRITE	    2
 #define SYNC_FILE_RANGE_WAIT_AFTER  4
 
+/* splice(2), tee(2) and vmsplice(2) flags (Linux). */
+#define SPLICE_F_MOVE	  1
+#define SPLICE_F_NONBLOCK 2
+#define SPLICE_F_MORE	  4
+#define SPLICE_F_GIFT	  8
+#define SPLICE_F_ALL	  (SPLICE_F_MOVE | SPLICE_F_NONBLOCK | SPLICE_F_MORE | SPLICE_F_GIFT)
+
 /*
  * The two fd areas (docs/fds.md).  The sequential area is [0, RLIMIT_NOFILE)
  * and RLIMIT_NOFILE can never exceed NR_OPEN_MAX; the non-sequential area

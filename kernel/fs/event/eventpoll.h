@@ -25,6 +25,11 @@ struct eventpoll *eventpoll_of(struct file *f);
  */
 int eventpoll_ctl(struct eventpoll *ep, int op, int fd, struct file *tf,
 		  const struct epoll_event *ev);
+/* epoll_ctl once its event is read into ev (NULL for EPOLL_CTL_DEL):
+ * the fd lookups, Linux's checks (EBADF, EPERM, EINVAL) and
+ * eventpoll_ctl.  io_uring's EPOLL_CTL runs it on the event its
+ * preparation copied. */
+long epoll_ctl_kernel(int epfd, int op, int fd, struct epoll_event *ev);
 /*
  * kcmp's KCMP_EPOLL_TFD: the toff-th item of ep registered under fd number
  * tfd (counted in the order of ep's buckets, as Linux counts in its tree's

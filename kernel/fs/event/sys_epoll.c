@@ -66,28 +66,34 @@ static int ctl_check(struct file *ef, struct file *tf, int op, const struct epol
 	return 0;
 }
 
-SYSCALL_DEFINE4(epoll_ctl, int, epfd, int, op, int, fd, const struct epoll_event *, uevent)
+long epoll_ctl_kernel(int epfd, int op, int fd, struct epoll_event *ev)
 {
-	struct epoll_event ev, *evp = op == EPOLL_CTL_DEL ? NULL : &ev;
 	struct file *ef, *tf = NULL;
 	long ret = -EBADF;
 
-	if (evp && copy_from_user(&ev, uevent, sizeof(ev)))
-		return -EFAULT;
-	if (evp)
-		ev.events &= ~EPOLLWAKEUP; /* needs CAP_BLOCK_SUSPEND: dropped */
+	if (ev)
+		ev->events &= ~EPOLLWAKEUP; /* needs CAP_BLOCK_SUSPEND: dropped */
 	ef = files_lookup(current()->files, epfd);
 	if (ef)
 		tf = files_lookup(current()->files, fd);
 	if (tf)
-		ret = ctl_check(ef, tf, op, evp);
+		ret = ctl_check(ef, tf, op, ev);
 	if (tf && !ret)
-		ret = eventpoll_ctl(eventpoll_of(ef), op, fd, tf, evp);
+		ret = eventpoll_ctl(eventpoll_of(ef), op, fd, tf, ev);
 	if (tf)
 		file_put(tf);
 	if (ef)
 		file_put(ef);
 	return ret;
+}
+
+SYSCALL_DEFINE4(epoll_ctl, int, epfd, int, op, int, fd, const struct epoll_event *, uevent)
+{
+	struct epoll_event ev, *evp = op == EPOLL_CTL_DEL ? NULL : &ev;
+
+	if (evp && copy_from_user(&ev, uevent, sizeof(ev)))
+		return -EFAULT;
+	return epoll_ctl_kernel(epfd, op, fd, evp);
 }
 
 /*

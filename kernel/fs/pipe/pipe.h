@@ -80,6 +80,15 @@ long pipe_transfer(struct file *pf, struct iov_iter *it, bool write, bool nonblo
 long pipe_splice_out(struct file *pf, struct file *out, uint64_t *pos, size_t len, bool nonblock);
 long pipe_splice_in(struct file *pf, struct file *in, uint64_t *pos, size_t len, bool nonblock);
 long pipe_splice_pipe(struct file *inf, struct file *outf, size_t len, bool nonblock, bool keep);
+/*
+ * splice and tee between two files the caller holds: the system calls
+ * after their fd lookups (and splice's offsets read: off_in, off_out NULL
+ * for the file's position, moved past what was spliced), their flags
+ * already checked.  io_uring's SPLICE and TEE run them.
+ */
+long splice_file(struct file *in, long *off_in, struct file *out, long *off_out, size_t len,
+		 unsigned int flags);
+long tee_file(struct file *in, struct file *out, size_t len, unsigned int flags);
 /* F_GETPIPE_SZ: p's capacity in bytes. */
 size_t pipe_get_size(struct pipe *p);
 /*

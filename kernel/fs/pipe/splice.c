@@ -20,12 +20,6 @@
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
 
-#define SPLICE_F_MOVE	  1
-#define SPLICE_F_NONBLOCK 2
-#define SPLICE_F_MORE	  4
-#define SPLICE_F_GIFT	  8
-#define SPLICE_F_ALL	  (SPLICE_F_MOVE | SPLICE_F_NONBLOCK | SPLICE_F_MORE | SPLICE_F_GIFT)
-
 /* Files with positions that pread/pwrite may use (Linux's FMODE_PREAD). */
 static bool positioned(struct file *f)
 {
@@ -117,18 +111,33 @@ static long offset_in(const long *uoff, long *off, long **p)
 	return uoff && copy_from_user(off, uoff, sizeof(*off)) ? -EFAULT : 0;
 }
 
-/* __do_splice: an offset on a pipe side is ESPIPE before the offsets are
- * read (EFAULT); they are written back only after success. */
+/* An offset on a pipe side (one given: off_in, off_out): -ESPIPE, as
+ * Linux's __do_splice, before anything else about them. */
+static long pipe_offset(struct file *in, bool off_in, struct file *out, bool off_out)
+{
+	return (pipe_of(in) && off_in) || (pipe_of(out) && off_out) ? -ESPIPE : 0;
+}
+
+long splice_file(struct file *in, long *off_in, struct file *out, long *off_out, size_t len,
+		 unsigned int flags)
+{
+	if (pipe_offset(in, off_in, out, off_out))
+		return -ESPIPE;
+	return do_splice(in, off_in, out, off_out, len < MAX_RW_COUNT ? len : MAX_RW_COUNT, flags);
+}
+
+/* The offsets are read (EFAULT) only after pipe_offset's check, and
+ * written back only after success. */
 static long splice_files(struct file *in, long *uoff_in, struct file *out, long *uoff_out,
 			 size_t len, unsigned int flags)
 {
 	long off_in, off_out, *pin, *pout, n;
 
-	if ((pipe_of(in) && uoff_in) || (pipe_of(out) && uoff_out))
-		return -ESPIPE;
+	if ((n = pipe_offset(in, uoff_in, out, uoff_out)))
+		return n;
 	if ((n = offset_in(uoff_out, &off_out, &pout)) || (n = offset_in(uoff_in, &off_in, &pin)))
 		return n;
-	n = do_splice(in, pin, out, pout, len < MAX_RW_COUNT ? len : MAX_RW_COUNT, flags);
+	n = splice_file(in, pin, out, pout, len, flags);
 	if (n >= 0 && ((pout && copy_to_user(uoff_out, pout, sizeof(*pout))) ||
 		       (pin && copy_to_user(uoff_in, pin, sizeof(*pin)))))
 		return -EFAULT;
@@ -171,6 +180,16 @@ SYSCALL_DEFINE6(splice, int, fd_in, long *, uoff_in, int, fd_out, long *, uoff_o
 	return n;
 }
 
+long tee_file(struct file *in, struct file *out, size_t len, unsigned int flags)
+{
+	if (!file_can_read(in) || !file_can_write(out))
+		return -EBADF;
+	if (!pipe_of(in) || !pipe_of(out) || pipe_of(in) == pipe_of(out))
+		return -EINVAL;
+	return pipe_splice_pipe(in, out, len < MAX_RW_COUNT ? len : MAX_RW_COUNT,
+				splice_nonblock(in, flags) || splice_nonblock(out, flags), true);
+}
+
 /* tee checks its flags before the length. */
 SYSCALL_DEFINE4(tee, int, fd_in, int, fd_out, size_t, len, unsigned int, flags)
 {
@@ -183,14 +202,7 @@ SYSCALL_DEFINE4(tee, int, fd_in, int, fd_out, size_t, len, unsigned int, flags)
 		return 0;
 	if ((n = two_files(fd_in, fd_out, &in, &out)))
 		return n;
-	if (!file_can_read(in) || !file_can_write(out))
-		n = -EBADF;
-	else if (!pipe_of(in) || !pipe_of(out) || pipe_of(in) == pipe_of(out))
-		n = -EINVAL;
-	else
-		n = pipe_splice_pipe(in, out, len < MAX_RW_COUNT ? len : MAX_RW_COUNT,
-				     splice_nonblock(in, flags) || splice_nonblock(out, flags),
-				     true);
+	n = tee_file(in, out, len, flags);
 	put_two(in, out);
 	return n;
 }
