@@ -453,6 +453,15 @@ void io_poll_setup(struct io_req *req, void (*retry)(struct async_req *ar));
 long io_poll_watch(struct io_req *req, uint32_t *mask);
 void io_poll_disarm(struct async_req *ar);
 
+/* A "syscall" op's preparation sets the call its request runs. */
+static inline void set_call(struct io_req *req, int nr, uint64_t a0, uint64_t a1, uint64_t a2,
+			    uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	req->nr = nr;
+	req->args[0] = a0, req->args[1] = a1, req->args[2] = a2;
+	req->args[3] = a3, req->args[4] = a4, req->args[5] = a5;
+}
+
 /* io_uring_prep.c: the "syscall" opcodes' preparation (req->nr and
  * req->args from the SQE), 0 or the -errno its CQE carries. */
 /* Gives req what its preparation copied (kdata, freed by free_fn). */
@@ -483,6 +492,26 @@ int io_prep_openat2(struct io_req *req);
 int io_prep_close(struct io_req *req);
 int io_prep_statx(struct io_req *req);
 int io_prep_socket(struct io_req *req);
+
+/* io_uring_fs.c: the path ops, the extended attributes, the advice ops,
+ * EPOLL_CTL, SPLICE and TEE. */
+int io_prep_renameat(struct io_req *req);
+int io_prep_unlinkat(struct io_req *req);
+int io_prep_mkdirat(struct io_req *req);
+int io_prep_symlinkat(struct io_req *req);
+int io_prep_linkat(struct io_req *req);
+int io_prep_fgetxattr(struct io_req *req);
+int io_prep_getxattr(struct io_req *req);
+int io_prep_fsetxattr(struct io_req *req);
+int io_prep_setxattr(struct io_req *req);
+int io_prep_fadvise(struct io_req *req);
+int io_prep_madvise(struct io_req *req);
+int io_prep_epoll_ctl(struct io_req *req);
+long io_run_epoll_ctl(struct io_req *req);
+int io_prep_splice(struct io_req *req);
+long io_run_splice(struct io_req *req);
+int io_prep_tee(struct io_req *req);
+long io_run_tee(struct io_req *req);
 
 /* io_uring_timeout.c: TIMEOUT and TIMEOUT_REMOVE. */
 int io_prep_timeout(struct io_req *req);

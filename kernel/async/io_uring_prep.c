@@ -27,14 +27,6 @@
 #include <uapi/syscalls.h>
 #include <uapi/uio.h>
 
-static void set_call(struct io_req *req, int nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-		     uint64_t a4, uint64_t a5)
-{
-	req->nr = nr;
-	req->args[0] = a0, req->args[1] = a1, req->args[2] = a2;
-	req->args[3] = a3, req->args[4] = a4, req->args[5] = a5;
-}
-
 int io_prep_nop(struct io_req *req)
 {
 	(void)req;

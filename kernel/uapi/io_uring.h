@@ -21,7 +21,10 @@ struct io_uring_sqe {
 		uint64_t off;
 		uint64_t addr2;
 	};
-	uint64_t addr;
+	union {
+		uint64_t addr;
+		uint64_t splice_off_in; /* SPLICE: -1 for fd_in's position */
+	};
 	uint32_t len;
 	union { /* the opcode's flags */
 		uint32_t rw_flags;
@@ -36,6 +39,12 @@ struct io_uring_sqe {
 		uint32_t open_flags;
 		uint32_t statx_flags;
 		uint32_t msg_ring_flags;
+		uint32_t fadvise_advice;
+		uint32_t splice_flags;
+		uint32_t rename_flags;
+		uint32_t unlink_flags;
+		uint32_t hardlink_flags;
+		uint32_t xattr_flags;
 	};
 	uint64_t user_data;
 	union {
@@ -248,6 +257,8 @@ struct io_uring_probe {
 #define IORING_RECVSEND_POLL_FIRST (1U << 0)
 #define IORING_RECV_MULTISHOT	   (1U << 1)
 #define IORING_FILE_INDEX_ALLOC	   (~0U)
+/* sqe->splice_flags: splice_fd_in is a direct descriptor. */
+#define SPLICE_F_FD_IN_FIXED (1U << 31)
 
 /* ASYNC_CANCEL's cancel_flags and SYNC_CANCEL's flags: every match, not
  * the first; match the fd (a direct descriptor with FD_FIXED) or any

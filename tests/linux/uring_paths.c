@@ -1,0 +1,242 @@
+/* io_uring's path ops (MKDIRAT, SYMLINKAT, LINKAT, RENAMEAT, UNLINKAT)
+ * and extended-attribute ops (FSETXATTR, SETXATTR, FGETXATTR, GETXATTR),
+ * as liburing's mkdir, symlink, hardlink, rename, unlink and xattr tests
+ * use them: each does its system call's work, which another process
+ * sees, with its errors (EEXIST, ENOENT, EISDIR, EINVAL, EFAULT), and a
+ * field the opcode does not take is EINVAL in the CQE, a direct
+ * descriptor EBADF, as Linux's. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+
+#include "testutil.h"
+#include "uring_raw.h"
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE 1
+#endif
+
+static struct uring r;
+static int dfd; /* the scratch directory */
+
+static struct io_uring_sqe *prep_path2(uint8_t op, int fd, const char *a, int fd2, const char *b,
+				       uint32_t flags)
+{
+	struct io_uring_sqe *s =
+	    uring_prep(&r, op, fd, (uint64_t)(uintptr_t)a, (uint32_t)fd2, 0, 0);
+
+	s->addr2 = (uint64_t)(uintptr_t)b;
+	s->rename_flags = flags; /* hardlink_flags too: one word */
+	return s;
+}
+
+static int32_t mkdirat_r(const char *path, uint32_t mode)
+{
+	uring_prep(&r, IORING_OP_MKDIRAT, dfd, (uint64_t)(uintptr_t)path, mode, 0, 0);
+	return uring_run1(&r);
+}
+
+static int32_t unlinkat_r(const char *path, uint32_t flags)
+{
+	uring_prep(&r, IORING_OP_UNLINKAT, dfd, (uint64_t)(uintptr_t)path, 0, 0, 0)->unlink_flags =
+	    flags;
+	return uring_run1(&r);
+}
+
+/* Whether another process finds path (relative to dfd) there: 1, 0
+ * (ENOENT), or -1. */
+static int child_sees(const char *path)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0)
+		_exit(faccessat(dfd, path, F_OK, AT_SYMLINK_NOFOLLOW) == 0 ? 1
+		      : errno == ENOENT					   ? 0
+									   : 2);
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) > 1)
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+static void check_mkdirat(void)
+{
+	struct stat st;
+
+	is_int(mkdirat_r("d", 0750), 0, "MKDIRAT: 0");
+	ok(!fstatat(dfd, "d", &st, 0) && S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0750,
+	   "a directory with the mode given");
+	is_int(child_sees("d"), 1, "another process sees it");
+	is_int(mkdirat_r("d", 0750), -EEXIST, "MKDIRAT again: EEXIST");
+	is_int(mkdirat_r("none/d", 0750), -ENOENT, "under a missing directory: ENOENT");
+	uring_prep(&r, IORING_OP_MKDIRAT, dfd, (uint64_t)(uintptr_t) "e", 0755, 8, 0);
+	is_int(uring_run1(&r), -EINVAL, "with off set: EINVAL");
+	uring_prep(&r, IORING_OP_MKDIRAT, dfd, 8, 0755, 0, 0);
+	is_int(uring_run1(&r), -EFAULT, "a path at a bad address: EFAULT");
+	uring_prep(&r, IORING_OP_MKDIRAT, 0, (uint64_t)(uintptr_t) "e", 0755, 0, 0)->flags =
+	    IOSQE_FIXED_FILE;
+	is_int(uring_run1(&r), -EBADF, "with IOSQE_FIXED_FILE: EBADF");
+}
+
+static void check_symlinkat(void)
+{
+	char buf[16] = {0};
+
+	/* SYMLINKAT: addr the target, fd the directory, addr2 the link */
+	prep_path2(IORING_OP_SYMLINKAT, dfd, "d", 0, "l", 0);
+	is_int(uring_run1(&r), 0, "SYMLINKAT: 0");
+	ok(readlinkat(dfd, "l", buf, sizeof(buf) - 1) == 1 && buf[0] == 'd', "the link names d");
+	prep_path2(IORING_OP_SYMLINKAT, dfd, "d", 0, "l", 0);
+	is_int(uring_run1(&r), -EEXIST, "SYMLINKAT onto it again: EEXIST");
+	prep_path2(IORING_OP_SYMLINKAT, dfd, "d", 0, "m", 0)->len = 1;
+	is_int(uring_run1(&r), -EINVAL, "with len set: EINVAL");
+}
+
+static void check_linkat(void)
+{
+	struct stat st;
+	int fd = openat(dfd, "f", O_CREAT | O_RDWR, 0600);
+
+	require(fd >= 0 && write(fd, "hello", 5) == 5, "a file f");
+	prep_path2(IORING_OP_LINKAT, dfd, "f", dfd, "g", 0);
+	is_int(uring_run1(&r), 0, "LINKAT f to g: 0");
+	ok(!fstat(fd, &st) && st.st_nlink == 2, "f has two links");
+	prep_path2(IORING_OP_LINKAT, dfd, "f", dfd, "g", 0);
+	is_int(uring_run1(&r), -EEXIST, "LINKAT onto g again: EEXIST");
+	prep_path2(IORING_OP_LINKAT, dfd, "f", dfd, "h", 0x8000);
+	is_int(uring_run1(&r), -EINVAL, "with an unknown flag: EINVAL");
+	prep_path2(IORING_OP_LINKAT, dfd, "f", dfd, "h", 0)->buf_index = 1;
+	is_int(uring_run1(&r), -EINVAL, "with buf_index set: EINVAL");
+	close(fd);
+}
+
+static void check_renameat(void)
+{
+	char buf[8] = {0};
+	int fd;
+
+	prep_path2(IORING_OP_RENAMEAT, dfd, "g", dfd, "h", 0);
+	is_int(uring_run1(&r), 0, "RENAMEAT g to h: 0");
+	is_int(child_sees("g"), 0, "another process no longer finds g");
+	is_int(child_sees("h"), 1, "and finds h");
+	fd = openat(dfd, "h", O_RDONLY);
+	ok(fd >= 0 && read(fd, buf, sizeof(buf)) == 5 && !memcmp(buf, "hello", 5),
+	   "h has f's bytes");
+	close(fd);
+	prep_path2(IORING_OP_RENAMEAT, dfd, "h", dfd, "f", RENAME_NOREPLACE);
+	is_int(uring_run1(&r), -EEXIST, "RENAME_NOREPLACE onto f: EEXIST");
+	prep_path2(IORING_OP_RENAMEAT, dfd, "g", dfd, "i", 0);
+	is_int(uring_run1(&r), -ENOENT, "RENAMEAT of g, gone: ENOENT");
+	prep_path2(IORING_OP_RENAMEAT, dfd, "h", dfd, "i", 0)->splice_fd_in = 3;
+	is_int(uring_run1(&r), -EINVAL, "with splice_fd_in set: EINVAL");
+}
+
+static void check_unlinkat(void)
+{
+	struct stat st;
+
+	is_int(unlinkat_r("h", 0), 0, "UNLINKAT h: 0");
+	ok(!fstatat(dfd, "f", &st, 0) && st.st_nlink == 1, "f has one link again");
+	is_int(unlinkat_r("h", 0), -ENOENT, "UNLINKAT h again: ENOENT");
+	is_int(unlinkat_r("d", 0), -EISDIR, "UNLINKAT of a directory: EISDIR");
+	is_int(unlinkat_r("d", AT_SYMLINK_NOFOLLOW), -EINVAL, "a flag but AT_REMOVEDIR: EINVAL");
+	is_int(unlinkat_r("d", AT_REMOVEDIR), 0, "UNLINKAT with AT_REMOVEDIR: 0");
+	is_int(child_sees("d"), 0, "another process no longer finds d");
+	uring_prep(&r, IORING_OP_UNLINKAT, dfd, (uint64_t)(uintptr_t) "l", 1, 0, 0);
+	is_int(uring_run1(&r), -EINVAL, "with len set: EINVAL");
+}
+
+/* A chain: each path op starts when the one before it has completed. */
+static void check_chain(void)
+{
+	int32_t res[3] = {1, 1, 1};
+	struct io_uring_sqe *s;
+
+	s = uring_prep(&r, IORING_OP_MKDIRAT, dfd, (uint64_t)(uintptr_t) "c", 0700, 0, 0);
+	s->flags = IOSQE_IO_LINK;
+	s = prep_path2(IORING_OP_RENAMEAT, dfd, "c", dfd, "c2", 0);
+	s->flags = IOSQE_IO_LINK;
+	s->user_data = 1;
+	prep_path2(IORING_OP_RENAMEAT, dfd, "c", dfd, "c3", 0)->user_data = 2;
+	is_int(uring_submit_wait(&r, 0), 3, "a chain of MKDIRAT and two RENAMEATs submitted");
+	require(!uring_wait_n(&r, 3, res), "their CQEs");
+	ok(res[0] == 0 && res[1] == 0 && res[2] == -ENOENT,
+	   "in order: 0, 0, then ENOENT for c, renamed (%d %d %d)", res[0], res[1], res[2]);
+	is_int(unlinkat_r("c2", AT_REMOVEDIR), 0, "c2 removed");
+}
+
+/* The xattr ops answer what their system calls answer (a file system
+ * without xattrs says EOPNOTSUPP, as fdkernel's ramfs), after Linux's
+ * own checks. */
+static void check_xattrs(const char *dir)
+{
+	char path[256], val[16] = {0};
+	int fd = openat(dfd, "f", O_RDWR);
+	struct io_uring_sqe *s;
+	long got;
+	int32_t res;
+
+	snprintf(path, sizeof(path), "%s/f", dir);
+	require(fd >= 0, "f opened");
+	s = uring_prep(&r, IORING_OP_FSETXATTR, fd, (uint64_t)(uintptr_t) "user.u", 3, 0, 0);
+	s->addr2 = (uint64_t)(uintptr_t) "abc";
+	s->xattr_flags = XATTR_CREATE;
+	res = uring_run1(&r);
+	got = fgetxattr(fd, "user.u", val, sizeof(val));
+	ok(res == 0 ? got == 3 && !memcmp(val, "abc", 3)
+		    : res == -EOPNOTSUPP && got < 0 && errno == EOPNOTSUPP,
+	   "FSETXATTR sets what fgetxattr reads, or both say EOPNOTSUPP (%d)", res);
+	s = uring_prep(&r, IORING_OP_FGETXATTR, fd, (uint64_t)(uintptr_t) "user.u", sizeof(val), 0,
+		       0);
+	s->addr2 = (uint64_t)(uintptr_t)val;
+	is_int(uring_run1(&r), res == 0 ? 3 : -EOPNOTSUPP, "FGETXATTR answers as fgetxattr");
+	s = uring_prep(&r, IORING_OP_GETXATTR, 0, (uint64_t)(uintptr_t) "user.u", sizeof(val), 0,
+		       0);
+	s->addr2 = (uint64_t)(uintptr_t)val;
+	s->addr3 = (uint64_t)(uintptr_t)path;
+	is_int(uring_run1(&r), res == 0 ? 3 : -EOPNOTSUPP, "GETXATTR of its path: the same");
+	s = uring_prep(&r, IORING_OP_SETXATTR, 0, (uint64_t)(uintptr_t) "user.u", 3, 0, 0);
+	s->addr2 = (uint64_t)(uintptr_t) "xyz";
+	s->addr3 = (uint64_t)(uintptr_t)path;
+	s->xattr_flags = 4;
+	is_int(uring_run1(&r), -EINVAL, "SETXATTR with an unknown flag: EINVAL");
+	s = uring_prep(&r, IORING_OP_SETXATTR, 0, (uint64_t)(uintptr_t) "", 3, 0, 0);
+	s->addr3 = (uint64_t)(uintptr_t)path;
+	is_int(uring_run1(&r), -ERANGE, "SETXATTR of an empty name: ERANGE");
+	s = uring_prep(&r, IORING_OP_GETXATTR, 0, (uint64_t)(uintptr_t) "user.u", 0, 0, 0);
+	s->addr3 = (uint64_t)(uintptr_t) "/nonexistent/f";
+	is_int(uring_run1(&r), -ENOENT, "GETXATTR of a missing path: ENOENT");
+	s = uring_prep(&r, IORING_OP_FGETXATTR, fd, (uint64_t)(uintptr_t) "user.u", 0, 0, 0);
+	s->xattr_flags = XATTR_CREATE;
+	is_int(uring_run1(&r), -EINVAL, "FGETXATTR with flags: EINVAL");
+	uring_prep(&r, IORING_OP_FGETXATTR, 999, (uint64_t)(uintptr_t) "user.u", 0, 0, 0);
+	is_int(uring_run1(&r), -EBADF, "FGETXATTR of a closed fd: EBADF");
+	close(fd);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/urpathXXXXXX";
+
+	plan(44);
+	umask(0);
+	require(mkdtemp(dir) && (dfd = open(dir, O_RDONLY | O_DIRECTORY)) >= 0,
+		"a scratch directory");
+	require(!uring_init(&r, 8, 0), "a ring");
+	check_mkdirat();
+	check_symlinkat();
+	check_linkat();
+	check_renameat();
+	check_unlinkat();
+	check_chain();
+	check_xattrs(dir);
+	unlinkat(dfd, "l", 0);
+	unlinkat(dfd, "f", 0);
+	ok(!rmdir(dir), "the scratch directory empty at the end");
+	uring_exit(&r);
+	close(dfd);
+	return done();
+}
