@@ -1,12 +1,17 @@
 /*
  * io_uring for the rest of the kernel: the leak check's count of rings,
- * and a task's registered rings dropped at its exit and exec.
- * The subsystem's own header is io_uring_int.h.
+ * which files are rings, and a task's registered rings dropped at its
+ * exit and exec.  The subsystem's own header is io_uring_int.h.
  */
 #ifndef ASYNC_IO_URING_H
 #define ASYNC_IO_URING_H
 
+struct file;
+struct io_ring;
 struct task;
+
+/* f's ring if f is an io_uring file, else NULL. */
+struct io_ring *io_ring_of(struct file *f);
 
 /* Live rings (freed when their file and last request are gone). */
 unsigned long io_ring_count(void);

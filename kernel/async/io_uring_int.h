@@ -308,9 +308,6 @@ void io_mem_uncharge(size_t bytes);
 struct io_req *io_req_cache_get(struct io_ring *ring);
 /* Gives a freed request's memory back to its ring's cache (any context). */
 void io_req_cache_put(struct io_req *req);
-/* f's ring if f is an io_uring file, else NULL. */
-struct io_ring *io_ring_of(struct file *f);
-
 /* io_uring_ringfd.c: the task's registered rings, Linux's table of 16. */
 #define IO_RINGFD_MAX 16
 /* REGISTER_RING_FDS, UNREGISTER_RING_FDS: how many, or -errno. */

@@ -5,6 +5,7 @@
  */
 #include "net/scm.h"
 #include "arch/x86_64/uaccess.h"
+#include "async/io_uring.h"
 #include "fd/fd_install.h"
 #include "fs/file.h"
 #include "fd/fdtable.h"
@@ -98,6 +99,13 @@ static int scm_add_fds(struct scm_fds **set, const int *fds, unsigned int n)
 		struct file *f = files_lookup_raw(current()->files, fds[i]); /* O_PATH too */
 		if (!f)
 			return -EBADF;
+		/* No io_uring in flight (Linux 6.7+'s EINVAL): its registered
+		 * files may hold this very socket, a cycle of references no
+		 * garbage collector of in-flight fds sees (liburing's ring-leak). */
+		if (io_ring_of(f)) {
+			file_put(f);
+			return -EINVAL;
+		}
 		s->files[s->n++] = f;
 	}
 	return 0;

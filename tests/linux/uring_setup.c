@@ -2,10 +2,12 @@
  * in Linux's order and with its errno: entry counts (rounding, CQSIZE,
  * CLAMP), reserved words, the params pointer, the mmap offsets and
  * lengths, the ring fd's close-on-exec, enter's flags and fds, register's
- * opcodes; and a NOP batch of 32 with each user_data back. */
+ * opcodes; a ring fd never passes in SCM_RIGHTS (Linux 6.7+); and a NOP
+ * batch of 32 with each user_data back. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 
 #include "testutil.h"
 #include "uring_raw.h"
@@ -148,12 +150,40 @@ static void check_nops(void)
 	uring_exit(&r);
 }
 
+/* A ring fd in SCM_RIGHTS is EINVAL, and nothing is sent: a ring
+ * sent over a socket it registers would keep itself alive. */
+static void check_scm(void)
+{
+	struct uring r;
+	int sv[2], fds[2];
+	char cbuf[CMSG_SPACE(sizeof(fds))] = {0}, c = 'x';
+	struct iovec v = {&c, 1};
+	struct msghdr m = {
+	    .msg_iov = &v, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf)};
+	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+
+	require(!uring_init(&r, 4, 0) && !socketpair(AF_UNIX, SOCK_DGRAM, 0, sv),
+		"a ring and a socket pair");
+	fds[0] = sv[0];
+	fds[1] = r.fd;
+	h->cmsg_level = SOL_SOCKET;
+	h->cmsg_type = SCM_RIGHTS;
+	h->cmsg_len = CMSG_LEN(sizeof(fds));
+	memcpy(CMSG_DATA(h), fds, sizeof(fds));
+	is_errno(sendmsg(sv[0], &m, 0), EINVAL, "a ring fd in SCM_RIGHTS: EINVAL");
+	is_errno(recv(sv[1], &c, 1, MSG_DONTWAIT), EAGAIN, "nothing was sent");
+	uring_exit(&r);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 int main(void)
 {
-	plan(34);
+	plan(36);
 	check_sizes();
 	check_mmap();
 	check_enter();
 	check_nops();
+	check_scm();
 	return done();
 }
