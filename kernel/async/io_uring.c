@@ -476,8 +476,11 @@ static void cq_run_ready(struct io_ring *ring)
 	mutex_unlock(&ring->submit_lock);
 }
 
-/* cq_wait's sleep. */
-static long cq_sleep(struct io_ring *ring, uint32_t min, uint64_t deadline)
+/* cq_wait's sleep: until min CQEs, or a TIMEOUT goes off (nfired moves
+ * from fired, read before the wait's first test), as Linux's
+ * io_should_wake.  A wait its deadline or a signal ends with CQEs ready
+ * returns 0, as Linux's io_cqring_wait (liburing then reaps them). */
+static long cq_sleep(struct io_ring *ring, uint32_t min, uint64_t deadline, uint32_t fired)
 {
 	DEFINE_WAIT(we);
 	long ret = 0;
@@ -490,7 +493,8 @@ static long cq_sleep(struct io_ring *ring, uint32_t min, uint64_t deadline)
 		prepare_to_wait(&ring->cq_wait, &we);
 		if (deadline != POLL_FOREVER && deadline)
 			sched_arm_deadline(deadline);
-		if (io_cq_ready(ring) >= min)
+		if (io_cq_ready(ring) >= min ||
+		    __atomic_load_n(&ring->nfired, __ATOMIC_ACQUIRE) != fired)
 			break;
 		if (async_ready_pending()) {
 			finish_wait(&ring->cq_wait, &we);
@@ -512,7 +516,7 @@ static long cq_sleep(struct io_ring *ring, uint32_t min, uint64_t deadline)
 	if (deadline != POLL_FOREVER && deadline)
 		sched_disarm_deadline();
 	finish_wait(&ring->cq_wait, &we);
-	return ret;
+	return ret && io_cq_ready(ring) ? 0 : ret;
 }
 
 /* Waits for min CQEs (clamped to the CQ size) until deadline
@@ -520,13 +524,15 @@ static long cq_sleep(struct io_ring *ring, uint32_t min, uint64_t deadline)
  * case, CQEs there already, neither queues nor sleeps. */
 static long cq_wait(struct io_ring *ring, uint32_t min, uint64_t deadline)
 {
+	uint32_t fired = __atomic_load_n(&ring->nfired, __ATOMIC_ACQUIRE);
+
 	if (min > ring->cq_entries)
 		min = ring->cq_entries;
 	if (async_ready_pending())
 		cq_run_ready(ring);
 	if (io_cq_ready(ring) >= min)
 		return 0;
-	return cq_sleep(ring, min, deadline);
+	return cq_sleep(ring, min, deadline, fired);
 }
 
 /* EXT_ARG's timeout as Linux takes it (timespec64_to_ktime, unchecked):

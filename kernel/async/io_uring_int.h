@@ -80,6 +80,10 @@ struct io_ring {
 	uint32_t noverflow;
 	struct list_head inflight; /* issued requests, by link */
 	uint64_t ncompleted;	   /* CQEs posted: the timeouts' count */
+	/* TIMEOUTs gone off (by time or count; atomic, each before its CQE):
+	 * a change ends io_uring_enter's wait whatever its count, as Linux's
+	 * cq_timeouts. */
+	uint32_t nfired;
 	struct list_head timeouts; /* TIMEOUT requests with a count, by tlink */
 	bool dead;		   /* its file was released: cancel what comes */
 	uint32_t cancel_seq;	   /* ALL and ANY cancels so far: each matches a request once */

@@ -124,6 +124,8 @@ long io_run_timeout(struct io_req *req)
 		again = res == -ETIME && timeout_again_locked(req);
 		data = req->sqe.user_data;
 		spin_unlock_task(&ring->lock);
+		if (res == -ETIME || res == 0) /* before its CQE, which wakes the waiters */
+			__atomic_add_fetch(&ring->nfired, 1, __ATOMIC_RELEASE);
 		if (again) { /* a TIMEOUT's own CQEs count for no TIMEOUT */
 			io_post_cqe(ring, data, -ETIME, IORING_CQE_F_MORE, false);
 			cond_resched(); /* an interval of 0 never sleeps */
