@@ -21,18 +21,23 @@
 #include "proc/proc.h"
 #include "proc/rlimit.h"
 #include "proc/signal.h"
+#include "proc/kthread.h"
 #include "proc/task.h"
 #include "sched/sched.h"
 #include <uapi/errno.h>
 #include <uapi/resource.h>
 
 /*
- * One owner's engine.  Lifetime: made by the owner at its first punt
- * (task->async), freed by the owner in async_task_exit once no worker is
- * left and no request queued; a request's ctx pointer is good while the
- * request is queued or running (see async.h).
+ * One owner's engine.  Lifetime: refs counts the owner (from its first
+ * punt or arming, task->async, until its async_task_exit, which first
+ * waits until no worker is left), each request whose ctx names it (from
+ * the binding until async_req_release at the request's free) and the
+ * fallback while it has the engine queued; the last put frees it.  So
+ * a request armed by a task that exits keeps its engine, without an
+ * owner, for the fallback to retry it (async_task_exit).
  */
 struct async_ctx {
+	int refs; /* atomic */
 	/* Protects queue, nqueued, idle, nworkers, workers[], dying, the
 	 * parked lists, and each request's worker, cancelled and park.
 	 * Taken before work_wq's lock and a thread group's siglock (a
@@ -45,7 +50,11 @@ struct async_ctx {
 	 * the owner retries (nready of them, read unlocked as a hint). */
 	struct list_head parked, ready;
 	int nready;
-	struct task *owner; /* ctx lives no longer than it */
+	/* Retries its woken requests; NULL once it exited (async_task_exit):
+	 * the fallback retries them then. */
+	struct task *owner;
+	bool fb_queued;		  /* on fb_list, referenced by it (lock) */
+	struct list_head fb_link; /* on fb_list (fb_lock) */
 	/* The live workers (nworkers of them, in the first slots): each
 	 * entry stays valid until the worker takes itself off, under lock,
 	 * just before it exits. */
@@ -56,6 +65,59 @@ struct async_ctx {
 };
 
 static unsigned long nctx, nworkers_live; /* atomic: the leak check's counts */
+
+/*
+ * The fallback: a kernel thread that retries the woken requests of
+ * engines whose owner exited (Linux's ctx->fallback_work).  It has no
+ * user context: its retries complete what they would run with
+ * -ECANCELED (async_in_fallback) and its punts are refused (async_gone).
+ * fb_list holds the engines with requests ready for it (fb_lock,
+ * innermost but fb_wq's).
+ */
+static struct task *fallback_task; /* set once at boot */
+static struct spinlock fb_lock = SPINLOCK_INIT("async_fallback");
+static struct list_head fb_list = LIST_HEAD_INIT(fb_list);
+static struct wait_queue fb_wq = {SPINLOCK_INIT("async_fallback_wq"),
+				  LIST_HEAD_INIT(fb_wq.sleepers)};
+
+static void ctx_hold(struct async_ctx *ctx)
+{
+	__atomic_add_fetch(&ctx->refs, 1, __ATOMIC_RELAXED);
+}
+
+static void ctx_put(struct async_ctx *ctx)
+{
+	if (__atomic_sub_fetch(&ctx->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	kfree(ctx);
+	__atomic_sub_fetch(&nctx, 1, __ATOMIC_RELAXED);
+}
+
+/* r's engine is ctx from now on (ctx->lock held), referenced by r until
+ * async_req_release.  A request keeps the engine of the task that
+ * submitted it, so r->ctx never changes once set, but from NULL. */
+static void req_bind(struct async_req *r, struct async_ctx *ctx)
+{
+	struct async_ctx *old = r->ctx;
+
+	if (old == ctx)
+		return;
+	ctx_hold(ctx);
+	__atomic_store_n(&r->ctx, ctx, __ATOMIC_RELEASE); /* read by async_interrupt */
+	if (old)
+		ctx_put(old);
+}
+
+void async_req_release(struct async_req *r)
+{
+	if (r->ctx)
+		ctx_put(r->ctx);
+}
+
+bool async_in_fallback(void)
+{
+	return current() == fallback_task;
+}
 
 unsigned long async_ctx_count(void)
 {
@@ -82,6 +144,7 @@ static struct async_ctx *ctx_get(struct task *t)
 		return ctx;
 	if (!(ctx = kzalloc(sizeof(*ctx))))
 		return NULL;
+	ctx->refs = 1; /* the owner's */
 	spin_init(&ctx->lock, "async");
 	list_init(&ctx->queue);
 	list_init(&ctx->parked);
@@ -136,7 +199,7 @@ static int queue_locked(struct async_ctx *ctx, struct async_req *r)
 {
 	if (ctx->dying)
 		return -ECANCELED;
-	__atomic_store_n(&r->ctx, ctx, __ATOMIC_RELEASE); /* read by async_interrupt */
+	req_bind(r, ctx);
 	r->worker = NULL;
 	r->cancelled = false;
 	r->park = PARK_NONE; /* a retried request its user could not arm */
@@ -257,7 +320,7 @@ int async_arm_begin(struct async_req *r)
 	if (ctx->dying || r->cancelled) {
 		err = -ECANCELED;
 	} else {
-		__atomic_store_n(&r->ctx, ctx, __ATOMIC_RELEASE);
+		req_bind(r, ctx);
 		r->park = PARK_ARMING;
 		r->woken = false;
 	}
@@ -297,7 +360,7 @@ int async_hand_owner(struct async_req *r)
 	int ret;
 
 	spin_lock(&ctx->lock);
-	__atomic_store_n(&r->ctx, ctx, __ATOMIC_RELEASE);
+	req_bind(r, ctx);
 	r->woken = false;
 	ret = park_locked(ctx, r, true);
 	spin_unlock(&ctx->lock);
@@ -323,6 +386,20 @@ int async_arm_end(struct async_req *r, bool ready)
 	return ret;
 }
 
+/* ctx, whose owner exited, has requests ready (lock held): queued for
+ * the fallback, which holds it meanwhile. */
+static void fallback_kick_locked(struct async_ctx *ctx)
+{
+	if (ctx->fb_queued)
+		return;
+	ctx->fb_queued = true;
+	ctx_hold(ctx);
+	spin_lock(&fb_lock);
+	list_add_tail(&ctx->fb_link, &fb_list);
+	spin_unlock(&fb_lock);
+	wake_up(&fb_wq);
+}
+
 /* An armed r goes to the ready list (lock held); one being armed or
  * retried is marked woken, which its arming reads at its end. */
 static void wake_locked(struct async_ctx *ctx, struct async_req *r)
@@ -337,7 +414,12 @@ static void wake_locked(struct async_ctx *ctx, struct async_req *r)
 	ctx->nready++;
 	/* Its way back to user mode runs it (return_to_user_work); a wait
 	 * it sleeps in ends or runs it (proc/sched_hooks.c), as Linux's
-	 * TWA_SIGNAL task work: woken, or its CPU kicked if it runs. */
+	 * TWA_SIGNAL task work: woken, or its CPU kicked if it runs.  An
+	 * owner that exited: the fallback. */
+	if (!ctx->owner) {
+		fallback_kick_locked(ctx);
+		return;
+	}
 	task_work_set(ctx->owner, TASK_WORK_ASYNC);
 	sched_wake_signal(ctx->owner);
 }
@@ -408,7 +490,7 @@ void async_adopt(struct async_req *r)
 	struct async_ctx *ctx = self->async_serve;
 
 	spin_lock(&ctx->lock);
-	__atomic_store_n(&r->ctx, ctx, __ATOMIC_RELEASE);
+	req_bind(r, ctx);
 	r->worker = self;
 	r->cancelled = false;
 	spin_unlock(&ctx->lock);
@@ -529,6 +611,38 @@ static void wait_workers_gone(struct async_ctx *ctx)
 	finish_wait(&ctx->exit_wq, &we);
 }
 
+/* Whether the owner's end cancels r: every request at exec; at exit
+ * only one on an io_uring file (Linux's REQ_F_INFLIGHT: a ring kept
+ * busy by its own file would never be released), the others armed on
+ * without their owner (the fallback retries them). */
+static bool exit_cancels(const struct async_req *r, bool final)
+{
+	return !final || r->exit_cancel;
+}
+
+/* Moves the parked (armed and ready) requests the end cancels to out,
+ * ours to complete (lock held). */
+static void take_cancelled_locked(struct async_ctx *ctx, struct list_head *out, bool final)
+{
+	struct async_req *r, *n;
+
+	list_for_each_entry_safe(r, n, &ctx->ready, link)
+	{
+		if (!exit_cancels(r, final))
+			continue;
+		list_del(&r->link);
+		list_add_tail(&r->link, out);
+		ctx->nready--;
+	}
+	list_for_each_entry_safe(r, n, &ctx->parked, link)
+	{
+		if (!exit_cancels(r, final))
+			continue;
+		list_del(&r->link);
+		list_add_tail(&r->link, out);
+	}
+}
+
 void async_task_exit(struct task *t, bool final)
 {
 	struct async_ctx *ctx = t->async;
@@ -542,9 +656,7 @@ void async_task_exit(struct task *t, bool final)
 	ctx->dying = true;
 	list_splice_init(&ctx->queue, &queued);
 	ctx->nqueued = 0;
-	list_splice_init(&ctx->ready, &ctx->parked);
-	ctx->nready = 0;
-	list_splice_init(&ctx->parked, &parked);
+	take_cancelled_locked(ctx, &parked, final);
 	/* Ours to complete from here: a cancel from another thread (or the
 	 * ring's last close) now only marks them (async_cancel's -EALREADY),
 	 * never takes them off our lists to complete them a second time. */
@@ -567,6 +679,50 @@ void async_task_exit(struct task *t, bool final)
 	}
 	wait_workers_gone(ctx);
 	t->async = NULL;
-	kfree(ctx);
-	__atomic_sub_fetch(&nctx, 1, __ATOMIC_RELAXED);
+	/* What stays armed is the fallback's to retry from now on. */
+	spin_lock(&ctx->lock);
+	ctx->owner = NULL;
+	ctx->dying = !final;
+	if (ctx->nready)
+		fallback_kick_locked(ctx);
+	spin_unlock(&ctx->lock);
+	ctx_put(ctx);
+}
+
+/* The fallback's loop: each engine queued for it, its ready requests
+ * retried as if it were their owner (task->async), then let go. */
+static __attribute__((noreturn)) void fallback_main(void)
+{
+	struct task *self = current();
+	struct async_ctx *ctx;
+	DEFINE_WAIT(we);
+
+	self->async_gone = true; /* no engine, no worker: punts refused */
+	for (;;) {
+		prepare_to_wait(&fb_wq, &we); /* before the test: no lost wake-up */
+		spin_lock(&fb_lock);
+		ctx = list_empty(&fb_list) ? NULL
+					   : list_first_entry(&fb_list, struct async_ctx, fb_link);
+		if (ctx)
+			list_del(&ctx->fb_link);
+		spin_unlock(&fb_lock);
+		if (!ctx) {
+			schedule();
+			continue;
+		}
+		finish_wait(&fb_wq, &we);
+		spin_lock(&ctx->lock);
+		ctx->fb_queued = false; /* a wake-up from now on queues it again */
+		spin_unlock(&ctx->lock);
+		self->async = ctx;
+		async_run_ready();
+		self->async = NULL;
+		ctx_put(ctx);
+	}
+}
+
+void async_fallback_start(void)
+{
+	if (!(fallback_task = kthread_start("iou-fallback", fallback_main)))
+		panic("async: cannot start the fallback");
 }

@@ -66,7 +66,15 @@ struct async_req {
 	bool cancelled; /* asked to stop (ctx->lock) */
 	uint8_t park;	/* enum async_park (ctx->lock) */
 	bool woken;	/* a wake-up came while PARK_ARMING (ctx->lock) */
+	/* Armed on an io_uring file: its owner's exit cancels it (Linux's
+	 * REQ_F_INFLIGHT), where other armed requests outlive the owner
+	 * (async_task_exit).  Set by its user before arming. */
+	bool exit_cancel;
 };
+
+/* The request's end (its user frees it): its reference on its engine
+ * (async_ctx, taken when the engine was bound to it) dropped. */
+void async_req_release(struct async_req *r);
 
 /*
  * Hands r to one of the current task's workers (made on demand, up to the
@@ -131,11 +139,23 @@ long async_unadopt(struct async_req *r, long res);
 bool async_in_worker(void);
 /*
  * The owner t is exiting (final) or exec'ing (t is current): every
- * request it punted completes or is interrupted, every one it parked is
- * disarmed and completes with -ECANCELED, and its workers are gone
- * on return.  After its exit's call, a punt of t's is -ECANCELED.
+ * request it punted completes or is interrupted and its workers are
+ * gone on return (Linux's io-wq of the task ends with it); every request
+ * it parked is disarmed and completes with -ECANCELED at exec, and at
+ * exit only those armed on an io_uring file (exit_cancel), as Linux's
+ * io_uring_cancel_generic: the others stay armed, their engine kept
+ * without an owner, and the fallback retries them when they wake.
+ * After its exit's call, a punt of t's is -ECANCELED.
  */
 void async_task_exit(struct task *t, bool final);
+/* Whether the current task is the fallback, which retries the woken
+ * requests of owners that exited: no user context (no memory, no
+ * files), so a request that would run completes with -ECANCELED there,
+ * as Linux's task work run for a task that exited
+ * (io_should_terminate_tw); one not ready is armed again. */
+bool async_in_fallback(void);
+/* Starts the fallback (proc/kthread.c, at boot). */
+void async_fallback_start(void);
 /* A worker's first step (proc/sched_hooks.c): never returns. */
 __attribute__((noreturn)) void async_worker_main(void);
 

@@ -174,7 +174,29 @@ long io_multi_arm(struct io_req *req)
 	return IO_PUNTED;
 }
 
-/* After its wake-up, in its owner (async_run_ready). */
+/* In the fallback (its owner exited, async.h): ended with -ECANCELED if
+ * its file is ready (or it was removed), else armed again as it was
+ * (an ACCEPT or RECV keeps its hooks: it takes nothing here). */
+static long multi_orphan(struct io_req *req)
+{
+	struct file *f = req->poll.file; /* armed: referenced */
+
+	if (io_req_removed(req) ||
+	    (f->ops->poll(f, NULL) & (req->poll.events | POLLERR | POLLHUP))) {
+		if (req->sqe.opcode != IORING_OP_POLL_ADD)
+			io_poll_disarm(&req->ar);
+		return -ECANCELED;
+	}
+	if (req->sqe.opcode == IORING_OP_POLL_ADD)
+		return io_multi_arm(req);
+	if (async_arm_keep(&req->ar)) {
+		io_poll_disarm(&req->ar);
+		return -ECANCELED;
+	}
+	return IO_PUNTED;
+}
+
+/* After its wake-up, in its owner (async_run_ready), or the fallback. */
 static void multi_retry(struct async_req *ar)
 {
 	struct io_req *req = container_of(ar, struct io_req, ar);
@@ -182,7 +204,7 @@ static void multi_retry(struct async_req *ar)
 
 	if (req->sqe.opcode == IORING_OP_POLL_ADD)
 		io_poll_disarm(ar); /* an ACCEPT or RECV keeps its hooks */
-	res = io_multi_arm(req);
+	res = async_in_fallback() ? multi_orphan(req) : io_multi_arm(req);
 	if (res != IO_PUNTED)
 		io_req_finish(req, res);
 }

@@ -122,6 +122,7 @@ static inline __attribute__((always_inline)) long poll_hook(struct io_req *req, 
 	}
 	if (!p->file->ops->poll)
 		return -EAGAIN;
+	req->ar.exit_cancel = io_ring_of(p->file) != NULL; /* async.h */
 	if ((err = async_arm_begin(&req->ar)))
 		return err;
 	p->overflow = false;
@@ -175,7 +176,8 @@ long io_poll_arm(struct io_req *req)
 		io_poll_disarm(&req->ar);
 		if (ret < 0 || p->overflow)
 			return ret < 0 ? ret : -EAGAIN;
-		res = io_req_removed(req) ? -ECANCELED : io_req_attempt(req);
+		/* Ready: in the fallback, its owner exited (async.h). */
+		res = io_req_removed(req) || async_in_fallback() ? -ECANCELED : io_req_attempt(req);
 		if (res != -EAGAIN)
 			return res;
 	}
@@ -187,6 +189,8 @@ long io_poll_arm(struct io_req *req)
  * ended, if a remove, a cancel or its LINK_TIMEOUT took it), armed again
  * if it would still wait, else completed with the rest of its chain
  * issued here.  A request that can no longer be armed goes to a worker.
+ * In the fallback (its submitter exited) no attempt: armed again, which
+ * ends it with -ECANCELED if its file is ready.
  */
 static void poll_retry(struct async_req *ar)
 {
@@ -194,7 +198,10 @@ static void poll_retry(struct async_req *ar)
 	long res;
 
 	io_poll_disarm(ar);
-	res = io_req_removed(req) ? -ECANCELED : io_req_attempt(req);
+	if (io_req_removed(req))
+		res = -ECANCELED;
+	else
+		res = async_in_fallback() ? -EAGAIN : io_req_attempt(req);
 	if (res == -EAGAIN)
 		res = io_poll_arm(req);
 	if (res == -EAGAIN && !(res = async_punt(ar)))

@@ -289,6 +289,7 @@ void io_req_free(struct io_req *req)
 	req_put_refs(req);
 	if (req->poll.file)
 		file_put(req->poll.file);
+	async_req_release(&req->ar);
 	io_drain_put(req);
 	io_req_cache_put(req);
 	io_ring_put(ring);
@@ -537,9 +538,11 @@ static inline __attribute__((always_inline)) long req_issue(struct io_req **reqp
 	long res;
 
 	/* A released ring issues nothing more (the rest of a chain its
-	 * cancels complete: its owner may be exiting, its files gone); a
+	 * cancels complete: its owner may be exiting, its files gone), nor
+	 * does a task that exited or the fallback (no user context: the
+	 * rest of a chain a woken request of an exited owner ends); a
 	 * waiting request checks again under the lock (req_start). */
-	if (__atomic_load_n(&(*reqp)->ring->dead, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&(*reqp)->ring->dead, __ATOMIC_RELAXED) || current()->async_gone)
 		return -ECANCELED;
 	if ((res = req_try(*reqp)) <= IO_WAIT_POLL && res >= IO_WAIT_MULTI)
 		res = req_wait(reqp, res);

@@ -110,6 +110,7 @@ static void call_free(struct async_call *c)
 
 	if (!c->uncharged)
 		__atomic_sub_fetch(&owner->group->async_calls, 1, __ATOMIC_RELAXED);
+	async_req_release(&c->ar);
 	kfree(c);
 	task_put(owner);
 	queue_put(q);

@@ -4,6 +4,7 @@
  * engine worker (async/async.c) it borrows nothing from a process.
  */
 #include "proc/kthread.h"
+#include "async/async.h"
 #include "mm/writeback.h"
 #include "proc/proc.h"
 #include "proc/task.h"
@@ -24,4 +25,5 @@ struct task *kthread_start(const char *name, __attribute__((noreturn)) void (*fn
 void kthreads_boot(void)
 {
 	writeback_start();
+	async_fallback_start();
 }
