@@ -70,5 +70,6 @@ void group_free(struct thread_group *g)
 	spin_unlock(&g->siglock);
 	pidfd_group_free(g);
 	cred_group_free(g);
+	itimer_release(g);
 	kfree(g);
 }

@@ -43,7 +43,10 @@ static uint64_t next_period(uint64_t expired, uint64_t interval, uint64_t now)
 	return next;
 }
 
-/* ITIMER_REAL's ktimer callback, from the tick. */
+/* ITIMER_REAL's ktimer callback, from the tick.  Lifetime: g is freed
+ * only after itimer_release waited for this callback to end; if g died
+ * meanwhile (itimer_exit cancels without waiting: it holds proc_lock,
+ * which signal_send_process takes), the send finds it no longer live. */
 static void real_fired(struct ktimer *k)
 {
 	struct thread_group *g = container_of(k, struct thread_group, itimers.real);
@@ -70,6 +73,11 @@ void itimer_exit(struct thread_group *g)
 	g->itimers.real_interval_ns = 0;
 	g->itimers.virt = g->itimers.prof = (struct cpu_itimer){0, 0};
 	spin_unlock(&itimer_lock);
+}
+
+void itimer_release(struct thread_group *g)
+{
+	ktimer_cancel_sync(&g->itimers.real);
 }
 
 /* Charges a tick to c: true if that expired it (then reloaded or

@@ -30,8 +30,12 @@ struct itimers {
 
 /* A new process's timers, disarmed (fork children start so). */
 void itimer_init(struct thread_group *g);
-/* Disarms g's timers for good (its last thread exits). */
+/* Disarms g's timers for good (its last thread exits, proc_lock held:
+ * ITIMER_REAL's callback may be running, waiting for that lock). */
 void itimer_exit(struct thread_group *g);
+/* Before g's free (no lock held): waits for an ITIMER_REAL callback
+ * still running on g, which then found g no longer live. */
+void itimer_release(struct thread_group *g);
 /* The tick charged t (running, in user mode if user) with one tick: its
  * process's CPU-time timers count it. */
 void itimer_tick(struct task *t, bool user);
