@@ -129,7 +129,10 @@ long io_ltimeout_done(struct io_req *req, long res)
 		lt_res = -EALREADY; /* too late to cancel: it completed */
 	}
 	lt->next = NULL;
-	io_post_cqe(lt->ring, lt->sqe.user_data, (int32_t)lt_res, 0, true);
+	/* Its -ETIME, -ECANCELED or -EALREADY is no failure of its own
+	 * (Linux sets no REQ_F_FAIL): CQE_SKIP_SUCCESS skips it. */
+	if (!(lt->sqe.flags & IOSQE_CQE_SKIP_SUCCESS))
+		io_post_cqe(lt->ring, lt->sqe.user_data, (int32_t)lt_res, 0, true);
 	io_req_free(lt);
 	return res;
 }

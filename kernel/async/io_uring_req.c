@@ -257,11 +257,12 @@ static long req_wait(struct io_req **reqp, long why)
 	return IO_PUNTED;
 }
 
-/* Whether res breaks the link to the next request. */
-static bool link_broken(const struct io_req *req, long res)
+/* Whether req failed with res (Linux's req_set_fail): an error, or a
+ * short READ/WRITE (not a READV/WRITEV); a TIMEOUT's -ETIME with
+ * ETIME_SUCCESS is none.  A failure breaks an IO_LINK (not a HARDLINK)
+ * and posts its CQE even with CQE_SKIP_SUCCESS. */
+static bool req_failed(const struct io_req *req, long res)
 {
-	if (req->sqe.flags & IOSQE_IO_HARDLINK)
-		return false;
 	if (res == -ETIME && req->sqe.opcode == IORING_OP_TIMEOUT &&
 	    (req->sqe.timeout_flags & IORING_TIMEOUT_ETIME_SUCCESS))
 		return false;
@@ -314,35 +315,53 @@ static long req_leave(struct io_req *req, long res)
 	return res;
 }
 
-/* req's CQE, unless CQE_SKIP_SUCCESS skips it (a TIMEOUT's own counts
- * for no TIMEOUT, as Linux's). */
-static inline void req_post(struct io_req *req, long res)
+/* req's CQE, unless CQE_SKIP_SUCCESS skips it and it did not fail (a
+ * TIMEOUT's own counts for no TIMEOUT, as Linux's). */
+static inline void req_post(struct io_req *req, long res, bool failed)
 {
-	if (!(req->sqe.flags & IOSQE_CQE_SKIP_SUCCESS) || res < 0)
+	if (!(req->sqe.flags & IOSQE_CQE_SKIP_SUCCESS) || failed)
 		io_post_cqe(req->ring, req->sqe.user_data, (int32_t)res, req->cflags,
 			    req->sqe.opcode != IORING_OP_TIMEOUT);
 }
 
+/*
+ * The rest of a chain that failed at head (its own CQE posted), from
+ * next: each -ECANCELED, or its own preparation's error.  As Linux's
+ * io_fail_links: none of their CQEs if head has CQE_SKIP_SUCCESS (its
+ * failure's CQE stands for the chain), every one otherwise, their own
+ * CQE_SKIP_SUCCESS regardless.
+ */
+static void chain_cancel(const struct io_req *head, struct io_req *next)
+{
+	bool quiet = head->sqe.flags & IOSQE_CQE_SKIP_SUCCESS;
+	struct io_req *n;
+
+	for (; next; next = n) {
+		n = next->next;
+		if (!quiet)
+			io_post_cqe(next->ring, next->sqe.user_data,
+				    next->err ? next->err : -ECANCELED, 0, true);
+		io_req_free(next);
+	}
+}
+
 /* Posts the CQE of a request of the ring's and frees it: the next
- * request of its chain to issue, or NULL (a broken link cancels the rest
- * of the chain). */
+ * request of its chain to issue, or NULL (a failure cancels the rest of
+ * the chain unless it is a HARDLINK). */
 static struct io_req *req_complete(struct io_req *req, long res)
 {
-	struct io_ring *ring = req->ring;
-	struct io_req *next, *n;
-	bool broken;
+	struct io_req *next;
+	bool failed;
 
 	res = req_leave(req, res);
 	next = req->next;
-	broken = link_broken(req, res);
-	req_post(req, res);
-	io_req_free(req);
-	while (broken && next) { /* Linux: -ECANCELED for each */
-		n = next->next;
-		io_post_cqe(ring, next->sqe.user_data, -ECANCELED, 0, true);
-		io_req_free(next);
-		next = n;
+	failed = req_failed(req, res);
+	req_post(req, res, failed);
+	if (failed && !(req->sqe.flags & IOSQE_IO_HARDLINK)) {
+		chain_cancel(req, next);
+		next = NULL;
 	}
+	io_req_free(req);
 	return next;
 }
 
@@ -594,7 +613,7 @@ int io_submit_alone(struct io_ring *ring, struct io_req *req)
 		io_submit_chain(req_complete(req, res));
 		return 0;
 	}
-	req_post(req, res);
+	req_post(req, res, req_failed(req, res));
 	req_put_refs(req); /* never armed, counted, or a reference on the ring */
 	return 0;
 }
@@ -651,16 +670,13 @@ void io_queue_chain(struct io_req *head)
 	io_submit_chain(req_complete(head, err));
 }
 
-void io_fail_chain(struct io_req *req)
+/* A chain with an SQE that failed its preparation: its head's CQE (its
+ * error, or -ECANCELED), then the rest's, as a failure at the head. */
+void io_fail_chain(struct io_req *head)
 {
-	struct io_req *next;
-
-	for (; req; req = next) {
-		next = req->next;
-		io_post_cqe(req->ring, req->sqe.user_data, req->err ? req->err : -ECANCELED, 0,
-			    true);
-		io_req_free(req);
-	}
+	io_post_cqe(head->ring, head->sqe.user_data, head->err ? head->err : -ECANCELED, 0, true);
+	chain_cancel(head, head->next);
+	io_req_free(head);
 }
 
 void io_cancel_all(struct io_ring *ring)
