@@ -214,6 +214,9 @@ struct io_req {
 	bool multishot;	      /* POLL_ADD, ACCEPT, RECV multishot: CQEs with F_MORE */
 	bool on_stack;	      /* io_submit_alone's: moved to the ring's if it waits */
 	bool drained;	      /* its last receive on its file left the socket empty (kmsg) */
+	/* RECV, RECVMSG with MSG_WAITALL: what its earlier attempts received
+	 * (it waits for the rest, as Linux's done_io). */
+	uint32_t done;
 
 	/* A request of the ring's: what waiting, cancels and drains use. */
 	struct async_req ar;	/* the engine's part, when punted */

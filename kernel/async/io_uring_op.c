@@ -260,11 +260,36 @@ static long recv_into(struct io_req *req, uint64_t addr, uint32_t len)
 	return recv_mark(req, res, m.inq);
 }
 
+/*
+ * MSG_WAITALL on a stream (Linux's io_recv and io_recvmsg with done_io):
+ * an attempt that got res bytes, short of the len it asked for, and
+ * drained a socket still open waits for the rest (-EAGAIN: armed again),
+ * counting them in done; the end gives all it got, an error or the end
+ * of the stream after some bytes those.  A blocking receive (a worker)
+ * waits for all itself.  Not with the user's MSG_DONTWAIT.
+ */
+static long recv_waitall(struct io_req *req, long res, size_t len)
+{
+	if (!(req->sqe.msg_flags & MSG_WAITALL))
+		return res;
+	if (task_sched(current())->nowait && !(req->sqe.msg_flags & MSG_DONTWAIT) &&
+	    (res == -EAGAIN || (res > 0 && (size_t)res < len && req->drained))) {
+		if (res > 0)
+			req->done += (uint32_t)res;
+		return -EAGAIN;
+	}
+	if (res > 0)
+		return res + req->done;
+	return req->done ? req->done : res;
+}
+
 long io_run_recv(struct io_req *req)
 {
+	uint32_t len = req->sqe.len - req->done;
+
 	if (req->sqe.flags & IOSQE_BUFFER_SELECT)
 		return with_buffer(req, req->sqe.len, recv_into);
-	return recv_into(req, req->sqe.addr, req->sqe.len);
+	return recv_waitall(req, recv_into(req, req->sqe.addr + req->done, len), len);
 }
 
 /* SENDMSG: sendmsg's code on the header its prep copied. */
@@ -278,11 +303,13 @@ static long run_sendmsg(struct io_req *req)
  * user's header; what it left to read marks the CQE as a RECV's. */
 static long recvmsg_with(struct io_req *req, const struct iovec *data)
 {
-	struct recvmsg_io io = {.data = data};
+	struct recvmsg_io io = {.data = data, .skip = req->done};
 	long res =
 	    sock_recvmsg_umsg((int)req->args[0], req->kdata, (struct msghdr *)req->args[1], &io);
 
-	return recv_mark(req, res, io.inq);
+	req->drained = io.drained;
+	res = recv_mark(req, res, io.inq);
+	return data ? res : recv_waitall(req, res, io.want);
 }
 
 static long recvmsg_into(struct io_req *req, uint64_t addr, uint32_t len)

@@ -13,7 +13,7 @@
 
 #define SSIZE_MAX ((size_t)__LONG_MAX__)
 
-enum iter_op { TO_ITER, FROM_ITER, ZERO_ITER };
+enum iter_op { TO_ITER, FROM_ITER, ZERO_ITER, SKIP_ITER };
 
 void iov_iter_init(struct iov_iter *it, const struct iovec *iov, size_t nr, size_t total)
 {
@@ -34,6 +34,8 @@ void iov_iter_kernel_vec(struct iov_iter *it, const struct iovec *iov, size_t nr
 /* Moves n bytes between segment memory seg and kernel memory k: 0 or -EFAULT. */
 static int move(bool kernel, enum iter_op op, char *seg, char *k, size_t n)
 {
+	if (op == SKIP_ITER)
+		return 0;
 	if (kernel) {
 		if (op == TO_ITER)
 			memcpy(seg, k, n);
@@ -66,7 +68,7 @@ static size_t move_piece(const struct iov_iter *it, enum iter_op op, char *seg, 
 
 		if (chunk > n - done)
 			chunk = n - done;
-		if (move(it->kernel, op, seg + done, op == ZERO_ITER ? NULL : k + done, chunk))
+		if (move(it->kernel, op, seg + done, k ? k + done : NULL, chunk))
 			break;
 		done += chunk;
 	}
@@ -88,7 +90,7 @@ static size_t iter_move(struct iov_iter *it, enum iter_op op, char *k, size_t n)
 			chunk = n;
 		if (chunk)
 			done = move_piece(it, op, (char *)v->iov_base + it->off,
-					  op == ZERO_ITER ? NULL : k + total, chunk);
+					  k ? k + total : NULL, chunk);
 		total += done;
 		n -= done;
 		it->left -= done;
@@ -116,6 +118,11 @@ size_t copy_from_iter(void *dst, size_t n, struct iov_iter *it)
 size_t zero_to_iter(size_t n, struct iov_iter *it)
 {
 	return iter_move(it, ZERO_ITER, NULL, n);
+}
+
+void iov_iter_advance(struct iov_iter *it, size_t n)
+{
+	iter_move(it, SKIP_ITER, NULL, n);
 }
 
 int copy_to_iter_full(const void *src, size_t n, struct iov_iter *it)

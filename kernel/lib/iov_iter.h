@@ -63,6 +63,9 @@ size_t copy_to_iter(const void *src, size_t n, struct iov_iter *it);
 size_t copy_from_iter(void *dst, size_t n, struct iov_iter *it);
 /* Zeroes n bytes of the segments (holes, /dev/zero); same result. */
 size_t zero_to_iter(size_t n, struct iov_iter *it);
+/* Moves the cursor past n bytes (at most iov_iter_count), touching none:
+ * a transfer resumed after its first part (io_uring's MSG_WAITALL). */
+void iov_iter_advance(struct iov_iter *it, size_t n);
 
 /*
  * All or nothing, for callers that fail the whole transfer on a fault

@@ -442,11 +442,15 @@ long umsg_get(struct umsg *u, const struct msghdr *uh, int flags, bool send,
 	      const struct iovec *data);
 void umsg_put(struct umsg *u);
 /* io_uring's RECVMSG: where the data goes instead of the header's iovecs,
- * if data is not NULL (a provided buffer); and whether a stream's bytes
- * are left to read (kmsg.inq), out. */
+ * if data is not NULL (a provided buffer), and how many of their first
+ * bytes to pass over (a MSG_WAITALL receive's earlier parts); how much it
+ * asked for, and whether a stream's bytes are left to read (kmsg.inq) or
+ * it was drained (kmsg.drained), out. */
 struct recvmsg_io {
 	const struct iovec *data;
-	bool inq;
+	size_t skip;
+	size_t want; /* out: the bytes it asked for */
+	bool inq, drained;
 };
 /* sendmsg and recvmsg of a header u copied in, on the socket at fd, with
  * the flags u was copied with; a receive's results go to the user's

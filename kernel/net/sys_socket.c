@@ -293,11 +293,17 @@ static long umsg_recv(struct socket *sk, struct file *f, const struct umsg *u, s
 
 	if (io && io->data)
 		iov_iter_init(&m.it, io->data, 1, io->data->iov_len);
+	if (io) {
+		iov_iter_advance(&m.it, io->skip);
+		io->want = iov_iter_count(&m.it);
+	}
 	m.uctl = u->h.msg_control;
 	m.ctl_room = u->h.msg_control ? u->h.msg_controllen : 0;
 	n = sock_recv(sk, f, &m);
-	if (io)
+	if (io) {
 		io->inq = m.inq;
+		io->drained = m.drained;
+	}
 	if (n >= 0 && umsg_result(u, &m, uh))
 		n = -EFAULT;
 	return n;
