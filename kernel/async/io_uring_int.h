@@ -240,6 +240,7 @@ struct io_req {
 	struct list_head dlink;
 	uint32_t nchain;
 	bool deferred, drain_head, punted, drain;
+	bool handed; /* IOSQE_ASYNC: its worker handed it to its submitter to arm, once */
 	uint32_t cancel_seq; /* the last ALL or ANY cancel that matched it (ring->lock) */
 
 	/* From here on not reset. */
@@ -456,6 +457,9 @@ uint32_t io_poll_events(const struct io_req *req);
 void io_poll_setup(struct io_req *req, void (*retry)(struct async_req *ar));
 long io_poll_watch(struct io_req *req, uint32_t *mask);
 void io_poll_disarm(struct async_req *ar);
+/* From req's worker (its attempt would wait): to its submitter, which
+ * arms it as a request of its own would be (0, or -ECANCELED). */
+int io_poll_handoff(struct io_req *req);
 
 /* A "syscall" op's preparation sets the call its request runs. */
 static inline void set_call(struct io_req *req, int nr, uint64_t a0, uint64_t a1, uint64_t a2,

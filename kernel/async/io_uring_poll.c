@@ -184,6 +184,12 @@ long io_poll_arm(struct io_req *req)
 	return -EAGAIN; /* ready, yet it would wait: a worker rather than a spin */
 }
 
+int io_poll_handoff(struct io_req *req)
+{
+	io_poll_setup(req, poll_retry);
+	return async_hand_owner(&req->ar);
+}
+
 /*
  * In the submitter, after the wake-up: unhooked, attempted again (or
  * ended, if a remove, a cancel or its LINK_TIMEOUT took it), armed again

@@ -116,8 +116,13 @@ static inline __attribute__((always_inline)) long op_run(struct io_req *req)
 	return op_run_with(req, op_call);
 }
 
+static bool req_armable(struct io_req *req);
+/* req_run_async's answer for a request its submitter is to arm. */
+#define IO_ARM (IO_PUNTED - 5)
+
 /* On its worker: a deferred chain first waits for its turn; a request
- * its LINK_TIMEOUT cut short before it started does not start. */
+ * its LINK_TIMEOUT cut short before it started does not start; one
+ * Linux's io-wq would arm is tried without waiting (req_armable). */
 static long req_run_async(struct async_req *ar)
 {
 	struct io_req *req = req_of(ar);
@@ -127,7 +132,14 @@ static long req_run_async(struct async_req *ar)
 		return res;
 	if (req->punted)
 		req_wait_start(req); /* its wait for the drain did not count */
-	return io_req_removed(req) ? -ECANCELED : op_run(req);
+	if (io_req_removed(req))
+		return -ECANCELED;
+	if (!req_armable(req))
+		return op_run(req);
+	if ((res = io_req_attempt(req)) != -EAGAIN)
+		return res;
+	req->handed = true;
+	return IO_ARM;
 }
 
 /* How the file of an fd op may run inline: HOW_INLINE (never waits),
@@ -155,6 +167,21 @@ static enum op_how file_kind(struct io_req *req)
 	if (f != req->file)
 		file_put(f);
 	return how;
+}
+
+/* An IOSQE_ASYNC request that Linux's io-wq would arm on its file
+ * (io_wq_submit_work: an op that polls, on a file that can be polled,
+ * tried without waiting first): its worker tries it so, and if it would
+ * wait, hands it to its submitter to arm (IO_ARM), once; a cancel then
+ * ends it -ECANCELED, as Linux's, rather than interrupting a worker
+ * blocked in it. */
+static bool req_armable(struct io_req *req)
+{
+	const struct io_op *op = op_of(req);
+
+	if (!(req->sqe.flags & IOSQE_ASYNC) || req->handed || op->how != HOW_NOWAIT || op->attempt)
+		return false;
+	return io_poll_events(req) && file_kind(req) == HOW_NOWAIT;
 }
 
 /* req is about to wait (punted, or run by a worker after another or
@@ -635,9 +662,11 @@ static void req_done_async(struct async_req *ar, long res)
 		/* A poll whose events changed: queued again, to wait anew (its
 		 * drain, if any, is behind it); a multishot request: to its
 		 * owner, which arms it on its file. */
-		if (res == IO_REARM) {
+		if (res == IO_REARM || res == IO_ARM) {
 			req->punted = false;
-			if (!(req->multishot ? io_multi_handoff(req) : async_punt(&req->ar)))
+			if (!(req->multishot  ? io_multi_handoff(req)
+			      : res == IO_ARM ? io_poll_handoff(req)
+					      : async_punt(&req->ar)))
 				return;
 			res = -ECANCELED; /* the engine is ending */
 		}
