@@ -3,15 +3,15 @@
  * xattr.c, advise.c, epoll.c and splice.c: RENAMEAT, UNLINKAT, MKDIRAT,
  * SYMLINKAT, LINKAT; FSETXATTR, SETXATTR, FGETXATTR, GETXATTR; FADVISE,
  * MADVISE; EPOLL_CTL; SPLICE and TEE.  Each preparation checks the
- * fields Linux's refuses (EINVAL) and names the system call the request
- * runs, so every other errno is the call's own.  All but EPOLL_CTL go to
- * a worker, as Linux forces them asynchronous (the table's HOW_PUNT).
+ * fields Linux's refuses (EINVAL), copies what Linux's copies (the path
+ * ops' paths, EPOLL_CTL's event: IORING_FEAT_SUBMIT_STABLE) and names the
+ * call the request runs: its system call's code, so every other errno is
+ * the call's own.  All but EPOLL_CTL go to a worker, as Linux forces
+ * them asynchronous (the table's HOW_PUNT).
  *
- * Their paths, names and values are read when the call runs, not at
- * preparation as Linux's getname does: a program that reuses that
- * memory once io_uring_enter returned sees the request use the new
- * contents (docs/async.md, "What is left").  EPOLL_CTL copies its event
- * at preparation, as Linux.
+ * The xattr ops' name, value and path are still read when the call runs
+ * (docs/async.md, "What is left"); fdkernel's file systems keep no
+ * extended attributes, so they end in EOPNOTSUPP after their checks.
  */
 #include "arch/x86_64/uaccess.h"
 #include "async/io_uring_int.h"
@@ -19,34 +19,90 @@
 #include "fs/event/eventpoll.h"
 #include "fs/file.h"
 #include "fs/pipe/pipe.h"
+#include "fs/upath.h"
 #include "lib/string.h"
+#include "mm/heap.h"
 #include "proc/task.h"
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
 #include <uapi/syscalls.h>
 
-/* ---- the path ops: sqe->fd a directory, addr (and addr2) paths ---- */
+/* ---- the path ops: sqe->fd a directory, addr (and addr2) paths,
+ * copied at preparation as Linux's getname (io_prep_path for one; a
+ * struct io_paths for two), resolved when the op runs: the *_kpath
+ * calls their system calls share (fs/upath.h) ---- */
+
+/* Two paths a request keeps (kdata) from its preparation to its free. */
+struct io_paths {
+	struct upath old, new;
+};
+
+static void paths_free(void *kdata)
+{
+	struct io_paths *p = kdata;
+
+	upath_put(&p->new);
+	upath_put(&p->old);
+	kfree(p);
+}
+
+/* addr (empty allowed with AT_EMPTY_PATH in oldflags) and addr2 copied:
+ * 0, -EFAULT, -ENAMETOOLONG, -ENOENT, -ENOMEM. */
+static int prep_paths(struct io_req *req, int oldflags)
+{
+	struct io_paths *p = kmalloc(sizeof(*p));
+	int err;
+
+	if (!p)
+		return -ENOMEM;
+	if ((err = upath_name(&p->old, (const char *)req->sqe.addr, oldflags))) {
+		kfree(p);
+		return err;
+	}
+	if ((err = upath_name(&p->new, (const char *)req->sqe.addr2, 0))) {
+		upath_put(&p->old);
+		kfree(p);
+		return err;
+	}
+	io_req_keep(req, p, paths_free);
+	return 0;
+}
+
+static const struct io_paths *paths_of(const struct io_req *req)
+{
+	return req->kdata;
+}
 
 /* RENAMEAT and LINKAT: from (fd, addr) to (len: a directory fd, addr2),
- * with rename_flags or hardlink_flags (one word), as renameat2 and
- * linkat take them. */
-static int prep_two_paths(struct io_req *req, int nr)
+ * with rename_flags or hardlink_flags (one word; LINKAT's AT_EMPTY_PATH
+ * lets addr be empty), checked when they run, as renameat2's and
+ * linkat's. */
+int io_prep_two_paths(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 
 	if (s->buf_index || s->splice_fd_in)
 		return -EINVAL;
-	set_call(req, nr, (uint64_t)(int64_t)s->fd, s->addr, (uint64_t)(int32_t)s->len, s->addr2,
-		 s->rename_flags, 0);
-	return 0;
+	return prep_paths(req, s->opcode == IORING_OP_LINKAT ? (int)s->hardlink_flags : 0);
 }
 
-int io_prep_renameat(struct io_req *req)
+long io_run_renameat(struct io_req *req)
 {
-	return prep_two_paths(req, __NR_renameat2);
+	const struct io_uring_sqe *s = &req->sqe;
+
+	return rename_kpath(s->fd, paths_of(req)->old.path, (int)s->len, paths_of(req)->new.path,
+			    s->rename_flags);
 }
 
-/* unlinkat(fd, addr, unlink_flags): AT_REMOVEDIR only. */
+long io_run_linkat(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+
+	return link_kpath(s->fd, paths_of(req)->old.path, (int)s->len, paths_of(req)->new.path,
+			  (int)s->hardlink_flags);
+}
+
+/* UNLINKAT: unlink_flags AT_REMOVEDIR only. */
 int io_prep_unlinkat(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
@@ -54,43 +110,47 @@ int io_prep_unlinkat(struct io_req *req)
 	if (s->off || s->len || s->buf_index || s->splice_fd_in ||
 	    (s->unlink_flags & ~AT_REMOVEDIR))
 		return -EINVAL;
-	set_call(req, __NR_unlinkat, (uint64_t)(int64_t)s->fd, s->addr, s->unlink_flags, 0, 0, 0);
-	return 0;
+	return io_prep_path(req, 0);
 }
 
-/* MKDIRAT and SYMLINKAT: no flags, and one field more they do not take
- * (unused); their call's three arguments. */
-static int prep_no_flags(struct io_req *req, uint64_t unused, int nr, uint64_t a0, uint64_t a1,
-			 uint64_t a2)
+long io_run_unlinkat(struct io_req *req)
+{
+	const struct upath *p = req->kdata;
+
+	return unlink_kpath(req->sqe.fd, p->path, (int)req->sqe.unlink_flags);
+}
+
+/* MKDIRAT (len the mode) and SYMLINKAT (addr the target, addr2 the new
+ * link): no flags, and one field more they do not take (unused). */
+static int prep_no_flags(struct io_req *req, uint64_t unused)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 
 	if (unused || s->rw_flags || s->buf_index || s->splice_fd_in)
 		return -EINVAL;
-	set_call(req, nr, a0, a1, a2, 0, 0, 0);
-	return 0;
+	return s->opcode == IORING_OP_MKDIRAT ? io_prep_path(req, 0) : prep_paths(req, 0);
 }
 
-/* mkdirat(fd, addr, len: the mode). */
 int io_prep_mkdirat(struct io_req *req)
 {
-	const struct io_uring_sqe *s = &req->sqe;
-
-	return prep_no_flags(req, s->off, __NR_mkdirat, (uint64_t)(int64_t)s->fd, s->addr, s->len);
+	return prep_no_flags(req, req->sqe.off);
 }
 
-/* symlinkat(addr: the target, fd, addr2: the new link). */
+long io_run_mkdirat(struct io_req *req)
+{
+	const struct upath *p = req->kdata;
+
+	return mkdir_kpath(req->sqe.fd, p->path, req->sqe.len);
+}
+
 int io_prep_symlinkat(struct io_req *req)
 {
-	const struct io_uring_sqe *s = &req->sqe;
-
-	return prep_no_flags(req, s->len, __NR_symlinkat, s->addr, (uint64_t)(int64_t)s->fd,
-			     s->addr2);
+	return prep_no_flags(req, req->sqe.len);
 }
 
-int io_prep_linkat(struct io_req *req)
+long io_run_symlinkat(struct io_req *req)
 {
-	return prep_two_paths(req, __NR_linkat);
+	return symlink_kpath(paths_of(req)->old.path, req->sqe.fd, paths_of(req)->new.path);
 }
 
 /* ---- extended attributes: addr the name, addr2 the value, len its

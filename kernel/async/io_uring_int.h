@@ -478,6 +478,11 @@ static inline void io_req_keep(struct io_req *req, void *kdata, void (*free_fn)(
 	req->kdata = kdata;
 	req->kdata_free = free_fn;
 }
+/* The path at sqe->addr copied now into a struct upath the request
+ * keeps (kdata), as Linux's getname at preparation: 0, -EFAULT,
+ * -ENAMETOOLONG, -ENOMEM, -ENOENT for an empty one unless flags has
+ * AT_EMPTY_PATH.  Its run resolves it from the directory fd then. */
+int io_prep_path(struct io_req *req, int flags);
 int io_prep_nop(struct io_req *req);
 int io_prep_read(struct io_req *req);
 int io_prep_write(struct io_req *req);
@@ -503,11 +508,15 @@ int io_prep_socket(struct io_req *req);
 
 /* io_uring_fs.c: the path ops, the extended attributes, the advice ops,
  * EPOLL_CTL, SPLICE and TEE. */
-int io_prep_renameat(struct io_req *req);
+int io_prep_two_paths(struct io_req *req); /* RENAMEAT, LINKAT */
+long io_run_renameat(struct io_req *req);
+long io_run_linkat(struct io_req *req);
 int io_prep_unlinkat(struct io_req *req);
+long io_run_unlinkat(struct io_req *req);
 int io_prep_mkdirat(struct io_req *req);
+long io_run_mkdirat(struct io_req *req);
 int io_prep_symlinkat(struct io_req *req);
-int io_prep_linkat(struct io_req *req);
+long io_run_symlinkat(struct io_req *req);
 int io_prep_fgetxattr(struct io_req *req);
 int io_prep_getxattr(struct io_req *req);
 int io_prep_fsetxattr(struct io_req *req);

@@ -365,7 +365,7 @@ static void upath_free(void *p)
 /* A path op's path (addr) copied now, as Linux's getname at preparation
  * (EFAULT, ENAMETOOLONG, ENOENT for an empty one unless flags has
  * AT_EMPTY_PATH); its run resolves it from the directory fd then. */
-static int prep_path(struct io_req *req, int flags)
+int io_prep_path(struct io_req *req, int flags)
 {
 	struct upath *p = kmalloc(sizeof(*p));
 	int err;
@@ -389,7 +389,7 @@ static int prep_open(struct io_req *req, uint64_t flags, uint64_t mode, uint64_t
 
 	if (req->sqe.buf_index)
 		return -EINVAL;
-	if ((err = prep_path(req, 0)))
+	if ((err = io_prep_path(req, 0)))
 		return err;
 	set_call(req, req->sqe.opcode == IORING_OP_OPENAT ? __NR_openat : __NR_openat2,
 		 (uint64_t)(int64_t)req->sqe.fd, flags, mode, resolve, 0, 0);
@@ -439,7 +439,7 @@ int io_prep_close(struct io_req *req)
 	return 0;
 }
 
-/* STATX: fd the directory, addr the path (copied now: prep_path, empty
+/* STATX: fd the directory, addr the path (copied now: io_prep_path, empty
  * with AT_EMPTY_PATH), len the mask, addr2 the buffer.  args: fd, flags,
  * mask, buffer. */
 int io_prep_statx(struct io_req *req)
@@ -449,7 +449,7 @@ int io_prep_statx(struct io_req *req)
 	if (s->buf_index || s->file_index)
 		return -EINVAL;
 	set_call(req, __NR_statx, (uint64_t)(int64_t)s->fd, s->statx_flags, s->len, s->addr2, 0, 0);
-	return prep_path(req, (int)s->statx_flags & AT_EMPTY_PATH);
+	return io_prep_path(req, (int)s->statx_flags & AT_EMPTY_PATH);
 }
 
 /* SOCKET: fd the domain, off the type, len the protocol; file_index as

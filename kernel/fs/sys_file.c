@@ -324,27 +324,61 @@ SYSCALL_DEFINE3(getdents64, int, fd, void *, buf, unsigned int, count)
 	return n;
 }
 
-/* mkdir, unlink and rmdir: one path operation on a resolved user path. */
-static long path_op(int dirfd, const char *upath, int (*op)(const struct path *, const char *))
+/* unlink and rmdir of a path copied in already: its directory resolved,
+ * then op. */
+static long kpath_op(int dirfd, const char *kpath, int (*op)(const struct path *, const char *))
 {
-	struct upath p;
-	long err = upath_get(dirfd, upath, &p);
+	struct path dir;
+	long err = kpath_dir(dirfd, kpath, 0, &dir);
 
 	if (err)
 		return err;
-	err = op(&p.dir, p.path);
+	err = op(&dir, kpath);
+	if (dir.inode)
+		path_put(&dir);
+	return err;
+}
+
+long unlink_kpath(int dirfd, const char *kpath, int flags)
+{
+	return kpath_op(dirfd, kpath, flags & AT_REMOVEDIR ? vfs_rmdir : vfs_unlink);
+}
+
+/* mkdir, unlink and rmdir: the user path copied in (Linux's getname),
+ * then the operation on it. */
+static long path_op(int dirfd, const char *upath, int (*op)(const struct path *, const char *))
+{
+	struct upath p;
+	long err = upath_name(&p, upath, 0);
+
+	if (err)
+		return err;
+	err = kpath_op(dirfd, p.path, op);
 	upath_put(&p);
+	return err;
+}
+
+long mkdir_kpath(int dirfd, const char *kpath, unsigned int mode)
+{
+	struct path dir;
+	long err = kpath_dir(dirfd, kpath, 0, &dir);
+
+	if (err)
+		return err;
+	err = vfs_mkdir(&dir, kpath, mode & ~fs_umask(current()->fs));
+	if (dir.inode)
+		path_put(&dir);
 	return err;
 }
 
 static long do_mkdir(int dirfd, const char *upath, unsigned int mode)
 {
 	struct upath p;
-	long err = upath_get(dirfd, upath, &p);
+	long err = upath_name(&p, upath, 0);
 
 	if (err)
 		return err;
-	err = vfs_mkdir(&p.dir, p.path, mode & ~fs_umask(current()->fs));
+	err = mkdir_kpath(dirfd, p.path, mode);
 	upath_put(&p);
 	return err;
 }

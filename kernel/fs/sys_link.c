@@ -14,18 +14,64 @@
 #include <uapi/errno.h>
 #include <uapi/fcntl.h>
 
-static long do_symlink(const char *utarget, int dirfd, const char *upath)
+/* Both user paths copied in (Linux's getname; the old one may be empty
+ * with AT_EMPTY_PATH in oldflags): 0, or an error and nothing held. */
+static long upath_name_two(const char *uold, int oldflags, const char *unew, struct upath *old,
+			   struct upath *new)
 {
-	struct upath target, p;
-	long err = upath_get(AT_FDCWD, utarget, &target); /* only copies: absolute or not */
+	long err = upath_name(old, uold, oldflags);
 
 	if (err)
 		return err;
-	err = upath_get(dirfd, upath, &p);
-	if (!err) {
-		err = vfs_symlink(&p.dir, p.path, target.path);
-		upath_put(&p);
-	}
+	if ((err = upath_name(new, unew, 0)))
+		upath_put(old);
+	return err;
+}
+
+/* The directories two paths copied in are relative to: 0, or an error
+ * and nothing held. */
+static long kpath_dirs(int olddirfd, const char *kold, int newdirfd, const char *knew,
+		       struct path *old, struct path *new)
+{
+	long err = kpath_dir(olddirfd, kold, 0, old);
+
+	if (err)
+		return err;
+	if ((err = kpath_dir(newdirfd, knew, 0, new)) && old->inode)
+		path_put(old);
+	return err;
+}
+
+static void put_dirs(struct path *old, struct path *new)
+{
+	if (new->inode)
+		path_put(new);
+	if (old->inode)
+		path_put(old);
+}
+
+long symlink_kpath(const char *ktarget, int dirfd, const char *kpath)
+{
+	struct path dir;
+	long err = kpath_dir(dirfd, kpath, 0, &dir);
+
+	if (err)
+		return err;
+	err = vfs_symlink(&dir, kpath, ktarget);
+	if (dir.inode)
+		path_put(&dir);
+	return err;
+}
+
+static long do_symlink(const char *utarget, int dirfd, const char *upath)
+{
+	struct upath target, p;
+	long err = upath_name_two(utarget, 0, upath, &target, &p);
+
+	if (err)
+		return err;
+	err = symlink_kpath(target.path, dirfd, p.path);
+	upath_put(&p);
 	upath_put(&target);
 	return err;
 }
@@ -89,53 +135,49 @@ SYSCALL_DEFINE4(readlinkat, int, dirfd, const char *, path, char *, buf, int, si
 	return do_readlink(dirfd, path, buf, size);
 }
 
-/* Both paths copied in with their directories, or an error and nothing
- * held; oldflags: AT_EMPTY_PATH lets the old path be empty. */
-static long upath_get_two(int olddirfd, const char *uold, int oldflags, int newdirfd,
-			  const char *unew, struct upath *old, struct upath *new)
-{
-	long err = upath_get_flags(olddirfd, uold, oldflags, old);
-
-	if (err)
-		return err;
-	err = upath_get(newdirfd, unew, new);
-	if (err)
-		upath_put(old);
-	return err;
-}
-
 /* linkat's AT_EMPTY_PATH: a new name for the file on fd (an O_PATH one
  * too, or an O_TMPFILE file's first), the cwd for AT_FDCWD (EPERM: a
  * directory); EBADF, ENOENT for a file with no inode. */
-static long link_fd(int fd, struct upath *new)
+static long link_fd(int fd, const struct path *newdir, const char *knew)
 {
 	struct path old;
 	long err = upath_empty(fd, &old);
 
 	if (err)
 		return err;
-	err = vfs_link_inode(&old, &new->dir, new->path);
+	err = vfs_link_inode(&old, newdir, knew);
 	path_put(&old);
 	return err;
 }
 
 /* SYSIND_NOFOLLOW is link's default; with AT_SYMLINK_FOLLOW it contradicts: EINVAL. */
-static long do_link(int olddirfd, const char *uold, int newdirfd, const char *unew, int flags)
+long link_kpath(int olddirfd, const char *kold, int newdirfd, const char *knew, int flags)
 {
-	struct upath old, new;
+	struct path od, nd;
 	long err;
 
 	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
 	if ((flags & AT_SYMLINK_FOLLOW) && sysind_nofollow())
 		return -EINVAL;
-	err = upath_get_two(olddirfd, uold, flags & AT_EMPTY_PATH, newdirfd, unew, &old, &new);
+	if ((err = kpath_dirs(olddirfd, kold, newdirfd, knew, &od, &nd)))
+		return err;
+	if (!kold[0]) /* AT_EMPTY_PATH and "" */
+		err = link_fd(olddirfd, &nd, knew);
+	else
+		err = vfs_link(&od, kold, &nd, knew, flags & AT_SYMLINK_FOLLOW);
+	put_dirs(&od, &nd);
+	return err;
+}
+
+static long do_link(int olddirfd, const char *uold, int newdirfd, const char *unew, int flags)
+{
+	struct upath old, new;
+	long err = upath_name_two(uold, flags & AT_EMPTY_PATH, unew, &old, &new);
+
 	if (err)
 		return err;
-	if (!old.path[0]) /* AT_EMPTY_PATH and "" */
-		err = link_fd(olddirfd, &new);
-	else
-		err = vfs_link(&old.dir, old.path, &new.dir, new.path, flags & AT_SYMLINK_FOLLOW);
+	err = link_kpath(olddirfd, old.path, newdirfd, new.path, flags);
 	upath_put(&new);
 	upath_put(&old);
 	return err;
@@ -153,20 +195,32 @@ SYSCALL_DEFINE5(linkat, int, olddirfd, const char *, oldpath, int, newdirfd, con
 }
 
 /* RENAME_WHITEOUT (overlay file systems' business) is not supported: EINVAL. */
-static long do_rename(int olddirfd, const char *uold, int newdirfd, const char *unew,
-		      unsigned int flags)
+long rename_kpath(int olddirfd, const char *kold, int newdirfd, const char *knew,
+		  unsigned int flags)
 {
-	struct upath old, new;
+	struct path od, nd;
 	long err;
 
 	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
 		return -EINVAL;
 	if ((flags & RENAME_NOREPLACE) && (flags & RENAME_EXCHANGE))
 		return -EINVAL;
-	err = upath_get_two(olddirfd, uold, 0, newdirfd, unew, &old, &new);
+	if ((err = kpath_dirs(olddirfd, kold, newdirfd, knew, &od, &nd)))
+		return err;
+	err = vfs_rename(&od, kold, &nd, knew, flags);
+	put_dirs(&od, &nd);
+	return err;
+}
+
+static long do_rename(int olddirfd, const char *uold, int newdirfd, const char *unew,
+		      unsigned int flags)
+{
+	struct upath old, new;
+	long err = upath_name_two(uold, 0, unew, &old, &new);
+
 	if (err)
 		return err;
-	err = vfs_rename(&old.dir, old.path, &new.dir, new.path, flags);
+	err = rename_kpath(olddirfd, old.path, newdirfd, new.path, flags);
 	upath_put(&new);
 	upath_put(&old);
 	return err;

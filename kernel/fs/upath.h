@@ -73,6 +73,17 @@ struct open_how;
  * (EINVAL, EAGAIN), *lookup the walk's restrictions. */
 int open_how_get(struct open_how *how, const struct open_how *uhow, size_t size);
 int open_how_check(const struct open_how *how, unsigned int *lookup);
+/* mkdirat, unlinkat (flags: AT_REMOVEDIR, checked by the caller),
+ * symlinkat, linkat and renameat2 of paths already copied in (their
+ * system calls after upath_name; io_uring's path ops, which copy at
+ * submission): each resolves its directories then, as Linux's do_*at
+ * on a getname'd name.  0 or -errno (sys_file.c, sys_link.c). */
+long mkdir_kpath(int dirfd, const char *kpath, unsigned int mode);
+long unlink_kpath(int dirfd, const char *kpath, int flags);
+long symlink_kpath(const char *ktarget, int dirfd, const char *kpath);
+long link_kpath(int olddirfd, const char *kold, int newdirfd, const char *knew, int flags);
+long rename_kpath(int olddirfd, const char *kold, int newdirfd, const char *knew,
+		  unsigned int flags);
 /* statx(2) of a path already copied in (sys_stat.c). */
 struct uapi_statx;
 long statx_kpath(int dirfd, const char *kpath, int flags, unsigned int mask,

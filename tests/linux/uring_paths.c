@@ -4,7 +4,7 @@
  * use them: each does its system call's work, which another process
  * sees, with its errors (EEXIST, ENOENT, EISDIR, EINVAL, EFAULT), and a
  * field the opcode does not take is EINVAL in the CQE, a direct
- * descriptor EBADF, as Linux's. */
+ * descriptor EBADF, and the paths are copied at submission, as Linux's. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -168,6 +168,34 @@ static void check_chain(void)
 	is_int(unlinkat_r("c2", AT_REMOVEDIR), 0, "c2 removed");
 }
 
+/* The paths are copied at submission (IORING_FEAT_SUBMIT_STABLE): a
+ * RENAMEAT linked after a READ of an empty pipe runs once the READ is
+ * done, after its path buffers were overwritten, on the names it was
+ * given. */
+static void check_stable(void)
+{
+	char a[8] = "s1", b[8] = "s2", byte;
+	int32_t res[2] = {1, 1};
+	int p[2];
+
+	require(!pipe(p) && !mkdirat(dfd, "s1", 0700), "a pipe and a directory s1");
+	uring_prep(&r, IORING_OP_READ, p[0], (uint64_t)(uintptr_t)&byte, 1, (uint64_t)-1, 0)
+	    ->flags = IOSQE_IO_LINK;
+	prep_path2(IORING_OP_RENAMEAT, dfd, a, dfd, b, 0)->user_data = 1;
+	is_int(uring_submit_wait(&r, 0), 2,
+	       "a READ of an empty pipe and a linked RENAMEAT submitted");
+	strcpy(a, "x1");
+	strcpy(b, "x2");
+	require(write(p[1], "r", 1) == 1, "the READ's byte written");
+	require(!uring_wait_n(&r, 2, res), "their CQEs");
+	ok(res[0] == 1 && res[1] == 0, "the READ, then the RENAMEAT: 1, 0 (%d %d)", res[0], res[1]);
+	ok(child_sees("s2") == 1 && child_sees("s1") == 0 && child_sees("x2") == 0,
+	   "s1 was renamed s2, the names given at submission");
+	is_int(unlinkat_r("s2", AT_REMOVEDIR), 0, "s2 removed");
+	close(p[0]);
+	close(p[1]);
+}
+
 /* The xattr ops answer what their system calls answer (a file system
  * without xattrs says EOPNOTSUPP, as fdkernel's ramfs), after Linux's
  * own checks. */
@@ -221,7 +249,7 @@ int main(void)
 {
 	char dir[] = "/tmp/urpathXXXXXX";
 
-	plan(44);
+	plan(48);
 	umask(0);
 	require(mkdtemp(dir) && (dfd = open(dir, O_RDONLY | O_DIRECTORY)) >= 0,
 		"a scratch directory");
@@ -232,6 +260,7 @@ int main(void)
 	check_renameat();
 	check_unlinkat();
 	check_chain();
+	check_stable();
 	check_xattrs(dir);
 	unlinkat(dfd, "l", 0);
 	unlinkat(dfd, "f", 0);
