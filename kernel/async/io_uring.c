@@ -104,6 +104,24 @@ static void region_free(struct inode *ip, uint64_t *pa, uint32_t npages)
 		inode_put(ip);
 }
 
+int io_kregion_alloc(struct inode **ipp, uint64_t **pap, uint32_t npages)
+{
+	*ipp = NULL;
+	*pap = NULL;
+	if (__atomic_add_fetch(&ring_pages, npages, __ATOMIC_RELAXED) > IORING_PAGES_MAX ||
+	    region_alloc(ipp, pap, npages)) {
+		io_kregion_free(*ipp, *pap, npages);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void io_kregion_free(struct inode *ip, uint64_t *pa, uint32_t npages)
+{
+	region_free(ip, pa, npages);
+	__atomic_sub_fetch(&ring_pages, npages, __ATOMIC_RELAXED);
+}
+
 /* Frees a list of cached requests (by next). */
 static void req_list_free(struct io_req *req)
 {
@@ -204,6 +222,7 @@ static struct io_ring *ring_create(uint32_t sq, uint32_t cq, uint32_t flags, int
 	spin_init(&ring->pbuf_lock, "io_uring_pbuf");
 	list_init(&ring->bgroups);
 	list_init(&ring->pbuf_spare);
+	list_init(&ring->pbuf_regions);
 	list_init(&ring->overflow);
 	list_init(&ring->inflight);
 	list_init(&ring->timeouts);
@@ -250,8 +269,9 @@ static void io_uring_release(struct file *f)
 }
 
 /* mmap: OFF_SQ_RING and OFF_CQ_RING both map the rings region
- * (IORING_FEAT_SINGLE_MMAP), OFF_SQES the entries; longer than the
- * region is EINVAL, as Linux. */
+ * (IORING_FEAT_SINGLE_MMAP), OFF_SQES the entries, OFF_PBUF_RING with
+ * a bgid a buffer ring in the kernel's memory (IOU_PBUF_RING_MMAP);
+ * longer than the region is EINVAL, as Linux. */
 static struct inode *io_uring_mmap_region(struct file *f, uint64_t *off, uint64_t len)
 {
 	struct io_ring *ring = f->priv;
@@ -264,6 +284,12 @@ static struct inode *io_uring_mmap_region(struct file *f, uint64_t *off, uint64_
 	} else if (*off == IORING_OFF_SQES) {
 		ip = ring->sqes_ip;
 		npages = ring->sqes_npages;
+	} else if ((*off & IORING_OFF_MMAP_MASK) == IORING_OFF_PBUF_RING) {
+		ip = io_pbuf_mmap(
+		    ring, (uint16_t)((*off & ~IORING_OFF_MMAP_MASK) >> IORING_OFF_PBUF_SHIFT),
+		    &npages);
+		if (!ip)
+			return NULL;
 	} else {
 		return NULL;
 	}

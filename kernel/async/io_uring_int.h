@@ -112,6 +112,7 @@ struct io_ring {
 	 * protects them and the counts.  Freed with the ring. */
 	struct spinlock pbuf_lock;
 	struct list_head bgroups, pbuf_spare;
+	struct list_head pbuf_regions; /* struct io_kregion: IOU_PBUF_RING_MMAP's memory */
 	uint32_t nrecords, nbgroups;
 
 	/* Direct descriptors (io_uring_files.c).  files_lock protects the
@@ -305,6 +306,10 @@ static inline void ring_store(struct io_ring *ring, uint32_t off, uint32_t v)
 
 /* io_uring.c */
 void io_ring_get(struct io_ring *ring);
+/* npages pinned pages of an internal inode, counted with the rings'
+ * (ENOMEM past the bound), for a buffer ring in the kernel's memory. */
+int io_kregion_alloc(struct inode **ipp, uint64_t **pap, uint32_t npages);
+void io_kregion_free(struct inode *ip, uint64_t *pa, uint32_t npages);
 void io_ring_put(struct io_ring *ring);
 /* Charges bytes of io_uring's kernel memory (requests, overflowed
  * CQEs) to its system-wide bound: false past it; uncharged when freed. */
@@ -603,6 +608,10 @@ int io_pbuf_ring_unregister(struct io_ring *ring, const struct io_uring_buf_reg 
 int io_pbuf_ring_status(struct io_ring *ring, struct io_uring_buf_status *ustatus);
 /* Frees every group at the ring's end. */
 void io_pbufs_release(struct io_ring *ring);
+/* mmap of IORING_OFF_PBUF_RING for group bgid: its ring's inode (kept
+ * until the ring's free) and its pages in *npages, or NULL (no such
+ * group with its ring in the kernel's memory). */
+struct inode *io_pbuf_mmap(struct io_ring *ring, uint16_t bgid, uint32_t *npages);
 
 /* io_uring_msg.c: MSG_RING. */
 int io_prep_msg_ring(struct io_req *req);

@@ -12,11 +12,15 @@
  * the call did not fill (nothing received, an error, a wait) goes back,
  * as Linux's recycle: at a legacy group's head; to a ring by moving its
  * head back (or, if another request took a later entry meanwhile, kept
- * in the group's list, taken before the ring's next).  docs/async.md.
+ * in the group's list, taken before the ring's next).  A ring may be
+ * in the kernel's memory instead (IOU_PBUF_RING_MMAP), which user space
+ * maps (io_pbuf_mmap).  docs/async.md.
  */
 #include "arch/x86_64/uaccess.h"
 #include "async/io_uring_int.h"
 #include "mm/heap.h"
+#include "mm/layout.h"
+#include "lib/string.h"
 #include <uapi/errno.h>
 
 /* Ids are 16 bits in a CQE: a group's ids, one PROVIDE's count. */
@@ -31,6 +35,23 @@
 /* Buffer ring entries at most: a 16-bit head and tail cannot tell a
  * full ring of 65536 from an empty one (Linux's limit). */
 #define PBUF_RING_MAX 32768U
+
+/*
+ * IOU_PBUF_RING_MMAP's memory: pinned pages of an internal inode, as the
+ * rings', which user space maps at IORING_OFF_PBUF_RING | bgid <<
+ * IORING_OFF_PBUF_SHIFT and the kernel reads through its own map.  Kept
+ * on ring->pbuf_regions until the ring is freed, whatever unregisters
+ * its ring (a mmap may be taking its inode meanwhile, with no lock that
+ * an unregister takes: Linux too keeps them to its ring's exit), and
+ * used again by its bgid's next such ring that fits; a power of two of
+ * pages, so a group grows through few of them.
+ */
+struct io_kregion {
+	struct list_head link; /* on ring->pbuf_regions */
+	struct inode *ip;
+	uint64_t *pa;
+	uint32_t npages;
+};
 
 /* A group lives until the ring is freed (a ring group unregistered is
  * kept, empty, for its bgid's next use), so a request may hold one
@@ -56,6 +77,11 @@ struct io_bgroup {
 	uint32_t ring_mask, gen;
 	uint16_t head; /* the next entry to take */
 	bool is_ring;
+	/* The ring is kr's memory (IOU_PBUF_RING_MMAP), read under
+	 * pbuf_lock through the kernel's map; kr, once made, stays the
+	 * group's until the ring is freed. */
+	bool kmem;
+	struct io_kregion *kr;
 	bool gone; /* a ring unregistered: no group for the register ops */
 };
 
@@ -247,6 +273,18 @@ static bool ring_entry(uint64_t at, uint32_t mask, uint16_t head, struct io_urin
 			       sizeof(*e));
 }
 
+/* The same for a ring in the kernel's memory (pbuf_lock held): its
+ * 16-byte entries never straddle a page. */
+static bool kring_entry(const struct io_bgroup *g, uint16_t head, struct io_uring_buf *e)
+{
+	const uint64_t *w = region_at(g->kr->pa, 8);
+
+	if ((uint16_t)(__atomic_load_n(w, __ATOMIC_ACQUIRE) >> 48) == head)
+		return false;
+	memcpy(e, region_at(g->kr->pa, (uint64_t)(head & g->ring_mask) * sizeof(*e)), sizeof(*e));
+	return true;
+}
+
 /* The record of g's next buffer (pbuf_lock held, dropped to read a
  * ring's user memory and taken again): a buffer given back first, else
  * a ring's entry at its head, which moves on; NULL if none. */
@@ -258,7 +296,7 @@ static struct io_pbuf *group_take_locked(struct io_ring *ring, struct io_bgroup 
 	uint64_t at;
 	uint32_t gen, mask;
 	uint16_t head;
-	bool got;
+	bool got = false, kmem;
 
 	while (!b) {
 		if (!list_empty(&g->bufs)) {
@@ -269,8 +307,11 @@ static struct io_pbuf *group_take_locked(struct io_ring *ring, struct io_bgroup 
 		if (!g->is_ring)
 			break;
 		at = g->ring_addr, mask = g->ring_mask, gen = g->gen, head = g->head;
+		if ((kmem = g->kmem))
+			got = kring_entry(g, head, &e);
 		spin_unlock(&ring->pbuf_lock);
-		got = ring_entry(at, mask, head, &e);
+		if (!kmem)
+			got = ring_entry(at, mask, head, &e);
 		if (got && list_empty(&rec))
 			records_get(ring, &rec, 1);
 		spin_lock(&ring->pbuf_lock);
@@ -352,12 +393,16 @@ static int ring_reg_check(const struct io_uring_buf_reg *r)
 {
 	if (r->resv[0] || r->resv[1] || r->resv[2])
 		return -EINVAL;
-	if (r->flags) /* IOU_PBUF_RING_MMAP: docs/async.md */
+	if (r->flags & ~IOU_PBUF_RING_MMAP) /* IOU_PBUF_RING_INC: docs/async.md */
 		return -EINVAL;
-	if (!r->ring_addr)
+	if (r->flags & IOU_PBUF_RING_MMAP) {
+		if (r->ring_addr)
+			return -EINVAL;
+	} else if (!r->ring_addr) {
 		return -EFAULT;
-	if (r->ring_addr & (PAGE_SIZE - 1))
+	} else if (r->ring_addr & (PAGE_SIZE - 1)) {
 		return -EINVAL;
+	}
 	if (!r->ring_entries || (r->ring_entries & (r->ring_entries - 1)) ||
 	    r->ring_entries > PBUF_RING_MAX)
 		return -EINVAL;
@@ -379,10 +424,41 @@ static int ring_mem_check(uint64_t at, uint32_t entries)
 	return 0;
 }
 
+/* A region of at least entries for group g's next ring in the kernel's
+ * memory (submit_lock held, g NULL if it is new): its own, zeroed, if it
+ * fits, else a new one on ring->pbuf_regions; NULL on ENOMEM. */
+static struct io_kregion *kregion_for(struct io_ring *ring, struct io_bgroup *g, uint32_t entries)
+{
+	uint64_t bytes = (uint64_t)entries * sizeof(struct io_uring_buf);
+	uint32_t npages = 1;
+	struct io_kregion *kr;
+
+	while ((uint64_t)npages * PAGE_SIZE < bytes)
+		npages *= 2;
+	if (g && g->kr && g->kr->npages >= npages) { /* no ring of g's reads it now */
+		for (uint32_t i = 0; i < g->kr->npages; i++)
+			memset(P2V(g->kr->pa[i]), 0, PAGE_SIZE);
+		return g->kr;
+	}
+	if (!(kr = kzalloc(sizeof(*kr))))
+		return NULL;
+	if (io_kregion_alloc(&kr->ip, &kr->pa, npages)) {
+		kfree(kr);
+		return NULL;
+	}
+	kr->npages = npages;
+	spin_lock(&ring->pbuf_lock);
+	list_add_tail(&kr->link, &ring->pbuf_regions);
+	spin_unlock(&ring->pbuf_lock);
+	return kr;
+}
+
 int io_pbuf_ring_register(struct io_ring *ring, const struct io_uring_buf_reg *ureg)
 {
 	struct io_uring_buf_reg r;
 	struct io_bgroup *g, *fresh = NULL;
+	struct io_kregion *kr = NULL;
+	bool kmem;
 	int err;
 
 	if (copy_from_user(&r, ureg, sizeof(r)))
@@ -394,7 +470,11 @@ int io_pbuf_ring_register(struct io_ring *ring, const struct io_uring_buf_reg *u
 	err = g && (g->is_ring || !list_empty(&g->bufs)) ? -EEXIST : 0;
 	g = group_find_locked(ring, r.bgid); /* one gone is used again */
 	spin_unlock(&ring->pbuf_lock);
-	if (err || (err = ring_mem_check(r.ring_addr, r.ring_entries)))
+	if (err)
+		return err;
+	if ((kmem = r.flags & IOU_PBUF_RING_MMAP) && !(kr = kregion_for(ring, g, r.ring_entries)))
+		return -ENOMEM;
+	if (!kmem && (err = ring_mem_check(r.ring_addr, r.ring_entries)))
 		return err;
 	if (!g && !(fresh = kzalloc(sizeof(*fresh))))
 		return -ENOMEM;
@@ -419,6 +499,8 @@ int io_pbuf_ring_register(struct io_ring *ring, const struct io_uring_buf_reg *u
 	} else {
 		g->gone = false;
 		g->is_ring = true;
+		g->kmem = kmem;
+		g->kr = kr ? kr : g->kr;
 		g->ring_addr = r.ring_addr;
 		g->ring_mask = r.ring_entries - 1;
 		g->head = 0;
@@ -446,6 +528,7 @@ int io_pbuf_ring_unregister(struct io_ring *ring, const struct io_uring_buf_reg 
 		err = -EINVAL;
 	} else { /* kept, empty, for the bgid's next use (struct io_bgroup) */
 		g->is_ring = false;
+		g->kmem = false;
 		g->gone = true;
 		g->ring_addr = 0;
 		g->gen++;
@@ -479,10 +562,25 @@ int io_pbuf_ring_status(struct io_ring *ring, struct io_uring_buf_status *ustatu
 	return err;
 }
 
+struct inode *io_pbuf_mmap(struct io_ring *ring, uint16_t bgid, uint32_t *npages)
+{
+	struct io_bgroup *g;
+	struct inode *ip = NULL;
+
+	spin_lock(&ring->pbuf_lock);
+	if ((g = group_live_locked(ring, bgid)) && g->kmem) {
+		ip = g->kr->ip; /* kept until the ring's free: the mmap's file holds the ring */
+		*npages = g->kr->npages;
+	}
+	spin_unlock(&ring->pbuf_lock);
+	return ip;
+}
+
 void io_pbufs_release(struct io_ring *ring)
 {
 	struct io_bgroup *g, *gn;
 	struct io_pbuf *b, *n;
+	struct io_kregion *kr, *kn;
 
 	list_for_each_entry_safe(g, gn, &ring->bgroups, link)
 	{
@@ -490,6 +588,12 @@ void io_pbufs_release(struct io_ring *ring)
 		kfree(g);
 	}
 	list_for_each_entry_safe(b, n, &ring->pbuf_spare, link) kfree(b);
+	list_for_each_entry_safe(kr, kn, &ring->pbuf_regions, link)
+	{
+		io_kregion_free(kr->ip, kr->pa, kr->npages);
+		kfree(kr);
+	}
+	list_init(&ring->pbuf_regions);
 	list_init(&ring->bgroups);
 	list_init(&ring->pbuf_spare);
 	ring->nrecords = ring->nbgroups = 0;

@@ -320,7 +320,10 @@ struct io_uring_buf_reg {
 	uint16_t flags;
 	uint64_t resv[3];
 };
-#define IOU_PBUF_RING_MMAP 1U /* the kernel's memory, not implemented: EINVAL */
+#define IOU_PBUF_RING_MMAP    1U	    /* the ring in the kernel's memory, mmapped at: */
+#define IORING_OFF_PBUF_RING  0x80000000ULL /* | bgid << IORING_OFF_PBUF_SHIFT */
+#define IORING_OFF_PBUF_SHIFT 16
+#define IORING_OFF_MMAP_MASK  0xf8000000ULL
 
 /* REGISTER_PBUF_STATUS's argument: head is the kernel's. */
 struct io_uring_buf_status {

@@ -441,6 +441,8 @@ static void uz_register(uint64_t *s)
 	case IORING_UNREGISTER_PBUF_RING:
 		if (op == IORING_UNREGISTER_PBUF_RING)
 			reg.ring_addr = reg.ring_entries = 0;
+		else if (fd_thread_rnd(s) % 4 == 0) /* now and then in the kernel's memory */
+			reg.ring_addr = 0, reg.flags = IOU_PBUF_RING_MMAP;
 		thread_sys6(__NR_io_uring_register, uz.ring, op, (long)&reg, 1, 0, 0);
 		uz_br_fill(s);
 		break;
