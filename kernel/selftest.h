@@ -12,5 +12,7 @@ void entry_selftest(void);
 void ktimer_selftest(void);
 /* The reaper's wait for a task's CPU to switch away (proc/task_selftest.c). */
 void task_handshake_selftest(void);
+/* No timer refers to a task after sched_exit (proc/task_selftest.c). */
+void task_exit_timers_selftest(void);
 
 #endif

@@ -593,6 +593,11 @@ void sched_exit(struct task *task)
 	dl_leave(t);
 	spin_unlock(&sched_lock);
 	ktimer_cancel_sync(&t->dl_timer); /* then t may go */
+	/* Its deadline sleeps' timer too: a sleep that ended another way (a
+	 * wake-up, a kill) disarmed it with ktimer_cancel, which does not
+	 * wait for a callback CPU 0's tick has already taken; that callback,
+	 * still to read t, met t freed (a jump to the poison, 2026-12-07). */
+	ktimer_cancel_sync(&t->sleep_timer);
 }
 
 /* A task's sleep timer: its deadline passed. */
