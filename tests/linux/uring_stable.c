@@ -1,7 +1,8 @@
 /* IORING_FEAT_SUBMIT_STABLE: what an SQE points at and Linux copies at
  * preparation (a RECVMSG's or SENDMSG's msghdr, its iovec array and a
- * send's address, a CONNECT's address, an OPENAT's, OPENAT2's or STATX's
- * path, an OPENAT2's open_how) may be reused once io_uring_enter has
+ * send's address, a CONNECT's address, the paths of OPENAT, OPENAT2,
+ * STATX, MKDIRAT, RENAMEAT, SYMLINKAT, LINKAT and UNLINKAT, an OPENAT2's
+ * open_how) may be reused once io_uring_enter has
  * returned, while the request still waits: each request here waits (on
  * its socket, or linked after a READ of an empty pipe) while its memory
  * is overwritten, and must do what was submitted.  Then OPENAT2: its
@@ -237,6 +238,80 @@ static void check_paths(void)
 	close(fd);
 }
 
+/* The path ops linked after the gate, their paths overwritten. */
+static void check_path_ops(void)
+{
+	const char *d1 = "/tmp/uring_stable_d1", *d2 = "/tmp/uring_stable_d2";
+	const char *lnk = "/tmp/uring_stable_l", *hard = "/tmp/uring_stable_h";
+	char a[64], b[64], target[64] = {0};
+	struct stat st, sa;
+
+	rmdir(d1);
+	rmdir(d2);
+	unlink(lnk);
+	unlink(hard);
+	strcpy(a, d1);
+	gate_close();
+	uring_prep(&r, IORING_OP_MKDIRAT, AT_FDCWD, (uint64_t)a, 0755, 0, 1);
+	is_int(uring_submit_wait(&r, 0), 2, "MKDIRAT linked after a waiting READ");
+	strcpy(a, d2);
+	is_int(gate_open(), 0, "its path overwritten, MKDIRAT: 0");
+	ok(!stat(d1, &st) && S_ISDIR(st.st_mode) && stat(d2, &st) < 0,
+	   "the directory it was submitted with");
+
+	strcpy(a, d1);
+	strcpy(b, d2);
+	gate_close();
+	uring_prep(&r, IORING_OP_RENAMEAT, AT_FDCWD, (uint64_t)a, (uint32_t)AT_FDCWD, (uint64_t)b,
+		   1);
+	is_int(uring_submit_wait(&r, 0), 2, "RENAMEAT linked after a waiting READ");
+	strcpy(a, file_a);
+	strcpy(b, file_b);
+	is_int(gate_open(), 0, "its paths overwritten, RENAMEAT: 0");
+	ok(stat(d1, &st) < 0 && !stat(d2, &st) && S_ISDIR(st.st_mode) && !stat(file_a, &st),
+	   "it renamed what it was submitted with");
+
+	strcpy(a, file_a);
+	strcpy(b, lnk);
+	gate_close();
+	uring_prep(&r, IORING_OP_SYMLINKAT, AT_FDCWD, (uint64_t)a, 0, (uint64_t)b, 1);
+	is_int(uring_submit_wait(&r, 0), 2, "SYMLINKAT linked after a waiting READ");
+	strcpy(a, "elsewhere");
+	strcpy(b, hard);
+	is_int(gate_open(), 0, "its target and path overwritten, SYMLINKAT: 0");
+	ok(readlink(lnk, target, sizeof(target)) == (ssize_t)strlen(file_a) &&
+	       !strcmp(target, file_a) && lstat(hard, &st) < 0,
+	   "the link and target it was submitted with");
+
+	strcpy(a, file_a);
+	strcpy(b, hard);
+	gate_close();
+	uring_prep(&r, IORING_OP_LINKAT, AT_FDCWD, (uint64_t)a, (uint32_t)AT_FDCWD, (uint64_t)b, 1);
+	is_int(uring_submit_wait(&r, 0), 2, "LINKAT linked after a waiting READ");
+	strcpy(a, file_b);
+	strcpy(b, d1);
+	is_int(gate_open(), 0, "its paths overwritten, LINKAT: 0");
+	ok(!stat(hard, &st) && !stat(file_a, &sa) && st.st_ino == sa.st_ino && stat(d1, &st) < 0,
+	   "a new name for the file it was submitted with");
+
+	strcpy(a, hard);
+	gate_close();
+	uring_prep(&r, IORING_OP_UNLINKAT, AT_FDCWD, (uint64_t)a, 0, 0, 1);
+	is_int(uring_submit_wait(&r, 0), 2, "UNLINKAT linked after a waiting READ");
+	strcpy(a, file_b);
+	is_int(gate_open(), 0, "its path overwritten, UNLINKAT: 0");
+	ok(lstat(hard, &st) < 0 && !stat(file_b, &st), "it removed the name it was submitted with");
+
+	uring_prep(&r, IORING_OP_MKDIRAT, AT_FDCWD, 8, 0755, 0, 2);
+	is_int(uring_run1(&r), -EFAULT, "MKDIRAT of an unreadable path: EFAULT");
+	uring_prep(&r, IORING_OP_RENAMEAT, AT_FDCWD, (uint64_t)d2, (uint32_t)AT_FDCWD, 8, 2);
+	is_int(uring_run1(&r), -EFAULT, "RENAMEAT to an unreadable path: EFAULT");
+	uring_prep(&r, IORING_OP_UNLINKAT, AT_FDCWD, (uint64_t)d2, 0, 0, 2)->unlink_flags =
+	    AT_REMOVEDIR;
+	is_int(uring_run1(&r), 0, "UNLINKAT with AT_REMOVEDIR: 0");
+	unlink(lnk);
+}
+
 /* An OPENAT2 SQE of path with how's fields and size, file_index slot. */
 static struct io_uring_sqe *prep_openat2(int dirfd, const char *path, const void *how,
 					 uint32_t size, uint32_t slot)
@@ -343,13 +418,14 @@ static void check_direct(void)
 
 int main(void)
 {
-	plan(52);
+	plan(70);
 	require(!uring_init(&r, 16, 0), "a ring");
 	require(!pipe(gate), "a pipe");
 	check_recvmsg();
 	check_sendmsg();
 	check_connect();
 	check_paths();
+	check_path_ops();
 	check_openat2();
 	check_direct();
 	unlink(file_a);
