@@ -159,6 +159,42 @@ static struct async_ctx *ctx_get(struct task *t)
 	return ctx;
 }
 
+struct task *async_borrower_alloc(const char *name, struct task *owner)
+{
+	struct task *w;
+
+	if (!(w = task_alloc(name)))
+		return NULL;
+	task_swap_uvm(w, uvm_share(owner->uvm));
+	w->files = files_share(owner->files);
+	w->fs = fs_share(owner->fs);
+	w->nsproxy = nsproxy_share(owner->nsproxy);
+	if (!w->uvm || !w->files || !w->fs || signal_clone(w, owner, true)) {
+		task_release_resources(w);
+		task_free(w);
+		return NULL;
+	}
+	/* Only SIGKILL reaches it: a cancel, or its owner's end. */
+	w->sig.blocked = ~SIGBIT(SIGKILL);
+	w->cpus_allowed = sched_affinity(owner);
+	spin_lock(&proc_lock);
+	w->group = owner->group; /* referenced until task_put (group_put_locked) */
+	owner->group->refs++;
+	spin_unlock(&proc_lock);
+	return w;
+}
+
+void async_borrower_die(void)
+{
+	struct task *self = current();
+
+	spin_lock(&proc_lock);
+	sched_set_state(self, TASK_DEAD);
+	spin_unlock(&proc_lock);
+	schedule();
+	panic("kernel task %s (%d) ran again", self->name, self->pid);
+}
+
 /* A new worker for ctx, borrowing owner's resources, running: false if
  * none could be made (TASK_MAX tasks, or no memory). */
 static bool worker_spawn(struct async_ctx *ctx, struct task *owner)
@@ -167,25 +203,9 @@ static bool worker_spawn(struct async_ctx *ctx, struct task *owner)
 	struct task *w;
 
 	snprintk(name, sizeof(name), "iou-wrk-%d", owner->pid);
-	if (!(w = task_alloc(name)))
+	if (!(w = async_borrower_alloc(name, owner)))
 		return false;
-	task_swap_uvm(w, uvm_share(owner->uvm));
-	w->files = files_share(owner->files);
-	w->fs = fs_share(owner->fs);
-	w->nsproxy = nsproxy_share(owner->nsproxy);
-	if (!w->uvm || !w->files || !w->fs || signal_clone(w, owner, true)) {
-		task_release_resources(w);
-		task_free(w);
-		return false;
-	}
-	/* Only SIGKILL reaches it: a cancel, or its owner's end. */
-	w->sig.blocked = ~SIGBIT(SIGKILL);
 	w->async_serve = ctx; /* ctx outlives it: the owner waits for it */
-	w->cpus_allowed = sched_affinity(owner);
-	spin_lock(&proc_lock);
-	w->group = owner->group; /* referenced until task_put (group_put_locked) */
-	owner->group->refs++;
-	spin_unlock(&proc_lock);
 	spin_lock(&ctx->lock);
 	ctx->workers[ctx->nworkers - 1] = w; /* its slot, counted by the caller */
 	spin_unlock(&ctx->lock);
@@ -574,11 +594,7 @@ static __attribute__((noreturn)) void worker_exit(struct async_ctx *ctx, struct 
 	/* Under the lock: the owner frees ctx only after taking it. */
 	wake_up(&ctx->exit_wq);
 	spin_unlock(&ctx->lock);
-	spin_lock(&proc_lock);
-	sched_set_state(self, TASK_DEAD);
-	spin_unlock(&proc_lock);
-	schedule();
-	panic("async worker %d ran again", self->pid);
+	async_borrower_die();
 }
 
 void async_worker_main(void)

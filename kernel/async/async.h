@@ -156,6 +156,19 @@ void async_task_exit(struct task *t, bool final);
 bool async_in_fallback(void);
 /* Starts the fallback (proc/kthread.c, at boot). */
 void async_fallback_start(void);
+/*
+ * A kernel task that borrows owner's address space, files table, fs
+ * context, namespaces and signal handlers (a reference to each, dropped
+ * by task_release_resources at its end) and names its thread group (a
+ * reference, so the credentials, pid and limits are the owner's),
+ * without being one of the group's threads; only SIGKILL is unblocked;
+ * not yet runnable.  NULL if none could be made.  An engine worker is
+ * one, and so is an io_uring SQ thread (async/io_uring_sqpoll.c).
+ * async_borrower_die is its last step, once it has released what it
+ * borrowed: the scheduler frees it.
+ */
+struct task *async_borrower_alloc(const char *name, struct task *owner);
+__attribute__((noreturn)) void async_borrower_die(void);
 /* A worker's first step (proc/sched_hooks.c): never returns. */
 __attribute__((noreturn)) void async_worker_main(void);
 

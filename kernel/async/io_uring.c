@@ -29,12 +29,14 @@
 #include <uapi/stat.h>
 
 #define SETUP_KNOWN                                                                                \
-	(IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP | IORING_SETUP_SUBMIT_ALL |                      \
+	(IORING_SETUP_IOPOLL | IORING_SETUP_SQPOLL | IORING_SETUP_SQ_AFF | IORING_SETUP_CQSIZE |   \
+	 IORING_SETUP_CLAMP | IORING_SETUP_ATTACH_WQ | IORING_SETUP_SUBMIT_ALL |                   \
 	 IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER)
 #define FEATURES                                                                                   \
 	(IORING_FEAT_SINGLE_MMAP | IORING_FEAT_NODROP | IORING_FEAT_SUBMIT_STABLE |                \
 	 IORING_FEAT_RW_CUR_POS | IORING_FEAT_EXT_ARG | IORING_FEAT_NATIVE_WORKERS |               \
-	 IORING_FEAT_CQE_SKIP | IORING_FEAT_FAST_POLL | IORING_FEAT_CUR_PERSONALITY)
+	 IORING_FEAT_CQE_SKIP | IORING_FEAT_FAST_POLL | IORING_FEAT_CUR_PERSONALITY |              \
+	 IORING_FEAT_SQPOLL_NONFIXED)
 #define ENTER_KNOWN                                                                                \
 	(IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP | IORING_ENTER_SQ_WAIT |                  \
 	 IORING_ENTER_EXT_ARG | IORING_ENTER_REGISTERED_RING)
@@ -137,6 +139,7 @@ static void ring_free(struct io_ring *ring)
 	req_list_free(ring->req_cache);
 	req_list_free(ring->req_free);
 	io_unregister_all(ring);
+	io_sq_free(ring);
 	io_cq_release(ring);
 	region_free(ring->rings_ip, ring->rings_pa, ring->rings_npages);
 	region_free(ring->sqes_ip, ring->sqes_pa, ring->sqes_npages);
@@ -256,13 +259,15 @@ static unsigned io_uring_poll(struct file *f, struct poll_table *pt)
 	return mask;
 }
 
-/* The last reference to the ring's file: what is in flight is cancelled
- * and the registered files go (a request holds its own); the ring goes
- * when its last request does. */
+/* The last reference to the ring's file: its SQ thread stops submitting,
+ * what is in flight is cancelled and the registered files go (a request
+ * holds its own); the ring goes when its last request (and its SQ
+ * thread) does. */
 static void io_uring_release(struct file *f)
 {
 	struct io_ring *ring = f->priv;
 
+	io_sq_stop(ring);
 	io_cancel_all(ring);
 	io_files_release(ring);
 	io_ring_put(ring);
@@ -381,8 +386,8 @@ SYSCALL_DEFINE2(io_uring_setup, uint32_t, entries, struct io_uring_params *, up)
 		if (p.resv[i])
 			return -EINVAL;
 	if (p.flags & ~SETUP_KNOWN)
-		return -EINVAL; /* SQPOLL, IOPOLL, ...: docs/async.md */
-	if ((err = setup_sizes(entries, &p)))
+		return -EINVAL; /* R_DISABLED, SQE128, ...: docs/async.md */
+	if ((err = setup_sizes(entries, &p)) || (err = io_sq_setup_check(&p)))
 		return err;
 	if (!(ring = ring_create(p.sq_entries, p.cq_entries, p.flags, &err)))
 		return err;
@@ -394,6 +399,11 @@ SYSCALL_DEFINE2(io_uring_setup, uint32_t, entries, struct io_uring_params *, up)
 	if (!(f = file_alloc(&io_uring_fops, O_RDWR, ring))) {
 		io_ring_put(ring);
 		return -ENOMEM;
+	}
+	/* From here its file's release stops its SQ thread */
+	if ((p.flags & IORING_SETUP_SQPOLL) && (err = io_sq_start(ring, &p))) {
+		file_put(f);
+		return err;
 	}
 	fd = fd_install_new(f, O_CLOEXEC);
 	if (fd < 0)
@@ -489,9 +499,22 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 	return done ? (int)done : err;
 }
 
+int io_submit_sqes(struct io_ring *ring, uint32_t n)
+{
+	struct io_cq_batch batch;
+	int ret;
+
+	mutex_lock(&ring->submit_lock);
+	io_cq_batch_begin(ring, &batch);
+	ret = submit_locked(ring, n);
+	io_cq_batch_end(ring);
+	mutex_unlock(&ring->submit_lock);
+	return ret;
+}
+
 /* The current task's woken requests retried (armed polls, docs/async.md)
  * as a submission of ring: their CQEs for it posted together. */
-static void cq_run_ready(struct io_ring *ring)
+void io_run_ready(struct io_ring *ring)
 {
 	struct io_cq_batch batch;
 
@@ -515,7 +538,7 @@ static long cq_sleep(struct io_ring *ring, uint32_t min, uint64_t deadline, uint
 		/* The woken requests' retries first (awake: they may sleep),
 		 * then the test, queued: a wake-up after it is not lost. */
 		if (async_ready_pending())
-			cq_run_ready(ring);
+			io_run_ready(ring);
 		prepare_to_wait(&ring->cq_wait, &we);
 		if (deadline != POLL_FOREVER && deadline)
 			sched_arm_deadline(deadline);
@@ -555,7 +578,7 @@ static long cq_wait(struct io_ring *ring, uint32_t min, uint64_t deadline)
 	if (min > ring->cq_entries)
 		min = ring->cq_entries;
 	if (async_ready_pending())
-		cq_run_ready(ring);
+		io_run_ready(ring);
 	if (io_cq_ready(ring) >= min)
 		return 0;
 	return cq_sleep(ring, min, deadline, fired);
@@ -602,10 +625,33 @@ static long wait_args(uint32_t flags, const void *argp, size_t argsz, uint64_t *
 	return ea.sigmask ? signal_set_user_mask((const uint64_t *)ea.sigmask, ea.sigmask_sz) : 0;
 }
 
+/*
+ * GETEVENTS on an IOPOLL ring (without SQPOLL), as Linux's
+ * io_iopoll_check: no request here is ever polled for (a READ or WRITE
+ * completes with EOPNOTSUPP, as on a file without polled I/O), so with
+ * none on the polled list Linux runs the task's work and returns at once,
+ * never sleeping; the signal mask is not used, EXT_ARG's argument only
+ * checked.  0, -EINVAL, -EFAULT.
+ */
+static long iopoll_check(struct io_ring *ring, uint32_t flags, const void *argp, size_t argsz)
+{
+	struct io_uring_getevents_arg ea;
+
+	if (flags & IORING_ENTER_EXT_ARG) {
+		if (argsz != sizeof(ea))
+			return -EINVAL;
+		if (copy_from_user(&ea, argp, sizeof(ea)))
+			return -EFAULT;
+	}
+	if (async_ready_pending())
+		io_run_ready(ring);
+	io_cq_ready(ring); /* the overflow flushed */
+	return 0;
+}
+
 SYSCALL_DEFINE6(io_uring_enter, unsigned int, fd, uint32_t, to_submit, uint32_t, min_complete,
 		uint32_t, flags, const void *, argp, size_t, argsz)
 {
-	struct io_cq_batch batch;
 	struct file *f;
 	struct io_ring *ring;
 	uint64_t deadline = POLL_FOREVER;
@@ -629,16 +675,18 @@ SYSCALL_DEFINE6(io_uring_enter, unsigned int, fd, uint32_t, to_submit, uint32_t,
 		goto out;
 	}
 	ring = f->priv;
-	if (to_submit) {
-		mutex_lock(&ring->submit_lock);
-		io_cq_batch_begin(ring, &batch);
-		ret = submit_locked(ring, to_submit);
-		io_cq_batch_end(ring);
-		mutex_unlock(&ring->submit_lock);
+	if (ring->sq) {
+		/* Its thread submits: to_submit is the answer (Linux's) */
+		if ((ret = io_sq_enter(ring, to_submit, flags)) < 0)
+			goto out;
+	} else if (to_submit) {
+		ret = io_submit_sqes(ring, to_submit);
 	}
 	if (flags & IORING_ENTER_GETEVENTS) {
-		err = wait_args(flags, argp, argsz, &deadline);
-		if (!err)
+		if ((ring->flags & (IORING_SETUP_IOPOLL | IORING_SETUP_SQPOLL)) ==
+		    IORING_SETUP_IOPOLL)
+			err = iopoll_check(ring, flags, argp, argsz);
+		else if (!(err = wait_args(flags, argp, argsz, &deadline)))
 			err = cq_wait(ring, min_complete, deadline);
 		if (!ret || ret < 0)
 			ret = ret < 0 ? ret : err;

@@ -21,4 +21,9 @@ unsigned long io_fixed_slot_count(void);
  * (after async_task_exit, as its files' closing) and its exec. */
 void io_uring_task_exit(struct task *t);
 
+/* The task t exits or execs: the SQ threads of the rings it made end,
+ * waited for (async/io_uring_sqpoll.c; Linux's SQ thread is one of the
+ * creator's process's threads). */
+void io_sq_task_exit(struct task *t);
+
 #endif

@@ -139,9 +139,14 @@ struct io_ring {
 	 * submitter (submit_lock) takes the whole list into req_cache.  At
 	 * most the most requests the ring ever had live; freed with it. */
 	struct io_req *req_free, *req_cache;
+
+	/* IORING_SETUP_SQPOLL's thread (io_uring_sqpoll.c), NULL for a ring
+	 * without; set at setup, freed with the ring. */
+	struct io_sq *sq;
 };
 
 struct io_req;
+struct io_sq;
 
 /* One wait-queue hook of an armed request (io_uring_poll.c). */
 struct io_poll_hook {
@@ -215,6 +220,7 @@ struct io_req {
 	bool multishot;	      /* POLL_ADD, ACCEPT, RECV multishot: CQEs with F_MORE */
 	bool on_stack;	      /* io_submit_alone's: moved to the ring's if it waits */
 	bool drained;	      /* its last receive on its file left the socket empty (kmsg) */
+	bool iopoll_rw;	      /* a READ or WRITE on an IOPOLL ring: EOPNOTSUPP at its issue */
 	/* RECV, RECVMSG with MSG_WAITALL: what its earlier attempts received
 	 * (it waits for the rest, as Linux's done_io). */
 	uint32_t done;
@@ -332,6 +338,24 @@ int io_ringfd_unregister(const struct io_uring_rsrc_update *uarg, uint32_t nr);
  * *err: EBADF for an empty index (a table not yet made too), EINVAL past
  * the table, Linux's answers to a task that has set up or used a ring. */
 struct file *io_ringfd_get(unsigned int index, long *err);
+
+/* Submits up to n SQEs of the SQ ring (takes submit_lock): how many
+ * were consumed, or -EBUSY, -ENOMEM. */
+int io_submit_sqes(struct io_ring *ring, uint32_t n);
+/* The current task's woken requests retried as a submission of ring. */
+void io_run_ready(struct io_ring *ring);
+
+/* io_uring_sqpoll.c: IORING_SETUP_SQPOLL's thread.  io_sq_setup_check:
+ * the setup's SQPOLL, SQ_AFF and ATTACH_WQ checks, Linux's errno;
+ * io_sq_start: the ring's thread made and running (0, -ENOMEM; the ring's
+ * free frees what was made: io_sq_free); io_sq_stop: the ring's file is
+ * released, its thread stops submitting (waited for); io_sq_enter:
+ * io_uring_enter's SQ part on an SQPOLL ring, its result. */
+int io_sq_setup_check(const struct io_uring_params *p);
+int io_sq_start(struct io_ring *ring, const struct io_uring_params *p);
+void io_sq_stop(struct io_ring *ring);
+void io_sq_free(struct io_ring *ring);
+long io_sq_enter(struct io_ring *ring, uint32_t to_submit, uint32_t flags);
 
 /* io_uring_cq.c: the CQ ring, its overflow queue and a submission's
  * batch of CQEs. */

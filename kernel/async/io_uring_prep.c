@@ -34,16 +34,19 @@ int io_prep_nop(struct io_req *req)
 }
 
 /* A read's or write's own checks: RWF_HIPRI asks for polled
- * completions, Linux's EINVAL on a ring without IORING_SETUP_IOPOLL,
- * which fdkernel has not; ioprio is an I/O priority, checked as Linux's
+ * completions, Linux's EINVAL on a ring without IORING_SETUP_IOPOLL (on
+ * one with, the request answers EOPNOTSUPP at its issue:
+ * op_iopoll_unsupported); ioprio is an I/O priority, checked as Linux's
  * ioprio_check_cap (a class past IDLE EINVAL, the real-time class EPERM
  * without CAP_SYS_NICE or CAP_SYS_ADMIN) and otherwise unused (no I/O
  * scheduler). */
-static int rw_sqe_check(const struct io_uring_sqe *s)
+static int rw_sqe_check(const struct io_req *req)
 {
+	const struct io_uring_sqe *s = &req->sqe;
 	unsigned int class = s->ioprio >> IOPRIO_CLASS_SHIFT;
 
-	if ((s->rw_flags & RWF_HIPRI) || class > IOPRIO_CLASS_IDLE)
+	if (((s->rw_flags & RWF_HIPRI) && !(req->ring->flags & IORING_SETUP_IOPOLL)) ||
+	    class > IOPRIO_CLASS_IDLE)
 		return -EINVAL;
 	if (class == IOPRIO_CLASS_RT && !capable(CAP_SYS_NICE) && !capable(CAP_SYS_ADMIN))
 		return -EPERM;
@@ -58,7 +61,7 @@ static int rw_sqe_check(const struct io_uring_sqe *s)
 static int prep_rw(struct io_req *req, long nr)
 {
 	const struct io_uring_sqe *s = &req->sqe;
-	int err = rw_sqe_check(s);
+	int err = rw_sqe_check(req);
 
 	if (err)
 		return err;
@@ -146,7 +149,7 @@ int io_prep_readv(struct io_req *req)
 		return prep_rwv(req, __NR_preadv2);
 	if (s->len != 1)
 		return -EINVAL;
-	if ((err = rw_sqe_check(s)))
+	if ((err = rw_sqe_check(req)))
 		return err;
 	if (copy_from_user(&v, (const void *)s->addr, sizeof(v)))
 		return -EFAULT;

@@ -48,12 +48,29 @@ static inline int req_fixed_file(struct io_req *req)
 	return req->file ? 0 : -EBADF;
 }
 
+/* A READ or WRITE on an IOPOLL ring: its file's, EBADF for none (a
+ * direct descriptor's was taken before), else EOPNOTSUPP, Linux's answer
+ * for a file without polled I/O (no O_DIRECT file has it here). */
+static __attribute__((noinline)) long op_iopoll_unsupported(struct io_req *req)
+{
+	struct file *f;
+
+	if (!req->fixed) {
+		if (!(f = files_lookup(current()->files, req->sqe.fd)))
+			return -EBADF;
+		file_put(f);
+	}
+	return -EOPNOTSUPP;
+}
+
 static inline __attribute__((always_inline)) long op_call(struct io_req *req)
 {
 	const struct io_op *op = op_of(req);
 
 	if (req->multishot)
 		return IO_REARM; /* on a worker: its owner arms it (req_done_async) */
+	if (req->iopoll_rw)
+		return op_iopoll_unsupported(req);
 	if (op->run)
 		return op->run(req);
 	return syscall_call((uint64_t)req->nr, req->args);
@@ -433,6 +450,31 @@ static bool op_takes_ioprio(uint8_t op)
 	}
 }
 
+/* On an IOPOLL ring, Linux takes only the ops that may be polled for
+ * (its opdef's iopoll) and EINVAL for the others; its reads and writes
+ * answer at their issue (op_iopoll_unsupported). */
+static __attribute__((noinline)) int prep_iopoll(struct io_req *req)
+{
+	switch (req->sqe.opcode) {
+	case IORING_OP_READV:
+	case IORING_OP_WRITEV:
+	case IORING_OP_READ_FIXED:
+	case IORING_OP_WRITE_FIXED:
+	case IORING_OP_READ:
+	case IORING_OP_WRITE:
+		req->iopoll_rw = true;
+		return 0;
+	case IORING_OP_NOP:
+	case IORING_OP_FILES_UPDATE:
+	case IORING_OP_PROVIDE_BUFFERS:
+	case IORING_OP_REMOVE_BUFFERS:
+	case IORING_OP_MSG_RING:
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 /* The checks every SQE gets before its op's own: -errno for its CQE. */
 /* io_req_prep's rare cases, in Linux's order: any flag but the link
  * and async ones, an ioprio, a personality.  0 or the -errno for the CQE. */
@@ -480,6 +522,8 @@ int io_req_prep(struct io_req *req)
 		return err;
 	if (!io_ops[s->opcode].prep)
 		return -EOPNOTSUPP; /* Linux's for an op its probe lists unsupported */
+	if ((req->ring->flags & IORING_SETUP_IOPOLL) && (err = prep_iopoll(req)))
+		return err;
 	return io_ops[s->opcode].prep(req);
 }
 

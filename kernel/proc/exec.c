@@ -196,7 +196,10 @@ static int exec_take_over(struct task *t)
 {
 	int err = de_thread(t);
 
-	if (!err) { /* its asynchronous calls and registered rings do not survive the exec */
+	/* its asynchronous calls, SQ threads and registered rings do not
+	 * survive the exec */
+	if (!err) {
+		io_sq_task_exit(t);
 		async_task_exit(t, false);
 		io_uring_task_exit(t);
 	}

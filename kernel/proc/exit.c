@@ -195,7 +195,9 @@ __attribute__((noreturn)) void task_exit(int status)
 	if (g->tgid == 1 && g->live == 1)
 		init_exited(status);
 	/* Its asynchronous calls end with it, while its files and memory
-	 * are still there for them (Linux's io_uring_files_cancel). */
+	 * are still there for them (Linux's io_uring_files_cancel); so do
+	 * the SQ threads of its rings. */
+	io_sq_task_exit(t);
 	async_task_exit(t, true);
 	io_uring_task_exit(t); /* its registered rings, as its files */
 	/* Before anything of it goes: a core being written reads it. */

@@ -204,6 +204,8 @@ struct task {
 	/* Set for a kernel thread (proc/kthread.h): the function that is its
 	 * whole life, called at its first step; constant. */
 	void (*kthread_fn)(void);
+	/* What kthread_fn works on (an io_uring SQ thread's ring); constant. */
+	void *kthread_arg;
 };
 
 /* The calling thread's I/O counters (proc/task_io.h). */
