@@ -680,7 +680,10 @@ SYSCALL_DEFINE6(io_uring_enter, unsigned int, fd, uint32_t, to_submit, uint32_t,
 		if ((ret = io_sq_enter(ring, to_submit, flags)) < 0)
 			goto out;
 	} else if (to_submit) {
-		ret = io_submit_sqes(ring, to_submit);
+		/* Linux: a short submission (an SQE failed, fewer queued)
+		 * returns at once, without GETEVENTS' wait */
+		if ((ret = io_submit_sqes(ring, to_submit)) != (long)to_submit)
+			goto out;
 	}
 	if (flags & IORING_ENTER_GETEVENTS) {
 		if ((ring->flags & (IORING_SETUP_IOPOLL | IORING_SETUP_SQPOLL)) ==

@@ -3,9 +3,9 @@
  * IORING_SQ_NEED_WAKEUP once idle and takes IORING_ENTER_SQ_WAKEUP;
  * io_uring_enter answers to_submit, EOWNERDEAD once the creator's process
  * is gone; IORING_SQ_CQ_OVERFLOW; the setup's SQ_AFF and ATTACH_WQ
- * errnos.  An IOPOLL ring takes NOP, answers EOPNOTSUPP in the CQE of a
- * READ or WRITE on a file without polled I/O (EBADF for no file), EINVAL
- * for an op that cannot be polled for, and its GETEVENTS never sleeps. */
+ * errnos; a short submission returns without waiting.  An IOPOLL ring takes NOP, answers EOPNOTSUPP
+ * in the CQE of a READ or WRITE on a file without polled I/O (EBADF for no file), EINVAL for an op
+ * that cannot be polled for, and its GETEVENTS never sleeps. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <poll.h>
@@ -300,9 +300,26 @@ static void check_iopoll(void)
 	close(fd);
 }
 
+/* A submission cut short (an SQE failing its preparation) returns at
+ * once, without GETEVENTS' wait for CQEs that will never come (Linux's
+ * io_uring_enter; the SQPOLL tests' submit-and-wait relies on it). */
+static void check_short_submit(void)
+{
+	struct uring r;
+	struct io_uring_cqe c;
+
+	require(uring_init(&r, 4, 0) == 0, "a ring");
+	uring_prep(&r, IORING_OP_LAST + 7, -1, 0, 0, 0, 1);
+	uring_prep(&r, IORING_OP_NOP, -1, 0, 0, 0, 2);
+	is_int(uring_submit_wait(&r, 2), 1, "2 SQEs, the first failing, waiting for 2: 1 at once");
+	ok(uring_peek(&r, &c) && c.user_data == 1 && c.res == -EINVAL, "its CQE: EINVAL");
+	uring_exit(&r);
+}
+
 int main(void)
 {
-	plan(34);
+	plan(36);
+	check_short_submit();
 	check_submit();
 	check_overflow();
 	check_owner_dead();
