@@ -1,5 +1,6 @@
 /* The fuzzer's asynchronous-call scenario (issue 34, docs/async.md): one
- * io_uring and one sysind_queue shared by the scenario's threads, which
+ * io_uring (now and then an SQPOLL ring, whose thread submits, or an
+ * IOPOLL one) and one sysind_queue shared by the scenario's threads, which
  * submit random SQEs (every opcode, known or not, with random flags,
  * links, fds and user_data, cancels aimed at those user_data or fds,
  * messages to rings), reap CQEs, register and unregister buffers, buffer
@@ -69,6 +70,14 @@ static bool uz_ring_open(uint64_t *s)
 		uz.p.flags = IORING_SETUP_CQSIZE;
 		uz.p.cq_entries = entries * (1u + (uint32_t)(fd_thread_rnd(s) % 4));
 	}
+	/* now and then an SQ thread submits (its end racing the ring's
+	 * teardown and the process's exit), or the ring polls (IOPOLL) */
+	if (fd_thread_rnd(s) % 4 == 0) {
+		uz.p.flags |= IORING_SETUP_SQPOLL;
+		uz.p.sq_thread_idle = (uint32_t)(fd_thread_rnd(s) % 20);
+	}
+	if (fd_thread_rnd(s) % 8 == 0)
+		uz.p.flags |= IORING_SETUP_IOPOLL;
 	uz.ring = (int)raw_call(__NR_io_uring_setup, entries, (long)&uz.p, 0);
 	if (uz.ring < 0)
 		return false;
@@ -371,7 +380,7 @@ static void uz_enter(uint64_t *s)
 			    IORING_ENTER_REGISTERED_RING, 0, 0);
 	else
 		thread_sys6(__NR_io_uring_enter, uz.ring, n, 0,
-			    fd_thread_rnd(s) % 8 ? IORING_ENTER_GETEVENTS
+			    fd_thread_rnd(s) % 8 ? IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP
 						 : (long)(fd_thread_rnd(s) & 0xffffffff),
 			    0, 0);
 }
