@@ -143,10 +143,10 @@ static __attribute__((noreturn)) void sq_thread_main(void)
 		}
 	}
 	sq_stopped(ring, sq);
-	/* Its requests end with it (Linux's io_uring_cancel_generic), its
-	 * workers gone; then what it borrowed (the files table's last
-	 * reference may release the ring's file here: io_sq_stop then finds
-	 * it stopped). */
+	/* Its engine ends as any submitter's at its exit (Linux's
+	 * io_uring_cancel_generic), its workers gone; then what it borrowed
+	 * goes (the files table's last reference may release the ring's
+	 * file here: io_sq_stop then finds it stopped). */
 	async_task_exit(self, true);
 	self->cred_override = NULL;
 	task_release_resources(self);
