@@ -5,10 +5,12 @@
  * io_uring (async/io_uring*.c) submits through it.  docs/async.md.
  *
  * Each submitting task owns at most one engine context (task->async),
- * made at its first punt and ended at its exit or exec: every queued
- * request then completes with -ECANCELED, every running one is
- * interrupted (-EINTR), and the task waits for its workers to go, as
- * Linux's io-wq is per task and cancelled by io_uring_task_cancel.
+ * made at its first punt or arming and given up at its exit or exec:
+ * every queued request then completes with -ECANCELED, every running one
+ * is interrupted (-EINTR), and the task waits for its workers to go, as
+ * Linux's io-wq is per task and ends with it; armed requests are
+ * cancelled at exec, and at exit only those on an io_uring file, the
+ * others keeping the engine without an owner (async_task_exit).
  */
 #ifndef ASYNC_ASYNC_H
 #define ASYNC_ASYNC_H
@@ -56,9 +58,10 @@ struct async_req {
 	/* On ctx->queue while queued, ctx->parked while armed, ctx->ready
 	 * while ready (ctx->lock). */
 	struct list_head link;
-	/* The engine it was queued on, set by async_punt; alive while the
-	 * request is queued or running: the owner's exit completes or
-	 * interrupts every request before it frees the engine. */
+	/* The engine it was queued or parked on (its submitter's), set by
+	 * async_punt or the arming, and never changed after: referenced by
+	 * the request from then until async_req_release, so it is there for
+	 * a wake-up or a cancel whatever the owner did meanwhile. */
 	struct async_ctx *ctx;
 	/* The worker running it, NULL while queued or done (ctx->lock): a
 	 * cancel interrupts that worker's blocking call with SIGKILL. */

@@ -453,6 +453,7 @@ enum op_how {
 	HOW_INLINE, /* never waits: always run in the submitter */
 	HOW_NOWAIT, /* an fd op: inline if the file allows (file_kind) */
 	HOW_PUNT,   /* may wait on something no flag stops: always a worker */
+	HOW_TIMER,  /* waits for a time: armed on a timer (TIMEOUT) */
 };
 
 struct io_op {
@@ -562,6 +563,10 @@ long io_run_tee(struct io_req *req);
 /* io_uring_timeout.c: TIMEOUT and TIMEOUT_REMOVE. */
 int io_prep_timeout(struct io_req *req);
 long io_run_timeout(struct io_req *req);
+/* A TIMEOUT about to wait, armed on its timer (no worker; from a worker
+ * too, on the engine it serves): IO_PUNTED, or its result if it is
+ * already over (its count met, removed, expired). */
+long io_timeout_arm(struct io_req *req);
 int io_prep_timeout_remove(struct io_req *req);
 long io_run_timeout_remove(struct io_req *req);
 /* io_uring_cancel.c, for them: the request of ring whose user_data is

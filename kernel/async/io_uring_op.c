@@ -426,7 +426,7 @@ const struct io_op io_ops[IORING_OP_LAST] = {
     [IORING_OP_SYNC_FILE_RANGE] = {HOW_PUNT, true, false, io_prep_sync_file_range, NULL, NULL},
     [IORING_OP_SENDMSG] = {HOW_NOWAIT, true, false, io_prep_sendmsg, run_sendmsg, NULL},
     [IORING_OP_RECVMSG] = {HOW_NOWAIT, true, false, io_prep_recvmsg, run_recvmsg, NULL},
-    [IORING_OP_TIMEOUT] = {HOW_PUNT, false, false, io_prep_timeout, io_run_timeout, NULL},
+    [IORING_OP_TIMEOUT] = {HOW_TIMER, false, false, io_prep_timeout, io_run_timeout, NULL},
     [IORING_OP_TIMEOUT_REMOVE] = {HOW_INLINE, false, false, io_prep_timeout_remove,
 				  io_run_timeout_remove, NULL},
     [IORING_OP_FILES_UPDATE] = {HOW_INLINE, false, false, prep_files_update, run_files_update,

@@ -234,11 +234,12 @@ long io_req_attempt(struct io_req *req)
 
 /* req_try's answers for a request that must wait (a range, below
  * IO_REARM): its attempt would (armed on its file, or punted), it goes
- * to a worker at once, or it is multishot (armed on its file, IOSQE_ASYNC
- * or not). */
+ * to a worker at once, it is multishot (armed on its file, IOSQE_ASYNC
+ * or not), or it waits for a time (armed on its timer). */
 #define IO_WAIT_POLL  (IO_PUNTED - 2)
 #define IO_WAIT_PUNT  (IO_PUNTED - 3)
 #define IO_WAIT_MULTI (IO_PUNTED - 4)
+#define IO_WAIT_TIMER (IO_PUNTED - 6) /* IO_ARM is - 5 */
 
 /* Runs req here if it finishes without waiting: its result, or an
  * IO_WAIT_ answer (nothing done that its wait must undo). */
@@ -261,6 +262,8 @@ static inline __attribute__((always_inline)) long req_try(struct io_req *req)
 		return op_run(req);
 	if (how == HOW_PUNT)
 		return IO_WAIT_PUNT;
+	if (how == HOW_TIMER)
+		return IO_WAIT_TIMER;
 	res = io_req_attempt(req);
 	return res == -EAGAIN ? IO_WAIT_POLL : res;
 }
@@ -287,6 +290,8 @@ static long req_wait(struct io_req **reqp, long why)
 	req_wait_start(req); /* before the punt: its worker may finish it at once */
 	if (why == IO_WAIT_MULTI)
 		return io_multi_arm(req);
+	if (why == IO_WAIT_TIMER)
+		return io_timeout_arm(req);
 	if (why == IO_WAIT_POLL && (res = io_poll_arm(req)) != -EAGAIN)
 		return res; /* armed on its file (IO_PUNTED), or done */
 	/* Linked from ring->lock's lists, so that a cancel finds it only
@@ -634,7 +639,7 @@ static inline __attribute__((always_inline)) long req_issue(struct io_req **reqp
 	 * waiting request checks again under the lock (req_start). */
 	if (__atomic_load_n(&(*reqp)->ring->dead, __ATOMIC_RELAXED) || current()->async_gone)
 		return -ECANCELED;
-	if ((res = req_try(*reqp)) <= IO_WAIT_POLL && res >= IO_WAIT_MULTI)
+	if ((res = req_try(*reqp)) <= IO_WAIT_POLL && res >= IO_WAIT_TIMER)
 		res = req_wait(reqp, res);
 	return res;
 }
@@ -705,14 +710,21 @@ static void req_done_async(struct async_req *ar, long res)
 
 		/* A poll whose events changed: queued again, to wait anew (its
 		 * drain, if any, is behind it); a multishot request: to its
-		 * owner, which arms it on its file. */
+		 * owner, which arms it on its file, as a request its worker
+		 * found would wait (IO_ARM); a TIMEOUT: armed on its timer
+		 * here. */
 		if (res == IO_REARM || res == IO_ARM) {
 			req->punted = false;
-			if (!(req->multishot  ? io_multi_handoff(req)
-			      : res == IO_ARM ? io_poll_handoff(req)
-					      : async_punt(&req->ar)))
+			if (req->sqe.opcode == IORING_OP_TIMEOUT)
+				res = io_timeout_arm(req);
+			else if (req->multishot)
+				res = io_multi_handoff(req) ? -ECANCELED : IO_PUNTED;
+			else if (res == IO_ARM)
+				res = io_poll_handoff(req) ? -ECANCELED : IO_PUNTED;
+			else /* -ECANCELED: the engine is ending */
+				res = async_punt(&req->ar) ? -ECANCELED : IO_PUNTED;
+			if (res == IO_PUNTED)
 				return;
-			res = -ECANCELED; /* the engine is ending */
 		}
 		if (!(req = req_complete(req, res)))
 			return;

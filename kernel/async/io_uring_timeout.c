@@ -1,8 +1,12 @@
 /*
  * io_uring's timeouts: TIMEOUT (relative or absolute on its clock, counting
  * CQEs, repeating with MULTISHOT) and TIMEOUT_REMOVE with its update form.
- * A TIMEOUT runs on a worker, asleep on the ring's CQ queue until its
- * deadline, its count, an update or a remove wakes it.
+ * A TIMEOUT is armed as a pollable file's request is (io_uring_poll.c),
+ * with no worker: parked on its submitter's engine, with a kernel timer
+ * (req->timer) whose expiry, like its CQE count being met, an update or a
+ * remove, wakes it (async_wake); its submitter retries it, or the
+ * fallback once the submitter exited: a timeout outlives it, as Linux's
+ * hrtimer does.
  */
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
@@ -64,38 +68,6 @@ int io_prep_timeout(struct io_req *req)
 	return 0;
 }
 
-/* Sleeps until req's deadline, which an update moves (it wakes the CQ
- * queue), unless its count was met or it was removed first (either
- * interrupts the sleep: async_interrupt): -ETIME, or -EINTR. */
-static long timeout_wait(struct io_req *req)
-{
-	struct io_ring *ring = req->ring;
-	DEFINE_WAIT(we);
-	uint64_t deadline;
-	long res;
-
-	for (;;) {
-		prepare_to_wait(&ring->cq_wait, &we);
-		spin_lock_task(&ring->lock);
-		deadline = req->deadline;
-		res = req->fired || req->removed ? -EINTR : 0;
-		spin_unlock_task(&ring->lock);
-		if (res || signal_pending()) {
-			res = -EINTR;
-			break;
-		}
-		if (clock_monotonic_ns() >= deadline) {
-			res = -ETIME;
-			break;
-		}
-		sched_arm_deadline(deadline);
-		schedule();
-	}
-	sched_disarm_deadline();
-	finish_wait(&ring->cq_wait, &we);
-	return res;
-}
-
 /* Whether a MULTISHOT timeout that went off fires again (ring->lock):
  * then its CQE has F_MORE and its next deadline is an interval on. */
 static bool timeout_again_locked(struct io_req *req)
@@ -107,34 +79,91 @@ static bool timeout_again_locked(struct io_req *req)
 	return true;
 }
 
-long io_run_timeout(struct io_req *req)
+/* The timer went off (from the tick, interrupts off): its request is
+ * parked (the timer is stopped before it is unparked and freed), so its
+ * engine is there; the retry reads the clock. */
+static void timeout_fired(struct ktimer *t)
+{
+	async_wake(&container_of(t, struct io_req, timer)->ar);
+}
+
+static void timeout_disarm(struct async_req *ar)
+{
+	ktimer_cancel_sync(&container_of(ar, struct io_req, ar)->timer);
+}
+
+/* Where req stands: its result (0: its count was met, -ECANCELED:
+ * removed, -ETIME: its deadline passed), or 1 and the deadline to wait
+ * for in *deadline.  A MULTISHOT one whose deadline passed posts its
+ * F_MORE CQE and waits for the next (a tick at least: an interval of 0
+ * never spins). */
+static long timeout_state(struct io_req *req, uint64_t *deadline)
 {
 	struct io_ring *ring = req->ring;
-	uint64_t data;
-	bool again;
+	uint64_t data = req->sqe.user_data;
+	bool again = false;
+	long res = 1;
+
+	spin_lock_task(&ring->lock);
+	if (req->fired)
+		res = 0;
+	else if (io_req_removed(req))
+		res = -ECANCELED;
+	else if (clock_monotonic_ns() >= req->deadline)
+		res = (again = timeout_again_locked(req)) ? 1 : -ETIME;
+	if (res != 1)
+		list_del(&req->tlink);
+	*deadline = req->deadline;
+	spin_unlock_task(&ring->lock);
+	if (again || res == -ETIME || res == 0) /* before its CQE, which wakes the waiters */
+		__atomic_add_fetch(&ring->nfired, 1, __ATOMIC_RELEASE);
+	if (again) /* a TIMEOUT's own CQEs count for no TIMEOUT */
+		io_post_cqe(ring, data, -ETIME, IORING_CQE_F_MORE, false);
+	return res;
+}
+
+static void timeout_retry(struct async_req *ar);
+
+long io_timeout_arm(struct io_req *req)
+{
+	uint64_t deadline;
+	long res;
+	int ret;
+
+	req->ar.retry = timeout_retry;
+	req->ar.disarm = timeout_disarm;
+	ktimer_init(&req->timer, timeout_fired);
+	while ((res = timeout_state(req, &deadline)) == 1) {
+		if ((ret = async_arm_begin(&req->ar)))
+			return ret;
+		ktimer_arm(&req->timer, deadline);
+		if (!(ret = async_arm_end(&req->ar, false)))
+			return IO_PUNTED;
+		ktimer_cancel_sync(&req->timer);
+		if (ret < 0)
+			return ret; /* cancelled while it was being armed */
+	}
+	return res;
+}
+
+/* Woken (its timer, its count, an update, a remove), in its submitter
+ * or the fallback: ended, or armed again. */
+static void timeout_retry(struct async_req *ar)
+{
+	struct io_req *req = container_of(ar, struct io_req, ar);
 	long res;
 
-	do {
-		res = timeout_wait(req);
-		spin_lock_task(&ring->lock);
-		if (req->fired)
-			res = 0;
-		else if (req->removed)
-			res = -ECANCELED;
-		again = res == -ETIME && timeout_again_locked(req);
-		data = req->sqe.user_data;
-		spin_unlock_task(&ring->lock);
-		if (res == -ETIME || res == 0) /* before its CQE, which wakes the waiters */
-			__atomic_add_fetch(&ring->nfired, 1, __ATOMIC_RELEASE);
-		if (again) { /* a TIMEOUT's own CQEs count for no TIMEOUT */
-			io_post_cqe(ring, data, -ETIME, IORING_CQE_F_MORE, false);
-			cond_resched(); /* an interval of 0 never sleeps */
-		}
-	} while (again);
-	spin_lock_task(&ring->lock);
-	list_del(&req->tlink);
-	spin_unlock_task(&ring->lock);
-	return res;
+	timeout_disarm(ar);
+	if ((res = io_timeout_arm(req)) != IO_PUNTED)
+		io_req_finish(req, res);
+}
+
+/* On a worker (IOSQE_ASYNC, a chain, a drain): armed by req_done_async
+ * (IO_REARM) on the engine the worker serves, its submitter's. */
+long io_run_timeout(struct io_req *req)
+{
+	(void)req;
+	return IO_REARM;
 }
 
 /* TIMEOUT_REMOVE, or with IORING_TIMEOUT_UPDATE a new timespec (addr2,
@@ -155,8 +184,8 @@ int io_prep_timeout_remove(struct io_req *req)
 	return timeout_ns(s->addr2, &req->period);
 }
 
-/* The timeout's new deadline is on its own clock; its sleep is woken to
- * take it (timeout_wait). */
+/* The timeout's new deadline is on its own clock; it is woken to take
+ * it (timeout_state). */
 static long timeout_update(struct io_req *req)
 {
 	struct io_ring *ring = req->ring;
@@ -169,12 +198,10 @@ static long timeout_update(struct io_req *req)
 		    (t->sqe.timeout_flags & IORING_TIMEOUT_CLOCK_MASK) | abs, req->period);
 		t->period = req->period;
 		list_del(&t->tlink);
+		async_interrupt(&t->ar); /* under the lock: t stays */
 	}
 	spin_unlock_task(&ring->lock);
-	if (!t)
-		return -ENOENT;
-	wake_up(&ring->cq_wait);
-	return 0;
+	return t ? 0 : -ENOENT;
 }
 
 long io_run_timeout_remove(struct io_req *req)

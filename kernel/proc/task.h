@@ -178,10 +178,11 @@ struct task {
 	/* The asynchronous-call engine this task submits to (async/async.h),
 	 * made at its first punt, ended by its exit or exec; own. */
 	struct async_ctx *async;
-	/* Set by its exit's async_task_exit: the task never gets another
-	 * engine (what its exit then closes may complete an io_uring
-	 * request and issue the next of its chain, which must not punt to
-	 * a new engine nobody would end); own. */
+	/* Set by its exit's async_task_exit (and for the fallback thread):
+	 * the task never gets another engine and issues no io_uring request
+	 * (what its exit then closes may complete one whose chain must not
+	 * go on with the task's files going, or on a new engine nobody would
+	 * end); own. */
 	bool async_gone;
 	/* Set for an engine worker: the engine it serves, which outlives it
 	 * (its owner waits for every worker before freeing it); constant.
