@@ -627,24 +627,25 @@ static void wait_workers_gone(struct async_ctx *ctx)
 	finish_wait(&ctx->exit_wq, &we);
 }
 
-/* Whether the owner's end cancels r: every request at exec; at exit
+/* Whether the owner's end cancels r: every request at exec (and at the
+ * SQ thread's end); at exit
  * only one on an io_uring file (Linux's REQ_F_INFLIGHT: a ring kept
  * busy by its own file would never be released), the others armed on
  * without their owner (the fallback retries them). */
-static bool exit_cancels(const struct async_req *r, bool final)
+static bool exit_cancels(const struct async_req *r, enum async_end how)
 {
-	return !final || r->exit_cancel;
+	return how != ASYNC_EXIT || r->exit_cancel;
 }
 
 /* Moves the parked (armed and ready) requests the end cancels to out,
  * ours to complete (lock held). */
-static void take_cancelled_locked(struct async_ctx *ctx, struct list_head *out, bool final)
+static void take_cancelled_locked(struct async_ctx *ctx, struct list_head *out, enum async_end how)
 {
 	struct async_req *r, *n;
 
 	list_for_each_entry_safe(r, n, &ctx->ready, link)
 	{
-		if (!exit_cancels(r, final))
+		if (!exit_cancels(r, how))
 			continue;
 		list_del(&r->link);
 		list_add_tail(&r->link, out);
@@ -652,27 +653,27 @@ static void take_cancelled_locked(struct async_ctx *ctx, struct list_head *out, 
 	}
 	list_for_each_entry_safe(r, n, &ctx->parked, link)
 	{
-		if (!exit_cancels(r, final))
+		if (!exit_cancels(r, how))
 			continue;
 		list_del(&r->link);
 		list_add_tail(&r->link, out);
 	}
 }
 
-void async_task_exit(struct task *t, bool final)
+void async_task_exit(struct task *t, enum async_end how)
 {
 	struct async_ctx *ctx = t->async;
 	struct list_head queued = LIST_HEAD_INIT(queued), parked = LIST_HEAD_INIT(parked);
 	struct async_req *r, *n;
 
-	t->async_gone = final;
+	t->async_gone = how != ASYNC_EXEC;
 	if (!ctx)
 		return;
 	spin_lock(&ctx->lock);
 	ctx->dying = true;
 	list_splice_init(&ctx->queue, &queued);
 	ctx->nqueued = 0;
-	take_cancelled_locked(ctx, &parked, final);
+	take_cancelled_locked(ctx, &parked, how);
 	/* Ours to complete from here: a cancel from another thread (or the
 	 * ring's last close) now only marks them (async_cancel's -EALREADY),
 	 * never takes them off our lists to complete them a second time. */
@@ -698,7 +699,7 @@ void async_task_exit(struct task *t, bool final)
 	/* What stays armed is the fallback's to retry from now on. */
 	spin_lock(&ctx->lock);
 	ctx->owner = NULL;
-	ctx->dying = !final;
+	ctx->dying = how != ASYNC_EXIT; /* nothing left armed otherwise */
 	if (ctx->nready)
 		fallback_kick_locked(ctx);
 	spin_unlock(&ctx->lock);

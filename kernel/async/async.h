@@ -141,16 +141,23 @@ long async_unadopt(struct async_req *r, long res);
 /* Whether the current task is one of the engine's workers. */
 bool async_in_worker(void);
 /*
- * The owner t is exiting (final) or exec'ing (t is current): every
+ * The owner t is exiting or exec'ing, how says (t is current): every
  * request it punted completes or is interrupted and its workers are
  * gone on return (Linux's io-wq of the task ends with it); every request
  * it parked is disarmed and completes with -ECANCELED at exec, and at
  * exit only those armed on an io_uring file (exit_cancel), as Linux's
  * io_uring_cancel_generic: the others stay armed, their engine kept
- * without an owner, and the fallback retries them when they wake.
- * After its exit's call, a punt of t's is -ECANCELED.
+ * without an owner, and the fallback retries them when they wake (the
+ * SQ thread's end cancels them all).  After its exit's call, a punt of
+ * t's is -ECANCELED.
  */
-void async_task_exit(struct task *t, bool final);
+enum async_end {
+	ASYNC_EXEC,	/* the task execs: every request ends */
+	ASYNC_EXIT,	/* it exits: armed requests not on an io_uring file live on */
+	ASYNC_EXIT_ALL, /* a kernel submitter ends (the SQ thread): every request
+			 * ends, as Linux's io_uring_cancel_generic for sqd */
+};
+void async_task_exit(struct task *t, enum async_end how);
 /* Whether the current task is the fallback, which retries the woken
  * requests of owners that exited: no user context (no memory, no
  * files), so a request that would run completes with -ECANCELED there,

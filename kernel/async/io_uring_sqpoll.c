@@ -147,7 +147,7 @@ static __attribute__((noreturn)) void sq_thread_main(void)
 	 * io_uring_cancel_generic), its workers gone; then what it borrowed
 	 * goes (the files table's last reference may release the ring's
 	 * file here: io_sq_stop then finds it stopped). */
-	async_task_exit(self, true);
+	async_task_exit(self, ASYNC_EXIT_ALL);
 	self->cred_override = NULL;
 	task_release_resources(self);
 	spin_lock(&sq_lock);

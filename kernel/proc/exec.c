@@ -200,7 +200,7 @@ static int exec_take_over(struct task *t)
 	 * survive the exec */
 	if (!err) {
 		io_sq_task_exit(t);
-		async_task_exit(t, false);
+		async_task_exit(t, ASYNC_EXEC);
 		io_uring_task_exit(t);
 	}
 	if (!err)

@@ -198,7 +198,7 @@ __attribute__((noreturn)) void task_exit(int status)
 	 * are still there for them (Linux's io_uring_files_cancel); so do
 	 * the SQ threads of its rings. */
 	io_sq_task_exit(t);
-	async_task_exit(t, true);
+	async_task_exit(t, ASYNC_EXIT);
 	io_uring_task_exit(t); /* its registered rings, as its files */
 	/* Before anything of it goes: a core being written reads it. */
 	coredump_park(t);
