@@ -19,6 +19,7 @@
 #include "fd/fdmap.h"
 #include "fd/fdtable.h"
 #include "fs/file.h"
+#include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/heap.h"
 #include "proc/task.h"
@@ -193,8 +194,10 @@ void io_files_release(struct io_ring *ring)
  * FILES_UPDATE, FILES_UPDATE2: slots off.. from nr fds (-1 empties,
  * IORING_REGISTER_FILES_SKIP leaves), each slot emptied before its new
  * fd is looked up, as Linux.  The number of entries done, or the error
- * of the first if none was.  Register ops hold submit_lock, so the table
- * stays; the ops that install or close slots take files_lock too.
+ * of the first if none was.  The caller holds submit_lock (checked), so
+ * the table stays: unregistered or replaced by a smaller one meanwhile,
+ * its slots would be written past its end; the ops that install or
+ * close slots take files_lock too.
  */
 int io_files_update(struct io_ring *ring, uint32_t off, const int32_t *ufds, const uint64_t *utags,
 		    uint32_t nr)
@@ -203,6 +206,7 @@ int io_files_update(struct io_ring *ring, uint32_t off, const int32_t *ufds, con
 	uint32_t done;
 	int err = 0;
 
+	kassert(mutex_held(&ring->submit_lock));
 	if (off + nr < off)
 		return -EOVERFLOW;
 	if (!t->map)

@@ -175,19 +175,22 @@ static int prep_files_update(struct io_req *req)
 }
 
 /* The table changes under submit_lock (io_uring_register's rule): held
- * by the submitter inline; a worker (a link's next) takes it. */
+ * by the submitter inline, and by io_uring_enter's wait when it retries
+ * this ring's woken requests; taken here by a worker (a link's next) and
+ * by the submitter retrying a woken request on its way back to user mode
+ * (a link's next after an armed one), which hold no lock. */
 static long run_files_update(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
-	bool worker = async_in_worker();
+	bool take = !mutex_held(&req->ring->submit_lock);
 	long res;
 
 	if ((uint32_t)s->off == IORING_FILE_INDEX_ALLOC)
 		return io_files_update_alloc(req->ring, (int32_t *)s->addr, s->len);
-	if (worker)
+	if (take)
 		mutex_lock(&req->ring->submit_lock);
 	res = io_files_update(req->ring, (uint32_t)s->off, (const int32_t *)s->addr, NULL, s->len);
-	if (worker)
+	if (take)
 		mutex_unlock(&req->ring->submit_lock);
 	return res;
 }

@@ -72,6 +72,13 @@ void mutex_lock(struct mutex *m)
 	m->owner = current();
 }
 
+/* Only the holder stores itself as owner, and clears it before letting
+ * go: another task's store never makes it equal. */
+bool mutex_held(const struct mutex *m)
+{
+	return __atomic_load_n(&m->owner, __ATOMIC_RELAXED) == current();
+}
+
 void mutex_unlock(struct mutex *m)
 {
 	struct wait_queue *wq = waitq_of(m);

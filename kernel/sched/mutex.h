@@ -27,5 +27,8 @@ void mutex_sys_init(void);
 void mutex_init(struct mutex *m, const char *name);
 void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
+/* Whether the current task holds m: a caller that may or may not hold
+ * it already, and an assertion of a lock rule. */
+bool mutex_held(const struct mutex *m);
 
 #endif

@@ -5,10 +5,12 @@
  * a forked child with the ring leaves the parent's RECVs to the parent;
  * the ring closed, the process exiting or exec'ing with 64 RECVs waiting
  * leaves nothing behind (fdkernel's /proc/kstat: on Linux the results
- * only). */
+ * only); a FILES_UPDATE linked after a waiting POLL_ADD updates the slot
+ * when the poll's wake-up is retried. */
 #define _GNU_SOURCE
 #include "uring_raw.h"
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
@@ -130,6 +132,42 @@ static void check_fork(void)
 	pairs_close();
 }
 
+/*
+ * A FILES_UPDATE linked after a POLL_ADD that waits runs after the poll's
+ * wake-up: in fdkernel, in this thread on its way back from the write
+ * that woke the poll, with no lock held; the update takes the lock
+ * that keeps the registered files' table (it once did not: a race with
+ * UNREGISTER_FILES, which the kernel now asserts).
+ */
+static void check_link_after_armed(void)
+{
+	struct io_uring_sqe *s;
+	struct io_uring_cqe c;
+	struct uring r;
+	int32_t res[2] = {1, 1};
+	int p[2], slot = -1;
+
+	require(!uring_init(&r, 8, 0) && !pipe(p), "a ring and a pipe");
+	is_int(uring_register_raw(r.fd, IORING_REGISTER_FILES, &slot, 1), 0,
+	       "one empty slot registered");
+	s = uring_prep(&r, IORING_OP_POLL_ADD, p[0], 0, 0, 0, 0);
+	s->poll32_events = POLLIN;
+	s->flags = IOSQE_IO_LINK;
+	slot = p[1];
+	uring_prep(&r, IORING_OP_FILES_UPDATE, -1, (uint64_t)&slot, 1, 0, 1);
+	is_int(uring_submit_wait(&r, 0), 2, "a POLL_ADD linked to a FILES_UPDATE submitted");
+	ok(!uring_peek(&r, &c), "the poll waits");
+	is_int(write(p[1], "x", 1), 1, "a write wakes it");
+	ok(!uring_wait_n(&r, 2, res) && res[0] == POLLIN && res[1] == 1,
+	   "POLLIN, then the update of one slot (%d, %d)", res[0], res[1]);
+	s = uring_prep(&r, IORING_OP_WRITE, 0, (uint64_t) "y", 1, 0, 2);
+	s->flags = IOSQE_FIXED_FILE;
+	is_int(uring_run1(&r), 1, "the slot holds the pipe's write end");
+	uring_exit(&r);
+	close(p[0]);
+	close(p[1]);
+}
+
 enum end { END_CLOSE, END_EXIT, END_EXEC, END_PEERS };
 
 /* A child with 64 RECVs waiting, then its end. */
@@ -171,9 +209,10 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "exit0"))
 		return 0;
 	self_path = argv[0];
-	plan(18);
+	plan(24);
 	check_recvs();
 	check_fork();
+	check_link_after_armed();
 	run(END_EXIT); /* warm-up: slab pages */
 	for (int how = END_CLOSE; how <= END_PEERS; how++) {
 		have = kstat_read(&before);
