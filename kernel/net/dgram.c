@@ -20,6 +20,9 @@ struct dgram {
 	struct sock_addr from;
 	struct scm_fds *fds;
 	struct scm_cred cred; /* its sender (pid 0: none attached) */
+	/* Where it was sent, kmalloc'd, for a receiver that asked when it was
+	 * queued (IP_RECVORIGDSTADDR: family dgram_ctl); else NULL. */
+	struct sock_addr *to;
 	/* The socket charged for it while it exists (socket.wmem), holding
 	 * a reference; NULL where the family charges no sender. */
 	struct socket *sender;
@@ -44,13 +47,14 @@ struct dgram_cork {
  * them (Linux's skb truesize). */
 static size_t dgram_truesize(const struct dgram *d)
 {
-	return sizeof(*d) + d->len + scm_size(d->fds);
+	return sizeof(*d) + d->len + scm_size(d->fds) + (d->to ? sizeof(*d->to) : 0);
 }
 
 /* Never under a socket lock: it may put files and its sender. */
 static void dgram_free(struct dgram *d)
 {
 	scm_free(d->fds);
+	kfree(d->to);
 	if (d->sender) {
 		__atomic_sub_fetch(&d->sender->wmem, d->truesize, __ATOMIC_RELAXED);
 		sock_put(d->sender);
@@ -215,6 +219,22 @@ static int dgram_target(struct socket *sk, const struct sock_addr *name, struct 
 	return sk->fam->dgram_noaddr_err;
 }
 
+/* For a receiver t that wants it (IP_RECVORIGDSTADDR), records in d where
+ * sk sent it: name, or (len 0) its connected address.  Without memory
+ * for it, d goes without, as a datagram without the option. */
+static void dgram_record_to(struct socket *sk, struct socket *t, const struct sock_addr *name,
+			    struct dgram *d)
+{
+	if (!__atomic_load_n(&t->ip_origdst, __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&t->ip6_origdst, __ATOMIC_RELAXED))
+		return;
+	if (!(d->to = kmalloc(sizeof(*d->to))))
+		return;
+	spin_lock(&sk->lock);
+	*d->to = name->len ? *name : sk->remote;
+	spin_unlock(&sk->lock);
+}
+
 /* False once sk is shut down for sending. */
 static bool may_send(struct socket *sk)
 {
@@ -235,6 +255,7 @@ static struct dgram *dgram_alloc(size_t len)
 		d->len = len;
 		d->fds = NULL;
 		d->cred = (struct scm_cred){0};
+		d->to = NULL;
 		d->sender = NULL;
 	}
 	return d;
@@ -361,6 +382,7 @@ static int dgram_post(struct socket *sk, const struct sock_addr *name, struct km
 		d->fds = m->fds;
 		m->fds = NULL;
 		d->cred = sock_msg_cred(sk, t, m);
+		dgram_record_to(sk, t, name, d);
 		d->truesize = dgram_truesize(d);
 		dgram_charge(sk, d);
 		if (dgram_enqueue(t, d, m->nonblock, sock_deadline(sk->sndtimeo), &err))
@@ -517,6 +539,8 @@ static long dgram_take(struct socket *sk, struct kmsg *m)
 		err = sock_deliver_cred(m, &d->cred);
 	if (!err && d->fds)
 		err = sock_deliver_fds(m, d->fds);
+	if (!err && d->to && sk->fam->dgram_ctl)
+		err = sk->fam->dgram_ctl(sk, m, d->to);
 	m->name = d->from;
 	if (m->name.len)
 		sk->fam->wire_name(sk, &m->name);

@@ -201,6 +201,32 @@ static void inet_wire_name(const struct socket *sk, struct sock_addr *a)
 	inet_make_name(a, sk->fam->family, &k, port);
 }
 
+/*
+ * A datagram's destination as its header had it (Linux's
+ * ip_cmsg_recv_dstaddr and ip6_datagram_recv_specific_ctl): an IPv4 one
+ * as IP_ORIGDSTADDR (a sockaddr_in) if sk asked at IPPROTO_IP, an IPv6
+ * one as IPV6_ORIGDSTADDR (a sockaddr_in6) if at IPPROTO_IPV6; a
+ * wildcard destination is the loopback address it reached.
+ */
+static long inet_dgram_ctl(const struct socket *sk, struct kmsg *m, const struct sock_addr *to)
+{
+	struct sock_addr a;
+	struct inet_key k;
+	unsigned int port;
+	bool v4;
+
+	inet_key_of(to, &k, &port);
+	key_wire(&k);
+	v4 = key_is_v4(&k);
+	if (!__atomic_load_n(v4 ? &sk->ip_origdst : &sk->ip6_origdst, __ATOMIC_RELAXED))
+		return 0;
+	inet_make_name(&a, v4 ? AF_INET : AF_INET6, &k, port);
+	if (v4)
+		return sock_put_cmsg(m, IPPROTO_IP, IP_ORIGDSTADDR, &a.sa,
+				     sizeof(struct sockaddr_in));
+	return sock_put_cmsg(m, IPPROTO_IPV6, IPV6_ORIGDSTADDR, &a.sa, sizeof(struct sockaddr_in6));
+}
+
 static bool inet_same_addr(const struct sock_addr *remote, const struct sock_addr *addr)
 {
 	struct inet_key a, b;
@@ -258,8 +284,8 @@ static int inet_dgram_refused(const struct socket *t)
 	.setsockopt = inet_setsockopt, .getsockopt = inet_getsockopt,                              \
 	.check_addr = inet_check_addr, .bind = inet_bind, .autobind = inet_autobind,               \
 	.group_lookup = inet_group_lookup, .lookup = inet_lookup, .wire_name = inet_wire_name,     \
-	.same_addr = inet_same_addr, .unbind = inet_unbind, .pair = NULL,                          \
-	.connect_result = inet_connect_result, .accepted_name = inet_accepted_name,                \
+	.dgram_ctl = inet_dgram_ctl, .same_addr = inet_same_addr, .unbind = inet_unbind,           \
+	.pair = NULL, .connect_result = inet_connect_result, .accepted_name = inet_accepted_name,  \
 	.dgram_peer = inet_dgram_peer, .dgram_refused = inet_dgram_refused
 
 const struct sock_family inet_family = {

@@ -307,9 +307,7 @@ static int mc_set_if(struct socket *sk, const struct sockopt *o)
 	return 0;
 }
 
-/* An int option's value as Linux's ip_setsockopt reads it: an int if the
- * caller gave one, else a byte if it gave that, else 0. */
-static int mc_read_int(const struct sockopt *o, int *val)
+int ip_opt_read_int(const struct sockopt *o, int *val)
 {
 	unsigned char c;
 
@@ -327,7 +325,7 @@ static int mc_read_int(const struct sockopt *o, int *val)
  * or 1): each needs at least a byte (EINVAL). */
 static int mc_set_int(struct socket *sk, int name, const struct sockopt *o)
 {
-	int val, err = mc_read_int(o, &val);
+	int val, err = ip_opt_read_int(o, &val);
 
 	if (err)
 		return err;
@@ -402,19 +400,28 @@ static bool mc_get_locked(const struct socket *sk, int name, int *v)
  */
 int inet_mc_getsockopt(struct socket *sk, int name, struct sockopt *o)
 {
-	uint32_t asked = o->len;
 	bool known;
-	int v;
+	int v = 0;
 
 	spin_lock(&sk->lock);
 	known = mc_get_locked(sk, name, &v);
 	spin_unlock(&sk->lock);
 	if (!known)
 		return -ENOPROTOOPT;
+	if (name == IP_MULTICAST_IF)
+		sockopt_put_int(o, v);
+	else
+		ip_opt_put_int(o, v);
+	return 0;
+}
+
+void ip_opt_put_int(struct sockopt *o, int v)
+{
+	uint32_t asked = o->len;
+
 	sockopt_put_int(o, v);
-	if (name != IP_MULTICAST_IF && asked > 0 && asked < sizeof(int) && v >= 0 && v <= 255) {
+	if (asked > 0 && asked < sizeof(int) && v >= 0 && v <= 255) {
 		o->len = 1;
 		o->u.bytes[0] = (unsigned char)v;
 	}
-	return 0;
 }

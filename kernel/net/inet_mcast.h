@@ -12,6 +12,12 @@
  * a name that is not a multicast one. */
 int inet_mc_setsockopt(struct socket *sk, int name, const struct sockopt *o);
 int inet_mc_getsockopt(struct socket *sk, int name, struct sockopt *o);
+/* An IPPROTO_IP int option's value as Linux's ip_setsockopt reads it: an
+ * int if the caller gave one, else a byte if it gave that, else 0: 0 or
+ * -EFAULT.  ip_opt_put_int: as ip_getsockopt answers, one byte when the
+ * caller asked for less than an int and the value fits in one. */
+int ip_opt_read_int(const struct sockopt *o, int *val);
+void ip_opt_put_int(struct sockopt *o, int v);
 /* The file of sk is closing: it leaves its groups. */
 void inet_mc_drop(struct socket *sk);
 /* Is the host a member of group (host order) on lo: some socket joined

@@ -2,7 +2,9 @@
  * What AF_INET and AF_INET6 sockets take from socket() and from the option
  * levels of their own (SOL_SOCKET's are sockopt.c's): IPPROTO_TCP or
  * IPPROTO_UDP by the socket's protocol, IPPROTO_IPV6 for AF_INET6,
- * IPPROTO_IP (inet_mcast.c's multicast options) for both.
+ * IPPROTO_IP (inet_mcast.c's multicast options) for both; and
+ * IP_RECVORIGDSTADDR and IPV6_RECVORIGDSTADDR, which inet.c's
+ * inet_dgram_ctl answers on receipt.
  */
 #include "net/inet_opt.h"
 #include "net/inet_mcast.h"
@@ -50,6 +52,8 @@ static int inet_set(struct socket *sk, int level, int name, int val, bool *uncor
 		if (sk->bound)
 			return -EINVAL;
 		sk->v6only = val != 0;
+	} else if (level == IPPROTO_IPV6 && name == IPV6_RECVORIGDSTADDR) {
+		__atomic_store_n(&sk->ip6_origdst, val != 0, __ATOMIC_RELAXED);
 	} else if (level == IPPROTO_IPV6) {
 		return -ENOPROTOOPT;
 	} else if (tcp && name == TCP_NODELAY) {
@@ -72,6 +76,12 @@ int inet_setsockopt(struct socket *sk, int level, int name, const struct sockopt
 	bool uncork = false;
 	int val, err;
 
+	if (level == IPPROTO_IP && name == IP_RECVORIGDSTADDR) {
+		/* Any length, any inet socket, as Linux (0 bytes: off) */
+		if (!(err = ip_opt_read_int(o, &val)))
+			__atomic_store_n(&sk->ip_origdst, val != 0, __ATOMIC_RELAXED);
+		return err;
+	}
 	if (level == IPPROTO_IP)
 		return inet_mc_setsockopt(sk, name, o);
 	if (!inet_has_level(sk, level))
@@ -93,12 +103,18 @@ int inet_getsockopt(struct socket *sk, int level, int name, struct sockopt *o)
 	bool tcp = sk->type == SOCK_STREAM;
 	int err = 0;
 
+	if (level == IPPROTO_IP && name == IP_RECVORIGDSTADDR) {
+		ip_opt_put_int(o, __atomic_load_n(&sk->ip_origdst, __ATOMIC_RELAXED));
+		return 0;
+	}
 	if (level == IPPROTO_IP)
 		return inet_mc_getsockopt(sk, name, o);
 	if (!inet_has_level(sk, level))
 		return -EOPNOTSUPP;
 	spin_lock(&sk->lock);
-	if (level == IPPROTO_IPV6)
+	if (level == IPPROTO_IPV6 && name == IPV6_RECVORIGDSTADDR)
+		sockopt_put_int(o, sk->ip6_origdst);
+	else if (level == IPPROTO_IPV6)
 		err = name == IPV6_V6ONLY ? (sockopt_put_int(o, sk->v6only), 0) : -ENOPROTOOPT;
 	else if (tcp && name == TCP_NODELAY)
 		sockopt_put_int(o, sk->nodelay);

@@ -187,12 +187,13 @@ int scm_parse(const void *ctl, size_t len, bool is_unix, struct scm_fds **out,
 	return err;
 }
 
-long scm_put_cmsg(void *uctl, size_t room, int type, const void *data, size_t len, int *msg_flags)
+long scm_put_cmsg(void *uctl, size_t room, int level, int type, const void *data, size_t len,
+		  int *msg_flags)
 {
 	struct {
 		struct cmsghdr h;
 		unsigned char data[32];
-	} c = {.h = {.cmsg_len = CMSG_HDRLEN + len, .cmsg_level = SOL_SOCKET, .cmsg_type = type}};
+	} c = {.h = {.cmsg_len = CMSG_HDRLEN + len, .cmsg_level = level, .cmsg_type = type}};
 	size_t n = c.h.cmsg_len;
 
 	if (room < sizeof(c.h)) {

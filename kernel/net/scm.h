@@ -56,7 +56,8 @@ int scm_parse(const void *ctl, size_t len, bool is_unix, struct scm_fds **out,
  * at user address uctl with room bytes: the bytes used (CMSG_SPACE, cut
  * to room), MSG_CTRUNC added to *msg_flags when it did not fit whole
  * (nothing written without room for a header); -EFAULT. */
-long scm_put_cmsg(void *uctl, size_t room, int type, const void *data, size_t len, int *msg_flags);
+long scm_put_cmsg(void *uctl, size_t room, int level, int type, const void *data, size_t len,
+		  int *msg_flags);
 /* Kernel memory the set takes (0 for NULL): a datagram queue is charged it. */
 static inline size_t scm_size(const struct scm_fds *fds)
 {

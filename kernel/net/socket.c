@@ -151,14 +151,20 @@ long sock_deliver_cred(struct kmsg *m, const struct scm_cred *cred)
 	struct ucred u = {pid_vnr(cred->pid),
 			  cred->pid ? from_kuid_munged(ns, cred->uid) : OVERFLOW_ID,
 			  cred->pid ? from_kgid_munged(ns, cred->gid) : OVERFLOW_ID};
+
+	return sock_put_cmsg(m, SOL_SOCKET, SCM_CREDENTIALS, &u, sizeof(u));
+}
+
+long sock_put_cmsg(struct kmsg *m, int level, int type, const void *data, size_t len)
+{
 	long n;
 
 	if (!m->uctl) {
 		m->out_flags |= MSG_CTRUNC;
 		return 0;
 	}
-	n = scm_put_cmsg((char *)m->uctl + m->ctl_used, m->ctl_room - m->ctl_used, SCM_CREDENTIALS,
-			 &u, sizeof(u), &m->out_flags);
+	n = scm_put_cmsg((char *)m->uctl + m->ctl_used, m->ctl_room - m->ctl_used, level, type,
+			 data, len, &m->out_flags);
 	if (n < 0)
 		return n;
 	m->ctl_used += n;

@@ -148,8 +148,11 @@ struct socket {
 	/* Inet multicast (inet_mcast.c), as Linux's inet_sock: kept across
 	 * accept, except the groups joined, which a new socket never has.
 	 * mc_all is read without the lock by senders (atomic). */
-	bool mc_loop;	/* IP_MULTICAST_LOOP */
-	bool mc_all;	/* IP_MULTICAST_ALL */
+	bool mc_loop; /* IP_MULTICAST_LOOP */
+	bool mc_all;  /* IP_MULTICAST_ALL */
+	/* IP_RECVORIGDSTADDR, IPV6_RECVORIGDSTADDR: a received datagram says
+	 * where it was sent (inet_dgram_ctl); read without the lock. */
+	bool ip_origdst, ip6_origdst;
 	uint8_t mc_ttl; /* IP_MULTICAST_TTL */
 	/* IP_MULTICAST_IF: the address it was given (network order), read
 	 * back as given; lo is the only interface to send on either way. */
@@ -297,6 +300,10 @@ struct sock_family {
 				   * inet gives a wildcard its loopback address and writes it in
 				   * sk's family (an IPv4 name v4-mapped for an AF_INET6 socket). */
 	void (*wire_name)(const struct socket *sk, struct sock_addr *a);
+	/* A datagram sk receives, sent to address to (recorded for sockets
+	 * with ip_origdst or ip6_origdst): its control messages into m, 0 or
+	 * -EFAULT.  NULL: the family has none. */
+	long (*dgram_ctl)(const struct socket *sk, struct kmsg *m, const struct sock_addr *to);
 	/* True if datagrams from addr reach a socket connected to remote. */
 	bool (*same_addr)(const struct sock_addr *remote, const struct sock_addr *addr);
 	/* The file is closing: give the name back, and what else the family
@@ -358,6 +365,9 @@ bool sock_wants_cred(const struct socket *sk);
 /* A received message's credentials into m's control buffer, before any
  * fds (SCM_CREDENTIALS; none known: pid 0 and the overflow ids). */
 long sock_deliver_cred(struct kmsg *m, const struct scm_cred *cred);
+/* A control message of len bytes (at most 32) into a receive's control
+ * buffer: 0, or -EFAULT; MSG_CTRUNC if it did not fit (or no buffer). */
+long sock_put_cmsg(struct kmsg *m, int level, int type, const void *data, size_t len);
 /* Stream send on a broken connection: SIGPIPE unless MSG_NOSIGNAL; -EPIPE. */
 long sock_epipe(int flags);
 /* The credentials of the calling process, for SO_PEERCRED. */

@@ -55,6 +55,11 @@
 #define TCP_CORK    3
 #define UDP_CORK    1  /* level IPPROTO_UDP */
 #define IPV6_V6ONLY 26 /* level IPPROTO_IPV6 */
+/* A datagram's destination address as a control message (inet.c). */
+#define IP_RECVORIGDSTADDR   20 /* level IPPROTO_IP; the cmsg's type too */
+#define IP_ORIGDSTADDR	     IP_RECVORIGDSTADDR
+#define IPV6_RECVORIGDSTADDR 74 /* level IPPROTO_IPV6; the cmsg's type too */
+#define IPV6_ORIGDSTADDR     IPV6_RECVORIGDSTADDR
 
 /* Level IPPROTO_IP: multicast (net/inet_mcast.c). */
 #define IP_MULTICAST_IF	   32 /* struct in_addr, ip_mreq or ip_mreqn */
