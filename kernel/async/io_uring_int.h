@@ -221,6 +221,7 @@ struct io_req {
 	bool on_stack;	      /* io_submit_alone's: moved to the ring's if it waits */
 	bool drained;	      /* its last receive on its file left the socket empty (kmsg) */
 	bool iopoll_rw;	      /* a READ or WRITE on an IOPOLL ring: EOPNOTSUPP at its issue */
+	bool last;	      /* a multishot RECVMSG's receive got the end: its CQE ends it */
 	/* RECV, RECVMSG with MSG_WAITALL: what its earlier attempts received
 	 * (it waits for the rest, as Linux's done_io). */
 	uint32_t done;
@@ -614,8 +615,10 @@ void io_drain_put(struct io_req *req);
  * goes to its owner, which arms it: 0, or -ECANCELED. */
 long io_multi_arm(struct io_req *req);
 int io_multi_handoff(struct io_req *req);
-/* RECV's run (io_uring_op.c), which the multishot one repeats. */
+/* RECV's and RECVMSG's runs (io_uring_op.c), which the multishot ones
+ * repeat. */
 long io_run_recv(struct io_req *req);
+long io_run_recvmsg(struct io_req *req);
 
 /* io_uring_kbuf.c: provided buffers (IOSQE_BUFFER_SELECT). */
 struct io_pbuf;

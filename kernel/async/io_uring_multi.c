@@ -1,6 +1,7 @@
 /*
  * io_uring's multishot requests: POLL_ADD with IORING_POLL_ADD_MULTI,
- * ACCEPT with IORING_ACCEPT_MULTISHOT and RECV with IORING_RECV_MULTISHOT.
+ * ACCEPT with IORING_ACCEPT_MULTISHOT, RECV and RECVMSG with
+ * IORING_RECV_MULTISHOT.
  * One is armed on its file's wait queues as a one-shot request that would
  * wait is (io_uring_poll.c), with no worker, and stays armed: each
  * wake-up has its submitter retry it, which posts a CQE with
@@ -8,7 +9,8 @@
  * accepted, each receive into a provided buffer) and hooks it again.  Its last
  * CQE, without F_MORE, is its end: an error, -ECANCELED once removed or
  * cancelled (its ring's last close and its owner's exit or exec cancel
- * it), a RECV's end of stream (0) or empty buffer group (-ENOBUFS), or,
+ * it), a RECV's end of stream (0; a RECVMSG's is a buffer with its
+ * header and no payload) or empty buffer group (-ENOBUFS), or,
  * as Linux's, the event whose CQE found the CQ ring full.
  * docs/async.md.
  */
@@ -57,9 +59,17 @@ static bool feeds_itself(struct io_req *req, struct file *f)
 	return self;
 }
 
-static long accept_call(struct io_req *req)
+/* One take: the ACCEPT's call, the RECV's or the RECVMSG's receive. */
+static long take_one(struct io_req *req)
 {
-	return syscall_call((uint64_t)req->nr, req->args);
+	switch (req->sqe.opcode) {
+	case IORING_OP_ACCEPT:
+		return syscall_call((uint64_t)req->nr, req->args);
+	case IORING_OP_RECV:
+		return io_run_recv(req);
+	default:
+		return io_run_recvmsg(req);
+	}
 }
 
 /* 0 if the RECV's socket has data (or an error, an end) waiting, else
@@ -91,8 +101,8 @@ static long take_all(struct io_req *req)
 		if (again && !accept && (req->drained || io_req_attempt_with(req, recv_pending)))
 			return -EAGAIN;
 		req->drained = false;
-		res = io_req_attempt_with(req, accept ? accept_call : io_run_recv);
-		if (res < 0 || (!accept && !res) || !multi_post(req, (int32_t)res))
+		res = io_req_attempt_with(req, take_one);
+		if (res < 0 || (!accept && !res) || req->last || !multi_post(req, (int32_t)res))
 			return res;
 	}
 }

@@ -238,28 +238,37 @@ static long recv_mark(struct io_req *req, long res, bool inq)
 	return res;
 }
 
-/* A RECV on its direct descriptor's file, or on the file a multishot
- * RECV was armed on (poll.file, from its first arming: as Linux's, the
- * request keeps the file its fd named, whatever becomes of the fd), else
- * on its fd: the socket's receive after the fd's lookup (sock_recvmsg,
- * recvfrom's code without an address).  What it left to read marks the
- * CQE, as Linux's msg_inq. */
-static long recv_into(struct io_req *req, uint64_t addr, uint32_t len)
+/* A receive into m on its direct descriptor's file, or on the file a
+ * multishot request was armed on (poll.file, from its first arming: as
+ * Linux's, the request keeps the file its fd named, whatever becomes of
+ * the fd), else on its fd: the socket's receive after the fd's lookup
+ * (sock_recvmsg, recvfrom's code without an address). */
+static long recv_kmsg(struct io_req *req, struct kmsg *m)
 {
-	struct iovec v = {(void *)addr, len};
-	struct kmsg m = {.flags = (int)req->sqe.msg_flags};
 	struct file *f = req->file ? req->file : req->multishot ? req->poll.file : NULL;
 	struct socket *sk;
 	long res;
 
-	iov_iter_init(&m.it, &v, 1, len);
 	if (!f)
-		res = sock_recvmsg((int)req->args[0], &m);
+		res = sock_recvmsg((int)req->args[0], m);
 	else if ((sk = sock_of_file(f)))
-		res = sock_recv(sk, f, &m);
+		res = sock_recv(sk, f, m);
 	else
 		return -ENOTSOCK;
-	req->drained = m.drained;
+	req->drained = m->drained;
+	return res;
+}
+
+/* A RECV: what it left to read marks the CQE, as Linux's msg_inq. */
+static long recv_into(struct io_req *req, uint64_t addr, uint32_t len)
+{
+	struct iovec v = {(void *)addr, len};
+	struct kmsg m = {.flags = (int)req->sqe.msg_flags};
+
+	long res;
+
+	iov_iter_init(&m.it, &v, 1, len);
+	res = recv_kmsg(req, &m);
 	return recv_mark(req, res, m.inq);
 }
 
@@ -322,8 +331,45 @@ static long recvmsg_into(struct io_req *req, uint64_t addr, uint32_t len)
 	return recvmsg_with(req, &v);
 }
 
-static long run_recvmsg(struct io_req *req)
+/*
+ * A multishot RECVMSG's receive into the buffer at addr of len bytes, as
+ * Linux's io_recvmsg_multishot: a struct io_uring_recvmsg_out, room for
+ * the header's msg_namelen bytes of name (args[4]) and msg_controllen
+ * of control (args[5]), then the payload; the result counts them all,
+ * the payload as far as it fit (EFAULT for a buffer too small for the
+ * rest).  Its end of stream (or an empty datagram) is its last CQE.
+ */
+static long recvmsg_multi_into(struct io_req *req, uint64_t addr, uint32_t len)
 {
+	struct io_uring_recvmsg_out out;
+	uint64_t namelen = req->args[4], ctllen = req->args[5];
+	uint64_t hdr = sizeof(out) + namelen + ctllen;
+	struct iovec v = {(void *)(addr + hdr), len - hdr};
+	struct kmsg m = {.flags = (int)req->sqe.msg_flags,
+			 .uctl = ctllen ? (void *)(addr + sizeof(out) + namelen) : NULL,
+			 .ctl_room = ctllen};
+	long res;
+
+	if (len < hdr)
+		return -EFAULT;
+	iov_iter_init(&m.it, &v, 1, v.iov_len);
+	if ((res = recv_kmsg(req, &m)) < 0)
+		return res;
+	out = (struct io_uring_recvmsg_out){m.name.len, (uint32_t)m.ctl_used, (uint32_t)res,
+					    (uint32_t)m.out_flags};
+	if (copy_to_user((void *)addr, &out, sizeof(out)) ||
+	    copy_to_user((void *)(addr + sizeof(out)), &m.name.sa,
+			 m.name.len < namelen ? m.name.len : namelen))
+		return -EFAULT;
+	req->last = !res;
+	return recv_mark(req, (long)hdr + ((uint64_t)res < v.iov_len ? res : (long)v.iov_len),
+			 m.inq);
+}
+
+long io_run_recvmsg(struct io_req *req)
+{
+	if (req->multishot)
+		return with_buffer(req, (uint32_t)req->args[3], recvmsg_multi_into);
 	if (req->sqe.flags & IOSQE_BUFFER_SELECT)
 		return with_buffer(req, (uint32_t)req->args[3], recvmsg_into);
 	return recvmsg_with(req, NULL);
@@ -428,7 +474,7 @@ const struct io_op io_ops[IORING_OP_LAST] = {
     [IORING_OP_POLL_REMOVE] = {HOW_INLINE, false, false, prep_poll_remove, run_poll_remove, NULL},
     [IORING_OP_SYNC_FILE_RANGE] = {HOW_PUNT, true, false, io_prep_sync_file_range, NULL, NULL},
     [IORING_OP_SENDMSG] = {HOW_NOWAIT, true, false, io_prep_sendmsg, run_sendmsg, NULL},
-    [IORING_OP_RECVMSG] = {HOW_NOWAIT, true, false, io_prep_recvmsg, run_recvmsg, NULL},
+    [IORING_OP_RECVMSG] = {HOW_NOWAIT, true, false, io_prep_recvmsg, io_run_recvmsg, NULL},
     [IORING_OP_TIMEOUT] = {HOW_TIMER, false, false, io_prep_timeout, io_run_timeout, NULL},
     [IORING_OP_TIMEOUT_REMOVE] = {HOW_INLINE, false, false, io_prep_timeout_remove,
 				  io_run_timeout_remove, NULL},

@@ -259,9 +259,26 @@ static long recvmsg_cap(const struct umsg *u)
 	return v.iov_len < UINT32_MAX ? (long)v.iov_len : UINT32_MAX;
 }
 
+/* A multishot RECVMSG's layout in each buffer: the header's msg_namelen
+ * and msg_controllen as the user gave them (args[4] and args[5]: Linux
+ * reserves msg_namelen bytes even with no msg_name). */
+static int prep_recvmsg_multi(struct io_req *req)
+{
+	struct msghdr h;
+
+	if (copy_from_user(&h, (const void *)req->sqe.addr, sizeof(h)))
+		return -EFAULT;
+	req->args[4] = h.msg_namelen;
+	req->args[5] = h.msg_controllen;
+	req->multishot = true;
+	return 0;
+}
+
 /* RECVMSG: its header copied (prep_msg), and with BUFFER_SELECT the cap
- * in args[3]; ioprio may take IORING_RECVSEND_POLL_FIRST (a hint), not
- * yet multishot (EINVAL: docs/async.md). */
+ * in args[3]; ioprio may take IORING_RECVSEND_POLL_FIRST (a hint) and
+ * IORING_RECV_MULTISHOT (BUFFER_SELECT, not MSG_WAITALL, as Linux: a CQE
+ * per receive, io_uring_multi.c, each buffer laid out as
+ * io_run_recvmsg says). */
 int io_prep_recvmsg(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
@@ -269,7 +286,10 @@ int io_prep_recvmsg(struct io_req *req)
 	long cap;
 	int err;
 
-	if (s->ioprio & ~IORING_RECVSEND_POLL_FIRST)
+	if (s->ioprio & ~(IORING_RECVSEND_POLL_FIRST | IORING_RECV_MULTISHOT))
+		return -EINVAL;
+	if ((s->ioprio & IORING_RECV_MULTISHOT) &&
+	    (!(s->flags & IOSQE_BUFFER_SELECT) || (s->msg_flags & MSG_WAITALL)))
 		return -EINVAL;
 	if (!(s->flags & IOSQE_BUFFER_SELECT))
 		return prep_msg(req, false, NULL);
@@ -278,7 +298,7 @@ int io_prep_recvmsg(struct io_req *req)
 	if ((cap = recvmsg_cap(req->kdata)) < 0)
 		return (int)cap; /* the request's free frees its copy */
 	req->args[3] = (uint64_t)cap;
-	return 0;
+	return s->ioprio & IORING_RECV_MULTISHOT ? prep_recvmsg_multi(req) : 0;
 }
 
 int io_prep_send(struct io_req *req)

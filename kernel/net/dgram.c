@@ -589,7 +589,11 @@ static long dgram_recvmsg(struct socket *sk, struct kmsg *m)
 		spin_lock(&sk->lock);
 	}
 	spin_unlock(&sk->lock);
-	dgram_wake(sk); /* room for senders, the queue for other readers */
+	/* Room for senders, the queue for other readers; none if nothing
+	 * changed (EAGAIN: a waiter on sk, such as io_uring's multishot
+	 * RECV armed on it, would only be woken to find nothing again). */
+	if (n != -EAGAIN)
+		dgram_wake(sk);
 	if (n > 0 && !(m->flags & MSG_TRUNC) && (size_t)n > want)
 		n = want; /* the real length only with MSG_TRUNC, as Linux */
 	return n;

@@ -313,6 +313,16 @@ struct io_uring_buf {
 #define IO_URING_BUF_TAIL_OFF 14 /* struct io_uring_buf_ring's tail */
 
 /* REGISTER_PBUF_RING and UNREGISTER_PBUF_RING's argument. */
+/* What a multishot RECVMSG writes at the start of each provided buffer,
+ * followed by room for the header's msg_namelen bytes of name and
+ * msg_controllen of control, then the payload. */
+struct io_uring_recvmsg_out {
+	uint32_t namelen;    /* the name's length before truncation */
+	uint32_t controllen; /* control bytes written */
+	uint32_t payloadlen; /* the payload's length (all of it with MSG_TRUNC) */
+	uint32_t flags;	     /* the message's msg_flags */
+};
+
 struct io_uring_buf_reg {
 	uint64_t ring_addr;
 	uint32_t ring_entries;
