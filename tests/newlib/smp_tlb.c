@@ -111,12 +111,14 @@ static void check(long write, const char *what)
 	   "%s on one CPU: the thread on the other faults at once (status %#x)", what, status);
 }
 
-/* getcpu from two busy threads names two CPUs. */
+/* getcpu from two busy threads names two CPUs (each bound to its own, as
+ * the checks' threads are: a loaded host may otherwise keep both on one). */
 static int busy_stop, busy_cpu = -1;
 
 static int busy(void *arg)
 {
 	(void)arg;
+	bind_self(true);
 	while (!__atomic_load_n(&busy_stop, __ATOMIC_RELAXED))
 		busy_cpu = cpu_now();
 	return 0;
@@ -131,6 +133,7 @@ int main(void)
 	    __builtin_popcountll(cpus) < 2)
 		skip_all("tasks run on one CPU (make test runs this at -smp 2)");
 	plan(3);
+	bind_self(false);
 	thread_start(&t, busy, NULL);
 	for (long long end = now_ns() + PATIENCE_NS; now_ns() < end && seen != 3;) {
 		int c = cpu_now(), other = __atomic_load_n(&busy_cpu, __ATOMIC_RELAXED);
