@@ -283,8 +283,11 @@ static long req_wait(struct io_req **reqp, long why)
 	long res;
 	int err;
 
-	if (req->on_stack && !(req = *reqp = req_persist(req)))
-		return -ENOMEM; /* *reqp, still the stack's, completes with it */
+	if (req->on_stack) {
+		if (!(req = req_persist(req)))
+			return -ENOMEM; /* *reqp, still the stack's, completes with it */
+		*reqp = req;
+	}
 	if (!req_start(req))
 		return -ECANCELED;
 	req_wait_start(req); /* before the punt: its worker may finish it at once */
