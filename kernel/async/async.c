@@ -155,7 +155,9 @@ static struct async_ctx *ctx_get(struct task *t)
 	nproc = rlimit_soft(t->group, RLIMIT_NPROC);
 	ctx->max = nproc < ASYNC_MAX_WORKERS ? (int)(nproc ? nproc : 1) : ASYNC_MAX_WORKERS;
 	__atomic_add_fetch(&nctx, 1, __ATOMIC_RELAXED);
-	t->async = ctx; /* own: only the task itself sets and clears it */
+	/* Only the task itself sets and clears it; another reads it under
+	 * proc_lock (async_group_killed_locked), which its clearing takes. */
+	__atomic_store_n(&t->async, ctx, __ATOMIC_RELEASE);
 	return ctx;
 }
 
@@ -207,7 +209,9 @@ static bool worker_spawn(struct async_ctx *ctx, struct task *owner)
 		return false;
 	w->async_serve = ctx; /* ctx outlives it: the owner waits for it */
 	spin_lock(&ctx->lock);
-	ctx->workers[ctx->nworkers - 1] = w; /* its slot, counted by the caller */
+	ctx->workers[ctx->nworkers - 1] = w; /* its slot, counted (NULL) by the caller */
+	if (ctx->dying)
+		signal_kill_thread(w); /* a SIGKILL came meanwhile: it has it too */
 	spin_unlock(&ctx->lock);
 	__atomic_add_fetch(&nworkers_live, 1, __ATOMIC_RELAXED);
 	sched_make_runnable(w);
@@ -268,7 +272,7 @@ int async_punt(struct async_req *r)
 	/* A worker per queued request while under the bound, so that a
 	 * request never waits behind one that waits for it. */
 	if (ctx->nqueued > ctx->idle && ctx->nworkers < ctx->max) {
-		ctx->nworkers++;
+		ctx->workers[ctx->nworkers++] = NULL; /* worker_spawn fills it */
 		spawn = true;
 	}
 	spin_unlock(&ctx->lock);
@@ -660,6 +664,28 @@ static void take_cancelled_locked(struct async_ctx *ctx, struct list_head *out, 
 	}
 }
 
+void async_group_killed_locked(struct thread_group *g)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &g->threads, group_link)
+	{
+		/* Alive while proc_lock is held: its owner clears t->async
+		 * under it before dropping its reference. */
+		struct async_ctx *ctx = __atomic_load_n(&t->async, __ATOMIC_ACQUIRE);
+
+		if (!ctx)
+			continue;
+		spin_lock(&ctx->lock);
+		ctx->dying = true; /* no new work: the owner's exit comes */
+		for (int i = 0; i < ctx->nworkers; i++)
+			if (ctx->workers[i]) /* NULL: being spawned, killed then */
+				signal_kill_thread(ctx->workers[i]);
+		wake_up(&ctx->work_wq);
+		spin_unlock(&ctx->lock);
+	}
+}
+
 void async_task_exit(struct task *t, enum async_end how)
 {
 	struct async_ctx *ctx = t->async;
@@ -695,7 +721,9 @@ void async_task_exit(struct task *t, enum async_end how)
 		r->done(r, -ECANCELED);
 	}
 	wait_workers_gone(ctx);
+	spin_lock(&proc_lock); /* async_group_killed_locked reads it so */
 	t->async = NULL;
+	spin_unlock(&proc_lock);
 	/* What stays armed is the fallback's to retry from now on. */
 	spin_lock(&ctx->lock);
 	ctx->owner = NULL;

@@ -158,6 +158,15 @@ enum async_end {
 			 * ends, as Linux's io_uring_cancel_generic for sqd */
 };
 void async_task_exit(struct task *t, enum async_end how);
+/*
+ * SIGKILL was sent to g (signal.c, proc_lock held): the calls the
+ * engines of g's threads run are interrupted and none starts any more,
+ * as Linux's io-wq workers, threads of the process, take its SIGKILL and
+ * end.  A thread of g waiting for what such a call holds (a pipe's lock
+ * under a SPLICE waiting for its socket) then goes on to take its own
+ * SIGKILL, and its exit ends the engine (test uring_kill).
+ */
+void async_group_killed_locked(struct thread_group *g);
 /* Whether the current task is the fallback, which retries the woken
  * requests of owners that exited: no user context (no memory, no
  * files), so a request that would run completes with -ECANCELED there,
