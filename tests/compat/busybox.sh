@@ -122,10 +122,12 @@ md5sum p; sha256sum q
 rm p q
 echo "== TCP loopback with nc"
 # The listener may take a moment to start (long on a loaded machine):
-# retry a refused connection for up to a minute.
-nc -l -p 23456 > got &
+# retry a refused connection for up to a minute.  The port is the
+# shell's own, so that two runs on one host do not meet.
+port=$((20000 + $$ % 20000))
+nc -l -p $port > got &
 for i in $(seq 300); do
-	echo "over tcp" | nc -w 1 127.0.0.1 23456 2>/dev/null && break
+	echo "over tcp" | nc -w 1 127.0.0.1 $port 2>/dev/null && break
 	sleep 0.2
 done
 wait; cat got; rm got
