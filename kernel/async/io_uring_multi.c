@@ -185,12 +185,16 @@ long io_multi_arm(struct io_req *req)
 }
 
 /* In the fallback (its owner exited, async.h): ended with -ECANCELED if
- * its file is ready (or it was removed), else armed again as it was
- * (an ACCEPT or RECV keeps its hooks: it takes nothing here). */
+ * its file is ready (or it was removed), or if it was never armed (a
+ * worker handed it to an owner that exited first: no file, and no files
+ * table here to find it in), else armed again as it was (an ACCEPT or
+ * RECV keeps its hooks: it takes nothing here). */
 static long multi_orphan(struct io_req *req)
 {
 	struct file *f = req->poll.file; /* armed: referenced */
 
+	if (!f)
+		return -ECANCELED;
 	if (io_req_removed(req) ||
 	    (f->ops->poll(f, NULL) & (req->poll.events | POLLERR | POLLHUP))) {
 		if (req->sqe.opcode != IORING_OP_POLL_ADD)

@@ -117,6 +117,10 @@ static inline __attribute__((always_inline)) long poll_hook(struct io_req *req, 
 	if (!p->file && req->file) {
 		file_get(req->file);
 		p->file = req->file;
+	} else if (!p->file && !current()->files) {
+		/* The fallback, which has no files: handed to an owner that
+		 * exited before arming it, the request ends (async.h). */
+		return -ECANCELED;
 	} else if (!p->file && !(p->file = files_lookup(current()->files, req->sqe.fd))) {
 		return -EBADF;
 	}

@@ -50,6 +50,16 @@ static void *arm_ring(void *arg)
 	return (void *)uring_submit_wait(&r, 0);
 }
 
+/* A READ of an empty pipe forced to a worker (7): the worker finds it
+ * would wait and hands it back to be armed, perhaps after the thread
+ * has exited without arming it. */
+static void *async_read(void *arg)
+{
+	(void)arg;
+	uring_prep(&r, IORING_OP_READ, pa[0], (uint64_t)rbuf, 1, UINT64_MAX, 7)->flags |= IOSQE_ASYNC;
+	return (void *)uring_submit_wait(&r, 0);
+}
+
 static long in_thread(void *(*fn)(void *))
 {
 	pthread_t t;
@@ -98,6 +108,30 @@ static void check_thread(void)
 	   res[1], res[2], res[3]);
 	read(pa[0], rbuf, 1);
 	read(pb[0], rbuf, 1);
+}
+
+/* The READ above, its thread gone at once, then a byte written: it ends
+ * ECANCELED (no one to run it), EINTR (its worker ended with the thread)
+ * or with the byte, never a kernel fault (the fallback arming a request
+ * that was never armed looked its fd up in no files table). */
+static void check_handoff(void)
+{
+	struct io_uring_cqe c;
+	int bad = 0;
+
+	for (int i = 0; i < 20; i++) {
+		bool got = false;
+
+		in_thread(async_read);
+		write(pa[1], "x", 1);
+		while (!got && !uring_wait(&r, &c))
+			got = c.user_data == 7;
+		if (!got || (c.res != -ECANCELED && c.res != -EINTR && c.res != 1))
+			bad++;
+		if (got && c.res != 1)
+			read(pa[0], rbuf, 1);
+	}
+	is_int(bad, 0, "20 READs handed back after their thread exited: ECANCELED, EINTR or 1");
 }
 
 static void check_child(void)
@@ -174,10 +208,11 @@ int main(void)
 	struct kstat before;
 	bool have;
 
-	plan(19);
+	plan(20);
 	if (uring_init(&r, 8, 0) || pipe(pa) || pipe(pb))
 		require(false, "ring and pipes");
 	check_thread();
+	check_handoff();
 	check_child();
 	uring_exit(&r);
 	order = CLOSE_AFTER;
