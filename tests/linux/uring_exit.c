@@ -56,7 +56,8 @@ static void *arm_ring(void *arg)
 static void *async_read(void *arg)
 {
 	(void)arg;
-	uring_prep(&r, IORING_OP_READ, pa[0], (uint64_t)rbuf, 1, UINT64_MAX, 7)->flags |= IOSQE_ASYNC;
+	uring_prep(&r, IORING_OP_READ, pa[0], (uint64_t)rbuf, 1, UINT64_MAX, 7)->flags |=
+	    IOSQE_ASYNC;
 	return (void *)uring_submit_wait(&r, 0);
 }
 
