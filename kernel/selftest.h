@@ -14,5 +14,7 @@ void ktimer_selftest(void);
 void task_handshake_selftest(void);
 /* No timer refers to a task after sched_exit (proc/task_selftest.c). */
 void task_exit_timers_selftest(void);
+/* ... nor while its callback runs as another CPU exits it (the same). */
+void task_exit_running_timer_selftest(void);
 
 #endif

@@ -191,6 +191,11 @@ void async_borrower_die(void)
 	struct task *self = current();
 
 	spin_lock(&proc_lock);
+	/* As task_exit: once freed, no timer of the scheduler's refers to
+	 * it.  A worker's nanosleep or poll that its SIGKILL ended disarmed
+	 * its sleep timer without waiting for a callback the tick had taken,
+	 * which then ran on the freed worker (a jump to the poison). */
+	sched_exit(self);
 	sched_set_state(self, TASK_DEAD);
 	spin_unlock(&proc_lock);
 	schedule();

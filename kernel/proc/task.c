@@ -436,6 +436,10 @@ void task_free(struct task *t)
 	int batch[RELEASE_BATCH], n = 0;
 
 	task_wait_switched_out(t);
+	/* sched_exit's promise, which every end of a task that ran keeps: no
+	 * timer of the scheduler's refers to it (the tick would run it freed). */
+	kassert(!ktimer_busy(&task_sched(t)->sleep_timer) &&
+		!ktimer_busy(&task_sched(t)->dl_timer));
 	spin_lock(&proc_lock);
 	list_del(&t->all_link);
 	/* With its pid, which may then be given again; under proc_lock, so

@@ -3,8 +3,10 @@
  * reaper's wait for on_cpu ends only once the task's CPU cleared it, and
  * waits with interrupts on (a timer stands for the other CPU's
  * finish_switch: were interrupts off, it would never fire and the boot
- * would hang); and sched_exit, after which no timer refers to the task.
+ * would hang); and sched_exit, after which no timer refers to the task,
+ * even one whose callback the tick is running while another CPU exits.
  */
+#include "arch/x86_64/smp.h"
 #include "arch/x86_64/timer.h"
 #include "lib/ktest.h"
 #include "sched/ktimer.h"
@@ -51,4 +53,54 @@ void task_exit_timers_selftest(void)
 	sched_exit(&t);
 	KTEST_OK(!ktimer_expires(sleep), "task: sched_exit leaves its sleep timer disarmed");
 	ktimer_cancel_sync(sleep); /* if the check failed: never fire into t */
+}
+
+/*
+ * The race sched_exit must win, forced: CPU 0's tick has taken the
+ * exiting task's sleep timer and runs its callback (held for a while),
+ * while an AP ends the task.  sched_exit must not return before the
+ * callback has, or the task would be freed under it (an engine worker,
+ * whose end skipped sched_exit, was: the tick jumped to the poison of a
+ * freed task, 2026-12-07).  An AP slow to come only shortens the overlap.
+ */
+#define HOLD_NS (20 * 1000 * 1000)
+
+static struct task racer; /* never runs: its sleep timer only */
+static int in_callback, exiting, callback_done, exit_saw_done, ap_done;
+
+static void held_callback(struct ktimer *k)
+{
+	(void)k;
+	__atomic_store_n(&in_callback, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&exiting, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	for (uint64_t t0 = clock_monotonic_ns(); clock_monotonic_ns() - t0 < HOLD_NS;)
+		cpu_relax(); /* the AP is in sched_exit meanwhile */
+	__atomic_store_n(&callback_done, 1, __ATOMIC_RELEASE);
+}
+
+static void exit_on_ap(void)
+{
+	while (!__atomic_load_n(&in_callback, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	__atomic_store_n(&exiting, 1, __ATOMIC_RELEASE);
+	sched_exit(&racer);
+	exit_saw_done = __atomic_load_n(&callback_done, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&ap_done, 1, __ATOMIC_RELEASE);
+}
+
+void task_exit_running_timer_selftest(void)
+{
+	struct ktimer *sleep = &task_sched(&racer)->sleep_timer;
+
+	if (smp_cpus_online < 2)
+		return;
+	sched_task_init(&racer);
+	ktimer_init(sleep, held_callback); /* sleep_timer_fired would wake it */
+	smp_park_run(1, exit_on_ap);
+	ktimer_arm(sleep, clock_monotonic_ns()); /* the next tick of CPU 0 runs it */
+	while (!__atomic_load_n(&ap_done, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	KTEST_OK(exit_saw_done,
+		 "task: sched_exit on CPU 1 waits for the sleep timer's callback on CPU 0");
 }

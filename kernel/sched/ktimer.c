@@ -140,6 +140,16 @@ void ktimer_cancel_sync(struct ktimer *t)
 	}
 }
 
+bool ktimer_busy(struct ktimer *t)
+{
+	bool busy;
+
+	spin_lock(&ktimer_lock);
+	busy = t->armed || running == t;
+	spin_unlock(&ktimer_lock);
+	return busy;
+}
+
 uint64_t ktimer_expires(struct ktimer *t)
 {
 	uint64_t expires;

@@ -46,6 +46,8 @@ bool ktimer_cancel(struct ktimer *t);
  * cannot arm it again (the caller's own state says so).  The caller holds
  * no lock the callback takes. */
 void ktimer_cancel_sync(struct ktimer *t);
+/* Whether t is armed or its callback running: a check before its free. */
+bool ktimer_busy(struct ktimer *t);
 /* t's deadline, or 0 if it is not armed. */
 uint64_t ktimer_expires(struct ktimer *t);
 /* The tick: runs the callback of every timer whose deadline has passed. */

@@ -369,6 +369,13 @@ static void nothing(void *arg)
 	(void)arg;
 }
 
+void smp_park_run(int cpu, void (*work)(void))
+{
+	kassert(cpu > 0 && cpu < smp_cpus_online && !smp_sched_on);
+	__atomic_store_n(&park_work[cpu], work, __ATOMIC_RELEASE);
+	smp_call(cpu, nothing, NULL); /* wakes it from hlt: it runs its park work */
+}
+
 /* CPU 0 calls every other CPU, twice, and each answers as itself; then
  * every CPU calls every other one at once, and none deadlocks. */
 void smp_call_selftest(void)
@@ -392,8 +399,7 @@ void smp_call_selftest(void)
 	if (!aps)
 		return;
 	for (int n = 1; n <= aps; n++)
-		park_work[n] = cross_ap;
-	smp_call_many(~0u, nothing, NULL); /* wakes the APs from hlt: they run their park work */
+		smp_park_run(n, cross_ap);
 	cross_calls();
 	while (__atomic_load_n(&cross_done, __ATOMIC_ACQUIRE) < aps)
 		cpu_relax();

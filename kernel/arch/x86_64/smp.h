@@ -43,6 +43,9 @@ struct cpu *cpu_get(int id);
 void smp_resched(int cpu);
 /* Sends CPU cpu a VEC_IPI_KICK: its way back to user mode runs (signals). */
 void smp_kick(int cpu);
+/* Runs work once on AP cpu, parked (before smp_sched_start: the
+ * self-tests), without waiting for it. */
+void smp_park_run(int cpu, void (*work)(void));
 void smp_selftest(void);
 void smp_call_selftest(void);
 
