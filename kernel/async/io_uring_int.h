@@ -172,6 +172,7 @@ struct io_poll {
 	struct io_poll_hook hooks[2];
 	int nhooks;
 	bool overflow;	   /* the file offered a third queue: not armed */
+	bool exclusive;	   /* a POLL_ADD's EPOLLEXCLUSIVE: its hooks wake one of several */
 	uint32_t events;   /* what completes the wait (POLLERR, POLLHUP too) */
 	struct file *file; /* polled; referenced from the first arming to the request's free */
 };

@@ -153,7 +153,9 @@ static long run_poll_remove(struct io_req *req)
 		if (flags & IORING_POLL_UPDATE_USER_DATA)
 			__atomic_store_n(&t->sqe.user_data, req->sqe.off, __ATOMIC_RELAXED);
 		if (flags & IORING_POLL_UPDATE_EVENTS) {
-			t->sqe.poll32_events = req->sqe.poll32_events & 0xffff;
+			/* the event bits; EPOLLEXCLUSIVE stays as it was, as Linux's */
+			t->sqe.poll32_events = (t->sqe.poll32_events & ~0xffffu) |
+					       (req->sqe.poll32_events & 0xffff);
 			t->rearm = true;
 			async_interrupt(&t->ar); /* under ring->lock: t stays */
 		}

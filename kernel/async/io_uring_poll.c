@@ -16,6 +16,7 @@
 #include "fs/event/poll.h"
 #include "fs/file.h"
 #include "proc/task.h"
+#include <uapi/eventpoll.h>
 #include <uapi/socket.h>
 #include <uapi/errno.h>
 #include <uapi/uio.h>
@@ -52,7 +53,7 @@ static inline __attribute__((always_inline)) uint32_t poll_events(const struct i
 	case IORING_OP_SEND:
 	case IORING_OP_SENDMSG:
 		return POLLOUT | POLLWRNORM;
-	case IORING_OP_POLL_ADD:
+	case IORING_OP_POLL_ADD: /* the event bits of its 32 (IORING_FEAT_POLL_32BITS) */
 		return req->sqe.poll32_events & 0xffff;
 	default:
 		return 0;
@@ -74,7 +75,9 @@ static bool poll_wake(struct wait_entry *we, unsigned int key)
 	if (key && !(key & (req->poll.events | POLLERR | POLLHUP)))
 		return false;
 	async_wake(&req->ar);
-	return false; /* no task of its own woken: an exclusive wake-up goes on */
+	/* Its submitter woken: an exclusive wake-up ends here (a
+	 * non-exclusive hook's answer is not read). */
+	return true;
 }
 
 /* poll_wait of the file: a hook on each of its queues. */
@@ -89,7 +92,8 @@ static void poll_queue(struct file *f, struct wait_queue *wq, struct poll_table 
 		return;
 	}
 	h = &p->hooks[p->nhooks++];
-	h->we = (struct wait_entry){.func = poll_wake, .link = LIST_HEAD_INIT(h->we.link)};
+	h->we = (struct wait_entry){
+	    .func = poll_wake, .exclusive = p->exclusive, .link = LIST_HEAD_INIT(h->we.link)};
 	h->wq = wq;
 	wait_add(wq, &h->we);
 }
@@ -153,6 +157,8 @@ void io_poll_setup(struct io_req *req, void (*retry)(struct async_req *ar))
 	struct io_poll *p = &req->poll;
 
 	p->events = poll_events(req);
+	p->exclusive =
+	    req->sqe.opcode == IORING_OP_POLL_ADD && (req->sqe.poll32_events & EPOLLEXCLUSIVE);
 	req->ar.retry = retry;
 	req->ar.disarm = io_poll_disarm;
 	p->pt.queue = poll_queue;
