@@ -7,85 +7,28 @@
  * names the owner's thread group (a reference too, so getpid, the
  * credentials and the limits are the owner's), but it is not one of the
  * group's threads: no process-directed signal, exit_group or exec picks
- * it; its owner ends it (async_task_exit).  docs/async.md.
+ * it; its owner ends it (async_task_exit).  The workers' code is
+ * async_worker.c's, the fallback's async_fallback.c's.  docs/async.md.
  */
-#include "async/async.h"
-#include "fd/fdtable.h"
-#include "fs/root_cwd.h"
-#include "lib/printk.h"
+#include "async/async_int.h"
 #include "mm/heap.h"
-#include "mm/uvm.h"
-#include "proc/nsproxy.h"
-#include "proc/exit.h"
 #include "proc/group.h"
 #include "proc/proc.h"
 #include "proc/rlimit.h"
 #include "proc/signal.h"
-#include "proc/kthread.h"
 #include "proc/task.h"
 #include "sched/sched.h"
 #include <uapi/errno.h>
 #include <uapi/resource.h>
 
-/*
- * One owner's engine.  Lifetime: refs counts the owner (from its first
- * punt or arming, task->async, until its async_task_exit, which first
- * waits until no worker is left), each request whose ctx names it (from
- * the binding until async_req_release at the request's free) and the
- * fallback while it has the engine queued; the last put frees it.  So
- * a request armed by a task that exits keeps its engine, without an
- * owner, for the fallback to retry it (async_task_exit).
- */
-struct async_ctx {
-	int refs; /* atomic */
-	/* Protects queue, nqueued, idle, nworkers, workers[], dying, the
-	 * parked lists, and each request's worker, cancelled and park.
-	 * Taken before work_wq's lock and a thread group's siglock (a
-	 * cancel's SIGKILL), after a parked request's file queue's (its
-	 * wake-up); no user copy and no sleep under it. */
-	struct spinlock lock;
-	struct list_head queue; /* struct async_req, by link */
-	int nqueued, idle, nworkers, max;
-	/* Parked requests: armed (waiting for a wake-up), and woken ones
-	 * the owner retries (nready of them, read unlocked as a hint). */
-	struct list_head parked, ready;
-	int nready;
-	/* Retries its woken requests; NULL once it exited (async_task_exit):
-	 * the fallback retries them then. */
-	struct task *owner;
-	bool fb_queued;		  /* on fb_list, referenced by it (lock) */
-	struct list_head fb_link; /* on fb_list (fb_lock) */
-	/* The live workers (nworkers of them, in the first slots): each
-	 * entry stays valid until the worker takes itself off, under lock,
-	 * just before it exits. */
-	struct task *workers[ASYNC_MAX_WORKERS];
-	bool dying;		   /* the owner is ending it: no new work */
-	struct wait_queue work_wq; /* idle workers sleep here */
-	struct wait_queue exit_wq; /* the owner waits here for the workers to go */
-};
+static unsigned long nctx; /* atomic: the leak check's count */
 
-static unsigned long nctx, nworkers_live; /* atomic: the leak check's counts */
-
-/*
- * The fallback: a kernel thread that retries the woken requests of
- * engines whose owner exited (Linux's ctx->fallback_work).  It has no
- * user context: its retries complete what they would run with
- * -ECANCELED (async_in_fallback) and its punts are refused (async_gone).
- * fb_list holds the engines with requests ready for it (fb_lock,
- * innermost but fb_wq's).
- */
-static struct task *fallback_task; /* set once at boot */
-static struct spinlock fb_lock = SPINLOCK_INIT("async_fallback");
-static struct list_head fb_list = LIST_HEAD_INIT(fb_list);
-static struct wait_queue fb_wq = {SPINLOCK_INIT("async_fallback_wq"),
-				  LIST_HEAD_INIT(fb_wq.sleepers)};
-
-static void ctx_hold(struct async_ctx *ctx)
+void ctx_hold(struct async_ctx *ctx)
 {
 	__atomic_add_fetch(&ctx->refs, 1, __ATOMIC_RELAXED);
 }
 
-static void ctx_put(struct async_ctx *ctx)
+void ctx_put(struct async_ctx *ctx)
 {
 	if (__atomic_sub_fetch(&ctx->refs, 1, __ATOMIC_ACQ_REL))
 		return;
@@ -96,7 +39,7 @@ static void ctx_put(struct async_ctx *ctx)
 /* r's engine is ctx from now on (ctx->lock held), referenced by r until
  * async_req_release.  A request keeps the engine of the task that
  * submitted it, so r->ctx never changes once set, but from NULL. */
-static void req_bind(struct async_req *r, struct async_ctx *ctx)
+void req_bind(struct async_req *r, struct async_ctx *ctx)
 {
 	struct async_ctx *old = r->ctx;
 
@@ -114,24 +57,9 @@ void async_req_release(struct async_req *r)
 		ctx_put(r->ctx);
 }
 
-bool async_in_fallback(void)
-{
-	return current() == fallback_task;
-}
-
 unsigned long async_ctx_count(void)
 {
 	return __atomic_load_n(&nctx, __ATOMIC_RELAXED);
-}
-
-unsigned long async_worker_count(void)
-{
-	return __atomic_load_n(&nworkers_live, __ATOMIC_RELAXED);
-}
-
-bool async_in_worker(void)
-{
-	return current()->async_serve != NULL;
 }
 
 /* The current task's engine, made on first use: NULL on ENOMEM. */
@@ -159,68 +87,6 @@ static struct async_ctx *ctx_get(struct task *t)
 	 * proc_lock (async_group_killed_locked), which its clearing takes. */
 	__atomic_store_n(&t->async, ctx, __ATOMIC_RELEASE);
 	return ctx;
-}
-
-struct task *async_borrower_alloc(const char *name, struct task *owner)
-{
-	struct task *w;
-
-	if (!(w = task_alloc(name)))
-		return NULL;
-	task_swap_uvm(w, uvm_share(owner->uvm));
-	w->files = files_share(owner->files);
-	w->fs = fs_share(owner->fs);
-	w->nsproxy = nsproxy_share(owner->nsproxy);
-	if (!w->uvm || !w->files || !w->fs || signal_clone(w, owner, true)) {
-		task_release_resources(w);
-		task_free(w);
-		return NULL;
-	}
-	/* Only SIGKILL reaches it: a cancel, or its owner's end. */
-	w->sig.blocked = ~SIGBIT(SIGKILL);
-	w->cpus_allowed = sched_affinity(owner);
-	spin_lock(&proc_lock);
-	w->group = owner->group; /* referenced until task_put (group_put_locked) */
-	owner->group->refs++;
-	spin_unlock(&proc_lock);
-	return w;
-}
-
-void async_borrower_die(void)
-{
-	struct task *self = current();
-
-	spin_lock(&proc_lock);
-	/* As task_exit: once freed, no timer of the scheduler's refers to
-	 * it.  A worker's nanosleep or poll that its SIGKILL ended disarmed
-	 * its sleep timer without waiting for a callback the tick had taken,
-	 * which then ran on the freed worker (a jump to the poison). */
-	sched_exit(self);
-	sched_set_state(self, TASK_DEAD);
-	spin_unlock(&proc_lock);
-	schedule();
-	panic("kernel task %s (%d) ran again", self->name, self->pid);
-}
-
-/* A new worker for ctx, borrowing owner's resources, running: false if
- * none could be made (TASK_MAX tasks, or no memory). */
-static bool worker_spawn(struct async_ctx *ctx, struct task *owner)
-{
-	char name[TASK_NAME_MAX];
-	struct task *w;
-
-	snprintk(name, sizeof(name), "iou-wrk-%d", owner->pid);
-	if (!(w = async_borrower_alloc(name, owner)))
-		return false;
-	w->async_serve = ctx; /* ctx outlives it: the owner waits for it */
-	spin_lock(&ctx->lock);
-	ctx->workers[ctx->nworkers - 1] = w; /* its slot, counted (NULL) by the caller */
-	if (ctx->dying)
-		signal_kill_thread(w); /* a SIGKILL came meanwhile: it has it too */
-	spin_unlock(&ctx->lock);
-	__atomic_add_fetch(&nworkers_live, 1, __ATOMIC_RELAXED);
-	sched_make_runnable(w);
-	return true;
 }
 
 /* Queues r on ctx unless it is dying (lock held): 0 or -ECANCELED. */
@@ -415,20 +281,6 @@ int async_arm_end(struct async_req *r, bool ready)
 	return ret;
 }
 
-/* ctx, whose owner exited, has requests ready (lock held): queued for
- * the fallback, which holds it meanwhile. */
-static void fallback_kick_locked(struct async_ctx *ctx)
-{
-	if (ctx->fb_queued)
-		return;
-	ctx->fb_queued = true;
-	ctx_hold(ctx);
-	spin_lock(&fb_lock);
-	list_add_tail(&ctx->fb_link, &fb_list);
-	spin_unlock(&fb_lock);
-	wake_up(&fb_wq);
-}
-
 /* An armed r goes to the ready list (lock held); one being armed or
  * retried is marked woken, which its arming reads at its end. */
 static void wake_locked(struct async_ctx *ctx, struct async_req *r)
@@ -511,129 +363,6 @@ void async_interrupt(struct async_req *r)
 		signal_kill_thread(r->worker);
 	wake_locked(ctx, r); /* parked: its owner's retry reads the flag */
 	spin_unlock(&ctx->lock);
-}
-
-void async_adopt(struct async_req *r)
-{
-	struct task *self = current();
-	struct async_ctx *ctx = self->async_serve;
-
-	spin_lock(&ctx->lock);
-	req_bind(r, ctx);
-	r->worker = self;
-	r->cancelled = false;
-	spin_unlock(&ctx->lock);
-}
-
-static long user_result(long res);
-
-long async_unadopt(struct async_req *r, long res)
-{
-	struct async_ctx *ctx = r->ctx;
-
-	spin_lock(&ctx->lock);
-	r->worker = NULL;
-	/* A cancel's SIGKILL is spent; an ending engine's stays, so that
-	 * whatever runs next on this worker does not block. */
-	if (!ctx->dying)
-		signal_flush_thread(current());
-	spin_unlock(&ctx->lock);
-	return user_result(res);
-}
-
-/* The next request for worker self, NULL once its engine is dying with
- * nothing queued.  Sleeps while there is nothing to do. */
-static struct async_req *worker_next(struct async_ctx *ctx, struct task *self)
-{
-	struct async_req *r = NULL;
-	DEFINE_WAIT(we);
-
-	for (;;) {
-		prepare_to_wait(&ctx->work_wq, &we); /* before the test: no lost wake-up */
-		spin_lock(&ctx->lock);
-		if (!list_empty(&ctx->queue)) {
-			r = list_first_entry(&ctx->queue, struct async_req, link);
-			list_del(&r->link);
-			ctx->nqueued--;
-			r->worker = self;
-		}
-		if (r || ctx->dying) {
-			spin_unlock(&ctx->lock);
-			break;
-		}
-		ctx->idle++;
-		spin_unlock(&ctx->lock);
-		schedule();
-		spin_lock(&ctx->lock);
-		ctx->idle--;
-		spin_unlock(&ctx->lock);
-	}
-	finish_wait(&ctx->work_wq, &we);
-	return r;
-}
-
-/* A result as user space may see it: a call a signal cut short never
- * restarts here, it failed with EINTR (io_uring's rule too). */
-static long user_result(long res)
-{
-	if (res == -ERESTARTSYS || res == -ERESTARTNOINTR || res == -ERESTARTNOHAND)
-		return -EINTR;
-	return res;
-}
-
-/* Runs r on worker self, then completes it. */
-static void worker_run(struct task *self, struct async_req *r)
-{
-	(void)self;
-	r->done(r, async_unadopt(r, r->run(r)));
-}
-
-/* The worker's end: its borrowed references go, its slot is cleared and
- * the owner told; the scheduler frees the task (free_dead). */
-static __attribute__((noreturn)) void worker_exit(struct async_ctx *ctx, struct task *self)
-{
-	int i;
-
-	task_release_resources(self);
-	__atomic_sub_fetch(&nworkers_live, 1, __ATOMIC_RELAXED);
-	spin_lock(&ctx->lock);
-	for (i = 0; i < ctx->nworkers && ctx->workers[i] != self; i++)
-		;
-	ctx->workers[i] = ctx->workers[--ctx->nworkers];
-	/* Under the lock: the owner frees ctx only after taking it. */
-	wake_up(&ctx->exit_wq);
-	spin_unlock(&ctx->lock);
-	async_borrower_die();
-}
-
-void async_worker_main(void)
-{
-	struct task *self = current();
-	struct async_ctx *ctx = self->async_serve;
-	struct async_req *r;
-
-	while ((r = worker_next(ctx, self)))
-		worker_run(self, r);
-	worker_exit(ctx, self);
-}
-
-/* Waits until ctx has no worker left (uninterruptible: they are being
- * killed and end quickly). */
-static void wait_workers_gone(struct async_ctx *ctx)
-{
-	DEFINE_WAIT(we);
-	int n;
-
-	for (;;) {
-		prepare_to_wait(&ctx->exit_wq, &we);
-		spin_lock(&ctx->lock);
-		n = ctx->nworkers;
-		spin_unlock(&ctx->lock);
-		if (!n)
-			break;
-		schedule();
-	}
-	finish_wait(&ctx->exit_wq, &we);
 }
 
 /* Whether the owner's end cancels r: every request at exec (and at the
@@ -737,42 +466,4 @@ void async_task_exit(struct task *t, enum async_end how)
 		fallback_kick_locked(ctx);
 	spin_unlock(&ctx->lock);
 	ctx_put(ctx);
-}
-
-/* The fallback's loop: each engine queued for it, its ready requests
- * retried as if it were their owner (task->async), then let go. */
-static __attribute__((noreturn)) void fallback_main(void)
-{
-	struct task *self = current();
-	struct async_ctx *ctx;
-	DEFINE_WAIT(we);
-
-	self->async_gone = true; /* no engine, no worker: punts refused */
-	for (;;) {
-		prepare_to_wait(&fb_wq, &we); /* before the test: no lost wake-up */
-		spin_lock(&fb_lock);
-		ctx = list_empty(&fb_list) ? NULL
-					   : list_first_entry(&fb_list, struct async_ctx, fb_link);
-		if (ctx)
-			list_del(&ctx->fb_link);
-		spin_unlock(&fb_lock);
-		if (!ctx) {
-			schedule();
-			continue;
-		}
-		finish_wait(&fb_wq, &we);
-		spin_lock(&ctx->lock);
-		ctx->fb_queued = false; /* a wake-up from now on queues it again */
-		spin_unlock(&ctx->lock);
-		self->async = ctx;
-		async_run_ready();
-		self->async = NULL;
-		ctx_put(ctx);
-	}
-}
-
-void async_fallback_start(void)
-{
-	if (!(fallback_task = kthread_start("iou-fallback", fallback_main)))
-		panic("async: cannot start the fallback");
 }

@@ -1,7 +1,7 @@
 /*
  * Kernel threads (kthread.h): a task with a kernel function as its first
  * and only step (task->kthread_fn, called by task_first_step).  Unlike an
- * engine worker (async/async.c) it borrows nothing from a process.
+ * engine worker (async/async_worker.c) it borrows nothing from a process.
  */
 #include "proc/kthread.h"
 #include "async/async.h"

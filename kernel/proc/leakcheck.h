@@ -58,7 +58,7 @@ struct kcounters {
 	unsigned long mappings;	       /* mm/filemap.c: files with cached pages */
 	unsigned long io_rings;	       /* async/io_uring.c: io_uring instances */
 	unsigned long async_ctxs;      /* async/async.c: engines (one per submitting task) */
-	unsigned long async_workers;   /* async/async.c: their workers */
+	unsigned long async_workers;   /* async/async_worker.c: their workers */
 	unsigned long sysind_queues;   /* async/sysind_async.c: SYSIND_ASYNC completion queues */
 	unsigned long io_fixed_slots;  /* async/io_uring_files.c: registered-file slots */
 	uint64_t heap_serial;	       /* heaptrace_serial(): allocations so far */
