@@ -1,10 +1,11 @@
 /*
  * io_uring inside the kernel: a ring (the file's state) and a request
- * (one SQE on its way to its CQE).  io_uring.c has the rings, setup and
- * enter; io_uring_req.c how a request lives, is issued, waits, completes
- * and is linked; io_uring_op.c the opcodes' table and their runs;
- * io_uring_prep.c the preparation of the opcodes that are a system
- * call; io_uring_register.c the registered buffers, files and eventfd;
+ * (one SQE on its way to its CQE).  io_uring.c has the rings and setup,
+ * io_uring_enter.c the submission and the wait; io_uring_req.c how a
+ * request lives, is issued, waits, completes and is linked;
+ * io_uring_op.c the opcodes' table and their runs; io_uring_prep.c the
+ * preparation of the opcodes that are a system call;
+ * io_uring_register.c the registered buffers, files and eventfd;
  * io_uring_personality.c the registered credentials and the
  * submitter's; io_uring_cancel.c the cancels; io_uring_msg.c MSG_RING;
  * io_uring_ringfd.c a task's registered rings.
@@ -312,7 +313,13 @@ static inline void ring_store(struct io_ring *ring, uint32_t off, uint32_t v)
 	__atomic_store_n(ring_word(ring, off), v, __ATOMIC_RELEASE);
 }
 
+static inline uint32_t sq_array_off(uint32_t cq_entries)
+{
+	return (R_CQES + cq_entries * sizeof(struct io_uring_cqe) + 63) & ~63U;
+}
+
 /* io_uring.c */
+extern const struct file_ops io_uring_fops;
 void io_ring_get(struct io_ring *ring);
 /* npages pinned pages of an internal inode, counted with the rings'
  * (ENOMEM past the bound), for a buffer ring in the kernel's memory. */
