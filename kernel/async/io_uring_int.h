@@ -2,13 +2,13 @@
  * io_uring inside the kernel: a ring (the file's state) and a request
  * (one SQE on its way to its CQE).  io_uring.c has the rings and setup,
  * io_uring_enter.c the submission and the wait; io_uring_req.c how a
- * request lives, is issued, waits, completes and is linked;
- * io_uring_op.c the opcodes' table and their runs; io_uring_prep.c the
- * preparation of the opcodes that are a system call;
- * io_uring_register.c the registered buffers, files and eventfd;
- * io_uring_personality.c the registered credentials and the
- * submitter's; io_uring_cancel.c the cancels; io_uring_msg.c MSG_RING;
- * io_uring_ringfd.c a task's registered rings.
+ * request lives, is issued and waits, io_uring_req_prep.c its checks,
+ * io_uring_complete.c its end and its chain's; io_uring_op.c the
+ * opcodes' table and their runs; io_uring_prep.c the preparation of the
+ * opcodes that are a system call; io_uring_register.c the registered
+ * buffers, files and eventfd; io_uring_personality.c the registered
+ * credentials and the submitter's; io_uring_cancel.c the cancels;
+ * io_uring_msg.c MSG_RING; io_uring_ringfd.c a task's registered rings.
  * docs/async.md.
  */
 #ifndef ASYNC_IO_URING_INT_H
@@ -425,20 +425,14 @@ void io_cq_release(struct io_ring *ring);
 int io_submit_alone(struct io_ring *ring, struct io_req *sreq);
 /* A request of the ring's for sqe (submit_lock held): NULL on ENOMEM. */
 struct io_req *io_req_for_sqe(struct io_ring *ring, const struct io_uring_sqe *sqe);
-/* Checks an SQE and prepares its op at submission (its arguments copied
- * then: IORING_FEAT_SUBMIT_STABLE): 0 or the -errno its CQE carries. */
-int io_req_prep(struct io_req *req);
 void io_submit_chain(struct io_req *head);
 /* A new chain from io_uring_enter (submit_lock held): issued, or held
  * behind an IOSQE_IO_DRAIN. */
 void io_queue_chain(struct io_req *head);
 /* Frees a completed request (its CQE posted). */
 void io_req_free(struct io_req *req);
-/* A chain with a request whose preparation failed: that one completes
- * with its error, every other with -ECANCELED (Linux's). */
-void io_fail_chain(struct io_req *head);
-/* Cancels every request of a released ring. */
-void io_cancel_all(struct io_ring *ring);
+bool req_failed(const struct io_req *req, long res);
+void req_post(struct io_req *req, long res, bool failed);
 
 /* An issue's answer once a worker has the request or it is armed on its
  * file.  No result can be it (a READ of 1 byte returns 1, an error is
@@ -454,8 +448,19 @@ long io_req_attempt(struct io_req *req);
 /* The same with call in place of the op (as its direct descriptor, its
  * file_index, want). */
 long io_req_attempt_with(struct io_req *req, long (*call)(struct io_req *));
+/* io_uring_req_prep.c: checks an SQE and prepares its op at submission
+ * (its arguments copied then: IORING_FEAT_SUBMIT_STABLE): 0 or the
+ * -errno its CQE carries. */
+int io_req_prep(struct io_req *req);
+/* io_uring_complete.c */
+struct io_req *req_complete(struct io_req *req, long res);
 /* Posts req's CQE, frees it, and issues the rest of its chain here. */
 void io_req_finish(struct io_req *req, long res);
+/* A chain with a request whose preparation failed: that one completes
+ * with its error, every other with -ECANCELED (Linux's). */
+void io_fail_chain(struct io_req *head);
+/* Cancels every request of a released ring. */
+void io_cancel_all(struct io_ring *ring);
 
 /* io_uring_op.c: each opcode's way through a request's life. */
 enum op_how {

@@ -5,8 +5,10 @@
  * non-blocking attempt: file_nonblock) or its wait (armed on its file,
  * or punted to the engine's workers), its completion with a CQE, and
  * its chain: linked requests (IO_LINK, IO_HARDLINK) follow one another
- * in the context that completed the previous one.  The ops themselves
- * are io_uring_op.c's table.  docs/async.md, "Requests".
+ * in the context that completed the previous one.  The common checks
+ * are io_uring_req_prep.c's, the CQE and the chain's end
+ * io_uring_complete.c's, the ops themselves io_uring_op.c's table.
+ * docs/async.md, "Requests".
  */
 #include "async/io_uring_int.h"
 #include "fd/fd_install.h"
@@ -19,10 +21,6 @@
 #include "sched/sched.h"
 #include "sys/dispatch.h"
 #include <uapi/errno.h>
-
-#define SQE_FLAGS_KNOWN                                                                            \
-	(IOSQE_FIXED_FILE | IOSQE_IO_DRAIN | IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_ASYNC |     \
-	 IOSQE_CQE_SKIP_SUCCESS)
 
 static void req_wait_start(struct io_req *req);
 static void req_done_async(struct async_req *ar, long res);
@@ -313,7 +311,7 @@ static long req_wait(struct io_req **reqp, long why)
  * short READ/WRITE (not a READV/WRITEV); a TIMEOUT's -ETIME with
  * ETIME_SUCCESS is none.  A failure breaks an IO_LINK (not a HARDLINK)
  * and posts its CQE even with CQE_SKIP_SUCCESS. */
-static bool req_failed(const struct io_req *req, long res)
+bool req_failed(const struct io_req *req, long res)
 {
 	if (res == -ETIME && req->sqe.opcode == IORING_OP_TIMEOUT &&
 	    (req->sqe.timeout_flags & IORING_TIMEOUT_ETIME_SUCCESS))
@@ -348,191 +346,14 @@ void io_req_free(struct io_req *req)
 	io_ring_put(ring);
 }
 
-/* A request of the ring's completes with res: out of the drain queue,
- * its LINK_TIMEOUT done, off the ring's lists; its result (the timeout's
- * -ECANCELED if it cut it short). */
-static long req_leave(struct io_req *req, long res)
-{
-	struct io_ring *ring = req->ring;
-
-	io_drain_forget(req);
-	if (req->next) /* a LINK_TIMEOUT is one */
-		res = io_ltimeout_done(req, res);
-	if (!list_empty(&req->link) || !list_empty(&req->tlink)) { /* else never on them */
-		spin_lock_task(&ring->lock);
-		list_del(&req->link);
-		list_del(&req->tlink);
-		spin_unlock_task(&ring->lock);
-	}
-	return res;
-}
-
 /* req's CQE, unless CQE_SKIP_SUCCESS skips it and it did not fail (a
- * TIMEOUT's own counts for no TIMEOUT, as Linux's). */
-static inline void req_post(struct io_req *req, long res, bool failed)
+ * TIMEOUT's own counts for no TIMEOUT, as Linux's).  Inline: so it stays
+ * in io_submit_alone; req_complete calls the external copy. */
+inline void req_post(struct io_req *req, long res, bool failed)
 {
 	if (!(req->sqe.flags & IOSQE_CQE_SKIP_SUCCESS) || failed)
 		io_post_cqe(req->ring, req->sqe.user_data, (int32_t)res, req->cflags,
 			    req->sqe.opcode != IORING_OP_TIMEOUT);
-}
-
-/*
- * The rest of a chain that failed at head (its own CQE posted), from
- * next: each -ECANCELED, or its own preparation's error.  As Linux's
- * io_fail_links: none of their CQEs if head has CQE_SKIP_SUCCESS (its
- * failure's CQE stands for the chain), every one otherwise, their own
- * CQE_SKIP_SUCCESS regardless.
- */
-static void chain_cancel(const struct io_req *head, struct io_req *next)
-{
-	bool quiet = head->sqe.flags & IOSQE_CQE_SKIP_SUCCESS;
-	struct io_req *n;
-
-	for (; next; next = n) {
-		n = next->next;
-		if (!quiet)
-			io_post_cqe(next->ring, next->sqe.user_data,
-				    next->err ? next->err : -ECANCELED, 0, true);
-		io_req_free(next);
-	}
-}
-
-/* Posts the CQE of a request of the ring's and frees it: the next
- * request of its chain to issue, or NULL (a failure cancels the rest of
- * the chain unless it is a HARDLINK). */
-static struct io_req *req_complete(struct io_req *req, long res)
-{
-	struct io_req *next;
-	bool failed;
-
-	res = req_leave(req, res);
-	next = req->next;
-	failed = req_failed(req, res);
-	req_post(req, res, failed);
-	if (failed && !(req->sqe.flags & IOSQE_IO_HARDLINK)) {
-		chain_cancel(req, next);
-		next = NULL;
-	}
-	io_req_free(req);
-	return next;
-}
-
-void io_req_finish(struct io_req *req, long res)
-{
-	io_submit_chain(req_complete(req, res));
-}
-
-/* The ops that take IOSQE_BUFFER_SELECT; any other, Linux's EOPNOTSUPP. */
-static int op_buffer_select(uint8_t op)
-{
-	switch (op) {
-	case IORING_OP_RECV:
-	case IORING_OP_RECVMSG:
-	case IORING_OP_READ:
-	case IORING_OP_READV:
-		return 0;
-	default:
-		return -EOPNOTSUPP;
-	}
-}
-
-/* The ops whose sqe->ioprio means something (an I/O priority or the
- * op's flags); on any other a nonzero one is Linux's EINVAL. */
-static bool op_takes_ioprio(uint8_t op)
-{
-	switch (op) {
-	case IORING_OP_READV:
-	case IORING_OP_WRITEV:
-	case IORING_OP_READ_FIXED:
-	case IORING_OP_WRITE_FIXED:
-	case IORING_OP_SENDMSG:
-	case IORING_OP_RECVMSG:
-	case IORING_OP_ACCEPT:
-	case IORING_OP_READ:
-	case IORING_OP_WRITE:
-	case IORING_OP_SEND:
-	case IORING_OP_RECV:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* On an IOPOLL ring, Linux takes only the ops that may be polled for
- * (its opdef's iopoll) and EINVAL for the others; its reads and writes
- * answer at their issue (op_iopoll_unsupported). */
-static __attribute__((noinline)) int prep_iopoll(struct io_req *req)
-{
-	switch (req->sqe.opcode) {
-	case IORING_OP_READV:
-	case IORING_OP_WRITEV:
-	case IORING_OP_READ_FIXED:
-	case IORING_OP_WRITE_FIXED:
-	case IORING_OP_READ:
-	case IORING_OP_WRITE:
-		req->iopoll_rw = true;
-		return 0;
-	case IORING_OP_NOP:
-	case IORING_OP_FILES_UPDATE:
-	case IORING_OP_PROVIDE_BUFFERS:
-	case IORING_OP_REMOVE_BUFFERS:
-	case IORING_OP_MSG_RING:
-		return 0;
-	default:
-		return -EINVAL;
-	}
-}
-
-/* The checks every SQE gets before its op's own: -errno for its CQE. */
-/* io_req_prep's rare cases, in Linux's order: any flag but the link
- * and async ones, an ioprio, a personality.  0 or the -errno for the CQE. */
-static __attribute__((noinline)) int prep_rare(struct io_req *req)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-
-	if (s->flags & (~SQE_FLAGS_KNOWN | IOSQE_BUFFER_SELECT)) {
-		if (s->flags & ~(SQE_FLAGS_KNOWN | IOSQE_BUFFER_SELECT))
-			return -EINVAL;
-		int err = op_buffer_select(s->opcode);
-		if (err)
-			return err;
-	}
-	if (s->flags & IOSQE_CQE_SKIP_SUCCESS)
-		req->ring->drain_disabled = true; /* Linux: skipped CQEs defeat a drain */
-	if ((s->flags & IOSQE_IO_DRAIN) && req->ring->drain_disabled)
-		return -EOPNOTSUPP;
-	if (s->ioprio && !op_takes_ioprio(s->opcode))
-		return -EINVAL;
-	if (s->personality && !(req->creds = io_personality_get(req->ring, s->personality)))
-		return -EINVAL;
-	if (s->flags & IOSQE_FIXED_FILE) {
-		if (!io_ops[s->opcode].uses_fd)
-			return -EBADF;
-		req->fixed = true; /* its file is taken at its issue: req_fixed_file */
-		req->fixed_index = (uint32_t)s->fd;
-		req->sqe.fd = FD_LENT;
-	}
-	return 0;
-}
-
-int io_req_prep(struct io_req *req)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-	int err;
-
-	if (s->opcode >= IORING_OP_LAST)
-		return -EINVAL;
-	/* One test for the common case: no flag but the link and async
-	 * ones, no ioprio, no personality. */
-	if (((s->flags & (uint8_t) ~(IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_ASYNC)) ||
-	     (s->ioprio | s->personality)) &&
-	    (err = prep_rare(req)))
-		return err;
-	if (!io_ops[s->opcode].prep)
-		return -EOPNOTSUPP; /* Linux's for an op its probe lists unsupported */
-	if ((req->ring->flags & IORING_SETUP_IOPOLL) && (err = prep_iopoll(req)))
-		return err;
-	return io_ops[s->opcode].prep(req);
 }
 
 /* What every request starts with (struct io_req): a few stores, inline
@@ -756,38 +577,4 @@ void io_queue_chain(struct io_req *head)
 	else if (!(err = async_punt(&head->ar)))
 		return;
 	io_submit_chain(req_complete(head, err));
-}
-
-/* A chain with an SQE that failed its preparation: its head's CQE (its
- * error, or -ECANCELED), then the rest's, as a failure at the head. */
-void io_fail_chain(struct io_req *head)
-{
-	io_post_cqe(head->ring, head->sqe.user_data, head->err ? head->err : -ECANCELED, 0, true);
-	chain_cancel(head, head->next);
-	io_req_free(head);
-}
-
-void io_cancel_all(struct io_ring *ring)
-{
-	struct io_req *r, *n;
-	struct list_head queued = LIST_HEAD_INIT(queued);
-
-	spin_lock_task(&ring->lock);
-	ring->dead = true;
-	list_for_each_entry_safe(r, n, &ring->inflight, link)
-	{
-		if (!r->ar.ctx || r->removed)
-			continue;
-		r->removed = true;
-		if (async_cancel(&r->ar) == 0) { /* never ran: ours to complete */
-			list_del(&r->link);
-			list_add_tail(&r->link, &queued);
-		}
-	}
-	spin_unlock_task(&ring->lock);
-	list_for_each_entry_safe(r, n, &queued, link)
-	{
-		list_del(&r->link);
-		io_submit_chain(req_complete(r, -ECANCELED));
-	}
 }
