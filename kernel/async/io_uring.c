@@ -16,6 +16,7 @@
 #include "fs/file.h"
 #include "fs/inode.h"
 #include "fs/super.h"
+#include "lib/lockdep.h"
 #include "lib/string.h"
 #include "mm/budget.h"
 #include "mm/frame.h"
@@ -210,6 +211,7 @@ static struct io_ring *ring_create(uint32_t sq, uint32_t cq, uint32_t flags, int
 	ring->rings_npages = np;
 	ring->sqes_npages = ns;
 	mutex_init(&ring->submit_lock, "io_uring_submit");
+	lockdep_single("io_uring_submit"); /* no retry holds two (io_tw_lock) */
 	spin_init(&ring->lock, "io_uring");
 	spin_init(&ring->files_lock, "io_uring_files");
 	spin_init(&ring->pbuf_lock, "io_uring_pbuf");

@@ -119,17 +119,39 @@ int io_submit_sqes(struct io_ring *ring, uint32_t n)
 	return ret;
 }
 
-/* The current task's woken requests retried (armed polls, docs/async.md)
- * as a submission of ring: their CQEs for it posted together. */
-void io_run_ready(struct io_ring *ring)
+/* The ring's submission that tw holds, if any, ended. */
+static void tw_unlock(struct io_tw *tw)
 {
-	struct io_cq_batch batch;
+	if (!tw->ring)
+		return;
+	io_cq_batch_end(tw->ring);
+	mutex_unlock(&tw->ring->submit_lock);
+	io_ring_put(tw->ring);
+	tw->ring = NULL;
+}
 
+void io_tw_lock(struct io_ring *ring)
+{
+	struct io_tw *tw = current()->uring_tw;
+
+	if (!tw || tw->ring == ring)
+		return;
+	tw_unlock(tw);
+	io_ring_get(ring);
 	mutex_lock(&ring->submit_lock);
-	io_cq_batch_begin(ring, &batch);
+	io_cq_batch_begin(ring, &tw->batch);
+	tw->ring = ring;
+}
+
+void io_run_ready(void)
+{
+	struct io_tw tw = {.ring = NULL};
+	struct task *self = current();
+
+	self->uring_tw = &tw;
 	async_run_ready();
-	io_cq_batch_end(ring);
-	mutex_unlock(&ring->submit_lock);
+	self->uring_tw = NULL;
+	tw_unlock(&tw);
 }
 
 /* cq_wait's sleep: until min CQEs, or a TIMEOUT goes off (nfired moves
@@ -145,7 +167,7 @@ static long cq_sleep(struct io_ring *ring, uint32_t min, uint64_t deadline, uint
 		/* The woken requests' retries first (awake: they may sleep),
 		 * then the test, queued: a wake-up after it is not lost. */
 		if (async_ready_pending())
-			io_run_ready(ring);
+			io_run_ready();
 		prepare_to_wait(&ring->cq_wait, &we);
 		if (deadline != POLL_FOREVER && deadline)
 			sched_arm_deadline(deadline);
@@ -185,7 +207,7 @@ static long cq_wait(struct io_ring *ring, uint32_t min, uint64_t deadline)
 	if (min > ring->cq_entries)
 		min = ring->cq_entries;
 	if (async_ready_pending())
-		io_run_ready(ring);
+		io_run_ready();
 	if (io_cq_ready(ring) >= min)
 		return 0;
 	return cq_sleep(ring, min, deadline, fired);
@@ -251,7 +273,7 @@ static long iopoll_check(struct io_ring *ring, uint32_t flags, const void *argp,
 			return -EFAULT;
 	}
 	if (async_ready_pending())
-		io_run_ready(ring);
+		io_run_ready();
 	io_cq_ready(ring); /* the overflow flushed */
 	return 0;
 }

@@ -351,8 +351,25 @@ struct file *io_ringfd_get(unsigned int index, long *err);
 /* Submits up to n SQEs of the SQ ring (takes submit_lock): how many
  * were consumed, or -EBUSY, -ENOMEM. */
 int io_submit_sqes(struct io_ring *ring, uint32_t n);
-/* The current task's woken requests retried as a submission of ring. */
-void io_run_ready(struct io_ring *ring);
+/*
+ * The current task's woken requests retried (armed polls, docs/async.md),
+ * each run of one ring's as a submission of that ring: its submit_lock
+ * held and its CQEs posted together.  A retry takes its ring's lock at
+ * its start (io_tw_lock), giving up the previous ring's: a task never
+ * holds two rings' locks, so two tasks retrying each other's rings'
+ * requests (a FILES_UPDATE linked to a poll takes its ring's) cannot
+ * deadlock; Linux's io_handle_tw_list takes each request's ctx lock so.
+ */
+void io_run_ready(void);
+/* At a retry's start: in io_run_ready, ring's submission held; elsewhere
+ * (on the way back to user mode, the fallback) nothing. */
+void io_tw_lock(struct io_ring *ring);
+/* io_run_ready's state, on its stack: the ring whose submit_lock it
+ * holds (referenced until it lets go of it), NULL for none. */
+struct io_tw {
+	struct io_ring *ring;
+	struct io_cq_batch batch;
+};
 
 /* io_uring_sqpoll.c: IORING_SETUP_SQPOLL's thread.  io_sq_setup_check:
  * the setup's SQPOLL, SQ_AFF and ATTACH_WQ checks, Linux's errno;

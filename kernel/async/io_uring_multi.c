@@ -216,6 +216,7 @@ static void multi_retry(struct async_req *ar)
 	struct io_req *req = container_of(ar, struct io_req, ar);
 	long res;
 
+	io_tw_lock(req->ring);
 	if (req->sqe.opcode == IORING_OP_POLL_ADD)
 		io_poll_disarm(ar); /* an ACCEPT or RECV keeps its hooks */
 	res = async_in_fallback() ? multi_orphan(req) : io_multi_arm(req);

@@ -213,6 +213,7 @@ static void poll_retry(struct async_req *ar)
 	struct io_req *req = req_of(ar);
 	long res;
 
+	io_tw_lock(req->ring);
 	io_poll_disarm(ar);
 	if (io_req_removed(req))
 		res = -ECANCELED;

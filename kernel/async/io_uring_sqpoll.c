@@ -85,7 +85,7 @@ static bool sq_round(struct io_ring *ring, struct io_sq *sq)
 	uint32_t n;
 
 	if (async_ready_pending()) {
-		io_run_ready(ring);
+		io_run_ready();
 		busy = true;
 	}
 	/* Its submit_lock is uncontended but for io_uring_register. */

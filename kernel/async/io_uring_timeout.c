@@ -153,6 +153,7 @@ static void timeout_retry(struct async_req *ar)
 	struct io_req *req = container_of(ar, struct io_req, ar);
 	long res;
 
+	io_tw_lock(req->ring);
 	timeout_disarm(ar);
 	if ((res = io_timeout_arm(req)) != IO_PUNTED)
 		io_req_finish(req, res);

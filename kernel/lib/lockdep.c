@@ -7,7 +7,9 @@
  * closes a cycle in the graph is a possible deadlock and panics with both
  * chains: the locks held now and the known path back.  Taking a lock of
  * the class already held is not checked (no annotations to tell nested
- * instances apart).  The graph only grows; one lock protects it.
+ * instances apart), but for a class declared single (lockdep_single):
+ * there a second lock of the class panics.  The graph only grows; one
+ * lock protects it.
  */
 #ifdef LOCKDEP
 #include "lib/lockdep.h"
@@ -25,6 +27,8 @@ static const char *class_name[MAX_CLASSES];
 static int nclasses;
 /* after[a] has bit b when class a was held while class b was taken. */
 static uint64_t after[MAX_CLASSES][MAX_CLASSES / 64];
+/* Classes never held twice at once (lockdep_single). */
+static uint64_t single[MAX_CLASSES / 64];
 /* The graph's own lock: a bare flag, outside the graph (interrupts off). */
 static int graph_lock;
 /* Set once a report starts: printk and panic take locks of their own. */
@@ -116,6 +120,18 @@ static __attribute__((noreturn)) void report_cycle(int held, int cls, struct hel
 	panic("lockdep: lock order cycle %s -> %s", class_name[held], class_name[cls]);
 }
 
+/* A second lock of a single class taken (graph lock held): panic. */
+static __attribute__((noreturn)) void report_nested(int cls, struct held *h, int n)
+{
+	reporting = true;
+	graph_release();
+	printk("lockdep: possible deadlock: taking a second %s\n", class_name[cls]);
+	print_held(h, n);
+	backtrace_from((uint64_t)__builtin_return_address(0), 0,
+		       (uint64_t)__builtin_frame_address(0));
+	panic("lockdep: two locks of class %s held at once", class_name[cls]);
+}
+
 /* Adds held -> cls for each held lock, checking for a cycle first. */
 static void add_order(int cls, struct held *h, int n)
 {
@@ -124,6 +140,8 @@ static void add_order(int cls, struct held *h, int n)
 		uint64_t seen[MAX_CLASSES / 64] = {0};
 		int path[MAX_CLASSES], len = 0;
 
+		if (held == cls && (single[cls / 64] & (1ULL << (cls % 64))))
+			report_nested(cls, h, n);
 		if (held == cls || has_edge(held, cls))
 			continue;
 		if (reaches(cls, held, seen, path, &len))
@@ -207,6 +225,18 @@ void lockdep_release(const char *name, const void *lock, bool sleeping)
 	irq_pop_off();
 	if (!found && !__atomic_exchange_n(&reporting, true, __ATOMIC_RELAXED))
 		panic("lockdep: releasing %s, which is not held here", name ? name : "(unnamed)");
+}
+
+void lockdep_single(const char *name)
+{
+	int cls;
+
+	irq_push_off();
+	graph_acquire();
+	cls = class_of(name);
+	single[cls / 64] |= 1ULL << (cls % 64);
+	graph_release();
+	irq_pop_off();
 }
 
 void lockdep_print_orders(void)

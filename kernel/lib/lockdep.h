@@ -33,6 +33,10 @@ struct lockdep_task {
 void lockdep_acquire(const char *name, const void *lock, bool sleeping);
 void lockdep_release(const char *name, const void *lock, bool sleeping);
 void lockdep_might_sleep(const char *where);
+/* Locks of class name are never held two at once, by a task or a CPU
+ * (an order between two of them would be one no class order shows):
+ * taking a second panics. */
+void lockdep_single(const char *name);
 #define LOCKDEP_STR2(x) #x
 #define LOCKDEP_STR(x)	LOCKDEP_STR2(x)
 #define might_sleep()	lockdep_might_sleep(__FILE__ ":" LOCKDEP_STR(__LINE__))
@@ -58,6 +62,10 @@ static inline void lockdep_release(const char *name, const void *lock, bool slee
 	(void)name;
 	(void)lock;
 	(void)sleeping;
+}
+static inline void lockdep_single(const char *name)
+{
+	(void)name;
 }
 #define might_sleep()                                                                              \
 	do {                                                                                       \

@@ -26,6 +26,7 @@ struct fs_struct;
 struct nsproxy;
 struct pid_numbers;
 struct async_ctx;
+struct io_tw;
 struct fd_redirect;
 struct inode;
 struct sighand;
@@ -202,6 +203,11 @@ struct task {
 	 * or NULL until the first; dropped at the task's exit and exec.
 	 * Own: only the task reads or changes it. */
 	struct file **uring_rings;
+	/* While the task retries its woken io_uring requests in
+	 * io_uring_enter or an SQ thread (async/io_uring.c, io_run_ready):
+	 * the ring whose lock its retries hold, on its stack; else NULL.
+	 * Own. */
+	struct io_tw *uring_tw;
 	/* Set for a kernel thread (proc/kthread.h): the function that is its
 	 * whole life, called at its first step; constant. */
 	void (*kthread_fn)(void);
