@@ -79,7 +79,7 @@ struct sock_addr {
 
 struct socket {
 	/* Atomic: the file, a peer's pointer, an accept queue, lookups, its
-	 * unread AF_UNIX datagrams (dgram.c's sender). */
+	 * unread AF_UNIX datagrams (dgram_send.c's sender). */
 	uint32_t refcount;
 	int type;     /* SOCK_STREAM or SOCK_DGRAM */
 	int protocol; /* SO_PROTOCOL (IPPROTO_TCP, IPPROTO_UDP; 0 for unix) */
@@ -130,7 +130,7 @@ struct socket {
 	uint64_t sndtimeo;	   /* SO_SNDTIMEO */
 	bool has_peercred;	   /* peercred is set (unix: connected, listening, a pair) */
 	struct sock_cred peercred; /* SO_PEERCRED */
-	/* Datagram: what MSG_MORE or a cork holds back (dgram.c), or NULL. */
+	/* Datagram: what MSG_MORE or a cork holds back (dgram_send.c), or NULL. */
 	struct dgram_cork *pending;
 	struct sock_addr local;	 /* its own name */
 	struct sock_addr remote; /* datagram: connect()'s address (len 0: none) */
@@ -345,7 +345,7 @@ long dev_ifconf(void *uarg);
 long dev_ioctl(const struct socket *sk, unsigned int cmd, void *uarg);
 /* The length of the next datagram a read would take, 0 if none (dgram.c). */
 size_t dgram_first_len(struct socket *sk);
-/* SIOCOUTQ of a datagram socket: its cork's bytes and wmem (dgram.c). */
+/* SIOCOUTQ of a datagram socket: its cork's bytes and wmem (dgram_send.c). */
 size_t dgram_outq(struct socket *sk);
 /* Wakes everyone waiting on sk or polling it. */
 void sock_wake(struct socket *sk);
