@@ -620,52 +620,6 @@ void sched_task_init(struct task *task)
 	fair_task_init(t);
 }
 
-void sched_arm_deadline(uint64_t deadline_ns)
-{
-	struct task *t = current();
-
-	/* Sleeping first: a timer that fires before schedule() is not lost. */
-	sched_set_state(t, TASK_SLEEPING);
-	ktimer_arm(&task_sched(t)->sleep_timer, deadline_ns);
-}
-
-void sched_disarm_deadline(void)
-{
-	struct task *t = current();
-
-	ktimer_cancel(&task_sched(t)->sleep_timer);
-	sched_set_state(t, TASK_RUNNABLE);
-}
-
-bool signal_pending(void)
-{
-	return sched_hooks->signal_pending(current());
-}
-
-bool sched_run_task_work(void)
-{
-	return sched_hooks->run_task_work();
-}
-
-int sched_sleep_until(uint64_t deadline_ns)
-{
-	might_sleep();
-	for (;;) {
-		sched_arm_deadline(deadline_ns);
-		if (clock_monotonic_ns() >= deadline_ns)
-			break;
-		if (signal_pending()) {
-			sched_disarm_deadline(); /* awake: the task work may sleep */
-			if (sched_run_task_work())
-				continue;
-			return -EINTR;
-		}
-		schedule();
-	}
-	sched_disarm_deadline();
-	return 0;
-}
-
 /* A queued task may run on c: looked at by its idle loop, so that a task
  * bound to other CPUs does not keep it awake. */
 static bool work_for(const struct cpu *c)
