@@ -169,6 +169,7 @@ int selftest_run(void)
 	task_handshake_selftest();
 	task_exit_timers_selftest();
 	task_exit_running_timer_selftest();
+	async_slots_selftest();
 	virtqueue_selftest();
 	printk("kernel: %d passed, %d failed\n", ktest_counts.passed, ktest_counts.failed);
 	return ktest_counts.failed;

@@ -17,4 +17,8 @@ void task_exit_timers_selftest(void);
 /* ... nor while its callback runs as another CPU exits it (the same). */
 void task_exit_running_timer_selftest(void);
 
+/* The engine's worker slots, a worker exiting during a spawn
+ * (async/async_worker.c). */
+void async_slots_selftest(void);
+
 #endif

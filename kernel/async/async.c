@@ -143,13 +143,13 @@ int async_punt(struct async_req *r)
 	/* A worker per queued request while under the bound, so that a
 	 * request never waits behind one that waits for it. */
 	if (ctx->nqueued > ctx->idle && ctx->nworkers < ctx->max) {
-		ctx->workers[ctx->nworkers++] = NULL; /* worker_spawn fills it */
+		slot_reserve_locked(ctx); /* worker_spawn fills it */
 		spawn = true;
 	}
 	spin_unlock(&ctx->lock);
 	if (spawn && !worker_spawn(ctx, t)) {
 		spin_lock(&ctx->lock);
-		ctx->nworkers--;
+		slot_put_locked(ctx, NULL);
 		/* No worker at all would ever take it: give it back. */
 		if (!ctx->nworkers && !list_empty(&r->link) && !r->worker) {
 			list_del(&r->link);

@@ -58,6 +58,11 @@ void req_bind(struct async_req *r, struct async_ctx *ctx);
 
 /* async_worker.c */
 bool worker_spawn(struct async_ctx *ctx, struct task *owner);
+/* The workers' slots (lock held): async_punt reserves one (NULL) for the
+ * worker it is to spawn, which fills it, or gives it back (w NULL) if
+ * none could be made; a worker that exits gives its own back. */
+void slot_reserve_locked(struct async_ctx *ctx);
+void slot_put_locked(struct async_ctx *ctx, struct task *w);
 void wait_workers_gone(struct async_ctx *ctx);
 
 /* async_fallback.c */

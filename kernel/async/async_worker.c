@@ -8,6 +8,7 @@
 #include "async/async_int.h"
 #include "fd/fdtable.h"
 #include "fs/root_cwd.h"
+#include "lib/ktest.h"
 #include "lib/printk.h"
 #include "mm/uvm.h"
 #include "proc/exit.h"
@@ -17,6 +18,7 @@
 #include "proc/signal.h"
 #include "proc/task.h"
 #include "sched/sched.h"
+#include "selftest.h"
 #include <uapi/errno.h>
 
 static unsigned long nworkers_live; /* atomic: the leak check's count */
@@ -72,6 +74,37 @@ void async_borrower_die(void)
 	panic("kernel task %s (%d) ran again", self->name, self->pid);
 }
 
+/*
+ * A slot given back takes the last one's entry, so the reserved slot is
+ * not always the last: a worker exiting meanwhile (the engine dying
+ * under a SIGKILL from another thread) moves it.  Filling the last slot
+ * instead lost a live worker's entry and left the NULL, which
+ * async_task_exit signalled (a fault at 0x380, 2026-12-07).  Only the
+ * owner spawns: one NULL at most.
+ */
+void slot_reserve_locked(struct async_ctx *ctx)
+{
+	ctx->workers[ctx->nworkers++] = NULL;
+}
+
+/* w's slot, or the reserved one for NULL. */
+static int slot_of_locked(struct async_ctx *ctx, struct task *w)
+{
+	int i = 0;
+
+	while (i < ctx->nworkers && ctx->workers[i] != w)
+		i++;
+	kassert(i < ctx->nworkers);
+	return i;
+}
+
+void slot_put_locked(struct async_ctx *ctx, struct task *w)
+{
+	int i = slot_of_locked(ctx, w); /* before the count drops */
+
+	ctx->workers[i] = ctx->workers[--ctx->nworkers];
+}
+
 /* A new worker for ctx, borrowing owner's resources, running: false if
  * none could be made (TASK_MAX tasks, or no memory). */
 bool worker_spawn(struct async_ctx *ctx, struct task *owner)
@@ -84,7 +117,7 @@ bool worker_spawn(struct async_ctx *ctx, struct task *owner)
 		return false;
 	w->async_serve = ctx; /* ctx outlives it: the owner waits for it */
 	spin_lock(&ctx->lock);
-	ctx->workers[ctx->nworkers - 1] = w; /* its slot, counted (NULL) by the caller */
+	ctx->workers[slot_of_locked(ctx, NULL)] = w;
 	if (ctx->dying)
 		signal_kill_thread(w); /* a SIGKILL came meanwhile: it has it too */
 	spin_unlock(&ctx->lock);
@@ -172,14 +205,10 @@ static void worker_run(struct task *self, struct async_req *r)
  * the owner told; the scheduler frees the task (free_dead). */
 static __attribute__((noreturn)) void worker_exit(struct async_ctx *ctx, struct task *self)
 {
-	int i;
-
 	task_release_resources(self);
 	__atomic_sub_fetch(&nworkers_live, 1, __ATOMIC_RELAXED);
 	spin_lock(&ctx->lock);
-	for (i = 0; i < ctx->nworkers && ctx->workers[i] != self; i++)
-		;
-	ctx->workers[i] = ctx->workers[--ctx->nworkers];
+	slot_put_locked(ctx, self);
 	/* Under the lock: the owner frees ctx only after taking it. */
 	wake_up(&ctx->exit_wq);
 	spin_unlock(&ctx->lock);
@@ -214,4 +243,23 @@ void wait_workers_gone(struct async_ctx *ctx)
 		schedule();
 	}
 	finish_wait(&ctx->exit_wq, &we);
+}
+
+/* A worker exits while the owner spawns another (its slot reserved):
+ * every live worker keeps a slot, and the new one takes the reserved
+ * slot wherever the exit moved it. */
+void async_slots_selftest(void)
+{
+	static struct async_ctx ctx;
+	static struct task a, b, w;
+	bool kept;
+
+	ctx.workers[0] = &a, ctx.workers[1] = &b;
+	ctx.nworkers = 2;
+	slot_reserve_locked(&ctx);
+	slot_put_locked(&ctx, &a); /* the reserved slot moves to a's */
+	ctx.workers[slot_of_locked(&ctx, NULL)] = &w;
+	kept = ctx.nworkers == 2 && ((ctx.workers[0] == &b && ctx.workers[1] == &w) ||
+				     (ctx.workers[0] == &w && ctx.workers[1] == &b));
+	KTEST_OK(kept, "async: a worker's exit during a spawn leaves every live worker its slot");
 }

@@ -253,6 +253,55 @@ static void check_self_close(void)
 	   "a queue's async close of itself: the fd goes, the record with it");
 }
 
+/* A child's thread submits reads of an empty pipe, each spawning a
+ * worker, while its main thread ends the process (exit_group) after the
+ * first few: the engine dies, its workers exiting, while the thread
+ * spawns the next.  A worker's exit moved the slot reserved for the one
+ * being spawned, which then took a live worker's: the exit faulted on
+ * the slot left empty (fdkernel's; on Linux the stand-in's threads).
+ * Every child must simply exit with its status. */
+static volatile long nsubmitted;
+
+static void *submit_reads(void *arg)
+{
+	static char b[1];
+	int *pq = arg;
+
+	for (int i = 0; i < 12; i++) {
+		ASYNC(0, pq[2], SYS_read, (unsigned long)pq[0], (unsigned long)b, 1);
+		__atomic_add_fetch(&nsubmitted, 1, __ATOMIC_RELEASE);
+	}
+	while (pause() < 0) /* until the exit_group */
+		;
+	return NULL;
+}
+
+static void check_exit_while_spawning(void)
+{
+	int rounds = 40, exited = 0, st;
+
+	for (int r = 0; r < rounds; r++) {
+		pid_t pid;
+
+		fflush(stdout);
+		if ((pid = fork()) == 0) {
+			int pq[3];
+			pthread_t t;
+
+			if (pipe(pq) || (pq[2] = async_queue(0)) < 0 ||
+			    pthread_create(&t, NULL, submit_reads, pq))
+				_exit(1);
+			while (__atomic_load_n(&nsubmitted, __ATOMIC_ACQUIRE) < 1 + r % 6)
+				;
+			syscall(SYS_exit_group, 7);
+		}
+		exited += waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 7;
+	}
+	ok(exited == rounds,
+	   "exit_group while another thread's calls spawn workers: %d of %d exited", exited,
+	   rounds);
+}
+
 static void check_exec(const char *self)
 {
 	int st, p[2];
@@ -279,7 +328,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "exit0"))
 		return 0;
-	plan(on_fdkernel() ? 39 : 16);
+	plan(on_fdkernel() ? 40 : 17);
 	q = async_queue(O_CLOEXEC);
 	ok(q >= 0 && fcntl(q, F_GETFD) == FD_CLOEXEC,
 	   "sysind_queue(O_CLOEXEC): a close-on-exec fd");
@@ -287,6 +336,7 @@ int main(int argc, char **argv)
 	check_accept(q);
 	check_wait_futex(q);
 	check_epoll(q);
+	check_exit_while_spawning();
 	if (on_fdkernel()) { /* the queue's own ABI */
 		check_errors(q);
 		check_flood();
