@@ -33,12 +33,17 @@
 #define URING_KEYS	16     /* user_data values, so that cancels find targets */
 #define UZ_AT_FDCWD	(-100) /* Linux's (newlib's AT_FDCWD differs) */
 #define UZ_MSG_DONTWAIT 0x40   /* Linux's, for raw calls */
+#define UZ_READ_FD	64     /* above every number uz_fd draws */
 
 /* Words an SQE field must refuse: unmapped, kernel, non-canonical, all ones. */
 static const uint64_t uz_bad[] = {8, 0xffff800000000000ULL, 1ULL << 47, ~0ULL, 0x7fffffff};
 
 static struct {
-	int ring, queue, fds[URING_FDS];
+	/* queue_rd: a dup of the queue the threads read, numbered past the
+	 * draws, so that no random close (an IORING_OP_CLOSE, an async one)
+	 * hands its number to a blocking file, such as an accepted socket:
+	 * the threads then waited in read for ever (seed 15). */
+	int ring, queue, queue_rd, fds[URING_FDS];
 	uint32_t sq_entries;
 	uint8_t *rings;		   /* the SQ/CQ view, rings_len bytes */
 	struct io_uring_sqe *sqes; /* sqes_len bytes */
@@ -523,7 +528,7 @@ static void uz_async(uint64_t *s)
 static void uz_read_queue(void)
 {
 	struct sysind_completion rec[8];
-	thread_sys6(__NR_read, uz.queue, (long)rec, sizeof(rec), 0, 0, 0);
+	thread_sys6(__NR_read, uz.queue_rd, (long)rec, sizeof(rec), 0, 0, 0);
 }
 
 /* One random action of a thread. */
@@ -623,6 +628,7 @@ static void uz_teardown(uint64_t *s)
 			break;
 		case 1:
 			close(uz.queue);
+			close(uz.queue_rd);
 			break;
 		case 2:
 			for (int k = 0; k < URING_FDS; k++)
@@ -647,8 +653,11 @@ static void scenario_uring(void)
 		uz.fds[k] = -1;
 	uz_files_open();
 	uz.queue = (int)raw_call(__NR_sysind_queue, 0, 0, 0);
-	if (uz.queue >= 0) /* the threads' reads of it must not block */
+	uz.queue_rd = -1;
+	if (uz.queue >= 0) { /* the threads' reads of it must not block */
 		fcntl(uz.queue, F_SETFL, O_NONBLOCK);
+		uz.queue_rd = fcntl(uz.queue, F_DUPFD, UZ_READ_FD);
+	}
 	if (!uz_ring_open(&own))
 		return;
 	for (int i = 0; i < URING_THREADS; i++) {

@@ -66,10 +66,12 @@ static const struct fuzz_class *pick_class(void)
 
 /* For the log: the call each thread of an overrunning scenario process
  * sleeps in, or "running" (/proc/<pid>/task/<tid>/syscall), on the console
- * (the worker's stdout is /dev/null). */
+ * (the worker's stdout is /dev/null); and what its first argument names
+ * if that is an open fd (/proc/<pid>/fd/N), as a number drawn at random
+ * may no longer be the file the scenario opened. */
 static void show_threads(pid_t pid)
 {
-	char path[64], line[200], out[300];
+	char path[64], line[200], out[400], link[80];
 	struct dirent *de;
 	int con = open("/dev/console", O_WRONLY | O_NOCTTY);
 	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
@@ -82,8 +84,17 @@ static void show_threads(pid_t pid)
 		ssize_t n = fd >= 0 ? read(fd, line, sizeof line - 1) : -1;
 		close(fd);
 		line[n > 0 ? n : 0] = '\0';
-		int len = snprintf(out, sizeof out, "# fuzz: overrun: process %d thread %s: %.*s\n",
-				   (int)pid, de->d_name, (int)strcspn(line, "\n"), line);
+		long nr;
+		unsigned long arg0;
+		ssize_t k = -1;
+		if (sscanf(line, "%ld %lx", &nr, &arg0) == 2 && arg0 < 1024) {
+			snprintf(path, sizeof path, "/proc/%d/fd/%lu", (int)pid, arg0);
+			k = readlink(path, link, sizeof link - 1);
+		}
+		link[k > 0 ? k : 0] = '\0';
+		int len = snprintf(out, sizeof out, "# fuzz: overrun: process %d thread %s: %.*s%s%s\n",
+				   (int)pid, de->d_name, (int)strcspn(line, "\n"), line,
+				   k > 0 ? " fd: " : "", link);
 		if (write(con, out, (size_t)len) < 0)
 			break;
 	}
