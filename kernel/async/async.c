@@ -62,6 +62,14 @@ unsigned long async_ctx_count(void)
 	return __atomic_load_n(&nctx, __ATOMIC_RELAXED);
 }
 
+/* Whether g dies (proc_lock held): SIGKILL was sent to it, or its exit
+ * began (a fatal signal taken, exit_group); group_kill_others_locked
+ * comes then, with async_task_killed_locked for each of its tasks. */
+static bool group_dying_locked(const struct thread_group *g)
+{
+	return g->exiting || (__atomic_load_n(&g->shared.set, __ATOMIC_RELAXED) & SIGBIT(SIGKILL));
+}
+
 /* The current task's engine, made on first use: NULL on ENOMEM. */
 static struct async_ctx *ctx_get(struct task *t)
 {
@@ -84,8 +92,13 @@ static struct async_ctx *ctx_get(struct task *t)
 	ctx->max = nproc < ASYNC_MAX_WORKERS ? (int)(nproc ? nproc : 1) : ASYNC_MAX_WORKERS;
 	__atomic_add_fetch(&nctx, 1, __ATOMIC_RELAXED);
 	/* Only the task itself sets and clears it; another reads it under
-	 * proc_lock (async_group_killed_locked), which its clearing takes. */
+	 * proc_lock (async_task_killed_locked), which its setting and
+	 * clearing take: an engine made after its process was killed starts
+	 * dying, as one made before is made so by the kill. */
+	spin_lock(&proc_lock);
+	ctx->dying = t->group && group_dying_locked(t->group);
 	__atomic_store_n(&t->async, ctx, __ATOMIC_RELEASE);
+	spin_unlock(&proc_lock);
 	return ctx;
 }
 
@@ -398,26 +411,28 @@ static void take_cancelled_locked(struct async_ctx *ctx, struct list_head *out, 
 	}
 }
 
+void async_task_killed_locked(struct task *t)
+{
+	/* Alive while proc_lock is held: its owner clears t->async under
+	 * it before dropping its reference. */
+	struct async_ctx *ctx = __atomic_load_n(&t->async, __ATOMIC_ACQUIRE);
+
+	if (!ctx)
+		return;
+	spin_lock(&ctx->lock);
+	ctx->dying = true; /* no new work: the owner's exit comes */
+	for (int i = 0; i < ctx->nworkers; i++)
+		if (ctx->workers[i]) /* NULL: being spawned, killed then */
+			signal_kill_thread(ctx->workers[i]);
+	wake_up(&ctx->work_wq);
+	spin_unlock(&ctx->lock);
+}
+
 void async_group_killed_locked(struct thread_group *g)
 {
 	struct task *t;
 
-	list_for_each_entry(t, &g->threads, group_link)
-	{
-		/* Alive while proc_lock is held: its owner clears t->async
-		 * under it before dropping its reference. */
-		struct async_ctx *ctx = __atomic_load_n(&t->async, __ATOMIC_ACQUIRE);
-
-		if (!ctx)
-			continue;
-		spin_lock(&ctx->lock);
-		ctx->dying = true; /* no new work: the owner's exit comes */
-		for (int i = 0; i < ctx->nworkers; i++)
-			if (ctx->workers[i]) /* NULL: being spawned, killed then */
-				signal_kill_thread(ctx->workers[i]);
-		wake_up(&ctx->work_wq);
-		spin_unlock(&ctx->lock);
-	}
+	list_for_each_entry(t, &g->threads, group_link) async_task_killed_locked(t);
 }
 
 void async_task_exit(struct task *t, enum async_end how)
@@ -455,7 +470,7 @@ void async_task_exit(struct task *t, enum async_end how)
 		r->done(r, -ECANCELED);
 	}
 	wait_workers_gone(ctx);
-	spin_lock(&proc_lock); /* async_group_killed_locked reads it so */
+	spin_lock(&proc_lock); /* async_task_killed_locked reads it so */
 	t->async = NULL;
 	spin_unlock(&proc_lock);
 	/* What stays armed is the fallback's to retry from now on. */

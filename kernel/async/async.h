@@ -159,14 +159,18 @@ enum async_end {
 };
 void async_task_exit(struct task *t, enum async_end how);
 /*
- * SIGKILL was sent to g (signal.c, proc_lock held): the calls the
- * engines of g's threads run are interrupted and none starts any more,
- * as Linux's io-wq workers, threads of the process, take its SIGKILL and
- * end.  A thread of g waiting for what such a call holds (a pipe's lock
- * under a SPLICE waiting for its socket) then goes on to take its own
- * SIGKILL, and its exit ends the engine (test uring_kill).
+ * g dies (SIGKILL sent to it, or its exit begun: group_kill_io_locked,
+ * proc_lock held): the calls the engines of g's threads run are
+ * interrupted and none starts any more, as Linux's io-wq workers,
+ * threads of the process, take its SIGKILL and end.  A thread of g
+ * waiting for what such a call holds (a pipe's lock under a SPLICE
+ * waiting for its socket) then goes on to take its own SIGKILL, and its
+ * exit ends the engine (test uring_kill).  An engine made from then on
+ * starts dying.  async_task_killed_locked: the same for one task's
+ * engine (an SQ thread's, io_sq_group_killed_locked).
  */
 void async_group_killed_locked(struct thread_group *g);
+void async_task_killed_locked(struct task *t);
 /* Whether the current task is the fallback, which retries the woken
  * requests of owners that exited: no user context (no memory, no
  * files), so a request that would run completes with -ECANCELED there,

@@ -25,5 +25,10 @@ void io_uring_task_exit(struct task *t);
  * waited for (async/io_uring_sqpoll.c; Linux's SQ thread is one of the
  * creator's process's threads). */
 void io_sq_task_exit(struct task *t);
+/* Process g dies (proc_lock held): the SQ threads its threads made stop
+ * and the calls their workers run are interrupted, as Linux's SQ thread,
+ * a thread of the process, takes its SIGKILL (async.h). */
+struct thread_group;
+void io_sq_group_killed_locked(struct thread_group *g);
 
 #endif

@@ -305,6 +305,24 @@ void io_sq_task_exit(struct task *t)
 	sq_wait_gone(owner_has_none, t);
 }
 
+void io_sq_group_killed_locked(struct thread_group *g)
+{
+	struct io_sq *sq;
+
+	if (!__atomic_load_n(&nsq, __ATOMIC_RELAXED))
+		return;
+	spin_lock(&sq_lock);
+	/* A thread is alive while it is set: it clears it (sq_stopped)
+	 * before its engine ends and it goes. */
+	list_for_each_entry(sq, &sq_threads, link) if (sq->thread && sq->thread->group == g)
+	{
+		__atomic_store_n(&sq->stop, true, __ATOMIC_RELEASE);
+		wake_up(&sq->wait);
+		async_task_killed_locked(sq->thread);
+	}
+	spin_unlock(&sq_lock);
+}
+
 void io_sq_free(struct io_ring *ring)
 {
 	if (!ring->sq)

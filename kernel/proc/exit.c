@@ -247,13 +247,23 @@ __attribute__((noreturn)) void task_exit(int status)
 	panic("exited task %d ran again", t->pid);
 }
 
+void group_kill_io_locked(struct thread_group *g)
+{
+	async_group_killed_locked(g);
+	io_sq_group_killed_locked(g);
+}
+
 /* Kills every thread of g but keep (proc_lock held): each takes its
- * SIGKILL on its way back to user mode and exits. */
+ * SIGKILL on its way back to user mode and exits; a thread that waits
+ * for what an asynchronous call of the process holds gets there once
+ * the call is interrupted (keep's own calls too: keep exits, or execs
+ * and waits for the others' exits). */
 void group_kill_others_locked(struct thread_group *g, struct task *keep)
 {
 	struct task *t;
 
 	list_for_each_entry(t, &g->threads, group_link) if (t != keep) signal_kill_thread(t);
+	group_kill_io_locked(g);
 }
 
 __attribute__((noreturn)) void group_exit(int status)

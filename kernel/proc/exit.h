@@ -46,6 +46,11 @@ __attribute__((noreturn)) void task_exit(int status);
 __attribute__((noreturn)) void group_exit(int status);
 /* SIGKILL to every thread of g but keep (proc_lock held). */
 void group_kill_others_locked(struct thread_group *g, struct task *keep);
+/* g dies (SIGKILL sent to it, or group_kill_others_locked; proc_lock
+ * held): the calls its engines' workers and its SQ threads run are
+ * interrupted and no more start (async.h, io_uring.h), as Linux's io
+ * threads, threads of the process, take its SIGKILL. */
+void group_kill_io_locked(struct thread_group *g);
 /* Drops t's files, fs context and user memory (exit; clone's failures). */
 void task_release_resources(struct task *t);
 /* Reaps the caller's children until it has none, not interruptible

@@ -289,7 +289,7 @@ static void process_notify_locked(struct thread_group *g, int sig)
 	if (handled(g->leader, sig))
 		async_signal_sent(g, NULL, sig);
 	if (sig == SIGKILL)
-		async_group_killed_locked(g);
+		group_kill_io_locked(g);
 }
 
 /* sig with info for process g (proc_lock held): 0 or -EAGAIN. */
