@@ -21,14 +21,14 @@ unsigned long io_fixed_slot_count(void);
  * (after async_task_exit, as its files' closing) and its exec. */
 void io_uring_task_exit(struct task *t);
 
-/* The task t exits or execs: the SQ threads of the rings it made end,
- * waited for (async/io_uring_sqpoll.c; Linux's SQ thread is one of the
- * creator's process's threads). */
-void io_sq_task_exit(struct task *t);
-/* Process g dies (proc_lock held): the SQ threads its threads made stop
- * and the calls their workers run are interrupted, as Linux's SQ thread,
- * a thread of the process, takes its SIGKILL (async.h). */
+/* The process g ends (its last thread exits) or execs: its SQ threads
+ * end, waited for (async/io_uring_sqpoll.c; Linux's SQ thread is one of
+ * the process's threads, which any other may outlive). */
 struct thread_group;
+void io_sq_group_exit(struct thread_group *g);
+/* Process g dies (proc_lock held): its SQ threads stop and the calls
+ * their workers run are interrupted, as Linux's SQ thread, a thread of
+ * the process, takes its SIGKILL (async.h). */
 void io_sq_group_killed_locked(struct thread_group *g);
 
 #endif

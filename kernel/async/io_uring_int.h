@@ -142,8 +142,18 @@ struct io_ring {
 	struct io_req *req_free, *req_cache;
 
 	/* IORING_SETUP_SQPOLL's thread (io_uring_sqpoll.c), NULL for a ring
-	 * without; set at setup, freed with the ring. */
+	 * without; set at setup, its own or one it shares (ATTACH_WQ),
+	 * referenced until the ring's free.  sq_link: on sq's list of rings
+	 * while the thread serves it (sq_served; the thread's reference on
+	 * the ring); sq_detach: its file released, the thread lets it go
+	 * (both under the SQ threads' lock).  sq_creds: its creator's at
+	 * setup, which its SQEs are submitted with (Linux's sq_creds),
+	 * referenced until its free; sq_idle_ns: its sq_thread_idle. */
 	struct io_sq *sq;
+	struct list_head sq_link;
+	bool sq_served, sq_detach;
+	const struct cred *sq_creds;
+	uint64_t sq_idle_ns;
 };
 
 struct io_req;
@@ -373,9 +383,10 @@ struct io_tw {
 
 /* io_uring_sqpoll.c: IORING_SETUP_SQPOLL's thread.  io_sq_setup_check:
  * the setup's SQPOLL, SQ_AFF and ATTACH_WQ checks, Linux's errno;
- * io_sq_start: the ring's thread made and running (0, -ENOMEM; the ring's
- * free frees what was made: io_sq_free); io_sq_stop: the ring's file is
- * released, its thread stops submitting (waited for); io_sq_enter:
+ * io_sq_start: the ring served by a thread, its own made and running or
+ * (ATTACH_WQ) the one it attaches to (0, -ENOMEM; the ring's free frees
+ * what was made: io_sq_free); io_sq_stop: the ring's file is released,
+ * its thread stops submitting for it (waited for); io_sq_enter:
  * io_uring_enter's SQ part on an SQPOLL ring, its result. */
 int io_sq_setup_check(const struct io_uring_params *p);
 int io_sq_start(struct io_ring *ring, const struct io_uring_params *p);

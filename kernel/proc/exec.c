@@ -199,7 +199,7 @@ static int exec_take_over(struct task *t)
 	/* its asynchronous calls, SQ threads and registered rings do not
 	 * survive the exec */
 	if (!err) {
-		io_sq_task_exit(t);
+		io_sq_group_exit(t->group);
 		async_task_exit(t, ASYNC_EXEC);
 		io_uring_task_exit(t);
 	}

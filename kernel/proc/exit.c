@@ -195,9 +195,8 @@ __attribute__((noreturn)) void task_exit(int status)
 	if (g->tgid == 1 && g->live == 1)
 		init_exited(status);
 	/* Its asynchronous calls end with it, while its files and memory
-	 * are still there for them (Linux's io_uring_files_cancel); so do
-	 * the SQ threads of its rings. */
-	io_sq_task_exit(t);
+	 * are still there for them (Linux's io_uring_files_cancel); the SQ
+	 * threads of its rings end with its process (below). */
 	async_task_exit(t, ASYNC_EXIT);
 	io_uring_task_exit(t); /* its registered rings, as its files */
 	/* Before anything of it goes: a core being written reads it. */
@@ -219,6 +218,13 @@ __attribute__((noreturn)) void task_exit(int status)
 	 * wake-up before it could find the count not yet moved and sleep
 	 * again with no one left to wake it. */
 	wake_up(&g->thread_exit);
+	if (last) {
+		/* The process's SQ threads, its threads in Linux, end before
+		 * it does (decided under proc_lock, as the pid namespace's). */
+		spin_unlock(&proc_lock);
+		io_sq_group_exit(g);
+		spin_lock(&proc_lock);
+	}
 	if (last && pid_ns_is_reaper(g)) {
 		/* A pid namespace's init takes the namespace with it, and
 		 * reaps it before it goes: its last thread, decided under
