@@ -576,12 +576,20 @@ void filemap_detach(struct address_space *m, struct inode *ip, bool keep)
 {
 	struct list_head gone = LIST_HEAD_INIT(gone);
 
-	filemap_flush_wait(m); /* the flusher may be writing through ip */
 	/* A mapping without its inode cannot write: its dirty pages go to
 	 * the disk now (an error stays in the log: no fd is left to tell). */
 	if (keep && __atomic_load_n(&m->ndirty, __ATOMIC_RELAXED))
 		filemap_writeback(m, ip, 0, ~0ULL);
+	/* The flusher may be writing through ip (taken before a newer inode
+	 * of the file attached, or meanwhile): its end is waited for under
+	 * the lock that then takes ip out of reach, as the flusher takes m
+	 * only under it, while m->host is set. */
 	spin_lock(&pagecache_lock);
+	while (m->flushing) {
+		spin_unlock(&pagecache_lock);
+		filemap_flush_wait(m);
+		spin_lock(&pagecache_lock);
+	}
 	if (m->host != ip) { /* a newer inode of the file has it now */
 		spin_unlock(&pagecache_lock);
 		return;

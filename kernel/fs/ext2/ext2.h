@@ -6,7 +6,8 @@
  * bitmap bit and directory entry when used (EIO or EUCLEAN and an
  * "ext2: error" line, then the errors= behaviour).
  *
- * Lock order: an instance's ns_lock (namespace changes), then an inode's
+ * Lock order: an instance's ns_lock (namespace changes), then its
+ * load_lock (a lookup reading a disk inode), then an inode's
  * map_lock (its block map and size), then the instance's alloc_lock
  * (bitmaps and counts), then one buffer's lock at a time (no path holds
  * two buffers), then spinlocks (an inode's core lock, icache_lock).
@@ -139,6 +140,14 @@ struct ext2_sb_info {
 	 * removes one (free_inode) before freeing it. */
 	struct spinlock icache_lock;
 	struct list_head icache;
+	/*
+	 * Held by ext2_iget from its second look in the icache to the
+	 * loaded inode's entry there, so that a disk inode is read into one
+	 * VFS inode at a time: two would each attach the file's mapping
+	 * (mm/filemap.h: one host), and the one put back would detach it
+	 * from under the other, freeing it when it had no pages.
+	 */
+	struct mutex load_lock;
 };
 
 /*

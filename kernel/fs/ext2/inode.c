@@ -152,20 +152,27 @@ void ext2_free_inode(struct inode *ip)
  * reference is going (0) is passed over: free_inode unhashes it. */
 static struct inode *icache_find(struct ext2_sb_info *si, uint32_t ino)
 {
+	struct inode *ip = NULL;
 	struct ext2_inode *ei;
 
+	spin_lock(&si->icache_lock);
 	list_for_each_entry(ei, &si->icache, hash_link)
 	{
 		uint32_t refs = __atomic_load_n(&ei->vfs.refcount, __ATOMIC_RELAXED);
 
 		if (ei->vfs.ino != ino)
 			continue;
-		while (refs)
-			if (__atomic_compare_exchange_n(&ei->vfs.refcount, &refs, refs + 1, false,
-							__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-				return &ei->vfs;
+		while (refs &&
+		       !__atomic_compare_exchange_n(&ei->vfs.refcount, &refs, refs + 1, false,
+						    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			;
+		if (refs) {
+			ip = &ei->vfs;
+			break;
+		}
 	}
-	return NULL;
+	spin_unlock(&si->icache_lock);
+	return ip;
 }
 
 /* Reads disk inode ino into d: 0 or -EIO. */
@@ -282,29 +289,21 @@ static int load_inode(struct super_block *sb, uint32_t ino, struct inode **out)
 int ext2_iget(struct super_block *sb, uint32_t ino, struct inode **out)
 {
 	struct ext2_sb_info *si = EXT2_SB(sb);
-	struct inode *ip, *old;
-	int err;
+	struct inode *ip;
+	int err = 0;
 
-	spin_lock(&si->icache_lock);
-	ip = icache_find(si, ino);
-	spin_unlock(&si->icache_lock);
-	if (ip) {
+	if ((ip = icache_find(si, ino))) {
 		*out = ip;
 		return 0;
 	}
-	if ((err = load_inode(sb, ino, &ip)))
-		return err;
-	/* Another lookup may have loaded it meanwhile: keep the first. */
-	spin_lock(&si->icache_lock);
-	if (!(old = icache_find(si, ino)))
-		list_add(&EXT2_I(ip)->hash_link, &si->icache);
-	spin_unlock(&si->icache_lock);
-	if (old) {
-		inode_put(ip);
-		ip = old;
-	}
-	*out = ip;
-	return 0;
+	/* Looked for again under load_lock: another task may have loaded it. */
+	mutex_lock(&si->load_lock);
+	if (!(ip = icache_find(si, ino)) && !(err = load_inode(sb, ino, &ip)))
+		ext2_icache_add(ip);
+	mutex_unlock(&si->load_lock);
+	if (!err)
+		*out = ip;
+	return err;
 }
 
 void ext2_icache_add(struct inode *ip)

@@ -395,6 +395,7 @@ static int ext2_fill(struct super_block *sb, const char *data)
 	spin_init(&si->icache_lock, "ext2_icache");
 	mutex_init(&si->alloc_lock, "ext2_alloc");
 	mutex_init(&si->ns_lock, "ext2_ns");
+	mutex_init(&si->load_lock, "ext2_load");
 	list_init(&si->icache);
 	sb->fs_info = si; /* freed by put_super, whatever happens below */
 	sb->icache = true;
