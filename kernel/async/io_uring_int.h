@@ -234,6 +234,7 @@ struct io_req {
 	bool drained;	      /* its last receive on its file left the socket empty (kmsg) */
 	bool iopoll_rw;	      /* a READ or WRITE on an IOPOLL ring: EOPNOTSUPP at its issue */
 	bool last;	      /* a multishot RECVMSG's receive got the end: its CQE ends it */
+	bool short_fail;      /* its MSG_WAITALL receive ended short: a failure (req_failed) */
 	/* RECV, RECVMSG with MSG_WAITALL: what its earlier attempts received
 	 * (it waits for the rest, as Linux's done_io). */
 	uint32_t done;

@@ -280,7 +280,9 @@ static long recv_into(struct io_req *req, uint64_t addr, uint32_t len)
  * drained a socket still open waits for the rest (-EAGAIN: armed again),
  * counting them in done; the end gives all it got, an error or the end
  * of the stream after some bytes those.  A blocking receive (a worker)
- * waits for all itself.  Not with the user's MSG_DONTWAIT.
+ * waits for all itself.  Not with the user's MSG_DONTWAIT.  An end short
+ * of len (a datagram's too) is a failure, which breaks the request's
+ * link, as Linux's (ret < min_ret: req_set_fail).
  */
 static long recv_waitall(struct io_req *req, long res, size_t len)
 {
@@ -292,6 +294,7 @@ static long recv_waitall(struct io_req *req, long res, size_t len)
 			req->done += (uint32_t)res;
 		return -EAGAIN;
 	}
+	req->short_fail = res < (long)len;
 	if (res > 0)
 		return res + req->done;
 	return req->done ? req->done : res;

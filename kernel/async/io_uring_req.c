@@ -307,16 +307,16 @@ static long req_wait(struct io_req **reqp, long why)
 	return IO_PUNTED;
 }
 
-/* Whether req failed with res (Linux's req_set_fail): an error, or a
- * short READ/WRITE (not a READV/WRITEV); a TIMEOUT's -ETIME with
- * ETIME_SUCCESS is none.  A failure breaks an IO_LINK (not a HARDLINK)
+/* Whether req failed with res (Linux's req_set_fail): an error, a short
+ * READ/WRITE (not a READV/WRITEV), or a short receive with MSG_WAITALL;
+ * a TIMEOUT's -ETIME with ETIME_SUCCESS is none.  A failure breaks an IO_LINK (not a HARDLINK)
  * and posts its CQE even with CQE_SKIP_SUCCESS. */
 bool req_failed(const struct io_req *req, long res)
 {
 	if (res == -ETIME && req->sqe.opcode == IORING_OP_TIMEOUT &&
 	    (req->sqe.timeout_flags & IORING_TIMEOUT_ETIME_SUCCESS))
 		return false;
-	return res < 0 ||
+	return res < 0 || req->short_fail ||
 	       (op_of(req)->short_fails && res < (long)req->sqe.len &&
 		req->sqe.opcode != IORING_OP_READV && req->sqe.opcode != IORING_OP_WRITEV);
 }

@@ -1,7 +1,9 @@
 /* io_uring's RECV and RECVMSG with MSG_WAITALL on stream sockets, as
  * Linux's: they wait for the whole length across the peer's sends (over
  * TCP loopback and AF_UNIX), and end with what they have when the peer
- * shuts down or closes; a datagram's never waits for more. */
+ * shuts down or closes; a datagram's never waits for more.  One that
+ * ends short fails its link (the next ECANCELED), as Linux's io_recv
+ * (ret < min_ret): a whole one does not. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -113,13 +115,67 @@ static void check_dgram(void)
 	close(sv[1]);
 }
 
+/* A MSG_WAITALL receive of 8 linked to a NOP; the peer sends what, then
+ * shuts down (stream) or not (a datagram, already there): the receive's
+ * and the NOP's res. */
+static void linked_recv(int type, bool recvmsg, const char *what, int32_t res[2])
+{
+	struct io_uring_sqe *sqe;
+	int sv[2];
+
+	res[0] = res[1] = -9999;
+	require(!socketpair(AF_UNIX, type, 0, sv), "a socket pair");
+	memset(buf, 0, sizeof(buf));
+	if (recvmsg)
+		sqe = uring_prep(&r, IORING_OP_RECVMSG, sv[0], (uint64_t)&msg, 1, 0, 0);
+	else
+		sqe = uring_prep(&r, IORING_OP_RECV, sv[0], (uint64_t)buf, 8, 0, 0);
+	sqe->msg_flags = MSG_WAITALL;
+	sqe->flags = IOSQE_IO_LINK;
+	uring_prep(&r, IORING_OP_NOP, -1, 0, 0, 0, 1);
+	if (type == SOCK_DGRAM)
+		send(sv[1], what, strlen(what), 0);
+	uring_submit_wait(&r, 0);
+	if (type == SOCK_STREAM) {
+		send(sv[1], what, strlen(what), 0);
+		shutdown(sv[1], SHUT_WR);
+	}
+	uring_wait_n(&r, 2, res);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static void check_link(void)
+{
+	int32_t res[2];
+
+	for (int m = 0; m < 2; m++) {
+		const char *op = m ? "RECVMSG" : "RECV";
+
+		linked_recv(SOCK_STREAM, m, "abc", res);
+		ok(res[0] == 3 && res[1] == -ECANCELED,
+		   "a linked AF_UNIX %s of 8 with MSG_WAITALL ending with 3 at the peer's "
+		   "shutdown: 3, the NOP after it ECANCELED (%d, %d)",
+		   op, res[0], res[1]);
+		linked_recv(SOCK_DGRAM, m, "abc", res);
+		ok(res[0] == 3 && res[1] == -ECANCELED,
+		   "a linked datagram %s of 8 with MSG_WAITALL getting 3: the NOP ECANCELED (%d, "
+		   "%d)",
+		   op, res[0], res[1]);
+		linked_recv(SOCK_STREAM, m, "abcdefgh", res);
+		ok(res[0] == 8 && res[1] == 0, "one that gets all 8: the NOP runs (%d, %d)", res[0],
+		   res[1]);
+	}
+}
+
 int main(void)
 {
-	plan(2 * 2 * 11 + 2);
+	plan(2 * 2 * 11 + 2 + 2 * 3);
 	require(!uring_init(&r, 8, 0), "a ring");
 	check_stream("TCP", tcp_pair);
 	check_stream("AF_UNIX", unix_pair);
 	check_dgram();
+	check_link();
 	uring_exit(&r);
 	return done();
 }
