@@ -17,8 +17,10 @@ struct io_overflow {
 };
 
 /* Writes the first of n CQEs the CQ ring has room for (ring->lock held),
- * its head read and its tail published once: how many. */
-static uint32_t cqes_write_locked(struct io_ring *ring, const struct io_uring_cqe *cqes, uint32_t n)
+ * its head read and its tail published once: how many.  Inline in
+ * cq_post, every CQE's way. */
+static inline __attribute__((always_inline)) uint32_t
+cqes_write_locked(struct io_ring *ring, const struct io_uring_cqe *cqes, uint32_t n)
 {
 	uint32_t tail = ring->cq_tail, used = tail - ring_load(ring, R_CQ_HEAD);
 	struct io_uring_cqe *dst = NULL;
@@ -126,21 +128,25 @@ static struct file *eventfd_to_tell_locked(struct io_ring *ring)
 static bool cq_post(struct io_ring *ring, const struct io_uring_cqe *cqes, uint32_t n,
 		    uint32_t counted, bool may_overflow)
 {
-	struct file *efd;
-	uint32_t i;
+	struct file *efd = NULL;
+	uint32_t i = 0;
 	bool kept = true;
 
 	spin_lock_task(&ring->lock);
-	i = ring->noverflow ? 0 : cqes_write_locked(ring, cqes, n);
-	if (i < n && !may_overflow) {
-		spin_unlock_task(&ring->lock);
-		return false;
+	if (!ring->noverflow)
+		i = cqes_write_locked(ring, cqes, n);
+	if (__builtin_expect(i < n, 0)) {
+		if (!may_overflow) {
+			spin_unlock_task(&ring->lock);
+			return false;
+		}
+		for (; i < n; i++) /* behind those already queued */
+			kept &= overflow_add_locked(ring, &cqes[i]);
 	}
-	for (; i < n; i++)
-		kept &= overflow_add_locked(ring, &cqes[i]); /* behind those already queued */
 	if (counted)
 		timeouts_count_locked(ring, counted);
-	efd = eventfd_to_tell_locked(ring);
+	if (ring->eventfd)
+		efd = eventfd_to_tell_locked(ring);
 	if (wait_queue_has_sleeper(&ring->cq_wait)) /* after the CQEs: see wait.h */
 		wake_up(&ring->cq_wait);
 	spin_unlock_task(&ring->lock);

@@ -26,13 +26,53 @@ static void sqe_read(struct io_ring *ring, uint32_t idx, struct io_uring_sqe *sq
 	*sqe = *(const struct io_uring_sqe *)region_at(ring->sqes_pa, (uint64_t)idx * sizeof(*sqe));
 }
 
-/* Ends the chain head..: issued, or failed whole if one of its SQEs was. */
-static void chain_end(struct io_req *head, bool failed)
+/* A submission's open link chain: its first and last requests, and
+ * whether one of its SQEs failed its checks. */
+struct sq_chain {
+	struct io_req *head, *last;
+	bool failed;
+};
+
+/* Ends the chain c: issued, or failed whole if one of its SQEs was. */
+static void chain_end(struct sq_chain *c)
 {
-	if (failed)
-		io_fail_chain(head);
+	if (c->failed)
+		io_fail_chain(c->head);
 	else
-		io_queue_chain(head);
+		io_queue_chain(c->head);
+	c->head = c->last = NULL;
+	c->failed = false;
+}
+
+/* No request could be had for an SQE (submit_linked): it stays in the
+ * SQ ring. */
+#define SQE_NO_REQ 1
+
+/* The SQE read into sqe submitted as a request of the ring's, in chain
+ * c: 0 while c stays open (a link flag), else c's end and the SQE's
+ * preparation's -errno; SQE_NO_REQ if no request can be had.  Out of
+ * io_uring_enter's loop, which SQEs alone (io_submit_alone) take. */
+static __attribute__((noinline)) int submit_linked(struct io_ring *ring, struct sq_chain *c,
+						   const struct io_uring_sqe *sqe)
+{
+	struct io_req *req = io_req_for_sqe(ring, sqe);
+	int err;
+
+	if (!req)
+		return SQE_NO_REQ;
+	req->prev = c->last; /* the request before it in its chain: LINK_TIMEOUT's */
+	err = req->err = io_req_prep(req);
+	io_personality_submitter(req);
+	c->failed |= err != 0;
+	if (c->last)
+		c->last->next = req; /* the chain owns it */
+	else
+		c->head = req;
+	c->last = req;
+	if (req->sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK))
+		return 0;
+	chain_end(c);
+	return err;
 }
 
 /*
@@ -44,14 +84,14 @@ static void chain_end(struct io_req *head, bool failed)
  * SQE that fails its checks gets its CQE and, unless IORING_SETUP_SUBMIT_ALL
  * or linked to the next, ends the batch after itself; a link chain with
  * a failed SQE fails whole.  The SQ head and tail are read once, the
- * head written back once.
+ * head written back once.  Inline in io_uring_enter.
  */
-static int submit_locked(struct io_ring *ring, uint32_t n)
+static inline __attribute__((always_inline)) int submit_locked(struct io_ring *ring, uint32_t n)
 {
 	uint32_t head = ring->sq_head, avail = ring_load(ring, R_SQ_TAIL) - head, done = 0, idx;
 	uint32_t array = sq_array_off(ring->cq_entries);
-	struct io_req sreq, *chain = NULL, *last = NULL, *req;
-	bool failed = false, linked;
+	struct sq_chain c = {.head = NULL};
+	struct io_req sreq;
 	int err = 0;
 
 	n = n < avail ? n : avail;
@@ -68,45 +108,25 @@ static int submit_locked(struct io_ring *ring, uint32_t n)
 			break;
 		}
 		sqe_read(ring, idx, &sreq.sqe);
-		if (!last && (err = io_submit_alone(ring, &sreq)) <= 0) {
-			head++;
-			done++;
-			if (err && !(ring->flags & IORING_SETUP_SUBMIT_ALL))
-				break;
-			continue;
-		}
-		if (!(req = io_req_for_sqe(ring, &sreq.sqe))) {
+		if ((c.last || (err = io_submit_alone(ring, &sreq)) > 0) &&
+		    (err = submit_linked(ring, &c, &sreq.sqe)) == SQE_NO_REQ) {
 			err = -EAGAIN; /* Linux's, when no request can be had */
 			break;
 		}
 		head++;
 		done++;
-		req->prev = last; /* the request before it in its chain: LINK_TIMEOUT's */
-		err = req->err = io_req_prep(req);
-		io_personality_submitter(req);
-		failed |= err != 0;
-		if (last)
-			last->next = req; /* the chain owns it */
-		else
-			chain = req;
-		last = req;
-		linked = req->sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
-		if (linked)
-			continue;
-		chain_end(chain, failed);
-		chain = last = NULL;
-		failed = false;
 		if (err && !(ring->flags & IORING_SETUP_SUBMIT_ALL))
 			break;
 	}
-	if (chain) /* a link flag on the last SQE: the chain ends there */
-		chain_end(chain, failed);
+	if (c.head) /* a link flag on the last SQE: the chain ends there */
+		chain_end(&c);
 	ring->sq_head = head;
 	ring_store(ring, R_SQ_HEAD, head);
 	return done ? (int)done : err;
 }
 
-int io_submit_sqes(struct io_ring *ring, uint32_t n)
+/* io_submit_sqes, inline in io_uring_enter. */
+static inline __attribute__((always_inline)) int submit_sqes(struct io_ring *ring, uint32_t n)
 {
 	struct io_cq_batch batch;
 	int ret;
@@ -117,6 +137,11 @@ int io_submit_sqes(struct io_ring *ring, uint32_t n)
 	io_cq_batch_end(ring);
 	mutex_unlock(&ring->submit_lock);
 	return ret;
+}
+
+int io_submit_sqes(struct io_ring *ring, uint32_t n)
+{
+	return submit_sqes(ring, n);
 }
 
 /* The ring's submission that tw holds, if any, ended. */
@@ -158,7 +183,8 @@ void io_run_ready(void)
  * from fired, read before the wait's first test), as Linux's
  * io_should_wake.  A wait its deadline or a signal ends with CQEs ready
  * returns 0, as Linux's io_cqring_wait (liburing then reaps them). */
-static long cq_sleep(struct io_ring *ring, uint32_t min, uint64_t deadline, uint32_t fired)
+static __attribute__((noinline)) long cq_sleep(struct io_ring *ring, uint32_t min,
+					       uint64_t deadline, uint32_t fired)
 {
 	DEFINE_WAIT(we);
 	long ret = 0;
@@ -199,8 +225,10 @@ static long cq_sleep(struct io_ring *ring, uint32_t min, uint64_t deadline, uint
 
 /* Waits for min CQEs (clamped to the CQ size) until deadline
  * (POLL_FOREVER: none; 0: check once): 0, -ETIME, -EINTR.  The common
- * case, CQEs there already, neither queues nor sleeps. */
-static long cq_wait(struct io_ring *ring, uint32_t min, uint64_t deadline)
+ * case, CQEs there already, neither queues nor sleeps (inline in
+ * io_uring_enter). */
+static inline __attribute__((always_inline)) long cq_wait(struct io_ring *ring, uint32_t min,
+							  uint64_t deadline)
 {
 	uint32_t fired = __atomic_load_n(&ring->nfired, __ATOMIC_ACQUIRE);
 
@@ -311,7 +339,7 @@ SYSCALL_DEFINE6(io_uring_enter, unsigned int, fd, uint32_t, to_submit, uint32_t,
 	} else if (to_submit) {
 		/* Linux: a short submission (an SQE failed, fewer queued)
 		 * returns at once, without GETEVENTS' wait */
-		if ((ret = io_submit_sqes(ring, to_submit)) != (long)to_submit)
+		if ((ret = submit_sqes(ring, to_submit)) != (long)to_submit)
 			goto out;
 	}
 	if (flags & IORING_ENTER_GETEVENTS) {

@@ -26,6 +26,7 @@
 #include "sched/task_sched.h"
 #include "sched/mutex.h"
 #include "sched/wait.h"
+#include <uapi/errno.h>
 #include <uapi/io_uring.h>
 
 struct cred;
@@ -226,15 +227,22 @@ struct io_req {
 	int nr;		      /* the system call an op runs (its prep's) */
 	int err;	      /* its preparation failed: the CQE's res */
 	uint32_t fixed_index; /* IOSQE_FIXED_FILE's descriptor (sqe.fd is FD_LENT then) */
-	uint32_t file_slot;   /* OPENAT, ACCEPT, SOCKET: the file_index to make */
-	bool fixed;	      /* its fd is a direct descriptor (IOSQE_FIXED_FILE) */
-	uint32_t cflags;      /* its next CQE's flags: a provided buffer it filled */
-	bool multishot;	      /* POLL_ADD, ACCEPT, RECV multishot: CQEs with F_MORE */
-	bool on_stack;	      /* io_submit_alone's: moved to the ring's if it waits */
-	bool drained;	      /* its last receive on its file left the socket empty (kmsg) */
-	bool iopoll_rw;	      /* a READ or WRITE on an IOPOLL ring: EOPNOTSUPP at its issue */
-	bool last;	      /* a multishot RECVMSG's receive got the end: its CQE ends it */
-	bool short_fail;      /* its MSG_WAITALL receive ended short: a failure (req_failed) */
+	/* What makes its issue more than its op's call, read as one word
+	 * (issue_extra: zero for most requests) by the issue's common path. */
+	union {
+		struct {
+			uint32_t file_slot; /* OPENAT, ACCEPT, SOCKET: the file_index to make */
+			bool fixed;	    /* its fd is a direct descriptor (IOSQE_FIXED_FILE) */
+			bool multishot;	    /* POLL_ADD, ACCEPT, RECV multishot: CQEs with F_MORE */
+			bool iopoll_rw;	    /* an IOPOLL ring's READ or WRITE: EOPNOTSUPP */
+		};
+		uint64_t issue_extra;
+	};
+	uint32_t cflags; /* its next CQE's flags: a provided buffer it filled */
+	bool on_stack;	 /* io_submit_alone's: moved to the ring's if it waits */
+	bool drained;	 /* its last receive on its file left the socket empty (kmsg) */
+	bool last;	 /* a multishot RECVMSG's receive got the end: its CQE ends it */
+	bool short_fail; /* its MSG_WAITALL receive ended short: a failure (req_failed) */
 	/* RECV, RECVMSG with MSG_WAITALL: what its earlier attempts received
 	 * (it waits for the rest, as Linux's done_io). */
 	uint32_t done;
@@ -401,22 +409,28 @@ long io_sq_enter(struct io_ring *ring, uint32_t to_submit, uint32_t flags);
  * the batch flushed if full, else the CQE posted now. */
 void io_post_cqe_slow(struct io_ring *ring, uint64_t user_data, int32_t res, uint32_t flags,
 		      bool counts);
-/* Posts a CQE (NODROP: queued if the CQ ring is full): into the current
- * task's batch if it submits on ring (inline: every op's completion
- * comes here), else at once. */
-static inline void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res,
-			       uint32_t flags, bool counts)
+/* io_post_cqe with the batch its tests found (NULL: none). */
+static inline void io_post_cqe_to(struct io_ring *ring, struct io_cq_batch *b, uint64_t user_data,
+				  int32_t res, uint32_t flags, bool counts)
 {
-	struct io_cq_batch *b;
-
-	if (__atomic_load_n(&ring->batch_task, __ATOMIC_RELAXED) == current() &&
-	    !ring->drain_used && (b = ring->batch) && b->n < IO_CQ_BATCH) {
+	if (b && b->n < IO_CQ_BATCH) {
 		b->cqes[b->n++] =
 		    (struct io_uring_cqe){.user_data = user_data, .res = res, .flags = flags};
 		b->ncounted += counts;
 		return;
 	}
 	io_post_cqe_slow(ring, user_data, res, flags, counts);
+}
+/* Posts a CQE (NODROP: queued if the CQ ring is full): into the current
+ * task's batch if it submits on ring (inline: every op's completion
+ * comes here), else at once. */
+static inline void io_post_cqe(struct io_ring *ring, uint64_t user_data, int32_t res,
+			       uint32_t flags, bool counts)
+{
+	bool mine = __atomic_load_n(&ring->batch_task, __ATOMIC_RELAXED) == current() &&
+		    !ring->drain_used;
+
+	io_post_cqe_to(ring, mine ? ring->batch : NULL, user_data, res, flags, counts);
 }
 /* A multishot request's CQE with IORING_CQE_F_MORE: false, and none
  * posted, if the CQ ring is full (or its overflow queue is not empty):
@@ -460,8 +474,6 @@ void io_submit_chain(struct io_req *head);
 void io_queue_chain(struct io_req *head);
 /* Frees a completed request (its CQE posted). */
 void io_req_free(struct io_req *req);
-bool req_failed(const struct io_req *req, long res);
-void req_post(struct io_req *req, long res, bool failed);
 
 /* An issue's answer once a worker has the request or it is armed on its
  * file.  No result can be it (a READ of 1 byte returns 1, an error is
@@ -477,10 +489,11 @@ long io_req_attempt(struct io_req *req);
 /* The same with call in place of the op (as its direct descriptor, its
  * file_index, want). */
 long io_req_attempt_with(struct io_req *req, long (*call)(struct io_req *));
-/* io_uring_req_prep.c: checks an SQE and prepares its op at submission
- * (its arguments copied then: IORING_FEAT_SUBMIT_STABLE): 0 or the
- * -errno its CQE carries. */
-int io_req_prep(struct io_req *req);
+/* io_uring_req_prep.c: io_req_prep's rare cases (any SQE flag but the
+ * link and async ones, an ioprio, a personality; an IOPOLL ring's
+ * ops), 0 or the -errno for the CQE. */
+int io_prep_rare(struct io_req *req);
+int io_prep_iopoll(struct io_req *req);
 /* io_uring_complete.c */
 struct io_req *req_complete(struct io_req *req, long res);
 /* Posts req's CQE, frees it, and issues the rest of its chain here. */
@@ -514,6 +527,66 @@ extern const struct io_op io_ops[IORING_OP_LAST];
 bool io_op_supported(unsigned int op);
 /* Whether a remove or cancel op (or a LINK_TIMEOUT) took req. */
 bool io_req_removed(struct io_req *req);
+
+/* Checks an SQE and prepares its op at submission (its arguments copied
+ * then: IORING_FEAT_SUBMIT_STABLE): 0 or the -errno its CQE carries.
+ * Inline (every SQE's way); the rare cases are io_uring_req_prep.c's. */
+static inline __attribute__((always_inline)) int io_req_prep(struct io_req *req)
+{
+	const struct io_uring_sqe *s = &req->sqe;
+	int err;
+
+	if (s->opcode >= IORING_OP_LAST)
+		return -EINVAL;
+	/* One test for the common case: no flag but the link and async
+	 * ones, no ioprio, no personality. */
+	if (((s->flags & (uint8_t) ~(IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_ASYNC)) ||
+	     (s->ioprio | s->personality)) &&
+	    (err = io_prep_rare(req)))
+		return err;
+	if (!io_ops[s->opcode].prep)
+		return -EOPNOTSUPP; /* Linux's for an op its probe lists unsupported */
+	if ((req->ring->flags & IORING_SETUP_IOPOLL) && (err = io_prep_iopoll(req)))
+		return err;
+	return io_ops[s->opcode].prep(req);
+}
+
+/* Whether req failed with res (Linux's req_set_fail): an error, a short
+ * READ/WRITE (not a READV/WRITEV), or a short receive with MSG_WAITALL;
+ * a TIMEOUT's -ETIME with ETIME_SUCCESS is none.  A failure breaks an
+ * IO_LINK (not a HARDLINK) and posts its CQE even with CQE_SKIP_SUCCESS.
+ * Inline: a success of an op without short_fails is three tests. */
+static inline __attribute__((always_inline)) bool req_failed(const struct io_req *req, long res)
+{
+	if (res < 0)
+		return res != -ETIME || req->sqe.opcode != IORING_OP_TIMEOUT ||
+		       !(req->sqe.timeout_flags & IORING_TIMEOUT_ETIME_SUCCESS);
+	return req->short_fail ||
+	       (io_ops[req->sqe.opcode].short_fails && res < (long)req->sqe.len &&
+		req->sqe.opcode != IORING_OP_READV && req->sqe.opcode != IORING_OP_WRITEV);
+}
+
+/* req's CQE, unless CQE_SKIP_SUCCESS skips it and it did not fail (a
+ * TIMEOUT's own counts for no TIMEOUT, as Linux's); into b, the
+ * submitter's batch, if the caller knows it (NULL: io_post_cqe finds
+ * it). */
+static inline __attribute__((always_inline)) void req_post_to(struct io_req *req, long res,
+							      bool failed, struct io_cq_batch *b)
+{
+	if ((req->sqe.flags & IOSQE_CQE_SKIP_SUCCESS) && !failed)
+		return;
+	if (b)
+		io_post_cqe_to(req->ring, b, req->sqe.user_data, (int32_t)res, req->cflags,
+			       req->sqe.opcode != IORING_OP_TIMEOUT);
+	else
+		io_post_cqe(req->ring, req->sqe.user_data, (int32_t)res, req->cflags,
+			    req->sqe.opcode != IORING_OP_TIMEOUT);
+}
+
+static inline void req_post(struct io_req *req, long res, bool failed)
+{
+	req_post_to(req, res, failed, NULL);
+}
 
 /* io_uring_poll.c: a request that would wait on a pollable file (its
  * attempt said -EAGAIN) is armed on the file's wait queues, no worker;

@@ -61,17 +61,23 @@ static __attribute__((noinline)) long op_iopoll_unsupported(struct io_req *req)
 	return -EOPNOTSUPP;
 }
 
-static inline __attribute__((always_inline)) long op_call(struct io_req *req)
+/* The op's call; without extra, for a request whose issue_extra is 0. */
+static inline __attribute__((always_inline)) long op_call_how(struct io_req *req, bool extra)
 {
 	const struct io_op *op = op_of(req);
 
-	if (req->multishot)
+	if (extra && req->multishot)
 		return IO_REARM; /* on a worker: its owner arms it (req_done_async) */
-	if (req->iopoll_rw)
+	if (extra && req->iopoll_rw)
 		return op_iopoll_unsupported(req);
 	if (op->run)
 		return op->run(req);
 	return syscall_call((uint64_t)req->nr, req->args);
+}
+
+static inline __attribute__((always_inline)) long op_call(struct io_req *req)
+{
+	return op_call_how(req, true);
 }
 
 /* op_run_with on direct descriptors: redirected (fd/fd_install.h), its
@@ -240,24 +246,28 @@ long io_req_attempt(struct io_req *req)
 #define IO_WAIT_TIMER (IO_PUNTED - 6) /* IO_ARM is - 5 */
 
 /* Runs req here if it finishes without waiting: its result, or an
- * IO_WAIT_ answer (nothing done that its wait must undo). */
-static inline __attribute__((always_inline)) long req_try(struct io_req *req)
+ * IO_WAIT_ answer (nothing done that its wait must undo).  alone: an
+ * SQE alone (io_submit_alone), never IOSQE_ASYNC.  A request with no
+ * issue_extra and no creds runs its op's call alone. */
+static inline __attribute__((always_inline)) long req_try(struct io_req *req, bool alone)
 {
 	const struct io_op *op = op_of(req);
 	enum op_how how = op->how;
 	long res;
 	int err;
 
-	if ((err = req_fixed_file(req)))
-		return err;
-	if (req->multishot)
-		return IO_WAIT_MULTI;
-	if (req->sqe.flags & IOSQE_ASYNC)
+	if (req->issue_extra) {
+		if ((err = req_fixed_file(req)))
+			return err;
+		if (req->multishot)
+			return IO_WAIT_MULTI;
+	}
+	if (!alone && (req->sqe.flags & IOSQE_ASYNC))
 		return IO_WAIT_PUNT;
 	if (how == HOW_NOWAIT && !op->attempt)
 		how = file_kind(req);
 	if (how == HOW_INLINE)
-		return op_run(req);
+		return req->issue_extra || req->creds ? op_run(req) : op_call_how(req, false);
 	if (how == HOW_PUNT)
 		return IO_WAIT_PUNT;
 	if (how == HOW_TIMER)
@@ -307,20 +317,6 @@ static long req_wait(struct io_req **reqp, long why)
 	return IO_PUNTED;
 }
 
-/* Whether req failed with res (Linux's req_set_fail): an error, a short
- * READ/WRITE (not a READV/WRITEV), or a short receive with MSG_WAITALL;
- * a TIMEOUT's -ETIME with ETIME_SUCCESS is none.  A failure breaks an IO_LINK (not a HARDLINK)
- * and posts its CQE even with CQE_SKIP_SUCCESS. */
-bool req_failed(const struct io_req *req, long res)
-{
-	if (res == -ETIME && req->sqe.opcode == IORING_OP_TIMEOUT &&
-	    (req->sqe.timeout_flags & IORING_TIMEOUT_ETIME_SUCCESS))
-		return false;
-	return res < 0 || req->short_fail ||
-	       (op_of(req)->short_fails && res < (long)req->sqe.len &&
-		req->sqe.opcode != IORING_OP_READV && req->sqe.opcode != IORING_OP_WRITEV);
-}
-
 /* What any request holds until its free: its direct descriptor's file,
  * its personality's creds and what its preparation copied. */
 static inline void req_put_refs(struct io_req *req)
@@ -344,16 +340,6 @@ void io_req_free(struct io_req *req)
 	io_drain_put(req);
 	io_req_cache_put(req);
 	io_ring_put(ring);
-}
-
-/* req's CQE, unless CQE_SKIP_SUCCESS skips it and it did not fail (a
- * TIMEOUT's own counts for no TIMEOUT, as Linux's).  Inline: so it stays
- * in io_submit_alone; req_complete calls the external copy. */
-inline void req_post(struct io_req *req, long res, bool failed)
-{
-	if (!(req->sqe.flags & IOSQE_CQE_SKIP_SUCCESS) || failed)
-		io_post_cqe(req->ring, req->sqe.user_data, (int32_t)res, req->cflags,
-			    req->sqe.opcode != IORING_OP_TIMEOUT);
 }
 
 /* What every request starts with (struct io_req): a few stores, inline
@@ -451,19 +437,21 @@ static bool req_start(struct io_req *req)
 
 /* Issues *reqp here: its result, or IO_PUNTED once its worker or
  * wake-up has it (*reqp is then the ring's request it became, if it
- * started on the stack). */
-static inline __attribute__((always_inline)) long req_issue(struct io_req **reqp)
+ * started on the stack).  alone: req_try's. */
+static inline __attribute__((always_inline)) long req_issue(struct io_req **reqp, bool alone)
 {
 	long res;
 
 	/* A released ring issues nothing more (the rest of a chain its
 	 * cancels complete: its owner may be exiting, its files gone), nor
 	 * does a task that exited or the fallback (no user context: the
-	 * rest of a chain a woken request of an exited owner ends); a
-	 * waiting request checks again under the lock (req_start). */
-	if (__atomic_load_n(&(*reqp)->ring->dead, __ATOMIC_RELAXED) || current()->async_gone)
+	 * rest of a chain a woken request of an exited owner ends; a
+	 * submitter, in io_uring_enter or the SQ thread's loop, is neither);
+	 * a waiting request checks again under the lock (req_start). */
+	if (__atomic_load_n(&(*reqp)->ring->dead, __ATOMIC_RELAXED) ||
+	    (!alone && current()->async_gone))
 		return -ECANCELED;
-	if ((res = req_try(*reqp)) <= IO_WAIT_POLL && res >= IO_WAIT_TIMER)
+	if ((res = req_try(*reqp, alone)) <= IO_WAIT_POLL && res >= IO_WAIT_TIMER)
 		res = req_wait(reqp, res);
 	return res;
 }
@@ -473,7 +461,7 @@ void io_submit_chain(struct io_req *req)
 	long res;
 
 	/* IO_PUNTED: its worker or wake-up completes it, and the chain. */
-	while (req && (res = req_issue(&req)) != IO_PUNTED)
+	while (req && (res = req_issue(&req, false)) != IO_PUNTED)
 		req = req_complete(req, res);
 }
 
@@ -507,13 +495,15 @@ int io_submit_alone(struct io_ring *ring, struct io_req *req)
 		req_put_refs(req);
 		return err;
 	}
-	if ((res = req_issue(&req)) == IO_PUNTED)
+	if ((res = req_issue(&req, true)) == IO_PUNTED)
 		return 0;
 	if (!req->on_stack) { /* it became the ring's, then failed to wait */
 		io_submit_chain(req_complete(req, res));
 		return 0;
 	}
-	req_post(req, res, req_failed(req, res));
+	/* Into its submitter's batch: io_post_cqe's tests hold (no DRAIN
+	 * was used: sqe_on_stack) */
+	req_post_to(req, res, req_failed(req, res), ring->batch);
 	req_put_refs(req); /* never armed, counted, or a reference on the ring */
 	return 0;
 }

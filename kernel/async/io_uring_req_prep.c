@@ -1,7 +1,8 @@
 /*
  * The checks every SQE gets at submission before its op's own
  * preparation (io_uring_prep.c, io_uring_op.c), in Linux's order, each
- * with Linux's errno for the CQE.  docs/async.md, "Requests".
+ * with Linux's errno for the CQE: their common case is io_req_prep's,
+ * inline (io_uring_int.h), the rest here.  docs/async.md, "Requests".
  */
 #include "async/io_uring_int.h"
 #include "fd/fd_install.h"
@@ -50,7 +51,7 @@ static bool op_takes_ioprio(uint8_t op)
 /* On an IOPOLL ring, Linux takes only the ops that may be polled for
  * (its opdef's iopoll) and EINVAL for the others; its reads and writes
  * answer at their issue (op_iopoll_unsupported). */
-static __attribute__((noinline)) int prep_iopoll(struct io_req *req)
+int io_prep_iopoll(struct io_req *req)
 {
 	switch (req->sqe.opcode) {
 	case IORING_OP_READV:
@@ -72,10 +73,10 @@ static __attribute__((noinline)) int prep_iopoll(struct io_req *req)
 	}
 }
 
-/* The checks every SQE gets before its op's own: -errno for its CQE. */
-/* io_req_prep's rare cases, in Linux's order: any flag but the link
- * and async ones, an ioprio, a personality.  0 or the -errno for the CQE. */
-static __attribute__((noinline)) int prep_rare(struct io_req *req)
+/* io_req_prep's rare cases (io_uring_int.h), in Linux's order: any
+ * flag but the link and async ones, an ioprio, a personality.  0 or the
+ * -errno for the CQE. */
+int io_prep_rare(struct io_req *req)
 {
 	const struct io_uring_sqe *s = &req->sqe;
 
@@ -102,24 +103,4 @@ static __attribute__((noinline)) int prep_rare(struct io_req *req)
 		req->sqe.fd = FD_LENT;
 	}
 	return 0;
-}
-
-int io_req_prep(struct io_req *req)
-{
-	const struct io_uring_sqe *s = &req->sqe;
-	int err;
-
-	if (s->opcode >= IORING_OP_LAST)
-		return -EINVAL;
-	/* One test for the common case: no flag but the link and async
-	 * ones, no ioprio, no personality. */
-	if (((s->flags & (uint8_t) ~(IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_ASYNC)) ||
-	     (s->ioprio | s->personality)) &&
-	    (err = prep_rare(req)))
-		return err;
-	if (!io_ops[s->opcode].prep)
-		return -EOPNOTSUPP; /* Linux's for an op its probe lists unsupported */
-	if ((req->ring->flags & IORING_SETUP_IOPOLL) && (err = prep_iopoll(req)))
-		return err;
-	return io_ops[s->opcode].prep(req);
 }
