@@ -4,14 +4,12 @@
  * SYMLINKAT, LINKAT; FSETXATTR, SETXATTR, FGETXATTR, GETXATTR; FADVISE,
  * MADVISE; EPOLL_CTL; SPLICE and TEE.  Each preparation checks the
  * fields Linux's refuses (EINVAL), copies what Linux's copies (the path
- * ops' paths, EPOLL_CTL's event: IORING_FEAT_SUBMIT_STABLE) and names the
- * call the request runs: its system call's code, so every other errno is
- * the call's own.  All but EPOLL_CTL go to a worker, as Linux forces
- * them asynchronous (the table's HOW_PUNT).
- *
- * The xattr ops' name, value and path are still read when the call runs
- * (docs/async.md, "What is left"); fdkernel's file systems keep no
- * extended attributes, so they end in EOPNOTSUPP after their checks.
+ * ops' paths, the xattr ops' name, value and path, EPOLL_CTL's event:
+ * IORING_FEAT_SUBMIT_STABLE) and names the call the request runs: its
+ * system call's code, so every other errno is the call's own.  All but
+ * EPOLL_CTL go to a worker, as Linux forces them asynchronous (the
+ * table's HOW_PUNT).  fdkernel's file systems keep no extended
+ * attributes, so the xattr ops end in EOPNOTSUPP after their checks.
  */
 #include "arch/x86_64/uaccess.h"
 #include "async/io_uring_int.h"
@@ -20,6 +18,7 @@
 #include "fs/file.h"
 #include "fs/pipe/pipe.h"
 #include "fs/upath.h"
+#include "fs/xattr.h"
 #include "lib/string.h"
 #include "mm/heap.h"
 #include "proc/task.h"
@@ -154,38 +153,87 @@ long io_run_symlinkat(struct io_req *req)
 }
 
 /* ---- extended attributes: addr the name, addr2 the value, len its
- * size, addr3 the path (SETXATTR, GETXATTR) ---- */
+ * size, addr3 the path (SETXATTR, GETXATTR), copied at preparation as
+ * Linux's io_uring/xattr.c (its name and a set's value, fs/xattr.h, then
+ * the path: getname); run through the calls' kernel side ---- */
 
-/* The call nr on target (an fd or a path); a get takes no flags (Linux's
- * EINVAL), a set's are its call's to check (EINVAL past XATTR_REPLACE). */
-static int prep_xattr(struct io_req *req, int nr, uint64_t target, bool get)
+/* What an xattr op keeps (kdata) from its preparation to its free. */
+struct io_xattr {
+	struct xattr_kargs x;
+	struct upath path; /* GETXATTR, SETXATTR: addr3's, if has_path */
+	bool has_path;
+};
+
+static void xattr_free(void *kdata)
+{
+	struct io_xattr *ix = kdata;
+
+	if (ix->has_path)
+		upath_put(&ix->path);
+	xattr_args_put(&ix->x);
+	kfree(ix);
+}
+
+/* A get takes no flags (EINVAL first, as Linux's); a set's are checked
+ * with its name and value (xattr_set_args); then the path if it has one.
+ * 0 or the first -errno, Linux's order. */
+static int prep_xattr(struct io_req *req, bool get, bool path)
 {
 	const struct io_uring_sqe *s = &req->sqe;
+	struct io_xattr *ix;
+	int err;
 
 	if (get && s->xattr_flags)
 		return -EINVAL;
-	set_call(req, nr, target, s->addr, s->addr2, s->len, s->xattr_flags, 0);
+	if (!(ix = kmalloc(sizeof(*ix))))
+		return -ENOMEM;
+	ix->has_path = false;
+	if (get)
+		err = xattr_get_args(&ix->x, (const char *)s->addr, s->len);
+	else
+		err = xattr_set_args(&ix->x, (const char *)s->addr, (const void *)s->addr2, s->len,
+				     (int)s->xattr_flags);
+	if (!err && path)
+		ix->has_path = !(err = upath_name(&ix->path, (const char *)s->addr3, 0));
+	if (err) {
+		xattr_free(ix);
+		return err;
+	}
+	io_req_keep(req, ix, xattr_free);
 	return 0;
 }
 
 int io_prep_fgetxattr(struct io_req *req)
 {
-	return prep_xattr(req, __NR_fgetxattr, (uint64_t)(int64_t)req->sqe.fd, true);
+	return prep_xattr(req, true, false);
 }
 
 int io_prep_getxattr(struct io_req *req)
 {
-	return prep_xattr(req, __NR_getxattr, req->sqe.addr3, true);
+	return prep_xattr(req, true, true);
 }
 
 int io_prep_fsetxattr(struct io_req *req)
 {
-	return prep_xattr(req, __NR_fsetxattr, (uint64_t)(int64_t)req->sqe.fd, false);
+	return prep_xattr(req, false, false);
 }
 
 int io_prep_setxattr(struct io_req *req)
 {
-	return prep_xattr(req, __NR_setxattr, req->sqe.addr3, false);
+	return prep_xattr(req, false, true);
+}
+
+/* The call on the path (following a final link, as getxattr and
+ * setxattr) or on fd. */
+long io_run_xattr(struct io_req *req)
+{
+	const struct io_xattr *ix = req->kdata;
+	const char *kpath = ix->has_path ? ix->path.path : NULL;
+	uint8_t op = req->sqe.opcode;
+
+	if (op == IORING_OP_FGETXATTR || op == IORING_OP_GETXATTR)
+		return xattr_kget(kpath, false, req->sqe.fd, &ix->x);
+	return xattr_kset(kpath, false, req->sqe.fd, &ix->x);
 }
 
 /* ---- advice ---- */

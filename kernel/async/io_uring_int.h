@@ -667,6 +667,7 @@ int io_prep_fgetxattr(struct io_req *req);
 int io_prep_getxattr(struct io_req *req);
 int io_prep_fsetxattr(struct io_req *req);
 int io_prep_setxattr(struct io_req *req);
+long io_run_xattr(struct io_req *req);
 int io_prep_fadvise(struct io_req *req);
 int io_prep_madvise(struct io_req *req);
 int io_prep_epoll_ctl(struct io_req *req);

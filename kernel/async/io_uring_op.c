@@ -514,10 +514,10 @@ const struct io_op io_ops[IORING_OP_LAST] = {
     [IORING_OP_MKDIRAT] = {HOW_PUNT, false, false, io_prep_mkdirat, io_run_mkdirat, NULL},
     [IORING_OP_SYMLINKAT] = {HOW_PUNT, false, false, io_prep_symlinkat, io_run_symlinkat, NULL},
     [IORING_OP_LINKAT] = {HOW_PUNT, false, false, io_prep_two_paths, io_run_linkat, NULL},
-    [IORING_OP_FSETXATTR] = {HOW_PUNT, false, false, io_prep_fsetxattr, NULL, NULL},
-    [IORING_OP_SETXATTR] = {HOW_PUNT, false, false, io_prep_setxattr, NULL, NULL},
-    [IORING_OP_FGETXATTR] = {HOW_PUNT, false, false, io_prep_fgetxattr, NULL, NULL},
-    [IORING_OP_GETXATTR] = {HOW_PUNT, false, false, io_prep_getxattr, NULL, NULL},
+    [IORING_OP_FSETXATTR] = {HOW_PUNT, false, false, io_prep_fsetxattr, io_run_xattr, NULL},
+    [IORING_OP_SETXATTR] = {HOW_PUNT, false, false, io_prep_setxattr, io_run_xattr, NULL},
+    [IORING_OP_FGETXATTR] = {HOW_PUNT, false, false, io_prep_fgetxattr, io_run_xattr, NULL},
+    [IORING_OP_GETXATTR] = {HOW_PUNT, false, false, io_prep_getxattr, io_run_xattr, NULL},
     [IORING_OP_SOCKET] = {HOW_INLINE, false, false, io_prep_socket, NULL, NULL},
 };
 

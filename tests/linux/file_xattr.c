@@ -1,8 +1,8 @@
 /* The xattr calls on a file system that keeps no extended attributes
  * (/proc on Linux; every file system of fdkernel): get, set and remove
  * EOPNOTSUPP, a list empty, after the name (ERANGE, EFAULT), the flags
- * (EINVAL) and the path or fd (ENOENT, EBADF, an O_PATH fd too) are
- * checked, in Linux's order. */
+ * (EINVAL), a set's size (E2BIG) and value (EFAULT) and the path or fd
+ * (ENOENT, EBADF, an O_PATH fd too) are checked, in Linux's order. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <string.h>
@@ -18,7 +18,7 @@ int main(void)
 	char buf[64], big[300];
 	int fd = open(OBJ, O_RDONLY), path = open(OBJ, O_PATH);
 
-	plan(19);
+	plan(21);
 	require(fd >= 0 && path >= 0, "open " OBJ);
 	memset(big, 'a', sizeof big - 1);
 	big[sizeof big - 1] = '\0';
@@ -42,6 +42,10 @@ int main(void)
 	is_errno(getxattr(OBJ, (char *)1, buf, sizeof buf), EFAULT, "a bad name: EFAULT");
 	is_errno(fgetxattr(999, "", buf, sizeof buf), ERANGE, "the name before the fd");
 	is_errno(setxattr(OBJ, "user.x", "v", 1, 4), EINVAL, "an unknown set flag: EINVAL");
+	is_errno(setxattr("/nonexistent", "user.x", "v", 65537, 0), E2BIG,
+		 "a value of 65537 bytes: E2BIG, before the path");
+	is_errno(fsetxattr(999, "user.x", (char *)1, 1, 0), EFAULT,
+		 "a bad value: EFAULT, before the fd");
 	if (on_fdkernel())
 		is_errno(getxattr("/tmp", "user.x", buf, sizeof buf), EOPNOTSUPP,
 			 "fdkernel's ramfs keeps none either");

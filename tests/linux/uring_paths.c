@@ -7,7 +7,9 @@
  * descriptor EBADF, and the paths are copied at submission, as Linux's. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -245,11 +247,80 @@ static void check_xattrs(const char *dir)
 	close(fd);
 }
 
+/* An xattr op's name, value and path are copied at its preparation
+ * (IORING_FEAT_SUBMIT_STABLE, Linux's io_uring/xattr.c): a SETXATTR
+ * linked behind a poll of an empty pipe, its memory then overwritten
+ * (an empty name, another value, a missing path), sets what it was
+ * given; and the preparation's errors come in Linux's order, before the
+ * file or path is looked at. */
+static void check_xattr_prep(const char *dir)
+{
+	char path[256], name[16] = "user.s", val[4] = "abc", got[8] = {0}, longname[300];
+	struct io_uring_sqe *s;
+	int32_t res[2] = {-1, -1};
+	int p[2], fd = openat(dfd, "f", O_RDWR);
+	long n;
+	void *bad = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	require(fd >= 0 && bad != MAP_FAILED && !munmap(bad, 4096) && !pipe(p),
+		"f, an unmapped page, a pipe");
+	snprintf(path, sizeof(path), "%s/f", dir);
+	s = uring_prep(&r, IORING_OP_POLL_ADD, p[0], 0, 0, 0, 0);
+	s->poll32_events = POLLIN;
+	s->flags = IOSQE_IO_LINK;
+	s = uring_prep(&r, IORING_OP_SETXATTR, 0, (uint64_t)(uintptr_t)name, 3, 0, 1);
+	s->addr2 = (uint64_t)(uintptr_t)val;
+	s->addr3 = (uint64_t)(uintptr_t)path;
+	is_int(uring_submit_wait(&r, 0), 2, "a poll linked to a SETXATTR submitted");
+	name[0] = 0;
+	memcpy(val, "zzz", 3);
+	strcpy(path, "/nonexistent");
+	require(write(p[1], "x", 1) == 1, "the pipe written");
+	uring_wait_n(&r, 2, res);
+	n = fgetxattr(fd, "user.s", got, sizeof(got));
+	ok(res[1] == 0 ? n == 3 && !memcmp(got, "abc", 3)
+		       : res[1] == -EOPNOTSUPP && n < 0 && errno == EOPNOTSUPP,
+	   "its name, value and path were copied at submission: it set 'abc' on f, or "
+	   "EOPNOTSUPP as fgetxattr (%d)",
+	   res[1]);
+
+	snprintf(path, sizeof(path), "%s/f", dir);
+	s = uring_prep(&r, IORING_OP_SETXATTR, 0, (uint64_t)(uintptr_t)bad, 3, 0, 0);
+	s->addr3 = (uint64_t)(uintptr_t)bad;
+	is_int(uring_run1(&r), -EFAULT, "SETXATTR with its name and path unmapped: EFAULT");
+	s = uring_prep(&r, IORING_OP_SETXATTR, 0, (uint64_t)(uintptr_t) "user.s", 65537, 0, 0);
+	s->addr2 = (uint64_t)(uintptr_t)bad;
+	s->addr3 = (uint64_t)(uintptr_t) "/nonexistent/f";
+	is_int(uring_run1(&r), -E2BIG, "SETXATTR of 65537 bytes: E2BIG, before the value and path");
+	s = uring_prep(&r, IORING_OP_SETXATTR, 0, (uint64_t)(uintptr_t) "user.s", 3, 0, 0);
+	s->addr2 = (uint64_t)(uintptr_t)bad;
+	s->addr3 = (uint64_t)(uintptr_t) "/nonexistent/f";
+	is_int(uring_run1(&r), -EFAULT,
+	       "SETXATTR with its value unmapped: EFAULT, before the path");
+	s = uring_prep(&r, IORING_OP_FSETXATTR, 999, (uint64_t)(uintptr_t) "user.s", 3, 0, 0);
+	s->addr2 = (uint64_t)(uintptr_t)bad;
+	is_int(uring_run1(&r), -EFAULT, "FSETXATTR of a closed fd with its value unmapped: EFAULT");
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = 0;
+	s = uring_prep(&r, IORING_OP_GETXATTR, 0, (uint64_t)(uintptr_t)longname, 0, 0, 0);
+	s->addr3 = (uint64_t)(uintptr_t) "/nonexistent/f";
+	is_int(uring_run1(&r), -ERANGE, "GETXATTR of a 299-byte name: ERANGE, before the path");
+	uring_prep(&r, IORING_OP_FGETXATTR, 999, (uint64_t)(uintptr_t)bad, 0, 0, 0);
+	is_int(uring_run1(&r), -EFAULT, "FGETXATTR of a closed fd with its name unmapped: EFAULT");
+	s = uring_prep(&r, IORING_OP_GETXATTR, 0, (uint64_t)(uintptr_t) "user.s", 0, 0, 0);
+	s->addr3 = (uint64_t)(uintptr_t) "";
+	is_int(uring_run1(&r), -ENOENT, "GETXATTR of an empty path: ENOENT");
+	fremovexattr(fd, "user.s");
+	close(p[0]);
+	close(p[1]);
+	close(fd);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/urpathXXXXXX";
 
-	plan(48);
+	plan(48 + 9);
 	umask(0);
 	require(mkdtemp(dir) && (dfd = open(dir, O_RDONLY | O_DIRECTORY)) >= 0,
 		"a scratch directory");
@@ -262,6 +333,7 @@ int main(void)
 	check_chain();
 	check_stable();
 	check_xattrs(dir);
+	check_xattr_prep(dir);
 	unlinkat(dfd, "l", 0);
 	unlinkat(dfd, "f", 0);
 	ok(!rmdir(dir), "the scratch directory empty at the end");
