@@ -122,16 +122,25 @@ static int stream_link(struct socket *sk, const struct sock_addr *addr, bool non
 		err = sk->fam->lookup(sk, addr, &l);
 	if (err)
 		return err;
+	/* sk's reference to ns is taken before ns is queued: once there,
+	 * it can be accepted and closed, or the listener closed, before
+	 * sk->peer is set below, either dropping the queue's reference
+	 * (taken after, it was one on a freed socket, which sk then locked
+	 * and put as its peer: the fuzzer's heap corruption).  As Linux's
+	 * unix_stream_connect, which holds newsk before it is queued. */
 	ns = stream_server_end(sk, l, addr, &lcred, &lhas);
+	if (ns)
+		sock_get(ns);
 	err = ns ? stream_enqueue(l, ns, nonblock, sock_deadline(sk->sndtimeo)) : -ENOMEM;
-	if (err && ns)
+	if (err && ns) {
+		sock_put(ns);
 		stream_discard(ns);
+	}
 	sock_put(l);
 	if (err)
 		return err;
 	spin_lock(&sk->lock);
-	sock_get(ns);
-	sk->peer = ns;
+	sk->peer = ns; /* referenced above; closed meanwhile, sk heard its hangup */
 	sk->state = SS_CONNECTED;
 	sk->has_peercred = lhas;
 	sk->peercred = lcred;
