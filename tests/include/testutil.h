@@ -165,6 +165,16 @@ static inline long read_text(const char *path, char *buf, size_t size)
 	return len;
 }
 
+/* Polls cond every millisecond for up to 30 s (the bound only matters
+ * when what is tested is wrong): cond's last value. */
+#define WAIT_UNTIL(cond)                                                                           \
+	({                                                                                         \
+		int __n = 0;                                                                       \
+		while (!(cond) && __n++ < 30000)                                                   \
+			sleep_ms(1);                                                               \
+		(cond);                                                                            \
+	})
+
 /* Writes text to path (a /proc/sys knob, say): 0, or -1 with the errno
  * of the open or the write (a short write counts as failed). */
 static inline int write_text(const char *path, const char *text)

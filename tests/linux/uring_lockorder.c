@@ -17,6 +17,7 @@
 
 #include "tap.h"
 #include "testutil.h"
+#include "threads.h"
 
 #define ROUNDS 200
 
@@ -34,17 +35,6 @@ struct side {
 static struct uring ring[2];
 static struct side side[2];
 static pthread_barrier_t round_start, round_end;
-
-/* Whether thread tid sleeps (its state in /proc: S). */
-static bool sleeping(pid_t tid)
-{
-	char path[64], buf[256], *p;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	if (read_text(path, buf, sizeof(buf)) <= 0 || !(p = strrchr(buf, ')')))
-		return false;
-	return p[1] == ' ' && p[2] == 'S';
-}
 
 /* One round: the chain on its ring (slot 0 emptied in even rounds, the
  * data pipe installed in odd ones), then the other thread's two CQEs
@@ -103,7 +93,7 @@ static void main_round(int k)
 	for (int i = 0; i < 2; i++)
 		while (!side[i].bad &&
 		       (__atomic_load_n(&side[i].submitted, __ATOMIC_ACQUIRE) != k + 1 ||
-			!sleeping(side[i].tid)))
+			!thread_sleeping(side[i].tid)))
 			sleep_ms(1);
 	for (int i = 0; i < 2; i++)
 		require(write(side[i].pipe[1], "p", 1) == 1, "a pipe written");

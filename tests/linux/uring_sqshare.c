@@ -14,16 +14,6 @@
 #include "testutil.h"
 #include "uring_raw.h"
 
-/* Polls cond every millisecond for up to 30 s (the bound only matters
- * when the kernel is wrong). */
-#define WAIT_UNTIL(cond)                                                                           \
-	({                                                                                         \
-		int __n = 0;                                                                       \
-		while (!(cond) && __n++ < 30000)                                                   \
-			sleep_ms(1);                                                               \
-		(cond);                                                                            \
-	})
-
 static uint32_t load(const uint32_t *p)
 {
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "testutil.h"
+#include "threads.h"
 #include "uring_raw.h"
 
 /* The kernel's timespec (struct kts). */
@@ -50,22 +51,11 @@ static int reap(int32_t *res)
 	return n;
 }
 
-/* Whether thread tid sleeps (its state in /proc: S). */
-static bool sleeping(pid_t tid)
-{
-	char path[64], buf[256], *p;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	if (read_text(path, buf, sizeof(buf)) <= 0 || !(p = strrchr(buf, ')')))
-		return false;
-	return p[1] == ' ' && p[2] == 'S';
-}
-
 /* Once the main thread sleeps in its wait, submits the NOP it prepared. */
 static void *submit_later(void *arg)
 {
 	(void)arg;
-	while (!sleeping(waiter))
+	while (!thread_sleeping(waiter))
 		sleep_ms(5);
 	return (void *)uring_submit_wait(&r, 0);
 }
