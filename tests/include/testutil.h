@@ -14,6 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef __NEWLIB__
+#include <fdkernel.h> /* syscall(), which newlib does not declare */
+#endif
+
 #include "tap.h"
 
 /* Stop the test with a TAP "Bail out!" when set-up it relies on failed, so
@@ -94,6 +98,17 @@ static inline bool exited_with(int status, int code)
 static inline bool killed_by(int status, int sig)
 {
 	return status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == sig;
+}
+
+/* Blocks until child PID has ended, leaving it a zombie to reap: waitid
+ * (P_PID, WEXITED | WNOWAIT), raw (newlib has no waitid).  So a test that
+ * reaps with WNOHANG does not guess how long an exit takes. */
+static inline bool await_zombie(pid_t pid)
+{
+	long info[16]; /* a siginfo_t */
+
+	return syscall(247 /* waitid */, 1 /* P_PID */, pid, info,
+		       4 /* WEXITED */ | 0x01000000 /* WNOWAIT */, NULL) == 0;
 }
 
 /* Run PATH with ARGV and ENVP, its stdout and stderr read into OUT (at most

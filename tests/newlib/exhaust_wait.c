@@ -71,8 +71,8 @@ static void zombies(void)
 	int tell[2];
 	require(pipe(tell) == 0, "a pipe");
 	spawn(tell[1], -1, -1);
-	await_bytes(tell[0], CHILDREN);
-	sleep_ms(200); /* the last writes are followed by their exits */
+	for (int i = 0; i < CHILDREN; i++)
+		require(await_zombie(pids[i]), "a child exits");
 	ok(reap_each_once(WNOHANG), "%d zombies: each reaped at once (WNOHANG), status right",
 	   CHILDREN);
 	close(tell[0]);
