@@ -18,6 +18,10 @@ struct lts {
 	int64_t sec, nsec;
 };
 
+/* A wait that only a signal that never comes would end: a bound, not a
+ * speed, so that a loaded machine cannot time it out. */
+#define PATIENCE_S 60
+
 static volatile int handled;
 
 static uint64_t now_ns(void)
@@ -74,12 +78,12 @@ static void test_timeouts(void)
 /* A handled signal outside the set ends the wait: EINTR, its handler ran. */
 static void test_interrupted(void)
 {
-	struct lts five = {5, 0};
+	struct lts patience = {PATIENCE_S, 0};
 	pid_t sender = lsig_sender(LSIGUSR1, 30);
 
 	handled = 0;
 	errno = 0;
-	ok(timedwait(LBIT(LSIGUSR2), NULL, &five) == -1 && errno == EINTR && handled >= 1,
+	ok(timedwait(LBIT(LSIGUSR2), NULL, &patience) == -1 && errno == EINTR && handled >= 1,
 	   "another signal's handler ends the wait with EINTR");
 	lsig_stop_sender(sender);
 }
@@ -109,7 +113,7 @@ static volatile long waited_sig, waiter_ready;
 static int sig_waiter(void *arg)
 {
 	uint64_t set = LBIT(LSIGUSR2);
-	struct lts ts = {5, 0};
+	struct lts ts = {PATIENCE_S, 0};
 
 	(void)arg;
 	__atomic_store_n(&waiter_ready, 1, __ATOMIC_RELEASE);
