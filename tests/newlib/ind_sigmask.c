@@ -82,6 +82,21 @@ static void accept_handler(int sig)
 	probe_open = fcntl(probe_fd, F_GETFD) >= 0;
 }
 
+/* Waits until PID sleeps (its /proc stat says S); a bound of 60 s for a
+ * process that never does. */
+static void await_sleeping(pid_t pid)
+{
+	char path[64], buf[512], *paren;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	for (int ms = 0; ms < 60000; ms += 5) {
+		if (read_text(path, buf, sizeof buf) > 0 && (paren = strrchr(buf, ')')) &&
+		    paren[1] && paren[2] == 'S')
+			return;
+		sleep_ms(5);
+	}
+}
+
 static void test_accept_blocked(void)
 {
 	struct saddr a;
@@ -96,7 +111,7 @@ static void test_accept_blocked(void)
 	lsig_handle(LSIGUSR1, accept_handler, 0);
 	fflush(stdout);
 	if ((child = fork()) == 0) {
-		sleep_ms(50); /* the parent is blocked in accept by now, SIGUSR1 masked */
+		await_sleeping(parent); /* in accept, SIGUSR1 masked: it does nothing else */
 		int ok = lsig_kill(parent, LSIGUSR1) == 0;
 		sleep_ms(50);
 		_exit(ok && sock_client(AF_UNIX, SOCK_STREAM, &a) >= 0 ? 0 : 1);

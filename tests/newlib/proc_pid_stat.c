@@ -210,8 +210,7 @@ static void test_exit(pid_t child, int wfd)
 	require((dfd = open(path, O_RDONLY | O_DIRECTORY)) >= 0, "open /proc/<child>");
 	require((sfd = openat(dfd, "stat", O_RDONLY)) >= 0, "open /proc/<child>/stat");
 	kill(child, SIGKILL);
-	for (int i = 0; i < 500 && state_of(child) != 'Z'; i++)
-		sleep_ms(10);
+	require(await_zombie(child), "the child dies");
 	ok(state_of(child) == 'Z', "a killed, unreaped child shows state Z");
 	ok(waitpid(child, &status, 0) == child && killed_by(status, SIGKILL), "reaped");
 	is_errno(read(sfd, buf, sizeof buf), ESRCH, "an open stat file of a reaped process: ESRCH");
@@ -237,8 +236,8 @@ int main(int argc, char **argv)
 	require(argv[0][0] == '/', "an absolute argv[0]");
 	plan(41);
 	child = start_waiter(argv[0], &wfd);
-	for (int i = 0; i < 500 && state_of(child) != 'S'; i++)
-		sleep_ms(10); /* until it blocks in read */
+	for (int i = 0; i < 6000 && state_of(child) != 'S'; i++)
+		sleep_ms(10); /* until it blocks in read (60 s: a bound, not a speed) */
 	test_stat(child);
 	test_status(child);
 	test_cmdline(child, argv[0]);

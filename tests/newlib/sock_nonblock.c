@@ -107,14 +107,18 @@ static void test_connect_nb(void)
 	saddr_drop(&u);
 }
 
-/* poll over two sockets and a pipe; a child makes each ready in turn. */
+/* poll over two sockets and a pipe; a child makes each ready in turn, the
+ * next once the parent has read the one before (on ACK), so that poll sees
+ * one at a time however late the parent runs. */
 static void test_poll_mix(void)
 {
 	struct saddr a;
-	int sv[2], pp[2], d = sock_server(AF_INET, SOCK_DGRAM, "", &a);
+	int sv[2], pp[2], ack[2], d = sock_server(AF_INET, SOCK_DGRAM, "", &a);
 	struct pollfd p[3];
 
-	require(d >= 0 && socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0 && pipe(pp) == 0, "set-up");
+	require(d >= 0 && socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0 && pipe(pp) == 0 &&
+		    pipe(ack) == 0,
+		"set-up");
 	p[0] = (struct pollfd){sv[0], POLLIN, 0};
 	p[1] = (struct pollfd){pp[0], POLLIN, 0};
 	p[2] = (struct pollfd){d, POLLIN, 0};
@@ -123,10 +127,16 @@ static void test_poll_mix(void)
 	pid_t pid = fork();
 	if (pid == 0) {
 		int u = socket(AF_INET, SOCK_DGRAM, 0);
-		sleep_ms(30);
+		char c;
+
+		sleep_ms(30); /* most likely the parent waits in poll by then */
 		write(pp[1], "p", 1);
+		if (read(ack[0], &c, 1) != 1)
+			_exit(1);
 		sleep_ms(30);
 		sendto(u, "d", 1, 0, (struct sockaddr *)&a.ss, a.len);
+		if (read(ack[0], &c, 1) != 1)
+			_exit(1);
 		sleep_ms(30);
 		write(sv[1], "s", 1);
 		_exit(0);
@@ -135,9 +145,10 @@ static void test_poll_mix(void)
 	char b;
 	for (int want = 1; want <= 3; want++) {
 		int idx = want == 1 ? 1 : want == 2 ? 2 : 0;
-		int n = poll(p, 3, 3000);
+		int n = poll(p, 3, 60000); /* a bound for a hang, not a speed */
 		order &= n == 1 && (p[idx].revents & POLLIN);
 		order &= read(p[idx].fd, &b, 1) == 1;
+		order &= want == 3 || write(ack[1], "a", 1) == 1;
 	}
 	ok(order, "poll wakes for a pipe, a datagram socket and a stream socket, each in turn");
 	child_ok(pid);
@@ -148,6 +159,8 @@ static void test_poll_mix(void)
 	close(sv[0]);
 	close(pp[0]);
 	close(pp[1]);
+	close(ack[0]);
+	close(ack[1]);
 	close(d);
 }
 
