@@ -82,19 +82,15 @@ static void accept_handler(int sig)
 	probe_open = fcntl(probe_fd, F_GETFD) >= 0;
 }
 
-/* Waits until PID sleeps (its /proc stat says S); a bound of 60 s for a
- * process that never does. */
-static void await_sleeping(pid_t pid)
+/* PID's state letter from /proc/PID/stat, or '?'. */
+static char state_of(pid_t pid)
 {
 	char path[64], buf[512], *paren;
 
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	for (int ms = 0; ms < 60000; ms += 5) {
-		if (read_text(path, buf, sizeof buf) > 0 && (paren = strrchr(buf, ')')) &&
-		    paren[1] && paren[2] == 'S')
-			return;
-		sleep_ms(5);
-	}
+	if (read_text(path, buf, sizeof buf) < 0 || !(paren = strrchr(buf, ')')) || !paren[1])
+		return '?';
+	return paren[2];
 }
 
 static void test_accept_blocked(void)
@@ -111,7 +107,8 @@ static void test_accept_blocked(void)
 	lsig_handle(LSIGUSR1, accept_handler, 0);
 	fflush(stdout);
 	if ((child = fork()) == 0) {
-		await_sleeping(parent); /* in accept, SIGUSR1 masked: it does nothing else */
+		/* The parent is in accept, SIGUSR1 masked: nothing else sleeps. */
+		WAIT_UNTIL(state_of(parent) == 'S');
 		int ok = lsig_kill(parent, LSIGUSR1) == 0;
 		sleep_ms(50);
 		_exit(ok && sock_client(AF_UNIX, SOCK_STREAM, &a) >= 0 ? 0 : 1);

@@ -36,8 +36,7 @@ static pid_t child_after_handlers(int fd)
 
 	fflush(stdout);
 	if ((pid = fork()) == 0) {
-		for (int ms = 0; *hits < HANDLERS && ms < PATIENCE_MS; ms += 5)
-			sleep_ms(5);
+		WAIT_UNTIL(*hits >= HANDLERS);
 		_exit(fd < 0 || write(fd, "x", 1) == 1 ? 0 : 1);
 	}
 	return pid;
