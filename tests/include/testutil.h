@@ -180,6 +180,17 @@ static inline long read_text(const char *path, char *buf, size_t size)
 	return len;
 }
 
+/* The state letter of a /proc stat file ("/proc/42/stat",
+ * "/proc/self/task/43/stat"): 'S' while it sleeps; '?' if unreadable. */
+static inline char stat_state(const char *path)
+{
+	char buf[512], *paren;
+
+	if (read_text(path, buf, sizeof buf) < 0 || !(paren = strrchr(buf, ')')) || !paren[1])
+		return '?';
+	return paren[2];
+}
+
 /* Polls cond every millisecond for up to 30 s (the bound only matters
  * when what is tested is wrong): cond's last value. */
 #define WAIT_UNTIL(cond)                                                                           \

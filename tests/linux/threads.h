@@ -34,10 +34,10 @@ static inline int in_thread(void *(*fn)(void *), void *arg)
 /* Whether thread TID sleeps now: the state in /proc/self/task/TID/stat. */
 static inline bool thread_sleeping(long tid)
 {
-	char path[64], buf[256], *p;
+	char path[64];
 
 	snprintf(path, sizeof path, "/proc/self/task/%ld/stat", tid);
-	return read_text(path, buf, sizeof buf) > 0 && (p = strrchr(buf, ')')) && p[2] == 'S';
+	return stat_state(path) == 'S';
 }
 
 /* The time ms milliseconds from now on clock, for an absolute timeout. */

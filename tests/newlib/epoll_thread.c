@@ -36,6 +36,15 @@ static void start(struct waiter *w, int ep, int timeout_ms)
 	require(thread_start(&w->t, wait_body, w) > 0, "thread");
 }
 
+/* Returns once W's thread sleeps: in its epoll_wait, its only blocking call. */
+static void await_asleep(struct waiter *w)
+{
+	char path[64];
+
+	snprintf(path, sizeof path, "/proc/self/task/%d/stat", w->t.tid);
+	WAIT_UNTIL(stat_state(path) == 'S');
+}
+
 static int close_body(void *arg)
 {
 	thread_sys(__NR_close, (long)(intptr_t)arg, 0, 0);
@@ -104,7 +113,7 @@ static void check_close_epoll_under_waiter(void)
 
 	require(pipe(p) == 0 && ep_ctl(ep, EPOLL_CTL_ADD, p[0], EPOLLIN) == 0, "set-up");
 	start(&w, ep, 5000);
-	sleep_ms(50);
+	await_asleep(&w); /* not yet in epoll_wait, it would get EBADF */
 	close_in_thread(ep);
 	is_errno(fcntl(ep, F_GETFD), EBADF, "the epoll fd is closed");
 	write(p[1], "x", 1);

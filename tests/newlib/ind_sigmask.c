@@ -82,22 +82,12 @@ static void accept_handler(int sig)
 	probe_open = fcntl(probe_fd, F_GETFD) >= 0;
 }
 
-/* PID's state letter from /proc/PID/stat, or '?'. */
-static char state_of(pid_t pid)
-{
-	char path[64], buf[512], *paren;
-
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if (read_text(path, buf, sizeof buf) < 0 || !(paren = strrchr(buf, ')')) || !paren[1])
-		return '?';
-	return paren[2];
-}
-
 static void test_accept_blocked(void)
 {
 	struct saddr a;
 	int lfd = sock_server(AF_UNIX, SOCK_STREAM, "indacc", &a), status;
 	pid_t parent = getpid(), child;
+	char parent_stat[64];
 	long fd;
 
 	require(lfd >= 0, "listener");
@@ -105,10 +95,11 @@ static void test_accept_blocked(void)
 	close(probe_fd); /* the lowest free fd: accept's */
 	hits = probe_open = 0;
 	lsig_handle(LSIGUSR1, accept_handler, 0);
+	snprintf(parent_stat, sizeof parent_stat, "/proc/%d/stat", (int)parent);
 	fflush(stdout);
 	if ((child = fork()) == 0) {
 		/* The parent is in accept, SIGUSR1 masked: nothing else sleeps. */
-		WAIT_UNTIL(state_of(parent) == 'S');
+		WAIT_UNTIL(stat_state(parent_stat) == 'S');
 		int ok = lsig_kill(parent, LSIGUSR1) == 0;
 		sleep_ms(50);
 		_exit(ok && sock_client(AF_UNIX, SOCK_STREAM, &a) >= 0 ? 0 : 1);
