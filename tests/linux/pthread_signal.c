@@ -45,8 +45,7 @@ static void *waiter(void *arg)
 
 static void wait_handled(int n)
 {
-	for (int i = 0; i < 2000 && handled < n; i++)
-		usleep(1000);
+	WAIT_UNTIL(handled >= n);
 }
 
 int main(void)
