@@ -46,10 +46,7 @@ static _Noreturn void orphan_grandchild(int fd)
 	pid_t parent = getpid();
 	if (fork() == 0) {
 		pid_t ids[2] = {getpid(), getppid()};
-		for (int i = 0; i < 200 && ids[1] == parent; i++) {
-			sleep_ms(10);
-			ids[1] = getppid();
-		}
+		WAIT_UNTIL((ids[1] = getppid()) != parent);
 		write(fd, ids, sizeof ids);
 		_exit(0);
 	}
@@ -59,13 +56,11 @@ static _Noreturn void orphan_grandchild(int fd)
 /* After the orphan exited: on fdkernel init must reap it. */
 static void check_reaped_by_init(pid_t orphan)
 {
-	int i = 0;
 	if (!on_fdkernel()) {
 		skip("the host's reaper of orphans is not ours to test", "init reaps the orphan");
 		return;
 	}
-	while (kill(orphan, 0) == 0 && i++ < 200)
-		sleep_ms(10);
+	WAIT_UNTIL(kill(orphan, 0) < 0);
 	ok(kill(orphan, 0) < 0 && errno == ESRCH, "init reaps the orphan once it exits");
 }
 

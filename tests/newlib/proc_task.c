@@ -122,11 +122,8 @@ static void test_threads(void)
 	for (int i = 0; i < NTHREADS; i++)
 		thread_join(&t[i]);
 	/* A joined thread has cleared its tid, which Linux does a moment
-	 * before its entry goes (release_task): wait for it (5 s at most). */
-	bool left = false;
-	for (int tries = 0; tries < 500 && !(left = lists_exactly("/proc/self/task", tids, 1));
-	     tries++)
-		sleep_ms(10);
+	 * before its entry goes (release_task): wait for it. */
+	bool left = WAIT_UNTIL(lists_exactly("/proc/self/task", tids, 1));
 	ok(left, "joined threads leave the listing");
 	snprintf(want, sizeof want, "/proc/self/task/%d/comm", tid);
 	is_errno(access(want, F_OK), ENOENT, "... and their directories: ENOENT");
