@@ -10,6 +10,7 @@
  */
 #include "arch/x86_64/uaccess.h"
 #include "async/io_uring_int.h"
+#include "async/io_uring_ops.h"
 #include "fd/fdtable.h"
 #include "fs/file.h"
 #include "fs/upath.h"
