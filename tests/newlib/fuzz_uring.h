@@ -170,6 +170,11 @@ static const uint8_t uz_ops[] = {
     IORING_OP_PROVIDE_BUFFERS,
     IORING_OP_REMOVE_BUFFERS,
     IORING_OP_MSG_RING,
+    IORING_OP_SPLICE,
+    IORING_OP_TEE,
+    IORING_OP_FADVISE,
+    IORING_OP_MADVISE,
+    IORING_OP_EPOLL_CTL,
     IORING_OP_LAST,
     IORING_OP_LAST + 7,
     255,
@@ -338,6 +343,24 @@ static void uz_prep(uint64_t *s)
 			e->flags |= IOSQE_BUFFER_SELECT;
 			e->buf_group = (uint16_t)(fd_thread_rnd(s) % 4);
 		}
+		break;
+	case IORING_OP_SPLICE: /* between the scenario's fds or slots, mostly not waiting */
+	case IORING_OP_TEE:
+		e->splice_fd_in = uz_fd(s);
+		e->splice_off_in = fd_thread_rnd(s) % 2 ? (uint64_t)-1 : fd_thread_rnd(s) % 512;
+		e->splice_flags = fd_thread_rnd(s) % 4 ? 2 /* SPLICE_F_NONBLOCK */ : 0;
+		if (fd_thread_rnd(s) % 4 == 0)
+			e->splice_flags |= SPLICE_F_FD_IN_FIXED;
+		break;
+	case IORING_OP_FADVISE:
+	case IORING_OP_MADVISE: /* the advice that changes no memory, and bad ones */
+		e->fadvise_advice = (uint32_t)(fd_thread_rnd(s) % 8);
+		if (e->opcode == IORING_OP_MADVISE && e->fadvise_advice == 4)
+			e->fadvise_advice = 9; /* MADV_DONTNEED would zero the buffers */
+		break;
+	case IORING_OP_EPOLL_CTL: /* fd the epoll (none here: EINVAL, EBADF), off the target */
+		e->off = (uint64_t)uz_fd(s);
+		e->len = (uint32_t)(fd_thread_rnd(s) % 4);
 		break;
 	case IORING_OP_MSG_RING: /* DATA, SEND_FD (of slots 0-3, to slots or ALLOC), bad */
 		e->addr = fd_thread_rnd(s) % 3;
