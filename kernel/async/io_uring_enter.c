@@ -62,7 +62,6 @@ static __attribute__((noinline)) int submit_linked(struct io_ring *ring, struct 
 		return SQE_NO_REQ;
 	req->prev = c->last; /* the request before it in its chain: LINK_TIMEOUT's */
 	err = req->err = io_req_prep(req);
-	io_personality_submitter(req);
 	c->failed |= err != 0;
 	if (c->last)
 		c->last->next = req; /* the chain owns it */

@@ -159,9 +159,9 @@ int io_files_register(struct io_ring *ring, const int32_t *ufds, const uint64_t 
 		table_free(ring, &t, false);
 		return err;
 	}
-	spin_lock(&ring->files_lock);
+	spin_lock_task(&ring->files_lock);
 	ring->files = t;
-	spin_unlock(&ring->files_lock);
+	spin_unlock_task(&ring->files_lock);
 	return 0;
 }
 
@@ -170,10 +170,10 @@ static int files_drop(struct io_ring *ring, bool post)
 {
 	struct io_ftable t;
 
-	spin_lock(&ring->files_lock);
+	spin_lock_task(&ring->files_lock);
 	t = ring->files;
 	ring->files = (struct io_ftable){0};
-	spin_unlock(&ring->files_lock);
+	spin_unlock_task(&ring->files_lock);
 	if (!t.map)
 		return -ENXIO;
 	table_free(ring, &t, post);
@@ -229,9 +229,9 @@ int io_files_update(struct io_ring *ring, uint32_t off, const int32_t *ufds, con
 		}
 		if (fd == IORING_REGISTER_FILES_SKIP)
 			continue;
-		spin_lock(&ring->files_lock);
+		spin_lock_task(&ring->files_lock);
 		old = slot_clear(t, off + done, &old_tag);
-		spin_unlock(&ring->files_lock);
+		spin_unlock_task(&ring->files_lock);
 		slot_drop(ring, old, old_tag, true);
 		if (fd == -1)
 			continue;
@@ -239,9 +239,9 @@ int io_files_update(struct io_ring *ring, uint32_t off, const int32_t *ufds, con
 			err = -EBADF;
 			break;
 		}
-		spin_lock(&ring->files_lock);
+		spin_lock_task(&ring->files_lock);
 		old = slot_set(t, off + done, f, tag, &old_tag);
-		spin_unlock(&ring->files_lock);
+		spin_unlock_task(&ring->files_lock);
 		slot_drop(ring, old, old_tag, true); /* a direct open got there first */
 	}
 	return done ? (int)done : err;
@@ -258,10 +258,10 @@ int io_files_alloc_range(struct io_ring *ring, const struct io_uring_file_index_
 		return -EOVERFLOW;
 	if (r.resv || end > (ring->files.map ? ring->files.map->size : 0))
 		return -EINVAL;
-	spin_lock(&ring->files_lock);
+	spin_lock_task(&ring->files_lock);
 	ring->files.alloc_off = r.off;
 	ring->files.alloc_end = end;
-	spin_unlock(&ring->files_lock);
+	spin_unlock_task(&ring->files_lock);
 	return 0;
 }
 
@@ -269,10 +269,10 @@ struct file *io_fixed_get(struct io_ring *ring, uint32_t index)
 {
 	struct file *f = NULL;
 
-	spin_lock(&ring->files_lock);
+	spin_lock_task(&ring->files_lock);
 	if (ring->files.map && (f = fdmap_file(ring->files.map, index)))
 		file_get(f);
-	spin_unlock(&ring->files_lock);
+	spin_unlock_task(&ring->files_lock);
 	return f;
 }
 
@@ -304,7 +304,7 @@ long io_fixed_install(struct io_ring *ring, uint32_t file_index, struct file *f)
 	uint64_t old_tag = 0;
 	long res;
 
-	spin_lock(&ring->files_lock);
+	spin_lock_task(&ring->files_lock);
 	if (alloc)
 		res = slot_alloc(t);
 	else
@@ -313,7 +313,7 @@ long io_fixed_install(struct io_ring *ring, uint32_t file_index, struct file *f)
 						       : (long)(file_index - 1);
 	if (res >= 0)
 		old = slot_set(t, (uint32_t)res, f, 0, &old_tag);
-	spin_unlock(&ring->files_lock);
+	spin_unlock_task(&ring->files_lock);
 	if (res < 0) {
 		file_put(f);
 		return res;
@@ -331,9 +331,9 @@ long io_files_update_alloc(struct io_ring *ring, int32_t *ufds, uint32_t nr)
 	long res = 0;
 	bool table;
 
-	spin_lock(&ring->files_lock);
+	spin_lock_task(&ring->files_lock);
 	table = ring->files.map != NULL;
-	spin_unlock(&ring->files_lock);
+	spin_unlock_task(&ring->files_lock);
 	if (!table)
 		return -ENXIO;
 	for (done = 0; done < nr; done++) {
@@ -368,11 +368,11 @@ long io_fixed_remove(struct io_ring *ring, uint32_t index)
 	uint64_t tag = 0;
 	long res;
 
-	spin_lock(&ring->files_lock);
+	spin_lock_task(&ring->files_lock);
 	res = !t->map ? -ENXIO : index >= t->map->size ? -EINVAL : 0;
 	if (!res && !(old = slot_clear(t, index, &tag)))
 		res = -EBADF;
-	spin_unlock(&ring->files_lock);
+	spin_unlock_task(&ring->files_lock);
 	slot_drop(ring, old, tag, true);
 	return res;
 }

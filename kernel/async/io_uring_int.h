@@ -112,7 +112,8 @@ struct io_ring {
 	/* Provided buffers (io_uring_kbuf.c): struct io_bgroup by link,
 	 * each with its buffers, and the records of consumed buffers kept
 	 * for the next PROVIDE (pbuf_spare); pbuf_lock, innermost, no sleep,
-	 * protects them and the counts.  Freed with the ring. */
+	 * protects them and the counts (taken by tasks only, no interrupt
+	 * handler: spin_lock_task).  Freed with the ring. */
 	struct spinlock pbuf_lock;
 	struct list_head bgroups, pbuf_spare;
 	struct list_head pbuf_regions; /* struct io_kregion: IOU_PBUF_RING_MMAP's memory */
@@ -121,7 +122,8 @@ struct io_ring {
 	/* Direct descriptors (io_uring_files.c).  files_lock protects the
 	 * table: taken by the register ops (under submit_lock, which keeps
 	 * the table there for them) and by the requests that look up,
-	 * install and close slots, on any task; innermost, no sleep. */
+	 * install and close slots, on any task; innermost, no sleep; no
+	 * interrupt handler takes it (spin_lock_task). */
 	struct spinlock files_lock;
 	struct io_ftable files;
 
@@ -520,6 +522,9 @@ struct io_op {
 	int (*prep)(struct io_req *req);     /* sets nr and args, or -errno for the CQE */
 	long (*run)(struct io_req *req);     /* NULL: the system call nr */
 	long (*attempt)(struct io_req *req); /* HOW_NOWAIT without a file test */
+	/* Its run calls into the request's file (a direct descriptor's)
+	 * itself, not through an fd: no FD_LENT redirect. */
+	bool own_file;
 };
 
 /* By opcode; prep NULL: not implemented. */
@@ -651,8 +656,14 @@ bool io_drain_defer(struct io_req *head);
  * it was cancelled first (it leaves the queue). */
 long io_drain_wait(struct io_req *req);
 /* req completes or is freed: a deferred head leaves the queue; a freed
- * request may let deferred chains go. */
-void io_drain_forget(struct io_req *req);
+ * request may let deferred chains go.  Only a punted head was ever
+ * queued: the test inline, every request's completion passes here. */
+void io_drain_forget_punted(struct io_req *req);
+static inline void io_drain_forget(struct io_req *req)
+{
+	if (req->punted)
+		io_drain_forget_punted(req);
+}
 void io_drain_put(struct io_req *req);
 
 /* io_uring_multi.c: a multishot request, armed on its file with no
@@ -707,11 +718,12 @@ int io_personality_register(struct io_ring *ring);
 int io_personality_unregister(struct io_ring *ring, uint32_t id);
 const struct cred *io_personality_get(struct io_ring *ring, uint16_t id);
 void io_personalities_release(struct io_ring *ring);
-/* IORING_FEAT_CUR_PERSONALITY: a request of the ring's, which may run
- * after its submission (on a worker, retried, after its chain's
- * others), runs with the creds its submitter had when it submitted it,
- * unless its personality names others: referenced here, at submission,
- * by the submitter (Linux's io_prep_async_work). */
+/* IORING_FEAT_CUR_PERSONALITY: a request that runs after its submission
+ * (on a worker, retried, after its chain's others) runs with the creds
+ * its submitter had when it submitted it, unless its personality names
+ * others: referenced here by the submitter when the request, or one
+ * before it in its chain, first leaves it (Linux's io_prep_async_work,
+ * at the punt); one that runs in its submitter's call needs none. */
 void io_personality_submitter(struct io_req *req);
 
 /* io_uring_files.c: the direct descriptors (register ops hold submit_lock) */

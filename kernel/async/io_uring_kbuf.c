@@ -144,7 +144,7 @@ static void records_get(struct io_ring *ring, struct list_head *made, uint32_t n
 	struct io_pbuf *b;
 	uint32_t got = 0, more;
 
-	spin_lock(&ring->pbuf_lock);
+	spin_lock_task(&ring->pbuf_lock);
 	for (; got < n && !list_empty(&ring->pbuf_spare); got++) {
 		b = list_first_entry(&ring->pbuf_spare, struct io_pbuf, link);
 		list_del(&b->link);
@@ -154,13 +154,13 @@ static void records_get(struct io_ring *ring, struct list_head *made, uint32_t n
 	if (more > IORING_MAX_PBUFS - ring->nrecords)
 		more = IORING_MAX_PBUFS - ring->nrecords;
 	ring->nrecords += more;
-	spin_unlock(&ring->pbuf_lock);
+	spin_unlock_task(&ring->pbuf_lock);
 	for (; more && (b = kmalloc(sizeof(*b))); more--)
 		list_add_tail(&b->link, made);
 	if (more) { /* out of memory: give the unused count back */
-		spin_lock(&ring->pbuf_lock);
+		spin_lock_task(&ring->pbuf_lock);
 		ring->nrecords -= more;
-		spin_unlock(&ring->pbuf_lock);
+		spin_unlock_task(&ring->pbuf_lock);
 	}
 }
 
@@ -175,9 +175,9 @@ long io_run_provide_buffers(struct io_req *req)
 	struct io_pbuf *b, *n;
 	uint32_t i = 0, added = 0;
 
-	spin_lock(&ring->pbuf_lock);
+	spin_lock_task(&ring->pbuf_lock);
 	g = group_find_locked(ring, s->buf_group);
-	spin_unlock(&ring->pbuf_lock);
+	spin_unlock_task(&ring->pbuf_lock);
 	if (g && g->is_ring)
 		return -EINVAL; /* a ring's buffers come from its ring (Linux's) */
 	if (!g)
@@ -190,7 +190,7 @@ long io_run_provide_buffers(struct io_req *req)
 		b->bid = (uint16_t)(s->off + i++);
 		b->from_ring = false; /* a record may have been a ring's */
 	}
-	spin_lock(&ring->pbuf_lock);
+	spin_lock_task(&ring->pbuf_lock);
 	if (!(g = group_find_locked(ring, s->buf_group)) && fresh &&
 	    ring->nbgroups < IORING_MAX_BGROUPS) {
 		g = fresh;
@@ -214,7 +214,7 @@ long io_run_provide_buffers(struct io_req *req)
 		added++;
 	}
 	list_splice_init(&made, &ring->pbuf_spare); /* no group: kept spare */
-	spin_unlock(&ring->pbuf_lock);
+	spin_unlock_task(&ring->pbuf_lock);
 	kfree(fresh);
 	return added ? 0 : -ENOMEM;
 }
@@ -240,7 +240,7 @@ long io_run_remove_buffers(struct io_req *req)
 	struct io_pbuf *b, *n;
 	long res = -ENOENT;
 
-	spin_lock(&ring->pbuf_lock);
+	spin_lock_task(&ring->pbuf_lock);
 	if ((g = group_live_locked(ring, req->sqe.buf_group)) && g->is_ring)
 		res = -EINVAL; /* Linux's: not for a ring */
 	else if (g) {
@@ -251,7 +251,7 @@ long io_run_remove_buffers(struct io_req *req)
 		}
 		ring->nrecords -= (uint32_t)res;
 	}
-	spin_unlock(&ring->pbuf_lock);
+	spin_unlock_task(&ring->pbuf_lock);
 	list_for_each_entry_safe(b, n, &gone, link) kfree(b);
 	return res;
 }
@@ -309,12 +309,12 @@ static struct io_pbuf *group_take_locked(struct io_ring *ring, struct io_bgroup 
 		at = g->ring_addr, mask = g->ring_mask, gen = g->gen, head = g->head;
 		if ((kmem = g->kmem))
 			got = kring_entry(g, head, &e);
-		spin_unlock(&ring->pbuf_lock);
+		spin_unlock_task(&ring->pbuf_lock);
 		if (!kmem)
 			got = ring_entry(at, mask, head, &e);
 		if (got && list_empty(&rec))
 			records_get(ring, &rec, 1);
-		spin_lock(&ring->pbuf_lock);
+		spin_lock_task(&ring->pbuf_lock);
 		if (!got || list_empty(&rec))
 			break;
 		/* Another request took it meanwhile, or the ring changed:
@@ -341,10 +341,10 @@ struct io_pbuf *io_pbuf_take(struct io_ring *ring, uint16_t bgid, uint64_t *addr
 	struct io_bgroup *g;
 	struct io_pbuf *b = NULL;
 
-	spin_lock(&ring->pbuf_lock);
+	spin_lock_task(&ring->pbuf_lock);
 	if ((g = group_find_locked(ring, bgid)))
 		b = group_take_locked(ring, g);
-	spin_unlock(&ring->pbuf_lock);
+	spin_unlock_task(&ring->pbuf_lock);
 	if (b) {
 		*addr = b->addr;
 		if (!*len || *len > b->len)
@@ -377,12 +377,12 @@ uint32_t io_pbuf_done(struct io_ring *ring, struct io_pbuf *b, long res)
 {
 	uint32_t cflags = IORING_CQE_F_BUFFER | ((uint32_t)b->bid << IORING_CQE_BUFFER_SHIFT);
 
-	spin_lock(&ring->pbuf_lock);
+	spin_lock_task(&ring->pbuf_lock);
 	if (res > 0)
 		list_add(&b->link, &ring->pbuf_spare); /* consumed: its record kept */
 	else
 		give_back_locked(ring, b);
-	spin_unlock(&ring->pbuf_lock);
+	spin_unlock_task(&ring->pbuf_lock);
 	return res > 0 ? cflags : 0;
 }
 
@@ -447,9 +447,9 @@ static struct io_kregion *kregion_for(struct io_ring *ring, struct io_bgroup *g,
 		return NULL;
 	}
 	kr->npages = npages;
-	spin_lock(&ring->pbuf_lock);
+	spin_lock_task(&ring->pbuf_lock);
 	list_add_tail(&kr->link, &ring->pbuf_regions);
-	spin_unlock(&ring->pbuf_lock);
+	spin_unlock_task(&ring->pbuf_lock);
 	return kr;
 }
 
@@ -465,11 +465,11 @@ int io_pbuf_ring_register(struct io_ring *ring, const struct io_uring_buf_reg *u
 		return -EFAULT;
 	if ((err = ring_reg_check(&r)))
 		return err;
-	spin_lock(&ring->pbuf_lock);
+	spin_lock_task(&ring->pbuf_lock);
 	g = group_live_locked(ring, r.bgid);
 	err = g && (g->is_ring || !list_empty(&g->bufs)) ? -EEXIST : 0;
 	g = group_find_locked(ring, r.bgid); /* one gone is used again */
-	spin_unlock(&ring->pbuf_lock);
+	spin_unlock_task(&ring->pbuf_lock);
 	if (err)
 		return err;
 	if ((kmem = r.flags & IOU_PBUF_RING_MMAP) && !(kr = kregion_for(ring, g, r.ring_entries)))
@@ -478,12 +478,12 @@ int io_pbuf_ring_register(struct io_ring *ring, const struct io_uring_buf_reg *u
 		return err;
 	if (!g && !(fresh = kzalloc(sizeof(*fresh))))
 		return -ENOMEM;
-	spin_lock(&ring->pbuf_lock);
+	spin_lock_task(&ring->pbuf_lock);
 	/* submit_lock held: no other registration; a PROVIDE on a worker
 	 * may have made the group or filled it meanwhile. */
 	if (!g && !(g = group_find_locked(ring, r.bgid))) {
 		if (ring->nbgroups >= IORING_MAX_BGROUPS) {
-			spin_unlock(&ring->pbuf_lock);
+			spin_unlock_task(&ring->pbuf_lock);
 			kfree(fresh);
 			return -ENOMEM;
 		}
@@ -506,7 +506,7 @@ int io_pbuf_ring_register(struct io_ring *ring, const struct io_uring_buf_reg *u
 		g->head = 0;
 		g->gen++;
 	}
-	spin_unlock(&ring->pbuf_lock);
+	spin_unlock_task(&ring->pbuf_lock);
 	kfree(fresh);
 	return err;
 }
@@ -521,7 +521,7 @@ int io_pbuf_ring_unregister(struct io_ring *ring, const struct io_uring_buf_reg 
 		return -EFAULT;
 	if (r.resv[0] || r.resv[1] || r.resv[2] || r.flags)
 		return -EINVAL;
-	spin_lock(&ring->pbuf_lock);
+	spin_lock_task(&ring->pbuf_lock);
 	if (!(g = group_live_locked(ring, r.bgid))) {
 		err = -ENOENT;
 	} else if (!g->is_ring) {
@@ -534,7 +534,7 @@ int io_pbuf_ring_unregister(struct io_ring *ring, const struct io_uring_buf_reg 
 		g->gen++;
 		list_splice_init(&g->bufs, &ring->pbuf_spare);
 	}
-	spin_unlock(&ring->pbuf_lock);
+	spin_unlock_task(&ring->pbuf_lock);
 	return err;
 }
 
@@ -549,14 +549,14 @@ int io_pbuf_ring_status(struct io_ring *ring, struct io_uring_buf_status *ustatu
 	for (unsigned int i = 0; i < sizeof(st.resv) / sizeof(st.resv[0]); i++)
 		if (st.resv[i])
 			return -EINVAL;
-	spin_lock(&ring->pbuf_lock);
+	spin_lock_task(&ring->pbuf_lock);
 	if (st.buf_group > UINT16_MAX || !(g = group_live_locked(ring, (uint16_t)st.buf_group)))
 		err = -ENOENT;
 	else if (!g->is_ring)
 		err = -EINVAL;
 	else
 		st.head = g->head;
-	spin_unlock(&ring->pbuf_lock);
+	spin_unlock_task(&ring->pbuf_lock);
 	if (!err && copy_to_user(ustatus, &st, sizeof(st)))
 		err = -EFAULT;
 	return err;
@@ -567,12 +567,12 @@ struct inode *io_pbuf_mmap(struct io_ring *ring, uint16_t bgid, uint32_t *npages
 	struct io_bgroup *g;
 	struct inode *ip = NULL;
 
-	spin_lock(&ring->pbuf_lock);
+	spin_lock_task(&ring->pbuf_lock);
 	if ((g = group_live_locked(ring, bgid)) && g->kmem) {
 		ip = g->kr->ip; /* kept until the ring's free: the mmap's file holds the ring */
 		*npages = g->kr->npages;
 	}
-	spin_unlock(&ring->pbuf_lock);
+	spin_unlock_task(&ring->pbuf_lock);
 	return ip;
 }
 

@@ -248,10 +248,8 @@ long io_drain_wait(struct io_req *req)
 	return res;
 }
 
-void io_drain_forget(struct io_req *req)
+void io_drain_forget_punted(struct io_req *req)
 {
-	if (!req->punted)
-		return;
 	spin_lock_task(&req->ring->lock);
 	drain_forget_locked(req);
 	spin_unlock_task(&req->ring->lock);

@@ -102,10 +102,16 @@ static __attribute__((noinline)) long op_run_redirected(struct io_req *req,
 	return res;
 }
 
+/* An op that uses the request's file itself (own_file) needs no
+ * redirect, only its direct descriptor's file taken. */
 static inline long op_run_files(struct io_req *req, long (*call)(struct io_req *))
 {
-	if (req->fixed || req->file_slot)
+	long res;
+
+	if (req->file_slot || (req->fixed && !op_of(req)->own_file))
 		return op_run_redirected(req, call);
+	if ((res = req_fixed_file(req)))
+		return res;
 	return call(req);
 }
 
@@ -279,6 +285,16 @@ static inline __attribute__((always_inline)) long req_try(struct io_req *req, bo
 static struct io_req *req_persist(struct io_req *sreq);
 static bool req_start(struct io_req *req);
 
+/* req leaves its submitter (it waits, or its chain waits for a drain):
+ * it and the rest of its chain, which may run after it elsewhere (a
+ * worker, a retry), take the submitter's creds now (one that runs here
+ * runs with them anyway). */
+static void chain_take_creds(struct io_req *req)
+{
+	for (; req; req = req->next)
+		io_personality_submitter(req);
+}
+
 /*
  * *reqp must wait (why: req_try's answer): a request on the submitter's
  * stack is moved to one of the ring's first (*reqp is then that one),
@@ -296,6 +312,7 @@ static long req_wait(struct io_req **reqp, long why)
 			return -ENOMEM; /* *reqp, still the stack's, completes with it */
 		*reqp = req;
 	}
+	chain_take_creds(req);
 	if (!req_start(req))
 		return -ECANCELED;
 	req_wait_start(req); /* before the punt: its worker may finish it at once */
@@ -336,7 +353,8 @@ void io_req_free(struct io_req *req)
 	req_put_refs(req);
 	if (req->poll.file)
 		file_put(req->poll.file);
-	async_req_release(&req->ar);
+	if (req->ar.ctx) /* never punted or armed: no engine's reference */
+		async_req_release(&req->ar);
 	io_drain_put(req);
 	io_req_cache_put(req);
 	io_ring_put(ring);
@@ -413,7 +431,6 @@ static struct io_req *req_persist(struct io_req *sreq)
 	       offsetof(struct io_req, timer) - offsetof(struct io_req, sqe));
 	req->on_stack = false;
 	req_init_ring(req);
-	io_personality_submitter(req);
 	return req;
 }
 
@@ -562,6 +579,7 @@ void io_queue_chain(struct io_req *head)
 		io_submit_chain(head);
 		return;
 	}
+	chain_take_creds(head);
 	if (!req_start(head))
 		err = -ECANCELED;
 	else if (!(err = async_punt(&head->ar)))
