@@ -10,12 +10,16 @@
  * and from the disk after a remount; then they open the files again
  * and one unlinks each while all hold it open: a file made after them
  * (likely on a freed inode number) reads zeroes where it was not
- * written, never a deleted file's bytes.  A scratch ext2 through a loop
- * device (root, with mkfs.ext2), on the host too. */
+ * written, never a deleted file's bytes.  Last, each opens one file,
+ * writes a page of its own there and closes it, again and again, so
+ * that opens race the write-back of its last close: every page is on
+ * the disk after a remount.  A scratch ext2 through a loop device (root,
+ * with mkfs.ext2), on the host too. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "ext2_scratch.h"
 
@@ -23,6 +27,8 @@
 #define FILES	16
 #define ROUNDS	32
 #define PG	4096
+#define STORED	64 /* pages close_racer's thread 0 stores into */
+#define REOPENS 16 /* opens of each other close_racer thread, at most */
 
 static struct scratch s;
 static pthread_barrier_t meet;
@@ -88,6 +94,63 @@ static void *unlink_racer(void *arg)
 	return NULL;
 }
 
+/* Thread 0's close has begun (1) or ended (2); pages each other
+ * thread wrote past thread 0's. */
+static int closing, reopened[THREADS];
+
+/* The page of h thread t > 0 writes in its k-th open. */
+static off_t reopen_page(int t, int k)
+{
+	return (off_t)(STORED + (t - 1) * REOPENS + k) * PG;
+}
+
+/* Thread 0 stores into the STORED pages of h, a sparse file, through a
+ * shared mapping (their blocks are made at write-back), unmaps it and
+ * closes h; the others, from then on, open h again and again, each
+ * time writing a page past those (a new block, a new size) and closing
+ * it.  Whichever close is the last writes the stored pages back,
+ * making their blocks: an inode a lookup loads meanwhile must not
+ * exist beside it, with a block map and size of its own. */
+static void *close_racer(void *arg)
+{
+	int t = (int)(long)arg;
+	char p[128], buf[PG];
+
+	path(p, sizeof p, 'h', 0);
+	memset(buf, mark(round_no, t), PG);
+	if (t == 0) {
+		int fd = open(p, O_RDWR);
+		char *m = fd >= 0 && !ftruncate(fd, STORED * PG)
+			      ? mmap(NULL, STORED * PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+			      : MAP_FAILED;
+
+		if (m == MAP_FAILED)
+			fail_call();
+		for (int i = 0; m != MAP_FAILED && i < STORED; i++)
+			memcpy(m + i * PG, buf, PG);
+		if (m != MAP_FAILED)
+			munmap(m, STORED * PG);
+		__atomic_store_n(&closing, 1, __ATOMIC_RELEASE);
+		if (fd >= 0)
+			close(fd);
+		__atomic_store_n(&closing, 2, __ATOMIC_RELEASE);
+		return NULL;
+	}
+	while (!__atomic_load_n(&closing, __ATOMIC_ACQUIRE))
+		sched_yield();
+	for (int k = 0; k < REOPENS && __atomic_load_n(&closing, __ATOMIC_ACQUIRE) == 1; k++) {
+		int fd = open(p, O_RDWR);
+
+		if (fd < 0 || pwrite(fd, buf, PG, reopen_page(t, k)) != PG)
+			fail_call();
+		else
+			reopened[t]++;
+		if (fd >= 0)
+			close(fd);
+	}
+	return NULL;
+}
+
 static void race(void *(*fn)(void *))
 {
 	pthread_t th[THREADS];
@@ -115,16 +178,14 @@ static bool holds_marks(int i)
 	return n == THREADS && !memcmp(buf, want, THREADS);
 }
 
-/* Files f0.. made empty (the last close drops their inodes). */
-static void make_files(void)
+/* File c<i> made empty (the last close drops its inode). */
+static void make_empty(char c, int i)
 {
 	char p[128];
 
-	for (int i = 0; i < FILES; i++) {
-		path(p, sizeof p, 'f', i);
-		int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		require(fd >= 0 && close(fd) == 0, "make a file");
-	}
+	path(p, sizeof p, c, i);
+	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	require(fd >= 0 && close(fd) == 0, "make a file");
 }
 
 /* Files g0.. made one byte long, then grown to a page: their first page
@@ -147,6 +208,32 @@ static int new_files_dirty(void)
 	return bad;
 }
 
+/* Whether page off of h (open as fd) holds want alone. */
+static bool page_is(int fd, off_t off, char want)
+{
+	char buf[PG];
+
+	return pread(fd, buf, PG, off) == PG && buf[0] == want && !memcmp(buf, buf + 1, PG - 1);
+}
+
+/* Whether h holds every page close_racer wrote in this round. */
+static bool holds_pages(void)
+{
+	char p[128];
+	int fd, bad = 0;
+
+	path(p, sizeof p, 'h', 0);
+	if ((fd = open(p, O_RDONLY)) < 0)
+		return false;
+	for (int i = 0; i < STORED; i++)
+		bad += !page_is(fd, (off_t)i * PG, mark(round_no, 0));
+	for (int t = 1; t < THREADS; t++)
+		for (int k = 0; k < reopened[t]; k++)
+			bad += !page_is(fd, reopen_page(t, k), mark(round_no, t));
+	close(fd);
+	return !bad;
+}
+
 static void remount(void)
 {
 	require(umount(s.mnt) == 0 && mount(s.dev, s.mnt, "ext2", 0, NULL) == 0, "remount");
@@ -154,13 +241,14 @@ static void remount(void)
 
 int main(void)
 {
-	int in_cache = 0, on_disk = 0, stale = 0;
+	int in_cache = 0, on_disk = 0, stale = 0, lost = 0;
 
 	scratch_ext2(&s, "ext2_iget_race");
-	plan(4);
+	plan(5);
 	require(pthread_barrier_init(&meet, NULL, THREADS) == 0, "a barrier");
 	for (round_no = 0; round_no < ROUNDS; round_no++) {
-		make_files();
+		for (int i = 0; i < FILES; i++)
+			make_empty('f', i);
 		race(write_racer);
 		for (int i = 0; i < FILES; i++)
 			in_cache += !holds_marks(i);
@@ -169,6 +257,12 @@ int main(void)
 			on_disk += !holds_marks(i); /* now cached again, no inode */
 		race(unlink_racer);
 		stale += new_files_dirty();
+		make_empty('h', 0);
+		closing = 0;
+		memset(reopened, 0, sizeof reopened);
+		race(close_racer);
+		remount();
+		lost += !holds_pages();
 	}
 	is_int(failed_calls, 0, "every racer's open, write and unlink succeeded");
 	is_int(in_cache, 0,
@@ -176,6 +270,7 @@ int main(void)
 	       FILES);
 	is_int(on_disk, 0, "and so does the disk (a remount)");
 	is_int(stale, 0, "a file made after the racers deleted theirs reads zeroes past its byte");
+	is_int(lost, 0, "opens racing the last close of a written file lose no page (a remount)");
 	pthread_barrier_destroy(&meet);
 	scratch_done(&s);
 	return done();

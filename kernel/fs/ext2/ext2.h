@@ -23,6 +23,7 @@
 #include "lib/list.h"
 #include "lib/spinlock.h"
 #include "sched/mutex.h"
+#include "sched/wait.h"
 
 #define EXT2_MAGIC	   0xEF53
 #define EXT2_ROOT_INO	   2
@@ -137,9 +138,11 @@ struct ext2_sb_info {
 	/* The inodes alive (struct ext2_inode.hash_link), so one disk inode
 	 * is one VFS inode (hard links, umount's busy check): under
 	 * icache_lock.  Entries hold no reference; the last inode_put
-	 * removes one (free_inode) before freeing it. */
+	 * removes one at the end of its free_inode, then wakes icache_wq,
+	 * where lookups of its number wait meanwhile. */
 	struct spinlock icache_lock;
 	struct list_head icache;
+	struct wait_queue icache_wq;
 	/*
 	 * Held by ext2_iget from its second look in the icache to the
 	 * loaded inode's entry there, so that a disk inode is read into one

@@ -131,8 +131,6 @@ void ext2_free_inode(struct inode *ip)
 
 	spin_lock(&si->icache_lock);
 	hashed = !list_empty(&ei->hash_link);
-	if (hashed)
-		list_del(&ei->hash_link);
 	spin_unlock(&si->icache_lock);
 	/* Its pages stay cached while the file exists (the dirty ones
 	 * written first); a deleted one's go before its blocks and its
@@ -143,18 +141,29 @@ void ext2_free_inode(struct inode *ip)
 	/* Only a hashed inode was read or made whole (a failed read is not). */
 	if (hashed && ip->nlink == 0 && !ext2_rdonly(ip->sb))
 		delete_inode(ip);
+	/* Unhashed last: a lookup of its number waits for this (ext2_iget),
+	 * so that no newer inode of the file writes its pages or its block
+	 * map while this one still does (Linux's I_FREEING). */
+	if (hashed) {
+		spin_lock(&si->icache_lock);
+		list_del(&ei->hash_link);
+		spin_unlock(&si->icache_lock);
+		wake_up(&si->icache_wq);
+	}
 	if (S_ISLNK(ip->mode))
 		kfree(ip->link.target);
 	kfree(ei);
 }
 
 /* The cached inode ino with a new reference, or NULL; one whose last
- * reference is going (0) is passed over: free_inode unhashes it. */
-static struct inode *icache_find(struct ext2_sb_info *si, uint32_t ino)
+ * reference went (0) is passed over, *going set: its free_inode has not
+ * ended (it unhashes it last). */
+static struct inode *icache_find(struct ext2_sb_info *si, uint32_t ino, bool *going)
 {
 	struct inode *ip = NULL;
 	struct ext2_inode *ei;
 
+	*going = false;
 	spin_lock(&si->icache_lock);
 	list_for_each_entry(ei, &si->icache, hash_link)
 	{
@@ -170,9 +179,28 @@ static struct inode *icache_find(struct ext2_sb_info *si, uint32_t ino)
 			ip = &ei->vfs;
 			break;
 		}
+		*going = true;
 	}
 	spin_unlock(&si->icache_lock);
 	return ip;
+}
+
+/* The cached inode ino with a new reference once no inode of ino is
+ * being freed, or NULL then. */
+static struct inode *icache_get(struct ext2_sb_info *si, uint32_t ino)
+{
+	for (;;) {
+		DEFINE_WAIT(w);
+		struct inode *ip;
+		bool going;
+
+		prepare_to_wait(&si->icache_wq, &w);
+		if (!(ip = icache_find(si, ino, &going)) && going)
+			schedule();
+		finish_wait(&si->icache_wq, &w);
+		if (ip || !going)
+			return ip;
+	}
 }
 
 /* Reads disk inode ino into d: 0 or -EIO. */
@@ -292,13 +320,14 @@ int ext2_iget(struct super_block *sb, uint32_t ino, struct inode **out)
 	struct inode *ip;
 	int err = 0;
 
-	if ((ip = icache_find(si, ino))) {
+	if ((ip = icache_get(si, ino))) {
 		*out = ip;
 		return 0;
 	}
-	/* Looked for again under load_lock: another task may have loaded it. */
+	/* Looked for again under load_lock: another task may have loaded
+	 * it, or put it meanwhile (its free_inode takes no load_lock). */
 	mutex_lock(&si->load_lock);
-	if (!(ip = icache_find(si, ino)) && !(err = load_inode(sb, ino, &ip)))
+	if (!(ip = icache_get(si, ino)) && !(err = load_inode(sb, ino, &ip)))
 		ext2_icache_add(ip);
 	mutex_unlock(&si->load_lock);
 	if (!err)

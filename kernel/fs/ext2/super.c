@@ -393,6 +393,7 @@ static int ext2_fill(struct super_block *sb, const char *data)
 	if (!(si = kzalloc(sizeof(*si))))
 		return -ENOMEM;
 	spin_init(&si->icache_lock, "ext2_icache");
+	wait_queue_init(&si->icache_wq, "ext2_icache");
 	mutex_init(&si->alloc_lock, "ext2_alloc");
 	mutex_init(&si->ns_lock, "ext2_ns");
 	mutex_init(&si->load_lock, "ext2_load");
