@@ -12,7 +12,7 @@
 static void test_cwd_renamed(void)
 {
 	char buf[256], want[256], top[200];
-	int status;
+	int status, in_v[2], replaced[2];
 
 	require(getcwd(top, sizeof top) != NULL, "getcwd");
 	require(mkdir("w", 0755) == 0 && chdir("w") == 0, "mkdir w, chdir");
@@ -22,12 +22,12 @@ static void test_cwd_renamed(void)
 	make_file("f", "in cwd");
 	ok(access("../w2/f", F_OK) == 0, "relative paths still work from the renamed cwd");
 	require(chdir("..") == 0 && mkdir("v", 0755) == 0, "chdir .., mkdir v");
+	require(pipe(in_v) == 0 && pipe(replaced) == 0, "pipes");
 	fflush(stdout);
 	if (fork() == 0) {
 		/* The child sits in v while its parent replaces v. */
-		if (chdir("v") < 0)
+		if (chdir("v") < 0 || write(in_v[1], "v", 1) != 1 || read(replaced[0], buf, 1) != 1)
 			_exit(10);
-		sleep_ms(100);
 		if (getcwd(buf, sizeof buf) != NULL || errno != ENOENT)
 			_exit(1);
 		if (open("new", O_WRONLY | O_CREAT, 0644) >= 0 || errno != ENOENT)
@@ -36,10 +36,15 @@ static void test_cwd_renamed(void)
 			_exit(3);
 		_exit(0);
 	}
-	sleep_ms(30);
+	require(read(in_v[0], buf, 1) == 1, "the child is in v");
 	require(mkdir("empty", 0755) == 0, "mkdir empty");
 	ok(rename("empty", "v") == 0, "an empty directory replaces another process's cwd");
+	require(write(replaced[1], "r", 1) == 1, "tell the child");
 	wait(&status);
+	for (int i = 0; i < 2; i++) {
+		close(in_v[i]);
+		close(replaced[i]);
+	}
 	is_int(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,
 	       "in the replaced cwd: getcwd ENOENT, open(O_CREAT) and mkdir ENOENT");
 }
