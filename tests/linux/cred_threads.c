@@ -80,14 +80,9 @@ int main(void)
 		dropped_child();
 		_exit(0);
 	}
-	bool changed_ids = false;
 	char line[128];
-	for (int i = 0; i < 500 && !changed_ids; i++) {
-		changed_ids = status_line(pid, "Uid:", line, sizeof line) &&
-			      strcmp(line, "Uid:\t61001\t61002\t61003\t61002") == 0;
-		if (!changed_ids)
-			sleep_ms(10);
-	}
+	bool changed_ids = WAIT_UNTIL(status_line(pid, "Uid:", line, sizeof line) &&
+				      !strcmp(line, "Uid:\t61001\t61002\t61003\t61002"));
 	ok(changed_ids, "another process's status: Uid line with its four ids");
 	ok(status_is(pid, "Gid:", "Gid:\t62001\t62002\t62003\t62002"), "and its Gid line");
 	kill(pid, SIGKILL);
