@@ -8,7 +8,7 @@
  */
 #include "arch/x86_64/timer.h"
 #include "arch/x86_64/uaccess.h"
-#include "async/io_uring_int.h"
+#include "async/io_uring_rsrc.h"
 #include "fd/fdtable.h"
 #include "fs/file.h"
 #include "proc/task.h"

@@ -15,7 +15,7 @@
  * table dropped meanwhile never pulls a file from under a running call.
  */
 #include "arch/x86_64/uaccess.h"
-#include "async/io_uring_int.h"
+#include "async/io_uring_rsrc.h"
 #include "fd/fdmap.h"
 #include "fd/fdtable.h"
 #include "fs/file.h"

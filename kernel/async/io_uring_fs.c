@@ -12,8 +12,8 @@
  * attributes, so the xattr ops end in EOPNOTSUPP after their checks.
  */
 #include "arch/x86_64/uaccess.h"
-#include "async/io_uring_int.h"
 #include "async/io_uring_ops.h"
+#include "async/io_uring_rsrc.h"
 #include "fd/fdtable.h"
 #include "fs/event/eventpoll.h"
 #include "fs/file.h"

@@ -17,7 +17,7 @@
  * maps (io_pbuf_mmap).  docs/async.md.
  */
 #include "arch/x86_64/uaccess.h"
-#include "async/io_uring_int.h"
+#include "async/io_uring_rsrc.h"
 #include "mm/heap.h"
 #include "mm/layout.h"
 #include "lib/string.h"

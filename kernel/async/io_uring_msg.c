@@ -9,7 +9,7 @@
  * have locks of their own, no sleep (Linux punts only for a locked
  * IOPOLL target, which setup refuses here).  docs/async.md.
  */
-#include "async/io_uring_int.h"
+#include "async/io_uring_rsrc.h"
 #include "fd/fdtable.h"
 #include "fs/file.h"
 #include "proc/task.h"

@@ -9,7 +9,7 @@
  * submitter's credentials then (IORING_FEAT_CUR_PERSONALITY).
  * docs/async.md.
  */
-#include "async/io_uring_int.h"
+#include "async/io_uring_rsrc.h"
 #include "lib/string.h"
 #include "mm/heap.h"
 #include "proc/cred.h"

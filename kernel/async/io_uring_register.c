@@ -6,7 +6,7 @@
  * sees a table whole.  docs/async.md.
  */
 #include "arch/x86_64/uaccess.h"
-#include "async/io_uring_int.h"
+#include "async/io_uring_rsrc.h"
 #include "fd/fdtable.h"
 #include "fs/file.h"
 #include "lib/string.h"

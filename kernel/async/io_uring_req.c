@@ -10,7 +10,7 @@
  * io_uring_complete.c's, the ops themselves io_uring_op.c's table.
  * docs/async.md, "Requests".
  */
-#include "async/io_uring_int.h"
+#include "async/io_uring_rsrc.h"
 #include "fd/fd_install.h"
 #include "fd/fdtable.h"
 #include "fs/file.h"

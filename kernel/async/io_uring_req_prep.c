@@ -4,7 +4,7 @@
  * with Linux's errno for the CQE: their common case is io_req_prep's,
  * inline (io_uring_int.h), the rest here.  docs/async.md, "Requests".
  */
-#include "async/io_uring_int.h"
+#include "async/io_uring_rsrc.h"
 #include "fd/fd_install.h"
 #include <uapi/errno.h>
 
